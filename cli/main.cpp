@@ -1,0 +1,153 @@
+// cuda-lessons-cli: list | info | run | sweep | bench | serve.
+#include <CLI/CLI.hpp>
+
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+#include "catalog.h"
+#include "commands.h"
+#include "errors.h"
+#include "serve.h"
+#include "units.h"
+
+namespace {
+
+using namespace lessons;
+
+// Raw option values; parsed by the engine's own parsers so messages name the valid ranges.
+struct RawOptions {
+    std::string size, block, threads, reps, data = "random", seed = "1", input, output;
+    std::string blocks, sizes, format = "table", min_time;
+    bool cold_l2 = false;
+};
+
+void AddRunOptions(CLI::App* cmd, RawOptions& raw, bool with_output) {
+    cmd->add_option("--size", raw.size, "data size with a unit: B, KiB, MiB, GiB (K, M, G), KB, MB, GB");
+    cmd->add_option("--block", raw.block, "threads per block (GPU lessons)");
+    cmd->add_option("--threads", raw.threads, "host threads (OpenMP lessons)");
+    cmd->add_option("--reps", raw.reps, "timed repetitions (default: as many as fit in --min-time)");
+    cmd->add_option("--min-time", raw.min_time, "seconds of timing per measurement (default 0.25)");
+    cmd->add_option("--data", raw.data, "generated data: random, dense or none");
+    cmd->add_option("--seed", raw.seed, "seed of the data generator");
+    cmd->add_flag("--cold-l2", raw.cold_l2, "flush the GPU's L2 cache before every sample");
+    cmd->add_option("--input", raw.input, "scan this file instead of generated data (chapter 1)");
+    if (with_output)
+        cmd->add_option("--offsets-out", raw.output,
+                        "write the offsets found, sorted, one per line (chapter 1)");
+    cmd->add_option("--format", raw.format, "table, json or csv");
+}
+
+int ParseInt(const std::string& text, const char* what) {
+    const uint64_t v = ParseCount(text);
+    if (v > 1000000000) throw UsageError(std::string(what) + " " + text + " is out of range");
+    return static_cast<int>(v);
+}
+
+RunOptions ToRunOptions(const RawOptions& raw) {
+    RunOptions o;
+    if (!raw.size.empty()) o.size_bytes = ParseSize(raw.size);
+    if (!raw.block.empty()) o.block = ParseInt(raw.block, "block size");
+    if (!raw.threads.empty()) o.threads = ParseInt(raw.threads, "thread count");
+    if (!raw.reps.empty()) o.reps = ParseInt(raw.reps, "reps");
+    if (!raw.min_time.empty()) {
+        try {
+            o.min_time_s = std::stod(raw.min_time);
+        } catch (const std::exception&) {
+            throw UsageError("--min-time must be a number of seconds, got '" + raw.min_time + "'");
+        }
+        if (!(o.min_time_s >= 0 && o.min_time_s <= 60))
+            throw UsageError("--min-time must be between 0 and 60 seconds");
+        o.max_time_s = std::max(o.max_time_s, o.min_time_s);
+    }
+    o.data = ParseDataKind(raw.data);
+    o.seed = ParseCount(raw.seed);
+    o.cold_l2 = raw.cold_l2;
+    o.input_file = raw.input;
+    o.output_file = raw.output;
+    return o;
+}
+
+void OnSignal(int) { cli::RequestCancel(); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"cuda-lessons-cli: run, check and time the CUDA Lessons steps"};
+    app.require_subcommand(1);
+    RawOptions raw;
+    std::string lesson, chapter;
+
+    auto* list = app.add_subcommand("list", "list the lessons");
+    list->add_option("--format", raw.format, "table, json or csv");
+    auto* info = app.add_subcommand("info", "describe this machine's GPU and CPU");
+    info->add_option("--format", raw.format, "table or json");
+    auto* run = app.add_subcommand("run", "run one lesson: check it, then time it");
+    run->add_option("lesson", lesson, "lesson number or id")->required();
+    AddRunOptions(run, raw, true);
+    auto* sweep = app.add_subcommand("sweep", "run one lesson over block sizes or data sizes");
+    sweep->add_option("lesson", lesson, "lesson number or id")->required();
+    sweep->add_option("--blocks", raw.blocks, "block sizes: 32..1024 (doubling), 64..512:64, 128,256");
+    sweep->add_option("--sizes", raw.sizes, "data sizes: 1MiB..1GiB (doubling), or a list");
+    AddRunOptions(sweep, raw, false);
+    auto* bench = app.add_subcommand("bench", "run every lesson of a chapter at one size");
+    bench->add_option("chapter", chapter, "chapter number or id (default: every chapter)");
+    AddRunOptions(bench, raw, false);
+    auto* serve = app.add_subcommand("serve", "worker mode: JSON-lines requests on stdin");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "error: " << e.what() << "\nRun with --help for usage.\n";
+        return cli::kExitUsage;
+    }
+
+    const std::vector<std::string>& problems = CatalogProblems();
+    if (!problems.empty()) {
+        std::cerr << "error: the lesson catalogue is inconsistent:\n";
+        for (const std::string& p : problems) std::cerr << "  - " << p << "\n";
+        return cli::kExitFailed;
+    }
+
+    std::signal(SIGINT, OnSignal);
+    std::signal(SIGTERM, OnSignal);
+    try {
+        if (*serve) {
+            std::ios::sync_with_stdio(false);
+            const int rc = Serve(Catalog(), std::cin, std::cout);
+            std::cout.flush();
+            std::fflush(stdout);
+            std::_Exit(rc);  // the reader thread may still be blocked on stdin
+        }
+        const cli::Format format = cli::ParseFormat(raw.format);
+        if (*list) return cli::List(format);
+        if (*info) return cli::Info(format);
+        const RunOptions options = ToRunOptions(raw);
+        if (*run) return cli::Run(lesson, options, format);
+        if (*sweep) return cli::Sweep(lesson, options, raw.blocks, raw.sizes, format);
+        if (*bench) return cli::Bench(chapter, options, format);
+    } catch (const UsageError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return cli::kExitUsage;
+    } catch (const UnavailableError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return cli::kExitFailed;
+    } catch (const Cancelled&) {
+        std::cerr << "cancelled\n";
+        return 130;
+    } catch (const CudaError& e) {
+        std::cerr << "CUDA error: " << e.what() << "\n";
+        return cli::kExitFailed;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "error: out of host memory; choose a smaller size\n";
+        return cli::kExitFailed;
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return cli::kExitFailed;
+    }
+    return cli::kExitUsage;
+}

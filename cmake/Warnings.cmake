@@ -1,0 +1,7 @@
+# Warnings for our own targets (never for third-party code).
+function(lessons_warnings target)
+    target_compile_options(${target} PRIVATE
+        $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wconversion
+                                  -Wno-sign-conversion -Wnon-virtual-dtor>
+        $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra --Werror=all-warnings>)
+endfunction()

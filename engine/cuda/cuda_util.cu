@@ -1,0 +1,128 @@
+#include "cuda_util.h"
+
+#include <sstream>
+
+#include "../device.h"
+#include "../errors.h"
+#include "../units.h"
+
+namespace lessons::cuda {
+
+bool IsSticky(cudaError_t error) {
+    switch (error) {
+        case cudaErrorIllegalAddress:
+        case cudaErrorLaunchTimeout:
+        case cudaErrorAssert:
+        case cudaErrorHardwareStackError:
+        case cudaErrorIllegalInstruction:
+        case cudaErrorMisalignedAddress:
+        case cudaErrorInvalidAddressSpace:
+        case cudaErrorInvalidPc:
+        case cudaErrorLaunchFailure:
+        case cudaErrorECCUncorrectable:
+        case cudaErrorContextIsDestroyed:
+            return true;
+        default:
+            return false;
+    }
+}
+
+void Check(cudaError_t error, const char* call, const char* file, int line) {
+    if (error == cudaSuccess) return;
+    std::ostringstream msg;
+    msg << file << ":" << line << ": " << call << " failed: " << cudaGetErrorName(error) << " ("
+        << cudaGetErrorString(error) << ")";
+    const bool sticky = IsSticky(error);
+    if (sticky) msg << "; the CUDA context is lost, the process must be restarted";
+    else cudaGetLastError();  // clear a non-sticky error so the next check is not blamed
+    throw CudaError(msg.str(), static_cast<int>(error), sticky);
+}
+
+namespace {
+
+[[noreturn]] void ThrowOutOfMemory(size_t bytes, const char* what, bool pinned) {
+    cudaGetLastError();  // clear the allocation failure
+    std::string msg = std::string("not enough ") + (pinned ? "page-locked host" : "device") +
+                      " memory for " + what + ": " + FormatSize(bytes) + " requested";
+    if (!pinned) {
+        size_t free_bytes = 0, total_bytes = 0;
+        if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
+            msg += ", " + FormatSize(free_bytes) + " free of " + FormatSize(total_bytes);
+    }
+    throw UsageError(msg + "; choose a smaller size");
+}
+
+}  // namespace
+
+void* MallocDevice(size_t bytes, const char* what) {
+    void* ptr = nullptr;
+    const cudaError_t err = cudaMalloc(&ptr, bytes ? bytes : 1);
+    if (err == cudaErrorMemoryAllocation) ThrowOutOfMemory(bytes, what, false);
+    Check(err, "cudaMalloc", __FILE__, __LINE__);
+    return ptr;
+}
+
+void* MallocPinned(size_t bytes, const char* what) {
+    void* ptr = nullptr;
+    const cudaError_t err = cudaMallocHost(&ptr, bytes ? bytes : 1);
+    if (err == cudaErrorMemoryAllocation) ThrowOutOfMemory(bytes, what, true);
+    Check(err, "cudaMallocHost", __FILE__, __LINE__);
+    return ptr;
+}
+
+Event::Event() { LESSONS_CUDA_CHECK(cudaEventCreate(&m_event)); }
+Event::~Event() {
+    if (m_event) cudaEventDestroy(m_event);
+}
+void Event::Record(cudaStream_t stream) { LESSONS_CUDA_CHECK(cudaEventRecord(m_event, stream)); }
+
+double ElapsedMs(const Event& start, const Event& stop) {
+    LESSONS_CUDA_CHECK(cudaEventSynchronize(stop.get()));
+    float ms = 0;
+    LESSONS_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+    return ms;
+}
+
+Stream::Stream() { LESSONS_CUDA_CHECK(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking)); }
+Stream::~Stream() {
+    if (m_stream) cudaStreamDestroy(m_stream);
+}
+void Stream::Synchronize() { LESSONS_CUDA_CHECK(cudaStreamSynchronize(m_stream)); }
+
+KernelAttributes QueryKernelAttributes(const void* func, const char* name, int block,
+                                       size_t dynamic_smem) {
+    RequireDevice();
+    cudaFuncAttributes attr{};
+    LESSONS_CUDA_CHECK(cudaFuncGetAttributes(&attr, func));
+    KernelAttributes out;
+    out.kernel = name;
+    out.registers = attr.numRegs;
+    out.static_smem_bytes = static_cast<int>(attr.sharedSizeBytes);
+    out.max_threads_per_block = attr.maxThreadsPerBlock;
+    if (block > 0 && block <= attr.maxThreadsPerBlock) {
+        int blocks = 0;
+        LESSONS_CUDA_CHECK(
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, func, block, dynamic_smem));
+        out.active_blocks_per_sm = blocks;
+        const int max_threads = GetDeviceInfo().max_threads_per_sm;
+        if (max_threads > 0) out.occupancy = double(blocks) * block / max_threads;
+    }
+    return out;
+}
+
+void CheckBlockAgainstKernel(const void* func, const char* name, int block) {
+    cudaFuncAttributes attr{};
+    LESSONS_CUDA_CHECK(cudaFuncGetAttributes(&attr, func));
+    if (block > attr.maxThreadsPerBlock)
+        throw UsageError("block size " + std::to_string(block) + " is too large for " + name +
+                         ": with its " + std::to_string(attr.numRegs) +
+                         " registers per thread it can take at most " +
+                         std::to_string(attr.maxThreadsPerBlock) + " threads per block");
+}
+
+void RequireDevice() {
+    const DeviceInfo& info = GetDeviceInfo();
+    if (!info.available()) throw UsageError("no usable GPU: " + info.unavailable_reason);
+}
+
+}  // namespace lessons::cuda

@@ -1,0 +1,123 @@
+// CUDA helpers for engine and lesson code (.cu files only; the GUI never sees this header).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+#include <utility>
+
+#include "../lesson.h"
+
+#define LESSONS_CUDA_CHECK(call) ::lessons::cuda::Check((call), #call, __FILE__, __LINE__)
+// After a kernel launch: reports launch-configuration errors at once.
+#define LESSONS_CUDA_CHECK_LAUNCH(what) \
+    ::lessons::cuda::Check(cudaGetLastError(), what, __FILE__, __LINE__)
+
+namespace lessons::cuda {
+
+// Errors after which the context is unusable until the process ends.
+bool IsSticky(cudaError_t error);
+
+// Throws CudaError with file, line, the call and cudaGetErrorString when error != cudaSuccess.
+void Check(cudaError_t error, const char* call, const char* file, int line);
+
+// cudaMalloc that turns "out of memory" into a UsageError naming the sizes (and clears the
+// error so the next check is not blamed).
+void* MallocDevice(size_t bytes, const char* what);
+void* MallocPinned(size_t bytes, const char* what);
+
+template <typename T>
+class DeviceBuffer {
+public:
+    DeviceBuffer() = default;
+    DeviceBuffer(size_t count, const char* what)
+        : m_ptr(static_cast<T*>(MallocDevice(count * sizeof(T), what))), m_count(count) {}
+    ~DeviceBuffer() { Reset(); }
+    DeviceBuffer(DeviceBuffer&& o) noexcept
+        : m_ptr(std::exchange(o.m_ptr, nullptr)), m_count(std::exchange(o.m_count, 0)) {}
+    DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+        if (this != &o) {
+            Reset();
+            m_ptr = std::exchange(o.m_ptr, nullptr);
+            m_count = std::exchange(o.m_count, 0);
+        }
+        return *this;
+    }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+    T* get() const { return m_ptr; }
+    size_t size() const { return m_count; }
+    size_t bytes() const { return m_count * sizeof(T); }
+
+private:
+    void Reset() {
+        if (m_ptr) cudaFree(m_ptr);  // errors here cannot be reported from a destructor
+        m_ptr = nullptr;
+        m_count = 0;
+    }
+    T* m_ptr = nullptr;
+    size_t m_count = 0;
+};
+
+// Page-locked host memory (cudaMallocHost).
+template <typename T>
+class PinnedBuffer {
+public:
+    PinnedBuffer() = default;
+    PinnedBuffer(size_t count, const char* what)
+        : m_ptr(static_cast<T*>(MallocPinned(count * sizeof(T), what))), m_count(count) {}
+    ~PinnedBuffer() {
+        if (m_ptr) cudaFreeHost(m_ptr);
+    }
+    PinnedBuffer(const PinnedBuffer&) = delete;
+    PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+    T* get() const { return m_ptr; }
+    size_t size() const { return m_count; }
+
+private:
+    T* m_ptr = nullptr;
+    size_t m_count = 0;
+};
+
+class Event {
+public:
+    Event();
+    ~Event();
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+    void Record(cudaStream_t stream);
+    cudaEvent_t get() const { return m_event; }
+
+private:
+    cudaEvent_t m_event = nullptr;
+};
+
+// Milliseconds between two recorded events (waits for the second).
+double ElapsedMs(const Event& start, const Event& stop);
+
+class Stream {
+public:
+    Stream();
+    ~Stream();
+    Stream(const Stream&) = delete;
+    Stream& operator=(const Stream&) = delete;
+    cudaStream_t get() const { return m_stream; }
+    void Synchronize();
+
+private:
+    cudaStream_t m_stream = nullptr;
+};
+
+// Resource use of a kernel at a block size; `func` is the __global__ function's address.
+KernelAttributes QueryKernelAttributes(const void* func, const char* name, int block,
+                                       size_t dynamic_smem = 0);
+
+// Checks a block size against the kernel's own limit; throws UsageError naming it.
+void CheckBlockAgainstKernel(const void* func, const char* name, int block);
+
+// Throws UsageError when the GPU is unusable here, naming the reason.
+void RequireDevice();
+
+}  // namespace lessons::cuda

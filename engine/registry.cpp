@@ -1,0 +1,130 @@
+#include "registry.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "errors.h"
+
+namespace lessons {
+namespace {
+
+bool IsNumber(std::string_view s) {
+    return !s.empty() && s.size() < 9 &&
+           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string Name(const Lesson& l) {
+    return "lesson " + std::to_string(l.number) + " (" + (l.id.empty() ? "no id" : l.id) + ")";
+}
+
+}  // namespace
+
+void Registry::AddChapter(Chapter chapter) {
+    m_chapters.push_back(std::move(chapter));
+    std::stable_sort(m_chapters.begin(), m_chapters.end(),
+                     [](const Chapter& a, const Chapter& b) { return a.number < b.number; });
+}
+
+void Registry::AddLesson(Lesson lesson) {
+    m_lessons.push_back(std::move(lesson));
+    std::stable_sort(m_lessons.begin(), m_lessons.end(),
+                     [](const Lesson& a, const Lesson& b) { return a.number < b.number; });
+}
+
+std::vector<std::string> Registry::Validate() const {
+    std::vector<std::string> problems;
+    std::set<int> chapter_numbers;
+    std::set<std::string> chapter_ids;
+    for (const Chapter& c : m_chapters) {
+        const std::string name = "chapter " + std::to_string(c.number) + " (" + c.id + ")";
+        if (c.number <= 0) problems.push_back(name + ": number must be positive");
+        if (!chapter_numbers.insert(c.number).second)
+            problems.push_back(name + ": number " + std::to_string(c.number) + " is used twice");
+        if (c.id.empty()) problems.push_back(name + ": empty id");
+        if (!chapter_ids.insert(c.id).second) problems.push_back(name + ": id is used twice");
+        if (c.title.empty()) problems.push_back(name + ": no title");
+        if (!c.make_workload) problems.push_back(name + ": no workload generator");
+        if (!c.workload_host_bytes) problems.push_back(name + ": no workload memory estimate");
+    }
+
+    std::map<int, const Lesson*> by_number;
+    std::set<std::string> ids;
+    for (const Lesson& l : m_lessons) {
+        const std::string name = Name(l);
+        if (l.number <= 0) problems.push_back(name + ": number must be positive");
+        if (!by_number.emplace(l.number, &l).second)
+            problems.push_back(name + ": number " + std::to_string(l.number) + " is used twice");
+        if (l.id.empty()) problems.push_back(name + ": empty id");
+        if (!ids.insert(l.id).second) problems.push_back(name + ": id '" + l.id + "' is used twice");
+        if (!chapter_ids.count(l.chapter))
+            problems.push_back(name + ": chapter '" + l.chapter + "' does not exist");
+        else if (l.id.rfind(l.chapter + "/", 0) != 0)
+            problems.push_back(name + ": id must start with its chapter, '" + l.chapter + "/'");
+        if (l.title.empty()) problems.push_back(name + ": no title");
+        if (l.text_en.empty()) problems.push_back(name + ": no English text");
+        if (l.text_zh.empty()) problems.push_back(name + ": no Chinese text");
+        if (l.source.empty())
+            problems.push_back(name + ": source '" + l.source_path + "' not found");
+        if (!l.needs) problems.push_back(name + ": no memory estimate");
+        if (l.kind == StepKind::kGpu) {
+            if (!l.blocks) problems.push_back(name + ": a GPU lesson must declare its block sizes");
+            else if (!l.blocks->Accepts(l.blocks->default_block))
+                problems.push_back(name + ": default block size " +
+                                   std::to_string(l.blocks->default_block) + " is not accepted");
+        } else if (!l.make) {
+            problems.push_back(name + ": a CPU lesson must have a runner");
+        }
+    }
+    for (const Lesson& l : m_lessons) {
+        if (l.previous == 0) continue;
+        auto it = by_number.find(l.previous);
+        if (it == by_number.end())
+            problems.push_back(Name(l) + ": previous lesson " + std::to_string(l.previous) +
+                               " does not exist");
+        else if (it->second->chapter != l.chapter)
+            problems.push_back(Name(l) + ": previous lesson " + std::to_string(l.previous) +
+                               " is in another chapter");
+        else if (l.previous >= l.number)
+            problems.push_back(Name(l) + ": previous lesson " + std::to_string(l.previous) +
+                               " must come before it");
+    }
+    return problems;
+}
+
+const Lesson* Registry::FindLesson(int number) const {
+    for (const Lesson& l : m_lessons)
+        if (l.number == number) return &l;
+    return nullptr;
+}
+
+const Lesson* Registry::FindLesson(std::string_view number_or_id) const {
+    if (IsNumber(number_or_id)) return FindLesson(std::stoi(std::string(number_or_id)));
+    for (const Lesson& l : m_lessons)
+        if (l.id == number_or_id) return &l;
+    return nullptr;
+}
+
+const Chapter* Registry::FindChapter(std::string_view number_or_id) const {
+    const bool numeric = IsNumber(number_or_id);
+    for (const Chapter& c : m_chapters) {
+        if (numeric ? c.number == std::stoi(std::string(number_or_id)) : c.id == number_or_id)
+            return &c;
+    }
+    return nullptr;
+}
+
+const Chapter& Registry::ChapterOf(const Lesson& lesson) const {
+    for (const Chapter& c : m_chapters)
+        if (c.id == lesson.chapter) return c;
+    throw UsageError(Name(lesson) + " names a chapter that does not exist: " + lesson.chapter);
+}
+
+std::vector<const Lesson*> Registry::LessonsOf(const Chapter& chapter) const {
+    std::vector<const Lesson*> out;
+    for (const Lesson& l : m_lessons)
+        if (l.chapter == chapter.id) out.push_back(&l);
+    return out;
+}
+
+}  // namespace lessons

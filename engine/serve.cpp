@@ -1,0 +1,326 @@
+#include "serve.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <istream>
+#include <memory>
+#include <mutex>
+#include <ostream>
+#include <string>
+#include <thread>
+
+#include "device.h"
+#include "errors.h"
+#include "host.h"
+#include "report.h"
+#include "units.h"
+
+namespace lessons {
+
+using json = nlohmann::ordered_json;
+
+namespace {
+
+uint64_t SizeField(const json& v, const char* key) {
+    if (v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0))
+        return v.get<uint64_t>();
+    if (v.is_string()) return ParseSize(v.get<std::string>());
+    throw UsageError(std::string("field '") + key + "' must be a size like 1048576 or \"1MiB\"");
+}
+
+int IntField(const json& v, const char* key) {
+    if (!v.is_number_integer())
+        throw UsageError(std::string("field '") + key + "' must be a whole number");
+    const int64_t x = v.get<int64_t>();
+    if (x < -1000000000 || x > 1000000000)
+        throw UsageError(std::string("field '") + key + "' is out of range");
+    return static_cast<int>(x);
+}
+
+std::vector<uint64_t> ValuesField(const json& v, const char* key, bool sizes) {
+    if (v.is_string())
+        return ParseRange(v.get<std::string>(), sizes ? &ParseSize : &ParseCount);
+    if (v.is_array()) {
+        std::vector<uint64_t> out;
+        for (const json& e : v) out.push_back(SizeField(e, key));
+        if (out.empty()) throw UsageError(std::string("field '") + key + "' is empty");
+        return out;
+    }
+    throw UsageError(std::string("field '") + key + "' must be a range like \"32..1024\" or a list");
+}
+
+// Shared between the reader thread and the executing thread.
+struct ServeState {
+    std::mutex mutex;
+    std::condition_variable wake;
+    std::deque<json> queue;
+    json current_id;  // null when idle
+    std::atomic<bool> cancel{false};
+    bool input_closed = false;
+    bool shutdown = false;
+
+    std::mutex out_mutex;
+    std::ostream* out = nullptr;
+
+    void Emit(const json& message) {
+        std::lock_guard<std::mutex> lock(out_mutex);
+        *out << message.dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
+        out->flush();
+    }
+    void Done(const json& id, const char* status) {
+        Emit({{"id", id}, {"type", "done"}, {"status", status}});
+    }
+    void Error(const json& id, const std::string& message, bool fatal = false) {
+        Emit({{"id", id}, {"type", "error"}, {"error", message}, {"fatal", fatal}});
+    }
+};
+
+// Reader thread: parses lines, queues work, handles cancel and shutdown at once.
+void ReadRequests(const std::shared_ptr<ServeState>& state, std::istream& in) {
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        json request;
+        try {
+            request = json::parse(line);
+        } catch (const json::parse_error& e) {
+            state->Error(nullptr, std::string("malformed JSON: ") + e.what());
+            continue;
+        }
+        if (!request.is_object()) {
+            state->Error(nullptr, "a request must be a JSON object with an \"op\" field");
+            continue;
+        }
+        const json id = request.contains("id") ? request["id"] : json(nullptr);
+        if (!request.contains("op") || !request["op"].is_string()) {
+            state->Error(id, "missing \"op\": use run, sweep, info, list, cancel or shutdown");
+            state->Done(id, "error");
+            continue;
+        }
+        const std::string op = request["op"];
+        if (op == "cancel" || op == "shutdown") {
+            const bool all = op == "shutdown" || !request.contains("target");
+            const json target = all ? json(nullptr) : request["target"];
+            std::vector<json> dropped;
+            {
+                std::lock_guard<std::mutex> lock(state->mutex);
+                for (auto it = state->queue.begin(); it != state->queue.end();) {
+                    const json qid = (*it).contains("id") ? (*it)["id"] : json(nullptr);
+                    if (all || qid == target) {
+                        dropped.push_back(qid);
+                        it = state->queue.erase(it);
+                    } else {
+                        ++it;
+                    }
+                }
+                if (!state->current_id.is_null() && (all || state->current_id == target))
+                    state->cancel = true;
+                if (op == "shutdown") state->shutdown = true;
+            }
+            for (const json& d : dropped) state->Done(d, "cancelled");
+            state->Done(id, "ok");
+            state->wake.notify_all();
+            if (op == "shutdown") break;
+            continue;
+        }
+        if (op != "run" && op != "sweep" && op != "info" && op != "list") {
+            state->Error(id, "unknown op '" + op + "': use run, sweep, info, list, cancel or shutdown");
+            state->Done(id, "error");
+            continue;
+        }
+        {
+            std::lock_guard<std::mutex> lock(state->mutex);
+            state->queue.push_back(std::move(request));
+        }
+        state->wake.notify_all();
+    }
+    {
+        std::lock_guard<std::mutex> lock(state->mutex);
+        state->input_closed = true;
+    }
+    state->wake.notify_all();
+}
+
+std::optional<double> CeilingIfAny() {
+    if (!GetDeviceInfo().available()) return std::nullopt;
+    return MeasuredCopyGbps();
+}
+
+const Lesson& LessonField(const Registry& registry, const json& request) {
+    if (!request.contains("lesson")) throw UsageError("missing \"lesson\" (a number or an id)");
+    const json& v = request["lesson"];
+    const std::string key = v.is_string() ? v.get<std::string>() : v.dump();
+    const Lesson* lesson = registry.FindLesson(key);
+    if (!lesson)
+        throw UsageError("unknown lesson " + key + ": use a number from 'list' or an id like " +
+                         registry.lessons().front().id);
+    return *lesson;
+}
+
+class Executor {
+public:
+    Executor(const Registry& registry, ServeState& state) : m_session(registry), m_state(state) {}
+
+    // Returns the status for the "done" message.
+    const char* Execute(const json& request, const json& id) {
+        const std::string op = request["op"];
+        if (op == "info") {
+            m_state.Emit({{"id", id},
+                          {"type", "info"},
+                          {"device", ToJson(GetDeviceInfo(), CeilingIfAny())},
+                          {"host", ToJson(GetHostInfo())},
+                          {"protocol", kProtocolVersion}});
+            return "ok";
+        }
+        if (op == "list") {
+            json lessons = json::array();
+            for (const Lesson& l : m_session.registry().lessons())
+                lessons.push_back(LessonToJson(m_session.registry(), l, m_session.Unavailable(l)));
+            m_state.Emit({{"id", id}, {"type", "list"}, {"lessons", lessons}});
+            return "ok";
+        }
+        const Lesson& lesson = LessonField(m_session.registry(), request);
+        const RunOptions base = RunOptionsFromJson(request);
+        if (op == "run") return Report(id, m_session.Run(lesson, base, Control(id)), -1, 0);
+
+        const bool by_block = request.contains("blocks");
+        if (by_block == request.contains("sizes"))
+            throw UsageError("a sweep needs exactly one of \"blocks\" or \"sizes\"");
+        const std::vector<uint64_t> values = by_block
+            ? ValuesField(request["blocks"], "blocks", false)
+            : ValuesField(request["sizes"], "sizes", true);
+        const std::vector<SweepPoint> points =
+            PlanSweep(lesson, base, by_block ? SweepAxis::kBlock : SweepAxis::kSize, values);
+        bool all_verified = true;
+        for (size_t i = 0; i < points.size(); ++i) {
+            const int index = static_cast<int>(i), count = static_cast<int>(points.size());
+            if (!points[i].skip_reason.empty()) {
+                m_state.Emit({{"id", id}, {"type", "skipped"}, {"point", index}, {"points", count},
+                              {"reason", points[i].skip_reason}});
+                continue;
+            }
+            const RunResult r = m_session.Run(lesson, points[i].options, Control(id));
+            all_verified = std::string(Report(id, r, index, count)) == "ok" && all_verified;
+        }
+        return all_verified ? "ok" : "wrong";
+    }
+
+private:
+    const char* Report(const json& id, const RunResult& r, int point, int points) {
+        json message = {{"id", id}, {"type", "result"}, {"result", ToJson(r)}};
+        if (point >= 0) {
+            message["point"] = point;
+            message["points"] = points;
+        }
+        m_state.Emit(message);
+        return r.verified ? "ok" : "wrong";
+    }
+
+    RunControl Control(const json& id) {
+        RunControl control;
+        control.cancel = &m_state.cancel;
+        auto last = std::make_shared<std::chrono::steady_clock::time_point>();
+        control.progress = [this, id, last](int done, int total) {
+            const auto now = std::chrono::steady_clock::now();
+            if (done < total && now - *last < std::chrono::milliseconds(50)) return;
+            *last = now;
+            m_state.Emit({{"id", id}, {"type", "progress"}, {"done", done}, {"total", total}});
+        };
+        return control;
+    }
+
+    Session m_session;
+    ServeState& m_state;
+};
+
+}  // namespace
+
+RunOptions RunOptionsFromJson(const json& r) {
+    RunOptions o;
+    if (r.contains("size")) o.size_bytes = SizeField(r["size"], "size");
+    if (r.contains("block") && !r["block"].is_null()) o.block = IntField(r["block"], "block");
+    if (r.contains("threads") && !r["threads"].is_null()) o.threads = IntField(r["threads"], "threads");
+    if (r.contains("reps") && !r["reps"].is_null()) o.reps = IntField(r["reps"], "reps");
+    if (r.contains("data")) {
+        if (!r["data"].is_string()) throw UsageError("field 'data' must be random, dense or none");
+        o.data = ParseDataKind(r["data"].get<std::string>());
+    }
+    if (r.contains("seed")) o.seed = SizeField(r["seed"], "seed");
+    if (r.contains("cold_l2")) {
+        if (!r["cold_l2"].is_boolean()) throw UsageError("field 'cold_l2' must be true or false");
+        o.cold_l2 = r["cold_l2"].get<bool>();
+    }
+    if (r.contains("input")) o.input_file = r["input"].get<std::string>();
+    if (r.contains("min_time_s")) {
+        if (!r["min_time_s"].is_number()) throw UsageError("field 'min_time_s' must be a number");
+        o.min_time_s = r["min_time_s"].get<double>();
+        if (o.min_time_s < 0 || o.min_time_s > 60)
+            throw UsageError("min_time_s must be between 0 and 60 seconds");
+        o.max_time_s = std::max(o.max_time_s, o.min_time_s);
+    }
+    return o;
+}
+
+int Serve(const Registry& registry, std::istream& in, std::ostream& out) {
+    auto state = std::make_shared<ServeState>();
+    state->out = &out;
+    state->Emit({{"type", "hello"},
+                 {"protocol", kProtocolVersion},
+                 {"built_with_cuda", BuiltWithCuda()}});
+    std::thread reader(ReadRequests, state, std::ref(in));
+    Executor executor(registry, *state);
+    int exit_code = 0;
+    for (;;) {
+        json request;
+        {
+            std::unique_lock<std::mutex> lock(state->mutex);
+            state->wake.wait(lock, [&] {
+                return !state->queue.empty() || state->input_closed || state->shutdown;
+            });
+            if (state->queue.empty() || state->shutdown) break;
+            request = std::move(state->queue.front());
+            state->queue.pop_front();
+            state->current_id = request.contains("id") ? request["id"] : json(nullptr);
+            if (state->current_id.is_null()) state->current_id = "";  // marks "busy"
+            state->cancel = false;
+        }
+        const json id = request.contains("id") ? request["id"] : json(nullptr);
+        const char* status = "ok";
+        try {
+            status = executor.Execute(request, id);
+        } catch (const Cancelled&) {
+            status = "cancelled";
+        } catch (const UsageError& e) {
+            state->Error(id, e.what());
+            status = "error";
+        } catch (const UnavailableError& e) {
+            state->Error(id, e.what());
+            status = "unavailable";
+        } catch (const CudaError& e) {
+            state->Error(id, e.what(), e.sticky());
+            status = "error";
+            if (e.sticky()) exit_code = kExitContextLost;
+        } catch (const std::bad_alloc&) {
+            state->Error(id, "out of host memory; choose a smaller size");
+            status = "error";
+        } catch (const std::exception& e) {
+            state->Error(id, e.what());
+            status = "error";
+        }
+        state->Done(id, status);
+        {
+            std::lock_guard<std::mutex> lock(state->mutex);
+            state->current_id = nullptr;
+        }
+        if (exit_code) break;
+    }
+    if (exit_code == 0 && (state->input_closed || state->shutdown)) {
+        reader.join();
+    } else {
+        reader.detach();  // still blocked on input; the process is about to end
+    }
+    return exit_code;
+}
+
+}  // namespace lessons

@@ -1,0 +1,26 @@
+// The worker protocol: JSON lines in, JSON lines out (see docs/serve-protocol.md).
+// `cuda-lessons-cli serve` runs this on stdin/stdout; the GUI spawns it as its worker.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <iosfwd>
+
+#include "registry.h"
+#include "runner.h"
+
+namespace lessons {
+
+constexpr int kProtocolVersion = 1;
+// Serve's exit code after a sticky CUDA error: the process must be replaced.
+constexpr int kExitContextLost = 3;
+
+// Serves requests until end of input or a "shutdown" request (returns 0), or until a sticky
+// CUDA error (returns kExitContextLost). Requests are executed one at a time in order; a
+// "cancel" request acts at once, on the running request and on queued ones.
+int Serve(const Registry& registry, std::istream& in, std::ostream& out);
+
+// The run options of a request or a CLI call; throws UsageError naming the bad field.
+RunOptions RunOptionsFromJson(const nlohmann::ordered_json& request);
+
+}  // namespace lessons

@@ -1,0 +1,39 @@
+// Lesson 4: lesson 2's even-position test, one GPU thread per even position.
+// Tens of thousands of threads read the buffer at once, so the scan runs at a good part of
+// the GPU's memory bandwidth. But the buffer must first cross PCIe from pageable host
+// memory: that copy, not the kernel, now dominates the end-to-end time.
+#include "split_gpu.cuh"
+
+namespace lessons::split {
+
+__global__ void split_04_one_thread_per_pair_kernel(const char* __restrict__ buf, uint64_t n,
+                                                    unsigned long long* __restrict__ out,
+                                                    unsigned long long* __restrict__ count) {
+    const uint64_t i = (blockIdx.x * uint64_t(blockDim.x) + threadIdx.x) * 2;
+    if (i >= n) return;
+    const char c = buf[i];
+    if (c == '\r') {
+        if (i + 1 < n && buf[i + 1] == '\n') out[atomicAdd(count, 1ull)] = i + 2;
+    } else if (c == '\n') {
+        if (i > 0 && buf[i - 1] == '\r') out[atomicAdd(count, 1ull)] = i + 1;
+    }
+}
+
+uint64_t Split04Blocks(uint64_t n, int block) {
+    const uint64_t threads = (n + 1) / 2;
+    return (threads + block - 1) / block;
+}
+
+void LaunchSplit04(const char* buf, uint64_t n, unsigned long long* out,
+                   unsigned long long* count, int block, cudaStream_t stream) {
+    const uint64_t blocks = Split04Blocks(n, block);
+    if (blocks == 0) return;
+    split_04_one_thread_per_pair_kernel<<<static_cast<unsigned>(blocks), block, 0, stream>>>(
+        buf, n, out, count);
+}
+
+const void* Split04Kernel() {
+    return reinterpret_cast<const void*>(&split_04_one_thread_per_pair_kernel);
+}
+
+}  // namespace lessons::split

@@ -1,0 +1,27 @@
+#include "catalog.h"
+
+#include "resources.h"
+
+namespace lessons {
+
+std::string_view EmbeddedFile(std::string_view path) {
+    const auto& files = EmbeddedFiles();
+    auto it = files.find(std::string(path));
+    return it == files.end() ? std::string_view() : it->second;
+}
+
+const Registry& Catalog() {
+    static const Registry registry = [] {
+        Registry r;
+        RegisterSplitChapter(r);
+        return r;
+    }();
+    return registry;
+}
+
+const std::vector<std::string>& CatalogProblems() {
+    static const std::vector<std::string> problems = Catalog().Validate();
+    return problems;
+}
+
+}  // namespace lessons
