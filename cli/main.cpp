@@ -95,6 +95,15 @@ int main(int argc, char** argv) {
     AddRunOptions(bench, raw, false);
     auto* serve = app.add_subcommand("serve", "worker mode: JSON-lines requests on stdin");
 
+    if (argc > 1 && argv[1][0] != '-') {
+        bool known = false;
+        for (const CLI::App* sub : app.get_subcommands({})) known |= sub->get_name() == argv[1];
+        if (!known) {
+            std::cerr << "error: unknown command '" << argv[1]
+                      << "': use list, info, run, sweep, bench or serve (see --help)\n";
+            return cli::kExitUsage;
+        }
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

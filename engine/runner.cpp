@@ -78,7 +78,10 @@ std::string Session::Unavailable(const Lesson& lesson) const {
 
 std::shared_ptr<Workload> Session::GetWorkload(const Chapter& chapter, const WorkloadSpec& spec,
                                                uint64_t step_host_bytes) {
-    if (m_workload && m_workload_chapter == chapter.id && m_workload_spec == spec)
+    // A file can change between runs while keeping its name and size: only generated data
+    // (fully described by its spec) is reused.
+    if (m_workload && spec.input_file.empty() && m_workload_chapter == chapter.id &&
+        m_workload_spec == spec)
         return m_workload;
     m_workload.reset();  // free the old one before making the new one
     const uint64_t needed = chapter.workload_host_bytes(spec.size_bytes) + step_host_bytes;
@@ -95,12 +98,13 @@ std::shared_ptr<Workload> Session::GetWorkload(const Chapter& chapter, const Wor
 }
 
 RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const RunControl& control) {
+    // Bad options are reported as such on every machine, before availability.
+    const Chapter& chapter = m_registry.ChapterOf(lesson);
+    const StepConfig config = ResolveConfig(lesson, options);
     const std::string why_not = Unavailable(lesson);
     if (!why_not.empty())
         throw UnavailableError("lesson " + std::to_string(lesson.number) + " (" + lesson.id +
-                          ") cannot run here: " + why_not);
-    const Chapter& chapter = m_registry.ChapterOf(lesson);
-    const StepConfig config = ResolveConfig(lesson, options);
+                               ") cannot run here: " + why_not);
     if (!options.input_file.empty() && !chapter.accepts_input_file)
         throw UsageError("chapter " + chapter.id + " does not take an input file");
     if (!options.output_file.empty() && !chapter.accepts_input_file)

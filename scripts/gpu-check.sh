@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The GPU machine's whole check, in one call (see ../shared/DEVICE.md):
+#   GPU tests, compute-sanitizer over every GPU lesson at small sizes, and the benchmark.
+# Usage (on the GPU machine, from the repository root, with a carried build folder):
+#   scripts/gpu-check.sh [BUILD_DIR] [BENCH_SIZE]
+# Logs and JSON go to $OUT (or ./gpu-check-out); a summary is printed last.
+set -u
+build=${1:-build-gpu}
+size=${2:-1GiB}
+out=${OUT:-gpu-check-out}
+mkdir -p "$out"
+cli="$build/cli/cuda-lessons-cli"
+export LESSONS_CLI="$PWD/$cli"
+summary="$out/summary.txt"
+: >"$summary"
+note() { echo "$*" | tee -a "$summary"; }
+
+note "date: $(date -u +%Y-%m-%dT%H:%MZ)"
+note "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1)"
+"$cli" info | tee "$out/info.txt"
+
+# 1. Every test binary (unit tests too: they must pass where a GPU is present).
+failed=0
+for t in "$build"/tests/test_*; do
+    [ -x "$t" ] || continue
+    name=$(basename "$t")
+    echo "=== $name" >>"$out/tests.log"
+    if "$t" >"$out/test.tmp" 2>&1; then
+        note "test $name: $(grep -E '^\[  PASSED  \]' "$out/test.tmp"), $(grep -cE '^\[  SKIPPED \] [A-Za-z]' "$out/test.tmp") skipped"
+    else
+        failed=1
+        note "test $name: FAILED"
+        grep -E 'Failure|FAILED|Which is|Expected' "$out/test.tmp" | head -40
+    fi
+    cat "$out/test.tmp" >>"$out/tests.log"
+    rm -f "$out/test.tmp"
+done
+
+# 2. compute-sanitizer: memcheck over every GPU lesson at small and odd sizes; racecheck too.
+gpu_lessons=$("$cli" list --format json | python3 -c \
+    'import json,sys; print(" ".join(str(l["lesson"]) for l in json.load(sys.stdin) if l["kind"]=="gpu"))')
+san_log="$out/sanitizer.log"
+: >"$san_log"
+san_fail=0
+for lesson in $gpu_lessons; do
+    for tool in memcheck racecheck; do
+        for args in "--size 0" "--size 1" "--size 33" "--size 4099 --data dense --block 96" \
+                    "--size 1048579 --data dense --block 1024" "--size 65537 --data none --block 32"; do
+            if ! compute-sanitizer --tool "$tool" --error-exitcode 99 "$cli" run "$lesson" $args \
+                    --reps 2 --format csv >>"$san_log" 2>&1; then
+                san_fail=1
+                note "sanitizer $tool lesson $lesson ($args): ERRORS"
+            fi
+        done
+    done
+done
+note "compute-sanitizer memcheck (lessons $gpu_lessons): $(grep -c 'ERROR SUMMARY: 0 errors' "$san_log") runs with 0 errors, $(grep 'ERROR SUMMARY' "$san_log" | grep -vc ' 0 errors') with errors"
+note "compute-sanitizer racecheck (lessons $gpu_lessons): $(grep -c 'RACECHECK SUMMARY: 0 hazards' "$san_log") runs with 0 hazards, $(grep 'RACECHECK SUMMARY' "$san_log" | grep -vc ' 0 hazards') with hazards"
+
+# 3. An independent plain device-to-device copy of 1 GiB, for comparison with our ceiling.
+python3 - <<'PY' 2>&1 | tee -a "$summary"
+try:
+    import torch
+    n = 1 << 30
+    a = torch.empty(n, dtype=torch.uint8, device="cuda"); a.fill_(1)
+    b = torch.empty_like(a)
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times = []
+    for i in range(20):
+        s.record(); b.copy_(a); e.record(); torch.cuda.synchronize()
+        if i >= 5: times.append(s.elapsed_time(e))
+    times.sort()
+    ms = times[len(times) // 2]
+    print(f"plain 1 GiB device copy (torch): {ms:.3f} ms, {2 * n / ms / 1e6:.0f} GB/s read+write")
+except Exception as exc:
+    print("plain copy check skipped:", exc)
+PY
+
+# 4. The benchmark and the block-size sweep of each GPU lesson.
+"$cli" bench 1 --size "$size" | tee "$out/bench.txt"
+"$cli" bench 1 --size "$size" --format json >"$out/bench.json"
+for lesson in $gpu_lessons; do
+    "$cli" sweep "$lesson" --blocks 32..1024 --size "$size" | tee -a "$out/sweep.txt"
+done
+note "tests: $([ $failed = 0 ] && echo all passed || echo FAILURES)"
+note "sanitizer: $([ $san_fail = 0 ] && echo clean || echo ERRORS)"
+cat "$summary"

@@ -1,0 +1,68 @@
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <vector>
+
+#include "generators.h"
+#include "split/split_cpu.h"
+
+using namespace lessons;
+
+namespace {
+
+std::vector<char> Make(DataKind kind, uint64_t seed, uint64_t n) {
+    std::vector<char> v(n);
+    FillSplitText(kind, seed, v.data(), n);
+    return v;
+}
+
+}  // namespace
+
+TEST(Generators, SameSeedSameBytesAnyThreadCount) {
+    const uint64_t n = (3u << 20) + 12345;  // several chunks and a partial one
+    for (DataKind kind : {DataKind::kRandom, DataKind::kDense, DataKind::kNone}) {
+        omp_set_num_threads(1);
+        const std::vector<char> one = Make(kind, 7, n);
+        omp_set_num_threads(2);
+        const std::vector<char> two = Make(kind, 7, n);
+        EXPECT_EQ(one, two) << ToString(kind);
+        EXPECT_NE(one, Make(kind, 8, n)) << "another seed gives other data: " << ToString(kind);
+    }
+}
+
+TEST(Generators, RandomHasBreakCharactersAboutOneIn256) {
+    const uint64_t n = 8u << 20;
+    const std::vector<char> v = Make(DataKind::kRandom, 1, n);
+    uint64_t cr = 0, lf = 0;
+    for (char c : v) {
+        cr += c == '\r';
+        lf += c == '\n';
+    }
+    const double expected = double(n) / 256;  // 32768; binomial sd about 180
+    EXPECT_NEAR(double(cr), expected, 0.03 * expected);
+    EXPECT_NEAR(double(lf), expected, 0.03 * expected);
+    // A pair about once every 65536 bytes: ~128 in 8 MiB.
+    const uint64_t pairs = split::SplitReference(v.data(), n).size();
+    EXPECT_GT(pairs, 80u);
+    EXPECT_LT(pairs, 190u);
+}
+
+TEST(Generators, DenseIsFullOfBreaksAndNoneHasNone) {
+    const uint64_t n = (1u << 20) + 3;
+    const std::vector<char> dense = Make(DataKind::kDense, 3, n);
+    // Lines of 0-3 bytes plus "\r\n": on average one break every 3.5 bytes.
+    EXPECT_GT(split::SplitReference(dense.data(), n).size(), n / 5);
+    const std::vector<char> none = Make(DataKind::kNone, 3, n);
+    for (char c : none) ASSERT_TRUE(c != '\r' && c != '\n');
+}
+
+TEST(Generators, ZeroAndTinySizes) {
+    char byte = 'x';
+    FillSplitText(DataKind::kRandom, 1, &byte, 0);
+    EXPECT_EQ(byte, 'x') << "size 0 writes nothing";
+    for (uint64_t n = 1; n < 20; ++n) {
+        std::vector<char> v(n + 1, 'Z');
+        FillSplitText(DataKind::kDense, 1, v.data(), n);
+        EXPECT_EQ(v[n], 'Z') << "writes exactly n bytes, n = " << n;
+    }
+}

@@ -1,0 +1,135 @@
+// Every GPU lesson against the CPU reference: edge inputs, odd sizes, every data kind and
+// block size. Without a usable GPU every test here reports SKIPPED with the reason.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include "catalog.h"
+#include "device.h"
+#include "errors.h"
+#include "runner.h"
+#include "split_cases.h"
+
+using namespace lessons;
+
+namespace {
+
+#define REQUIRE_GPU()                                                              \
+    do {                                                                           \
+        if (!GetDeviceInfo().available())                                          \
+            GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason;       \
+    } while (0)
+
+std::vector<const Lesson*> GpuLessons() {
+    std::vector<const Lesson*> out;
+    for (const Lesson& l : Catalog().lessons())
+        if (l.kind == StepKind::kGpu) out.push_back(&l);
+    return out;
+}
+
+}  // namespace
+
+TEST(Gpu, DeviceInfoAndCeiling) {
+    REQUIRE_GPU();
+    const DeviceInfo& d = GetDeviceInfo();
+    EXPECT_FALSE(d.name.empty());
+    EXPECT_GT(d.sm_count, 0);
+    EXPECT_GT(d.l2_bytes, 0u);
+    EXPECT_GT(d.datasheet_gbps, 100.0);
+    const double copy = MeasuredCopyGbps();
+    EXPECT_GT(copy, 50.0);
+    EXPECT_LT(copy, 1.2 * d.datasheet_gbps) << "a copy cannot beat the DRAM's datasheet";
+    std::printf("%s: datasheet %.0f GB/s, measured copy %.0f GB/s\n", d.name.c_str(),
+                d.datasheet_gbps, copy);
+}
+
+TEST(Gpu, SplitEdgeInputsEveryBlockSize) {
+    REQUIRE_GPU();
+    const std::string dir = ::testing::TempDir();
+    Session session(Catalog());
+    for (const auto& c : split_cases::EdgeCases()) {
+        const std::string path = dir + "/edge_" + std::to_string(getpid());
+        std::ofstream(path, std::ios::binary) << c.text;
+        for (const Lesson* lesson : GpuLessons()) {
+            for (int block : lesson->blocks->Choices()) {
+                if (block % 64 != 32 && block != 64 && block != 1024) continue;  // keep it quick
+                RunOptions o;
+                o.input_file = path;
+                o.block = block;
+                o.reps = 1;
+                const RunResult r = session.Run(*lesson, o);
+                EXPECT_TRUE(r.verified) << lesson->id << " block " << block << " on '" << c.name
+                                        << "': " << r.check_message;
+                EXPECT_EQ(r.found.value_or(999), c.expected.size()) << lesson->id << " " << c.name;
+            }
+        }
+        std::remove(path.c_str());
+    }
+}
+
+TEST(Gpu, SplitGeneratedDataAtOddSizes) {
+    REQUIRE_GPU();
+    Session session(Catalog());
+    const uint64_t sizes[] = {0, 1, 2, 3, 31, 32, 33, 255, 257, 1023, 1025, 4099,
+                              65537, 1000003, (16u << 20) + 7};
+    for (const Lesson* lesson : GpuLessons()) {
+        for (DataKind kind : {DataKind::kRandom, DataKind::kDense, DataKind::kNone}) {
+            for (uint64_t n : sizes) {
+                for (int block : {32, 96, 256, 1024}) {
+                    if (!lesson->blocks->Accepts(block)) continue;
+                    RunOptions o;
+                    o.size_bytes = n;
+                    o.data = kind;
+                    o.seed = n + 5;
+                    o.block = block;
+                    o.reps = 1;
+                    const RunResult r = session.Run(*lesson, o);
+                    ASSERT_TRUE(r.verified) << lesson->id << " " << ToString(kind) << " n=" << n
+                                            << " block=" << block << ": " << r.check_message;
+                }
+            }
+        }
+    }
+}
+
+TEST(Gpu, PartsAreTimedAndAttributesReported) {
+    REQUIRE_GPU();
+    Session session(Catalog());
+    for (const Lesson* lesson : GpuLessons()) {
+        RunOptions o;
+        o.size_bytes = 8u << 20;
+        o.reps = 5;
+        o.cold_l2 = true;
+        const RunResult r = session.Run(*lesson, o);
+        ASSERT_TRUE(r.verified) << r.check_message;
+        EXPECT_TRUE(r.cold_l2);
+        ASSERT_TRUE(r.kernel_ms && r.h2d_ms && r.d2h_ms) << lesson->id;
+        EXPECT_GT(*r.kernel_ms, 0);
+        EXPECT_LE(*r.h2d_ms + *r.kernel_ms + *r.d2h_ms, r.max_ms * 1.05);
+        ASSERT_TRUE(r.attributes.has_value());
+        EXPECT_GT(r.attributes->registers, 0);
+        EXPECT_GT(r.attributes->occupancy, 0);
+        EXPECT_LE(r.attributes->occupancy, 1.0);
+        ASSERT_TRUE(r.pct_of_ceiling.has_value());
+        EXPECT_EQ(r.device, GetDeviceInfo().name);
+    }
+}
+
+TEST(Gpu, LargerThanDeviceMemoryIsAClearUsageError) {
+    REQUIRE_GPU();
+    Session session(Catalog());
+    for (const Lesson* lesson : GpuLessons()) {
+        RunOptions o;
+        o.size_bytes = GetDeviceInfo().total_memory;  // the output buffer alone is 4x this
+        o.reps = 1;
+        try {
+            session.Run(*lesson, o);
+            ADD_FAILURE() << lesson->id << " accepted a size larger than the GPU";
+        } catch (const UsageError& e) {
+            EXPECT_NE(std::string(e.what()).find("memory"), std::string::npos) << e.what();
+        }
+        o.size_bytes = 1000;
+        EXPECT_TRUE(session.Run(*lesson, o).verified) << "the session goes on";
+    }
+}
