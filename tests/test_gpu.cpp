@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 #include "catalog.h"
@@ -133,3 +135,25 @@ TEST(Gpu, LargerThanDeviceMemoryIsAClearUsageError) {
         EXPECT_TRUE(session.Run(*lesson, o).verified) << "the session goes on";
     }
 }
+
+#if LESSONS_HAVE_CUDA
+void LaunchIllegalAddressAndSync();  // fault_kernel.cu
+
+// A kernel fault must surface as a CudaError marked sticky, so that a worker knows to exit
+// and be replaced. Run in a fresh process: the fault ruins the context it happens in.
+TEST(GpuDeathTest, IllegalAddressIsReportedAsSticky) {
+    REQUIRE_GPU();
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            try {
+                LaunchIllegalAddressAndSync();
+            } catch (const CudaError& e) {
+                std::fprintf(stderr, "%s\n", e.what());
+                std::exit(e.sticky() ? 3 : 4);
+            }
+            std::exit(5);
+        },
+        ::testing::ExitedWithCode(3), "cudaErrorIllegalAddress.*must be restarted");
+}
+#endif
