@@ -271,7 +271,7 @@ int Bench(const std::string& chapter_key, const RunOptions& options, Format form
         if (format == Format::kTable) {
             const uint64_t size = options.size_bytes.value_or(chapter->default_size);
             std::cout << "Chapter " << chapter->number << " (" << chapter->id << "), "
-                      << (options.input_file.empty() ? FormatSize(size) + " of " + ToString(options.data) + " data"
+                      << (options.input_file.empty() ? FormatSize(size) + " of " + ToString(options.data.value_or(chapter->data_kinds.front())) + " data"
                                                      : "file " + options.input_file)
                       << ", " << UtcTimestamp().substr(0, 10) << "\n"
                       << "GPU: " << Ceiling() << "\nCPU: " << GetHostInfo().cpu_name << ", "

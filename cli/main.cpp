@@ -17,7 +17,7 @@ using namespace lessons;
 
 // Raw option values; parsed by the engine's own parsers so messages name the valid ranges.
 struct RawOptions {
-    std::string size, block, threads, reps, data = "random", seed = "1", input, output;
+    std::string size, block, threads, reps, data, seed = "1", input, output;
     std::string blocks, sizes, format = "table", min_time;
     bool cold_l2 = false;
 };
@@ -28,7 +28,7 @@ void AddRunOptions(CLI::App* cmd, RawOptions& raw, bool with_output) {
     cmd->add_option("--threads", raw.threads, "host threads (OpenMP lessons)");
     cmd->add_option("--reps", raw.reps, "timed repetitions (default: as many as fit in --min-time)");
     cmd->add_option("--min-time", raw.min_time, "seconds of timing per measurement (default 0.25)");
-    cmd->add_option("--data", raw.data, "generated data: random, dense or none");
+    cmd->add_option("--data", raw.data, "generated data: random, dense, none (split); random, ones (reduce)");
     cmd->add_option("--seed", raw.seed, "seed of the data generator");
     cmd->add_flag("--cold-l2", raw.cold_l2, "flush the GPU's L2 cache before every sample");
     cmd->add_option("--input", raw.input, "scan this file instead of generated data (chapter 1)");
@@ -60,7 +60,7 @@ RunOptions ToRunOptions(const RawOptions& raw) {
             throw UsageError("--min-time must be between 0 and 60 seconds");
         o.max_time_s = std::max(o.max_time_s, o.min_time_s);
     }
-    o.data = ParseDataKind(raw.data);
+    if (!raw.data.empty()) o.data = ParseDataKind(raw.data);
     o.seed = ParseCount(raw.seed);
     o.cold_l2 = raw.cold_l2;
     o.input_file = raw.input;

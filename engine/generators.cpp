@@ -8,6 +8,11 @@ namespace {
 
 constexpr uint64_t kChunk = uint64_t(1) << 20;
 
+// Every chunk of every buffer gets its own stream, so that any thread can make any chunk.
+SplitMix64 ChunkStream(uint64_t seed, int64_t chunk) {
+    return SplitMix64(seed * 0x100000001B3ull + static_cast<uint64_t>(chunk) * 0x9E3779B97F4A7C15ull + 1);
+}
+
 void FillRandomChunk(SplitMix64& rng, char* out, uint64_t n) {
     uint64_t i = 0;
     for (; i + 8 <= n; i += 8) {
@@ -57,11 +62,12 @@ void FillSplitText(DataKind kind, uint64_t seed, char* out, uint64_t size) {
     for (int64_t c = 0; c < chunks; ++c) {
         const uint64_t begin = static_cast<uint64_t>(c) * kChunk;
         const uint64_t n = std::min(kChunk, size - begin);
-        SplitMix64 rng(seed * 0x100000001B3ull + static_cast<uint64_t>(c) * 0x9E3779B97F4A7C15ull + 1);
+        SplitMix64 rng = ChunkStream(seed, c);
         char* chunk = out + begin;
         switch (kind) {
             case DataKind::kRandom: FillRandomChunk(rng, chunk, n); break;
             case DataKind::kDense: FillDenseChunk(rng, chunk, n); break;
+            case DataKind::kOnes: std::memset(chunk, '1', n); break;  // text of '1's, no breaks
             case DataKind::kNone:
                 FillRandomChunk(rng, chunk, n);
                 for (uint64_t i = 0; i < n; ++i) chunk[i] = NoBreak(static_cast<unsigned char>(chunk[i]));
@@ -70,4 +76,25 @@ void FillSplitText(DataKind kind, uint64_t seed, char* out, uint64_t size) {
     }
 }
 
+void FillFloats(DataKind kind, uint64_t seed, float* out, uint64_t count) {
+    const int64_t chunks = static_cast<int64_t>((count + kChunk - 1) / kChunk);
+#pragma omp parallel for schedule(static)
+    for (int64_t c = 0; c < chunks; ++c) {
+        const uint64_t begin = static_cast<uint64_t>(c) * kChunk;
+        const uint64_t n = std::min(kChunk, count - begin);
+        float* chunk = out + begin;
+        if (kind == DataKind::kOnes) {
+            std::fill(chunk, chunk + n, 1.0f);
+            continue;
+        }
+        SplitMix64 rng = ChunkStream(seed, c);
+        for (uint64_t i = 0; i < n; ++i) {
+            // 24 random bits: every value is exact in a float.
+            const auto bits = static_cast<float>(rng.Next() >> 40);
+            chunk[i] = bits * (2.0f / 16777216.0f) - 1.0f;
+        }
+    }
+}
+
 }  // namespace lessons
+

@@ -17,6 +17,11 @@ namespace lessons {
 //  none:   random bytes that are never '\r' or '\n'.
 void FillSplitText(DataKind kind, uint64_t seed, char* out, uint64_t size);
 
+// Floats for the reduction chapter:
+//  random: uniform in [-1, 1), so sums cancel and rounding errors show;
+//  ones:   all 1.0f, whose sum is exact in float up to 2^24 elements.
+void FillFloats(DataKind kind, uint64_t seed, float* out, uint64_t count);
+
 // A small fast generator (splitmix64), for chunk streams and tests.
 class SplitMix64 {
 public:

@@ -13,15 +13,16 @@ const char* ToString(DataKind kind) {
         case DataKind::kRandom: return "random";
         case DataKind::kDense: return "dense";
         case DataKind::kNone: return "none";
+        case DataKind::kOnes: return "ones";
     }
     return "?";
 }
 
 DataKind ParseDataKind(std::string_view text) {
-    for (DataKind k : {DataKind::kRandom, DataKind::kDense, DataKind::kNone})
+    for (DataKind k : {DataKind::kRandom, DataKind::kDense, DataKind::kNone, DataKind::kOnes})
         if (text == ToString(k)) return k;
     throw UsageError("unknown data kind '" + std::string(text) +
-                     "': use random, dense or none");
+                     "': use random, dense or none (split lines) or random, ones (reduction)");
 }
 
 void StepInstance::WriteOutput(std::ostream&) const {

@@ -14,7 +14,7 @@
 namespace lessons {
 
 enum class StepKind { kCpu, kGpu };
-enum class DataKind { kRandom, kDense, kNone };
+enum class DataKind { kRandom, kDense, kNone, kOnes };
 
 const char* ToString(StepKind kind);
 const char* ToString(DataKind kind);
@@ -56,6 +56,8 @@ struct Check {
     bool ok = false;
     std::string message;          // empty when ok; else what differs, e.g. the first mismatch
     std::optional<uint64_t> found;  // e.g. number of line breaks found (split)
+    std::optional<double> value;     // e.g. the sum computed (reduction)
+    std::optional<double> expected;  // and the reference's
 };
 
 struct StepConfig {
@@ -118,6 +120,7 @@ struct Lesson {
     std::string_view text_zh;
     std::optional<BlockSpec> blocks;  // GPU steps
     bool uses_threads = false;        // OpenMP steps: the thread count is a setting
+    bool library = false;             // a library call (CUB, cuBLAS): no block size to set
     std::function<MemoryNeeds(uint64_t size_bytes)> needs;
     // Null when this build cannot run the step (GPU step in a build without CUDA).
     std::function<std::unique_ptr<StepInstance>(const Workload&, const StepConfig&)> make;
@@ -131,6 +134,8 @@ struct Chapter {
     std::string title;
     std::string bytes_rule;  // how GB/s is counted, in words
     uint64_t default_size = 0;
+    uint64_t element_bytes = 1;  // sizes must be a multiple of this (4 for float arrays)
+    std::vector<DataKind> data_kinds;  // what the generator makes; the first is the default
     bool accepts_input_file = false;
     std::function<std::shared_ptr<Workload>(const WorkloadSpec&)> make_workload;
     // Host memory the workload itself takes (input + reference), checked before generating.

@@ -46,6 +46,8 @@ std::vector<std::string> Registry::Validate() const {
         if (c.title.empty()) problems.push_back(name + ": no title");
         if (!c.make_workload) problems.push_back(name + ": no workload generator");
         if (!c.workload_host_bytes) problems.push_back(name + ": no workload memory estimate");
+        if (c.data_kinds.empty()) problems.push_back(name + ": no data kinds");
+        if (c.element_bytes == 0) problems.push_back(name + ": element size must be positive");
     }
 
     std::map<int, const Lesson*> by_number;
@@ -68,8 +70,11 @@ std::vector<std::string> Registry::Validate() const {
             problems.push_back(name + ": source '" + l.source_path + "' not found");
         if (!l.needs) problems.push_back(name + ": no memory estimate");
         if (l.kind == StepKind::kGpu) {
-            if (!l.blocks) problems.push_back(name + ": a GPU lesson must declare its block sizes");
-            else if (!l.blocks->Accepts(l.blocks->default_block))
+            if (!l.blocks && !l.library)
+                problems.push_back(name + ": a GPU lesson must declare its block sizes");
+            else if (l.blocks && l.library)
+                problems.push_back(name + ": a library step has no block size to declare");
+            else if (l.blocks && !l.blocks->Accepts(l.blocks->default_block))
                 problems.push_back(name + ": default block size " +
                                    std::to_string(l.blocks->default_block) + " is not accepted");
         } else if (!l.make) {

@@ -85,6 +85,8 @@ json ToJson(const RunResult& r) {
     j["verified"] = r.verified;
     j["check"] = r.check_message;
     j["found"] = OrNull(r.found);
+    j["value"] = OrNull(r.value);
+    j["expected"] = OrNull(r.expected);
     j["device"] = r.device;
     j["attributes"] = r.attributes ? ToJson(*r.attributes) : json(nullptr);
     j["timestamp"] = r.timestamp;
@@ -120,6 +122,8 @@ RunResult RunResultFromJson(const json& j) {
     r.verified = j.at("verified").get<bool>();
     r.check_message = j.value("check", "");
     r.found = OptionalField<uint64_t>(j, "found");
+    r.value = OptionalField<double>(j, "value");
+    r.expected = OptionalField<double>(j, "expected");
     r.device = j.value("device", "");
     if (j.contains("attributes") && !j.at("attributes").is_null()) {
         const json& a = j.at("attributes");
@@ -182,6 +186,7 @@ json LessonToJson(const Registry& registry, const Lesson& l, const std::string& 
     j["previous"] = l.previous ? json(l.previous) : json(nullptr);
     j["source"] = l.source_path;
     j["uses_threads"] = l.uses_threads;
+    j["library"] = l.library;
     if (l.blocks) {
         j["blocks"] = json{{"default", l.blocks->default_block},
                            {"choices", l.blocks->Choices()},

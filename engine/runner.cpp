@@ -114,7 +114,18 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
 
     WorkloadSpec spec;
     spec.size_bytes = options.size_bytes.value_or(chapter.default_size);
-    spec.data = options.data;
+    spec.data = options.data.value_or(chapter.data_kinds.front());
+    if (std::find(chapter.data_kinds.begin(), chapter.data_kinds.end(), spec.data) ==
+        chapter.data_kinds.end()) {
+        std::string kinds;
+        for (DataKind k : chapter.data_kinds) kinds += std::string(kinds.empty() ? "" : ", ") + ToString(k);
+        throw UsageError("data kind '" + std::string(ToString(spec.data)) + "' is not made by chapter " +
+                         chapter.id + ": use " + kinds);
+    }
+    if (spec.size_bytes % chapter.element_bytes != 0)
+        throw UsageError("size " + std::to_string(spec.size_bytes) + " B is not a whole number of " +
+                         std::to_string(chapter.element_bytes) + "-byte elements (chapter " +
+                         chapter.id + ")");
     spec.seed = options.seed;
     spec.input_file = options.input_file;
     if (!spec.input_file.empty()) {
@@ -167,6 +178,8 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     r.verified = check.ok;
     r.check_message = check.message;
     r.found = check.found;
+    r.value = check.value;
+    r.expected = check.expected;
     r.bytes_moved = step->BytesMoved();
     if (!options.output_file.empty()) {
         std::ofstream out(options.output_file);
@@ -232,8 +245,8 @@ namespace lessons {
 std::vector<SweepPoint> PlanSweep(const Lesson& lesson, const RunOptions& base, SweepAxis axis,
                                   const std::vector<uint64_t>& values) {
     if (axis == SweepAxis::kBlock && !lesson.blocks)
-        throw UsageError("lesson " + std::to_string(lesson.number) +
-                         " has no block size to sweep (it runs on the CPU)");
+        throw UsageError("lesson " + std::to_string(lesson.number) + " has no block size to sweep (" +
+                         (lesson.library ? "the library chooses its own" : "it runs on the CPU") + ")");
     std::vector<SweepPoint> points;
     for (uint64_t v : values) {
         SweepPoint p;

@@ -19,7 +19,7 @@ struct RunOptions {
     std::optional<int> block;     // GPU steps; default: the lesson's
     std::optional<int> threads;   // OpenMP steps; default: all hardware threads
     std::optional<int> reps;      // timed samples; default: until min_time_s has passed
-    DataKind data = DataKind::kRandom;
+    std::optional<DataKind> data;  // default: the chapter's first kind
     uint64_t seed = 1;
     bool cold_l2 = false;         // flush the L2 before every GPU sample
     std::string input_file;       // chapters that accept one: scan this file
@@ -57,6 +57,7 @@ struct RunResult {
     bool verified = false;
     std::string check_message;
     std::optional<uint64_t> found;
+    std::optional<double> value, expected;  // the answer and the reference's (reduction)
 
     std::string device;  // GPU name for GPU steps, CPU name for CPU steps
     std::optional<KernelAttributes> attributes;

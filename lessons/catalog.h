@@ -15,5 +15,6 @@ const std::vector<std::string>& CatalogProblems();
 
 // Each chapter adds itself here (lessons/NN_slug/lessons.cpp).
 void RegisterSplitChapter(Registry& registry);
+void RegisterReduceChapter(Registry& registry);
 
 }  // namespace lessons

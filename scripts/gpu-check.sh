@@ -36,16 +36,27 @@ for t in "$build"/tests/test_*; do
     rm -f "$out/test.tmp"
 done
 
-# 2. compute-sanitizer: memcheck over every GPU lesson at small and odd sizes; racecheck too.
-gpu_lessons=$("$cli" list --format json | python3 -c \
+# 2. compute-sanitizer over every GPU lesson at small and odd sizes: memcheck for all,
+#    racecheck and synccheck for the hand-written kernels (library steps: memcheck only).
+lessons_json=$("$cli" list --format json)
+gpu_lessons=$(echo "$lessons_json" | python3 -c \
     'import json,sys; print(" ".join(str(l["lesson"]) for l in json.load(sys.stdin) if l["kind"]=="gpu"))')
 san_log="$out/sanitizer.log"
 : >"$san_log"
 san_fail=0
 for lesson in $gpu_lessons; do
-    for tool in memcheck racecheck; do
-        for args in "--size 0" "--size 1" "--size 33" "--size 4099 --data dense --block 96" \
-                    "--size 1048579 --data dense --block 1024" "--size 65537 --data none --block 32"; do
+    info=$(echo "$lessons_json" | python3 -c "import json,sys; l=[x for x in json.load(sys.stdin) if x['lesson']==$lesson][0]; print(l['chapter_id'], 'lib' if l['library'] else 'own')")
+    set -- $info
+    chapter=$1 own=$2
+    if [ "$chapter" = split ]; then
+        sizes=("--size 1" "--size 33 --data dense --block 96" "--size 1048579 --data dense --block 1024")
+    else
+        sizes=("--size 4" "--size 4100 --block 64" "--size 4194332 --data ones --block 1024")
+    fi
+    tools="memcheck"
+    [ "$own" = own ] && tools="memcheck racecheck synccheck"
+    for tool in $tools; do
+        for args in "${sizes[@]}"; do
             if ! compute-sanitizer --tool "$tool" --error-exitcode 99 "$cli" run "$lesson" $args \
                     --reps 2 --format csv >>"$san_log" 2>&1; then
                 san_fail=1
@@ -54,8 +65,7 @@ for lesson in $gpu_lessons; do
         done
     done
 done
-note "compute-sanitizer memcheck (lessons $gpu_lessons): $(grep -c 'ERROR SUMMARY: 0 errors' "$san_log") runs with 0 errors, $(grep 'ERROR SUMMARY' "$san_log" | grep -vc ' 0 errors') with errors"
-note "compute-sanitizer racecheck (lessons $gpu_lessons): $(grep -c 'RACECHECK SUMMARY: 0 hazards' "$san_log") runs with 0 hazards, $(grep 'RACECHECK SUMMARY' "$san_log" | grep -vc ' 0 hazards') with hazards"
+note "memcheck: $(grep -c 'ERROR SUMMARY: 0 errors' "$san_log") runs with 0 errors; racecheck: $(grep -c 'RACECHECK SUMMARY: 0 hazards' "$san_log") runs with 0 hazards; synccheck and others with errors: $(grep 'ERROR SUMMARY' "$san_log" | grep -vc ' 0 errors')"
 
 # 3. An independent plain device-to-device copy of 1 GiB, for comparison with our ceiling.
 python3 - <<'PY' 2>&1 | tee -a "$summary"
@@ -76,11 +86,12 @@ except Exception as exc:
     print("plain copy check skipped:", exc)
 PY
 
-# 4. The benchmark and the block-size sweep of each GPU lesson.
-"$cli" bench 1 --size "$size" | tee "$out/bench.txt"
-"$cli" bench 1 --size "$size" --format json >"$out/bench.json"
+# 4. The benchmark of every chapter, the seed's reduction size, and block-size sweeps.
+"$cli" bench --size "$size" | tee "$out/bench.txt"
+"$cli" bench --size "$size" --format json >"$out/bench.json"
+"$cli" bench reduce --size 4MiB | tee -a "$out/bench.txt"
 for lesson in $gpu_lessons; do
-    "$cli" sweep "$lesson" --blocks 32..1024 --size "$size" | tee -a "$out/sweep.txt"
+    "$cli" sweep "$lesson" --blocks 32..1024 --size "$size" 2>/dev/null | tee -a "$out/sweep.txt"
 done
 note "tests: $([ $failed = 0 ] && echo all passed || echo FAILURES)"
 note "sanitizer: $([ $san_fail = 0 ] && echo clean || echo ERRORS)"

@@ -22,6 +22,7 @@ Chapter GoodChapter(int number, const std::string& id) {
     c.title = "A chapter";
     c.make_workload = [](const WorkloadSpec&) -> std::shared_ptr<Workload> { return nullptr; };
     c.workload_host_bytes = [](uint64_t n) { return n; };
+    c.data_kinds = {DataKind::kRandom};
     return c;
 }
 

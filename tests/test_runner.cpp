@@ -31,11 +31,14 @@ std::string TempPath(const std::string& name) {
 
 TEST(Runner, EveryCpuLessonVerifiesAtEdgeSizes) {
     Session session(Catalog());
-    const uint64_t sizes[] = {0, 1, 2, 3, 31, 32, 33, 255, 257, 1023, 1025, 65537, 1000003};
+    // Element counts (bytes for split lines, floats for reduction).
+    const uint64_t counts[] = {0, 1, 2, 3, 31, 32, 33, 255, 257, 1023, 1025, 65521, 65537, 1000003};
     for (const Lesson& lesson : Catalog().lessons()) {
         if (lesson.kind != StepKind::kCpu) continue;
-        for (DataKind kind : {DataKind::kRandom, DataKind::kDense, DataKind::kNone}) {
-            for (uint64_t n : sizes) {
+        const Chapter& chapter = Catalog().ChapterOf(lesson);
+        for (DataKind kind : chapter.data_kinds) {
+            for (uint64_t count : counts) {
+                const uint64_t n = count * chapter.element_bytes;
                 for (int threads : {1, 2, 3, 8}) {
                     if (!lesson.uses_threads && threads != 1) continue;
                     RunOptions o = Quick(n, kind);
@@ -133,6 +136,35 @@ TEST(Runner, TooLargeForHostMemoryIsAClearUsageError) {
     EXPECT_TRUE(session.Run(*Catalog().FindLesson("1"), Quick(100)).verified);
 }
 
+TEST(Runner, DataKindAndElementSizeAreCheckedPerChapter) {
+    Session session(Catalog());
+    try {
+        session.Run(*Catalog().FindLesson("1"), Quick(100, DataKind::kOnes));
+        FAIL() << "split lines has no 'ones' data";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("use random, dense, none"), std::string::npos) << e.what();
+    }
+    try {
+        session.Run(*Catalog().FindLesson("19"), Quick(1001));
+        FAIL() << "1001 bytes is not a whole number of floats";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("4-byte elements"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(session.Run(*Catalog().FindLesson("19"), Quick(100, DataKind::kDense)), UsageError);
+}
+
+TEST(Runner, ReductionReportsItsValueAndTheReference) {
+    Session session(Catalog());
+    RunOptions o = Quick(4 * 1000003, DataKind::kOnes);
+    o.threads = 3;
+    const RunResult r = session.Run(*Catalog().FindLesson("19"), o);
+    ASSERT_TRUE(r.verified) << r.check_message;
+    EXPECT_EQ(*r.value, 1000003.0);
+    EXPECT_EQ(*r.expected, 1000003.0);
+    EXPECT_EQ(r.bytes_moved, 4u * 1000003);
+    EXPECT_FALSE(r.found.has_value());
+}
+
 TEST(Runner, ThreadCountOutOfRange) {
     const Lesson& openmp = *Catalog().FindLesson("3");
     RunOptions o = Quick(100);
@@ -194,7 +226,12 @@ public:
         ++runs;
         return Sample{1.0, {}, {}, {}};
     }
-    Check Verify() const override { return Check{false, "found 1 line break, expected 2", 1}; }
+    Check Verify() const override {
+        Check c;
+        c.message = "found 1 line break, expected 2";
+        c.found = 1;
+        return c;
+    }
     uint64_t BytesMoved() const override { return 4; }
     int runs = 0;
 };
@@ -209,6 +246,7 @@ TEST(Runner, WrongAnswerIsAResultNotAnException) {
     c.title = "test";
     c.make_workload = [](const WorkloadSpec&) { return std::make_shared<TinyWorkload>(); };
     c.workload_host_bytes = [](uint64_t n) { return n; };
+    c.data_kinds = {DataKind::kRandom};
     r.AddChapter(c);
     Lesson l;
     l.number = 1;

@@ -2,16 +2,9 @@
 // Compiled with LESSONS_HAVE_CUDA=1 into the CLI and worker, and with 0 where no GPU code is
 // linked; there the GPU lessons keep their text and source but have no runner.
 #include "catalog.h"
-#include "resources.h"
-#include "split/split_cpu.h"
+#include "declare.h"
 #include "split_chapter.h"
 #include "split_gpu_steps.h"
-
-#if LESSONS_HAVE_CUDA
-#define LESSONS_GPU(fn) (fn)
-#else
-#define LESSONS_GPU(fn) (nullptr)
-#endif
 
 namespace lessons {
 
@@ -23,6 +16,7 @@ void RegisterSplitChapter(Registry& registry) {
     chapter.title = "Split lines: find every \\r\\n";
     chapter.bytes_rule = "reads the buffer once (n bytes) and writes 8 bytes per line break found";
     chapter.default_size = uint64_t(64) << 20;
+    chapter.data_kinds = {DataKind::kRandom, DataKind::kDense, DataKind::kNone};
     chapter.accepts_input_file = true;
     chapter.make_workload = [](const WorkloadSpec& spec) {
         return std::make_shared<SplitWorkload>(spec);
@@ -30,47 +24,33 @@ void RegisterSplitChapter(Registry& registry) {
     chapter.workload_host_bytes = &WorkloadHostBytes;
     registry.AddChapter(chapter);
 
-    auto add = [&](int number, const char* slug, const char* title, StepKind kind, int previous,
-                   const char* source, auto&& setup) {
-        Lesson l;
-        l.number = number;
-        l.id = std::string("split/") + slug;
-        l.chapter = "split";
-        l.title = title;
-        l.kind = kind;
-        l.previous = previous;
-        l.source_path = source;
-        l.source = EmbeddedFile(source);
-        const std::string base = std::string("lessons/01_split_lines/") + slug;
-        l.text_en = EmbeddedFile(base + ".en.md");
-        l.text_zh = EmbeddedFile(base + ".zh.md");
-        setup(l);
-        registry.AddLesson(std::move(l));
-    };
+    const std::string folder = "lessons/01_split_lines";
+    Lesson l = DeclareLesson("split", folder, {1, "01-naive-scan", "Naive CPU scan", StepKind::kCpu,
+                                               0, "kernels/split/01_naive.cpp"});
+    l.needs = &CpuStepNeeds;
+    l.make = &MakeNaive;
+    registry.AddLesson(l);
 
-    add(1, "01-naive-scan", "Naive CPU scan", StepKind::kCpu, 0, "kernels/split/01_naive.cpp",
-        [](Lesson& l) {
-            l.needs = &CpuStepNeeds;
-            l.make = &MakeNaive;
-        });
-    add(2, "02-even-positions", "Check only even positions", StepKind::kCpu, 1,
-        "kernels/split/02_even_positions.cpp", [](Lesson& l) {
-            l.needs = &CpuStepNeeds;
-            l.make = &MakeEvenPositions;
-        });
-    add(3, "03-openmp", "OpenMP threads", StepKind::kCpu, 2, "kernels/split/03_openmp.cpp",
-        [](Lesson& l) {
-            l.needs = &CpuStepNeeds;
-            l.uses_threads = true;
-            l.make = &MakeOpenMP;
-        });
-    add(4, "04-one-thread-per-pair", "CUDA: one thread per pair", StepKind::kGpu, 3,
-        "kernels/split/04_one_thread_per_pair.cu", [](Lesson& l) {
-            l.blocks = BlockSpec{32, 1024, 256, false, ""};
-            l.needs = &GpuStepNeeds;
-            l.make = LESSONS_GPU(&MakeOneThreadPerPair);
-            l.attributes = LESSONS_GPU(&OneThreadPerPairAttributes);
-        });
+    l = DeclareLesson("split", folder, {2, "02-even-positions", "Check only even positions",
+                                        StepKind::kCpu, 1, "kernels/split/02_even_positions.cpp"});
+    l.needs = &CpuStepNeeds;
+    l.make = &MakeEvenPositions;
+    registry.AddLesson(l);
+
+    l = DeclareLesson("split", folder, {3, "03-openmp", "OpenMP threads", StepKind::kCpu, 2,
+                                        "kernels/split/03_openmp.cpp"});
+    l.needs = &CpuStepNeeds;
+    l.uses_threads = true;
+    l.make = &MakeOpenMP;
+    registry.AddLesson(l);
+
+    l = DeclareLesson("split", folder, {4, "04-one-thread-per-pair", "CUDA: one thread per pair",
+                                        StepKind::kGpu, 3, "kernels/split/04_one_thread_per_pair.cu"});
+    l.blocks = BlockSpec{32, 1024, 256, false, ""};
+    l.needs = &GpuStepNeeds;
+    l.make = LESSONS_GPU(&MakeOneThreadPerPair);
+    l.attributes = LESSONS_GPU(&OneThreadPerPairAttributes);
+    registry.AddLesson(l);
 }
 
 }  // namespace lessons

@@ -1,0 +1,57 @@
+// Chapter 3, reduction: the problem (floats, the reference sum, the check) and the harness
+// shared by its steps. Step code itself lives in kernels/reduce/.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "lesson.h"
+#include "reduce/reduce_cpu.h"
+
+namespace lessons::reduce {
+
+class ReduceWorkload : public Workload {
+public:
+    explicit ReduceWorkload(const WorkloadSpec& spec);
+    uint64_t SizeBytes() const override { return m_count * sizeof(float); }
+    std::string Describe() const override;
+    const float* data() const { return m_data.get(); }
+    uint64_t count() const { return m_count; }
+    const ReferenceSum& reference() const { return m_reference; }
+    // How far a float sum may be from the reference: 0 when every partial sum is an exact
+    // integer (all ones, n <= 2^24), else 2^-23 x sum|x| x (log2(n + 1) + 16): one rounding
+    // of relative size 2^-23 per level of a tree, plus room for the steps that first add
+    // runs of elements in a thread's register.
+    double Tolerance() const;
+
+private:
+    std::unique_ptr<float[]> m_data;
+    uint64_t m_count = 0;
+    bool m_ones = false;
+    ReferenceSum m_reference;
+};
+
+uint64_t WorkloadHostBytes(uint64_t size_bytes);
+
+// Base of every reduction step: the value it computed and its check.
+class ReduceStep : public StepInstance {
+public:
+    explicit ReduceStep(const Workload& workload)
+        : m_work(static_cast<const ReduceWorkload&>(workload)) {}
+    Check Verify() const override;
+    uint64_t BytesMoved() const override { return m_work.SizeBytes(); }  // read every float once
+
+protected:
+    const ReduceWorkload& m_work;
+    double m_value = 0;
+};
+
+MemoryNeeds CpuStepNeeds(uint64_t size_bytes);
+// Device memory of the GPU steps: the input, a copy for the in-place step (lesson 20), and
+// the partial sums.
+MemoryNeeds GpuStepNeeds(uint64_t size_bytes);
+MemoryNeeds InPlaceGpuStepNeeds(uint64_t size_bytes);
+
+std::unique_ptr<StepInstance> MakeCpuSum(const Workload& w, const StepConfig& c);
+
+}  // namespace lessons::reduce
