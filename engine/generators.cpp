@@ -9,8 +9,12 @@ namespace {
 constexpr uint64_t kChunk = uint64_t(1) << 20;
 
 // Every chunk of every buffer gets its own stream, so that any thread can make any chunk.
+// The start state is hashed from (seed, chunk): SplitMix64 advances its state by a constant,
+// so starting chunk c + 1 one constant after chunk c would replay chunk c's numbers shifted
+// by one.
 SplitMix64 ChunkStream(uint64_t seed, int64_t chunk) {
-    return SplitMix64(seed * 0x100000001B3ull + static_cast<uint64_t>(chunk) * 0x9E3779B97F4A7C15ull + 1);
+    SplitMix64 mix(seed ^ (static_cast<uint64_t>(chunk) * 0xD1B54A32D192ED03ull));
+    return SplitMix64(mix.Next() ^ 0x5851F42D4C957F2Dull * (seed + 1));
 }
 
 void FillRandomChunk(SplitMix64& rng, char* out, uint64_t n) {

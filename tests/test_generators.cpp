@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <cmath>
+#include <string>
 #include <vector>
 
 #include "generators.h"
@@ -65,4 +67,25 @@ TEST(Generators, ZeroAndTinySizes) {
         FillSplitText(DataKind::kDense, 1, v.data(), n);
         EXPECT_EQ(v[n], 'Z') << "writes exactly n bytes, n = " << n;
     }
+}
+
+TEST(Generators, ChunksAreNotShiftedCopiesOfEachOther) {
+    // 4 MiB = 4 chunks of 1 MiB: no 64-byte window of one chunk may reappear in the next.
+    const uint64_t chunk = 1u << 20;
+    const std::vector<char> v = Make(DataKind::kRandom, 1, 4 * chunk);
+    for (uint64_t c = 0; c + 1 < 4; ++c) {
+        const std::string next(v.begin() + (c + 1) * chunk, v.begin() + (c + 2) * chunk);
+        const std::string probe(v.begin() + c * chunk + 4096, v.begin() + c * chunk + 4096 + 64);
+        EXPECT_EQ(next.find(probe), std::string::npos) << "chunk " << c + 1 << " repeats chunk " << c;
+    }
+}
+
+TEST(Generators, RandomFloatsSumLikeIndependentDraws) {
+    // 2^24 uniform values in [-1, 1): the sum has standard deviation sqrt(n / 3), about 2365.
+    const uint64_t n = 1u << 24;
+    std::vector<float> x(n);
+    FillFloats(DataKind::kRandom, 1, x.data(), n);
+    double sum = 0;
+    for (float v : x) sum += v;
+    EXPECT_LT(std::abs(sum), 6 * 2365.0);
 }

@@ -107,6 +107,23 @@ TEST(Gpu, EveryGpuLessonAtEdgeSizesBlocksAndData) {
     }
 }
 
+// A step's first run must see all of its input: set-up copies and kernels on different
+// streams once let the first kernel start before the input had arrived.
+TEST(Gpu, FirstRunOfAFreshStepIsRight) {
+    REQUIRE_GPU();
+    Session session(Catalog());
+    for (const Lesson* lesson : GpuLessons()) {
+        for (uint64_t seed = 1; seed <= 12; ++seed) {
+            RunOptions o;
+            o.size_bytes = seed % 2 ? 4u << 20 : 1u << 20;  // whole floats for every chapter
+            o.seed = seed;
+            o.reps = 1;
+            const RunResult r = session.Run(*lesson, o);
+            ASSERT_TRUE(r.verified) << lesson->id << " seed " << seed << ": " << r.check_message;
+        }
+    }
+}
+
 TEST(Gpu, ReductionOfOnesIsExactUpTo2To24) {
     REQUIRE_GPU();
     Session session(Catalog());

@@ -20,9 +20,12 @@ public:
         : ReduceStep(w),
           m_in(std::max<uint64_t>(m_work.count(), 1), "the input"),
           m_result(1, "the result") {
+        // On the step's own stream: it is non-blocking, so it would not wait for a copy on
+        // the legacy stream, and a pageable cudaMemcpy may return before its DMA is done.
         if (m_work.count())
-            LESSONS_CUDA_CHECK(cudaMemcpy(m_in.get(), m_work.data(), m_work.SizeBytes(),
-                                          cudaMemcpyHostToDevice));
+            LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_in.get(), m_work.data(), m_work.SizeBytes(),
+                                               cudaMemcpyHostToDevice, m_stream.get()));
+        m_stream.Synchronize();
     }
 
 protected:
@@ -102,7 +105,8 @@ public:
           m_partials(grid, "the block sums"),
           m_counter(1, "the block counter"),
           m_sum(1, "the sum") {
-        LESSONS_CUDA_CHECK(cudaMemset(m_counter.get(), 0, sizeof(unsigned)));
+        LESSONS_CUDA_CHECK(cudaMemsetAsync(m_counter.get(), 0, sizeof(unsigned), m_stream.get()));
+        m_stream.Synchronize();
     }
 
     Sample Run() override {
