@@ -3,7 +3,8 @@
 #   GPU tests, compute-sanitizer over every GPU lesson at small sizes, and the benchmark.
 # Usage (on the GPU machine, from the repository root, with a carried build folder):
 #   scripts/gpu-check.sh [BUILD_DIR] [BENCH_SIZE]
-# Logs and JSON go to $OUT (or ./gpu-check-out); a summary is printed last.
+# Logs and JSON go to $OUT (or ./gpu-check-out); a summary is printed last. The
+# reference-<chapter>.json files are copied into assets/reference/ (recorded results).
 set -u
 build=${1:-build-gpu}
 size=${2:-1GiB}
@@ -87,8 +88,12 @@ except Exception as exc:
 PY
 
 # 4. The benchmark of every chapter, the seed's reduction size, and block-size sweeps.
+# The JSON of each chapter is what assets/reference/ records for machines without a GPU.
 "$cli" bench --size "$size" | tee "$out/bench.txt"
-"$cli" bench --size "$size" --format json >"$out/bench.json"
+for chapter in $(echo "$lessons_json" | python3 -c \
+        'import json,sys; print(" ".join(sorted({l["chapter_id"] for l in json.load(sys.stdin)})))'); do
+    "$cli" bench "$chapter" --size "$size" --format json >"$out/reference-$chapter.json"
+done
 "$cli" bench reduce --size 4MiB | tee -a "$out/bench.txt"
 for lesson in $gpu_lessons; do
     "$cli" sweep "$lesson" --blocks 32..1024 --size "$size" 2>/dev/null | tee -a "$out/sweep.txt"
