@@ -166,9 +166,11 @@ public:
     const char* Execute(const json& request, const json& id) {
         const std::string op = request["op"];
         if (op == "info") {
+            json device = ToJson(GetDeviceInfo(), CeilingIfAny());
+            if (GetDeviceInfo().available()) device["free_memory_bytes"] = QueryDeviceMemory().free_bytes;
             m_state.Emit({{"id", id},
                           {"type", "info"},
-                          {"device", ToJson(GetDeviceInfo(), CeilingIfAny())},
+                          {"device", device},
                           {"host", ToJson(GetHostInfo())},
                           {"protocol", kProtocolVersion}});
             return "ok";

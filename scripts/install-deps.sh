@@ -3,7 +3,9 @@
 # The CUDA toolkit is not a Debian package here: it is expected at /usr/local/cuda (nvcc 12.x
 # or 13.x); without it the build still succeeds with the CPU lessons only.
 set -euo pipefail
-packages=(cmake g++ make pkg-config libcli11-dev nlohmann-json3-dev libgtest-dev)
+packages=(cmake g++ make pkg-config libcli11-dev nlohmann-json3-dev libgtest-dev
+          libglfw3-dev libimgui-dev libstb-dev fonts-dejavu-core fonts-wqy-microhei
+          xvfb xauth)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,62 @@
+// The one chart widget of the GUI, drawn with ImDrawList (ImPlot is not packaged for Debian
+// 12): bars with min-max whiskers and stacked parts, and line charts; linear or log axes
+// with ticks, a legend, and exact values on hover.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+namespace lessons::app::chart {
+
+struct Bar {
+    std::string label;                 // under the bar
+    double value = 0;                  // the bar's height (total of `parts` when stacked)
+    double lo = -1, hi = -1;           // whiskers (min, max); negative: none
+    std::vector<double> parts;         // stacked segments, bottom first; empty: one segment
+    ImU32 color = 0;                   // single-segment colour
+    bool highlight = false;            // the current lesson
+    bool hatched = false;              // recorded, not live
+    bool invalid = false;              // a wrong result: drawn as a red marker, never as a bar
+    std::string annotation;            // above the bar, e.g. "2.3x faster than lesson 3"
+    std::string tooltip;
+};
+
+struct BarOptions {
+    const char* unit = "ms";
+    bool log_scale = false;
+    float height = 220;
+    std::vector<std::string> part_names;
+    std::vector<ImU32> part_colors;
+};
+
+// Returns the index of the hovered bar, or -1.
+int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& options);
+
+struct Series {
+    std::string name;
+    ImU32 color = 0;
+    std::vector<double> x, y;
+    std::vector<std::string> tooltips;  // one per point, optional
+    int best = -1;                      // index of the point to mark as best
+    bool dashed = false;
+};
+
+struct LineOptions {
+    const char* x_label = "";
+    const char* y_label = "";
+    bool log_x = false, log_y = false;
+    bool x_bytes = false;  // format x ticks as sizes
+    float height = 220;
+};
+
+void LineChart(const char* id, const std::vector<Series>& series, const LineOptions& options);
+
+// Tick positions for [lo, hi]: 1-2-5 steps on a linear axis, decades (and 2, 5) on a log one.
+std::vector<double> Ticks(double lo, double hi, bool log_scale, int max_ticks);
+// Short labels: "0.25", "12", "1.5k"; FormatBytes: "64 KiB", "1 GiB".
+std::string FormatTick(double v);
+std::string FormatBytesTick(double v);
+
+}  // namespace lessons::app::chart

@@ -1,0 +1,24 @@
+// Fonts from Debian packages, built at the UI scale (rebuilt, not stretched, when it changes):
+// DejaVu Sans with WenQuanYi Micro Hei merged in for Chinese, and DejaVu Sans Mono for code.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+namespace lessons::app {
+
+struct Fonts {
+    ImFont* ui = nullptr;
+    ImFont* heading = nullptr;
+    ImFont* mono = nullptr;
+    std::string notice;  // set when a font file was missing and ImGui's default was used
+};
+
+// Clears io.Fonts and adds the fonts at `scale`; `texts` are scanned for the CJK glyphs
+// they use (lesson texts, UI strings), which keeps the atlas small. The caller rebuilds the
+// renderer's font texture.
+Fonts BuildFonts(float scale, const std::vector<std::string_view>& texts);
+
+}  // namespace lessons::app

@@ -1,0 +1,60 @@
+// The GUI: lesson list, lesson page (text, code, controls, charts, results), status bar.
+// Drawn every frame from the Controller's state; all requests go through the Controller.
+#pragma once
+
+#include <imgui.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "controller.h"
+#include "fonts.h"
+#include "registry.h"
+#include "settings.h"
+
+namespace lessons::app {
+
+struct UiState {
+    Settings settings;           // language, scale, last lesson, window size (persisted)
+    RunSettings run;             // the controls of the lesson page
+    bool auto_run = true;        // moving a control re-runs this lesson and the previous one
+    bool log_scale = false;      // the step-comparison chart's axis
+    double changed_at = -1;      // when a control last moved (debounce), -1: nothing pending
+    Fonts fonts;
+    bool fonts_dirty = true;     // rebuild the font atlas at settings.scale before next frame
+    std::string export_dir;      // where exports go
+    bool screenshot_requested = false;
+    std::string screenshot_path;
+    std::vector<std::string> messages;  // the GUI's own notices (settings, fonts, exports)
+    // Screen rectangles of the main controls, recorded each frame: tests click on them.
+    std::map<std::string, ImVec4> rects;
+
+    // Code view cache.
+    int code_lesson = -1;
+    std::vector<std::string> code_lines;
+    std::vector<bool> code_changed;
+};
+
+constexpr double kDebounceSeconds = 0.3;
+
+// Keys outside ImGui 1.86's named set, as its GLFW backend reports them in io.KeysDown
+// (GLFW key codes: letters are their upper-case ASCII codes).
+constexpr int kKeyR = 'R', kKeyS = 'S', kKeyEqual = '=', kKeyMinus = '-';
+constexpr int kKeyPadSubtract = 333, kKeyPadAdd = 334, kKeyF12 = 301;
+
+void DrawUi(UiState& ui, Controller& controller, const Registry& registry);
+
+// Keyboard shortcuts (arrows, R, S, Esc, Ctrl +/-, F12). Called by DrawUi.
+void HandleKeys(UiState& ui, Controller& controller, const Registry& registry);
+
+// Selects a lesson (clamped to the catalogue) and resets the page's block to its default.
+void SelectLesson(UiState& ui, const Registry& registry, int number);
+
+// Sets the UI scale (0.5 to 4), which rebuilds the fonts before the next frame.
+void SetScale(UiState& ui, float scale);
+
+// Every string the UI may draw in Chinese, for the font atlas.
+std::vector<std::string_view> UiTexts(const Registry& registry);
+
+}  // namespace lessons::app
