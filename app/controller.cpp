@@ -76,6 +76,7 @@ void Controller::Restart() {
     std::string error;
     if (!m_worker || !m_worker->Start(&error)) {
         m_start_error = error.empty() ? "the worker could not be started" : error;
+        m_worker.reset();
         m_notices.push_back("Cannot start the worker: " + m_start_error +
                             ". Lessons cannot run; texts, code and recorded results stay available.");
         return;

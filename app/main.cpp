@@ -12,7 +12,10 @@
 #include <ctime>
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "catalog.h"
@@ -26,11 +29,14 @@ using namespace lessons::app;
 
 namespace {
 
+volatile std::sig_atomic_t g_quit = 0;  // SIGINT / SIGTERM: close like the window's close button
+
 struct Flags {
     int lesson = 0;
     bool run = false;
     std::string lang, screenshot, worker;
     float scale = 0;
+    bool stats = false;
 };
 
 // The worker sits next to this program (install or build tree), else on PATH.
@@ -72,6 +78,7 @@ int main(int argc, char** argv) {
     cli.add_option("--screenshot", flags.screenshot,
                    "write a PNG once the page has settled and runs have finished, then exit");
     cli.add_option("--worker", flags.worker, "the worker program (default: cuda-lessons-cli beside this one)");
+    cli.add_flag("--stats", flags.stats, "print frame statistics at exit (frame time while running, idle wake-ups)");
     CLI11_PARSE(cli, argc, argv);
 
     const std::vector<std::string>& problems = CatalogProblems();
@@ -92,6 +99,8 @@ int main(int argc, char** argv) {
     if (const char* home = std::getenv("HOME")) ui.export_dir = std::string(home) + "/cuda-lessons-exports";
     SelectLesson(ui, registry, ui.settings.lesson);
 
+    std::signal(SIGINT, [](int) { g_quit = 1; });
+    std::signal(SIGTERM, [](int) { g_quit = 1; });
     glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "GLFW error %d: %s\n", code, text); });
     if (!glfwInit()) {
         std::fprintf(stderr, "cuda-lessons: cannot open a window (no display?). The CLI, cuda-lessons-cli, works without one.\n");
@@ -138,10 +147,15 @@ int main(int argc, char** argv) {
     bool first_frame_reported = false, run_sent = false;
     int settled_frames = 0;
     int exit_code = 0;
+    struct {
+        int busy_frames = 0, idle_frames = 0;
+        double busy_ms = 0, busy_max_ms = 0;
+    } stats;
     while (!glfwWindowShouldClose(window)) {
         const bool animating = controller.Busy() || ui.changed_at >= 0 || !flags.screenshot.empty() || ui.fonts_dirty;
         if (animating) glfwPollEvents();
-        else glfwWaitEventsTimeout(0.5);  // idle: sleep until input or a worker message
+        else glfwWaitEventsTimeout(2.0);  // idle: sleep until input, a worker message or a signal
+        if (g_quit) glfwSetWindowShouldClose(window, 1);
         const auto frame_start = Clock::now();
         controller.Update();
         if (ui.fonts_dirty) RebuildFonts(ui, registry);
@@ -192,13 +206,39 @@ int main(int argc, char** argv) {
                 ui.screenshot_requested = false;
             }
         }
+        // For tests that drive the real window with xdotool: where the controls are.
+        if (const char* rects_file = std::getenv("CUDA_LESSONS_RECTS_FILE"); rects_file && *rects_file) {
+            nlohmann::ordered_json j = nlohmann::ordered_json::object();
+            for (const auto& [name, r] : ui.rects) j[name] = {r.x, r.y, r.z, r.w};
+            j["state"] = {{"lesson", ui.settings.lesson},
+                          {"threads", ui.run.threads},
+                          {"busy", controller.Busy()},
+                          {"results", controller.results().size()}};
+            std::ofstream(std::string(rects_file) + ".tmp") << j.dump() << "\n";
+            std::rename((std::string(rects_file) + ".tmp").c_str(), rects_file);
+        }
         glfwSwapBuffers(window);
+        const double frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - frame_start).count();
+        if (controller.Busy()) {
+            ++stats.busy_frames;
+            stats.busy_ms += frame_ms;
+            stats.busy_max_ms = std::max(stats.busy_max_ms, frame_ms);
+        } else {
+            ++stats.idle_frames;
+        }
         if (animating) {  // vsync does not throttle under every display: cap at about 60 fps
             const auto spent = Clock::now() - frame_start;
             if (spent < std::chrono::milliseconds(16)) std::this_thread::sleep_for(std::chrono::milliseconds(16) - spent);
         }
     }
 
+    if (flags.stats) {
+        const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+        std::fprintf(stderr, "frames while running: %d, mean %.2f ms to build and draw (max %.2f ms)\n"
+                             "frames while idle: %d in %.1f s\n",
+                     stats.busy_frames, stats.busy_frames ? stats.busy_ms / stats.busy_frames : 0.0,
+                     stats.busy_max_ms, stats.idle_frames, seconds);
+    }
     glfwGetWindowSize(window, &ui.settings.window_width, &ui.settings.window_height);
     if (!settings_path.empty()) SaveSettings(settings_path, ui.settings, nullptr);
     controller_owner.reset();  // the worker's reader thread wakes GLFW: stop it first

@@ -342,6 +342,7 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
         for (chart::Bar& b : bars)
             if (b.highlight) b.annotation = buf;
     }
+    ui.step_bars = bars;
     chart::BarOptions o;
     o.unit = "ms (median, min-max)";
     o.log_scale = ui.log_scale;
@@ -655,7 +656,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     const float status_h = ImGui::GetFrameHeightWithSpacing() * 2.2f;
     const float body_h = ImGui::GetContentRegionAvail().y - status_h;
 
-    ImGui::BeginChild("sidebar", ImVec2(font * 19, body_h), true);
+    ImGui::BeginChild("sidebar", ImVec2(std::min(font * 19, vp->WorkSize.x * 0.24f), body_h), true);
     DrawSidebar(ui, c, reg);
     ImGui::EndChild();
     ImGui::SameLine();

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "chart.h"
 #include "controller.h"
 #include "fonts.h"
 #include "registry.h"
@@ -29,6 +30,8 @@ struct UiState {
     std::vector<std::string> messages;  // the GUI's own notices (settings, fonts, exports)
     // Screen rectangles of the main controls, recorded each frame: tests click on them.
     std::map<std::string, ImVec4> rects;
+    // What the step-comparison chart drew last (tests read it).
+    std::vector<chart::Bar> step_bars;
 
     // Code view cache.
     int code_lesson = -1;

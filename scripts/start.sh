@@ -4,5 +4,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
-# The GUI is not built yet: until it is, the program's front door is the CLI's lesson list.
-exec ./build/cli/cuda-lessons-cli list
+if [ -x build/app/cuda-lessons ] && [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+    exec build/app/cuda-lessons "$@"
+fi
+if [ ! -x build/app/cuda-lessons ]; then
+    echo "The GUI was not built (see the configure output); here is the command-line tool instead."
+else
+    echo "No display (DISPLAY is not set): the GUI needs one. Here is the command-line tool instead;"
+    echo "on a desktop, run build/app/cuda-lessons."
+fi
+exec build/cli/cuda-lessons-cli list

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# End to end under Xvfb: the real cuda-lessons with the real worker (cuda-lessons-cli serve).
+#  1. lesson 3 run live and screenshotted, in English at scale 1 and in Chinese at scale 2;
+#  2. a person's session with xdotool: click lesson 3, drag the thread-count slider, let
+#     auto-run measure, press F12 for a screenshot.
+# Every PNG is checked by png_check (size, not blank, the bars' colours present).
+# Usage: gui_e2e.sh CUDA_LESSONS PNG_CHECK OUT_DIR       (exit 77: skipped, no Xvfb)
+set -u
+app=$1 png_check=$2 out=$3
+for tool in Xvfb xdotool; do
+    command -v "$tool" >/dev/null || { echo "SKIPPED: $tool is not installed"; exit 77; }
+done
+rm -rf "$out" && mkdir -p "$out/home" "$out/config"
+export HOME="$out/home" XDG_CONFIG_HOME="$out/config"
+
+display=""
+for d in $(seq 91 140); do
+    if [ ! -e "/tmp/.X$d-lock" ] && [ ! -e "/tmp/.X11-unix/X$d" ]; then display=$d; break; fi
+done
+[ -n "$display" ] || { echo "no free X display number"; exit 1; }
+Xvfb ":$display" -screen 0 1600x1000x24 -nolisten tcp >"$out/xvfb.log" 2>&1 &
+xvfb=$!
+app_pid=""
+cleanup() { [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null; kill "$xvfb" 2>/dev/null; }
+trap cleanup EXIT
+export DISPLAY=":$display"
+for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.05; done
+
+fail() { echo "FAILED: $*"; exit 1; }
+bars=(--color 80,160,255 --color 70,200,170)  # this lesson's and the previous lesson's bars
+
+echo "== screenshot, English, scale 1"
+"$app" --lesson 3 --run --lang en --scale 1 --screenshot "$out/lesson3-en-1x.png" || fail "cuda-lessons exited with $?"
+"$png_check" "$out/lesson3-en-1x.png" --min 1200x800 "${bars[@]}" || fail "English screenshot"
+echo "== screenshot, Chinese, scale 2"
+"$app" --lesson 3 --run --lang zh --scale 2 --screenshot "$out/lesson3-zh-2x.png" || fail "cuda-lessons exited with $?"
+"$png_check" "$out/lesson3-zh-2x.png" --min 1200x800 "${bars[@]}" || fail "Chinese screenshot"
+grep -q '"language": "zh"' "$out/config/cuda-lessons/settings.json" || fail "language not remembered"
+
+echo "== a session driven by mouse and keyboard"
+rects="$out/rects.json"
+CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 1 --lang en --scale 1 >"$out/app.log" 2>&1 &
+app_pid=$!
+# field NAME: a control's rectangle "x0 y0 x1 y1"; field state.NAME: the app's state value.
+field() {
+    python3 -c "
+import json
+d = json.load(open('$rects'))
+key = '$1'
+v = d.get('state', {}).get(key[6:]) if key.startswith('state.') else d.get(key)
+print('' if v is None else ' '.join(str(int(x)) for x in v) if isinstance(v, list) else v)" 2>/dev/null
+}
+wait_for() {  # wait_for FIELD VALUE-TEST
+    for _ in $(seq 400); do
+        v=$(field "$1")
+        if [ -n "$v" ] && eval "$2"; then return 0; fi
+        sleep 0.05
+    done
+    return 1
+}
+wait_for lesson_3 'true' || fail "the window never drew its lesson list"
+window=$(xdotool search --sync --pid "$app_pid" | head -1)
+read -r wx wy <<<"$(xdotool getwindowgeometry --shell "$window" | awk -F= '/^X=/{x=$2} /^Y=/{y=$2} END{print x, y}')"
+center() { read -r x0 y0 x1 y1 <<<"$(field "$1")"; echo $((wx + (x0 + x1) / 2)) $((wy + (y0 + y1) / 2)); }
+
+read -r cx cy <<<"$(center lesson_3)"
+xdotool mousemove "$cx" "$cy" click 1
+wait_for state.lesson '[ "$v" = 3 ]' || fail "clicking lesson 3 did not select it"
+wait_for threads 'true' || fail "no thread-count slider on lesson 3"
+before=$(field state.threads)
+read -r x0 y0 x1 y1 <<<"$(field threads)"
+y=$((wy + (y0 + y1) / 2))
+xdotool mousemove $((wx + x0 + 3)) "$y" mousedown 1
+for step in 1 2 3 4 5 6; do xdotool mousemove $((wx + x0 + (x1 - x0) * step / 6 - 3)) "$y"; sleep 0.05; done
+xdotool mouseup 1
+wait_for state.threads '[ "$v" != "'"$before"'" ]' || fail "dragging the slider did not change the thread count"
+wait_for state.results '[ "$v" -ge 2 ]' || fail "auto-run did not measure lessons 2 and 3"
+wait_for state.busy '[ "$v" = False ]' || fail "the runs did not finish"
+xdotool key F12
+for _ in $(seq 100); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
+[ -n "$shot" ] || fail "F12 wrote no screenshot"
+sleep 0.2
+"$png_check" "$shot" --min 1200x800 "${bars[@]}" || fail "F12 screenshot"
+cp "$shot" "$out/session-f12.png"
+echo "all GUI end-to-end checks passed"

@@ -1,0 +1,329 @@
+// The GUI's logic without a window: an ImGui context with its font atlas built and no
+// renderer, frames driven with simulated mouse and keys (io.MousePos / io.MouseDown in 1.86),
+// and a fake worker that records requests and answers like the real one.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "catalog.h"
+#include "chart.h"
+#include "controller.h"
+#include "diff.h"
+#include "report.h"
+#include "settings.h"
+#include "ui.h"
+
+using namespace lessons;
+using namespace lessons::app;
+
+namespace {
+
+// Answers list and info at once; answers runs only when `answer_runs` is set.
+class FakeWorker : public WorkerLink {
+public:
+    explicit FakeWorker(std::vector<Json>* log) : m_log(log) {}
+    bool Start(std::string*) override {
+        m_inbox.push_back({{"type", "hello"}, {"protocol", 1}});
+        return true;
+    }
+    bool Running() const override { return true; }
+    bool Send(const Json& r) override {
+        m_log->push_back(r);
+        const std::string op = r["op"];
+        if (op == "list") {
+            Json lessons = Json::array();
+            for (const Lesson& l : Catalog().lessons())
+                lessons.push_back(LessonToJson(Catalog(), l, l.kind == StepKind::kCpu ? "" : "no GPU here"));
+            m_inbox.push_back({{"id", r["id"]}, {"type", "list"}, {"lessons", lessons}});
+        } else if (op == "info") {
+            m_inbox.push_back({{"id", r["id"]}, {"type", "info"}, {"device", {{"available", false}, {"reason", "no GPU here"}}}});
+        } else if (op == "run" && answer_runs) {
+            RunResult res;
+            res.lesson = r["lesson"];
+            res.id = Catalog().FindLesson(res.lesson)->id;
+            res.chapter = Catalog().FindLesson(res.lesson)->chapter;
+            res.size_bytes = r["size"];
+            res.data = r["data"];
+            res.median_ms = res.lesson == 3 ? 20.0 : 50.0;  // lesson 3 is 2.5x faster than 2
+            res.min_ms = res.median_ms * 0.9;
+            res.max_ms = res.median_ms * 1.2;
+            res.verified = !(wrong_lesson == res.lesson);
+            m_inbox.push_back({{"id", r["id"]}, {"type", "result"}, {"result", ToJson(res)}});
+        } else if (op == "cancel") {
+            m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
+            return true;
+        }
+        if (op != "run" || answer_runs) m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
+        return true;
+    }
+    std::vector<Json> Drain() override {
+        std::vector<Json> out;
+        out.swap(m_inbox);
+        return out;
+    }
+    bool answer_runs = true;
+    int wrong_lesson = -1;
+
+private:
+    std::vector<Json>* m_log;
+    std::vector<Json> m_inbox;
+};
+
+class AppLogic : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;
+        io.DisplaySize = ImVec2(1500, 940);
+        io.DeltaTime = 1.0f / 60;
+        io.KeyMap[ImGuiKey_LeftArrow] = 263;  // GLFW codes, as the backend maps them
+        io.KeyMap[ImGuiKey_RightArrow] = 262;
+        io.KeyMap[ImGuiKey_Escape] = 256;
+        ui.settings.scale = 1;
+        ui.fonts = BuildFonts(1.0f, UiTexts(Catalog()));
+        unsigned char* pixels;
+        int w, h;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+        ui.fonts_dirty = false;
+        controller = std::make_unique<Controller>(Catalog(), [this] {
+            auto fake = std::make_unique<FakeWorker>(&sent);
+            worker = fake.get();
+            return fake;
+        }, LoadRecordedResults(nullptr));
+        controller->Start();
+        Frames(2);
+    }
+    void TearDown() override { ImGui::DestroyContext(); }
+
+    void Frame() {
+        controller->Update();
+        ImGui::NewFrame();
+        DrawUi(ui, *controller, Catalog());
+        ImGui::Render();
+        for (bool& k : ImGui::GetIO().KeysDown) k = false;
+    }
+    void Frames(int n) {
+        for (int i = 0; i < n; ++i) Frame();
+    }
+    ImVec2 Center(const std::string& name) {
+        EXPECT_TRUE(ui.rects.count(name)) << name << " was not drawn";
+        const ImVec4 r = ui.rects[name];
+        return ImVec2((r.x + r.z) / 2, (r.y + r.w) / 2);
+    }
+    void Click(const std::string& name) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = Center(name);
+        Frame();
+        io.MouseDown[0] = true;
+        Frame();
+        io.MouseDown[0] = false;
+        Frame();
+        Frame();  // the page drawn after the click
+    }
+    // Presses at `from`, moves to `to` in steps, releases.
+    void Drag(ImVec2 from, ImVec2 to) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = from;
+        Frame();
+        io.MouseDown[0] = true;
+        Frame();
+        for (int i = 1; i <= 5; ++i) {
+            const float t = static_cast<float>(i) / 5;
+            io.MousePos = ImVec2(from.x + (to.x - from.x) * t, from.y + (to.y - from.y) * t);
+            Frame();
+        }
+        io.MouseDown[0] = false;
+        Frame();
+    }
+    void Key(int key) {
+        ImGui::GetIO().KeysDown[key] = true;
+        Frame();
+        Frame();
+    }
+    // Advances ImGui's clock past the auto-run debounce.
+    void Wait(double seconds) {
+        ImGuiIO& io = ImGui::GetIO();
+        const float saved = io.DeltaTime;
+        io.DeltaTime = 0.05f;
+        for (int i = 0; i < static_cast<int>(seconds / 0.05) + 1; ++i) Frame();
+        io.DeltaTime = saved;
+    }
+    std::vector<Json> Runs() const {
+        std::vector<Json> out;
+        for (const Json& r : sent)
+            if (r["op"] == "run") out.push_back(r);
+        return out;
+    }
+
+    UiState ui;
+    std::vector<Json> sent;
+    FakeWorker* worker = nullptr;
+    std::unique_ptr<Controller> controller;
+};
+
+}  // namespace
+
+TEST_F(AppLogic, StartAsksForListAndInfoAndMarksLessons) {
+    ASSERT_GE(sent.size(), 2u);
+    EXPECT_EQ(sent[0]["op"], "list");
+    EXPECT_EQ(sent[1]["op"], "info");
+    EXPECT_EQ(controller->Mode(*Catalog().FindLesson(3)), LessonMode::kLive);
+    EXPECT_EQ(controller->Mode(*Catalog().FindLesson(4)), LessonMode::kRecorded)
+        << "GPU lesson, no GPU, recorded results embedded";
+}
+
+TEST_F(AppLogic, SelectLessonThreeAndRun) {
+    Click("lesson_3");
+    EXPECT_EQ(ui.settings.lesson, 3);
+    ASSERT_TRUE(ui.rects.count("threads")) << "lesson 3 has a thread-count slider";
+    sent.clear();
+    Click("run");
+    const auto runs = Runs();
+    ASSERT_EQ(runs.size(), 2u) << "this lesson and the previous one";
+    EXPECT_EQ(runs[0]["lesson"], 2);
+    EXPECT_EQ(runs[1]["lesson"], 3);
+    EXPECT_EQ(runs[1]["size"], 64u << 20);
+    EXPECT_TRUE(runs[1].contains("threads"));
+    EXPECT_FALSE(runs[0].contains("threads")) << "lesson 2 takes no thread count";
+    Frames(2);
+    // The chart holds both bars and the speedup label.
+    ASSERT_GE(ui.step_bars.size(), 3u);
+    EXPECT_DOUBLE_EQ(ui.step_bars[1].value, 50.0);
+    EXPECT_DOUBLE_EQ(ui.step_bars[2].value, 20.0);
+    EXPECT_TRUE(ui.step_bars[2].highlight);
+    EXPECT_EQ(ui.step_bars[2].annotation, "2.50\xC3\x97 faster than lesson 2");
+    EXPECT_DOUBLE_EQ(ui.step_bars[2].lo, 18.0);
+    EXPECT_DOUBLE_EQ(ui.step_bars[2].hi, 24.0);
+}
+
+TEST_F(AppLogic, DraggingSlidersReplacesPendingRequestsInsteadOfQueueing) {
+    worker->answer_runs = false;  // everything stays pending
+    Click("lesson_3");
+    const ImVec4 r = ui.rects["threads"];
+    sent.clear();
+    Drag(ImVec2(r.x + 3, (r.y + r.w) / 2), ImVec2(r.z - 3, (r.y + r.w) / 2));
+    EXPECT_TRUE(Runs().empty()) << "nothing is sent before the controls settle";
+    Wait(kDebounceSeconds + 0.1);
+    auto runs = Runs();
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_GT(runs[1]["threads"].get<int>(), 1) << "dragged to the right";
+    const ImVec4 s = ui.rects["size"];
+    sent.clear();
+    Drag(ImVec2((s.x + s.z) / 2, (s.y + s.w) / 2), ImVec2(s.x + 2, (s.y + s.w) / 2));
+    Wait(kDebounceSeconds + 0.1);
+    ASSERT_FALSE(sent.empty());
+    EXPECT_EQ(sent.front()["op"], "cancel") << "pending runs are cancelled first";
+    runs = Runs();
+    ASSERT_EQ(runs.size(), 2u) << "one pair of runs, no backlog";
+    EXPECT_EQ(runs[1]["size"], 1024) << "dragged to the smallest size";
+}
+
+TEST_F(AppLogic, KeyboardNavigationRunAndCancel) {
+    Click("lesson_3");
+    Key(262);  // right arrow
+    EXPECT_EQ(ui.settings.lesson, 4);
+    Key(263);  // left arrow
+    EXPECT_EQ(ui.settings.lesson, 3);
+    worker->answer_runs = false;
+    sent.clear();
+    Key(kKeyR);
+    EXPECT_EQ(Runs().size(), 2u);
+    EXPECT_TRUE(controller->Busy());
+    Key(256);  // Esc
+    EXPECT_EQ(sent.back()["op"], "cancel");
+}
+
+TEST_F(AppLogic, WrongResultIsNeverPlottedAsValid) {
+    worker->wrong_lesson = 3;
+    Click("lesson_3");
+    Click("run");
+    Frames(2);
+    ASSERT_GE(ui.step_bars.size(), 3u);
+    EXPECT_TRUE(ui.step_bars[2].invalid);
+    EXPECT_TRUE(ui.step_bars[2].annotation.empty()) << "no speedup from a wrong result";
+}
+
+TEST_F(AppLogic, LanguageToggleAndScaleKeys) {
+    Click("lang_zh");
+    EXPECT_EQ(ui.settings.language, "zh");
+    Click("lang_en");
+    EXPECT_EQ(ui.settings.language, "en");
+    ImGui::GetIO().KeyCtrl = true;
+    Key(kKeyEqual);
+    ImGui::GetIO().KeyCtrl = false;
+    EXPECT_GT(ui.settings.scale, 1.1f);
+    EXPECT_TRUE(ui.fonts_dirty) << "fonts are rebuilt at the new scale, not stretched";
+}
+
+TEST_F(AppLogic, RecordedResultsForGpuLessonsAreLabelled) {
+    Click("lesson_25");
+    Frames(1);
+    ASSERT_GE(ui.step_bars.size(), 8u);
+    for (const chart::Bar& b : ui.step_bars) {
+        if (b.label == "#19") continue;  // the CPU lesson has not run
+        EXPECT_TRUE(b.hatched) << b.label;
+        EXPECT_NE(b.tooltip.find("not live"), std::string::npos) << b.label;
+    }
+}
+
+TEST(AppSettings, CorruptFileGivesDefaultsAndAMessage) {
+    const std::string path = ::testing::TempDir() + "/settings_corrupt.json";
+    std::ofstream(path) << "{ this is not json";
+    std::string problem;
+    const Settings s = LoadSettings(path, &problem);
+    EXPECT_EQ(s.language, "en");
+    EXPECT_NE(problem.find("not valid JSON"), std::string::npos) << problem;
+    std::ofstream(path) << R"({"language": 5})";
+    problem.clear();
+    LoadSettings(path, &problem);
+    EXPECT_FALSE(problem.empty());
+}
+
+TEST(AppSettings, SaveAndLoadUnderXdgConfigHome) {
+    const std::string dir = ::testing::TempDir() + "/xdg_test";
+    setenv("XDG_CONFIG_HOME", dir.c_str(), 1);
+    const std::string config = ConfigDir();
+    EXPECT_EQ(config, dir + "/cuda-lessons");
+    Settings s;
+    s.language = "zh";
+    s.scale = 2;
+    s.lesson = 21;
+    ASSERT_TRUE(SaveSettings(config + "/settings.json", s, nullptr));
+    std::string problem;
+    const Settings t = LoadSettings(config + "/settings.json", &problem);
+    EXPECT_TRUE(problem.empty());
+    EXPECT_EQ(t.language, "zh");
+    EXPECT_EQ(t.scale, 2.0f);
+    EXPECT_EQ(t.lesson, 21);
+}
+
+TEST(AppDiff, ChangedLinesFollowTheLongestCommonSubsequence) {
+    const auto prev = SplitLines("a\nb\nc\nd\n");
+    const auto cur = SplitLines("a\nx\nc\n  d\n\ny\n");
+    EXPECT_EQ(ChangedLines(prev, cur), (std::vector<bool>{false, true, false, false, false, true}));
+    EXPECT_EQ(SplitLines(""), std::vector<std::string>{});
+}
+
+TEST(AppChart, TicksAndLabels) {
+    EXPECT_EQ(chart::Ticks(0, 10, false, 6), (std::vector<double>{0, 2, 4, 6, 8, 10}));
+    EXPECT_EQ(chart::Ticks(1, 1000, true, 6), (std::vector<double>{1, 10, 100, 1000}));
+    EXPECT_EQ(chart::FormatTick(1500000), "1.5M");
+    EXPECT_EQ(chart::FormatTick(0.25), "0.25");
+    EXPECT_EQ(chart::FormatBytesTick(1024.0 * 1024 * 64), "64 MiB");
+}
+
+TEST(AppRecorded, EmbeddedResultsAreGpuLessonsFromTheReferenceGpu) {
+    std::string problems;
+    const auto recorded = LoadRecordedResults(&problems);
+    EXPECT_TRUE(problems.empty()) << problems;
+    ASSERT_FALSE(recorded.empty());
+    for (const RunResult& r : recorded) {
+        EXPECT_EQ(r.kind, StepKind::kGpu);
+        EXPECT_TRUE(r.recorded);
+        EXPECT_TRUE(r.verified);
+        EXPECT_FALSE(r.device.empty());
+        EXPECT_NE(Catalog().FindLesson(r.lesson), nullptr) << r.id;
+    }
+}
