@@ -204,7 +204,7 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         }
         Remember(ui, "block");
         if (!lesson.blocks->why.empty() && ImGui::IsItemHovered())
-            ImGui::SetTooltip("Only powers of two: %s.", lesson.blocks->why.c_str());
+            ImGui::SetTooltip("Limited: %s.", lesson.blocks->why.c_str());
     } else if (lesson.library) {
         ImGui::TextDisabled("%s: chosen by the library", Tr(ui, kBlock));
     }

@@ -160,6 +160,7 @@ int Run(const std::string& key, const RunOptions& options, Format format) {
                                               std::to_string(r.attributes->static_smem_bytes) +
                                               " B shared, occupancy " +
                                               Fixed(100 * r.attributes->occupancy, 0) + "%"});
+        for (const auto& [name, value] : r.extra) t.AddRow({name, Fixed(value, 3)});
         t.AddRow({"check", r.verified ? "verified against the CPU reference" : "WRONG: " + r.check_message});
         std::cout << t.Render();
     }

@@ -76,6 +76,9 @@ public:
     virtual uint64_t BytesMoved() const = 0;
     // Writes the step's output in the chapter's file format (split: sorted offsets).
     virtual void WriteOutput(std::ostream& out) const;
+    // Other measurements the step makes once, at set-up, in milliseconds unless the name says
+    // otherwise (e.g. "alloc_pinned_ms": what page-locking the host buffer cost).
+    virtual std::vector<std::pair<std::string, double>> Extras() const { return {}; }
 };
 
 // The block sizes a GPU step accepts: multiples of 32 in [min, max] (powers of two only when

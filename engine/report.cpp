@@ -87,6 +87,8 @@ json ToJson(const RunResult& r) {
     j["found"] = OrNull(r.found);
     j["value"] = OrNull(r.value);
     j["expected"] = OrNull(r.expected);
+    j["extra"] = json::object();
+    for (const auto& [name, value] : r.extra) j["extra"][name] = value;
     j["device"] = r.device;
     j["attributes"] = r.attributes ? ToJson(*r.attributes) : json(nullptr);
     j["timestamp"] = r.timestamp;
@@ -124,6 +126,9 @@ RunResult RunResultFromJson(const json& j) {
     r.found = OptionalField<uint64_t>(j, "found");
     r.value = OptionalField<double>(j, "value");
     r.expected = OptionalField<double>(j, "expected");
+    if (j.contains("extra") && j.at("extra").is_object())
+        for (const auto& [name, value] : j.at("extra").items())
+            if (value.is_number()) r.extra.emplace_back(name, value.get<double>());
     r.device = j.value("device", "");
     if (j.contains("attributes") && !j.at("attributes").is_null()) {
         const json& a = j.at("attributes");

@@ -181,6 +181,7 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     r.value = check.value;
     r.expected = check.expected;
     r.bytes_moved = step->BytesMoved();
+    r.extra = step->Extras();
     if (!options.output_file.empty()) {
         std::ofstream out(options.output_file);
         if (!out) throw UsageError("cannot write output file '" + options.output_file + "'");

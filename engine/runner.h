@@ -58,6 +58,7 @@ struct RunResult {
     std::string check_message;
     std::optional<uint64_t> found;
     std::optional<double> value, expected;  // the answer and the reference's (reduction)
+    std::vector<std::pair<std::string, double>> extra;  // the step's own extra measurements
 
     std::string device;  // GPU name for GPU steps, CPU name for CPU steps
     std::optional<KernelAttributes> attributes;

@@ -95,6 +95,10 @@ for chapter in $(echo "$lessons_json" | python3 -c \
     "$cli" bench "$chapter" --size "$size" --format json >"$out/reference-$chapter.json"
 done
 "$cli" bench reduce --size 4MiB | tee -a "$out/bench.txt"
+# Chapter 1's targets: lesson 10 on dense data, lesson 11 against the pinned copy alone.
+"$cli" run split/10-vector-loads-block-compaction --size "$size" --data dense | tee -a "$out/bench.txt"
+"$cli" run split/11-overlapped-chunks --size "$size" | tee -a "$out/bench.txt"
+"$cli" run split/05-pinned-memory --size "$size" | tee -a "$out/bench.txt"
 for lesson in $gpu_lessons; do
     "$cli" sweep "$lesson" --blocks 32..1024 --size "$size" 2>/dev/null | tee -a "$out/sweep.txt"
 done

@@ -34,7 +34,7 @@ public:
         if (op == "list") {
             Json lessons = Json::array();
             for (const Lesson& l : Catalog().lessons())
-                lessons.push_back(LessonToJson(Catalog(), l, l.kind == StepKind::kCpu ? "" : "no GPU here"));
+                lessons.push_back(LessonToJson(Catalog(), l, l.kind == StepKind::kCpu || has_gpu ? "" : "no GPU here"));
             m_inbox.push_back({{"id", r["id"]}, {"type", "list"}, {"lessons", lessons}});
         } else if (op == "info") {
             m_inbox.push_back({{"id", r["id"]}, {"type", "info"}, {"device", {{"available", false}, {"reason", "no GPU here"}}}});
@@ -63,6 +63,7 @@ public:
         return out;
     }
     bool answer_runs = true;
+    bool has_gpu = false;  // a worker that reports every lesson as runnable
     int wrong_lesson = -1;
 
 private:
@@ -218,6 +219,26 @@ TEST_F(AppLogic, DraggingSlidersReplacesPendingRequestsInsteadOfQueueing) {
     runs = Runs();
     ASSERT_EQ(runs.size(), 2u) << "one pair of runs, no backlog";
     EXPECT_EQ(runs[1]["size"], 1024) << "dragged to the smallest size";
+}
+
+TEST_F(AppLogic, BlockSizeSliderOffersOnlyAcceptedSizes) {
+    worker->has_gpu = true;
+    controller->RestartWorker();  // a worker with a GPU this time
+    Frames(2);
+    Click("lesson_20");  // v0: powers of two only
+    ASSERT_TRUE(ui.rects.count("block"));
+    const ImVec4 r = ui.rects["block"];
+    sent.clear();
+    Drag(ImVec2((r.x + r.z) / 2, (r.y + r.w) / 2), ImVec2(r.z - 2, (r.y + r.w) / 2));
+    Wait(kDebounceSeconds + 0.1);
+    auto runs = Runs();
+    ASSERT_EQ(runs.size(), 2u) << "lessons 19 and 20";
+    EXPECT_EQ(runs[0]["lesson"], 19);
+    EXPECT_FALSE(runs[0].contains("block")) << "the CPU lesson has no block size";
+    EXPECT_EQ(runs[1]["block"], 1024) << "dragged to the end of the accepted sizes";
+    Drag(ImVec2(r.z - 2, (r.y + r.w) / 2), ImVec2(r.x + (r.z - r.x) * 0.3f, (r.y + r.w) / 2));
+    for (int block = ui.run.block; block > 1; block /= 2) ASSERT_NE(block % 2, 1) << ui.run.block << " is not a power of two";
+    EXPECT_TRUE(Catalog().FindLesson(20)->blocks->Accepts(ui.run.block));
 }
 
 TEST_F(AppLogic, KeyboardNavigationRunAndCancel) {

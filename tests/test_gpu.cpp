@@ -31,6 +31,15 @@ std::vector<const Lesson*> GpuLessons() {
     return out;
 }
 
+// Block sizes to try for a lesson: a spread of the accepted ones (none for a library step).
+std::vector<std::optional<int>> BlocksToTry(const Lesson& lesson) {
+    if (!lesson.blocks) return {std::nullopt};
+    std::vector<std::optional<int>> out;
+    for (int b : {32, 64, 96, 128, 256, 512, 1024})
+        if (lesson.blocks->Accepts(b)) out.push_back(b);
+    return out;
+}
+
 }  // namespace
 
 TEST(Gpu, DeviceInfoAndCeiling) {
@@ -56,29 +65,19 @@ TEST(Gpu, SplitEdgeInputsEveryBlockSize) {
         std::ofstream(path, std::ios::binary) << c.text;
         for (const Lesson* lesson : GpuLessons()) {
             if (lesson->chapter != "split") continue;  // the chapter that scans files
-            for (int block : lesson->blocks->Choices()) {
-                if (block % 64 != 32 && block != 64 && block != 1024) continue;  // keep it quick
+            for (const std::optional<int>& block : BlocksToTry(*lesson)) {
                 RunOptions o;
                 o.input_file = path;
                 o.block = block;
                 o.reps = 1;
                 const RunResult r = session.Run(*lesson, o);
-                EXPECT_TRUE(r.verified) << lesson->id << " block " << block << " on '" << c.name
+                EXPECT_TRUE(r.verified) << lesson->id << " block " << block.value_or(0) << " on '" << c.name
                                         << "': " << r.check_message;
                 EXPECT_EQ(r.found.value_or(999), c.expected.size()) << lesson->id << " " << c.name;
             }
         }
         std::remove(path.c_str());
     }
-}
-
-// Block sizes to try for a lesson: a spread of the accepted ones (none for a library step).
-std::vector<std::optional<int>> BlocksToTry(const Lesson& lesson) {
-    if (!lesson.blocks) return {std::nullopt};
-    std::vector<std::optional<int>> out;
-    for (int b : {32, 64, 96, 128, 256, 512, 1024})
-        if (lesson.blocks->Accepts(b)) out.push_back(b);
-    return out;
 }
 
 TEST(Gpu, EveryGpuLessonAtEdgeSizesBlocksAndData) {
@@ -124,6 +123,57 @@ TEST(Gpu, FirstRunOfAFreshStepIsRight) {
     }
 }
 
+TEST(Gpu, EveryAcceptedBlockSize) {
+    REQUIRE_GPU();
+    Session session(Catalog());
+    for (const Lesson* lesson : GpuLessons()) {
+        if (!lesson->blocks) continue;
+        const Chapter& chapter = Catalog().ChapterOf(*lesson);
+        for (int block : lesson->blocks->Choices()) {
+            for (uint64_t count : {33ull, 1025ull, (1ull << 20) + 7}) {
+                RunOptions o;
+                o.size_bytes = count * chapter.element_bytes;
+                o.block = block;
+                o.reps = 1;
+                o.seed = count * 1000 + block;
+                const RunResult r = session.Run(*lesson, o);
+                ASSERT_TRUE(r.verified) << lesson->id << " block " << block << " count " << count << ": "
+                                        << r.check_message;
+            }
+        }
+    }
+}
+
+// Pairs that straddle lesson 11's chunks (and every other step's block and vector edges).
+TEST(Gpu, PairsAcrossChunkBoundariesAreFoundOnce) {
+    REQUIRE_GPU();
+    const uint64_t chunk = 4u << 20;  // lesson 11's smallest chunk
+    std::string text(3 * chunk + 5, 'x');
+    for (uint64_t edge : {chunk, 2 * chunk, 3 * chunk}) {
+        text[edge - 1] = '\r';  // straddles the boundary
+        text[edge] = '\n';
+        text[edge + 1] = '\r';  // starts right after it
+        text[edge + 2] = '\n';
+        text[edge - 3] = '\r';  // ends right before it
+        text[edge - 2] = '\n';
+    }
+    text[text.size() - 2] = '\r';
+    text[text.size() - 1] = '\n';
+    const std::string path = ::testing::TempDir() + "/chunks_" + std::to_string(getpid());
+    std::ofstream(path, std::ios::binary) << text;
+    Session session(Catalog());
+    for (const Lesson* lesson : GpuLessons()) {
+        if (lesson->chapter != "split") continue;
+        RunOptions o;
+        o.input_file = path;
+        o.reps = 1;
+        const RunResult r = session.Run(*lesson, o);
+        EXPECT_TRUE(r.verified) << lesson->id << ": " << r.check_message;
+        EXPECT_EQ(r.found.value_or(0), 10u) << lesson->id;
+    }
+    std::remove(path.c_str());
+}
+
 TEST(Gpu, ReductionOfOnesIsExactUpTo2To24) {
     REQUIRE_GPU();
     Session session(Catalog());
@@ -150,11 +200,26 @@ TEST(Gpu, PartsAreTimedAndAttributesReported) {
         const RunResult r = session.Run(*lesson, o);
         ASSERT_TRUE(r.verified) << r.check_message;
         EXPECT_TRUE(r.cold_l2);
-        ASSERT_TRUE(r.kernel_ms.has_value()) << lesson->id;
-        EXPECT_GT(*r.kernel_ms, 0);
-        if (lesson->chapter == "split") {  // the steps that copy report the copies apart
+        const bool overlapped = lesson->id == "split/11-overlapped-chunks";  // parts overlap: whole only
+        ASSERT_EQ(r.kernel_ms.has_value(), !overlapped) << lesson->id;
+        if (r.kernel_ms) {
+            EXPECT_GT(*r.kernel_ms, 0);
+        }
+        if (lesson->chapter == "split" && !overlapped) {  // the steps that copy report the copies apart
             ASSERT_TRUE(r.h2d_ms && r.d2h_ms) << lesson->id;
             EXPECT_LE(*r.h2d_ms + *r.kernel_ms + *r.d2h_ms, r.max_ms * 1.05);
+        }
+        auto extra = [&](const char* name) {
+            for (const auto& [k, v] : r.extra)
+                if (k == name) return v;
+            return -1.0;
+        };
+        if (overlapped) {
+            EXPECT_GT(extra("h2d_alone_ms"), 0);
+        }
+        if (lesson->id == "split/05-pinned-memory") {
+            EXPECT_GT(extra("alloc_pinned_ms"), 0);
+            EXPECT_GT(extra("alloc_pageable_ms"), 0);
         }
         EXPECT_EQ(r.attributes.has_value(), !lesson->library) << lesson->id;
         if (r.attributes) {

@@ -73,7 +73,14 @@ void SplitStep::WriteOutput(std::ostream& out) const {
 MemoryNeeds CpuStepNeeds(uint64_t n) { return {8 * SplitCapacity(n), 0}; }
 
 MemoryNeeds GpuStepNeeds(uint64_t n) {
-    return {8 * SplitCapacity(n), n + 8 * SplitCapacity(n) + 8};
+    // The text (with up to 32 KiB of padding), the offsets, the counter.
+    return {8 * SplitCapacity(n), n + (uint64_t(64) << 10) + 8 * SplitCapacity(n) + 8};
+}
+
+MemoryNeeds PinnedGpuStepNeeds(uint64_t n) {
+    MemoryNeeds needs = GpuStepNeeds(n);
+    needs.host_bytes += n;  // the page-locked copy of the text
+    return needs;
 }
 
 namespace {

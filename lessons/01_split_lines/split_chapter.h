@@ -46,6 +46,8 @@ protected:
 MemoryNeeds CpuStepNeeds(uint64_t n);
 // Memory a GPU step needs: its output on the host; the text, output and counter on the GPU.
 MemoryNeeds GpuStepNeeds(uint64_t n);
+// The same, plus a page-locked copy of the text on the host (lessons 5 to 11).
+MemoryNeeds PinnedGpuStepNeeds(uint64_t n);
 
 // Factories of the CPU steps (lessons 1-3).
 std::unique_ptr<StepInstance> MakeNaive(const Workload& w, const StepConfig& c);

@@ -1,0 +1,39 @@
+// Lesson 6: no edge branches, no idle threads.
+// Lesson 4's kernel tests every even position and checks on every thread whether it is at
+// the first or last byte. Here the device buffer is padded with zeros to a whole number of
+// blocks (plus one byte), and each thread tests an odd position i: the pair may start at i - 1
+// or at i, and both neighbours always exist. Zeros never form a pair, so the padding finds
+// nothing, and the grid has no threads past the end.
+#include "split_gpu.cuh"
+
+namespace lessons::split {
+
+__global__ void split_06_branch_free_padding_kernel(const char* __restrict__ buf,
+                                                    unsigned long long* __restrict__ out,
+                                                    unsigned long long* __restrict__ count) {
+    const uint64_t i = (blockIdx.x * uint64_t(blockDim.x) + threadIdx.x) * 2 + 1;
+    const char c = buf[i];
+    if (c == '\n') {
+        if (buf[i - 1] == '\r') out[atomicAdd(count, 1ull)] = i + 1;
+    } else if (c == '\r') {
+        if (buf[i + 1] == '\n') out[atomicAdd(count, 1ull)] = i + 2;
+    }
+}
+
+uint64_t Split06Padded(uint64_t n, int block) {
+    const uint64_t per_block = 2 * uint64_t(block);
+    return (n + per_block - 1) / per_block * per_block;
+}
+
+void LaunchSplit06(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
+                   int block, cudaStream_t stream) {
+    const uint64_t blocks = Split06Padded(n, block) / (2 * uint64_t(block));
+    if (blocks == 0) return;
+    split_06_branch_free_padding_kernel<<<static_cast<unsigned>(blocks), block, 0, stream>>>(buf, out, count);
+}
+
+const void* Split06Kernel() {
+    return reinterpret_cast<const void*>(&split_06_branch_free_padding_kernel);
+}
+
+}  // namespace lessons::split

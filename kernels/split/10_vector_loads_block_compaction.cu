@@ -1,0 +1,118 @@
+// Lesson 10: toward the bandwidth limit.
+// Each thread loads two 16-byte vectors (a block-width apart, so a warp's loads are
+// contiguous) and finds "\r\n" in all 32 positions at once with bit tricks on 64-bit words;
+// the byte after each vector comes from the next lane by a shuffle. Hits are counted with a
+// prefix sum over the block (shuffles within warps, then across warps), one thread claims the
+// block's output space with a single atomicAdd, and the offsets are staged in shared memory
+// and written out contiguously: dense text neither queues on one counter nor scatters writes.
+#include "split_gpu.cuh"
+
+namespace lessons::split {
+namespace {
+
+constexpr int kVectorsPerThread = 2;
+constexpr int kMaxHitsPerThread = 8 * kVectorsPerThread;  // a pair needs two bytes
+
+// Bit 7 of every byte of x that equals `c`, exactly (no carry between bytes).
+__device__ __forceinline__ unsigned long long bytes_equal(unsigned long long x, unsigned char c) {
+    const unsigned long long t = x ^ (0x0101010101010101ull * c);
+    const unsigned long long low7 = 0x7F7F7F7F7F7F7F7Full;
+    return ~(((t & low7) + low7) | t | low7);
+}
+
+__device__ __forceinline__ unsigned warp_inclusive_sum(unsigned v, unsigned lane) {
+    for (int d = 1; d < 32; d *= 2) {
+        const unsigned up = __shfl_up_sync(0xffffffffu, v, d);
+        if (lane >= unsigned(d)) v += up;
+    }
+    return v;
+}
+
+}  // namespace
+
+__global__ void split_10_vector_loads_block_compaction_kernel(const char* __restrict__ buf,
+                                                              unsigned long long* __restrict__ out,
+                                                              unsigned long long* __restrict__ count,
+                                                              unsigned long long offset_base) {
+    extern __shared__ unsigned staged[];  // offsets relative to the block's first byte
+    __shared__ unsigned warp_start[32];
+    __shared__ unsigned long long block_slot;
+    __shared__ unsigned block_total;
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const uint64_t block_first = blockIdx.x * uint64_t(blockDim.x) * kVectorsPerThread;  // in vectors
+
+    ulonglong2 v[kVectorsPerThread];
+    for (int j = 0; j < kVectorsPerThread; ++j)  // all loads first: they are in flight together
+        v[j] = reinterpret_cast<const ulonglong2*>(buf)[block_first + j * blockDim.x + threadIdx.x];
+
+    unsigned long long hits[2 * kVectorsPerThread];
+    unsigned mine = 0;
+    for (int j = 0; j < kVectorsPerThread; ++j) {
+        const uint64_t start = (block_first + j * blockDim.x + threadIdx.x) * 16;
+        // The byte after this vector: the next lane's first byte, or memory for lane 31.
+        unsigned char next = static_cast<unsigned char>(__shfl_down_sync(0xffffffffu, unsigned(v[j].x & 0xff), 1));
+        if (lane == 31) next = static_cast<unsigned char>(buf[start + 16]);
+        const unsigned long long cr0 = bytes_equal(v[j].x, '\r'), lf0 = bytes_equal(v[j].x, '\n');
+        const unsigned long long cr1 = bytes_equal(v[j].y, '\r'), lf1 = bytes_equal(v[j].y, '\n');
+        // A pair at byte k: '\r' at k and '\n' at k + 1 (the next byte's bit 7, shifted down).
+        hits[2 * j] = cr0 & ((lf0 >> 8) | (lf1 << 56));
+        hits[2 * j + 1] = cr1 & ((lf1 >> 8) | (next == '\n' ? 0x8000000000000000ull : 0ull));
+        mine += __popcll(hits[2 * j]) + __popcll(hits[2 * j + 1]);
+    }
+
+    // Where this thread's hits go in the block's output: a prefix sum over the block.
+    const unsigned inclusive = warp_inclusive_sum(mine, lane);
+    if (lane == 31) warp_start[warp] = inclusive;
+    __syncthreads();
+    if (warp == 0) {
+        const unsigned warps = blockDim.x / 32;
+        const unsigned total = lane < warps ? warp_start[lane] : 0;
+        const unsigned upto = warp_inclusive_sum(total, lane);
+        if (lane < warps) warp_start[lane] = upto - total;
+        if (lane == 31) {
+            block_total = upto;
+            block_slot = upto ? atomicAdd(count, static_cast<unsigned long long>(upto)) : 0;
+        }
+    }
+    __syncthreads();
+    if (block_total == 0) return;  // the common case in ordinary text
+
+    unsigned slot = warp_start[warp] + inclusive - mine;
+    for (int j = 0; j < kVectorsPerThread; ++j) {
+        const unsigned rel = (j * blockDim.x + threadIdx.x) * 16;
+        for (int h = 0; h < 2; ++h)
+            for (unsigned long long m = hits[2 * j + h]; m; m &= m - 1)
+                staged[slot++] = rel + 8 * h + (__ffsll(m) - 1) / 8 + 2;
+    }
+    __syncthreads();
+    const unsigned long long first_byte = offset_base + block_first * 16;
+    for (unsigned i = threadIdx.x; i < block_total; i += blockDim.x)
+        out[block_slot + i] = first_byte + staged[i];
+}
+
+uint64_t Split10Padded(uint64_t n, int block) {
+    const uint64_t per_block = 16 * uint64_t(block) * kVectorsPerThread;
+    return (n + per_block - 1) / per_block * per_block;
+}
+
+size_t Split10SharedBytes(int block) { return size_t(block) * kMaxHitsPerThread * sizeof(unsigned); }
+
+void LaunchSplit10Range(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
+                        int block, cudaStream_t stream, uint64_t offset_base) {
+    const uint64_t blocks = Split10Padded(n, block) / (16 * uint64_t(block) * kVectorsPerThread);
+    if (blocks == 0) return;
+    split_10_vector_loads_block_compaction_kernel<<<static_cast<unsigned>(blocks), block,
+                                                    Split10SharedBytes(block), stream>>>(buf, out, count,
+                                                                                          offset_base);
+}
+
+void LaunchSplit10(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
+                   int block, cudaStream_t stream) {
+    LaunchSplit10Range(buf, n, out, count, block, stream, 0);
+}
+
+const void* Split10Kernel() {
+    return reinterpret_cast<const void*>(&split_10_vector_loads_block_compaction_kernel);
+}
+
+}  // namespace lessons::split
