@@ -46,13 +46,15 @@ san_log="$out/sanitizer.log"
 : >"$san_log"
 san_fail=0
 for lesson in $gpu_lessons; do
-    info=$(echo "$lessons_json" | python3 -c "import json,sys; l=[x for x in json.load(sys.stdin) if x['lesson']==$lesson][0]; print(l['chapter_id'], 'lib' if l['library'] else 'own')")
+    info=$(echo "$lessons_json" | python3 -c "import json,sys; l=[x for x in json.load(sys.stdin) if x['lesson']==$lesson][0]; b=l['blocks']; print(l['chapter_id'], 'lib' if l['library'] else 'own', b['choices'][0] if b else 0, b['choices'][-1] if b else 0)")
     set -- $info
-    chapter=$1 own=$2
+    chapter=$1 own=$2 smallest=$3 largest=$4
+    blocks_small="" blocks_large=""
+    [ "$largest" != 0 ] && blocks_small="--block $smallest" blocks_large="--block $largest"
     if [ "$chapter" = split ]; then
-        sizes=("--size 1" "--size 33 --data dense --block 96" "--size 1048579 --data dense --block 1024")
+        sizes=("--size 1" "--size 33 --data dense $blocks_small" "--size 1048579 --data dense $blocks_large")
     else
-        sizes=("--size 4" "--size 4100 --block 64" "--size 4194332 --data ones --block 1024")
+        sizes=("--size 4" "--size 4100 $blocks_small" "--size 4194332 --data ones $blocks_large")
     fi
     tools="memcheck"
     [ "$own" = own ] && tools="memcheck racecheck synccheck"

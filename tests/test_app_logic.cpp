@@ -90,6 +90,7 @@ protected:
         ui.fonts_dirty = false;
         controller = std::make_unique<Controller>(Catalog(), [this] {
             auto fake = std::make_unique<FakeWorker>(&sent);
+            fake->has_gpu = worker_has_gpu;
             worker = fake.get();
             return fake;
         }, LoadRecordedResults(nullptr));
@@ -159,6 +160,7 @@ protected:
     }
 
     UiState ui;
+    bool worker_has_gpu = false;  // what the next worker started will report
     std::vector<Json> sent;
     FakeWorker* worker = nullptr;
     std::unique_ptr<Controller> controller;
@@ -222,7 +224,7 @@ TEST_F(AppLogic, DraggingSlidersReplacesPendingRequestsInsteadOfQueueing) {
 }
 
 TEST_F(AppLogic, BlockSizeSliderOffersOnlyAcceptedSizes) {
-    worker->has_gpu = true;
+    worker_has_gpu = true;
     controller->RestartWorker();  // a worker with a GPU this time
     Frames(2);
     Click("lesson_20");  // v0: powers of two only
