@@ -147,7 +147,7 @@ void DrawLessonText(const UiState& ui, std::string_view text) {
                 paragraph = line.substr(2);
             }
         } else if (line.rfind("  ", 0) == 0 && !paragraph.empty()) {
-            paragraph += " " + line.substr(2);  // ...continued by indented lines
+            paragraph += " " + line.substr(line.find_first_not_of(' '));  // ...continued by indented lines
         } else {
             paragraph += (paragraph.empty() ? "" : " ") + line;
         }
