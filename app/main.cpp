@@ -21,6 +21,7 @@
 #include "catalog.h"
 #include "controller.h"
 #include "screenshot.h"
+#include "units.h"
 #include "ui.h"
 #include "worker_process.h"
 
@@ -34,7 +35,7 @@ volatile std::sig_atomic_t g_quit = 0;  // SIGINT / SIGTERM: close like the wind
 struct Flags {
     int lesson = 0;
     bool run = false;
-    std::string lang, screenshot, worker;
+    std::string lang, screenshot, worker, size;
     float scale = 0;
     bool stats = false;
 };
@@ -75,6 +76,7 @@ int main(int argc, char** argv) {
     cli.add_flag("--run", flags.run, "run that lesson and the previous one at start");
     cli.add_option("--lang", flags.lang, "en or zh")->check(CLI::IsMember({"en", "zh"}));
     cli.add_option("--scale", flags.scale, "UI scale, 0.5 to 4")->check(CLI::Range(0.5f, 4.0f));
+    cli.add_option("--size", flags.size, "initial data size, e.g. 256MiB");
     cli.add_option("--screenshot", flags.screenshot,
                    "write a PNG once the page has settled and runs have finished, then exit");
     cli.add_option("--worker", flags.worker, "the worker program (default: cuda-lessons-cli beside this one)");
@@ -98,6 +100,14 @@ int main(int argc, char** argv) {
     if (!flags.lang.empty()) ui.settings.language = flags.lang;
     if (const char* home = std::getenv("HOME")) ui.export_dir = std::string(home) + "/cuda-lessons-exports";
     SelectLesson(ui, registry, ui.settings.lesson);
+    if (!flags.size.empty()) {
+        try {
+            ui.run.size_bytes = std::max<uint64_t>(ParseSize(flags.size), 1024);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "cuda-lessons: --size: %s\n", e.what());
+            return 2;
+        }
+    }
 
     std::signal(SIGINT, [](int) { g_quit = 1; });
     std::signal(SIGTERM, [](int) { g_quit = 1; });

@@ -30,16 +30,16 @@ fail() { echo "FAILED: $*"; exit 1; }
 bars=(--color 80,160,255 --color 70,200,170)  # this lesson's and the previous lesson's bars
 
 echo "== screenshot, English, scale 1"
-"$app" --lesson 3 --run --lang en --scale 1 --screenshot "$out/lesson3-en-1x.png" || fail "cuda-lessons exited with $?"
+"$app" --lesson 3 --run --size 8MiB --lang en --scale 1 --screenshot "$out/lesson3-en-1x.png" || fail "cuda-lessons exited with $?"
 "$png_check" "$out/lesson3-en-1x.png" --min 1200x800 "${bars[@]}" || fail "English screenshot"
 echo "== screenshot, Chinese, scale 2"
-"$app" --lesson 3 --run --lang zh --scale 2 --screenshot "$out/lesson3-zh-2x.png" || fail "cuda-lessons exited with $?"
+"$app" --lesson 3 --run --size 8MiB --lang zh --scale 2 --screenshot "$out/lesson3-zh-2x.png" || fail "cuda-lessons exited with $?"
 "$png_check" "$out/lesson3-zh-2x.png" --min 1200x800 "${bars[@]}" || fail "Chinese screenshot"
 grep -q '"language": "zh"' "$out/config/cuda-lessons/settings.json" || fail "language not remembered"
 
 echo "== a session driven by mouse and keyboard"
 rects="$out/rects.json"
-CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 1 --lang en --scale 1 >"$out/app.log" 2>&1 &
+CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 1 --size 8MiB --lang en --scale 1 >"$out/app.log" 2>&1 &
 app_pid=$!
 # field NAME: a control's rectangle "x0 y0 x1 y1"; field state.NAME: the app's state value.
 field() {
@@ -50,8 +50,8 @@ key = '$1'
 v = d.get('state', {}).get(key[6:]) if key.startswith('state.') else d.get(key)
 print('' if v is None else ' '.join(str(int(x)) for x in v) if isinstance(v, list) else v)" 2>/dev/null
 }
-wait_for() {  # wait_for FIELD VALUE-TEST
-    for _ in $(seq 400); do
+wait_for() {  # wait_for FIELD VALUE-TEST, for up to a minute (CI machines are busy)
+    for _ in $(seq 1200); do
         v=$(field "$1")
         if [ -n "$v" ] && eval "$2"; then return 0; fi
         sleep 0.05
@@ -77,7 +77,7 @@ wait_for state.threads '[ "$v" != "'"$before"'" ]' || fail "dragging the slider 
 wait_for state.results '[ "$v" -ge 2 ]' || fail "auto-run did not measure lessons 2 and 3"
 wait_for state.busy '[ "$v" = False ]' || fail "the runs did not finish"
 xdotool key F12
-for _ in $(seq 100); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
 shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
 [ -n "$shot" ] || fail "F12 wrote no screenshot"
 sleep 0.2

@@ -1,12 +1,12 @@
 #include "split_chapter.h"
 
 #include <algorithm>
-#include <chrono>
 #include <fstream>
 #include <ostream>
 
 #include "errors.h"
 #include "generators.h"
+#include "host_timing.h"
 #include "split/split_cpu.h"
 #include "units.h"
 
@@ -91,12 +91,7 @@ class CpuSplitStep : public SplitStep {
 public:
     CpuSplitStep(const Workload& w, Fn fn) : SplitStep(w), m_fn(fn) {}
     Sample Run() override {
-        const auto start = std::chrono::steady_clock::now();
-        m_found = m_fn(m_work.data(), m_work.SizeBytes(), m_out.get());
-        const auto stop = std::chrono::steady_clock::now();
-        Sample s;
-        s.total_ms = std::chrono::duration<double, std::milli>(stop - start).count();
-        return s;
+        return TimeOnHost([this] { m_found = m_fn(m_work.data(), m_work.SizeBytes(), m_out.get()); });
     }
 
 private:

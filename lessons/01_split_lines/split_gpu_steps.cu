@@ -95,16 +95,42 @@ cuda::DeviceBuffer<char> PaddedDeviceText(uint64_t n, uint64_t padded, cudaStrea
     return buf;
 }
 
-// H2D, scan, D2H of the count (unless the scan returned it) and of the offsets.
-class GpuSplitStep : public SplitStep {
-public:
-    GpuSplitStep(const Workload& w, int block, const StepSpec& spec)
+// The offsets on the device, their counter, and their way back to the host.
+class GpuSplitBase : public SplitStep {
+protected:
+    explicit GpuSplitBase(const Workload& w)
         : SplitStep(w),
-          m_block(block),
-          m_spec(spec),
           m_dev_out(SplitCapacity(m_work.SizeBytes()), "the offsets"),
           m_count(1, "the counter"),
-          m_host_count(1, "the counter") {
+          m_host_count(1, "the counter") {}
+
+    uint64_t ReadCount(cuda::Stream& stream) {
+        LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_host_count.get(), m_count.get(), sizeof(unsigned long long),
+                                           cudaMemcpyDeviceToHost, stream.get()));
+        stream.Synchronize();
+        return *m_host_count.get();
+    }
+
+    // Queues the copy of m_found offsets to the host (none when a broken kernel reported more
+    // than can exist; Verify() reports that).
+    void ReadOffsets(cudaStream_t stream) {
+        const uint64_t capacity = SplitCapacity(m_work.SizeBytes());
+        if (m_found > capacity)
+            m_found = capacity + 1;
+        else if (m_found)
+            LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_out.get(), m_dev_out.get(), m_found * 8, cudaMemcpyDeviceToHost, stream));
+    }
+
+    cuda::DeviceBuffer<unsigned long long> m_dev_out;
+    cuda::DeviceBuffer<unsigned long long> m_count;
+    cuda::PinnedBuffer<unsigned long long> m_host_count;
+};
+
+// H2D, scan, D2H of the count (unless the scan returned it) and of the offsets.
+class GpuSplitStep : public GpuSplitBase {
+public:
+    GpuSplitStep(const Workload& w, int block, const StepSpec& spec)
+        : GpuSplitBase(w), m_block(block), m_spec(spec) {
         const uint64_t n = m_work.SizeBytes();
         m_buf = PaddedDeviceText(n, spec.padded ? spec.padded(n, block) : n, m_stream.get());
         if (spec.pinned) m_pinned.emplace(m_work.data(), n, spec.measure_allocation);
@@ -120,18 +146,8 @@ public:
         m_copied.Record(s);
         const std::optional<uint64_t> known = m_spec.scan(m_buf.get(), n, m_dev_out.get(), m_count.get(), m_block, s);
         m_scanned.Record(s);
-        if (known) {
-            m_found = *known;
-        } else {
-            LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_host_count.get(), m_count.get(), sizeof(unsigned long long),
-                                               cudaMemcpyDeviceToHost, s));
-            m_stream.Synchronize();
-            m_found = *m_host_count.get();
-        }
-        if (m_found > SplitCapacity(n))  // a broken kernel; Verify() reports it
-            m_found = SplitCapacity(n) + 1;
-        else if (m_found)
-            LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_out.get(), m_dev_out.get(), m_found * 8, cudaMemcpyDeviceToHost, s));
+        m_found = known ? *known : ReadCount(m_stream);
+        ReadOffsets(s);
         m_stop.Record(s);
         m_stream.Synchronize();
         Sample sample;
@@ -153,26 +169,20 @@ private:
     StepSpec m_spec;
     cuda::Stream m_stream;
     cuda::DeviceBuffer<char> m_buf;
-    cuda::DeviceBuffer<unsigned long long> m_dev_out;
-    cuda::DeviceBuffer<unsigned long long> m_count;
-    cuda::PinnedBuffer<unsigned long long> m_host_count;
     std::optional<PinnedText> m_pinned;
     cuda::Event m_start, m_copied, m_scanned, m_stop;
 };
 
 // Lesson 11: the copy and the scan overlap, so only the whole is timed; the copy alone is
 // measured once at set-up for comparison.
-class OverlappedStep : public SplitStep {
+class OverlappedStep : public GpuSplitBase {
 public:
     static constexpr int kStreams = 4;
 
     OverlappedStep(const Workload& w, int block)
-        : SplitStep(w),
+        : GpuSplitBase(w),
           m_block(block),
           m_pinned(m_work.data(), m_work.SizeBytes(), false),
-          m_dev_out(SplitCapacity(m_work.SizeBytes()), "the offsets"),
-          m_count(1, "the counter"),
-          m_host_count(1, "the counter"),
           m_chunk(Split11Chunk(m_work.SizeBytes(), block)) {
         const uint64_t n = m_work.SizeBytes();
         m_buf = PaddedDeviceText(n, Split10Padded(n, block), m_main.get());
@@ -201,14 +211,8 @@ public:
         if (n)
             LESSONS_CUDA_CHECK(Split11Overlapped(m_pinned.get(), m_buf.get(), n, m_dev_out.get(), m_count.get(),
                                                  m_block, m_chunk, s, m_raw_streams, m_raw_events, kStreams));
-        LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_host_count.get(), m_count.get(), sizeof(unsigned long long),
-                                           cudaMemcpyDeviceToHost, s));
-        m_main.Synchronize();
-        m_found = *m_host_count.get();
-        if (m_found > SplitCapacity(n))
-            m_found = SplitCapacity(n) + 1;
-        else if (m_found)
-            LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_out.get(), m_dev_out.get(), m_found * 8, cudaMemcpyDeviceToHost, s));
+        m_found = ReadCount(m_main);
+        ReadOffsets(s);
         m_stop.Record(s);
         m_main.Synchronize();
         Sample sample;
@@ -231,9 +235,6 @@ private:
     cudaStream_t m_raw_streams[kStreams];
     cudaEvent_t m_raw_events[kStreams];
     cuda::DeviceBuffer<char> m_buf;
-    cuda::DeviceBuffer<unsigned long long> m_dev_out;
-    cuda::DeviceBuffer<unsigned long long> m_count;
-    cuda::PinnedBuffer<unsigned long long> m_host_count;
     uint64_t m_chunk;
     double m_copy_alone_ms = 0;
     cuda::Event m_start, m_stop;

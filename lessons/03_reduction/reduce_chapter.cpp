@@ -1,10 +1,10 @@
 #include "reduce_chapter.h"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 
 #include "generators.h"
+#include "host_timing.h"
 #include "units.h"
 
 namespace lessons::reduce {
@@ -63,12 +63,7 @@ class CpuSumStep : public ReduceStep {
 public:
     CpuSumStep(const Workload& w, int threads) : ReduceStep(w), m_threads(threads) {}
     Sample Run() override {
-        const auto start = std::chrono::steady_clock::now();
-        m_value = SumOpenMP(m_work.data(), m_work.count(), m_threads);
-        const auto stop = std::chrono::steady_clock::now();
-        Sample s;
-        s.total_ms = std::chrono::duration<double, std::milli>(stop - start).count();
-        return s;
+        return TimeOnHost([this] { m_value = SumOpenMP(m_work.data(), m_work.count(), m_threads); });
     }
 
 private:
