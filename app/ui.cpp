@@ -305,14 +305,20 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
     const Chapter& chapter = reg.ChapterOf(lesson);
     const uint64_t size = EffectiveSize(chapter, ui.run.size_bytes);
     const DataKind data = EffectiveData(chapter, ui.run.data);
+    // One size only: a recorded result appears at the size it was recorded at.
     std::vector<chart::Bar> bars;
     std::map<int, const RunResult*> shown;
-    const RunResult* any_recorded = nullptr;
+    const RunResult* any_recorded = nullptr;   // shown here
+    const RunResult* other_size = nullptr;     // recorded at another size
     for (const Lesson* l : reg.LessonsOf(chapter)) {
         const StoredResult* s = c.Latest(l->number, size, data);
         if (!s && c.Mode(*l) == LessonMode::kRecorded) {
             s = c.LatestAnySize(l->number);
             if (s && s->origin != Origin::kRecorded) s = nullptr;
+            if (s && (s->result.size_bytes != size || s->result.data != ToString(data))) {
+                other_size = &s->result;
+                s = nullptr;
+            }
         }
         chart::Bar b;
         b.label = "#" + std::to_string(l->number);
@@ -328,6 +334,9 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
             b.hatched = r.recorded;
             if (r.recorded) any_recorded = &r;
             b.tooltip = ResultTooltip(r);
+        } else if (c.Mode(*l) == LessonMode::kRecorded && other_size) {
+            b.tooltip = "lesson " + std::to_string(l->number) + ": recorded at " + FormatSize(other_size->size_bytes) +
+                        " (" + other_size->data + " data) only";
         } else {
             b.tooltip = "lesson " + std::to_string(l->number) + ": not measured at this size yet";
         }
@@ -350,9 +359,20 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
     chart::BarChart("steps", bars, o);
     Remember(ui, "step_chart");
     if (any_recorded)
-        ImGui::TextDisabled("Hatched: recorded on %s, %s, %s data, %s - not live, and not at this size.",
-                            any_recorded->device.c_str(), FormatSize(any_recorded->size_bytes).c_str(),
-                            any_recorded->data.c_str(), any_recorded->timestamp.substr(0, 10).c_str());
+        ImGui::TextDisabled("Hatched: recorded on %s, %s, %s data, %s - not live.", any_recorded->device.c_str(),
+                            FormatSize(any_recorded->size_bytes).c_str(), any_recorded->data.c_str(),
+                            any_recorded->timestamp.substr(0, 10).c_str());
+    if (other_size) {
+        ImGui::TextDisabled("GPU lessons were recorded on %s at %s of %s data.", other_size->device.c_str(),
+                            FormatSize(other_size->size_bytes).c_str(), other_size->data.c_str());
+        const std::string label = "Compare at " + FormatSize(other_size->size_bytes);
+        if (ImGui::SmallButton(label.c_str())) {
+            ui.run.size_bytes = other_size->size_bytes;
+            ui.run.data = ParseDataKind(other_size->data);
+            Changed(ui);
+        }
+        Remember(ui, "compare_recorded");
+    }
 }
 
 void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
