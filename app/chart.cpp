@@ -50,7 +50,7 @@ void Hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color) {
     dl->PopClipRect();
 }
 
-void DrawYAxis(ImDrawList* dl, const Axis& y, float x0, float x1, const char* unit, bool bytes) {
+void DrawYAxis(ImDrawList* dl, const Axis& y, float x0, float x1, bool bytes) {
     for (double t : Ticks(y.lo, y.hi, y.log, 6)) {
         const float py = y.Map(t);
         dl->AddLine(ImVec2(x0, py), ImVec2(x1, py), kGrid);
@@ -58,7 +58,11 @@ void DrawYAxis(ImDrawList* dl, const Axis& y, float x0, float x1, const char* un
         dl->AddText(ImVec2(x0 - TextWidth(label) - 6, py - ImGui::GetFontSize() * 0.5f), kText, label.c_str());
     }
     dl->AddLine(ImVec2(x0, y.a), ImVec2(x0, y.b), kAxis);
-    if (unit && *unit) dl->AddText(ImVec2(x0 + 4, y.b - 2), kAxis, unit);
+}
+
+// The unit, right-aligned on the chart's first line (a legend, if any, starts on the left).
+void DrawUnit(ImDrawList* dl, const char* unit, ImVec2 origin, float right) {
+    if (unit && *unit) dl->AddText(ImVec2(right - TextWidth(unit), origin.y), kAxis, unit);
 }
 
 }  // namespace
@@ -139,7 +143,8 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
     const float left = origin.x + font * 4.2f, right = origin.x + width - font * 0.5f;
     const float top = origin.y + font * 2.6f, bottom = origin.y + height - font * 1.8f;
     Axis y{lo, hi, o.log_scale, bottom, top};
-    DrawYAxis(dl, y, left, right, o.unit, false);
+    DrawYAxis(dl, y, left, right, false);
+    DrawUnit(dl, o.unit, origin, right);
     dl->AddLine(ImVec2(left, bottom), ImVec2(right, bottom), kAxis);
 
     int hovered = -1;
@@ -241,7 +246,8 @@ void LineChart(const char* id, const std::vector<Series>& series, const LineOpti
     if (!o.log_y) ylo = std::min(ylo, 0.0);
     Range(ylo, yhi, o.log_y);
     Axis x{xlo, xhi, o.log_x, left, right}, y{ylo, yhi, o.log_y, bottom, top};
-    DrawYAxis(dl, y, left, right, o.y_label, false);
+    DrawYAxis(dl, y, left, right, false);
+    DrawUnit(dl, o.y_label, ImVec2(origin.x, origin.y + font * 1.2f), right);
     dl->AddLine(ImVec2(left, bottom), ImVec2(right, bottom), kAxis);
     for (double t : Ticks(xlo, xhi, o.log_x, 8)) {
         const float px = x.Map(t);
