@@ -58,15 +58,23 @@ void FillDenseChunk(SplitMix64& rng, char* out, uint64_t n) {
     }
 }
 
-}  // namespace
-
-void FillSplitText(DataKind kind, uint64_t seed, char* out, uint64_t size) {
-    const int64_t chunks = static_cast<int64_t>((size + kChunk - 1) / kChunk);
+// Calls fill(rng, begin, n) for every chunk of [0, count), in parallel, each chunk with its
+// own stream.
+template <typename F>
+void ForEachChunk(uint64_t count, uint64_t seed, F&& fill) {
+    const int64_t chunks = static_cast<int64_t>((count + kChunk - 1) / kChunk);
 #pragma omp parallel for schedule(static)
     for (int64_t c = 0; c < chunks; ++c) {
         const uint64_t begin = static_cast<uint64_t>(c) * kChunk;
-        const uint64_t n = std::min(kChunk, size - begin);
         SplitMix64 rng = ChunkStream(seed, c);
+        fill(rng, begin, std::min(kChunk, count - begin));
+    }
+}
+
+}  // namespace
+
+void FillSplitText(DataKind kind, uint64_t seed, char* out, uint64_t size) {
+    ForEachChunk(size, seed, [&](SplitMix64& rng, uint64_t begin, uint64_t n) {
         char* chunk = out + begin;
         switch (kind) {
             case DataKind::kRandom: FillRandomChunk(rng, chunk, n); break;
@@ -77,27 +85,22 @@ void FillSplitText(DataKind kind, uint64_t seed, char* out, uint64_t size) {
                 for (uint64_t i = 0; i < n; ++i) chunk[i] = NoBreak(static_cast<unsigned char>(chunk[i]));
                 break;
         }
-    }
+    });
 }
 
 void FillFloats(DataKind kind, uint64_t seed, float* out, uint64_t count) {
-    const int64_t chunks = static_cast<int64_t>((count + kChunk - 1) / kChunk);
-#pragma omp parallel for schedule(static)
-    for (int64_t c = 0; c < chunks; ++c) {
-        const uint64_t begin = static_cast<uint64_t>(c) * kChunk;
-        const uint64_t n = std::min(kChunk, count - begin);
+    ForEachChunk(count, seed, [&](SplitMix64& rng, uint64_t begin, uint64_t n) {
         float* chunk = out + begin;
         if (kind == DataKind::kOnes) {
             std::fill(chunk, chunk + n, 1.0f);
-            continue;
+            return;
         }
-        SplitMix64 rng = ChunkStream(seed, c);
         for (uint64_t i = 0; i < n; ++i) {
             // 24 random bits: every value is exact in a float.
             const auto bits = static_cast<float>(rng.Next() >> 40);
             chunk[i] = bits * (2.0f / 16777216.0f) - 1.0f;
         }
-    }
+    });
 }
 
 }  // namespace lessons
