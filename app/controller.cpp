@@ -72,6 +72,7 @@ void Controller::RestartWorker() {
 
 void Controller::Restart() {
     m_pending.clear();
+    m_attribute_requests.clear();
     m_worker = m_factory();
     std::string error;
     if (!m_worker || !m_worker->Start(&error)) {
@@ -117,6 +118,22 @@ Json Controller::BaseRequest(const char* op, const Lesson& lesson, const RunSett
 
 void Controller::CancelAll() {
     if (!m_pending.empty() && m_worker && m_worker->Running()) Send({{"op", "cancel"}}, {"cancel", Origin::kRun});
+}
+
+const KernelAttributes* Controller::Attributes(const Lesson& lesson, int block) {
+    const auto key = std::make_pair(lesson.number, block);
+    auto it = m_attributes.find(key);
+    if (it != m_attributes.end()) return &it->second;
+    // (The GUI's catalogue has no GPU code, so the lesson's own attributes function is null
+    // here: whether it has a kernel is what counts.)
+    if (lesson.kind != StepKind::kGpu || lesson.library || Mode(lesson) != LessonMode::kLive) return nullptr;
+    for (const auto& [id, asked] : m_attribute_requests)
+        if (asked == key) return nullptr;  // on its way
+    const int id = m_next_id;
+    Send({{"op", "attributes"}, {"lesson", lesson.number}, {"block", block}},
+         {"kernel attributes of lesson " + std::to_string(lesson.number), Origin::kRun});
+    if (m_pending.count(id)) m_attribute_requests[id] = key;
+    return nullptr;
 }
 
 void Controller::RunWithPrevious(const Lesson& lesson, const RunSettings& settings) {
@@ -175,6 +192,16 @@ void Controller::Handle(const Json& m) {
                                                      : std::string()};
     } else if (type == "info") {
         m_device = m["device"];
+    } else if (type == "attributes") {
+        const Json& a = m["attributes"];
+        KernelAttributes k;
+        k.kernel = a.value("kernel", "");
+        k.registers = a.value("registers", 0);
+        k.static_smem_bytes = a.value("static_smem_bytes", 0);
+        k.max_threads_per_block = a.value("max_threads_per_block", 0);
+        k.active_blocks_per_sm = a.value("active_blocks_per_sm", 0);
+        k.occupancy = a.value("occupancy", 0.0);
+        m_attributes[{m.value("lesson", 0), m.value("block", 0)}] = k;
     } else if (type == "progress") {
         if (pending != m_pending.end()) {
             pending->second.done = m.value("done", 0);
@@ -195,6 +222,7 @@ void Controller::Handle(const Json& m) {
                             (m.value("fatal", false) ? " (the worker will be restarted)" : ""));
     } else if (type == "done") {
         if (pending != m_pending.end()) m_pending.erase(pending);
+        m_attribute_requests.erase(id);  // answered, or cancelled: may be asked again
     }
 }
 
@@ -206,6 +234,7 @@ void Controller::HandleExit(const Json& m) {
     while (!m_recent_exits.empty() && now - m_recent_exits.front() > kCrashWindow)
         m_recent_exits.pop_front();
     m_pending.clear();
+    m_attribute_requests.clear();
     if (static_cast<int>(m_recent_exits.size()) >= kMaxExitsBeforeGivingUp) {
         m_notices.push_back(notice + ". It stopped " + std::to_string(m_recent_exits.size()) +
                             " times in a short while, so it is not restarted; use Restart worker "

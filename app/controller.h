@@ -55,6 +55,9 @@ public:
     // Size sweep, 1 KiB (or one element) up to the current size, doubling.
     void SweepSizes(const Lesson& lesson, const RunSettings& settings);
     void CancelAll();
+    // The kernel's resource use at a block size: asked of the worker once, then remembered.
+    // Returns nullptr until the answer has arrived.
+    const KernelAttributes* Attributes(const Lesson& lesson, int block);
     // Starts a new worker by hand (after it stopped too often to be restarted automatically).
     void RestartWorker();
 
@@ -99,6 +102,8 @@ private:
     std::unique_ptr<WorkerLink> m_worker;
     std::vector<StoredResult> m_results;
     std::map<int, Pending> m_pending;  // by request id
+    std::map<std::pair<int, int>, KernelAttributes> m_attributes;  // (lesson, block)
+    std::map<int, std::pair<int, int>> m_attribute_requests;        // request id -> (lesson, block)
     std::map<int, std::pair<bool, std::string>> m_available;  // lesson -> (available, reason)
     Json m_device;
     std::deque<std::string> m_notices;

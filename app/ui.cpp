@@ -272,18 +272,29 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
                     &kAmber);
     }
 
-    // Kernel resources at the chosen block size, from the newest live run of this lesson.
+    // Kernel resources at the chosen block size: asked of the worker, or, for a recorded
+    // lesson, from a recorded result at that block size.
     if (lesson.kind == StepKind::kGpu && !lesson.library) {
-        const StoredResult* s = c.LatestAnySize(lesson.number);
-        if (s && s->result.attributes) {
-            const KernelAttributes& a = *s->result.attributes;
-            ImGui::TextDisabled("%s: %d registers/thread, %d B static shared memory, %d blocks/SM, occupancy %.0f%% at block %d%s",
-                                a.kernel.c_str(), a.registers, a.static_smem_bytes, a.active_blocks_per_sm,
-                                100 * a.occupancy, s->result.block.value_or(0),
-                                s->result.recorded ? " (recorded)" : "");
-        } else {
-            ImGui::TextDisabled("Run the lesson to read its kernel's registers, shared memory and occupancy.");
+        const KernelAttributes* a = c.Attributes(lesson, ui.run.block);
+        const char* source = "";
+        if (!a) {
+            for (const StoredResult& s : c.results())
+                if (s.origin == Origin::kRecorded && s.result.lesson == lesson.number && s.result.attributes &&
+                    s.result.block == ui.run.block) {
+                    a = &*s.result.attributes;
+                    source = " (recorded)";
+                }
         }
+        if (a) {
+            ImGui::TextDisabled("%s at block %d: %d registers/thread, %d B static shared memory, %d blocks/SM, occupancy %.0f%%%s",
+                                a->kernel.c_str(), ui.run.block, a->registers, a->static_smem_bytes,
+                                a->active_blocks_per_sm, 100 * a->occupancy, source);
+        } else {
+            ImGui::TextDisabled(mode == LessonMode::kLive ? "Reading the kernel's registers and occupancy at block %d..."
+                                                          : "No kernel resources recorded at block %d.",
+                                ui.run.block);
+        }
+        Remember(ui, "attributes");
     }
 }
 
@@ -725,8 +736,10 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
             ImGui::TextDisabled("%s:", Tr(ui, kExport));
             ImGui::SameLine();
             if (ImGui::SmallButton("CSV")) Export(ui, c, false);
+            Remember(ui, "export_csv");
             ImGui::SameLine();
             if (ImGui::SmallButton("JSON")) Export(ui, c, true);
+            Remember(ui, "export_json");
             ImGui::SameLine();
             if (ImGui::SmallButton("PNG screenshot (F12)")) ui.screenshot_requested = true;
         }

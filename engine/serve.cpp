@@ -94,7 +94,7 @@ void ReadRequests(const std::shared_ptr<ServeState>& state, std::istream& in) {
         }
         const json id = request.contains("id") ? request["id"] : json(nullptr);
         if (!request.contains("op") || !request["op"].is_string()) {
-            state->Error(id, "missing \"op\": use run, sweep, info, list, cancel or shutdown");
+            state->Error(id, "missing \"op\": use run, sweep, info, list, attributes, cancel or shutdown");
             state->Done(id, "error");
             continue;
         }
@@ -124,8 +124,8 @@ void ReadRequests(const std::shared_ptr<ServeState>& state, std::istream& in) {
             if (op == "shutdown") break;
             continue;
         }
-        if (op != "run" && op != "sweep" && op != "info" && op != "list") {
-            state->Error(id, "unknown op '" + op + "': use run, sweep, info, list, cancel or shutdown");
+        if (op != "run" && op != "sweep" && op != "info" && op != "list" && op != "attributes") {
+            state->Error(id, "unknown op '" + op + "': use run, sweep, info, list, attributes, cancel or shutdown");
             state->Done(id, "error");
             continue;
         }
@@ -184,6 +184,18 @@ public:
         }
         const Lesson& lesson = LessonField(m_session.registry(), request);
         const RunOptions base = RunOptionsFromJson(request);
+        if (op == "attributes") {
+            const StepConfig config = ResolveConfig(lesson, base);  // validates the block size
+            const std::string why = m_session.Unavailable(lesson);
+            if (!lesson.attributes) throw UsageError("lesson " + std::to_string(lesson.number) + " has no kernel of its own");
+            if (!why.empty()) throw UnavailableError("lesson " + std::to_string(lesson.number) + " cannot run here: " + why);
+            m_state.Emit({{"id", id},
+                          {"type", "attributes"},
+                          {"lesson", lesson.number},
+                          {"block", config.block},
+                          {"attributes", ToJson(lesson.attributes(config.block))}});
+            return "ok";
+        }
         if (op == "run") return Report(id, m_session.Run(lesson, base, Control(id)), -1, 0);
 
         const bool by_block = request.contains("blocks");

@@ -3,6 +3,8 @@
 // and a fake worker that records requests and answers like the real one.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <fstream>
 
@@ -50,6 +52,12 @@ public:
             res.max_ms = res.median_ms * 1.2;
             res.verified = !(wrong_lesson == res.lesson);
             m_inbox.push_back({{"id", r["id"]}, {"type", "result"}, {"result", ToJson(res)}});
+        } else if (op == "attributes") {
+            const Json attributes = {{"kernel", "k"}, {"registers", 20}, {"static_smem_bytes", 0},
+                                     {"max_threads_per_block", 1024}, {"active_blocks_per_sm", 2048 / r["block"].get<int>()},
+                                     {"occupancy", 1.0}};
+            m_inbox.push_back({{"id", r["id"]}, {"type", "attributes"}, {"lesson", r["lesson"]},
+                               {"block", r["block"]}, {"attributes", attributes}});
         } else if (op == "cancel") {
             m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
             return true;
@@ -241,6 +249,52 @@ TEST_F(AppLogic, BlockSizeSliderOffersOnlyAcceptedSizes) {
     Drag(ImVec2(r.z - 2, (r.y + r.w) / 2), ImVec2(r.x + (r.z - r.x) * 0.3f, (r.y + r.w) / 2));
     for (int block = ui.run.block; block > 1; block /= 2) ASSERT_NE(block % 2, 1) << ui.run.block << " is not a power of two";
     EXPECT_TRUE(Catalog().FindLesson(20)->blocks->Accepts(ui.run.block));
+}
+
+TEST_F(AppLogic, KernelAttributesFollowTheBlockSize) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(2);
+    Click("lesson_4");
+    Frames(2);
+    const KernelAttributes* a = controller->Attributes(*Catalog().FindLesson(4), 256);
+    ASSERT_NE(a, nullptr) << "asked of the worker for the default block";
+    EXPECT_EQ(a->active_blocks_per_sm, 8);
+    int asked = 0;
+    for (const Json& r : sent) asked += r["op"] == "attributes";
+    Frames(3);
+    int asked_again = 0;
+    for (const Json& r : sent) asked_again += r["op"] == "attributes";
+    EXPECT_EQ(asked, asked_again) << "answers are remembered, not asked every frame";
+    ui.run.block = 512;
+    Frames(3);
+    a = controller->Attributes(*Catalog().FindLesson(4), 512);
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->active_blocks_per_sm, 4);
+}
+
+TEST_F(AppLogic, ExportWritesCsvAndJson) {
+    ImGui::GetIO().DisplaySize = ImVec2(1500, 2400);  // tall enough to show the export buttons
+    ui.export_dir = ::testing::TempDir() + "/exports_" + std::to_string(::getpid());
+    Click("lesson_3");
+    Click("run");
+    Click("export_csv");
+    Click("export_json");
+    ASSERT_GE(ui.messages.size(), 2u);
+    const std::string csv_message = ui.messages[ui.messages.size() - 2];
+    ASSERT_EQ(csv_message.rfind("Exported", 0), 0u) << csv_message;
+    const std::string csv_path = csv_message.substr(csv_message.find(" to ") + 4);
+    std::ifstream csv(csv_path);
+    std::string header, row;
+    std::getline(csv, header);
+    EXPECT_EQ(header.rfind("lesson,id,", 0), 0u);
+    int rows = 0;
+    while (std::getline(csv, row)) ++rows;
+    EXPECT_EQ(rows, static_cast<int>(controller->results().size()));
+    const std::string json_message = ui.messages.back();
+    std::ifstream json_file(json_message.substr(json_message.find(" to ") + 4));
+    const Json all = Json::parse(json_file);
+    EXPECT_EQ(all.size(), controller->results().size());
 }
 
 TEST_F(AppLogic, KeyboardNavigationRunAndCancel) {

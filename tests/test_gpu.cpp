@@ -7,11 +7,13 @@
 #include <cstdlib>
 #include <fstream>
 #include <optional>
+#include <sstream>
 
 #include "catalog.h"
 #include "device.h"
 #include "errors.h"
 #include "runner.h"
+#include "serve.h"
 #include "split_cases.h"
 
 using namespace lessons;
@@ -172,6 +174,24 @@ TEST(Gpu, PairsAcrossChunkBoundariesAreFoundOnce) {
         EXPECT_EQ(r.found.value_or(0), 10u) << lesson->id;
     }
     std::remove(path.c_str());
+}
+
+TEST(Gpu, ServeReportsKernelAttributesAtABlockSize) {
+    REQUIRE_GPU();
+    std::istringstream in(R"({"op":"attributes","id":1,"lesson":4,"block":128})" "\n");
+    std::ostringstream out;
+    ASSERT_EQ(Serve(Catalog(), in, out), 0);
+    bool seen = false;
+    std::istringstream lines(out.str());
+    for (std::string line; std::getline(lines, line);) {
+        const auto m = nlohmann::ordered_json::parse(line);
+        if (m["type"] != "attributes") continue;
+        seen = true;
+        EXPECT_EQ(m["block"], 128);
+        EXPECT_GT(m["attributes"]["registers"].get<int>(), 0);
+        EXPECT_GT(m["attributes"]["occupancy"].get<double>(), 0);
+    }
+    EXPECT_TRUE(seen) << out.str();
 }
 
 TEST(Gpu, ReductionOfOnesIsExactUpTo2To24) {

@@ -126,6 +126,15 @@ TEST(Serve, CancelStopsRunningAndQueuedRequests) {
     EXPECT_EQ(For(messages, 5).back()["status"], "ok");
 }
 
+TEST(Serve, AttributesAreForOwnKernelsOnly) {
+    const auto messages = ServeLines(R"({"op":"attributes","id":1,"lesson":3})" "\n"
+                                     R"({"op":"attributes","id":2,"lesson":4,"block":48})" "\n"
+                                     R"({"op":"attributes","id":3,"lesson":26})" "\n");
+    EXPECT_EQ(For(messages, 1).back()["status"], "error") << "a CPU lesson has no kernel";
+    EXPECT_NE(For(messages, 2)[0]["error"].get<std::string>().find("multiple of 32"), std::string::npos);
+    EXPECT_EQ(For(messages, 3).back()["status"], "error") << "a library step has no kernel of its own";
+}
+
 TEST(Serve, ShutdownStopsServing) {
     const auto messages = ServeLines(R"({"op":"shutdown","id":1})" "\n"
                                      R"({"op":"list","id":2})" "\n");
