@@ -193,15 +193,7 @@ void Controller::Handle(const Json& m) {
     } else if (type == "info") {
         m_device = m["device"];
     } else if (type == "attributes") {
-        const Json& a = m["attributes"];
-        KernelAttributes k;
-        k.kernel = a.value("kernel", "");
-        k.registers = a.value("registers", 0);
-        k.static_smem_bytes = a.value("static_smem_bytes", 0);
-        k.max_threads_per_block = a.value("max_threads_per_block", 0);
-        k.active_blocks_per_sm = a.value("active_blocks_per_sm", 0);
-        k.occupancy = a.value("occupancy", 0.0);
-        m_attributes[{m.value("lesson", 0), m.value("block", 0)}] = k;
+        m_attributes[{m.value("lesson", 0), m.value("block", 0)}] = KernelAttributesFromJson(m["attributes"]);
     } else if (type == "progress") {
         if (pending != m_pending.end()) {
             pending->second.done = m.value("done", 0);

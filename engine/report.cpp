@@ -57,6 +57,17 @@ json ToJson(const KernelAttributes& a) {
                 {"occupancy", a.occupancy}};
 }
 
+KernelAttributes KernelAttributesFromJson(const json& a) {
+    KernelAttributes k;
+    k.kernel = a.value("kernel", "");
+    k.registers = a.value("registers", 0);
+    k.static_smem_bytes = a.value("static_smem_bytes", 0);
+    k.max_threads_per_block = a.value("max_threads_per_block", 0);
+    k.active_blocks_per_sm = a.value("active_blocks_per_sm", 0);
+    k.occupancy = a.value("occupancy", 0.0);
+    return k;
+}
+
 json ToJson(const RunResult& r) {
     json j;
     j["lesson"] = r.lesson;
@@ -130,17 +141,8 @@ RunResult RunResultFromJson(const json& j) {
         for (const auto& [name, value] : j.at("extra").items())
             if (value.is_number()) r.extra.emplace_back(name, value.get<double>());
     r.device = j.value("device", "");
-    if (j.contains("attributes") && !j.at("attributes").is_null()) {
-        const json& a = j.at("attributes");
-        KernelAttributes k;
-        k.kernel = a.value("kernel", "");
-        k.registers = a.value("registers", 0);
-        k.static_smem_bytes = a.value("static_smem_bytes", 0);
-        k.max_threads_per_block = a.value("max_threads_per_block", 0);
-        k.active_blocks_per_sm = a.value("active_blocks_per_sm", 0);
-        k.occupancy = a.value("occupancy", 0.0);
-        r.attributes = k;
-    }
+    if (j.contains("attributes") && !j.at("attributes").is_null())
+        r.attributes = KernelAttributesFromJson(j.at("attributes"));
     r.timestamp = j.value("timestamp", "");
     r.recorded = j.value("recorded", false);
     return r;

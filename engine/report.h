@@ -22,6 +22,7 @@ RunResult RunResultFromJson(const nlohmann::ordered_json& j);
 nlohmann::ordered_json ToJson(const DeviceInfo& device, std::optional<double> measured_copy_gbps);
 nlohmann::ordered_json ToJson(const HostInfo& host);
 nlohmann::ordered_json ToJson(const KernelAttributes& attributes);
+KernelAttributes KernelAttributesFromJson(const nlohmann::ordered_json& j);
 // A lesson as `list --format json` prints it.
 nlohmann::ordered_json LessonToJson(const Registry& registry, const Lesson& lesson,
                             const std::string& unavailable_reason);
