@@ -40,7 +40,9 @@ void Range(double& lo, double& hi, bool log) {
     }
 }
 
-float TextWidth(const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; }
+float TextWidth(const std::string& s) {
+    return ImGui::CalcTextSize(s.c_str()).x;
+}
 
 void Hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color) {
     const float step = 6.0f * ImGui::GetFontSize() / 16.0f;
@@ -55,7 +57,8 @@ void DrawYAxis(ImDrawList* dl, const Axis& y, float x0, float x1, bool bytes) {
         const float py = y.Map(t);
         dl->AddLine(ImVec2(x0, py), ImVec2(x1, py), kGrid);
         const std::string label = bytes ? FormatBytesTick(t) : FormatTick(t);
-        dl->AddText(ImVec2(x0 - TextWidth(label) - 6, py - ImGui::GetFontSize() * 0.5f), kText, label.c_str());
+        dl->AddText(ImVec2(x0 - TextWidth(label) - 6, py - ImGui::GetFontSize() * 0.5f), kText,
+                    label.c_str());
     }
     dl->AddLine(ImVec2(x0, y.a), ImVec2(x0, y.b), kAxis);
 }
@@ -101,10 +104,14 @@ std::string FormatTick(double v) {
     char buf[32];
     const double a = std::fabs(v);
     if (a == 0) return "0";
-    if (a >= 1e6) std::snprintf(buf, sizeof buf, "%.3gM", v / 1e6);
-    else if (a >= 1e4) std::snprintf(buf, sizeof buf, "%.3gk", v / 1e3);
-    else if (a >= 1) std::snprintf(buf, sizeof buf, "%.4g", v);
-    else std::snprintf(buf, sizeof buf, "%.3g", v);
+    if (a >= 1e6)
+        std::snprintf(buf, sizeof buf, "%.3gM", v / 1e6);
+    else if (a >= 1e4)
+        std::snprintf(buf, sizeof buf, "%.3gk", v / 1e3);
+    else if (a >= 1)
+        std::snprintf(buf, sizeof buf, "%.4g", v);
+    else
+        std::snprintf(buf, sizeof buf, "%.3g", v);
     return buf;
 }
 
@@ -135,7 +142,8 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
         if (b.invalid) continue;
         const double top = std::max(b.value, b.hi);
         hi = std::max(hi, top);
-        if (o.log_scale && b.value > 0) lo = std::min(lo, b.lo > 0 ? std::min(b.lo, b.value) : b.value);
+        if (o.log_scale && b.value > 0)
+            lo = std::min(lo, b.lo > 0 ? std::min(b.lo, b.value) : b.value);
     }
     if (o.log_scale && lo > hi) lo = 1e-3;
     Range(lo, hi, o.log_scale);
@@ -157,7 +165,8 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
         const float cx = left + slot * (static_cast<float>(i) + 0.5f);
         const float x0 = cx - bar_w / 2, x1 = cx + bar_w / 2;
         const std::string& label = b.label;
-        dl->AddText(ImVec2(cx - TextWidth(label) / 2, bottom + 3), b.highlight ? kHighlight : kText, label.c_str());
+        dl->AddText(ImVec2(cx - TextWidth(label) / 2, bottom + 3), b.highlight ? kHighlight : kText,
+                    label.c_str());
         if (hovered_plot && mouse.x >= left + slot * static_cast<float>(i) &&
             mouse.x < left + slot * static_cast<float>(i + 1))
             hovered = i;
@@ -175,8 +184,8 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
             cumulative += parts[p];
             const float ya = y.Map(std::max(base, o.log_scale ? lo : 0.0));
             const float yb = y.Map(std::max(cumulative, o.log_scale ? lo : 0.0));
-            const ImU32 c = b.parts.empty() ? b.color
-                                            : (p < o.part_colors.size() ? o.part_colors[p] : b.color);
+            const ImU32 c =
+                b.parts.empty() ? b.color : (p < o.part_colors.size() ? o.part_colors[p] : b.color);
             if (yb < ya - 0.5f) {
                 dl->AddRectFilled(ImVec2(x0, yb), ImVec2(x1, ya), c);
                 if (b.hatched) Hatch(dl, ImVec2(x0, yb), ImVec2(x1, ya), IM_COL32(20, 20, 25, 140));
@@ -184,7 +193,8 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
             base = cumulative;
         }
         const float ytop = y.Map(b.value);
-        if (b.highlight) dl->AddRect(ImVec2(x0 - 2, ytop - 2), ImVec2(x1 + 2, bottom), kHighlight, 0, 0, 2.0f);
+        if (b.highlight)
+            dl->AddRect(ImVec2(x0 - 2, ytop - 2), ImVec2(x1 + 2, bottom), kHighlight, 0, 0, 2.0f);
         if (b.lo >= 0 && b.hi >= 0) {  // min-max whisker
             const float ylo = y.Map(std::max(b.lo, o.log_scale ? lo : 0.0)), yhi = y.Map(b.hi);
             dl->AddLine(ImVec2(cx, ylo), ImVec2(cx, yhi), kText, 1.5f);
@@ -193,18 +203,21 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
         }
         if (!b.annotation.empty()) {
             const float ay = std::min(ytop, b.hi >= 0 ? y.Map(b.hi) : ytop) - font * 1.25f;
-            const float ax = std::clamp(cx - TextWidth(b.annotation) / 2, left, std::max(left, right - TextWidth(b.annotation)));
+            const float ax = std::clamp(cx - TextWidth(b.annotation) / 2, left,
+                                        std::max(left, right - TextWidth(b.annotation)));
             dl->AddText(ImVec2(ax, std::max(ay, origin.y)), kHighlight, b.annotation.c_str());
         }
     }
     // Legend of the stacked parts.
     float lx = left;
     for (size_t p = 0; p < o.part_names.size() && p < o.part_colors.size(); ++p) {
-        dl->AddRectFilled(ImVec2(lx, origin.y + 2), ImVec2(lx + font * 0.8f, origin.y + 2 + font * 0.8f), o.part_colors[p]);
+        dl->AddRectFilled(ImVec2(lx, origin.y + 2),
+                          ImVec2(lx + font * 0.8f, origin.y + 2 + font * 0.8f), o.part_colors[p]);
         dl->AddText(ImVec2(lx + font, origin.y), kText, o.part_names[p].c_str());
         lx += font * 1.6f + TextWidth(o.part_names[p]);
     }
-    if (hovered >= 0 && !bars[hovered].tooltip.empty()) ImGui::SetTooltip("%s", bars[hovered].tooltip.c_str());
+    if (hovered >= 0 && !bars[hovered].tooltip.empty())
+        ImGui::SetTooltip("%s", bars[hovered].tooltip.c_str());
     ImGui::PopID();
     return hovered;
 }
@@ -231,7 +244,8 @@ void LineChart(const char* id, const std::vector<Series>& series, const LineOpti
     const float top = origin.y + font * 1.6f, bottom = origin.y + o.height - font * 2.6f;
     if (xlo > xhi) {
         const char* empty = "no data yet";
-        dl->AddText(ImVec2((left + right - TextWidth(empty)) / 2, (top + bottom) / 2), kAxis, empty);
+        dl->AddText(ImVec2((left + right - TextWidth(empty)) / 2, (top + bottom) / 2), kAxis,
+                    empty);
         ImGui::PopID();
         return;
     }
@@ -282,7 +296,8 @@ void LineChart(const char* id, const std::vector<Series>& series, const LineOpti
             dl->AddCircle(p, font * 0.5f, kHighlight, 0, 2.0f);
             dl->AddText(ImVec2(p.x + font * 0.5f, p.y - font * 1.3f), kHighlight, "best");
         }
-        dl->AddLine(ImVec2(lx, origin.y + font * 0.5f), ImVec2(lx + font, origin.y + font * 0.5f), s.color, 3.0f);
+        dl->AddLine(ImVec2(lx, origin.y + font * 0.5f), ImVec2(lx + font, origin.y + font * 0.5f),
+                    s.color, 3.0f);
         dl->AddText(ImVec2(lx + font * 1.2f, origin.y), kText, s.name.c_str());
         lx += font * 2.2f + TextWidth(s.name);
     }

@@ -11,15 +11,15 @@
 namespace lessons::app::chart {
 
 struct Bar {
-    std::string label;                 // under the bar
-    double value = 0;                  // the bar's height (total of `parts` when stacked)
-    double lo = -1, hi = -1;           // whiskers (min, max); negative: none
-    std::vector<double> parts;         // stacked segments, bottom first; empty: one segment
-    ImU32 color = 0;                   // single-segment colour
-    bool highlight = false;            // the current lesson
-    bool hatched = false;              // recorded, not live
-    bool invalid = false;              // a wrong result: drawn as a red marker, never as a bar
-    std::string annotation;            // above the bar, e.g. "2.3x faster than lesson 3"
+    std::string label;          // under the bar
+    double value = 0;           // the bar's height (total of `parts` when stacked)
+    double lo = -1, hi = -1;    // whiskers (min, max); negative: none
+    std::vector<double> parts;  // stacked segments, bottom first; empty: one segment
+    ImU32 color = 0;            // single-segment colour
+    bool highlight = false;     // the current lesson
+    bool hatched = false;       // recorded, not live
+    bool invalid = false;       // a wrong result: drawn as a red marker, never as a bar
+    std::string annotation;     // above the bar, e.g. "2.3x faster than lesson 3"
     std::string tooltip;
 };
 

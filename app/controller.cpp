@@ -46,9 +46,11 @@ std::vector<RunResult> LoadRecordedResults(std::string* problems) {
     return out;
 }
 
-Controller::Controller(const Registry& registry, WorkerFactory factory, std::vector<RunResult> recorded)
+Controller::Controller(const Registry& registry, WorkerFactory factory,
+                       std::vector<RunResult> recorded)
     : m_registry(registry), m_factory(std::move(factory)) {
-    for (RunResult& r : recorded) m_results.push_back({std::move(r), Origin::kRecorded, m_sequence++});
+    for (RunResult& r : recorded)
+        m_results.push_back({std::move(r), Origin::kRecorded, m_sequence++});
 }
 
 void Controller::Start() {
@@ -78,8 +80,9 @@ void Controller::Restart() {
     if (!m_worker || !m_worker->Start(&error)) {
         m_start_error = error.empty() ? "the worker could not be started" : error;
         m_worker.reset();
-        m_notices.push_back("Cannot start the worker: " + m_start_error +
-                            ". Lessons cannot run; texts, code and recorded results stay available.");
+        m_notices.push_back(
+            "Cannot start the worker: " + m_start_error +
+            ". Lessons cannot run; texts, code and recorded results stay available.");
         return;
     }
     m_start_error.clear();
@@ -117,7 +120,8 @@ Json Controller::BaseRequest(const char* op, const Lesson& lesson, const RunSett
 }
 
 void Controller::CancelAll() {
-    if (!m_pending.empty() && m_worker && m_worker->Running()) Send({{"op", "cancel"}}, {"cancel", Origin::kRun});
+    if (!m_pending.empty() && m_worker && m_worker->Running())
+        Send({{"op", "cancel"}}, {"cancel", Origin::kRun});
 }
 
 const KernelAttributes* Controller::Attributes(const Lesson& lesson, int block) {
@@ -126,7 +130,8 @@ const KernelAttributes* Controller::Attributes(const Lesson& lesson, int block) 
     if (it != m_attributes.end()) return &it->second;
     // (The GUI's catalogue has no GPU code, so the lesson's own attributes function is null
     // here: whether it has a kernel is what counts.)
-    if (lesson.kind != StepKind::kGpu || lesson.library || Mode(lesson) != LessonMode::kLive) return nullptr;
+    if (lesson.kind != StepKind::kGpu || lesson.library || Mode(lesson) != LessonMode::kLive)
+        return nullptr;
     for (const auto& [id, asked] : m_attribute_requests)
         if (asked == key) return nullptr;  // on its way
     const int id = m_next_id;
@@ -140,7 +145,8 @@ void Controller::RunWithPrevious(const Lesson& lesson, const RunSettings& settin
     CancelAll();
     for (const Lesson* l : WithPrevious(lesson)) {
         if (Mode(*l) != LessonMode::kLive) continue;
-        Send(BaseRequest("run", *l, settings), {"lesson " + std::to_string(l->number), Origin::kRun});
+        Send(BaseRequest("run", *l, settings),
+             {"lesson " + std::to_string(l->number), Origin::kRun});
     }
 }
 
@@ -193,7 +199,8 @@ void Controller::Handle(const Json& m) {
     } else if (type == "info") {
         m_device = m["device"];
     } else if (type == "attributes") {
-        m_attributes[{m.value("lesson", 0), m.value("block", 0)}] = KernelAttributesFromJson(m["attributes"]);
+        m_attributes[{m.value("lesson", 0), m.value("block", 0)}] =
+            KernelAttributesFromJson(m["attributes"]);
     } else if (type == "progress") {
         if (pending != m_pending.end()) {
             pending->second.done = m.value("done", 0);
@@ -259,7 +266,8 @@ LessonMode Controller::Mode(const Lesson& lesson) const {
     if (it != m_available.end() && it->second.first) return LessonMode::kLive;
     if (lesson.kind == StepKind::kGpu)
         for (const StoredResult& s : m_results)
-            if (s.origin == Origin::kRecorded && s.result.lesson == lesson.number) return LessonMode::kRecorded;
+            if (s.origin == Origin::kRecorded && s.result.lesson == lesson.number)
+                return LessonMode::kRecorded;
     return it == m_available.end() ? LessonMode::kUnknown : LessonMode::kUnavailable;
 }
 

@@ -101,10 +101,10 @@ private:
     WorkerFactory m_factory;
     std::unique_ptr<WorkerLink> m_worker;
     std::vector<StoredResult> m_results;
-    std::map<int, Pending> m_pending;  // by request id
+    std::map<int, Pending> m_pending;                              // by request id
     std::map<std::pair<int, int>, KernelAttributes> m_attributes;  // (lesson, block)
-    std::map<int, std::pair<int, int>> m_attribute_requests;        // request id -> (lesson, block)
-    std::map<int, std::pair<bool, std::string>> m_available;  // lesson -> (available, reason)
+    std::map<int, std::pair<int, int>> m_attribute_requests;       // request id -> (lesson, block)
+    std::map<int, std::pair<bool, std::string>> m_available;       // lesson -> (available, reason)
     Json m_device;
     std::deque<std::string> m_notices;
     std::vector<Json> m_sent;

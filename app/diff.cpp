@@ -7,7 +7,8 @@ namespace {
 
 std::string_view Trim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+        s.remove_suffix(1);
     return s;
 }
 
@@ -35,8 +36,9 @@ std::vector<bool> ChangedLines(const std::vector<std::string>& previous,
     std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
     for (size_t i = n; i-- > 0;)
         for (size_t j = m; j-- > 0;)
-            lcs[i][j] = Trim(previous[i]) == Trim(current[j]) ? lcs[i + 1][j + 1] + 1
-                                                              : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+            lcs[i][j] = Trim(previous[i]) == Trim(current[j])
+                            ? lcs[i + 1][j + 1] + 1
+                            : std::max(lcs[i + 1][j], lcs[i][j + 1]);
     std::vector<bool> changed(m, true);
     size_t i = 0, j = 0;
     while (i < n && j < m) {

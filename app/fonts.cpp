@@ -29,8 +29,8 @@ Fonts BuildFonts(float scale, const std::vector<std::string_view>& texts) {
     ranges.clear();
     ImFontGlyphRangesBuilder builder;
     builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
-    static const ImWchar kExtra[] = {0x0370, 0x03FF, 0x2010, 0x2044, 0x2070, 0x209F,
-                                     0x2190, 0x21FF, 0x2212, 0x2264, 0x25CB, 0x25D0, 0x2713, 0x2717, 0};
+    static const ImWchar kExtra[] = {0x0370, 0x03FF, 0x2010, 0x2044, 0x2070, 0x209F, 0x2190, 0x21FF,
+                                     0x2212, 0x2264, 0x25CB, 0x25D0, 0x2713, 0x2717, 0};
     builder.AddRanges(kExtra);
     for (std::string_view t : texts) builder.AddText(t.data(), t.data() + t.size());
     builder.BuildRanges(&ranges);
@@ -52,14 +52,16 @@ Fonts BuildFonts(float scale, const std::vector<std::string_view>& texts) {
     };
     f.ui = add_ui(kSans, size);
     f.heading = add_ui(Exists(kSansBold) ? kSansBold : kSans, size * 1.45f);
-    f.mono = have_mono ? io.Fonts->AddFontFromFileTTF(kMono, size * 0.95f, nullptr, ranges.Data) : f.ui;
+    f.mono =
+        have_mono ? io.Fonts->AddFontFromFileTTF(kMono, size * 0.95f, nullptr, ranges.Data) : f.ui;
     if (!have_sans || !have_mono || !have_cjk) {
         f.notice = "Some fonts are missing (";
         if (!have_sans) f.notice += std::string(kSans) + " ";
         if (!have_mono) f.notice += std::string(kMono) + " ";
         if (!have_cjk) f.notice += std::string(kCjk) + " ";
-        f.notice += "): install fonts-dejavu-core and fonts-wqy-microhei. Using ImGui's default font"
-                    " where they are missing; Chinese text may not show.";
+        f.notice +=
+            "): install fonts-dejavu-core and fonts-wqy-microhei. Using ImGui's default font"
+            " where they are missing; Chinese text may not show.";
     }
     io.Fonts->Build();
     return f;

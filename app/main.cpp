@@ -8,12 +8,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <ctime>
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -21,8 +21,8 @@
 #include "catalog.h"
 #include "controller.h"
 #include "screenshot.h"
-#include "units.h"
 #include "ui.h"
+#include "units.h"
 #include "worker_process.h"
 
 using namespace lessons;
@@ -48,7 +48,8 @@ std::string FindWorker() {
         self[n] = 0;
         std::string dir(self);
         dir = dir.substr(0, dir.rfind('/'));
-        for (const std::string& candidate : {dir + "/cuda-lessons-cli", dir + "/../cli/cuda-lessons-cli"})
+        for (const std::string& candidate :
+             {dir + "/cuda-lessons-cli", dir + "/../cli/cuda-lessons-cli"})
             if (access(candidate.c_str(), X_OK) == 0) return candidate;
     }
     return "/usr/bin/env";  // with "cuda-lessons-cli" as its argument: found on PATH
@@ -79,13 +80,16 @@ int main(int argc, char** argv) {
     cli.add_option("--size", flags.size, "initial data size, e.g. 256MiB");
     cli.add_option("--screenshot", flags.screenshot,
                    "write a PNG once the page has settled and runs have finished, then exit");
-    cli.add_option("--worker", flags.worker, "the worker program (default: cuda-lessons-cli beside this one)");
-    cli.add_flag("--stats", flags.stats, "print frame statistics at exit (frame time while running, idle wake-ups)");
+    cli.add_option("--worker", flags.worker,
+                   "the worker program (default: cuda-lessons-cli beside this one)");
+    cli.add_flag("--stats", flags.stats,
+                 "print frame statistics at exit (frame time while running, idle wake-ups)");
     CLI11_PARSE(cli, argc, argv);
 
     const std::vector<std::string>& problems = CatalogProblems();
     if (!problems.empty()) {
-        for (const std::string& p : problems) std::fprintf(stderr, "catalogue problem: %s\n", p.c_str());
+        for (const std::string& p : problems)
+            std::fprintf(stderr, "catalogue problem: %s\n", p.c_str());
         return 1;
     }
     const Registry& registry = Catalog();
@@ -98,7 +102,8 @@ int main(int argc, char** argv) {
     if (!problem.empty()) ui.messages.push_back(problem);
     if (flags.lesson) ui.settings.lesson = flags.lesson;
     if (!flags.lang.empty()) ui.settings.language = flags.lang;
-    if (const char* home = std::getenv("HOME")) ui.export_dir = std::string(home) + "/cuda-lessons-exports";
+    if (const char* home = std::getenv("HOME"))
+        ui.export_dir = std::string(home) + "/cuda-lessons-exports";
     SelectLesson(ui, registry, ui.settings.lesson);
     if (!flags.size.empty()) {
         try {
@@ -111,15 +116,20 @@ int main(int argc, char** argv) {
 
     std::signal(SIGINT, [](int) { g_quit = 1; });
     std::signal(SIGTERM, [](int) { g_quit = 1; });
-    glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "GLFW error %d: %s\n", code, text); });
+    glfwSetErrorCallback([](int code, const char* text) {
+        std::fprintf(stderr, "GLFW error %d: %s\n", code, text);
+    });
     if (!glfwInit()) {
-        std::fprintf(stderr, "cuda-lessons: cannot open a window (no display?). The CLI, cuda-lessons-cli, works without one.\n");
+        std::fprintf(stderr,
+                     "cuda-lessons: cannot open a window (no display?). The CLI, cuda-lessons-cli, "
+                     "works without one.\n");
         return 1;
     }
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-    GLFWwindow* window = glfwCreateWindow(ui.settings.window_width, ui.settings.window_height, "CUDA Lessons", nullptr, nullptr);
+    GLFWwindow* window = glfwCreateWindow(ui.settings.window_width, ui.settings.window_height,
+                                          "CUDA Lessons", nullptr, nullptr);
     if (!window) {
         std::fprintf(stderr, "cuda-lessons: cannot create an OpenGL 3.3 window\n");
         glfwTerminate();
@@ -129,8 +139,10 @@ int main(int argc, char** argv) {
     glfwSwapInterval(1);
     float content_scale = 1, unused = 1;
     glfwGetWindowContentScale(window, &content_scale, &unused);
-    if (flags.scale > 0) ui.settings.scale = flags.scale;
-    else if (ui.settings.scale <= 0) ui.settings.scale = std::clamp(content_scale, 0.5f, 4.0f);
+    if (flags.scale > 0)
+        ui.settings.scale = flags.scale;
+    else if (ui.settings.scale <= 0)
+        ui.settings.scale = std::clamp(content_scale, 0.5f, 4.0f);
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
@@ -143,12 +155,15 @@ int main(int argc, char** argv) {
     std::vector<RunResult> recorded = LoadRecordedResults(&problems_text);
     if (!problems_text.empty()) ui.messages.push_back("Recorded results: " + problems_text);
     const std::string worker = flags.worker.empty() ? FindWorker() : flags.worker;
-    auto controller_owner = std::make_unique<Controller>(registry, [worker] {
-        std::vector<std::string> command{worker};
-        if (worker == "/usr/bin/env") command.push_back("cuda-lessons-cli");
-        command.push_back("serve");
-        return std::make_unique<WorkerProcess>(command, [] { glfwPostEmptyEvent(); });
-    }, std::move(recorded));
+    auto controller_owner = std::make_unique<Controller>(
+        registry,
+        [worker] {
+            std::vector<std::string> command{worker};
+            if (worker == "/usr/bin/env") command.push_back("cuda-lessons-cli");
+            command.push_back("serve");
+            return std::make_unique<WorkerProcess>(command, [] { glfwPostEmptyEvent(); });
+        },
+        std::move(recorded));
     Controller& controller = *controller_owner;
     controller.Start();
 
@@ -162,9 +177,12 @@ int main(int argc, char** argv) {
         double busy_ms = 0, busy_max_ms = 0;
     } stats;
     while (!glfwWindowShouldClose(window)) {
-        const bool animating = controller.Busy() || ui.changed_at >= 0 || !flags.screenshot.empty() || ui.fonts_dirty;
-        if (animating) glfwPollEvents();
-        else glfwWaitEventsTimeout(2.0);  // idle: sleep until input, a worker message or a signal
+        const bool animating =
+            controller.Busy() || ui.changed_at >= 0 || !flags.screenshot.empty() || ui.fonts_dirty;
+        if (animating)
+            glfwPollEvents();
+        else
+            glfwWaitEventsTimeout(2.0);  // idle: sleep until input, a worker message or a signal
         if (g_quit) glfwSetWindowShouldClose(window, 1);
         const auto frame_start = Clock::now();
         controller.Update();
@@ -194,20 +212,25 @@ int main(int argc, char** argv) {
             run_sent = true;
         }
         if (ui.screenshot_requested || !flags.screenshot.empty()) {
-            const bool settled = !controller.Busy() && (!flags.run || run_sent) && !controller.device().empty();
+            const bool settled =
+                !controller.Busy() && (!flags.run || run_sent) && !controller.device().empty();
             settled_frames = settled ? settled_frames + 1 : 0;
             const bool timeout = Clock::now() - started > std::chrono::seconds(300);
             if (ui.screenshot_requested || settled_frames >= 5 || timeout) {
                 std::string path = flags.screenshot;
                 if (ui.screenshot_requested) {
                     mkdir(ui.export_dir.c_str(), 0755);
-                    path = ui.export_dir + "/screenshot-" + std::to_string(std::time(nullptr)) + ".png";
+                    path = ui.export_dir + "/screenshot-" + std::to_string(std::time(nullptr)) +
+                           ".png";
                 }
                 std::string error;
-                if (SaveFramebufferPng(path, w, h, &error)) ui.messages.push_back("Screenshot written to " + path);
-                else ui.messages.push_back("Screenshot failed: " + error);
+                if (SaveFramebufferPng(path, w, h, &error))
+                    ui.messages.push_back("Screenshot written to " + path);
+                else
+                    ui.messages.push_back("Screenshot failed: " + error);
                 if (!flags.screenshot.empty()) {
-                    std::fprintf(stderr, "%s%s\n", error.empty() ? "screenshot: " : "screenshot failed: ",
+                    std::fprintf(stderr, "%s%s\n",
+                                 error.empty() ? "screenshot: " : "screenshot failed: ",
                                  error.empty() ? path.c_str() : error.c_str());
                     if (timeout) std::fprintf(stderr, "screenshot taken after a 300 s timeout\n");
                     exit_code = error.empty() && !timeout ? 0 : 1;
@@ -217,7 +240,8 @@ int main(int argc, char** argv) {
             }
         }
         // For tests that drive the real window with xdotool: where the controls are.
-        if (const char* rects_file = std::getenv("CUDA_LESSONS_RECTS_FILE"); rects_file && *rects_file) {
+        if (const char* rects_file = std::getenv("CUDA_LESSONS_RECTS_FILE");
+            rects_file && *rects_file) {
             nlohmann::ordered_json j = nlohmann::ordered_json::object();
             for (const auto& [name, r] : ui.rects) j[name] = {r.x, r.y, r.z, r.w};
             j["state"] = {{"lesson", ui.settings.lesson},
@@ -228,7 +252,8 @@ int main(int argc, char** argv) {
             std::rename((std::string(rects_file) + ".tmp").c_str(), rects_file);
         }
         glfwSwapBuffers(window);
-        const double frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - frame_start).count();
+        const double frame_ms =
+            std::chrono::duration<double, std::milli>(Clock::now() - frame_start).count();
         if (controller.Busy()) {
             ++stats.busy_frames;
             stats.busy_ms += frame_ms;
@@ -238,14 +263,16 @@ int main(int argc, char** argv) {
         }
         if (animating) {  // vsync does not throttle under every display: cap at about 60 fps
             const auto spent = Clock::now() - frame_start;
-            if (spent < std::chrono::milliseconds(16)) std::this_thread::sleep_for(std::chrono::milliseconds(16) - spent);
+            if (spent < std::chrono::milliseconds(16))
+                std::this_thread::sleep_for(std::chrono::milliseconds(16) - spent);
         }
     }
 
     if (flags.stats) {
         const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
-        std::fprintf(stderr, "frames while running: %d, mean %.2f ms to build and draw (max %.2f ms)\n"
-                             "frames while idle: %d in %.1f s\n",
+        std::fprintf(stderr,
+                     "frames while running: %d, mean %.2f ms to build and draw (max %.2f ms)\n"
+                     "frames while idle: %d in %.1f s\n",
                      stats.busy_frames, stats.busy_frames ? stats.busy_ms / stats.busy_frames : 0.0,
                      stats.busy_max_ms, stats.idle_frames, seconds);
     }

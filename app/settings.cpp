@@ -13,9 +13,12 @@ namespace lessons::app {
 
 std::string ConfigDir() {
     std::string base;
-    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) base = xdg;
-    else if (const char* home = std::getenv("HOME"); home && *home) base = std::string(home) + "/.config";
-    else return {};
+    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
+        base = xdg;
+    else if (const char* home = std::getenv("HOME"); home && *home)
+        base = std::string(home) + "/.config";
+    else
+        return {};
     mkdir(base.c_str(), 0755);
     const std::string dir = base + "/cuda-lessons";
     mkdir(dir.c_str(), 0755);
@@ -41,7 +44,9 @@ Settings LoadSettings(const std::string& path, std::string* problem) {
         s.window_width = std::clamp(j.value("window_width", s.window_width), 640, 10000);
         s.window_height = std::clamp(j.value("window_height", s.window_height), 400, 10000);
     } catch (const nlohmann::json::exception& e) {
-        if (problem) *problem = "the settings file " + path + " has a bad value (" + e.what() + "); using defaults";
+        if (problem)
+            *problem =
+                "the settings file " + path + " has a bad value (" + e.what() + "); using defaults";
         return Settings{};
     }
     return s;

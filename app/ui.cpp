@@ -33,20 +33,24 @@ const Word kRun{"Run", "运行"}, kSweepBlocks{"Sweep block sizes", "扫描线�
     kRecorded{"recorded", "已录制"}, kUnavailable{"unavailable", "不可用"},
     kExport{"Export", "导出"}, kScale{"Scale", "缩放"};
 
-const char* Tr(const UiState& ui, const Word& w) { return ui.settings.language == "zh" ? w.zh : w.en; }
+const char* Tr(const UiState& ui, const Word& w) {
+    return ui.settings.language == "zh" ? w.zh : w.en;
+}
 
 const ImU32 kCurrentColor = IM_COL32(80, 160, 255, 255);
 const ImU32 kPreviousColor = IM_COL32(70, 200, 170, 255);
 const ImU32 kOtherColor = IM_COL32(130, 130, 145, 255);
-const ImVec4 kGreen(0.45f, 0.85f, 0.45f, 1), kAmber(1.0f, 0.75f, 0.3f, 1), kGrey(0.6f, 0.6f, 0.6f, 1),
-    kRed(1.0f, 0.35f, 0.35f, 1), kAccent(0.55f, 0.75f, 1.0f, 1);
+const ImVec4 kGreen(0.45f, 0.85f, 0.45f, 1), kAmber(1.0f, 0.75f, 0.3f, 1),
+    kGrey(0.6f, 0.6f, 0.6f, 1), kRed(1.0f, 0.35f, 0.35f, 1), kAccent(0.55f, 0.75f, 1.0f, 1);
 
 void Remember(UiState& ui, const char* name) {
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     ui.rects[name] = ImVec4(a.x, a.y, b.x, b.y);
 }
 
-void Changed(UiState& ui) { ui.changed_at = ImGui::GetTime(); }
+void Changed(UiState& ui) {
+    ui.changed_at = ImGui::GetTime();
+}
 
 std::string Ms(double ms) {
     char buf[32];
@@ -59,13 +63,15 @@ uint64_t SizeCap(const Controller& c, const Registry& reg, const Lesson& lesson,
     const Chapter& chapter = reg.ChapterOf(lesson);
     const uint64_t host = HostAvailableMemory() / 10 * 9;
     const Json& d = c.device();
-    const uint64_t device = d.contains("free_memory_bytes") ? d["free_memory_bytes"].get<uint64_t>() : 0;
+    const uint64_t device =
+        d.contains("free_memory_bytes") ? d["free_memory_bytes"].get<uint64_t>() : 0;
     uint64_t cap = uint64_t(1) << 36;
     *why = "64 GiB, the slider's end";
     while (cap > 1024) {
         const MemoryNeeds n = lesson.needs(cap);
         const bool host_ok = chapter.workload_host_bytes(cap) + n.host_bytes <= host;
-        const bool dev_ok = lesson.kind != StepKind::kGpu || device == 0 || n.device_bytes <= device;
+        const bool dev_ok =
+            lesson.kind != StepKind::kGpu || device == 0 || n.device_bytes <= device;
         if (host_ok && dev_ok) break;
         *why = host_ok ? "free GPU memory" : "available host memory";
         cap /= 2;
@@ -81,7 +87,9 @@ void WrappedText(const std::string& text, const ImVec4* color = nullptr) {
     const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4);
     ImFont* font = ImGui::GetFont();
     const float size = ImGui::GetFontSize();
-    auto measure = [&](const char* a, const char* b) { return font->CalcTextSizeA(size, 1e9f, 0, a, b).x; };
+    auto measure = [&](const char* a, const char* b) {
+        return font->CalcTextSizeA(size, 1e9f, 0, a, b).x;
+    };
     const char* s = text.c_str();
     const char* end = s + text.size();
     auto emit = [&](const char* a, const char* b) {
@@ -114,7 +122,8 @@ void DrawLessonText(const UiState& ui, std::string_view text) {
     std::string paragraph;
     auto strip = [](std::string s) {
         for (const char* mark : {"**", "`", "*"}) {
-            for (size_t p; (p = s.find(mark)) != std::string::npos;) s.erase(p, std::string(mark).size());
+            for (size_t p; (p = s.find(mark)) != std::string::npos;)
+                s.erase(p, std::string(mark).size());
         }
         return s;
     };
@@ -138,7 +147,9 @@ void DrawLessonText(const UiState& ui, std::string_view text) {
         if (line.rfind("# ", 0) == 0) continue;  // the title is drawn by the page
         if (line.empty()) {
             flush();
-        } else if (line.rfind("- ", 0) == 0 || (line.size() > 3 && std::isdigit(static_cast<unsigned char>(line[0])) && line[1] == '.')) {
+        } else if (line.rfind("- ", 0) == 0 ||
+                   (line.size() > 3 && std::isdigit(static_cast<unsigned char>(line[0])) &&
+                    line[1] == '.')) {
             flush();
             paragraph = line;  // list items start their own paragraph...
             if (line[0] == '-') {
@@ -147,7 +158,8 @@ void DrawLessonText(const UiState& ui, std::string_view text) {
                 paragraph = line.substr(2);
             }
         } else if (line.rfind("  ", 0) == 0 && !paragraph.empty()) {
-            paragraph += " " + line.substr(line.find_first_not_of(' '));  // ...continued by indented lines
+            paragraph +=
+                " " + line.substr(line.find_first_not_of(' '));  // ...continued by indented lines
         } else {
             paragraph += (paragraph.empty() ? "" : " ") + line;
         }
@@ -164,17 +176,22 @@ void DrawCode(UiState& ui, const Registry& reg, const Lesson& lesson) {
         ui.code_changed = prev ? ChangedLines(SplitLines(prev->source), ui.code_lines)
                                : std::vector<bool>(ui.code_lines.size(), false);
     }
-    const int changed = static_cast<int>(std::count(ui.code_changed.begin(), ui.code_changed.end(), true));
+    const int changed =
+        static_cast<int>(std::count(ui.code_changed.begin(), ui.code_changed.end(), true));
     ImGui::TextDisabled("%s%s", lesson.source_path.c_str(),
-                        lesson.previous ? ("  ·  " + std::to_string(changed) + " lines differ from lesson " +
-                                           std::to_string(lesson.previous) + " (highlighted)").c_str()
-                                        : "");
+                        lesson.previous
+                            ? ("  ·  " + std::to_string(changed) + " lines differ from lesson " +
+                               std::to_string(lesson.previous) + " (highlighted)")
+                                  .c_str()
+                            : "");
     ImGui::PushFont(ui.fonts.mono);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     for (size_t i = 0; i < ui.code_lines.size(); ++i) {
         const ImVec2 p = ImGui::GetCursorScreenPos();
         if (ui.code_changed[i])
-            dl->AddRectFilled(p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, p.y + ImGui::GetTextLineHeightWithSpacing()),
+            dl->AddRectFilled(p,
+                              ImVec2(p.x + ImGui::GetContentRegionAvail().x,
+                                     p.y + ImGui::GetTextLineHeightWithSpacing()),
                               IM_COL32(60, 110, 60, 110));
         ImGui::TextDisabled("%3zu", i + 1);
         ImGui::SameLine();
@@ -187,7 +204,8 @@ void DrawCode(UiState& ui, const Registry& reg, const Lesson& lesson) {
 void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
     const Chapter& chapter = reg.ChapterOf(lesson);
     const LessonMode mode = c.Mode(lesson);
-    ImGui::PushItemWidth(std::min(ImGui::GetFontSize() * 16, ImGui::GetContentRegionAvail().x * 0.45f));
+    ImGui::PushItemWidth(
+        std::min(ImGui::GetFontSize() * 16, ImGui::GetContentRegionAvail().x * 0.45f));
     if (lesson.blocks) {
         const std::vector<int> choices = lesson.blocks->Choices();
         int index = 0;
@@ -195,10 +213,12 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
             if (choices[i] == ui.run.block) index = static_cast<int>(i);
         if (!lesson.blocks->Accepts(ui.run.block)) {
             ui.run.block = lesson.blocks->default_block;
-            index = static_cast<int>(std::find(choices.begin(), choices.end(), ui.run.block) - choices.begin());
+            index = static_cast<int>(std::find(choices.begin(), choices.end(), ui.run.block) -
+                                     choices.begin());
         }
         const std::string shown = std::to_string(ui.run.block);
-        if (ImGui::SliderInt(Tr(ui, kBlock), &index, 0, static_cast<int>(choices.size()) - 1, shown.c_str())) {
+        if (ImGui::SliderInt(Tr(ui, kBlock), &index, 0, static_cast<int>(choices.size()) - 1,
+                             shown.c_str())) {
             ui.run.block = choices[std::clamp(index, 0, static_cast<int>(choices.size()) - 1)];
             Changed(ui);
         }
@@ -211,10 +231,11 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
 
     std::string cap_why;
     const uint64_t cap = SizeCap(c, reg, lesson, &cap_why);
-    float log_size = static_cast<float>(std::log2(std::max<double>(double(ui.run.size_bytes), 1024)));
+    float log_size =
+        static_cast<float>(std::log2(std::max<double>(double(ui.run.size_bytes), 1024)));
     const std::string size_text = FormatSize(EffectiveSize(chapter, ui.run.size_bytes));
-    if (ImGui::SliderFloat(Tr(ui, kSize), &log_size, 10.0f, static_cast<float>(std::log2(double(cap))),
-                           size_text.c_str())) {
+    if (ImGui::SliderFloat(Tr(ui, kSize), &log_size, 10.0f,
+                           static_cast<float>(std::log2(double(cap))), size_text.c_str())) {
         // Whole powers of two and the halves between them keep the values readable.
         const double snapped = std::round(log_size * 2) / 2;
         ui.run.size_bytes = std::min<uint64_t>(cap, static_cast<uint64_t>(std::pow(2.0, snapped)));
@@ -227,7 +248,8 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     if (lesson.uses_threads) {
         const int hw = GetHostInfo().hardware_threads;
         if (ui.run.threads <= 0) ui.run.threads = hw;
-        if (ImGui::SliderInt(Tr(ui, kThreads), &ui.run.threads, 1, std::max(2 * hw, 2))) Changed(ui);
+        if (ImGui::SliderInt(Tr(ui, kThreads), &ui.run.threads, 1, std::max(2 * hw, 2)))
+            Changed(ui);
         Remember(ui, "threads");
         ImGui::SameLine();
         ImGui::TextDisabled("this machine: %d", hw);
@@ -247,8 +269,9 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     }
     ImGui::PopItemWidth();
 
-    const bool live = mode == LessonMode::kLive ||
-                      (lesson.previous && c.Mode(*reg.FindLesson(lesson.previous)) == LessonMode::kLive);
+    const bool live =
+        mode == LessonMode::kLive ||
+        (lesson.previous && c.Mode(*reg.FindLesson(lesson.previous)) == LessonMode::kLive);
     ImGui::BeginDisabled(!live);
     if (ImGui::Button(Tr(ui, kRun))) c.RunWithPrevious(lesson, ui.run);
     Remember(ui, "run");
@@ -268,7 +291,8 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         ImGui::SameLine();
         if (ImGui::Button(Tr(ui, kCancel))) c.CancelAll();
     } else if (!live) {
-        WrappedText("This lesson cannot run here: " + c.UnavailableReason(lesson) + ". Its recorded results are shown.",
+        WrappedText("This lesson cannot run here: " + c.UnavailableReason(lesson) +
+                        ". Its recorded results are shown.",
                     &kAmber);
     }
 
@@ -279,19 +303,22 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         const char* source = "";
         if (!a) {
             for (const StoredResult& s : c.results())
-                if (s.origin == Origin::kRecorded && s.result.lesson == lesson.number && s.result.attributes &&
-                    s.result.block == ui.run.block) {
+                if (s.origin == Origin::kRecorded && s.result.lesson == lesson.number &&
+                    s.result.attributes && s.result.block == ui.run.block) {
                     a = &*s.result.attributes;
                     source = " (recorded)";
                 }
         }
         if (a) {
-            ImGui::TextDisabled("%s at block %d: %d registers/thread, %d B static shared memory, %d blocks/SM, occupancy %.0f%%%s",
-                                a->kernel.c_str(), ui.run.block, a->registers, a->static_smem_bytes,
-                                a->active_blocks_per_sm, 100 * a->occupancy, source);
+            ImGui::TextDisabled(
+                "%s at block %d: %d registers/thread, %d B static shared memory, %d blocks/SM, "
+                "occupancy %.0f%%%s",
+                a->kernel.c_str(), ui.run.block, a->registers, a->static_smem_bytes,
+                a->active_blocks_per_sm, 100 * a->occupancy, source);
         } else {
-            ImGui::TextDisabled(mode == LessonMode::kLive ? "Reading the kernel's registers and occupancy at block %d..."
-                                                          : "No kernel resources recorded at block %d.",
+            ImGui::TextDisabled(mode == LessonMode::kLive
+                                    ? "Reading the kernel's registers and occupancy at block %d..."
+                                    : "No kernel resources recorded at block %d.",
                                 ui.run.block);
         }
         Remember(ui, "attributes");
@@ -301,14 +328,19 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
 // --- Charts --------------------------------------------------------------------------------
 std::string ResultTooltip(const RunResult& r) {
     char buf[512];
-    std::snprintf(buf, sizeof buf,
-                  "lesson %d  %s\n%s, %s%s\nmedian %s ms (min %s, max %s, %d runs)\n%.1f GB/s%s\n%s%s",
-                  r.lesson, r.id.c_str(), FormatSize(r.size_bytes).c_str(), r.data.c_str(),
-                  r.block ? (", block " + std::to_string(*r.block)).c_str() : "", Ms(r.median_ms).c_str(),
-                  Ms(r.min_ms).c_str(), Ms(r.max_ms).c_str(), r.reps, r.gbps,
-                  r.pct_of_ceiling ? (", " + Fixed(*r.pct_of_ceiling, 1) + "% of the copy ceiling").c_str() : "",
-                  r.verified ? "verified" : ("WRONG: " + r.check_message).c_str(),
-                  r.recorded ? ("\nrecorded on " + r.device + ", " + r.timestamp.substr(0, 10) + " - not live").c_str() : "");
+    std::snprintf(
+        buf, sizeof buf,
+        "lesson %d  %s\n%s, %s%s\nmedian %s ms (min %s, max %s, %d runs)\n%.1f GB/s%s\n%s%s",
+        r.lesson, r.id.c_str(), FormatSize(r.size_bytes).c_str(), r.data.c_str(),
+        r.block ? (", block " + std::to_string(*r.block)).c_str() : "", Ms(r.median_ms).c_str(),
+        Ms(r.min_ms).c_str(), Ms(r.max_ms).c_str(), r.reps, r.gbps,
+        r.pct_of_ceiling ? (", " + Fixed(*r.pct_of_ceiling, 1) + "% of the copy ceiling").c_str()
+                         : "",
+        r.verified ? "verified" : ("WRONG: " + r.check_message).c_str(),
+        r.recorded
+            ? ("\nrecorded on " + r.device + ", " + r.timestamp.substr(0, 10) + " - not live")
+                  .c_str()
+            : "");
     return buf;
 }
 
@@ -319,8 +351,8 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
     // One size only: a recorded result appears at the size it was recorded at.
     std::vector<chart::Bar> bars;
     std::map<int, const RunResult*> shown;
-    const RunResult* any_recorded = nullptr;   // shown here
-    const RunResult* other_size = nullptr;     // recorded at another size
+    const RunResult* any_recorded = nullptr;  // shown here
+    const RunResult* other_size = nullptr;    // recorded at another size
     for (const Lesson* l : reg.LessonsOf(chapter)) {
         const StoredResult* s = c.Latest(l->number, size, data);
         if (!s && c.Mode(*l) == LessonMode::kRecorded) {
@@ -334,7 +366,9 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
         chart::Bar b;
         b.label = "#" + std::to_string(l->number);
         b.highlight = l->number == lesson.number;
-        b.color = b.highlight ? kCurrentColor : l->number == lesson.previous ? kPreviousColor : kOtherColor;
+        b.color = b.highlight                    ? kCurrentColor
+                  : l->number == lesson.previous ? kPreviousColor
+                                                 : kOtherColor;
         if (s) {
             const RunResult& r = s->result;
             shown[l->number] = &r;
@@ -346,18 +380,22 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
             if (r.recorded) any_recorded = &r;
             b.tooltip = ResultTooltip(r);
         } else if (c.Mode(*l) == LessonMode::kRecorded && other_size) {
-            b.tooltip = "lesson " + std::to_string(l->number) + ": recorded at " + FormatSize(other_size->size_bytes) +
-                        " (" + other_size->data + " data) only";
+            b.tooltip = "lesson " + std::to_string(l->number) + ": recorded at " +
+                        FormatSize(other_size->size_bytes) + " (" + other_size->data +
+                        " data) only";
         } else {
             b.tooltip = "lesson " + std::to_string(l->number) + ": not measured at this size yet";
         }
         bars.push_back(b);
     }
     auto cur = shown.find(lesson.number), prev = shown.find(lesson.previous);
-    if (cur != shown.end() && prev != shown.end() && cur->second->verified && prev->second->verified) {
+    if (cur != shown.end() && prev != shown.end() && cur->second->verified &&
+        prev->second->verified) {
         const double speedup = prev->second->median_ms / cur->second->median_ms;
         char buf[96];
-        std::snprintf(buf, sizeof buf, speedup >= 1 ? "%.2f\xC3\x97 faster than lesson %d" : "%.2f\xC3\x97 slower than lesson %d",
+        std::snprintf(buf, sizeof buf,
+                      speedup >= 1 ? "%.2f\xC3\x97 faster than lesson %d"
+                                   : "%.2f\xC3\x97 slower than lesson %d",
                       speedup >= 1 ? speedup : 1 / speedup, lesson.previous);
         for (chart::Bar& b : bars)
             if (b.highlight) b.annotation = buf;
@@ -370,12 +408,14 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
     chart::BarChart("steps", bars, o);
     Remember(ui, "step_chart");
     if (any_recorded)
-        ImGui::TextDisabled("Hatched: recorded on %s, %s, %s data, %s - not live.", any_recorded->device.c_str(),
-                            FormatSize(any_recorded->size_bytes).c_str(), any_recorded->data.c_str(),
-                            any_recorded->timestamp.substr(0, 10).c_str());
+        ImGui::TextDisabled(
+            "Hatched: recorded on %s, %s, %s data, %s - not live.", any_recorded->device.c_str(),
+            FormatSize(any_recorded->size_bytes).c_str(), any_recorded->data.c_str(),
+            any_recorded->timestamp.substr(0, 10).c_str());
     if (other_size) {
-        ImGui::TextDisabled("GPU lessons were recorded on %s at %s of %s data.", other_size->device.c_str(),
-                            FormatSize(other_size->size_bytes).c_str(), other_size->data.c_str());
+        ImGui::TextDisabled("GPU lessons were recorded on %s at %s of %s data.",
+                            other_size->device.c_str(), FormatSize(other_size->size_bytes).c_str(),
+                            other_size->data.c_str());
         const std::string label = "Compare at " + FormatSize(other_size->size_bytes);
         if (ImGui::SmallButton(label.c_str())) {
             ui.run.size_bytes = other_size->size_bytes;
@@ -401,11 +441,13 @@ void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const 
         b.highlight = l->number == lesson.number;
         b.hatched = s->result.recorded;
         b.invalid = !s->result.verified;
-        b.tooltip = "H2D " + Ms(b.parts[0]) + " ms\nkernel " + Ms(b.parts[1]) + " ms\nD2H " + Ms(b.parts[2]) + " ms";
+        b.tooltip = "H2D " + Ms(b.parts[0]) + " ms\nkernel " + Ms(b.parts[1]) + " ms\nD2H " +
+                    Ms(b.parts[2]) + " ms";
         bars.push_back(b);
     }
     if (bars.empty()) {
-        ImGui::TextDisabled("No step of this chapter copies data between host and GPU, or none has run yet.");
+        ImGui::TextDisabled(
+            "No step of this chapter copies data between host and GPU, or none has run yet.");
         return;
     }
     chart::BarOptions o;
@@ -413,11 +455,13 @@ void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const 
     o.log_scale = ui.log_scale;
     o.height = ImGui::GetFontSize() * 12;
     o.part_names = {"host to device", "kernel", "device to host"};
-    o.part_colors = {IM_COL32(230, 150, 60, 255), IM_COL32(80, 160, 255, 255), IM_COL32(170, 110, 230, 255)};
+    o.part_colors = {IM_COL32(230, 150, 60, 255), IM_COL32(80, 160, 255, 255),
+                     IM_COL32(170, 110, 230, 255)};
     chart::BarChart("breakdown", bars, o);
 }
 
-void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson, bool by_block) {
+void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
+                bool by_block) {
     const Chapter& chapter = reg.ChapterOf(lesson);
     std::vector<chart::Series> time_series, rate_series;
     for (const Lesson* l : {lesson.previous ? reg.FindLesson(lesson.previous) : nullptr, &lesson}) {
@@ -425,7 +469,8 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
         std::map<double, const RunResult*> points;  // newest result per x
         for (const StoredResult& s : c.results()) {
             const RunResult& r = s.result;
-            if (r.lesson != l->number || s.origin != (by_block ? Origin::kBlockSweep : Origin::kSizeSweep) || !r.verified)
+            if (r.lesson != l->number ||
+                s.origin != (by_block ? Origin::kBlockSweep : Origin::kSizeSweep) || !r.verified)
                 continue;
             if (r.data != ToString(EffectiveData(chapter, ui.run.data))) continue;
             if (by_block && r.size_bytes != EffectiveSize(chapter, ui.run.size_bytes)) continue;
@@ -453,8 +498,11 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
         rate_series.push_back(g);
     }
     if (time_series.empty()) {
-        ImGui::TextDisabled(by_block ? "Press \"Sweep block sizes\" (S) to measure this lesson and the previous one at every block size."
-                                     : "Press \"Sweep data sizes\" to measure GB/s from 1 KiB up to the current size.");
+        ImGui::TextDisabled(
+            by_block
+                ? "Press \"Sweep block sizes\" (S) to measure this lesson and the previous one at "
+                  "every block size."
+                : "Press \"Sweep data sizes\" to measure GB/s from 1 KiB up to the current size.");
         return;
     }
     chart::LineOptions o;
@@ -476,10 +524,11 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
 
 void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
     const Chapter& chapter = reg.ChapterOf(lesson);
-    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY |
-                                  ImGuiTableFlags_SizingFixedFit;
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
+                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("results", 11, flags, ImVec2(0, ImGui::GetFontSize() * 14))) return;
-    for (const char* h : {"lesson", "block", "size", "data", "median ms", "min ms", "max ms", "GB/s", "% ceiling", "check", "source"})
+    for (const char* h : {"lesson", "block", "size", "data", "median ms", "min ms", "max ms",
+                          "GB/s", "% ceiling", "check", "source"})
         ImGui::TableSetupColumn(h);
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableHeadersRow();
@@ -490,8 +539,10 @@ void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, con
         ++rows;
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        if (r.lesson == lesson.number) ImGui::TextColored(kAccent, "%d", r.lesson);
-        else ImGui::Text("%d", r.lesson);
+        if (r.lesson == lesson.number)
+            ImGui::TextColored(kAccent, "%d", r.lesson);
+        else
+            ImGui::Text("%d", r.lesson);
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(r.block ? std::to_string(*r.block).c_str() : "-");
         ImGui::TableNextColumn();
@@ -507,15 +558,19 @@ void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, con
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(r.pct_of_ceiling ? Fixed(*r.pct_of_ceiling, 1).c_str() : "-");
         ImGui::TableNextColumn();
-        if (r.verified) ImGui::TextColored(kGreen, "\xE2\x9C\x93");
+        if (r.verified)
+            ImGui::TextColored(kGreen, "\xE2\x9C\x93");
         else {
             ImGui::TextColored(kRed, "\xE2\x9C\x97 wrong");
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.check_message.c_str());
         }
         ImGui::TableNextColumn();
-        if (r.recorded) ImGui::TextColored(kAmber, "%s", Tr(ui, kRecorded));
-        else ImGui::TextUnformatted(Tr(ui, kLive));
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s, %s", r.device.c_str(), r.timestamp.c_str());
+        if (r.recorded)
+            ImGui::TextColored(kAmber, "%s", Tr(ui, kRecorded));
+        else
+            ImGui::TextUnformatted(Tr(ui, kLive));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s, %s", r.device.c_str(), r.timestamp.c_str());
     }
     ImGui::EndTable();
 }
@@ -533,9 +588,11 @@ void Export(UiState& ui, const Controller& c, bool json) {
         out << all.dump(2) << "\n";
     } else {
         out << CsvHeader() << ",recorded\n";
-        for (const StoredResult& s : c.results()) out << CsvRow(s.result) << "," << (s.result.recorded ? "true" : "false") << "\n";
+        for (const StoredResult& s : c.results())
+            out << CsvRow(s.result) << "," << (s.result.recorded ? "true" : "false") << "\n";
     }
-    ui.messages.push_back(out ? "Exported " + std::to_string(c.results().size()) + " results to " + path
+    ui.messages.push_back(out ? "Exported " + std::to_string(c.results().size()) + " results to " +
+                                    path
                               : "Could not write " + path);
 }
 
@@ -546,16 +603,26 @@ void DrawSidebar(UiState& ui, const Controller& c, const Registry& reg) {
         for (const Lesson* l : reg.LessonsOf(chapter)) {
             const LessonMode mode = c.Mode(*l);
             // A coloured mark says live / recorded / unavailable; the tooltip says why.
-            const ImVec4 color = mode == LessonMode::kLive ? kGreen : mode == LessonMode::kRecorded ? kAmber : kGrey;
-            ImGui::TextColored(color, mode == LessonMode::kLive ? "\xE2\x97\x8F" : mode == LessonMode::kRecorded ? "\xE2\x97\x90" : "\xE2\x97\x8B");
+            const ImVec4 color = mode == LessonMode::kLive       ? kGreen
+                                 : mode == LessonMode::kRecorded ? kAmber
+                                                                 : kGrey;
+            ImGui::TextColored(color, mode == LessonMode::kLive       ? "\xE2\x97\x8F"
+                                      : mode == LessonMode::kRecorded ? "\xE2\x97\x90"
+                                                                      : "\xE2\x97\x8B");
             ImGui::SameLine();
             const std::string label = std::to_string(l->number) + "  " + l->title;
-            if (ImGui::Selectable(label.c_str(), ui.settings.lesson == l->number)) SelectLesson(ui, reg, l->number);
+            if (ImGui::Selectable(label.c_str(), ui.settings.lesson == l->number))
+                SelectLesson(ui, reg, l->number);
             Remember(ui, ("lesson_" + std::to_string(l->number)).c_str());
             if (ImGui::IsItemHovered()) {
-                if (mode == LessonMode::kLive) ImGui::SetTooltip("%s: runs on this machine (%s)", Tr(ui, kLive), ToString(l->kind));
-                else ImGui::SetTooltip("%s: %s", mode == LessonMode::kRecorded ? Tr(ui, kRecorded) : Tr(ui, kUnavailable),
-                                       c.UnavailableReason(*l).c_str());
+                if (mode == LessonMode::kLive)
+                    ImGui::SetTooltip("%s: runs on this machine (%s)", Tr(ui, kLive),
+                                      ToString(l->kind));
+                else
+                    ImGui::SetTooltip(
+                        "%s: %s",
+                        mode == LessonMode::kRecorded ? Tr(ui, kRecorded) : Tr(ui, kUnavailable),
+                        c.UnavailableReason(*l).c_str());
             }
         }
         ImGui::Spacing();
@@ -583,13 +650,15 @@ void DrawStatusBar(UiState& ui, Controller& c) {
                      Fixed(d.value("measured_copy_gbps", 0.0), 0) + " GB/s (datasheet " +
                      Fixed(d.value("datasheet_gbps", 0.0), 0) + ")";
         } else {
-            device = "No GPU: " + d.value("reason", std::string("?")) + " - GPU lessons show recorded results";
+            device = "No GPU: " + d.value("reason", std::string("?")) +
+                     " - GPU lessons show recorded results";
         }
     }
     ImGui::TextUnformatted(device.c_str());
     ImGui::SameLine();
-    ImGui::TextDisabled("|  worker: %s%s", c.WorkerState().c_str(),
-                        c.restarts() ? (", restarted " + std::to_string(c.restarts()) + "x").c_str() : "");
+    ImGui::TextDisabled(
+        "|  worker: %s%s", c.WorkerState().c_str(),
+        c.restarts() ? (", restarted " + std::to_string(c.restarts()) + "x").c_str() : "");
     if (c.WorkerState() == "stopped" || c.WorkerState() == "cannot start") {
         ImGui::SameLine();
         if (ImGui::Button("Restart worker")) c.RestartWorker();
@@ -612,8 +681,10 @@ void DrawStatusBar(UiState& ui, Controller& c) {
         ImGui::TextColored(kAmber, "%s", notice->c_str());
         ImGui::SameLine();
         if (ImGui::SmallButton("dismiss")) {
-            if (from_controller) c.notices().pop_back();
-            else ui.messages.pop_back();
+            if (from_controller)
+                c.notices().pop_back();
+            else
+                ui.messages.pop_back();
         }
     }
 }
@@ -639,9 +710,11 @@ void SetScale(UiState& ui, float scale) {
 std::vector<std::string_view> UiTexts(const Registry& registry) {
     static std::string words;
     if (words.empty())
-        for (const Word* w : {&kRun, &kSweepBlocks, &kSweepSizes, &kCancel, &kAutoRun, &kBlock, &kSize, &kThreads,
-                              &kData, &kColdL2, &kText, &kSource, &kSteps, &kBreakdown, &kBlockSweep, &kSizeSweep,
-                              &kResults, &kLog, &kLive, &kRecorded, &kUnavailable, &kExport, &kScale})
+        for (const Word* w :
+             {&kRun,   &kSweepBlocks, &kSweepSizes,  &kCancel,    &kAutoRun, &kBlock,
+              &kSize,  &kThreads,     &kData,        &kColdL2,    &kText,    &kSource,
+              &kSteps, &kBreakdown,   &kBlockSweep,  &kSizeSweep, &kResults, &kLog,
+              &kLive,  &kRecorded,    &kUnavailable, &kExport,    &kScale})
             words += w->zh;
     std::vector<std::string_view> texts{words, "中文 English"};
     for (const Lesson& l : registry.lessons()) texts.push_back(l.text_zh);
@@ -653,10 +726,12 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
     if (io.WantTextInput) return;
     const Lesson* lesson = reg.FindLesson(ui.settings.lesson);
     const auto& all = reg.lessons();
-    const auto pos = std::find_if(all.begin(), all.end(), [&](const Lesson& l) { return l.number == ui.settings.lesson; });
+    const auto pos = std::find_if(all.begin(), all.end(),
+                                  [&](const Lesson& l) { return l.number == ui.settings.lesson; });
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)) && pos != all.begin())
         SelectLesson(ui, reg, (pos - 1)->number);
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow)) && pos != all.end() && pos + 1 != all.end())
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow)) && pos != all.end() &&
+        pos + 1 != all.end())
         SelectLesson(ui, reg, (pos + 1)->number);
     if (io.KeyCtrl && (ImGui::IsKeyPressed(kKeyEqual) || ImGui::IsKeyPressed(kKeyPadAdd)))
         SetScale(ui, ui.settings.scale * 1.15f);
@@ -681,8 +756,9 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(vp->WorkPos);
     ImGui::SetNextWindowSize(vp->WorkSize);
-    ImGui::Begin("CUDA Lessons", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                              ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
+    ImGui::Begin("CUDA Lessons", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
     const float font = ImGui::GetFontSize();
     const float status_h = ImGui::GetFrameHeightWithSpacing() * 2.2f;
     const float body_h = ImGui::GetContentRegionAvail().y - status_h;
@@ -703,12 +779,14 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     if (ImGui::RadioButton("中文", ui.settings.language == "zh")) ui.settings.language = "zh";
     Remember(ui, "lang_zh");
     const LessonMode mode = c.Mode(*lesson);
-    ImGui::TextDisabled("%s  ·  %s  ·  %s", lesson->id.c_str(), lesson->kind == StepKind::kGpu ? "GPU" : "CPU",
-                        mode == LessonMode::kLive ? "runs live here"
+    ImGui::TextDisabled("%s  ·  %s  ·  %s", lesson->id.c_str(),
+                        lesson->kind == StepKind::kGpu ? "GPU" : "CPU",
+                        mode == LessonMode::kLive       ? "runs live here"
                         : mode == LessonMode::kRecorded ? "recorded on the reference GPU, not live"
                                                         : "cannot run here");
 
-    if (ImGui::BeginTable("columns", 2, ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
+    if (ImGui::BeginTable("columns", 2,
+                          ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
         ImGui::TableSetupColumn("left", ImGuiTableColumnFlags_WidthStretch, 0.42f);
         ImGui::TableSetupColumn("right", ImGuiTableColumnFlags_WidthStretch, 0.58f);
         ImGui::TableNextColumn();
@@ -728,7 +806,8 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
             ImGui::Checkbox(Tr(ui, kLog), &ui.log_scale);
             DrawStepChart(ui, c, reg, *lesson);
         }
-        if (ImGui::CollapsingHeader(Tr(ui, kBreakdown), ImGuiTreeNodeFlags_DefaultOpen)) DrawBreakdown(ui, c, reg, *lesson);
+        if (ImGui::CollapsingHeader(Tr(ui, kBreakdown), ImGuiTreeNodeFlags_DefaultOpen))
+            DrawBreakdown(ui, c, reg, *lesson);
         if (ImGui::CollapsingHeader(Tr(ui, kBlockSweep))) DrawSweeps(ui, c, reg, *lesson, true);
         if (ImGui::CollapsingHeader(Tr(ui, kSizeSweep))) DrawSweeps(ui, c, reg, *lesson, false);
         if (ImGui::CollapsingHeader(Tr(ui, kResults), ImGuiTreeNodeFlags_DefaultOpen)) {

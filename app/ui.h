@@ -17,14 +17,14 @@
 namespace lessons::app {
 
 struct UiState {
-    Settings settings;           // language, scale, last lesson, window size (persisted)
-    RunSettings run;             // the controls of the lesson page
-    bool auto_run = true;        // moving a control re-runs this lesson and the previous one
-    bool log_scale = false;      // the step-comparison chart's axis
-    double changed_at = -1;      // when a control last moved (debounce), -1: nothing pending
+    Settings settings;       // language, scale, last lesson, window size (persisted)
+    RunSettings run;         // the controls of the lesson page
+    bool auto_run = true;    // moving a control re-runs this lesson and the previous one
+    bool log_scale = false;  // the step-comparison chart's axis
+    double changed_at = -1;  // when a control last moved (debounce), -1: nothing pending
     Fonts fonts;
-    bool fonts_dirty = true;     // rebuild the font atlas at settings.scale before next frame
-    std::string export_dir;      // where exports go
+    bool fonts_dirty = true;  // rebuild the font atlas at settings.scale before next frame
+    std::string export_dir;   // where exports go
     bool screenshot_requested = false;
     std::string screenshot_path;
     std::vector<std::string> messages;  // the GUI's own notices (settings, fonts, exports)

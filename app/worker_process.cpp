@@ -19,7 +19,9 @@ WorkerProcess::WorkerProcess(std::vector<std::string> argv, std::function<void()
     signal(SIGPIPE, SIG_IGN);
 }
 
-WorkerProcess::~WorkerProcess() { Stop(); }
+WorkerProcess::~WorkerProcess() {
+    Stop();
+}
 
 void WorkerProcess::Stop() {
     if (m_to_child >= 0) {
@@ -79,8 +81,10 @@ void WorkerProcess::ReadLoop(int fd, pid_t pid) {
             start = newline + 1;
             Json message = Json::parse(line, nullptr, false);
             if (message.is_discarded())
-                message = Json{{"type", "error"}, {"id", nullptr},
-                               {"error", "the worker wrote a line that is not JSON: " + line.substr(0, 200)}};
+                message = Json{
+                    {"type", "error"},
+                    {"id", nullptr},
+                    {"error", "the worker wrote a line that is not JSON: " + line.substr(0, 200)}};
             parsed.push_back(std::move(message));
         }
         buffer.erase(0, start);

@@ -31,20 +31,26 @@ const Lesson& FindLessonOrThrow(const std::string& key) {
         const auto& all = Catalog().lessons();
         throw UsageError("unknown lesson '" + key + "': use a number from " +
                          std::to_string(all.front().number) + " to " +
-                         std::to_string(all.back().number) + " or an id such as " +
-                         all.front().id + " (see 'cuda-lessons-cli list')");
+                         std::to_string(all.back().number) + " or an id such as " + all.front().id +
+                         " (see 'cuda-lessons-cli list')");
     }
     return *lesson;
 }
 
-std::string Ms(double ms) { return Fixed(ms, ms < 10 ? 3 : (ms < 1000 ? 2 : 1)); }
-std::string Ms(const std::optional<double>& ms) { return ms ? Ms(*ms) : "-"; }
-std::string Verdict(const RunResult& r) { return r.verified ? "ok" : "WRONG"; }
+std::string Ms(double ms) {
+    return Fixed(ms, ms < 10 ? 3 : (ms < 1000 ? 2 : 1));
+}
+std::string Ms(const std::optional<double>& ms) {
+    return ms ? Ms(*ms) : "-";
+}
+std::string Verdict(const RunResult& r) {
+    return r.verified ? "ok" : "WRONG";
+}
 
 void ReportWrong(const RunResult& r) {
     if (!r.verified)
-        std::cerr << "lesson " << r.lesson << " (" << r.id << ") gave a WRONG result: "
-                  << r.check_message << "\n";
+        std::cerr << "lesson " << r.lesson << " (" << r.id
+                  << ") gave a WRONG result: " << r.check_message << "\n";
 }
 
 std::string Ceiling() {
@@ -56,7 +62,9 @@ std::string Ceiling() {
 
 }  // namespace
 
-void RequestCancel() { g_cancel = true; }
+void RequestCancel() {
+    g_cancel = true;
+}
 
 Format ParseFormat(const std::string& text) {
     if (text == "table") return Format::kTable;
@@ -111,19 +119,21 @@ int Info(Format format) {
         t.AddRow({"GPU", "none: " + d.unavailable_reason});
     } else {
         t.AddRow({"GPU", d.name});
-        t.AddRow({"compute capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)});
+        t.AddRow(
+            {"compute capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)});
         t.AddRow({"SMs", std::to_string(d.sm_count)});
         t.AddRow({"memory", FormatSize(d.total_memory)});
         t.AddRow({"L2 cache", FormatSize(d.l2_bytes)});
         t.AddRow({"DRAM bandwidth, datasheet", Fixed(d.datasheet_gbps, 0) + " GB/s"});
-        t.AddRow({"device copy, measured", Fixed(*ceiling, 0) + " GB/s (read + write, up to 1 GiB)"});
-        t.AddRow({"driver / runtime", std::to_string(d.driver_version) + " / " +
-                                          std::to_string(d.runtime_version)});
+        t.AddRow(
+            {"device copy, measured", Fixed(*ceiling, 0) + " GB/s (read + write, up to 1 GiB)"});
+        t.AddRow({"driver / runtime",
+                  std::to_string(d.driver_version) + " / " + std::to_string(d.runtime_version)});
     }
     t.AddRow({"CPU", h.cpu_name});
     t.AddRow({"hardware threads", std::to_string(h.hardware_threads)});
-    t.AddRow({"host memory", FormatSize(h.total_memory) + " (" +
-                                 FormatSize(HostAvailableMemory()) + " available)"});
+    t.AddRow({"host memory", FormatSize(h.total_memory) + " (" + FormatSize(HostAvailableMemory()) +
+                                 " available)"});
     t.AddRow({"built with CUDA", d.built_with_cuda ? "yes" : "no"});
     std::cout << t.Render();
     return kExitOk;
@@ -148,8 +158,8 @@ int Run(const std::string& key, const RunOptions& options, Format format) {
                                             Ms(r.max_ms) + " ms over " + std::to_string(r.reps) +
                                             " runs" + (r.cold_l2 ? " (cold L2)" : "")});
         if (r.kernel_ms)
-            t.AddRow({"H2D / kernel / D2H", Ms(r.h2d_ms) + " / " + Ms(r.kernel_ms) + " / " +
-                                                Ms(r.d2h_ms) + " ms"});
+            t.AddRow({"H2D / kernel / D2H",
+                      Ms(r.h2d_ms) + " / " + Ms(r.kernel_ms) + " / " + Ms(r.d2h_ms) + " ms"});
         t.AddRow({"bandwidth", Fixed(r.gbps, 1) + " GB/s" +
                                    (r.pct_of_ceiling ? " (" + Fixed(*r.pct_of_ceiling, 1) +
                                                            "% of the measured copy)"
@@ -161,7 +171,8 @@ int Run(const std::string& key, const RunOptions& options, Format format) {
                                               " B shared, occupancy " +
                                               Fixed(100 * r.attributes->occupancy, 0) + "%"});
         for (const auto& [name, value] : r.extra) t.AddRow({name, Fixed(value, 3)});
-        t.AddRow({"check", r.verified ? "verified against the CPU reference" : "WRONG: " + r.check_message});
+        t.AddRow({"check",
+                  r.verified ? "verified against the CPU reference" : "WRONG: " + r.check_message});
         std::cout << t.Render();
     }
     ReportWrong(r);
@@ -172,12 +183,13 @@ int Sweep(const std::string& key, const RunOptions& options, const std::string& 
           const std::string& sizes, Format format) {
     const Lesson& lesson = FindLessonOrThrow(key);
     if (blocks.empty() == sizes.empty())
-        throw UsageError("sweep needs exactly one of --blocks (e.g. 32..1024) or --sizes "
-                         "(e.g. 1MiB..1GiB)");
+        throw UsageError(
+            "sweep needs exactly one of --blocks (e.g. 32..1024) or --sizes "
+            "(e.g. 1MiB..1GiB)");
     const bool by_block = !blocks.empty();
-    const std::vector<SweepPoint> points = PlanSweep(
-        lesson, options, by_block ? SweepAxis::kBlock : SweepAxis::kSize,
-        by_block ? ParseRange(blocks, &ParseCount) : ParseRange(sizes, &ParseSize));
+    const std::vector<SweepPoint> points =
+        PlanSweep(lesson, options, by_block ? SweepAxis::kBlock : SweepAxis::kSize,
+                  by_block ? ParseRange(blocks, &ParseCount) : ParseRange(sizes, &ParseSize));
     Session session(Catalog());
     std::vector<RunResult> results;
     for (const SweepPoint& p : points) {
@@ -209,7 +221,8 @@ int Sweep(const std::string& key, const RunOptions& options, const std::string& 
                 (best < 0 || t < results[best].kernel_ms.value_or(results[best].median_ms)))
                 best = static_cast<int>(i);
         }
-        std::cout << "lesson " << lesson.number << " (" << lesson.id << ") on " << Ceiling() << "\n";
+        std::cout << "lesson " << lesson.number << " (" << lesson.id << ") on " << Ceiling()
+                  << "\n";
         TextTable t({by_block ? "block" : "size", "median ms", "min ms", "max ms", "kernel ms",
                      "GB/s", "% ceiling", "check", ""},
                     {true, true, true, true, true, true, true});
@@ -232,7 +245,9 @@ int Bench(const std::string& chapter_key, const RunOptions& options, Format form
         for (const Chapter& c : registry.chapters()) chapters.push_back(&c);
     } else {
         const Chapter* c = registry.FindChapter(chapter_key);
-        if (!c) throw UsageError("unknown chapter '" + chapter_key + "': use a number such as 1 or an id such as split");
+        if (!c)
+            throw UsageError("unknown chapter '" + chapter_key +
+                             "': use a number such as 1 or an id such as split");
         chapters.push_back(c);
     }
     Session session(registry);
@@ -272,8 +287,11 @@ int Bench(const std::string& chapter_key, const RunOptions& options, Format form
         if (format == Format::kTable) {
             const uint64_t size = options.size_bytes.value_or(chapter->default_size);
             std::cout << "Chapter " << chapter->number << " (" << chapter->id << "), "
-                      << (options.input_file.empty() ? FormatSize(size) + " of " + ToString(options.data.value_or(chapter->data_kinds.front())) + " data"
-                                                     : "file " + options.input_file)
+                      << (options.input_file.empty()
+                              ? FormatSize(size) + " of " +
+                                    ToString(options.data.value_or(chapter->data_kinds.front())) +
+                                    " data"
+                              : "file " + options.input_file)
                       << ", " << UtcTimestamp().substr(0, 10) << "\n"
                       << "GPU: " << Ceiling() << "\nCPU: " << GetHostInfo().cpu_name << ", "
                       << GetHostInfo().hardware_threads << " threads\n"

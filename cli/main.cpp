@@ -23,12 +23,15 @@ struct RawOptions {
 };
 
 void AddRunOptions(CLI::App* cmd, RawOptions& raw, bool with_output) {
-    cmd->add_option("--size", raw.size, "data size with a unit: B, KiB, MiB, GiB (K, M, G), KB, MB, GB");
+    cmd->add_option("--size", raw.size,
+                    "data size with a unit: B, KiB, MiB, GiB (K, M, G), KB, MB, GB");
     cmd->add_option("--block", raw.block, "threads per block (GPU lessons)");
     cmd->add_option("--threads", raw.threads, "host threads (OpenMP lessons)");
-    cmd->add_option("--reps", raw.reps, "timed repetitions (default: as many as fit in --min-time)");
+    cmd->add_option("--reps", raw.reps,
+                    "timed repetitions (default: as many as fit in --min-time)");
     cmd->add_option("--min-time", raw.min_time, "seconds of timing per measurement (default 0.25)");
-    cmd->add_option("--data", raw.data, "generated data: random, dense, none (split); random, ones (reduce)");
+    cmd->add_option("--data", raw.data,
+                    "generated data: random, dense, none (split); random, ones (reduce)");
     cmd->add_option("--seed", raw.seed, "seed of the data generator");
     cmd->add_flag("--cold-l2", raw.cold_l2, "flush the GPU's L2 cache before every sample");
     cmd->add_option("--input", raw.input, "scan this file instead of generated data (chapter 1)");
@@ -68,7 +71,9 @@ RunOptions ToRunOptions(const RawOptions& raw) {
     return o;
 }
 
-void OnSignal(int) { cli::RequestCancel(); }
+void OnSignal(int) {
+    cli::RequestCancel();
+}
 
 }  // namespace
 
@@ -87,7 +92,8 @@ int main(int argc, char** argv) {
     AddRunOptions(run, raw, true);
     auto* sweep = app.add_subcommand("sweep", "run one lesson over block sizes or data sizes");
     sweep->add_option("lesson", lesson, "lesson number or id")->required();
-    sweep->add_option("--blocks", raw.blocks, "block sizes: 32..1024 (doubling), 64..512:64, 128,256");
+    sweep->add_option("--blocks", raw.blocks,
+                      "block sizes: 32..1024 (doubling), 64..512:64, 128,256");
     sweep->add_option("--sizes", raw.sizes, "data sizes: 1MiB..1GiB (doubling), or a list");
     AddRunOptions(sweep, raw, false);
     auto* bench = app.add_subcommand("bench", "run every lesson of a chapter at one size");

@@ -6,15 +6,22 @@ namespace lessons {
 const DeviceInfo& GetDeviceInfo() {
     static const DeviceInfo info = [] {
         DeviceInfo i;
-        i.unavailable_reason = "this build has no CUDA support (no CUDA compiler at configure time)";
+        i.unavailable_reason =
+            "this build has no CUDA support (no CUDA compiler at configure time)";
         return i;
     }();
     return info;
 }
 
-double MeasuredCopyGbps() { return 0; }
-DeviceMemory QueryDeviceMemory() { return {}; }
+double MeasuredCopyGbps() {
+    return 0;
+}
+DeviceMemory QueryDeviceMemory() {
+    return {};
+}
 void FlushL2() {}
-bool BuiltWithCuda() { return false; }
+bool BuiltWithCuda() {
+    return false;
+}
 
 }  // namespace lessons

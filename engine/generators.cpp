@@ -77,12 +77,19 @@ void FillSplitText(DataKind kind, uint64_t seed, char* out, uint64_t size) {
     ForEachChunk(size, seed, [&](SplitMix64& rng, uint64_t begin, uint64_t n) {
         char* chunk = out + begin;
         switch (kind) {
-            case DataKind::kRandom: FillRandomChunk(rng, chunk, n); break;
-            case DataKind::kDense: FillDenseChunk(rng, chunk, n); break;
-            case DataKind::kOnes: std::memset(chunk, '1', n); break;  // text of '1's, no breaks
+            case DataKind::kRandom:
+                FillRandomChunk(rng, chunk, n);
+                break;
+            case DataKind::kDense:
+                FillDenseChunk(rng, chunk, n);
+                break;
+            case DataKind::kOnes:
+                std::memset(chunk, '1', n);
+                break;  // text of '1's, no breaks
             case DataKind::kNone:
                 FillRandomChunk(rng, chunk, n);
-                for (uint64_t i = 0; i < n; ++i) chunk[i] = NoBreak(static_cast<unsigned char>(chunk[i]));
+                for (uint64_t i = 0; i < n; ++i)
+                    chunk[i] = NoBreak(static_cast<unsigned char>(chunk[i]));
                 break;
         }
     });
@@ -104,4 +111,3 @@ void FillFloats(DataKind kind, uint64_t seed, float* out, uint64_t count) {
 }
 
 }  // namespace lessons
-

@@ -40,7 +40,8 @@ const HostInfo& GetHostInfo() {
         h.total_memory = MeminfoField("MemTotal");
         if (h.total_memory == 0) {
             const long pages = sysconf(_SC_PHYS_PAGES);
-            h.total_memory = static_cast<uint64_t>(pages) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+            h.total_memory =
+                static_cast<uint64_t>(pages) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
         }
         return h;
     }();

@@ -13,7 +13,8 @@ Sample TimeOnHost(F&& step) {
     const auto start = std::chrono::steady_clock::now();
     std::forward<F>(step)();
     Sample s;
-    s.total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    s.total_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return s;
 }
 

@@ -6,14 +6,20 @@
 
 namespace lessons {
 
-const char* ToString(StepKind kind) { return kind == StepKind::kGpu ? "gpu" : "cpu"; }
+const char* ToString(StepKind kind) {
+    return kind == StepKind::kGpu ? "gpu" : "cpu";
+}
 
 const char* ToString(DataKind kind) {
     switch (kind) {
-        case DataKind::kRandom: return "random";
-        case DataKind::kDense: return "dense";
-        case DataKind::kNone: return "none";
-        case DataKind::kOnes: return "ones";
+        case DataKind::kRandom:
+            return "random";
+        case DataKind::kDense:
+            return "dense";
+        case DataKind::kNone:
+            return "none";
+        case DataKind::kOnes:
+            return "ones";
     }
     return "?";
 }

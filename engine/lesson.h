@@ -54,8 +54,8 @@ struct Sample {
 // The check of a step's output against the chapter's reference.
 struct Check {
     bool ok = false;
-    std::string message;          // empty when ok; else what differs, e.g. the first mismatch
-    std::optional<uint64_t> found;  // e.g. number of line breaks found (split)
+    std::string message;             // empty when ok; else what differs, e.g. the first mismatch
+    std::optional<uint64_t> found;   // e.g. number of line breaks found (split)
     std::optional<double> value;     // e.g. the sum computed (reduction)
     std::optional<double> expected;  // and the reference's
 };
@@ -112,11 +112,11 @@ struct KernelAttributes {
 
 struct Lesson {
     int number = 0;
-    std::string id;  // "split/04-one-thread-per-pair": menu, legend, CLI, CSV, tests
+    std::string id;       // "split/04-one-thread-per-pair": menu, legend, CLI, CSV, tests
     std::string chapter;  // chapter id
     std::string title;
     StepKind kind = StepKind::kCpu;
-    int previous = 0;  // lesson plotted against this one; 0 for a chapter's first
+    int previous = 0;         // lesson plotted against this one; 0 for a chapter's first
     std::string source_path;  // the step's file, e.g. "kernels/split/04_one_thread_per_pair.cu"
     std::string_view source;  // its contents (embedded at build time)
     std::string_view text_en;
@@ -137,7 +137,7 @@ struct Chapter {
     std::string title;
     std::string bytes_rule;  // how GB/s is counted, in words
     uint64_t default_size = 0;
-    uint64_t element_bytes = 1;  // sizes must be a multiple of this (4 for float arrays)
+    uint64_t element_bytes = 1;        // sizes must be a multiple of this (4 for float arrays)
     std::vector<DataKind> data_kinds;  // what the generator makes; the first is the default
     bool accepts_input_file = false;
     std::function<std::shared_ptr<Workload>(const WorkloadSpec&)> make_workload;

@@ -58,7 +58,8 @@ std::vector<std::string> Registry::Validate() const {
         if (!by_number.emplace(l.number, &l).second)
             problems.push_back(name + ": number " + std::to_string(l.number) + " is used twice");
         if (l.id.empty()) problems.push_back(name + ": empty id");
-        if (!ids.insert(l.id).second) problems.push_back(name + ": id '" + l.id + "' is used twice");
+        if (!ids.insert(l.id).second)
+            problems.push_back(name + ": id '" + l.id + "' is used twice");
         if (!chapter_ids.count(l.chapter))
             problems.push_back(name + ": chapter '" + l.chapter + "' does not exist");
         else if (l.id.rfind(l.chapter + "/", 0) != 0)

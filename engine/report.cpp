@@ -217,9 +217,9 @@ std::string CsvRow(const RunResult& r) {
     s << r.lesson << ',' << CsvField(r.id) << ',' << ToString(r.kind) << ',' << r.size_bytes << ','
       << opt(r.block) << ',' << opt(r.threads) << ',' << r.data << ',' << r.reps << ','
       << Fixed(r.median_ms, 6) << ',' << Fixed(r.min_ms, 6) << ',' << Fixed(r.max_ms, 6) << ','
-      << num(r.h2d_ms) << ',' << num(r.kernel_ms) << ',' << num(r.d2h_ms) << ','
-      << Fixed(r.gbps, 3) << ',' << num(r.pct_of_ceiling) << ',' << (r.verified ? "true" : "false")
-      << ',' << opt(r.found) << ',' << CsvField(r.device);
+      << num(r.h2d_ms) << ',' << num(r.kernel_ms) << ',' << num(r.d2h_ms) << ',' << Fixed(r.gbps, 3)
+      << ',' << num(r.pct_of_ceiling) << ',' << (r.verified ? "true" : "false") << ','
+      << opt(r.found) << ',' << CsvField(r.device);
     return s.str();
 }
 
@@ -236,7 +236,8 @@ void TextTable::AddRow(std::vector<std::string> row) {
 std::string TextTable::Render() const {
     std::vector<size_t> widths(m_header.size(), 0);
     auto measure = [&](const std::vector<std::string>& row) {
-        for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], DisplayWidth(row[c]));
+        for (size_t c = 0; c < row.size(); ++c)
+            widths[c] = std::max(widths[c], DisplayWidth(row[c]));
     };
     measure(m_header);
     for (const auto& row : m_rows) measure(row);

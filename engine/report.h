@@ -15,7 +15,8 @@ namespace lessons {
 
 // The fields documented in README.md ("run --format json"). Absent parts are null.
 nlohmann::ordered_json ToJson(const RunResult& result);
-// The reverse, for recorded results; throws nlohmann::ordered_json::exception on a malformed object.
+// The reverse, for recorded results; throws nlohmann::ordered_json::exception on a malformed
+// object.
 RunResult RunResultFromJson(const nlohmann::ordered_json& j);
 
 // measured_copy_gbps: the ceiling, where it has been measured.
@@ -25,7 +26,7 @@ nlohmann::ordered_json ToJson(const KernelAttributes& attributes);
 KernelAttributes KernelAttributesFromJson(const nlohmann::ordered_json& j);
 // A lesson as `list --format json` prints it.
 nlohmann::ordered_json LessonToJson(const Registry& registry, const Lesson& lesson,
-                            const std::string& unavailable_reason);
+                                    const std::string& unavailable_reason);
 
 // CSV: one header line and one line per result.
 std::string CsvHeader();

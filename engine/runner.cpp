@@ -47,9 +47,10 @@ StepConfig ResolveConfig(const Lesson& lesson, const RunOptions& options) {
         const BlockSpec& spec = *lesson.blocks;
         config.block = options.block.value_or(spec.default_block);
         if (!spec.Accepts(config.block)) {
-            std::string msg = "block size " + std::to_string(config.block) + " is not accepted by lesson " +
-                              std::to_string(lesson.number) + ": use a multiple of 32 from " +
-                              std::to_string(spec.min) + " to " + std::to_string(spec.max);
+            std::string msg = "block size " + std::to_string(config.block) +
+                              " is not accepted by lesson " + std::to_string(lesson.number) +
+                              ": use a multiple of 32 from " + std::to_string(spec.min) + " to " +
+                              std::to_string(spec.max);
             if (spec.power_of_two) msg += " that is a power of two";
             msg += " (" + BlockChoices(spec) + ")";
             if (!spec.why.empty()) msg += "; " + spec.why;
@@ -110,7 +111,8 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     if (!options.output_file.empty() && !chapter.accepts_input_file)
         throw UsageError("chapter " + chapter.id + " has no output file to write");
     if (options.reps && (*options.reps < 1 || *options.reps > 100000))
-        throw UsageError("reps " + std::to_string(*options.reps) + " is out of range: use 1 to 100000");
+        throw UsageError("reps " + std::to_string(*options.reps) +
+                         " is out of range: use 1 to 100000");
 
     WorkloadSpec spec;
     spec.size_bytes = options.size_bytes.value_or(chapter.default_size);
@@ -118,14 +120,15 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     if (std::find(chapter.data_kinds.begin(), chapter.data_kinds.end(), spec.data) ==
         chapter.data_kinds.end()) {
         std::string kinds;
-        for (DataKind k : chapter.data_kinds) kinds += std::string(kinds.empty() ? "" : ", ") + ToString(k);
-        throw UsageError("data kind '" + std::string(ToString(spec.data)) + "' is not made by chapter " +
-                         chapter.id + ": use " + kinds);
+        for (DataKind k : chapter.data_kinds)
+            kinds += std::string(kinds.empty() ? "" : ", ") + ToString(k);
+        throw UsageError("data kind '" + std::string(ToString(spec.data)) +
+                         "' is not made by chapter " + chapter.id + ": use " + kinds);
     }
     if (spec.size_bytes % chapter.element_bytes != 0)
-        throw UsageError("size " + std::to_string(spec.size_bytes) + " B is not a whole number of " +
-                         std::to_string(chapter.element_bytes) + "-byte elements (chapter " +
-                         chapter.id + ")");
+        throw UsageError("size " + std::to_string(spec.size_bytes) +
+                         " B is not a whole number of " + std::to_string(chapter.element_bytes) +
+                         "-byte elements (chapter " + chapter.id + ")");
     spec.seed = options.seed;
     spec.input_file = options.input_file;
     if (!spec.input_file.empty()) {
@@ -205,7 +208,8 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
             if (!fixed) {
                 // Estimate how many samples the time budget allows, for the progress bar.
                 const double per = elapsed / n;
-                const double target = std::max(options.min_time_s / std::max(per, 1e-9), double(kMinReps));
+                const double target =
+                    std::max(options.min_time_s / std::max(per, 1e-9), double(kMinReps));
                 total = static_cast<int>(std::min<double>(target, kMaxReps));
                 total = std::max(total, n);
             }
@@ -246,8 +250,9 @@ namespace lessons {
 std::vector<SweepPoint> PlanSweep(const Lesson& lesson, const RunOptions& base, SweepAxis axis,
                                   const std::vector<uint64_t>& values) {
     if (axis == SweepAxis::kBlock && !lesson.blocks)
-        throw UsageError("lesson " + std::to_string(lesson.number) + " has no block size to sweep (" +
-                         (lesson.library ? "the library chooses its own" : "it runs on the CPU") + ")");
+        throw UsageError(
+            "lesson " + std::to_string(lesson.number) + " has no block size to sweep (" +
+            (lesson.library ? "the library chooses its own" : "it runs on the CPU") + ")");
     std::vector<SweepPoint> points;
     for (uint64_t v : values) {
         SweepPoint p;

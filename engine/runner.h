@@ -16,16 +16,16 @@ namespace lessons {
 
 struct RunOptions {
     std::optional<uint64_t> size_bytes;  // default: the chapter's
-    std::optional<int> block;     // GPU steps; default: the lesson's
-    std::optional<int> threads;   // OpenMP steps; default: all hardware threads
-    std::optional<int> reps;      // timed samples; default: until min_time_s has passed
-    std::optional<DataKind> data;  // default: the chapter's first kind
+    std::optional<int> block;            // GPU steps; default: the lesson's
+    std::optional<int> threads;          // OpenMP steps; default: all hardware threads
+    std::optional<int> reps;             // timed samples; default: until min_time_s has passed
+    std::optional<DataKind> data;        // default: the chapter's first kind
     uint64_t seed = 1;
-    bool cold_l2 = false;         // flush the L2 before every GPU sample
-    std::string input_file;       // chapters that accept one: scan this file
-    std::string output_file;      // chapters with an output: write it here (split: offsets)
-    double min_time_s = 0.25;     // automatic repetitions: time at least this long...
-    double max_time_s = 5.0;      // ...and stop after this long, even before kMinReps
+    bool cold_l2 = false;      // flush the L2 before every GPU sample
+    std::string input_file;    // chapters that accept one: scan this file
+    std::string output_file;   // chapters with an output: write it here (split: offsets)
+    double min_time_s = 0.25;  // automatic repetitions: time at least this long...
+    double max_time_s = 5.0;   // ...and stop after this long, even before kMinReps
 };
 
 // Automatic repetition bounds.

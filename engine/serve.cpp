@@ -39,15 +39,15 @@ int IntField(const json& v, const char* key) {
 }
 
 std::vector<uint64_t> ValuesField(const json& v, const char* key, bool sizes) {
-    if (v.is_string())
-        return ParseRange(v.get<std::string>(), sizes ? &ParseSize : &ParseCount);
+    if (v.is_string()) return ParseRange(v.get<std::string>(), sizes ? &ParseSize : &ParseCount);
     if (v.is_array()) {
         std::vector<uint64_t> out;
         for (const json& e : v) out.push_back(SizeField(e, key));
         if (out.empty()) throw UsageError(std::string("field '") + key + "' is empty");
         return out;
     }
-    throw UsageError(std::string("field '") + key + "' must be a range like \"32..1024\" or a list");
+    throw UsageError(std::string("field '") + key +
+                     "' must be a range like \"32..1024\" or a list");
 }
 
 // Shared between the reader thread and the executing thread.
@@ -94,7 +94,8 @@ void ReadRequests(const std::shared_ptr<ServeState>& state, std::istream& in) {
         }
         const json id = request.contains("id") ? request["id"] : json(nullptr);
         if (!request.contains("op") || !request["op"].is_string()) {
-            state->Error(id, "missing \"op\": use run, sweep, info, list, attributes, cancel or shutdown");
+            state->Error(
+                id, "missing \"op\": use run, sweep, info, list, attributes, cancel or shutdown");
             state->Done(id, "error");
             continue;
         }
@@ -125,7 +126,8 @@ void ReadRequests(const std::shared_ptr<ServeState>& state, std::istream& in) {
             continue;
         }
         if (op != "run" && op != "sweep" && op != "info" && op != "list" && op != "attributes") {
-            state->Error(id, "unknown op '" + op + "': use run, sweep, info, list, attributes, cancel or shutdown");
+            state->Error(id, "unknown op '" + op +
+                                 "': use run, sweep, info, list, attributes, cancel or shutdown");
             state->Done(id, "error");
             continue;
         }
@@ -167,7 +169,8 @@ public:
         const std::string op = request["op"];
         if (op == "info") {
             json device = ToJson(GetDeviceInfo(), CeilingIfAny());
-            if (GetDeviceInfo().available()) device["free_memory_bytes"] = QueryDeviceMemory().free_bytes;
+            if (GetDeviceInfo().available())
+                device["free_memory_bytes"] = QueryDeviceMemory().free_bytes;
             m_state.Emit({{"id", id},
                           {"type", "info"},
                           {"device", device},
@@ -187,8 +190,12 @@ public:
         if (op == "attributes") {
             const StepConfig config = ResolveConfig(lesson, base);  // validates the block size
             const std::string why = m_session.Unavailable(lesson);
-            if (!lesson.attributes) throw UsageError("lesson " + std::to_string(lesson.number) + " has no kernel of its own");
-            if (!why.empty()) throw UnavailableError("lesson " + std::to_string(lesson.number) + " cannot run here: " + why);
+            if (!lesson.attributes)
+                throw UsageError("lesson " + std::to_string(lesson.number) +
+                                 " has no kernel of its own");
+            if (!why.empty())
+                throw UnavailableError("lesson " + std::to_string(lesson.number) +
+                                       " cannot run here: " + why);
             m_state.Emit({{"id", id},
                           {"type", "attributes"},
                           {"lesson", lesson.number},
@@ -202,15 +209,18 @@ public:
         if (by_block == request.contains("sizes"))
             throw UsageError("a sweep needs exactly one of \"blocks\" or \"sizes\"");
         const std::vector<uint64_t> values = by_block
-            ? ValuesField(request["blocks"], "blocks", false)
-            : ValuesField(request["sizes"], "sizes", true);
+                                                 ? ValuesField(request["blocks"], "blocks", false)
+                                                 : ValuesField(request["sizes"], "sizes", true);
         const std::vector<SweepPoint> points =
             PlanSweep(lesson, base, by_block ? SweepAxis::kBlock : SweepAxis::kSize, values);
         bool all_verified = true;
         for (size_t i = 0; i < points.size(); ++i) {
             const int index = static_cast<int>(i), count = static_cast<int>(points.size());
             if (!points[i].skip_reason.empty()) {
-                m_state.Emit({{"id", id}, {"type", "skipped"}, {"point", index}, {"points", count},
+                m_state.Emit({{"id", id},
+                              {"type", "skipped"},
+                              {"point", index},
+                              {"points", count},
                               {"reason", points[i].skip_reason}});
                 continue;
             }
@@ -254,7 +264,8 @@ RunOptions RunOptionsFromJson(const json& r) {
     RunOptions o;
     if (r.contains("size")) o.size_bytes = SizeField(r["size"], "size");
     if (r.contains("block") && !r["block"].is_null()) o.block = IntField(r["block"], "block");
-    if (r.contains("threads") && !r["threads"].is_null()) o.threads = IntField(r["threads"], "threads");
+    if (r.contains("threads") && !r["threads"].is_null())
+        o.threads = IntField(r["threads"], "threads");
     if (r.contains("reps") && !r["reps"].is_null()) o.reps = IntField(r["reps"], "reps");
     if (r.contains("data")) {
         if (!r["data"].is_string()) throw UsageError("field 'data' must be random, dense or none");
@@ -279,9 +290,8 @@ RunOptions RunOptionsFromJson(const json& r) {
 int Serve(const Registry& registry, std::istream& in, std::ostream& out) {
     auto state = std::make_shared<ServeState>();
     state->out = &out;
-    state->Emit({{"type", "hello"},
-                 {"protocol", kProtocolVersion},
-                 {"built_with_cuda", BuiltWithCuda()}});
+    state->Emit(
+        {{"type", "hello"}, {"protocol", kProtocolVersion}, {"built_with_cuda", BuiltWithCuda()}});
     std::thread reader(ReadRequests, state, std::ref(in));
     Executor executor(registry, *state);
     int exit_code = 0;

@@ -10,7 +10,9 @@
 namespace lessons {
 namespace {
 
-std::string Quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+std::string Quoted(std::string_view text) {
+    return "'" + std::string(text) + "'";
+}
 
 std::string_view Trim(std::string_view s) {
     while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -59,11 +61,20 @@ uint64_t ParseSize(std::string_view text) {
         double factor;
     };
     static const Unit kUnits[] = {
-        {"", 1.0},           {"B", 1.0},
-        {"K", 1024.0},       {"KiB", 1024.0},     {"KB", 1e3},
-        {"M", 1048576.0},    {"MiB", 1048576.0},  {"MB", 1e6},
-        {"G", 1073741824.0}, {"GiB", 1073741824.0}, {"GB", 1e9},
-        {"T", 1099511627776.0}, {"TiB", 1099511627776.0}, {"TB", 1e12},
+        {"", 1.0},
+        {"B", 1.0},
+        {"K", 1024.0},
+        {"KiB", 1024.0},
+        {"KB", 1e3},
+        {"M", 1048576.0},
+        {"MiB", 1048576.0},
+        {"MB", 1e6},
+        {"G", 1073741824.0},
+        {"GiB", 1073741824.0},
+        {"GB", 1e9},
+        {"T", 1099511627776.0},
+        {"TiB", 1099511627776.0},
+        {"TB", 1e12},
     };
     const Unit* found = nullptr;
     for (const Unit& u : kUnits) {
@@ -105,8 +116,7 @@ std::string FormatSize(uint64_t bytes) {
     return buf;
 }
 
-std::vector<uint64_t> ParseRange(std::string_view text,
-                                 uint64_t (*parse_value)(std::string_view)) {
+std::vector<uint64_t> ParseRange(std::string_view text, uint64_t (*parse_value)(std::string_view)) {
     std::string_view s = Trim(text);
     std::vector<uint64_t> values;
     const size_t dots = s.find("..");

@@ -11,7 +11,7 @@ namespace lessons {
 
 struct LessonHeader {
     int number;
-    const char* slug;    // "04-one-thread-per-pair": the id is "<chapter>/<slug>"
+    const char* slug;  // "04-one-thread-per-pair": the id is "<chapter>/<slug>"
     const char* title;
     StepKind kind;
     int previous;        // 0 for a chapter's first lesson

@@ -3,7 +3,9 @@
 
 namespace {
 
-__global__ void write_through_null_kernel(int* p) { p[threadIdx.x] = 1; }
+__global__ void write_through_null_kernel(int* p) {
+    p[threadIdx.x] = 1;
+}
 
 }  // namespace
 

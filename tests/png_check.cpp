@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
     std::vector<std::vector<int>> colors;
     for (int i = 2; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
-        if (flag == "--min") std::sscanf(argv[i + 1], "%dx%d", &min_w, &min_h);
+        if (flag == "--min")
+            std::sscanf(argv[i + 1], "%dx%d", &min_w, &min_h);
         else if (flag == "--color") {
             int r, g, b;
             if (std::sscanf(argv[i + 1], "%d,%d,%d", &r, &g, &b) == 3) colors.push_back({r, g, b});
@@ -45,17 +46,21 @@ int main(int argc, char** argv) {
         sum += y;
         sum2 += y * y;
         for (size_t c = 0; c < colors.size(); ++c)
-            if (std::abs(p[0] - colors[c][0]) + std::abs(p[1] - colors[c][1]) + std::abs(p[2] - colors[c][2]) < 40)
+            if (std::abs(p[0] - colors[c][0]) + std::abs(p[1] - colors[c][1]) +
+                    std::abs(p[2] - colors[c][2]) <
+                40)
                 ++hits[c];
     }
-    const double mean = sum / double(n), stddev = std::sqrt(std::max(0.0, sum2 / double(n) - mean * mean));
+    const double mean = sum / double(n),
+                 stddev = std::sqrt(std::max(0.0, sum2 / double(n) - mean * mean));
     std::printf("  luminance mean %.1f, standard deviation %.1f\n", mean, stddev);
     if (stddev < 10) {
         std::printf("  blank: the image hardly varies\n");
         ok = false;
     }
     for (size_t c = 0; c < colors.size(); ++c) {
-        std::printf("  %zu pixels near (%d, %d, %d)\n", hits[c], colors[c][0], colors[c][1], colors[c][2]);
+        std::printf("  %zu pixels near (%d, %d, %d)\n", hits[c], colors[c][0], colors[c][1],
+                    colors[c][2]);
         if (hits[c] < 200) ok = false;
     }
     stbi_image_free(px);

@@ -36,10 +36,13 @@ public:
         if (op == "list") {
             Json lessons = Json::array();
             for (const Lesson& l : Catalog().lessons())
-                lessons.push_back(LessonToJson(Catalog(), l, l.kind == StepKind::kCpu || has_gpu ? "" : "no GPU here"));
+                lessons.push_back(LessonToJson(
+                    Catalog(), l, l.kind == StepKind::kCpu || has_gpu ? "" : "no GPU here"));
             m_inbox.push_back({{"id", r["id"]}, {"type", "list"}, {"lessons", lessons}});
         } else if (op == "info") {
-            m_inbox.push_back({{"id", r["id"]}, {"type", "info"}, {"device", {{"available", false}, {"reason", "no GPU here"}}}});
+            m_inbox.push_back({{"id", r["id"]},
+                               {"type", "info"},
+                               {"device", {{"available", false}, {"reason", "no GPU here"}}}});
         } else if (op == "run" && answer_runs) {
             RunResult res;
             res.lesson = r["lesson"];
@@ -53,16 +56,23 @@ public:
             res.verified = !(wrong_lesson == res.lesson);
             m_inbox.push_back({{"id", r["id"]}, {"type", "result"}, {"result", ToJson(res)}});
         } else if (op == "attributes") {
-            const Json attributes = {{"kernel", "k"}, {"registers", 20}, {"static_smem_bytes", 0},
-                                     {"max_threads_per_block", 1024}, {"active_blocks_per_sm", 2048 / r["block"].get<int>()},
+            const Json attributes = {{"kernel", "k"},
+                                     {"registers", 20},
+                                     {"static_smem_bytes", 0},
+                                     {"max_threads_per_block", 1024},
+                                     {"active_blocks_per_sm", 2048 / r["block"].get<int>()},
                                      {"occupancy", 1.0}};
-            m_inbox.push_back({{"id", r["id"]}, {"type", "attributes"}, {"lesson", r["lesson"]},
-                               {"block", r["block"]}, {"attributes", attributes}});
+            m_inbox.push_back({{"id", r["id"]},
+                               {"type", "attributes"},
+                               {"lesson", r["lesson"]},
+                               {"block", r["block"]},
+                               {"attributes", attributes}});
         } else if (op == "cancel") {
             m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
             return true;
         }
-        if (op != "run" || answer_runs) m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
+        if (op != "run" || answer_runs)
+            m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
         return true;
     }
     std::vector<Json> Drain() override {
@@ -96,12 +106,15 @@ protected:
         int w, h;
         io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
         ui.fonts_dirty = false;
-        controller = std::make_unique<Controller>(Catalog(), [this] {
-            auto fake = std::make_unique<FakeWorker>(&sent);
-            fake->has_gpu = worker_has_gpu;
-            worker = fake.get();
-            return fake;
-        }, LoadRecordedResults(nullptr));
+        controller = std::make_unique<Controller>(
+            Catalog(),
+            [this] {
+                auto fake = std::make_unique<FakeWorker>(&sent);
+                fake->has_gpu = worker_has_gpu;
+                worker = fake.get();
+                return fake;
+            },
+            LoadRecordedResults(nullptr));
         controller->Start();
         Frames(2);
     }
@@ -247,7 +260,8 @@ TEST_F(AppLogic, BlockSizeSliderOffersOnlyAcceptedSizes) {
     EXPECT_FALSE(runs[0].contains("block")) << "the CPU lesson has no block size";
     EXPECT_EQ(runs[1]["block"], 1024) << "dragged to the end of the accepted sizes";
     Drag(ImVec2(r.z - 2, (r.y + r.w) / 2), ImVec2(r.x + (r.z - r.x) * 0.3f, (r.y + r.w) / 2));
-    for (int block = ui.run.block; block > 1; block /= 2) ASSERT_NE(block % 2, 1) << ui.run.block << " is not a power of two";
+    for (int block = ui.run.block; block > 1; block /= 2)
+        ASSERT_NE(block % 2, 1) << ui.run.block << " is not a power of two";
     EXPECT_TRUE(Catalog().FindLesson(20)->blocks->Accepts(ui.run.block));
 }
 

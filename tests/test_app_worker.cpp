@@ -38,17 +38,21 @@ bool HasResult(const Controller& c, int lesson) {
 TEST(AppWorker, CrashMidRunIsReportedRestartedAndResultsKept) {
     const std::string script = std::string(LESSONS_SOURCE_DIR) + "/tests/fake_worker_crash.sh";
     int started = 0;
-    Controller c(Catalog(), [&] {
-        ++started;
-        return std::make_unique<WorkerProcess>(std::vector<std::string>{"/bin/sh", script});
-    }, {});
+    Controller c(
+        Catalog(),
+        [&] {
+            ++started;
+            return std::make_unique<WorkerProcess>(std::vector<std::string>{"/bin/sh", script});
+        },
+        {});
     c.Start();
     const Lesson& three = *Catalog().FindLesson(3);
     ASSERT_TRUE(WaitFor(c, [&] { return c.Mode(three) == LessonMode::kLive; }));
     RunSettings settings;
     settings.size_bytes = 1024;
     c.RunWithPrevious(three, settings);
-    ASSERT_TRUE(WaitFor(c, [&] { return c.restarts() == 1; })) << "the worker died and was restarted";
+    ASSERT_TRUE(WaitFor(c, [&] { return c.restarts() == 1; }))
+        << "the worker died and was restarted";
     EXPECT_EQ(started, 2);
     EXPECT_TRUE(HasResult(c, 2)) << "the result that came before the crash is kept";
     ASSERT_FALSE(c.notices().empty());
@@ -67,16 +71,21 @@ TEST(AppWorker, CrashMidRunIsReportedRestartedAndResultsKept) {
 
 TEST(AppWorker, CrashLoopStopsRestartingAndSaysSo) {
     const std::string script = std::string(LESSONS_SOURCE_DIR) + "/tests/fake_worker_crash.sh";
-    Controller c(Catalog(), [&] {
-        return std::make_unique<WorkerProcess>(std::vector<std::string>{"/bin/sh", script});
-    }, {});
+    Controller c(
+        Catalog(),
+        [&] {
+            return std::make_unique<WorkerProcess>(std::vector<std::string>{"/bin/sh", script});
+        },
+        {});
     c.Start();
     const Lesson& three = *Catalog().FindLesson(3);
     RunSettings settings;
     for (int i = 0; i < 3; ++i) {
-        ASSERT_TRUE(WaitFor(c, [&] { return c.Mode(three) == LessonMode::kLive && !c.Busy(); })) << i;
+        ASSERT_TRUE(WaitFor(c, [&] { return c.Mode(three) == LessonMode::kLive && !c.Busy(); }))
+            << i;
         c.RunWithPrevious(three, settings);
-        ASSERT_TRUE(WaitFor(c, [&] { return c.WorkerState() != "running lesson 2, lesson 3" && !c.Busy(); }));
+        ASSERT_TRUE(WaitFor(
+            c, [&] { return c.WorkerState() != "running lesson 2, lesson 3" && !c.Busy(); }));
     }
     ASSERT_TRUE(WaitFor(c, [&] { return c.WorkerState() == "stopped"; }));
     EXPECT_NE(c.notices().back().find("not restarted"), std::string::npos) << c.notices().back();
@@ -85,22 +94,30 @@ TEST(AppWorker, CrashLoopStopsRestartingAndSaysSo) {
 }
 
 TEST(AppWorker, MissingWorkerProgramIsReportedNotFatal) {
-    Controller c(Catalog(), [] {
-        return std::make_unique<WorkerProcess>(std::vector<std::string>{"/nonexistent/cuda-lessons-cli", "serve"});
-    }, {});
+    Controller c(Catalog(),
+                 [] {
+                     return std::make_unique<WorkerProcess>(
+                         std::vector<std::string>{"/nonexistent/cuda-lessons-cli", "serve"});
+                 },
+                 {});
     c.Start();
     ASSERT_FALSE(c.notices().empty());
-    EXPECT_NE(c.notices().back().find("Cannot start the worker"), std::string::npos) << c.notices().back();
+    EXPECT_NE(c.notices().back().find("Cannot start the worker"), std::string::npos)
+        << c.notices().back();
     EXPECT_EQ(c.WorkerState(), "cannot start");
 }
 
 TEST(AppWorker, RealWorkerRunsLessonThree) {
-    Controller c(Catalog(), [] {
-        return std::make_unique<WorkerProcess>(std::vector<std::string>{CliPath(), "serve"});
-    }, {});
+    Controller c(
+        Catalog(),
+        [] {
+            return std::make_unique<WorkerProcess>(std::vector<std::string>{CliPath(), "serve"});
+        },
+        {});
     c.Start();
     const Lesson& three = *Catalog().FindLesson(3);
-    ASSERT_TRUE(WaitFor(c, [&] { return c.Mode(three) == LessonMode::kLive && !c.device().empty(); }));
+    ASSERT_TRUE(
+        WaitFor(c, [&] { return c.Mode(three) == LessonMode::kLive && !c.device().empty(); }));
     RunSettings settings;
     settings.size_bytes = 1 << 20;
     settings.threads = 2;

@@ -19,8 +19,7 @@ struct Output {
 };
 
 Output Cli(const std::string& args, bool with_stderr = true) {
-    const std::string command =
-        CliPath() + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+    const std::string command = CliPath() + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
     FILE* pipe = popen(command.c_str(), "r");
     Output out;
     if (!pipe) return out;
@@ -65,9 +64,9 @@ TEST(Cli, RunJsonHasEveryField) {
     const Output out = Cli("run 3 --size 10000 --threads 2 --reps 2 --format json", false);
     ASSERT_EQ(out.code, 0) << out.text;
     const json r = json::parse(out.text);
-    for (const char* key : {"lesson", "id", "title", "kind", "size_bytes", "block", "threads",
-                            "median_ms", "min_ms", "max_ms", "gbps", "verified", "found",
-                            "h2d_ms", "kernel_ms", "d2h_ms", "device"})
+    for (const char* key :
+         {"lesson", "id", "title", "kind", "size_bytes", "block", "threads", "median_ms", "min_ms",
+          "max_ms", "gbps", "verified", "found", "h2d_ms", "kernel_ms", "d2h_ms", "device"})
         EXPECT_TRUE(r.contains(key)) << key;
     EXPECT_EQ(r["lesson"], 3);
     EXPECT_EQ(r["kind"], "cpu");

@@ -76,7 +76,8 @@ TEST(Generators, ChunksAreNotShiftedCopiesOfEachOther) {
     for (uint64_t c = 0; c + 1 < 4; ++c) {
         const std::string next(v.begin() + (c + 1) * chunk, v.begin() + (c + 2) * chunk);
         const std::string probe(v.begin() + c * chunk + 4096, v.begin() + c * chunk + 4096 + 64);
-        EXPECT_EQ(next.find(probe), std::string::npos) << "chunk " << c + 1 << " repeats chunk " << c;
+        EXPECT_EQ(next.find(probe), std::string::npos)
+            << "chunk " << c + 1 << " repeats chunk " << c;
     }
 }
 

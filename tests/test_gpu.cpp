@@ -20,10 +20,10 @@ using namespace lessons;
 
 namespace {
 
-#define REQUIRE_GPU()                                                              \
-    do {                                                                           \
-        if (!GetDeviceInfo().available())                                          \
-            GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason;       \
+#define REQUIRE_GPU()                                                         \
+    do {                                                                      \
+        if (!GetDeviceInfo().available())                                     \
+            GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason; \
     } while (0)
 
 std::vector<const Lesson*> GpuLessons() {
@@ -73,8 +73,8 @@ TEST(Gpu, SplitEdgeInputsEveryBlockSize) {
                 o.block = block;
                 o.reps = 1;
                 const RunResult r = session.Run(*lesson, o);
-                EXPECT_TRUE(r.verified) << lesson->id << " block " << block.value_or(0) << " on '" << c.name
-                                        << "': " << r.check_message;
+                EXPECT_TRUE(r.verified) << lesson->id << " block " << block.value_or(0) << " on '"
+                                        << c.name << "': " << r.check_message;
                 EXPECT_EQ(r.found.value_or(999), c.expected.size()) << lesson->id << " " << c.name;
             }
         }
@@ -86,8 +86,23 @@ TEST(Gpu, EveryGpuLessonAtEdgeSizesBlocksAndData) {
     REQUIRE_GPU();
     Session session(Catalog());
     // Element counts: bytes for split lines, floats for reduction.
-    const uint64_t counts[] = {0, 1, 2, 3, 31, 32, 33, 255, 257, 1023, 1025, 4099,
-                               65521, 65537, 1000003, (1u << 20) + 7, (16u << 20) + 7};
+    const uint64_t counts[] = {0,
+                               1,
+                               2,
+                               3,
+                               31,
+                               32,
+                               33,
+                               255,
+                               257,
+                               1023,
+                               1025,
+                               4099,
+                               65521,
+                               65537,
+                               1000003,
+                               (1u << 20) + 7,
+                               (16u << 20) + 7};
     for (const Lesson* lesson : GpuLessons()) {
         const Chapter& chapter = Catalog().ChapterOf(*lesson);
         for (DataKind kind : chapter.data_kinds) {
@@ -100,8 +115,9 @@ TEST(Gpu, EveryGpuLessonAtEdgeSizesBlocksAndData) {
                     o.block = block;
                     o.reps = 1;
                     const RunResult r = session.Run(*lesson, o);
-                    ASSERT_TRUE(r.verified) << lesson->id << " " << ToString(kind) << " count=" << count
-                                            << " block=" << block.value_or(0) << ": " << r.check_message;
+                    ASSERT_TRUE(r.verified)
+                        << lesson->id << " " << ToString(kind) << " count=" << count
+                        << " block=" << block.value_or(0) << ": " << r.check_message;
                 }
             }
         }
@@ -139,8 +155,8 @@ TEST(Gpu, EveryAcceptedBlockSize) {
                 o.reps = 1;
                 o.seed = count * 1000 + block;
                 const RunResult r = session.Run(*lesson, o);
-                ASSERT_TRUE(r.verified) << lesson->id << " block " << block << " count " << count << ": "
-                                        << r.check_message;
+                ASSERT_TRUE(r.verified) << lesson->id << " block " << block << " count " << count
+                                        << ": " << r.check_message;
             }
         }
     }
@@ -178,7 +194,8 @@ TEST(Gpu, PairsAcrossChunkBoundariesAreFoundOnce) {
 
 TEST(Gpu, ServeReportsKernelAttributesAtABlockSize) {
     REQUIRE_GPU();
-    std::istringstream in(R"({"op":"attributes","id":1,"lesson":4,"block":128})" "\n");
+    std::istringstream in(R"({"op":"attributes","id":1,"lesson":4,"block":128})"
+                          "\n");
     std::ostringstream out;
     ASSERT_EQ(Serve(Catalog(), in, out), 0);
     bool seen = false;
@@ -220,12 +237,14 @@ TEST(Gpu, PartsAreTimedAndAttributesReported) {
         const RunResult r = session.Run(*lesson, o);
         ASSERT_TRUE(r.verified) << r.check_message;
         EXPECT_TRUE(r.cold_l2);
-        const bool overlapped = lesson->id == "split/11-overlapped-chunks";  // parts overlap: whole only
+        const bool overlapped =
+            lesson->id == "split/11-overlapped-chunks";  // parts overlap: whole only
         ASSERT_EQ(r.kernel_ms.has_value(), !overlapped) << lesson->id;
         if (r.kernel_ms) {
             EXPECT_GT(*r.kernel_ms, 0);
         }
-        if (lesson->chapter == "split" && !overlapped) {  // the steps that copy report the copies apart
+        if (lesson->chapter == "split" &&
+            !overlapped) {  // the steps that copy report the copies apart
             ASSERT_TRUE(r.h2d_ms && r.d2h_ms) << lesson->id;
             EXPECT_LE(*r.h2d_ms + *r.kernel_ms + *r.d2h_ms, r.max_ms * 1.05);
         }

@@ -31,8 +31,8 @@ TEST(ReduceReference, IndependentOfThreadCountAndChunking) {
 }
 
 TEST(ReduceCpuStep, EdgeCountsAndThreadCounts) {
-    for (uint64_t n : {0ull, 1ull, 2ull, 31ull, 32ull, 33ull, 1023ull, 1025ull, 65521ull,
-                       (1ull << 20) + 7}) {
+    for (uint64_t n :
+         {0ull, 1ull, 2ull, 31ull, 32ull, 33ull, 1023ull, 1025ull, 65521ull, (1ull << 20) + 7}) {
         std::vector<float> x(n + 1);
         FillFloats(DataKind::kRandom, n, x.data(), n);
         const ReferenceSum r = SumReference(x.data(), n);
@@ -71,6 +71,7 @@ TEST(ReduceTolerance, ExactForOnesUpTo2To24AndScaledOtherwise) {
     spec.data = DataKind::kRandom;
     const ReduceWorkload random(spec);
     // 2^-23 x sum|x| x (log2(n + 1) + 16)
-    const double expected = std::ldexp(random.reference().magnitude, -23) * (std::log2(1001.0) + 16);
+    const double expected =
+        std::ldexp(random.reference().magnitude, -23) * (std::log2(1001.0) + 16);
     EXPECT_DOUBLE_EQ(random.Tolerance(), expected);
 }

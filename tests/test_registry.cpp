@@ -38,7 +38,9 @@ Lesson GoodLesson(int number, const std::string& id, int previous) {
     l.text_en = "text";
     l.text_zh = "文本";
     l.needs = [](uint64_t) { return MemoryNeeds{}; };
-    l.make = [](const Workload&, const StepConfig&) -> std::unique_ptr<StepInstance> { return nullptr; };
+    l.make = [](const Workload&, const StepConfig&) -> std::unique_ptr<StepInstance> {
+        return nullptr;
+    };
     return l;
 }
 

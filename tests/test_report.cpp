@@ -43,9 +43,9 @@ RunResult MakeResult() {
 
 TEST(Report, RunJsonHasTheDocumentedFields) {
     const json j = ToJson(MakeResult());
-    for (const char* key : {"lesson", "id", "title", "kind", "size_bytes", "block", "threads",
-                            "median_ms", "min_ms", "max_ms", "gbps", "verified", "found",
-                            "h2d_ms", "kernel_ms", "d2h_ms", "device"})
+    for (const char* key :
+         {"lesson", "id", "title", "kind", "size_bytes", "block", "threads", "median_ms", "min_ms",
+          "max_ms", "gbps", "verified", "found", "h2d_ms", "kernel_ms", "d2h_ms", "device"})
         EXPECT_TRUE(j.contains(key)) << key;
     EXPECT_EQ(j["kind"], "gpu");
     EXPECT_TRUE(j["threads"].is_null()) << "not applicable: null";

@@ -142,7 +142,8 @@ TEST(Runner, DataKindAndElementSizeAreCheckedPerChapter) {
         session.Run(*Catalog().FindLesson("1"), Quick(100, DataKind::kOnes));
         FAIL() << "split lines has no 'ones' data";
     } catch (const UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("use random, dense, none"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("use random, dense, none"), std::string::npos)
+            << e.what();
     }
     try {
         session.Run(*Catalog().FindLesson("19"), Quick(1001));
@@ -150,7 +151,8 @@ TEST(Runner, DataKindAndElementSizeAreCheckedPerChapter) {
     } catch (const UsageError& e) {
         EXPECT_NE(std::string(e.what()).find("4-byte elements"), std::string::npos) << e.what();
     }
-    EXPECT_THROW(session.Run(*Catalog().FindLesson("19"), Quick(100, DataKind::kDense)), UsageError);
+    EXPECT_THROW(session.Run(*Catalog().FindLesson("19"), Quick(100, DataKind::kDense)),
+                 UsageError);
 }
 
 TEST(Runner, ReductionReportsItsValueAndTheReference) {
@@ -185,7 +187,8 @@ TEST(Runner, BlockSizeValidationNamesTheRange) {
             ResolveConfig(gpu, o);
             FAIL() << "block " << bad << " was accepted";
         } catch (const UsageError& e) {
-            EXPECT_NE(std::string(e.what()).find("multiple of 32 from 32 to 1024"), std::string::npos)
+            EXPECT_NE(std::string(e.what()).find("multiple of 32 from 32 to 1024"),
+                      std::string::npos)
                 << e.what();
         }
     }

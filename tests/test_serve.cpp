@@ -38,10 +38,10 @@ std::vector<json> For(const std::vector<json>& messages, const json& id) {
 
 TEST(Serve, RunRequestGivesResultThenDone) {
     int rc = -1;
-    const auto messages = ServeLines(
-        R"({"op":"run","id":1,"lesson":2,"size":"100KiB","reps":2,"data":"dense"})"
-        "\n",
-        &rc);
+    const auto messages =
+        ServeLines(R"({"op":"run","id":1,"lesson":2,"size":"100KiB","reps":2,"data":"dense"})"
+                   "\n",
+                   &rc);
     EXPECT_EQ(rc, 0);
     ASSERT_GE(messages.size(), 3u);
     EXPECT_EQ(messages[0]["type"], "hello");
@@ -62,12 +62,18 @@ TEST(Serve, MalformedLinesGetErrorsAndServingGoesOn) {
     const auto messages = ServeLines(
         "this is not json\n"
         "[1,2,3]\n"
-        R"({"id":"a"})" "\n"
-        R"({"op":"dance","id":"b"})" "\n"
-        R"({"op":"run","id":"c","lesson":"99"})" "\n"
-        R"({"op":"run","id":"d","lesson":"4","block":33})" "\n"
-        R"({"op":"run","id":"e","lesson":"1","size":"12QB"})" "\n"
-        R"({"op":"run","id":"f","lesson":"split/01-naive-scan","size":1000,"reps":1})" "\n");
+        R"({"id":"a"})"
+        "\n"
+        R"({"op":"dance","id":"b"})"
+        "\n"
+        R"({"op":"run","id":"c","lesson":"99"})"
+        "\n"
+        R"({"op":"run","id":"d","lesson":"4","block":33})"
+        "\n"
+        R"({"op":"run","id":"e","lesson":"1","size":"12QB"})"
+        "\n"
+        R"({"op":"run","id":"f","lesson":"split/01-naive-scan","size":1000,"reps":1})"
+        "\n");
     int null_errors = 0;
     for (const json& m : messages)
         if (m["type"] == "error" && m["id"].is_null()) ++null_errors;
@@ -86,7 +92,10 @@ TEST(Serve, MalformedLinesGetErrorsAndServingGoesOn) {
 }
 
 TEST(Serve, ListAndInfo) {
-    const auto messages = ServeLines(R"({"op":"list","id":1})" "\n" R"({"op":"info","id":2})" "\n");
+    const auto messages = ServeLines(R"({"op":"list","id":1})"
+                                     "\n"
+                                     R"({"op":"info","id":2})"
+                                     "\n");
     const auto list = For(messages, 1);
     ASSERT_EQ(list[0]["type"], "list");
     EXPECT_EQ(list[0]["lessons"].size(), Catalog().lessons().size());
@@ -97,9 +106,11 @@ TEST(Serve, ListAndInfo) {
 }
 
 TEST(Serve, SweepGivesOneResultPerPoint) {
-    const auto messages = ServeLines(
-        R"({"op":"sweep","id":7,"lesson":3,"sizes":"1KiB..8KiB","reps":1,"threads":2})" "\n"
-        R"({"op":"sweep","id":8,"lesson":3,"blocks":"32..64"})" "\n");
+    const auto messages =
+        ServeLines(R"({"op":"sweep","id":7,"lesson":3,"sizes":"1KiB..8KiB","reps":1,"threads":2})"
+                   "\n"
+                   R"({"op":"sweep","id":8,"lesson":3,"blocks":"32..64"})"
+                   "\n");
     int results = 0;
     for (const json& m : For(messages, 7)) {
         if (m["type"] != "result") continue;
@@ -114,12 +125,17 @@ TEST(Serve, SweepGivesOneResultPerPoint) {
 }
 
 TEST(Serve, CancelStopsRunningAndQueuedRequests) {
-    const auto messages = ServeLines(
-        R"({"op":"run","id":1,"lesson":1,"size":"8MiB","min_time_s":30})" "\n"
-        R"({"op":"run","id":2,"lesson":1,"size":"8MiB","min_time_s":30})" "\n"
-        R"({"op":"cancel","id":3,"target":2})" "\n"
-        R"({"op":"cancel","id":4,"target":1})" "\n"
-        R"({"op":"run","id":5,"lesson":1,"size":"1KiB","reps":1})" "\n");
+    const auto messages =
+        ServeLines(R"({"op":"run","id":1,"lesson":1,"size":"8MiB","min_time_s":30})"
+                   "\n"
+                   R"({"op":"run","id":2,"lesson":1,"size":"8MiB","min_time_s":30})"
+                   "\n"
+                   R"({"op":"cancel","id":3,"target":2})"
+                   "\n"
+                   R"({"op":"cancel","id":4,"target":1})"
+                   "\n"
+                   R"({"op":"run","id":5,"lesson":1,"size":"1KiB","reps":1})"
+                   "\n");
     EXPECT_EQ(For(messages, 1).back()["status"], "cancelled");
     EXPECT_EQ(For(messages, 2).back()["status"], "cancelled");
     EXPECT_EQ(For(messages, 3).back()["status"], "ok");
@@ -127,17 +143,24 @@ TEST(Serve, CancelStopsRunningAndQueuedRequests) {
 }
 
 TEST(Serve, AttributesAreForOwnKernelsOnly) {
-    const auto messages = ServeLines(R"({"op":"attributes","id":1,"lesson":3})" "\n"
-                                     R"({"op":"attributes","id":2,"lesson":4,"block":48})" "\n"
-                                     R"({"op":"attributes","id":3,"lesson":26})" "\n");
+    const auto messages = ServeLines(R"({"op":"attributes","id":1,"lesson":3})"
+                                     "\n"
+                                     R"({"op":"attributes","id":2,"lesson":4,"block":48})"
+                                     "\n"
+                                     R"({"op":"attributes","id":3,"lesson":26})"
+                                     "\n");
     EXPECT_EQ(For(messages, 1).back()["status"], "error") << "a CPU lesson has no kernel";
-    EXPECT_NE(For(messages, 2)[0]["error"].get<std::string>().find("multiple of 32"), std::string::npos);
-    EXPECT_EQ(For(messages, 3).back()["status"], "error") << "a library step has no kernel of its own";
+    EXPECT_NE(For(messages, 2)[0]["error"].get<std::string>().find("multiple of 32"),
+              std::string::npos);
+    EXPECT_EQ(For(messages, 3).back()["status"], "error")
+        << "a library step has no kernel of its own";
 }
 
 TEST(Serve, ShutdownStopsServing) {
-    const auto messages = ServeLines(R"({"op":"shutdown","id":1})" "\n"
-                                     R"({"op":"list","id":2})" "\n");
+    const auto messages = ServeLines(R"({"op":"shutdown","id":1})"
+                                     "\n"
+                                     R"({"op":"list","id":2})"
+                                     "\n");
     EXPECT_EQ(For(messages, 1).back()["status"], "ok");
     EXPECT_TRUE(For(messages, 2).empty());
 }
@@ -146,9 +169,11 @@ TEST(Serve, RealWorkerProcess) {
     const std::string requests = ::testing::TempDir() + "/serve_" + std::to_string(getpid());
     {
         std::ofstream f(requests);
-        f << R"({"op":"run","id":1,"lesson":3,"size":"64KiB","reps":3})" "\n"
+        f << R"({"op":"run","id":1,"lesson":3,"size":"64KiB","reps":3})"
+             "\n"
           << "garbage\n"
-          << R"({"op":"run","id":2,"lesson":1,"size":"3","reps":1})" "\n";
+          << R"({"op":"run","id":2,"lesson":1,"size":"3","reps":1})"
+             "\n";
     }
     const std::string command = CliPath() + " serve < " + requests;
     FILE* pipe = popen(command.c_str(), "r");

@@ -22,7 +22,8 @@ TEST(ParseSize, PlainBytesAndUnits) {
 }
 
 TEST(ParseSize, RejectsBadInput) {
-    for (const char* bad : {"", "MiB", "-1", "1.2.3", "12QB", "1kb", "0.5B", "1e3", "99999999999TB"}) {
+    for (const char* bad :
+         {"", "MiB", "-1", "1.2.3", "12QB", "1kb", "0.5B", "1e3", "99999999999TB"}) {
         EXPECT_THROW(ParseSize(bad), UsageError) << bad;
     }
     try {

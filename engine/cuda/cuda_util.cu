@@ -33,8 +33,10 @@ void Check(cudaError_t error, const char* call, const char* file, int line) {
     msg << file << ":" << line << ": " << call << " failed: " << cudaGetErrorName(error) << " ("
         << cudaGetErrorString(error) << ")";
     const bool sticky = IsSticky(error);
-    if (sticky) msg << "; the CUDA context is lost, the process must be restarted";
-    else cudaGetLastError();  // clear a non-sticky error so the next check is not blamed
+    if (sticky)
+        msg << "; the CUDA context is lost, the process must be restarted";
+    else
+        cudaGetLastError();  // clear a non-sticky error so the next check is not blamed
     throw CudaError(msg.str(), static_cast<int>(error), sticky);
 }
 
@@ -70,11 +72,15 @@ void* MallocPinned(size_t bytes, const char* what) {
     return ptr;
 }
 
-Event::Event() { LESSONS_CUDA_CHECK(cudaEventCreate(&m_event)); }
+Event::Event() {
+    LESSONS_CUDA_CHECK(cudaEventCreate(&m_event));
+}
 Event::~Event() {
     if (m_event) cudaEventDestroy(m_event);
 }
-void Event::Record(cudaStream_t stream) { LESSONS_CUDA_CHECK(cudaEventRecord(m_event, stream)); }
+void Event::Record(cudaStream_t stream) {
+    LESSONS_CUDA_CHECK(cudaEventRecord(m_event, stream));
+}
 
 double ElapsedMs(const Event& start, const Event& stop) {
     LESSONS_CUDA_CHECK(cudaEventSynchronize(stop.get()));
@@ -83,11 +89,15 @@ double ElapsedMs(const Event& start, const Event& stop) {
     return ms;
 }
 
-Stream::Stream() { LESSONS_CUDA_CHECK(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking)); }
+Stream::Stream() {
+    LESSONS_CUDA_CHECK(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking));
+}
 Stream::~Stream() {
     if (m_stream) cudaStreamDestroy(m_stream);
 }
-void Stream::Synchronize() { LESSONS_CUDA_CHECK(cudaStreamSynchronize(m_stream)); }
+void Stream::Synchronize() {
+    LESSONS_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+}
 
 KernelAttributes QueryKernelAttributes(const void* func, const char* name, int block,
                                        size_t dynamic_smem) {

@@ -26,7 +26,8 @@ const DeviceInfo& GetDeviceInfo() {
                 i.unavailable_reason = "no NVIDIA driver, or one too old for CUDA 13";
             else
                 i.unavailable_reason = std::string("CUDA cannot start: ") + cudaGetErrorString(err);
-            if (err != cudaSuccess) i.unavailable_reason += std::string(" (") + cudaGetErrorName(err) + ")";
+            if (err != cudaSuccess)
+                i.unavailable_reason += std::string(" (") + cudaGetErrorName(err) + ")";
             return i;
         }
         cudaDeviceProp prop{};
@@ -126,6 +127,8 @@ void FlushL2() {
     LESSONS_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-bool BuiltWithCuda() { return true; }
+bool BuiltWithCuda() {
+    return true;
+}
 
 }  // namespace lessons

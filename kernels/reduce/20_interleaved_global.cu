@@ -24,6 +24,8 @@ uint64_t Reduce20Pass(float* in, uint64_t n, float* out, int block, int, cudaStr
     return blocks;
 }
 
-const void* Reduce20Kernel() { return reinterpret_cast<const void*>(&reduce_20_interleaved_global_kernel); }
+const void* Reduce20Kernel() {
+    return reinterpret_cast<const void*>(&reduce_20_interleaved_global_kernel);
+}
 
 }  // namespace lessons::reduce

@@ -21,11 +21,13 @@ __global__ void reduce_21_shared_memory_kernel(const float* in, uint64_t n, floa
 
 uint64_t Reduce21Pass(float* in, uint64_t n, float* out, int block, int, cudaStream_t s) {
     const uint64_t blocks = (n + block - 1) / block;
-    reduce_21_shared_memory_kernel<<<static_cast<unsigned>(blocks), block, block * sizeof(float), s>>>(
-        in, n, out);
+    reduce_21_shared_memory_kernel<<<static_cast<unsigned>(blocks), block, block * sizeof(float),
+                                     s>>>(in, n, out);
     return blocks;
 }
 
-const void* Reduce21Kernel() { return reinterpret_cast<const void*>(&reduce_21_shared_memory_kernel); }
+const void* Reduce21Kernel() {
+    return reinterpret_cast<const void*>(&reduce_21_shared_memory_kernel);
+}
 
 }  // namespace lessons::reduce

@@ -24,11 +24,13 @@ __global__ void reduce_22_add_during_load_kernel(const float* in, uint64_t n, fl
 uint64_t Reduce22Pass(float* in, uint64_t n, float* out, int block, int, cudaStream_t s) {
     const uint64_t per_block = 2 * uint64_t(block);
     const uint64_t blocks = (n + per_block - 1) / per_block;
-    reduce_22_add_during_load_kernel<<<static_cast<unsigned>(blocks), block, block * sizeof(float), s>>>(
-        in, n, out);
+    reduce_22_add_during_load_kernel<<<static_cast<unsigned>(blocks), block, block * sizeof(float),
+                                       s>>>(in, n, out);
     return blocks;
 }
 
-const void* Reduce22Kernel() { return reinterpret_cast<const void*>(&reduce_22_add_during_load_kernel); }
+const void* Reduce22Kernel() {
+    return reinterpret_cast<const void*>(&reduce_22_add_during_load_kernel);
+}
 
 }  // namespace lessons::reduce

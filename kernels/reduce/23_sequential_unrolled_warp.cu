@@ -9,7 +9,7 @@
 namespace lessons::reduce {
 
 __global__ void reduce_23_sequential_unrolled_warp_kernel(const float* in, uint64_t n,
-                                                           float* partials) {
+                                                          float* partials) {
     extern __shared__ float s[];
     const unsigned tid = threadIdx.x;
     const uint64_t per_block = (n + gridDim.x - 1) / gridDim.x;

@@ -37,6 +37,8 @@ uint64_t Reduce24Pass(float* in, uint64_t n, float* out, int block, int max_grid
     return blocks;
 }
 
-const void* Reduce24Kernel() { return reinterpret_cast<const void*>(&reduce_24_warp_shuffle_kernel); }
+const void* Reduce24Kernel() {
+    return reinterpret_cast<const void*>(&reduce_24_warp_shuffle_kernel);
+}
 
 }  // namespace lessons::reduce

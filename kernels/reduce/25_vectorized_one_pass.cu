@@ -15,7 +15,8 @@ __device__ __forceinline__ float block_sum_25(float v, float* scratch) {
     __syncthreads();
     if (warp == 0) {
         v = lane < blockDim.x / 32 ? scratch[lane] : 0.0f;
-        for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+        for (int offset = 16; offset > 0; offset /= 2)
+            v += __shfl_down_sync(0xffffffffu, v, offset);
     }
     return v;
 }

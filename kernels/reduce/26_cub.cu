@@ -7,8 +7,8 @@
 
 namespace lessons::reduce {
 
-cudaError_t Reduce26Cub(void* temp, size_t& temp_bytes, const float* in, float* result,
-                        uint64_t n, cudaStream_t stream) {
+cudaError_t Reduce26Cub(void* temp, size_t& temp_bytes, const float* in, float* result, uint64_t n,
+                        cudaStream_t stream) {
     return cub::DeviceReduce::Sum(temp, temp_bytes, in, result, static_cast<int64_t>(n), stream);
 }
 

@@ -33,6 +33,6 @@ const void* Reduce25Kernel();
 
 // Lesson 26: CUB. Call with temp == nullptr to learn temp_bytes.
 cudaError_t Reduce26Cub(void* temp, size_t& temp_bytes, const float* in, float* result, uint64_t n,
-                 cudaStream_t stream);
+                        cudaStream_t stream);
 
 }  // namespace lessons::reduce

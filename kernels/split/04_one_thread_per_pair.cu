@@ -24,8 +24,8 @@ uint64_t Split04Blocks(uint64_t n, int block) {
     return (threads + block - 1) / block;
 }
 
-void LaunchSplit04(const char* buf, uint64_t n, unsigned long long* out,
-                   unsigned long long* count, int block, cudaStream_t stream) {
+void LaunchSplit04(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
+                   int block, cudaStream_t stream) {
     const uint64_t blocks = Split04Blocks(n, block);
     if (blocks == 0) return;
     split_04_one_thread_per_pair_kernel<<<static_cast<unsigned>(blocks), block, 0, stream>>>(

@@ -12,7 +12,9 @@ cudaError_t AllocPinned(char** host, size_t bytes) {
     return cudaMallocHost(reinterpret_cast<void**>(host), bytes ? bytes : 1);
 }
 
-cudaError_t FreePinned(char* host) { return cudaFreeHost(host); }
+cudaError_t FreePinned(char* host) {
+    return cudaFreeHost(host);
+}
 
 cudaError_t CopyToDevice(char* device, const char* host, size_t bytes, cudaStream_t stream) {
     // The same call as lesson 4's; what changed is where `host` points.

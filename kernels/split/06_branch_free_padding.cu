@@ -29,7 +29,8 @@ void LaunchSplit06(const char* buf, uint64_t n, unsigned long long* out, unsigne
                    int block, cudaStream_t stream) {
     const uint64_t blocks = Split06Padded(n, block) / (2 * uint64_t(block));
     if (blocks == 0) return;
-    split_06_branch_free_padding_kernel<<<static_cast<unsigned>(blocks), block, 0, stream>>>(buf, out, count);
+    split_06_branch_free_padding_kernel<<<static_cast<unsigned>(blocks), block, 0, stream>>>(
+        buf, out, count);
 }
 
 const void* Split06Kernel() {

@@ -27,16 +27,20 @@ __global__ void split_07_shared_memory_kernel(const char* __restrict__ buf,
     }
 }
 
-uint64_t Split07Padded(uint64_t n, int block) { return Split06Padded(n, block); }
+uint64_t Split07Padded(uint64_t n, int block) {
+    return Split06Padded(n, block);
+}
 
 void LaunchSplit07(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
                    int block, cudaStream_t stream) {
     const uint64_t blocks = Split07Padded(n, block) / (2 * uint64_t(block));
     if (blocks == 0) return;
-    split_07_shared_memory_kernel<<<static_cast<unsigned>(blocks), block, block * sizeof(unsigned short), stream>>>(
-        buf, out, count);
+    split_07_shared_memory_kernel<<<static_cast<unsigned>(blocks), block,
+                                    block * sizeof(unsigned short), stream>>>(buf, out, count);
 }
 
-const void* Split07Kernel() { return reinterpret_cast<const void*>(&split_07_shared_memory_kernel); }
+const void* Split07Kernel() {
+    return reinterpret_cast<const void*>(&split_07_shared_memory_kernel);
+}
 
 }  // namespace lessons::split

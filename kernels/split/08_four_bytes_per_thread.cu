@@ -32,8 +32,8 @@ void LaunchSplit08(const char* buf, uint64_t n, unsigned long long* out, unsigne
                    int block, cudaStream_t stream) {
     const uint64_t blocks = Split08Padded(n, block) / (4 * uint64_t(block));
     if (blocks == 0) return;
-    split_08_four_bytes_per_thread_kernel<<<static_cast<unsigned>(blocks), block, 4 * block + 4, stream>>>(
-        buf, out, count);
+    split_08_four_bytes_per_thread_kernel<<<static_cast<unsigned>(blocks), block, 4 * block + 4,
+                                            stream>>>(buf, out, count);
 }
 
 const void* Split08Kernel() {

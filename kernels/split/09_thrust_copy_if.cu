@@ -13,7 +13,9 @@ namespace lessons::split {
 
 struct EndsLine {
     const char* buf;
-    __device__ bool operator()(unsigned long long k) const { return buf[k - 2] == '\r' && buf[k - 1] == '\n'; }
+    __device__ bool operator()(unsigned long long k) const {
+        return buf[k - 2] == '\r' && buf[k - 1] == '\n';
+    }
 };
 
 cudaError_t Split09ThrustCopyIf(const char* buf, uint64_t n, unsigned long long* out,
@@ -21,7 +23,8 @@ cudaError_t Split09ThrustCopyIf(const char* buf, uint64_t n, unsigned long long*
     *found = 0;
     if (n < 2) return cudaSuccess;
     const thrust::counting_iterator<unsigned long long> first(2), last(n + 1);
-    unsigned long long* end = thrust::copy_if(thrust::cuda::par.on(stream), first, last, out, EndsLine{buf});
+    unsigned long long* end =
+        thrust::copy_if(thrust::cuda::par.on(stream), first, last, out, EndsLine{buf});
     *found = static_cast<unsigned long long>(end - out);
     return cudaGetLastError();
 }

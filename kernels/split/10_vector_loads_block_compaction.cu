@@ -30,16 +30,16 @@ __device__ __forceinline__ unsigned warp_inclusive_sum(unsigned v, unsigned lane
 
 }  // namespace
 
-__global__ void split_10_vector_loads_block_compaction_kernel(const char* __restrict__ buf,
-                                                              unsigned long long* __restrict__ out,
-                                                              unsigned long long* __restrict__ count,
-                                                              unsigned long long offset_base) {
+__global__ void split_10_vector_loads_block_compaction_kernel(
+    const char* __restrict__ buf, unsigned long long* __restrict__ out,
+    unsigned long long* __restrict__ count, unsigned long long offset_base) {
     extern __shared__ unsigned staged[];  // offsets relative to the block's first byte
     __shared__ unsigned warp_start[32];
     __shared__ unsigned long long block_slot;
     __shared__ unsigned block_total;
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const uint64_t block_first = blockIdx.x * uint64_t(blockDim.x) * kVectorsPerThread;  // in vectors
+    const uint64_t block_first =
+        blockIdx.x * uint64_t(blockDim.x) * kVectorsPerThread;  // in vectors
 
     ulonglong2 v[kVectorsPerThread];
     for (int j = 0; j < kVectorsPerThread; ++j)  // all loads first: they are in flight together
@@ -50,7 +50,8 @@ __global__ void split_10_vector_loads_block_compaction_kernel(const char* __rest
     for (int j = 0; j < kVectorsPerThread; ++j) {
         const uint64_t start = (block_first + j * blockDim.x + threadIdx.x) * 16;
         // The byte after this vector: the next lane's first byte, or memory for lane 31.
-        unsigned char next = static_cast<unsigned char>(__shfl_down_sync(0xffffffffu, unsigned(v[j].x & 0xff), 1));
+        unsigned char next =
+            static_cast<unsigned char>(__shfl_down_sync(0xffffffffu, unsigned(v[j].x & 0xff), 1));
         if (lane == 31) next = static_cast<unsigned char>(buf[start + 16]);
         const unsigned long long cr0 = bytes_equal(v[j].x, '\r'), lf0 = bytes_equal(v[j].x, '\n');
         const unsigned long long cr1 = bytes_equal(v[j].y, '\r'), lf1 = bytes_equal(v[j].y, '\n');
@@ -95,15 +96,18 @@ uint64_t Split10Padded(uint64_t n, int block) {
     return (n + per_block - 1) / per_block * per_block;
 }
 
-size_t Split10SharedBytes(int block) { return size_t(block) * kMaxHitsPerThread * sizeof(unsigned); }
+size_t Split10SharedBytes(int block) {
+    return size_t(block) * kMaxHitsPerThread * sizeof(unsigned);
+}
 
-void LaunchSplit10Range(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
-                        int block, cudaStream_t stream, uint64_t offset_base) {
+void LaunchSplit10Range(const char* buf, uint64_t n, unsigned long long* out,
+                        unsigned long long* count, int block, cudaStream_t stream,
+                        uint64_t offset_base) {
     const uint64_t blocks = Split10Padded(n, block) / (16 * uint64_t(block) * kVectorsPerThread);
     if (blocks == 0) return;
     split_10_vector_loads_block_compaction_kernel<<<static_cast<unsigned>(blocks), block,
-                                                    Split10SharedBytes(block), stream>>>(buf, out, count,
-                                                                                          offset_base);
+                                                    Split10SharedBytes(block), stream>>>(
+        buf, out, count, offset_base);
 }
 
 void LaunchSplit10(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,

@@ -9,13 +9,15 @@
 namespace lessons::split {
 
 // The most offsets a buffer of n bytes can hold: pairs cannot overlap.
-inline uint64_t SplitCapacity(uint64_t n) { return n / 2 + 1; }
+inline uint64_t SplitCapacity(uint64_t n) {
+    return n / 2 + 1;
+}
 
 // The chapter's reference: the plainest scan, in order.
 std::vector<uint64_t> SplitReference(const char* buf, uint64_t n);
 
-uint64_t SplitNaive(const char* buf, uint64_t n, uint64_t* out);          // lesson 1
-uint64_t SplitEvenPositions(const char* buf, uint64_t n, uint64_t* out);  // lesson 2
+uint64_t SplitNaive(const char* buf, uint64_t n, uint64_t* out);                // lesson 1
+uint64_t SplitEvenPositions(const char* buf, uint64_t n, uint64_t* out);        // lesson 2
 uint64_t SplitOpenMP(const char* buf, uint64_t n, uint64_t* out, int threads);  // lesson 3
 
 }  // namespace lessons::split

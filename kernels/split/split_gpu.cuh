@@ -10,8 +10,8 @@
 namespace lessons::split {
 
 // Lesson 4: one thread per even position.
-void LaunchSplit04(const char* buf, uint64_t n, unsigned long long* out,
-                   unsigned long long* count, int block, cudaStream_t stream);
+void LaunchSplit04(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
+                   int block, cudaStream_t stream);
 const void* Split04Kernel();
 uint64_t Split04Blocks(uint64_t n, int block);
 
@@ -43,8 +43,9 @@ cudaError_t Split09ThrustCopyIf(const char* buf, uint64_t n, unsigned long long*
 // offset_base to every offset (lesson 11 scans chunks of a larger buffer).
 void LaunchSplit10(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
                    int block, cudaStream_t stream);
-void LaunchSplit10Range(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
-                        int block, cudaStream_t stream, uint64_t offset_base);
+void LaunchSplit10Range(const char* buf, uint64_t n, unsigned long long* out,
+                        unsigned long long* count, int block, cudaStream_t stream,
+                        uint64_t offset_base);
 const void* Split10Kernel();
 uint64_t Split10Padded(uint64_t n, int block);
 size_t Split10SharedBytes(int block);  // dynamic shared memory of a block

@@ -25,27 +25,31 @@ void RegisterSplitChapter(Registry& registry) {
     registry.AddChapter(chapter);
 
     const std::string folder = "lessons/01_split_lines";
-    Lesson l = DeclareLesson("split", folder, {1, "01-naive-scan", "Naive CPU scan", StepKind::kCpu,
-                                               0, "kernels/split/01_naive.cpp"});
+    Lesson l = DeclareLesson(
+        "split", folder,
+        {1, "01-naive-scan", "Naive CPU scan", StepKind::kCpu, 0, "kernels/split/01_naive.cpp"});
     l.needs = &CpuStepNeeds;
     l.make = &MakeNaive;
     registry.AddLesson(l);
 
-    l = DeclareLesson("split", folder, {2, "02-even-positions", "Check only even positions",
-                                        StepKind::kCpu, 1, "kernels/split/02_even_positions.cpp"});
+    l = DeclareLesson("split", folder,
+                      {2, "02-even-positions", "Check only even positions", StepKind::kCpu, 1,
+                       "kernels/split/02_even_positions.cpp"});
     l.needs = &CpuStepNeeds;
     l.make = &MakeEvenPositions;
     registry.AddLesson(l);
 
-    l = DeclareLesson("split", folder, {3, "03-openmp", "OpenMP threads", StepKind::kCpu, 2,
-                                        "kernels/split/03_openmp.cpp"});
+    l = DeclareLesson(
+        "split", folder,
+        {3, "03-openmp", "OpenMP threads", StepKind::kCpu, 2, "kernels/split/03_openmp.cpp"});
     l.needs = &CpuStepNeeds;
     l.uses_threads = true;
     l.make = &MakeOpenMP;
     registry.AddLesson(l);
 
-    l = DeclareLesson("split", folder, {4, "04-one-thread-per-pair", "CUDA: one thread per pair",
-                                        StepKind::kGpu, 3, "kernels/split/04_one_thread_per_pair.cu"});
+    l = DeclareLesson("split", folder,
+                      {4, "04-one-thread-per-pair", "CUDA: one thread per pair", StepKind::kGpu, 3,
+                       "kernels/split/04_one_thread_per_pair.cu"});
     l.blocks = BlockSpec{32, 1024, 256, false, ""};
     l.needs = &GpuStepNeeds;
     l.make = LESSONS_GPU(&MakeOneThreadPerPair);
@@ -54,40 +58,45 @@ void RegisterSplitChapter(Registry& registry) {
 
     // Lessons 5 to 11 keep the text in page-locked host memory (lesson 5's change).
     const BlockSpec any_warp_multiple{32, 1024, 256, false, ""};
-    l = DeclareLesson("split", folder, {5, "05-pinned-memory", "Pinned host memory", StepKind::kGpu, 4,
-                                        "kernels/split/05_pinned_memory.cu"});
+    l = DeclareLesson("split", folder,
+                      {5, "05-pinned-memory", "Pinned host memory", StepKind::kGpu, 4,
+                       "kernels/split/05_pinned_memory.cu"});
     l.blocks = any_warp_multiple;
     l.needs = &PinnedGpuStepNeeds;
     l.make = LESSONS_GPU(&MakePinned);
     l.attributes = LESSONS_GPU(&OneThreadPerPairAttributes);
     registry.AddLesson(l);
 
-    l = DeclareLesson("split", folder, {6, "06-branch-free-padding", "Branch-free kernel with padding",
-                                        StepKind::kGpu, 5, "kernels/split/06_branch_free_padding.cu"});
+    l = DeclareLesson("split", folder,
+                      {6, "06-branch-free-padding", "Branch-free kernel with padding",
+                       StepKind::kGpu, 5, "kernels/split/06_branch_free_padding.cu"});
     l.blocks = any_warp_multiple;
     l.needs = &PinnedGpuStepNeeds;
     l.make = LESSONS_GPU(&MakeBranchFree);
     l.attributes = LESSONS_GPU(&BranchFreeAttributes);
     registry.AddLesson(l);
 
-    l = DeclareLesson("split", folder, {7, "07-shared-memory", "Shared-memory staging", StepKind::kGpu, 6,
-                                        "kernels/split/07_shared_memory.cu"});
+    l = DeclareLesson("split", folder,
+                      {7, "07-shared-memory", "Shared-memory staging", StepKind::kGpu, 6,
+                       "kernels/split/07_shared_memory.cu"});
     l.blocks = any_warp_multiple;
     l.needs = &PinnedGpuStepNeeds;
     l.make = LESSONS_GPU(&MakeSharedMemory);
     l.attributes = LESSONS_GPU(&SharedMemoryAttributes);
     registry.AddLesson(l);
 
-    l = DeclareLesson("split", folder, {8, "08-four-bytes-per-thread", "More work per thread",
-                                        StepKind::kGpu, 7, "kernels/split/08_four_bytes_per_thread.cu"});
+    l = DeclareLesson("split", folder,
+                      {8, "08-four-bytes-per-thread", "More work per thread", StepKind::kGpu, 7,
+                       "kernels/split/08_four_bytes_per_thread.cu"});
     l.blocks = any_warp_multiple;
     l.needs = &PinnedGpuStepNeeds;
     l.make = LESSONS_GPU(&MakeFourBytes);
     l.attributes = LESSONS_GPU(&FourBytesAttributes);
     registry.AddLesson(l);
 
-    l = DeclareLesson("split", folder, {9, "09-thrust-copy-if", "Thrust copy_if", StepKind::kGpu, 8,
-                                        "kernels/split/09_thrust_copy_if.cu"});
+    l = DeclareLesson("split", folder,
+                      {9, "09-thrust-copy-if", "Thrust copy_if", StepKind::kGpu, 8,
+                       "kernels/split/09_thrust_copy_if.cu"});
     l.library = true;
     l.needs = &PinnedGpuStepNeeds;
     l.make = LESSONS_GPU(&MakeThrust);
@@ -95,19 +104,23 @@ void RegisterSplitChapter(Registry& registry) {
 
     // Lessons 10 and 11 stage up to 16 offsets of 4 bytes per thread in shared memory: 32 KiB
     // at 512 threads, within the 48 KiB a block gets without opting in to more.
-    const BlockSpec staged_blocks{32, 512, 256, false,
-                                  "each thread stages up to 16 offsets in shared memory, and 512 threads "
-                                  "fill the 48 KiB a block gets by default"};
-    l = DeclareLesson("split", folder, {10, "10-vector-loads-block-compaction", "16-byte loads, block-aggregated output",
-                                        StepKind::kGpu, 9, "kernels/split/10_vector_loads_block_compaction.cu"});
+    const BlockSpec staged_blocks{
+        32, 512, 256, false,
+        "each thread stages up to 16 offsets in shared memory, and 512 threads "
+        "fill the 48 KiB a block gets by default"};
+    l = DeclareLesson(
+        "split", folder,
+        {10, "10-vector-loads-block-compaction", "16-byte loads, block-aggregated output",
+         StepKind::kGpu, 9, "kernels/split/10_vector_loads_block_compaction.cu"});
     l.blocks = staged_blocks;
     l.needs = &PinnedGpuStepNeeds;
     l.make = LESSONS_GPU(&MakeVectorWarp);
     l.attributes = LESSONS_GPU(&VectorWarpAttributes);
     registry.AddLesson(l);
 
-    l = DeclareLesson("split", folder, {11, "11-overlapped-chunks", "Hide the copy: overlapped chunks",
-                                        StepKind::kGpu, 10, "kernels/split/11_overlapped_chunks.cu"});
+    l = DeclareLesson("split", folder,
+                      {11, "11-overlapped-chunks", "Hide the copy: overlapped chunks",
+                       StepKind::kGpu, 10, "kernels/split/11_overlapped_chunks.cu"});
     l.blocks = staged_blocks;
     l.needs = &PinnedGpuStepNeeds;
     l.make = LESSONS_GPU(&MakeOverlapped);

@@ -30,7 +30,9 @@ std::string SplitWorkload::Describe() const {
     return FormatSize(m_size) + " of text, " + std::to_string(m_reference.size()) + " line breaks";
 }
 
-uint64_t WorkloadHostBytes(uint64_t n) { return n + 8 * SplitCapacity(n); }
+uint64_t WorkloadHostBytes(uint64_t n) {
+    return n + 8 * SplitCapacity(n);
+}
 
 SplitStep::SplitStep(const Workload& workload)
     : m_work(static_cast<const SplitWorkload&>(workload)),
@@ -58,11 +60,14 @@ Check SplitStep::Verify() const {
     check.message += "; first difference at sorted position " + std::to_string(index) + ": got ";
     check.message += mismatch.first == got.end() ? "nothing" : std::to_string(*mismatch.first);
     check.message += ", expected ";
-    check.message += mismatch.second == expected.end() ? "nothing" : std::to_string(*mismatch.second);
+    check.message +=
+        mismatch.second == expected.end() ? "nothing" : std::to_string(*mismatch.second);
     return check;
 }
 
-uint64_t SplitStep::BytesMoved() const { return m_work.SizeBytes() + 8 * m_found; }
+uint64_t SplitStep::BytesMoved() const {
+    return m_work.SizeBytes() + 8 * m_found;
+}
 
 void SplitStep::WriteOutput(std::ostream& out) const {
     std::vector<uint64_t> sorted(m_out.get(), m_out.get() + m_found);
@@ -70,7 +75,9 @@ void SplitStep::WriteOutput(std::ostream& out) const {
     for (uint64_t v : sorted) out << v << '\n';
 }
 
-MemoryNeeds CpuStepNeeds(uint64_t n) { return {8 * SplitCapacity(n), 0}; }
+MemoryNeeds CpuStepNeeds(uint64_t n) {
+    return {8 * SplitCapacity(n), 0};
+}
 
 MemoryNeeds GpuStepNeeds(uint64_t n) {
     // The text (with up to 32 KiB of padding), the offsets, the counter.
@@ -91,7 +98,8 @@ class CpuSplitStep : public SplitStep {
 public:
     CpuSplitStep(const Workload& w, Fn fn) : SplitStep(w), m_fn(fn) {}
     Sample Run() override {
-        return TimeOnHost([this] { m_found = m_fn(m_work.data(), m_work.SizeBytes(), m_out.get()); });
+        return TimeOnHost(
+            [this] { m_found = m_fn(m_work.data(), m_work.SizeBytes(), m_out.get()); });
     }
 
 private:

@@ -19,13 +19,17 @@ namespace lessons::split {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double MsSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+double MsSince(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
 
 // How a step scans: launches on `stream` and returns the count when it already has it on
 // the host (Thrust), or leaves it in `count` on the device.
 using ScanFn = std::optional<uint64_t> (*)(const char* buf, uint64_t n, unsigned long long* out,
-                                           unsigned long long* count, int block, cudaStream_t stream);
-using LaunchFn = void (*)(const char*, uint64_t, unsigned long long*, unsigned long long*, int, cudaStream_t);
+                                           unsigned long long* count, int block,
+                                           cudaStream_t stream);
+using LaunchFn = void (*)(const char*, uint64_t, unsigned long long*, unsigned long long*, int,
+                          cudaStream_t);
 
 template <LaunchFn launch>
 std::optional<uint64_t> Kernel(const char* buf, uint64_t n, unsigned long long* out,
@@ -44,12 +48,13 @@ std::optional<uint64_t> Thrust(const char* buf, uint64_t n, unsigned long long* 
 
 struct StepSpec {
     ScanFn scan;
-    bool pinned = false;                            // host text in page-locked memory
-    uint64_t (*padded)(uint64_t, int) = nullptr;    // zero-padded device size; null: n
-    bool measure_allocation = false;                // report pinned vs pageable allocation cost
+    bool pinned = false;                          // host text in page-locked memory
+    uint64_t (*padded)(uint64_t, int) = nullptr;  // zero-padded device size; null: n
+    bool measure_allocation = false;              // report pinned vs pageable allocation cost
 };
 
-StepSpec Spec(ScanFn scan, bool pinned, uint64_t (*padded)(uint64_t, int) = nullptr, bool measure = false) {
+StepSpec Spec(ScanFn scan, bool pinned, uint64_t (*padded)(uint64_t, int) = nullptr,
+              bool measure = false) {
     StepSpec spec;
     spec.scan = scan;
     spec.pinned = pinned;
@@ -70,7 +75,8 @@ public:
         if (measure) {
             const auto t1 = Clock::now();
             char* pageable = static_cast<char*>(std::malloc(n ? n : 1));
-            if (!pageable) throw UsageError("out of host memory for the pageable comparison buffer");
+            if (!pageable)
+                throw UsageError("out of host memory for the pageable comparison buffer");
             for (uint64_t i = 0; i < n; i += 4096) pageable[i] = 0;  // fault every page in
             m_alloc_pageable_ms = MsSince(t1);
             std::free(pageable);
@@ -105,8 +111,9 @@ protected:
           m_host_count(1, "the counter") {}
 
     uint64_t ReadCount(cuda::Stream& stream) {
-        LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_host_count.get(), m_count.get(), sizeof(unsigned long long),
-                                           cudaMemcpyDeviceToHost, stream.get()));
+        LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_host_count.get(), m_count.get(),
+                                           sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                           stream.get()));
         stream.Synchronize();
         return *m_host_count.get();
     }
@@ -118,7 +125,8 @@ protected:
         if (m_found > capacity)
             m_found = capacity + 1;
         else if (m_found)
-            LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_out.get(), m_dev_out.get(), m_found * 8, cudaMemcpyDeviceToHost, stream));
+            LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_out.get(), m_dev_out.get(), m_found * 8,
+                                               cudaMemcpyDeviceToHost, stream));
     }
 
     cuda::DeviceBuffer<unsigned long long> m_dev_out;
@@ -141,10 +149,13 @@ public:
         const uint64_t n = m_work.SizeBytes();
         cudaStream_t s = m_stream.get();
         m_start.Record(s);
-        if (n) LESSONS_CUDA_CHECK(CopyToDevice(m_buf.get(), m_pinned ? m_pinned->get() : m_work.data(), n, s));
+        if (n)
+            LESSONS_CUDA_CHECK(
+                CopyToDevice(m_buf.get(), m_pinned ? m_pinned->get() : m_work.data(), n, s));
         LESSONS_CUDA_CHECK(cudaMemsetAsync(m_count.get(), 0, sizeof(unsigned long long), s));
         m_copied.Record(s);
-        const std::optional<uint64_t> known = m_spec.scan(m_buf.get(), n, m_dev_out.get(), m_count.get(), m_block, s);
+        const std::optional<uint64_t> known =
+            m_spec.scan(m_buf.get(), n, m_dev_out.get(), m_count.get(), m_block, s);
         m_scanned.Record(s);
         m_found = known ? *known : ReadCount(m_stream);
         ReadOffsets(s);
@@ -209,8 +220,9 @@ public:
         m_start.Record(s);
         LESSONS_CUDA_CHECK(cudaMemsetAsync(m_count.get(), 0, sizeof(unsigned long long), s));
         if (n)
-            LESSONS_CUDA_CHECK(Split11Overlapped(m_pinned.get(), m_buf.get(), n, m_dev_out.get(), m_count.get(),
-                                                 m_block, m_chunk, s, m_raw_streams, m_raw_events, kStreams));
+            LESSONS_CUDA_CHECK(Split11Overlapped(m_pinned.get(), m_buf.get(), n, m_dev_out.get(),
+                                                 m_count.get(), m_block, m_chunk, s, m_raw_streams,
+                                                 m_raw_events, kStreams));
         m_found = ReadCount(m_main);
         ReadOffsets(s);
         m_stop.Record(s);
@@ -242,8 +254,9 @@ private:
 
 void CheckGrid(uint64_t blocks, int block) {
     if (blocks > static_cast<uint64_t>(INT_MAX))
-        throw UsageError("this size needs " + std::to_string(blocks) + " blocks of " + std::to_string(block) +
-                         " threads, more than the grid limit of 2^31 - 1; use a larger block or a smaller size");
+        throw UsageError(
+            "this size needs " + std::to_string(blocks) + " blocks of " + std::to_string(block) +
+            " threads, more than the grid limit of 2^31 - 1; use a larger block or a smaller size");
 }
 
 struct KernelInfo {
@@ -251,15 +264,23 @@ struct KernelInfo {
     const char* name;
     size_t (*dynamic_smem)(int block);
 };
-size_t NoSmem(int) { return 0; }
-size_t PairsSmem(int block) { return size_t(block) * 2; }
-size_t WordsSmem(int block) { return size_t(block) * 4 + 4; }
+size_t NoSmem(int) {
+    return 0;
+}
+size_t PairsSmem(int block) {
+    return size_t(block) * 2;
+}
+size_t WordsSmem(int block) {
+    return size_t(block) * 4 + 4;
+}
 
 const KernelInfo k04{&Split04Kernel, "split_04_one_thread_per_pair_kernel", &NoSmem};
 const KernelInfo k06{&Split06Kernel, "split_06_branch_free_padding_kernel", &NoSmem};
 const KernelInfo k07{&Split07Kernel, "split_07_shared_memory_kernel", &PairsSmem};
 const KernelInfo k08{&Split08Kernel, "split_08_four_bytes_per_thread_kernel", &WordsSmem};
-size_t StagedSmem(int block) { return Split10SharedBytes(block); }
+size_t StagedSmem(int block) {
+    return Split10SharedBytes(block);
+}
 const KernelInfo k10{&Split10Kernel, "split_10_vector_loads_block_compaction_kernel", &StagedSmem};
 
 std::unique_ptr<StepInstance> Make(const Workload& w, const StepConfig& c, const KernelInfo& k,
@@ -280,19 +301,23 @@ std::unique_ptr<StepInstance> MakeOneThreadPerPair(const Workload& w, const Step
 }
 
 std::unique_ptr<StepInstance> MakePinned(const Workload& w, const StepConfig& c) {
-    return Make(w, c, k04, Spec(&Kernel<&LaunchSplit04>, true, nullptr, true), (w.SizeBytes() + 1) / 2);
+    return Make(w, c, k04, Spec(&Kernel<&LaunchSplit04>, true, nullptr, true),
+                (w.SizeBytes() + 1) / 2);
 }
 
 std::unique_ptr<StepInstance> MakeBranchFree(const Workload& w, const StepConfig& c) {
-    return Make(w, c, k06, Spec(&Kernel<&LaunchSplit06>, true, &Split06Padded), w.SizeBytes() / 2 + 1);
+    return Make(w, c, k06, Spec(&Kernel<&LaunchSplit06>, true, &Split06Padded),
+                w.SizeBytes() / 2 + 1);
 }
 
 std::unique_ptr<StepInstance> MakeSharedMemory(const Workload& w, const StepConfig& c) {
-    return Make(w, c, k07, Spec(&Kernel<&LaunchSplit07>, true, &Split07Padded), w.SizeBytes() / 2 + 1);
+    return Make(w, c, k07, Spec(&Kernel<&LaunchSplit07>, true, &Split07Padded),
+                w.SizeBytes() / 2 + 1);
 }
 
 std::unique_ptr<StepInstance> MakeFourBytes(const Workload& w, const StepConfig& c) {
-    return Make(w, c, k08, Spec(&Kernel<&LaunchSplit08>, true, &Split08Padded), w.SizeBytes() / 4 + 1);
+    return Make(w, c, k08, Spec(&Kernel<&LaunchSplit08>, true, &Split08Padded),
+                w.SizeBytes() / 4 + 1);
 }
 
 std::unique_ptr<StepInstance> MakeThrust(const Workload& w, const StepConfig&) {
@@ -300,7 +325,8 @@ std::unique_ptr<StepInstance> MakeThrust(const Workload& w, const StepConfig&) {
 }
 
 std::unique_ptr<StepInstance> MakeVectorWarp(const Workload& w, const StepConfig& c) {
-    return Make(w, c, k10, Spec(&Kernel<&LaunchSplit10>, true, &Split10Padded), w.SizeBytes() / 32 + 1);
+    return Make(w, c, k10, Spec(&Kernel<&LaunchSplit10>, true, &Split10Padded),
+                w.SizeBytes() / 32 + 1);
 }
 
 std::unique_ptr<StepInstance> MakeOverlapped(const Workload& w, const StepConfig& c) {
@@ -308,10 +334,20 @@ std::unique_ptr<StepInstance> MakeOverlapped(const Workload& w, const StepConfig
     return std::make_unique<OverlappedStep>(w, c.block);
 }
 
-KernelAttributes OneThreadPerPairAttributes(int block) { return Attributes(k04, block); }
-KernelAttributes BranchFreeAttributes(int block) { return Attributes(k06, block); }
-KernelAttributes SharedMemoryAttributes(int block) { return Attributes(k07, block); }
-KernelAttributes FourBytesAttributes(int block) { return Attributes(k08, block); }
-KernelAttributes VectorWarpAttributes(int block) { return Attributes(k10, block); }
+KernelAttributes OneThreadPerPairAttributes(int block) {
+    return Attributes(k04, block);
+}
+KernelAttributes BranchFreeAttributes(int block) {
+    return Attributes(k06, block);
+}
+KernelAttributes SharedMemoryAttributes(int block) {
+    return Attributes(k07, block);
+}
+KernelAttributes FourBytesAttributes(int block) {
+    return Attributes(k08, block);
+}
+KernelAttributes VectorWarpAttributes(int block) {
+    return Attributes(k10, block);
+}
 
 }  // namespace lessons::split

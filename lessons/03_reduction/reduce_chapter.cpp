@@ -25,7 +25,9 @@ double ReduceWorkload::Tolerance() const {
     return std::ldexp(m_reference.magnitude, -23) * (std::log2(double(m_count) + 1) + 16);
 }
 
-uint64_t WorkloadHostBytes(uint64_t size_bytes) { return size_bytes; }
+uint64_t WorkloadHostBytes(uint64_t size_bytes) {
+    return size_bytes;
+}
 
 Check ReduceStep::Verify() const {
     Check check;
@@ -44,7 +46,9 @@ Check ReduceStep::Verify() const {
     return check;
 }
 
-MemoryNeeds CpuStepNeeds(uint64_t) { return {0, 0}; }
+MemoryNeeds CpuStepNeeds(uint64_t) {
+    return {0, 0};
+}
 
 MemoryNeeds GpuStepNeeds(uint64_t size_bytes) {
     const uint64_t partials = 2 * (size_bytes / sizeof(float) / 32 + 1) * sizeof(float);
@@ -63,7 +67,8 @@ class CpuSumStep : public ReduceStep {
 public:
     CpuSumStep(const Workload& w, int threads) : ReduceStep(w), m_threads(threads) {}
     Sample Run() override {
-        return TimeOnHost([this] { m_value = SumOpenMP(m_work.data(), m_work.count(), m_threads); });
+        return TimeOnHost(
+            [this] { m_value = SumOpenMP(m_work.data(), m_work.count(), m_threads); });
     }
 
 private:

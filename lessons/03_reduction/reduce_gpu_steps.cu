@@ -37,8 +37,8 @@ protected:
         const float* sum = body(s);
         m_stop.Record(s);
         if (sum)
-            LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_result.get(), sum, sizeof(float),
-                                               cudaMemcpyDeviceToHost, s));
+            LESSONS_CUDA_CHECK(
+                cudaMemcpyAsync(m_result.get(), sum, sizeof(float), cudaMemcpyDeviceToHost, s));
         else
             *m_result.get() = 0.0f;  // the empty sum
         m_stream.Synchronize();
@@ -65,8 +65,9 @@ public:
           m_max_grid(max_grid),
           m_a(m_work.count() / 32 + 1, "the partial sums"),
           m_b(m_work.count() / 32 + 1, "the partial sums") {
-        if (in_place) m_scratch = cuda::DeviceBuffer<float>(std::max<uint64_t>(m_work.count(), 1),
-                                                            "a copy of the input");
+        if (in_place)
+            m_scratch = cuda::DeviceBuffer<float>(std::max<uint64_t>(m_work.count(), 1),
+                                                  "a copy of the input");
     }
 
     Sample Run() override {
@@ -130,13 +131,14 @@ public:
     explicit CubStep(const Workload& w) : GpuReduceBase(w), m_sum(1, "the sum") {
         LESSONS_CUDA_CHECK(Reduce26Cub(nullptr, m_temp_bytes, m_in.get(), m_sum.get(),
                                        m_work.count(), m_stream.get()));
-        m_temp = cuda::DeviceBuffer<char>(std::max<size_t>(m_temp_bytes, 1), "CUB's temporary storage");
+        m_temp =
+            cuda::DeviceBuffer<char>(std::max<size_t>(m_temp_bytes, 1), "CUB's temporary storage");
     }
 
     Sample Run() override {
         return Timed([this](cudaStream_t s) -> const float* {
-            LESSONS_CUDA_CHECK(
-                Reduce26Cub(m_temp.get(), m_temp_bytes, m_in.get(), m_sum.get(), m_work.count(), s));
+            LESSONS_CUDA_CHECK(Reduce26Cub(m_temp.get(), m_temp_bytes, m_in.get(), m_sum.get(),
+                                           m_work.count(), s));
             return m_sum.get();
         });
     }
@@ -150,7 +152,8 @@ private:
 // The grid that fills the GPU: every SM with as many resident blocks as fit.
 int FullGrid(const void* kernel, int block, size_t dynamic_smem) {
     int per_sm = 0;
-    LESSONS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, dynamic_smem));
+    LESSONS_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, dynamic_smem));
     return std::max(1, per_sm) * GetDeviceInfo().sm_count;
 }
 
@@ -162,7 +165,8 @@ struct PassKernel {
     bool in_place;
 };
 
-std::unique_ptr<StepInstance> MakePassStep(const Workload& w, const StepConfig& c, const PassKernel& k) {
+std::unique_ptr<StepInstance> MakePassStep(const Workload& w, const StepConfig& c,
+                                           const PassKernel& k) {
     const void* kernel = k.kernel();
     cuda::CheckBlockAgainstKernel(kernel, k.name, c.block);
     const size_t smem = k.dynamic_smem ? c.block * sizeof(float) : 0;
@@ -205,7 +209,8 @@ std::unique_ptr<StepInstance> MakeWarpShuffle(const Workload& w, const StepConfi
 }
 
 std::unique_ptr<StepInstance> MakeVectorizedOnePass(const Workload& w, const StepConfig& c) {
-    cuda::CheckBlockAgainstKernel(Reduce25Kernel(), "reduce_25_vectorized_one_pass_kernel", c.block);
+    cuda::CheckBlockAgainstKernel(Reduce25Kernel(), "reduce_25_vectorized_one_pass_kernel",
+                                  c.block);
     return std::make_unique<OnePassStep>(w, c.block, FullGrid(Reduce25Kernel(), c.block, 0));
 }
 
@@ -213,15 +218,24 @@ std::unique_ptr<StepInstance> MakeCub(const Workload& w, const StepConfig&) {
     return std::make_unique<CubStep>(w);
 }
 
-KernelAttributes InterleavedGlobalAttributes(int block) { return PassAttributes(kInterleavedGlobal, block); }
-KernelAttributes SharedMemoryAttributes(int block) { return PassAttributes(kSharedMemory, block); }
-KernelAttributes AddDuringLoadAttributes(int block) { return PassAttributes(kAddDuringLoad, block); }
+KernelAttributes InterleavedGlobalAttributes(int block) {
+    return PassAttributes(kInterleavedGlobal, block);
+}
+KernelAttributes SharedMemoryAttributes(int block) {
+    return PassAttributes(kSharedMemory, block);
+}
+KernelAttributes AddDuringLoadAttributes(int block) {
+    return PassAttributes(kAddDuringLoad, block);
+}
 KernelAttributes SequentialUnrolledWarpAttributes(int block) {
     return PassAttributes(kSequentialUnrolledWarp, block);
 }
-KernelAttributes WarpShuffleAttributes(int block) { return PassAttributes(kWarpShuffle, block); }
+KernelAttributes WarpShuffleAttributes(int block) {
+    return PassAttributes(kWarpShuffle, block);
+}
 KernelAttributes VectorizedOnePassAttributes(int block) {
-    return cuda::QueryKernelAttributes(Reduce25Kernel(), "reduce_25_vectorized_one_pass_kernel", block);
+    return cuda::QueryKernelAttributes(Reduce25Kernel(), "reduce_25_vectorized_one_pass_kernel",
+                                       block);
 }
 
 }  // namespace lessons::reduce
