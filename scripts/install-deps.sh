@@ -5,7 +5,7 @@
 set -euo pipefail
 packages=(cmake g++ make pkg-config libcli11-dev nlohmann-json3-dev libgtest-dev
           libglfw3-dev libimgui-dev libstb-dev fonts-dejavu-core fonts-wqy-microhei
-          xvfb xauth)
+          xvfb xauth xdotool clang-format)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
