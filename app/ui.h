@@ -1,5 +1,6 @@
 // The GUI: lesson list, lesson page (text, code, controls, charts, results), status bar.
 // Drawn every frame from the Controller's state; all requests go through the Controller.
+// DrawUi lays the page out (ui.cpp); each panel has a file of its own (panels.h).
 #pragma once
 
 #include <imgui.h>

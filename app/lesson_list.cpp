@@ -1,0 +1,51 @@
+// The lesson list: chapters and their lessons, each marked live / recorded / unavailable
+// (the tooltip says why), and the legend of the marks.
+#include "panels.h"
+
+namespace lessons::app {
+
+void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
+    for (const Chapter& chapter : reg.chapters()) {
+        ImGui::TextColored(kAccent, "%d. %s", chapter.number, chapter.title.c_str());
+        for (const Lesson* l : reg.LessonsOf(chapter)) {
+            const LessonMode mode = c.Mode(*l);
+            // A coloured mark says live / recorded / unavailable; the tooltip says why.
+            const ImVec4 color = mode == LessonMode::kLive       ? kGreen
+                                 : mode == LessonMode::kRecorded ? kAmber
+                                                                 : kGrey;
+            ImGui::TextColored(color, mode == LessonMode::kLive       ? "\xE2\x97\x8F"
+                                      : mode == LessonMode::kRecorded ? "\xE2\x97\x90"
+                                                                      : "\xE2\x97\x8B");
+            ImGui::SameLine();
+            const std::string label = std::to_string(l->number) + "  " + l->title;
+            if (ImGui::Selectable(label.c_str(), ui.settings.lesson == l->number))
+                SelectLesson(ui, reg, l->number);
+            Remember(ui, ("lesson_" + std::to_string(l->number)).c_str());
+            if (ImGui::IsItemHovered()) {
+                if (mode == LessonMode::kLive)
+                    ImGui::SetTooltip("%s: runs on this machine (%s)", Tr(ui, kLive),
+                                      ToString(l->kind));
+                else
+                    ImGui::SetTooltip(
+                        "%s: %s",
+                        mode == LessonMode::kRecorded ? Tr(ui, kRecorded) : Tr(ui, kUnavailable),
+                        c.UnavailableReason(*l).c_str());
+            }
+        }
+        ImGui::Spacing();
+    }
+    ImGui::Separator();
+    ImGui::TextColored(kGreen, "\xE2\x97\x8F");
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", Tr(ui, kLive));
+    ImGui::SameLine();
+    ImGui::TextColored(kAmber, "\xE2\x97\x90");
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", Tr(ui, kRecorded));
+    ImGui::SameLine();
+    ImGui::TextColored(kGrey, "\xE2\x97\x8B");
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", Tr(ui, kUnavailable));
+}
+
+}  // namespace lessons::app

@@ -1,0 +1,45 @@
+// Every word of the interface that has a Chinese form, in one place. A panel draws
+// Tr(ui, kRun); the font atlas takes its Chinese glyphs from kAllWords.
+#pragma once
+
+#include <string_view>
+
+namespace lessons::app {
+
+struct Word {
+    const char* en;
+    const char* zh;
+};
+
+inline constexpr Word kRun{"Run", "运行"};
+inline constexpr Word kSweepBlocks{"Sweep block sizes", "扫描线程块大小"};
+inline constexpr Word kSweepSizes{"Sweep data sizes", "扫描数据规模"};
+inline constexpr Word kCancel{"Cancel", "取消"};
+inline constexpr Word kAutoRun{"Auto-run", "自动运行"};
+inline constexpr Word kBlock{"Block size", "线程块大小"};
+inline constexpr Word kSize{"Data size", "数据规模"};
+inline constexpr Word kThreads{"Threads", "线程数"};
+inline constexpr Word kData{"Data", "数据"};
+inline constexpr Word kColdL2{"Cold L2", "冷 L2"};
+inline constexpr Word kSteps{"Step comparison", "步骤对比"};
+inline constexpr Word kBreakdown{"Time breakdown", "时间分解"};
+inline constexpr Word kBlockSweep{"Block-size sweep", "线程块大小扫描"};
+inline constexpr Word kSizeSweep{"Size sweep", "规模扫描"};
+inline constexpr Word kResults{"Results", "结果"};
+inline constexpr Word kLog{"Log scale", "对数坐标"};
+inline constexpr Word kLive{"live", "实时"};
+inline constexpr Word kRecorded{"recorded", "已录制"};
+inline constexpr Word kUnavailable{"unavailable", "不可用"};
+inline constexpr Word kExport{"Export", "导出"};
+inline constexpr Word kScale{"Scale", "缩放"};
+
+// Every word above (a new word is added to both).
+inline constexpr const Word* kAllWords[] = {
+    &kRun,     &kSweepBlocks, &kSweepSizes, &kCancel,   &kAutoRun,     &kBlock,      &kSize,
+    &kThreads, &kData,        &kColdL2,     &kSteps,    &kBreakdown,   &kBlockSweep, &kSizeSweep,
+    &kResults, &kLog,         &kLive,       &kRecorded, &kUnavailable, &kExport,     &kScale};
+
+// The word in `language` ("zh": Chinese; anything else: English).
+const char* Tr(std::string_view language, const Word& word);
+
+}  // namespace lessons::app
