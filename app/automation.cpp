@@ -1,0 +1,142 @@
+#include "automation.h"
+
+#include <sys/stat.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "export.h"
+#include "screenshot.h"
+#include "settings.h"
+#include "units.h"
+
+namespace lessons::app {
+
+int ParseFlags(int argc, char** argv, Flags* flags) {
+    CLI::App cli{"CUDA Lessons: learn CUDA optimisation, one measured step at a time"};
+    cli.add_option("--lesson", flags->lesson, "open this lesson (number)");
+    cli.add_flag("--run", flags->run, "run that lesson and the previous one at start");
+    cli.add_option("--lang", flags->lang, "en or zh")->check(CLI::IsMember({"en", "zh"}));
+    cli.add_option("--scale", flags->scale, "UI scale, 0.5 to 4")->check(CLI::Range(0.5f, 4.0f));
+    cli.add_option("--size", flags->size, "initial data size, e.g. 256MiB");
+    cli.add_option("--screenshot", flags->screenshot,
+                   "write a PNG once the page has settled and runs have finished, then exit");
+    cli.add_option("--worker", flags->worker,
+                   "the worker program (default: cuda-lessons-cli beside this one)");
+    cli.add_flag("--stats", flags->stats,
+                 "print frame statistics at exit (frame time while running, idle wake-ups)");
+    try {
+        cli.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return cli.exit(e);
+    }
+    return -1;
+}
+
+int InitUiState(const Flags& flags, const Registry& registry, const std::string& config_dir,
+                UiState* ui) {
+    std::string problem;
+    if (!config_dir.empty()) ui->settings = LoadSettings(config_dir + "/settings.json", &problem);
+    if (!problem.empty()) ui->messages.push_back(problem);
+    if (flags.lesson) ui->settings.lesson = flags.lesson;
+    if (!flags.lang.empty()) ui->settings.language = flags.lang;
+    if (const char* home = std::getenv("HOME"))
+        ui->export_dir = std::string(home) + "/cuda-lessons-exports";
+    SelectLesson(*ui, registry, ui->settings.lesson);
+    if (!flags.size.empty()) {
+        try {
+            ui->run.size_bytes = std::max<uint64_t>(ParseSize(flags.size), 1024);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "cuda-lessons: --size: %s\n", e.what());
+            return 2;
+        }
+    }
+    return -1;
+}
+
+Automation::Automation(const Flags& flags) : m_flags(flags) {}
+
+void Automation::AfterFrame(UiState& ui, Controller& controller, const Registry& registry,
+                            int width, int height) {
+    if (!m_first_frame_reported) {
+        m_first_frame_reported = true;
+        std::fprintf(stderr, "first frame after %.0f ms\n",
+                     std::chrono::duration<double, std::milli>(Clock::now() - m_started).count());
+    }
+    // --run: once the worker has said which lessons run here.
+    const Lesson* lesson = registry.FindLesson(ui.settings.lesson);
+    if (m_flags.run && !m_run_sent && lesson && controller.Mode(*lesson) != LessonMode::kUnknown) {
+        controller.RunWithPrevious(*lesson, ui.run);
+        m_run_sent = true;
+    }
+    if (ui.screenshot_requested || !m_flags.screenshot.empty())
+        Screenshot(ui, controller, width, height);
+    WritePositions(ui, controller);
+}
+
+void Automation::Screenshot(UiState& ui, const Controller& controller, int width, int height) {
+    const bool settled =
+        !controller.Busy() && (!m_flags.run || m_run_sent) && !controller.device().empty();
+    m_settled_frames = settled ? m_settled_frames + 1 : 0;
+    const bool timeout = Clock::now() - m_started > std::chrono::seconds(300);
+    if (!ui.screenshot_requested && m_settled_frames < 5 && !timeout) return;
+    std::string path = m_flags.screenshot;
+    if (ui.screenshot_requested) {
+        mkdir(ui.export_dir.c_str(), 0755);
+        path = ScreenshotPath(ui.export_dir, std::time(nullptr));
+    }
+    std::string error;
+    if (SaveFramebufferPng(path, width, height, &error))
+        ui.messages.push_back("Screenshot written to " + path);
+    else
+        ui.messages.push_back("Screenshot failed: " + error);
+    if (!m_flags.screenshot.empty()) {
+        std::fprintf(stderr, "%s%s\n", error.empty() ? "screenshot: " : "screenshot failed: ",
+                     error.empty() ? path.c_str() : error.c_str());
+        if (timeout) std::fprintf(stderr, "screenshot taken after a 300 s timeout\n");
+        m_exit_code = error.empty() && !timeout ? 0 : 1;
+        m_done = true;
+    }
+    ui.screenshot_requested = false;
+}
+
+// For tests that drive the real window with xdotool: where the controls are.
+void Automation::WritePositions(const UiState& ui, const Controller& controller) const {
+    const char* file = std::getenv("CUDA_LESSONS_RECTS_FILE");
+    if (!file || !*file) return;
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    for (const auto& [name, r] : ui.rects) j[name] = {r.x, r.y, r.z, r.w};
+    j["state"] = {{"lesson", ui.settings.lesson},
+                  {"threads", ui.run.threads},
+                  {"busy", controller.Busy()},
+                  {"results", controller.results().size()}};
+    std::ofstream(std::string(file) + ".tmp") << j.dump() << "\n";
+    std::rename((std::string(file) + ".tmp").c_str(), file);
+}
+
+void Automation::CountFrame(double ms, bool busy) {
+    if (busy) {
+        ++m_busy_frames;
+        m_busy_ms += ms;
+        m_busy_max_ms = std::max(m_busy_max_ms, ms);
+    } else {
+        ++m_idle_frames;
+    }
+}
+
+void Automation::PrintStats() const {
+    if (!m_flags.stats) return;
+    const double seconds = std::chrono::duration<double>(Clock::now() - m_started).count();
+    std::fprintf(stderr,
+                 "frames while running: %d, mean %.2f ms to build and draw (max %.2f ms)\n"
+                 "frames while idle: %d in %.1f s\n",
+                 m_busy_frames, m_busy_frames ? m_busy_ms / m_busy_frames : 0.0, m_busy_max_ms,
+                 m_idle_frames, seconds);
+}
+
+}  // namespace lessons::app

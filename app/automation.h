@@ -1,0 +1,68 @@
+// Everything the program does besides drawing the page, for people and scripts: the
+// command-line flags, --run (run the lesson and the previous one once the worker has said
+// what runs here), screenshots (--screenshot FILE once the page has settled, F12 at any
+// time), the controls' positions for tests that drive the real window
+// (CUDA_LESSONS_RECTS_FILE), and frame statistics (--stats).
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "controller.h"
+#include "registry.h"
+#include "ui.h"
+
+namespace lessons::app {
+
+struct Flags {
+    int lesson = 0;
+    bool run = false;
+    std::string lang, screenshot, worker, size;
+    float scale = 0;
+    bool stats = false;
+};
+
+// Reads the command line into `flags`. Returns -1 to go on, or the exit code (after --help,
+// or bad arguments with a message).
+int ParseFlags(int argc, char** argv, Flags* flags);
+
+// The UI's starting state: the settings saved in `config_dir` (a corrupt file gives a
+// message), then the flags over them. Returns -1 to go on, or the exit code (a bad --size).
+int InitUiState(const Flags& flags, const Registry& registry, const std::string& config_dir,
+                UiState* ui);
+
+class Automation {
+public:
+    explicit Automation(const Flags& flags);
+
+    // Whether frames must keep coming without input (a --screenshot is pending).
+    bool KeepDrawing() const { return !m_flags.screenshot.empty(); }
+    // Called once the frame is rendered into the back buffer (`width` x `height`), before the
+    // swap: reports the first frame, sends --run, takes screenshots, writes the positions file.
+    void AfterFrame(UiState& ui, Controller& controller, const Registry& registry, int width,
+                    int height);
+    // Called after the swap with the time the frame took to build and draw.
+    void CountFrame(double ms, bool busy);
+    // The --screenshot has been written (or failed): the window should close.
+    bool Done() const { return m_done; }
+    int ExitCode() const { return m_exit_code; }
+    // Prints the frame statistics when --stats was given.
+    void PrintStats() const;
+
+private:
+    using Clock = std::chrono::steady_clock;
+    void Screenshot(UiState& ui, const Controller& controller, int width, int height);
+    void WritePositions(const UiState& ui, const Controller& controller) const;
+
+    Flags m_flags;
+    Clock::time_point m_started = Clock::now();
+    bool m_first_frame_reported = false;
+    bool m_run_sent = false;
+    int m_settled_frames = 0;
+    bool m_done = false;
+    int m_exit_code = 0;
+    int m_busy_frames = 0, m_idle_frames = 0;
+    double m_busy_ms = 0, m_busy_max_ms = 0;
+};
+
+}  // namespace lessons::app
