@@ -287,7 +287,6 @@ void LineChart(const char* id, const std::vector<Series>& series, const LineOpti
             }
         }
         for (size_t i = 1; i < pts.size(); ++i) {
-            if (s.dashed && i % 2 == 0) continue;
             dl->AddLine(pts[i - 1], pts[i], s.color, 2.0f);
         }
         for (const ImVec2& p : pts) dl->AddCircleFilled(p, font * 0.22f, s.color);

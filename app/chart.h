@@ -40,7 +40,6 @@ struct Series {
     std::vector<double> x, y;
     std::vector<std::string> tooltips;  // one per point, optional
     int best = -1;                      // index of the point to mark as best
-    bool dashed = false;
 };
 
 struct LineOptions {

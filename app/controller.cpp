@@ -93,7 +93,6 @@ void Controller::Restart() {
 void Controller::Send(Json request, Pending pending) {
     const int id = m_next_id++;
     request["id"] = id;
-    m_sent.push_back(request);
     if (!m_worker || !m_worker->Send(request)) return;  // its exit message will follow
     m_pending[id] = std::move(pending);
 }

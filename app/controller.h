@@ -81,9 +81,6 @@ public:
     std::deque<std::string>& notices() { return m_notices; }
     int restarts() const { return m_restarts; }
 
-    // Requests sent so far (tests and the "last request" tooltip read it).
-    const std::vector<Json>& sent() const { return m_sent; }
-
 private:
     struct Pending {
         std::string what;
@@ -107,7 +104,6 @@ private:
     std::map<int, std::pair<bool, std::string>> m_available;       // lesson -> (available, reason)
     Json m_device;
     std::deque<std::string> m_notices;
-    std::vector<Json> m_sent;
     int m_next_id = 1;
     int m_sequence = 0;
     int m_restarts = 0;

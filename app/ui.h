@@ -27,7 +27,6 @@ struct UiState {
     bool fonts_dirty = true;  // rebuild the font atlas at settings.scale before next frame
     std::string export_dir;   // where exports go
     bool screenshot_requested = false;
-    std::string screenshot_path;
     std::vector<std::string> messages;  // the GUI's own notices (settings, fonts, exports)
     // Screen rectangles of the main controls, recorded each frame: tests click on them.
     std::map<std::string, ImVec4> rects;
