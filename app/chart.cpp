@@ -116,7 +116,7 @@ std::string FormatTick(double v) {
 }
 
 std::string FormatBytesTick(double v) {
-    static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     int u = 0;
     while (v >= 1024 && u < 4) {
         v /= 1024;

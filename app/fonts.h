@@ -4,6 +4,7 @@
 
 #include <imgui.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,8 @@ struct Fonts {
     ImFont* heading = nullptr;
     ImFont* mono = nullptr;
     std::string notice;  // set when a font file was missing and ImGui's default was used
+    // The glyphs in the atlas; ImGui reads them again whenever the atlas is rebuilt.
+    std::shared_ptr<ImVector<ImWchar>> glyph_ranges;
 };
 
 // Clears io.Fonts and adds the fonts at `scale`; `texts` are scanned for the CJK glyphs
