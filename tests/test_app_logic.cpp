@@ -12,6 +12,7 @@
 #include "chart.h"
 #include "controller.h"
 #include "diff.h"
+#include "export.h"
 #include "report.h"
 #include "settings.h"
 #include "ui.h"
@@ -403,6 +404,44 @@ TEST(AppDiff, ChangedLinesFollowTheLongestCommonSubsequence) {
     const auto cur = SplitLines("a\nx\nc\n  d\n\ny\n");
     EXPECT_EQ(ChangedLines(prev, cur), (std::vector<bool>{false, true, false, false, false, true}));
     EXPECT_EQ(SplitLines(""), std::vector<std::string>{});
+}
+
+TEST(AppExport, CsvAndJsonHoldEveryResult) {
+    std::vector<StoredResult> results(2);
+    results[0].result.lesson = 3;
+    results[0].result.id = "split/03-openmp";
+    results[0].result.median_ms = 12.5;
+    results[1].result.lesson = 4;
+    results[1].result.id = "split/04-one-thread-per-pair";
+    results[1].result.recorded = true;
+    results[1].origin = Origin::kRecorded;
+
+    const std::vector<std::string> csv = SplitLines(ExportText(results, ExportFormat::kCsv));
+    ASSERT_EQ(csv.size(), 3u);
+    EXPECT_EQ(csv[0], CsvHeader() + ",recorded");
+    EXPECT_EQ(csv[1], CsvRow(results[0].result) + ",false");
+    EXPECT_EQ(csv[2], CsvRow(results[1].result) + ",true");
+    EXPECT_EQ(ExportText({}, ExportFormat::kCsv), CsvHeader() + ",recorded\n");
+
+    const Json all = Json::parse(ExportText(results, ExportFormat::kJson));
+    ASSERT_EQ(all.size(), 2u);
+    EXPECT_EQ(all[0], ToJson(results[0].result));
+    EXPECT_EQ(all[1]["id"], "split/04-one-thread-per-pair");
+    EXPECT_EQ(Json::parse(ExportText({}, ExportFormat::kJson)), Json::array());
+}
+
+TEST(AppExport, FileNamesCarryTheLocalTime) {
+    setenv("TZ", "UTC", 1);
+    tzset();
+    const std::time_t t = 1774099501;  // 2026-03-21 13:25:01 UTC
+    EXPECT_EQ(ExportFileName(t, ExportFormat::kCsv), "results-20260321-132501.csv");
+    EXPECT_EQ(ExportFileName(t, ExportFormat::kJson), "results-20260321-132501.json");
+    EXPECT_EQ(ScreenshotPath("/tmp/x", t), "/tmp/x/screenshot-1774099501.png");
+}
+
+TEST(AppExport, UnwritableFolderGivesAMessage) {
+    const std::string message = ExportResults("/nonexistent/a/b", {}, ExportFormat::kCsv, 0);
+    EXPECT_EQ(message.rfind("Could not write /nonexistent/a/b/results-", 0), 0u) << message;
 }
 
 TEST(AppChart, TicksAndLabels) {

@@ -1,0 +1,132 @@
+// The lesson-text renderer without ImGui: the Markdown subset the lesson files use, and line
+// breaking measured by a fake font (one unit per Latin character, two per CJK character).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog.h"
+#include "lesson_text.h"
+
+using namespace lessons;
+using namespace lessons::app;
+
+namespace {
+
+using Kind = TextBlock::Kind;
+
+float FakeWidth(std::string_view s) {
+    float w = 0;
+    for (size_t i = 0; i < s.size();) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        const size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        w += len >= 3 ? 2 : 1;
+        i += len;
+    }
+    return w;
+}
+
+std::vector<std::string> Wrap(std::string_view text, float width) {
+    std::vector<std::string> out;
+    for (std::string_view line : WrapLines(text, width, FakeWidth)) out.emplace_back(line);
+    return out;
+}
+
+using Lines = std::vector<std::string>;
+using Blocks = std::vector<TextBlock>;
+
+}  // namespace
+
+TEST(LessonTextParse, EmptyInputHasNoBlocks) {
+    EXPECT_TRUE(ParseLessonText("").empty());
+    EXPECT_TRUE(ParseLessonText("\n\n\n").empty());
+}
+
+TEST(LessonTextParse, TitleIsSkippedAndParagraphsJoinTheirLines) {
+    EXPECT_EQ(
+        ParseLessonText("# Lesson 4\n\nOne line\nand the next.\n\nSecond."),
+        (Blocks{{Kind::kParagraph, "One line and the next."}, {Kind::kParagraph, "Second."}}));
+}
+
+TEST(LessonTextParse, OtherHeadingsAreParagraphText) {
+    EXPECT_EQ(ParseLessonText("## Notes\n"), (Blocks{{Kind::kParagraph, "## Notes"}}));
+}
+
+TEST(LessonTextParse, BoldLeadInBecomesASmallHeading) {
+    EXPECT_EQ(ParseLessonText("**What changed.** The loop\nreads two bytes."),
+              (Blocks{{Kind::kLeadIn, "What changed."},
+                      {Kind::kParagraph, "The loop reads two bytes."}}));
+    EXPECT_EQ(ParseLessonText("**Alone.**\n\nNext."),
+              (Blocks{{Kind::kLeadIn, "Alone."}, {Kind::kParagraph, "Next."}}))
+        << "a lead-in with nothing after it";
+    EXPECT_EQ(ParseLessonText("**never closed"), (Blocks{{Kind::kParagraph, "never closed"}}));
+}
+
+TEST(LessonTextParse, BoldEmphasisAndCodeSpansLoseTheirMarks) {
+    EXPECT_EQ(ParseLessonText("Use `atomicAdd` on *one* **global** counter."),
+              (Blocks{{Kind::kParagraph, "Use atomicAdd on one global counter."}}));
+    EXPECT_EQ(ParseLessonText("```\nint x;\n```"), (Blocks{{Kind::kParagraph, " int x; "}}))
+        << "fenced code is not supported: its lines join a paragraph";
+}
+
+TEST(LessonTextParse, BulletsAndNumberedItems) {
+    EXPECT_EQ(ParseLessonText("Steps:\n- first\n  continued\n- second\n1. one\n2. two\nafter"),
+              (Blocks{{Kind::kParagraph, "Steps:"},
+                      {Kind::kBullet, ""},
+                      {Kind::kParagraph, "first continued"},
+                      {Kind::kBullet, ""},
+                      {Kind::kParagraph, "second"},
+                      {Kind::kParagraph, "1. one"},
+                      {Kind::kParagraph, "2. two after"}}));
+    EXPECT_EQ(
+        ParseLessonText("- **Bold item.** text"),
+        (Blocks{{Kind::kBullet, ""}, {Kind::kLeadIn, "Bold item."}, {Kind::kParagraph, "text"}}));
+}
+
+TEST(LessonTextParse, TablesAreParagraphText) {
+    EXPECT_EQ(ParseLessonText("| a | b |\n| --- | --- |"),
+              (Blocks{{Kind::kParagraph, "| a | b | | --- | --- |"}}));
+}
+
+TEST(LessonTextParse, EveryLessonTextParses) {
+    for (const Lesson& l : Catalog().lessons()) {
+        for (const std::string_view text : {l.text_en, l.text_zh}) {
+            const Blocks blocks = ParseLessonText(text);
+            ASSERT_FALSE(blocks.empty()) << l.id;
+            for (const TextBlock& b : blocks) {
+                EXPECT_EQ(b.text.find("**"), std::string::npos) << l.id << ": " << b.text;
+                EXPECT_EQ(b.text.find('`'), std::string::npos) << l.id << ": " << b.text;
+            }
+        }
+    }
+}
+
+TEST(LessonTextWrap, EmptyAndShortTextIsOneLine) {
+    EXPECT_EQ(Wrap("", 10), (Lines{""}));
+    EXPECT_EQ(Wrap("short", 10), (Lines{"short"}));
+}
+
+TEST(LessonTextWrap, LatinBreaksAtSpacesAndDropsLeadingSpaces) {
+    EXPECT_EQ(Wrap("the quick brown fox", 10), (Lines{"the quick", "brown fox"}));
+    EXPECT_EQ(Wrap("abc defghij", 8), (Lines{"abc", "defghij"})) << "a word is never split";
+}
+
+TEST(LessonTextWrap, AWordWiderThanTheLineStaysWhole) {
+    EXPECT_EQ(Wrap("a cudaMemcpyDeviceToHost b", 6), (Lines{"a", "cudaMemcpyDeviceToHost", "b"}));
+    EXPECT_EQ(Wrap("cudaMemcpyDeviceToHost", 4), (Lines{"cudaMemcpyDeviceToHost"}));
+}
+
+TEST(LessonTextWrap, ChineseBreaksBetweenAnyTwoCharacters) {
+    // Two units per character: three characters fit in 6.
+    EXPECT_EQ(Wrap("每个线程处理一对字节", 6), (Lines{"每个线", "程处理", "一对字", "节"}));
+}
+
+TEST(LessonTextWrap, LatinWordsInsideChineseAreNotSplit) {
+    EXPECT_EQ(Wrap("使用atomicAdd计数", 12), (Lines{"使用", "atomicAdd计", "数"}));
+    EXPECT_EQ(Wrap("内核 GPU 很快", 7), (Lines{"内核", "GPU 很", "快"}));
+}
+
+TEST(LessonTextWrap, ACharacterWiderThanTheLineStandsAlone) {
+    EXPECT_EQ(Wrap("线程", 1), (Lines{"线", "程"}));
+}
