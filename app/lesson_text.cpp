@@ -10,6 +10,40 @@ namespace {
 
 const ImVec4 kLeadInColor(0.55f, 0.75f, 1.0f, 1);
 
+// Punctuation that never starts a line (closing) or ends one (opening), in Chinese and in
+// Latin text next to it.
+constexpr char32_t kClosing[] = {',',    '.',    ';',    ':',    '!',    '?',    ')',    ']',
+                                 '}',    0x2019, 0x201D, 0x2026, 0x3001, 0x3002, 0x3009, 0x300B,
+                                 0x300D, 0x300F, 0x3011, 0x3015, 0x3017, 0xFF01, 0xFF09, 0xFF0C,
+                                 0xFF0E, 0xFF1A, 0xFF1B, 0xFF1F, 0xFF3D, 0xFF5D};
+constexpr char32_t kOpening[] = {'(',    '[',    '{',    0x2018, 0x201C, 0x3008, 0x300A, 0x300C,
+                                 0x300E, 0x3010, 0x3014, 0x3016, 0xFF08, 0xFF3B, 0xFF5B};
+
+template <size_t N>
+bool OneOf(char32_t c, const char32_t (&set)[N]) {
+    return std::find(set, set + N, c) != set + N;
+}
+
+// The code point of the UTF-8 sequence of `len` bytes at s[0] (U+FFFD when cut short).
+char32_t Decode(std::string_view s, size_t len) {
+    if (s.size() < len) return 0xFFFD;
+    const auto byte = [&](size_t i) {
+        return static_cast<char32_t>(static_cast<unsigned char>(s[i]));
+    };
+    if (len == 1) return byte(0);
+    char32_t c = byte(0) & (0xFF >> (len + 1));
+    for (size_t i = 1; i < len; ++i) c = (c << 6) | (byte(i) & 0x3F);
+    return c;
+}
+
+// Whether a line may end between `before` and `after` (code points; `wide` for each).
+bool MayBreak(char32_t before, bool before_wide, char32_t after, bool after_wide) {
+    if (after == ' ') return true;
+    if (!before_wide && !after_wide) return false;  // inside a Latin word
+    if (OneOf(after, kClosing) || OneOf(before, kOpening)) return false;
+    return !(before == after && (after == 0x2014 || after == 0x2026));  // "——", "……"
+}
+
 std::string StripMarkup(std::string s) {
     for (const std::string_view mark : {"**", "`", "*"}) {
         for (size_t p; (p = s.find(mark)) != std::string::npos;) s.erase(p, mark.size());
@@ -74,11 +108,14 @@ std::vector<std::string_view> WrapLines(std::string_view text, float width,
     const size_t end = text.size();
     size_t line = 0;
     size_t last_break = std::string_view::npos;  // where the line may end
+    char32_t before = 0;
+    bool before_wide = false;
     for (size_t p = 0; p < end;) {
         const unsigned char c = static_cast<unsigned char>(text[p]);
         const size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
         const bool wide = len >= 3;  // CJK and other wide characters: a break on either side
-        if (c == ' ' || wide) last_break = p;
+        const char32_t code = Decode(text.substr(p), len);
+        if (p > 0 && MayBreak(before, before_wide, code, wide)) last_break = p;
         const size_t next = std::min(p + len, end);
         if (measure(text.substr(line, next - line)) > width &&
             last_break != std::string_view::npos && last_break > line) {
@@ -87,7 +124,8 @@ std::vector<std::string_view> WrapLines(std::string_view text, float width,
             last_break = std::string_view::npos;
             continue;
         }
-        if (wide) last_break = next;
+        before = code;
+        before_wide = wide;
         p = next;
     }
     emit(line, end);

@@ -37,8 +37,10 @@ std::vector<TextBlock> ParseLessonText(std::string_view text);
 using MeasureText = std::function<float(std::string_view)>;
 
 // Splits `text` into lines no wider than `width`: at spaces, and before or after any wide
-// (CJK) character. A word wider than `width` stays whole on a line of its own. Each line's
-// leading spaces are dropped. The lines point into `text`.
+// (CJK) character, but never before closing punctuation (，。、）” ...), after opening
+// punctuation (（“ ...) or inside "——" and "……". A word (or such a group) wider than
+// `width` stays whole on a line of its own. Each line's leading spaces are dropped. The
+// lines point into `text`.
 std::vector<std::string_view> WrapLines(std::string_view text, float width,
                                         const MeasureText& measure);
 

@@ -2,6 +2,7 @@
 // breaking measured by a fake font (one unit per Latin character, two per CJK character).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -129,4 +130,47 @@ TEST(LessonTextWrap, LatinWordsInsideChineseAreNotSplit) {
 
 TEST(LessonTextWrap, ACharacterWiderThanTheLineStandsAlone) {
     EXPECT_EQ(Wrap("线程", 1), (Lines{"线", "程"}));
+}
+
+TEST(LessonTextWrap, NoLineStartsWithClosingPunctuation) {
+    EXPECT_EQ(Wrap("中文，再见", 4), (Lines{"中", "文，", "再见"}));
+    EXPECT_EQ(Wrap("一二。三四", 4), (Lines{"一", "二。", "三四"}));
+    EXPECT_EQ(Wrap("数据（字节）很多", 6), (Lines{"数据", "（字", "节）很", "多"}));
+    EXPECT_EQ(Wrap("中文,好", 4), (Lines{"中", "文,", "好"})) << "Latin punctuation too";
+}
+
+TEST(LessonTextWrap, NoLineEndsWithOpeningPunctuation) {
+    EXPECT_EQ(Wrap("好（甲）乙", 4), (Lines{"好", "（甲）", "乙"}))
+        << "a group wider than the line stays whole";
+    EXPECT_EQ(Wrap("他说“好的”", 6), (Lines{"他说", "“好", "的”"}));
+}
+
+TEST(LessonTextWrap, DashesAndEllipsesStayTogether) {
+    EXPECT_EQ(Wrap("这样——那样", 6), (Lines{"这样", "——那", "样"}));
+    EXPECT_EQ(Wrap("等等……好", 6), (Lines{"等", "等……", "好"}));
+}
+
+TEST(LessonTextWrap, EveryLessonTextWrapsWithoutLosingTextOrStartingWithPunctuation) {
+    const std::vector<std::string_view> closing = {"，", "。", "、", "；", "：",
+                                                   "！", "？", "）", "”",  "」"};
+    for (const Lesson& l : Catalog().lessons()) {
+        for (const TextBlock& b : ParseLessonText(l.text_zh)) {
+            for (float width : {12.0f, 25.0f, 40.0f}) {
+                std::string joined;
+                const auto lines = WrapLines(b.text, width, FakeWidth);
+                for (size_t i = 0; i < lines.size(); ++i) {
+                    joined += lines[i];
+                    if (i == 0) continue;
+                    for (std::string_view p : closing)
+                        EXPECT_NE(lines[i].substr(0, p.size()), p)
+                            << l.id << " at width " << width << ": " << lines[i];
+                }
+                std::string spaceless = b.text;
+                spaceless.erase(std::remove(spaceless.begin(), spaceless.end(), ' '),
+                                spaceless.end());
+                joined.erase(std::remove(joined.begin(), joined.end(), ' '), joined.end());
+                EXPECT_EQ(joined, spaceless) << l.id;
+            }
+        }
+    }
 }
