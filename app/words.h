@@ -33,7 +33,7 @@ inline constexpr Word kUnavailable{"unavailable", "不可用"};
 inline constexpr Word kExport{"Export", "导出"};
 inline constexpr Word kScale{"Scale", "缩放"};
 
-// Every word above (a new word is added to both).
+// Every word above: a new word goes in this list too (the font atlas needs its glyphs).
 inline constexpr const Word* kAllWords[] = {
     &kRun,     &kSweepBlocks, &kSweepSizes, &kCancel,   &kAutoRun,     &kBlock,      &kSize,
     &kThreads, &kData,        &kColdL2,     &kSteps,    &kBreakdown,   &kBlockSweep, &kSizeSweep,

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
@@ -16,6 +17,7 @@
 #include "report.h"
 #include "settings.h"
 #include "ui.h"
+#include "words.h"
 
 using namespace lessons;
 using namespace lessons::app;
@@ -442,6 +444,18 @@ TEST(AppExport, FileNamesCarryTheLocalTime) {
 TEST(AppExport, UnwritableFolderGivesAMessage) {
     const std::string message = ExportResults("/nonexistent/a/b", {}, ExportFormat::kCsv, 0);
     EXPECT_EQ(message.rfind("Could not write /nonexistent/a/b/results-", 0), 0u) << message;
+}
+
+TEST(AppWords, EveryWordHasBothLanguagesAndItsGlyphsInTheAtlas) {
+    const std::vector<std::string_view> texts = UiTexts(Catalog());
+    for (const Word* w : kAllWords) {
+        EXPECT_STRNE(w->en, "");
+        EXPECT_STRNE(w->zh, "");
+        EXPECT_NE(std::find(texts.begin(), texts.end(), std::string_view(w->zh)), texts.end())
+            << w->en;
+        EXPECT_STREQ(Tr("zh", *w), w->zh);
+        EXPECT_STREQ(Tr("en", *w), w->en);
+    }
 }
 
 TEST(AppChart, TicksAndLabels) {
