@@ -25,10 +25,12 @@ RunControl Control() {
     return c;
 }
 
+const Registry& Runnable() { return RunnableCatalog(); }
+
 const Lesson& FindLessonOrThrow(const std::string& key) {
-    const Lesson* lesson = Catalog().FindLesson(key);
+    const Lesson* lesson = Runnable().FindLesson(key);
     if (!lesson) {
-        const auto& all = Catalog().lessons();
+        const auto& all = Runnable().lessons();
         throw UsageError("unknown lesson '" + key + "': use a number from " +
                          std::to_string(all.front().number) + " to " +
                          std::to_string(all.back().number) + " or an id such as " + all.front().id +
@@ -37,15 +39,7 @@ const Lesson& FindLessonOrThrow(const std::string& key) {
     return *lesson;
 }
 
-std::string Ms(double ms) {
-    return Fixed(ms, ms < 10 ? 3 : (ms < 1000 ? 2 : 1));
-}
-std::string Ms(const std::optional<double>& ms) {
-    return ms ? Ms(*ms) : "-";
-}
-std::string Verdict(const RunResult& r) {
-    return r.verified ? "ok" : "WRONG";
-}
+std::string Verdict(const RunResult& r) { return r.verified ? "ok" : "WRONG"; }
 
 void ReportWrong(const RunResult& r) {
     if (!r.verified)
@@ -53,18 +47,67 @@ void ReportWrong(const RunResult& r) {
                   << ") gave a WRONG result: " << r.check_message << "\n";
 }
 
-std::string Ceiling() {
-    const DeviceInfo& d = GetDeviceInfo();
-    if (!d.available()) return "no GPU (" + d.unavailable_reason + ")";
-    return d.name + ", measured copy " + Fixed(MeasuredCopyGbps(), 0) + " GB/s (datasheet " +
-           Fixed(d.datasheet_gbps, 0) + " GB/s)";
+const char* CeilingName(Bound bound) {
+    switch (bound) {
+        case Bound::kRead: return "read-only bandwidth";
+        case Bound::kCopy: return "device copy bandwidth";
+        case Bound::kFp32: return "fp32 FMA peak";
+        case Bound::kH2D: return "pinned host-to-device copy";
+        case Bound::kPeer: return "peer copy";
+        case Bound::kNone: break;
+    }
+    return "no ceiling";
+}
+
+std::string Ceilings() {
+    const DeviceList& list = GetDevices();
+    if (!list.available()) return "no GPU (" + list.unavailable_reason + ")";
+    const Ceilings& c = GetCeilings(0);
+    return list.devices.front().name + "; measured read " + Fixed(c.read_gbps, 0) +
+           " GB/s, copy " + Fixed(c.copy_gbps, 0) + " GB/s, fp32 " +
+           Fixed(c.fp32_gflops / 1000, 1) + " TFLOP/s, H2D " + Fixed(c.h2d_gbps, 1) + " GB/s";
+}
+
+std::string RateText(const RunResult& r) {
+    std::string out = Fixed(r.Rate(), 1) + " " + r.RateUnit();
+    if (r.pct_of_ceiling)
+        out += " (" + Fixed(*r.pct_of_ceiling, 1) + "% of the " + CeilingName(r.work.bound) + ", " +
+               Fixed(r.ceiling, 0) + " " + r.RateUnit() + ")";
+    return out;
+}
+
+// Reports the parameters `lessons` do not have: an error for --set, a notice for shorthands.
+void CheckUnused(const std::vector<const Lesson*>& lessons, const Options& o) {
+    for (const auto& [name, text] : o.run.params) {
+        bool used = false;
+        for (const Lesson* l : lessons) used = used || l->FindParam(name);
+        if (used) continue;
+        const Lesson& first = *lessons.front();
+        const std::string who = lessons.size() == 1 ? "lesson " + std::to_string(first.number)
+                                                    : "no lesson of chapter " + first.chapter;
+        if (std::find(o.from_set.begin(), o.from_set.end(), name) != o.from_set.end()) {
+            std::string names;
+            for (const std::string& n : ParamNamesOf(lessons)) names += (names.empty() ? "" : ", ") + n;
+            throw UsageError(who + " has no parameter '" +
+                             name + "': use " + (names.empty() ? "none" : names));
+        }
+        std::string why;
+        if (name == "block")
+            why = first.library ? " (the library chooses its own)"
+                                : (first.kind == StepKind::kCpu ? " (it runs on the CPU)" : "");
+        if (name == "threads" && first.kind == StepKind::kGpu) why = " (it runs on the GPU)";
+        std::cerr << "note: " << who << " has no parameter '" << name << "'" << why << "; --"
+                  << name << " " << text << " is ignored\n";
+    }
+    if (!o.run.input_file.empty())
+        for (const char* name : {"size", "data"})
+            if (o.run.Get(name))
+                std::cerr << "note: --" << name << " is ignored: the input file sets the data\n";
 }
 
 }  // namespace
 
-void RequestCancel() {
-    g_cancel = true;
-}
+void RequestCancel() { g_cancel = true; }
 
 Format ParseFormat(const std::string& text) {
     if (text == "table") return Format::kTable;
@@ -74,7 +117,7 @@ Format ParseFormat(const std::string& text) {
 }
 
 int List(Format format) {
-    const Registry& registry = Catalog();
+    const Registry& registry = Runnable();
     Session session(registry);
     if (format == Format::kJson) {
         json out = json::array();
@@ -84,19 +127,25 @@ int List(Format format) {
         return kExitOk;
     }
     if (format == Format::kCsv) {
-        std::cout << "lesson,id,chapter,kind,title,available\n";
-        for (const Lesson& l : registry.lessons())
+        std::cout << "lesson,id,chapter,kind,title,available,params\n";
+        for (const Lesson& l : registry.lessons()) {
+            std::string params;
+            for (const ParamSpec& p : l.params) params += (params.empty() ? "" : " ") + p.name;
             std::cout << l.number << ',' << l.id << ',' << registry.ChapterOf(l).number << ','
                       << ToString(l.kind) << ",\"" << l.title << "\","
-                      << (session.Unavailable(l).empty() ? "true" : "false") << "\n";
+                      << (session.Unavailable(l).empty() ? "true" : "false") << ',' << params
+                      << "\n";
+        }
         return kExitOk;
     }
     for (const Chapter& c : registry.chapters()) {
         std::cout << "Chapter " << c.number << " (" << c.id << "): " << c.title << "\n";
-        TextTable table({"#", "id", "kind", "title", "runs here"}, {true});
+        TextTable table({"#", "id", "kind", "title", "parameters", "runs here"}, {true});
         for (const Lesson* l : registry.LessonsOf(c)) {
             const std::string why = session.Unavailable(*l);
-            table.AddRow({std::to_string(l->number), l->id, ToString(l->kind), l->title,
+            std::string params;
+            for (const ParamSpec& p : l->params) params += (params.empty() ? "" : " ") + p.name;
+            table.AddRow({std::to_string(l->number), l->id, ToString(l->kind), l->title, params,
                           why.empty() ? "yes" : "no: " + why});
         }
         std::cout << table.Render() << "\n";
@@ -139,38 +188,56 @@ int Info(Format format) {
     return kExitOk;
 }
 
-int Run(const std::string& key, const RunOptions& options, Format format) {
+
+int Run(const std::string& key, const Options& options, Format format) {
     const Lesson& lesson = FindLessonOrThrow(key);
-    Session session(Catalog());
-    const RunResult r = session.Run(lesson, options, Control());
+    CheckUnused({&lesson}, options);
+    Session session(Runnable());
+    const RunResult r = session.Run(lesson, options.run, Control());
+    const std::vector<std::string> names = ParamNamesOf({&lesson});
     if (format == Format::kJson) {
         std::cout << ToJson(r).dump(2) << "\n";
     } else if (format == Format::kCsv) {
-        std::cout << CsvHeader() << "\n" << CsvRow(r) << "\n";
+        std::cout << CsvHeader(names) << "\n" << CsvRow(r, names) << "\n";
     } else {
         TextTable t({"lesson " + std::to_string(r.lesson), r.id});
         t.AddRow({"title", r.title});
-        t.AddRow({"device", r.device});
-        t.AddRow({"size", FormatSize(r.size_bytes) + " (" + r.data + ")"});
-        if (r.block) t.AddRow({"block", std::to_string(*r.block)});
-        if (r.threads) t.AddRow({"threads", std::to_string(*r.threads)});
+        std::string devices;
+        for (const std::string& d : r.devices) devices += (devices.empty() ? "" : "; ") + d;
+        t.AddRow({"device", devices});
+        for (const auto& [name, value] : r.params.entries()) {
+            const ParamSpec* spec = lesson.FindParam(name);
+            const std::string label = spec ? spec->label_en : name;
+            const std::string text = !value.choice.empty() ? value.choice
+                                     : spec                ? spec->Format(value)
+                                                           : std::to_string(value.number);
+            t.AddRow({label, text + (!r.input.empty() && name == "size" ? " (" + r.input + ")" : "")});
+        }
         t.AddRow({"median / min / max", Ms(r.median_ms) + " / " + Ms(r.min_ms) + " / " +
                                             Ms(r.max_ms) + " ms over " + std::to_string(r.reps) +
                                             " runs" + (r.cold_l2 ? " (cold L2)" : "")});
-        if (r.kernel_ms)
-            t.AddRow({"H2D / kernel / D2H",
-                      Ms(r.h2d_ms) + " / " + Ms(r.kernel_ms) + " / " + Ms(r.d2h_ms) + " ms"});
-        t.AddRow({"bandwidth", Fixed(r.gbps, 1) + " GB/s" +
-                                   (r.pct_of_ceiling ? " (" + Fixed(*r.pct_of_ceiling, 1) +
-                                                           "% of the measured copy)"
-                                                     : std::string())});
-        if (r.found) t.AddRow({"line breaks found", std::to_string(*r.found)});
+        if (!r.parts.empty()) {
+            std::string names_text, ms_text;
+            for (const TimedPart& p : r.parts) {
+                names_text += (names_text.empty() ? "" : " / ") + p.name;
+                ms_text += (ms_text.empty() ? "" : " / ") + Ms(p.ms);
+            }
+            t.AddRow({names_text, ms_text + " ms"});
+        }
+        t.AddRow({r.work.bound == Bound::kFp32 ? "compute" : "bandwidth", RateText(r)});
+        if (r.gflops && r.work.bound != Bound::kFp32)
+            t.AddRow({"arithmetic", Fixed(*r.gflops, 1) + " GFLOP/s"});
+        if (r.intensity && r.attainable_gflops)
+            t.AddRow({"roofline", Fixed(*r.intensity, 3) + " flop/byte: at most " +
+                                      Fixed(*r.attainable_gflops, 0) + " GFLOP/s here"});
+        for (const NamedValue& v : r.values) t.AddRow({v.name, Fixed(v.value, v.value == double(int64_t(v.value)) ? 0 : 6)});
         if (r.attributes)
-            t.AddRow({"kernel resources", std::to_string(r.attributes->registers) + " registers, " +
-                                              std::to_string(r.attributes->static_smem_bytes) +
-                                              " B shared, occupancy " +
-                                              Fixed(100 * r.attributes->occupancy, 0) + "%"});
-        for (const auto& [name, value] : r.extra) t.AddRow({name, Fixed(value, 3)});
+            t.AddRow({"kernel resources",
+                      std::to_string(r.attributes->registers) + " registers, " +
+                          std::to_string(r.attributes->static_smem_bytes) + " B static + " +
+                          std::to_string(r.attributes->dynamic_smem_bytes) +
+                          " B dynamic shared, occupancy " +
+                          Fixed(100 * r.attributes->occupancy, 0) + "%"});
         t.AddRow({"check",
                   r.verified ? "verified against the CPU reference" : "WRONG: " + r.check_message});
         std::cout << t.Render();
@@ -179,18 +246,14 @@ int Run(const std::string& key, const RunOptions& options, Format format) {
     return r.verified ? kExitOk : kExitFailed;
 }
 
-int Sweep(const std::string& key, const RunOptions& options, const std::string& blocks,
-          const std::string& sizes, Format format) {
+int Sweep(const std::string& key, const Options& options, const std::string& param,
+          const std::string& range, Format format) {
     const Lesson& lesson = FindLessonOrThrow(key);
-    if (blocks.empty() == sizes.empty())
-        throw UsageError(
-            "sweep needs exactly one of --blocks (e.g. 32..1024) or --sizes "
-            "(e.g. 1MiB..1GiB)");
-    const bool by_block = !blocks.empty();
-    const std::vector<SweepPoint> points =
-        PlanSweep(lesson, options, by_block ? SweepAxis::kBlock : SweepAxis::kSize,
-                  by_block ? ParseRange(blocks, &ParseCount) : ParseRange(sizes, &ParseSize));
-    Session session(Catalog());
+    CheckUnused({&lesson}, options);
+    const std::vector<SweepPoint> points = PlanSweep(lesson, options.run, param, range);
+    const ParamSpec& spec = *lesson.FindParam(param);
+    Session session(Runnable());
+    const std::vector<std::string> names = ParamNamesOf({&lesson});
     std::vector<RunResult> results;
     for (const SweepPoint& p : points) {
         if (!p.skip_reason.empty()) {
@@ -199,8 +262,8 @@ int Sweep(const std::string& key, const RunOptions& options, const std::string& 
         }
         results.push_back(session.Run(lesson, p.options, Control()));
         if (format == Format::kCsv) {
-            if (results.size() == 1) std::cout << CsvHeader() << "\n";
-            std::cout << CsvRow(results.back()) << std::endl;
+            if (results.size() == 1) std::cout << CsvHeader(names) << "\n";
+            std::cout << CsvRow(results.back(), names) << std::endl;
         }
     }
     bool ok = true;
@@ -213,24 +276,22 @@ int Sweep(const std::string& key, const RunOptions& options, const std::string& 
         for (const RunResult& r : results) out.push_back(ToJson(r));
         std::cout << out.dump(2) << "\n";
     } else if (format == Format::kTable) {
-        // The best point: fastest kernel (GPU) or fastest run, among verified ones.
+        // The best point: the fastest rate time among verified ones.
         int best = -1;
-        for (size_t i = 0; i < results.size(); ++i) {
-            const double t = results[i].kernel_ms.value_or(results[i].median_ms);
-            if (results[i].verified &&
-                (best < 0 || t < results[best].kernel_ms.value_or(results[best].median_ms)))
+        for (size_t i = 0; i < results.size(); ++i)
+            if (results[i].verified && (best < 0 || results[i].rate_ms < results[best].rate_ms))
                 best = static_cast<int>(i);
-        }
-        std::cout << "lesson " << lesson.number << " (" << lesson.id << ") on " << Ceiling()
-                  << "\n";
-        TextTable t({by_block ? "block" : "size", "median ms", "min ms", "max ms", "kernel ms",
-                     "GB/s", "% ceiling", "check", ""},
+        std::cout << "lesson " << lesson.number << " (" << lesson.id << ") over " << spec.name
+                  << (lesson.kind == StepKind::kGpu ? " on " + Ceilings() : std::string()) << "\n";
+        const char* unit = results.empty() ? "GB/s" : results.front().RateUnit();
+        TextTable t({spec.label_en, "median ms", "min ms", "max ms", "rate ms", unit, "% ceiling",
+                     "check", ""},
                     {true, true, true, true, true, true, true});
         for (size_t i = 0; i < results.size(); ++i) {
             const RunResult& r = results[i];
-            t.AddRow({by_block ? std::to_string(r.block.value_or(0)) : FormatSize(r.size_bytes),
-                      Ms(r.median_ms), Ms(r.min_ms), Ms(r.max_ms), Ms(r.kernel_ms),
-                      Fixed(r.gbps, 1), Fixed(r.pct_of_ceiling, 1), Verdict(r),
+            const ParamValue* v = r.params.Find(spec.name);
+            t.AddRow({v ? spec.Format(*v) : "?", Ms(r.median_ms), Ms(r.min_ms), Ms(r.max_ms),
+                      Ms(r.rate_ms), Fixed(r.Rate(), 1), Fixed(r.pct_of_ceiling, 1), Verdict(r),
                       static_cast<int>(i) == best ? "<- best" : ""});
         }
         std::cout << t.Render();
@@ -238,8 +299,8 @@ int Sweep(const std::string& key, const RunOptions& options, const std::string& 
     return ok ? kExitOk : kExitFailed;
 }
 
-int Bench(const std::string& chapter_key, const RunOptions& options, Format format) {
-    const Registry& registry = Catalog();
+int Bench(const std::string& chapter_key, const Options& options, Format format) {
+    const Registry& registry = Runnable();
     std::vector<const Chapter*> chapters;
     if (chapter_key.empty()) {
         for (const Chapter& c : registry.chapters()) chapters.push_back(&c);
@@ -250,23 +311,26 @@ int Bench(const std::string& chapter_key, const RunOptions& options, Format form
                              "': use a number such as 1 or an id such as split");
         chapters.push_back(c);
     }
+    for (const Chapter* chapter : chapters) CheckUnused(registry.LessonsOf(*chapter), options);
     Session session(registry);
     bool ok = true;
     json all = json::array();
-    if (format == Format::kCsv) std::cout << CsvHeader() << ",speedup_vs_previous\n";
     for (const Chapter* chapter : chapters) {
+        const std::vector<const Lesson*> lessons = registry.LessonsOf(*chapter);
+        const std::vector<std::string> names = ParamNamesOf(lessons);
+        if (format == Format::kCsv) std::cout << CsvHeader(names) << ",speedup_vs_previous\n";
         std::map<int, RunResult> done;
         TextTable t({"#", "id", "kind", "median ms", "H2D ms", "kernel ms", "D2H ms", "GB/s",
-                     "% ceiling", "vs previous", "check"},
-                    {true, false, false, true, true, true, true, true, true, true});
-        for (const Lesson* lesson : registry.LessonsOf(*chapter)) {
+                     "GFLOP/s", "% ceiling", "ceiling", "vs previous", "check"},
+                    {true, false, false, true, true, true, true, true, true, true, false, true});
+        for (const Lesson* lesson : lessons) {
             const std::string why = session.Unavailable(*lesson);
             if (!why.empty()) {
                 t.AddRow({std::to_string(lesson->number), lesson->id, ToString(lesson->kind), "-",
-                          "-", "-", "-", "-", "-", "-", "not run: " + why});
+                          "-", "-", "-", "-", "-", "-", "-", "-", "not run: " + why});
                 continue;
             }
-            const RunResult r = session.Run(*lesson, options, Control());
+            const RunResult r = session.Run(*lesson, options.run, Control());
             ok = ok && r.verified;
             ReportWrong(r);
             std::optional<double> speedup;
@@ -278,25 +342,29 @@ int Bench(const std::string& chapter_key, const RunOptions& options, Format form
             j["speedup_vs_previous"] = speedup ? json(*speedup) : json(nullptr);
             all.push_back(j);
             if (format == Format::kCsv)
-                std::cout << CsvRow(r) << "," << (speedup ? Fixed(*speedup, 3) : "") << std::endl;
+                std::cout << CsvRow(r, names) << "," << (speedup ? Fixed(*speedup, 3) : "")
+                          << std::endl;
             t.AddRow({std::to_string(r.lesson), r.id, ToString(r.kind), Ms(r.median_ms),
-                      Ms(r.h2d_ms), Ms(r.kernel_ms), Ms(r.d2h_ms), Fixed(r.gbps, 1),
-                      Fixed(r.pct_of_ceiling, 1),
+                      Ms(r.Part("h2d")), Ms(r.Part("kernel")), Ms(r.Part("d2h")), Fixed(r.gbps, 1),
+                      Fixed(r.gflops, 1), Fixed(r.pct_of_ceiling, 1),
+                      r.pct_of_ceiling ? ToString(r.work.bound) : "-",
                       speedup ? Fixed(*speedup, 2) + "x" : std::string("-"), Verdict(r)});
         }
         if (format == Format::kTable) {
-            const uint64_t size = options.size_bytes.value_or(chapter->default_size);
-            std::cout << "Chapter " << chapter->number << " (" << chapter->id << "), "
-                      << (options.input_file.empty()
-                              ? FormatSize(size) + " of " +
-                                    ToString(options.data.value_or(chapter->data_kinds.front())) +
-                                    " data"
-                              : "file " + options.input_file)
+            const Lesson& first = *lessons.front();
+            std::vector<std::string> ignored;
+            const std::string data =
+                options.run.input_file.empty()
+                    ? chapter->describe(ResolveParams(first, options.run.params, &ignored))
+                    : "file " + options.run.input_file;
+            std::cout << "Chapter " << chapter->number << " (" << chapter->id << "), " << data
                       << ", " << UtcTimestamp().substr(0, 10) << "\n"
-                      << "GPU: " << Ceiling() << "\nCPU: " << GetHostInfo().cpu_name << ", "
+                      << "GPU: " << Ceilings() << "\nCPU: " << GetHostInfo().cpu_name << ", "
                       << GetHostInfo().hardware_threads << " threads\n"
-                      << "GB/s counts the bytes the step must move (" << chapter->bytes_rule
-                      << ") over the kernel time for GPU steps, the whole run for CPU steps.\n"
+                      << "Work: the chapter " << chapter->work_rule << ".\n"
+                      << "Rates are over the kernel time for GPU steps (the whole run where the "
+                         "parts overlap), the whole run for CPU steps; '% ceiling' compares each "
+                         "with the ceiling named in its row, measured on this GPU.\n"
                       << "'vs previous' compares end-to-end medians with the lesson before.\n"
                       << t.Render() << "\n";
         }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "runner.h"
 
@@ -18,11 +19,20 @@ void RequestCancel();
 enum class Format { kTable, kJson, kCsv };
 Format ParseFormat(const std::string& text);  // throws UsageError
 
+// The run options of a command line, and where its parameters came from: a parameter given
+// with --set that a lesson does not have is an error; one given by a shorthand (--block,
+// --threads, --size, --data) gets a one-line notice.
+struct Options {
+    RunOptions run;
+    std::vector<std::string> from_set;  // names given with --set
+};
+
 int List(Format format);
 int Info(Format format);
-int Run(const std::string& lesson, const RunOptions& options, Format format);
-int Sweep(const std::string& lesson, const RunOptions& options, const std::string& blocks,
-          const std::string& sizes, Format format);
-int Bench(const std::string& chapter, const RunOptions& options, Format format);
+int Run(const std::string& lesson, const Options& options, Format format);
+// `param`: the parameter to sweep; `range`: "32..1024", "64..512:64", "a,b,c" or "all".
+int Sweep(const std::string& lesson, const Options& options, const std::string& param,
+          const std::string& range, Format format);
+int Bench(const std::string& chapter, const Options& options, Format format);
 
 }  // namespace lessons::cli

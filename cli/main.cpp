@@ -18,7 +18,8 @@ using namespace lessons;
 // Raw option values; parsed by the engine's own parsers so messages name the valid ranges.
 struct RawOptions {
     std::string size, block, threads, reps, data, seed = "1", input, output;
-    std::string blocks, sizes, format = "table", min_time;
+    std::string blocks, sizes, over, format = "table", min_time;
+    std::vector<std::string> sets;  // NAME=VALUE
     bool cold_l2 = false;
 };
 
@@ -38,6 +39,9 @@ void AddRunOptions(CLI::App* cmd, RawOptions& raw, bool with_output) {
     if (with_output)
         cmd->add_option("--offsets-out", raw.output,
                         "write the offsets found, sorted, one per line (chapter 1)");
+    cmd->add_option("--set", raw.sets,
+                    "a lesson parameter, NAME=VALUE (repeatable); 'list' shows each lesson's")
+        ->allow_extra_args(false);
     cmd->add_option("--format", raw.format, "table, json or csv");
 }
 
@@ -47,11 +51,22 @@ int ParseInt(const std::string& text, const char* what) {
     return static_cast<int>(v);
 }
 
-RunOptions ToRunOptions(const RawOptions& raw) {
-    RunOptions o;
-    if (!raw.size.empty()) o.size_bytes = ParseSize(raw.size);
-    if (!raw.block.empty()) o.block = ParseInt(raw.block, "block size");
-    if (!raw.threads.empty()) o.threads = ParseInt(raw.threads, "thread count");
+cli::Options ToOptions(const RawOptions& raw) {
+    cli::Options options;
+    RunOptions& o = options.run;
+    // The shorthands set the parameters of the same names; --set may set any parameter.
+    const std::pair<const std::string*, const char*> shorthands[] = {
+        {&raw.size, "size"}, {&raw.block, "block"}, {&raw.threads, "threads"}, {&raw.data, "data"}};
+    for (const auto& [value, name] : shorthands)
+        if (!value->empty()) o.Set(name, *value);
+    for (const std::string& set : raw.sets) {
+        const size_t eq = set.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw UsageError("--set needs NAME=VALUE, e.g. --set block=256; got '" + set + "'");
+        const std::string name = set.substr(0, eq);
+        o.Set(name, set.substr(eq + 1));
+        options.from_set.push_back(name);
+    }
     if (!raw.reps.empty()) o.reps = ParseInt(raw.reps, "reps");
     if (!raw.min_time.empty()) {
         try {
@@ -63,12 +78,26 @@ RunOptions ToRunOptions(const RawOptions& raw) {
             throw UsageError("--min-time must be between 0 and 60 seconds");
         o.max_time_s = std::max(o.max_time_s, o.min_time_s);
     }
-    if (!raw.data.empty()) o.data = ParseDataKind(raw.data);
     o.seed = ParseCount(raw.seed);
     o.cold_l2 = raw.cold_l2;
     o.input_file = raw.input;
     o.output_file = raw.output;
-    return o;
+    return options;
+}
+
+// The sweep's parameter and range: --over NAME=RANGE, or the shorthands --blocks and --sizes.
+std::pair<std::string, std::string> SweepAxis(const RawOptions& raw) {
+    const int given = !raw.over.empty() + !raw.blocks.empty() + !raw.sizes.empty();
+    if (given != 1)
+        throw UsageError("sweep needs exactly one of --over NAME=RANGE (e.g. --over block=32..1024), "
+                         "--blocks (e.g. 32..1024) or --sizes (e.g. 1MiB..1GiB)");
+    if (!raw.blocks.empty()) return {"block", raw.blocks};
+    if (!raw.sizes.empty()) return {"size", raw.sizes};
+    const size_t eq = raw.over.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == raw.over.size())
+        throw UsageError("--over needs NAME=RANGE, e.g. --over block=32..1024 or --over data=all; "
+                         "got '" + raw.over + "'");
+    return {raw.over.substr(0, eq), raw.over.substr(eq + 1)};
 }
 
 void OnSignal(int) {
@@ -95,6 +124,8 @@ int main(int argc, char** argv) {
     sweep->add_option("--blocks", raw.blocks,
                       "block sizes: 32..1024 (doubling), 64..512:64, 128,256");
     sweep->add_option("--sizes", raw.sizes, "data sizes: 1MiB..1GiB (doubling), or a list");
+    sweep->add_option("--over", raw.over,
+                      "any parameter: NAME=RANGE, e.g. block=64..512:64, size=1MiB..1GiB, data=all");
     AddRunOptions(sweep, raw, false);
     auto* bench = app.add_subcommand("bench", "run every lesson of a chapter at one size");
     bench->add_option("chapter", chapter, "chapter number or id (default: every chapter)");
@@ -121,7 +152,7 @@ int main(int argc, char** argv) {
         return cli::kExitUsage;
     }
 
-    const std::vector<std::string>& problems = CatalogProblems();
+    const std::vector<std::string>& problems = RunnableCatalogProblems();
     if (!problems.empty()) {
         std::cerr << "error: the lesson catalogue is inconsistent:\n";
         for (const std::string& p : problems) std::cerr << "  - " << p << "\n";
@@ -133,7 +164,7 @@ int main(int argc, char** argv) {
     try {
         if (*serve) {
             std::ios::sync_with_stdio(false);
-            const int rc = Serve(Catalog(), std::cin, std::cout);
+            const int rc = Serve(RunnableCatalog(), std::cin, std::cout);
             std::cout.flush();
             std::fflush(stdout);
             std::_Exit(rc);  // the reader thread may still be blocked on stdin
@@ -141,9 +172,12 @@ int main(int argc, char** argv) {
         const cli::Format format = cli::ParseFormat(raw.format);
         if (*list) return cli::List(format);
         if (*info) return cli::Info(format);
-        const RunOptions options = ToRunOptions(raw);
+        const cli::Options options = ToOptions(raw);
         if (*run) return cli::Run(lesson, options, format);
-        if (*sweep) return cli::Sweep(lesson, options, raw.blocks, raw.sizes, format);
+        if (*sweep) {
+            const auto [param, range] = SweepAxis(raw);
+            return cli::Sweep(lesson, options, param, range, format);
+        }
         if (*bench) return cli::Bench(chapter, options, format);
     } catch (const UsageError& e) {
         std::cerr << "error: " << e.what() << "\n";

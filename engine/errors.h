@@ -17,13 +17,11 @@ public:
 // context unusable until the process ends: a worker that sees one must be restarted.
 class CudaError : public std::runtime_error {
 public:
-    CudaError(const std::string& message, int code, bool sticky)
-        : std::runtime_error(message), m_code(code), m_sticky(sticky) {}
-    int code() const { return m_code; }
+    CudaError(const std::string& message, bool sticky)
+        : std::runtime_error(message), m_sticky(sticky) {}
     bool sticky() const { return m_sticky; }
 
 private:
-    int m_code;
     bool m_sticky;
 };
 

@@ -1,26 +1,13 @@
-// Seeded data generators. The same (kind, seed, size) gives the same bytes on every machine
-// and with any number of threads: the buffer is made in 1 MiB chunks, each from its own
-// stream derived from the seed and the chunk's index.
+// Seeded data generators. The same (seed, size) gives the same bytes on every machine and
+// with any number of threads: a buffer is made in 1 MiB chunks, each from its own stream
+// derived from the seed and the chunk's index. Chapters build their data kinds on these.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
-
-#include "lesson.h"
+#include <functional>
 
 namespace lessons {
-
-// Text for the split chapter:
-//  random: uniform random bytes, so '\r' and '\n' each appear with probability 1/256 (the
-//          seed's test file) and a "\r\n" pair about once every 64 KiB;
-//  dense:  lines of 0 to 3 printable bytes, each ended by "\r\n": the worst case for
-//          anything that serialises on the number of hits;
-//  none:   random bytes that are never '\r' or '\n'.
-void FillSplitText(DataKind kind, uint64_t seed, char* out, uint64_t size);
-
-// Floats for the reduction chapter:
-//  random: uniform in [-1, 1), so sums cancel and rounding errors show;
-//  ones:   all 1.0f, whose sum is exact in float up to 2^24 elements.
-void FillFloats(DataKind kind, uint64_t seed, float* out, uint64_t count);
 
 // A small fast generator (splitmix64), for chunk streams and tests.
 class SplitMix64 {
@@ -36,5 +23,21 @@ public:
 private:
     uint64_t m_state;
 };
+
+// Elements per chunk of GenerateChunks.
+constexpr uint64_t kGeneratorChunk = uint64_t(1) << 20;
+
+// Calls fill(rng, begin, n) for every chunk of [0, count), in parallel (OpenMP), each chunk
+// with its own stream. Throws Cancelled when `cancel` is set before every chunk is made.
+void GenerateChunks(uint64_t count, uint64_t seed,
+                    const std::function<void(SplitMix64& rng, uint64_t begin, uint64_t n)>& fill,
+                    const std::atomic<bool>* cancel = nullptr);
+
+// n random bytes from `rng`.
+void FillRandomBytes(SplitMix64& rng, char* out, uint64_t n);
+
+// Floats uniform in [-1, 1), each from 24 random bits, so every value is exact in a float.
+void FillUniformFloats(uint64_t seed, float* out, uint64_t count,
+                       const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace lessons

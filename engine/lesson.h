@@ -1,7 +1,9 @@
 // What a chapter and a lesson are. Every list the programs show (CLI list, bench, the GUI's
-// menu, tests) is built from the Registry that holds these declarations.
+// menu, tests) is built from the Registry that holds these declarations. The engine knows no
+// chapter by name: a chapter brings its parameters, data, check and result values.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -11,26 +13,22 @@
 #include <string_view>
 #include <vector>
 
+#include "params.h"
+
 namespace lessons {
 
 enum class StepKind { kCpu, kGpu };
-enum class DataKind { kRandom, kDense, kNone, kOnes };
-
 const char* ToString(StepKind kind);
-const char* ToString(DataKind kind);
-// Throws UsageError naming the valid values.
-DataKind ParseDataKind(std::string_view text);
 
-// How a chapter's input is made: generated from a seed, or read from a file.
+// How a chapter's input is made: generated from its parameters and a seed, or read from a file.
 struct WorkloadSpec {
-    uint64_t size_bytes = 0;
-    DataKind data = DataKind::kRandom;
+    ParamValues params;  // the chapter's own parameters (size, data kind, dimensions...)
     uint64_t seed = 1;
     std::string input_file;  // non-empty: read this file instead of generating
+    const std::atomic<bool>* cancel = nullptr;  // generators stop early when it is set
 
-    bool operator==(const WorkloadSpec& o) const {
-        return size_bytes == o.size_bytes && data == o.data && seed == o.seed &&
-               input_file == o.input_file;
+    bool SameData(const WorkloadSpec& o) const {
+        return params == o.params && seed == o.seed && input_file == o.input_file;
     }
 };
 
@@ -38,76 +36,110 @@ struct WorkloadSpec {
 class Workload {
 public:
     virtual ~Workload() = default;
+    // The size of the input in bytes (what a file input measured, or what was generated).
     virtual uint64_t SizeBytes() const = 0;
-    // Size of the problem as the chapter counts it (bytes for split, elements for reduction).
-    virtual std::string Describe() const = 0;
 };
 
-// One timed execution of a step. Parts are set where the step has them (copies and kernel).
+// A timed part of one sample ("h2d", "kernel", "d2h"; with several GPUs "gpu1 peer", ...).
+struct TimedPart {
+    std::string name;
+    double ms = 0;
+};
+
+// One timed execution of a step.
 struct Sample {
     double total_ms = 0;
-    std::optional<double> h2d_ms;
-    std::optional<double> kernel_ms;
-    std::optional<double> d2h_ms;
+    std::vector<TimedPart> parts;
+};
+
+// A named value a result carries: what the check found (line breaks, the sum and the
+// expected sum, the largest error) or what the step measured once (allocation costs).
+struct NamedValue {
+    std::string name;
+    double value = 0;
 };
 
 // The check of a step's output against the chapter's reference.
 struct Check {
     bool ok = false;
-    std::string message;             // empty when ok; else what differs, e.g. the first mismatch
-    std::optional<uint64_t> found;   // e.g. number of line breaks found (split)
-    std::optional<double> value;     // e.g. the sum computed (reduction)
-    std::optional<double> expected;  // and the reference's
+    std::string message;  // empty when ok; else what differs, e.g. the first mismatch
+    std::vector<NamedValue> values;
 };
 
-struct StepConfig {
-    int block = 0;    // threads per block (GPU steps)
-    int threads = 0;  // host threads (OpenMP steps)
+// Which measured ceiling a step's rate is compared with.
+enum class Bound {
+    kNone,  // no ceiling (CPU steps)
+    kRead,  // read-mostly: the read-only streaming bandwidth
+    kCopy,  // reads and writes alike: the device copy bandwidth
+    kFp32,  // arithmetic: the fp32 FMA peak
+    kH2D,   // limited by host-to-device copies over PCIe
+    kPeer,  // limited by copies between GPUs
+};
+const char* ToString(Bound bound);
+Bound ParseBound(std::string_view text);  // "" or unknown: kNone
+
+// The work a step must do at the least, the basis of every rate and of the roofline.
+struct Work {
+    uint64_t bytes_read = 0;     // device (or host, for CPU steps) memory
+    uint64_t bytes_written = 0;  // device (or host) memory
+    uint64_t flops = 0;
+    uint64_t h2d_bytes = 0;   // over PCIe, host to device
+    uint64_t d2h_bytes = 0;   // over PCIe, device to host
+    uint64_t peer_bytes = 0;  // between GPUs
+    Bound bound = Bound::kNone;
+    // The rate is taken over this part of the time when the step reports it (the kernel,
+    // without the copies around it), else over the whole sample.
+    std::string rate_part = "kernel";
+
+    uint64_t MemoryBytes() const { return bytes_read + bytes_written; }
 };
 
-// A step set up for one workload and config: buffers allocated, nothing timed yet.
+// A step set up for one workload and parameter set: buffers allocated, nothing timed yet.
 // Run() executes the step once and times itself; Verify() checks the output of the last Run().
 class StepInstance {
 public:
     virtual ~StepInstance() = default;
     virtual Sample Run() = 0;
     virtual Check Verify() const = 0;
-    // Bytes the step must move through memory at the least (the basis for GB/s).
-    virtual uint64_t BytesMoved() const = 0;
+    virtual Work GetWork() const = 0;
     // Writes the step's output in the chapter's file format (split: sorted offsets).
     virtual void WriteOutput(std::ostream& out) const;
-    // Other measurements the step makes once, at set-up, in milliseconds unless the name says
+    // Values the step measures once, at set-up, in milliseconds unless the name says
     // otherwise (e.g. "alloc_pinned_ms": what page-locking the host buffer cost).
-    virtual std::vector<std::pair<std::string, double>> Extras() const { return {}; }
+    virtual std::vector<NamedValue> Extras() const { return {}; }
 };
 
-// The block sizes a GPU step accepts: multiples of 32 in [min, max] (powers of two only when
-// the kernel's indexing needs it), further capped by the kernel's own limit at run time.
-struct BlockSpec {
-    int min = 32;
-    int max = 1024;
-    int default_block = 256;
-    bool power_of_two = false;
-    std::string why;  // shown with the choices, e.g. why powers of two are needed
-
-    bool Accepts(int block) const;
-    std::vector<int> Choices() const;  // the values a slider offers
-};
-
-// Memory a step needs for a problem of `size_bytes`, checked before anything is allocated.
+// Memory a step needs for a problem, checked before anything is allocated.
 struct MemoryNeeds {
     uint64_t host_bytes = 0;
-    uint64_t device_bytes = 0;
+    uint64_t device_bytes = 0;  // on each GPU the step uses
 };
 
-// Resource use of a step's kernel at a block size (cudaFuncGetAttributes + occupancy).
+// Resource use of a step's kernel at a parameter set (cudaFuncGetAttributes + occupancy).
 struct KernelAttributes {
     std::string kernel;
     int registers = 0;
     int static_smem_bytes = 0;
+    int dynamic_smem_bytes = 0;
     int max_threads_per_block = 0;
     int active_blocks_per_sm = 0;
     double occupancy = 0;  // active warps / max warps per SM
+};
+
+// What a run of a step gets besides its workload.
+struct StepContext {
+    const ParamValues& params;    // every parameter of the lesson, resolved and validated
+    std::vector<int> devices;     // the GPUs to use (GPU steps; device 0 first)
+};
+
+using StepFactory = std::function<std::unique_ptr<StepInstance>(const Workload&, const StepContext&)>;
+using AttributesFn = std::function<KernelAttributes(const ParamValues&)>;
+
+// The part of a lesson that runs: attached by the GPU library where it is linked (GPU
+// steps), or declared with the lesson (CPU steps).
+struct StepRunner {
+    StepFactory make;
+    AttributesFn attributes;  // GPU steps with a kernel of their own
 };
 
 struct Lesson {
@@ -116,33 +148,36 @@ struct Lesson {
     std::string chapter;  // chapter id
     std::string title;
     StepKind kind = StepKind::kCpu;
-    int previous = 0;         // lesson plotted against this one; 0 for a chapter's first
+    bool library = false;  // a library call (CUB, cuBLAS): the library picks its launch
+    int previous = 0;      // lesson plotted against this one; 0 for a chapter's first
     std::string source_path;  // the step's file, e.g. "kernels/split/04_one_thread_per_pair.cu"
     std::string_view source;  // its contents (embedded at build time)
     std::string_view text_en;
     std::string_view text_zh;
-    std::optional<BlockSpec> blocks;  // GPU steps
-    bool uses_threads = false;        // OpenMP steps: the thread count is a setting
-    bool library = false;             // a library call (CUB, cuBLAS): no block size to set
-    std::function<MemoryNeeds(uint64_t size_bytes)> needs;
-    // Null when this build cannot run the step (GPU step in a build without CUDA).
-    std::function<std::unique_ptr<StepInstance>(const Workload&, const StepConfig&)> make;
-    // GPU steps: resource use of the kernel at a block size.
-    std::function<KernelAttributes(int block)> attributes;
+    // The lesson's own parameters first, then its chapter's (added by Registry::AddLesson).
+    std::vector<ParamSpec> params;
+    std::function<MemoryNeeds(const ParamValues&)> needs;
+    StepRunner runner;  // runner.make is null when this build cannot run the step
+
+    const ParamSpec* FindParam(std::string_view name) const;
 };
 
 struct Chapter {
     int number = 0;
     std::string id;  // "split"
     std::string title;
-    std::string bytes_rule;  // how GB/s is counted, in words
-    uint64_t default_size = 0;
-    uint64_t element_bytes = 1;        // sizes must be a multiple of this (4 for float arrays)
-    std::vector<DataKind> data_kinds;  // what the generator makes; the first is the default
+    std::string work_rule;  // how the work is counted, in words
+    // The data's parameters, shared by every lesson of the chapter (size, data kind, ...).
+    std::vector<ParamSpec> params;
     bool accepts_input_file = false;
     std::function<std::shared_ptr<Workload>(const WorkloadSpec&)> make_workload;
     // Host memory the workload itself takes (input + reference), checked before generating.
-    std::function<uint64_t(uint64_t size_bytes)> workload_host_bytes;
+    // Throws UsageError when the figure would overflow.
+    std::function<uint64_t(const ParamValues&)> workload_host_bytes;
+    // With an input file: the parameter values the file stands for (split: its size).
+    std::function<ParamValues(uint64_t file_bytes)> params_of_file;
+    // A short description of a data set for tables: "64.0 MiB of random data".
+    std::function<std::string(const ParamValues&)> describe;
 };
 
 }  // namespace lessons

@@ -27,12 +27,16 @@ void Registry::AddChapter(Chapter chapter) {
 }
 
 void Registry::AddLesson(Lesson lesson) {
+    for (const Chapter& c : m_chapters)
+        if (c.id == lesson.chapter)
+            for (const ParamSpec& p : c.params)
+                if (!lesson.FindParam(p.name)) lesson.params.push_back(p);
     m_lessons.push_back(std::move(lesson));
     std::stable_sort(m_lessons.begin(), m_lessons.end(),
                      [](const Lesson& a, const Lesson& b) { return a.number < b.number; });
 }
 
-std::vector<std::string> Registry::Validate() const {
+std::vector<std::string> Registry::Validate(bool require_runners) const {
     std::vector<std::string> problems;
     std::set<int> chapter_numbers;
     std::set<std::string> chapter_ids;
@@ -46,8 +50,9 @@ std::vector<std::string> Registry::Validate() const {
         if (c.title.empty()) problems.push_back(name + ": no title");
         if (!c.make_workload) problems.push_back(name + ": no workload generator");
         if (!c.workload_host_bytes) problems.push_back(name + ": no workload memory estimate");
-        if (c.data_kinds.empty()) problems.push_back(name + ": no data kinds");
-        if (c.element_bytes == 0) problems.push_back(name + ": element size must be positive");
+        if (!c.describe) problems.push_back(name + ": no description of its data");
+        if (c.accepts_input_file && !c.params_of_file)
+            problems.push_back(name + ": takes an input file but cannot describe one");
     }
 
     std::map<int, const Lesson*> by_number;
@@ -70,15 +75,29 @@ std::vector<std::string> Registry::Validate() const {
         if (l.source.empty())
             problems.push_back(name + ": source '" + l.source_path + "' not found");
         if (!l.needs) problems.push_back(name + ": no memory estimate");
+        std::set<std::string> param_names;
+        for (const ParamSpec& p : l.params) {
+            if (p.name.empty() || !param_names.insert(p.name).second)
+                problems.push_back(name + ": parameter '" + p.name + "' is empty or declared twice");
+            if (p.label_en.empty() || p.label_zh.empty())
+                problems.push_back(name + ": parameter '" + p.name + "' needs labels in both languages");
+            if (p.type == ParamType::kChoice && p.choices.empty())
+                problems.push_back(name + ": parameter '" + p.name + "' has no choices");
+            if (p.type != ParamType::kChoice && p.min > p.max)
+                problems.push_back(name + ": parameter '" + p.name + "' has an empty range");
+            const std::string why_not = p.Reject(p.Default());
+            if (!why_not.empty())
+                problems.push_back(name + ": the default of '" + p.name + "' is refused: " + why_not);
+        }
+        const bool has_block = l.FindParam("block") != nullptr;
         if (l.kind == StepKind::kGpu) {
-            if (!l.blocks && !l.library)
+            if (!has_block && !l.library)
                 problems.push_back(name + ": a GPU lesson must declare its block sizes");
-            else if (l.blocks && l.library)
+            else if (has_block && l.library)
                 problems.push_back(name + ": a library step has no block size to declare");
-            else if (l.blocks && !l.blocks->Accepts(l.blocks->default_block))
-                problems.push_back(name + ": default block size " +
-                                   std::to_string(l.blocks->default_block) + " is not accepted");
-        } else if (!l.make) {
+            if (require_runners && !l.runner.make)
+                problems.push_back(name + ": the GPU library has no runner for it");
+        } else if (!l.runner.make) {
             problems.push_back(name + ": a CPU lesson must have a runner");
         }
     }
@@ -96,6 +115,20 @@ std::vector<std::string> Registry::Validate() const {
                                " must come before it");
     }
     return problems;
+}
+
+std::vector<std::string> Registry::AttachRunners(
+    const std::vector<std::pair<std::string, StepRunner>>& runners) {
+    std::vector<std::string> orphans;
+    for (const auto& [id, runner] : runners) {
+        auto it = std::find_if(m_lessons.begin(), m_lessons.end(),
+                               [&](const Lesson& l) { return l.id == id; });
+        if (it == m_lessons.end())
+            orphans.push_back(id);
+        else
+            it->runner = runner;
+    }
+    return orphans;
 }
 
 const Lesson* Registry::FindLesson(int number) const {

@@ -13,12 +13,17 @@ namespace lessons {
 class Registry {
 public:
     void AddChapter(Chapter chapter);
+    // The lesson's chapter must be added first: its parameters are appended to the lesson's.
     void AddLesson(Lesson lesson);
+    // Attaches the runners a GPU library provides, by lesson id. Returns the ids that match
+    // no lesson (a runner without a lesson is a mistake the caller reports).
+    std::vector<std::string> AttachRunners(const std::vector<std::pair<std::string, StepRunner>>& runners);
 
     // Every problem found, one message each: duplicate ids or numbers, a previous lesson that
     // does not exist or is not earlier in the same chapter, missing texts or source, a GPU
-    // lesson without block sizes... Empty when the registry is sound.
-    std::vector<std::string> Validate() const;
+    // lesson without a block size, a default a parameter does not accept... Empty when the
+    // registry is sound. With `require_runners`, a GPU lesson without a runner is a problem too.
+    std::vector<std::string> Validate(bool require_runners = false) const;
 
     // Sorted by number.
     const std::vector<Chapter>& chapters() const { return m_chapters; }

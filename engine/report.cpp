@@ -1,24 +1,23 @@
 #include "report.h"
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
+#include "errors.h"
+#include "units.h"
+
 namespace lessons {
-
-using json = nlohmann::ordered_json;
-
 namespace {
 
 template <typename T>
-json OrNull(const std::optional<T>& v) {
-    return v ? json(*v) : json(nullptr);
+Json OrNull(const std::optional<T>& v) {
+    return v ? Json(*v) : Json(nullptr);
 }
 
-template <typename T>
-std::optional<T> OptionalField(const json& j, const char* key) {
-    auto it = j.find(key);
-    if (it == j.end() || it->is_null()) return std::nullopt;
-    return it->get<T>();
+std::optional<double> OptionalDouble(const Json& v) {
+    if (v.is_null()) return std::nullopt;
+    return v.get<double>();
 }
 
 std::string CsvField(const std::string& s) {
@@ -36,7 +35,229 @@ size_t DisplayWidth(const std::string& s) {
     return w;
 }
 
+// A value that is a whole number is written as one (line breaks found, element counts).
+Json NumberJson(double v) {
+    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9007199254740992.0)
+        return Json(static_cast<int64_t>(v));
+    return Json(v);
+}
+
+std::string Num(const std::optional<double>& v, int digits) {
+    return v ? Fixed(*v, digits) : std::string();
+}
+
+Json WorkJson(const Work& w) {
+    return Json{{"bytes_read", w.bytes_read},   {"bytes_written", w.bytes_written},
+                {"flops", w.flops},             {"h2d_bytes", w.h2d_bytes},
+                {"d2h_bytes", w.d2h_bytes},     {"peer_bytes", w.peer_bytes},
+                {"bound", ToString(w.bound)},   {"rate_part", w.rate_part}};
+}
+
+Work WorkFromJson(const Json& j) {
+    Work w;
+    w.bytes_read = j.value("bytes_read", uint64_t(0));
+    w.bytes_written = j.value("bytes_written", uint64_t(0));
+    w.flops = j.value("flops", uint64_t(0));
+    w.h2d_bytes = j.value("h2d_bytes", uint64_t(0));
+    w.d2h_bytes = j.value("d2h_bytes", uint64_t(0));
+    w.peer_bytes = j.value("peer_bytes", uint64_t(0));
+    w.bound = ParseBound(j.value("bound", std::string()));
+    w.rate_part = j.value("rate_part", std::string("kernel"));
+    return w;
+}
+
+ParamValues ParamsFromJson(const Json& j) {
+    ParamValues out;
+    if (!j.is_object()) throw UsageError("'params' must be an object");
+    for (const auto& [name, value] : j.items()) {
+        if (value.is_string())
+            out.Set(name, ParamValue::Choice(value.get<std::string>()));
+        else
+            out.Set(name, ParamValue::Number(value.get<uint64_t>()));
+    }
+    return out;
+}
+
+// Results recorded before parameters were named carried size_bytes, block, threads, data, the
+// parts as h2d_ms/kernel_ms/d2h_ms, and found/value/expected/extra.
+void ReadLegacyFields(RunResult& r, const Json& j) {
+    if (!j.contains("params")) {
+        if (j.contains("block") && !j["block"].is_null())
+            r.params.Set("block", ParamValue::Number(j["block"].get<uint64_t>()));
+        if (j.contains("threads") && !j["threads"].is_null())
+            r.params.Set("threads", ParamValue::Number(j["threads"].get<uint64_t>()));
+        if (j.contains("size_bytes"))
+            r.params.Set("size", ParamValue::Number(j["size_bytes"].get<uint64_t>()));
+        if (j.contains("data") && j["data"].is_string())
+            r.params.Set("data", ParamValue::Choice(j["data"].get<std::string>()));
+    }
+    if (!j.contains("parts"))
+        for (const char* part : {"h2d", "kernel", "d2h"}) {
+            const std::string key = std::string(part) + "_ms";
+            if (j.contains(key) && !j[key].is_null())
+                r.parts.push_back({part, j[key].get<double>()});
+        }
+    if (!j.contains("values")) {
+        for (const char* key : {"found", "value", "expected"})
+            if (j.contains(key) && !j[key].is_null())
+                r.values.push_back({std::string(key) == "value" ? "sum" : key, j[key].get<double>()});
+        if (j.contains("extra") && j["extra"].is_object())
+            for (const auto& [name, value] : j["extra"].items())
+                if (value.is_number()) r.values.push_back({name, value.get<double>()});
+    }
+    if (!j.contains("work") && j.contains("bytes_moved")) {
+        r.work.bytes_read = j["bytes_moved"].get<uint64_t>();
+        r.work.bound = r.kind == StepKind::kGpu ? Bound::kCopy : Bound::kNone;
+        if (j.contains("ceiling_gbps") && !j["ceiling_gbps"].is_null())
+            r.ceiling = j["ceiling_gbps"].get<double>();
+    }
+    if (!j.contains("devices") && j.contains("device") && j["device"].is_string())
+        r.devices.push_back(j["device"].get<std::string>());
+}
+
+using F = ResultField;
+
+std::vector<ResultField> MakeFields() {
+    std::vector<ResultField> f;
+    auto add = [&f](F field) { f.push_back(std::move(field)); };
+    add({"lesson", [](const RunResult& r) { return Json(r.lesson); },
+         [](RunResult& r, const Json& v) { r.lesson = v.get<int>(); }, true, "lesson", "课", true,
+         [](const RunResult& r) { return std::to_string(r.lesson); }});
+    add({"id", [](const RunResult& r) { return Json(r.id); },
+         [](RunResult& r, const Json& v) { r.id = v.get<std::string>(); }, true, nullptr, nullptr,
+         false, [](const RunResult& r) { return r.id; }});
+    add({"title", [](const RunResult& r) { return Json(r.title); },
+         [](RunResult& r, const Json& v) { r.title = v.get<std::string>(); }, false, nullptr, nullptr, false, nullptr});
+    add({"chapter", [](const RunResult& r) { return Json(r.chapter); },
+         [](RunResult& r, const Json& v) { r.chapter = v.get<std::string>(); }, false, nullptr, nullptr, false, nullptr});
+    add({"kind", [](const RunResult& r) { return Json(ToString(r.kind)); },
+         [](RunResult& r, const Json& v) {
+             r.kind = v.get<std::string>() == "gpu" ? StepKind::kGpu : StepKind::kCpu;
+         },
+         true, nullptr, nullptr, false, [](const RunResult& r) { return ToString(r.kind); }});
+    add({"params", [](const RunResult& r) { return ToJson(r.params); },
+         [](RunResult& r, const Json& v) { r.params = ParamsFromJson(v); }, false, nullptr, nullptr, false, nullptr});
+    add({"input", [](const RunResult& r) { return r.input.empty() ? Json(nullptr) : Json(r.input); },
+         [](RunResult& r, const Json& v) { r.input = v.get<std::string>(); }, true, nullptr,
+         nullptr, false, [](const RunResult& r) { return r.input; }});
+    add({"seed", [](const RunResult& r) { return Json(r.seed); },
+         [](RunResult& r, const Json& v) { r.seed = v.get<uint64_t>(); }, true, nullptr, nullptr,
+         false, [](const RunResult& r) { return std::to_string(r.seed); }});
+    add({"cold_l2", [](const RunResult& r) { return Json(r.cold_l2); },
+         [](RunResult& r, const Json& v) { r.cold_l2 = v.get<bool>(); }, true, nullptr, nullptr,
+         false, [](const RunResult& r) { return r.cold_l2 ? "true" : "false"; }});
+    add({"reps", [](const RunResult& r) { return Json(r.reps); },
+         [](RunResult& r, const Json& v) { r.reps = v.get<int>(); }, true, "runs", "次数", true,
+         [](const RunResult& r) { return std::to_string(r.reps); }});
+    add({"median_ms", [](const RunResult& r) { return Json(r.median_ms); },
+         [](RunResult& r, const Json& v) { r.median_ms = v.get<double>(); }, true, "median ms",
+         "中位数 ms", true, [](const RunResult& r) { return Fixed(r.median_ms, 6); }});
+    add({"min_ms", [](const RunResult& r) { return Json(r.min_ms); },
+         [](RunResult& r, const Json& v) { r.min_ms = v.get<double>(); }, true, "min ms",
+         "最小 ms", true, [](const RunResult& r) { return Fixed(r.min_ms, 6); }});
+    add({"max_ms", [](const RunResult& r) { return Json(r.max_ms); },
+         [](RunResult& r, const Json& v) { r.max_ms = v.get<double>(); }, true, "max ms",
+         "最大 ms", true, [](const RunResult& r) { return Fixed(r.max_ms, 6); }});
+    add({"samples_ms", [](const RunResult& r) { return Json(r.samples_ms); },
+         [](RunResult& r, const Json& v) { r.samples_ms = v.get<std::vector<double>>(); }, false, nullptr, nullptr, false, nullptr});
+    add({"parts",
+         [](const RunResult& r) {
+             Json j = Json::object();
+             for (const TimedPart& p : r.parts) j[p.name] = p.ms;
+             return j;
+         },
+         [](RunResult& r, const Json& v) {
+             for (const auto& [name, ms] : v.items()) r.parts.push_back({name, ms.get<double>()});
+         },
+         false, nullptr, nullptr, false, nullptr});
+    for (const char* part : {"h2d", "kernel", "d2h"}) {
+        const std::string name = part;
+        // Flat columns of the usual parts, for CSV readers; JSON has them under "parts".
+        add({nullptr, nullptr, nullptr, true, nullptr, nullptr, true,
+             [name](const RunResult& r) { return Num(r.Part(name), 6); }});
+    }
+    add({"work", [](const RunResult& r) { return WorkJson(r.work); },
+         [](RunResult& r, const Json& v) { r.work = WorkFromJson(v); }, false, nullptr, nullptr, false, nullptr});
+    add({"rate_ms", [](const RunResult& r) { return Json(r.rate_ms); },
+         [](RunResult& r, const Json& v) { r.rate_ms = v.get<double>(); }, true, nullptr, nullptr,
+         true, [](const RunResult& r) { return Fixed(r.rate_ms, 6); }});
+    add({"gbps", [](const RunResult& r) { return Json(r.gbps); },
+         [](RunResult& r, const Json& v) { r.gbps = v.get<double>(); }, true, "GB/s", "GB/s", true,
+         [](const RunResult& r) { return Fixed(r.gbps, 3); }});
+    add({"gflops", [](const RunResult& r) { return OrNull(r.gflops); },
+         [](RunResult& r, const Json& v) { r.gflops = OptionalDouble(v); }, true, "GFLOP/s",
+         "GFLOP/s", true, [](const RunResult& r) { return Num(r.gflops, 3); }});
+    add({"bound", [](const RunResult& r) { return Json(ToString(r.work.bound)); }, nullptr, true,
+         nullptr, nullptr, false, [](const RunResult& r) { return ToString(r.work.bound); }});
+    add({"ceiling", [](const RunResult& r) { return OrNull(r.ceiling); },
+         [](RunResult& r, const Json& v) { r.ceiling = OptionalDouble(v); }, true, nullptr,
+         nullptr, true, [](const RunResult& r) { return Num(r.ceiling, 3); }});
+    add({"pct_of_ceiling", [](const RunResult& r) { return OrNull(r.pct_of_ceiling); },
+         [](RunResult& r, const Json& v) { r.pct_of_ceiling = OptionalDouble(v); }, true,
+         "% ceiling", "占上限 %", true, [](const RunResult& r) { return Num(r.pct_of_ceiling, 3); }});
+    add({"intensity", [](const RunResult& r) { return OrNull(r.intensity); },
+         [](RunResult& r, const Json& v) { r.intensity = OptionalDouble(v); }, true, nullptr,
+         nullptr, true, [](const RunResult& r) { return Num(r.intensity, 4); }});
+    add({"attainable_gflops", [](const RunResult& r) { return OrNull(r.attainable_gflops); },
+         [](RunResult& r, const Json& v) { r.attainable_gflops = OptionalDouble(v); }, true,
+         nullptr, nullptr, true, [](const RunResult& r) { return Num(r.attainable_gflops, 3); }});
+    add({"verified", [](const RunResult& r) { return Json(r.verified); },
+         [](RunResult& r, const Json& v) { r.verified = v.get<bool>(); }, true, "check", "校验",
+         false, [](const RunResult& r) { return r.verified ? "true" : "false"; }});
+    add({"check", [](const RunResult& r) { return Json(r.check_message); },
+         [](RunResult& r, const Json& v) { r.check_message = v.get<std::string>(); }, true,
+         nullptr, nullptr, false, [](const RunResult& r) { return r.check_message; }});
+    add({"values",
+         [](const RunResult& r) {
+             Json j = Json::object();
+             for (const NamedValue& v : r.values) j[v.name] = NumberJson(v.value);
+             return j;
+         },
+         [](RunResult& r, const Json& v) {
+             for (const auto& [name, value] : v.items())
+                 if (value.is_number()) r.values.push_back({name, value.get<double>()});
+         },
+         true, nullptr, nullptr, false,
+         [](const RunResult& r) {
+             std::string out;
+             for (const NamedValue& v : r.values)
+                 out += (out.empty() ? "" : ";") + v.name + "=" + NumberJson(v.value).dump();
+             return out;
+         }});
+    add({"devices", [](const RunResult& r) { return Json(r.devices); },
+         [](RunResult& r, const Json& v) { r.devices = v.get<std::vector<std::string>>(); }, true,
+         nullptr, nullptr, false,
+         [](const RunResult& r) {
+             std::string out;
+             for (const std::string& d : r.devices) out += (out.empty() ? "" : "; ") + d;
+             return out;
+         }});
+    add({"attributes",
+         [](const RunResult& r) { return r.attributes ? ToJson(*r.attributes) : Json(nullptr); },
+         [](RunResult& r, const Json& v) { r.attributes = KernelAttributesFromJson(v); }, false, nullptr, nullptr, false, nullptr});
+    add({"timestamp", [](const RunResult& r) { return Json(r.timestamp); },
+         [](RunResult& r, const Json& v) { r.timestamp = v.get<std::string>(); }, true, nullptr,
+         nullptr, false, [](const RunResult& r) { return r.timestamp; }});
+    add({"recorded", [](const RunResult& r) { return Json(r.recorded); },
+         [](RunResult& r, const Json& v) { r.recorded = v.get<bool>(); }, false, nullptr, nullptr, false, nullptr});
+    return f;
+}
+
+// CSV header names of the flat part columns (their fields have no JSON key).
+const char* const kPartColumns[] = {"h2d_ms", "kernel_ms", "d2h_ms"};
+
 }  // namespace
+
+const std::vector<ResultField>& ResultFields() {
+    static const std::vector<ResultField> fields = MakeFields();
+    return fields;
+}
+
+const ResultField* FindResultField(std::string_view name) {
+    for (const ResultField& f : ResultFields())
+        if (f.name && name == f.name) return &f;
+    return nullptr;
+}
 
 std::string Fixed(double value, int digits) {
     char buf[64];
@@ -48,140 +269,96 @@ std::string Fixed(const std::optional<double>& value, int digits) {
     return value ? Fixed(*value, digits) : "-";
 }
 
-json ToJson(const KernelAttributes& a) {
-    return json{{"kernel", a.kernel},
+std::string Ms(double ms) { return Fixed(ms, ms < 10 ? 3 : (ms < 1000 ? 2 : 1)); }
+std::string Ms(const std::optional<double>& ms) { return ms ? Ms(*ms) : "-"; }
+
+Json ToJson(const KernelAttributes& a) {
+    return Json{{"kernel", a.kernel},
                 {"registers", a.registers},
                 {"static_smem_bytes", a.static_smem_bytes},
+                {"dynamic_smem_bytes", a.dynamic_smem_bytes},
                 {"max_threads_per_block", a.max_threads_per_block},
                 {"active_blocks_per_sm", a.active_blocks_per_sm},
                 {"occupancy", a.occupancy}};
 }
 
-KernelAttributes KernelAttributesFromJson(const json& a) {
+KernelAttributes KernelAttributesFromJson(const Json& a) {
     KernelAttributes k;
     k.kernel = a.value("kernel", "");
     k.registers = a.value("registers", 0);
     k.static_smem_bytes = a.value("static_smem_bytes", 0);
+    k.dynamic_smem_bytes = a.value("dynamic_smem_bytes", 0);
     k.max_threads_per_block = a.value("max_threads_per_block", 0);
     k.active_blocks_per_sm = a.value("active_blocks_per_sm", 0);
     k.occupancy = a.value("occupancy", 0.0);
     return k;
 }
 
-json ToJson(const RunResult& r) {
-    json j;
-    j["lesson"] = r.lesson;
-    j["id"] = r.id;
-    j["title"] = r.title;
-    j["chapter"] = r.chapter;
-    j["kind"] = ToString(r.kind);
-    j["size_bytes"] = r.size_bytes;
-    j["block"] = OrNull(r.block);
-    j["threads"] = OrNull(r.threads);
-    j["data"] = r.data;
-    j["seed"] = r.seed;
-    j["cold_l2"] = r.cold_l2;
-    j["reps"] = r.reps;
-    j["median_ms"] = r.median_ms;
-    j["min_ms"] = r.min_ms;
-    j["max_ms"] = r.max_ms;
-    j["samples_ms"] = r.samples_ms;
-    j["h2d_ms"] = OrNull(r.h2d_ms);
-    j["kernel_ms"] = OrNull(r.kernel_ms);
-    j["d2h_ms"] = OrNull(r.d2h_ms);
-    j["bytes_moved"] = r.bytes_moved;
-    j["gbps"] = r.gbps;
-    j["ceiling_gbps"] = OrNull(r.ceiling_gbps);
-    j["pct_of_ceiling"] = OrNull(r.pct_of_ceiling);
-    j["verified"] = r.verified;
-    j["check"] = r.check_message;
-    j["found"] = OrNull(r.found);
-    j["value"] = OrNull(r.value);
-    j["expected"] = OrNull(r.expected);
-    j["extra"] = json::object();
-    for (const auto& [name, value] : r.extra) j["extra"][name] = value;
-    j["device"] = r.device;
-    j["attributes"] = r.attributes ? ToJson(*r.attributes) : json(nullptr);
-    j["timestamp"] = r.timestamp;
-    j["recorded"] = r.recorded;
+Json ToJson(const ParamValues& values, const std::vector<ParamSpec>*) {
+    Json j = Json::object();
+    for (const auto& [name, v] : values.entries())
+        j[name] = v.choice.empty() ? Json(v.number) : Json(v.choice);
     return j;
 }
 
-RunResult RunResultFromJson(const json& j) {
+Json ToJson(const RunResult& r) {
+    Json j;
+    for (const ResultField& f : ResultFields())
+        if (f.name && f.to_json) j[f.name] = f.to_json(r);
+    return j;
+}
+
+RunResult RunResultFromJson(const Json& j) {
+    if (!j.is_object()) throw UsageError("a result must be a JSON object");
     RunResult r;
-    r.lesson = j.at("lesson").get<int>();
-    r.id = j.at("id").get<std::string>();
-    r.title = j.value("title", "");
-    r.chapter = j.value("chapter", "");
-    r.kind = j.at("kind").get<std::string>() == "gpu" ? StepKind::kGpu : StepKind::kCpu;
-    r.size_bytes = j.at("size_bytes").get<uint64_t>();
-    r.block = OptionalField<int>(j, "block");
-    r.threads = OptionalField<int>(j, "threads");
-    r.data = j.value("data", "");
-    r.seed = j.value("seed", uint64_t(0));
-    r.cold_l2 = j.value("cold_l2", false);
-    r.reps = j.value("reps", 0);
-    r.median_ms = j.at("median_ms").get<double>();
-    r.min_ms = j.at("min_ms").get<double>();
-    r.max_ms = j.at("max_ms").get<double>();
-    if (j.contains("samples_ms")) r.samples_ms = j.at("samples_ms").get<std::vector<double>>();
-    r.h2d_ms = OptionalField<double>(j, "h2d_ms");
-    r.kernel_ms = OptionalField<double>(j, "kernel_ms");
-    r.d2h_ms = OptionalField<double>(j, "d2h_ms");
-    r.bytes_moved = j.value("bytes_moved", uint64_t(0));
-    r.gbps = j.at("gbps").get<double>();
-    r.ceiling_gbps = OptionalField<double>(j, "ceiling_gbps");
-    r.pct_of_ceiling = OptionalField<double>(j, "pct_of_ceiling");
-    r.verified = j.at("verified").get<bool>();
-    r.check_message = j.value("check", "");
-    r.found = OptionalField<uint64_t>(j, "found");
-    r.value = OptionalField<double>(j, "value");
-    r.expected = OptionalField<double>(j, "expected");
-    if (j.contains("extra") && j.at("extra").is_object())
-        for (const auto& [name, value] : j.at("extra").items())
-            if (value.is_number()) r.extra.emplace_back(name, value.get<double>());
-    r.device = j.value("device", "");
-    if (j.contains("attributes") && !j.at("attributes").is_null())
-        r.attributes = KernelAttributesFromJson(j.at("attributes"));
-    r.timestamp = j.value("timestamp", "");
-    r.recorded = j.value("recorded", false);
+    for (const char* required : {"lesson", "id", "kind", "median_ms"})
+        if (!j.contains(required)) throw UsageError(std::string("result without '") + required + "'");
+    for (const ResultField& f : ResultFields()) {
+        if (!f.name || !f.from_json) continue;
+        auto it = j.find(f.name);
+        if (it != j.end() && !it->is_null()) f.from_json(r, *it);
+    }
+    ReadLegacyFields(r, j);
     return r;
 }
 
-json ToJson(const DeviceInfo& d, std::optional<double> measured_copy_gbps) {
-    json j;
-    j["available"] = d.available();
-    j["count"] = d.count;
-    j["built_with_cuda"] = d.built_with_cuda;
-    if (!d.available()) {
-        j["reason"] = d.unavailable_reason;
-        return j;
-    }
-    j["name"] = d.name;
-    j["compute_capability"] = std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
-    j["sm_count"] = d.sm_count;
-    j["total_memory_bytes"] = d.total_memory;
-    j["l2_bytes"] = d.l2_bytes;
-    j["max_threads_per_block"] = d.max_threads_per_block;
-    j["max_threads_per_sm"] = d.max_threads_per_sm;
-    j["memory_clock_khz"] = d.memory_clock_khz;
-    j["bus_width_bits"] = d.bus_width_bits;
-    j["datasheet_gbps"] = d.datasheet_gbps;
-    j["driver_version"] = d.driver_version;
-    j["runtime_version"] = d.runtime_version;
-    j["measured_copy_gbps"] = OrNull(measured_copy_gbps);
-    return j;
-}
-
-json ToJson(const HostInfo& h) {
-    return json{{"cpu", h.cpu_name},
+Json ToJson(const HostInfo& h) {
+    return Json{{"cpu", h.cpu_name},
                 {"hardware_threads", h.hardware_threads},
                 {"total_memory_bytes", h.total_memory},
                 {"available_memory_bytes", HostAvailableMemory()}};
 }
 
-json LessonToJson(const Registry& registry, const Lesson& l, const std::string& unavailable) {
-    json j;
+Json ToJson(const ParamSpec& p) {
+    Json j;
+    j["name"] = p.name;
+    j["label"] = Json{{"en", p.label_en}, {"zh", p.label_zh}};
+    j["type"] = ToString(p.type);
+    const ParamValue d = p.Default();
+    j["default"] = p.type == ParamType::kChoice ? Json(d.choice) : Json(d.number);
+    if (p.type == ParamType::kChoice) {
+        j["choices"] = p.choices;
+        if (!p.choice_notes.empty()) j["choice_notes"] = p.choice_notes;
+    } else {
+        j["min"] = p.min;
+        j["max"] = p.max;
+        j["step"] = p.step;
+        j["power_of_two"] = p.power_of_two;
+        const std::vector<ParamValue> values = p.Values();
+        if (!values.empty()) {
+            Json list = Json::array();
+            for (const ParamValue& v : values) list.push_back(v.number);
+            j["values"] = list;
+        }
+    }
+    j["unit"] = p.type == ParamType::kBytes ? std::string("bytes") : p.unit;
+    j["log_scale"] = p.log_scale;
+    j["why"] = p.why;
+    return j;
+}
+
+Json LessonToJson(const Registry& registry, const Lesson& l, const std::string& unavailable) {
+    Json j;
     j["lesson"] = l.number;
     j["id"] = l.id;
     j["chapter"] = registry.ChapterOf(l).number;
@@ -189,38 +366,53 @@ json LessonToJson(const Registry& registry, const Lesson& l, const std::string& 
     j["title"] = l.title;
     j["kind"] = ToString(l.kind);
     j["available"] = unavailable.empty();
-    j["unavailable_reason"] = unavailable.empty() ? json(nullptr) : json(unavailable);
-    j["previous"] = l.previous ? json(l.previous) : json(nullptr);
+    j["unavailable_reason"] = unavailable.empty() ? Json(nullptr) : Json(unavailable);
+    j["previous"] = l.previous ? Json(l.previous) : Json(nullptr);
     j["source"] = l.source_path;
-    j["uses_threads"] = l.uses_threads;
     j["library"] = l.library;
-    if (l.blocks) {
-        j["blocks"] = json{{"default", l.blocks->default_block},
-                           {"choices", l.blocks->Choices()},
-                           {"power_of_two", l.blocks->power_of_two},
-                           {"why", l.blocks->why}};
-    } else {
-        j["blocks"] = nullptr;
-    }
+    Json params = Json::array();
+    for (const ParamSpec& p : l.params) params.push_back(ToJson(p));
+    j["params"] = params;
     return j;
 }
 
-std::string CsvHeader() {
-    return "lesson,id,kind,size_bytes,block,threads,data,reps,median_ms,min_ms,max_ms,h2d_ms,"
-           "kernel_ms,d2h_ms,gbps,pct_of_ceiling,verified,found,device";
+std::vector<std::string> ParamNamesOf(const std::vector<const Lesson*>& lessons) {
+    std::vector<std::string> out;
+    for (const Lesson* l : lessons)
+        for (const ParamSpec& p : l->params)
+            if (std::find(out.begin(), out.end(), p.name) == out.end()) out.push_back(p.name);
+    return out;
 }
 
-std::string CsvRow(const RunResult& r) {
-    auto opt = [](const auto& v) { return v ? std::to_string(*v) : std::string(); };
-    auto num = [](const std::optional<double>& v) { return v ? Fixed(*v, 6) : std::string(); };
-    std::ostringstream s;
-    s << r.lesson << ',' << CsvField(r.id) << ',' << ToString(r.kind) << ',' << r.size_bytes << ','
-      << opt(r.block) << ',' << opt(r.threads) << ',' << r.data << ',' << r.reps << ','
-      << Fixed(r.median_ms, 6) << ',' << Fixed(r.min_ms, 6) << ',' << Fixed(r.max_ms, 6) << ','
-      << num(r.h2d_ms) << ',' << num(r.kernel_ms) << ',' << num(r.d2h_ms) << ',' << Fixed(r.gbps, 3)
-      << ',' << num(r.pct_of_ceiling) << ',' << (r.verified ? "true" : "false") << ','
-      << opt(r.found) << ',' << CsvField(r.device);
-    return s.str();
+std::string CsvHeader(const std::vector<std::string>& param_names) {
+    std::string out;
+    size_t part = 0;
+    for (const ResultField& f : ResultFields()) {
+        if (!f.csv || !f.text) continue;
+        if (!out.empty()) out += ',';
+        out += f.name ? f.name : kPartColumns[part++];
+        if (f.name && std::string_view(f.name) == "kind")
+            for (const std::string& p : param_names) out += "," + CsvField(p);
+    }
+    return out;
+}
+
+std::string CsvRow(const RunResult& r, const std::vector<std::string>& param_names) {
+    std::string out;
+    bool first = true;
+    for (const ResultField& f : ResultFields()) {
+        if (!f.csv || !f.text) continue;
+        if (!first) out += ',';
+        first = false;
+        out += CsvField(f.text(r));
+        if (f.name && std::string_view(f.name) == "kind")
+            for (const std::string& p : param_names) {
+                const ParamValue* v = r.params.Find(p);
+                out += ",";
+                if (v) out += CsvField(v->choice.empty() ? std::to_string(v->number) : v->choice);
+            }
+    }
+    return out;
 }
 
 TextTable::TextTable(std::vector<std::string> header, std::vector<bool> right)

@@ -1,36 +1,59 @@
-// Results and device facts as JSON, CSV and plain-text tables.
+// Results as JSON, CSV and plain-text tables, all from one table of result fields.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "device.h"
 #include "host.h"
 #include "registry.h"
-#include "runner.h"
+#include "result.h"
 
 namespace lessons {
 
-// The fields documented in README.md ("run --format json"). Absent parts are null.
-nlohmann::ordered_json ToJson(const RunResult& result);
-// The reverse, for recorded results; throws nlohmann::ordered_json::exception on a malformed
-// object.
-RunResult RunResultFromJson(const nlohmann::ordered_json& j);
+using Json = nlohmann::ordered_json;
 
-// measured_copy_gbps: the ceiling, where it has been measured.
-nlohmann::ordered_json ToJson(const DeviceInfo& device, std::optional<double> measured_copy_gbps);
-nlohmann::ordered_json ToJson(const HostInfo& host);
-nlohmann::ordered_json ToJson(const KernelAttributes& attributes);
-KernelAttributes KernelAttributesFromJson(const nlohmann::ordered_json& j);
+// One field of a result: its JSON key (also its CSV column), how to write and read it, and,
+// for the fields a table shows, its header and its text.
+struct ResultField {
+    const char* name;
+    std::function<Json(const RunResult&)> to_json;
+    std::function<void(RunResult&, const Json&)> from_json;  // the value is never null here
+    bool csv = true;          // a CSV column (objects and arrays are not)
+    const char* header_en = nullptr;  // shown in the GUI's table and the CLI's tables
+    const char* header_zh = nullptr;
+    bool right_aligned = false;
+    std::function<std::string(const RunResult&)> text;  // CSV cell and table cell
+};
+
+// Every field of a result, in the order JSON and CSV write them.
+const std::vector<ResultField>& ResultFields();
+const ResultField* FindResultField(std::string_view name);
+
+// The object documented in README.md ("run --format json"). Absent parts are null.
+Json ToJson(const RunResult& result);
+// The reverse, for recorded results. Reads today's objects and those recorded before named
+// parameters (size_bytes, block, threads, data, h2d_ms...). Throws Json::exception or
+// UsageError on a malformed object.
+RunResult RunResultFromJson(const Json& j);
+
+Json ToJson(const HostInfo& host);
+Json ToJson(const KernelAttributes& attributes);
+KernelAttributes KernelAttributesFromJson(const Json& j);
+Json ToJson(const ParamSpec& spec);
+Json ToJson(const ParamValues& values, const std::vector<ParamSpec>* specs = nullptr);
 // A lesson as `list --format json` prints it.
-nlohmann::ordered_json LessonToJson(const Registry& registry, const Lesson& lesson,
-                                    const std::string& unavailable_reason);
+Json LessonToJson(const Registry& registry, const Lesson& lesson,
+                  const std::string& unavailable_reason);
 
-// CSV: one header line and one line per result.
-std::string CsvHeader();
-std::string CsvRow(const RunResult& result);
+// CSV: the fixed columns, then one per parameter name given, then the values as name=value.
+std::string CsvHeader(const std::vector<std::string>& param_names);
+std::string CsvRow(const RunResult& result, const std::vector<std::string>& param_names);
+// The parameter names of these lessons, each once, in declaration order.
+std::vector<std::string> ParamNamesOf(const std::vector<const Lesson*>& lessons);
 
 // A plain text table with aligned columns; `right` marks right-aligned columns.
 class TextTable {
@@ -48,5 +71,8 @@ private:
 // "1.234" with `digits` decimals; "-" for an empty value.
 std::string Fixed(double value, int digits);
 std::string Fixed(const std::optional<double>& value, int digits);
+// Milliseconds with as many decimals as suit their size.
+std::string Ms(double ms);
+std::string Ms(const std::optional<double>& ms);
 
 }  // namespace lessons

@@ -1,5 +1,7 @@
 #include "runner.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -16,64 +18,93 @@ void ThrowIfCancelled(const RunControl& control) {
     if (control.cancel && control.cancel->load()) throw Cancelled();
 }
 
-std::optional<double> MedianOf(const std::vector<Sample>& samples,
-                               std::optional<double> Sample::*part) {
-    std::vector<double> values;
-    for (const Sample& s : samples)
-        if (s.*part) values.push_back(*(s.*part));
-    if (values.empty()) return std::nullopt;
-    return Median(values);
+std::string ParamNames(const Lesson& lesson) {
+    std::string out;
+    for (const ParamSpec& p : lesson.params) out += (out.empty() ? "" : ", ") + p.name;
+    return out.empty() ? "none" : out;
 }
 
-std::string BlockChoices(const BlockSpec& spec) {
-    std::string out;
-    const std::vector<int> choices = spec.Choices();
-    for (size_t i = 0; i < choices.size(); ++i) out += (i ? ", " : "") + std::to_string(choices[i]);
+// The medians of every timed part, in the order the step reports them.
+std::vector<TimedPart> PartMedians(const std::vector<Sample>& samples) {
+    std::vector<TimedPart> out;
+    for (const Sample& s : samples)
+        for (const TimedPart& p : s.parts)
+            if (std::none_of(out.begin(), out.end(),
+                             [&](const TimedPart& o) { return o.name == p.name; }))
+                out.push_back({p.name, 0});
+    for (TimedPart& part : out) {
+        std::vector<double> values;
+        for (const Sample& s : samples)
+            for (const TimedPart& p : s.parts)
+                if (p.name == part.name) values.push_back(p.ms);
+        part.ms = Median(values);
+    }
     return out;
+}
+
+CeilingFigures FiguresFor(const std::vector<int>& devices) {
+    CeilingFigures f;
+    if (devices.empty()) return f;
+    const Ceilings& c = GetCeilings(devices.front());
+    f.read_gbps = c.read_gbps;
+    f.copy_gbps = c.copy_gbps;
+    f.fp32_gflops = c.fp32_gflops;
+    f.h2d_gbps = c.h2d_gbps;
+    if (devices.size() > 1 && c.peer_gbps.size() > size_t(devices[1]))
+        f.peer_gbps = c.peer_gbps[devices[1]];
+    return f;
+}
+
+uint64_t FileSize(const std::string& path) {
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) throw UsageError("cannot open input file '" + path + "'");
+    if (!S_ISREG(st.st_mode))
+        throw UsageError("input '" + path + "' is not a regular file: give a file to scan");
+    return static_cast<uint64_t>(st.st_size);
 }
 
 }  // namespace
 
-double Median(std::vector<double> values) {
-    if (values.empty()) return 0;
-    std::sort(values.begin(), values.end());
-    const size_t mid = values.size() / 2;
-    return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
+ParamValues ResolveParams(const Lesson& lesson, const RawParams& raw,
+                          std::vector<std::string>* unused) {
+    for (const auto& [name, text] : raw) {
+        if (lesson.FindParam(name)) continue;
+        if (!unused)
+            throw UsageError("lesson " + std::to_string(lesson.number) + " has no parameter '" +
+                             name + "': its parameters are " + ParamNames(lesson));
+        if (std::find(unused->begin(), unused->end(), name) == unused->end())
+            unused->push_back(name);
+    }
+    ParamValues values;
+    for (const ParamSpec& spec : lesson.params) {
+        const std::string* given = nullptr;
+        for (const auto& [name, text] : raw)
+            if (name == spec.name) given = &text;  // the last one given wins
+        values.Set(spec.name, given ? spec.Parse(*given) : spec.Default());
+    }
+    return values;
 }
 
-StepConfig ResolveConfig(const Lesson& lesson, const RunOptions& options) {
-    StepConfig config;
-    if (lesson.blocks) {
-        const BlockSpec& spec = *lesson.blocks;
-        config.block = options.block.value_or(spec.default_block);
-        if (!spec.Accepts(config.block)) {
-            std::string msg = "block size " + std::to_string(config.block) +
-                              " is not accepted by lesson " + std::to_string(lesson.number) +
-                              ": use a multiple of 32 from " + std::to_string(spec.min) + " to " +
-                              std::to_string(spec.max);
-            if (spec.power_of_two) msg += " that is a power of two";
-            msg += " (" + BlockChoices(spec) + ")";
-            if (!spec.why.empty()) msg += "; " + spec.why;
-            throw UsageError(msg);
-        }
-    }
-    if (lesson.uses_threads) {
-        config.threads = options.threads.value_or(GetHostInfo().hardware_threads);
-        if (config.threads < 1 || config.threads > 1024)
-            throw UsageError("thread count " + std::to_string(config.threads) +
-                             " is out of range: use 1 to 1024 (this machine has " +
-                             std::to_string(GetHostInfo().hardware_threads) + " hardware threads)");
-    }
-    return config;
+std::vector<int> DevicesFor(const Lesson& lesson, const ParamValues& params) {
+    if (lesson.kind != StepKind::kGpu) return {};
+    const uint64_t wanted = params.Has("gpus") ? params.Number("gpus") : 1;
+    const int present = GetDevices().count();
+    if (wanted > uint64_t(std::max(present, 1)))
+        throw UsageError("gpus " + std::to_string(wanted) + " is more than the " +
+                         std::to_string(present) + " GPU" + (present == 1 ? "" : "s") +
+                         " present: use 1 to " + std::to_string(std::max(present, 1)));
+    std::vector<int> out;
+    for (uint64_t i = 0; i < wanted; ++i) out.push_back(static_cast<int>(i));
+    return out;
 }
 
 std::string Session::Unavailable(const Lesson& lesson) const {
     if (lesson.kind == StepKind::kGpu) {
-        if (!lesson.make) return "this build has no CUDA support";
-        const DeviceInfo& device = GetDeviceInfo();
-        if (!device.available()) return device.unavailable_reason;
+        if (!lesson.runner.make) return "this build has no CUDA support";
+        const DeviceList& devices = GetDevices();
+        if (!devices.available()) return devices.unavailable_reason;
     }
-    if (!lesson.make) return "this build has no runner for it";
+    if (!lesson.runner.make) return "this build has no runner for it";
     return {};
 }
 
@@ -82,30 +113,29 @@ std::shared_ptr<Workload> Session::GetWorkload(const Chapter& chapter, const Wor
     // A file can change between runs while keeping its name and size: only generated data
     // (fully described by its spec) is reused.
     if (m_workload && spec.input_file.empty() && m_workload_chapter == chapter.id &&
-        m_workload_spec == spec)
+        m_workload_spec.SameData(spec))
         return m_workload;
     m_workload.reset();  // free the old one before making the new one
-    const uint64_t needed = chapter.workload_host_bytes(spec.size_bytes) + step_host_bytes;
+    const uint64_t workload_bytes = chapter.workload_host_bytes(spec.params);
+    const uint64_t needed = CheckedAdd(workload_bytes, step_host_bytes, "the host memory needed");
     const uint64_t available = HostAvailableMemory();
     if (needed > available)
-        throw UsageError("size " + FormatSize(spec.size_bytes) + " needs about " +
-                         FormatSize(needed) + " of host memory (input, reference answer and " +
-                         "the step's buffers) but only " + FormatSize(available) +
-                         " is available; choose a smaller size");
+        throw UsageError(chapter.describe(spec.params) + " needs about " + FormatSize(needed) +
+                         " of host memory (input, reference answer and the step's buffers) but "
+                         "only " +
+                         FormatSize(available) + " is available; choose a smaller size");
     m_workload = chapter.make_workload(spec);
     m_workload_chapter = chapter.id;
     m_workload_spec = spec;
+    m_workload_spec.cancel = nullptr;
     return m_workload;
 }
 
 RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const RunControl& control) {
     // Bad options are reported as such on every machine, before availability.
     const Chapter& chapter = m_registry.ChapterOf(lesson);
-    const StepConfig config = ResolveConfig(lesson, options);
-    const std::string why_not = Unavailable(lesson);
-    if (!why_not.empty())
-        throw UnavailableError("lesson " + std::to_string(lesson.number) + " (" + lesson.id +
-                               ") cannot run here: " + why_not);
+    std::vector<std::string> unused;
+    ParamValues params = ResolveParams(lesson, options.params, &unused);
     if (!options.input_file.empty() && !chapter.accepts_input_file)
         throw UsageError("chapter " + chapter.id + " does not take an input file");
     if (!options.output_file.empty() && !chapter.accepts_input_file)
@@ -113,40 +143,35 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     if (options.reps && (*options.reps < 1 || *options.reps > 100000))
         throw UsageError("reps " + std::to_string(*options.reps) +
                          " is out of range: use 1 to 100000");
+    const std::string why_not = Unavailable(lesson);
+    if (!why_not.empty())
+        throw UnavailableError("lesson " + std::to_string(lesson.number) + " (" + lesson.id +
+                               ") cannot run here: " + why_not);
+    const std::vector<int> devices = DevicesFor(lesson, params);
 
     WorkloadSpec spec;
-    spec.size_bytes = options.size_bytes.value_or(chapter.default_size);
-    spec.data = options.data.value_or(chapter.data_kinds.front());
-    if (std::find(chapter.data_kinds.begin(), chapter.data_kinds.end(), spec.data) ==
-        chapter.data_kinds.end()) {
-        std::string kinds;
-        for (DataKind k : chapter.data_kinds)
-            kinds += std::string(kinds.empty() ? "" : ", ") + ToString(k);
-        throw UsageError("data kind '" + std::string(ToString(spec.data)) +
-                         "' is not made by chapter " + chapter.id + ": use " + kinds);
-    }
-    if (spec.size_bytes % chapter.element_bytes != 0)
-        throw UsageError("size " + std::to_string(spec.size_bytes) +
-                         " B is not a whole number of " + std::to_string(chapter.element_bytes) +
-                         "-byte elements (chapter " + chapter.id + ")");
     spec.seed = options.seed;
     spec.input_file = options.input_file;
+    spec.cancel = control.cancel;
     if (!spec.input_file.empty()) {
-        std::ifstream in(spec.input_file, std::ios::binary | std::ios::ate);
-        if (!in) throw UsageError("cannot open input file '" + spec.input_file + "'");
-        spec.size_bytes = static_cast<uint64_t>(in.tellg());
+        const ParamValues from_file = chapter.params_of_file(FileSize(spec.input_file));
+        for (const auto& [name, value] : from_file.entries()) params.Set(name, value);
     }
+    std::vector<std::string> chapter_params;
+    for (const ParamSpec& p : chapter.params) chapter_params.push_back(p.name);
+    spec.params = params.Subset(chapter_params);
 
     // Memory checks come before any allocation.
-    const MemoryNeeds needs = lesson.needs(spec.size_bytes);
-    if (lesson.kind == StepKind::kGpu) {
-        const DeviceMemory memory = QueryDeviceMemory();
+    const MemoryNeeds needs = lesson.needs(params);
+    for (int d : devices) {
+        const DeviceMemory memory = QueryDeviceMemory(d);
         if (needs.device_bytes > memory.free_bytes)
-            throw UsageError("size " + FormatSize(spec.size_bytes) + " needs " +
+            throw UsageError(chapter.describe(spec.params) + " needs " +
                              FormatSize(needs.device_bytes) + " of GPU memory for lesson " +
                              std::to_string(lesson.number) + " but only " +
                              FormatSize(memory.free_bytes) + " of " +
-                             FormatSize(memory.total_bytes) + " is free; choose a smaller size");
+                             FormatSize(memory.total_bytes) + " is free on GPU " +
+                             std::to_string(d) + "; choose a smaller size");
     }
     ThrowIfCancelled(control);
     std::shared_ptr<Workload> workload = GetWorkload(chapter, spec, needs.host_bytes);
@@ -158,33 +183,36 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     r.title = lesson.title;
     r.chapter = chapter.id;
     r.kind = lesson.kind;
-    r.size_bytes = spec.size_bytes;
-    if (lesson.blocks) r.block = config.block;
-    if (lesson.uses_threads) r.threads = config.threads;
-    r.data = spec.input_file.empty() ? ToString(spec.data) : "file";
+    r.params = params;
+    if (!spec.input_file.empty()) {
+        r.input = spec.input_file;
+        if (r.params.Has("data")) r.params.Set("data", ParamValue::Choice("file"));
+    }
     r.seed = spec.seed;
     r.cold_l2 = options.cold_l2 && lesson.kind == StepKind::kGpu;
     r.timestamp = UtcTimestamp();
     if (lesson.kind == StepKind::kGpu) {
-        r.device = GetDeviceInfo().name;
-        if (lesson.attributes) r.attributes = lesson.attributes(config.block);
+        for (int d : devices) r.devices.push_back(GetDevices().devices[size_t(d)].name);
+        if (lesson.runner.attributes) r.attributes = lesson.runner.attributes(params);
     } else {
-        r.device = GetHostInfo().cpu_name;
+        r.devices.push_back(GetHostInfo().cpu_name);
     }
 
-    std::unique_ptr<StepInstance> step = lesson.make(*workload, config);
+    std::unique_ptr<StepInstance> step = lesson.runner.make(*workload, StepContext{params, devices});
+    auto flush = [&] {
+        if (r.cold_l2)
+            for (int d : devices) FlushL2(d);
+    };
 
     // Check first: the first run is verified before anything is timed.
-    if (r.cold_l2) FlushL2();
+    flush();
     const Sample first = step->Run();
     const Check check = step->Verify();
     r.verified = check.ok;
     r.check_message = check.message;
-    r.found = check.found;
-    r.value = check.value;
-    r.expected = check.expected;
-    r.bytes_moved = step->BytesMoved();
-    r.extra = step->Extras();
+    r.values = check.values;
+    for (NamedValue& v : step->Extras()) r.values.push_back(std::move(v));
+    r.work = step->GetWork();
     if (!options.output_file.empty()) {
         std::ofstream out(options.output_file);
         if (!out) throw UsageError("cannot write output file '" + options.output_file + "'");
@@ -200,7 +228,7 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
         const auto start = Clock::now();
         for (;;) {
             ThrowIfCancelled(control);
-            if (r.cold_l2) FlushL2();
+            flush();
             samples.push_back(step->Run());
             const int n = static_cast<int>(samples.size());
             const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
@@ -228,50 +256,72 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     r.median_ms = Median(r.samples_ms);
     r.min_ms = *std::min_element(r.samples_ms.begin(), r.samples_ms.end());
     r.max_ms = *std::max_element(r.samples_ms.begin(), r.samples_ms.end());
-    r.h2d_ms = MedianOf(samples, &Sample::h2d_ms);
-    r.kernel_ms = MedianOf(samples, &Sample::kernel_ms);
-    r.d2h_ms = MedianOf(samples, &Sample::d2h_ms);
-    const double compute_ms = r.kernel_ms.value_or(r.median_ms);
-    r.gbps = compute_ms > 0 ? double(r.bytes_moved) / (compute_ms * 1e6) : 0;
+    r.parts = PartMedians(samples);
     if (lesson.kind == StepKind::kGpu) {
-        const double ceiling = MeasuredCopyGbps();
-        if (ceiling > 0) {
-            r.ceiling_gbps = ceiling;
-            r.pct_of_ceiling = 100.0 * r.gbps / ceiling;
-        }
+        const CeilingFigures figures = FiguresFor(devices);
+        DeriveMetrics(r, &figures);
+    } else {
+        DeriveMetrics(r, nullptr);
     }
     return r;
 }
 
-}  // namespace lessons
-
-namespace lessons {
-
-std::vector<SweepPoint> PlanSweep(const Lesson& lesson, const RunOptions& base, SweepAxis axis,
-                                  const std::vector<uint64_t>& values) {
-    if (axis == SweepAxis::kBlock && !lesson.blocks)
-        throw UsageError(
-            "lesson " + std::to_string(lesson.number) + " has no block size to sweep (" +
-            (lesson.library ? "the library chooses its own" : "it runs on the CPU") + ")");
+std::vector<SweepPoint> PlanSweep(const Lesson& lesson, const RunOptions& base,
+                                  const std::string& param, const std::string& range) {
+    const ParamSpec* spec = lesson.FindParam(param);
+    if (!spec) {
+        std::string why = "its parameters are " + ParamNames(lesson);
+        if (param == "block")
+            why = lesson.library ? "the library chooses its own"
+                                 : (lesson.kind == StepKind::kCpu ? "it runs on the CPU" : why);
+        throw UsageError("lesson " + std::to_string(lesson.number) + " has no " +
+                         (param == "block" ? std::string("block size") : "parameter '" + param + "'") +
+                         " to sweep (" + why + ")");
+    }
+    if (!base.input_file.empty() && spec->name == "size")
+        throw UsageError("a size sweep generates its data; it cannot use an input file");
+    std::vector<std::string> texts;
+    if (range == "all") {
+        for (const ParamValue& v : spec->Values()) texts.push_back(spec->Format(v));
+        if (texts.empty())
+            throw UsageError(spec->name + " has too many values to sweep all of them: give a "
+                             "range such as A..B");
+        if (spec->type != ParamType::kChoice) {
+            texts.clear();
+            for (const ParamValue& v : spec->Values()) texts.push_back(std::to_string(v.number));
+        }
+    } else if (spec->type == ParamType::kChoice) {
+        std::string_view s = range;
+        while (true) {
+            const size_t comma = s.find(',');
+            texts.emplace_back(s.substr(0, comma));
+            if (comma == std::string_view::npos) break;
+            s.remove_prefix(comma + 1);
+        }
+    } else {
+        const auto parse = spec->type == ParamType::kBytes ? &ParseSize : &ParseCount;
+        for (uint64_t v : ParseRange(range, parse)) texts.push_back(std::to_string(v));
+    }
     std::vector<SweepPoint> points;
-    for (uint64_t v : values) {
+    std::string reasons;
+    for (const std::string& text : texts) {
         SweepPoint p;
         p.options = base;
-        if (axis == SweepAxis::kBlock) {
-            const int block = v > 4096 ? 0 : static_cast<int>(v);
-            p.options.block = block;
-            try {
-                ResolveConfig(lesson, p.options);
-            } catch (const UsageError& e) {
-                p.skip_reason = e.what();
-            }
-        } else {
-            if (!base.input_file.empty())
-                throw UsageError("a size sweep generates its data; it cannot use an input file");
-            p.options.size_bytes = v;
+        p.options.Set(spec->name, text);
+        p.value = text;
+        try {
+            spec->Parse(text);
+        } catch (const UsageError& e) {
+            p.skip_reason = e.what();
+            if (reasons.find(p.skip_reason) == std::string::npos)
+                reasons += "\n  " + p.skip_reason;
         }
         points.push_back(std::move(p));
     }
+    if (std::all_of(points.begin(), points.end(),
+                    [](const SweepPoint& p) { return !p.skip_reason.empty(); }))
+        throw UsageError("nothing to sweep: no value of '" + range + "' is accepted by lesson " +
+                         std::to_string(lesson.number) + ":" + reasons);
     return points;
 }
 

@@ -38,16 +38,24 @@ int IntField(const json& v, const char* key) {
     return static_cast<int>(x);
 }
 
-std::vector<uint64_t> ValuesField(const json& v, const char* key, bool sizes) {
-    if (v.is_string()) return ParseRange(v.get<std::string>(), sizes ? &ParseSize : &ParseCount);
-    if (v.is_array()) {
-        std::vector<uint64_t> out;
-        for (const json& e : v) out.push_back(SizeField(e, key));
-        if (out.empty()) throw UsageError(std::string("field '") + key + "' is empty");
+// A parameter's value as text, for the lesson's own parser: "256", "64MiB", "random".
+std::string ParamText(const json& v, const std::string& name) {
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0))
+        return std::to_string(v.get<uint64_t>());
+    throw UsageError("parameter '" + name + "' must be a non-negative whole number or a string");
+}
+
+// A sweep's values: a range string ("32..1024", "1MiB..1GiB", "a,b") or an array.
+std::string RangeText(const json& v, const char* key) {
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_array() && !v.empty()) {
+        std::string out;
+        for (const json& e : v) out += (out.empty() ? "" : ",") + ParamText(e, key);
         return out;
     }
     throw UsageError(std::string("field '") + key +
-                     "' must be a range like \"32..1024\" or a list");
+                     "' must be a range like \"32..1024\" or a non-empty list");
 }
 
 // Shared between the reader thread and the executing thread.
@@ -188,31 +196,43 @@ public:
         const Lesson& lesson = LessonField(m_session.registry(), request);
         const RunOptions base = RunOptionsFromJson(request);
         if (op == "attributes") {
-            const StepConfig config = ResolveConfig(lesson, base);  // validates the block size
+            const ParamValues params = ResolveParams(lesson, base.params);  // validates them
             const std::string why = m_session.Unavailable(lesson);
-            if (!lesson.attributes)
+            if (!lesson.runner.attributes && why.empty())
                 throw UsageError("lesson " + std::to_string(lesson.number) +
                                  " has no kernel of its own");
             if (!why.empty())
                 throw UnavailableError("lesson " + std::to_string(lesson.number) +
                                        " cannot run here: " + why);
-            m_state.Emit({{"id", id},
+            json reply = {{"id", id},
                           {"type", "attributes"},
                           {"lesson", lesson.number},
-                          {"block", config.block},
-                          {"attributes", ToJson(lesson.attributes(config.block))}});
+                          {"params", ToJson(params)},
+                          {"attributes", ToJson(lesson.runner.attributes(params))}};
+            if (params.Has("block")) reply["block"] = params.Number("block");
+            m_state.Emit(reply);
             return "ok";
         }
         if (op == "run") return Report(id, m_session.Run(lesson, base, Control(id)), -1, 0);
 
-        const bool by_block = request.contains("blocks");
-        if (by_block == request.contains("sizes"))
-            throw UsageError("a sweep needs exactly one of \"blocks\" or \"sizes\"");
-        const std::vector<uint64_t> values = by_block
-                                                 ? ValuesField(request["blocks"], "blocks", false)
-                                                 : ValuesField(request["sizes"], "sizes", true);
-        const std::vector<SweepPoint> points =
-            PlanSweep(lesson, base, by_block ? SweepAxis::kBlock : SweepAxis::kSize, values);
+        // A sweep: "over" names the parameter and "values" its range; "blocks" and "sizes"
+        // are the shorthands of protocol 1.
+        std::string param, range;
+        if (request.contains("over")) {
+            if (!request["over"].is_string())
+                throw UsageError("field 'over' must name a parameter, e.g. \"block\"");
+            param = request["over"].get<std::string>();
+            if (!request.contains("values"))
+                throw UsageError("a sweep over '" + param + "' needs \"values\"");
+            range = RangeText(request["values"], "values");
+        } else if (request.contains("blocks") != request.contains("sizes")) {
+            param = request.contains("blocks") ? "block" : "size";
+            range = RangeText(request[param + "s"], param == "block" ? "blocks" : "sizes");
+        } else {
+            throw UsageError("a sweep needs \"over\" and \"values\" (or one of \"blocks\" or "
+                             "\"sizes\")");
+        }
+        const std::vector<SweepPoint> points = PlanSweep(lesson, base, param, range);
         bool all_verified = true;
         for (size_t i = 0; i < points.size(); ++i) {
             const int index = static_cast<int>(i), count = static_cast<int>(points.size());
@@ -262,25 +282,31 @@ private:
 
 RunOptions RunOptionsFromJson(const json& r) {
     RunOptions o;
-    if (r.contains("size")) o.size_bytes = SizeField(r["size"], "size");
-    if (r.contains("block") && !r["block"].is_null()) o.block = IntField(r["block"], "block");
-    if (r.contains("threads") && !r["threads"].is_null())
-        o.threads = IntField(r["threads"], "threads");
-    if (r.contains("reps") && !r["reps"].is_null()) o.reps = IntField(r["reps"], "reps");
-    if (r.contains("data")) {
-        if (!r["data"].is_string()) throw UsageError("field 'data' must be random, dense or none");
-        o.data = ParseDataKind(r["data"].get<std::string>());
+    // Protocol 1's fields, still accepted: they set the parameters of the same names.
+    static const std::pair<const char*, const char*> kLegacy[] = {
+        {"size", "size"}, {"block", "block"}, {"threads", "threads"}, {"data", "data"}};
+    for (const auto& [field, name] : kLegacy)
+        if (r.contains(field) && !r[field].is_null()) o.Set(name, ParamText(r[field], field));
+    if (r.contains("params") && !r["params"].is_null()) {
+        if (!r["params"].is_object())
+            throw UsageError("field 'params' must be an object of name: value");
+        for (const auto& [name, value] : r["params"].items())
+            if (!value.is_null()) o.Set(name, ParamText(value, name));
     }
+    if (r.contains("reps") && !r["reps"].is_null()) o.reps = IntField(r["reps"], "reps");
     if (r.contains("seed")) o.seed = SizeField(r["seed"], "seed");
     if (r.contains("cold_l2")) {
         if (!r["cold_l2"].is_boolean()) throw UsageError("field 'cold_l2' must be true or false");
         o.cold_l2 = r["cold_l2"].get<bool>();
     }
-    if (r.contains("input")) o.input_file = r["input"].get<std::string>();
+    if (r.contains("input")) {
+        if (!r["input"].is_string()) throw UsageError("field 'input' must be a file name");
+        o.input_file = r["input"].get<std::string>();
+    }
     if (r.contains("min_time_s")) {
         if (!r["min_time_s"].is_number()) throw UsageError("field 'min_time_s' must be a number");
         o.min_time_s = r["min_time_s"].get<double>();
-        if (o.min_time_s < 0 || o.min_time_s > 60)
+        if (!(o.min_time_s >= 0 && o.min_time_s <= 60))
             throw UsageError("min_time_s must be between 0 and 60 seconds");
         o.max_time_s = std::max(o.max_time_s, o.min_time_s);
     }

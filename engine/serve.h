@@ -11,7 +11,8 @@
 
 namespace lessons {
 
-constexpr int kProtocolVersion = 1;
+// 2: named parameters (`params` in requests and results), sweeps over any parameter.
+constexpr int kProtocolVersion = 2;
 // Serve's exit code after a sticky CUDA error: the process must be replaced.
 constexpr int kExitContextLost = 3;
 

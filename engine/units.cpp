@@ -156,4 +156,16 @@ std::vector<uint64_t> ParseRange(std::string_view text, uint64_t (*parse_value)(
     return values;
 }
 
+uint64_t CheckedAdd(uint64_t a, uint64_t b, const char* what) {
+    if (a > std::numeric_limits<uint64_t>::max() - b)
+        throw UsageError(std::string(what) + " is too large to count");
+    return a + b;
+}
+
+uint64_t CheckedMul(uint64_t a, uint64_t b, const char* what) {
+    if (a != 0 && b > std::numeric_limits<uint64_t>::max() / a)
+        throw UsageError(std::string(what) + " is too large to count");
+    return a * b;
+}
+
 }  // namespace lessons

@@ -22,4 +22,8 @@ std::vector<uint64_t> ParseRange(std::string_view text, uint64_t (*parse_value)(
 // Parses a non-negative decimal integer; throws UsageError naming `what` on bad input.
 uint64_t ParseCount(std::string_view text);
 
+// a + b and a * b, or a UsageError saying that `what` is too large to hold.
+uint64_t CheckedAdd(uint64_t a, uint64_t b, const char* what);
+uint64_t CheckedMul(uint64_t a, uint64_t b, const char* what);
+
 }  // namespace lessons

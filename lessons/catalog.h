@@ -1,7 +1,11 @@
-// The catalogue: every chapter and lesson this build knows, in one registry.
+// The catalogue: every chapter and lesson, in one registry. Catalog() holds the declarations
+// (titles, texts, sources, parameters) and the CPU steps; RunnableCatalog() is the same with
+// the GPU steps' runners attached, where the GPU library is linked (the CLI and worker). The
+// GUI links only the first: it leaves all running to its worker.
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "registry.h"
@@ -16,5 +20,14 @@ const std::vector<std::string>& CatalogProblems();
 // Each chapter adds itself here (lessons/NN_slug/lessons.cpp).
 void RegisterSplitChapter(Registry& registry);
 void RegisterReduceChapter(Registry& registry);
+
+// --- lessons_runners: the GPU library (or, without CUDA, none) ---
+// Every GPU step's runner, by lesson id; empty in a build without CUDA.
+std::vector<std::pair<std::string, StepRunner>> GpuRunners();
+// The catalogue with the GPU runners attached.
+const Registry& RunnableCatalog();
+// The problems of the runnable catalogue: Validate(), plus (with CUDA) a GPU lesson without
+// a runner or a runner without a lesson.
+const std::vector<std::string>& RunnableCatalogProblems();
 
 }  // namespace lessons

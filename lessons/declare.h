@@ -1,44 +1,52 @@
-// The common part of a lesson declaration: identity, texts and source, looked up in the
-// embedded files. Each chapter's lessons.cpp fills in the rest (runner, block sizes, ...).
+// A chapter's lessons as a table: one row per lesson. Texts are found in the embedded files
+// as "<folder>/<slug>.en.md" and "<folder>/<slug>.zh.md", the step's source at `source`.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "lesson.h"
+#include "registry.h"
 #include "resources.h"
 
 namespace lessons {
 
-struct LessonHeader {
+struct LessonRow {
     int number;
     const char* slug;  // "04-one-thread-per-pair": the id is "<chapter>/<slug>"
     const char* title;
     StepKind kind;
     int previous;        // 0 for a chapter's first lesson
     const char* source;  // the step's file, relative to the repository root
+    std::vector<ParamSpec> params;  // the lesson's own (block, threads, ...); the chapter adds its
+    std::function<MemoryNeeds(const ParamValues&)> needs;
+    StepFactory cpu_step = nullptr;  // CPU steps; GPU steps are attached by the GPU library
+    bool library = false;            // a library call (CUB, Thrust, cuBLAS)
 };
 
-// Texts are "<folder>/<slug>.en.md" and "<folder>/<slug>.zh.md".
-inline Lesson DeclareLesson(const std::string& chapter, const std::string& folder,
-                            const LessonHeader& h) {
-    Lesson l;
-    l.number = h.number;
-    l.id = chapter + "/" + h.slug;
-    l.chapter = chapter;
-    l.title = h.title;
-    l.kind = h.kind;
-    l.previous = h.previous;
-    l.source_path = h.source;
-    l.source = EmbeddedFile(h.source);
-    l.text_en = EmbeddedFile(folder + "/" + h.slug + ".en.md");
-    l.text_zh = EmbeddedFile(folder + "/" + h.slug + ".zh.md");
-    return l;
+// Adds the chapter, then each row as a lesson of it.
+inline void AddChapter(Registry& registry, Chapter chapter, const std::string& folder,
+                       const std::vector<LessonRow>& rows) {
+    const std::string id = chapter.id;
+    registry.AddChapter(std::move(chapter));
+    for (const LessonRow& row : rows) {
+        Lesson l;
+        l.number = row.number;
+        l.id = id + "/" + row.slug;
+        l.chapter = id;
+        l.title = row.title;
+        l.kind = row.kind;
+        l.library = row.library;
+        l.previous = row.previous;
+        l.source_path = row.source;
+        l.source = EmbeddedFile(row.source);
+        l.text_en = EmbeddedFile(folder + "/" + row.slug + ".en.md");
+        l.text_zh = EmbeddedFile(folder + "/" + row.slug + ".zh.md");
+        l.params = row.params;
+        l.needs = row.needs;
+        l.runner.make = row.cpu_step;
+        registry.AddLesson(std::move(l));
+    }
 }
 
 }  // namespace lessons
-
-#if LESSONS_HAVE_CUDA
-#define LESSONS_GPU(fn) (fn)
-#else
-#define LESSONS_GPU(fn) (nullptr)
-#endif

@@ -7,12 +7,13 @@
 
 #include "generators.h"
 #include "split/split_cpu.h"
+#include "split_chapter.h"
 
 using namespace lessons;
 
 namespace {
 
-std::vector<char> Make(DataKind kind, uint64_t seed, uint64_t n) {
+std::vector<char> Make(TextKind kind, uint64_t seed, uint64_t n) {
     std::vector<char> v(n);
     FillSplitText(kind, seed, v.data(), n);
     return v;
@@ -22,7 +23,7 @@ std::vector<char> Make(DataKind kind, uint64_t seed, uint64_t n) {
 
 TEST(Generators, SameSeedSameBytesAnyThreadCount) {
     const uint64_t n = (3u << 20) + 12345;  // several chunks and a partial one
-    for (DataKind kind : {DataKind::kRandom, DataKind::kDense, DataKind::kNone}) {
+    for (TextKind kind : {TextKind::kRandom, TextKind::kDense, TextKind::kNone}) {
         omp_set_num_threads(1);
         const std::vector<char> one = Make(kind, 7, n);
         omp_set_num_threads(2);
@@ -34,7 +35,7 @@ TEST(Generators, SameSeedSameBytesAnyThreadCount) {
 
 TEST(Generators, RandomHasBreakCharactersAboutOneIn256) {
     const uint64_t n = 8u << 20;
-    const std::vector<char> v = Make(DataKind::kRandom, 1, n);
+    const std::vector<char> v = Make(TextKind::kRandom, 1, n);
     uint64_t cr = 0, lf = 0;
     for (char c : v) {
         cr += c == '\r';
@@ -51,20 +52,20 @@ TEST(Generators, RandomHasBreakCharactersAboutOneIn256) {
 
 TEST(Generators, DenseIsFullOfBreaksAndNoneHasNone) {
     const uint64_t n = (1u << 20) + 3;
-    const std::vector<char> dense = Make(DataKind::kDense, 3, n);
+    const std::vector<char> dense = Make(TextKind::kDense, 3, n);
     // Lines of 0-3 bytes plus "\r\n": on average one break every 3.5 bytes.
     EXPECT_GT(split::SplitReference(dense.data(), n).size(), n / 5);
-    const std::vector<char> none = Make(DataKind::kNone, 3, n);
+    const std::vector<char> none = Make(TextKind::kNone, 3, n);
     for (char c : none) ASSERT_TRUE(c != '\r' && c != '\n');
 }
 
 TEST(Generators, ZeroAndTinySizes) {
     char byte = 'x';
-    FillSplitText(DataKind::kRandom, 1, &byte, 0);
+    FillSplitText(TextKind::kRandom, 1, &byte, 0);
     EXPECT_EQ(byte, 'x') << "size 0 writes nothing";
     for (uint64_t n = 1; n < 20; ++n) {
         std::vector<char> v(n + 1, 'Z');
-        FillSplitText(DataKind::kDense, 1, v.data(), n);
+        FillSplitText(TextKind::kDense, 1, v.data(), n);
         EXPECT_EQ(v[n], 'Z') << "writes exactly n bytes, n = " << n;
     }
 }
@@ -72,7 +73,7 @@ TEST(Generators, ZeroAndTinySizes) {
 TEST(Generators, ChunksAreNotShiftedCopiesOfEachOther) {
     // 4 MiB = 4 chunks of 1 MiB: no 64-byte window of one chunk may reappear in the next.
     const uint64_t chunk = 1u << 20;
-    const std::vector<char> v = Make(DataKind::kRandom, 1, 4 * chunk);
+    const std::vector<char> v = Make(TextKind::kRandom, 1, 4 * chunk);
     for (uint64_t c = 0; c + 1 < 4; ++c) {
         const std::string next(v.begin() + (c + 1) * chunk, v.begin() + (c + 2) * chunk);
         const std::string probe(v.begin() + c * chunk + 4096, v.begin() + c * chunk + 4096 + 64);
@@ -85,7 +86,7 @@ TEST(Generators, RandomFloatsSumLikeIndependentDraws) {
     // 2^24 uniform values in [-1, 1): the sum has standard deviation sqrt(n / 3), about 2365.
     const uint64_t n = 1u << 24;
     std::vector<float> x(n);
-    FillFloats(DataKind::kRandom, 1, x.data(), n);
+    FillUniformFloats(1, x.data(), n);
     double sum = 0;
     for (float v : x) sum += v;
     EXPECT_LT(std::abs(sum), 6 * 2365.0);

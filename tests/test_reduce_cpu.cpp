@@ -1,6 +1,7 @@
 // Chapter 3's reference, CPU step and tolerance.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -23,7 +24,7 @@ TEST(ReduceReference, SmallKnownSums) {
 TEST(ReduceReference, IndependentOfThreadCountAndChunking) {
     const uint64_t n = (3u << 20) + 17;
     std::vector<float> x(n);
-    FillFloats(DataKind::kRandom, 5, x.data(), n);
+    FillUniformFloats(5, x.data(), n);
     double serial = 0;
     for (float v : x) serial += v;
     const ReferenceSum r = SumReference(x.data(), n);
@@ -34,13 +35,13 @@ TEST(ReduceCpuStep, EdgeCountsAndThreadCounts) {
     for (uint64_t n :
          {0ull, 1ull, 2ull, 31ull, 32ull, 33ull, 1023ull, 1025ull, 65521ull, (1ull << 20) + 7}) {
         std::vector<float> x(n + 1);
-        FillFloats(DataKind::kRandom, n, x.data(), n);
+        FillUniformFloats(n, x.data(), n);
         const ReferenceSum r = SumReference(x.data(), n);
         for (int threads : {1, 2, 5}) {
             EXPECT_NEAR(SumOpenMP(x.data(), n, threads), r.sum, 1e-9 * (r.magnitude + 1))
                 << "n=" << n << " threads=" << threads;
         }
-        FillFloats(DataKind::kOnes, n, x.data(), n);
+        std::fill(x.begin(), x.end(), 1.0f);
         EXPECT_EQ(SumOpenMP(x.data(), n, 3), double(n));
     }
 }
@@ -48,7 +49,7 @@ TEST(ReduceCpuStep, EdgeCountsAndThreadCounts) {
 TEST(ReduceGenerator, RandomFloatsAreSpreadAndOnesAreOnes) {
     const uint64_t n = 1 << 20;
     std::vector<float> x(n);
-    FillFloats(DataKind::kRandom, 9, x.data(), n);
+    FillUniformFloats(9, x.data(), n);
     float lo = 1, hi = -1;
     for (float v : x) {
         lo = std::min(lo, v);
@@ -59,16 +60,16 @@ TEST(ReduceGenerator, RandomFloatsAreSpreadAndOnesAreOnes) {
     EXPECT_GT(hi, 0.99f);
     const ReferenceSum r = SumReference(x.data(), n);
     EXPECT_NEAR(r.magnitude / n, 0.5, 0.01) << "mean |x| of uniform [-1, 1)";
-    FillFloats(DataKind::kOnes, 9, x.data(), n);
+    std::fill(x.begin(), x.end(), 1.0f);
     EXPECT_EQ(SumReference(x.data(), n).sum, double(n));
 }
 
 TEST(ReduceTolerance, ExactForOnesUpTo2To24AndScaledOtherwise) {
     WorkloadSpec spec;
-    spec.data = DataKind::kOnes;
-    spec.size_bytes = 4 * 1000;
+    spec.params.Set("size", ParamValue::Number(4 * 1000));
+    spec.params.Set("data", ParamValue::Choice("ones"));
     EXPECT_EQ(ReduceWorkload(spec).Tolerance(), 0.0);
-    spec.data = DataKind::kRandom;
+    spec.params.Set("data", ParamValue::Choice("random"));
     const ReduceWorkload random(spec);
     // 2^-23 x sum|x| x (log2(n + 1) + 16)
     const double expected =

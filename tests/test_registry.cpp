@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "catalog.h"
+#include "device.h"
+#include "errors.h"
 #include "registry.h"
 #include "resources.h"
 
@@ -21,8 +23,9 @@ Chapter GoodChapter(int number, const std::string& id) {
     c.id = id;
     c.title = "A chapter";
     c.make_workload = [](const WorkloadSpec&) -> std::shared_ptr<Workload> { return nullptr; };
-    c.workload_host_bytes = [](uint64_t n) { return n; };
-    c.data_kinds = {DataKind::kRandom};
+    c.workload_host_bytes = [](const ParamValues&) { return uint64_t(0); };
+    c.describe = [](const ParamValues&) { return std::string("data"); };
+    c.params = {SizeParam(1024)};
     return c;
 }
 
@@ -37,8 +40,8 @@ Lesson GoodLesson(int number, const std::string& id, int previous) {
     l.source = "int x;";
     l.text_en = "text";
     l.text_zh = "文本";
-    l.needs = [](uint64_t) { return MemoryNeeds{}; };
-    l.make = [](const Workload&, const StepConfig&) -> std::unique_ptr<StepInstance> {
+    l.needs = [](const ParamValues&) { return MemoryNeeds{}; };
+    l.runner.make = [](const Workload&, const StepContext&) -> std::unique_ptr<StepInstance> {
         return nullptr;
     };
     return l;
@@ -49,6 +52,45 @@ Lesson GoodLesson(int number, const std::string& id, int previous) {
 TEST(Catalog, IsSound) {
     EXPECT_EQ(CatalogProblems(), std::vector<std::string>{});
     EXPECT_GE(Catalog().lessons().size(), 4u);
+    // With the GPU library linked, every GPU lesson has a runner and every runner a lesson.
+    EXPECT_EQ(RunnableCatalogProblems(), std::vector<std::string>{});
+    for (const Lesson& l : RunnableCatalog().lessons())
+        if (l.kind == StepKind::kGpu) EXPECT_EQ(bool(l.runner.make), BuiltWithCuda()) << l.id;
+}
+
+TEST(Catalog, EveryLessonDeclaresItsParameters) {
+    for (const Lesson& l : Catalog().lessons()) {
+        EXPECT_NE(l.FindParam("size"), nullptr) << l.id << ": the chapter's size is a parameter";
+        EXPECT_NE(l.FindParam("data"), nullptr) << l.id;
+        EXPECT_EQ(l.FindParam("block") != nullptr, l.kind == StepKind::kGpu && !l.library)
+            << l.id;
+        for (const ParamSpec& p : l.params) EXPECT_EQ(p.Reject(p.Default()), "") << l.id;
+    }
+    EXPECT_NE(Catalog().FindLesson(3)->FindParam("threads"), nullptr);
+    EXPECT_EQ(Catalog().FindLesson(4)->FindParam("threads"), nullptr);
+}
+
+TEST(Registry, RunnersAttachByIdAndOrphansAreNamed) {
+    Registry r;
+    r.AddChapter(GoodChapter(1, "a"));
+    Lesson gpu = GoodLesson(1, "a/01-x", 0);
+    gpu.kind = StepKind::kGpu;
+    gpu.runner = {};
+    gpu.params = {BlockParam(32, 1024, 256)};
+    r.AddLesson(gpu);
+    EXPECT_TRUE(Mentions(r.Validate(true), "the GPU library has no runner for it"));
+    EXPECT_FALSE(Mentions(r.Validate(false), "no runner"));
+    StepRunner runner;
+    runner.make = [](const Workload&, const StepContext&) -> std::unique_ptr<StepInstance> {
+        return nullptr;
+    };
+    const auto orphans = r.AttachRunners({{"a/01-x", runner}, {"a/02-nope", runner}});
+    EXPECT_EQ(orphans, std::vector<std::string>{"a/02-nope"});
+    EXPECT_TRUE(r.Validate(true).empty());
+    // The chapter's parameters follow the lesson's own.
+    ASSERT_EQ(r.lessons().front().params.size(), 2u);
+    EXPECT_EQ(r.lessons().front().params[0].name, "block");
+    EXPECT_EQ(r.lessons().front().params[1].name, "size");
 }
 
 TEST(Catalog, EveryLessonHasBothTextsAndItsSource) {
@@ -94,7 +136,7 @@ TEST(Registry, NamesEveryProblem) {
     r.AddLesson(wrong_chapter);
     Lesson bad_default = GoodLesson(10, "a/10-r", 0);
     bad_default.kind = StepKind::kGpu;
-    bad_default.blocks = BlockSpec{32, 1024, 96, true, "interleaving"};
+    bad_default.params = {BlockParam(32, 1024, 96, true, "interleaving")};
     r.AddLesson(bad_default);
 
     const auto problems = r.Validate();
@@ -107,7 +149,7 @@ TEST(Registry, NamesEveryProblem) {
     EXPECT_TRUE(Mentions(problems, "lesson 7 (a/07-u): no Chinese text"));
     EXPECT_TRUE(Mentions(problems, "lesson 8 (a/08-t): a GPU lesson must declare its block sizes"));
     EXPECT_TRUE(Mentions(problems, "lesson 9 (b/09-s): chapter 'b' does not exist"));
-    EXPECT_TRUE(Mentions(problems, "default block size 96 is not accepted"));
+    EXPECT_TRUE(Mentions(problems, "the default of 'block' is refused: Block size (block) 96"));
 }
 
 TEST(Registry, PreviousInAnotherChapter) {
@@ -119,15 +161,65 @@ TEST(Registry, PreviousInAnotherChapter) {
     EXPECT_TRUE(Mentions(r.Validate(), "previous lesson 1 is in another chapter"));
 }
 
-TEST(BlockSpec, AcceptsAndChoices) {
-    BlockSpec any{32, 1024, 256, false, ""};
-    EXPECT_TRUE(any.Accepts(96));
-    EXPECT_FALSE(any.Accepts(100));
-    EXPECT_FALSE(any.Accepts(0));
-    EXPECT_FALSE(any.Accepts(2048));
-    EXPECT_EQ(any.Choices().size(), 32u);
-    BlockSpec pow2{64, 512, 256, true, "interleaving"};
-    EXPECT_FALSE(pow2.Accepts(96));
-    EXPECT_FALSE(pow2.Accepts(32));
-    EXPECT_EQ(pow2.Choices(), (std::vector<int>{64, 128, 256, 512}));
+TEST(Params, BlockSizesAcceptAndList) {
+    const ParamSpec any = BlockParam(32, 1024, 256);
+    EXPECT_EQ(any.Reject(ParamValue::Number(96)), "");
+    EXPECT_NE(any.Reject(ParamValue::Number(100)), "");
+    EXPECT_NE(any.Reject(ParamValue::Number(0)), "");
+    EXPECT_NE(any.Reject(ParamValue::Number(2048)), "");
+    EXPECT_EQ(any.Values().size(), 32u);
+    const ParamSpec pow2 = BlockParam(64, 512, 256, true, "interleaving");
+    EXPECT_NE(pow2.Reject(ParamValue::Number(96)), "");
+    EXPECT_NE(pow2.Reject(ParamValue::Number(32)), "");
+    std::vector<uint64_t> values;
+    for (const ParamValue& v : pow2.Values()) values.push_back(v.number);
+    EXPECT_EQ(values, (std::vector<uint64_t>{64, 128, 256, 512}));
+    // The message names the parameter, the value, the valid values and why.
+    const std::string msg = pow2.Reject(ParamValue::Number(96));
+    for (const char* part : {"Block size (block) 96", "64 to 512", "power of two",
+                             "(64, 128, 256, 512)", "interleaving"})
+        EXPECT_NE(msg.find(part), std::string::npos) << msg;
+}
+
+TEST(Params, ParseNamesTheParameterAndTheRange) {
+    const ParamSpec size = SizeParam(1024, 4);
+    EXPECT_EQ(size.Parse("1KiB").number, 1024u);
+    EXPECT_EQ(size.Format(ParamValue::Number(64 << 20)), "64.0 MiB");
+    try {
+        size.Parse("10");
+        FAIL() << "10 B is not whole floats";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("4-byte elements"), std::string::npos) << e.what();
+    }
+    try {
+        size.Parse("lots");
+        FAIL();
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("Data size (size)"), std::string::npos) << e.what();
+    }
+    const ParamSpec data = ChoiceParam("data", "Data", "数据", {"random", "ones"});
+    EXPECT_EQ(data.Parse("ones").choice, "ones");
+    try {
+        data.Parse("dense");
+        FAIL();
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("random or ones"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(data.Default().choice, "random");
+    EXPECT_EQ(data.Values().size(), 2u);
+    EXPECT_TRUE(SizeParam(1).Values().empty()) << "too many sizes to list";
+    EXPECT_GE(ThreadsParam().Default().number, 1u);
+}
+
+TEST(Params, ValuesKeepTheirOrderAndSubsets) {
+    ParamValues v;
+    v.Set("block", ParamValue::Number(256));
+    v.Set("data", ParamValue::Choice("random"));
+    v.Set("block", ParamValue::Number(512));
+    ASSERT_EQ(v.entries().size(), 2u);
+    EXPECT_EQ(v.Number("block"), 512u);
+    EXPECT_EQ(v.Choice("data"), "random");
+    EXPECT_THROW(v.Number("data"), UsageError);
+    EXPECT_THROW(v.Choice("size"), UsageError);
+    EXPECT_EQ(v.Subset({"data"}).entries().size(), 1u);
 }

@@ -1,7 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "catalog.h"
+#include "errors.h"
 #include "report.h"
+#include "resources.h"
 
 using namespace lessons;
 using json = nlohmann::ordered_json;
@@ -15,27 +19,27 @@ RunResult MakeResult() {
     r.title = "CUDA: one thread per pair";
     r.chapter = "split";
     r.kind = StepKind::kGpu;
-    r.size_bytes = 1 << 30;
-    r.block = 256;
-    r.data = "random";
+    r.params.Set("block", ParamValue::Number(256));
+    r.params.Set("size", ParamValue::Number(1 << 30));
+    r.params.Set("data", ParamValue::Choice("random"));
     r.seed = 1;
     r.reps = 3;
     r.median_ms = 100.5;
     r.min_ms = 99.0;
     r.max_ms = 110.25;
     r.samples_ms = {99.0, 100.5, 110.25};
-    r.h2d_ms = 98.0;
-    r.kernel_ms = 1.375;
-    r.d2h_ms = 0.125;
-    r.bytes_moved = (1u << 30) + 8 * 16432;
-    r.gbps = 781.25;
-    r.ceiling_gbps = 2995.0;
-    r.pct_of_ceiling = 26.1;
+    r.parts = {{"h2d", 98.0}, {"kernel", 1.375}, {"d2h", 0.125}};
+    r.work.bytes_read = 1u << 30;
+    r.work.bytes_written = 8 * 16432;
+    r.work.h2d_bytes = 1u << 30;
+    r.work.bound = Bound::kRead;
     r.verified = true;
-    r.found = 16432;
-    r.device = "NVIDIA H100 80GB HBM3";
-    r.attributes = KernelAttributes{"k", 16, 0, 1024, 8, 1.0};
+    r.values = {{"found", 16432}};
+    r.devices = {"NVIDIA H100 80GB HBM3"};
+    r.attributes = KernelAttributes{"k", 16, 0, 0, 1024, 8, 1.0};
     r.timestamp = "2026-11-21T19:00:00Z";
+    const CeilingFigures c{3150, 2995, 60000, 55, 0};
+    DeriveMetrics(r, &c);
     return r;
 }
 
@@ -44,12 +48,57 @@ RunResult MakeResult() {
 TEST(Report, RunJsonHasTheDocumentedFields) {
     const json j = ToJson(MakeResult());
     for (const char* key :
-         {"lesson", "id", "title", "kind", "size_bytes", "block", "threads", "median_ms", "min_ms",
-          "max_ms", "gbps", "verified", "found", "h2d_ms", "kernel_ms", "d2h_ms", "device"})
+         {"lesson", "id", "title", "kind", "params", "median_ms", "min_ms", "max_ms", "parts",
+          "work", "gbps", "gflops", "ceiling", "pct_of_ceiling", "intensity", "attainable_gflops",
+          "verified", "values", "devices", "attributes"})
         EXPECT_TRUE(j.contains(key)) << key;
     EXPECT_EQ(j["kind"], "gpu");
-    EXPECT_TRUE(j["threads"].is_null()) << "not applicable: null";
-    EXPECT_EQ(j["found"], 16432);
+    EXPECT_EQ(j["params"]["block"], 256);
+    EXPECT_EQ(j["params"]["data"], "random");
+    EXPECT_EQ(j["values"]["found"], 16432) << "whole numbers stay whole";
+    EXPECT_EQ(j["parts"]["kernel"], 1.375);
+    EXPECT_TRUE(j["gflops"].is_null()) << "no arithmetic: null";
+}
+
+TEST(Report, RatesComeFromTheWorkAndTheMatchingCeiling) {
+    const RunResult r = MakeResult();
+    // (2^30 + 8 x 16432) bytes over the kernel's 1.375 ms, against the read ceiling.
+    const double gbps = (double(1u << 30) + 8 * 16432) / 1.375e-3 * 1e-9;
+    EXPECT_NEAR(r.gbps, gbps, 1e-6);
+    ASSERT_TRUE(r.ceiling && r.pct_of_ceiling);
+    EXPECT_EQ(*r.ceiling, 3150);
+    EXPECT_NEAR(*r.pct_of_ceiling, 100 * gbps / 3150, 1e-9);
+    EXPECT_EQ(*r.intensity, 0.0);
+    // A step with arithmetic is placed on the roofline: min(peak, intensity x bandwidth).
+    RunResult sum = r;
+    sum.work.flops = 1u << 28;
+    sum.work.bytes_written = 0;
+    const CeilingFigures c{3000, 2900, 60000, 55, 0};
+    DeriveMetrics(sum, &c);
+    EXPECT_NEAR(*sum.intensity, 0.25, 1e-12);
+    EXPECT_NEAR(*sum.attainable_gflops, 750, 1e-9);
+    EXPECT_NEAR(*sum.gflops, double(1u << 28) / 1.375e-3 * 1e-9, 1e-6);
+    // A copy-bound step against the copy ceiling; an arithmetic-bound one against fp32.
+    sum.work.bound = Bound::kCopy;
+    DeriveMetrics(sum, &c);
+    EXPECT_EQ(*sum.ceiling, 2900);
+    sum.work.bound = Bound::kFp32;
+    DeriveMetrics(sum, &c);
+    EXPECT_EQ(*sum.ceiling, 60000);
+    EXPECT_STREQ(sum.RateUnit(), "GFLOP/s");
+    EXPECT_NEAR(*sum.pct_of_ceiling, 100 * *sum.gflops / 60000, 1e-9);
+    // Lesson 11's kind: the whole time against the host-to-device copy.
+    RunResult overlapped = r;
+    overlapped.parts.clear();
+    overlapped.work.bound = Bound::kH2D;
+    DeriveMetrics(overlapped, &c);
+    EXPECT_NEAR(overlapped.gbps, double(1u << 30) / 100.5e-3 * 1e-9, 1e-6);
+    EXPECT_EQ(*overlapped.ceiling, 55);
+    // CPU steps have no ceiling.
+    RunResult cpu = r;
+    cpu.kind = StepKind::kCpu;
+    DeriveMetrics(cpu, nullptr);
+    EXPECT_FALSE(cpu.ceiling || cpu.pct_of_ceiling || cpu.attainable_gflops);
 }
 
 TEST(Report, JsonRoundTrip) {
@@ -58,40 +107,106 @@ TEST(Report, JsonRoundTrip) {
     EXPECT_EQ(ToJson(a), ToJson(b));
     RunResult cpu = a;
     cpu.kind = StepKind::kCpu;
-    cpu.block.reset();
-    cpu.threads = 8;
-    cpu.h2d_ms.reset();
-    cpu.kernel_ms.reset();
-    cpu.d2h_ms.reset();
+    cpu.params = {};
+    cpu.params.Set("threads", ParamValue::Number(8));
+    cpu.parts.clear();
     cpu.attributes.reset();
-    cpu.pct_of_ceiling.reset();
+    DeriveMetrics(cpu, nullptr);
     EXPECT_EQ(ToJson(cpu), ToJson(RunResultFromJson(ToJson(cpu))));
 }
 
-TEST(Report, MalformedRecordedResultThrows) {
-    EXPECT_THROW(RunResultFromJson(json{{"lesson", 1}}), json::exception);
-    EXPECT_THROW(RunResultFromJson(json{{"lesson", "x"}, {"id", 3}}), json::exception);
+TEST(Report, ReadsResultsRecordedBeforeNamedParameters) {
+    const json old = json::parse(R"({"lesson":4,"id":"split/04-one-thread-per-pair","title":"t",
+        "chapter":"split","kind":"gpu","size_bytes":1073741824,"block":256,"threads":null,
+        "data":"random","seed":1,"cold_l2":false,"reps":3,"median_ms":143.3,"min_ms":127.0,
+        "max_ms":154.0,"samples_ms":[127.0,143.3,154.0],"h2d_ms":141.9,"kernel_ms":1.33,
+        "d2h_ms":0.1,"bytes_moved":1073872896,"gbps":807.0,"ceiling_gbps":3017.0,
+        "pct_of_ceiling":26.7,"verified":true,"check":"","found":16382,"value":null,
+        "expected":null,"extra":{"alloc_pinned_ms":376.5},"device":"NVIDIA H100 80GB HBM3",
+        "attributes":null,"timestamp":"2026-11-21T19:16:00Z","recorded":true})");
+    const RunResult r = RunResultFromJson(old);
+    EXPECT_EQ(r.Number("size"), uint64_t(1) << 30);
+    EXPECT_EQ(r.Number("block"), 256u);
+    EXPECT_FALSE(r.params.Has("threads"));
+    EXPECT_EQ(r.ChoiceOr("data", ""), "random");
+    EXPECT_EQ(r.Part("h2d"), 141.9);
+    EXPECT_EQ(r.Part("kernel"), 1.33);
+    EXPECT_EQ(r.Value("found"), 16382);
+    EXPECT_EQ(r.Value("alloc_pinned_ms"), 376.5);
+    EXPECT_EQ(r.Device(), "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(r.gbps, 807.0);
+    EXPECT_EQ(r.pct_of_ceiling, 26.7);
+    EXPECT_TRUE(r.recorded);
 }
 
-TEST(Report, CsvRowMatchesHeader) {
+TEST(Report, EveryRecordedReferenceResultParses) {
+    // The reference files are embedded in the GUI; here they are read from the tree.
+    for (const char* file : {"split.json", "reduce.json"}) {
+        std::ifstream in(std::string(LESSONS_SOURCE_DIR) + "/assets/reference/" + file);
+        ASSERT_TRUE(in) << file;
+        const json all = json::parse(in);
+        for (const json& j : all) {
+            const RunResult r = RunResultFromJson(j);
+            EXPECT_TRUE(r.Number("size")) << r.id;
+            EXPECT_TRUE(r.params.Has("data")) << r.id;
+            EXPECT_GT(r.median_ms, 0) << r.id;
+            EXPECT_FALSE(r.Device().empty()) << r.id;
+        }
+    }
+}
+
+TEST(Report, MalformedRecordedResultThrows) {
+    EXPECT_THROW(RunResultFromJson(json{{"lesson", 1}}), UsageError);
+    EXPECT_THROW(
+        RunResultFromJson(json{{"lesson", "x"}, {"id", 3}, {"kind", "gpu"}, {"median_ms", 1}}),
+        json::exception);
+    EXPECT_THROW(RunResultFromJson(json::array()), UsageError);
+}
+
+TEST(Report, OneFieldTableDrivesJsonAndCsv) {
     auto columns = [](const std::string& line) {
         return std::count(line.begin(), line.end(), ',') + 1;
     };
+    const std::vector<std::string> names = {"block", "size", "data"};
     RunResult r = MakeResult();
-    r.device = "GPU, with a comma";
-    EXPECT_EQ(columns(CsvHeader()), columns(CsvRow(MakeResult())));
-    EXPECT_NE(CsvRow(r).find("\"GPU, with a comma\""), std::string::npos);
+    r.devices = {"GPU, with a comma"};
+    EXPECT_EQ(columns(CsvHeader(names)), columns(CsvRow(MakeResult(), names)));
+    EXPECT_NE(CsvRow(r, names).find("\"GPU, with a comma\""), std::string::npos);
+    EXPECT_NE(CsvHeader(names).find("kind,block,size,data"), std::string::npos) << CsvHeader(names);
+    EXPECT_NE(CsvRow(r, names).find("gpu,256,1073741824,random"), std::string::npos);
+    // Every JSON key comes from the field table, and every table field is in the JSON.
+    const json j = ToJson(r);
+    size_t named = 0;
+    for (const ResultField& f : ResultFields()) {
+        if (!f.name) continue;
+        ++named;
+        EXPECT_TRUE(j.contains(f.name)) << f.name;
+        EXPECT_EQ(FindResultField(f.name), &f);
+    }
+    EXPECT_EQ(j.size(), named);
 }
 
-TEST(Report, ListJsonOfEveryLesson) {
+TEST(Report, ListJsonOfEveryLessonHasItsParameters) {
     const Registry& reg = Catalog();
     for (const Lesson& l : reg.lessons()) {
         const json j = LessonToJson(reg, l, "");
-        for (const char* key : {"lesson", "id", "chapter", "title", "kind", "available"})
+        for (const char* key : {"lesson", "id", "chapter", "title", "kind", "available", "params"})
             EXPECT_TRUE(j.contains(key)) << key;
         EXPECT_EQ(j["available"], true);
         EXPECT_EQ(LessonToJson(reg, l, "no GPU")["available"], false);
+        ASSERT_EQ(j["params"].size(), l.params.size());
+        for (const json& p : j["params"]) {
+            for (const char* key : {"name", "label", "type", "default", "unit", "log_scale"})
+                EXPECT_TRUE(p.contains(key)) << l.id << " " << key;
+            EXPECT_TRUE(p["label"].contains("zh"));
+        }
     }
+    const json four = LessonToJson(reg, *reg.FindLesson(4), "");
+    EXPECT_EQ(four["params"][0]["name"], "block");
+    EXPECT_EQ(four["params"][0]["values"].size(), 32u);
+    EXPECT_EQ(four["params"][1]["name"], "size");
+    EXPECT_EQ(four["params"][1]["log_scale"], true);
+    EXPECT_EQ(four["params"][2]["choices"], (json{"random", "dense", "none"}));
 }
 
 TEST(Report, TextTableAlignsUnicode) {

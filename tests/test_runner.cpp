@@ -15,13 +15,15 @@ using namespace lessons;
 
 namespace {
 
-RunOptions Quick(uint64_t size, DataKind data = DataKind::kRandom) {
+RunOptions Quick(uint64_t size, const std::string& data = "random") {
     RunOptions o;
-    o.size_bytes = size;
-    o.data = data;
+    o.Set("size", std::to_string(size));
+    o.Set("data", data);
     o.reps = 1;
     return o;
 }
+
+uint64_t ElementBytes(const Lesson& lesson) { return lesson.FindParam("size")->step; }
 
 std::string TempPath(const std::string& name) {
     return ::testing::TempDir() + "/" + name + "_" + std::to_string(getpid());
@@ -35,23 +37,23 @@ TEST(Runner, EveryCpuLessonVerifiesAtEdgeSizes) {
     const uint64_t counts[] = {0, 1, 2, 3, 31, 32, 33, 255, 257, 1023, 1025, 65521, 65537, 1000003};
     for (const Lesson& lesson : Catalog().lessons()) {
         if (lesson.kind != StepKind::kCpu) continue;
-        const Chapter& chapter = Catalog().ChapterOf(lesson);
-        for (DataKind kind : chapter.data_kinds) {
+        const bool uses_threads = lesson.FindParam("threads") != nullptr;
+        for (const std::string& kind : lesson.FindParam("data")->choices) {
             for (uint64_t count : counts) {
-                const uint64_t n = count * chapter.element_bytes;
+                const uint64_t n = count * ElementBytes(lesson);
                 for (int threads : {1, 2, 3, 8}) {
-                    if (!lesson.uses_threads && threads != 1) continue;
+                    if (!uses_threads && threads != 1) continue;
                     RunOptions o = Quick(n, kind);
                     o.seed = n * 3 + 1;
-                    if (lesson.uses_threads) o.threads = threads;
+                    if (uses_threads) o.Set("threads", std::to_string(threads));
                     const RunResult r = session.Run(lesson, o);
-                    ASSERT_TRUE(r.verified) << lesson.id << " " << ToString(kind) << " n=" << n
+                    ASSERT_TRUE(r.verified) << lesson.id << " " << kind << " n=" << n
                                             << " threads=" << threads << ": " << r.check_message;
-                    EXPECT_EQ(r.size_bytes, n);
+                    EXPECT_EQ(r.Number("size"), n);
                     EXPECT_EQ(r.reps, 1);
-                    EXPECT_EQ(r.threads.has_value(), lesson.uses_threads);
-                    EXPECT_FALSE(r.block.has_value()) << "CPU steps have no block size";
-                    EXPECT_FALSE(r.kernel_ms.has_value());
+                    EXPECT_EQ(r.params.Has("threads"), uses_threads);
+                    EXPECT_FALSE(r.params.Has("block")) << "CPU steps have no block size";
+                    EXPECT_TRUE(r.parts.empty());
                 }
             }
         }
@@ -75,15 +77,17 @@ TEST(Runner, ReportsTimingStatistics) {
     EXPECT_LE(r.min_ms, r.median_ms);
     EXPECT_LE(r.median_ms, r.max_ms);
     EXPECT_GT(r.min_ms, 0);
-    EXPECT_EQ(r.bytes_moved, (1u << 20) + 8 * *r.found);
-    EXPECT_NEAR(r.gbps, double(r.bytes_moved) / (r.median_ms * 1e6), 1e-9);
+    const uint64_t found = static_cast<uint64_t>(*r.Value("found"));
+    EXPECT_EQ(r.work.MemoryBytes(), (1u << 20) + 8 * found);
+    EXPECT_EQ(r.work.h2d_bytes, 0u) << "a CPU step copies nothing over PCIe";
+    EXPECT_NEAR(r.gbps, double(r.work.MemoryBytes()) / (r.median_ms * 1e6), 1e-9);
     EXPECT_FALSE(r.pct_of_ceiling.has_value()) << "CPU steps have no GPU ceiling";
 }
 
 TEST(Runner, AutomaticRepetitionsAreBounded) {
     Session session(Catalog());
     RunOptions o;
-    o.size_bytes = 4096;
+    o.Set("size", "4096");
     o.min_time_s = 0.02;
     const RunResult r = session.Run(*Catalog().FindLesson("2"), o);
     EXPECT_GE(r.reps, kMinReps);
@@ -98,15 +102,16 @@ TEST(Runner, InputFileAndOffsetsOut) {
         f << "first line\r\nsecond\r\n\r\nlast, no break\r";
     }
     Session session(Catalog());
-    RunOptions o = Quick(0);
-    o.size_bytes.reset();
+    RunOptions o;
+    o.reps = 1;
     o.input_file = input;
     o.output_file = output;
     const RunResult r = session.Run(*Catalog().FindLesson("3"), o);
     EXPECT_TRUE(r.verified);
-    EXPECT_EQ(r.data, "file");
-    EXPECT_EQ(r.size_bytes, 37u);
-    EXPECT_EQ(*r.found, 3u);
+    EXPECT_EQ(r.ChoiceOr("data", ""), "file");
+    EXPECT_EQ(r.input, input);
+    EXPECT_EQ(r.Number("size"), 37u);
+    EXPECT_EQ(r.Value("found"), 3.0);
     std::ifstream in(output);
     std::stringstream text;
     text << in.rdbuf();
@@ -139,10 +144,12 @@ TEST(Runner, TooLargeForHostMemoryIsAClearUsageError) {
 TEST(Runner, DataKindAndElementSizeAreCheckedPerChapter) {
     Session session(Catalog());
     try {
-        session.Run(*Catalog().FindLesson("1"), Quick(100, DataKind::kOnes));
+        session.Run(*Catalog().FindLesson("1"), Quick(100, "ones"));
         FAIL() << "split lines has no 'ones' data";
     } catch (const UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("use random, dense, none"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("Data (data) 'ones' is not accepted: use random, "
+                                             "dense or none"),
+                  std::string::npos)
             << e.what();
     }
     try {
@@ -151,55 +158,73 @@ TEST(Runner, DataKindAndElementSizeAreCheckedPerChapter) {
     } catch (const UsageError& e) {
         EXPECT_NE(std::string(e.what()).find("4-byte elements"), std::string::npos) << e.what();
     }
-    EXPECT_THROW(session.Run(*Catalog().FindLesson("19"), Quick(100, DataKind::kDense)),
-                 UsageError);
+    EXPECT_THROW(session.Run(*Catalog().FindLesson("19"), Quick(100, "dense")), UsageError);
 }
 
 TEST(Runner, ReductionReportsItsValueAndTheReference) {
     Session session(Catalog());
-    RunOptions o = Quick(4 * 1000003, DataKind::kOnes);
-    o.threads = 3;
+    RunOptions o = Quick(4 * 1000003, "ones");
+    o.Set("threads", "3");
     const RunResult r = session.Run(*Catalog().FindLesson("19"), o);
     ASSERT_TRUE(r.verified) << r.check_message;
-    EXPECT_EQ(*r.value, 1000003.0);
-    EXPECT_EQ(*r.expected, 1000003.0);
-    EXPECT_EQ(r.bytes_moved, 4u * 1000003);
-    EXPECT_FALSE(r.found.has_value());
+    EXPECT_EQ(r.Value("sum"), 1000003.0);
+    EXPECT_EQ(r.Value("expected"), 1000003.0);
+    EXPECT_EQ(r.Value("error"), 0.0);
+    EXPECT_EQ(r.work.bytes_read, 4u * 1000003);
+    EXPECT_EQ(r.work.flops, 1000003u);
+    EXPECT_FALSE(r.Value("found").has_value());
 }
 
 TEST(Runner, ThreadCountOutOfRange) {
     const Lesson& openmp = *Catalog().FindLesson("3");
-    RunOptions o = Quick(100);
-    o.threads = 0;
-    EXPECT_THROW(ResolveConfig(openmp, o), UsageError);
-    o.threads = 5000;
-    EXPECT_THROW(ResolveConfig(openmp, o), UsageError);
-    o.threads = 5;
-    EXPECT_EQ(ResolveConfig(openmp, o).threads, 5);
+    for (const char* bad : {"0", "5000", "-1", "many", ""})
+        EXPECT_THROW(ResolveParams(openmp, {{"threads", bad}}), UsageError) << bad;
+    EXPECT_EQ(ResolveParams(openmp, {{"threads", "5"}}).Number("threads"), 5u);
 }
 
 TEST(Runner, BlockSizeValidationNamesTheRange) {
     const Lesson& gpu = *Catalog().FindLesson("4");
-    RunOptions o = Quick(100);
-    for (int bad : {0, 16, 100, 2048}) {
-        o.block = bad;
+    for (const char* bad : {"0", "16", "100", "2048"}) {
         try {
-            ResolveConfig(gpu, o);
+            ResolveParams(gpu, {{"block", bad}});
             FAIL() << "block " << bad << " was accepted";
         } catch (const UsageError& e) {
             EXPECT_NE(std::string(e.what()).find("multiple of 32 from 32 to 1024"),
                       std::string::npos)
                 << e.what();
+            EXPECT_NE(std::string(e.what()).find(std::string("(block) ") + bad), std::string::npos)
+                << e.what();
         }
     }
-    o.block = 96;
-    EXPECT_EQ(ResolveConfig(gpu, o).block, 96);
-    o.block.reset();
-    EXPECT_EQ(ResolveConfig(gpu, o).block, 256) << "the lesson's default";
+    EXPECT_EQ(ResolveParams(gpu, {{"block", "96"}}).Number("block"), 96u);
+    EXPECT_EQ(ResolveParams(gpu, {}).Number("block"), 256u) << "the lesson's default";
+    EXPECT_EQ(ResolveParams(gpu, {}).Number("size"), uint64_t(64) << 20) << "the chapter's";
+}
+
+TEST(Runner, UnknownParametersAreNamedOrIgnored) {
+    const Lesson& cpu = *Catalog().FindLesson("1");
+    try {
+        ResolveParams(cpu, {{"block", "256"}});
+        FAIL() << "lesson 1 has no block size";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("lesson 1 has no parameter 'block': its parameters "
+                                             "are size, data"),
+                  std::string::npos)
+            << e.what();
+    }
+    std::vector<std::string> unused;
+    const ParamValues p = ResolveParams(cpu, {{"block", "256"}, {"size", "1KiB"}}, &unused);
+    EXPECT_EQ(unused, std::vector<std::string>{"block"});
+    EXPECT_EQ(p.Number("size"), 1024u);
+    // Session::Run ignores them: bench passes one set of options to every lesson.
+    Session session(Catalog());
+    RunOptions o = Quick(100);
+    o.Set("block", "512");
+    EXPECT_TRUE(session.Run(cpu, o).verified);
 }
 
 TEST(Runner, GpuLessonWithoutGpuIsUnavailable) {
-    if (GetDeviceInfo().available()) GTEST_SKIP() << "a GPU is present; test_gpu covers it";
+    if (GetDevices().available()) GTEST_SKIP() << "a GPU is present; test_gpu covers it";
     Session session(Catalog());
     const Lesson& gpu = *Catalog().FindLesson("4");
     EXPECT_FALSE(session.Unavailable(gpu).empty());
@@ -220,22 +245,25 @@ namespace {
 class TinyWorkload : public Workload {
 public:
     uint64_t SizeBytes() const override { return 4; }
-    std::string Describe() const override { return "tiny"; }
 };
 
 class BrokenStep : public StepInstance {
 public:
     Sample Run() override {
         ++runs;
-        return Sample{1.0, {}, {}, {}};
+        return Sample{1.0, {}};
     }
     Check Verify() const override {
         Check c;
         c.message = "found 1 line break, expected 2";
-        c.found = 1;
+        c.values = {{"found", 1}};
         return c;
     }
-    uint64_t BytesMoved() const override { return 4; }
+    Work GetWork() const override {
+        Work w;
+        w.bytes_read = 4;
+        return w;
+    }
     int runs = 0;
 };
 
@@ -248,19 +276,21 @@ TEST(Runner, WrongAnswerIsAResultNotAnException) {
     c.id = "t";
     c.title = "test";
     c.make_workload = [](const WorkloadSpec&) { return std::make_shared<TinyWorkload>(); };
-    c.workload_host_bytes = [](uint64_t n) { return n; };
-    c.data_kinds = {DataKind::kRandom};
+    c.workload_host_bytes = [](const ParamValues& p) { return p.Number("size"); };
+    c.describe = [](const ParamValues&) { return std::string("tiny"); };
+    c.params = {SizeParam(4)};
     r.AddChapter(c);
     Lesson l;
     l.number = 1;
     l.id = "t/01-broken";
     l.chapter = "t";
-    l.needs = [](uint64_t) { return MemoryNeeds{}; };
-    l.make = [](const Workload&, const StepConfig&) { return std::make_unique<BrokenStep>(); };
+    l.needs = [](const ParamValues&) { return MemoryNeeds{}; };
+    l.runner.make = [](const Workload&, const StepContext&) {
+        return std::make_unique<BrokenStep>();
+    };
     r.AddLesson(l);
     Session session(r);
     RunOptions o;
-    o.size_bytes = 4;
     o.reps = 10;
     const RunResult res = session.Run(*r.FindLesson("1"), o);
     EXPECT_FALSE(res.verified);
@@ -268,17 +298,44 @@ TEST(Runner, WrongAnswerIsAResultNotAnException) {
     EXPECT_EQ(res.reps, 1) << "a wrong step is not timed further";
 }
 
-TEST(Sweep, PlansBlocksAndSizes) {
+TEST(Sweep, PlansAnyParameter) {
     const Lesson& gpu = *Catalog().FindLesson("4");
     RunOptions base = Quick(1000);
-    auto points = PlanSweep(gpu, base, SweepAxis::kBlock, {32, 48, 64, 2048});
+    auto points = PlanSweep(gpu, base, "block", "32,48,64,2048");
     ASSERT_EQ(points.size(), 4u);
     EXPECT_TRUE(points[0].skip_reason.empty());
     EXPECT_FALSE(points[1].skip_reason.empty()) << "48 is not a multiple of 32";
-    EXPECT_EQ(*points[2].options.block, 64);
+    EXPECT_EQ(*points[2].options.Get("block"), "64");
     EXPECT_FALSE(points[3].skip_reason.empty());
-    EXPECT_THROW(PlanSweep(*Catalog().FindLesson("1"), base, SweepAxis::kBlock, {32}), UsageError);
-    points = PlanSweep(*Catalog().FindLesson("1"), base, SweepAxis::kSize, {0, 1024});
-    EXPECT_EQ(*points[0].options.size_bytes, 0u);
-    EXPECT_EQ(*points[1].options.size_bytes, 1024u);
+    EXPECT_EQ(PlanSweep(gpu, base, "block", "32..1024").size(), 6u);
+    EXPECT_EQ(PlanSweep(gpu, base, "block", "all").size(), 32u);
+    try {
+        PlanSweep(*Catalog().FindLesson("1"), base, "block", "32");
+        FAIL();
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("it runs on the CPU"), std::string::npos) << e.what();
+    }
+    try {
+        PlanSweep(*Catalog().FindLesson("9"), base, "block", "32");
+        FAIL();
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("the library chooses its own"), std::string::npos);
+    }
+    points = PlanSweep(*Catalog().FindLesson("1"), base, "size", "0,1KiB");
+    EXPECT_EQ(*points[0].options.Get("size"), "0");
+    EXPECT_EQ(*points[1].options.Get("size"), "1024");
+    points = PlanSweep(*Catalog().FindLesson("1"), base, "data", "all");
+    ASSERT_EQ(points.size(), 3u);
+    EXPECT_EQ(points[2].value, "none");
+    EXPECT_THROW(PlanSweep(*Catalog().FindLesson("1"), base, "nope", "1"), UsageError);
+}
+
+TEST(Sweep, NothingToRunIsAnError) {
+    const Lesson& gpu = *Catalog().FindLesson("4");
+    try {
+        PlanSweep(gpu, Quick(1000), "block", "18446744073709551615");
+        FAIL() << "no point can run";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("nothing to sweep"), std::string::npos) << e.what();
+    }
 }

@@ -8,6 +8,7 @@
 #include "generators.h"
 #include "split/split_cpu.h"
 #include "split_cases.h"
+#include "split_chapter.h"
 
 using namespace lessons;
 using namespace lessons::split;
@@ -57,7 +58,7 @@ TEST(SplitCpuSteps, EdgeInputs) {
 
 TEST(SplitCpuSteps, GeneratedDataAtOddSizes) {
     const uint64_t sizes[] = {0, 1, 2, 3, 31, 32, 33, 255, 257, 1023, 1025, 65537, 1000003};
-    for (DataKind kind : {DataKind::kRandom, DataKind::kDense, DataKind::kNone}) {
+    for (TextKind kind : {TextKind::kRandom, TextKind::kDense, TextKind::kNone}) {
         for (uint64_t n : sizes) {
             std::string text(n, '\0');
             FillSplitText(kind, n + 11, text.data(), n);

@@ -37,7 +37,7 @@ void Check(cudaError_t error, const char* call, const char* file, int line) {
         msg << "; the CUDA context is lost, the process must be restarted";
     else
         cudaGetLastError();  // clear a non-sticky error so the next check is not blamed
-    throw CudaError(msg.str(), static_cast<int>(error), sticky);
+    throw CudaError(msg.str(), sticky);
 }
 
 namespace {
@@ -108,6 +108,7 @@ KernelAttributes QueryKernelAttributes(const void* func, const char* name, int b
     out.kernel = name;
     out.registers = attr.numRegs;
     out.static_smem_bytes = static_cast<int>(attr.sharedSizeBytes);
+    out.dynamic_smem_bytes = static_cast<int>(dynamic_smem);
     out.max_threads_per_block = attr.maxThreadsPerBlock;
     if (block > 0 && block <= attr.maxThreadsPerBlock) {
         int blocks = 0;
@@ -120,7 +121,7 @@ KernelAttributes QueryKernelAttributes(const void* func, const char* name, int b
     return out;
 }
 
-void CheckBlockAgainstKernel(const void* func, const char* name, int block) {
+void CheckBlockAgainstKernel(const void* func, const char* name, int block, size_t dynamic_smem) {
     cudaFuncAttributes attr{};
     LESSONS_CUDA_CHECK(cudaFuncGetAttributes(&attr, func));
     if (block > attr.maxThreadsPerBlock)
@@ -128,6 +129,11 @@ void CheckBlockAgainstKernel(const void* func, const char* name, int block) {
                          ": with its " + std::to_string(attr.numRegs) +
                          " registers per thread it can take at most " +
                          std::to_string(attr.maxThreadsPerBlock) + " threads per block");
+    if (dynamic_smem > size_t(attr.maxDynamicSharedSizeBytes))
+        throw UsageError("block size " + std::to_string(block) + " needs " +
+                         std::to_string(dynamic_smem) + " B of dynamic shared memory in " + name +
+                         ", more than the " + std::to_string(attr.maxDynamicSharedSizeBytes) +
+                         " B a block of it may take; use a smaller block");
 }
 
 void RequireDevice() {

@@ -73,6 +73,15 @@ public:
     }
     PinnedBuffer(const PinnedBuffer&) = delete;
     PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+    // Takes ownership of memory from cudaMallocHost.
+    static PinnedBuffer Adopt(T* ptr, size_t count) {
+        PinnedBuffer b;
+        b.m_ptr = ptr;
+        b.m_count = count;
+        return b;
+    }
+    PinnedBuffer(PinnedBuffer&& o) noexcept
+        : m_ptr(std::exchange(o.m_ptr, nullptr)), m_count(std::exchange(o.m_count, 0)) {}
     T* get() const { return m_ptr; }
     size_t size() const { return m_count; }
 
@@ -114,8 +123,10 @@ private:
 KernelAttributes QueryKernelAttributes(const void* func, const char* name, int block,
                                        size_t dynamic_smem = 0);
 
-// Checks a block size against the kernel's own limit; throws UsageError naming it.
-void CheckBlockAgainstKernel(const void* func, const char* name, int block);
+// Checks a block size and its dynamic shared memory against the kernel's own limits; throws
+// UsageError naming the limit.
+void CheckBlockAgainstKernel(const void* func, const char* name, int block,
+                             size_t dynamic_smem = 0);
 
 // Throws UsageError when the GPU is unusable here, naming the reason.
 void RequireDevice();

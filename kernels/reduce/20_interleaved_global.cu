@@ -18,14 +18,23 @@ __global__ void reduce_20_interleaved_global_kernel(float* data, uint64_t n, flo
     if (tid == 0) partials[blockIdx.x] = segment[0];
 }
 
-uint64_t Reduce20Pass(float* in, uint64_t n, float* out, int block, int, cudaStream_t s) {
+namespace {
+
+cudaError_t Pass(float* in, uint64_t n, float* out, int block, int, cudaStream_t s,
+                 uint64_t* written) {
     const uint64_t blocks = (n + block - 1) / block;
     reduce_20_interleaved_global_kernel<<<static_cast<unsigned>(blocks), block, 0, s>>>(in, n, out);
-    return blocks;
+    *written = blocks;
+    return cudaGetLastError();
 }
 
-const void* Reduce20Kernel() {
-    return reinterpret_cast<const void*>(&reduce_20_interleaved_global_kernel);
-}
+}  // namespace
+
+size_t NoDynamicSmem(int) { return 0; }
+size_t FloatPerThreadSmem(int block) { return size_t(block) * sizeof(float); }
+
+const ReducePassKernel kReduce20{"reduce_20_interleaved_global_kernel",
+                                 reinterpret_cast<const void*>(&reduce_20_interleaved_global_kernel),
+                                 &Pass, &NoDynamicSmem, true};
 
 }  // namespace lessons::reduce

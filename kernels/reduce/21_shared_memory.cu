@@ -19,15 +19,21 @@ __global__ void reduce_21_shared_memory_kernel(const float* in, uint64_t n, floa
     if (tid == 0) partials[blockIdx.x] = s[0];
 }
 
-uint64_t Reduce21Pass(float* in, uint64_t n, float* out, int block, int, cudaStream_t s) {
+namespace {
+
+cudaError_t Pass(float* in, uint64_t n, float* out, int block, int, cudaStream_t s,
+                 uint64_t* written) {
     const uint64_t blocks = (n + block - 1) / block;
-    reduce_21_shared_memory_kernel<<<static_cast<unsigned>(blocks), block, block * sizeof(float),
-                                     s>>>(in, n, out);
-    return blocks;
+    reduce_21_shared_memory_kernel<<<static_cast<unsigned>(blocks), block,
+                                     FloatPerThreadSmem(block), s>>>(in, n, out);
+    *written = blocks;
+    return cudaGetLastError();
 }
 
-const void* Reduce21Kernel() {
-    return reinterpret_cast<const void*>(&reduce_21_shared_memory_kernel);
-}
+}  // namespace
+
+const ReducePassKernel kReduce21{"reduce_21_shared_memory_kernel",
+                                 reinterpret_cast<const void*>(&reduce_21_shared_memory_kernel),
+                                 &Pass, &FloatPerThreadSmem, false};
 
 }  // namespace lessons::reduce

@@ -21,16 +21,22 @@ __global__ void reduce_22_add_during_load_kernel(const float* in, uint64_t n, fl
     if (tid == 0) partials[blockIdx.x] = s[0];
 }
 
-uint64_t Reduce22Pass(float* in, uint64_t n, float* out, int block, int, cudaStream_t s) {
+namespace {
+
+cudaError_t Pass(float* in, uint64_t n, float* out, int block, int, cudaStream_t s,
+                 uint64_t* written) {
     const uint64_t per_block = 2 * uint64_t(block);
     const uint64_t blocks = (n + per_block - 1) / per_block;
-    reduce_22_add_during_load_kernel<<<static_cast<unsigned>(blocks), block, block * sizeof(float),
-                                       s>>>(in, n, out);
-    return blocks;
+    reduce_22_add_during_load_kernel<<<static_cast<unsigned>(blocks), block,
+                                       FloatPerThreadSmem(block), s>>>(in, n, out);
+    *written = blocks;
+    return cudaGetLastError();
 }
 
-const void* Reduce22Kernel() {
-    return reinterpret_cast<const void*>(&reduce_22_add_during_load_kernel);
-}
+}  // namespace
+
+const ReducePassKernel kReduce22{"reduce_22_add_during_load_kernel",
+                                 reinterpret_cast<const void*>(&reduce_22_add_during_load_kernel),
+                                 &Pass, &FloatPerThreadSmem, false};
 
 }  // namespace lessons::reduce

@@ -35,16 +35,23 @@ __global__ void reduce_23_sequential_unrolled_warp_kernel(const float* in, uint6
     }
 }
 
-uint64_t Reduce23Pass(float* in, uint64_t n, float* out, int block, int max_grid, cudaStream_t s) {
+namespace {
+
+cudaError_t Pass(float* in, uint64_t n, float* out, int block, int max_grid, cudaStream_t s,
+                 uint64_t* written) {
     uint64_t blocks = (n + block - 1) / block;
     if (blocks > uint64_t(max_grid)) blocks = max_grid;
     reduce_23_sequential_unrolled_warp_kernel<<<static_cast<unsigned>(blocks), block,
-                                                block * sizeof(float), s>>>(in, n, out);
-    return blocks;
+                                                FloatPerThreadSmem(block), s>>>(in, n, out);
+    *written = blocks;
+    return cudaGetLastError();
 }
 
-const void* Reduce23Kernel() {
-    return reinterpret_cast<const void*>(&reduce_23_sequential_unrolled_warp_kernel);
-}
+}  // namespace
+
+const ReducePassKernel kReduce23{
+    "reduce_23_sequential_unrolled_warp_kernel",
+    reinterpret_cast<const void*>(&reduce_23_sequential_unrolled_warp_kernel), &Pass,
+    &FloatPerThreadSmem, false};
 
 }  // namespace lessons::reduce

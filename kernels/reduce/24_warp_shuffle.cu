@@ -30,15 +30,21 @@ __global__ void reduce_24_warp_shuffle_kernel(const float* in, uint64_t n, float
     }
 }
 
-uint64_t Reduce24Pass(float* in, uint64_t n, float* out, int block, int max_grid, cudaStream_t s) {
+namespace {
+
+cudaError_t Pass(float* in, uint64_t n, float* out, int block, int max_grid, cudaStream_t s,
+                 uint64_t* written) {
     uint64_t blocks = (n + block - 1) / block;
     if (blocks > uint64_t(max_grid)) blocks = max_grid;
     reduce_24_warp_shuffle_kernel<<<static_cast<unsigned>(blocks), block, 0, s>>>(in, n, out);
-    return blocks;
+    *written = blocks;
+    return cudaGetLastError();
 }
 
-const void* Reduce24Kernel() {
-    return reinterpret_cast<const void*>(&reduce_24_warp_shuffle_kernel);
-}
+}  // namespace
+
+const ReducePassKernel kReduce24{"reduce_24_warp_shuffle_kernel",
+                                 reinterpret_cast<const void*>(&reduce_24_warp_shuffle_kernel),
+                                 &Pass, &NoDynamicSmem, false};
 
 }  // namespace lessons::reduce

@@ -61,14 +61,19 @@ __global__ void reduce_25_vectorized_one_pass_kernel(const float* __restrict__ i
     }
 }
 
-void Reduce25(const float* in, uint64_t n, float* result, float* partials, unsigned* counter,
-              int block, int grid, cudaStream_t stream) {
+namespace {
+
+cudaError_t Launch(const float* in, uint64_t n, float* result, float* partials, unsigned* counter,
+                   int block, int grid, cudaStream_t stream) {
     reduce_25_vectorized_one_pass_kernel<<<grid, block, 0, stream>>>(in, n, result, partials,
                                                                      counter);
+    return cudaGetLastError();
 }
 
-const void* Reduce25Kernel() {
-    return reinterpret_cast<const void*>(&reduce_25_vectorized_one_pass_kernel);
-}
+}  // namespace
+
+const OnePassKernel kReduce25{"reduce_25_vectorized_one_pass_kernel",
+                              reinterpret_cast<const void*>(&reduce_25_vectorized_one_pass_kernel),
+                              &Launch};
 
 }  // namespace lessons::reduce

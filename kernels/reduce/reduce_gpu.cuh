@@ -1,35 +1,44 @@
-// Chapter 3, reduction: the GPU steps' kernels and launchers (device code only).
+// Chapter 3, reduction: the GPU steps' kernels (device code only). Each kernel file exports,
+// beside its kernel, what the harness needs to launch it and to query it.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace lessons::reduce {
 
-// A multi-pass step: one pass reduces in[0, n) to partial sums in out and returns how many it
-// wrote; the harness repeats passes until one value is left. `max_grid` caps the grid of the
-// steps that loop over their data (lessons 23 and 24). Lesson 20 works in place: it
-// overwrites `in`.
-using ReducePass = uint64_t (*)(float* in, uint64_t n, float* out, int block, int max_grid,
-                                cudaStream_t stream);
+// A multi-pass step (lessons 20-24): one pass reduces in[0, n) to partial sums in out and
+// sets *written to how many it wrote; the harness repeats passes until one value is left.
+// `max_grid` caps the grid of the steps that loop over their data (lessons 23 and 24).
+struct ReducePassKernel {
+    const char* name;    // the __global__ function's name
+    const void* kernel;  // its address, for attribute queries
+    cudaError_t (*pass)(float* in, uint64_t n, float* out, int block, int max_grid,
+                        cudaStream_t stream, uint64_t* written);
+    size_t (*dynamic_smem)(int block);  // dynamic shared memory of a block
+    bool in_place;                      // it overwrites `in` (lesson 20)
+};
 
-uint64_t Reduce20Pass(float* in, uint64_t n, float* out, int block, int max_grid, cudaStream_t s);
-uint64_t Reduce21Pass(float* in, uint64_t n, float* out, int block, int max_grid, cudaStream_t s);
-uint64_t Reduce22Pass(float* in, uint64_t n, float* out, int block, int max_grid, cudaStream_t s);
-uint64_t Reduce23Pass(float* in, uint64_t n, float* out, int block, int max_grid, cudaStream_t s);
-uint64_t Reduce24Pass(float* in, uint64_t n, float* out, int block, int max_grid, cudaStream_t s);
-const void* Reduce20Kernel();
-const void* Reduce21Kernel();
-const void* Reduce22Kernel();
-const void* Reduce23Kernel();
-const void* Reduce24Kernel();
+size_t NoDynamicSmem(int block);
+size_t FloatPerThreadSmem(int block);  // block * sizeof(float)
 
-// Lesson 25: one launch for the whole sum. `partials` holds max_grid floats, `counter` one
+extern const ReducePassKernel kReduce20;  // interleaved, in global memory
+extern const ReducePassKernel kReduce21;  // shared memory
+extern const ReducePassKernel kReduce22;  // add during load
+extern const ReducePassKernel kReduce23;  // sequential addressing, unrolled last warp
+extern const ReducePassKernel kReduce24;  // warp shuffle
+
+// Lesson 25: one launch for the whole sum. `partials` holds `grid` floats, `counter` one
 // unsigned that must be zero before the first launch (the kernel leaves it zero again).
-void Reduce25(const float* in, uint64_t n, float* result, float* partials, unsigned* counter,
-              int block, int grid, cudaStream_t stream);
-const void* Reduce25Kernel();
+struct OnePassKernel {
+    const char* name;
+    const void* kernel;
+    cudaError_t (*launch)(const float* in, uint64_t n, float* result, float* partials,
+                          unsigned* counter, int block, int grid, cudaStream_t stream);
+};
+extern const OnePassKernel kReduce25;
 
 // Lesson 26: CUB. Call with temp == nullptr to learn temp_bytes.
 cudaError_t Reduce26Cub(void* temp, size_t& temp_bytes, const float* in, float* result, uint64_t n,

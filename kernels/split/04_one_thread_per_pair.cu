@@ -19,21 +19,28 @@ __global__ void split_04_one_thread_per_pair_kernel(const char* __restrict__ buf
     }
 }
 
-uint64_t Split04Blocks(uint64_t n, int block) {
+namespace {
+
+uint64_t Blocks(uint64_t n, int block) {
     const uint64_t threads = (n + 1) / 2;
     return (threads + block - 1) / block;
 }
 
-void LaunchSplit04(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
+cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
                    int block, cudaStream_t stream) {
-    const uint64_t blocks = Split04Blocks(n, block);
-    if (blocks == 0) return;
+    const uint64_t blocks = Blocks(n, block);
+    if (blocks == 0) return cudaSuccess;
     split_04_one_thread_per_pair_kernel<<<static_cast<unsigned>(blocks), block, 0, stream>>>(
         buf, n, out, count);
+    return cudaGetLastError();
 }
 
-const void* Split04Kernel() {
-    return reinterpret_cast<const void*>(&split_04_one_thread_per_pair_kernel);
-}
+}  // namespace
+
+size_t NoDynamicSmem(int) { return 0; }
+
+const SplitKernel kSplit04{"split_04_one_thread_per_pair_kernel",
+                           reinterpret_cast<const void*>(&split_04_one_thread_per_pair_kernel),
+                           &Launch, &NoDynamicSmem, &Blocks, nullptr};
 
 }  // namespace lessons::split

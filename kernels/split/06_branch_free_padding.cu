@@ -20,21 +20,28 @@ __global__ void split_06_branch_free_padding_kernel(const char* __restrict__ buf
     }
 }
 
-uint64_t Split06Padded(uint64_t n, int block) {
+namespace {
+
+uint64_t Padded(uint64_t n, int block) {
     const uint64_t per_block = 2 * uint64_t(block);
     return (n + per_block - 1) / per_block * per_block;
 }
 
-void LaunchSplit06(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
+uint64_t Blocks(uint64_t n, int block) { return Padded(n, block) / (2 * uint64_t(block)); }
+
+cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
                    int block, cudaStream_t stream) {
-    const uint64_t blocks = Split06Padded(n, block) / (2 * uint64_t(block));
-    if (blocks == 0) return;
+    const uint64_t blocks = Blocks(n, block);
+    if (blocks == 0) return cudaSuccess;
     split_06_branch_free_padding_kernel<<<static_cast<unsigned>(blocks), block, 0, stream>>>(
         buf, out, count);
+    return cudaGetLastError();
 }
 
-const void* Split06Kernel() {
-    return reinterpret_cast<const void*>(&split_06_branch_free_padding_kernel);
-}
+}  // namespace
+
+const SplitKernel kSplit06{"split_06_branch_free_padding_kernel",
+                           reinterpret_cast<const void*>(&split_06_branch_free_padding_kernel),
+                           &Launch, &NoDynamicSmem, &Blocks, &Padded};
 
 }  // namespace lessons::split

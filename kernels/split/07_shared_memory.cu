@@ -27,20 +27,31 @@ __global__ void split_07_shared_memory_kernel(const char* __restrict__ buf,
     }
 }
 
-uint64_t Split07Padded(uint64_t n, int block) {
-    return Split06Padded(n, block);
+namespace {
+
+// Lesson 6's padding: whole blocks of 2 x block bytes.
+uint64_t Padded(uint64_t n, int block) {
+    const uint64_t per_block = 2 * uint64_t(block);
+    return (n + per_block - 1) / per_block * per_block;
 }
 
-void LaunchSplit07(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
+uint64_t Blocks(uint64_t n, int block) { return Padded(n, block) / (2 * uint64_t(block)); }
+
+size_t DynamicSmem(int block) { return size_t(block) * sizeof(unsigned short); }
+
+cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
                    int block, cudaStream_t stream) {
-    const uint64_t blocks = Split07Padded(n, block) / (2 * uint64_t(block));
-    if (blocks == 0) return;
-    split_07_shared_memory_kernel<<<static_cast<unsigned>(blocks), block,
-                                    block * sizeof(unsigned short), stream>>>(buf, out, count);
+    const uint64_t blocks = Blocks(n, block);
+    if (blocks == 0) return cudaSuccess;
+    split_07_shared_memory_kernel<<<static_cast<unsigned>(blocks), block, DynamicSmem(block),
+                                    stream>>>(buf, out, count);
+    return cudaGetLastError();
 }
 
-const void* Split07Kernel() {
-    return reinterpret_cast<const void*>(&split_07_shared_memory_kernel);
-}
+}  // namespace
+
+const SplitKernel kSplit07{"split_07_shared_memory_kernel",
+                           reinterpret_cast<const void*>(&split_07_shared_memory_kernel), &Launch,
+                           &DynamicSmem, &Blocks, &Padded};
 
 }  // namespace lessons::split

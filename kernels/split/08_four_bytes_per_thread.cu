@@ -23,21 +23,30 @@ __global__ void split_08_four_bytes_per_thread_kernel(const char* __restrict__ b
     }
 }
 
-uint64_t Split08Padded(uint64_t n, int block) {
+namespace {
+
+uint64_t Padded(uint64_t n, int block) {
     const uint64_t per_block = 4 * uint64_t(block);
     return (n + per_block - 1) / per_block * per_block;
 }
 
-void LaunchSplit08(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
+uint64_t Blocks(uint64_t n, int block) { return Padded(n, block) / (4 * uint64_t(block)); }
+
+size_t DynamicSmem(int block) { return 4 * size_t(block) + 4; }
+
+cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
                    int block, cudaStream_t stream) {
-    const uint64_t blocks = Split08Padded(n, block) / (4 * uint64_t(block));
-    if (blocks == 0) return;
-    split_08_four_bytes_per_thread_kernel<<<static_cast<unsigned>(blocks), block, 4 * block + 4,
-                                            stream>>>(buf, out, count);
+    const uint64_t blocks = Blocks(n, block);
+    if (blocks == 0) return cudaSuccess;
+    split_08_four_bytes_per_thread_kernel<<<static_cast<unsigned>(blocks), block,
+                                            DynamicSmem(block), stream>>>(buf, out, count);
+    return cudaGetLastError();
 }
 
-const void* Split08Kernel() {
-    return reinterpret_cast<const void*>(&split_08_four_bytes_per_thread_kernel);
-}
+}  // namespace
+
+const SplitKernel kSplit08{"split_08_four_bytes_per_thread_kernel",
+                           reinterpret_cast<const void*>(&split_08_four_bytes_per_thread_kernel),
+                           &Launch, &DynamicSmem, &Blocks, &Padded};
 
 }  // namespace lessons::split

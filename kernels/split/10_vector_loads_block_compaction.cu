@@ -91,32 +91,40 @@ __global__ void split_10_vector_loads_block_compaction_kernel(
         out[block_slot + i] = first_byte + staged[i];
 }
 
-uint64_t Split10Padded(uint64_t n, int block) {
+namespace {
+
+uint64_t Padded(uint64_t n, int block) {
     const uint64_t per_block = 16 * uint64_t(block) * kVectorsPerThread;
     return (n + per_block - 1) / per_block * per_block;
 }
 
-size_t Split10SharedBytes(int block) {
-    return size_t(block) * kMaxHitsPerThread * sizeof(unsigned);
+uint64_t Blocks(uint64_t n, int block) {
+    return Padded(n, block) / (16 * uint64_t(block) * kVectorsPerThread);
 }
 
-void LaunchSplit10Range(const char* buf, uint64_t n, unsigned long long* out,
-                        unsigned long long* count, int block, cudaStream_t stream,
-                        uint64_t offset_base) {
-    const uint64_t blocks = Split10Padded(n, block) / (16 * uint64_t(block) * kVectorsPerThread);
-    if (blocks == 0) return;
-    split_10_vector_loads_block_compaction_kernel<<<static_cast<unsigned>(blocks), block,
-                                                    Split10SharedBytes(block), stream>>>(
-        buf, out, count, offset_base);
-}
+size_t DynamicSmem(int block) { return size_t(block) * kMaxHitsPerThread * sizeof(unsigned); }
 
-void LaunchSplit10(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
+cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
                    int block, cudaStream_t stream) {
-    LaunchSplit10Range(buf, n, out, count, block, stream, 0);
+    return LaunchSplit10Range(buf, n, out, count, block, stream, 0);
 }
 
-const void* Split10Kernel() {
-    return reinterpret_cast<const void*>(&split_10_vector_loads_block_compaction_kernel);
+}  // namespace
+
+cudaError_t LaunchSplit10Range(const char* buf, uint64_t n, unsigned long long* out,
+                               unsigned long long* count, int block, cudaStream_t stream,
+                               uint64_t offset_base) {
+    const uint64_t blocks = Blocks(n, block);
+    if (blocks == 0) return cudaSuccess;
+    split_10_vector_loads_block_compaction_kernel<<<static_cast<unsigned>(blocks), block,
+                                                    DynamicSmem(block), stream>>>(
+        buf, out, count, offset_base);
+    return cudaGetLastError();
 }
+
+const SplitKernel kSplit10{
+    "split_10_vector_loads_block_compaction_kernel",
+    reinterpret_cast<const void*>(&split_10_vector_loads_block_compaction_kernel), &Launch,
+    &DynamicSmem, &Blocks, &Padded};
 
 }  // namespace lessons::split

@@ -20,7 +20,8 @@ cudaError_t Split11Overlapped(const char* host, char* dev, uint64_t n, unsigned 
         const uint64_t end = start + chunk < n ? start + chunk : n;
         const uint64_t bytes = (end < n ? end + 1 : n) - start;  // one byte of the next chunk
         cudaMemcpyAsync(dev + start, host + start, bytes, cudaMemcpyHostToDevice, stream);
-        LaunchSplit10Range(dev + start, end - start, out, count, block, stream, start);
+        const cudaError_t err = LaunchSplit10Range(dev + start, end - start, out, count, block, stream, start);
+        if (err != cudaSuccess) return err;
     }
     // Join: `main` waits for every stream.
     for (int s = 0; s < num_streams; ++s) {
@@ -31,7 +32,7 @@ cudaError_t Split11Overlapped(const char* host, char* dev, uint64_t n, unsigned 
 }
 
 uint64_t Split11Chunk(uint64_t n, int block) {
-    const uint64_t unit = Split10Padded(1, block);  // chunks hold whole blocks of lesson 10
+    const uint64_t unit = kSplit10.padded(1, block);  // chunks hold whole blocks of lesson 10
     const uint64_t target = n / 16 > (uint64_t(4) << 20) ? n / 16 : (uint64_t(4) << 20);
     return (target + unit - 1) / unit * unit;
 }

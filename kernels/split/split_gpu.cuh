@@ -1,54 +1,48 @@
-// Chapter 1, split lines: the GPU steps' kernels and their launchers (device code only).
-// Each launcher scans buf[0, n) on `stream`, appending offsets to `out` through the counter
+// Chapter 1, split lines: the GPU steps' kernels (device code only). Each kernel file exports,
+// beside its kernel, a SplitKernel: what the harness needs to launch it and to query it.
+// A launch scans buf[0, n) on `stream`, appending offsets to `out` through the counter
 // `count`, which the caller zeroes first. `out` must hold SplitCapacity(n) values.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace lessons::split {
 
-// Lesson 4: one thread per even position.
-void LaunchSplit04(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
-                   int block, cudaStream_t stream);
-const void* Split04Kernel();
-uint64_t Split04Blocks(uint64_t n, int block);
+using SplitLaunch = cudaError_t (*)(const char* buf, uint64_t n, unsigned long long* out,
+                                    unsigned long long* count, int block, cudaStream_t stream);
 
-// Lesson 5: page-locked host memory (the kernel is lesson 4's).
-cudaError_t AllocPinned(char** host, size_t bytes);
-cudaError_t FreePinned(char* host);
-cudaError_t CopyToDevice(char* device, const char* host, size_t bytes, cudaStream_t stream);
+struct SplitKernel {
+    const char* name;                            // the __global__ function's name
+    const void* kernel;                          // its address, for attribute queries
+    SplitLaunch launch;                          // returns the launch's error
+    size_t (*dynamic_smem)(int block);           // dynamic shared memory of a block
+    uint64_t (*blocks)(uint64_t n, int block);   // the grid it launches for n bytes
+    // Bytes it reads, from n up zero-padded (the device buffer holds this plus 16); null: n.
+    uint64_t (*padded)(uint64_t n, int block);
+};
 
-// Lessons 6-8 and 10 read past n: the device buffer must hold SplitNNPadded(n, block) bytes
-// plus 16, and every byte from n on must be zero.
-void LaunchSplit06(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
-                   int block, cudaStream_t stream);
-const void* Split06Kernel();
-uint64_t Split06Padded(uint64_t n, int block);
-void LaunchSplit07(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
-                   int block, cudaStream_t stream);
-const void* Split07Kernel();
-uint64_t Split07Padded(uint64_t n, int block);
-void LaunchSplit08(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
-                   int block, cudaStream_t stream);
-const void* Split08Kernel();
-uint64_t Split08Padded(uint64_t n, int block);
+size_t NoDynamicSmem(int block);
+
+extern const SplitKernel kSplit04;  // one thread per even position
+extern const SplitKernel kSplit06;  // branch-free, padded input
+extern const SplitKernel kSplit07;  // shared-memory staging
+extern const SplitKernel kSplit08;  // four bytes per thread
+extern const SplitKernel kSplit10;  // 16-byte loads, block-aggregated output
+
+// Lesson 5: the host buffer the copy reads from is page-locked.
+cudaError_t Split05AllocPinned(char** host, size_t bytes);
 
 // Lesson 9: Thrust; the number found is returned on the host.
 cudaError_t Split09ThrustCopyIf(const char* buf, uint64_t n, unsigned long long* out,
                                 unsigned long long* found, cudaStream_t stream);
 
-// Lesson 10: 16-byte loads, block-aggregated output. The Range form scans buf[0, n) and adds
-// offset_base to every offset (lesson 11 scans chunks of a larger buffer).
-void LaunchSplit10(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
-                   int block, cudaStream_t stream);
-void LaunchSplit10Range(const char* buf, uint64_t n, unsigned long long* out,
-                        unsigned long long* count, int block, cudaStream_t stream,
-                        uint64_t offset_base);
-const void* Split10Kernel();
-uint64_t Split10Padded(uint64_t n, int block);
-size_t Split10SharedBytes(int block);  // dynamic shared memory of a block
+// Lesson 10's kernel on buf[0, n) adding offset_base to every offset (lesson 11's chunks).
+cudaError_t LaunchSplit10Range(const char* buf, uint64_t n, unsigned long long* out,
+                               unsigned long long* count, int block, cudaStream_t stream,
+                               uint64_t offset_base);
 
 // Lesson 11: chunks on several streams, copy and scan overlapped. `host` must be pinned,
 // `dev` padded as for lesson 10; `events` holds num_streams events.

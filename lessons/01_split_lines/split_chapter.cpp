@@ -11,8 +11,71 @@
 #include "units.h"
 
 namespace lessons::split {
+namespace {
 
-SplitWorkload::SplitWorkload(const WorkloadSpec& spec) : m_size(spec.size_bytes) {
+// Maps any byte onto the 254 values that are neither '\r' nor '\n'.
+char NoBreak(unsigned char b) {
+    if (b == '\r' || b == '\n') return static_cast<char>(b + 100);
+    return static_cast<char>(b);
+}
+
+void FillDenseChunk(SplitMix64& rng, char* out, uint64_t n) {
+    static const char kPrintable[] = "abcdefghijklmnopqrstuvwxyz0123456789 ,.;";
+    uint64_t i = 0;
+    uint64_t bits = 0;
+    int bits_left = 0;
+    while (i < n) {
+        if (bits_left < 16) {
+            bits = rng.Next();
+            bits_left = 64;
+        }
+        const int length = static_cast<int>(bits & 3);  // 0..3 bytes of text, then "\r\n"
+        bits >>= 2;
+        bits_left -= 2;
+        for (int k = 0; k < length && i < n; ++k) {
+            out[i++] = kPrintable[(bits & 0x3f) % (sizeof kPrintable - 1)];
+            bits >>= 4;
+            bits_left -= 4;
+        }
+        if (i < n) out[i++] = '\r';
+        if (i < n) out[i++] = '\n';
+    }
+}
+
+
+}  // namespace
+
+TextKind ParseTextKind(const std::string& name) {
+    if (name == "dense") return TextKind::kDense;
+    if (name == "none") return TextKind::kNone;
+    if (name == "random") return TextKind::kRandom;
+    throw UsageError("unknown text kind '" + name + "': use random, dense or none");
+}
+
+void FillSplitText(TextKind kind, uint64_t seed, char* out, uint64_t size,
+                   const std::atomic<bool>* cancel) {
+    GenerateChunks(
+        size, seed,
+        [kind, out](SplitMix64& rng, uint64_t begin, uint64_t n) {
+            char* chunk = out + begin;
+            switch (kind) {
+                case TextKind::kRandom:
+                    FillRandomBytes(rng, chunk, n);
+                    break;
+                case TextKind::kDense:
+                    FillDenseChunk(rng, chunk, n);
+                    break;
+                case TextKind::kNone:
+                    FillRandomBytes(rng, chunk, n);
+                    for (uint64_t i = 0; i < n; ++i)
+                        chunk[i] = NoBreak(static_cast<unsigned char>(chunk[i]));
+                    break;
+            }
+        },
+        cancel);
+}
+
+SplitWorkload::SplitWorkload(const WorkloadSpec& spec) : m_size(spec.params.Number("size")) {
     m_data.reset(new char[m_size ? m_size : 1]);
     if (!spec.input_file.empty()) {
         std::ifstream in(spec.input_file, std::ios::binary);
@@ -21,26 +84,25 @@ SplitWorkload::SplitWorkload(const WorkloadSpec& spec) : m_size(spec.size_bytes)
         if (static_cast<uint64_t>(in.gcount()) != m_size)
             throw UsageError("could not read all of '" + spec.input_file + "'");
     } else {
-        FillSplitText(spec.data, spec.seed, m_data.get(), m_size);
+        FillSplitText(ParseTextKind(spec.params.Choice("data")), spec.seed, m_data.get(), m_size,
+                      spec.cancel);
     }
     m_reference = SplitReference(m_data.get(), m_size);
 }
 
-std::string SplitWorkload::Describe() const {
-    return FormatSize(m_size) + " of text, " + std::to_string(m_reference.size()) + " line breaks";
+uint64_t SplitWorkloadHostBytes(uint64_t n) {
+    return CheckedAdd(n, CheckedMul(8, SplitCapacity(n), "the offsets' size"),
+                      "the text and its offsets");
 }
 
-uint64_t WorkloadHostBytes(uint64_t n) {
-    return n + 8 * SplitCapacity(n);
-}
-
-SplitStep::SplitStep(const Workload& workload)
+SplitStep::SplitStep(const Workload& workload, bool on_gpu)
     : m_work(static_cast<const SplitWorkload&>(workload)),
-      m_out(new uint64_t[SplitCapacity(workload.SizeBytes())]) {}
+      m_out(new uint64_t[SplitCapacity(workload.SizeBytes())]),
+      m_on_gpu(on_gpu) {}
 
 Check SplitStep::Verify() const {
     Check check;
-    check.found = m_found;
+    check.values.push_back({"found", double(m_found)});
     const std::vector<uint64_t>& expected = m_work.reference();
     if (m_found > SplitCapacity(m_work.SizeBytes())) {
         check.message = "the step reported " + std::to_string(m_found) +
@@ -65,8 +127,16 @@ Check SplitStep::Verify() const {
     return check;
 }
 
-uint64_t SplitStep::BytesMoved() const {
-    return m_work.SizeBytes() + 8 * m_found;
+Work SplitStep::GetWork() const {
+    Work w;
+    w.bytes_read = m_work.SizeBytes();
+    w.bytes_written = 8 * m_found;
+    if (m_on_gpu) {
+        w.h2d_bytes = m_work.SizeBytes();
+        w.d2h_bytes = 8 * m_found + 8;  // the offsets and their count
+        w.bound = Bound::kRead;  // read-mostly: the text once, 8 bytes per (rare) line break
+    }
+    return w;
 }
 
 void SplitStep::WriteOutput(std::ostream& out) const {
@@ -75,18 +145,23 @@ void SplitStep::WriteOutput(std::ostream& out) const {
     for (uint64_t v : sorted) out << v << '\n';
 }
 
-MemoryNeeds CpuStepNeeds(uint64_t n) {
-    return {8 * SplitCapacity(n), 0};
+MemoryNeeds SplitCpuNeeds(const ParamValues& params) {
+    const uint64_t n = params.Number("size");
+    return {CheckedMul(8, SplitCapacity(n), "the offsets' size"), 0};
 }
 
-MemoryNeeds GpuStepNeeds(uint64_t n) {
-    // The text (with up to 32 KiB of padding), the offsets, the counter.
-    return {8 * SplitCapacity(n), n + (uint64_t(64) << 10) + 8 * SplitCapacity(n) + 8};
+MemoryNeeds SplitGpuNeeds(const ParamValues& params) {
+    // The text (with up to 64 KiB of padding), the offsets, the counter.
+    const uint64_t n = params.Number("size");
+    const uint64_t offsets = CheckedMul(8, SplitCapacity(n), "the offsets' size");
+    const uint64_t text = CheckedAdd(n, uint64_t(64) << 10, "the padded text");
+    return {offsets, CheckedAdd(text, offsets + 8, "the GPU memory needed")};
 }
 
-MemoryNeeds PinnedGpuStepNeeds(uint64_t n) {
-    MemoryNeeds needs = GpuStepNeeds(n);
-    needs.host_bytes += n;  // the page-locked copy of the text
+MemoryNeeds SplitPinnedGpuNeeds(const ParamValues& params) {
+    MemoryNeeds needs = SplitGpuNeeds(params);
+    // The page-locked copy of the text.
+    needs.host_bytes = CheckedAdd(needs.host_bytes, params.Number("size"), "the host memory");
     return needs;
 }
 
@@ -96,7 +171,7 @@ namespace {
 template <typename Fn>
 class CpuSplitStep : public SplitStep {
 public:
-    CpuSplitStep(const Workload& w, Fn fn) : SplitStep(w), m_fn(fn) {}
+    CpuSplitStep(const Workload& w, Fn fn) : SplitStep(w, false), m_fn(fn) {}
     Sample Run() override {
         return TimeOnHost(
             [this] { m_found = m_fn(m_work.data(), m_work.SizeBytes(), m_out.get()); });
@@ -113,16 +188,16 @@ std::unique_ptr<StepInstance> MakeCpu(const Workload& w, Fn fn) {
 
 }  // namespace
 
-std::unique_ptr<StepInstance> MakeNaive(const Workload& w, const StepConfig&) {
+std::unique_ptr<StepInstance> MakeSplitNaive(const Workload& w, const StepContext&) {
     return MakeCpu(w, &SplitNaive);
 }
 
-std::unique_ptr<StepInstance> MakeEvenPositions(const Workload& w, const StepConfig&) {
+std::unique_ptr<StepInstance> MakeSplitEvenPositions(const Workload& w, const StepContext&) {
     return MakeCpu(w, &SplitEvenPositions);
 }
 
-std::unique_ptr<StepInstance> MakeOpenMP(const Workload& w, const StepConfig& c) {
-    const int threads = c.threads;
+std::unique_ptr<StepInstance> MakeSplitOpenMP(const Workload& w, const StepContext& c) {
+    const int threads = static_cast<int>(c.params.Number("threads"));
     return MakeCpu(w, [threads](const char* buf, uint64_t n, uint64_t* out) {
         return SplitOpenMP(buf, n, out, threads);
     });

@@ -2,7 +2,10 @@
 // its steps. Step code itself lives in kernels/split/.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <memory>
 #include <vector>
 
@@ -10,12 +13,24 @@
 
 namespace lessons::split {
 
+// The kinds of text the chapter generates (its "data" parameter).
+enum class TextKind { kRandom, kDense, kNone };
+TextKind ParseTextKind(const std::string& name);
+
+// Text for the chapter, from a seed (the same bytes on every machine and thread count):
+//  random: uniform random bytes, so '\r' and '\n' each appear with probability 1/256 (the
+//          seed's test file) and a "\r\n" pair about once every 64 KiB;
+//  dense:  lines of 0 to 3 printable bytes, each ended by "\r\n": the worst case for
+//          anything that serialises on the number of hits;
+//  none:   random bytes that are never '\r' or '\n'.
+void FillSplitText(TextKind kind, uint64_t seed, char* out, uint64_t size,
+                   const std::atomic<bool>* cancel = nullptr);
+
 // The text to scan and the reference answer (sorted offsets).
 class SplitWorkload : public Workload {
 public:
     explicit SplitWorkload(const WorkloadSpec& spec);
     uint64_t SizeBytes() const override { return m_size; }
-    std::string Describe() const override;
     const char* data() const { return m_data.get(); }
     const std::vector<uint64_t>& reference() const { return m_reference; }
 
@@ -26,32 +41,38 @@ private:
 };
 
 // Host memory the workload takes for n bytes, at worst (every other byte a pair).
-uint64_t WorkloadHostBytes(uint64_t n);
+uint64_t SplitWorkloadHostBytes(uint64_t n);
 
 // Base of every split step: the output on the host, its check, the bytes moved.
 class SplitStep : public StepInstance {
 public:
-    explicit SplitStep(const Workload& workload);
+    SplitStep(const Workload& workload, bool on_gpu);
     Check Verify() const override;
-    uint64_t BytesMoved() const override;  // read the buffer once, write 8 bytes per offset
+    // Read the buffer once, write 8 bytes per offset; GPU steps also copy the text in and the
+    // offsets out over PCIe.
+    Work GetWork() const override;
     void WriteOutput(std::ostream& out) const override;
 
 protected:
     const SplitWorkload& m_work;
     std::unique_ptr<uint64_t[]> m_out;  // SplitCapacity(n) values, not initialised
     uint64_t m_found = 0;
+    bool m_on_gpu = false;
 };
 
 // Memory a CPU step needs: its output buffer.
-MemoryNeeds CpuStepNeeds(uint64_t n);
+MemoryNeeds SplitCpuNeeds(const ParamValues& params);
 // Memory a GPU step needs: its output on the host; the text, output and counter on the GPU.
-MemoryNeeds GpuStepNeeds(uint64_t n);
+MemoryNeeds SplitGpuNeeds(const ParamValues& params);
 // The same, plus a page-locked copy of the text on the host (lessons 5 to 11).
-MemoryNeeds PinnedGpuStepNeeds(uint64_t n);
+MemoryNeeds SplitPinnedGpuNeeds(const ParamValues& params);
 
-// Factories of the CPU steps (lessons 1-3).
-std::unique_ptr<StepInstance> MakeNaive(const Workload& w, const StepConfig& c);
-std::unique_ptr<StepInstance> MakeEvenPositions(const Workload& w, const StepConfig& c);
-std::unique_ptr<StepInstance> MakeOpenMP(const Workload& w, const StepConfig& c);
+// The CPU steps (lessons 1-3).
+std::unique_ptr<StepInstance> MakeSplitNaive(const Workload& w, const StepContext& c);
+std::unique_ptr<StepInstance> MakeSplitEvenPositions(const Workload& w, const StepContext& c);
+std::unique_ptr<StepInstance> MakeSplitOpenMP(const Workload& w, const StepContext& c);
+
+// The GPU steps, by lesson id (split_harness.cu; empty in a build without CUDA).
+std::vector<std::pair<std::string, StepRunner>> SplitGpuRunners();
 
 }  // namespace lessons::split

@@ -1,5 +1,6 @@
 #include "reduce_chapter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -10,14 +11,14 @@
 namespace lessons::reduce {
 
 ReduceWorkload::ReduceWorkload(const WorkloadSpec& spec)
-    : m_count(spec.size_bytes / sizeof(float)), m_ones(spec.data == DataKind::kOnes) {
+    : m_count(spec.params.Number("size") / sizeof(float)),
+      m_ones(spec.params.Choice("data") == "ones") {
     m_data.reset(new float[m_count ? m_count : 1]);
-    FillFloats(spec.data, spec.seed, m_data.get(), m_count);
+    if (m_ones)
+        std::fill(m_data.get(), m_data.get() + m_count, 1.0f);
+    else
+        FillUniformFloats(spec.seed, m_data.get(), m_count, spec.cancel);
     m_reference = SumReference(m_data.get(), m_count);
-}
-
-std::string ReduceWorkload::Describe() const {
-    return std::to_string(m_count) + " floats (" + FormatSize(SizeBytes()) + ")";
 }
 
 double ReduceWorkload::Tolerance() const {
@@ -25,16 +26,18 @@ double ReduceWorkload::Tolerance() const {
     return std::ldexp(m_reference.magnitude, -23) * (std::log2(double(m_count) + 1) + 16);
 }
 
-uint64_t WorkloadHostBytes(uint64_t size_bytes) {
+uint64_t ReduceWorkloadHostBytes(uint64_t size_bytes) {
     return size_bytes;
 }
 
 Check ReduceStep::Verify() const {
     Check check;
-    check.value = m_value;
-    check.expected = m_work.reference().sum;
     const double error = std::fabs(m_value - m_work.reference().sum);
     const double tolerance = m_work.Tolerance();
+    check.values = {{"sum", m_value},
+                    {"expected", m_work.reference().sum},
+                    {"error", error},
+                    {"tolerance", tolerance}};
     check.ok = error <= tolerance;  // false for NaN too
     if (!check.ok) {
         char msg[256];
@@ -46,18 +49,25 @@ Check ReduceStep::Verify() const {
     return check;
 }
 
-MemoryNeeds CpuStepNeeds(uint64_t) {
-    return {0, 0};
+Work ReduceStep::GetWork() const {
+    Work w;
+    w.bytes_read = m_work.SizeBytes();
+    w.flops = m_work.count();
+    w.bound = Bound::kRead;
+    return w;
 }
 
-MemoryNeeds GpuStepNeeds(uint64_t size_bytes) {
+MemoryNeeds ReduceCpuNeeds(const ParamValues&) { return {0, 0}; }
+
+MemoryNeeds ReduceGpuNeeds(const ParamValues& params) {
+    const uint64_t size_bytes = params.Number("size");
     const uint64_t partials = 2 * (size_bytes / sizeof(float) / 32 + 1) * sizeof(float);
-    return {0, size_bytes + partials + (uint64_t(1) << 20)};
+    return {0, CheckedAdd(size_bytes, partials + (uint64_t(1) << 20), "the GPU memory needed")};
 }
 
-MemoryNeeds InPlaceGpuStepNeeds(uint64_t size_bytes) {
-    MemoryNeeds needs = GpuStepNeeds(size_bytes);
-    needs.device_bytes += size_bytes;
+MemoryNeeds ReduceInPlaceGpuNeeds(const ParamValues& params) {
+    MemoryNeeds needs = ReduceGpuNeeds(params);
+    needs.device_bytes = CheckedAdd(needs.device_bytes, params.Number("size"), "the GPU memory");
     return needs;
 }
 
@@ -77,8 +87,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<StepInstance> MakeCpuSum(const Workload& w, const StepConfig& c) {
-    return std::make_unique<CpuSumStep>(w, c.threads);
+std::unique_ptr<StepInstance> MakeReduceCpuSum(const Workload& w, const StepContext& c) {
+    return std::make_unique<CpuSumStep>(w, static_cast<int>(c.params.Number("threads")));
 }
 
 }  // namespace lessons::reduce

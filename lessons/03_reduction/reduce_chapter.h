@@ -4,6 +4,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "lesson.h"
 #include "reduce/reduce_cpu.h"
@@ -14,7 +17,6 @@ class ReduceWorkload : public Workload {
 public:
     explicit ReduceWorkload(const WorkloadSpec& spec);
     uint64_t SizeBytes() const override { return m_count * sizeof(float); }
-    std::string Describe() const override;
     const float* data() const { return m_data.get(); }
     uint64_t count() const { return m_count; }
     const ReferenceSum& reference() const { return m_reference; }
@@ -31,7 +33,7 @@ private:
     ReferenceSum m_reference;
 };
 
-uint64_t WorkloadHostBytes(uint64_t size_bytes);
+uint64_t ReduceWorkloadHostBytes(uint64_t size_bytes);
 
 // Base of every reduction step: the value it computed and its check.
 class ReduceStep : public StepInstance {
@@ -39,19 +41,23 @@ public:
     explicit ReduceStep(const Workload& workload)
         : m_work(static_cast<const ReduceWorkload&>(workload)) {}
     Check Verify() const override;
-    uint64_t BytesMoved() const override { return m_work.SizeBytes(); }  // read every float once
+    // Read every float once and add it: one flop per element, a read-mostly step.
+    Work GetWork() const override;
 
 protected:
     const ReduceWorkload& m_work;
     double m_value = 0;
 };
 
-MemoryNeeds CpuStepNeeds(uint64_t size_bytes);
+MemoryNeeds ReduceCpuNeeds(const ParamValues& params);
 // Device memory of the GPU steps: the input, a copy for the in-place step (lesson 20), and
 // the partial sums.
-MemoryNeeds GpuStepNeeds(uint64_t size_bytes);
-MemoryNeeds InPlaceGpuStepNeeds(uint64_t size_bytes);
+MemoryNeeds ReduceGpuNeeds(const ParamValues& params);
+MemoryNeeds ReduceInPlaceGpuNeeds(const ParamValues& params);
 
-std::unique_ptr<StepInstance> MakeCpuSum(const Workload& w, const StepConfig& c);
+std::unique_ptr<StepInstance> MakeReduceCpuSum(const Workload& w, const StepContext& c);
+
+// The GPU steps, by lesson id (reduce_harness.cu; empty in a build without CUDA).
+std::vector<std::pair<std::string, StepRunner>> ReduceGpuRunners();
 
 }  // namespace lessons::reduce

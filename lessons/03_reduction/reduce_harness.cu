@@ -8,7 +8,6 @@
 #include "errors.h"
 #include "reduce/reduce_gpu.cuh"
 #include "reduce_chapter.h"
-#include "reduce_gpu_steps.h"
 
 namespace lessons::reduce {
 namespace {
@@ -44,8 +43,8 @@ protected:
         m_stream.Synchronize();
         m_value = *m_result.get();
         Sample sample;
-        sample.kernel_ms = cuda::ElapsedMs(m_start, m_stop);
-        sample.total_ms = *sample.kernel_ms;
+        sample.total_ms = cuda::ElapsedMs(m_start, m_stop);
+        sample.parts = {{"kernel", sample.total_ms}};
         return sample;
     }
 
@@ -58,14 +57,14 @@ protected:
 // Lessons 20-24: repeat a pass on the partial sums until one value is left.
 class MultiPassStep : public GpuReduceBase {
 public:
-    MultiPassStep(const Workload& w, int block, ReducePass pass, int max_grid, bool in_place)
+    MultiPassStep(const Workload& w, int block, const ReducePassKernel& kernel, int max_grid)
         : GpuReduceBase(w),
           m_block(block),
-          m_pass(pass),
+          m_kernel(kernel),
           m_max_grid(max_grid),
           m_a(m_work.count() / 32 + 1, "the partial sums"),
           m_b(m_work.count() / 32 + 1, "the partial sums") {
-        if (in_place)
+        if (kernel.in_place)
             m_scratch = cuda::DeviceBuffer<float>(std::max<uint64_t>(m_work.count(), 1),
                                                   "a copy of the input");
     }
@@ -81,8 +80,7 @@ public:
             float* src = m_scratch.get() ? m_scratch.get() : m_in.get();
             float* dst = m_a.get();
             do {
-                count = m_pass(src, count, dst, m_block, m_max_grid, s);
-                LESSONS_CUDA_CHECK_LAUNCH("reduction pass");
+                LESSONS_CUDA_CHECK(m_kernel.pass(src, count, dst, m_block, m_max_grid, s, &count));
                 src = dst;
                 dst = dst == m_a.get() ? m_b.get() : m_a.get();
             } while (count > 1);
@@ -92,7 +90,7 @@ public:
 
 private:
     int m_block;
-    ReducePass m_pass;
+    const ReducePassKernel& m_kernel;
     int m_max_grid;
     cuda::DeviceBuffer<float> m_a, m_b, m_scratch;
 };
@@ -112,9 +110,9 @@ public:
 
     Sample Run() override {
         return Timed([this](cudaStream_t s) -> const float* {
-            Reduce25(m_in.get(), m_work.count(), m_sum.get(), m_partials.get(), m_counter.get(),
-                     m_block, m_grid, s);
-            LESSONS_CUDA_CHECK_LAUNCH("reduce_25_vectorized_one_pass_kernel");
+            LESSONS_CUDA_CHECK(kReduce25.launch(m_in.get(), m_work.count(), m_sum.get(),
+                                                m_partials.get(), m_counter.get(), m_block, m_grid,
+                                                s));
             return m_sum.get();
         });
     }
@@ -150,92 +148,65 @@ private:
 };
 
 // The grid that fills the GPU: every SM with as many resident blocks as fit.
-int FullGrid(const void* kernel, int block, size_t dynamic_smem) {
+int FullGrid(const void* kernel, int block, size_t dynamic_smem, int device) {
     int per_sm = 0;
     LESSONS_CUDA_CHECK(
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, dynamic_smem));
-    return std::max(1, per_sm) * GetDeviceInfo().sm_count;
+    return std::max(1, per_sm) * GetDevices().devices[size_t(device)].sm_count;
 }
 
-struct PassKernel {
-    ReducePass pass;
-    const void* (*kernel)();
-    const char* name;
-    bool dynamic_smem;  // block * sizeof(float) of shared memory
-    bool in_place;
-};
+int Block(const ParamValues& params) { return static_cast<int>(params.Number("block")); }
 
-std::unique_ptr<StepInstance> MakePassStep(const Workload& w, const StepConfig& c,
-                                           const PassKernel& k) {
-    const void* kernel = k.kernel();
-    cuda::CheckBlockAgainstKernel(kernel, k.name, c.block);
-    const size_t smem = k.dynamic_smem ? c.block * sizeof(float) : 0;
-    return std::make_unique<MultiPassStep>(w, c.block, k.pass, FullGrid(kernel, c.block, smem),
-                                           k.in_place);
+StepRunner PassStep(const ReducePassKernel& k) {
+    StepRunner r;
+    r.make = [&k](const Workload& w, const StepContext& c) {
+        const int block = Block(c.params);
+        const size_t smem = k.dynamic_smem(block);
+        cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, smem);
+        return std::unique_ptr<StepInstance>(std::make_unique<MultiPassStep>(
+            w, block, k, FullGrid(k.kernel, block, smem, c.devices.front())));
+    };
+    r.attributes = [&k](const ParamValues& params) {
+        const int block = Block(params);
+        return cuda::QueryKernelAttributes(k.kernel, k.name, block, k.dynamic_smem(block));
+    };
+    return r;
 }
 
-const PassKernel kInterleavedGlobal{&Reduce20Pass, &Reduce20Kernel,
-                                    "reduce_20_interleaved_global_kernel", false, true};
-const PassKernel kSharedMemory{&Reduce21Pass, &Reduce21Kernel, "reduce_21_shared_memory_kernel",
-                               true, false};
-const PassKernel kAddDuringLoad{&Reduce22Pass, &Reduce22Kernel, "reduce_22_add_during_load_kernel",
-                                true, false};
-const PassKernel kSequentialUnrolledWarp{&Reduce23Pass, &Reduce23Kernel,
-                                         "reduce_23_sequential_unrolled_warp_kernel", true, false};
-const PassKernel kWarpShuffle{&Reduce24Pass, &Reduce24Kernel, "reduce_24_warp_shuffle_kernel",
-                              false, false};
+StepRunner OnePassStepRunner() {
+    StepRunner r;
+    r.make = [](const Workload& w, const StepContext& c) {
+        const int block = Block(c.params);
+        cuda::CheckBlockAgainstKernel(kReduce25.kernel, kReduce25.name, block);
+        return std::unique_ptr<StepInstance>(std::make_unique<OnePassStep>(
+            w, block, FullGrid(kReduce25.kernel, block, 0, c.devices.front())));
+    };
+    r.attributes = [](const ParamValues& params) {
+        return cuda::QueryKernelAttributes(kReduce25.kernel, kReduce25.name, Block(params));
+    };
+    return r;
+}
 
-KernelAttributes PassAttributes(const PassKernel& k, int block) {
-    return cuda::QueryKernelAttributes(k.kernel(), k.name, block,
-                                       k.dynamic_smem ? block * sizeof(float) : 0);
+StepRunner CubStepRunner() {
+    StepRunner r;
+    r.make = [](const Workload& w, const StepContext&) {
+        return std::unique_ptr<StepInstance>(std::make_unique<CubStep>(w));
+    };
+    return r;
 }
 
 }  // namespace
 
-std::unique_ptr<StepInstance> MakeInterleavedGlobal(const Workload& w, const StepConfig& c) {
-    return MakePassStep(w, c, kInterleavedGlobal);
-}
-std::unique_ptr<StepInstance> MakeSharedMemory(const Workload& w, const StepConfig& c) {
-    return MakePassStep(w, c, kSharedMemory);
-}
-std::unique_ptr<StepInstance> MakeAddDuringLoad(const Workload& w, const StepConfig& c) {
-    return MakePassStep(w, c, kAddDuringLoad);
-}
-std::unique_ptr<StepInstance> MakeSequentialUnrolledWarp(const Workload& w, const StepConfig& c) {
-    return MakePassStep(w, c, kSequentialUnrolledWarp);
-}
-std::unique_ptr<StepInstance> MakeWarpShuffle(const Workload& w, const StepConfig& c) {
-    return MakePassStep(w, c, kWarpShuffle);
-}
-
-std::unique_ptr<StepInstance> MakeVectorizedOnePass(const Workload& w, const StepConfig& c) {
-    cuda::CheckBlockAgainstKernel(Reduce25Kernel(), "reduce_25_vectorized_one_pass_kernel",
-                                  c.block);
-    return std::make_unique<OnePassStep>(w, c.block, FullGrid(Reduce25Kernel(), c.block, 0));
-}
-
-std::unique_ptr<StepInstance> MakeCub(const Workload& w, const StepConfig&) {
-    return std::make_unique<CubStep>(w);
-}
-
-KernelAttributes InterleavedGlobalAttributes(int block) {
-    return PassAttributes(kInterleavedGlobal, block);
-}
-KernelAttributes SharedMemoryAttributes(int block) {
-    return PassAttributes(kSharedMemory, block);
-}
-KernelAttributes AddDuringLoadAttributes(int block) {
-    return PassAttributes(kAddDuringLoad, block);
-}
-KernelAttributes SequentialUnrolledWarpAttributes(int block) {
-    return PassAttributes(kSequentialUnrolledWarp, block);
-}
-KernelAttributes WarpShuffleAttributes(int block) {
-    return PassAttributes(kWarpShuffle, block);
-}
-KernelAttributes VectorizedOnePassAttributes(int block) {
-    return cuda::QueryKernelAttributes(Reduce25Kernel(), "reduce_25_vectorized_one_pass_kernel",
-                                       block);
+std::vector<std::pair<std::string, StepRunner>> ReduceGpuRunners() {
+    return {
+        {"reduce/20-v0-interleaved-global", PassStep(kReduce20)},
+        {"reduce/21-v1-shared-memory", PassStep(kReduce21)},
+        {"reduce/22-v2-add-during-load", PassStep(kReduce22)},
+        {"reduce/23-v3-unrolled-last-warp", PassStep(kReduce23)},
+        {"reduce/24-v4-warp-shuffle", PassStep(kReduce24)},
+        {"reduce/25-v5-vectorized-one-pass", OnePassStepRunner()},
+        {"reduce/26-cub", CubStepRunner()},
+    };
 }
 
 }  // namespace lessons::reduce

@@ -1,0 +1,228 @@
+#include "params.h"
+
+#include <algorithm>
+
+#include "errors.h"
+#include "host.h"
+#include "units.h"
+
+namespace lessons {
+namespace {
+
+bool IsPowerOfTwo(uint64_t v) { return v && (v & (v - 1)) == 0; }
+
+std::string JoinChoices(const std::vector<std::string>& choices) {
+    std::string out;
+    for (size_t i = 0; i < choices.size(); ++i) {
+        if (i) out += i + 1 == choices.size() ? " or " : ", ";
+        out += choices[i];
+    }
+    return out;
+}
+
+}  // namespace
+
+const char* ToString(ParamType type) {
+    switch (type) {
+        case ParamType::kInt: return "int";
+        case ParamType::kBytes: return "bytes";
+        case ParamType::kCount: return "count";
+        case ParamType::kChoice: return "choice";
+    }
+    return "?";
+}
+
+std::string ParamSpec::Format(const ParamValue& value) const {
+    if (type == ParamType::kChoice) return value.choice;
+    if (type == ParamType::kBytes) return FormatSize(value.number);
+    return std::to_string(value.number);
+}
+
+std::string ParamSpec::Describe() const {
+    if (type == ParamType::kChoice) return JoinChoices(choices);
+    auto show = [this](uint64_t v) { return Format(ParamValue::Number(v)); };
+    std::string out;
+    if (step > 1 && type != ParamType::kBytes)
+        out = "a multiple of " + std::to_string(step) + " from " + show(min) + " to " + show(max);
+    else if (step > 1)
+        out = "a whole number of " + std::to_string(step) + "-byte elements from " + show(min) +
+              " to " + show(max);
+    else
+        out = "from " + show(min) + " to " + show(max);
+    if (power_of_two) out += " that is a power of two";
+    const std::vector<ParamValue> values = Values(64);
+    if (!values.empty() && values.size() <= 32) {
+        out += " (";
+        for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + Format(values[i]);
+        out += ")";
+    }
+    return out;
+}
+
+std::string ParamSpec::Reject(const ParamValue& value) const {
+    bool ok = false;
+    std::string shown;
+    if (type == ParamType::kChoice) {
+        ok = std::find(choices.begin(), choices.end(), value.choice) != choices.end();
+        shown = "'" + value.choice + "'";
+    } else {
+        const uint64_t v = value.number;
+        ok = value.choice.empty() && v >= min && v <= max && (step <= 1 || v % step == 0) &&
+             (!power_of_two || IsPowerOfTwo(v));
+        shown = type == ParamType::kBytes ? std::to_string(v) + " B" : std::to_string(v);
+    }
+    if (ok) return {};
+    std::string msg = label_en + " (" + name + ") " + shown + " is not accepted: use " + Describe();
+    if (!why.empty()) msg += "; " + why;
+    return msg;
+}
+
+ParamValue ParamSpec::Parse(std::string_view text) const {
+    if (type == ParamType::kChoice) {
+        const ParamValue v = ParamValue::Choice(std::string(text));
+        const std::string why_not = Reject(v);
+        if (!why_not.empty()) throw UsageError(why_not);
+        return v;
+    }
+    ParamValue v;
+    try {
+        v.number = type == ParamType::kBytes ? ParseSize(text) : ParseCount(text);
+    } catch (const UsageError& e) {
+        throw UsageError(label_en + " (" + name + "): " + e.what());
+    }
+    const std::string why_not = Reject(v);
+    if (!why_not.empty()) throw UsageError(why_not);
+    return v;
+}
+
+ParamValue ParamSpec::Default() const {
+    if (dynamic_default) {
+        const uint64_t d = dynamic_default();
+        return ParamValue::Number(std::clamp(d, min, max));
+    }
+    return default_value;
+}
+
+std::vector<ParamValue> ParamSpec::Values(size_t limit) const {
+    std::vector<ParamValue> out;
+    if (type == ParamType::kChoice) {
+        for (const std::string& c : choices) out.push_back(ParamValue::Choice(c));
+        return out;
+    }
+    if (power_of_two) {
+        for (uint64_t v = 1; v <= max && v != 0; v *= 2) {
+            if (v >= min && (step <= 1 || v % step == 0)) out.push_back(ParamValue::Number(v));
+            if (out.size() > limit) return {};
+            if (v > max / 2) break;
+        }
+        return out;
+    }
+    const uint64_t s = std::max<uint64_t>(step, 1);
+    const uint64_t first = (min + s - 1) / s * s;
+    if (max < first) return out;
+    if ((max - first) / s + 1 > limit) return {};
+    for (uint64_t v = first; v <= max; v += s) {
+        out.push_back(ParamValue::Number(v));
+        if (max - v < s) break;
+    }
+    return out;
+}
+
+void ParamValues::Set(const std::string& name, ParamValue value) {
+    for (auto& [n, v] : m_entries) {
+        if (n == name) {
+            v = std::move(value);
+            return;
+        }
+    }
+    m_entries.emplace_back(name, std::move(value));
+}
+
+const ParamValue* ParamValues::Find(std::string_view name) const {
+    for (const auto& [n, v] : m_entries)
+        if (n == name) return &v;
+    return nullptr;
+}
+
+bool ParamValues::Has(std::string_view name) const { return Find(name) != nullptr; }
+
+uint64_t ParamValues::Number(std::string_view name) const {
+    const ParamValue* v = Find(name);
+    if (!v || !v->choice.empty())
+        throw UsageError("parameter '" + std::string(name) + "' is not set to a number");
+    return v->number;
+}
+
+const std::string& ParamValues::Choice(std::string_view name) const {
+    const ParamValue* v = Find(name);
+    if (!v || v->choice.empty())
+        throw UsageError("parameter '" + std::string(name) + "' is not set to a choice");
+    return v->choice;
+}
+
+ParamValues ParamValues::Subset(const std::vector<std::string>& names) const {
+    ParamValues out;
+    for (const auto& [n, v] : m_entries)
+        if (std::find(names.begin(), names.end(), n) != names.end()) out.Set(n, v);
+    return out;
+}
+
+ParamSpec BlockParam(uint64_t min, uint64_t max, uint64_t default_block, bool power_of_two,
+                     std::string why) {
+    ParamSpec p;
+    p.name = "block";
+    p.label_en = "Block size";
+    p.label_zh = "线程块大小";
+    p.type = ParamType::kInt;
+    p.min = min;
+    p.max = max;
+    p.step = 32;
+    p.power_of_two = power_of_two;
+    p.default_value = ParamValue::Number(default_block);
+    p.unit = "threads";
+    p.why = std::move(why);
+    return p;
+}
+
+ParamSpec ThreadsParam() {
+    ParamSpec p;
+    p.name = "threads";
+    p.label_en = "Host threads";
+    p.label_zh = "CPU 线程数";
+    p.type = ParamType::kInt;
+    p.min = 1;
+    p.max = 1024;
+    p.dynamic_default = [] { return static_cast<uint64_t>(GetHostInfo().hardware_threads); };
+    p.default_value = ParamValue::Number(1);
+    p.unit = "threads";
+    return p;
+}
+
+ParamSpec SizeParam(uint64_t default_bytes, uint64_t element_bytes) {
+    ParamSpec p;
+    p.name = "size";
+    p.label_en = "Data size";
+    p.label_zh = "数据规模";
+    p.type = ParamType::kBytes;
+    p.min = 0;
+    p.max = uint64_t(1) << 40;  // 1 TiB; memory is checked before anything is allocated
+    p.step = element_bytes;
+    p.default_value = ParamValue::Number(default_bytes);
+    p.log_scale = true;
+    return p;
+}
+
+ParamSpec ChoiceParam(std::string name, std::string label_en, std::string label_zh,
+                      std::vector<std::string> choices, std::vector<std::string> notes) {
+    ParamSpec p;
+    p.name = std::move(name);
+    p.label_en = std::move(label_en);
+    p.label_zh = std::move(label_zh);
+    p.type = ParamType::kChoice;
+    p.default_value = ParamValue::Choice(choices.empty() ? std::string() : choices.front());
+    p.choices = std::move(choices);
+    p.choice_notes = std::move(notes);
+    return p;
+}
+
+}  // namespace lessons

@@ -1,0 +1,104 @@
+// Named parameters: the axes a lesson can be run along (block size, threads, data size, data
+// kind, matrix dimensions, a tile configuration, GPU count...). The CLI's options, the worker
+// protocol's `params` and the GUI's controls are all generated from these declarations.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace lessons {
+
+enum class ParamType {
+    kInt,     // a whole number: block size, threads, GPU count, chunks
+    kBytes,   // a size in bytes, written with a unit ("64MiB")
+    kCount,   // a number of elements (rows, columns), written as a plain number
+    kChoice,  // one of a list of names: data kind, tile configuration
+};
+
+const char* ToString(ParamType type);
+
+// One value of a parameter: a number, or a choice's name.
+struct ParamValue {
+    uint64_t number = 0;
+    std::string choice;  // non-empty for kChoice
+
+    static ParamValue Number(uint64_t n) { return {n, {}}; }
+    static ParamValue Choice(std::string name) { return {0, std::move(name)}; }
+    bool operator==(const ParamValue& o) const {
+        return number == o.number && choice == o.choice;
+    }
+    bool operator!=(const ParamValue& o) const { return !(*this == o); }
+};
+
+struct ParamSpec {
+    std::string name;  // "block": the CLI's --set block=..., the protocol's params.block
+    std::string label_en;
+    std::string label_zh;
+    ParamType type = ParamType::kInt;
+    // Numbers: the accepted range (inclusive), a multiple of `step`, powers of two only when
+    // `power_of_two`. Choices: `choices`, each with an optional description.
+    uint64_t min = 0;
+    uint64_t max = 0;
+    uint64_t step = 1;
+    bool power_of_two = false;
+    std::vector<std::string> choices;
+    std::vector<std::string> choice_notes;  // shown beside each choice (may be empty)
+    ParamValue default_value;
+    // A default known only at run time (threads: this machine's hardware threads).
+    std::function<uint64_t()> dynamic_default;
+    std::string unit;        // shown beside numbers: "threads", "GPUs" (sizes have their own)
+    bool log_scale = false;  // a slider on a log axis suits it (data sizes, matrix sizes)
+    std::string why;         // why the values are restricted, shown with the choices
+
+    // Empty when the value is accepted, else why not (naming the parameter, the value and the
+    // valid range or choices).
+    std::string Reject(const ParamValue& value) const;
+    // Parses the text form ("256", "64MiB", "random"); throws UsageError naming the parameter.
+    ParamValue Parse(std::string_view text) const;
+    // "256", "64.0 MiB", "random".
+    std::string Format(const ParamValue& value) const;
+    ParamValue Default() const;
+    // Every accepted value when there are few (block sizes, choices, small ranges); empty when
+    // the range is too large to list (sizes, matrix dimensions).
+    std::vector<ParamValue> Values(size_t limit = 256) const;
+    // "a multiple of 32 from 32 to 1024 that is a power of two", "random, dense or none".
+    std::string Describe() const;
+};
+
+// A set of parameter values by name, in the order they were set.
+class ParamValues {
+public:
+    void Set(const std::string& name, ParamValue value);
+    bool Has(std::string_view name) const;
+    // Throws UsageError when missing, or when of the other kind.
+    uint64_t Number(std::string_view name) const;
+    const std::string& Choice(std::string_view name) const;
+    const ParamValue* Find(std::string_view name) const;
+    // Only the entries whose names are in `names`.
+    ParamValues Subset(const std::vector<std::string>& names) const;
+    const std::vector<std::pair<std::string, ParamValue>>& entries() const { return m_entries; }
+    bool empty() const { return m_entries.empty(); }
+    bool operator==(const ParamValues& o) const { return m_entries == o.m_entries; }
+    bool operator!=(const ParamValues& o) const { return !(*this == o); }
+
+private:
+    std::vector<std::pair<std::string, ParamValue>> m_entries;
+};
+
+// Parameter values as given by a user (CLI text, protocol JSON converted to text), by name.
+using RawParams = std::vector<std::pair<std::string, std::string>>;
+
+// The usual parameters, declared once so that every chapter spells them alike.
+ParamSpec BlockParam(uint64_t min, uint64_t max, uint64_t default_block, bool power_of_two = false,
+                     std::string why = {});
+ParamSpec ThreadsParam();
+ParamSpec SizeParam(uint64_t default_bytes, uint64_t element_bytes = 1);
+ParamSpec ChoiceParam(std::string name, std::string label_en, std::string label_zh,
+                      std::vector<std::string> choices, std::vector<std::string> notes = {});
+
+}  // namespace lessons

@@ -1,0 +1,92 @@
+#include "result.h"
+
+#include <algorithm>
+
+#include "errors.h"
+
+namespace lessons {
+
+void RunOptions::Set(const std::string& name, const std::string& value) {
+    for (auto& [n, v] : params) {
+        if (n == name) {
+            v = value;
+            return;
+        }
+    }
+    params.emplace_back(name, value);
+}
+
+const std::string* RunOptions::Get(const std::string& name) const {
+    for (const auto& [n, v] : params)
+        if (n == name) return &v;
+    return nullptr;
+}
+
+std::optional<double> RunResult::Part(std::string_view name) const {
+    for (const TimedPart& p : parts)
+        if (p.name == name) return p.ms;
+    return std::nullopt;
+}
+
+std::optional<double> RunResult::Value(std::string_view name) const {
+    for (const NamedValue& v : values)
+        if (v.name == name) return v.value;
+    return std::nullopt;
+}
+
+std::optional<uint64_t> RunResult::Number(std::string_view param) const {
+    const ParamValue* v = params.Find(param);
+    if (!v || !v->choice.empty()) return std::nullopt;
+    return v->number;
+}
+
+std::string RunResult::ChoiceOr(std::string_view param, const std::string& fallback) const {
+    const ParamValue* v = params.Find(param);
+    return v && !v->choice.empty() ? v->choice : fallback;
+}
+
+double Median(std::vector<double> values) {
+    if (values.empty()) return 0;
+    std::sort(values.begin(), values.end());
+    const size_t mid = values.size() / 2;
+    return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
+}
+
+void DeriveMetrics(RunResult& r, const CeilingFigures* c) {
+    r.rate_ms = r.Part(r.work.rate_part).value_or(r.median_ms);
+    const double seconds = r.rate_ms * 1e-3;
+    const uint64_t bytes = r.work.bound == Bound::kH2D    ? r.work.h2d_bytes
+                           : r.work.bound == Bound::kPeer ? r.work.peer_bytes
+                                                          : r.work.MemoryBytes();
+    r.gbps = seconds > 0 ? double(bytes) / seconds * 1e-9 : 0;
+    r.gflops.reset();
+    if (r.work.flops > 0 && seconds > 0) r.gflops = double(r.work.flops) / seconds * 1e-9;
+    r.ceiling.reset();
+    r.pct_of_ceiling.reset();
+    r.intensity.reset();
+    r.attainable_gflops.reset();
+    if (r.kind != StepKind::kGpu || !c) return;
+    double ceiling = 0;
+    switch (r.work.bound) {
+        case Bound::kNone: break;
+        case Bound::kRead: ceiling = c->read_gbps; break;
+        case Bound::kCopy: ceiling = c->copy_gbps; break;
+        case Bound::kFp32: ceiling = c->fp32_gflops; break;
+        case Bound::kH2D: ceiling = c->h2d_gbps; break;
+        case Bound::kPeer: ceiling = c->peer_gbps; break;
+    }
+    if (ceiling > 0) {
+        r.ceiling = ceiling;
+        r.pct_of_ceiling = 100.0 * r.Rate() / ceiling;
+    }
+    // The roofline: attainable GFLOP/s at this intensity is the lower of the fp32 peak and
+    // the memory bandwidth (read-only for read-mostly steps, copy otherwise) times intensity.
+    if (r.work.MemoryBytes() > 0) {
+        r.intensity = double(r.work.flops) / double(r.work.MemoryBytes());
+        const double bandwidth = r.work.bound == Bound::kRead ? c->read_gbps : c->copy_gbps;
+        if (c->fp32_gflops > 0 && bandwidth > 0)
+            r.attainable_gflops = std::min(c->fp32_gflops, *r.intensity * bandwidth);
+    }
+}
+
+}  // namespace lessons

@@ -1,0 +1,93 @@
+// What a run is asked to do (RunOptions) and what it reports (RunResult). One field table
+// (result_fields.cpp) writes a result as JSON, CSV and the GUI's table, and reads it back.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lesson.h"
+#include "params.h"
+
+namespace lessons {
+
+struct RunOptions {
+    RawParams params;           // by name, as text; unset ones take the lesson's defaults
+    std::optional<int> reps;    // timed samples; default: until min_time_s has passed
+    uint64_t seed = 1;
+    bool cold_l2 = false;       // flush the L2 before every GPU sample
+    std::string input_file;     // chapters that accept one: scan this file
+    std::string output_file;    // chapters with an output: write it here (split: offsets)
+    double min_time_s = 0.25;   // automatic repetitions: time at least this long...
+    double max_time_s = 5.0;    // ...and stop after this long, even before kMinReps
+
+    // Sets (or replaces) one parameter's text.
+    void Set(const std::string& name, const std::string& value);
+    const std::string* Get(const std::string& name) const;
+};
+
+// Automatic repetition bounds.
+constexpr int kMinReps = 3;
+constexpr int kMaxReps = 1000;
+
+// The ceilings a result is compared with, as measured on the device that ran it.
+struct CeilingFigures {
+    double read_gbps = 0;
+    double copy_gbps = 0;
+    double fp32_gflops = 0;
+    double h2d_gbps = 0;
+    double peer_gbps = 0;
+};
+
+struct RunResult {
+    int lesson = 0;
+    std::string id;
+    std::string title;
+    std::string chapter;
+    StepKind kind = StepKind::kCpu;
+    ParamValues params;       // every parameter, as resolved for the run
+    std::string input;        // the file scanned, when not generated
+    uint64_t seed = 0;
+    bool cold_l2 = false;
+
+    int reps = 0;
+    double median_ms = 0, min_ms = 0, max_ms = 0;  // the whole timed region of the step
+    std::vector<double> samples_ms;
+    std::vector<TimedPart> parts;  // medians of the timed parts (h2d, kernel, d2h, ...)
+
+    Work work;
+    double rate_ms = 0;  // the time the rates are taken over (see Work::rate_part)
+    double gbps = 0;     // (bytes read + written) / rate_ms
+    std::optional<double> gflops;  // flops / rate_ms, when the step does arithmetic
+    std::optional<double> ceiling;           // the matching ceiling (GB/s, or GFLOP/s for kFp32)
+    std::optional<double> pct_of_ceiling;    // the rate / the ceiling * 100
+    std::optional<double> intensity;         // flops per byte of memory traffic (roofline x)
+    std::optional<double> attainable_gflops;  // the roofline at that intensity
+
+    bool verified = false;
+    std::string check_message;
+    std::vector<NamedValue> values;  // the chapter's values and the step's extras
+
+    std::vector<std::string> devices;  // every device used: GPU names, or the CPU's name
+    std::optional<KernelAttributes> attributes;
+    std::string timestamp;
+    bool recorded = false;  // loaded from assets/reference, not measured now
+
+    std::optional<double> Part(std::string_view name) const;
+    std::optional<double> Value(std::string_view name) const;
+    std::optional<uint64_t> Number(std::string_view param) const;
+    std::string ChoiceOr(std::string_view param, const std::string& fallback) const;
+    // The GB/s or GFLOP/s the step is judged by, with its unit.
+    double Rate() const { return work.bound == Bound::kFp32 && gflops ? *gflops : gbps; }
+    const char* RateUnit() const { return work.bound == Bound::kFp32 ? "GFLOP/s" : "GB/s"; }
+    std::string Device() const { return devices.empty() ? std::string() : devices.front(); }
+};
+
+// Fills the rates, the ceiling and the roofline of `r` from its work and timings.
+void DeriveMetrics(RunResult& r, const CeilingFigures* ceilings);
+
+// Median of a list (the mean of the middle two for an even count); 0 for an empty list.
+double Median(std::vector<double> values);
+
+}  // namespace lessons

@@ -1,0 +1,319 @@
+// The harness of chapter 1's GPU steps: copy the text to the device, scan it, copy the
+// offsets back, each part timed with CUDA events on the step's own stream. The kernels and
+// what launching them needs come from kernels/split/ (split_gpu.cuh).
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "cuda/cuda_util.h"
+#include "errors.h"
+#include "split/split_cpu.h"
+#include "split/split_gpu.cuh"
+#include "split_chapter.h"
+
+namespace lessons::split {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double MsSince(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+int Block(const StepContext& c) { return static_cast<int>(c.params.Number("block")); }
+
+// How a step scans: launches on `stream` and returns the count when it already has it on
+// the host (Thrust), or leaves it in `count` on the device (nullopt).
+using ScanFn = std::function<std::optional<uint64_t>(
+    const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count, cudaStream_t)>;
+
+ScanFn KernelScan(const SplitKernel& k, int block) {
+    return [&k, block](const char* buf, uint64_t n, unsigned long long* out,
+                       unsigned long long* count, cudaStream_t stream) -> std::optional<uint64_t> {
+        LESSONS_CUDA_CHECK(k.launch(buf, n, out, count, block, stream));
+        return std::nullopt;
+    };
+}
+
+std::optional<uint64_t> ThrustScan(const char* buf, uint64_t n, unsigned long long* out,
+                                   unsigned long long*, cudaStream_t stream) {
+    unsigned long long found = 0;
+    LESSONS_CUDA_CHECK(Split09ThrustCopyIf(buf, n, out, &found, stream));
+    return found;
+}
+
+// Page-locked copy of the text (lesson 5's allocation), timed; and, for comparison, a
+// pageable one (malloc + first touch, which is where the operating system really hands out
+// the pages).
+class PinnedText {
+public:
+    PinnedText(const char* text, uint64_t n, bool measure) {
+        const auto t0 = Clock::now();
+        char* ptr = nullptr;
+        LESSONS_CUDA_CHECK(Split05AllocPinned(&ptr, n));
+        m_buffer = cuda::PinnedBuffer<char>::Adopt(ptr, n);
+        m_alloc_pinned_ms = MsSince(t0);
+        if (n) std::memcpy(ptr, text, n);
+        if (measure) {
+            const auto t1 = Clock::now();
+            char* pageable = static_cast<char*>(std::malloc(n ? n : 1));
+            if (!pageable)
+                throw UsageError("out of host memory for the pageable comparison buffer");
+            for (uint64_t i = 0; i < n; i += 4096) pageable[i] = 0;  // fault every page in
+            m_alloc_pageable_ms = MsSince(t1);
+            std::free(pageable);
+        }
+    }
+    const char* get() const { return m_buffer.get(); }
+    double alloc_pinned_ms() const { return m_alloc_pinned_ms; }
+    double alloc_pageable_ms() const { return m_alloc_pageable_ms; }
+
+private:
+    cuda::PinnedBuffer<char> m_buffer;
+    double m_alloc_pinned_ms = 0, m_alloc_pageable_ms = 0;
+};
+
+// Device buffer of the text, zero from n to its end (the padding some kernels read).
+cuda::DeviceBuffer<char> PaddedDeviceText(uint64_t n, uint64_t padded, cudaStream_t stream) {
+    cuda::DeviceBuffer<char> buf(padded + 16, "the text");
+    LESSONS_CUDA_CHECK(cudaMemsetAsync(buf.get() + n, 0, padded + 16 - n, stream));
+    return buf;
+}
+
+// The offsets on the device, their counter, and their way back to the host.
+class GpuSplitBase : public SplitStep {
+protected:
+    explicit GpuSplitBase(const Workload& w)
+        : SplitStep(w, true),
+          m_dev_out(SplitCapacity(m_work.SizeBytes()), "the offsets"),
+          m_count(1, "the counter"),
+          m_host_count(1, "the counter") {}
+
+    uint64_t ReadCount(cuda::Stream& stream) {
+        LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_host_count.get(), m_count.get(),
+                                           sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                           stream.get()));
+        stream.Synchronize();
+        return *m_host_count.get();
+    }
+
+    // Queues the copy of m_found offsets to the host (none when a broken kernel reported more
+    // than can exist; Verify() reports that).
+    void ReadOffsets(cudaStream_t stream) {
+        const uint64_t capacity = SplitCapacity(m_work.SizeBytes());
+        if (m_found > capacity)
+            m_found = capacity + 1;
+        else if (m_found)
+            LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_out.get(), m_dev_out.get(), m_found * 8,
+                                               cudaMemcpyDeviceToHost, stream));
+    }
+
+    cuda::DeviceBuffer<unsigned long long> m_dev_out;
+    cuda::DeviceBuffer<unsigned long long> m_count;
+    cuda::PinnedBuffer<unsigned long long> m_host_count;
+};
+
+// How a step of lessons 4 to 10 is set up.
+struct StepSpec {
+    ScanFn scan;
+    bool pinned = false;               // host text in page-locked memory (lessons 5 on)
+    uint64_t padded_bytes = 0;         // device bytes the kernel reads (zero-padded past n)
+    bool measure_allocation = false;   // report pinned vs pageable allocation cost (lesson 5)
+};
+
+// H2D, scan, D2H of the count (unless the scan returned it) and of the offsets.
+class GpuSplitStep : public GpuSplitBase {
+public:
+    GpuSplitStep(const Workload& w, StepSpec spec) : GpuSplitBase(w), m_spec(std::move(spec)) {
+        const uint64_t n = m_work.SizeBytes();
+        m_buf = PaddedDeviceText(n, std::max(m_spec.padded_bytes, n), m_stream.get());
+        if (m_spec.pinned) m_pinned.emplace(m_work.data(), n, m_spec.measure_allocation);
+        m_stream.Synchronize();
+    }
+
+    Sample Run() override {
+        const uint64_t n = m_work.SizeBytes();
+        cudaStream_t s = m_stream.get();
+        m_start.Record(s);
+        // The same call with pageable or pinned memory: what changes is where `host` points.
+        const char* host = m_pinned ? m_pinned->get() : m_work.data();
+        if (n) LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_buf.get(), host, n, cudaMemcpyHostToDevice, s));
+        LESSONS_CUDA_CHECK(cudaMemsetAsync(m_count.get(), 0, sizeof(unsigned long long), s));
+        m_copied.Record(s);
+        const std::optional<uint64_t> known =
+            m_spec.scan(m_buf.get(), n, m_dev_out.get(), m_count.get(), s);
+        m_scanned.Record(s);
+        m_found = known ? *known : ReadCount(m_stream);
+        ReadOffsets(s);
+        m_stop.Record(s);
+        m_stream.Synchronize();
+        Sample sample;
+        sample.parts = {{"h2d", cuda::ElapsedMs(m_start, m_copied)},
+                        {"kernel", cuda::ElapsedMs(m_copied, m_scanned)},
+                        {"d2h", cuda::ElapsedMs(m_scanned, m_stop)}};
+        sample.total_ms = cuda::ElapsedMs(m_start, m_stop);
+        return sample;
+    }
+
+    std::vector<NamedValue> Extras() const override {
+        if (!m_pinned || !m_spec.measure_allocation) return {};
+        return {{"alloc_pinned_ms", m_pinned->alloc_pinned_ms()},
+                {"alloc_pageable_ms", m_pinned->alloc_pageable_ms()}};
+    }
+
+private:
+    StepSpec m_spec;
+    cuda::Stream m_stream;
+    cuda::DeviceBuffer<char> m_buf;
+    std::optional<PinnedText> m_pinned;
+    cuda::Event m_start, m_copied, m_scanned, m_stop;
+};
+
+// Lesson 11: the copy and the scan overlap, so only the whole is timed; the copy alone is
+// measured once at set-up for comparison. Its rate is the text over the whole time, against
+// the host-to-device ceiling: the copy is what it hides the scan behind.
+class OverlappedStep : public GpuSplitBase {
+public:
+    static constexpr int kStreams = 4;
+
+    OverlappedStep(const Workload& w, int block)
+        : GpuSplitBase(w),
+          m_block(block),
+          m_pinned(m_work.data(), m_work.SizeBytes(), false),
+          m_chunk(Split11Chunk(m_work.SizeBytes(), block)) {
+        const uint64_t n = m_work.SizeBytes();
+        m_buf = PaddedDeviceText(n, kSplit10.padded(n, block), m_main.get());
+        for (int i = 0; i < kStreams; ++i) {
+            m_raw_streams[i] = m_streams[i].get();
+            m_raw_events[i] = m_events[i].get();
+        }
+        // The copy alone, for the comparison the lesson is about (median of three).
+        std::vector<double> copies;
+        for (int rep = 0; rep < 3 && n; ++rep) {
+            m_start.Record(m_main.get());
+            LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_buf.get(), m_pinned.get(), n,
+                                               cudaMemcpyHostToDevice, m_main.get()));
+            m_stop.Record(m_main.get());
+            copies.push_back(cuda::ElapsedMs(m_start, m_stop));
+        }
+        std::sort(copies.begin(), copies.end());
+        m_copy_alone_ms = copies.empty() ? 0 : copies[copies.size() / 2];
+        m_main.Synchronize();
+    }
+
+    Sample Run() override {
+        const uint64_t n = m_work.SizeBytes();
+        cudaStream_t s = m_main.get();
+        m_start.Record(s);
+        LESSONS_CUDA_CHECK(cudaMemsetAsync(m_count.get(), 0, sizeof(unsigned long long), s));
+        if (n)
+            LESSONS_CUDA_CHECK(Split11Overlapped(m_pinned.get(), m_buf.get(), n, m_dev_out.get(),
+                                                 m_count.get(), m_block, m_chunk, s, m_raw_streams,
+                                                 m_raw_events, kStreams));
+        m_found = ReadCount(m_main);
+        ReadOffsets(s);
+        m_stop.Record(s);
+        m_main.Synchronize();
+        Sample sample;
+        sample.total_ms = cuda::ElapsedMs(m_start, m_stop);
+        return sample;
+    }
+
+    Work GetWork() const override {
+        Work w = SplitStep::GetWork();
+        w.bound = Bound::kH2D;
+        return w;
+    }
+
+    std::vector<NamedValue> Extras() const override {
+        return {{"h2d_alone_ms", m_copy_alone_ms},
+                {"chunk_bytes", double(m_chunk)},
+                {"streams", double(kStreams)}};
+    }
+
+private:
+    int m_block;
+    PinnedText m_pinned;
+    cuda::Stream m_main;
+    cuda::Stream m_streams[kStreams];
+    cuda::Event m_events[kStreams];
+    cudaStream_t m_raw_streams[kStreams];
+    cudaEvent_t m_raw_events[kStreams];
+    cuda::DeviceBuffer<char> m_buf;
+    uint64_t m_chunk;
+    double m_copy_alone_ms = 0;
+    cuda::Event m_start, m_stop;
+};
+
+// Checks the block and the grid against the kernel's and the GPU's limits.
+void CheckLaunch(const SplitKernel& k, uint64_t n, int block) {
+    cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, k.dynamic_smem(block));
+    const uint64_t blocks = k.blocks(n, block);
+    if (blocks > static_cast<uint64_t>(INT_MAX))
+        throw UsageError("this size needs " + std::to_string(blocks) + " blocks of " +
+                         std::to_string(block) +
+                         " threads, more than the grid limit of 2^31 - 1; use a larger block or "
+                         "a smaller size");
+}
+
+// A runner of lesson 4 to 10's kind: one kernel of kernels/split/, set up by the StepSpec.
+StepRunner KernelStep(const SplitKernel& k, bool pinned, bool measure_allocation = false) {
+    StepRunner r;
+    r.make = [&k, pinned, measure_allocation](const Workload& w, const StepContext& c) {
+        const int block = Block(c);
+        CheckLaunch(k, w.SizeBytes(), block);
+        StepSpec spec;
+        spec.scan = KernelScan(k, block);
+        spec.pinned = pinned;
+        spec.padded_bytes = k.padded ? k.padded(w.SizeBytes(), block) : w.SizeBytes();
+        spec.measure_allocation = measure_allocation;
+        return std::unique_ptr<StepInstance>(std::make_unique<GpuSplitStep>(w, std::move(spec)));
+    };
+    r.attributes = [&k](const ParamValues& params) {
+        const int block = static_cast<int>(params.Number("block"));
+        return cuda::QueryKernelAttributes(k.kernel, k.name, block, k.dynamic_smem(block));
+    };
+    return r;
+}
+
+StepRunner ThrustStep() {
+    StepRunner r;
+    r.make = [](const Workload& w, const StepContext&) {
+        StepSpec spec;
+        spec.scan = &ThrustScan;
+        spec.pinned = true;
+        return std::unique_ptr<StepInstance>(std::make_unique<GpuSplitStep>(w, std::move(spec)));
+    };
+    return r;
+}
+
+StepRunner OverlappedChunksStep() {
+    StepRunner r = KernelStep(kSplit10, true);
+    r.make = [](const Workload& w, const StepContext& c) {
+        const int block = Block(c);
+        CheckLaunch(kSplit10, w.SizeBytes(), block);
+        return std::unique_ptr<StepInstance>(std::make_unique<OverlappedStep>(w, block));
+    };
+    return r;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, StepRunner>> SplitGpuRunners() {
+    return {
+        {"split/04-one-thread-per-pair", KernelStep(kSplit04, false)},
+        {"split/05-pinned-memory", KernelStep(kSplit04, true, true)},
+        {"split/06-branch-free-padding", KernelStep(kSplit06, true)},
+        {"split/07-shared-memory", KernelStep(kSplit07, true)},
+        {"split/08-four-bytes-per-thread", KernelStep(kSplit08, true)},
+        {"split/09-thrust-copy-if", ThrustStep()},
+        {"split/10-vector-loads-block-compaction", KernelStep(kSplit10, true)},
+        {"split/11-overlapped-chunks", OverlappedChunksStep()},
+    };
+}
+
+}  // namespace lessons::split
