@@ -46,7 +46,7 @@ san_log="$out/sanitizer.log"
 : >"$san_log"
 san_fail=0
 for lesson in $gpu_lessons; do
-    info=$(echo "$lessons_json" | python3 -c "import json,sys; l=[x for x in json.load(sys.stdin) if x['lesson']==$lesson][0]; b=l['blocks']; print(l['chapter_id'], 'lib' if l['library'] else 'own', b['choices'][0] if b else 0, b['choices'][-1] if b else 0)")
+    info=$(echo "$lessons_json" | python3 -c "import json,sys; l=[x for x in json.load(sys.stdin) if x['lesson']==$lesson][0]; b=[p['values'] for p in l['params'] if p['name']=='block']; print(l['chapter_id'], 'lib' if l['library'] else 'own', b[0][0] if b else 0, b[0][-1] if b else 0)")
     set -- $info
     chapter=$1 own=$2 smallest=$3 largest=$4
     blocks_small="" blocks_large=""
