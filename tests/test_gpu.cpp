@@ -16,6 +16,10 @@
 #include "serve.h"
 #include "split_cases.h"
 
+#if LESSONS_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
 using namespace lessons;
 
 namespace {
@@ -44,18 +48,68 @@ std::vector<std::optional<int>> BlocksToTry(const Lesson& lesson) {
 
 }  // namespace
 
-TEST(Gpu, DeviceInfoAndCeiling) {
+TEST(Gpu, DevicesAndCeilings) {
     REQUIRE_GPU();
-    const DeviceInfo& d = GetDeviceInfo();
-    EXPECT_FALSE(d.name.empty());
-    EXPECT_GT(d.sm_count, 0);
-    EXPECT_GT(d.l2_bytes, 0u);
-    EXPECT_GT(d.datasheet_gbps, 100.0);
-    const double copy = MeasuredCopyGbps();
-    EXPECT_GT(copy, 50.0);
-    EXPECT_LT(copy, 1.2 * d.datasheet_gbps) << "a copy cannot beat the DRAM's datasheet";
-    std::printf("%s: datasheet %.0f GB/s, measured copy %.0f GB/s\n", d.name.c_str(),
-                d.datasheet_gbps, copy);
+    const DeviceList& list = GetDevices();
+    ASSERT_TRUE(list.available());
+    for (const DeviceInfo& d : list.devices) {
+        SCOPED_TRACE("GPU " + std::to_string(d.ordinal) + ": " + d.name);
+        EXPECT_FALSE(d.name.empty());
+        EXPECT_GT(d.sm_count, 0);
+        EXPECT_GT(d.l2_bytes, 0u);
+        EXPECT_GT(d.clock_khz, 0);
+        EXPECT_GT(d.fp32_lanes_per_sm, 0);
+        ASSERT_EQ(d.peer_access.size(), list.devices.size());
+        EXPECT_FALSE(d.peer_access[d.ordinal]);
+
+#if LESSONS_HAVE_CUDA
+        int before = -1;
+        ASSERT_EQ(cudaGetDevice(&before), cudaSuccess);
+#endif
+        const Ceilings& c = GetCeilings(d.ordinal);
+#if LESSONS_HAVE_CUDA
+        int after = -1;
+        ASSERT_EQ(cudaGetDevice(&after), cudaSuccess);
+        EXPECT_EQ(after, before) << "measuring must restore the current device";
+#endif
+        EXPECT_EQ(&GetCeilings(d.ordinal), &c) << "measured once";
+
+        EXPECT_GT(c.datasheet_dram_gbps, 100.0);
+        EXPECT_GT(c.datasheet_fp32_gflops, 1000.0);
+        EXPECT_GT(c.read_gbps, 0.0);
+        EXPECT_GT(c.copy_gbps, 50.0);
+        EXPECT_GT(c.fp32_gflops, 0.0);
+        EXPECT_GT(c.h2d_gbps, 0.0);
+        EXPECT_GT(c.d2h_gbps, 0.0);
+        EXPECT_GE(c.read_gbps, 0.5 * c.copy_gbps) << "reading alone is not slower than a copy";
+        EXPECT_LT(c.copy_gbps, 1.2 * c.datasheet_dram_gbps) << "a copy cannot beat the DRAM";
+        EXPECT_LT(c.read_gbps, 1.2 * c.datasheet_dram_gbps) << "a read cannot beat the DRAM";
+        EXPECT_LE(c.fp32_gflops, 1.1 * c.datasheet_fp32_gflops)
+            << "the FMA kernel cannot beat lanes x 2 x boost clock";
+        if (c.datasheet_pcie_gbps > 0) {
+            EXPECT_LT(c.h2d_gbps, 1.1 * c.datasheet_pcie_gbps);
+        }
+        ASSERT_EQ(c.peer_gbps.size(), list.devices.size());
+        for (size_t j = 0; j < c.peer_gbps.size(); ++j) {
+            if (int(j) == d.ordinal) {
+                EXPECT_EQ(c.peer_gbps[j], 0.0);
+            } else {
+                EXPECT_GT(c.peer_gbps[j], 0.0) << "to GPU " << j;
+            }
+        }
+        std::printf(
+            "GPU %d %s: read %.0f, copy %.0f (datasheet %.0f) GB/s; fp32 %.1f (datasheet %.1f) "
+            "TFLOP/s; H2D %.1f, D2H %.1f (datasheet %.1f) GB/s\n",
+            d.ordinal, d.name.c_str(), c.read_gbps, c.copy_gbps, c.datasheet_dram_gbps,
+            c.fp32_gflops / 1000, c.datasheet_fp32_gflops / 1000, c.h2d_gbps, c.d2h_gbps,
+            c.datasheet_pcie_gbps);
+        for (size_t j = 0; j < c.peer_gbps.size(); ++j)
+            if (int(j) != d.ordinal)
+                std::printf("  to GPU %zu (%s): %.0f GB/s\n", j,
+                            d.peer_access[j] ? "peer" : "via host", c.peer_gbps[j]);
+    }
+    EXPECT_EQ(MeasuredCopyGbps(), GetCeilings(0).copy_gbps);
+    EXPECT_EQ(GetDeviceInfo().name, list.devices[0].name);
 }
 
 TEST(Gpu, SplitEdgeInputsEveryBlockSize) {
