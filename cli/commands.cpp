@@ -104,41 +104,6 @@ int List(Format format) {
     return kExitOk;
 }
 
-int Info(Format format) {
-    const DeviceInfo& d = GetDeviceInfo();
-    const HostInfo& h = GetHostInfo();
-    const std::optional<double> ceiling =
-        d.available() ? std::optional<double>(MeasuredCopyGbps()) : std::nullopt;
-    if (format == Format::kJson) {
-        std::cout << json{{"device", ToJson(d, ceiling)}, {"host", ToJson(h)}}.dump(2) << "\n";
-        return kExitOk;
-    }
-    if (format == Format::kCsv) throw UsageError("info prints a table or json, not csv");
-    TextTable t({"what", "value"});
-    if (!d.available()) {
-        t.AddRow({"GPU", "none: " + d.unavailable_reason});
-    } else {
-        t.AddRow({"GPU", d.name});
-        t.AddRow(
-            {"compute capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)});
-        t.AddRow({"SMs", std::to_string(d.sm_count)});
-        t.AddRow({"memory", FormatSize(d.total_memory)});
-        t.AddRow({"L2 cache", FormatSize(d.l2_bytes)});
-        t.AddRow({"DRAM bandwidth, datasheet", Fixed(d.datasheet_gbps, 0) + " GB/s"});
-        t.AddRow(
-            {"device copy, measured", Fixed(*ceiling, 0) + " GB/s (read + write, up to 1 GiB)"});
-        t.AddRow({"driver / runtime",
-                  std::to_string(d.driver_version) + " / " + std::to_string(d.runtime_version)});
-    }
-    t.AddRow({"CPU", h.cpu_name});
-    t.AddRow({"hardware threads", std::to_string(h.hardware_threads)});
-    t.AddRow({"host memory", FormatSize(h.total_memory) + " (" + FormatSize(HostAvailableMemory()) +
-                                 " available)"});
-    t.AddRow({"built with CUDA", d.built_with_cuda ? "yes" : "no"});
-    std::cout << t.Render();
-    return kExitOk;
-}
-
 int Run(const std::string& key, const RunOptions& options, Format format) {
     const Lesson& lesson = FindLessonOrThrow(key);
     Session session(Catalog());

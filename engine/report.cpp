@@ -148,31 +148,6 @@ RunResult RunResultFromJson(const json& j) {
     return r;
 }
 
-json ToJson(const DeviceInfo& d, std::optional<double> measured_copy_gbps) {
-    json j;
-    j["available"] = d.available();
-    j["count"] = d.count;
-    j["built_with_cuda"] = d.built_with_cuda;
-    if (!d.available()) {
-        j["reason"] = d.unavailable_reason;
-        return j;
-    }
-    j["name"] = d.name;
-    j["compute_capability"] = std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
-    j["sm_count"] = d.sm_count;
-    j["total_memory_bytes"] = d.total_memory;
-    j["l2_bytes"] = d.l2_bytes;
-    j["max_threads_per_block"] = d.max_threads_per_block;
-    j["max_threads_per_sm"] = d.max_threads_per_sm;
-    j["memory_clock_khz"] = d.memory_clock_khz;
-    j["bus_width_bits"] = d.bus_width_bits;
-    j["datasheet_gbps"] = d.datasheet_gbps;
-    j["driver_version"] = d.driver_version;
-    j["runtime_version"] = d.runtime_version;
-    j["measured_copy_gbps"] = OrNull(measured_copy_gbps);
-    return j;
-}
-
 json ToJson(const HostInfo& h) {
     return json{{"cpu", h.cpu_name},
                 {"hardware_threads", h.hardware_threads},

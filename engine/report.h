@@ -19,8 +19,6 @@ nlohmann::ordered_json ToJson(const RunResult& result);
 // object.
 RunResult RunResultFromJson(const nlohmann::ordered_json& j);
 
-// measured_copy_gbps: the ceiling, where it has been measured.
-nlohmann::ordered_json ToJson(const DeviceInfo& device, std::optional<double> measured_copy_gbps);
 nlohmann::ordered_json ToJson(const HostInfo& host);
 nlohmann::ordered_json ToJson(const KernelAttributes& attributes);
 KernelAttributes KernelAttributesFromJson(const nlohmann::ordered_json& j);
