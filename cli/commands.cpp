@@ -59,7 +59,7 @@ const char* CeilingName(Bound bound) {
     return "no ceiling";
 }
 
-std::string Ceilings() {
+std::string CeilingsLine() {
     const DeviceList& list = GetDevices();
     if (!list.available()) return "no GPU (" + list.unavailable_reason + ")";
     const Ceilings& c = GetCeilings(0);
@@ -152,42 +152,6 @@ int List(Format format) {
     }
     return kExitOk;
 }
-
-int Info(Format format) {
-    const DeviceInfo& d = GetDeviceInfo();
-    const HostInfo& h = GetHostInfo();
-    const std::optional<double> ceiling =
-        d.available() ? std::optional<double>(MeasuredCopyGbps()) : std::nullopt;
-    if (format == Format::kJson) {
-        std::cout << json{{"device", ToJson(d, ceiling)}, {"host", ToJson(h)}}.dump(2) << "\n";
-        return kExitOk;
-    }
-    if (format == Format::kCsv) throw UsageError("info prints a table or json, not csv");
-    TextTable t({"what", "value"});
-    if (!d.available()) {
-        t.AddRow({"GPU", "none: " + d.unavailable_reason});
-    } else {
-        t.AddRow({"GPU", d.name});
-        t.AddRow(
-            {"compute capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)});
-        t.AddRow({"SMs", std::to_string(d.sm_count)});
-        t.AddRow({"memory", FormatSize(d.total_memory)});
-        t.AddRow({"L2 cache", FormatSize(d.l2_bytes)});
-        t.AddRow({"DRAM bandwidth, datasheet", Fixed(d.datasheet_gbps, 0) + " GB/s"});
-        t.AddRow(
-            {"device copy, measured", Fixed(*ceiling, 0) + " GB/s (read + write, up to 1 GiB)"});
-        t.AddRow({"driver / runtime",
-                  std::to_string(d.driver_version) + " / " + std::to_string(d.runtime_version)});
-    }
-    t.AddRow({"CPU", h.cpu_name});
-    t.AddRow({"hardware threads", std::to_string(h.hardware_threads)});
-    t.AddRow({"host memory", FormatSize(h.total_memory) + " (" + FormatSize(HostAvailableMemory()) +
-                                 " available)"});
-    t.AddRow({"built with CUDA", d.built_with_cuda ? "yes" : "no"});
-    std::cout << t.Render();
-    return kExitOk;
-}
-
 
 int Run(const std::string& key, const Options& options, Format format) {
     const Lesson& lesson = FindLessonOrThrow(key);
@@ -282,7 +246,7 @@ int Sweep(const std::string& key, const Options& options, const std::string& par
             if (results[i].verified && (best < 0 || results[i].rate_ms < results[best].rate_ms))
                 best = static_cast<int>(i);
         std::cout << "lesson " << lesson.number << " (" << lesson.id << ") over " << spec.name
-                  << (lesson.kind == StepKind::kGpu ? " on " + Ceilings() : std::string()) << "\n";
+                  << (lesson.kind == StepKind::kGpu ? " on " + CeilingsLine() : std::string()) << "\n";
         const char* unit = results.empty() ? "GB/s" : results.front().RateUnit();
         TextTable t({spec.label_en, "median ms", "min ms", "max ms", "rate ms", unit, "% ceiling",
                      "check", ""},
@@ -359,7 +323,7 @@ int Bench(const std::string& chapter_key, const Options& options, Format format)
                     : "file " + options.run.input_file;
             std::cout << "Chapter " << chapter->number << " (" << chapter->id << "), " << data
                       << ", " << UtcTimestamp().substr(0, 10) << "\n"
-                      << "GPU: " << Ceilings() << "\nCPU: " << GetHostInfo().cpu_name << ", "
+                      << "GPU: " << CeilingsLine() << "\nCPU: " << GetHostInfo().cpu_name << ", "
                       << GetHostInfo().hardware_threads << " threads\n"
                       << "Work: the chapter " << chapter->work_rule << ".\n"
                       << "Rates are over the kernel time for GPU steps (the whole run where the "

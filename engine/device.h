@@ -1,17 +1,31 @@
-// The GPU as the engine sees it. Implemented with the CUDA runtime in cuda/device.cu, or by
-// device_none.cpp in a build without CUDA (count 0, with the reason).
+// The GPUs as the engine sees them: a list of devices with their facts and peer access, and
+// the ceilings measured on each. Implemented with the CUDA runtime in cuda/device.cu and
+// cuda/ceilings.cu, or by device_none.cpp in a build without CUDA (no devices, with the reason).
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace lessons {
 
+// What a step can reach on one device, measured once per process (GetCeilings) with the
+// datasheet figures beside. Rates in GB/s (1e9 bytes/s) and GFLOP/s; 0 where unknown.
+struct Ceilings {
+    double read_gbps = 0;              // read-only streaming kernel, bytes read / time
+    double copy_gbps = 0;              // device-to-device copy, (bytes read + bytes written) / time
+    double fp32_gflops = 0;            // a kernel of independent FMAs on every SM, 2 flops per FMA
+    double h2d_gbps = 0;               // pinned host to device
+    double d2h_gbps = 0;               // device to pinned host
+    std::vector<double> peer_gbps;     // [j]: copy from this device to device j (0 for itself)
+    double datasheet_dram_gbps = 0;    // 2 (DDR) x memory clock x bus width
+    double datasheet_fp32_gflops = 0;  // SMs x FP32 lanes per SM x 2 x boost clock
+    double datasheet_pcie_gbps = 0;    // PCIe generation x link width; 0: unknown
+};
+
+// One device's facts, as cudaGetDeviceProperties and the PCI bus report them.
 struct DeviceInfo {
-    bool built_with_cuda = false;
-    int count = 0;                   // 0: no usable GPU; see unavailable_reason
-    std::string unavailable_reason;  // why GPU lessons cannot run here
-    int ordinal = 0;
+    int ordinal = 0;  // the CUDA device number; devices[i].ordinal == i
     std::string name;
     int cc_major = 0;
     int cc_minor = 0;
@@ -20,32 +34,63 @@ struct DeviceInfo {
     uint64_t l2_bytes = 0;
     int max_threads_per_block = 0;
     int max_threads_per_sm = 0;
+    int clock_khz = 0;          // peak (boost) SM clock
+    int fp32_lanes_per_sm = 0;  // FP32 FMA units per SM, from the compute capability
     int memory_clock_khz = 0;
     int bus_width_bits = 0;
-    double datasheet_gbps = 0;  // 2 (DDR) x memory clock x bus width
+    double datasheet_gbps = 0;      // 2 (DDR) x memory clock x bus width
+    std::string pci_bus_id;         // "0000:18:00.0"
+    double pcie_link_gtps = 0;      // the link's top speed per lane (GT/s); 0: unknown
+    int pcie_link_width = 0;        // lanes; 0: unknown
+    int pcie_generation = 0;        // 1 to 6; 0: unknown
+    std::vector<bool> peer_access;  // [j]: this device can access device j's memory
     int driver_version = 0;
     int runtime_version = 0;
 
+    // The old single-device view, kept while callers move to GetDevices(); filled in every
+    // entry of the list too.
+    bool built_with_cuda = false;
+    int count = 0;                   // number of devices; 0: no usable GPU
+    std::string unavailable_reason;  // why GPU lessons cannot run here
     bool available() const { return count > 0; }
 };
 
-// Queried once per process. Never throws: no driver or no device gives count 0 and a reason.
-const DeviceInfo& GetDeviceInfo();
+struct DeviceList {
+    bool built_with_cuda = false;
+    std::string unavailable_reason;    // why there is no device (empty when there is one)
+    std::vector<DeviceInfo> devices;   // every usable device, in CUDA order
+    std::vector<std::string> skipped;  // devices left out (too old), with why
+    bool available() const { return !devices.empty(); }
+    int count() const { return static_cast<int>(devices.size()); }
+};
 
-// Device-to-device copy bandwidth in GB/s (bytes read + bytes written), measured once per
-// process on first use with a copy of up to 1 GiB; 0 without a device.
-double MeasuredCopyGbps();
+// Queried once per process. Never throws: no driver or no device gives an empty list and a
+// reason. Devices are usable from ordinal 0 up: a device too old for this build ends the list
+// (hide it with CUDA_VISIBLE_DEVICES to use the ones after it).
+const DeviceList& GetDevices();
+
+// Every ceiling of one device, measured together on the first call for that device (well
+// under 2 s; later calls return the same figures). Thread-safe. Throws UsageError for an
+// ordinal that is not in the list; without a GPU, device 0's ceilings are all 0. The peer
+// measurement enables peer access from this device to every device that allows it.
+const Ceilings& GetCeilings(int ordinal);
 
 struct DeviceMemory {
     uint64_t free_bytes = 0;
     uint64_t total_bytes = 0;
 };
-DeviceMemory QueryDeviceMemory();
+// Free and total memory of a device now; all 0 without a GPU.
+DeviceMemory QueryDeviceMemory(int ordinal = 0);
 
-// Evicts the L2 cache (writes a buffer twice its size), for cold-L2 timing.
-void FlushL2();
+// Evicts a device's L2 cache (writes a buffer twice its size and waits), for cold-L2 timing.
+void FlushL2(int ordinal = 0);
 
 // True when this build contains GPU code.
 bool BuiltWithCuda();
+
+// Old single-device calls, kept while callers move to the list: device 0 (or, without a GPU,
+// count 0 and the reason), and GetCeilings(0).copy_gbps.
+const DeviceInfo& GetDeviceInfo();
+double MeasuredCopyGbps();
 
 }  // namespace lessons

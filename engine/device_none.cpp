@@ -1,13 +1,54 @@
 // Device backend of a build without CUDA: there is never a GPU.
+#include <string>
+
 #include "device.h"
+#include "errors.h"
 
 namespace lessons {
+
+namespace {
+
+void RequireDeviceZero(int ordinal) {
+    if (ordinal != 0)
+        throw UsageError("there is no GPU " + std::to_string(ordinal) + ": " +
+                         GetDevices().unavailable_reason);
+}
+
+}  // namespace
+
+const DeviceList& GetDevices() {
+    static const DeviceList list = [] {
+        DeviceList l;
+        l.unavailable_reason =
+            "this build has no CUDA support (no CUDA compiler at configure time)";
+        return l;
+    }();
+    return list;
+}
+
+const Ceilings& GetCeilings(int ordinal) {
+    RequireDeviceZero(ordinal);
+    static const Ceilings none;
+    return none;
+}
+
+DeviceMemory QueryDeviceMemory(int ordinal) {
+    RequireDeviceZero(ordinal);
+    return {};
+}
+
+void FlushL2(int ordinal) {
+    RequireDeviceZero(ordinal);
+}
+
+bool BuiltWithCuda() {
+    return false;
+}
 
 const DeviceInfo& GetDeviceInfo() {
     static const DeviceInfo info = [] {
         DeviceInfo i;
-        i.unavailable_reason =
-            "this build has no CUDA support (no CUDA compiler at configure time)";
+        i.unavailable_reason = GetDevices().unavailable_reason;
         return i;
     }();
     return info;
@@ -15,13 +56,6 @@ const DeviceInfo& GetDeviceInfo() {
 
 double MeasuredCopyGbps() {
     return 0;
-}
-DeviceMemory QueryDeviceMemory() {
-    return {};
-}
-void FlushL2() {}
-bool BuiltWithCuda() {
-    return false;
 }
 
 }  // namespace lessons

@@ -205,7 +205,7 @@ ParamSpec SizeParam(uint64_t default_bytes, uint64_t element_bytes) {
     p.label_zh = "数据规模";
     p.type = ParamType::kBytes;
     p.min = 0;
-    p.max = uint64_t(1) << 40;  // 1 TiB; memory is checked before anything is allocated
+    p.max = uint64_t(1) << 50;  // 1 PiB; memory is checked before anything is allocated
     p.step = element_bytes;
     p.default_value = ParamValue::Number(default_bytes);
     p.log_scale = true;

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "device.h"
+#include "device_report.h"
 #include "errors.h"
 #include "host.h"
 #include "report.h"
@@ -152,11 +153,6 @@ void ReadRequests(const std::shared_ptr<ServeState>& state, std::istream& in) {
     state->wake.notify_all();
 }
 
-std::optional<double> CeilingIfAny() {
-    if (!GetDeviceInfo().available()) return std::nullopt;
-    return MeasuredCopyGbps();
-}
-
 const Lesson& LessonField(const Registry& registry, const json& request) {
     if (!request.contains("lesson")) throw UsageError("missing \"lesson\" (a number or an id)");
     const json& v = request["lesson"];
@@ -176,12 +172,18 @@ public:
     const char* Execute(const json& request, const json& id) {
         const std::string op = request["op"];
         if (op == "info") {
-            json device = ToJson(GetDeviceInfo(), CeilingIfAny());
-            if (GetDeviceInfo().available())
-                device["free_memory_bytes"] = QueryDeviceMemory().free_bytes;
+            const DeviceList& list = GetDevices();
+            std::vector<const Ceilings*> ceilings;
+            for (const DeviceInfo& d : list.devices) ceilings.push_back(&GetCeilings(d.ordinal));
+            json devices = DevicesToJson(list, ceilings);
+            for (json& d : devices)
+                d["free_memory_bytes"] = QueryDeviceMemory(d["ordinal"].get<int>()).free_bytes;
+            json device = DeviceSummaryToJson(list, list.available() ? ceilings[0] : nullptr);
+            if (list.available()) device["free_memory_bytes"] = devices[0]["free_memory_bytes"];
             m_state.Emit({{"id", id},
                           {"type", "info"},
                           {"device", device},
+                          {"devices", devices},
                           {"host", ToJson(GetHostInfo())},
                           {"protocol", kProtocolVersion}});
             return "ok";

@@ -112,6 +112,22 @@ TEST(Cli, TooLargeSizeNamesTheMemoryLimit) {
     ExpectUsageError("run 1 --size 16TiB", "host memory");
 }
 
+TEST(Cli, InfoListsEveryDevice) {
+    const Output out = Cli("info --format json", false);
+    ASSERT_EQ(out.code, 0) << out.text;
+    const json info = json::parse(out.text);
+    ASSERT_TRUE(info["devices"].is_array());
+    EXPECT_EQ(info["devices"].size(), lessons::GetDevices().devices.size());
+    EXPECT_EQ(info["device"]["available"], lessons::GetDevices().available());
+    EXPECT_TRUE(info["host"].contains("hardware_threads"));
+    const Output table = Cli("info");
+    ASSERT_EQ(table.code, 0) << table.text;
+    EXPECT_NE(table.text.find(lessons::GetDevices().available() ? "fp32 peak" : "GPU: none"),
+              std::string::npos)
+        << table.text;
+    ExpectUsageError("info --format csv", "not csv");
+}
+
 TEST(Cli, GpuLessonWithoutGpuFailsClearly) {
     if (lessons::GetDeviceInfo().available()) GTEST_SKIP() << "a GPU is present";
     const Output out = Cli("run 4 --size 1KiB");

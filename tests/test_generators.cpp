@@ -10,6 +10,8 @@
 #include "split_chapter.h"
 
 using namespace lessons;
+using lessons::split::TextKind;
+using lessons::split::FillSplitText;
 
 namespace {
 
@@ -28,8 +30,8 @@ TEST(Generators, SameSeedSameBytesAnyThreadCount) {
         const std::vector<char> one = Make(kind, 7, n);
         omp_set_num_threads(2);
         const std::vector<char> two = Make(kind, 7, n);
-        EXPECT_EQ(one, two) << ToString(kind);
-        EXPECT_NE(one, Make(kind, 8, n)) << "another seed gives other data: " << ToString(kind);
+        EXPECT_EQ(one, two) << static_cast<int>(kind);
+        EXPECT_NE(one, Make(kind, 8, n)) << "another seed gives other data: " << static_cast<int>(kind);
     }
 }
 

@@ -16,6 +16,10 @@
 #include "serve.h"
 #include "split_cases.h"
 
+#if LESSONS_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
 using namespace lessons;
 
 namespace {
@@ -26,42 +30,105 @@ namespace {
             GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason; \
     } while (0)
 
+const Registry& Lessons() { return RunnableCatalog(); }
+
 std::vector<const Lesson*> GpuLessons() {
     std::vector<const Lesson*> out;
-    for (const Lesson& l : Catalog().lessons())
+    for (const Lesson& l : Lessons().lessons())
         if (l.kind == StepKind::kGpu) out.push_back(&l);
     return out;
 }
 
 // Block sizes to try for a lesson: a spread of the accepted ones (none for a library step).
 std::vector<std::optional<int>> BlocksToTry(const Lesson& lesson) {
-    if (!lesson.blocks) return {std::nullopt};
+    const ParamSpec* block = lesson.FindParam("block");
+    if (!block) return {std::nullopt};
     std::vector<std::optional<int>> out;
     for (int b : {32, 64, 96, 128, 256, 512, 1024})
-        if (lesson.blocks->Accepts(b)) out.push_back(b);
+        if (block->Reject(ParamValue::Number(b)).empty()) out.push_back(b);
     return out;
+}
+
+uint64_t ElementBytes(const Lesson& lesson) { return lesson.FindParam("size")->step; }
+
+void SetBlock(RunOptions& o, const std::optional<int>& block) {
+    if (block) o.Set("block", std::to_string(*block));
+}
+
+uint64_t Found(const RunResult& r) {
+    return static_cast<uint64_t>(r.Value("found").value_or(999999));
 }
 
 }  // namespace
 
-TEST(Gpu, DeviceInfoAndCeiling) {
+TEST(Gpu, DevicesAndCeilings) {
     REQUIRE_GPU();
-    const DeviceInfo& d = GetDeviceInfo();
-    EXPECT_FALSE(d.name.empty());
-    EXPECT_GT(d.sm_count, 0);
-    EXPECT_GT(d.l2_bytes, 0u);
-    EXPECT_GT(d.datasheet_gbps, 100.0);
-    const double copy = MeasuredCopyGbps();
-    EXPECT_GT(copy, 50.0);
-    EXPECT_LT(copy, 1.2 * d.datasheet_gbps) << "a copy cannot beat the DRAM's datasheet";
-    std::printf("%s: datasheet %.0f GB/s, measured copy %.0f GB/s\n", d.name.c_str(),
-                d.datasheet_gbps, copy);
+    const DeviceList& list = GetDevices();
+    ASSERT_TRUE(list.available());
+    for (const DeviceInfo& d : list.devices) {
+        SCOPED_TRACE("GPU " + std::to_string(d.ordinal) + ": " + d.name);
+        EXPECT_FALSE(d.name.empty());
+        EXPECT_GT(d.sm_count, 0);
+        EXPECT_GT(d.l2_bytes, 0u);
+        EXPECT_GT(d.clock_khz, 0);
+        EXPECT_GT(d.fp32_lanes_per_sm, 0);
+        ASSERT_EQ(d.peer_access.size(), list.devices.size());
+        EXPECT_FALSE(d.peer_access[d.ordinal]);
+
+#if LESSONS_HAVE_CUDA
+        int before = -1;
+        ASSERT_EQ(cudaGetDevice(&before), cudaSuccess);
+#endif
+        const Ceilings& c = GetCeilings(d.ordinal);
+#if LESSONS_HAVE_CUDA
+        int after = -1;
+        ASSERT_EQ(cudaGetDevice(&after), cudaSuccess);
+        EXPECT_EQ(after, before) << "measuring must restore the current device";
+#endif
+        EXPECT_EQ(&GetCeilings(d.ordinal), &c) << "measured once";
+
+        EXPECT_GT(c.datasheet_dram_gbps, 100.0);
+        EXPECT_GT(c.datasheet_fp32_gflops, 1000.0);
+        EXPECT_GT(c.read_gbps, 0.0);
+        EXPECT_GT(c.copy_gbps, 50.0);
+        EXPECT_GT(c.fp32_gflops, 0.0);
+        EXPECT_GT(c.h2d_gbps, 0.0);
+        EXPECT_GT(c.d2h_gbps, 0.0);
+        EXPECT_GE(c.read_gbps, 0.5 * c.copy_gbps) << "reading alone is not slower than a copy";
+        EXPECT_LT(c.copy_gbps, 1.2 * c.datasheet_dram_gbps) << "a copy cannot beat the DRAM";
+        EXPECT_LT(c.read_gbps, 1.2 * c.datasheet_dram_gbps) << "a read cannot beat the DRAM";
+        EXPECT_LE(c.fp32_gflops, 1.1 * c.datasheet_fp32_gflops)
+            << "the FMA kernel cannot beat lanes x 2 x boost clock";
+        if (c.datasheet_pcie_gbps > 0) {
+            EXPECT_LT(c.h2d_gbps, 1.1 * c.datasheet_pcie_gbps);
+        }
+        ASSERT_EQ(c.peer_gbps.size(), list.devices.size());
+        for (size_t j = 0; j < c.peer_gbps.size(); ++j) {
+            if (int(j) == d.ordinal) {
+                EXPECT_EQ(c.peer_gbps[j], 0.0);
+            } else {
+                EXPECT_GT(c.peer_gbps[j], 0.0) << "to GPU " << j;
+            }
+        }
+        std::printf(
+            "GPU %d %s: read %.0f, copy %.0f (datasheet %.0f) GB/s; fp32 %.1f (datasheet %.1f) "
+            "TFLOP/s; H2D %.1f, D2H %.1f (datasheet %.1f) GB/s\n",
+            d.ordinal, d.name.c_str(), c.read_gbps, c.copy_gbps, c.datasheet_dram_gbps,
+            c.fp32_gflops / 1000, c.datasheet_fp32_gflops / 1000, c.h2d_gbps, c.d2h_gbps,
+            c.datasheet_pcie_gbps);
+        for (size_t j = 0; j < c.peer_gbps.size(); ++j)
+            if (int(j) != d.ordinal)
+                std::printf("  to GPU %zu (%s): %.0f GB/s\n", j,
+                            d.peer_access[j] ? "peer" : "via host", c.peer_gbps[j]);
+    }
+    EXPECT_EQ(MeasuredCopyGbps(), GetCeilings(0).copy_gbps);
+    EXPECT_EQ(GetDeviceInfo().name, list.devices[0].name);
 }
 
 TEST(Gpu, SplitEdgeInputsEveryBlockSize) {
     REQUIRE_GPU();
     const std::string dir = ::testing::TempDir();
-    Session session(Catalog());
+    Session session(Lessons());
     for (const auto& c : split_cases::EdgeCases()) {
         const std::string path = dir + "/edge_" + std::to_string(getpid());
         std::ofstream(path, std::ios::binary) << c.text;
@@ -70,12 +137,12 @@ TEST(Gpu, SplitEdgeInputsEveryBlockSize) {
             for (const std::optional<int>& block : BlocksToTry(*lesson)) {
                 RunOptions o;
                 o.input_file = path;
-                o.block = block;
+                SetBlock(o, block);
                 o.reps = 1;
                 const RunResult r = session.Run(*lesson, o);
                 EXPECT_TRUE(r.verified) << lesson->id << " block " << block.value_or(0) << " on '"
                                         << c.name << "': " << r.check_message;
-                EXPECT_EQ(r.found.value_or(999), c.expected.size()) << lesson->id << " " << c.name;
+                EXPECT_EQ(Found(r), c.expected.size()) << lesson->id << " " << c.name;
             }
         }
         std::remove(path.c_str());
@@ -84,7 +151,7 @@ TEST(Gpu, SplitEdgeInputsEveryBlockSize) {
 
 TEST(Gpu, EveryGpuLessonAtEdgeSizesBlocksAndData) {
     REQUIRE_GPU();
-    Session session(Catalog());
+    Session session(Lessons());
     // Element counts: bytes for split lines, floats for reduction.
     const uint64_t counts[] = {0,
                                1,
@@ -104,19 +171,18 @@ TEST(Gpu, EveryGpuLessonAtEdgeSizesBlocksAndData) {
                                (1u << 20) + 7,
                                (16u << 20) + 7};
     for (const Lesson* lesson : GpuLessons()) {
-        const Chapter& chapter = Catalog().ChapterOf(*lesson);
-        for (DataKind kind : chapter.data_kinds) {
+        for (const std::string& kind : lesson->FindParam("data")->choices) {
             for (uint64_t count : counts) {
                 for (const std::optional<int>& block : BlocksToTry(*lesson)) {
                     RunOptions o;
-                    o.size_bytes = count * chapter.element_bytes;
-                    o.data = kind;
+                    o.Set("size", std::to_string(count * ElementBytes(*lesson)));
+                    o.Set("data", kind);
                     o.seed = count + 5;
-                    o.block = block;
+                    SetBlock(o, block);
                     o.reps = 1;
                     const RunResult r = session.Run(*lesson, o);
                     ASSERT_TRUE(r.verified)
-                        << lesson->id << " " << ToString(kind) << " count=" << count
+                        << lesson->id << " " << kind << " count=" << count
                         << " block=" << block.value_or(0) << ": " << r.check_message;
                 }
             }
@@ -128,11 +194,11 @@ TEST(Gpu, EveryGpuLessonAtEdgeSizesBlocksAndData) {
 // streams once let the first kernel start before the input had arrived.
 TEST(Gpu, FirstRunOfAFreshStepIsRight) {
     REQUIRE_GPU();
-    Session session(Catalog());
+    Session session(Lessons());
     for (const Lesson* lesson : GpuLessons()) {
         for (uint64_t seed = 1; seed <= 12; ++seed) {
             RunOptions o;
-            o.size_bytes = seed % 2 ? 4u << 20 : 1u << 20;  // whole floats for every chapter
+            o.Set("size", seed % 2 ? "4MiB" : "1MiB");  // whole floats for every chapter
             o.seed = seed;
             o.reps = 1;
             const RunResult r = session.Run(*lesson, o);
@@ -143,15 +209,16 @@ TEST(Gpu, FirstRunOfAFreshStepIsRight) {
 
 TEST(Gpu, EveryAcceptedBlockSize) {
     REQUIRE_GPU();
-    Session session(Catalog());
+    Session session(Lessons());
     for (const Lesson* lesson : GpuLessons()) {
-        if (!lesson->blocks) continue;
-        const Chapter& chapter = Catalog().ChapterOf(*lesson);
-        for (int block : lesson->blocks->Choices()) {
+        const ParamSpec* spec = lesson->FindParam("block");
+        if (!spec) continue;
+        for (const ParamValue& value : spec->Values()) {
+            const uint64_t block = value.number;
             for (uint64_t count : {33ull, 1025ull, (1ull << 20) + 7}) {
                 RunOptions o;
-                o.size_bytes = count * chapter.element_bytes;
-                o.block = block;
+                o.Set("size", std::to_string(count * ElementBytes(*lesson)));
+                o.Set("block", std::to_string(block));
                 o.reps = 1;
                 o.seed = count * 1000 + block;
                 const RunResult r = session.Run(*lesson, o);
@@ -179,7 +246,7 @@ TEST(Gpu, PairsAcrossChunkBoundariesAreFoundOnce) {
     text[text.size() - 1] = '\n';
     const std::string path = ::testing::TempDir() + "/chunks_" + std::to_string(getpid());
     std::ofstream(path, std::ios::binary) << text;
-    Session session(Catalog());
+    Session session(Lessons());
     for (const Lesson* lesson : GpuLessons()) {
         if (lesson->chapter != "split") continue;
         RunOptions o;
@@ -187,17 +254,17 @@ TEST(Gpu, PairsAcrossChunkBoundariesAreFoundOnce) {
         o.reps = 1;
         const RunResult r = session.Run(*lesson, o);
         EXPECT_TRUE(r.verified) << lesson->id << ": " << r.check_message;
-        EXPECT_EQ(r.found.value_or(0), 10u) << lesson->id;
+        EXPECT_EQ(Found(r), 10u) << lesson->id;
     }
     std::remove(path.c_str());
 }
 
 TEST(Gpu, ServeReportsKernelAttributesAtABlockSize) {
     REQUIRE_GPU();
-    std::istringstream in(R"({"op":"attributes","id":1,"lesson":4,"block":128})"
+    std::istringstream in(R"({"op":"attributes","id":1,"lesson":4,"params":{"block":128}})"
                           "\n");
     std::ostringstream out;
-    ASSERT_EQ(Serve(Catalog(), in, out), 0);
+    ASSERT_EQ(Serve(Lessons(), in, out), 0);
     bool seen = false;
     std::istringstream lines(out.str());
     for (std::string line; std::getline(lines, line);) {
@@ -213,25 +280,25 @@ TEST(Gpu, ServeReportsKernelAttributesAtABlockSize) {
 
 TEST(Gpu, ReductionOfOnesIsExactUpTo2To24) {
     REQUIRE_GPU();
-    Session session(Catalog());
+    Session session(Lessons());
     for (const Lesson* lesson : GpuLessons()) {
         if (lesson->chapter != "reduce") continue;
         RunOptions o;
-        o.size_bytes = 4 * ((uint64_t(1) << 24) - 3);
-        o.data = DataKind::kOnes;
+        o.Set("size", std::to_string(4 * ((uint64_t(1) << 24) - 3)));
+        o.Set("data", "ones");
         o.reps = 1;
         const RunResult r = session.Run(*lesson, o);
-        ASSERT_TRUE(r.value.has_value());
-        EXPECT_EQ(*r.value, double((uint64_t(1) << 24) - 3)) << lesson->id;
+        ASSERT_TRUE(r.Value("sum").has_value());
+        EXPECT_EQ(*r.Value("sum"), double((uint64_t(1) << 24) - 3)) << lesson->id;
     }
 }
 
 TEST(Gpu, PartsAreTimedAndAttributesReported) {
     REQUIRE_GPU();
-    Session session(Catalog());
+    Session session(Lessons());
     for (const Lesson* lesson : GpuLessons()) {
         RunOptions o;
-        o.size_bytes = 8u << 20;
+        o.Set("size", "8MiB");
         o.reps = 5;
         o.cold_l2 = true;
         const RunResult r = session.Run(*lesson, o);
@@ -239,20 +306,16 @@ TEST(Gpu, PartsAreTimedAndAttributesReported) {
         EXPECT_TRUE(r.cold_l2);
         const bool overlapped =
             lesson->id == "split/11-overlapped-chunks";  // parts overlap: whole only
-        ASSERT_EQ(r.kernel_ms.has_value(), !overlapped) << lesson->id;
-        if (r.kernel_ms) {
-            EXPECT_GT(*r.kernel_ms, 0);
+        ASSERT_EQ(r.Part("kernel").has_value(), !overlapped) << lesson->id;
+        if (r.Part("kernel")) {
+            EXPECT_GT(*r.Part("kernel"), 0);
         }
         if (lesson->chapter == "split" &&
             !overlapped) {  // the steps that copy report the copies apart
-            ASSERT_TRUE(r.h2d_ms && r.d2h_ms) << lesson->id;
-            EXPECT_LE(*r.h2d_ms + *r.kernel_ms + *r.d2h_ms, r.max_ms * 1.05);
+            ASSERT_TRUE(r.Part("h2d") && r.Part("d2h")) << lesson->id;
+            EXPECT_LE(*r.Part("h2d") + *r.Part("kernel") + *r.Part("d2h"), r.max_ms * 1.05);
         }
-        auto extra = [&](const char* name) {
-            for (const auto& [k, v] : r.extra)
-                if (k == name) return v;
-            return -1.0;
-        };
+        auto extra = [&](const char* name) { return r.Value(name).value_or(-1.0); };
         if (overlapped) {
             EXPECT_GT(extra("h2d_alone_ms"), 0);
         }
@@ -266,17 +329,23 @@ TEST(Gpu, PartsAreTimedAndAttributesReported) {
             EXPECT_GT(r.attributes->occupancy, 0);
             EXPECT_LE(r.attributes->occupancy, 1.0);
         }
-        ASSERT_TRUE(r.pct_of_ceiling.has_value());
-        EXPECT_EQ(r.device, GetDeviceInfo().name);
+        // Every GPU result is judged against its matching ceiling and placed on the roofline.
+        ASSERT_TRUE(r.pct_of_ceiling.has_value()) << lesson->id;
+        EXPECT_EQ(r.work.bound, overlapped ? Bound::kH2D : Bound::kRead) << lesson->id;
+        EXPECT_EQ(*r.ceiling, overlapped ? GetCeilings(0).h2d_gbps : GetCeilings(0).read_gbps);
+        EXPECT_LT(*r.pct_of_ceiling, 110.0) << lesson->id << " beats its ceiling by too much";
+        ASSERT_TRUE(r.intensity && r.attainable_gflops) << lesson->id;
+        EXPECT_EQ(r.devices, std::vector<std::string>{GetDevices().devices[0].name});
     }
 }
 
 TEST(Gpu, LargerThanDeviceMemoryIsAClearUsageError) {
     REQUIRE_GPU();
-    Session session(Catalog());
+    Session session(Lessons());
     for (const Lesson* lesson : GpuLessons()) {
         RunOptions o;
-        o.size_bytes = GetDeviceInfo().total_memory;  // the output buffer alone is 4x this
+        // The output buffer alone is 4x this for split lines.
+        o.Set("size", std::to_string(GetDevices().devices[0].total_memory / 4 * 4));
         o.reps = 1;
         try {
             session.Run(*lesson, o);
@@ -284,7 +353,7 @@ TEST(Gpu, LargerThanDeviceMemoryIsAClearUsageError) {
         } catch (const UsageError& e) {
             EXPECT_NE(std::string(e.what()).find("memory"), std::string::npos) << e.what();
         }
-        o.size_bytes = 1000;
+        o.Set("size", "1000");
         EXPECT_TRUE(session.Run(*lesson, o).verified) << "the session goes on";
     }
 }

@@ -54,8 +54,11 @@ TEST(Catalog, IsSound) {
     EXPECT_GE(Catalog().lessons().size(), 4u);
     // With the GPU library linked, every GPU lesson has a runner and every runner a lesson.
     EXPECT_EQ(RunnableCatalogProblems(), std::vector<std::string>{});
-    for (const Lesson& l : RunnableCatalog().lessons())
-        if (l.kind == StepKind::kGpu) EXPECT_EQ(bool(l.runner.make), BuiltWithCuda()) << l.id;
+    for (const Lesson& l : RunnableCatalog().lessons()) {
+        if (l.kind == StepKind::kGpu) {
+            EXPECT_EQ(bool(l.runner.make), BuiltWithCuda()) << l.id;
+        }
+    }
 }
 
 TEST(Catalog, EveryLessonDeclaresItsParameters) {
@@ -184,7 +187,7 @@ TEST(Params, BlockSizesAcceptAndList) {
 TEST(Params, ParseNamesTheParameterAndTheRange) {
     const ParamSpec size = SizeParam(1024, 4);
     EXPECT_EQ(size.Parse("1KiB").number, 1024u);
-    EXPECT_EQ(size.Format(ParamValue::Number(64 << 20)), "64.0 MiB");
+    EXPECT_EQ(size.Format(ParamValue::Number(64 << 20)), "64 MiB");
     try {
         size.Parse("10");
         FAIL() << "10 B is not whole floats";

@@ -8,6 +8,7 @@
 
 #include "catalog.h"
 #include "cli_path.h"
+#include "device.h"
 #include "serve.h"
 
 using namespace lessons;
@@ -102,6 +103,8 @@ TEST(Serve, ListAndInfo) {
     const auto info = For(messages, 2);
     ASSERT_EQ(info[0]["type"], "info");
     EXPECT_TRUE(info[0]["device"].contains("available"));
+    ASSERT_TRUE(info[0]["devices"].is_array());
+    EXPECT_EQ(info[0]["devices"].size(), GetDevices().devices.size());
     EXPECT_TRUE(info[0]["host"].contains("hardware_threads"));
 }
 

@@ -65,7 +65,7 @@ TEST(SplitCpuSteps, GeneratedDataAtOddSizes) {
             const std::vector<uint64_t> expected = SplitReference(text.data(), n);
             for (const NamedStep& step : Steps())
                 ASSERT_EQ(RunSorted(step.fn, text), expected)
-                    << step.name << " " << ToString(kind) << " n=" << n;
+                    << step.name << " kind " << static_cast<int>(kind) << " n=" << n;
         }
     }
 }

@@ -82,6 +82,14 @@ public:
     }
     PinnedBuffer(PinnedBuffer&& o) noexcept
         : m_ptr(std::exchange(o.m_ptr, nullptr)), m_count(std::exchange(o.m_count, 0)) {}
+    PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
+        if (this != &o) {
+            if (m_ptr) cudaFreeHost(m_ptr);
+            m_ptr = std::exchange(o.m_ptr, nullptr);
+            m_count = std::exchange(o.m_count, 0);
+        }
+        return *this;
+    }
     T* get() const { return m_ptr; }
     size_t size() const { return m_count; }
 

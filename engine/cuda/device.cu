@@ -1,103 +1,159 @@
-// Device backend with the CUDA runtime: device 0's properties, the measured copy ceiling and
-// the L2 flush.
+// Device backend with the CUDA runtime: the device list with its peer-access matrix, the
+// per-device ceilings (measured in ceilings.cu, cached here), free memory and the L2 flush.
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "../device.h"
+#include "../device_facts.h"
+#include "../errors.h"
+#include "ceilings.h"
 #include "cuda_util.h"
+#include "scoped_device.h"
 
 namespace lessons {
 
-const DeviceInfo& GetDeviceInfo() {
-    static const DeviceInfo info = [] {
-        DeviceInfo i;
-        i.built_with_cuda = true;
+namespace {
+
+std::string NoDeviceReason(cudaError_t err) {
+    std::string reason;
+    if (err == cudaSuccess || err == cudaErrorNoDevice)
+        reason = "no NVIDIA GPU found";
+    else if (err == cudaErrorInsufficientDriver)
+        reason = "no NVIDIA driver, or one too old for CUDA 13";
+    else
+        reason = std::string("CUDA cannot start: ") + cudaGetErrorString(err);
+    if (err != cudaSuccess) reason += std::string(" (") + cudaGetErrorName(err) + ")";
+    return reason;
+}
+
+std::string TooOld(const cudaDeviceProp& prop) {
+    return std::string(prop.name) + " has compute capability " + std::to_string(prop.major) + "." +
+           std::to_string(prop.minor) + "; CUDA Lessons needs 7.5 or newer";
+}
+
+DeviceInfo Describe(const cudaDeviceProp& prop, int ordinal) {
+    DeviceInfo i;
+    i.ordinal = ordinal;
+    i.name = prop.name;
+    i.cc_major = prop.major;
+    i.cc_minor = prop.minor;
+    i.sm_count = prop.multiProcessorCount;
+    i.total_memory = prop.totalGlobalMem;
+    i.l2_bytes = static_cast<uint64_t>(prop.l2CacheSize);
+    i.max_threads_per_block = prop.maxThreadsPerBlock;
+    i.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
+    // CUDA 13 removed the clock fields from cudaDeviceProp: read them as attributes.
+    cudaDeviceGetAttribute(&i.clock_khz, cudaDevAttrClockRate, ordinal);
+    cudaDeviceGetAttribute(&i.memory_clock_khz, cudaDevAttrMemoryClockRate, ordinal);
+    cudaDeviceGetAttribute(&i.bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal);
+    i.fp32_lanes_per_sm = Fp32LanesPerSm(i.cc_major, i.cc_minor);
+    i.datasheet_gbps = DatasheetCeilings(i).datasheet_dram_gbps;
+    char bus_id[64] = {};
+    if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, ordinal) == cudaSuccess) {
+        i.pci_bus_id = bus_id;
+        const PcieLink link = ReadPcieLink(i.pci_bus_id);
+        i.pcie_link_gtps = link.gtps;
+        i.pcie_link_width = link.width;
+        i.pcie_generation = PcieGeneration(link.gtps);
+    }
+    cudaDriverGetVersion(&i.driver_version);
+    cudaRuntimeGetVersion(&i.runtime_version);
+    cudaGetLastError();  // an attribute this device lacks must not be blamed on a later call
+    return i;
+}
+
+// The list's entry for an ordinal; throws UsageError naming the valid ones.
+const DeviceInfo& DeviceOrThrow(int ordinal) {
+    const DeviceList& list = GetDevices();
+    if (ordinal >= 0 && ordinal < list.count()) return list.devices[ordinal];
+    if (!list.available())
+        throw UsageError("there is no GPU " + std::to_string(ordinal) + ": " +
+                         list.unavailable_reason);
+    throw UsageError("there is no GPU " + std::to_string(ordinal) + ": this machine has " +
+                     std::to_string(list.count()) + " (0 to " + std::to_string(list.count() - 1) +
+                     ")");
+}
+
+}  // namespace
+
+const DeviceList& GetDevices() {
+    static const DeviceList list = [] {
+        DeviceList l;
+        l.built_with_cuda = true;
         int count = 0;  // stays 0 when the call fails: no driver (35) or no device (100)
         const cudaError_t err = cudaGetDeviceCount(&count);
         if (err != cudaSuccess || count == 0) {
             cudaGetLastError();
-            i.count = 0;
-            if (err == cudaSuccess || err == cudaErrorNoDevice)
-                i.unavailable_reason = "no NVIDIA GPU found";
-            else if (err == cudaErrorInsufficientDriver)
-                i.unavailable_reason = "no NVIDIA driver, or one too old for CUDA 13";
-            else
-                i.unavailable_reason = std::string("CUDA cannot start: ") + cudaGetErrorString(err);
-            if (err != cudaSuccess)
-                i.unavailable_reason += std::string(" (") + cudaGetErrorName(err) + ")";
-            return i;
+            l.unavailable_reason = NoDeviceReason(err);
+            return l;
         }
-        cudaDeviceProp prop{};
-        if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
-            cudaGetLastError();
-            i.unavailable_reason = "cudaGetDeviceProperties failed for device 0";
-            return i;
+        for (int d = 0; d < count; ++d) {
+            cudaDeviceProp prop{};
+            const cudaError_t perr = cudaGetDeviceProperties(&prop, d);
+            std::string why;
+            if (perr != cudaSuccess) {
+                cudaGetLastError();
+                why = "cudaGetDeviceProperties failed for device " + std::to_string(d) + " (" +
+                      cudaGetErrorName(perr) + ")";
+            } else if (prop.major < 7 || (prop.major == 7 && prop.minor < 5)) {
+                why = TooOld(prop);
+            }
+            if (!why.empty()) {
+                // Ordinals stay CUDA's: the list ends at the first device it cannot use.
+                for (int rest = d; rest < count; ++rest)
+                    l.skipped.push_back("device " + std::to_string(rest) + ": " +
+                                        (rest == d ? why : "after an unusable device") +
+                                        " (CUDA_VISIBLE_DEVICES can hide it)");
+                if (d == 0) l.unavailable_reason = why;
+                break;
+            }
+            l.devices.push_back(Describe(prop, d));
         }
-        if (prop.major < 7 || (prop.major == 7 && prop.minor < 5)) {
-            i.unavailable_reason = std::string(prop.name) + " has compute capability " +
-                                   std::to_string(prop.major) + "." + std::to_string(prop.minor) +
-                                   "; CUDA Lessons needs 7.5 or newer";
-            return i;
+        const int n = l.count();
+        for (DeviceInfo& i : l.devices) {
+            i.built_with_cuda = true;
+            i.count = n;
+            i.peer_access.assign(n, false);
+            for (int j = 0; j < n; ++j) {
+                int can = 0;
+                if (j != i.ordinal && cudaDeviceCanAccessPeer(&can, i.ordinal, j) == cudaSuccess)
+                    i.peer_access[j] = can != 0;
+            }
         }
-        i.count = count;
-        i.name = prop.name;
-        i.cc_major = prop.major;
-        i.cc_minor = prop.minor;
-        i.sm_count = prop.multiProcessorCount;
-        i.total_memory = prop.totalGlobalMem;
-        i.l2_bytes = static_cast<uint64_t>(prop.l2CacheSize);
-        i.max_threads_per_block = prop.maxThreadsPerBlock;
-        i.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
-        // CUDA 13 removed the clock fields from cudaDeviceProp: read them as attributes.
-        cudaDeviceGetAttribute(&i.memory_clock_khz, cudaDevAttrMemoryClockRate, 0);
-        cudaDeviceGetAttribute(&i.bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, 0);
-        i.datasheet_gbps = 2.0 * i.memory_clock_khz * 1e3 * (i.bus_width_bits / 8.0) / 1e9;
-        cudaDriverGetVersion(&i.driver_version);
-        cudaRuntimeGetVersion(&i.runtime_version);
         cudaGetLastError();
-        return i;
+        return l;
     }();
-    return info;
+    return list;
 }
 
-double MeasuredCopyGbps() {
-    static std::once_flag once;
-    static double gbps = 0;
-    std::call_once(once, [] {
-        if (!GetDeviceInfo().available()) return;
-        size_t free_bytes = 0, total_bytes = 0;
-        LESSONS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-        // 1 GiB each way where memory allows, never less than 64 MiB.
-        size_t bytes = size_t(1) << 30;
-        while (bytes > (size_t(64) << 20) && 2 * bytes + (size_t(256) << 20) > free_bytes)
-            bytes /= 2;
-        cuda::DeviceBuffer<char> src(bytes, "the copy-bandwidth probe");
-        cuda::DeviceBuffer<char> dst(bytes, "the copy-bandwidth probe");
-        cuda::Stream stream;
-        LESSONS_CUDA_CHECK(cudaMemsetAsync(src.get(), 1, bytes, stream.get()));
-        cuda::Event start, stop;
-        std::vector<double> samples;
-        for (int rep = 0; rep < 13; ++rep) {
-            start.Record(stream.get());
-            LESSONS_CUDA_CHECK(cudaMemcpyAsync(dst.get(), src.get(), bytes,
-                                               cudaMemcpyDeviceToDevice, stream.get()));
-            stop.Record(stream.get());
-            const double ms = cuda::ElapsedMs(start, stop);
-            if (rep >= 3) samples.push_back(ms);  // the first three are warm-up
-        }
-        std::sort(samples.begin(), samples.end());
-        const double median_ms = samples[samples.size() / 2];
-        gbps = 2.0 * double(bytes) / (median_ms * 1e6);
-    });
-    return gbps;
+const Ceilings& GetCeilings(int ordinal) {
+    const DeviceList& list = GetDevices();
+    if (!list.available() && ordinal == 0) {
+        static const Ceilings none;
+        return none;
+    }
+    DeviceOrThrow(ordinal);
+    struct Slot {
+        std::once_flag once;
+        Ceilings ceilings;
+    };
+    static const std::unique_ptr<Slot[]> slots = std::make_unique<Slot[]>(list.devices.size());
+    Slot& slot = slots[ordinal];
+    // A measurement that throws leaves the flag unset: the next call measures again.
+    std::call_once(slot.once, [&] { slot.ceilings = cuda::MeasureCeilings(list, ordinal); });
+    return slot.ceilings;
 }
 
-DeviceMemory QueryDeviceMemory() {
+DeviceMemory QueryDeviceMemory(int ordinal) {
     DeviceMemory m;
-    if (!GetDeviceInfo().available()) return m;
+    if (!GetDevices().available() && ordinal == 0) return m;
+    DeviceOrThrow(ordinal);
+    cuda::ScopedDevice on(ordinal);
     size_t free_bytes = 0, total_bytes = 0;
     LESSONS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     m.free_bytes = free_bytes;
@@ -115,20 +171,43 @@ __global__ void flush_l2_kernel(unsigned int* data, size_t count, unsigned int v
 
 }  // namespace
 
-void FlushL2() {
-    const DeviceInfo& info = GetDeviceInfo();
-    if (!info.available()) return;
-    static cuda::DeviceBuffer<unsigned int> scratch;  // kept for the life of the process
-    static unsigned int value = 0;
+void FlushL2(int ordinal) {
+    if (!GetDevices().available() && ordinal == 0) return;
+    const DeviceInfo& info = DeviceOrThrow(ordinal);
+    struct Scratch {
+        cuda::DeviceBuffer<unsigned int> buffer;  // kept for the life of the process
+        unsigned int value = 0;
+    };
+    static std::mutex mutex;
+    static std::vector<Scratch> scratch(GetDevices().devices.size());
+    std::lock_guard<std::mutex> lock(mutex);
+    cuda::ScopedDevice on(ordinal);
+    Scratch& s = scratch[ordinal];
     const size_t count = std::max<size_t>(info.l2_bytes * 2 / sizeof(unsigned int), 1 << 20);
-    if (scratch.size() < count) scratch = cuda::DeviceBuffer<unsigned int>(count, "the L2 flush");
-    flush_l2_kernel<<<info.sm_count * 4, 512>>>(scratch.get(), count, ++value);
+    if (s.buffer.size() < count) s.buffer = cuda::DeviceBuffer<unsigned int>(count, "the L2 flush");
+    flush_l2_kernel<<<info.sm_count * 4, 512>>>(s.buffer.get(), count, ++s.value);
     LESSONS_CUDA_CHECK_LAUNCH("flush_l2_kernel");
     LESSONS_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 bool BuiltWithCuda() {
     return true;
+}
+
+const DeviceInfo& GetDeviceInfo() {
+    static const DeviceInfo info = [] {
+        const DeviceList& list = GetDevices();
+        if (list.available()) return list.devices.front();
+        DeviceInfo i;
+        i.built_with_cuda = true;
+        i.unavailable_reason = list.unavailable_reason;
+        return i;
+    }();
+    return info;
+}
+
+double MeasuredCopyGbps() {
+    return GetCeilings(0).copy_gbps;
 }
 
 }  // namespace lessons

@@ -1,0 +1,12 @@
+// The ceiling measurements behind GetCeilings() (device.cu caches them per device).
+#pragma once
+
+#include "../device.h"
+
+namespace lessons::cuda {
+
+// Measures every ceiling of list.devices[ordinal] and fills in its datasheet figures. Makes
+// the device current for the time it takes and restores the caller's device.
+Ceilings MeasureCeilings(const DeviceList& list, int ordinal);
+
+}  // namespace lessons::cuda
