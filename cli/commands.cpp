@@ -1,5 +1,6 @@
 #include "commands.h"
 
+#include <algorithm>
 #include <atomic>
 #include <iostream>
 #include <map>
@@ -190,6 +191,12 @@ int Sweep(const std::string& key, const RunOptions& options, const std::string& 
     const std::vector<SweepPoint> points =
         PlanSweep(lesson, options, by_block ? SweepAxis::kBlock : SweepAxis::kSize,
                   by_block ? ParseRange(blocks, &ParseCount) : ParseRange(sizes, &ParseSize));
+    std::string reasons;
+    for (const SweepPoint& p : points)
+        reasons += p.skip_reason.empty() ? "" : "\n  " + p.skip_reason;
+    if (std::all_of(points.begin(), points.end(),
+                    [](const SweepPoint& p) { return !p.skip_reason.empty(); }))
+        throw UsageError("no point of the sweep can run:" + reasons);
     Session session(Catalog());
     std::vector<RunResult> results;
     for (const SweepPoint& p : points) {

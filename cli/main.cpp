@@ -8,6 +8,7 @@
 #include "catalog.h"
 #include "commands.h"
 #include "errors.h"
+#include "files.h"
 #include "serve.h"
 #include "units.h"
 
@@ -42,9 +43,18 @@ void AddRunOptions(CLI::App* cmd, RawOptions& raw, bool with_output) {
 }
 
 int ParseInt(const std::string& text, const char* what) {
-    const uint64_t v = ParseCount(text);
-    if (v > 1000000000) throw UsageError(std::string(what) + " " + text + " is out of range");
-    return static_cast<int>(v);
+    return static_cast<int>(ParseIntInRange(text, what, 0, 1000000000));
+}
+
+// An option given with an empty value (--size '') is an error, not the default.
+void RejectEmptyValues(const CLI::App* command) {
+    for (const CLI::Option* option : command->get_options()) {
+        if (option->count() == 0 || option->get_type_size() == 0) continue;  // absent, or a flag
+        for (const std::string& value : option->results())
+            if (value.find_first_not_of(" \t") == std::string::npos)
+                throw UsageError(option->get_name() +
+                                 " is given an empty value: give a value or leave it out");
+    }
 }
 
 RunOptions ToRunOptions(const RawOptions& raw) {
@@ -54,13 +64,7 @@ RunOptions ToRunOptions(const RawOptions& raw) {
     if (!raw.threads.empty()) o.threads = ParseInt(raw.threads, "thread count");
     if (!raw.reps.empty()) o.reps = ParseInt(raw.reps, "reps");
     if (!raw.min_time.empty()) {
-        try {
-            o.min_time_s = std::stod(raw.min_time);
-        } catch (const std::exception&) {
-            throw UsageError("--min-time must be a number of seconds, got '" + raw.min_time + "'");
-        }
-        if (!(o.min_time_s >= 0 && o.min_time_s <= 60))
-            throw UsageError("--min-time must be between 0 and 60 seconds");
+        o.min_time_s = ParseSeconds(raw.min_time, "--min-time", 0, 60);
         o.max_time_s = std::max(o.max_time_s, o.min_time_s);
     }
     if (!raw.data.empty()) o.data = ParseDataKind(raw.data);
@@ -133,18 +137,28 @@ int main(int argc, char** argv) {
     try {
         if (*serve) {
             std::ios::sync_with_stdio(false);
+            std::cin.tie(nullptr);  // reading must never flush the replies outside their lock
             const int rc = Serve(Catalog(), std::cin, std::cout);
             std::cout.flush();
             std::fflush(stdout);
             std::_Exit(rc);  // the reader thread may still be blocked on stdin
         }
+        for (const CLI::App* command : {list, info, run, sweep, bench})
+            if (*command) RejectEmptyValues(command);
         const cli::Format format = cli::ParseFormat(raw.format);
-        if (*list) return cli::List(format);
-        if (*info) return cli::Info(format);
-        const RunOptions options = ToRunOptions(raw);
-        if (*run) return cli::Run(lesson, options, format);
-        if (*sweep) return cli::Sweep(lesson, options, raw.blocks, raw.sizes, format);
-        if (*bench) return cli::Bench(chapter, options, format);
+        int rc = cli::kExitUsage;
+        if (*list) {
+            rc = cli::List(format);
+        } else if (*info) {
+            rc = cli::Info(format);
+        } else {
+            const RunOptions options = ToRunOptions(raw);
+            if (*run) rc = cli::Run(lesson, options, format);
+            if (*sweep) rc = cli::Sweep(lesson, options, raw.blocks, raw.sizes, format);
+            if (*bench) rc = cli::Bench(chapter, options, format);
+        }
+        FlushStandardOutput();  // a full disk or /dev/full is an error, not a silent success
+        return rc;
     } catch (const UsageError& e) {
         std::cerr << "error: " << e.what() << "\n";
         return cli::kExitUsage;

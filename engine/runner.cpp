@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 
 #include "device.h"
 #include "errors.h"
+#include "files.h"
 #include "host.h"
 #include "units.h"
 
@@ -131,11 +131,7 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
                          "-byte elements (chapter " + chapter.id + ")");
     spec.seed = options.seed;
     spec.input_file = options.input_file;
-    if (!spec.input_file.empty()) {
-        std::ifstream in(spec.input_file, std::ios::binary | std::ios::ate);
-        if (!in) throw UsageError("cannot open input file '" + spec.input_file + "'");
-        spec.size_bytes = static_cast<uint64_t>(in.tellg());
-    }
+    if (!spec.input_file.empty()) spec.size_bytes = RegularFileSize(spec.input_file);
 
     // Memory checks come before any allocation.
     const MemoryNeeds needs = lesson.needs(spec.size_bytes);
@@ -185,11 +181,8 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     r.expected = check.expected;
     r.bytes_moved = step->BytesMoved();
     r.extra = step->Extras();
-    if (!options.output_file.empty()) {
-        std::ofstream out(options.output_file);
-        if (!out) throw UsageError("cannot write output file '" + options.output_file + "'");
-        step->WriteOutput(out);
-    }
+    if (!options.output_file.empty())
+        WriteFileReplacing(options.output_file, [&](std::ostream& out) { step->WriteOutput(out); });
 
     std::vector<Sample> samples;
     if (!check.ok) {

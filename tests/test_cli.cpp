@@ -1,6 +1,8 @@
 // cuda-lessons-cli as a user runs it: output formats, exit codes, messages.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -152,4 +154,114 @@ TEST(Cli, OffsetsOutOfARealFile) {
     const size_t n = std::fread(buf, 1, sizeof buf - 1, f);
     std::fclose(f);
     EXPECT_EQ(std::string(buf, n), "3\n7\n10\n");
+}
+
+namespace {
+
+// Runs a shell command line; stdout and stderr as the command line routes them.
+Output Sh(const std::string& command) {
+    FILE* pipe = popen(command.c_str(), "r");
+    Output out;
+    if (!pipe) return out;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.text.append(buf, n);
+    const int status = pclose(pipe);
+    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return out;
+}
+
+std::string TempFile(const std::string& name) {
+    return ::testing::TempDir() + "/cli_" + std::to_string(getpid()) + "_" + name;
+}
+
+std::string Contents(const std::string& path) {
+    std::string text;
+    FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return "(missing)";
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+    std::fclose(f);
+    return text;
+}
+
+}  // namespace
+
+TEST(CliHostile, InputMustBeARegularFile) {
+    const std::string fifo = TempFile("fifo");
+    std::remove(fifo.c_str());
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    // A FIFO with no writer used to block in open() for ever; `timeout` ends such a run.
+    const Output out =
+        Sh("timeout -s KILL 60 " + CliPath() + " run 1 --reps 1 --input " + fifo + " 2>&1");
+    EXPECT_EQ(out.code, 2) << out.text;
+    EXPECT_NE(out.text.find("a pipe (FIFO), not a regular file"), std::string::npos) << out.text;
+    std::remove(fifo.c_str());
+    ExpectUsageError("run 1 --reps 1 --input " + ::testing::TempDir(), "is a directory");
+    ExpectUsageError("run 1 --reps 1 --input /dev/zero", "not a regular file");
+    ExpectUsageError("run 2 --reps 1 --input /dev/urandom", "not a regular file");
+    ExpectUsageError("bench 1 --reps 1 --input /dev/null", "not a regular file");
+}
+
+TEST(CliHostile, FailedWritesAreErrors) {
+    // /dev/full: every write fails with ENOSPC.
+    Output out = Cli("run 2 --size 64KiB --data dense --reps 1 --offsets-out /dev/full");
+    EXPECT_EQ(out.code, 1) << out.text;
+    EXPECT_NE(out.text.find("cannot write '/dev/full': No space left"), std::string::npos)
+        << out.text;
+    // /proc takes no new file.
+    out = Cli("run 2 --size 64KiB --data dense --reps 1 --offsets-out /proc/version");
+    EXPECT_EQ(out.code, 1) << out.text;
+    EXPECT_NE(out.text.find("/proc/version"), std::string::npos) << out.text;
+    // Standard output on a full device.
+    out = Sh(CliPath() + " run 1 --size 1KiB --reps 1 --format json 2>&1 >/dev/full");
+    EXPECT_EQ(out.code, 1) << out.text;
+    EXPECT_NE(out.text.find("cannot write to standard output"), std::string::npos) << out.text;
+}
+
+TEST(CliHostile, FullDiskLeavesNoHalfWrittenFile) {
+    // A file size limit stands in for a full disk: writes past 16 KiB fail (EFBIG).
+    const std::string offsets = TempFile("offsets.txt");
+    {
+        FILE* f = std::fopen(offsets.c_str(), "wb");
+        std::fputs("old\n", f);
+        std::fclose(f);
+    }
+    const Output out =
+        Sh("bash -c \"trap '' XFSZ; ulimit -f 16; exec " + CliPath() +
+           " run 2 --size 256KiB --data dense --reps 1 --offsets-out " + offsets + "\" 2>&1");
+    EXPECT_EQ(out.code, 1) << out.text;
+    EXPECT_NE(out.text.find("cannot write '" + offsets + "'"), std::string::npos) << out.text;
+    EXPECT_TRUE(Contents(offsets) == "old\n") << "the old file stays whole";
+    const Output listing = Sh("ls -A " + ::testing::TempDir() + " | grep -c '\\.tmp-' ");
+    EXPECT_EQ(listing.text, "0\n") << "no temporary left behind";
+    std::remove(offsets.c_str());
+}
+
+TEST(CliHostile, EmptyAndMalformedValuesExitTwo) {
+    const std::string digits400(400, '9');
+    ExpectUsageError("run 1 --size " + digits400, "size too large");
+    ExpectUsageError("run 1 --size 0." + std::string(400, '0') + "1", "not a whole number");
+    for (const char* option : {"--size", "--threads", "--reps", "--min-time", "--data", "--seed",
+                               "--block", "--input", "--offsets-out"})
+        ExpectUsageError(std::string("run 3 ") + option + " ''", "empty value");
+    ExpectUsageError("bench ''", "empty value");
+    ExpectUsageError("sweep 4 --blocks ''", "empty value");
+    for (const char* bad : {"5abc", "0.25s", "1,5", "0x1", "1e3", "-1", "nan", "inf"})
+        ExpectUsageError(std::string("run 1 --min-time ") + bad, "--min-time");
+    ExpectUsageError("run 1 --min-time 61", "out of range");
+    ExpectUsageError("run 3 --threads " + digits400, "out of range");
+    ExpectUsageError("run 1 --reps 1.5", "not a whole number");
+    ExpectUsageError("sweep 4 --blocks 32,", "empty value");
+    ExpectUsageError("sweep 4 --blocks 32,,64", "empty value");
+    const Output ok = Cli("run 1 --size 1KiB --reps 1 --min-time 0.5");
+    EXPECT_EQ(ok.code, 0) << ok.text;
+}
+
+TEST(CliHostile, SweepWhereNoPointRunsIsAnError) {
+    const Output out = Cli("sweep 4 --blocks 18446744073709551615 --size 1KiB");
+    EXPECT_EQ(out.code, 2) << out.text;
+    EXPECT_NE(out.text.find("no point of the sweep can run"), std::string::npos) << out.text;
+    EXPECT_NE(out.text.find("multiple of 32"), std::string::npos) << "the reasons: " << out.text;
 }

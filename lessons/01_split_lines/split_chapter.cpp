@@ -1,10 +1,10 @@
 #include "split_chapter.h"
 
 #include <algorithm>
-#include <fstream>
 #include <ostream>
 
 #include "errors.h"
+#include "files.h"
 #include "generators.h"
 #include "host_timing.h"
 #include "split/split_cpu.h"
@@ -15,11 +15,7 @@ namespace lessons::split {
 SplitWorkload::SplitWorkload(const WorkloadSpec& spec) : m_size(spec.size_bytes) {
     m_data.reset(new char[m_size ? m_size : 1]);
     if (!spec.input_file.empty()) {
-        std::ifstream in(spec.input_file, std::ios::binary);
-        if (!in) throw UsageError("cannot open input file '" + spec.input_file + "'");
-        in.read(m_data.get(), static_cast<std::streamsize>(m_size));
-        if (static_cast<uint64_t>(in.gcount()) != m_size)
-            throw UsageError("could not read all of '" + spec.input_file + "'");
+        ReadRegularFile(spec.input_file, m_data.get(), m_size);
     } else {
         FillSplitText(spec.data, spec.seed, m_data.get(), m_size);
     }
