@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "checked.h"
 #include "device.h"
 #include "errors.h"
 #include "files.h"
@@ -85,7 +86,8 @@ std::shared_ptr<Workload> Session::GetWorkload(const Chapter& chapter, const Wor
         m_workload_spec == spec)
         return m_workload;
     m_workload.reset();  // free the old one before making the new one
-    const uint64_t needed = chapter.workload_host_bytes(spec.size_bytes) + step_host_bytes;
+    const uint64_t needed =
+        SaturatingAdd(chapter.workload_host_bytes(spec.size_bytes), step_host_bytes);
     const uint64_t available = HostAvailableMemory();
     if (needed > available)
         throw UsageError("size " + FormatSize(spec.size_bytes) + " needs about " +

@@ -265,3 +265,9 @@ TEST(CliHostile, SweepWhereNoPointRunsIsAnError) {
     EXPECT_NE(out.text.find("no point of the sweep can run"), std::string::npos) << out.text;
     EXPECT_NE(out.text.find("multiple of 32"), std::string::npos) << "the reasons: " << out.text;
 }
+
+TEST(CliHostile, MemoryEstimateDoesNotWrap) {
+    // 9n + 16 bytes wraps past 2^64 for this n: a wrapped estimate passed the check.
+    ExpectUsageError("run 1 --size 2049638230412172800", "host memory");
+    ExpectUsageError("run 2 --size 4611686018427387904", "host memory");
+}

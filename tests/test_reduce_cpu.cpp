@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "checked.h"
 #include "generators.h"
 #include "lesson.h"
 #include "reduce/reduce_cpu.h"
@@ -74,4 +75,11 @@ TEST(ReduceTolerance, ExactForOnesUpTo2To24AndScaledOtherwise) {
     const double expected =
         std::ldexp(random.reference().magnitude, -23) * (std::log2(1001.0) + 16);
     EXPECT_DOUBLE_EQ(random.Tolerance(), expected);
+}
+
+TEST(ReduceEstimates, MemoryNeedsSaturateInsteadOfWrapping) {
+    const uint64_t n = ~uint64_t(0) - 100;
+    EXPECT_EQ(reduce::GpuStepNeeds(n).device_bytes, kSaturated);
+    EXPECT_EQ(reduce::InPlaceGpuStepNeeds(uint64_t(1) << 63).device_bytes, kSaturated);
+    EXPECT_EQ(reduce::GpuStepNeeds(0).device_bytes, 2 * sizeof(float) + (uint64_t(1) << 20));
 }

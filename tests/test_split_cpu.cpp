@@ -5,9 +5,11 @@
 #include <functional>
 #include <vector>
 
+#include "checked.h"
 #include "generators.h"
 #include "split/split_cpu.h"
 #include "split_cases.h"
+#include "split_chapter.h"
 
 using namespace lessons;
 using namespace lessons::split;
@@ -80,4 +82,15 @@ TEST(SplitCpuSteps, WorstCaseFillsTheCapacity) {
             EXPECT_EQ(got, SplitReference(text.data(), n)) << step.name;
         }
     }
+}
+
+TEST(SplitEstimates, MemoryNeedsSaturateInsteadOfWrapping) {
+    for (const uint64_t n : {uint64_t(1) << 62, uint64_t(2049638230412172800ull), ~uint64_t(0)}) {
+        EXPECT_GE(split::WorkloadHostBytes(n), n) << n;
+        EXPECT_GE(split::CpuStepNeeds(n).host_bytes, n / 2) << n;
+        EXPECT_GE(split::GpuStepNeeds(n).device_bytes, n) << n;
+        EXPECT_GE(split::PinnedGpuStepNeeds(n).host_bytes, n) << n;
+    }
+    EXPECT_EQ(split::WorkloadHostBytes(uint64_t(1) << 62), kSaturated);
+    EXPECT_EQ(split::WorkloadHostBytes(1000), 1000u + 8 * 501);
 }

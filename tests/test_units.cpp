@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "checked.h"
 #include "errors.h"
 #include "units.h"
 
@@ -109,4 +110,15 @@ TEST(ParseRange, EmptyListItemsAreErrors) {
     EXPECT_THROW(ParseRange(",32", &ParseCount), UsageError);
     EXPECT_THROW(ParseRange("", &ParseCount), UsageError);
     EXPECT_EQ(ParseRange("32, 64", &ParseCount), (std::vector<uint64_t>{32, 64}));
+}
+
+TEST(Checked, AddAndMultiplySaturate) {
+    EXPECT_EQ(SaturatingAdd(1, 2), 3u);
+    EXPECT_EQ(SaturatingAdd(kSaturated, 1), kSaturated);
+    EXPECT_EQ(SaturatingAdd(kSaturated - 1, 1), kSaturated);
+    EXPECT_EQ(SaturatingMul(0, kSaturated), 0u);
+    EXPECT_EQ(SaturatingMul(kSaturated, 0), 0u);
+    EXPECT_EQ(SaturatingMul(3, 5), 15u);
+    EXPECT_EQ(SaturatingMul(uint64_t(1) << 32, uint64_t(1) << 32), kSaturated);
+    EXPECT_EQ(SaturatingMul(9, 2049638230412172800ull), kSaturated);
 }

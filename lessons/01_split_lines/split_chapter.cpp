@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ostream>
 
+#include "checked.h"
 #include "errors.h"
 #include "files.h"
 #include "generators.h"
@@ -27,7 +28,7 @@ std::string SplitWorkload::Describe() const {
 }
 
 uint64_t WorkloadHostBytes(uint64_t n) {
-    return n + 8 * SplitCapacity(n);
+    return SaturatingAdd(n, SaturatingMul(8, SplitCapacity(n)));
 }
 
 SplitStep::SplitStep(const Workload& workload)
@@ -72,17 +73,18 @@ void SplitStep::WriteOutput(std::ostream& out) const {
 }
 
 MemoryNeeds CpuStepNeeds(uint64_t n) {
-    return {8 * SplitCapacity(n), 0};
+    return {SaturatingMul(8, SplitCapacity(n)), 0};
 }
 
 MemoryNeeds GpuStepNeeds(uint64_t n) {
     // The text (with up to 32 KiB of padding), the offsets, the counter.
-    return {8 * SplitCapacity(n), n + (uint64_t(64) << 10) + 8 * SplitCapacity(n) + 8};
+    const uint64_t offsets = SaturatingMul(8, SplitCapacity(n));
+    return {offsets, SaturatingAdd(SaturatingAdd(n, uint64_t(64) << 10), offsets + 8)};
 }
 
 MemoryNeeds PinnedGpuStepNeeds(uint64_t n) {
     MemoryNeeds needs = GpuStepNeeds(n);
-    needs.host_bytes += n;  // the page-locked copy of the text
+    needs.host_bytes = SaturatingAdd(needs.host_bytes, n);  // the page-locked copy of the text
     return needs;
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "checked.h"
 #include "generators.h"
 #include "host_timing.h"
 #include "units.h"
@@ -52,12 +53,12 @@ MemoryNeeds CpuStepNeeds(uint64_t) {
 
 MemoryNeeds GpuStepNeeds(uint64_t size_bytes) {
     const uint64_t partials = 2 * (size_bytes / sizeof(float) / 32 + 1) * sizeof(float);
-    return {0, size_bytes + partials + (uint64_t(1) << 20)};
+    return {0, SaturatingAdd(size_bytes, partials + (uint64_t(1) << 20))};
 }
 
 MemoryNeeds InPlaceGpuStepNeeds(uint64_t size_bytes) {
     MemoryNeeds needs = GpuStepNeeds(size_bytes);
-    needs.device_bytes += size_bytes;
+    needs.device_bytes = SaturatingAdd(needs.device_bytes, size_bytes);
     return needs;
 }
 
