@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "errors.h"
+
 namespace lessons {
 namespace {
 
@@ -59,22 +61,30 @@ void FillDenseChunk(SplitMix64& rng, char* out, uint64_t n) {
 }
 
 // Calls fill(rng, begin, n) for every chunk of [0, count), in parallel, each chunk with its
-// own stream.
+// own stream. A set `cancel` flag skips the remaining chunks and throws Cancelled (after the
+// parallel loop: an exception must not leave an OpenMP region).
 template <typename F>
-void ForEachChunk(uint64_t count, uint64_t seed, F&& fill) {
+void ForEachChunk(uint64_t count, uint64_t seed, const std::atomic<bool>* cancel, F&& fill) {
     const int64_t chunks = static_cast<int64_t>((count + kChunk - 1) / kChunk);
+    std::atomic<bool> stopped{false};
 #pragma omp parallel for schedule(static)
     for (int64_t c = 0; c < chunks; ++c) {
+        if (cancel && (stopped.load(std::memory_order_relaxed) || cancel->load())) {
+            stopped.store(true, std::memory_order_relaxed);
+            continue;
+        }
         const uint64_t begin = static_cast<uint64_t>(c) * kChunk;
         SplitMix64 rng = ChunkStream(seed, c);
         fill(rng, begin, std::min(kChunk, count - begin));
     }
+    if (stopped.load()) throw Cancelled();
 }
 
 }  // namespace
 
-void FillSplitText(DataKind kind, uint64_t seed, char* out, uint64_t size) {
-    ForEachChunk(size, seed, [&](SplitMix64& rng, uint64_t begin, uint64_t n) {
+void FillSplitText(DataKind kind, uint64_t seed, char* out, uint64_t size,
+                   const std::atomic<bool>* cancel) {
+    ForEachChunk(size, seed, cancel, [&](SplitMix64& rng, uint64_t begin, uint64_t n) {
         char* chunk = out + begin;
         switch (kind) {
             case DataKind::kRandom:
@@ -95,8 +105,9 @@ void FillSplitText(DataKind kind, uint64_t seed, char* out, uint64_t size) {
     });
 }
 
-void FillFloats(DataKind kind, uint64_t seed, float* out, uint64_t count) {
-    ForEachChunk(count, seed, [&](SplitMix64& rng, uint64_t begin, uint64_t n) {
+void FillFloats(DataKind kind, uint64_t seed, float* out, uint64_t count,
+                const std::atomic<bool>* cancel) {
+    ForEachChunk(count, seed, cancel, [&](SplitMix64& rng, uint64_t begin, uint64_t n) {
         float* chunk = out + begin;
         if (kind == DataKind::kOnes) {
             std::fill(chunk, chunk + n, 1.0f);

@@ -2,6 +2,7 @@
 // menu, tests) is built from the Registry that holds these declarations.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -27,6 +28,8 @@ struct WorkloadSpec {
     DataKind data = DataKind::kRandom;
     uint64_t seed = 1;
     std::string input_file;  // non-empty: read this file instead of generating
+    // Set to stop generating or reading with Cancelled; not part of what the spec describes.
+    const std::atomic<bool>* cancel = nullptr;
 
     bool operator==(const WorkloadSpec& o) const {
         return size_bytes == o.size_bytes && data == o.data && seed == o.seed &&

@@ -133,6 +133,7 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
                          "-byte elements (chapter " + chapter.id + ")");
     spec.seed = options.seed;
     spec.input_file = options.input_file;
+    spec.cancel = control.cancel;
     if (!spec.input_file.empty()) spec.size_bytes = RegularFileSize(spec.input_file);
 
     // Memory checks come before any allocation.

@@ -16,9 +16,9 @@ namespace lessons::split {
 SplitWorkload::SplitWorkload(const WorkloadSpec& spec) : m_size(spec.size_bytes) {
     m_data.reset(new char[m_size ? m_size : 1]);
     if (!spec.input_file.empty()) {
-        ReadRegularFile(spec.input_file, m_data.get(), m_size);
+        ReadRegularFile(spec.input_file, m_data.get(), m_size, spec.cancel);
     } else {
-        FillSplitText(spec.data, spec.seed, m_data.get(), m_size);
+        FillSplitText(spec.data, spec.seed, m_data.get(), m_size, spec.cancel);
     }
     m_reference = SplitReference(m_data.get(), m_size);
 }

@@ -13,7 +13,7 @@ namespace lessons::reduce {
 ReduceWorkload::ReduceWorkload(const WorkloadSpec& spec)
     : m_count(spec.size_bytes / sizeof(float)), m_ones(spec.data == DataKind::kOnes) {
     m_data.reset(new float[m_count ? m_count : 1]);
-    FillFloats(spec.data, spec.seed, m_data.get(), m_count);
+    FillFloats(spec.data, spec.seed, m_data.get(), m_count, spec.cancel);
     m_reference = SumReference(m_data.get(), m_count);
 }
 
