@@ -234,7 +234,9 @@ TEST(CliHostile, FullDiskLeavesNoHalfWrittenFile) {
     EXPECT_EQ(out.code, 1) << out.text;
     EXPECT_NE(out.text.find("cannot write '" + offsets + "'"), std::string::npos) << out.text;
     EXPECT_TRUE(Contents(offsets) == "old\n") << "the old file stays whole";
-    const Output listing = Sh("ls -A " + ::testing::TempDir() + " | grep -c '\\.tmp-' ");
+    const std::string name = offsets.substr(offsets.rfind('/') + 1);
+    const Output listing =
+        Sh("ls -A " + ::testing::TempDir() + " | grep -c -F '." + name + ".tmp-'");
     EXPECT_EQ(listing.text, "0\n") << "no temporary left behind";
     std::remove(offsets.c_str());
 }
