@@ -1,5 +1,6 @@
 #include "commands.h"
 
+#include <algorithm>
 #include <atomic>
 #include <iostream>
 #include <map>
@@ -25,7 +26,9 @@ RunControl Control() {
     return c;
 }
 
-const Registry& Runnable() { return RunnableCatalog(); }
+const Registry& Runnable() {
+    return RunnableCatalog();
+}
 
 const Lesson& FindLessonOrThrow(const std::string& key) {
     const Lesson* lesson = Runnable().FindLesson(key);
@@ -39,7 +42,9 @@ const Lesson& FindLessonOrThrow(const std::string& key) {
     return *lesson;
 }
 
-std::string Verdict(const RunResult& r) { return r.verified ? "ok" : "WRONG"; }
+std::string Verdict(const RunResult& r) {
+    return r.verified ? "ok" : "WRONG";
+}
 
 void ReportWrong(const RunResult& r) {
     if (!r.verified)
@@ -49,12 +54,18 @@ void ReportWrong(const RunResult& r) {
 
 const char* CeilingName(Bound bound) {
     switch (bound) {
-        case Bound::kRead: return "read-only bandwidth";
-        case Bound::kCopy: return "device copy bandwidth";
-        case Bound::kFp32: return "fp32 FMA peak";
-        case Bound::kH2D: return "pinned host-to-device copy";
-        case Bound::kPeer: return "peer copy";
-        case Bound::kNone: break;
+        case Bound::kRead:
+            return "read-only bandwidth";
+        case Bound::kCopy:
+            return "device copy bandwidth";
+        case Bound::kFp32:
+            return "fp32 FMA peak";
+        case Bound::kH2D:
+            return "pinned host-to-device copy";
+        case Bound::kPeer:
+            return "peer copy";
+        case Bound::kNone:
+            break;
     }
     return "no ceiling";
 }
@@ -63,9 +74,9 @@ std::string CeilingsLine() {
     const DeviceList& list = GetDevices();
     if (!list.available()) return "no GPU (" + list.unavailable_reason + ")";
     const Ceilings& c = GetCeilings(0);
-    return list.devices.front().name + "; measured read " + Fixed(c.read_gbps, 0) +
-           " GB/s, copy " + Fixed(c.copy_gbps, 0) + " GB/s, fp32 " +
-           Fixed(c.fp32_gflops / 1000, 1) + " TFLOP/s, H2D " + Fixed(c.h2d_gbps, 1) + " GB/s";
+    return list.devices.front().name + "; measured read " + Fixed(c.read_gbps, 0) + " GB/s, copy " +
+           Fixed(c.copy_gbps, 0) + " GB/s, fp32 " + Fixed(c.fp32_gflops / 1000, 1) +
+           " TFLOP/s, H2D " + Fixed(c.h2d_gbps, 1) + " GB/s";
 }
 
 std::string RateText(const RunResult& r) {
@@ -87,9 +98,10 @@ void CheckUnused(const std::vector<const Lesson*>& lessons, const Options& o) {
                                                     : "no lesson of chapter " + first.chapter;
         if (std::find(o.from_set.begin(), o.from_set.end(), name) != o.from_set.end()) {
             std::string names;
-            for (const std::string& n : ParamNamesOf(lessons)) names += (names.empty() ? "" : ", ") + n;
-            throw UsageError(who + " has no parameter '" +
-                             name + "': use " + (names.empty() ? "none" : names));
+            for (const std::string& n : ParamNamesOf(lessons))
+                names += (names.empty() ? "" : ", ") + n;
+            throw UsageError(who + " has no parameter '" + name + "': use " +
+                             (names.empty() ? "none" : names));
         }
         std::string why;
         if (name == "block")
@@ -107,7 +119,9 @@ void CheckUnused(const std::vector<const Lesson*>& lessons, const Options& o) {
 
 }  // namespace
 
-void RequestCancel() { g_cancel = true; }
+void RequestCancel() {
+    g_cancel = true;
+}
 
 Format ParseFormat(const std::string& text) {
     if (text == "table") return Format::kTable;
@@ -175,7 +189,8 @@ int Run(const std::string& key, const Options& options, Format format) {
             const std::string text = !value.choice.empty() ? value.choice
                                      : spec                ? spec->Format(value)
                                                            : std::to_string(value.number);
-            t.AddRow({label, text + (!r.input.empty() && name == "size" ? " (" + r.input + ")" : "")});
+            t.AddRow(
+                {label, text + (!r.input.empty() && name == "size" ? " (" + r.input + ")" : "")});
         }
         t.AddRow({"median / min / max", Ms(r.median_ms) + " / " + Ms(r.min_ms) + " / " +
                                             Ms(r.max_ms) + " ms over " + std::to_string(r.reps) +
@@ -194,14 +209,15 @@ int Run(const std::string& key, const Options& options, Format format) {
         if (r.intensity && r.attainable_gflops)
             t.AddRow({"roofline", Fixed(*r.intensity, 3) + " flop/byte: at most " +
                                       Fixed(*r.attainable_gflops, 0) + " GFLOP/s here"});
-        for (const NamedValue& v : r.values) t.AddRow({v.name, Fixed(v.value, v.value == double(int64_t(v.value)) ? 0 : 6)});
+        for (const NamedValue& v : r.values)
+            t.AddRow({v.name, Fixed(v.value, v.value == double(int64_t(v.value)) ? 0 : 6)});
         if (r.attributes)
-            t.AddRow({"kernel resources",
-                      std::to_string(r.attributes->registers) + " registers, " +
-                          std::to_string(r.attributes->static_smem_bytes) + " B static + " +
-                          std::to_string(r.attributes->dynamic_smem_bytes) +
-                          " B dynamic shared, occupancy " +
-                          Fixed(100 * r.attributes->occupancy, 0) + "%"});
+            t.AddRow({"kernel resources", std::to_string(r.attributes->registers) + " registers, " +
+                                              std::to_string(r.attributes->static_smem_bytes) +
+                                              " B static + " +
+                                              std::to_string(r.attributes->dynamic_smem_bytes) +
+                                              " B dynamic shared, occupancy " +
+                                              Fixed(100 * r.attributes->occupancy, 0) + "%"});
         t.AddRow({"check",
                   r.verified ? "verified against the CPU reference" : "WRONG: " + r.check_message});
         std::cout << t.Render();
@@ -246,7 +262,8 @@ int Sweep(const std::string& key, const Options& options, const std::string& par
             if (results[i].verified && (best < 0 || results[i].rate_ms < results[best].rate_ms))
                 best = static_cast<int>(i);
         std::cout << "lesson " << lesson.number << " (" << lesson.id << ") over " << spec.name
-                  << (lesson.kind == StepKind::kGpu ? " on " + CeilingsLine() : std::string()) << "\n";
+                  << (lesson.kind == StepKind::kGpu ? " on " + CeilingsLine() : std::string())
+                  << "\n";
         const char* unit = results.empty() ? "GB/s" : results.front().RateUnit();
         TextTable t({spec.label_en, "median ms", "min ms", "max ms", "rate ms", unit, "% ceiling",
                      "check", ""},

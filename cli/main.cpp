@@ -8,6 +8,7 @@
 #include "catalog.h"
 #include "commands.h"
 #include "errors.h"
+#include "files.h"
 #include "serve.h"
 #include "units.h"
 
@@ -46,9 +47,18 @@ void AddRunOptions(CLI::App* cmd, RawOptions& raw, bool with_output) {
 }
 
 int ParseInt(const std::string& text, const char* what) {
-    const uint64_t v = ParseCount(text);
-    if (v > 1000000000) throw UsageError(std::string(what) + " " + text + " is out of range");
-    return static_cast<int>(v);
+    return static_cast<int>(ParseIntInRange(text, what, 0, 1000000000));
+}
+
+// An option given with an empty value (--size '') is an error, not the default.
+void RejectEmptyValues(const CLI::App* command) {
+    for (const CLI::Option* option : command->get_options()) {
+        if (option->count() == 0 || option->get_type_size() == 0) continue;  // absent, or a flag
+        for (const std::string& value : option->results())
+            if (value.find_first_not_of(" \t") == std::string::npos)
+                throw UsageError(option->get_name() +
+                                 " is given an empty value: give a value or leave it out");
+    }
 }
 
 cli::Options ToOptions(const RawOptions& raw) {
@@ -69,13 +79,7 @@ cli::Options ToOptions(const RawOptions& raw) {
     }
     if (!raw.reps.empty()) o.reps = ParseInt(raw.reps, "reps");
     if (!raw.min_time.empty()) {
-        try {
-            o.min_time_s = std::stod(raw.min_time);
-        } catch (const std::exception&) {
-            throw UsageError("--min-time must be a number of seconds, got '" + raw.min_time + "'");
-        }
-        if (!(o.min_time_s >= 0 && o.min_time_s <= 60))
-            throw UsageError("--min-time must be between 0 and 60 seconds");
+        o.min_time_s = ParseSeconds(raw.min_time, "--min-time", 0, 60);
         o.max_time_s = std::max(o.max_time_s, o.min_time_s);
     }
     o.seed = ParseCount(raw.seed);
@@ -89,14 +93,17 @@ cli::Options ToOptions(const RawOptions& raw) {
 std::pair<std::string, std::string> SweepAxis(const RawOptions& raw) {
     const int given = !raw.over.empty() + !raw.blocks.empty() + !raw.sizes.empty();
     if (given != 1)
-        throw UsageError("sweep needs exactly one of --over NAME=RANGE (e.g. --over block=32..1024), "
-                         "--blocks (e.g. 32..1024) or --sizes (e.g. 1MiB..1GiB)");
+        throw UsageError(
+            "sweep needs exactly one of --over NAME=RANGE (e.g. --over block=32..1024), "
+            "--blocks (e.g. 32..1024) or --sizes (e.g. 1MiB..1GiB)");
     if (!raw.blocks.empty()) return {"block", raw.blocks};
     if (!raw.sizes.empty()) return {"size", raw.sizes};
     const size_t eq = raw.over.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == raw.over.size())
-        throw UsageError("--over needs NAME=RANGE, e.g. --over block=32..1024 or --over data=all; "
-                         "got '" + raw.over + "'");
+        throw UsageError(
+            "--over needs NAME=RANGE, e.g. --over block=32..1024 or --over data=all; "
+            "got '" +
+            raw.over + "'");
     return {raw.over.substr(0, eq), raw.over.substr(eq + 1)};
 }
 
@@ -124,8 +131,9 @@ int main(int argc, char** argv) {
     sweep->add_option("--blocks", raw.blocks,
                       "block sizes: 32..1024 (doubling), 64..512:64, 128,256");
     sweep->add_option("--sizes", raw.sizes, "data sizes: 1MiB..1GiB (doubling), or a list");
-    sweep->add_option("--over", raw.over,
-                      "any parameter: NAME=RANGE, e.g. block=64..512:64, size=1MiB..1GiB, data=all");
+    sweep->add_option(
+        "--over", raw.over,
+        "any parameter: NAME=RANGE, e.g. block=64..512:64, size=1MiB..1GiB, data=all");
     AddRunOptions(sweep, raw, false);
     auto* bench = app.add_subcommand("bench", "run every lesson of a chapter at one size");
     bench->add_option("chapter", chapter, "chapter number or id (default: every chapter)");
@@ -164,21 +172,31 @@ int main(int argc, char** argv) {
     try {
         if (*serve) {
             std::ios::sync_with_stdio(false);
+            std::cin.tie(nullptr);  // reading must never flush the replies outside their lock
             const int rc = Serve(RunnableCatalog(), std::cin, std::cout);
             std::cout.flush();
             std::fflush(stdout);
             std::_Exit(rc);  // the reader thread may still be blocked on stdin
         }
+        for (const CLI::App* command : {list, info, run, sweep, bench})
+            if (*command) RejectEmptyValues(command);
         const cli::Format format = cli::ParseFormat(raw.format);
-        if (*list) return cli::List(format);
-        if (*info) return cli::Info(format);
-        const cli::Options options = ToOptions(raw);
-        if (*run) return cli::Run(lesson, options, format);
-        if (*sweep) {
-            const auto [param, range] = SweepAxis(raw);
-            return cli::Sweep(lesson, options, param, range, format);
+        int rc = cli::kExitUsage;
+        if (*list) {
+            rc = cli::List(format);
+        } else if (*info) {
+            rc = cli::Info(format);
+        } else {
+            const cli::Options options = ToOptions(raw);
+            if (*run) rc = cli::Run(lesson, options, format);
+            if (*sweep) {
+                const auto [param, range] = SweepAxis(raw);
+                rc = cli::Sweep(lesson, options, param, range, format);
+            }
+            if (*bench) rc = cli::Bench(chapter, options, format);
         }
-        if (*bench) return cli::Bench(chapter, options, format);
+        FlushStandardOutput();  // a full disk or /dev/full is an error, not a silent success
+        return rc;
     } catch (const UsageError& e) {
         std::cerr << "error: " << e.what() << "\n";
         return cli::kExitUsage;

@@ -31,6 +31,13 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// Reading or writing a file failed (a full disk, a read-only target, an I/O error): the
+// message names the path and the reason. The CLI exits with 1.
+class FileError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 // A run was cancelled by its caller (serve's cancel op, Ctrl-C).
 class Cancelled : public std::runtime_error {
 public:

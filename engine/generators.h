@@ -1,6 +1,8 @@
 // Seeded data generators. The same (seed, size) gives the same bytes on every machine and
 // with any number of threads: a buffer is made in 1 MiB chunks, each from its own stream
-// derived from the seed and the chunk's index. Chapters build their data kinds on these.
+// derived from the seed and the chunk's index. Chapters build their data kinds on these. A set
+// `cancel` flag, checked before every chunk, stops a generation with Cancelled (8 GiB takes
+// seconds).
 #pragma once
 
 #include <atomic>

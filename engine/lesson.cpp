@@ -6,16 +6,24 @@
 
 namespace lessons {
 
-const char* ToString(StepKind kind) { return kind == StepKind::kGpu ? "gpu" : "cpu"; }
+const char* ToString(StepKind kind) {
+    return kind == StepKind::kGpu ? "gpu" : "cpu";
+}
 
 const char* ToString(Bound bound) {
     switch (bound) {
-        case Bound::kNone: return "none";
-        case Bound::kRead: return "read";
-        case Bound::kCopy: return "copy";
-        case Bound::kFp32: return "fp32";
-        case Bound::kH2D: return "h2d";
-        case Bound::kPeer: return "peer";
+        case Bound::kNone:
+            return "none";
+        case Bound::kRead:
+            return "read";
+        case Bound::kCopy:
+            return "copy";
+        case Bound::kFp32:
+            return "fp32";
+        case Bound::kH2D:
+            return "h2d";
+        case Bound::kPeer:
+            return "peer";
     }
     return "none";
 }

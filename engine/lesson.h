@@ -24,7 +24,7 @@ const char* ToString(StepKind kind);
 struct WorkloadSpec {
     ParamValues params;  // the chapter's own parameters (size, data kind, dimensions...)
     uint64_t seed = 1;
-    std::string input_file;  // non-empty: read this file instead of generating
+    std::string input_file;                     // non-empty: read this file instead of generating
     const std::atomic<bool>* cancel = nullptr;  // generators stop early when it is set
 
     bool SameData(const WorkloadSpec& o) const {
@@ -128,11 +128,12 @@ struct KernelAttributes {
 
 // What a run of a step gets besides its workload.
 struct StepContext {
-    const ParamValues& params;    // every parameter of the lesson, resolved and validated
-    std::vector<int> devices;     // the GPUs to use (GPU steps; device 0 first)
+    const ParamValues& params;  // every parameter of the lesson, resolved and validated
+    std::vector<int> devices;   // the GPUs to use (GPU steps; device 0 first)
 };
 
-using StepFactory = std::function<std::unique_ptr<StepInstance>(const Workload&, const StepContext&)>;
+using StepFactory =
+    std::function<std::unique_ptr<StepInstance>(const Workload&, const StepContext&)>;
 using AttributesFn = std::function<KernelAttributes(const ParamValues&)>;
 
 // The part of a lesson that runs: attached by the GPU library where it is linked (GPU
@@ -148,8 +149,8 @@ struct Lesson {
     std::string chapter;  // chapter id
     std::string title;
     StepKind kind = StepKind::kCpu;
-    bool library = false;  // a library call (CUB, cuBLAS): the library picks its launch
-    int previous = 0;      // lesson plotted against this one; 0 for a chapter's first
+    bool library = false;     // a library call (CUB, cuBLAS): the library picks its launch
+    int previous = 0;         // lesson plotted against this one; 0 for a chapter's first
     std::string source_path;  // the step's file, e.g. "kernels/split/04_one_thread_per_pair.cu"
     std::string_view source;  // its contents (embedded at build time)
     std::string_view text_en;

@@ -1,6 +1,7 @@
 #include "params.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "errors.h"
 #include "host.h"
@@ -9,7 +10,9 @@
 namespace lessons {
 namespace {
 
-bool IsPowerOfTwo(uint64_t v) { return v && (v & (v - 1)) == 0; }
+bool IsPowerOfTwo(uint64_t v) {
+    return v && (v & (v - 1)) == 0;
+}
 
 std::string JoinChoices(const std::vector<std::string>& choices) {
     std::string out;
@@ -24,10 +27,14 @@ std::string JoinChoices(const std::vector<std::string>& choices) {
 
 const char* ToString(ParamType type) {
     switch (type) {
-        case ParamType::kInt: return "int";
-        case ParamType::kBytes: return "bytes";
-        case ParamType::kCount: return "count";
-        case ParamType::kChoice: return "choice";
+        case ParamType::kInt:
+            return "int";
+        case ParamType::kBytes:
+            return "bytes";
+        case ParamType::kCount:
+            return "count";
+        case ParamType::kChoice:
+            return "choice";
     }
     return "?";
 }
@@ -41,14 +48,17 @@ std::string ParamSpec::Format(const ParamValue& value) const {
 std::string ParamSpec::Describe() const {
     if (type == ParamType::kChoice) return JoinChoices(choices);
     auto show = [this](uint64_t v) { return Format(ParamValue::Number(v)); };
+    // No upper bound to name when only memory limits it (data sizes).
+    const std::string range = max == std::numeric_limits<uint64_t>::max()
+                                  ? "from " + show(min)
+                                  : "from " + show(min) + " to " + show(max);
     std::string out;
     if (step > 1 && type != ParamType::kBytes)
-        out = "a multiple of " + std::to_string(step) + " from " + show(min) + " to " + show(max);
+        out = "a multiple of " + std::to_string(step) + " " + range;
     else if (step > 1)
-        out = "a whole number of " + std::to_string(step) + "-byte elements from " + show(min) +
-              " to " + show(max);
+        out = "a whole number of " + std::to_string(step) + "-byte elements " + range;
     else
-        out = "from " + show(min) + " to " + show(max);
+        out = range;
     if (power_of_two) out += " that is a power of two";
     const std::vector<ParamValue> values = Values(64);
     if (!values.empty() && values.size() <= 32) {
@@ -120,7 +130,7 @@ std::vector<ParamValue> ParamSpec::Values(size_t limit) const {
     const uint64_t s = std::max<uint64_t>(step, 1);
     const uint64_t first = (min + s - 1) / s * s;
     if (max < first) return out;
-    if ((max - first) / s + 1 > limit) return {};
+    if ((max - first) / s >= limit) return {};  // more than `limit` values
     for (uint64_t v = first; v <= max; v += s) {
         out.push_back(ParamValue::Number(v));
         if (max - v < s) break;
@@ -144,7 +154,9 @@ const ParamValue* ParamValues::Find(std::string_view name) const {
     return nullptr;
 }
 
-bool ParamValues::Has(std::string_view name) const { return Find(name) != nullptr; }
+bool ParamValues::Has(std::string_view name) const {
+    return Find(name) != nullptr;
+}
 
 uint64_t ParamValues::Number(std::string_view name) const {
     const ParamValue* v = Find(name);
@@ -205,7 +217,7 @@ ParamSpec SizeParam(uint64_t default_bytes, uint64_t element_bytes) {
     p.label_zh = "数据规模";
     p.type = ParamType::kBytes;
     p.min = 0;
-    p.max = uint64_t(1) << 50;  // 1 PiB; memory is checked before anything is allocated
+    p.max = std::numeric_limits<uint64_t>::max();  // memory is checked before allocating
     p.step = element_bytes;
     p.default_value = ParamValue::Number(default_bytes);
     p.log_scale = true;

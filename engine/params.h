@@ -29,9 +29,7 @@ struct ParamValue {
 
     static ParamValue Number(uint64_t n) { return {n, {}}; }
     static ParamValue Choice(std::string name) { return {0, std::move(name)}; }
-    bool operator==(const ParamValue& o) const {
-        return number == o.number && choice == o.choice;
-    }
+    bool operator==(const ParamValue& o) const { return number == o.number && choice == o.choice; }
     bool operator!=(const ParamValue& o) const { return !(*this == o); }
 };
 

@@ -78,16 +78,19 @@ std::vector<std::string> Registry::Validate(bool require_runners) const {
         std::set<std::string> param_names;
         for (const ParamSpec& p : l.params) {
             if (p.name.empty() || !param_names.insert(p.name).second)
-                problems.push_back(name + ": parameter '" + p.name + "' is empty or declared twice");
+                problems.push_back(name + ": parameter '" + p.name +
+                                   "' is empty or declared twice");
             if (p.label_en.empty() || p.label_zh.empty())
-                problems.push_back(name + ": parameter '" + p.name + "' needs labels in both languages");
+                problems.push_back(name + ": parameter '" + p.name +
+                                   "' needs labels in both languages");
             if (p.type == ParamType::kChoice && p.choices.empty())
                 problems.push_back(name + ": parameter '" + p.name + "' has no choices");
             if (p.type != ParamType::kChoice && p.min > p.max)
                 problems.push_back(name + ": parameter '" + p.name + "' has an empty range");
             const std::string why_not = p.Reject(p.Default());
             if (!why_not.empty())
-                problems.push_back(name + ": the default of '" + p.name + "' is refused: " + why_not);
+                problems.push_back(name + ": the default of '" + p.name +
+                                   "' is refused: " + why_not);
         }
         const bool has_block = l.FindParam("block") != nullptr;
         if (l.kind == StepKind::kGpu) {

@@ -17,7 +17,8 @@ public:
     void AddLesson(Lesson lesson);
     // Attaches the runners a GPU library provides, by lesson id. Returns the ids that match
     // no lesson (a runner without a lesson is a mistake the caller reports).
-    std::vector<std::string> AttachRunners(const std::vector<std::pair<std::string, StepRunner>>& runners);
+    std::vector<std::string> AttachRunners(
+        const std::vector<std::pair<std::string, StepRunner>>& runners);
 
     // Every problem found, one message each: duplicate ids or numbers, a previous lesson that
     // does not exist or is not earlier in the same chapter, missing texts or source, a GPU

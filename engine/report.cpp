@@ -47,10 +47,10 @@ std::string Num(const std::optional<double>& v, int digits) {
 }
 
 Json WorkJson(const Work& w) {
-    return Json{{"bytes_read", w.bytes_read},   {"bytes_written", w.bytes_written},
-                {"flops", w.flops},             {"h2d_bytes", w.h2d_bytes},
-                {"d2h_bytes", w.d2h_bytes},     {"peer_bytes", w.peer_bytes},
-                {"bound", ToString(w.bound)},   {"rate_part", w.rate_part}};
+    return Json{{"bytes_read", w.bytes_read}, {"bytes_written", w.bytes_written},
+                {"flops", w.flops},           {"h2d_bytes", w.h2d_bytes},
+                {"d2h_bytes", w.d2h_bytes},   {"peer_bytes", w.peer_bytes},
+                {"bound", ToString(w.bound)}, {"rate_part", w.rate_part}};
 }
 
 Work WorkFromJson(const Json& j) {
@@ -100,7 +100,8 @@ void ReadLegacyFields(RunResult& r, const Json& j) {
     if (!j.contains("values")) {
         for (const char* key : {"found", "value", "expected"})
             if (j.contains(key) && !j[key].is_null())
-                r.values.push_back({std::string(key) == "value" ? "sum" : key, j[key].get<double>()});
+                r.values.push_back(
+                    {std::string(key) == "value" ? "sum" : key, j[key].get<double>()});
         if (j.contains("extra") && j["extra"].is_object())
             for (const auto& [name, value] : j["extra"].items())
                 if (value.is_number()) r.values.push_back({name, value.get<double>()});
@@ -127,17 +128,21 @@ std::vector<ResultField> MakeFields() {
          [](RunResult& r, const Json& v) { r.id = v.get<std::string>(); }, true, nullptr, nullptr,
          false, [](const RunResult& r) { return r.id; }});
     add({"title", [](const RunResult& r) { return Json(r.title); },
-         [](RunResult& r, const Json& v) { r.title = v.get<std::string>(); }, false, nullptr, nullptr, false, nullptr});
+         [](RunResult& r, const Json& v) { r.title = v.get<std::string>(); }, false, nullptr,
+         nullptr, false, nullptr});
     add({"chapter", [](const RunResult& r) { return Json(r.chapter); },
-         [](RunResult& r, const Json& v) { r.chapter = v.get<std::string>(); }, false, nullptr, nullptr, false, nullptr});
+         [](RunResult& r, const Json& v) { r.chapter = v.get<std::string>(); }, false, nullptr,
+         nullptr, false, nullptr});
     add({"kind", [](const RunResult& r) { return Json(ToString(r.kind)); },
          [](RunResult& r, const Json& v) {
              r.kind = v.get<std::string>() == "gpu" ? StepKind::kGpu : StepKind::kCpu;
          },
          true, nullptr, nullptr, false, [](const RunResult& r) { return ToString(r.kind); }});
     add({"params", [](const RunResult& r) { return ToJson(r.params); },
-         [](RunResult& r, const Json& v) { r.params = ParamsFromJson(v); }, false, nullptr, nullptr, false, nullptr});
-    add({"input", [](const RunResult& r) { return r.input.empty() ? Json(nullptr) : Json(r.input); },
+         [](RunResult& r, const Json& v) { r.params = ParamsFromJson(v); }, false, nullptr, nullptr,
+         false, nullptr});
+    add({"input",
+         [](const RunResult& r) { return r.input.empty() ? Json(nullptr) : Json(r.input); },
          [](RunResult& r, const Json& v) { r.input = v.get<std::string>(); }, true, nullptr,
          nullptr, false, [](const RunResult& r) { return r.input; }});
     add({"seed", [](const RunResult& r) { return Json(r.seed); },
@@ -153,13 +158,14 @@ std::vector<ResultField> MakeFields() {
          [](RunResult& r, const Json& v) { r.median_ms = v.get<double>(); }, true, "median ms",
          "中位数 ms", true, [](const RunResult& r) { return Fixed(r.median_ms, 6); }});
     add({"min_ms", [](const RunResult& r) { return Json(r.min_ms); },
-         [](RunResult& r, const Json& v) { r.min_ms = v.get<double>(); }, true, "min ms",
-         "最小 ms", true, [](const RunResult& r) { return Fixed(r.min_ms, 6); }});
+         [](RunResult& r, const Json& v) { r.min_ms = v.get<double>(); }, true, "min ms", "最小 ms",
+         true, [](const RunResult& r) { return Fixed(r.min_ms, 6); }});
     add({"max_ms", [](const RunResult& r) { return Json(r.max_ms); },
-         [](RunResult& r, const Json& v) { r.max_ms = v.get<double>(); }, true, "max ms",
-         "最大 ms", true, [](const RunResult& r) { return Fixed(r.max_ms, 6); }});
+         [](RunResult& r, const Json& v) { r.max_ms = v.get<double>(); }, true, "max ms", "最大 ms",
+         true, [](const RunResult& r) { return Fixed(r.max_ms, 6); }});
     add({"samples_ms", [](const RunResult& r) { return Json(r.samples_ms); },
-         [](RunResult& r, const Json& v) { r.samples_ms = v.get<std::vector<double>>(); }, false, nullptr, nullptr, false, nullptr});
+         [](RunResult& r, const Json& v) { r.samples_ms = v.get<std::vector<double>>(); }, false,
+         nullptr, nullptr, false, nullptr});
     add({"parts",
          [](const RunResult& r) {
              Json j = Json::object();
@@ -177,7 +183,8 @@ std::vector<ResultField> MakeFields() {
              [name](const RunResult& r) { return Num(r.Part(name), 6); }});
     }
     add({"work", [](const RunResult& r) { return WorkJson(r.work); },
-         [](RunResult& r, const Json& v) { r.work = WorkFromJson(v); }, false, nullptr, nullptr, false, nullptr});
+         [](RunResult& r, const Json& v) { r.work = WorkFromJson(v); }, false, nullptr, nullptr,
+         false, nullptr});
     add({"rate_ms", [](const RunResult& r) { return Json(r.rate_ms); },
          [](RunResult& r, const Json& v) { r.rate_ms = v.get<double>(); }, true, nullptr, nullptr,
          true, [](const RunResult& r) { return Fixed(r.rate_ms, 6); }});
@@ -190,11 +197,12 @@ std::vector<ResultField> MakeFields() {
     add({"bound", [](const RunResult& r) { return Json(ToString(r.work.bound)); }, nullptr, true,
          nullptr, nullptr, false, [](const RunResult& r) { return ToString(r.work.bound); }});
     add({"ceiling", [](const RunResult& r) { return OrNull(r.ceiling); },
-         [](RunResult& r, const Json& v) { r.ceiling = OptionalDouble(v); }, true, nullptr,
-         nullptr, true, [](const RunResult& r) { return Num(r.ceiling, 3); }});
+         [](RunResult& r, const Json& v) { r.ceiling = OptionalDouble(v); }, true, nullptr, nullptr,
+         true, [](const RunResult& r) { return Num(r.ceiling, 3); }});
     add({"pct_of_ceiling", [](const RunResult& r) { return OrNull(r.pct_of_ceiling); },
          [](RunResult& r, const Json& v) { r.pct_of_ceiling = OptionalDouble(v); }, true,
-         "% ceiling", "占上限 %", true, [](const RunResult& r) { return Num(r.pct_of_ceiling, 3); }});
+         "% ceiling", "占上限 %", true,
+         [](const RunResult& r) { return Num(r.pct_of_ceiling, 3); }});
     add({"intensity", [](const RunResult& r) { return OrNull(r.intensity); },
          [](RunResult& r, const Json& v) { r.intensity = OptionalDouble(v); }, true, nullptr,
          nullptr, true, [](const RunResult& r) { return Num(r.intensity, 4); }});
@@ -205,8 +213,8 @@ std::vector<ResultField> MakeFields() {
          [](RunResult& r, const Json& v) { r.verified = v.get<bool>(); }, true, "check", "校验",
          false, [](const RunResult& r) { return r.verified ? "true" : "false"; }});
     add({"check", [](const RunResult& r) { return Json(r.check_message); },
-         [](RunResult& r, const Json& v) { r.check_message = v.get<std::string>(); }, true,
-         nullptr, nullptr, false, [](const RunResult& r) { return r.check_message; }});
+         [](RunResult& r, const Json& v) { r.check_message = v.get<std::string>(); }, true, nullptr,
+         nullptr, false, [](const RunResult& r) { return r.check_message; }});
     add({"values",
          [](const RunResult& r) {
              Json j = Json::object();
@@ -234,12 +242,14 @@ std::vector<ResultField> MakeFields() {
          }});
     add({"attributes",
          [](const RunResult& r) { return r.attributes ? ToJson(*r.attributes) : Json(nullptr); },
-         [](RunResult& r, const Json& v) { r.attributes = KernelAttributesFromJson(v); }, false, nullptr, nullptr, false, nullptr});
+         [](RunResult& r, const Json& v) { r.attributes = KernelAttributesFromJson(v); }, false,
+         nullptr, nullptr, false, nullptr});
     add({"timestamp", [](const RunResult& r) { return Json(r.timestamp); },
          [](RunResult& r, const Json& v) { r.timestamp = v.get<std::string>(); }, true, nullptr,
          nullptr, false, [](const RunResult& r) { return r.timestamp; }});
     add({"recorded", [](const RunResult& r) { return Json(r.recorded); },
-         [](RunResult& r, const Json& v) { r.recorded = v.get<bool>(); }, false, nullptr, nullptr, false, nullptr});
+         [](RunResult& r, const Json& v) { r.recorded = v.get<bool>(); }, false, nullptr, nullptr,
+         false, nullptr});
     return f;
 }
 
@@ -269,8 +279,12 @@ std::string Fixed(const std::optional<double>& value, int digits) {
     return value ? Fixed(*value, digits) : "-";
 }
 
-std::string Ms(double ms) { return Fixed(ms, ms < 10 ? 3 : (ms < 1000 ? 2 : 1)); }
-std::string Ms(const std::optional<double>& ms) { return ms ? Ms(*ms) : "-"; }
+std::string Ms(double ms) {
+    return Fixed(ms, ms < 10 ? 3 : (ms < 1000 ? 2 : 1));
+}
+std::string Ms(const std::optional<double>& ms) {
+    return ms ? Ms(*ms) : "-";
+}
 
 Json ToJson(const KernelAttributes& a) {
     return Json{{"kernel", a.kernel},
@@ -312,7 +326,8 @@ RunResult RunResultFromJson(const Json& j) {
     if (!j.is_object()) throw UsageError("a result must be a JSON object");
     RunResult r;
     for (const char* required : {"lesson", "id", "kind", "median_ms"})
-        if (!j.contains(required)) throw UsageError(std::string("result without '") + required + "'");
+        if (!j.contains(required))
+            throw UsageError(std::string("result without '") + required + "'");
     for (const ResultField& f : ResultFields()) {
         if (!f.name || !f.from_json) continue;
         auto it = j.find(f.name);

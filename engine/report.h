@@ -22,7 +22,7 @@ struct ResultField {
     const char* name;
     std::function<Json(const RunResult&)> to_json;
     std::function<void(RunResult&, const Json&)> from_json;  // the value is never null here
-    bool csv = true;          // a CSV column (objects and arrays are not)
+    bool csv = true;                  // a CSV column (objects and arrays are not)
     const char* header_en = nullptr;  // shown in the GUI's table and the CLI's tables
     const char* header_zh = nullptr;
     bool right_aligned = false;

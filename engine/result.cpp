@@ -68,12 +68,23 @@ void DeriveMetrics(RunResult& r, const CeilingFigures* c) {
     if (r.kind != StepKind::kGpu || !c) return;
     double ceiling = 0;
     switch (r.work.bound) {
-        case Bound::kNone: break;
-        case Bound::kRead: ceiling = c->read_gbps; break;
-        case Bound::kCopy: ceiling = c->copy_gbps; break;
-        case Bound::kFp32: ceiling = c->fp32_gflops; break;
-        case Bound::kH2D: ceiling = c->h2d_gbps; break;
-        case Bound::kPeer: ceiling = c->peer_gbps; break;
+        case Bound::kNone:
+            break;
+        case Bound::kRead:
+            ceiling = c->read_gbps;
+            break;
+        case Bound::kCopy:
+            ceiling = c->copy_gbps;
+            break;
+        case Bound::kFp32:
+            ceiling = c->fp32_gflops;
+            break;
+        case Bound::kH2D:
+            ceiling = c->h2d_gbps;
+            break;
+        case Bound::kPeer:
+            ceiling = c->peer_gbps;
+            break;
     }
     if (ceiling > 0) {
         r.ceiling = ceiling;

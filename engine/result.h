@@ -13,14 +13,14 @@
 namespace lessons {
 
 struct RunOptions {
-    RawParams params;           // by name, as text; unset ones take the lesson's defaults
-    std::optional<int> reps;    // timed samples; default: until min_time_s has passed
+    RawParams params;         // by name, as text; unset ones take the lesson's defaults
+    std::optional<int> reps;  // timed samples; default: until min_time_s has passed
     uint64_t seed = 1;
-    bool cold_l2 = false;       // flush the L2 before every GPU sample
-    std::string input_file;     // chapters that accept one: scan this file
-    std::string output_file;    // chapters with an output: write it here (split: offsets)
-    double min_time_s = 0.25;   // automatic repetitions: time at least this long...
-    double max_time_s = 5.0;    // ...and stop after this long, even before kMinReps
+    bool cold_l2 = false;      // flush the L2 before every GPU sample
+    std::string input_file;    // chapters that accept one: scan this file
+    std::string output_file;   // chapters with an output: write it here (split: offsets)
+    double min_time_s = 0.25;  // automatic repetitions: time at least this long...
+    double max_time_s = 5.0;   // ...and stop after this long, even before kMinReps
 
     // Sets (or replaces) one parameter's text.
     void Set(const std::string& name, const std::string& value);
@@ -46,8 +46,8 @@ struct RunResult {
     std::string title;
     std::string chapter;
     StepKind kind = StepKind::kCpu;
-    ParamValues params;       // every parameter, as resolved for the run
-    std::string input;        // the file scanned, when not generated
+    ParamValues params;  // every parameter, as resolved for the run
+    std::string input;   // the file scanned, when not generated
     uint64_t seed = 0;
     bool cold_l2 = false;
 
@@ -57,12 +57,12 @@ struct RunResult {
     std::vector<TimedPart> parts;  // medians of the timed parts (h2d, kernel, d2h, ...)
 
     Work work;
-    double rate_ms = 0;  // the time the rates are taken over (see Work::rate_part)
-    double gbps = 0;     // (bytes read + written) / rate_ms
-    std::optional<double> gflops;  // flops / rate_ms, when the step does arithmetic
-    std::optional<double> ceiling;           // the matching ceiling (GB/s, or GFLOP/s for kFp32)
-    std::optional<double> pct_of_ceiling;    // the rate / the ceiling * 100
-    std::optional<double> intensity;         // flops per byte of memory traffic (roofline x)
+    double rate_ms = 0;             // the time the rates are taken over (see Work::rate_part)
+    double gbps = 0;                // (bytes read + written) / rate_ms
+    std::optional<double> gflops;   // flops / rate_ms, when the step does arithmetic
+    std::optional<double> ceiling;  // the matching ceiling (GB/s, or GFLOP/s for kFp32)
+    std::optional<double> pct_of_ceiling;     // the rate / the ceiling * 100
+    std::optional<double> intensity;          // flops per byte of memory traffic (roofline x)
     std::optional<double> attainable_gflops;  // the roofline at that intensity
 
     bool verified = false;

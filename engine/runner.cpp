@@ -1,13 +1,12 @@
 #include "runner.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 
+#include "checked.h"
 #include "device.h"
 #include "errors.h"
+#include "files.h"
 #include "host.h"
 #include "units.h"
 
@@ -53,14 +52,6 @@ CeilingFigures FiguresFor(const std::vector<int>& devices) {
     if (devices.size() > 1 && c.peer_gbps.size() > size_t(devices[1]))
         f.peer_gbps = c.peer_gbps[devices[1]];
     return f;
-}
-
-uint64_t FileSize(const std::string& path) {
-    struct stat st {};
-    if (stat(path.c_str(), &st) != 0) throw UsageError("cannot open input file '" + path + "'");
-    if (!S_ISREG(st.st_mode))
-        throw UsageError("input '" + path + "' is not a regular file: give a file to scan");
-    return static_cast<uint64_t>(st.st_size);
 }
 
 }  // namespace
@@ -117,7 +108,7 @@ std::shared_ptr<Workload> Session::GetWorkload(const Chapter& chapter, const Wor
         return m_workload;
     m_workload.reset();  // free the old one before making the new one
     const uint64_t workload_bytes = chapter.workload_host_bytes(spec.params);
-    const uint64_t needed = CheckedAdd(workload_bytes, step_host_bytes, "the host memory needed");
+    const uint64_t needed = SaturatingAdd(workload_bytes, step_host_bytes);
     const uint64_t available = HostAvailableMemory();
     if (needed > available)
         throw UsageError(chapter.describe(spec.params) + " needs about " + FormatSize(needed) +
@@ -154,7 +145,7 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     spec.input_file = options.input_file;
     spec.cancel = control.cancel;
     if (!spec.input_file.empty()) {
-        const ParamValues from_file = chapter.params_of_file(FileSize(spec.input_file));
+        const ParamValues from_file = chapter.params_of_file(RegularFileSize(spec.input_file));
         for (const auto& [name, value] : from_file.entries()) params.Set(name, value);
     }
     std::vector<std::string> chapter_params;
@@ -166,12 +157,11 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     for (int d : devices) {
         const DeviceMemory memory = QueryDeviceMemory(d);
         if (needs.device_bytes > memory.free_bytes)
-            throw UsageError(chapter.describe(spec.params) + " needs " +
-                             FormatSize(needs.device_bytes) + " of GPU memory for lesson " +
-                             std::to_string(lesson.number) + " but only " +
-                             FormatSize(memory.free_bytes) + " of " +
-                             FormatSize(memory.total_bytes) + " is free on GPU " +
-                             std::to_string(d) + "; choose a smaller size");
+            throw UsageError(
+                chapter.describe(spec.params) + " needs " + FormatSize(needs.device_bytes) +
+                " of GPU memory for lesson " + std::to_string(lesson.number) + " but only " +
+                FormatSize(memory.free_bytes) + " of " + FormatSize(memory.total_bytes) +
+                " is free on GPU " + std::to_string(d) + "; choose a smaller size");
     }
     ThrowIfCancelled(control);
     std::shared_ptr<Workload> workload = GetWorkload(chapter, spec, needs.host_bytes);
@@ -198,7 +188,8 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
         r.devices.push_back(GetHostInfo().cpu_name);
     }
 
-    std::unique_ptr<StepInstance> step = lesson.runner.make(*workload, StepContext{params, devices});
+    std::unique_ptr<StepInstance> step =
+        lesson.runner.make(*workload, StepContext{params, devices});
     auto flush = [&] {
         if (r.cold_l2)
             for (int d : devices) FlushL2(d);
@@ -213,11 +204,8 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     r.values = check.values;
     for (NamedValue& v : step->Extras()) r.values.push_back(std::move(v));
     r.work = step->GetWork();
-    if (!options.output_file.empty()) {
-        std::ofstream out(options.output_file);
-        if (!out) throw UsageError("cannot write output file '" + options.output_file + "'");
-        step->WriteOutput(out);
-    }
+    if (!options.output_file.empty())
+        WriteFileReplacing(options.output_file, [&](std::ostream& out) { step->WriteOutput(out); });
 
     std::vector<Sample> samples;
     if (!check.ok) {
@@ -274,9 +262,10 @@ std::vector<SweepPoint> PlanSweep(const Lesson& lesson, const RunOptions& base,
         if (param == "block")
             why = lesson.library ? "the library chooses its own"
                                  : (lesson.kind == StepKind::kCpu ? "it runs on the CPU" : why);
-        throw UsageError("lesson " + std::to_string(lesson.number) + " has no " +
-                         (param == "block" ? std::string("block size") : "parameter '" + param + "'") +
-                         " to sweep (" + why + ")");
+        throw UsageError(
+            "lesson " + std::to_string(lesson.number) + " has no " +
+            (param == "block" ? std::string("block size") : "parameter '" + param + "'") +
+            " to sweep (" + why + ")");
     }
     if (!base.input_file.empty() && spec->name == "size")
         throw UsageError("a size sweep generates its data; it cannot use an input file");
@@ -284,7 +273,8 @@ std::vector<SweepPoint> PlanSweep(const Lesson& lesson, const RunOptions& base,
     if (range == "all") {
         for (const ParamValue& v : spec->Values()) texts.push_back(spec->Format(v));
         if (texts.empty())
-            throw UsageError(spec->name + " has too many values to sweep all of them: give a "
+            throw UsageError(spec->name +
+                             " has too many values to sweep all of them: give a "
                              "range such as A..B");
         if (spec->type != ParamType::kChoice) {
             texts.clear();
@@ -313,8 +303,7 @@ std::vector<SweepPoint> PlanSweep(const Lesson& lesson, const RunOptions& base,
             spec->Parse(text);
         } catch (const UsageError& e) {
             p.skip_reason = e.what();
-            if (reasons.find(p.skip_reason) == std::string::npos)
-                reasons += "\n  " + p.skip_reason;
+            if (reasons.find(p.skip_reason) == std::string::npos) reasons += "\n  " + p.skip_reason;
         }
         points.push_back(std::move(p));
     }

@@ -13,6 +13,7 @@
 #include "device.h"
 #include "device_report.h"
 #include "errors.h"
+#include "files.h"
 #include "host.h"
 #include "report.h"
 #include "units.h"
@@ -59,92 +60,183 @@ std::string RangeText(const json& v, const char* key) {
                      "' must be a range like \"32..1024\" or a non-empty list");
 }
 
+// Limits on one request line: longer lines are skipped unread (never held whole in memory),
+// deeper nesting is refused before parsing (destroying or printing a deep value recurses).
+constexpr size_t kMaxLineBytes = size_t(1) << 20;
+constexpr int kMaxDepth = 64;
+// Error messages quote at most this much (a bad token can be megabytes long).
+constexpr size_t kMaxErrorBytes = 1000;
+
 // Shared between the reader thread and the executing thread.
 struct ServeState {
     std::mutex mutex;
     std::condition_variable wake;
     std::deque<json> queue;
-    json current_id;  // null when idle
+    json current_id;                  // null when idle
+    std::vector<json> after_current;  // cancels whose "done" follows the running request's
     std::atomic<bool> cancel{false};
     bool input_closed = false;
     bool shutdown = false;
 
+    // Every line goes out through Emit, whole, under this mutex.
     std::mutex out_mutex;
     std::ostream* out = nullptr;
 
     void Emit(const json& message) {
+        const std::string line =
+            message.dump(-1, ' ', false, json::error_handler_t::replace) + '\n';
         std::lock_guard<std::mutex> lock(out_mutex);
-        *out << message.dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
+        out->write(line.data(), static_cast<std::streamsize>(line.size()));
         out->flush();
     }
     void Done(const json& id, const char* status) {
         Emit({{"id", id}, {"type", "done"}, {"status", status}});
     }
     void Error(const json& id, const std::string& message, bool fatal = false) {
-        Emit({{"id", id}, {"type", "error"}, {"error", message}, {"fatal", fatal}});
+        Emit({{"id", id},
+              {"type", "error"},
+              {"error", Excerpt(message, kMaxErrorBytes)},
+              {"fatal", fatal}});
     }
 };
 
-// Reader thread: parses lines, queues work, handles cancel and shutdown at once.
-void ReadRequests(const std::shared_ptr<ServeState>& state, std::istream& in) {
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        json request;
-        try {
-            request = json::parse(line);
-        } catch (const json::parse_error& e) {
-            state->Error(nullptr, std::string("malformed JSON: ") + e.what());
-            continue;
+enum class LineRead { kLine, kTooLong, kEnd };
+
+// Reads one line (without its '\n') into `line`, keeping at most `max` bytes: the rest of a
+// longer line is read and dropped.
+LineRead ReadLine(std::streambuf& in, std::string& line, size_t max) {
+    line.clear();
+    bool any = false, too_long = false;
+    for (;;) {
+        const int c = in.sbumpc();
+        if (c == std::char_traits<char>::eof()) {
+            if (!any) return LineRead::kEnd;
+            break;
         }
-        if (!request.is_object()) {
-            state->Error(nullptr, "a request must be a JSON object with an \"op\" field");
-            continue;
+        any = true;
+        if (c == '\n') break;
+        if (line.size() < max) {
+            line.push_back(static_cast<char>(c));
+        } else {
+            too_long = true;
         }
-        const json id = request.contains("id") ? request["id"] : json(nullptr);
-        if (!request.contains("op") || !request["op"].is_string()) {
-            state->Error(
-                id, "missing \"op\": use run, sweep, info, list, attributes, cancel or shutdown");
-            state->Done(id, "error");
-            continue;
-        }
-        const std::string op = request["op"];
-        if (op == "cancel" || op == "shutdown") {
-            const bool all = op == "shutdown" || !request.contains("target");
-            const json target = all ? json(nullptr) : request["target"];
-            std::vector<json> dropped;
-            {
-                std::lock_guard<std::mutex> lock(state->mutex);
-                for (auto it = state->queue.begin(); it != state->queue.end();) {
-                    const json qid = (*it).contains("id") ? (*it)["id"] : json(nullptr);
-                    if (all || qid == target) {
-                        dropped.push_back(qid);
-                        it = state->queue.erase(it);
-                    } else {
-                        ++it;
-                    }
-                }
-                if (!state->current_id.is_null() && (all || state->current_id == target))
-                    state->cancel = true;
-                if (op == "shutdown") state->shutdown = true;
+    }
+    return too_long ? LineRead::kTooLong : LineRead::kLine;
+}
+
+// True when arrays and objects in `text` (outside strings) nest deeper than `limit`.
+bool NestsDeeperThan(std::string_view text, int limit) {
+    int depth = 0;
+    bool in_string = false, escaped = false;
+    for (char c : text) {
+        if (in_string) {
+            if (escaped) {
+                escaped = false;
+            } else if (c == '\\') {
+                escaped = true;
+            } else if (c == '"') {
+                in_string = false;
             }
-            for (const json& d : dropped) state->Done(d, "cancelled");
-            state->Done(id, "ok");
-            state->wake.notify_all();
-            if (op == "shutdown") break;
-            continue;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > limit) return true;
+        } else if (c == ']' || c == '}') {
+            --depth;
         }
-        if (op != "run" && op != "sweep" && op != "info" && op != "list" && op != "attributes") {
-            state->Error(id, "unknown op '" + op +
-                                 "': use run, sweep, info, list, attributes, cancel or shutdown");
-            state->Done(id, "error");
-            continue;
-        }
+    }
+    return false;
+}
+
+// Handles one request line: queues work, or answers cancel and shutdown at once. Returns
+// false after a shutdown.
+bool HandleLine(ServeState& state, const std::string& line) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) return true;
+    if (NestsDeeperThan(line, kMaxDepth)) {
+        state.Error(nullptr, "a request may nest arrays and objects at most " +
+                                 std::to_string(kMaxDepth) + " deep");
+        return true;
+    }
+    json request;
+    try {
+        request = json::parse(line);
+    } catch (const json::exception& e) {  // parse_error, out_of_range (1e400), ...
+        state.Error(nullptr, std::string("malformed JSON: ") + e.what());
+        return true;
+    }
+    if (!request.is_object()) {
+        state.Error(nullptr, "a request must be a JSON object with an \"op\" field");
+        return true;
+    }
+    const json id = request.contains("id") ? request["id"] : json(nullptr);
+    if (!request.contains("op") || !request["op"].is_string()) {
+        state.Error(id,
+                    "missing \"op\": use run, sweep, info, list, attributes, cancel or shutdown");
+        state.Done(id, "error");
+        return true;
+    }
+    const std::string op = request["op"];
+    if (op == "cancel" || op == "shutdown") {
+        const bool all = op == "shutdown" || !request.contains("target");
+        const json target = all ? json(nullptr) : request["target"];
         {
-            std::lock_guard<std::mutex> lock(state->mutex);
-            state->queue.push_back(std::move(request));
+            // Under the lock, so that the running request's "done", which the executor
+            // writes and then takes `after_current`, cannot come between these.
+            std::lock_guard<std::mutex> lock(state.mutex);
+            for (auto it = state.queue.begin(); it != state.queue.end();) {
+                const json qid = (*it).contains("id") ? (*it)["id"] : json(nullptr);
+                if (all || qid == target) {
+                    state.Done(qid, "cancelled");
+                    it = state.queue.erase(it);
+                } else {
+                    ++it;
+                }
+            }
+            if (op == "shutdown") state.shutdown = true;
+            if (!state.current_id.is_null() && (all || state.current_id == target)) {
+                state.cancel = true;
+                state.after_current.push_back(id);  // answered after the running one
+            } else {
+                state.Done(id, "ok");
+            }
         }
-        state->wake.notify_all();
+        state.wake.notify_all();
+        return op != "shutdown";
+    }
+    if (op != "run" && op != "sweep" && op != "info" && op != "list" && op != "attributes") {
+        state.Error(id, "unknown op '" + op +
+                            "': use run, sweep, info, list, attributes, cancel or shutdown");
+        state.Done(id, "error");
+        return true;
+    }
+    {
+        std::lock_guard<std::mutex> lock(state.mutex);
+        state.queue.push_back(std::move(request));
+    }
+    state.wake.notify_all();
+    return true;
+}
+
+// Reader thread: reads lines and hands them to HandleLine; no input ends the worker.
+void ReadRequests(const std::shared_ptr<ServeState>& state, std::istream& in) {
+    in.tie(nullptr);  // a tied stream would flush the output outside Emit's lock
+    std::streambuf& buffer = *in.rdbuf();
+    std::string line;
+    for (;;) {
+        const LineRead read = ReadLine(buffer, line, kMaxLineBytes);
+        if (read == LineRead::kEnd) break;
+        if (read == LineRead::kTooLong) {
+            state->Error(nullptr, "a request line is longer than " + FormatSize(kMaxLineBytes) +
+                                      "; it was skipped");
+            continue;
+        }
+        bool go_on = true;
+        try {
+            go_on = HandleLine(*state, line);
+        } catch (const std::exception& e) {
+            state->Error(nullptr, std::string("bad request: ") + e.what());
+        }
+        if (!go_on) break;
     }
     {
         std::lock_guard<std::mutex> lock(state->mutex);
@@ -199,10 +291,11 @@ public:
         const RunOptions base = RunOptionsFromJson(request);
         if (op == "attributes") {
             const ParamValues params = ResolveParams(lesson, base.params);  // validates them
-            const std::string why = m_session.Unavailable(lesson);
-            if (!lesson.runner.attributes && why.empty())
+            if (lesson.library || lesson.kind != StepKind::kGpu)
                 throw UsageError("lesson " + std::to_string(lesson.number) +
-                                 " has no kernel of its own");
+                                 " has no kernel of its own (" +
+                                 (lesson.library ? "a library step" : "a CPU step") + ")");
+            const std::string why = m_session.Unavailable(lesson);
             if (!why.empty())
                 throw UnavailableError("lesson " + std::to_string(lesson.number) +
                                        " cannot run here: " + why);
@@ -231,8 +324,9 @@ public:
             param = request.contains("blocks") ? "block" : "size";
             range = RangeText(request[param + "s"], param == "block" ? "blocks" : "sizes");
         } else {
-            throw UsageError("a sweep needs \"over\" and \"values\" (or one of \"blocks\" or "
-                             "\"sizes\")");
+            throw UsageError(
+                "a sweep needs \"over\" and \"values\" (or one of \"blocks\" or "
+                "\"sizes\")");
         }
         const std::vector<SweepPoint> points = PlanSweep(lesson, base, param, range);
         bool all_verified = true;
@@ -361,10 +455,13 @@ int Serve(const Registry& registry, std::istream& in, std::ostream& out) {
             status = "error";
         }
         state->Done(id, status);
+        std::vector<json> cancels;  // answered after the request they cancelled
         {
             std::lock_guard<std::mutex> lock(state->mutex);
             state->current_id = nullptr;
+            cancels.swap(state->after_current);
         }
+        for (const json& cancel_id : cancels) state->Done(cancel_id, "ok");
         if (exit_code) break;
     }
     if (exit_code == 0 && (state->input_closed || state->shutdown)) {

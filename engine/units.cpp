@@ -3,15 +3,38 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 
 #include "errors.h"
+#include "files.h"
 
 namespace lessons {
 namespace {
 
+// Quotes user input, at most a short excerpt of it.
 std::string Quoted(std::string_view text) {
-    return "'" + std::string(text) + "'";
+    return "'" + Excerpt(text, 40) + "'";
+}
+
+bool AllDigits(std::string_view s) {
+    for (char c : s)
+        if (c < '0' || c > '9') return false;
+    return true;
+}
+
+// "12.50" -> integer digits "12", fraction digits "5" (leading zeros of the integer and
+// trailing zeros of the fraction dropped). False unless `s` is digits with at most one '.'
+// and at least one digit.
+bool SplitDecimal(std::string_view s, std::string_view* integer, std::string_view* fraction) {
+    const size_t dot = s.find('.');
+    *integer = s.substr(0, dot);
+    *fraction = dot == std::string_view::npos ? std::string_view() : s.substr(dot + 1);
+    if (!AllDigits(*integer) || !AllDigits(*fraction) || integer->size() + fraction->size() == 0)
+        return false;
+    while (!integer->empty() && integer->front() == '0') integer->remove_prefix(1);
+    while (!fraction->empty() && fraction->back() == '0') fraction->remove_suffix(1);
+    return true;
 }
 
 std::string_view Trim(std::string_view s) {
@@ -43,6 +66,43 @@ uint64_t ParseCount(std::string_view text) {
             throw UsageError("number too large: " + Quoted(text));
         value = value * 10 + digit;
     }
+    return value;
+}
+
+int64_t ParseIntInRange(std::string_view text, const char* what, int64_t min, int64_t max) {
+    const std::string range =
+        "use a whole number from " + std::to_string(min) + " to " + std::to_string(max);
+    std::string_view s = Trim(text);
+    if (s.empty()) throw UsageError(std::string(what) + " is empty: " + range);
+    const bool negative = s.front() == '-';
+    if (negative) s.remove_prefix(1);
+    if (s.empty() || !AllDigits(s))
+        throw UsageError(std::string(what) + " " + Quoted(text) +
+                         " is not a whole number: " + range);
+    while (s.size() > 1 && s.front() == '0') s.remove_prefix(1);
+    if (s.size() > 18)
+        throw UsageError(std::string(what) + " " + Quoted(text) + " is out of range: " + range);
+    int64_t value = 0;
+    for (char c : s) value = value * 10 + (c - '0');
+    if (negative) value = -value;
+    if (value < min || value > max)
+        throw UsageError(std::string(what) + " " + Quoted(text) + " is out of range: " + range);
+    return value;
+}
+
+double ParseSeconds(std::string_view text, const char* what, double min, double max) {
+    char range[96];
+    std::snprintf(range, sizeof range, "a number of seconds from %g to %g, such as 0.25", min, max);
+    const std::string_view s = Trim(text);
+    if (s.empty()) throw UsageError(std::string(what) + " is empty: use " + range);
+    std::string_view integer, fraction;
+    if (!SplitDecimal(s, &integer, &fraction))
+        throw UsageError(std::string(what) + " must be " + range + " (digits and one '.' " +
+                         "only), got " + Quoted(text));
+    const double value =
+        integer.size() > 30 ? HUGE_VAL : std::strtod(std::string(s).c_str(), nullptr);
+    if (!(value >= min && value <= max))
+        throw UsageError(std::string(what) + " " + Quoted(text) + " is out of range: use " + range);
     return value;
 }
 
@@ -89,8 +149,16 @@ uint64_t ParseSize(std::string_view text) {
     if (!found)
         throw UsageError("bad size unit in " + Quoted(text) +
                          ": use B, KiB, MiB, GiB, TiB (or K, M, G, T), or KB, MB, GB, TB");
-    const double value = std::stod(std::string(number)) * found->factor;
-    if (value > 1.8e19) throw UsageError("size too large: " + Quoted(text));
+    std::string_view integer, fraction;
+    SplitDecimal(number, &integer, &fraction);
+    // 2^64 has 20 digits; a fraction of a byte times at most 2^40 (TiB) needs at most 40
+    // digits to be whole. Past those the number is too large, or not whole: strtod need never
+    // see it (it would overflow or underflow).
+    if (integer.size() > 20) throw UsageError("size too large: " + Quoted(text));
+    if (fraction.size() > 40)
+        throw UsageError("size " + Quoted(text) + " is not a whole number of bytes");
+    const double value = std::strtod(std::string(number).c_str(), nullptr) * found->factor;
+    if (!(value <= 1.8e19)) throw UsageError("size too large: " + Quoted(text));
     const double rounded = std::floor(value);
     if (rounded != value)
         throw UsageError("size " + Quoted(text) + " is not a whole number of bytes");
@@ -121,13 +189,19 @@ std::vector<uint64_t> ParseRange(std::string_view text, uint64_t (*parse_value)(
     std::vector<uint64_t> values;
     const size_t dots = s.find("..");
     if (dots == std::string_view::npos) {
-        while (!s.empty()) {
+        if (s.empty()) throw UsageError("empty list " + Quoted(text));
+        for (;;) {
             const size_t comma = s.find(',');
-            values.push_back(parse_value(s.substr(0, comma)));
+            const std::string_view item = s.substr(0, comma);
+            if (Trim(item).empty())
+                throw UsageError("list " + Quoted(text) +
+                                 " has an empty value (a comma too many?): use a list like "
+                                 "128,256");
+            values.push_back(parse_value(item));
+            if (values.size() > 4096) throw UsageError("list " + Quoted(text) + " is too long");
             if (comma == std::string_view::npos) break;
             s.remove_prefix(comma + 1);
         }
-        if (values.empty()) throw UsageError("empty list " + Quoted(text));
         return values;
     }
     const std::string_view first_text = s.substr(0, dots);
@@ -154,18 +228,6 @@ std::vector<uint64_t> ParseRange(std::string_view text, uint64_t (*parse_value)(
         v = next;
     }
     return values;
-}
-
-uint64_t CheckedAdd(uint64_t a, uint64_t b, const char* what) {
-    if (a > std::numeric_limits<uint64_t>::max() - b)
-        throw UsageError(std::string(what) + " is too large to count");
-    return a + b;
-}
-
-uint64_t CheckedMul(uint64_t a, uint64_t b, const char* what) {
-    if (a != 0 && b > std::numeric_limits<uint64_t>::max() / a)
-        throw UsageError(std::string(what) + " is too large to count");
-    return a * b;
 }
 
 }  // namespace lessons

@@ -22,8 +22,12 @@ std::vector<uint64_t> ParseRange(std::string_view text, uint64_t (*parse_value)(
 // Parses a non-negative decimal integer; throws UsageError naming `what` on bad input.
 uint64_t ParseCount(std::string_view text);
 
-// a + b and a * b, or a UsageError saying that `what` is too large to hold.
-uint64_t CheckedAdd(uint64_t a, uint64_t b, const char* what);
-uint64_t CheckedMul(uint64_t a, uint64_t b, const char* what);
+// Parses a decimal integer from `min` to `max` (digits only, an optional leading '-');
+// throws UsageError naming `what` and the range on anything else, empty text included.
+int64_t ParseIntInRange(std::string_view text, const char* what, int64_t min, int64_t max);
+
+// Parses seconds written as a plain decimal number ("0.25", "5", ".5": no unit, sign,
+// exponent, comma or hex) from `min` to `max`; throws UsageError naming `what` otherwise.
+double ParseSeconds(std::string_view text, const char* what, double min, double max);
 
 }  // namespace lessons

@@ -16,8 +16,8 @@ struct LessonRow {
     const char* slug;  // "04-one-thread-per-pair": the id is "<chapter>/<slug>"
     const char* title;
     StepKind kind;
-    int previous;        // 0 for a chapter's first lesson
-    const char* source;  // the step's file, relative to the repository root
+    int previous;                   // 0 for a chapter's first lesson
+    const char* source;             // the step's file, relative to the repository root
     std::vector<ParamSpec> params;  // the lesson's own (block, threads, ...); the chapter adds its
     std::function<MemoryNeeds(const ParamValues&)> needs;
     StepFactory cpu_step = nullptr;  // CPU steps; GPU steps are attached by the GPU library

@@ -4,6 +4,8 @@
 
 namespace lessons {
 
-std::vector<std::pair<std::string, StepRunner>> GpuRunners() { return {}; }
+std::vector<std::pair<std::string, StepRunner>> GpuRunners() {
+    return {};
+}
 
 }  // namespace lessons

@@ -24,7 +24,11 @@ const Runnable& Get() {
 
 }  // namespace
 
-const Registry& RunnableCatalog() { return Get().registry; }
-const std::vector<std::string>& RunnableCatalogProblems() { return Get().problems; }
+const Registry& RunnableCatalog() {
+    return Get().registry;
+}
+const std::vector<std::string>& RunnableCatalogProblems() {
+    return Get().problems;
+}
 
 }  // namespace lessons

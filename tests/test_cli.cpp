@@ -1,6 +1,10 @@
 // cuda-lessons-cli as a user runs it: output formats, exit codes, messages.
 #include <gtest/gtest.h>
+
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
+#include "report.h"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -50,7 +54,7 @@ TEST(Cli, ListJson) {
     EXPECT_EQ(lessons[0]["id"], "split/01-naive-scan");
     EXPECT_EQ(lessons[0]["available"], true);
     EXPECT_EQ(lessons[3]["kind"], "gpu");
-    EXPECT_EQ(lessons[3]["available"], lessons::GetDeviceInfo().available());
+    EXPECT_EQ(lessons[3]["available"], lessons::GetDevices().available());
 }
 
 TEST(Cli, ListTableShowsEveryLesson) {
@@ -64,17 +68,16 @@ TEST(Cli, RunJsonHasEveryField) {
     const Output out = Cli("run 3 --size 10000 --threads 2 --reps 2 --format json", false);
     ASSERT_EQ(out.code, 0) << out.text;
     const json r = json::parse(out.text);
-    for (const char* key :
-         {"lesson", "id", "title", "kind", "size_bytes", "block", "threads", "median_ms", "min_ms",
-          "max_ms", "gbps", "verified", "found", "h2d_ms", "kernel_ms", "d2h_ms", "device"})
-        EXPECT_TRUE(r.contains(key)) << key;
+    for (const lessons::ResultField& f : lessons::ResultFields()) {
+        if (f.name) EXPECT_TRUE(r.contains(f.name)) << f.name;
+    }
     EXPECT_EQ(r["lesson"], 3);
     EXPECT_EQ(r["kind"], "cpu");
-    EXPECT_EQ(r["threads"], 2);
-    EXPECT_EQ(r["size_bytes"], 10000);
+    EXPECT_EQ(r["params"], (json{{"threads", 2}, {"size", 10000}, {"data", "random"}}));
     EXPECT_EQ(r["verified"], true);
-    EXPECT_TRUE(r["block"].is_null());
-    EXPECT_TRUE(r["h2d_ms"].is_null());
+    EXPECT_TRUE(r["parts"].empty()) << "a CPU step has no copies or kernel";
+    EXPECT_TRUE(r["values"].contains("found"));
+    EXPECT_EQ(r["work"]["bytes_read"], 10000);
 }
 
 TEST(Cli, RunByIdTableAndCsv) {
@@ -91,17 +94,29 @@ TEST(Cli, BadArgumentsExitWithTwoAndNameTheProblem) {
     ExpectUsageError("run 1 --size -5", "bad size");
     ExpectUsageError("run 42", "unknown lesson '42'");
     ExpectUsageError("run split/nope", "unknown lesson");
-    ExpectUsageError("run 4 --block 2000", "multiple of 32 from 32 to 1024");
+    ExpectUsageError("run 4 --block 2000",
+                     "Block size (block) 2000 is not accepted: use a "
+                     "multiple of 32 from 32 to 1024");
     ExpectUsageError("run 4 --block 48", "multiple of 32");
-    ExpectUsageError("run 3 --threads 0", "thread count 0 is out of range");
-    ExpectUsageError("run 1 --data sparse", "use random, dense or none");
+    ExpectUsageError("run 3 --threads 0", "Host threads (threads) 0 is not accepted: use from 1");
+    ExpectUsageError("run 1 --data sparse",
+                     "Data (data) 'sparse' is not accepted: use random, "
+                     "dense or none");
+    ExpectUsageError("run 1 --set nope=1", "lesson 1 has no parameter 'nope': use size, data");
+    ExpectUsageError("run 3 --set threads", "--set needs NAME=VALUE");
+    ExpectUsageError("run 19 --set size=1001", "whole number of 4-byte elements");
+    ExpectUsageError("run 3 --set threads=", "empty value");
+    ExpectUsageError("sweep 1 --over size", "--over needs NAME=RANGE");
+    ExpectUsageError("sweep 1 --over nope=1..2", "lesson 1 has no parameter 'nope' to sweep");
+    ExpectUsageError("sweep 1 --over size=1KiB --blocks 32", "exactly one of --over");
+    ExpectUsageError("bench 1 --set nope=3", "no lesson of chapter split has no parameter");
     ExpectUsageError("run 1 --format xml", "use table, json or csv");
     ExpectUsageError("run 1 --input /no/such/file", "cannot open input file");
     ExpectUsageError("run 1 --reps 0", "reps 0 is out of range");
     ExpectUsageError("run 1 --min-time fast", "--min-time");
     ExpectUsageError("run", "lesson is required");
     ExpectUsageError("sweep 1 --blocks 32..64", "no block size to sweep");
-    ExpectUsageError("sweep 1", "exactly one of --blocks");
+    ExpectUsageError("sweep 1", "exactly one of --over NAME=RANGE");
     ExpectUsageError("sweep 4 --blocks 1024..32", "runs backwards");
     ExpectUsageError("bench 9", "unknown chapter");
     ExpectUsageError("", "A subcommand is required");
@@ -129,7 +144,7 @@ TEST(Cli, InfoListsEveryDevice) {
 }
 
 TEST(Cli, GpuLessonWithoutGpuFailsClearly) {
-    if (lessons::GetDeviceInfo().available()) GTEST_SKIP() << "a GPU is present";
+    if (lessons::GetDevices().available()) GTEST_SKIP() << "a GPU is present";
     const Output out = Cli("run 4 --size 1KiB");
     EXPECT_EQ(out.code, 1);
     EXPECT_NE(out.text.find("cannot run here"), std::string::npos) << out.text;
@@ -140,7 +155,51 @@ TEST(Cli, SweepSizes) {
     ASSERT_EQ(out.code, 0) << out.text;
     const json rows = json::parse(out.text);
     ASSERT_EQ(rows.size(), 3u);
-    EXPECT_EQ(rows[2]["size_bytes"], 4096);
+    EXPECT_EQ(rows[2]["params"]["size"], 4096);
+}
+
+TEST(Cli, SetAndOverWorkOnAnyParameter) {
+    Output out =
+        Cli("run 3 --set threads=1 --set size=2KiB --set data=dense --reps 1 --format "
+            "json",
+            false);
+    ASSERT_EQ(out.code, 0) << out.text;
+    EXPECT_EQ(json::parse(out.text)["params"],
+              (json{{"threads", 1}, {"size", 2048}, {"data", "dense"}}));
+    out = Cli("sweep 3 --over threads=1..4 --size 8KiB --reps 1 --format json", false);
+    ASSERT_EQ(out.code, 0) << out.text;
+    const json rows = json::parse(out.text);
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[2]["params"]["threads"], 4);
+    out = Cli("sweep 1 --over data=all --size 8KiB --reps 1 --format csv", false);
+    ASSERT_EQ(out.code, 0) << out.text;
+    EXPECT_NE(out.text.find("lesson,id,kind,size,data,"), std::string::npos) << out.text;
+    EXPECT_NE(out.text.find(",none,"), std::string::npos) << out.text;
+}
+
+TEST(Cli, AnOptionALessonDoesNotUseGetsANotice) {
+    Output out = Cli("run 1 --block 64 --size 1KiB --reps 1");
+    ASSERT_EQ(out.code, 0) << out.text;
+    EXPECT_NE(out.text.find("note: lesson 1 has no parameter 'block' (it runs on the CPU)"),
+              std::string::npos)
+        << out.text;
+    out = Cli("run 4 --threads 4 --size 1KiB --reps 1");
+    EXPECT_NE(out.text.find("has no parameter 'threads' (it runs on the GPU)"), std::string::npos)
+        << out.text;
+    out = Cli("bench 1 --block 64 --size 1KiB --reps 1");
+    EXPECT_EQ(out.text.find("note:"), std::string::npos) << "some lesson of the chapter uses it";
+}
+
+TEST(Cli, ListJsonHasEachLessonsParameters) {
+    const Output out = Cli("list --format json", false);
+    ASSERT_EQ(out.code, 0);
+    const json lessons = json::parse(out.text);
+    const json& three = lessons[2];
+    ASSERT_EQ(three["params"].size(), 3u);
+    EXPECT_EQ(three["params"][0]["name"], "threads");
+    EXPECT_EQ(three["params"][0]["label"]["zh"], "CPU 线程数");
+    EXPECT_EQ(lessons[3]["params"][0]["name"], "block");
+    EXPECT_EQ(lessons[3]["params"][0]["values"][0], 32);
 }
 
 TEST(Cli, BenchChapterOne) {
@@ -168,4 +227,122 @@ TEST(Cli, OffsetsOutOfARealFile) {
     const size_t n = std::fread(buf, 1, sizeof buf - 1, f);
     std::fclose(f);
     EXPECT_EQ(std::string(buf, n), "3\n7\n10\n");
+}
+
+namespace {
+
+// Runs a shell command line; stdout and stderr as the command line routes them.
+Output Sh(const std::string& command) {
+    FILE* pipe = popen(command.c_str(), "r");
+    Output out;
+    if (!pipe) return out;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.text.append(buf, n);
+    const int status = pclose(pipe);
+    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return out;
+}
+
+std::string TempFile(const std::string& name) {
+    return ::testing::TempDir() + "/cli_" + std::to_string(getpid()) + "_" + name;
+}
+
+std::string Contents(const std::string& path) {
+    std::string text;
+    FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return "(missing)";
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+    std::fclose(f);
+    return text;
+}
+
+}  // namespace
+
+TEST(CliHostile, InputMustBeARegularFile) {
+    const std::string fifo = TempFile("fifo");
+    std::remove(fifo.c_str());
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    // A FIFO with no writer used to block in open() for ever; `timeout` ends such a run.
+    const Output out =
+        Sh("timeout -s KILL 60 " + CliPath() + " run 1 --reps 1 --input " + fifo + " 2>&1");
+    EXPECT_EQ(out.code, 2) << out.text;
+    EXPECT_NE(out.text.find("a pipe (FIFO), not a regular file"), std::string::npos) << out.text;
+    std::remove(fifo.c_str());
+    ExpectUsageError("run 1 --reps 1 --input " + ::testing::TempDir(), "is a directory");
+    ExpectUsageError("run 1 --reps 1 --input /dev/zero", "not a regular file");
+    ExpectUsageError("run 2 --reps 1 --input /dev/urandom", "not a regular file");
+    ExpectUsageError("bench 1 --reps 1 --input /dev/null", "not a regular file");
+}
+
+TEST(CliHostile, FailedWritesAreErrors) {
+    // /dev/full: every write fails with ENOSPC.
+    Output out = Cli("run 2 --size 64KiB --data dense --reps 1 --offsets-out /dev/full");
+    EXPECT_EQ(out.code, 1) << out.text;
+    EXPECT_NE(out.text.find("cannot write '/dev/full': No space left"), std::string::npos)
+        << out.text;
+    // /proc takes no new file.
+    out = Cli("run 2 --size 64KiB --data dense --reps 1 --offsets-out /proc/version");
+    EXPECT_EQ(out.code, 1) << out.text;
+    EXPECT_NE(out.text.find("/proc/version"), std::string::npos) << out.text;
+    // Standard output on a full device.
+    out = Sh(CliPath() + " run 1 --size 1KiB --reps 1 --format json 2>&1 >/dev/full");
+    EXPECT_EQ(out.code, 1) << out.text;
+    EXPECT_NE(out.text.find("cannot write to standard output"), std::string::npos) << out.text;
+}
+
+TEST(CliHostile, FullDiskLeavesNoHalfWrittenFile) {
+    // A file size limit stands in for a full disk: writes past 16 KiB fail (EFBIG).
+    const std::string offsets = TempFile("offsets.txt");
+    {
+        FILE* f = std::fopen(offsets.c_str(), "wb");
+        std::fputs("old\n", f);
+        std::fclose(f);
+    }
+    const Output out =
+        Sh("bash -c \"trap '' XFSZ; ulimit -f 16; exec " + CliPath() +
+           " run 2 --size 256KiB --data dense --reps 1 --offsets-out " + offsets + "\" 2>&1");
+    EXPECT_EQ(out.code, 1) << out.text;
+    EXPECT_NE(out.text.find("cannot write '" + offsets + "'"), std::string::npos) << out.text;
+    EXPECT_TRUE(Contents(offsets) == "old\n") << "the old file stays whole";
+    const std::string name = offsets.substr(offsets.rfind('/') + 1);
+    const Output listing =
+        Sh("ls -A " + ::testing::TempDir() + " | grep -c -F '." + name + ".tmp-'");
+    EXPECT_EQ(listing.text, "0\n") << "no temporary left behind";
+    std::remove(offsets.c_str());
+}
+
+TEST(CliHostile, EmptyAndMalformedValuesExitTwo) {
+    const std::string digits400(400, '9');
+    ExpectUsageError("run 1 --size " + digits400, "size too large");
+    ExpectUsageError("run 1 --size 0." + std::string(400, '0') + "1", "not a whole number");
+    for (const char* option : {"--size", "--threads", "--reps", "--min-time", "--data", "--seed",
+                               "--block", "--input", "--offsets-out"})
+        ExpectUsageError(std::string("run 3 ") + option + " ''", "empty value");
+    ExpectUsageError("bench ''", "empty value");
+    ExpectUsageError("sweep 4 --blocks ''", "empty value");
+    for (const char* bad : {"5abc", "0.25s", "1,5", "0x1", "1e3", "-1", "nan", "inf"})
+        ExpectUsageError(std::string("run 1 --min-time ") + bad, "--min-time");
+    ExpectUsageError("run 1 --min-time 61", "out of range");
+    ExpectUsageError("run 3 --threads " + digits400, "too large");
+    ExpectUsageError("run 1 --reps 1.5", "not a whole number");
+    ExpectUsageError("sweep 4 --blocks 32,", "empty value");
+    ExpectUsageError("sweep 4 --blocks 32,,64", "empty value");
+    const Output ok = Cli("run 1 --size 1KiB --reps 1 --min-time 0.5");
+    EXPECT_EQ(ok.code, 0) << ok.text;
+}
+
+TEST(CliHostile, SweepWhereNoPointRunsIsAnError) {
+    const Output out = Cli("sweep 4 --blocks 18446744073709551615 --size 1KiB");
+    EXPECT_EQ(out.code, 2) << out.text;
+    EXPECT_NE(out.text.find("nothing to sweep"), std::string::npos) << out.text;
+    EXPECT_NE(out.text.find("multiple of 32"), std::string::npos) << "the reasons: " << out.text;
+}
+
+TEST(CliHostile, MemoryEstimateDoesNotWrap) {
+    // 9n + 16 bytes wraps past 2^64 for this n: a wrapped estimate passed the check.
+    ExpectUsageError("run 1 --size 2049638230412172800", "host memory");
+    ExpectUsageError("run 2 --size 4611686018427387904", "host memory");
 }

@@ -1,17 +1,20 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "errors.h"
 #include "generators.h"
 #include "split/split_cpu.h"
 #include "split_chapter.h"
 
 using namespace lessons;
-using lessons::split::TextKind;
 using lessons::split::FillSplitText;
+using lessons::split::TextKind;
 
 namespace {
 
@@ -31,7 +34,8 @@ TEST(Generators, SameSeedSameBytesAnyThreadCount) {
         omp_set_num_threads(2);
         const std::vector<char> two = Make(kind, 7, n);
         EXPECT_EQ(one, two) << static_cast<int>(kind);
-        EXPECT_NE(one, Make(kind, 8, n)) << "another seed gives other data: " << static_cast<int>(kind);
+        EXPECT_NE(one, Make(kind, 8, n))
+            << "another seed gives other data: " << static_cast<int>(kind);
     }
 }
 
@@ -92,4 +96,20 @@ TEST(Generators, RandomFloatsSumLikeIndependentDraws) {
     double sum = 0;
     for (float v : x) sum += v;
     EXPECT_LT(std::abs(sum), 6 * 2365.0);
+}
+
+TEST(Generators, ASetCancelFlagStopsGeneration) {
+    const uint64_t n = (4u << 20) + 7;
+    std::atomic<bool> cancel{true};
+    std::vector<char> text(n, 'x');
+    EXPECT_THROW(FillSplitText(TextKind::kRandom, 1, text.data(), n, &cancel), Cancelled);
+    EXPECT_EQ(std::count(text.begin(), text.end(), 'x'), static_cast<std::ptrdiff_t>(n))
+        << "no chunk is made once the flag is set";
+    std::vector<float> floats(n, 7.0f);
+    EXPECT_THROW(FillUniformFloats(1, floats.data(), n, &cancel), Cancelled);
+    EXPECT_EQ(std::count(floats.begin(), floats.end(), 7.0f), static_cast<std::ptrdiff_t>(n));
+    // A clear flag changes nothing: the same bytes as without one.
+    cancel = false;
+    FillSplitText(TextKind::kDense, 3, text.data(), n, &cancel);
+    EXPECT_EQ(text, Make(TextKind::kDense, 3, n));
 }

@@ -30,7 +30,9 @@ namespace {
             GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason; \
     } while (0)
 
-const Registry& Lessons() { return RunnableCatalog(); }
+const Registry& Lessons() {
+    return RunnableCatalog();
+}
 
 std::vector<const Lesson*> GpuLessons() {
     std::vector<const Lesson*> out;
@@ -49,7 +51,9 @@ std::vector<std::optional<int>> BlocksToTry(const Lesson& lesson) {
     return out;
 }
 
-uint64_t ElementBytes(const Lesson& lesson) { return lesson.FindParam("size")->step; }
+uint64_t ElementBytes(const Lesson& lesson) {
+    return lesson.FindParam("size")->step;
+}
 
 void SetBlock(RunOptions& o, const std::optional<int>& block) {
     if (block) o.Set("block", std::to_string(*block));

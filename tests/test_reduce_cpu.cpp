@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "checked.h"
 #include "generators.h"
 #include "lesson.h"
 #include "reduce/reduce_cpu.h"
@@ -75,4 +76,17 @@ TEST(ReduceTolerance, ExactForOnesUpTo2To24AndScaledOtherwise) {
     const double expected =
         std::ldexp(random.reference().magnitude, -23) * (std::log2(1001.0) + 16);
     EXPECT_DOUBLE_EQ(random.Tolerance(), expected);
+}
+
+TEST(ReduceEstimates, MemoryNeedsSaturateInsteadOfWrapping) {
+    auto size = [](uint64_t n) {
+        ParamValues p;
+        p.Set("size", ParamValue::Number(n));
+        return p;
+    };
+    const uint64_t n = ~uint64_t(0) - 100;
+    EXPECT_EQ(reduce::ReduceGpuNeeds(size(n)).device_bytes, kSaturated);
+    EXPECT_EQ(reduce::ReduceInPlaceGpuNeeds(size(uint64_t(1) << 63)).device_bytes, kSaturated);
+    EXPECT_EQ(reduce::ReduceGpuNeeds(size(0)).device_bytes,
+              2 * sizeof(float) + (uint64_t(1) << 20));
 }

@@ -47,10 +47,16 @@ RunResult MakeResult() {
 
 TEST(Report, RunJsonHasTheDocumentedFields) {
     const json j = ToJson(MakeResult());
-    for (const char* key :
-         {"lesson", "id", "title", "kind", "params", "median_ms", "min_ms", "max_ms", "parts",
-          "work", "gbps", "gflops", "ceiling", "pct_of_ceiling", "intensity", "attainable_gflops",
-          "verified", "values", "devices", "attributes"})
+    for (const char* key : {"lesson",    "id",
+                            "title",     "kind",
+                            "params",    "median_ms",
+                            "min_ms",    "max_ms",
+                            "parts",     "work",
+                            "gbps",      "gflops",
+                            "ceiling",   "pct_of_ceiling",
+                            "intensity", "attainable_gflops",
+                            "verified",  "values",
+                            "devices",   "attributes"})
         EXPECT_TRUE(j.contains(key)) << key;
     EXPECT_EQ(j["kind"], "gpu");
     EXPECT_EQ(j["params"]["block"], 256);

@@ -23,7 +23,9 @@ RunOptions Quick(uint64_t size, const std::string& data = "random") {
     return o;
 }
 
-uint64_t ElementBytes(const Lesson& lesson) { return lesson.FindParam("size")->step; }
+uint64_t ElementBytes(const Lesson& lesson) {
+    return lesson.FindParam("size")->step;
+}
 
 std::string TempPath(const std::string& name) {
     return ::testing::TempDir() + "/" + name + "_" + std::to_string(getpid());

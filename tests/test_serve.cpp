@@ -1,10 +1,18 @@
 // The worker protocol, in process and through the real `cuda-lessons-cli serve`.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
+#include <thread>
 
 #include "catalog.h"
 #include "cli_path.h"
@@ -19,7 +27,7 @@ namespace {
 std::vector<json> ServeLines(const std::string& input, int* exit_code = nullptr) {
     std::istringstream in(input);
     std::ostringstream out;
-    const int rc = Serve(Catalog(), in, out);
+    const int rc = Serve(RunnableCatalog(), in, out);
     if (exit_code) *exit_code = rc;
     std::vector<json> messages;
     std::istringstream lines(out.str());
@@ -52,8 +60,8 @@ TEST(Serve, RunRequestGivesResultThenDone) {
     const json& result = mine[mine.size() - 2];
     EXPECT_EQ(result["type"], "result");
     EXPECT_EQ(result["result"]["lesson"], 2);
-    EXPECT_EQ(result["result"]["size_bytes"], 102400);
-    EXPECT_EQ(result["result"]["data"], "dense");
+    EXPECT_EQ(result["result"]["params"]["size"], 102400) << "protocol 1's fields still work";
+    EXPECT_EQ(result["result"]["params"]["data"], "dense");
     EXPECT_EQ(result["result"]["verified"], true);
     EXPECT_EQ(mine.back()["type"], "done");
     EXPECT_EQ(mine.back()["status"], "ok");
@@ -108,6 +116,37 @@ TEST(Serve, ListAndInfo) {
     EXPECT_TRUE(info[0]["host"].contains("hardware_threads"));
 }
 
+TEST(Serve, ParamsInRequestsAndSweepsOverAnyParameter) {
+    const auto messages = ServeLines(
+        R"({"op":"run","id":1,"lesson":3,"params":{"size":"64KiB","threads":2,"data":"none"},"reps":1})"
+        "\n"
+        R"({"op":"sweep","id":2,"lesson":1,"params":{"size":4096},"over":"data","values":"all","reps":1})"
+        "\n"
+        R"({"op":"run","id":3,"lesson":1,"params":{"block":64}})"
+        "\n"
+        R"({"op":"run","id":4,"lesson":3,"params":{"threads":0}})"
+        "\n"
+        R"({"op":"sweep","id":5,"lesson":1,"over":"size"})"
+        "\n"
+        R"({"op":"run","id":6,"lesson":1,"params":[1,2]})"
+        "\n");
+    const auto one = For(messages, 1);
+    ASSERT_EQ(one[one.size() - 2]["type"], "result");
+    const json& params = one[one.size() - 2]["result"]["params"];
+    EXPECT_EQ(params, (json{{"threads", 2}, {"size", 65536}, {"data", "none"}}));
+    std::vector<std::string> kinds;
+    for (const json& m : For(messages, 2))
+        if (m["type"] == "result") kinds.push_back(m["result"]["params"]["data"]);
+    EXPECT_EQ(kinds, (std::vector<std::string>{"random", "dense", "none"}));
+    // Parameters a lesson does not have are ignored by a run (one set serves a chapter)...
+    EXPECT_EQ(For(messages, 3).back()["status"], "ok");
+    // ...and bad values, sweeps without values and malformed params are errors that name them.
+    EXPECT_NE(For(messages, 4)[0]["error"].get<std::string>().find("Host threads (threads) 0"),
+              std::string::npos);
+    EXPECT_EQ(For(messages, 5).back()["status"], "error");
+    EXPECT_EQ(For(messages, 6).back()["status"], "error");
+}
+
 TEST(Serve, SweepGivesOneResultPerPoint) {
     const auto messages =
         ServeLines(R"({"op":"sweep","id":7,"lesson":3,"sizes":"1KiB..8KiB","reps":1,"threads":2})"
@@ -119,7 +158,7 @@ TEST(Serve, SweepGivesOneResultPerPoint) {
         if (m["type"] != "result") continue;
         EXPECT_EQ(m["point"], results);
         EXPECT_EQ(m["points"], 4);
-        EXPECT_EQ(m["result"]["threads"], 2);
+        EXPECT_EQ(m["result"]["params"]["threads"], 2);
         ++results;
     }
     EXPECT_EQ(results, 4);
@@ -194,4 +233,317 @@ TEST(Serve, RealWorkerProcess) {
     bool saw_error = false;
     for (const json& m : messages) saw_error |= m["type"] == "error" && m["id"].is_null();
     EXPECT_TRUE(saw_error);
+}
+
+namespace {
+
+// Runs `cuda-lessons-cli serve` on `input` (written to a file) under `timeout`, and returns
+// its raw stdout. The exit status is stored in *status (124 when it had to be killed).
+std::string ServeProcess(const std::string& input, int* status, int timeout_s = 120) {
+    static int counter = 0;
+    const std::string base = ::testing::TempDir() + "/serve_proc_" + std::to_string(getpid()) +
+                             "_" + std::to_string(counter++);
+    {
+        std::ofstream f(base + ".in", std::ios::binary);
+        f << input;
+    }
+    const std::string command = "timeout -s KILL " + std::to_string(timeout_s) + " " + CliPath() +
+                                " serve < " + base + ".in > " + base + ".out";
+    const int raw = std::system(command.c_str());
+    *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    std::ifstream out(base + ".out", std::ios::binary);
+    std::ostringstream text;
+    text << out.rdbuf();
+    std::remove((base + ".in").c_str());
+    std::remove((base + ".out").c_str());
+    return text.str();
+}
+
+// The status of the last "done" for `id`, or "(none)".
+std::string StatusOf(const std::vector<json>& messages, const json& id) {
+    std::string status = "(none)";
+    for (const json& m : For(messages, id))
+        if (m["type"] == "done") status = m["status"].get<std::string>();
+    return status;
+}
+
+// Every line of `text` parsed; a line that is not JSON fails the test.
+std::vector<json> ParseLines(const std::string& text) {
+    std::vector<json> messages;
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line)) {
+        try {
+            messages.push_back(json::parse(line));
+        } catch (const json::exception&) {
+            ADD_FAILURE() << "a torn or garbled reply: " << line.substr(0, 200);
+        }
+    }
+    return messages;
+}
+
+}  // namespace
+
+TEST(ServeHostile, NumbersOutOfRangeGetAnErrorAndServingGoesOn) {
+    int rc = -1;
+    const auto messages = ServeLines(
+        "1e400\n"
+        R"({"op":"info","id":1e999})"
+        "\n"
+        R"({"op":"run","id":1,"lesson":1,"size":-1e400})"
+        "\n"
+        R"({"op":"run","id":2,"lesson":1,"size":1e300,"reps":1})"
+        "\n"
+        R"({"op":"run","id":3,"lesson":1,"input":5,"reps":1})"
+        "\n"
+        R"({"op":"list","id":4})"
+        "\n",
+        &rc);
+    EXPECT_EQ(rc, 0);
+    int null_errors = 0;
+    for (const json& m : messages)
+        if (m["type"] == "error" && m["id"].is_null()) ++null_errors;
+    EXPECT_EQ(null_errors, 3);
+    EXPECT_EQ(StatusOf(messages, 2), "error");
+    EXPECT_EQ(StatusOf(messages, 3), "error");
+    EXPECT_EQ(StatusOf(messages, 4), "ok");
+    // And the real process does not abort.
+    int status = -1;
+    const auto real =
+        ParseLines(ServeProcess("1e400\n"
+                                R"({"op":"list","id":4})"
+                                "\n",
+                                &status));
+    EXPECT_EQ(status, 0);
+    EXPECT_EQ(StatusOf(real, 4), "ok");
+}
+
+TEST(ServeHostile, DeepNestingIsRefusedBeforeParsing) {
+    const std::string deep_id = std::string(100000, '[') + std::string(100000, ']');
+    const std::string deep_lesson = std::string(100000, '{');
+    int status = -1;
+    const auto messages =
+        ParseLines(ServeProcess(R"({"op":"info","id":)" + deep_id + "}\n" +
+                                    R"({"op":"run","id":1,"lesson":)" + deep_lesson + "\n" +
+                                    R"({"op":"info","id":[[[["fine"]]]]})"
+                                    "\n",
+                                &status));
+    EXPECT_EQ(status, 0) << "no stack overflow";
+    int depth_errors = 0;
+    for (const json& m : messages)
+        if (m["type"] == "error" && m["error"].get<std::string>().find("deep") != std::string::npos)
+            ++depth_errors;
+    EXPECT_EQ(depth_errors, 2);
+    EXPECT_EQ(StatusOf(messages, json::parse(R"([[[["fine"]]]])")), "ok");
+}
+
+TEST(ServeHostile, OverlongLinesAreSkippedAndErrorsQuoteLittle) {
+    // A 50 MB line is dropped as it is read; a bad token of 600 KB is quoted in a few hundred
+    // bytes.
+    const std::string huge(50u << 20, '[');
+    const std::string bad_token = "\"" + std::string(600000, 'x') + "\" oops";
+    int status = -1;
+    const std::string out = ServeProcess(huge + "\n" + bad_token + "\n" +
+                                             R"({"op":"list","id":1})"
+                                             "\n",
+                                         &status);
+    EXPECT_EQ(status, 0);
+    const auto messages = ParseLines(out);
+    ASSERT_GE(messages.size(), 4u);
+    EXPECT_NE(messages[1]["error"].get<std::string>().find("longer than 1 MiB"), std::string::npos);
+    EXPECT_EQ(messages[2]["type"], "error");
+    EXPECT_LT(messages[2]["error"].get<std::string>().size(), 2000u);
+    EXPECT_EQ(StatusOf(messages, 1), "ok");
+    EXPECT_LT(out.size(), 100000u + messages[3].dump().size());
+}
+
+// The real worker on two pipes, for exchanges that depend on what it has answered so far.
+class Worker {
+public:
+    Worker() {
+        std::signal(SIGPIPE, SIG_IGN);  // a worker that died fails the test, not kills it
+        int in[2], out[2];
+        if (::pipe(in) != 0 || ::pipe(out) != 0) return;
+        m_pid = ::fork();
+        if (m_pid == 0) {
+            ::dup2(in[0], 0);
+            ::dup2(out[1], 1);
+            ::close(in[1]);
+            ::close(out[0]);
+            const std::string cli = CliPath();
+            ::execl(cli.c_str(), cli.c_str(), "serve", static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        ::close(in[0]);
+        ::close(out[1]);
+        m_to = in[1];
+        m_from = ::fdopen(out[0], "r");
+    }
+    ~Worker() {
+        CloseInput();
+        if (m_from) std::fclose(m_from);
+        if (m_pid > 0) {
+            ::kill(m_pid, SIGKILL);
+            ::waitpid(m_pid, nullptr, 0);
+        }
+    }
+    bool started() const { return m_pid > 0 && m_from; }
+    // Writes `lines` (a newline is added when missing).
+    void Send(std::string lines) {
+        if (lines.empty() || lines.back() != '\n') lines += '\n';
+        size_t done = 0;
+        while (done < lines.size()) {
+            const ssize_t n = ::write(m_to, lines.data() + done, lines.size() - done);
+            if (n <= 0) return;
+            done += static_cast<size_t>(n);
+        }
+    }
+    void CloseInput() {
+        if (m_to >= 0) ::close(m_to);
+        m_to = -1;
+    }
+    // The next line of output; false at its end.
+    bool NextLine(std::string& line) {
+        line.clear();
+        int c;
+        while ((c = std::fgetc(m_from)) != EOF && c != '\n') line.push_back(static_cast<char>(c));
+        return c != EOF || !line.empty();
+    }
+    // The next reply; null at end of output.
+    json Next() {
+        std::string line;
+        if (!NextLine(line)) return json(nullptr);
+        return json::parse(line);
+    }
+    int Wait() {
+        int status = 0;
+        ::waitpid(m_pid, &status, 0);
+        m_pid = -1;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
+
+private:
+    pid_t m_pid = -1;
+    int m_to = -1;
+    FILE* m_from = nullptr;
+};
+
+// Hundreds of queued runs through the real worker, fed through a pipe while it answers, with
+// blank and malformed lines between them, so that the reader thread keeps reading while the
+// executor writes. No reply may be duplicated, torn or lost.
+void StressOnce() {
+    constexpr int kRequests = 1000;
+    Worker worker;
+    ASSERT_TRUE(worker.started());
+    std::thread feeder([&worker] {
+        for (int i = 0; i < kRequests; ++i) {
+            std::string lines = R"({"op":"run","id":)" + std::to_string(i) +
+                                R"(,"lesson":1,"size":4096,"reps":1,"data":"dense"})"
+                                "\n";
+            for (int k = 0; k < 100; ++k) lines += " \n";
+            if (i % 7 == 0) lines += "not json\n";
+            worker.Send(lines);
+        }
+        worker.CloseInput();
+    });
+    std::map<int, int> done, results;
+    std::string line;
+    int torn = 0;
+    while (worker.NextLine(line)) {
+        json m;
+        try {
+            m = json::parse(line);
+        } catch (const json::exception&) {
+            if (++torn <= 3) ADD_FAILURE() << "a torn or garbled reply: " << line.substr(0, 200);
+            continue;
+        }
+        if (!m.contains("id") || !m["id"].is_number_integer()) continue;
+        if (m["type"] == "done") ++done[m["id"].get<int>()];
+        if (m["type"] == "result") ++results[m["id"].get<int>()];
+    }
+    feeder.join();
+    EXPECT_EQ(worker.Wait(), 0);
+    EXPECT_EQ(torn, 0);
+    int wrong = 0;
+    for (int i = 0; i < kRequests; ++i) {
+        if (done[i] == 1 && results[i] == 1) continue;
+        if (++wrong <= 5)
+            ADD_FAILURE() << "request " << i << ": " << done[i] << " done, " << results[i]
+                          << " results";
+    }
+    EXPECT_EQ(wrong, 0);
+    EXPECT_EQ(done.size(), size_t(kRequests));
+}
+
+TEST(ServeHostile, EveryRequestGetsExactlyOneDoneUnderLoad) {
+    // The race this guards against showed in most single rounds; four make it near certain.
+    for (int round = 0; round < 4 && !::testing::Test::HasFailure(); ++round) StressOnce();
+}
+
+TEST(ServeHostile, RunningRequestIsCancelledBeforeTheCancelIsDone) {
+    Worker worker;
+    ASSERT_TRUE(worker.started());
+    EXPECT_EQ(worker.Next()["type"], "hello");
+    worker.Send(R"({"op":"run","id":1,"lesson":1,"size":"1MiB","min_time_s":30})");
+    worker.Send(R"({"op":"run","id":2,"lesson":1,"size":"1MiB","min_time_s":30})");
+    json m;
+    do {
+        m = worker.Next();  // wait until request 1 is running: its first progress
+    } while (!m.is_null() && m["type"] != "progress");
+    ASSERT_FALSE(m.is_null());
+    worker.Send(R"({"op":"cancel","id":3})");
+    worker.CloseInput();
+    std::vector<std::string> order;
+    for (m = worker.Next(); !m.is_null(); m = worker.Next())
+        if (m["type"] == "done")
+            order.push_back(m["id"].dump() + ":" + m["status"].get<std::string>());
+    EXPECT_EQ(worker.Wait(), 0);
+    const std::vector<std::string> expected = {"2:cancelled", "1:cancelled", "3:ok"};
+    EXPECT_EQ(order, expected) << "queued, then running, then the cancel itself";
+}
+
+TEST(ServeHostile, ShutdownIsDoneAfterTheRunningRequest) {
+    Worker worker;
+    ASSERT_TRUE(worker.started());
+    EXPECT_EQ(worker.Next()["type"], "hello");
+    worker.Send(R"({"op":"run","id":1,"lesson":1,"size":"1MiB","min_time_s":30})");
+    json m;
+    do {
+        m = worker.Next();
+    } while (!m.is_null() && m["type"] != "progress");
+    ASSERT_FALSE(m.is_null());
+    worker.Send(R"({"op":"shutdown","id":2})");
+    std::vector<std::string> order;
+    for (m = worker.Next(); !m.is_null(); m = worker.Next())
+        if (m["type"] == "done")
+            order.push_back(m["id"].dump() + ":" + m["status"].get<std::string>());
+    EXPECT_EQ(worker.Wait(), 0);
+    const std::vector<std::string> expected = {"1:cancelled", "2:ok"};
+    EXPECT_EQ(order, expected);
+}
+
+TEST(ServeHostile, InputThatIsNotAFileDoesNotWedgeTheWorker) {
+    const std::string fifo = ::testing::TempDir() + "/serve_fifo_" + std::to_string(getpid());
+    std::remove(fifo.c_str());
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    // A FIFO with no writer used to block open() forever: info was never answered and the
+    // worker never ended.
+    int status = -1;
+    auto messages = ParseLines(ServeProcess(R"({"op":"run","id":1,"lesson":1,"input":")" + fifo +
+                                                "\"}\n" + R"({"op":"info","id":2})" + "\n",
+                                            &status, 60));
+    EXPECT_EQ(status, 0);
+    ASSERT_FALSE(For(messages, 1).empty());
+    EXPECT_NE(For(messages, 1)[0]["error"].get<std::string>().find("not a regular file"),
+              std::string::npos);
+    EXPECT_EQ(StatusOf(messages, 1), "error");
+    ASSERT_FALSE(For(messages, 2).empty());
+    EXPECT_EQ(For(messages, 2)[0]["type"], "info");
+    messages = ParseLines(ServeProcess(R"({"op":"run","id":1,"lesson":1,"input":")" + fifo +
+                                           "\"}\n" + R"({"op":"shutdown","id":3})" + "\n",
+                                       &status, 60));
+    EXPECT_EQ(status, 0) << "shutdown ends the worker";
+    ASSERT_FALSE(For(messages, 3).empty());
+    EXPECT_EQ(StatusOf(messages, 3), "ok");
+    std::remove(fifo.c_str());
 }

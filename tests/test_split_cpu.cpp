@@ -5,6 +5,7 @@
 #include <functional>
 #include <vector>
 
+#include "checked.h"
 #include "generators.h"
 #include "split/split_cpu.h"
 #include "split_cases.h"
@@ -81,4 +82,17 @@ TEST(SplitCpuSteps, WorstCaseFillsTheCapacity) {
             EXPECT_EQ(got, SplitReference(text.data(), n)) << step.name;
         }
     }
+}
+
+TEST(SplitEstimates, MemoryNeedsSaturateInsteadOfWrapping) {
+    for (const uint64_t n : {uint64_t(1) << 62, uint64_t(2049638230412172800ull), ~uint64_t(0)}) {
+        ParamValues p;
+        p.Set("size", ParamValue::Number(n));
+        EXPECT_GE(split::SplitWorkloadHostBytes(n), n) << n;
+        EXPECT_GE(split::SplitCpuNeeds(p).host_bytes, n / 2) << n;
+        EXPECT_GE(split::SplitGpuNeeds(p).device_bytes, n) << n;
+        EXPECT_GE(split::SplitPinnedGpuNeeds(p).host_bytes, n) << n;
+    }
+    EXPECT_EQ(split::SplitWorkloadHostBytes(uint64_t(1) << 62), kSaturated);
+    EXPECT_EQ(split::SplitWorkloadHostBytes(1000), 1000u + 8 * 501);
 }

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "checked.h"
 #include "errors.h"
 #include "units.h"
 
@@ -59,4 +60,65 @@ TEST(ParseRange, RejectsBadRanges) {
     EXPECT_THROW(ParseRange("a..b", &ParseCount), UsageError);
     EXPECT_THROW(ParseRange("", &ParseCount), UsageError);
     EXPECT_THROW(ParseRange("1..100000:1", &ParseCount), UsageError);  // too long
+}
+
+TEST(ParseSize, HugeAndTinyNumbersAreUsageErrors) {
+    // std::stod threw out_of_range ("error: stod") on these.
+    EXPECT_THROW(ParseSize(std::string(400, '9')), UsageError);
+    EXPECT_THROW(ParseSize(std::string(400, '9') + "GiB"), UsageError);
+    EXPECT_THROW(ParseSize("0." + std::string(400, '0') + "1"), UsageError);
+    EXPECT_THROW(ParseSize("1." + std::string(400, '0') + "1KiB"), UsageError);
+    EXPECT_EQ(ParseSize("00000000000000000000000000001024"), 1024u);
+    EXPECT_EQ(ParseSize("0.5" + std::string(400, '0') + "KiB"), 512u);
+    EXPECT_EQ(ParseSize("0.0009765625KiB"), 1u);
+    EXPECT_THROW(ParseSize(""), UsageError);
+}
+
+TEST(ParseSeconds, PlainDecimalsOnly) {
+    EXPECT_DOUBLE_EQ(ParseSeconds("0.25", "--min-time", 0, 60), 0.25);
+    EXPECT_DOUBLE_EQ(ParseSeconds("5", "--min-time", 0, 60), 5);
+    EXPECT_DOUBLE_EQ(ParseSeconds(".5", "--min-time", 0, 60), 0.5);
+    EXPECT_DOUBLE_EQ(ParseSeconds(" 60 ", "--min-time", 0, 60), 60);
+    for (const char* bad :
+         {"", " ", "5abc", "0.25s", "1,5", "0x1", "1e3", "-1", "+1", "nan", "inf", ".", "1.2.3"})
+        EXPECT_THROW(ParseSeconds(bad, "--min-time", 0, 60), UsageError) << bad;
+    EXPECT_THROW(ParseSeconds("60.5", "--min-time", 0, 60), UsageError);
+    EXPECT_THROW(ParseSeconds(std::string(400, '9'), "--min-time", 0, 60), UsageError);
+    try {
+        ParseSeconds("5abc", "--min-time", 0, 60);
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("--min-time"), std::string::npos);
+    }
+}
+
+TEST(ParseIntInRange, RangeAndMessages) {
+    EXPECT_EQ(ParseIntInRange("42", "reps", 0, 100), 42);
+    EXPECT_EQ(ParseIntInRange("-3", "x", -5, 5), -3);
+    EXPECT_EQ(ParseIntInRange("007", "x", 0, 10), 7);
+    for (const char* bad : {"", "-", "1.5", "12a", "0x10", "101", std::string(400, '9').c_str()})
+        EXPECT_THROW(ParseIntInRange(bad, "reps", 0, 100), UsageError) << bad;
+    try {
+        ParseIntInRange("101", "reps", 0, 100);
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("from 0 to 100"), std::string::npos) << e.what();
+    }
+}
+
+TEST(ParseRange, EmptyListItemsAreErrors) {
+    EXPECT_THROW(ParseRange("32,", &ParseCount), UsageError);
+    EXPECT_THROW(ParseRange("32,,64", &ParseCount), UsageError);
+    EXPECT_THROW(ParseRange(",32", &ParseCount), UsageError);
+    EXPECT_THROW(ParseRange("", &ParseCount), UsageError);
+    EXPECT_EQ(ParseRange("32, 64", &ParseCount), (std::vector<uint64_t>{32, 64}));
+}
+
+TEST(Checked, AddAndMultiplySaturate) {
+    EXPECT_EQ(SaturatingAdd(1, 2), 3u);
+    EXPECT_EQ(SaturatingAdd(kSaturated, 1), kSaturated);
+    EXPECT_EQ(SaturatingAdd(kSaturated - 1, 1), kSaturated);
+    EXPECT_EQ(SaturatingMul(0, kSaturated), 0u);
+    EXPECT_EQ(SaturatingMul(kSaturated, 0), 0u);
+    EXPECT_EQ(SaturatingMul(3, 5), 15u);
+    EXPECT_EQ(SaturatingMul(uint64_t(1) << 32, uint64_t(1) << 32), kSaturated);
+    EXPECT_EQ(SaturatingMul(9, 2049638230412172800ull), kSaturated);
 }

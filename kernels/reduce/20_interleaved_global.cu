@@ -30,11 +30,16 @@ cudaError_t Pass(float* in, uint64_t n, float* out, int block, int, cudaStream_t
 
 }  // namespace
 
-size_t NoDynamicSmem(int) { return 0; }
-size_t FloatPerThreadSmem(int block) { return size_t(block) * sizeof(float); }
+size_t NoDynamicSmem(int) {
+    return 0;
+}
+size_t FloatPerThreadSmem(int block) {
+    return size_t(block) * sizeof(float);
+}
 
-const ReducePassKernel kReduce20{"reduce_20_interleaved_global_kernel",
-                                 reinterpret_cast<const void*>(&reduce_20_interleaved_global_kernel),
-                                 &Pass, &NoDynamicSmem, true};
+const ReducePassKernel kReduce20{
+    "reduce_20_interleaved_global_kernel",
+    reinterpret_cast<const void*>(&reduce_20_interleaved_global_kernel), &Pass, &NoDynamicSmem,
+    true};
 
 }  // namespace lessons::reduce

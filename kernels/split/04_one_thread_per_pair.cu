@@ -37,10 +37,15 @@ cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigne
 
 }  // namespace
 
-size_t NoDynamicSmem(int) { return 0; }
+size_t NoDynamicSmem(int) {
+    return 0;
+}
 
 const SplitKernel kSplit04{"split_04_one_thread_per_pair_kernel",
                            reinterpret_cast<const void*>(&split_04_one_thread_per_pair_kernel),
-                           &Launch, &NoDynamicSmem, &Blocks, nullptr};
+                           &Launch,
+                           &NoDynamicSmem,
+                           &Blocks,
+                           nullptr};
 
 }  // namespace lessons::split

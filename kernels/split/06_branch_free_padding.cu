@@ -27,7 +27,9 @@ uint64_t Padded(uint64_t n, int block) {
     return (n + per_block - 1) / per_block * per_block;
 }
 
-uint64_t Blocks(uint64_t n, int block) { return Padded(n, block) / (2 * uint64_t(block)); }
+uint64_t Blocks(uint64_t n, int block) {
+    return Padded(n, block) / (2 * uint64_t(block));
+}
 
 cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
                    int block, cudaStream_t stream) {
@@ -42,6 +44,9 @@ cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigne
 
 const SplitKernel kSplit06{"split_06_branch_free_padding_kernel",
                            reinterpret_cast<const void*>(&split_06_branch_free_padding_kernel),
-                           &Launch, &NoDynamicSmem, &Blocks, &Padded};
+                           &Launch,
+                           &NoDynamicSmem,
+                           &Blocks,
+                           &Padded};
 
 }  // namespace lessons::split

@@ -35,9 +35,13 @@ uint64_t Padded(uint64_t n, int block) {
     return (n + per_block - 1) / per_block * per_block;
 }
 
-uint64_t Blocks(uint64_t n, int block) { return Padded(n, block) / (2 * uint64_t(block)); }
+uint64_t Blocks(uint64_t n, int block) {
+    return Padded(n, block) / (2 * uint64_t(block));
+}
 
-size_t DynamicSmem(int block) { return size_t(block) * sizeof(unsigned short); }
+size_t DynamicSmem(int block) {
+    return size_t(block) * sizeof(unsigned short);
+}
 
 cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
                    int block, cudaStream_t stream) {
@@ -51,7 +55,10 @@ cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigne
 }  // namespace
 
 const SplitKernel kSplit07{"split_07_shared_memory_kernel",
-                           reinterpret_cast<const void*>(&split_07_shared_memory_kernel), &Launch,
-                           &DynamicSmem, &Blocks, &Padded};
+                           reinterpret_cast<const void*>(&split_07_shared_memory_kernel),
+                           &Launch,
+                           &DynamicSmem,
+                           &Blocks,
+                           &Padded};
 
 }  // namespace lessons::split

@@ -30,9 +30,13 @@ uint64_t Padded(uint64_t n, int block) {
     return (n + per_block - 1) / per_block * per_block;
 }
 
-uint64_t Blocks(uint64_t n, int block) { return Padded(n, block) / (4 * uint64_t(block)); }
+uint64_t Blocks(uint64_t n, int block) {
+    return Padded(n, block) / (4 * uint64_t(block));
+}
 
-size_t DynamicSmem(int block) { return 4 * size_t(block) + 4; }
+size_t DynamicSmem(int block) {
+    return 4 * size_t(block) + 4;
+}
 
 cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
                    int block, cudaStream_t stream) {
@@ -47,6 +51,9 @@ cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigne
 
 const SplitKernel kSplit08{"split_08_four_bytes_per_thread_kernel",
                            reinterpret_cast<const void*>(&split_08_four_bytes_per_thread_kernel),
-                           &Launch, &DynamicSmem, &Blocks, &Padded};
+                           &Launch,
+                           &DynamicSmem,
+                           &Blocks,
+                           &Padded};
 
 }  // namespace lessons::split

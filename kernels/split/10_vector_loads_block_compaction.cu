@@ -102,7 +102,9 @@ uint64_t Blocks(uint64_t n, int block) {
     return Padded(n, block) / (16 * uint64_t(block) * kVectorsPerThread);
 }
 
-size_t DynamicSmem(int block) { return size_t(block) * kMaxHitsPerThread * sizeof(unsigned); }
+size_t DynamicSmem(int block) {
+    return size_t(block) * kMaxHitsPerThread * sizeof(unsigned);
+}
 
 cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
                    int block, cudaStream_t stream) {
@@ -117,14 +119,17 @@ cudaError_t LaunchSplit10Range(const char* buf, uint64_t n, unsigned long long* 
     const uint64_t blocks = Blocks(n, block);
     if (blocks == 0) return cudaSuccess;
     split_10_vector_loads_block_compaction_kernel<<<static_cast<unsigned>(blocks), block,
-                                                    DynamicSmem(block), stream>>>(
-        buf, out, count, offset_base);
+                                                    DynamicSmem(block), stream>>>(buf, out, count,
+                                                                                  offset_base);
     return cudaGetLastError();
 }
 
 const SplitKernel kSplit10{
     "split_10_vector_loads_block_compaction_kernel",
-    reinterpret_cast<const void*>(&split_10_vector_loads_block_compaction_kernel), &Launch,
-    &DynamicSmem, &Blocks, &Padded};
+    reinterpret_cast<const void*>(&split_10_vector_loads_block_compaction_kernel),
+    &Launch,
+    &DynamicSmem,
+    &Blocks,
+    &Padded};
 
 }  // namespace lessons::split

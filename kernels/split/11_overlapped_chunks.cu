@@ -20,7 +20,8 @@ cudaError_t Split11Overlapped(const char* host, char* dev, uint64_t n, unsigned 
         const uint64_t end = start + chunk < n ? start + chunk : n;
         const uint64_t bytes = (end < n ? end + 1 : n) - start;  // one byte of the next chunk
         cudaMemcpyAsync(dev + start, host + start, bytes, cudaMemcpyHostToDevice, stream);
-        const cudaError_t err = LaunchSplit10Range(dev + start, end - start, out, count, block, stream, start);
+        const cudaError_t err =
+            LaunchSplit10Range(dev + start, end - start, out, count, block, stream, start);
         if (err != cudaSuccess) return err;
     }
     // Join: `main` waits for every stream.

@@ -15,11 +15,11 @@ using SplitLaunch = cudaError_t (*)(const char* buf, uint64_t n, unsigned long l
                                     unsigned long long* count, int block, cudaStream_t stream);
 
 struct SplitKernel {
-    const char* name;                            // the __global__ function's name
-    const void* kernel;                          // its address, for attribute queries
-    SplitLaunch launch;                          // returns the launch's error
-    size_t (*dynamic_smem)(int block);           // dynamic shared memory of a block
-    uint64_t (*blocks)(uint64_t n, int block);   // the grid it launches for n bytes
+    const char* name;                           // the __global__ function's name
+    const void* kernel;                         // its address, for attribute queries
+    SplitLaunch launch;                         // returns the launch's error
+    size_t (*dynamic_smem)(int block);          // dynamic shared memory of a block
+    uint64_t (*blocks)(uint64_t n, int block);  // the grid it launches for n bytes
     // Bytes it reads, from n up zero-padded (the device buffer holds this plus 16); null: n.
     uint64_t (*padded)(uint64_t n, int block);
 };

@@ -1,10 +1,11 @@
 #include "split_chapter.h"
 
 #include <algorithm>
-#include <fstream>
 #include <ostream>
 
+#include "checked.h"
 #include "errors.h"
+#include "files.h"
 #include "generators.h"
 #include "host_timing.h"
 #include "split/split_cpu.h"
@@ -42,7 +43,6 @@ void FillDenseChunk(SplitMix64& rng, char* out, uint64_t n) {
     }
 }
 
-
 }  // namespace
 
 TextKind ParseTextKind(const std::string& name) {
@@ -78,11 +78,7 @@ void FillSplitText(TextKind kind, uint64_t seed, char* out, uint64_t size,
 SplitWorkload::SplitWorkload(const WorkloadSpec& spec) : m_size(spec.params.Number("size")) {
     m_data.reset(new char[m_size ? m_size : 1]);
     if (!spec.input_file.empty()) {
-        std::ifstream in(spec.input_file, std::ios::binary);
-        if (!in) throw UsageError("cannot open input file '" + spec.input_file + "'");
-        in.read(m_data.get(), static_cast<std::streamsize>(m_size));
-        if (static_cast<uint64_t>(in.gcount()) != m_size)
-            throw UsageError("could not read all of '" + spec.input_file + "'");
+        ReadRegularFile(spec.input_file, m_data.get(), m_size, spec.cancel);
     } else {
         FillSplitText(ParseTextKind(spec.params.Choice("data")), spec.seed, m_data.get(), m_size,
                       spec.cancel);
@@ -91,8 +87,7 @@ SplitWorkload::SplitWorkload(const WorkloadSpec& spec) : m_size(spec.params.Numb
 }
 
 uint64_t SplitWorkloadHostBytes(uint64_t n) {
-    return CheckedAdd(n, CheckedMul(8, SplitCapacity(n), "the offsets' size"),
-                      "the text and its offsets");
+    return SaturatingAdd(n, SaturatingMul(8, SplitCapacity(n)));
 }
 
 SplitStep::SplitStep(const Workload& workload, bool on_gpu)
@@ -134,7 +129,7 @@ Work SplitStep::GetWork() const {
     if (m_on_gpu) {
         w.h2d_bytes = m_work.SizeBytes();
         w.d2h_bytes = 8 * m_found + 8;  // the offsets and their count
-        w.bound = Bound::kRead;  // read-mostly: the text once, 8 bytes per (rare) line break
+        w.bound = Bound::kRead;         // read-mostly: the text once, 8 bytes per (rare) line break
     }
     return w;
 }
@@ -147,21 +142,21 @@ void SplitStep::WriteOutput(std::ostream& out) const {
 
 MemoryNeeds SplitCpuNeeds(const ParamValues& params) {
     const uint64_t n = params.Number("size");
-    return {CheckedMul(8, SplitCapacity(n), "the offsets' size"), 0};
+    return {SaturatingMul(8, SplitCapacity(n)), 0};
 }
 
 MemoryNeeds SplitGpuNeeds(const ParamValues& params) {
     // The text (with up to 64 KiB of padding), the offsets, the counter.
     const uint64_t n = params.Number("size");
-    const uint64_t offsets = CheckedMul(8, SplitCapacity(n), "the offsets' size");
-    const uint64_t text = CheckedAdd(n, uint64_t(64) << 10, "the padded text");
-    return {offsets, CheckedAdd(text, offsets + 8, "the GPU memory needed")};
+    const uint64_t offsets = SaturatingMul(8, SplitCapacity(n));
+    const uint64_t text = SaturatingAdd(n, uint64_t(64) << 10);
+    return {offsets, SaturatingAdd(text, offsets + 8)};
 }
 
 MemoryNeeds SplitPinnedGpuNeeds(const ParamValues& params) {
     MemoryNeeds needs = SplitGpuNeeds(params);
     // The page-locked copy of the text.
-    needs.host_bytes = CheckedAdd(needs.host_bytes, params.Number("size"), "the host memory");
+    needs.host_bytes = SaturatingAdd(needs.host_bytes, params.Number("size"));
     return needs;
 }
 

@@ -24,7 +24,9 @@ double MsSince(Clock::time_point t) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-int Block(const StepContext& c) { return static_cast<int>(c.params.Number("block")); }
+int Block(const StepContext& c) {
+    return static_cast<int>(c.params.Number("block"));
+}
 
 // How a step scans: launches on `stream` and returns the count when it already has it on
 // the host (Thrust), or leaves it in `count` on the device (nullopt).
@@ -120,9 +122,9 @@ protected:
 // How a step of lessons 4 to 10 is set up.
 struct StepSpec {
     ScanFn scan;
-    bool pinned = false;               // host text in page-locked memory (lessons 5 on)
-    uint64_t padded_bytes = 0;         // device bytes the kernel reads (zero-padded past n)
-    bool measure_allocation = false;   // report pinned vs pageable allocation cost (lesson 5)
+    bool pinned = false;              // host text in page-locked memory (lessons 5 on)
+    uint64_t padded_bytes = 0;        // device bytes the kernel reads (zero-padded past n)
+    bool measure_allocation = false;  // report pinned vs pageable allocation cost (lesson 5)
 };
 
 // H2D, scan, D2H of the count (unless the scan returned it) and of the offsets.

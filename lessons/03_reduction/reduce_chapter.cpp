@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "checked.h"
 #include "generators.h"
 #include "host_timing.h"
 #include "units.h"
@@ -57,17 +58,19 @@ Work ReduceStep::GetWork() const {
     return w;
 }
 
-MemoryNeeds ReduceCpuNeeds(const ParamValues&) { return {0, 0}; }
+MemoryNeeds ReduceCpuNeeds(const ParamValues&) {
+    return {0, 0};
+}
 
 MemoryNeeds ReduceGpuNeeds(const ParamValues& params) {
     const uint64_t size_bytes = params.Number("size");
     const uint64_t partials = 2 * (size_bytes / sizeof(float) / 32 + 1) * sizeof(float);
-    return {0, CheckedAdd(size_bytes, partials + (uint64_t(1) << 20), "the GPU memory needed")};
+    return {0, SaturatingAdd(size_bytes, partials + (uint64_t(1) << 20))};
 }
 
 MemoryNeeds ReduceInPlaceGpuNeeds(const ParamValues& params) {
     MemoryNeeds needs = ReduceGpuNeeds(params);
-    needs.device_bytes = CheckedAdd(needs.device_bytes, params.Number("size"), "the GPU memory");
+    needs.device_bytes = SaturatingAdd(needs.device_bytes, params.Number("size"));
     return needs;
 }
 

@@ -155,7 +155,9 @@ int FullGrid(const void* kernel, int block, size_t dynamic_smem, int device) {
     return std::max(1, per_sm) * GetDevices().devices[size_t(device)].sm_count;
 }
 
-int Block(const ParamValues& params) { return static_cast<int>(params.Number("block")); }
+int Block(const ParamValues& params) {
+    return static_cast<int>(params.Number("block"));
+}
 
 StepRunner PassStep(const ReducePassKernel& k) {
     StepRunner r;

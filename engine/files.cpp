@@ -1,0 +1,261 @@
+#include "files.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <ostream>
+#include <vector>
+
+#include "errors.h"
+
+namespace lessons {
+namespace {
+
+std::string Reason(int error) {
+    return std::strerror(error);
+}
+
+const char* KindOf(mode_t mode) {
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a pipe (FIFO)";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
+// Closes a descriptor when it goes out of scope, unless released.
+class Fd {
+public:
+    explicit Fd(int fd) : m_fd(fd) {}
+    ~Fd() {
+        if (m_fd >= 0) ::close(m_fd);
+    }
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    Fd(Fd&& other) noexcept : m_fd(other.release()) {}
+    Fd& operator=(Fd&& other) noexcept {
+        if (this != &other) {
+            if (m_fd >= 0) ::close(m_fd);
+            m_fd = other.release();
+        }
+        return *this;
+    }
+    int get() const { return m_fd; }
+    int release() {
+        const int fd = m_fd;
+        m_fd = -1;
+        return fd;
+    }
+
+private:
+    int m_fd;
+};
+
+// O_NONBLOCK keeps open() from waiting for a FIFO's writer; it is cleared again once the
+// descriptor is known to be something we accept.
+void ClearNonBlocking(int fd) {
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+}
+
+// Opens `path` for reading; throws unless it is a regular file.
+Fd OpenRegular(const std::string& path, uint64_t* size) {
+    if (path.empty()) throw UsageError("the input file name is empty");
+    Fd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    if (fd.get() < 0) throw UsageError("cannot open input file '" + path + "': " + Reason(errno));
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0)
+        throw UsageError("cannot open input file '" + path + "': " + Reason(errno));
+    if (!S_ISREG(st.st_mode))
+        throw UsageError("input file '" + path + "' is " + KindOf(st.st_mode) +
+                         ", not a regular file: give a file stored on disk");
+    ClearNonBlocking(fd.get());
+    if (size) *size = static_cast<uint64_t>(st.st_size);
+    return Fd(fd.release());
+}
+
+// A stream buffer over a file descriptor that remembers the first failed write.
+class FdStreamBuf : public std::streambuf {
+public:
+    explicit FdStreamBuf(int fd) : m_fd(fd), m_buffer(1 << 16) {
+        setp(m_buffer.data(), m_buffer.data() + m_buffer.size());
+    }
+    int error() const { return m_error; }
+
+protected:
+    int_type overflow(int_type c) override {
+        if (!Drain()) return traits_type::eof();
+        if (!traits_type::eq_int_type(c, traits_type::eof())) {
+            *pptr() = traits_type::to_char_type(c);
+            pbump(1);
+        }
+        return traits_type::not_eof(c);
+    }
+    int sync() override { return Drain() ? 0 : -1; }
+
+private:
+    bool Drain() {
+        if (m_error) return false;
+        const char* p = pbase();
+        size_t left = static_cast<size_t>(pptr() - pbase());
+        while (left > 0) {
+            const ssize_t n = ::write(m_fd, p, left);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                m_error = n < 0 ? errno : EIO;
+                return false;
+            }
+            p += n;
+            left -= static_cast<size_t>(n);
+        }
+        setp(m_buffer.data(), m_buffer.data() + m_buffer.size());
+        return true;
+    }
+
+    int m_fd;
+    std::vector<char> m_buffer;
+    int m_error = 0;
+};
+
+// Runs `write` on a stream over `fd` and checks that everything reached the descriptor.
+void WriteThrough(int fd, const std::string& path,
+                  const std::function<void(std::ostream&)>& write) {
+    FdStreamBuf buffer(fd);
+    std::ostream stream(&buffer);
+    write(stream);
+    stream.flush();
+    if (buffer.error()) throw FileError("cannot write '" + path + "': " + Reason(buffer.error()));
+    if (!stream) throw FileError("cannot write '" + path + "': the output was not fully written");
+}
+
+void CloseChecked(Fd& fd, const std::string& path) {
+    if (::close(fd.release()) != 0 && errno != EINTR)
+        throw FileError("cannot write '" + path + "': " + Reason(errno));
+}
+
+std::string FolderOf(const std::string& path) {
+    const size_t slash = path.rfind('/');
+    if (slash == std::string::npos) return ".";
+    if (slash == 0) return "/";
+    return path.substr(0, slash);
+}
+
+std::string NameOf(const std::string& path) {
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+uint64_t RegularFileSize(const std::string& path) {
+    uint64_t size = 0;
+    OpenRegular(path, &size);
+    return size;
+}
+
+void ReadRegularFile(const std::string& path, char* out, uint64_t size,
+                     const std::atomic<bool>* cancel) {
+    Fd fd = OpenRegular(path, nullptr);
+    constexpr uint64_t kChunk = uint64_t(8) << 20;
+    uint64_t done = 0;
+    while (done < size) {
+        if (cancel && cancel->load()) throw Cancelled();
+        const size_t want = static_cast<size_t>(std::min(kChunk, size - done));
+        const ssize_t n = ::read(fd.get(), out + done, want);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) throw FileError("cannot read '" + path + "': " + Reason(errno));
+        if (n == 0)
+            throw UsageError("input file '" + path + "' is shorter than when it was measured (" +
+                             std::to_string(done) + " of " + std::to_string(size) +
+                             " bytes): it changed while being read");
+        done += static_cast<uint64_t>(n);
+    }
+}
+
+void WriteFileReplacing(const std::string& path, const std::function<void(std::ostream&)>& write) {
+    if (path.empty()) throw UsageError("the output file name is empty");
+    std::string target = path;
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+        // Replace the file the link points to, not the link.
+        std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr),
+                                                         &std::free);
+        if (real) target = real.get();
+    }
+    const bool exists = ::stat(target.c_str(), &st) == 0;
+    if (exists && S_ISDIR(st.st_mode))
+        throw FileError("cannot write '" + path + "': it is a directory");
+    if (exists && !S_ISREG(st.st_mode)) {
+        // A terminal, a pipe or a device: there is no file to replace, write in place.
+        Fd fd(::open(target.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+        if (fd.get() < 0) throw FileError("cannot write '" + path + "': " + Reason(errno));
+        ClearNonBlocking(fd.get());
+        WriteThrough(fd.get(), path, write);
+        CloseChecked(fd, path);
+        return;
+    }
+
+    static std::atomic<unsigned> counter{0};
+    const std::string folder = FolderOf(target);
+    std::string temp;
+    Fd fd(-1);
+    for (int attempt = 0; attempt < 100 && fd.get() < 0; ++attempt) {
+        temp = folder + "/." + NameOf(target) + ".tmp-" + std::to_string(::getpid()) + "-" +
+               std::to_string(counter++);
+        fd = Fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0666));
+        if (fd.get() < 0 && errno != EEXIST) break;
+    }
+    if (fd.get() < 0)
+        throw FileError("cannot write '" + path + "': cannot create a file in '" + folder +
+                        "': " + Reason(errno));
+    try {
+        if (exists) ::fchmod(fd.get(), st.st_mode & 07777);  // keep the replaced file's mode
+        WriteThrough(fd.get(), path, write);
+        if (::fsync(fd.get()) != 0 && errno != EINVAL && errno != EROFS)
+            throw FileError("cannot write '" + path + "': " + Reason(errno));
+        CloseChecked(fd, path);
+        if (::rename(temp.c_str(), target.c_str()) != 0)
+            throw FileError("cannot write '" + path + "': " + Reason(errno));
+    } catch (...) {
+        if (fd.get() >= 0) ::close(fd.release());
+        ::unlink(temp.c_str());
+        throw;
+    }
+}
+
+void WriteFileReplacing(const std::string& path, std::string_view contents) {
+    WriteFileReplacing(path, [contents](std::ostream& out) {
+        out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+    });
+}
+
+void FlushStandardOutput() {
+    errno = 0;
+    std::cout.flush();  // synchronised with stdio, this is where a write usually fails
+    const bool stream_ok = static_cast<bool>(std::cout);
+    int error = errno;
+    const bool flushed = std::fflush(stdout) == 0;
+    if (!error) error = errno;
+    if (flushed && stream_ok && !std::ferror(stdout)) return;
+    throw FileError("cannot write to standard output: " +
+                    (error ? Reason(error) : std::string("part of the output was lost")));
+}
+
+std::string Excerpt(std::string_view text, size_t max_bytes) {
+    if (text.size() <= max_bytes) return std::string(text);
+    size_t cut = max_bytes;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    return std::string(text.substr(0, cut)) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
+}  // namespace lessons
