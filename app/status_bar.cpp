@@ -24,7 +24,8 @@ void DrawStatusBar(UiState& ui, Controller& c) {
     ImGui::TextDisabled(
         "|  worker: %s%s", c.WorkerState().c_str(),
         c.restarts() ? (", restarted " + std::to_string(c.restarts()) + "x").c_str() : "");
-    if (c.WorkerState() == "stopped" || c.WorkerState() == "cannot start") {
+    if (c.WorkerState() == "stopped" || c.WorkerState() == "cannot start" ||
+        c.WorkerState() == "refused") {
         ImGui::SameLine();
         if (ImGui::Button("Restart worker")) c.RestartWorker();
     }

@@ -49,7 +49,7 @@ TEST(AppWorker, CrashMidRunIsReportedRestartedAndResultsKept) {
     const Lesson& three = *Catalog().FindLesson(3);
     ASSERT_TRUE(WaitFor(c, [&] { return c.Mode(three) == LessonMode::kLive; }));
     RunSettings settings;
-    settings.size_bytes = 1024;
+    settings.params["size"] = "1024";
     c.RunWithPrevious(three, settings);
     ASSERT_TRUE(WaitFor(c, [&] { return c.restarts() == 1; }))
         << "the worker died and was restarted";
@@ -119,13 +119,15 @@ TEST(AppWorker, RealWorkerRunsLessonThree) {
     ASSERT_TRUE(
         WaitFor(c, [&] { return c.Mode(three) == LessonMode::kLive && !c.device().empty(); }));
     RunSettings settings;
-    settings.size_bytes = 1 << 20;
-    settings.threads = 2;
+    settings.params = {{"size", std::to_string(1 << 20)}, {"threads", "2"}};
     c.RunWithPrevious(three, settings);
     ASSERT_TRUE(WaitFor(c, [&] { return !c.Busy(); }));
-    const StoredResult* r = c.Latest(3, 1 << 20, DataKind::kRandom);
+    const ParamValues values = ChapterValues(Catalog().ChapterOf(three), settings);
+    EXPECT_EQ(values.Number("size"), 1u << 20);
+    EXPECT_EQ(values.Choice("data"), "random");
+    const StoredResult* r = c.Latest(3, values);
     ASSERT_NE(r, nullptr);
     EXPECT_TRUE(r->result.verified);
-    EXPECT_EQ(r->result.threads, 2);
-    EXPECT_NE(c.Latest(2, 1 << 20, DataKind::kRandom), nullptr);
+    EXPECT_EQ(r->result.Number("threads"), 2u);
+    EXPECT_NE(c.Latest(2, values), nullptr);
 }
