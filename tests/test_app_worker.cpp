@@ -1,8 +1,10 @@
-// The GUI's worker handling with real child processes: a fake worker that crashes mid-run,
-// and the real `cuda-lessons-cli serve`.
+// The GUI's worker handling with real child processes: a fake worker that crashes mid-run, one
+// of an older protocol, and the real `cuda-lessons-cli serve`.
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
+#include <fstream>
 #include <thread>
 
 #include "catalog.h"
@@ -91,6 +93,32 @@ TEST(AppWorker, CrashLoopStopsRestartingAndSaysSo) {
     EXPECT_NE(c.notices().back().find("not restarted"), std::string::npos) << c.notices().back();
     c.RestartWorker();
     EXPECT_TRUE(WaitFor(c, [&] { return c.WorkerState() == "idle"; }));
+}
+
+TEST(AppWorker, WorkerOfAnotherProtocolIsRefusedAndNotRestarted) {
+    const std::string script = std::string(LESSONS_SOURCE_DIR) + "/tests/fake_worker_old.sh";
+    const std::string log = ::testing::TempDir() + "/fake_worker_old.log";
+    std::remove(log.c_str());
+    int started = 0;
+    Controller c(Catalog(),
+                 [&] {
+                     ++started;
+                     return std::make_unique<WorkerProcess>(
+                         std::vector<std::string>{"/bin/sh", script, log});
+                 },
+                 {});
+    c.Start();
+    ASSERT_TRUE(WaitFor(c, [&] { return c.WorkerState() == "refused"; })) << c.WorkerState();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    c.Update();
+    EXPECT_EQ(started, 1) << "not restarted";
+    ASSERT_FALSE(c.notices().empty());
+    EXPECT_NE(c.notices().back().find("the worker speaks protocol 1, this program needs 2"),
+              std::string::npos)
+        << c.notices().back();
+    std::ifstream received(log);
+    std::string line;
+    EXPECT_FALSE(std::getline(received, line)) << "it was sent: " << line;
 }
 
 TEST(AppWorker, MissingWorkerProgramIsReportedNotFatal) {
