@@ -50,7 +50,8 @@ int InitUiState(const Flags& flags, const Registry& registry, const std::string&
     SelectLesson(*ui, registry, ui->settings.lesson);
     if (!flags.size.empty()) {
         try {
-            ui->run.size_bytes = std::max<uint64_t>(ParseSize(flags.size), 1024);
+            ui->run.params["size"] =
+                std::to_string(std::max<uint64_t>(ParseSize(flags.size), 1024));
         } catch (const std::exception& e) {
             std::fprintf(stderr, "cuda-lessons: --size: %s\n", e.what());
             return 2;
@@ -70,7 +71,7 @@ void Automation::AfterFrame(UiState& ui, Controller& controller, const Registry&
     }
     // --run: once the worker has said which lessons run here.
     const Lesson* lesson = registry.FindLesson(ui.settings.lesson);
-    if (m_flags.run && !m_run_sent && lesson && controller.Mode(*lesson) != LessonMode::kUnknown) {
+    if (m_flags.run && !m_run_sent && lesson && !controller.AwaitingList()) {
         controller.RunWithPrevious(*lesson, ui.run);
         m_run_sent = true;
     }
@@ -112,7 +113,7 @@ void Automation::WritePositions(const UiState& ui, const Controller& controller)
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
     for (const auto& [name, r] : ui.rects) j[name] = {r.x, r.y, r.z, r.w};
     j["state"] = {{"lesson", ui.settings.lesson},
-                  {"threads", ui.run.threads},
+                  {"threads", ui.run.params.count("threads") ? ui.run.params.at("threads") : ""},
                   {"busy", controller.Busy()},
                   {"results", controller.results().size()}};
     std::ofstream(std::string(file) + ".tmp") << j.dump() << "\n";

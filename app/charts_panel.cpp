@@ -1,6 +1,7 @@
 // The charts of the lesson page: every step of the chapter side by side (min-max whiskers,
-// the speedup over the previous lesson), the host-to-device / kernel / device-to-host
-// breakdown of GPU steps, and the block-size and data-size sweeps.
+// the speedup over the previous lesson; in ms, or in the rate the results are judged by), the
+// host-to-device / kernel / device-to-host breakdown of GPU steps, and the block-size and
+// data-size sweeps. Results are matched by the values of the chapter's parameters.
 #include <cstdio>
 #include <map>
 
@@ -12,74 +13,130 @@
 namespace lessons::app {
 namespace {
 
-std::string ResultTooltip(const RunResult& r) {
-    char buf[512];
-    std::snprintf(
-        buf, sizeof buf,
-        "lesson %d  %s\n%s, %s%s\nmedian %s ms (min %s, max %s, %d runs)\n%.1f GB/s%s\n%s%s",
-        r.lesson, r.id.c_str(), FormatSize(r.size_bytes).c_str(), r.data.c_str(),
-        r.block ? (", block " + std::to_string(*r.block)).c_str() : "", Ms(r.median_ms).c_str(),
-        Ms(r.min_ms).c_str(), Ms(r.max_ms).c_str(), r.reps, r.gbps,
-        r.pct_of_ceiling ? (", " + Fixed(*r.pct_of_ceiling, 1) + "% of the copy ceiling").c_str()
-                         : "",
-        r.verified ? "verified" : ("WRONG: " + r.check_message).c_str(),
-        r.recorded
-            ? ("\nrecorded on " + r.device + ", " + r.timestamp.substr(0, 10) + " - not live")
-                  .c_str()
-            : "");
-    return buf;
+const char* CeilingName(Bound bound) {
+    switch (bound) {
+        case Bound::kNone:
+            return "";
+        case Bound::kRead:
+            return "the read-bandwidth ceiling";
+        case Bound::kCopy:
+            return "the copy-bandwidth ceiling";
+        case Bound::kFp32:
+            return "the fp32 peak";
+        case Bound::kH2D:
+            return "the host-to-device (PCIe) ceiling";
+        case Bound::kPeer:
+            return "the GPU-to-GPU (peer) ceiling";
+    }
+    return "";
+}
+
+// The result's rate in `unit` ("GB/s" or "GFLOP/s"), so that a chapter's bars share one axis.
+double RateIn(const RunResult& r, const std::string& unit) {
+    return unit == "GFLOP/s" ? r.gflops.value_or(0) : r.gbps;
+}
+
+// The time a sweep plots: the part the rates are taken over (the kernel), else the whole run.
+double RateMs(const RunResult& r) {
+    return r.rate_ms > 0 ? r.rate_ms : r.median_ms;
+}
+
+std::string ResultTooltip(const Registry& reg, const RunResult& r) {
+    const Lesson* lesson = reg.FindLesson(r.lesson);
+    std::string t = "lesson " + std::to_string(r.lesson) + "  " + r.id + "\n";
+    if (lesson) t += DescribeParams(lesson->params, r.params) + "\n";
+    t += "median " + Ms(r.median_ms) + " ms (min " + Ms(r.min_ms) + ", max " + Ms(r.max_ms) + ", " +
+         std::to_string(r.reps) + " runs)\n";
+    t += Fixed(r.gbps, 1) + " GB/s";
+    if (r.gflops) t += ", " + Fixed(*r.gflops, 1) + " GFLOP/s";
+    if (r.pct_of_ceiling) {
+        t += ", " + Fixed(*r.pct_of_ceiling, 1) + "% of " + CeilingName(r.work.bound);
+        if (r.ceiling) t += " (" + Fixed(*r.ceiling, 0) + " " + r.RateUnit() + ")";
+    }
+    t += "\n";
+    t += r.verified ? std::string("verified") : "WRONG: " + r.check_message;
+    if (r.recorded)
+        t += "\nrecorded on " + r.Device() + ", " + r.timestamp.substr(0, 10) + " - not live";
+    return t;
+}
+
+// The chapter's values without `name` (a sweep over it matches everything else).
+ParamValues Without(const ParamValues& values, const std::string& name) {
+    ParamValues out;
+    for (const auto& [n, v] : values.entries())
+        if (n != name) out.Set(n, v);
+    return out;
 }
 
 }  // namespace
 
 void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
     const Chapter& chapter = reg.ChapterOf(lesson);
-    const uint64_t size = EffectiveSize(chapter, ui.run.size_bytes);
-    const DataKind data = EffectiveData(chapter, ui.run.data);
-    // One size only: a recorded result appears at the size it was recorded at.
-    std::vector<chart::Bar> bars;
-    std::map<int, const RunResult*> shown;
+    const ParamValues values = ChapterValues(chapter, ui.run);
+    // One set of the chapter's values only: a recorded result appears at the values it was
+    // recorded with.
+    const std::vector<const Lesson*> lessons = reg.LessonsOf(chapter);
+    std::vector<const RunResult*> shown(lessons.size(), nullptr);
     const RunResult* any_recorded = nullptr;  // shown here
-    const RunResult* other_size = nullptr;    // recorded at another size
-    for (const Lesson* l : reg.LessonsOf(chapter)) {
-        const StoredResult* s = c.Latest(l->number, size, data);
+    const RunResult* other_values = nullptr;  // recorded with other values
+    std::string unit;                         // the rate's unit: the current lesson's first
+    for (size_t i = 0; i < lessons.size(); ++i) {
+        const Lesson* l = lessons[i];
+        const StoredResult* s = c.Latest(l->number, values);
         if (!s && c.Mode(*l) == LessonMode::kRecorded) {
             s = c.LatestAnySize(l->number);
             if (s && s->origin != Origin::kRecorded) s = nullptr;
-            if (s && (s->result.size_bytes != size || s->result.data != ToString(data))) {
-                other_size = &s->result;
+            if (s && !MatchesParams(s->result, values)) {
+                other_values = &s->result;
                 s = nullptr;
             }
         }
+        if (!s) continue;
+        shown[i] = &s->result;
+        if (s->result.recorded) any_recorded = &s->result;
+        if (unit.empty() || l->number == lesson.number) unit = s->result.RateUnit();
+    }
+    if (unit.empty()) unit = "GB/s";
+
+    std::vector<chart::Bar> bars;
+    const RunResult *current = nullptr, *previous = nullptr;
+    for (size_t i = 0; i < lessons.size(); ++i) {
+        const Lesson* l = lessons[i];
         chart::Bar b;
         b.label = "#" + std::to_string(l->number);
         b.highlight = l->number == lesson.number;
         b.color = b.highlight                    ? kCurrentColor
                   : l->number == lesson.previous ? kPreviousColor
                                                  : kOtherColor;
-        if (s) {
-            const RunResult& r = s->result;
-            shown[l->number] = &r;
-            b.value = r.median_ms;
-            b.lo = r.min_ms;
-            b.hi = r.max_ms;
-            b.invalid = !r.verified;
-            b.hatched = r.recorded;
-            if (r.recorded) any_recorded = &r;
-            b.tooltip = ResultTooltip(r);
-        } else if (c.Mode(*l) == LessonMode::kRecorded && other_size) {
+        if (const RunResult* r = shown[i]) {
+            if (b.highlight) current = r;
+            if (l->number == lesson.previous) previous = r;
+            if (ui.rate_axis) {
+                // Whiskers: the rate at the slowest and the fastest sample.
+                b.value = RateIn(*r, unit);
+                if (r->min_ms > 0 && r->max_ms > 0) {
+                    b.lo = b.value * r->median_ms / r->max_ms;
+                    b.hi = b.value * r->median_ms / r->min_ms;
+                }
+            } else {
+                b.value = r->median_ms;
+                b.lo = r->min_ms;
+                b.hi = r->max_ms;
+            }
+            b.invalid = !r->verified;
+            b.hatched = r->recorded;
+            b.tooltip = ResultTooltip(reg, *r);
+        } else if (c.Mode(*l) == LessonMode::kRecorded && other_values) {
             b.tooltip = "lesson " + std::to_string(l->number) + ": recorded at " +
-                        FormatSize(other_size->size_bytes) + " (" + other_size->data +
-                        " data) only";
+                        DescribeParams(chapter.params, other_values->params) + " only";
         } else {
-            b.tooltip = "lesson " + std::to_string(l->number) + ": not measured at this size yet";
+            b.tooltip = "lesson " + std::to_string(l->number) + ": not measured at " +
+                        DescribeParams(chapter.params, values) + " yet";
         }
         bars.push_back(b);
     }
-    auto cur = shown.find(lesson.number), prev = shown.find(lesson.previous);
-    if (cur != shown.end() && prev != shown.end() && cur->second->verified &&
-        prev->second->verified) {
-        const double speedup = prev->second->median_ms / cur->second->median_ms;
+    if (current && previous && current->verified && previous->verified) {
+        const double speedup = previous->median_ms / current->median_ms;
         char buf[96];
         std::snprintf(buf, sizeof buf,
                       speedup >= 1 ? "%.2f\xC3\x97 faster than lesson %d"
@@ -89,25 +146,28 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
             if (b.highlight) b.annotation = buf;
     }
     ui.step_bars = bars;
+    const std::string axis =
+        ui.rate_axis ? unit + " (median, at min-max time)" : std::string("ms (median, min-max)");
     chart::BarOptions o;
-    o.unit = "ms (median, min-max)";
+    o.unit = axis.c_str();
     o.log_scale = ui.log_scale;
     o.height = ImGui::GetFontSize() * 14;
     chart::BarChart("steps", bars, o);
     Remember(ui, "step_chart");
     if (any_recorded)
-        ImGui::TextDisabled(
-            "Hatched: recorded on %s, %s, %s data, %s - not live.", any_recorded->device.c_str(),
-            FormatSize(any_recorded->size_bytes).c_str(), any_recorded->data.c_str(),
-            any_recorded->timestamp.substr(0, 10).c_str());
-    if (other_size) {
-        ImGui::TextDisabled("GPU lessons were recorded on %s at %s of %s data.",
-                            other_size->device.c_str(), FormatSize(other_size->size_bytes).c_str(),
-                            other_size->data.c_str());
-        const std::string label = "Compare at " + FormatSize(other_size->size_bytes);
+        ImGui::TextDisabled("Hatched: recorded on %s at %s, %s - not live.",
+                            any_recorded->Device().c_str(),
+                            DescribeParams(chapter.params, any_recorded->params).c_str(),
+                            any_recorded->timestamp.substr(0, 10).c_str());
+    if (other_values) {
+        const std::string at = DescribeParams(chapter.params, other_values->params);
+        ImGui::TextDisabled("GPU lessons were recorded on %s at %s.",
+                            other_values->Device().c_str(), at.c_str());
+        const std::string label = "Compare at " + at;
         if (ImGui::SmallButton(label.c_str())) {
-            ui.run.size_bytes = other_size->size_bytes;
-            ui.run.data = ParseDataKind(other_size->data);
+            for (const ParamSpec& spec : chapter.params)
+                if (const ParamValue* v = other_values->params.Find(spec.name))
+                    SetParam(&ui.run, spec.name, *v);
             Changed(ui);
         }
         Remember(ui, "compare_recorded");
@@ -116,19 +176,22 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
 
 void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
     const Chapter& chapter = reg.ChapterOf(lesson);
+    const ParamValues values = ChapterValues(chapter, ui.run);
     std::vector<chart::Bar> bars;
     for (const Lesson* l : reg.LessonsOf(chapter)) {
-        const StoredResult* s = c.Latest(l->number, EffectiveSize(chapter, ui.run.size_bytes),
-                                         EffectiveData(chapter, ui.run.data));
+        const StoredResult* s = c.Latest(l->number, values);
         if (!s && c.Mode(*l) == LessonMode::kRecorded) s = c.LatestAnySize(l->number);
-        if (!s || !s->result.h2d_ms || !s->result.kernel_ms || !s->result.d2h_ms) continue;
+        if (!s) continue;
+        const RunResult& r = s->result;
+        const auto h2d = r.Part("h2d"), kernel = r.Part("kernel"), d2h = r.Part("d2h");
+        if (!h2d || !kernel || !d2h) continue;
         chart::Bar b;
         b.label = "#" + std::to_string(l->number);
-        b.parts = {*s->result.h2d_ms, *s->result.kernel_ms, *s->result.d2h_ms};
+        b.parts = {*h2d, *kernel, *d2h};
         b.value = b.parts[0] + b.parts[1] + b.parts[2];
         b.highlight = l->number == lesson.number;
-        b.hatched = s->result.recorded;
-        b.invalid = !s->result.verified;
+        b.hatched = r.recorded;
+        b.invalid = !r.verified;
         b.tooltip = "H2D " + Ms(b.parts[0]) + " ms\nkernel " + Ms(b.parts[1]) + " ms\nD2H " +
                     Ms(b.parts[2]) + " ms";
         bars.push_back(b);
@@ -151,36 +214,44 @@ void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const 
 void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
                 bool by_block) {
     const Chapter& chapter = reg.ChapterOf(lesson);
-    std::vector<chart::Series> time_series, rate_series;
+    const std::string over = by_block ? "block" : "size";
+    const ParamValues match = Without(ChapterValues(chapter, ui.run), over);
+    const ParamSpec* spec = lesson.FindParam(over);
+    // The newest result per value of `over`, for this lesson and the previous one.
+    std::vector<std::pair<const Lesson*, std::map<double, const RunResult*>>> lessons;
+    std::string unit;  // the rate's unit: the current lesson's first
     for (const Lesson* l : {lesson.previous ? reg.FindLesson(lesson.previous) : nullptr, &lesson}) {
         if (!l) continue;
-        std::map<double, const RunResult*> points;  // newest result per x
+        std::map<double, const RunResult*> points;
         for (const StoredResult& s : c.results()) {
             const RunResult& r = s.result;
             if (r.lesson != l->number ||
                 s.origin != (by_block ? Origin::kBlockSweep : Origin::kSizeSweep) || !r.verified)
                 continue;
-            if (r.data != ToString(EffectiveData(chapter, ui.run.data))) continue;
-            if (by_block && r.size_bytes != EffectiveSize(chapter, ui.run.size_bytes)) continue;
-            points[by_block ? double(r.block.value_or(0)) : double(r.size_bytes)] = &r;
+            const std::optional<uint64_t> x = r.Number(over);
+            if (!x || !MatchesParams(r, match)) continue;
+            points[double(*x)] = &r;
+            if (unit.empty() || l == &lesson) unit = r.RateUnit();
         }
-        if (points.empty()) continue;
+        if (!points.empty()) lessons.emplace_back(l, std::move(points));
+    }
+    std::vector<chart::Series> time_series, rate_series;
+    for (const auto& [l, points] : lessons) {
         chart::Series t, g;
         t.name = g.name = "lesson " + std::to_string(l->number);
         t.color = g.color = l == &lesson ? kCurrentColor : kPreviousColor;
         double best = 1e300;
         for (const auto& [x, r] : points) {
-            const double ms = r->kernel_ms.value_or(r->median_ms);
-            if (ms < best) {
-                best = ms;
+            if (RateMs(*r) < best) {
+                best = RateMs(*r);
                 t.best = g.best = static_cast<int>(t.x.size());
             }
             t.x.push_back(x);
             g.x.push_back(x);
-            t.y.push_back(ms);
-            g.y.push_back(r->gbps);
-            t.tooltips.push_back(ResultTooltip(*r));
-            g.tooltips.push_back(ResultTooltip(*r));
+            t.y.push_back(RateMs(*r));
+            g.y.push_back(RateIn(*r, unit));
+            t.tooltips.push_back(ResultTooltip(reg, *r));
+            g.tooltips.push_back(t.tooltips.back());
         }
         time_series.push_back(t);
         rate_series.push_back(g);
@@ -190,22 +261,25 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
             by_block
                 ? "Press \"Sweep block sizes\" (S) to measure this lesson and the previous one at "
                   "every block size."
-                : "Press \"Sweep data sizes\" to measure GB/s from 1 KiB up to the current size.");
+                : "Press \"Sweep data sizes\" to measure the rate from 1 KiB up to the current "
+                  "size.");
         return;
     }
     chart::LineOptions o;
     o.height = ImGui::GetFontSize() * 12;
+    const std::string rate_label = unit + (by_block ? "" : " (log-log)");
     if (by_block) {
         o.x_label = "threads per block";
         o.log_x = true;
         o.y_label = "kernel ms (or whole run)";
         chart::LineChart("block_time", time_series, o);
-        o.y_label = "GB/s";
+        o.y_label = rate_label.c_str();
         chart::LineChart("block_rate", rate_series, o);
     } else {
-        o.x_label = "data size";
-        o.x_bytes = o.log_x = o.log_y = true;
-        o.y_label = "GB/s (log-log)";
+        o.x_label = spec ? Label(*spec, ui.settings.language) : "data size";
+        o.x_bytes = !spec || spec->type == ParamType::kBytes;
+        o.log_x = o.log_y = true;
+        o.y_label = rate_label.c_str();
         chart::LineChart("size_rate", rate_series, o);
     }
 }

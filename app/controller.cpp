@@ -4,6 +4,7 @@
 
 #include "errors.h"
 #include "report.h"
+#include "serve.h"  // kProtocolVersion only: the GUI links no runner
 #include "units.h"
 
 namespace lessons::app {
@@ -58,15 +59,6 @@ void Controller::Start() {
     Restart();
 }
 
-uint64_t EffectiveSize(const Chapter& chapter, uint64_t size_bytes) {
-    return size_bytes / chapter.element_bytes * chapter.element_bytes;
-}
-
-DataKind EffectiveData(const Chapter& chapter, DataKind data) {
-    const auto& kinds = chapter.data_kinds;
-    return std::find(kinds.begin(), kinds.end(), data) != kinds.end() ? data : kinds.front();
-}
-
 void Controller::RestartWorker() {
     m_recent_exits.clear();
     Restart();
@@ -74,7 +66,10 @@ void Controller::RestartWorker() {
 
 void Controller::Restart() {
     m_pending.clear();
+    m_unsent.clear();
     m_attribute_requests.clear();
+    m_greeted = false;
+    m_refused = false;
     m_worker = m_factory();
     std::string error;
     if (!m_worker || !m_worker->Start(&error)) {
@@ -86,14 +81,45 @@ void Controller::Restart() {
         return;
     }
     m_start_error.clear();
+    // Sent once the worker has said hello in this program's protocol (HandleHello).
     Send({{"op", "list"}}, {"the lesson list", Origin::kRun});
     Send({{"op", "info"}}, {"device information", Origin::kRun});
+}
+
+void Controller::HandleHello(const Json& m) {
+    const int protocol =
+        m.contains("protocol") && m["protocol"].is_number_integer() ? m["protocol"].get<int>() : 0;
+    if (protocol != kProtocolVersion) {
+        // An older or newer cuda-lessons-cli: its replies would be misread. It gets no request
+        // and is not restarted; Restart worker in the status bar tries again after a rebuild.
+        m_start_error = "the worker speaks protocol " +
+                        (protocol ? std::to_string(protocol) : std::string("unknown")) +
+                        ", this program needs " + std::to_string(kProtocolVersion) +
+                        ": rebuild cuda-lessons-cli next to it";
+        m_notices.push_back("Worker refused: " + m_start_error +
+                            ". Lessons cannot run; texts, code and recorded results stay "
+                            "available.");
+        m_refused = true;
+        m_worker.reset();
+        m_unsent.clear();
+        m_pending.clear();
+        m_attribute_requests.clear();
+        return;
+    }
+    m_greeted = true;
+    for (const Json& request : m_unsent)
+        if (!m_worker->Send(request)) m_pending.erase(request["id"].get<int>());
+    m_unsent.clear();
 }
 
 void Controller::Send(Json request, Pending pending) {
     const int id = m_next_id++;
     request["id"] = id;
-    if (!m_worker || !m_worker->Send(request)) return;  // its exit message will follow
+    if (!m_worker) return;
+    if (!m_greeted)
+        m_unsent.push_back(request);  // until the worker's hello
+    else if (!m_worker->Send(request))
+        return;  // its exit message will follow
     m_pending[id] = std::move(pending);
 }
 
@@ -106,25 +132,32 @@ std::vector<const Lesson*> Controller::WithPrevious(const Lesson& lesson) const 
 }
 
 Json Controller::BaseRequest(const char* op, const Lesson& lesson, const RunSettings& s) {
-    const Chapter& chapter = m_registry.ChapterOf(lesson);
     Json r{{"op", op}, {"lesson", lesson.number}};
-    r["size"] = EffectiveSize(chapter, s.size_bytes);
-    r["data"] = ToString(EffectiveData(chapter, s.data));
-    if (lesson.blocks)
-        r["block"] = lesson.blocks->Accepts(s.block) ? s.block : lesson.blocks->default_block;
-    if (lesson.uses_threads && s.threads > 0) r["threads"] = s.threads;
+    r["params"] = ToJson(ResolveParams(lesson.params, s));
     if (lesson.kind == StepKind::kGpu) r["cold_l2"] = s.cold_l2;
     r["min_time_s"] = 0.2;
     return r;
 }
 
 void Controller::CancelAll() {
+    if (!m_greeted) {  // nothing has gone yet: drop what waits, but the list and info
+        const auto first_kept = std::stable_partition(
+            m_unsent.begin(), m_unsent.end(),
+            [](const Json& r) { return r["op"] == "list" || r["op"] == "info"; });
+        for (auto it = first_kept; it != m_unsent.end(); ++it) {
+            m_pending.erase((*it)["id"].get<int>());
+            m_attribute_requests.erase((*it)["id"].get<int>());
+        }
+        m_unsent.erase(first_kept, m_unsent.end());
+        return;
+    }
     if (!m_pending.empty() && m_worker && m_worker->Running())
         Send({{"op", "cancel"}}, {"cancel", Origin::kRun});
 }
 
-const KernelAttributes* Controller::Attributes(const Lesson& lesson, int block) {
-    const auto key = std::make_pair(lesson.number, block);
+const KernelAttributes* Controller::Attributes(const Lesson& lesson, const RunSettings& settings) {
+    const Json own = ToJson(ResolveParams(OwnParams(m_registry, lesson), settings));
+    const AttributesKey key(lesson.number, own.dump());
     auto it = m_attributes.find(key);
     if (it != m_attributes.end()) return &it->second;
     // (The GUI's catalogue has no GPU code, so the lesson's own attributes function is null
@@ -134,7 +167,7 @@ const KernelAttributes* Controller::Attributes(const Lesson& lesson, int block) 
     for (const auto& [id, asked] : m_attribute_requests)
         if (asked == key) return nullptr;  // on its way
     const int id = m_next_id;
-    Send({{"op", "attributes"}, {"lesson", lesson.number}, {"block", block}},
+    Send({{"op", "attributes"}, {"lesson", lesson.number}, {"params", own}},
          {"kernel attributes of lesson " + std::to_string(lesson.number), Origin::kRun});
     if (m_pending.count(id)) m_attribute_requests[id] = key;
     return nullptr;
@@ -149,38 +182,54 @@ void Controller::RunWithPrevious(const Lesson& lesson, const RunSettings& settin
     }
 }
 
-void Controller::SweepBlocks(const Lesson& lesson, const RunSettings& settings) {
+// The values a sweep over `spec` takes: block sizes, every power of two accepted; sizes, from
+// the slider's lower end up to the page's value, doubling, in whole elements.
+Json SweepValues(const ParamSpec& spec, const RunSettings& settings) {
+    Json values = Json::array();
+    if (spec.type == ParamType::kChoice) {
+        for (const std::string& c : spec.choices) values.push_back(c);
+    } else if (ControlFor(spec) == ControlKind::kLog) {
+        const uint64_t top = std::max(ResolveParam(spec, settings).number, LogMin(spec));
+        const uint64_t step = std::max<uint64_t>(spec.step, 1);
+        for (uint64_t v = LogMin(spec); v <= top && v > 0; v *= 2)
+            values.push_back(v / step * step);
+    } else {
+        for (const ParamValue& v : spec.Values())
+            if ((v.number & (v.number - 1)) == 0) values.push_back(v.number);
+        if (values.empty()) values = "all";
+    }
+    return values;
+}
+
+void Controller::Sweep(const Lesson& lesson, const RunSettings& settings, const std::string& over,
+                       Origin origin, const char* what) {
     CancelAll();
     for (const Lesson* l : WithPrevious(lesson)) {
-        if (Mode(*l) != LessonMode::kLive || !l->blocks) continue;
-        Json blocks = Json::array();
-        for (int b = 32; b <= 1024; b *= 2)
-            if (l->blocks->Accepts(b)) blocks.push_back(b);
+        const ParamSpec* spec = l->FindParam(over);
+        if (Mode(*l) != LessonMode::kLive || !spec) continue;
         Json r = BaseRequest("sweep", *l, settings);
-        r.erase("block");
-        r["blocks"] = blocks;
-        Send(r, {"block sweep of lesson " + std::to_string(l->number), Origin::kBlockSweep});
+        r["params"].erase(over);
+        r["over"] = over;
+        r["values"] = SweepValues(*spec, settings);
+        Send(r, {std::string(what) + " of lesson " + std::to_string(l->number), origin});
     }
 }
 
+void Controller::SweepBlocks(const Lesson& lesson, const RunSettings& settings) {
+    Sweep(lesson, settings, "block", Origin::kBlockSweep, "block sweep");
+}
+
 void Controller::SweepSizes(const Lesson& lesson, const RunSettings& settings) {
-    CancelAll();
-    for (const Lesson* l : WithPrevious(lesson)) {
-        if (Mode(*l) != LessonMode::kLive) continue;
-        const Chapter& chapter = m_registry.ChapterOf(*l);
-        Json sizes = Json::array();
-        for (uint64_t s = 1024; s <= std::max<uint64_t>(settings.size_bytes, 1024); s *= 2)
-            sizes.push_back(EffectiveSize(chapter, s));
-        Json r = BaseRequest("sweep", *l, settings);
-        r.erase("size");
-        r["sizes"] = sizes;
-        Send(r, {"size sweep of lesson " + std::to_string(l->number), Origin::kSizeSweep});
-    }
+    Sweep(lesson, settings, "size", Origin::kSizeSweep, "size sweep");
 }
 
 void Controller::Update() {
     if (!m_worker) return;
-    for (const Json& m : m_worker->Drain()) Handle(m);
+    const WorkerLink* worker = m_worker.get();
+    for (const Json& m : m_worker->Drain()) {
+        if (m_worker.get() != worker) break;  // refused or replaced: the rest was the old one's
+        Handle(m);
+    }
 }
 
 void Controller::Handle(const Json& m) {
@@ -189,6 +238,8 @@ void Controller::Handle(const Json& m) {
     auto pending = m_pending.find(id);
     if (type == "worker_exit") {
         HandleExit(m);
+    } else if (type == "hello") {
+        HandleHello(m);
     } else if (type == "list") {
         for (const Json& l : m["lessons"])
             m_available[l.value("lesson", 0)] = {l.value("available", false),
@@ -196,10 +247,12 @@ void Controller::Handle(const Json& m) {
                                                      ? l["unavailable_reason"].get<std::string>()
                                                      : std::string()};
     } else if (type == "info") {
-        m_device = m["device"];
+        m_device = m.contains("device") ? m["device"] : Json::object();
+        m_devices = m.contains("devices") && m["devices"].is_array() ? m["devices"] : Json();
     } else if (type == "attributes") {
-        m_attributes[{m.value("lesson", 0), m.value("block", 0)}] =
-            KernelAttributesFromJson(m["attributes"]);
+        auto asked = m_attribute_requests.find(id);
+        if (asked != m_attribute_requests.end() && m.contains("attributes"))
+            m_attributes[asked->second] = KernelAttributesFromJson(m["attributes"]);
     } else if (type == "progress") {
         if (pending != m_pending.end()) {
             pending->second.done = m.value("done", 0);
@@ -232,6 +285,7 @@ void Controller::HandleExit(const Json& m) {
     while (!m_recent_exits.empty() && now - m_recent_exits.front() > kCrashWindow)
         m_recent_exits.pop_front();
     m_pending.clear();
+    m_unsent.clear();
     m_attribute_requests.clear();
     if (static_cast<int>(m_recent_exits.size()) >= kMaxExitsBeforeGivingUp) {
         m_notices.push_back(notice + ". It stopped " + std::to_string(m_recent_exits.size()) +
@@ -273,14 +327,15 @@ LessonMode Controller::Mode(const Lesson& lesson) const {
 std::string Controller::UnavailableReason(const Lesson& lesson) const {
     auto it = m_available.find(lesson.number);
     if (it != m_available.end()) return it->second.second;
+    if (!m_start_error.empty()) return m_start_error;
     return m_worker ? "waiting for the worker" : "no worker is running";
 }
 
-const StoredResult* Controller::Latest(int lesson, uint64_t size_bytes, DataKind data) const {
+const StoredResult* Controller::Latest(int lesson, const ParamValues& chapter_values) const {
     const StoredResult* best = nullptr;
     for (const StoredResult& s : m_results) {
         if (s.result.lesson != lesson || s.origin == Origin::kRecorded) continue;
-        if (s.result.size_bytes != size_bytes || s.result.data != ToString(data)) continue;
+        if (!MatchesParams(s.result, chapter_values)) continue;
         if (!best || s.sequence > best->sequence) best = &s;
     }
     return best;
@@ -295,6 +350,7 @@ const StoredResult* Controller::LatestAnySize(int lesson) const {
 
 std::string Controller::WorkerState() const {
     if (!m_started) return "not started";
+    if (!m_worker && m_refused) return "refused";
     if (!m_worker) return m_start_error.empty() ? "stopped" : "cannot start";
     if (!m_worker->Running()) return "stopped";
     if (!m_pending.empty()) return "running " + BusyWith();

@@ -12,20 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "page_params.h"
 #include "registry.h"
-#include "runner.h"
+#include "report.h"
+#include "result.h"
 #include "worker_link.h"
 
 namespace lessons::app {
-
-// The settings a run is made with (the lesson page's controls).
-struct RunSettings {
-    uint64_t size_bytes = uint64_t(64) << 20;
-    int block = 0;    // 0: the lesson's default
-    int threads = 0;  // 0: all hardware threads
-    DataKind data = DataKind::kRandom;
-    bool cold_l2 = false;
-};
 
 enum class Origin { kRun, kBlockSweep, kSizeSweep, kRecorded };
 
@@ -43,21 +36,24 @@ public:
 
     Controller(const Registry& registry, WorkerFactory factory, std::vector<RunResult> recorded);
 
-    // Starts the worker and asks it for the lesson list and device info.
+    // Starts the worker; once it has said hello in this program's protocol, asks it for the
+    // lesson list and device info. A worker speaking another protocol is refused: it gets no
+    // request and is not restarted.
     void Start();
     // Takes what the worker sent; restarts it if it died. Call once per frame.
     void Update();
 
     // Runs `lesson` and the lesson before it, replacing anything pending.
     void RunWithPrevious(const Lesson& lesson, const RunSettings& settings);
-    // Block-size sweep of this lesson and the previous one (the GPU ones among them).
+    // Block-size sweep of this lesson and the previous one (those with a block size): every
+    // power of two the lesson accepts, as before parameters were named.
     void SweepBlocks(const Lesson& lesson, const RunSettings& settings);
     // Size sweep, 1 KiB (or one element) up to the current size, doubling.
     void SweepSizes(const Lesson& lesson, const RunSettings& settings);
     void CancelAll();
-    // The kernel's resource use at a block size: asked of the worker once, then remembered.
-    // Returns nullptr until the answer has arrived.
-    const KernelAttributes* Attributes(const Lesson& lesson, int block);
+    // The kernel's resource use at the lesson's own parameters (block size, ...): asked of the
+    // worker once, then remembered. Returns nullptr until the answer has arrived.
+    const KernelAttributes* Attributes(const Lesson& lesson, const RunSettings& settings);
     // Starts a new worker by hand (after it stopped too often to be restarted automatically).
     void RestartWorker();
 
@@ -66,16 +62,21 @@ public:
     float Progress() const;
     std::string BusyWith() const;  // "lesson 3", "block sweep of lesson 4", ...
 
+    // A worker is running and has not yet said which lessons run here.
+    bool AwaitingList() const { return m_worker && m_available.empty(); }
     LessonMode Mode(const Lesson& lesson) const;
     std::string UnavailableReason(const Lesson& lesson) const;
 
     const std::vector<StoredResult>& results() const { return m_results; }
-    // The newest result of a lesson matching size and data (live first, then recorded).
-    const StoredResult* Latest(int lesson, uint64_t size_bytes, DataKind data) const;
+    // The newest live result of a lesson run with these values of its chapter's parameters
+    // (size, data, ...).
+    const StoredResult* Latest(int lesson, const ParamValues& chapter_values) const;
     const StoredResult* LatestAnySize(int lesson) const;
 
-    // Device facts from the worker's info reply (empty until it arrives).
+    // Device facts from the worker's info reply (empty until it arrives): device 0, and the
+    // list of every device when the worker sends one.
     const Json& device() const { return m_device; }
+    const Json& devices() const { return m_devices; }
     std::string WorkerState() const;
     // Notices for the user (worker restarts, errors), newest last; the UI may clear them.
     std::deque<std::string>& notices() { return m_notices; }
@@ -88,8 +89,11 @@ private:
         int done = 0, total = 0;
     };
     Json BaseRequest(const char* op, const Lesson& lesson, const RunSettings& s);
+    void Sweep(const Lesson& lesson, const RunSettings& settings, const std::string& over,
+               Origin origin, const char* what);
     void Send(Json request, Pending pending);
     void Handle(const Json& message);
+    void HandleHello(const Json& message);
     void HandleExit(const Json& message);
     void Restart();
     std::vector<const Lesson*> WithPrevious(const Lesson& lesson) const;
@@ -98,23 +102,25 @@ private:
     WorkerFactory m_factory;
     std::unique_ptr<WorkerLink> m_worker;
     std::vector<StoredResult> m_results;
-    std::map<int, Pending> m_pending;                              // by request id
-    std::map<std::pair<int, int>, KernelAttributes> m_attributes;  // (lesson, block)
-    std::map<int, std::pair<int, int>> m_attribute_requests;       // request id -> (lesson, block)
-    std::map<int, std::pair<bool, std::string>> m_available;       // lesson -> (available, reason)
+    std::map<int, Pending> m_pending;  // by request id: sent, or waiting in m_unsent
+    std::vector<Json> m_unsent;        // requests made before the worker's hello
+    // The kernel attributes by (lesson, its own parameters as JSON text).
+    using AttributesKey = std::pair<int, std::string>;
+    std::map<AttributesKey, KernelAttributes> m_attributes;
+    std::map<int, AttributesKey> m_attribute_requests;        // request id -> key
+    std::map<int, std::pair<bool, std::string>> m_available;  // lesson -> (available, reason)
     Json m_device;
+    Json m_devices;
     std::deque<std::string> m_notices;
     int m_next_id = 1;
     int m_sequence = 0;
     int m_restarts = 0;
     bool m_started = false;
-    std::string m_start_error;
+    bool m_greeted = false;     // the worker said hello in our protocol: requests may go
+    bool m_refused = false;     // it spoke another protocol: stopped, not restarted
+    std::string m_start_error;  // why no worker serves (cannot start, another protocol)
     std::deque<std::chrono::steady_clock::time_point> m_recent_exits;
 };
-
-// What a request really uses for a chapter: whole elements, and a data kind it makes.
-uint64_t EffectiveSize(const Chapter& chapter, uint64_t size_bytes);
-DataKind EffectiveData(const Chapter& chapter, DataKind data);
 
 // Recorded results for machines without a GPU (assets/reference/*.json, embedded).
 std::vector<RunResult> LoadRecordedResults(std::string* problems);

@@ -1,6 +1,7 @@
-// The lesson page's controls: block size (only the sizes the step accepts), data size (log
-// scale, capped by this machine's memory), threads for OpenMP steps, data kind, cold L2; the
-// run and sweep buttons, progress, and the kernel's resources at the chosen block size.
+// The lesson page's controls, built from the lesson's parameters (page_params.h): a slider over
+// the accepted values (block sizes), an integer slider (threads), a log slider capped by this
+// machine's memory (data and matrix sizes), a combo for choices (data kind, tile); cold L2; the
+// run and sweep buttons, progress, and the kernel's resources at the chosen parameters.
 #include <algorithm>
 #include <cmath>
 
@@ -12,94 +13,146 @@
 namespace lessons::app {
 namespace {
 
-// The largest size (a power of two) whose memory this machine has, for this lesson.
-uint64_t SizeCap(const Controller& c, const Registry& reg, const Lesson& lesson, std::string* why) {
-    const Chapter& chapter = reg.ChapterOf(lesson);
-    const uint64_t host = HostAvailableMemory() / 10 * 9;
-    const Json& d = c.device();
-    const uint64_t device =
-        d.contains("free_memory_bytes") ? d["free_memory_bytes"].get<uint64_t>() : 0;
-    uint64_t cap = uint64_t(1) << 36;
-    *why = "64 GiB, the slider's end";
-    while (cap > 1024) {
-        const MemoryNeeds n = lesson.needs(cap);
-        const bool host_ok = chapter.workload_host_bytes(cap) + n.host_bytes <= host;
-        const bool dev_ok =
-            lesson.kind != StepKind::kGpu || device == 0 || n.device_bytes <= device;
-        if (host_ok && dev_ok) break;
-        *why = host_ok ? "free GPU memory" : "available host memory";
-        cap /= 2;
+// Text shown inside a slider is a printf format: a '%' must be doubled.
+std::string Escaped(const std::string& text) {
+    std::string out;
+    for (char ch : text) out += ch == '%' ? std::string("%%") : std::string(1, ch);
+    return out;
+}
+
+// The first number found under `key` in the worker's device object or its first device.
+uint64_t DeviceFigure(const Controller& c, const char* key) {
+    for (const Json* d : {&c.device(), c.devices().is_array() && !c.devices().empty()
+                                           ? &c.devices()[0]
+                                           : static_cast<const Json*>(nullptr)})
+        if (d && d->is_object() && d->contains(key) && (*d)[key].is_number_unsigned())
+            return (*d)[key].get<uint64_t>();
+    return 0;
+}
+
+// A slider over the few values the parameter accepts (block sizes): never an unaccepted one.
+bool ValuesSlider(UiState& ui, const ParamSpec& spec, const char* label) {
+    const std::vector<ParamValue> values = spec.Values(64);
+    const ParamValue current = ResolveParam(spec, ui.run);
+    const auto found = std::find(values.begin(), values.end(), current);
+    int index = found == values.end() ? 0 : static_cast<int>(found - values.begin());
+    const int last = static_cast<int>(values.size()) - 1;
+    const std::string shown = Escaped(spec.Format(values[index]));
+    const bool changed = ImGui::SliderInt(label, &index, 0, last, shown.c_str());
+    if (changed) SetParam(&ui.run, spec.name, values[std::clamp(index, 0, last)]);
+    Remember(ui, spec.name.c_str());
+    if (!spec.why.empty() && ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+        ImGui::Text("Limited to %s: %s.", spec.Describe().c_str(), spec.why.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
     }
-    return cap;
+    return changed;
+}
+
+// An integer slider (threads: 1 to twice this machine's hardware threads).
+bool IntSlider(UiState& ui, const ParamSpec& spec, const char* label) {
+    const auto [lo, hi] = IntRange(spec);
+    int value = static_cast<int>(std::clamp(ResolveParam(spec, ui.run).number, lo, hi));
+    const bool changed = ImGui::SliderInt(label, &value, static_cast<int>(lo), static_cast<int>(hi),
+                                          "%d", ImGuiSliderFlags_AlwaysClamp);
+    if (changed) {
+        uint64_t v = static_cast<uint64_t>(std::max(value, 0));
+        if (spec.step > 1) v = std::max(v / spec.step * spec.step, spec.step);
+        SetParam(&ui.run, spec.name, ParamValue::Number(v));
+    }
+    Remember(ui, spec.name.c_str());
+    if (spec.dynamic_default) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("this machine: %llu",
+                            static_cast<unsigned long long>(spec.Default().number));
+    }
+    return changed;
+}
+
+// A log slider over powers of two and the halves between them, capped by this machine's
+// memory (and the GPU's, once the worker has said how much is free).
+bool LogSlider(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
+               const ParamSpec& spec, const char* label) {
+    std::string why;
+    const uint64_t cap = LogCap(reg, lesson, spec, ui.run, HostAvailableMemory() / 10 * 9,
+                                DeviceFigure(c, "free_memory_bytes"), &why);
+    const ParamValue current = ResolveParam(spec, ui.run);
+    const uint64_t lo = LogMin(spec);
+    float position = static_cast<float>(std::log2(double(std::max(current.number, lo))));
+    const std::string shown = Escaped(spec.Format(current));
+    const bool changed =
+        ImGui::SliderFloat(label, &position, static_cast<float>(std::log2(double(lo))),
+                           static_cast<float>(std::log2(double(std::max(cap, lo)))), shown.c_str());
+    if (changed) SetParam(&ui.run, spec.name, ParamValue::Number(SnapLog(spec, position, cap)));
+    Remember(ui, spec.name.c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("max %s (%s)", spec.Format(ParamValue::Number(cap)).c_str(), why.c_str());
+    return changed;
+}
+
+// A choice: each one's note is its tooltip.
+bool ChoiceCombo(UiState& ui, const ParamSpec& spec, const char* label) {
+    const ParamValue current = ResolveParam(spec, ui.run);
+    auto note = [&spec](size_t i) {
+        return i < spec.choice_notes.size() ? spec.choice_notes[i] : std::string();
+    };
+    bool changed = false;
+    if (ImGui::BeginCombo(label, current.choice.c_str())) {
+        for (size_t i = 0; i < spec.choices.size(); ++i) {
+            if (ImGui::Selectable(spec.choices[i].c_str(), spec.choices[i] == current.choice)) {
+                SetParam(&ui.run, spec.name, ParamValue::Choice(spec.choices[i]));
+                changed = true;
+            }
+            if (!note(i).empty() && ImGui::IsItemHovered())
+                ImGui::SetTooltip("%s", note(i).c_str());
+        }
+        ImGui::EndCombo();
+    }
+    Remember(ui, spec.name.c_str());
+    const auto at = std::find(spec.choices.begin(), spec.choices.end(), current.choice);
+    const std::string current_note = note(static_cast<size_t>(at - spec.choices.begin()));
+    if (!current_note.empty() && ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", current_note.c_str());
+    return changed;
 }
 
 }  // namespace
 
+void DrawParamControl(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
+                      const ParamSpec& spec) {
+    const char* label = Label(spec, ui.settings.language);
+    bool changed = false;
+    switch (ControlFor(spec)) {
+        case ControlKind::kValues:
+            changed = ValuesSlider(ui, spec, label);
+            break;
+        case ControlKind::kInt:
+            changed = IntSlider(ui, spec, label);
+            break;
+        case ControlKind::kLog:
+            changed = LogSlider(ui, c, reg, lesson, spec, label);
+            break;
+        case ControlKind::kCombo:
+            changed = ChoiceCombo(ui, spec, label);
+            break;
+    }
+    if (changed) Changed(ui);
+}
+
 void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
-    const Chapter& chapter = reg.ChapterOf(lesson);
     const LessonMode mode = c.Mode(lesson);
+    const ParamSpec* block = lesson.FindParam("block");
     ImGui::PushItemWidth(
         std::min(ImGui::GetFontSize() * 16, ImGui::GetContentRegionAvail().x * 0.45f));
-    if (lesson.blocks) {
-        const std::vector<int> choices = lesson.blocks->Choices();
-        int index = 0;
-        for (size_t i = 0; i < choices.size(); ++i)
-            if (choices[i] == ui.run.block) index = static_cast<int>(i);
-        if (!lesson.blocks->Accepts(ui.run.block)) {
-            ui.run.block = lesson.blocks->default_block;
-            index = static_cast<int>(std::find(choices.begin(), choices.end(), ui.run.block) -
-                                     choices.begin());
-        }
-        const std::string shown = std::to_string(ui.run.block);
-        if (ImGui::SliderInt(Tr(ui, kBlock), &index, 0, static_cast<int>(choices.size()) - 1,
-                             shown.c_str())) {
-            ui.run.block = choices[std::clamp(index, 0, static_cast<int>(choices.size()) - 1)];
-            Changed(ui);
-        }
-        Remember(ui, "block");
-        if (!lesson.blocks->why.empty() && ImGui::IsItemHovered())
-            ImGui::SetTooltip("Limited: %s.", lesson.blocks->why.c_str());
-    } else if (lesson.library) {
-        ImGui::TextDisabled("%s: chosen by the library", Tr(ui, kBlock));
-    }
-
-    std::string cap_why;
-    const uint64_t cap = SizeCap(c, reg, lesson, &cap_why);
-    float log_size =
-        static_cast<float>(std::log2(std::max<double>(double(ui.run.size_bytes), 1024)));
-    const std::string size_text = FormatSize(EffectiveSize(chapter, ui.run.size_bytes));
-    if (ImGui::SliderFloat(Tr(ui, kSize), &log_size, 10.0f,
-                           static_cast<float>(std::log2(double(cap))), size_text.c_str())) {
-        // Whole powers of two and the halves between them keep the values readable.
-        const double snapped = std::round(log_size * 2) / 2;
-        ui.run.size_bytes = std::min<uint64_t>(cap, static_cast<uint64_t>(std::pow(2.0, snapped)));
-        Changed(ui);
-    }
-    Remember(ui, "size");
-    ImGui::SameLine();
-    ImGui::TextDisabled("max %s (%s)", FormatSize(cap).c_str(), cap_why.c_str());
-
-    if (lesson.uses_threads) {
-        const int hw = GetHostInfo().hardware_threads;
-        if (ui.run.threads <= 0) ui.run.threads = hw;
-        if (ImGui::SliderInt(Tr(ui, kThreads), &ui.run.threads, 1, std::max(2 * hw, 2)))
-            Changed(ui);
-        Remember(ui, "threads");
-        ImGui::SameLine();
-        ImGui::TextDisabled("this machine: %d", hw);
-    }
-    const DataKind data = EffectiveData(chapter, ui.run.data);
-    if (ImGui::BeginCombo(Tr(ui, kData), ToString(data))) {
-        for (DataKind k : chapter.data_kinds)
-            if (ImGui::Selectable(ToString(k), k == data)) {
-                ui.run.data = k;
-                Changed(ui);
-            }
-        ImGui::EndCombo();
-    }
+    if (!block && lesson.library) ImGui::TextDisabled("%s: chosen by the library", Tr(ui, kBlock));
+    for (const ParamSpec& spec : lesson.params) DrawParamControl(ui, c, reg, lesson, spec);
     if (lesson.kind == StepKind::kGpu) {
-        ImGui::SameLine();
+        if (!lesson.params.empty() && ControlFor(lesson.params.back()) == ControlKind::kCombo)
+            ImGui::SameLine();
         if (ImGui::Checkbox(Tr(ui, kColdL2), &ui.run.cold_l2)) Changed(ui);
+        Remember(ui, "cold_l2");
     }
     ImGui::PopItemWidth();
 
@@ -110,11 +163,13 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     if (ImGui::Button(Tr(ui, kRun))) c.RunWithPrevious(lesson, ui.run);
     Remember(ui, "run");
     ImGui::SameLine();
-    ImGui::BeginDisabled(!lesson.blocks);
+    ImGui::BeginDisabled(!block);
     if (ImGui::Button(Tr(ui, kSweepBlocks))) c.SweepBlocks(lesson, ui.run);
     ImGui::EndDisabled();
     ImGui::SameLine();
+    ImGui::BeginDisabled(!lesson.FindParam("size"));
     if (ImGui::Button(Tr(ui, kSweepSizes))) c.SweepSizes(lesson, ui.run);
+    ImGui::EndDisabled();
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::Checkbox(Tr(ui, kAutoRun), &ui.auto_run);
@@ -130,30 +185,33 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
                         &kAmber);
     }
 
-    // Kernel resources at the chosen block size: asked of the worker, or, for a recorded
-    // lesson, from a recorded result at that block size.
+    // Kernel resources at the chosen parameters: asked of the worker, or, for a recorded
+    // lesson, from a recorded result made with them.
     if (lesson.kind == StepKind::kGpu && !lesson.library) {
-        const KernelAttributes* a = c.Attributes(lesson, ui.run.block);
+        const std::vector<ParamSpec> own = OwnParams(reg, lesson);
+        const ParamValues own_values = ResolveParams(own, ui.run);
+        const std::string at = DescribeParams(own, own_values);
+        const KernelAttributes* a = c.Attributes(lesson, ui.run);
         const char* source = "";
         if (!a) {
             for (const StoredResult& s : c.results())
                 if (s.origin == Origin::kRecorded && s.result.lesson == lesson.number &&
-                    s.result.attributes && s.result.block == ui.run.block) {
+                    s.result.attributes && MatchesParams(s.result, own_values)) {
                     a = &*s.result.attributes;
                     source = " (recorded)";
                 }
         }
         if (a) {
             ImGui::TextDisabled(
-                "%s at block %d: %d registers/thread, %d B static shared memory, %d blocks/SM, "
+                "%s at %s: %d registers/thread, %d B static shared memory, %d blocks/SM, "
                 "occupancy %.0f%%%s",
-                a->kernel.c_str(), ui.run.block, a->registers, a->static_smem_bytes,
+                a->kernel.c_str(), at.c_str(), a->registers, a->static_smem_bytes,
                 a->active_blocks_per_sm, 100 * a->occupancy, source);
         } else {
             ImGui::TextDisabled(mode == LessonMode::kLive
-                                    ? "Reading the kernel's registers and occupancy at block %d..."
-                                    : "No kernel resources recorded at block %d.",
-                                ui.run.block);
+                                    ? "Reading the kernel's registers and occupancy at %s..."
+                                    : "No kernel resources recorded at %s.",
+                                at.c_str());
         }
         Remember(ui, "attributes");
     }

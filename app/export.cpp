@@ -8,15 +8,16 @@
 
 namespace lessons::app {
 
-std::string ExportText(const std::vector<StoredResult>& results, ExportFormat format) {
+std::string ExportText(const std::vector<StoredResult>& results, ExportFormat format,
+                       const std::vector<std::string>& param_names) {
     if (format == ExportFormat::kJson) {
         Json all = Json::array();
         for (const StoredResult& s : results) all.push_back(ToJson(s.result));
         return all.dump(2) + "\n";
     }
-    std::string text = CsvHeader() + ",recorded\n";
+    std::string text = CsvHeader(param_names) + ",recorded\n";
     for (const StoredResult& s : results)
-        text += CsvRow(s.result) + "," + (s.result.recorded ? "true" : "false") + "\n";
+        text += CsvRow(s.result, param_names) + "," + (s.result.recorded ? "true" : "false") + "\n";
     return text;
 }
 
@@ -31,11 +32,12 @@ std::string ScreenshotPath(const std::string& dir, std::time_t now) {
 }
 
 std::string ExportResults(const std::string& dir, const std::vector<StoredResult>& results,
-                          ExportFormat format, std::time_t now) {
+                          ExportFormat format, std::time_t now,
+                          const std::vector<std::string>& param_names) {
     mkdir(dir.c_str(), 0755);
     const std::string path = dir + "/" + ExportFileName(now, format);
     std::ofstream out(path);
-    out << ExportText(results, format);
+    out << ExportText(results, format, param_names);
     out.flush();
     return out ? "Exported " + std::to_string(results.size()) + " results to " + path
                : "Could not write " + path;

@@ -32,7 +32,9 @@ Fonts BuildFonts(float scale, const std::vector<std::string_view>& texts) {
     const ImWchar kExtra[] = {0x0370, 0x03FF, 0x2010, 0x2044, 0x2070, 0x209F, 0x2190, 0x21FF,
                               0x2212, 0x2264, 0x25CB, 0x25D0, 0x2713, 0x2717, 0};
     builder.AddRanges(kExtra);
-    for (std::string_view t : texts) builder.AddText(t.data(), t.data() + t.size());
+    // An empty text may be (nullptr, nullptr), which AddText would read as a C string.
+    for (std::string_view t : texts)
+        if (!t.empty()) builder.AddText(t.data(), t.data() + t.size());
     builder.BuildRanges(&ranges);
 
     ImFontConfig merge;

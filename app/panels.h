@@ -4,7 +4,9 @@
 
 #include <imgui.h>
 
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "controller.h"
 #include "registry.h"
@@ -36,8 +38,11 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg);
 void DrawStatusBar(UiState& ui, Controller& c);
 // code_view.cpp: the step's source, lines that differ from the previous step highlighted.
 void DrawCode(UiState& ui, const Registry& reg, const Lesson& lesson);
-// controls_panel.cpp: block size, data size, threads, data kind, cold L2; run and sweep.
+// controls_panel.cpp: one control per parameter of the lesson, cold L2; run and sweep.
 void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
+// The control of one parameter (ControlFor says which), recorded under the parameter's name.
+void DrawParamControl(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
+                      const ParamSpec& spec);
 // charts_panel.cpp: every step of the chapter, the copy/kernel/copy breakdown, the sweeps.
 void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);
 void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);
@@ -45,5 +50,18 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
                 bool by_block);
 // results_table.cpp: every result of the chapter, and the export buttons.
 void DrawResults(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);
+
+// A column of the results table: a field of the engine's field table that has a header, or a
+// parameter of the chapter's lessons.
+struct ResultColumn {
+    std::string header;  // in the page's language
+    bool right_aligned = false;
+    std::string key;  // the field's name ("median_ms"), or "param:NAME"
+    std::function<std::string(const RunResult&)> text;
+};
+// "lesson", one column per parameter of the chapter's lessons, then every other field with a
+// header, in the field table's order. (The table adds a last column: live or recorded.)
+std::vector<ResultColumn> ResultColumns(const Registry& reg, const Chapter& chapter,
+                                        const std::string& language);
 
 }  // namespace lessons::app

@@ -1,5 +1,8 @@
 // The results table (every result of the chapter, newest first, wrong ones in red) and the
-// export buttons under it.
+// export buttons under it. Its columns come from the engine's one table of result fields
+// (those with a header), plus one column per parameter of the chapter's lessons.
+#include <algorithm>
+
 #include "export.h"
 #include "panels.h"
 #include "report.h"
@@ -8,15 +11,29 @@
 namespace lessons::app {
 namespace {
 
+std::vector<std::string> AllParamNames(const Registry& reg) {
+    std::vector<const Lesson*> lessons;
+    for (const Lesson& l : reg.lessons()) lessons.push_back(&l);
+    return ParamNamesOf(lessons);
+}
+
+void RightAligned(const std::string& text) {
+    const float room = ImGui::GetColumnWidth() - ImGui::CalcTextSize(text.c_str()).x;
+    if (room > 0) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + room);
+    ImGui::TextUnformatted(text.c_str());
+}
+
 void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
     const Chapter& chapter = reg.ChapterOf(lesson);
+    const std::vector<ResultColumn> columns = ResultColumns(reg, chapter, ui.settings.language);
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
-                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("results", 11, flags, ImVec2(0, ImGui::GetFontSize() * 14))) return;
-    for (const char* h : {"lesson", "block", "size", "data", "median ms", "min ms", "max ms",
-                          "GB/s", "% ceiling", "check", "source"})
-        ImGui::TableSetupColumn(h);
-    ImGui::TableSetupScrollFreeze(0, 1);
+                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                                  ImGuiTableFlags_SizingFixedFit;
+    const int count = static_cast<int>(columns.size()) + 1;
+    if (!ImGui::BeginTable("results", count, flags, ImVec2(0, ImGui::GetFontSize() * 14))) return;
+    for (const ResultColumn& col : columns) ImGui::TableSetupColumn(col.header.c_str());
+    ImGui::TableSetupColumn(Tr(ui, kSource));
+    ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableHeadersRow();
     int rows = 0;
     for (auto it = c.results().rbegin(); it != c.results().rend() && rows < 300; ++it) {
@@ -24,31 +41,22 @@ void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, con
         if (r.chapter != chapter.id) continue;
         ++rows;
         ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        if (r.lesson == lesson.number)
-            ImGui::TextColored(kAccent, "%d", r.lesson);
-        else
-            ImGui::Text("%d", r.lesson);
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(r.block ? std::to_string(*r.block).c_str() : "-");
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(FormatSize(r.size_bytes).c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(r.data.c_str());
-        for (double v : {r.median_ms, r.min_ms, r.max_ms}) {
+        for (const ResultColumn& col : columns) {
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(Ms(v).c_str());
-        }
-        ImGui::TableNextColumn();
-        ImGui::Text("%.1f", r.gbps);
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(r.pct_of_ceiling ? Fixed(*r.pct_of_ceiling, 1).c_str() : "-");
-        ImGui::TableNextColumn();
-        if (r.verified)
-            ImGui::TextColored(kGreen, "\xE2\x9C\x93");
-        else {
-            ImGui::TextColored(kRed, "\xE2\x9C\x97 wrong");
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.check_message.c_str());
+            if (col.key == "verified") {
+                if (r.verified) {
+                    ImGui::TextColored(kGreen, "\xE2\x9C\x93");
+                } else {
+                    ImGui::TextColored(kRed, "\xE2\x9C\x97 wrong");
+                    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.check_message.c_str());
+                }
+            } else if (col.key == "lesson" && r.lesson == lesson.number) {
+                ImGui::TextColored(kAccent, "%d", r.lesson);
+            } else if (col.right_aligned) {
+                RightAligned(col.text(r));
+            } else {
+                ImGui::TextUnformatted(col.text(r).c_str());
+            }
         }
         ImGui::TableNextColumn();
         if (r.recorded)
@@ -56,25 +64,53 @@ void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, con
         else
             ImGui::TextUnformatted(Tr(ui, kLive));
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s, %s", r.device.c_str(), r.timestamp.c_str());
+            ImGui::SetTooltip("%s, %s", r.Device().c_str(), r.timestamp.c_str());
     }
     ImGui::EndTable();
 }
 
 }  // namespace
 
+std::vector<ResultColumn> ResultColumns(const Registry& reg, const Chapter& chapter,
+                                        const std::string& language) {
+    std::vector<ResultColumn> out;
+    const bool zh = language == "zh";
+    auto field_column = [&](const ResultField& f) {
+        out.push_back({zh && f.header_zh ? f.header_zh : f.header_en, f.right_aligned, f.name,
+                       f.text ? f.text : [](const RunResult&) { return std::string(); }});
+    };
+    for (const ResultField& f : ResultFields())
+        if (f.header_en && f.name && std::string_view(f.name) == "lesson") field_column(f);
+    // One column per parameter of the chapter's lessons, in declaration order.
+    const std::vector<const Lesson*> lessons = reg.LessonsOf(chapter);
+    for (const std::string& name : ParamNamesOf(lessons)) {
+        const ParamSpec* spec = nullptr;
+        for (const Lesson* l : lessons)
+            if (!spec) spec = l->FindParam(name);
+        const ParamSpec copy = *spec;
+        out.push_back({Label(copy, language), copy.type != ParamType::kChoice, "param:" + name,
+                       [copy](const RunResult& r) {
+                           const ParamValue* v = r.params.Find(copy.name);
+                           return v ? copy.Format(*v) : std::string("-");
+                       }});
+    }
+    for (const ResultField& f : ResultFields())
+        if (f.header_en && !(f.name && std::string_view(f.name) == "lesson")) field_column(f);
+    return out;
+}
+
 void DrawResults(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
     DrawResultsTable(ui, c, reg, lesson);
     ImGui::TextDisabled("%s:", Tr(ui, kExport));
     ImGui::SameLine();
     if (ImGui::SmallButton("CSV"))
-        ui.messages.push_back(
-            ExportResults(ui.export_dir, c.results(), ExportFormat::kCsv, std::time(nullptr)));
+        ui.messages.push_back(ExportResults(ui.export_dir, c.results(), ExportFormat::kCsv,
+                                            std::time(nullptr), AllParamNames(reg)));
     Remember(ui, "export_csv");
     ImGui::SameLine();
     if (ImGui::SmallButton("JSON"))
-        ui.messages.push_back(
-            ExportResults(ui.export_dir, c.results(), ExportFormat::kJson, std::time(nullptr)));
+        ui.messages.push_back(ExportResults(ui.export_dir, c.results(), ExportFormat::kJson,
+                                            std::time(nullptr), AllParamNames(reg)));
     Remember(ui, "export_json");
     ImGui::SameLine();
     if (ImGui::SmallButton("PNG screenshot (F12)")) ui.screenshot_requested = true;

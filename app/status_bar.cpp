@@ -1,19 +1,59 @@
-// The status bar: the GPU (or why there is none), the worker's state and a restart button,
-// the presenter scale, and the newest notice.
+// The status bar: the GPU and its measured ceilings (or why there is none), the worker's state and
+// a restart button, the presenter scale, and the newest notice.
+#include <optional>
+
 #include "panels.h"
 #include "report.h"
 #include "units.h"
 
 namespace lessons::app {
+namespace {
+
+// A figure of the worker's device object, at its top level or under "ceilings"; read
+// defensively: a worker that does not send it shows nothing.
+std::optional<double> Figure(const Json& d, const char* key) {
+    for (const Json* o : {&d, d.contains("ceilings") ? &d["ceilings"] : nullptr})
+        if (o && o->is_object() && o->contains(key) && (*o)[key].is_number() &&
+            (*o)[key].get<double>() > 0)
+            return (*o)[key].get<double>();
+    return std::nullopt;
+}
+
+// "GPU: NAME, read 3000, copy 2900 GB/s (datasheet 3350), fp32 60000 GFLOP/s, H2D 25, D2H 26
+// GB/s", with whatever figures the worker measured.
+std::string DeviceLine(const Json& d) {
+    std::string out = "GPU: " + d.value("name", std::string("?"));
+    std::string gbps;
+    auto add = [&gbps](const char* name, std::optional<double> v) {
+        if (v) gbps += std::string(gbps.empty() ? "" : ", ") + name + " " + Fixed(*v, 0);
+    };
+    add("read", Figure(d, "read_gbps"));
+    const std::optional<double> copy = Figure(d, "copy_gbps");
+    add("copy", copy ? copy : Figure(d, "measured_copy_gbps"));
+    if (!gbps.empty()) {
+        out += ", measured " + gbps + " GB/s";
+        if (const auto sheet = Figure(d, "datasheet_gbps"))
+            out += " (datasheet " + Fixed(*sheet, 0) + ")";
+    }
+    if (const auto fp32 = Figure(d, "fp32_gflops")) out += ", fp32 " + Fixed(*fp32, 0) + " GFLOP/s";
+    std::string pcie;
+    const auto h2d = Figure(d, "h2d_gbps"), d2h = Figure(d, "d2h_gbps");
+    if (h2d) pcie += "H2D " + Fixed(*h2d, 1);
+    if (d2h) pcie += (pcie.empty() ? "" : ", ") + std::string("D2H ") + Fixed(*d2h, 1);
+    if (!pcie.empty()) out += ", " + pcie + " GB/s";
+    return out;
+}
+
+}  // namespace
 
 void DrawStatusBar(UiState& ui, Controller& c) {
     const Json& d = c.device();
     std::string device = "GPU: waiting for the worker";
     if (d.contains("available")) {
         if (d["available"].get<bool>()) {
-            device = "GPU: " + d.value("name", std::string("?")) + ", measured copy " +
-                     Fixed(d.value("measured_copy_gbps", 0.0), 0) + " GB/s (datasheet " +
-                     Fixed(d.value("datasheet_gbps", 0.0), 0) + ")";
+            device = DeviceLine(d);
+            if (c.devices().is_array() && c.devices().size() > 1)
+                device += " (+" + std::to_string(c.devices().size() - 1) + " more)";
         } else {
             device = "No GPU: " + d.value("reason", std::string("?")) +
                      " - GPU lessons show recorded results";
@@ -24,7 +64,8 @@ void DrawStatusBar(UiState& ui, Controller& c) {
     ImGui::TextDisabled(
         "|  worker: %s%s", c.WorkerState().c_str(),
         c.restarts() ? (", restarted " + std::to_string(c.restarts()) + "x").c_str() : "");
-    if (c.WorkerState() == "stopped" || c.WorkerState() == "cannot start") {
+    if (c.WorkerState() == "stopped" || c.WorkerState() == "cannot start" ||
+        c.WorkerState() == "refused") {
         ImGui::SameLine();
         if (ImGui::Button("Restart worker")) c.RestartWorker();
     }

@@ -31,8 +31,7 @@ void SelectLesson(UiState& ui, const Registry& registry, int number) {
     if (all.empty()) return;
     if (!registry.FindLesson(number)) number = all.front().number;
     ui.settings.lesson = number;
-    const Lesson* l = registry.FindLesson(number);
-    if (l->blocks && !l->blocks->Accepts(ui.run.block)) ui.run.block = l->blocks->default_block;
+    KeepParams(*registry.FindLesson(number), &ui.run);
 }
 
 void SetScale(UiState& ui, float scale) {
@@ -46,7 +45,10 @@ std::vector<std::string_view> UiTexts(const Registry& registry) {
     std::vector<std::string_view> texts;
     for (const Word* w : kAllWords) texts.push_back(w->zh);
     texts.push_back("中文 English");
-    for (const Lesson& l : registry.lessons()) texts.push_back(l.text_zh);
+    for (const Lesson& l : registry.lessons()) {
+        texts.push_back(l.text_zh);
+        for (const ParamSpec& p : l.params) texts.push_back(p.label_zh);
+    }
     return texts;
 }
 
@@ -68,7 +70,7 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
         SetScale(ui, ui.settings.scale / 1.15f);
     if (!lesson || io.KeyCtrl) return;
     if (ImGui::IsKeyPressed(kKeyR)) c.RunWithPrevious(*lesson, ui.run);
-    if (ImGui::IsKeyPressed(kKeyS) && lesson->blocks) c.SweepBlocks(*lesson, ui.run);
+    if (ImGui::IsKeyPressed(kKeyS) && lesson->FindParam("block")) c.SweepBlocks(*lesson, ui.run);
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) c.CancelAll();
     if (ImGui::IsKeyPressed(kKeyF12)) ui.screenshot_requested = true;
 }
@@ -133,6 +135,12 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ImGui::Separator();
         if (ImGui::CollapsingHeader(Tr(ui, kSteps), ImGuiTreeNodeFlags_DefaultOpen)) {
             ImGui::Checkbox(Tr(ui, kLog), &ui.log_scale);
+            ImGui::SameLine();
+            if (ImGui::RadioButton("ms", !ui.rate_axis)) ui.rate_axis = false;
+            Remember(ui, "axis_ms");
+            ImGui::SameLine();
+            if (ImGui::RadioButton(Tr(ui, kRate), ui.rate_axis)) ui.rate_axis = true;
+            Remember(ui, "axis_rate");
             DrawStepChart(ui, c, reg, *lesson);
         }
         if (ImGui::CollapsingHeader(Tr(ui, kBreakdown), ImGuiTreeNodeFlags_DefaultOpen))

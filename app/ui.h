@@ -22,6 +22,7 @@ struct UiState {
     RunSettings run;         // the controls of the lesson page
     bool auto_run = true;    // moving a control re-runs this lesson and the previous one
     bool log_scale = false;  // the step-comparison chart's axis
+    bool rate_axis = false;  // ... in GB/s or GFLOP/s (as the results say) instead of ms
     double changed_at = -1;  // when a control last moved (debounce), -1: nothing pending
     Fonts fonts;
     bool fonts_dirty = true;  // rebuild the font atlas at settings.scale before next frame
@@ -51,7 +52,8 @@ void DrawUi(UiState& ui, Controller& controller, const Registry& registry);
 // Keyboard shortcuts (arrows, R, S, Esc, Ctrl +/-, F12). Called by DrawUi.
 void HandleKeys(UiState& ui, Controller& controller, const Registry& registry);
 
-// Selects a lesson (clamped to the catalogue) and resets the page's block to its default.
+// Selects a lesson (clamped to the catalogue). The page keeps each parameter's value where the
+// lesson accepts it and shows the lesson's default elsewhere.
 void SelectLesson(UiState& ui, const Registry& registry, int number);
 
 // Sets the UI scale (0.5 to 4), which rebuilds the fonts before the next frame.

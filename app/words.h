@@ -17,9 +17,6 @@ inline constexpr Word kSweepSizes{"Sweep data sizes", "扫描数据规模"};
 inline constexpr Word kCancel{"Cancel", "取消"};
 inline constexpr Word kAutoRun{"Auto-run", "自动运行"};
 inline constexpr Word kBlock{"Block size", "线程块大小"};
-inline constexpr Word kSize{"Data size", "数据规模"};
-inline constexpr Word kThreads{"Threads", "线程数"};
-inline constexpr Word kData{"Data", "数据"};
 inline constexpr Word kColdL2{"Cold L2", "冷 L2"};
 inline constexpr Word kSteps{"Step comparison", "步骤对比"};
 inline constexpr Word kBreakdown{"Time breakdown", "时间分解"};
@@ -32,12 +29,14 @@ inline constexpr Word kRecorded{"recorded", "已录制"};
 inline constexpr Word kUnavailable{"unavailable", "不可用"};
 inline constexpr Word kExport{"Export", "导出"};
 inline constexpr Word kScale{"Scale", "缩放"};
+inline constexpr Word kSource{"source", "来源"};
+inline constexpr Word kRate{"rate (GB/s, GFLOP/s)", "速率 (GB/s, GFLOP/s)"};
 
 // Every word above: a new word goes in this list too (the font atlas needs its glyphs).
 inline constexpr const Word* kAllWords[] = {
-    &kRun,     &kSweepBlocks, &kSweepSizes, &kCancel,   &kAutoRun,     &kBlock,      &kSize,
-    &kThreads, &kData,        &kColdL2,     &kSteps,    &kBreakdown,   &kBlockSweep, &kSizeSweep,
-    &kResults, &kLog,         &kLive,       &kRecorded, &kUnavailable, &kExport,     &kScale};
+    &kRun,      &kSweepBlocks, &kSweepSizes, &kCancel,    &kAutoRun, &kBlock, &kColdL2,
+    &kSteps,    &kBreakdown,   &kBlockSweep, &kSizeSweep, &kResults, &kLog,   &kLive,
+    &kRecorded, &kUnavailable, &kExport,     &kScale,     &kSource,  &kRate};
 
 // The word in `language` ("zh": Chinese; anything else: English).
 const char* Tr(std::string_view language, const Word& word);

@@ -14,7 +14,9 @@
 #include "controller.h"
 #include "diff.h"
 #include "export.h"
+#include "panels.h"
 #include "report.h"
+#include "serve.h"
 #include "settings.h"
 #include "ui.h"
 #include "words.h"
@@ -24,12 +26,23 @@ using namespace lessons::app;
 
 namespace {
 
-// Answers list and info at once; answers runs only when `answer_runs` is set.
+// Parameter values as a request carries them: numbers, or strings for choices.
+ParamValues ParamsOf(const Json& j) {
+    ParamValues out;
+    for (const auto& [name, v] : j.items())
+        out.Set(name, v.is_string() ? ParamValue::Choice(v.get<std::string>())
+                                    : ParamValue::Number(v.get<uint64_t>()));
+    return out;
+}
+
+// Says hello in `protocol`, answers list and info at once, and runs only when `answer_runs`
+// is set.
 class FakeWorker : public WorkerLink {
 public:
-    explicit FakeWorker(std::vector<Json>* log) : m_log(log) {}
+    FakeWorker(std::vector<Json>* log, const Registry* registry, int protocol)
+        : m_log(log), m_registry(registry), m_protocol(protocol) {}
     bool Start(std::string*) override {
-        m_inbox.push_back({{"type", "hello"}, {"protocol", 1}});
+        m_inbox.push_back({{"type", "hello"}, {"protocol", m_protocol}});
         return true;
     }
     bool Running() const override { return true; }
@@ -38,9 +51,9 @@ public:
         const std::string op = r["op"];
         if (op == "list") {
             Json lessons = Json::array();
-            for (const Lesson& l : Catalog().lessons())
+            for (const Lesson& l : m_registry->lessons())
                 lessons.push_back(LessonToJson(
-                    Catalog(), l, l.kind == StepKind::kCpu || has_gpu ? "" : "no GPU here"));
+                    *m_registry, l, l.kind == StepKind::kCpu || has_gpu ? "" : "no GPU here"));
             m_inbox.push_back({{"id", r["id"]}, {"type", "list"}, {"lessons", lessons}});
         } else if (op == "info") {
             m_inbox.push_back({{"id", r["id"]},
@@ -49,26 +62,35 @@ public:
         } else if (op == "run" && answer_runs) {
             RunResult res;
             res.lesson = r["lesson"];
-            res.id = Catalog().FindLesson(res.lesson)->id;
-            res.chapter = Catalog().FindLesson(res.lesson)->chapter;
-            res.size_bytes = r["size"];
-            res.data = r["data"];
+            const Lesson* lesson = m_registry->FindLesson(res.lesson);
+            res.id = lesson->id;
+            res.chapter = lesson->chapter;
+            res.kind = lesson->kind;
+            res.params = ParamsOf(r["params"]);
             res.median_ms = res.lesson == 3 ? 20.0 : 50.0;  // lesson 3 is 2.5x faster than 2
             res.min_ms = res.median_ms * 0.9;
             res.max_ms = res.median_ms * 1.2;
+            res.reps = 5;
+            res.gbps = 1000 / res.median_ms;
+            if (res.kind == StepKind::kGpu) {
+                res.work.bound = Bound::kRead;
+                res.ceiling = 3000;
+                res.pct_of_ceiling = res.gbps / 30;
+            }
             res.verified = !(wrong_lesson == res.lesson);
             m_inbox.push_back({{"id", r["id"]}, {"type", "result"}, {"result", ToJson(res)}});
         } else if (op == "attributes") {
-            const Json attributes = {{"kernel", "k"},
-                                     {"registers", 20},
-                                     {"static_smem_bytes", 0},
-                                     {"max_threads_per_block", 1024},
-                                     {"active_blocks_per_sm", 2048 / r["block"].get<int>()},
-                                     {"occupancy", 1.0}};
+            const Json attributes = {
+                {"kernel", "k"},
+                {"registers", 20},
+                {"static_smem_bytes", 0},
+                {"max_threads_per_block", 1024},
+                {"active_blocks_per_sm", 2048 / r["params"]["block"].get<int>()},
+                {"occupancy", 1.0}};
             m_inbox.push_back({{"id", r["id"]},
                                {"type", "attributes"},
                                {"lesson", r["lesson"]},
-                               {"block", r["block"]},
+                               {"params", r["params"]},
                                {"attributes", attributes}});
         } else if (op == "cancel") {
             m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
@@ -89,11 +111,15 @@ public:
 
 private:
     std::vector<Json>* m_log;
+    const Registry* m_registry;
+    int m_protocol;
     std::vector<Json> m_inbox;
 };
 
 class AppLogic : public ::testing::Test {
 protected:
+    explicit AppLogic(const Registry& reg = Catalog(), int protocol = kProtocolVersion)
+        : registry(reg), worker_protocol(protocol) {}
     void SetUp() override {
         ImGui::CreateContext();
         ImGuiIO& io = ImGui::GetIO();
@@ -104,20 +130,21 @@ protected:
         io.KeyMap[ImGuiKey_RightArrow] = 262;
         io.KeyMap[ImGuiKey_Escape] = 256;
         ui.settings.scale = 1;
-        ui.fonts = BuildFonts(1.0f, UiTexts(Catalog()));
+        ui.fonts = BuildFonts(1.0f, UiTexts(registry));
         unsigned char* pixels;
         int w, h;
         io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
         ui.fonts_dirty = false;
         controller = std::make_unique<Controller>(
-            Catalog(),
+            registry,
             [this] {
-                auto fake = std::make_unique<FakeWorker>(&sent);
+                auto fake = std::make_unique<FakeWorker>(&sent, &registry, worker_protocol);
                 fake->has_gpu = worker_has_gpu;
                 worker = fake.get();
+                ++workers_started;
                 return fake;
             },
-            LoadRecordedResults(nullptr));
+            &registry == &Catalog() ? LoadRecordedResults(nullptr) : std::vector<RunResult>{});
         controller->Start();
         Frames(2);
     }
@@ -126,7 +153,7 @@ protected:
     void Frame() {
         controller->Update();
         ImGui::NewFrame();
-        DrawUi(ui, *controller, Catalog());
+        DrawUi(ui, *controller, registry);
         ImGui::Render();
         for (bool& k : ImGui::GetIO().KeysDown) k = false;
     }
@@ -183,8 +210,11 @@ protected:
         return out;
     }
 
+    const Registry& registry;
+    const int worker_protocol;
     UiState ui;
     bool worker_has_gpu = false;  // what the next worker started will report
+    int workers_started = 0;
     std::vector<Json> sent;
     FakeWorker* worker = nullptr;
     std::unique_ptr<Controller> controller;
@@ -211,9 +241,10 @@ TEST_F(AppLogic, SelectLessonThreeAndRun) {
     ASSERT_EQ(runs.size(), 2u) << "this lesson and the previous one";
     EXPECT_EQ(runs[0]["lesson"], 2);
     EXPECT_EQ(runs[1]["lesson"], 3);
-    EXPECT_EQ(runs[1]["size"], 64u << 20);
-    EXPECT_TRUE(runs[1].contains("threads"));
-    EXPECT_FALSE(runs[0].contains("threads")) << "lesson 2 takes no thread count";
+    EXPECT_EQ(runs[1]["params"]["size"], 64u << 20);
+    EXPECT_EQ(runs[1]["params"]["data"], "random");
+    EXPECT_TRUE(runs[1]["params"].contains("threads"));
+    EXPECT_FALSE(runs[0]["params"].contains("threads")) << "lesson 2 takes no thread count";
     Frames(2);
     // The chart holds both bars and the speedup label.
     ASSERT_GE(ui.step_bars.size(), 3u);
@@ -223,6 +254,13 @@ TEST_F(AppLogic, SelectLessonThreeAndRun) {
     EXPECT_EQ(ui.step_bars[2].annotation, "2.50\xC3\x97 faster than lesson 2");
     EXPECT_DOUBLE_EQ(ui.step_bars[2].lo, 18.0);
     EXPECT_DOUBLE_EQ(ui.step_bars[2].hi, 24.0);
+    // The same bars in the rate the results are judged by.
+    Click("axis_rate");
+    EXPECT_TRUE(ui.rate_axis);
+    EXPECT_DOUBLE_EQ(ui.step_bars[1].value, 20.0) << "1000 / 50 GB/s";
+    EXPECT_DOUBLE_EQ(ui.step_bars[2].value, 50.0);
+    EXPECT_NEAR(ui.step_bars[2].lo, 50.0 / 1.2, 1e-9) << "the rate at the slowest sample";
+    EXPECT_EQ(ui.step_bars[2].annotation, "2.50\xC3\x97 faster than lesson 2");
 }
 
 TEST_F(AppLogic, DraggingSlidersReplacesPendingRequestsInsteadOfQueueing) {
@@ -235,7 +273,7 @@ TEST_F(AppLogic, DraggingSlidersReplacesPendingRequestsInsteadOfQueueing) {
     Wait(kDebounceSeconds + 0.1);
     auto runs = Runs();
     ASSERT_EQ(runs.size(), 2u);
-    EXPECT_GT(runs[1]["threads"].get<int>(), 1) << "dragged to the right";
+    EXPECT_GT(runs[1]["params"]["threads"].get<int>(), 1) << "dragged to the right";
     const ImVec4 s = ui.rects["size"];
     sent.clear();
     Drag(ImVec2((s.x + s.z) / 2, (s.y + s.w) / 2), ImVec2(s.x + 2, (s.y + s.w) / 2));
@@ -244,7 +282,7 @@ TEST_F(AppLogic, DraggingSlidersReplacesPendingRequestsInsteadOfQueueing) {
     EXPECT_EQ(sent.front()["op"], "cancel") << "pending runs are cancelled first";
     runs = Runs();
     ASSERT_EQ(runs.size(), 2u) << "one pair of runs, no backlog";
-    EXPECT_EQ(runs[1]["size"], 1024) << "dragged to the smallest size";
+    EXPECT_EQ(runs[1]["params"]["size"], 1024) << "dragged to the smallest size";
 }
 
 TEST_F(AppLogic, BlockSizeSliderOffersOnlyAcceptedSizes) {
@@ -260,12 +298,17 @@ TEST_F(AppLogic, BlockSizeSliderOffersOnlyAcceptedSizes) {
     auto runs = Runs();
     ASSERT_EQ(runs.size(), 2u) << "lessons 19 and 20";
     EXPECT_EQ(runs[0]["lesson"], 19);
-    EXPECT_FALSE(runs[0].contains("block")) << "the CPU lesson has no block size";
-    EXPECT_EQ(runs[1]["block"], 1024) << "dragged to the end of the accepted sizes";
-    Drag(ImVec2(r.z - 2, (r.y + r.w) / 2), ImVec2(r.x + (r.z - r.x) * 0.3f, (r.y + r.w) / 2));
-    for (int block = ui.run.block; block > 1; block /= 2)
-        ASSERT_NE(block % 2, 1) << ui.run.block << " is not a power of two";
-    EXPECT_TRUE(Catalog().FindLesson(20)->blocks->Accepts(ui.run.block));
+    EXPECT_FALSE(runs[0]["params"].contains("block")) << "the CPU lesson has no block size";
+    EXPECT_EQ(runs[1]["params"]["block"], 1024) << "dragged to the end of the accepted sizes";
+    // (The rectangle ends with the label: the slider's own frame starts at its left.)
+    Drag(ImVec2(r.x + 3, (r.y + r.w) / 2), ImVec2(r.x + (r.z - r.x) * 0.3f, (r.y + r.w) / 2));
+    const ParamSpec& spec = *Catalog().FindLesson(20)->FindParam("block");
+    const ParamValue block = ResolveParam(spec, ui.run);
+    EXPECT_EQ(ui.run.params["block"], std::to_string(block.number)) << "what the slider shows";
+    EXPECT_LT(block.number, 1024u);
+    for (uint64_t b = block.number; b > 1; b /= 2)
+        ASSERT_NE(b % 2, 1u) << block.number << " is not a power of two";
+    EXPECT_EQ(spec.Reject(block), "");
 }
 
 TEST_F(AppLogic, KernelAttributesFollowTheBlockSize) {
@@ -274,8 +317,9 @@ TEST_F(AppLogic, KernelAttributesFollowTheBlockSize) {
     Frames(2);
     Click("lesson_4");
     Frames(2);
-    const KernelAttributes* a = controller->Attributes(*Catalog().FindLesson(4), 256);
+    const KernelAttributes* a = controller->Attributes(*Catalog().FindLesson(4), ui.run);
     ASSERT_NE(a, nullptr) << "asked of the worker for the default block";
+    EXPECT_EQ(ui.run.params["block"], "256");
     EXPECT_EQ(a->active_blocks_per_sm, 8);
     int asked = 0;
     for (const Json& r : sent) asked += r["op"] == "attributes";
@@ -283,9 +327,13 @@ TEST_F(AppLogic, KernelAttributesFollowTheBlockSize) {
     int asked_again = 0;
     for (const Json& r : sent) asked_again += r["op"] == "attributes";
     EXPECT_EQ(asked, asked_again) << "answers are remembered, not asked every frame";
-    ui.run.block = 512;
+    for (const Json& r : sent)
+        if (r["op"] == "attributes") {
+            EXPECT_EQ(r["params"], Json({{"block", 256}})) << "the lesson's own parameters";
+        }
+    ui.run.params["block"] = "512";
     Frames(3);
-    a = controller->Attributes(*Catalog().FindLesson(4), 512);
+    a = controller->Attributes(*Catalog().FindLesson(4), ui.run);
     ASSERT_NE(a, nullptr);
     EXPECT_EQ(a->active_blocks_per_sm, 4);
 }
@@ -361,12 +409,240 @@ TEST_F(AppLogic, RecordedResultsAreComparedOnlyAtTheirOwnSize) {
         }
     }
     Click("compare_recorded");
-    EXPECT_EQ(ui.run.size_bytes, 1u << 30);
+    EXPECT_EQ(ui.run.params["size"], std::to_string(1u << 30));
     for (const chart::Bar& b : ui.step_bars) {
         if (b.label == "#19") continue;  // the CPU lesson has not run at 1 GiB
         EXPECT_GT(b.value, 0.0) << b.label;
         EXPECT_TRUE(b.hatched) << b.label;
         EXPECT_NE(b.tooltip.find("not live"), std::string::npos) << b.label;
+    }
+}
+
+TEST_F(AppLogic, ParametersAreKeptAcrossLessonsWhereAccepted) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(2);
+    Click("lesson_4");
+    ui.run.params["block"] = "512";
+    ui.run.params["size"] = std::to_string(8u << 20);
+    Key(262);  // right arrow: lesson 5 accepts 512 too
+    EXPECT_EQ(ui.settings.lesson, 5);
+    EXPECT_EQ(ui.run.params["block"], "512");
+    EXPECT_EQ(ResolveParam(*Catalog().FindLesson(5)->FindParam("block"), ui.run).number, 512u);
+    ui.run.params["block"] = "1024";
+    Click("lesson_10");  // at most 512 threads: its default is shown
+    EXPECT_EQ(ui.run.params["block"], "256");
+    EXPECT_EQ(ui.run.params["size"], std::to_string(8u << 20)) << "the size is kept";
+    // Threads set on lesson 3 are those of lesson 19, a chapter later.
+    Click("lesson_3");
+    ui.run.params["threads"] = "3";
+    Click("lesson_19");
+    EXPECT_EQ(ui.run.params["threads"], "3");
+    EXPECT_EQ(ui.run.params["size"], std::to_string(8u << 20)) << "a whole number of floats";
+    sent.clear();
+    Click("run");
+    ASSERT_EQ(Runs().size(), 1u);
+    EXPECT_EQ(Runs()[0]["params"], Json({{"threads", 3}, {"size", 8u << 20}, {"data", "random"}}));
+    // A value a lesson does not accept is never sent: the lesson's default goes instead.
+    ui.run.params["data"] = "dense";  // a data kind of chapter 1 only
+    sent.clear();
+    Click("run");
+    ASSERT_EQ(Runs().size(), 1u);
+    EXPECT_EQ(Runs()[0]["params"]["data"], "random");
+}
+
+TEST_F(AppLogic, SweepsNameTheParameterTheyGoOver) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(2);
+    Click("lesson_20");
+    worker->answer_runs = false;
+    sent.clear();
+    Key(kKeyS);
+    std::vector<Json> sweeps;
+    for (const Json& r : sent)
+        if (r["op"] == "sweep") sweeps.push_back(r);
+    ASSERT_EQ(sweeps.size(), 1u) << "lesson 19 runs on the CPU: no block size to sweep";
+    EXPECT_EQ(sweeps[0]["over"], "block");
+    EXPECT_EQ(sweeps[0]["values"], Json({32, 64, 128, 256, 512, 1024}));
+    EXPECT_FALSE(sweeps[0]["params"].contains("block"));
+    controller->SweepSizes(*Catalog().FindLesson(20), ui.run);
+    sweeps.clear();
+    for (const Json& r : sent)
+        if (r["op"] == "sweep" && r["over"] == "size") sweeps.push_back(r);
+    ASSERT_EQ(sweeps.size(), 2u) << "lessons 19 and 20";
+    EXPECT_EQ(sweeps[1]["values"].front(), 1024);
+    EXPECT_EQ(sweeps[1]["values"].back(), 64u << 20);
+    EXPECT_FALSE(sweeps[1]["params"].contains("size"));
+    EXPECT_EQ(sweeps[1]["params"]["block"], 256);
+}
+
+// A worker from an older build says hello in protocol 1: it is refused, gets no request and
+// is not restarted.
+class AppLogicOldWorker : public AppLogic {
+protected:
+    AppLogicOldWorker() : AppLogic(Catalog(), 1) {}
+};
+
+TEST_F(AppLogicOldWorker, IsRefusedWithAClearMessageAndNotRestarted) {
+    Frames(10);
+    EXPECT_TRUE(sent.empty()) << sent.front().dump();
+    EXPECT_EQ(workers_started, 1);
+    EXPECT_EQ(controller->WorkerState(), "refused");
+    ASSERT_FALSE(controller->notices().empty());
+    const std::string& notice = controller->notices().back();
+    EXPECT_NE(notice.find("the worker speaks protocol 1, this program needs 2: rebuild "
+                          "cuda-lessons-cli next to it"),
+              std::string::npos)
+        << notice;
+    EXPECT_NE(controller->Mode(*Catalog().FindLesson(3)), LessonMode::kLive);
+    EXPECT_EQ(controller->Mode(*Catalog().FindLesson(4)), LessonMode::kRecorded);
+    EXPECT_NE(controller->UnavailableReason(*Catalog().FindLesson(3)).find("protocol 1"),
+              std::string::npos);
+    Click("lesson_3");
+    Click("run");
+    Key(kKeyR);
+    EXPECT_TRUE(sent.empty()) << "nothing is sent to a refused worker";
+    controller->RestartWorker();  // by hand: tries again, refused again
+    Frames(2);
+    EXPECT_EQ(workers_started, 2);
+    EXPECT_TRUE(sent.empty());
+}
+
+// A chapter the GUI has never seen: its controls, requests, chart and table come from its
+// parameters alone.
+const Registry& MadeUpRegistry() {
+    static const Registry registry = [] {
+        Registry r;
+        Chapter chapter;
+        chapter.number = 7;
+        chapter.id = "tiles";
+        chapter.title = "Tiles";
+        ParamSpec m;
+        m.name = "m";
+        m.label_en = "Rows";
+        m.label_zh = "行数";
+        m.type = ParamType::kCount;
+        m.min = 16;
+        m.max = 1 << 16;
+        m.step = 16;
+        m.default_value = ParamValue::Number(1024);
+        m.log_scale = true;
+        chapter.params = {m, ChoiceParam("tile", "Tile", "分块", {"64x64", "128x128"},
+                                         {"four warps", "eight warps, more registers"})};
+        chapter.workload_host_bytes = [](const ParamValues& p) {
+            return p.Number("m") * p.Number("m") * 12;
+        };
+        r.AddChapter(chapter);
+        Lesson lesson;
+        lesson.number = 1;
+        lesson.id = "tiles/01-tiled";
+        lesson.chapter = "tiles";
+        lesson.title = "Tiled";
+        lesson.kind = StepKind::kGpu;
+        lesson.params = {BlockParam(64, 512, 128, true, "two warps at the least")};
+        lesson.needs = [](const ParamValues& p) {
+            return MemoryNeeds{0, p.Number("m") * p.Number("m") * 12};
+        };
+        r.AddLesson(lesson);
+        return r;
+    }();
+    return registry;
+}
+
+class AppLogicMadeUpChapter : public AppLogic {
+protected:
+    AppLogicMadeUpChapter() : AppLogic(MadeUpRegistry()) { worker_has_gpu = true; }
+};
+
+TEST_F(AppLogicMadeUpChapter, ControlsRequestsChartAndTableComeFromItsParameters) {
+    const Lesson& lesson = *registry.FindLesson(1);
+    EXPECT_EQ(ControlFor(*lesson.FindParam("block")), ControlKind::kValues);
+    EXPECT_EQ(ControlFor(*lesson.FindParam("m")), ControlKind::kLog);
+    EXPECT_EQ(ControlFor(*lesson.FindParam("tile")), ControlKind::kCombo);
+    EXPECT_EQ(ControlFor(ThreadsParam()), ControlKind::kInt);
+    for (const char* name : {"block", "m", "tile", "cold_l2", "run"})
+        EXPECT_TRUE(ui.rects.count(name)) << name << " has no control";
+    EXPECT_FALSE(ui.rects.count("size")) << "this chapter has no data size";
+    const std::vector<std::string_view> texts = UiTexts(registry);
+    EXPECT_NE(std::find(texts.begin(), texts.end(), "行数"), texts.end()) << "labels' glyphs";
+
+    sent.clear();
+    Click("run");
+    ASSERT_EQ(Runs().size(), 1u);
+    EXPECT_EQ(Runs()[0]["params"], Json({{"block", 128}, {"m", 1024}, {"tile", "64x64"}}));
+    ASSERT_EQ(ui.step_bars.size(), 1u);
+    EXPECT_DOUBLE_EQ(ui.step_bars[0].value, 50.0) << "matched by m and tile";
+    EXPECT_NE(ui.step_bars[0].tooltip.find("m 1024, tile 64x64"), std::string::npos)
+        << ui.step_bars[0].tooltip;
+    EXPECT_NE(ui.step_bars[0].tooltip.find("% of the read-bandwidth ceiling (3000 GB/s)"),
+              std::string::npos)
+        << ui.step_bars[0].tooltip;
+
+    // The log slider goes down to the smallest m and snaps to whole rows of 16.
+    const ImVec4 r = ui.rects["m"];
+    sent.clear();
+    Drag(ImVec2((r.x + r.z) / 2, (r.y + r.w) / 2), ImVec2(r.x + 2, (r.y + r.w) / 2));
+    Wait(kDebounceSeconds + 0.1);
+    ASSERT_EQ(Runs().size(), 1u);
+    EXPECT_EQ(Runs()[0]["params"]["m"], 16);
+    EXPECT_EQ(SnapLog(*lesson.FindParam("m"), 10.5, 1 << 16), 1440u) << "2^10.5 in rows of 16";
+    EXPECT_EQ(ui.step_bars[0].value, 50.0) << "the new run, at m = 16";
+
+    // Another tile: the previous result no longer matches the page.
+    ui.run.params["tile"] = "128x128";
+    Frames(2);
+    EXPECT_EQ(ui.step_bars[0].value, 0.0);
+    EXPECT_NE(ui.step_bars[0].tooltip.find("not measured at m 16, tile 128x128"), std::string::npos)
+        << ui.step_bars[0].tooltip;
+    ui.run.params["tile"] = "256x256";  // not one of its tiles: the default is shown and sent
+    sent.clear();
+    Click("run");
+    EXPECT_EQ(Runs().back()["params"]["tile"], "64x64");
+
+    // The results table: its fields, then a column per parameter.
+    const std::vector<ResultColumn> columns =
+        ResultColumns(registry, registry.chapters().front(), "zh");
+    ASSERT_GE(columns.size(), 4u);
+    EXPECT_EQ(columns[0].header, "课");
+    EXPECT_EQ(columns[1].header, "线程块大小");
+    EXPECT_EQ(columns[2].header, "行数");
+    EXPECT_EQ(columns[3].header, "分块");
+    EXPECT_EQ(columns[2].text(controller->results().back().result), "16");
+    EXPECT_EQ(columns[3].text(controller->results().back().result), "64x64");
+}
+
+TEST(AppTable, ColumnsComeFromTheFieldTableAndTheChaptersParameters) {
+    const Chapter& split = *Catalog().FindChapter("split");
+    const std::vector<ResultColumn> en = ResultColumns(Catalog(), split, "en");
+    std::vector<std::string> headers;
+    for (const ResultColumn& c : en) headers.push_back(c.header);
+    std::vector<std::string> expected = {"lesson", "Data size", "Data", "Host threads",
+                                         "Block size"};
+    for (const ResultField& f : ResultFields())
+        if (f.header_en && std::string_view(f.name) != "lesson") expected.push_back(f.header_en);
+    EXPECT_EQ(headers, expected);
+    for (const char* h : {"median ms", "GB/s", "GFLOP/s", "% ceiling", "check"})
+        EXPECT_NE(std::find(headers.begin(), headers.end(), h), headers.end()) << h;
+
+    const std::vector<ResultColumn> zh = ResultColumns(Catalog(), split, "zh");
+    ASSERT_EQ(zh.size(), en.size());
+    EXPECT_EQ(zh[0].header, "课");
+    EXPECT_EQ(zh[1].header, "数据规模");
+
+    RunResult r;
+    r.lesson = 4;
+    r.params.Set("block", ParamValue::Number(512));
+    r.params.Set("size", ParamValue::Number(64u << 20));
+    r.median_ms = 1.5;
+    for (const ResultColumn& c : en) {
+        const ResultField* f = FindResultField(c.key);
+        const std::string want = c.key == "param:block"     ? "512"
+                                 : c.key == "param:size"    ? "64 MiB"
+                                 : c.key == "param:threads" ? "-"
+                                 : c.key == "param:data"    ? "-"
+                                                            : f->text(r);
+        EXPECT_EQ(c.text(r), want) << c.key;
     }
 }
 
@@ -418,18 +694,23 @@ TEST(AppExport, CsvAndJsonHoldEveryResult) {
     results[1].result.recorded = true;
     results[1].origin = Origin::kRecorded;
 
-    const std::vector<std::string> csv = SplitLines(ExportText(results, ExportFormat::kCsv));
-    ASSERT_EQ(csv.size(), 3u);
-    EXPECT_EQ(csv[0], CsvHeader() + ",recorded");
-    EXPECT_EQ(csv[1], CsvRow(results[0].result) + ",false");
-    EXPECT_EQ(csv[2], CsvRow(results[1].result) + ",true");
-    EXPECT_EQ(ExportText({}, ExportFormat::kCsv), CsvHeader() + ",recorded\n");
+    results[1].result.params.Set("block", ParamValue::Number(512));
+    const std::vector<std::string> names = {"block", "size"};
 
-    const Json all = Json::parse(ExportText(results, ExportFormat::kJson));
+    const std::vector<std::string> csv = SplitLines(ExportText(results, ExportFormat::kCsv, names));
+    ASSERT_EQ(csv.size(), 3u);
+    EXPECT_EQ(csv[0], CsvHeader(names) + ",recorded");
+    EXPECT_NE(csv[0].find(",block,size,"), std::string::npos) << csv[0];
+    EXPECT_EQ(csv[1], CsvRow(results[0].result, names) + ",false");
+    EXPECT_EQ(csv[2], CsvRow(results[1].result, names) + ",true");
+    EXPECT_NE(csv[2].find(",512,"), std::string::npos) << csv[2];
+    EXPECT_EQ(ExportText({}, ExportFormat::kCsv, names), CsvHeader(names) + ",recorded\n");
+
+    const Json all = Json::parse(ExportText(results, ExportFormat::kJson, names));
     ASSERT_EQ(all.size(), 2u);
     EXPECT_EQ(all[0], ToJson(results[0].result));
     EXPECT_EQ(all[1]["id"], "split/04-one-thread-per-pair");
-    EXPECT_EQ(Json::parse(ExportText({}, ExportFormat::kJson)), Json::array());
+    EXPECT_EQ(Json::parse(ExportText({}, ExportFormat::kJson, names)), Json::array());
 }
 
 TEST(AppExport, FileNamesCarryTheLocalTime) {
@@ -442,7 +723,8 @@ TEST(AppExport, FileNamesCarryTheLocalTime) {
 }
 
 TEST(AppExport, UnwritableFolderGivesAMessage) {
-    const std::string message = ExportResults("/nonexistent/a/b", {}, ExportFormat::kCsv, 0);
+    const std::string message =
+        ExportResults("/nonexistent/a/b", {}, ExportFormat::kCsv, 0, {"size"});
     EXPECT_EQ(message.rfind("Could not write /nonexistent/a/b/results-", 0), 0u) << message;
 }
 
@@ -475,7 +757,8 @@ TEST(AppRecorded, EmbeddedResultsAreGpuLessonsFromTheReferenceGpu) {
         EXPECT_EQ(r.kind, StepKind::kGpu);
         EXPECT_TRUE(r.recorded);
         EXPECT_TRUE(r.verified);
-        EXPECT_FALSE(r.device.empty());
+        EXPECT_FALSE(r.Device().empty());
+        EXPECT_TRUE(r.Number("size")) << r.id << ": recorded before parameters were named";
         EXPECT_NE(Catalog().FindLesson(r.lesson), nullptr) << r.id;
     }
 }

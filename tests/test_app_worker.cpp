@@ -1,8 +1,10 @@
-// The GUI's worker handling with real child processes: a fake worker that crashes mid-run,
-// and the real `cuda-lessons-cli serve`.
+// The GUI's worker handling with real child processes: a fake worker that crashes mid-run, one
+// of an older protocol, and the real `cuda-lessons-cli serve`.
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
+#include <fstream>
 #include <thread>
 
 #include "catalog.h"
@@ -49,7 +51,7 @@ TEST(AppWorker, CrashMidRunIsReportedRestartedAndResultsKept) {
     const Lesson& three = *Catalog().FindLesson(3);
     ASSERT_TRUE(WaitFor(c, [&] { return c.Mode(three) == LessonMode::kLive; }));
     RunSettings settings;
-    settings.size_bytes = 1024;
+    settings.params["size"] = "1024";
     c.RunWithPrevious(three, settings);
     ASSERT_TRUE(WaitFor(c, [&] { return c.restarts() == 1; }))
         << "the worker died and was restarted";
@@ -93,6 +95,32 @@ TEST(AppWorker, CrashLoopStopsRestartingAndSaysSo) {
     EXPECT_TRUE(WaitFor(c, [&] { return c.WorkerState() == "idle"; }));
 }
 
+TEST(AppWorker, WorkerOfAnotherProtocolIsRefusedAndNotRestarted) {
+    const std::string script = std::string(LESSONS_SOURCE_DIR) + "/tests/fake_worker_old.sh";
+    const std::string log = ::testing::TempDir() + "/fake_worker_old.log";
+    std::remove(log.c_str());
+    int started = 0;
+    Controller c(Catalog(),
+                 [&] {
+                     ++started;
+                     return std::make_unique<WorkerProcess>(
+                         std::vector<std::string>{"/bin/sh", script, log});
+                 },
+                 {});
+    c.Start();
+    ASSERT_TRUE(WaitFor(c, [&] { return c.WorkerState() == "refused"; })) << c.WorkerState();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    c.Update();
+    EXPECT_EQ(started, 1) << "not restarted";
+    ASSERT_FALSE(c.notices().empty());
+    EXPECT_NE(c.notices().back().find("the worker speaks protocol 1, this program needs 2"),
+              std::string::npos)
+        << c.notices().back();
+    std::ifstream received(log);
+    std::string line;
+    EXPECT_FALSE(std::getline(received, line)) << "it was sent: " << line;
+}
+
 TEST(AppWorker, MissingWorkerProgramIsReportedNotFatal) {
     Controller c(Catalog(),
                  [] {
@@ -119,13 +147,15 @@ TEST(AppWorker, RealWorkerRunsLessonThree) {
     ASSERT_TRUE(
         WaitFor(c, [&] { return c.Mode(three) == LessonMode::kLive && !c.device().empty(); }));
     RunSettings settings;
-    settings.size_bytes = 1 << 20;
-    settings.threads = 2;
+    settings.params = {{"size", std::to_string(1 << 20)}, {"threads", "2"}};
     c.RunWithPrevious(three, settings);
     ASSERT_TRUE(WaitFor(c, [&] { return !c.Busy(); }));
-    const StoredResult* r = c.Latest(3, 1 << 20, DataKind::kRandom);
+    const ParamValues values = ChapterValues(Catalog().ChapterOf(three), settings);
+    EXPECT_EQ(values.Number("size"), 1u << 20);
+    EXPECT_EQ(values.Choice("data"), "random");
+    const StoredResult* r = c.Latest(3, values);
     ASSERT_NE(r, nullptr);
     EXPECT_TRUE(r->result.verified);
-    EXPECT_EQ(r->result.threads, 2);
-    EXPECT_NE(c.Latest(2, 1 << 20, DataKind::kRandom), nullptr);
+    EXPECT_EQ(r->result.Number("threads"), 2u);
+    EXPECT_NE(c.Latest(2, values), nullptr);
 }
