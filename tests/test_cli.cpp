@@ -69,7 +69,9 @@ TEST(Cli, RunJsonHasEveryField) {
     ASSERT_EQ(out.code, 0) << out.text;
     const json r = json::parse(out.text);
     for (const lessons::ResultField& f : lessons::ResultFields()) {
-        if (f.name) EXPECT_TRUE(r.contains(f.name)) << f.name;
+        if (f.name) {
+            EXPECT_TRUE(r.contains(f.name)) << f.name;
+        }
     }
     EXPECT_EQ(r["lesson"], 3);
     EXPECT_EQ(r["kind"], "cpu");
