@@ -64,7 +64,7 @@ void PrintDevice(const DeviceInfo& d, const Ceilings& c) {
 
     TextTable ceilings({"ceiling", "measured", "datasheet", "of datasheet"},
                        {false, true, true, true});
-    ceilings.AddRow({"read (streaming kernel, up to 1 GiB)", Gbps(c.read_gbps),
+    ceilings.AddRow({"read (fastest of 5 streaming kernels, 1 GiB)", Gbps(c.read_gbps),
                      Gbps(c.datasheet_dram_gbps), Percent(c.read_gbps, c.datasheet_dram_gbps)});
     ceilings.AddRow({"device copy (read + write, up to 1 GiB)", Gbps(c.copy_gbps),
                      Gbps(c.datasheet_dram_gbps), Percent(c.copy_gbps, c.datasheet_dram_gbps)});

@@ -22,6 +22,7 @@ struct RawOptions {
     std::string blocks, sizes, over, format = "table", min_time;
     std::vector<std::string> sets;  // NAME=VALUE
     bool cold_l2 = false;
+    bool no_ceilings = false;
 };
 
 void AddRunOptions(CLI::App* cmd, RawOptions& raw, bool with_output) {
@@ -36,6 +37,9 @@ void AddRunOptions(CLI::App* cmd, RawOptions& raw, bool with_output) {
                     "generated data: random, dense, none (split); random, ones (reduce)");
     cmd->add_option("--seed", raw.seed, "seed of the data generator");
     cmd->add_flag("--cold-l2", raw.cold_l2, "flush the GPU's L2 cache before every sample");
+    cmd->add_flag("--no-ceilings", raw.no_ceilings,
+                  "do not measure this GPU's ceilings (no % of ceiling; faster one-off runs, "
+                  "e.g. under compute-sanitizer)");
     cmd->add_option("--input", raw.input, "scan this file instead of generated data (chapter 1)");
     if (with_output)
         cmd->add_option("--offsets-out", raw.output,
@@ -84,6 +88,7 @@ cli::Options ToOptions(const RawOptions& raw) {
     }
     o.seed = ParseCount(raw.seed);
     o.cold_l2 = raw.cold_l2;
+    o.measure_ceilings = !raw.no_ceilings;
     o.input_file = raw.input;
     o.output_file = raw.output;
     return options;

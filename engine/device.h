@@ -12,7 +12,7 @@ namespace lessons {
 // What a step can reach on one device, measured once per process (GetCeilings) with the
 // datasheet figures beside. Rates in GB/s (1e9 bytes/s) and GFLOP/s; 0 where unknown.
 struct Ceilings {
-    double read_gbps = 0;              // read-only streaming kernel, bytes read / time
+    double read_gbps = 0;              // fastest of five read-only streaming kernels, bytes / time
     double copy_gbps = 0;              // device-to-device copy, (bytes read + bytes written) / time
     double fp32_gflops = 0;            // a kernel of independent FMAs on every SM, 2 flops per FMA
     double h2d_gbps = 0;               // pinned host to device

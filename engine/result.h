@@ -16,11 +16,12 @@ struct RunOptions {
     RawParams params;         // by name, as text; unset ones take the lesson's defaults
     std::optional<int> reps;  // timed samples; default: until min_time_s has passed
     uint64_t seed = 1;
-    bool cold_l2 = false;      // flush the L2 before every GPU sample
-    std::string input_file;    // chapters that accept one: scan this file
-    std::string output_file;   // chapters with an output: write it here (split: offsets)
-    double min_time_s = 0.25;  // automatic repetitions: time at least this long...
-    double max_time_s = 5.0;   // ...and stop after this long, even before kMinReps
+    bool cold_l2 = false;          // flush the L2 before every GPU sample
+    std::string input_file;        // chapters that accept one: scan this file
+    std::string output_file;       // chapters with an output: write it here (split: offsets)
+    double min_time_s = 0.25;      // automatic repetitions: time at least this long...
+    double max_time_s = 5.0;       // ...and stop after this long, even before kMinReps
+    bool measure_ceilings = true;  // GPU steps: compare with this GPU's measured ceilings
 
     // Sets (or replaces) one parameter's text.
     void Set(const std::string& name, const std::string& value);

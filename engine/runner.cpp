@@ -245,7 +245,7 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     r.min_ms = *std::min_element(r.samples_ms.begin(), r.samples_ms.end());
     r.max_ms = *std::max_element(r.samples_ms.begin(), r.samples_ms.end());
     r.parts = PartMedians(samples);
-    if (lesson.kind == StepKind::kGpu) {
+    if (lesson.kind == StepKind::kGpu && options.measure_ceilings) {
         const CeilingFigures figures = FiguresFor(devices);
         DeriveMetrics(r, &figures);
     } else {

@@ -343,6 +343,19 @@ TEST(Gpu, PartsAreTimedAndAttributesReported) {
     }
 }
 
+TEST(Gpu, WithoutCeilingsThereIsNoPercentage) {
+    REQUIRE_GPU();
+    Session session(Lessons());
+    RunOptions o;
+    o.Set("size", "1MiB");
+    o.reps = 1;
+    o.measure_ceilings = false;
+    const RunResult r = session.Run(*Lessons().FindLesson(25), o);
+    ASSERT_TRUE(r.verified) << r.check_message;
+    EXPECT_GT(r.gbps, 0);
+    EXPECT_FALSE(r.ceiling || r.pct_of_ceiling || r.attainable_gflops);
+}
+
 TEST(Gpu, LargerThanDeviceMemoryIsAClearUsageError) {
     REQUIRE_GPU();
     Session session(Lessons());

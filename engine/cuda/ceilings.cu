@@ -23,10 +23,12 @@ constexpr int kBlock = 256;
 constexpr int kFmaChains = 8;
 constexpr int kFmaIterations = 32768;  // about 2 ms per launch at full rate on any GPU
 
-// Read-only streaming: a grid that fills the GPU once walks the buffer with a grid stride,
-// each thread issuing four independent 16-byte loads per iteration (plenty of bytes in flight).
-// The words are folded into one value, stored only when it equals a key chosen at run time,
-// so no load is dead code. Indices are checked against `count`: any size is in bounds.
+// Read-only streaming, two ways (the ceiling is the faster; which one wins depends on the GPU):
+// a grid that fills the GPU once walks the buffer with a grid stride, each thread issuing four
+// independent 16-byte loads per iteration; or one thread per few 16-byte words, each block
+// reading one contiguous tile, the grid as large as the buffer (the shape of lessons 10 and
+// 25). The words are folded into one value, stored only when it equals a key chosen at run
+// time, so no load is dead code. Indices are checked against `count`: any size is in bounds.
 __global__ void ceiling_read_kernel(const uint4* __restrict__ in, size_t count, unsigned int* out,
                                     unsigned int key) {
     const size_t stride = size_t(gridDim.x) * blockDim.x;
@@ -44,6 +46,22 @@ __global__ void ceiling_read_kernel(const uint4* __restrict__ in, size_t count, 
         const uint4 a = in[i];
         acc += a.x ^ a.y ^ a.z ^ a.w;
     }
+    if (acc == key) out[0] = acc;
+}
+
+template <int kLoads>
+__global__ void ceiling_read_tiles_kernel(const uint4* __restrict__ in, size_t count,
+                                          unsigned int* out, unsigned int key) {
+    const size_t first = size_t(blockIdx.x) * blockDim.x * kLoads + threadIdx.x;
+    uint4 v[kLoads];
+#pragma unroll
+    for (int j = 0; j < kLoads; ++j) {  // every load issued before any is used
+        const size_t i = first + size_t(j) * blockDim.x;
+        v[j] = i < count ? in[i] : make_uint4(0, 0, 0, 0);
+    }
+    unsigned int acc = 0;
+#pragma unroll
+    for (int j = 0; j < kLoads; ++j) acc += v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
     if (acc == key) out[0] = acc;
 }
 
@@ -66,9 +84,11 @@ __global__ void ceiling_fma_kernel(float* out, float mul, float add, int iterati
     if (sum == key) out[0] = sum;
 }
 
-// Median milliseconds of `reps` timed runs of `enqueue` on `stream`, after `warmups`.
+// Median milliseconds of `reps` timed runs of `enqueue` on `stream`, after `warmups`; with
+// `fastest`, the fastest run (a bound the GPU reached, for the read ceiling that the best
+// kernels of the lessons are compared with).
 template <typename Enqueue>
-double MedianMs(cudaStream_t stream, int warmups, int reps, Enqueue enqueue) {
+double MedianMs(cudaStream_t stream, int warmups, int reps, Enqueue enqueue, bool fastest = false) {
     Event start, stop;
     for (int w = 0; w < warmups; ++w) enqueue();
     std::vector<double> samples;
@@ -79,7 +99,7 @@ double MedianMs(cudaStream_t stream, int warmups, int reps, Enqueue enqueue) {
         samples.push_back(ElapsedMs(start, stop));
     }
     std::sort(samples.begin(), samples.end());
-    return samples[samples.size() / 2];
+    return fastest ? samples.front() : samples[samples.size() / 2];
 }
 
 double Rate(double units, double ms) {
@@ -141,12 +161,30 @@ Ceilings MeasureCeilings(const DeviceList& list, int ordinal) {
     // Written once, so every later read (the kernel, the copies) sees initialised memory.
     LESSONS_CUDA_CHECK(cudaMemsetAsync(src.get(), 0x5a, bytes, s));
 
+    // The read ceiling is the fastest run of the fastest of five kernels: a bound this GPU
+    // reached, not a typical time.
+    auto fastest = [&](auto enqueue) { return MedianMs(s, 2, 9, enqueue, true); };
     const int read_grid = FullGrid(reinterpret_cast<const void*>(ceiling_read_kernel), device);
-    const double read_ms = MedianMs(s, 2, 9, [&] {
+    double best_read_ms = fastest([&] {
         ceiling_read_kernel<<<read_grid, kBlock, 0, s>>>(src.get(), src.size(), sink.get(), 1u);
         LESSONS_CUDA_CHECK_LAUNCH("ceiling_read_kernel");
     });
-    c.read_gbps = Rate(double(bytes), read_ms);
+    const size_t words = src.size();
+    for (const int block : {256, 512}) {
+        const unsigned tiles2 = static_cast<unsigned>((words + 2 * block - 1) / (2 * block));
+        const unsigned tiles4 = static_cast<unsigned>((words + 4 * block - 1) / (4 * block));
+        best_read_ms = std::min(best_read_ms, fastest([&] {
+                                    ceiling_read_tiles_kernel<2>
+                                        <<<tiles2, block, 0, s>>>(src.get(), words, sink.get(), 1u);
+                                    LESSONS_CUDA_CHECK_LAUNCH("ceiling_read_tiles_kernel<2>");
+                                }));
+        best_read_ms = std::min(best_read_ms, fastest([&] {
+                                    ceiling_read_tiles_kernel<4>
+                                        <<<tiles4, block, 0, s>>>(src.get(), words, sink.get(), 1u);
+                                    LESSONS_CUDA_CHECK_LAUNCH("ceiling_read_tiles_kernel<4>");
+                                }));
+    }
+    c.read_gbps = Rate(double(bytes), best_read_ms);
 
     // Device copy as cudaMemcpy does it: bytes read + bytes written.
     const double copy_ms = MedianMs(s, 3, 10, [&] {
