@@ -52,24 +52,6 @@ void ReportWrong(const RunResult& r) {
                   << ") gave a WRONG result: " << r.check_message << "\n";
 }
 
-const char* CeilingName(Bound bound) {
-    switch (bound) {
-        case Bound::kRead:
-            return "read-only bandwidth";
-        case Bound::kCopy:
-            return "device copy bandwidth";
-        case Bound::kFp32:
-            return "fp32 FMA peak";
-        case Bound::kH2D:
-            return "pinned host-to-device copy";
-        case Bound::kPeer:
-            return "peer copy";
-        case Bound::kNone:
-            break;
-    }
-    return "no ceiling";
-}
-
 std::string CeilingsLine() {
     const DeviceList& list = GetDevices();
     if (!list.available()) return "no GPU (" + list.unavailable_reason + ")";

@@ -34,6 +34,24 @@ Bound ParseBound(std::string_view text) {
     return Bound::kNone;
 }
 
+const char* CeilingName(Bound bound) {
+    switch (bound) {
+        case Bound::kRead:
+            return "read-only bandwidth";
+        case Bound::kCopy:
+            return "device copy bandwidth";
+        case Bound::kFp32:
+            return "fp32 FMA peak";
+        case Bound::kH2D:
+            return "pinned host-to-device copy";
+        case Bound::kPeer:
+            return "peer copy between GPUs";
+        case Bound::kNone:
+            break;
+    }
+    return "no ceiling";
+}
+
 void StepInstance::WriteOutput(std::ostream&) const {
     throw UsageError("this chapter has no output to write");
 }

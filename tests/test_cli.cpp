@@ -22,8 +22,8 @@ struct Output {
     std::string text;  // stdout, then stderr
 };
 
-Output Cli(const std::string& args, bool with_stderr = true) {
-    const std::string command = CliPath() + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+// Runs a shell command line; stdout and stderr as the command line routes them.
+Output Sh(const std::string& command) {
     FILE* pipe = popen(command.c_str(), "r");
     Output out;
     if (!pipe) return out;
@@ -33,6 +33,10 @@ Output Cli(const std::string& args, bool with_stderr = true) {
     const int status = pclose(pipe);
     out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return out;
+}
+
+Output Cli(const std::string& args, bool with_stderr = true) {
+    return Sh(CliPath() + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null"));
 }
 
 void ExpectUsageError(const std::string& args, const std::string& message) {
@@ -232,19 +236,6 @@ TEST(Cli, OffsetsOutOfARealFile) {
 }
 
 namespace {
-
-// Runs a shell command line; stdout and stderr as the command line routes them.
-Output Sh(const std::string& command) {
-    FILE* pipe = popen(command.c_str(), "r");
-    Output out;
-    if (!pipe) return out;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.text.append(buf, n);
-    const int status = pclose(pipe);
-    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return out;
-}
 
 std::string TempFile(const std::string& name) {
     return ::testing::TempDir() + "/cli_" + std::to_string(getpid()) + "_" + name;

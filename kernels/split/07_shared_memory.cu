@@ -31,8 +31,7 @@ namespace {
 
 // Lesson 6's padding: whole blocks of 2 x block bytes.
 uint64_t Padded(uint64_t n, int block) {
-    const uint64_t per_block = 2 * uint64_t(block);
-    return (n + per_block - 1) / per_block * per_block;
+    return kSplit06.padded(n, block);
 }
 
 uint64_t Blocks(uint64_t n, int block) {
