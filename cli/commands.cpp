@@ -64,8 +64,8 @@ std::string CeilingsLine() {
 std::string RateText(const RunResult& r) {
     std::string out = Fixed(r.Rate(), 1) + " " + r.RateUnit();
     if (r.pct_of_ceiling)
-        out += " (" + Fixed(*r.pct_of_ceiling, 1) + "% of the " + CeilingName(r.work.bound) + ", " +
-               Fixed(r.ceiling, 0) + " " + r.RateUnit() + ")";
+        out += " (" + Fixed(*r.pct_of_ceiling, 1) + "% of the " + CeilingDescription(r.work.bound) +
+               ", " + Fixed(r.ceiling, 0) + " " + r.RateUnit() + ")";
     return out;
 }
 

@@ -34,7 +34,7 @@ Bound ParseBound(std::string_view text) {
     return Bound::kNone;
 }
 
-const char* CeilingName(Bound bound) {
+const char* CeilingDescription(Bound bound) {
     switch (bound) {
         case Bound::kRead:
             return "read-only bandwidth";

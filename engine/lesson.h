@@ -78,7 +78,7 @@ enum class Bound {
 const char* ToString(Bound bound);
 Bound ParseBound(std::string_view text);  // "" or unknown: kNone
 // What the ceiling is, in words: "read-only bandwidth", "fp32 FMA peak", ...
-const char* CeilingName(Bound bound);
+const char* CeilingDescription(Bound bound);
 
 // The work a step must do at the least, the basis of every rate and of the roofline.
 struct Work {
