@@ -617,8 +617,8 @@ TEST(AppTable, ColumnsComeFromTheFieldTableAndTheChaptersParameters) {
     const std::vector<ResultColumn> en = ResultColumns(Catalog(), split, "en");
     std::vector<std::string> headers;
     for (const ResultColumn& c : en) headers.push_back(c.header);
-    std::vector<std::string> expected = {"lesson", "Data size", "Data", "Host threads",
-                                         "Block size"};
+    std::vector<std::string> expected = {"lesson",       "Data size",  "Data",
+                                         "Host threads", "Block size", "Output of the offsets"};
     for (const ResultField& f : ResultFields())
         if (f.header_en && std::string_view(f.name) != "lesson") expected.push_back(f.header_en);
     EXPECT_EQ(headers, expected);
@@ -641,6 +641,7 @@ TEST(AppTable, ColumnsComeFromTheFieldTableAndTheChaptersParameters) {
                                  : c.key == "param:size"    ? "64 MiB"
                                  : c.key == "param:threads" ? "-"
                                  : c.key == "param:data"    ? "-"
+                                 : c.key == "param:output"  ? "-"
                                                             : f->text(r);
         EXPECT_EQ(c.text(r), want) << c.key;
     }

@@ -3,11 +3,16 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "catalog.h"
 #include "device.h"
@@ -18,6 +23,9 @@
 
 #if LESSONS_HAVE_CUDA
 #include <cuda_runtime.h>
+
+#include "reduce/reduce_gpu.cuh"
+#include "split/split_gpu.cuh"
 #endif
 
 using namespace lessons;
@@ -61,6 +69,54 @@ void SetBlock(RunOptions& o, const std::optional<int>& block) {
 
 uint64_t Found(const RunResult& r) {
     return static_cast<uint64_t>(r.Value("found").value_or(999999));
+}
+
+// A lesson's ablation toggles: its own choice parameters (the chapter's data kind is not one).
+std::vector<const ParamSpec*> Toggles(const Lesson& lesson) {
+    const Chapter& chapter = Lessons().ChapterOf(lesson);
+    std::vector<const ParamSpec*> out;
+    for (const ParamSpec& p : lesson.params) {
+        bool of_chapter = false;
+        for (const ParamSpec& c : chapter.params) of_chapter = of_chapter || c.name == p.name;
+        if (p.type == ParamType::kChoice && !of_chapter) out.push_back(&p);
+    }
+    return out;
+}
+
+using Combination = std::vector<std::pair<std::string, std::string>>;
+
+// Every combination of the lesson's toggles; one empty combination when it has none.
+std::vector<Combination> ToggleCombinations(const Lesson& lesson) {
+    std::vector<Combination> out(1);
+    for (const ParamSpec* p : Toggles(lesson)) {
+        std::vector<Combination> longer;
+        for (const Combination& c : out)
+            for (const std::string& choice : p->choices) {
+                longer.push_back(c);
+                longer.back().emplace_back(p->name, choice);
+            }
+        out = std::move(longer);
+    }
+    return out;
+}
+
+std::string Describe(const Combination& c) {
+    std::string out;
+    for (const auto& [name, value] : c) out += " " + name + "=" + value;
+    return out;
+}
+
+void SetToggles(RunOptions& o, const Combination& c) {
+    for (const auto& [name, value] : c) o.Set(name, value);
+}
+
+// The smallest, the default and the largest block size the lesson accepts.
+std::vector<std::optional<int>> EndsAndDefaultBlock(const Lesson& lesson) {
+    const ParamSpec* block = lesson.FindParam("block");
+    if (!block) return {std::nullopt};
+    std::set<int> sizes{int(block->Values().front().number), int(block->Default().number),
+                        int(block->Values().back().number)};
+    return {sizes.begin(), sizes.end()};
 }
 
 }  // namespace
@@ -138,15 +194,19 @@ TEST(Gpu, SplitEdgeInputsEveryBlockSize) {
         std::ofstream(path, std::ios::binary) << c.text;
         for (const Lesson* lesson : GpuLessons()) {
             if (lesson->chapter != "split") continue;  // the chapter that scans files
-            for (const std::optional<int>& block : BlocksToTry(*lesson)) {
-                RunOptions o;
-                o.input_file = path;
-                SetBlock(o, block);
-                o.reps = 1;
-                const RunResult r = session.Run(*lesson, o);
-                EXPECT_TRUE(r.verified) << lesson->id << " block " << block.value_or(0) << " on '"
-                                        << c.name << "': " << r.check_message;
-                EXPECT_EQ(Found(r), c.expected.size()) << lesson->id << " " << c.name;
+            for (const Combination& toggles : ToggleCombinations(*lesson)) {
+                for (const std::optional<int>& block : BlocksToTry(*lesson)) {
+                    RunOptions o;
+                    o.input_file = path;
+                    SetBlock(o, block);
+                    SetToggles(o, toggles);
+                    o.reps = 1;
+                    const RunResult r = session.Run(*lesson, o);
+                    EXPECT_TRUE(r.verified)
+                        << lesson->id << Describe(toggles) << " block " << block.value_or(0)
+                        << " on '" << c.name << "': " << r.check_message;
+                    EXPECT_EQ(Found(r), c.expected.size()) << lesson->id << " " << c.name;
+                }
             }
         }
         std::remove(path.c_str());
@@ -191,6 +251,65 @@ TEST(Gpu, EveryGpuLessonAtEdgeSizesBlocksAndData) {
                 }
             }
         }
+    }
+}
+
+// Every combination of every lesson's ablation toggles against the reference, at the sizes
+// where tails, partial vectors and partial blocks show, with every data kind.
+TEST(Gpu, EveryToggleCombinationAtEdgeSizes) {
+    REQUIRE_GPU();
+    Session session(Lessons());
+    const uint64_t counts[] = {0, 1, 3, 31, 33, 1025, 65537, (1u << 20) + 7};
+    int with_toggles = 0;
+    for (const Lesson* lesson : GpuLessons()) {
+        if (Toggles(*lesson).empty()) continue;
+        ++with_toggles;
+        for (const Combination& toggles : ToggleCombinations(*lesson)) {
+            for (const std::string& kind : lesson->FindParam("data")->choices) {
+                for (uint64_t count : counts) {
+                    for (const std::optional<int>& block : EndsAndDefaultBlock(*lesson)) {
+                        RunOptions o;
+                        o.Set("size", std::to_string(count * ElementBytes(*lesson)));
+                        o.Set("data", kind);
+                        SetToggles(o, toggles);
+                        o.seed = count + 11;
+                        SetBlock(o, block);
+                        o.reps = 1;
+                        const RunResult r = session.Run(*lesson, o);
+                        ASSERT_TRUE(r.verified)
+                            << lesson->id << Describe(toggles) << " " << kind << " count=" << count
+                            << " block=" << block.value_or(0) << ": " << r.check_message;
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_EQ(with_toggles, 4) << "lessons 10, 21, 23 and 25";
+}
+
+// Each combination runs a kernel of its own, and reports that kernel's attributes.
+TEST(Gpu, EachToggleCombinationRunsItsOwnKernel) {
+    REQUIRE_GPU();
+    Session session(Lessons());
+    for (const Lesson* lesson : GpuLessons()) {
+        const std::vector<Combination> combinations = ToggleCombinations(*lesson);
+        if (combinations.size() < 2) continue;
+        std::set<std::string> kernels;
+        for (const Combination& toggles : combinations) {
+            RunOptions o;
+            o.Set("size", "1MiB");
+            SetToggles(o, toggles);
+            o.reps = 1;
+            const RunResult r = session.Run(*lesson, o);
+            ASSERT_TRUE(r.verified) << lesson->id << Describe(toggles) << ": " << r.check_message;
+            for (const auto& [name, value] : toggles)
+                EXPECT_EQ(r.params.Choice(name), value) << "the result names its toggles";
+            ASSERT_TRUE(r.attributes.has_value()) << lesson->id << Describe(toggles);
+            EXPECT_GT(r.attributes->registers, 0);
+            EXPECT_GT(r.attributes->occupancy, 0);
+            kernels.insert(r.attributes->kernel);
+        }
+        EXPECT_EQ(kernels.size(), combinations.size()) << lesson->id;
     }
 }
 
@@ -253,12 +372,15 @@ TEST(Gpu, PairsAcrossChunkBoundariesAreFoundOnce) {
     Session session(Lessons());
     for (const Lesson* lesson : GpuLessons()) {
         if (lesson->chapter != "split") continue;
-        RunOptions o;
-        o.input_file = path;
-        o.reps = 1;
-        const RunResult r = session.Run(*lesson, o);
-        EXPECT_TRUE(r.verified) << lesson->id << ": " << r.check_message;
-        EXPECT_EQ(Found(r), 10u) << lesson->id;
+        for (const Combination& toggles : ToggleCombinations(*lesson)) {
+            RunOptions o;
+            o.input_file = path;
+            SetToggles(o, toggles);
+            o.reps = 1;
+            const RunResult r = session.Run(*lesson, o);
+            EXPECT_TRUE(r.verified) << lesson->id << Describe(toggles) << ": " << r.check_message;
+            EXPECT_EQ(Found(r), 10u) << lesson->id << Describe(toggles);
+        }
     }
     std::remove(path.c_str());
 }
@@ -287,13 +409,17 @@ TEST(Gpu, ReductionOfOnesIsExactUpTo2To24) {
     Session session(Lessons());
     for (const Lesson* lesson : GpuLessons()) {
         if (lesson->chapter != "reduce") continue;
-        RunOptions o;
-        o.Set("size", std::to_string(4 * ((uint64_t(1) << 24) - 3)));
-        o.Set("data", "ones");
-        o.reps = 1;
-        const RunResult r = session.Run(*lesson, o);
-        ASSERT_TRUE(r.Value("sum").has_value());
-        EXPECT_EQ(*r.Value("sum"), double((uint64_t(1) << 24) - 3)) << lesson->id;
+        for (const Combination& toggles : ToggleCombinations(*lesson)) {
+            RunOptions o;
+            o.Set("size", std::to_string(4 * ((uint64_t(1) << 24) - 3)));
+            o.Set("data", "ones");
+            SetToggles(o, toggles);
+            o.reps = 1;
+            const RunResult r = session.Run(*lesson, o);
+            ASSERT_TRUE(r.Value("sum").has_value());
+            EXPECT_EQ(*r.Value("sum"), double((uint64_t(1) << 24) - 3))
+                << lesson->id << Describe(toggles);
+        }
     }
 }
 
@@ -376,6 +502,63 @@ TEST(Gpu, LargerThanDeviceMemoryIsAClearUsageError) {
 }
 
 #if LESSONS_HAVE_CUDA
+namespace {
+
+// "per-hit" -> "kPerHit": the enumerator a toggle's choice is indexed by.
+std::string Enumerator(const std::string& choice) {
+    std::string out = "k";
+    bool upper = true;
+    for (char c : choice) {
+        if (c == '-') {
+            upper = true;
+            continue;
+        }
+        out += upper ? char(std::toupper(static_cast<unsigned char>(c))) : c;
+        upper = false;
+    }
+    return out;
+}
+
+}  // namespace
+
+// The kernel tables behind the toggles (no GPU needed): every combination is filled in with a
+// kernel of its own, at the index of its choices, so the harness runs what the user chose.
+TEST(GpuKernelTables, EveryToggleCombinationHasItsOwnKernelAtItsIndex) {
+    using namespace lessons::reduce;
+    std::set<const void*> kernels;
+    std::set<std::string> names;
+    auto check = [&](const char* name, const void* kernel, bool launcher,
+                     std::vector<std::string> parts) {
+        ASSERT_TRUE(name && kernel && launcher);
+        kernels.insert(kernel);
+        names.insert(name);
+        for (const std::string& part : parts)
+            EXPECT_NE(std::string(name).find(part), std::string::npos) << name << " " << part;
+    };
+    for (size_t a = 0; a < kAddressingNames.size(); ++a)
+        check(kReduce21[a].name, kReduce21[a].kernel, kReduce21[a].pass != nullptr,
+              {"Addressing::" + Enumerator(kAddressingNames[a])});
+    for (size_t a = 0; a < kAccumulateNames.size(); ++a)
+        for (size_t w = 0; w < kLastWarpNames.size(); ++w)
+            check(kReduce23[a][w].name, kReduce23[a][w].kernel, kReduce23[a][w].pass != nullptr,
+                  {"Accumulate::" + Enumerator(kAccumulateNames[a]),
+                   "LastWarp::" + Enumerator(kLastWarpNames[w])});
+    for (size_t l = 0; l < kLoadsNames.size(); ++l)
+        for (size_t p = 0; p < kPassesNames.size(); ++p)
+            check(
+                kReduce25[l][p].name, kReduce25[l][p].kernel, kReduce25[l][p].launch != nullptr,
+                {"Loads::" + Enumerator(kLoadsNames[l]), "Passes::" + Enumerator(kPassesNames[p])});
+    using split::kOutputNames, split::Output, split::kSplit10, split::kSplit10PerHit;
+    check(kSplit10.name, kSplit10.kernel, kSplit10.launch != nullptr,
+          {"Output::" + Enumerator(kOutputNames[size_t(Output::kBlock)])});
+    check(kSplit10PerHit.name, kSplit10PerHit.kernel, kSplit10PerHit.launch != nullptr,
+          {"Output::" + Enumerator(kOutputNames[size_t(Output::kPerHit)])});
+    EXPECT_EQ(kernels.size(), 3u + 6u + 4u + 2u);
+    EXPECT_EQ(names.size(), kernels.size());
+    EXPECT_EQ(kSplit10PerHit.dynamic_smem(512), 0u) << "nothing staged";
+    EXPECT_EQ(kSplit10.dynamic_smem(512), 32u * 1024) << "unchanged";
+}
+
 void LaunchIllegalAddressAndSync();  // fault_kernel.cu
 
 // A kernel fault must surface as a CudaError marked sticky, so that a worker knows to exit

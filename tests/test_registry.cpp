@@ -72,6 +72,57 @@ TEST(Catalog, EveryLessonDeclaresItsParameters) {
     EXPECT_EQ(Catalog().FindLesson(4)->FindParam("threads"), nullptr);
 }
 
+namespace {
+
+// The ablation toggles: each switches one idea of a step off. Today's kernel is the first
+// choice, so a run without them is the lesson as written.
+struct ToggleSpec {
+    int lesson;
+    const char* name;
+    std::vector<std::string> choices;
+};
+
+const ToggleSpec kToggles[] = {
+    {10, "output", {"block", "per-hit"}},
+    {21, "addressing", {"interleaved", "strided", "sequential"}},
+    {23, "accumulate", {"many-per-thread", "two-per-thread", "one-per-thread"}},
+    {23, "last_warp", {"unrolled", "loop"}},
+    {25, "loads", {"float4", "scalar"}},
+    {25, "passes", {"one", "two"}},
+};
+
+bool HasNonAscii(const std::string& s) {
+    return std::any_of(s.begin(), s.end(), [](char c) { return (c & 0x80) != 0; });
+}
+
+}  // namespace
+
+TEST(Catalog, AblationTogglesAreChoicesWithBothLabelsAndNotes) {
+    for (const ToggleSpec& t : kToggles) {
+        const Lesson* lesson = Catalog().FindLesson(std::to_string(t.lesson));
+        ASSERT_NE(lesson, nullptr) << t.lesson;
+        const ParamSpec* p = lesson->FindParam(t.name);
+        ASSERT_NE(p, nullptr) << lesson->id << " has no '" << t.name << "'";
+        SCOPED_TRACE(lesson->id + " " + t.name);
+        EXPECT_EQ(p->type, ParamType::kChoice);
+        EXPECT_EQ(p->choices, t.choices);
+        EXPECT_EQ(p->Default().choice, t.choices.front()) << "the default is the lesson as written";
+        EXPECT_FALSE(p->label_en.empty());
+        EXPECT_FALSE(HasNonAscii(p->label_en)) << p->label_en;
+        EXPECT_TRUE(HasNonAscii(p->label_zh)) << "a Chinese label: " << p->label_zh;
+        ASSERT_EQ(p->choice_notes.size(), p->choices.size()) << "a note for every choice";
+        for (const std::string& note : p->choice_notes) EXPECT_GT(note.size(), 20u) << note;
+        EXPECT_NE(p->choice_notes.front().find("as written"), std::string::npos)
+            << p->choice_notes.front();
+        for (const ParamValue& v : p->Values()) EXPECT_EQ(p->Reject(v), "") << v.choice;
+        EXPECT_TRUE(p->why.empty()) << "every combination runs: nothing to refuse";
+    }
+    // The neighbours run one kernel each: lesson 11 chunks lesson 10's default kernel.
+    for (const char* name : {"addressing", "accumulate", "last_warp", "loads", "passes"})
+        EXPECT_EQ(Catalog().FindLesson("22")->FindParam(name), nullptr) << name;
+    EXPECT_EQ(Catalog().FindLesson("11")->FindParam("output"), nullptr);
+}
+
 TEST(Registry, RunnersAttachByIdAndOrphansAreNamed) {
     Registry r;
     r.AddChapter(GoodChapter(1, "a"));

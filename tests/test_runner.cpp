@@ -203,6 +203,48 @@ TEST(Runner, BlockSizeValidationNamesTheRange) {
     EXPECT_EQ(ResolveParams(gpu, {}).Number("size"), uint64_t(64) << 20) << "the chapter's";
 }
 
+TEST(Runner, AblationTogglesDefaultToTheLessonAsWritten) {
+    const Lesson& v5 = *Catalog().FindLesson("25");
+    const ParamValues defaults = ResolveParams(v5, {});
+    EXPECT_EQ(defaults.Choice("loads"), "float4");
+    EXPECT_EQ(defaults.Choice("passes"), "one");
+    EXPECT_EQ(defaults.Number("block"), 512u) << "unchanged";
+    const ParamValues v3 = ResolveParams(*Catalog().FindLesson("23"), {});
+    EXPECT_EQ(v3.Choice("accumulate"), "many-per-thread");
+    EXPECT_EQ(v3.Choice("last_warp"), "unrolled");
+    EXPECT_EQ(ResolveParams(*Catalog().FindLesson("21"), {}).Choice("addressing"), "interleaved");
+    EXPECT_EQ(ResolveParams(*Catalog().FindLesson("10"), {}).Choice("output"), "block");
+
+    // Every combination is accepted: no toggle depends on another or on the block size.
+    for (const char* loads : {"float4", "scalar"})
+        for (const char* passes : {"one", "two"})
+            for (const char* block : {"32", "1024"}) {
+                const ParamValues p =
+                    ResolveParams(v5, {{"loads", loads}, {"passes", passes}, {"block", block}});
+                EXPECT_EQ(p.Choice("loads"), loads);
+                EXPECT_EQ(p.Choice("passes"), passes);
+            }
+    for (const char* accumulate : {"many-per-thread", "two-per-thread", "one-per-thread"})
+        for (const char* last_warp : {"unrolled", "loop"})
+            EXPECT_NO_THROW(ResolveParams(
+                *Catalog().FindLesson("23"),
+                {{"accumulate", accumulate}, {"last_warp", last_warp}, {"block", "64"}}));
+
+    try {
+        ResolveParams(v5, {{"loads", "double"}});
+        FAIL() << "loads=double was accepted";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("float4 or scalar"), std::string::npos) << e.what();
+    }
+    try {
+        ResolveParams(*Catalog().FindLesson("24"), {{"loads", "scalar"}});
+        FAIL() << "lesson 24 has no toggle";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("no parameter 'loads'"), std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(Runner, UnknownParametersAreNamedOrIgnored) {
     const Lesson& cpu = *Catalog().FindLesson("1");
     try {
@@ -330,6 +372,39 @@ TEST(Sweep, PlansAnyParameter) {
     ASSERT_EQ(points.size(), 3u);
     EXPECT_EQ(points[2].value, "none");
     EXPECT_THROW(PlanSweep(*Catalog().FindLesson("1"), base, "nope", "1"), UsageError);
+}
+
+TEST(Sweep, OverEveryValueOfAnAblationToggle) {
+    const RunOptions base = Quick(1 << 20);
+    struct Case {
+        const char* lesson;
+        const char* param;
+        std::vector<std::string> values;
+    };
+    const Case cases[] = {
+        {"25", "loads", {"float4", "scalar"}},
+        {"25", "passes", {"one", "two"}},
+        {"23", "accumulate", {"many-per-thread", "two-per-thread", "one-per-thread"}},
+        {"23", "last_warp", {"unrolled", "loop"}},
+        {"21", "addressing", {"interleaved", "strided", "sequential"}},
+        {"10", "output", {"block", "per-hit"}},
+    };
+    for (const Case& c : cases) {
+        const auto points = PlanSweep(*Catalog().FindLesson(c.lesson), base, c.param, "all");
+        ASSERT_EQ(points.size(), c.values.size()) << c.param;
+        for (size_t i = 0; i < points.size(); ++i) {
+            EXPECT_EQ(points[i].value, c.values[i]);
+            EXPECT_TRUE(points[i].skip_reason.empty()) << points[i].skip_reason;
+            EXPECT_EQ(*points[i].options.Get(c.param), c.values[i]);
+            EXPECT_EQ(*points[i].options.Get("size"), std::to_string(1 << 20)) << "kept";
+        }
+    }
+    // A list names its values; one the toggle does not have is skipped with the reason.
+    const auto points = PlanSweep(*Catalog().FindLesson("25"), base, "loads", "scalar,double");
+    ASSERT_EQ(points.size(), 2u);
+    EXPECT_TRUE(points[0].skip_reason.empty());
+    EXPECT_NE(points[1].skip_reason.find("float4 or scalar"), std::string::npos)
+        << points[1].skip_reason;
 }
 
 TEST(Sweep, NothingToRunIsAnError) {

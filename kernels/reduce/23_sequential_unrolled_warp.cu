@@ -1,29 +1,43 @@
 // Lesson 23 (v3): sum in registers first, then a sequential-addressing tree, then the last
-// warp unrolled. A fixed grid walks the array (each thread accumulates many elements), the
-// tree halves a contiguous range of active threads (whole warps idle, no divergence, no bank
-// conflicts), and the last 32 partial sums are combined inside one warp. The seed's last warp
-// relied on implicit lockstep; since Volta that is a race, so __syncwarp() separates each
-// read from the next write.
+// warp unrolled: a fixed grid walks the array (each thread accumulates many elements), the
+// tree halves a contiguous range of threads (whole warps idle, no divergence, no bank
+// conflicts), one warp adds the last 64 sums with __syncwarp() between reads and writes (the
+// seed's, with neither that nor volatile, races). Toggles switch one idea off: `accumulate`
+// (two per thread as lesson 22 loads, or one), `last_warp=loop` (__syncthreads to the end).
 #include "reduce_gpu.cuh"
 
 namespace lessons::reduce {
 
+template <Accumulate kAccumulate, LastWarp kLastWarp>
 __global__ void reduce_23_sequential_unrolled_warp_kernel(const float* in, uint64_t n,
                                                           float* partials) {
     extern __shared__ float s[];
     const unsigned tid = threadIdx.x;
-    const uint64_t per_block = (n + gridDim.x - 1) / gridDim.x;
-    const uint64_t begin = blockIdx.x * per_block;
-    const uint64_t end = begin + per_block < n ? begin + per_block : n;
     float sum = 0.0f;
-    for (uint64_t i = begin + tid; i < end; i += blockDim.x) sum += in[i];
+    if constexpr (kAccumulate == Accumulate::kManyPerThread) {
+        const uint64_t per_block = (n + gridDim.x - 1) / gridDim.x;
+        const uint64_t begin = blockIdx.x * per_block;
+        const uint64_t end = begin + per_block < n ? begin + per_block : n;
+        for (uint64_t i = begin + tid; i < end; i += blockDim.x) sum += in[i];
+    } else if constexpr (kAccumulate == Accumulate::kTwoPerThread) {
+        const uint64_t i = blockIdx.x * uint64_t(blockDim.x) * 2 + tid;
+        if (i < n) sum = in[i];
+        if (i + blockDim.x < n) sum += in[i + blockDim.x];
+    } else {
+        const uint64_t i = blockIdx.x * uint64_t(blockDim.x) + tid;
+        if (i < n) sum = in[i];
+    }
     s[tid] = sum;
     __syncthreads();
-    for (unsigned half = blockDim.x / 2; half > 32; half /= 2) {
+    // The block is a power of two of at least 64: every level reads inside it.
+    const unsigned last = kLastWarp == LastWarp::kUnrolled ? 32 : 0;
+    for (unsigned half = blockDim.x / 2; half > last; half /= 2) {
         if (tid < half) s[tid] += s[tid + half];
         __syncthreads();
     }
-    if (tid < 32) {
+    if constexpr (kLastWarp == LastWarp::kLoop) {
+        if (tid == 0) partials[blockIdx.x] = s[0];
+    } else if (tid < 32) {
         float v = s[tid] + s[tid + 32];
         for (unsigned offset = 16; offset > 0; offset /= 2) {
             __syncwarp();  // every lane has read before any lane writes
@@ -37,21 +51,39 @@ __global__ void reduce_23_sequential_unrolled_warp_kernel(const float* in, uint6
 
 namespace {
 
+template <Accumulate kAccumulate, LastWarp kLastWarp>
 cudaError_t Pass(float* in, uint64_t n, float* out, int block, int max_grid, cudaStream_t s,
                  uint64_t* written) {
-    uint64_t blocks = (n + block - 1) / block;
-    if (blocks > uint64_t(max_grid)) blocks = max_grid;
-    reduce_23_sequential_unrolled_warp_kernel<<<static_cast<unsigned>(blocks), block,
-                                                FloatPerThreadSmem(block), s>>>(in, n, out);
+    const uint64_t per_block = (kAccumulate == Accumulate::kTwoPerThread ? 2 : 1) * uint64_t(block);
+    uint64_t blocks = (n + per_block - 1) / per_block;
+    if (kAccumulate == Accumulate::kManyPerThread && blocks > uint64_t(max_grid)) blocks = max_grid;
+    reduce_23_sequential_unrolled_warp_kernel<kAccumulate, kLastWarp>
+        <<<static_cast<unsigned>(blocks), block, FloatPerThreadSmem(block), s>>>(in, n, out);
     *written = blocks;
     return cudaGetLastError();
 }
 
+template <Accumulate kAccumulate, LastWarp kLastWarp>
+ReducePassKernel Variant(const char* name) {
+    return {name,
+            reinterpret_cast<const void*>(
+                &reduce_23_sequential_unrolled_warp_kernel<kAccumulate, kLastWarp>),
+            &Pass<kAccumulate, kLastWarp>, &FloatPerThreadSmem, false};
+}
+
+using A = Accumulate;
+using W = LastWarp;
+#define LESSONS_REDUCE_23(a, w)                                                     \
+    Variant<A::a, W::w>("reduce_23_sequential_unrolled_warp_kernel<Accumulate::" #a \
+                        ", LastWarp::" #w ">")
+
 }  // namespace
 
-const ReducePassKernel kReduce23{
-    "reduce_23_sequential_unrolled_warp_kernel",
-    reinterpret_cast<const void*>(&reduce_23_sequential_unrolled_warp_kernel), &Pass,
-    &FloatPerThreadSmem, false};
+const ReducePassKernel kReduce23[kAccumulateNames.size()][kLastWarpNames.size()]{
+    {LESSONS_REDUCE_23(kManyPerThread, kUnrolled), LESSONS_REDUCE_23(kManyPerThread, kLoop)},
+    {LESSONS_REDUCE_23(kTwoPerThread, kUnrolled), LESSONS_REDUCE_23(kTwoPerThread, kLoop)},
+    {LESSONS_REDUCE_23(kOnePerThread, kUnrolled), LESSONS_REDUCE_23(kOnePerThread, kLoop)},
+};
+#undef LESSONS_REDUCE_23
 
 }  // namespace lessons::reduce

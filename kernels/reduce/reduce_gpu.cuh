@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "reduce_toggles.h"
+
 namespace lessons::reduce {
 
 // A multi-pass step (lessons 20-24): one pass reduces in[0, n) to partial sums in out and
@@ -24,21 +26,26 @@ struct ReducePassKernel {
 size_t NoDynamicSmem(int block);
 size_t FloatPerThreadSmem(int block);  // block * sizeof(float)
 
-extern const ReducePassKernel kReduce20;  // interleaved, in global memory
-extern const ReducePassKernel kReduce21;  // shared memory
-extern const ReducePassKernel kReduce22;  // add during load
-extern const ReducePassKernel kReduce23;  // sequential addressing, unrolled last warp
+// Lessons 21, 23 and 25 have ablation toggles (reduce_toggles.h): one compiled kernel per
+// combination, indexed by the toggles' enums; index 0 of each is the lesson as written.
+extern const ReducePassKernel kReduce20;                           // interleaved, in global memory
+extern const ReducePassKernel kReduce21[kAddressingNames.size()];  // shared memory
+extern const ReducePassKernel kReduce22;                           // add during load
+// Sequential addressing, unrolled last warp: [accumulate][last_warp].
+extern const ReducePassKernel kReduce23[kAccumulateNames.size()][kLastWarpNames.size()];
 extern const ReducePassKernel kReduce24;  // warp shuffle
 
 // Lesson 25: one launch for the whole sum. `partials` holds `grid` floats, `counter` one
 // unsigned that must be zero before the first launch (the kernel leaves it zero again).
+// With passes=two, `launch` queues a second launch of one block that adds the block sums;
+// `name` and `kernel` are the first, which reads the data.
 struct OnePassKernel {
     const char* name;
     const void* kernel;
     cudaError_t (*launch)(const float* in, uint64_t n, float* result, float* partials,
                           unsigned* counter, int block, int grid, cudaStream_t stream);
 };
-extern const OnePassKernel kReduce25;
+extern const OnePassKernel kReduce25[kLoadsNames.size()][kPassesNames.size()];  // [loads][passes]
 
 // Lesson 26: CUB. Call with temp == nullptr to learn temp_bytes.
 cudaError_t Reduce26Cub(void* temp, size_t& temp_bytes, const float* in, float* result, uint64_t n,

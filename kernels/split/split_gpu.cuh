@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "split_toggles.h"
+
 namespace lessons::split {
 
 using SplitLaunch = cudaError_t (*)(const char* buf, uint64_t n, unsigned long long* out,
@@ -31,6 +33,8 @@ extern const SplitKernel kSplit06;  // branch-free, padded input
 extern const SplitKernel kSplit07;  // shared-memory staging
 extern const SplitKernel kSplit08;  // four bytes per thread
 extern const SplitKernel kSplit10;  // 16-byte loads, block-aggregated output
+// Lesson 10 with output=per-hit (split_toggles.h): one atomicAdd per hit, as in lesson 8.
+extern const SplitKernel kSplit10PerHit;
 
 // Lesson 5: the host buffer the copy reads from is page-locked.
 cudaError_t Split05AllocPinned(char** host, size_t bytes);

@@ -3,6 +3,7 @@
 #include "catalog.h"
 #include "declare.h"
 #include "split/split_cpu.h"
+#include "split/split_toggles.h"
 #include "split_chapter.h"
 #include "units.h"
 
@@ -48,6 +49,16 @@ void RegisterSplitChapter(Registry& registry) {
                    "each thread stages up to 16 offsets of 4 bytes in shared memory: 512 threads "
                    "take 32 KiB, and 1024 would need 64 KiB, more than the 48 KiB a block gets "
                    "by default");
+    // Lesson 10's ablation toggle: its block-level compaction switched off, leaving lesson 8's
+    // output (one atomic per hit) on lesson 10's loads and tests. The block cap above stays for
+    // both, so that they compare at the same sizes.
+    const ParamSpec output = ChoiceParam(
+        "output", "Output of the offsets", "结果的写出方式",
+        std::vector<std::string>(kOutputNames.begin(), kOutputNames.end()),
+        {"a block prefix sum places the hits, one atomicAdd per block, offsets staged in shared "
+         "memory and written contiguously (as written)",
+         "one atomicAdd on the global counter per hit, each offset written where it lands, as in "
+         "lesson 8"});
     const StepKind cpu = StepKind::kCpu, gpu = StepKind::kGpu;
     AddChapter(registry, chapter, "lessons/01_split_lines",
                {
@@ -135,7 +146,7 @@ void RegisterSplitChapter(Registry& registry) {
                     gpu,
                     9,
                     "kernels/split/10_vector_loads_block_compaction.cu",
-                    {staged_block},
+                    {staged_block, output},
                     &SplitPinnedGpuNeeds},
                    {11,
                     "11-overlapped-chunks",

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <functional>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "cuda/cuda_util.h"
@@ -262,10 +264,14 @@ void CheckLaunch(const SplitKernel& k, uint64_t n, int block) {
                          "a smaller size");
 }
 
+// The kernel of a step at a parameter set: one, or one per value of the step's toggle.
+using PickKernel = std::function<const SplitKernel&(const ParamValues&)>;
+
 // A runner of lesson 4 to 10's kind: one kernel of kernels/split/, set up by the StepSpec.
-StepRunner KernelStep(const SplitKernel& k, bool pinned, bool measure_allocation = false) {
+StepRunner KernelStep(PickKernel pick, bool pinned, bool measure_allocation = false) {
     StepRunner r;
-    r.make = [&k, pinned, measure_allocation](const Workload& w, const StepContext& c) {
+    r.make = [pick, pinned, measure_allocation](const Workload& w, const StepContext& c) {
+        const SplitKernel& k = pick(c.params);
         const int block = Block(c);
         CheckLaunch(k, w.SizeBytes(), block);
         StepSpec spec;
@@ -275,11 +281,25 @@ StepRunner KernelStep(const SplitKernel& k, bool pinned, bool measure_allocation
         spec.measure_allocation = measure_allocation;
         return std::unique_ptr<StepInstance>(std::make_unique<GpuSplitStep>(w, std::move(spec)));
     };
-    r.attributes = [&k](const ParamValues& params) {
+    r.attributes = [pick](const ParamValues& params) {
+        const SplitKernel& k = pick(params);
         const int block = static_cast<int>(params.Number("block"));
         return cuda::QueryKernelAttributes(k.kernel, k.name, block, k.dynamic_smem(block));
     };
     return r;
+}
+
+StepRunner KernelStep(const SplitKernel& k, bool pinned, bool measure_allocation = false) {
+    return KernelStep([&k](const ParamValues&) -> const SplitKernel& { return k; }, pinned,
+                      measure_allocation);
+}
+
+// Lesson 10 by its `output` toggle (split_toggles.h).
+const SplitKernel& Split10(const ParamValues& params) {
+    const std::string& output = params.Choice("output");
+    if (output == kOutputNames[size_t(Output::kBlock)]) return kSplit10;
+    if (output == kOutputNames[size_t(Output::kPerHit)]) return kSplit10PerHit;
+    throw std::logic_error("no kernel for output=" + output);
 }
 
 StepRunner ThrustStep() {
@@ -313,7 +333,7 @@ std::vector<std::pair<std::string, StepRunner>> SplitGpuRunners() {
         {"split/07-shared-memory", KernelStep(kSplit07, true)},
         {"split/08-four-bytes-per-thread", KernelStep(kSplit08, true)},
         {"split/09-thrust-copy-if", ThrustStep()},
-        {"split/10-vector-loads-block-compaction", KernelStep(kSplit10, true)},
+        {"split/10-vector-loads-block-compaction", KernelStep(&Split10, true)},
         {"split/11-overlapped-chunks", OverlappedChunksStep()},
     };
 }

@@ -2,10 +2,23 @@
 // from reduce_harness.cu where the GPU library is linked.
 #include "catalog.h"
 #include "declare.h"
+#include "reduce/reduce_toggles.h"
 #include "reduce_chapter.h"
 #include "units.h"
 
 namespace lessons {
+namespace {
+
+// An ablation toggle (reduce_toggles.h): its choices are the names the kernel tables are
+// indexed by, today's kernel first, so the default changes nothing.
+template <size_t N>
+ParamSpec Toggle(std::string name, std::string label_en, std::string label_zh,
+                 const std::array<const char*, N>& names, std::vector<std::string> notes) {
+    return ChoiceParam(std::move(name), std::move(label_en), std::move(label_zh),
+                       std::vector<std::string>(names.begin(), names.end()), std::move(notes));
+}
+
+}  // namespace
 
 void RegisterReduceChapter(Registry& registry) {
     using namespace reduce;
@@ -36,6 +49,37 @@ void RegisterReduceChapter(Registry& registry) {
         "its interleaved tree pairs each element with the one 1, 2, 4, ... places away, which "
         "only covers a block whose size is a power of two";
     const ParamSpec pow2_block = BlockParam(32, 1024, 256, true, why_pow2);
+    // Lesson 21 carries Harris's tree-addressing steps (his kernels 1, 2 and 3 change only the
+    // tree of a one-element-per-thread kernel, which lesson 21 is); on lesson 22 the tree is a
+    // smaller share of the time. strided vs sequential is the cost of the bank conflicts alone.
+    const ParamSpec addressing = Toggle(
+        "addressing", "Tree addressing", "归约树寻址方式", kAddressingNames,
+        {"thread t adds when t % 2s == 0 (as written): scattered active threads, divergent warps",
+         "thread t adds at word 2st (Harris's kernel 2): whole warps work, but the words of a "
+         "warp crowd into a few shared-memory banks (2- to 32-way bank conflicts)",
+         "thread t < half adds word t + half (Harris's kernel 3, lesson 23's tree): no "
+         "divergence, no bank conflicts"});
+    // Lesson 23 without its register accumulation (two-per-thread is lesson 22's load, so
+    // accumulate=two-per-thread, last_warp=loop is lesson 22 with only the addressing changed)
+    // or without its unrolled last warp.
+    const ParamSpec accumulate = Toggle(
+        "accumulate", "Elements per thread before the tree", "归约树之前每线程累加的元素数",
+        kAccumulateNames,
+        {"a grid that fills the GPU; each thread adds many elements in a register (as written)",
+         "two per thread, added while loading (lesson 22's load); a grid covering the data",
+         "one per thread (lesson 21's load); a grid covering the data"});
+    const ParamSpec last_warp =
+        Toggle("last_warp", "Last warp", "最后一个线程束", kLastWarpNames,
+               {"one warp adds the last 64 sums, with __syncwarp only (as written)",
+                "the block-wide loop goes on down to one sum, with __syncthreads at every level"});
+    const ParamSpec loads = Toggle(
+        "loads", "Load width", "每次加载的宽度", kLoadsNames,
+        {"16-byte loads, four floats each (as written)",
+         "4-byte loads, one float each, in the same grid-stride loop with two accumulators"});
+    const ParamSpec passes =
+        Toggle("passes", "Passes", "归约趟数", kPassesNames,
+               {"the last block to finish adds the block sums: one launch (as written)",
+                "a second launch of one block adds the block sums"});
     const StepKind cpu = StepKind::kCpu, gpu = StepKind::kGpu;
     AddChapter(
         registry, chapter, "lessons/03_reduction",
@@ -63,7 +107,7 @@ void RegisterReduceChapter(Registry& registry) {
              gpu,
              20,
              "kernels/reduce/21_shared_memory.cu",
-             {pow2_block},
+             {pow2_block, addressing},
              &ReduceGpuNeeds},
             {22,
              "22-v2-add-during-load",
@@ -81,7 +125,9 @@ void RegisterReduceChapter(Registry& registry) {
              "kernels/reduce/23_sequential_unrolled_warp.cu",
              {BlockParam(64, 1024, 256, true,
                          "its tree halves the block down to one warp reading 32 places away, so "
-                         "the block must be a power of two of at least 64")},
+                         "the block must be a power of two of at least 64 (with every toggle, "
+                         "so that they compare at the same sizes)"),
+              accumulate, last_warp},
              &ReduceGpuNeeds},
             {24,
              "24-v4-warp-shuffle",
@@ -97,7 +143,7 @@ void RegisterReduceChapter(Registry& registry) {
              gpu,
              24,
              "kernels/reduce/25_vectorized_one_pass.cu",
-             {BlockParam(32, 1024, 512)},
+             {BlockParam(32, 1024, 512), loads, passes},
              &ReduceGpuNeeds},
             {26,
              "26-cub",

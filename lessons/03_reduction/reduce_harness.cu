@@ -2,6 +2,10 @@
 // step is set up; what is timed (CUDA events) is the reduction itself, all its passes, as a
 // program that already holds its data on the GPU would run it.
 #include <algorithm>
+#include <array>
+#include <functional>
+#include <stdexcept>
+#include <string>
 
 #include "cuda/cuda_util.h"
 #include "device.h"
@@ -97,8 +101,9 @@ private:
 
 class OnePassStep : public GpuReduceBase {
 public:
-    OnePassStep(const Workload& w, int block, int grid)
+    OnePassStep(const Workload& w, const OnePassKernel& kernel, int block, int grid)
         : GpuReduceBase(w),
+          m_kernel(kernel),
           m_block(block),
           m_grid(grid),
           m_partials(grid, "the block sums"),
@@ -110,14 +115,15 @@ public:
 
     Sample Run() override {
         return Timed([this](cudaStream_t s) -> const float* {
-            LESSONS_CUDA_CHECK(kReduce25.launch(m_in.get(), m_work.count(), m_sum.get(),
-                                                m_partials.get(), m_counter.get(), m_block, m_grid,
-                                                s));
+            LESSONS_CUDA_CHECK(m_kernel.launch(m_in.get(), m_work.count(), m_sum.get(),
+                                               m_partials.get(), m_counter.get(), m_block, m_grid,
+                                               s));
             return m_sum.get();
         });
     }
 
 private:
+    const OnePassKernel& m_kernel;
     int m_block, m_grid;
     cuda::DeviceBuffer<float> m_partials;
     cuda::DeviceBuffer<unsigned> m_counter;
@@ -159,32 +165,67 @@ int Block(const ParamValues& params) {
     return static_cast<int>(params.Number("block"));
 }
 
-StepRunner PassStep(const ReducePassKernel& k) {
+// The position of a toggle's value among its names, which index the kernel tables. The value
+// was checked against the lesson's choices, declared from the same names.
+template <size_t N>
+size_t Toggle(const ParamValues& params, const char* name,
+              const std::array<const char*, N>& names) {
+    const std::string& value = params.Choice(name);
+    for (size_t i = 0; i < N; ++i)
+        if (value == names[i]) return i;
+    throw std::logic_error(std::string("no kernel for ") + name + "=" + value);
+}
+
+// The kernel of a multi-pass lesson at a parameter set: one, or one per toggle combination.
+using PickPass = std::function<const ReducePassKernel&(const ParamValues&)>;
+
+PickPass Only(const ReducePassKernel& k) {
+    return [&k](const ParamValues&) -> const ReducePassKernel& { return k; };
+}
+
+StepRunner PassStep(PickPass pick) {
     StepRunner r;
-    r.make = [&k](const Workload& w, const StepContext& c) {
+    r.make = [pick](const Workload& w, const StepContext& c) {
+        const ReducePassKernel& k = pick(c.params);
         const int block = Block(c.params);
         const size_t smem = k.dynamic_smem(block);
         cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, smem);
         return std::unique_ptr<StepInstance>(std::make_unique<MultiPassStep>(
             w, block, k, FullGrid(k.kernel, block, smem, c.devices.front())));
     };
-    r.attributes = [&k](const ParamValues& params) {
+    r.attributes = [pick](const ParamValues& params) {
+        const ReducePassKernel& k = pick(params);
         const int block = Block(params);
         return cuda::QueryKernelAttributes(k.kernel, k.name, block, k.dynamic_smem(block));
     };
     return r;
 }
 
+const ReducePassKernel& Reduce21(const ParamValues& p) {
+    return kReduce21[Toggle(p, "addressing", kAddressingNames)];
+}
+
+const ReducePassKernel& Reduce23(const ParamValues& p) {
+    return kReduce23[Toggle(p, "accumulate", kAccumulateNames)]
+                    [Toggle(p, "last_warp", kLastWarpNames)];
+}
+
+const OnePassKernel& Reduce25(const ParamValues& p) {
+    return kReduce25[Toggle(p, "loads", kLoadsNames)][Toggle(p, "passes", kPassesNames)];
+}
+
 StepRunner OnePassStepRunner() {
     StepRunner r;
     r.make = [](const Workload& w, const StepContext& c) {
+        const OnePassKernel& k = Reduce25(c.params);
         const int block = Block(c.params);
-        cuda::CheckBlockAgainstKernel(kReduce25.kernel, kReduce25.name, block);
+        cuda::CheckBlockAgainstKernel(k.kernel, k.name, block);
         return std::unique_ptr<StepInstance>(std::make_unique<OnePassStep>(
-            w, block, FullGrid(kReduce25.kernel, block, 0, c.devices.front())));
+            w, k, block, FullGrid(k.kernel, block, 0, c.devices.front())));
     };
     r.attributes = [](const ParamValues& params) {
-        return cuda::QueryKernelAttributes(kReduce25.kernel, kReduce25.name, Block(params));
+        const OnePassKernel& k = Reduce25(params);
+        return cuda::QueryKernelAttributes(k.kernel, k.name, Block(params));
     };
     return r;
 }
@@ -201,11 +242,11 @@ StepRunner CubStepRunner() {
 
 std::vector<std::pair<std::string, StepRunner>> ReduceGpuRunners() {
     return {
-        {"reduce/20-v0-interleaved-global", PassStep(kReduce20)},
-        {"reduce/21-v1-shared-memory", PassStep(kReduce21)},
-        {"reduce/22-v2-add-during-load", PassStep(kReduce22)},
-        {"reduce/23-v3-unrolled-last-warp", PassStep(kReduce23)},
-        {"reduce/24-v4-warp-shuffle", PassStep(kReduce24)},
+        {"reduce/20-v0-interleaved-global", PassStep(Only(kReduce20))},
+        {"reduce/21-v1-shared-memory", PassStep(&Reduce21)},
+        {"reduce/22-v2-add-during-load", PassStep(Only(kReduce22))},
+        {"reduce/23-v3-unrolled-last-warp", PassStep(&Reduce23)},
+        {"reduce/24-v4-warp-shuffle", PassStep(Only(kReduce24))},
         {"reduce/25-v5-vectorized-one-pass", OnePassStepRunner()},
         {"reduce/26-cub", CubStepRunner()},
     };
