@@ -225,7 +225,8 @@ ParamSpec SizeParam(uint64_t default_bytes, uint64_t element_bytes) {
 }
 
 ParamSpec ChoiceParam(std::string name, std::string label_en, std::string label_zh,
-                      std::vector<std::string> choices, std::vector<std::string> notes) {
+                      std::vector<std::string> choices, std::vector<std::string> notes,
+                      std::vector<std::string> notes_zh) {
     ParamSpec p;
     p.name = std::move(name);
     p.label_en = std::move(label_en);
@@ -234,6 +235,7 @@ ParamSpec ChoiceParam(std::string name, std::string label_en, std::string label_
     p.default_value = ParamValue::Choice(choices.empty() ? std::string() : choices.front());
     p.choices = std::move(choices);
     p.choice_notes = std::move(notes);
+    p.choice_notes_zh = std::move(notes_zh);
     return p;
 }
 

@@ -45,7 +45,8 @@ struct ParamSpec {
     uint64_t step = 1;
     bool power_of_two = false;
     std::vector<std::string> choices;
-    std::vector<std::string> choice_notes;  // shown beside each choice (may be empty)
+    std::vector<std::string> choice_notes;     // shown beside each choice (may be empty)
+    std::vector<std::string> choice_notes_zh;  // the same in Chinese (as many, when any)
     ParamValue default_value;
     // A default known only at run time (threads: this machine's hardware threads).
     std::function<uint64_t()> dynamic_default;
@@ -97,6 +98,7 @@ ParamSpec BlockParam(uint64_t min, uint64_t max, uint64_t default_block, bool po
 ParamSpec ThreadsParam();
 ParamSpec SizeParam(uint64_t default_bytes, uint64_t element_bytes = 1);
 ParamSpec ChoiceParam(std::string name, std::string label_en, std::string label_zh,
-                      std::vector<std::string> choices, std::vector<std::string> notes = {});
+                      std::vector<std::string> choices, std::vector<std::string> notes = {},
+                      std::vector<std::string> notes_zh = {});
 
 }  // namespace lessons

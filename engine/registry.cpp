@@ -83,6 +83,10 @@ std::vector<std::string> Registry::Validate(bool require_runners) const {
             if (p.label_en.empty() || p.label_zh.empty())
                 problems.push_back(name + ": parameter '" + p.name +
                                    "' needs labels in both languages");
+            if (p.choice_notes.size() != p.choice_notes_zh.size() ||
+                (!p.choice_notes.empty() && p.choice_notes.size() != p.choices.size()))
+                problems.push_back(name + ": parameter '" + p.name +
+                                   "' needs a note per choice in both languages, or none");
             if (p.type == ParamType::kChoice && p.choices.empty())
                 problems.push_back(name + ": parameter '" + p.name + "' has no choices");
             if (p.type != ParamType::kChoice && p.min > p.max)

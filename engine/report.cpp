@@ -354,6 +354,7 @@ Json ToJson(const ParamSpec& p) {
     if (p.type == ParamType::kChoice) {
         j["choices"] = p.choices;
         if (!p.choice_notes.empty()) j["choice_notes"] = p.choice_notes;
+        if (!p.choice_notes_zh.empty()) j["choice_notes_zh"] = p.choice_notes_zh;
     } else {
         j["min"] = p.min;
         j["max"] = p.max;

@@ -21,9 +21,10 @@ void RegisterSplitChapter(Registry& registry) {
         "host-to-device copy";
     chapter.params = {
         SizeParam(uint64_t(64) << 20),
-        ChoiceParam("data", "Data", "数据", {"random", "dense", "none"},
-                    {"random bytes: \\r and \\n each 1/256", "lines of 0-3 bytes",
-                     "no line breaks at all"}),
+        ChoiceParam(
+            "data", "Data", "数据", {"random", "dense", "none"},
+            {"random bytes: \\r and \\n each 1/256", "lines of 0-3 bytes", "no line breaks at all"},
+            {"随机字节：\\r 与 \\n 各占 1/256", "每行 0 到 3 个字节", "完全没有换行"}),
     };
     chapter.accepts_input_file = true;
     chapter.make_workload = [](const WorkloadSpec& spec) {
@@ -58,7 +59,10 @@ void RegisterSplitChapter(Registry& registry) {
         {"a block prefix sum places the hits, one atomicAdd per block, offsets staged in shared "
          "memory and written contiguously (as written)",
          "one atomicAdd on the global counter per hit, each offset written where it lands, as in "
-         "lesson 8"});
+         "lesson 8"},
+        {"块内前缀和为命中定位，每个线程块一次 "
+         "atomicAdd，偏移先暂存在共享内存再连续写出（原课做法）",
+         "每个命中对全局计数器做一次 atomicAdd，偏移写到各自分到的位置，与第 8 课相同"});
     const StepKind cpu = StepKind::kCpu, gpu = StepKind::kGpu;
     AddChapter(registry, chapter, "lessons/01_split_lines",
                {

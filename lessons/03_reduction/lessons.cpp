@@ -13,9 +13,11 @@ namespace {
 // indexed by, today's kernel first, so the default changes nothing.
 template <size_t N>
 ParamSpec Toggle(std::string name, std::string label_en, std::string label_zh,
-                 const std::array<const char*, N>& names, std::vector<std::string> notes) {
+                 const std::array<const char*, N>& names, std::vector<std::string> notes,
+                 std::vector<std::string> notes_zh) {
     return ChoiceParam(std::move(name), std::move(label_en), std::move(label_zh),
-                       std::vector<std::string>(names.begin(), names.end()), std::move(notes));
+                       std::vector<std::string>(names.begin(), names.end()), std::move(notes),
+                       std::move(notes_zh));
 }
 
 }  // namespace
@@ -32,7 +34,8 @@ void RegisterReduceChapter(Registry& registry) {
     chapter.params = {
         SizeParam(uint64_t(64) << 20, sizeof(float)),
         ChoiceParam("data", "Data", "数据", {"random", "ones"},
-                    {"floats uniform in [-1, 1)", "all 1.0: the sum is exact up to 2^24"}),
+                    {"floats uniform in [-1, 1)", "all 1.0: the sum is exact up to 2^24"},
+                    {"在 [-1, 1) 上均匀分布的浮点数", "全为 1.0：元素数不超过 2^24 时和是精确的"}),
     };
     chapter.make_workload = [](const WorkloadSpec& spec) {
         return std::make_shared<ReduceWorkload>(spec);
@@ -58,7 +61,13 @@ void RegisterReduceChapter(Registry& registry) {
          "thread t adds at word 2st (Harris's kernel 2): whole warps work, but the words of a "
          "warp crowd into a few shared-memory banks (2- to 32-way bank conflicts)",
          "thread t < half adds word t + half (Harris's kernel 3, lesson 23's tree): no "
-         "divergence, no bank conflicts"});
+         "divergence, no bank conflicts"},
+        {"线程 t 在 t % 2s == 0 时相加（原课做法）：活跃线程分散，线程束内分支发散",
+         "线程 t 加第 2st 个字（Harris 的 kernel 2）：整个线程束都在工作，但一个线程束访问的字"
+         "挤在少数几个共享内存 bank 上（2 到 32 路 bank 冲突）",
+         "t < half 的线程把第 t + half 个字加到自己的字上（Harris 的 kernel 3，即第 23 "
+         "课的归约树）："
+         "没有分支发散，也没有 bank 冲突"});
     // Lesson 23 without its register accumulation (two-per-thread is lesson 22's load, so
     // accumulate=two-per-thread, last_warp=loop is lesson 22 with only the addressing changed)
     // or without its unrolled last warp.
@@ -67,19 +76,28 @@ void RegisterReduceChapter(Registry& registry) {
         kAccumulateNames,
         {"a grid that fills the GPU; each thread adds many elements in a register (as written)",
          "two per thread, added while loading (lesson 22's load); a grid covering the data",
-         "one per thread (lesson 21's load); a grid covering the data"});
+         "one per thread (lesson 21's load); a grid covering the data"},
+        {"网格正好铺满 GPU，每个线程先在寄存器里累加许多元素（原课做法）",
+         "每个线程两个元素，加载时相加（第 22 课的加载方式）；网格覆盖全部数据",
+         "每个线程一个元素（第 21 课的加载方式）；网格覆盖全部数据"});
     const ParamSpec last_warp =
         Toggle("last_warp", "Last warp", "最后一个线程束", kLastWarpNames,
                {"one warp adds the last 64 sums, with __syncwarp only (as written)",
-                "the block-wide loop goes on down to one sum, with __syncthreads at every level"});
-    const ParamSpec loads = Toggle(
-        "loads", "Load width", "每次加载的宽度", kLoadsNames,
-        {"16-byte loads, four floats each (as written)",
-         "4-byte loads, one float each, in the same grid-stride loop with two accumulators"});
+                "the block-wide loop goes on down to one sum, with __syncthreads at every level"},
+               {"由一个线程束把最后 64 个部分和加起来，只用 __syncwarp（原课做法）",
+                "整个线程块的循环一直进行到只剩一个和，每一层都用 __syncthreads"});
+    const ParamSpec loads =
+        Toggle("loads", "Load width", "每次加载的宽度", kLoadsNames,
+               {"16-byte loads, four floats each (as written)",
+                "4-byte loads, one float each, in the same grid-stride loop with two accumulators"},
+               {"16 字节加载，每次四个浮点数（原课做法）",
+                "4 字节加载，每次一个浮点数，网格跨步循环和两个累加器都不变"});
     const ParamSpec passes =
         Toggle("passes", "Passes", "归约趟数", kPassesNames,
                {"the last block to finish adds the block sums: one launch (as written)",
-                "a second launch of one block adds the block sums"});
+                "a second launch of one block adds the block sums"},
+               {"最后完成的线程块把各块的和加起来：只启动一次（原课做法）",
+                "再启动一个只有一个线程块的 kernel 把各块的和加起来"});
     const StepKind cpu = StepKind::kCpu, gpu = StepKind::kGpu;
     AddChapter(
         registry, chapter, "lessons/03_reduction",
