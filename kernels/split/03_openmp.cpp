@@ -1,7 +1,8 @@
 // Lesson 3: lesson 2's loop shared among OpenMP threads.
 // Every even position is independent, so the loop splits across cores; hits are claimed
 // with one atomic counter (they are rare in text, so it is not the bottleneck). More threads
-// help until memory bandwidth, not compares, is the limit: the output order is not sorted.
+// help until something shared limits them (cores, memory, first-touch placement); the
+// output order is not sorted.
 #include <omp.h>
 
 #include "split_cpu.h"

@@ -1,8 +1,9 @@
 // Lesson 9: the library way, thrust::copy_if.
 // A counting iterator produces every candidate offset k, a predicate keeps those where
 // bytes k - 2 and k - 1 are "\r\n", and copy_if writes the survivors, in order, with no
-// atomics in our code. Thrust does a two-pass stream compaction (count, scan, scatter), and
-// allocates its temporary memory on every call: short to write, not free to run.
+// atomics in our code. In this toolkit Thrust runs CUB's single-pass select (decoupled
+// look-back: the input is read once), but it tests one item per byte, scans every flag in
+// each block, and allocates temporary memory and synchronises on every call.
 #include <thrust/copy.h>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
