@@ -29,37 +29,29 @@ namespace {
 
 volatile std::sig_atomic_t g_quit = 0;  // SIGINT / SIGTERM: close like the window's close button
 
-// The worker sits next to this program (install or build tree), else on PATH.
-std::string FindWorker() {
-    char self[4096];
-    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        self[n] = 0;
-        std::string dir(self);
-        dir = dir.substr(0, dir.rfind('/'));
-        for (const std::string& candidate :
-             {dir + "/cuda-lessons-cli", dir + "/../cli/cuda-lessons-cli"})
-            if (access(candidate.c_str(), X_OK) == 0) return candidate;
-    }
-    return "/usr/bin/env";  // with "cuda-lessons-cli" as its argument: found on PATH
-}
-
 // The controller, with the recorded results and a worker started as `worker serve`.
 std::unique_ptr<Controller> MakeController(const Registry& registry, std::string worker,
                                            UiState& ui) {
     std::string problems;
     std::vector<RunResult> recorded = LoadRecordedResults(&problems);
     if (!problems.empty()) ui.messages.push_back("Recorded results: " + problems);
-    if (worker.empty()) worker = FindWorker();
-    return std::make_unique<Controller>(
+    WorkerLocation where;
+    if (worker.empty()) {
+        char self[4096];
+        const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        std::string dir = n > 0 ? std::string(self, size_t(n)) : std::string(".");
+        where = FindWorker(dir.substr(0, dir.rfind('/')));
+    } else {
+        where = {{worker, "serve"}, "The worker was named with --worker " + worker + "."};
+    }
+    auto controller = std::make_unique<Controller>(
         registry,
-        [worker] {
-            std::vector<std::string> command{worker};
-            if (worker == "/usr/bin/env") command.push_back("cuda-lessons-cli");
-            command.push_back("serve");
+        [command = where.command] {
             return std::make_unique<WorkerProcess>(command, [] { glfwPostEmptyEvent(); });
         },
         std::move(recorded));
+    controller->SetWorkerHint(where.hint);
+    return controller;
 }
 
 void RebuildFonts(UiState& ui, const Registry& registry) {
@@ -174,6 +166,10 @@ int main(int argc, char** argv) {
     automation.PrintStats();
     glfwGetWindowSize(window, &ui.settings.window_width, &ui.settings.window_height);
     if (!config.empty()) SaveSettings(config + "/settings.json", ui.settings, nullptr);
+    // Closing must not wait for a busy or stuck worker with the window frozen: hide it, then
+    // end the worker (shutdown, a short wait, SIGTERM, SIGKILL: a few seconds at most).
+    glfwHideWindow(window);
+    glfwPollEvents();
     controller.reset();  // the worker's reader thread wakes GLFW: stop it first
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();

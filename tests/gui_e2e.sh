@@ -37,6 +37,26 @@ echo "== screenshot, Chinese, scale 2"
 "$png_check" "$out/lesson3-zh-2x.png" --min 1200x800 "${bars[@]}" || fail "Chinese screenshot"
 grep -q '"language": "zh"' "$out/config/cuda-lessons/settings.json" || fail "language not remembered"
 
+echo "== closing with a worker that ignores shutdown, end of input and SIGTERM"
+here=$(cd "$(dirname "$0")" && pwd)
+FAKE_WORKER_PID_FILE="$out/stubborn.pid" CUDA_LESSONS_RECTS_FILE="$out/stubborn-rects.json" \
+    "$app" --worker "$here/fake_worker_stubborn.sh" --lang en --scale 1 >"$out/stubborn.log" 2>&1 &
+app_pid=$!
+for _ in $(seq 1200); do [ -s "$out/stubborn.pid" ] && [ -s "$out/stubborn-rects.json" ] && break; sleep 0.05; done
+[ -s "$out/stubborn.pid" ] || fail "the stubborn worker never started"
+worker_pid=$(cat "$out/stubborn.pid")
+start=$(date +%s%N)
+kill -TERM "$app_pid"  # as the window's close button: the GUI closes, then ends its worker
+for _ in $(seq 600); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.05; done
+if kill -0 "$app_pid" 2>/dev/null; then
+    kill -9 "$app_pid" "$worker_pid"; fail "the GUI was still running 30 s after it was closed"
+fi
+wait "$app_pid"; app_pid=""
+took=$((($(date +%s%N) - start) / 1000000))
+echo "closed in $took ms"
+[ "$took" -lt 15000 ] || fail "closing took $took ms"
+kill -0 "$worker_pid" 2>/dev/null && { kill -9 "$worker_pid"; fail "the worker outlived the GUI"; }
+
 echo "== a session driven by mouse and keyboard"
 rects="$out/rects.json"
 CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 1 --size 8MiB --lang en --scale 1 >"$out/app.log" 2>&1 &
