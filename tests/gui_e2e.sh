@@ -13,6 +13,30 @@ done
 rm -rf "$out" && mkdir -p "$out/home" "$out/config"
 export HOME="$out/home" XDG_CONFIG_HOME="$out/config"
 
+echo "== bad flags: exit 2 with a message (no display needed: they are refused before the window)"
+bad_flag() {  # bad_flag "MESSAGE PART" ARGS...
+    local want=$1; shift
+    env -u DISPLAY -u WAYLAND_DISPLAY "$app" "$@" >"$out/flag.out" 2>"$out/flag.err"
+    local rc=$?
+    [ "$rc" = 2 ] || { cat "$out/flag.err"; echo "FAILED: cuda-lessons $* exited with $rc, not 2"; exit 1; }
+    grep -qF -- "$want" "$out/flag.err" || { cat "$out/flag.err"; echo "FAILED: cuda-lessons $*: no '$want'"; exit 1; }
+}
+bad_flag "--bogus" --bogus
+bad_flag "extra" extra
+bad_flag "--lesson" --lesson abc
+bad_flag "--scale" --scale
+bad_flag "0.5 to 4" --scale 9
+bad_flag "0.5 to 4" --scale nan
+bad_flag "0.5 to 4" --scale inf
+bad_flag "no lesson 999" --lesson 999
+bad_flag "no lesson 0" --lesson 0
+bad_flag "en or zh" --lang fr
+bad_flag "en or zh" --lang ""
+bad_flag "--size" --size ''
+bad_flag "--size" --size 12parsecs
+env -u DISPLAY "$app" --help >"$out/help.txt" 2>&1 || fail "--help exited with $?"
+grep -q -- "--screenshot" "$out/help.txt" || fail "--help does not list the flags"
+
 display=""
 for d in $(seq 91 140); do
     if [ ! -e "/tmp/.X$d-lock" ] && [ ! -e "/tmp/.X11-unix/X$d" ]; then display=$d; break; fi
