@@ -1,6 +1,6 @@
 #include "automation.h"
 
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -71,8 +71,10 @@ int InitUiState(const Flags& flags, const Registry& registry, const std::string&
         ui->settings.lesson = flags.lesson;
     }
     if (!flags.lang.empty()) ui->settings.language = flags.lang;
-    if (const char* home = std::getenv("HOME"))
-        ui->export_dir = std::string(home) + "/cuda-lessons-exports";
+    std::string notice;
+    ui->export_dir =
+        DefaultExportDir(std::getenv("HOME"), std::getenv("XDG_DATA_HOME"), getuid(), &notice);
+    if (!notice.empty()) ui->messages.push_back(notice);
     SelectLesson(*ui, registry, ui->settings.lesson);
     if (!flags.size.empty()) {
         try {
@@ -113,11 +115,12 @@ void Automation::Screenshot(UiState& ui, const Controller& controller, int width
     const bool timeout = Clock::now() - m_started > std::chrono::seconds(300);
     if (!ui.screenshot_requested && m_settled_frames < 5 && !timeout) return;
     std::string path = m_flags.screenshot;
-    if (ui.screenshot_requested) {
-        mkdir(ui.export_dir.c_str(), 0755);
-        path = ScreenshotPath(ui.export_dir, std::time(nullptr));
-    }
     std::string error;
+    if (ui.screenshot_requested) {
+        path = ScreenshotPath(ui.export_dir, std::time(nullptr));
+        MakeFolders(ui.export_dir, &error);  // a failure is said by the write that follows
+        error.clear();
+    }
     if (SaveFramebufferPng(path, width, height, &error))
         ui.messages.push_back("Screenshot written to " + path);
     else

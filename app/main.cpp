@@ -85,6 +85,7 @@ int main(int argc, char** argv) {
     // Window and OpenGL context.
     std::signal(SIGINT, [](int) { g_quit = 1; });
     std::signal(SIGTERM, [](int) { g_quit = 1; });
+    std::signal(SIGXFSZ, SIG_IGN);  // a file over the size limit is a failed write, reported
     glfwSetErrorCallback([](int code, const char* text) {
         std::fprintf(stderr, "GLFW error %d: %s\n", code, text);
     });

@@ -61,6 +61,14 @@ echo "== screenshot, Chinese, scale 2"
 "$png_check" "$out/lesson3-zh-2x.png" --min 1200x800 "${bars[@]}" || fail "Chinese screenshot"
 grep -q '"language": "zh"' "$out/config/cuda-lessons/settings.json" || fail "language not remembered"
 
+echo "== --screenshot on a full disk (a 16 KiB file size limit): exit 1, the path and the reason"
+mkdir -p "$out/full"
+(trap '' XFSZ; ulimit -f 16; exec "$app" --lesson 1 --lang en --scale 1 --screenshot "$out/full/shot.png") >"$out/full.log" 2>&1
+rc=$?
+[ "$rc" = 1 ] || { cat "$out/full.log"; fail "--screenshot on a full disk exited with $rc, not 1"; }
+grep -q "screenshot failed: cannot write '$out/full/shot.png': File too large" "$out/full.log" || { cat "$out/full.log"; fail "no message with the path and the reason"; }
+[ -z "$(ls -A "$out/full")" ] || fail "a cut screenshot was left behind: $(ls -A "$out/full")"
+
 echo "== closing with a worker that ignores shutdown, end of input and SIGTERM"
 here=$(cd "$(dirname "$0")" && pwd)
 FAKE_WORKER_PID_FILE="$out/stubborn.pid" CUDA_LESSONS_RECTS_FILE="$out/stubborn-rects.json" \

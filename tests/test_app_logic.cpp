@@ -3,7 +3,10 @@
 // and a fake worker that records requests and answers like the real one.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <algorithm>
 #include <cstdlib>
@@ -724,8 +727,79 @@ TEST(AppExport, FileNamesCarryTheLocalTime) {
 
 TEST(AppExport, UnwritableFolderGivesAMessage) {
     const std::string message =
-        ExportResults("/nonexistent/a/b", {}, ExportFormat::kCsv, 0, {"size"});
-    EXPECT_EQ(message.rfind("Could not write /nonexistent/a/b/results-", 0), 0u) << message;
+        ExportResults("/proc/version/a", {}, ExportFormat::kCsv, 0, {"size"});
+    EXPECT_EQ(message.rfind("Could not write /proc/version/a/results-", 0), 0u) << message;
+}
+
+// Files larger than `bytes` cannot be written while it lives (as on a full disk), without root:
+// the soft RLIMIT_FSIZE, with SIGXFSZ ignored so that a write fails with EFBIG instead.
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes) {
+        getrlimit(RLIMIT_FSIZE, &m_saved);
+        m_old_handler = signal(SIGXFSZ, SIG_IGN);
+        rlimit limited = m_saved;
+        limited.rlim_cur = bytes;
+        setrlimit(RLIMIT_FSIZE, &limited);
+    }
+    ~FileSizeLimit() {
+        setrlimit(RLIMIT_FSIZE, &m_saved);
+        signal(SIGXFSZ, m_old_handler);
+    }
+
+private:
+    rlimit m_saved{};
+    void (*m_old_handler)(int) = nullptr;
+};
+
+TEST(AppExport, AFullDiskIsReportedWithThePathAndReasonAndLeavesNoFile) {
+    const std::string dir = ::testing::TempDir() + "/export_full/deeper";
+    std::vector<StoredResult> results(40);
+    for (StoredResult& s : results) s.result.id = "split/03-openmp";
+    std::string message;
+    {
+        FileSizeLimit limit(512);
+        message = ExportResults(dir, results, ExportFormat::kJson, 1774099501, {"size"});
+    }
+    const std::string path = dir + "/" + ExportFileName(1774099501, ExportFormat::kJson);
+    EXPECT_EQ(message.rfind("Could not write " + path + ": ", 0), 0u) << message;
+    EXPECT_NE(message.find("File too large"), std::string::npos) << message;
+    EXPECT_NE(access(path.c_str(), F_OK), 0) << "a cut file was left under the final name";
+    // And with room, the same export succeeds (the folder and its parent were created).
+    message = ExportResults(dir, results, ExportFormat::kJson, 1774099501, {"size"});
+    EXPECT_EQ(message, "Exported 40 results to " + path);
+}
+
+TEST(AppExport, AScreenshotOnAFullDiskIsReportedAndLeavesNoFile) {
+    const std::string path = ::testing::TempDir() + "/screenshot_full.png";
+    std::remove(path.c_str());
+    std::vector<unsigned char> pixels(64 * 64 * 4);
+    for (size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<unsigned char>(i * 7919);
+    std::string error;
+    bool ok = true;
+    {
+        FileSizeLimit limit(512);
+        ok = WritePng(path, 64, 64, pixels.data(), &error);
+    }
+    EXPECT_FALSE(ok);
+    EXPECT_NE(error.find(path), std::string::npos) << error;
+    EXPECT_NE(error.find("File too large"), std::string::npos) << error;
+    EXPECT_NE(access(path.c_str(), F_OK), 0) << "a cut PNG was left under the final name";
+    error.clear();
+    EXPECT_TRUE(WritePng(path, 64, 64, pixels.data(), &error)) << error;
+}
+
+TEST(AppExport, WithoutHomeExportsGoToASaneFolderAndSaySo) {
+    std::string notice;
+    EXPECT_EQ(DefaultExportDir("/home/ada", nullptr, 1000, &notice),
+              "/home/ada/cuda-lessons-exports");
+    EXPECT_EQ(notice, "");
+    EXPECT_EQ(DefaultExportDir(nullptr, "/data/ada", 1000, &notice),
+              "/data/ada/cuda-lessons-exports");
+    EXPECT_NE(notice.find("HOME is not set"), std::string::npos) << notice;
+    EXPECT_NE(notice.find("/data/ada/cuda-lessons-exports"), std::string::npos) << notice;
+    EXPECT_EQ(DefaultExportDir("", "", 1000, &notice), "/tmp/cuda-lessons-1000");
+    EXPECT_NE(notice.find("/tmp/cuda-lessons-1000"), std::string::npos) << notice;
 }
 
 TEST(AppWords, EveryWordHasBothLanguagesAndItsGlyphsInTheAtlas) {
