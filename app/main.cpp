@@ -98,6 +98,11 @@ int main(int argc, char** argv) {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
+        int x = 0, y = 0, w = 0, h = 0;
+        glfwGetMonitorWorkarea(monitor, &x, &y, &w, &h);
+        ClampWindowToWorkArea(&ui.settings, w, h);
+    }
     GLFWwindow* window = glfwCreateWindow(ui.settings.window_width, ui.settings.window_height,
                                           "CUDA Lessons", nullptr, nullptr);
     if (!window) {
@@ -117,8 +122,15 @@ int main(int argc, char** argv) {
     // Dear ImGui and its GLFW and OpenGL 3 backends.
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
+    // imgui.ini is read and written here, bounded (ReadImGuiIni), not by ImGui itself.
     const std::string ini = config.empty() ? std::string() : config + "/imgui.ini";
-    ImGui::GetIO().IniFilename = ini.empty() ? nullptr : ini.c_str();
+    ImGui::GetIO().IniFilename = nullptr;
+    if (!ini.empty()) {
+        std::string problem;
+        const std::string text = ReadImGuiIni(ini, &problem);
+        if (!text.empty()) ImGui::LoadIniSettingsFromMemory(text.data(), text.size());
+        if (!problem.empty()) ui.messages.push_back(problem);
+    }
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 330");
 
@@ -167,6 +179,13 @@ int main(int argc, char** argv) {
     automation.PrintStats();
     glfwGetWindowSize(window, &ui.settings.window_width, &ui.settings.window_height);
     if (!config.empty()) SaveSettings(config + "/settings.json", ui.settings, nullptr);
+    if (!ini.empty()) {
+        size_t size = 0;
+        const char* text = ImGui::SaveIniSettingsToMemory(&size);
+        std::string problem;
+        if (!WriteImGuiIni(ini, std::string(text, size), &problem))
+            std::fprintf(stderr, "cuda-lessons: %s\n", problem.c_str());
+    }
     // Closing must not wait for a busy or stuck worker with the window frozen: hide it, then
     // end the worker (shutdown, a short wait, SIGTERM, SIGKILL: a few seconds at most).
     glfwHideWindow(window);

@@ -61,6 +61,27 @@ echo "== screenshot, Chinese, scale 2"
 "$png_check" "$out/lesson3-zh-2x.png" --min 1200x800 "${bars[@]}" || fail "Chinese screenshot"
 grep -q '"language": "zh"' "$out/config/cuda-lessons/settings.json" || fail "language not remembered"
 
+echo "== a bloated imgui.ini is not loaded nor saved back; a saved window larger than the screen is clamped"
+python3 -c "
+import sys
+with open('$out/config/cuda-lessons/imgui.ini', 'w') as f:
+    for i in range(20000):
+        f.write('[Window][Bloat %d]\\nPos=60,60\\nSize=400,400\\nCollapsed=0\\n\\n' % i)
+"
+python3 -c "
+import json
+p = '$out/config/cuda-lessons/settings.json'
+s = json.load(open(p)); s['window_width'] = 4000; s['window_height'] = 3000; json.dump(s, open(p, 'w'))
+"
+"$app" --lesson 3 --lang en --scale 1 --screenshot "$out/clamped.png" >"$out/bloat.log" 2>&1 || { cat "$out/bloat.log"; fail "cuda-lessons exited with $?"; }
+ini_bytes=$(wc -c <"$out/config/cuda-lessons/imgui.ini")
+[ "$ini_bytes" -lt 65536 ] || fail "imgui.ini was saved back with $ini_bytes bytes"
+python3 -c "
+import json, sys
+s = json.load(open('$out/config/cuda-lessons/settings.json'))
+sys.exit(0 if s['window_width'] <= 1600 and s['window_height'] <= 1000 else 1)" || fail "window not clamped to the screen: $(cat "$out/config/cuda-lessons/settings.json")"
+"$png_check" "$out/clamped.png" --min 640x400 >/dev/null || fail "screenshot of the clamped window"
+
 echo "== --screenshot on a full disk (a 16 KiB file size limit): exit 1, the path and the reason"
 mkdir -p "$out/full"
 (trap '' XFSZ; ulimit -f 16; exec "$app" --lesson 1 --lang en --scale 1 --screenshot "$out/full/shot.png") >"$out/full.log" 2>&1

@@ -680,6 +680,54 @@ TEST(AppSettings, SaveAndLoadUnderXdgConfigHome) {
     EXPECT_EQ(t.lesson, 21);
 }
 
+TEST(AppSettings, ABloatedImGuiIniIsIgnoredAndNotSavedBack) {
+    const std::string path = ::testing::TempDir() + "/imgui_bloated.ini";
+    std::string section = "[Window][Debug##Default]\nPos=60,60\nSize=400,400\nCollapsed=0\n\n";
+    {
+        std::ofstream out(path);
+        for (int i = 0; i < 200000; ++i) out << "[Window][Bloat " << i << "]\nPos=1,1\n\n";
+    }
+    std::string problem;
+    EXPECT_EQ(ReadImGuiIni(path, &problem), "");
+    EXPECT_NE(problem.find("ignored"), std::string::npos) << problem;
+    // Small in bytes, too many sections.
+    {
+        std::ofstream out(path);
+        for (int i = 0; i < 1000; ++i) out << "[T][" << i << "]\n";
+    }
+    problem.clear();
+    EXPECT_EQ(ReadImGuiIni(path, &problem), "");
+    EXPECT_NE(problem.find("more than 200 sections"), std::string::npos) << problem;
+    // What this program writes is read back as it is.
+    problem.clear();
+    ASSERT_TRUE(WriteImGuiIni(path, section, &problem)) << problem;
+    EXPECT_EQ(ReadImGuiIni(path, &problem), section);
+    EXPECT_EQ(problem, "");
+    // Saving is bounded too: the file is left as it was.
+    std::string bloated;
+    for (int i = 0; i < 300; ++i) bloated += section;
+    EXPECT_FALSE(WriteImGuiIni(path, bloated, &problem));
+    EXPECT_NE(problem.find("not saving"), std::string::npos) << problem;
+    EXPECT_EQ(ReadImGuiIni(path, &problem), section);
+    EXPECT_EQ(ReadImGuiIni(::testing::TempDir() + "/no_such_imgui.ini", &problem), "");
+}
+
+TEST(AppSettings, ASavedWindowLargerThanTheScreenIsClamped) {
+    Settings s;
+    s.window_width = 10000;
+    s.window_height = 10000;
+    ClampWindowToWorkArea(&s, 1920, 1050);
+    EXPECT_EQ(s.window_width, 1920);
+    EXPECT_EQ(s.window_height, 1050);
+    s.window_width = 800;
+    s.window_height = 600;
+    ClampWindowToWorkArea(&s, 1920, 1050);
+    EXPECT_EQ(s.window_width, 800);
+    EXPECT_EQ(s.window_height, 600);
+    ClampWindowToWorkArea(&s, 0, 0);  // unknown: unchanged
+    EXPECT_EQ(s.window_width, 800);
+}
+
 TEST(AppDiff, ChangedLinesFollowTheLongestCommonSubsequence) {
     const auto prev = SplitLines("a\nb\nc\nd\n");
     const auto cur = SplitLines("a\nx\nc\n  d\n\ny\n");
