@@ -402,6 +402,44 @@ TEST_F(AppLogic, LanguageToggleAndScaleKeys) {
     EXPECT_TRUE(ui.fonts_dirty) << "fonts are rebuilt at the new scale, not stretched";
 }
 
+// At the edges (a 640x480 window, presenter scale up to 4 on 1920x1080, both languages): the
+// title never covers the language buttons, and every control is drawn inside the window.
+TEST_F(AppLogic, LayoutHoldsAtSmallWindowsAndLargeScales) {
+    Click("lesson_3");
+    for (const ImVec2 display : {ImVec2(640, 480), ImVec2(1920, 1080)}) {
+        for (const float scale : {1.0f, 2.3f, 4.0f}) {
+            for (const char* language : {"en", "zh"}) {
+                SCOPED_TRACE(testing::Message() << display.x << "x" << display.y << " at " << scale
+                                                << ", " << language);
+                ImGuiIO& io = ImGui::GetIO();
+                io.DisplaySize = display;
+                ui.settings.language = language;
+                ui.fonts = BuildFonts(scale, UiTexts(registry));
+                unsigned char* pixels;
+                int w, h;
+                io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+                ImGui::GetStyle() = ImGuiStyle();
+                ImGui::GetStyle().ScaleAllSizes(scale);
+                Frames(3);
+                ASSERT_TRUE(ui.rects.count("title"));
+                const ImVec4 title = ui.rects["title"];
+                for (const char* button : {"lang_en", "lang_zh"}) {
+                    ASSERT_TRUE(ui.rects.count(button)) << button;
+                    const ImVec4 b = ui.rects[button];
+                    const bool overlap =
+                        title.x < b.z && b.x < title.z && title.y < b.w && b.y < title.w;
+                    EXPECT_FALSE(overlap) << "the title covers " << button;
+                }
+                for (const auto& [name, r] : ui.rects) {
+                    if (r.y >= display.y || r.w <= 0) continue;  // scrolled out of view
+                    EXPECT_GE(r.x, -0.5f) << name;
+                    EXPECT_LE(r.z, display.x + 0.5f) << name << " reaches past the window";
+                }
+            }
+        }
+    }
+}
+
 TEST_F(AppLogic, RecordedResultsAreComparedOnlyAtTheirOwnSize) {
     Click("lesson_25");
     ASSERT_GE(ui.step_bars.size(), 8u);
@@ -804,12 +842,13 @@ TEST(AppExport, AFullDiskIsReportedWithThePathAndReasonAndLeavesNoFile) {
     const std::string dir = ::testing::TempDir() + "/export_full/deeper";
     std::vector<StoredResult> results(40);
     for (StoredResult& s : results) s.result.id = "split/03-openmp";
+    const std::string path = dir + "/" + ExportFileName(1774099501, ExportFormat::kJson);
+    std::remove(path.c_str());  // from an earlier run
     std::string message;
     {
         FileSizeLimit limit(512);
         message = ExportResults(dir, results, ExportFormat::kJson, 1774099501, {"size"});
     }
-    const std::string path = dir + "/" + ExportFileName(1774099501, ExportFormat::kJson);
     EXPECT_EQ(message.rfind("Could not write " + path + ": ", 0), 0u) << message;
     EXPECT_NE(message.find("File too large"), std::string::npos) << message;
     EXPECT_NE(access(path.c_str(), F_OK), 0) << "a cut file was left under the final name";
