@@ -110,7 +110,7 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
 namespace {
 
 // Below this many font heights of width the page stacks its two columns into one.
-constexpr float kTwoColumnsEm = 34;
+constexpr float kTwoColumnsEm = 30;
 
 // The lesson's number and title, and the language buttons at the right. The title is cut with
 // "…" to leave room for the buttons; where even that leaves too little, the buttons take a row
