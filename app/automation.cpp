@@ -1,9 +1,10 @@
 #include "automation.h"
 
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -19,22 +20,36 @@ namespace lessons::app {
 
 int ParseFlags(int argc, char** argv, Flags* flags) {
     CLI::App cli{"CUDA Lessons: learn CUDA optimisation, one measured step at a time"};
-    cli.add_option("--lesson", flags->lesson, "open this lesson (number)");
+    auto* lesson = cli.add_option("--lesson", flags->lesson, "open this lesson (number)");
     cli.add_flag("--run", flags->run, "run that lesson and the previous one at start");
-    cli.add_option("--lang", flags->lang, "en or zh")->check(CLI::IsMember({"en", "zh"}));
-    cli.add_option("--scale", flags->scale, "UI scale, 0.5 to 4")->check(CLI::Range(0.5f, 4.0f));
-    cli.add_option("--size", flags->size, "initial data size, e.g. 256MiB");
+    auto* lang = cli.add_option("--lang", flags->lang, "en or zh");
+    auto* scale = cli.add_option("--scale", flags->scale, "UI scale, 0.5 to 4");
+    auto* size = cli.add_option("--size", flags->size, "initial data size, e.g. 256MiB");
     cli.add_option("--screenshot", flags->screenshot,
                    "write a PNG once the page has settled and runs have finished, then exit");
     cli.add_option("--worker", flags->worker,
                    "the worker program (default: cuda-lessons-cli beside this one)");
     cli.add_flag("--stats", flags->stats,
                  "print frame statistics at exit (frame time while running, idle wake-ups)");
+    auto refuse = [](const std::string& message) {
+        std::fprintf(stderr, "cuda-lessons: %s\nRun with --help for the flags.\n", message.c_str());
+        return 2;
+    };
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return cli.exit(e);
+        if (e.get_exit_code() == 0) return cli.exit(e);  // --help
+        return refuse(e.what());                         // CLI11's own codes are not ours
     }
+    if (*scale && !(std::isfinite(flags->scale) && flags->scale >= 0.5f && flags->scale <= 4.0f))
+        return refuse("--scale " + scale->as<std::string>() +
+                      ": the scale must be a number from 0.5 to 4");
+    if (*lesson && flags->lesson <= 0)
+        return refuse("--lesson " + lesson->as<std::string>() + ": no lesson " +
+                      lesson->as<std::string>() + " (lessons are numbered from 1)");
+    if (*lang && flags->lang != "en" && flags->lang != "zh")
+        return refuse("--lang " + flags->lang + ": the language must be en or zh");
+    if (*size && flags->size.empty()) return refuse("--size: empty; give a size such as 256MiB");
     return -1;
 }
 
@@ -43,17 +58,30 @@ int InitUiState(const Flags& flags, const Registry& registry, const std::string&
     std::string problem;
     if (!config_dir.empty()) ui->settings = LoadSettings(config_dir + "/settings.json", &problem);
     if (!problem.empty()) ui->messages.push_back(problem);
-    if (flags.lesson) ui->settings.lesson = flags.lesson;
+    if (flags.lesson) {
+        if (!registry.FindLesson(flags.lesson)) {
+            const auto& all = registry.lessons();
+            std::fprintf(stderr,
+                         "cuda-lessons: --lesson %d: no lesson %d; lessons are %d to %d "
+                         "(cuda-lessons-cli list shows them)\n",
+                         flags.lesson, flags.lesson, all.empty() ? 0 : all.front().number,
+                         all.empty() ? 0 : all.back().number);
+            return 2;
+        }
+        ui->settings.lesson = flags.lesson;
+    }
     if (!flags.lang.empty()) ui->settings.language = flags.lang;
-    if (const char* home = std::getenv("HOME"))
-        ui->export_dir = std::string(home) + "/cuda-lessons-exports";
+    std::string notice;
+    ui->export_dir =
+        DefaultExportDir(std::getenv("HOME"), std::getenv("XDG_DATA_HOME"), getuid(), &notice);
+    if (!notice.empty()) ui->messages.push_back(notice);
     SelectLesson(*ui, registry, ui->settings.lesson);
     if (!flags.size.empty()) {
         try {
             ui->run.params["size"] =
                 std::to_string(std::max<uint64_t>(ParseSize(flags.size), 1024));
         } catch (const std::exception& e) {
-            std::fprintf(stderr, "cuda-lessons: --size: %s\n", e.what());
+            std::fprintf(stderr, "cuda-lessons: --size %s: %s\n", flags.size.c_str(), e.what());
             return 2;
         }
     }
@@ -87,11 +115,12 @@ void Automation::Screenshot(UiState& ui, const Controller& controller, int width
     const bool timeout = Clock::now() - m_started > std::chrono::seconds(300);
     if (!ui.screenshot_requested && m_settled_frames < 5 && !timeout) return;
     std::string path = m_flags.screenshot;
-    if (ui.screenshot_requested) {
-        mkdir(ui.export_dir.c_str(), 0755);
-        path = ScreenshotPath(ui.export_dir, std::time(nullptr));
-    }
     std::string error;
+    if (ui.screenshot_requested) {
+        path = ScreenshotPath(ui.export_dir, std::time(nullptr));
+        MakeFolders(ui.export_dir, &error);  // a failure is said by the write that follows
+        error.clear();
+    }
     if (SaveFramebufferPng(path, width, height, &error))
         ui.messages.push_back("Screenshot written to " + path);
     else

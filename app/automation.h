@@ -15,19 +15,20 @@
 namespace lessons::app {
 
 struct Flags {
-    int lesson = 0;
+    int lesson = 0;  // 0: the one saved in the settings
     bool run = false;
     std::string lang, screenshot, worker, size;
     float scale = 0;
     bool stats = false;
 };
 
-// Reads the command line into `flags`. Returns -1 to go on, or the exit code (after --help,
-// or bad arguments with a message).
+// Reads the command line into `flags`. Returns -1 to go on, or the exit code: 0 after --help,
+// 2 for bad arguments (with a message naming the flag and what it accepts).
 int ParseFlags(int argc, char** argv, Flags* flags);
 
 // The UI's starting state: the settings saved in `config_dir` (a corrupt file gives a
-// message), then the flags over them. Returns -1 to go on, or the exit code (a bad --size).
+// message), then the flags over them. Returns -1 to go on, or 2 with a message (a bad --size,
+// a --lesson the catalogue does not have).
 int InitUiState(const Flags& flags, const Registry& registry, const std::string& config_dir,
                 UiState* ui);
 

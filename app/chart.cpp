@@ -165,8 +165,9 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
         const float cx = left + slot * (static_cast<float>(i) + 0.5f);
         const float x0 = cx - bar_w / 2, x1 = cx + bar_w / 2;
         const std::string& label = b.label;
-        dl->AddText(ImVec2(cx - TextWidth(label) / 2, bottom + 3), b.highlight ? kHighlight : kText,
-                    label.c_str());
+        if (TextWidth(label) <= slot - 2)  // a label wider than its slot would cover the next
+            dl->AddText(ImVec2(cx - TextWidth(label) / 2, bottom + 3),
+                        b.highlight ? kHighlight : kText, label.c_str());
         if (hovered_plot && mouse.x >= left + slot * static_cast<float>(i) &&
             mouse.x < left + slot * static_cast<float>(i + 1))
             hovered = i;
@@ -208,9 +209,11 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
             dl->AddText(ImVec2(ax, std::max(ay, origin.y)), kHighlight, b.annotation.c_str());
         }
     }
-    // Legend of the stacked parts.
+    // Legend of the stacked parts, as many as fit left of the unit.
     float lx = left;
+    const float legend_end = right - TextWidth(o.unit ? o.unit : "") - font;
     for (size_t p = 0; p < o.part_names.size() && p < o.part_colors.size(); ++p) {
+        if (lx + font + TextWidth(o.part_names[p]) > legend_end) break;
         dl->AddRectFilled(ImVec2(lx, origin.y + 2),
                           ImVec2(lx + font * 0.8f, origin.y + 2 + font * 0.8f), o.part_colors[p]);
         dl->AddText(ImVec2(lx + font, origin.y), kText, o.part_names[p].c_str());
@@ -263,13 +266,18 @@ void LineChart(const char* id, const std::vector<Series>& series, const LineOpti
     DrawYAxis(dl, y, left, right, false);
     DrawUnit(dl, o.y_label, ImVec2(origin.x, origin.y + font * 1.2f), right);
     dl->AddLine(ImVec2(left, bottom), ImVec2(right, bottom), kAxis);
+    float label_end = -1e30f;  // a tick label that would touch the one before it is dropped
     for (double t : Ticks(xlo, xhi, o.log_x, 8)) {
         const float px = x.Map(t);
         dl->AddLine(ImVec2(px, top), ImVec2(px, bottom), kGrid);
         const std::string label = o.x_bytes ? FormatBytesTick(t) : FormatTick(t);
-        dl->AddText(ImVec2(px - TextWidth(label) / 2, bottom + 3), kText, label.c_str());
+        const float lx0 = px - TextWidth(label) / 2;
+        if (lx0 < label_end + font * 0.5f || lx0 + TextWidth(label) > origin.x + width) continue;
+        dl->AddText(ImVec2(lx0, bottom + 3), kText, label.c_str());
+        label_end = lx0 + TextWidth(label);
     }
-    dl->AddText(ImVec2(right - TextWidth(o.x_label), bottom + font * 1.3f), kAxis, o.x_label);
+    if (TextWidth(o.x_label) <= right - left)
+        dl->AddText(ImVec2(right - TextWidth(o.x_label), bottom + font * 1.3f), kAxis, o.x_label);
 
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     float best_d = font * 0.9f;
@@ -295,9 +303,11 @@ void LineChart(const char* id, const std::vector<Series>& series, const LineOpti
             dl->AddCircle(p, font * 0.5f, kHighlight, 0, 2.0f);
             dl->AddText(ImVec2(p.x + font * 0.5f, p.y - font * 1.3f), kHighlight, "best");
         }
-        dl->AddLine(ImVec2(lx, origin.y + font * 0.5f), ImVec2(lx + font, origin.y + font * 0.5f),
-                    s.color, 3.0f);
-        dl->AddText(ImVec2(lx + font * 1.2f, origin.y), kText, s.name.c_str());
+        if (lx + font * 1.2f + TextWidth(s.name) <= right) {  // the legend entries that fit
+            dl->AddLine(ImVec2(lx, origin.y + font * 0.5f),
+                        ImVec2(lx + font, origin.y + font * 0.5f), s.color, 3.0f);
+            dl->AddText(ImVec2(lx + font * 1.2f, origin.y), kText, s.name.c_str());
+        }
         lx += font * 2.2f + TextWidth(s.name);
     }
     if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());

@@ -54,6 +54,12 @@ Controller::Controller(const Registry& registry, WorkerFactory factory,
         m_results.push_back({std::move(r), Origin::kRecorded, m_sequence++});
 }
 
+Controller::~Controller() {
+    // Without it, end of input lets the worker finish every queued run (a long sweep) first.
+    if (m_worker && m_greeted && m_worker->Running())
+        m_worker->Send({{"op", "shutdown"}, {"id", m_next_id++}});
+}
+
 void Controller::Start() {
     m_started = true;
     Restart();
@@ -73,17 +79,25 @@ void Controller::Restart() {
     m_worker = m_factory();
     std::string error;
     if (!m_worker || !m_worker->Start(&error)) {
-        m_start_error = error.empty() ? "the worker could not be started" : error;
-        m_worker.reset();
-        m_notices.push_back(
-            "Cannot start the worker: " + m_start_error +
-            ". Lessons cannot run; texts, code and recorded results stay available.");
+        GiveUp(error.empty() ? "the worker could not be started" : error);
         return;
     }
     m_start_error.clear();
+    m_worker_started = std::chrono::steady_clock::now();
     // Sent once the worker has said hello in this program's protocol (HandleHello).
     Send({{"op", "list"}}, {"the lesson list", Origin::kRun});
     Send({{"op", "info"}}, {"device information", Origin::kRun});
+}
+
+void Controller::GiveUp(const std::string& why) {
+    m_start_error = why;
+    m_worker.reset();
+    m_unsent.clear();
+    m_pending.clear();
+    m_attribute_requests.clear();
+    m_notices.push_back("Cannot start the worker: " + why + "." +
+                        (m_worker_hint.empty() ? "" : " " + m_worker_hint) +
+                        " Lessons cannot run; texts, code and recorded results stay available.");
 }
 
 void Controller::HandleHello(const Json& m) {
@@ -230,6 +244,11 @@ void Controller::Update() {
         if (m_worker.get() != worker) break;  // refused or replaced: the rest was the old one's
         Handle(m);
     }
+    if (m_worker && !m_greeted && m_worker->Running() &&
+        std::chrono::steady_clock::now() - m_worker_started > m_hello_timeout)
+        GiveUp("the worker started but said nothing for " +
+               std::to_string((m_hello_timeout.count() + 500) / 1000) +
+               " s (no hello line): it is not cuda-lessons-cli serve, or it hangs");
 }
 
 void Controller::Handle(const Json& m) {
@@ -278,6 +297,14 @@ void Controller::Handle(const Json& m) {
 }
 
 void Controller::HandleExit(const Json& m) {
+    const int code = m.value("code", -1);
+    if (!m_greeted && (code == 127 || code == 126)) {
+        // The shell's and env's codes: the program was not found, or could not be executed.
+        // Starting it again would fail the same way.
+        GiveUp(code == 127 ? "the worker program was not found (exit code 127)"
+                           : "the worker program is not executable (exit code 126)");
+        return;
+    }
     std::string notice = "The worker stopped (" + ExitDescription(m) + ")";
     if (!m_pending.empty()) notice += " while running " + BusyWith();
     const auto now = std::chrono::steady_clock::now();

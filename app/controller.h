@@ -35,11 +35,20 @@ public:
     using WorkerFactory = std::function<std::unique_ptr<WorkerLink>()>;
 
     Controller(const Registry& registry, WorkerFactory factory, std::vector<RunResult> recorded);
+    // Asks a worker that speaks our protocol to shut down (cancelling everything), then ends it
+    // (WorkerProcess: a few seconds at most, whatever it does).
+    ~Controller();
+    Controller(const Controller&) = delete;
+    Controller& operator=(const Controller&) = delete;
 
     // Starts the worker; once it has said hello in this program's protocol, asks it for the
     // lesson list and device info. A worker speaking another protocol is refused: it gets no
     // request and is not restarted.
     void Start();
+    // What to tell the user when no worker can be started: where it was looked for, what to do.
+    void SetWorkerHint(std::string hint) { m_worker_hint = std::move(hint); }
+    // A worker that has not said hello this long after starting is stopped with a message.
+    void SetHelloTimeout(std::chrono::milliseconds timeout) { m_hello_timeout = timeout; }
     // Takes what the worker sent; restarts it if it died. Call once per frame.
     void Update();
 
@@ -95,6 +104,8 @@ private:
     void Handle(const Json& message);
     void HandleHello(const Json& message);
     void HandleExit(const Json& message);
+    // Stops the worker for good (until Restart worker): `why` becomes the notice.
+    void GiveUp(const std::string& why);
     void Restart();
     std::vector<const Lesson*> WithPrevious(const Lesson& lesson) const;
 
@@ -116,8 +127,11 @@ private:
     int m_sequence = 0;
     int m_restarts = 0;
     bool m_started = false;
-    bool m_greeted = false;     // the worker said hello in our protocol: requests may go
-    bool m_refused = false;     // it spoke another protocol: stopped, not restarted
+    bool m_greeted = false;  // the worker said hello in our protocol: requests may go
+    bool m_refused = false;  // it spoke another protocol: stopped, not restarted
+    std::string m_worker_hint;
+    std::chrono::milliseconds m_hello_timeout{8000};
+    std::chrono::steady_clock::time_point m_worker_started;
     std::string m_start_error;  // why no worker serves (cannot start, another protocol)
     std::deque<std::chrono::steady_clock::time_point> m_recent_exits;
 };

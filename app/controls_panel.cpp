@@ -150,7 +150,7 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     for (const ParamSpec& spec : lesson.params) DrawParamControl(ui, c, reg, lesson, spec);
     if (lesson.kind == StepKind::kGpu) {
         if (!lesson.params.empty() && ControlFor(lesson.params.back()) == ControlKind::kCombo)
-            ImGui::SameLine();
+            SameLineIfFits(CheckWidth(Tr(ui, kColdL2)));
         if (ImGui::Checkbox(Tr(ui, kColdL2), &ui.run.cold_l2)) Changed(ui);
         Remember(ui, "cold_l2");
     }
@@ -160,24 +160,30 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         mode == LessonMode::kLive ||
         (lesson.previous && c.Mode(*reg.FindLesson(lesson.previous)) == LessonMode::kLive);
     ImGui::BeginDisabled(!live);
+    // The buttons flow onto more rows where the column is narrow.
     if (ImGui::Button(Tr(ui, kRun))) c.RunWithPrevious(lesson, ui.run);
     Remember(ui, "run");
-    ImGui::SameLine();
+    SameLineIfFits(ButtonWidth(Tr(ui, kSweepBlocks)));
     ImGui::BeginDisabled(!block);
     if (ImGui::Button(Tr(ui, kSweepBlocks))) c.SweepBlocks(lesson, ui.run);
+    Remember(ui, "sweep_blocks");
     ImGui::EndDisabled();
-    ImGui::SameLine();
+    SameLineIfFits(ButtonWidth(Tr(ui, kSweepSizes)));
     ImGui::BeginDisabled(!lesson.FindParam("size"));
     if (ImGui::Button(Tr(ui, kSweepSizes))) c.SweepSizes(lesson, ui.run);
+    Remember(ui, "sweep_sizes");
     ImGui::EndDisabled();
     ImGui::EndDisabled();
-    ImGui::SameLine();
+    SameLineIfFits(CheckWidth(Tr(ui, kAutoRun)));
     ImGui::Checkbox(Tr(ui, kAutoRun), &ui.auto_run);
+    Remember(ui, "auto_run");
     if (c.Busy()) {
         const float p = c.Progress();
-        ImGui::ProgressBar(p < 0 ? 0.0f : p, ImVec2(ImGui::GetFontSize() * 16, 0),
-                           c.BusyWith().empty() ? "..." : c.BusyWith().c_str());
-        ImGui::SameLine();
+        ImGui::ProgressBar(
+            p < 0 ? 0.0f : p,
+            ImVec2(std::min(ImGui::GetFontSize() * 16, ImGui::GetContentRegionAvail().x), 0),
+            c.BusyWith().empty() ? "..." : c.BusyWith().c_str());
+        SameLineIfFits(ButtonWidth(Tr(ui, kCancel)));
         if (ImGui::Button(Tr(ui, kCancel))) c.CancelAll();
     } else if (!live) {
         DrawWrappedText("This lesson cannot run here: " + c.UnavailableReason(lesson) +

@@ -17,17 +17,21 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
                                       : mode == LessonMode::kRecorded ? "\xE2\x97\x90"
                                                                       : "\xE2\x97\x8B");
             ImGui::SameLine();
-            const std::string label = std::to_string(l->number) + "  " + l->title;
+            // Cut to the sidebar's width (the tooltip has the whole title).
+            std::string shown = Elide(std::to_string(l->number) + "  " + l->title,
+                                      ImGui::GetContentRegionAvail().x);
+            if (shown == Elide("", -1)) shown = std::to_string(l->number);  // only "…" fits
+            const std::string label = shown + "##" + std::to_string(l->number);
             if (ImGui::Selectable(label.c_str(), ui.settings.lesson == l->number))
                 SelectLesson(ui, reg, l->number);
             Remember(ui, ("lesson_" + std::to_string(l->number)).c_str());
             if (ImGui::IsItemHovered()) {
                 if (mode == LessonMode::kLive)
-                    ImGui::SetTooltip("%s: runs on this machine (%s)", Tr(ui, kLive),
-                                      ToString(l->kind));
+                    ImGui::SetTooltip("%d  %s\n%s: runs on this machine (%s)", l->number,
+                                      l->title.c_str(), Tr(ui, kLive), ToString(l->kind));
                 else
                     ImGui::SetTooltip(
-                        "%s: %s",
+                        "%d  %s\n%s: %s", l->number, l->title.c_str(),
                         mode == LessonMode::kRecorded ? Tr(ui, kRecorded) : Tr(ui, kUnavailable),
                         c.UnavailableReason(*l).c_str());
             }

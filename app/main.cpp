@@ -29,37 +29,29 @@ namespace {
 
 volatile std::sig_atomic_t g_quit = 0;  // SIGINT / SIGTERM: close like the window's close button
 
-// The worker sits next to this program (install or build tree), else on PATH.
-std::string FindWorker() {
-    char self[4096];
-    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        self[n] = 0;
-        std::string dir(self);
-        dir = dir.substr(0, dir.rfind('/'));
-        for (const std::string& candidate :
-             {dir + "/cuda-lessons-cli", dir + "/../cli/cuda-lessons-cli"})
-            if (access(candidate.c_str(), X_OK) == 0) return candidate;
-    }
-    return "/usr/bin/env";  // with "cuda-lessons-cli" as its argument: found on PATH
-}
-
 // The controller, with the recorded results and a worker started as `worker serve`.
 std::unique_ptr<Controller> MakeController(const Registry& registry, std::string worker,
                                            UiState& ui) {
     std::string problems;
     std::vector<RunResult> recorded = LoadRecordedResults(&problems);
     if (!problems.empty()) ui.messages.push_back("Recorded results: " + problems);
-    if (worker.empty()) worker = FindWorker();
-    return std::make_unique<Controller>(
+    WorkerLocation where;
+    if (worker.empty()) {
+        char self[4096];
+        const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        std::string dir = n > 0 ? std::string(self, size_t(n)) : std::string(".");
+        where = FindWorker(dir.substr(0, dir.rfind('/')));
+    } else {
+        where = {{worker, "serve"}, "The worker was named with --worker " + worker + "."};
+    }
+    auto controller = std::make_unique<Controller>(
         registry,
-        [worker] {
-            std::vector<std::string> command{worker};
-            if (worker == "/usr/bin/env") command.push_back("cuda-lessons-cli");
-            command.push_back("serve");
+        [command = where.command] {
             return std::make_unique<WorkerProcess>(command, [] { glfwPostEmptyEvent(); });
         },
         std::move(recorded));
+    controller->SetWorkerHint(where.hint);
+    return controller;
 }
 
 void RebuildFonts(UiState& ui, const Registry& registry) {
@@ -93,6 +85,7 @@ int main(int argc, char** argv) {
     // Window and OpenGL context.
     std::signal(SIGINT, [](int) { g_quit = 1; });
     std::signal(SIGTERM, [](int) { g_quit = 1; });
+    std::signal(SIGXFSZ, SIG_IGN);  // a file over the size limit is a failed write, reported
     glfwSetErrorCallback([](int code, const char* text) {
         std::fprintf(stderr, "GLFW error %d: %s\n", code, text);
     });
@@ -105,6 +98,11 @@ int main(int argc, char** argv) {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
+        int x = 0, y = 0, w = 0, h = 0;
+        glfwGetMonitorWorkarea(monitor, &x, &y, &w, &h);
+        ClampWindowToWorkArea(&ui.settings, w, h);
+    }
     GLFWwindow* window = glfwCreateWindow(ui.settings.window_width, ui.settings.window_height,
                                           "CUDA Lessons", nullptr, nullptr);
     if (!window) {
@@ -124,8 +122,15 @@ int main(int argc, char** argv) {
     // Dear ImGui and its GLFW and OpenGL 3 backends.
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
+    // imgui.ini is read and written here, bounded (ReadImGuiIni), not by ImGui itself.
     const std::string ini = config.empty() ? std::string() : config + "/imgui.ini";
-    ImGui::GetIO().IniFilename = ini.empty() ? nullptr : ini.c_str();
+    ImGui::GetIO().IniFilename = nullptr;
+    if (!ini.empty()) {
+        std::string problem;
+        const std::string text = ReadImGuiIni(ini, &problem);
+        if (!text.empty()) ImGui::LoadIniSettingsFromMemory(text.data(), text.size());
+        if (!problem.empty()) ui.messages.push_back(problem);
+    }
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 330");
 
@@ -174,6 +179,17 @@ int main(int argc, char** argv) {
     automation.PrintStats();
     glfwGetWindowSize(window, &ui.settings.window_width, &ui.settings.window_height);
     if (!config.empty()) SaveSettings(config + "/settings.json", ui.settings, nullptr);
+    if (!ini.empty()) {
+        size_t size = 0;
+        const char* text = ImGui::SaveIniSettingsToMemory(&size);
+        std::string problem;
+        if (!WriteImGuiIni(ini, std::string(text, size), &problem))
+            std::fprintf(stderr, "cuda-lessons: %s\n", problem.c_str());
+    }
+    // Closing must not wait for a busy or stuck worker with the window frozen: hide it, then
+    // end the worker (shutdown, a short wait, SIGTERM, SIGKILL: a few seconds at most).
+    glfwHideWindow(window);
+    glfwPollEvents();
     controller.reset();  // the worker's reader thread wakes GLFW: stop it first
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();

@@ -29,6 +29,13 @@ inline const char* Tr(const UiState& ui, const Word& word) {
 void Remember(UiState& ui, const char* name);
 // A control moved: auto-run starts once the controls settle.
 void Changed(UiState& ui);
+// `text` cut to fit `width` pixels in the current font, ending in "…" when cut.
+std::string Elide(const std::string& text, float width);
+// SameLine() when an item `width` pixels wide fits on the rest of this line, else a new line.
+void SameLineIfFits(float width);
+// The width of a button, and of a checkbox or radio button, with this label.
+float ButtonWidth(const char* label);
+float CheckWidth(const char* label);
 // Milliseconds with the digits that matter: "0.0123", "1.234", "56.7".
 std::string Ms(double ms);
 

@@ -1,9 +1,10 @@
 #include "screenshot.h"
 
 #include <GLFW/glfw3.h>
-#include <stb_image_write.h>
 
 #include <vector>
+
+#include "export.h"
 
 namespace lessons::app {
 
@@ -16,14 +17,7 @@ bool SaveFramebufferPng(const std::string& path, int width, int height, std::str
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadBuffer(GL_BACK);
     glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-    // OpenGL's first row is the bottom one; PNG's is the top.
-    const size_t row = size_t(width) * 4;
-    const unsigned char* last_row = pixels.data() + row * size_t(height - 1);
-    if (!stbi_write_png(path.c_str(), width, height, 4, last_row, -static_cast<int>(row))) {
-        if (error) *error = "cannot write " + path;
-        return false;
-    }
-    return true;
+    return WritePng(path, width, height, pixels.data(), error);  // bottom row first, as read
 }
 
 }  // namespace lessons::app

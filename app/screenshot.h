@@ -1,4 +1,5 @@
-// Writes the current OpenGL framebuffer as a PNG (stb_image_write from libstb-dev).
+// Writes the current OpenGL framebuffer as a PNG (WritePng: a temporary file renamed into
+// place; false with the path and the reason in `error` when it cannot).
 #pragma once
 
 #include <string>

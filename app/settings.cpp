@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "files.h"
+
 namespace lessons::app {
 
 std::string ConfigDir() {
@@ -68,6 +70,66 @@ bool SaveSettings(const std::string& path, const Settings& s, std::string* probl
     }
     if (std::rename(tmp.c_str(), path.c_str()) != 0) {
         if (problem) *problem = "cannot replace " + path;
+        return false;
+    }
+    return true;
+}
+
+void ClampWindowToWorkArea(Settings* s, int work_width, int work_height) {
+    if (work_width > 0) s->window_width = std::min(s->window_width, work_width);
+    if (work_height > 0) s->window_height = std::min(s->window_height, work_height);
+}
+
+namespace {
+
+size_t CountSections(const std::string& text) {
+    size_t sections = 0;
+    for (size_t line = 0; line < text.size();) {
+        sections += text[line] == '[';
+        const size_t newline = text.find('\n', line);
+        if (newline == std::string::npos) break;
+        line = newline + 1;
+    }
+    return sections;
+}
+
+}  // namespace
+
+std::string ReadImGuiIni(const std::string& path, std::string* problem) {
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) return {};  // none yet
+    if (!S_ISREG(st.st_mode) || uint64_t(st.st_size) > kMaxIniBytes) {
+        if (problem)
+            *problem = path + (S_ISREG(st.st_mode) ? " is " + std::to_string(st.st_size) +
+                                                         " bytes, more than this program ever "
+                                                         "writes: ignored (it is rewritten at exit)"
+                                                   : " is not a regular file: ignored");
+        return {};
+    }
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string out = text.str();
+    if (CountSections(out) > kMaxIniSections) {
+        if (problem)
+            *problem = path + " has more than " + std::to_string(kMaxIniSections) +
+                       " sections: ignored (it is rewritten at exit)";
+        return {};
+    }
+    return out;
+}
+
+bool WriteImGuiIni(const std::string& path, const std::string& text, std::string* problem) {
+    if (text.size() > kMaxIniBytes || CountSections(text) > kMaxIniSections) {
+        if (problem)
+            *problem = "not saving " + path + ": " + std::to_string(text.size()) + " bytes in " +
+                       std::to_string(CountSections(text)) + " sections is more than expected";
+        return false;
+    }
+    try {
+        WriteFileReplacing(path, text);
+    } catch (const std::exception& e) {
+        if (problem) *problem = e.what();
         return false;
     }
     return true;

@@ -22,4 +22,19 @@ std::string ConfigDir();
 Settings LoadSettings(const std::string& path, std::string* problem);
 bool SaveSettings(const std::string& path, const Settings& settings, std::string* problem);
 
+// The saved window size, at most the monitor's work area (`work_width` x `work_height`; 0 when
+// unknown), so that a window saved on a larger screen still fits.
+void ClampWindowToWorkArea(Settings* settings, int work_width, int work_height);
+
+// ImGui's own settings (imgui.ini: window and table layout), bounded both ways: this program
+// writes a few sections of a few lines, so a file over kMaxIniBytes or kMaxIniSections is
+// ignored with a message in `problem` (an ini of 200,000 sections made ImGui's first frame take
+// 41 s). Returns the text to load (empty when missing or ignored).
+constexpr size_t kMaxIniBytes = 64 << 10;
+constexpr size_t kMaxIniSections = 200;
+std::string ReadImGuiIni(const std::string& path, std::string* problem);
+// Writes `text` through a temporary file renamed into place; text over the same bounds is not
+// written (false, with `problem`), nor is a failed write left behind.
+bool WriteImGuiIni(const std::string& path, const std::string& text, std::string* problem);
+
 }  // namespace lessons::app

@@ -59,13 +59,21 @@ void DrawStatusBar(UiState& ui, Controller& c) {
                      " - GPU lessons show recorded results";
         }
     }
-    ImGui::TextUnformatted(device.c_str());
+    // One row each, cut with "…" where the window is narrow (hover for the whole line).
+    const std::string worker =
+        "|  worker: " + c.WorkerState() +
+        (c.restarts() ? ", restarted " + std::to_string(c.restarts()) + "x" : std::string());
+    const bool restart = c.WorkerState() == "stopped" || c.WorkerState() == "cannot start" ||
+                         c.WorkerState() == "refused";
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    float room = ImGui::GetContentRegionAvail().x -
+                 (restart ? ButtonWidth("Restart worker") + spacing : 0.0f);
+    const float worker_w = std::min(ImGui::CalcTextSize(worker.c_str()).x, room * 0.5f);
+    ImGui::TextUnformatted(Elide(device, room - worker_w - spacing).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", device.c_str());
     ImGui::SameLine();
-    ImGui::TextDisabled(
-        "|  worker: %s%s", c.WorkerState().c_str(),
-        c.restarts() ? (", restarted " + std::to_string(c.restarts()) + "x").c_str() : "");
-    if (c.WorkerState() == "stopped" || c.WorkerState() == "cannot start" ||
-        c.WorkerState() == "refused") {
+    ImGui::TextDisabled("%s", Elide(worker, worker_w).c_str());
+    if (restart) {
         ImGui::SameLine();
         if (ImGui::Button("Restart worker")) c.RestartWorker();
     }
@@ -84,7 +92,10 @@ void DrawStatusBar(UiState& ui, Controller& c) {
         notice = &ui.messages.back();
     }
     if (notice) {
-        ImGui::TextColored(kAmber, "%s", notice->c_str());
+        room = ImGui::GetContentRegionAvail().x - spacing -
+               (ImGui::CalcTextSize("dismiss").x + ImGui::GetStyle().FramePadding.x * 2);
+        ImGui::TextColored(kAmber, "%s", Elide(*notice, room).c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", notice->c_str());
         ImGui::SameLine();
         if (ImGui::SmallButton("dismiss")) {
             if (from_controller)

@@ -20,6 +20,38 @@ void Changed(UiState& ui) {
     ui.changed_at = ImGui::GetTime();
 }
 
+std::string Elide(const std::string& text, float width) {
+    const float full = ImGui::CalcTextSize(text.c_str()).x;
+    if (full <= width) return text;
+    const std::string ellipsis = "\xE2\x80\xA6";  // U+2026
+    // Start from a proportional guess, then step back a character at a time.
+    size_t n =
+        std::min(text.size(), static_cast<size_t>(static_cast<float>(text.size()) *
+                                                  std::max(width, 0.0f) / std::max(full, 1.0f)) +
+                                  1);
+    while (n > 0) {
+        while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+        const std::string cut = text.substr(0, n) + ellipsis;
+        if (ImGui::CalcTextSize(cut.c_str()).x <= width) return cut;
+        --n;
+    }
+    return ellipsis;
+}
+
+void SameLineIfFits(float width) {
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
+float ButtonWidth(const char* label) {
+    return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
+}
+
+float CheckWidth(const char* label) {
+    return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+           ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
 std::string Ms(double ms) {
     char buf[32];
     std::snprintf(buf, sizeof buf, ms < 0.1 ? "%.4f" : ms < 10 ? "%.3f" : "%.1f", ms);
@@ -75,6 +107,72 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
     if (ImGui::IsKeyPressed(kKeyF12)) ui.screenshot_requested = true;
 }
 
+namespace {
+
+// Below this many font heights of width the page stacks its two columns into one.
+constexpr float kTwoColumnsEm = 30;
+
+// The lesson's number and title, and the language buttons at the right. The title is cut with
+// "…" to leave room for the buttons; where even that leaves too little, the buttons take a row
+// of their own above it (or two, in a very narrow page).
+void DrawTitle(UiState& ui, const Lesson& lesson) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float buttons_w = CheckWidth("English") + style.ItemSpacing.x + CheckWidth("中文");
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float start_x = ImGui::GetCursorPosX();
+    const std::string title = std::to_string(lesson.number) + "  " + lesson.title;
+    ImGui::PushFont(ui.fonts.heading);
+    const float title_room = avail - buttons_w - style.ItemSpacing.x * 2;
+    const bool one_row = title_room >= ImGui::GetFontSize() * 5;
+    ImGui::PopFont();
+    auto buttons = [&] {
+        if (ImGui::RadioButton("English", ui.settings.language == "en"))
+            ui.settings.language = "en";
+        Remember(ui, "lang_en");
+        if (avail >= buttons_w) ImGui::SameLine();  // else one above the other
+        if (ImGui::RadioButton("中文", ui.settings.language == "zh")) ui.settings.language = "zh";
+        Remember(ui, "lang_zh");
+    };
+    if (!one_row) {
+        ImGui::SetCursorPosX(start_x + std::max(0.0f, avail - buttons_w));
+        buttons();
+    }
+    ImGui::PushFont(ui.fonts.heading);
+    ImGui::TextUnformatted(Elide(title, one_row ? title_room : avail).c_str());
+    Remember(ui, "title");
+    if (ImGui::IsItemHovered() && ImGui::CalcTextSize(title.c_str()).x > avail)
+        ImGui::SetTooltip("%s", title.c_str());
+    ImGui::PopFont();
+    if (one_row) {
+        ImGui::SameLine(start_x + avail - buttons_w);
+        buttons();
+    }
+}
+
+// The right-hand column (or the lower part of the stacked page): controls, charts, results.
+void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
+    DrawControls(ui, c, reg, lesson);
+    ImGui::Separator();
+    if (ImGui::CollapsingHeader(Tr(ui, kSteps), ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::Checkbox(Tr(ui, kLog), &ui.log_scale);
+        SameLineIfFits(CheckWidth("ms"));
+        if (ImGui::RadioButton("ms", !ui.rate_axis)) ui.rate_axis = false;
+        Remember(ui, "axis_ms");
+        SameLineIfFits(CheckWidth(Tr(ui, kRate)));
+        if (ImGui::RadioButton(Tr(ui, kRate), ui.rate_axis)) ui.rate_axis = true;
+        Remember(ui, "axis_rate");
+        DrawStepChart(ui, c, reg, lesson);
+    }
+    if (ImGui::CollapsingHeader(Tr(ui, kBreakdown), ImGuiTreeNodeFlags_DefaultOpen))
+        DrawBreakdown(ui, c, reg, lesson);
+    if (ImGui::CollapsingHeader(Tr(ui, kBlockSweep))) DrawSweeps(ui, c, reg, lesson, true);
+    if (ImGui::CollapsingHeader(Tr(ui, kSizeSweep))) DrawSweeps(ui, c, reg, lesson, false);
+    if (ImGui::CollapsingHeader(Tr(ui, kResults), ImGuiTreeNodeFlags_DefaultOpen))
+        DrawResults(ui, c, reg, lesson);
+}
+
+}  // namespace
+
 void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     ui.rects.clear();
     HandleKeys(ui, c, reg);
@@ -100,24 +198,30 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     ImGui::SameLine();
 
     ImGui::BeginChild("page", ImVec2(0, body_h), false);
-    ImGui::PushFont(ui.fonts.heading);
-    ImGui::Text("%d  %s", lesson->number, lesson->title.c_str());
-    ImGui::PopFont();
-    ImGui::SameLine(ImGui::GetContentRegionAvail().x + ImGui::GetCursorPosX() - font * 9);
-    if (ImGui::RadioButton("English", ui.settings.language == "en")) ui.settings.language = "en";
-    Remember(ui, "lang_en");
-    ImGui::SameLine();
-    if (ImGui::RadioButton("中文", ui.settings.language == "zh")) ui.settings.language = "zh";
-    Remember(ui, "lang_zh");
+    DrawTitle(ui, *lesson);
     const LessonMode mode = c.Mode(*lesson);
-    ImGui::TextDisabled("%s  ·  %s  ·  %s", lesson->id.c_str(),
-                        lesson->kind == StepKind::kGpu ? "GPU" : "CPU",
-                        mode == LessonMode::kLive       ? "runs live here"
-                        : mode == LessonMode::kRecorded ? "recorded on the reference GPU, not live"
-                                                        : "cannot run here");
+    const std::string subtitle =
+        lesson->id + "  \xC2\xB7  " + (lesson->kind == StepKind::kGpu ? "GPU" : "CPU") +
+        "  \xC2\xB7  " +
+        (mode == LessonMode::kLive       ? "runs live here"
+         : mode == LessonMode::kRecorded ? "recorded on the reference GPU, not live"
+                                         : "cannot run here");
+    ImGui::TextDisabled("%s", Elide(subtitle, ImGui::GetContentRegionAvail().x).c_str());
 
-    if (ImGui::BeginTable("columns", 2,
-                          ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
+    if (ImGui::GetContentRegionAvail().x < font * kTwoColumnsEm) {
+        // Narrow, or a large presenter scale: one column that scrolls, text and code first.
+        ImGui::BeginChild("stack", ImVec2(0, 0), false);
+        const float pane_h = std::max(font * 8, body_h * 0.5f);
+        ImGui::BeginChild("text", ImVec2(0, pane_h), true);
+        DrawLessonText(ui.settings.language == "zh" ? lesson->text_zh : lesson->text_en);
+        ImGui::EndChild();
+        ImGui::BeginChild("code", ImVec2(0, pane_h), true, ImGuiWindowFlags_HorizontalScrollbar);
+        DrawCode(ui, reg, *lesson);
+        ImGui::EndChild();
+        DrawWork(ui, c, reg, *lesson);
+        ImGui::EndChild();
+    } else if (ImGui::BeginTable("columns", 2,
+                                 ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
         ImGui::TableSetupColumn("left", ImGuiTableColumnFlags_WidthStretch, 0.42f);
         ImGui::TableSetupColumn("right", ImGuiTableColumnFlags_WidthStretch, 0.58f);
         ImGui::TableNextColumn();
@@ -131,24 +235,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
 
         ImGui::TableNextColumn();
         ImGui::BeginChild("work", ImVec2(0, 0), false);
-        DrawControls(ui, c, reg, *lesson);
-        ImGui::Separator();
-        if (ImGui::CollapsingHeader(Tr(ui, kSteps), ImGuiTreeNodeFlags_DefaultOpen)) {
-            ImGui::Checkbox(Tr(ui, kLog), &ui.log_scale);
-            ImGui::SameLine();
-            if (ImGui::RadioButton("ms", !ui.rate_axis)) ui.rate_axis = false;
-            Remember(ui, "axis_ms");
-            ImGui::SameLine();
-            if (ImGui::RadioButton(Tr(ui, kRate), ui.rate_axis)) ui.rate_axis = true;
-            Remember(ui, "axis_rate");
-            DrawStepChart(ui, c, reg, *lesson);
-        }
-        if (ImGui::CollapsingHeader(Tr(ui, kBreakdown), ImGuiTreeNodeFlags_DefaultOpen))
-            DrawBreakdown(ui, c, reg, *lesson);
-        if (ImGui::CollapsingHeader(Tr(ui, kBlockSweep))) DrawSweeps(ui, c, reg, *lesson, true);
-        if (ImGui::CollapsingHeader(Tr(ui, kSizeSweep))) DrawSweeps(ui, c, reg, *lesson, false);
-        if (ImGui::CollapsingHeader(Tr(ui, kResults), ImGuiTreeNodeFlags_DefaultOpen))
-            DrawResults(ui, c, reg, *lesson);
+        DrawWork(ui, c, reg, *lesson);
         ImGui::EndChild();
         ImGui::EndTable();
     }

@@ -20,6 +20,8 @@ public:
     // `wake` is called on the reader thread whenever messages arrive (the GUI posts an empty
     // event so that a waiting UI thread draws them).
     explicit WorkerProcess(std::vector<std::string> argv, std::function<void()> wake = {});
+    // Ends the worker within a few seconds whatever it does: closes its input, waits briefly,
+    // then sends SIGTERM and finally SIGKILL to its process group.
     ~WorkerProcess() override;
     WorkerProcess(const WorkerProcess&) = delete;
     WorkerProcess& operator=(const WorkerProcess&) = delete;
@@ -28,6 +30,8 @@ public:
     bool Running() const override { return m_running; }
     bool Send(const Json& request) override;
     std::vector<Json> Drain() override;
+    // The most bytes the reader has held waiting for a line's end.
+    size_t LargestBuffer() const { return m_largest_buffer; }
 
 private:
     void Stop();
@@ -41,6 +45,20 @@ private:
     std::atomic<bool> m_running{false};
     std::mutex m_mutex;
     std::vector<Json> m_inbox;
+    std::atomic<size_t> m_largest_buffer{0};
+    std::atomic<bool> m_abandon{false};  // the reader stops waiting for the worker's output
 };
+
+// The worker program and what to tell the user if it cannot be started.
+struct WorkerLocation {
+    std::vector<std::string> command;  // program and arguments: `... serve`
+    std::string hint;                  // where it was looked for, what to do
+};
+// cuda-lessons-cli next to the GUI in `program_dir` (install tree) or in ../cli (build tree),
+// else on PATH (through /usr/bin/env).
+WorkerLocation FindWorker(const std::string& program_dir);
+
+// The longest line the GUI takes from a worker; a longer one is dropped with an error message.
+constexpr size_t kMaxWorkerLine = size_t(4) << 20;
 
 }  // namespace lessons::app

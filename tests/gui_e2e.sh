@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End to end under Xvfb: the real cuda-lessons with the real worker (cuda-lessons-cli serve).
-#  1. lesson 3 run live and screenshotted, in English at scale 1 and in Chinese at scale 2;
+#  1. lesson 3 run live and screenshotted, in English at scale 1 and in Chinese at scales 1.5
+#     (charts in view) and 2 (the controls take more rows and push the charts below the fold);
 #  2. a person's session with xdotool: click lesson 3, drag the thread-count slider, let
 #     auto-run measure, press F12 for a screenshot.
 # Every PNG is checked by png_check (size, not blank, the bars' colours present).
@@ -12,6 +13,30 @@ for tool in Xvfb xdotool; do
 done
 rm -rf "$out" && mkdir -p "$out/home" "$out/config"
 export HOME="$out/home" XDG_CONFIG_HOME="$out/config"
+
+echo "== bad flags: exit 2 with a message (no display needed: they are refused before the window)"
+bad_flag() {  # bad_flag "MESSAGE PART" ARGS...
+    local want=$1; shift
+    env -u DISPLAY -u WAYLAND_DISPLAY "$app" "$@" >"$out/flag.out" 2>"$out/flag.err"
+    local rc=$?
+    [ "$rc" = 2 ] || { cat "$out/flag.err"; echo "FAILED: cuda-lessons $* exited with $rc, not 2"; exit 1; }
+    grep -qF -- "$want" "$out/flag.err" || { cat "$out/flag.err"; echo "FAILED: cuda-lessons $*: no '$want'"; exit 1; }
+}
+bad_flag "--bogus" --bogus
+bad_flag "extra" extra
+bad_flag "--lesson" --lesson abc
+bad_flag "--scale" --scale
+bad_flag "0.5 to 4" --scale 9
+bad_flag "0.5 to 4" --scale nan
+bad_flag "0.5 to 4" --scale inf
+bad_flag "no lesson 999" --lesson 999
+bad_flag "no lesson 0" --lesson 0
+bad_flag "en or zh" --lang fr
+bad_flag "en or zh" --lang ""
+bad_flag "--size" --size ''
+bad_flag "--size" --size 12parsecs
+env -u DISPLAY "$app" --help >"$out/help.txt" 2>&1 || fail "--help exited with $?"
+grep -q -- "--screenshot" "$out/help.txt" || fail "--help does not list the flags"
 
 display=""
 for d in $(seq 91 140); do
@@ -32,10 +57,61 @@ bars=(--color 80,160,255 --color 70,200,170)  # this lesson's and the previous l
 echo "== screenshot, English, scale 1"
 "$app" --lesson 3 --run --size 8MiB --lang en --scale 1 --screenshot "$out/lesson3-en-1x.png" || fail "cuda-lessons exited with $?"
 "$png_check" "$out/lesson3-en-1x.png" --min 1200x800 "${bars[@]}" || fail "English screenshot"
-echo "== screenshot, Chinese, scale 2"
+echo "== screenshot, Chinese, scales 1.5 and 2"
+"$app" --lesson 3 --run --size 8MiB --lang zh --scale 1.5 --screenshot "$out/lesson3-zh-1.5x.png" || fail "cuda-lessons exited with $?"
+"$png_check" "$out/lesson3-zh-1.5x.png" --min 1200x800 "${bars[@]}" || fail "Chinese screenshot"
 "$app" --lesson 3 --run --size 8MiB --lang zh --scale 2 --screenshot "$out/lesson3-zh-2x.png" || fail "cuda-lessons exited with $?"
-"$png_check" "$out/lesson3-zh-2x.png" --min 1200x800 "${bars[@]}" || fail "Chinese screenshot"
+"$png_check" "$out/lesson3-zh-2x.png" --min 1200x800 --color 80,160,255 || fail "Chinese screenshot at 2x"
 grep -q '"language": "zh"' "$out/config/cuda-lessons/settings.json" || fail "language not remembered"
+
+echo "== a bloated imgui.ini is not loaded nor saved back; a saved window larger than the screen is clamped"
+python3 -c "
+import sys
+with open('$out/config/cuda-lessons/imgui.ini', 'w') as f:
+    for i in range(20000):
+        f.write('[Window][Bloat %d]\\nPos=60,60\\nSize=400,400\\nCollapsed=0\\n\\n' % i)
+"
+python3 -c "
+import json
+p = '$out/config/cuda-lessons/settings.json'
+s = json.load(open(p)); s['window_width'] = 4000; s['window_height'] = 3000; json.dump(s, open(p, 'w'))
+"
+"$app" --lesson 3 --lang en --scale 1 --screenshot "$out/clamped.png" >"$out/bloat.log" 2>&1 || { cat "$out/bloat.log"; fail "cuda-lessons exited with $?"; }
+ini_bytes=$(wc -c <"$out/config/cuda-lessons/imgui.ini")
+[ "$ini_bytes" -lt 65536 ] || fail "imgui.ini was saved back with $ini_bytes bytes"
+python3 -c "
+import json, sys
+s = json.load(open('$out/config/cuda-lessons/settings.json'))
+sys.exit(0 if s['window_width'] <= 1600 and s['window_height'] <= 1000 else 1)" || fail "window not clamped to the screen: $(cat "$out/config/cuda-lessons/settings.json")"
+"$png_check" "$out/clamped.png" --min 640x400 >/dev/null || fail "screenshot of the clamped window"
+
+echo "== --screenshot on a full disk (a 16 KiB file size limit): exit 1, the path and the reason"
+mkdir -p "$out/full"
+(trap '' XFSZ; ulimit -f 16; exec "$app" --lesson 1 --lang en --scale 1 --screenshot "$out/full/shot.png") >"$out/full.log" 2>&1
+rc=$?
+[ "$rc" = 1 ] || { cat "$out/full.log"; fail "--screenshot on a full disk exited with $rc, not 1"; }
+grep -q "screenshot failed: cannot write '$out/full/shot.png': File too large" "$out/full.log" || { cat "$out/full.log"; fail "no message with the path and the reason"; }
+[ -z "$(ls -A "$out/full")" ] || fail "a cut screenshot was left behind: $(ls -A "$out/full")"
+
+echo "== closing with a worker that ignores shutdown, end of input and SIGTERM"
+here=$(cd "$(dirname "$0")" && pwd)
+FAKE_WORKER_PID_FILE="$out/stubborn.pid" CUDA_LESSONS_RECTS_FILE="$out/stubborn-rects.json" \
+    "$app" --worker "$here/fake_worker_stubborn.sh" --lang en --scale 1 >"$out/stubborn.log" 2>&1 &
+app_pid=$!
+for _ in $(seq 1200); do [ -s "$out/stubborn.pid" ] && [ -s "$out/stubborn-rects.json" ] && break; sleep 0.05; done
+[ -s "$out/stubborn.pid" ] || fail "the stubborn worker never started"
+worker_pid=$(cat "$out/stubborn.pid")
+start=$(date +%s%N)
+kill -TERM "$app_pid"  # as the window's close button: the GUI closes, then ends its worker
+for _ in $(seq 600); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.05; done
+if kill -0 "$app_pid" 2>/dev/null; then
+    kill -9 "$app_pid" "$worker_pid"; fail "the GUI was still running 30 s after it was closed"
+fi
+wait "$app_pid"; app_pid=""
+took=$((($(date +%s%N) - start) / 1000000))
+echo "closed in $took ms"
+[ "$took" -lt 15000 ] || fail "closing took $took ms"
+kill -0 "$worker_pid" 2>/dev/null && { kill -9 "$worker_pid"; fail "the worker outlived the GUI"; }
 
 echo "== a session driven by mouse and keyboard"
 rects="$out/rects.json"

@@ -3,7 +3,10 @@
 // and a fake worker that records requests and answers like the real one.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <algorithm>
 #include <cstdlib>
@@ -399,6 +402,44 @@ TEST_F(AppLogic, LanguageToggleAndScaleKeys) {
     EXPECT_TRUE(ui.fonts_dirty) << "fonts are rebuilt at the new scale, not stretched";
 }
 
+// At the edges (a 640x480 window, presenter scale up to 4 on 1920x1080, both languages): the
+// title never covers the language buttons, and every control is drawn inside the window.
+TEST_F(AppLogic, LayoutHoldsAtSmallWindowsAndLargeScales) {
+    Click("lesson_3");
+    for (const ImVec2 display : {ImVec2(640, 480), ImVec2(1920, 1080)}) {
+        for (const float scale : {1.0f, 2.3f, 4.0f}) {
+            for (const char* language : {"en", "zh"}) {
+                SCOPED_TRACE(testing::Message() << display.x << "x" << display.y << " at " << scale
+                                                << ", " << language);
+                ImGuiIO& io = ImGui::GetIO();
+                io.DisplaySize = display;
+                ui.settings.language = language;
+                ui.fonts = BuildFonts(scale, UiTexts(registry));
+                unsigned char* pixels;
+                int w, h;
+                io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+                ImGui::GetStyle() = ImGuiStyle();
+                ImGui::GetStyle().ScaleAllSizes(scale);
+                Frames(3);
+                ASSERT_TRUE(ui.rects.count("title"));
+                const ImVec4 title = ui.rects["title"];
+                for (const char* button : {"lang_en", "lang_zh"}) {
+                    ASSERT_TRUE(ui.rects.count(button)) << button;
+                    const ImVec4 b = ui.rects[button];
+                    const bool overlap =
+                        title.x < b.z && b.x < title.z && title.y < b.w && b.y < title.w;
+                    EXPECT_FALSE(overlap) << "the title covers " << button;
+                }
+                for (const auto& [name, r] : ui.rects) {
+                    if (r.y >= display.y || r.w <= 0) continue;  // scrolled out of view
+                    EXPECT_GE(r.x, -0.5f) << name;
+                    EXPECT_LE(r.z, display.x + 0.5f) << name << " reaches past the window";
+                }
+            }
+        }
+    }
+}
+
 TEST_F(AppLogic, RecordedResultsAreComparedOnlyAtTheirOwnSize) {
     Click("lesson_25");
     ASSERT_GE(ui.step_bars.size(), 8u);
@@ -678,6 +719,54 @@ TEST(AppSettings, SaveAndLoadUnderXdgConfigHome) {
     EXPECT_EQ(t.lesson, 21);
 }
 
+TEST(AppSettings, ABloatedImGuiIniIsIgnoredAndNotSavedBack) {
+    const std::string path = ::testing::TempDir() + "/imgui_bloated.ini";
+    std::string section = "[Window][Debug##Default]\nPos=60,60\nSize=400,400\nCollapsed=0\n\n";
+    {
+        std::ofstream out(path);
+        for (int i = 0; i < 200000; ++i) out << "[Window][Bloat " << i << "]\nPos=1,1\n\n";
+    }
+    std::string problem;
+    EXPECT_EQ(ReadImGuiIni(path, &problem), "");
+    EXPECT_NE(problem.find("ignored"), std::string::npos) << problem;
+    // Small in bytes, too many sections.
+    {
+        std::ofstream out(path);
+        for (int i = 0; i < 1000; ++i) out << "[T][" << i << "]\n";
+    }
+    problem.clear();
+    EXPECT_EQ(ReadImGuiIni(path, &problem), "");
+    EXPECT_NE(problem.find("more than 200 sections"), std::string::npos) << problem;
+    // What this program writes is read back as it is.
+    problem.clear();
+    ASSERT_TRUE(WriteImGuiIni(path, section, &problem)) << problem;
+    EXPECT_EQ(ReadImGuiIni(path, &problem), section);
+    EXPECT_EQ(problem, "");
+    // Saving is bounded too: the file is left as it was.
+    std::string bloated;
+    for (int i = 0; i < 300; ++i) bloated += section;
+    EXPECT_FALSE(WriteImGuiIni(path, bloated, &problem));
+    EXPECT_NE(problem.find("not saving"), std::string::npos) << problem;
+    EXPECT_EQ(ReadImGuiIni(path, &problem), section);
+    EXPECT_EQ(ReadImGuiIni(::testing::TempDir() + "/no_such_imgui.ini", &problem), "");
+}
+
+TEST(AppSettings, ASavedWindowLargerThanTheScreenIsClamped) {
+    Settings s;
+    s.window_width = 10000;
+    s.window_height = 10000;
+    ClampWindowToWorkArea(&s, 1920, 1050);
+    EXPECT_EQ(s.window_width, 1920);
+    EXPECT_EQ(s.window_height, 1050);
+    s.window_width = 800;
+    s.window_height = 600;
+    ClampWindowToWorkArea(&s, 1920, 1050);
+    EXPECT_EQ(s.window_width, 800);
+    EXPECT_EQ(s.window_height, 600);
+    ClampWindowToWorkArea(&s, 0, 0);  // unknown: unchanged
+    EXPECT_EQ(s.window_width, 800);
+}
+
 TEST(AppDiff, ChangedLinesFollowTheLongestCommonSubsequence) {
     const auto prev = SplitLines("a\nb\nc\nd\n");
     const auto cur = SplitLines("a\nx\nc\n  d\n\ny\n");
@@ -725,8 +814,80 @@ TEST(AppExport, FileNamesCarryTheLocalTime) {
 
 TEST(AppExport, UnwritableFolderGivesAMessage) {
     const std::string message =
-        ExportResults("/nonexistent/a/b", {}, ExportFormat::kCsv, 0, {"size"});
-    EXPECT_EQ(message.rfind("Could not write /nonexistent/a/b/results-", 0), 0u) << message;
+        ExportResults("/proc/version/a", {}, ExportFormat::kCsv, 0, {"size"});
+    EXPECT_EQ(message.rfind("Could not write /proc/version/a/results-", 0), 0u) << message;
+}
+
+// Files larger than `bytes` cannot be written while it lives (as on a full disk), without root:
+// the soft RLIMIT_FSIZE, with SIGXFSZ ignored so that a write fails with EFBIG instead.
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes) {
+        getrlimit(RLIMIT_FSIZE, &m_saved);
+        m_old_handler = signal(SIGXFSZ, SIG_IGN);
+        rlimit limited = m_saved;
+        limited.rlim_cur = bytes;
+        setrlimit(RLIMIT_FSIZE, &limited);
+    }
+    ~FileSizeLimit() {
+        setrlimit(RLIMIT_FSIZE, &m_saved);
+        signal(SIGXFSZ, m_old_handler);
+    }
+
+private:
+    rlimit m_saved{};
+    void (*m_old_handler)(int) = nullptr;
+};
+
+TEST(AppExport, AFullDiskIsReportedWithThePathAndReasonAndLeavesNoFile) {
+    const std::string dir = ::testing::TempDir() + "/export_full/deeper";
+    std::vector<StoredResult> results(40);
+    for (StoredResult& s : results) s.result.id = "split/03-openmp";
+    const std::string path = dir + "/" + ExportFileName(1774099501, ExportFormat::kJson);
+    std::remove(path.c_str());  // from an earlier run
+    std::string message;
+    {
+        FileSizeLimit limit(512);
+        message = ExportResults(dir, results, ExportFormat::kJson, 1774099501, {"size"});
+    }
+    EXPECT_EQ(message.rfind("Could not write " + path + ": ", 0), 0u) << message;
+    EXPECT_NE(message.find("File too large"), std::string::npos) << message;
+    EXPECT_NE(access(path.c_str(), F_OK), 0) << "a cut file was left under the final name";
+    // And with room, the same export succeeds (the folder and its parent were created).
+    message = ExportResults(dir, results, ExportFormat::kJson, 1774099501, {"size"});
+    EXPECT_EQ(message, "Exported 40 results to " + path);
+}
+
+TEST(AppExport, AScreenshotOnAFullDiskIsReportedAndLeavesNoFile) {
+    const std::string path = ::testing::TempDir() + "/screenshot_full.png";
+    std::remove(path.c_str());
+    std::vector<unsigned char> pixels(64 * 64 * 4);
+    for (size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<unsigned char>(i * 7919);
+    std::string error;
+    bool ok = true;
+    {
+        FileSizeLimit limit(512);
+        ok = WritePng(path, 64, 64, pixels.data(), &error);
+    }
+    EXPECT_FALSE(ok);
+    EXPECT_NE(error.find(path), std::string::npos) << error;
+    EXPECT_NE(error.find("File too large"), std::string::npos) << error;
+    EXPECT_NE(access(path.c_str(), F_OK), 0) << "a cut PNG was left under the final name";
+    error.clear();
+    EXPECT_TRUE(WritePng(path, 64, 64, pixels.data(), &error)) << error;
+}
+
+TEST(AppExport, WithoutHomeExportsGoToASaneFolderAndSaySo) {
+    std::string notice;
+    EXPECT_EQ(DefaultExportDir("/home/ada", nullptr, 1000, &notice),
+              "/home/ada/cuda-lessons-exports");
+    EXPECT_EQ(notice, "");
+    EXPECT_EQ(DefaultExportDir(nullptr, "/data/ada", 1000, &notice),
+              "/data/ada/cuda-lessons-exports");
+    EXPECT_NE(notice.find("HOME is not set"), std::string::npos) << notice;
+    EXPECT_NE(notice.find("/data/ada/cuda-lessons-exports"), std::string::npos) << notice;
+    EXPECT_EQ(DefaultExportDir("", "", 1000, &notice), "/tmp/cuda-lessons-1000");
+    EXPECT_NE(notice.find("/tmp/cuda-lessons-1000"), std::string::npos) << notice;
 }
 
 TEST(AppWords, EveryWordHasBothLanguagesAndItsGlyphsInTheAtlas) {

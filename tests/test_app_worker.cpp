@@ -2,9 +2,14 @@
 // of an older protocol, and the real `cuda-lessons-cli serve`.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/stat.h>
+
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <future>
 #include <thread>
 
 #include "catalog.h"
@@ -35,7 +40,163 @@ bool HasResult(const Controller& c, int lesson) {
     return false;
 }
 
+using Seconds = std::chrono::duration<double>;
+
+// Runs `close` (which ends a worker) on another thread and returns the seconds it took, or -1
+// when it had not returned after 60 s; then `unstick` is called so that the test can end.
+template <typename Close, typename Unstick>
+double TimedClose(Close close, Unstick unstick) {
+    const auto start = std::chrono::steady_clock::now();
+    std::future<void> closing = std::async(std::launch::async, close);
+    if (closing.wait_for(std::chrono::seconds(60)) != std::future_status::ready) {
+        unstick();
+        closing.wait();
+        return -1;
+    }
+    return Seconds(std::chrono::steady_clock::now() - start).count();
+}
+
 }  // namespace
+
+TEST(AppWorker, AWorkerThatIgnoresShutdownAndSigtermIsKilledOnClose) {
+    const std::string script = std::string(LESSONS_SOURCE_DIR) + "/tests/fake_worker_stubborn.sh";
+    const std::string pid_file = ::testing::TempDir() + "/fake_worker_stubborn.pid";
+    std::remove(pid_file.c_str());
+    setenv("FAKE_WORKER_PID_FILE", pid_file.c_str(), 1);
+    auto worker = std::make_unique<WorkerProcess>(std::vector<std::string>{"/bin/sh", script});
+    std::string error;
+    ASSERT_TRUE(worker->Start(&error)) << error;
+    pid_t pid = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (pid <= 0 && std::chrono::steady_clock::now() < deadline) {
+        std::ifstream(pid_file) >> pid;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ASSERT_GT(pid, 0) << "the fake worker never started";
+    const double seconds = TimedClose([&] { worker.reset(); },
+                                      [&] {
+                                          kill(-pid, SIGKILL);
+                                          kill(pid, SIGKILL);
+                                      });
+    ASSERT_GE(seconds, 0) << "closing still waited for the worker after 60 s";
+    EXPECT_LT(seconds, 15) << "shutdown, a short wait, SIGTERM, a short wait, SIGKILL";
+    EXPECT_NE(kill(pid, 0), 0) << "the worker is still alive";
+}
+
+TEST(AppWorker, ClosingDuringASizeSweepEndsTheRealWorkerAtOnce) {
+    auto c = std::make_unique<Controller>(
+        Catalog(),
+        [] {
+            return std::make_unique<WorkerProcess>(std::vector<std::string>{CliPath(), "serve"});
+        },
+        std::vector<RunResult>{});
+    c->Start();
+    const Lesson& three = *Catalog().FindLesson(3);
+    ASSERT_TRUE(WaitFor(*c, [&] { return c->Mode(three) == LessonMode::kLive; }));
+    RunSettings settings;
+    settings.params = {{"size", std::to_string(32 << 20)}, {"threads", "2"}};
+    c->SweepSizes(three, settings);
+    // Both sweeps (lessons 2 and 3, 16 sizes each) take many seconds; close during the first.
+    ASSERT_TRUE(WaitFor(*c, [&] { return c->Progress() >= 0 || !c->results().empty(); }));
+    ASSERT_TRUE(c->Busy());
+    const double seconds = TimedClose([&] { c.reset(); }, [] {});
+    EXPECT_GE(seconds, 0);
+    EXPECT_LT(seconds, 10) << "closing waited for the sweep";
+}
+
+TEST(AppWorker, AWorkerThatNeverSaysHelloIsStoppedWithAMessage) {
+    const std::string script = std::string(LESSONS_SOURCE_DIR) + "/tests/fake_worker_silent.sh";
+    int started = 0;
+    Controller c(
+        Catalog(),
+        [&] {
+            ++started;
+            return std::make_unique<WorkerProcess>(std::vector<std::string>{"/bin/sh", script});
+        },
+        {});
+    c.SetHelloTimeout(std::chrono::seconds(2));
+    c.Start();
+    ASSERT_TRUE(WaitFor(c, [&] { return !c.notices().empty(); })) << c.WorkerState();
+    const std::string notice = c.notices().back();
+    EXPECT_NE(notice.find("said nothing"), std::string::npos) << notice;
+    EXPECT_NE(notice.find("cuda-lessons-cli"), std::string::npos) << notice;
+    EXPECT_EQ(c.WorkerState(), "cannot start");
+    EXPECT_EQ(started, 1) << "not restarted";
+}
+
+TEST(AppWorker, AWorkerProgramThatIsNotFoundOrNotExecutableIsExplained) {
+    const std::string not_executable = ::testing::TempDir() + "/cuda-lessons-cli-not-executable";
+    std::ofstream(not_executable) << "#!/bin/sh\n";
+    for (const auto& [program, what] :
+         {std::pair<std::string, std::string>{"cuda-lessons-cli-not-on-path", "not found"},
+          {not_executable, "not executable"}}) {
+        int started = 0;
+        Controller c(Catalog(),
+                     [&] {
+                         ++started;
+                         // As the GUI starts a worker found on PATH: env exits 127 or 126.
+                         return std::make_unique<WorkerProcess>(
+                             std::vector<std::string>{"/usr/bin/env", program, "serve"});
+                     },
+                     {});
+        c.SetWorkerHint("looked for it in /nowhere");
+        c.Start();
+        ASSERT_TRUE(WaitFor(c, [&] { return c.WorkerState() != "idle" && !c.notices().empty(); }))
+            << program;
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        c.Update();
+        const std::string notice = c.notices().back();
+        EXPECT_NE(notice.find(what), std::string::npos) << notice;
+        EXPECT_NE(notice.find("looked for it in /nowhere"), std::string::npos) << notice;
+        EXPECT_EQ(c.WorkerState(), "cannot start") << program;
+        EXPECT_EQ(started, 1) << "not restarted: " << program;
+    }
+}
+
+TEST(AppWorker, FindWorkerSaysWhereItLookedAndWhatIsWrong) {
+    const std::string dir = ::testing::TempDir() + "/find_worker";
+    std::remove((dir + "/cuda-lessons-cli").c_str());
+    mkdir(dir.c_str(), 0755);
+    WorkerLocation where = FindWorker(dir);
+    EXPECT_EQ(where.command,
+              (std::vector<std::string>{"/usr/bin/env", "cuda-lessons-cli", "serve"}));
+    EXPECT_NE(where.hint.find(dir + "/cuda-lessons-cli, " + dir + "/../cli/cuda-lessons-cli"),
+              std::string::npos)
+        << where.hint;
+    EXPECT_NE(where.hint.find("PATH"), std::string::npos) << where.hint;
+    std::ofstream(dir + "/cuda-lessons-cli") << "#!/bin/sh\n";
+    where = FindWorker(dir);
+    EXPECT_NE(where.hint.find(dir + "/cuda-lessons-cli exists but is not executable"),
+              std::string::npos)
+        << where.hint;
+    chmod((dir + "/cuda-lessons-cli").c_str(), 0755);
+    where = FindWorker(dir);
+    EXPECT_EQ(where.command, (std::vector<std::string>{dir + "/cuda-lessons-cli", "serve"}));
+}
+
+TEST(AppWorker, AnOverlongLineIsDroppedWithANoticeAndReadingGoesOn) {
+    const std::string script = std::string(LESSONS_SOURCE_DIR) + "/tests/fake_worker_no_newline.sh";
+    WorkerProcess worker({"/bin/sh", script});
+    std::string error;
+    ASSERT_TRUE(worker.Start(&error)) << error;
+    std::vector<Json> got;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    auto has_hello = [&] {
+        for (const Json& m : got)
+            if (m.value("type", "") == "hello") return true;
+        return false;
+    };
+    while (!has_hello() && std::chrono::steady_clock::now() < deadline) {
+        for (Json& m : worker.Drain()) got.push_back(std::move(m));
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ASSERT_TRUE(has_hello()) << "the line after the long one was not read";
+    ASSERT_EQ(got.size(), 2u);
+    const std::string notice = got[0].value("error", "");
+    EXPECT_NE(notice.find("longer than 4 MiB"), std::string::npos) << notice.substr(0, 300);
+    EXPECT_LT(notice.size(), 1000u);
+    EXPECT_LE(worker.LargestBuffer(), (4u << 20) + 65536u) << "the long line was held whole";
+}
 
 TEST(AppWorker, CrashMidRunIsReportedRestartedAndResultsKept) {
     const std::string script = std::string(LESSONS_SOURCE_DIR) + "/tests/fake_worker_crash.sh";
