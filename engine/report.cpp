@@ -308,7 +308,7 @@ KernelAttributes KernelAttributesFromJson(const Json& a) {
     return k;
 }
 
-Json ToJson(const ParamValues& values, const std::vector<ParamSpec>*) {
+Json ToJson(const ParamValues& values) {
     Json j = Json::object();
     for (const auto& [name, v] : values.entries())
         j[name] = v.choice.empty() ? Json(v.number) : Json(v.choice);

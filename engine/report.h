@@ -44,7 +44,7 @@ Json ToJson(const HostInfo& host);
 Json ToJson(const KernelAttributes& attributes);
 KernelAttributes KernelAttributesFromJson(const Json& j);
 Json ToJson(const ParamSpec& spec);
-Json ToJson(const ParamValues& values, const std::vector<ParamSpec>* specs = nullptr);
+Json ToJson(const ParamValues& values);
 // A lesson as `list --format json` prints it.
 Json LessonToJson(const Registry& registry, const Lesson& lesson,
                   const std::string& unavailable_reason);
