@@ -150,6 +150,7 @@ struct Lesson {
     std::string id;       // "split/04-one-thread-per-pair": menu, legend, CLI, CSV, tests
     std::string chapter;  // chapter id
     std::string title;
+    std::string title_zh;
     StepKind kind = StepKind::kCpu;
     bool library = false;     // a library call (CUB, cuBLAS): the library picks its launch
     int previous = 0;         // lesson plotted against this one; 0 for a chapter's first
@@ -169,6 +170,7 @@ struct Chapter {
     int number = 0;
     std::string id;  // "split"
     std::string title;
+    std::string title_zh;
     std::string work_rule;  // how the work is counted, in words
     // The data's parameters, shared by every lesson of the chapter (size, data kind, ...).
     std::vector<ParamSpec> params;

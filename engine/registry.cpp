@@ -47,7 +47,8 @@ std::vector<std::string> Registry::Validate(bool require_runners) const {
             problems.push_back(name + ": number " + std::to_string(c.number) + " is used twice");
         if (c.id.empty()) problems.push_back(name + ": empty id");
         if (!chapter_ids.insert(c.id).second) problems.push_back(name + ": id is used twice");
-        if (c.title.empty()) problems.push_back(name + ": no title");
+        if (c.title.empty() || c.title_zh.empty())
+            problems.push_back(name + ": needs a title in both languages");
         if (!c.make_workload) problems.push_back(name + ": no workload generator");
         if (!c.workload_host_bytes) problems.push_back(name + ": no workload memory estimate");
         if (!c.describe) problems.push_back(name + ": no description of its data");
@@ -70,6 +71,10 @@ std::vector<std::string> Registry::Validate(bool require_runners) const {
         else if (l.id.rfind(l.chapter + "/", 0) != 0)
             problems.push_back(name + ": id must start with its chapter, '" + l.chapter + "/'");
         if (l.title.empty()) problems.push_back(name + ": no title");
+        if (l.title_zh.empty())
+            problems.push_back(name +
+                               ": no Chinese title (the first line of its Chinese text, "
+                               "\"# 第 N 课 — 标题\")");
         if (l.text_en.empty()) problems.push_back(name + ": no English text");
         if (l.text_zh.empty()) problems.push_back(name + ": no Chinese text");
         if (l.source.empty())

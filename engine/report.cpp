@@ -380,6 +380,7 @@ Json LessonToJson(const Registry& registry, const Lesson& l, const std::string& 
     j["chapter"] = registry.ChapterOf(l).number;
     j["chapter_id"] = l.chapter;
     j["title"] = l.title;
+    j["title_zh"] = l.title_zh;
     j["kind"] = ToString(l.kind);
     j["available"] = unavailable.empty();
     j["unavailable_reason"] = unavailable.empty() ? Json(nullptr) : Json(unavailable);

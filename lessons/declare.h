@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lesson.h"
@@ -24,6 +25,19 @@ struct LessonRow {
     bool library = false;            // a library call (CUB, Thrust, cuBLAS)
 };
 
+// The title in a text's first line, "# Lesson 4 — Title": what follows the dash, without
+// markdown code marks ("Thrust `copy_if`" gives "Thrust copy_if"); empty when there is none.
+inline std::string HeadingTitle(std::string_view text) {
+    const std::string_view line = text.substr(0, text.find('\n'));
+    const std::string_view dash = "— ";
+    const size_t at = line.find(dash);
+    if (line.rfind("# ", 0) != 0 || at == std::string_view::npos) return {};
+    std::string title;
+    for (char c : line.substr(at + dash.size()))
+        if (c != '`') title += c;
+    return title;
+}
+
 // Adds the chapter, then each row as a lesson of it.
 inline void AddChapter(Registry& registry, Chapter chapter, const std::string& folder,
                        const std::vector<LessonRow>& rows) {
@@ -42,6 +56,7 @@ inline void AddChapter(Registry& registry, Chapter chapter, const std::string& f
         l.source = EmbeddedFile(row.source);
         l.text_en = EmbeddedFile(folder + "/" + row.slug + ".en.md");
         l.text_zh = EmbeddedFile(folder + "/" + row.slug + ".zh.md");
+        l.title_zh = HeadingTitle(l.text_zh);
         l.params = row.params;
         l.needs = row.needs;
         l.runner.make = row.cpu_step;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "catalog.h"
+#include "declare.h"
 #include "device.h"
 #include "errors.h"
 #include "registry.h"
@@ -22,6 +23,7 @@ Chapter GoodChapter(int number, const std::string& id) {
     c.number = number;
     c.id = id;
     c.title = "A chapter";
+    c.title_zh = "一章";
     c.make_workload = [](const WorkloadSpec&) -> std::shared_ptr<Workload> { return nullptr; };
     c.workload_host_bytes = [](const ParamValues&) { return uint64_t(0); };
     c.describe = [](const ParamValues&) { return std::string("data"); };
@@ -35,6 +37,7 @@ Lesson GoodLesson(int number, const std::string& id, int previous) {
     l.id = id;
     l.chapter = id.substr(0, id.find('/'));
     l.title = "A lesson";
+    l.title_zh = "一课";
     l.previous = previous;
     l.source_path = "kernels/x.cpp";
     l.source = "int x;";
@@ -59,6 +62,18 @@ TEST(Catalog, IsSound) {
             EXPECT_EQ(bool(l.runner.make), BuiltWithCuda()) << l.id;
         }
     }
+}
+
+TEST(Catalog, EveryLessonHasItsTitleInBothLanguages) {
+    for (const Lesson& l : Catalog().lessons()) {
+        EXPECT_FALSE(l.title_zh.empty()) << l.id;
+        EXPECT_EQ(l.title_zh.find('`'), std::string::npos) << l.id;
+    }
+    EXPECT_EQ(Catalog().FindLesson(23)->title_zh, "v3：顺序寻址与展开最后一个 warp");
+    EXPECT_EQ(Catalog().FindLesson(9)->title_zh, "Thrust copy_if");
+    EXPECT_EQ(HeadingTitle("# 第 4 课 — CUDA：每个线程\nrest"), "CUDA：每个线程");
+    EXPECT_EQ(HeadingTitle("no heading"), "");
+    for (const Chapter& c : Catalog().chapters()) EXPECT_FALSE(c.title_zh.empty()) << c.id;
 }
 
 TEST(Catalog, EveryLessonDeclaresItsParameters) {

@@ -15,6 +15,7 @@ void RegisterSplitChapter(Registry& registry) {
     chapter.number = 1;
     chapter.id = "split";
     chapter.title = "Split lines: find every \\r\\n";
+    chapter.title_zh = "拆分行：找出每个 \\r\\n";
     chapter.work_rule =
         "reads the buffer once (n bytes) and writes 8 bytes per line break found; GPU steps are "
         "compared with the read-only bandwidth, lesson 11 (copy and scan overlapped) with the "

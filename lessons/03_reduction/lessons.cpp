@@ -28,6 +28,7 @@ void RegisterReduceChapter(Registry& registry) {
     chapter.number = 3;
     chapter.id = "reduce";
     chapter.title = "Reduction: sum an array";
+    chapter.title_zh = "归约：数组求和";
     chapter.work_rule =
         "reads every float once (4 bytes each) and adds it (1 flop each); GPU steps are "
         "compared with the read-only bandwidth";
