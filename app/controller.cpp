@@ -196,6 +196,18 @@ void Controller::RunWithPrevious(const Lesson& lesson, const RunSettings& settin
     }
 }
 
+void Controller::RunChapter(const Lesson& lesson, const RunSettings& settings) {
+    CancelAll();
+    m_chapter_total = 0;
+    for (const Lesson* l : m_registry.LessonsOf(m_registry.ChapterOf(lesson))) {
+        if (Mode(*l) != LessonMode::kLive) continue;
+        Pending p{"lesson " + std::to_string(l->number), Origin::kRun};
+        p.chapter = true;
+        Send(BaseRequest("run", *l, settings), std::move(p));
+        ++m_chapter_total;
+    }
+}
+
 // The values a sweep over `spec` takes: block sizes, every power of two accepted; sizes, from
 // the slider's lower end up to the page's value, doubling, in whole elements.
 Json SweepValues(const ParamSpec& spec, const RunSettings& settings) {
@@ -327,6 +339,14 @@ void Controller::HandleExit(const Json& m) {
 }
 
 float Controller::Progress() const {
+    int chapter_left = 0;
+    float current = 0;
+    for (const auto& [id, p] : m_pending)
+        if (p.chapter && chapter_left++ == 0 && p.total > 0)
+            current = std::min(1.0f, float(p.done) / float(p.total));
+    if (chapter_left > 0 && m_chapter_total > 0)
+        return std::clamp(
+            (float(m_chapter_total - chapter_left) + current) / float(m_chapter_total), 0.0f, 1.0f);
     for (const auto& [id, p] : m_pending)
         if (p.total > 0) return std::min(1.0f, float(p.done) / float(p.total));
     return -1.0f;
@@ -334,6 +354,12 @@ float Controller::Progress() const {
 
 std::string Controller::BusyWith() const {
     std::string out;
+    int chapter_left = 0;
+    for (const auto& [id, p] : m_pending)
+        if (p.chapter && chapter_left++ == 0) out = p.what;
+    if (chapter_left > 0)
+        return "chapter: " + out + " (" + std::to_string(m_chapter_total - chapter_left + 1) +
+               " of " + std::to_string(m_chapter_total) + ")";
     for (const auto& [id, p] : m_pending) {
         if (p.what == "cancel") continue;
         out += (out.empty() ? "" : ", ") + p.what;

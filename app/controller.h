@@ -54,6 +54,10 @@ public:
 
     // Runs `lesson` and the lesson before it, replacing anything pending.
     void RunWithPrevious(const Lesson& lesson, const RunSettings& settings);
+    // Runs every lesson of `lesson`'s chapter that runs here, in the chapter's order, at the
+    // page's settings (each lesson takes those of its parameters it has), replacing anything
+    // pending: every bar of the step chart at the start of a class.
+    void RunChapter(const Lesson& lesson, const RunSettings& settings);
     // Block-size sweep of this lesson and the previous one (those with a block size): every
     // power of two the lesson accepts, as before parameters were named.
     void SweepBlocks(const Lesson& lesson, const RunSettings& settings);
@@ -67,7 +71,8 @@ public:
     void RestartWorker();
 
     bool Busy() const { return !m_pending.empty(); }
-    // Progress of the oldest request in flight, 0..1; negative when unknown.
+    // Progress of the oldest request in flight, 0..1; negative when unknown. While a chapter
+    // runs: the share of its lessons done.
     float Progress() const;
     std::string BusyWith() const;  // "lesson 3", "block sweep of lesson 4", ...
 
@@ -96,6 +101,7 @@ private:
         std::string what;
         Origin origin;
         int done = 0, total = 0;
+        bool chapter = false;  // one run of a RunChapter batch
     };
     Json BaseRequest(const char* op, const Lesson& lesson, const RunSettings& s);
     void Sweep(const Lesson& lesson, const RunSettings& settings, const std::string& over,
@@ -123,6 +129,7 @@ private:
     Json m_device;
     Json m_devices;
     std::deque<std::string> m_notices;
+    int m_chapter_total = 0;  // runs of the newest RunChapter batch
     int m_next_id = 1;
     int m_sequence = 0;
     int m_restarts = 0;

@@ -159,10 +159,20 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     const bool live =
         mode == LessonMode::kLive ||
         (lesson.previous && c.Mode(*reg.FindLesson(lesson.previous)) == LessonMode::kLive);
-    ImGui::BeginDisabled(!live);
     // The buttons flow onto more rows where the column is narrow.
+    ImGui::BeginDisabled(!live);
     if (ImGui::Button(Tr(ui, kRun))) c.RunWithPrevious(lesson, ui.run);
     Remember(ui, "run");
+    ImGui::EndDisabled();
+    bool chapter_live = false;
+    for (const Lesson* l : reg.LessonsOf(reg.ChapterOf(lesson)))
+        chapter_live = chapter_live || c.Mode(*l) == LessonMode::kLive;
+    SameLineIfFits(ButtonWidth(Tr(ui, kRunChapter)));
+    ImGui::BeginDisabled(!chapter_live);
+    if (ImGui::Button(Tr(ui, kRunChapter))) c.RunChapter(lesson, ui.run);
+    Remember(ui, "run_chapter");
+    ImGui::EndDisabled();
+    ImGui::BeginDisabled(!live);
     SameLineIfFits(ButtonWidth(Tr(ui, kSweepBlocks)));
     ImGui::BeginDisabled(!block);
     if (ImGui::Button(Tr(ui, kSweepBlocks))) c.SweepBlocks(lesson, ui.run);

@@ -103,6 +103,7 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
     if (!lesson || io.KeyCtrl) return;
     if (ImGui::IsKeyPressed(kKeyR)) c.RunWithPrevious(*lesson, ui.run);
     if (ImGui::IsKeyPressed(kKeyS) && lesson->FindParam("block")) c.SweepBlocks(*lesson, ui.run);
+    if (ImGui::IsKeyPressed(kKeyC)) c.RunChapter(*lesson, ui.run);
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) c.CancelAll();
     if (ImGui::IsKeyPressed(kKeyF12)) ui.screenshot_requested = true;
 }

@@ -44,12 +44,12 @@ constexpr double kDebounceSeconds = 0.3;
 
 // Keys outside ImGui 1.86's named set, as its GLFW backend reports them in io.KeysDown
 // (GLFW key codes: letters are their upper-case ASCII codes).
-constexpr int kKeyR = 'R', kKeyS = 'S', kKeyEqual = '=', kKeyMinus = '-';
+constexpr int kKeyR = 'R', kKeyS = 'S', kKeyC = 'C', kKeyEqual = '=', kKeyMinus = '-';
 constexpr int kKeyPadSubtract = 333, kKeyPadAdd = 334, kKeyF12 = 301;
 
 void DrawUi(UiState& ui, Controller& controller, const Registry& registry);
 
-// Keyboard shortcuts (arrows, R, S, Esc, Ctrl +/-, F12). Called by DrawUi.
+// Keyboard shortcuts (arrows, R, S, C, Esc, Ctrl +/-, F12). Called by DrawUi.
 void HandleKeys(UiState& ui, Controller& controller, const Registry& registry);
 
 // Selects a lesson (clamped to the catalogue). The page keeps each parameter's value where the

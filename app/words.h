@@ -12,6 +12,7 @@ struct Word {
 };
 
 inline constexpr Word kRun{"Run", "运行"};
+inline constexpr Word kRunChapter{"Run the whole chapter", "运行整章"};
 inline constexpr Word kSweepBlocks{"Sweep block sizes", "扫描线程块大小"};
 inline constexpr Word kSweepSizes{"Sweep data sizes", "扫描数据规模"};
 inline constexpr Word kCancel{"Cancel", "取消"};
@@ -34,9 +35,9 @@ inline constexpr Word kRate{"rate (GB/s, GFLOP/s)", "速率 (GB/s, GFLOP/s)"};
 
 // Every word above: a new word goes in this list too (the font atlas needs its glyphs).
 inline constexpr const Word* kAllWords[] = {
-    &kRun,      &kSweepBlocks, &kSweepSizes, &kCancel,    &kAutoRun, &kBlock, &kColdL2,
-    &kSteps,    &kBreakdown,   &kBlockSweep, &kSizeSweep, &kResults, &kLog,   &kLive,
-    &kRecorded, &kUnavailable, &kExport,     &kScale,     &kSource,  &kRate};
+    &kRun,    &kRunChapter, &kSweepBlocks, &kSweepSizes, &kCancel,    &kAutoRun, &kBlock,
+    &kColdL2, &kSteps,      &kBreakdown,   &kBlockSweep, &kSizeSweep, &kResults, &kLog,
+    &kLive,   &kRecorded,   &kUnavailable, &kExport,     &kScale,     &kSource,  &kRate};
 
 // The word in `language` ("zh": Chinese; anything else: English).
 const char* Tr(std::string_view language, const Word& word);

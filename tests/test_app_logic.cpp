@@ -63,25 +63,8 @@ public:
                                {"type", "info"},
                                {"device", {{"available", false}, {"reason", "no GPU here"}}}});
         } else if (op == "run" && answer_runs) {
-            RunResult res;
-            res.lesson = r["lesson"];
-            const Lesson* lesson = m_registry->FindLesson(res.lesson);
-            res.id = lesson->id;
-            res.chapter = lesson->chapter;
-            res.kind = lesson->kind;
-            res.params = ParamsOf(r["params"]);
-            res.median_ms = res.lesson == 3 ? 20.0 : 50.0;  // lesson 3 is 2.5x faster than 2
-            res.min_ms = res.median_ms * 0.9;
-            res.max_ms = res.median_ms * 1.2;
-            res.reps = 5;
-            res.gbps = 1000 / res.median_ms;
-            if (res.kind == StepKind::kGpu) {
-                res.work.bound = Bound::kRead;
-                res.ceiling = 3000;
-                res.pct_of_ceiling = res.gbps / 30;
-            }
-            res.verified = !(wrong_lesson == res.lesson);
-            m_inbox.push_back({{"id", r["id"]}, {"type", "result"}, {"result", ToJson(res)}});
+            m_inbox.push_back(
+                {{"id", r["id"]}, {"type", "result"}, {"result", Result(r, r["params"])}});
         } else if (op == "attributes") {
             const Json attributes = {
                 {"kernel", "k"},
@@ -96,8 +79,14 @@ public:
                                {"params", r["params"]},
                                {"attributes", attributes}});
         } else if (op == "cancel") {
+            // As the real worker does: everything queued ends as cancelled.
+            for (const Json& id : m_held)
+                m_inbox.push_back({{"id", id}, {"type", "done"}, {"status", "cancelled"}});
+            m_held.clear();
             m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
             return true;
+        } else if (op == "run") {
+            m_held.push_back(r["id"]);  // queued until cancelled
         }
         if (op != "run" || answer_runs)
             m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
@@ -108,6 +97,28 @@ public:
         out.swap(m_inbox);
         return out;
     }
+    // A made-up result of the request's lesson at `params`.
+    Json Result(const Json& r, const Json& params) const {
+        RunResult res;
+        res.lesson = r["lesson"];
+        const Lesson* lesson = m_registry->FindLesson(res.lesson);
+        res.id = lesson->id;
+        res.chapter = lesson->chapter;
+        res.kind = lesson->kind;
+        res.params = ParamsOf(params);
+        res.median_ms = res.lesson == 3 ? 20.0 : 50.0;  // lesson 3 is 2.5x faster than 2
+        res.min_ms = res.median_ms * 0.9;
+        res.max_ms = res.median_ms * 1.2;
+        res.reps = 5;
+        res.gbps = 1000 / res.median_ms;
+        if (res.kind == StepKind::kGpu) {
+            res.work.bound = Bound::kRead;
+            res.ceiling = 3000;
+            res.pct_of_ceiling = res.gbps / 30;
+        }
+        res.verified = !(wrong_lesson == res.lesson);
+        return ToJson(res);
+    }
     bool answer_runs = true;
     bool has_gpu = false;  // a worker that reports every lesson as runnable
     int wrong_lesson = -1;
@@ -117,6 +128,7 @@ private:
     const Registry* m_registry;
     int m_protocol;
     std::vector<Json> m_inbox;
+    std::vector<Json> m_held;  // ids of runs not answered (answer_runs off)
 };
 
 class AppLogic : public ::testing::Test {
@@ -378,6 +390,50 @@ TEST_F(AppLogic, KeyboardNavigationRunAndCancel) {
     EXPECT_TRUE(controller->Busy());
     Key(256);  // Esc
     EXPECT_EQ(sent.back()["op"], "cancel");
+}
+
+TEST_F(AppLogic, RunTheWholeChapterFillsEveryBarAndCancelStopsTheRest) {
+    worker_has_gpu = true;
+    controller->RestartWorker();  // every lesson runs here
+    Frames(2);
+    Click("lesson_3");
+    const Chapter& chapter = registry.ChapterOf(*registry.FindLesson(3));
+    std::vector<int> expected;
+    for (const Lesson* l : registry.LessonsOf(chapter)) expected.push_back(l->number);
+    ASSERT_GT(expected.size(), 2u);
+    sent.clear();
+    Click("run_chapter");
+    std::vector<int> asked;
+    for (const Json& r : Runs()) asked.push_back(r["lesson"].get<int>());
+    EXPECT_EQ(asked, expected) << "every lesson of the chapter, in order";
+    for (const Json& r : Runs()) EXPECT_EQ(r["params"]["size"], 64u << 20) << "the page's size";
+    Frames(2);
+    // Every bar of the step chart is a live result.
+    size_t live_bars = 0;
+    for (const chart::Bar& b : ui.step_bars) live_bars += b.value > 0 && !b.invalid;
+    EXPECT_GE(live_bars, expected.size());
+    for (int n : expected)
+        EXPECT_NE(controller->Latest(n, ResolveParams(chapter.params, ui.run)), nullptr) << n;
+
+    // Held by the worker: progress, then Esc cancels every run left.
+    worker->answer_runs = false;
+    sent.clear();
+    Key(kKeyC);
+    EXPECT_EQ(Runs().size(), expected.size()) << "the C key does the same";
+    EXPECT_TRUE(controller->Busy());
+    EXPECT_NE(controller->BusyWith().find("of " + std::to_string(expected.size())),
+              std::string::npos)
+        << controller->BusyWith();
+    EXPECT_GE(controller->Progress(), 0.0f);
+    // A second press replaces the pending batch rather than queueing another.
+    sent.clear();
+    Key(kKeyC);
+    ASSERT_FALSE(sent.empty());
+    EXPECT_EQ(sent.front()["op"], "cancel");
+    Key(256);  // Esc
+    EXPECT_EQ(sent.back()["op"], "cancel");
+    Frames(2);
+    EXPECT_FALSE(controller->Busy()) << controller->BusyWith();
 }
 
 TEST_F(AppLogic, WrongResultIsNeverPlottedAsValid) {
