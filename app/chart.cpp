@@ -100,6 +100,17 @@ std::vector<double> Ticks(double lo, double hi, bool log_scale, int max_ticks) {
     return out;
 }
 
+std::vector<double> AxisTicks(double lo, double hi, bool log_scale, int max_ticks,
+                              const std::vector<double>& explicit_ticks) {
+    if (explicit_ticks.empty()) return Ticks(lo, hi, log_scale, max_ticks);
+    std::vector<double> out;
+    for (double t : explicit_ticks)
+        if (t >= lo && t <= hi && (!log_scale || t > 0)) out.push_back(t);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
 std::string FormatTick(double v) {
     char buf[32];
     const double a = std::fabs(v);
@@ -267,7 +278,7 @@ void LineChart(const char* id, const std::vector<Series>& series, const LineOpti
     DrawUnit(dl, o.y_label, ImVec2(origin.x, origin.y + font * 1.2f), right);
     dl->AddLine(ImVec2(left, bottom), ImVec2(right, bottom), kAxis);
     float label_end = -1e30f;  // a tick label that would touch the one before it is dropped
-    for (double t : Ticks(xlo, xhi, o.log_x, 8)) {
+    for (double t : AxisTicks(xlo, xhi, o.log_x, 8, o.x_ticks)) {
         const float px = x.Map(t);
         dl->AddLine(ImVec2(px, top), ImVec2(px, bottom), kGrid);
         const std::string label = o.x_bytes ? FormatBytesTick(t) : FormatTick(t);

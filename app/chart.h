@@ -47,6 +47,9 @@ struct LineOptions {
     const char* y_label = "";
     bool log_x = false, log_y = false;
     bool x_bytes = false;  // format x ticks as sizes
+    // Ticks of the x axis at these values (the block sizes that were run), linear or log;
+    // empty: 1-2-5 steps or decades (Ticks).
+    std::vector<double> x_ticks;
     float height = 220;
 };
 
@@ -54,6 +57,10 @@ void LineChart(const char* id, const std::vector<Series>& series, const LineOpti
 
 // Tick positions for [lo, hi]: 1-2-5 steps on a linear axis, decades (and 2, 5) on a log one.
 std::vector<double> Ticks(double lo, double hi, bool log_scale, int max_ticks);
+// The ticks of an axis over [lo, hi]: `explicit_ticks` inside the range, sorted, once each,
+// when there are any; else Ticks().
+std::vector<double> AxisTicks(double lo, double hi, bool log_scale, int max_ticks,
+                              const std::vector<double>& explicit_ticks);
 // Short labels: "0.25", "12", "1.5k"; FormatBytes: "64 KiB", "1 GiB".
 std::string FormatTick(double v);
 std::string FormatBytesTick(double v);

@@ -271,6 +271,9 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
     if (by_block) {
         o.x_label = "threads per block";
         o.log_x = true;
+        for (const chart::Series& s : time_series)  // tick at the block sizes that were run
+            o.x_ticks.insert(o.x_ticks.end(), s.x.begin(), s.x.end());
+        ui.block_ticks = chart::AxisTicks(0, 1e300, true, 8, o.x_ticks);
         o.y_label = "kernel ms (or whole run)";
         chart::LineChart("block_time", time_series, o);
         o.y_label = rate_label.c_str();

@@ -65,6 +65,13 @@ public:
         } else if (op == "run" && answer_runs) {
             m_inbox.push_back(
                 {{"id", r["id"]}, {"type", "result"}, {"result", Result(r, r["params"])}});
+        } else if (op == "sweep" && answer_runs && r["values"].is_array()) {
+            for (const Json& v : r["values"]) {
+                Json params = r["params"];
+                params[r["over"].get<std::string>()] = v;
+                m_inbox.push_back(
+                    {{"id", r["id"]}, {"type", "result"}, {"result", Result(r, params)}});
+            }
         } else if (op == "attributes") {
             const Json attributes = {
                 {"kernel", "k"},
@@ -85,10 +92,10 @@ public:
             m_held.clear();
             m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
             return true;
-        } else if (op == "run") {
+        } else if (op == "run" || op == "sweep") {
             m_held.push_back(r["id"]);  // queued until cancelled
         }
-        if (op != "run" || answer_runs)
+        if ((op != "run" && op != "sweep") || answer_runs)
             m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
         return true;
     }
@@ -574,6 +581,22 @@ TEST_F(AppLogic, SweepsNameTheParameterTheyGoOver) {
     EXPECT_EQ(sweeps[1]["params"]["block"], 256);
 }
 
+TEST_F(AppLogic, BlockSweepAxesTickAtTheBlockSizesThatWereRun) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(2);
+    Click("lesson_20");
+    Key(kKeyS);
+    Frames(2);
+    ImGui::NewFrame();
+    ImGui::Begin("sweeps");
+    DrawSweeps(ui, *controller, registry, *registry.FindLesson(20), true);
+    ImGui::End();
+    ImGui::Render();
+    EXPECT_EQ(ui.block_ticks, (std::vector<double>{32, 64, 128, 256, 512, 1024}))
+        << "not 50, 100, 200, 500";
+}
+
 // A worker from an older build says hello in protocol 1: it is refused, gets no request and
 // is not restarted.
 class AppLogicOldWorker : public AppLogic {
@@ -961,6 +984,11 @@ TEST(AppWords, EveryWordHasBothLanguagesAndItsGlyphsInTheAtlas) {
 TEST(AppChart, TicksAndLabels) {
     EXPECT_EQ(chart::Ticks(0, 10, false, 6), (std::vector<double>{0, 2, 4, 6, 8, 10}));
     EXPECT_EQ(chart::Ticks(1, 1000, true, 6), (std::vector<double>{1, 10, 100, 1000}));
+    EXPECT_EQ(chart::AxisTicks(20, 1500, true, 8, {}), chart::Ticks(20, 1500, true, 8));
+    EXPECT_EQ(chart::AxisTicks(20, 1500, true, 8, {1024, 32, 64, 64, 2048, 128}),
+              (std::vector<double>{32, 64, 128, 1024}))
+        << "the values given, inside the range, sorted, once each";
+    EXPECT_EQ(chart::AxisTicks(0, 10, false, 8, {0, 3, 7}), (std::vector<double>{0, 3, 7}));
     EXPECT_EQ(chart::FormatTick(1500000), "1.5M");
     EXPECT_EQ(chart::FormatTick(0.25), "0.25");
     EXPECT_EQ(chart::FormatBytesTick(1024.0 * 1024 * 64), "64 MiB");
