@@ -138,6 +138,19 @@ std::string FormatBytesTick(double v) {
     return buf;
 }
 
+ImVec2 PlaceAnnotation(const std::vector<ImVec4>& bars, int index, float w, float h, float left,
+                       float right, float band_y) {
+    const ImVec4& own = bars[static_cast<size_t>(index)];
+    const float x = std::clamp((own.x + own.z - w) / 2, left, std::max(left, right - w));
+    const float y = std::max(own.y - h - h * 0.2f, band_y);
+    for (size_t i = 0; i < bars.size(); ++i) {
+        const ImVec4& b = bars[i];
+        if (static_cast<int>(i) == index) continue;
+        if (x < b.z && x + w > b.x && y < b.w && y + h > b.y) return ImVec2(x, band_y);
+    }
+    return ImVec2(x, y);
+}
+
 int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) {
     ImGui::PushID(id);
     const float font = ImGui::GetFontSize();
@@ -159,7 +172,11 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
     if (o.log_scale && lo > hi) lo = 1e-3;
     Range(lo, hi, o.log_scale);
 
-    const float left = origin.x + font * 4.2f, right = origin.x + width - font * 0.5f;
+    // Nothing is drawn past the visible edge (a table cell's clip rectangle is narrower than
+    // its content region).
+    const float right =
+        std::min(origin.x + width - font * 0.5f, dl->GetClipRectMax().x - font * 0.25f);
+    const float left = std::min(origin.x + font * 4.2f, right - font);
     const float top = origin.y + font * 2.6f, bottom = origin.y + height - font * 1.8f;
     Axis y{lo, hi, o.log_scale, bottom, top};
     DrawYAxis(dl, y, left, right, false);
@@ -171,6 +188,21 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
     const float slot = n ? (right - left) / static_cast<float>(n) : 0;
     const float bar_w = std::min(slot * 0.62f, font * 5);
     const ImVec2 mouse = ImGui::GetIO().MousePos;
+    // Each bar's rectangle with its whisker and outline, for placing the annotations.
+    std::vector<ImVec4> rects;
+    for (int i = 0; i < n; ++i) {
+        const Bar& b = bars[i];
+        const float cx = left + slot * (static_cast<float>(i) + 0.5f);
+        float y0 = bottom;
+        if (!b.invalid && (b.value > 0 || !o.log_scale)) {
+            y0 = std::min(y0, y.Map(std::max(b.value, o.log_scale ? lo : 0.0)) - 2);
+            if (b.lo >= 0 && b.hi >= 0) y0 = std::min(y0, y.Map(b.hi) - 1);
+        } else if (b.invalid) {
+            y0 = bottom - font * 1.4f;
+        }
+        rects.push_back(ImVec4(cx - bar_w / 2 - 2, y0, cx + bar_w / 2 + 2, bottom));
+    }
+    std::vector<ImVec4> annotations;
     for (int i = 0; i < n; ++i) {
         const Bar& b = bars[i];
         const float cx = left + slot * (static_cast<float>(i) + 0.5f);
@@ -214,10 +246,13 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
             dl->AddLine(ImVec2(cx - bar_w / 5, yhi), ImVec2(cx + bar_w / 5, yhi), kText, 1.5f);
         }
         if (!b.annotation.empty()) {
-            const float ay = std::min(ytop, b.hi >= 0 ? y.Map(b.hi) : ytop) - font * 1.25f;
-            const float ax = std::clamp(cx - TextWidth(b.annotation) / 2, left,
-                                        std::max(left, right - TextWidth(b.annotation)));
-            dl->AddText(ImVec2(ax, std::max(ay, origin.y)), kHighlight, b.annotation.c_str());
+            // Too wide for the plot: its first word ("2.50x") only.
+            std::string text = b.annotation;
+            if (TextWidth(text) > right - left) text = text.substr(0, text.find(' '));
+            const float w = TextWidth(text), h = font;
+            const ImVec2 at = PlaceAnnotation(rects, i, w, h, left, right, origin.y + font * 1.3f);
+            dl->AddText(at, kHighlight, text.c_str());
+            annotations.push_back(ImVec4(at.x, at.y, at.x + w, at.y + h));
         }
     }
     // Legend of the stacked parts, as many as fit left of the unit.
@@ -232,6 +267,10 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
     }
     if (hovered >= 0 && !bars[hovered].tooltip.empty())
         ImGui::SetTooltip("%s", bars[hovered].tooltip.c_str());
+    if (o.layout)
+        *o.layout = {ImVec4(origin.x, origin.y, std::min(origin.x + width, dl->GetClipRectMax().x),
+                            origin.y + height),
+                     std::move(rects), std::move(annotations)};
     ImGui::PopID();
     return hovered;
 }

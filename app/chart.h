@@ -23,13 +23,27 @@ struct Bar {
     std::string tooltip;
 };
 
+// Where a bar chart drew what (screen coordinates, x0, y0, x1, y1): tests check the layout.
+struct BarLayout {
+    ImVec4 chart;                     // the whole widget
+    std::vector<ImVec4> bars;         // each bar with its whisker; an empty one at the axis
+    std::vector<ImVec4> annotations;  // each annotation drawn
+};
+
 struct BarOptions {
     const char* unit = "ms";
     bool log_scale = false;
     float height = 220;
     std::vector<std::string> part_names;
     std::vector<ImU32> part_colors;
+    BarLayout* layout = nullptr;  // filled when given
 };
+
+// The top-left corner of a `w` x `h` annotation of bar `index` (`bars` as in BarLayout): above
+// the bar and its whisker, centred on it and kept within [left, right]; where that would cover
+// another bar or whisker, on the free band at `band_y` above the plot.
+ImVec2 PlaceAnnotation(const std::vector<ImVec4>& bars, int index, float w, float h, float left,
+                       float right, float band_y);
 
 // Returns the index of the hovered bar, or -1.
 int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& options);

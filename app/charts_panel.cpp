@@ -152,6 +152,7 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
     o.unit = axis.c_str();
     o.log_scale = ui.log_scale;
     o.height = ImGui::GetFontSize() * 14;
+    o.layout = &ui.step_layout;
     chart::BarChart("steps", bars, o);
     Remember(ui, "step_chart");
     if (any_recorded)

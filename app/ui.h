@@ -33,6 +33,7 @@ struct UiState {
     std::map<std::string, ImVec4> rects;
     // What the step-comparison chart drew last (tests read it).
     std::vector<chart::Bar> step_bars;
+    chart::BarLayout step_layout;
     // The x ticks of the block-size sweep charts drawn last (tests read them).
     std::vector<double> block_ticks;
 

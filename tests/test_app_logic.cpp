@@ -443,6 +443,48 @@ TEST_F(AppLogic, RunTheWholeChapterFillsEveryBarAndCancelStopsTheRest) {
     EXPECT_FALSE(controller->Busy()) << controller->BusyWith();
 }
 
+// The speed-up label covers no bar or whisker and stays inside the chart's visible width, in
+// a wide window and a narrow one, at presenter scales, in both languages.
+TEST_F(AppLogic, SpeedupLabelCoversNoBarAndIsNotClipped) {
+    Click("lesson_3");
+    Click("run");
+    auto intersects = [](const ImVec4& a, const ImVec4& b) {
+        return a.x < b.z && a.z > b.x && a.y < b.w && a.w > b.y;
+    };
+    for (const ImVec2 display : {ImVec2(1500, 940), ImVec2(640, 480), ImVec2(1920, 1080)}) {
+        for (const float scale : {1.0f, 2.0f}) {
+            ImGui::GetIO().DisplaySize = display;
+            ImGui::GetIO().FontGlobalScale = scale;
+            Frames(3);
+            const chart::BarLayout& l = ui.step_layout;
+            ASSERT_EQ(l.annotations.size(), 1u) << display.x << " at " << scale;
+            const ImVec4& a = l.annotations[0];
+            EXPECT_GE(a.x, l.chart.x) << display.x << " at " << scale;
+            EXPECT_LE(a.z, l.chart.z) << display.x << " at " << scale;
+            EXPECT_GE(a.y, l.chart.y);
+            for (const ImVec4& b : l.bars)
+                EXPECT_FALSE(intersects(a, b))
+                    << display.x << " at " << scale << ": label " << a.x << "," << a.y << "-" << a.z
+                    << "," << a.w << " bar " << b.x << "," << b.y << "-" << b.z << "," << b.w;
+        }
+    }
+    ImGui::GetIO().FontGlobalScale = 1;
+}
+
+TEST(AppChart, AnAnnotationThatWouldCoverAnotherBarGoesOnTheBandAbove) {
+    // Three bars 40 px wide: the first tall, the third short; a 100 px label of the third.
+    const std::vector<ImVec4> bars = {ImVec4(0, 20, 40, 200), ImVec4(60, 150, 100, 200),
+                                      ImVec4(120, 180, 160, 200)};
+    const ImVec2 free = chart::PlaceAnnotation(bars, 2, 30, 10, 0, 200, 5);
+    EXPECT_FLOAT_EQ(free.x, 125) << "centred above its own bar";
+    EXPECT_LT(free.y + 10, 180.0f);
+    EXPECT_GT(free.y, 150.0f) << "close to the bar when nothing is in the way";
+    const ImVec2 covered = chart::PlaceAnnotation(bars, 2, 100, 10, 0, 200, 5);
+    EXPECT_FLOAT_EQ(covered.y, 5) << "it would cover the second bar";
+    const ImVec2 right = chart::PlaceAnnotation(bars, 2, 100, 10, 0, 170, 5);
+    EXPECT_FLOAT_EQ(right.x, 70) << "kept inside the right edge";
+}
+
 TEST_F(AppLogic, WrongResultIsNeverPlottedAsValid) {
     worker->wrong_lesson = 3;
     Click("lesson_3");
