@@ -153,6 +153,13 @@ Json Controller::BaseRequest(const char* op, const Lesson& lesson, const RunSett
     return r;
 }
 
+void Controller::RefreshDeviceInfo() {
+    if (!m_greeted || !m_worker || !m_worker->Running() || !m_pending.empty()) return;
+    Pending p{"device information", Origin::kRun};
+    p.quiet = true;
+    Send({{"op", "info"}}, std::move(p));
+}
+
 void Controller::CancelAll() {
     if (!m_greeted) {  // nothing has gone yet: drop what waits, but the list and info
         const auto first_kept = std::stable_partition(
@@ -280,6 +287,7 @@ void Controller::Handle(const Json& m) {
     } else if (type == "info") {
         m_device = m.contains("device") ? m["device"] : Json::object();
         m_devices = m.contains("devices") && m["devices"].is_array() ? m["devices"] : Json();
+        m_info_time = std::chrono::steady_clock::now();
     } else if (type == "attributes") {
         auto asked = m_attribute_requests.find(id);
         if (asked != m_attribute_requests.end() && m.contains("attributes"))
@@ -318,7 +326,7 @@ void Controller::HandleExit(const Json& m) {
         return;
     }
     std::string notice = "The worker stopped (" + ExitDescription(m) + ")";
-    if (!m_pending.empty()) notice += " while running " + BusyWith();
+    if (Busy()) notice += " while running " + BusyWith();
     const auto now = std::chrono::steady_clock::now();
     m_recent_exits.push_back(now);
     while (!m_recent_exits.empty() && now - m_recent_exits.front() > kCrashWindow)
@@ -361,7 +369,7 @@ std::string Controller::BusyWith() const {
         return "chapter: " + out + " (" + std::to_string(m_chapter_total - chapter_left + 1) +
                " of " + std::to_string(m_chapter_total) + ")";
     for (const auto& [id, p] : m_pending) {
-        if (p.what == "cancel") continue;
+        if (p.what == "cancel" || p.quiet) continue;
         out += (out.empty() ? "" : ", ") + p.what;
     }
     return out;
@@ -406,7 +414,7 @@ std::string Controller::WorkerState() const {
     if (!m_worker && m_refused) return "refused";
     if (!m_worker) return m_start_error.empty() ? "stopped" : "cannot start";
     if (!m_worker->Running()) return "stopped";
-    if (!m_pending.empty()) return "running " + BusyWith();
+    if (Busy()) return "running " + BusyWith();
     return "idle";
 }
 

@@ -70,7 +70,17 @@ public:
     // Starts a new worker by hand (after it stopped too often to be restarted automatically).
     void RestartWorker();
 
-    bool Busy() const { return !m_pending.empty(); }
+    // Asks an idle worker for its device information again (the GPU's free memory changes as
+    // other programs run): quietly, not shown as work in progress. Does nothing while busy.
+    void RefreshDeviceInfo();
+    // When the newest device information arrived (the epoch: none yet).
+    std::chrono::steady_clock::time_point InfoTime() const { return m_info_time; }
+
+    bool Busy() const {
+        for (const auto& [id, p] : m_pending)
+            if (!p.quiet) return true;
+        return false;
+    }
     // Progress of the oldest request in flight, 0..1; negative when unknown. While a chapter
     // runs: the share of its lessons done.
     float Progress() const;
@@ -102,6 +112,7 @@ private:
         Origin origin;
         int done = 0, total = 0;
         bool chapter = false;  // one run of a RunChapter batch
+        bool quiet = false;    // not shown as work in progress (a refresh of the device info)
     };
     Json BaseRequest(const char* op, const Lesson& lesson, const RunSettings& s);
     void Sweep(const Lesson& lesson, const RunSettings& settings, const std::string& over,
@@ -128,6 +139,7 @@ private:
     std::map<int, std::pair<bool, std::string>> m_available;  // lesson -> (available, reason)
     Json m_device;
     Json m_devices;
+    std::chrono::steady_clock::time_point m_info_time{};
     std::deque<std::string> m_notices;
     int m_chapter_total = 0;  // runs of the newest RunChapter batch
     int m_next_id = 1;

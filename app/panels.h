@@ -50,6 +50,11 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
 // The control of one parameter (ControlFor says which), recorded under the parameter's name.
 void DrawParamControl(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
                       const ParamSpec& spec);
+// The data-size cap's explanation: the cap and what limits it, the host's available memory
+// and the GPU's free memory (0: not known) with the age of each figure, how often they are read.
+std::string CapExplanation(const std::string& language, const std::string& cap, const char* why,
+                           uint64_t host_available, double host_age_s, uint64_t device_free,
+                           double device_age_s);
 // charts_panel.cpp: every step of the chapter, the copy/kernel/copy breakdown, the sweeps.
 void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);
 void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);

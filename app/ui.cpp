@@ -64,6 +64,7 @@ void SelectLesson(UiState& ui, const Registry& registry, int number) {
     if (!registry.FindLesson(number)) number = all.front().number;
     ui.settings.lesson = number;
     KeepParams(*registry.FindLesson(number), &ui.run);
+    ui.host_available_at = -1;  // the memory caps are read again for the page shown
 }
 
 void SetScale(UiState& ui, float scale) {

@@ -28,6 +28,11 @@ struct UiState {
     bool fonts_dirty = true;  // rebuild the font atlas at settings.scale before next frame
     std::string export_dir;   // where exports go
     bool screenshot_requested = false;
+    // The host's available memory as the data-size cap last read it, and when (ImGui's
+    // clock; negative: read it at the next frame). Read again every kMemoryRefreshSeconds and
+    // whenever a lesson's page is shown; the GPU's free memory is asked of the worker then.
+    uint64_t host_available = 0;
+    double host_available_at = -1;
     std::vector<std::string> messages;  // the GUI's own notices (settings, fonts, exports)
     // Screen rectangles of the main controls, recorded each frame: tests click on them.
     std::map<std::string, ImVec4> rects;
@@ -44,6 +49,7 @@ struct UiState {
 };
 
 constexpr double kDebounceSeconds = 0.3;
+constexpr double kMemoryRefreshSeconds = 5;
 
 // Keys outside ImGui 1.86's named set, as its GLFW backend reports them in io.KeysDown
 // (GLFW key codes: letters are their upper-case ASCII codes).

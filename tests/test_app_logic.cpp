@@ -59,9 +59,11 @@ public:
                     *m_registry, l, l.kind == StepKind::kCpu || has_gpu ? "" : "no GPU here"));
             m_inbox.push_back({{"id", r["id"]}, {"type", "list"}, {"lessons", lessons}});
         } else if (op == "info") {
-            m_inbox.push_back({{"id", r["id"]},
-                               {"type", "info"},
-                               {"device", {{"available", false}, {"reason", "no GPU here"}}}});
+            m_inbox.push_back(
+                {{"id", r["id"]},
+                 {"type", "info"},
+                 {"device", has_gpu ? Json{{"available", true}, {"free_memory_bytes", gpu_free}}
+                                    : Json{{"available", false}, {"reason", "no GPU here"}}}});
         } else if (op == "run" && answer_runs) {
             m_inbox.push_back(
                 {{"id", r["id"]}, {"type", "result"}, {"result", Result(r, r["params"])}});
@@ -127,7 +129,8 @@ public:
         return ToJson(res);
     }
     bool answer_runs = true;
-    bool has_gpu = false;  // a worker that reports every lesson as runnable
+    bool has_gpu = false;                    // a worker that reports every lesson as runnable
+    uint64_t gpu_free = uint64_t(80) << 30;  // the GPU's free memory it reports
     int wrong_lesson = -1;
 
 private:
@@ -483,6 +486,51 @@ TEST(AppChart, AnAnnotationThatWouldCoverAnotherBarGoesOnTheBandAbove) {
     EXPECT_FLOAT_EQ(covered.y, 5) << "it would cover the second bar";
     const ImVec2 right = chart::PlaceAnnotation(bars, 2, 100, 10, 0, 170, 5);
     EXPECT_FLOAT_EQ(right.x, 70) << "kept inside the right edge";
+}
+
+// The memory that caps the data size is read again every few seconds and when a page is
+// shown: the host's here, the GPU's free memory asked of an idle worker.
+TEST_F(AppLogic, MemoryCapsAreReadAgainAndExplained) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(2);
+    Click("lesson_20");
+    ASSERT_GT(ui.host_available, 0u);
+    EXPECT_EQ(controller->device()["free_memory_bytes"], uint64_t(80) << 30);
+    const double first = ui.host_available_at;
+    worker->gpu_free = uint64_t(1) << 30;  // another program took the GPU's memory
+    sent.clear();
+    Wait(kMemoryRefreshSeconds + 0.2);
+    EXPECT_GT(ui.host_available_at, first) << "the host's memory is read again";
+    int infos = 0;
+    for (const Json& r : sent) infos += r["op"] == "info";
+    EXPECT_EQ(infos, 1) << "asked once in " << kMemoryRefreshSeconds << " s, not every frame";
+    EXPECT_EQ(controller->device()["free_memory_bytes"], uint64_t(1) << 30);
+    EXPECT_FALSE(controller->Busy()) << "a refresh is not shown as work in progress";
+    // Showing another page reads them at once.
+    Wait(1);
+    const double before = ui.host_available_at;
+    Key(263);  // left arrow
+    EXPECT_GT(ui.host_available_at, before);
+    // Not while a run is in flight.
+    worker->answer_runs = false;
+    Key(kKeyR);
+    sent.clear();
+    Wait(kMemoryRefreshSeconds + 0.2);
+    for (const Json& r : sent) EXPECT_NE(r["op"], "info");
+    // The tooltip says what the cap is and where each figure comes from, in both languages.
+    const std::string en = CapExplanation("en", "1 GiB", "free GPU memory", uint64_t(3) << 30, 2,
+                                          uint64_t(1) << 30, 4);
+    EXPECT_NE(en.find("1 GiB, limited by free GPU memory"), std::string::npos) << en;
+    EXPECT_NE(en.find("MemAvailable"), std::string::npos) << en;
+    EXPECT_NE(en.find("3 GiB"), std::string::npos) << en;
+    EXPECT_NE(en.find("90%"), std::string::npos) << en;
+    EXPECT_NE(en.find("cudaMemGetInfo"), std::string::npos) << en;
+    EXPECT_NE(en.find("4 s ago"), std::string::npos) << en;
+    const std::string zh =
+        CapExplanation("zh", "1 GiB", "GPU 空闲显存", uint64_t(3) << 30, 2, 0, 0);
+    EXPECT_NE(zh.find("受限于GPU 空闲显存"), std::string::npos) << zh;
+    EXPECT_NE(zh.find("空闲显存未知"), std::string::npos) << zh;
 }
 
 TEST_F(AppLogic, WrongResultIsNeverPlottedAsValid) {
