@@ -117,6 +117,16 @@ constexpr float kTwoColumnsEm = 30;
 // The lesson's number and title, and the language buttons at the right. The title is cut with
 // "…" to leave room for the buttons; where even that leaves too little, the buttons take a row
 // of their own above it (or two, in a very narrow page).
+// The lesson text, with the toggle that hides its answers (for a class) above it.
+void DrawText(UiState& ui, const Lesson& lesson) {
+    ImGui::Checkbox(Tr(ui, kHideAnswers), &ui.settings.hide_answers);
+    Remember(ui, "hide_answers");
+    LessonTextOptions options;
+    options.hide_answers = ui.settings.hide_answers;
+    options.show_answer = Tr(ui, kShowAnswer);
+    DrawLessonText(ui.settings.language == "zh" ? lesson.text_zh : lesson.text_en, options);
+}
+
 void DrawTitle(UiState& ui, const Lesson& lesson) {
     const ImGuiStyle& style = ImGui::GetStyle();
     const float buttons_w = CheckWidth("English") + style.ItemSpacing.x + CheckWidth("中文");
@@ -215,7 +225,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ImGui::BeginChild("stack", ImVec2(0, 0), false);
         const float pane_h = std::max(font * 8, body_h * 0.5f);
         ImGui::BeginChild("text", ImVec2(0, pane_h), true);
-        DrawLessonText(ui.settings.language == "zh" ? lesson->text_zh : lesson->text_en);
+        DrawText(ui, *lesson);
         ImGui::EndChild();
         ImGui::BeginChild("code", ImVec2(0, pane_h), true, ImGuiWindowFlags_HorizontalScrollbar);
         DrawCode(ui, reg, *lesson);
@@ -229,7 +239,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ImGui::TableNextColumn();
         const float column_h = ImGui::GetContentRegionAvail().y;
         ImGui::BeginChild("text", ImVec2(0, column_h * 0.55f), true);
-        DrawLessonText(ui.settings.language == "zh" ? lesson->text_zh : lesson->text_en);
+        DrawText(ui, *lesson);
         ImGui::EndChild();
         ImGui::BeginChild("code", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
         DrawCode(ui, reg, *lesson);

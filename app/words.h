@@ -48,6 +48,9 @@ inline constexpr Word kCapRefresh{
     "Both are read again every 5 s and whenever a lesson's page is shown.",
     "两者每 5 秒以及每次显示课程页面时重新读取。"};
 
+inline constexpr Word kHideAnswers{"Hide answers", "隐藏答案"};
+inline constexpr Word kShowAnswer{"Show answer", "显示答案"};
+
 // What limits the data-size slider (LogCap's `why`).
 inline constexpr Word kWhySliderEnd{"64 GiB, the slider's end", "滑块上限 64 GiB"};
 inline constexpr Word kWhyLargest{"the largest accepted", "可接受的最大值"};

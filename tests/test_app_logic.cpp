@@ -533,6 +533,17 @@ TEST_F(AppLogic, MemoryCapsAreReadAgainAndExplained) {
     EXPECT_NE(zh.find("空闲显存未知"), std::string::npos) << zh;
 }
 
+TEST_F(AppLogic, HideAnswersIsAToggleOfThePage) {
+    Click("lesson_3");
+    EXPECT_FALSE(ui.settings.hide_answers);
+    Click("hide_answers");
+    EXPECT_TRUE(ui.settings.hide_answers) << "remembered in the settings";
+    Click("lang_zh");
+    EXPECT_TRUE(ui.settings.hide_answers);
+    Click("hide_answers");
+    EXPECT_FALSE(ui.settings.hide_answers);
+}
+
 TEST_F(AppLogic, WrongResultIsNeverPlottedAsValid) {
     worker->wrong_lesson = 3;
     Click("lesson_3");
@@ -879,6 +890,7 @@ TEST(AppSettings, SaveAndLoadUnderXdgConfigHome) {
     s.language = "zh";
     s.scale = 2;
     s.lesson = 21;
+    s.hide_answers = true;
     ASSERT_TRUE(SaveSettings(config + "/settings.json", s, nullptr));
     std::string problem;
     const Settings t = LoadSettings(config + "/settings.json", &problem);
@@ -886,6 +898,7 @@ TEST(AppSettings, SaveAndLoadUnderXdgConfigHome) {
     EXPECT_EQ(t.language, "zh");
     EXPECT_EQ(t.scale, 2.0f);
     EXPECT_EQ(t.lesson, 21);
+    EXPECT_TRUE(t.hide_answers);
 }
 
 TEST(AppSettings, ABloatedImGuiIniIsIgnoredAndNotSavedBack) {
