@@ -215,7 +215,7 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
             mouse.x < left + slot * static_cast<float>(i + 1))
             hovered = i;
         if (b.invalid) {
-            const char* wrong = "\xE2\x9C\x97 wrong";  // ✗
+            const char* wrong = o.wrong_text;
             dl->AddText(ImVec2(cx - TextWidth(wrong) / 2, bottom - font * 1.4f), kWrong, wrong);
             continue;
         }
@@ -296,7 +296,7 @@ void LineChart(const char* id, const std::vector<Series>& series, const LineOpti
     const float left = origin.x + font * 4.2f, right = origin.x + width - font * 0.8f;
     const float top = origin.y + font * 1.6f, bottom = origin.y + o.height - font * 2.6f;
     if (xlo > xhi) {
-        const char* empty = "no data yet";
+        const char* empty = o.empty_text;
         dl->AddText(ImVec2((left + right - TextWidth(empty)) / 2, (top + bottom) / 2), kAxis,
                     empty);
         ImGui::PopID();
@@ -351,7 +351,7 @@ void LineChart(const char* id, const std::vector<Series>& series, const LineOpti
         if (s.best >= 0 && s.best < static_cast<int>(s.x.size())) {
             const ImVec2 p(x.Map(s.x[s.best]), y.Map(s.y[s.best]));
             dl->AddCircle(p, font * 0.5f, kHighlight, 0, 2.0f);
-            dl->AddText(ImVec2(p.x + font * 0.5f, p.y - font * 1.3f), kHighlight, "best");
+            dl->AddText(ImVec2(p.x + font * 0.5f, p.y - font * 1.3f), kHighlight, o.best_text);
         }
         if (lx + font * 1.2f + TextWidth(s.name) <= right) {  // the legend entries that fit
             dl->AddLine(ImVec2(lx, origin.y + font * 0.5f),

@@ -36,7 +36,8 @@ struct BarOptions {
     float height = 220;
     std::vector<std::string> part_names;
     std::vector<ImU32> part_colors;
-    BarLayout* layout = nullptr;  // filled when given
+    BarLayout* layout = nullptr;                    // filled when given
+    const char* wrong_text = "\xE2\x9C\x97 wrong";  // in place of a wrong result's bar
 };
 
 // The top-left corner of a `w` x `h` annotation of bar `index` (`bars` as in BarLayout): above
@@ -65,6 +66,8 @@ struct LineOptions {
     // empty: 1-2-5 steps or decades (Ticks).
     std::vector<double> x_ticks;
     float height = 220;
+    const char* empty_text = "no data yet";
+    const char* best_text = "best";  // beside the best point
 };
 
 void LineChart(const char* id, const std::vector<Series>& series, const LineOptions& options);

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "chart.h"
+#include "lesson_text.h"
 #include "panels.h"
 #include "report.h"
 #include "units.h"
@@ -137,34 +138,30 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
     }
     if (current && previous && current->verified && previous->verified) {
         const double speedup = previous->median_ms / current->median_ms;
-        char buf[96];
-        std::snprintf(buf, sizeof buf,
-                      speedup >= 1 ? "%.2f\xC3\x97 faster than lesson %d"
-                                   : "%.2f\xC3\x97 slower than lesson %d",
-                      speedup >= 1 ? speedup : 1 / speedup, lesson.previous);
+        const std::string text = Fmt(Tr(ui, speedup >= 1 ? kFaster : kSlower),
+                                     speedup >= 1 ? speedup : 1 / speedup, lesson.previous);
         for (chart::Bar& b : bars)
-            if (b.highlight) b.annotation = buf;
+            if (b.highlight) b.annotation = text;
     }
     ui.step_bars = bars;
     const std::string axis =
-        ui.rate_axis ? unit + " (median, at min-max time)" : std::string("ms (median, min-max)");
+        ui.rate_axis ? Fmt(Tr(ui, kAxisRate), unit.c_str()) : std::string(Tr(ui, kAxisMs));
     chart::BarOptions o;
     o.unit = axis.c_str();
     o.log_scale = ui.log_scale;
     o.height = ImGui::GetFontSize() * 14;
     o.layout = &ui.step_layout;
+    o.wrong_text = Tr(ui, kWrongResult);
     chart::BarChart("steps", bars, o);
     Remember(ui, "step_chart");
     if (any_recorded)
-        ImGui::TextDisabled("Hatched: recorded on %s at %s, %s - not live.",
-                            any_recorded->Device().c_str(),
+        ImGui::TextDisabled(Tr(ui, kHatched), any_recorded->Device().c_str(),
                             DescribeParams(chapter.params, any_recorded->params).c_str(),
                             any_recorded->timestamp.substr(0, 10).c_str());
     if (other_values) {
         const std::string at = DescribeParams(chapter.params, other_values->params);
-        ImGui::TextDisabled("GPU lessons were recorded on %s at %s.",
-                            other_values->Device().c_str(), at.c_str());
-        const std::string label = "Compare at " + at;
+        ImGui::TextDisabled(Tr(ui, kRecordedOn), other_values->Device().c_str(), at.c_str());
+        const std::string label = Fmt(Tr(ui, kCompareAt), at.c_str());
         if (ImGui::SmallButton(label.c_str())) {
             for (const ParamSpec& spec : chapter.params)
                 if (const ParamValue* v = other_values->params.Find(spec.name))
@@ -198,15 +195,15 @@ void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const 
         bars.push_back(b);
     }
     if (bars.empty()) {
-        ImGui::TextDisabled(
-            "No step of this chapter copies data between host and GPU, or none has run yet.");
+        ImGui::TextDisabled("%s", Tr(ui, kNoBreakdown));
         return;
     }
     chart::BarOptions o;
     o.unit = "ms";
     o.log_scale = ui.log_scale;
     o.height = ImGui::GetFontSize() * 12;
-    o.part_names = {"host to device", "kernel", "device to host"};
+    o.part_names = {Tr(ui, kHostToDevice), Tr(ui, kKernel), Tr(ui, kDeviceToHost)};
+    o.wrong_text = Tr(ui, kWrongResult);
     o.part_colors = {IM_COL32(230, 150, 60, 255), IM_COL32(80, 160, 255, 255),
                      IM_COL32(170, 110, 230, 255)};
     chart::BarChart("breakdown", bars, o);
@@ -239,7 +236,7 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
     std::vector<chart::Series> time_series, rate_series;
     for (const auto& [l, points] : lessons) {
         chart::Series t, g;
-        t.name = g.name = "lesson " + std::to_string(l->number);
+        t.name = g.name = Fmt(Tr(ui, kLessonN), l->number);
         t.color = g.color = l == &lesson ? kCurrentColor : kPreviousColor;
         double best = 1e300;
         for (const auto& [x, r] : points) {
@@ -258,29 +255,26 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
         rate_series.push_back(g);
     }
     if (time_series.empty()) {
-        ImGui::TextDisabled(
-            by_block
-                ? "Press \"Sweep block sizes\" (S) to measure this lesson and the previous one at "
-                  "every block size."
-                : "Press \"Sweep data sizes\" to measure the rate from 1 KiB up to the current "
-                  "size.");
+        DrawWrappedText(Tr(ui, by_block ? kSweepBlocksHint : kSweepSizesHint), &kGrey);
         return;
     }
     chart::LineOptions o;
     o.height = ImGui::GetFontSize() * 12;
-    const std::string rate_label = unit + (by_block ? "" : " (log-log)");
+    o.empty_text = Tr(ui, kNoDataYet);
+    o.best_text = Tr(ui, kBest);
+    const std::string rate_label = unit + (by_block ? "" : Tr(ui, kLogLog));
     if (by_block) {
-        o.x_label = "threads per block";
+        o.x_label = Tr(ui, kThreadsPerBlock);
         o.log_x = true;
         for (const chart::Series& s : time_series)  // tick at the block sizes that were run
             o.x_ticks.insert(o.x_ticks.end(), s.x.begin(), s.x.end());
         ui.block_ticks = chart::AxisTicks(0, 1e300, true, 8, o.x_ticks);
-        o.y_label = "kernel ms (or whole run)";
+        o.y_label = Tr(ui, kKernelMs);
         chart::LineChart("block_time", time_series, o);
         o.y_label = rate_label.c_str();
         chart::LineChart("block_rate", rate_series, o);
     } else {
-        o.x_label = spec ? Label(*spec, ui.settings.language) : "data size";
+        o.x_label = spec ? Label(*spec, ui.settings.language) : Tr(ui, kDataSize);
         o.x_bytes = !spec || spec->type == ParamType::kBytes;
         o.log_x = o.log_y = true;
         o.y_label = rate_label.c_str();

@@ -46,7 +46,7 @@ bool ValuesSlider(UiState& ui, const ParamSpec& spec, const char* label) {
     if (!spec.why.empty() && ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-        ImGui::Text("Limited to %s: %s.", spec.Describe().c_str(), spec.why.c_str());
+        ImGui::Text(Tr(ui, kLimitedTo), spec.Describe().c_str(), spec.why.c_str());
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
     }
@@ -67,7 +67,7 @@ bool IntSlider(UiState& ui, const ParamSpec& spec, const char* label) {
     Remember(ui, spec.name.c_str());
     if (spec.dynamic_default) {
         ImGui::SameLine();
-        ImGui::TextDisabled("this machine: %llu",
+        ImGui::TextDisabled(Tr(ui, kThisMachine),
                             static_cast<unsigned long long>(spec.Default().number));
     }
     return changed;
@@ -116,7 +116,7 @@ bool LogSlider(UiState& ui, const Controller& c, const Registry& reg, const Less
     const std::string cap_text = spec.Format(ParamValue::Number(cap));
     const bool hovered = ImGui::IsItemHovered() && !ImGui::IsItemActive();
     // Beside the slider where it fits, else under it, cut to the column's width.
-    const std::string max_text = "max " + cap_text + " (" + WhyCapped(ui, why) + ")";
+    const std::string max_text = Fmt(Tr(ui, kMax), cap_text.c_str(), WhyCapped(ui, why));
     SameLineIfFits(ImGui::CalcTextSize(max_text.c_str()).x);
     ImGui::TextDisabled("%s", Elide(max_text, ImGui::GetContentRegionAvail().x).c_str());
     Remember(ui, (spec.name + "_cap").c_str());
@@ -210,7 +210,7 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     }
     ImGui::PushItemWidth(
         std::min(ImGui::GetFontSize() * 16, ImGui::GetContentRegionAvail().x * 0.45f));
-    if (!block && lesson.library) ImGui::TextDisabled("%s: chosen by the library", Tr(ui, kBlock));
+    if (!block && lesson.library) ImGui::TextDisabled(Tr(ui, kChosenByLibrary), Tr(ui, kBlock));
     for (const ParamSpec& spec : lesson.params) DrawParamControl(ui, c, reg, lesson, spec);
     if (lesson.kind == StepKind::kGpu) {
         if (!lesson.params.empty() && ControlFor(lesson.params.back()) == ControlKind::kCombo)
@@ -260,9 +260,7 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         SameLineIfFits(ButtonWidth(Tr(ui, kCancel)));
         if (ImGui::Button(Tr(ui, kCancel))) c.CancelAll();
     } else if (!live) {
-        DrawWrappedText("This lesson cannot run here: " + c.UnavailableReason(lesson) +
-                            ". Its recorded results are shown.",
-                        &kAmber);
+        DrawWrappedText(Fmt(Tr(ui, kCannotRunHere), c.UnavailableReason(lesson).c_str()), &kAmber);
     }
 
     // Kernel resources at the chosen parameters: asked of the worker, or, for a recorded
@@ -278,20 +276,16 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
                 if (s.origin == Origin::kRecorded && s.result.lesson == lesson.number &&
                     s.result.attributes && MatchesParams(s.result, own_values)) {
                     a = &*s.result.attributes;
-                    source = " (recorded)";
+                    source = Tr(ui, kRecordedSuffix);
                 }
         }
         if (a) {
-            ImGui::TextDisabled(
-                "%s at %s: %d registers/thread, %d B static shared memory, %d blocks/SM, "
-                "occupancy %.0f%%%s",
-                a->kernel.c_str(), at.c_str(), a->registers, a->static_smem_bytes,
-                a->active_blocks_per_sm, 100 * a->occupancy, source);
+            ImGui::TextDisabled(Tr(ui, kAttributes), a->kernel.c_str(), at.c_str(), a->registers,
+                                a->static_smem_bytes, a->active_blocks_per_sm, 100 * a->occupancy,
+                                source);
         } else {
-            ImGui::TextDisabled(mode == LessonMode::kLive
-                                    ? "Reading the kernel's registers and occupancy at %s..."
-                                    : "No kernel resources recorded at %s.",
-                                at.c_str());
+            ImGui::TextDisabled(
+                Tr(ui, mode == LessonMode::kLive ? kReadingAttributes : kNoAttributes), at.c_str());
         }
         Remember(ui, "attributes");
     }

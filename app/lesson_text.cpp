@@ -69,6 +69,19 @@ void AddParagraph(std::string p, std::vector<TextBlock>* out) {
 
 }  // namespace
 
+std::string TitleFromText(std::string_view text) {
+    for (const std::string& line : SplitLines(text)) {
+        if (line.rfind("# ", 0) != 0) continue;
+        const std::string_view dash = "\xE2\x80\x94";  // —
+        const size_t at = line.find(dash);
+        std::string title =
+            at == std::string::npos ? line.substr(2) : line.substr(at + dash.size());
+        const size_t first = title.find_first_not_of(' ');
+        return first == std::string::npos ? std::string() : StripMarkup(title.substr(first));
+    }
+    return std::string();
+}
+
 bool IsAnswerLine(std::string_view line) {
     return line.rfind("Answer:", 0) == 0 || line.rfind("\xE7\xAD\x94\xEF\xBC\x9A", 0) == 0;  // 答：
 }

@@ -35,6 +35,10 @@ struct TextBlock {
 // end of its paragraph (its own continuation lines, whether indented or not).
 std::vector<TextBlock> ParseLessonText(std::string_view text);
 
+// The title a lesson text gives in its "# " heading, after its "—" ("# 第 3 课 — OpenMP 多线程":
+// "OpenMP 多线程"); empty when it has no heading.
+std::string TitleFromText(std::string_view text);
+
 // Whether `line` opens an answer ("Answer:" in English, "答：" in Chinese).
 bool IsAnswerLine(std::string_view line);
 

@@ -36,6 +36,8 @@ void SameLineIfFits(float width);
 // The width of a button, and of a checkbox or radio button, with this label.
 float ButtonWidth(const char* label);
 float CheckWidth(const char* label);
+// The lesson's title in the page's language (Chinese: from its text's heading).
+std::string LessonTitle(const UiState& ui, const Lesson& lesson);
 // Milliseconds with the digits that matter: "0.0123", "1.234", "56.7".
 std::string Ms(double ms);
 

@@ -20,6 +20,12 @@ void Changed(UiState& ui) {
     ui.changed_at = ImGui::GetTime();
 }
 
+std::string LessonTitle(const UiState& ui, const Lesson& lesson) {
+    if (ui.settings.language != "zh") return lesson.title;
+    const std::string zh = TitleFromText(lesson.text_zh);
+    return zh.empty() ? lesson.title : zh;
+}
+
 std::string Elide(const std::string& text, float width) {
     const float full = ImGui::CalcTextSize(text.c_str()).x;
     if (full <= width) return text;
@@ -132,7 +138,7 @@ void DrawTitle(UiState& ui, const Lesson& lesson) {
     const float buttons_w = CheckWidth("English") + style.ItemSpacing.x + CheckWidth("中文");
     const float avail = ImGui::GetContentRegionAvail().x;
     const float start_x = ImGui::GetCursorPosX();
-    const std::string title = std::to_string(lesson.number) + "  " + lesson.title;
+    const std::string title = std::to_string(lesson.number) + "  " + LessonTitle(ui, lesson);
     ImGui::PushFont(ui.fonts.heading);
     const float title_room = avail - buttons_w - style.ItemSpacing.x * 2;
     const bool one_row = title_room >= ImGui::GetFontSize() * 5;
@@ -212,12 +218,11 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     ImGui::BeginChild("page", ImVec2(0, body_h), false);
     DrawTitle(ui, *lesson);
     const LessonMode mode = c.Mode(*lesson);
-    const std::string subtitle =
-        lesson->id + "  \xC2\xB7  " + (lesson->kind == StepKind::kGpu ? "GPU" : "CPU") +
-        "  \xC2\xB7  " +
-        (mode == LessonMode::kLive       ? "runs live here"
-         : mode == LessonMode::kRecorded ? "recorded on the reference GPU, not live"
-                                         : "cannot run here");
+    const std::string subtitle = lesson->id + "  \xC2\xB7  " +
+                                 (lesson->kind == StepKind::kGpu ? "GPU" : "CPU") + "  \xC2\xB7  " +
+                                 Tr(ui, mode == LessonMode::kLive       ? kRunsLive
+                                        : mode == LessonMode::kRecorded ? kRecordedNotLive
+                                                                        : kCannotRun);
     ImGui::TextDisabled("%s", Elide(subtitle, ImGui::GetContentRegionAvail().x).c_str());
 
     if (ImGui::GetContentRegionAvail().x < font * kTwoColumnsEm) {

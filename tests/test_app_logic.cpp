@@ -9,8 +9,12 @@
 #include <csignal>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
 
 #include "catalog.h"
 #include "chart.h"
@@ -1081,6 +1085,94 @@ TEST(AppWords, EveryWordHasBothLanguagesAndItsGlyphsInTheAtlas) {
             << w->en;
         EXPECT_STREQ(Tr("zh", *w), w->zh);
         EXPECT_STREQ(Tr("en", *w), w->en);
+    }
+}
+
+// The printf conversions of a format, in argument order ("%.2f x %d" and "%2$d %1$.2f" both
+// give "f d"): a translation must take the same arguments.
+std::vector<std::string> Conversions(const std::string& format) {
+    std::vector<std::pair<int, std::string>> found;  // (argument position, conversion)
+    int next = 1;
+    for (size_t i = 0; i < format.size(); ++i) {
+        if (format[i] != '%') continue;
+        if (i + 1 < format.size() && format[i + 1] == '%') {
+            ++i;
+            continue;
+        }
+        size_t j = i + 1;
+        int position = next++;
+        const size_t digits_end = format.find_first_not_of("0123456789", j);
+        if (digits_end != std::string::npos && digits_end > j && format[digits_end] == '$') {
+            position = std::stoi(format.substr(j, digits_end - j));
+            j = digits_end + 1;
+        }
+        std::string type;  // the length modifier and the conversion
+        for (; j < format.size(); ++j) {
+            const char ch = format[j];
+            if (std::isalpha(static_cast<unsigned char>(ch))) type += ch;
+            if (std::isalpha(static_cast<unsigned char>(ch)) && ch != 'l') break;
+        }
+        found.emplace_back(position, type);
+        i = j;
+    }
+    std::sort(found.begin(), found.end());
+    std::vector<std::string> types;
+    for (const auto& f : found) types.push_back(f.second);
+    return types;
+}
+
+// A word missing from the table is a test failure, not an English string in a Chinese page:
+// every Word words.h declares is in kAllWords (the atlas and this test walk that list), has
+// both languages, and its Chinese takes the same printf arguments as its English.
+TEST(AppWords, EveryDeclaredWordIsListedAndItsTranslationTakesTheSameArguments) {
+    std::ifstream in(std::string(LESSONS_SOURCE_DIR) + "/app/words.h");
+    ASSERT_TRUE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string source = text.str();
+    size_t declared = 0;
+    for (size_t at = 0; (at = source.find("inline constexpr Word k", at)) != std::string::npos;
+         ++at)
+        ++declared;
+    EXPECT_EQ(declared, std::size(kAllWords)) << "a Word is missing from kAllWords";
+    std::set<const Word*> unique(std::begin(kAllWords), std::end(kAllWords));
+    EXPECT_EQ(unique.size(), std::size(kAllWords)) << "a Word is listed twice";
+    for (const Word* w : kAllWords) {
+        EXPECT_NE(std::string(w->en), std::string(w->zh)) << w->en << ": not translated";
+        EXPECT_EQ(Conversions(w->en), Conversions(w->zh)) << w->en << " / " << w->zh;
+    }
+    EXPECT_EQ(Conversions("%.2f x %d"), (std::vector<std::string>{"f", "d"}));
+    EXPECT_EQ(Conversions("%2$d, %1$.2f%%"), (std::vector<std::string>{"f", "d"}));
+    EXPECT_EQ(Conversions("%llu"), (std::vector<std::string>{"llu"}));
+}
+
+// The panels draw their words through the table: a button, checkbox, header or text drawn
+// from an English literal would stay English in a Chinese page. (Symbols, format-only
+// literals and the few names that are the same in both languages are allowed.)
+TEST(AppWords, PanelsDrawNoEnglishLiterals) {
+    const std::set<std::string> allowed = {"English", "ms", "CSV", "JSON"};
+    const std::regex drawn(
+        R"re(ImGui::(Button|SmallButton|Checkbox|RadioButton|Text|TextDisabled|TextUnformatted|SetTooltip|CollapsingHeader|Selectable|TextColored\([^,]+,)\s*\(?\s*"([^"]*)")re");
+    const std::regex wrapped(R"re(DrawWrappedText\(\s*"([^"]*)")re");
+    const std::regex word("[A-Za-z]{2,}");
+    for (const char* file : {"ui.cpp", "status_bar.cpp", "controls_panel.cpp", "charts_panel.cpp",
+                             "results_table.cpp", "lesson_list.cpp", "code_view.cpp"}) {
+        std::ifstream in(std::string(LESSONS_SOURCE_DIR) + "/app/" + file);
+        ASSERT_TRUE(in) << file;
+        std::stringstream text;
+        text << in.rdbuf();
+        const std::string source = text.str();
+        for (const std::regex* re : {&drawn, &wrapped}) {
+            for (auto it = std::sregex_iterator(source.begin(), source.end(), *re);
+                 it != std::sregex_iterator(); ++it) {
+                const std::string literal = (*it)[it->size() - 1].str();
+                // Format letters ("%s", "%d  %s\n%s: %s") are not words.
+                const std::string words = std::regex_replace(
+                    literal, std::regex("%[0-9.$l]*[a-z]|\\\\n|\\\\x[0-9A-Fa-f]{2}"), " ");
+                if (allowed.count(literal) || !std::regex_search(words, word)) continue;
+                ADD_FAILURE() << file << " draws \"" << literal << "\" without the words table";
+            }
+        }
     }
 }
 

@@ -223,3 +223,16 @@ TEST(LessonTextAnswers, EveryLessonHasAnswersAndHiddenModeShowsNone) {
         }
     }
 }
+
+TEST(LessonTextTitle, TheHeadingGivesTheTitle) {
+    EXPECT_EQ(TitleFromText("# 第 3 课 — OpenMP 多线程\n\nText."), "OpenMP 多线程");
+    EXPECT_EQ(TitleFromText("# Plain title\n"), "Plain title");
+    EXPECT_EQ(TitleFromText("No heading."), "");
+    EXPECT_EQ(TitleFromText("# 第 9 课 — Thrust `copy_if`"), "Thrust copy_if") << "markup removed";
+    for (const Lesson& lesson : Catalog().lessons()) {
+        const std::string zh = TitleFromText(lesson.text_zh);
+        EXPECT_FALSE(zh.empty()) << lesson.id;
+        EXPECT_EQ(zh.find("\xE7\xAC\xAC"), std::string::npos) << lesson.id << ": " << zh;  // 第
+        EXPECT_EQ(zh.find('`'), std::string::npos) << lesson.id << ": " << zh;
+    }
+}
