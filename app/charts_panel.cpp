@@ -14,20 +14,20 @@
 namespace lessons::app {
 namespace {
 
-const char* CeilingName(Bound bound) {
+const char* CeilingName(const UiState& ui, Bound bound) {
     switch (bound) {
         case Bound::kNone:
             return "";
         case Bound::kRead:
-            return "the read-bandwidth ceiling";
+            return Tr(ui, kCeilRead);
         case Bound::kCopy:
-            return "the copy-bandwidth ceiling";
+            return Tr(ui, kCeilCopy);
         case Bound::kFp32:
-            return "the fp32 peak";
+            return Tr(ui, kCeilFp32);
         case Bound::kH2D:
-            return "the host-to-device (PCIe) ceiling";
+            return Tr(ui, kCeilH2D);
         case Bound::kPeer:
-            return "the GPU-to-GPU (peer) ceiling";
+            return Tr(ui, kCeilPeer);
     }
     return "";
 }
@@ -42,22 +42,26 @@ double RateMs(const RunResult& r) {
     return r.rate_ms > 0 ? r.rate_ms : r.median_ms;
 }
 
-std::string ResultTooltip(const Registry& reg, const RunResult& r) {
+std::string ResultTooltip(const UiState& ui, const Registry& reg, const RunResult& r) {
     const Lesson* lesson = reg.FindLesson(r.lesson);
-    std::string t = "lesson " + std::to_string(r.lesson) + "  " + r.id + "\n";
+    std::string t = Fmt(Tr(ui, kLessonN), r.lesson) + "  " + r.id + "\n";
     if (lesson) t += DescribeParams(lesson->params, r.params) + "\n";
-    t += "median " + Ms(r.median_ms) + " ms (min " + Ms(r.min_ms) + ", max " + Ms(r.max_ms) + ", " +
-         std::to_string(r.reps) + " runs)\n";
+    t += Fmt(Tr(ui, kMedianLine), Ms(r.median_ms).c_str(), Ms(r.min_ms).c_str(),
+             Ms(r.max_ms).c_str(), r.reps) +
+         "\n";
     t += Fixed(r.gbps, 1) + " GB/s";
     if (r.gflops) t += ", " + Fixed(*r.gflops, 1) + " GFLOP/s";
     if (r.pct_of_ceiling) {
-        t += ", " + Fixed(*r.pct_of_ceiling, 1) + "% of " + CeilingName(r.work.bound);
+        t += ", " + Fmt(Tr(ui, kPctOf), Fixed(*r.pct_of_ceiling, 1).c_str(),
+                        CeilingName(ui, r.work.bound));
         if (r.ceiling) t += " (" + Fixed(*r.ceiling, 0) + " " + r.RateUnit() + ")";
     }
     t += "\n";
-    t += r.verified ? std::string("verified") : "WRONG: " + r.check_message;
+    t += r.verified ? std::string(Tr(ui, kVerified))
+                    : Fmt(Tr(ui, kWrongWith), r.check_message.c_str());
     if (r.recorded)
-        t += "\nrecorded on " + r.Device() + ", " + r.timestamp.substr(0, 10) + " - not live";
+        t += "\n" +
+             Fmt(Tr(ui, kRecordedOnDate), r.Device().c_str(), r.timestamp.substr(0, 10).c_str());
     return t;
 }
 
@@ -126,13 +130,13 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
             }
             b.invalid = !r->verified;
             b.hatched = r->recorded;
-            b.tooltip = ResultTooltip(reg, *r);
+            b.tooltip = ResultTooltip(ui, reg, *r);
         } else if (c.Mode(*l) == LessonMode::kRecorded && other_values) {
-            b.tooltip = "lesson " + std::to_string(l->number) + ": recorded at " +
-                        DescribeParams(chapter.params, other_values->params) + " only";
+            b.tooltip = Fmt(Tr(ui, kRecordedAtOnly), l->number,
+                            DescribeParams(chapter.params, other_values->params).c_str());
         } else {
-            b.tooltip = "lesson " + std::to_string(l->number) + ": not measured at " +
-                        DescribeParams(chapter.params, values) + " yet";
+            b.tooltip = Fmt(Tr(ui, kNotMeasuredYet), l->number,
+                            DescribeParams(chapter.params, values).c_str());
         }
         bars.push_back(b);
     }
@@ -190,8 +194,8 @@ void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const 
         b.highlight = l->number == lesson.number;
         b.hatched = r.recorded;
         b.invalid = !r.verified;
-        b.tooltip = "H2D " + Ms(b.parts[0]) + " ms\nkernel " + Ms(b.parts[1]) + " ms\nD2H " +
-                    Ms(b.parts[2]) + " ms";
+        b.tooltip = Fmt(Tr(ui, kBreakdownTip), Ms(b.parts[0]).c_str(), Ms(b.parts[1]).c_str(),
+                        Ms(b.parts[2]).c_str());
         bars.push_back(b);
     }
     if (bars.empty()) {
@@ -248,7 +252,7 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
             g.x.push_back(x);
             t.y.push_back(RateMs(*r));
             g.y.push_back(RateIn(*r, unit));
-            t.tooltips.push_back(ResultTooltip(reg, *r));
+            t.tooltips.push_back(ResultTooltip(ui, reg, *r));
             g.tooltips.push_back(t.tooltips.back());
         }
         time_series.push_back(t);

@@ -6,6 +6,7 @@
 #include "report.h"
 #include "serve.h"  // kProtocolVersion only: the GUI links no runner
 #include "units.h"
+#include "words.h"
 
 namespace lessons::app {
 
@@ -198,8 +199,9 @@ void Controller::RunWithPrevious(const Lesson& lesson, const RunSettings& settin
     CancelAll();
     for (const Lesson* l : WithPrevious(lesson)) {
         if (Mode(*l) != LessonMode::kLive) continue;
-        Send(BaseRequest("run", *l, settings),
-             {"lesson " + std::to_string(l->number), Origin::kRun});
+        Pending p{"lesson " + std::to_string(l->number), Origin::kRun};
+        p.lesson = l->number;
+        Send(BaseRequest("run", *l, settings), std::move(p));
     }
 }
 
@@ -210,6 +212,7 @@ void Controller::RunChapter(const Lesson& lesson, const RunSettings& settings) {
         if (Mode(*l) != LessonMode::kLive) continue;
         Pending p{"lesson " + std::to_string(l->number), Origin::kRun};
         p.chapter = true;
+        p.lesson = l->number;
         Send(BaseRequest("run", *l, settings), std::move(p));
         ++m_chapter_total;
     }
@@ -244,7 +247,9 @@ void Controller::Sweep(const Lesson& lesson, const RunSettings& settings, const 
         r["params"].erase(over);
         r["over"] = over;
         r["values"] = SweepValues(*spec, settings);
-        Send(r, {std::string(what) + " of lesson " + std::to_string(l->number), origin});
+        Pending p{std::string(what) + " of lesson " + std::to_string(l->number), origin};
+        p.lesson = l->number;
+        Send(r, std::move(p));
     }
 }
 
@@ -360,17 +365,29 @@ float Controller::Progress() const {
     return -1.0f;
 }
 
-std::string Controller::BusyWith() const {
+std::string Controller::Describe(const Pending& p, std::string_view language) {
+    if (p.lesson <= 0) return p.what;
+    switch (p.origin) {
+        case Origin::kBlockSweep:
+            return Fmt(Tr(language, kBlockSweepOf), p.lesson);
+        case Origin::kSizeSweep:
+            return Fmt(Tr(language, kSizeSweepOf), p.lesson);
+        default:
+            return Fmt(Tr(language, kLessonN), p.lesson);
+    }
+}
+
+std::string Controller::BusyWith(std::string_view language) const {
     std::string out;
     int chapter_left = 0;
     for (const auto& [id, p] : m_pending)
-        if (p.chapter && chapter_left++ == 0) out = p.what;
+        if (p.chapter && chapter_left++ == 0) out = Describe(p, language);
     if (chapter_left > 0)
-        return "chapter: " + out + " (" + std::to_string(m_chapter_total - chapter_left + 1) +
-               " of " + std::to_string(m_chapter_total) + ")";
+        return Fmt(Tr(language, kChapterProgress), out.c_str(), m_chapter_total - chapter_left + 1,
+                   m_chapter_total);
     for (const auto& [id, p] : m_pending) {
         if (p.what == "cancel" || p.quiet) continue;
-        out += (out.empty() ? "" : ", ") + p.what;
+        out += (out.empty() ? "" : ", ") + Describe(p, language);
     }
     return out;
 }

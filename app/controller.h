@@ -84,7 +84,8 @@ public:
     // Progress of the oldest request in flight, 0..1; negative when unknown. While a chapter
     // runs: the share of its lessons done.
     float Progress() const;
-    std::string BusyWith() const;  // "lesson 3", "block sweep of lesson 4", ...
+    // "lesson 3", "block sweep of lesson 4", ... in `language` ("zh" or English).
+    std::string BusyWith(std::string_view language = "en") const;
 
     // A worker is running and has not yet said which lessons run here.
     bool AwaitingList() const { return m_worker && m_available.empty(); }
@@ -113,7 +114,10 @@ private:
         int done = 0, total = 0;
         bool chapter = false;  // one run of a RunChapter batch
         bool quiet = false;    // not shown as work in progress (a refresh of the device info)
+        int lesson = 0;        // a run or sweep of this lesson (0: `what` says what it is)
     };
+    // What a pending request does, in `language`.
+    static std::string Describe(const Pending& p, std::string_view language);
     Json BaseRequest(const char* op, const Lesson& lesson, const RunSettings& s);
     void Sweep(const Lesson& lesson, const RunSettings& settings, const std::string& over,
                Origin origin, const char* what);

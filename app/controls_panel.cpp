@@ -252,11 +252,12 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     ImGui::Checkbox(Tr(ui, kAutoRun), &ui.auto_run);
     Remember(ui, "auto_run");
     if (c.Busy()) {
+        const std::string busy = c.BusyWith(ui.settings.language);
         const float p = c.Progress();
         ImGui::ProgressBar(
             p < 0 ? 0.0f : p,
             ImVec2(std::min(ImGui::GetFontSize() * 16, ImGui::GetContentRegionAvail().x), 0),
-            c.BusyWith().empty() ? "..." : c.BusyWith().c_str());
+            busy.empty() ? "..." : busy.c_str());
         SameLineIfFits(ButtonWidth(Tr(ui, kCancel)));
         if (ImGui::Button(Tr(ui, kCancel))) c.CancelAll();
     } else if (!live) {

@@ -50,7 +50,8 @@ std::string WorkerStateText(const UiState& ui, const Controller& c) {
     for (const Word* w :
          {&kStateIdle, &kStateStopped, &kStateCannotStart, &kStateRefused, &kStateNotStarted})
         if (state == w->en) return Tr(ui, *w);
-    if (state.rfind("running ", 0) == 0) return Fmt(Tr(ui, kStateRunning), c.BusyWith().c_str());
+    if (state.rfind("running ", 0) == 0)
+        return Fmt(Tr(ui, kStateRunning), c.BusyWith(ui.settings.language).c_str());
     return state;
 }
 

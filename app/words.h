@@ -133,6 +133,30 @@ inline constexpr Word kNoDataYet{"no data yet", "尚无数据"};
 inline constexpr Word kBest{"best", "最佳"};
 inline constexpr Word kLessonN{"lesson %d", "第 %d 课"};
 
+// A result's tooltip.
+inline constexpr Word kMedianLine{"median %s ms (min %s, max %s, %d runs)",
+                                  "中位数 %s ms（最小 %s，最大 %s，%d 次）"};
+inline constexpr Word kPctOf{"%s%% of %s", "%2$s的 %1$s%%"};
+inline constexpr Word kCeilRead{"the read-bandwidth ceiling", "读带宽上限"};
+inline constexpr Word kCeilCopy{"the copy-bandwidth ceiling", "拷贝带宽上限"};
+inline constexpr Word kCeilFp32{"the fp32 peak", "fp32 峰值"};
+inline constexpr Word kCeilH2D{"the host-to-device (PCIe) ceiling", "主机到设备（PCIe）上限"};
+inline constexpr Word kCeilPeer{"the GPU-to-GPU (peer) ceiling", "GPU 间（peer）上限"};
+inline constexpr Word kVerified{"verified", "已校验"};
+inline constexpr Word kWrongWith{"WRONG: %s", "错误：%s"};
+inline constexpr Word kRecordedOnDate{"recorded on %s, %s - not live",
+                                      "于 %2$s 在 %1$s 上录制，非实时"};
+inline constexpr Word kRecordedAtOnly{"lesson %d: recorded at %s only", "第 %d 课：仅在 %s 下录制"};
+inline constexpr Word kNotMeasuredYet{"lesson %d: not measured at %s yet",
+                                      "第 %d 课：尚未在 %s 下测量"};
+inline constexpr Word kBreakdownTip{"H2D %s ms\nkernel %s ms\nD2H %s ms",
+                                    "H2D %s ms\n内核 %s ms\nD2H %s ms"};
+
+// Work in progress.
+inline constexpr Word kBlockSweepOf{"block sweep of lesson %d", "第 %d 课的线程块大小扫描"};
+inline constexpr Word kSizeSweepOf{"size sweep of lesson %d", "第 %d 课的规模扫描"};
+inline constexpr Word kChapterProgress{"chapter: %s (%d of %d)", "整章：%s（第 %d 个，共 %d 个）"};
+
 // Every word above: a new word goes in this list too (the font atlas needs its glyphs).
 inline constexpr const Word* kAllWords[] = {&kRun,
                                             &kRunChapter,
@@ -216,7 +240,23 @@ inline constexpr const Word* kAllWords[] = {&kRun,
                                             &kWrongResult,
                                             &kNoDataYet,
                                             &kBest,
-                                            &kLessonN};
+                                            &kLessonN,
+                                            &kMedianLine,
+                                            &kPctOf,
+                                            &kCeilRead,
+                                            &kCeilCopy,
+                                            &kCeilFp32,
+                                            &kCeilH2D,
+                                            &kCeilPeer,
+                                            &kVerified,
+                                            &kWrongWith,
+                                            &kRecordedOnDate,
+                                            &kRecordedAtOnly,
+                                            &kNotMeasuredYet,
+                                            &kBreakdownTip,
+                                            &kBlockSweepOf,
+                                            &kSizeSweepOf,
+                                            &kChapterProgress};
 
 // printf into a string: a Word's format (Tr) and its arguments.
 template <typename... Args>

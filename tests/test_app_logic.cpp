@@ -439,6 +439,8 @@ TEST_F(AppLogic, RunTheWholeChapterFillsEveryBarAndCancelStopsTheRest) {
               std::string::npos)
         << controller->BusyWith();
     EXPECT_GE(controller->Progress(), 0.0f);
+    EXPECT_EQ(controller->BusyWith("zh").rfind("\xE6\x95\xB4\xE7\xAB\xA0", 0), 0u)  // 整章
+        << controller->BusyWith("zh");
     // A second press replaces the pending batch rather than queueing another.
     sent.clear();
     Key(kKeyC);
