@@ -156,6 +156,8 @@ inline constexpr Word kBreakdownTip{"H2D %s ms\nkernel %s ms\nD2H %s ms",
 inline constexpr Word kBlockSweepOf{"block sweep of lesson %d", "第 %d 课的线程块大小扫描"};
 inline constexpr Word kSizeSweepOf{"size sweep of lesson %d", "第 %d 课的规模扫描"};
 inline constexpr Word kChapterProgress{"chapter: %s (%d of %d)", "整章：%s（第 %d 个，共 %d 个）"};
+inline constexpr Word kLinesDiffer{"%d lines differ from lesson %d (highlighted)",
+                                   "%d 行与第 %d 课不同（已高亮）"};
 
 // Every word above: a new word goes in this list too (the font atlas needs its glyphs).
 inline constexpr const Word* kAllWords[] = {&kRun,
@@ -256,7 +258,8 @@ inline constexpr const Word* kAllWords[] = {&kRun,
                                             &kBreakdownTip,
                                             &kBlockSweepOf,
                                             &kSizeSweepOf,
-                                            &kChapterProgress};
+                                            &kChapterProgress,
+                                            &kLinesDiffer};
 
 // printf into a string: a Word's format (Tr) and its arguments.
 template <typename... Args>
