@@ -100,6 +100,17 @@ std::vector<double> Ticks(double lo, double hi, bool log_scale, int max_ticks) {
     return out;
 }
 
+std::vector<double> AxisTicks(double lo, double hi, bool log_scale, int max_ticks,
+                              const std::vector<double>& explicit_ticks) {
+    if (explicit_ticks.empty()) return Ticks(lo, hi, log_scale, max_ticks);
+    std::vector<double> out;
+    for (double t : explicit_ticks)
+        if (t >= lo && t <= hi && (!log_scale || t > 0)) out.push_back(t);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
 std::string FormatTick(double v) {
     char buf[32];
     const double a = std::fabs(v);
@@ -127,6 +138,19 @@ std::string FormatBytesTick(double v) {
     return buf;
 }
 
+ImVec2 PlaceAnnotation(const std::vector<ImVec4>& bars, int index, float w, float h, float left,
+                       float right, float band_y) {
+    const ImVec4& own = bars[static_cast<size_t>(index)];
+    const float x = std::clamp((own.x + own.z - w) / 2, left, std::max(left, right - w));
+    const float y = std::max(own.y - h - h * 0.2f, band_y);
+    for (size_t i = 0; i < bars.size(); ++i) {
+        const ImVec4& b = bars[i];
+        if (static_cast<int>(i) == index) continue;
+        if (x < b.z && x + w > b.x && y < b.w && y + h > b.y) return ImVec2(x, band_y);
+    }
+    return ImVec2(x, y);
+}
+
 int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) {
     ImGui::PushID(id);
     const float font = ImGui::GetFontSize();
@@ -148,7 +172,11 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
     if (o.log_scale && lo > hi) lo = 1e-3;
     Range(lo, hi, o.log_scale);
 
-    const float left = origin.x + font * 4.2f, right = origin.x + width - font * 0.5f;
+    // Nothing is drawn past the visible edge (a table cell's clip rectangle is narrower than
+    // its content region).
+    const float right =
+        std::min(origin.x + width - font * 0.5f, dl->GetClipRectMax().x - font * 0.25f);
+    const float left = std::min(origin.x + font * 4.2f, right - font);
     const float top = origin.y + font * 2.6f, bottom = origin.y + height - font * 1.8f;
     Axis y{lo, hi, o.log_scale, bottom, top};
     DrawYAxis(dl, y, left, right, false);
@@ -160,6 +188,21 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
     const float slot = n ? (right - left) / static_cast<float>(n) : 0;
     const float bar_w = std::min(slot * 0.62f, font * 5);
     const ImVec2 mouse = ImGui::GetIO().MousePos;
+    // Each bar's rectangle with its whisker and outline, for placing the annotations.
+    std::vector<ImVec4> rects;
+    for (int i = 0; i < n; ++i) {
+        const Bar& b = bars[i];
+        const float cx = left + slot * (static_cast<float>(i) + 0.5f);
+        float y0 = bottom;
+        if (!b.invalid && (b.value > 0 || !o.log_scale)) {
+            y0 = std::min(y0, y.Map(std::max(b.value, o.log_scale ? lo : 0.0)) - 2);
+            if (b.lo >= 0 && b.hi >= 0) y0 = std::min(y0, y.Map(b.hi) - 1);
+        } else if (b.invalid) {
+            y0 = bottom - font * 1.4f;
+        }
+        rects.push_back(ImVec4(cx - bar_w / 2 - 2, y0, cx + bar_w / 2 + 2, bottom));
+    }
+    std::vector<ImVec4> annotations;
     for (int i = 0; i < n; ++i) {
         const Bar& b = bars[i];
         const float cx = left + slot * (static_cast<float>(i) + 0.5f);
@@ -172,7 +215,7 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
             mouse.x < left + slot * static_cast<float>(i + 1))
             hovered = i;
         if (b.invalid) {
-            const char* wrong = "\xE2\x9C\x97 wrong";  // ✗
+            const char* wrong = o.wrong_text;
             dl->AddText(ImVec2(cx - TextWidth(wrong) / 2, bottom - font * 1.4f), kWrong, wrong);
             continue;
         }
@@ -203,10 +246,13 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
             dl->AddLine(ImVec2(cx - bar_w / 5, yhi), ImVec2(cx + bar_w / 5, yhi), kText, 1.5f);
         }
         if (!b.annotation.empty()) {
-            const float ay = std::min(ytop, b.hi >= 0 ? y.Map(b.hi) : ytop) - font * 1.25f;
-            const float ax = std::clamp(cx - TextWidth(b.annotation) / 2, left,
-                                        std::max(left, right - TextWidth(b.annotation)));
-            dl->AddText(ImVec2(ax, std::max(ay, origin.y)), kHighlight, b.annotation.c_str());
+            // Too wide for the plot: its first word ("2.50x") only.
+            std::string text = b.annotation;
+            if (TextWidth(text) > right - left) text = text.substr(0, text.find(' '));
+            const float w = TextWidth(text), h = font;
+            const ImVec2 at = PlaceAnnotation(rects, i, w, h, left, right, origin.y + font * 1.3f);
+            dl->AddText(at, kHighlight, text.c_str());
+            annotations.push_back(ImVec4(at.x, at.y, at.x + w, at.y + h));
         }
     }
     // Legend of the stacked parts, as many as fit left of the unit.
@@ -221,6 +267,10 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
     }
     if (hovered >= 0 && !bars[hovered].tooltip.empty())
         ImGui::SetTooltip("%s", bars[hovered].tooltip.c_str());
+    if (o.layout)
+        *o.layout = {ImVec4(origin.x, origin.y, std::min(origin.x + width, dl->GetClipRectMax().x),
+                            origin.y + height),
+                     std::move(rects), std::move(annotations)};
     ImGui::PopID();
     return hovered;
 }
@@ -246,7 +296,7 @@ void LineChart(const char* id, const std::vector<Series>& series, const LineOpti
     const float left = origin.x + font * 4.2f, right = origin.x + width - font * 0.8f;
     const float top = origin.y + font * 1.6f, bottom = origin.y + o.height - font * 2.6f;
     if (xlo > xhi) {
-        const char* empty = "no data yet";
+        const char* empty = o.empty_text;
         dl->AddText(ImVec2((left + right - TextWidth(empty)) / 2, (top + bottom) / 2), kAxis,
                     empty);
         ImGui::PopID();
@@ -267,7 +317,7 @@ void LineChart(const char* id, const std::vector<Series>& series, const LineOpti
     DrawUnit(dl, o.y_label, ImVec2(origin.x, origin.y + font * 1.2f), right);
     dl->AddLine(ImVec2(left, bottom), ImVec2(right, bottom), kAxis);
     float label_end = -1e30f;  // a tick label that would touch the one before it is dropped
-    for (double t : Ticks(xlo, xhi, o.log_x, 8)) {
+    for (double t : AxisTicks(xlo, xhi, o.log_x, 8, o.x_ticks)) {
         const float px = x.Map(t);
         dl->AddLine(ImVec2(px, top), ImVec2(px, bottom), kGrid);
         const std::string label = o.x_bytes ? FormatBytesTick(t) : FormatTick(t);
@@ -301,7 +351,7 @@ void LineChart(const char* id, const std::vector<Series>& series, const LineOpti
         if (s.best >= 0 && s.best < static_cast<int>(s.x.size())) {
             const ImVec2 p(x.Map(s.x[s.best]), y.Map(s.y[s.best]));
             dl->AddCircle(p, font * 0.5f, kHighlight, 0, 2.0f);
-            dl->AddText(ImVec2(p.x + font * 0.5f, p.y - font * 1.3f), kHighlight, "best");
+            dl->AddText(ImVec2(p.x + font * 0.5f, p.y - font * 1.3f), kHighlight, o.best_text);
         }
         if (lx + font * 1.2f + TextWidth(s.name) <= right) {  // the legend entries that fit
             dl->AddLine(ImVec2(lx, origin.y + font * 0.5f),

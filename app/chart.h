@@ -23,13 +23,28 @@ struct Bar {
     std::string tooltip;
 };
 
+// Where a bar chart drew what (screen coordinates, x0, y0, x1, y1): tests check the layout.
+struct BarLayout {
+    ImVec4 chart;                     // the whole widget
+    std::vector<ImVec4> bars;         // each bar with its whisker; an empty one at the axis
+    std::vector<ImVec4> annotations;  // each annotation drawn
+};
+
 struct BarOptions {
     const char* unit = "ms";
     bool log_scale = false;
     float height = 220;
     std::vector<std::string> part_names;
     std::vector<ImU32> part_colors;
+    BarLayout* layout = nullptr;                    // filled when given
+    const char* wrong_text = "\xE2\x9C\x97 wrong";  // in place of a wrong result's bar
 };
+
+// The top-left corner of a `w` x `h` annotation of bar `index` (`bars` as in BarLayout): above
+// the bar and its whisker, centred on it and kept within [left, right]; where that would cover
+// another bar or whisker, on the free band at `band_y` above the plot.
+ImVec2 PlaceAnnotation(const std::vector<ImVec4>& bars, int index, float w, float h, float left,
+                       float right, float band_y);
 
 // Returns the index of the hovered bar, or -1.
 int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& options);
@@ -47,13 +62,22 @@ struct LineOptions {
     const char* y_label = "";
     bool log_x = false, log_y = false;
     bool x_bytes = false;  // format x ticks as sizes
+    // Ticks of the x axis at these values (the block sizes that were run), linear or log;
+    // empty: 1-2-5 steps or decades (Ticks).
+    std::vector<double> x_ticks;
     float height = 220;
+    const char* empty_text = "no data yet";
+    const char* best_text = "best";  // beside the best point
 };
 
 void LineChart(const char* id, const std::vector<Series>& series, const LineOptions& options);
 
 // Tick positions for [lo, hi]: 1-2-5 steps on a linear axis, decades (and 2, 5) on a log one.
 std::vector<double> Ticks(double lo, double hi, bool log_scale, int max_ticks);
+// The ticks of an axis over [lo, hi]: `explicit_ticks` inside the range, sorted, once each,
+// when there are any; else Ticks().
+std::vector<double> AxisTicks(double lo, double hi, bool log_scale, int max_ticks,
+                              const std::vector<double>& explicit_ticks);
 // Short labels: "0.25", "12", "1.5k"; FormatBytes: "64 KiB", "1 GiB".
 std::string FormatTick(double v);
 std::string FormatBytesTick(double v);

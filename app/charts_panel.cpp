@@ -6,6 +6,7 @@
 #include <map>
 
 #include "chart.h"
+#include "lesson_text.h"
 #include "panels.h"
 #include "report.h"
 #include "units.h"
@@ -13,20 +14,20 @@
 namespace lessons::app {
 namespace {
 
-const char* CeilingName(Bound bound) {
+const char* CeilingName(const UiState& ui, Bound bound) {
     switch (bound) {
         case Bound::kNone:
             return "";
         case Bound::kRead:
-            return "the read-bandwidth ceiling";
+            return Tr(ui, kCeilRead);
         case Bound::kCopy:
-            return "the copy-bandwidth ceiling";
+            return Tr(ui, kCeilCopy);
         case Bound::kFp32:
-            return "the fp32 peak";
+            return Tr(ui, kCeilFp32);
         case Bound::kH2D:
-            return "the host-to-device (PCIe) ceiling";
+            return Tr(ui, kCeilH2D);
         case Bound::kPeer:
-            return "the GPU-to-GPU (peer) ceiling";
+            return Tr(ui, kCeilPeer);
     }
     return "";
 }
@@ -41,22 +42,26 @@ double RateMs(const RunResult& r) {
     return r.rate_ms > 0 ? r.rate_ms : r.median_ms;
 }
 
-std::string ResultTooltip(const Registry& reg, const RunResult& r) {
+std::string ResultTooltip(const UiState& ui, const Registry& reg, const RunResult& r) {
     const Lesson* lesson = reg.FindLesson(r.lesson);
-    std::string t = "lesson " + std::to_string(r.lesson) + "  " + r.id + "\n";
+    std::string t = Fmt(Tr(ui, kLessonN), r.lesson) + "  " + r.id + "\n";
     if (lesson) t += DescribeParams(lesson->params, r.params) + "\n";
-    t += "median " + Ms(r.median_ms) + " ms (min " + Ms(r.min_ms) + ", max " + Ms(r.max_ms) + ", " +
-         std::to_string(r.reps) + " runs)\n";
+    t += Fmt(Tr(ui, kMedianLine), Ms(r.median_ms).c_str(), Ms(r.min_ms).c_str(),
+             Ms(r.max_ms).c_str(), r.reps) +
+         "\n";
     t += Fixed(r.gbps, 1) + " GB/s";
     if (r.gflops) t += ", " + Fixed(*r.gflops, 1) + " GFLOP/s";
     if (r.pct_of_ceiling) {
-        t += ", " + Fixed(*r.pct_of_ceiling, 1) + "% of " + CeilingName(r.work.bound);
+        t += ", " + Fmt(Tr(ui, kPctOf), Fixed(*r.pct_of_ceiling, 1).c_str(),
+                        CeilingName(ui, r.work.bound));
         if (r.ceiling) t += " (" + Fixed(*r.ceiling, 0) + " " + r.RateUnit() + ")";
     }
     t += "\n";
-    t += r.verified ? std::string("verified") : "WRONG: " + r.check_message;
+    t += r.verified ? std::string(Tr(ui, kVerified))
+                    : Fmt(Tr(ui, kWrongWith), r.check_message.c_str());
     if (r.recorded)
-        t += "\nrecorded on " + r.Device() + ", " + r.timestamp.substr(0, 10) + " - not live";
+        t += "\n" +
+             Fmt(Tr(ui, kRecordedOnDate), r.Device().c_str(), r.timestamp.substr(0, 10).c_str());
     return t;
 }
 
@@ -125,45 +130,42 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
             }
             b.invalid = !r->verified;
             b.hatched = r->recorded;
-            b.tooltip = ResultTooltip(reg, *r);
+            b.tooltip = ResultTooltip(ui, reg, *r);
         } else if (c.Mode(*l) == LessonMode::kRecorded && other_values) {
-            b.tooltip = "lesson " + std::to_string(l->number) + ": recorded at " +
-                        DescribeParams(chapter.params, other_values->params) + " only";
+            b.tooltip = Fmt(Tr(ui, kRecordedAtOnly), l->number,
+                            DescribeParams(chapter.params, other_values->params).c_str());
         } else {
-            b.tooltip = "lesson " + std::to_string(l->number) + ": not measured at " +
-                        DescribeParams(chapter.params, values) + " yet";
+            b.tooltip = Fmt(Tr(ui, kNotMeasuredYet), l->number,
+                            DescribeParams(chapter.params, values).c_str());
         }
         bars.push_back(b);
     }
     if (current && previous && current->verified && previous->verified) {
         const double speedup = previous->median_ms / current->median_ms;
-        char buf[96];
-        std::snprintf(buf, sizeof buf,
-                      speedup >= 1 ? "%.2f\xC3\x97 faster than lesson %d"
-                                   : "%.2f\xC3\x97 slower than lesson %d",
-                      speedup >= 1 ? speedup : 1 / speedup, lesson.previous);
+        const std::string text = Fmt(Tr(ui, speedup >= 1 ? kFaster : kSlower),
+                                     speedup >= 1 ? speedup : 1 / speedup, lesson.previous);
         for (chart::Bar& b : bars)
-            if (b.highlight) b.annotation = buf;
+            if (b.highlight) b.annotation = text;
     }
     ui.step_bars = bars;
     const std::string axis =
-        ui.rate_axis ? unit + " (median, at min-max time)" : std::string("ms (median, min-max)");
+        ui.rate_axis ? Fmt(Tr(ui, kAxisRate), unit.c_str()) : std::string(Tr(ui, kAxisMs));
     chart::BarOptions o;
     o.unit = axis.c_str();
     o.log_scale = ui.log_scale;
     o.height = ImGui::GetFontSize() * 14;
+    o.layout = &ui.step_layout;
+    o.wrong_text = Tr(ui, kWrongResult);
     chart::BarChart("steps", bars, o);
     Remember(ui, "step_chart");
     if (any_recorded)
-        ImGui::TextDisabled("Hatched: recorded on %s at %s, %s - not live.",
-                            any_recorded->Device().c_str(),
+        ImGui::TextDisabled(Tr(ui, kHatched), any_recorded->Device().c_str(),
                             DescribeParams(chapter.params, any_recorded->params).c_str(),
                             any_recorded->timestamp.substr(0, 10).c_str());
     if (other_values) {
         const std::string at = DescribeParams(chapter.params, other_values->params);
-        ImGui::TextDisabled("GPU lessons were recorded on %s at %s.",
-                            other_values->Device().c_str(), at.c_str());
-        const std::string label = "Compare at " + at;
+        ImGui::TextDisabled(Tr(ui, kRecordedOn), other_values->Device().c_str(), at.c_str());
+        const std::string label = Fmt(Tr(ui, kCompareAt), at.c_str());
         if (ImGui::SmallButton(label.c_str())) {
             for (const ParamSpec& spec : chapter.params)
                 if (const ParamValue* v = other_values->params.Find(spec.name))
@@ -192,20 +194,20 @@ void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const 
         b.highlight = l->number == lesson.number;
         b.hatched = r.recorded;
         b.invalid = !r.verified;
-        b.tooltip = "H2D " + Ms(b.parts[0]) + " ms\nkernel " + Ms(b.parts[1]) + " ms\nD2H " +
-                    Ms(b.parts[2]) + " ms";
+        b.tooltip = Fmt(Tr(ui, kBreakdownTip), Ms(b.parts[0]).c_str(), Ms(b.parts[1]).c_str(),
+                        Ms(b.parts[2]).c_str());
         bars.push_back(b);
     }
     if (bars.empty()) {
-        ImGui::TextDisabled(
-            "No step of this chapter copies data between host and GPU, or none has run yet.");
+        ImGui::TextDisabled("%s", Tr(ui, kNoBreakdown));
         return;
     }
     chart::BarOptions o;
     o.unit = "ms";
     o.log_scale = ui.log_scale;
     o.height = ImGui::GetFontSize() * 12;
-    o.part_names = {"host to device", "kernel", "device to host"};
+    o.part_names = {Tr(ui, kHostToDevice), Tr(ui, kKernel), Tr(ui, kDeviceToHost)};
+    o.wrong_text = Tr(ui, kWrongResult);
     o.part_colors = {IM_COL32(230, 150, 60, 255), IM_COL32(80, 160, 255, 255),
                      IM_COL32(170, 110, 230, 255)};
     chart::BarChart("breakdown", bars, o);
@@ -238,7 +240,7 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
     std::vector<chart::Series> time_series, rate_series;
     for (const auto& [l, points] : lessons) {
         chart::Series t, g;
-        t.name = g.name = "lesson " + std::to_string(l->number);
+        t.name = g.name = Fmt(Tr(ui, kLessonN), l->number);
         t.color = g.color = l == &lesson ? kCurrentColor : kPreviousColor;
         double best = 1e300;
         for (const auto& [x, r] : points) {
@@ -250,33 +252,33 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
             g.x.push_back(x);
             t.y.push_back(RateMs(*r));
             g.y.push_back(RateIn(*r, unit));
-            t.tooltips.push_back(ResultTooltip(reg, *r));
+            t.tooltips.push_back(ResultTooltip(ui, reg, *r));
             g.tooltips.push_back(t.tooltips.back());
         }
         time_series.push_back(t);
         rate_series.push_back(g);
     }
     if (time_series.empty()) {
-        ImGui::TextDisabled(
-            by_block
-                ? "Press \"Sweep block sizes\" (S) to measure this lesson and the previous one at "
-                  "every block size."
-                : "Press \"Sweep data sizes\" to measure the rate from 1 KiB up to the current "
-                  "size.");
+        DrawWrappedText(Tr(ui, by_block ? kSweepBlocksHint : kSweepSizesHint), &kGrey);
         return;
     }
     chart::LineOptions o;
     o.height = ImGui::GetFontSize() * 12;
-    const std::string rate_label = unit + (by_block ? "" : " (log-log)");
+    o.empty_text = Tr(ui, kNoDataYet);
+    o.best_text = Tr(ui, kBest);
+    const std::string rate_label = unit + (by_block ? "" : Tr(ui, kLogLog));
     if (by_block) {
-        o.x_label = "threads per block";
+        o.x_label = Tr(ui, kThreadsPerBlock);
         o.log_x = true;
-        o.y_label = "kernel ms (or whole run)";
+        for (const chart::Series& s : time_series)  // tick at the block sizes that were run
+            o.x_ticks.insert(o.x_ticks.end(), s.x.begin(), s.x.end());
+        ui.block_ticks = chart::AxisTicks(0, 1e300, true, 8, o.x_ticks);
+        o.y_label = Tr(ui, kKernelMs);
         chart::LineChart("block_time", time_series, o);
         o.y_label = rate_label.c_str();
         chart::LineChart("block_rate", rate_series, o);
     } else {
-        o.x_label = spec ? Label(*spec, ui.settings.language) : "data size";
+        o.x_label = spec ? Label(*spec, ui.settings.language) : Tr(ui, kDataSize);
         o.x_bytes = !spec || spec->type == ParamType::kBytes;
         o.log_x = o.log_y = true;
         o.y_label = rate_label.c_str();

@@ -16,12 +16,10 @@ void DrawCode(UiState& ui, const Registry& reg, const Lesson& lesson) {
     }
     const int changed =
         static_cast<int>(std::count(ui.code_changed.begin(), ui.code_changed.end(), true));
-    ImGui::TextDisabled("%s%s", lesson.source_path.c_str(),
-                        lesson.previous
-                            ? ("  ·  " + std::to_string(changed) + " lines differ from lesson " +
-                               std::to_string(lesson.previous) + " (highlighted)")
-                                  .c_str()
-                            : "");
+    const std::string differ =
+        lesson.previous ? "  \xC2\xB7  " + Fmt(Tr(ui, kLinesDiffer), changed, lesson.previous)
+                        : std::string();
+    ImGui::TextDisabled("%s%s", lesson.source_path.c_str(), differ.c_str());
     ImGui::PushFont(ui.fonts.mono);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     for (size_t i = 0; i < ui.code_lines.size(); ++i) {

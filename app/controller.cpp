@@ -6,6 +6,7 @@
 #include "report.h"
 #include "serve.h"  // kProtocolVersion only: the GUI links no runner
 #include "units.h"
+#include "words.h"
 
 namespace lessons::app {
 
@@ -153,6 +154,13 @@ Json Controller::BaseRequest(const char* op, const Lesson& lesson, const RunSett
     return r;
 }
 
+void Controller::RefreshDeviceInfo() {
+    if (!m_greeted || !m_worker || !m_worker->Running() || !m_pending.empty()) return;
+    Pending p{"device information", Origin::kRun};
+    p.quiet = true;
+    Send({{"op", "info"}}, std::move(p));
+}
+
 void Controller::CancelAll() {
     if (!m_greeted) {  // nothing has gone yet: drop what waits, but the list and info
         const auto first_kept = std::stable_partition(
@@ -191,8 +199,22 @@ void Controller::RunWithPrevious(const Lesson& lesson, const RunSettings& settin
     CancelAll();
     for (const Lesson* l : WithPrevious(lesson)) {
         if (Mode(*l) != LessonMode::kLive) continue;
-        Send(BaseRequest("run", *l, settings),
-             {"lesson " + std::to_string(l->number), Origin::kRun});
+        Pending p{"lesson " + std::to_string(l->number), Origin::kRun};
+        p.lesson = l->number;
+        Send(BaseRequest("run", *l, settings), std::move(p));
+    }
+}
+
+void Controller::RunChapter(const Lesson& lesson, const RunSettings& settings) {
+    CancelAll();
+    m_chapter_total = 0;
+    for (const Lesson* l : m_registry.LessonsOf(m_registry.ChapterOf(lesson))) {
+        if (Mode(*l) != LessonMode::kLive) continue;
+        Pending p{"lesson " + std::to_string(l->number), Origin::kRun};
+        p.chapter = true;
+        p.lesson = l->number;
+        Send(BaseRequest("run", *l, settings), std::move(p));
+        ++m_chapter_total;
     }
 }
 
@@ -225,7 +247,9 @@ void Controller::Sweep(const Lesson& lesson, const RunSettings& settings, const 
         r["params"].erase(over);
         r["over"] = over;
         r["values"] = SweepValues(*spec, settings);
-        Send(r, {std::string(what) + " of lesson " + std::to_string(l->number), origin});
+        Pending p{std::string(what) + " of lesson " + std::to_string(l->number), origin};
+        p.lesson = l->number;
+        Send(r, std::move(p));
     }
 }
 
@@ -268,6 +292,7 @@ void Controller::Handle(const Json& m) {
     } else if (type == "info") {
         m_device = m.contains("device") ? m["device"] : Json::object();
         m_devices = m.contains("devices") && m["devices"].is_array() ? m["devices"] : Json();
+        m_info_time = std::chrono::steady_clock::now();
     } else if (type == "attributes") {
         auto asked = m_attribute_requests.find(id);
         if (asked != m_attribute_requests.end() && m.contains("attributes"))
@@ -306,7 +331,7 @@ void Controller::HandleExit(const Json& m) {
         return;
     }
     std::string notice = "The worker stopped (" + ExitDescription(m) + ")";
-    if (!m_pending.empty()) notice += " while running " + BusyWith();
+    if (Busy()) notice += " while running " + BusyWith();
     const auto now = std::chrono::steady_clock::now();
     m_recent_exits.push_back(now);
     while (!m_recent_exits.empty() && now - m_recent_exits.front() > kCrashWindow)
@@ -327,16 +352,42 @@ void Controller::HandleExit(const Json& m) {
 }
 
 float Controller::Progress() const {
+    int chapter_left = 0;
+    float current = 0;
+    for (const auto& [id, p] : m_pending)
+        if (p.chapter && chapter_left++ == 0 && p.total > 0)
+            current = std::min(1.0f, float(p.done) / float(p.total));
+    if (chapter_left > 0 && m_chapter_total > 0)
+        return std::clamp(
+            (float(m_chapter_total - chapter_left) + current) / float(m_chapter_total), 0.0f, 1.0f);
     for (const auto& [id, p] : m_pending)
         if (p.total > 0) return std::min(1.0f, float(p.done) / float(p.total));
     return -1.0f;
 }
 
-std::string Controller::BusyWith() const {
+std::string Controller::Describe(const Pending& p, std::string_view language) {
+    if (p.lesson <= 0) return p.what;
+    switch (p.origin) {
+        case Origin::kBlockSweep:
+            return Fmt(Tr(language, kBlockSweepOf), p.lesson);
+        case Origin::kSizeSweep:
+            return Fmt(Tr(language, kSizeSweepOf), p.lesson);
+        default:
+            return Fmt(Tr(language, kLessonN), p.lesson);
+    }
+}
+
+std::string Controller::BusyWith(std::string_view language) const {
     std::string out;
+    int chapter_left = 0;
+    for (const auto& [id, p] : m_pending)
+        if (p.chapter && chapter_left++ == 0) out = Describe(p, language);
+    if (chapter_left > 0)
+        return Fmt(Tr(language, kChapterProgress), out.c_str(), m_chapter_total - chapter_left + 1,
+                   m_chapter_total);
     for (const auto& [id, p] : m_pending) {
-        if (p.what == "cancel") continue;
-        out += (out.empty() ? "" : ", ") + p.what;
+        if (p.what == "cancel" || p.quiet) continue;
+        out += (out.empty() ? "" : ", ") + Describe(p, language);
     }
     return out;
 }
@@ -380,7 +431,7 @@ std::string Controller::WorkerState() const {
     if (!m_worker && m_refused) return "refused";
     if (!m_worker) return m_start_error.empty() ? "stopped" : "cannot start";
     if (!m_worker->Running()) return "stopped";
-    if (!m_pending.empty()) return "running " + BusyWith();
+    if (Busy()) return "running " + BusyWith();
     return "idle";
 }
 

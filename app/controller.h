@@ -54,6 +54,10 @@ public:
 
     // Runs `lesson` and the lesson before it, replacing anything pending.
     void RunWithPrevious(const Lesson& lesson, const RunSettings& settings);
+    // Runs every lesson of `lesson`'s chapter that runs here, in the chapter's order, at the
+    // page's settings (each lesson takes those of its parameters it has), replacing anything
+    // pending: every bar of the step chart at the start of a class.
+    void RunChapter(const Lesson& lesson, const RunSettings& settings);
     // Block-size sweep of this lesson and the previous one (those with a block size): every
     // power of two the lesson accepts, as before parameters were named.
     void SweepBlocks(const Lesson& lesson, const RunSettings& settings);
@@ -66,10 +70,22 @@ public:
     // Starts a new worker by hand (after it stopped too often to be restarted automatically).
     void RestartWorker();
 
-    bool Busy() const { return !m_pending.empty(); }
-    // Progress of the oldest request in flight, 0..1; negative when unknown.
+    // Asks an idle worker for its device information again (the GPU's free memory changes as
+    // other programs run): quietly, not shown as work in progress. Does nothing while busy.
+    void RefreshDeviceInfo();
+    // When the newest device information arrived (the epoch: none yet).
+    std::chrono::steady_clock::time_point InfoTime() const { return m_info_time; }
+
+    bool Busy() const {
+        for (const auto& [id, p] : m_pending)
+            if (!p.quiet) return true;
+        return false;
+    }
+    // Progress of the oldest request in flight, 0..1; negative when unknown. While a chapter
+    // runs: the share of its lessons done.
     float Progress() const;
-    std::string BusyWith() const;  // "lesson 3", "block sweep of lesson 4", ...
+    // "lesson 3", "block sweep of lesson 4", ... in `language` ("zh" or English).
+    std::string BusyWith(std::string_view language = "en") const;
 
     // A worker is running and has not yet said which lessons run here.
     bool AwaitingList() const { return m_worker && m_available.empty(); }
@@ -96,7 +112,12 @@ private:
         std::string what;
         Origin origin;
         int done = 0, total = 0;
+        bool chapter = false;  // one run of a RunChapter batch
+        bool quiet = false;    // not shown as work in progress (a refresh of the device info)
+        int lesson = 0;        // a run or sweep of this lesson (0: `what` says what it is)
     };
+    // What a pending request does, in `language`.
+    static std::string Describe(const Pending& p, std::string_view language);
     Json BaseRequest(const char* op, const Lesson& lesson, const RunSettings& s);
     void Sweep(const Lesson& lesson, const RunSettings& settings, const std::string& over,
                Origin origin, const char* what);
@@ -122,7 +143,9 @@ private:
     std::map<int, std::pair<bool, std::string>> m_available;  // lesson -> (available, reason)
     Json m_device;
     Json m_devices;
+    std::chrono::steady_clock::time_point m_info_time{};
     std::deque<std::string> m_notices;
+    int m_chapter_total = 0;  // runs of the newest RunChapter batch
     int m_next_id = 1;
     int m_sequence = 0;
     int m_restarts = 0;

@@ -3,7 +3,9 @@
 // machine's memory (data and matrix sizes), a combo for choices (data kind, tile); cold L2; the
 // run and sweep buttons, progress, and the kernel's resources at the chosen parameters.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 
 #include "host.h"
 #include "lesson_text.h"
@@ -44,7 +46,7 @@ bool ValuesSlider(UiState& ui, const ParamSpec& spec, const char* label) {
     if (!spec.why.empty() && ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-        ImGui::Text("Limited to %s: %s.", spec.Describe().c_str(), spec.why.c_str());
+        ImGui::Text(Tr(ui, kLimitedTo), spec.Describe().c_str(), spec.why.c_str());
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
     }
@@ -65,19 +67,43 @@ bool IntSlider(UiState& ui, const ParamSpec& spec, const char* label) {
     Remember(ui, spec.name.c_str());
     if (spec.dynamic_default) {
         ImGui::SameLine();
-        ImGui::TextDisabled("this machine: %llu",
+        ImGui::TextDisabled(Tr(ui, kThisMachine),
                             static_cast<unsigned long long>(spec.Default().number));
     }
     return changed;
 }
 
+// LogCap's reason in the page's language.
+const char* WhyCapped(const UiState& ui, const std::string& why) {
+    for (const Word* w : {&kWhySliderEnd, &kWhyLargest, &kWhyGpu, &kWhyHost})
+        if (why == w->en) return Tr(ui, *w);
+    return why.c_str();
+}
+
+// What the data-size cap is and where its figures come from, in the tooltip.
+void CapTooltip(const UiState& ui, const Controller& c, const std::string& cap, const char* why,
+                uint64_t device_free) {
+    const double device_age =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - c.InfoTime()).count();
+    const std::string text =
+        CapExplanation(ui.settings.language, cap, why, ui.host_available,
+                       ImGui::GetTime() - ui.host_available_at, device_free, device_age);
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+}
+
 // A log slider over powers of two and the halves between them, capped by this machine's
-// memory (and the GPU's, once the worker has said how much is free).
+// memory (and the GPU's, once the worker has said how much is free). The figures are read
+// again every few seconds and whenever a page is shown (DrawControls).
 bool LogSlider(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
                const ParamSpec& spec, const char* label) {
     std::string why;
-    const uint64_t cap = LogCap(reg, lesson, spec, ui.run, HostAvailableMemory() / 10 * 9,
-                                DeviceFigure(c, "free_memory_bytes"), &why);
+    const uint64_t device_free = DeviceFigure(c, "free_memory_bytes");
+    const uint64_t cap =
+        LogCap(reg, lesson, spec, ui.run, ui.host_available / 10 * 9, device_free, &why);
     const ParamValue current = ResolveParam(spec, ui.run);
     const uint64_t lo = LogMin(spec);
     float position = static_cast<float>(std::log2(double(std::max(current.number, lo))));
@@ -87,8 +113,16 @@ bool LogSlider(UiState& ui, const Controller& c, const Registry& reg, const Less
                            static_cast<float>(std::log2(double(std::max(cap, lo)))), shown.c_str());
     if (changed) SetParam(&ui.run, spec.name, ParamValue::Number(SnapLog(spec, position, cap)));
     Remember(ui, spec.name.c_str());
-    ImGui::SameLine();
-    ImGui::TextDisabled("max %s (%s)", spec.Format(ParamValue::Number(cap)).c_str(), why.c_str());
+    const std::string cap_text = spec.Format(ParamValue::Number(cap));
+    const bool hovered = ImGui::IsItemHovered() && !ImGui::IsItemActive();
+    // Beside the slider where it fits, else under it, cut to the column's width.
+    const std::string max_text = Fmt(Tr(ui, kMax), cap_text.c_str(), WhyCapped(ui, why));
+    SameLineIfFits(ImGui::CalcTextSize(max_text.c_str()).x);
+    ImGui::TextDisabled("%s", Elide(max_text, ImGui::GetContentRegionAvail().x).c_str());
+    Remember(ui, (spec.name + "_cap").c_str());
+    if (hovered || ImGui::IsItemHovered())
+        CapTooltip(ui, c, cap_text, WhyCapped(ui, why),
+                   lesson.kind == StepKind::kGpu ? device_free : 0);
     return changed;
 }
 
@@ -120,6 +154,26 @@ bool ChoiceCombo(UiState& ui, const ParamSpec& spec, const char* label) {
 
 }  // namespace
 
+std::string CapExplanation(const std::string& language, const std::string& cap, const char* why,
+                           uint64_t host_available, double host_age_s, uint64_t device_free,
+                           double device_age_s) {
+    char buf[512];
+    std::string out;
+    std::snprintf(buf, sizeof buf, Tr(language, kCapLimit), cap.c_str(), why);
+    out += buf;
+    std::snprintf(buf, sizeof buf, Tr(language, kCapHost), FormatSize(host_available).c_str(),
+                  host_age_s);
+    out += std::string("\n") + buf;
+    if (device_free) {
+        std::snprintf(buf, sizeof buf, Tr(language, kCapGpu), FormatSize(device_free).c_str(),
+                      device_age_s);
+        out += std::string("\n") + buf;
+    } else {
+        out += std::string("\n") + Tr(language, kCapGpuUnknown);
+    }
+    return out + "\n" + Tr(language, kCapRefresh);
+}
+
 void DrawParamControl(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
                       const ParamSpec& spec) {
     const char* label = Label(spec, ui.settings.language);
@@ -144,9 +198,19 @@ void DrawParamControl(UiState& ui, const Controller& c, const Registry& reg, con
 void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
     const LessonMode mode = c.Mode(lesson);
     const ParamSpec* block = lesson.FindParam("block");
+    // The memory the data-size caps are taken from: read again every few seconds (cheap) and
+    // when a page is shown; the GPU's free memory is asked of an idle worker at the same time.
+    if (ui.host_available_at < 0 ||
+        ImGui::GetTime() - ui.host_available_at > kMemoryRefreshSeconds) {
+        ui.host_available = HostAvailableMemory();
+        ui.host_available_at = ImGui::GetTime();
+        if (lesson.kind == StepKind::kGpu && c.device().is_object() &&
+            c.device().value("available", false))
+            c.RefreshDeviceInfo();
+    }
     ImGui::PushItemWidth(
         std::min(ImGui::GetFontSize() * 16, ImGui::GetContentRegionAvail().x * 0.45f));
-    if (!block && lesson.library) ImGui::TextDisabled("%s: chosen by the library", Tr(ui, kBlock));
+    if (!block && lesson.library) ImGui::TextDisabled(Tr(ui, kChosenByLibrary), Tr(ui, kBlock));
     for (const ParamSpec& spec : lesson.params) DrawParamControl(ui, c, reg, lesson, spec);
     if (lesson.kind == StepKind::kGpu) {
         if (!lesson.params.empty() && ControlFor(lesson.params.back()) == ControlKind::kCombo)
@@ -159,10 +223,20 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     const bool live =
         mode == LessonMode::kLive ||
         (lesson.previous && c.Mode(*reg.FindLesson(lesson.previous)) == LessonMode::kLive);
-    ImGui::BeginDisabled(!live);
     // The buttons flow onto more rows where the column is narrow.
+    ImGui::BeginDisabled(!live);
     if (ImGui::Button(Tr(ui, kRun))) c.RunWithPrevious(lesson, ui.run);
     Remember(ui, "run");
+    ImGui::EndDisabled();
+    bool chapter_live = false;
+    for (const Lesson* l : reg.LessonsOf(reg.ChapterOf(lesson)))
+        chapter_live = chapter_live || c.Mode(*l) == LessonMode::kLive;
+    SameLineIfFits(ButtonWidth(Tr(ui, kRunChapter)));
+    ImGui::BeginDisabled(!chapter_live);
+    if (ImGui::Button(Tr(ui, kRunChapter))) c.RunChapter(lesson, ui.run);
+    Remember(ui, "run_chapter");
+    ImGui::EndDisabled();
+    ImGui::BeginDisabled(!live);
     SameLineIfFits(ButtonWidth(Tr(ui, kSweepBlocks)));
     ImGui::BeginDisabled(!block);
     if (ImGui::Button(Tr(ui, kSweepBlocks))) c.SweepBlocks(lesson, ui.run);
@@ -178,17 +252,16 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     ImGui::Checkbox(Tr(ui, kAutoRun), &ui.auto_run);
     Remember(ui, "auto_run");
     if (c.Busy()) {
+        const std::string busy = c.BusyWith(ui.settings.language);
         const float p = c.Progress();
         ImGui::ProgressBar(
             p < 0 ? 0.0f : p,
             ImVec2(std::min(ImGui::GetFontSize() * 16, ImGui::GetContentRegionAvail().x), 0),
-            c.BusyWith().empty() ? "..." : c.BusyWith().c_str());
+            busy.empty() ? "..." : busy.c_str());
         SameLineIfFits(ButtonWidth(Tr(ui, kCancel)));
         if (ImGui::Button(Tr(ui, kCancel))) c.CancelAll();
     } else if (!live) {
-        DrawWrappedText("This lesson cannot run here: " + c.UnavailableReason(lesson) +
-                            ". Its recorded results are shown.",
-                        &kAmber);
+        DrawWrappedText(Fmt(Tr(ui, kCannotRunHere), c.UnavailableReason(lesson).c_str()), &kAmber);
     }
 
     // Kernel resources at the chosen parameters: asked of the worker, or, for a recorded
@@ -204,20 +277,16 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
                 if (s.origin == Origin::kRecorded && s.result.lesson == lesson.number &&
                     s.result.attributes && MatchesParams(s.result, own_values)) {
                     a = &*s.result.attributes;
-                    source = " (recorded)";
+                    source = Tr(ui, kRecordedSuffix);
                 }
         }
         if (a) {
-            ImGui::TextDisabled(
-                "%s at %s: %d registers/thread, %d B static shared memory, %d blocks/SM, "
-                "occupancy %.0f%%%s",
-                a->kernel.c_str(), at.c_str(), a->registers, a->static_smem_bytes,
-                a->active_blocks_per_sm, 100 * a->occupancy, source);
+            ImGui::TextDisabled(Tr(ui, kAttributes), a->kernel.c_str(), at.c_str(), a->registers,
+                                a->static_smem_bytes, a->active_blocks_per_sm, 100 * a->occupancy,
+                                source);
         } else {
-            ImGui::TextDisabled(mode == LessonMode::kLive
-                                    ? "Reading the kernel's registers and occupancy at %s..."
-                                    : "No kernel resources recorded at %s.",
-                                at.c_str());
+            ImGui::TextDisabled(
+                Tr(ui, mode == LessonMode::kLive ? kReadingAttributes : kNoAttributes), at.c_str());
         }
         Remember(ui, "attributes");
     }

@@ -18,8 +18,9 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
                                                                       : "\xE2\x97\x8B");
             ImGui::SameLine();
             // Cut to the sidebar's width (the tooltip has the whole title).
-            std::string shown = Elide(std::to_string(l->number) + "  " + l->title,
-                                      ImGui::GetContentRegionAvail().x);
+            const std::string title = LessonTitle(ui, *l);
+            std::string shown =
+                Elide(std::to_string(l->number) + "  " + title, ImGui::GetContentRegionAvail().x);
             if (shown == Elide("", -1)) shown = std::to_string(l->number);  // only "…" fits
             const std::string label = shown + "##" + std::to_string(l->number);
             if (ImGui::Selectable(label.c_str(), ui.settings.lesson == l->number))
@@ -27,11 +28,11 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
             Remember(ui, ("lesson_" + std::to_string(l->number)).c_str());
             if (ImGui::IsItemHovered()) {
                 if (mode == LessonMode::kLive)
-                    ImGui::SetTooltip("%d  %s\n%s: runs on this machine (%s)", l->number,
-                                      l->title.c_str(), Tr(ui, kLive), ToString(l->kind));
+                    ImGui::SetTooltip("%d  %s\n%s: %s (%s)", l->number, title.c_str(),
+                                      Tr(ui, kLive), Tr(ui, kRunsLive), ToString(l->kind));
                 else
                     ImGui::SetTooltip(
-                        "%d  %s\n%s: %s", l->number, l->title.c_str(),
+                        "%d  %s\n%s: %s", l->number, title.c_str(),
                         mode == LessonMode::kRecorded ? Tr(ui, kRecorded) : Tr(ui, kUnavailable),
                         c.UnavailableReason(*l).c_str());
             }

@@ -9,6 +9,7 @@ namespace lessons::app {
 namespace {
 
 const ImVec4 kLeadInColor(0.55f, 0.75f, 1.0f, 1);
+const ImVec4 kAnswerColor(0.6f, 0.85f, 0.6f, 1);
 
 // Punctuation that never starts a line (closing) or ends one (opening), in Chinese and in
 // Latin text next to it.
@@ -68,16 +69,48 @@ void AddParagraph(std::string p, std::vector<TextBlock>* out) {
 
 }  // namespace
 
+std::string TitleFromText(std::string_view text) {
+    for (const std::string& line : SplitLines(text)) {
+        if (line.rfind("# ", 0) != 0) continue;
+        const std::string_view dash = "\xE2\x80\x94";  // —
+        const size_t at = line.find(dash);
+        std::string title =
+            at == std::string::npos ? line.substr(2) : line.substr(at + dash.size());
+        const size_t first = title.find_first_not_of(' ');
+        return first == std::string::npos ? std::string() : StripMarkup(title.substr(first));
+    }
+    return std::string();
+}
+
+bool IsAnswerLine(std::string_view line) {
+    return line.rfind("Answer:", 0) == 0 || line.rfind("\xE7\xAD\x94\xEF\xBC\x9A", 0) == 0;  // 答：
+}
+
+std::vector<TextBlock> WithoutAnswers(std::vector<TextBlock> blocks) {
+    for (TextBlock& b : blocks)
+        if (b.kind == TextBlock::Kind::kAnswer) b.text.clear();
+    return blocks;
+}
+
 std::vector<TextBlock> ParseLessonText(std::string_view text) {
     std::vector<TextBlock> out;
     std::string paragraph;
+    bool answer = false;  // the paragraph being gathered is an answer
     auto flush = [&] {
-        AddParagraph(paragraph, &out);
+        if (answer && !paragraph.empty())
+            out.push_back({TextBlock::Kind::kAnswer, StripMarkup(paragraph)});
+        else
+            AddParagraph(paragraph, &out);
         paragraph.clear();
+        answer = false;
     };
     for (const std::string& line : SplitLines(text)) {
         if (line.rfind("# ", 0) == 0) continue;  // the title is drawn by the page
-        if (line.empty()) {
+        if (IsAnswerLine(line)) {
+            flush();
+            answer = true;
+            paragraph = line;
+        } else if (line.empty()) {
             flush();
         } else if (line.rfind("- ", 0) == 0 ||
                    (line.size() > 3 && std::isdigit(static_cast<unsigned char>(line[0])) &&
@@ -88,6 +121,8 @@ std::vector<TextBlock> ParseLessonText(std::string_view text) {
                 out.push_back({TextBlock::Kind::kBullet, ""});
                 paragraph = line.substr(2);
             }
+        } else if (answer) {
+            paragraph += " " + line.substr(line.find_first_not_of(' '));  // the answer goes on
         } else if (line.rfind("  ", 0) == 0 && !paragraph.empty()) {
             paragraph += " " + line.substr(line.find_first_not_of(' '));  // ...continued
         } else {
@@ -146,9 +181,22 @@ void DrawWrappedText(std::string_view text, const ImVec4* color) {
     }
 }
 
-void DrawLessonText(std::string_view text) {
+void DrawLessonText(std::string_view text, const LessonTextOptions& options) {
+    ImGuiStorage* revealed = ImGui::GetStateStorage();
     for (const TextBlock& block : ParseLessonText(text)) {
         switch (block.kind) {
+            case TextBlock::Kind::kAnswer: {
+                const ImGuiID id = ImGui::GetID(block.text.c_str());
+                if (options.hide_answers && !revealed->GetBool(id)) {
+                    ImGui::PushID(static_cast<int>(id));
+                    if (ImGui::SmallButton(options.show_answer)) revealed->SetBool(id, true);
+                    ImGui::PopID();
+                } else {
+                    DrawWrappedText(block.text, &kAnswerColor);
+                }
+                ImGui::Spacing();
+                break;
+            }
             case TextBlock::Kind::kBullet:
                 ImGui::Bullet();
                 ImGui::SameLine();

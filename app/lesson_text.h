@@ -19,6 +19,7 @@ struct TextBlock {
         kBullet,     // a list bullet: the next block starts on the same line
         kLeadIn,     // a paragraph's bold lead-in ("**What changed.**"), drawn as a small heading
         kParagraph,  // text with its markup removed, followed by a little space
+        kAnswer,     // an answer to a "Try this" or class question: a paragraph that may be hidden
     };
     Kind kind = Kind::kParagraph;
     std::string text;
@@ -30,8 +31,20 @@ struct TextBlock {
 // paragraphs, "- " bullets and "1. " numbered items (the number kept as typed), lines
 // indented by two spaces continuing a paragraph, and a bold lead-in opening a paragraph.
 // "**", "*" and "`" elsewhere are removed. Other Markdown ("## ", tables, fenced code) is
-// paragraph text.
+// paragraph text. A line opening with "Answer:" or "答：" starts an answer, which runs to the
+// end of its paragraph (its own continuation lines, whether indented or not).
 std::vector<TextBlock> ParseLessonText(std::string_view text);
+
+// The title a lesson text gives in its "# " heading, after its "—" ("# 第 3 课 — OpenMP 多线程":
+// "OpenMP 多线程"); empty when it has no heading.
+std::string TitleFromText(std::string_view text);
+
+// Whether `line` opens an answer ("Answer:" in English, "答：" in Chinese).
+bool IsAnswerLine(std::string_view line);
+
+// The blocks as drawn with the answers hidden: each answer's text removed (an empty kAnswer
+// block stays where its "Show answer" button goes).
+std::vector<TextBlock> WithoutAnswers(std::vector<TextBlock> blocks);
 
 // Width of a piece of text, in the units of `width` below.
 using MeasureText = std::function<float(std::string_view)>;
@@ -47,7 +60,14 @@ std::vector<std::string_view> WrapLines(std::string_view text, float width,
 // Draws `text` wrapped to the available width (at least four characters wide).
 void DrawWrappedText(std::string_view text, const ImVec4* color = nullptr);
 
-// Draws a lesson's text (ParseLessonText's blocks, wrapped).
-void DrawLessonText(std::string_view text);
+struct LessonTextOptions {
+    bool hide_answers = false;
+    const char* show_answer = "Show answer";  // the button that reveals one hidden answer
+};
+
+// Draws a lesson's text (ParseLessonText's blocks, wrapped). Answers are drawn in their own
+// colour; hidden, each is a button that reveals that answer (remembered in ImGui's storage of
+// the current window, keyed by the answer's text).
+void DrawLessonText(std::string_view text, const LessonTextOptions& options = {});
 
 }  // namespace lessons::app

@@ -36,6 +36,8 @@ void SameLineIfFits(float width);
 // The width of a button, and of a checkbox or radio button, with this label.
 float ButtonWidth(const char* label);
 float CheckWidth(const char* label);
+// The lesson's title in the page's language (Chinese: from its text's heading).
+std::string LessonTitle(const UiState& ui, const Lesson& lesson);
 // Milliseconds with the digits that matter: "0.0123", "1.234", "56.7".
 std::string Ms(double ms);
 
@@ -50,6 +52,11 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
 // The control of one parameter (ControlFor says which), recorded under the parameter's name.
 void DrawParamControl(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
                       const ParamSpec& spec);
+// The data-size cap's explanation: the cap and what limits it, the host's available memory
+// and the GPU's free memory (0: not known) with the age of each figure, how often they are read.
+std::string CapExplanation(const std::string& language, const std::string& cap, const char* why,
+                           uint64_t host_available, double host_age_s, uint64_t device_free,
+                           double device_age_s);
 // charts_panel.cpp: every step of the chapter, the copy/kernel/copy breakdown, the sweeps.
 void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);
 void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);

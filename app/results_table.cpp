@@ -47,7 +47,7 @@ void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, con
                 if (r.verified) {
                     ImGui::TextColored(kGreen, "\xE2\x9C\x93");
                 } else {
-                    ImGui::TextColored(kRed, "\xE2\x9C\x97 wrong");
+                    ImGui::TextColored(kRed, "%s", Tr(ui, kWrongResult));
                     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.check_message.c_str());
                 }
             } else if (col.key == "lesson" && r.lesson == lesson.number) {
@@ -113,7 +113,7 @@ void DrawResults(UiState& ui, const Controller& c, const Registry& reg, const Le
                                             std::time(nullptr), AllParamNames(reg)));
     Remember(ui, "export_json");
     ImGui::SameLine();
-    if (ImGui::SmallButton("PNG screenshot (F12)")) ui.screenshot_requested = true;
+    if (ImGui::SmallButton(Tr(ui, kScreenshotButton))) ui.screenshot_requested = true;
 }
 
 }  // namespace lessons::app

@@ -45,6 +45,7 @@ Settings LoadSettings(const std::string& path, std::string* problem) {
         s.lesson = j.value("lesson", s.lesson);
         s.window_width = std::clamp(j.value("window_width", s.window_width), 640, 10000);
         s.window_height = std::clamp(j.value("window_height", s.window_height), 400, 10000);
+        s.hide_answers = j.value("hide_answers", s.hide_answers);
     } catch (const nlohmann::json::exception& e) {
         if (problem)
             *problem =
@@ -59,7 +60,8 @@ bool SaveSettings(const std::string& path, const Settings& s, std::string* probl
                                    {"scale", s.scale},
                                    {"lesson", s.lesson},
                                    {"window_width", s.window_width},
-                                   {"window_height", s.window_height}};
+                                   {"window_height", s.window_height},
+                                   {"hide_answers", s.hide_answers}};
     const std::string tmp = path + ".tmp";
     {
         std::ofstream out(tmp);

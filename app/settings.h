@@ -12,6 +12,7 @@ struct Settings {
     int lesson = 1;
     int window_width = 1500;
     int window_height = 940;
+    bool hide_answers = false;  // the lesson texts' answers: hidden behind "Show answer"
 };
 
 // The folder, created if missing; empty when neither XDG_CONFIG_HOME nor HOME is set.

@@ -21,19 +21,19 @@ std::optional<double> Figure(const Json& d, const char* key) {
 
 // "GPU: NAME, read 3000, copy 2900 GB/s (datasheet 3350), fp32 60000 GFLOP/s, H2D 25, D2H 26
 // GB/s", with whatever figures the worker measured.
-std::string DeviceLine(const Json& d) {
+std::string DeviceLine(const UiState& ui, const Json& d) {
     std::string out = "GPU: " + d.value("name", std::string("?"));
     std::string gbps;
     auto add = [&gbps](const char* name, std::optional<double> v) {
         if (v) gbps += std::string(gbps.empty() ? "" : ", ") + name + " " + Fixed(*v, 0);
     };
-    add("read", Figure(d, "read_gbps"));
+    add(Tr(ui, kReadWord), Figure(d, "read_gbps"));
     const std::optional<double> copy = Figure(d, "copy_gbps");
-    add("copy", copy ? copy : Figure(d, "measured_copy_gbps"));
+    add(Tr(ui, kCopyWord), copy ? copy : Figure(d, "measured_copy_gbps"));
     if (!gbps.empty()) {
-        out += ", measured " + gbps + " GB/s";
+        out += ", " + std::string(Tr(ui, kMeasured)) + " " + gbps + " GB/s";
         if (const auto sheet = Figure(d, "datasheet_gbps"))
-            out += " (datasheet " + Fixed(*sheet, 0) + ")";
+            out += " (" + std::string(Tr(ui, kDatasheet)) + " " + Fixed(*sheet, 0) + ")";
     }
     if (const auto fp32 = Figure(d, "fp32_gflops")) out += ", fp32 " + Fixed(*fp32, 0) + " GFLOP/s";
     std::string pcie;
@@ -44,30 +44,40 @@ std::string DeviceLine(const Json& d) {
     return out;
 }
 
+// The worker's state in the page's language (what it runs stays as the controller says it).
+std::string WorkerStateText(const UiState& ui, const Controller& c) {
+    const std::string state = c.WorkerState();
+    for (const Word* w :
+         {&kStateIdle, &kStateStopped, &kStateCannotStart, &kStateRefused, &kStateNotStarted})
+        if (state == w->en) return Tr(ui, *w);
+    if (state.rfind("running ", 0) == 0)
+        return Fmt(Tr(ui, kStateRunning), c.BusyWith(ui.settings.language).c_str());
+    return state;
+}
+
 }  // namespace
 
 void DrawStatusBar(UiState& ui, Controller& c) {
     const Json& d = c.device();
-    std::string device = "GPU: waiting for the worker";
+    std::string device = Tr(ui, kGpuWaiting);
     if (d.contains("available")) {
         if (d["available"].get<bool>()) {
-            device = DeviceLine(d);
+            device = DeviceLine(ui, d);
             if (c.devices().is_array() && c.devices().size() > 1)
-                device += " (+" + std::to_string(c.devices().size() - 1) + " more)";
+                device += Fmt(Tr(ui, kMoreGpus), static_cast<int>(c.devices().size() - 1));
         } else {
-            device = "No GPU: " + d.value("reason", std::string("?")) +
-                     " - GPU lessons show recorded results";
+            device = Fmt(Tr(ui, kNoGpu), d.value("reason", std::string("?")).c_str());
         }
     }
     // One row each, cut with "…" where the window is narrow (hover for the whole line).
     const std::string worker =
-        "|  worker: " + c.WorkerState() +
-        (c.restarts() ? ", restarted " + std::to_string(c.restarts()) + "x" : std::string());
+        "|  " + Fmt(Tr(ui, kWorker), WorkerStateText(ui, c).c_str()) +
+        (c.restarts() ? Fmt(Tr(ui, kRestarted), c.restarts()) : std::string());
     const bool restart = c.WorkerState() == "stopped" || c.WorkerState() == "cannot start" ||
                          c.WorkerState() == "refused";
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     float room = ImGui::GetContentRegionAvail().x -
-                 (restart ? ButtonWidth("Restart worker") + spacing : 0.0f);
+                 (restart ? ButtonWidth(Tr(ui, kRestartWorker)) + spacing : 0.0f);
     const float worker_w = std::min(ImGui::CalcTextSize(worker.c_str()).x, room * 0.5f);
     ImGui::TextUnformatted(Elide(device, room - worker_w - spacing).c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", device.c_str());
@@ -75,7 +85,7 @@ void DrawStatusBar(UiState& ui, Controller& c) {
     ImGui::TextDisabled("%s", Elide(worker, worker_w).c_str());
     if (restart) {
         ImGui::SameLine();
-        if (ImGui::Button("Restart worker")) c.RestartWorker();
+        if (ImGui::Button(Tr(ui, kRestartWorker))) c.RestartWorker();
     }
     float scale = ui.settings.scale;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
@@ -93,11 +103,11 @@ void DrawStatusBar(UiState& ui, Controller& c) {
     }
     if (notice) {
         room = ImGui::GetContentRegionAvail().x - spacing -
-               (ImGui::CalcTextSize("dismiss").x + ImGui::GetStyle().FramePadding.x * 2);
+               (ImGui::CalcTextSize(Tr(ui, kDismiss)).x + ImGui::GetStyle().FramePadding.x * 2);
         ImGui::TextColored(kAmber, "%s", Elide(*notice, room).c_str());
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", notice->c_str());
         ImGui::SameLine();
-        if (ImGui::SmallButton("dismiss")) {
+        if (ImGui::SmallButton(Tr(ui, kDismiss))) {
             if (from_controller)
                 c.notices().pop_back();
             else

@@ -20,6 +20,12 @@ void Changed(UiState& ui) {
     ui.changed_at = ImGui::GetTime();
 }
 
+std::string LessonTitle(const UiState& ui, const Lesson& lesson) {
+    if (ui.settings.language != "zh") return lesson.title;
+    const std::string zh = TitleFromText(lesson.text_zh);
+    return zh.empty() ? lesson.title : zh;
+}
+
 std::string Elide(const std::string& text, float width) {
     const float full = ImGui::CalcTextSize(text.c_str()).x;
     if (full <= width) return text;
@@ -64,6 +70,7 @@ void SelectLesson(UiState& ui, const Registry& registry, int number) {
     if (!registry.FindLesson(number)) number = all.front().number;
     ui.settings.lesson = number;
     KeepParams(*registry.FindLesson(number), &ui.run);
+    ui.host_available_at = -1;  // the memory caps are read again for the page shown
 }
 
 void SetScale(UiState& ui, float scale) {
@@ -103,6 +110,7 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
     if (!lesson || io.KeyCtrl) return;
     if (ImGui::IsKeyPressed(kKeyR)) c.RunWithPrevious(*lesson, ui.run);
     if (ImGui::IsKeyPressed(kKeyS) && lesson->FindParam("block")) c.SweepBlocks(*lesson, ui.run);
+    if (ImGui::IsKeyPressed(kKeyC)) c.RunChapter(*lesson, ui.run);
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) c.CancelAll();
     if (ImGui::IsKeyPressed(kKeyF12)) ui.screenshot_requested = true;
 }
@@ -115,12 +123,22 @@ constexpr float kTwoColumnsEm = 30;
 // The lesson's number and title, and the language buttons at the right. The title is cut with
 // "…" to leave room for the buttons; where even that leaves too little, the buttons take a row
 // of their own above it (or two, in a very narrow page).
+// The lesson text, with the toggle that hides its answers (for a class) above it.
+void DrawText(UiState& ui, const Lesson& lesson) {
+    ImGui::Checkbox(Tr(ui, kHideAnswers), &ui.settings.hide_answers);
+    Remember(ui, "hide_answers");
+    LessonTextOptions options;
+    options.hide_answers = ui.settings.hide_answers;
+    options.show_answer = Tr(ui, kShowAnswer);
+    DrawLessonText(ui.settings.language == "zh" ? lesson.text_zh : lesson.text_en, options);
+}
+
 void DrawTitle(UiState& ui, const Lesson& lesson) {
     const ImGuiStyle& style = ImGui::GetStyle();
     const float buttons_w = CheckWidth("English") + style.ItemSpacing.x + CheckWidth("中文");
     const float avail = ImGui::GetContentRegionAvail().x;
     const float start_x = ImGui::GetCursorPosX();
-    const std::string title = std::to_string(lesson.number) + "  " + lesson.title;
+    const std::string title = std::to_string(lesson.number) + "  " + LessonTitle(ui, lesson);
     ImGui::PushFont(ui.fonts.heading);
     const float title_room = avail - buttons_w - style.ItemSpacing.x * 2;
     const bool one_row = title_room >= ImGui::GetFontSize() * 5;
@@ -200,12 +218,11 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     ImGui::BeginChild("page", ImVec2(0, body_h), false);
     DrawTitle(ui, *lesson);
     const LessonMode mode = c.Mode(*lesson);
-    const std::string subtitle =
-        lesson->id + "  \xC2\xB7  " + (lesson->kind == StepKind::kGpu ? "GPU" : "CPU") +
-        "  \xC2\xB7  " +
-        (mode == LessonMode::kLive       ? "runs live here"
-         : mode == LessonMode::kRecorded ? "recorded on the reference GPU, not live"
-                                         : "cannot run here");
+    const std::string subtitle = lesson->id + "  \xC2\xB7  " +
+                                 (lesson->kind == StepKind::kGpu ? "GPU" : "CPU") + "  \xC2\xB7  " +
+                                 Tr(ui, mode == LessonMode::kLive       ? kRunsLive
+                                        : mode == LessonMode::kRecorded ? kRecordedNotLive
+                                                                        : kCannotRun);
     ImGui::TextDisabled("%s", Elide(subtitle, ImGui::GetContentRegionAvail().x).c_str());
 
     if (ImGui::GetContentRegionAvail().x < font * kTwoColumnsEm) {
@@ -213,7 +230,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ImGui::BeginChild("stack", ImVec2(0, 0), false);
         const float pane_h = std::max(font * 8, body_h * 0.5f);
         ImGui::BeginChild("text", ImVec2(0, pane_h), true);
-        DrawLessonText(ui.settings.language == "zh" ? lesson->text_zh : lesson->text_en);
+        DrawText(ui, *lesson);
         ImGui::EndChild();
         ImGui::BeginChild("code", ImVec2(0, pane_h), true, ImGuiWindowFlags_HorizontalScrollbar);
         DrawCode(ui, reg, *lesson);
@@ -227,7 +244,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ImGui::TableNextColumn();
         const float column_h = ImGui::GetContentRegionAvail().y;
         ImGui::BeginChild("text", ImVec2(0, column_h * 0.55f), true);
-        DrawLessonText(ui.settings.language == "zh" ? lesson->text_zh : lesson->text_en);
+        DrawText(ui, *lesson);
         ImGui::EndChild();
         ImGui::BeginChild("code", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
         DrawCode(ui, reg, *lesson);

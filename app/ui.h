@@ -28,11 +28,19 @@ struct UiState {
     bool fonts_dirty = true;  // rebuild the font atlas at settings.scale before next frame
     std::string export_dir;   // where exports go
     bool screenshot_requested = false;
+    // The host's available memory as the data-size cap last read it, and when (ImGui's
+    // clock; negative: read it at the next frame). Read again every kMemoryRefreshSeconds and
+    // whenever a lesson's page is shown; the GPU's free memory is asked of the worker then.
+    uint64_t host_available = 0;
+    double host_available_at = -1;
     std::vector<std::string> messages;  // the GUI's own notices (settings, fonts, exports)
     // Screen rectangles of the main controls, recorded each frame: tests click on them.
     std::map<std::string, ImVec4> rects;
     // What the step-comparison chart drew last (tests read it).
     std::vector<chart::Bar> step_bars;
+    chart::BarLayout step_layout;
+    // The x ticks of the block-size sweep charts drawn last (tests read them).
+    std::vector<double> block_ticks;
 
     // Code view cache.
     int code_lesson = -1;
@@ -41,15 +49,16 @@ struct UiState {
 };
 
 constexpr double kDebounceSeconds = 0.3;
+constexpr double kMemoryRefreshSeconds = 5;
 
 // Keys outside ImGui 1.86's named set, as its GLFW backend reports them in io.KeysDown
 // (GLFW key codes: letters are their upper-case ASCII codes).
-constexpr int kKeyR = 'R', kKeyS = 'S', kKeyEqual = '=', kKeyMinus = '-';
+constexpr int kKeyR = 'R', kKeyS = 'S', kKeyC = 'C', kKeyEqual = '=', kKeyMinus = '-';
 constexpr int kKeyPadSubtract = 333, kKeyPadAdd = 334, kKeyF12 = 301;
 
 void DrawUi(UiState& ui, Controller& controller, const Registry& registry);
 
-// Keyboard shortcuts (arrows, R, S, Esc, Ctrl +/-, F12). Called by DrawUi.
+// Keyboard shortcuts (arrows, R, S, C, Esc, Ctrl +/-, F12). Called by DrawUi.
 void HandleKeys(UiState& ui, Controller& controller, const Registry& registry);
 
 // Selects a lesson (clamped to the catalogue). The page keeps each parameter's value where the

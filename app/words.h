@@ -2,6 +2,8 @@
 // Tr(ui, kRun); the font atlas takes its Chinese glyphs from kAllWords.
 #pragma once
 
+#include <cstdio>
+#include <string>
 #include <string_view>
 
 namespace lessons::app {
@@ -12,6 +14,7 @@ struct Word {
 };
 
 inline constexpr Word kRun{"Run", "运行"};
+inline constexpr Word kRunChapter{"Run the whole chapter", "运行整章"};
 inline constexpr Word kSweepBlocks{"Sweep block sizes", "扫描线程块大小"};
 inline constexpr Word kSweepSizes{"Sweep data sizes", "扫描数据规模"};
 inline constexpr Word kCancel{"Cancel", "取消"};
@@ -32,11 +35,241 @@ inline constexpr Word kScale{"Scale", "缩放"};
 inline constexpr Word kSource{"source", "来源"};
 inline constexpr Word kRate{"rate (GB/s, GFLOP/s)", "速率 (GB/s, GFLOP/s)"};
 
+// The data-size cap's tooltip (printf formats).
+inline constexpr Word kCapLimit{"The largest value offered here is %s, limited by %s.",
+                                "此处可选的最大值为 %s，受限于%s。"};
+inline constexpr Word kCapHost{
+    "Host: %s available (MemAvailable in /proc/meminfo), of which 90%% may be used; read %.0f s "
+    "ago.",
+    "主机：可用内存 %s（/proc/meminfo 的 MemAvailable），最多使用其中 90%%；%.0f 秒前读取。"};
+inline constexpr Word kCapGpu{"GPU: %s free (cudaMemGetInfo in the worker); reported %.0f s ago.",
+                              "GPU：空闲显存 %s（工作进程中的 cudaMemGetInfo）；%.0f 秒前报告。"};
+inline constexpr Word kCapGpuUnknown{"GPU: free memory not known (no GPU worker).",
+                                     "GPU：空闲显存未知（没有 GPU 工作进程）。"};
+inline constexpr Word kCapRefresh{
+    "Both are read again every 5 s and whenever a lesson's page is shown.",
+    "两者每 5 秒以及每次显示课程页面时重新读取。"};
+
+inline constexpr Word kHideAnswers{"Hide answers", "隐藏答案"};
+inline constexpr Word kShowAnswer{"Show answer", "显示答案"};
+
+// What limits the data-size slider (LogCap's `why`).
+inline constexpr Word kWhySliderEnd{"64 GiB, the slider's end", "滑块上限 64 GiB"};
+inline constexpr Word kWhyLargest{"the largest accepted", "可接受的最大值"};
+inline constexpr Word kWhyGpu{"free GPU memory", "GPU 空闲显存"};
+inline constexpr Word kWhyHost{"available host memory", "主机可用内存"};
+
+// Status bar.
+inline constexpr Word kRestartWorker{"Restart worker", "重启工作进程"};
+inline constexpr Word kDismiss{"dismiss", "关闭"};
+inline constexpr Word kGpuWaiting{"GPU: waiting for the worker", "GPU：等待工作进程"};
+inline constexpr Word kNoGpu{"No GPU: %s - GPU lessons show recorded results",
+                             "无 GPU：%s —— GPU 课程显示已录制的结果"};
+inline constexpr Word kMeasured{"measured", "实测"};
+inline constexpr Word kDatasheet{"datasheet", "标称"};
+inline constexpr Word kReadWord{"read", "读"};
+inline constexpr Word kCopyWord{"copy", "拷贝"};
+inline constexpr Word kMoreGpus{" (+%d more)", "（另有 %d 块）"};
+inline constexpr Word kWorker{"worker: %s", "工作进程：%s"};
+inline constexpr Word kRestarted{", restarted %dx", "，已重启 %d 次"};
+inline constexpr Word kStateIdle{"idle", "空闲"};
+inline constexpr Word kStateStopped{"stopped", "已停止"};
+inline constexpr Word kStateCannotStart{"cannot start", "无法启动"};
+inline constexpr Word kStateRefused{"refused", "已拒绝"};
+inline constexpr Word kStateNotStarted{"not started", "未启动"};
+inline constexpr Word kStateRunning{"running %s", "正在运行 %s"};
+
+// Lesson page: subtitle and controls.
+inline constexpr Word kRunsLive{"runs live here", "在本机实时运行"};
+inline constexpr Word kRecordedNotLive{"recorded on the reference GPU, not live",
+                                       "在参考 GPU 上录制，非实时"};
+inline constexpr Word kCannotRun{"cannot run here", "无法在此运行"};
+inline constexpr Word kChosenByLibrary{"%s: chosen by the library", "%s：由库决定"};
+inline constexpr Word kThisMachine{"this machine: %llu", "本机：%llu"};
+inline constexpr Word kMax{"max %s (%s)", "最大 %s（%s）"};
+inline constexpr Word kLimitedTo{"Limited to %s: %s.", "限于 %s：%s。"};
+inline constexpr Word kCannotRunHere{
+    "This lesson cannot run here: %s. Its recorded results are shown.",
+    "本课无法在此运行：%s。显示的是已录制的结果。"};
+inline constexpr Word kAttributes{
+    "%s at %s: %d registers/thread, %d B static shared memory, %d blocks/SM, occupancy %.0f%%%s",
+    "%s（%s）：每线程 %d 个寄存器，%d B 静态共享内存，每个 SM %d 个线程块，占用率 %.0f%%%s"};
+inline constexpr Word kRecordedSuffix{" (recorded)", "（已录制）"};
+inline constexpr Word kReadingAttributes{"Reading the kernel's registers and occupancy at %s...",
+                                         "正在读取内核在 %s 下的寄存器与占用率……"};
+inline constexpr Word kNoAttributes{"No kernel resources recorded at %s.",
+                                    "没有在 %s 下录制的内核资源数据。"};
+inline constexpr Word kScreenshotButton{"PNG screenshot (F12)", "PNG 截图 (F12)"};
+
+// Charts.
+inline constexpr Word kAxisMs{"ms (median, min-max)", "ms（中位数，最小–最大）"};
+inline constexpr Word kAxisRate{"%s (median, at min-max time)", "%s（中位数，按最小–最大时间）"};
+inline constexpr Word kFaster{"%.2f\xC3\x97 faster than lesson %d", "比第 %2$d 课快 %1$.2f 倍"};
+inline constexpr Word kSlower{"%.2f\xC3\x97 slower than lesson %d", "比第 %2$d 课慢 %1$.2f 倍"};
+inline constexpr Word kHatched{"Hatched: recorded on %s at %s, %s - not live.",
+                               "斜线：在 %s 上以 %s 录制（%s），非实时。"};
+inline constexpr Word kRecordedOn{"GPU lessons were recorded on %s at %s.",
+                                  "GPU 课程是在 %s 上以 %s 录制的。"};
+inline constexpr Word kCompareAt{"Compare at %s", "在 %s 下比较"};
+inline constexpr Word kNoBreakdown{
+    "No step of this chapter copies data between host and GPU, or none has run yet.",
+    "本章没有在主机与 GPU 之间拷贝数据的步骤，或者这些步骤尚未运行。"};
+inline constexpr Word kHostToDevice{"host to device", "主机到设备"};
+inline constexpr Word kKernel{"kernel", "内核"};
+inline constexpr Word kDeviceToHost{"device to host", "设备到主机"};
+inline constexpr Word kSweepBlocksHint{
+    "Press \"Sweep block sizes\" (S) to measure this lesson and the previous one at every block "
+    "size.",
+    "按“扫描线程块大小”（S）测量本课和上一课在每种线程块大小下的表现。"};
+inline constexpr Word kSweepSizesHint{
+    "Press \"Sweep data sizes\" to measure the rate from 1 KiB up to the current size.",
+    "按“扫描数据规模”测量从 1 KiB 到当前规模的速率。"};
+inline constexpr Word kThreadsPerBlock{"threads per block", "每块线程数"};
+inline constexpr Word kKernelMs{"kernel ms (or whole run)", "内核 ms（或整次运行）"};
+inline constexpr Word kDataSize{"data size", "数据规模"};
+inline constexpr Word kLogLog{" (log-log)", "（双对数）"};
+inline constexpr Word kWrongResult{"\xE2\x9C\x97 wrong", "\xE2\x9C\x97 错误"};
+inline constexpr Word kNoDataYet{"no data yet", "尚无数据"};
+inline constexpr Word kBest{"best", "最佳"};
+inline constexpr Word kLessonN{"lesson %d", "第 %d 课"};
+
+// A result's tooltip.
+inline constexpr Word kMedianLine{"median %s ms (min %s, max %s, %d runs)",
+                                  "中位数 %s ms（最小 %s，最大 %s，%d 次）"};
+inline constexpr Word kPctOf{"%s%% of %s", "%2$s的 %1$s%%"};
+inline constexpr Word kCeilRead{"the read-bandwidth ceiling", "读带宽上限"};
+inline constexpr Word kCeilCopy{"the copy-bandwidth ceiling", "拷贝带宽上限"};
+inline constexpr Word kCeilFp32{"the fp32 peak", "fp32 峰值"};
+inline constexpr Word kCeilH2D{"the host-to-device (PCIe) ceiling", "主机到设备（PCIe）上限"};
+inline constexpr Word kCeilPeer{"the GPU-to-GPU (peer) ceiling", "GPU 间（peer）上限"};
+inline constexpr Word kVerified{"verified", "已校验"};
+inline constexpr Word kWrongWith{"WRONG: %s", "错误：%s"};
+inline constexpr Word kRecordedOnDate{"recorded on %s, %s - not live",
+                                      "于 %2$s 在 %1$s 上录制，非实时"};
+inline constexpr Word kRecordedAtOnly{"lesson %d: recorded at %s only", "第 %d 课：仅在 %s 下录制"};
+inline constexpr Word kNotMeasuredYet{"lesson %d: not measured at %s yet",
+                                      "第 %d 课：尚未在 %s 下测量"};
+inline constexpr Word kBreakdownTip{"H2D %s ms\nkernel %s ms\nD2H %s ms",
+                                    "H2D %s ms\n内核 %s ms\nD2H %s ms"};
+
+// Work in progress.
+inline constexpr Word kBlockSweepOf{"block sweep of lesson %d", "第 %d 课的线程块大小扫描"};
+inline constexpr Word kSizeSweepOf{"size sweep of lesson %d", "第 %d 课的规模扫描"};
+inline constexpr Word kChapterProgress{"chapter: %s (%d of %d)", "整章：%s（第 %d 个，共 %d 个）"};
+inline constexpr Word kLinesDiffer{"%d lines differ from lesson %d (highlighted)",
+                                   "%d 行与第 %d 课不同（已高亮）"};
+
 // Every word above: a new word goes in this list too (the font atlas needs its glyphs).
-inline constexpr const Word* kAllWords[] = {
-    &kRun,      &kSweepBlocks, &kSweepSizes, &kCancel,    &kAutoRun, &kBlock, &kColdL2,
-    &kSteps,    &kBreakdown,   &kBlockSweep, &kSizeSweep, &kResults, &kLog,   &kLive,
-    &kRecorded, &kUnavailable, &kExport,     &kScale,     &kSource,  &kRate};
+inline constexpr const Word* kAllWords[] = {&kRun,
+                                            &kRunChapter,
+                                            &kSweepBlocks,
+                                            &kSweepSizes,
+                                            &kCancel,
+                                            &kAutoRun,
+                                            &kBlock,
+                                            &kColdL2,
+                                            &kSteps,
+                                            &kBreakdown,
+                                            &kBlockSweep,
+                                            &kSizeSweep,
+                                            &kResults,
+                                            &kLog,
+                                            &kLive,
+                                            &kRecorded,
+                                            &kUnavailable,
+                                            &kExport,
+                                            &kScale,
+                                            &kSource,
+                                            &kRate,
+                                            &kCapLimit,
+                                            &kCapHost,
+                                            &kCapGpu,
+                                            &kCapGpuUnknown,
+                                            &kCapRefresh,
+                                            &kHideAnswers,
+                                            &kShowAnswer,
+                                            &kWhySliderEnd,
+                                            &kWhyLargest,
+                                            &kWhyGpu,
+                                            &kWhyHost,
+                                            &kRestartWorker,
+                                            &kDismiss,
+                                            &kGpuWaiting,
+                                            &kNoGpu,
+                                            &kMeasured,
+                                            &kDatasheet,
+                                            &kReadWord,
+                                            &kCopyWord,
+                                            &kMoreGpus,
+                                            &kWorker,
+                                            &kRestarted,
+                                            &kStateIdle,
+                                            &kStateStopped,
+                                            &kStateCannotStart,
+                                            &kStateRefused,
+                                            &kStateNotStarted,
+                                            &kStateRunning,
+                                            &kRunsLive,
+                                            &kRecordedNotLive,
+                                            &kCannotRun,
+                                            &kChosenByLibrary,
+                                            &kThisMachine,
+                                            &kMax,
+                                            &kLimitedTo,
+                                            &kCannotRunHere,
+                                            &kAttributes,
+                                            &kRecordedSuffix,
+                                            &kReadingAttributes,
+                                            &kNoAttributes,
+                                            &kScreenshotButton,
+                                            &kAxisMs,
+                                            &kAxisRate,
+                                            &kFaster,
+                                            &kSlower,
+                                            &kHatched,
+                                            &kRecordedOn,
+                                            &kCompareAt,
+                                            &kNoBreakdown,
+                                            &kHostToDevice,
+                                            &kKernel,
+                                            &kDeviceToHost,
+                                            &kSweepBlocksHint,
+                                            &kSweepSizesHint,
+                                            &kThreadsPerBlock,
+                                            &kKernelMs,
+                                            &kDataSize,
+                                            &kLogLog,
+                                            &kWrongResult,
+                                            &kNoDataYet,
+                                            &kBest,
+                                            &kLessonN,
+                                            &kMedianLine,
+                                            &kPctOf,
+                                            &kCeilRead,
+                                            &kCeilCopy,
+                                            &kCeilFp32,
+                                            &kCeilH2D,
+                                            &kCeilPeer,
+                                            &kVerified,
+                                            &kWrongWith,
+                                            &kRecordedOnDate,
+                                            &kRecordedAtOnly,
+                                            &kNotMeasuredYet,
+                                            &kBreakdownTip,
+                                            &kBlockSweepOf,
+                                            &kSizeSweepOf,
+                                            &kChapterProgress,
+                                            &kLinesDiffer};
+
+// printf into a string: a Word's format (Tr) and its arguments.
+template <typename... Args>
+std::string Fmt(const char* format, Args... args) {
+    const int n = std::snprintf(nullptr, 0, format, args...);
+    if (n <= 0) return std::string();
+    std::string out(static_cast<size_t>(n), '\0');
+    std::snprintf(out.data(), out.size() + 1, format, args...);
+    return out;
+}
 
 // The word in `language` ("zh": Chinese; anything else: English).
 const char* Tr(std::string_view language, const Word& word);

@@ -9,8 +9,12 @@
 #include <csignal>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
 
 #include "catalog.h"
 #include "chart.h"
@@ -59,29 +63,21 @@ public:
                     *m_registry, l, l.kind == StepKind::kCpu || has_gpu ? "" : "no GPU here"));
             m_inbox.push_back({{"id", r["id"]}, {"type", "list"}, {"lessons", lessons}});
         } else if (op == "info") {
-            m_inbox.push_back({{"id", r["id"]},
-                               {"type", "info"},
-                               {"device", {{"available", false}, {"reason", "no GPU here"}}}});
+            m_inbox.push_back(
+                {{"id", r["id"]},
+                 {"type", "info"},
+                 {"device", has_gpu ? Json{{"available", true}, {"free_memory_bytes", gpu_free}}
+                                    : Json{{"available", false}, {"reason", "no GPU here"}}}});
         } else if (op == "run" && answer_runs) {
-            RunResult res;
-            res.lesson = r["lesson"];
-            const Lesson* lesson = m_registry->FindLesson(res.lesson);
-            res.id = lesson->id;
-            res.chapter = lesson->chapter;
-            res.kind = lesson->kind;
-            res.params = ParamsOf(r["params"]);
-            res.median_ms = res.lesson == 3 ? 20.0 : 50.0;  // lesson 3 is 2.5x faster than 2
-            res.min_ms = res.median_ms * 0.9;
-            res.max_ms = res.median_ms * 1.2;
-            res.reps = 5;
-            res.gbps = 1000 / res.median_ms;
-            if (res.kind == StepKind::kGpu) {
-                res.work.bound = Bound::kRead;
-                res.ceiling = 3000;
-                res.pct_of_ceiling = res.gbps / 30;
+            m_inbox.push_back(
+                {{"id", r["id"]}, {"type", "result"}, {"result", Result(r, r["params"])}});
+        } else if (op == "sweep" && answer_runs && r["values"].is_array()) {
+            for (const Json& v : r["values"]) {
+                Json params = r["params"];
+                params[r["over"].get<std::string>()] = v;
+                m_inbox.push_back(
+                    {{"id", r["id"]}, {"type", "result"}, {"result", Result(r, params)}});
             }
-            res.verified = !(wrong_lesson == res.lesson);
-            m_inbox.push_back({{"id", r["id"]}, {"type", "result"}, {"result", ToJson(res)}});
         } else if (op == "attributes") {
             const Json attributes = {
                 {"kernel", "k"},
@@ -96,10 +92,16 @@ public:
                                {"params", r["params"]},
                                {"attributes", attributes}});
         } else if (op == "cancel") {
+            // As the real worker does: everything queued ends as cancelled.
+            for (const Json& id : m_held)
+                m_inbox.push_back({{"id", id}, {"type", "done"}, {"status", "cancelled"}});
+            m_held.clear();
             m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
             return true;
+        } else if (op == "run" || op == "sweep") {
+            m_held.push_back(r["id"]);  // queued until cancelled
         }
-        if (op != "run" || answer_runs)
+        if ((op != "run" && op != "sweep") || answer_runs)
             m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
         return true;
     }
@@ -108,8 +110,31 @@ public:
         out.swap(m_inbox);
         return out;
     }
+    // A made-up result of the request's lesson at `params`.
+    Json Result(const Json& r, const Json& params) const {
+        RunResult res;
+        res.lesson = r["lesson"];
+        const Lesson* lesson = m_registry->FindLesson(res.lesson);
+        res.id = lesson->id;
+        res.chapter = lesson->chapter;
+        res.kind = lesson->kind;
+        res.params = ParamsOf(params);
+        res.median_ms = res.lesson == 3 ? 20.0 : 50.0;  // lesson 3 is 2.5x faster than 2
+        res.min_ms = res.median_ms * 0.9;
+        res.max_ms = res.median_ms * 1.2;
+        res.reps = 5;
+        res.gbps = 1000 / res.median_ms;
+        if (res.kind == StepKind::kGpu) {
+            res.work.bound = Bound::kRead;
+            res.ceiling = 3000;
+            res.pct_of_ceiling = res.gbps / 30;
+        }
+        res.verified = !(wrong_lesson == res.lesson);
+        return ToJson(res);
+    }
     bool answer_runs = true;
-    bool has_gpu = false;  // a worker that reports every lesson as runnable
+    bool has_gpu = false;                    // a worker that reports every lesson as runnable
+    uint64_t gpu_free = uint64_t(80) << 30;  // the GPU's free memory it reports
     int wrong_lesson = -1;
 
 private:
@@ -117,6 +142,7 @@ private:
     const Registry* m_registry;
     int m_protocol;
     std::vector<Json> m_inbox;
+    std::vector<Json> m_held;  // ids of runs not answered (answer_runs off)
 };
 
 class AppLogic : public ::testing::Test {
@@ -380,6 +406,150 @@ TEST_F(AppLogic, KeyboardNavigationRunAndCancel) {
     EXPECT_EQ(sent.back()["op"], "cancel");
 }
 
+TEST_F(AppLogic, RunTheWholeChapterFillsEveryBarAndCancelStopsTheRest) {
+    worker_has_gpu = true;
+    controller->RestartWorker();  // every lesson runs here
+    Frames(2);
+    Click("lesson_3");
+    const Chapter& chapter = registry.ChapterOf(*registry.FindLesson(3));
+    std::vector<int> expected;
+    for (const Lesson* l : registry.LessonsOf(chapter)) expected.push_back(l->number);
+    ASSERT_GT(expected.size(), 2u);
+    sent.clear();
+    Click("run_chapter");
+    std::vector<int> asked;
+    for (const Json& r : Runs()) asked.push_back(r["lesson"].get<int>());
+    EXPECT_EQ(asked, expected) << "every lesson of the chapter, in order";
+    for (const Json& r : Runs()) EXPECT_EQ(r["params"]["size"], 64u << 20) << "the page's size";
+    Frames(2);
+    // Every bar of the step chart is a live result.
+    size_t live_bars = 0;
+    for (const chart::Bar& b : ui.step_bars) live_bars += b.value > 0 && !b.invalid;
+    EXPECT_GE(live_bars, expected.size());
+    for (int n : expected)
+        EXPECT_NE(controller->Latest(n, ResolveParams(chapter.params, ui.run)), nullptr) << n;
+
+    // Held by the worker: progress, then Esc cancels every run left.
+    worker->answer_runs = false;
+    sent.clear();
+    Key(kKeyC);
+    EXPECT_EQ(Runs().size(), expected.size()) << "the C key does the same";
+    EXPECT_TRUE(controller->Busy());
+    EXPECT_NE(controller->BusyWith().find("of " + std::to_string(expected.size())),
+              std::string::npos)
+        << controller->BusyWith();
+    EXPECT_GE(controller->Progress(), 0.0f);
+    EXPECT_EQ(controller->BusyWith("zh").rfind("\xE6\x95\xB4\xE7\xAB\xA0", 0), 0u)  // 整章
+        << controller->BusyWith("zh");
+    // A second press replaces the pending batch rather than queueing another.
+    sent.clear();
+    Key(kKeyC);
+    ASSERT_FALSE(sent.empty());
+    EXPECT_EQ(sent.front()["op"], "cancel");
+    Key(256);  // Esc
+    EXPECT_EQ(sent.back()["op"], "cancel");
+    Frames(2);
+    EXPECT_FALSE(controller->Busy()) << controller->BusyWith();
+}
+
+// The speed-up label covers no bar or whisker and stays inside the chart's visible width, in
+// a wide window and a narrow one, at presenter scales, in both languages.
+TEST_F(AppLogic, SpeedupLabelCoversNoBarAndIsNotClipped) {
+    Click("lesson_3");
+    Click("run");
+    auto intersects = [](const ImVec4& a, const ImVec4& b) {
+        return a.x < b.z && a.z > b.x && a.y < b.w && a.w > b.y;
+    };
+    for (const ImVec2 display : {ImVec2(1500, 940), ImVec2(640, 480), ImVec2(1920, 1080)}) {
+        for (const float scale : {1.0f, 2.0f}) {
+            ImGui::GetIO().DisplaySize = display;
+            ImGui::GetIO().FontGlobalScale = scale;
+            Frames(3);
+            const chart::BarLayout& l = ui.step_layout;
+            ASSERT_EQ(l.annotations.size(), 1u) << display.x << " at " << scale;
+            const ImVec4& a = l.annotations[0];
+            EXPECT_GE(a.x, l.chart.x) << display.x << " at " << scale;
+            EXPECT_LE(a.z, l.chart.z) << display.x << " at " << scale;
+            EXPECT_GE(a.y, l.chart.y);
+            for (const ImVec4& b : l.bars)
+                EXPECT_FALSE(intersects(a, b))
+                    << display.x << " at " << scale << ": label " << a.x << "," << a.y << "-" << a.z
+                    << "," << a.w << " bar " << b.x << "," << b.y << "-" << b.z << "," << b.w;
+        }
+    }
+    ImGui::GetIO().FontGlobalScale = 1;
+}
+
+TEST(AppChart, AnAnnotationThatWouldCoverAnotherBarGoesOnTheBandAbove) {
+    // Three bars 40 px wide: the first tall, the third short; a 100 px label of the third.
+    const std::vector<ImVec4> bars = {ImVec4(0, 20, 40, 200), ImVec4(60, 150, 100, 200),
+                                      ImVec4(120, 180, 160, 200)};
+    const ImVec2 free = chart::PlaceAnnotation(bars, 2, 30, 10, 0, 200, 5);
+    EXPECT_FLOAT_EQ(free.x, 125) << "centred above its own bar";
+    EXPECT_LT(free.y + 10, 180.0f);
+    EXPECT_GT(free.y, 150.0f) << "close to the bar when nothing is in the way";
+    const ImVec2 covered = chart::PlaceAnnotation(bars, 2, 100, 10, 0, 200, 5);
+    EXPECT_FLOAT_EQ(covered.y, 5) << "it would cover the second bar";
+    const ImVec2 right = chart::PlaceAnnotation(bars, 2, 100, 10, 0, 170, 5);
+    EXPECT_FLOAT_EQ(right.x, 70) << "kept inside the right edge";
+}
+
+// The memory that caps the data size is read again every few seconds and when a page is
+// shown: the host's here, the GPU's free memory asked of an idle worker.
+TEST_F(AppLogic, MemoryCapsAreReadAgainAndExplained) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(2);
+    Click("lesson_20");
+    ASSERT_GT(ui.host_available, 0u);
+    EXPECT_EQ(controller->device()["free_memory_bytes"], uint64_t(80) << 30);
+    const double first = ui.host_available_at;
+    worker->gpu_free = uint64_t(1) << 30;  // another program took the GPU's memory
+    sent.clear();
+    Wait(kMemoryRefreshSeconds + 0.2);
+    EXPECT_GT(ui.host_available_at, first) << "the host's memory is read again";
+    int infos = 0;
+    for (const Json& r : sent) infos += r["op"] == "info";
+    EXPECT_EQ(infos, 1) << "asked once in " << kMemoryRefreshSeconds << " s, not every frame";
+    EXPECT_EQ(controller->device()["free_memory_bytes"], uint64_t(1) << 30);
+    EXPECT_FALSE(controller->Busy()) << "a refresh is not shown as work in progress";
+    // Showing another page reads them at once.
+    Wait(1);
+    const double before = ui.host_available_at;
+    Key(263);  // left arrow
+    EXPECT_GT(ui.host_available_at, before);
+    // Not while a run is in flight.
+    worker->answer_runs = false;
+    Key(kKeyR);
+    sent.clear();
+    Wait(kMemoryRefreshSeconds + 0.2);
+    for (const Json& r : sent) EXPECT_NE(r["op"], "info");
+    // The tooltip says what the cap is and where each figure comes from, in both languages.
+    const std::string en = CapExplanation("en", "1 GiB", "free GPU memory", uint64_t(3) << 30, 2,
+                                          uint64_t(1) << 30, 4);
+    EXPECT_NE(en.find("1 GiB, limited by free GPU memory"), std::string::npos) << en;
+    EXPECT_NE(en.find("MemAvailable"), std::string::npos) << en;
+    EXPECT_NE(en.find("3 GiB"), std::string::npos) << en;
+    EXPECT_NE(en.find("90%"), std::string::npos) << en;
+    EXPECT_NE(en.find("cudaMemGetInfo"), std::string::npos) << en;
+    EXPECT_NE(en.find("4 s ago"), std::string::npos) << en;
+    const std::string zh =
+        CapExplanation("zh", "1 GiB", "GPU 空闲显存", uint64_t(3) << 30, 2, 0, 0);
+    EXPECT_NE(zh.find("受限于GPU 空闲显存"), std::string::npos) << zh;
+    EXPECT_NE(zh.find("空闲显存未知"), std::string::npos) << zh;
+}
+
+TEST_F(AppLogic, HideAnswersIsAToggleOfThePage) {
+    Click("lesson_3");
+    EXPECT_FALSE(ui.settings.hide_answers);
+    Click("hide_answers");
+    EXPECT_TRUE(ui.settings.hide_answers) << "remembered in the settings";
+    Click("lang_zh");
+    EXPECT_TRUE(ui.settings.hide_answers);
+    Click("hide_answers");
+    EXPECT_FALSE(ui.settings.hide_answers);
+}
+
 TEST_F(AppLogic, WrongResultIsNeverPlottedAsValid) {
     worker->wrong_lesson = 3;
     Click("lesson_3");
@@ -516,6 +686,22 @@ TEST_F(AppLogic, SweepsNameTheParameterTheyGoOver) {
     EXPECT_EQ(sweeps[1]["values"].back(), 64u << 20);
     EXPECT_FALSE(sweeps[1]["params"].contains("size"));
     EXPECT_EQ(sweeps[1]["params"]["block"], 256);
+}
+
+TEST_F(AppLogic, BlockSweepAxesTickAtTheBlockSizesThatWereRun) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(2);
+    Click("lesson_20");
+    Key(kKeyS);
+    Frames(2);
+    ImGui::NewFrame();
+    ImGui::Begin("sweeps");
+    DrawSweeps(ui, *controller, registry, *registry.FindLesson(20), true);
+    ImGui::End();
+    ImGui::Render();
+    EXPECT_EQ(ui.block_ticks, (std::vector<double>{32, 64, 128, 256, 512, 1024}))
+        << "not 50, 100, 200, 500";
 }
 
 // A worker from an older build says hello in protocol 1: it is refused, gets no request and
@@ -710,6 +896,7 @@ TEST(AppSettings, SaveAndLoadUnderXdgConfigHome) {
     s.language = "zh";
     s.scale = 2;
     s.lesson = 21;
+    s.hide_answers = true;
     ASSERT_TRUE(SaveSettings(config + "/settings.json", s, nullptr));
     std::string problem;
     const Settings t = LoadSettings(config + "/settings.json", &problem);
@@ -717,6 +904,7 @@ TEST(AppSettings, SaveAndLoadUnderXdgConfigHome) {
     EXPECT_EQ(t.language, "zh");
     EXPECT_EQ(t.scale, 2.0f);
     EXPECT_EQ(t.lesson, 21);
+    EXPECT_TRUE(t.hide_answers);
 }
 
 TEST(AppSettings, ABloatedImGuiIniIsIgnoredAndNotSavedBack) {
@@ -902,9 +1090,102 @@ TEST(AppWords, EveryWordHasBothLanguagesAndItsGlyphsInTheAtlas) {
     }
 }
 
+// The printf conversions of a format, in argument order ("%.2f x %d" and "%2$d %1$.2f" both
+// give "f d"): a translation must take the same arguments.
+std::vector<std::string> Conversions(const std::string& format) {
+    std::vector<std::pair<int, std::string>> found;  // (argument position, conversion)
+    int next = 1;
+    for (size_t i = 0; i < format.size(); ++i) {
+        if (format[i] != '%') continue;
+        if (i + 1 < format.size() && format[i + 1] == '%') {
+            ++i;
+            continue;
+        }
+        size_t j = i + 1;
+        int position = next++;
+        const size_t digits_end = format.find_first_not_of("0123456789", j);
+        if (digits_end != std::string::npos && digits_end > j && format[digits_end] == '$') {
+            position = std::stoi(format.substr(j, digits_end - j));
+            j = digits_end + 1;
+        }
+        std::string type;  // the length modifier and the conversion
+        for (; j < format.size(); ++j) {
+            const char ch = format[j];
+            if (std::isalpha(static_cast<unsigned char>(ch))) type += ch;
+            if (std::isalpha(static_cast<unsigned char>(ch)) && ch != 'l') break;
+        }
+        found.emplace_back(position, type);
+        i = j;
+    }
+    std::sort(found.begin(), found.end());
+    std::vector<std::string> types;
+    for (const auto& f : found) types.push_back(f.second);
+    return types;
+}
+
+// A word missing from the table is a test failure, not an English string in a Chinese page:
+// every Word words.h declares is in kAllWords (the atlas and this test walk that list), has
+// both languages, and its Chinese takes the same printf arguments as its English.
+TEST(AppWords, EveryDeclaredWordIsListedAndItsTranslationTakesTheSameArguments) {
+    std::ifstream in(std::string(LESSONS_SOURCE_DIR) + "/app/words.h");
+    ASSERT_TRUE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string source = text.str();
+    size_t declared = 0;
+    for (size_t at = 0; (at = source.find("inline constexpr Word k", at)) != std::string::npos;
+         ++at)
+        ++declared;
+    EXPECT_EQ(declared, std::size(kAllWords)) << "a Word is missing from kAllWords";
+    std::set<const Word*> unique(std::begin(kAllWords), std::end(kAllWords));
+    EXPECT_EQ(unique.size(), std::size(kAllWords)) << "a Word is listed twice";
+    for (const Word* w : kAllWords) {
+        EXPECT_NE(std::string(w->en), std::string(w->zh)) << w->en << ": not translated";
+        EXPECT_EQ(Conversions(w->en), Conversions(w->zh)) << w->en << " / " << w->zh;
+    }
+    EXPECT_EQ(Conversions("%.2f x %d"), (std::vector<std::string>{"f", "d"}));
+    EXPECT_EQ(Conversions("%2$d, %1$.2f%%"), (std::vector<std::string>{"f", "d"}));
+    EXPECT_EQ(Conversions("%llu"), (std::vector<std::string>{"llu"}));
+}
+
+// The panels draw their words through the table: a button, checkbox, header or text drawn
+// from an English literal would stay English in a Chinese page. (Symbols, format-only
+// literals and the few names that are the same in both languages are allowed.)
+TEST(AppWords, PanelsDrawNoEnglishLiterals) {
+    const std::set<std::string> allowed = {"English", "ms", "CSV", "JSON"};
+    const std::regex drawn(
+        R"re(ImGui::(Button|SmallButton|Checkbox|RadioButton|Text|TextDisabled|TextUnformatted|SetTooltip|CollapsingHeader|Selectable|TextColored\([^,]+,)\s*\(?\s*"([^"]*)")re");
+    const std::regex wrapped(R"re(DrawWrappedText\(\s*"([^"]*)")re");
+    const std::regex word("[A-Za-z]{2,}");
+    for (const char* file : {"ui.cpp", "status_bar.cpp", "controls_panel.cpp", "charts_panel.cpp",
+                             "results_table.cpp", "lesson_list.cpp", "code_view.cpp"}) {
+        std::ifstream in(std::string(LESSONS_SOURCE_DIR) + "/app/" + file);
+        ASSERT_TRUE(in) << file;
+        std::stringstream text;
+        text << in.rdbuf();
+        const std::string source = text.str();
+        for (const std::regex* re : {&drawn, &wrapped}) {
+            for (auto it = std::sregex_iterator(source.begin(), source.end(), *re);
+                 it != std::sregex_iterator(); ++it) {
+                const std::string literal = (*it)[it->size() - 1].str();
+                // Format letters ("%s", "%d  %s\n%s: %s") are not words.
+                const std::string words = std::regex_replace(
+                    literal, std::regex("%[0-9.$l]*[a-z]|\\\\n|\\\\x[0-9A-Fa-f]{2}"), " ");
+                if (allowed.count(literal) || !std::regex_search(words, word)) continue;
+                ADD_FAILURE() << file << " draws \"" << literal << "\" without the words table";
+            }
+        }
+    }
+}
+
 TEST(AppChart, TicksAndLabels) {
     EXPECT_EQ(chart::Ticks(0, 10, false, 6), (std::vector<double>{0, 2, 4, 6, 8, 10}));
     EXPECT_EQ(chart::Ticks(1, 1000, true, 6), (std::vector<double>{1, 10, 100, 1000}));
+    EXPECT_EQ(chart::AxisTicks(20, 1500, true, 8, {}), chart::Ticks(20, 1500, true, 8));
+    EXPECT_EQ(chart::AxisTicks(20, 1500, true, 8, {1024, 32, 64, 64, 2048, 128}),
+              (std::vector<double>{32, 64, 128, 1024}))
+        << "the values given, inside the range, sorted, once each";
+    EXPECT_EQ(chart::AxisTicks(0, 10, false, 8, {0, 3, 7}), (std::vector<double>{0, 3, 7}));
     EXPECT_EQ(chart::FormatTick(1500000), "1.5M");
     EXPECT_EQ(chart::FormatTick(0.25), "0.25");
     EXPECT_EQ(chart::FormatBytesTick(1024.0 * 1024 * 64), "64 MiB");

@@ -174,3 +174,65 @@ TEST(LessonTextWrap, EveryLessonTextWrapsWithoutLosingTextOrStartingWithPunctuat
         }
     }
 }
+
+TEST(LessonTextAnswers, AnAnswerRunsToTheEndOfItsParagraph) {
+    EXPECT_EQ(ParseLessonText("**Try this.** Move the slider.\nAnswer: It gets *faster*,\nthen "
+                              "flat.\n\nNext."),
+              (Blocks{{Kind::kLeadIn, "Try this."},
+                      {Kind::kParagraph, "Move the slider."},
+                      {Kind::kAnswer, "Answer: It gets faster, then flat."},
+                      {Kind::kParagraph, "Next."}}));
+    EXPECT_EQ(ParseLessonText("1. Why?\n   Really?\nAnswer: Because.\n\n2. And?\n答：因为。\n"),
+              (Blocks{{Kind::kParagraph, "1. Why? Really?"},
+                      {Kind::kAnswer, "Answer: Because."},
+                      {Kind::kParagraph, "2. And?"},
+                      {Kind::kAnswer, "答：因为。"}}));
+    EXPECT_FALSE(IsAnswerLine("The Answer: is not at the start"));
+    EXPECT_FALSE(IsAnswerLine("答案"));
+    EXPECT_TRUE(IsAnswerLine("答：是的"));
+}
+
+// Against the real texts: every lesson has answers in both languages, each answer line is one
+// answer block, and with the answers hidden none of their text is left.
+TEST(LessonTextAnswers, EveryLessonHasAnswersAndHiddenModeShowsNone) {
+    for (const Lesson& lesson : Catalog().lessons()) {
+        for (const std::string_view* text : {&lesson.text_en, &lesson.text_zh}) {
+            const std::string where =
+                std::string(lesson.id) + (text == &lesson.text_en ? " (en)" : " (zh)");
+            size_t answer_lines = 0;
+            size_t start = 0;
+            while (start <= text->size()) {
+                const size_t end = std::min(text->find('\n', start), text->size());
+                answer_lines += IsAnswerLine(text->substr(start, end - start));
+                start = end + 1;
+            }
+            const Blocks blocks = ParseLessonText(*text);
+            const auto answers =
+                std::count_if(blocks.begin(), blocks.end(),
+                              [](const TextBlock& b) { return b.kind == Kind::kAnswer; });
+            EXPECT_GE(answers, 1) << where << " has no answer";
+            EXPECT_EQ(static_cast<size_t>(answers), answer_lines) << where;
+            for (const TextBlock& b : WithoutAnswers(blocks)) {
+                if (b.kind == Kind::kAnswer) {
+                    EXPECT_TRUE(b.text.empty()) << where;
+                }
+                EXPECT_EQ(b.text.find("Answer:"), std::string::npos) << where << ": " << b.text;
+                EXPECT_EQ(b.text.find("\xE7\xAD\x94\xEF\xBC\x9A"), std::string::npos)
+                    << where << ": " << b.text;
+            }
+        }
+    }
+}
+
+TEST(LessonTextTitle, TheHeadingGivesTheTitle) {
+    EXPECT_EQ(TitleFromText("# 第 3 课 — OpenMP 多线程\n\nText."), "OpenMP 多线程");
+    EXPECT_EQ(TitleFromText("# Plain title\n"), "Plain title");
+    EXPECT_EQ(TitleFromText("No heading."), "");
+    EXPECT_EQ(TitleFromText("# 第 9 课 — Thrust `copy_if`"), "Thrust copy_if") << "markup removed";
+    for (const Lesson& lesson : Catalog().lessons()) {
+        const std::string zh = TitleFromText(lesson.text_zh);
+        EXPECT_FALSE(zh.empty()) << lesson.id;
+        EXPECT_EQ(zh.find("\xE7\xAC\xAC"), std::string::npos) << lesson.id << ": " << zh;  // 第
+        EXPECT_EQ(zh.find('`'), std::string::npos) << lesson.id << ": " << zh;
+    }
+}
