@@ -64,6 +64,8 @@ for lesson in ${SANITIZER_LESSONS:-$gpu_lessons}; do
     [ "$largest" != 0 ] && blocks_small="--block $smallest" blocks_large="--block $largest"
     if [ "$chapter" = split ]; then
         sizes=("--size 1" "--size 33 --data dense $blocks_small" "--size 1048579 --data dense $blocks_large")
+    elif [ "$chapter" = gemv ]; then
+        sizes=("--set m=1 --set n=1" "--set m=17 --set n=33 $blocks_small" "--set m=3 --set n=4099 $blocks_large")
     else
         sizes=("--size 4" "--size 4100 $blocks_small" "--size 4194332 --data ones $blocks_large")
     fi
