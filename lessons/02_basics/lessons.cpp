@@ -21,14 +21,14 @@ ParamSpec Choices(std::string name, std::string label_en, std::string label_zh,
                        std::move(notes_zh));
 }
 
-ParamSpec CountParam(std::string name, std::string label_en, std::string label_zh, uint64_t min,
-                     uint64_t max, uint64_t default_value, std::string unit, bool power_of_two,
-                     std::string why) {
+ParamSpec NumberParam(ParamType type, std::string name, std::string label_en, std::string label_zh,
+                      uint64_t min, uint64_t max, uint64_t default_value, std::string unit,
+                      bool power_of_two, std::string why) {
     ParamSpec p;
     p.name = std::move(name);
     p.label_en = std::move(label_en);
     p.label_zh = std::move(label_zh);
-    p.type = ParamType::kInt;
+    p.type = type;
     p.min = min;
     p.max = max;
     p.power_of_two = power_of_two;
@@ -81,8 +81,9 @@ void RegisterBasicsChapter(Registry& registry) {
         {"每个线程块先把 x 搬进共享内存，块内所有线程分担搬运",
          "每个线程每一行都从全局内存读 x（原文的 multiply_without_shared）",
          "搬进共享内存，但由 0 号线程独自搬完，整个块等它（原文的 multiply_with_shared）"});
-    const ParamSpec rows = CountParam(
-        "rows", "Rows of A (length of x)", "A 的行数（x 的长度）", 1, 8192, 256, "rows", false,
+    const ParamSpec rows = NumberParam(
+        ParamType::kCount, "rows", "Rows of A (length of x)", "A 的行数（x 的长度）", 1, 8192, 256,
+        "rows", false,
         "x must fit in a block's shared memory (8192 floats = 32 KiB, under the 48 KiB a block "
         "gets without opting in); the columns are size / 4 / rows");
     const ParamSpec divergence =
@@ -93,13 +94,14 @@ void RegisterBasicsChapter(Registry& registry) {
                 {"每个线程束只走一个分支：没有分化", "每个线程束分成 2 个分支", "分成 4 个分支",
                  "分成 8 个分支", "分成 16 个分支",
                  "分成 32 个分支，每条通道一个：即原文的 switch (threadIdx.x)，共 128 个 case"});
-    const ParamSpec stride = CountParam(
-        "stride", "Stride between lanes", "相邻通道的跨度", 1, 32, 1, "floats", true,
+    const ParamSpec stride = NumberParam(
+        ParamType::kInt, "stride", "Stride between lanes", "相邻通道的跨度", 1, 32, 1, "floats",
+        true,
         "a warp's 32 lanes read floats `stride` apart: 1 is add_coalesced, 32 touches a "
         "different 128-byte line per lane (the seed's add_striped with 1024-thread blocks)");
     const ParamSpec offset =
-        CountParam("offset", "Misalignment", "错位", 0, kMaxOffset, 0, "floats", false,
-                   "the three arrays start this many floats past a 256-byte boundary");
+        NumberParam(ParamType::kInt, "offset", "Misalignment", "错位", 0, kMaxOffset, 0, "floats",
+                    false, "the three arrays start this many floats past a 256-byte boundary");
     const ParamSpec memory = Choices(
         "memory", "Host memory", "主机内存", kMemoryNames,
         {"page-locked from the start: cudaMallocHost",
