@@ -14,6 +14,7 @@ const Registry& Catalog() {
     static const Registry registry = [] {
         Registry r;
         RegisterSplitChapter(r);
+        RegisterBasicsChapter(r);
         RegisterReduceChapter(r);
         RegisterGemvChapter(r);
         return r;

@@ -19,6 +19,7 @@ const std::vector<std::string>& CatalogProblems();
 
 // Each chapter adds itself here (lessons/NN_slug/lessons.cpp).
 void RegisterSplitChapter(Registry& registry);
+void RegisterBasicsChapter(Registry& registry);
 void RegisterReduceChapter(Registry& registry);
 void RegisterGemvChapter(Registry& registry);
 

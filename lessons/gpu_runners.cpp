@@ -1,4 +1,5 @@
 // The GPU steps of every chapter (a build with CUDA).
+#include "basics_chapter.h"
 #include "catalog.h"
 #include "gemv_chapter.h"
 #include "reduce_chapter.h"
@@ -8,8 +9,8 @@ namespace lessons {
 
 std::vector<std::pair<std::string, StepRunner>> GpuRunners() {
     std::vector<std::pair<std::string, StepRunner>> all;
-    for (auto* chapter :
-         {&split::SplitGpuRunners, &reduce::ReduceGpuRunners, &gemv::GemvGpuRunners})
+    for (auto* chapter : {&split::SplitGpuRunners, &basics::BasicsGpuRunners,
+                          &reduce::ReduceGpuRunners, &gemv::GemvGpuRunners})
         for (auto& runner : chapter()) all.push_back(std::move(runner));
     return all;
 }
