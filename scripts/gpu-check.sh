@@ -113,11 +113,12 @@ bench_args() {
     case $1 in
         gemm) echo "--set m=4096 --set n=4096 --set k=4096" ;;
         gemv) echo "--set m=8192 --set n=8192" ;;
+        basics) echo "--size 256MiB" ;;
         *) echo "--size $size" ;;
     esac
 }
-chapters=$(echo "$lessons_json" | python3 -c \
-    'import json,sys; print(" ".join(dict.fromkeys(l["chapter_id"] for l in json.load(sys.stdin))))')
+chapters=${CHAPTERS:-$(echo "$lessons_json" | python3 -c \
+    'import json,sys; print(" ".join(dict.fromkeys(l["chapter_id"] for l in json.load(sys.stdin))))')}
 rec="$out/reference"
 mkdir -p "$rec"
 if step bench; then
