@@ -15,6 +15,7 @@ const Registry& Catalog() {
         Registry r;
         RegisterSplitChapter(r);
         RegisterReduceChapter(r);
+        RegisterAllreduceChapter(r);
         return r;
     }();
     return registry;

@@ -1,4 +1,5 @@
 // The GPU steps of every chapter (a build with CUDA).
+#include "allreduce_chapter.h"
 #include "catalog.h"
 #include "reduce_chapter.h"
 #include "split_chapter.h"
@@ -7,7 +8,9 @@ namespace lessons {
 
 std::vector<std::pair<std::string, StepRunner>> GpuRunners() {
     std::vector<std::pair<std::string, StepRunner>> all;
-    for (auto* chapter : {&split::SplitGpuRunners, &reduce::ReduceGpuRunners})
+    for (auto* chapter :
+         {&split::SplitGpuRunners, &split::SplitMultiGpuRunners, &reduce::ReduceGpuRunners,
+          &reduce::ReduceMultiGpuRunners, &allreduce::AllreduceGpuRunners})
         for (auto& runner : chapter()) all.push_back(std::move(runner));
     return all;
 }
