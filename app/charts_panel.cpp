@@ -174,28 +174,56 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
         }
         Remember(ui, "compare_recorded");
     }
+    // A lesson on several GPUs: the results recorded with more GPUs than this machine ran,
+    // beside the live bars (a one-GPU machine runs these lessons with one GPU).
+    if (!lesson.FindParam("gpus")) return;
+    std::map<uint64_t, const RunResult*> by_gpus;  // the newest recorded one per GPU count
+    for (const StoredResult& s : c.results())
+        if (s.origin == Origin::kRecorded && s.result.lesson == lesson.number &&
+            s.result.Number("gpus").value_or(1) > 1)
+            by_gpus[*s.result.Number("gpus")] = &s.result;
+    for (const auto& [gpus, r] : by_gpus) {
+        std::string devices;
+        for (const std::string& d : r->devices) devices += (devices.empty() ? "" : ", ") + d;
+        ImGui::TextDisabled("%s", Fmt(Tr(ui, kRecordedWithGpus), int(gpus), devices.c_str(),
+                                      r->timestamp.substr(0, 10).c_str(), Ms(r->median_ms).c_str(),
+                                      r->Rate(), r->RateUnit(),
+                                      DescribeParams(chapter.params, r->params).c_str())
+                                      .c_str());
+    }
 }
 
 void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
     const Chapter& chapter = reg.ChapterOf(lesson);
     const ParamValues values = ChapterValues(chapter, ui.run);
     std::vector<chart::Bar> bars;
+    std::vector<const RunResult*> shown;
+    bool any_peer = false;  // multi-GPU steps: a fourth part, the copies between GPUs
     for (const Lesson* l : reg.LessonsOf(chapter)) {
         const StoredResult* s = c.Latest(l->number, values);
         if (!s && c.Mode(*l) == LessonMode::kRecorded) s = c.LatestAnySize(l->number);
         if (!s) continue;
         const RunResult& r = s->result;
-        const auto h2d = r.Part("h2d"), kernel = r.Part("kernel"), d2h = r.Part("d2h");
-        if (!h2d || !kernel || !d2h) continue;
+        if (!r.Part("h2d") || !r.Part("kernel") || !r.Part("d2h")) continue;
+        shown.push_back(&r);
+        any_peer = any_peer || r.Part("peer");
+    }
+    for (const RunResult* r : shown) {
         chart::Bar b;
-        b.label = "#" + std::to_string(l->number);
-        b.parts = {*h2d, *kernel, *d2h};
-        b.value = b.parts[0] + b.parts[1] + b.parts[2];
-        b.highlight = l->number == lesson.number;
-        b.hatched = r.recorded;
-        b.invalid = !r.verified;
-        b.tooltip = Fmt(Tr(ui, kBreakdownTip), Ms(b.parts[0]).c_str(), Ms(b.parts[1]).c_str(),
-                        Ms(b.parts[2]).c_str());
+        b.label = "#" + std::to_string(r->lesson);
+        const double h2d = *r->Part("h2d"), kernel = *r->Part("kernel"), d2h = *r->Part("d2h");
+        b.parts = {h2d, kernel, d2h};
+        if (any_peer) b.parts = {h2d, r->Part("peer").value_or(0), kernel, d2h};
+        b.value = 0;
+        for (double p : b.parts) b.value += p;
+        b.highlight = r->lesson == lesson.number;
+        b.hatched = r->recorded;
+        b.invalid = !r->verified;
+        b.tooltip = Fmt(Tr(ui, kBreakdownTip), Ms(h2d).c_str(), Ms(kernel).c_str(), Ms(d2h).c_str());
+        // Each GPU's own parts ("gpu1 h2d", "gpu1 peer", ...), as the step reported them.
+        for (const TimedPart& p : r->parts)
+            if (p.name == "peer" || p.name.rfind("gpu", 0) == 0)
+                b.tooltip += "\n" + p.name + " " + Ms(p.ms) + " ms";
         bars.push_back(b);
     }
     if (bars.empty()) {
@@ -210,6 +238,10 @@ void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const 
     o.wrong_text = Tr(ui, kWrongResult);
     o.part_colors = {IM_COL32(230, 150, 60, 255), IM_COL32(80, 160, 255, 255),
                      IM_COL32(170, 110, 230, 255)};
+    if (any_peer) {
+        o.part_names.insert(o.part_names.begin() + 1, Tr(ui, kGpuToGpu));
+        o.part_colors.insert(o.part_colors.begin() + 1, IM_COL32(90, 190, 120, 255));
+    }
     chart::BarChart("breakdown", bars, o);
 }
 

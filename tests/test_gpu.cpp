@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "catalog.h"
+#include "cli_path.h"
 #include "device.h"
 #include "errors.h"
 #include "runner.h"
@@ -667,7 +668,7 @@ TEST(MultiGpu, PairsStraddlingTheSharesOfTwoGpusAreFoundOnce) {
     REQUIRE_GPUS(2);
     // Shares start on 4 KiB pages (split_multi_harness.cu): with n = 3 x 4096 + 3 the boundary
     // between GPU 0's and GPU 1's shares is ShareOf(n, 2, 0, 4096).end.
-    for (uint64_t n : {uint64_t(3 * 4096 + 3), uint64_t(8192 + 1), uint64_t((1u << 20) + 7)}) {
+    for (uint64_t n : {uint64_t(3 * 4096 + 3), uint64_t(8192 + 5), uint64_t((1u << 20) + 7)}) {
         const uint64_t edge = ShareOf(n, 2, 0, 4096).end;
         ASSERT_GT(edge, 3u);
         ASSERT_LT(edge + 2, n);
@@ -713,7 +714,7 @@ TEST(MultiGpu, MoreGpusThanPresentIsAUsageErrorNamingTheCount) {
 TEST(MultiGpu, WithoutNcclTheNcclLessonsSaySoAndTheOthersRun) {
     REQUIRE_GPU();
     const std::string env = "CUDA_LESSONS_NCCL=/nonexistent/libnccl.so.2 ";
-    FILE* pipe = popen((env + LESSONS_CLI_PATH + " list 2>&1").c_str(), "r");
+    FILE* pipe = popen((env + CliPath() + " list 2>&1").c_str(), "r");
     ASSERT_NE(pipe, nullptr);
     std::string text;
     char buf[4096];
@@ -721,13 +722,12 @@ TEST(MultiGpu, WithoutNcclTheNcclLessonsSaySoAndTheOthersRun) {
     while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) text.append(buf, n);
     pclose(pipe);
     EXPECT_NE(text.find("unavailable: NCCL not found"), std::string::npos) << text;
-    EXPECT_EQ(std::system((env + LESSONS_CLI_PATH +
-                           " run 46 --size 1MiB --reps 1 --no-ceilings > /dev/null 2>&1")
-                              .c_str()),
+    EXPECT_EQ(std::system(
+                  (env + CliPath() + " run 46 --size 1MiB --reps 1 --no-ceilings > /dev/null 2>&1")
+                      .c_str()),
               0);
     const int code = std::system(
-        (env + LESSONS_CLI_PATH + " run 47 --size 1MiB --reps 1 --no-ceilings > /dev/null 2>&1")
-            .c_str());
+        (env + CliPath() + " run 47 --size 1MiB --reps 1 --no-ceilings > /dev/null 2>&1").c_str());
     EXPECT_NE(code, 0) << "lesson 47 cannot run without NCCL";
 }
 #endif
