@@ -185,11 +185,11 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
     for (const auto& [gpus, r] : by_gpus) {
         std::string devices;
         for (const std::string& d : r->devices) devices += (devices.empty() ? "" : ", ") + d;
-        ImGui::TextDisabled("%s", Fmt(Tr(ui, kRecordedWithGpus), int(gpus), devices.c_str(),
-                                      r->timestamp.substr(0, 10).c_str(), Ms(r->median_ms).c_str(),
-                                      r->Rate(), r->RateUnit(),
-                                      DescribeParams(chapter.params, r->params).c_str())
-                                      .c_str());
+        ImGui::TextDisabled(
+            "%s", Fmt(Tr(ui, kRecordedWithGpus), int(gpus), devices.c_str(),
+                      r->timestamp.substr(0, 10).c_str(), Ms(r->median_ms).c_str(), r->Rate(),
+                      r->RateUnit(), DescribeParams(chapter.params, r->params).c_str())
+                      .c_str());
     }
 }
 
@@ -219,7 +219,8 @@ void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const 
         b.highlight = r->lesson == lesson.number;
         b.hatched = r->recorded;
         b.invalid = !r->verified;
-        b.tooltip = Fmt(Tr(ui, kBreakdownTip), Ms(h2d).c_str(), Ms(kernel).c_str(), Ms(d2h).c_str());
+        b.tooltip =
+            Fmt(Tr(ui, kBreakdownTip), Ms(h2d).c_str(), Ms(kernel).c_str(), Ms(d2h).c_str());
         // Each GPU's own parts ("gpu1 h2d", "gpu1 peer", ...), as the step reported them.
         for (const TimedPart& p : r->parts)
             if (p.name == "peer" || p.name.rfind("gpu", 0) == 0)
