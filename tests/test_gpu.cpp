@@ -440,6 +440,7 @@ TEST(Gpu, PartsAreTimedAndAttributesReported) {
     REQUIRE_GPU();
     Session session(Lessons());
     for (const Lesson* lesson : GpuLessons()) {
+        if (lesson->FindParam("gpus")) continue;  // MultiGpu.PartsCeilingsAndDevices
         RunOptions o;
         o.Set("size", "8MiB");
         o.reps = 5;
@@ -693,6 +694,54 @@ TEST(MultiGpu, PairsStraddlingTheSharesOfTwoGpusAreFoundOnce) {
             EXPECT_EQ(Found(r), 3u) << number << " n=" << n;
         }
         std::remove(path.c_str());
+    }
+}
+
+// Each multi-GPU lesson against the ceilings of the GPUs it used: the links to the host added
+// up (12-14), the memories' read bandwidth added up (27), the peer copy (chapter 7, 2 GPUs).
+TEST(MultiGpu, PartsCeilingsAndDevices) {
+    REQUIRE_GPU();
+    const int gpus = std::min(2, GetDevices().count());
+    Session session(Lessons());
+    for (int number : kMultiGpuLessons) {
+        const Lesson* lesson = Runnable(number);
+        if (!lesson) continue;
+        RunOptions o;
+        o.Set("size", "8MiB");
+        o.Set("gpus", std::to_string(gpus));
+        o.reps = 3;
+        const RunResult r = session.Run(*lesson, o);
+        ASSERT_TRUE(r.verified) << lesson->id << ": " << r.check_message;
+        ASSERT_EQ(r.devices.size(), size_t(gpus));
+        EXPECT_GT(r.median_ms, 0);
+        EXPECT_EQ(r.Value("peer_access").has_value(), true) << lesson->id;
+        double h2d = 0, read = 0;
+        for (int g = 0; g < gpus; ++g) {
+            h2d += GetCeilings(g).h2d_gbps;
+            read += GetCeilings(g).read_gbps;
+        }
+        if (lesson->chapter == "split") {
+            EXPECT_EQ(r.work.bound, Bound::kH2D) << lesson->id;
+            ASSERT_TRUE(r.ceiling) << lesson->id;
+            EXPECT_DOUBLE_EQ(*r.ceiling, h2d) << lesson->id;
+            ASSERT_TRUE(r.Part("h2d") && r.Part("kernel") && r.Part("d2h")) << lesson->id;
+            EXPECT_EQ(r.Part("peer").has_value(), number != 14) << lesson->id;
+        } else if (lesson->chapter == "reduce") {
+            EXPECT_EQ(r.work.bound, Bound::kRead);
+            ASSERT_TRUE(r.ceiling);
+            EXPECT_DOUBLE_EQ(*r.ceiling, read);
+            ASSERT_TRUE(r.Part("kernel") && r.Part("nccl"));
+        } else {
+            EXPECT_EQ(r.work.bound, Bound::kPeer) << lesson->id;
+            EXPECT_EQ(r.work.peer_bytes, gpus > 1 ? (8u << 20) : 0u) << lesson->id;
+            if (gpus > 1) {
+                ASSERT_TRUE(r.ceiling) << lesson->id;
+                EXPECT_DOUBLE_EQ(*r.ceiling, GetCeilings(0).peer_gbps[1]);
+            }
+        }
+        if (r.pct_of_ceiling) {
+            EXPECT_LT(*r.pct_of_ceiling, 110.0) << lesson->id << " beats its ceiling";
+        }
     }
 }
 
