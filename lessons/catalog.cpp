@@ -17,6 +17,7 @@ const Registry& Catalog() {
         RegisterBasicsChapter(r);
         RegisterReduceChapter(r);
         RegisterGemvChapter(r);
+        RegisterAllreduceChapter(r);
         return r;
     }();
     return registry;

@@ -1,4 +1,5 @@
 // The GPU steps of every chapter (a build with CUDA).
+#include "allreduce_chapter.h"
 #include "basics_chapter.h"
 #include "catalog.h"
 #include "gemv_chapter.h"
@@ -9,8 +10,10 @@ namespace lessons {
 
 std::vector<std::pair<std::string, StepRunner>> GpuRunners() {
     std::vector<std::pair<std::string, StepRunner>> all;
-    for (auto* chapter : {&split::SplitGpuRunners, &basics::BasicsGpuRunners,
-                          &reduce::ReduceGpuRunners, &gemv::GemvGpuRunners})
+    for (auto* chapter :
+         {&split::SplitGpuRunners, &split::SplitMultiGpuRunners, &basics::BasicsGpuRunners,
+          &reduce::ReduceGpuRunners, &reduce::ReduceMultiGpuRunners, &gemv::GemvGpuRunners,
+          &allreduce::AllreduceGpuRunners})
         for (auto& runner : chapter()) all.push_back(std::move(runner));
     return all;
 }

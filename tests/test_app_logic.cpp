@@ -845,7 +845,8 @@ TEST(AppTable, ColumnsComeFromTheFieldTableAndTheChaptersParameters) {
     std::vector<std::string> headers;
     for (const ResultColumn& c : en) headers.push_back(c.header);
     std::vector<std::string> expected = {"lesson",       "Data size",  "Data",
-                                         "Host threads", "Block size", "Output of the offsets"};
+                                         "Host threads", "Block size", "Output of the offsets",
+                                         "GPUs"};
     for (const ResultField& f : ResultFields())
         if (f.header_en && std::string_view(f.name) != "lesson") expected.push_back(f.header_en);
     EXPECT_EQ(headers, expected);
@@ -869,6 +870,7 @@ TEST(AppTable, ColumnsComeFromTheFieldTableAndTheChaptersParameters) {
                                  : c.key == "param:threads" ? "-"
                                  : c.key == "param:data"    ? "-"
                                  : c.key == "param:output"  ? "-"
+                                 : c.key == "param:gpus"    ? "-"
                                                             : f->text(r);
         EXPECT_EQ(c.text(r), want) << c.key;
     }
