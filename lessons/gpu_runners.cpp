@@ -1,5 +1,6 @@
 // The GPU steps of every chapter (a build with CUDA).
 #include "catalog.h"
+#include "gemm_chapter.h"
 #include "reduce_chapter.h"
 #include "split_chapter.h"
 
@@ -7,7 +8,8 @@ namespace lessons {
 
 std::vector<std::pair<std::string, StepRunner>> GpuRunners() {
     std::vector<std::pair<std::string, StepRunner>> all;
-    for (auto* chapter : {&split::SplitGpuRunners, &reduce::ReduceGpuRunners})
+    for (auto* chapter :
+         {&split::SplitGpuRunners, &reduce::ReduceGpuRunners, &gemm::GemmGpuRunners})
         for (auto& runner : chapter()) all.push_back(std::move(runner));
     return all;
 }
