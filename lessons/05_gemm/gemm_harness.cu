@@ -59,8 +59,8 @@ protected:
 
 class KernelStep : public GpuGemmBase {
 public:
-    KernelStep(const Workload& w, const GemmKernel& kernel, int block)
-        : GpuGemmBase(w, kernel.min_cc >= 80), m_kernel(kernel), m_block(block) {}
+    KernelStep(const Workload& w, const GemmKernel& kernel, int block, bool tf32)
+        : GpuGemmBase(w, tf32), m_kernel(kernel), m_block(block) {}
 
 private:
     void Launch(cudaStream_t s) override {
@@ -146,13 +146,14 @@ void CheckRunnable(const GemmKernel& k, const ParamValues& p, int device) {
                          " B of shared memory does not fit on one SM; choose another");
 }
 
-StepRunner KernelRunner(Pick pick) {
+// `tf32`: the step rounds A and B to TF32 (lesson 41) and is checked with TF32's tolerance.
+StepRunner KernelRunner(Pick pick, bool tf32 = false) {
     StepRunner r;
-    r.make = [pick](const Workload& w, const StepContext& c) {
+    r.make = [pick, tf32](const Workload& w, const StepContext& c) {
         const GemmKernel& k = pick(c.params);
         CheckRunnable(k, c.params, c.devices.front());
         return std::unique_ptr<StepInstance>(
-            std::make_unique<KernelStep>(w, k, Threads(k, c.params)));
+            std::make_unique<KernelStep>(w, k, Threads(k, c.params), tf32));
     };
     r.attributes = [pick](const ParamValues& params) {
         const GemmKernel& k = pick(params);
@@ -184,7 +185,7 @@ std::vector<std::pair<std::string, StepRunner>> GemmGpuRunners() {
         {"gemm/38-warp-tiling", KernelRunner(Tiles(kGemm38))},
         {"gemm/39-double-buffering", KernelRunner(Tiles(kGemm39))},
         {"gemm/40-cublas-sgemm", CublasRunner(false)},
-        {"gemm/41-wmma-tf32", KernelRunner(Tiles(kGemm41))},
+        {"gemm/41-wmma-tf32", KernelRunner(Tiles(kGemm41), true)},
         {"gemm/42-cublas-tf32", CublasRunner(true)},
     };
 }
