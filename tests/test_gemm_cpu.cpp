@@ -86,7 +86,8 @@ TEST(GemmWorkload, DataKindsAndSeeds) {
 
 TEST(GemmWorkload, FullUpTo512CubedThenSampled) {
     EXPECT_TRUE(GemmWorkload(Spec(512, 512, 512, "ones")).full_check());
-    const GemmWorkload w(Spec(1030, 263, 531));  // 143.8 M multiply-adds
+    EXPECT_TRUE(GemmWorkload(Spec(65, 64, 32768, "ones")).full_check());  // few elements
+    const GemmWorkload w(Spec(1030, 263, 531));                           // 143.8 M multiply-adds
     EXPECT_FALSE(w.full_check());
     EXPECT_GE(w.checked().size(), size_t(kSampledElements));
     const auto has = [&](uint64_t at) {

@@ -58,7 +58,7 @@ __global__ void __launch_bounds__(THREADS, 2)
 #endif
         }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-        asm volatile("cp.async.commit_group;\n" ::);
+        asm volatile("cp.async.commit_group;\n" ::: "memory");
 #endif
     };
     // Finish the tile in flight into buffer `buf`: registers to shared memory, and wait for
@@ -73,7 +73,7 @@ __global__ void __launch_bounds__(THREADS, 2)
             as[buf][kc + 3][r] = pa[l].w;
         }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-        asm volatile("cp.async.wait_all;\n" ::);
+        asm volatile("cp.async.wait_all;\n" ::: "memory");
 #else
 #pragma unroll
         for (int l = 0; l < kLoadsB; ++l) {

@@ -30,7 +30,8 @@ GemmWorkload::GemmWorkload(const WorkloadSpec& spec)
         FillUniformFloats(SplitMix64(spec.seed).Next(), m_b.data(), m_b.size(), spec.cancel);
     }
     const uint64_t cells = uint64_t(m_m) * uint64_t(m_n);
-    m_full = cells * uint64_t(m_k) <= kFullCheckMacs;
+    // Few elements (a long k): checking them all costs no more than sampling.
+    m_full = cells * uint64_t(m_k) <= kFullCheckMacs || cells <= 2 * uint64_t(kSampledElements);
     if (m_full) {
         std::vector<double> value(cells), magnitude(cells);
         GemmReference(m_a.data(), m_b.data(), m_m, m_n, m_k, value.data(), magnitude.data());
@@ -71,9 +72,10 @@ uint64_t GemmWorkloadHostBytes(uint64_t m, uint64_t n, uint64_t k) {
     const uint64_t cells = SaturatingMul(m, n);
     // Full check: the reference, its magnitudes and the checked indices (8 + 8 + 8 + 16 per
     // element while it is built); sampled: a few thousand elements.
-    const uint64_t reference = SaturatingMul(cells, k) <= kFullCheckMacs
-                                   ? SaturatingMul(cells, 40)
-                                   : uint64_t(kSampledElements + 300) * 24;
+    const uint64_t reference =
+        SaturatingMul(cells, k) <= kFullCheckMacs || cells <= 2 * uint64_t(kSampledElements)
+            ? SaturatingMul(cells, 40)
+            : uint64_t(kSampledElements + 300) * 24;
     return SaturatingAdd(inputs, reference);
 }
 

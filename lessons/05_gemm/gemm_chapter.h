@@ -15,8 +15,9 @@ namespace lessons::gemm {
 
 // The largest m, n or k: the kernels index with int, and time and memory run out long before.
 constexpr uint64_t kMaxDimension = 32768;
-// Up to this many multiply-adds (512³) the check compares every element of C; above it,
-// kSampledElements elements (and a scan of all of C for NaN and Inf).
+// Up to this many multiply-adds (512³), or up to 2 · kSampledElements elements of C, the check
+// compares every element of C; above, kSampledElements elements and more (and a scan of all of
+// C for NaN and Inf).
 constexpr uint64_t kFullCheckMacs = uint64_t(512) * 512 * 512;
 constexpr int kSampledElements = 4096;
 
