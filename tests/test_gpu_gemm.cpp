@@ -111,3 +111,20 @@ TEST(GpuGemm, TooLargeIsAClearUsageError) {
     o.Set("m", "32769");
     EXPECT_THROW(session.Run(*lesson, o), UsageError);
 }
+
+TEST(GpuGemm, EveryTileReportsItsKernelsResources) {
+    REQUIRE_GPU();
+    for (const Lesson* lesson : GemmLessons()) {
+        const ParamSpec* tile = lesson->FindParam("tile");
+        if (!tile || Tf32Unsupported(*lesson)) continue;
+        ASSERT_GE(tile->choices.size(), 4u) << lesson->id;
+        for (const std::string& c : tile->choices) {
+            ParamValues p;
+            p.Set("tile", ParamValue::Choice(c));
+            const KernelAttributes a = lesson->runner.attributes(p);
+            EXPECT_GT(a.registers, 0) << lesson->id << " " << c;
+            EXPECT_GT(a.active_blocks_per_sm, 0) << lesson->id << " " << c << ": cannot run";
+            EXPECT_NE(a.kernel.find("gemm_"), std::string::npos) << a.kernel;
+        }
+    }
+}
