@@ -101,7 +101,8 @@ std::vector<std::string> Registry::Validate(bool require_runners) const {
                 problems.push_back(name + ": the default of '" + p.name +
                                    "' is refused: " + why_not);
         }
-        const bool has_block = l.FindParam("block") != nullptr;
+        // A block size, or (GEMM) a tile configuration that fixes the block.
+        const bool has_block = l.FindParam("block") || l.FindParam("tile");
         if (l.kind == StepKind::kGpu) {
             if (!has_block && !l.library)
                 problems.push_back(name + ": a GPU lesson must declare its block sizes");

@@ -17,6 +17,7 @@ const Registry& Catalog() {
         RegisterBasicsChapter(r);
         RegisterReduceChapter(r);
         RegisterGemvChapter(r);
+        RegisterGemmChapter(r);
         RegisterAllreduceChapter(r);
         return r;
     }();

@@ -22,6 +22,7 @@ void RegisterSplitChapter(Registry& registry);
 void RegisterBasicsChapter(Registry& registry);
 void RegisterReduceChapter(Registry& registry);
 void RegisterGemvChapter(Registry& registry);
+void RegisterGemmChapter(Registry& registry);
 void RegisterAllreduceChapter(Registry& registry);
 
 // --- lessons_runners: the GPU library (or, without CUDA, none) ---

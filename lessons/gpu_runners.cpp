@@ -2,6 +2,7 @@
 #include "allreduce_chapter.h"
 #include "basics_chapter.h"
 #include "catalog.h"
+#include "gemm_chapter.h"
 #include "gemv_chapter.h"
 #include "reduce_chapter.h"
 #include "split_chapter.h"
@@ -13,7 +14,7 @@ std::vector<std::pair<std::string, StepRunner>> GpuRunners() {
     for (auto* chapter :
          {&split::SplitGpuRunners, &split::SplitMultiGpuRunners, &basics::BasicsGpuRunners,
           &reduce::ReduceGpuRunners, &reduce::ReduceMultiGpuRunners, &gemv::GemvGpuRunners,
-          &allreduce::AllreduceGpuRunners})
+          &gemm::GemmGpuRunners, &allreduce::AllreduceGpuRunners})
         for (auto& runner : chapter()) all.push_back(std::move(runner));
     return all;
 }

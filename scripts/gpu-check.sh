@@ -69,6 +69,9 @@ for lesson in ${SANITIZER_LESSONS:-$gpu_lessons}; do
     else
         sizes=("--size 4" "--size 4100 $blocks_small" "--size 4194332 --data ones $blocks_large")
     fi
+    # GEMM: odd shapes that leave partial tiles on every side (its tiles: the default).
+    [ "$chapter" = gemm ] && sizes=("--set m=1 --set n=1 --set k=1"
+        "--set m=17 --set n=33 --set k=65 $blocks_small" "--set m=127 --set n=129 --set k=31 $blocks_large")
     tools="memcheck"
     [ "$own" = own ] && tools="$tools_own"
     for tool in $tools; do

@@ -98,7 +98,7 @@ TEST(Cli, RunByIdTableAndCsv) {
 TEST(Cli, BadArgumentsExitWithTwoAndNameTheProblem) {
     ExpectUsageError("run 1 --size 12QB", "bad size unit");
     ExpectUsageError("run 1 --size -5", "bad size");
-    ExpectUsageError("run 42", "unknown lesson '42'");
+    ExpectUsageError("run 999", "unknown lesson '999'");
     ExpectUsageError("run split/nope", "unknown lesson");
     ExpectUsageError("run 4 --block 2000",
                      "Block size (block) 2000 is not accepted: use a "

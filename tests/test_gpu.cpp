@@ -49,8 +49,8 @@ const Registry& Lessons() {
 
 // Every GPU lesson this process can run whose data is one size (split, reduce, basics,
 // allreduce); chapters with matrix dimensions have test files of their own
-// (test_gpu_gemv.cpp). A lesson whose library is missing here (NCCL) is left out, with a
-// note; its own tests say so (MultiGpu*).
+// (test_gpu_gemv.cpp, test_gpu_gemm.cpp). A lesson whose library is missing here (NCCL) is left
+// out, with a note; its own tests say so (MultiGpu*).
 std::vector<const Lesson*> GpuLessons() {
     std::vector<const Lesson*> out;
     for (const Lesson& l : Lessons().lessons()) {

@@ -81,7 +81,9 @@ TEST(Catalog, EveryLessonDeclaresItsParameters) {
         EXPECT_TRUE(l.FindParam("size") || (l.FindParam("m") && l.FindParam("n")))
             << l.id << ": the chapter's size (or matrix dimensions) is a parameter";
         EXPECT_NE(l.FindParam("data"), nullptr) << l.id;
-        EXPECT_EQ(l.FindParam("block") != nullptr, l.kind == StepKind::kGpu && !l.library) << l.id;
+        EXPECT_EQ(l.FindParam("block") || l.FindParam("tile"),
+                  l.kind == StepKind::kGpu && !l.library)
+            << l.id << ": a GPU step's block size (or tile configuration) is a parameter";
         for (const ParamSpec& p : l.params) EXPECT_EQ(p.Reject(p.Default()), "") << l.id;
     }
     EXPECT_NE(Catalog().FindLesson(3)->FindParam("threads"), nullptr);

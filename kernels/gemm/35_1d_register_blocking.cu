@@ -1,0 +1,73 @@
+// Lesson 35: 1D register blocking, each thread computes TM outputs of one column of C.
+// In lesson 34 every multiply-add needs two shared-memory loads. Here a thread keeps TM sums
+// in registers and reuses one element of the B tile for all of them: per step of k it loads
+// 1 + TM floats from shared memory for TM multiply-adds instead of 2·TM. Fewer, larger blocks
+// of threads also move each tile from global memory once for BM × BN outputs.
+#include "gemm_gpu.cuh"
+#include "gemm_tile_io.cuh"
+#include "gemm_tiles.h"
+
+namespace lessons::gemm {
+
+template <int BM, int BN, int BK, int TM>
+__global__ void __launch_bounds__(BM* BN / TM)
+    gemm_35_1d_blocking_kernel(int m, int n, int k, const float* a, const float* b, float* c) {
+    constexpr int kThreads = BM * BN / TM;
+    __shared__ float as[BM][BK];
+    __shared__ float bs[BK][BN];
+    const int tid = threadIdx.x, tx = tid % BN, ty = tid / BN;  // rows ty*TM .. ty*TM + TM - 1
+    const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+    float sum[TM] = {};
+    for (int k0 = 0; k0 < k; k0 += BK) {
+        for (int i = tid; i < BM * BK; i += kThreads)
+            as[i / BK][i % BK] = Load1(a, m, k, row0 + i / BK, k0 + i % BK);
+        for (int i = tid; i < BK * BN; i += kThreads)
+            bs[i / BN][i % BN] = Load1(b, k, n, k0 + i / BN, col0 + i % BN);
+        __syncthreads();
+#pragma unroll
+        for (int kk = 0; kk < BK; ++kk) {
+            const float bv = bs[kk][tx];  // one load, reused TM times
+#pragma unroll
+            for (int i = 0; i < TM; ++i) sum[i] += as[ty * TM + i][kk] * bv;
+        }
+        __syncthreads();
+    }
+    const int col = col0 + tx;
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+        const int row = row0 + ty * TM + i;
+        if (row < m && col < n) c[size_t(row) * n + col] = sum[i];
+    }
+}
+
+namespace {
+
+template <int BM, int BN, int BK, int TM>
+cudaError_t Launch(int m, int n, int k, const float* a, const float* b, float* c, int,
+                   cudaStream_t s) {
+    const dim3 grid(unsigned((n + BN - 1) / BN), unsigned((m + BM - 1) / BM));
+    gemm_35_1d_blocking_kernel<BM, BN, BK, TM><<<grid, BM * BN / TM, 0, s>>>(m, n, k, a, b, c);
+    return cudaGetLastError();
+}
+
+template <int BM, int BN, int BK, int TM>
+GemmKernel Config(const char* config) {
+    return {config,
+            "gemm_35_1d_blocking_kernel",
+            reinterpret_cast<const void*>(&gemm_35_1d_blocking_kernel<BM, BN, BK, TM>),
+            BM * BN / TM,
+            0,
+            &Launch<BM, BN, BK, TM>,
+            0};
+}
+
+}  // namespace
+
+const GemmKernel kGemm35[kGemmConfigs] = {
+    Config<64, 64, 8, 8>(kTiles35[0]),
+    Config<64, 64, 8, 16>(kTiles35[1]),
+    Config<128, 64, 8, 16>(kTiles35[2]),
+    Config<32, 32, 8, 4>(kTiles35[3]),
+};
+
+}  // namespace lessons::gemm

@@ -1,0 +1,152 @@
+// Lesson 41: tensor cores through WMMA, in TF32 (sm_80 and later).
+// The SIMT steps issue one FMA per thread per instruction. A tensor core multiplies whole
+// 16 × 8 by 8 × 16 tiles per warp instruction (wmma::mma_sync), several times the fp32 FMA
+// rate, at a price: A and B are rounded to TF32 (10-bit mantissa, about 3 decimal digits;
+// sums stay fp32). The tiles are staged as in lesson 39, double-buffered through registers,
+// and each warp keeps its WM × WN block of C in accumulator fragments.
+#include <mma.h>
+
+#include "gemm_gpu.cuh"
+#include "gemm_tile_io.cuh"
+#include "gemm_tiles.h"
+
+namespace lessons::gemm {
+
+namespace wmma = nvcuda::wmma;
+
+template <int BM, int BN, int WARPS_M, int WARPS_N>
+__global__ void __launch_bounds__(32 * WARPS_M * WARPS_N, 2)
+    gemm_41_wmma_tf32_kernel(int m, int n, int k, const float* a, const float* b, float* c) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    constexpr int kThreads = 32 * WARPS_M * WARPS_N, BK = 16, kLda = BK + 4, kLdb = BN + 4;
+    constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N, FM = WM / 16, FN = WN / 16;
+    constexpr int kLoadsA = BM * BK / 4 / kThreads, kLoadsB = BK * BN / 4 / kThreads;
+    static_assert(kLoadsA * kThreads * 4 == BM * BK && kLoadsB * kThreads * 4 == BK * BN, "");
+    __shared__ __align__(128) float as[2][BM][kLda];
+    __shared__ __align__(128) float bs[2][BK][kLdb];
+    __shared__ __align__(128) float stage[WARPS_M * WARPS_N][16 * 16];  // edge tiles of C
+    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+    const int wr = (warp / WARPS_N) * WM, wc = (warp % WARPS_N) * WN;
+    const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+
+    wmma::fragment<wmma::accumulator, 16, 16, 8, float> acc[FM][FN];
+#pragma unroll
+    for (int i = 0; i < FM; ++i)
+#pragma unroll
+        for (int j = 0; j < FN; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
+
+    float4 pa[kLoadsA], pb[kLoadsB];
+    auto fetch = [&](int k0) {
+#pragma unroll
+        for (int l = 0; l < kLoadsA; ++l) {
+            const int i = tid + l * kThreads;
+            pa[l] = Load4(a, m, k, row0 + i / (BK / 4), k0 + (i % (BK / 4)) * 4);
+        }
+#pragma unroll
+        for (int l = 0; l < kLoadsB; ++l) {
+            const int i = tid + l * kThreads;
+            pb[l] = Load4(b, k, n, k0 + i / (BN / 4), col0 + (i % (BN / 4)) * 4);
+        }
+    };
+    auto tf32 = [](float4 v) {
+        return make_float4(wmma::__float_to_tf32(v.x), wmma::__float_to_tf32(v.y),
+                           wmma::__float_to_tf32(v.z), wmma::__float_to_tf32(v.w));
+    };
+    auto land = [&](int buf) {
+#pragma unroll
+        for (int l = 0; l < kLoadsA; ++l) {
+            const int i = tid + l * kThreads;
+            *reinterpret_cast<float4*>(&as[buf][i / (BK / 4)][(i % (BK / 4)) * 4]) = tf32(pa[l]);
+        }
+#pragma unroll
+        for (int l = 0; l < kLoadsB; ++l) {
+            const int i = tid + l * kThreads;
+            *reinterpret_cast<float4*>(&bs[buf][i / (BN / 4)][(i % (BN / 4)) * 4]) = tf32(pb[l]);
+        }
+    };
+
+    fetch(0);
+    land(0);
+    __syncthreads();
+    int cur = 0;
+    for (int k0 = 0; k0 < k; k0 += BK) {
+        const bool more = k0 + BK < k;
+        if (more) fetch(k0 + BK);
+#pragma unroll
+        for (int kk = 0; kk < BK; kk += 8) {
+            wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major>
+                fa[FM];
+            wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::row_major>
+                fb[FN];
+#pragma unroll
+            for (int i = 0; i < FM; ++i)
+                wmma::load_matrix_sync(fa[i], &as[cur][wr + i * 16][kk], kLda);
+#pragma unroll
+            for (int j = 0; j < FN; ++j)
+                wmma::load_matrix_sync(fb[j], &bs[cur][kk][wc + j * 16], kLdb);
+#pragma unroll
+            for (int i = 0; i < FM; ++i)
+#pragma unroll
+                for (int j = 0; j < FN; ++j) wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
+        }
+        if (more) land(cur ^ 1);
+        __syncthreads();
+        cur ^= 1;
+    }
+
+#pragma unroll
+    for (int i = 0; i < FM; ++i)
+#pragma unroll
+        for (int j = 0; j < FN; ++j) {
+            const int row = row0 + wr + i * 16, col = col0 + wc + j * 16;
+            if (row + 16 <= m && col + 16 <= n && (n & 3) == 0) {
+                wmma::store_matrix_sync(c + size_t(row) * n + col, acc[i][j], n,
+                                        wmma::mem_row_major);
+                continue;
+            }
+            // An edge tile: through shared memory, then only the elements inside C.
+            wmma::store_matrix_sync(stage[warp], acc[i][j], 16, wmma::mem_row_major);
+            __syncwarp();
+            for (int e = lane; e < 256; e += 32)
+                if (row + e / 16 < m && col + e % 16 < n)
+                    c[size_t(row + e / 16) * n + col + e % 16] = stage[warp][e];
+            __syncwarp();
+        }
+#else
+    (void)m, (void)n, (void)k, (void)a, (void)b, (void)c;  // needs sm_80: the host refuses
+#endif
+}
+
+namespace {
+
+template <int BM, int BN, int WARPS_M, int WARPS_N>
+cudaError_t Launch(int m, int n, int k, const float* a, const float* b, float* c, int,
+                   cudaStream_t s) {
+    const dim3 grid(unsigned((n + BN - 1) / BN), unsigned((m + BM - 1) / BM));
+    gemm_41_wmma_tf32_kernel<BM, BN, WARPS_M, WARPS_N>
+        <<<grid, 32 * WARPS_M * WARPS_N, 0, s>>>(m, n, k, a, b, c);
+    return cudaGetLastError();
+}
+
+template <int BM, int BN, int WARPS_M, int WARPS_N>
+GemmKernel Config(const char* config) {
+    return {config,
+            "gemm_41_wmma_tf32_kernel",
+            reinterpret_cast<const void*>(&gemm_41_wmma_tf32_kernel<BM, BN, WARPS_M, WARPS_N>),
+            32 * WARPS_M * WARPS_N,
+            0,
+            &Launch<BM, BN, WARPS_M, WARPS_N>,
+            80};
+}
+
+}  // namespace
+
+// Names: threads, block tile BM×BN×BK, warp tile WM×WN (16 × 16 × 8 TF32 fragments).
+const GemmKernel kGemm41[kGemmConfigs] = {
+    Config<128, 128, 2, 4>(kTiles41[0]),
+    Config<128, 128, 2, 2>(kTiles41[1]),
+    Config<64, 128, 2, 2>(kTiles41[2]),
+    Config<64, 64, 2, 2>(kTiles41[3]),
+};
+
+}  // namespace lessons::gemm

@@ -1,0 +1,31 @@
+// Lesson 42: cuBLAS with TF32 tensor cores, the library again.
+// The same cublasSgemm call as lesson 40, with one change: the handle's math mode is
+// CUBLAS_TF32_TENSOR_OP_MATH, which lets cuBLAS round A and B to TF32 (10-bit mantissa) and
+// multiply on the tensor cores, accumulating in fp32. It is the target of lesson 41.
+#include "gemm_gpu.cuh"
+
+#if LESSONS_HAVE_CUBLAS
+#include <cublas_v2.h>
+#endif
+
+namespace lessons::gemm {
+
+#if LESSONS_HAVE_CUBLAS
+
+std::string GemmCublasAllowTf32(void* handle) {
+    const cublasStatus_t status =
+        cublasSetMathMode(static_cast<cublasHandle_t>(handle), CUBLAS_TF32_TENSOR_OP_MATH);
+    if (status == CUBLAS_STATUS_SUCCESS) return {};
+    return std::string("cublasSetMathMode(CUBLAS_TF32_TENSOR_OP_MATH) failed: ") +
+           cublasGetStatusName(status);
+}
+
+#else
+
+std::string GemmCublasAllowTf32(void*) {
+    return GemmCublasUnavailable();
+}
+
+#endif
+
+}  // namespace lessons::gemm

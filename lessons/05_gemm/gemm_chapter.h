@@ -1,0 +1,86 @@
+// Chapter 5, GEMM: the problem (A and B, the reference, the check with its tolerance, the
+// work) and the base of its steps. Step code itself lives in kernels/gemm/.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gemm/gemm_cpu.h"
+#include "lesson.h"
+
+namespace lessons::gemm {
+
+// The largest m, n or k: the kernels index with int, and time and memory run out long before.
+constexpr uint64_t kMaxDimension = 32768;
+// Up to this many multiply-adds (512³), or up to 2 · kSampledElements elements of C, the check
+// compares every element of C; above, kSampledElements elements and more (and a scan of all of
+// C for NaN and Inf).
+constexpr uint64_t kFullCheckMacs = uint64_t(512) * 512 * 512;
+constexpr int kSampledElements = 4096;
+
+// How far an element of C may be from the reference, relative to the sum of |a|·|b| over
+// its products. fp32: 8·2^-24·sqrt(k). Rounding a sum of k products in fp32 errs by at most
+// about k·2^-24 of that sum in the worst case, but with independent roundings the error grows
+// like sqrt(k) (and the worst-case bound would let a missing product pass once k is large);
+// 8·sqrt(k) units is far above what any correct order of summation gives. TF32 steps also
+// round A and B to 10-bit mantissas (relative error up to 2^-11 each), which adds
+// 16·2^-11/sqrt(k): about 1.5 standard deviations of that rounding noise times 10.
+double GemmTolerance(int k, bool tf32);
+
+class GemmWorkload : public Workload {
+public:
+    explicit GemmWorkload(const WorkloadSpec& spec);
+    uint64_t SizeBytes() const override {
+        return (uint64_t(m_m) * m_k + uint64_t(m_k) * m_n) * sizeof(float);
+    }
+    int m() const { return m_m; }
+    int n() const { return m_n; }
+    int k() const { return m_k; }
+    const float* a() const { return m_a.data(); }
+    const float* b() const { return m_b.data(); }
+    bool full_check() const { return m_full; }
+    // The checked elements: every element of C (full_check) or the samples, row-major index.
+    const std::vector<uint64_t>& checked() const { return m_checked; }
+    const std::vector<ReferenceElement>& reference() const { return m_reference; }
+
+private:
+    int m_m = 0, m_n = 0, m_k = 0;
+    std::vector<float> m_a, m_b;
+    bool m_full = true;
+    std::vector<uint64_t> m_checked;
+    std::vector<ReferenceElement> m_reference;
+};
+
+uint64_t GemmWorkloadHostBytes(uint64_t m, uint64_t n, uint64_t k);
+
+// Checks C (m × n floats, row-major) against the workload's reference: any NaN or Inf fails,
+// then every checked element must be within GemmTolerance(k, tf32) × its magnitude.
+Check CheckGemm(const GemmWorkload& work, const float* c, bool tf32);
+
+// Base of every GEMM step: the work and the check of C, which the step fills in ReadBack().
+class GemmStep : public StepInstance {
+public:
+    GemmStep(const Workload& workload, bool tf32)
+        : m_work(static_cast<const GemmWorkload&>(workload)), m_tf32(tf32) {}
+    Check Verify() const override;
+    // 2·m·n·k flops; A and B read once, C written once: compared with the fp32 peak.
+    Work GetWork() const override;
+
+protected:
+    // Copies C into m_c (m × n floats).
+    virtual void ReadBack() const = 0;
+    const GemmWorkload& m_work;
+    bool m_tf32;
+    mutable std::vector<float> m_c;
+};
+
+// Device memory of the GPU steps (A, B, C, and room for cuBLAS's workspace).
+MemoryNeeds GemmGpuNeeds(const ParamValues& params);
+
+// The GPU steps, by lesson id (gemm_harness.cu; empty in a build without CUDA).
+std::vector<std::pair<std::string, StepRunner>> GemmGpuRunners();
+
+}  // namespace lessons::gemm

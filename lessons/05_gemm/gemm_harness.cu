@@ -1,0 +1,193 @@
+// The harness of chapter 5's GPU steps. A and B are copied to the GPU once, when the step is
+// set up; what is timed (CUDA events) is the multiplication alone, as a program that already
+// holds its matrices on the GPU would run it. C is read back for the check, outside the timing.
+#include <algorithm>
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+#include "cuda/cuda_util.h"
+#include "device.h"
+#include "errors.h"
+#include "gemm/gemm_gpu.cuh"
+#include "gemm_chapter.h"
+
+namespace lessons::gemm {
+namespace {
+
+class GpuGemmBase : public GemmStep {
+public:
+    GpuGemmBase(const Workload& w, bool tf32)
+        : GemmStep(w, tf32),
+          m_a(std::max<size_t>(size_t(m_work.m()) * size_t(m_work.k()), 1), "A"),
+          m_b(std::max<size_t>(size_t(m_work.k()) * size_t(m_work.n()), 1), "B"),
+          m_cd(std::max<size_t>(size_t(m_work.m()) * size_t(m_work.n()), 1), "C") {
+        LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_a.get(), m_work.a(),
+                                           size_t(m_work.m()) * size_t(m_work.k()) * sizeof(float),
+                                           cudaMemcpyHostToDevice, m_stream.get()));
+        LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_b.get(), m_work.b(),
+                                           size_t(m_work.k()) * size_t(m_work.n()) * sizeof(float),
+                                           cudaMemcpyHostToDevice, m_stream.get()));
+        // NaN everywhere, so an element a step forgets to write cannot pass the check.
+        LESSONS_CUDA_CHECK(cudaMemsetAsync(m_cd.get(), 0xFF, m_cd.bytes(), m_stream.get()));
+        m_stream.Synchronize();
+    }
+
+    Sample Run() override {
+        m_start.Record(m_stream.get());
+        Launch(m_stream.get());
+        m_stop.Record(m_stream.get());
+        Sample sample;
+        sample.total_ms = cuda::ElapsedMs(m_start, m_stop);
+        sample.parts = {{"kernel", sample.total_ms}};
+        return sample;
+    }
+
+protected:
+    virtual void Launch(cudaStream_t s) = 0;
+    void ReadBack() const override {
+        m_c.resize(size_t(m_work.m()) * size_t(m_work.n()));
+        LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_c.data(), m_cd.get(), m_c.size() * sizeof(float),
+                                           cudaMemcpyDeviceToHost, m_stream.get()));
+        LESSONS_CUDA_CHECK(cudaStreamSynchronize(m_stream.get()));
+    }
+
+    cuda::DeviceBuffer<float> m_a, m_b, m_cd;
+    cuda::Stream m_stream;
+    cuda::Event m_start, m_stop;
+};
+
+class KernelStep : public GpuGemmBase {
+public:
+    KernelStep(const Workload& w, const GemmKernel& kernel, int block, bool tf32)
+        : GpuGemmBase(w, tf32), m_kernel(kernel), m_block(block) {}
+
+private:
+    void Launch(cudaStream_t s) override {
+        LESSONS_CUDA_CHECK(m_kernel.launch(m_work.m(), m_work.n(), m_work.k(), m_a.get(), m_b.get(),
+                                           m_cd.get(), m_block, s));
+    }
+    const GemmKernel& m_kernel;
+    int m_block;
+};
+
+class CublasStep : public GpuGemmBase {
+public:
+    CublasStep(const Workload& w, bool tf32) : GpuGemmBase(w, tf32) {
+        std::string error = GemmCublasCreate(&m_handle, m_stream.get());
+        if (error.empty() && tf32) error = GemmCublasAllowTf32(m_handle);
+        if (!error.empty()) {
+            GemmCublasDestroy(m_handle);
+            throw UnavailableError("cuBLAS: " + error);
+        }
+    }
+    ~CublasStep() override { GemmCublasDestroy(m_handle); }
+    CublasStep(const CublasStep&) = delete;
+    CublasStep& operator=(const CublasStep&) = delete;
+
+private:
+    void Launch(cudaStream_t) override {
+        const std::string error = GemmCublasRun(m_handle, m_work.m(), m_work.n(), m_work.k(),
+                                                m_a.get(), m_b.get(), m_cd.get());
+        if (!error.empty()) throw std::runtime_error(error);
+    }
+    void* m_handle = nullptr;
+};
+
+// The kernel of a lesson at a parameter set: its tile configuration by name, or the one
+// kernel of lessons 32 and 33.
+using Pick = std::function<const GemmKernel&(const ParamValues&)>;
+
+Pick Tiles(const GemmKernel (&table)[kGemmConfigs]) {
+    return [&table](const ParamValues& p) -> const GemmKernel& {
+        const std::string& tile = p.Choice("tile");
+        for (const GemmKernel& k : table)
+            if (tile == k.config) return k;
+        throw std::logic_error("no kernel for tile=" + tile);
+    };
+}
+
+Pick Only(const GemmKernel& k) {
+    return [&k](const ParamValues&) -> const GemmKernel& { return k; };
+}
+
+int Threads(const GemmKernel& k, const ParamValues& p) {
+    return k.threads ? k.threads : static_cast<int>(p.Number("block"));
+}
+
+// What this GPU cannot run: a compute capability below the step's, more threads than the
+// kernel's registers allow in a block, or no block of it fitting on an SM at all.
+void CheckRunnable(const GemmKernel& k, const ParamValues& p, int device) {
+    const DeviceInfo& d = GetDevices().devices[size_t(device)];
+    const int cc = d.cc_major * 10 + d.cc_minor;
+    if (cc < k.min_cc)
+        throw UnavailableError(std::string(k.name) + " needs compute capability " +
+                               std::to_string(k.min_cc / 10) + "." + std::to_string(k.min_cc % 10) +
+                               " (TF32 tensor cores); " + d.name + " has " +
+                               std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor));
+    const int threads = Threads(k, p);
+    const std::string what =
+        k.threads ? "tile=" + std::string(k.config) : "block=" + std::to_string(threads);
+    cudaFuncAttributes attr{};
+    LESSONS_CUDA_CHECK(cudaFuncGetAttributes(&attr, k.kernel));
+    if (threads > attr.maxThreadsPerBlock)
+        throw UsageError(what + " needs " + std::to_string(threads) + " threads per block, but " +
+                         k.name + " uses " + std::to_string(attr.numRegs) +
+                         " registers per thread, which allows at most " +
+                         std::to_string(attr.maxThreadsPerBlock) + "; choose another");
+    int per_sm = 0;
+    LESSONS_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.kernel, threads, k.dynamic_smem));
+    if (per_sm == 0)
+        throw UsageError(what + " cannot run on " + d.name + ": a block of " +
+                         std::to_string(threads) + " threads with " + std::to_string(attr.numRegs) +
+                         " registers each and " +
+                         std::to_string(attr.sharedSizeBytes + k.dynamic_smem) +
+                         " B of shared memory does not fit on one SM; choose another");
+}
+
+// `tf32`: the step rounds A and B to TF32 (lesson 41) and is checked with TF32's tolerance.
+StepRunner KernelRunner(Pick pick, bool tf32 = false) {
+    StepRunner r;
+    r.make = [pick, tf32](const Workload& w, const StepContext& c) {
+        const GemmKernel& k = pick(c.params);
+        CheckRunnable(k, c.params, c.devices.front());
+        return std::unique_ptr<StepInstance>(
+            std::make_unique<KernelStep>(w, k, Threads(k, c.params), tf32));
+    };
+    r.attributes = [pick](const ParamValues& params) {
+        const GemmKernel& k = pick(params);
+        return cuda::QueryKernelAttributes(k.kernel, k.name, Threads(k, params), k.dynamic_smem);
+    };
+    return r;
+}
+
+StepRunner CublasRunner(bool tf32) {
+    StepRunner r;
+    r.make = [tf32](const Workload& w, const StepContext&) {
+        const std::string why = GemmCublasUnavailable();
+        if (!why.empty()) throw UnavailableError(why);
+        return std::unique_ptr<StepInstance>(std::make_unique<CublasStep>(w, tf32));
+    };
+    return r;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, StepRunner>> GemmGpuRunners() {
+    return {
+        {"gemm/32-naive", KernelRunner(Only(kGemm32))},
+        {"gemm/33-coalesced", KernelRunner(Only(kGemm33))},
+        {"gemm/34-shared-memory-tiles", KernelRunner(Tiles(kGemm34))},
+        {"gemm/35-1d-register-blocking", KernelRunner(Tiles(kGemm35))},
+        {"gemm/36-2d-register-blocking", KernelRunner(Tiles(kGemm36))},
+        {"gemm/37-vectorized-transposed-a", KernelRunner(Tiles(kGemm37))},
+        {"gemm/38-warp-tiling", KernelRunner(Tiles(kGemm38))},
+        {"gemm/39-double-buffering", KernelRunner(Tiles(kGemm39))},
+        {"gemm/40-cublas-sgemm", CublasRunner(false)},
+        {"gemm/41-wmma-tf32", KernelRunner(Tiles(kGemm41), true)},
+        {"gemm/42-cublas-tf32", CublasRunner(true)},
+    };
+}
+
+}  // namespace lessons::gemm

@@ -1,0 +1,172 @@
+// Chapter 5's CPU parts: the reference against hand-computed products, the sampled check,
+// the tolerance, and the check's rules (NaN or Inf anywhere fails).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "gemm/gemm_cpu.h"
+#include "gemm_chapter.h"
+#include "lesson.h"
+
+using namespace lessons;
+using namespace lessons::gemm;
+
+namespace {
+
+WorkloadSpec Spec(uint64_t m, uint64_t n, uint64_t k, const char* data = "random") {
+    WorkloadSpec spec;
+    spec.params.Set("m", ParamValue::Number(m));
+    spec.params.Set("n", ParamValue::Number(n));
+    spec.params.Set("k", ParamValue::Number(k));
+    spec.params.Set("data", ParamValue::Choice(data));
+    spec.seed = 7;
+    return spec;
+}
+
+// C as the reference says, rounded to float: what a correct step writes.
+std::vector<float> ReferenceC(const GemmWorkload& w) {
+    std::vector<float> c(size_t(w.m()) * size_t(w.n()), 0.0f);
+    for (size_t s = 0; s < w.checked().size(); ++s)
+        c[w.checked()[s]] = float(w.reference()[s].value);
+    return c;
+}
+
+}  // namespace
+
+TEST(GemmReference, HandComputedProducts) {
+    // [1 2 3; 4 5 -6] · [7 8; 9 10; 11 -12] = [58 -8; 7 154]
+    const float a[] = {1, 2, 3, 4, 5, -6};
+    const float b[] = {7, 8, 9, 10, 11, -12};
+    double c[4], mag[4];
+    GemmReference(a, b, 2, 2, 3, c, mag);
+    EXPECT_EQ(c[0], 58.0);
+    EXPECT_EQ(c[1], -8.0);
+    EXPECT_EQ(c[2], 7.0);      // 28 + 45 - 66
+    EXPECT_EQ(c[3], 154.0);    // 32 + 50 + 72
+    EXPECT_EQ(mag[0], 58.0);   // 7 + 18 + 33
+    EXPECT_EQ(mag[1], 64.0);   // 8 + 20 + 36
+    EXPECT_EQ(mag[2], 139.0);  // 28 + 45 + 66
+    EXPECT_EQ(mag[3], 154.0);  // 32 + 50 + 72
+    const ReferenceElement e = GemmReferenceAt(a, b, 2, 3, 1, 0);
+    EXPECT_EQ(e.value, 7.0);
+    EXPECT_EQ(e.magnitude, 139.0);
+    // 1 × 1 × 1, and a row times a column.
+    const float x = -3.0f, y = 0.5f;
+    GemmReference(&x, &y, 1, 1, 1, c, mag);
+    EXPECT_EQ(c[0], -1.5);
+    EXPECT_EQ(mag[0], 1.5);
+    const float row[] = {1, 2, 3, 4}, col[] = {4, 3, 2, 1};
+    GemmReference(row, col, 1, 1, 4, c, mag);
+    EXPECT_EQ(c[0], 20.0);
+}
+
+TEST(GemmReference, OneElementMatchesTheFullProduct) {
+    const GemmWorkload w(Spec(17, 33, 65));
+    ASSERT_TRUE(w.full_check());
+    ASSERT_EQ(w.checked().size(), size_t(17 * 33));
+    for (uint64_t at : {uint64_t(0), uint64_t(40), uint64_t(17 * 33 - 1)}) {
+        const ReferenceElement e =
+            GemmReferenceAt(w.a(), w.b(), 33, 65, int(at / 33), int(at % 33));
+        EXPECT_DOUBLE_EQ(e.value, w.reference()[at].value);
+        EXPECT_DOUBLE_EQ(e.magnitude, w.reference()[at].magnitude);
+    }
+}
+
+TEST(GemmWorkload, DataKindsAndSeeds) {
+    const GemmWorkload ones(Spec(3, 5, 7, "ones"));
+    for (const ReferenceElement& e : ones.reference()) EXPECT_EQ(e.value, 7.0);
+    const GemmWorkload r1(Spec(4, 4, 4)), r2(Spec(4, 4, 4));
+    EXPECT_EQ(std::vector<float>(r1.a(), r1.a() + 16), std::vector<float>(r2.a(), r2.a() + 16));
+    EXPECT_NE(std::vector<float>(r1.a(), r1.a() + 16), std::vector<float>(r1.b(), r1.b() + 16));
+    for (int i = 0; i < 16; ++i) EXPECT_TRUE(r1.a()[i] >= -1.0f && r1.a()[i] < 1.0f);
+}
+
+TEST(GemmWorkload, FullUpTo512CubedThenSampled) {
+    EXPECT_TRUE(GemmWorkload(Spec(512, 512, 512, "ones")).full_check());
+    EXPECT_TRUE(GemmWorkload(Spec(65, 64, 32768, "ones")).full_check());  // few elements
+    const GemmWorkload w(Spec(1030, 263, 531));                           // 143.8 M multiply-adds
+    EXPECT_FALSE(w.full_check());
+    EXPECT_GE(w.checked().size(), size_t(kSampledElements));
+    const auto has = [&](uint64_t at) {
+        return std::find(w.checked().begin(), w.checked().end(), at) != w.checked().end();
+    };
+    EXPECT_TRUE(has(0));
+    EXPECT_TRUE(has(262));
+    EXPECT_TRUE(has(1029ull * 263));
+    EXPECT_TRUE(has(1030ull * 263 - 1));
+    for (size_t s = 0; s < w.checked().size(); s += 97) {
+        const uint64_t at = w.checked()[s];
+        EXPECT_DOUBLE_EQ(
+            GemmReferenceAt(w.a(), w.b(), 263, 531, int(at / 263), int(at % 263)).value,
+            w.reference()[s].value);
+    }
+}
+
+TEST(GemmTolerance, ScalesWithKAndTf32IsLooser) {
+    EXPECT_DOUBLE_EQ(GemmTolerance(1, false), 8 * std::ldexp(1.0, -24));
+    EXPECT_DOUBLE_EQ(GemmTolerance(4096, false), 8 * 64 * std::ldexp(1.0, -24));
+    EXPECT_GT(GemmTolerance(4096, true), 4 * GemmTolerance(4096, false));
+    EXPECT_DOUBLE_EQ(GemmTolerance(4096, true),
+                     GemmTolerance(4096, false) + 16 * std::ldexp(1.0, -11) / 64);
+}
+
+TEST(GemmCheck, CorrectPassesAndWrongFails) {
+    const GemmWorkload w(Spec(17, 33, 65));
+    std::vector<float> c = ReferenceC(w);
+    EXPECT_TRUE(CheckGemm(w, c.data(), false).ok) << CheckGemm(w, c.data(), false).message;
+    // Just inside and just outside the tolerance at one element.
+    const size_t at = 100;
+    const double tol = GemmTolerance(65, false) * w.reference()[at].magnitude;
+    c[at] = float(w.reference()[at].value + 0.5 * tol);
+    EXPECT_TRUE(CheckGemm(w, c.data(), false).ok);
+    c[at] = float(w.reference()[at].value + 4 * tol);
+    const Check bad = CheckGemm(w, c.data(), false);
+    EXPECT_FALSE(bad.ok);
+    EXPECT_NE(bad.message.find("C[3][1]"), std::string::npos) << bad.message;
+    // The same error is inside TF32's tolerance.
+    EXPECT_TRUE(CheckGemm(w, c.data(), true).ok);
+    // One product left out (what a kernel that skips a k-step would do) fails.
+    c = ReferenceC(w);
+    c[at] =
+        float(w.reference()[at].value - double(w.a()[3 * 65 + 64]) * double(w.b()[64 * 33 + 1]));
+    EXPECT_FALSE(CheckGemm(w, c.data(), false).ok);
+}
+
+TEST(GemmCheck, NaNOrInfAnywhereFails) {
+    for (float bad :
+         {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+          -std::numeric_limits<float>::infinity()}) {
+        const GemmWorkload full(Spec(17, 33, 65));
+        std::vector<float> c = ReferenceC(full);
+        c[5] = bad;
+        const Check check = CheckGemm(full, c.data(), true);
+        EXPECT_FALSE(check.ok);
+        EXPECT_NE(check.message.find("NaN or Inf"), std::string::npos) << check.message;
+    }
+    // Sampled: a NaN where no sample looks is still found by the scan of all of C.
+    const GemmWorkload w(Spec(1030, 263, 531));
+    std::vector<float> c = ReferenceC(w);
+    ASSERT_TRUE(CheckGemm(w, c.data(), false).ok);
+    uint64_t unsampled = 1;
+    while (std::find(w.checked().begin(), w.checked().end(), unsampled) != w.checked().end())
+        ++unsampled;
+    c[unsampled] = std::numeric_limits<float>::quiet_NaN();
+    EXPECT_FALSE(CheckGemm(w, c.data(), false).ok);
+    // A C that is all NaN (a kernel that wrote nothing; the harness fills C with NaN first).
+    std::fill(c.begin(), c.end(), std::numeric_limits<float>::quiet_NaN());
+    EXPECT_FALSE(CheckGemm(w, c.data(), true).ok);
+}
+
+TEST(GemmNeeds, GrowWithTheMatricesAndSaturate) {
+    ParamValues p;
+    p.Set("m", ParamValue::Number(4096));
+    p.Set("n", ParamValue::Number(4096));
+    p.Set("k", ParamValue::Number(4096));
+    const MemoryNeeds needs = GemmGpuNeeds(p);
+    EXPECT_EQ(needs.device_bytes, 3ull * 4096 * 4096 * 4 + (64ull << 20));
+    EXPECT_EQ(needs.host_bytes, 4096ull * 4096 * 4);
+    EXPECT_GT(GemmWorkloadHostBytes(32768, 32768, 32768), 8ull << 30);
+}
