@@ -76,6 +76,7 @@ std::vector<ResultColumn> ResultColumns(const Registry& reg, const Chapter& chap
     std::vector<ResultColumn> out;
     const bool zh = language == "zh";
     auto field_column = [&](const ResultField& f) {
+        if (zh && !f.header_zh) RecordTranslationMiss(f.header_en);
         out.push_back({zh && f.header_zh ? f.header_zh : f.header_en, f.right_aligned, f.name,
                        f.text ? f.text : [](const RunResult&) { return std::string(); }});
     };
@@ -89,9 +90,11 @@ std::vector<ResultColumn> ResultColumns(const Registry& reg, const Chapter& chap
             if (!spec) spec = l->FindParam(name);
         const ParamSpec copy = *spec;
         out.push_back({Label(copy, language), copy.type != ParamType::kChoice, "param:" + name,
-                       [copy](const RunResult& r) {
+                       [copy, language](const RunResult& r) {
                            const ParamValue* v = r.params.Find(copy.name);
-                           return v ? copy.Format(*v) : std::string("-");
+                           if (!v) return std::string("-");
+                           return copy.type == ParamType::kChoice ? Say(language, copy.Format(*v))
+                                                                  : copy.Format(*v);
                        }});
     }
     for (const ResultField& f : ResultFields())
