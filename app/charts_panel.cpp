@@ -59,7 +59,7 @@ std::string ResultTooltip(const UiState& ui, const Registry& reg, const RunResul
     }
     t += "\n";
     t += r.verified ? std::string(Tr(ui, kVerified))
-                    : Fmt(Tr(ui, kWrongWith), r.check_message.c_str());
+                    : Fmt(Tr(ui, kWrongWith), Say(ui.settings.language, r.check_message).c_str());
     if (r.recorded)
         t += "\n" +
              Fmt(Tr(ui, kRecordedOnDate), r.Device().c_str(), r.timestamp.substr(0, 10).c_str());

@@ -270,7 +270,9 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         SameLineIfFits(ButtonWidth(Tr(ui, kCancel)));
         if (ImGui::Button(Tr(ui, kCancel))) c.CancelAll();
     } else if (!live) {
-        DrawWrappedText(Fmt(Tr(ui, kCannotRunHere), c.UnavailableReason(lesson).c_str()), &kAmber);
+        DrawWrappedText(Fmt(Tr(ui, kCannotRunHere),
+                            Say(ui.settings.language, c.UnavailableReason(lesson)).c_str()),
+                        &kAmber);
     }
 
     // Kernel resources at the chosen parameters: asked of the worker, or, for a recorded

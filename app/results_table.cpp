@@ -48,7 +48,8 @@ void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, con
                     ImGui::TextColored(kGreen, "\xE2\x9C\x93");
                 } else {
                     ImGui::TextColored(kRed, "%s", Tr(ui, kWrongResult));
-                    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.check_message.c_str());
+                    if (ImGui::IsItemHovered())
+                        ImGui::SetTooltip("%s", Say(ui.settings.language, r.check_message).c_str());
                 }
             } else if (col.key == "lesson" && r.lesson == lesson.number) {
                 ImGui::TextColored(kAccent, "%d", r.lesson);

@@ -92,6 +92,49 @@ constexpr Word kPhrases[] = {
     {"exit code %s", "退出码 %s"},
     {"A result could not be read: %s", "无法读取一个结果：%s"},
     {"%t (the worker will be restarted)", "%t（工作进程将被重启）"},
+    {"The worker is %s: rebuild it (cmake --build build), or name another with --worker PATH.",
+     "工作进程是 %s：请重新构建它（cmake --build build），或用 --worker PATH 指定另一个。"},
+    {"The worker was named with --worker %s.", "工作进程由 --worker %s 指定。"},
+    {"cuda-lessons-cli was looked for next to this program (%s) and on PATH; %s exists but is not "
+     "executable (chmod +x it). Build it (cmake --build build) or install it beside cuda-lessons, "
+     "or name it with --worker PATH.",
+     "已在本程序旁（%s）和 PATH 中查找 cuda-lessons-cli；%s 存在但不可执行（请 chmod +x）。"
+     "请构建它（cmake --build build）或把它安装在 cuda-lessons 旁边，或用 --worker PATH 指定。"},
+    {"cuda-lessons-cli was looked for next to this program (%s) and on PATH. Build it (cmake "
+     "--build build) or install it beside cuda-lessons, or name it with --worker PATH.",
+     "已在本程序旁（%s）和 PATH 中查找 cuda-lessons-cli。请构建它（cmake --build build）"
+     "或把它安装在 cuda-lessons 旁边，或用 --worker PATH 指定。"},
+    // Wrong results (the chapters' checks).
+    {"found %s line breaks, expected %s; first difference at sorted position %s: got %s, "
+     "expected %s",
+     "找到 %s 个换行，应为 %s 个；排序后第一个不同在位置 %s：得到 %s，应为 %s"},
+    {"the step reported %s offsets, more than the buffer can hold",
+     "该步骤报告了 %s 个偏移，超出缓冲区的容量"},
+    {"sum %s, expected %s: off by %s, more than the tolerance %s",
+     "和为 %s，应为 %s：相差 %s，超过容差 %s"},
+    // The GUI's own notices (exports, screenshots, settings, fonts, recordings).
+    {"Exported %s results to %s", "已将 %s 个结果导出到 %s"},
+    {"Could not write %s: %s", "无法写入 %s：%s"},
+    {"Screenshot written to %s", "截图已写入 %s"},
+    {"Screenshot failed: %s", "截图失败：%s"},
+    {"Recorded results: %s", "已录制的结果：%s"},
+    {"the settings file %s is not valid JSON; using defaults",
+     "设置文件 %s 不是有效的 JSON；使用默认值"},
+    {"the settings file %s has a bad value (%s); using defaults",
+     "设置文件 %s 中有错误的值（%s）；使用默认值"},
+    {"cannot write %s", "无法写入 %s"},
+    {"cannot replace %s", "无法替换 %s"},
+    {"%s is %s bytes, more than this program ever writes: ignored (it is rewritten at exit)",
+     "%s 有 %s 字节，超过本程序会写入的大小：已忽略（退出时重写）"},
+    {"%s is not a regular file: ignored", "%s 不是普通文件：已忽略"},
+    {"%s has more than %s sections: ignored (it is rewritten at exit)",
+     "%s 的节数超过 %s：已忽略（退出时重写）"},
+    {"not saving %s: %s bytes in %s sections is more than expected",
+     "不保存 %s：%s 字节、%s 个节，超出预期"},
+    {"Some fonts are missing (%s): install fonts-dejavu-core and fonts-wqy-microhei. Using ImGui's "
+     "default font where they are missing; Chinese text may not show.",
+     "缺少部分字体（%s）：请安装 fonts-dejavu-core 和 fonts-wqy-microhei。缺少的字体用 ImGui "
+     "的默认字体代替；中文可能无法显示。"},
 };
 
 // A format split into its literal pieces and its slots: literals.size() == slots.size() + 1.
