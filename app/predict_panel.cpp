@@ -57,16 +57,22 @@ void DrawPrediction(UiState& ui, Controller& c, const Registry& reg, const Lesso
 
 void DrawSummary(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
     const Chapter& chapter = reg.ChapterOf(lesson);
-    const std::vector<SummaryRow> rows =
-        SummaryRows(reg, chapter, [&](const Lesson& l) { return ShownResult(c, reg, l, ui.run); });
+    int base = 0;
+    const std::vector<SummaryRow> rows = SummaryRows(
+        reg, chapter, [&](const Lesson& l) { return ShownResult(c, reg, l, ui.run); }, &base);
     ui.summary_rows = static_cast<int>(rows.size());
     const bool zh = ui.settings.language == "zh";
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
                                   ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("summary", 9, flags)) return;
-    for (const Word* w : {&kSumLesson, &kSumStep, &kSumTime, &kSumRate, &kSumPct, &kSumVsPrevious,
-                          &kSumVsFirst, &kSumSeed, &kSumOrigin})
+    // As tall as its rows: the sections below stay in view.
+    const float height = ImGui::GetFrameHeightWithSpacing() * static_cast<float>(rows.size() + 1) +
+                         ImGui::GetStyle().ScrollbarSize;
+    if (!ImGui::BeginTable("summary", 9, flags, ImVec2(0, height))) return;
+    const std::string vs_first = base ? Fmt(Tr(ui, kSumVsLesson), base) : Tr(ui, kSumVsFirst);
+    for (const Word* w : {&kSumLesson, &kSumStep, &kSumTime, &kSumRate, &kSumPct, &kSumVsPrevious})
         ImGui::TableSetupColumn(Tr(ui, *w));
+    ImGui::TableSetupColumn(vs_first.c_str());
+    for (const Word* w : {&kSumSeed, &kSumOrigin}) ImGui::TableSetupColumn(Tr(ui, *w));
     ImGui::TableHeadersRow();
     for (const SummaryRow& row : rows) {
         const Lesson& l = *row.lesson;
@@ -78,10 +84,14 @@ void DrawSummary(UiState& ui, const Controller& c, const Registry& reg, const Le
         else
             ImGui::Text("%d", l.number);
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(LessonTitle(ui, l).c_str());
+        const std::string title = LessonTitle(ui, l);
+        const std::string cut = Elide(title, ImGui::GetFontSize() * 13);
+        ImGui::TextUnformatted(cut.c_str());
+        if (cut != title && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", title.c_str());
         ImGui::TableNextColumn();
         if (!r) {
-            ImGui::TextDisabled("%s", Tr(ui, kSumNotRun));
+            ImGui::TextDisabled("-");
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr(ui, kSumNotRun));
         } else if (!r->verified) {
             ImGui::TextColored(kRed, "%s", Tr(ui, kWrongResult));
         } else {

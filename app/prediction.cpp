@@ -170,11 +170,19 @@ std::vector<std::string> PredictionLines(const std::string& language, const Less
 namespace lessons::app {
 
 std::vector<SummaryRow> SummaryRows(const Registry& reg, const Chapter& chapter,
-                                    const std::function<const RunResult*(const Lesson&)>& shown) {
+                                    const std::function<const RunResult*(const Lesson&)>& shown,
+                                    int* base) {
     std::vector<SummaryRow> rows;
     const std::vector<const Lesson*> lessons = reg.LessonsOf(chapter);
     auto usable = [](const RunResult* r) { return r && r->verified && r->median_ms > 0; };
-    const RunResult* first = lessons.empty() ? nullptr : shown(*lessons.front());
+    const RunResult* first = nullptr;
+    const Lesson* first_lesson = nullptr;
+    for (const Lesson* l : lessons)
+        if (!first && usable(shown(*l))) {
+            first = shown(*l);
+            first_lesson = l;
+        }
+    if (base) *base = first_lesson ? first_lesson->number : 0;
     for (const Lesson* l : lessons) {
         SummaryRow row;
         row.lesson = l;
@@ -183,7 +191,7 @@ std::vector<SummaryRow> SummaryRows(const Registry& reg, const Chapter& chapter,
             const Lesson* prev = l->previous ? reg.FindLesson(l->previous) : nullptr;
             const RunResult* p = prev ? shown(*prev) : nullptr;
             if (usable(p)) row.vs_previous = p->median_ms / row.result->median_ms;
-            if (usable(first) && l != lessons.front())
+            if (usable(first) && l != first_lesson)
                 row.vs_first = first->median_ms / row.result->median_ms;
         }
         rows.push_back(row);

@@ -56,10 +56,14 @@ struct SummaryRow {
     const Lesson* lesson = nullptr;
     const RunResult* result = nullptr;
     std::optional<double> vs_previous;  // previous step's time / this one's
-    std::optional<double> vs_first;     // the chapter's first step's time / this one's
+    std::optional<double> vs_first;     // the base step's time / this one's
 };
-// Every lesson of `chapter`, in order, with the result `shown` gives for it.
+// Every lesson of `chapter`, in order, with the result `shown` gives for it. The cumulative
+// speed-up is over the chapter's first step that has a correct result (`*base` is its number;
+// 0 when none has): the CPU step once the chapter has run here, the first GPU step when only
+// recorded results are shown.
 std::vector<SummaryRow> SummaryRows(const Registry& reg, const Chapter& chapter,
-                                    const std::function<const RunResult*(const Lesson&)>& shown);
+                                    const std::function<const RunResult*(const Lesson&)>& shown,
+                                    int* base = nullptr);
 
 }  // namespace lessons::app

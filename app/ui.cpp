@@ -187,8 +187,10 @@ void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
     // A section header; every one is open while a test walks the page.
     auto section = [&](const Word& word, const char* name, bool open_by_default) {
         if (ui.open_all) ImGui::SetNextItemOpen(true, ImGuiCond_Always);
+        // The ID does not change with the language: a section stays open across a switch.
+        const std::string label = std::string(Tr(ui, word)) + "###" + name;
         const bool open = ImGui::CollapsingHeader(
-            Tr(ui, word), open_by_default ? ImGuiTreeNodeFlags_DefaultOpen : 0);
+            label.c_str(), open_by_default ? ImGuiTreeNodeFlags_DefaultOpen : 0);
         Remember(ui, name);
         return open;
     };

@@ -221,6 +221,7 @@ inline constexpr Word kSumRate{"rate", "速率"};
 inline constexpr Word kSumPct{"share of ceiling", "占上限比例"};
 inline constexpr Word kSumVsPrevious{"vs previous", "比上一步"};
 inline constexpr Word kSumVsFirst{"vs first", "比第一步"};
+inline constexpr Word kSumVsLesson{"vs #%d", "比第 %d 课"};
 inline constexpr Word kSumSeed{"seed author's figure", "种子作者的数据"};
 inline constexpr Word kSumOrigin{"origin", "来源"};
 inline constexpr Word kSumNotRun{"not run at these settings", "当前设置下未运行"};
@@ -363,6 +364,7 @@ inline constexpr const Word* kAllWords[] = {&kRun,
                                             &kSumPct,
                                             &kSumVsPrevious,
                                             &kSumVsFirst,
+                                            &kSumVsLesson,
                                             &kSumSeed,
                                             &kSumOrigin,
                                             &kSumNotRun,

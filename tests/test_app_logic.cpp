@@ -1451,10 +1451,12 @@ TEST_F(AppLogic, TheChapterSummaryHasEveryStepWithSpeedupsAndTheSeedFigures) {
     Key(kKeyC);  // lesson 19 runs live (50 ms in the fake worker); 20-26 are recorded
     Frames(3);
     const Chapter& chapter = *registry.FindChapter("reduce");
-    const std::vector<SummaryRow> rows = SummaryRows(registry, chapter, [&](const Lesson& l) {
-        return ShownResult(*controller, registry, l, ui.run);
-    });
+    int base = -1;
+    std::vector<SummaryRow> rows = SummaryRows(
+        registry, chapter,
+        [&](const Lesson& l) { return ShownResult(*controller, registry, l, ui.run); }, &base);
     ASSERT_EQ(rows.size(), 8u);
+    EXPECT_EQ(base, 19);
     ASSERT_TRUE(rows[0].result && !rows[0].result->recorded);
     EXPECT_FALSE(rows[0].vs_previous);
     EXPECT_FALSE(rows[0].vs_first) << "the first step is the baseline";
@@ -1466,6 +1468,17 @@ TEST_F(AppLogic, TheChapterSummaryHasEveryStepWithSpeedupsAndTheSeedFigures) {
         EXPECT_DOUBLE_EQ(*rows[i].vs_first, 50.0 / rows[i].result->median_ms);
     }
     EXPECT_EQ(rows[1].lesson->seed.text_en, "0.970 ms (2^20 floats, block 1024)");
+    // Without the live CPU step (another size), the cumulative speed-up is over lesson 20.
+    rows = SummaryRows(
+        registry, chapter,
+        [&](const Lesson& l) {
+            return l.number == 19 ? nullptr : ShownResult(*controller, registry, l, ui.run);
+        },
+        &base);
+    EXPECT_EQ(base, 20);
+    EXPECT_FALSE(rows[1].vs_first);
+    ASSERT_TRUE(rows[7].vs_first);
+    EXPECT_DOUBLE_EQ(*rows[7].vs_first, rows[1].result->median_ms / rows[7].result->median_ms);
     EXPECT_EQ(rows[1].lesson->seed.source, "seed 003");
     // Drawn on the page, open or walked.
     ui.open_all = true;
