@@ -1,6 +1,9 @@
 // The lesson page's "Predict, then measure" box (prediction.h builds its lines) and the
 // chapter summary: every step's time, rate, % of its ceiling, speed-ups over the previous step
 // and over the chapter's first, and the seed author's figure, from live and recorded results.
+#include <algorithm>
+#include <array>
+
 #include "lesson_text.h"
 #include "panels.h"
 #include "prediction.h"
@@ -62,62 +65,84 @@ void DrawSummary(UiState& ui, const Controller& c, const Registry& reg, const Le
         reg, chapter, [&](const Lesson& l) { return ShownResult(c, reg, l, ui.run); }, &base);
     ui.summary_rows = static_cast<int>(rows.size());
     const bool zh = ui.settings.language == "zh";
+    constexpr int kColumns = 9;
+    // Every cell's text first: the columns are as wide as their widest cell, on the first frame.
+    const std::string vs_first = base ? Fmt(Tr(ui, kSumVsLesson), base) : Tr(ui, kSumVsFirst);
+    const std::array<std::string, kColumns> headers = {
+        Tr(ui, kSumLesson), Tr(ui, kSumStep), Tr(ui, kSumTime),
+        Tr(ui, kSumRate),   Tr(ui, kSumPct),  Tr(ui, kSumVsPrevious),
+        vs_first,           Tr(ui, kSumSeed), Tr(ui, kSumOrigin)};
+    std::vector<std::array<std::string, kColumns>> cells;
+    for (const SummaryRow& row : rows) {
+        const Lesson& l = *row.lesson;
+        const RunResult* r = row.result;
+        const bool ok = r && r->verified;
+        std::array<std::string, kColumns> cell;
+        cell[0] = std::to_string(l.number);
+        cell[1] = Elide(LessonTitle(ui, l), ImGui::GetFontSize() * 9);
+        cell[2] = !r ? "-" : !r->verified ? Tr(ui, kWrongResult) : Ms(r->median_ms);
+        if (ok) {
+            cell[3] = Fixed(r->Rate(), r->Rate() < 100 ? 1 : 0) + " " + r->RateUnit();
+            if (r->pct_of_ceiling) cell[4] = Fixed(*r->pct_of_ceiling, 0) + "%";
+            cell[5] = TimesText(row.vs_previous);
+            cell[6] = TimesText(row.vs_first);
+        }
+        if (!l.seed.empty()) cell[7] = zh ? l.seed.text_zh : l.seed.text_en;
+        if (r) cell[8] = Tr(ui, r->recorded ? kRecorded : kLive);
+        cells.push_back(cell);
+    }
+    std::array<float, kColumns> widths{};
+    for (int k = 0; k < kColumns; ++k) {
+        widths[size_t(k)] = ImGui::CalcTextSize(headers[size_t(k)].c_str()).x;
+        for (const auto& cell : cells)
+            widths[size_t(k)] =
+                std::max(widths[size_t(k)], ImGui::CalcTextSize(cell[size_t(k)].c_str()).x);
+    }
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
                                   ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
     // As tall as its rows: the sections below stay in view.
     const float height = ImGui::GetFrameHeightWithSpacing() * static_cast<float>(rows.size() + 1) +
                          ImGui::GetStyle().ScrollbarSize;
-    if (!ImGui::BeginTable("summary", 9, flags, ImVec2(0, height))) return;
-    const std::string vs_first = base ? Fmt(Tr(ui, kSumVsLesson), base) : Tr(ui, kSumVsFirst);
-    for (const Word* w : {&kSumLesson, &kSumStep, &kSumTime, &kSumRate, &kSumPct, &kSumVsPrevious})
-        ImGui::TableSetupColumn(Tr(ui, *w));
-    ImGui::TableSetupColumn(vs_first.c_str());
-    for (const Word* w : {&kSumSeed, &kSumOrigin}) ImGui::TableSetupColumn(Tr(ui, *w));
+    if (!ImGui::BeginTable("summary", kColumns, flags, ImVec2(0, height))) return;
+    for (int k = 0; k < kColumns; ++k)
+        ImGui::TableSetupColumn(headers[size_t(k)].c_str(), ImGuiTableColumnFlags_WidthFixed,
+                                widths[size_t(k)]);
     ImGui::TableHeadersRow();
-    for (const SummaryRow& row : rows) {
-        const Lesson& l = *row.lesson;
-        const RunResult* r = row.result;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const Lesson& l = *rows[i].lesson;
+        const RunResult* r = rows[i].result;
+        const auto& cell = cells[i];
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         if (l.number == lesson.number)
-            ImGui::TextColored(kAccent, "%d", l.number);
+            ImGui::TextColored(kAccent, "%s", cell[0].c_str());
         else
-            ImGui::Text("%d", l.number);
+            ImGui::TextUnformatted(cell[0].c_str());
         ImGui::TableNextColumn();
-        const std::string title = LessonTitle(ui, l);
-        const std::string cut = Elide(title, ImGui::GetFontSize() * 13);
-        ImGui::TextUnformatted(cut.c_str());
-        if (cut != title && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", title.c_str());
+        ImGui::TextUnformatted(cell[1].c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", LessonTitle(ui, l).c_str());
         ImGui::TableNextColumn();
         if (!r) {
-            ImGui::TextDisabled("-");
+            ImGui::TextDisabled("%s", cell[2].c_str());
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr(ui, kSumNotRun));
         } else if (!r->verified) {
-            ImGui::TextColored(kRed, "%s", Tr(ui, kWrongResult));
+            ImGui::TextColored(kRed, "%s", cell[2].c_str());
         } else {
-            RightAligned(Ms(r->median_ms));
+            RightAligned(cell[2]);
         }
-        const bool ok = r && r->verified;
-        ImGui::TableNextColumn();
-        if (ok) RightAligned(Fixed(r->Rate(), r->Rate() < 100 ? 1 : 0) + " " + r->RateUnit());
-        ImGui::TableNextColumn();
-        if (ok && r->pct_of_ceiling) RightAligned(Fixed(*r->pct_of_ceiling, 0) + "%");
-        ImGui::TableNextColumn();
-        if (ok) RightAligned(TimesText(row.vs_previous));
-        ImGui::TableNextColumn();
-        if (ok) RightAligned(TimesText(row.vs_first));
-        ImGui::TableNextColumn();
-        if (!l.seed.empty()) {
-            ImGui::TextUnformatted((zh ? l.seed.text_zh : l.seed.text_en).c_str());
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l.seed.source.c_str());
+        for (size_t k = 3; k <= 6; ++k) {
+            ImGui::TableNextColumn();
+            RightAligned(cell[k]);
         }
         ImGui::TableNextColumn();
-        if (r) {
-            if (r->recorded)
-                ImGui::TextColored(kAmber, "%s", Tr(ui, kRecorded));
-            else
-                ImGui::TextUnformatted(Tr(ui, kLive));
-        }
+        ImGui::TextUnformatted(cell[7].c_str());
+        if (!l.seed.empty() && ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", l.seed.source.c_str());
+        ImGui::TableNextColumn();
+        if (r && r->recorded)
+            ImGui::TextColored(kAmber, "%s", cell[8].c_str());
+        else
+            ImGui::TextUnformatted(cell[8].c_str());
     }
     ImGui::EndTable();
     Remember(ui, "summary_table");

@@ -218,7 +218,7 @@ inline constexpr Word kSumLesson{"lesson", "课"};
 inline constexpr Word kSumStep{"step", "步骤"};
 inline constexpr Word kSumTime{"time ms", "时间 ms"};
 inline constexpr Word kSumRate{"rate", "速率"};
-inline constexpr Word kSumPct{"share of ceiling", "占上限比例"};
+inline constexpr Word kSumPct{"of ceiling", "占上限"};
 inline constexpr Word kSumVsPrevious{"vs previous", "比上一步"};
 inline constexpr Word kSumVsFirst{"vs first", "比第一步"};
 inline constexpr Word kSumVsLesson{"vs #%d", "比第 %d 课"};
