@@ -77,7 +77,10 @@ std::vector<std::string> PredictionLines(const std::string& language, const Less
         return out;
     }
     const std::optional<Work> work = EstimateWork(lesson, chapter, params);
-    if (!work) return out;
+    if (!work) {
+        out.push_back(Tr(language, kPredNoWork));
+        return out;
+    }
     std::string line = Fmt(Tr(language, kPredWork), FormatSize(work->bytes_read).c_str(),
                            FormatSize(work->bytes_written).c_str());
     if (work->flops) line += Fmt(Tr(language, kPredFlops), Count(double(work->flops)).c_str());

@@ -209,6 +209,8 @@ inline constexpr Word kPredMeasuredRun{"Measured: whole run %s ms, %s\xC3\x97 th
                                        "实测：整次运行 %s ms，是下界的 %s 倍"};
 inline constexpr Word kPredNotYet{"Measured: not yet at these settings (press Run).",
                                   "实测：当前设置下尚未运行（请按“运行”）。"};
+inline constexpr Word kPredNoWork{"This chapter declares no work rule: nothing to predict from.",
+                                  "本章没有声明工作量规则：无从预测。"};
 inline constexpr Word kPredCpu{"A CPU step: there is no GPU ceiling to predict it from.",
                                "CPU 步骤：没有可用来预测的 GPU 上限。"};
 
@@ -356,6 +358,7 @@ inline constexpr const Word* kAllWords[] = {&kRun,
                                             &kPredMeasuredRun,
                                             &kPredNotYet,
                                             &kPredCpu,
+                                            &kPredNoWork,
                                             &kSummaryHeader,
                                             &kSumLesson,
                                             &kSumStep,
