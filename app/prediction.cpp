@@ -155,8 +155,10 @@ std::vector<std::string> PredictionLines(const std::string& language, const Less
     const bool pcie_known =
         !(work->h2d_bytes && c.h2d_gbps <= 0) && !(work->d2h_bytes && c.d2h_gbps <= 0);
     if (!kernel_ms) {  // the copies and the kernel overlap: only the whole run is timed
-        line = Fmt(Tr(language, kPredMeasuredRun), MsText(measured->median_ms).c_str(),
-                   pcie_known ? Times(TimesBound(measured->median_ms, p.total_ms)).c_str() : "?");
+        line = pcie_known
+                   ? Fmt(Tr(language, kPredMeasuredRun), MsText(measured->median_ms).c_str(),
+                         Times(TimesBound(measured->median_ms, p.total_ms)).c_str())
+                   : Fmt(Tr(language, kPredMeasuredRunOnly), MsText(measured->median_ms).c_str());
     } else {
         line = Fmt(Tr(language, kPredMeasuredKernel), MsText(*kernel_ms).c_str(),
                    Times(TimesBound(*kernel_ms, p.device_ms)).c_str());

@@ -1443,6 +1443,12 @@ TEST_F(AppLogic, WithoutAGpuThePredictionUsesTheRecordedCeilingLabelledAsSuch) {
         << Lines(ui.prediction);
     EXPECT_TRUE(Has(ui.prediction, "Little's law needs the GPU's SM count and clock"))
         << Lines(ui.prediction);
+    // Lesson 11 times only its whole run, and no PCIe ceiling was recorded: no ratio is made up.
+    Click("lesson_11");
+    Frames(2);
+    EXPECT_TRUE(Has(ui.prediction, "(no PCIe ceiling here to compare it with)"))
+        << Lines(ui.prediction);
+    EXPECT_FALSE(Has(ui.prediction, "?")) << Lines(ui.prediction);
 }
 
 TEST_F(AppLogic, TheChapterSummaryHasEveryStepWithSpeedupsAndTheSeedFigures) {
