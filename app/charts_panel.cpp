@@ -3,7 +3,9 @@
 // host-to-device / kernel / device-to-host breakdown of GPU steps, and the block-size and
 // data-size sweeps. Bars match every parameter of their lesson (ShownResult); sweeps match
 // the chapter's parameters but the one swept.
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <map>
 
 #include "chart.h"
@@ -212,40 +214,140 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
         }
         Remember(ui, "compare_recorded");
     }
+    // A lesson on several GPUs: the results recorded with more GPUs than this machine ran,
+    // beside the live bars (a one-GPU machine runs these lessons with one GPU).
+    if (!lesson.FindParam("gpus")) return;
+    std::map<uint64_t, const RunResult*> by_gpus;  // the newest recorded one per GPU count
+    for (const StoredResult& s : c.results())
+        if (s.origin == Origin::kRecorded && s.result.lesson == lesson.number &&
+            s.result.Number("gpus").value_or(1) > 1)
+            by_gpus[*s.result.Number("gpus")] = &s.result;
+    for (const auto& [gpus, r] : by_gpus) {
+        std::string devices;
+        for (const std::string& d : r->devices) devices += (devices.empty() ? "" : ", ") + d;
+        ImGui::TextDisabled(
+            "%s", Fmt(Tr(ui, kRecordedWithGpus), int(gpus), devices.c_str(),
+                      r->timestamp.substr(0, 10).c_str(), Ms(r->median_ms).c_str(), r->Rate(),
+                      r->RateUnit(), DescribeParams(chapter.params, r->params).c_str())
+                      .c_str());
+    }
 }
+
+namespace {
+
+// The parts a result's bar is made of: the whole-step parts it reports ("h2d", "peer",
+// "kernel", "d2h", "host add", "reduce-scatter", ...), not each GPU's ("gpu1 h2d"). Steps
+// that report only their kernel (chapter 3's one-GPU steps) have no breakdown.
+std::vector<const TimedPart*> WholeStepParts(const RunResult& r) {
+    std::vector<const TimedPart*> out;
+    for (const TimedPart& p : r.parts)
+        if (p.name.rfind("gpu", 0) != 0) out.push_back(&p);
+    if (out.size() == 1 && out.front()->name == "kernel") out.clear();
+    return out;
+}
+
+// A part's name in the legend: the usual four in the page's language, others as reported.
+std::string PartLabel(const UiState& ui, const std::string& name) {
+    if (name == "h2d") return Tr(ui, kHostToDevice);
+    if (name == "peer") return Tr(ui, kGpuToGpu);
+    if (name == "kernel") return Tr(ui, kKernel);
+    if (name == "d2h") return Tr(ui, kDeviceToHost);
+    if (name == "host add") return Tr(ui, kHostAdd);
+    if (name == "broadcast") return Tr(ui, kBroadcast);
+    return Say(ui.settings.language, name);
+}
+
+}  // namespace
 
 void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
     const Chapter& chapter = reg.ChapterOf(lesson);
-    std::vector<chart::Bar> bars;
+    std::vector<const RunResult*> shown;
+    // The legend: the usual parts first, in the order a copy-scan-copy step runs them, then
+    // any other part the chapter's steps report (chapter 7), in the order they appear.
+    std::vector<std::string> names = {"h2d", "peer", "kernel", "d2h"};
+    std::vector<bool> used(names.size(), false);
     for (const Lesson* l : reg.LessonsOf(chapter)) {
-        const RunResult* shown = ShownResult(c, reg, *l, ui.run);
-        if (!shown) continue;
-        const RunResult& r = *shown;
-        const auto h2d = r.Part("h2d"), kernel = r.Part("kernel"), d2h = r.Part("d2h");
-        if (!h2d || !kernel || !d2h) continue;
-        chart::Bar b;
-        b.label = "#" + std::to_string(l->number);
-        b.parts = {*h2d, *kernel, *d2h};
-        b.value = b.parts[0] + b.parts[1] + b.parts[2];
-        b.highlight = l->number == lesson.number;
-        b.hatched = r.recorded;
-        b.invalid = !r.verified;
-        b.tooltip = Fmt(Tr(ui, kBreakdownTip), Ms(b.parts[0]).c_str(), Ms(b.parts[1]).c_str(),
-                        Ms(b.parts[2]).c_str());
-        bars.push_back(b);
+        const RunResult* r = ShownResult(c, reg, *l, ui.run);
+        if (!r) continue;
+        const std::vector<const TimedPart*> parts = WholeStepParts(*r);
+        if (parts.empty()) continue;
+        shown.push_back(r);
+        for (const TimedPart* p : parts) {
+            const auto at = std::find(names.begin(), names.end(), p->name);
+            if (at == names.end()) {
+                names.push_back(p->name);
+                used.push_back(true);
+            } else {
+                used[size_t(at - names.begin())] = true;
+            }
+        }
     }
-    if (bars.empty()) {
+    if (shown.empty()) {
         ImGui::TextDisabled("%s", Tr(ui, kNoBreakdown));
         return;
     }
+    const ImU32 palette[] = {IM_COL32(230, 150, 60, 255),  IM_COL32(90, 190, 120, 255),
+                             IM_COL32(80, 160, 255, 255),  IM_COL32(170, 110, 230, 255),
+                             IM_COL32(230, 200, 80, 255),  IM_COL32(240, 110, 130, 255),
+                             IM_COL32(120, 210, 220, 255), IM_COL32(250, 240, 170, 255),
+                             IM_COL32(150, 120, 90, 255),  IM_COL32(200, 200, 200, 255)};
     chart::BarOptions o;
+    std::vector<std::string> kept;  // the legend's parts, by name
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (!used[i]) continue;
+        kept.push_back(names[i]);
+        o.part_names.push_back(PartLabel(ui, names[i]));
+        o.part_colors.push_back(palette[std::min(i, std::size(palette) - 1)]);
+    }
+    std::vector<chart::Bar> bars;
+    for (const RunResult* r : shown) {
+        chart::Bar b;
+        b.label = "#" + std::to_string(r->lesson);
+        for (const std::string& name : kept) b.parts.push_back(r->Part(name).value_or(0));
+        b.value = 0;
+        for (double p : b.parts) b.value += p;
+        b.highlight = r->lesson == lesson.number;
+        b.hatched = r->recorded;
+        b.invalid = !r->verified;
+        const auto h2d = r->Part("h2d"), kernel = r->Part("kernel"), d2h = r->Part("d2h");
+        if (h2d && kernel && d2h)
+            b.tooltip =
+                Fmt(Tr(ui, kBreakdownTip), Ms(*h2d).c_str(), Ms(*kernel).c_str(), Ms(*d2h).c_str());
+        // The other parts, and each GPU's own ("gpu1 h2d", "gpu1 peer", ...), as reported.
+        for (const TimedPart& p : r->parts) {
+            if (h2d && kernel && d2h && (p.name == "h2d" || p.name == "kernel" || p.name == "d2h"))
+                continue;
+            b.tooltip +=
+                (b.tooltip.empty() ? "" : "\n") + PartLabel(ui, p.name) + " " + Ms(p.ms) + " ms";
+        }
+        bars.push_back(b);
+    }
+    if (o.part_names.size() > 4) {
+        // More parts than the chart's one-line legend holds (chapter 7): a legend that wraps.
+        const float font = ImGui::GetFontSize(), avail = ImGui::GetContentRegionAvail().x;
+        float line = 0;  // the width used on the legend's current line
+        for (size_t i = 0; i < o.part_names.size(); ++i) {
+            const float w = font * 1.2f + ImGui::CalcTextSize(o.part_names[i].c_str()).x;
+            if (line > 0 && line + w <= avail) {
+                ImGui::SameLine(0, font * 0.6f);
+            } else {
+                line = 0;
+            }
+            line += w + font * 0.6f;
+            const ImVec2 at = ImGui::GetCursorScreenPos();
+            ImGui::GetWindowDrawList()->AddRectFilled(
+                ImVec2(at.x, at.y + font * 0.1f), ImVec2(at.x + font * 0.8f, at.y + font * 0.9f),
+                o.part_colors[i]);
+            ImGui::Dummy(ImVec2(font, font));
+            ImGui::SameLine(0, font * 0.2f);
+            ImGui::TextUnformatted(o.part_names[i].c_str());
+        }
+        o.part_names.clear();
+    }
     o.unit = "ms";
     o.log_scale = ui.log_scale;
     o.height = ImGui::GetFontSize() * 12;
-    o.part_names = {Tr(ui, kHostToDevice), Tr(ui, kKernel), Tr(ui, kDeviceToHost)};
     o.wrong_text = Tr(ui, kWrongResult);
-    o.part_colors = {IM_COL32(230, 150, 60, 255), IM_COL32(80, 160, 255, 255),
-                     IM_COL32(170, 110, 230, 255)};
     chart::BarChart("breakdown", bars, o);
 }
 

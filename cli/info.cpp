@@ -114,6 +114,7 @@ int Info(Format format) {
         out["devices"] = DevicesToJson(list, ceilings);
         out["device"] = DeviceSummaryToJson(list, list.available() ? ceilings[0] : nullptr);
         out["host"] = ToJson(h);
+        out["nccl"] = NcclStatus();
         std::cout << out.dump(2) << "\n";
         return kExitOk;
     }
@@ -128,6 +129,7 @@ int Info(Format format) {
     t.AddRow({"host memory", FormatSize(h.total_memory) + " (" + FormatSize(HostAvailableMemory()) +
                                  " available)"});
     t.AddRow({"built with CUDA", list.built_with_cuda ? "yes" : "no"});
+    t.AddRow({"NCCL (lessons 27, 47)", NcclStatus()});
     std::cout << t.Render();
     return kExitOk;
 }

@@ -88,6 +88,10 @@ void FlushL2(int ordinal = 0);
 // True when this build contains GPU code.
 bool BuiltWithCuda();
 
+// NCCL, as the multi-GPU lessons load it at run time: the file and version, or why it is
+// unavailable and what to install (cuda/nccl_loader.h).
+std::string NcclStatus();
+
 // Old single-device calls, kept while callers move to the list: device 0 (or, without a GPU,
 // count 0 and the reason), and GetCeilings(0).copy_gbps.
 const DeviceInfo& GetDeviceInfo();

@@ -58,4 +58,8 @@ double MeasuredCopyGbps() {
     return 0;
 }
 
+std::string NcclStatus() {
+    return "unavailable: this build has no CUDA support";
+}
+
 }  // namespace lessons

@@ -159,6 +159,9 @@ using AttributesFn = std::function<KernelAttributes(const ParamValues&)>;
 struct StepRunner {
     StepFactory make;
     AttributesFn attributes;  // GPU steps with a kernel of their own
+    // Why the step cannot run in this process although the GPU can (a library it loads at
+    // run time is missing: "unavailable: NCCL not found ..."); null or empty: it can.
+    std::function<std::string()> unavailable;
 };
 
 struct Lesson {

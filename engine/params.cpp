@@ -210,6 +210,20 @@ ParamSpec ThreadsParam() {
     return p;
 }
 
+ParamSpec GpusParam() {
+    ParamSpec p;
+    p.name = "gpus";
+    p.label_en = "GPUs";
+    p.label_zh = "GPU 数量";
+    p.type = ParamType::kInt;
+    p.min = 1;
+    p.max = kMaxGpus;
+    p.default_value = ParamValue::Number(1);
+    p.unit = "GPUs";
+    p.why = "no more than the GPUs present: a run with more is refused, naming how many there are";
+    return p;
+}
+
 ParamSpec SizeParam(uint64_t default_bytes, uint64_t element_bytes) {
     ParamSpec p;
     p.name = "size";

@@ -96,6 +96,11 @@ using RawParams = std::vector<std::pair<std::string, std::string>>;
 ParamSpec BlockParam(uint64_t min, uint64_t max, uint64_t default_block, bool power_of_two = false,
                      std::string why = {});
 ParamSpec ThreadsParam();
+// The number of GPUs a multi-GPU lesson uses: 1 to kMaxGpus here, and no more than the GPUs
+// present when it runs (the runner checks; DevicesFor in runner.h). Default 1, so that every
+// lesson runs on a one-GPU machine; `--set gpus=2` uses two.
+constexpr uint64_t kMaxGpus = 16;
+ParamSpec GpusParam();
 ParamSpec SizeParam(uint64_t default_bytes, uint64_t element_bytes = 1);
 ParamSpec ChoiceParam(std::string name, std::string label_en, std::string label_zh,
                       std::vector<std::string> choices, std::vector<std::string> notes = {},

@@ -41,14 +41,20 @@ std::vector<TimedPart> PartMedians(const std::vector<Sample>& samples) {
     return out;
 }
 
+// The ceilings of the GPUs a step uses: with several, memory, arithmetic and host-to-device
+// figures add up (each GPU has its own memory, SMs and, on the machines we measure, its own
+// PCIe link); the peer figure is the copy from the first GPU to the second.
 CeilingFigures FiguresFor(const std::vector<int>& devices) {
     CeilingFigures f;
     if (devices.empty()) return f;
+    for (int d : devices) {
+        const Ceilings& each = GetCeilings(d);
+        f.read_gbps += each.read_gbps;
+        f.copy_gbps += each.copy_gbps;
+        f.fp32_gflops += each.fp32_gflops;
+        f.h2d_gbps += each.h2d_gbps;
+    }
     const Ceilings& c = GetCeilings(devices.front());
-    f.read_gbps = c.read_gbps;
-    f.copy_gbps = c.copy_gbps;
-    f.fp32_gflops = c.fp32_gflops;
-    f.h2d_gbps = c.h2d_gbps;
     if (devices.size() > 1 && c.peer_gbps.size() > size_t(devices[1]))
         f.peer_gbps = c.peer_gbps[devices[1]];
     return f;
@@ -96,6 +102,7 @@ std::string Session::Unavailable(const Lesson& lesson) const {
         if (!devices.available()) return devices.unavailable_reason;
     }
     if (!lesson.runner.make) return "this build has no runner for it";
+    if (lesson.runner.unavailable) return lesson.runner.unavailable();
     return {};
 }
 

@@ -14,7 +14,10 @@ const Registry& Catalog() {
     static const Registry registry = [] {
         Registry r;
         RegisterSplitChapter(r);
+        RegisterBasicsChapter(r);
         RegisterReduceChapter(r);
+        RegisterGemvChapter(r);
+        RegisterAllreduceChapter(r);
         return r;
     }();
     return registry;

@@ -1,5 +1,8 @@
 // The GPU steps of every chapter (a build with CUDA).
+#include "allreduce_chapter.h"
+#include "basics_chapter.h"
 #include "catalog.h"
+#include "gemv_chapter.h"
 #include "reduce_chapter.h"
 #include "split_chapter.h"
 
@@ -7,7 +10,10 @@ namespace lessons {
 
 std::vector<std::pair<std::string, StepRunner>> GpuRunners() {
     std::vector<std::pair<std::string, StepRunner>> all;
-    for (auto* chapter : {&split::SplitGpuRunners, &reduce::ReduceGpuRunners})
+    for (auto* chapter :
+         {&split::SplitGpuRunners, &split::SplitMultiGpuRunners, &basics::BasicsGpuRunners,
+          &reduce::ReduceGpuRunners, &reduce::ReduceMultiGpuRunners, &gemv::GemvGpuRunners,
+          &allreduce::AllreduceGpuRunners})
         for (auto& runner : chapter()) all.push_back(std::move(runner));
     return all;
 }

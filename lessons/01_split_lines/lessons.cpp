@@ -1,5 +1,7 @@
 // Chapter 1, split lines: the chapter and its lessons, one row each. GPU steps get their
 // runners from split_harness.cu where the GPU library is linked.
+#include <algorithm>
+
 #include "catalog.h"
 #include "declare.h"
 #include "split/split_cpu.h"
@@ -51,6 +53,20 @@ void RegisterSplitChapter(Registry& registry) {
         const uint64_t n = p.Number("size");
         Work w = SplitWork(n, ExpectedBreaks(p.Choice("data"), n), true);
         w.bound = Bound::kH2D;
+        return w;
+    };
+    // Lessons 12-14 copy the text to several GPUs and are held to the copies; 12 and 13 also
+    // gather the other GPUs' shares on GPU 0 (about (g - 1) / g of the text between GPUs).
+    const WorkFn multi_work = [overlapped_work](const ParamValues& p) {
+        Work w = overlapped_work(p);
+        const uint64_t gpus = p.Has("gpus") ? std::max<uint64_t>(p.Number("gpus"), 1) : 1;
+        w.peer_bytes = p.Number("size") - p.Number("size") / gpus;
+        w.rate_part.clear();
+        return w;
+    };
+    const WorkFn each_scans_work = [overlapped_work](const ParamValues& p) {
+        Work w = overlapped_work(p);
+        w.rate_part.clear();
         return w;
     };
 
@@ -224,6 +240,43 @@ void RegisterSplitChapter(Registry& registry) {
              nullptr,
              false,
              overlapped_work,
+             InFlight(32)},
+            // Lessons 12-14: several GPUs (`gpus`), lesson 10's kernel, pinned text.
+            {12,
+             "12-scatter-gather",
+             "Several GPUs: scatter, then gather on GPU 0",
+             gpu,
+             11,
+             "kernels/split/12_scatter_gather.cu",
+             {staged_block, GpusParam()},
+             &SplitPinnedGpuNeeds,
+             nullptr,
+             false,
+             multi_work,
+             InFlight(32)},
+            {13,
+             "13-openmp-per-gpu",
+             "One OpenMP thread per GPU",
+             gpu,
+             12,
+             "kernels/split/13_openmp_per_gpu.cu",
+             {staged_block, GpusParam()},
+             &SplitPinnedGpuNeeds,
+             nullptr,
+             false,
+             multi_work,
+             InFlight(32)},
+            {14,
+             "14-each-scans-its-share",
+             "Each GPU scans its own share",
+             gpu,
+             13,
+             "kernels/split/14_each_scans_its_share.cu",
+             {staged_block, GpusParam()},
+             &SplitPinnedGpuNeeds,
+             nullptr,
+             false,
+             each_scans_work,
              InFlight(32)},
         });
 }

@@ -81,5 +81,7 @@ std::unique_ptr<StepInstance> MakeSplitOpenMP(const Workload& w, const StepConte
 
 // The GPU steps, by lesson id (split_harness.cu; empty in a build without CUDA).
 std::vector<std::pair<std::string, StepRunner>> SplitGpuRunners();
+// Lessons 12-14 on several GPUs (split_multi_harness.cu).
+std::vector<std::pair<std::string, StepRunner>> SplitMultiGpuRunners();
 
 }  // namespace lessons::split

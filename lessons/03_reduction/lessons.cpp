@@ -217,6 +217,14 @@ void RegisterReduceChapter(Registry& registry) {
              &ReduceGpuNeeds,
              nullptr,
              true},
+            {27,
+             "27-multi-gpu-nccl",
+             "Several GPUs: a share each, NCCL adds",
+             gpu,
+             26,
+             "kernels/reduce/27_multi_gpu_nccl.cu",
+             {BlockParam(32, 1024, 512), GpusParam()},
+             &ReduceGpuNeeds},
         });
 }
 

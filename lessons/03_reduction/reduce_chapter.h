@@ -63,5 +63,7 @@ std::unique_ptr<StepInstance> MakeReduceCpuSum(const Workload& w, const StepCont
 
 // The GPU steps, by lesson id (reduce_harness.cu; empty in a build without CUDA).
 std::vector<std::pair<std::string, StepRunner>> ReduceGpuRunners();
+// Lesson 27 on several GPUs with NCCL (reduce_multi_harness.cu).
+std::vector<std::pair<std::string, StepRunner>> ReduceMultiGpuRunners();
 
 }  // namespace lessons::reduce

@@ -1,0 +1,54 @@
+// Chapter 1 on several GPUs (lessons 12-14): what each GPU holds and the steps' calls. The
+// text is cut into shares (engine/shares.h); GPU i takes share i. Each call queues its work on
+// every GPU's own stream, records the timing marks below, and returns the first CUDA error.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "split_cpu.h"
+#include "split_gpu.cuh"
+
+namespace lessons::split {
+
+#define SPLIT_TRY(call)                                   \
+    do {                                                  \
+        const cudaError_t split_err_ = (call);            \
+        if (split_err_ != cudaSuccess) return split_err_; \
+    } while (0)
+
+struct SplitGpu {
+    int device = 0;
+    cudaStream_t stream = nullptr;
+    uint64_t begin = 0, end = 0;  // its share of the text
+    // Lessons 12-13: GPU 0 holds the whole text (zero-padded for lesson 10's kernel), the
+    // others their share. Lesson 14: every GPU its share, the byte after it, zero padding.
+    char* buf = nullptr;
+    unsigned long long* out = nullptr;         // offsets found (lessons 12-13: GPU 0's only)
+    unsigned long long* count = nullptr;       // their counter
+    unsigned long long* host_count = nullptr;  // pinned, one value
+    // Marks on its stream: before its copy in, after it, after its share reached GPU 0 (or,
+    // on GPU 0, after every share did), after the scan, after the copy out.
+    cudaEvent_t start, copied, moved, scanned, done;
+};
+
+struct SplitMulti {
+    const char* host = nullptr;  // the text, page-locked
+    uint64_t n = 0;
+    int block = 256;                       // lesson 10's kernel
+    std::vector<SplitGpu> gpus;            // gpus[0] scans in lessons 12 and 13
+    unsigned long long* result = nullptr;  // host, SplitCapacity(n) values
+};
+
+// Each returns the number of offsets written to m.result (SplitCapacity(n) + 1 when a GPU
+// reported more than can exist, so that the check says so).
+cudaError_t Split12ScatterGather(SplitMulti& m, uint64_t* found);
+cudaError_t Split13OpenMPPerGpu(SplitMulti& m, uint64_t* found);
+cudaError_t Split14EachScansItsShare(SplitMulti& m, uint64_t* found);
+
+// Lessons 12-13's last part on GPU 0: scan the gathered text, bring the offsets back.
+cudaError_t SplitScanGathered(SplitMulti& m, uint64_t* found);
+
+}  // namespace lessons::split

@@ -1,0 +1,210 @@
+// The harness of chapter 1's multi-GPU steps (lessons 12-14): the text in page-locked host
+// memory, one share per GPU (engine/shares.h), per-GPU buffers, streams and timing marks.
+// A sample is timed end to end on the host clock (the GPUs' events cannot be compared with
+// each other); each GPU's copy in, peer copy, scan and copy out are timed with its own
+// events and reported apart ("gpu1 h2d", ...), with the slowest GPU's as "h2d", "peer",
+// "kernel" and "d2h".
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cuda/cuda_util.h"
+#include "cuda/peers.h"
+#include "cuda/scoped_device.h"
+#include "errors.h"
+#include "shares.h"
+#include "split/split_cpu.h"
+#include "split/split_multi.cuh"
+#include "split_chapter.h"
+
+namespace lessons::split {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+enum class Plan { kGatherToFirst, kOpenMPGather, kEachScans };
+
+// Shares start on whole 4 KiB pages: page-aligned copies from pinned memory run at full speed.
+constexpr uint64_t kShareAlign = 4096;
+
+// One GPU's buffers, stream and marks, made and freed with that GPU current.
+struct GpuSlot {
+    explicit GpuSlot(int d) : device(d) {}
+    ~GpuSlot() { cudaSetDevice(device); }  // members are freed after this, on their GPU
+    int device;
+    cuda::Stream stream;
+    cuda::DeviceBuffer<char> buf;
+    cuda::DeviceBuffer<unsigned long long> out, count;
+    cuda::PinnedBuffer<unsigned long long> host_count{1, "the counter"};
+    cuda::Event start, copied, moved, scanned, done;
+};
+
+class MultiGpuSplitStep : public SplitStep {
+public:
+    MultiGpuSplitStep(const Workload& w, const StepContext& c, Plan plan)
+        : SplitStep(w, true),
+          m_plan(plan),
+          m_pinned(std::max<uint64_t>(w.SizeBytes(), 1), "the page-locked text") {
+        const uint64_t n = m_work.SizeBytes();
+        if (n) std::memcpy(m_pinned.get(), m_work.data(), n);
+        const int count = static_cast<int>(c.devices.size());
+        m_block = static_cast<int>(c.params.Number("block"));
+        cuda::ScopedDevice keep(c.devices.front());
+        m_path = cuda::EnablePeerAccess(c.devices);
+        m_multi.host = m_pinned.get();
+        m_multi.n = n;
+        m_multi.block = m_block;
+        m_multi.result = reinterpret_cast<unsigned long long*>(m_out.get());
+        for (int i = 0; i < count; ++i) {
+            const Share share = ShareOf(n, count, i, kShareAlign);
+            LESSONS_CUDA_CHECK(cudaSetDevice(c.devices[size_t(i)]));
+            auto slot = std::make_unique<GpuSlot>(c.devices[size_t(i)]);
+            // What this GPU holds: the whole text (GPU 0 of lessons 12-13), its share alone
+            // (the others), or its share and the byte after it, padded (lesson 14).
+            const bool whole = plan != Plan::kEachScans && i == 0;
+            const bool scans = plan == Plan::kEachScans || i == 0;
+            const uint64_t held = whole ? n : share.size();
+            const uint64_t bytes = scans ? kSplit10.padded(held, m_block) + 16 : held;
+            slot->buf = cuda::DeviceBuffer<char>(std::max<uint64_t>(bytes, 1), "the text");
+            if (scans) {
+                LESSONS_CUDA_CHECK(cudaMemsetAsync(slot->buf.get(), 0, bytes, slot->stream.get()));
+                const uint64_t scanned = whole ? n : share.size();
+                slot->out =
+                    cuda::DeviceBuffer<unsigned long long>(SplitCapacity(scanned), "the offsets");
+                slot->count = cuda::DeviceBuffer<unsigned long long>(1, "the counter");
+            }
+            slot->stream.Synchronize();
+            SplitGpu g;
+            g.device = slot->device;
+            g.stream = slot->stream.get();
+            g.begin = share.begin;
+            g.end = share.end;
+            g.buf = slot->buf.get();
+            g.out = slot->out.get();
+            g.count = slot->count.get();
+            g.host_count = slot->host_count.get();
+            g.start = slot->start.get();
+            g.copied = slot->copied.get();
+            g.moved = slot->moved.get();
+            g.scanned = slot->scanned.get();
+            g.done = slot->done.get();
+            m_multi.gpus.push_back(g);
+            m_slots.push_back(std::move(slot));
+        }
+    }
+
+    ~MultiGpuSplitStep() override {
+        int previous = 0;
+        cudaGetDevice(&previous);
+        m_slots.clear();
+        cudaSetDevice(previous);
+    }
+
+    Sample Run() override {
+        cuda::ScopedDevice keep(m_multi.gpus.front().device);
+        uint64_t found = 0;
+        const auto t0 = Clock::now();
+        switch (m_plan) {
+            case Plan::kGatherToFirst:
+                LESSONS_CUDA_CHECK(Split12ScatterGather(m_multi, &found));
+                break;
+            case Plan::kOpenMPGather:
+                LESSONS_CUDA_CHECK(Split13OpenMPPerGpu(m_multi, &found));
+                break;
+            case Plan::kEachScans:
+                LESSONS_CUDA_CHECK(Split14EachScansItsShare(m_multi, &found));
+                break;
+        }
+        Sample sample;
+        sample.total_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+        m_found = found;
+        double h2d = 0, peer = 0, kernel = 0, d2h = 0;
+        for (size_t i = 0; i < m_slots.size(); ++i) {
+            const GpuSlot& s = *m_slots[i];
+            const std::string gpu = "gpu" + std::to_string(s.device) + " ";
+            const double in = cuda::ElapsedMs(s.start, s.copied);
+            sample.parts.push_back({gpu + "h2d", in});
+            h2d = std::max(h2d, in);
+            if (m_plan != Plan::kEachScans && i > 0) {
+                const double p = cuda::ElapsedMs(s.copied, s.moved);
+                sample.parts.push_back({gpu + "peer", p});
+                peer = std::max(peer, p);
+            }
+            if (m_plan == Plan::kEachScans || i == 0) {
+                const double k =
+                    cuda::ElapsedMs(m_plan == Plan::kEachScans ? s.copied : s.moved, s.scanned);
+                const double out = cuda::ElapsedMs(s.scanned, s.done);
+                sample.parts.push_back({gpu + "kernel", k});
+                sample.parts.push_back({gpu + "d2h", out});
+                kernel = std::max(kernel, k);
+                d2h = std::max(d2h, out);
+            }
+        }
+        sample.parts.push_back({"h2d", h2d});
+        if (m_plan != Plan::kEachScans) sample.parts.push_back({"peer", peer});
+        sample.parts.push_back({"kernel", kernel});
+        sample.parts.push_back({"d2h", d2h});
+        return sample;
+    }
+
+    // The text once over PCIe (lessons 12-13: and every share but GPU 0's once between GPUs),
+    // judged end to end against the GPUs' host-to-device links added up.
+    Work GetWork() const override {
+        Work w = SplitStep::GetWork();
+        if (m_plan != Plan::kEachScans)
+            w.peer_bytes =
+                m_work.SizeBytes() - (m_multi.gpus.front().end - m_multi.gpus.front().begin);
+        w.bound = Bound::kH2D;
+        w.rate_part.clear();
+        return w;
+    }
+
+    std::vector<NamedValue> Extras() const override {
+        return {{"gpus", double(m_slots.size())}, {"peer_access", m_path.direct ? 1.0 : 0.0}};
+    }
+
+private:
+    Plan m_plan;
+    cuda::PinnedBuffer<char> m_pinned;
+    int m_block = 256;
+    cuda::PeerPath m_path;
+    SplitMulti m_multi;
+    std::vector<std::unique_ptr<GpuSlot>> m_slots;
+};
+
+StepRunner MultiStep(Plan plan) {
+    StepRunner r;
+    r.make = [plan](const Workload& w, const StepContext& c) {
+        const int block = static_cast<int>(c.params.Number("block"));
+        cuda::CheckBlockAgainstKernel(kSplit10.kernel, kSplit10.name, block,
+                                      kSplit10.dynamic_smem(block));
+        if (kSplit10.blocks(w.SizeBytes(), block) > static_cast<uint64_t>(INT_MAX))
+            throw UsageError(
+                "this size needs more blocks than the grid limit of 2^31 - 1; use "
+                "a larger block or a smaller size");
+        return std::unique_ptr<StepInstance>(std::make_unique<MultiGpuSplitStep>(w, c, plan));
+    };
+    r.attributes = [](const ParamValues& params) {
+        const int block = static_cast<int>(params.Number("block"));
+        return cuda::QueryKernelAttributes(kSplit10.kernel, kSplit10.name, block,
+                                           kSplit10.dynamic_smem(block));
+    };
+    return r;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, StepRunner>> SplitMultiGpuRunners() {
+    return {
+        {"split/12-scatter-gather", MultiStep(Plan::kGatherToFirst)},
+        {"split/13-openmp-per-gpu", MultiStep(Plan::kOpenMPGather)},
+        {"split/14-each-scans-its-share", MultiStep(Plan::kEachScans)},
+    };
+}
+
+}  // namespace lessons::split

@@ -1,0 +1,85 @@
+// Chapter 7, all-reduce across GPUs: the chapter and its lessons, one row each. GPU steps get
+// their runners from allreduce_harness.cu where the GPU library is linked.
+#include "allreduce_chapter.h"
+#include "catalog.h"
+#include "declare.h"
+#include "units.h"
+
+namespace lessons {
+
+void RegisterAllreduceChapter(Registry& registry) {
+    using namespace allreduce;
+    Chapter chapter;
+    chapter.number = 7;
+    chapter.id = "allreduce";
+    chapter.title = "All-reduce across GPUs";
+    chapter.title_zh = "多 GPU 全归约（All-reduce）";
+    chapter.work_rule =
+        "every GPU holds n floats and ends with the element-wise sum; the rate is NCCL's bus "
+        "bandwidth, 2 (G - 1) / G x the vector over the whole time, compared with the measured "
+        "peer copy between GPU 0 and GPU 1";
+    ParamSpec size = SizeParam(uint64_t(64) << 20, sizeof(float));
+    size.label_en = "Data size per GPU";
+    size.label_zh = "每个 GPU 的数据规模";
+    chapter.params = {
+        size,
+        ChoiceParam("data", "Data", "数据", {"random", "ones"},
+                    {"floats uniform in [-1, 1), each GPU its own", "all 1.0: the sum is G"},
+                    {"[-1, 1) 上均匀分布的浮点数，每个 GPU 各不相同", "全为 1.0：和恰好是 G"}),
+        GpusParam(),
+    };
+    chapter.make_workload = [](const WorkloadSpec& spec) {
+        return std::make_shared<AllreduceWorkload>(spec);
+    };
+    chapter.workload_host_bytes = [](const ParamValues& p) {
+        return AllreduceWorkloadHostBytes(p.Number("size"), p.Number("gpus"));
+    };
+    chapter.describe = [](const ParamValues& p) {
+        return std::to_string(p.Number("size") / sizeof(float)) + " floats (" +
+               FormatSize(p.Number("size")) + ", " + p.Choice("data") + ") on each of " +
+               std::to_string(p.Number("gpus")) + " GPU" + (p.Number("gpus") == 1 ? "" : "s");
+    };
+    const StepKind gpu = StepKind::kGpu;
+    const ParamSpec block = BlockParam(32, 1024, 256);  // the add kernel's (lessons 45, 46)
+    AddChapter(registry, chapter, "lessons/07_allreduce",
+               {
+                   {44,
+                    "44-through-host",
+                    "Through the host",
+                    gpu,
+                    0,
+                    "kernels/allreduce/44_through_host.cu",
+                    {ThreadsParam()},
+                    &AllreduceThroughHostNeeds,
+                    nullptr,
+                    true},  // no kernel of its own: the runtime's copies and the host's threads
+                   {45,
+                    "45-peer-copies-add-kernel",
+                    "Peer copies and an add kernel",
+                    gpu,
+                    44,
+                    "kernels/allreduce/45_reduce_broadcast.cu",
+                    {block},
+                    &AllreduceGatherNeeds},
+                   {46,
+                    "46-ring",
+                    "A ring: reduce-scatter, then all-gather",
+                    gpu,
+                    45,
+                    "kernels/allreduce/46_ring.cu",
+                    {block},
+                    &AllreduceNeeds},
+                   {47,
+                    "47-nccl",
+                    "NCCL ncclAllReduce",
+                    gpu,
+                    46,
+                    "kernels/allreduce/47_nccl.cu",
+                    {},
+                    &AllreduceNeeds,
+                    nullptr,
+                    true},
+               });
+}
+
+}  // namespace lessons
