@@ -167,9 +167,9 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
             b.hatched = r->recorded;
             b.tooltip = ResultTooltip(ui, reg, *r);
         } else if (c.Mode(*l) == LessonMode::kRecorded && other_values) {
-            b.tooltip =
-                Fmt(Tr(ui, kRecordedAtOnly), l->number,
-                    DescribeParams(l->params, other_values->params, ui.settings.language).c_str());
+            b.tooltip = Fmt(
+                Tr(ui, kRecordedAtOnly), l->number,
+                DescribeParams(chapter.params, other_values->params, ui.settings.language).c_str());
         } else {
             b.tooltip = Fmt(
                 Tr(ui, kNotMeasuredYet), l->number,

@@ -139,11 +139,11 @@ bool ChoiceCombo(UiState& ui, const ParamSpec& spec, const char* label) {
         return i < spec.choice_notes.size() ? spec.choice_notes[i] : std::string();
     };
     bool changed = false;
-    const std::string preview = Say(ui.settings.language, current.choice);
+    const std::string preview = SayChoice(ui.settings.language, spec.name, current.choice);
     if (ImGui::BeginCombo(label, preview.c_str())) {
         for (size_t i = 0; i < spec.choices.size(); ++i) {
-            const std::string item =
-                Say(ui.settings.language, spec.choices[i]) + "##" + spec.choices[i];
+            const std::string item = SayChoice(ui.settings.language, spec.name, spec.choices[i]) +
+                                     "##" + spec.choices[i];
             if (ImGui::Selectable(item.c_str(), spec.choices[i] == current.choice)) {
                 SetParam(&ui.run, spec.name, ParamValue::Choice(spec.choices[i]));
                 changed = true;

@@ -99,7 +99,8 @@ std::string DescribeParams(const std::vector<ParamSpec>& specs, const ParamValue
         if (!out.empty()) out += language == "zh" ? "，" : ", ";
         if (spec.type != ParamType::kBytes)
             out += (language == "zh" ? std::string(Label(spec, language)) : spec.name) + " ";
-        out += spec.type == ParamType::kChoice ? Say(language, spec.Format(*v)) : spec.Format(*v);
+        out += spec.type == ParamType::kChoice ? SayChoice(language, spec.name, spec.Format(*v))
+                                               : spec.Format(*v);
     }
     return out;
 }

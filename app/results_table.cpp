@@ -94,8 +94,9 @@ std::vector<ResultColumn> ResultColumns(const Registry& reg, const Chapter& chap
                        [copy, language](const RunResult& r) {
                            const ParamValue* v = r.params.Find(copy.name);
                            if (!v) return std::string("-");
-                           return copy.type == ParamType::kChoice ? Say(language, copy.Format(*v))
-                                                                  : copy.Format(*v);
+                           return copy.type == ParamType::kChoice
+                                      ? SayChoice(language, copy.name, copy.Format(*v))
+                                      : copy.Format(*v);
                        }});
     }
     for (const ResultField& f : ResultFields())

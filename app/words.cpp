@@ -21,7 +21,19 @@ constexpr Word kPhrases[] = {
     // Choice names of the chapters' parameters (data kinds, ablation toggles).
     {"random", "随机"},
     {"dense", "密集"},
-    {"none", "无换行"},
+    {"data=none", "无换行"},  // "parameter=choice": a name that means something else elsewhere
+    {"none", "无"},
+    {"shared", "共享内存"},
+    {"global", "全局内存"},
+    {"shared-one-thread", "共享内存（单线程加载）"},
+    {"2-way", "2 路"},
+    {"4-way", "4 路"},
+    {"8-way", "8 路"},
+    {"16-way", "16 路"},
+    {"32-way", "32 路"},
+    {"pinned", "锁页"},
+    {"registered", "已注册（cudaHostRegister）"},
+    {"pageable", "可分页"},
     {"file", "文件"},
     {"ones", "全 1"},
     {"interleaved", "交错"},
@@ -258,6 +270,15 @@ std::string Say(std::string_view language, const std::string& english) {
     if (language != "zh" || english.empty()) return english;
     bool found = true;
     return Translate(english, &found);
+}
+
+std::string SayChoice(std::string_view language, const std::string& param,
+                      const std::string& choice) {
+    if (language != "zh" || choice.empty()) return choice;
+    const std::string qualified = param + "=" + choice;
+    for (const Word& w : kPhrases)
+        if (qualified == w.en) return w.zh;
+    return Say(language, choice);
 }
 
 std::vector<std::string> TranslationMisses() {

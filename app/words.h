@@ -407,6 +407,10 @@ const char* Tr(std::string_view language, const Word& word);
 // Chinese, English that has no entry is recorded as a miss and shown as it is: tests walk every
 // screen in Chinese and fail on any miss (README, "Both languages").
 std::string Say(std::string_view language, const std::string& english);
+// A parameter's choice by name: "data=none" first (a name that means different things in
+// different parameters), then the name alone.
+std::string SayChoice(std::string_view language, const std::string& param,
+                      const std::string& choice);
 // The English texts looked up in Chinese without an entry since the last clear.
 std::vector<std::string> TranslationMisses();
 void ClearTranslationMisses();

@@ -174,7 +174,7 @@ read -r wx wy <<<"$(xdotool getwindowgeometry --shell "$window" | awk -F= '/^X=/
 read -r cx cy <<<"$(center summary_header)"
 xdotool mousemove "$cx" "$cy" click 1
 wait_for summary_table 'true' || fail "clicking the chapter summary did not open it"
-wait_for state.summary_rows '[ "$v" = 8 ]' || fail "the summary has $(field state.summary_rows) rows, not 8"
+wait_for state.summary_rows '[ "$v" -ge 8 ]' || fail "the summary has $(field state.summary_rows) rows, not chapter 3's 8 or more"
 xdotool keydown F12; sleep 0.1; xdotool keyup F12
 for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
 shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)

@@ -1436,9 +1436,9 @@ TEST_F(AppLogic, WithoutAGpuThePredictionUsesTheRecordedCeilingLabelledAsSuch) {
     const RunResult* recorded =
         ShownResult(*controller, registry, *registry.FindLesson(20), ui.run);
     ASSERT_TRUE(recorded && recorded->recorded && recorded->ceiling);
-    EXPECT_TRUE(Has(ui.prediction,
-                    "No GPU here: the copy bandwidth recorded on NVIDIA H100 80GB "
-                    "HBM3 on 2026-11-21"))
+    EXPECT_TRUE(
+        Has(ui.prediction, "No GPU here: the copy bandwidth recorded on NVIDIA H100 80GB HBM3 on " +
+                               recorded->timestamp.substr(0, 10)))
         << Lines(ui.prediction);
     const double bound = 1073741824.0 / *recorded->ceiling / 1e6;
     EXPECT_TRUE(Has(ui.prediction, "Measured: kernel " + app::Ms(*recorded->Part("kernel")) +
@@ -1464,12 +1464,13 @@ TEST_F(AppLogic, TheChapterSummaryHasEveryStepWithSpeedupsAndTheSeedFigures) {
     std::vector<SummaryRow> rows = SummaryRows(
         registry, chapter,
         [&](const Lesson& l) { return ShownResult(*controller, registry, l, ui.run); }, &base);
-    ASSERT_EQ(rows.size(), 8u);
+    ASSERT_EQ(rows.size(), registry.LessonsOf(chapter).size());
+    ASSERT_GE(rows.size(), 8u);  // 19-26, and any lesson added since
     EXPECT_EQ(base, 19);
     ASSERT_TRUE(rows[0].result && !rows[0].result->recorded);
     EXPECT_FALSE(rows[0].vs_previous);
     EXPECT_FALSE(rows[0].vs_first) << "the first step is the baseline";
-    for (size_t i = 1; i < rows.size(); ++i) {
+    for (size_t i = 1; i < 8; ++i) {
         ASSERT_TRUE(rows[i].result && rows[i].result->recorded) << rows[i].lesson->number;
         const RunResult* prev = rows[i - 1].result;
         ASSERT_TRUE(rows[i].vs_previous && rows[i].vs_first);
@@ -1493,7 +1494,7 @@ TEST_F(AppLogic, TheChapterSummaryHasEveryStepWithSpeedupsAndTheSeedFigures) {
     ui.open_all = true;
     Frames(2);
     EXPECT_TRUE(ui.rects.count("summary_table"));
-    EXPECT_EQ(ui.summary_rows, 8);
+    EXPECT_EQ(ui.summary_rows, static_cast<int>(rows.size()));
 }
 
 TEST_F(AppLogic, AToggledRunIsDrawnOnlyWhenThePageHasTheSameToggle) {
