@@ -135,10 +135,14 @@ TEST(Predict, EveryLessonDeclaresItsWorkAndGpuKernelsTheirBytesInFlight) {
         const ParamValues p = Params(l, uint64_t(1) << 20, "random");
         const std::optional<Work> w = EstimateWork(l, reg.ChapterOf(l), p);
         // Chapters 1 and 3 declare their work; a chapter that does not gets a page that says so.
-        if (l.chapter == "split" || l.chapter == "reduce") ASSERT_TRUE(w) << l.id;
+        if (l.chapter == "split" || l.chapter == "reduce") {
+            ASSERT_TRUE(w) << l.id;
+        }
         if (!w) continue;
         EXPECT_GT(w->bytes_read, 0u) << l.id;
-        if (l.kind == StepKind::kGpu) EXPECT_NE(w->bound, Bound::kNone) << l.id;
+        if (l.kind == StepKind::kGpu) {
+            EXPECT_NE(w->bound, Bound::kNone) << l.id;
+        }
         if (l.kind == StepKind::kGpu && !l.library && l.in_flight) {
             EXPECT_GT(l.in_flight(p), 0u) << l.id;
         }
