@@ -144,7 +144,10 @@ void Automation::WritePositions(const UiState& ui, const Controller& controller)
     j["state"] = {{"lesson", ui.settings.lesson},
                   {"threads", ui.run.params.count("threads") ? ui.run.params.at("threads") : ""},
                   {"busy", controller.Busy()},
-                  {"results", controller.results().size()}};
+                  {"results", controller.results().size()},
+                  {"language", ui.settings.language},
+                  {"prediction_lines", ui.prediction.size()},
+                  {"summary_rows", ui.summary_rows}};
     std::ofstream(std::string(file) + ".tmp") << j.dump() << "\n";
     std::rename((std::string(file) + ".tmp").c_str(), file);
 }

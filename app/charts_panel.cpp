@@ -1,7 +1,8 @@
 // The charts of the lesson page: every step of the chapter side by side (min-max whiskers,
 // the speedup over the previous lesson; in ms, or in the rate the results are judged by), the
 // host-to-device / kernel / device-to-host breakdown of GPU steps, and the block-size and
-// data-size sweeps. Results are matched by the values of the chapter's parameters.
+// data-size sweeps. Bars match every parameter of their lesson (ShownResult); sweeps match
+// the chapter's parameters but the one swept.
 #include <algorithm>
 #include <cstdio>
 #include <iterator>
@@ -47,7 +48,7 @@ double RateMs(const RunResult& r) {
 std::string ResultTooltip(const UiState& ui, const Registry& reg, const RunResult& r) {
     const Lesson* lesson = reg.FindLesson(r.lesson);
     std::string t = Fmt(Tr(ui, kLessonN), r.lesson) + "  " + r.id + "\n";
-    if (lesson) t += DescribeParams(lesson->params, r.params) + "\n";
+    if (lesson) t += DescribeParams(lesson->params, r.params, ui.settings.language) + "\n";
     t += Fmt(Tr(ui, kMedianLine), Ms(r.median_ms).c_str(), Ms(r.min_ms).c_str(),
              Ms(r.max_ms).c_str(), r.reps) +
          "\n";
@@ -60,7 +61,7 @@ std::string ResultTooltip(const UiState& ui, const Registry& reg, const RunResul
     }
     t += "\n";
     t += r.verified ? std::string(Tr(ui, kVerified))
-                    : Fmt(Tr(ui, kWrongWith), r.check_message.c_str());
+                    : Fmt(Tr(ui, kWrongWith), Say(ui.settings.language, r.check_message).c_str());
     if (r.recorded)
         t += "\n" +
              Fmt(Tr(ui, kRecordedOnDate), r.Device().c_str(), r.timestamp.substr(0, 10).c_str());
@@ -77,11 +78,51 @@ ParamValues Without(const ParamValues& values, const std::string& name) {
 
 }  // namespace
 
+namespace {
+
+// Whether `r` ran with each of `values` named by `specs`.
+bool RunWith(const RunResult& r, const std::vector<ParamSpec>& specs, const ParamValues& values) {
+    for (const ParamSpec& spec : specs) {
+        const ParamValue* want = values.Find(spec.name);
+        if (!want) continue;
+        const ParamValue* got = r.params.Find(spec.name);
+        // A result recorded before a toggle existed ran as its default does.
+        if (got ? *got != *want : spec.Default() != *want) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+const RunResult* ShownResult(const Controller& c, const Registry& reg, const Lesson& l,
+                             const RunSettings& run, const RunResult** recorded_elsewhere) {
+    const ParamValues values = ResolveParams(l.params, run);
+    if (const StoredResult* s = c.Latest(l.number, values)) return &s->result;
+    if (c.Mode(l) != LessonMode::kRecorded) return nullptr;
+    // Recorded results were made at the lesson's own defaults (block size): they match on the
+    // chapter's values and on every choice (the ablation toggles), with the newest first.
+    const Chapter& chapter = reg.ChapterOf(l);
+    std::vector<ParamSpec> specs = chapter.params;
+    for (const ParamSpec& p : OwnParams(reg, l))
+        if (p.type == ParamType::kChoice) specs.push_back(p);
+    const StoredResult* best = nullptr;
+    const StoredResult* any = nullptr;
+    for (const StoredResult& s : c.results()) {
+        if (s.result.lesson != l.number || s.origin != Origin::kRecorded) continue;
+        if (!any || s.sequence > any->sequence) any = &s;
+        if (RunWith(s.result, specs, values) && (!best || s.sequence > best->sequence)) best = &s;
+    }
+    if (!best && any && recorded_elsewhere) *recorded_elsewhere = &any->result;
+    return best ? &best->result : nullptr;
+}
+
 void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
     const Chapter& chapter = reg.ChapterOf(lesson);
     const ParamValues values = ChapterValues(chapter, ui.run);
-    // One set of the chapter's values only: a recorded result appears at the values it was
-    // recorded with.
+    // Each lesson's bar is its result at every one of its parameters as this page runs it
+    // (block size, ablation toggles, the chapter's size and data): a run with a toggle switched
+    // is drawn only when the page has it switched too. A recorded result appears at the values
+    // it was recorded with.
     const std::vector<const Lesson*> lessons = reg.LessonsOf(chapter);
     std::vector<const RunResult*> shown(lessons.size(), nullptr);
     const RunResult* any_recorded = nullptr;  // shown here
@@ -89,19 +130,11 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
     std::string unit;                         // the rate's unit: the current lesson's first
     for (size_t i = 0; i < lessons.size(); ++i) {
         const Lesson* l = lessons[i];
-        const StoredResult* s = c.Latest(l->number, values);
-        if (!s && c.Mode(*l) == LessonMode::kRecorded) {
-            s = c.LatestAnySize(l->number);
-            if (s && s->origin != Origin::kRecorded) s = nullptr;
-            if (s && !MatchesParams(s->result, values)) {
-                other_values = &s->result;
-                s = nullptr;
-            }
-        }
-        if (!s) continue;
-        shown[i] = &s->result;
-        if (s->result.recorded) any_recorded = &s->result;
-        if (unit.empty() || l->number == lesson.number) unit = s->result.RateUnit();
+        const RunResult* r = ShownResult(c, reg, *l, ui.run, &other_values);
+        if (!r) continue;
+        shown[i] = r;
+        if (r->recorded) any_recorded = r;
+        if (unit.empty() || l->number == lesson.number) unit = r->RateUnit();
     }
     if (unit.empty()) unit = "GB/s";
 
@@ -134,11 +167,14 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
             b.hatched = r->recorded;
             b.tooltip = ResultTooltip(ui, reg, *r);
         } else if (c.Mode(*l) == LessonMode::kRecorded && other_values) {
-            b.tooltip = Fmt(Tr(ui, kRecordedAtOnly), l->number,
-                            DescribeParams(chapter.params, other_values->params).c_str());
+            b.tooltip = Fmt(
+                Tr(ui, kRecordedAtOnly), l->number,
+                DescribeParams(chapter.params, other_values->params, ui.settings.language).c_str());
         } else {
-            b.tooltip = Fmt(Tr(ui, kNotMeasuredYet), l->number,
-                            DescribeParams(chapter.params, values).c_str());
+            b.tooltip = Fmt(
+                Tr(ui, kNotMeasuredYet), l->number,
+                DescribeParams(l->params, ResolveParams(l->params, ui.run), ui.settings.language)
+                    .c_str());
         }
         bars.push_back(b);
     }
@@ -161,11 +197,13 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
     chart::BarChart("steps", bars, o);
     Remember(ui, "step_chart");
     if (any_recorded)
-        ImGui::TextDisabled(Tr(ui, kHatched), any_recorded->Device().c_str(),
-                            DescribeParams(chapter.params, any_recorded->params).c_str(),
-                            any_recorded->timestamp.substr(0, 10).c_str());
+        ImGui::TextDisabled(
+            Tr(ui, kHatched), any_recorded->Device().c_str(),
+            DescribeParams(chapter.params, any_recorded->params, ui.settings.language).c_str(),
+            any_recorded->timestamp.substr(0, 10).c_str());
     if (other_values) {
-        const std::string at = DescribeParams(chapter.params, other_values->params);
+        const std::string at =
+            DescribeParams(chapter.params, other_values->params, ui.settings.language);
         ImGui::TextDisabled(Tr(ui, kRecordedOn), other_values->Device().c_str(), at.c_str());
         const std::string label = Fmt(Tr(ui, kCompareAt), at.c_str());
         if (ImGui::SmallButton(label.c_str())) {
@@ -216,26 +254,24 @@ std::string PartLabel(const UiState& ui, const std::string& name) {
     if (name == "d2h") return Tr(ui, kDeviceToHost);
     if (name == "host add") return Tr(ui, kHostAdd);
     if (name == "broadcast") return Tr(ui, kBroadcast);
-    return name;
+    return Say(ui.settings.language, name);
 }
 
 }  // namespace
 
 void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
     const Chapter& chapter = reg.ChapterOf(lesson);
-    const ParamValues values = ChapterValues(chapter, ui.run);
     std::vector<const RunResult*> shown;
     // The legend: the usual parts first, in the order a copy-scan-copy step runs them, then
     // any other part the chapter's steps report (chapter 7), in the order they appear.
     std::vector<std::string> names = {"h2d", "peer", "kernel", "d2h"};
     std::vector<bool> used(names.size(), false);
     for (const Lesson* l : reg.LessonsOf(chapter)) {
-        const StoredResult* s = c.Latest(l->number, values);
-        if (!s && c.Mode(*l) == LessonMode::kRecorded) s = c.LatestAnySize(l->number);
-        if (!s) continue;
-        const std::vector<const TimedPart*> parts = WholeStepParts(s->result);
+        const RunResult* r = ShownResult(c, reg, *l, ui.run);
+        if (!r) continue;
+        const std::vector<const TimedPart*> parts = WholeStepParts(*r);
         if (parts.empty()) continue;
-        shown.push_back(&s->result);
+        shown.push_back(r);
         for (const TimedPart* p : parts) {
             const auto at = std::find(names.begin(), names.end(), p->name);
             if (at == names.end()) {

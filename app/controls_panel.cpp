@@ -129,13 +129,22 @@ bool LogSlider(UiState& ui, const Controller& c, const Registry& reg, const Less
 // A choice: each one's note is its tooltip.
 bool ChoiceCombo(UiState& ui, const ParamSpec& spec, const char* label) {
     const ParamValue current = ResolveParam(spec, ui.run);
-    auto note = [&spec](size_t i) {
+    const bool zh = ui.settings.language == "zh";
+    auto note = [&spec, zh](size_t i) {
+        if (zh && i < spec.choice_notes.size() && !spec.choice_notes[i].empty()) {
+            if (i < spec.choice_notes_zh.size() && !spec.choice_notes_zh[i].empty())
+                return spec.choice_notes_zh[i];
+            RecordTranslationMiss(spec.choice_notes[i]);
+        }
         return i < spec.choice_notes.size() ? spec.choice_notes[i] : std::string();
     };
     bool changed = false;
-    if (ImGui::BeginCombo(label, current.choice.c_str())) {
+    const std::string preview = SayChoice(ui.settings.language, spec.name, current.choice);
+    if (ImGui::BeginCombo(label, preview.c_str())) {
         for (size_t i = 0; i < spec.choices.size(); ++i) {
-            if (ImGui::Selectable(spec.choices[i].c_str(), spec.choices[i] == current.choice)) {
+            const std::string item = SayChoice(ui.settings.language, spec.name, spec.choices[i]) +
+                                     "##" + spec.choices[i];
+            if (ImGui::Selectable(item.c_str(), spec.choices[i] == current.choice)) {
                 SetParam(&ui.run, spec.name, ParamValue::Choice(spec.choices[i]));
                 changed = true;
             }
@@ -261,7 +270,9 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         SameLineIfFits(ButtonWidth(Tr(ui, kCancel)));
         if (ImGui::Button(Tr(ui, kCancel))) c.CancelAll();
     } else if (!live) {
-        DrawWrappedText(Fmt(Tr(ui, kCannotRunHere), c.UnavailableReason(lesson).c_str()), &kAmber);
+        DrawWrappedText(Fmt(Tr(ui, kCannotRunHere),
+                            Say(ui.settings.language, c.UnavailableReason(lesson)).c_str()),
+                        &kAmber);
     }
 
     // Kernel resources at the chosen parameters: asked of the worker, or, for a recorded
@@ -269,7 +280,7 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     if (lesson.kind == StepKind::kGpu && !lesson.library) {
         const std::vector<ParamSpec> own = OwnParams(reg, lesson);
         const ParamValues own_values = ResolveParams(own, ui.run);
-        const std::string at = DescribeParams(own, own_values);
+        const std::string at = DescribeParams(own, own_values, ui.settings.language);
         const KernelAttributes* a = c.Attributes(lesson, ui.run);
         const char* source = "";
         if (!a) {

@@ -6,7 +6,7 @@ namespace lessons::app {
 
 void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
     for (const Chapter& chapter : reg.chapters()) {
-        ImGui::TextColored(kAccent, "%d. %s", chapter.number, chapter.title.c_str());
+        ImGui::TextColored(kAccent, "%d. %s", chapter.number, ChapterTitle(ui, chapter).c_str());
         for (const Lesson* l : reg.LessonsOf(chapter)) {
             const LessonMode mode = c.Mode(*l);
             // A coloured mark says live / recorded / unavailable; the tooltip says why.
@@ -29,12 +29,13 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
             if (ImGui::IsItemHovered()) {
                 if (mode == LessonMode::kLive)
                     ImGui::SetTooltip("%d  %s\n%s: %s (%s)", l->number, title.c_str(),
-                                      Tr(ui, kLive), Tr(ui, kRunsLive), ToString(l->kind));
+                                      Tr(ui, kLive), Tr(ui, kRunsLive),
+                                      l->kind == StepKind::kGpu ? "GPU" : "CPU");
                 else
                     ImGui::SetTooltip(
                         "%d  %s\n%s: %s", l->number, title.c_str(),
                         mode == LessonMode::kRecorded ? Tr(ui, kRecorded) : Tr(ui, kUnavailable),
-                        c.UnavailableReason(*l).c_str());
+                        Say(ui.settings.language, c.UnavailableReason(*l)).c_str());
             }
         }
         ImGui::Spacing();

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "units.h"
+#include "words.h"
 
 namespace lessons::app {
 namespace {
@@ -89,20 +90,24 @@ bool MatchesParams(const RunResult& result, const ParamValues& values) {
     return true;
 }
 
-std::string DescribeParams(const std::vector<ParamSpec>& specs, const ParamValues& values) {
+std::string DescribeParams(const std::vector<ParamSpec>& specs, const ParamValues& values,
+                           const std::string& language) {
     std::string out;
     for (const ParamSpec& spec : specs) {
         const ParamValue* v = values.Find(spec.name);
         if (!v) continue;
-        if (!out.empty()) out += ", ";
-        if (spec.type != ParamType::kBytes) out += spec.name + " ";
-        out += spec.Format(*v);
+        if (!out.empty()) out += language == "zh" ? "，" : ", ";
+        if (spec.type != ParamType::kBytes)
+            out += (language == "zh" ? std::string(Label(spec, language)) : spec.name) + " ";
+        out += spec.type == ParamType::kChoice ? SayChoice(language, spec.name, spec.Format(*v))
+                                               : spec.Format(*v);
     }
     return out;
 }
 
 const char* Label(const ParamSpec& spec, const std::string& language) {
     if (language == "zh" && !spec.label_zh.empty()) return spec.label_zh.c_str();
+    if (language == "zh") RecordTranslationMiss(spec.label_en.empty() ? spec.name : spec.label_en);
     return spec.label_en.empty() ? spec.name.c_str() : spec.label_en.c_str();
 }
 

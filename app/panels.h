@@ -38,6 +38,8 @@ float ButtonWidth(const char* label);
 float CheckWidth(const char* label);
 // The lesson's title in the page's language (Chinese: from its text's heading).
 std::string LessonTitle(const UiState& ui, const Lesson& lesson);
+// The chapter's title in the page's language.
+std::string ChapterTitle(const UiState& ui, const Chapter& chapter);
 // Milliseconds with the digits that matter: "0.0123", "1.234", "56.7".
 std::string Ms(double ms);
 
@@ -58,10 +60,20 @@ std::string CapExplanation(const std::string& language, const std::string& cap, 
                            uint64_t host_available, double host_age_s, uint64_t device_free,
                            double device_age_s);
 // charts_panel.cpp: every step of the chapter, the copy/kernel/copy breakdown, the sweeps.
+// The result a lesson's bar, summary row and prediction show at the page's settings: the newest
+// live result run with every parameter of the lesson as the page would run it, else (a lesson
+// shown from recordings) the newest recorded one with the same chapter values and toggles.
+// When a recording exists only at other values, `recorded_elsewhere` is set to it.
+const RunResult* ShownResult(const Controller& c, const Registry& reg, const Lesson& lesson,
+                             const RunSettings& run,
+                             const RunResult** recorded_elsewhere = nullptr);
 void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);
 void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);
 void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
                 bool by_block);
+// predict_panel.cpp: the "Predict, then measure" box of a lesson page, and the chapter summary.
+void DrawPrediction(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
+void DrawSummary(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);
 // results_table.cpp: every result of the chapter, and the export buttons.
 void DrawResults(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);
 

@@ -48,7 +48,8 @@ void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, con
                     ImGui::TextColored(kGreen, "\xE2\x9C\x93");
                 } else {
                     ImGui::TextColored(kRed, "%s", Tr(ui, kWrongResult));
-                    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.check_message.c_str());
+                    if (ImGui::IsItemHovered())
+                        ImGui::SetTooltip("%s", Say(ui.settings.language, r.check_message).c_str());
                 }
             } else if (col.key == "lesson" && r.lesson == lesson.number) {
                 ImGui::TextColored(kAccent, "%d", r.lesson);
@@ -76,6 +77,7 @@ std::vector<ResultColumn> ResultColumns(const Registry& reg, const Chapter& chap
     std::vector<ResultColumn> out;
     const bool zh = language == "zh";
     auto field_column = [&](const ResultField& f) {
+        if (zh && !f.header_zh) RecordTranslationMiss(f.header_en);
         out.push_back({zh && f.header_zh ? f.header_zh : f.header_en, f.right_aligned, f.name,
                        f.text ? f.text : [](const RunResult&) { return std::string(); }});
     };
@@ -89,9 +91,12 @@ std::vector<ResultColumn> ResultColumns(const Registry& reg, const Chapter& chap
             if (!spec) spec = l->FindParam(name);
         const ParamSpec copy = *spec;
         out.push_back({Label(copy, language), copy.type != ParamType::kChoice, "param:" + name,
-                       [copy](const RunResult& r) {
+                       [copy, language](const RunResult& r) {
                            const ParamValue* v = r.params.Find(copy.name);
-                           return v ? copy.Format(*v) : std::string("-");
+                           if (!v) return std::string("-");
+                           return copy.type == ParamType::kChoice
+                                      ? SayChoice(language, copy.name, copy.Format(*v))
+                                      : copy.Format(*v);
                        }});
     }
     for (const ResultField& f : ResultFields())

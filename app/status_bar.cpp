@@ -66,7 +66,8 @@ void DrawStatusBar(UiState& ui, Controller& c) {
             if (c.devices().is_array() && c.devices().size() > 1)
                 device += Fmt(Tr(ui, kMoreGpus), static_cast<int>(c.devices().size() - 1));
         } else {
-            device = Fmt(Tr(ui, kNoGpu), d.value("reason", std::string("?")).c_str());
+            device = Fmt(Tr(ui, kNoGpu),
+                         Say(ui.settings.language, d.value("reason", std::string("?"))).c_str());
         }
     }
     // One row each, cut with "…" where the window is narrow (hover for the whole line).
@@ -102,10 +103,11 @@ void DrawStatusBar(UiState& ui, Controller& c) {
         notice = &ui.messages.back();
     }
     if (notice) {
+        const std::string shown = Say(ui.settings.language, *notice);
         room = ImGui::GetContentRegionAvail().x - spacing -
                (ImGui::CalcTextSize(Tr(ui, kDismiss)).x + ImGui::GetStyle().FramePadding.x * 2);
-        ImGui::TextColored(kAmber, "%s", Elide(*notice, room).c_str());
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", notice->c_str());
+        ImGui::TextColored(kAmber, "%s", Elide(shown, room).c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", shown.c_str());
         ImGui::SameLine();
         if (ImGui::SmallButton(Tr(ui, kDismiss))) {
             if (from_controller)

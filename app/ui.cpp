@@ -23,7 +23,14 @@ void Changed(UiState& ui) {
 std::string LessonTitle(const UiState& ui, const Lesson& lesson) {
     if (ui.settings.language != "zh") return lesson.title;
     const std::string zh = TitleFromText(lesson.text_zh);
+    if (zh.empty()) RecordTranslationMiss(lesson.title);
     return zh.empty() ? lesson.title : zh;
+}
+
+std::string ChapterTitle(const UiState& ui, const Chapter& chapter) {
+    if (ui.settings.language != "zh") return chapter.title;
+    if (chapter.title_zh.empty()) RecordTranslationMiss(chapter.title);
+    return chapter.title_zh.empty() ? chapter.title : chapter.title_zh;
 }
 
 std::string Elide(const std::string& text, float width) {
@@ -83,10 +90,16 @@ void SetScale(UiState& ui, float scale) {
 std::vector<std::string_view> UiTexts(const Registry& registry) {
     std::vector<std::string_view> texts;
     for (const Word* w : kAllWords) texts.push_back(w->zh);
+    for (std::string_view zh : PhrasesZh()) texts.push_back(zh);
     texts.push_back("中文 English");
+    for (const Chapter& c : registry.chapters()) texts.push_back(c.title_zh);
     for (const Lesson& l : registry.lessons()) {
         texts.push_back(l.text_zh);
-        for (const ParamSpec& p : l.params) texts.push_back(p.label_zh);
+        texts.push_back(l.seed.text_zh);
+        for (const ParamSpec& p : l.params) {
+            texts.push_back(p.label_zh);
+            for (const std::string& note : p.choice_notes_zh) texts.push_back(note);
+        }
     }
     return texts;
 }
@@ -171,7 +184,19 @@ void DrawTitle(UiState& ui, const Lesson& lesson) {
 void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
     DrawControls(ui, c, reg, lesson);
     ImGui::Separator();
-    if (ImGui::CollapsingHeader(Tr(ui, kSteps), ImGuiTreeNodeFlags_DefaultOpen)) {
+    // A section header; every one is open while a test walks the page.
+    auto section = [&](const Word& word, const char* name, bool open_by_default) {
+        if (ui.open_all) ImGui::SetNextItemOpen(true, ImGuiCond_Always);
+        // The ID does not change with the language: a section stays open across a switch.
+        const std::string label = std::string(Tr(ui, word)) + "###" + name;
+        const bool open = ImGui::CollapsingHeader(
+            label.c_str(), open_by_default ? ImGuiTreeNodeFlags_DefaultOpen : 0);
+        Remember(ui, name);
+        return open;
+    };
+    if (lesson.kind == StepKind::kGpu && section(kPredictHeader, "predict_header", true))
+        DrawPrediction(ui, c, reg, lesson);
+    if (section(kSteps, "steps_header", true)) {
         ImGui::Checkbox(Tr(ui, kLog), &ui.log_scale);
         SameLineIfFits(CheckWidth("ms"));
         if (ImGui::RadioButton("ms", !ui.rate_axis)) ui.rate_axis = false;
@@ -181,12 +206,11 @@ void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
         Remember(ui, "axis_rate");
         DrawStepChart(ui, c, reg, lesson);
     }
-    if (ImGui::CollapsingHeader(Tr(ui, kBreakdown), ImGuiTreeNodeFlags_DefaultOpen))
-        DrawBreakdown(ui, c, reg, lesson);
-    if (ImGui::CollapsingHeader(Tr(ui, kBlockSweep))) DrawSweeps(ui, c, reg, lesson, true);
-    if (ImGui::CollapsingHeader(Tr(ui, kSizeSweep))) DrawSweeps(ui, c, reg, lesson, false);
-    if (ImGui::CollapsingHeader(Tr(ui, kResults), ImGuiTreeNodeFlags_DefaultOpen))
-        DrawResults(ui, c, reg, lesson);
+    if (section(kSummaryHeader, "summary_header", false)) DrawSummary(ui, c, reg, lesson);
+    if (section(kBreakdown, "breakdown_header", true)) DrawBreakdown(ui, c, reg, lesson);
+    if (section(kBlockSweep, "block_sweep_header", false)) DrawSweeps(ui, c, reg, lesson, true);
+    if (section(kSizeSweep, "size_sweep_header", false)) DrawSweeps(ui, c, reg, lesson, false);
+    if (section(kResults, "results_header", true)) DrawResults(ui, c, reg, lesson);
 }
 
 }  // namespace

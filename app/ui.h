@@ -41,6 +41,11 @@ struct UiState {
     chart::BarLayout step_layout;
     // The x ticks of the block-size sweep charts drawn last (tests read them).
     std::vector<double> block_ticks;
+    // The prediction box's lines and the summary's row count drawn last (tests read them).
+    std::vector<std::string> prediction;
+    int summary_rows = -1;
+    // Open every section of the page (tests that walk every screen set it).
+    bool open_all = false;
 
     // Code view cache.
     int code_lesson = -1;

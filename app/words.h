@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace lessons::app {
 
@@ -165,6 +166,83 @@ inline constexpr Word kChapterProgress{"chapter: %s (%d of %d)", "整章：%s（
 inline constexpr Word kLinesDiffer{"%d lines differ from lesson %d (highlighted)",
                                    "%d 行与第 %d 课不同（已高亮）"};
 
+// Predict, then measure (prediction.cpp).
+inline constexpr Word kPredictHeader{"Predict, then measure", "先预测，再测量"};
+inline constexpr Word kPredWork{"Work at these settings: %s read, %s written",
+                                "当前设置下的工作量：读 %s，写 %s"};
+inline constexpr Word kPredFlops{", %s flops", "，%s 次浮点运算"};
+inline constexpr Word kPredPcie{"; over PCIe %s in, %s out", "；经 PCIe 传入 %s，传出 %s"};
+inline constexpr Word kPredCeilMeasured{
+    "Ceilings measured on %s by the worker: read %s GB/s, copy %s GB/s, H2D %s GB/s, D2H %s GB/s",
+    "工作进程在 %s 上实测的上限：读 %s GB/s，拷贝 %s GB/s，H2D %s GB/s，D2H %s GB/s"};
+inline constexpr Word kPredCeilRecorded{
+    "No GPU here: the copy bandwidth recorded on %s on %s, %s GB/s, stands in for read and copy; "
+    "PCIe was not recorded",
+    "本机没有 GPU：用 %s 上于 %s 录制的拷贝带宽 %s GB/s 代替读带宽和拷贝带宽；PCIe 未录制"};
+inline constexpr Word kPredNoCeilings{
+    "No ceilings known yet: waiting for the worker's device list.",
+    "尚不知道任何上限：正在等待工作进程的设备列表。"};
+inline constexpr Word kPredKernel{"Lower bound: kernel %s ms (%s at %s %s)",
+                                  "下界：内核 %1$s ms（以 %3$s %4$s 处理 %2$s）"};
+inline constexpr Word kPredCopies{"; H2D %s ms, D2H %s ms; whole run %s ms (%s)",
+                                  "；H2D %s ms，D2H %s ms；整次运行 %s ms（%s）"};
+inline constexpr Word kPredInTurn{"copies and kernel in turn", "拷贝与内核依次进行"};
+inline constexpr Word kPredOverlapped{"copy in overlapped with the kernel", "传入拷贝与内核重叠"};
+inline constexpr Word kPredPcieUnknown{"; PCIe part not known", "；PCIe 部分未知"};
+inline constexpr Word kPredLittle{
+    "Bytes in flight (Little's law): %s B per thread x %s resident threads (%s) / %s ns = %s GB/s "
+    "at most",
+    "在途字节（利特尔法则）：每线程 %s B × %s 个驻留线程（%s）÷ %s ns = 至多 %s GB/s"};
+inline constexpr Word kPredLatency{
+    "Latency assumed: %.0f cycles at the %.0f MHz SM clock, the unloaded HBM3 latency "
+    "(fp4-site.pages.dev/silicon/gpu-memory-hierarchy); under full load it is longer.",
+    "假设的延迟：SM 时钟 %2$.0f MHz 下的 %1$.0f 个周期，即空载时的 HBM3 延迟"
+    "（fp4-site.pages.dev/silicon/gpu-memory-hierarchy）；满载时更长。"};
+inline constexpr Word kPredResidentFull{"full occupancy: %d SMs x %d threads",
+                                        "满占用率：%d 个 SM × %d 个线程"};
+inline constexpr Word kPredResidentKernel{"this kernel: %d SMs x %d blocks x %d threads",
+                                          "本内核：%d 个 SM × %d 个线程块 × %d 个线程"};
+inline constexpr Word kPredImplied{"The measured %s GB/s implies %s ns per load at that occupancy.",
+                                   "实测的 %s GB/s 意味着在该占用率下每次加载约 %s ns。"};
+inline constexpr Word kPredNoLittle{
+    "Little's law needs the GPU's SM count and clock (no GPU here).",
+    "利特尔法则需要 GPU 的 SM 数量和时钟（本机没有 GPU）。"};
+inline constexpr Word kPredMeasuredKernel{"Measured: kernel %s ms, %s\xC3\x97 the bound",
+                                          "实测：内核 %s ms，是下界的 %s 倍"};
+inline constexpr Word kPredMeasuredTotal{"; whole run %s ms, %s\xC3\x97 the bound",
+                                         "；整次运行 %s ms，是下界的 %s 倍"};
+inline constexpr Word kPredMeasuredRun{"Measured: whole run %s ms, %s\xC3\x97 the bound",
+                                       "实测：整次运行 %s ms，是下界的 %s 倍"};
+inline constexpr Word kPredMeasuredRunOnly{
+    "Measured: whole run %s ms (no PCIe ceiling here to compare it with)",
+    "实测：整次运行 %s ms（这里没有 PCIe 上限可供比较）"};
+inline constexpr Word kPredNotYet{"Measured: not yet at these settings (press Run).",
+                                  "实测：当前设置下尚未运行（请按“运行”）。"};
+inline constexpr Word kPredNoWork{"This chapter declares no work rule: nothing to predict from.",
+                                  "本章没有声明工作量规则：无从预测。"};
+inline constexpr Word kPredCpu{"A CPU step: there is no GPU ceiling to predict it from.",
+                               "CPU 步骤：没有可用来预测的 GPU 上限。"};
+
+// The chapter summary (summary.cpp).
+inline constexpr Word kSummaryHeader{"Chapter summary", "本章小结"};
+inline constexpr Word kSumLesson{"lesson", "课"};
+inline constexpr Word kSumStep{"step", "步骤"};
+inline constexpr Word kSumTime{"time ms", "时间 ms"};
+inline constexpr Word kSumRate{"rate", "速率"};
+inline constexpr Word kSumPct{"of ceiling", "占上限"};
+inline constexpr Word kSumVsPrevious{"vs previous", "比上一步"};
+inline constexpr Word kSumVsFirst{"vs first", "比第一步"};
+inline constexpr Word kSumVsLesson{"vs #%d", "比第 %d 课"};
+inline constexpr Word kSumSeed{"seed author's figure", "种子作者的数据"};
+inline constexpr Word kSumOrigin{"origin", "来源"};
+inline constexpr Word kSumNotRun{"not run at these settings", "当前设置下未运行"};
+inline constexpr Word kSumNote{
+    "Times are whole runs (copies included) at the page's settings; speed-ups compare them. "
+    "Recorded rows are marked; the seed authors' figures are theirs, on their hardware and sizes.",
+    "时间为当前页面设置下的整次运行（含拷贝），加速比据此计算。已录制的行有标记；"
+    "种子作者的数据是他们在自己的硬件和规模上测得的。"};
+inline constexpr Word kSummaryButton{"Chapter summary...", "本章小结……"};
+
 // Every word above: a new word goes in this list too (the font atlas needs its glyphs).
 inline constexpr const Word* kAllWords[] = {&kRun,
                                             &kRunChapter,
@@ -269,7 +347,46 @@ inline constexpr const Word* kAllWords[] = {&kRun,
                                             &kBlockSweepOf,
                                             &kSizeSweepOf,
                                             &kChapterProgress,
-                                            &kLinesDiffer};
+                                            &kLinesDiffer,
+                                            &kPredictHeader,
+                                            &kPredWork,
+                                            &kPredFlops,
+                                            &kPredPcie,
+                                            &kPredCeilMeasured,
+                                            &kPredCeilRecorded,
+                                            &kPredNoCeilings,
+                                            &kPredKernel,
+                                            &kPredCopies,
+                                            &kPredInTurn,
+                                            &kPredOverlapped,
+                                            &kPredPcieUnknown,
+                                            &kPredLittle,
+                                            &kPredLatency,
+                                            &kPredResidentFull,
+                                            &kPredResidentKernel,
+                                            &kPredImplied,
+                                            &kPredNoLittle,
+                                            &kPredMeasuredKernel,
+                                            &kPredMeasuredTotal,
+                                            &kPredMeasuredRun,
+                                            &kPredMeasuredRunOnly,
+                                            &kPredNotYet,
+                                            &kPredCpu,
+                                            &kPredNoWork,
+                                            &kSummaryHeader,
+                                            &kSumLesson,
+                                            &kSumStep,
+                                            &kSumTime,
+                                            &kSumRate,
+                                            &kSumPct,
+                                            &kSumVsPrevious,
+                                            &kSumVsFirst,
+                                            &kSumVsLesson,
+                                            &kSumSeed,
+                                            &kSumOrigin,
+                                            &kSumNotRun,
+                                            &kSumNote,
+                                            &kSummaryButton};
 
 // printf into a string: a Word's format (Tr) and its arguments.
 template <typename... Args>
@@ -283,5 +400,23 @@ std::string Fmt(const char* format, Args... args) {
 
 // The word in `language` ("zh": Chinese; anything else: English).
 const char* Tr(std::string_view language, const Word& word);
+
+// Text that does not come from a Word (a choice's name, a reason from the engine, a notice of
+// the controller) in `language`, looked up by its English: an exact entry of the phrase table
+// in words.cpp or of kAllWords, or a message of one of their forms ("exit code %s"). In
+// Chinese, English that has no entry is recorded as a miss and shown as it is: tests walk every
+// screen in Chinese and fail on any miss (README, "Both languages").
+std::string Say(std::string_view language, const std::string& english);
+// A parameter's choice by name: "data=none" first (a name that means different things in
+// different parameters), then the name alone.
+std::string SayChoice(std::string_view language, const std::string& param,
+                      const std::string& choice);
+// The English texts looked up in Chinese without an entry since the last clear.
+std::vector<std::string> TranslationMisses();
+void ClearTranslationMisses();
+// Records a miss found elsewhere (a parameter's label or a title without its Chinese).
+void RecordTranslationMiss(const std::string& english);
+// The phrase table's Chinese, for the font atlas.
+std::vector<std::string_view> PhrasesZh();
 
 }  // namespace lessons::app

@@ -62,4 +62,11 @@ const ParamSpec* Lesson::FindParam(std::string_view name) const {
     return nullptr;
 }
 
+std::optional<Work> EstimateWork(const Lesson& lesson, const Chapter& chapter,
+                                 const ParamValues& params) {
+    if (lesson.work) return lesson.work(params);
+    if (chapter.work) return chapter.work(lesson.kind, params);
+    return std::nullopt;
+}
+
 }  // namespace lessons

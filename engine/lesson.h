@@ -136,6 +136,22 @@ struct StepContext {
 
 using StepFactory =
     std::function<std::unique_ptr<StepInstance>(const Workload&, const StepContext&)>;
+// The work a step must do for a parameter set, computed without running it (the prediction of
+// a lesson's page). Where the work depends on the data (split: the line breaks found), the
+// expected count for the data kind is used.
+using WorkFn = std::function<Work(const ParamValues&)>;
+// Bytes one thread of a step's kernel has in flight from memory at once (its independent
+// loads), for Little's law; 0 when not declared.
+using InFlightFn = std::function<uint64_t(const ParamValues&)>;
+
+// The seed author's published figure for a step, quoted as theirs: "2.78 ms, 6.0 GB/s on a G80
+// (2^22 ints)" with its source ("seed 003").
+struct SeedFigure {
+    std::string text_en;
+    std::string text_zh;
+    std::string source;
+    bool empty() const { return text_en.empty(); }
+};
 using AttributesFn = std::function<KernelAttributes(const ParamValues&)>;
 
 // The part of a lesson that runs: attached by the GPU library where it is linked (GPU
@@ -164,7 +180,10 @@ struct Lesson {
     // The lesson's own parameters first, then its chapter's (added by Registry::AddLesson).
     std::vector<ParamSpec> params;
     std::function<MemoryNeeds(const ParamValues&)> needs;
-    StepRunner runner;  // runner.make is null when this build cannot run the step
+    StepRunner runner;     // runner.make is null when this build cannot run the step
+    WorkFn work;           // the work at a parameter set (EstimateWork); null: not declared
+    InFlightFn in_flight;  // bytes in flight per thread (GPU steps); null: not declared
+    SeedFigure seed;       // the seed author's figure for this step, when there is one
 
     const ParamSpec* FindParam(std::string_view name) const;
 };
@@ -186,6 +205,15 @@ struct Chapter {
     std::function<ParamValues(uint64_t file_bytes)> params_of_file;
     // A short description of a data set for tables: "64.0 MiB of random data".
     std::function<std::string(const ParamValues&)> describe;
+    // The work a step of this kind does at a parameter set, without running it (lessons may
+    // declare their own instead).
+    std::function<Work(StepKind, const ParamValues&)> work;
 };
+
+// The work `lesson` must do at `params` (every parameter of the lesson, resolved), computed
+// without running it: the lesson's own declaration, else its chapter's; nullopt when neither
+// declares one.
+std::optional<Work> EstimateWork(const Lesson& lesson, const Chapter& chapter,
+                                 const ParamValues& params);
 
 }  // namespace lessons

@@ -23,7 +23,15 @@ struct LessonRow {
     std::function<MemoryNeeds(const ParamValues&)> needs;
     StepFactory cpu_step = nullptr;  // CPU steps; GPU steps are attached by the GPU library
     bool library = false;            // a library call (CUB, Thrust, cuBLAS)
+    WorkFn work = nullptr;           // the step's own work rule; null: the chapter's
+    InFlightFn in_flight = nullptr;  // bytes one thread has in flight (GPU steps), for Little's law
+    SeedFigure seed = {};            // the seed author's figure for this step, quoted as theirs
 };
+
+// Bytes in flight per thread that do not depend on the parameters.
+inline InFlightFn InFlight(uint64_t bytes) {
+    return [bytes](const ParamValues&) { return bytes; };
+}
 
 // The title in a text's first line, "# Lesson 4 — Title": what follows the dash, without
 // markdown code marks ("Thrust `copy_if`" gives "Thrust copy_if"); empty when there is none.
@@ -60,6 +68,9 @@ inline void AddChapter(Registry& registry, Chapter chapter, const std::string& f
         l.params = row.params;
         l.needs = row.needs;
         l.runner.make = row.cpu_step;
+        l.work = row.work;
+        l.in_flight = row.in_flight;
+        l.seed = row.seed;
         registry.AddLesson(std::move(l));
     }
 }

@@ -3,7 +3,9 @@
 #  1. lesson 3 run live and screenshotted, in English at scale 1 and in Chinese at scales 1.5
 #     (charts in view) and 2 (the controls take more rows and push the charts below the fold);
 #  2. a person's session with xdotool: click lesson 3, drag the thread-count slider, let
-#     auto-run measure, press F12 for a screenshot.
+#     auto-run measure, press F12 for a screenshot;
+#  3. lesson 20 at 1 GiB: its "Predict, then measure" box, then a click on the chapter summary
+#     and on 中文, with a screenshot of each language.
 # Every PNG is checked by png_check (size, not blank, the bars' colours present).
 # Usage: gui_e2e.sh CUDA_LESSONS PNG_CHECK OUT_DIR       (exit 77: skipped, no Xvfb)
 set -u
@@ -159,4 +161,37 @@ shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
 sleep 0.2
 "$png_check" "$shot" --min 1200x800 "${bars[@]}" || fail "F12 screenshot"
 cp "$shot" "$out/session-f12.png"
+kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
+
+echo "== predict, then measure, and the chapter summary, in English then Chinese (clicked)"
+rm -f "$HOME"/cuda-lessons-exports/*.png "$rects"
+CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 20 --size 1GiB --lang en --scale 1 >"$out/summary.log" 2>&1 &
+app_pid=$!
+wait_for prediction 'true' || fail "lesson 20's page has no prediction box"
+wait_for state.prediction_lines '[ "$v" -ge 4 ]' || fail "the prediction box has $(field state.prediction_lines) lines, not 4 or more"
+window=$(xdotool search --sync --pid "$app_pid" | head -1)
+read -r wx wy <<<"$(xdotool getwindowgeometry --shell "$window" | awk -F= '/^X=/{x=$2} /^Y=/{y=$2} END{print x, y}')"
+read -r cx cy <<<"$(center summary_header)"
+xdotool mousemove "$cx" "$cy" click 1
+wait_for summary_table 'true' || fail "clicking the chapter summary did not open it"
+wait_for state.summary_rows '[ "$v" -ge 8 ]' || fail "the summary has $(field state.summary_rows) rows, not chapter 3's 8 or more"
+xdotool keydown F12; sleep 0.1; xdotool keyup F12
+for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
+[ -n "$shot" ] || fail "F12 wrote no screenshot of the summary"
+sleep 0.2
+"$png_check" "$shot" --min 1200x800 --color 80,160,255 || fail "summary screenshot"
+cp "$shot" "$out/summary-en.png"
+rm -f "$HOME"/cuda-lessons-exports/*.png
+read -r cx cy <<<"$(center lang_zh)"
+xdotool mousemove "$cx" "$cy" click 1
+wait_for state.language '[ "$v" = zh ]' || fail "clicking 中文 did not switch the language"
+wait_for summary_table 'true' || fail "the summary closed when the language changed"
+xdotool keydown F12; sleep 0.1; xdotool keyup F12
+for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
+[ -n "$shot" ] || fail "F12 wrote no screenshot of the Chinese summary"
+sleep 0.2
+"$png_check" "$shot" --min 1200x800 --color 80,160,255 || fail "Chinese summary screenshot"
+cp "$shot" "$out/summary-zh.png"
 echo "all GUI end-to-end checks passed"

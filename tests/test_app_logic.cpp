@@ -12,6 +12,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -22,6 +23,7 @@
 #include "diff.h"
 #include "export.h"
 #include "panels.h"
+#include "prediction.h"
 #include "report.h"
 #include "serve.h"
 #include "settings.h"
@@ -66,7 +68,17 @@ public:
             m_inbox.push_back(
                 {{"id", r["id"]},
                  {"type", "info"},
-                 {"device", has_gpu ? Json{{"available", true}, {"free_memory_bytes", gpu_free}}
+                 {"device", has_gpu ? Json{{"available", true},
+                                           {"free_memory_bytes", gpu_free},
+                                           {"name", "Fake H100"},
+                                           {"sm_count", 132},
+                                           {"max_threads_per_sm", 2048},
+                                           {"clock_khz", 1980000},
+                                           {"ceilings",
+                                            {{"read_gbps", 3150},
+                                             {"copy_gbps", 3000},
+                                             {"h2d_gbps", 55},
+                                             {"d2h_gbps", 50}}}}
                                     : Json{{"available", false}, {"reason", "no GPU here"}}}});
         } else if (op == "run" && answer_runs) {
             m_inbox.push_back(
@@ -130,6 +142,8 @@ public:
             res.pct_of_ceiling = res.gbps / 30;
         }
         res.verified = !(wrong_lesson == res.lesson);
+        if (!res.verified)
+            res.check_message = "sum 1, expected 2: off by 1, more than the tolerance 0";
         return ToJson(res);
     }
     bool answer_runs = true;
@@ -820,7 +834,8 @@ TEST_F(AppLogicMadeUpChapter, ControlsRequestsChartAndTableComeFromItsParameters
     ui.run.params["tile"] = "128x128";
     Frames(2);
     EXPECT_EQ(ui.step_bars[0].value, 0.0);
-    EXPECT_NE(ui.step_bars[0].tooltip.find("not measured at m 16, tile 128x128"), std::string::npos)
+    EXPECT_NE(ui.step_bars[0].tooltip.find("not measured at block 128, m 16, tile 128x128"),
+              std::string::npos)
         << ui.step_bars[0].tooltip;
     ui.run.params["tile"] = "256x256";  // not one of its tiles: the default is shown and sent
     sent.clear();
@@ -1207,4 +1222,315 @@ TEST(AppRecorded, EmbeddedResultsAreGpuLessonsFromTheReferenceGpu) {
             << r.id << ": recorded before parameters were named";
         EXPECT_NE(Catalog().FindLesson(r.lesson), nullptr) << r.id;
     }
+}
+
+// --- Both languages: every screen walked in Chinese, every string looked up ---
+
+namespace {
+
+std::string Joined(const std::vector<std::string>& misses) {
+    std::string out;
+    for (const std::string& m : misses) out += "\n  \"" + m + "\"";
+    return out;
+}
+
+// Walks every screen the page has, in the UI's language: every lesson of the registry with
+// every section open (prediction, steps, summary, breakdown, sweeps, results), after running
+// the whole chapter and both sweeps; hovers every control and chart the page remembers (their
+// tooltips), opens every combo (its choices and their notes), both languages' radio buttons
+// stay. New lessons, chapters and sections are walked without changing this function: it
+// iterates over the registry and over whatever the page records in ui.rects.
+void WalkEveryScreen(AppLogic* t, UiState& ui, const Registry& reg,
+                     const std::function<void()>& frame, const std::function<void(int)>& key,
+                     const std::function<void(const std::string&)>& click) {
+    ImGuiIO& io = ImGui::GetIO();
+    ui.open_all = true;
+    for (const Lesson& l : reg.lessons()) {
+        SelectLesson(ui, reg, l.number);
+        frame();
+        key(kKeyC);  // the whole chapter
+        if (l.FindParam("block")) key(kKeyS);
+        frame();
+        frame();
+        std::vector<std::string> names;
+        for (const auto& [name, rect] : ui.rects) names.push_back(name);
+        for (const std::string& name : names) {
+            if (!ui.rects.count(name)) continue;
+            const ImVec4 r = ui.rects[name];
+            io.MousePos = ImVec2((r.x + r.z) / 2, (r.y + r.w) / 2);
+            frame();
+            frame();
+        }
+        for (const ParamSpec& p : l.params)
+            if (p.type == ParamType::kChoice && ui.rects.count(p.name)) {
+                click(p.name);  // opens the combo: every choice and its note drawn
+                const ImVec4 r = ui.rects.count(p.name) ? ui.rects[p.name] : ImVec4();
+                // Hover the first items of the list under the combo (their notes).
+                for (int i = 1; i <= static_cast<int>(p.choices.size()); ++i) {
+                    io.MousePos = ImVec2(
+                        r.x + 10, r.w + ImGui::GetFontSize() * (static_cast<float>(i) - 0.5f) + 4);
+                    frame();
+                    frame();
+                }
+                click("title");  // a click elsewhere closes it
+            }
+        io.MousePos = ImVec2(-1, -1);
+        frame();
+    }
+    ui.open_all = false;
+    (void)t;
+}
+
+}  // namespace
+
+TEST_F(AppLogic, EveryScreenInChineseHasNoUntranslatedString) {
+    ui.settings.language = "zh";
+    Frames(2);
+    ClearTranslationMisses();
+    WalkEveryScreen(
+        this, ui, registry, [this] { Frame(); }, [this](int k) { Key(k); },
+        [this](const std::string& n) { Click(n); });
+    EXPECT_TRUE(TranslationMisses().empty())
+        << "shown in English in a Chinese page (give each its Chinese: README, \"Both "
+           "languages\"):"
+        << Joined(TranslationMisses());
+    // The walk saw the new screens too.
+    EXPECT_GE(ui.summary_rows, 1);
+}
+
+TEST_F(AppLogic, EveryScreenInChineseWithAGpuWorkerAndItsNotices) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(3);
+    ui.settings.language = "zh";
+    // The controller's notices, as the status bar shows them.
+    worker->wrong_lesson = 25;  // a wrong result: its check's message in the tooltips
+    ui.messages.push_back("Exported 3 results to /tmp/x.csv");
+    controller->notices().push_back(
+        "The worker stopped (exit code 3: a CUDA error left the GPU context unusable) while "
+        "running lesson 4. A new worker was started; every result so far is kept.");
+    ClearTranslationMisses();
+    WalkEveryScreen(
+        this, ui, registry, [this] { Frame(); }, [this](int k) { Key(k); },
+        [this](const std::string& n) { Click(n); });
+    EXPECT_TRUE(TranslationMisses().empty()) << Joined(TranslationMisses());
+    EXPECT_EQ(Say("zh", controller->notices().back()),
+              "工作进程在运行 第 4 课 时停止了（退出码 3：CUDA 错误使 GPU "
+              "上下文无法再用）。已启动新的工作进程；此前的结果全部保留。");
+}
+
+// The walk fails where a string has no Chinese: a chapter whose title, choice names and notes
+// were given in English only is caught by the same walk, by name.
+TEST_F(AppLogicMadeUpChapter, AChapterWithoutChineseFailsTheWalk) {
+    ui.settings.language = "zh";
+    Frames(2);
+    ClearTranslationMisses();
+    WalkEveryScreen(
+        this, ui, registry, [this] { Frame(); }, [this](int k) { Key(k); },
+        [this](const std::string& n) { Click(n); });
+    const std::vector<std::string> misses = TranslationMisses();
+    for (const char* english : {"Tiles", "Tiled", "64x64", "128x128", "four warps"})
+        EXPECT_NE(std::find(misses.begin(), misses.end(), english), misses.end())
+            << english << " was not reported:" << Joined(misses);
+}
+
+TEST(AppWords, SayLooksUpExactPhrasesAndMessageFormsAndRecordsMisses) {
+    ClearTranslationMisses();
+    EXPECT_EQ(Say("en", "scalar"), "scalar");
+    EXPECT_EQ(Say("zh", "scalar"), "标量");
+    EXPECT_EQ(Say("zh", "lesson 12"), "第 12 课") << "a Word's printf form";
+    EXPECT_EQ(Say("zh", "exit code 3: a CUDA error left the GPU context unusable"),
+              "退出码 3：CUDA 错误使 GPU 上下文无法再用")
+        << "the exact phrase before the form \"exit code %s\"";
+    EXPECT_EQ(Say("zh", "exit code 9"), "退出码 9");
+    EXPECT_EQ(Say("zh", "killed by signal 11"), "被信号 11 终止");
+    EXPECT_TRUE(TranslationMisses().empty()) << Joined(TranslationMisses());
+    EXPECT_EQ(Say("zh", "an English sentence nobody translated"),
+              "an English sentence nobody translated");
+    EXPECT_EQ(TranslationMisses(),
+              std::vector<std::string>{"an English sentence nobody translated"});
+    EXPECT_EQ(Say("en", "another one"), "another one");
+    EXPECT_EQ(TranslationMisses().size(), 1u) << "English is never a miss";
+    ClearTranslationMisses();
+}
+
+// --- Predict, then measure; the chapter summary; bars that match every parameter ---
+
+namespace {
+
+bool Has(const std::vector<std::string>& lines, const std::string& text) {
+    for (const std::string& l : lines)
+        if (l.find(text) != std::string::npos) return true;
+    return false;
+}
+
+std::string Lines(const std::vector<std::string>& lines) {
+    std::string out;
+    for (const std::string& l : lines) out += "\n  " + l;
+    return out;
+}
+
+}  // namespace
+
+TEST_F(AppLogic, ThePredictionIsComputedLiveFromTheWorkersCeilingsAndTheSettings) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(3);
+    Click("lesson_4");
+    ui.run.params["size"] = std::to_string(uint64_t(1) << 30);
+    ui.run.params["data"] = "none";
+    Frames(3);
+    EXPECT_TRUE(ui.rects.count("prediction")) << "a GPU lesson's page has the box";
+    const std::vector<std::string>& p = ui.prediction;
+    // 1 GiB read at 3150 GB/s: 0.341 ms; 1 GiB over PCIe at 55 GB/s: 19.5 ms.
+    EXPECT_TRUE(Has(p,
+                    "Work at these settings: 1 GiB read, 0 B written; over PCIe 1 GiB in, 8 B "
+                    "out"))
+        << Lines(p);
+    EXPECT_TRUE(Has(p,
+                    "Ceilings measured on Fake H100 by the worker: read 3150 GB/s, copy 3000 "
+                    "GB/s, H2D 55 GB/s, D2H 50 GB/s"))
+        << Lines(p);
+    EXPECT_TRUE(Has(p, "Lower bound: kernel 0.341 ms (1 GiB at 3150 GB/s); H2D 19.5 ms"))
+        << Lines(p);
+    EXPECT_TRUE(Has(p, "copies and kernel in turn")) << Lines(p);
+    // Little's law: 2 B x 132 x 8 blocks x 256 threads / (600 cycles at 1980 MHz = 303 ns).
+    EXPECT_TRUE(
+        Has(p,
+            "2 B per thread x 270336 resident threads (this kernel: 132 SMs x 8 blocks x 256 "
+            "threads)"))
+        << Lines(p);
+    EXPECT_TRUE(Has(p, "/ 303 ns = 1784 GB/s at most")) << Lines(p);
+    EXPECT_TRUE(Has(p, "600 cycles at the 1980 MHz SM clock")) << Lines(p);
+    EXPECT_TRUE(Has(p, "Measured: not yet")) << Lines(p);
+
+    // A smaller size changes the prediction at once, without running anything.
+    ui.run.params["size"] = std::to_string(uint64_t(1) << 20);
+    Frames(2);
+    EXPECT_TRUE(Has(ui.prediction, "1 MiB read")) << Lines(ui.prediction);
+    ui.run.params["size"] = std::to_string(uint64_t(1) << 30);
+    Click("run");
+    Frames(2);
+    // The fake worker times 50 ms for the whole run: the bound is 19.52 + 0.341 + ~0 ms.
+    const double bound = 1073741824.0 / 55e9 * 1e3 + 1073741824.0 / 3150e9 * 1e3 + 8 / 50e9 * 1e3;
+    EXPECT_TRUE(Has(ui.prediction,
+                    "Measured: whole run 50.0 ms, " + Fixed(50 / bound, 2) + "\xC3\x97 the bound"))
+        << Lines(ui.prediction);
+    EXPECT_TRUE(Has(ui.prediction, "The measured 20 GB/s implies")) << Lines(ui.prediction);
+
+    // In Chinese too.
+    ui.settings.language = "zh";
+    Frames(2);
+    EXPECT_TRUE(Has(ui.prediction, "下界：内核 0.341 ms（以 3150 GB/s 处理 1 GiB）"))
+        << Lines(ui.prediction);
+    EXPECT_TRUE(Has(ui.prediction, "实测：整次运行 50.0 ms")) << Lines(ui.prediction);
+    // A CPU lesson's page has no box.
+    Click("lesson_3");
+    EXPECT_FALSE(ui.rects.count("prediction"));
+}
+
+TEST_F(AppLogic, WithoutAGpuThePredictionUsesTheRecordedCeilingLabelledAsSuch) {
+    Click("lesson_20");
+    ui.run.params["size"] = std::to_string(uint64_t(1) << 30);
+    Frames(3);
+    const RunResult* recorded =
+        ShownResult(*controller, registry, *registry.FindLesson(20), ui.run);
+    ASSERT_TRUE(recorded && recorded->recorded && recorded->ceiling);
+    EXPECT_TRUE(
+        Has(ui.prediction, "No GPU here: the copy bandwidth recorded on NVIDIA H100 80GB HBM3 on " +
+                               recorded->timestamp.substr(0, 10)))
+        << Lines(ui.prediction);
+    const double bound = 1073741824.0 / *recorded->ceiling / 1e6;
+    EXPECT_TRUE(Has(ui.prediction, "Measured: kernel " + app::Ms(*recorded->Part("kernel")) +
+                                       " ms, " + Fixed(*recorded->Part("kernel") / bound, 2)))
+        << Lines(ui.prediction);
+    EXPECT_TRUE(Has(ui.prediction, "Little's law needs the GPU's SM count and clock"))
+        << Lines(ui.prediction);
+    // Lesson 11 times only its whole run, and no PCIe ceiling was recorded: no ratio is made up.
+    Click("lesson_11");
+    Frames(2);
+    EXPECT_TRUE(Has(ui.prediction, "(no PCIe ceiling here to compare it with)"))
+        << Lines(ui.prediction);
+    EXPECT_FALSE(Has(ui.prediction, "?")) << Lines(ui.prediction);
+}
+
+TEST_F(AppLogic, TheChapterSummaryHasEveryStepWithSpeedupsAndTheSeedFigures) {
+    Click("lesson_20");
+    ui.run.params["size"] = std::to_string(uint64_t(1) << 30);
+    Key(kKeyC);  // lesson 19 runs live (50 ms in the fake worker); 20-26 are recorded
+    Frames(3);
+    const Chapter& chapter = *registry.FindChapter("reduce");
+    int base = -1;
+    std::vector<SummaryRow> rows = SummaryRows(
+        registry, chapter,
+        [&](const Lesson& l) { return ShownResult(*controller, registry, l, ui.run); }, &base);
+    ASSERT_EQ(rows.size(), registry.LessonsOf(chapter).size());
+    ASSERT_GE(rows.size(), 8u);  // 19-26, and any lesson added since
+    EXPECT_EQ(base, 19);
+    ASSERT_TRUE(rows[0].result && !rows[0].result->recorded);
+    EXPECT_FALSE(rows[0].vs_previous);
+    EXPECT_FALSE(rows[0].vs_first) << "the first step is the baseline";
+    for (size_t i = 1; i < 8; ++i) {
+        ASSERT_TRUE(rows[i].result && rows[i].result->recorded) << rows[i].lesson->number;
+        const RunResult* prev = rows[i - 1].result;
+        ASSERT_TRUE(rows[i].vs_previous && rows[i].vs_first);
+        EXPECT_DOUBLE_EQ(*rows[i].vs_previous, prev->median_ms / rows[i].result->median_ms);
+        EXPECT_DOUBLE_EQ(*rows[i].vs_first, 50.0 / rows[i].result->median_ms);
+    }
+    EXPECT_EQ(rows[1].lesson->seed.text_en, "0.970 ms (2^20 floats, block 1024)");
+    // Without the live CPU step (another size), the cumulative speed-up is over lesson 20.
+    rows = SummaryRows(
+        registry, chapter,
+        [&](const Lesson& l) {
+            return l.number == 19 ? nullptr : ShownResult(*controller, registry, l, ui.run);
+        },
+        &base);
+    EXPECT_EQ(base, 20);
+    EXPECT_FALSE(rows[1].vs_first);
+    ASSERT_TRUE(rows[7].vs_first);
+    EXPECT_DOUBLE_EQ(*rows[7].vs_first, rows[1].result->median_ms / rows[7].result->median_ms);
+    EXPECT_EQ(rows[1].lesson->seed.source, "seed 003");
+    // Drawn on the page, open or walked.
+    ui.open_all = true;
+    Frames(2);
+    EXPECT_TRUE(ui.rects.count("summary_table"));
+    EXPECT_EQ(ui.summary_rows, static_cast<int>(rows.size()));
+}
+
+TEST_F(AppLogic, AToggledRunIsDrawnOnlyWhenThePageHasTheSameToggle) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(3);
+    Click("lesson_25");
+    ui.run.params["loads"] = "scalar";
+    Frames(1);
+    sent.clear();
+    Click("run");  // lesson 25 with scalar loads, and lesson 24
+    ASSERT_EQ(Runs().size(), 2u);
+    for (const Json& run : Runs())
+        if (run["lesson"] == 25) {
+            EXPECT_EQ(run["params"]["loads"], "scalar");
+        }
+    auto bar = [&](int lesson) {
+        for (const chart::Bar& b : ui.step_bars)
+            if (b.label == "#" + std::to_string(lesson)) return b;
+        return chart::Bar{};
+    };
+    EXPECT_GT(bar(25).value, 0) << "the scalar run, at the page's toggle";
+    EXPECT_NE(bar(25).tooltip.find("loads scalar"), std::string::npos) << bar(25).tooltip;
+    // Back to the lesson as written: the scalar run is not lesson 25's bar.
+    ui.run.params["loads"] = "float4";
+    Frames(2);
+    EXPECT_EQ(bar(25).value, 0) << bar(25).tooltip;
+    EXPECT_NE(bar(25).tooltip.find("not measured at block 512, loads float4"), std::string::npos)
+        << bar(25).tooltip;
+    EXPECT_GT(bar(24).value, 0) << "lesson 24 has no such toggle: its run still matches";
+    // The block size counts too: a run at another block size is not this page's bar.
+    ui.run.params["loads"] = "scalar";
+    ui.run.params["block"] = "128";
+    Frames(2);
+    EXPECT_EQ(bar(25).value, 0);
+    ui.run.params["block"] = "512";
+    Frames(2);
+    EXPECT_GT(bar(25).value, 0);
 }

@@ -122,16 +122,27 @@ Check SplitStep::Verify() const {
     return check;
 }
 
-Work SplitStep::GetWork() const {
+Work SplitWork(uint64_t n, uint64_t found, bool on_gpu) {
     Work w;
-    w.bytes_read = m_work.SizeBytes();
-    w.bytes_written = 8 * m_found;
-    if (m_on_gpu) {
-        w.h2d_bytes = m_work.SizeBytes();
-        w.d2h_bytes = 8 * m_found + 8;  // the offsets and their count
-        w.bound = Bound::kRead;         // read-mostly: the text once, 8 bytes per (rare) line break
+    w.bytes_read = n;
+    w.bytes_written = 8 * found;
+    if (on_gpu) {
+        w.h2d_bytes = n;
+        w.d2h_bytes = 8 * found + 8;  // the offsets and their count
+        w.bound = Bound::kRead;       // read-mostly: the text once, 8 bytes per (rare) line break
     }
     return w;
+}
+
+uint64_t ExpectedBreaks(const std::string& data, uint64_t n) {
+    if (n < 2) return 0;
+    if (data == "dense") return static_cast<uint64_t>(static_cast<double>(n) / 3.5);
+    if (data == "none") return 0;
+    return (n - 1) / 65536;  // random (and a file, as the best guess): "\r\n" is 1 in 256 x 256
+}
+
+Work SplitStep::GetWork() const {
+    return SplitWork(m_work.SizeBytes(), m_found, m_on_gpu);
 }
 
 void SplitStep::WriteOutput(std::ostream& out) const {

@@ -40,6 +40,13 @@ private:
     std::vector<uint64_t> m_reference;
 };
 
+// The work of a step over n bytes that finds `found` line breaks: read the buffer once, write
+// 8 bytes per offset; a GPU step also copies the text in and the offsets (and their count) out.
+Work SplitWork(uint64_t n, uint64_t found, bool on_gpu);
+// The line breaks n bytes of a data kind hold on average, for predictions: random bytes have a
+// "\r\n" pair 1 time in 65536, dense text one per 3.5 bytes (0-3 bytes then "\r\n"), none 0.
+uint64_t ExpectedBreaks(const std::string& data, uint64_t n);
+
 // Host memory the workload takes for n bytes, at worst (every other byte a pair).
 uint64_t SplitWorkloadHostBytes(uint64_t n);
 

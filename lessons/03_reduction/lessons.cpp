@@ -44,6 +44,9 @@ void RegisterReduceChapter(Registry& registry) {
     chapter.workload_host_bytes = [](const ParamValues& p) {
         return ReduceWorkloadHostBytes(p.Number("size"));
     };
+    chapter.work = [](StepKind, const ParamValues& p) {
+        return ReduceWork(p.Number("size") / sizeof(float));
+    };
     chapter.describe = [](const ParamValues& p) {
         return std::to_string(p.Number("size") / sizeof(float)) + " floats (" +
                FormatSize(p.Number("size")) + ", " + p.Choice("data") + ")";
@@ -111,7 +114,11 @@ void RegisterReduceChapter(Registry& registry) {
              "kernels/reduce/19_cpu_openmp.cpp",
              {ThreadsParam()},
              &ReduceCpuNeeds,
-             &MakeReduceCpuSum},
+             &MakeReduceCpuSum,
+             false,
+             nullptr,
+             nullptr,
+             {"CPU 5.73 ms (2^20 floats)", "CPU 5.73 ms（2^20 个浮点数）", "seed 003"}},
             {20,
              "20-v0-interleaved-global",
              "v0: interleaved, global memory",
@@ -119,7 +126,13 @@ void RegisterReduceChapter(Registry& registry) {
              19,
              "kernels/reduce/20_interleaved_global.cu",
              {pow2_block},
-             &ReduceInPlaceGpuNeeds},
+             &ReduceInPlaceGpuNeeds,
+             nullptr,
+             false,
+             nullptr,
+             InFlight(4),
+             {"0.970 ms (2^20 floats, block 1024)", "0.970 ms（2^20 个浮点数，线程块 1024）",
+              "seed 003"}},
             {21,
              "21-v1-shared-memory",
              "v1: shared memory",
@@ -127,7 +140,13 @@ void RegisterReduceChapter(Registry& registry) {
              20,
              "kernels/reduce/21_shared_memory.cu",
              {pow2_block, addressing},
-             &ReduceGpuNeeds},
+             &ReduceGpuNeeds,
+             nullptr,
+             false,
+             nullptr,
+             InFlight(4),
+             {"0.886 ms (2^20 floats, block 1024)", "0.886 ms（2^20 个浮点数，线程块 1024）",
+              "seed 003"}},
             {22,
              "22-v2-add-during-load",
              "v2: add during load, half the blocks",
@@ -135,7 +154,13 @@ void RegisterReduceChapter(Registry& registry) {
              21,
              "kernels/reduce/22_add_during_load.cu",
              {pow2_block},
-             &ReduceGpuNeeds},
+             &ReduceGpuNeeds,
+             nullptr,
+             false,
+             nullptr,
+             InFlight(8),
+             {"0.628 ms (2^20 floats, block 1024, half the blocks)",
+              "0.628 ms（2^20 个浮点数，线程块 1024，线程块减半）", "seed 003"}},
             {23,
              "23-v3-unrolled-last-warp",
              "v3: sequential addressing, unrolled last warp",
@@ -147,7 +172,14 @@ void RegisterReduceChapter(Registry& registry) {
                          "the block must be a power of two of at least 64 (with every toggle, "
                          "so that they compare at the same sizes)"),
               accumulate, last_warp},
-             &ReduceGpuNeeds},
+             &ReduceGpuNeeds,
+             nullptr,
+             false,
+             nullptr,
+             [](const ParamValues& p) -> uint64_t {
+                 // One float per iteration of the register loop; two with lesson 22's load.
+                 return p.Has("accumulate") && p.Choice("accumulate") == "two-per-thread" ? 8 : 4;
+             }},
             {24,
              "24-v4-warp-shuffle",
              "v4: warp shuffle",
@@ -155,7 +187,11 @@ void RegisterReduceChapter(Registry& registry) {
              23,
              "kernels/reduce/24_warp_shuffle.cu",
              {BlockParam(32, 1024, 256)},
-             &ReduceGpuNeeds},
+             &ReduceGpuNeeds,
+             nullptr,
+             false,
+             nullptr,
+             InFlight(4)},
             {25,
              "25-v5-vectorized-one-pass",
              "v5: float4 loads, one pass",
@@ -163,7 +199,14 @@ void RegisterReduceChapter(Registry& registry) {
              24,
              "kernels/reduce/25_vectorized_one_pass.cu",
              {BlockParam(32, 1024, 512), loads, passes},
-             &ReduceGpuNeeds},
+             &ReduceGpuNeeds,
+             nullptr,
+             false,
+             nullptr,
+             [](const ParamValues& p) -> uint64_t {
+                 // Two independent accumulators, each fed by a 16-byte (or a 4-byte) load.
+                 return p.Has("loads") && p.Choice("loads") == "scalar" ? 8 : 32;
+             }},
             {26,
              "26-cub",
              "CUB DeviceReduce::Sum",

@@ -50,12 +50,16 @@ Check ReduceStep::Verify() const {
     return check;
 }
 
-Work ReduceStep::GetWork() const {
+Work ReduceWork(uint64_t count) {
     Work w;
-    w.bytes_read = m_work.SizeBytes();
-    w.flops = m_work.count();
+    w.bytes_read = count * sizeof(float);
+    w.flops = count;
     w.bound = Bound::kRead;
     return w;
+}
+
+Work ReduceStep::GetWork() const {
+    return ReduceWork(m_work.count());
 }
 
 MemoryNeeds ReduceCpuNeeds(const ParamValues&) {

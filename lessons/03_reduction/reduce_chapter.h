@@ -35,6 +35,10 @@ private:
 
 uint64_t ReduceWorkloadHostBytes(uint64_t size_bytes);
 
+// The work of every step: read `count` floats once and add each (one flop each), held to the
+// read-only bandwidth on the GPU. Steps report it, and the page predicts from it.
+Work ReduceWork(uint64_t count);
+
 // Base of every reduction step: the value it computed and its check.
 class ReduceStep : public StepInstance {
 public:

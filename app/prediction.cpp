@@ -1,0 +1,207 @@
+#include "prediction.h"
+
+#include <cstdio>
+
+#include "units.h"
+#include "words.h"
+
+namespace lessons::app {
+namespace {
+
+double Number(const Json& j, const char* key) {
+    return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0;
+}
+
+std::string Gbps(double v) {
+    return v > 0 ? Fixed(v, 0) : std::string("?");
+}
+
+std::string MsText(double ms) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, ms < 0.1 ? "%.4f" : ms < 10 ? "%.3f" : "%.1f", ms);
+    return buf;
+}
+
+std::string Count(double v) {
+    char buf[32];
+    if (v >= 1e9)
+        std::snprintf(buf, sizeof buf, "%.2fG", v / 1e9);
+    else if (v >= 1e6)
+        std::snprintf(buf, sizeof buf, "%.2fM", v / 1e6);
+    else
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+}
+
+}  // namespace
+
+std::string Times(double ratio) {
+    return Fixed(ratio, 2);
+}
+
+CeilingSource CeilingsFromDevice(const Json& device) {
+    CeilingSource s;
+    if (!device.is_object() || !device.value("available", false)) return s;
+    const Json& c = device.contains("ceilings") ? device["ceilings"] : Json();
+    s.ceilings.read_gbps = Number(c, "read_gbps");
+    s.ceilings.copy_gbps = Number(c, "copy_gbps");
+    s.ceilings.fp32_gflops = Number(c, "fp32_gflops");
+    s.ceilings.h2d_gbps = Number(c, "h2d_gbps");
+    s.ceilings.d2h_gbps = Number(c, "d2h_gbps");
+    s.known = s.ceilings.read_gbps > 0 || s.ceilings.copy_gbps > 0;
+    s.measured = true;
+    s.device = device.value("name", std::string());
+    s.sm_count = static_cast<int>(Number(device, "sm_count"));
+    s.max_threads_per_sm = static_cast<int>(Number(device, "max_threads_per_sm"));
+    s.clock_khz = static_cast<int>(Number(device, "clock_khz"));
+    return s;
+}
+
+CeilingSource CeilingsFromRecorded(const RunResult& recorded) {
+    CeilingSource s;
+    if (!recorded.ceiling || *recorded.ceiling <= 0) return s;
+    s.ceilings.read_gbps = s.ceilings.copy_gbps = *recorded.ceiling;
+    s.known = true;
+    s.device = recorded.Device();
+    s.date = recorded.timestamp.substr(0, 10);
+    return s;
+}
+
+std::vector<std::string> PredictionLines(const std::string& language, const Lesson& lesson,
+                                         const Chapter& chapter, const ParamValues& params,
+                                         const CeilingSource& source, const RunResult* measured,
+                                         const KernelAttributes* attributes) {
+    std::vector<std::string> out;
+    if (lesson.kind != StepKind::kGpu) {
+        out.push_back(Tr(language, kPredCpu));
+        return out;
+    }
+    const std::optional<Work> work = EstimateWork(lesson, chapter, params);
+    if (!work) {
+        out.push_back(Tr(language, kPredNoWork));
+        return out;
+    }
+    std::string line = Fmt(Tr(language, kPredWork), FormatSize(work->bytes_read).c_str(),
+                           FormatSize(work->bytes_written).c_str());
+    if (work->flops) line += Fmt(Tr(language, kPredFlops), Count(double(work->flops)).c_str());
+    if (work->h2d_bytes || work->d2h_bytes)
+        line += Fmt(Tr(language, kPredPcie), FormatSize(work->h2d_bytes).c_str(),
+                    FormatSize(work->d2h_bytes).c_str());
+    out.push_back(line);
+
+    if (!source.known) {
+        out.push_back(Tr(language, kPredNoCeilings));
+        return out;
+    }
+    const PredictCeilings& c = source.ceilings;
+    out.push_back(source.measured ? Fmt(Tr(language, kPredCeilMeasured), source.device.c_str(),
+                                        Gbps(c.read_gbps).c_str(), Gbps(c.copy_gbps).c_str(),
+                                        Gbps(c.h2d_gbps).c_str(), Gbps(c.d2h_gbps).c_str())
+                                  : Fmt(Tr(language, kPredCeilRecorded), source.device.c_str(),
+                                        source.date.c_str(), Gbps(c.copy_gbps).c_str()));
+
+    const Prediction p = Predict(*work, c);
+    const bool flops = p.device_bound == Bound::kFp32;
+    line = Fmt(Tr(language, kPredKernel), MsText(p.device_ms).c_str(),
+               flops ? (Count(double(work->flops)) + " flop").c_str()
+                     : FormatSize(work->MemoryBytes()).c_str(),
+               Fixed(p.device_ceiling, 0).c_str(), flops ? "GFLOP/s" : "GB/s");
+    const bool copies = work->h2d_bytes || work->d2h_bytes;
+    if (copies) {
+        if ((work->h2d_bytes && c.h2d_gbps <= 0) || (work->d2h_bytes && c.d2h_gbps <= 0))
+            line += Tr(language, kPredPcieUnknown);
+        else
+            line += Fmt(Tr(language, kPredCopies), MsText(p.h2d_ms).c_str(),
+                        MsText(p.d2h_ms).c_str(), MsText(p.total_ms).c_str(),
+                        Tr(language, p.overlapped ? kPredOverlapped : kPredInTurn));
+    }
+    out.push_back(line);
+
+    // Little's law, for kernels of our own that declare their bytes in flight.
+    if (lesson.in_flight && !lesson.library) {
+        const double bytes = double(lesson.in_flight(params));
+        if (source.sm_count > 0 && source.max_threads_per_sm > 0 && source.clock_khz > 0) {
+            double resident = double(source.sm_count) * source.max_threads_per_sm;
+            std::string resident_text =
+                Fmt(Tr(language, kPredResidentFull), source.sm_count, source.max_threads_per_sm);
+            const uint64_t block = params.Has("block") ? params.Number("block") : 0;
+            if (attributes && attributes->active_blocks_per_sm > 0 && block > 0) {
+                resident =
+                    double(source.sm_count) * attributes->active_blocks_per_sm * double(block);
+                resident_text = Fmt(Tr(language, kPredResidentKernel), source.sm_count,
+                                    attributes->active_blocks_per_sm, static_cast<int>(block));
+            }
+            const double latency = AssumedLatencyNs(source.clock_khz);
+            out.push_back(Fmt(Tr(language, kPredLittle), Fixed(bytes, 0).c_str(),
+                              Count(resident).c_str(), resident_text.c_str(),
+                              Fixed(latency, 0).c_str(),
+                              Fixed(LittleGbps(bytes, resident, latency), 0).c_str()));
+            out.push_back(
+                Fmt(Tr(language, kPredLatency), kAssumedDramLatencyCycles, source.clock_khz / 1e3));
+            if (measured && measured->verified && measured->gbps > 0 && !measured->recorded)
+                out.push_back(
+                    Fmt(Tr(language, kPredImplied), Fixed(measured->gbps, 0).c_str(),
+                        Fixed(ImpliedLatencyNs(bytes, resident, measured->gbps), 0).c_str()));
+        } else {
+            out.push_back(Tr(language, kPredNoLittle));
+        }
+    }
+
+    if (!measured) {
+        out.push_back(Tr(language, kPredNotYet));
+        return out;
+    }
+    const std::optional<double> kernel_ms = measured->Part("kernel");
+    const bool pcie_known =
+        !(work->h2d_bytes && c.h2d_gbps <= 0) && !(work->d2h_bytes && c.d2h_gbps <= 0);
+    if (!kernel_ms) {  // the copies and the kernel overlap: only the whole run is timed
+        line = pcie_known
+                   ? Fmt(Tr(language, kPredMeasuredRun), MsText(measured->median_ms).c_str(),
+                         Times(TimesBound(measured->median_ms, p.total_ms)).c_str())
+                   : Fmt(Tr(language, kPredMeasuredRunOnly), MsText(measured->median_ms).c_str());
+    } else {
+        line = Fmt(Tr(language, kPredMeasuredKernel), MsText(*kernel_ms).c_str(),
+                   Times(TimesBound(*kernel_ms, p.device_ms)).c_str());
+        if (copies && pcie_known && measured->median_ms > *kernel_ms * 1.0001)
+            line += Fmt(Tr(language, kPredMeasuredTotal), MsText(measured->median_ms).c_str(),
+                        Times(TimesBound(measured->median_ms, p.total_ms)).c_str());
+    }
+    out.push_back(line);
+    return out;
+}
+
+}  // namespace lessons::app
+
+namespace lessons::app {
+
+std::vector<SummaryRow> SummaryRows(const Registry& reg, const Chapter& chapter,
+                                    const std::function<const RunResult*(const Lesson&)>& shown,
+                                    int* base) {
+    std::vector<SummaryRow> rows;
+    const std::vector<const Lesson*> lessons = reg.LessonsOf(chapter);
+    auto usable = [](const RunResult* r) { return r && r->verified && r->median_ms > 0; };
+    const RunResult* first = nullptr;
+    const Lesson* first_lesson = nullptr;
+    for (const Lesson* l : lessons)
+        if (!first && usable(shown(*l))) {
+            first = shown(*l);
+            first_lesson = l;
+        }
+    if (base) *base = first_lesson ? first_lesson->number : 0;
+    for (const Lesson* l : lessons) {
+        SummaryRow row;
+        row.lesson = l;
+        row.result = shown(*l);
+        if (usable(row.result)) {
+            const Lesson* prev = l->previous ? reg.FindLesson(l->previous) : nullptr;
+            const RunResult* p = prev ? shown(*prev) : nullptr;
+            if (usable(p)) row.vs_previous = p->median_ms / row.result->median_ms;
+            if (usable(first) && l != first_lesson)
+                row.vs_first = first->median_ms / row.result->median_ms;
+        }
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+}  // namespace lessons::app

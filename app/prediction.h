@@ -1,0 +1,69 @@
+// The lesson page's "Predict, then measure" box: the work the step must do at the page's
+// settings (from the catalogue, without running it), the ceilings the worker measured (or,
+// with no GPU, the recorded ones, labelled), the lower bound they give, Little's law for the
+// bytes a thread keeps in flight, and the measured time beside the bound once a result exists.
+// Pure text building (PredictionLines) so that tests check the figures; DrawPrediction draws it.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "predict.h"
+#include "registry.h"
+#include "report.h"
+#include "result.h"
+
+namespace lessons::app {
+
+// Where the ceilings come from.
+struct CeilingSource {
+    PredictCeilings ceilings;
+    bool known = false;     // any ceiling at all
+    bool measured = false;  // measured by this machine's worker; else recorded
+    std::string device;     // the GPU's name
+    std::string date;       // recorded: the day of the recording
+    int sm_count = 0;       // for Little's law; 0: unknown
+    int max_threads_per_sm = 0;
+    int clock_khz = 0;
+};
+
+// From the worker's device summary (its `info` reply); known = false without a GPU.
+CeilingSource CeilingsFromDevice(const Json& device);
+// From a recorded result: its matching ceiling (recorded as the copy bandwidth) stands in for
+// the read and copy ceilings; PCIe stays unknown.
+CeilingSource CeilingsFromRecorded(const RunResult& recorded);
+
+// The box's lines in `language`, for `lesson` at `params` (every parameter, resolved);
+// `measured` is the result at these settings, or null; `attributes` the kernel's resource
+// use at them, or null.
+std::vector<std::string> PredictionLines(const std::string& language, const Lesson& lesson,
+                                         const Chapter& chapter, const ParamValues& params,
+                                         const CeilingSource& source, const RunResult* measured,
+                                         const KernelAttributes* attributes);
+
+// "1.08": measured / bound, two decimals.
+std::string Times(double ratio);
+
+}  // namespace lessons::app
+
+namespace lessons::app {
+
+// One row of the chapter summary: a lesson, the result shown for it (null: not run at these
+// settings), and the speed-ups of its whole-run time over the previous step and the first.
+struct SummaryRow {
+    const Lesson* lesson = nullptr;
+    const RunResult* result = nullptr;
+    std::optional<double> vs_previous;  // previous step's time / this one's
+    std::optional<double> vs_first;     // the base step's time / this one's
+};
+// Every lesson of `chapter`, in order, with the result `shown` gives for it. The cumulative
+// speed-up is over the chapter's first step that has a correct result (`*base` is its number;
+// 0 when none has): the CPU step once the chapter has run here, the first GPU step when only
+// recorded results are shown.
+std::vector<SummaryRow> SummaryRows(const Registry& reg, const Chapter& chapter,
+                                    const std::function<const RunResult*(const Lesson&)>& shown,
+                                    int* base = nullptr);
+
+}  // namespace lessons::app
