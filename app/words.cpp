@@ -275,6 +275,9 @@ std::string Say(std::string_view language, const std::string& english) {
 std::string SayChoice(std::string_view language, const std::string& param,
                       const std::string& choice) {
     if (language != "zh" || choice.empty()) return choice;
+    // A GEMM tile configuration is named by its shape ("256t-128x128x16-w64x32": threads, block
+    // tile, warp tile), read the same in both languages; its note carries the Chinese.
+    if (param == "tile") return choice;
     const std::string qualified = param + "=" + choice;
     for (const Word& w : kPhrases)
         if (qualified == w.en) return w.zh;

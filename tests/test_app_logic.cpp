@@ -96,7 +96,11 @@ public:
                 {"registers", 20},
                 {"static_smem_bytes", 0},
                 {"max_threads_per_block", 1024},
-                {"active_blocks_per_sm", 2048 / r["params"]["block"].get<int>()},
+                // A tiled step (chapter 5) has a tile configuration instead of a block size.
+                {"active_blocks_per_sm",
+                 r["params"].contains("block") && r["params"]["block"].is_number_integer()
+                     ? 2048 / r["params"]["block"].get<int>()
+                     : 1},
                 {"occupancy", 1.0}};
             m_inbox.push_back({{"id", r["id"]},
                                {"type", "attributes"},
@@ -769,7 +773,7 @@ const Registry& MadeUpRegistry() {
         m.step = 16;
         m.default_value = ParamValue::Number(1024);
         m.log_scale = true;
-        chapter.params = {m, ChoiceParam("tile", "Tile", "分块", {"64x64", "128x128"},
+        chapter.params = {m, ChoiceParam("shape", "Tile shape", "分块形状", {"64x64", "128x128"},
                                          {"four warps", "eight warps, more registers"})};
         chapter.workload_host_bytes = [](const ParamValues& p) {
             return p.Number("m") * p.Number("m") * 12;
@@ -800,9 +804,9 @@ TEST_F(AppLogicMadeUpChapter, ControlsRequestsChartAndTableComeFromItsParameters
     const Lesson& lesson = *registry.FindLesson(1);
     EXPECT_EQ(ControlFor(*lesson.FindParam("block")), ControlKind::kValues);
     EXPECT_EQ(ControlFor(*lesson.FindParam("m")), ControlKind::kLog);
-    EXPECT_EQ(ControlFor(*lesson.FindParam("tile")), ControlKind::kCombo);
+    EXPECT_EQ(ControlFor(*lesson.FindParam("shape")), ControlKind::kCombo);
     EXPECT_EQ(ControlFor(ThreadsParam()), ControlKind::kInt);
-    for (const char* name : {"block", "m", "tile", "cold_l2", "run"})
+    for (const char* name : {"block", "m", "shape", "cold_l2", "run"})
         EXPECT_TRUE(ui.rects.count(name)) << name << " has no control";
     EXPECT_FALSE(ui.rects.count("size")) << "this chapter has no data size";
     const std::vector<std::string_view> texts = UiTexts(registry);
@@ -811,10 +815,10 @@ TEST_F(AppLogicMadeUpChapter, ControlsRequestsChartAndTableComeFromItsParameters
     sent.clear();
     Click("run");
     ASSERT_EQ(Runs().size(), 1u);
-    EXPECT_EQ(Runs()[0]["params"], Json({{"block", 128}, {"m", 1024}, {"tile", "64x64"}}));
+    EXPECT_EQ(Runs()[0]["params"], Json({{"block", 128}, {"m", 1024}, {"shape", "64x64"}}));
     ASSERT_EQ(ui.step_bars.size(), 1u);
     EXPECT_DOUBLE_EQ(ui.step_bars[0].value, 50.0) << "matched by m and tile";
-    EXPECT_NE(ui.step_bars[0].tooltip.find("m 1024, tile 64x64"), std::string::npos)
+    EXPECT_NE(ui.step_bars[0].tooltip.find("m 1024, shape 64x64"), std::string::npos)
         << ui.step_bars[0].tooltip;
     EXPECT_NE(ui.step_bars[0].tooltip.find("% of the read-bandwidth ceiling (3000 GB/s)"),
               std::string::npos)
@@ -831,16 +835,16 @@ TEST_F(AppLogicMadeUpChapter, ControlsRequestsChartAndTableComeFromItsParameters
     EXPECT_EQ(ui.step_bars[0].value, 50.0) << "the new run, at m = 16";
 
     // Another tile: the previous result no longer matches the page.
-    ui.run.params["tile"] = "128x128";
+    ui.run.params["shape"] = "128x128";
     Frames(2);
     EXPECT_EQ(ui.step_bars[0].value, 0.0);
-    EXPECT_NE(ui.step_bars[0].tooltip.find("not measured at block 128, m 16, tile 128x128"),
+    EXPECT_NE(ui.step_bars[0].tooltip.find("not measured at block 128, m 16, shape 128x128"),
               std::string::npos)
         << ui.step_bars[0].tooltip;
-    ui.run.params["tile"] = "256x256";  // not one of its tiles: the default is shown and sent
+    ui.run.params["shape"] = "256x256";  // not one of its tiles: the default is shown and sent
     sent.clear();
     Click("run");
-    EXPECT_EQ(Runs().back()["params"]["tile"], "64x64");
+    EXPECT_EQ(Runs().back()["params"]["shape"], "64x64");
 
     // The results table: its fields, then a column per parameter.
     const std::vector<ResultColumn> columns =
@@ -849,7 +853,7 @@ TEST_F(AppLogicMadeUpChapter, ControlsRequestsChartAndTableComeFromItsParameters
     EXPECT_EQ(columns[0].header, "课");
     EXPECT_EQ(columns[1].header, "线程块大小");
     EXPECT_EQ(columns[2].header, "行数");
-    EXPECT_EQ(columns[3].header, "分块");
+    EXPECT_EQ(columns[3].header, "分块形状");
     EXPECT_EQ(columns[2].text(controller->results().back().result), "16");
     EXPECT_EQ(columns[3].text(controller->results().back().result), "64x64");
 }

@@ -54,9 +54,9 @@ GemmKernel Config(const char* config) {
 }  // namespace
 
 const GemmKernel kGemm34[kGemmConfigs] = {
-    Config<32, 32, 32>(kTiles34[0]),
-    Config<16, 16, 16>(kTiles34[1]),
-    Config<16, 16, 64>(kTiles34[2]),
+    Config<16, 16, 64>(kTiles34[0]),
+    Config<32, 32, 32>(kTiles34[1]),
+    Config<16, 16, 16>(kTiles34[2]),
     Config<8, 8, 8>(kTiles34[3]),
 };
 

@@ -64,9 +64,9 @@ GemmKernel Config(const char* config) {
 }  // namespace
 
 const GemmKernel kGemm35[kGemmConfigs] = {
-    Config<64, 64, 8, 8>(kTiles35[0]),
-    Config<64, 64, 8, 16>(kTiles35[1]),
-    Config<128, 64, 8, 16>(kTiles35[2]),
+    Config<128, 64, 8, 16>(kTiles35[0]),
+    Config<64, 64, 8, 8>(kTiles35[1]),
+    Config<64, 64, 8, 16>(kTiles35[2]),
     Config<32, 32, 8, 4>(kTiles35[3]),
 };
 

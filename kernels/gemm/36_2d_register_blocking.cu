@@ -74,10 +74,10 @@ GemmKernel Config(const char* config) {
 }  // namespace
 
 const GemmKernel kGemm36[kGemmConfigs] = {
-    Config<128, 128, 8, 8, 8>(kTiles36[0]),
+    Config<64, 64, 16, 4, 4>(kTiles36[0]),
     Config<64, 128, 8, 8, 8>(kTiles36[1]),
     Config<64, 64, 8, 8, 8>(kTiles36[2]),
-    Config<64, 64, 16, 4, 4>(kTiles36[3]),
+    Config<128, 128, 8, 8, 8>(kTiles36[3]),
 };
 
 }  // namespace lessons::gemm

@@ -87,10 +87,10 @@ GemmKernel Config(const char* config) {
 }  // namespace
 
 const GemmKernel kGemm37[kGemmConfigs] = {
-    Config<128, 128, 8, 8, 8>(kTiles37[0]),
-    Config<128, 128, 16, 8, 8>(kTiles37[1]),
-    Config<64, 128, 8, 8, 8>(kTiles37[2]),
-    Config<64, 64, 16, 4, 4>(kTiles37[3]),
+    Config<128, 128, 16, 8, 8>(kTiles37[0]),
+    Config<64, 64, 16, 4, 4>(kTiles37[1]),
+    Config<128, 128, 8, 8, 8>(kTiles37[2]),
+    Config<64, 128, 8, 8, 8>(kTiles37[3]),
 };
 
 }  // namespace lessons::gemm

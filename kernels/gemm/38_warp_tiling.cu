@@ -98,10 +98,10 @@ GemmKernel Config(const char* config) {
 
 // Names: threads, block tile BM×BN×BK, warp tile WM×WN; every thread computes 8 × 8.
 const GemmKernel kGemm38[kGemmConfigs] = {
-    Config<128, 128, 8, 64, 32, 256>(kTiles38[0]),
-    Config<128, 128, 16, 64, 32, 256>(kTiles38[1]),
-    Config<64, 128, 8, 32, 64, 128>(kTiles38[2]),
-    Config<128, 64, 16, 64, 32, 128>(kTiles38[3]),
+    Config<128, 128, 16, 64, 32, 256>(kTiles38[0]),
+    Config<128, 128, 8, 64, 32, 256>(kTiles38[1]),
+    Config<128, 64, 16, 64, 32, 128>(kTiles38[2]),
+    Config<64, 128, 8, 32, 64, 128>(kTiles38[3]),
 };
 
 }  // namespace lessons::gemm

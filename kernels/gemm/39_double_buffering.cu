@@ -150,10 +150,10 @@ GemmKernel Config(const char* config) {
 
 // Names: threads, block tile BM×BN×BK, warp tile WM×WN; every thread computes 8 × 8.
 const GemmKernel kGemm39[kGemmConfigs] = {
-    Config<128, 128, 8, 64, 32, 256>(kTiles39[0]),
-    Config<128, 128, 16, 64, 32, 256>(kTiles39[1]),
-    Config<64, 128, 8, 32, 64, 128>(kTiles39[2]),
-    Config<128, 64, 16, 64, 32, 128>(kTiles39[3]),
+    Config<128, 128, 16, 64, 32, 256>(kTiles39[0]),
+    Config<128, 128, 8, 64, 32, 256>(kTiles39[1]),
+    Config<128, 64, 16, 64, 32, 128>(kTiles39[2]),
+    Config<64, 128, 8, 32, 64, 128>(kTiles39[3]),
 };
 
 }  // namespace lessons::gemm

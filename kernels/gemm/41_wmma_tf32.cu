@@ -143,8 +143,8 @@ GemmKernel Config(const char* config) {
 
 // Names: threads, block tile BM×BN×BK, warp tile WM×WN (16 × 16 × 8 TF32 fragments).
 const GemmKernel kGemm41[kGemmConfigs] = {
-    Config<128, 128, 2, 4>(kTiles41[0]),
-    Config<128, 128, 2, 2>(kTiles41[1]),
+    Config<128, 128, 2, 2>(kTiles41[0]),
+    Config<128, 128, 2, 4>(kTiles41[1]),
     Config<64, 128, 2, 2>(kTiles41[2]),
     Config<64, 64, 2, 2>(kTiles41[3]),
 };
