@@ -29,6 +29,8 @@ int ParseFlags(int argc, char** argv, Flags* flags) {
                    "write a PNG once the page has settled and runs have finished, then exit");
     cli.add_option("--worker", flags->worker,
                    "the worker program (default: cuda-lessons-cli beside this one)");
+    cli.add_option("--code-tab", flags->code_tab, "the code view's tab at start: source, ptx, sass")
+        ->check(CLI::IsMember({"source", "ptx", "sass"}));
     cli.add_flag("--stats", flags->stats,
                  "print frame statistics at exit (frame time while running, idle wake-ups)");
     auto refuse = [](const std::string& message) {
@@ -71,6 +73,8 @@ int InitUiState(const Flags& flags, const Registry& registry, const std::string&
         ui->settings.lesson = flags.lesson;
     }
     if (!flags.lang.empty()) ui->settings.language = flags.lang;
+    if (!flags.code_tab.empty())
+        ui->machine.select_tab = flags.code_tab == "ptx" ? 1 : flags.code_tab == "sass" ? 2 : 0;
     std::string notice;
     ui->export_dir =
         DefaultExportDir(std::getenv("HOME"), std::getenv("XDG_DATA_HOME"), getuid(), &notice);

@@ -8,6 +8,7 @@
 
 #include "lesson_text.h"
 #include "panels.h"
+#include "words_machine.h"
 
 namespace lessons::app {
 
@@ -83,6 +84,7 @@ void SetScale(UiState& ui, float scale) {
 std::vector<std::string_view> UiTexts(const Registry& registry) {
     std::vector<std::string_view> texts;
     for (const Word* w : kAllWords) texts.push_back(w->zh);
+    for (const Word* w : kMachineWords) texts.push_back(w->zh);
     texts.push_back("中文 English");
     for (const Lesson& l : registry.lessons()) {
         texts.push_back(l.text_zh);
