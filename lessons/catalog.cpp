@@ -15,6 +15,7 @@ const Registry& Catalog() {
         Registry r;
         RegisterSplitChapter(r);
         RegisterReduceChapter(r);
+        RegisterRooflineChapter(r);
         return r;
     }();
     return registry;

@@ -20,6 +20,7 @@ const std::vector<std::string>& CatalogProblems();
 // Each chapter adds itself here (lessons/NN_slug/lessons.cpp).
 void RegisterSplitChapter(Registry& registry);
 void RegisterReduceChapter(Registry& registry);
+void RegisterRooflineChapter(Registry& registry);
 
 // --- lessons_runners: the GPU library (or, without CUDA, none) ---
 // Every GPU step's runner, by lesson id; empty in a build without CUDA.
