@@ -29,8 +29,8 @@ std::string ShortKernelName(const std::string& demangled) {
     // Namespaces: "lessons::reduce::" and the like.
     for (size_t at = s.find("::"); at != std::string::npos; at = s.find("::")) {
         size_t start = at;
-        while (start > 0 && (std::isalnum(static_cast<unsigned char>(s[start - 1])) ||
-                             s[start - 1] == '_'))
+        while (start > 0 &&
+               (std::isalnum(static_cast<unsigned char>(s[start - 1])) || s[start - 1] == '_'))
             --start;
         s.erase(start, at + 2 - start);
     }
@@ -106,7 +106,10 @@ const MachineCodeFile* FileFor(const UiState& ui, const Registry& reg, const Les
     }
     const std::string_view code = isa == Isa::kPtx ? it->second.ptx : it->second.sass;
     if (isa == Isa::kSass && code.empty()) {
-        *why = Fmt(Tr(ui, kNoMachineCode), it->second.sass_note);
+        *why = !table.sass_arch[0] && std::string_view(it->second.sass_note).find("cuobjdump") !=
+                                          std::string_view::npos
+                   ? std::string(Tr(ui, kNoCuobjdump))
+                   : Fmt(Tr(ui, kNoMachineCode), it->second.sass_note);
         return nullptr;
     }
     // A step without a kernel of its own launches the previous lesson's.
@@ -144,7 +147,9 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
     std::string why;
     const MachineCodeFile* file = FileFor(ui, reg, lesson, isa, &from, &why);
     if (!file) {
-        ImGui::TextWrapped("%s", why.c_str());
+        ImGui::PushTextWrapPos(ImGui::GetWindowContentRegionMax().x);
+        ImGui::TextUnformatted(why.c_str());
+        ImGui::PopTextWrapPos();
         return;
     }
     const std::string_view code = isa == Isa::kPtx ? file->ptx : file->sass;
@@ -166,9 +171,8 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
 
     // Which kernel: one template instance each (toggles compile one kernel per combination).
     const std::string all = Fmt(Tr(ui, kAllKernels), static_cast<int>(m.functions.size()));
-    const std::string current = m.kernel < 0 ? all
-                                             : ShortKernelName(
-                                                   m.functions[static_cast<size_t>(m.kernel)].name);
+    const std::string current =
+        m.kernel < 0 ? all : ShortKernelName(m.functions[static_cast<size_t>(m.kernel)].name);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
     if (ImGui::BeginCombo("##kernel", current.c_str())) {
         if (ImGui::Selectable(all.c_str(), m.kernel < 0)) {
@@ -202,9 +206,9 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const ImVec2 size = ImGui::CalcTextSize(label.c_str());
         if (focused)
-            ImGui::GetWindowDrawList()->AddRectFilled(
-                ImVec2(p.x - 3, p.y), ImVec2(p.x + size.x + 3, p.y + size.y), ClassColor(c.name),
-                3);
+            ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x - 3, p.y),
+                                                      ImVec2(p.x + size.x + 3, p.y + size.y),
+                                                      ClassColor(c.name), 3);
         if (focused)
             ImGui::TextUnformatted(label.c_str());
         else
@@ -252,8 +256,8 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
 void DrawNcu(UiState& ui, const Registry& reg, const Lesson& lesson) {
     if (lesson.kind != StepKind::kGpu) return;
     const ParamValues values = ResolveParams(lesson.params, ui.run);
-    ui.machine.ncu = NcuCommand(lesson, lesson.previous ? reg.FindLesson(lesson.previous) : nullptr,
-                                values);
+    ui.machine.ncu =
+        NcuCommand(lesson, lesson.previous ? reg.FindLesson(lesson.previous) : nullptr, values);
     const bool copied = ImGui::GetTime() - ui.machine.copied_at < 1.5;
     const char* button = copied ? Tr(ui, kCopied) : Tr(ui, kCopy);
     ImGui::TextDisabled("%s", Tr(ui, kNcuLine));
@@ -289,8 +293,8 @@ void DrawCode(UiState& ui, const Registry& reg, const Lesson& lesson) {
         const std::string label = std::string(names[t]) + "###" + keys[t];
         // A test (or a key) selects a tab by setting ui.machine.select_tab.
         const bool force = ui.machine.select_tab == t;
-        const bool open = ImGui::BeginTabItem(label.c_str(), nullptr,
-                                              force ? ImGuiTabItemFlags_SetSelected : 0);
+        const bool open =
+            ImGui::BeginTabItem(label.c_str(), nullptr, force ? ImGuiTabItemFlags_SetSelected : 0);
         Remember(ui, keys[t]);
         if (force) ui.machine.select_tab = -1;
         if (!open) continue;

@@ -20,11 +20,15 @@ struct MachineView {
     int kernel = -1;  // index into `functions`; -1: every kernel
     std::vector<MachineFunction> functions;
     std::vector<std::string_view> lines;
-    std::vector<int> line_class;       // index into InstructionClasses(), -1: none
+    std::vector<int> line_class;        // index into InstructionClasses(), -1: none
     std::map<std::string, int> counts;  // by class name
     int reused_from = 0;                // the lesson whose kernel this step launches (5 -> 4)
     std::string ncu;                    // the ncu command line of the page's parameters
     double copied_at = -100;            // when Copy was pressed (ImGui's clock)
+    // The roofline (roofline_page.cpp): points drawn last (tests read it), the chapter picked
+    // for "Run this chapter's benchmark".
+    int roof_points = 0;
+    int bench_chapter = 0;
 };
 
 // The names of a kernel as the combo shows it: without "void", namespaces and parameters.

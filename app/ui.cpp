@@ -8,6 +8,7 @@
 
 #include "lesson_text.h"
 #include "panels.h"
+#include "roofline.h"
 #include "words_machine.h"
 
 namespace lessons::app {
@@ -173,6 +174,7 @@ void DrawTitle(UiState& ui, const Lesson& lesson) {
 void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
     DrawControls(ui, c, reg, lesson);
     ImGui::Separator();
+    DrawRoofline(ui, c, reg, lesson);
     if (ImGui::CollapsingHeader(Tr(ui, kSteps), ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::Checkbox(Tr(ui, kLog), &ui.log_scale);
         SameLineIfFits(CheckWidth("ms"));

@@ -17,6 +17,12 @@ inline constexpr Word kSassOf{
     "extracted, whatever else the build compiled for).",
     "%2$s 的 %1$s SASS，构建时由 cuobjdump 反汇编（无论构建还编译了哪些架构，只提取这一种）。"};
 inline constexpr Word kNoMachineCode{"No machine code: %s.", "没有机器码：%s。"};
+inline constexpr Word kNoCuobjdump{
+    "No SASS in this build: its CUDA toolkit has no cuobjdump (the PTX tab works). A build with "
+    "the full toolkit, such as the GPU machine's, embeds sm_90 SASS.",
+    "本次构建没有 SASS：所用的 CUDA 工具包里没有 cuobjdump（PTX "
+    "标签页可用）。用完整工具包构建（例如 "
+    "GPU 机器上的），就会嵌入 sm_90 的 SASS。"};
 inline constexpr Word kCpuNoMachineCode{"A CPU step: it has no GPU machine code.",
                                         "CPU 步骤：没有 GPU 机器码。"};
 inline constexpr Word kLibraryNoMachineCode{
@@ -61,10 +67,10 @@ inline constexpr Word kNoCeilings{
 inline constexpr Word kMeasureCeilings{"Measure the ceilings again", "重新测量天花板"};
 inline constexpr Word kRunBenchmark{"Run this chapter's benchmark", "运行该章的基准测试"};
 inline constexpr Word kNoArithmetic{
-    "%d results do no arithmetic (flops = 0: %s): a log axis has no place for intensity 0. Their "
-    "rate against bandwidth is on their own pages.",
-    "%d 个结果没有算术运算（flops = 0：%s）：对数坐标上放不下强度 0。它们相对带宽的速率见各自的"
-    "课程页。"};
+    "%d results have no arithmetic to place (flops 0, or recorded before flops were counted: %s): "
+    "a log axis has no place for intensity 0. Their rate against bandwidth is on their own pages.",
+    "%d 个结果没有可放置的算术运算（flops 为 0，或录制时尚未统计 flops：%s）：对数坐标上放不下强度 "
+    "0。它们相对带宽的速率见各自的课程页。"};
 inline constexpr Word kInsetNote{
     "This step (blue) and the previous one (green) under this GPU's roof; the full chart is "
     "lesson 43.",
@@ -75,15 +81,42 @@ inline constexpr Word kRecordedMark{"(recorded)", "（已录制）"};
 inline constexpr Word kPointsCount{"%d points: %d measured now, %d recorded (hollow).",
                                    "%d 个数据点：本次实测 %d 个，已录制 %d 个（空心）。"};
 
-inline constexpr const Word* kMachineWords[] = {
-    &kTabSource,        &kAllKernels,     &kKernelWord,        &kPtxOf,
-    &kSassOf,           &kNoMachineCode,  &kCpuNoMachineCode,  &kLibraryNoMachineCode,
-    &kReusesKernel,     &kHighlighted,    &kInstructionCounts, &kNcuLine,
-    &kCopy,             &kCopied,         &kRoofline,          &kRooflineOf,
-    &kIntensityAxis,    &kGflopsAxis,     &kRoofRead,          &kRoofCopy,
-    &kRoofFp32,         &kRoofTf32,       &kRidge,             &kPointTip,
-    &kLivePoint,        &kRecordedPoint,  &kMeasuredCeilings,  &kRecordedCeilings,
-    &kNoCeilings,       &kMeasureCeilings, &kRunBenchmark,     &kNoArithmetic,
-    &kInsetNote,        &kInsetNone,      &kRecordedMark,      &kPointsCount};
+inline constexpr const Word* kMachineWords[] = {&kTabSource,
+                                                &kAllKernels,
+                                                &kKernelWord,
+                                                &kPtxOf,
+                                                &kSassOf,
+                                                &kNoMachineCode,
+                                                &kNoCuobjdump,
+                                                &kCpuNoMachineCode,
+                                                &kLibraryNoMachineCode,
+                                                &kReusesKernel,
+                                                &kHighlighted,
+                                                &kInstructionCounts,
+                                                &kNcuLine,
+                                                &kCopy,
+                                                &kCopied,
+                                                &kRoofline,
+                                                &kRooflineOf,
+                                                &kIntensityAxis,
+                                                &kGflopsAxis,
+                                                &kRoofRead,
+                                                &kRoofCopy,
+                                                &kRoofFp32,
+                                                &kRoofTf32,
+                                                &kRidge,
+                                                &kPointTip,
+                                                &kLivePoint,
+                                                &kRecordedPoint,
+                                                &kMeasuredCeilings,
+                                                &kRecordedCeilings,
+                                                &kNoCeilings,
+                                                &kMeasureCeilings,
+                                                &kRunBenchmark,
+                                                &kNoArithmetic,
+                                                &kInsetNote,
+                                                &kInsetNone,
+                                                &kRecordedMark,
+                                                &kPointsCount};
 
 }  // namespace lessons::app

@@ -8,8 +8,8 @@ namespace lessons {
 
 std::vector<std::pair<std::string, StepRunner>> GpuRunners() {
     std::vector<std::pair<std::string, StepRunner>> all;
-    for (auto* chapter : {&split::SplitGpuRunners, &reduce::ReduceGpuRunners,
-                          &roofline::RooflineGpuRunners})
+    for (auto* chapter :
+         {&split::SplitGpuRunners, &reduce::ReduceGpuRunners, &roofline::RooflineGpuRunners})
         for (auto& runner : chapter()) all.push_back(std::move(runner));
     return all;
 }

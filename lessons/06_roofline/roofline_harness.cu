@@ -45,8 +45,8 @@ public:
         const std::vector<uint64_t> indices = CheckedIndices(m_work.count());
         std::vector<float> all(m_work.count());
         if (!all.empty())
-            LESSONS_CUDA_CHECK(cudaMemcpy(all.data(), m_y.get(), m_work.SizeBytes(),
-                                          cudaMemcpyDeviceToHost));
+            LESSONS_CUDA_CHECK(
+                cudaMemcpy(all.data(), m_y.get(), m_work.SizeBytes(), cudaMemcpyDeviceToHost));
         std::vector<float> out;
         out.reserve(indices.size());
         for (uint64_t i : indices) out.push_back(all[i]);
