@@ -197,6 +197,7 @@ std::vector<std::string> FocusClasses(const Lesson& lesson) {
         {"reduce/23-v3-unrolled-last-warp", {"LDS", "STS", "BAR", "FP32"}},
         {"reduce/24-v4-warp-shuffle", {"SHFL", "LDS", "BAR"}},
         {"reduce/25-v5-vectorized-one-pass", {"LDG.128", "LDG", "SHFL", "ATOM"}},
+        {"roofline/43-roofline", {"FP32", "LDG", "STG"}},
     };
     auto it = kFocus.find(lesson.id);
     return it != kFocus.end() ? it->second : std::vector<std::string>{"LDG", "STG"};

@@ -7,18 +7,21 @@
 
 namespace lessons::roofline {
 
-// The constants of the two chains: a -> a * kScale + kBias, b -> b * kScale - kBias. Both
-// converge to +-10, so no value overflows however many FMAs run.
-inline constexpr float kScale = 0.999f;
-inline constexpr float kBias = 0.01f;
+// The two chains start at x and x / 2: a -> a * kScaleA + kBiasA, b -> b * kScaleB + kBiasB.
+// They converge to +10 and -10 at different speeds, so the output depends on x and on the
+// number of FMAs, and no value overflows however many run.
+inline constexpr float kScaleA = 0.999f;
+inline constexpr float kBiasA = 0.01f;
+inline constexpr float kScaleB = 0.998f;
+inline constexpr float kBiasB = -0.02f;
 
 // `fmas` fused multiply-adds per element (half in each of two independent chains, so two are
 // in flight per thread), then one add: 2 * fmas + 1 flops.
 inline float IntensityReference(float x, int fmas) {
-    float a = x, b = -x;
+    float a = x, b = x * 0.5f;
     for (int k = 0; k < fmas / 2; ++k) {
-        a = std::fmaf(a, kScale, kBias);
-        b = std::fmaf(b, kScale, -kBias);
+        a = std::fmaf(a, kScaleA, kBiasA);
+        b = std::fmaf(b, kScaleB, kBiasB);
     }
     return a + b;
 }

@@ -22,7 +22,7 @@ std::vector<uint64_t> CheckedIndices(uint64_t count) {
     for (uint64_t i = 0; i < count && i < edge; ++i) out.push_back(i);
     if (count > 2 * edge) {
         const uint64_t middle = count - 2 * edge;
-        const uint64_t step = middle > spread ? middle / spread : 1;
+        const uint64_t step = (middle + spread - 1) / spread;
         for (uint64_t i = edge; i < count - edge; i += step) out.push_back(i);
     }
     for (uint64_t i = count > edge ? std::max(count - edge, edge) : count; i < count; ++i)
