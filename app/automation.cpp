@@ -148,7 +148,10 @@ void Automation::WritePositions(const UiState& ui, const Controller& controller)
     j["state"] = {{"lesson", ui.settings.lesson},
                   {"threads", ui.run.params.count("threads") ? ui.run.params.at("threads") : ""},
                   {"busy", controller.Busy()},
-                  {"results", controller.results().size()}};
+                  {"results", controller.results().size()},
+                  {"code_tab", ui.machine.tab},
+                  {"listing_lines", ui.machine.lines.size()},
+                  {"roof_points", ui.machine.roof_points}};
     std::ofstream(std::string(file) + ".tmp") << j.dump() << "\n";
     std::rename((std::string(file) + ".tmp").c_str(), file);
 }

@@ -120,6 +120,26 @@ const MachineCodeFile* FileFor(const UiState& ui, const Registry& reg, const Les
     return &it->second;
 }
 
+// The kernel shown first: the step's first kernel as written, i.e. the template instance with
+// every toggle at its first value (index 0: the lesson as written, as the toggle tables are
+// declared); -1 (every kernel) when none matches.
+int DefaultKernel(const std::vector<MachineFunction>& functions,
+                  const std::vector<std::string>& names) {
+    int best = -1, best_score = 1 << 30;
+    for (size_t i = 0; i < functions.size() && !names.empty(); ++i) {
+        const std::string& f = functions[i].name;
+        if (f.find(names.front()) == std::string::npos) continue;
+        int score = 0;
+        for (size_t at = f.find(')'); at != std::string::npos; at = f.find(')', at + 1))
+            if (at + 1 < f.size() && f[at + 1] >= '1' && f[at + 1] <= '9') ++score;
+        if (score < best_score) {
+            best_score = score;
+            best = static_cast<int>(i);
+        }
+    }
+    return best;
+}
+
 void Recompute(MachineView& m, std::string_view code, Isa isa) {
     m.lines.clear();
     m.line_class.clear();
@@ -156,8 +176,8 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
     if (m.lesson != lesson.number || m.for_tab != tab) {
         m.lesson = lesson.number;
         m.for_tab = tab;
-        m.kernel = -1;
         m.functions = SplitFunctions(code, isa);
+        m.kernel = DefaultKernel(m.functions, KernelNames(*from, nullptr));
         m.reused_from = from != &lesson ? from->number : 0;
         Recompute(m, code, isa);
     }

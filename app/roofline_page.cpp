@@ -241,6 +241,18 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         const bool has = std::any_of(points.begin(), points.end(), [&](const RooflinePoint& p) {
             return p.lesson == lesson.number;
         });
+        // A step whose results count no flops (splitting lines) has no place on the chart.
+        const bool flopless =
+            !has && std::any_of(c.results().begin(), c.results().end(), [&](const StoredResult& s) {
+                return s.result.lesson == lesson.number && s.result.work.flops == 0;
+            });
+        if (flopless) {
+            ImGui::PushTextWrapPos(0);
+            ImGui::TextDisabled("%s", Tr(ui, kInsetNoFlops));
+            ImGui::PopTextWrapPos();
+            ui.machine.roof_points = 0;
+            return;
+        }
         ui.machine.roof_points = DrawChart(ui, roof, points, spec);
         ImGui::PushTextWrapPos(0);
         ImGui::TextDisabled("%s", Tr(ui, has ? kInsetNote : kInsetNone));

@@ -77,6 +77,11 @@ inline constexpr Word kInsetNote{
     "本步骤（蓝）和上一步（绿）在这块 GPU 的屋顶线下的位置；完整的图见第 43 课。"};
 inline constexpr Word kInsetNone{"No point yet: run this lesson (R) to place it on the roofline.",
                                  "尚无数据点：运行本课（R）即可把它放到屋顶线上。"};
+inline constexpr Word kInsetNoFlops{
+    "No roofline point: this step's results count no flops (or were recorded before flops were "
+    "counted). Its GB/s against the bandwidth is in the results.",
+    "没有屋顶线数据点：本步骤的结果不含 flops（或录制时尚未统计 flops）。它相对带宽的 GB/s "
+    "见结果表。"};
 inline constexpr Word kRecordedMark{"(recorded)", "（已录制）"};
 inline constexpr Word kPointsCount{"%d points: %d measured now, %d recorded (hollow).",
                                    "%d 个数据点：本次实测 %d 个，已录制 %d 个（空心）。"};
