@@ -232,7 +232,9 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     const bool page = lesson.chapter == "roofline";
     if (!page) {
         // The inset: this step and the previous one under the roof.
-        if (!ImGui::CollapsingHeader(Tr(ui, kRoofline), ImGuiTreeNodeFlags_DefaultOpen)) return;
+        const bool open = ImGui::CollapsingHeader(Tr(ui, kRoofline), ImGuiTreeNodeFlags_DefaultOpen);
+        Remember(ui, "roofline_section");
+        if (!open) return;
         ChartSpec spec;
         spec.inset = true;
         spec.height = ImGui::GetFontSize() * 10;

@@ -79,7 +79,7 @@ for lang in en zh; do
         --code-tab sass --screenshot "$out/lesson25-sass-$lang.png" || fail "cuda-lessons exited with $?"
     "$png_check" "$out/lesson25-sass-$lang.png" --min 1200x800 || fail "SASS tab screenshot ($lang)"
     [ "$(state code_tab "$out/sass-$lang.json")" = 2 ] || fail "--code-tab sass did not open the SASS tab"
-    has roofline_inset "$out/sass-$lang.json" || fail "lesson 25 ($lang) has no roofline inset"
+    has roofline_section "$out/sass-$lang.json" || fail "lesson 25 ($lang) has no roofline section"
     CUDA_LESSONS_RECTS_FILE="$out/ptx-$lang.json" "$app" --lesson 25 --lang $lang --scale 1 \
         --code-tab ptx --screenshot "$out/lesson25-ptx-$lang.png" || fail "cuda-lessons exited with $?"
     [ "$(state code_tab "$out/ptx-$lang.json")" = 1 ] || fail "--code-tab ptx did not open the PTX tab"
