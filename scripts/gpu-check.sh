@@ -62,7 +62,9 @@ for lesson in ${SANITIZER_LESSONS:-$gpu_lessons}; do
     chapter=$1 own=$2 smallest=$3 largest=$4
     blocks_small="" blocks_large=""
     [ "$largest" != 0 ] && blocks_small="--block $smallest" blocks_large="--block $largest"
-    if [ "$chapter" = split ]; then
+    if [ "$chapter" = roofline ]; then  # random floats only
+        sizes=("--size 4" "--size 4100 $blocks_small" "--size 4194332 $blocks_large")
+    elif [ "$chapter" = split ]; then
         sizes=("--size 1" "--size 33 --data dense $blocks_small" "--size 1048579 --data dense $blocks_large")
     else
         sizes=("--size 4" "--size 4100 $blocks_small" "--size 4194332 --data ones $blocks_large")
@@ -108,6 +110,9 @@ for chapter in $(echo "$lessons_json" | python3 -c \
         'import json,sys; print(" ".join(sorted({l["chapter_id"] for l in json.load(sys.stdin)})))'); do
     "$cli" bench "$chapter" --size "$size" --format json >"$out/reference-$chapter.json"
 done
+# Chapter 6: lesson 43 at every FMA count traces this GPU's roof (recorded, like the bench).
+"$cli" sweep roofline/43-roofline --over fmas=all --size "$size" --format json \
+    >"$out/reference-roofline-sweep.json"
 "$cli" bench reduce --size 4MiB | tee -a "$out/bench.txt"
 # Chapter 1's targets: lesson 10 on dense data, lesson 11 against the pinned copy alone.
 "$cli" run split/10-vector-loads-block-compaction --size "$size" --data dense | tee -a "$out/bench.txt"
