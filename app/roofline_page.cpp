@@ -232,7 +232,8 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     const bool page = lesson.chapter == "roofline";
     if (!page) {
         // The inset: this step and the previous one under the roof.
-        const bool open = ImGui::CollapsingHeader(Tr(ui, kRoofline), ImGuiTreeNodeFlags_DefaultOpen);
+        const bool open =
+            ImGui::CollapsingHeader(Tr(ui, kRoofline), ImGuiTreeNodeFlags_DefaultOpen);
         Remember(ui, "roofline_section");
         if (!open) return;
         ChartSpec spec;
