@@ -96,7 +96,7 @@ const MachineCodeFile* FileFor(const UiState& ui, const Registry& reg, const Les
         return nullptr;
     }
     if (table.why_none[0]) {
-        *why = Fmt(Tr(ui, kNoMachineCode), table.why_none);
+        *why = Tr(ui, kNoCudaBuild);
         return nullptr;
     }
     auto it = table.files.find(lesson.source_path);

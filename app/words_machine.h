@@ -17,6 +17,9 @@ inline constexpr Word kSassOf{
     "extracted, whatever else the build compiled for).",
     "%2$s 的 %1$s SASS，构建时由 cuobjdump 反汇编（无论构建还编译了哪些架构，只提取这一种）。"};
 inline constexpr Word kNoMachineCode{"No machine code: %s.", "没有机器码：%s。"};
+inline constexpr Word kNoCudaBuild{
+    "No machine code: this build had no CUDA compiler, so no GPU code was compiled.",
+    "没有机器码：本次构建没有 CUDA 编译器，没有编译任何 GPU 代码。"};
 inline constexpr Word kNoCuobjdump{
     "No SASS in this build: its CUDA toolkit has no cuobjdump (the PTX tab works). A build with "
     "the full toolkit, such as the GPU machine's, embeds sm_90 SASS.",
