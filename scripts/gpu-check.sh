@@ -3,7 +3,7 @@
 #   GPU tests, compute-sanitizer over every GPU lesson at small sizes, and the benchmark.
 # Usage (on the GPU machine, from the repository root, with a carried build folder):
 #   scripts/gpu-check.sh [BUILD_DIR] [BENCH_SIZE]
-# STEPS (default "tests sanitizer bench sweeps") picks the parts; SANITIZER_TOOLS (default
+# STEPS (default "tests sass sanitizer bench sweeps") picks the parts; SANITIZER_TOOLS (default
 # "memcheck racecheck synccheck") the compute-sanitizer tools for hand-written kernels, and
 # SANITIZER_LESSONS (default: every GPU lesson) the lessons they check.
 # Logs and JSON go to $OUT (or ./gpu-check-out); a summary is printed last. The
@@ -12,7 +12,7 @@ set -u
 build=${1:-build-gpu}
 size=${2:-1GiB}
 out=${OUT:-gpu-check-out}
-steps=${STEPS:-tests sanitizer bench sweeps}
+steps=${STEPS:-tests sass sanitizer bench sweeps}
 tools_own=${SANITIZER_TOOLS:-memcheck racecheck synccheck}
 step() { case " $steps " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 mkdir -p "$out"
@@ -45,6 +45,17 @@ for t in "$build"/tests/test_*; do
     cat "$out/test.tmp" >>"$out/tests.log"
     rm -f "$out/test.tmp"
 done
+
+# 1b. The 16-byte-load lessons' SASS, with this machine's cuobjdump on the carried objects.
+if step sass; then
+    if scripts/check-sass.sh "$build" >"$out/sass.log" 2>&1; then
+        note "sass: 128-bit loads where expected ($(grep -c '^ok' "$out/sass.log") checks)"
+    else
+        failed=1
+        note "sass: FAILED"
+        grep -E 'FAILED|SKIPPED|no kernel' "$out/sass.log"
+    fi
+fi
 
 # 2. compute-sanitizer over every GPU lesson at small and odd sizes: memcheck for all,
 #    racecheck and synccheck for the hand-written kernels (library steps: memcheck only).
