@@ -1,7 +1,9 @@
 // The roofline's math and points (app/roofline.h), without a window.
 #include <gtest/gtest.h>
 
+#include "catalog.h"
 #include "roofline.h"
+#include "ui.h"
 
 using namespace lessons;
 using namespace lessons::app;
@@ -127,4 +129,86 @@ TEST(Roofline, RecordedRoofFromTheCeilingsResultsCarry) {
     EXPECT_DOUBLE_EQ(roof.copy_gbps, 2990);
     EXPECT_DOUBLE_EQ(roof.fp32_gflops, 51000);
     EXPECT_EQ(roof.device, "GPU");
+}
+
+// The page and the inset drawn in an ImGui context without a window, from recorded results
+// (no worker: one that cannot start).
+namespace {
+
+class NoWorker : public WorkerLink {
+public:
+    bool Start(std::string* error) override {
+        *error = "no worker in this test";
+        return false;
+    }
+    bool Running() const override { return false; }
+    bool Send(const Json&) override { return false; }
+    std::vector<Json> Drain() override { return {}; }
+};
+
+RunResult Recorded(int number, uint64_t flops, Bound bound, double ceiling) {
+    const Lesson& l = *Catalog().FindLesson(number);
+    RunResult r;
+    r.lesson = number;
+    r.id = l.id;
+    r.title = l.title;
+    r.chapter = l.chapter;
+    r.kind = StepKind::kGpu;
+    r.verified = true;
+    r.recorded = true;
+    r.params.Set("size", ParamValue::Number(uint64_t(1) << 30));
+    r.work.bytes_read = uint64_t(1) << 30;
+    r.work.flops = flops;
+    r.work.bound = bound;
+    r.median_ms = r.rate_ms = 0.5;
+    r.ceiling = ceiling;
+    r.devices = {"NVIDIA H100 80GB HBM3"};
+    r.timestamp = "2026-11-22T06:00:00Z";
+    return r;
+}
+
+}  // namespace
+
+TEST(RooflinePage, DrawsEveryPointOnThePageAndTwoInTheInset) {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(1500, 940);
+    io.DeltaTime = 1.0f / 60;
+    UiState ui;
+    ui.settings.scale = 1;
+    ui.fonts = BuildFonts(1.0f, UiTexts(Catalog()));
+    unsigned char* pixels;
+    int w, h;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    ui.fonts_dirty = false;
+    const uint64_t n = uint64_t(1) << 28;  // floats in 1 GiB
+    Controller c(Catalog(), [] { return std::make_unique<NoWorker>(); },
+                 {Recorded(23, n, Bound::kRead, 3100), Recorded(24, n, Bound::kRead, 3100),
+                  Recorded(25, n, Bound::kRead, 3100), Recorded(43, n * 129, Bound::kFp32, 51000),
+                  Recorded(4, 0, Bound::kCopy, 3000)});
+    c.Start();
+    auto frame = [&] {
+        c.Update();
+        ImGui::NewFrame();
+        DrawUi(ui, c, Catalog());
+        ImGui::Render();
+    };
+    SelectLesson(ui, Catalog(), 43);
+    frame();
+    frame();
+    EXPECT_EQ(ui.machine.roof_points, 4) << "lessons 23, 24, 25 and 43; lesson 4 has no flops";
+    for (const char* r : {"roofline_chart", "measure_ceilings", "bench_chapter", "run_benchmark"})
+        EXPECT_TRUE(ui.rects.count(r)) << r;
+    SelectLesson(ui, Catalog(), 25);
+    frame();
+    frame();
+    EXPECT_TRUE(ui.rects.count("roofline_inset"));
+    EXPECT_EQ(ui.machine.roof_points, 2) << "lesson 25 and its previous lesson, 24";
+    SelectLesson(ui, Catalog(), 4);
+    frame();
+    frame();
+    EXPECT_FALSE(ui.rects.count("roofline_inset")) << "no flops: no inset chart";
+    EXPECT_TRUE(ui.rects.count("roofline_section"));
+    ImGui::DestroyContext();
 }
