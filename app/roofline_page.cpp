@@ -6,6 +6,7 @@
 // step's.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "chart.h"
 #include "panels.h"
@@ -27,6 +28,13 @@ ImU32 ChapterColor(const std::string& chapter) {
     size_t h = 0;
     for (char ch : chapter) h = h * 31 + static_cast<unsigned char>(ch);
     return kPalette[h % (sizeof kPalette / sizeof kPalette[0])];
+}
+
+// A rate with the digits that matter, without exponents: "46360", "1443", "3.25", "0.0125".
+std::string RateText(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, v >= 100 ? "%.0f" : "%.3g", v);
+    return buf;
 }
 
 double Decade(double v, bool up) {

@@ -53,10 +53,10 @@ inline constexpr Word kRoofFp32{"fp32 peak %.0f GFLOP/s", "fp32 峰值 %.0f GFLO
 inline constexpr Word kRoofTf32{"TF32 peak %.0f GFLOP/s", "TF32 峰值 %.0f GFLOP/s"};
 inline constexpr Word kRidge{"ridge %.1f flop/B", "脊点 %.1f flop/B"};
 inline constexpr Word kPointTip{
-    "lesson %d: %s\n%s\nintensity %.3g flop/B\nattained %.4g GFLOP/s (%.4g GB/s)\n%.1f%% of the "
-    "roof at this intensity (%.4g GFLOP/s)",
-    "第 %d 课：%s\n%s\n算术强度 %.3g flop/B\n实际 %.4g GFLOP/s（%.4g GB/s）\n达到该强度下屋顶的 "
-    "%.1f%%（%.4g GFLOP/s）"};
+    "lesson %d: %s\n%s\nintensity %.3g flop/B\nattained %s GFLOP/s (%s GB/s)\n%.1f%% of the roof "
+    "at this intensity (%s GFLOP/s)",
+    "第 %d 课：%s\n%s\n算术强度 %.3g flop/B\n实际 %s GFLOP/s（%s GB/s）\n达到该强度下屋顶的 "
+    "%.1f%%（%s GFLOP/s）"};
 inline constexpr Word kLivePoint{"measured now", "本次实测"};
 inline constexpr Word kRecordedPoint{"recorded on %s, %s", "于 %2$s 在 %1$s 上录制"};
 inline constexpr Word kMeasuredCeilings{"Ceilings measured on %s by the worker.",
