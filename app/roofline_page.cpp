@@ -206,8 +206,9 @@ int DrawChart(UiState& ui, const Roof& roof, const std::vector<RooflinePoint>& a
                                                   near->timestamp.substr(0, 10).c_str())
                                             : std::string(Tr(ui, kLivePoint));
         ImGui::SetTooltip(Tr(ui, kPointTip), near->lesson, near->title.c_str(), origin_text.c_str(),
-                          near->intensity, near->gflops, near->gbps, near->pct_of_roof,
-                          near->roof_gflops);
+                          near->intensity, RateText(near->gflops).c_str(),
+                          RateText(near->gbps).c_str(), near->pct_of_roof,
+                          RateText(near->roof_gflops).c_str());
     }
     return drawn;
 }
