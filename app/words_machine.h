@@ -29,9 +29,9 @@ inline constexpr Word kNoCuobjdump{
 inline constexpr Word kCpuNoMachineCode{"A CPU step: it has no GPU machine code.",
                                         "CPU 步骤：没有 GPU 机器码。"};
 inline constexpr Word kLibraryNoMachineCode{
-    "A library step (CUB, Thrust): the library chooses and compiles its kernels; their machine "
-    "code is not extracted.",
-    "库调用步骤（CUB、Thrust）：内核由库选择并编译，不提取其机器码。"};
+    "A library step (CUB, Thrust, cuBLAS, the driver's copies): the library chooses its kernels; "
+    "their machine code is not extracted.",
+    "库调用步骤（CUB、Thrust、cuBLAS、驱动的拷贝）：内核由库选择，不提取其机器码。"};
 inline constexpr Word kReusesKernel{"This step launches lesson %d's kernel: its machine code.",
                                     "本步骤启动的是第 %d 课的内核：下面是它的机器码。"};
 inline constexpr Word kHighlighted{"Highlighted: what this lesson is about.",

@@ -14,7 +14,9 @@ const Registry& Catalog() {
     static const Registry registry = [] {
         Registry r;
         RegisterSplitChapter(r);
+        RegisterBasicsChapter(r);
         RegisterReduceChapter(r);
+        RegisterGemvChapter(r);
         RegisterRooflineChapter(r);
         return r;
     }();

@@ -19,7 +19,9 @@ const std::vector<std::string>& CatalogProblems();
 
 // Each chapter adds itself here (lessons/NN_slug/lessons.cpp).
 void RegisterSplitChapter(Registry& registry);
+void RegisterBasicsChapter(Registry& registry);
 void RegisterReduceChapter(Registry& registry);
+void RegisterGemvChapter(Registry& registry);
 void RegisterRooflineChapter(Registry& registry);
 
 // --- lessons_runners: the GPU library (or, without CUDA, none) ---

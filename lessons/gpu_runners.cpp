@@ -1,5 +1,7 @@
 // The GPU steps of every chapter (a build with CUDA).
+#include "basics_chapter.h"
 #include "catalog.h"
+#include "gemv_chapter.h"
 #include "reduce_chapter.h"
 #include "roofline_chapter.h"
 #include "split_chapter.h"
@@ -9,7 +11,8 @@ namespace lessons {
 std::vector<std::pair<std::string, StepRunner>> GpuRunners() {
     std::vector<std::pair<std::string, StepRunner>> all;
     for (auto* chapter :
-         {&split::SplitGpuRunners, &reduce::ReduceGpuRunners, &roofline::RooflineGpuRunners})
+         {&split::SplitGpuRunners, &basics::BasicsGpuRunners, &reduce::ReduceGpuRunners,
+          &gemv::GemvGpuRunners, &roofline::RooflineGpuRunners})
         for (auto& runner : chapter()) all.push_back(std::move(runner));
     return all;
 }

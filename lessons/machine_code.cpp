@@ -191,12 +191,18 @@ std::vector<std::string> FocusClasses(const Lesson& lesson) {
         {"split/08-four-bytes-per-thread", {"LDG", "LDS", "STS", "BAR", "ATOM"}},
         {"split/10-vector-loads-block-compaction", {"LDG.128", "SHFL", "BAR", "ATOM"}},
         {"split/11-overlapped-chunks", {"LDG.128", "SHFL", "BAR", "ATOM"}},
+        {"basics/15-global-vs-shared", {"LDG", "LDS", "STS", "BAR"}},
+        {"basics/16-branch-divergence", {"BRA", "FP32"}},
+        {"basics/17-coalescing", {"LDG", "STG"}},
         {"reduce/20-v0-interleaved-global", {"LDG", "STG", "BAR", "BRA"}},
         {"reduce/21-v1-shared-memory", {"LDS", "STS", "BAR", "BRA"}},
         {"reduce/22-v2-add-during-load", {"LDG", "LDS", "STS", "BAR"}},
         {"reduce/23-v3-unrolled-last-warp", {"LDS", "STS", "BAR", "FP32"}},
         {"reduce/24-v4-warp-shuffle", {"SHFL", "LDS", "BAR"}},
         {"reduce/25-v5-vectorized-one-pass", {"LDG.128", "LDG", "SHFL", "ATOM"}},
+        {"gemv/28-thread-per-row", {"LDG", "FP32"}},
+        {"gemv/29-warp-per-row", {"LDG", "SHFL", "FP32"}},
+        {"gemv/30-vectorized-rows-per-warp", {"LDG.128", "SHFL", "FP32"}},
         {"roofline/43-roofline", {"FP32", "LDG", "STG"}},
     };
     auto it = kFocus.find(lesson.id);

@@ -6,8 +6,8 @@
 # STEPS (default "tests sass sanitizer bench sweeps") picks the parts; SANITIZER_TOOLS (default
 # "memcheck racecheck synccheck") the compute-sanitizer tools for hand-written kernels, and
 # SANITIZER_LESSONS (default: every GPU lesson) the lessons they check.
-# Logs and JSON go to $OUT (or ./gpu-check-out); a summary is printed last. The
-# reference-<chapter>.json files are copied into assets/reference/ (recorded results).
+# Logs and JSON go to $OUT (or ./gpu-check-out); a summary is printed last. The recorded
+# results of every chapter come back as reference.tar (reference-<chapter>.json files).
 set -u
 build=${1:-build-gpu}
 size=${2:-1GiB}
@@ -77,6 +77,8 @@ for lesson in ${SANITIZER_LESSONS:-$gpu_lessons}; do
         sizes=("--size 4" "--size 4100 $blocks_small" "--size 4194332 $blocks_large")
     elif [ "$chapter" = split ]; then
         sizes=("--size 1" "--size 33 --data dense $blocks_small" "--size 1048579 --data dense $blocks_large")
+    elif [ "$chapter" = gemv ]; then
+        sizes=("--set m=1 --set n=1" "--set m=17 --set n=33 $blocks_small" "--set m=3 --set n=4099 $blocks_large")
     else
         sizes=("--size 4" "--size 4100 $blocks_small" "--size 4194332 --data ones $blocks_large")
     fi
@@ -113,27 +115,85 @@ except Exception as exc:
     print("plain copy check skipped:", exc)
 PY
 
-# 4. The benchmark of every chapter, the seed's reduction size, and block-size sweeps.
-# The JSON of each chapter is what assets/reference/ records for machines without a GPU.
+# 4. The benchmark of every chapter, and what assets/reference/ records for machines without a
+#    GPU: for each GPU lesson a sweep over its block size and over each of its choices (ablation
+#    toggles, tile configurations) except the data kind, then the chapter's benchmark last, so
+#    that a lesson's latest recorded result is the one at its defaults. bench_args gives a
+#    chapter's benchmark values (the data size for most; BENCH_ARGS_<chapter> overrides).
+bench_args() {
+    local var="BENCH_ARGS_$1"
+    if [ -n "${!var:-}" ]; then echo "${!var}"; return; fi
+    case $1 in
+        gemm) echo "--set m=4096 --set n=4096 --set k=4096" ;;
+        gemv) echo "--set m=8192 --set n=8192" ;;
+        *) echo "--size $size" ;;
+    esac
+}
+chapters=$(echo "$lessons_json" | python3 -c \
+    'import json,sys; print(" ".join(dict.fromkeys(l["chapter_id"] for l in json.load(sys.stdin))))')
+rec="$out/reference"
+mkdir -p "$rec"
 if step bench; then
-"$cli" bench --size "$size" | tee "$out/bench.txt"
-for chapter in $(echo "$lessons_json" | python3 -c \
-        'import json,sys; print(" ".join(sorted({l["chapter_id"] for l in json.load(sys.stdin)})))'); do
-    "$cli" bench "$chapter" --size "$size" --format json >"$out/reference-$chapter.json"
+for chapter in $chapters; do
+    args=$(bench_args "$chapter")
+    "$cli" bench "$chapter" $args | tee -a "$out/bench.txt"
 done
-# Chapter 6: lesson 43 at every FMA count traces this GPU's roof (recorded, like the bench).
-"$cli" sweep roofline/43-roofline --over fmas=all --size "$size" --format json \
-    >"$out/reference-roofline-sweep.json"
 "$cli" bench reduce --size 4MiB | tee -a "$out/bench.txt"
 # Chapter 1's targets: lesson 10 on dense data, lesson 11 against the pinned copy alone.
 "$cli" run split/10-vector-loads-block-compaction --size "$size" --data dense | tee -a "$out/bench.txt"
-"$cli" run split/11-overlapped-chunks --size "$size" | tee -a "$out/bench.txt"
 "$cli" run split/05-pinned-memory --size "$size" | tee -a "$out/bench.txt"
 fi
 if step sweeps; then
-for lesson in $gpu_lessons; do
-    "$cli" sweep "$lesson" --blocks 32..1024 --size "$size" 2>/dev/null | tee -a "$out/sweep.txt"
+for chapter in $chapters; do
+    args=$(bench_args "$chapter")
+    parts=()
+    # "lesson name" pairs: the block size, every choice but the data kind, and lesson 43's FMA
+    # count, GPU lessons only.
+    while read -r lesson name; do
+        [ -n "$lesson" ] || continue
+        f="$rec/$chapter-$lesson-$name.json"
+        over="$name=all"
+        [ "$name" = block ] && over="block=32..1024"   # doubling: 32, 64, ..., 1024
+        if "$cli" sweep "$lesson" --over "$over" $args --format json >"$f" 2>>"$out/sweep.txt"; then
+            parts+=("$f")
+            python3 -c "import json,sys; print('$lesson over $name:', ', '.join(f\"{r['params']['$name']}: {r['median_ms']:.4g} ms\" + ('' if r['verified'] else ' WRONG') for r in json.load(open(sys.argv[1]))))" "$f" >>"$out/sweep.txt"
+        else
+            rm -f "$f"
+            note "sweep $lesson over $name ($args): failed, see sweep.txt"
+        fi
+    done < <(echo "$lessons_json" | python3 -c "
+import json, sys
+for l in json.load(sys.stdin):
+    if l['chapter_id'] != '$chapter' or l['kind'] != 'gpu': continue
+    for p in l['params']:
+        # fmas: lesson 43 at every FMA count traces the roof.
+        if p['name'] in ('block', 'fmas') or (p['type'] == 'choice' and p['name'] != 'data'):
+            print(l['lesson'], p['name'])")
+    "$cli" bench "$chapter" $args --format json >"$rec/$chapter-bench.json"
+    python3 - "$rec/reference-$chapter.json" "${parts[@]}" "$rec/$chapter-bench.json" <<'PY'
+import json, sys
+out, files = sys.argv[1], sys.argv[2:]
+rows = []
+for f in files:
+    try:
+        d = json.load(open(f))
+    except ValueError as e:
+        print(f"{f}: {e}", file=sys.stderr)
+        continue
+    rows += d if isinstance(d, list) else [d]
+# One result per lesson and parameter values; a later one (the benchmark) replaces an earlier.
+last = {}
+for i, r in enumerate(rows):
+    last[(r["lesson"], json.dumps(r.get("params"), sort_keys=True))] = i
+keep = sorted(last.values())
+json.dump([rows[i] for i in keep], open(out, "w"), indent=1)
+print(f"{out}: {len(keep)} results, {sum(1 for i in keep if not rows[i].get('verified'))} not verified")
+PY
+    rm -f "${parts[@]}" "$rec/$chapter-bench.json"
 done
+# The recorded results come back as one file (the output folder takes a few files only).
+tar -C "$rec" -cf "$out/reference.tar" . && rm -rf "$rec"
+note "recorded results: $out/reference.tar (unpack into assets/reference/, dropping 'reference-')"
 fi
 note "tests: $([ $failed = 0 ] && echo all passed || echo FAILURES)"
 note "sanitizer: $([ $san_fail = 0 ] && echo clean || echo ERRORS)"

@@ -56,6 +56,13 @@ void CheckWideLoads(Isa isa) {
         << "the scalar-load variant loads one float at a time";
     EXPECT_GT(CountIn(code10, isa, {"split_10_vector_loads_block_compaction_kernel"}, "LDG.128"),
               0);
+    // Lesson 30 (GEMV) reads its rows as float4.
+    if (const Lesson* l30 = Catalog().FindLesson(30)) {
+        auto it = MachineCodeFiles().files.find(l30->source_path);
+        ASSERT_NE(it, MachineCodeFiles().files.end());
+        const std::string_view code30 = isa == Isa::kPtx ? it->second.ptx : it->second.sass;
+        EXPECT_GT(CountIn(code30, isa, {"gemv_30_vectorized_kernel"}, "LDG.128"), 0);
+    }
     // A lesson before the vector loads has none.
     const MachineCodeFile* f24 = FileOf(24);
     ASSERT_TRUE(f24);

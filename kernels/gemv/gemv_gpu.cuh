@@ -1,0 +1,35 @@
+// Chapter 4, GEMV: the GPU steps' kernels (device code only). Each kernel file exports, beside
+// its kernel, what the harness needs to launch it and to query it.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+namespace lessons::gemv {
+
+// A hand-written step (lessons 28-30): y = A·x with A row-major m × n (m, n >= 1), launched
+// with `block` threads per block, a multiple of 32.
+struct GemvKernel {
+    const char* name;    // the __global__ function's name
+    const void* kernel;  // its address, for attribute queries
+    cudaError_t (*launch)(const float* a, const float* x, float* y, int m, int n, int block,
+                          cudaStream_t stream);
+};
+
+extern const GemvKernel kGemv28;  // one thread per row
+extern const GemvKernel kGemv29;  // one warp per row, shuffle reduction
+extern const GemvKernel kGemv30;  // 16-byte loads, several rows per warp when rows are short
+
+// Lesson 30's group: the lanes that share one row (a power of two from 1 to 32).
+int Gemv30LanesPerRow(int n);
+
+// Lesson 31: cublasSgemv. Every call returns "" on success, else what failed.
+// Empty when this build has cuBLAS, else why not.
+std::string Gemv31Unavailable();
+// A cuBLAS handle bound to `stream`, in *handle.
+std::string Gemv31Create(void** handle, cudaStream_t stream);
+std::string Gemv31Run(void* handle, const float* a, const float* x, float* y, int m, int n);
+void Gemv31Destroy(void* handle);
+
+}  // namespace lessons::gemv

@@ -1,0 +1,153 @@
+// Chapter 2, GPU performance basics (seed 002): four topics, one lesson each, and in each
+// lesson a family of kernels doing the same work, picked by a parameter (`variant`,
+// `divergence`, `stride` and `offset`, `memory`). The first choice, the default, is what the
+// seed recommends; the others are what it warns about, so a sweep over the parameter puts
+// them side by side. GPU steps get their runners from basics_harness.cu.
+#include "basics/basics_choices.h"
+#include "basics_chapter.h"
+#include "catalog.h"
+#include "declare.h"
+#include "units.h"
+
+namespace lessons {
+namespace {
+
+template <size_t N>
+ParamSpec Choices(std::string name, std::string label_en, std::string label_zh,
+                  const std::array<const char*, N>& names, std::vector<std::string> notes,
+                  std::vector<std::string> notes_zh) {
+    return ChoiceParam(std::move(name), std::move(label_en), std::move(label_zh),
+                       std::vector<std::string>(names.begin(), names.end()), std::move(notes),
+                       std::move(notes_zh));
+}
+
+ParamSpec NumberParam(ParamType type, std::string name, std::string label_en, std::string label_zh,
+                      uint64_t min, uint64_t max, uint64_t default_value, std::string unit,
+                      bool power_of_two, std::string why) {
+    ParamSpec p;
+    p.name = std::move(name);
+    p.label_en = std::move(label_en);
+    p.label_zh = std::move(label_zh);
+    p.type = type;
+    p.min = min;
+    p.max = max;
+    p.power_of_two = power_of_two;
+    p.default_value = ParamValue::Number(default_value);
+    p.unit = std::move(unit);
+    p.why = std::move(why);
+    return p;
+}
+
+}  // namespace
+
+void RegisterBasicsChapter(Registry& registry) {
+    using namespace basics;
+    Chapter chapter;
+    chapter.number = 2;
+    chapter.id = "basics";
+    chapter.title = "GPU performance basics";
+    chapter.title_zh = "GPU 性能基础";
+    chapter.work_rule =
+        "two arrays of size / 4 floats; lesson 15 reads the matrix once (2 flops per element, "
+        "against the read bandwidth), lesson 16 reads and writes each float with 512 flops "
+        "between (against the fp32 peak), lesson 17 reads two floats and writes one (against "
+        "the copy bandwidth), lesson 18 sends the first array to the GPU (against the pinned "
+        "host-to-device rate)";
+    chapter.params = {
+        SizeParam(uint64_t(64) << 20, sizeof(float)),
+        ChoiceParam("data", "Data", "数据", {"random", "ones"},
+                    {"floats uniform in [-1, 1)", "all 1.0"},
+                    {"在 [-1, 1) 上均匀分布的浮点数", "全为 1.0"}),
+    };
+    chapter.make_workload = [](const WorkloadSpec& spec) {
+        return std::make_shared<BasicsWorkload>(spec);
+    };
+    chapter.workload_host_bytes = [](const ParamValues& p) {
+        return BasicsWorkloadHostBytes(p.Number("size"));
+    };
+    chapter.describe = [](const ParamValues& p) {
+        return "2 x " + std::to_string(p.Number("size") / sizeof(float)) + " floats (" +
+               FormatSize(p.Number("size")) + " each, " + p.Choice("data") + ")";
+    };
+
+    const ParamSpec block = BlockParam(32, 1024, 256);
+    const ParamSpec variant = Choices(
+        "variant", "Where x is read from", "向量 x 从哪里读", kVecMatNames,
+        {"staged in shared memory once per block, every thread copying a share",
+         "from global memory, by every thread, for every row (the seed's "
+         "multiply_without_shared)",
+         "staged in shared memory, but thread 0 copies all of it while the block waits (the "
+         "seed's multiply_with_shared)"},
+        {"每个线程块先把 x 搬进共享内存，块内所有线程分担搬运",
+         "每个线程每一行都从全局内存读 x（原文的 multiply_without_shared）",
+         "搬进共享内存，但由 0 号线程独自搬完，整个块等它（原文的 multiply_with_shared）"});
+    const ParamSpec rows = NumberParam(
+        ParamType::kCount, "rows", "Rows of A (length of x)", "A 的行数（x 的长度）", 1, 8192, 256,
+        "rows", false,
+        "x must fit in a block's shared memory (8192 floats = 32 KiB, under the 48 KiB a block "
+        "gets without opting in); the columns are size / 4 / rows");
+    const ParamSpec divergence =
+        Choices("divergence", "Paths per warp", "每个线程束分出的路径数", kDivergenceNames,
+                {"every warp takes one case: no divergence", "each warp splits into 2 cases",
+                 "into 4 cases", "into 8 cases", "into 16 cases",
+                 "into 32 cases, one per lane: the seed's switch (threadIdx.x) over 128 cases"},
+                {"每个线程束只走一个分支：没有分化", "每个线程束分成 2 个分支", "分成 4 个分支",
+                 "分成 8 个分支", "分成 16 个分支",
+                 "分成 32 个分支，每条通道一个：即原文的 switch (threadIdx.x)，共 128 个 case"});
+    const ParamSpec stride = NumberParam(
+        ParamType::kInt, "stride", "Stride between lanes", "相邻通道的跨度", 1, 32, 1, "floats",
+        true,
+        "a warp's 32 lanes read floats `stride` apart: 1 is add_coalesced, 32 touches a "
+        "different 128-byte line per lane (the seed's add_striped with 1024-thread blocks)");
+    const ParamSpec offset =
+        NumberParam(ParamType::kInt, "offset", "Misalignment", "错位", 0, kMaxOffset, 0, "floats",
+                    false, "the three arrays start this many floats past a 256-byte boundary");
+    const ParamSpec memory = Choices(
+        "memory", "Host memory", "主机内存", kMemoryNames,
+        {"page-locked from the start: cudaMallocHost",
+         "malloc, first touch, then cudaHostRegister locks the existing buffer",
+         "malloc and first touch: the driver stages the copy through its own locked buffer"},
+        {"一开始就是锁页内存：cudaMallocHost", "先 malloc 并写一遍，再用 cudaHostRegister 锁页",
+         "malloc 并写一遍：驱动经由自己的锁页缓冲区分段中转"});
+
+    const StepKind gpu = StepKind::kGpu;
+    AddChapter(registry, chapter, "lessons/02_basics",
+               {
+                   {15,
+                    "15-global-vs-shared",
+                    "Global vs shared memory: vector x matrix",
+                    gpu,
+                    0,
+                    "kernels/basics/15_global_vs_shared.cu",
+                    {block, variant, rows},
+                    &VecMatNeeds},
+                   {16,
+                    "16-branch-divergence",
+                    "Branch divergence: a 128-way switch",
+                    gpu,
+                    0,
+                    "kernels/basics/16_branch_divergence.cu",
+                    {block, divergence},
+                    &DivergenceNeeds},
+                   {17,
+                    "17-coalescing",
+                    "Coalescing: add_coalesced vs add_striped",
+                    gpu,
+                    0,
+                    "kernels/basics/17_coalescing.cu",
+                    {block, stride, offset},
+                    &AddNeeds},
+                   {18,
+                    "18-pinned-transfers",
+                    "Pageable vs pinned transfers",
+                    gpu,
+                    0,
+                    "kernels/basics/18_pinned_transfers.cu",
+                    {memory},
+                    &TransferNeeds,
+                    nullptr,
+                    true},  // cudaMemcpy: the driver and the copy engine choose how
+               });
+}
+
+}  // namespace lessons

@@ -1,0 +1,142 @@
+// The harness of chapter 4's GPU steps. A and x are copied to the GPU once, when the step is
+// set up; what is timed (CUDA events) is the product alone, as a program that already holds
+// its matrix on the GPU would run it. Before every run y is filled with NaN, so a row a step
+// forgets to write fails the check.
+#include <memory>
+#include <string>
+
+#include "cuda/cuda_util.h"
+#include "errors.h"
+#include "gemv/gemv_gpu.cuh"
+#include "gemv_chapter.h"
+
+namespace lessons::gemv {
+namespace {
+
+class GpuGemvBase : public GemvStep {
+public:
+    explicit GpuGemvBase(const Workload& w)
+        : GemvStep(w),
+          m_a(m_work.m() * m_work.n(), "the matrix A"),
+          m_x(m_work.n(), "the vector x"),
+          m_y(m_work.m(), "the vector y"),
+          m_out(m_work.m(), "the host copy of y") {
+        // On the step's own stream: it is non-blocking, so it would not wait for a copy on
+        // the legacy stream, and a pageable cudaMemcpy may return before its DMA is done.
+        LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_a.get(), m_work.a(), m_a.bytes(),
+                                           cudaMemcpyHostToDevice, m_stream.get()));
+        LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_x.get(), m_work.x(), m_x.bytes(),
+                                           cudaMemcpyHostToDevice, m_stream.get()));
+        m_stream.Synchronize();
+    }
+
+protected:
+    const float* Output() const override { return m_out.get(); }
+
+    // Times `body` (which writes y on the stream it is given) and reads y back.
+    template <typename Body>
+    Sample Timed(Body&& body) {
+        cudaStream_t s = m_stream.get();
+        LESSONS_CUDA_CHECK(cudaMemsetAsync(m_y.get(), 0xff, m_y.bytes(), s));  // NaN
+        m_start.Record(s);
+        body(s);
+        m_stop.Record(s);
+        LESSONS_CUDA_CHECK(
+            cudaMemcpyAsync(m_out.get(), m_y.get(), m_y.bytes(), cudaMemcpyDeviceToHost, s));
+        m_stream.Synchronize();
+        Sample sample;
+        sample.total_ms = cuda::ElapsedMs(m_start, m_stop);
+        sample.parts = {{"kernel", sample.total_ms}};
+        return sample;
+    }
+
+    int M() const { return static_cast<int>(m_work.m()); }  // <= kMaxDimension
+    int N() const { return static_cast<int>(m_work.n()); }
+
+    cuda::DeviceBuffer<float> m_a, m_x, m_y;
+    cuda::PinnedBuffer<float> m_out;
+    cuda::Stream m_stream;
+    cuda::Event m_start, m_stop;
+};
+
+// Lessons 28-30: a kernel of our own.
+class KernelStep : public GpuGemvBase {
+public:
+    KernelStep(const Workload& w, const GemvKernel& kernel, int block)
+        : GpuGemvBase(w), m_kernel(kernel), m_block(block) {}
+
+    Sample Run() override {
+        return Timed([this](cudaStream_t s) {
+            LESSONS_CUDA_CHECK(
+                m_kernel.launch(m_a.get(), m_x.get(), m_y.get(), M(), N(), m_block, s));
+        });
+    }
+
+private:
+    const GemvKernel& m_kernel;
+    int m_block;
+};
+
+// Lesson 31: cuBLAS.
+class CublasStep : public GpuGemvBase {
+public:
+    explicit CublasStep(const Workload& w) : GpuGemvBase(w) {
+        const std::string error = Gemv31Create(&m_handle, m_stream.get());
+        if (!error.empty()) throw CudaError(error, false);
+    }
+    ~CublasStep() override { Gemv31Destroy(m_handle); }
+    CublasStep(const CublasStep&) = delete;
+    CublasStep& operator=(const CublasStep&) = delete;
+
+    Sample Run() override {
+        return Timed([this](cudaStream_t) {
+            const std::string error =
+                Gemv31Run(m_handle, m_a.get(), m_x.get(), m_y.get(), M(), N());
+            if (!error.empty()) throw CudaError(error, false);
+        });
+    }
+
+private:
+    void* m_handle = nullptr;
+};
+
+int Block(const ParamValues& params) {
+    return static_cast<int>(params.Number("block"));
+}
+
+StepRunner KernelRunner(const GemvKernel& k) {
+    StepRunner r;
+    r.make = [&k](const Workload& w, const StepContext& c) {
+        const int block = Block(c.params);
+        cuda::CheckBlockAgainstKernel(k.kernel, k.name, block);
+        return std::unique_ptr<StepInstance>(std::make_unique<KernelStep>(w, k, block));
+    };
+    r.attributes = [&k](const ParamValues& params) {
+        return cuda::QueryKernelAttributes(k.kernel, k.name, Block(params));
+    };
+    return r;
+}
+
+StepRunner CublasRunner() {
+    StepRunner r;
+    r.make = [](const Workload& w, const StepContext&) {
+        const std::string why = Gemv31Unavailable();
+        if (!why.empty())
+            throw UnavailableError("lesson 31 (gemv/31-cublas) cannot run here: " + why);
+        return std::unique_ptr<StepInstance>(std::make_unique<CublasStep>(w));
+    };
+    return r;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, StepRunner>> GemvGpuRunners() {
+    return {
+        {"gemv/28-thread-per-row", KernelRunner(kGemv28)},
+        {"gemv/29-warp-per-row", KernelRunner(kGemv29)},
+        {"gemv/30-vectorized-rows-per-warp", KernelRunner(kGemv30)},
+        {"gemv/31-cublas", CublasRunner()},
+    };
+}
+
+}  // namespace lessons::gemv

@@ -1,0 +1,100 @@
+// Chapter 4, GEMV: the chapter and its lessons, one row each. GPU steps get their runners from
+// gemv_harness.cu where the GPU library is linked.
+#include "catalog.h"
+#include "checked.h"
+#include "declare.h"
+#include "gemv_chapter.h"
+#include "units.h"
+
+namespace lessons {
+namespace {
+
+ParamSpec Dimension(std::string name, std::string label_en, std::string label_zh) {
+    ParamSpec p;
+    p.name = std::move(name);
+    p.label_en = std::move(label_en);
+    p.label_zh = std::move(label_zh);
+    p.type = ParamType::kCount;
+    p.min = 1;
+    p.max = gemv::kMaxDimension;  // memory is checked before anything is allocated
+    p.default_value = ParamValue::Number(8192);
+    p.log_scale = true;
+    p.why = "cuBLAS takes the dimensions as int; memory limits m × n well before that";
+    return p;
+}
+
+}  // namespace
+
+void RegisterGemvChapter(Registry& registry) {
+    using namespace gemv;
+    Chapter chapter;
+    chapter.number = 4;
+    chapter.id = "gemv";
+    chapter.title = "GEMV: y = A·x";
+    chapter.title_zh = "GEMV：矩阵乘向量 y = A·x";
+    chapter.work_rule =
+        "reads A once (m·n floats) and x (n floats) and writes y (m floats); 2·m·n flops; GPU "
+        "steps are compared with the read-only bandwidth";
+    chapter.params = {
+        Dimension("m", "Rows", "行数"),
+        Dimension("n", "Columns", "列数"),
+        ChoiceParam(
+            "data", "Data", "数据", {"random", "ones"},
+            {"A and x uniform in [-1, 1)", "all 1.0: every y is exactly n while n <= 2^24"},
+            {"A 和 x 在 [-1, 1) 上均匀分布", "全为 1.0：n 不超过 2^24 时每个 y 都精确等于 n"}),
+    };
+    chapter.make_workload = [](const WorkloadSpec& spec) {
+        return std::make_shared<GemvWorkload>(spec);
+    };
+    chapter.workload_host_bytes = [](const ParamValues& p) {
+        return GemvWorkloadHostBytes(p.Number("m"), p.Number("n"));
+    };
+    chapter.describe = [](const ParamValues& p) {
+        const uint64_t m = p.Number("m"), n = p.Number("n");
+        const uint64_t bytes = SaturatingMul(SaturatingMul(m, n), sizeof(float));
+        return "m = " + std::to_string(m) + " × n = " + std::to_string(n) + " (A " +
+               (bytes == kSaturated ? std::string("too large to count") : FormatSize(bytes)) +
+               ", " + p.Choice("data") + ")";
+    };
+
+    const StepKind gpu = StepKind::kGpu;
+    AddChapter(registry, chapter, "lessons/04_gemv",
+               {
+                   {28,
+                    "28-thread-per-row",
+                    "One thread per row",
+                    gpu,
+                    0,
+                    "kernels/gemv/28_thread_per_row.cu",
+                    {BlockParam(32, 1024, 256)},
+                    &GemvGpuNeeds},
+                   {29,
+                    "29-warp-per-row",
+                    "One warp per row, shuffle reduction",
+                    gpu,
+                    28,
+                    "kernels/gemv/29_warp_per_row.cu",
+                    {BlockParam(32, 1024, 256)},
+                    &GemvGpuNeeds},
+                   {30,
+                    "30-vectorized-rows-per-warp",
+                    "float4 loads, several rows per warp",
+                    gpu,
+                    29,
+                    "kernels/gemv/30_vectorized_rows_per_warp.cu",
+                    {BlockParam(32, 1024, 256)},
+                    &GemvGpuNeeds},
+                   {31,
+                    "31-cublas",
+                    "cuBLAS cublasSgemv",
+                    gpu,
+                    30,
+                    "kernels/gemv/31_cublas.cu",
+                    {},
+                    &GemvGpuNeeds,
+                    nullptr,
+                    true},
+               });
+}
+
+}  // namespace lessons

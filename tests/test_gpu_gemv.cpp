@@ -1,0 +1,156 @@
+// Chapter 4's GPU steps against the CPU reference: edge shapes (1 × 1, 1 × n, m × 1, odd n,
+// n not a multiple of 4, so rows start misaligned), every data kind and every block size.
+// Without a usable GPU every test here reports SKIPPED with the reason.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "catalog.h"
+#include "device.h"
+#include "errors.h"
+#include "runner.h"
+
+using namespace lessons;
+
+namespace {
+
+#define REQUIRE_GPU()                                                         \
+    do {                                                                      \
+        if (!GetDeviceInfo().available())                                     \
+            GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason; \
+    } while (0)
+
+std::vector<const Lesson*> GemvLessons() {
+    std::vector<const Lesson*> out;
+    for (const Lesson& l : RunnableCatalog().lessons())
+        if (l.chapter == "gemv" && l.kind == StepKind::kGpu) out.push_back(&l);
+    return out;
+}
+
+// Every block size the lesson accepts; one "none" for the library step.
+std::vector<std::optional<int>> EveryBlock(const Lesson& lesson) {
+    const ParamSpec* block = lesson.FindParam("block");
+    if (!block) return {std::nullopt};
+    std::vector<std::optional<int>> out;
+    for (const ParamValue& v : block->Values()) out.push_back(int(v.number));
+    return out;
+}
+
+RunResult RunGemv(Session& session, const Lesson& lesson, uint64_t m, uint64_t n,
+                  const std::string& data, std::optional<int> block, uint64_t seed) {
+    RunOptions o;
+    o.Set("m", std::to_string(m));
+    o.Set("n", std::to_string(n));
+    o.Set("data", data);
+    if (block) o.Set("block", std::to_string(*block));
+    o.reps = 1;
+    o.seed = seed;
+    o.measure_ceilings = false;
+    return session.Run(lesson, o);
+}
+
+const std::pair<uint64_t, uint64_t> kEdgeShapes[] = {
+    {1, 1}, {1, 2},   {1, 3},    {1, 5},  {1, 4099}, {1000, 1},    {2, 3},     {5, 7},
+    {7, 8}, {17, 33}, {31, 129}, {33, 4}, {3, 4099}, {1000, 1001}, {129, 130},
+};
+
+}  // namespace
+
+TEST(GpuGemv, EveryStepAtEdgeShapesAndDataKinds) {
+    REQUIRE_GPU();
+    Session session(RunnableCatalog());
+    ASSERT_EQ(GemvLessons().size(), 4u);
+    for (const Lesson* lesson : GemvLessons())
+        for (const std::string& data : lesson->FindParam("data")->choices)
+            for (const auto& [m, n] : kEdgeShapes)
+                for (std::optional<int> block :
+                     {std::optional<int>(32), std::optional<int>(256), std::optional<int>(1024)}) {
+                    if (!lesson->FindParam("block")) block.reset();
+                    const RunResult r = RunGemv(session, *lesson, m, n, data, block, m * 7919 + n);
+                    ASSERT_TRUE(r.verified)
+                        << lesson->id << " " << m << "x" << n << " " << data << " block "
+                        << block.value_or(0) << ": " << r.check_message;
+                    EXPECT_EQ(r.work.bytes_read, (m * n + n) * 4);
+                    EXPECT_EQ(r.work.bytes_written, m * 4);
+                    EXPECT_EQ(r.work.flops, 2 * m * n);
+                    if (data == "ones") {
+                        EXPECT_EQ(r.Value("max_error").value_or(-1), 0.0);
+                    }
+                }
+}
+
+TEST(GpuGemv, EveryAcceptedBlockSize) {
+    REQUIRE_GPU();
+    Session session(RunnableCatalog());
+    for (const Lesson* lesson : GemvLessons())
+        for (const std::optional<int>& block : EveryBlock(*lesson))
+            for (const auto& [m, n] : {std::pair<uint64_t, uint64_t>{1, 1},
+                                       {1, 4099},
+                                       {1000, 1},
+                                       {17, 33},
+                                       {1000, 1001},
+                                       {3, 4099}}) {
+                const RunResult r =
+                    RunGemv(session, *lesson, m, n, "random", block, m + n + block.value_or(0));
+                ASSERT_TRUE(r.verified) << lesson->id << " " << m << "x" << n << " block "
+                                        << block.value_or(0) << ": " << r.check_message;
+                if (block) {
+                    EXPECT_TRUE(r.attributes.has_value()) << lesson->id;
+                }
+            }
+}
+
+// Lesson 30 gives a row 1 to 32 lanes by its length, and starts rows at every alignment: every
+// n from 1 to 72 (each group size, head and tail) with row counts that fill part of a warp.
+TEST(GpuGemv, VectorStepEveryGroupHeadAndTail) {
+    REQUIRE_GPU();
+    Session session(RunnableCatalog());
+    const Lesson* lesson = RunnableCatalog().FindLesson(30);
+    ASSERT_NE(lesson, nullptr);
+    for (uint64_t n = 1; n <= 72; ++n)
+        for (uint64_t m : {1ull, 3ull, 31ull, 33ull})
+            for (int block : {32, 96}) {
+                const RunResult r = RunGemv(session, *lesson, m, n, "random", block, m * 100 + n);
+                ASSERT_TRUE(r.verified)
+                    << m << "x" << n << " block " << block << ": " << r.check_message;
+            }
+}
+
+TEST(GpuGemv, LargerThanDeviceMemoryIsAClearUsageErrorNamingTheSize) {
+    REQUIRE_GPU();
+    Session session(RunnableCatalog());
+    for (const Lesson* lesson : GemvLessons()) {
+        try {
+            RunGemv(session, *lesson, 2147483647, 2147483647, "random", std::nullopt, 1);
+            ADD_FAILURE() << lesson->id << " accepted a matrix larger than the GPU";
+        } catch (const UsageError& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("memory"), std::string::npos) << what;
+            EXPECT_NE(what.find("m = 2147483647"), std::string::npos) << what;
+            EXPECT_NE(what.find("n = 2147483647"), std::string::npos) << what;
+        }
+        EXPECT_TRUE(RunGemv(session, *lesson, 3, 5, "random", std::nullopt, 1).verified)
+            << "the session goes on";
+    }
+}
+
+TEST(GpuGemv, OutOfRangeDimensionsAreUsageErrors) {
+    REQUIRE_GPU();
+    Session session(RunnableCatalog());
+    const Lesson* lesson = RunnableCatalog().FindLesson(29);
+    ASSERT_NE(lesson, nullptr);
+    for (const char* bad : {"0", "2147483648"}) {
+        RunOptions o;
+        o.Set("m", bad);
+        o.reps = 1;
+        try {
+            session.Run(*lesson, o);
+            ADD_FAILURE() << "m=" << bad << " was accepted";
+        } catch (const UsageError& e) {
+            EXPECT_NE(std::string(e.what()).find("(m)"), std::string::npos) << e.what();
+        }
+    }
+}
