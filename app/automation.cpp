@@ -29,6 +29,8 @@ int ParseFlags(int argc, char** argv, Flags* flags) {
                    "write a PNG once the page has settled and runs have finished, then exit");
     cli.add_option("--worker", flags->worker,
                    "the worker program (default: cuda-lessons-cli beside this one)");
+    cli.add_option("--code-tab", flags->code_tab, "the code view's tab at start: source, ptx, sass")
+        ->check(CLI::IsMember({"source", "ptx", "sass"}));
     cli.add_flag("--stats", flags->stats,
                  "print frame statistics at exit (frame time while running, idle wake-ups)");
     auto refuse = [](const std::string& message) {
@@ -71,6 +73,8 @@ int InitUiState(const Flags& flags, const Registry& registry, const std::string&
         ui->settings.lesson = flags.lesson;
     }
     if (!flags.lang.empty()) ui->settings.language = flags.lang;
+    if (!flags.code_tab.empty())
+        ui->machine.select_tab = flags.code_tab == "ptx" ? 1 : flags.code_tab == "sass" ? 2 : 0;
     std::string notice;
     ui->export_dir =
         DefaultExportDir(std::getenv("HOME"), std::getenv("XDG_DATA_HOME"), getuid(), &notice);
@@ -147,7 +151,10 @@ void Automation::WritePositions(const UiState& ui, const Controller& controller)
                   {"results", controller.results().size()},
                   {"language", ui.settings.language},
                   {"prediction_lines", ui.prediction.size()},
-                  {"summary_rows", ui.summary_rows}};
+                  {"summary_rows", ui.summary_rows},
+                  {"code_tab", ui.machine.tab},
+                  {"listing_lines", ui.machine.lines.size()},
+                  {"roof_points", ui.machine.roof_points}};
     std::ofstream(std::string(file) + ".tmp") << j.dump() << "\n";
     std::rename((std::string(file) + ".tmp").c_str(), file);
 }

@@ -18,6 +18,7 @@ struct Flags {
     int lesson = 0;  // 0: the one saved in the settings
     bool run = false;
     std::string lang, screenshot, worker, size;
+    std::string code_tab;  // source, ptx or sass: the code view's tab at start
     float scale = 0;
     bool stats = false;
 };

@@ -8,6 +8,8 @@
 
 #include "lesson_text.h"
 #include "panels.h"
+#include "roofline.h"
+#include "words_machine.h"
 
 namespace lessons::app {
 
@@ -91,6 +93,7 @@ std::vector<std::string_view> UiTexts(const Registry& registry) {
     std::vector<std::string_view> texts;
     for (const Word* w : kAllWords) texts.push_back(w->zh);
     for (std::string_view zh : PhrasesZh()) texts.push_back(zh);
+    for (const Word* w : kMachineWords) texts.push_back(w->zh);
     texts.push_back("中文 English");
     for (const Chapter& c : registry.chapters()) texts.push_back(c.title_zh);
     for (const Lesson& l : registry.lessons()) {
@@ -196,6 +199,7 @@ void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
     };
     if (lesson.kind == StepKind::kGpu && section(kPredictHeader, "predict_header", true))
         DrawPrediction(ui, c, reg, lesson);
+    DrawRoofline(ui, c, reg, lesson);
     if (section(kSteps, "steps_header", true)) {
         ImGui::Checkbox(Tr(ui, kLog), &ui.log_scale);
         SameLineIfFits(CheckWidth("ms"));

@@ -12,6 +12,7 @@
 #include "chart.h"
 #include "controller.h"
 #include "fonts.h"
+#include "machine_view.h"
 #include "registry.h"
 #include "settings.h"
 
@@ -51,6 +52,7 @@ struct UiState {
     int code_lesson = -1;
     std::vector<std::string> code_lines;
     std::vector<bool> code_changed;
+    MachineView machine;  // the PTX / SASS tabs and the ncu line (code_view.cpp)
 };
 
 constexpr double kDebounceSeconds = 0.3;

@@ -18,6 +18,7 @@ const Registry& Catalog() {
         RegisterReduceChapter(r);
         RegisterGemvChapter(r);
         RegisterGemmChapter(r);
+        RegisterRooflineChapter(r);
         RegisterAllreduceChapter(r);
         return r;
     }();

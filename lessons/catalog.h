@@ -23,6 +23,7 @@ void RegisterBasicsChapter(Registry& registry);
 void RegisterReduceChapter(Registry& registry);
 void RegisterGemvChapter(Registry& registry);
 void RegisterGemmChapter(Registry& registry);
+void RegisterRooflineChapter(Registry& registry);
 void RegisterAllreduceChapter(Registry& registry);
 
 // --- lessons_runners: the GPU library (or, without CUDA, none) ---

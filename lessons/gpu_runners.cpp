@@ -5,6 +5,7 @@
 #include "gemm_chapter.h"
 #include "gemv_chapter.h"
 #include "reduce_chapter.h"
+#include "roofline_chapter.h"
 #include "split_chapter.h"
 
 namespace lessons {
@@ -14,7 +15,7 @@ std::vector<std::pair<std::string, StepRunner>> GpuRunners() {
     for (auto* chapter :
          {&split::SplitGpuRunners, &split::SplitMultiGpuRunners, &basics::BasicsGpuRunners,
           &reduce::ReduceGpuRunners, &reduce::ReduceMultiGpuRunners, &gemv::GemvGpuRunners,
-          &gemm::GemmGpuRunners, &allreduce::AllreduceGpuRunners})
+          &gemm::GemmGpuRunners, &roofline::RooflineGpuRunners, &allreduce::AllreduceGpuRunners})
         for (auto& runner : chapter()) all.push_back(std::move(runner));
     return all;
 }

@@ -3,7 +3,7 @@
 #   GPU tests, compute-sanitizer over every GPU lesson at small sizes, and the benchmark.
 # Usage (on the GPU machine, from the repository root, with a carried build folder):
 #   scripts/gpu-check.sh [BUILD_DIR] [BENCH_SIZE]
-# STEPS (default "tests sanitizer bench sweeps") picks the parts; SANITIZER_TOOLS (default
+# STEPS (default "tests sass sanitizer bench sweeps") picks the parts; SANITIZER_TOOLS (default
 # "memcheck racecheck synccheck") the compute-sanitizer tools for hand-written kernels, and
 # SANITIZER_LESSONS (default: every GPU lesson) the lessons they check.
 # Logs and JSON go to $OUT (or ./gpu-check-out); a summary is printed last. The recorded
@@ -12,7 +12,7 @@ set -u
 build=${1:-build-gpu}
 size=${2:-1GiB}
 out=${OUT:-gpu-check-out}
-steps=${STEPS:-tests sanitizer bench sweeps}
+steps=${STEPS:-tests sass sanitizer bench sweeps}
 tools_own=${SANITIZER_TOOLS:-memcheck racecheck synccheck}
 step() { case " $steps " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 mkdir -p "$out"
@@ -46,6 +46,17 @@ for t in "$build"/tests/test_*; do
     rm -f "$out/test.tmp"
 done
 
+# 1b. The 16-byte-load lessons' SASS, with this machine's cuobjdump on the carried objects.
+if step sass; then
+    if scripts/check-sass.sh "$build" >"$out/sass.log" 2>&1; then
+        note "sass: 128-bit loads where expected ($(grep -c '^ok' "$out/sass.log") checks)"
+    else
+        failed=1
+        note "sass: FAILED"
+        grep -E 'FAILED|SKIPPED|no kernel' "$out/sass.log"
+    fi
+fi
+
 # 2. compute-sanitizer over every GPU lesson at small and odd sizes: memcheck for all,
 #    racecheck and synccheck for the hand-written kernels (library steps: memcheck only).
 lessons_json=$("$cli" list --format json)
@@ -62,7 +73,9 @@ for lesson in ${SANITIZER_LESSONS:-$gpu_lessons}; do
     chapter=$1 own=$2 smallest=$3 largest=$4
     blocks_small="" blocks_large=""
     [ "$largest" != 0 ] && blocks_small="--block $smallest" blocks_large="--block $largest"
-    if [ "$chapter" = split ]; then
+    if [ "$chapter" = roofline ]; then  # random floats only
+        sizes=("--size 4" "--size 4100 $blocks_small" "--size 4194332 $blocks_large")
+    elif [ "$chapter" = split ]; then
         sizes=("--size 1" "--size 33 --data dense $blocks_small" "--size 1048579 --data dense $blocks_large")
     elif [ "$chapter" = gemv ]; then
         sizes=("--set m=1 --set n=1" "--set m=17 --set n=33 $blocks_small" "--set m=3 --set n=4099 $blocks_large")
@@ -138,7 +151,8 @@ if step sweeps; then
 for chapter in $chapters; do
     args=$(bench_args "$chapter")
     parts=()
-    # "lesson name" pairs: the block size and every choice but the data kind, GPU lessons only.
+    # "lesson name" pairs: the block size, every choice but the data kind, and lesson 43's FMA
+    # count, GPU lessons only.
     while read -r lesson name; do
         [ -n "$lesson" ] || continue
         f="$rec/$chapter-$lesson-$name.json"
@@ -156,7 +170,8 @@ import json, sys
 for l in json.load(sys.stdin):
     if l['chapter_id'] != '$chapter' or l['kind'] != 'gpu': continue
     for p in l['params']:
-        if p['name'] == 'block' or (p['type'] == 'choice' and p['name'] != 'data'):
+        # fmas: lesson 43 at every FMA count traces the roof.
+        if p['name'] in ('block', 'fmas') or (p['type'] == 'choice' and p['name'] != 'data'):
             print(l['lesson'], p['name'])")
     "$cli" bench "$chapter" $args --format json >"$rec/$chapter-bench.json"
     python3 - "$rec/reference-$chapter.json" "${parts[@]}" "$rec/$chapter-bench.json" <<'PY'

@@ -66,6 +66,32 @@ echo "== screenshot, Chinese, scales 1.5 and 2"
 "$png_check" "$out/lesson3-zh-2x.png" --min 1200x800 --color 80,160,255 || fail "Chinese screenshot at 2x"
 grep -q '"language": "zh"' "$out/config/cuda-lessons/settings.json" || fail "language not remembered"
 
+echo "== the roofline page (lesson 43) and the machine-code tabs, in English and Chinese"
+# has NAME FILE: the rectangle NAME was drawn in the last frame; state KEY FILE: a state value.
+has() { python3 -c "import json,sys; sys.exit(0 if '$1' in json.load(open('$2')) else 1)"; }
+state() { python3 -c "import json; print(json.load(open('$2'))['state']['$1'])"; }
+for lang in en zh; do
+    CUDA_LESSONS_RECTS_FILE="$out/roofline-$lang.json" "$app" --lesson 43 --lang $lang --scale 1 \
+        --screenshot "$out/roofline-$lang.png" || fail "cuda-lessons exited with $?"
+    "$png_check" "$out/roofline-$lang.png" --min 1200x800 || fail "roofline screenshot ($lang)"
+    for r in roofline_chart measure_ceilings bench_chapter run_benchmark ncu_copy; do
+        has $r "$out/roofline-$lang.json" || fail "the roofline page ($lang) has no $r"
+    done
+    CUDA_LESSONS_RECTS_FILE="$out/sass-$lang.json" "$app" --lesson 25 --lang $lang --scale 1 \
+        --code-tab sass --screenshot "$out/lesson25-sass-$lang.png" || fail "cuda-lessons exited with $?"
+    "$png_check" "$out/lesson25-sass-$lang.png" --min 1200x800 || fail "SASS tab screenshot ($lang)"
+    [ "$(state code_tab "$out/sass-$lang.json")" = 2 ] || fail "--code-tab sass did not open the SASS tab"
+    has roofline_section "$out/sass-$lang.json" || fail "lesson 25 ($lang) has no roofline section"
+    CUDA_LESSONS_RECTS_FILE="$out/ptx-$lang.json" "$app" --lesson 25 --lang $lang --scale 1 \
+        --code-tab ptx --screenshot "$out/lesson25-ptx-$lang.png" || fail "cuda-lessons exited with $?"
+    [ "$(state code_tab "$out/ptx-$lang.json")" = 1 ] || fail "--code-tab ptx did not open the PTX tab"
+    if has tab_ptx "$out/ptx-$lang.json" && [ "$(state listing_lines "$out/ptx-$lang.json")" -gt 100 ]; then
+        # A build with CUDA: lesson 25's PTX is listed, its 16-byte loads counted and highlighted.
+        has count_LDG.128 "$out/ptx-$lang.json" || fail "no LDG.128 count on lesson 25's PTX tab"
+        "$png_check" "$out/lesson25-ptx-$lang.png" --min 1200x800 || fail "PTX tab screenshot ($lang)"
+    fi
+done
+
 echo "== a bloated imgui.ini is not loaded nor saved back; a saved window larger than the screen is clamped"
 python3 -c "
 import sys

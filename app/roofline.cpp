@@ -1,0 +1,114 @@
+#include "roofline.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "report.h"
+
+namespace lessons::app {
+
+double Attainable(double peak_gflops, double bandwidth_gbps, double intensity) {
+    const double slope = bandwidth_gbps > 0 ? intensity * bandwidth_gbps : 0;
+    if (peak_gflops <= 0) return slope;
+    if (bandwidth_gbps <= 0) return peak_gflops;
+    return std::min(peak_gflops, slope);
+}
+
+double Ridge(double peak_gflops, double bandwidth_gbps) {
+    return peak_gflops > 0 && bandwidth_gbps > 0 ? peak_gflops / bandwidth_gbps : 0;
+}
+
+namespace {
+
+double Number(const Json& j, const char* key) {
+    return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0;
+}
+
+}  // namespace
+
+Roof RoofFromInfo(const Json& devices) {
+    Roof roof;
+    if (!devices.is_array() || devices.empty()) return roof;
+    const Json& d = devices.front();
+    if (d.contains("name") && d["name"].is_string()) roof.device = d["name"].get<std::string>();
+    const Json c = d.contains("ceilings") ? d["ceilings"] : Json();
+    roof.read_gbps = Number(c, "read_gbps");
+    roof.copy_gbps = Number(c, "copy_gbps");
+    roof.fp32_gflops = Number(c, "fp32_gflops");
+    roof.tf32_gflops = Number(c, "tf32_gflops");
+    return roof;
+}
+
+Roof RoofFromResults(const std::vector<StoredResult>& results) {
+    Roof roof;
+    roof.recorded = true;
+    for (const StoredResult& s : results) {
+        const RunResult& r = s.result;
+        if (!r.recorded || !r.ceiling || *r.ceiling <= 0) continue;
+        double* slot = r.work.bound == Bound::kRead   ? &roof.read_gbps
+                       : r.work.bound == Bound::kCopy ? &roof.copy_gbps
+                       : r.work.bound == Bound::kFp32 ? &roof.fp32_gflops
+                                                      : nullptr;
+        if (!slot) continue;
+        *slot = std::max(*slot, *r.ceiling);
+        if (roof.device.empty()) roof.device = r.Device();
+    }
+    return roof;
+}
+
+std::vector<RooflinePoint> RooflinePoints(const std::vector<StoredResult>& results,
+                                          const Roof& roof, int* no_arithmetic,
+                                          std::string* their_chapters) {
+    // The newest result of each lesson, parameter set and origin (live or recorded).
+    std::map<std::tuple<int, std::string, bool>, const StoredResult*> newest;
+    for (const StoredResult& s : results) {
+        const RunResult& r = s.result;
+        if (r.kind != StepKind::kGpu || !r.verified) continue;
+        const auto key = std::make_tuple(r.lesson, ToJson(r.params).dump(), r.recorded);
+        auto& slot = newest[key];
+        if (!slot || s.sequence > slot->sequence) slot = &s;
+    }
+    std::vector<RooflinePoint> out;
+    std::set<std::string> chapters;
+    int none = 0;
+    for (const auto& [key, s] : newest) {
+        const RunResult& r = s->result;
+        const double bytes = double(r.work.MemoryBytes());
+        if (r.work.flops == 0 || bytes <= 0 || r.rate_ms <= 0) {
+            ++none;
+            chapters.insert(r.chapter);
+            continue;
+        }
+        RooflinePoint p;
+        p.lesson = r.lesson;
+        p.id = r.id;
+        p.title = r.title;
+        p.chapter = r.chapter;
+        p.intensity = double(r.work.flops) / bytes;
+        p.gflops = double(r.work.flops) / (r.rate_ms * 1e-3) * 1e-9;
+        p.gbps = bytes / (r.rate_ms * 1e-3) * 1e-9;
+        const double bandwidth = r.work.bound == Bound::kRead && roof.read_gbps > 0
+                                     ? roof.read_gbps
+                                     : (roof.copy_gbps > 0 ? roof.copy_gbps : roof.read_gbps);
+        p.roof_gflops = Attainable(roof.fp32_gflops, bandwidth, p.intensity);
+        p.pct_of_roof = p.roof_gflops > 0 ? 100.0 * p.gflops / p.roof_gflops : 0;
+        p.recorded = r.recorded;
+        p.device = r.Device();
+        p.timestamp = r.timestamp;
+        p.sequence = s->sequence;
+        out.push_back(std::move(p));
+    }
+    std::sort(out.begin(), out.end(), [](const RooflinePoint& a, const RooflinePoint& b) {
+        return a.sequence < b.sequence;
+    });
+    if (no_arithmetic) *no_arithmetic = none;
+    if (their_chapters) {
+        their_chapters->clear();
+        for (const std::string& c : chapters)
+            *their_chapters += (their_chapters->empty() ? "" : ", ") + c;
+    }
+    return out;
+}
+
+}  // namespace lessons::app

@@ -1,0 +1,66 @@
+// The roofline without drawing: this GPU's roof (from the worker's measured ceilings, or from
+// the ceilings recorded results carry), the attainable rate at an intensity, the ridge point,
+// and every result as a point at its arithmetic intensity. roofline_page.cpp draws them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "controller.h"
+
+namespace lessons::app {
+
+struct UiState;
+
+// A GPU's ceilings in GB/s and GFLOP/s; 0 where unknown.
+struct Roof {
+    double read_gbps = 0;
+    double copy_gbps = 0;
+    double fp32_gflops = 0;
+    double tf32_gflops = 0;  // where a GEMM step measured it
+    std::string device;
+    bool recorded = false;  // taken from recorded results, not measured by this worker
+    bool Any() const { return read_gbps > 0 || copy_gbps > 0 || fp32_gflops > 0; }
+    // The bandwidth of the slope: read-only when known, else copy.
+    double Bandwidth() const { return read_gbps > 0 ? read_gbps : copy_gbps; }
+};
+
+// min(peak, intensity x bandwidth): a kernel of this intensity runs at most this fast. With no
+// peak known (0), the slope alone; with no bandwidth, the peak alone.
+double Attainable(double peak_gflops, double bandwidth_gbps, double intensity);
+// The intensity where the slope meets the flat roof: peak / bandwidth (flop per byte); 0 when
+// either is unknown.
+double Ridge(double peak_gflops, double bandwidth_gbps);
+
+// Device 0's measured ceilings from the worker's info reply (`devices`), or an empty roof.
+Roof RoofFromInfo(const Json& devices);
+// The ceilings recorded results carry, by the bound each was compared with (read, copy, fp32).
+Roof RoofFromResults(const std::vector<StoredResult>& results);
+
+struct RooflinePoint {
+    int lesson = 0;
+    std::string id;
+    std::string title;
+    std::string chapter;
+    double intensity = 0;    // flop per byte
+    double gflops = 0;       // attained
+    double gbps = 0;         // attained
+    double roof_gflops = 0;  // the roof at this intensity (its bound's bandwidth, or the peak)
+    double pct_of_roof = 0;
+    bool recorded = false;
+    std::string device, timestamp;
+    int sequence = 0;
+};
+
+// Every verified GPU result with arithmetic as a point on `roof` (the newest of each lesson
+// and parameter set only); `no_arithmetic` counts the others (flops 0) and `their_chapters`
+// names their chapters.
+std::vector<RooflinePoint> RooflinePoints(const std::vector<StoredResult>& results,
+                                          const Roof& roof, int* no_arithmetic = nullptr,
+                                          std::string* their_chapters = nullptr);
+
+// Draws the roofline section of a GPU lesson's page (roofline_page.cpp): lesson 43's whole
+// chart with its buttons, or every other GPU lesson's inset. Nothing for CPU lessons.
+void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
+
+}  // namespace lessons::app

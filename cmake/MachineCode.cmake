@@ -1,0 +1,81 @@
+# lessons_machine_code(TARGET target KERNELS target_of_gpu_objects SOURCES f1.cu f2.cu ...)
+# Embeds each hand-written kernel file's machine code in `target` (the catalogue, which the GUI
+# links without CUDA), as lessons::MachineCodeFiles(): PTX for one virtual architecture (the
+# highest built, compiled with nvcc -ptx beside the real build) and SASS for one real
+# architecture (the highest built: sm_90 where it is), disassembled with cuobjdump from the
+# objects of the GPU library. Files that include CUB or Thrust are library code: not extracted.
+# Without CUDA, or without cuobjdump in the toolkit, the table says why there is no code.
+set(LESSONS_MACHINE_CODE_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/MachineCodeScript.cmake)
+function(lessons_machine_code)
+    cmake_parse_arguments(M "" "TARGET;KERNELS;BASE" "SOURCES" ${ARGN})
+    set(out ${CMAKE_CURRENT_BINARY_DIR}/${M_TARGET}_machine_code.cpp)
+    set(list_file ${CMAKE_CURRENT_BINARY_DIR}/${M_TARGET}_machine_code.txt)
+    set(entries "")
+    set(depends ${LESSONS_MACHINE_CODE_SCRIPT})
+    set(arch 0)
+    set(cuobjdump "")
+    set(why "")
+    if(NOT LESSONS_HAVE_CUDA)
+        set(why "this build has no CUDA compiler: no GPU code was compiled")
+    else()
+        # The highest numbered architecture built (90 in "75-real;...;90", also "90-real").
+        foreach(a IN LISTS CMAKE_CUDA_ARCHITECTURES)
+            if(a MATCHES "^([0-9]+)")
+                if(CMAKE_MATCH_1 GREATER arch)
+                    set(arch ${CMAKE_MATCH_1})
+                endif()
+            endif()
+        endforeach()
+        if(arch EQUAL 0)
+            set(arch 90)  # "native", "all": PTX for sm_90; SASS as cuobjdump finds it
+        endif()
+        find_program(LESSONS_CUOBJDUMP cuobjdump HINTS ${CUDAToolkit_BIN_DIR} /usr/local/cuda/bin)
+        if(LESSONS_CUOBJDUMP)
+            set(cuobjdump ${LESSONS_CUOBJDUMP})
+        endif()
+        set(own "")
+        foreach(f IN LISTS M_SOURCES)
+            file(STRINGS ${f} library_includes REGEX "#include <(cub|thrust)/")
+            if(NOT library_includes)
+                list(APPEND own ${f})
+            endif()
+        endforeach()
+        # PTX: nvcc -ptx of each hand-written file for compute_<arch>, an object library of
+        # its own (no link), built in parallel with the real objects.
+        add_library(${M_TARGET}_ptx OBJECT ${own})
+        set_target_properties(${M_TARGET}_ptx PROPERTIES CUDA_PTX_COMPILATION ON
+                                                         CUDA_ARCHITECTURES ${arch}-virtual)
+        target_include_directories(${M_TARGET}_ptx PRIVATE
+            $<TARGET_PROPERTY:${M_KERNELS},INCLUDE_DIRECTORIES>)
+        target_compile_options(${M_TARGET}_ptx PRIVATE -w)
+        list(APPEND depends ${M_TARGET}_ptx $<TARGET_OBJECTS:${M_TARGET}_ptx>)
+        if(cuobjdump)
+            list(APPEND depends ${M_KERNELS})
+        endif()
+        foreach(f IN LISTS own)
+            file(RELATIVE_PATH rel ${M_BASE} ${f})
+            list(APPEND entries ${rel})
+        endforeach()
+    endif()
+    set(ptx_files "")
+    set(objects "")
+    if(LESSONS_HAVE_CUDA)
+        set(ptx_files "$<TARGET_OBJECTS:${M_TARGET}_ptx>")
+        set(objects "$<TARGET_OBJECTS:${M_KERNELS}>")
+    endif()
+    file(GENERATE OUTPUT ${list_file} CONTENT
+"set(ENTRIES \"${entries}\")
+set(PTX_FILES \"${ptx_files}\")
+set(OBJECTS \"${objects}\")
+set(ARCH \"${arch}\")
+set(CUOBJDUMP \"${cuobjdump}\")
+set(WHY \"${why}\")
+")
+    add_custom_command(
+        OUTPUT ${out}
+        COMMAND ${CMAKE_COMMAND} -DLIST=${list_file} -DOUT=${out} -P ${LESSONS_MACHINE_CODE_SCRIPT}
+        DEPENDS ${depends} ${list_file}
+        COMMENT "Embedding the kernels' PTX and SASS"
+        VERBATIM)
+    target_sources(${M_TARGET} PRIVATE ${out})
+endfunction()

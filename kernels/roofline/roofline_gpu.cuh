@@ -1,0 +1,20 @@
+// Chapter 6, the roofline: the GPU step's kernel (device code only) and what the harness needs
+// to launch and query it.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace lessons::roofline {
+
+struct IntensityKernel {
+    const char* name;    // the __global__ function's name
+    const void* kernel;  // its address, for attribute queries
+    // y[i] = the two FMA chains of x[i] (roofline_cpu.h), `fmas` FMAs per element.
+    cudaError_t (*launch)(const float* x, float* y, uint64_t n, int fmas, int block, int grid,
+                          cudaStream_t stream);
+};
+extern const IntensityKernel kRoofline43;
+
+}  // namespace lessons::roofline

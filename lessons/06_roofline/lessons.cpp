@@ -1,0 +1,62 @@
+// Chapter 6, the roofline: one lesson. Its step is a kernel whose arithmetic intensity is a
+// parameter (FMAs per element), so a sweep over it traces this GPU's roof; the GUI draws its
+// page as the roofline of every result measured or recorded (app/roofline_page.cpp).
+#include "catalog.h"
+#include "declare.h"
+#include "roofline_chapter.h"
+#include "units.h"
+
+namespace lessons {
+
+void RegisterRooflineChapter(Registry& registry) {
+    using namespace roofline;
+    Chapter chapter;
+    chapter.number = 6;
+    chapter.id = "roofline";
+    chapter.title = "The roofline";
+    chapter.title_zh = "屋顶线模型";
+    chapter.work_rule =
+        "reads and writes every float once (8 bytes per element) and runs 2 x fmas + 1 flops on "
+        "it; compared with the fp32 peak from 16 flops per byte up, else with the copy bandwidth";
+    chapter.params = {
+        SizeParam(uint64_t(64) << 20, sizeof(float)),
+        ChoiceParam("data", "Data", "数据", {"random"}, {"floats uniform in [-1, 1)"},
+                    {"在 [-1, 1) 上均匀分布的浮点数"}),
+    };
+    chapter.make_workload = [](const WorkloadSpec& spec) {
+        return std::make_shared<RooflineWorkload>(spec);
+    };
+    chapter.workload_host_bytes = [](const ParamValues& p) { return p.Number("size"); };
+    chapter.describe = [](const ParamValues& p) {
+        return std::to_string(p.Number("size") / sizeof(float)) + " floats (" +
+               FormatSize(p.Number("size")) + ")";
+    };
+
+    ParamSpec fmas;
+    fmas.name = "fmas";
+    fmas.label_en = "FMAs per element";
+    fmas.label_zh = "每个元素的 FMA 次数";
+    fmas.type = ParamType::kInt;
+    fmas.min = 2;
+    fmas.max = 4096;
+    fmas.step = 2;
+    fmas.power_of_two = true;
+    fmas.default_value = ParamValue::Number(64);
+    fmas.unit = "FMAs";
+    fmas.log_scale = true;
+    fmas.why = "two chains of fmas / 2 each, and powers of two so a sweep doubles the intensity";
+
+    AddChapter(registry, chapter, "lessons/06_roofline",
+               {
+                   {43,
+                    "43-roofline",
+                    "The roofline: one kernel at any arithmetic intensity",
+                    StepKind::kGpu,
+                    0,
+                    "kernels/roofline/43_intensity.cu",
+                    {BlockParam(32, 1024, 256), fmas},
+                    &RooflineGpuNeeds},
+               });
+}
+
+}  // namespace lessons

@@ -1,0 +1,46 @@
+// Chapter 6, the roofline: the problem (random floats in, the FMA chains of each out), its
+// check, and its work: 8 bytes and 2 * fmas + 1 flops per element. Step code lives in
+// kernels/roofline/.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lesson.h"
+
+namespace lessons::roofline {
+
+class RooflineWorkload : public Workload {
+public:
+    explicit RooflineWorkload(const WorkloadSpec& spec);
+    uint64_t SizeBytes() const override { return m_count * sizeof(float); }
+    const float* data() const { return m_data.get(); }
+    uint64_t count() const { return m_count; }
+
+private:
+    std::unique_ptr<float[]> m_data;
+    uint64_t m_count = 0;
+};
+
+// The elements the check compares: every one of the first and last 1024, and 65536 spread
+// evenly between (the reference costs fmas operations per element on one CPU core).
+std::vector<uint64_t> CheckedIndices(uint64_t count);
+
+// Compares the step's outputs at CheckedIndices() (`out[j]` is element `indices[j]`) with the
+// reference: bit for bit (the same FMAs and add, in the same order, round the same way).
+Check CheckOutputs(const RooflineWorkload& w, int fmas, const std::vector<uint64_t>& indices,
+                   const std::vector<float>& out);
+
+// 4 bytes read and 4 written per element, 2 * fmas + 1 flops; compared with the fp32 peak from
+// 16 flops per byte up (near the ridge point of today's GPUs), else with the copy bandwidth.
+Work IntensityWork(uint64_t count, int fmas);
+
+MemoryNeeds RooflineGpuNeeds(const ParamValues& params);
+
+// The GPU step, by lesson id (roofline_harness.cu; empty in a build without CUDA).
+std::vector<std::pair<std::string, StepRunner>> RooflineGpuRunners();
+
+}  // namespace lessons::roofline

@@ -1,0 +1,287 @@
+#include "machine_code.h"
+
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <memory>
+#include <set>
+
+namespace lessons {
+namespace {
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+    return s.substr(0, prefix.size()) == prefix;
+}
+
+bool Contains(std::string_view s, std::string_view part) {
+    return s.find(part) != std::string_view::npos;
+}
+
+std::string_view Trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+        s.remove_suffix(1);
+    return s;
+}
+
+std::string Demangle(const std::string& mangled) {
+    int status = 0;
+    std::unique_ptr<char, void (*)(void*)> out(
+        abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
+    return status == 0 && out ? std::string(out.get()) : mangled;
+}
+
+// The opcode of an instruction line, with its modifiers ("LDG.E.128.CONSTANT",
+// "ld.global.nc.v4.f32"); empty for anything else (labels, directives, comments).
+std::string_view Opcode(std::string_view line, Isa isa) {
+    if (isa == Isa::kSass) {
+        // "        /*0090*/   @!P0 LDG.E.128.CONSTANT R4, desc[UR4][R2.64] ;"
+        const size_t close = line.find("*/");
+        if (close == std::string_view::npos || !Contains(line.substr(0, close), "/*")) return {};
+        line = Trim(line.substr(close + 2));
+    } else {
+        line = Trim(line);
+    }
+    if (!line.empty() && line.front() == '@') {  // a predicate
+        const size_t space = line.find_first_of(" \t");
+        if (space == std::string_view::npos) return {};
+        line = Trim(line.substr(space));
+    }
+    const size_t end = line.find_first_of(" \t;");
+    const std::string_view op = line.substr(0, end);
+    if (op.empty() || op.front() == '.' || op.front() == '/' || op.back() == ':') return {};
+    return op;
+}
+
+bool Wide(std::string_view op, Isa isa) {
+    if (isa == Isa::kSass) return Contains(op, ".128");
+    for (const char* v : {".v4.f32", ".v4.u32", ".v4.b32", ".v4.s32", ".v2.f64", ".v2.u64",
+                          ".v2.b64", ".v2.s64", ".b128"})
+        if (Contains(op, v)) return true;
+    return false;
+}
+
+}  // namespace
+
+std::vector<MachineFunction> SplitFunctions(std::string_view listing, Isa isa) {
+    std::vector<MachineFunction> out;
+    size_t start = std::string_view::npos;
+    auto close = [&](size_t end) {
+        if (start != std::string_view::npos && !out.empty())
+            out.back().code = listing.substr(start, end - start);
+    };
+    size_t pos = 0;
+    while (pos < listing.size()) {
+        size_t eol = listing.find('\n', pos);
+        if (eol == std::string_view::npos) eol = listing.size();
+        const std::string_view line = Trim(listing.substr(pos, eol - pos));
+        std::string name;
+        if (isa == Isa::kSass) {
+            if (StartsWith(line, "Function :")) name = std::string(Trim(line.substr(10)));
+        } else {
+            // ".visible .entry NAME(" or ".func (...) NAME(" at the start of a line
+            for (const char* key : {".entry ", ".func "}) {
+                const size_t at = line.find(key);
+                if (at == std::string_view::npos || Contains(line.substr(0, at), ";")) continue;
+                std::string_view rest = Trim(line.substr(at + std::string_view(key).size()));
+                if (!rest.empty() && rest.front() == '(') {  // .func (.param ...) NAME(
+                    const size_t paren = rest.find(')');
+                    rest = paren == std::string_view::npos ? std::string_view()
+                                                           : Trim(rest.substr(paren + 1));
+                }
+                name = std::string(rest.substr(0, rest.find_first_of("( \t")));
+                break;
+            }
+            if (StartsWith(line, ".extern") || StartsWith(line, "//")) name.clear();
+        }
+        if (!name.empty()) {
+            close(pos);
+            out.push_back({name, Demangle(name), {}});
+            start = pos;
+        }
+        pos = eol + 1;
+    }
+    close(listing.size());
+    return out;
+}
+
+const std::vector<InstructionClass>& InstructionClasses() {
+    static const std::vector<InstructionClass> kClasses = {
+        {"LDG.128", "16-byte global loads (LDG.E.128, ld.global.v4)",
+         "16 字节全局内存加载（LDG.E.128，ld.global.v4）"},
+        {"LDG", "narrower global loads", "较窄的全局内存加载"},
+        {"STG.128", "16-byte global stores", "16 字节全局内存存储"},
+        {"STG", "narrower global stores", "较窄的全局内存存储"},
+        {"LDS", "shared-memory loads", "共享内存加载"},
+        {"STS", "shared-memory stores", "共享内存存储"},
+        {"BAR", "block barriers (__syncthreads: BAR.SYNC, bar.sync)",
+         "线程块屏障（__syncthreads：BAR.SYNC，bar.sync）"},
+        {"SHFL", "warp shuffles (__shfl_*_sync)", "线程束洗牌（__shfl_*_sync）"},
+        {"ATOM", "atomics (ATOM, RED, atom., red.)", "原子操作（ATOM、RED、atom.、red.）"},
+        {"HMMA", "tensor-core matrix multiply-add (HMMA, mma)", "张量核心矩阵乘加（HMMA，mma）"},
+        {"BRA", "branches and reconvergence (BRA, BSSY, BSYNC)",
+         "分支与重新汇合（BRA、BSSY、BSYNC）"},
+        {"VOTE", "warp votes (__ballot_sync)", "线程束投票（__ballot_sync）"},
+        {"FP32", "fp32 adds, multiplies and FMAs", "fp32 加法、乘法与 FMA"},
+    };
+    return kClasses;
+}
+
+const InstructionClass* ClassOfLine(std::string_view line, Isa isa) {
+    const std::string_view op = Opcode(line, isa);
+    if (op.empty()) return nullptr;
+    const auto& c = InstructionClasses();
+    auto named = [&](std::string_view name) -> const InstructionClass* {
+        for (const InstructionClass& k : c)
+            if (name == k.name) return &k;
+        return nullptr;
+    };
+    const bool sass = isa == Isa::kSass;
+    if (sass ? StartsWith(op, "LDG") : StartsWith(op, "ld.global"))
+        return named(Wide(op, isa) ? "LDG.128" : "LDG");
+    if (sass ? StartsWith(op, "STG") : StartsWith(op, "st.global"))
+        return named(Wide(op, isa) ? "STG.128" : "STG");
+    if (sass ? StartsWith(op, "LDS") : StartsWith(op, "ld.shared")) return named("LDS");
+    if (sass ? StartsWith(op, "STS") : StartsWith(op, "st.shared")) return named("STS");
+    if (sass ? StartsWith(op, "BAR") : StartsWith(op, "bar.") || StartsWith(op, "barrier."))
+        return named("BAR");
+    if (sass ? StartsWith(op, "SHFL") : StartsWith(op, "shfl.")) return named("SHFL");
+    if (sass ? StartsWith(op, "ATOM") || op == "RED" || StartsWith(op, "RED.")
+             : StartsWith(op, "atom.") || StartsWith(op, "red."))
+        return named("ATOM");
+    if (sass ? StartsWith(op, "HMMA") || StartsWith(op, "HGMMA")
+             : StartsWith(op, "mma.") || StartsWith(op, "wmma.") || StartsWith(op, "wgmma."))
+        return named("HMMA");
+    if (sass ? op == "BRA" || StartsWith(op, "BRA.") || StartsWith(op, "BSSY") ||
+                   StartsWith(op, "BSYNC")
+             : op == "bra" || StartsWith(op, "bra."))
+        return named("BRA");
+    if (sass ? StartsWith(op, "VOTE") : StartsWith(op, "vote.")) return named("VOTE");
+    if (sass ? StartsWith(op, "FFMA") || StartsWith(op, "FADD") || StartsWith(op, "FMUL")
+             : (StartsWith(op, "fma.") || StartsWith(op, "add.") || StartsWith(op, "mul.") ||
+                StartsWith(op, "sub.")) &&
+                   Contains(op, ".f32"))
+        return named("FP32");
+    return nullptr;
+}
+
+std::map<std::string, int> CountClasses(std::string_view code, Isa isa) {
+    std::map<std::string, int> counts;
+    size_t pos = 0;
+    while (pos < code.size()) {
+        size_t eol = code.find('\n', pos);
+        if (eol == std::string_view::npos) eol = code.size();
+        if (const InstructionClass* c = ClassOfLine(code.substr(pos, eol - pos), isa))
+            ++counts[c->name];
+        pos = eol + 1;
+    }
+    return counts;
+}
+
+std::vector<std::string> FocusClasses(const Lesson& lesson) {
+    // What each step is about, in instructions. A new lesson adds its row here (README,
+    // "Adding a lesson"); one without a row gets the global loads and stores.
+    static const std::map<std::string, std::vector<std::string>> kFocus = {
+        {"split/04-one-thread-per-pair", {"LDG", "ATOM", "BRA"}},
+        {"split/05-pinned-memory", {"LDG", "ATOM", "BRA"}},
+        {"split/06-branch-free-padding", {"LDG", "ATOM", "BRA"}},
+        {"split/07-shared-memory", {"LDS", "STS", "BAR", "ATOM"}},
+        {"split/08-four-bytes-per-thread", {"LDG", "LDS", "STS", "BAR", "ATOM"}},
+        {"split/10-vector-loads-block-compaction", {"LDG.128", "SHFL", "BAR", "ATOM"}},
+        {"split/11-overlapped-chunks", {"LDG.128", "SHFL", "BAR", "ATOM"}},
+        {"basics/15-global-vs-shared", {"LDG", "LDS", "STS", "BAR"}},
+        {"basics/16-branch-divergence", {"BRA", "FP32"}},
+        {"basics/17-coalescing", {"LDG", "STG"}},
+        {"reduce/20-v0-interleaved-global", {"LDG", "STG", "BAR", "BRA"}},
+        {"reduce/21-v1-shared-memory", {"LDS", "STS", "BAR", "BRA"}},
+        {"reduce/22-v2-add-during-load", {"LDG", "LDS", "STS", "BAR"}},
+        {"reduce/23-v3-unrolled-last-warp", {"LDS", "STS", "BAR", "FP32"}},
+        {"reduce/24-v4-warp-shuffle", {"SHFL", "LDS", "BAR"}},
+        {"reduce/25-v5-vectorized-one-pass", {"LDG.128", "LDG", "SHFL", "ATOM"}},
+        {"gemv/28-thread-per-row", {"LDG", "FP32"}},
+        {"gemv/29-warp-per-row", {"LDG", "SHFL", "FP32"}},
+        {"gemv/30-vectorized-rows-per-warp", {"LDG.128", "SHFL", "FP32"}},
+        {"roofline/43-roofline", {"FP32", "LDG", "STG"}},
+    };
+    auto it = kFocus.find(lesson.id);
+    return it != kFocus.end() ? it->second : std::vector<std::string>{"LDG", "STG"};
+}
+
+std::vector<std::string> KernelNames(const Lesson& lesson, const Lesson* previous) {
+    if (lesson.library) return {};
+    std::vector<std::string> names;
+    std::set<std::string> seen;
+    const std::string_view key = "__global__ void ";
+    for (size_t at = lesson.source.find(key); at != std::string_view::npos;
+         at = lesson.source.find(key, at + 1)) {
+        const std::string_view rest = lesson.source.substr(at + key.size());
+        const std::string name(rest.substr(0, rest.find_first_of("(< \n")));
+        if (!name.empty() && seen.insert(name).second) names.push_back(name);
+    }
+    if (names.empty() && previous && previous != &lesson) return KernelNames(*previous, nullptr);
+    return names;
+}
+
+std::vector<std::string> NcuMetrics(const Lesson& lesson) {
+    std::vector<std::string> m = {"gpu__time_duration.sum",
+                                  "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+                                  "sm__throughput.avg.pct_of_peak_sustained_elapsed"};
+    auto add = [&](const char* metric) {
+        if (std::find(m.begin(), m.end(), metric) == m.end()) m.push_back(metric);
+    };
+    for (const std::string& c : FocusClasses(lesson)) {
+        if (c == "LDG" || c == "LDG.128") {
+            add("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+            add("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
+        } else if (c == "STG" || c == "STG.128") {
+            add("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
+        } else if (c == "LDS" || c == "STS") {
+            add("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
+            add("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum");
+        } else if (c == "BRA") {
+            add("smsp__sass_average_branch_targets_threads_uniform.pct");
+        } else if (c == "SHFL" || c == "BAR") {
+            add("smsp__average_warp_latency_issue_stalled_barrier.ratio");
+            add("smsp__inst_executed.sum");
+        } else if (c == "ATOM") {
+            add("l1tex__t_set_accesses_pipe_lsu_mem_global_op_atom.sum");
+            add("lts__t_sectors_op_red.sum");
+        } else if (c == "HMMA") {
+            add("sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active");
+        } else if (c == "FP32") {
+            add("sm__sass_thread_inst_executed_op_ffma_pred_on.sum");
+        }
+    }
+    return m;
+}
+
+std::string NcuCommand(const Lesson& lesson, const Lesson* previous, const ParamValues& values,
+                       const std::string& cli) {
+    std::string cmd = "ncu --clock-control none";
+    const std::vector<std::string> kernels = KernelNames(lesson, previous);
+    if (!kernels.empty()) {
+        std::string regex;
+        for (const std::string& k : kernels) regex += (regex.empty() ? "" : "|") + k;
+        cmd += " --kernel-name " + std::string(kernels.size() == 1 ? "" : "regex:") +
+               (kernels.size() == 1 ? kernels.front() : "'" + regex + "'");
+    }
+    std::string metrics;
+    for (const std::string& m : NcuMetrics(lesson)) metrics += (metrics.empty() ? "" : ",") + m;
+    cmd += " --metrics " + metrics + " " + cli + " run " + std::to_string(lesson.number);
+    for (const ParamSpec& spec : lesson.params) {
+        const ParamValue* v = values.Find(spec.name);
+        if (!v) continue;
+        std::string text = spec.Format(*v);
+        text.erase(std::remove(text.begin(), text.end(), ' '), text.end());  // "1 GiB" -> "1GiB"
+        const bool plain = std::all_of(text.begin(), text.end(), [](char ch) {
+            return std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' ||
+                   ch == '_' || ch == '+';
+        });
+        cmd += " --set " + spec.name + "=" + (plain ? text : "'" + text + "'");
+    }
+    return cmd + " --no-ceilings --reps 1";
+}
+
+}  // namespace lessons

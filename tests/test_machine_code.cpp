@@ -1,0 +1,221 @@
+// The machine code embedded at build time (PTX, and SASS where the toolkit has cuobjdump), its
+// instruction classes, and the ncu command line of a step.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "catalog.h"
+#include "device.h"
+#include "machine_code.h"
+
+using namespace lessons;
+
+namespace {
+
+const Lesson& L(int number) {
+    const Lesson* l = Catalog().FindLesson(number);
+    EXPECT_NE(l, nullptr) << number;
+    return *l;
+}
+
+// The counts of one class in every function of `listing` whose demangled name contains each
+// of `parts`; -1 when no function matches.
+int CountIn(std::string_view listing, Isa isa, const std::vector<std::string>& parts,
+            const std::string& klass) {
+    int total = -1;
+    for (const MachineFunction& f : SplitFunctions(listing, isa)) {
+        if (!std::all_of(parts.begin(), parts.end(),
+                         [&](const std::string& p) { return f.name.find(p) != std::string::npos; }))
+            continue;
+        const auto counts = CountClasses(f.code, isa);
+        auto it = counts.find(klass);
+        total = std::max(total, 0) + (it == counts.end() ? 0 : it->second);
+    }
+    return total;
+}
+
+const MachineCodeFile* FileOf(int lesson) {
+    const auto& files = MachineCodeFiles().files;
+    auto it = files.find(L(lesson).source_path);
+    return it == files.end() ? nullptr : &it->second;
+}
+
+// The 16-byte-load lessons and lesson 25's scalar-load ablation, in one ISA.
+void CheckWideLoads(Isa isa) {
+    const MachineCodeFile* f25 = FileOf(25);
+    const MachineCodeFile* f10 = FileOf(10);
+    ASSERT_TRUE(f25 && f10);
+    const std::string_view code25 = isa == Isa::kPtx ? f25->ptx : f25->sass;
+    const std::string_view code10 = isa == Isa::kPtx ? f10->ptx : f10->sass;
+    // Loads::kFloat4 is 0, kScalar is 1 (reduce_toggles.h).
+    const std::string kernel25 = "reduce_25_vectorized_one_pass_kernel<";
+    EXPECT_GT(CountIn(code25, isa, {kernel25, "Loads)0"}, "LDG.128"), 0);
+    EXPECT_EQ(CountIn(code25, isa, {kernel25, "Loads)1"}, "LDG.128"), 0)
+        << "the scalar-load variant has no 16-byte loads";
+    EXPECT_GT(CountIn(code25, isa, {kernel25, "Loads)1"}, "LDG"), 0)
+        << "the scalar-load variant loads one float at a time";
+    EXPECT_GT(CountIn(code10, isa, {"split_10_vector_loads_block_compaction_kernel"}, "LDG.128"),
+              0);
+    // Lesson 30 (GEMV) reads its rows as float4.
+    if (const Lesson* l30 = Catalog().FindLesson(30)) {
+        auto it = MachineCodeFiles().files.find(l30->source_path);
+        ASSERT_NE(it, MachineCodeFiles().files.end());
+        const std::string_view code30 = isa == Isa::kPtx ? it->second.ptx : it->second.sass;
+        EXPECT_GT(CountIn(code30, isa, {"gemv_30_vectorized_kernel"}, "LDG.128"), 0);
+    }
+    // A lesson before the vector loads has none.
+    const MachineCodeFile* f24 = FileOf(24);
+    ASSERT_TRUE(f24);
+    EXPECT_EQ(CountIn(isa == Isa::kPtx ? f24->ptx : f24->sass, isa, {"reduce_24"}, "LDG.128"), 0);
+}
+
+}  // namespace
+
+TEST(MachineCode, EveryHandWrittenGpuLessonHasItsCode) {
+    const MachineCodeTable& t = MachineCodeFiles();
+    if (!BuiltWithCuda()) {
+        EXPECT_TRUE(t.files.empty());
+        EXPECT_NE(std::string(t.why_none), "");
+        GTEST_SKIP() << "no machine code: " << t.why_none;
+    }
+    EXPECT_EQ(std::string(t.why_none), "");
+    for (const Lesson& l : Catalog().lessons()) {
+        if (l.kind != StepKind::kGpu || l.library || l.source_path.empty()) continue;
+        auto it = t.files.find(l.source_path);
+        ASSERT_NE(it, t.files.end()) << l.id;
+        const Lesson* prev = Catalog().FindLesson(l.previous);
+        const auto names = KernelNames(l, prev);
+        EXPECT_FALSE(names.empty()) << l.id;
+        // The file's own kernels are in its PTX (a step that reuses the previous lesson's
+        // kernel has none of its own).
+        if (l.source.find("__global__") != std::string_view::npos)
+            for (const std::string& name : names) {
+                const auto fs = SplitFunctions(it->second.ptx, Isa::kPtx);
+                EXPECT_TRUE(std::any_of(fs.begin(), fs.end(),
+                                        [&](const MachineFunction& f) {
+                                            return f.name.find(name) != std::string::npos;
+                                        }))
+                    << l.id << " " << name;
+            }
+    }
+}
+
+TEST(MachineCode, SixteenByteLoadsInPtx) {
+    if (!BuiltWithCuda()) GTEST_SKIP() << "no machine code: " << MachineCodeFiles().why_none;
+    CheckWideLoads(Isa::kPtx);
+}
+
+TEST(MachineCode, SixteenByteLoadsInSass) {
+    const MachineCodeTable& t = MachineCodeFiles();
+    if (!BuiltWithCuda()) GTEST_SKIP() << "no machine code: " << t.why_none;
+    if (std::string(t.sass_arch).empty())
+        GTEST_SKIP() << "no SASS in this build: " << t.files.begin()->second.sass_note;
+    EXPECT_EQ(std::string(t.sass_arch).rfind("sm_", 0), 0u);
+    CheckWideLoads(Isa::kSass);
+}
+
+TEST(MachineCode, ClassesOfSassLines) {
+    auto cls = [](const char* line) {
+        const InstructionClass* c = ClassOfLine(line, Isa::kSass);
+        return c ? std::string(c->name) : std::string("-");
+    };
+    EXPECT_EQ(cls("        /*0090*/                   LDG.E.128.CONSTANT R4, desc[UR4][R2.64] ;"),
+              "LDG.128");
+    EXPECT_EQ(cls("        /*00a0*/              @!P0 LDG.E.CONSTANT R9, desc[UR4][R6.64] ;"),
+              "LDG");
+    EXPECT_EQ(cls("        /*0100*/                   STG.E desc[UR4][R2.64], R5 ;"), "STG");
+    EXPECT_EQ(cls("        /*0110*/                   SHFL.DOWN PT, R3, R0, 0x10, 0x1f ;"), "SHFL");
+    EXPECT_EQ(cls("        /*0120*/                   LDS R4, [R2] ;"), "LDS");
+    EXPECT_EQ(cls("        /*0130*/                   STS [R2], R4 ;"), "STS");
+    EXPECT_EQ(cls("        /*0140*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;"), "BAR");
+    EXPECT_EQ(cls("        /*0150*/                   HMMA.16816.F32 R4, R8, R12, R4 ;"), "HMMA");
+    EXPECT_EQ(cls("        /*0160*/              @P0 BRA 0x300 ;"), "BRA");
+    EXPECT_EQ(cls("        /*0170*/                   RED.E.ADD.STRONG.GPU PT, [R2.64], R5 ;"),
+              "ATOM");
+    EXPECT_EQ(cls("        /*0180*/                   FFMA R4, R5, R6, R4 ;"), "FP32");
+    EXPECT_EQ(cls("        /*0190*/                   IMAD R4, R5, R6, R4 ;"), "-");
+    EXPECT_EQ(cls("                Function : _Z6kernelPf"), "-");
+    EXPECT_EQ(cls("        .headerflags    @\"EF_CUDA_SM90\""), "-");
+}
+
+TEST(MachineCode, ClassesOfPtxLines) {
+    auto cls = [](const char* line) {
+        const InstructionClass* c = ClassOfLine(line, Isa::kPtx);
+        return c ? std::string(c->name) : std::string("-");
+    };
+    EXPECT_EQ(cls("\tld.global.nc.v4.f32 \t{%f1, %f2, %f3, %f4}, [%rd5];"), "LDG.128");
+    EXPECT_EQ(cls("\tld.global.nc.v2.u64 \t{%rd1, %rd2}, [%rd5];"), "LDG.128");
+    EXPECT_EQ(cls("\t@%p1 ld.global.f32 \t%f1, [%rd5];"), "LDG");
+    EXPECT_EQ(cls("\tshfl.sync.down.b32\t%r1|%p2, %r2, 16, 31, -1;"), "SHFL");
+    EXPECT_EQ(cls("\tbar.sync \t0;"), "BAR");
+    EXPECT_EQ(cls("\tst.shared.f32 \t[%r4], %f9;"), "STS");
+    EXPECT_EQ(cls("\tatom.global.add.u32 \t%r5, [%rd2], 1;"), "ATOM");
+    EXPECT_EQ(cls("\t@%p3 bra \t$L__BB0_4;"), "BRA");
+    EXPECT_EQ(cls("$L__BB0_4:"), "-");
+    EXPECT_EQ(cls("\t.reg .f32 \t%f<10>;"), "-");
+}
+
+TEST(MachineCode, SplitsFunctions) {
+    const std::string sass =
+        "\tcode for sm_90\n"
+        "\t\tFunction : _Z1aPf\n"
+        "        /*0000*/   LDG.E.128 R4, desc[UR4][R2.64] ;\n"
+        "        /*0010*/   EXIT ;\n"
+        "\t\tFunction : _Z1bPf\n"
+        "        /*0000*/   LDS R4, [R2] ;\n";
+    const auto fs = SplitFunctions(sass, Isa::kSass);
+    ASSERT_EQ(fs.size(), 2u);
+    EXPECT_EQ(fs[0].name, "a(float*)");
+    EXPECT_EQ(CountClasses(fs[0].code, Isa::kSass).at("LDG.128"), 1);
+    EXPECT_EQ(CountClasses(fs[1].code, Isa::kSass).count("LDG.128"), 0u);
+    EXPECT_EQ(CountClasses(fs[1].code, Isa::kSass).at("LDS"), 1);
+}
+
+TEST(MachineCode, FocusOfTheVectorLoadLessons) {
+    for (int n : {10, 25}) {
+        const auto focus = FocusClasses(L(n));
+        EXPECT_NE(std::find(focus.begin(), focus.end(), "LDG.128"), focus.end()) << n;
+    }
+    const auto focus24 = FocusClasses(L(24));
+    EXPECT_NE(std::find(focus24.begin(), focus24.end(), "SHFL"), focus24.end());
+    for (const Lesson& l : Catalog().lessons())
+        for (const std::string& c : FocusClasses(l)) {
+            const auto& all = InstructionClasses();
+            EXPECT_TRUE(std::any_of(all.begin(), all.end(),
+                                    [&](const InstructionClass& k) { return c == k.name; }))
+                << l.id << ": " << c;
+        }
+}
+
+TEST(NcuCommand, NamesTheKernelMetricsAndParameters) {
+    const Lesson& l25 = L(25);
+    ParamValues v;
+    v.Set("block", ParamValue::Number(512));
+    v.Set("loads", ParamValue::Choice("scalar"));
+    v.Set("size", ParamValue::Number(uint64_t(1) << 30));
+    const std::string cmd = NcuCommand(l25, Catalog().FindLesson(24), v);
+    EXPECT_EQ(cmd.rfind("ncu --clock-control none --kernel-name ", 0), 0u) << cmd;
+    EXPECT_NE(cmd.find("reduce_25_vectorized_one_pass_kernel"), std::string::npos) << cmd;
+    EXPECT_NE(cmd.find("reduce_25_sum_block_sums_kernel"), std::string::npos) << cmd;
+    EXPECT_NE(cmd.find("--metrics gpu__time_duration.sum,dram__throughput"), std::string::npos);
+    EXPECT_NE(cmd.find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), std::string::npos);
+    EXPECT_NE(cmd.find(" cuda-lessons-cli run 25 --set block=512 --set loads=scalar"),
+              std::string::npos)
+        << cmd;
+    EXPECT_NE(cmd.find("--set size=1GiB"), std::string::npos) << cmd;
+    EXPECT_EQ(cmd.substr(cmd.size() - 23), " --no-ceilings --reps 1");
+    // Parameters not given are left to their defaults (not written).
+    EXPECT_EQ(cmd.find("passes="), std::string::npos);
+
+    // Shared memory: bank conflicts; divergence: branch uniformity.
+    const std::string c21 = NcuCommand(L(21), Catalog().FindLesson(20), {});
+    EXPECT_NE(c21.find("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
+              std::string::npos);
+    EXPECT_NE(c21.find("smsp__sass_average_branch_targets_threads_uniform.pct"), std::string::npos);
+    EXPECT_NE(c21.find("--kernel-name reduce_21_shared_memory_kernel "), std::string::npos) << c21;
+    // Lesson 5 launches lesson 4's kernel.
+    EXPECT_NE(NcuCommand(L(5), &L(4), {}).find("split_04_one_thread_per_pair_kernel"),
+              std::string::npos);
+    // A library step: no kernel filter (the library picks its kernels).
+    EXPECT_EQ(NcuCommand(L(26), &L(25), {}).find("--kernel-name"), std::string::npos);
+}
