@@ -1,5 +1,7 @@
 #include "machine_code.h"
 
+#include "catalog.h"
+
 #include <cxxabi.h>
 
 #include <algorithm>
@@ -210,18 +212,38 @@ std::vector<std::string> FocusClasses(const Lesson& lesson) {
 }
 
 std::vector<std::string> KernelNames(const Lesson& lesson, const Lesson* previous) {
-    if (lesson.library) return {};
-    std::vector<std::string> names;
-    std::set<std::string> seen;
-    const std::string_view key = "__global__ void ";
-    for (size_t at = lesson.source.find(key); at != std::string_view::npos;
-         at = lesson.source.find(key, at + 1)) {
-        const std::string_view rest = lesson.source.substr(at + key.size());
-        const std::string name(rest.substr(0, rest.find_first_of("(< \n")));
-        if (!name.empty() && seen.insert(name).second) names.push_back(name);
+    // A step without kernels of its own (a host-side step over another lesson's kernel, such as
+    // 11-14 and 27) shows the nearest earlier step's; a library step (CUB, cuBLAS) has none.
+    const Lesson* step = &lesson;
+    for (int hops = 0; step && hops < 8; ++hops) {
+        if (step->library && step == &lesson) return {};
+        std::vector<std::string> names;
+        std::set<std::string> seen;
+        const std::string_view key = "__global__ void ";
+        for (size_t at = step->source.find(key); at != std::string_view::npos;
+             at = step->source.find(key, at + 1)) {
+            std::string_view rest = step->source.substr(at + key.size());
+            // "__global__ void __launch_bounds__(BM * BN) name(...)": the name follows the bounds.
+            const std::string_view bounds = "__launch_bounds__(";
+            if (rest.substr(0, bounds.size()) == bounds) {
+                int depth = 0;
+                size_t i = bounds.size() - 1;
+                for (; i < rest.size(); ++i) {
+                    if (rest[i] == '(') ++depth;
+                    if (rest[i] == ')' && --depth == 0) break;
+                }
+                rest = rest.substr(std::min(rest.size(), i + 1));
+                rest = rest.substr(std::min(rest.size(), rest.find_first_not_of(" \n")));
+            }
+            const std::string name(rest.substr(0, rest.find_first_of("(< \n")));
+            if (!name.empty() && seen.insert(name).second) names.push_back(name);
+        }
+        if (!names.empty()) return names;
+        const Lesson* next = step == &lesson ? previous : Catalog().FindLesson(step->previous);
+        if (next == step) break;
+        step = next;
     }
-    if (names.empty() && previous && previous != &lesson) return KernelNames(*previous, nullptr);
-    return names;
+    return {};
 }
 
 std::vector<std::string> NcuMetrics(const Lesson& lesson) {
