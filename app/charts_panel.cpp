@@ -196,11 +196,22 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
     o.wrong_text = Tr(ui, kWrongResult);
     chart::BarChart("steps", bars, o);
     Remember(ui, "step_chart");
-    if (any_recorded)
+    if (any_recorded) {
+        // Every GPU the hatched bars were recorded on ("2x NVIDIA H200" for a two-GPU result).
+        std::vector<std::string> on;
+        for (const RunResult* r : shown) {
+            if (!r || !r->recorded || r->devices.empty()) continue;
+            std::string name = r->Device();
+            if (r->devices.size() > 1) name = std::to_string(r->devices.size()) + "x " + name;
+            if (std::find(on.begin(), on.end(), name) == on.end()) on.push_back(name);
+        }
+        std::string devices;
+        for (const std::string& name : on) devices += (devices.empty() ? "" : " / ") + name;
         ImGui::TextDisabled(
-            Tr(ui, kHatched), any_recorded->Device().c_str(),
+            Tr(ui, kHatched), devices.c_str(),
             DescribeParams(chapter.params, any_recorded->params, ui.settings.language).c_str(),
             any_recorded->timestamp.substr(0, 10).c_str());
+    }
     if (other_values) {
         const std::string at =
             DescribeParams(chapter.params, other_values->params, ui.settings.language);

@@ -27,18 +27,14 @@ CeilingSource PageCeilings(const Controller& c, const Registry& reg, const Lesso
                            const RunSettings& run) {
     CeilingSource source = CeilingsFromDevice(c.device());
     if (source.known) return source;
-    // No GPU here: the ceiling recorded with this lesson's result, else with any of its
-    // chapter's recorded GPU results.
-    if (const RunResult* r = ShownResult(c, reg, lesson, run); r && r->recorded) {
-        source = CeilingsFromRecorded(*r);
-        if (source.known) return source;
-    }
+    // No GPU here: the ceiling recorded with this lesson's result, then those of its chapter's
+    // other recorded one-GPU results (each names the ceiling it was compared with).
+    if (const RunResult* r = ShownResult(c, reg, lesson, run); r && r->recorded)
+        AddRecordedCeiling(*r, &source);
     for (const StoredResult& s : c.results())
         if (s.origin == Origin::kRecorded && s.result.chapter == lesson.chapter &&
-            s.result.kind == StepKind::kGpu) {
-            source = CeilingsFromRecorded(s.result);
-            if (source.known) return source;
-        }
+            s.result.kind == StepKind::kGpu)
+            AddRecordedCeiling(s.result, &source);
     return source;
 }
 

@@ -57,14 +57,34 @@ CeilingSource CeilingsFromDevice(const Json& device) {
     return s;
 }
 
-CeilingSource CeilingsFromRecorded(const RunResult& recorded) {
-    CeilingSource s;
-    if (!recorded.ceiling || *recorded.ceiling <= 0) return s;
-    s.ceilings.read_gbps = s.ceilings.copy_gbps = *recorded.ceiling;
-    s.known = true;
-    s.device = recorded.Device();
-    s.date = recorded.timestamp.substr(0, 10);
-    return s;
+void AddRecordedCeiling(const RunResult& recorded, CeilingSource* source) {
+    // One GPU's figures only: a multi-GPU result's ceilings are several GPUs' added up.
+    if (!recorded.ceiling || *recorded.ceiling <= 0 || recorded.devices.size() > 1) return;
+    PredictCeilings& c = source->ceilings;
+    double* slot = nullptr;
+    switch (recorded.work.bound) {
+        case Bound::kRead:
+            slot = &c.read_gbps;
+            break;
+        case Bound::kCopy:
+            slot = &c.copy_gbps;
+            break;
+        case Bound::kFp32:
+            slot = &c.fp32_gflops;
+            break;
+        case Bound::kH2D:
+            slot = &c.h2d_gbps;
+            break;
+        default:
+            return;  // results recorded before their bound was named carry none we can use
+    }
+    if (*slot > 0) return;
+    *slot = *recorded.ceiling;
+    if (!source->known) {
+        source->known = true;
+        source->device = recorded.Device();
+        source->date = recorded.timestamp.substr(0, 10);
+    }
 }
 
 std::vector<std::string> PredictionLines(const std::string& language, const Lesson& lesson,
@@ -94,11 +114,13 @@ std::vector<std::string> PredictionLines(const std::string& language, const Less
         return out;
     }
     const PredictCeilings& c = source.ceilings;
-    out.push_back(source.measured ? Fmt(Tr(language, kPredCeilMeasured), source.device.c_str(),
-                                        Gbps(c.read_gbps).c_str(), Gbps(c.copy_gbps).c_str(),
-                                        Gbps(c.h2d_gbps).c_str(), Gbps(c.d2h_gbps).c_str())
-                                  : Fmt(Tr(language, kPredCeilRecorded), source.device.c_str(),
-                                        source.date.c_str(), Gbps(c.copy_gbps).c_str()));
+    out.push_back(
+        source.measured
+            ? Fmt(Tr(language, kPredCeilMeasured), source.device.c_str(), Gbps(c.read_gbps).c_str(),
+                  Gbps(c.copy_gbps).c_str(), Gbps(c.h2d_gbps).c_str(), Gbps(c.d2h_gbps).c_str())
+            : Fmt(Tr(language, kPredCeilRecorded), source.device.c_str(), source.date.c_str(),
+                  Gbps(c.read_gbps).c_str(), Gbps(c.copy_gbps).c_str(), Gbps(c.h2d_gbps).c_str(),
+                  Gbps(c.fp32_gflops).c_str()));
 
     const Prediction p = Predict(*work, c);
     const bool flops = p.device_bound == Bound::kFp32;

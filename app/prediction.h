@@ -31,9 +31,10 @@ struct CeilingSource {
 
 // From the worker's device summary (its `info` reply); known = false without a GPU.
 CeilingSource CeilingsFromDevice(const Json& device);
-// From a recorded result: its matching ceiling (recorded as the copy bandwidth) stands in for
-// the read and copy ceilings; PCIe stays unknown.
-CeilingSource CeilingsFromRecorded(const RunResult& recorded);
+// From a recorded one-GPU result: the ceiling it was compared with (read, copy, fp32 or H2D, as
+// its work's bound says) fills that figure of `source` if still unknown; the first one also
+// names the device and the day.
+void AddRecordedCeiling(const RunResult& recorded, CeilingSource* source);
 
 // The box's lines in `language`, for `lesson` at `params` (every parameter, resolved);
 // `measured` is the result at these settings, or null; `attributes` the kernel's resource
