@@ -1,5 +1,7 @@
 // Chapter 3, reduction: the chapter and its lessons, one row each. GPU steps get their runners
 // from reduce_harness.cu where the GPU library is linked.
+#include <algorithm>
+
 #include "catalog.h"
 #include "declare.h"
 #include "reduce/reduce_toggles.h"
@@ -224,7 +226,17 @@ void RegisterReduceChapter(Registry& registry) {
              26,
              "kernels/reduce/27_multi_gpu_nccl.cu",
              {BlockParam(32, 1024, 512), GpusParam()},
-             &ReduceGpuNeeds},
+             &ReduceGpuNeeds,
+             nullptr,
+             false,
+             // Judged end to end (the shares' kernels, then NCCL), as its step reports; the
+             // GPUs' sums, 4 bytes each, cross between GPUs.
+             [](const ParamValues& p) {
+                 Work w = ReduceWork(p.Number("size") / sizeof(float));
+                 w.peer_bytes = 4 * (p.Has("gpus") ? std::max<uint64_t>(p.Number("gpus"), 1) : 1);
+                 w.rate_part.clear();
+                 return w;
+             }},
         });
 }
 
