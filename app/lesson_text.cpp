@@ -92,6 +92,47 @@ std::vector<TextBlock> WithoutAnswers(std::vector<TextBlock> blocks) {
     return blocks;
 }
 
+namespace {
+
+// The code point that ends (or starts) a UTF-8 string; 0 for an empty one.
+char32_t LastCodePoint(std::string_view s) {
+    size_t i = s.size();
+    while (i > 0 && (static_cast<unsigned char>(s[i - 1]) & 0xC0) == 0x80) --i;
+    if (i == 0) return 0;
+    --i;
+    const auto b = [&](size_t k) {
+        return static_cast<char32_t>(static_cast<unsigned char>(s[k]));
+    };
+    const char32_t c = b(i);
+    if (c < 0x80) return c;
+    if ((c & 0xE0) == 0xC0 && i + 1 < s.size()) return ((c & 0x1F) << 6) | (b(i + 1) & 0x3F);
+    if ((c & 0xF0) == 0xE0 && i + 2 < s.size())
+        return ((c & 0x0F) << 12) | ((b(i + 1) & 0x3F) << 6) | (b(i + 2) & 0x3F);
+    if ((c & 0xF8) == 0xF0 && i + 3 < s.size())
+        return ((c & 0x07) << 18) | ((b(i + 1) & 0x3F) << 12) | ((b(i + 2) & 0x3F) << 6) |
+               (b(i + 3) & 0x3F);
+    return c;
+}
+char32_t FirstCodePoint(std::string_view s) {
+    size_t n = 1;
+    while (n < s.size() && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) ++n;
+    return LastCodePoint(s.substr(0, n));
+}
+// Chinese characters and full-width punctuation: a line break between two of them is no space.
+bool IsCjk(char32_t c) {
+    return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF) ||
+           (c >= 0xFF00 && c <= 0xFFEF) || (c >= 0x3000 && c <= 0x303F);
+}
+// Joins a source line to a paragraph: with a space, as in English, unless the break falls
+// between two Chinese characters (a Chinese text wrapped in its file has no space there).
+void JoinLine(std::string* paragraph, std::string_view line) {
+    if (!paragraph->empty() && !(IsCjk(LastCodePoint(*paragraph)) && IsCjk(FirstCodePoint(line))))
+        *paragraph += ' ';
+    *paragraph += line;
+}
+
+}  // namespace
+
 std::vector<TextBlock> ParseLessonText(std::string_view text) {
     std::vector<TextBlock> out;
     std::string paragraph;
@@ -122,11 +163,11 @@ std::vector<TextBlock> ParseLessonText(std::string_view text) {
                 paragraph = line.substr(2);
             }
         } else if (answer) {
-            paragraph += " " + line.substr(line.find_first_not_of(' '));  // the answer goes on
+            JoinLine(&paragraph, line.substr(line.find_first_not_of(' ')));  // the answer goes on
         } else if (line.rfind("  ", 0) == 0 && !paragraph.empty()) {
-            paragraph += " " + line.substr(line.find_first_not_of(' '));  // ...continued
+            JoinLine(&paragraph, line.substr(line.find_first_not_of(' ')));  // ...continued
         } else {
-            paragraph += (paragraph.empty() ? "" : " ") + line;
+            JoinLine(&paragraph, line);
         }
     }
     flush();

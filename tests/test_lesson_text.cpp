@@ -50,6 +50,15 @@ TEST(LessonTextParse, TitleIsSkippedAndParagraphsJoinTheirLines) {
         (Blocks{{Kind::kParagraph, "One line and the next."}, {Kind::kParagraph, "Second."}}));
 }
 
+// A Chinese text wrapped in its file: a break between two Chinese characters (or full-width
+// punctuation) joins without a space; next to Latin text it stays a space.
+TEST(LessonTextParse, ChineseLinesJoinWithoutASpace) {
+    EXPECT_EQ(ParseLessonText("分块 t + 1 的加载已经在\n飞往另一份的路上，\n用 cp.async\n拷贝。"),
+              (Blocks{{Kind::kParagraph,
+                       "分块 t + 1 的加载已经在飞往另一份的路上，用 cp.async 拷贝。"}}));
+    EXPECT_EQ(ParseLessonText("答：等待完\n成"), (Blocks{{Kind::kAnswer, "答：等待完成"}}));
+}
+
 TEST(LessonTextParse, OtherHeadingsAreParagraphText) {
     EXPECT_EQ(ParseLessonText("## Notes\n"), (Blocks{{Kind::kParagraph, "## Notes"}}));
 }
