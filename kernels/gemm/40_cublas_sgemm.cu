@@ -3,37 +3,22 @@
 // Its math mode is set explicitly to CUBLAS_DEFAULT_MATH, which keeps SGEMM on the fp32 FMA
 // units (TF32 tensor cores are lesson 42). cuBLAS is column-major: our row-major C = A·B is,
 // read column-major, C^T = B^T·A^T, so we pass B first, with n as the "rows" (ld n, k, n).
+#include "cublas_handle.cuh"
 #include "gemm_gpu.cuh"
-
-#if LESSONS_HAVE_CUBLAS
-#include <cublas_v2.h>
-#endif
 
 namespace lessons::gemm {
 
-#if LESSONS_HAVE_CUBLAS
-
-namespace {
-
-std::string Status(const char* call, cublasStatus_t status) {
-    if (status == CUBLAS_STATUS_SUCCESS) return {};
-    return std::string(call) + " failed: " + cublasGetStatusName(status) + " (" +
-           cublasGetStatusString(status) + ")";
-}
-
-}  // namespace
-
 std::string GemmCublasUnavailable() {
-    return {};
+    return CublasUnavailable();
 }
+
+#if LESSONS_HAVE_CUBLAS
 
 std::string GemmCublasCreate(void** handle, cudaStream_t stream) {
     cublasHandle_t h = nullptr;
-    std::string error = Status("cublasCreate", cublasCreate(&h));
+    std::string error = CublasCreate(&h, stream);
     if (!error.empty()) return error;
-    error = Status("cublasSetStream", cublasSetStream(h, stream));
-    if (error.empty())
-        error = Status("cublasSetMathMode", cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
+    error = CublasStatus("cublasSetMathMode", cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
     if (!error.empty()) {
         cublasDestroy(h);
         return error;
@@ -46,20 +31,16 @@ std::string GemmCublasRun(void* handle, int m, int n, int k, const float* a, con
                           float* c) {
     const float alpha = 1.0f, beta = 0.0f;
     // Column-major C^T (n × m) = B^T (n × k, ld n) · A^T (k × m, ld k).
-    return Status("cublasSgemm",
-                  cublasSgemm(static_cast<cublasHandle_t>(handle), CUBLAS_OP_N, CUBLAS_OP_N, n, m,
-                              k, &alpha, b, n, a, k, &beta, c, n));
+    return CublasStatus(
+        "cublasSgemm", cublasSgemm(static_cast<cublasHandle_t>(handle), CUBLAS_OP_N, CUBLAS_OP_N, n,
+                                   m, k, &alpha, b, n, a, k, &beta, c, n));
 }
 
 void GemmCublasDestroy(void* handle) {
-    if (handle) cublasDestroy(static_cast<cublasHandle_t>(handle));
+    CublasDestroy(handle);
 }
 
 #else
-
-std::string GemmCublasUnavailable() {
-    return "this build has no cuBLAS (CMake found no CUDA::cublas in the CUDA toolkit)";
-}
 
 std::string GemmCublasCreate(void**, cudaStream_t) {
     return GemmCublasUnavailable();

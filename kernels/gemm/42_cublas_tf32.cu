@@ -2,22 +2,17 @@
 // The same cublasSgemm call as lesson 40, with one change: the handle's math mode is
 // CUBLAS_TF32_TENSOR_OP_MATH, which lets cuBLAS round A and B to TF32 (10-bit mantissa) and
 // multiply on the tensor cores, accumulating in fp32. It is the target of lesson 41.
+#include "cublas_handle.cuh"
 #include "gemm_gpu.cuh"
-
-#if LESSONS_HAVE_CUBLAS
-#include <cublas_v2.h>
-#endif
 
 namespace lessons::gemm {
 
 #if LESSONS_HAVE_CUBLAS
 
 std::string GemmCublasAllowTf32(void* handle) {
-    const cublasStatus_t status =
-        cublasSetMathMode(static_cast<cublasHandle_t>(handle), CUBLAS_TF32_TENSOR_OP_MATH);
-    if (status == CUBLAS_STATUS_SUCCESS) return {};
-    return std::string("cublasSetMathMode(CUBLAS_TF32_TENSOR_OP_MATH) failed: ") +
-           cublasGetStatusName(status);
+    return CublasStatus(
+        "cublasSetMathMode(CUBLAS_TF32_TENSOR_OP_MATH)",
+        cublasSetMathMode(static_cast<cublasHandle_t>(handle), CUBLAS_TF32_TENSOR_OP_MATH));
 }
 
 #else
