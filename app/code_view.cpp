@@ -106,10 +106,13 @@ const MachineCodeFile* FileFor(const UiState& ui, const Registry& reg, const Les
     }
     const std::string_view code = isa == Isa::kPtx ? it->second.ptx : it->second.sass;
     if (isa == Isa::kSass && code.empty()) {
-        *why = !table.sass_arch[0] && std::string_view(it->second.sass_note).find("cuobjdump") !=
-                                          std::string_view::npos
-                   ? std::string(Tr(ui, kNoCuobjdump))
-                   : Fmt(Tr(ui, kNoMachineCode), it->second.sass_note);
+        const std::string_view note = it->second.sass_note;
+        if (note == "stale")
+            *why = Fmt(Tr(ui, kSassStale), it->second.sass_source);
+        else if (note.find("cuobjdump") != std::string_view::npos)
+            *why = Tr(ui, kNoCuobjdump);
+        else
+            *why = Fmt(Tr(ui, kNoMachineCode), it->second.sass_note);
         return nullptr;
     }
     // A step without a kernel of its own launches the previous lesson's.
@@ -183,9 +186,13 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
     }
     const MachineCodeTable& table = MachineCodeFiles();
     ImGui::PushTextWrapPos(ImGui::GetWindowContentRegionMax().x);
-    ImGui::TextDisabled(isa == Isa::kPtx ? Tr(ui, kPtxOf) : Tr(ui, kSassOf),
-                        isa == Isa::kPtx ? table.ptx_arch : table.sass_arch,
-                        from->source_path.c_str());
+    if (isa == Isa::kSass && file->sass_source[0])
+        ImGui::TextDisabled(Tr(ui, kSassRecordedOf), table.sass_arch, from->source_path.c_str(),
+                            file->sass_source);
+    else
+        ImGui::TextDisabled(isa == Isa::kPtx ? Tr(ui, kPtxOf) : Tr(ui, kSassOf),
+                            isa == Isa::kPtx ? table.ptx_arch : table.sass_arch,
+                            from->source_path.c_str());
     if (m.reused_from) ImGui::TextDisabled(Tr(ui, kReusesKernel), m.reused_from);
     ImGui::PopTextWrapPos();
 

@@ -4,7 +4,12 @@
 # highest built, compiled with nvcc -ptx beside the real build) and SASS for one real
 # architecture (the highest built: sm_90 where it is), disassembled with cuobjdump from the
 # objects of the GPU library. Files that include CUB or Thrust are library code: not extracted.
-# Without CUDA, or without cuobjdump in the toolkit, the table says why there is no code.
+# Without cuobjdump (Debian's toolkit and CI have none), the SASS comes from the recording
+# committed in assets/sass/sm_90.tar.xz (scripts/record-sass.sh, run on a GPU machine over a
+# build made here): a file's recorded SASS is used only when the SHA-256 of the PTX it was
+# recorded from equals this build's PTX of that file (same source, same compiler), since the
+# SASS is what ptxas makes of exactly that PTX. Otherwise the table says it is stale.
+# Without CUDA the table says why there is no code.
 set(LESSONS_MACHINE_CODE_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/MachineCodeScript.cmake)
 function(lessons_machine_code)
     cmake_parse_arguments(M "" "TARGET;KERNELS;BASE" "SOURCES" ${ARGN})
@@ -12,6 +17,12 @@ function(lessons_machine_code)
     set(list_file ${CMAKE_CURRENT_BINARY_DIR}/${M_TARGET}_machine_code.txt)
     set(entries "")
     set(depends ${LESSONS_MACHINE_CODE_SCRIPT})
+    set(recorded ${PROJECT_SOURCE_DIR}/assets/sass/sm_90.tar.xz)
+    if(EXISTS ${recorded})
+        list(APPEND depends ${recorded})
+    else()
+        set(recorded "")
+    endif()
     set(arch 0)
     set(cuobjdump "")
     set(why "")
@@ -70,6 +81,8 @@ set(OBJECTS \"${objects}\")
 set(ARCH \"${arch}\")
 set(CUOBJDUMP \"${cuobjdump}\")
 set(WHY \"${why}\")
+set(RECORDED \"${recorded}\")
+set(RECORDED_DIR \"${CMAKE_CURRENT_BINARY_DIR}/recorded_sass\")
 ")
     add_custom_command(
         OUTPUT ${out}

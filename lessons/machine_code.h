@@ -18,7 +18,12 @@ namespace lessons {
 struct MachineCodeFile {
     std::string_view ptx;   // empty: none was built
     std::string_view sass;  // cuobjdump -sass, the encodings dropped; empty: none
-    const char* sass_note;  // why there is no SASS (empty when there is)
+    const char* sass_note;  // why there is no SASS (empty when there is); "stale": the
+                            // recording is of another version of this file
+    // Empty: this build's cuobjdump. Else the recording's origin ("NVIDIA H100 80GB HBM3,
+    // 2026-11-22T10:02Z, cuobjdump ... V13.0.88"): assets/sass/sm_90.tar.xz, recorded from PTX
+    // identical to this build's.
+    const char* sass_source;
 };
 
 struct MachineCodeTable {

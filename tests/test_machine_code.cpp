@@ -63,6 +63,14 @@ void CheckWideLoads(Isa isa) {
         const std::string_view code30 = isa == Isa::kPtx ? it->second.ptx : it->second.sass;
         EXPECT_GT(CountIn(code30, isa, {"gemv_30_vectorized_kernel"}, "LDG.128"), 0);
     }
+    // Lesson 37 (GEMM) loads its A and B tiles as float4.
+    if (Catalog().FindLesson(37)) {
+        const MachineCodeFile* f37 = FileOf(37);
+        ASSERT_TRUE(f37);
+        EXPECT_GT(CountIn(isa == Isa::kPtx ? f37->ptx : f37->sass, isa,
+                          {"gemm_37_vectorized_kernel"}, "LDG.128"),
+                  0);
+    }
     // A lesson before the vector loads has none.
     const MachineCodeFile* f24 = FileOf(24);
     ASSERT_TRUE(f24);
@@ -112,6 +120,43 @@ TEST(MachineCode, SixteenByteLoadsInSass) {
         GTEST_SKIP() << "no SASS in this build: " << t.files.begin()->second.sass_note;
     EXPECT_EQ(std::string(t.sass_arch).rfind("sm_", 0), 0u);
     CheckWideLoads(Isa::kSass);
+}
+
+// Every hand-written kernel file has its SASS in this build: from this build's cuobjdump, or
+// recorded (assets/sass/sm_90.tar.xz) from PTX identical to this build's. A kernel changed
+// since the recording fails here until scripts/record-sass.sh records it again on a GPU
+// machine.
+TEST(MachineCode, EveryKernelFileHasThisBuildsSass) {
+    const MachineCodeTable& t = MachineCodeFiles();
+    if (!BuiltWithCuda()) GTEST_SKIP() << "no machine code: " << t.why_none;
+    if (std::string(t.sass_arch).empty() && std::string(t.ptx_arch) != "compute_90")
+        GTEST_SKIP() << "the recorded SASS is sm_90's; this build's highest architecture is "
+                     << t.ptx_arch << " and its toolkit has no cuobjdump";
+    std::string missing;
+    for (const auto& [path, file] : t.files)
+        if (file.sass.empty())
+            missing += "\n  " + path + ": " +
+                       (std::string(file.sass_note) == "stale"
+                            ? "recorded from other PTX (" + std::string(file.sass_source) + ")"
+                            : std::string(file.sass_note));
+    EXPECT_TRUE(missing.empty())
+        << "no SASS of this build for:" << missing
+        << "\nrecord it again on a GPU machine: scripts/record-sass.sh (see assets/sass/README.md)";
+    EXPECT_EQ(std::string(t.sass_arch), "sm_90");
+}
+
+// What the other lessons are about, in their SASS: warp shuffles (29), tensor-core MMAs (41).
+TEST(MachineCode, SassHasWhatLessonsTeach) {
+    const MachineCodeTable& t = MachineCodeFiles();
+    if (!BuiltWithCuda()) GTEST_SKIP() << "no machine code: " << t.why_none;
+    if (std::string(t.sass_arch).empty())
+        GTEST_SKIP() << "no SASS in this build: " << t.files.begin()->second.sass_note;
+    const MachineCodeFile* f29 = FileOf(29);
+    const MachineCodeFile* f41 = FileOf(41);
+    ASSERT_TRUE(f29 && f41);
+    EXPECT_GT(CountIn(f29->sass, Isa::kSass, {"gemv_29"}, "SHFL"), 0);
+    EXPECT_GT(CountIn(f41->sass, Isa::kSass, {"gemm_41_wmma_tf32_kernel"}, "HMMA"), 0);
+    EXPECT_EQ(CountIn(f29->sass, Isa::kSass, {"gemv_29"}, "HMMA"), 0);
 }
 
 TEST(MachineCode, ClassesOfSassLines) {
