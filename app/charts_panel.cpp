@@ -27,6 +27,8 @@ const char* CeilingName(const UiState& ui, Bound bound) {
             return Tr(ui, kCeilCopy);
         case Bound::kFp32:
             return Tr(ui, kCeilFp32);
+        case Bound::kTf32:
+            return Tr(ui, kCeilTf32);
         case Bound::kH2D:
             return Tr(ui, kCeilH2D);
         case Bound::kPeer:

@@ -46,6 +46,7 @@ CeilingSource CeilingsFromDevice(const Json& device) {
     s.ceilings.read_gbps = Number(c, "read_gbps");
     s.ceilings.copy_gbps = Number(c, "copy_gbps");
     s.ceilings.fp32_gflops = Number(c, "fp32_gflops");
+    s.ceilings.tf32_gflops = Number(c, "tf32_gflops");
     s.ceilings.h2d_gbps = Number(c, "h2d_gbps");
     s.ceilings.d2h_gbps = Number(c, "d2h_gbps");
     s.known = s.ceilings.read_gbps > 0 || s.ceilings.copy_gbps > 0;
@@ -58,8 +59,9 @@ CeilingSource CeilingsFromDevice(const Json& device) {
 }
 
 void AddRecordedCeiling(const RunResult& recorded, CeilingSource* source) {
-    // One GPU's figures only: a multi-GPU result's ceilings are several GPUs' added up.
-    if (!recorded.ceiling || *recorded.ceiling <= 0 || recorded.devices.size() > 1) return;
+    // One GPU's figures only: a multi-GPU result's ceilings are several GPUs' added up. A
+    // ceiling that is not its bound's own (a TF32 step compared with fp32) fills nothing.
+    if (!recorded.CeilingOf(recorded.work.bound) || recorded.devices.size() > 1) return;
     PredictCeilings& c = source->ceilings;
     double* slot = nullptr;
     switch (recorded.work.bound) {
@@ -71,6 +73,9 @@ void AddRecordedCeiling(const RunResult& recorded, CeilingSource* source) {
             break;
         case Bound::kFp32:
             slot = &c.fp32_gflops;
+            break;
+        case Bound::kTf32:
+            slot = &c.tf32_gflops;
             break;
         case Bound::kH2D:
             slot = &c.h2d_gbps;
@@ -122,8 +127,12 @@ std::vector<std::string> PredictionLines(const std::string& language, const Less
                   Gbps(c.read_gbps).c_str(), Gbps(c.copy_gbps).c_str(), Gbps(c.h2d_gbps).c_str(),
                   Gbps(c.fp32_gflops).c_str()));
 
+    if (work->bound == Bound::kTf32 && work->flops > 0 && c.tf32_gflops <= 0) {
+        out.push_back(Tr(language, kPredNoTf32));  // never a bound from the wrong peak
+        return out;
+    }
     const Prediction p = Predict(*work, c);
-    const bool flops = p.device_bound == Bound::kFp32;
+    const bool flops = IsArithmetic(p.device_bound);
     line = Fmt(Tr(language, kPredKernel), MsText(p.device_ms).c_str(),
                flops ? (Count(double(work->flops)) + " flop").c_str()
                      : FormatSize(work->MemoryBytes()).c_str(),

@@ -31,7 +31,7 @@ struct CeilingSource {
 
 // From the worker's device summary (its `info` reply); known = false without a GPU.
 CeilingSource CeilingsFromDevice(const Json& device);
-// From a recorded one-GPU result: the ceiling it was compared with (read, copy, fp32 or H2D, as
+// From a recorded one-GPU result: the ceiling it was compared with (read, copy, fp32, TF32 or H2D, as
 // its work's bound says) fills that figure of `source` if still unknown; the first one also
 // names the device and the day.
 void AddRecordedCeiling(const RunResult& recorded, CeilingSource* source);
