@@ -153,10 +153,10 @@ int DrawChart(UiState& ui, const Roof& roof, const std::vector<RooflinePoint>& a
             label_at(ax.x_hi / 200, roof.fp32_gflops, kRoofColor,
                      Fmt(Tr(ui, kRoofFp32), roof.fp32_gflops), -font * 1.3f);
         if (roof.tf32_gflops > 0)
-            label_at(ax.x_hi / 200, roof.tf32_gflops, kTf32Color,
-                     Fmt(Tr(ui, roof.tf32_from_rates ? kRoofTf32Rates : kRoofTf32),
-                         roof.tf32_gflops),
-                     -font * 1.3f);
+            label_at(
+                ax.x_hi / 200, roof.tf32_gflops, kTf32Color,
+                Fmt(Tr(ui, roof.tf32_from_rates ? kRoofTf32Rates : kRoofTf32), roof.tf32_gflops),
+                -font * 1.3f);
         if (bw > 0) {
             const double x = ax.x_lo * 2;
             label_at(x, Attainable(roof.fp32_gflops, bw, x), kRoofColor,
@@ -214,7 +214,6 @@ int DrawChart(UiState& ui, const Roof& roof, const std::vector<RooflinePoint>& a
     }
     return drawn;
 }
-
 
 void DrawRoofNote(UiState& ui, const Roof& roof) {
     ImGui::PushTextWrapPos(0);

@@ -149,6 +149,9 @@ inline constexpr Word kCeilCopy{"the copy-bandwidth ceiling", "拷贝带宽上�
 inline constexpr Word kCeilFp32{"the fp32 peak", "fp32 峰值"};
 inline constexpr Word kCeilTf32{"the TF32 tensor-core peak (cuBLAS)",
                                 "TF32 张量核心峰值（cuBLAS 实测）"};
+inline constexpr Word kNoTf32Ceiling{
+    "No TF32 ceiling on this GPU or build: the share is of the fp32 peak.",
+    "此 GPU 或此构建没有 TF32 上限：百分比相对于 fp32 峰值。"};
 // The roofline's TF32 roof when recorded results carry no TF32 ceiling, only TF32 runs.
 inline constexpr Word kRoofTf32Rates{"TF32 peak >= %.0f GFLOP/s (fastest recorded cuBLAS TF32 run)",
                                      "TF32 峰值 >= %.0f GFLOP/s（记录中最快的 cuBLAS TF32 运行）"};
@@ -231,6 +234,11 @@ inline constexpr Word kPredNoTf32{
     "the roofline page's \"Measure the ceilings again\".",
     "还没有 TF32 上限：第一次运行张量核心步骤时（用 cuBLAS）测得，也可以在屋顶线页面点"
     "“重新测量天花板”。"};
+inline constexpr Word kPredTf32Rates{
+    "TF32 peak: %s GFLOP/s, the fastest recorded cuBLAS TF32 run (recorded before results "
+    "carried the measured TF32 ceiling).",
+    "TF32 峰值：%s GFLOP/s，取记录中最快的一次 cuBLAS TF32 运行（这些结果记录时还没有附带实测的 "
+    "TF32 上限）。"};
 inline constexpr Word kPredCpu{"A CPU step: there is no GPU ceiling to predict it from.",
                                "CPU 步骤：没有可用来预测的 GPU 上限。"};
 
@@ -349,6 +357,7 @@ inline constexpr const Word* kAllWords[] = {&kRun,
                                             &kCeilFp32,
                                             &kCeilTf32,
                                             &kRoofTf32Rates,
+                                            &kNoTf32Ceiling,
                                             &kCeilH2D,
                                             &kCeilPeer,
                                             &kVerified,
@@ -387,6 +396,7 @@ inline constexpr const Word* kAllWords[] = {&kRun,
                                             &kPredCpu,
                                             &kPredNoWork,
                                             &kPredNoTf32,
+                                            &kPredTf32Rates,
                                             &kSummaryHeader,
                                             &kSumLesson,
                                             &kSumStep,

@@ -58,9 +58,9 @@ std::string CeilingsLine() {
     const Ceilings& c = GetCeilings(0);
     const double tf32 = KnownTf32Ceiling(0).gflops;  // when a tensor-core step measured it
     return list.devices.front().name + "; measured read " + Fixed(c.read_gbps, 0) + " GB/s, copy " +
-           Fixed(c.copy_gbps, 0) + " GB/s, fp32 " + Fixed(c.fp32_gflops / 1000, 1) +
-           " TFLOP/s" + (tf32 > 0 ? ", TF32 (cuBLAS) " + Fixed(tf32 / 1000, 1) + " TFLOP/s" : "") +
-           ", H2D " + Fixed(c.h2d_gbps, 1) + " GB/s";
+           Fixed(c.copy_gbps, 0) + " GB/s, fp32 " + Fixed(c.fp32_gflops / 1000, 1) + " TFLOP/s" +
+           (tf32 > 0 ? ", TF32 (cuBLAS) " + Fixed(tf32 / 1000, 1) + " TFLOP/s" : "") + ", H2D " +
+           Fixed(c.h2d_gbps, 1) + " GB/s";
 }
 
 std::string RateText(const RunResult& r) {
@@ -315,9 +315,9 @@ int Bench(const std::string& chapter_key, const Options& options, Format format)
             t.AddRow({std::to_string(r.lesson), r.id, ToString(r.kind), Ms(r.median_ms),
                       Ms(r.Part("h2d")), Ms(r.Part("kernel")), Ms(r.Part("d2h")), Fixed(r.gbps, 1),
                       Fixed(r.gflops, 1), Fixed(r.pct_of_ceiling, 1),
-                      r.pct_of_ceiling ? (r.ceiling_note.empty() ? ToString(r.work.bound)
-                                                                 : "fp32 (no tf32)")
-                                       : "-",
+                      r.pct_of_ceiling
+                          ? (r.ceiling_note.empty() ? ToString(r.work.bound) : "fp32 (no tf32)")
+                          : "-",
                       speedup ? Fixed(*speedup, 2) + "x" : std::string("-"), Verdict(r)});
         }
         if (format == Format::kTable) {

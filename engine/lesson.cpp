@@ -31,7 +31,8 @@ const char* ToString(Bound bound) {
 }
 
 Bound ParseBound(std::string_view text) {
-    for (Bound b : {Bound::kRead, Bound::kCopy, Bound::kFp32, Bound::kTf32, Bound::kH2D, Bound::kPeer})
+    for (Bound b :
+         {Bound::kRead, Bound::kCopy, Bound::kFp32, Bound::kTf32, Bound::kH2D, Bound::kPeer})
         if (text == ToString(b)) return b;
     return Bound::kNone;
 }

@@ -358,8 +358,9 @@ bool AdoptDeclaredBound(const Registry& registry, RunResult& r) {
     r.ceiling.reset();
     r.pct_of_ceiling.reset();
     r.attainable_gflops.reset();
-    r.ceiling_note = "recorded before the TF32 ceiling was measured: its comparison with the fp32 "
-                     "FMA peak is not shown";
+    r.ceiling_note =
+        "recorded before the TF32 ceiling was measured: its comparison with the fp32 "
+        "FMA peak is not shown";
     return true;
 }
 

@@ -108,8 +108,8 @@ void DeriveMetrics(RunResult& r, const CeilingFigures* c) {
     if (r.work.MemoryBytes() > 0) {
         r.intensity = double(r.work.flops) / double(r.work.MemoryBytes());
         const double bandwidth = r.work.bound == Bound::kRead ? c->read_gbps : c->copy_gbps;
-        const double peak = r.work.bound == Bound::kTf32 && c->tf32_gflops > 0 ? c->tf32_gflops
-                                                                               : c->fp32_gflops;
+        const double peak =
+            r.work.bound == Bound::kTf32 && c->tf32_gflops > 0 ? c->tf32_gflops : c->fp32_gflops;
         if (peak > 0 && bandwidth > 0)
             r.attainable_gflops = std::min(peak, *r.intensity * bandwidth);
     }

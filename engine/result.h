@@ -64,7 +64,7 @@ struct RunResult {
     double gbps = 0;                // (bytes read + written) / rate_ms
     std::optional<double> gflops;   // flops / rate_ms, when the step does arithmetic
     std::optional<double> ceiling;  // the matching ceiling (GB/s, or GFLOP/s for fp32 and TF32)
-    std::optional<double> pct_of_ceiling;     // the rate / the ceiling * 100
+    std::optional<double> pct_of_ceiling;  // the rate / the ceiling * 100
     // Non-empty when `ceiling` is not the bound's own figure, and why: a TF32 step on a device
     // without a TF32 ceiling is compared with the fp32 peak, and says so here.
     std::string ceiling_note;

@@ -183,7 +183,8 @@ TEST(Roofline, Tf32RoofAndTheTensorCorePointsUnderIt) {
     // A live GPU whose info has no TF32 figure yet takes the one this session's runs carry.
     const Json untested = Json::parse(R"([{"name":"H100","ceilings":{
         "read_gbps":3000,"copy_gbps":2800,"fp32_gflops":60000,"tf32_gflops":null}}])");
-    std::vector<StoredResult> live = {Result(42, "gemm", bytes, flops, Bound::kTf32, 0.4, false, 4)};
+    std::vector<StoredResult> live = {
+        Result(42, "gemm", bytes, flops, Bound::kTf32, 0.4, false, 4)};
     EXPECT_DOUBLE_EQ(CurrentRoof(untested, live).tf32_gflops, 0);
     live[0].result.ceiling = 410000;
     EXPECT_DOUBLE_EQ(CurrentRoof(untested, live).tf32_gflops, 410000);
@@ -206,7 +207,8 @@ TEST(Roofline, RecordedReferenceResultsGiveATf32RoofAboveFp32) {
         bool Send(const Json&) override { return false; }
         std::vector<Json> Drain() override { return {}; }
     };
-    Controller c(Catalog(), [] { return std::make_unique<Idle>(); }, LoadRecordedResults(nullptr));
+    Controller c(
+        Catalog(), [] { return std::make_unique<Idle>(); }, LoadRecordedResults(nullptr));
     const Roof roof = CurrentRoof(Json::array(), c.results());
     ASSERT_GT(roof.fp32_gflops, 0);
     ASSERT_GT(roof.tf32_gflops, 2 * roof.fp32_gflops);
