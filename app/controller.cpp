@@ -1,6 +1,7 @@
 #include "controller.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "errors.h"
 #include "report.h"
@@ -51,8 +52,10 @@ std::vector<RunResult> LoadRecordedResults(std::string* problems) {
 Controller::Controller(const Registry& registry, WorkerFactory factory,
                        std::vector<RunResult> recorded)
     : m_registry(registry), m_factory(std::move(factory)) {
-    for (RunResult& r : recorded)
+    for (RunResult& r : recorded) {
+        AdoptDeclaredBound(m_registry, r);  // 41 and 42 recorded before the TF32 ceiling
         m_results.push_back({std::move(r), Origin::kRecorded, m_sequence++});
+    }
 }
 
 Controller::~Controller() {
@@ -66,8 +69,9 @@ void Controller::Start() {
     Restart();
 }
 
-void Controller::RestartWorker() {
+void Controller::RestartWorker(bool measure_tf32) {
     m_recent_exits.clear();
+    m_measure_tf32 = measure_tf32;
     Restart();
 }
 
@@ -87,7 +91,9 @@ void Controller::Restart() {
     m_worker_started = std::chrono::steady_clock::now();
     // Sent once the worker has said hello in this program's protocol (HandleHello).
     Send({{"op", "list"}}, {"the lesson list", Origin::kRun});
-    Send({{"op", "info"}}, {"device information", Origin::kRun});
+    Json info{{"op", "info"}};
+    if (std::exchange(m_measure_tf32, false)) info["tf32"] = true;  // measured now, once
+    Send(info, {"device information", Origin::kRun});
 }
 
 void Controller::GiveUp(const std::string& why) {

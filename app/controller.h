@@ -67,8 +67,10 @@ public:
     // The kernel's resource use at the lesson's own parameters (block size, ...): asked of the
     // worker once, then remembered. Returns nullptr until the answer has arrived.
     const KernelAttributes* Attributes(const Lesson& lesson, const RunSettings& settings);
-    // Starts a new worker by hand (after it stopped too often to be restarted automatically).
-    void RestartWorker();
+    // Starts a new worker by hand (after it stopped too often to be restarted automatically),
+    // which measures every ceiling afresh; `measure_tf32` also has it measure the TF32 ceiling
+    // (with cuBLAS) before its first device information.
+    void RestartWorker(bool measure_tf32 = false);
 
     // Asks an idle worker for its device information again (the GPU's free memory changes as
     // other programs run): quietly, not shown as work in progress. Does nothing while busy.
@@ -143,6 +145,7 @@ private:
     std::map<int, std::pair<bool, std::string>> m_available;  // lesson -> (available, reason)
     Json m_device;
     Json m_devices;
+    bool m_measure_tf32 = false;  // the next worker's first info request measures TF32
     std::chrono::steady_clock::time_point m_info_time{};
     std::deque<std::string> m_notices;
     int m_chapter_total = 0;  // runs of the newest RunChapter batch

@@ -1,5 +1,6 @@
 #include "prediction.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "units.h"
@@ -46,6 +47,7 @@ CeilingSource CeilingsFromDevice(const Json& device) {
     s.ceilings.read_gbps = Number(c, "read_gbps");
     s.ceilings.copy_gbps = Number(c, "copy_gbps");
     s.ceilings.fp32_gflops = Number(c, "fp32_gflops");
+    s.ceilings.tf32_gflops = Number(c, "tf32_gflops");
     s.ceilings.h2d_gbps = Number(c, "h2d_gbps");
     s.ceilings.d2h_gbps = Number(c, "d2h_gbps");
     s.known = s.ceilings.read_gbps > 0 || s.ceilings.copy_gbps > 0;
@@ -59,8 +61,25 @@ CeilingSource CeilingsFromDevice(const Json& device) {
 
 void AddRecordedCeiling(const RunResult& recorded, CeilingSource* source) {
     // One GPU's figures only: a multi-GPU result's ceilings are several GPUs' added up.
-    if (!recorded.ceiling || *recorded.ceiling <= 0 || recorded.devices.size() > 1) return;
+    if (recorded.devices.size() > 1) return;
     PredictCeilings& c = source->ceilings;
+    auto name_source = [&] {
+        if (source->known) return;
+        source->known = true;
+        source->device = recorded.Device();
+        source->date = recorded.timestamp.substr(0, 10);
+    };
+    if (recorded.work.bound == Bound::kTf32 && !recorded.CeilingOf(Bound::kTf32)) {
+        // Recorded before results carried the TF32 ceiling: its rate is a TF32 rate reached.
+        if (!recorded.verified || !recorded.gflops || *recorded.gflops <= 0) return;
+        if (c.tf32_gflops > 0 && !source->tf32_from_rates) return;
+        c.tf32_gflops = std::max(c.tf32_gflops, *recorded.gflops);
+        source->tf32_from_rates = true;
+        name_source();
+        return;
+    }
+    // A ceiling that is not its bound's own (a TF32 step compared with fp32) fills nothing.
+    if (!recorded.CeilingOf(recorded.work.bound)) return;
     double* slot = nullptr;
     switch (recorded.work.bound) {
         case Bound::kRead:
@@ -72,19 +91,19 @@ void AddRecordedCeiling(const RunResult& recorded, CeilingSource* source) {
         case Bound::kFp32:
             slot = &c.fp32_gflops;
             break;
+        case Bound::kTf32:
+            slot = &c.tf32_gflops;
+            break;
         case Bound::kH2D:
             slot = &c.h2d_gbps;
             break;
         default:
             return;  // results recorded before their bound was named carry none we can use
     }
-    if (*slot > 0) return;
+    if (*slot > 0 && !(slot == &c.tf32_gflops && source->tf32_from_rates)) return;
     *slot = *recorded.ceiling;
-    if (!source->known) {
-        source->known = true;
-        source->device = recorded.Device();
-        source->date = recorded.timestamp.substr(0, 10);
-    }
+    if (slot == &c.tf32_gflops) source->tf32_from_rates = false;
+    name_source();
 }
 
 std::vector<std::string> PredictionLines(const std::string& language, const Lesson& lesson,
@@ -122,8 +141,14 @@ std::vector<std::string> PredictionLines(const std::string& language, const Less
                   Gbps(c.read_gbps).c_str(), Gbps(c.copy_gbps).c_str(), Gbps(c.h2d_gbps).c_str(),
                   Gbps(c.fp32_gflops).c_str()));
 
+    if (work->bound == Bound::kTf32 && work->flops > 0 && c.tf32_gflops <= 0) {
+        out.push_back(Tr(language, kPredNoTf32));  // never a bound from the wrong peak
+        return out;
+    }
+    if (work->bound == Bound::kTf32 && source.tf32_from_rates)
+        out.push_back(Fmt(Tr(language, kPredTf32Rates), Gbps(c.tf32_gflops).c_str()));
     const Prediction p = Predict(*work, c);
-    const bool flops = p.device_bound == Bound::kFp32;
+    const bool flops = IsArithmetic(p.device_bound);
     line = Fmt(Tr(language, kPredKernel), MsText(p.device_ms).c_str(),
                flops ? (Count(double(work->flops)) + " flop").c_str()
                      : FormatSize(work->MemoryBytes()).c_str(),

@@ -27,13 +27,17 @@ struct CeilingSource {
     int sm_count = 0;       // for Little's law; 0: unknown
     int max_threads_per_sm = 0;
     int clock_khz = 0;
+    // Recorded results without a TF32 ceiling (recorded before there was one): the fastest
+    // recorded TF32 run stands for it, as on the roofline.
+    bool tf32_from_rates = false;
 };
 
 // From the worker's device summary (its `info` reply); known = false without a GPU.
 CeilingSource CeilingsFromDevice(const Json& device);
-// From a recorded one-GPU result: the ceiling it was compared with (read, copy, fp32 or H2D, as
-// its work's bound says) fills that figure of `source` if still unknown; the first one also
-// names the device and the day.
+// From a recorded one-GPU result: the ceiling it was compared with (read, copy, fp32, TF32 or H2D,
+// as its work's bound says) fills that figure of `source` if still unknown; the first one also
+// names the device and the day. A TF32 result recorded without a TF32 ceiling offers its rate
+// instead: the fastest such rate stands for the TF32 ceiling (tf32_from_rates).
 void AddRecordedCeiling(const RunResult& recorded, CeilingSource* source);
 
 // The box's lines in `language`, for `lesson` at `params` (every parameter, resolved);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "report.h"
@@ -40,21 +41,55 @@ Roof RoofFromInfo(const Json& devices) {
     return roof;
 }
 
+namespace {
+
+// The largest TF32 ceiling that results of one origin carry (recorded or live).
+double Tf32Carried(const std::vector<StoredResult>& results, bool recorded) {
+    double best = 0;
+    for (const StoredResult& s : results)
+        if (s.result.recorded == recorded && s.result.devices.size() <= 1)
+            if (const auto c = s.result.CeilingOf(Bound::kTf32)) best = std::max(best, *c);
+    return best;
+}
+
+}  // namespace
+
 Roof RoofFromResults(const std::vector<StoredResult>& results) {
     Roof roof;
     roof.recorded = true;
+    double fastest_tf32 = 0;
     for (const StoredResult& s : results) {
         const RunResult& r = s.result;
-        if (!r.recorded || !r.ceiling || *r.ceiling <= 0) continue;
+        if (!r.recorded) continue;
+        if (r.work.bound == Bound::kTf32 && r.verified && r.gflops && r.devices.size() <= 1)
+            fastest_tf32 = std::max(fastest_tf32, *r.gflops);
+        const std::optional<double> ceiling = r.CeilingOf(r.work.bound);
+        if (!ceiling) continue;
         double* slot = r.work.bound == Bound::kRead   ? &roof.read_gbps
                        : r.work.bound == Bound::kCopy ? &roof.copy_gbps
                        : r.work.bound == Bound::kFp32 ? &roof.fp32_gflops
+                       : r.work.bound == Bound::kTf32 ? &roof.tf32_gflops
                                                       : nullptr;
         if (!slot) continue;
-        *slot = std::max(*slot, *r.ceiling);
+        *slot = std::max(*slot, *ceiling);
         if (roof.device.empty()) roof.device = r.Device();
     }
+    if (roof.tf32_gflops <= 0 && fastest_tf32 > 0) {
+        roof.tf32_gflops = fastest_tf32;
+        roof.tf32_from_rates = true;
+    }
     return roof;
+}
+
+Roof CurrentRoof(const Json& devices, const std::vector<StoredResult>& results) {
+    Roof roof = RoofFromInfo(devices);
+    if (!roof.Any()) return RoofFromResults(results);
+    if (roof.tf32_gflops <= 0) roof.tf32_gflops = Tf32Carried(results, false);
+    return roof;
+}
+
+double PeakFor(const Roof& roof, Bound bound) {
+    return bound == Bound::kTf32 && roof.tf32_gflops > 0 ? roof.tf32_gflops : roof.fp32_gflops;
 }
 
 std::vector<RooflinePoint> RooflinePoints(const std::vector<StoredResult>& results,
@@ -91,7 +126,7 @@ std::vector<RooflinePoint> RooflinePoints(const std::vector<StoredResult>& resul
         const double bandwidth = r.work.bound == Bound::kRead && roof.read_gbps > 0
                                      ? roof.read_gbps
                                      : (roof.copy_gbps > 0 ? roof.copy_gbps : roof.read_gbps);
-        p.roof_gflops = Attainable(roof.fp32_gflops, bandwidth, p.intensity);
+        p.roof_gflops = Attainable(PeakFor(roof, r.work.bound), bandwidth, p.intensity);
         p.pct_of_roof = p.roof_gflops > 0 ? 100.0 * p.gflops / p.roof_gflops : 0;
         p.recorded = r.recorded;
         p.device = r.Device();

@@ -17,9 +17,12 @@ struct Roof {
     double read_gbps = 0;
     double copy_gbps = 0;
     double fp32_gflops = 0;
-    double tf32_gflops = 0;  // where a GEMM step measured it
+    double tf32_gflops = 0;  // where the GEMM chapter measured it (cuBLAS's TF32 SGEMM)
     std::string device;
     bool recorded = false;  // taken from recorded results, not measured by this worker
+    // The TF32 figure is the fastest recorded TF32 rate (results recorded before they carried
+    // the TF32 ceiling: cuBLAS's own lesson-42 runs, what the ceiling is measured with).
+    bool tf32_from_rates = false;
     bool Any() const { return read_gbps > 0 || copy_gbps > 0 || fp32_gflops > 0; }
     // The bandwidth of the slope: read-only when known, else copy.
     double Bandwidth() const { return read_gbps > 0 ? read_gbps : copy_gbps; }
@@ -33,9 +36,18 @@ double Attainable(double peak_gflops, double bandwidth_gbps, double intensity);
 double Ridge(double peak_gflops, double bandwidth_gbps);
 
 // Device 0's measured ceilings from the worker's info reply (`devices`), or an empty roof.
+// The TF32 figure is there once a tensor-core step (or "measure again") has measured it.
 Roof RoofFromInfo(const Json& devices);
-// The ceilings recorded results carry, by the bound each was compared with (read, copy, fp32).
+// The ceilings recorded results carry, by the bound each was compared with (read, copy, fp32,
+// TF32). Where no recorded result carries a TF32 ceiling (recorded before there was one), the
+// fastest verified recorded TF32 rate stands for it (tf32_from_rates).
 Roof RoofFromResults(const std::vector<StoredResult>& results);
+// The roof the pages draw: the worker's measured ceilings, with the TF32 ceiling this session's
+// results carry when the info has none yet; with no GPU, the recorded ones.
+Roof CurrentRoof(const Json& devices, const std::vector<StoredResult>& results);
+// The peak a result's point is held to: TF32 for a tensor-core step when the roof has it, else
+// fp32.
+double PeakFor(const Roof& roof, Bound bound);
 
 struct RooflinePoint {
     int lesson = 0;

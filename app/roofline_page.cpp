@@ -153,8 +153,10 @@ int DrawChart(UiState& ui, const Roof& roof, const std::vector<RooflinePoint>& a
             label_at(ax.x_hi / 200, roof.fp32_gflops, kRoofColor,
                      Fmt(Tr(ui, kRoofFp32), roof.fp32_gflops), -font * 1.3f);
         if (roof.tf32_gflops > 0)
-            label_at(ax.x_hi / 200, roof.tf32_gflops, kTf32Color,
-                     Fmt(Tr(ui, kRoofTf32), roof.tf32_gflops), -font * 1.3f);
+            label_at(
+                ax.x_hi / 200, roof.tf32_gflops, kTf32Color,
+                Fmt(Tr(ui, roof.tf32_from_rates ? kRoofTf32Rates : kRoofTf32), roof.tf32_gflops),
+                -font * 1.3f);
         if (bw > 0) {
             const double x = ax.x_lo * 2;
             label_at(x, Attainable(roof.fp32_gflops, bw, x), kRoofColor,
@@ -213,11 +215,6 @@ int DrawChart(UiState& ui, const Roof& roof, const std::vector<RooflinePoint>& a
     return drawn;
 }
 
-Roof CurrentRoof(const Controller& c) {
-    Roof roof = RoofFromInfo(c.devices());
-    return roof.Any() ? roof : RoofFromResults(c.results());
-}
-
 void DrawRoofNote(UiState& ui, const Roof& roof) {
     ImGui::PushTextWrapPos(0);
     if (!roof.Any())
@@ -233,7 +230,7 @@ void DrawRoofNote(UiState& ui, const Roof& roof) {
 
 void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
     if (lesson.kind != StepKind::kGpu) return;
-    const Roof roof = CurrentRoof(c);
+    const Roof roof = CurrentRoof(c.devices(), c.results());
     int none = 0;
     std::string none_chapters;
     const std::vector<RooflinePoint> points =
@@ -280,7 +277,7 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
             ImGuiTreeNodeFlags_DefaultOpen))
         return;
     DrawRoofNote(ui, roof);
-    if (ImGui::Button(Tr(ui, kMeasureCeilings))) c.RestartWorker();
+    if (ImGui::Button(Tr(ui, kMeasureCeilings))) c.RestartWorker(true);  // TF32 too
     Remember(ui, "measure_ceilings");
     // Any chapter's benchmark: every lesson of it that runs here, at this page's settings.
     std::vector<const Chapter*> chapters;

@@ -147,6 +147,14 @@ inline constexpr Word kPctOf{"%s%% of %s", "%2$s的 %1$s%%"};
 inline constexpr Word kCeilRead{"the read-bandwidth ceiling", "读带宽上限"};
 inline constexpr Word kCeilCopy{"the copy-bandwidth ceiling", "拷贝带宽上限"};
 inline constexpr Word kCeilFp32{"the fp32 peak", "fp32 峰值"};
+inline constexpr Word kCeilTf32{"the TF32 tensor-core peak (cuBLAS)",
+                                "TF32 张量核心峰值（cuBLAS 实测）"};
+inline constexpr Word kNoTf32Ceiling{
+    "No TF32 ceiling on this GPU or build: the share is of the fp32 peak.",
+    "此 GPU 或此构建没有 TF32 上限：百分比相对于 fp32 峰值。"};
+// The roofline's TF32 roof when recorded results carry no TF32 ceiling, only TF32 runs.
+inline constexpr Word kRoofTf32Rates{"TF32 peak >= %.0f GFLOP/s (fastest recorded cuBLAS TF32 run)",
+                                     "TF32 峰值 >= %.0f GFLOP/s（记录中最快的 cuBLAS TF32 运行）"};
 inline constexpr Word kCeilH2D{"the host-to-device (PCIe) ceiling", "主机到设备（PCIe）上限"};
 inline constexpr Word kCeilPeer{"the GPU-to-GPU (peer) ceiling", "GPU 间（peer）上限"};
 inline constexpr Word kVerified{"verified", "已校验"};
@@ -221,6 +229,16 @@ inline constexpr Word kPredNotYet{"Measured: not yet at these settings (press Ru
                                   "实测：当前设置下尚未运行（请按“运行”）。"};
 inline constexpr Word kPredNoWork{"This chapter declares no work rule: nothing to predict from.",
                                   "本章没有声明工作量规则：无从预测。"};
+inline constexpr Word kPredNoTf32{
+    "No TF32 ceiling yet: it is measured (with cuBLAS) when a tensor-core step first runs, or by "
+    "the roofline page's \"Measure the ceilings again\".",
+    "还没有 TF32 上限：第一次运行张量核心步骤时（用 cuBLAS）测得，也可以在屋顶线页面点"
+    "“重新测量天花板”。"};
+inline constexpr Word kPredTf32Rates{
+    "TF32 peak: %s GFLOP/s, the fastest recorded cuBLAS TF32 run (recorded before results "
+    "carried the measured TF32 ceiling).",
+    "TF32 峰值：%s GFLOP/s，取记录中最快的一次 cuBLAS TF32 运行（这些结果记录时还没有附带实测的 "
+    "TF32 上限）。"};
 inline constexpr Word kPredCpu{"A CPU step: there is no GPU ceiling to predict it from.",
                                "CPU 步骤：没有可用来预测的 GPU 上限。"};
 
@@ -337,6 +355,9 @@ inline constexpr const Word* kAllWords[] = {&kRun,
                                             &kCeilRead,
                                             &kCeilCopy,
                                             &kCeilFp32,
+                                            &kCeilTf32,
+                                            &kRoofTf32Rates,
+                                            &kNoTf32Ceiling,
                                             &kCeilH2D,
                                             &kCeilPeer,
                                             &kVerified,
@@ -374,6 +395,8 @@ inline constexpr const Word* kAllWords[] = {&kRun,
                                             &kPredNotYet,
                                             &kPredCpu,
                                             &kPredNoWork,
+                                            &kPredNoTf32,
+                                            &kPredTf32Rates,
                                             &kSummaryHeader,
                                             &kSumLesson,
                                             &kSumStep,

@@ -56,16 +56,21 @@ std::string CeilingsLine() {
     const DeviceList& list = GetDevices();
     if (!list.available()) return "no GPU (" + list.unavailable_reason + ")";
     const Ceilings& c = GetCeilings(0);
+    const double tf32 = KnownTf32Ceiling(0).gflops;  // when a tensor-core step measured it
     return list.devices.front().name + "; measured read " + Fixed(c.read_gbps, 0) + " GB/s, copy " +
-           Fixed(c.copy_gbps, 0) + " GB/s, fp32 " + Fixed(c.fp32_gflops / 1000, 1) +
-           " TFLOP/s, H2D " + Fixed(c.h2d_gbps, 1) + " GB/s";
+           Fixed(c.copy_gbps, 0) + " GB/s, fp32 " + Fixed(c.fp32_gflops / 1000, 1) + " TFLOP/s" +
+           (tf32 > 0 ? ", TF32 (cuBLAS) " + Fixed(tf32 / 1000, 1) + " TFLOP/s" : "") + ", H2D " +
+           Fixed(c.h2d_gbps, 1) + " GB/s";
 }
 
 std::string RateText(const RunResult& r) {
     std::string out = Fixed(r.Rate(), 1) + " " + r.RateUnit();
+    // A TF32 step without a TF32 ceiling is compared with the fp32 peak, and says why.
+    const Bound held = r.ceiling_note.empty() ? r.work.bound : Bound::kFp32;
     if (r.pct_of_ceiling)
-        out += " (" + Fixed(*r.pct_of_ceiling, 1) + "% of the " + CeilingDescription(r.work.bound) +
-               ", " + Fixed(r.ceiling, 0) + " " + r.RateUnit() + ")";
+        out += " (" + Fixed(*r.pct_of_ceiling, 1) + "% of the " + CeilingDescription(held) + ", " +
+               Fixed(r.ceiling, 0) + " " + r.RateUnit() + ")";
+    if (!r.ceiling_note.empty()) out += "; " + r.ceiling_note;
     return out;
 }
 
@@ -185,8 +190,8 @@ int Run(const std::string& key, const Options& options, Format format) {
             }
             t.AddRow({names_text, ms_text + " ms"});
         }
-        t.AddRow({r.work.bound == Bound::kFp32 ? "compute" : "bandwidth", RateText(r)});
-        if (r.gflops && r.work.bound != Bound::kFp32)
+        t.AddRow({IsArithmetic(r.work.bound) ? "compute" : "bandwidth", RateText(r)});
+        if (r.gflops && !IsArithmetic(r.work.bound))
             t.AddRow({"arithmetic", Fixed(*r.gflops, 1) + " GFLOP/s"});
         if (r.intensity && r.attainable_gflops)
             t.AddRow({"roofline", Fixed(*r.intensity, 3) + " flop/byte: at most " +
@@ -310,7 +315,9 @@ int Bench(const std::string& chapter_key, const Options& options, Format format)
             t.AddRow({std::to_string(r.lesson), r.id, ToString(r.kind), Ms(r.median_ms),
                       Ms(r.Part("h2d")), Ms(r.Part("kernel")), Ms(r.Part("d2h")), Fixed(r.gbps, 1),
                       Fixed(r.gflops, 1), Fixed(r.pct_of_ceiling, 1),
-                      r.pct_of_ceiling ? ToString(r.work.bound) : "-",
+                      r.pct_of_ceiling
+                          ? (r.ceiling_note.empty() ? ToString(r.work.bound) : "fp32 (no tf32)")
+                          : "-",
                       speedup ? Fixed(*speedup, 2) + "x" : std::string("-"), Verdict(r)});
         }
         if (format == Format::kTable) {

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog.h"
 #include "commands.h"
 #include "device.h"
 #include "device_report.h"
@@ -71,6 +72,9 @@ void PrintDevice(const DeviceInfo& d, const Ceilings& c) {
     ceilings.AddRow({"fp32 peak (independent FMAs)", Tflops(c.fp32_gflops),
                      Tflops(c.datasheet_fp32_gflops),
                      Percent(c.fp32_gflops, c.datasheet_fp32_gflops)});
+    ceilings.AddRow({"TF32 tensor cores (cuBLAS TF32 SGEMM)",
+                     c.tf32_gflops > 0 ? Tflops(c.tf32_gflops) : "unknown: " + c.tf32_unavailable,
+                     "-", "-"});
     ceilings.AddRow({"host to device (pinned)", Gbps(c.h2d_gbps), Gbps(c.datasheet_pcie_gbps),
                      Percent(c.h2d_gbps, c.datasheet_pcie_gbps)});
     ceilings.AddRow({"device to host (pinned)", Gbps(c.d2h_gbps), Gbps(c.datasheet_pcie_gbps),
@@ -107,8 +111,18 @@ int Info(Format format) {
     if (format == Format::kCsv) throw UsageError("info prints a table or json, not csv");
     const DeviceList& list = GetDevices();
     const HostInfo& h = GetHostInfo();
+    // `info` reports every ceiling, so it measures the TF32 one too (the GEMM chapter's cuBLAS
+    // measurement, registered when the runnable catalogue is built).
+    RunnableCatalog();
+    std::vector<Ceilings> figures;
+    for (const DeviceInfo& d : list.devices) {
+        figures.push_back(GetCeilings(d.ordinal));
+        const Tf32Ceiling tf32 = GetTf32Ceiling(d.ordinal);
+        figures.back().tf32_gflops = tf32.gflops;
+        figures.back().tf32_unavailable = tf32.unavailable;
+    }
     std::vector<const Ceilings*> ceilings;
-    for (const DeviceInfo& d : list.devices) ceilings.push_back(&GetCeilings(d.ordinal));
+    for (const Ceilings& f : figures) ceilings.push_back(&f);
     if (format == Format::kJson) {
         json out;
         out["devices"] = DevicesToJson(list, ceilings);

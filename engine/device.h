@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,10 @@ struct Ceilings {
     double datasheet_dram_gbps = 0;    // 2 (DDR) x memory clock x bus width
     double datasheet_fp32_gflops = 0;  // SMs x FP32 lanes per SM x 2 x boost clock
     double datasheet_pcie_gbps = 0;    // PCIe generation x link width; 0: unknown
+    // Measured apart, only when a step needs it (GetTf32Ceiling): GetCeilings leaves these
+    // empty, and the reports that show them (`info`) copy them in.
+    double tf32_gflops = 0;        // cuBLAS's own TF32 SGEMM, best of a few runs
+    std::string tf32_unavailable;  // why tf32_gflops is 0 (not measured yet, no cuBLAS, ...)
 };
 
 // One device's facts, as cudaGetDeviceProperties and the PCI bus report them.
@@ -74,6 +79,28 @@ const DeviceList& GetDevices();
 // ordinal that is not in the list; without a GPU, device 0's ceilings are all 0. The peer
 // measurement enables peer access from this device to every device that allows it.
 const Ceilings& GetCeilings(int ordinal);
+
+// The TF32 tensor-core ceiling of one device: the fastest of a few runs of cuBLAS's own TF32
+// SGEMM (CUBLAS_TF32_TENSOR_OP_MATH) at a size that reaches its peak. The engine links no
+// cuBLAS: the GEMM chapter registers the measurement where its GPU library is linked
+// (SetTf32Measurer), and it runs only when something asks for the figure (a tensor-core step,
+// `info`, the roofline's "measure the ceilings again"), once per device and process.
+struct Tf32Ceiling {
+    double gflops = 0;        // 0: unknown
+    std::string unavailable;  // why it is unknown
+};
+// Measures device `ordinal` (current for the call) and returns GFLOP/s; throws
+// UnavailableError (no cuBLAS, ...) or UsageError (no memory) with the reason.
+using Tf32Measurer = std::function<double(int ordinal)>;
+void SetTf32Measurer(Tf32Measurer measurer);
+// Measured on the first call for a device (well under a second), then the same figure.
+// Thread-safe. Without a measurer, on a GPU below compute capability 8.0 (no TF32 tensor cores)
+// or when the measurement fails, gflops is 0 and `unavailable` says why. Throws UsageError for
+// an ordinal that is not in the list.
+Tf32Ceiling GetTf32Ceiling(int ordinal);
+// The figure if it has been measured in this process, without measuring: unavailable says
+// "not measured yet" until then.
+Tf32Ceiling KnownTf32Ceiling(int ordinal);
 
 struct DeviceMemory {
     uint64_t free_bytes = 0;

@@ -26,6 +26,10 @@ json CeilingsToJson(const DeviceInfo& d, const Ceilings* c, size_t device_count)
     j["datasheet_dram_gbps"] = Known(datasheet.datasheet_dram_gbps);
     j["fp32_gflops"] = Measured(c, &Ceilings::fp32_gflops);
     j["datasheet_fp32_gflops"] = Known(datasheet.datasheet_fp32_gflops);
+    j["tf32_gflops"] = Measured(c, &Ceilings::tf32_gflops);
+    j["tf32_unavailable"] = c && c->tf32_gflops <= 0 && !c->tf32_unavailable.empty()
+                                ? json(c->tf32_unavailable)
+                                : json(nullptr);
     j["h2d_gbps"] = Measured(c, &Ceilings::h2d_gbps);
     j["d2h_gbps"] = Measured(c, &Ceilings::d2h_gbps);
     j["datasheet_pcie_gbps"] = Known(datasheet.datasheet_pcie_gbps);

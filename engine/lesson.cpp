@@ -20,6 +20,8 @@ const char* ToString(Bound bound) {
             return "copy";
         case Bound::kFp32:
             return "fp32";
+        case Bound::kTf32:
+            return "tf32";
         case Bound::kH2D:
             return "h2d";
         case Bound::kPeer:
@@ -29,7 +31,8 @@ const char* ToString(Bound bound) {
 }
 
 Bound ParseBound(std::string_view text) {
-    for (Bound b : {Bound::kRead, Bound::kCopy, Bound::kFp32, Bound::kH2D, Bound::kPeer})
+    for (Bound b :
+         {Bound::kRead, Bound::kCopy, Bound::kFp32, Bound::kTf32, Bound::kH2D, Bound::kPeer})
         if (text == ToString(b)) return b;
     return Bound::kNone;
 }
@@ -42,6 +45,8 @@ const char* CeilingDescription(Bound bound) {
             return "device copy bandwidth";
         case Bound::kFp32:
             return "fp32 FMA peak";
+        case Bound::kTf32:
+            return "TF32 tensor-core peak (cuBLAS)";
         case Bound::kH2D:
             return "pinned host-to-device copy";
         case Bound::kPeer:

@@ -72,11 +72,16 @@ enum class Bound {
     kRead,  // read-mostly: the read-only streaming bandwidth
     kCopy,  // reads and writes alike: the device copy bandwidth
     kFp32,  // arithmetic: the fp32 FMA peak
+    kTf32,  // arithmetic on TF32 tensor cores: cuBLAS's own TF32 SGEMM rate (GetTf32Ceiling)
     kH2D,   // limited by host-to-device copies over PCIe
     kPeer,  // limited by copies between GPUs
 };
 const char* ToString(Bound bound);
 Bound ParseBound(std::string_view text);  // "" or unknown: kNone
+// Arithmetic bounds (fp32, TF32): the rate is GFLOP/s, not GB/s.
+inline bool IsArithmetic(Bound bound) {
+    return bound == Bound::kFp32 || bound == Bound::kTf32;
+}
 // What the ceiling is, in words: "read-only bandwidth", "fp32 FMA peak", ...
 const char* CeilingDescription(Bound bound);
 

@@ -21,12 +21,14 @@ Prediction Predict(const Work& work, const PredictCeilings& c) {
         p.memory_ms = MsAt(work.MemoryBytes(), memory_gbps);
         p.complete = p.complete && memory_gbps > 0;
     }
-    if (work.flops > 0 && work.bound == Bound::kFp32) {
-        p.flops_ms = c.fp32_gflops > 0 ? static_cast<double>(work.flops) / c.fp32_gflops / 1e6 : 0;
-        p.complete = p.complete && c.fp32_gflops > 0;
+    if (work.flops > 0 && IsArithmetic(work.bound)) {
+        // A tensor-core step without a TF32 figure is incomplete, never timed at the fp32 peak.
+        const double peak = work.bound == Bound::kTf32 ? c.tf32_gflops : c.fp32_gflops;
+        p.flops_ms = peak > 0 ? static_cast<double>(work.flops) / peak / 1e6 : 0;
+        p.complete = p.complete && peak > 0;
         if (p.flops_ms >= p.memory_ms) {
-            p.device_bound = Bound::kFp32;
-            p.device_ceiling = c.fp32_gflops;
+            p.device_bound = work.bound;
+            p.device_ceiling = peak;
         }
     }
     p.device_ms = std::max(p.memory_ms, p.flops_ms);

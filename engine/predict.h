@@ -1,7 +1,8 @@
 // Predict, then measure: the least time a step's work takes on a device's measured ceilings
-// (memory bytes at the read or copy bandwidth, flops at the fp32 peak, bytes over PCIe at the
-// host-to-device and device-to-host rates), and Little's law for steps that keep too few bytes
-// in flight to reach those ceilings. Pure arithmetic: the GUI computes it live for its page.
+// (memory bytes at the read or copy bandwidth, flops at the fp32 peak or, for tensor-core
+// steps, the TF32 peak, bytes over PCIe at the host-to-device and device-to-host rates), and
+// Little's law for steps that keep too few bytes in flight to reach those ceilings. Pure
+// arithmetic: the GUI computes it live for its page.
 #pragma once
 
 #include "lesson.h"
@@ -15,16 +16,18 @@ struct PredictCeilings {
     double fp32_gflops = 0;
     double h2d_gbps = 0;
     double d2h_gbps = 0;
+    double tf32_gflops = 0;  // cuBLAS's TF32 SGEMM, for tensor-core steps
 };
 
 struct Prediction {
-    Bound device_bound = Bound::kNone;  // the ceiling the device part is held to (read/copy/fp32)
-    double device_ceiling = 0;          // its figure
-    double memory_ms = 0;               // the memory bytes at the read (or copy) bandwidth
-    double flops_ms = 0;                // the flops at the fp32 peak
-    double device_ms = 0;               // the larger of the two: the kernel's least time
-    double h2d_ms = 0;                  // the bytes over PCIe, host to device
-    double d2h_ms = 0;                  // ... and device to host
+    Bound device_bound =
+        Bound::kNone;           // the ceiling the device part is held to (read/copy/fp32/tf32)
+    double device_ceiling = 0;  // its figure
+    double memory_ms = 0;       // the memory bytes at the read (or copy) bandwidth
+    double flops_ms = 0;        // the flops at the fp32 (or, tensor cores, TF32) peak
+    double device_ms = 0;       // the larger of the two: the kernel's least time
+    double h2d_ms = 0;          // the bytes over PCIe, host to device
+    double d2h_ms = 0;          // ... and device to host
     // Copies and kernels overlap (a step bound by its host-to-device copy): the whole run takes
     // at least the longer of the copy in and the kernel, then the copy out; else their sum.
     bool overlapped = false;

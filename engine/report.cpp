@@ -203,6 +203,12 @@ std::vector<ResultField> MakeFields() {
          [](RunResult& r, const Json& v) { r.pct_of_ceiling = OptionalDouble(v); }, true,
          "% ceiling", "占上限 %", true,
          [](const RunResult& r) { return Num(r.pct_of_ceiling, 3); }});
+    add({"ceiling_note",
+         [](const RunResult& r) {
+             return r.ceiling_note.empty() ? Json(nullptr) : Json(r.ceiling_note);
+         },
+         [](RunResult& r, const Json& v) { r.ceiling_note = v.get<std::string>(); }, true, nullptr,
+         nullptr, false, [](const RunResult& r) { return r.ceiling_note; }});
     add({"intensity", [](const RunResult& r) { return OrNull(r.intensity); },
          [](RunResult& r, const Json& v) { r.intensity = OptionalDouble(v); }, true, nullptr,
          nullptr, true, [](const RunResult& r) { return Num(r.intensity, 4); }});
@@ -335,6 +341,27 @@ RunResult RunResultFromJson(const Json& j) {
     }
     ReadLegacyFields(r, j);
     return r;
+}
+
+bool AdoptDeclaredBound(const Registry& registry, RunResult& r) {
+    if (r.work.bound != Bound::kFp32) return false;
+    const Lesson* lesson = registry.FindLesson(r.id);
+    if (!lesson || lesson->kind != StepKind::kGpu) return false;
+    std::optional<Work> declared;
+    try {
+        declared = EstimateWork(*lesson, registry.ChapterOf(*lesson), r.params);
+    } catch (const std::exception&) {
+        return false;  // parameters the catalogue no longer takes
+    }
+    if (!declared || declared->bound != Bound::kTf32) return false;
+    r.work.bound = Bound::kTf32;
+    r.ceiling.reset();
+    r.pct_of_ceiling.reset();
+    r.attainable_gflops.reset();
+    r.ceiling_note =
+        "recorded before the TF32 ceiling was measured: its comparison with the fp32 "
+        "FMA peak is not shown";
+    return true;
 }
 
 Json ToJson(const HostInfo& h) {

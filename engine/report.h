@@ -39,6 +39,11 @@ Json ToJson(const RunResult& result);
 // parameters (size_bytes, block, threads, data, h2d_ms...). Throws Json::exception or
 // UsageError on a malformed object.
 RunResult RunResultFromJson(const Json& j);
+// A result recorded before its lesson was held to the TF32 ceiling (lessons 41 and 42 were
+// compared with the fp32 peak until then) takes the bound the catalogue declares now; the fp32
+// ceiling, % and roofline it carries are dropped, and ceiling_note says so. Results of lessons
+// the registry does not know, or whose bound did not change, are left alone. True if changed.
+bool AdoptDeclaredBound(const Registry& registry, RunResult& result);
 
 Json ToJson(const HostInfo& host);
 Json ToJson(const KernelAttributes& attributes);

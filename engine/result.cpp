@@ -65,6 +65,7 @@ void DeriveMetrics(RunResult& r, const CeilingFigures* c) {
     r.pct_of_ceiling.reset();
     r.intensity.reset();
     r.attainable_gflops.reset();
+    r.ceiling_note.clear();
     if (r.kind != StepKind::kGpu || !c) return;
     double ceiling = 0;
     switch (r.work.bound) {
@@ -79,6 +80,17 @@ void DeriveMetrics(RunResult& r, const CeilingFigures* c) {
         case Bound::kFp32:
             ceiling = c->fp32_gflops;
             break;
+        case Bound::kTf32:
+            ceiling = c->tf32_gflops;
+            if (ceiling <= 0 && c->fp32_gflops > 0) {
+                // Never a silent wrong %: the fp32 peak, named as such, with why.
+                ceiling = c->fp32_gflops;
+                r.ceiling_note = "no TF32 ceiling (" +
+                                 (c->tf32_unavailable.empty() ? std::string("not measured")
+                                                              : c->tf32_unavailable) +
+                                 "): compared with the fp32 FMA peak instead";
+            }
+            break;
         case Bound::kH2D:
             ceiling = c->h2d_gbps;
             break;
@@ -90,13 +102,16 @@ void DeriveMetrics(RunResult& r, const CeilingFigures* c) {
         r.ceiling = ceiling;
         r.pct_of_ceiling = 100.0 * r.Rate() / ceiling;
     }
-    // The roofline: attainable GFLOP/s at this intensity is the lower of the fp32 peak and
-    // the memory bandwidth (read-only for read-mostly steps, copy otherwise) times intensity.
+    // The roofline: attainable GFLOP/s at this intensity is the lower of the peak (TF32 for a
+    // tensor-core step when measured, else fp32) and the memory bandwidth (read-only for
+    // read-mostly steps, copy otherwise) times intensity.
     if (r.work.MemoryBytes() > 0) {
         r.intensity = double(r.work.flops) / double(r.work.MemoryBytes());
         const double bandwidth = r.work.bound == Bound::kRead ? c->read_gbps : c->copy_gbps;
-        if (c->fp32_gflops > 0 && bandwidth > 0)
-            r.attainable_gflops = std::min(c->fp32_gflops, *r.intensity * bandwidth);
+        const double peak =
+            r.work.bound == Bound::kTf32 && c->tf32_gflops > 0 ? c->tf32_gflops : c->fp32_gflops;
+        if (peak > 0 && bandwidth > 0)
+            r.attainable_gflops = std::min(peak, *r.intensity * bandwidth);
     }
 }
 

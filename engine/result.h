@@ -39,6 +39,8 @@ struct CeilingFigures {
     double fp32_gflops = 0;
     double h2d_gbps = 0;
     double peer_gbps = 0;
+    double tf32_gflops = 0;        // only for a step held to it (Bound::kTf32); 0: unknown
+    std::string tf32_unavailable;  // why tf32_gflops is 0
 };
 
 struct RunResult {
@@ -61,8 +63,11 @@ struct RunResult {
     double rate_ms = 0;             // the time the rates are taken over (see Work::rate_part)
     double gbps = 0;                // (bytes read + written) / rate_ms
     std::optional<double> gflops;   // flops / rate_ms, when the step does arithmetic
-    std::optional<double> ceiling;  // the matching ceiling (GB/s, or GFLOP/s for kFp32)
-    std::optional<double> pct_of_ceiling;     // the rate / the ceiling * 100
+    std::optional<double> ceiling;  // the matching ceiling (GB/s, or GFLOP/s for fp32 and TF32)
+    std::optional<double> pct_of_ceiling;  // the rate / the ceiling * 100
+    // Non-empty when `ceiling` is not the bound's own figure, and why: a TF32 step on a device
+    // without a TF32 ceiling is compared with the fp32 peak, and says so here.
+    std::string ceiling_note;
     std::optional<double> intensity;          // flops per byte of memory traffic (roofline x)
     std::optional<double> attainable_gflops;  // the roofline at that intensity
 
@@ -80,8 +85,14 @@ struct RunResult {
     std::optional<uint64_t> Number(std::string_view param) const;
     std::string ChoiceOr(std::string_view param, const std::string& fallback) const;
     // The GB/s or GFLOP/s the step is judged by, with its unit.
-    double Rate() const { return work.bound == Bound::kFp32 && gflops ? *gflops : gbps; }
-    const char* RateUnit() const { return work.bound == Bound::kFp32 ? "GFLOP/s" : "GB/s"; }
+    double Rate() const { return IsArithmetic(work.bound) && gflops ? *gflops : gbps; }
+    const char* RateUnit() const { return IsArithmetic(work.bound) ? "GFLOP/s" : "GB/s"; }
+    // The ceiling this result was compared with, as its own bound's: a TF32 step compared with
+    // the fp32 peak (ceiling_note) gives nothing for kTf32.
+    std::optional<double> CeilingOf(Bound bound) const {
+        if (work.bound != bound || !ceiling || *ceiling <= 0 || !ceiling_note.empty()) return {};
+        return ceiling;
+    }
     std::string Device() const { return devices.empty() ? std::string() : devices.front(); }
 };
 

@@ -265,8 +265,19 @@ public:
         const std::string op = request["op"];
         if (op == "info") {
             const DeviceList& list = GetDevices();
+            // "tf32": true measures the TF32 ceiling now (the roofline's "measure again");
+            // otherwise it is reported when a tensor-core step has measured it.
+            const bool tf32 = request.value("tf32", false);
+            std::vector<Ceilings> figures;
+            for (const DeviceInfo& d : list.devices) {
+                figures.push_back(GetCeilings(d.ordinal));
+                const Tf32Ceiling t =
+                    tf32 ? GetTf32Ceiling(d.ordinal) : KnownTf32Ceiling(d.ordinal);
+                figures.back().tf32_gflops = t.gflops;
+                figures.back().tf32_unavailable = t.unavailable;
+            }
             std::vector<const Ceilings*> ceilings;
-            for (const DeviceInfo& d : list.devices) ceilings.push_back(&GetCeilings(d.ordinal));
+            for (const Ceilings& f : figures) ceilings.push_back(&f);
             json devices = DevicesToJson(list, ceilings);
             for (json& d : devices)
                 d["free_memory_bytes"] = QueryDeviceMemory(d["ordinal"].get<int>()).free_bytes;

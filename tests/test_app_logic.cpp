@@ -1463,6 +1463,34 @@ TEST_F(AppLogic, WithoutAGpuThePredictionUsesTheRecordedCeilingLabelledAsSuch) {
     EXPECT_FALSE(Has(ui.prediction, "H2D ? GB/s")) << Lines(ui.prediction);
 }
 
+// Lessons 41 and 42 are held to the TF32 ceiling. Their H100 results were recorded before results
+// carried it: without a GPU the box takes the fastest recorded cuBLAS TF32 run for it, says so,
+// and gives no fp32 bound; lesson 40 stays on the fp32 peak.
+TEST_F(AppLogic, WithoutAGpuTheTensorCoreStepsArePredictedFromTheRecordedTf32Rate) {
+    SelectLesson(ui, registry, 42);
+    for (const char* d : {"m", "n", "k"}) ui.run.params[d] = "4096";
+    Frames(3);
+    double fastest = 0;
+    for (const StoredResult& s : controller->results())
+        if (s.result.lesson == 42 && s.result.recorded && s.result.gflops)
+            fastest = std::max(fastest, *s.result.gflops);
+    ASSERT_GT(fastest, 100000) << "the recorded H100 lesson 42";
+    EXPECT_TRUE(Has(ui.prediction, "TF32 peak: " + Fixed(fastest, 0) +
+                                       " GFLOP/s, the fastest "
+                                       "recorded cuBLAS TF32 run"))
+        << Lines(ui.prediction);
+    EXPECT_TRUE(Has(ui.prediction, "137.44G flop at " + Fixed(fastest, 0) + " GFLOP/s"))
+        << Lines(ui.prediction);
+    SelectLesson(ui, registry, 40);
+    Frames(2);
+    EXPECT_FALSE(Has(ui.prediction, "TF32 peak")) << Lines(ui.prediction);
+    EXPECT_TRUE(Has(ui.prediction, "137.44G flop at ")) << Lines(ui.prediction);
+    const RunResult* r40 = ShownResult(*controller, registry, *registry.FindLesson(40), ui.run);
+    ASSERT_TRUE(r40 && r40->recorded && r40->ceiling);
+    EXPECT_TRUE(Has(ui.prediction, "137.44G flop at " + Fixed(*r40->ceiling, 0) + " GFLOP/s"))
+        << Lines(ui.prediction);
+}
+
 TEST_F(AppLogic, TheChapterSummaryHasEveryStepWithSpeedupsAndTheSeedFigures) {
     ImGui::GetIO().DisplaySize = ImVec2(1500, 2400);  // the summary below the charts is in view
     Click("lesson_20");

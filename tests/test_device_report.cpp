@@ -197,6 +197,20 @@ TEST(DeviceReport, UnmeasuredAndUnknownFiguresAreNull) {
     }
 }
 
+// The TF32 ceiling, measured apart: its figure when known, else null with why.
+TEST(DeviceReport, Tf32CeilingOrWhyNot) {
+    const DeviceList list = MakeList(2);
+    Ceilings c0 = MakeCeilings(0, 2), c1 = MakeCeilings(1, 2);
+    c0.tf32_gflops = 417000;
+    c1.tf32_unavailable = "not measured yet: it is measured when a tensor-core step first runs";
+    const json j = DevicesToJson(list, {&c0, &c1});
+    EXPECT_EQ(j[0]["ceilings"]["tf32_gflops"], 417000.0);
+    EXPECT_TRUE(j[0]["ceilings"]["tf32_unavailable"].is_null());
+    EXPECT_TRUE(j[1]["ceilings"]["tf32_gflops"].is_null());
+    EXPECT_EQ(j[1]["ceilings"]["tf32_unavailable"], c1.tf32_unavailable);
+    EXPECT_EQ(DeviceSummaryToJson(list, &c0)["ceilings"]["tf32_gflops"], 417000.0);
+}
+
 TEST(DeviceReport, EmptyListIsAnEmptyArray) {
     DeviceList none;
     none.unavailable_reason = "no NVIDIA GPU found";
@@ -234,6 +248,15 @@ TEST(DeviceReport, SummaryKeepsTheKeysOlderReadersUse) {
 // ordinal is refused; with GPUs, an ordinal past the end is refused before anything runs.
 TEST(DeviceList, BadOrdinalsAreUsageErrors) {
     const DeviceList& list = GetDevices();
+    EXPECT_THROW(GetTf32Ceiling(-1), UsageError);
+    EXPECT_THROW(KnownTf32Ceiling(list.count() + 1), UsageError);
+    if (!list.available()) {
+        // No GPU: no TF32 ceiling, with the reason, and nothing is measured.
+        const Tf32Ceiling none = GetTf32Ceiling(0);
+        EXPECT_EQ(none.gflops, 0.0);
+        EXPECT_EQ(none.unavailable, list.unavailable_reason);
+        EXPECT_EQ(KnownTf32Ceiling(0).unavailable, list.unavailable_reason);
+    }
     EXPECT_EQ(list.built_with_cuda, BuiltWithCuda());
     EXPECT_EQ(list.count(), static_cast<int>(list.devices.size()));
     EXPECT_THROW(GetCeilings(-1), UsageError);

@@ -76,6 +76,27 @@ TEST(Predict, ArithmeticIsTheLargerOfItsFlopsAndItsBytes) {
     EXPECT_NEAR(p.device_ms, 3e9 / 3150e9 * 1e3, 1e-12);
 }
 
+// A tensor-core step's flops go at the TF32 peak; without one it is incomplete, never timed at
+// the fp32 peak.
+TEST(Predict, TensorCoreStepsUseTheTf32CeilingOrNone) {
+    Work w;
+    w.bytes_read = 200000000;  // 0.063 ms at 3150 GB/s
+    w.flops = 137438953472;    // 4096^3 x 2: 0.344 ms at 400 TFLOP/s
+    w.bound = Bound::kTf32;
+    PredictCeilings c = H100Like();
+    c.tf32_gflops = 400000;
+    Prediction p = Predict(w, c);
+    EXPECT_TRUE(p.complete);
+    EXPECT_EQ(p.device_bound, Bound::kTf32);
+    EXPECT_DOUBLE_EQ(p.device_ceiling, 400000);
+    EXPECT_NEAR(p.flops_ms, 137438953472 / 400000e6, 1e-12);
+    c.tf32_gflops = 0;
+    p = Predict(w, c);
+    EXPECT_FALSE(p.complete);
+    EXPECT_NE(p.device_bound, Bound::kFp32);
+    EXPECT_EQ(p.flops_ms, 0);
+}
+
 TEST(Predict, CopiesInTurnAddUpAndOverlappedCopiesTakeTheLonger) {
     Work w;
     w.bytes_read = uint64_t(1) << 30;

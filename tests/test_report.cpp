@@ -6,6 +6,7 @@
 #include "errors.h"
 #include "report.h"
 #include "resources.h"
+#include "runner.h"
 
 using namespace lessons;
 using json = nlohmann::ordered_json;
@@ -38,7 +39,7 @@ RunResult MakeResult() {
     r.devices = {"NVIDIA H100 80GB HBM3"};
     r.attributes = KernelAttributes{"k", 16, 0, 0, 1024, 8, 1.0};
     r.timestamp = "2026-11-21T19:00:00Z";
-    const CeilingFigures c{3150, 2995, 60000, 55, 0};
+    const CeilingFigures c{3150, 2995, 60000, 55, 0, 0, {}};
     DeriveMetrics(r, &c);
     return r;
 }
@@ -79,7 +80,7 @@ TEST(Report, RatesComeFromTheWorkAndTheMatchingCeiling) {
     RunResult sum = r;
     sum.work.flops = 1u << 28;
     sum.work.bytes_written = 0;
-    const CeilingFigures c{3000, 2900, 60000, 55, 0};
+    const CeilingFigures c{3000, 2900, 60000, 55, 0, 0, {}};
     DeriveMetrics(sum, &c);
     EXPECT_NEAR(*sum.intensity, 0.25, 1e-12);
     EXPECT_NEAR(*sum.attainable_gflops, 750, 1e-9);
@@ -105,6 +106,89 @@ TEST(Report, RatesComeFromTheWorkAndTheMatchingCeiling) {
     cpu.kind = StepKind::kCpu;
     DeriveMetrics(cpu, nullptr);
     EXPECT_FALSE(cpu.ceiling || cpu.pct_of_ceiling || cpu.attainable_gflops);
+}
+
+// Tensor-core steps (41, 42) are held to the TF32 ceiling: parsed, named, compared with it when
+// measured, and with the fp32 peak, saying so, when not.
+TEST(Report, Tf32BoundParsesAndHoldsTensorCoreStepsToItsCeiling) {
+    EXPECT_EQ(ParseBound("tf32"), Bound::kTf32);
+    EXPECT_STREQ(ToString(Bound::kTf32), "tf32");
+    EXPECT_STREQ(CeilingDescription(Bound::kTf32), "TF32 tensor-core peak (cuBLAS)");
+    EXPECT_TRUE(IsArithmetic(Bound::kTf32) && IsArithmetic(Bound::kFp32));
+    EXPECT_FALSE(IsArithmetic(Bound::kRead));
+
+    RunResult r = MakeResult();
+    r.work.flops = uint64_t(1) << 40;  // 2^40 flops in 1.375 ms: 800 TFLOP/s
+    r.work.bound = Bound::kTf32;
+    CeilingFigures c{3000, 2900, 60000, 55, 0, 0, {}};
+    c.tf32_gflops = 400000;
+    DeriveMetrics(r, &c);
+    EXPECT_STREQ(r.RateUnit(), "GFLOP/s");
+    ASSERT_TRUE(r.ceiling && r.pct_of_ceiling && r.attainable_gflops && r.intensity);
+    EXPECT_EQ(*r.ceiling, 400000);
+    EXPECT_NEAR(*r.pct_of_ceiling, 100 * *r.gflops / 400000, 1e-9);
+    EXPECT_TRUE(r.ceiling_note.empty());
+    EXPECT_EQ(r.CeilingOf(Bound::kTf32), 400000);
+    EXPECT_FALSE(r.CeilingOf(Bound::kFp32));
+    // The roofline's peak is TF32's: min(400000, intensity x copy bandwidth).
+    EXPECT_NEAR(*r.attainable_gflops, std::min(400000.0, *r.intensity * 2900), 1e-6);
+    // Round trip: the bound and the ceiling survive JSON.
+    const RunResult back = RunResultFromJson(json::parse(ToJson(r).dump()));
+    EXPECT_EQ(back.work.bound, Bound::kTf32);
+    EXPECT_EQ(ToJson(back)["bound"], "tf32");
+    EXPECT_EQ(back.CeilingOf(Bound::kTf32), 400000);
+    EXPECT_TRUE(ToJson(r)["ceiling_note"].is_null());
+
+    // No TF32 ceiling: the fp32 peak, with the reason, never a silent TF32 percentage.
+    c.tf32_gflops = 0;
+    c.tf32_unavailable = "this build has no cuBLAS";
+    DeriveMetrics(r, &c);
+    ASSERT_TRUE(r.ceiling);
+    EXPECT_EQ(*r.ceiling, 60000);
+    EXPECT_NE(r.ceiling_note.find("this build has no cuBLAS"), std::string::npos) << r.ceiling_note;
+    EXPECT_NE(r.ceiling_note.find("fp32"), std::string::npos) << r.ceiling_note;
+    EXPECT_FALSE(r.CeilingOf(Bound::kTf32)) << "the fp32 figure is not a TF32 ceiling";
+    const RunResult fallback = RunResultFromJson(json::parse(ToJson(r).dump()));
+    EXPECT_EQ(fallback.ceiling_note, r.ceiling_note);
+    EXPECT_FALSE(fallback.CeilingOf(Bound::kTf32));
+    // Measured afresh with a TF32 figure, the note goes.
+    c.tf32_gflops = 400000;
+    DeriveMetrics(r, &c);
+    EXPECT_TRUE(r.ceiling_note.empty());
+}
+
+// Lessons 41 and 42 recorded before the TF32 ceiling (bound fp32 in the file) take the bound the
+// catalogue declares now, without the fp32 comparison; other lessons are left alone.
+TEST(Report, ResultsRecordedBeforeTheTf32CeilingAdoptTheDeclaredBound) {
+    const json old42 = json::parse(R"({"lesson":42,"id":"gemm/42-cublas-tf32","kind":"gpu",
+        "params":{"m":4096,"n":4096,"k":4096,"data":"random"},"median_ms":0.408,"rate_ms":0.408,
+        "work":{"bytes_read":134217728,"bytes_written":67108864,"flops":137438953472,
+        "bound":"fp32","rate_part":"kernel"},"gflops":336846.97,"bound":"fp32",
+        "ceiling":64912.65,"pct_of_ceiling":518.9,"attainable_gflops":64912.65,
+        "verified":true,"devices":["NVIDIA H100 80GB HBM3"]})");
+    RunResult r = RunResultFromJson(old42);
+    EXPECT_EQ(r.work.bound, Bound::kFp32);
+    ASSERT_TRUE(AdoptDeclaredBound(Catalog(), r));
+    EXPECT_EQ(r.work.bound, Bound::kTf32);
+    EXPECT_FALSE(r.ceiling || r.pct_of_ceiling || r.attainable_gflops);
+    EXPECT_FALSE(r.ceiling_note.empty());
+    EXPECT_FALSE(AdoptDeclaredBound(Catalog(), r)) << "once only";
+    json old40 = old42;
+    old40["lesson"] = 40;
+    old40["id"] = "gemm/40-cublas-sgemm";
+    RunResult r40 = RunResultFromJson(old40);
+    EXPECT_FALSE(AdoptDeclaredBound(Catalog(), r40));
+    EXPECT_EQ(r40.work.bound, Bound::kFp32);
+    EXPECT_EQ(r40.ceiling, 64912.65);
+    // The catalogue's own declaration: 41 and 42 on TF32, 40 on fp32.
+    for (const auto& [number, bound] :
+         {std::pair{40, Bound::kFp32}, std::pair{41, Bound::kTf32}, std::pair{42, Bound::kTf32}}) {
+        const Lesson& l = *Catalog().FindLesson(number);
+        const std::optional<Work> w = EstimateWork(l, Catalog().ChapterOf(l), ResolveParams(l, {}));
+        ASSERT_TRUE(w) << number;
+        EXPECT_EQ(w->bound, bound) << number;
+        EXPECT_EQ(w->flops, 2ull * 4096 * 4096 * 4096) << number;
+    }
 }
 
 TEST(Report, JsonRoundTrip) {

@@ -131,6 +131,101 @@ TEST(Roofline, RecordedRoofFromTheCeilingsResultsCarry) {
     EXPECT_EQ(roof.device, "GPU");
 }
 
+// The TF32 roof: from the worker's info once measured, from the TF32 ceiling recorded results
+// carry, else from the fastest recorded TF32 run; a tensor-core point sits under it.
+TEST(Roofline, Tf32RoofAndTheTensorCorePointsUnderIt) {
+    const Json devices = Json::parse(R"([{"name":"H100","ceilings":{
+        "read_gbps":3000,"copy_gbps":2800,"fp32_gflops":60000,"tf32_gflops":400000}}])");
+    EXPECT_DOUBLE_EQ(RoofFromInfo(devices).tf32_gflops, 400000);
+
+    // 4096^3 in 0.4 ms: 343.6 TFLOP/s at intensity 682.7.
+    const uint64_t flops = 137438953472, bytes = 201326592;
+    std::vector<StoredResult> results = {
+        Result(42, "gemm", bytes, flops, Bound::kTf32, 0.4, true, 1),
+        Result(41, "gemm", bytes, flops, Bound::kTf32, 2.0, true, 2),
+        Result(40, "gemm", bytes, flops, Bound::kFp32, 2.7, true, 3),
+    };
+    results[2].result.ceiling = 60000;
+    // Recorded before results carried it: the fastest TF32 run stands for it, labelled so.
+    results[0].result.gflops = double(flops) / 0.4e-3 * 1e-9;
+    results[1].result.gflops = double(flops) / 2.0e-3 * 1e-9;
+    Roof roof = RoofFromResults(results);
+    EXPECT_NEAR(roof.tf32_gflops, double(flops) / 0.4e-3 * 1e-9, 1e-6);
+    EXPECT_TRUE(roof.tf32_from_rates);
+    EXPECT_DOUBLE_EQ(roof.fp32_gflops, 60000);
+    // A recorded TF32 ceiling wins over the rates; an fp32 fallback (with its note) is not one.
+    results[1].result.ceiling = 60000;
+    results[1].result.ceiling_note = "no TF32 ceiling (...): compared with the fp32 FMA peak";
+    roof = RoofFromResults(results);
+    EXPECT_TRUE(roof.tf32_from_rates);
+    results[0].result.ceiling = 420000;
+    roof = RoofFromResults(results);
+    EXPECT_DOUBLE_EQ(roof.tf32_gflops, 420000);
+    EXPECT_FALSE(roof.tf32_from_rates);
+
+    // Points: TF32 steps under the TF32 roof, fp32 ones under fp32.
+    roof.read_gbps = 3000;
+    roof.copy_gbps = 2800;
+    const auto points = RooflinePoints(results, roof);
+    ASSERT_EQ(points.size(), 3u);
+    for (const RooflinePoint& p : points) {
+        const double peak = p.lesson == 40 ? 60000 : 420000;
+        EXPECT_NEAR(p.roof_gflops, std::min(peak, p.intensity * 2800), 1e-6) << p.lesson;
+        EXPECT_LE(p.gflops, p.roof_gflops) << p.lesson << " sits under its roof";
+        EXPECT_NEAR(p.pct_of_roof, 100 * p.gflops / p.roof_gflops, 1e-9);
+    }
+    EXPECT_DOUBLE_EQ(PeakFor(roof, Bound::kTf32), 420000);
+    EXPECT_DOUBLE_EQ(PeakFor(roof, Bound::kFp32), 60000);
+    Roof no_tf32 = roof;
+    no_tf32.tf32_gflops = 0;
+    EXPECT_DOUBLE_EQ(PeakFor(no_tf32, Bound::kTf32), 60000) << "unknown: the fp32 roof";
+
+    // A live GPU whose info has no TF32 figure yet takes the one this session's runs carry.
+    const Json untested = Json::parse(R"([{"name":"H100","ceilings":{
+        "read_gbps":3000,"copy_gbps":2800,"fp32_gflops":60000,"tf32_gflops":null}}])");
+    std::vector<StoredResult> live = {
+        Result(42, "gemm", bytes, flops, Bound::kTf32, 0.4, false, 4)};
+    EXPECT_DOUBLE_EQ(CurrentRoof(untested, live).tf32_gflops, 0);
+    live[0].result.ceiling = 410000;
+    EXPECT_DOUBLE_EQ(CurrentRoof(untested, live).tf32_gflops, 410000);
+    EXPECT_FALSE(CurrentRoof(untested, live).recorded);
+    EXPECT_DOUBLE_EQ(CurrentRoof(devices, live).tf32_gflops, 400000) << "the info's own first";
+    EXPECT_TRUE(CurrentRoof(Json::array(), results).recorded);
+}
+
+// The recorded H100 results (assets/reference): lessons 41 and 42, recorded before the TF32
+// ceiling, adopt their bound in the controller; the roof's TF32 figure is above the fp32 peak
+// and every TF32 point sits under it.
+TEST(Roofline, RecordedReferenceResultsGiveATf32RoofAboveFp32) {
+    class Idle : public WorkerLink {
+    public:
+        bool Start(std::string* error) override {
+            *error = "no worker in this test";
+            return false;
+        }
+        bool Running() const override { return false; }
+        bool Send(const Json&) override { return false; }
+        std::vector<Json> Drain() override { return {}; }
+    };
+    Controller c(
+        Catalog(), [] { return std::make_unique<Idle>(); }, LoadRecordedResults(nullptr));
+    const Roof roof = CurrentRoof(Json::array(), c.results());
+    ASSERT_GT(roof.fp32_gflops, 0);
+    ASSERT_GT(roof.tf32_gflops, 2 * roof.fp32_gflops);
+    int tf32_points = 0;
+    for (const RooflinePoint& p : RooflinePoints(c.results(), roof)) {
+        if (p.lesson != 41 && p.lesson != 42) continue;
+        ++tf32_points;
+        EXPECT_LE(p.gflops, p.roof_gflops * 1.0000001) << p.lesson << " " << p.intensity;
+    }
+    EXPECT_GT(tf32_points, 0);
+    for (const StoredResult& s : c.results())
+        if (s.result.lesson == 41 || s.result.lesson == 42) {
+            EXPECT_EQ(s.result.work.bound, Bound::kTf32) << s.result.lesson;
+            EXPECT_FALSE(s.result.pct_of_ceiling) << "no fp32 percentage for a TF32 step";
+        }
+}
+
 // The page and the inset drawn in an ImGui context without a window, from recorded results
 // (no worker: one that cannot start).
 namespace {

@@ -114,6 +114,15 @@ TEST(Serve, ListAndInfo) {
     ASSERT_TRUE(info[0]["devices"].is_array());
     EXPECT_EQ(info[0]["devices"].size(), GetDevices().devices.size());
     EXPECT_TRUE(info[0]["host"].contains("hardware_threads"));
+    // "tf32": true asks for the TF32 ceiling too; every device's ceilings name it, or why not.
+    const auto tf32 = For(ServeLines(R"({"op":"info","id":3,"tf32":true})"
+                                     "\n"),
+                          3);
+    ASSERT_EQ(tf32[0]["type"], "info");
+    for (const auto& d : tf32[0]["devices"]) {
+        const auto& c = d["ceilings"];
+        EXPECT_TRUE(c["tf32_gflops"].is_number() || c["tf32_unavailable"].is_string()) << c;
+    }
 }
 
 TEST(Serve, ParamsInRequestsAndSweepsOverAnyParameter) {

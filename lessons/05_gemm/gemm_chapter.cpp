@@ -131,14 +131,17 @@ Check GemmStep::Verify() const {
     return CheckGemm(m_work, m_c.data(), m_tf32);
 }
 
-Work GemmStep::GetWork() const {
-    const uint64_t m = uint64_t(m_work.m()), n = uint64_t(m_work.n()), k = uint64_t(m_work.k());
+Work GemmWork(uint64_t m, uint64_t n, uint64_t k, bool tf32) {
     Work w;
     w.bytes_read = (m * k + k * n) * sizeof(float);
     w.bytes_written = m * n * sizeof(float);
     w.flops = 2 * m * n * k;
-    w.bound = Bound::kFp32;
+    w.bound = tf32 ? Bound::kTf32 : Bound::kFp32;
     return w;
+}
+
+Work GemmStep::GetWork() const {
+    return GemmWork(uint64_t(m_work.m()), uint64_t(m_work.n()), uint64_t(m_work.k()), m_tf32);
 }
 
 MemoryNeeds GemmGpuNeeds(const ParamValues& params) {

@@ -56,6 +56,10 @@ private:
 
 uint64_t GemmWorkloadHostBytes(uint64_t m, uint64_t n, uint64_t k);
 
+// The work of C = A·B: 2·m·n·k flops, A and B read once, C written once; held to the TF32
+// tensor-core peak (`tf32`: lessons 41 and 42) or the fp32 FMA peak.
+Work GemmWork(uint64_t m, uint64_t n, uint64_t k, bool tf32);
+
 // Checks C (m × n floats, row-major) against the workload's reference: any NaN or Inf fails,
 // then every checked element must be within GemmTolerance(k, tf32) × its magnitude.
 Check CheckGemm(const GemmWorkload& work, const float* c, bool tf32);

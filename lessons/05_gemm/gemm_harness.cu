@@ -2,11 +2,13 @@
 // set up; what is timed (CUDA events) is the multiplication alone, as a program that already
 // holds its matrices on the GPU would run it. C is read back for the check, outside the timing.
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <stdexcept>
 #include <string>
 
 #include "cuda/cuda_util.h"
+#include "cuda/scoped_device.h"
 #include "device.h"
 #include "errors.h"
 #include "gemm/gemm_gpu.cuh"
@@ -172,9 +174,72 @@ StepRunner CublasRunner(bool tf32) {
     return r;
 }
 
+// Values in [-1, 1) from a hash of the index, as the lessons' random data (not constant data,
+// which draws less power and would let the clock, and the ceiling, run higher).
+__global__ void tf32_ceiling_fill_kernel(float* p, size_t count, uint32_t seed) {
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count;
+         i += size_t(gridDim.x) * blockDim.x) {
+        uint32_t h = (static_cast<uint32_t>(i) * 2654435761u) ^ seed;
+        h ^= h >> 15;
+        h *= 2246822519u;
+        h ^= h >> 13;
+        p[i] = static_cast<float>(h >> 8) * (2.0f / 16777216.0f) - 1.0f;
+    }
+}
+
+// The TF32 tensor-core ceiling (engine/device.h): cuBLAS's own TF32 SGEMM, the very call of
+// lesson 42 (the handle of lessons 40 and 42 with CUBLAS_TF32_TENSOR_OP_MATH), at n = 8192 (4096
+// or 2048 when the GPU has less free memory), the fastest of five runs after two warm-ups. On
+// an H100 that is about 20 ms of GPU time, with the handle's creation well under a second.
+double MeasureTf32Gflops(int ordinal) {
+    const std::string why = GemmCublasUnavailable();
+    if (!why.empty()) throw UnavailableError(why);
+    cuda::ScopedDevice on(ordinal);
+    size_t free_bytes = 0, total_bytes = 0;
+    LESSONS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    int n = 8192;
+    const size_t reserve = size_t(256) << 20;  // cuBLAS's workspace and what others need
+    while (n > 2048 && 3 * size_t(n) * size_t(n) * sizeof(float) + reserve > free_bytes) n /= 2;
+    const size_t count = size_t(n) * size_t(n);
+    cuda::DeviceBuffer<float> a(count, "the TF32 ceiling's A"), b(count, "the TF32 ceiling's B"),
+        c(count, "the TF32 ceiling's C");
+    cuda::Stream stream;
+    const cudaStream_t s = stream.get();
+    tf32_ceiling_fill_kernel<<<1024, 256, 0, s>>>(a.get(), count, 1u);
+    tf32_ceiling_fill_kernel<<<1024, 256, 0, s>>>(b.get(), count, 2u);
+    LESSONS_CUDA_CHECK_LAUNCH("tf32_ceiling_fill_kernel");
+    void* handle = nullptr;
+    std::string error = GemmCublasCreate(&handle, s);
+    if (error.empty()) error = GemmCublasAllowTf32(handle);
+    struct Release {
+        void* h;
+        ~Release() { GemmCublasDestroy(h); }
+    } release{handle};
+    if (!error.empty()) throw UnavailableError("cuBLAS: " + error);
+    auto run = [&] {
+        const std::string e = GemmCublasRun(handle, n, n, n, a.get(), b.get(), c.get());
+        if (!e.empty()) throw UnavailableError("cuBLAS: " + e);
+    };
+    for (int w = 0; w < 2; ++w) run();
+    cuda::Event start, stop;
+    double best_ms = 0;
+    for (int r = 0; r < 5; ++r) {
+        start.Record(s);
+        run();
+        stop.Record(s);
+        const double ms = cuda::ElapsedMs(start, stop);
+        if (r == 0 || ms < best_ms) best_ms = ms;
+    }
+    stream.Synchronize();
+    const double flops = 2.0 * double(n) * double(n) * double(n);
+    return best_ms > 0 ? flops / (best_ms * 1e6) : 0;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, StepRunner>> GemmGpuRunners() {
+    // The engine's TF32 ceiling is measured here, where cuBLAS is linked; only on demand.
+    SetTf32Measurer(&MeasureTf32Gflops);
     return {
         {"gemm/32-naive", KernelRunner(Only(kGemm32))},
         {"gemm/33-coalesced", KernelRunner(Only(kGemm33))},

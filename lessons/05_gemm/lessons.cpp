@@ -64,7 +64,8 @@ void RegisterGemmChapter(Registry& registry) {
     chapter.title_zh = "GEMM 分块：矩阵乘法 C = A·B";
     chapter.work_rule =
         "2·m·n·k flops (a multiply and an add per product); the bytes that must move are A and B "
-        "read once and C written once; GPU steps are compared with the fp32 FMA peak";
+        "read once and C written once; GPU steps are compared with the fp32 FMA peak, the "
+        "tensor-core steps (41, 42) with the TF32 peak of cuBLAS's own TF32 SGEMM";
     chapter.params = {
         Dimension("m", "Rows of A and C (m)", "A 和 C 的行数 (m)"),
         Dimension("n", "Columns of B and C (n)", "B 和 C 的列数 (n)"),
@@ -83,6 +84,14 @@ void RegisterGemmChapter(Registry& registry) {
         return "m = " + std::to_string(p.Number("m")) + ", n = " + std::to_string(p.Number("n")) +
                ", k = " + std::to_string(p.Number("k")) + " (" + p.Choice("data") + ")";
     };
+
+    // The work without running (the page's prediction, the runner's choice of ceilings).
+    auto work = [](bool tf32) {
+        return [tf32](const ParamValues& p) {
+            return GemmWork(p.Number("m"), p.Number("n"), p.Number("k"), tf32);
+        };
+    };
+    chapter.work = [work](StepKind, const ParamValues& p) { return work(false)(p); };
 
     const ParamSpec block =
         BlockParam(32, 1024, 256, false, "a block is 32 threads wide and block / 32 rows tall");
@@ -170,7 +179,10 @@ void RegisterGemmChapter(Registry& registry) {
                     39,
                     "kernels/gemm/41_wmma_tf32.cu",
                     {Tile(kTiles41)},
-                    &GemmGpuNeeds},
+                    &GemmGpuNeeds,
+                    nullptr,
+                    false,
+                    work(true)},
                    {42,
                     "42-cublas-tf32",
                     "cuBLAS with TF32 tensor cores",
@@ -180,7 +192,8 @@ void RegisterGemmChapter(Registry& registry) {
                     {},
                     &GemmGpuNeeds,
                     nullptr,
-                    true},
+                    true,
+                    work(true)},
                });
 }
 
