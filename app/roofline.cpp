@@ -61,7 +61,11 @@ Roof RoofFromResults(const std::vector<StoredResult>& results) {
     for (const StoredResult& s : results) {
         const RunResult& r = s.result;
         if (!r.recorded) continue;
-        if (r.work.bound == Bound::kTf32 && r.verified && r.gflops && r.devices.size() <= 1)
+        // One GPU's roof: results of several GPUs carry their sum (2 H200s read at 9 TB/s), and
+        // recorded files of another GPU belong to another roof; the first one-GPU result names it.
+        if (r.devices.size() != 1) continue;
+        if (!roof.device.empty() && r.Device() != roof.device) continue;
+        if (r.work.bound == Bound::kTf32 && r.verified && r.gflops)
             fastest_tf32 = std::max(fastest_tf32, *r.gflops);
         const std::optional<double> ceiling = r.CeilingOf(r.work.bound);
         if (!ceiling) continue;

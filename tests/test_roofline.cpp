@@ -123,6 +123,13 @@ TEST(Roofline, RecordedRoofFromTheCeilingsResultsCarry) {
     results[1].result.ceiling = 2990;
     results[2].result.ceiling = 51000;
     results[3].result.ceiling = 9999;
+    // A run on two GPUs carries their summed read bandwidth; another GPU's run its own roof.
+    results.push_back(Result(27, "reduce", 1000, 250, Bound::kRead, 1.0, true, 5));
+    results.back().result.devices = {"GPU", "GPU"};
+    results.back().result.ceiling = 6200;
+    results.push_back(Result(26, "reduce", 1000, 250, Bound::kRead, 1.0, true, 6));
+    results.back().result.devices = {"Other GPU"};
+    results.back().result.ceiling = 4800;
     const Roof roof = RoofFromResults(results);
     EXPECT_TRUE(roof.recorded);
     EXPECT_DOUBLE_EQ(roof.read_gbps, 3100);
