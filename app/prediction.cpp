@@ -145,8 +145,9 @@ std::vector<std::string> PredictionLines(const std::string& language, const Less
         out.push_back(Tr(language, kPredNoTf32));  // never a bound from the wrong peak
         return out;
     }
-    if (work->bound == Bound::kTf32 && source.tf32_from_rates)
-        out.push_back(Fmt(Tr(language, kPredTf32Rates), Gbps(c.tf32_gflops).c_str()));
+    if (work->bound == Bound::kTf32)
+        out.push_back(Fmt(Tr(language, source.tf32_from_rates ? kPredTf32Rates : kPredTf32Ceiling),
+                          Gbps(c.tf32_gflops).c_str()));
     const Prediction p = Predict(*work, c);
     const bool flops = IsArithmetic(p.device_bound);
     line = Fmt(Tr(language, kPredKernel), MsText(p.device_ms).c_str(),

@@ -239,6 +239,9 @@ inline constexpr Word kPredTf32Rates{
     "carried the measured TF32 ceiling).",
     "TF32 峰值：%s GFLOP/s，取记录中最快的一次 cuBLAS TF32 运行（这些结果记录时还没有附带实测的 "
     "TF32 上限）。"};
+inline constexpr Word kPredTf32Ceiling{
+    "TF32 peak: %s GFLOP/s (cuBLAS's TF32 SGEMM, the tensor cores' ceiling).",
+    "TF32 峰值：%s GFLOP/s（cuBLAS 的 TF32 SGEMM，张量核心的上限）。"};
 inline constexpr Word kPredCpu{"A CPU step: there is no GPU ceiling to predict it from.",
                                "CPU 步骤：没有可用来预测的 GPU 上限。"};
 
@@ -397,6 +400,7 @@ inline constexpr const Word* kAllWords[] = {&kRun,
                                             &kPredNoWork,
                                             &kPredNoTf32,
                                             &kPredTf32Rates,
+                                            &kPredTf32Ceiling,
                                             &kSummaryHeader,
                                             &kSumLesson,
                                             &kSumStep,

@@ -1463,23 +1463,21 @@ TEST_F(AppLogic, WithoutAGpuThePredictionUsesTheRecordedCeilingLabelledAsSuch) {
     EXPECT_FALSE(Has(ui.prediction, "H2D ? GB/s")) << Lines(ui.prediction);
 }
 
-// Lessons 41 and 42 are held to the TF32 ceiling. Their H100 results were recorded before results
-// carried it: without a GPU the box takes the fastest recorded cuBLAS TF32 run for it, says so,
-// and gives no fp32 bound; lesson 40 stays on the fp32 peak.
-TEST_F(AppLogic, WithoutAGpuTheTensorCoreStepsArePredictedFromTheRecordedTf32Rate) {
+// Lessons 41 and 42 are held to the TF32 ceiling, which their recorded H100 results carry
+// (measured in that run with cuBLAS): without a GPU the box predicts lesson 42 from it and says
+// which peak it is; lesson 40 stays on the fp32 peak.
+TEST_F(AppLogic, WithoutAGpuTheTensorCoreStepsArePredictedFromTheRecordedTf32Ceiling) {
     SelectLesson(ui, registry, 42);
     for (const char* d : {"m", "n", "k"}) ui.run.params[d] = "4096";
     Frames(3);
-    double fastest = 0;
-    for (const StoredResult& s : controller->results())
-        if (s.result.lesson == 42 && s.result.recorded && s.result.gflops)
-            fastest = std::max(fastest, *s.result.gflops);
-    ASSERT_GT(fastest, 100000) << "the recorded H100 lesson 42";
-    EXPECT_TRUE(Has(ui.prediction, "TF32 peak: " + Fixed(fastest, 0) +
-                                       " GFLOP/s, the fastest "
-                                       "recorded cuBLAS TF32 run"))
+    const RunResult* r42 = ShownResult(*controller, registry, *registry.FindLesson(42), ui.run);
+    ASSERT_TRUE(r42 && r42->recorded && r42->ceiling) << "the recorded H100 lesson 42";
+    EXPECT_EQ(r42->work.bound, Bound::kTf32);
+    const double tf32 = *r42->ceiling;
+    EXPECT_GT(tf32, 100000);
+    EXPECT_TRUE(Has(ui.prediction, "TF32 peak: " + Fixed(tf32, 0) + " GFLOP/s (cuBLAS"))
         << Lines(ui.prediction);
-    EXPECT_TRUE(Has(ui.prediction, "137.44G flop at " + Fixed(fastest, 0) + " GFLOP/s"))
+    EXPECT_TRUE(Has(ui.prediction, "137.44G flop at " + Fixed(tf32, 0) + " GFLOP/s"))
         << Lines(ui.prediction);
     SelectLesson(ui, registry, 40);
     Frames(2);

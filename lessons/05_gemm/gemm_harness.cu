@@ -119,6 +119,19 @@ int Threads(const GemmKernel& k, const ParamValues& p) {
 
 // What this GPU cannot run: a compute capability below the step's, more threads than the
 // kernel's registers allow in a block, or no block of it fitting on an SM at all.
+// A kernel with more than 48 KB of dynamic shared memory must say so before it is launched or
+// its occupancy asked (lesson 41's widest tile); a GPU whose SMs have less refuses here.
+void AllowSmem(const GemmKernel& k, const std::string& what, const std::string& gpu) {
+    if (k.dynamic_smem <= 48 * 1024) return;
+    if (cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             int(k.dynamic_smem)) != cudaSuccess) {
+        cudaGetLastError();
+        throw UsageError(what + " needs " + std::to_string(k.dynamic_smem) +
+                         " B of shared memory per block, more than " + gpu +
+                         " gives one block; choose another");
+    }
+}
+
 void CheckRunnable(const GemmKernel& k, const ParamValues& p, int device) {
     const DeviceInfo& d = GetDevices().devices[size_t(device)];
     const int cc = d.cc_major * 10 + d.cc_minor;
@@ -130,6 +143,7 @@ void CheckRunnable(const GemmKernel& k, const ParamValues& p, int device) {
     const int threads = Threads(k, p);
     const std::string what =
         k.threads ? "tile=" + std::string(k.config) : "block=" + std::to_string(threads);
+    AllowSmem(k, what, d.name);
     cudaFuncAttributes attr{};
     LESSONS_CUDA_CHECK(cudaFuncGetAttributes(&attr, k.kernel));
     if (threads > attr.maxThreadsPerBlock)
@@ -159,6 +173,7 @@ StepRunner KernelRunner(Pick pick, bool tf32 = false) {
     };
     r.attributes = [pick](const ParamValues& params) {
         const GemmKernel& k = pick(params);
+        AllowSmem(k, "tile=" + std::string(k.config), "this GPU");
         return cuda::QueryKernelAttributes(k.kernel, k.name, Threads(k, params), k.dynamic_smem);
     };
     return r;
