@@ -58,6 +58,9 @@ function(lessons_machine_code)
                                                          CUDA_ARCHITECTURES ${arch}-virtual)
         target_include_directories(${M_TARGET}_ptx PRIVATE
             $<TARGET_PROPERTY:${M_KERNELS},INCLUDE_DIRECTORIES>)
+        # The same definitions as the real objects, so the PTX is theirs (LESSONS_HAVE_CUBLAS).
+        target_compile_definitions(${M_TARGET}_ptx PRIVATE
+            $<TARGET_PROPERTY:${M_KERNELS},COMPILE_DEFINITIONS>)
         target_compile_options(${M_TARGET}_ptx PRIVATE -w)
         list(APPEND depends ${M_TARGET}_ptx $<TARGET_OBJECTS:${M_TARGET}_ptx>)
         if(cuobjdump)
