@@ -119,6 +119,23 @@ TEST(GpuGemv, VectorStepEveryGroupHeadAndTail) {
             }
 }
 
+// Rows long enough for the whole block (at least 4 float4s per thread, power-of-two blocks):
+// the block's warps meet in shared memory. Lengths around the threshold, every alignment of the
+// row starts, a block that is not a power of two (96: warp groups), row counts of 1 to 5.
+TEST(GpuGemv, VectorStepWholeBlockPerLongRow) {
+    REQUIRE_GPU();
+    Session session(RunnableCatalog());
+    const Lesson* lesson = RunnableCatalog().FindLesson(30);
+    ASSERT_NE(lesson, nullptr);
+    for (uint64_t n : {253ull, 256ull, 257ull, 1021ull, 1024ull, 1027ull, 4099ull, 16386ull})
+        for (uint64_t m : {1ull, 3ull, 5ull})
+            for (int block : {64, 96, 128, 512, 1024}) {
+                const RunResult r = RunGemv(session, *lesson, m, n, "random", block, m * 31 + n);
+                ASSERT_TRUE(r.verified)
+                    << m << "x" << n << " block " << block << ": " << r.check_message;
+            }
+}
+
 TEST(GpuGemv, LargerThanDeviceMemoryIsAClearUsageErrorNamingTheSize) {
     REQUIRE_GPU();
     Session session(RunnableCatalog());

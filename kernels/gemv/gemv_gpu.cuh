@@ -21,8 +21,10 @@ extern const GemvKernel kGemv28;  // one thread per row
 extern const GemvKernel kGemv29;  // one warp per row, shuffle reduction
 extern const GemvKernel kGemv30;  // 16-byte loads, several rows per warp when rows are short
 
-// Lesson 30's group: the lanes that share one row (a power of two from 1 to 32).
-int Gemv30LanesPerRow(int n);
+// Lesson 30's group: the lanes that share one row of n floats in blocks of `block` threads (a
+// power of two from 1 to 32, or the whole block, when it is a power of two and the row has at
+// least 4 float4s per thread).
+int Gemv30LanesPerRow(int n, int block);
 
 // Lesson 31: cublasSgemv. Every call returns "" on success, else what failed.
 // Empty when this build has cuBLAS, else why not.
