@@ -5,7 +5,7 @@
 // four float4s per thread of the block; and the whole block when the row is longer than that,
 // so the loads in flight at any moment come from a few long stretches of A rather than from a
 // different row per warp (measured on the H100 at 8192 x 8192: 2971 GB/s with 512 threads per
-// row against 2761-2799 with one warp per row; the DRAM serves long contiguous runs faster).
+// row against 2730-2799 with one warp per row: the same bytes, read in another order).
 // Rows whose start is not 16-byte aligned (n not a multiple of 4) add their first 0-3 floats
 // one by one, then go on with float4s; the last 0-3 floats of a row are added one by one.
 #include "gemv_gpu.cuh"
