@@ -204,7 +204,16 @@ std::vector<std::string> FocusClasses(const Lesson& lesson) {
         {"reduce/25-v5-vectorized-one-pass", {"LDG.128", "LDG", "SHFL", "ATOM"}},
         {"gemv/28-thread-per-row", {"LDG", "FP32"}},
         {"gemv/29-warp-per-row", {"LDG", "SHFL", "FP32"}},
-        {"gemv/30-vectorized-rows-per-warp", {"LDG.128", "SHFL", "FP32"}},
+        {"gemv/30-vectorized-rows-per-warp", {"LDG.128", "SHFL", "FP32", "BAR"}},
+        {"gemm/32-naive", {"LDG", "FP32"}},
+        {"gemm/33-coalesced", {"LDG", "FP32"}},
+        {"gemm/34-shared-memory-tiles", {"LDS", "STS", "BAR", "FP32"}},
+        {"gemm/35-1d-register-blocking", {"LDS", "FP32", "BAR"}},
+        {"gemm/36-2d-register-blocking", {"LDS", "FP32", "BAR"}},
+        {"gemm/37-vectorized-transposed-a", {"LDG.128", "LDS", "STS", "FP32"}},
+        {"gemm/38-warp-tiling", {"LDS", "FP32", "BAR"}},
+        {"gemm/39-double-buffering", {"LDS", "STS", "BAR", "FP32"}},
+        {"gemm/41-wmma-tf32", {"HMMA", "LDS", "STS", "BAR"}},
         {"roofline/43-roofline", {"FP32", "LDG", "STG"}},
     };
     auto it = kFocus.find(lesson.id);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The 16-byte-load lessons' SASS, read from a build's kernel objects with cuobjdump (the GPU
-# machine has it; this project's build machines may not, in which case the GUI's SASS tab is
-# empty and tests/test_machine_code.cpp skips its SASS check). Passes when lesson 10's kernel
+# machine has it; this project's build machines do not, and embed the SASS recorded in
+# assets/sass/sm_90.tar.xz instead, which tests/test_machine_code.cpp checks). Passes when lesson 10's kernel
 # and lesson 25's float4 variant have 128-bit global loads (LDG.E.128...) and lesson 25's
 # scalar-load variant (loads=scalar) has none, but does load.
 # Usage: scripts/check-sass.sh [BUILD_DIR] [ARCH]      (default build-gpu, sm_90)
