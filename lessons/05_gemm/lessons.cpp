@@ -26,18 +26,32 @@ ParamSpec Dimension(std::string name, std::string label_en, std::string label_zh
     return p;
 }
 
-// "256t-128x128x8-w64x32" reads: 256 threads, block tile 128×128×8, warp tile 64×32.
+// "256t-128x128x8-w64x32" reads: 256 threads, block tile 128×128×8, warp tile 64×32 (a warp's
+// 32 threads share its 64 × 32 outputs: 64 each); a trailing "-s3" names a 3-stage pipeline.
 std::string Describe(const std::string& name, bool zh) {
     const size_t t = name.find('t'), d1 = name.find('-'), d2 = name.find('-', d1 + 1);
     const std::string threads = name.substr(0, t), block = name.substr(d1 + 1, d2 - d1 - 1);
-    std::string rest = d2 == std::string::npos ? "" : name.substr(d2 + 1);
+    std::string rest = d2 == std::string::npos ? "" : name.substr(d2 + 1), stages;
+    if (const size_t d3 = rest.find("-s"); d3 != std::string::npos) {
+        stages = rest.substr(d3 + 2);
+        rest = rest.substr(0, d3);
+    }
     std::string out =
         zh ? threads + " 个线程，线程块分块 " + block : threads + " threads, block tile " + block;
     if (rest.empty()) return out + (zh ? "，每线程 1 个输出" : ", one output per thread");
-    if (rest[0] == 'w')
-        return out + (zh ? "，线程束分块 " + rest.substr(1) + "，每线程 8x8 个输出"
-                         : ", warp tile " + rest.substr(1) + ", 8x8 outputs per thread");
-    return out + (zh ? "，每线程 " + rest + " 个输出" : ", " + rest + " outputs per thread");
+    if (rest[0] == 'w') {
+        const std::string warp = rest.substr(1);
+        const size_t x = warp.find('x');
+        const int per_thread = std::stoi(warp.substr(0, x)) * std::stoi(warp.substr(x + 1)) / 32;
+        out +=
+            zh ? "，线程束分块 " + warp + "，每线程 " + std::to_string(per_thread) + " 个输出"
+               : ", warp tile " + warp + ", " + std::to_string(per_thread) + " outputs per thread";
+    } else {
+        out += zh ? "，每线程 " + rest + " 个输出" : ", " + rest + " outputs per thread";
+    }
+    if (!stages.empty())
+        out += zh ? "，" + stages + " 级流水线" : ", " + stages + "-stage pipeline";
+    return out;
 }
 
 ParamSpec Tile(const std::array<const char*, 4>& names) {
