@@ -43,6 +43,7 @@ namespace {
 ImU32 ClassColor(const std::string& name) {
     if (name == "LDG.128" || name == "STG.128") return IM_COL32(40, 110, 200, 120);
     if (name == "LDG" || name == "STG") return IM_COL32(60, 90, 140, 110);
+    if (name == "CP.ASYNC") return IM_COL32(30, 140, 170, 120);
     if (name == "LDS" || name == "STS") return IM_COL32(150, 110, 30, 120);
     if (name == "BAR") return IM_COL32(160, 60, 60, 120);
     if (name == "SHFL" || name == "VOTE") return IM_COL32(120, 70, 170, 120);

@@ -111,6 +111,8 @@ std::vector<MachineFunction> SplitFunctions(std::string_view listing, Isa isa) {
 
 const std::vector<InstructionClass>& InstructionClasses() {
     static const std::vector<InstructionClass> kClasses = {
+        {"CP.ASYNC", "asynchronous global-to-shared copies (cp.async: LDGSTS, LDGDEPBAR, DEPBAR)",
+         "全局内存到共享内存的异步拷贝（cp.async：LDGSTS、LDGDEPBAR、DEPBAR）"},
         {"LDG.128", "16-byte global loads (LDG.E.128, ld.global.v4)",
          "16 字节全局内存加载（LDG.E.128，ld.global.v4）"},
         {"LDG", "narrower global loads", "较窄的全局内存加载"},
@@ -141,6 +143,10 @@ const InstructionClass* ClassOfLine(std::string_view line, Isa isa) {
         return nullptr;
     };
     const bool sass = isa == Isa::kSass;
+    // Before LDG: the SASS of cp.async starts with LDG too (LDGSTS, LDGDEPBAR).
+    if (sass ? StartsWith(op, "LDGSTS") || StartsWith(op, "LDGDEPBAR") || StartsWith(op, "DEPBAR")
+             : StartsWith(op, "cp.async"))
+        return named("CP.ASYNC");
     if (sass ? StartsWith(op, "LDG") : StartsWith(op, "ld.global"))
         return named(Wide(op, isa) ? "LDG.128" : "LDG");
     if (sass ? StartsWith(op, "STG") : StartsWith(op, "st.global"))
@@ -212,7 +218,7 @@ std::vector<std::string> FocusClasses(const Lesson& lesson) {
         {"gemm/36-2d-register-blocking", {"LDS", "FP32", "BAR"}},
         {"gemm/37-vectorized-transposed-a", {"LDG.128", "LDS", "STS", "FP32"}},
         {"gemm/38-warp-tiling", {"LDS", "FP32", "BAR"}},
-        {"gemm/39-double-buffering", {"LDS", "STS", "BAR", "FP32"}},
+        {"gemm/39-double-buffering", {"CP.ASYNC", "LDS", "BAR", "FP32"}},
         {"gemm/41-wmma-tf32", {"HMMA", "LDS", "STS", "BAR"}},
         {"roofline/43-roofline", {"FP32", "LDG", "STG"}},
     };
@@ -263,7 +269,7 @@ std::vector<std::string> NcuMetrics(const Lesson& lesson) {
         if (std::find(m.begin(), m.end(), metric) == m.end()) m.push_back(metric);
     };
     for (const std::string& c : FocusClasses(lesson)) {
-        if (c == "LDG" || c == "LDG.128") {
+        if (c == "LDG" || c == "LDG.128" || c == "CP.ASYNC") {
             add("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
             add("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
         } else if (c == "STG" || c == "STG.128") {

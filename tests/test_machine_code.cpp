@@ -145,7 +145,8 @@ TEST(MachineCode, EveryKernelFileHasThisBuildsSass) {
     EXPECT_EQ(std::string(t.sass_arch), "sm_90");
 }
 
-// What the other lessons are about, in their SASS: warp shuffles (29), tensor-core MMAs (41).
+// What the other lessons are about, in their SASS: warp shuffles (29), cp.async copies (39, and
+// none in 38), tensor-core MMAs (41).
 TEST(MachineCode, SassHasWhatLessonsTeach) {
     const MachineCodeTable& t = MachineCodeFiles();
     if (!BuiltWithCuda()) GTEST_SKIP() << "no machine code: " << t.why_none;
@@ -157,6 +158,11 @@ TEST(MachineCode, SassHasWhatLessonsTeach) {
     EXPECT_GT(CountIn(f29->sass, Isa::kSass, {"gemv_29"}, "SHFL"), 0);
     EXPECT_GT(CountIn(f41->sass, Isa::kSass, {"gemm_41_wmma_tf32_kernel"}, "HMMA"), 0);
     EXPECT_EQ(CountIn(f29->sass, Isa::kSass, {"gemv_29"}, "HMMA"), 0);
+    const MachineCodeFile* f38 = FileOf(38);
+    const MachineCodeFile* f39 = FileOf(39);
+    ASSERT_TRUE(f38 && f39);
+    EXPECT_GT(CountIn(f39->sass, Isa::kSass, {"gemm_39_double_buffered_kernel"}, "CP.ASYNC"), 0);
+    EXPECT_EQ(CountIn(f38->sass, Isa::kSass, {"gemm_38_warp_tiling_kernel"}, "CP.ASYNC"), 0);
 }
 
 TEST(MachineCode, ClassesOfSassLines) {
@@ -178,6 +184,11 @@ TEST(MachineCode, ClassesOfSassLines) {
     EXPECT_EQ(cls("        /*0170*/                   RED.E.ADD.STRONG.GPU PT, [R2.64], R5 ;"),
               "ATOM");
     EXPECT_EQ(cls("        /*0180*/                   FFMA R4, R5, R6, R4 ;"), "FP32");
+    EXPECT_EQ(
+        cls("        /*01a0*/              @!P1 LDGSTS.E.BYPASS.128 [R3], desc[UR4][R4.64] ;"),
+        "CP.ASYNC");
+    EXPECT_EQ(cls("        /*01b0*/                   LDGDEPBAR ;"), "CP.ASYNC");
+    EXPECT_EQ(cls("        /*01c0*/                   DEPBAR.LE SB0, 0x1 ;"), "CP.ASYNC");
     EXPECT_EQ(cls("        /*0190*/                   IMAD R4, R5, R6, R4 ;"), "-");
     EXPECT_EQ(cls("                Function : _Z6kernelPf"), "-");
     EXPECT_EQ(cls("        .headerflags    @\"EF_CUDA_SM90\""), "-");
@@ -194,6 +205,8 @@ TEST(MachineCode, ClassesOfPtxLines) {
     EXPECT_EQ(cls("\tshfl.sync.down.b32\t%r1|%p2, %r2, 16, 31, -1;"), "SHFL");
     EXPECT_EQ(cls("\tbar.sync \t0;"), "BAR");
     EXPECT_EQ(cls("\tst.shared.f32 \t[%r4], %f9;"), "STS");
+    EXPECT_EQ(cls("\tcp.async.cg.shared.global [%r3], [%rd7], 16, %r9;"), "CP.ASYNC");
+    EXPECT_EQ(cls("\tcp.async.wait_group 1;"), "CP.ASYNC");
     EXPECT_EQ(cls("\tatom.global.add.u32 \t%r5, [%rd2], 1;"), "ATOM");
     EXPECT_EQ(cls("\t@%p3 bra \t$L__BB0_4;"), "BRA");
     EXPECT_EQ(cls("$L__BB0_4:"), "-");

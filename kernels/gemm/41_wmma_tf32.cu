@@ -2,8 +2,9 @@
 // The SIMT steps issue one FMA per thread per instruction. A tensor core multiplies whole
 // 16 × 8 by 8 × 16 tiles per warp instruction (wmma::mma_sync), several times the fp32 FMA
 // rate, at a price: A and B are rounded to TF32 (10-bit mantissa, about 3 decimal digits;
-// sums stay fp32). The tiles are staged as in lesson 39, double-buffered through registers,
-// and each warp keeps its WM × WN block of C in accumulator fragments.
+// sums stay fp32). The tiles are double-buffered through registers, not copied with lesson
+// 39's cp.async: each element is rounded to TF32 on its way into shared memory, and cp.async
+// cannot change what it copies. Each warp keeps its WM × WN block of C in accumulator fragments.
 // What keeps the tensor cores fed (measured on the H100 at 4096³): blocks wholly inside the
 // matrices load their tiles without per-element bounds checks (the checked loads cost 11% at
 // the 128 × 256 tile: with the multiply-adds on the tensor cores, the other instructions are
