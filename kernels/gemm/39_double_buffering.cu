@@ -5,7 +5,8 @@
 // copies of tile t + STAGES - 1 are issued before the arithmetic on tile t and land while it
 // runs, and one __syncthreads per tile is enough. STAGES = 2 is double buffering; a third
 // stage gives each copy two tiles' worth of arithmetic to arrive.
-// What it takes for the overlap to pay off (each measured on the H100 at 4096³, 2026-11-22):
+// What it takes for the overlap to pay off (each measured on the H100 at 4096³, 2026-11-22, in
+// a tuning copy of this kernel):
 // - cp.async (sm_80 and later) copies global to shared memory without passing through
 //   registers, so a copy in flight holds no register. The A tile, stored transposed, is copied
 //   one float at a time (a 4-byte copy can land anywhere); B in 16-byte pieces. Older GPUs
@@ -29,25 +30,25 @@ namespace lessons::gemm {
 
 namespace {
 
-// Copies of `bytes` (0 or the full size: 0 writes zeros) from global to shared memory.
+// Copies 4 bytes from global to shared memory (the shared address `dst`), or writes zeros
+// there without reading `src` where `full` is false. Before sm_80: a plain load and store.
 __device__ __forceinline__ void Copy4(unsigned dst, const float* src, bool full) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src),
                  "r"(full ? 4 : 0));
 #else
-    const float v = full ? *src : 0.0f;
-    asm volatile("st.shared.f32 [%0], %1;\n" ::"r"(dst), "f"(v));
+    *static_cast<float*>(__cvta_shared_to_generic(dst)) = full ? *src : 0.0f;
 #endif
 }
 
+// The same for 16 bytes (both addresses 16-byte aligned).
 __device__ __forceinline__ void Copy16(unsigned dst, const float* src, bool full) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
                  "r"(full ? 16 : 0));
 #else
-    const float4 v = full ? *reinterpret_cast<const float4*>(src) : make_float4(0, 0, 0, 0);
-    asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(dst), "f"(v.x), "f"(v.y),
-                 "f"(v.z), "f"(v.w));
+    *static_cast<float4*>(__cvta_shared_to_generic(dst)) =
+        full ? *reinterpret_cast<const float4*>(src) : make_float4(0, 0, 0, 0);
 #endif
 }
 
