@@ -17,16 +17,17 @@ inline constexpr Word kSassOf{
     "extracted, whatever else the build compiled for).",
     "%2$s 的 %1$s SASS，构建时由 cuobjdump 反汇编（无论构建还编译了哪些架构，只提取这一种）。"};
 inline constexpr Word kSassRecordedOf{
-    "%s SASS of %s, disassembled with cuobjdump on a GPU machine (%s) from PTX identical to this "
-    "build's (same SHA-256), and embedded at build time: this build's CUDA toolkit has no "
-    "cuobjdump.",
-    "%2$s 的 %1$s SASS：在 GPU 机器上用 cuobjdump 反汇编（%3$s），所依据的 PTX "
-    "与本次构建的完全相同（SHA-256 一致），构建时嵌入；本次构建的 CUDA 工具包没有 cuobjdump。"};
+    "%s SASS of %s, disassembled with cuobjdump on a GPU machine (%s) from a build of the same "
+    "sources by the same compiler as this build's (same SHA-256 of both), and embedded at build "
+    "time: this build's CUDA toolkit has no cuobjdump.",
+    "%2$s 的 %1$s SASS：在 GPU 机器上用 cuobjdump 反汇编（%3$s），所依据的构建与本次构建的源文件"
+    "和编译器完全相同（两者的 SHA-256 一致），构建时嵌入；本次构建的 CUDA 工具包没有 cuobjdump。"};
 inline constexpr Word kSassStale{
-    "No SASS: the recorded SASS of this file (%s) was made from other PTX than this build's, so "
+    "No SASS: the recorded SASS of this file (%s) was made from other sources than this build's, "
+    "so "
     "it is not this build's machine code. scripts/record-sass.sh on a GPU machine records it "
     "again.",
-    "没有 SASS：此文件已记录的 SASS（%s）来自与本次构建不同的 PTX，不是本次构建的机器码。在 GPU "
+    "没有 SASS：此文件已记录的 SASS（%s）来自与本次构建不同的源文件，不是本次构建的机器码。在 GPU "
     "机器上运行 scripts/record-sass.sh 可重新记录。"};
 inline constexpr Word kNoMachineCode{"No machine code: %s.", "没有机器码：%s。"};
 inline constexpr Word kNoCudaBuild{

@@ -86,6 +86,7 @@ set(CUOBJDUMP \"${cuobjdump}\")
 set(WHY \"${why}\")
 set(RECORDED \"${recorded}\")
 set(RECORDED_DIR \"${CMAKE_CURRENT_BINARY_DIR}/recorded_sass\")
+set(BASE \"${M_BASE}\")
 ")
     add_custom_command(
         OUTPUT ${out}

@@ -21,8 +21,8 @@ struct MachineCodeFile {
     const char* sass_note;  // why there is no SASS (empty when there is); "stale": the
                             // recording is of another version of this file
     // Empty: this build's cuobjdump. Else the recording's origin ("NVIDIA H100 80GB HBM3,
-    // 2026-11-22T10:02Z, cuobjdump ... V13.0.88"): assets/sass/sm_90.tar.xz, recorded from PTX
-    // identical to this build's.
+    // 2026-11-22T10:02Z, cuobjdump ... V13.0.88"): assets/sass/sm_90.tar.xz, recorded from a
+    // build of the same sources by the same compiler.
     const char* sass_source;
 };
 

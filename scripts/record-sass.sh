@@ -5,9 +5,9 @@
 # its objects and PTX:
 #   scripts/record-sass.sh [BUILD_DIR] [OUT_FILE]     (default build-gpu, sass-sm_90.tar.xz)
 # Commit OUT_FILE as assets/sass/sm_90.tar.xz. Each file of the archive, kernels/<...>.cu.sass,
-# starts with "//@ " lines: the source, the SHA-256 of the PTX the object was built from (the
-# build embeds the listing only where its own PTX has the same hash), the architecture and
-# where and when it was recorded; then cuobjdump's listing without the instruction encodings.
+# starts with "//@ " lines: the source, the SHA-256 key of the sources and compiler the object
+# was built from (the build embeds the listing only where its own key is the same), the
+# architecture and where and when it was recorded; then cuobjdump's listing without the instruction encodings.
 set -euo pipefail
 build=${1:-build-gpu}
 out_file=${2:-sass-sm_90.tar.xz}
@@ -21,6 +21,29 @@ when=$(date -u +%Y-%m-%dT%H:%MZ)
 version=$("$tool" --version | tail -1)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The key cmake/MachineCodeScript.cmake matches a recording by (see its source_key): the
+# compiler lines of the PTX's header, then every project file the PTX was compiled from (its
+# .d file; their paths made relative to the checkout that built them, their contents read from
+# this one, which the device tool copies from it), as "== <path>" and the content, in path order.
+source_key() {
+    local ptx=$1 rel=$2 dep=$1.d cu prefix
+    [ -f "$dep" ] || { echo "record-sass: no $dep (the build writes one next to each PTX)" >&2; exit 1; }
+    deps=$(sed -e ':a' -e 'N' -e '$!ba' -e 's/\\\n/ /g' "$dep" | sed -e '1s/^[^:]*://' |
+        tr -s ' \t\r\n' '\n\n\n\n' | grep -v '^$')
+    cu=$(echo "$deps" | grep -m1 -F "/$rel")
+    prefix=${cu%"/$rel"}
+    for what in '// Compiler Build ID' '// Cuda compilation tools' '// Based on NVVM' '.target '; do
+        line=$(grep -m1 -F "$what" "$ptx" || true)
+        printf '%s\n' "$line"
+    done >"$tmp/key"
+    echo "$deps" | while IFS= read -r d; do
+        case $d in "$prefix"/*) echo "${d#"$prefix"/}" ;; esac
+    done | LC_ALL=C sort -u | while IFS= read -r r; do
+        printf '== %s\n' "$r"
+        cat "$r"
+    done >>"$tmp/key"
+    sha256sum <"$tmp/key" | cut -d' ' -f1
+}
 count=0
 while IFS= read -r ptx; do
     rel="kernels/${ptx#"$ptx_dir"/kernels/}"
@@ -31,12 +54,10 @@ while IFS= read -r ptx; do
         exit 1
     fi
     mkdir -p "$tmp/$(dirname "$rel")"
+    key=$(source_key "$ptx" "$rel")
     {
         echo "//@ source $rel"
-        # As cmake/MachineCodeScript.cmake hashes it: without the path-derived tag of
-        # anonymous-namespace symbols.
-        echo "//@ ptx-sha256 $(sed -e 's/_INTERNAL_[0-9a-f]\+_/_INTERNAL_x_/g' \
-            -e 's/_GLOBAL__N__[0-9a-f]\+_/_GLOBAL__N__x_/g' "$ptx" | sha256sum | cut -d' ' -f1)"
+        echo "//@ source-sha256 $key"
         echo "//@ arch sm_90"
         echo "//@ recorded $gpu, $when, $version"
         { "$tool" -sass -arch sm_90 "$obj" || true; } |

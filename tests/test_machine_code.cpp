@@ -123,7 +123,7 @@ TEST(MachineCode, SixteenByteLoadsInSass) {
 }
 
 // Every hand-written kernel file has its SASS in this build: from this build's cuobjdump, or
-// recorded (assets/sass/sm_90.tar.xz) from PTX identical to this build's. A kernel changed
+// recorded (assets/sass/sm_90.tar.xz) from the same sources and compiler. A kernel changed
 // since the recording fails here until scripts/record-sass.sh records it again on a GPU
 // machine.
 TEST(MachineCode, EveryKernelFileHasThisBuildsSass) {
@@ -137,7 +137,7 @@ TEST(MachineCode, EveryKernelFileHasThisBuildsSass) {
         if (file.sass.empty())
             missing += "\n  " + path + ": " +
                        (std::string(file.sass_note) == "stale"
-                            ? "recorded from other PTX (" + std::string(file.sass_source) + ")"
+                            ? "recorded from other sources (" + std::string(file.sass_source) + ")"
                             : std::string(file.sass_note));
     EXPECT_TRUE(missing.empty())
         << "no SASS of this build for:" << missing

@@ -31,13 +31,15 @@ namespace lessons::gemm {
 namespace {
 
 // Copies 4 bytes from global to shared memory (the shared address `dst`), or writes zeros
-// there without reading `src` where `full` is false. Before sm_80: a plain load and store.
+// there without reading `src` where `full` is false. Before sm_80: a load, then a store whose
+// "memory" clobber keeps the compiler from moving shared-memory accesses across it.
 __device__ __forceinline__ void Copy4(unsigned dst, const float* src, bool full) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src),
                  "r"(full ? 4 : 0));
 #else
-    *static_cast<float*>(__cvta_shared_to_generic(dst)) = full ? *src : 0.0f;
+    const float v = full ? *src : 0.0f;
+    asm volatile("st.shared.f32 [%0], %1;\n" ::"r"(dst), "f"(v) : "memory");
 #endif
 }
 
@@ -47,8 +49,10 @@ __device__ __forceinline__ void Copy16(unsigned dst, const float* src, bool full
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
                  "r"(full ? 16 : 0));
 #else
-    *static_cast<float4*>(__cvta_shared_to_generic(dst)) =
-        full ? *reinterpret_cast<const float4*>(src) : make_float4(0, 0, 0, 0);
+    const float4 v = full ? *reinterpret_cast<const float4*>(src) : make_float4(0, 0, 0, 0);
+    asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(dst), "f"(v.x), "f"(v.y),
+                 "f"(v.z), "f"(v.w)
+                 : "memory");
 #endif
 }
 
