@@ -200,22 +200,28 @@ TEST(Roofline, Tf32RoofAndTheTensorCorePointsUnderIt) {
     EXPECT_TRUE(CurrentRoof(Json::array(), results).recorded);
 }
 
+namespace {
+
+// A worker that cannot start: the controller keeps to recorded results.
+class NoWorker : public WorkerLink {
+public:
+    bool Start(std::string* error) override {
+        *error = "no worker in this test";
+        return false;
+    }
+    bool Running() const override { return false; }
+    bool Send(const Json&) override { return false; }
+    std::vector<Json> Drain() override { return {}; }
+};
+
+}  // namespace
+
 // The recorded H100 results (assets/reference): lessons 41 and 42, recorded before the TF32
 // ceiling, adopt their bound in the controller; the roof's TF32 figure is above the fp32 peak
 // and every TF32 point sits under it.
 TEST(Roofline, RecordedReferenceResultsGiveATf32RoofAboveFp32) {
-    class Idle : public WorkerLink {
-    public:
-        bool Start(std::string* error) override {
-            *error = "no worker in this test";
-            return false;
-        }
-        bool Running() const override { return false; }
-        bool Send(const Json&) override { return false; }
-        std::vector<Json> Drain() override { return {}; }
-    };
     Controller c(
-        Catalog(), [] { return std::make_unique<Idle>(); }, LoadRecordedResults(nullptr));
+        Catalog(), [] { return std::make_unique<NoWorker>(); }, LoadRecordedResults(nullptr));
     const Roof roof = CurrentRoof(Json::array(), c.results());
     ASSERT_GT(roof.fp32_gflops, 0);
     ASSERT_GT(roof.tf32_gflops, 2 * roof.fp32_gflops);
@@ -241,17 +247,6 @@ TEST(Roofline, RecordedReferenceResultsGiveATf32RoofAboveFp32) {
 // The page and the inset drawn in an ImGui context without a window, from recorded results
 // (no worker: one that cannot start).
 namespace {
-
-class NoWorker : public WorkerLink {
-public:
-    bool Start(std::string* error) override {
-        *error = "no worker in this test";
-        return false;
-    }
-    bool Running() const override { return false; }
-    bool Send(const Json&) override { return false; }
-    std::vector<Json> Drain() override { return {}; }
-};
 
 RunResult Recorded(int number, uint64_t flops, Bound bound, double ceiling) {
     const Lesson& l = *Catalog().FindLesson(number);
