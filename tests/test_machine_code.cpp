@@ -145,8 +145,22 @@ TEST(MachineCode, EveryKernelFileHasThisBuildsSass) {
     EXPECT_EQ(std::string(t.sass_arch), "sm_90");
 }
 
+// Generic loads (SASS LD, not LDG or LDS: the address space is found per address at run time) in
+// the functions whose names contain `part`.
+int GenericLoads(std::string_view listing, const std::string& part) {
+    int total = 0;
+    for (const MachineFunction& f : SplitFunctions(listing, Isa::kSass)) {
+        if (f.name.find(part) == std::string::npos) continue;
+        std::string_view code = f.code;
+        for (size_t at = code.find(" LD."); at != std::string_view::npos;
+             at = code.find(" LD.", at + 1))
+            ++total;
+    }
+    return total;
+}
+
 // What the other lessons are about, in their SASS: warp shuffles (29), cp.async copies (39, and
-// none in 38), tensor-core MMAs (41).
+// none in 38), tensor-core MMAs (41) fed from shared memory by LDS, not by generic loads.
 TEST(MachineCode, SassHasWhatLessonsTeach) {
     const MachineCodeTable& t = MachineCodeFiles();
     if (!BuiltWithCuda()) GTEST_SKIP() << "no machine code: " << t.why_none;
@@ -157,6 +171,8 @@ TEST(MachineCode, SassHasWhatLessonsTeach) {
     ASSERT_TRUE(f29 && f41);
     EXPECT_GT(CountIn(f29->sass, Isa::kSass, {"gemv_29"}, "SHFL"), 0);
     EXPECT_GT(CountIn(f41->sass, Isa::kSass, {"gemm_41_wmma_tf32_kernel"}, "HMMA"), 0);
+    EXPECT_GT(CountIn(f41->sass, Isa::kSass, {"gemm_41_wmma_tf32_kernel"}, "LDS"), 0);
+    EXPECT_EQ(GenericLoads(f41->sass, "gemm_41_wmma_tf32_kernel"), 0);
     EXPECT_EQ(CountIn(f29->sass, Isa::kSass, {"gemv_29"}, "HMMA"), 0);
     const MachineCodeFile* f38 = FileOf(38);
     const MachineCodeFile* f39 = FileOf(39);

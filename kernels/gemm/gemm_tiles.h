@@ -22,7 +22,7 @@ constexpr std::array<const char*, 4> kTiles38 = {"256t-128x128x16-w64x32", "256t
 constexpr std::array<const char*, 4> kTiles39 = {
     "256t-128x256x8-w64x64-s3", "256t-128x256x8-w64x64-s2", "256t-128x128x8-w32x64-s2",
     "128t-64x128x8-w32x64-s3"};
-constexpr std::array<const char*, 4> kTiles41 = {"256t-128x256x16-w64x64", "128t-128x128x16-w64x64",
+constexpr std::array<const char*, 4> kTiles41 = {"128t-128x128x16-w64x64", "256t-128x256x16-w64x64",
                                                  "256t-128x128x16-w64x32", "128t-64x64x16-w32x32"};
 
 }  // namespace lessons::gemm
