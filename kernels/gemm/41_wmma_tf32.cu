@@ -10,12 +10,13 @@
 // compiles wmma::load_matrix_sync of a TF32 fragment to the generic wmma.load even when the
 // pointer is into shared memory (for f16 fragments it finds .shared itself): SASS LD with
 // 64-bit addresses, which the warp waits for like a global load. Stating .shared (LoadShared
-// below) gives LDS: 1.54 -> 1.25 ms at the 128 × 256 tile, 255 -> 221 registers, and Nsight
-// Compute's long-scoreboard stalls per issued instruction 0.47 -> 0.02. Blocks wholly inside
-// the matrices load their tiles without per-element bounds checks (the checked loads cost 11%
-// at the 128 × 256 tile); the rows of the B tile are padded by 8 floats, so the 32 lanes of a B
-// fragment read 32 different banks (with 4, two lanes share a bank). Shared memory is dynamic:
-// the widest tile needs more than the 48 KB a static allocation may have.
+// below) gives LDS: 1.64 -> 1.19 ms at the default tile; at 128 × 256, 1.53 -> 1.24 ms,
+// 255 -> 221 registers, and Nsight Compute's long-scoreboard stalls per issued instruction
+// 0.47 -> 0.02. Blocks wholly inside the matrices load their tiles without per-element bounds
+// checks (the checked loads cost 11% at the default tile); the rows of the B tile are padded
+// by 8 floats, so the 32 lanes of a B fragment read 32 different banks (with 4, two lanes share
+// a bank). Shared memory is dynamic: the widest tile needs more than the 48 KB a static
+// allocation may have.
 #include <mma.h>
 
 #include "gemm_gpu.cuh"
