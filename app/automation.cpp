@@ -151,6 +151,7 @@ void Automation::WritePositions(const UiState& ui, const Controller& controller)
                   {"results", controller.results().size()},
                   {"language", ui.settings.language},
                   {"prediction_lines", ui.prediction.size()},
+                  {"prediction", ui.prediction},
                   {"summary_rows", ui.summary_rows},
                   {"code_tab", ui.machine.tab},
                   {"listing_lines", ui.machine.lines.size()},

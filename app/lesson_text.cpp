@@ -82,6 +82,17 @@ std::string TitleFromText(std::string_view text) {
     return std::string();
 }
 
+namespace {
+
+// "1. text" starts a numbered item; "0.407 ms, ..." is a figure that a wrapped line starts with.
+bool IsNumberedItem(std::string_view line) {
+    size_t digits = 0;
+    while (digits < line.size() && std::isdigit(static_cast<unsigned char>(line[digits]))) ++digits;
+    return digits > 0 && line.size() > digits + 2 && line[digits] == '.' && line[digits + 1] == ' ';
+}
+
+}  // namespace
+
 bool IsAnswerLine(std::string_view line) {
     return line.rfind("Answer:", 0) == 0 || line.rfind("\xE7\xAD\x94\xEF\xBC\x9A", 0) == 0;  // 答：
 }
@@ -153,9 +164,7 @@ std::vector<TextBlock> ParseLessonText(std::string_view text) {
             paragraph = line;
         } else if (line.empty()) {
             flush();
-        } else if (line.rfind("- ", 0) == 0 ||
-                   (line.size() > 3 && std::isdigit(static_cast<unsigned char>(line[0])) &&
-                    line[1] == '.')) {
+        } else if (line.rfind("- ", 0) == 0 || IsNumberedItem(line)) {
             flush();
             paragraph = line;  // list items start their own paragraph...
             if (line[0] == '-') {

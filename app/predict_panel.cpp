@@ -28,13 +28,26 @@ CeilingSource PageCeilings(const Controller& c, const Registry& reg, const Lesso
     CeilingSource source = CeilingsFromDevice(c.device());
     if (source.known) return source;
     // No GPU here: the ceiling recorded with this lesson's result, then those of its chapter's
-    // other recorded one-GPU results (each names the ceiling it was compared with).
+    // other recorded one-GPU results (each names the ceiling it was compared with): first the
+    // ones at the page's chapter parameters (the same sizes, most likely the same recorded run,
+    // so that lesson 42 at 4096³ shows the fp32 ceiling its text quotes), then any.
     if (const RunResult* r = ShownResult(c, reg, lesson, run); r && r->recorded)
         AddRecordedCeiling(*r, &source);
-    for (const StoredResult& s : c.results())
-        if (s.origin == Origin::kRecorded && s.result.chapter == lesson.chapter &&
-            s.result.kind == StepKind::kGpu)
-            AddRecordedCeiling(s.result, &source);
+    const Chapter& chapter = reg.ChapterOf(lesson);
+    const ParamValues params = ResolveParams(lesson.params, run);
+    auto same_sizes = [&](const RunResult& r) {
+        for (const ParamSpec& spec : chapter.params) {
+            const ParamValue* mine = params.Find(spec.name);
+            const ParamValue* theirs = r.params.Find(spec.name);
+            if (!mine || !theirs || !(*mine == *theirs)) return false;
+        }
+        return true;
+    };
+    for (const bool first_pass : {true, false})
+        for (const StoredResult& s : c.results())
+            if (s.origin == Origin::kRecorded && s.result.chapter == lesson.chapter &&
+                s.result.kind == StepKind::kGpu && (!first_pass || same_sizes(s.result)))
+                AddRecordedCeiling(s.result, &source);
     return source;
 }
 

@@ -92,6 +92,23 @@ for lang in en zh; do
     fi
 done
 
+echo "== lesson 42 from recorded results: the fp32 ceiling named is the one recorded at its sizes"
+# Lesson 42's own result carries the TF32 ceiling; the fp32 one comes from the chapter's results at
+# the same m, n, k (the same recorded run: lesson 40's, which its text quotes), not from 64³.
+CUDA_LESSONS_RECTS_FILE="$out/lesson42.json" "$app" --lesson 42 --lang en --scale 1 \
+    --screenshot "$out/lesson42.png" || fail "cuda-lessons exited with $?"
+python3 - "$out/lesson42.json" "$(dirname "$0")/../assets/reference/gemm.json" <<'PY' || fail "lesson 42's prediction"
+import json, sys
+lines = json.load(open(sys.argv[1]))["state"]["prediction"]
+if not any(l.startswith("No GPU here") for l in lines):
+    sys.exit(0)  # a GPU machine: the worker's own ceilings are named
+want = next(r["ceiling"] for r in json.load(open(sys.argv[2]))
+            if r["lesson"] == 40 and (r["params"]["m"], r["params"]["n"], r["params"]["k"]) == (4096,) * 3)
+line = next(l for l in lines if l.startswith("No GPU here"))
+if "fp32 %.0f GFLOP/s" % want not in line:
+    sys.exit("expected fp32 %.0f GFLOP/s in: %s" % (want, line))
+PY
+
 echo "== a bloated imgui.ini is not loaded nor saved back; a saved window larger than the screen is clamped"
 python3 -c "
 import sys

@@ -89,6 +89,10 @@ TEST(LessonTextParse, BulletsAndNumberedItems) {
                       {Kind::kParagraph, "second"},
                       {Kind::kParagraph, "1. one"},
                       {Kind::kParagraph, "2. two after"}}));
+    EXPECT_EQ(ParseLessonText("10. ten\nafter"), (Blocks{{Kind::kParagraph, "10. ten after"}}));
+    EXPECT_EQ(ParseLessonText("At 4096³:\n0.407 ms, and\n1.5 times"),
+              (Blocks{{Kind::kParagraph, "At 4096³: 0.407 ms, and 1.5 times"}}))
+        << "a wrapped line that starts with a figure goes on the paragraph";
     EXPECT_EQ(
         ParseLessonText("- **Bold item.** text"),
         (Blocks{{Kind::kBullet, ""}, {Kind::kLeadIn, "Bold item."}, {Kind::kParagraph, "text"}}));
