@@ -11,6 +11,7 @@
 #include "gemv/gemv_cpu.h"
 #include "gemv_chapter.h"
 #include "lesson.h"
+#include "runner.h"
 
 using namespace lessons;
 using namespace lessons::gemv;
@@ -172,6 +173,31 @@ TEST(GemvWork, BytesOfAOnceXAndYAndTwoFlopsPerElement) {
     EXPECT_EQ(work.bytes_written, 17u * 4u);
     EXPECT_EQ(work.flops, 2u * 17u * 33u);
     EXPECT_EQ(work.bound, Bound::kRead);
+}
+
+// The page predicts from the chapter's work rule without running: the same work the step
+// reports when it runs, for every lesson of the chapter.
+TEST(GemvWork, ThePagesEstimateIsTheStepsWork) {
+    const GemvWorkload w(Spec(17, 33, "random"));
+    FixedStep step(w, std::vector<float>(17));
+    const Work ran = step.GetWork();
+    for (int number : {28, 29, 30, 31}) {
+        const Lesson* l = Catalog().FindLesson(number);
+        ASSERT_NE(l, nullptr) << number;
+        ParamValues p = ResolveParams(*l, {});
+        p.Set("m", ParamValue::Number(17));
+        p.Set("n", ParamValue::Number(33));
+        const std::optional<Work> estimate = EstimateWork(*l, Catalog().ChapterOf(*l), p);
+        ASSERT_TRUE(estimate) << number;
+        EXPECT_EQ(estimate->bytes_read, ran.bytes_read) << number;
+        EXPECT_EQ(estimate->bytes_written, ran.bytes_written) << number;
+        EXPECT_EQ(estimate->flops, ran.flops) << number;
+        EXPECT_EQ(estimate->bound, ran.bound) << number;
+    }
+    const Work huge = GemvWork(kMaxDimension, kMaxDimension);
+    EXPECT_EQ(huge.bytes_read, (kMaxDimension * kMaxDimension + kMaxDimension) * 4);
+    EXPECT_EQ(huge.flops, 2 * kMaxDimension * kMaxDimension);
+    EXPECT_EQ(GemvWork(uint64_t(1) << 40, uint64_t(1) << 40).bytes_read, kSaturated);
 }
 
 TEST(GemvEstimates, SaturateInsteadOfWrapping) {

@@ -81,14 +81,18 @@ Check GemvStep::Verify() const {
     return check;
 }
 
-Work GemvStep::GetWork() const {
+Work GemvWork(uint64_t m, uint64_t n) {
     Work w;
-    const uint64_t mn = m_work.m() * m_work.n();
-    w.bytes_read = (mn + m_work.n()) * sizeof(float);
-    w.bytes_written = m_work.m() * sizeof(float);
-    w.flops = 2 * mn;
+    const uint64_t mn = SaturatingMul(m, n);
+    w.bytes_read = SaturatingMul(SaturatingAdd(mn, n), sizeof(float));
+    w.bytes_written = SaturatingMul(m, sizeof(float));
+    w.flops = SaturatingMul(mn, 2);
     w.bound = Bound::kRead;
     return w;
+}
+
+Work GemvStep::GetWork() const {
+    return GemvWork(m_work.m(), m_work.n());
 }
 
 MemoryNeeds GemvGpuNeeds(const ParamValues& params) {

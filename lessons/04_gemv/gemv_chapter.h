@@ -35,6 +35,10 @@ private:
     std::vector<double> m_y, m_magnitude;
 };
 
+// The work of y = A·x, the same for every step: A once and x read, y written, 2·m·n flops,
+// against the read-only bandwidth. Saturates.
+Work GemvWork(uint64_t m, uint64_t n);
+
 // Host bytes of the workload: A, x, and the reference's two doubles per row. Saturates.
 uint64_t GemvWorkloadHostBytes(uint64_t m, uint64_t n);
 

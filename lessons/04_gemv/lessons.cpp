@@ -57,6 +57,11 @@ void RegisterGemvChapter(Registry& registry) {
                ", " + p.Choice("data") + ")";
     };
 
+    // The work without running: the page's prediction and the runner's choice of ceiling.
+    chapter.work = [](StepKind, const ParamValues& p) {
+        return GemvWork(p.Number("m"), p.Number("n"));
+    };
+
     const StepKind gpu = StepKind::kGpu;
     AddChapter(registry, chapter, "lessons/04_gemv",
                {
