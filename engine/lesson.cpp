@@ -67,6 +67,14 @@ const ParamSpec* Lesson::FindParam(std::string_view name) const {
     return nullptr;
 }
 
+std::string Lesson::OldId() const {
+    if (was <= 0) return {};
+    const size_t slash = id.find('/');
+    if (slash == std::string::npos) return {};
+    const std::string number = (was < 10 ? "0" : "") + std::to_string(was);
+    return id.substr(0, slash + 1) + number + "-" + id.substr(slash + 1);
+}
+
 std::optional<Work> EstimateWork(const Lesson& lesson, const Chapter& chapter,
                                  const ParamValues& params) {
     if (lesson.work) return lesson.work(params);

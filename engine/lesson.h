@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "params.h"
+#include "step.h"
+#include "work.h"
 
 namespace lessons {
 
@@ -66,41 +68,6 @@ struct Check {
     std::vector<NamedValue> values;
 };
 
-// Which measured ceiling a step's rate is compared with.
-enum class Bound {
-    kNone,  // no ceiling (CPU steps)
-    kRead,  // read-mostly: the read-only streaming bandwidth
-    kCopy,  // reads and writes alike: the device copy bandwidth
-    kFp32,  // arithmetic: the fp32 FMA peak
-    kTf32,  // arithmetic on TF32 tensor cores: cuBLAS's own TF32 SGEMM rate (GetTf32Ceiling)
-    kH2D,   // limited by host-to-device copies over PCIe
-    kPeer,  // limited by copies between GPUs
-};
-const char* ToString(Bound bound);
-Bound ParseBound(std::string_view text);  // "" or unknown: kNone
-// Arithmetic bounds (fp32, TF32): the rate is GFLOP/s, not GB/s.
-inline bool IsArithmetic(Bound bound) {
-    return bound == Bound::kFp32 || bound == Bound::kTf32;
-}
-// What the ceiling is, in words: "read-only bandwidth", "fp32 FMA peak", ...
-const char* CeilingDescription(Bound bound);
-
-// The work a step must do at the least, the basis of every rate and of the roofline.
-struct Work {
-    uint64_t bytes_read = 0;     // device (or host, for CPU steps) memory
-    uint64_t bytes_written = 0;  // device (or host) memory
-    uint64_t flops = 0;
-    uint64_t h2d_bytes = 0;   // over PCIe, host to device
-    uint64_t d2h_bytes = 0;   // over PCIe, device to host
-    uint64_t peer_bytes = 0;  // between GPUs
-    Bound bound = Bound::kNone;
-    // The rate is taken over this part of the time when the step reports it (the kernel,
-    // without the copies around it), else over the whole sample.
-    std::string rate_part = "kernel";
-
-    uint64_t MemoryBytes() const { return bytes_read + bytes_written; }
-};
-
 // A step set up for one workload and parameter set: buffers allocated, nothing timed yet.
 // Run() executes the step once and times itself; Verify() checks the output of the last Run().
 class StepInstance {
@@ -141,10 +108,6 @@ struct StepContext {
 
 using StepFactory =
     std::function<std::unique_ptr<StepInstance>(const Workload&, const StepContext&)>;
-// The work a step must do for a parameter set, computed without running it (the prediction of
-// a lesson's page). Where the work depends on the data (split: the line breaks found), the
-// expected count for the data kind is used.
-using WorkFn = std::function<Work(const ParamValues&)>;
 // Bytes one thread of a step's kernel has in flight from memory at once (its independent
 // loads), for Little's law; 0 when not declared.
 using InFlightFn = std::function<uint64_t(const ParamValues&)>;
@@ -170,14 +133,20 @@ struct StepRunner {
 };
 
 struct Lesson {
+    // The lesson's position in the catalogue (1, 2, ...), from the order of the chapters and of
+    // their rows: a handle within one process, never typed, shown or stored (show `label`, store
+    // `id`).
     int number = 0;
-    std::string id;       // "split/04-one-thread-per-pair": menu, legend, CLI, CSV, tests
+    std::string label;    // "5.8": the chapter's number and the row's place in it, as shown
+    int was = 0;          // the global number it had before chapters numbered their own lessons
+                          // (scripts and recorded results written before); 0 for later ones
+    std::string id;       // "split/one-thread-per-pair": menu, legend, CLI, CSV, tests
     std::string chapter;  // chapter id
     std::string title;
     std::string title_zh;
     StepKind kind = StepKind::kCpu;
     bool library = false;     // a library call (CUB, cuBLAS): the library picks its launch
-    int previous = 0;         // lesson plotted against this one; 0 for a chapter's first
+    int previous = 0;         // lesson plotted against this one (its `number`); 0 for none
     std::string source_path;  // the step's file, e.g. "kernels/split/04_one_thread_per_pair.cu"
     std::string_view source;  // its contents (embedded at build time)
     std::string_view text_en;
@@ -185,12 +154,19 @@ struct Lesson {
     // The lesson's own parameters first, then its chapter's (added by Registry::AddLesson).
     std::vector<ParamSpec> params;
     std::function<MemoryNeeds(const ParamValues&)> needs;
+    StepDecl step;         // how a GPU step runs (its kind's data); empty for CPU steps
     StepRunner runner;     // runner.make is null when this build cannot run the step
     WorkFn work;           // the work at a parameter set (EstimateWork); null: not declared
     InFlightFn in_flight;  // bytes in flight per thread (GPU steps); null: not declared
     SeedFigure seed;       // the seed author's figure for this step, when there is one
+    // The instruction classes the step is about (highlighted and counted in the code view,
+    // and what its profile measures); empty: the global loads and stores.
+    std::vector<std::string> focus;
 
     const ParamSpec* FindParam(std::string_view name) const;
+    // The id it had before chapters numbered their own lessons ("gemm/39-double-buffering"),
+    // as recorded results and scripts of that time name it; empty when `was` is 0.
+    std::string OldId() const;
 };
 
 struct Chapter {
@@ -213,6 +189,9 @@ struct Chapter {
     // The work a step of this kind does at a parameter set, without running it (lessons may
     // declare their own instead).
     std::function<Work(StepKind, const ParamValues&)> work;
+    // Its lesson pages draw the whole roofline (every chapter's results under this GPU's
+    // roofs) in place of the small inset every other GPU lesson shows.
+    bool whole_roofline = false;
 };
 
 // The work `lesson` must do at `params` (every parameter of the lesson, resolved), computed

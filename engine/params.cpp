@@ -193,6 +193,7 @@ ParamSpec BlockParam(uint64_t min, uint64_t max, uint64_t default_block, bool po
     p.default_value = ParamValue::Number(default_block);
     p.unit = "threads";
     p.why = std::move(why);
+    p.launch_shape = true;
     return p;
 }
 
@@ -221,6 +222,7 @@ ParamSpec GpusParam() {
     p.default_value = ParamValue::Number(1);
     p.unit = "GPUs";
     p.why = "no more than the GPUs present: a run with more is refused, naming how many there are";
+    p.gpu_count = true;
     return p;
 }
 

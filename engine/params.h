@@ -53,6 +53,15 @@ struct ParamSpec {
     std::string unit;        // shown beside numbers: "threads", "GPUs" (sizes have their own)
     bool log_scale = false;  // a slider on a log axis suits it (data sizes, matrix sizes)
     std::string why;         // why the values are restricted, shown with the choices
+    // It sets the shape of the step's launch (a block size, or a tile configuration that fixes
+    // the block): a GPU step of its own kernels has one, a library step none; a block sweep
+    // runs along it.
+    bool launch_shape = false;
+    // The number of GPUs a step uses (GpusParam): results along it are charted per GPU count.
+    bool gpu_count = false;
+    // Its choices are names to show as they are, not words to translate (a tile configuration
+    // such as "256t-128x128x8-w64x32").
+    bool verbatim_choices = false;
 
     // Empty when the value is accepted, else why not (naming the parameter, the value and the
     // valid range or choices).

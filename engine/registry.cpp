@@ -15,7 +15,8 @@ bool IsNumber(std::string_view s) {
 }
 
 std::string Name(const Lesson& l) {
-    return "lesson " + std::to_string(l.number) + " (" + (l.id.empty() ? "no id" : l.id) + ")";
+    return "lesson " + (l.label.empty() ? std::to_string(l.number) : l.label) + " (" +
+           (l.id.empty() ? "no id" : l.id) + ")";
 }
 
 }  // namespace
@@ -37,7 +38,7 @@ void Registry::AddLesson(Lesson lesson) {
 }
 
 std::vector<std::string> Registry::Validate(bool require_runners) const {
-    std::vector<std::string> problems;
+    std::vector<std::string> problems = m_problems;
     std::set<int> chapter_numbers;
     std::set<std::string> chapter_ids;
     for (const Chapter& c : m_chapters) {
@@ -57,13 +58,18 @@ std::vector<std::string> Registry::Validate(bool require_runners) const {
     }
 
     std::map<int, const Lesson*> by_number;
-    std::set<std::string> ids;
+    std::set<std::string> ids, labels;
+    std::set<int> old_numbers;
     for (const Lesson& l : m_lessons) {
         const std::string name = Name(l);
         if (l.number <= 0) problems.push_back(name + ": number must be positive");
         if (!by_number.emplace(l.number, &l).second)
             problems.push_back(name + ": number " + std::to_string(l.number) + " is used twice");
         if (l.id.empty()) problems.push_back(name + ": empty id");
+        if (!l.label.empty() && !labels.insert(l.label).second)
+            problems.push_back(name + ": label '" + l.label + "' is used twice");
+        if (l.was != 0 && !old_numbers.insert(l.was).second)
+            problems.push_back(name + ": old number " + std::to_string(l.was) + " is used twice");
         if (!ids.insert(l.id).second)
             problems.push_back(name + ": id '" + l.id + "' is used twice");
         if (!chapter_ids.count(l.chapter))
@@ -101,8 +107,10 @@ std::vector<std::string> Registry::Validate(bool require_runners) const {
                 problems.push_back(name + ": the default of '" + p.name +
                                    "' is refused: " + why_not);
         }
-        // A block size, or (GEMM) a tile configuration that fixes the block.
-        const bool has_block = l.FindParam("block") || l.FindParam("tile");
+        // A parameter that sets the launch's shape: a block size, or a configuration that
+        // fixes the block.
+        const bool has_block = std::any_of(l.params.begin(), l.params.end(),
+                                           [](const ParamSpec& p) { return p.launch_shape; });
         if (l.kind == StepKind::kGpu) {
             if (!has_block && !l.library)
                 problems.push_back(name + ": a GPU lesson must declare its block sizes");
@@ -130,30 +138,20 @@ std::vector<std::string> Registry::Validate(bool require_runners) const {
     return problems;
 }
 
-std::vector<std::string> Registry::AttachRunners(
-    const std::vector<std::pair<std::string, StepRunner>>& runners) {
-    std::vector<std::string> orphans;
-    for (const auto& [id, runner] : runners) {
-        auto it = std::find_if(m_lessons.begin(), m_lessons.end(),
-                               [&](const Lesson& l) { return l.id == id; });
-        if (it == m_lessons.end())
-            orphans.push_back(id);
-        else
-            it->runner = runner;
-    }
-    return orphans;
-}
-
 const Lesson* Registry::FindLesson(int number) const {
     for (const Lesson& l : m_lessons)
         if (l.number == number) return &l;
     return nullptr;
 }
 
-const Lesson* Registry::FindLesson(std::string_view number_or_id) const {
-    if (IsNumber(number_or_id)) return FindLesson(std::stoi(std::string(number_or_id)));
+const Lesson* Registry::FindLesson(std::string_view name) const {
+    const bool old_number = IsNumber(name);
+    const int was = old_number ? std::stoi(std::string(name)) : 0;
     for (const Lesson& l : m_lessons)
-        if (l.id == number_or_id) return &l;
+        if (old_number ? l.was == was : (l.label == name || l.id == name)) return &l;
+    if (old_number) return nullptr;
+    for (const Lesson& l : m_lessons)
+        if (l.was != 0 && l.OldId() == name) return &l;
     return nullptr;
 }
 

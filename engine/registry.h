@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -15,10 +16,11 @@ public:
     void AddChapter(Chapter chapter);
     // The lesson's chapter must be added first: its parameters are appended to the lesson's.
     void AddLesson(Lesson lesson);
-    // Attaches the runners a GPU library provides, by lesson id. Returns the ids that match
-    // no lesson (a runner without a lesson is a mistake the caller reports).
-    std::vector<std::string> AttachRunners(
-        const std::vector<std::pair<std::string, StepRunner>>& runners);
+    // A problem found while declaring (a row naming a previous lesson that is not there),
+    // reported by Validate().
+    void AddProblem(std::string problem) { m_problems.push_back(std::move(problem)); }
+    // Where this build can run GPU steps: the lessons, to attach their runners.
+    std::vector<Lesson>& mutable_lessons() { return m_lessons; }
 
     // Every problem found, one message each: duplicate ids or numbers, a previous lesson that
     // does not exist or is not earlier in the same chapter, missing texts or source, a GPU
@@ -30,8 +32,12 @@ public:
     const std::vector<Chapter>& chapters() const { return m_chapters; }
     const std::vector<Lesson>& lessons() const { return m_lessons; }
 
-    // By number ("4") or id ("split/04-one-thread-per-pair"); nullptr when unknown.
-    const Lesson* FindLesson(std::string_view number_or_id) const;
+    // As a person or a script names a lesson: its label ("5.8"), its id
+    // ("gemm/double-buffering"), or, as scripts and recorded results written before chapters
+    // numbered their own lessons do, its old global number ("39") or old id
+    // ("gemm/39-double-buffering"); nullptr when none matches.
+    const Lesson* FindLesson(std::string_view name) const;
+    // By its position in the catalogue (Lesson::number); nullptr when out of range.
     const Lesson* FindLesson(int number) const;
     // By number ("1") or id ("split").
     const Chapter* FindChapter(std::string_view number_or_id) const;
@@ -41,6 +47,7 @@ public:
 private:
     std::vector<Chapter> m_chapters;
     std::vector<Lesson> m_lessons;
+    std::vector<std::string> m_problems;
 };
 
 }  // namespace lessons

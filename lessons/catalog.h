@@ -26,13 +26,12 @@ void RegisterGemmChapter(Registry& registry);
 void RegisterRooflineChapter(Registry& registry);
 void RegisterAllreduceChapter(Registry& registry);
 
-// --- lessons_runners: the GPU library (or, without CUDA, none) ---
-// Every GPU step's runner, by lesson id; empty in a build without CUDA.
-std::vector<std::pair<std::string, StepRunner>> GpuRunners();
-// The catalogue with the GPU runners attached.
+// --- lessons_runners: the catalogue with the GPU library (or, without CUDA, without it) ---
+// The catalogue with each GPU lesson's runner attached: its step kind's implementation (each
+// chapter's *_harness.cu registers its kinds) over the kernels its source file registered.
 const Registry& RunnableCatalog();
-// The problems of the runnable catalogue: Validate(), plus (with CUDA) a GPU lesson without
-// a runner or a runner without a lesson.
+// The problems of the runnable catalogue: Validate(), plus (with CUDA) a GPU lesson whose step
+// kind has no implementation or whose kernels are missing, and a kernel file no lesson names.
 const std::vector<std::string>& RunnableCatalogProblems();
 
 }  // namespace lessons

@@ -189,41 +189,9 @@ std::map<std::string, int> CountClasses(std::string_view code, Isa isa) {
 }
 
 std::vector<std::string> FocusClasses(const Lesson& lesson) {
-    // What each step is about, in instructions. A new lesson adds its row here (README,
-    // "Adding a lesson"); one without a row gets the global loads and stores.
-    static const std::map<std::string, std::vector<std::string>> kFocus = {
-        {"split/04-one-thread-per-pair", {"LDG", "ATOM", "BRA"}},
-        {"split/05-pinned-memory", {"LDG", "ATOM", "BRA"}},
-        {"split/06-branch-free-padding", {"LDG", "ATOM", "BRA"}},
-        {"split/07-shared-memory", {"LDS", "STS", "BAR", "ATOM"}},
-        {"split/08-four-bytes-per-thread", {"LDG", "LDS", "STS", "BAR", "ATOM"}},
-        {"split/10-vector-loads-block-compaction", {"LDG.128", "SHFL", "BAR", "ATOM"}},
-        {"split/11-overlapped-chunks", {"LDG.128", "SHFL", "BAR", "ATOM"}},
-        {"basics/15-global-vs-shared", {"LDG", "LDS", "STS", "BAR"}},
-        {"basics/16-branch-divergence", {"BRA", "FP32"}},
-        {"basics/17-coalescing", {"LDG", "STG"}},
-        {"reduce/20-v0-interleaved-global", {"LDG", "STG", "BAR", "BRA"}},
-        {"reduce/21-v1-shared-memory", {"LDS", "STS", "BAR", "BRA"}},
-        {"reduce/22-v2-add-during-load", {"LDG", "LDS", "STS", "BAR"}},
-        {"reduce/23-v3-unrolled-last-warp", {"LDS", "STS", "BAR", "FP32"}},
-        {"reduce/24-v4-warp-shuffle", {"SHFL", "LDS", "BAR"}},
-        {"reduce/25-v5-vectorized-one-pass", {"LDG.128", "LDG", "SHFL", "ATOM"}},
-        {"gemv/28-thread-per-row", {"LDG", "FP32"}},
-        {"gemv/29-warp-per-row", {"LDG", "SHFL", "FP32"}},
-        {"gemv/30-vectorized-rows-per-warp", {"LDG.128", "SHFL", "FP32", "BAR"}},
-        {"gemm/32-naive", {"LDG", "FP32"}},
-        {"gemm/33-coalesced", {"LDG", "FP32"}},
-        {"gemm/34-shared-memory-tiles", {"LDS", "STS", "BAR", "FP32"}},
-        {"gemm/35-1d-register-blocking", {"LDS", "FP32", "BAR"}},
-        {"gemm/36-2d-register-blocking", {"LDS", "FP32", "BAR"}},
-        {"gemm/37-vectorized-transposed-a", {"LDG.128", "LDS", "STS", "FP32"}},
-        {"gemm/38-warp-tiling", {"LDS", "FP32", "BAR"}},
-        {"gemm/39-double-buffering", {"CP.ASYNC", "LDS", "BAR", "FP32"}},
-        {"gemm/41-wmma-tf32", {"HMMA", "LDS", "STS", "BAR"}},
-        {"roofline/43-roofline", {"FP32", "LDG", "STG"}},
-    };
-    auto it = kFocus.find(lesson.id);
-    return it != kFocus.end() ? it->second : std::vector<std::string>{"LDG", "STG"};
+    // What the step is about, in instructions: its row's `.focus`; without one, the global
+    // loads and stores.
+    return lesson.focus.empty() ? std::vector<std::string>{"LDG", "STG"} : lesson.focus;
 }
 
 std::vector<std::string> KernelNames(const Lesson& lesson, const Lesson* previous) {

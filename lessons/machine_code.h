@@ -61,8 +61,8 @@ const InstructionClass* ClassOfLine(std::string_view line, Isa isa);
 // How many lines of `code` fall in each class (classes with none are left out).
 std::map<std::string, int> CountClasses(std::string_view code, Isa isa);
 
-// The instruction classes a lesson is about (highlighted in its code view), by lesson id;
-// lessons not in the table get the global loads and stores.
+// The instruction classes a lesson is about (highlighted in its code view): its row's `.focus`;
+// a lesson that declares none gets the global loads and stores.
 std::vector<std::string> FocusClasses(const Lesson& lesson);
 
 // The kernel names a lesson's step launches, found in its source (`__global__ void NAME`), or

@@ -1,5 +1,10 @@
+#include <algorithm>
+#include <exception>
+
 #include "catalog.h"
 #include "device.h"
+#include "kernel_family.h"
+#include "step_kinds.h"
 
 namespace lessons {
 namespace {
@@ -9,13 +14,44 @@ struct Runnable {
     std::vector<std::string> problems;
 };
 
+std::string Name(const Lesson& l) {
+    return "lesson " + l.label + " (" + l.id + ")";
+}
+
+// Each GPU lesson's runner, from its step kind's implementation in the GPU library.
+void AttachRunners(Runnable& r) {
+    std::vector<Lesson>& lessons = r.registry.mutable_lessons();
+    for (Lesson& l : lessons) {
+        if (l.kind != StepKind::kGpu) continue;
+        auto impl = StepKindImpls().find(l.step.type());
+        if (impl == StepKindImpls().end()) {
+            r.problems.push_back(Name(l) + ": the GPU library implements no step kind '" +
+                                 l.step.type().name() + "'");
+            continue;
+        }
+        const Lesson* previous = r.registry.FindLesson(l.previous);
+        try {
+            l.runner = impl->second(l.step.data(), StepSite{l, previous});
+        } catch (const std::exception& e) {
+            r.problems.push_back(Name(l) + ": " + e.what());
+        }
+    }
+    // A kernel file whose kernels no lesson launches is declared by no row.
+    for (const KernelFamily& f : KernelFamilies()) {
+        const bool named = std::any_of(lessons.begin(), lessons.end(), [&](const Lesson& l) {
+            return SameSourceFile(f.file, l.source_path);
+        });
+        if (!named)
+            r.problems.push_back("'" + f.file +
+                                 "' registers kernels, and no lesson names it as its source");
+    }
+}
+
 const Runnable& Get() {
     static const Runnable runnable = [] {
         Runnable r;
         r.registry = Catalog();
-        for (const std::string& id : r.registry.AttachRunners(GpuRunners()))
-            r.problems.push_back("the GPU library has a runner for '" + id +
-                                 "', which is no lesson");
+        if (BuiltWithCuda()) AttachRunners(r);
         for (std::string& p : r.registry.Validate(BuiltWithCuda())) r.problems.push_back(p);
         return r;
     }();

@@ -31,4 +31,6 @@ cudaError_t Launch(const float* a, const float* x, float* y, int m, int n, int b
 const GemvKernel kGemv28{"gemv_28_thread_per_row_kernel",
                          reinterpret_cast<const void*>(&gemv_28_thread_per_row_kernel), &Launch};
 
+LESSONS_KERNELS(kGemv28);
+
 }  // namespace lessons::gemv

@@ -35,4 +35,6 @@ cudaError_t Launch(const float* a, const float* x, float* y, int m, int n, int b
 const GemvKernel kGemv29{"gemv_29_warp_per_row_kernel",
                          reinterpret_cast<const void*>(&gemv_29_warp_per_row_kernel), &Launch};
 
+LESSONS_KERNELS(kGemv29);
+
 }  // namespace lessons::gemv

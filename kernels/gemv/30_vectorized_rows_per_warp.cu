@@ -109,4 +109,6 @@ cudaError_t Launch(const float* a, const float* x, float* y, int m, int n, int b
 const GemvKernel kGemv30{"gemv_30_vectorized_kernel",
                          reinterpret_cast<const void*>(&gemv_30_vectorized_kernel), &Launch};
 
+LESSONS_KERNELS(kGemv30);
+
 }  // namespace lessons::gemv

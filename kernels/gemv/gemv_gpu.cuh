@@ -1,10 +1,12 @@
-// Chapter 4, GEMV: the GPU steps' kernels (device code only). Each kernel file exports, beside
-// its kernel, what the harness needs to launch it and to query it.
+// Chapter 4, GEMV: the GPU steps' kernels (device code only). Each kernel file registers,
+// beside its kernel, what the harness needs to launch it and to query it (LESSONS_KERNELS).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <string>
+
+#include "kernel_family.h"
 
 namespace lessons::gemv {
 
@@ -16,10 +18,6 @@ struct GemvKernel {
     cudaError_t (*launch)(const float* a, const float* x, float* y, int m, int n, int block,
                           cudaStream_t stream);
 };
-
-extern const GemvKernel kGemv28;  // one thread per row
-extern const GemvKernel kGemv29;  // one warp per row, shuffle reduction
-extern const GemvKernel kGemv30;  // 16-byte loads, several rows per warp when rows are short
 
 // Lesson 30's group: the lanes that share one row of n floats in blocks of `block` threads (a
 // power of two from 1 to 32, or the whole block, when it is a power of two and the row has at

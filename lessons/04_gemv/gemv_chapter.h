@@ -79,7 +79,4 @@ protected:
 // Device memory of a GPU step: A, x and y.
 MemoryNeeds GemvGpuNeeds(const ParamValues& params);
 
-// The GPU steps, by lesson id (gemv_harness.cu).
-std::vector<std::pair<std::string, StepRunner>> GemvGpuRunners();
-
 }  // namespace lessons::gemv

@@ -9,6 +9,8 @@
 #include "errors.h"
 #include "gemv/gemv_gpu.cuh"
 #include "gemv_chapter.h"
+#include "gemv_steps.h"
+#include "kernels_of.h"
 
 namespace lessons::gemv {
 namespace {
@@ -122,7 +124,7 @@ StepRunner CublasRunner() {
     r.make = [](const Workload& w, const StepContext&) {
         const std::string why = Gemv31Unavailable();
         if (!why.empty())
-            throw UnavailableError("lesson 31 (gemv/31-cublas) cannot run here: " + why);
+            throw UnavailableError("cuBLAS cannot run here: " + why);
         return std::unique_ptr<StepInstance>(std::make_unique<CublasStep>(w));
     };
     return r;
@@ -130,13 +132,9 @@ StepRunner CublasRunner() {
 
 }  // namespace
 
-std::vector<std::pair<std::string, StepRunner>> GemvGpuRunners() {
-    return {
-        {"gemv/28-thread-per-row", KernelRunner(kGemv28)},
-        {"gemv/29-warp-per-row", KernelRunner(kGemv29)},
-        {"gemv/30-vectorized-rows-per-warp", KernelRunner(kGemv30)},
-        {"gemv/31-cublas", CublasRunner()},
-    };
-}
+LESSONS_STEP_KIND(Kernel, [](const Kernel&, const StepSite& site) {
+    return KernelRunner(OnlyKernel<GemvKernel>(site));
+});
+LESSONS_STEP_KIND(Cublas, [](const Cublas&, const StepSite&) { return CublasRunner(); });
 
 }  // namespace lessons::gemv

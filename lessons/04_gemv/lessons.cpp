@@ -1,9 +1,10 @@
-// Chapter 4, GEMV: the chapter and its lessons, one row each. GPU steps get their runners from
-// gemv_harness.cu where the GPU library is linked.
+// Chapter 4, GEMV: the chapter and its lessons, one row each. Each GPU step's kind is
+// implemented in gemv_harness.cu, where the GPU library is linked.
 #include "catalog.h"
 #include "checked.h"
 #include "declare.h"
 #include "gemv_chapter.h"
+#include "gemv_steps.h"
 #include "units.h"
 
 namespace lessons {
@@ -28,7 +29,6 @@ ParamSpec Dimension(std::string name, std::string label_en, std::string label_zh
 void RegisterGemvChapter(Registry& registry) {
     using namespace gemv;
     Chapter chapter;
-    chapter.number = 4;
     chapter.id = "gemv";
     chapter.title = "GEMV: y = A·x";
     chapter.title_zh = "GEMV：矩阵乘向量 y = A·x";
@@ -62,43 +62,39 @@ void RegisterGemvChapter(Registry& registry) {
         return GemvWork(p.Number("m"), p.Number("n"));
     };
 
-    const StepKind gpu = StepKind::kGpu;
+    const ParamSpec block = BlockParam(32, 1024, 256);
     AddChapter(registry, chapter, "lessons/04_gemv",
                {
-                   {28,
-                    "28-thread-per-row",
-                    "One thread per row",
-                    gpu,
-                    0,
-                    "kernels/gemv/28_thread_per_row.cu",
-                    {BlockParam(32, 1024, 256)},
-                    &GemvGpuNeeds},
-                   {29,
-                    "29-warp-per-row",
-                    "One warp per row, shuffle reduction",
-                    gpu,
-                    28,
-                    "kernels/gemv/29_warp_per_row.cu",
-                    {BlockParam(32, 1024, 256)},
-                    &GemvGpuNeeds},
-                   {30,
-                    "30-vectorized-rows-per-warp",
-                    "float4 loads, several rows per warp",
-                    gpu,
-                    29,
-                    "kernels/gemv/30_vectorized_rows_per_warp.cu",
-                    {BlockParam(32, 1024, 256)},
-                    &GemvGpuNeeds},
-                   {31,
-                    "31-cublas",
-                    "cuBLAS cublasSgemv",
-                    gpu,
-                    30,
-                    "kernels/gemv/31_cublas.cu",
-                    {},
-                    &GemvGpuNeeds,
-                    nullptr,
-                    true},
+                   {.slug = "thread-per-row",
+                    .title = "One thread per row",
+                    .source = "kernels/gemv/28_thread_per_row.cu",
+                    .step = Kernel{},
+                    .params = {block},
+                    .needs = &GemvGpuNeeds,
+                    .focus = {"LDG", "FP32"},
+                    .was = 28},
+                   {.slug = "warp-per-row",
+                    .title = "One warp per row, shuffle reduction",
+                    .source = "kernels/gemv/29_warp_per_row.cu",
+                    .step = Kernel{},
+                    .params = {block},
+                    .needs = &GemvGpuNeeds,
+                    .focus = {"LDG", "SHFL", "FP32"},
+                    .was = 29},
+                   {.slug = "vectorized-rows-per-warp",
+                    .title = "float4 loads, several rows per warp",
+                    .source = "kernels/gemv/30_vectorized_rows_per_warp.cu",
+                    .step = Kernel{},
+                    .params = {block},
+                    .needs = &GemvGpuNeeds,
+                    .focus = {"LDG.128", "SHFL", "FP32", "BAR"},
+                    .was = 30},
+                   {.slug = "cublas",
+                    .title = "cuBLAS cublasSgemv",
+                    .source = "kernels/gemv/31_cublas.cu",
+                    .step = Cublas{},
+                    .needs = &GemvGpuNeeds,
+                    .was = 31},
                });
 }
 

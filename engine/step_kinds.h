@@ -1,0 +1,53 @@
+// The implementations of the step kinds, where the GPU library is linked: each chapter's harness
+// registers one per kind, and the runnable catalogue asks them for every GPU lesson's runner.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <typeindex>
+#include <typeinfo>
+#include <utility>
+
+#include "lesson.h"
+
+namespace lessons {
+
+// Where a step kind's implementation is asked for a runner: the lesson (its source path names
+// the kernel file whose kernels it launches) and the lesson before it (a step that reuses the
+// previous step's kernels finds them through it).
+struct StepSite {
+    const Lesson& lesson;
+    const Lesson* previous;
+};
+
+// Makes a runner; throws std::logic_error naming what is missing (no kernels registered by the
+// lesson's source, a tile without its kernel, ...), which the runnable catalogue reports.
+using StepKindImpl = std::function<StepRunner(const void* kind, const StepSite& site)>;
+
+// The implementations of the step kinds linked into this process, by the kind's type.
+inline std::map<std::type_index, StepKindImpl>& StepKindImpls() {
+    static std::map<std::type_index, StepKindImpl> impls;
+    return impls;
+}
+
+template <class Kind>
+struct StepKindRegistration {
+    explicit StepKindRegistration(std::function<StepRunner(const Kind&, const StepSite&)> make) {
+        StepKindImpls()[std::type_index(typeid(Kind))] =
+            [make = std::move(make)](const void* kind, const StepSite& site) {
+                return make(*static_cast<const Kind*>(kind), site);
+            };
+    }
+};
+
+#define LESSONS_STEP_KIND_CAT2(a, b) a##b
+#define LESSONS_STEP_KIND_CAT(a, b) LESSONS_STEP_KIND_CAT2(a, b)
+// In a harness (.cu): LESSONS_STEP_KIND(gemm::Tiled, [](const gemm::Tiled& k, const StepSite& s)
+// { ... return runner; });
+#define LESSONS_STEP_KIND(Kind, ...)                                           \
+    static const ::lessons::StepKindRegistration<Kind> LESSONS_STEP_KIND_CAT( \
+        lessons_step_kind_, __LINE__) {                                        \
+        __VA_ARGS__                                                            \
+    }
+
+}  // namespace lessons

@@ -1,0 +1,61 @@
+#include "declare.h"
+
+#include <algorithm>
+#include <map>
+
+namespace lessons {
+
+void AddChapter(Registry& registry, Chapter chapter, const std::string& folder,
+                const std::vector<LessonRow>& rows) {
+    if (chapter.number == 0) {
+        for (const Chapter& c : registry.chapters())
+            chapter.number = std::max(chapter.number, c.number);
+        ++chapter.number;
+    }
+    const std::string id = chapter.id;
+    const int chapter_number = chapter.number;
+    registry.AddChapter(std::move(chapter));
+    int ordinal = 0;
+    for (const Lesson& l : registry.lessons()) ordinal = std::max(ordinal, l.number);
+    std::map<std::string, int> by_slug;  // the rows added so far
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const LessonRow& row = rows[i];
+        Lesson l;
+        l.number = ++ordinal;
+        l.label = std::to_string(chapter_number) + "." + std::to_string(i + 1);
+        l.was = row.was;
+        l.id = id + "/" + row.slug;
+        l.chapter = id;
+        l.title = row.title;
+        l.kind = row.step.empty() ? StepKind::kCpu : StepKind::kGpu;
+        l.library = row.step.library();
+        if (!row.previous) {
+            l.previous = i > 0 ? l.number - 1 : 0;
+        } else if (*row.previous) {
+            auto it = by_slug.find(row.previous);
+            if (it != by_slug.end())
+                l.previous = it->second;
+            else
+                registry.AddProblem("lesson " + l.label + " (" + l.id + "): previous lesson '" +
+                                    row.previous + "' is no earlier row of its chapter");
+        }
+        l.source_path = row.source;
+        l.source = EmbeddedFile(row.source);
+        l.text_en = EmbeddedFile(folder + "/" + row.slug + ".en.md");
+        l.text_zh = EmbeddedFile(folder + "/" + row.slug + ".zh.md");
+        l.title_zh = HeadingTitle(l.text_zh);
+        l.params = row.params;
+        for (const ParamSpec& p : row.step.params()) l.params.push_back(p);
+        l.needs = row.needs;
+        l.step = row.step;
+        l.runner.make = row.cpu;
+        l.work = row.work ? row.work : row.step.work();
+        l.in_flight = row.in_flight;
+        l.seed = row.seed;
+        l.focus = row.focus;
+        by_slug[row.slug] = l.number;
+        registry.AddLesson(std::move(l));
+    }
+}
+
+}  // namespace lessons
