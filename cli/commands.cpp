@@ -34,10 +34,10 @@ const Lesson& FindLessonOrThrow(const std::string& key) {
     const Lesson* lesson = Runnable().FindLesson(key);
     if (!lesson) {
         const auto& all = Runnable().lessons();
-        throw UsageError("unknown lesson '" + key + "': use a number from " +
-                         std::to_string(all.front().number) + " to " +
-                         std::to_string(all.back().number) + " or an id such as " + all.front().id +
-                         " (see 'cuda-lessons-cli list')");
+        throw UsageError("unknown lesson '" + key + "': use a lesson's number such as " +
+                         all.front().label + ", its id such as " + all.front().id +
+                         ", or its number before chapters numbered their own lessons (see "
+                         "'cuda-lessons-cli list')");
     }
     return *lesson;
 }
@@ -81,7 +81,7 @@ void CheckUnused(const std::vector<const Lesson*>& lessons, const Options& o) {
         for (const Lesson* l : lessons) used = used || l->FindParam(name);
         if (used) continue;
         const Lesson& first = *lessons.front();
-        const std::string who = lessons.size() == 1 ? "lesson " + std::to_string(first.number)
+        const std::string who = lessons.size() == 1 ? "lesson " + first.label
                                                     : "no lesson of chapter " + first.chapter;
         if (std::find(o.from_set.begin(), o.from_set.end(), name) != o.from_set.end()) {
             std::string names;
@@ -128,11 +128,12 @@ int List(Format format) {
         return kExitOk;
     }
     if (format == Format::kCsv) {
-        std::cout << "lesson,id,chapter,kind,title,available,params\n";
+        std::cout << "lesson,id,was,chapter,kind,title,available,params\n";
         for (const Lesson& l : registry.lessons()) {
             std::string params;
             for (const ParamSpec& p : l.params) params += (params.empty() ? "" : " ") + p.name;
-            std::cout << l.number << ',' << l.id << ',' << registry.ChapterOf(l).number << ','
+            std::cout << l.label << ',' << l.id << ',' << (l.was ? std::to_string(l.was) : "")
+                      << ',' << registry.ChapterOf(l).number << ','
                       << ToString(l.kind) << ",\"" << l.title << "\","
                       << (session.Unavailable(l).empty() ? "true" : "false") << ',' << params
                       << "\n";
@@ -141,16 +142,21 @@ int List(Format format) {
     }
     for (const Chapter& c : registry.chapters()) {
         std::cout << "Chapter " << c.number << " (" << c.id << "): " << c.title << "\n";
-        TextTable table({"#", "id", "kind", "title", "parameters", "runs here"}, {true});
+        TextTable table({"#", "id", "was", "kind", "title", "parameters", "runs here"}, {true});
         for (const Lesson* l : registry.LessonsOf(c)) {
             const std::string why = session.Unavailable(*l);
             std::string params;
             for (const ParamSpec& p : l->params) params += (params.empty() ? "" : " ") + p.name;
-            table.AddRow({std::to_string(l->number), l->id, ToString(l->kind), l->title, params,
+            table.AddRow({l->label, l->id, l->was ? std::to_string(l->was) : "", ToString(l->kind),
+                          l->title, params,
                           why.empty() ? "yes" : "no: " + why});
         }
         std::cout << table.Render() << "\n";
     }
+    std::cout << "#: the lesson's number (chapter.step), as the program shows it; id: its name, "
+                 "which stays when lessons are added; was: its number before chapters numbered "
+                 "their own lessons (recorded results use it). run, sweep and the GUI's --lesson "
+                 "take any of the three.\n";
     return kExitOk;
 }
 
@@ -248,7 +254,7 @@ int Sweep(const std::string& key, const Options& options, const std::string& par
         for (size_t i = 0; i < results.size(); ++i)
             if (results[i].verified && (best < 0 || results[i].rate_ms < results[best].rate_ms))
                 best = static_cast<int>(i);
-        std::cout << "lesson " << lesson.number << " (" << lesson.id << ") over " << spec.name
+        std::cout << "lesson " << lesson.label << " (" << lesson.id << ") over " << spec.name
                   << (lesson.kind == StepKind::kGpu ? " on " + CeilingsLine() : std::string())
                   << "\n";
         const char* unit = results.empty() ? "GB/s" : results.front().RateUnit();
@@ -294,7 +300,7 @@ int Bench(const std::string& chapter_key, const Options& options, Format format)
         for (const Lesson* lesson : lessons) {
             const std::string why = session.Unavailable(*lesson);
             if (!why.empty()) {
-                t.AddRow({std::to_string(lesson->number), lesson->id, ToString(lesson->kind), "-",
+                t.AddRow({lesson->label, lesson->id, ToString(lesson->kind), "-",
                           "-", "-", "-", "-", "-", "-", "-", "-", "not run: " + why});
                 continue;
             }

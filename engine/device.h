@@ -116,7 +116,7 @@ void FlushL2(int ordinal = 0);
 bool BuiltWithCuda();
 
 // NCCL, as the multi-GPU lessons load it at run time: the file and version, or why it is
-// unavailable and what to install (cuda/nccl_loader.h).
+// unavailable and what to install (kernels/nccl/nccl_loader.h).
 std::string NcclStatus();
 
 // Old single-device calls, kept while callers move to the list: device 0 (or, without a GPU,

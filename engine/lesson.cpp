@@ -71,8 +71,8 @@ std::string Lesson::OldId() const {
     if (was <= 0) return {};
     const size_t slash = id.find('/');
     if (slash == std::string::npos) return {};
-    const std::string number = (was < 10 ? "0" : "") + std::to_string(was);
-    return id.substr(0, slash + 1) + number + "-" + id.substr(slash + 1);
+    const std::string old_number = (was < 10 ? "0" : "") + std::to_string(was);
+    return id.substr(0, slash + 1) + old_number + "-" + id.substr(slash + 1);
 }
 
 std::optional<Work> EstimateWork(const Lesson& lesson, const Chapter& chapter,

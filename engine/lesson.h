@@ -149,8 +149,10 @@ struct Lesson {
     int previous = 0;         // lesson plotted against this one (its `number`); 0 for none
     std::string source_path;  // the step's file, e.g. "kernels/split/04_one_thread_per_pair.cu"
     std::string_view source;  // its contents (embedded at build time)
-    std::string_view text_en;
-    std::string_view text_zh;
+    // Its texts, links to other lessons ("[[gemm/double-buffering]]") rendered with their
+    // current numbers (lessons/text_links.cpp).
+    std::string text_en;
+    std::string text_zh;
     // The lesson's own parameters first, then its chapter's (added by Registry::AddLesson).
     std::vector<ParamSpec> params;
     std::function<MemoryNeeds(const ParamValues&)> needs;

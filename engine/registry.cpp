@@ -80,7 +80,7 @@ std::vector<std::string> Registry::Validate(bool require_runners) const {
         if (l.title_zh.empty())
             problems.push_back(name +
                                ": no Chinese title (the first line of its Chinese text, "
-                               "\"# 第 N 课 — 标题\")");
+                               "\"# 标题\")");
         if (l.text_en.empty()) problems.push_back(name + ": no English text");
         if (l.text_zh.empty()) problems.push_back(name + ": no Chinese text");
         if (l.source.empty())
@@ -116,6 +116,10 @@ std::vector<std::string> Registry::Validate(bool require_runners) const {
                 problems.push_back(name + ": a GPU lesson must declare its block sizes");
             else if (has_block && l.library)
                 problems.push_back(name + ": a library step has no block size to declare");
+            if (!l.library && l.focus.empty())
+                problems.push_back(name +
+                                   ": a GPU step with kernels of its own must name the instruction "
+                                   "classes it is about (its row's .focus)");
             if (require_runners && !l.runner.make)
                 problems.push_back(name + ": the GPU library has no runner for it");
         } else if (!l.runner.make) {

@@ -121,9 +121,14 @@ using F = ResultField;
 std::vector<ResultField> MakeFields() {
     std::vector<ResultField> f;
     auto add = [&f](F field) { f.push_back(std::move(field)); };
-    add({"lesson", [](const RunResult& r) { return Json(r.lesson); },
-         [](RunResult& r, const Json& v) { r.lesson = v.get<int>(); }, true, "lesson", "课", true,
-         [](const RunResult& r) { return std::to_string(r.lesson); }});
+    // "5.8"; results recorded before chapters numbered their own lessons carry the old global
+    // number here (AdoptCatalogIdentity finds their lesson by id).
+    add({"lesson", [](const RunResult& r) { return Json(r.label); },
+         [](RunResult& r, const Json& v) {
+             if (v.is_string()) r.label = v.get<std::string>();
+             else r.lesson = v.get<int>();
+         },
+         true, "lesson", "课", true, [](const RunResult& r) { return r.label; }});
     add({"id", [](const RunResult& r) { return Json(r.id); },
          [](RunResult& r, const Json& v) { r.id = v.get<std::string>(); }, true, nullptr, nullptr,
          false, [](const RunResult& r) { return r.id; }});
@@ -343,6 +348,19 @@ RunResult RunResultFromJson(const Json& j) {
     return r;
 }
 
+bool AdoptCatalogIdentity(const Registry& registry, RunResult& r) {
+    const Lesson* lesson = registry.FindLesson(r.id);
+    if (!lesson) {
+        r.lesson = 0;  // no lesson of this catalogue: matched by nothing
+        return false;
+    }
+    r.lesson = lesson->number;
+    r.label = lesson->label;
+    r.id = lesson->id;
+    r.chapter = lesson->chapter;
+    return true;
+}
+
 bool AdoptDeclaredBound(const Registry& registry, RunResult& r) {
     if (r.work.bound != Bound::kFp32) return false;
     const Lesson* lesson = registry.FindLesson(r.id);
@@ -402,8 +420,9 @@ Json ToJson(const ParamSpec& p) {
 
 Json LessonToJson(const Registry& registry, const Lesson& l, const std::string& unavailable) {
     Json j;
-    j["lesson"] = l.number;
+    j["lesson"] = l.label;
     j["id"] = l.id;
+    j["was"] = l.was ? Json(l.was) : Json(nullptr);
     j["chapter"] = registry.ChapterOf(l).number;
     j["chapter_id"] = l.chapter;
     j["title"] = l.title;
@@ -411,7 +430,8 @@ Json LessonToJson(const Registry& registry, const Lesson& l, const std::string& 
     j["kind"] = ToString(l.kind);
     j["available"] = unavailable.empty();
     j["unavailable_reason"] = unavailable.empty() ? Json(nullptr) : Json(unavailable);
-    j["previous"] = l.previous ? Json(l.previous) : Json(nullptr);
+    const Lesson* previous = registry.FindLesson(l.previous);
+    j["previous"] = previous ? Json(previous->id) : Json(nullptr);
     j["source"] = l.source_path;
     j["library"] = l.library;
     Json params = Json::array();

@@ -1,5 +1,6 @@
 // What a run is asked to do (RunOptions) and what it reports (RunResult). One field table
-// (result_fields.cpp) writes a result as JSON, CSV and the GUI's table, and reads it back.
+// (ResultFields() in report.cpp) writes a result as JSON, CSV and the GUI's table, and reads it
+// back.
 #pragma once
 
 #include <cstdint>
@@ -44,7 +45,8 @@ struct CeilingFigures {
 };
 
 struct RunResult {
-    int lesson = 0;
+    int lesson = 0;     // the lesson's position in this process's catalogue (Lesson::number)
+    std::string label;  // "5.8", as shown; JSON's "lesson"
     std::string id;
     std::string title;
     std::string chapter;

@@ -79,7 +79,7 @@ ParamValues ResolveParams(const Lesson& lesson, const RawParams& raw,
     for (const auto& [name, text] : raw) {
         if (lesson.FindParam(name)) continue;
         if (!unused)
-            throw UsageError("lesson " + std::to_string(lesson.number) + " has no parameter '" +
+            throw UsageError("lesson " + lesson.label + " has no parameter '" +
                              name + "': its parameters are " + ParamNames(lesson));
         if (std::find(unused->begin(), unused->end(), name) == unused->end())
             unused->push_back(name);
@@ -155,7 +155,7 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
                          " is out of range: use 1 to 100000");
     const std::string why_not = Unavailable(lesson);
     if (!why_not.empty())
-        throw UnavailableError("lesson " + std::to_string(lesson.number) + " (" + lesson.id +
+        throw UnavailableError("lesson " + lesson.label + " (" + lesson.id +
                                ") cannot run here: " + why_not);
     const std::vector<int> devices = DevicesFor(lesson, params);
 
@@ -178,7 +178,7 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
         if (needs.device_bytes > memory.free_bytes)
             throw UsageError(
                 chapter.describe(spec.params) + " needs " + FormatSize(needs.device_bytes) +
-                " of GPU memory for lesson " + std::to_string(lesson.number) + " but only " +
+                " of GPU memory for lesson " + lesson.label + " but only " +
                 FormatSize(memory.free_bytes) + " of " + FormatSize(memory.total_bytes) +
                 " is free on GPU " + std::to_string(d) + "; choose a smaller size");
     }
@@ -188,6 +188,7 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
 
     RunResult r;
     r.lesson = lesson.number;
+    r.label = lesson.label;
     r.id = lesson.id;
     r.title = lesson.title;
     r.chapter = chapter.id;
@@ -289,7 +290,7 @@ std::vector<SweepPoint> PlanSweep(const Lesson& lesson, const RunOptions& base,
             why = lesson.library ? "the library chooses its own"
                                  : (lesson.kind == StepKind::kCpu ? "it runs on the CPU" : why);
         throw UsageError(
-            "lesson " + std::to_string(lesson.number) + " has no " +
+            "lesson " + lesson.label + " has no " +
             (param == "block" ? std::string("block size") : "parameter '" + param + "'") +
             " to sweep (" + why + ")");
     }
@@ -336,7 +337,7 @@ std::vector<SweepPoint> PlanSweep(const Lesson& lesson, const RunOptions& base,
     if (std::all_of(points.begin(), points.end(),
                     [](const SweepPoint& p) { return !p.skip_reason.empty(); }))
         throw UsageError("nothing to sweep: no value of '" + range + "' is accepted by lesson " +
-                         std::to_string(lesson.number) + ":" + reasons);
+                         lesson.label + ":" + reasons);
     return points;
 }
 

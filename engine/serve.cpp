@@ -246,13 +246,15 @@ void ReadRequests(const std::shared_ptr<ServeState>& state, std::istream& in) {
 }
 
 const Lesson& LessonField(const Registry& registry, const json& request) {
-    if (!request.contains("lesson")) throw UsageError("missing \"lesson\" (a number or an id)");
+    if (!request.contains("lesson"))
+        throw UsageError("missing \"lesson\" (its number such as \"5.8\", or its id)");
     const json& v = request["lesson"];
     const std::string key = v.is_string() ? v.get<std::string>() : v.dump();
     const Lesson* lesson = registry.FindLesson(key);
     if (!lesson)
-        throw UsageError("unknown lesson " + key + ": use a number from 'list' or an id like " +
-                         registry.lessons().front().id);
+        throw UsageError("unknown lesson " + key + ": use a lesson's number such as \"" +
+                         registry.lessons().front().label + "\" or its id such as " +
+                         registry.lessons().front().id + " (see 'list')");
     return *lesson;
 }
 
@@ -303,16 +305,16 @@ public:
         if (op == "attributes") {
             const ParamValues params = ResolveParams(lesson, base.params);  // validates them
             if (lesson.library || lesson.kind != StepKind::kGpu)
-                throw UsageError("lesson " + std::to_string(lesson.number) +
+                throw UsageError("lesson " + lesson.label +
                                  " has no kernel of its own (" +
                                  (lesson.library ? "a library step" : "a CPU step") + ")");
             const std::string why = m_session.Unavailable(lesson);
             if (!why.empty())
-                throw UnavailableError("lesson " + std::to_string(lesson.number) +
+                throw UnavailableError("lesson " + lesson.label +
                                        " cannot run here: " + why);
             json reply = {{"id", id},
                           {"type", "attributes"},
-                          {"lesson", lesson.number},
+                          {"lesson", lesson.id},
                           {"params", ToJson(params)},
                           {"attributes", ToJson(lesson.runner.attributes(params))}};
             if (params.Has("block")) reply["block"] = params.Number("block");

@@ -1,6 +1,7 @@
 #include "catalog.h"
 
 #include "resources.h"
+#include "text_links.h"
 
 namespace lessons {
 
@@ -20,6 +21,7 @@ const Registry& Catalog() {
         RegisterGemmChapter(r);
         RegisterRooflineChapter(r);
         RegisterAllreduceChapter(r);
+        RenderLessonLinks(r);  // the texts' [[links]], now that every lesson has its number
         return r;
     }();
     return registry;

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernel_family.h"
 #include "registry.h"
 
 namespace lessons {
@@ -30,6 +31,11 @@ void RegisterAllreduceChapter(Registry& registry);
 // The catalogue with each GPU lesson's runner attached: its step kind's implementation (each
 // chapter's *_harness.cu registers its kinds) over the kernels its source file registered.
 const Registry& RunnableCatalog();
+// Attaches each GPU lesson of `registry` its runner (its step kind's implementation, over the
+// kernels its source registered) and returns what is wrong: a kind without an implementation, a
+// lesson whose kernels are missing, a family in `families` that no lesson's source names.
+std::vector<std::string> AttachGpuRunners(Registry& registry,
+                                          const std::vector<KernelFamily>& families);
 // The problems of the runnable catalogue: Validate(), plus (with CUDA) a GPU lesson whose step
 // kind has no implementation or whose kernels are missing, and a kernel file no lesson names.
 const std::vector<std::string>& RunnableCatalogProblems();

@@ -18,40 +18,46 @@ std::string Name(const Lesson& l) {
     return "lesson " + l.label + " (" + l.id + ")";
 }
 
-// Each GPU lesson's runner, from its step kind's implementation in the GPU library.
-void AttachRunners(Runnable& r) {
-    std::vector<Lesson>& lessons = r.registry.mutable_lessons();
+}  // namespace
+
+std::vector<std::string> AttachGpuRunners(Registry& registry,
+                                          const std::vector<KernelFamily>& families) {
+    std::vector<std::string> problems;
+    std::vector<Lesson>& lessons = registry.mutable_lessons();
     for (Lesson& l : lessons) {
         if (l.kind != StepKind::kGpu) continue;
         auto impl = StepKindImpls().find(l.step.type());
         if (impl == StepKindImpls().end()) {
-            r.problems.push_back(Name(l) + ": the GPU library implements no step kind '" +
-                                 l.step.type().name() + "'");
+            problems.push_back(Name(l) + ": the GPU library implements no step kind '" +
+                               l.step.type().name() + "'");
             continue;
         }
-        const Lesson* previous = r.registry.FindLesson(l.previous);
+        const Lesson* previous = registry.FindLesson(l.previous);
         try {
             l.runner = impl->second(l.step.data(), StepSite{l, previous});
         } catch (const std::exception& e) {
-            r.problems.push_back(Name(l) + ": " + e.what());
+            problems.push_back(Name(l) + ": " + e.what());
         }
     }
     // A kernel file whose kernels no lesson launches is declared by no row.
-    for (const KernelFamily& f : KernelFamilies()) {
+    for (const KernelFamily& f : families) {
         const bool named = std::any_of(lessons.begin(), lessons.end(), [&](const Lesson& l) {
             return SameSourceFile(f.file, l.source_path);
         });
         if (!named)
-            r.problems.push_back("'" + f.file +
-                                 "' registers kernels, and no lesson names it as its source");
+            problems.push_back("'" + f.file +
+                               "' registers kernels, and no lesson names it as its source");
     }
+    return problems;
 }
+
+namespace {
 
 const Runnable& Get() {
     static const Runnable runnable = [] {
         Runnable r;
         r.registry = Catalog();
-        if (BuiltWithCuda()) AttachRunners(r);
+        if (BuiltWithCuda()) r.problems = AttachGpuRunners(r.registry, KernelFamilies());
         for (std::string& p : r.registry.Validate(BuiltWithCuda())) r.problems.push_back(p);
         return r;
     }();

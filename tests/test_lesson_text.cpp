@@ -1,14 +1,19 @@
 // The lesson-text renderer without ImGui: the Markdown subset the lesson files use, and line
-// breaking measured by a fake font (one unit per Latin character, two per CJK character).
+// breaking measured by a fake font (one unit per Latin character, two per CJK character). And the
+// texts' links to other lessons (lessons/text_links.h), rendered with the current numbers.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "catalog.h"
+#include "declare.h"
 #include "lesson_text.h"
+#include "resources.h"
+#include "text_links.h"
 
 using namespace lessons;
 using namespace lessons::app;
@@ -209,7 +214,7 @@ TEST(LessonTextAnswers, AnAnswerRunsToTheEndOfItsParagraph) {
 // answer block, and with the answers hidden none of their text is left.
 TEST(LessonTextAnswers, EveryLessonHasAnswersAndHiddenModeShowsNone) {
     for (const Lesson& lesson : Catalog().lessons()) {
-        for (const std::string_view* text : {&lesson.text_en, &lesson.text_zh}) {
+        for (const std::string* text : {&lesson.text_en, &lesson.text_zh}) {
             const std::string where =
                 std::string(lesson.id) + (text == &lesson.text_en ? " (en)" : " (zh)");
             size_t answer_lines = 0;
@@ -247,5 +252,192 @@ TEST(LessonTextTitle, TheHeadingGivesTheTitle) {
         EXPECT_FALSE(zh.empty()) << lesson.id;
         EXPECT_EQ(zh.find("\xE7\xAC\xAC"), std::string::npos) << lesson.id << ": " << zh;  // 第
         EXPECT_EQ(zh.find('`'), std::string::npos) << lesson.id << ": " << zh;
+    }
+}
+
+// --- Links between lessons (lessons/text_links.h) ---
+
+namespace {
+
+// Three chapters, numbered as the catalogue numbers them; "roofline" is both a chapter and a
+// lesson of it.
+Registry LinkRegistry() {
+    Registry r;
+    const auto chapter = [&](int number, const char* id) {
+        Chapter c;
+        c.number = number;
+        c.id = id;
+        r.AddChapter(c);
+    };
+    int ordinal = 0;
+    const auto lesson = [&](const char* chapter_id, const char* slug, const char* label) {
+        Lesson l;
+        l.number = ++ordinal;
+        l.chapter = chapter_id;
+        l.id = std::string(chapter_id) + "/" + slug;
+        l.label = label;
+        l.was = 30 + ordinal;
+        r.AddLesson(l);
+    };
+    chapter(1, "split");
+    lesson("split", "naive-scan", "1.1");
+    lesson("split", "openmp", "1.2");
+    chapter(5, "gemm");
+    lesson("gemm", "naive", "5.1");
+    lesson("gemm", "double-buffering", "5.8");
+    chapter(6, "roofline");
+    lesson("roofline", "roofline", "6.1");
+    return r;
+}
+
+const Lesson& LessonOf(const Registry& r, std::string_view id) {
+    for (const Lesson& l : r.lessons())
+        if (l.id == id) return l;
+    throw std::logic_error("no lesson " + std::string(id));
+}
+
+RenderedText Render(std::string_view text, std::string_view from,
+                    TextLanguage language = TextLanguage::kEnglish) {
+    static const Registry registry = LinkRegistry();
+    return RenderLessonText(text, LessonOf(registry, from), language, registry);
+}
+
+std::string Rendered(std::string_view text, std::string_view from,
+                     TextLanguage language = TextLanguage::kEnglish) {
+    const RenderedText r = Render(text, from, language);
+    EXPECT_TRUE(r.broken.empty()) << text << ": " << r.broken.front();
+    return r.text;
+}
+
+using Broken = std::vector<std::string>;
+
+}  // namespace
+
+TEST(LessonLinks, ALessonIdRendersItsLabelAndTheWordsAroundItStay) {
+    EXPECT_EQ(Rendered("as lesson [[gemm/double-buffering]]'s tiles", "split/openmp"),
+              "as lesson 5.8's tiles");
+    EXPECT_EQ(
+        Rendered("第 [[gemm/double-buffering]] 课的分块", "split/openmp", TextLanguage::kChinese),
+        "第 5.8 课的分块");
+    EXPECT_EQ(Rendered("[[split/naive-scan]]", "gemm/naive"), "1.1") << "a link alone";
+    EXPECT_EQ(Rendered("lesson\n[[split/openmp]]).", "gemm/naive"), "lesson\n1.2).");
+}
+
+TEST(LessonLinks, ABareSlugIsALessonOfTheSameChapter) {
+    EXPECT_EQ(Rendered("lessons [[naive]]–[[double-buffering]]", "gemm/naive"), "lessons 5.1–5.8");
+    EXPECT_EQ(Rendered("第 [[openmp]]、[[naive-scan]] 课", "split/openmp", TextLanguage::kChinese),
+              "第 1.2、1.1 课");
+    EXPECT_EQ(Render("[[naive]]", "split/openmp").broken, (Broken{"[[naive]]"}))
+        << "a bare slug never reaches into another chapter";
+}
+
+TEST(LessonLinks, AChapterIdRendersItsNumber) {
+    EXPECT_EQ(Rendered("chapter [[gemm]] builds it", "split/naive-scan"), "chapter 5 builds it");
+    EXPECT_EQ(Rendered("第 [[gemm]] 章", "split/naive-scan", TextLanguage::kChinese), "第 5 章");
+    EXPECT_EQ(Rendered("[[roofline]]", "gemm/naive"), "6");
+    EXPECT_EQ(Rendered("[[roofline]]", "roofline/roofline"), "6.1")
+        << "in its own chapter a bare name is a lesson first";
+    EXPECT_EQ(Rendered("[[roofline/roofline]] of chapter [[roofline]]", "gemm/naive"),
+              "6.1 of chapter 6");
+}
+
+TEST(LessonLinks, ALinkThatNamesNothingStaysAndIsReported) {
+    const RenderedText r = Render("a [[nothing]], [[gemm/nothing]] and [[]].", "gemm/naive");
+    EXPECT_EQ(r.text, "a [[nothing]], [[gemm/nothing]] and [[]].");
+    EXPECT_EQ(r.broken, (Broken{"[[nothing]]", "[[gemm/nothing]]", "[[]]"}));
+    EXPECT_EQ(Render("[[39]] [[5.8]] [[gemm/39-double-buffering]] [[gemm/]]", "gemm/naive").broken,
+              (Broken{"[[39]]", "[[5.8]]", "[[gemm/39-double-buffering]]", "[[gemm/]]"}))
+        << "old numbers, labels and old ids are no links";
+    const RenderedText unclosed = Render("see [[naive\n]] and [[naive]]", "gemm/naive");
+    EXPECT_EQ(unclosed.text, "see [[naive\n]] and 5.1");
+    EXPECT_EQ(unclosed.broken, (Broken{"[[naive"})) << "a link ends on its line";
+}
+
+TEST(LessonLinks, TheHeadingGetsTheLabelInEitherLanguage) {
+    const std::string en =
+        Rendered("# Double buffering (cp.async)\n\nAfter [[naive]].", "gemm/double-buffering");
+    EXPECT_EQ(en, "# Lesson 5.8 — Double buffering (cp.async)\n\nAfter 5.1.");
+    EXPECT_EQ(HeadingTitle(en), "Double buffering (cp.async)");
+    const std::string zh =
+        Rendered("# 双缓冲（cp.async）\n\n正文。", "gemm/double-buffering", TextLanguage::kChinese);
+    EXPECT_EQ(zh, "# 第 5.8 课 — 双缓冲（cp.async）\n\n正文。");
+    EXPECT_EQ(HeadingTitle(zh), "双缓冲（cp.async）");
+    EXPECT_EQ(Rendered("# Title", "split/openmp"), "# Lesson 1.2 — Title");
+}
+
+TEST(LessonLinks, TextWithoutLinksOrHeadingIsUnchanged) {
+    for (const std::string_view text :
+         {std::string_view(""), std::string_view("Plain text, lesson five.\n"),
+          std::string_view("a [single] bracket ]] and [x] and [ [y] ]"),
+          std::string_view("## Not the heading\n#NoSpace")})
+        EXPECT_EQ(Rendered(text, "gemm/naive"), text);
+}
+
+TEST(LessonLinks, RenderingTheRegistryReportsBrokenLinksAsProblems) {
+    Registry r = LinkRegistry();
+    r.mutable_lessons()[3].text_en = "# Double buffering\n\nAs [[naive]] and [[x]].";
+    r.mutable_lessons()[3].text_zh = "# 双缓冲\n\n同 [[split/x]]。";
+    RenderLessonLinks(r);
+    const Lesson& l = LessonOf(r, "gemm/double-buffering");
+    EXPECT_EQ(l.text_en, "# Lesson 5.8 — Double buffering\n\nAs 5.1 and [[x]].");
+    EXPECT_EQ(l.text_zh, "# 第 5.8 课 — 双缓冲\n\n同 [[split/x]]。");
+    const std::vector<std::string> problems = r.Validate();
+    for (const std::string expected :
+         {"lesson 5.8 (gemm/double-buffering): its English text links to [[x]], which is no "
+          "lesson or chapter",
+          "lesson 5.8 (gemm/double-buffering): its Chinese text links to [[split/x]], which is "
+          "no lesson or chapter"})
+        EXPECT_NE(std::find(problems.begin(), problems.end(), expected), problems.end())
+            << expected;
+}
+
+// The catalogue's own texts, as written: none types a lesson's or a chapter's number (they
+// link), and none numbers its heading.
+TEST(LessonLinks, NoTextTypesALessonNumber) {
+    const std::vector<std::pair<const char*, std::regex>> typed = {
+        {"lesson N", std::regex(R"(\blessons?\s+\d)", std::regex::icase)},
+        {"chapter N", std::regex(R"(\bchapters?\s+\d)", std::regex::icase)},
+        {"第 N 课/章", std::regex(R"(第\s*\d+\s*(课|章))")},
+        {"a number after a link",
+         std::regex(R"(\]\]\s*(、|–|→|\band\b|\bor\b|\bto\b|到第|和)\s*\d)")},
+        {"a number before a link",
+         std::regex(R"(\b\d+\s*(,|、|–|→|\band\b|\bor\b|\bto\b|到第|和)\s*\[\[)")},
+    };
+    int texts = 0;
+    for (const auto& [path, text] : EmbeddedFiles()) {
+        if (path.rfind("lessons/", 0) != 0 || path.size() < 3 ||
+            path.compare(path.size() - 3, 3, ".md") != 0)
+            continue;
+        ++texts;
+        const std::string body(text);
+        for (const auto& [what, re] : typed) {
+            std::smatch m;
+            if (std::regex_search(body, m, re))
+                ADD_FAILURE() << path << " types " << what << ": \""
+                              << body.substr(m.position() > 20 ? m.position() - 20 : 0, 60)
+                              << "\": link to the lesson ([[chapter/slug]], see text_links.h)";
+        }
+        const std::string heading = body.substr(0, body.find('\n'));
+        EXPECT_TRUE(heading.rfind("# ", 0) == 0) << path << ": " << heading;
+        EXPECT_EQ(heading.find("Lesson "), std::string::npos) << path << ": " << heading;
+        EXPECT_EQ(heading.find("第"), std::string::npos) << path << ": " << heading;
+    }
+    EXPECT_EQ(texts, 2 * static_cast<int>(Catalog().lessons().size()));
+}
+
+TEST(LessonLinks, EveryLinkOfTheCatalogueResolves) {
+    for (const std::string& p : CatalogProblems()) ADD_FAILURE() << p;
+    for (const Lesson& l : Catalog().lessons()) {
+        EXPECT_EQ(l.text_en.find("[["), std::string::npos) << l.id;
+        EXPECT_EQ(l.text_zh.find("[["), std::string::npos) << l.id;
+    }
+}
+
+TEST(LessonLinks, EveryRenderedHeadingCarriesItsLabel) {
+    for (const Lesson& l : Catalog().lessons()) {
+        EXPECT_EQ(l.text_en.rfind("# Lesson " + l.label + " — ", 0), 0u) << l.id;
+        EXPECT_EQ(l.text_zh.rfind("# 第 " + l.label + " 课 — ", 0), 0u) << l.id;
+        EXPECT_EQ(HeadingTitle(l.text_zh), l.title_zh) << l.id;
+        EXPECT_FALSE(HeadingTitle(l.text_en).empty()) << l.id;
     }
 }

@@ -141,44 +141,29 @@ TEST(Catalog, AblationTogglesAreChoicesWithBothLabelsAndNotes) {
     EXPECT_EQ(Catalog().FindLesson("11")->FindParam("output"), nullptr);
 }
 
-TEST(Registry, RunnersAttachByIdAndOrphansAreNamed) {
-    Registry r;
-    r.AddChapter(GoodChapter(1, "a"));
-    Lesson gpu = GoodLesson(1, "a/01-x", 0);
-    gpu.kind = StepKind::kGpu;
-    gpu.runner = {};
-    gpu.params = {BlockParam(32, 1024, 256)};
-    r.AddLesson(gpu);
-    EXPECT_TRUE(Mentions(r.Validate(true), "the GPU library has no runner for it"));
-    EXPECT_FALSE(Mentions(r.Validate(false), "no runner"));
-    StepRunner runner;
-    runner.make = [](const Workload&, const StepContext&) -> std::unique_ptr<StepInstance> {
-        return nullptr;
-    };
-    const auto orphans = r.AttachRunners({{"a/01-x", runner}, {"a/02-nope", runner}});
-    EXPECT_EQ(orphans, std::vector<std::string>{"a/02-nope"});
-    EXPECT_TRUE(r.Validate(true).empty());
-    // The chapter's parameters follow the lesson's own.
-    ASSERT_EQ(r.lessons().front().params.size(), 2u);
-    EXPECT_EQ(r.lessons().front().params[0].name, "block");
-    EXPECT_EQ(r.lessons().front().params[1].name, "size");
-}
-
 TEST(Catalog, EveryLessonHasBothTextsAndItsSource) {
     for (const Lesson& l : Catalog().lessons()) {
         EXPECT_GT(l.text_en.size(), 400u) << l.id << ": English text is too short to teach";
         EXPECT_GT(l.text_zh.size(), 400u) << l.id << ": Chinese text is too short to teach";
         EXPECT_EQ(l.source, EmbeddedFile(l.source_path)) << l.id;
-        EXPECT_NE(l.source.find("Lesson " + std::to_string(l.number)), std::string::npos)
+        EXPECT_EQ(l.source.substr(0, 3), "// ")
             << l.id << ": the step file opens with what changed";
     }
 }
 
-TEST(Catalog, LookupByNumberAndId) {
+TEST(Catalog, LookupByLabelIdAndOldNames) {
     const Registry& r = Catalog();
-    ASSERT_NE(r.FindLesson("4"), nullptr);
-    EXPECT_EQ(r.FindLesson("4"), r.FindLesson("split/04-one-thread-per-pair"));
+    const Lesson* gemm8 = r.FindLesson("5.8");
+    ASSERT_NE(gemm8, nullptr);
+    EXPECT_EQ(gemm8->id, "gemm/double-buffering");
+    EXPECT_EQ(r.FindLesson("gemm/double-buffering"), gemm8);
+    EXPECT_EQ(r.FindLesson("39"), gemm8) << "the old global number";
+    EXPECT_EQ(r.FindLesson("gemm/39-double-buffering"), gemm8) << "the old id";
+    EXPECT_EQ(r.FindLesson("4"), r.FindLesson("split/one-thread-per-pair"));
+    EXPECT_EQ(r.FindLesson("1.4"), r.FindLesson("split/one-thread-per-pair"));
     EXPECT_EQ(r.FindLesson("999"), nullptr);
+    EXPECT_EQ(r.FindLesson("5.99"), nullptr);
+    EXPECT_EQ(r.FindLesson("double-buffering"), nullptr) << "a slug alone is not an id";
     EXPECT_EQ(r.FindLesson("split/nope"), nullptr);
     EXPECT_EQ(r.FindChapter("1"), r.FindChapter("split"));
     EXPECT_EQ(r.FindChapter("nope"), nullptr);

@@ -1,5 +1,6 @@
 // Device backend with the CUDA runtime: the device list with its peer-access matrix, the
-// per-device ceilings (measured in ceilings.cu, cached here), free memory and the L2 flush.
+// per-device ceilings (measured in ceilings.cu, cached here), free memory, the L2 flush, and the
+// NCCL found at run time (NcclStatus).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "../errors.h"
 #include "ceilings.h"
 #include "cuda_util.h"
+#include "nccl/nccl_loader.h"
 #include "scoped_device.h"
 
 namespace lessons {
@@ -192,6 +194,10 @@ void FlushL2(int ordinal) {
 
 bool BuiltWithCuda() {
     return true;
+}
+
+std::string NcclStatus() {
+    return nccl::Describe();
 }
 
 const DeviceInfo& GetDeviceInfo() {

@@ -1,8 +1,8 @@
-// Lesson 44: all-reduce through the host.
+// All-reduce through the host.
 // The plainest plan: every GPU copies its vector down to page-locked host memory (each over
 // its own PCIe link, at once), the CPU adds them with OpenMP threads, and the sum goes back up
-// to every GPU. PCIe at about 55 GB/s each way and the host's memory bound the whole; the
-// GPUs' fast links to each other are not used at all.
+// to every GPU. The PCIe links and the host's memory bound the whole; the GPUs' fast links to
+// each other are not used at all.
 #include <omp.h>
 
 #include <chrono>
@@ -10,10 +10,10 @@
 #include "allreduce_gpu.cuh"
 
 namespace lessons::allreduce {
+namespace {
 
-cudaError_t Allreduce44ThroughHost(std::vector<AllreduceGpu>& gpus, uint64_t n,
-                                   const std::vector<float*>& host, int threads,
-                                   double* host_add_ms) {
+cudaError_t ThroughHost(std::vector<AllreduceGpu>& gpus, uint64_t n,
+                        const std::vector<float*>& host, int threads, double* host_add_ms) {
     const size_t count = gpus.size();
     const uint64_t bytes = n * sizeof(float);
     for (size_t g = 0; g < count; ++g) {  // down, all at once
@@ -53,5 +53,11 @@ cudaError_t Allreduce44ThroughHost(std::vector<AllreduceGpu>& gpus, uint64_t n,
     }
     return cudaSuccess;
 }
+
+const ThroughHostCall kAllreduce44{&ThroughHost};
+
+}  // namespace
+
+LESSONS_KERNELS(kAllreduce44);
 
 }  // namespace lessons::allreduce

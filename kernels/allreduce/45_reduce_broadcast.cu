@@ -1,4 +1,4 @@
-// Lesson 45: peer copies and an add kernel.
+// Peer copies and an add kernel.
 // The GPUs talk directly now: every other GPU's vector is copied to GPU 0 over NVLink (peer
 // copies, several times PCIe's speed), one kernel on GPU 0 adds them all in a single pass
 // over HBM, and GPU 0 copies the sum back out to each GPU. Every byte still funnels through
@@ -37,11 +37,6 @@ __global__ void allreduce_add_vectors_kernel(float* __restrict__ out, Inputs ins
     }
 }
 
-}  // namespace
-
-const void* const kAddVectorsKernel = reinterpret_cast<const void*>(&allreduce_add_vectors_kernel);
-const char* const kAddVectorsName = "allreduce_add_vectors_kernel";
-
 cudaError_t AddVectors(float* out, const float* const* ins, int count, uint64_t n, int block,
                        cudaStream_t stream) {
     if (n == 0) return cudaSuccess;
@@ -59,7 +54,7 @@ cudaError_t AddVectors(float* out, const float* const* ins, int count, uint64_t 
     return cudaGetLastError();
 }
 
-cudaError_t Allreduce45ReduceBroadcast(std::vector<AllreduceGpu>& gpus, uint64_t n, int block) {
+cudaError_t PeerCopies(std::vector<AllreduceGpu>& gpus, uint64_t n, int block) {
     AllreduceGpu& first = gpus[0];
     const uint64_t bytes = n * sizeof(float);
     const int count = static_cast<int>(gpus.size());
@@ -85,5 +80,15 @@ cudaError_t Allreduce45ReduceBroadcast(std::vector<AllreduceGpu>& gpus, uint64_t
     ALLREDUCE_TRY(cudaEventRecord(first.stop, first.stream));
     return cudaStreamSynchronize(first.stream);
 }
+
+const AddKernel kAddVectors{"allreduce_add_vectors_kernel",
+                            reinterpret_cast<const void*>(&allreduce_add_vectors_kernel),
+                            &AddVectors};
+const PeerCopiesCall kAllreduce45{&PeerCopies};
+
+}  // namespace
+
+LESSONS_KERNELS(kAddVectors);
+LESSONS_KERNELS(kAllreduce45);
 
 }  // namespace lessons::allreduce

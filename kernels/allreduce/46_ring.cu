@@ -1,15 +1,16 @@
-// Lesson 46: a ring, reduce-scatter then all-gather, in pipelined pieces.
+// A ring, reduce-scatter then all-gather, in pipelined pieces.
 // Each GPU's vector is cut into G chunks. In G - 1 reduce-scatter steps every GPU adds its
 // left neighbour's running sum of one chunk into its own (reading it over NVLink, inside the
-// add kernel); then each GPU owns one finished chunk, and G - 1 all-gather steps pass the
-// finished chunks round the ring. Every link carries 2 (G - 1) / G of the vector, all links
-// at once, whatever G is. Chunks are cut into pieces so that a GPU starts its next step on
-// piece 0 while its neighbour is still on the last piece; events order neighbours.
+// peer-copies step's add kernel); then each GPU owns one finished chunk, and G - 1 all-gather
+// steps pass the finished chunks round the ring. Every link carries 2 (G - 1) / G of the
+// vector, all links at once, whatever G is. Chunks are cut into pieces so that a GPU starts its
+// next step on piece 0 while its neighbour is still on the last piece; events order neighbours.
 #include "allreduce_gpu.cuh"
 
 namespace lessons::allreduce {
+namespace {
 
-cudaError_t Allreduce46Ring(std::vector<AllreduceGpu>& gpus, uint64_t n, const RingPlan& plan) {
+cudaError_t Ring(std::vector<AllreduceGpu>& gpus, uint64_t n, const RingPlan& plan) {
     const int count = static_cast<int>(gpus.size());
     for (AllreduceGpu& g : gpus) {
         ALLREDUCE_TRY(cudaSetDevice(g.device));
@@ -63,7 +64,8 @@ cudaError_t Allreduce46Ring(std::vector<AllreduceGpu>& gpus, uint64_t n, const R
                             theirs = me.scratch;
                         }
                         const float* ins[2] = {me.in + lo, theirs};  // mine, and theirs
-                        ALLREDUCE_TRY(AddVectors(me.out + lo, ins, 2, len, plan.block, me.stream));
+                        ALLREDUCE_TRY(
+                            plan.add->launch(me.out + lo, ins, 2, len, plan.block, me.stream));
                     } else {
                         ALLREDUCE_TRY(cudaMemcpyPeerAsync(me.out + lo, me.device, from.out + lo,
                                                           from.device, len * sizeof(float),
@@ -85,5 +87,11 @@ cudaError_t Allreduce46Ring(std::vector<AllreduceGpu>& gpus, uint64_t n, const R
     }
     return cudaSuccess;
 }
+
+const RingCall kAllreduce46{&Ring};
+
+}  // namespace
+
+LESSONS_KERNELS(kAllreduce46);
 
 }  // namespace lessons::allreduce

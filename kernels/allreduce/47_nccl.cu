@@ -1,14 +1,14 @@
-// Lesson 47: NCCL's all-reduce, the library.
+// NCCL's all-reduce, the library.
 // One call per GPU inside a group; NCCL picks the algorithm (a ring or a tree) and the
 // channels, and moves the data with its own kernels over NVLink, cut into many pieces in
 // flight on several SMs at once. The reference our ring is measured against.
 #include "allreduce_gpu.cuh"
-#include "cuda/nccl_loader.h"
 
 namespace lessons::allreduce {
+namespace {
 
-nccl::Result Allreduce47Nccl(std::vector<AllreduceGpu>& gpus, uint64_t n, const nccl::Api& api,
-                             const nccl::Comms& comms) {
+nccl::Result Nccl(std::vector<AllreduceGpu>& gpus, uint64_t n, const nccl::Api& api,
+                  const nccl::Comms& comms) {
     for (AllreduceGpu& g : gpus) {
         if (cudaSetDevice(g.device) != cudaSuccess) return nccl::Result(1);
         cudaEventRecord(g.start, g.stream);
@@ -26,5 +26,11 @@ nccl::Result Allreduce47Nccl(std::vector<AllreduceGpu>& gpus, uint64_t n, const 
     }
     return nccl::kSuccess;
 }
+
+const NcclCall kAllreduce47{&Nccl};
+
+}  // namespace
+
+LESSONS_KERNELS(kAllreduce47);
 
 }  // namespace lessons::allreduce

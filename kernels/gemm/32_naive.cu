@@ -1,4 +1,4 @@
-// Lesson 32: naive GEMM, one thread per element of C.
+// Naive GEMM, one thread per element of C.
 // Each thread walks a row of A and a column of B and writes one C[row][col]. Threads next to
 // each other in a warp take neighbouring ROWS, so a warp's 32 loads of A (and its 32 stores of
 // C) land in 32 different rows: nothing coalesces, and every load is a separate transaction.
@@ -29,12 +29,10 @@ cudaError_t Launch(int m, int n, int k, const float* a, const float* b, float* c
 
 }  // namespace
 
-const GemmKernel kGemm32{"block",
-                         "gemm_32_naive_kernel",
-                         reinterpret_cast<const void*>(&gemm_32_naive_kernel),
-                         0,
-                         0,
-                         &Launch,
-                         0};
+// Launched with the `block` parameter's threads, not a tile.
+const GemmKernel kGemm32{std::nullopt, "gemm_32_naive_kernel",
+                         reinterpret_cast<const void*>(&gemm_32_naive_kernel), 0, &Launch, 0};
+
+LESSONS_KERNELS(kGemm32);
 
 }  // namespace lessons::gemm

@@ -1,4 +1,4 @@
-// Lesson 33: coalesced GEMM, the same arithmetic with the thread indices swapped.
+// Coalesced GEMM: the naive step's arithmetic with the thread indices swapped.
 // Now the 32 threads of a warp take 32 neighbouring COLUMNS of one row: their loads of B and
 // their stores of C are 32 consecutive floats (one 128-byte transaction instead of 32), and
 // they all read the same element of A, which the hardware broadcasts. Nothing else changes.
@@ -28,12 +28,10 @@ cudaError_t Launch(int m, int n, int k, const float* a, const float* b, float* c
 
 }  // namespace
 
-const GemmKernel kGemm33{"block",
-                         "gemm_33_coalesced_kernel",
-                         reinterpret_cast<const void*>(&gemm_33_coalesced_kernel),
-                         0,
-                         0,
-                         &Launch,
-                         0};
+// Launched with the `block` parameter's threads, not a tile.
+const GemmKernel kGemm33{std::nullopt, "gemm_33_coalesced_kernel",
+                         reinterpret_cast<const void*>(&gemm_33_coalesced_kernel), 0, &Launch, 0};
+
+LESSONS_KERNELS(kGemm33);
 
 }  // namespace lessons::gemm

@@ -1,8 +1,8 @@
-// Lesson 34: shared-memory tiles.
-// Lesson 33 reads every element of A and B from global memory (or L2) once per output that
-// uses it: BN and BM times per tile of C. Here a block first copies a BM × BK tile of A and a
-// BK × BN tile of B into shared memory, then every thread reads its row and column from there:
-// global traffic drops by the tile size, and the arithmetic runs from on-chip memory.
+// Shared-memory tiles.
+// The coalesced step reads every element of A and B from global memory (or L2) once per
+// output that uses it: BN and BM times per tile of C. Here a block first copies a BM × BK tile
+// of A and a BK × BN tile of B into shared memory, then every thread reads its row and column
+// from there: global traffic drops by the tile size, and the arithmetic runs from on-chip memory.
 #include "gemm_gpu.cuh"
 #include "gemm_tile_io.cuh"
 #include "gemm_tiles.h"
@@ -32,32 +32,22 @@ __global__ void __launch_bounds__(BM* BN)
 
 namespace {
 
-template <int BM, int BN, int BK>
-cudaError_t Launch(int m, int n, int k, const float* a, const float* b, float* c, int,
-                   cudaStream_t s) {
-    const dim3 grid(unsigned((n + BN - 1) / BN), unsigned((m + BM - 1) / BM));
-    gemm_34_shared_memory_kernel<BM, BN, BK><<<grid, BM * BN, 0, s>>>(m, n, k, a, b, c);
-    return cudaGetLastError();
-}
-
-template <int BM, int BN, int BK>
-GemmKernel Config(const char* config) {
-    return {config,
-            "gemm_34_shared_memory_kernel",
-            reinterpret_cast<const void*>(&gemm_34_shared_memory_kernel<BM, BN, BK>),
-            BM * BN,
-            0,
-            &Launch<BM, BN, BK>,
-            0};
+template <GemmTile T>
+GemmKernel Config() {
+    static_assert(T.bm * T.bn == T.threads, "a block has one thread per output");
+    return TiledKernel<T, &gemm_34_shared_memory_kernel<T.bm, T.bn, T.bk>>(
+        "gemm_34_shared_memory_kernel");
 }
 
 }  // namespace
 
-const GemmKernel kGemm34[kGemmConfigs] = {
-    Config<16, 16, 64>(kTiles34[0]),
-    Config<32, 32, 32>(kTiles34[1]),
-    Config<16, 16, 16>(kTiles34[2]),
-    Config<8, 8, 8>(kTiles34[3]),
+const GemmKernel kGemm34[] = {
+    Config<kTiles34[0]>(),
+    Config<kTiles34[1]>(),
+    Config<kTiles34[2]>(),
+    Config<kTiles34[3]>(),
 };
+
+LESSONS_KERNELS(kGemm34);
 
 }  // namespace lessons::gemm

@@ -1,8 +1,8 @@
-// Lesson 35: 1D register blocking, each thread computes TM outputs of one column of C.
-// In lesson 34 every multiply-add needs two shared-memory loads. Here a thread keeps TM sums
-// in registers and reuses one element of the B tile for all of them: per step of k it loads
-// 1 + TM floats from shared memory for TM multiply-adds instead of 2·TM. Fewer, larger blocks
-// of threads also move each tile from global memory once for BM × BN outputs.
+// 1D register blocking: each thread computes TM outputs of one column of C.
+// With shared-memory tiles every multiply-add needs two shared-memory loads. Here a thread
+// keeps TM sums in registers and reuses one element of the B tile for all of them: per step of
+// k it loads 1 + TM floats from shared memory for TM multiply-adds instead of 2·TM. Fewer,
+// larger blocks of threads also move each tile from global memory once for BM × BN outputs.
 #include "gemm_gpu.cuh"
 #include "gemm_tile_io.cuh"
 #include "gemm_tiles.h"
@@ -42,32 +42,22 @@ __global__ void __launch_bounds__(BM* BN / TM)
 
 namespace {
 
-template <int BM, int BN, int BK, int TM>
-cudaError_t Launch(int m, int n, int k, const float* a, const float* b, float* c, int,
-                   cudaStream_t s) {
-    const dim3 grid(unsigned((n + BN - 1) / BN), unsigned((m + BM - 1) / BM));
-    gemm_35_1d_blocking_kernel<BM, BN, BK, TM><<<grid, BM * BN / TM, 0, s>>>(m, n, k, a, b, c);
-    return cudaGetLastError();
-}
-
-template <int BM, int BN, int BK, int TM>
-GemmKernel Config(const char* config) {
-    return {config,
-            "gemm_35_1d_blocking_kernel",
-            reinterpret_cast<const void*>(&gemm_35_1d_blocking_kernel<BM, BN, BK, TM>),
-            BM * BN / TM,
-            0,
-            &Launch<BM, BN, BK, TM>,
-            0};
+template <GemmTile T>
+GemmKernel Config() {
+    static_assert(T.tn == 1 && T.bm * T.bn / T.tm == T.threads, "a block has BM·BN/TM threads");
+    return TiledKernel<T, &gemm_35_1d_blocking_kernel<T.bm, T.bn, T.bk, T.tm>>(
+        "gemm_35_1d_blocking_kernel");
 }
 
 }  // namespace
 
-const GemmKernel kGemm35[kGemmConfigs] = {
-    Config<128, 64, 8, 16>(kTiles35[0]),
-    Config<64, 64, 8, 8>(kTiles35[1]),
-    Config<64, 64, 8, 16>(kTiles35[2]),
-    Config<32, 32, 8, 4>(kTiles35[3]),
+const GemmKernel kGemm35[] = {
+    Config<kTiles35[0]>(),
+    Config<kTiles35[1]>(),
+    Config<kTiles35[2]>(),
+    Config<kTiles35[3]>(),
 };
+
+LESSONS_KERNELS(kGemm35);
 
 }  // namespace lessons::gemm

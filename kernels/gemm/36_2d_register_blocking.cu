@@ -1,10 +1,9 @@
-// Lesson 36: 2D register blocking, each thread computes a TM × TN block of C.
+// 2D register blocking: each thread computes a TM × TN block of C.
 // A thread now loads TM floats of the A tile and TN of the B tile per step of k and does
 // TM·TN multiply-adds with them (an outer product in registers): 16 loads for 64 FMAs at
-// 8 × 8, against 1 + TM loads for TM FMAs in lesson 35. In the 8 × 8 configurations the block
-// tile grows to 128 × 128, so each float brought from global memory serves 128 outputs; the
-// default, 4 × 4 on 64 × 64 tiles, was the fastest at 4096³ in the H100 run recorded 2026-11-22
-// (64 registers and four blocks per SM against 148 and one for 256t-128x128x8-8x8).
+// 8 × 8, against 1 + TM loads for TM FMAs with 1D blocking. In the 8 × 8 configurations the
+// block tile grows to 128 × 128, so each float brought from global memory serves 128 outputs;
+// the default, 4 × 4 on 64 × 64 tiles, needs fewer registers and fits more blocks on an SM.
 #include "gemm_gpu.cuh"
 #include "gemm_tile_io.cuh"
 #include "gemm_tiles.h"
@@ -53,33 +52,22 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
 
 namespace {
 
-template <int BM, int BN, int BK, int TM, int TN>
-cudaError_t Launch(int m, int n, int k, const float* a, const float* b, float* c, int,
-                   cudaStream_t s) {
-    const dim3 grid(unsigned((n + BN - 1) / BN), unsigned((m + BM - 1) / BM));
-    gemm_36_2d_blocking_kernel<BM, BN, BK, TM, TN>
-        <<<grid, (BM / TM) * (BN / TN), 0, s>>>(m, n, k, a, b, c);
-    return cudaGetLastError();
-}
-
-template <int BM, int BN, int BK, int TM, int TN>
-GemmKernel Config(const char* config) {
-    return {config,
-            "gemm_36_2d_blocking_kernel",
-            reinterpret_cast<const void*>(&gemm_36_2d_blocking_kernel<BM, BN, BK, TM, TN>),
-            (BM / TM) * (BN / TN),
-            0,
-            &Launch<BM, BN, BK, TM, TN>,
-            0};
+template <GemmTile T>
+GemmKernel Config() {
+    static_assert((T.bm / T.tm) * (T.bn / T.tn) == T.threads, "a block has BM/TM × BN/TN threads");
+    return TiledKernel<T, &gemm_36_2d_blocking_kernel<T.bm, T.bn, T.bk, T.tm, T.tn>>(
+        "gemm_36_2d_blocking_kernel");
 }
 
 }  // namespace
 
-const GemmKernel kGemm36[kGemmConfigs] = {
-    Config<64, 64, 16, 4, 4>(kTiles36[0]),
-    Config<64, 128, 8, 8, 8>(kTiles36[1]),
-    Config<64, 64, 8, 8, 8>(kTiles36[2]),
-    Config<128, 128, 8, 8, 8>(kTiles36[3]),
+const GemmKernel kGemm36[] = {
+    Config<kTiles36[0]>(),
+    Config<kTiles36[1]>(),
+    Config<kTiles36[2]>(),
+    Config<kTiles36[3]>(),
 };
+
+LESSONS_KERNELS(kGemm36);
 
 }  // namespace lessons::gemm

@@ -1,10 +1,10 @@
-// Lesson 37: 16-byte loads and a transposed A tile.
-// Lesson 36 moves tiles one float at a time and reads a thread's TM floats of A from TM rows
-// of the A tile, TM separate shared-memory loads. Here global loads and stores are float4
-// (16 bytes, a quarter of the instructions), and the A tile is stored transposed, k-major, so
-// a thread's TM floats of A are contiguous and come in TM/4 16-byte shared loads, like B's.
-// The transposed tile's rows are padded by 4 floats so the transposing stores do not collide
-// in the same shared-memory bank.
+// 16-byte loads and a transposed A tile.
+// 2D register blocking moves tiles one float at a time and reads a thread's TM floats of A
+// from TM rows of the A tile, TM separate shared-memory loads. Here global loads and stores
+// are float4 (16 bytes, a quarter of the instructions), and the A tile is stored transposed,
+// k-major, so a thread's TM floats of A are contiguous and come in TM/4 16-byte shared loads,
+// like B's. The transposed tile's rows are padded by 4 floats so the transposing stores do
+// not collide in the same shared-memory bank.
 #include "gemm_gpu.cuh"
 #include "gemm_tile_io.cuh"
 #include "gemm_tiles.h"
@@ -64,33 +64,22 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
 
 namespace {
 
-template <int BM, int BN, int BK, int TM, int TN>
-cudaError_t Launch(int m, int n, int k, const float* a, const float* b, float* c, int,
-                   cudaStream_t s) {
-    const dim3 grid(unsigned((n + BN - 1) / BN), unsigned((m + BM - 1) / BM));
-    gemm_37_vectorized_kernel<BM, BN, BK, TM, TN>
-        <<<grid, (BM / TM) * (BN / TN), 0, s>>>(m, n, k, a, b, c);
-    return cudaGetLastError();
-}
-
-template <int BM, int BN, int BK, int TM, int TN>
-GemmKernel Config(const char* config) {
-    return {config,
-            "gemm_37_vectorized_kernel",
-            reinterpret_cast<const void*>(&gemm_37_vectorized_kernel<BM, BN, BK, TM, TN>),
-            (BM / TM) * (BN / TN),
-            0,
-            &Launch<BM, BN, BK, TM, TN>,
-            0};
+template <GemmTile T>
+GemmKernel Config() {
+    static_assert((T.bm / T.tm) * (T.bn / T.tn) == T.threads, "a block has BM/TM × BN/TN threads");
+    return TiledKernel<T, &gemm_37_vectorized_kernel<T.bm, T.bn, T.bk, T.tm, T.tn>>(
+        "gemm_37_vectorized_kernel");
 }
 
 }  // namespace
 
-const GemmKernel kGemm37[kGemmConfigs] = {
-    Config<128, 128, 16, 8, 8>(kTiles37[0]),
-    Config<64, 64, 16, 4, 4>(kTiles37[1]),
-    Config<128, 128, 8, 8, 8>(kTiles37[2]),
-    Config<64, 128, 8, 8, 8>(kTiles37[3]),
+const GemmKernel kGemm37[] = {
+    Config<kTiles37[0]>(),
+    Config<kTiles37[1]>(),
+    Config<kTiles37[2]>(),
+    Config<kTiles37[3]>(),
 };
+
+LESSONS_KERNELS(kGemm37);
 
 }  // namespace lessons::gemm

@@ -1,10 +1,10 @@
-// Lesson 38: warp tiling.
-// In lesson 37 a thread's 8 × 8 outputs are one contiguous block, so the 32 threads of a warp
-// read float4s of the B tile 32 bytes apart and collide in shared-memory banks. Here each warp
-// owns a WM × WN sub-tile of the block tile, and each thread owns four 4 × 4 pieces of it,
-// WM/2 rows and WN/2 columns apart: a warp's float4 reads of A and of B then cover 128 and 64
-// consecutive bytes, conflict-free, and the warp, the unit the scheduler issues, works on one
-// compact region (a level of tiling between the block and the thread).
+// Warp tiling.
+// With 16-byte loads, a thread's 8 × 8 outputs are one contiguous block, so the 32 threads of
+// a warp read float4s of the B tile 32 bytes apart and collide in shared-memory banks. Here
+// each warp owns a WM × WN sub-tile of the block tile, and each thread owns four 4 × 4 pieces
+// of it, WM/2 rows and WN/2 columns apart: a warp's float4 reads of A and of B then cover 128
+// and 64 consecutive bytes, conflict-free, and the warp, the unit the scheduler issues, works
+// on one compact region (a level of tiling between the block and the thread).
 #include "gemm_gpu.cuh"
 #include "gemm_tile_io.cuh"
 #include "gemm_tiles.h"
@@ -74,34 +74,23 @@ __global__ void __launch_bounds__(THREADS)
 
 namespace {
 
-template <int BM, int BN, int BK, int WM, int WN, int THREADS>
-cudaError_t Launch(int m, int n, int k, const float* a, const float* b, float* c, int,
-                   cudaStream_t s) {
-    const dim3 grid(unsigned((n + BN - 1) / BN), unsigned((m + BM - 1) / BM));
-    gemm_38_warp_tiling_kernel<BM, BN, BK, WM, WN, THREADS>
-        <<<grid, THREADS, 0, s>>>(m, n, k, a, b, c);
-    return cudaGetLastError();
-}
-
-template <int BM, int BN, int BK, int WM, int WN, int THREADS>
-GemmKernel Config(const char* config) {
-    return {config,
-            "gemm_38_warp_tiling_kernel",
-            reinterpret_cast<const void*>(&gemm_38_warp_tiling_kernel<BM, BN, BK, WM, WN, THREADS>),
-            THREADS,
-            0,
-            &Launch<BM, BN, BK, WM, WN, THREADS>,
-            0};
+// Every thread computes 8 × 8 of its warp's WM × WN tile.
+template <GemmTile T>
+GemmKernel Config() {
+    static_assert((T.bm / T.wm) * (T.bn / T.wn) * 32 == T.threads, "one warp per warp tile");
+    return TiledKernel<T, &gemm_38_warp_tiling_kernel<T.bm, T.bn, T.bk, T.wm, T.wn, T.threads>>(
+        "gemm_38_warp_tiling_kernel");
 }
 
 }  // namespace
 
-// Names: threads, block tile BM×BN×BK, warp tile WM×WN; every thread computes 8 × 8.
-const GemmKernel kGemm38[kGemmConfigs] = {
-    Config<128, 128, 16, 64, 32, 256>(kTiles38[0]),
-    Config<128, 128, 8, 64, 32, 256>(kTiles38[1]),
-    Config<128, 64, 16, 64, 32, 128>(kTiles38[2]),
-    Config<64, 128, 8, 32, 64, 128>(kTiles38[3]),
+const GemmKernel kGemm38[] = {
+    Config<kTiles38[0]>(),
+    Config<kTiles38[1]>(),
+    Config<kTiles38[2]>(),
+    Config<kTiles38[3]>(),
 };
+
+LESSONS_KERNELS(kGemm38);
 
 }  // namespace lessons::gemm

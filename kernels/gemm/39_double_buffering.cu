@@ -1,34 +1,22 @@
-// Lesson 39: double (and triple) buffering.
-// In lesson 38 every tile goes load, __syncthreads, compute, __syncthreads: while a tile is
-// being fetched from global memory nobody computes, and while it is being used nobody fetches.
-// The idea here is to overlap the two. Shared memory holds STAGES copies of the tiles: the
-// copies of tile t + STAGES - 1 are issued before the arithmetic on tile t and land while it
-// runs, and one __syncthreads per tile is enough. STAGES = 2 is double buffering; a third
-// stage gives each copy two tiles' worth of arithmetic to arrive.
-// What it takes for the overlap to pay off (each measured on the H100 at 4096³, 2026-11-22, in
-// a tuning copy of this kernel):
-// - cp.async (sm_80 and later) copies global to shared memory without passing through
-//   registers, so a copy in flight holds no register. The A tile, stored transposed, is copied
-//   one float at a time (a 4-byte copy can land anywhere); B in 16-byte pieces. Older GPUs
-//   copy through registers, synchronously: the same results, without the overlap.
-// - The registers saved pay for a larger thread tile: at the default 128 × 256 block a warp
-//   owns 64 × 64 of C and a thread 16 × 8, so each float read from shared memory feeds more
-//   FMAs. The next k-slice's A and B values are read into a second set of registers while the
-//   FMAs of this one run.
-// - The first tile is the partial one (k is rarely a multiple of BK), so the main loop has no
-//   k check; which rows of A and columns of B lie inside is worked out once.
-// - The FMAs of a k-slice run row by row in a serpentine (left to right, then right to left):
-//   3.04 ms in plain row order, 2.92 ms in this one; Nsight Compute counted fewer "dispatch"
-//   stalls (0.26 per issued instruction, from 0.30) and more cycles issuing (82.0%, from 78.6%).
-// - C is stored by the loop at the end of this kernel: the same kernel storing through the
-//   shared Store4 helper measured 3.03 ms. The compiler allocates registers for the whole
-//   kernel, main loop included; we measured the difference, not its mechanism.
+// Double (and triple) buffering.
+// With warp tiling every tile goes load, __syncthreads, compute, __syncthreads: while a tile
+// is fetched nobody computes, and while it is used nobody fetches. Here shared memory holds
+// STAGES copies of the tiles: the copies of tile t + STAGES - 1 are issued before the
+// arithmetic on tile t and land while it runs, and one __syncthreads per tile is enough.
+// STAGES = 2 is double buffering; a third stage gives each copy two tiles' worth of arithmetic.
+// What else it takes for the overlap to pay off is said where it is done; the lesson's text
+// has the measurements.
 #include "gemm_gpu.cuh"
 #include "gemm_tiles.h"
 
 namespace lessons::gemm {
 
 namespace {
+
+// cp.async (sm_80 and later) copies global to shared memory without passing through registers,
+// so a copy in flight holds no register. The A tile, stored transposed, is copied one float at
+// a time (a 4-byte copy can land anywhere); B in 16-byte pieces. Older GPUs copy through
+// registers, synchronously: the same results, without the overlap.
 
 // Copies 4 bytes from global to shared memory (the shared address `dst`), or writes zeros
 // there without reading `src` where `full` is false. Before sm_80: a load, then a store whose
@@ -73,6 +61,10 @@ __device__ __forceinline__ void WaitCopies() {
 
 }  // namespace
 
+// The registers the copies do not hold pay for a larger thread tile: at the default 128 × 256
+// block a warp owns 64 × 64 of C and a thread 16 × 8, so each float read from shared memory
+// feeds more FMAs; the next k-slice's A and B values are read into a second set of registers
+// while the FMAs of this one run.
 // A warp's 32 lanes sit 4 (rows, ty) × 8 (columns, tx) in its WM × WN tile; a thread owns
 // TM = WM / 4 rows (groups of 4, 16 apart) and TN = WN / 8 columns (groups of 4, 32 apart), so
 // a warp's float4 reads of a k-slice touch 4 different A addresses and 8 consecutive B ones.
@@ -113,7 +105,9 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     const unsigned sb = static_cast<unsigned>(__cvta_generic_to_shared(bs + kr0 * BN + cc));
     constexpr unsigned kStageA = BK * PA * 4, kStageB = BK * BN * 4;
 
-    // Tile 0 covers k in [0, first), tile t ≥ 1 covers [first + (t−1)·BK, first + t·BK).
+    // Tile 0 covers k in [0, first), tile t ≥ 1 covers [first + (t−1)·BK, first + t·BK): the
+    // first tile is the partial one (k is rarely a multiple of BK), so the main loop has no k
+    // check; which rows of A and columns of B lie inside was worked out once, above.
     const int tiles = (k + BK - 1) / BK;
     const int first = k - (tiles - 1) * BK;
     auto issue = [&](int t, int stage) {
@@ -191,12 +185,16 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
             for (int i = 0; i < TM; ++i)
 #pragma unroll
                 for (int jj = 0; jj < TN; ++jj) {
-                    const int j = (i & 1) ? TN - 1 - jj : jj;  // serpentine
+                    // Row by row in a serpentine (left to right, then right to left):
+                    // faster than plain row order, with fewer dispatch stalls.
+                    const int j = (i & 1) ? TN - 1 - jj : jj;
                     sum[i][j] += fa[kk % 2][i] * fb[kk % 2][j];
                 }
         }
     }
     WaitCopies<0>();  // only empty groups are left; no copy outlives the block
+    // C is stored here, not through the chapter's Store4 helper, which measured slower in this
+    // kernel (the compiler allocates registers for the whole kernel, main loop included).
 #pragma unroll
     for (int i = 0; i < TM; ++i) {
         const int row = row0 + wm + (i / 4) * 16 + ty * 4 + i % 4;
@@ -219,36 +217,24 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 
 namespace {
 
-template <int BM, int BN, int BK, int WM, int WN, int THREADS, int STAGES, int MIN_BLOCKS>
-cudaError_t Launch(int m, int n, int k, const float* a, const float* b, float* c, int,
-                   cudaStream_t s) {
-    const dim3 grid(unsigned((n + BN - 1) / BN), unsigned((m + BM - 1) / BM));
-    gemm_39_double_buffered_kernel<BM, BN, BK, WM, WN, THREADS, STAGES, MIN_BLOCKS>
-        <<<grid, THREADS, 0, s>>>(m, n, k, a, b, c);
-    return cudaGetLastError();
-}
-
-template <int BM, int BN, int BK, int WM, int WN, int THREADS, int STAGES, int MIN_BLOCKS>
-GemmKernel Config(const char* config) {
-    return {config,
-            "gemm_39_double_buffered_kernel",
-            reinterpret_cast<const void*>(
-                &gemm_39_double_buffered_kernel<BM, BN, BK, WM, WN, THREADS, STAGES, MIN_BLOCKS>),
-            THREADS,
-            0,
-            &Launch<BM, BN, BK, WM, WN, THREADS, STAGES, MIN_BLOCKS>,
-            0};
+template <GemmTile T>
+GemmKernel Config() {
+    static_assert((T.bm / T.wm) * (T.bn / T.wn) * 32 == T.threads, "one warp per warp tile");
+    return TiledKernel<T, &gemm_39_double_buffered_kernel<T.bm, T.bn, T.bk, T.wm, T.wn, T.threads,
+                                                          T.stages, T.min_blocks>>(
+        "gemm_39_double_buffered_kernel");
 }
 
 }  // namespace
 
-// Names: threads, block tile BM×BN×BK, warp tile WM×WN, stages; a thread computes
-// (WM / 4) × (WN / 8).
-const GemmKernel kGemm39[kGemmConfigs] = {
-    Config<128, 256, 8, 64, 64, 256, 3, 1>(kTiles39[0]),  // 255 registers: one block per SM
-    Config<128, 256, 8, 64, 64, 256, 2, 1>(kTiles39[1]),
-    Config<128, 128, 8, 32, 64, 256, 2, 2>(kTiles39[2]),
-    Config<64, 128, 8, 32, 64, 128, 3, 3>(kTiles39[3]),
+// The default, 128 × 256 in three stages, takes 255 registers: one block per SM.
+const GemmKernel kGemm39[] = {
+    Config<kTiles39[0]>(),
+    Config<kTiles39[1]>(),
+    Config<kTiles39[2]>(),
+    Config<kTiles39[3]>(),
 };
+
+LESSONS_KERNELS(kGemm39);
 
 }  // namespace lessons::gemm

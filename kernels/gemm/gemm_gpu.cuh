@@ -1,12 +1,17 @@
 // Chapter 5, GEMM: the GPU steps' kernels (device code only). C = A·B in fp32, every matrix
-// row-major: A is m × k, B is k × n, C is m × n. Each step exports one descriptor per compiled
-// tile configuration; the harness picks one by the lesson's `tile` (or `block`) parameter.
+// row-major: A is m × k, B is k × n, C is m × n. Each kernel file registers, beside its kernel,
+// one descriptor per compiled tile configuration (LESSONS_KERNELS); the harness picks one by
+// the lesson's `tile` parameter, or launches the one kernel with the `block` parameter.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <optional>
 #include <string>
+
+#include "gemm_tiles.h"
+#include "kernel_family.h"
 
 namespace lessons::gemm {
 
@@ -14,40 +19,46 @@ namespace lessons::gemm {
 using GemmLaunch = cudaError_t (*)(int m, int n, int k, const float* a, const float* b, float* c,
                                    int block, cudaStream_t stream);
 
-// One compiled kernel: a tile configuration of a step.
+// One compiled kernel: a tile configuration of a step, or a step's only kernel.
 struct GemmKernel {
-    const char* config;   // the choice's name: "256t-128x128x8-8x8" (threads, BM×BN×BK, TM×TN)
+    // The configuration it was compiled for; none for a kernel launched with the `block`
+    // parameter's threads (its blocks are 32 × block/32).
+    std::optional<GemmTile> tile;
     const char* name;     // the __global__ function's name
     const void* kernel;   // its address, for attribute queries
-    int threads;          // threads per block (0: the `block` parameter decides)
     size_t dynamic_smem;  // dynamic shared memory per block (bytes)
     GemmLaunch launch;
     int min_cc;  // the lowest compute capability (major * 10 + minor) that can run it
 };
 
-// Lessons 32 and 33 take a block size instead of a tile (their blocks are 32 × block/32).
-extern const GemmKernel kGemm32;  // naive: one thread per element of C
-extern const GemmKernel kGemm33;  // coalesced: a warp walks along a row of C
+// A __global__ GEMM kernel (an instantiation of a kernel template for one tile).
+using GemmKernelFn = void (*)(int m, int n, int k, const float* a, const float* b, float* c);
 
-// The tiled steps: their configurations, the default (the fastest on the H100) first.
-constexpr int kGemmConfigs = 4;
-extern const GemmKernel kGemm34[kGemmConfigs];  // shared-memory tiles
-extern const GemmKernel kGemm35[kGemmConfigs];  // 1D register blocking
-extern const GemmKernel kGemm36[kGemmConfigs];  // 2D register blocking
-extern const GemmKernel kGemm37[kGemmConfigs];  // float4 loads, transposed A tile
-extern const GemmKernel kGemm38[kGemmConfigs];  // warp tiling
-extern const GemmKernel kGemm39[kGemmConfigs];  // double buffering (cp.async on sm_80+)
-extern const GemmKernel kGemm41[kGemmConfigs];  // WMMA TF32 tensor cores (sm_80+)
+// Launches `kKernel`, compiled for tile T: one block of T.threads per BM × BN tile of C.
+template <GemmTile T, GemmKernelFn kKernel, size_t kDynamicSmem>
+cudaError_t LaunchTiled(int m, int n, int k, const float* a, const float* b, float* c, int,
+                        cudaStream_t stream) {
+    const dim3 grid(unsigned((n + T.bn - 1) / T.bn), unsigned((m + T.bm - 1) / T.bm));
+    kKernel<<<grid, T.threads, kDynamicSmem, stream>>>(m, n, k, a, b, c);
+    return cudaGetLastError();
+}
 
-// Lesson 40: cuBLAS SGEMM in plain fp32 (kernels/gemm/40_cublas_sgemm.cu). Each returns an
-// empty string on success, else what failed (or why cuBLAS is unavailable in this build).
-// Create sets CUBLAS_DEFAULT_MATH explicitly: fp32 FMAs, no TF32.
+// The descriptor of `kKernel`, the instantiation of the kernel template `name` for tile T.
+template <GemmTile T, GemmKernelFn kKernel, size_t kDynamicSmem = 0>
+GemmKernel TiledKernel(const char* name, int min_cc = 0) {
+    return {T,           name, reinterpret_cast<const void*>(kKernel), kDynamicSmem,
+            &LaunchTiled<T, kKernel, kDynamicSmem>, min_cc};
+}
+
+// cuBLAS SGEMM in plain fp32 (kernels/gemm/40_cublas_sgemm.cu). Each returns an empty string on
+// success, else what failed (or why cuBLAS is unavailable in this build). Create sets
+// CUBLAS_DEFAULT_MATH explicitly: fp32 FMAs, no TF32.
 std::string GemmCublasUnavailable();
 std::string GemmCublasCreate(void** handle, cudaStream_t stream);
 std::string GemmCublasRun(void* handle, int m, int n, int k, const float* a, const float* b,
                           float* c);
 void GemmCublasDestroy(void* handle);
-// Lesson 42 (kernels/gemm/42_cublas_tf32.cu): switch a handle to TF32 tensor cores.
+// kernels/gemm/42_cublas_tf32.cu: switch a handle to TF32 tensor cores.
 std::string GemmCublasAllowTf32(void* handle);
 
 }  // namespace lessons::gemm

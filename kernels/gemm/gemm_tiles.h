@@ -1,28 +1,160 @@
-// Chapter 5, GEMM: the names of the compiled tile configurations of each tiled step, the
-// choices of its `tile` parameter (the catalogue, compiled without CUDA, and the kernels share
-// them). A name reads: threads per block, block tile BM×BN×BK, then what a thread computes
-// (TM×TN) or the warp tile (wWM×WN), and for lesson 39 the pipeline's stages (sN). The first
-// of each is the default.
+// Chapter 5, GEMM: the tile configurations of each tiled step, as data. A kernel file
+// instantiates its kernel template from each (Config<kTiles36[0]>()), the catalogue (compiled
+// without CUDA) makes the step's `tile` choices from the same entries, and the harness pairs the
+// two by equality. The first of each table is the default. CUDA-free.
 #pragma once
 
-#include <array>
+#include <span>
+#include <string>
 
 namespace lessons::gemm {
 
-constexpr std::array<const char*, 4> kTiles34 = {"256t-16x16x64", "1024t-32x32x32", "256t-16x16x16",
-                                                 "64t-8x8x8"};
-constexpr std::array<const char*, 4> kTiles35 = {"512t-128x64x8-16x1", "512t-64x64x8-8x1",
-                                                 "256t-64x64x8-16x1", "256t-32x32x8-4x1"};
-constexpr std::array<const char*, 4> kTiles36 = {"256t-64x64x16-4x4", "128t-64x128x8-8x8",
-                                                 "64t-64x64x8-8x8", "256t-128x128x8-8x8"};
-constexpr std::array<const char*, 4> kTiles37 = {"256t-128x128x16-8x8", "256t-64x64x16-4x4",
-                                                 "256t-128x128x8-8x8", "128t-64x128x8-8x8"};
-constexpr std::array<const char*, 4> kTiles38 = {"256t-128x128x16-w64x32", "256t-128x128x8-w64x32",
-                                                 "128t-128x64x16-w64x32", "128t-64x128x8-w32x64"};
-constexpr std::array<const char*, 4> kTiles39 = {
-    "256t-128x256x8-w64x64-s3", "256t-128x256x8-w64x64-s2", "256t-128x128x8-w32x64-s2",
-    "128t-64x128x8-w32x64-s3"};
-constexpr std::array<const char*, 4> kTiles41 = {"128t-128x128x16-w64x64", "256t-128x256x16-w64x64",
-                                                 "256t-128x128x16-w64x32", "128t-64x64x16-w32x32"};
+// One compiled configuration: the block's tile of C (BM × BN, k in steps of BK), and what a
+// thread computes (TM × TN outputs) or what a warp computes (a WM × WN warp tile, its 32 threads
+// sharing it); `stages` copies of the tiles in flight (a pipelined step; 0: none) and
+// `min_blocks`, the blocks per SM promised to the compiler (__launch_bounds__).
+struct GemmTile {
+    int threads = 0;  // per block: ThreadsOf(*this), checked for every table entry below
+    int bm = 0, bn = 0, bk = 0;
+    int tm = 1, tn = 1;  // a thread's outputs (no warp tile)
+    int wm = 0, wn = 0;  // a warp's tile; 0: none
+    int stages = 0;
+    int min_blocks = 1;
+    constexpr bool operator==(const GemmTile&) const = default;
+};
+
+// The threads a tile's shape takes: one per warp tile's 32 lanes, else one per TM × TN outputs
+// (one per output when TM = TN = 1); 0 when the shape does not divide evenly.
+constexpr int ThreadsOf(const GemmTile& t) {
+    if (t.bm <= 0 || t.bn <= 0 || t.bk <= 0) return 0;
+    if (t.wm || t.wn) {
+        if (t.wm <= 0 || t.wn <= 0 || t.bm % t.wm || t.bn % t.wn) return 0;
+        return (t.bm / t.wm) * (t.bn / t.wn) * 32;
+    }
+    if (t.tm <= 0 || t.tn <= 0 || t.bm % t.tm || t.bn % t.tn) return 0;
+    return (t.bm / t.tm) * (t.bn / t.tn);
+}
+
+constexpr bool ThreadsAgree(std::span<const GemmTile> tiles) {
+    for (const GemmTile& t : tiles)
+        if (t.threads == 0 || t.threads != ThreadsOf(t)) return false;
+    return true;
+}
+
+// The tiles of the steps, by the file that compiles them.
+// kernels/gemm/34_shared_memory_tiles.cu: one output per thread.
+constexpr GemmTile kTiles34[] = {
+    {.threads = 256, .bm = 16, .bn = 16, .bk = 64},
+    {.threads = 1024, .bm = 32, .bn = 32, .bk = 32},
+    {.threads = 256, .bm = 16, .bn = 16, .bk = 16},
+    {.threads = 64, .bm = 8, .bn = 8, .bk = 8},
+};
+// kernels/gemm/35_1d_register_blocking.cu: TM outputs of one column per thread.
+constexpr GemmTile kTiles35[] = {
+    {.threads = 512, .bm = 128, .bn = 64, .bk = 8, .tm = 16},
+    {.threads = 512, .bm = 64, .bn = 64, .bk = 8, .tm = 8},
+    {.threads = 256, .bm = 64, .bn = 64, .bk = 8, .tm = 16},
+    {.threads = 256, .bm = 32, .bn = 32, .bk = 8, .tm = 4},
+};
+// kernels/gemm/36_2d_register_blocking.cu: TM × TN outputs per thread.
+constexpr GemmTile kTiles36[] = {
+    {.threads = 256, .bm = 64, .bn = 64, .bk = 16, .tm = 4, .tn = 4},
+    {.threads = 128, .bm = 64, .bn = 128, .bk = 8, .tm = 8, .tn = 8},
+    {.threads = 64, .bm = 64, .bn = 64, .bk = 8, .tm = 8, .tn = 8},
+    {.threads = 256, .bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 8},
+};
+// kernels/gemm/37_vectorized_transposed_a.cu: TM × TN outputs per thread, in fours.
+constexpr GemmTile kTiles37[] = {
+    {.threads = 256, .bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 8},
+    {.threads = 256, .bm = 64, .bn = 64, .bk = 16, .tm = 4, .tn = 4},
+    {.threads = 256, .bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 8},
+    {.threads = 128, .bm = 64, .bn = 128, .bk = 8, .tm = 8, .tn = 8},
+};
+// kernels/gemm/38_warp_tiling.cu: a warp tile of 64 × 32 or 32 × 64, 8 × 8 per thread.
+constexpr GemmTile kTiles38[] = {
+    {.threads = 256, .bm = 128, .bn = 128, .bk = 16, .wm = 64, .wn = 32},
+    {.threads = 256, .bm = 128, .bn = 128, .bk = 8, .wm = 64, .wn = 32},
+    {.threads = 128, .bm = 128, .bn = 64, .bk = 16, .wm = 64, .wn = 32},
+    {.threads = 128, .bm = 64, .bn = 128, .bk = 8, .wm = 32, .wn = 64},
+};
+// kernels/gemm/39_double_buffering.cu: warp tiles, a pipeline of `stages` tiles; a thread
+// computes (WM / 4) × (WN / 8).
+constexpr GemmTile kTiles39[] = {
+    {.threads = 256, .bm = 128, .bn = 256, .bk = 8, .wm = 64, .wn = 64, .stages = 3},
+    {.threads = 256, .bm = 128, .bn = 256, .bk = 8, .wm = 64, .wn = 64, .stages = 2},
+    {.threads = 256,
+     .bm = 128,
+     .bn = 128,
+     .bk = 8,
+     .wm = 32,
+     .wn = 64,
+     .stages = 2,
+     .min_blocks = 2},
+    {.threads = 128,
+     .bm = 64,
+     .bn = 128,
+     .bk = 8,
+     .wm = 32,
+     .wn = 64,
+     .stages = 3,
+     .min_blocks = 3},
+};
+// kernels/gemm/41_wmma_tf32.cu: warp tiles of 16 × 16 × 8 TF32 fragments, BK = 16.
+constexpr GemmTile kTiles41[] = {
+    {.threads = 128, .bm = 128, .bn = 128, .bk = 16, .wm = 64, .wn = 64, .min_blocks = 2},
+    {.threads = 256, .bm = 128, .bn = 256, .bk = 16, .wm = 64, .wn = 64},
+    {.threads = 256, .bm = 128, .bn = 128, .bk = 16, .wm = 64, .wn = 32, .min_blocks = 2},
+    {.threads = 128, .bm = 64, .bn = 64, .bk = 16, .wm = 32, .wn = 32, .min_blocks = 2},
+};
+
+static_assert(ThreadsAgree(kTiles34), "a tile's threads differ from what its shape takes");
+static_assert(ThreadsAgree(kTiles35), "a tile's threads differ from what its shape takes");
+static_assert(ThreadsAgree(kTiles36), "a tile's threads differ from what its shape takes");
+static_assert(ThreadsAgree(kTiles37), "a tile's threads differ from what its shape takes");
+static_assert(ThreadsAgree(kTiles38), "a tile's threads differ from what its shape takes");
+static_assert(ThreadsAgree(kTiles39), "a tile's threads differ from what its shape takes");
+static_assert(ThreadsAgree(kTiles41), "a tile's threads differ from what its shape takes");
+
+// The tile's name, the `tile` parameter's value (recorded results store it): threads, block
+// tile BM×BN×BK, then the thread tile TM×TN (when a thread computes more than one output) or
+// the warp tile wWM×WN, then the pipeline's stages sN: "256t-16x16x64", "512t-128x64x8-16x1",
+// "256t-128x128x16-w64x32", "256t-128x256x8-w64x64-s3". `min_blocks` is not in it.
+inline std::string TileName(const GemmTile& t) {
+    using std::to_string;
+    std::string name = to_string(t.threads) + "t-" + to_string(t.bm) + "x" + to_string(t.bn) +
+                       "x" + to_string(t.bk);
+    if (t.wm)
+        name += "-w" + to_string(t.wm) + "x" + to_string(t.wn);
+    else if (t.tm * t.tn > 1)
+        name += "-" + to_string(t.tm) + "x" + to_string(t.tn);
+    if (t.stages) name += "-s" + to_string(t.stages);
+    return name;
+}
+
+// What the name says, in words (`zh`: in Chinese): "256 threads, block tile 128x128x16, warp
+// tile 64x32, 64 outputs per thread".
+inline std::string TileDescription(const GemmTile& t, bool zh) {
+    using std::to_string;
+    const std::string threads = to_string(t.threads);
+    const std::string block = to_string(t.bm) + "x" + to_string(t.bn) + "x" + to_string(t.bk);
+    std::string out =
+        zh ? threads + " 个线程，线程块分块 " + block : threads + " threads, block tile " + block;
+    if (t.wm) {
+        const std::string warp = to_string(t.wm) + "x" + to_string(t.wn);
+        const std::string per_thread = to_string(t.wm * t.wn / 32);
+        out += zh ? "，线程束分块 " + warp + "，每线程 " + per_thread + " 个输出"
+                  : ", warp tile " + warp + ", " + per_thread + " outputs per thread";
+    } else if (t.tm * t.tn > 1) {
+        const std::string per_thread = to_string(t.tm) + "x" + to_string(t.tn);
+        out += zh ? "，每线程 " + per_thread + " 个输出" : ", " + per_thread + " outputs per thread";
+    } else {
+        out += zh ? "，每线程 1 个输出" : ", one output per thread";
+    }
+    if (t.stages) {
+        const std::string stages = to_string(t.stages);
+        out += zh ? "，" + stages + " 级流水线" : ", " + stages + "-stage pipeline";
+    }
+    return out;
+}
 
 }  // namespace lessons::gemm

@@ -1,4 +1,4 @@
-// Lesson 19: the CPU sum, on one thread or many.
+// The CPU sum, on one thread or many.
 // An OpenMP reduction gives every thread a private double accumulator and adds them at the
 // end; threads = 1 is the plain serial loop. Memory bandwidth of the host, not additions,
 // is the limit once a few threads run.

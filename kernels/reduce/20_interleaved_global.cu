@@ -1,4 +1,4 @@
-// Lesson 20 (v0): a tree of pairwise additions inside each block, in global memory.
+// v0: a tree of pairwise additions inside each block, in global memory.
 // At step s, every thread whose index is a multiple of 2s adds the element s places to its
 // right. Only half the threads of the previous step work, the working threads of a warp are
 // scattered (divergence), and every addition reads and writes global memory.
@@ -18,6 +18,13 @@ __global__ void reduce_20_interleaved_global_kernel(float* data, uint64_t n, flo
     if (tid == 0) partials[blockIdx.x] = segment[0];
 }
 
+size_t NoDynamicSmem(int) {
+    return 0;
+}
+size_t FloatPerThreadSmem(int block) {
+    return size_t(block) * sizeof(float);
+}
+
 namespace {
 
 cudaError_t Pass(float* in, uint64_t n, float* out, int block, int, cudaStream_t s,
@@ -28,18 +35,16 @@ cudaError_t Pass(float* in, uint64_t n, float* out, int block, int, cudaStream_t
     return cudaGetLastError();
 }
 
-}  // namespace
-
-size_t NoDynamicSmem(int) {
-    return 0;
-}
-size_t FloatPerThreadSmem(int block) {
-    return size_t(block) * sizeof(float);
-}
-
 const ReducePassKernel kReduce20{
     "reduce_20_interleaved_global_kernel",
-    reinterpret_cast<const void*>(&reduce_20_interleaved_global_kernel), &Pass, &NoDynamicSmem,
-    true};
+    reinterpret_cast<const void*>(&reduce_20_interleaved_global_kernel),
+    &Pass,
+    &NoDynamicSmem,
+    true,
+    {}};
+
+}  // namespace
+
+LESSONS_KERNELS(kReduce20);
 
 }  // namespace lessons::reduce

@@ -1,4 +1,4 @@
-// Lesson 21 (v1): the same tree, in shared memory.
+// v1: the same tree, in shared memory.
 // Each block first copies its elements to shared memory (zero past the end), then adds
 // there: global memory is read once and written once per block. The scattered, divergent
 // pattern of active threads is unchanged. Toggle `addressing` (Harris's next two steps):
@@ -59,16 +59,22 @@ cudaError_t Pass(float* in, uint64_t n, float* out, int block, int, cudaStream_t
 
 template <Addressing kAddressing>
 ReducePassKernel Variant(const char* name) {
-    return {name, reinterpret_cast<const void*>(&reduce_21_shared_memory_kernel<kAddressing>),
-            &Pass<kAddressing>, &FloatPerThreadSmem, false};
+    return {name,
+            reinterpret_cast<const void*>(&reduce_21_shared_memory_kernel<kAddressing>),
+            &Pass<kAddressing>,
+            &FloatPerThreadSmem,
+            false,
+            {ValueOf(kAddressingToggle, kAddressing)}};
 }
 
-}  // namespace
-
-const ReducePassKernel kReduce21[kAddressingNames.size()]{
+const ReducePassKernel kReduce21[]{
     Variant<Addressing::kInterleaved>("reduce_21_shared_memory_kernel<Addressing::kInterleaved>"),
     Variant<Addressing::kStrided>("reduce_21_shared_memory_kernel<Addressing::kStrided>"),
     Variant<Addressing::kSequential>("reduce_21_shared_memory_kernel<Addressing::kSequential>"),
 };
+
+}  // namespace
+
+LESSONS_KERNELS(kReduce21);
 
 }  // namespace lessons::reduce

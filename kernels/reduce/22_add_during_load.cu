@@ -1,4 +1,4 @@
-// Lesson 22 (v2): add two elements while loading, and launch half the blocks.
+// v2: add two elements while loading, and launch half the blocks.
 // Each thread loads the elements i and i + blockDim and stores their sum, so the first level
 // of the tree costs no extra step and every thread does useful work at least once. Only with
 // half as many blocks does it pay: each block now covers twice the data.
@@ -33,10 +33,15 @@ cudaError_t Pass(float* in, uint64_t n, float* out, int block, int, cudaStream_t
     return cudaGetLastError();
 }
 
-}  // namespace
-
 const ReducePassKernel kReduce22{"reduce_22_add_during_load_kernel",
                                  reinterpret_cast<const void*>(&reduce_22_add_during_load_kernel),
-                                 &Pass, &FloatPerThreadSmem, false};
+                                 &Pass,
+                                 &FloatPerThreadSmem,
+                                 false,
+                                 {}};
+
+}  // namespace
+
+LESSONS_KERNELS(kReduce22);
 
 }  // namespace lessons::reduce

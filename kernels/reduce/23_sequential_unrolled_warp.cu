@@ -1,9 +1,9 @@
-// Lesson 23 (v3): sum in registers first, then a sequential-addressing tree, then the last
+// v3: sum in registers first, then a sequential-addressing tree, then the last
 // warp unrolled: a fixed grid walks the array (each thread accumulates many elements), the
 // tree halves a contiguous range of threads (whole warps idle, no divergence, no bank
 // conflicts), one warp adds the last 64 sums with __syncwarp() between reads and writes (the
 // seed's, with neither that nor volatile, races). Toggles switch one idea off: `accumulate`
-// (two per thread as lesson 22 loads, or one), `last_warp=loop` (__syncthreads to the end).
+// (two per thread as v2 loads, or one), `last_warp=loop` (__syncthreads to the end).
 #include "reduce_gpu.cuh"
 
 namespace lessons::reduce {
@@ -68,7 +68,10 @@ ReducePassKernel Variant(const char* name) {
     return {name,
             reinterpret_cast<const void*>(
                 &reduce_23_sequential_unrolled_warp_kernel<kAccumulate, kLastWarp>),
-            &Pass<kAccumulate, kLastWarp>, &FloatPerThreadSmem, false};
+            &Pass<kAccumulate, kLastWarp>,
+            &FloatPerThreadSmem,
+            false,
+            {ValueOf(kAccumulateToggle, kAccumulate), ValueOf(kLastWarpToggle, kLastWarp)}};
 }
 
 using A = Accumulate;
@@ -77,13 +80,15 @@ using W = LastWarp;
     Variant<A::a, W::w>("reduce_23_sequential_unrolled_warp_kernel<Accumulate::" #a \
                         ", LastWarp::" #w ">")
 
-}  // namespace
-
-const ReducePassKernel kReduce23[kAccumulateNames.size()][kLastWarpNames.size()]{
-    {LESSONS_REDUCE_23(kManyPerThread, kUnrolled), LESSONS_REDUCE_23(kManyPerThread, kLoop)},
-    {LESSONS_REDUCE_23(kTwoPerThread, kUnrolled), LESSONS_REDUCE_23(kTwoPerThread, kLoop)},
-    {LESSONS_REDUCE_23(kOnePerThread, kUnrolled), LESSONS_REDUCE_23(kOnePerThread, kLoop)},
+const ReducePassKernel kReduce23[]{
+    LESSONS_REDUCE_23(kManyPerThread, kUnrolled), LESSONS_REDUCE_23(kManyPerThread, kLoop),
+    LESSONS_REDUCE_23(kTwoPerThread, kUnrolled),  LESSONS_REDUCE_23(kTwoPerThread, kLoop),
+    LESSONS_REDUCE_23(kOnePerThread, kUnrolled),  LESSONS_REDUCE_23(kOnePerThread, kLoop),
 };
 #undef LESSONS_REDUCE_23
+
+}  // namespace
+
+LESSONS_KERNELS(kReduce23);
 
 }  // namespace lessons::reduce

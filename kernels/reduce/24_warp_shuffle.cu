@@ -1,4 +1,4 @@
-// Lesson 24 (v4): reduce with warp shuffles.
+// v4: reduce with warp shuffles.
 // __shfl_down_sync passes values between the lanes of a warp through registers: five
 // shuffles sum a warp with no shared memory and no __syncthreads. Shared memory is left for
 // one value per warp (at most 32), which the first warp sums the same way. Any block size that
@@ -41,10 +41,15 @@ cudaError_t Pass(float* in, uint64_t n, float* out, int block, int max_grid, cud
     return cudaGetLastError();
 }
 
-}  // namespace
-
 const ReducePassKernel kReduce24{"reduce_24_warp_shuffle_kernel",
                                  reinterpret_cast<const void*>(&reduce_24_warp_shuffle_kernel),
-                                 &Pass, &NoDynamicSmem, false};
+                                 &Pass,
+                                 &NoDynamicSmem,
+                                 false,
+                                 {}};
+
+}  // namespace
+
+LESSONS_KERNELS(kReduce24);
 
 }  // namespace lessons::reduce

@@ -1,4 +1,4 @@
-// Lesson 25 (v5): one pass, 16-byte loads, a grid sized to the GPU.
+// v5: one pass, 16-byte loads, a grid sized to the GPU.
 // Each thread walks the array with a grid stride, loading float4s (one 16-byte instruction
 // for four floats) two at a time into independent accumulators, so many loads are in flight.
 // Blocks publish their sums; the last block to finish adds them up: one launch, no second
@@ -115,20 +115,23 @@ template <Loads kLoads, Passes kPasses>
 OnePassKernel Variant(const char* name) {
     return {name,
             reinterpret_cast<const void*>(&reduce_25_vectorized_one_pass_kernel<kLoads, kPasses>),
-            &Launch<kLoads, kPasses>};
+            &Launch<kLoads, kPasses>,
+            {ValueOf(kLoadsToggle, kLoads), ValueOf(kPassesToggle, kPasses)}};
 }
+
+const OnePassKernel kReduce25[]{
+    Variant<Loads::kFloat4, Passes::kOne>(
+        "reduce_25_vectorized_one_pass_kernel<Loads::kFloat4, Passes::kOne>"),
+    Variant<Loads::kFloat4, Passes::kTwo>(
+        "reduce_25_vectorized_one_pass_kernel<Loads::kFloat4, Passes::kTwo>"),
+    Variant<Loads::kScalar, Passes::kOne>(
+        "reduce_25_vectorized_one_pass_kernel<Loads::kScalar, Passes::kOne>"),
+    Variant<Loads::kScalar, Passes::kTwo>(
+        "reduce_25_vectorized_one_pass_kernel<Loads::kScalar, Passes::kTwo>"),
+};
 
 }  // namespace
 
-const OnePassKernel kReduce25[kLoadsNames.size()][kPassesNames.size()]{
-    {Variant<Loads::kFloat4, Passes::kOne>(
-         "reduce_25_vectorized_one_pass_kernel<Loads::kFloat4, Passes::kOne>"),
-     Variant<Loads::kFloat4, Passes::kTwo>(
-         "reduce_25_vectorized_one_pass_kernel<Loads::kFloat4, Passes::kTwo>")},
-    {Variant<Loads::kScalar, Passes::kOne>(
-         "reduce_25_vectorized_one_pass_kernel<Loads::kScalar, Passes::kOne>"),
-     Variant<Loads::kScalar, Passes::kTwo>(
-         "reduce_25_vectorized_one_pass_kernel<Loads::kScalar, Passes::kTwo>")},
-};
+LESSONS_KERNELS(kReduce25);
 
 }  // namespace lessons::reduce

@@ -1,4 +1,4 @@
-// Lesson 26: cub::DeviceReduce::Sum, the library.
+// cub::DeviceReduce::Sum, the library.
 // CUB picks the tile size, vector width and grid for this GPU, and is what the hand-written
 // steps are measured against. It needs a temporary buffer, asked for with a first call.
 #include <cub/device/device_reduce.cuh>
@@ -6,10 +6,17 @@
 #include "reduce_gpu.cuh"
 
 namespace lessons::reduce {
+namespace {
 
-cudaError_t Reduce26Cub(void* temp, size_t& temp_bytes, const float* in, float* result, uint64_t n,
-                        cudaStream_t stream) {
+cudaError_t Sum(void* temp, size_t& temp_bytes, const float* in, float* result, uint64_t n,
+                cudaStream_t stream) {
     return cub::DeviceReduce::Sum(temp, temp_bytes, in, result, static_cast<int64_t>(n), stream);
 }
+
+const CubSum kReduce26{&Sum};
+
+}  // namespace
+
+LESSONS_KERNELS(kReduce26);
 
 }  // namespace lessons::reduce

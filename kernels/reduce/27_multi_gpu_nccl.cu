@@ -1,16 +1,15 @@
-// Lesson 27: a reduction across GPUs.
-// Each GPU holds a share of the floats and sums it with lesson 25's one-pass kernel, all GPUs
-// at once: with G GPUs, G times the memory bandwidth. That leaves one float per GPU, and
-// NCCL's all-reduce of one float adds them (and gives every GPU the total). The library does
-// the cross-GPU part; a few microseconds of latency, against a kernel that got G times shorter.
-#include "cuda/nccl_loader.h"
+// A reduction across GPUs.
+// Each GPU holds a share of the floats and sums it with the one-pass kernel (v5), all GPUs at
+// once: with G GPUs, G times the memory bandwidth. That leaves one float per GPU, and NCCL's
+// all-reduce of one float adds them (and gives every GPU the total). The library does the
+// cross-GPU part; a few microseconds of latency, against a kernel that got G times shorter.
 #include "reduce_gpu.cuh"
 #include "reduce_multi.cuh"
 
 namespace lessons::reduce {
+namespace {
 
-cudaError_t Reduce27SumShares(std::vector<ReduceGpu>& gpus, const OnePassKernel& kernel,
-                              int block) {
+cudaError_t SumShares(std::vector<ReduceGpu>& gpus, const OnePassKernel& kernel, int block) {
     for (ReduceGpu& g : gpus) {  // every GPU sums its share, all at once
         if (const cudaError_t e = cudaSetDevice(g.device); e != cudaSuccess) return e;
         cudaEventRecord(g.start, g.stream);
@@ -22,8 +21,7 @@ cudaError_t Reduce27SumShares(std::vector<ReduceGpu>& gpus, const OnePassKernel&
     return cudaSuccess;
 }
 
-nccl::Result Reduce27Combine(std::vector<ReduceGpu>& gpus, const nccl::Api& api,
-                             const nccl::Comms& comms) {
+nccl::Result Combine(std::vector<ReduceGpu>& gpus, const nccl::Api& api, const nccl::Comms& comms) {
     nccl::Result r = api.GroupStart();  // one float per GPU, added, on every GPU
     for (size_t i = 0; i < gpus.size() && r == nccl::kSuccess; ++i)
         r = api.AllReduce(gpus[i].sum, gpus[i].sum, 1, nccl::kFloat32, nccl::kSum, comms[i],
@@ -36,5 +34,11 @@ nccl::Result Reduce27Combine(std::vector<ReduceGpu>& gpus, const nccl::Api& api,
     }
     return end;
 }
+
+const MultiGpuSum kReduce27{&SumShares, &Combine};
+
+}  // namespace
+
+LESSONS_KERNELS(kReduce27);
 
 }  // namespace lessons::reduce

@@ -14,7 +14,7 @@ struct ReferenceSum {
 // number of threads.
 ReferenceSum SumReference(const float* x, uint64_t n);
 
-// Lesson 19: OpenMP reduction with `threads` threads, accumulated in double.
+// The CPU sum: an OpenMP reduction with `threads` threads, accumulated in double.
 double SumOpenMP(const float* x, uint64_t n, int threads);
 
 }  // namespace lessons::reduce

@@ -1,5 +1,5 @@
-// Chapter 3 on several GPUs (lesson 27): one share of the floats per GPU, summed there by
-// lesson 25's kernel; NCCL adds the GPUs' sums.
+// Chapter 3 on several GPUs: one share of the floats per GPU, summed there by the one-pass
+// kernel (v5, as written); NCCL adds the GPUs' sums.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "cuda/nccl_loader.h"
+#include "nccl/nccl_loader.h"
 #include "reduce_gpu.cuh"
 
 namespace lessons::reduce {
@@ -18,16 +18,19 @@ struct ReduceGpu {
     const float* in = nullptr;  // its share
     uint64_t count = 0;
     float* sum = nullptr;       // one float: its share's sum, then (after NCCL) the total
-    float* partials = nullptr;  // lesson 25's block sums (grid floats)
+    float* partials = nullptr;  // the one-pass kernel's block sums (grid floats)
     unsigned* counter = nullptr;
     int grid = 1;
     cudaEvent_t start, summed, stop;
 };
 
-// Launches lesson 25's kernel on every GPU's share.
-cudaError_t Reduce27SumShares(std::vector<ReduceGpu>& gpus, const OnePassKernel& kernel, int block);
-// ncclAllReduce of the GPUs' sums, in one group. The caller waits for the streams.
-nccl::Result Reduce27Combine(std::vector<ReduceGpu>& gpus, const nccl::Api& api,
-                             const nccl::Comms& comms);
+// The multi-GPU step's two phases.
+struct MultiGpuSum {
+    // Launches `kernel` on every GPU's share, all at once.
+    cudaError_t (*sum_shares)(std::vector<ReduceGpu>& gpus, const OnePassKernel& kernel, int block);
+    // ncclAllReduce of the GPUs' sums, in one group. The caller waits for the streams.
+    nccl::Result (*combine)(std::vector<ReduceGpu>& gpus, const nccl::Api& api,
+                            const nccl::Comms& comms);
+};
 
 }  // namespace lessons::reduce

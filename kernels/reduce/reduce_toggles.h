@@ -1,29 +1,53 @@
 // Chapter 3's ablation toggles: each one switches off one idea of a step, so that a sweep over
-// it measures that idea's share. Named once, here: the lessons offer these names as their
-// choices (lessons.cpp, today's kernel first: the default), and reduce_gpu.cuh exports one
-// compiled kernel per combination, indexed by the same enums. No CUDA: the catalogue reads it.
+// it measures that idea's share. Named once, here: the lessons offer these values as their
+// choices (lessons.cpp, the lesson as written first: the default), and every compiled variant
+// of a kernel carries the values it implements (reduce_gpu.cuh), by which the harness picks
+// it. No CUDA: the catalogue reads it.
 #pragma once
 
 #include <array>
+#include <cstddef>
 
 namespace lessons::reduce {
 
-// Lesson 21: which threads add at each level of the tree (Harris's kernels 1, 2 and 3).
+// A toggle: the parameter's name and its values, indexed by the toggle's enum.
+template <class Enum, size_t N>
+struct Toggle {
+    const char* name;
+    std::array<const char*, N> values;
+    constexpr const char* operator[](Enum e) const { return values[static_cast<size_t>(e)]; }
+};
+
+// v1 (shared memory): which threads add at each level of the tree (Harris's kernels 1, 2, 3).
 enum class Addressing { kInterleaved, kStrided, kSequential };
-inline constexpr std::array<const char*, 3> kAddressingNames{"interleaved", "strided",
-                                                             "sequential"};
+inline constexpr Toggle<Addressing, 3> kAddressingToggle{"addressing",
+                                                         {"interleaved", "strided", "sequential"}};
 
-// Lesson 23: how many elements a thread adds before the tree, and how the tree ends.
+// v3 (unrolled last warp): how many elements a thread adds before the tree, and how the tree
+// ends.
 enum class Accumulate { kManyPerThread, kTwoPerThread, kOnePerThread };
-inline constexpr std::array<const char*, 3> kAccumulateNames{"many-per-thread", "two-per-thread",
-                                                             "one-per-thread"};
+inline constexpr Toggle<Accumulate, 3> kAccumulateToggle{
+    "accumulate", {"many-per-thread", "two-per-thread", "one-per-thread"}};
 enum class LastWarp { kUnrolled, kLoop };
-inline constexpr std::array<const char*, 2> kLastWarpNames{"unrolled", "loop"};
+inline constexpr Toggle<LastWarp, 2> kLastWarpToggle{"last_warp", {"unrolled", "loop"}};
 
-// Lesson 25: how wide a thread's loads are, and how the block sums are combined.
+// v5 (vectorized, one pass): how wide a thread's loads are, and how the block sums are
+// combined.
 enum class Loads { kFloat4, kScalar };
-inline constexpr std::array<const char*, 2> kLoadsNames{"float4", "scalar"};
+inline constexpr Toggle<Loads, 2> kLoadsToggle{"loads", {"float4", "scalar"}};
 enum class Passes { kOne, kTwo };
-inline constexpr std::array<const char*, 2> kPassesNames{"one", "two"};
+inline constexpr Toggle<Passes, 2> kPassesToggle{"passes", {"one", "two"}};
+
+// One toggle's value in a compiled variant: {"addressing", "strided"}; {nullptr, nullptr} for
+// none.
+struct ToggleValue {
+    const char* name = nullptr;
+    const char* value = nullptr;
+};
+
+template <class Enum, size_t N>
+constexpr ToggleValue ValueOf(const Toggle<Enum, N>& toggle, Enum e) {
+    return {toggle.name, toggle[e]};
+}
 
 }  // namespace lessons::reduce

@@ -1,4 +1,4 @@
-// Lesson 1: look at every byte and the one after it.
+// Naive scan: look at every byte and the one after it.
 // Two loads and up to two compares per byte, one byte at a time on one core: the baseline
 // every later step is measured against.
 #include "split_cpu.h"

@@ -1,4 +1,4 @@
-// Lesson 2: test only the even positions.
+// Even positions: test only the even positions.
 // A two-byte pair always covers exactly one even position, so looking at every other byte
 // (and at its neighbour only when it is '\r' or '\n') finds every pair with half the loop
 // iterations; the compares stay about one per byte (two per even byte). Still one core, and

@@ -1,4 +1,4 @@
-// Lesson 3: lesson 2's loop shared among OpenMP threads.
+// OpenMP: the even-positions loop shared among OpenMP threads.
 // Every even position is independent, so the loop splits across cores; hits are claimed
 // with one atomic counter (they are rare in text, so it is not the bottleneck). More threads
 // help until something shared limits them (cores, memory, first-touch placement); the

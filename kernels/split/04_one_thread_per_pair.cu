@@ -1,7 +1,7 @@
-// Lesson 4: lesson 2's even-position test, one GPU thread per even position.
-// Hundreds of thousands of threads (an H100 holds 132 x 2048 resident) read the buffer at
-// once, so the scan runs at a good part of the GPU's memory bandwidth. But the buffer must
-// first cross PCIe from pageable host memory: that copy, not the kernel, now dominates.
+// One thread per pair: the CPU step even-positions' test, one GPU thread per even position.
+// Hundreds of thousands of threads (a large GPU holds over 2000 per SM) read the
+// buffer at once, so the scan runs at a good part of the GPU's memory bandwidth. But the
+// buffer must first cross PCIe from pageable host memory: that copy, not the kernel, dominates.
 #include "split_gpu.cuh"
 
 namespace lessons::split {
@@ -17,6 +17,10 @@ __global__ void split_04_one_thread_per_pair_kernel(const char* __restrict__ buf
     } else if (c == '\n') {
         if (i > 0 && buf[i - 1] == '\r') out[atomicAdd(count, 1ull)] = i + 1;
     }
+}
+
+size_t NoDynamicSmem(int) {
+    return 0;
 }
 
 namespace {
@@ -35,17 +39,16 @@ cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigne
     return cudaGetLastError();
 }
 
+const SplitKernel kSplit04{
+    .name = "split_04_one_thread_per_pair_kernel",
+    .kernel = reinterpret_cast<const void*>(&split_04_one_thread_per_pair_kernel),
+    .launch = &Launch,
+    .dynamic_smem = &NoDynamicSmem,
+    .blocks = &Blocks,
+};
+
 }  // namespace
 
-size_t NoDynamicSmem(int) {
-    return 0;
-}
-
-const SplitKernel kSplit04{"split_04_one_thread_per_pair_kernel",
-                           reinterpret_cast<const void*>(&split_04_one_thread_per_pair_kernel),
-                           &Launch,
-                           &NoDynamicSmem,
-                           &Blocks,
-                           nullptr};
+LESSONS_KERNELS(kSplit04);
 
 }  // namespace lessons::split

@@ -1,4 +1,4 @@
-// Lesson 5: the same kernel as lesson 4, fed from page-locked (pinned) host memory.
+// Pinned memory: the kernel of one-thread-per-pair, fed from page-locked host memory.
 // cudaMemcpy from ordinary pageable memory goes through a driver staging buffer, one chunk
 // at a time; from memory allocated with cudaMallocHost the GPU's copy engine reads the
 // buffer directly over PCIe, so the host-to-device copy runs near the link's speed. The price
@@ -9,7 +9,7 @@
 namespace lessons::split {
 
 // The text is copied once into memory from cudaMallocHost; every copy to the GPU then reads
-// from there, with the same cudaMemcpyAsync and lesson 4's kernel.
+// from there, with the same cudaMemcpyAsync and the same kernel as the step before.
 cudaError_t Split05AllocPinned(char** host, size_t bytes) {
     return cudaMallocHost(reinterpret_cast<void**>(host), bytes ? bytes : 1);
 }

@@ -1,5 +1,5 @@
-// Lesson 6: no edge branches, no idle threads.
-// Lesson 4's kernel tests every even position and checks on every thread whether it is at
+// Branch-free padding: no edge branches, no idle threads.
+// The one-thread-per-pair kernel tests every even position and checks on every thread whether it is at
 // the first or last byte. Here the device buffer is padded with zeros to a whole number of
 // blocks (plus one byte), and each thread tests an odd position i: the pair may start at i - 1
 // or at i, and both neighbours always exist. Zeros never form a pair, so the padding finds
@@ -23,8 +23,7 @@ __global__ void split_06_branch_free_padding_kernel(const char* __restrict__ buf
 namespace {
 
 uint64_t Padded(uint64_t n, int block) {
-    const uint64_t per_block = 2 * uint64_t(block);
-    return (n + per_block - 1) / per_block * per_block;
+    return PaddedTo(n, 2 * uint64_t(block));
 }
 
 uint64_t Blocks(uint64_t n, int block) {
@@ -40,13 +39,17 @@ cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigne
     return cudaGetLastError();
 }
 
+const SplitKernel kSplit06{
+    .name = "split_06_branch_free_padding_kernel",
+    .kernel = reinterpret_cast<const void*>(&split_06_branch_free_padding_kernel),
+    .launch = &Launch,
+    .dynamic_smem = &NoDynamicSmem,
+    .blocks = &Blocks,
+    .padded = &Padded,
+};
+
 }  // namespace
 
-const SplitKernel kSplit06{"split_06_branch_free_padding_kernel",
-                           reinterpret_cast<const void*>(&split_06_branch_free_padding_kernel),
-                           &Launch,
-                           &NoDynamicSmem,
-                           &Blocks,
-                           &Padded};
+LESSONS_KERNELS(kSplit06);
 
 }  // namespace lessons::split

@@ -1,8 +1,9 @@
-// Lesson 7: stage each block's bytes in shared memory.
+// Shared memory: stage each block's bytes in shared memory.
 // Each thread loads its two bytes with one 16-bit load, so a warp reads 64 contiguous bytes
 // in one request, and the byte before the block's stretch comes in as a halo. Each thread
-// tests its even position (lesson 4's rule) reading neighbours from shared memory instead of
-// global memory, at the price of a __syncthreads(). Padding (lesson 6) keeps loads in bounds.
+// tests its even position (one-thread-per-pair's rule) reading neighbours from shared memory
+// instead of global memory, at the price of a __syncthreads(). Padding (branch-free-padding's)
+// keeps loads in bounds.
 #include "split_gpu.cuh"
 
 namespace lessons::split {
@@ -29,9 +30,9 @@ __global__ void split_07_shared_memory_kernel(const char* __restrict__ buf,
 
 namespace {
 
-// Lesson 6's padding: whole blocks of 2 x block bytes.
+// Padded as branch-free-padding is: whole blocks of 2 x block bytes.
 uint64_t Padded(uint64_t n, int block) {
-    return kSplit06.padded(n, block);
+    return PaddedTo(n, 2 * uint64_t(block));
 }
 
 uint64_t Blocks(uint64_t n, int block) {
@@ -51,13 +52,17 @@ cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigne
     return cudaGetLastError();
 }
 
+const SplitKernel kSplit07{
+    .name = "split_07_shared_memory_kernel",
+    .kernel = reinterpret_cast<const void*>(&split_07_shared_memory_kernel),
+    .launch = &Launch,
+    .dynamic_smem = &DynamicSmem,
+    .blocks = &Blocks,
+    .padded = &Padded,
+};
+
 }  // namespace
 
-const SplitKernel kSplit07{"split_07_shared_memory_kernel",
-                           reinterpret_cast<const void*>(&split_07_shared_memory_kernel),
-                           &Launch,
-                           &DynamicSmem,
-                           &Blocks,
-                           &Padded};
+LESSONS_KERNELS(kSplit07);
 
 }  // namespace lessons::split

@@ -1,4 +1,4 @@
-// Lesson 8: more work per thread.
+// Four bytes per thread: more work per thread.
 // Each thread loads 4 bytes with one 32-bit load and tests all four positions, so a quarter
 // of the threads move the same bytes with a quarter of the load instructions. The next byte
 // after a thread's four comes from shared memory (its neighbour's word), and from a halo for
@@ -26,8 +26,7 @@ __global__ void split_08_four_bytes_per_thread_kernel(const char* __restrict__ b
 namespace {
 
 uint64_t Padded(uint64_t n, int block) {
-    const uint64_t per_block = 4 * uint64_t(block);
-    return (n + per_block - 1) / per_block * per_block;
+    return PaddedTo(n, 4 * uint64_t(block));
 }
 
 uint64_t Blocks(uint64_t n, int block) {
@@ -47,13 +46,17 @@ cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigne
     return cudaGetLastError();
 }
 
+const SplitKernel kSplit08{
+    .name = "split_08_four_bytes_per_thread_kernel",
+    .kernel = reinterpret_cast<const void*>(&split_08_four_bytes_per_thread_kernel),
+    .launch = &Launch,
+    .dynamic_smem = &DynamicSmem,
+    .blocks = &Blocks,
+    .padded = &Padded,
+};
+
 }  // namespace
 
-const SplitKernel kSplit08{"split_08_four_bytes_per_thread_kernel",
-                           reinterpret_cast<const void*>(&split_08_four_bytes_per_thread_kernel),
-                           &Launch,
-                           &DynamicSmem,
-                           &Blocks,
-                           &Padded};
+LESSONS_KERNELS(kSplit08);
 
 }  // namespace lessons::split

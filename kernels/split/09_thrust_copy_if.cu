@@ -1,4 +1,4 @@
-// Lesson 9: the library way, thrust::copy_if.
+// Thrust copy_if: the library way.
 // A counting iterator produces every candidate offset k, a predicate keeps those where
 // bytes k - 2 and k - 1 are "\r\n", and copy_if writes the survivors, in order, with no
 // atomics in our code. In this toolkit Thrust runs CUB's single-pass select (decoupled

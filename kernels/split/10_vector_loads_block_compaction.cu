@@ -1,9 +1,9 @@
-// Lesson 10: toward the bandwidth limit.
+// Vector loads, block compaction: toward the bandwidth limit.
 // Each thread loads two 16-byte vectors (a block-width apart: a warp's loads are contiguous)
 // and tests all 32 positions at once with bit tricks on 64-bit words; the byte after a vector
 // comes from the next lane by a shuffle. A block prefix sum places the hits, one atomicAdd
 // claims the block's output, staged offsets are written contiguously: dense text neither
-// queues on one counter nor scatters writes. Toggle `output=per-hit`: lesson 8's atomic per hit.
+// queues on one counter nor scatters writes. Toggle `output=per-hit`: one atomic per hit.
 #include "split_gpu.cuh"
 
 namespace lessons::split {
@@ -27,7 +27,8 @@ __device__ __forceinline__ unsigned warp_inclusive_sum(unsigned v, unsigned lane
     return v;
 }
 
-// Lesson 8's output: one atomicAdd on the global counter per hit, written where it lands.
+// The earlier steps' output: one atomicAdd on the global counter per hit, written where it
+// lands.
 __device__ __forceinline__ void write_per_hit(const unsigned long long* hits, uint64_t first,
                                               unsigned long long* out, unsigned long long* count) {
     for (int j = 0; j < kVectorsPerThread; ++j) {
@@ -117,8 +118,7 @@ __global__ void split_10_vector_loads_block_compaction_kernel(
 namespace {
 
 uint64_t Padded(uint64_t n, int block) {
-    const uint64_t per_block = 16 * uint64_t(block) * kVectorsPerThread;
-    return (n + per_block - 1) / per_block * per_block;
+    return PaddedTo(n, 16 * uint64_t(block) * kVectorsPerThread);
 }
 
 uint64_t Blocks(uint64_t n, int block) {
@@ -148,28 +148,29 @@ cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigne
     return LaunchRange<kOutput>(buf, n, out, count, block, stream, 0);
 }
 
-}  // namespace
-
-cudaError_t LaunchSplit10Range(const char* buf, uint64_t n, unsigned long long* out,
-                               unsigned long long* count, int block, cudaStream_t stream,
-                               uint64_t offset_base) {
-    return LaunchRange<Output::kBlock>(buf, n, out, count, block, stream, offset_base);
+// One kernel per choice of the `output` toggle, named by the choice it implements.
+template <Output kOutput>
+SplitKernel Variant(const char* name) {
+    return {
+        .name = name,
+        .kernel = reinterpret_cast<const void*>(
+            &split_10_vector_loads_block_compaction_kernel<kOutput>),
+        .launch = &Launch<kOutput>,
+        .dynamic_smem = &DynamicSmem<kOutput>,
+        .blocks = &Blocks,
+        .padded = &Padded,
+        .launch_range = &LaunchRange<kOutput>,
+        .output = OutputName(kOutput),
+    };
 }
 
-const SplitKernel kSplit10{
-    "split_10_vector_loads_block_compaction_kernel<Output::kBlock>",
-    reinterpret_cast<const void*>(&split_10_vector_loads_block_compaction_kernel<Output::kBlock>),
-    &Launch<Output::kBlock>,
-    &DynamicSmem<Output::kBlock>,
-    &Blocks,
-    &Padded};
+const SplitKernel kSplit10[]{
+    Variant<Output::kBlock>("split_10_vector_loads_block_compaction_kernel<Output::kBlock>"),
+    Variant<Output::kPerHit>("split_10_vector_loads_block_compaction_kernel<Output::kPerHit>"),
+};
 
-const SplitKernel kSplit10PerHit{
-    "split_10_vector_loads_block_compaction_kernel<Output::kPerHit>",
-    reinterpret_cast<const void*>(&split_10_vector_loads_block_compaction_kernel<Output::kPerHit>),
-    &Launch<Output::kPerHit>,
-    &DynamicSmem<Output::kPerHit>,
-    &Blocks,
-    &Padded};
+}  // namespace
+
+LESSONS_KERNELS(kSplit10);
 
 }  // namespace lessons::split

@@ -1,6 +1,6 @@
-// Lesson 11: hide the copy behind the scan.
+// Overlapped chunks: hide the copy behind the scan.
 // The buffer travels in chunks, each on one of several streams, and each chunk is scanned (by
-// lesson 10's kernel) as soon as it has arrived, while the next chunks are still crossing
+// the vector-loads step's kernel) as soon as it has arrived, while the next chunks are still crossing
 // PCIe: the copy engine and the SMs work at the same time, and the end-to-end time approaches
 // that of the copy alone. Each chunk's copy brings one byte more, so a pair that straddles two
 // chunks is seen, once, by the chunk where it starts.
@@ -9,9 +9,9 @@
 namespace lessons::split {
 
 cudaError_t Split11Overlapped(const char* host, char* dev, uint64_t n, unsigned long long* out,
-                              unsigned long long* count, int block, uint64_t chunk,
-                              cudaStream_t main, const cudaStream_t* streams, cudaEvent_t* events,
-                              int num_streams) {
+                              unsigned long long* count, SplitRangeLaunch scan, int block,
+                              uint64_t chunk, cudaStream_t main, const cudaStream_t* streams,
+                              cudaEvent_t* events, int num_streams) {
     // Fork: every stream starts after the work already queued on `main` (the counter reset).
     cudaEventRecord(events[0], main);
     for (int s = 0; s < num_streams; ++s) cudaStreamWaitEvent(streams[s], events[0], 0);
@@ -20,8 +20,7 @@ cudaError_t Split11Overlapped(const char* host, char* dev, uint64_t n, unsigned 
         const uint64_t end = start + chunk < n ? start + chunk : n;
         const uint64_t bytes = (end < n ? end + 1 : n) - start;  // one byte of the next chunk
         cudaMemcpyAsync(dev + start, host + start, bytes, cudaMemcpyHostToDevice, stream);
-        const cudaError_t err =
-            LaunchSplit10Range(dev + start, end - start, out, count, block, stream, start);
+        const cudaError_t err = scan(dev + start, end - start, out, count, block, stream, start);
         if (err != cudaSuccess) return err;
     }
     // Join: `main` waits for every stream.
@@ -32,10 +31,9 @@ cudaError_t Split11Overlapped(const char* host, char* dev, uint64_t n, unsigned 
     return cudaGetLastError();
 }
 
-uint64_t Split11Chunk(uint64_t n, int block) {
-    const uint64_t unit = kSplit10.padded(1, block);  // chunks hold whole blocks of lesson 10
+uint64_t Split11Chunk(uint64_t n, uint64_t unit) {
     const uint64_t target = n / 16 > (uint64_t(4) << 20) ? n / 16 : (uint64_t(4) << 20);
-    return (target + unit - 1) / unit * unit;
+    return PaddedTo(target, unit);
 }
 
 }  // namespace lessons::split

@@ -1,8 +1,8 @@
-// Lesson 12: several GPUs, scatter then gather (the seed's idea 6).
-// One PCIe link brings the text at about 55 GB/s, but every GPU has its own: each copies its
+// Scatter, gather: several GPUs, scatter then gather (the seed's idea 6).
+// One PCIe link limits how fast the text arrives, but every GPU has its own: each copies its
 // share from page-locked host memory at the same time, then sends it to GPU 0 over NVLink
-// (peer copies, about 7x faster than PCIe here), and GPU 0 scans the whole text with lesson
-// 10's kernel. Still: every byte crosses twice, and one GPU does all the scanning.
+// (peer copies, several times faster than PCIe), and GPU 0 scans the whole text with the
+// vector-loads step's kernel. Still: every byte crosses twice, and one GPU does all the scanning.
 #include "split_multi.cuh"
 
 namespace lessons::split {
@@ -40,7 +40,7 @@ cudaError_t SplitScanGathered(SplitMulti& m, uint64_t* found) {
     SplitGpu& first = m.gpus[0];
     SPLIT_TRY(cudaEventRecord(first.moved, first.stream));
     SPLIT_TRY(cudaMemsetAsync(first.count, 0, sizeof(unsigned long long), first.stream));
-    SPLIT_TRY(LaunchSplit10Range(first.buf, m.n, first.out, first.count, m.block, first.stream, 0));
+    SPLIT_TRY(m.scan(first.buf, m.n, first.out, first.count, m.block, first.stream, 0));
     SPLIT_TRY(cudaEventRecord(first.scanned, first.stream));
     SPLIT_TRY(cudaMemcpyAsync(first.host_count, first.count, sizeof(unsigned long long),
                               cudaMemcpyDeviceToHost, first.stream));

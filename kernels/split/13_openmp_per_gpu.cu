@@ -1,5 +1,5 @@
-// Lesson 13: one OpenMP host thread per GPU (the seed's idea 7).
-// Lesson 12's work, written the other way: each host thread makes one GPU current once and
+// OpenMP per GPU: one OpenMP host thread per GPU (the seed's idea 7).
+// Scatter-gather's work, written the other way: each host thread makes one GPU current once and
 // drives it with plain blocking calls (copy in, send to GPU 0, wait), and a barrier separates
 // the scatter-gather from GPU 0's scan. No switching devices in a loop, simpler code; the
 // copies are the same, so the time should be too.

@@ -1,7 +1,7 @@
-// Lesson 14: each GPU scans its own share (beyond the seed).
-// Lessons 12 and 13 move every byte twice and scan on one GPU. Here each GPU copies in its
-// share and the one byte after it, scans it with lesson 10's kernel (offsets counted from the
-// share's start), and only the offsets come back: no peer traffic, every GPU's link and SMs
+// Each scans its share: each GPU scans its own share (beyond the seed).
+// Scatter-gather and OpenMP-per-GPU move every byte twice and scan on one GPU. Here each GPU
+// copies in its share and the one byte after it, scans it with the vector-loads step's kernel
+// (offsets counted from the share's start), and only the offsets come back: no peer traffic, every GPU's link and SMs
 // busy at once. A pair that straddles a boundary starts in exactly one share, whose extra
 // byte lets it see the '\n'; the next share never looks back.
 #include "split_multi.cuh"
@@ -19,7 +19,7 @@ cudaError_t Split14EachScansItsShare(SplitMulti& m, uint64_t* found) {
                 cudaMemcpyAsync(g.buf, m.host + g.begin, bytes, cudaMemcpyHostToDevice, g.stream));
         SPLIT_TRY(cudaEventRecord(g.copied, g.stream));
         SPLIT_TRY(cudaMemsetAsync(g.count, 0, sizeof(unsigned long long), g.stream));
-        SPLIT_TRY(LaunchSplit10Range(g.buf, size, g.out, g.count, m.block, g.stream, g.begin));
+        SPLIT_TRY(m.scan(g.buf, size, g.out, g.count, m.block, g.stream, g.begin));
         SPLIT_TRY(cudaEventRecord(g.scanned, g.stream));
         SPLIT_TRY(cudaMemcpyAsync(g.host_count, g.count, sizeof(unsigned long long),
                                   cudaMemcpyDeviceToHost, g.stream));

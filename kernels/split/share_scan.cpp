@@ -1,4 +1,4 @@
-// Lesson 14's share rule on the host: the pairs that start in [begin, end), seen through only
+// Each-scans-its-share's rule on the host: the pairs that start in [begin, end), seen through only
 // the bytes the share's GPU receives (engine/shares.h's SplitShareBytes).
 #include "share_scan.h"
 

@@ -16,8 +16,8 @@ inline uint64_t SplitCapacity(uint64_t n) {
 // The chapter's reference: the plainest scan, in order.
 std::vector<uint64_t> SplitReference(const char* buf, uint64_t n);
 
-uint64_t SplitNaive(const char* buf, uint64_t n, uint64_t* out);                // lesson 1
-uint64_t SplitEvenPositions(const char* buf, uint64_t n, uint64_t* out);        // lesson 2
-uint64_t SplitOpenMP(const char* buf, uint64_t n, uint64_t* out, int threads);  // lesson 3
+uint64_t SplitNaive(const char* buf, uint64_t n, uint64_t* out);
+uint64_t SplitEvenPositions(const char* buf, uint64_t n, uint64_t* out);
+uint64_t SplitOpenMP(const char* buf, uint64_t n, uint64_t* out, int threads);
 
 }  // namespace lessons::split

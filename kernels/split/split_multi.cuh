@@ -1,4 +1,4 @@
-// Chapter 1 on several GPUs (lessons 12-14): what each GPU holds and the steps' calls. The
+// Chapter 1 on several GPUs (its last three steps): what each GPU holds and the steps' calls. The
 // text is cut into shares (engine/shares.h); GPU i takes share i. Each call queues its work on
 // every GPU's own stream, records the timing marks below, and returns the first CUDA error.
 #pragma once
@@ -23,10 +23,11 @@ struct SplitGpu {
     int device = 0;
     cudaStream_t stream = nullptr;
     uint64_t begin = 0, end = 0;  // its share of the text
-    // Lessons 12-13: GPU 0 holds the whole text (zero-padded for lesson 10's kernel), the
-    // others their share. Lesson 14: every GPU its share, the byte after it, zero padding.
+    // Scatter-gather and OpenMP-per-GPU: GPU 0 holds the whole text (zero-padded for the
+    // kernel), the others their share. Each-scans-its-share: every GPU its share, the byte
+    // after it, zero padding.
     char* buf = nullptr;
-    unsigned long long* out = nullptr;         // offsets found (lessons 12-13: GPU 0's only)
+    unsigned long long* out = nullptr;         // offsets found (gathering: GPU 0's only)
     unsigned long long* count = nullptr;       // their counter
     unsigned long long* host_count = nullptr;  // pinned, one value
     // Marks on its stream: before its copy in, after it, after its share reached GPU 0 (or,
@@ -37,8 +38,9 @@ struct SplitGpu {
 struct SplitMulti {
     const char* host = nullptr;  // the text, page-locked
     uint64_t n = 0;
-    int block = 256;                       // lesson 10's kernel
-    std::vector<SplitGpu> gpus;            // gpus[0] scans in lessons 12 and 13
+    SplitRangeLaunch scan = nullptr;       // the kernel each scanning GPU launches
+    int block = 256;                       // its block size
+    std::vector<SplitGpu> gpus;            // gpus[0] scans when the shares are gathered
     unsigned long long* result = nullptr;  // host, SplitCapacity(n) values
 };
 
@@ -48,7 +50,7 @@ cudaError_t Split12ScatterGather(SplitMulti& m, uint64_t* found);
 cudaError_t Split13OpenMPPerGpu(SplitMulti& m, uint64_t* found);
 cudaError_t Split14EachScansItsShare(SplitMulti& m, uint64_t* found);
 
-// Lessons 12-13's last part on GPU 0: scan the gathered text, bring the offsets back.
+// The gathering steps' last part on GPU 0: scan the gathered text, bring the offsets back.
 cudaError_t SplitScanGathered(SplitMulti& m, uint64_t* found);
 
 }  // namespace lessons::split

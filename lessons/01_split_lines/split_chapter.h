@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "lesson.h"
@@ -71,17 +70,12 @@ protected:
 MemoryNeeds SplitCpuNeeds(const ParamValues& params);
 // Memory a GPU step needs: its output on the host; the text, output and counter on the GPU.
 MemoryNeeds SplitGpuNeeds(const ParamValues& params);
-// The same, plus a page-locked copy of the text on the host (lessons 5 to 11).
+// The same, plus a page-locked copy of the text on the host (the steps from pinned-memory on).
 MemoryNeeds SplitPinnedGpuNeeds(const ParamValues& params);
 
-// The CPU steps (lessons 1-3).
+// The CPU steps.
 std::unique_ptr<StepInstance> MakeSplitNaive(const Workload& w, const StepContext& c);
 std::unique_ptr<StepInstance> MakeSplitEvenPositions(const Workload& w, const StepContext& c);
 std::unique_ptr<StepInstance> MakeSplitOpenMP(const Workload& w, const StepContext& c);
-
-// The GPU steps, by lesson id (split_harness.cu; empty in a build without CUDA).
-std::vector<std::pair<std::string, StepRunner>> SplitGpuRunners();
-// Lessons 12-14 on several GPUs (split_multi_harness.cu).
-std::vector<std::pair<std::string, StepRunner>> SplitMultiGpuRunners();
 
 }  // namespace lessons::split

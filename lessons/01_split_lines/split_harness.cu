@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -14,9 +15,12 @@
 
 #include "cuda/cuda_util.h"
 #include "errors.h"
+#include "kernels_of.h"
 #include "split/split_cpu.h"
 #include "split/split_gpu.cuh"
 #include "split_chapter.h"
+#include "split_launch.cuh"
+#include "split_steps.h"
 
 namespace lessons::split {
 namespace {
@@ -24,10 +28,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double MsSince(Clock::time_point t) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
-
-int Block(const StepContext& c) {
-    return static_cast<int>(c.params.Number("block"));
 }
 
 // How a step scans: launches on `stream` and returns the count when it already has it on
@@ -50,7 +50,7 @@ std::optional<uint64_t> ThrustScan(const char* buf, uint64_t n, unsigned long lo
     return found;
 }
 
-// Page-locked copy of the text (lesson 5's allocation), timed; and, for comparison, a
+// Page-locked copy of the text (the pinned-memory step's allocation), timed; and, for comparison, a
 // pageable one (malloc + first touch, which is where the operating system really hands out
 // the pages).
 class PinnedText {
@@ -121,12 +121,12 @@ protected:
     cuda::PinnedBuffer<unsigned long long> m_host_count;
 };
 
-// How a step of lessons 4 to 10 is set up.
+// How a step that copies, scans and copies back is set up.
 struct StepSpec {
     ScanFn scan;
-    bool pinned = false;              // host text in page-locked memory (lessons 5 on)
+    bool pinned = false;              // host text in page-locked memory
     uint64_t padded_bytes = 0;        // device bytes the kernel reads (zero-padded past n)
-    bool measure_allocation = false;  // report pinned vs pageable allocation cost (lesson 5)
+    bool measure_allocation = false;  // report pinned vs pageable allocation cost
 };
 
 // H2D, scan, D2H of the count (unless the scan returned it) and of the offsets.
@@ -177,20 +177,21 @@ private:
     cuda::Event m_start, m_copied, m_scanned, m_stop;
 };
 
-// Lesson 11: the copy and the scan overlap, so only the whole is timed; the copy alone is
-// measured once at set-up for comparison. Its rate is the text over the whole time, against
+// Overlapped chunks: the copy and the scan overlap, so only the whole is timed; the copy alone
+// is measured once at set-up for comparison. Its rate is the text over the whole time, against
 // the host-to-device ceiling: the copy is what it hides the scan behind.
 class OverlappedStep : public GpuSplitBase {
 public:
     static constexpr int kStreams = 4;
 
-    OverlappedStep(const Workload& w, int block)
+    OverlappedStep(const Workload& w, const SplitKernel& kernel, int block)
         : GpuSplitBase(w),
+          m_kernel(kernel),
           m_block(block),
           m_pinned(m_work.data(), m_work.SizeBytes(), false),
-          m_chunk(Split11Chunk(m_work.SizeBytes(), block)) {
+          m_chunk(Split11Chunk(m_work.SizeBytes(), kernel.padded(1, block))) {
         const uint64_t n = m_work.SizeBytes();
-        m_buf = PaddedDeviceText(n, kSplit10.padded(n, block), m_main.get());
+        m_buf = PaddedDeviceText(n, kernel.padded(n, block), m_main.get());
         for (int i = 0; i < kStreams; ++i) {
             m_raw_streams[i] = m_streams[i].get();
             m_raw_events[i] = m_events[i].get();
@@ -215,9 +216,9 @@ public:
         m_start.Record(s);
         LESSONS_CUDA_CHECK(cudaMemsetAsync(m_count.get(), 0, sizeof(unsigned long long), s));
         if (n)
-            LESSONS_CUDA_CHECK(Split11Overlapped(m_pinned.get(), m_buf.get(), n, m_dev_out.get(),
-                                                 m_count.get(), m_block, m_chunk, s, m_raw_streams,
-                                                 m_raw_events, kStreams));
+            LESSONS_CUDA_CHECK(Split11Overlapped(
+                m_pinned.get(), m_buf.get(), n, m_dev_out.get(), m_count.get(),
+                m_kernel.launch_range, m_block, m_chunk, s, m_raw_streams, m_raw_events, kStreams));
         m_found = ReadCount(m_main);
         ReadOffsets(s);
         m_stop.Record(s);
@@ -240,6 +241,7 @@ public:
     }
 
 private:
+    const SplitKernel& m_kernel;
     int m_block;
     PinnedText m_pinned;
     cuda::Stream m_main;
@@ -253,56 +255,20 @@ private:
     cuda::Event m_start, m_stop;
 };
 
-// Checks the block and the grid against the kernel's and the GPU's limits.
-void CheckLaunch(const SplitKernel& k, uint64_t n, int block) {
-    cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, k.dynamic_smem(block));
-    const uint64_t blocks = k.blocks(n, block);
-    if (blocks > static_cast<uint64_t>(INT_MAX))
-        throw UsageError("this size needs " + std::to_string(blocks) + " blocks of " +
-                         std::to_string(block) +
-                         " threads, more than the grid limit of 2^31 - 1; use a larger block or "
-                         "a smaller size");
-}
-
-// The kernel of a step at a parameter set: one, or one per value of the step's toggle.
-using PickKernel = std::function<const SplitKernel&(const ParamValues&)>;
-
-// A runner of lesson 4 to 10's kind: one kernel of kernels/split/, set up by the StepSpec.
-StepRunner KernelStep(PickKernel pick, bool pinned, bool measure_allocation = false) {
-    StepRunner r;
-    r.make = [pick, pinned, measure_allocation](const Workload& w, const StepContext& c) {
-        const SplitKernel& k = pick(c.params);
-        const int block = Block(c);
-        CheckLaunch(k, w.SizeBytes(), block);
+// The step of a Kernel row: one kernel of kernels/split/, set up by the StepSpec.
+StepRunner KernelRunner(PickKernel pick, const Kernel& kind) {
+    return LaunchRunner(std::move(pick), [kind](const Workload& w, const StepContext&,
+                                                const SplitKernel& k, int block) {
         StepSpec spec;
         spec.scan = KernelScan(k, block);
-        spec.pinned = pinned;
+        spec.pinned = kind.pinned;
         spec.padded_bytes = k.padded ? k.padded(w.SizeBytes(), block) : w.SizeBytes();
-        spec.measure_allocation = measure_allocation;
+        spec.measure_allocation = kind.measure_allocation;
         return std::unique_ptr<StepInstance>(std::make_unique<GpuSplitStep>(w, std::move(spec)));
-    };
-    r.attributes = [pick](const ParamValues& params) {
-        const SplitKernel& k = pick(params);
-        const int block = static_cast<int>(params.Number("block"));
-        return cuda::QueryKernelAttributes(k.kernel, k.name, block, k.dynamic_smem(block));
-    };
-    return r;
+    });
 }
 
-StepRunner KernelStep(const SplitKernel& k, bool pinned, bool measure_allocation = false) {
-    return KernelStep([&k](const ParamValues&) -> const SplitKernel& { return k; }, pinned,
-                      measure_allocation);
-}
-
-// Lesson 10 by its `output` toggle (split_toggles.h).
-const SplitKernel& Split10(const ParamValues& params) {
-    const std::string& output = params.Choice("output");
-    if (output == kOutputNames[size_t(Output::kBlock)]) return kSplit10;
-    if (output == kOutputNames[size_t(Output::kPerHit)]) return kSplit10PerHit;
-    throw std::logic_error("no kernel for output=" + output);
-}
-
-StepRunner ThrustStep() {
+StepRunner ThrustRunner() {
     StepRunner r;
     r.make = [](const Workload& w, const StepContext&) {
         StepSpec spec;
@@ -313,29 +279,92 @@ StepRunner ThrustStep() {
     return r;
 }
 
-StepRunner OverlappedChunksStep() {
-    StepRunner r = KernelStep(kSplit10, true);
-    r.make = [](const Workload& w, const StepContext& c) {
-        const int block = Block(c);
-        CheckLaunch(kSplit10, w.SizeBytes(), block);
-        return std::unique_ptr<StepInstance>(std::make_unique<OverlappedStep>(w, block));
-    };
-    return r;
+StepRunner OverlappedChunksRunner(const SplitKernel& kernel) {
+    return LaunchRunner([&kernel](const ParamValues&) -> const SplitKernel& { return kernel; },
+                        [](const Workload& w, const StepContext&, const SplitKernel& k, int block) {
+                            return std::unique_ptr<StepInstance>(
+                                std::make_unique<OverlappedStep>(w, k, block));
+                        });
 }
 
 }  // namespace
 
-std::vector<std::pair<std::string, StepRunner>> SplitGpuRunners() {
-    return {
-        {"split/04-one-thread-per-pair", KernelStep(kSplit04, false)},
-        {"split/05-pinned-memory", KernelStep(kSplit04, true, true)},
-        {"split/06-branch-free-padding", KernelStep(kSplit06, true)},
-        {"split/07-shared-memory", KernelStep(kSplit07, true)},
-        {"split/08-four-bytes-per-thread", KernelStep(kSplit08, true)},
-        {"split/09-thrust-copy-if", ThrustStep()},
-        {"split/10-vector-loads-block-compaction", KernelStep(&Split10, true)},
-        {"split/11-overlapped-chunks", OverlappedChunksStep()},
+PickKernel KernelByToggle(const Lesson& lesson, const std::vector<const SplitKernel*>& kernels) {
+    const ParamSpec* toggle = lesson.FindParam("output");
+    if (!toggle) {
+        if (kernels.size() != 1)
+            throw std::logic_error("it has " + std::to_string(kernels.size()) +
+                                   " kernels to launch, and no toggle to choose among them");
+        const SplitKernel& k = *kernels.front();
+        return [&k](const ParamValues&) -> const SplitKernel& { return k; };
+    }
+    std::map<std::string, const SplitKernel*> by_choice;
+    for (const SplitKernel* k : kernels)
+        if (!k->output || !by_choice.emplace(k->output, k).second)
+            throw std::logic_error(std::string("kernel ") + k->name +
+                                   (k->output ? " implements an output another kernel implements"
+                                              : " implements no output of the toggle"));
+    for (const std::string& choice : toggle->choices)
+        if (!by_choice.count(choice))
+            throw std::logic_error("no kernel implements output=" + choice);
+    if (by_choice.size() != toggle->choices.size())
+        throw std::logic_error("a kernel implements an output the toggle does not offer");
+    return [by_choice](const ParamValues& p) -> const SplitKernel& {
+        return *by_choice.at(p.Choice("output"));
     };
 }
+
+const SplitKernel& RangeKernelAsWritten(const std::vector<const SplitKernel*>& kernels) {
+    const SplitKernel* found = nullptr;
+    for (const SplitKernel* k : kernels)
+        if (kernels.size() == 1 || (k->output && k->output == std::string(kOutputNames.front()))) {
+            if (found) throw std::logic_error("two kernels are the kernel as written");
+            found = k;
+        }
+    if (!found) throw std::logic_error("none of the kernels is the kernel as written");
+    if (!found->launch_range || !found->padded)
+        throw std::logic_error(std::string("kernel ") + found->name +
+                               " cannot scan a chunk of a longer text (no launch_range)");
+    return *found;
+}
+
+int Block(const ParamValues& params) {
+    return static_cast<int>(params.Number("block"));
+}
+
+void CheckLaunch(const SplitKernel& k, uint64_t n, int block) {
+    cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, k.dynamic_smem(block));
+    const uint64_t blocks = k.blocks(n, block);
+    if (blocks > static_cast<uint64_t>(INT_MAX))
+        throw UsageError("this size needs " + std::to_string(blocks) + " blocks of " +
+                         std::to_string(block) +
+                         " threads, more than the grid limit of 2^31 - 1; use a larger block or "
+                         "a smaller size");
+}
+
+StepRunner LaunchRunner(PickKernel pick, MakeKernelStep make) {
+    StepRunner r;
+    r.make = [pick, make](const Workload& w, const StepContext& c) {
+        const SplitKernel& k = pick(c.params);
+        const int block = Block(c.params);
+        CheckLaunch(k, w.SizeBytes(), block);
+        return make(w, c, k, block);
+    };
+    r.attributes = [pick](const ParamValues& params) {
+        const SplitKernel& k = pick(params);
+        const int block = Block(params);
+        return cuda::QueryKernelAttributes(k.kernel, k.name, block, k.dynamic_smem(block));
+    };
+    return r;
+}
+
+LESSONS_STEP_KIND(Kernel, [](const Kernel& k, const StepSite& site) {
+    return KernelRunner(KernelByToggle(site.lesson, KernelsOf<SplitKernel>(site, k.from)), k);
+});
+LESSONS_STEP_KIND(Thrust, [](const Thrust&, const StepSite&) { return ThrustRunner(); });
+LESSONS_STEP_KIND(OverlappedChunks, [](const OverlappedChunks&, const StepSite& site) {
+    return OverlappedChunksRunner(
+        RangeKernelAsWritten(KernelsOf<SplitKernel>(site, KernelsFrom::kPreviousLesson)));
+});
 
 }  // namespace lessons::split

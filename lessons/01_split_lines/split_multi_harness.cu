@@ -1,4 +1,4 @@
-// The harness of chapter 1's multi-GPU steps (lessons 12-14): the text in page-locked host
+// The harness of chapter 1's multi-GPU steps (MultiGpu): the text in page-locked host
 // memory, one share per GPU (engine/shares.h), per-GPU buffers, streams and timing marks.
 // A sample is timed end to end on the host clock (the GPUs' events cannot be compared with
 // each other); each GPU's copy in, peer copy, scan and copy out are timed with its own
@@ -6,10 +6,9 @@
 // "kernel" and "d2h".
 #include <algorithm>
 #include <chrono>
-#include <climits>
 #include <cstring>
-#include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,17 +16,18 @@
 #include "cuda/peers.h"
 #include "cuda/scoped_device.h"
 #include "errors.h"
+#include "kernel_family.h"
 #include "shares.h"
 #include "split/split_cpu.h"
 #include "split/split_multi.cuh"
 #include "split_chapter.h"
+#include "split_launch.cuh"
+#include "split_steps.h"
 
 namespace lessons::split {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-enum class Plan { kGatherToFirst, kOpenMPGather, kEachScans };
 
 // Shares start on whole 4 KiB pages: page-aligned copies from pinned memory run at full speed.
 constexpr uint64_t kShareAlign = 4096;
@@ -46,30 +46,32 @@ struct GpuSlot {
 
 class MultiGpuSplitStep : public SplitStep {
 public:
-    MultiGpuSplitStep(const Workload& w, const StepContext& c, Plan plan)
+    MultiGpuSplitStep(const Workload& w, const StepContext& c, Plan plan,
+                      const SplitKernel& kernel, int block)
         : SplitStep(w, true),
           m_plan(plan),
           m_pinned(std::max<uint64_t>(w.SizeBytes(), 1), "the page-locked text") {
         const uint64_t n = m_work.SizeBytes();
         if (n) std::memcpy(m_pinned.get(), m_work.data(), n);
         const int count = static_cast<int>(c.devices.size());
-        m_block = static_cast<int>(c.params.Number("block"));
         cuda::ScopedDevice keep(c.devices.front());
         m_path = cuda::EnablePeerAccess(c.devices);
         m_multi.host = m_pinned.get();
         m_multi.n = n;
-        m_multi.block = m_block;
+        m_multi.scan = kernel.launch_range;
+        m_multi.block = block;
         m_multi.result = reinterpret_cast<unsigned long long*>(m_out.get());
         for (int i = 0; i < count; ++i) {
             const Share share = ShareOf(n, count, i, kShareAlign);
             LESSONS_CUDA_CHECK(cudaSetDevice(c.devices[size_t(i)]));
             auto slot = std::make_unique<GpuSlot>(c.devices[size_t(i)]);
-            // What this GPU holds: the whole text (GPU 0 of lessons 12-13), its share alone
-            // (the others), or its share and the byte after it, padded (lesson 14).
+            // What this GPU holds: the whole text (GPU 0 where the shares are gathered), its
+            // share alone (the others), or its share and the byte after it, padded (where each
+            // GPU scans its own).
             const bool whole = plan != Plan::kEachScans && i == 0;
             const bool scans = plan == Plan::kEachScans || i == 0;
             const uint64_t held = whole ? n : share.size();
-            const uint64_t bytes = scans ? kSplit10.padded(held, m_block) + 16 : held;
+            const uint64_t bytes = scans ? kernel.padded(held, block) + 16 : held;
             slot->buf = cuda::DeviceBuffer<char>(std::max<uint64_t>(bytes, 1), "the text");
             if (scans) {
                 LESSONS_CUDA_CHECK(cudaMemsetAsync(slot->buf.get(), 0, bytes, slot->stream.get()));
@@ -152,7 +154,8 @@ public:
         return sample;
     }
 
-    // The text once over PCIe (lessons 12-13: and every share but GPU 0's once between GPUs),
+    // The text once over PCIe (where the shares are gathered: and every share but GPU 0's once
+    // between GPUs),
     // judged end to end against the GPUs' host-to-device links added up.
     Work GetWork() const override {
         Work w = SplitStep::GetWork();
@@ -171,40 +174,26 @@ public:
 private:
     Plan m_plan;
     cuda::PinnedBuffer<char> m_pinned;
-    int m_block = 256;
     cuda::PeerPath m_path;
     SplitMulti m_multi;
     std::vector<std::unique_ptr<GpuSlot>> m_slots;
 };
 
-StepRunner MultiStep(Plan plan) {
-    StepRunner r;
-    r.make = [plan](const Workload& w, const StepContext& c) {
-        const int block = static_cast<int>(c.params.Number("block"));
-        cuda::CheckBlockAgainstKernel(kSplit10.kernel, kSplit10.name, block,
-                                      kSplit10.dynamic_smem(block));
-        if (kSplit10.blocks(w.SizeBytes(), block) > static_cast<uint64_t>(INT_MAX))
-            throw UsageError(
-                "this size needs more blocks than the grid limit of 2^31 - 1; use "
-                "a larger block or a smaller size");
-        return std::unique_ptr<StepInstance>(std::make_unique<MultiGpuSplitStep>(w, c, plan));
-    };
-    r.attributes = [](const ParamValues& params) {
-        const int block = static_cast<int>(params.Number("block"));
-        return cuda::QueryKernelAttributes(kSplit10.kernel, kSplit10.name, block,
-                                           kSplit10.dynamic_smem(block));
-    };
-    return r;
-}
-
 }  // namespace
 
-std::vector<std::pair<std::string, StepRunner>> SplitMultiGpuRunners() {
-    return {
-        {"split/12-scatter-gather", MultiStep(Plan::kGatherToFirst)},
-        {"split/13-openmp-per-gpu", MultiStep(Plan::kOpenMPGather)},
-        {"split/14-each-scans-its-share", MultiStep(Plan::kEachScans)},
-    };
-}
+LESSONS_STEP_KIND(MultiGpu, [](const MultiGpu& k, const StepSite&) {
+    const std::vector<const SplitKernel*> kernels = FindKernels<SplitKernel>(k.kernels);
+    if (kernels.empty())
+        throw std::logic_error(std::string("'") + k.kernels +
+                               "', the file of the kernel its GPUs launch, registers none");
+    const SplitKernel& kernel = RangeKernelAsWritten(kernels);
+    return LaunchRunner(
+        [&kernel](const ParamValues&) -> const SplitKernel& { return kernel; },
+        [plan = k.plan](const Workload& w, const StepContext& c, const SplitKernel& launched,
+                        int block) {
+            return std::unique_ptr<StepInstance>(
+                std::make_unique<MultiGpuSplitStep>(w, c, plan, launched, block));
+        });
+});
 
 }  // namespace lessons::split

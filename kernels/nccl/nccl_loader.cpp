@@ -6,9 +6,8 @@
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
-
-#include "../device.h"
-#include "../errors.h"
+#include <string>
+#include <vector>
 
 namespace lessons::nccl {
 namespace {
@@ -113,7 +112,7 @@ void Check(Result result, const char* call) {
 
 Comms::Comms(const std::vector<int>& devices) : m_comms(devices.size(), nullptr) {
     const Api* api = Load();
-    if (!api) throw UnavailableError(Unavailable());
+    if (!api) throw std::runtime_error(Unavailable());
     Check(api->CommInitAll(m_comms.data(), static_cast<int>(devices.size()), devices.data()),
           "ncclCommInitAll");
 }
@@ -125,11 +124,3 @@ Comms::~Comms() {
 }
 
 }  // namespace lessons::nccl
-
-namespace lessons {
-
-std::string NcclStatus() {
-    return nccl::Describe();
-}
-
-}  // namespace lessons

@@ -3,10 +3,10 @@
 // CUDA_LESSONS_NCCL, "libnccl.so.2" through the loader's own search (LD_LIBRARY_PATH,
 // ldconfig's cache), then the toolkit's lib folders (CUDA_HOME, /usr/local/cuda). Only the few
 // calls the lessons make are declared here, with NCCL's stable ABI values, so that building
-// needs no nccl.h either.
+// needs no nccl.h, nor any CUDA header (a stream is the runtime's cudaStream_t, a
+// struct CUstream_st*). The multi-GPU steps' kernel files and harnesses call it; the engine
+// reports what it found (NcclStatus).
 #pragma once
-
-#include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <string>
@@ -15,6 +15,7 @@
 namespace lessons::nccl {
 
 using Comm = struct ncclComm*;
+using Stream = struct CUstream_st*;  // cudaStream_t
 enum Result : int { kSuccess = 0 };
 enum DataType : int { kFloat32 = 7 };  // ncclFloat32
 enum RedOp : int { kSum = 0 };         // ncclSum
@@ -23,7 +24,7 @@ struct Api {
     Result (*CommInitAll)(Comm* comms, int ndev, const int* devlist);
     Result (*CommDestroy)(Comm comm);
     Result (*AllReduce)(const void* send, void* recv, size_t count, DataType type, RedOp op,
-                        Comm comm, cudaStream_t stream);
+                        Comm comm, Stream stream);
     Result (*GroupStart)();
     Result (*GroupEnd)();
     const char* (*GetErrorString)(Result result);
@@ -45,11 +46,12 @@ std::string Describe();
 // The places tried, in order (for the message and the tests).
 std::vector<std::string> Candidates();
 
-// Throws CudaError-like std::runtime_error naming the call when result != kSuccess.
+// Throws std::runtime_error naming the call when result != kSuccess.
 void Check(Result result, const char* call);
 
 // One communicator per GPU of `devices`, made together (ncclCommInitAll) and destroyed
-// together.
+// together. Throws std::runtime_error when NCCL is missing (check Load() first, to say so as
+// the caller reports a missing library).
 class Comms {
 public:
     explicit Comms(const std::vector<int>& devices);

@@ -1,0 +1,308 @@
+// The step declaration: a lesson is one row of its chapter's table. These tests build small
+// catalogues of their own to show what adding a step or a chapter touches, and check that the
+// join between rows and the GPU library (step kinds, kernels registered by their files) reports
+// every mistake.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "catalog.h"
+#include "declare.h"
+#include "kernels_of.h"
+#include "report.h"
+#include "step_kinds.h"
+
+using namespace lessons;
+
+namespace fixture {
+
+// A kernel descriptor and two step kinds, as a chapter's kernel folder and steps header have.
+struct FakeKernel {
+    const char* name;
+};
+struct Kernel {
+    const char* name;  // which of this file's kernels the step launches
+};
+struct Library {
+    static constexpr bool kLibrary = true;
+};
+struct Unimplemented {};
+
+const FakeKernel kKernels[] = {{"naive"}, {"coalesced"}, {"tiled"}};
+
+// This file plays the kernel file: the rows name it as their source.
+constexpr const char* kHere = "tests/test_declare.cpp";
+
+struct NoWorkload : Workload {
+    uint64_t SizeBytes() const override { return 0; }
+};
+
+StepRunner RunnerNamed(const std::string& name) {
+    StepRunner r;
+    r.make = [name](const Workload&, const StepContext&) -> std::unique_ptr<StepInstance> {
+        throw std::runtime_error(name);
+    };
+    return r;
+}
+
+}  // namespace fixture
+
+LESSONS_KERNELS(fixture::kKernels);
+
+namespace fixture {
+
+LESSONS_STEP_KIND(Kernel, [](const Kernel& k, const StepSite& site) {
+    for (const FakeKernel* f : KernelsOf<FakeKernel>(site))
+        if (std::string(f->name) == k.name) return RunnerNamed(k.name);
+    throw std::logic_error(std::string("no kernel '") + k.name + "'");
+});
+LESSONS_STEP_KIND(Library, [](const Library&, const StepSite&) { return RunnerNamed("library"); });
+
+Chapter MakeChapter(const std::string& id) {
+    Chapter c;
+    c.id = id;
+    c.title = "A chapter";
+    c.title_zh = "一章";
+    c.make_workload = [](const WorkloadSpec&) -> std::shared_ptr<Workload> { return nullptr; };
+    c.workload_host_bytes = [](const ParamValues&) { return uint64_t(0); };
+    c.describe = [](const ParamValues&) { return std::string("data"); };
+    return c;
+}
+
+// The kernel families this file registered (the catalogue's own files register theirs too).
+std::vector<KernelFamily> FamiliesOfThisFile() {
+    std::vector<KernelFamily> out;
+    for (const KernelFamily& f : KernelFamilies())
+        if (SameSourceFile(f.file, kHere)) out.push_back(f);
+    return out;
+}
+
+// A chapter before the one under test, so numbers are not all "1.x".
+void AddFirstChapter(Registry& r) {
+    AddChapter(r, MakeChapter("first"), "tests/first",
+               {{.slug = "only", .title = "Only", .source = kHere, .step = Library{}}});
+}
+
+const ParamSpec kBlock = BlockParam(32, 1024, 256);
+
+}  // namespace fixture
+
+using namespace fixture;
+
+// Inserting a step in the middle of a chapter is one row: the numbers after it move, the ids,
+// the old numbers and the runners do not.
+TEST(Declaration, InsertingAStepIsOneRow) {
+    Registry before, after;
+    AddFirstChapter(before);
+    AddChapter(before, MakeChapter("gemm"), "tests/gemm",
+               {
+                   {.slug = "naive",
+                    .title = "Naive",
+                    .source = kHere,
+                    .step = Kernel{"naive"},
+                    .params = {kBlock},
+                    .focus = {"LDG"},
+                    .was = 32},
+                   {.slug = "tiled",
+                    .title = "Tiled",
+                    .source = kHere,
+                    .step = Kernel{"tiled"},
+                    .params = {kBlock},
+                    .focus = {"LDS"},
+                    .was = 34},
+                   {.slug = "library",
+                    .title = "Library",
+                    .source = kHere,
+                    .step = Library{},
+                    .previous = "naive",
+                    .was = 40},
+               });
+    AddFirstChapter(after);
+    AddChapter(after, MakeChapter("gemm"), "tests/gemm",
+               {
+                   {.slug = "naive",
+                    .title = "Naive",
+                    .source = kHere,
+                    .step = Kernel{"naive"},
+                    .params = {kBlock},
+                    .focus = {"LDG"},
+                    .was = 32},
+                   // The new step: this row is the whole change.
+                   {.slug = "coalesced",
+                    .title = "Coalesced",
+                    .source = kHere,
+                    .step = Kernel{"coalesced"},
+                    .params = {kBlock},
+                    .focus = {"LDG"}},
+                   {.slug = "tiled",
+                    .title = "Tiled",
+                    .source = kHere,
+                    .step = Kernel{"tiled"},
+                    .params = {kBlock},
+                    .focus = {"LDS"},
+                    .was = 34},
+                   {.slug = "library",
+                    .title = "Library",
+                    .source = kHere,
+                    .step = Library{},
+                    .previous = "naive",
+                    .was = 40},
+               });
+    EXPECT_EQ(AttachGpuRunners(before, FamiliesOfThisFile()), std::vector<std::string>{});
+    EXPECT_EQ(AttachGpuRunners(after, FamiliesOfThisFile()), std::vector<std::string>{});
+
+    auto label = [](const Registry& r, const char* name) {
+        const Lesson* l = r.FindLesson(name);
+        return l ? l->label : std::string("none");
+    };
+    EXPECT_EQ(label(before, "gemm/tiled"), "2.2");
+    EXPECT_EQ(label(after, "gemm/tiled"), "2.3");
+    EXPECT_EQ(label(after, "gemm/coalesced"), "2.2");
+    EXPECT_EQ(label(after, "gemm/library"), "2.4");
+    // Old names keep finding the same lessons.
+    EXPECT_EQ(after.FindLesson("34")->id, "gemm/tiled");
+    EXPECT_EQ(after.FindLesson("gemm/34-tiled")->id, "gemm/tiled");
+    EXPECT_EQ(after.FindLesson("2.2")->id, "gemm/coalesced");
+    EXPECT_EQ(after.FindLesson("gemm/coalesced")->was, 0);
+    // The row above is the previous lesson, unless a row names another.
+    EXPECT_EQ(after.FindLesson(after.FindLesson("gemm/tiled")->previous)->id, "gemm/coalesced");
+    EXPECT_EQ(before.FindLesson(before.FindLesson("gemm/tiled")->previous)->id, "gemm/naive");
+    EXPECT_EQ(after.FindLesson(after.FindLesson("gemm/library")->previous)->id, "gemm/naive");
+    EXPECT_EQ(after.FindLesson("gemm/naive")->previous, 0) << "a chapter's first row";
+    // Each step's runner is its kind's, over its own kernel.
+    for (const char* id : {"gemm/naive", "gemm/coalesced", "gemm/tiled"}) {
+        const Lesson* l = after.FindLesson(id);
+        ASSERT_TRUE(l->runner.make) << id;
+        try {
+            const NoWorkload none;
+            const ParamValues params;
+            l->runner.make(none, StepContext{params, {}});
+            ADD_FAILURE() << id;
+        } catch (const std::runtime_error& e) {
+            EXPECT_EQ(std::string(id).substr(5), e.what());
+        }
+    }
+    EXPECT_TRUE(after.FindLesson("gemm/library")->library) << "from the kind";
+    EXPECT_EQ(after.FindLesson("gemm/library")->kind, StepKind::kGpu);
+}
+
+// A new chapter is its own folders plus one registration: it takes the next number.
+TEST(Declaration, ANewChapterIsOneRegistration) {
+    Registry r;
+    AddFirstChapter(r);
+    AddChapter(r, MakeChapter("scan"), "tests/scan",
+               {{.slug = "blelloch",
+                 .title = "Work-efficient scan",
+                 .source = kHere,
+                 .step = Kernel{"tiled"},
+                 .params = {kBlock},
+                 .focus = {"LDS", "BAR"}}});
+    ASSERT_NE(r.FindChapter("scan"), nullptr);
+    EXPECT_EQ(r.FindChapter("scan")->number, 2);
+    EXPECT_EQ(r.FindChapter("2"), r.FindChapter("scan"));
+    EXPECT_EQ(r.FindLesson("2.1")->id, "scan/blelloch");
+    EXPECT_EQ(r.FindLesson("2.1")->params.front().name, "block");
+    EXPECT_EQ(AttachGpuRunners(r, FamiliesOfThisFile()), std::vector<std::string>{});
+}
+
+TEST(Declaration, TheJoinReportsEveryMistake) {
+    Registry r;
+    AddChapter(r, MakeChapter("bad"), "tests/bad",
+               {
+                   {.slug = "no-kernels",
+                    .title = "A file that registers nothing",
+                    .source = "kernels/none/01_missing.cu",
+                    .step = Kernel{"naive"},
+                    .params = {kBlock},
+                    .focus = {"LDG"}},
+                   {.slug = "wrong-kernel",
+                    .title = "A kernel the file does not have",
+                    .source = kHere,
+                    .step = Kernel{"nope"},
+                    .params = {kBlock},
+                    .focus = {"LDG"}},
+                   {.slug = "no-kind",
+                    .title = "A kind the GPU library does not implement",
+                    .source = kHere,
+                    .step = Unimplemented{},
+                    .params = {kBlock},
+                    .focus = {"LDG"}},
+                   {.slug = "later",
+                    .title = "x",
+                    .source = kHere,
+                    .step = Library{},
+                    .previous = "nowhere"},
+               });
+    std::vector<KernelFamily> families = FamiliesOfThisFile();
+    families.push_back({"/build/kernels/gemm/99_orphan.cu", typeid(FakeKernel), kKernels, 1});
+    const std::vector<std::string> problems = AttachGpuRunners(r, families);
+    auto mentions = [&](const std::string& what) {
+        return std::any_of(problems.begin(), problems.end(),
+                           [&](const std::string& p) { return p.find(what) != std::string::npos; });
+    };
+    EXPECT_TRUE(
+        mentions("lesson 1.1 (bad/no-kernels): 'kernels/none/01_missing.cu' registers no "
+                 "kernel"));
+    EXPECT_TRUE(mentions("lesson 1.2 (bad/wrong-kernel): no kernel 'nope'"));
+    EXPECT_TRUE(mentions("lesson 1.3 (bad/no-kind): the GPU library implements no step kind"));
+    EXPECT_TRUE(
+        mentions("'/build/kernels/gemm/99_orphan.cu' registers kernels, and no lesson "
+                 "names it"));
+    const std::vector<std::string> declared = r.Validate();
+    EXPECT_TRUE(std::any_of(declared.begin(), declared.end(), [](const std::string& p) {
+        return p.find("previous lesson 'nowhere' is no earlier row") != std::string::npos;
+    }));
+    // A GPU step of its own kernels without its focus is refused too.
+    Registry no_focus;
+    AddChapter(no_focus, MakeChapter("nf"), "tests/nf",
+               {{.slug = "x",
+                 .title = "x",
+                 .source = kHere,
+                 .step = Kernel{"naive"},
+                 .params = {kBlock}}});
+    const std::vector<std::string> nf = no_focus.Validate();
+    EXPECT_TRUE(std::any_of(nf.begin(), nf.end(), [](const std::string& p) {
+        return p.find("must name the instruction classes it is about") != std::string::npos;
+    }));
+}
+
+TEST(Declaration, SourceFilesMatchWhereverTheBuildNamedThem) {
+    EXPECT_TRUE(SameSourceFile("/work/main/kernels/gemm/36_x.cu", "kernels/gemm/36_x.cu"));
+    EXPECT_TRUE(SameSourceFile("kernels/gemm/36_x.cu", "kernels/gemm/36_x.cu"));
+    EXPECT_FALSE(SameSourceFile("/work/main/kernels/gemm/136_x.cu", "kernels/gemm/36_x.cu"));
+    EXPECT_FALSE(SameSourceFile("/work/other_kernels/gemm/36_x.cu", "kernels/gemm/36_x.cu"));
+    EXPECT_FALSE(SameSourceFile("/x.cu", ""));
+}
+
+// Every GPU step of the catalogue has results recorded on the reference GPU (what the program
+// shows without one), found by its id or by the id it was recorded under; and every recorded
+// result belongs to a lesson.
+TEST(Catalog, EveryGpuStepHasRecordedResults) {
+    const Registry& catalog = Catalog();
+    std::set<std::string> recorded;
+    const std::filesystem::path dir =
+        std::filesystem::path(LESSONS_SOURCE_DIR) / "assets/reference";
+    int files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        if (entry.path().extension() != ".json") continue;
+        ++files;
+        std::ifstream in(entry.path());
+        const Json array = Json::parse(in, nullptr, false);
+        ASSERT_TRUE(array.is_array()) << entry.path();
+        for (const Json& j : array) {
+            RunResult r = RunResultFromJson(j);
+            EXPECT_TRUE(AdoptCatalogIdentity(catalog, r)) << entry.path() << ": " << r.id;
+            EXPECT_EQ(catalog.FindLesson(r.lesson)->id, r.id);
+            recorded.insert(r.id);
+        }
+    }
+    EXPECT_GT(files, 0);
+    for (const Lesson& l : catalog.lessons())
+        if (l.kind == StepKind::kGpu)
+            EXPECT_TRUE(recorded.count(l.id))
+                << l.label << " " << l.id << " has no recorded result";
+}
