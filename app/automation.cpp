@@ -20,7 +20,10 @@ namespace lessons::app {
 
 int ParseFlags(int argc, char** argv, Flags* flags) {
     CLI::App cli{"CUDA Lessons: learn CUDA optimisation, one measured step at a time"};
-    auto* lesson = cli.add_option("--lesson", flags->lesson, "open this lesson (number)");
+    auto* lesson = cli.add_option(
+        "--lesson", flags->lesson,
+        "open this lesson: its number as the lesson list shows it (5.8), its id "
+        "(gemm/double-buffering), or its number before chapters numbered their own lessons (39)");
     cli.add_flag("--run", flags->run, "run that lesson and the previous one at start");
     auto* lang = cli.add_option("--lang", flags->lang, "en or zh");
     auto* scale = cli.add_option("--scale", flags->scale, "UI scale, 0.5 to 4");
@@ -46,9 +49,8 @@ int ParseFlags(int argc, char** argv, Flags* flags) {
     if (*scale && !(std::isfinite(flags->scale) && flags->scale >= 0.5f && flags->scale <= 4.0f))
         return refuse("--scale " + scale->as<std::string>() +
                       ": the scale must be a number from 0.5 to 4");
-    if (*lesson && flags->lesson <= 0)
-        return refuse("--lesson " + lesson->as<std::string>() + ": no lesson " +
-                      lesson->as<std::string>() + " (lessons are numbered from 1)");
+    if (*lesson && flags->lesson.empty())
+        return refuse("--lesson: empty; give a lesson such as 5.8 or gemm/double-buffering");
     if (*lang && flags->lang != "en" && flags->lang != "zh")
         return refuse("--lang " + flags->lang + ": the language must be en or zh");
     if (*size && flags->size.empty()) return refuse("--size: empty; give a size such as 256MiB");
@@ -60,17 +62,19 @@ int InitUiState(const Flags& flags, const Registry& registry, const std::string&
     std::string problem;
     if (!config_dir.empty()) ui->settings = LoadSettings(config_dir + "/settings.json", &problem);
     if (!problem.empty()) ui->messages.push_back(problem);
-    if (flags.lesson) {
-        if (!registry.FindLesson(flags.lesson)) {
+    if (!flags.lesson.empty()) {
+        const Lesson* lesson = registry.FindLesson(flags.lesson);
+        if (!lesson) {
             const auto& all = registry.lessons();
             std::fprintf(stderr,
-                         "cuda-lessons: --lesson %d: no lesson %d; lessons are %d to %d "
-                         "(cuda-lessons-cli list shows them)\n",
-                         flags.lesson, flags.lesson, all.empty() ? 0 : all.front().number,
-                         all.empty() ? 0 : all.back().number);
+                         "cuda-lessons: --lesson %s: no lesson %s; name one by its number (%s), "
+                         "its id (%s) or its old number (cuda-lessons-cli list shows them)\n",
+                         flags.lesson.c_str(), flags.lesson.c_str(),
+                         all.empty() ? "" : all.front().label.c_str(),
+                         all.empty() ? "" : all.front().id.c_str());
             return 2;
         }
-        ui->settings.lesson = flags.lesson;
+        ui->settings.lesson = lesson->id;
     }
     if (!flags.lang.empty()) ui->settings.language = flags.lang;
     if (!flags.code_tab.empty())
@@ -102,14 +106,14 @@ void Automation::AfterFrame(UiState& ui, Controller& controller, const Registry&
                      std::chrono::duration<double, std::milli>(Clock::now() - m_started).count());
     }
     // --run: once the worker has said which lessons run here.
-    const Lesson* lesson = registry.FindLesson(ui.settings.lesson);
+    const Lesson* lesson = CurrentLesson(ui, registry);
     if (m_flags.run && !m_run_sent && lesson && !controller.AwaitingList()) {
         controller.RunWithPrevious(*lesson, ui.run);
         m_run_sent = true;
     }
     if (ui.screenshot_requested || !m_flags.screenshot.empty())
         Screenshot(ui, controller, width, height);
-    WritePositions(ui, controller);
+    WritePositions(ui, controller, registry);
 }
 
 void Automation::Screenshot(UiState& ui, const Controller& controller, int width, int height) {
@@ -140,12 +144,15 @@ void Automation::Screenshot(UiState& ui, const Controller& controller, int width
 }
 
 // For tests that drive the real window with xdotool: where the controls are.
-void Automation::WritePositions(const UiState& ui, const Controller& controller) const {
+void Automation::WritePositions(const UiState& ui, const Controller& controller,
+                                const Registry& registry) const {
     const char* file = std::getenv("CUDA_LESSONS_RECTS_FILE");
     if (!file || !*file) return;
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
     for (const auto& [name, r] : ui.rects) j[name] = {r.x, r.y, r.z, r.w};
+    const Lesson* lesson = CurrentLesson(ui, registry);
     j["state"] = {{"lesson", ui.settings.lesson},
+                  {"label", lesson ? lesson->label : std::string()},
                   {"threads", ui.run.params.count("threads") ? ui.run.params.at("threads") : ""},
                   {"busy", controller.Busy()},
                   {"results", controller.results().size()},

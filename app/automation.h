@@ -15,7 +15,9 @@
 namespace lessons::app {
 
 struct Flags {
-    int lesson = 0;  // 0: the one saved in the settings
+    // The lesson to open as Registry::FindLesson takes it: "5.8", "gemm/double-buffering", or
+    // the old number "39"; empty: the one saved in the settings.
+    std::string lesson;
     bool run = false;
     std::string lang, screenshot, worker, size;
     std::string code_tab;  // source, ptx or sass: the code view's tab at start
@@ -29,7 +31,8 @@ int ParseFlags(int argc, char** argv, Flags* flags);
 
 // The UI's starting state: the settings saved in `config_dir` (a corrupt file gives a
 // message), then the flags over them. Returns -1 to go on, or 2 with a message (a bad --size,
-// a --lesson the catalogue does not have).
+// a --lesson the catalogue does not have). A saved lesson the catalogue no longer has opens the
+// first lesson.
 int InitUiState(const Flags& flags, const Registry& registry, const std::string& config_dir,
                 UiState* ui);
 
@@ -54,7 +57,8 @@ public:
 private:
     using Clock = std::chrono::steady_clock;
     void Screenshot(UiState& ui, const Controller& controller, int width, int height);
-    void WritePositions(const UiState& ui, const Controller& controller) const;
+    void WritePositions(const UiState& ui, const Controller& controller,
+                        const Registry& registry) const;
 
     Flags m_flags;
     Clock::time_point m_started = Clock::now();

@@ -49,7 +49,8 @@ double RateMs(const RunResult& r) {
 
 std::string ResultTooltip(const UiState& ui, const Registry& reg, const RunResult& r) {
     const Lesson* lesson = reg.FindLesson(r.lesson);
-    std::string t = Fmt(Tr(ui, kLessonN), r.lesson) + "  " + r.id + "\n";
+    std::string t =
+        (lesson ? Fmt(Tr(ui, kLessonN), lesson->label.c_str()) + "  " : std::string()) + r.id + "\n";
     if (lesson) t += DescribeParams(lesson->params, r.params, ui.settings.language) + "\n";
     t += Fmt(Tr(ui, kMedianLine), Ms(r.median_ms).c_str(), Ms(r.min_ms).c_str(),
              Ms(r.max_ms).c_str(), r.reps) +
@@ -102,7 +103,7 @@ bool RunWith(const RunResult& r, const std::vector<ParamSpec>& specs, const Para
 const RunResult* ShownResult(const Controller& c, const Registry& reg, const Lesson& l,
                              const RunSettings& run, const RunResult** recorded_elsewhere) {
     const ParamValues values = ResolveParams(l.params, run);
-    if (const StoredResult* s = c.Latest(l.number, values)) return &s->result;
+    if (const StoredResult* s = c.Latest(l, values)) return &s->result;
     if (c.Mode(l) != LessonMode::kRecorded) return nullptr;
     // Recorded results were made at the lesson's own defaults (block size): they match on the
     // chapter's values and on every choice (the ablation toggles), with the newest first.
@@ -148,7 +149,7 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
     for (size_t i = 0; i < lessons.size(); ++i) {
         const Lesson* l = lessons[i];
         chart::Bar b;
-        b.label = "#" + std::to_string(l->number);
+        b.label = l->label;
         b.highlight = l->number == lesson.number;
         b.color = b.highlight                    ? kCurrentColor
                   : l->number == lesson.previous ? kPreviousColor
@@ -173,20 +174,22 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
             b.tooltip = ResultTooltip(ui, reg, *r);
         } else if (c.Mode(*l) == LessonMode::kRecorded && other_values) {
             b.tooltip = Fmt(
-                Tr(ui, kRecordedAtOnly), l->number,
+                Tr(ui, kRecordedAtOnly), l->label.c_str(),
                 DescribeParams(chapter.params, other_values->params, ui.settings.language).c_str());
         } else {
             b.tooltip = Fmt(
-                Tr(ui, kNotMeasuredYet), l->number,
+                Tr(ui, kNotMeasuredYet), l->label.c_str(),
                 DescribeParams(l->params, ResolveParams(l->params, ui.run), ui.settings.language)
                     .c_str());
         }
         bars.push_back(b);
     }
-    if (current && previous && current->verified && previous->verified) {
+    const Lesson* previous_lesson = lesson.previous ? reg.FindLesson(lesson.previous) : nullptr;
+    if (current && previous && previous_lesson && current->verified && previous->verified) {
         const double speedup = previous->median_ms / current->median_ms;
         const std::string text = Fmt(Tr(ui, speedup >= 1 ? kFaster : kSlower),
-                                     speedup >= 1 ? speedup : 1 / speedup, lesson.previous);
+                                     speedup >= 1 ? speedup : 1 / speedup,
+                                     previous_lesson->label.c_str());
         for (chart::Bar& b : bars)
             if (b.highlight) b.annotation = text;
     }
@@ -318,7 +321,8 @@ void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const 
     std::vector<chart::Bar> bars;
     for (const RunResult* r : shown) {
         chart::Bar b;
-        b.label = "#" + std::to_string(r->lesson);
+        const Lesson* of = reg.FindLesson(r->lesson);
+        b.label = of ? of->label : r->id;
         for (const std::string& name : kept) b.parts.push_back(r->Part(name).value_or(0));
         b.value = 0;
         for (double p : b.parts) b.value += p;
@@ -394,7 +398,7 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
     std::vector<chart::Series> time_series, rate_series;
     for (const auto& [l, points] : lessons) {
         chart::Series t, g;
-        t.name = g.name = Fmt(Tr(ui, kLessonN), l->number);
+        t.name = g.name = Fmt(Tr(ui, kLessonN), l->label.c_str());
         t.color = g.color = l == &lesson ? kCurrentColor : kPreviousColor;
         double best = 1e300;
         for (const auto& [x, r] : points) {

@@ -53,18 +53,18 @@ ImU32 ClassColor(const std::string& name) {
 }
 
 void DrawSource(UiState& ui, const Registry& reg, const Lesson& lesson) {
+    const Lesson* prev = lesson.previous ? reg.FindLesson(lesson.previous) : nullptr;
     if (ui.code_lesson != lesson.number) {
         ui.code_lesson = lesson.number;
         ui.code_lines = SplitLines(lesson.source);
-        const Lesson* prev = lesson.previous ? reg.FindLesson(lesson.previous) : nullptr;
         ui.code_changed = prev ? ChangedLines(SplitLines(prev->source), ui.code_lines)
                                : std::vector<bool>(ui.code_lines.size(), false);
     }
     const int changed =
         static_cast<int>(std::count(ui.code_changed.begin(), ui.code_changed.end(), true));
     const std::string differ =
-        lesson.previous ? "  \xC2\xB7  " + Fmt(Tr(ui, kLinesDiffer), changed, lesson.previous)
-                        : std::string();
+        prev ? "  \xC2\xB7  " + Fmt(Tr(ui, kLinesDiffer), changed, prev->label.c_str())
+             : std::string();
     ImGui::TextDisabled("%s%s", lesson.source_path.c_str(), differ.c_str());
     ImGui::PushFont(ui.fonts.mono);
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -182,7 +182,7 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
         m.for_tab = tab;
         m.functions = SplitFunctions(code, isa);
         m.kernel = DefaultKernel(m.functions, KernelNames(*from, nullptr));
-        m.reused_from = from != &lesson ? from->number : 0;
+        m.reused_from = from != &lesson ? from->label : std::string();
         Recompute(m, code, isa);
     }
     const MachineCodeTable& table = MachineCodeFiles();
@@ -194,7 +194,7 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
         ImGui::TextDisabled(isa == Isa::kPtx ? Tr(ui, kPtxOf) : Tr(ui, kSassOf),
                             isa == Isa::kPtx ? table.ptx_arch : table.sass_arch,
                             from->source_path.c_str());
-    if (m.reused_from) ImGui::TextDisabled(Tr(ui, kReusesKernel), m.reused_from);
+    if (!m.reused_from.empty()) ImGui::TextDisabled(Tr(ui, kReusesKernel), m.reused_from.c_str());
     ImGui::PopTextWrapPos();
 
     // Which kernel: one template instance each (toggles compile one kernel per combination).

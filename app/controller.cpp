@@ -18,6 +18,16 @@ namespace {
 constexpr int kMaxExitsBeforeGivingUp = 3;
 constexpr std::chrono::seconds kCrashWindow(20);
 
+// Names the result's lesson as this catalogue does: `id` the lesson's current id and `lesson`
+// its number here, found by the id the result carries (recorded results carry the ids of their
+// time, "gemm/39-double-buffering"). A result of a lesson this catalogue does not have keeps
+// its id and gets number 0: it is listed in its chapter's table and drawn for no lesson.
+void AdoptLesson(const Registry& registry, RunResult& r) {
+    const Lesson* lesson = registry.FindLesson(r.id);
+    r.lesson = lesson ? lesson->number : 0;
+    if (lesson) r.id = lesson->id;
+}
+
 std::string ExitDescription(const Json& m) {
     const int code = m.value("code", -1), sig = m.value("signal", 0);
     if (sig) return "killed by signal " + std::to_string(sig);
@@ -53,7 +63,8 @@ Controller::Controller(const Registry& registry, WorkerFactory factory,
                        std::vector<RunResult> recorded)
     : m_registry(registry), m_factory(std::move(factory)) {
     for (RunResult& r : recorded) {
-        AdoptDeclaredBound(m_registry, r);  // 41 and 42 recorded before the TF32 ceiling
+        AdoptLesson(m_registry, r);
+        AdoptDeclaredBound(m_registry, r);  // tensor-core steps recorded before the TF32 ceiling
         m_results.push_back({std::move(r), Origin::kRecorded, m_sequence++});
     }
 }
@@ -153,7 +164,7 @@ std::vector<const Lesson*> Controller::WithPrevious(const Lesson& lesson) const 
 }
 
 Json Controller::BaseRequest(const char* op, const Lesson& lesson, const RunSettings& s) {
-    Json r{{"op", op}, {"lesson", lesson.number}};
+    Json r{{"op", op}, {"lesson", lesson.id}};
     r["params"] = ToJson(ResolveParams(lesson.params, s));
     if (lesson.kind == StepKind::kGpu) r["cold_l2"] = s.cold_l2;
     r["min_time_s"] = 0.2;
@@ -195,8 +206,8 @@ const KernelAttributes* Controller::Attributes(const Lesson& lesson, const RunSe
     for (const auto& [id, asked] : m_attribute_requests)
         if (asked == key) return nullptr;  // on its way
     const int id = m_next_id;
-    Send({{"op", "attributes"}, {"lesson", lesson.number}, {"params", own}},
-         {"kernel attributes of lesson " + std::to_string(lesson.number), Origin::kRun});
+    Send({{"op", "attributes"}, {"lesson", lesson.id}, {"params", own}},
+         {"kernel attributes of lesson " + lesson.label, Origin::kRun});
     if (m_pending.count(id)) m_attribute_requests[id] = key;
     return nullptr;
 }
@@ -205,8 +216,8 @@ void Controller::RunWithPrevious(const Lesson& lesson, const RunSettings& settin
     CancelAll();
     for (const Lesson* l : WithPrevious(lesson)) {
         if (Mode(*l) != LessonMode::kLive) continue;
-        Pending p{"lesson " + std::to_string(l->number), Origin::kRun};
-        p.lesson = l->number;
+        Pending p{"lesson " + l->label, Origin::kRun};
+        p.label = l->label;
         Send(BaseRequest("run", *l, settings), std::move(p));
     }
 }
@@ -216,9 +227,9 @@ void Controller::RunChapter(const Lesson& lesson, const RunSettings& settings) {
     m_chapter_total = 0;
     for (const Lesson* l : m_registry.LessonsOf(m_registry.ChapterOf(lesson))) {
         if (Mode(*l) != LessonMode::kLive) continue;
-        Pending p{"lesson " + std::to_string(l->number), Origin::kRun};
+        Pending p{"lesson " + l->label, Origin::kRun};
         p.chapter = true;
-        p.lesson = l->number;
+        p.label = l->label;
         Send(BaseRequest("run", *l, settings), std::move(p));
         ++m_chapter_total;
     }
@@ -253,8 +264,8 @@ void Controller::Sweep(const Lesson& lesson, const RunSettings& settings, const 
         r["params"].erase(over);
         r["over"] = over;
         r["values"] = SweepValues(*spec, settings);
-        Pending p{std::string(what) + " of lesson " + std::to_string(l->number), origin};
-        p.lesson = l->number;
+        Pending p{std::string(what) + " of lesson " + l->label, origin};
+        p.label = l->label;
         Send(r, std::move(p));
     }
 }
@@ -289,12 +300,19 @@ void Controller::Handle(const Json& m) {
         HandleExit(m);
     } else if (type == "hello") {
         HandleHello(m);
-    } else if (type == "list") {
-        for (const Json& l : m["lessons"])
-            m_available[l.value("lesson", 0)] = {l.value("available", false),
-                                                 l["unavailable_reason"].is_string()
-                                                     ? l["unavailable_reason"].get<std::string>()
-                                                     : std::string()};
+    } else if (type == "list" && m.contains("lessons") && m["lessons"].is_array()) {
+        // By id: the worker's numbers are its own catalogue's positions.
+        for (const Json& l : m["lessons"]) {
+            if (!l.is_object() || !l.contains("id") || !l["id"].is_string()) continue;
+            const Lesson* lesson = m_registry.FindLesson(l["id"].get<std::string>());
+            if (!lesson) continue;
+            const bool available =
+                l.contains("available") && l["available"].is_boolean() && l["available"].get<bool>();
+            m_available[lesson->number] = {available, l.contains("unavailable_reason") &&
+                                                              l["unavailable_reason"].is_string()
+                                                          ? l["unavailable_reason"].get<std::string>()
+                                                          : std::string()};
+        }
     } else if (type == "info") {
         m_device = m.contains("device") ? m["device"] : Json::object();
         m_devices = m.contains("devices") && m["devices"].is_array() ? m["devices"] : Json();
@@ -313,6 +331,7 @@ void Controller::Handle(const Json& m) {
             StoredResult s{RunResultFromJson(m["result"]),
                            pending != m_pending.end() ? pending->second.origin : Origin::kRun,
                            m_sequence++};
+            AdoptLesson(m_registry, s.result);
             m_results.push_back(std::move(s));
         } catch (const std::exception& e) {
             m_notices.push_back(std::string("A result could not be read: ") + e.what());
@@ -372,14 +391,14 @@ float Controller::Progress() const {
 }
 
 std::string Controller::Describe(const Pending& p, std::string_view language) {
-    if (p.lesson <= 0) return p.what;
+    if (p.label.empty()) return p.what;
     switch (p.origin) {
         case Origin::kBlockSweep:
-            return Fmt(Tr(language, kBlockSweepOf), p.lesson);
+            return Fmt(Tr(language, kBlockSweepOf), p.label.c_str());
         case Origin::kSizeSweep:
-            return Fmt(Tr(language, kSizeSweepOf), p.lesson);
+            return Fmt(Tr(language, kSizeSweepOf), p.label.c_str());
         default:
-            return Fmt(Tr(language, kLessonN), p.lesson);
+            return Fmt(Tr(language, kLessonN), p.label.c_str());
     }
 }
 
@@ -415,20 +434,21 @@ std::string Controller::UnavailableReason(const Lesson& lesson) const {
     return m_worker ? "waiting for the worker" : "no worker is running";
 }
 
-const StoredResult* Controller::Latest(int lesson, const ParamValues& chapter_values) const {
+const StoredResult* Controller::Latest(const Lesson& lesson,
+                                      const ParamValues& chapter_values) const {
     const StoredResult* best = nullptr;
     for (const StoredResult& s : m_results) {
-        if (s.result.lesson != lesson || s.origin == Origin::kRecorded) continue;
+        if (s.result.lesson != lesson.number || s.origin == Origin::kRecorded) continue;
         if (!MatchesParams(s.result, chapter_values)) continue;
         if (!best || s.sequence > best->sequence) best = &s;
     }
     return best;
 }
 
-const StoredResult* Controller::LatestAnySize(int lesson) const {
+const StoredResult* Controller::LatestAnySize(const Lesson& lesson) const {
     const StoredResult* best = nullptr;
     for (const StoredResult& s : m_results)
-        if (s.result.lesson == lesson && (!best || s.sequence > best->sequence)) best = &s;
+        if (s.result.lesson == lesson.number && (!best || s.sequence > best->sequence)) best = &s;
     return best;
 }
 

@@ -86,7 +86,7 @@ public:
     // Progress of the oldest request in flight, 0..1; negative when unknown. While a chapter
     // runs: the share of its lessons done.
     float Progress() const;
-    // "lesson 3", "block sweep of lesson 4", ... in `language` ("zh" or English).
+    // "lesson 1.3", "block sweep of lesson 1.4", ... in `language` ("zh" or English).
     std::string BusyWith(std::string_view language = "en") const;
 
     // A worker is running and has not yet said which lessons run here.
@@ -94,11 +94,14 @@ public:
     LessonMode Mode(const Lesson& lesson) const;
     std::string UnavailableReason(const Lesson& lesson) const;
 
+    // Every result, recorded and live, in order of arrival. Each names its lesson as this
+    // catalogue does: `id` its current id, `lesson` its number here (0: a lesson this catalogue
+    // does not have).
     const std::vector<StoredResult>& results() const { return m_results; }
     // The newest live result of a lesson run with these values of its chapter's parameters
     // (size, data, ...).
-    const StoredResult* Latest(int lesson, const ParamValues& chapter_values) const;
-    const StoredResult* LatestAnySize(int lesson) const;
+    const StoredResult* Latest(const Lesson& lesson, const ParamValues& chapter_values) const;
+    const StoredResult* LatestAnySize(const Lesson& lesson) const;
 
     // Device facts from the worker's info reply (empty until it arrives): device 0, and the
     // list of every device when the worker sends one.
@@ -116,7 +119,7 @@ private:
         int done = 0, total = 0;
         bool chapter = false;  // one run of a RunChapter batch
         bool quiet = false;    // not shown as work in progress (a refresh of the device info)
-        int lesson = 0;        // a run or sweep of this lesson (0: `what` says what it is)
+        std::string label{};   // a run or sweep of the lesson shown so ("": `what` says what)
     };
     // What a pending request does, in `language`.
     static std::string Describe(const Pending& p, std::string_view language);
@@ -142,7 +145,8 @@ private:
     using AttributesKey = std::pair<int, std::string>;
     std::map<AttributesKey, KernelAttributes> m_attributes;
     std::map<int, AttributesKey> m_attribute_requests;        // request id -> key
-    std::map<int, std::pair<bool, std::string>> m_available;  // lesson -> (available, reason)
+    // By lesson number: (available here, why not).
+    std::map<int, std::pair<bool, std::string>> m_available;
     Json m_device;
     Json m_devices;
     bool m_measure_tf32 = false;  // the next worker's first info request measures TF32

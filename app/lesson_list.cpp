@@ -19,21 +19,20 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
             ImGui::SameLine();
             // Cut to the sidebar's width (the tooltip has the whole title).
             const std::string title = LessonTitle(ui, *l);
-            std::string shown =
-                Elide(std::to_string(l->number) + "  " + title, ImGui::GetContentRegionAvail().x);
-            if (shown == Elide("", -1)) shown = std::to_string(l->number);  // only "…" fits
-            const std::string label = shown + "##" + std::to_string(l->number);
-            if (ImGui::Selectable(label.c_str(), ui.settings.lesson == l->number))
-                SelectLesson(ui, reg, l->number);
-            Remember(ui, ("lesson_" + std::to_string(l->number)).c_str());
+            std::string shown = Elide(l->label + "  " + title, ImGui::GetContentRegionAvail().x);
+            if (shown == Elide("", -1)) shown = l->label;  // only "…" fits
+            const std::string item = shown + "##" + l->id;
+            if (ImGui::Selectable(item.c_str(), ui.settings.lesson == l->id))
+                SelectLesson(ui, reg, l->id);
+            Remember(ui, ("lesson_" + l->id).c_str());
             if (ImGui::IsItemHovered()) {
                 if (mode == LessonMode::kLive)
-                    ImGui::SetTooltip("%d  %s\n%s: %s (%s)", l->number, title.c_str(),
+                    ImGui::SetTooltip("%s  %s\n%s: %s (%s)", l->label.c_str(), title.c_str(),
                                       Tr(ui, kLive), Tr(ui, kRunsLive),
                                       l->kind == StepKind::kGpu ? "GPU" : "CPU");
                 else
                     ImGui::SetTooltip(
-                        "%d  %s\n%s: %s", l->number, title.c_str(),
+                        "%s  %s\n%s: %s", l->label.c_str(), title.c_str(),
                         mode == LessonMode::kRecorded ? Tr(ui, kRecorded) : Tr(ui, kUnavailable),
                         Say(ui.settings.language, c.UnavailableReason(*l)).c_str());
             }

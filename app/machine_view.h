@@ -14,7 +14,7 @@ namespace lessons::app {
 struct MachineView {
     int tab = 0;          // 0 source, 1 PTX, 2 SASS: the tab open
     int select_tab = -1;  // >= 0: open this tab at the next frame
-    // The listing shown: for (lesson, tab, kernel) as computed.
+    // The listing shown: for (lesson number, tab, kernel) as computed.
     int lesson = -1;
     int for_tab = -1;
     int kernel = -1;  // index into `functions`; -1: every kernel
@@ -22,7 +22,7 @@ struct MachineView {
     std::vector<std::string_view> lines;
     std::vector<int> line_class;        // index into InstructionClasses(), -1: none
     std::map<std::string, int> counts;  // by class name
-    int reused_from = 0;                // the lesson whose kernel this step launches (5 -> 4)
+    std::string reused_from;  // the label of the lesson whose kernel this step launches; "": its own
     std::string ncu;                    // the ncu command line of the page's parameters
     double copied_at = -100;            // when Copy was pressed (ImGui's clock)
     // The roofline (roofline_page.cpp): points drawn last (tests read it), the chapter picked

@@ -85,8 +85,9 @@ struct ResultColumn {
     std::string key;  // the field's name ("median_ms"), or "param:NAME"
     std::function<std::string(const RunResult&)> text;
 };
-// "lesson", one column per parameter of the chapter's lessons, then every other field with a
-// header, in the field table's order. (The table adds a last column: live or recorded.)
+// "lesson" (its label), one column per parameter of the chapter's lessons, then every other field
+// with a header, in the field table's order. (The table adds a last column: live or recorded.)
+// The columns refer to `reg`, which must outlive them.
 std::vector<ResultColumn> ResultColumns(const Registry& reg, const Chapter& chapter,
                                         const std::string& language);
 

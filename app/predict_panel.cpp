@@ -30,7 +30,7 @@ CeilingSource PageCeilings(const Controller& c, const Registry& reg, const Lesso
     // No GPU here: the ceiling recorded with this lesson's result, then those of its chapter's
     // other recorded one-GPU results (each names the ceiling it was compared with): first the
     // ones at the page's chapter parameters (the same sizes, most likely the same recorded run,
-    // so that lesson 42 at 4096³ shows the fp32 ceiling its text quotes), then any.
+    // so that the cuBLAS TF32 step at 4096³ shows the fp32 ceiling its text quotes), then any.
     if (const RunResult* r = ShownResult(c, reg, lesson, run); r && r->recorded)
         AddRecordedCeiling(*r, &source);
     const Chapter& chapter = reg.ChapterOf(lesson);
@@ -69,14 +69,15 @@ void DrawPrediction(UiState& ui, Controller& c, const Registry& reg, const Lesso
 
 void DrawSummary(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
     const Chapter& chapter = reg.ChapterOf(lesson);
-    int base = 0;
+    const Lesson* base = nullptr;
     const std::vector<SummaryRow> rows = SummaryRows(
         reg, chapter, [&](const Lesson& l) { return ShownResult(c, reg, l, ui.run); }, &base);
     ui.summary_rows = static_cast<int>(rows.size());
     const bool zh = ui.settings.language == "zh";
     constexpr int kColumns = 9;
     // Every cell's text first: the columns are as wide as their widest cell, on the first frame.
-    const std::string vs_first = base ? Fmt(Tr(ui, kSumVsLesson), base) : Tr(ui, kSumVsFirst);
+    const std::string vs_first =
+        base ? Fmt(Tr(ui, kSumVsLesson), base->label.c_str()) : Tr(ui, kSumVsFirst);
     const std::array<std::string, kColumns> headers = {
         Tr(ui, kSumLesson), Tr(ui, kSumStep), Tr(ui, kSumTime),
         Tr(ui, kSumRate),   Tr(ui, kSumPct),  Tr(ui, kSumVsPrevious),
@@ -87,7 +88,7 @@ void DrawSummary(UiState& ui, const Controller& c, const Registry& reg, const Le
         const RunResult* r = row.result;
         const bool ok = r && r->verified;
         std::array<std::string, kColumns> cell;
-        cell[0] = std::to_string(l.number);
+        cell[0] = l.label;
         cell[1] = Elide(LessonTitle(ui, l), ImGui::GetFontSize() * 9);
         cell[2] = !r ? "-" : !r->verified ? Tr(ui, kWrongResult) : Ms(r->median_ms);
         if (ok) {

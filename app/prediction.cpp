@@ -224,7 +224,7 @@ namespace lessons::app {
 
 std::vector<SummaryRow> SummaryRows(const Registry& reg, const Chapter& chapter,
                                     const std::function<const RunResult*(const Lesson&)>& shown,
-                                    int* base) {
+                                    const Lesson** base) {
     std::vector<SummaryRow> rows;
     const std::vector<const Lesson*> lessons = reg.LessonsOf(chapter);
     auto usable = [](const RunResult* r) { return r && r->verified && r->median_ms > 0; };
@@ -235,7 +235,7 @@ std::vector<SummaryRow> SummaryRows(const Registry& reg, const Chapter& chapter,
             first = shown(*l);
             first_lesson = l;
         }
-    if (base) *base = first_lesson ? first_lesson->number : 0;
+    if (base) *base = first_lesson;
     for (const Lesson* l : lessons) {
         SummaryRow row;
         row.lesson = l;

@@ -64,11 +64,11 @@ struct SummaryRow {
     std::optional<double> vs_first;     // the base step's time / this one's
 };
 // Every lesson of `chapter`, in order, with the result `shown` gives for it. The cumulative
-// speed-up is over the chapter's first step that has a correct result (`*base` is its number;
-// 0 when none has): the CPU step once the chapter has run here, the first GPU step when only
+// speed-up is over the chapter's first step that has a correct result (`*base` is that lesson;
+// null when none has): the CPU step once the chapter has run here, the first GPU step when only
 // recorded results are shown.
 std::vector<SummaryRow> SummaryRows(const Registry& reg, const Chapter& chapter,
                                     const std::function<const RunResult*(const Lesson&)>& shown,
-                                    int* base = nullptr);
+                                    const Lesson** base = nullptr);
 
 }  // namespace lessons::app

@@ -52,7 +52,7 @@ void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, con
                         ImGui::SetTooltip("%s", Say(ui.settings.language, r.check_message).c_str());
                 }
             } else if (col.key == "lesson" && r.lesson == lesson.number) {
-                ImGui::TextColored(kAccent, "%d", r.lesson);
+                ImGui::TextColored(kAccent, "%s", col.text(r).c_str());
             } else if (col.right_aligned) {
                 RightAligned(col.text(r));
             } else {
@@ -82,7 +82,14 @@ std::vector<ResultColumn> ResultColumns(const Registry& reg, const Chapter& chap
                        f.text ? f.text : [](const RunResult&) { return std::string(); }});
     };
     for (const ResultField& f : ResultFields())
-        if (f.header_en && f.name && std::string_view(f.name) == "lesson") field_column(f);
+        if (f.header_en && f.name && std::string_view(f.name) == "lesson") {
+            field_column(f);
+            // The lesson as a person knows it: its label ("5.8"), never its catalogue position.
+            out.back().text = [&reg](const RunResult& r) {
+                const Lesson* l = reg.FindLesson(r.lesson);
+                return l ? l->label : r.id;
+            };
+        }
     // One column per parameter of the chapter's lessons, in declaration order.
     const std::vector<const Lesson*> lessons = reg.LessonsOf(chapter);
     for (const std::string& name : ParamNamesOf(lessons)) {

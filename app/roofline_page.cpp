@@ -74,8 +74,8 @@ struct ChartSpec {
 };
 
 // Draws the chart; returns how many points it drew.
-int DrawChart(UiState& ui, const Roof& roof, const std::vector<RooflinePoint>& all,
-              const ChartSpec& spec) {
+int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
+              const std::vector<RooflinePoint>& all, const ChartSpec& spec) {
     std::vector<const RooflinePoint*> points;
     for (const RooflinePoint& p : all)
         if (!spec.inset || p.lesson == spec.current || p.lesson == spec.previous)
@@ -207,12 +207,24 @@ int DrawChart(UiState& ui, const Roof& roof, const std::vector<RooflinePoint>& a
                                             ? Fmt(Tr(ui, kRecordedPoint), near->device.c_str(),
                                                   near->timestamp.substr(0, 10).c_str())
                                             : std::string(Tr(ui, kLivePoint));
-        ImGui::SetTooltip(Tr(ui, kPointTip), near->lesson, near->title.c_str(), origin_text.c_str(),
+        const Lesson* of = reg.FindLesson(near->lesson);
+        ImGui::SetTooltip(Tr(ui, kPointTip), of ? of->label.c_str() : near->id.c_str(),
+                          near->title.c_str(), origin_text.c_str(),
                           near->intensity, RateText(near->gflops).c_str(),
                           RateText(near->gbps).c_str(), near->pct_of_roof,
                           RateText(near->roof_gflops).c_str());
     }
     return drawn;
+}
+
+// The first lesson of the first chapter whose pages draw the whole roofline; null when none does.
+const Lesson* WholeRooflineLesson(const Registry& reg) {
+    for (const Chapter& chapter : reg.chapters()) {
+        if (!chapter.whole_roofline) continue;
+        const std::vector<const Lesson*> of = reg.LessonsOf(chapter);
+        if (!of.empty()) return of.front();
+    }
+    return nullptr;
 }
 
 void DrawRoofNote(UiState& ui, const Roof& roof) {
@@ -262,9 +274,13 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
             ui.machine.roof_points = 0;
             return;
         }
-        ui.machine.roof_points = DrawChart(ui, roof, points, spec);
+        ui.machine.roof_points = DrawChart(ui, reg, roof, points, spec);
+        std::string note = Tr(ui, has ? kInsetNote : kInsetNone);
+        if (has)
+            if (const Lesson* whole = WholeRooflineLesson(reg))
+                note += Fmt(Tr(ui, kInsetFullChart), whole->label.c_str());
         ImGui::PushTextWrapPos(0);
-        ImGui::TextDisabled("%s", Tr(ui, has ? kInsetNote : kInsetNone));
+        ImGui::TextDisabled("%s", note.c_str());
         ImGui::PopTextWrapPos();
         return;
     }
@@ -311,7 +327,7 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     }
     ChartSpec spec;
     spec.height = std::max(ImGui::GetFontSize() * 18, ImGui::GetContentRegionAvail().y * 0.45f);
-    ui.machine.roof_points = DrawChart(ui, roof, points, spec);
+    ui.machine.roof_points = DrawChart(ui, reg, roof, points, spec);
     // The chapters' colours, and what the chart cannot show.
     std::vector<std::string> seen;
     for (const RooflinePoint& p : points)

@@ -42,7 +42,13 @@ Settings LoadSettings(const std::string& path, std::string* problem) {
         s.language = j.value("language", s.language) == "zh" ? "zh" : "en";
         s.scale = j.value("scale", s.scale);
         if (!(s.scale == 0 || (s.scale >= 0.5f && s.scale <= 4.0f))) s.scale = 0;
-        s.lesson = j.value("lesson", s.lesson);
+        if (const auto it = j.find("lesson"); it != j.end()) {
+            // An id; files written before ids were stored hold the old global number.
+            if (it->is_string())
+                s.lesson = it->get<std::string>();
+            else if (it->is_number_integer())
+                s.lesson = std::to_string(it->get<long long>());
+        }
         s.window_width = std::clamp(j.value("window_width", s.window_width), 640, 10000);
         s.window_height = std::clamp(j.value("window_height", s.window_height), 400, 10000);
         s.hide_answers = j.value("hide_answers", s.hide_answers);

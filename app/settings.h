@@ -9,7 +9,10 @@ namespace lessons::app {
 struct Settings {
     std::string language = "en";  // "en" or "zh"
     float scale = 0;              // 0: take the monitor's content scale
-    int lesson = 1;
+    // The lesson open last, by its id ("gemm/double-buffering"); a file written before ids
+    // were stored may hold its old number ("39"). Resolved by Registry::FindLesson: empty or
+    // unknown opens the first lesson.
+    std::string lesson;
     int window_width = 1500;
     int window_height = 940;
     bool hide_answers = false;  // the lesson texts' answers: hidden behind "Show answer"

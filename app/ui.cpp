@@ -73,13 +73,18 @@ std::string Ms(double ms) {
     return buf;
 }
 
-void SelectLesson(UiState& ui, const Registry& registry, int number) {
+void SelectLesson(UiState& ui, const Registry& registry, std::string_view name) {
     const auto& all = registry.lessons();
     if (all.empty()) return;
-    if (!registry.FindLesson(number)) number = all.front().number;
-    ui.settings.lesson = number;
-    KeepParams(*registry.FindLesson(number), &ui.run);
+    const Lesson* lesson = name.empty() ? nullptr : registry.FindLesson(name);
+    if (!lesson) lesson = &all.front();
+    ui.settings.lesson = lesson->id;
+    KeepParams(*lesson, &ui.run);
     ui.host_available_at = -1;  // the memory caps are read again for the page shown
+}
+
+const Lesson* CurrentLesson(const UiState& ui, const Registry& registry) {
+    return ui.settings.lesson.empty() ? nullptr : registry.FindLesson(ui.settings.lesson);
 }
 
 void SetScale(UiState& ui, float scale) {
@@ -110,15 +115,16 @@ std::vector<std::string_view> UiTexts(const Registry& registry) {
 void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
     ImGuiIO& io = ImGui::GetIO();
     if (io.WantTextInput) return;
-    const Lesson* lesson = reg.FindLesson(ui.settings.lesson);
+    const Lesson* lesson = CurrentLesson(ui, reg);
     const auto& all = reg.lessons();
     const auto pos = std::find_if(all.begin(), all.end(),
-                                  [&](const Lesson& l) { return l.number == ui.settings.lesson; });
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)) && pos != all.begin())
-        SelectLesson(ui, reg, (pos - 1)->number);
+                                  [&](const Lesson& l) { return &l == lesson; });
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)) && pos != all.begin() &&
+        pos != all.end())
+        SelectLesson(ui, reg, (pos - 1)->id);
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow)) && pos != all.end() &&
         pos + 1 != all.end())
-        SelectLesson(ui, reg, (pos + 1)->number);
+        SelectLesson(ui, reg, (pos + 1)->id);
     if (io.KeyCtrl && (ImGui::IsKeyPressed(kKeyEqual) || ImGui::IsKeyPressed(kKeyPadAdd)))
         SetScale(ui, ui.settings.scale * 1.15f);
     if (io.KeyCtrl && (ImGui::IsKeyPressed(kKeyMinus) || ImGui::IsKeyPressed(kKeyPadSubtract)))
@@ -136,9 +142,6 @@ namespace {
 // Below this many font heights of width the page stacks its two columns into one.
 constexpr float kTwoColumnsEm = 30;
 
-// The lesson's number and title, and the language buttons at the right. The title is cut with
-// "…" to leave room for the buttons; where even that leaves too little, the buttons take a row
-// of their own above it (or two, in a very narrow page).
 // The lesson text, with the toggle that hides its answers (for a class) above it.
 void DrawText(UiState& ui, const Lesson& lesson) {
     ImGui::Checkbox(Tr(ui, kHideAnswers), &ui.settings.hide_answers);
@@ -149,12 +152,15 @@ void DrawText(UiState& ui, const Lesson& lesson) {
     DrawLessonText(ui.settings.language == "zh" ? lesson.text_zh : lesson.text_en, options);
 }
 
+// The lesson's label ("5.8") and title, and the language buttons at the right. The title is cut
+// with "…" to leave room for the buttons; where even that leaves too little, the buttons take a
+// row of their own above it (or two, in a very narrow page).
 void DrawTitle(UiState& ui, const Lesson& lesson) {
     const ImGuiStyle& style = ImGui::GetStyle();
     const float buttons_w = CheckWidth("English") + style.ItemSpacing.x + CheckWidth("中文");
     const float avail = ImGui::GetContentRegionAvail().x;
     const float start_x = ImGui::GetCursorPosX();
-    const std::string title = std::to_string(lesson.number) + "  " + LessonTitle(ui, lesson);
+    const std::string title = lesson.label + "  " + LessonTitle(ui, lesson);
     ImGui::PushFont(ui.fonts.heading);
     const float title_room = avail - buttons_w - style.ItemSpacing.x * 2;
     const bool one_row = title_room >= ImGui::GetFontSize() * 5;
@@ -222,10 +228,10 @@ void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
 void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     ui.rects.clear();
     HandleKeys(ui, c, reg);
-    const Lesson* lesson = reg.FindLesson(ui.settings.lesson);
+    const Lesson* lesson = CurrentLesson(ui, reg);
     if (!lesson) {
-        SelectLesson(ui, reg, 0);
-        lesson = reg.FindLesson(ui.settings.lesson);
+        SelectLesson(ui, reg, "");  // the first lesson
+        lesson = CurrentLesson(ui, reg);
         if (!lesson) return;
     }
     const ImGuiViewport* vp = ImGui::GetMainViewport();

@@ -68,9 +68,13 @@ void DrawUi(UiState& ui, Controller& controller, const Registry& registry);
 // Keyboard shortcuts (arrows, R, S, C, Esc, Ctrl +/-, F12). Called by DrawUi.
 void HandleKeys(UiState& ui, Controller& controller, const Registry& registry);
 
-// Selects a lesson (clamped to the catalogue). The page keeps each parameter's value where the
-// lesson accepts it and shows the lesson's default elsewhere.
-void SelectLesson(UiState& ui, const Registry& registry, int number);
+// Selects a lesson named as Registry::FindLesson takes it (its label "5.8", its id, or its old
+// number or id); a name the catalogue does not know selects the first lesson. The settings
+// then hold its id. The page keeps each parameter's value where the lesson accepts it and shows
+// the lesson's default elsewhere.
+void SelectLesson(UiState& ui, const Registry& registry, std::string_view name);
+// The lesson the page shows (the settings' lesson), or null when the catalogue is empty.
+const Lesson* CurrentLesson(const UiState& ui, const Registry& registry);
 
 // Sets the UI scale (0.5 to 4), which rebuilds the fonts before the next frame.
 void SetScale(UiState& ui, float scale);

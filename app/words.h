@@ -105,8 +105,8 @@ inline constexpr Word kScreenshotButton{"PNG screenshot (F12)", "PNG 截图 (F12
 // Charts.
 inline constexpr Word kAxisMs{"ms (median, min-max)", "ms（中位数，最小–最大）"};
 inline constexpr Word kAxisRate{"%s (median, at min-max time)", "%s（中位数，按最小–最大时间）"};
-inline constexpr Word kFaster{"%.2f\xC3\x97 faster than lesson %d", "比第 %2$d 课快 %1$.2f 倍"};
-inline constexpr Word kSlower{"%.2f\xC3\x97 slower than lesson %d", "比第 %2$d 课慢 %1$.2f 倍"};
+inline constexpr Word kFaster{"%.2f\xC3\x97 faster than lesson %s", "比第 %2$s 课快 %1$.2f 倍"};
+inline constexpr Word kSlower{"%.2f\xC3\x97 slower than lesson %s", "比第 %2$s 课慢 %1$.2f 倍"};
 inline constexpr Word kHatched{"Hatched: recorded on %s at %s, %s - not live.",
                                "斜线：在 %s 上以 %s 录制（%s），非实时。"};
 inline constexpr Word kRecordedOn{"GPU lessons were recorded on %s at %s.",
@@ -138,7 +138,7 @@ inline constexpr Word kLogLog{" (log-log)", "（双对数）"};
 inline constexpr Word kWrongResult{"\xE2\x9C\x97 wrong", "\xE2\x9C\x97 错误"};
 inline constexpr Word kNoDataYet{"no data yet", "尚无数据"};
 inline constexpr Word kBest{"best", "最佳"};
-inline constexpr Word kLessonN{"lesson %d", "第 %d 课"};
+inline constexpr Word kLessonN{"lesson %s", "第 %s 课"};
 
 // A result's tooltip.
 inline constexpr Word kMedianLine{"median %s ms (min %s, max %s, %d runs)",
@@ -161,18 +161,18 @@ inline constexpr Word kVerified{"verified", "已校验"};
 inline constexpr Word kWrongWith{"WRONG: %s", "错误：%s"};
 inline constexpr Word kRecordedOnDate{"recorded on %s, %s - not live",
                                       "于 %2$s 在 %1$s 上录制，非实时"};
-inline constexpr Word kRecordedAtOnly{"lesson %d: recorded at %s only", "第 %d 课：仅在 %s 下录制"};
-inline constexpr Word kNotMeasuredYet{"lesson %d: not measured at %s yet",
-                                      "第 %d 课：尚未在 %s 下测量"};
+inline constexpr Word kRecordedAtOnly{"lesson %s: recorded at %s only", "第 %s 课：仅在 %s 下录制"};
+inline constexpr Word kNotMeasuredYet{"lesson %s: not measured at %s yet",
+                                      "第 %s 课：尚未在 %s 下测量"};
 inline constexpr Word kBreakdownTip{"H2D %s ms\nkernel %s ms\nD2H %s ms",
                                     "H2D %s ms\n内核 %s ms\nD2H %s ms"};
 
 // Work in progress.
-inline constexpr Word kBlockSweepOf{"block sweep of lesson %d", "第 %d 课的线程块大小扫描"};
-inline constexpr Word kSizeSweepOf{"size sweep of lesson %d", "第 %d 课的规模扫描"};
+inline constexpr Word kBlockSweepOf{"block sweep of lesson %s", "第 %s 课的线程块大小扫描"};
+inline constexpr Word kSizeSweepOf{"size sweep of lesson %s", "第 %s 课的规模扫描"};
 inline constexpr Word kChapterProgress{"chapter: %s (%d of %d)", "整章：%s（第 %d 个，共 %d 个）"};
-inline constexpr Word kLinesDiffer{"%d lines differ from lesson %d (highlighted)",
-                                   "%d 行与第 %d 课不同（已高亮）"};
+inline constexpr Word kLinesDiffer{"%d lines differ from lesson %s (highlighted)",
+                                   "%d 行与第 %s 课不同（已高亮）"};
 
 // Predict, then measure (prediction.cpp).
 inline constexpr Word kPredictHeader{"Predict, then measure", "先预测，再测量"};
@@ -254,7 +254,7 @@ inline constexpr Word kSumRate{"rate", "速率"};
 inline constexpr Word kSumPct{"of ceiling", "占上限"};
 inline constexpr Word kSumVsPrevious{"vs previous", "比上一步"};
 inline constexpr Word kSumVsFirst{"vs first", "比第一步"};
-inline constexpr Word kSumVsLesson{"vs #%d", "比第 %d 课"};
+inline constexpr Word kSumVsLesson{"vs %s", "比第 %s 课"};
 inline constexpr Word kSumSeed{"seed author's figure", "种子作者的数据"};
 inline constexpr Word kSumOrigin{"origin", "来源"};
 inline constexpr Word kSumNotRun{"not run at these settings", "当前设置下未运行"};

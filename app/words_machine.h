@@ -45,8 +45,8 @@ inline constexpr Word kLibraryNoMachineCode{
     "A library step (CUB, Thrust, cuBLAS, the driver's copies): the library chooses its kernels; "
     "their machine code is not extracted.",
     "库调用步骤（CUB、Thrust、cuBLAS、驱动的拷贝）：内核由库选择，不提取其机器码。"};
-inline constexpr Word kReusesKernel{"This step launches lesson %d's kernel: its machine code.",
-                                    "本步骤启动的是第 %d 课的内核：下面是它的机器码。"};
+inline constexpr Word kReusesKernel{"This step launches lesson %s's kernel: its machine code.",
+                                    "本步骤启动的是第 %s 课的内核：下面是它的机器码。"};
 inline constexpr Word kHighlighted{"Highlighted: what this lesson is about.",
                                    "高亮：本课关注的指令。"};
 inline constexpr Word kInstructionCounts{"Instructions by class (static count in the listing):",
@@ -66,9 +66,9 @@ inline constexpr Word kRoofFp32{"fp32 peak %.0f GFLOP/s", "fp32 峰值 %.0f GFLO
 inline constexpr Word kRoofTf32{"TF32 peak %.0f GFLOP/s", "TF32 峰值 %.0f GFLOP/s"};
 inline constexpr Word kRidge{"ridge %.1f flop/B", "脊点 %.1f flop/B"};
 inline constexpr Word kPointTip{
-    "lesson %d: %s\n%s\nintensity %.3g flop/B\nattained %s GFLOP/s (%s GB/s)\n%.1f%% of the roof "
+    "lesson %s: %s\n%s\nintensity %.3g flop/B\nattained %s GFLOP/s (%s GB/s)\n%.1f%% of the roof "
     "at this intensity (%s GFLOP/s)",
-    "第 %d 课：%s\n%s\n算术强度 %.3g flop/B\n实际 %s GFLOP/s（%s GB/s）\n达到该强度下屋顶的 "
+    "第 %s 课：%s\n%s\n算术强度 %.3g flop/B\n实际 %s GFLOP/s（%s GB/s）\n达到该强度下屋顶的 "
     "%.1f%%（%s GFLOP/s）"};
 inline constexpr Word kLivePoint{"measured now", "本次实测"};
 inline constexpr Word kRecordedPoint{"recorded on %s, %s", "于 %2$s 在 %1$s 上录制"};
@@ -87,10 +87,10 @@ inline constexpr Word kNoArithmetic{
     "a log axis has no place for intensity 0. Their rate against bandwidth is on their own pages.",
     "%d 个结果没有可放置的算术运算（flops 为 0，或录制时尚未统计 flops：%s）：对数坐标上放不下强度 "
     "0。它们相对带宽的速率见各自的课程页。"};
-inline constexpr Word kInsetNote{
-    "This step (blue) and the previous one (green) under this GPU's roof; the full chart is "
-    "lesson 43.",
-    "本步骤（蓝）和上一步（绿）在这块 GPU 的屋顶线下的位置；完整的图见第 43 课。"};
+inline constexpr Word kInsetNote{"This step (blue) and the previous one (green) under this GPU's roof.",
+                                 "本步骤（蓝）和上一步（绿）在这块 GPU 的屋顶线下的位置。"};
+// After kInsetNote, with the label of the lesson whose page draws the whole roofline.
+inline constexpr Word kInsetFullChart{" The full chart is lesson %s.", "完整的图见第 %s 课。"};
 inline constexpr Word kInsetNone{"No point yet: run this lesson (R) to place it on the roofline.",
                                  "尚无数据点：运行本课（R）即可把它放到屋顶线上。"};
 inline constexpr Word kInsetNoFlops{
@@ -138,6 +138,7 @@ inline constexpr const Word* kMachineWords[] = {&kTabSource,
                                                 &kRunBenchmark,
                                                 &kNoArithmetic,
                                                 &kInsetNote,
+                                                &kInsetFullChart,
                                                 &kInsetNone,
                                                 &kRecordedMark,
                                                 &kPointsCount};

@@ -4,7 +4,6 @@
 #include <string>
 #include <vector>
 
-#include "catalog.h"
 #include "commands.h"
 #include "device.h"
 #include "device_report.h"
@@ -112,15 +111,8 @@ int Info(Format format) {
     const DeviceList& list = GetDevices();
     const HostInfo& h = GetHostInfo();
     // `info` reports every ceiling, so it measures the TF32 one too (the GEMM chapter's cuBLAS
-    // measurement, registered when the runnable catalogue is built).
-    RunnableCatalog();
-    std::vector<Ceilings> figures;
-    for (const DeviceInfo& d : list.devices) {
-        figures.push_back(GetCeilings(d.ordinal));
-        const Tf32Ceiling tf32 = GetTf32Ceiling(d.ordinal);
-        figures.back().tf32_gflops = tf32.gflops;
-        figures.back().tf32_unavailable = tf32.unavailable;
-    }
+    // measurement, which its harness registers when the program is loaded).
+    const std::vector<Ceilings> figures = AllCeilings(true);
     std::vector<const Ceilings*> ceilings;
     for (const Ceilings& f : figures) ceilings.push_back(&f);
     if (format == Format::kJson) {

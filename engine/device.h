@@ -101,6 +101,9 @@ Tf32Ceiling GetTf32Ceiling(int ordinal);
 // The figure if it has been measured in this process, without measuring: unavailable says
 // "not measured yet" until then.
 Tf32Ceiling KnownTf32Ceiling(int ordinal);
+// Every device's ceilings, in device order, with its TF32 ceiling measured now
+// (`measure_tf32`) or as far as it is known.
+std::vector<Ceilings> AllCeilings(bool measure_tf32);
 
 struct DeviceMemory {
     uint64_t free_bytes = 0;

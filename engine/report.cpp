@@ -118,15 +118,18 @@ void ReadLegacyFields(RunResult& r, const Json& j) {
 
 using F = ResultField;
 
-std::vector<ResultField> MakeFields() {
-    std::vector<ResultField> f;
+// The result's fields, in the order of JSON objects, CSV columns and the GUI's table: what ran,
+// how long it took, the rates and ceilings, and what the check found.
+void AddIdentityFields(std::vector<ResultField>& f) {
     auto add = [&f](F field) { f.push_back(std::move(field)); };
     // "5.8"; results recorded before chapters numbered their own lessons carry the old global
     // number here (AdoptCatalogIdentity finds their lesson by id).
     add({"lesson", [](const RunResult& r) { return Json(r.label); },
          [](RunResult& r, const Json& v) {
-             if (v.is_string()) r.label = v.get<std::string>();
-             else r.lesson = v.get<int>();
+             if (v.is_string())
+                 r.label = v.get<std::string>();
+             else
+                 r.lesson = v.get<int>();
          },
          true, "lesson", "课", true, [](const RunResult& r) { return r.label; }});
     add({"id", [](const RunResult& r) { return Json(r.id); },
@@ -156,6 +159,10 @@ std::vector<ResultField> MakeFields() {
     add({"cold_l2", [](const RunResult& r) { return Json(r.cold_l2); },
          [](RunResult& r, const Json& v) { r.cold_l2 = v.get<bool>(); }, true, nullptr, nullptr,
          false, [](const RunResult& r) { return r.cold_l2 ? "true" : "false"; }});
+}
+
+void AddTimingFields(std::vector<ResultField>& f) {
+    auto add = [&f](F field) { f.push_back(std::move(field)); };
     add({"reps", [](const RunResult& r) { return Json(r.reps); },
          [](RunResult& r, const Json& v) { r.reps = v.get<int>(); }, true, "runs", "次数", true,
          [](const RunResult& r) { return std::to_string(r.reps); }});
@@ -187,6 +194,10 @@ std::vector<ResultField> MakeFields() {
         add({nullptr, nullptr, nullptr, true, nullptr, nullptr, true,
              [name](const RunResult& r) { return Num(r.Part(name), 6); }});
     }
+}
+
+void AddRateFields(std::vector<ResultField>& f) {
+    auto add = [&f](F field) { f.push_back(std::move(field)); };
     add({"work", [](const RunResult& r) { return WorkJson(r.work); },
          [](RunResult& r, const Json& v) { r.work = WorkFromJson(v); }, false, nullptr, nullptr,
          false, nullptr});
@@ -220,6 +231,10 @@ std::vector<ResultField> MakeFields() {
     add({"attainable_gflops", [](const RunResult& r) { return OrNull(r.attainable_gflops); },
          [](RunResult& r, const Json& v) { r.attainable_gflops = OptionalDouble(v); }, true,
          nullptr, nullptr, true, [](const RunResult& r) { return Num(r.attainable_gflops, 3); }});
+}
+
+void AddCheckFields(std::vector<ResultField>& f) {
+    auto add = [&f](F field) { f.push_back(std::move(field)); };
     add({"verified", [](const RunResult& r) { return Json(r.verified); },
          [](RunResult& r, const Json& v) { r.verified = v.get<bool>(); }, true, "check", "校验",
          false, [](const RunResult& r) { return r.verified ? "true" : "false"; }});
@@ -261,6 +276,14 @@ std::vector<ResultField> MakeFields() {
     add({"recorded", [](const RunResult& r) { return Json(r.recorded); },
          [](RunResult& r, const Json& v) { r.recorded = v.get<bool>(); }, false, nullptr, nullptr,
          false, nullptr});
+}
+
+std::vector<ResultField> MakeFields() {
+    std::vector<ResultField> f;
+    AddIdentityFields(f);
+    AddTimingFields(f);
+    AddRateFields(f);
+    AddCheckFields(f);
     return f;
 }
 

@@ -79,8 +79,8 @@ ParamValues ResolveParams(const Lesson& lesson, const RawParams& raw,
     for (const auto& [name, text] : raw) {
         if (lesson.FindParam(name)) continue;
         if (!unused)
-            throw UsageError("lesson " + lesson.label + " has no parameter '" +
-                             name + "': its parameters are " + ParamNames(lesson));
+            throw UsageError("lesson " + lesson.label + " has no parameter '" + name +
+                             "': its parameters are " + ParamNames(lesson));
         if (std::find(unused->begin(), unused->end(), name) == unused->end())
             unused->push_back(name);
     }
@@ -96,7 +96,9 @@ ParamValues ResolveParams(const Lesson& lesson, const RawParams& raw,
 
 std::vector<int> DevicesFor(const Lesson& lesson, const ParamValues& params) {
     if (lesson.kind != StepKind::kGpu) return {};
-    const uint64_t wanted = params.Has("gpus") ? params.Number("gpus") : 1;
+    uint64_t wanted = 1;
+    for (const ParamSpec& p : lesson.params)
+        if (p.gpu_count && params.Has(p.name)) wanted = params.Number(p.name);
     const int present = GetDevices().count();
     if (wanted > uint64_t(std::max(present, 1)))
         throw UsageError("gpus " + std::to_string(wanted) + " is more than the " +
@@ -141,11 +143,10 @@ std::shared_ptr<Workload> Session::GetWorkload(const Chapter& chapter, const Wor
     return m_workload;
 }
 
-RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const RunControl& control) {
-    // Bad options are reported as such on every machine, before availability.
-    const Chapter& chapter = m_registry.ChapterOf(lesson);
-    std::vector<std::string> unused;
-    ParamValues params = ResolveParams(lesson, options.params, &unused);
+namespace {
+
+// Options that are wrong on every machine, refused before availability is asked.
+void CheckOptions(const Chapter& chapter, const RunOptions& options) {
     if (!options.input_file.empty() && !chapter.accepts_input_file)
         throw UsageError("chapter " + chapter.id + " does not take an input file");
     if (!options.output_file.empty() && !chapter.accepts_input_file)
@@ -153,12 +154,11 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     if (options.reps && (*options.reps < 1 || *options.reps > 100000))
         throw UsageError("reps " + std::to_string(*options.reps) +
                          " is out of range: use 1 to 100000");
-    const std::string why_not = Unavailable(lesson);
-    if (!why_not.empty())
-        throw UnavailableError("lesson " + lesson.label + " (" + lesson.id +
-                               ") cannot run here: " + why_not);
-    const std::vector<int> devices = DevicesFor(lesson, params);
+}
 
+// The data a run works on: its chapter's parameters (from the input file, when one is given).
+WorkloadSpec MakeSpec(const Chapter& chapter, const RunOptions& options, const RunControl& control,
+                      ParamValues& params) {
     WorkloadSpec spec;
     spec.seed = options.seed;
     spec.input_file = options.input_file;
@@ -170,22 +170,27 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     std::vector<std::string> chapter_params;
     for (const ParamSpec& p : chapter.params) chapter_params.push_back(p.name);
     spec.params = params.Subset(chapter_params);
+    return spec;
+}
 
-    // Memory checks come before any allocation.
-    const MemoryNeeds needs = lesson.needs(params);
+// Refuses a step that needs more memory than a GPU it uses has free (before any allocation).
+void CheckDeviceMemory(const Lesson& lesson, const Chapter& chapter, const WorkloadSpec& spec,
+                       const MemoryNeeds& needs, const std::vector<int>& devices) {
     for (int d : devices) {
         const DeviceMemory memory = QueryDeviceMemory(d);
         if (needs.device_bytes > memory.free_bytes)
-            throw UsageError(
-                chapter.describe(spec.params) + " needs " + FormatSize(needs.device_bytes) +
-                " of GPU memory for lesson " + lesson.label + " but only " +
-                FormatSize(memory.free_bytes) + " of " + FormatSize(memory.total_bytes) +
-                " is free on GPU " + std::to_string(d) + "; choose a smaller size");
+            throw UsageError(chapter.describe(spec.params) + " needs " +
+                             FormatSize(needs.device_bytes) + " of GPU memory for lesson " +
+                             lesson.label + " but only " + FormatSize(memory.free_bytes) + " of " +
+                             FormatSize(memory.total_bytes) + " is free on GPU " +
+                             std::to_string(d) + "; choose a smaller size");
     }
-    ThrowIfCancelled(control);
-    std::shared_ptr<Workload> workload = GetWorkload(chapter, spec, needs.host_bytes);
-    ThrowIfCancelled(control);
+}
 
+// What a result says about what ran, before anything is timed.
+RunResult Describe(const Lesson& lesson, const Chapter& chapter, const RunOptions& options,
+                   const WorkloadSpec& spec, const ParamValues& params,
+                   const std::vector<int>& devices) {
     RunResult r;
     r.lesson = lesson.number;
     r.label = lesson.label;
@@ -207,17 +212,87 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     } else {
         r.devices.push_back(GetHostInfo().cpu_name);
     }
+    return r;
+}
 
+// The timed samples after a verified first run: `options.reps` of them, or as many as fill
+// min_time_s (at least kMinReps, at most kMaxReps, stopping at max_time_s).
+std::vector<Sample> TimeSamples(StepInstance& step, const RunOptions& options,
+                                const RunControl& control, const std::function<void()>& flush) {
+    std::vector<Sample> samples;
+    const int fixed = options.reps.value_or(0);
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    for (;;) {
+        ThrowIfCancelled(control);
+        flush();
+        samples.push_back(step.Run());
+        const int n = static_cast<int>(samples.size());
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+        int total = fixed;
+        if (!fixed) {
+            // Estimate how many samples the time budget allows, for the progress bar.
+            const double per = elapsed / n;
+            const double target =
+                std::max(options.min_time_s / std::max(per, 1e-9), double(kMinReps));
+            total = static_cast<int>(std::min<double>(target, kMaxReps));
+            total = std::max(total, n);
+        }
+        if (control.progress) control.progress(n, total);
+        if (fixed) {
+            if (n >= fixed) break;
+        } else if ((n >= kMinReps && elapsed >= options.min_time_s) || n >= kMaxReps ||
+                   (n >= 1 && elapsed >= options.max_time_s)) {
+            break;
+        }
+    }
+    return samples;
+}
+
+// The statistics of the samples.
+void Summarize(const std::vector<Sample>& samples, RunResult& r) {
+    for (const Sample& s : samples) r.samples_ms.push_back(s.total_ms);
+    r.reps = static_cast<int>(samples.size());
+    r.median_ms = Median(r.samples_ms);
+    r.min_ms = *std::min_element(r.samples_ms.begin(), r.samples_ms.end());
+    r.max_ms = *std::max_element(r.samples_ms.begin(), r.samples_ms.end());
+    r.parts = PartMedians(samples);
+}
+
+}  // namespace
+
+RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const RunControl& control) {
+    // Bad options are reported as such on every machine, before availability.
+    const Chapter& chapter = m_registry.ChapterOf(lesson);
+    std::vector<std::string> unused;
+    ParamValues params = ResolveParams(lesson, options.params, &unused);
+    CheckOptions(chapter, options);
+    const std::string why_not = Unavailable(lesson);
+    if (!why_not.empty())
+        throw UnavailableError("lesson " + lesson.label + " (" + lesson.id +
+                               ") cannot run here: " + why_not);
+    const std::vector<int> devices = DevicesFor(lesson, params);
+    const WorkloadSpec spec = MakeSpec(chapter, options, control, params);
+
+    // Memory checks come before any allocation.
+    const MemoryNeeds needs = lesson.needs(params);
+    CheckDeviceMemory(lesson, chapter, spec, needs, devices);
+    ThrowIfCancelled(control);
+    std::shared_ptr<Workload> workload = GetWorkload(chapter, spec, needs.host_bytes);
+    ThrowIfCancelled(control);
+
+    RunResult r = Describe(lesson, chapter, options, spec, params, devices);
+    const bool gpu_ceilings = lesson.kind == StepKind::kGpu && options.measure_ceilings;
     // A tensor-core step's TF32 ceiling is measured (once per device and process) before its
     // own buffers are allocated and its runs timed.
-    if (lesson.kind == StepKind::kGpu && options.measure_ceilings) {
+    if (gpu_ceilings) {
         const std::optional<Work> declared = EstimateWork(lesson, chapter, params);
         if (declared && declared->bound == Bound::kTf32)
             for (int d : devices) GetTf32Ceiling(d);
     }
     std::unique_ptr<StepInstance> step =
         lesson.runner.make(*workload, StepContext{params, devices});
-    auto flush = [&] {
+    const std::function<void()> flush = [&] {
         if (r.cold_l2)
             for (int d : devices) FlushL2(d);
     };
@@ -234,45 +309,10 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     if (!options.output_file.empty())
         WriteFileReplacing(options.output_file, [&](std::ostream& out) { step->WriteOutput(out); });
 
-    std::vector<Sample> samples;
-    if (!check.ok) {
-        samples.push_back(first);  // reported, never compared as valid
-    } else {
-        const int fixed = options.reps.value_or(0);
-        using Clock = std::chrono::steady_clock;
-        const auto start = Clock::now();
-        for (;;) {
-            ThrowIfCancelled(control);
-            flush();
-            samples.push_back(step->Run());
-            const int n = static_cast<int>(samples.size());
-            const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-            int total = fixed;
-            if (!fixed) {
-                // Estimate how many samples the time budget allows, for the progress bar.
-                const double per = elapsed / n;
-                const double target =
-                    std::max(options.min_time_s / std::max(per, 1e-9), double(kMinReps));
-                total = static_cast<int>(std::min<double>(target, kMaxReps));
-                total = std::max(total, n);
-            }
-            if (control.progress) control.progress(n, total);
-            if (fixed) {
-                if (n >= fixed) break;
-            } else if ((n >= kMinReps && elapsed >= options.min_time_s) || n >= kMaxReps ||
-                       (n >= 1 && elapsed >= options.max_time_s)) {
-                break;
-            }
-        }
-    }
-
-    for (const Sample& s : samples) r.samples_ms.push_back(s.total_ms);
-    r.reps = static_cast<int>(samples.size());
-    r.median_ms = Median(r.samples_ms);
-    r.min_ms = *std::min_element(r.samples_ms.begin(), r.samples_ms.end());
-    r.max_ms = *std::max_element(r.samples_ms.begin(), r.samples_ms.end());
-    r.parts = PartMedians(samples);
-    if (lesson.kind == StepKind::kGpu && options.measure_ceilings) {
+    // A wrong answer is reported with its one run, never compared as valid.
+    Summarize(check.ok ? TimeSamples(*step, options, control, flush) : std::vector<Sample>{first},
+              r);
+    if (gpu_ceilings) {
         const CeilingFigures figures = FiguresFor(devices, r.work.bound);
         DeriveMetrics(r, &figures);
     } else {

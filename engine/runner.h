@@ -52,7 +52,7 @@ private:
     WorkloadSpec m_workload_spec;
 };
 
-// The GPUs a lesson runs on: 0 .. gpus - 1 where it has a `gpus` parameter, else device 0.
+// The GPUs a lesson runs on: 0 .. n - 1 where it has a GPU-count parameter (n), else device 0.
 std::vector<int> DevicesFor(const Lesson& lesson, const ParamValues& params);
 
 // Sweeps: the same lesson along one parameter.

@@ -269,15 +269,7 @@ public:
             const DeviceList& list = GetDevices();
             // "tf32": true measures the TF32 ceiling now (the roofline's "measure again");
             // otherwise it is reported when a tensor-core step has measured it.
-            const bool tf32 = request.value("tf32", false);
-            std::vector<Ceilings> figures;
-            for (const DeviceInfo& d : list.devices) {
-                figures.push_back(GetCeilings(d.ordinal));
-                const Tf32Ceiling t =
-                    tf32 ? GetTf32Ceiling(d.ordinal) : KnownTf32Ceiling(d.ordinal);
-                figures.back().tf32_gflops = t.gflops;
-                figures.back().tf32_unavailable = t.unavailable;
-            }
+            const std::vector<Ceilings> figures = AllCeilings(request.value("tf32", false));
             std::vector<const Ceilings*> ceilings;
             for (const Ceilings& f : figures) ceilings.push_back(&f);
             json devices = DevicesToJson(list, ceilings);
@@ -305,13 +297,11 @@ public:
         if (op == "attributes") {
             const ParamValues params = ResolveParams(lesson, base.params);  // validates them
             if (lesson.library || lesson.kind != StepKind::kGpu)
-                throw UsageError("lesson " + lesson.label +
-                                 " has no kernel of its own (" +
+                throw UsageError("lesson " + lesson.label + " has no kernel of its own (" +
                                  (lesson.library ? "a library step" : "a CPU step") + ")");
             const std::string why = m_session.Unavailable(lesson);
             if (!why.empty())
-                throw UnavailableError("lesson " + lesson.label +
-                                       " cannot run here: " + why);
+                throw UnavailableError("lesson " + lesson.label + " cannot run here: " + why);
             json reply = {{"id", id},
                           {"type", "attributes"},
                           {"lesson", lesson.id},

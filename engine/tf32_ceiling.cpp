@@ -84,4 +84,16 @@ Tf32Ceiling KnownTf32Ceiling(int ordinal) {
     return c;
 }
 
+std::vector<Ceilings> AllCeilings(bool measure_tf32) {
+    std::vector<Ceilings> all;
+    for (const DeviceInfo& d : GetDevices().devices) {
+        all.push_back(GetCeilings(d.ordinal));
+        const Tf32Ceiling t =
+            measure_tf32 ? GetTf32Ceiling(d.ordinal) : KnownTf32Ceiling(d.ordinal);
+        all.back().tf32_gflops = t.gflops;
+        all.back().tf32_unavailable = t.unavailable;
+    }
+    return all;
+}
+
 }  // namespace lessons

@@ -14,13 +14,9 @@ std::string_view EmbeddedFile(std::string_view path) {
 const Registry& Catalog() {
     static const Registry registry = [] {
         Registry r;
-        RegisterSplitChapter(r);
-        RegisterBasicsChapter(r);
-        RegisterReduceChapter(r);
-        RegisterGemvChapter(r);
-        RegisterGemmChapter(r);
-        RegisterRooflineChapter(r);
-        RegisterAllreduceChapter(r);
+#define LESSONS_ADD_CHAPTER(Name) Register##Name##Chapter(r);
+        LESSONS_CHAPTERS(LESSONS_ADD_CHAPTER)
+#undef LESSONS_ADD_CHAPTER
         RenderLessonLinks(r);  // the texts' [[links]], now that every lesson has its number
         return r;
     }();

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "chapters.h"
 #include "kernel_family.h"
 #include "registry.h"
 
@@ -18,14 +19,10 @@ const Registry& Catalog();
 // What Registry::Validate() found wrong with the catalogue (empty when sound).
 const std::vector<std::string>& CatalogProblems();
 
-// Each chapter adds itself here (lessons/NN_slug/lessons.cpp).
-void RegisterSplitChapter(Registry& registry);
-void RegisterBasicsChapter(Registry& registry);
-void RegisterReduceChapter(Registry& registry);
-void RegisterGemvChapter(Registry& registry);
-void RegisterGemmChapter(Registry& registry);
-void RegisterRooflineChapter(Registry& registry);
-void RegisterAllreduceChapter(Registry& registry);
+// Each chapter adds itself (lessons/NN_slug/lessons.cpp), in the order of lessons/chapters.h.
+#define LESSONS_DECLARE_CHAPTER(Name) void Register##Name##Chapter(Registry& registry);
+LESSONS_CHAPTERS(LESSONS_DECLARE_CHAPTER)
+#undef LESSONS_DECLARE_CHAPTER
 
 // --- lessons_runners: the catalogue with the GPU library (or, without CUDA, without it) ---
 // The catalogue with each GPU lesson's runner attached: its step kind's implementation (each

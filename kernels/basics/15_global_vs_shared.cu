@@ -1,4 +1,4 @@
-// Lesson 15: y = x^T A, one thread per column, with x read from global memory by every
+// Global vs shared: y = x^T A, one thread per column, with x read from global memory by every
 // thread (`global`) or staged once per block in shared memory (`shared`: the block's threads
 // copy it together; `shared-one-thread`: thread 0 copies it alone, as the seed wrote it).
 // Every thread reads all of x: in global memory each read is a load through L1/L2, in shared
@@ -63,15 +63,18 @@ cudaError_t LaunchShared(const float* a, const float* x, float* y, unsigned rows
     return Launch(vecmat_15_shared_kernel<kOneThread>, XSmem(rows), a, x, y, rows, cols, block, s);
 }
 
+const VecMatKernel kVecMat15[]{
+    {"vecmat_15_shared_kernel<false>",
+     reinterpret_cast<const void*>(&vecmat_15_shared_kernel<false>), &LaunchShared<false>, &XSmem,
+     VecMatName(VecMatVariant::kShared)},
+    {"vecmat_15_global_kernel", reinterpret_cast<const void*>(&vecmat_15_global_kernel),
+     &LaunchGlobal, &NoSmem, VecMatName(VecMatVariant::kGlobal)},
+    {"vecmat_15_shared_kernel<true>", reinterpret_cast<const void*>(&vecmat_15_shared_kernel<true>),
+     &LaunchShared<true>, &XSmem, VecMatName(VecMatVariant::kSharedOneThread)},
+};
+
 }  // namespace
 
-const VecMatKernel kVecMat15[kVecMatNames.size()]{
-    {"vecmat_15_shared_kernel<false>",
-     reinterpret_cast<const void*>(&vecmat_15_shared_kernel<false>), &LaunchShared<false>, &XSmem},
-    {"vecmat_15_global_kernel", reinterpret_cast<const void*>(&vecmat_15_global_kernel),
-     &LaunchGlobal, &NoSmem},
-    {"vecmat_15_shared_kernel<true>", reinterpret_cast<const void*>(&vecmat_15_shared_kernel<true>),
-     &LaunchShared<true>, &XSmem},
-};
+LESSONS_KERNELS(kVecMat15);
 
 }  // namespace lessons::basics

@@ -1,4 +1,4 @@
-// Lesson 16: the seed's 128-way switch, one element per thread, the same FMA loop length in
+// Branch divergence: the seed's 128-way switch, one element per thread, the same FMA loop length in
 // every case. Only which lanes of a warp take which case changes (CaseOf): `none` keeps each
 // warp on one case, `2-way` ... `32-way` split every warp. A warp runs the cases its lanes
 // need one after another, so a 32-way split does 32 times the warp's work: a 128-way switch
@@ -56,15 +56,21 @@ cudaError_t Launch(const float* in, const float*, float* out, uint64_t n, int bl
 
 template <unsigned kWays>
 ElementKernel Variant(const char* name) {
-    return {name, reinterpret_cast<const void*>(&divergence_16_kernel<kWays>), &Launch<kWays>};
+    static_assert(DivergenceName(kWays) != nullptr, "a split no choice names");
+    return {.name = name,
+            .kernel = reinterpret_cast<const void*>(&divergence_16_kernel<kWays>),
+            .launch = &Launch<kWays>,
+            .ways = kWays};
 }
 
-}  // namespace
-
-const ElementKernel kDivergence16[kDivergenceNames.size()]{
+const ElementKernel kDivergence16[]{
     Variant<1>("divergence_16_kernel<1>"),   Variant<2>("divergence_16_kernel<2>"),
     Variant<4>("divergence_16_kernel<4>"),   Variant<8>("divergence_16_kernel<8>"),
     Variant<16>("divergence_16_kernel<16>"), Variant<32>("divergence_16_kernel<32>"),
 };
+
+}  // namespace
+
+LESSONS_KERNELS(kDivergence16);
 
 }  // namespace lessons::basics

@@ -1,4 +1,4 @@
-// Lesson 17: c = a + b, one element per thread; only the element a thread takes changes.
+// Coalescing: c = a + b, one element per thread; only the element a thread takes changes.
 // With stride 1 (add_coalesced) the 32 lanes of a warp touch 128 consecutive bytes: four
 // 32-byte sectors per load. With stride s they are 4s bytes apart: up to 32 sectors per load,
 // each delivering one useful float (StridedIndex). The `offset` starts all three arrays that
@@ -29,15 +29,20 @@ cudaError_t Launch(const float* a, const float* b, float* c, uint64_t n, int blo
 
 template <unsigned kStride>
 ElementKernel Variant(const char* name) {
-    return {name, reinterpret_cast<const void*>(&add_17_strided_kernel<kStride>), &Launch<kStride>};
+    return {.name = name,
+            .kernel = reinterpret_cast<const void*>(&add_17_strided_kernel<kStride>),
+            .launch = &Launch<kStride>,
+            .stride = kStride};
 }
 
-}  // namespace
-
-const ElementKernel kAdd17[kStrides.size()]{
+const ElementKernel kAdd17[]{
     Variant<1>("add_17_strided_kernel<1>"),   Variant<2>("add_17_strided_kernel<2>"),
     Variant<4>("add_17_strided_kernel<4>"),   Variant<8>("add_17_strided_kernel<8>"),
     Variant<16>("add_17_strided_kernel<16>"), Variant<32>("add_17_strided_kernel<32>"),
 };
+
+}  // namespace
+
+LESSONS_KERNELS(kAdd17);
 
 }  // namespace lessons::basics

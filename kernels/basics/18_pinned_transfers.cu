@@ -1,4 +1,4 @@
-// Lesson 18: the same host-to-device copy from three kinds of host memory. Pageable memory
+// Pinned transfers: the same host-to-device copy from three kinds of host memory. Pageable memory
 // (malloc) is copied by the driver through a page-locked staging buffer, chunk by chunk;
 // page-locked memory (cudaMallocHost, or cudaHostRegister of an existing buffer) is read by
 // the GPU's copy engine directly, at the full PCIe rate. Locking pages costs time once.

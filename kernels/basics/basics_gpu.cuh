@@ -1,5 +1,6 @@
 // Chapter 2, GPU performance basics: the GPU steps' kernels and host-memory helpers (device
-// code only). Each lesson exports one descriptor per choice, in the order of basics_choices.h.
+// code only). Each kernel file registers one kernel per choice of its lesson's parameter
+// (LESSONS_KERNELS), each naming the choice it implements.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -8,31 +9,33 @@
 #include <cstdint>
 
 #include "basics_choices.h"
+#include "kernel_family.h"
 
 namespace lessons::basics {
 
-// Lesson 15: y = x^T A for a rows x cols matrix A (row-major), one thread per column.
+// Global vs shared: y = x^T A for a rows x cols matrix A (row-major), one thread per column.
 struct VecMatKernel {
     const char* name;    // the __global__ function's name
     const void* kernel;  // its address, for attribute queries
     cudaError_t (*launch)(const float* a, const float* x, float* y, unsigned rows, uint64_t cols,
                           int block, cudaStream_t stream);
     size_t (*dynamic_smem)(unsigned rows);  // dynamic shared memory of a block
+    const char* variant;                    // the `variant` it implements (kVecMatNames)
 };
-extern const VecMatKernel kVecMat15[kVecMatNames.size()];  // [VecMatVariant]
 
-// Lessons 16 and 17: one thread per element of n.
+// Branch divergence and coalescing: one thread per element of n.
 struct ElementKernel {
     const char* name;
     const void* kernel;
-    // Lesson 16 reads `in` and writes `out` (`b` unused); lesson 17 writes out = in + b.
+    // Branch divergence reads `in` and writes `out` (`b` unused); coalescing writes
+    // out = in + b.
     cudaError_t (*launch)(const float* in, const float* b, float* out, uint64_t n, int block,
                           cudaStream_t stream);
+    unsigned ways = 0;    // branch divergence: the paths each warp splits into (DivergenceName)
+    unsigned stride = 0;  // coalescing: the `stride` between neighbouring lanes
 };
-extern const ElementKernel kDivergence16[kDivergenceNames.size()];  // by kDivergenceWays
-extern const ElementKernel kAdd17[kStrides.size()];                 // by kStrides
 
-// Lesson 18: a host buffer of `bytes` allocated as `kind`, and what allocating it cost.
+// Pinned transfers: a host buffer of `bytes` allocated as `kind`, and what allocating it cost.
 struct HostBuffer {
     void* ptr = nullptr;
     uint64_t bytes = 0;

@@ -1,6 +1,6 @@
 // Chapter 2's index arithmetic and constants, shared by the kernels and the CPU reference:
-// which case of the switch a thread takes (lesson 16) and which element a thread adds
-// (lesson 17). Compiles as host code and, under nvcc, as host and device code.
+// which case of the switch a thread takes (branch divergence) and which element a thread adds
+// (coalescing). Compiles as host code and, under nvcc, as host and device code.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +17,7 @@ inline constexpr unsigned kWarp = 32;
 inline constexpr unsigned kCases = 128;       // the seed's switch has 128 cases
 inline constexpr unsigned kIterations = 256;  // FMAs per element, the same in every case
 
-// Lesson 16: the case of thread g when every warp splits `ways` ways (a power of two up to
+// Branch divergence: the case of thread g when every warp splits `ways` ways (a power of two up to
 // 32). Lane l of warp w takes case (w * ways + l % ways) % 128: with ways = 1 a whole warp
 // takes one case; with ways = 32 it is g % 128, the seed's switch (threadIdx.x). Over 128
 // warps every case is taken equally often, whatever `ways` is: the same work.
@@ -36,7 +36,7 @@ LESSONS_BASICS_HD constexpr float CaseOffset(unsigned k) {
     return static_cast<float>(static_cast<int>(k) - 64) / 65536.0f;
 }
 
-// Lesson 17: the element thread g adds when neighbouring lanes are `stride` floats apart.
+// Coalescing: the element thread g adds when neighbouring lanes are `stride` floats apart.
 // Threads go in tiles of 32 * stride: lane l of the tile's warp w takes element
 // l * stride + w of the tile, so the tile's warps cover it exactly once. stride = 1 is
 // add_coalesced; stride = 32 with 1024-thread blocks is the seed's add_striped.
@@ -46,7 +46,7 @@ LESSONS_BASICS_HD constexpr uint64_t StridedIndex(uint64_t g, unsigned stride) {
     return g - j + (j % kWarp) * stride + j / kWarp;
 }
 
-// Threads lesson 17 launches for n elements: whole tiles.
+// Threads coalescing launches for n elements: whole tiles.
 LESSONS_BASICS_HD constexpr uint64_t StridedThreads(uint64_t n, unsigned stride) {
     const uint64_t tile = uint64_t(kWarp) * stride;
     return (n + tile - 1) / tile * tile;

@@ -1,5 +1,6 @@
 // Chapter 2's references: the vector-times-matrix product in double, and the closed form of
-// lesson 16's loops. Lessons 17 and 18 are checked exactly (an add, a copy).
+// the branch-divergence loops. Coalescing and pinned transfers are checked exactly (an add, a
+// copy).
 #include <cmath>
 #include <cstdint>
 

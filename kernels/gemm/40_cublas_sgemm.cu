@@ -1,8 +1,9 @@
-// Lesson 40: cuBLAS SGEMM, the library, in plain fp32.
-// cuBLAS picks a kernel tuned by NVIDIA for this GPU and shape: the target of lessons 32-39.
-// Its math mode is set explicitly to CUBLAS_DEFAULT_MATH, which keeps SGEMM on the fp32 FMA
-// units (TF32 tensor cores are lesson 42). cuBLAS is column-major: our row-major C = A·B is,
-// read column-major, C^T = B^T·A^T, so we pass B first, with n as the "rows" (ld n, k, n).
+// cuBLAS SGEMM, the library, in plain fp32.
+// cuBLAS picks a kernel tuned by NVIDIA for this GPU and shape: the target of the chapter's
+// fp32 kernels. Its math mode is set explicitly to CUBLAS_DEFAULT_MATH, which keeps SGEMM on the
+// fp32 FMA units (TF32 tensor cores are the cuBLAS TF32 step's). cuBLAS is column-major: our
+// row-major C = A·B is, read column-major, C^T = B^T·A^T, so we pass B first, with n as the
+// "rows" (ld n, k, n).
 #include "cublas_handle.cuh"
 #include "gemm_gpu.cuh"
 

@@ -1,22 +1,13 @@
-// Lesson 41: tensor cores through WMMA, in TF32 (sm_80 and later).
+// Tensor cores through WMMA, in TF32 (sm_80 and later).
 // The SIMT steps issue one FMA per thread per instruction. A tensor core multiplies whole
 // 16 × 8 by 8 × 16 tiles per warp instruction (wmma::mma_sync), several times the fp32 FMA
 // rate, at a price: A and B are rounded to TF32 (10-bit mantissa, about 3 decimal digits;
-// sums stay fp32). The tiles are double-buffered through registers, not copied with lesson
-// 39's cp.async: each element is rounded to TF32 on its way into shared memory, and cp.async
-// cannot change what it copies. Each warp keeps its WM × WN block of C in accumulator fragments.
-// What keeps the tensor cores fed (measured on the H100 at 4096³ with tuning copies of this
-// kernel): the fragments are loaded with the shared-memory form of the WMMA load. nvcc 13.0
-// compiles wmma::load_matrix_sync of a TF32 fragment to the generic wmma.load even when the
-// pointer is into shared memory (for f16 fragments it finds .shared itself): SASS LD with
-// 64-bit addresses, which the warp waits for like a global load. Stating .shared (LoadShared
-// below) gives LDS: 1.64 -> 1.19 ms at the default tile; at 128 × 256, 1.53 -> 1.24 ms,
-// 255 -> 221 registers, and Nsight Compute's long-scoreboard stalls per issued instruction
-// 0.47 -> 0.02. Blocks wholly inside the matrices load their tiles without per-element bounds
-// checks (the checked loads cost 11% at the default tile); the rows of the B tile are padded
-// by 8 floats, so the 32 lanes of a B fragment read 32 different banks (with 4, two lanes share
-// a bank). Shared memory is dynamic: the widest tile needs more than the 48 KB a static
-// allocation may have.
+// sums stay fp32). The tiles are double-buffered through registers, not copied with cp.async
+// as in double buffering: each element is rounded to TF32 on its way into shared memory, and
+// cp.async cannot change what it copies. Each warp keeps its WM × WN block of C in accumulator
+// fragments. What keeps the tensor cores fed is said where it is done (the lesson's text has
+// the measurements). Shared memory is dynamic: the widest tile needs more than the 48 KB a
+// static allocation may have.
 #include <mma.h>
 
 #include "gemm_gpu.cuh"
@@ -28,6 +19,11 @@ namespace lessons::gemm {
 namespace wmma = nvcuda::wmma;
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// The fragments are loaded with the shared-memory form of the WMMA load. nvcc 13.0 compiles
+// wmma::load_matrix_sync of a TF32 fragment to the generic wmma.load even when the pointer is
+// into shared memory (for f16 fragments it finds .shared itself): SASS LD with 64-bit
+// addresses, which the warp waits for like a global load. Stating .shared gives LDS, fewer
+// registers, and almost no long-scoreboard stalls.
 // wmma::load_matrix_sync of a fragment in shared memory, as the PTX instruction it stands for
 // with the state space said: wmma.load.{a,b}.sync.aligned.row.m16n16k8.shared.tf32. Its four
 // registers are the fragment's elements in the order the C++ fragment stores them (x[0..3]),
@@ -68,6 +64,8 @@ template <int BM, int BN, int WARPS_M, int WARPS_N, int MIN_BLOCKS>
 __global__ void __launch_bounds__(32 * WARPS_M * WARPS_N, MIN_BLOCKS)
     gemm_41_wmma_tf32_kernel(int m, int n, int k, const float* a, const float* b, float* c) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    // B's rows are padded by 8 floats, so the 32 lanes of a B fragment read 32 different banks
+    // (with 4, two lanes share a bank).
     constexpr int kThreads = 32 * WARPS_M * WARPS_N, BK = 16, kLda = BK + 4, kLdb = BN + 8;
     constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N, FM = WM / 16, FN = WN / 16;
     constexpr int kLoadsA = BM * BK / 4 / kThreads, kLoadsB = BK * BN / 4 / kThreads;
@@ -80,7 +78,8 @@ __global__ void __launch_bounds__(32 * WARPS_M * WARPS_N, MIN_BLOCKS)
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     const int wr = (warp / WARPS_N) * WM, wc = (warp % WARPS_N) * WN;
     const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
-    // The same for the whole block: its tiles lie inside A and B, rows 16-byte aligned.
+    // The same for the whole block: its tiles lie inside A and B, rows 16-byte aligned. Such a
+    // block loads its tiles without per-element bounds checks.
     const bool inside = (k & 3) == 0 && (n & 3) == 0 && row0 + BM <= m && col0 + BN <= n;
 
     wmma::fragment<wmma::accumulator, 16, 16, 8, float> acc[FM][FN];
@@ -180,36 +179,27 @@ constexpr size_t Smem41() {
     return sizeof(float) * (2 * BM * (16 + 4) + 2 * 16 * (BN + 8) + WARPS_M * WARPS_N * 16 * 16);
 }
 
-template <int BM, int BN, int WARPS_M, int WARPS_N, int MIN_BLOCKS>
-cudaError_t Launch(int m, int n, int k, const float* a, const float* b, float* c, int,
-                   cudaStream_t s) {
-    const dim3 grid(unsigned((n + BN - 1) / BN), unsigned((m + BM - 1) / BM));
-    gemm_41_wmma_tf32_kernel<BM, BN, WARPS_M, WARPS_N, MIN_BLOCKS>
-        <<<grid, 32 * WARPS_M * WARPS_N, Smem41<BM, BN, WARPS_M, WARPS_N>(), s>>>(m, n, k, a, b, c);
-    return cudaGetLastError();
-}
-
-template <int BM, int BN, int WARPS_M, int WARPS_N, int MIN_BLOCKS>
-GemmKernel Config(const char* config) {
-    return {config,
-            "gemm_41_wmma_tf32_kernel",
-            reinterpret_cast<const void*>(
-                &gemm_41_wmma_tf32_kernel<BM, BN, WARPS_M, WARPS_N, MIN_BLOCKS>),
-            32 * WARPS_M * WARPS_N,
-            Smem41<BM, BN, WARPS_M, WARPS_N>(),
-            &Launch<BM, BN, WARPS_M, WARPS_N, MIN_BLOCKS>,
-            80};
+// A tile's warps: BM / WM × BN / WN, each with a WM × WN tile of C.
+template <GemmTile T>
+GemmKernel Config() {
+    static_assert(T.bk == 16 && T.stages == 0, "the kernel's k-step is 16, double-buffered");
+    constexpr int kWarpsM = T.bm / T.wm, kWarpsN = T.bn / T.wn;
+    static_assert(32 * kWarpsM * kWarpsN == T.threads, "one warp per warp tile");
+    return TiledKernel<T, &gemm_41_wmma_tf32_kernel<T.bm, T.bn, kWarpsM, kWarpsN, T.min_blocks>,
+                       Smem41<T.bm, T.bn, kWarpsM, kWarpsN>()>("gemm_41_wmma_tf32_kernel", 80);
 }
 
 }  // namespace
 
-// Names: threads, block tile BM×BN×BK, warp tile WM×WN (16 × 16 × 8 TF32 fragments). Registers
-// per thread for sm_90 (ptxas, nvcc 13.0, no spills) and blocks per SM on the H100.
-const GemmKernel kGemm41[kGemmConfigs] = {
-    Config<128, 128, 2, 2, 2>(kTiles41[0]),  // 234 registers, 2 blocks per SM
-    Config<128, 256, 2, 4, 1>(kTiles41[1]),  // 221 registers, 1 block per SM
-    Config<128, 128, 2, 4, 2>(kTiles41[2]),  // 128 registers, 2 blocks per SM
-    Config<64, 64, 2, 2, 2>(kTiles41[3]),    //  99 registers
+// Registers per thread for sm_90 (ptxas, nvcc 13.0, no spills), in the order of kTiles41:
+// 234, 221, 128 and 99.
+const GemmKernel kGemm41[] = {
+    Config<kTiles41[0]>(),
+    Config<kTiles41[1]>(),
+    Config<kTiles41[2]>(),
+    Config<kTiles41[3]>(),
 };
+
+LESSONS_KERNELS(kGemm41);
 
 }  // namespace lessons::gemm

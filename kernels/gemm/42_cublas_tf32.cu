@@ -1,7 +1,7 @@
-// Lesson 42: cuBLAS with TF32 tensor cores, the library again.
-// The same cublasSgemm call as lesson 40, with one change: the handle's math mode is
+// cuBLAS with TF32 tensor cores, the library again.
+// The same cublasSgemm call as cuBLAS SGEMM in fp32, with one change: the handle's math mode is
 // CUBLAS_TF32_TENSOR_OP_MATH, which lets cuBLAS round A and B to TF32 (10-bit mantissa) and
-// multiply on the tensor cores, accumulating in fp32. It is the target of lesson 41.
+// multiply on the tensor cores, accumulating in fp32. It is the target of the WMMA TF32 step.
 #include "cublas_handle.cuh"
 #include "gemm_gpu.cuh"
 

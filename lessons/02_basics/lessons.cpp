@@ -2,9 +2,11 @@
 // lesson a family of kernels doing the same work, picked by a parameter (`variant`,
 // `divergence`, `stride` and `offset`, `memory`). The first choice, the default, is what the
 // seed recommends; the others are what it warns about, so a sweep over the parameter puts
-// them side by side. GPU steps get their runners from basics_harness.cu.
+// them side by side. Each GPU step's kind is implemented in basics_harness.cu, where the GPU
+// library is linked.
 #include "basics/basics_choices.h"
 #include "basics_chapter.h"
+#include "basics_steps.h"
 #include "catalog.h"
 #include "declare.h"
 #include "units.h"
@@ -40,18 +42,17 @@ ParamSpec NumberParam(ParamType type, std::string name, std::string label_en, st
 
 }  // namespace
 
-void RegisterBasicsChapter(Registry& registry) {
+Chapter BasicsChapter() {
     using namespace basics;
     Chapter chapter;
-    chapter.number = 2;
     chapter.id = "basics";
     chapter.title = "GPU performance basics";
     chapter.title_zh = "GPU 性能基础";
     chapter.work_rule =
-        "two arrays of size / 4 floats; lesson 15 reads the matrix once (2 flops per element, "
-        "against the read bandwidth), lesson 16 reads and writes each float with 512 flops "
-        "between (against the fp32 peak), lesson 17 reads two floats and writes one (against "
-        "the copy bandwidth), lesson 18 sends the first array to the GPU (against the pinned "
+        "two arrays of size / 4 floats; x^T A reads the matrix once (2 flops per element, "
+        "against the read bandwidth), the switch reads and writes each float with 512 flops "
+        "between (against the fp32 peak), the add reads two floats and writes one (against "
+        "the copy bandwidth), the transfer sends the first array to the GPU (against the pinned "
         "host-to-device rate)";
     chapter.params = {
         SizeParam(uint64_t(64) << 20, sizeof(float)),
@@ -70,6 +71,13 @@ void RegisterBasicsChapter(Registry& registry) {
                FormatSize(p.Number("size")) + " each, " + p.Choice("data") + ")";
     };
 
+    return chapter;
+}
+
+}  // namespace
+
+void RegisterBasicsChapter(Registry& registry) {
+    using namespace basics;
     const ParamSpec block = BlockParam(32, 1024, 256);
     const ParamSpec variant = Choices(
         "variant", "Where x is read from", "向量 x 从哪里读", kVecMatNames,
@@ -110,43 +118,44 @@ void RegisterBasicsChapter(Registry& registry) {
         {"一开始就是锁页内存：cudaMallocHost", "先 malloc 并写一遍，再用 cudaHostRegister 锁页",
          "malloc 并写一遍：驱动经由自己的锁页缓冲区分段中转"});
 
-    const StepKind gpu = StepKind::kGpu;
-    AddChapter(registry, chapter, "lessons/02_basics",
+    // Four experiments, each compared with nothing before it: a sweep over its own parameter
+    // puts its kernels side by side.
+    AddChapter(registry, BasicsChapter(), "lessons/02_basics",
                {
-                   {15,
-                    "15-global-vs-shared",
-                    "Global vs shared memory: vector x matrix",
-                    gpu,
-                    0,
-                    "kernels/basics/15_global_vs_shared.cu",
-                    {block, variant, rows},
-                    &VecMatNeeds},
-                   {16,
-                    "16-branch-divergence",
-                    "Branch divergence: a 128-way switch",
-                    gpu,
-                    0,
-                    "kernels/basics/16_branch_divergence.cu",
-                    {block, divergence},
-                    &DivergenceNeeds},
-                   {17,
-                    "17-coalescing",
-                    "Coalescing: add_coalesced vs add_striped",
-                    gpu,
-                    0,
-                    "kernels/basics/17_coalescing.cu",
-                    {block, stride, offset},
-                    &AddNeeds},
-                   {18,
-                    "18-pinned-transfers",
-                    "Pageable vs pinned transfers",
-                    gpu,
-                    0,
-                    "kernels/basics/18_pinned_transfers.cu",
-                    {memory},
-                    &TransferNeeds,
-                    nullptr,
-                    true},  // cudaMemcpy: the driver and the copy engine choose how
+                   {.slug = "global-vs-shared",
+                    .title = "Global vs shared memory: vector x matrix",
+                    .source = "kernels/basics/15_global_vs_shared.cu",
+                    .step = VecMat{},
+                    .params = {block, variant, rows},
+                    .needs = &VecMatNeeds,
+                    .focus = {"LDG", "LDS", "STS", "BAR"},
+                    .was = 15},
+                   {.slug = "branch-divergence",
+                    .title = "Branch divergence: a 128-way switch",
+                    .source = "kernels/basics/16_branch_divergence.cu",
+                    .step = Divergence{},
+                    .params = {block, divergence},
+                    .needs = &DivergenceNeeds,
+                    .focus = {"BRA", "FP32"},
+                    .previous = "",
+                    .was = 16},
+                   {.slug = "coalescing",
+                    .title = "Coalescing: add_coalesced vs add_striped",
+                    .source = "kernels/basics/17_coalescing.cu",
+                    .step = Add{},
+                    .params = {block, stride, offset},
+                    .needs = &AddNeeds,
+                    .focus = {"LDG", "STG"},
+                    .previous = "",
+                    .was = 17},
+                   {.slug = "pinned-transfers",
+                    .title = "Pageable vs pinned transfers",
+                    .source = "kernels/basics/18_pinned_transfers.cu",
+                    .step = Transfer{},
+                    .params = {memory},
+                    .needs = &TransferNeeds,
+                    .previous = "",
+                    .was = 18},
                });
 }
 

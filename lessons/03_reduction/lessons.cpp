@@ -1,33 +1,32 @@
-// Chapter 3, reduction: the chapter and its lessons, one row each. GPU steps get their runners
-// from reduce_harness.cu where the GPU library is linked.
+// Chapter 3, reduction: the chapter and its lessons, one row each. Each GPU step's kind is
+// implemented in reduce_harness.cu or reduce_multi_harness.cu, where the GPU library is linked.
 #include <algorithm>
 
 #include "catalog.h"
 #include "declare.h"
 #include "reduce/reduce_toggles.h"
 #include "reduce_chapter.h"
+#include "reduce_steps.h"
 #include "units.h"
 
 namespace lessons {
 namespace {
 
-// An ablation toggle (reduce_toggles.h): its choices are the names the kernel tables are
-// indexed by, today's kernel first, so the default changes nothing.
-template <size_t N>
-ParamSpec Toggle(std::string name, std::string label_en, std::string label_zh,
-                 const std::array<const char*, N>& names, std::vector<std::string> notes,
-                 std::vector<std::string> notes_zh) {
-    return ChoiceParam(std::move(name), std::move(label_en), std::move(label_zh),
-                       std::vector<std::string>(names.begin(), names.end()), std::move(notes),
-                       std::move(notes_zh));
+// An ablation toggle (reduce_toggles.h): its choices are the values its kernels' variants
+// carry, the lesson as written first, so the default changes nothing.
+template <class Enum, size_t N>
+ParamSpec ToggleParam(const reduce::Toggle<Enum, N>& toggle, std::string label_en,
+                      std::string label_zh, std::vector<std::string> notes,
+                      std::vector<std::string> notes_zh) {
+    return ChoiceParam(toggle.name, std::move(label_en), std::move(label_zh),
+                       std::vector<std::string>(toggle.values.begin(), toggle.values.end()),
+                       std::move(notes), std::move(notes_zh));
 }
 
 }  // namespace
-
 void RegisterReduceChapter(Registry& registry) {
     using namespace reduce;
     Chapter chapter;
-    chapter.number = 3;
     chapter.id = "reduce";
     chapter.title = "Reduction: sum an array";
     chapter.title_zh = "归约：数组求和";
@@ -58,185 +57,159 @@ void RegisterReduceChapter(Registry& registry) {
         "its interleaved tree pairs each element with the one 1, 2, 4, ... places away, which "
         "only covers a block whose size is a power of two";
     const ParamSpec pow2_block = BlockParam(32, 1024, 256, true, why_pow2);
-    // Lesson 21 carries Harris's tree-addressing steps (his kernels 1, 2 and 3 change only the
-    // tree of a one-element-per-thread kernel, which lesson 21 is); on lesson 22 the tree is a
-    // smaller share of the time. strided vs sequential is the cost of the bank conflicts alone.
-    const ParamSpec addressing = Toggle(
-        "addressing", "Tree addressing", "归约树寻址方式", kAddressingNames,
+    // v1 carries Harris's tree-addressing steps (his kernels 1, 2 and 3 change only the tree of
+    // a one-element-per-thread kernel, which v1 is); on v2 the tree is a smaller share of the
+    // time. strided vs sequential is the cost of the bank conflicts alone.
+    const ParamSpec addressing = ToggleParam(
+        kAddressingToggle, "Tree addressing", "归约树寻址方式",
         {"thread t adds when t % 2s == 0 (as written): scattered active threads, divergent warps",
          "thread t adds at word 2st (Harris's kernel 2): whole warps work, but the words of a "
          "warp crowd into a few shared-memory banks (2- to 32-way bank conflicts)",
-         "thread t < half adds word t + half (Harris's kernel 3, lesson 23's tree): no "
-         "divergence, no bank conflicts"},
+         "thread t < half adds word t + half (Harris's kernel 3, v3's tree): no divergence, no "
+         "bank conflicts"},
         {"线程 t 在 t % 2s == 0 时相加（原课做法）：活跃线程分散，线程束内分支发散",
          "线程 t 加第 2st 个字（Harris 的 kernel 2）：整个线程束都在工作，但一个线程束访问的字"
          "挤在少数几个共享内存 bank 上（2 到 32 路 bank 冲突）",
-         "t < half 的线程把第 t + half 个字加到自己的字上（Harris 的 kernel 3，即第 23 "
-         "课的归约树）："
-         "没有分支发散，也没有 bank 冲突"});
-    // Lesson 23 without its register accumulation (two-per-thread is lesson 22's load, so
-    // accumulate=two-per-thread, last_warp=loop is lesson 22 with only the addressing changed)
-    // or without its unrolled last warp.
-    const ParamSpec accumulate = Toggle(
-        "accumulate", "Elements per thread before the tree", "归约树之前每线程累加的元素数",
-        kAccumulateNames,
+         "t < half 的线程把第 t + half 个字加到自己的字上（Harris 的 kernel 3，即 v3 "
+         "的归约树）：没有分支发散，也没有 bank 冲突"});
+    // v3 without its register accumulation (two-per-thread is v2's load, so
+    // accumulate=two-per-thread, last_warp=loop is v2 with only the addressing changed) or
+    // without its unrolled last warp.
+    const ParamSpec accumulate = ToggleParam(
+        kAccumulateToggle, "Elements per thread before the tree", "归约树之前每线程累加的元素数",
         {"a grid that fills the GPU; each thread adds many elements in a register (as written)",
-         "two per thread, added while loading (lesson 22's load); a grid covering the data",
-         "one per thread (lesson 21's load); a grid covering the data"},
+         "two per thread, added while loading (v2's load); a grid covering the data",
+         "one per thread (v1's load); a grid covering the data"},
         {"网格正好铺满 GPU，每个线程先在寄存器里累加许多元素（原课做法）",
-         "每个线程两个元素，加载时相加（第 22 课的加载方式）；网格覆盖全部数据",
-         "每个线程一个元素（第 21 课的加载方式）；网格覆盖全部数据"});
-    const ParamSpec last_warp =
-        Toggle("last_warp", "Last warp", "最后一个线程束", kLastWarpNames,
-               {"one warp adds the last 64 sums, with __syncwarp only (as written)",
-                "the block-wide loop goes on down to one sum, with __syncthreads at every level"},
-               {"由一个线程束把最后 64 个部分和加起来，只用 __syncwarp（原课做法）",
-                "整个线程块的循环一直进行到只剩一个和，每一层都用 __syncthreads"});
-    const ParamSpec loads =
-        Toggle("loads", "Load width", "每次加载的宽度", kLoadsNames,
-               {"16-byte loads, four floats each (as written)",
-                "4-byte loads, one float each, in the same grid-stride loop with two accumulators"},
-               {"16 字节加载，每次四个浮点数（原课做法）",
-                "4 字节加载，每次一个浮点数，网格跨步循环和两个累加器都不变"});
+         "每个线程两个元素，加载时相加（v2 的加载方式）；网格覆盖全部数据",
+         "每个线程一个元素（v1 的加载方式）；网格覆盖全部数据"});
+    const ParamSpec last_warp = ToggleParam(
+        kLastWarpToggle, "Last warp", "最后一个线程束",
+        {"one warp adds the last 64 sums, with __syncwarp only (as written)",
+         "the block-wide loop goes on down to one sum, with __syncthreads at every level"},
+        {"由一个线程束把最后 64 个部分和加起来，只用 __syncwarp（原课做法）",
+         "整个线程块的循环一直进行到只剩一个和，每一层都用 __syncthreads"});
+    const ParamSpec loads = ToggleParam(
+        kLoadsToggle, "Load width", "每次加载的宽度",
+        {"16-byte loads, four floats each (as written)",
+         "4-byte loads, one float each, in the same grid-stride loop with two accumulators"},
+        {"16 字节加载，每次四个浮点数（原课做法）",
+         "4 字节加载，每次一个浮点数，网格跨步循环和两个累加器都不变"});
     const ParamSpec passes =
-        Toggle("passes", "Passes", "归约趟数", kPassesNames,
-               {"the last block to finish adds the block sums: one launch (as written)",
-                "a second launch of one block adds the block sums"},
-               {"最后完成的线程块把各块的和加起来：只启动一次（原课做法）",
-                "再启动一个只有一个线程块的 kernel 把各块的和加起来"});
-    const StepKind cpu = StepKind::kCpu, gpu = StepKind::kGpu;
+        ToggleParam(kPassesToggle, "Passes", "归约趟数",
+                    {"the last block to finish adds the block sums: one launch (as written)",
+                     "a second launch of one block adds the block sums"},
+                    {"最后完成的线程块把各块的和加起来：只启动一次（原课做法）",
+                     "再启动一个只有一个线程块的 kernel 把各块的和加起来"});
     AddChapter(
         registry, chapter, "lessons/03_reduction",
         {
-            {19,
-             "19-cpu-sum",
-             "CPU sum, serial and OpenMP",
-             cpu,
-             0,
-             "kernels/reduce/19_cpu_openmp.cpp",
-             {ThreadsParam()},
-             &ReduceCpuNeeds,
-             &MakeReduceCpuSum,
-             false,
-             nullptr,
-             nullptr,
-             {"CPU 5.73 ms (2^20 floats)", "CPU 5.73 ms（2^20 个浮点数）", "seed 003"}},
-            {20,
-             "20-v0-interleaved-global",
-             "v0: interleaved, global memory",
-             gpu,
-             19,
-             "kernels/reduce/20_interleaved_global.cu",
-             {pow2_block},
-             &ReduceInPlaceGpuNeeds,
-             nullptr,
-             false,
-             nullptr,
-             InFlight(4),
-             {"0.970 ms (2^20 floats, block 1024)", "0.970 ms（2^20 个浮点数，线程块 1024）",
-              "seed 003"}},
-            {21,
-             "21-v1-shared-memory",
-             "v1: shared memory",
-             gpu,
-             20,
-             "kernels/reduce/21_shared_memory.cu",
-             {pow2_block, addressing},
-             &ReduceGpuNeeds,
-             nullptr,
-             false,
-             nullptr,
-             InFlight(4),
-             {"0.886 ms (2^20 floats, block 1024)", "0.886 ms（2^20 个浮点数，线程块 1024）",
-              "seed 003"}},
-            {22,
-             "22-v2-add-during-load",
-             "v2: add during load, half the blocks",
-             gpu,
-             21,
-             "kernels/reduce/22_add_during_load.cu",
-             {pow2_block},
-             &ReduceGpuNeeds,
-             nullptr,
-             false,
-             nullptr,
-             InFlight(8),
-             {"0.628 ms (2^20 floats, block 1024, half the blocks)",
-              "0.628 ms（2^20 个浮点数，线程块 1024，线程块减半）", "seed 003"}},
-            {23,
-             "23-v3-unrolled-last-warp",
-             "v3: sequential addressing, unrolled last warp",
-             gpu,
-             22,
-             "kernels/reduce/23_sequential_unrolled_warp.cu",
-             {BlockParam(64, 1024, 256, true,
-                         "its tree halves the block down to one warp reading 32 places away, so "
-                         "the block must be a power of two of at least 64 (with every toggle, "
-                         "so that they compare at the same sizes)"),
-              accumulate, last_warp},
-             &ReduceGpuNeeds,
-             nullptr,
-             false,
-             nullptr,
-             [](const ParamValues& p) -> uint64_t {
-                 // One float per iteration of the register loop; two with lesson 22's load.
-                 return p.Has("accumulate") && p.Choice("accumulate") == "two-per-thread" ? 8 : 4;
-             }},
-            {24,
-             "24-v4-warp-shuffle",
-             "v4: warp shuffle",
-             gpu,
-             23,
-             "kernels/reduce/24_warp_shuffle.cu",
-             {BlockParam(32, 1024, 256)},
-             &ReduceGpuNeeds,
-             nullptr,
-             false,
-             nullptr,
-             InFlight(4)},
-            {25,
-             "25-v5-vectorized-one-pass",
-             "v5: float4 loads, one pass",
-             gpu,
-             24,
-             "kernels/reduce/25_vectorized_one_pass.cu",
-             {BlockParam(32, 1024, 512), loads, passes},
-             &ReduceGpuNeeds,
-             nullptr,
-             false,
-             nullptr,
-             [](const ParamValues& p) -> uint64_t {
+            {.slug = "cpu-sum",
+             .title = "CPU sum, serial and OpenMP",
+             .source = "kernels/reduce/19_cpu_openmp.cpp",
+             .cpu = &MakeReduceCpuSum,
+             .params = {ThreadsParam()},
+             .needs = &ReduceCpuNeeds,
+             .seed = {"CPU 5.73 ms (2^20 floats)", "CPU 5.73 ms（2^20 个浮点数）", "seed 003"},
+             .was = 19},
+            {.slug = "v0-interleaved-global",
+             .title = "v0: interleaved, global memory",
+             .source = "kernels/reduce/20_interleaved_global.cu",
+             .step = Pass{},
+             .params = {pow2_block},
+             .needs = &ReduceInPlaceGpuNeeds,
+             .focus = {"LDG", "STG", "BAR", "BRA"},
+             .in_flight = InFlight(4),
+             .seed = {"0.970 ms (2^20 floats, block 1024)",
+                      "0.970 ms（2^20 个浮点数，线程块 1024）", "seed 003"},
+             .was = 20},
+            {.slug = "v1-shared-memory",
+             .title = "v1: shared memory",
+             .source = "kernels/reduce/21_shared_memory.cu",
+             .step = Pass{},
+             .params = {pow2_block, addressing},
+             .needs = &ReduceGpuNeeds,
+             .focus = {"LDS", "STS", "BAR", "BRA"},
+             .in_flight = InFlight(4),
+             .seed = {"0.886 ms (2^20 floats, block 1024)",
+                      "0.886 ms（2^20 个浮点数，线程块 1024）", "seed 003"},
+             .was = 21},
+            {.slug = "v2-add-during-load",
+             .title = "v2: add during load, half the blocks",
+             .source = "kernels/reduce/22_add_during_load.cu",
+             .step = Pass{},
+             .params = {pow2_block},
+             .needs = &ReduceGpuNeeds,
+             .focus = {"LDG", "LDS", "STS", "BAR"},
+             .in_flight = InFlight(8),
+             .seed = {"0.628 ms (2^20 floats, block 1024, half the blocks)",
+                      "0.628 ms（2^20 个浮点数，线程块 1024，线程块减半）", "seed 003"},
+             .was = 22},
+            {.slug = "v3-unrolled-last-warp",
+             .title = "v3: sequential addressing, unrolled last warp",
+             .source = "kernels/reduce/23_sequential_unrolled_warp.cu",
+             .step = Pass{},
+             .params = {BlockParam(64, 1024, 256, true,
+                                   "its tree halves the block down to one warp reading 32 places "
+                                   "away, so the block must be a power of two of at least 64 "
+                                   "(with every toggle, so that they compare at the same sizes)"),
+                        accumulate, last_warp},
+             .needs = &ReduceGpuNeeds,
+             .focus = {"LDS", "STS", "BAR", "FP32"},
+             .in_flight = [](const ParamValues& p) -> uint64_t {
+                 // One float per iteration of the register loop; two with v2's load.
+                 const char* name = kAccumulateToggle.name;
+                 const bool two =
+                     p.Has(name) && p.Choice(name) == kAccumulateToggle[Accumulate::kTwoPerThread];
+                 return two ? 8 : 4;
+             },
+             .was = 23},
+            {.slug = "v4-warp-shuffle",
+             .title = "v4: warp shuffle",
+             .source = "kernels/reduce/24_warp_shuffle.cu",
+             .step = Pass{},
+             .params = {BlockParam(32, 1024, 256)},
+             .needs = &ReduceGpuNeeds,
+             .focus = {"SHFL", "LDS", "BAR"},
+             .in_flight = InFlight(4),
+             .was = 24},
+            {.slug = "v5-vectorized-one-pass",
+             .title = "v5: float4 loads, one pass",
+             .source = "kernels/reduce/25_vectorized_one_pass.cu",
+             .step = OnePass{},
+             .params = {BlockParam(32, 1024, 512), loads, passes},
+             .needs = &ReduceGpuNeeds,
+             .focus = {"LDG.128", "LDG", "SHFL", "ATOM"},
+             .in_flight = [](const ParamValues& p) -> uint64_t {
                  // Two independent accumulators, each fed by a 16-byte (or a 4-byte) load.
-                 return p.Has("loads") && p.Choice("loads") == "scalar" ? 8 : 32;
-             }},
-            {26,
-             "26-cub",
-             "CUB DeviceReduce::Sum",
-             gpu,
-             25,
-             "kernels/reduce/26_cub.cu",
-             {},
-             &ReduceGpuNeeds,
-             nullptr,
-             true},
-            {27,
-             "27-multi-gpu-nccl",
-             "Several GPUs: a share each, NCCL adds",
-             gpu,
-             26,
-             "kernels/reduce/27_multi_gpu_nccl.cu",
-             {BlockParam(32, 1024, 512), GpusParam()},
-             &ReduceGpuNeeds,
-             nullptr,
-             false,
+                 const char* name = kLoadsToggle.name;
+                 const bool scalar = p.Has(name) && p.Choice(name) == kLoadsToggle[Loads::kScalar];
+                 return scalar ? 8 : 32;
+             },
+             .was = 25},
+            {.slug = "cub",
+             .title = "CUB DeviceReduce::Sum",
+             .source = "kernels/reduce/26_cub.cu",
+             .step = Cub{},
+             .needs = &ReduceGpuNeeds,
+             .was = 26},
+            {.slug = "multi-gpu-nccl",
+             .title = "Several GPUs: a share each, NCCL adds",
+             .source = "kernels/reduce/27_multi_gpu_nccl.cu",
+             .step = MultiGpuNccl{},
+             .params = {BlockParam(32, 1024, 512), GpusParam()},
+             .needs = &ReduceGpuNeeds,
              // Judged end to end (the shares' kernels, then NCCL), as its step reports; the
              // GPUs' sums, 4 bytes each, cross between GPUs.
-             [](const ParamValues& p) {
-                 Work w = ReduceWork(p.Number("size") / sizeof(float));
-                 w.peer_bytes = 4 * (p.Has("gpus") ? std::max<uint64_t>(p.Number("gpus"), 1) : 1);
-                 w.rate_part.clear();
-                 return w;
-             }},
+             .work =
+                 [](const ParamValues& p) {
+                     Work w = ReduceWork(p.Number("size") / sizeof(float));
+                     w.peer_bytes =
+                         4 * (p.Has("gpus") ? std::max<uint64_t>(p.Number("gpus"), 1) : 1);
+                     w.rate_part.clear();
+                     return w;
+                 },
+             .was = 27},
         });
 }
 

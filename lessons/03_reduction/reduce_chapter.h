@@ -4,9 +4,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <string>
-#include <utility>
-#include <vector>
 
 #include "lesson.h"
 #include "reduce/reduce_cpu.h"
@@ -54,16 +51,11 @@ protected:
 };
 
 MemoryNeeds ReduceCpuNeeds(const ParamValues& params);
-// Device memory of the GPU steps: the input, a copy for the in-place step (lesson 20), and
-// the partial sums.
+// Device memory of the GPU steps: the input, a copy for the in-place step (v0), and the
+// partial sums.
 MemoryNeeds ReduceGpuNeeds(const ParamValues& params);
 MemoryNeeds ReduceInPlaceGpuNeeds(const ParamValues& params);
 
 std::unique_ptr<StepInstance> MakeReduceCpuSum(const Workload& w, const StepContext& c);
-
-// The GPU steps, by lesson id (reduce_harness.cu; empty in a build without CUDA).
-std::vector<std::pair<std::string, StepRunner>> ReduceGpuRunners();
-// Lesson 27 on several GPUs with NCCL (reduce_multi_harness.cu).
-std::vector<std::pair<std::string, StepRunner>> ReduceMultiGpuRunners();
 
 }  // namespace lessons::reduce

@@ -2,16 +2,17 @@
 // step is set up; what is timed (CUDA events) is the reduction itself, all its passes, as a
 // program that already holds its data on the GPU would run it.
 #include <algorithm>
-#include <array>
-#include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cuda/cuda_util.h"
 #include "device.h"
-#include "errors.h"
+#include "kernels_of.h"
 #include "reduce/reduce_gpu.cuh"
 #include "reduce_chapter.h"
+#include "reduce_steps.h"
 
 namespace lessons::reduce {
 namespace {
@@ -58,7 +59,7 @@ protected:
     cuda::Event m_start, m_stop;
 };
 
-// Lessons 20-24: repeat a pass on the partial sums until one value is left.
+// A multi-pass step: repeat a pass on the partial sums until one value is left.
 class MultiPassStep : public GpuReduceBase {
 public:
     MultiPassStep(const Workload& w, int block, const ReducePassKernel& kernel, int max_grid)
@@ -74,7 +75,7 @@ public:
     }
 
     Sample Run() override {
-        // Lesson 20 adds in place: give it a fresh copy of the input, outside the timing.
+        // An in-place pass (v0) overwrites its input: give it a fresh copy, outside the timing.
         if (m_scratch.get() && m_work.count())
             LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_scratch.get(), m_in.get(), m_work.SizeBytes(),
                                                cudaMemcpyDeviceToDevice, m_stream.get()));
@@ -132,22 +133,24 @@ private:
 
 class CubStep : public GpuReduceBase {
 public:
-    explicit CubStep(const Workload& w) : GpuReduceBase(w), m_sum(1, "the sum") {
-        LESSONS_CUDA_CHECK(Reduce26Cub(nullptr, m_temp_bytes, m_in.get(), m_sum.get(),
-                                       m_work.count(), m_stream.get()));
+    CubStep(const Workload& w, const CubSum& cub)
+        : GpuReduceBase(w), m_cub(cub), m_sum(1, "the sum") {
+        LESSONS_CUDA_CHECK(m_cub.sum(nullptr, m_temp_bytes, m_in.get(), m_sum.get(), m_work.count(),
+                                     m_stream.get()));
         m_temp =
             cuda::DeviceBuffer<char>(std::max<size_t>(m_temp_bytes, 1), "CUB's temporary storage");
     }
 
     Sample Run() override {
         return Timed([this](cudaStream_t s) -> const float* {
-            LESSONS_CUDA_CHECK(Reduce26Cub(m_temp.get(), m_temp_bytes, m_in.get(), m_sum.get(),
-                                           m_work.count(), s));
+            LESSONS_CUDA_CHECK(
+                m_cub.sum(m_temp.get(), m_temp_bytes, m_in.get(), m_sum.get(), m_work.count(), s));
             return m_sum.get();
         });
     }
 
 private:
+    const CubSum& m_cub;
     cuda::DeviceBuffer<float> m_sum;
     cuda::DeviceBuffer<char> m_temp;
     size_t m_temp_bytes = 0;
@@ -165,91 +168,113 @@ int Block(const ParamValues& params) {
     return static_cast<int>(params.Number("block"));
 }
 
-// The position of a toggle's value among its names, which index the kernel tables. The value
-// was checked against the lesson's choices, declared from the same names.
-template <size_t N>
-size_t Toggle(const ParamValues& params, const char* name,
-              const std::array<const char*, N>& names) {
-    const std::string& value = params.Choice(name);
-    for (size_t i = 0; i < N; ++i)
-        if (value == names[i]) return i;
-    throw std::logic_error(std::string("no kernel for ") + name + "=" + value);
+// Whether a kernel variant implements the toggle values in `params` (a kernel without toggles
+// implements every set).
+template <class K>
+bool Implements(const K& k, const ParamValues& params) {
+    for (const ToggleValue& t : k.toggles)
+        if (t.name && params.Choice(t.name) != t.value) return false;
+    return true;
 }
 
-// The kernel of a multi-pass lesson at a parameter set: one, or one per toggle combination.
-using PickPass = std::function<const ReducePassKernel&(const ParamValues&)>;
-
-PickPass Only(const ReducePassKernel& k) {
-    return [&k](const ParamValues&) -> const ReducePassKernel& { return k; };
+template <class K>
+const K& VariantAt(const std::vector<const K*>& variants, const ParamValues& params) {
+    for (const K* k : variants)
+        if (Implements(*k, params)) return *k;
+    throw std::logic_error("no kernel variant for these toggle values");
 }
 
-StepRunner PassStep(PickPass pick) {
+// The kernel variants the lesson's source registers, checked at start: each combination of
+// the toggles they name (among the lesson's choices) is implemented by exactly one of them.
+template <class K>
+std::vector<const K*> Variants(const StepSite& site) {
+    const std::vector<const K*> variants = KernelsOf<K>(site);
+    std::vector<const ParamSpec*> toggles;
+    for (const K* k : variants)
+        for (const ToggleValue& t : k->toggles) {
+            if (!t.name) continue;
+            const ParamSpec* p = site.lesson.FindParam(t.name);
+            if (!p)
+                throw std::logic_error(std::string(k->name) + " is a variant by '" + t.name +
+                                       "', a parameter the lesson does not declare");
+            if (std::find(toggles.begin(), toggles.end(), p) == toggles.end()) toggles.push_back(p);
+        }
+    size_t combinations = 1;
+    for (const ParamSpec* p : toggles) combinations *= p->choices.size();
+    for (size_t c = 0; c < combinations; ++c) {
+        ParamValues values;
+        std::string named;
+        size_t rest = c;
+        for (const ParamSpec* p : toggles) {
+            const std::string& choice = p->choices[rest % p->choices.size()];
+            rest /= p->choices.size();
+            values.Set(p->name, ParamValue::Choice(choice));
+            named += " " + p->name + "=" + choice;
+        }
+        const auto count = std::count_if(variants.begin(), variants.end(),
+                                         [&](const K* k) { return Implements(*k, values); });
+        if (count != 1)
+            throw std::logic_error(std::to_string(count) + " kernel variants implement" + named);
+    }
+    if (variants.size() != combinations)
+        throw std::logic_error("its source registers " + std::to_string(variants.size()) +
+                               " kernel variants for " + std::to_string(combinations) +
+                               " combinations of its toggles' choices");
+    return variants;
+}
+
+StepRunner PassRunner(std::vector<const ReducePassKernel*> variants) {
     StepRunner r;
-    r.make = [pick](const Workload& w, const StepContext& c) {
-        const ReducePassKernel& k = pick(c.params);
+    r.make = [variants](const Workload& w, const StepContext& c) {
+        const ReducePassKernel& k = VariantAt(variants, c.params);
         const int block = Block(c.params);
         const size_t smem = k.dynamic_smem(block);
         cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, smem);
         return std::unique_ptr<StepInstance>(std::make_unique<MultiPassStep>(
             w, block, k, FullGrid(k.kernel, block, smem, c.devices.front())));
     };
-    r.attributes = [pick](const ParamValues& params) {
-        const ReducePassKernel& k = pick(params);
+    r.attributes = [variants](const ParamValues& params) {
+        const ReducePassKernel& k = VariantAt(variants, params);
         const int block = Block(params);
         return cuda::QueryKernelAttributes(k.kernel, k.name, block, k.dynamic_smem(block));
     };
     return r;
 }
 
-const ReducePassKernel& Reduce21(const ParamValues& p) {
-    return kReduce21[Toggle(p, "addressing", kAddressingNames)];
-}
-
-const ReducePassKernel& Reduce23(const ParamValues& p) {
-    return kReduce23[Toggle(p, "accumulate", kAccumulateNames)]
-                    [Toggle(p, "last_warp", kLastWarpNames)];
-}
-
-const OnePassKernel& Reduce25(const ParamValues& p) {
-    return kReduce25[Toggle(p, "loads", kLoadsNames)][Toggle(p, "passes", kPassesNames)];
-}
-
-StepRunner OnePassStepRunner() {
+StepRunner OnePassRunner(std::vector<const OnePassKernel*> variants) {
     StepRunner r;
-    r.make = [](const Workload& w, const StepContext& c) {
-        const OnePassKernel& k = Reduce25(c.params);
+    r.make = [variants](const Workload& w, const StepContext& c) {
+        const OnePassKernel& k = VariantAt(variants, c.params);
         const int block = Block(c.params);
         cuda::CheckBlockAgainstKernel(k.kernel, k.name, block);
         return std::unique_ptr<StepInstance>(std::make_unique<OnePassStep>(
             w, k, block, FullGrid(k.kernel, block, 0, c.devices.front())));
     };
-    r.attributes = [](const ParamValues& params) {
-        const OnePassKernel& k = Reduce25(params);
+    r.attributes = [variants](const ParamValues& params) {
+        const OnePassKernel& k = VariantAt(variants, params);
         return cuda::QueryKernelAttributes(k.kernel, k.name, Block(params));
     };
     return r;
 }
 
-StepRunner CubStepRunner() {
+StepRunner CubRunner(const CubSum& cub) {
     StepRunner r;
-    r.make = [](const Workload& w, const StepContext&) {
-        return std::unique_ptr<StepInstance>(std::make_unique<CubStep>(w));
+    r.make = [&cub](const Workload& w, const StepContext&) {
+        return std::unique_ptr<StepInstance>(std::make_unique<CubStep>(w, cub));
     };
     return r;
 }
 
 }  // namespace
 
-std::vector<std::pair<std::string, StepRunner>> ReduceGpuRunners() {
-    return {
-        {"reduce/20-v0-interleaved-global", PassStep(Only(kReduce20))},
-        {"reduce/21-v1-shared-memory", PassStep(&Reduce21)},
-        {"reduce/22-v2-add-during-load", PassStep(Only(kReduce22))},
-        {"reduce/23-v3-unrolled-last-warp", PassStep(&Reduce23)},
-        {"reduce/24-v4-warp-shuffle", PassStep(Only(kReduce24))},
-        {"reduce/25-v5-vectorized-one-pass", OnePassStepRunner()},
-        {"reduce/26-cub", CubStepRunner()},
-    };
-}
+LESSONS_STEP_KIND(Pass, [](const Pass&, const StepSite& site) {
+    return PassRunner(Variants<ReducePassKernel>(site));
+});
+LESSONS_STEP_KIND(OnePass, [](const OnePass&, const StepSite& site) {
+    return OnePassRunner(Variants<OnePassKernel>(site));
+});
+LESSONS_STEP_KIND(Cub, [](const Cub&, const StepSite& site) {
+    return CubRunner(OnlyKernel<CubSum>(site));
+});
 
 }  // namespace lessons::reduce

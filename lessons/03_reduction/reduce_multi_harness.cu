@@ -1,21 +1,26 @@
-// The harness of lesson 27: the floats cut into one share per GPU (engine/shares.h), each
-// copied to its GPU once at set-up; a sample is timed end to end on the host clock (lesson
-// 25's kernel on every GPU, then NCCL), with each GPU's kernel and the NCCL all-reduce timed
-// by that GPU's events and reported apart ("gpu1 kernel", "gpu1 nccl").
+// The harness of the multi-GPU step: the floats cut into one share per GPU (engine/shares.h),
+// each copied to its GPU once at set-up; a sample is timed end to end on the host clock (the
+// one-pass kernel on every GPU, then NCCL), with each GPU's kernel and the NCCL all-reduce
+// timed by that GPU's events and reported apart ("gpu1 kernel", "gpu1 nccl").
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <typeindex>
 #include <vector>
 
 #include "cuda/cuda_util.h"
-#include "cuda/nccl_loader.h"
 #include "cuda/peers.h"
 #include "cuda/scoped_device.h"
 #include "device.h"
 #include "errors.h"
+#include "kernels_of.h"
+#include "nccl/nccl_loader.h"
 #include "reduce/reduce_multi.cuh"
 #include "reduce_chapter.h"
+#include "reduce_steps.h"
 #include "shares.h"
 
 namespace lessons::reduce {
@@ -33,9 +38,9 @@ struct GpuSlot {
 
 class MultiGpuReduceStep : public ReduceStep {
 public:
-    MultiGpuReduceStep(const Workload& w, const StepContext& c, int block)
-        : ReduceStep(w), m_block(block), m_result(1, "the result") {
-        const OnePassKernel& k = kReduce25[0][0];  // lesson 25 as written
+    MultiGpuReduceStep(const Workload& w, const StepContext& c, const MultiGpuSum& calls,
+                       const OnePassKernel& k, int block)
+        : ReduceStep(w), m_calls(calls), m_kernel(k), m_block(block), m_result(1, "the result") {
         cuda::ScopedDevice keep(c.devices.front());
         m_path = cuda::EnablePeerAccess(c.devices);
         const int count = static_cast<int>(c.devices.size());
@@ -90,8 +95,8 @@ public:
         const nccl::Api* api = nccl::Load();
         if (!api) throw UnavailableError(nccl::Unavailable());
         const auto t0 = std::chrono::steady_clock::now();
-        LESSONS_CUDA_CHECK(Reduce27SumShares(m_gpus, kReduce25[0][0], m_block));
-        nccl::Check(Reduce27Combine(m_gpus, *api, *m_comms), "ncclAllReduce");
+        LESSONS_CUDA_CHECK(m_calls.sum_shares(m_gpus, m_kernel, m_block));
+        nccl::Check(m_calls.combine(m_gpus, *api, *m_comms), "ncclAllReduce");
         for (const ReduceGpu& g : m_gpus) {
             LESSONS_CUDA_CHECK(cudaSetDevice(g.device));
             LESSONS_CUDA_CHECK(cudaStreamSynchronize(g.stream));
@@ -139,6 +144,8 @@ private:
         return out;
     }
 
+    const MultiGpuSum& m_calls;
+    const OnePassKernel& m_kernel;
     int m_block;
     cuda::PinnedBuffer<float> m_result;
     cuda::PeerPath m_path;
@@ -147,24 +154,62 @@ private:
     std::unique_ptr<nccl::Comms> m_comms;
 };
 
-}  // namespace
+// The one-pass kernel as written (every toggle at the lesson's first choice), from the one
+// source that registers one-pass kernels.
+const OnePassKernel& OnePassAsWritten() {
+    const ToggleValue as_written[] = {ValueOf(kLoadsToggle, Loads::kFloat4),
+                                      ValueOf(kPassesToggle, Passes::kOne)};
+    const auto implements = [&](const OnePassKernel& k) {
+        for (const ToggleValue& t : k.toggles) {
+            if (!t.name) continue;
+            bool found = false;
+            for (const ToggleValue& w : as_written)
+                found = found || (!std::strcmp(t.name, w.name) && !std::strcmp(t.value, w.value));
+            if (!found) return false;
+        }
+        return true;
+    };
+    std::string source;
+    const OnePassKernel* kernel = nullptr;
+    for (const KernelFamily& f : KernelFamilies()) {
+        if (f.type != std::type_index(typeid(OnePassKernel))) continue;
+        if (!source.empty() && f.file != source)
+            throw std::logic_error("it launches the one-pass kernel, and both '" + source +
+                                   "' and '" + f.file + "' register one");
+        source = f.file;
+        for (size_t i = 0; i < f.count; ++i) {
+            const OnePassKernel& k = static_cast<const OnePassKernel*>(f.items)[i];
+            if (implements(k)) kernel = &k;
+        }
+    }
+    if (!kernel)
+        throw std::logic_error(
+            "it launches the one-pass kernel as written, and no source "
+            "registers it");
+    return *kernel;
+}
 
-std::vector<std::pair<std::string, StepRunner>> ReduceMultiGpuRunners() {
+StepRunner MultiGpuRunner(const MultiGpuSum& calls, const OnePassKernel& k) {
     StepRunner r;
-    r.make = [](const Workload& w, const StepContext& c) {
+    r.make = [&calls, &k](const Workload& w, const StepContext& c) {
         if (!nccl::Load()) throw UnavailableError(nccl::Unavailable());
         const int block = static_cast<int>(c.params.Number("block"));
-        const OnePassKernel& k = kReduce25[0][0];
         cuda::CheckBlockAgainstKernel(k.kernel, k.name, block);
-        return std::unique_ptr<StepInstance>(std::make_unique<MultiGpuReduceStep>(w, c, block));
+        return std::unique_ptr<StepInstance>(
+            std::make_unique<MultiGpuReduceStep>(w, c, calls, k, block));
     };
-    r.attributes = [](const ParamValues& params) {
-        const OnePassKernel& k = kReduce25[0][0];
+    r.attributes = [&k](const ParamValues& params) {
         return cuda::QueryKernelAttributes(k.kernel, k.name,
                                            static_cast<int>(params.Number("block")));
     };
     r.unavailable = [] { return nccl::Unavailable(); };
-    return {{"reduce/27-multi-gpu-nccl", r}};
+    return r;
 }
+
+}  // namespace
+
+LESSONS_STEP_KIND(MultiGpuNccl, [](const MultiGpuNccl&, const StepSite& site) {
+    return MultiGpuRunner(OnlyKernel<MultiGpuSum>(site), OnePassAsWritten());
+});
 
 }  // namespace lessons::reduce
