@@ -11,9 +11,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "export.h"
+#include "model/export.h"
+#include "model/settings.h"
 #include "screenshot.h"
-#include "settings.h"
 #include "units.h"
 
 namespace lessons::app {
@@ -86,8 +86,11 @@ int InitUiState(const Flags& flags, const Registry& registry, const std::string&
     SelectLesson(*ui, registry, ui->settings.lesson);
     if (!flags.size.empty()) {
         try {
-            ui->run.params["size"] =
+            // The data size, in every chapter whose data is sized in bytes.
+            const std::string size =
                 std::to_string(std::max<uint64_t>(ParseSize(flags.size), 1024));
+            for (const Lesson& l : registry.lessons())
+                if (const ParamSpec* spec = DataSizeParam(l)) ui->run.params[spec->name] = size;
         } catch (const std::exception& e) {
             std::fprintf(stderr, "cuda-lessons: --size %s: %s\n", flags.size.c_str(), e.what());
             return 2;
@@ -96,7 +99,12 @@ int InitUiState(const Flags& flags, const Registry& registry, const std::string&
     return -1;
 }
 
-Automation::Automation(const Flags& flags) : m_flags(flags) {}
+Automation::Automation(const Flags& flags, UiState& ui) : m_flags(flags) {
+    if (const char* file = std::getenv("CUDA_LESSONS_RECTS_FILE"); file && *file) {
+        m_positions_file = file;
+        ui.probe = &m_probe;
+    }
+}
 
 void Automation::AfterFrame(UiState& ui, Controller& controller, const Registry& registry,
                             int width, int height) {
@@ -118,7 +126,7 @@ void Automation::AfterFrame(UiState& ui, Controller& controller, const Registry&
 
 void Automation::Screenshot(UiState& ui, const Controller& controller, int width, int height) {
     const bool settled =
-        !controller.Busy() && (!m_flags.run || m_run_sent) && !controller.device().empty();
+        !controller.Busy() && (!m_flags.run || m_run_sent) && controller.devices().reported;
     m_settled_frames = settled ? m_settled_frames + 1 : 0;
     const bool timeout = Clock::now() - m_started > std::chrono::seconds(300);
     if (!ui.screenshot_requested && m_settled_frames < 5 && !timeout) return;
@@ -146,25 +154,24 @@ void Automation::Screenshot(UiState& ui, const Controller& controller, int width
 // For tests that drive the real window with xdotool: where the controls are.
 void Automation::WritePositions(const UiState& ui, const Controller& controller,
                                 const Registry& registry) const {
-    const char* file = std::getenv("CUDA_LESSONS_RECTS_FILE");
-    if (!file || !*file) return;
+    if (m_positions_file.empty()) return;
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
-    for (const auto& [name, r] : ui.rects) j[name] = {r.x, r.y, r.z, r.w};
+    for (const auto& [name, r] : m_probe.rects) j[name] = {r.x, r.y, r.z, r.w};
     const Lesson* lesson = CurrentLesson(ui, registry);
     j["state"] = {{"lesson", ui.settings.lesson},
                   {"label", lesson ? lesson->label : std::string()},
-                  {"threads", ui.run.params.count("threads") ? ui.run.params.at("threads") : ""},
+                  {"params", ui.run.params},
                   {"busy", controller.Busy()},
                   {"results", controller.results().size()},
                   {"language", ui.settings.language},
-                  {"prediction_lines", ui.prediction.size()},
-                  {"prediction", ui.prediction},
-                  {"summary_rows", ui.summary_rows},
+                  {"prediction_lines", m_probe.prediction.size()},
+                  {"prediction", m_probe.prediction},
+                  {"summary_rows", m_probe.summary_rows},
                   {"code_tab", ui.machine.tab},
                   {"listing_lines", ui.machine.lines.size()},
-                  {"roof_points", ui.machine.roof_points}};
-    std::ofstream(std::string(file) + ".tmp") << j.dump() << "\n";
-    std::rename((std::string(file) + ".tmp").c_str(), file);
+                  {"roof_points", m_probe.roof_points}};
+    std::ofstream(m_positions_file + ".tmp") << j.dump() << "\n";
+    std::rename((m_positions_file + ".tmp").c_str(), m_positions_file.c_str());
 }
 
 void Automation::CountFrame(double ms, bool busy) {

@@ -8,9 +8,10 @@
 #include <chrono>
 #include <string>
 
-#include "controller.h"
+#include "panels/ui.h"
+#include "probe.h"
 #include "registry.h"
-#include "ui.h"
+#include "worker/controller.h"
 
 namespace lessons::app {
 
@@ -38,7 +39,9 @@ int InitUiState(const Flags& flags, const Registry& registry, const std::string&
 
 class Automation {
 public:
-    explicit Automation(const Flags& flags);
+    // With CUDA_LESSONS_RECTS_FILE set, attaches its probe to `ui` (the page then records what
+    // it draws, for the positions file); `ui` must not outlive it with the probe attached.
+    Automation(const Flags& flags, UiState& ui);
 
     // Whether frames must keep coming without input (a --screenshot is pending).
     bool KeepDrawing() const { return !m_flags.screenshot.empty(); }
@@ -61,6 +64,8 @@ private:
                         const Registry& registry) const;
 
     Flags m_flags;
+    std::string m_positions_file;  // CUDA_LESSONS_RECTS_FILE; empty: none written
+    Probe m_probe;                 // what the page drew, for the positions file
     Clock::time_point m_started = Clock::now();
     bool m_first_frame_reported = false;
     bool m_run_sent = false;

@@ -1,6 +1,7 @@
 // cuda-lessons: the desktop program. Window, fonts and the frame loop, in the shape of
-// ImGui's own GLFW + OpenGL 3 example; the page is drawn by ui.cpp and its panels, the worker
-// and the results live in controller.cpp, flags, screenshots and test hooks in automation.cpp.
+// ImGui's own GLFW + OpenGL 3 example; the page is drawn by panels/ui.cpp and the panels, the
+// worker and the results live in worker/controller.cpp, flags, screenshots and the positions
+// file for scripts in automation.cpp.
 #define GL_SILENCE_DEPRECATION
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -17,10 +18,10 @@
 
 #include "automation.h"
 #include "catalog.h"
-#include "controller.h"
-#include "settings.h"
-#include "ui.h"
-#include "worker_process.h"
+#include "model/settings.h"
+#include "panels/ui.h"
+#include "worker/controller.h"
+#include "worker/worker_process.h"
 
 using namespace lessons;
 using namespace lessons::app;
@@ -136,7 +137,7 @@ int main(int argc, char** argv) {
 
     std::unique_ptr<Controller> controller = MakeController(registry, flags.worker, ui);
     controller->Start();
-    Automation automation(flags);
+    Automation automation(flags, ui);
 
     using Clock = std::chrono::steady_clock;
     while (!glfwWindowShouldClose(window)) {

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "export.h"
+#include "model/export.h"
 
 namespace lessons::app {
 

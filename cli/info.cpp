@@ -135,7 +135,7 @@ int Info(Format format) {
     t.AddRow({"host memory", FormatSize(h.total_memory) + " (" + FormatSize(HostAvailableMemory()) +
                                  " available)"});
     t.AddRow({"built with CUDA", list.built_with_cuda ? "yes" : "no"});
-    t.AddRow({"NCCL (lessons 27, 47)", NcclStatus()});
+    t.AddRow({"NCCL (the multi-GPU reduction and all-reduce)", NcclStatus()});
     std::cout << t.Render();
     return kExitOk;
 }

@@ -196,7 +196,8 @@ std::vector<std::string> FocusClasses(const Lesson& lesson) {
 
 std::vector<std::string> KernelNames(const Lesson& lesson, const Lesson* previous) {
     // A step without kernels of its own (a host-side step over another lesson's kernel, such as
-    // 11-14 and 27) shows the nearest earlier step's; a library step (CUB, cuBLAS) has none.
+    // the overlapped chunks or the multi-GPU steps) shows the nearest earlier step's; a library
+    // step (CUB, cuBLAS) has none.
     const Lesson* step = &lesson;
     for (int hops = 0; step && hops < 8; ++hops) {
         if (step->library && step == &lesson) return {};

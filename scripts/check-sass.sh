@@ -26,9 +26,9 @@ any='LDG'
 # Loads::kFloat4 is template argument 0, kScalar 1 (kernels/reduce/reduce_toggles.h).
 float4='reduce_25_vectorized_one_pass_kernelILNS0_5LoadsE0E'
 scalar='reduce_25_vectorized_one_pass_kernelILNS0_5LoadsE1E'
-expect "lesson 25, float4 loads: 128-bit loads" "$(count reduce/25_vectorized_one_pass.cu.o "$float4" "$wide")" -gt 0
-expect "lesson 25, loads=scalar: no 128-bit loads" "$(count reduce/25_vectorized_one_pass.cu.o "$scalar" "$wide")" -eq 0
-expect "lesson 25, loads=scalar: global loads" "$(count reduce/25_vectorized_one_pass.cu.o "$scalar" "$any")" -gt 0
-expect "lesson 10: 128-bit loads" "$(count split/10_vector_loads_block_compaction.cu.o split_10_vector_loads_block_compaction_kernel "$wide")" -gt 0
-expect "lesson 24 (before the vector loads): no 128-bit loads" "$(count reduce/24_warp_shuffle.cu.o reduce_24 "$wide")" -eq 0
+expect "reduce/v5-vectorized-one-pass, float4 loads: 128-bit loads" "$(count reduce/25_vectorized_one_pass.cu.o "$float4" "$wide")" -gt 0
+expect "reduce/v5-vectorized-one-pass, loads=scalar: no 128-bit loads" "$(count reduce/25_vectorized_one_pass.cu.o "$scalar" "$wide")" -eq 0
+expect "reduce/v5-vectorized-one-pass, loads=scalar: global loads" "$(count reduce/25_vectorized_one_pass.cu.o "$scalar" "$any")" -gt 0
+expect "split/vector-loads-block-compaction: 128-bit loads" "$(count split/10_vector_loads_block_compaction.cu.o split_10_vector_loads_block_compaction_kernel "$wide")" -gt 0
+expect "reduce/v4-warp-shuffle (before the vector loads): no 128-bit loads" "$(count reduce/24_warp_shuffle.cu.o reduce_24 "$wide")" -eq 0
 exit $failed

@@ -61,14 +61,14 @@ fi
 #    racecheck and synccheck for the hand-written kernels (library steps: memcheck only).
 lessons_json=$("$cli" list --format json)
 gpu_lessons=$(echo "$lessons_json" | python3 -c \
-    'import json,sys; print(" ".join(str(l["lesson"]) for l in json.load(sys.stdin) if l["kind"]=="gpu"))')
+    'import json,sys; print(" ".join(l["id"] for l in json.load(sys.stdin) if l["kind"]=="gpu"))')
 san_log="$out/sanitizer.log"
 : >"$san_log"
 san_fail=0
 step sanitizer || note "sanitizer: not run (STEPS)"
 for lesson in ${SANITIZER_LESSONS:-$gpu_lessons}; do
     step sanitizer || break
-    info=$(echo "$lessons_json" | python3 -c "import json,sys; l=[x for x in json.load(sys.stdin) if x['lesson']==$lesson][0]; b=[p['values'] for p in l['params'] if p['name']=='block']; print(l['chapter_id'], 'lib' if l['library'] else 'own', b[0][0] if b else 0, b[0][-1] if b else 0)")
+    info=$(echo "$lessons_json" | python3 -c "import json,sys; l=[x for x in json.load(sys.stdin) if x['id']=='$lesson'][0]; b=[p['values'] for p in l['params'] if p['name']=='block']; print(l['chapter_id'], 'lib' if l['library'] else 'own', b[0][0] if b else 0, b[0][-1] if b else 0)")
     set -- $info
     chapter=$1 own=$2 smallest=$3 largest=$4
     blocks_small="" blocks_large=""
@@ -143,19 +143,20 @@ for chapter in $chapters; do
     "$cli" bench "$chapter" $args | tee -a "$out/bench.txt"
 done
 "$cli" bench reduce --size 4MiB | tee -a "$out/bench.txt"
-# Chapter 1's targets: lesson 10 on dense data, lesson 11 against the pinned copy alone.
-"$cli" run split/10-vector-loads-block-compaction --size "$size" --data dense | tee -a "$out/bench.txt"
-"$cli" run split/05-pinned-memory --size "$size" | tee -a "$out/bench.txt"
+# Chapter 1's targets: the 16-byte-load step on dense data, the overlapped chunks against the
+# pinned copy alone.
+"$cli" run split/vector-loads-block-compaction --size "$size" --data dense | tee -a "$out/bench.txt"
+"$cli" run split/pinned-memory --size "$size" | tee -a "$out/bench.txt"
 fi
 if step sweeps; then
 for chapter in $chapters; do
     args=$(bench_args "$chapter")
     parts=()
-    # "lesson name" pairs: the block size, every choice but the data kind, and lesson 43's FMA
-    # count, GPU lessons only.
+    # "lesson-id name" pairs: the block size, every choice but the data kind, and the roofline
+    # step's FMA count, GPU lessons only.
     while read -r lesson name; do
         [ -n "$lesson" ] || continue
-        f="$rec/$chapter-$lesson-$name.json"
+        f="$rec/$chapter-${lesson#*/}-$name.json"
         over="$name=all"
         [ "$name" = block ] && over="block=32..1024"   # doubling: 32, 64, ..., 1024
         if "$cli" sweep "$lesson" --over "$over" $args --format json >"$f" 2>>"$out/sweep.txt"; then
@@ -170,9 +171,9 @@ import json, sys
 for l in json.load(sys.stdin):
     if l['chapter_id'] != '$chapter' or l['kind'] != 'gpu': continue
     for p in l['params']:
-        # fmas: lesson 43 at every FMA count traces the roof.
+        # fmas: the roofline step at every FMA count traces the roof.
         if p['name'] in ('block', 'fmas') or (p['type'] == 'choice' and p['name'] != 'data'):
-            print(l['lesson'], p['name'])")
+            print(l['id'], p['name'])")
     "$cli" bench "$chapter" $args --format json >"$rec/$chapter-bench.json"
     python3 - "$rec/reference-$chapter.json" "${parts[@]}" "$rec/$chapter-bench.json" <<'PY'
 import json, sys
@@ -188,7 +189,7 @@ for f in files:
 # One result per lesson and parameter values; a later one (the benchmark) replaces an earlier.
 last = {}
 for i, r in enumerate(rows):
-    last[(r["lesson"], json.dumps(r.get("params"), sort_keys=True))] = i
+    last[(r["id"], json.dumps(r.get("params"), sort_keys=True))] = i
 keep = sorted(last.values())
 json.dump([rows[i] for i in keep], open(out, "w"), indent=1)
 print(f"{out}: {len(keep)} results, {sum(1 for i in keep if not rows[i].get('verified'))} not verified")

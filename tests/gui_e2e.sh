@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # End to end under Xvfb: the real cuda-lessons with the real worker (cuda-lessons-cli serve).
-#  1. lesson 3 run live and screenshotted, in English at scale 1 and in Chinese at scales 1.5
-#     (charts in view) and 2 (the controls take more rows and push the charts below the fold);
-#  2. a person's session with xdotool: click lesson 3, drag the thread-count slider, let
+# Lessons are named as a person or a script does: by label (1.3), by id (split/openmp) or by
+# their old global number (3).
+#  1. the OpenMP lesson (1.3) run live and screenshotted, in English at scale 1 and in Chinese
+#     at scales 1.5 (charts in view) and 2 (the controls take more rows and push the charts
+#     below the fold);
+#  2. a person's session with xdotool: click that lesson, drag the thread-count slider, let
 #     auto-run measure, press F12 for a screenshot;
-#  3. lesson 20 at 1 GiB: its "Predict, then measure" box, then a click on the chapter summary
-#     and on 中文, with a screenshot of each language.
+#  3. the first GPU reduction (3.2) at 1 GiB: its "Predict, then measure" box, then a click on
+#     the chapter summary and on 中文, with a screenshot of each language.
 # Every PNG is checked by png_check (size, not blank, the bars' colours present).
 # Usage: gui_e2e.sh CUDA_LESSONS PNG_CHECK OUT_DIR       (exit 77: skipped, no Xvfb)
 set -u
@@ -33,12 +36,16 @@ bad_flag "0.5 to 4" --scale nan
 bad_flag "0.5 to 4" --scale inf
 bad_flag "no lesson 999" --lesson 999
 bad_flag "no lesson 0" --lesson 0
+bad_flag "no lesson 9.99" --lesson 9.99
+bad_flag "no lesson split/no-such-step" --lesson split/no-such-step
+bad_flag "--lesson" --lesson ''
 bad_flag "en or zh" --lang fr
 bad_flag "en or zh" --lang ""
 bad_flag "--size" --size ''
 bad_flag "--size" --size 12parsecs
 env -u DISPLAY "$app" --help >"$out/help.txt" 2>&1 || fail "--help exited with $?"
 grep -q -- "--screenshot" "$out/help.txt" || fail "--help does not list the flags"
+grep -q -- "5.8" "$out/help.txt" || fail "--help does not say how a lesson is named"
 
 display=""
 for d in $(seq 91 140); do
@@ -56,54 +63,59 @@ for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.05; 
 fail() { echo "FAILED: $*"; exit 1; }
 bars=(--color 80,160,255 --color 70,200,170)  # this lesson's and the previous lesson's bars
 
-echo "== screenshot, English, scale 1"
-"$app" --lesson 3 --run --size 8MiB --lang en --scale 1 --screenshot "$out/lesson3-en-1x.png" || fail "cuda-lessons exited with $?"
+echo "== screenshot, English, scale 1 (the lesson named by its label)"
+"$app" --lesson 1.3 --run --size 8MiB --lang en --scale 1 --screenshot "$out/lesson3-en-1x.png" || fail "cuda-lessons exited with $?"
 "$png_check" "$out/lesson3-en-1x.png" --min 1200x800 "${bars[@]}" || fail "English screenshot"
-echo "== screenshot, Chinese, scales 1.5 and 2"
-"$app" --lesson 3 --run --size 8MiB --lang zh --scale 1.5 --screenshot "$out/lesson3-zh-1.5x.png" || fail "cuda-lessons exited with $?"
+echo "== screenshot, Chinese, scales 1.5 (by id) and 2 (by its old number)"
+"$app" --lesson split/openmp --run --size 8MiB --lang zh --scale 1.5 --screenshot "$out/lesson3-zh-1.5x.png" || fail "cuda-lessons exited with $?"
 "$png_check" "$out/lesson3-zh-1.5x.png" --min 1200x800 "${bars[@]}" || fail "Chinese screenshot"
 "$app" --lesson 3 --run --size 8MiB --lang zh --scale 2 --screenshot "$out/lesson3-zh-2x.png" || fail "cuda-lessons exited with $?"
 "$png_check" "$out/lesson3-zh-2x.png" --min 1200x800 --color 80,160,255 || fail "Chinese screenshot at 2x"
 grep -q '"language": "zh"' "$out/config/cuda-lessons/settings.json" || fail "language not remembered"
+grep -q '"lesson": "split/openmp"' "$out/config/cuda-lessons/settings.json" || fail "the lesson is not stored by its id: $(cat "$out/config/cuda-lessons/settings.json")"
 
-echo "== the roofline page (lesson 43) and the machine-code tabs, in English and Chinese"
+echo "== the roofline page and the machine-code tabs, in English and Chinese"
 # has NAME FILE: the rectangle NAME was drawn in the last frame; state KEY FILE: a state value.
 has() { python3 -c "import json,sys; sys.exit(0 if '$1' in json.load(open('$2')) else 1)"; }
 state() { python3 -c "import json; print(json.load(open('$2'))['state']['$1'])"; }
 for lang in en zh; do
-    CUDA_LESSONS_RECTS_FILE="$out/roofline-$lang.json" "$app" --lesson 43 --lang $lang --scale 1 \
+    CUDA_LESSONS_RECTS_FILE="$out/roofline-$lang.json" "$app" --lesson roofline/roofline --lang $lang --scale 1 \
         --screenshot "$out/roofline-$lang.png" || fail "cuda-lessons exited with $?"
     "$png_check" "$out/roofline-$lang.png" --min 1200x800 || fail "roofline screenshot ($lang)"
     for r in roofline_chart measure_ceilings bench_chapter run_benchmark ncu_copy; do
         has $r "$out/roofline-$lang.json" || fail "the roofline page ($lang) has no $r"
     done
-    CUDA_LESSONS_RECTS_FILE="$out/sass-$lang.json" "$app" --lesson 25 --lang $lang --scale 1 \
+    CUDA_LESSONS_RECTS_FILE="$out/sass-$lang.json" "$app" --lesson reduce/v5-vectorized-one-pass --lang $lang --scale 1 \
         --code-tab sass --screenshot "$out/lesson25-sass-$lang.png" || fail "cuda-lessons exited with $?"
     "$png_check" "$out/lesson25-sass-$lang.png" --min 1200x800 || fail "SASS tab screenshot ($lang)"
     [ "$(state code_tab "$out/sass-$lang.json")" = 2 ] || fail "--code-tab sass did not open the SASS tab"
-    has roofline_section "$out/sass-$lang.json" || fail "lesson 25 ($lang) has no roofline section"
-    CUDA_LESSONS_RECTS_FILE="$out/ptx-$lang.json" "$app" --lesson 25 --lang $lang --scale 1 \
+    has roofline_section "$out/sass-$lang.json" || fail "the vectorized reduction ($lang) has no roofline section"
+    CUDA_LESSONS_RECTS_FILE="$out/ptx-$lang.json" "$app" --lesson reduce/v5-vectorized-one-pass --lang $lang --scale 1 \
         --code-tab ptx --screenshot "$out/lesson25-ptx-$lang.png" || fail "cuda-lessons exited with $?"
     [ "$(state code_tab "$out/ptx-$lang.json")" = 1 ] || fail "--code-tab ptx did not open the PTX tab"
     if has tab_ptx "$out/ptx-$lang.json" && [ "$(state listing_lines "$out/ptx-$lang.json")" -gt 100 ]; then
-        # A build with CUDA: lesson 25's PTX is listed, its 16-byte loads counted and highlighted.
-        has count_LDG.128 "$out/ptx-$lang.json" || fail "no LDG.128 count on lesson 25's PTX tab"
+        # A build with CUDA: the vectorized reduction's PTX is listed, its 16-byte loads counted and
+        # highlighted.
+        has count_LDG.128 "$out/ptx-$lang.json" || fail "no LDG.128 count on the vectorized reduction's PTX tab"
         "$png_check" "$out/lesson25-ptx-$lang.png" --min 1200x800 || fail "PTX tab screenshot ($lang)"
     fi
 done
 
-echo "== lesson 42 from recorded results: the fp32 ceiling named is the one recorded at its sizes"
-# Lesson 42's own result carries the TF32 ceiling; the fp32 one comes from the chapter's results at
-# the same m, n, k (the same recorded run: lesson 40's, which its text quotes), not from 64³.
-CUDA_LESSONS_RECTS_FILE="$out/lesson42.json" "$app" --lesson 42 --lang en --scale 1 \
-    --screenshot "$out/lesson42.png" || fail "cuda-lessons exited with $?"
-python3 - "$out/lesson42.json" "$(dirname "$0")/../assets/reference/gemm.json" <<'PY' || fail "lesson 42's prediction"
+echo "== cuBLAS TF32 from recorded results: the fp32 ceiling named is the one recorded at its sizes"
+# The TF32 step's own result carries the TF32 ceiling; the fp32 one comes from the chapter's
+# results at the same m, n, k (the same recorded run: cuBLAS SGEMM's, which its text quotes), not
+# from 64³.
+CUDA_LESSONS_RECTS_FILE="$out/cublas-tf32.json" "$app" --lesson gemm/cublas-tf32 --lang en --scale 1 \
+    --screenshot "$out/cublas-tf32.png" || fail "cuda-lessons exited with $?"
+python3 - "$out/cublas-tf32.json" "$(dirname "$0")/../assets/reference/gemm.json" <<'PY' || fail "the cuBLAS TF32 step's prediction"
 import json, sys
 lines = json.load(open(sys.argv[1]))["state"]["prediction"]
 if not any(l.startswith("No GPU here") for l in lines):
     sys.exit(0)  # a GPU machine: the worker's own ceilings are named
+# cuBLAS SGEMM's results, by its id now or as recorded before lessons were numbered by chapter.
 want = next(r["ceiling"] for r in json.load(open(sys.argv[2]))
-            if r["lesson"] == 40 and (r["params"]["m"], r["params"]["n"], r["params"]["k"]) == (4096,) * 3)
+            if r["id"] in ("gemm/cublas-sgemm", "gemm/40-cublas-sgemm")
+            and (r["params"]["m"], r["params"]["n"], r["params"]["k"]) == (4096,) * 3)
 line = next(l for l in lines if l.startswith("No GPU here"))
 if "fp32 %.0f GFLOP/s" % want not in line:
     sys.exit("expected fp32 %.0f GFLOP/s in: %s" % (want, line))
@@ -121,7 +133,7 @@ import json
 p = '$out/config/cuda-lessons/settings.json'
 s = json.load(open(p)); s['window_width'] = 4000; s['window_height'] = 3000; json.dump(s, open(p, 'w'))
 "
-"$app" --lesson 3 --lang en --scale 1 --screenshot "$out/clamped.png" >"$out/bloat.log" 2>&1 || { cat "$out/bloat.log"; fail "cuda-lessons exited with $?"; }
+"$app" --lesson 1.3 --lang en --scale 1 --screenshot "$out/clamped.png" >"$out/bloat.log" 2>&1 || { cat "$out/bloat.log"; fail "cuda-lessons exited with $?"; }
 ini_bytes=$(wc -c <"$out/config/cuda-lessons/imgui.ini")
 [ "$ini_bytes" -lt 65536 ] || fail "imgui.ini was saved back with $ini_bytes bytes"
 python3 -c "
@@ -132,7 +144,7 @@ sys.exit(0 if s['window_width'] <= 1600 and s['window_height'] <= 1000 else 1)" 
 
 echo "== --screenshot on a full disk (a 16 KiB file size limit): exit 1, the path and the reason"
 mkdir -p "$out/full"
-(trap '' XFSZ; ulimit -f 16; exec "$app" --lesson 1 --lang en --scale 1 --screenshot "$out/full/shot.png") >"$out/full.log" 2>&1
+(trap '' XFSZ; ulimit -f 16; exec "$app" --lesson 1.1 --lang en --scale 1 --screenshot "$out/full/shot.png") >"$out/full.log" 2>&1
 rc=$?
 [ "$rc" = 1 ] || { cat "$out/full.log"; fail "--screenshot on a full disk exited with $rc, not 1"; }
 grep -q "screenshot failed: cannot write '$out/full/shot.png': File too large" "$out/full.log" || { cat "$out/full.log"; fail "no message with the path and the reason"; }
@@ -160,15 +172,19 @@ kill -0 "$worker_pid" 2>/dev/null && { kill -9 "$worker_pid"; fail "the worker o
 
 echo "== a session driven by mouse and keyboard"
 rects="$out/rects.json"
-CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 1 --size 8MiB --lang en --scale 1 >"$out/app.log" 2>&1 &
+CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 1.1 --size 8MiB --lang en --scale 1 >"$out/app.log" 2>&1 &
 app_pid=$!
-# field NAME: a control's rectangle "x0 y0 x1 y1"; field state.NAME: the app's state value.
+# field NAME: a control's rectangle "x0 y0 x1 y1"; field state.NAME: the app's state value;
+# field state.params.NAME: a parameter's value on the page.
 field() {
     python3 -c "
 import json
 d = json.load(open('$rects'))
 key = '$1'
-v = d.get('state', {}).get(key[6:]) if key.startswith('state.') else d.get(key)
+if key.startswith('state.params.'):
+    v = d.get('state', {}).get('params', {}).get(key[13:])
+else:
+    v = d.get('state', {}).get(key[6:]) if key.startswith('state.') else d.get(key)
 print('' if v is None else ' '.join(str(int(x)) for x in v) if isinstance(v, list) else v)" 2>/dev/null
 }
 wait_for() {  # wait_for FIELD VALUE-TEST, for up to a minute (CI machines are busy)
@@ -179,23 +195,24 @@ wait_for() {  # wait_for FIELD VALUE-TEST, for up to a minute (CI machines are b
     done
     return 1
 }
-wait_for lesson_3 'true' || fail "the window never drew its lesson list"
+wait_for lesson_split/openmp 'true' || fail "the window never drew its lesson list"
 window=$(xdotool search --sync --pid "$app_pid" | head -1)
 read -r wx wy <<<"$(xdotool getwindowgeometry --shell "$window" | awk -F= '/^X=/{x=$2} /^Y=/{y=$2} END{print x, y}')"
 center() { read -r x0 y0 x1 y1 <<<"$(field "$1")"; echo $((wx + (x0 + x1) / 2)) $((wy + (y0 + y1) / 2)); }
 
-read -r cx cy <<<"$(center lesson_3)"
+read -r cx cy <<<"$(center lesson_split/openmp)"
 xdotool mousemove "$cx" "$cy" click 1
-wait_for state.lesson '[ "$v" = 3 ]' || fail "clicking lesson 3 did not select it"
-wait_for threads 'true' || fail "no thread-count slider on lesson 3"
-before=$(field state.threads)
+wait_for state.lesson '[ "$v" = split/openmp ]' || fail "clicking the OpenMP lesson did not select it"
+wait_for state.label '[ "$v" = 1.3 ]' || fail "the OpenMP lesson is not shown as 1.3"
+wait_for threads 'true' || fail "no thread-count slider on the OpenMP lesson"
+before=$(field state.params.threads)
 read -r x0 y0 x1 y1 <<<"$(field threads)"
 y=$((wy + (y0 + y1) / 2))
 xdotool mousemove $((wx + x0 + 3)) "$y" mousedown 1
 for step in 1 2 3 4 5 6; do xdotool mousemove $((wx + x0 + (x1 - x0) * step / 6 - 3)) "$y"; sleep 0.05; done
 xdotool mouseup 1
-wait_for state.threads '[ "$v" != "'"$before"'" ]' || fail "dragging the slider did not change the thread count"
-wait_for state.results '[ "$v" -ge 2 ]' || fail "auto-run did not measure lessons 2 and 3"
+wait_for state.params.threads '[ "$v" != "'"$before"'" ]' || fail "dragging the slider did not change the thread count"
+wait_for state.results '[ "$v" -ge 2 ]' || fail "auto-run did not measure lessons 1.2 and 1.3"
 wait_for state.busy '[ "$v" = False ]' || fail "the runs did not finish"
 xdotool keydown F12; sleep 0.1; xdotool keyup F12  # held: ImGui 1.86 misses a press and release that arrive in one poll
 for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
@@ -210,7 +227,8 @@ echo "== predict, then measure, and the chapter summary, in English then Chinese
 rm -f "$HOME"/cuda-lessons-exports/*.png "$rects"
 CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 20 --size 1GiB --lang en --scale 1 >"$out/summary.log" 2>&1 &
 app_pid=$!
-wait_for prediction 'true' || fail "lesson 20's page has no prediction box"
+wait_for state.label '[ "$v" = 3.2 ]' || fail "--lesson 20 (an old number) did not open lesson 3.2"
+wait_for prediction 'true' || fail "lesson 3.2's page has no prediction box"
 wait_for state.prediction_lines '[ "$v" -ge 4 ]' || fail "the prediction box has $(field state.prediction_lines) lines, not 4 or more"
 window=$(xdotool search --sync --pid "$app_pid" | head -1)
 read -r wx wy <<<"$(xdotool getwindowgeometry --shell "$window" | awk -F= '/^X=/{x=$2} /^Y=/{y=$2} END{print x, y}')"

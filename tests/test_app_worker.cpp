@@ -10,12 +10,14 @@
 #include <cstdlib>
 #include <fstream>
 #include <future>
+#include <stdexcept>
+#include <string_view>
 #include <thread>
 
 #include "catalog.h"
 #include "cli_path.h"
-#include "controller.h"
-#include "worker_process.h"
+#include "worker/controller.h"
+#include "worker/worker_process.h"
 
 using namespace lessons;
 using namespace lessons::app;
@@ -34,9 +36,17 @@ bool WaitFor(Controller& c, Pred done) {
     return false;
 }
 
-bool HasResult(const Controller& c, int lesson) {
+// The lesson the catalogue gives for `name` (a label, an id or an old number); throws (failing
+// the test) when there is none.
+const Lesson& LessonNamed(std::string_view name) {
+    const Lesson* lesson = Catalog().FindLesson(name);
+    if (!lesson) throw std::runtime_error("no lesson " + std::string(name));
+    return *lesson;
+}
+
+bool HasResult(const Controller& c, const Lesson& lesson) {
     for (const StoredResult& s : c.results())
-        if (s.result.lesson == lesson && s.origin != Origin::kRecorded) return true;
+        if (s.result.lesson == lesson.number && s.origin != Origin::kRecorded) return true;
     return false;
 }
 
@@ -91,12 +101,13 @@ TEST(AppWorker, ClosingDuringASizeSweepEndsTheRealWorkerAtOnce) {
         },
         std::vector<RunResult>{});
     c->Start();
-    const Lesson& three = *Catalog().FindLesson(3);
+    const Lesson& three = LessonNamed("split/openmp");
     ASSERT_TRUE(WaitFor(*c, [&] { return c->Mode(three) == LessonMode::kLive; }));
     RunSettings settings;
     settings.params = {{"size", std::to_string(32 << 20)}, {"threads", "2"}};
     c->SweepSizes(three, settings);
-    // Both sweeps (lessons 2 and 3, 16 sizes each) take many seconds; close during the first.
+    // Both sweeps (this lesson and the previous one, 16 sizes each) take many seconds; close during
+    // the first.
     ASSERT_TRUE(WaitFor(*c, [&] { return c->Progress() >= 0 || !c->results().empty(); }));
     ASSERT_TRUE(c->Busy());
     const double seconds = TimedClose([&] { c.reset(); }, [] {});
@@ -209,7 +220,7 @@ TEST(AppWorker, CrashMidRunIsReportedRestartedAndResultsKept) {
         },
         {});
     c.Start();
-    const Lesson& three = *Catalog().FindLesson(3);
+    const Lesson& three = LessonNamed("split/openmp");
     ASSERT_TRUE(WaitFor(c, [&] { return c.Mode(three) == LessonMode::kLive; }));
     RunSettings settings;
     settings.params["size"] = "1024";
@@ -217,19 +228,20 @@ TEST(AppWorker, CrashMidRunIsReportedRestartedAndResultsKept) {
     ASSERT_TRUE(WaitFor(c, [&] { return c.restarts() == 1; }))
         << "the worker died and was restarted";
     EXPECT_EQ(started, 2);
-    EXPECT_TRUE(HasResult(c, 2)) << "the result that came before the crash is kept";
+    const Lesson& two = LessonNamed("split/even-positions");
+    EXPECT_TRUE(HasResult(c, two)) << "the result that came before the crash is kept";
     ASSERT_FALSE(c.notices().empty());
     const std::string& notice = c.notices().back();
     EXPECT_NE(notice.find("stopped (exit code 3"), std::string::npos) << notice;
-    EXPECT_NE(notice.find("while running lesson 3"), std::string::npos) << notice;
+    EXPECT_NE(notice.find("while running lesson " + three.label), std::string::npos) << notice;
     EXPECT_NE(notice.find("every result so far is kept"), std::string::npos) << notice;
-    // The new worker serves: the list arrives again and lesson 2 runs.
+    // The new worker serves: the list arrives again and the previous lesson runs.
     ASSERT_TRUE(WaitFor(c, [&] { return !c.Busy() && c.Mode(three) == LessonMode::kLive; }));
-    c.RunWithPrevious(*Catalog().FindLesson(2), settings);
+    c.RunWithPrevious(two, settings);
     ASSERT_TRUE(WaitFor(c, [&] { return !c.Busy(); }));
-    int lesson2_results = 0;
-    for (const StoredResult& s : c.results()) lesson2_results += s.result.lesson == 2;
-    EXPECT_EQ(lesson2_results, 2);
+    int two_results = 0;
+    for (const StoredResult& s : c.results()) two_results += s.result.lesson == two.number;
+    EXPECT_EQ(two_results, 2);
 }
 
 TEST(AppWorker, CrashLoopStopsRestartingAndSaysSo) {
@@ -241,14 +253,15 @@ TEST(AppWorker, CrashLoopStopsRestartingAndSaysSo) {
         },
         {});
     c.Start();
-    const Lesson& three = *Catalog().FindLesson(3);
+    const Lesson& three = LessonNamed("split/openmp");
+    const std::string both =
+        "running lesson " + LessonNamed("split/even-positions").label + ", lesson " + three.label;
     RunSettings settings;
     for (int i = 0; i < 3; ++i) {
         ASSERT_TRUE(WaitFor(c, [&] { return c.Mode(three) == LessonMode::kLive && !c.Busy(); }))
             << i;
         c.RunWithPrevious(three, settings);
-        ASSERT_TRUE(WaitFor(
-            c, [&] { return c.WorkerState() != "running lesson 2, lesson 3" && !c.Busy(); }));
+        ASSERT_TRUE(WaitFor(c, [&] { return c.WorkerState() != both && !c.Busy(); }));
     }
     ASSERT_TRUE(WaitFor(c, [&] { return c.WorkerState() == "stopped"; }));
     EXPECT_NE(c.notices().back().find("not restarted"), std::string::npos) << c.notices().back();
@@ -296,7 +309,7 @@ TEST(AppWorker, MissingWorkerProgramIsReportedNotFatal) {
     EXPECT_EQ(c.WorkerState(), "cannot start");
 }
 
-TEST(AppWorker, RealWorkerRunsLessonThree) {
+TEST(AppWorker, RealWorkerRunsTheOpenMpLesson) {
     Controller c(
         Catalog(),
         [] {
@@ -304,9 +317,9 @@ TEST(AppWorker, RealWorkerRunsLessonThree) {
         },
         {});
     c.Start();
-    const Lesson& three = *Catalog().FindLesson(3);
+    const Lesson& three = LessonNamed("split/openmp");
     ASSERT_TRUE(
-        WaitFor(c, [&] { return c.Mode(three) == LessonMode::kLive && !c.device().empty(); }));
+        WaitFor(c, [&] { return c.Mode(three) == LessonMode::kLive && c.devices().reported; }));
     RunSettings settings;
     settings.params = {{"size", std::to_string(1 << 20)}, {"threads", "2"}};
     c.RunWithPrevious(three, settings);
@@ -314,9 +327,10 @@ TEST(AppWorker, RealWorkerRunsLessonThree) {
     const ParamValues values = ChapterValues(Catalog().ChapterOf(three), settings);
     EXPECT_EQ(values.Number("size"), 1u << 20);
     EXPECT_EQ(values.Choice("data"), "random");
-    const StoredResult* r = c.Latest(3, values);
+    const StoredResult* r = c.Latest(three, values);
     ASSERT_NE(r, nullptr);
     EXPECT_TRUE(r->result.verified);
     EXPECT_EQ(r->result.Number("threads"), 2u);
-    EXPECT_NE(c.Latest(2, values), nullptr);
+    EXPECT_EQ(r->result.id, "split/openmp") << "named by its current id";
+    EXPECT_NE(c.Latest(LessonNamed("split/even-positions"), values), nullptr);
 }

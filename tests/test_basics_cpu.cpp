@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "basics/basics_choices.h"
@@ -18,7 +19,8 @@ using namespace lessons::basics;
 
 namespace {
 
-// What the GPU does for one element of lesson 16: the loop in float with fused multiply-adds.
+// What the GPU does for one element of the branch-divergence step: the loop in float with fused
+// multiply-adds.
 float CaseLoop(unsigned k, float v) {
     for (unsigned r = 0; r < kIterations; ++r) v = std::fma(v, CaseScale(k), CaseOffset(k));
     return v;
@@ -30,9 +32,10 @@ std::vector<float> Floats(uint64_t n, uint64_t seed) {
     return v;
 }
 
-const Lesson& LessonNumber(int n) {
-    const Lesson* l = Catalog().FindLesson(n);
-    EXPECT_NE(l, nullptr);
+// The chapter's lesson with this slug.
+const Lesson& BasicsLesson(const std::string& slug) {
+    const Lesson* l = Catalog().FindLesson("basics/" + slug);
+    EXPECT_NE(l, nullptr) << slug;
     return *l;
 }
 
@@ -212,30 +215,34 @@ TEST(BasicsWork, BreakEven) {
 }
 
 TEST(BasicsLessons, ParametersAndTheirLimits) {
-    const Lesson& l15 = LessonNumber(15);
-    EXPECT_EQ(l15.chapter, "basics");
-    EXPECT_EQ(l15.FindParam("variant")->Default().choice, "shared");
-    EXPECT_FALSE(l15.FindParam("rows")->Reject(ParamValue::Number(0)).empty());
-    EXPECT_FALSE(l15.FindParam("rows")->Reject(ParamValue::Number(8193)).empty());
-    EXPECT_TRUE(l15.FindParam("rows")->Reject(ParamValue::Number(8192)).empty());
-    const Lesson& l16 = LessonNumber(16);
-    EXPECT_EQ(l16.FindParam("divergence")->choices.size(), kDivergenceWays.size());
-    EXPECT_EQ(l16.FindParam("divergence")->Default().choice, "none");
-    const Lesson& l17 = LessonNumber(17);
-    const ParamSpec* stride = l17.FindParam("stride");
+    const Lesson& vecmat = BasicsLesson("global-vs-shared");
+    EXPECT_EQ(vecmat.chapter, "basics");
+    EXPECT_EQ(vecmat.FindParam("variant")->Default().choice, "shared");
+    EXPECT_FALSE(vecmat.FindParam("rows")->Reject(ParamValue::Number(0)).empty());
+    EXPECT_FALSE(vecmat.FindParam("rows")->Reject(ParamValue::Number(8193)).empty());
+    EXPECT_TRUE(vecmat.FindParam("rows")->Reject(ParamValue::Number(8192)).empty());
+    const Lesson& divergence = BasicsLesson("branch-divergence");
+    EXPECT_EQ(divergence.FindParam("divergence")->choices.size(), kDivergenceWays.size());
+    EXPECT_EQ(divergence.FindParam("divergence")->Default().choice, "none");
+    const Lesson& add = BasicsLesson("coalescing");
+    const ParamSpec* stride = add.FindParam("stride");
     std::vector<uint64_t> strides;
     for (const ParamValue& v : stride->Values()) strides.push_back(v.number);
     EXPECT_EQ(strides, (std::vector<uint64_t>{1, 2, 4, 8, 16, 32}));
     const std::string why = stride->Reject(ParamValue::Number(3));
     EXPECT_NE(why.find("stride"), std::string::npos) << why;
-    EXPECT_FALSE(l17.FindParam("offset")->Reject(ParamValue::Number(33)).empty());
-    const Lesson& l18 = LessonNumber(18);
-    EXPECT_EQ(l18.FindParam("block"), nullptr) << "a copy has no block size";
-    EXPECT_EQ(l18.FindParam("memory")->choices,
+    EXPECT_FALSE(add.FindParam("offset")->Reject(ParamValue::Number(33)).empty());
+    const Lesson& transfer = BasicsLesson("pinned-transfers");
+    EXPECT_EQ(transfer.FindParam("block"), nullptr) << "a copy has no block size";
+    EXPECT_EQ(transfer.FindParam("memory")->choices,
               (std::vector<std::string>{"pinned", "registered", "pageable"}));
-    for (int n : {15, 16, 17, 18}) {
-        EXPECT_EQ(LessonNumber(n).kind, StepKind::kGpu);
-        EXPECT_NE(LessonNumber(n).source.size(), 0u) << n;
-        EXPECT_NE(LessonNumber(n).text_zh.size(), 0u) << n;
+    int lessons = 0;
+    for (const Lesson& l : Catalog().lessons()) {
+        if (l.chapter != "basics") continue;
+        ++lessons;
+        EXPECT_EQ(l.kind, StepKind::kGpu) << l.id;
+        EXPECT_NE(l.source.size(), 0u) << l.id;
+        EXPECT_NE(l.text_zh.size(), 0u) << l.id;
     }
+    EXPECT_EQ(lessons, 4);
 }

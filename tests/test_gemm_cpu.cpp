@@ -1,14 +1,22 @@
 // Chapter 5's CPU parts: the reference against hand-computed products, the sampled check,
-// the tolerance, and the check's rules (NaN or Inf anywhere fails).
+// the tolerance, and the check's rules (NaN or Inf anywhere fails); the tile configurations'
+// names and descriptions, and the catalogue's tile choices made from them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <optional>
+#include <span>
+#include <string>
 #include <vector>
 
+#include "catalog.h"
 #include "gemm/gemm_cpu.h"
+#include "gemm/gemm_tiles.h"
 #include "gemm_chapter.h"
+#include "gemm_steps.h"
 #include "lesson.h"
 
 using namespace lessons;
@@ -24,6 +32,31 @@ WorkloadSpec Spec(uint64_t m, uint64_t n, uint64_t k, const char* data = "random
     spec.params.Set("data", ParamValue::Choice(data));
     spec.seed = 7;
     return spec;
+}
+
+// Every tiled step's table.
+const std::span<const GemmTile> kTileTables[] = {kTiles34, kTiles35, kTiles36, kTiles37,
+                                                 kTiles38, kTiles39, kTiles41};
+
+// A name read back into the shape it says ("256t-128x256x8-w64x64-s3"); min_blocks, which no
+// name carries, stays 1. nullopt when the name is malformed.
+std::optional<GemmTile> ParseTileName(const std::string& name) {
+    GemmTile t;
+    char rest[32] = {};
+    const int read =
+        std::sscanf(name.c_str(), "%dt-%dx%dx%d%31s", &t.threads, &t.bm, &t.bn, &t.bk, rest);
+    if (read < 4) return std::nullopt;
+    std::string tail = read == 5 ? rest : "";
+    if (const size_t s = tail.find("-s"); s != std::string::npos) {
+        t.stages = std::stoi(tail.substr(s + 2));
+        tail = tail.substr(0, s);
+    }
+    if (tail.rfind("-w", 0) == 0) {
+        if (std::sscanf(tail.c_str(), "-w%dx%d", &t.wm, &t.wn) != 2) return std::nullopt;
+    } else if (!tail.empty()) {
+        if (std::sscanf(tail.c_str(), "-%dx%d", &t.tm, &t.tn) != 2) return std::nullopt;
+    }
+    return t;
 }
 
 // C as the reference says, rounded to float: what a correct step writes.
@@ -169,4 +202,98 @@ TEST(GemmNeeds, GrowWithTheMatricesAndSaturate) {
     EXPECT_EQ(needs.device_bytes, 3ull * 4096 * 4096 * 4 + (64ull << 20));
     EXPECT_EQ(needs.host_bytes, 4096ull * 4096 * 4);
     EXPECT_GT(GemmWorkloadHostBytes(32768, 32768, 32768), 8ull << 30);
+}
+
+TEST(GemmTiles, NamesAreUniqueWithinAStepAndReadBackToTheirShape) {
+    for (std::span<const GemmTile> tiles : kTileTables) {
+        ASSERT_FALSE(tiles.empty());
+        for (const GemmTile& t : tiles) {
+            const std::string name = TileName(t);
+            EXPECT_EQ(t.threads, ThreadsOf(t)) << name;
+            std::optional<GemmTile> back = ParseTileName(name);
+            ASSERT_TRUE(back) << name;
+            back->min_blocks = t.min_blocks;  // the one field no name carries
+            EXPECT_EQ(*back, t) << name << " reads back as another shape";
+            EXPECT_EQ(std::count_if(tiles.begin(), tiles.end(),
+                                    [&](const GemmTile& u) { return TileName(u) == name; }),
+                      1)
+                << name << " names two tiles of one step";
+        }
+    }
+}
+
+// Recorded results store these names: they must not change.
+TEST(GemmTiles, NamesAndDescriptionsAreAsRecorded) {
+    EXPECT_EQ(TileName(kTiles34[0]), "256t-16x16x64");
+    EXPECT_EQ(TileName(kTiles34[3]), "64t-8x8x8");
+    EXPECT_EQ(TileName(kTiles35[0]), "512t-128x64x8-16x1");
+    EXPECT_EQ(TileName(kTiles36[0]), "256t-64x64x16-4x4");
+    EXPECT_EQ(TileName(kTiles37[3]), "128t-64x128x8-8x8");
+    EXPECT_EQ(TileName(kTiles38[0]), "256t-128x128x16-w64x32");
+    EXPECT_EQ(TileName(kTiles39[0]), "256t-128x256x8-w64x64-s3");
+    EXPECT_EQ(TileName(kTiles39[3]), "128t-64x128x8-w32x64-s3");
+    EXPECT_EQ(TileName(kTiles41[0]), "128t-128x128x16-w64x64");
+    EXPECT_EQ(TileName(kTiles41[3]), "128t-64x64x16-w32x32");
+
+    EXPECT_EQ(TileDescription(kTiles34[0], false),
+              "256 threads, block tile 16x16x64, one output per thread");
+    EXPECT_EQ(TileDescription(kTiles34[0], true),
+              "256 个线程，线程块分块 16x16x64，每线程 1 个输出");
+    EXPECT_EQ(TileDescription(kTiles35[0], false),
+              "512 threads, block tile 128x64x8, 16x1 outputs per thread");
+    EXPECT_EQ(TileDescription(kTiles35[0], true),
+              "512 个线程，线程块分块 128x64x8，每线程 16x1 个输出");
+    EXPECT_EQ(TileDescription(kTiles38[0], false),
+              "256 threads, block tile 128x128x16, warp tile 64x32, 64 outputs per thread");
+    EXPECT_EQ(TileDescription(kTiles38[0], true),
+              "256 个线程，线程块分块 128x128x16，线程束分块 64x32，每线程 64 个输出");
+    EXPECT_EQ(TileDescription(kTiles39[0], false),
+              "256 threads, block tile 128x256x8, warp tile 64x64, 128 outputs per thread, "
+              "3-stage pipeline");
+    EXPECT_EQ(TileDescription(kTiles39[0], true),
+              "256 个线程，线程块分块 128x256x8，线程束分块 64x64，每线程 128 个输出，3 级流水线");
+    for (std::span<const GemmTile> tiles : kTileTables)
+        for (const GemmTile& t : tiles) {
+            EXPECT_FALSE(TileDescription(t, false).empty()) << TileName(t);
+            EXPECT_NE(TileDescription(t, true), TileDescription(t, false)) << TileName(t);
+        }
+}
+
+// Each table is the `tile` parameter of exactly one step of the catalogue, whose choices are the
+// table's names in its order (the first the default), with their descriptions in both languages.
+TEST(GemmTiles, TheCatalogueOffersEachTableAsItsTileChoices) {
+    const Registry& catalog = Catalog();
+    const Chapter* gemm = catalog.FindChapter("gemm");
+    ASSERT_NE(gemm, nullptr);
+    for (std::span<const GemmTile> tiles : kTileTables) {
+        int steps = 0;
+        for (const Lesson* l : catalog.LessonsOf(*gemm)) {
+            const gemm::Tiled* tiled = l->step.As<gemm::Tiled>();
+            if (!tiled || !std::ranges::equal(tiled->tiles, tiles)) continue;
+            ++steps;
+            const ParamSpec* tile = l->FindParam("tile");
+            ASSERT_NE(tile, nullptr) << l->id;
+            std::vector<std::string> names, notes, notes_zh;
+            for (const GemmTile& t : tiles) {
+                names.push_back(TileName(t));
+                notes.push_back(TileDescription(t, false));
+                notes_zh.push_back(TileDescription(t, true));
+            }
+            EXPECT_EQ(tile->choices, names) << l->id;
+            EXPECT_EQ(tile->choice_notes, notes) << l->id;
+            EXPECT_EQ(tile->choice_notes_zh, notes_zh) << l->id;
+            EXPECT_EQ(tile->Default(), ParamValue::Choice(names.front())) << l->id;
+            EXPECT_TRUE(tile->launch_shape && tile->verbatim_choices) << l->id;
+        }
+        EXPECT_EQ(steps, 1) << "the table of " << TileName(tiles.front());
+    }
+    // And no tiled step has a table of its own that the kernels' header does not hold.
+    for (const Lesson* l : catalog.LessonsOf(*gemm)) {
+        const gemm::Tiled* tiled = l->step.As<gemm::Tiled>();
+        if (!tiled) continue;
+        EXPECT_TRUE(std::any_of(
+            std::begin(kTileTables), std::end(kTileTables),
+            [&](std::span<const GemmTile> t) { return std::ranges::equal(t, tiled->tiles); }))
+            << l->id;
+    }
 }

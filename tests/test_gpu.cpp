@@ -28,7 +28,7 @@
 #if LESSONS_HAVE_CUDA
 #include <cuda_runtime.h>
 
-#include "cuda/nccl_loader.h"
+#include "nccl/nccl_loader.h"
 #include "reduce/reduce_gpu.cuh"
 #include "split/split_gpu.cuh"
 #endif
@@ -299,7 +299,9 @@ TEST(Gpu, EveryToggleCombinationAtEdgeSizes) {
             }
         }
     }
-    EXPECT_EQ(with_toggles, 7) << "lessons 10, 15, 16, 18, 21, 23 and 25";
+    EXPECT_EQ(with_toggles, 7)
+        << "split's vector loads, basics' global-vs-shared, divergence and transfers, and three "
+           "reduction steps";
 }
 
 // Each combination runs a kernel of its own, and reports that kernel's attributes.
@@ -400,10 +402,11 @@ TEST(Gpu, EveryAcceptedBlockSize) {
     }
 }
 
-// Pairs that straddle lesson 11's chunks (and every other step's block and vector edges).
+// Pairs that straddle the overlapped-chunks step's chunks (and every other step's block and
+// vector edges).
 TEST(Gpu, PairsAcrossChunkBoundariesAreFoundOnce) {
     REQUIRE_GPU();
-    const uint64_t chunk = 4u << 20;  // lesson 11's smallest chunk
+    const uint64_t chunk = 4u << 20;  // the smallest chunk (Split11Chunk)
     std::string text(3 * chunk + 5, 'x');
     for (uint64_t edge : {chunk, 2 * chunk, 3 * chunk}) {
         text[edge - 1] = '\r';  // straddles the boundary
@@ -435,7 +438,8 @@ TEST(Gpu, PairsAcrossChunkBoundariesAreFoundOnce) {
 
 TEST(Gpu, ServeReportsKernelAttributesAtABlockSize) {
     REQUIRE_GPU();
-    std::istringstream in(R"({"op":"attributes","id":1,"lesson":4,"params":{"block":128}})"
+    std::istringstream in(R"({"op":"attributes","id":1,"lesson":"split/one-thread-per-pair",)"
+                          R"("params":{"block":128}})"
                           "\n");
     std::ostringstream out;
     ASSERT_EQ(Serve(Lessons(), in, out), 0);
@@ -484,8 +488,8 @@ TEST(Gpu, PartsAreTimedAndAttributesReported) {
         ASSERT_TRUE(r.verified) << r.check_message;
         EXPECT_TRUE(r.cold_l2);
         const bool overlapped =
-            lesson->id == "split/11-overlapped-chunks";  // parts overlap: whole only
-        const bool transfer = lesson->id == "basics/18-pinned-transfers";  // a copy, no kernel
+            lesson->id == "split/overlapped-chunks";                    // parts overlap: whole only
+        const bool transfer = lesson->id == "basics/pinned-transfers";  // a copy, no kernel
         ASSERT_EQ(r.Part("kernel").has_value(), !overlapped && !transfer) << lesson->id;
         if (transfer) {
             ASSERT_TRUE(r.Part("h2d")) << lesson->id;
@@ -502,7 +506,7 @@ TEST(Gpu, PartsAreTimedAndAttributesReported) {
         if (overlapped) {
             EXPECT_GT(extra("h2d_alone_ms"), 0);
         }
-        if (lesson->id == "split/05-pinned-memory") {
+        if (lesson->id == "split/pinned-memory") {
             EXPECT_GT(extra("alloc_pinned_ms"), 0);
             EXPECT_GT(extra("alloc_pageable_ms"), 0);
         }
@@ -515,12 +519,12 @@ TEST(Gpu, PartsAreTimedAndAttributesReported) {
         // Every GPU result is judged against its matching ceiling and placed on the roofline.
         ASSERT_TRUE(r.pct_of_ceiling.has_value()) << lesson->id;
         // Read-mostly, except: chapter 2's divergence (fp32), add (copy) and transfer (H2D).
-        // Lesson 43 (the roofline) is held to the copy bandwidth or, past 16 flops per byte, to
-        // the fp32 peak.
+        // The roofline's step is held to the copy bandwidth or, past 16 flops per byte, to the
+        // fp32 peak.
         const bool roofline_fp32 = r.work.flops >= 16 * r.work.MemoryBytes() && r.work.flops > 0;
-        const Bound bound = overlapped || transfer                        ? Bound::kH2D
-                            : lesson->id == "basics/16-branch-divergence" ? Bound::kFp32
-                            : lesson->id == "basics/17-coalescing"        ? Bound::kCopy
+        const Bound bound = overlapped || transfer                     ? Bound::kH2D
+                            : lesson->id == "basics/branch-divergence" ? Bound::kFp32
+                            : lesson->id == "basics/coalescing"        ? Bound::kCopy
                             : lesson->chapter == "roofline"
                                 ? (roofline_fp32 ? Bound::kFp32 : Bound::kCopy)
                                 : Bound::kRead;
@@ -589,42 +593,88 @@ std::string Enumerator(const std::string& choice) {
 
 }  // namespace
 
-// The kernel tables behind the toggles (no GPU needed): every combination is filled in with a
-// kernel of its own, at the index of its choices, so the harness runs what the user chose.
-TEST(GpuKernelTables, EveryToggleCombinationHasItsOwnKernelAtItsIndex) {
+// The kernel variants behind reduction's toggles (no GPU needed): each lesson's source
+// registers one kernel of its own per combination of its toggles, named for the values it
+// implements, which are among the lesson's choices, so the harness runs what the user chose.
+TEST(GpuKernelTables, EachReduceToggleCombinationHasAKernelOfItsOwn) {
     using namespace lessons::reduce;
+    // "last_warp" -> "LastWarp", "many-per-thread" -> "ManyPerThread".
+    const auto camel = [](const std::string& s) {
+        std::string out;
+        bool upper = true;
+        for (char c : s) {
+            if (c == '-' || c == '_') {
+                upper = true;
+                continue;
+            }
+            out += upper ? char(std::toupper(static_cast<unsigned char>(c))) : c;
+            upper = false;
+        }
+        return out;
+    };
+    std::set<const void*> kernels;
+    size_t variants = 0;
+    for (const Lesson& lesson : Lessons().lessons()) {
+        if (lesson.chapter != "reduce") continue;
+        const auto check = [&](const auto& found) {
+            if (found.empty()) return;
+            EXPECT_EQ(found.size(), ToggleCombinations(lesson).size()) << lesson.id;
+            for (const auto* k : found) {
+                ASSERT_TRUE(k->name && k->kernel) << lesson.id;
+                kernels.insert(k->kernel);
+                ++variants;
+                for (const ToggleValue& t : k->toggles) {
+                    if (!t.name) continue;
+                    const ParamSpec* p = lesson.FindParam(t.name);
+                    ASSERT_NE(p, nullptr) << k->name << ": " << t.name;
+                    EXPECT_NE(std::find(p->choices.begin(), p->choices.end(), t.value),
+                              p->choices.end())
+                        << k->name << ": " << t.name << "=" << t.value;
+                    const std::string part = camel(t.name) + "::k" + camel(t.value);
+                    EXPECT_NE(std::string(k->name).find(part), std::string::npos)
+                        << k->name << " " << part;
+                }
+            }
+        };
+        check(FindKernels<ReducePassKernel>(lesson.source_path));
+        check(FindKernels<OnePassKernel>(lesson.source_path));
+    }
+    EXPECT_EQ(variants, 1u + 3u + 1u + 6u + 1u + 4u) << "v0 to v5";
+    EXPECT_EQ(kernels.size(), variants);
+}
+
+// The kernels behind chapter 1's `output` toggle (no GPU needed): the lesson's source
+// registers one kernel of its own per choice, named for the choice it implements, so the
+// harness runs what the user chose.
+TEST(GpuKernelTables, EachSplitOutputHasAKernelOfItsOwn) {
     std::set<const void*> kernels;
     std::set<std::string> names;
-    auto check = [&](const char* name, const void* kernel, bool launcher,
-                     std::vector<std::string> parts) {
-        ASSERT_TRUE(name && kernel && launcher);
-        kernels.insert(kernel);
-        names.insert(name);
-        for (const std::string& part : parts)
-            EXPECT_NE(std::string(name).find(part), std::string::npos) << name << " " << part;
-    };
-    for (size_t a = 0; a < kAddressingNames.size(); ++a)
-        check(kReduce21[a].name, kReduce21[a].kernel, kReduce21[a].pass != nullptr,
-              {"Addressing::" + Enumerator(kAddressingNames[a])});
-    for (size_t a = 0; a < kAccumulateNames.size(); ++a)
-        for (size_t w = 0; w < kLastWarpNames.size(); ++w)
-            check(kReduce23[a][w].name, kReduce23[a][w].kernel, kReduce23[a][w].pass != nullptr,
-                  {"Accumulate::" + Enumerator(kAccumulateNames[a]),
-                   "LastWarp::" + Enumerator(kLastWarpNames[w])});
-    for (size_t l = 0; l < kLoadsNames.size(); ++l)
-        for (size_t p = 0; p < kPassesNames.size(); ++p)
-            check(
-                kReduce25[l][p].name, kReduce25[l][p].kernel, kReduce25[l][p].launch != nullptr,
-                {"Loads::" + Enumerator(kLoadsNames[l]), "Passes::" + Enumerator(kPassesNames[p])});
-    using split::kOutputNames, split::Output, split::kSplit10, split::kSplit10PerHit;
-    check(kSplit10.name, kSplit10.kernel, kSplit10.launch != nullptr,
-          {"Output::" + Enumerator(kOutputNames[size_t(Output::kBlock)])});
-    check(kSplit10PerHit.name, kSplit10PerHit.kernel, kSplit10PerHit.launch != nullptr,
-          {"Output::" + Enumerator(kOutputNames[size_t(Output::kPerHit)])});
-    EXPECT_EQ(kernels.size(), 3u + 6u + 4u + 2u);
+    std::vector<std::string> toggled;
+    for (const Lesson& lesson : Lessons().lessons()) {
+        const ParamSpec* output = lesson.FindParam("output");
+        if (lesson.chapter != "split" || !output) continue;
+        toggled.push_back(lesson.id);
+        const auto found = FindKernels<split::SplitKernel>(lesson.source_path);
+        ASSERT_EQ(found.size(), output->choices.size()) << lesson.id;
+        for (const split::SplitKernel* k : found) {
+            ASSERT_TRUE(k->name && k->kernel && k->launch && k->output) << lesson.id;
+            kernels.insert(k->kernel);
+            names.insert(k->name);
+            EXPECT_NE(std::find(output->choices.begin(), output->choices.end(), k->output),
+                      output->choices.end())
+                << k->name << ": output=" << k->output;
+            const std::string part = "Output::" + Enumerator(k->output);
+            EXPECT_NE(std::string(k->name).find(part), std::string::npos) << k->name << " " << part;
+            if (k->output == std::string(split::OutputName(split::Output::kPerHit))) {
+                EXPECT_EQ(k->dynamic_smem(512), 0u) << "nothing staged";
+            } else {
+                EXPECT_EQ(k->dynamic_smem(512), 32u * 1024) << "unchanged";
+            }
+        }
+    }
+    EXPECT_EQ(toggled, std::vector<std::string>{"split/vector-loads-block-compaction"});
+    EXPECT_EQ(kernels.size(), 2u);
     EXPECT_EQ(names.size(), kernels.size());
-    EXPECT_EQ(kSplit10PerHit.dynamic_smem(512), 0u) << "nothing staged";
-    EXPECT_EQ(kSplit10.dynamic_smem(512), 32u * 1024) << "unchanged";
 }
 
 void LaunchIllegalAddressAndSync();  // fault_kernel.cu
@@ -737,22 +787,26 @@ TEST(MultiGpu, PairsStraddlingTheSharesOfTwoGpusAreFoundOnce) {
         const std::string path = ::testing::TempDir() + "/shares_" + std::to_string(getpid());
         std::ofstream(path, std::ios::binary) << text;
         Session session(Lessons());
-        for (int number : {12, 13, 14}) {
+        int runs = 0;
+        for (const Lesson& lesson : Lessons().lessons()) {
+            if (lesson.chapter != "split" || !lesson.FindParam("gpus")) continue;
+            ++runs;
             RunOptions o;
             o.input_file = path;
             o.Set("gpus", "2");
             o.reps = 1;
             o.measure_ceilings = false;
-            const RunResult r = session.Run(*Lessons().FindLesson(number), o);
-            EXPECT_TRUE(r.verified) << number << " n=" << n << ": " << r.check_message;
-            EXPECT_EQ(Found(r), 3u) << number << " n=" << n;
+            const RunResult r = session.Run(lesson, o);
+            EXPECT_TRUE(r.verified) << lesson.id << " n=" << n << ": " << r.check_message;
+            EXPECT_EQ(Found(r), 3u) << lesson.id << " n=" << n;
         }
+        EXPECT_EQ(runs, 3) << "scatter-gather, openmp-per-gpu, each-scans-its-share";
         std::remove(path.c_str());
     }
 }
 
 // Each multi-GPU lesson against the ceilings of the GPUs it used: the links to the host added
-// up (12-14), the memories' read bandwidth added up (27), the peer copy (chapter 7, 2 GPUs).
+// up (split), the memories' read bandwidth added up (27), the peer copy (chapter 7, 2 GPUs).
 TEST(MultiGpu, PartsCeilingsAndDevices) {
     REQUIRE_GPU();
     const int gpus = std::min(2, GetDevices().count());
@@ -779,7 +833,8 @@ TEST(MultiGpu, PartsCeilingsAndDevices) {
             ASSERT_TRUE(r.ceiling) << lesson->id;
             EXPECT_DOUBLE_EQ(*r.ceiling, h2d) << lesson->id;
             ASSERT_TRUE(r.Part("h2d") && r.Part("kernel") && r.Part("d2h")) << lesson->id;
-            EXPECT_EQ(r.Part("peer").has_value(), number != 14) << lesson->id;
+            EXPECT_EQ(r.Part("peer").has_value(), lesson->id != "split/each-scans-its-share")
+                << lesson->id;
         } else if (lesson->chapter == "reduce") {
             EXPECT_EQ(r.work.bound, Bound::kRead);
             ASSERT_TRUE(r.ceiling);
@@ -806,7 +861,7 @@ TEST(MultiGpu, MoreGpusThanPresentIsAUsageErrorNamingTheCount) {
     o.Set("gpus", std::to_string(GetDevices().count() + 1));
     o.Set("size", "4KiB");
     try {
-        session.Run(*Lessons().FindLesson(14), o);
+        session.Run(*Lessons().FindLesson("split/each-scans-its-share"), o);
         FAIL() << "expected a usage error";
     } catch (const UsageError& e) {
         EXPECT_NE(std::string(e.what()).find("present: use 1 to"), std::string::npos) << e.what();

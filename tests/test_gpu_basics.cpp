@@ -1,10 +1,11 @@
 // Chapter 2 on the GPU: every lesson and every kernel of its family against the CPU reference
-// at edge sizes, each choice its own kernel, and the measurements lesson 18 reports. Without
-// a usable GPU every test reports SKIPPED with the reason.
+// at edge sizes, each choice its own kernel, and the measurements the transfer step reports.
+// Without a usable GPU every test reports SKIPPED with the reason.
 #include <gtest/gtest.h>
 
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,16 +25,24 @@ namespace {
             GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason; \
     } while (0)
 
-const Lesson& L(int number) {
-    return *RunnableCatalog().FindLesson(number);
+// The chapter's lessons by id.
+const char* const kGlobalVsShared = "basics/global-vs-shared";
+const char* const kBranchDivergence = "basics/branch-divergence";
+const char* const kCoalescing = "basics/coalescing";
+const char* const kPinnedTransfers = "basics/pinned-transfers";
+
+const Lesson& L(const std::string& id) {
+    const Lesson* l = RunnableCatalog().FindLesson(id);
+    if (!l) throw std::logic_error("no lesson " + id);
+    return *l;
 }
 
 // Element counts: empty, single, around a warp, a block, a tile of 32 x 32, and primes.
 const uint64_t kCounts[] = {
     0, 1, 2, 3, 31, 32, 33, 255, 257, 1023, 1025, 4099, 65521, 65537, (1u << 20) + 7};
 
-RunResult RunOnce(Session& session, int lesson, uint64_t count, const RawParams& params,
-                  const std::string& data = "random") {
+RunResult RunOnce(Session& session, const std::string& lesson, uint64_t count,
+                  const RawParams& params, const std::string& data = "random") {
     RunOptions o;
     o.Set("size", std::to_string(count * sizeof(float)));
     o.Set("data", data);
@@ -52,7 +61,7 @@ std::string Describe(uint64_t count, const RawParams& params) {
 
 }  // namespace
 
-TEST(GpuBasics, Lesson15EveryVariantRowCountBlockAndEdgeSize) {
+TEST(GpuBasics, GlobalVsSharedEveryVariantRowCountBlockAndEdgeSize) {
     REQUIRE_GPU();
     Session session(RunnableCatalog());
     for (const char* variant : kVecMatNames)
@@ -60,28 +69,28 @@ TEST(GpuBasics, Lesson15EveryVariantRowCountBlockAndEdgeSize) {
             for (const char* block : {"32", "96", "256", "1024"})
                 for (uint64_t count : kCounts) {
                     const RawParams p{{"variant", variant}, {"rows", rows}, {"block", block}};
-                    const RunResult r = RunOnce(session, 15, count, p);
+                    const RunResult r = RunOnce(session, kGlobalVsShared, count, p);
                     ASSERT_TRUE(r.verified) << Describe(count, p) << ": " << r.check_message;
                 }
     // All ones: every partial sum is an integer, so y must be exact (= rows).
-    const RunResult r = RunOnce(session, 15, 1u << 20, {{"rows", "1000"}}, "ones");
+    const RunResult r = RunOnce(session, kGlobalVsShared, 1u << 20, {{"rows", "1000"}}, "ones");
     ASSERT_TRUE(r.verified) << r.check_message;
     EXPECT_EQ(r.Value("max_error").value_or(-1), 0.0);
 }
 
-TEST(GpuBasics, Lesson16EveryDivergencePatternBlockAndEdgeSize) {
+TEST(GpuBasics, BranchDivergenceEveryPatternBlockAndEdgeSize) {
     REQUIRE_GPU();
     Session session(RunnableCatalog());
     for (const char* divergence : kDivergenceNames)
         for (const char* block : {"32", "96", "256", "1024"})
             for (uint64_t count : kCounts) {
                 const RawParams p{{"divergence", divergence}, {"block", block}};
-                const RunResult r = RunOnce(session, 16, count, p);
+                const RunResult r = RunOnce(session, kBranchDivergence, count, p);
                 ASSERT_TRUE(r.verified) << Describe(count, p) << ": " << r.check_message;
             }
 }
 
-TEST(GpuBasics, Lesson17EveryStrideOffsetBlockAndEdgeSize) {
+TEST(GpuBasics, CoalescingEveryStrideOffsetBlockAndEdgeSize) {
     REQUIRE_GPU();
     Session session(RunnableCatalog());
     for (unsigned stride : kStrides)
@@ -90,18 +99,18 @@ TEST(GpuBasics, Lesson17EveryStrideOffsetBlockAndEdgeSize) {
                 for (uint64_t count : kCounts) {
                     const RawParams p{
                         {"stride", std::to_string(stride)}, {"offset", offset}, {"block", block}};
-                    const RunResult r = RunOnce(session, 17, count, p);
+                    const RunResult r = RunOnce(session, kCoalescing, count, p);
                     ASSERT_TRUE(r.verified) << Describe(count, p) << ": " << r.check_message;
                 }
 }
 
-TEST(GpuBasics, Lesson18EveryKindOfHostMemoryAndEdgeSize) {
+TEST(GpuBasics, PinnedTransfersEveryKindOfHostMemoryAndEdgeSize) {
     REQUIRE_GPU();
     Session session(RunnableCatalog());
     for (const char* memory : kMemoryNames)
         for (uint64_t count : kCounts) {
             const RawParams p{{"memory", memory}};
-            const RunResult r = RunOnce(session, 18, count, p);
+            const RunResult r = RunOnce(session, kPinnedTransfers, count, p);
             ASSERT_TRUE(r.verified) << Describe(count, p) << ": " << r.check_message;
             EXPECT_TRUE(r.Part("h2d").has_value());
             EXPECT_GE(r.Value("alloc_pageable_ms").value_or(-1), 0.0);
@@ -112,7 +121,7 @@ TEST(GpuBasics, Lesson18EveryKindOfHostMemoryAndEdgeSize) {
 TEST(GpuBasics, EachChoiceRunsItsOwnKernel) {
     REQUIRE_GPU();
     Session session(RunnableCatalog());
-    auto kernels = [&](int lesson, const std::string& param,
+    auto kernels = [&](const std::string& lesson, const std::string& param,
                        const std::vector<std::string>& values) {
         std::set<std::string> names;
         for (const std::string& v : values) {
@@ -123,11 +132,13 @@ TEST(GpuBasics, EachChoiceRunsItsOwnKernel) {
         }
         return names.size();
     };
-    EXPECT_EQ(kernels(15, "variant", {kVecMatNames.begin(), kVecMatNames.end()}), 3u);
-    EXPECT_EQ(kernels(16, "divergence", {kDivergenceNames.begin(), kDivergenceNames.end()}), 6u);
+    EXPECT_EQ(kernels(kGlobalVsShared, "variant", {kVecMatNames.begin(), kVecMatNames.end()}), 3u);
+    EXPECT_EQ(kernels(kBranchDivergence, "divergence",
+                      {kDivergenceNames.begin(), kDivergenceNames.end()}),
+              6u);
     std::vector<std::string> strides;
     for (unsigned s : kStrides) strides.push_back(std::to_string(s));
-    EXPECT_EQ(kernels(17, "stride", strides), 6u);
+    EXPECT_EQ(kernels(kCoalescing, "stride", strides), 6u);
 }
 
 // The lesson's claim, and proof that the compiler kept the 128 cases apart: a warp split 32
@@ -141,7 +152,7 @@ TEST(GpuBasics, ThirtyTwoWayDivergenceIsMuchSlowerThanNone) {
         o.Set("divergence", divergence);
         o.reps = 5;
         o.measure_ceilings = false;
-        const RunResult r = session.Run(L(16), o);
+        const RunResult r = session.Run(L(kBranchDivergence), o);
         EXPECT_TRUE(r.verified) << r.check_message;
         return r.median_ms;
     };
@@ -149,8 +160,8 @@ TEST(GpuBasics, ThirtyTwoWayDivergenceIsMuchSlowerThanNone) {
     EXPECT_GT(split, 4 * none) << "none " << none << " ms, 32-way " << split << " ms";
 }
 
-// Lesson 18 reports what allocating cost and, for locked memory, the break-even.
-TEST(GpuBasics, Lesson18ReportsAllocationCostsAndBreakEven) {
+// The transfer step reports what allocating cost and, for locked memory, the break-even.
+TEST(GpuBasics, PinnedTransfersReportsAllocationCostsAndBreakEven) {
     REQUIRE_GPU();
     Session session(RunnableCatalog());
     for (const char* memory : {"pinned", "registered"}) {
@@ -158,7 +169,7 @@ TEST(GpuBasics, Lesson18ReportsAllocationCostsAndBreakEven) {
         o.Set("size", "64MiB");
         o.Set("memory", memory);
         o.reps = 3;
-        const RunResult r = session.Run(L(18), o);
+        const RunResult r = session.Run(L(kPinnedTransfers), o);
         ASSERT_TRUE(r.verified) << r.check_message;
         EXPECT_GT(r.Value(std::string(memory) == "pinned" ? "alloc_pinned_ms" : "register_ms")
                       .value_or(-1),

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -25,11 +26,33 @@ namespace {
             GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason; \
     } while (0)
 
+const Chapter& GemmChapter() {
+    const Chapter* chapter = RunnableCatalog().FindChapter("gemm");
+    if (!chapter) throw std::logic_error("the catalogue has no gemm chapter");
+    return *chapter;
+}
+
+// The chapter's GPU steps, in the catalogue's order.
 std::vector<const Lesson*> GemmLessons() {
     std::vector<const Lesson*> out;
-    for (const Lesson& l : RunnableCatalog().lessons())
-        if (l.chapter == "gemm" && l.kind == StepKind::kGpu) out.push_back(&l);
+    for (const Lesson* l : RunnableCatalog().LessonsOf(GemmChapter()))
+        if (l->kind == StepKind::kGpu) out.push_back(l);
     return out;
+}
+
+// The ceiling the step's declared work holds it to: the TF32 one for the tensor-core steps.
+Bound DeclaredBound(const Lesson& lesson) {
+    ParamValues p;
+    for (const char* d : {"m", "n", "k"}) p.Set(d, ParamValue::Number(64));
+    const std::optional<Work> work = EstimateWork(lesson, GemmChapter(), p);
+    return work ? work->bound : Bound::kNone;
+}
+
+// The first GPU step that is (or is not) a library call and is held to `bound`.
+const Lesson* FindStep(bool library, Bound bound) {
+    for (const Lesson* l : GemmLessons())
+        if (l->library == library && DeclaredBound(*l) == bound) return l;
+    return nullptr;
 }
 
 // The values of the lesson's configuration control: every tile, or three block sizes, or
@@ -45,9 +68,10 @@ std::vector<std::pair<std::string, std::string>> Configurations(const Lesson& le
     return out;
 }
 
+// A tensor-core kernel of our own needs compute capability 8.0 (cuBLAS falls back by itself).
 bool Tf32Unsupported(const Lesson& lesson) {
     const DeviceInfo& d = GetDevices().devices[0];
-    return lesson.number == 41 && d.cc_major < 8;
+    return !lesson.library && DeclaredBound(lesson) == Bound::kTf32 && d.cc_major < 8;
 }
 
 struct Shape {
@@ -65,18 +89,23 @@ TEST(GpuGemm, AnFp32StepDoesNotMeasureTheTf32Ceiling) {
     RunOptions o;
     for (const char* d : {"m", "n", "k"}) o.Set(d, "64");
     o.reps = 1;
-    const RunResult r = session.Run(*RunnableCatalog().FindLesson(40), o);
+    const Lesson* cublas = FindStep(true, Bound::kFp32);
+    ASSERT_NE(cublas, nullptr) << "no fp32 library step";
+    const RunResult r = session.Run(*cublas, o);
     ASSERT_TRUE(r.verified) << r.check_message;
     EXPECT_EQ(r.work.bound, Bound::kFp32);
     EXPECT_EQ(KnownTf32Ceiling(0).gflops, 0) << "measured without a tensor-core step";
 }
 
 // The TF32 ceiling (cuBLAS's own TF32 SGEMM) is above the fp32 peak on sm_80 and later, measured
-// once in well under a second, and lesson 42 at 4096^3 reaches 50-110% of it; lesson 41 is
-// held to the same figure. Below sm_80 there is none, with the reason.
-TEST(GpuGemm, Tf32CeilingIsAboveFp32AndLesson42IsHeldToIt) {
+// once in well under a second, and cuBLAS's TF32 step at 4096^3 reaches 50-110% of it; the WMMA
+// step is held to the same figure. Below sm_80 there is none, with the reason.
+TEST(GpuGemm, Tf32CeilingIsAboveFp32AndCublasTf32IsHeldToIt) {
     REQUIRE_GPU();
-    const Registry& reg = RunnableCatalog();  // registers the measurement
+    const Registry& reg = RunnableCatalog();
+    const Lesson* cublas_tf32 = FindStep(true, Bound::kTf32);
+    const Lesson* wmma = FindStep(false, Bound::kTf32);
+    ASSERT_TRUE(cublas_tf32 && wmma) << "no TF32 library step, or no TF32 kernel of our own";
     const DeviceInfo& d = GetDevices().devices[0];
     if (d.cc_major < 8) {
         const Tf32Ceiling none = GetTf32Ceiling(0);
@@ -100,14 +129,14 @@ TEST(GpuGemm, Tf32CeilingIsAboveFp32AndLesson42IsHeldToIt) {
     Session session(reg);
     RunOptions o;
     for (const char* dim : {"m", "n", "k"}) o.Set(dim, "4096");
-    const RunResult r = session.Run(*reg.FindLesson(42), o);
+    const RunResult r = session.Run(*cublas_tf32, o);
     ASSERT_TRUE(r.verified) << r.check_message;
     EXPECT_EQ(r.work.bound, Bound::kTf32);
     ASSERT_TRUE(r.ceiling && r.pct_of_ceiling && r.gflops);
     EXPECT_EQ(*r.ceiling, tf32.gflops);
     EXPECT_TRUE(r.ceiling_note.empty()) << r.ceiling_note;
-    std::printf("lesson 42 at 4096^3: %.3f ms, %.0f GFLOP/s, %.1f%% of the TF32 ceiling\n",
-                r.median_ms, *r.gflops, *r.pct_of_ceiling);
+    std::printf("%s at 4096^3: %.3f ms, %.0f GFLOP/s, %.1f%% of the TF32 ceiling\n",
+                cublas_tf32->id.c_str(), r.median_ms, *r.gflops, *r.pct_of_ceiling);
     EXPECT_GT(*r.pct_of_ceiling, 50.0);
     EXPECT_LT(*r.pct_of_ceiling, 110.0);
     ASSERT_TRUE(r.attainable_gflops);
@@ -116,17 +145,17 @@ TEST(GpuGemm, Tf32CeilingIsAboveFp32AndLesson42IsHeldToIt) {
     RunOptions small;
     for (const char* dim : {"m", "n", "k"}) small.Set(dim, "1024");
     small.reps = 3;
-    const RunResult r41 = session.Run(*reg.FindLesson(41), small);
-    ASSERT_TRUE(r41.verified) << r41.check_message;
-    EXPECT_EQ(r41.work.bound, Bound::kTf32);
-    ASSERT_TRUE(r41.ceiling);
-    EXPECT_EQ(*r41.ceiling, tf32.gflops);
+    const RunResult rw = session.Run(*wmma, small);
+    ASSERT_TRUE(rw.verified) << rw.check_message;
+    EXPECT_EQ(rw.work.bound, Bound::kTf32);
+    ASSERT_TRUE(rw.ceiling);
+    EXPECT_EQ(*rw.ceiling, tf32.gflops);
 }
 
 TEST(GpuGemm, EveryStepAndConfigurationAtEdgeShapes) {
     REQUIRE_GPU();
     Session session(RunnableCatalog());
-    ASSERT_EQ(GemmLessons().size(), 11u);
+    ASSERT_FALSE(GemmLessons().empty());
     for (const Lesson* lesson : GemmLessons())
         for (const auto& [name, value] : Configurations(*lesson))
             for (const Shape& s : kShapes)
@@ -153,18 +182,16 @@ TEST(GpuGemm, EveryStepAndConfigurationAtEdgeShapes) {
                     EXPECT_EQ(r.work.flops, 2 * s.m * s.n * s.k) << what;
                     EXPECT_EQ(r.work.bytes_read, (s.m * s.k + s.k * s.n) * 4) << what;
                     EXPECT_EQ(r.work.bytes_written, s.m * s.n * 4) << what;
-                    // The tensor-core steps are held to the TF32 peak, the others to fp32's.
-                    EXPECT_EQ(r.work.bound, lesson->number == 41 || lesson->number == 42
-                                                ? Bound::kTf32
-                                                : Bound::kFp32)
-                        << what;
+                    // The run is held to the ceiling its declaration predicts: the TF32 peak
+                    // for the tensor-core steps, fp32's for the others.
+                    EXPECT_EQ(r.work.bound, DeclaredBound(*lesson)) << what;
                 }
 }
 
 TEST(GpuGemm, TooLargeIsAClearUsageError) {
     REQUIRE_GPU();
     Session session(RunnableCatalog());
-    const Lesson* lesson = RunnableCatalog().FindLesson("gemm/38-warp-tiling");
+    const Lesson* lesson = RunnableCatalog().FindLesson("gemm/warp-tiling");
     ASSERT_NE(lesson, nullptr);
     RunOptions o;
     o.Set("m", "32768");
@@ -189,7 +216,7 @@ TEST(GpuGemm, EveryTileReportsItsKernelsResources) {
     for (const Lesson* lesson : GemmLessons()) {
         const ParamSpec* tile = lesson->FindParam("tile");
         if (!tile || Tf32Unsupported(*lesson)) continue;
-        ASSERT_GE(tile->choices.size(), 4u) << lesson->id;
+        ASSERT_FALSE(tile->choices.empty()) << lesson->id;
         for (const std::string& c : tile->choices) {
             ParamValues p;
             p.Set("tile", ParamValue::Choice(c));

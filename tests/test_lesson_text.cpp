@@ -11,8 +11,8 @@
 
 #include "catalog.h"
 #include "declare.h"
-#include "lesson_text.h"
 #include "resources.h"
+#include "text/lesson_text.h"
 #include "text_links.h"
 
 using namespace lessons;

@@ -2,11 +2,21 @@
 #include <gtest/gtest.h>
 
 #include "catalog.h"
-#include "roofline.h"
-#include "ui.h"
+#include "charts/roofline.h"
+#include "panels/ui.h"
+#include "probe.h"
 
 using namespace lessons;
 using namespace lessons::app;
+
+namespace {
+
+// The device facts of an info reply whose device list is `devices`.
+DeviceFacts Info(const Json& devices) {
+    return DeviceFactsFromInfo(Json{{"type", "info"}, {"devices", devices}});
+}
+
+}  // namespace
 
 TEST(Roofline, AttainableIsTheLowerOfPeakAndSlope) {
     EXPECT_DOUBLE_EQ(Attainable(60000, 3000, 0.25), 750);   // lesson 25: memory-bound
@@ -27,16 +37,16 @@ TEST(Roofline, AttainableIsTheLowerOfPeakAndSlope) {
 TEST(Roofline, RoofFromTheWorkersInfo) {
     const Json devices = Json::parse(R"([{"name":"NVIDIA H100 80GB HBM3","ceilings":{
         "read_gbps":3150.5,"copy_gbps":3001,"fp32_gflops":51200,"h2d_gbps":54}}])");
-    const Roof roof = RoofFromInfo(devices);
+    const Roof roof = RoofFromInfo(Info(devices));
     EXPECT_EQ(roof.device, "NVIDIA H100 80GB HBM3");
     EXPECT_DOUBLE_EQ(roof.read_gbps, 3150.5);
     EXPECT_DOUBLE_EQ(roof.copy_gbps, 3001);
     EXPECT_DOUBLE_EQ(roof.fp32_gflops, 51200);
     EXPECT_DOUBLE_EQ(roof.Bandwidth(), 3150.5);
     EXPECT_FALSE(roof.recorded);
-    EXPECT_FALSE(RoofFromInfo(Json::array()).Any());
+    EXPECT_FALSE(RoofFromInfo(Info(Json::array())).Any());
     EXPECT_FALSE(
-        RoofFromInfo(Json::parse(R"([{"name":"x","ceilings":{"read_gbps":null}}])")).Any());
+        RoofFromInfo(Info(Json::parse(R"([{"name":"x","ceilings":{"read_gbps":null}}])"))).Any());
 }
 
 namespace {
@@ -143,7 +153,7 @@ TEST(Roofline, RecordedRoofFromTheCeilingsResultsCarry) {
 TEST(Roofline, Tf32RoofAndTheTensorCorePointsUnderIt) {
     const Json devices = Json::parse(R"([{"name":"H100","ceilings":{
         "read_gbps":3000,"copy_gbps":2800,"fp32_gflops":60000,"tf32_gflops":400000}}])");
-    EXPECT_DOUBLE_EQ(RoofFromInfo(devices).tf32_gflops, 400000);
+    EXPECT_DOUBLE_EQ(RoofFromInfo(Info(devices)).tf32_gflops, 400000);
 
     // 4096^3 in 0.4 ms: 343.6 TFLOP/s at intensity 682.7.
     const uint64_t flops = 137438953472, bytes = 201326592;
@@ -192,12 +202,13 @@ TEST(Roofline, Tf32RoofAndTheTensorCorePointsUnderIt) {
         "read_gbps":3000,"copy_gbps":2800,"fp32_gflops":60000,"tf32_gflops":null}}])");
     std::vector<StoredResult> live = {
         Result(42, "gemm", bytes, flops, Bound::kTf32, 0.4, false, 4)};
-    EXPECT_DOUBLE_EQ(CurrentRoof(untested, live).tf32_gflops, 0);
+    EXPECT_DOUBLE_EQ(CurrentRoof(Info(untested), live).tf32_gflops, 0);
     live[0].result.ceiling = 410000;
-    EXPECT_DOUBLE_EQ(CurrentRoof(untested, live).tf32_gflops, 410000);
-    EXPECT_FALSE(CurrentRoof(untested, live).recorded);
-    EXPECT_DOUBLE_EQ(CurrentRoof(devices, live).tf32_gflops, 400000) << "the info's own first";
-    EXPECT_TRUE(CurrentRoof(Json::array(), results).recorded);
+    EXPECT_DOUBLE_EQ(CurrentRoof(Info(untested), live).tf32_gflops, 410000);
+    EXPECT_FALSE(CurrentRoof(Info(untested), live).recorded);
+    EXPECT_DOUBLE_EQ(CurrentRoof(Info(devices), live).tf32_gflops, 400000)
+        << "the info's own first";
+    EXPECT_TRUE(CurrentRoof(Info(Json::array()), results).recorded);
 }
 
 namespace {
@@ -216,24 +227,26 @@ public:
 
 }  // namespace
 
-// The recorded H100 results (assets/reference): lessons 41 and 42, recorded before the TF32
+// The recorded H100 results (assets/reference): the tensor-core steps, recorded before the TF32
 // ceiling, adopt their bound in the controller; the roof's TF32 figure is above the fp32 peak
 // and every TF32 point sits under it.
 TEST(Roofline, RecordedReferenceResultsGiveATf32RoofAboveFp32) {
     Controller c(
         Catalog(), [] { return std::make_unique<NoWorker>(); }, LoadRecordedResults(nullptr));
-    const Roof roof = CurrentRoof(Json::array(), c.results());
+    const Roof roof = CurrentRoof(Info(Json::array()), c.results());
+    const int wmma = Catalog().FindLesson("gemm/wmma-tf32")->number;
+    const int cublas = Catalog().FindLesson("gemm/cublas-tf32")->number;
     ASSERT_GT(roof.fp32_gflops, 0);
     ASSERT_GT(roof.tf32_gflops, 2 * roof.fp32_gflops);
     int tf32_points = 0;
     for (const RooflinePoint& p : RooflinePoints(c.results(), roof)) {
-        if (p.lesson != 41 && p.lesson != 42) continue;
+        if (p.lesson != wmma && p.lesson != cublas) continue;
         ++tf32_points;
         EXPECT_LE(p.gflops, p.roof_gflops * 1.0000001) << p.lesson << " " << p.intensity;
     }
     EXPECT_GT(tf32_points, 0);
     for (const StoredResult& s : c.results())
-        if (s.result.lesson == 41 || s.result.lesson == 42) {
+        if (s.result.lesson == wmma || s.result.lesson == cublas) {
             EXPECT_EQ(s.result.work.bound, Bound::kTf32) << s.result.lesson;
             // A percentage only of the TF32 ceiling the run measured, never of fp32's.
             if (s.result.pct_of_ceiling) {
@@ -248,10 +261,10 @@ TEST(Roofline, RecordedReferenceResultsGiveATf32RoofAboveFp32) {
 // (no worker: one that cannot start).
 namespace {
 
-RunResult Recorded(int number, uint64_t flops, Bound bound, double ceiling) {
-    const Lesson& l = *Catalog().FindLesson(number);
+RunResult Recorded(const char* id, uint64_t flops, Bound bound, double ceiling) {
+    const Lesson& l = *Catalog().FindLesson(id);
     RunResult r;
-    r.lesson = number;
+    r.lesson = l.number;
     r.id = l.id;
     r.title = l.title;
     r.chapter = l.chapter;
@@ -278,6 +291,8 @@ TEST(RooflinePage, DrawsEveryPointOnThePageAndTwoInTheInset) {
     io.DisplaySize = ImVec2(1500, 940);
     io.DeltaTime = 1.0f / 60;
     UiState ui;
+    Probe probe;
+    ui.probe = &probe;
     ui.settings.scale = 1;
     ui.fonts = BuildFonts(1.0f, UiTexts(Catalog()));
     unsigned char* pixels;
@@ -286,9 +301,11 @@ TEST(RooflinePage, DrawsEveryPointOnThePageAndTwoInTheInset) {
     ui.fonts_dirty = false;
     const uint64_t n = uint64_t(1) << 28;  // floats in 1 GiB
     Controller c(Catalog(), [] { return std::make_unique<NoWorker>(); },
-                 {Recorded(23, n, Bound::kRead, 3100), Recorded(24, n, Bound::kRead, 3100),
-                  Recorded(25, n, Bound::kRead, 3100), Recorded(43, n * 129, Bound::kFp32, 51000),
-                  Recorded(4, 0, Bound::kCopy, 3000)});
+                 {Recorded("reduce/v3-unrolled-last-warp", n, Bound::kRead, 3100),
+                  Recorded("reduce/v4-warp-shuffle", n, Bound::kRead, 3100),
+                  Recorded("reduce/v5-vectorized-one-pass", n, Bound::kRead, 3100),
+                  Recorded("roofline/roofline", n * 129, Bound::kFp32, 51000),
+                  Recorded("split/one-thread-per-pair", 0, Bound::kCopy, 3000)});
     c.Start();
     auto frame = [&] {
         c.Update();
@@ -296,21 +313,21 @@ TEST(RooflinePage, DrawsEveryPointOnThePageAndTwoInTheInset) {
         DrawUi(ui, c, Catalog());
         ImGui::Render();
     };
-    SelectLesson(ui, Catalog(), 43);
+    SelectLesson(ui, Catalog(), "roofline/roofline");
     frame();
     frame();
-    EXPECT_EQ(ui.machine.roof_points, 4) << "lessons 23, 24, 25 and 43; lesson 4 has no flops";
+    EXPECT_EQ(probe.roof_points, 4) << "reduce v3, v4, v5 and the roofline's own; 1.4 has no flops";
     for (const char* r : {"roofline_chart", "measure_ceilings", "bench_chapter", "run_benchmark"})
-        EXPECT_TRUE(ui.rects.count(r)) << r;
-    SelectLesson(ui, Catalog(), 25);
+        EXPECT_TRUE(probe.rects.count(r)) << r;
+    SelectLesson(ui, Catalog(), "reduce/v5-vectorized-one-pass");
     frame();
     frame();
-    EXPECT_TRUE(ui.rects.count("roofline_inset"));
-    EXPECT_EQ(ui.machine.roof_points, 2) << "lesson 25 and its previous lesson, 24";
-    SelectLesson(ui, Catalog(), 4);
+    EXPECT_TRUE(probe.rects.count("roofline_inset"));
+    EXPECT_EQ(probe.roof_points, 2) << "the lesson and its previous one";
+    SelectLesson(ui, Catalog(), "split/one-thread-per-pair");
     frame();
     frame();
-    EXPECT_FALSE(ui.rects.count("roofline_inset")) << "no flops: no inset chart";
-    EXPECT_TRUE(ui.rects.count("roofline_section"));
+    EXPECT_FALSE(probe.rects.count("roofline_inset")) << "no flops: no inset chart";
+    EXPECT_TRUE(probe.rects.count("roofline_section"));
     ImGui::DestroyContext();
 }

@@ -69,11 +69,12 @@ TEST(RooflineChapter, WorkAndBound) {
     EXPECT_EQ(IntensityWork(0, 64).bound, Bound::kCopy);     // nothing to do
 }
 
-TEST(RooflineChapter, LessonFortyThreeIsRegistered) {
-    const Lesson* l = Catalog().FindLesson(43);
+TEST(RooflineChapter, ItsLessonIsRegisteredAndDrawsTheWholeRoofline) {
+    const Lesson* l = Catalog().FindLesson("roofline/roofline");
     ASSERT_NE(l, nullptr);
-    EXPECT_EQ(l->id, "roofline/43-roofline");
+    EXPECT_EQ(Catalog().FindLesson("43"), l) << "its old number still finds it";
     EXPECT_EQ(l->kind, StepKind::kGpu);
+    EXPECT_TRUE(Catalog().ChapterOf(*l).whole_roofline);
     const ParamSpec* fmas = l->FindParam("fmas");
     ASSERT_NE(fmas, nullptr);
     EXPECT_EQ(fmas->Reject(ParamValue::Number(3)).empty(), false);

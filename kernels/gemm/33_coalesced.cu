@@ -29,8 +29,12 @@ cudaError_t Launch(int m, int n, int k, const float* a, const float* b, float* c
 }  // namespace
 
 // Launched with the `block` parameter's threads, not a tile.
-const GemmKernel kGemm33{std::nullopt, "gemm_33_coalesced_kernel",
-                         reinterpret_cast<const void*>(&gemm_33_coalesced_kernel), 0, &Launch, 0};
+const GemmKernel kGemm33{std::nullopt,
+                         "gemm_33_coalesced_kernel",
+                         reinterpret_cast<const void*>(&gemm_33_coalesced_kernel),
+                         0,
+                         &Launch,
+                         0};
 
 LESSONS_KERNELS(kGemm33);
 

@@ -46,8 +46,12 @@ cudaError_t LaunchTiled(int m, int n, int k, const float* a, const float* b, flo
 // The descriptor of `kKernel`, the instantiation of the kernel template `name` for tile T.
 template <GemmTile T, GemmKernelFn kKernel, size_t kDynamicSmem = 0>
 GemmKernel TiledKernel(const char* name, int min_cc = 0) {
-    return {T,           name, reinterpret_cast<const void*>(kKernel), kDynamicSmem,
-            &LaunchTiled<T, kKernel, kDynamicSmem>, min_cc};
+    return {T,
+            name,
+            reinterpret_cast<const void*>(kKernel),
+            kDynamicSmem,
+            &LaunchTiled<T, kKernel, kDynamicSmem>,
+            min_cc};
 }
 
 // cuBLAS SGEMM in plain fp32 (kernels/gemm/40_cublas_sgemm.cu). Each returns an empty string on

@@ -4,6 +4,7 @@
 // two by equality. The first of each table is the default. CUDA-free.
 #pragma once
 
+#include <initializer_list>
 #include <span>
 #include <string>
 
@@ -43,35 +44,35 @@ constexpr bool ThreadsAgree(std::span<const GemmTile> tiles) {
 
 // The tiles of the steps, by the file that compiles them.
 // kernels/gemm/34_shared_memory_tiles.cu: one output per thread.
-constexpr GemmTile kTiles34[] = {
+inline constexpr GemmTile kTiles34[] = {
     {.threads = 256, .bm = 16, .bn = 16, .bk = 64},
     {.threads = 1024, .bm = 32, .bn = 32, .bk = 32},
     {.threads = 256, .bm = 16, .bn = 16, .bk = 16},
     {.threads = 64, .bm = 8, .bn = 8, .bk = 8},
 };
 // kernels/gemm/35_1d_register_blocking.cu: TM outputs of one column per thread.
-constexpr GemmTile kTiles35[] = {
+inline constexpr GemmTile kTiles35[] = {
     {.threads = 512, .bm = 128, .bn = 64, .bk = 8, .tm = 16},
     {.threads = 512, .bm = 64, .bn = 64, .bk = 8, .tm = 8},
     {.threads = 256, .bm = 64, .bn = 64, .bk = 8, .tm = 16},
     {.threads = 256, .bm = 32, .bn = 32, .bk = 8, .tm = 4},
 };
 // kernels/gemm/36_2d_register_blocking.cu: TM × TN outputs per thread.
-constexpr GemmTile kTiles36[] = {
+inline constexpr GemmTile kTiles36[] = {
     {.threads = 256, .bm = 64, .bn = 64, .bk = 16, .tm = 4, .tn = 4},
     {.threads = 128, .bm = 64, .bn = 128, .bk = 8, .tm = 8, .tn = 8},
     {.threads = 64, .bm = 64, .bn = 64, .bk = 8, .tm = 8, .tn = 8},
     {.threads = 256, .bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 8},
 };
 // kernels/gemm/37_vectorized_transposed_a.cu: TM × TN outputs per thread, in fours.
-constexpr GemmTile kTiles37[] = {
+inline constexpr GemmTile kTiles37[] = {
     {.threads = 256, .bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 8},
     {.threads = 256, .bm = 64, .bn = 64, .bk = 16, .tm = 4, .tn = 4},
     {.threads = 256, .bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 8},
     {.threads = 128, .bm = 64, .bn = 128, .bk = 8, .tm = 8, .tn = 8},
 };
 // kernels/gemm/38_warp_tiling.cu: a warp tile of 64 × 32 or 32 × 64, 8 × 8 per thread.
-constexpr GemmTile kTiles38[] = {
+inline constexpr GemmTile kTiles38[] = {
     {.threads = 256, .bm = 128, .bn = 128, .bk = 16, .wm = 64, .wn = 32},
     {.threads = 256, .bm = 128, .bn = 128, .bk = 8, .wm = 64, .wn = 32},
     {.threads = 128, .bm = 128, .bn = 64, .bk = 16, .wm = 64, .wn = 32},
@@ -79,7 +80,7 @@ constexpr GemmTile kTiles38[] = {
 };
 // kernels/gemm/39_double_buffering.cu: warp tiles, a pipeline of `stages` tiles; a thread
 // computes (WM / 4) × (WN / 8).
-constexpr GemmTile kTiles39[] = {
+inline constexpr GemmTile kTiles39[] = {
     {.threads = 256, .bm = 128, .bn = 256, .bk = 8, .wm = 64, .wn = 64, .stages = 3},
     {.threads = 256, .bm = 128, .bn = 256, .bk = 8, .wm = 64, .wn = 64, .stages = 2},
     {.threads = 256,
@@ -100,7 +101,7 @@ constexpr GemmTile kTiles39[] = {
      .min_blocks = 3},
 };
 // kernels/gemm/41_wmma_tf32.cu: warp tiles of 16 × 16 × 8 TF32 fragments, BK = 16.
-constexpr GemmTile kTiles41[] = {
+inline constexpr GemmTile kTiles41[] = {
     {.threads = 128, .bm = 128, .bn = 128, .bk = 16, .wm = 64, .wn = 64, .min_blocks = 2},
     {.threads = 256, .bm = 128, .bn = 256, .bk = 16, .wm = 64, .wn = 64},
     {.threads = 256, .bm = 128, .bn = 128, .bk = 16, .wm = 64, .wn = 32, .min_blocks = 2},
@@ -115,43 +116,58 @@ static_assert(ThreadsAgree(kTiles38), "a tile's threads differ from what its sha
 static_assert(ThreadsAgree(kTiles39), "a tile's threads differ from what its shape takes");
 static_assert(ThreadsAgree(kTiles41), "a tile's threads differ from what its shape takes");
 
+// "128x128x16": sizes joined by 'x'.
+inline std::string TileDims(std::initializer_list<int> sizes) {
+    std::string out;
+    for (int size : sizes) {
+        if (!out.empty()) out += 'x';
+        out += std::to_string(size);
+    }
+    return out;
+}
+
 // The tile's name, the `tile` parameter's value (recorded results store it): threads, block
 // tile BM×BN×BK, then the thread tile TM×TN (when a thread computes more than one output) or
 // the warp tile wWM×WN, then the pipeline's stages sN: "256t-16x16x64", "512t-128x64x8-16x1",
 // "256t-128x128x16-w64x32", "256t-128x256x8-w64x64-s3". `min_blocks` is not in it.
 inline std::string TileName(const GemmTile& t) {
-    using std::to_string;
-    std::string name = to_string(t.threads) + "t-" + to_string(t.bm) + "x" + to_string(t.bn) +
-                       "x" + to_string(t.bk);
-    if (t.wm)
-        name += "-w" + to_string(t.wm) + "x" + to_string(t.wn);
-    else if (t.tm * t.tn > 1)
-        name += "-" + to_string(t.tm) + "x" + to_string(t.tn);
-    if (t.stages) name += "-s" + to_string(t.stages);
+    std::string name = std::to_string(t.threads);
+    name += "t-";
+    name += TileDims({t.bm, t.bn, t.bk});
+    if (t.wm) {
+        name += "-w";
+        name += TileDims({t.wm, t.wn});
+    } else if (t.tm * t.tn > 1) {
+        name += '-';
+        name += TileDims({t.tm, t.tn});
+    }
+    if (t.stages) {
+        name += "-s";
+        name += std::to_string(t.stages);
+    }
     return name;
 }
 
 // What the name says, in words (`zh`: in Chinese): "256 threads, block tile 128x128x16, warp
 // tile 64x32, 64 outputs per thread".
 inline std::string TileDescription(const GemmTile& t, bool zh) {
-    using std::to_string;
-    const std::string threads = to_string(t.threads);
-    const std::string block = to_string(t.bm) + "x" + to_string(t.bn) + "x" + to_string(t.bk);
+    const std::string threads = std::to_string(t.threads), block = TileDims({t.bm, t.bn, t.bk});
     std::string out =
         zh ? threads + " 个线程，线程块分块 " + block : threads + " threads, block tile " + block;
     if (t.wm) {
-        const std::string warp = to_string(t.wm) + "x" + to_string(t.wn);
-        const std::string per_thread = to_string(t.wm * t.wn / 32);
+        const std::string warp = TileDims({t.wm, t.wn});
+        const std::string per_thread = std::to_string(t.wm * t.wn / 32);
         out += zh ? "，线程束分块 " + warp + "，每线程 " + per_thread + " 个输出"
                   : ", warp tile " + warp + ", " + per_thread + " outputs per thread";
     } else if (t.tm * t.tn > 1) {
-        const std::string per_thread = to_string(t.tm) + "x" + to_string(t.tn);
-        out += zh ? "，每线程 " + per_thread + " 个输出" : ", " + per_thread + " outputs per thread";
+        const std::string per_thread = TileDims({t.tm, t.tn});
+        out +=
+            zh ? "，每线程 " + per_thread + " 个输出" : ", " + per_thread + " outputs per thread";
     } else {
         out += zh ? "，每线程 1 个输出" : ", one output per thread";
     }
     if (t.stages) {
-        const std::string stages = to_string(t.stages);
+        const std::string stages = std::to_string(t.stages);
         out += zh ? "，" + stages + " 级流水线" : ", " + stages + "-stage pipeline";
     }
     return out;

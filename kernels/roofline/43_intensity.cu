@@ -1,4 +1,4 @@
-// Lesson 43: one kernel at any arithmetic intensity, to measure the roofline itself.
+// The roofline: one kernel at any arithmetic intensity, to measure the roofline itself.
 // Each thread reads one float, runs `fmas` fused multiply-adds on it in two independent chains
 // (two FMAs in flight per thread), and writes one float: 8 bytes and 2 * fmas + 1 flops per
 // element. Few FMAs leave it bound by memory bandwidth, many by the fp32 peak.
@@ -29,10 +29,12 @@ cudaError_t Launch(const float* x, float* y, uint64_t n, int fmas, int block, in
     return cudaGetLastError();
 }
 
-}  // namespace
-
 const IntensityKernel kRoofline43 = {"roofline_43_intensity_kernel",
                                      reinterpret_cast<const void*>(&roofline_43_intensity_kernel),
                                      &Launch};
+
+}  // namespace
+
+LESSONS_KERNELS(kRoofline43);
 
 }  // namespace lessons::roofline

@@ -1,10 +1,13 @@
-// Chapter 6, the roofline: the GPU step's kernel (device code only) and what the harness needs
-// to launch and query it.
+// Chapter 6, the roofline: the GPU step's kernel (device code only). The kernel file
+// registers, beside its kernel, what the harness needs to launch and query it
+// (LESSONS_KERNELS).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
+
+#include "kernel_family.h"
 
 namespace lessons::roofline {
 
@@ -15,6 +18,5 @@ struct IntensityKernel {
     cudaError_t (*launch)(const float* x, float* y, uint64_t n, int fmas, int block, int grid,
                           cudaStream_t stream);
 };
-extern const IntensityKernel kRoofline43;
 
 }  // namespace lessons::roofline

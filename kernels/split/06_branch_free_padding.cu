@@ -1,6 +1,6 @@
 // Branch-free padding: no edge branches, no idle threads.
-// The one-thread-per-pair kernel tests every even position and checks on every thread whether it is at
-// the first or last byte. Here the device buffer is padded with zeros to a whole number of
+// The one-thread-per-pair kernel tests every even position and checks on every thread whether it is
+// at the first or last byte. Here the device buffer is padded with zeros to a whole number of
 // blocks (plus one byte), and each thread tests an odd position i: the pair may start at i - 1
 // or at i, and both neighbours always exist. Zeros never form a pair, so the padding finds
 // nothing, and the grid has no threads past the end.

@@ -153,8 +153,8 @@ template <Output kOutput>
 SplitKernel Variant(const char* name) {
     return {
         .name = name,
-        .kernel = reinterpret_cast<const void*>(
-            &split_10_vector_loads_block_compaction_kernel<kOutput>),
+        .kernel =
+            reinterpret_cast<const void*>(&split_10_vector_loads_block_compaction_kernel<kOutput>),
         .launch = &Launch<kOutput>,
         .dynamic_smem = &DynamicSmem<kOutput>,
         .blocks = &Blocks,

@@ -1,9 +1,9 @@
 // Overlapped chunks: hide the copy behind the scan.
 // The buffer travels in chunks, each on one of several streams, and each chunk is scanned (by
-// the vector-loads step's kernel) as soon as it has arrived, while the next chunks are still crossing
-// PCIe: the copy engine and the SMs work at the same time, and the end-to-end time approaches
-// that of the copy alone. Each chunk's copy brings one byte more, so a pair that straddles two
-// chunks is seen, once, by the chunk where it starts.
+// the vector-loads step's kernel) as soon as it has arrived, while the next chunks are still
+// crossing PCIe: the copy engine and the SMs work at the same time, and the end-to-end time
+// approaches that of the copy alone. Each chunk's copy brings one byte more, so a pair that
+// straddles two chunks is seen, once, by the chunk where it starts.
 #include "split_gpu.cuh"
 
 namespace lessons::split {

@@ -1,9 +1,9 @@
 // Each scans its share: each GPU scans its own share (beyond the seed).
 // Scatter-gather and OpenMP-per-GPU move every byte twice and scan on one GPU. Here each GPU
 // copies in its share and the one byte after it, scans it with the vector-loads step's kernel
-// (offsets counted from the share's start), and only the offsets come back: no peer traffic, every GPU's link and SMs
-// busy at once. A pair that straddles a boundary starts in exactly one share, whose extra
-// byte lets it see the '\n'; the next share never looks back.
+// (offsets counted from the share's start), and only the offsets come back: no peer traffic, every
+// GPU's link and SMs busy at once. A pair that straddles a boundary starts in exactly one share,
+// whose extra byte lets it see the '\n'; the next share never looks back.
 #include "split_multi.cuh"
 
 namespace lessons::split {

@@ -1,5 +1,5 @@
-// Each-scans-its-share's rule on the host, for the tests: scan one share as a GPU does, from the bytes
-// it receives (its share and, unless it is the last, the byte after it), writing offsets
+// Each-scans-its-share's rule on the host, for the tests: scan one share as a GPU does, from the
+// bytes it receives (its share and, unless it is the last, the byte after it), writing offsets
 // counted from the start of the whole text. Together the shares must find every pair once.
 #pragma once
 

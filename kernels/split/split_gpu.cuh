@@ -20,8 +20,8 @@ using SplitLaunch = cudaError_t (*)(const char* buf, uint64_t n, unsigned long l
 // The same scan over one chunk or share of a longer text: every offset gets `offset_base`
 // added, so that it counts from the start of the whole text.
 using SplitRangeLaunch = cudaError_t (*)(const char* buf, uint64_t n, unsigned long long* out,
-                                         unsigned long long* count, int block,
-                                         cudaStream_t stream, uint64_t offset_base);
+                                         unsigned long long* count, int block, cudaStream_t stream,
+                                         uint64_t offset_base);
 
 struct SplitKernel {
     const char* name;                           // the __global__ function's name

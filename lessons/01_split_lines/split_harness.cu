@@ -280,11 +280,11 @@ StepRunner ThrustRunner() {
 }
 
 StepRunner OverlappedChunksRunner(const SplitKernel& kernel) {
-    return LaunchRunner([&kernel](const ParamValues&) -> const SplitKernel& { return kernel; },
-                        [](const Workload& w, const StepContext&, const SplitKernel& k, int block) {
-                            return std::unique_ptr<StepInstance>(
-                                std::make_unique<OverlappedStep>(w, k, block));
-                        });
+    return LaunchRunner(
+        [&kernel](const ParamValues&) -> const SplitKernel& { return kernel; },
+        [](const Workload& w, const StepContext&, const SplitKernel& k, int block) {
+            return std::unique_ptr<StepInstance>(std::make_unique<OverlappedStep>(w, k, block));
+        });
 }
 
 }  // namespace

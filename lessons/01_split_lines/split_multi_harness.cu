@@ -42,12 +42,29 @@ struct GpuSlot {
     cuda::DeviceBuffer<unsigned long long> out, count;
     cuda::PinnedBuffer<unsigned long long> host_count{1, "the counter"};
     cuda::Event start, copied, moved, scanned, done;
+
+    // What the step's calls (split_multi.cuh) see of it, with its share of the text.
+    SplitGpu View(const Share& share) const {
+        return {.device = device,
+                .stream = stream.get(),
+                .begin = share.begin,
+                .end = share.end,
+                .buf = buf.get(),
+                .out = out.get(),
+                .count = count.get(),
+                .host_count = host_count.get(),
+                .start = start.get(),
+                .copied = copied.get(),
+                .moved = moved.get(),
+                .scanned = scanned.get(),
+                .done = done.get()};
+    }
 };
 
 class MultiGpuSplitStep : public SplitStep {
 public:
-    MultiGpuSplitStep(const Workload& w, const StepContext& c, Plan plan,
-                      const SplitKernel& kernel, int block)
+    MultiGpuSplitStep(const Workload& w, const StepContext& c, Plan plan, const SplitKernel& kernel,
+                      int block)
         : SplitStep(w, true),
           m_plan(plan),
           m_pinned(std::max<uint64_t>(w.SizeBytes(), 1), "the page-locked text") {
@@ -81,21 +98,7 @@ public:
                 slot->count = cuda::DeviceBuffer<unsigned long long>(1, "the counter");
             }
             slot->stream.Synchronize();
-            SplitGpu g;
-            g.device = slot->device;
-            g.stream = slot->stream.get();
-            g.begin = share.begin;
-            g.end = share.end;
-            g.buf = slot->buf.get();
-            g.out = slot->out.get();
-            g.count = slot->count.get();
-            g.host_count = slot->host_count.get();
-            g.start = slot->start.get();
-            g.copied = slot->copied.get();
-            g.moved = slot->moved.get();
-            g.scanned = slot->scanned.get();
-            g.done = slot->done.get();
-            m_multi.gpus.push_back(g);
+            m_multi.gpus.push_back(slot->View(share));
             m_slots.push_back(std::move(slot));
         }
     }
@@ -187,13 +190,12 @@ LESSONS_STEP_KIND(MultiGpu, [](const MultiGpu& k, const StepSite&) {
         throw std::logic_error(std::string("'") + k.kernels +
                                "', the file of the kernel its GPUs launch, registers none");
     const SplitKernel& kernel = RangeKernelAsWritten(kernels);
-    return LaunchRunner(
-        [&kernel](const ParamValues&) -> const SplitKernel& { return kernel; },
-        [plan = k.plan](const Workload& w, const StepContext& c, const SplitKernel& launched,
-                        int block) {
-            return std::unique_ptr<StepInstance>(
-                std::make_unique<MultiGpuSplitStep>(w, c, plan, launched, block));
-        });
+    return LaunchRunner([&kernel](const ParamValues&) -> const SplitKernel& { return kernel; },
+                        [plan = k.plan](const Workload& w, const StepContext& c,
+                                        const SplitKernel& launched, int block) {
+                            return std::unique_ptr<StepInstance>(
+                                std::make_unique<MultiGpuSplitStep>(w, c, plan, launched, block));
+                        });
 });
 
 }  // namespace lessons::split

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "basics/basics_cpu.h"
@@ -31,7 +30,7 @@ private:
 
 uint64_t BasicsWorkloadHostBytes(uint64_t size_bytes);
 
-// Lesson 15: the matrix is `rows` rows of count / rows columns of a (what is left over is
+// Global vs shared: the matrix is `rows` rows of count / rows columns of a (what is left over is
 // not used); x is the first `rows` floats of b.
 uint64_t VecMatColumns(uint64_t count, uint64_t rows);
 // y against the double reference within (rows + 2) * 2^-23 * sum |x_i a_ij| per column
@@ -40,17 +39,17 @@ Check CheckVecMat(const float* a, const float* x, uint64_t rows, uint64_t cols, 
 // Reads A once, x once, writes y: a read-mostly step, 2 flops per element of A.
 Work VecMatWork(uint64_t rows, uint64_t cols);
 
-// Lesson 16: out[i] is case CaseOf(i, ways)'s loop applied to in[i].
+// Branch divergence: out[i] is case CaseOf(i, ways)'s loop applied to in[i].
 Check CheckDivergence(const float* in, uint64_t n, unsigned ways, const float* out);
 // Reads and writes n floats, 2 * kIterations flops each: bound by the fp32 peak.
 Work DivergenceWork(uint64_t n);
 
-// Lesson 17: c[i] == a[i] + b[i] exactly (a float add rounds the same everywhere).
+// Coalescing: c[i] == a[i] + b[i] exactly (a float add rounds the same everywhere).
 Check CheckAdd(const float* a, const float* b, uint64_t n, const float* c);
 // Reads 2n floats, writes n: against the copy bandwidth.
 Work AddWork(uint64_t n);
 
-// Lesson 18: the device's copy equals the host's bytes.
+// Pinned transfers: the device's copy equals the host's bytes.
 Check CheckTransfer(const float* sent, const float* received, uint64_t n);
 Work TransferWork(uint64_t bytes);
 // Runs of a transfer after which paying `extra_alloc_ms` once to save `saved_ms` per run has
@@ -61,8 +60,5 @@ MemoryNeeds VecMatNeeds(const ParamValues& params);
 MemoryNeeds DivergenceNeeds(const ParamValues& params);
 MemoryNeeds AddNeeds(const ParamValues& params);
 MemoryNeeds TransferNeeds(const ParamValues& params);
-
-// The GPU steps, by lesson id (basics_harness.cu; empty in a build without CUDA).
-std::vector<std::pair<std::string, StepRunner>> BasicsGpuRunners();
 
 }  // namespace lessons::basics

@@ -1,17 +1,22 @@
-// The harness of chapter 2's GPU steps. Lessons 15-17 copy their inputs to the GPU when the
-// step is set up and time the kernel alone (CUDA events); lesson 18 times the host-to-device
-// copy itself, as the host waits for it (steady_clock), and measures the allocations once.
+// The harness of chapter 2's GPU steps. The kernel steps copy their inputs to the GPU when the
+// step is set up and time the kernel alone (CUDA events); the transfer step times the
+// host-to-device copy itself, as the host waits for it (steady_clock), and measures the
+// allocations once.
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "basics/basics_gpu.cuh"
 #include "basics_chapter.h"
+#include "basics_steps.h"
 #include "cuda/cuda_util.h"
 #include "errors.h"
+#include "kernels_of.h"
 #include "result.h"
 #include "units.h"
 
@@ -22,31 +27,49 @@ int Block(const ParamValues& params) {
     return static_cast<int>(params.Number("block"));
 }
 
-// The position of a choice among its names, which index the kernel tables.
-template <size_t N>
-size_t Index(const ParamValues& params, const char* name, const std::array<const char*, N>& names) {
-    const std::string& value = params.Choice(name);
-    for (size_t i = 0; i < N; ++i)
-        if (value == names[i]) return i;
-    throw std::logic_error(std::string("no kernel for ") + name + "=" + value);
-}
+// The kernels of a family, one per value of the lesson's parameter that selects among them:
+// `implements(k)` is the value kernel k runs. Every value the parameter accepts must have
+// exactly one kernel, and every kernel a value: checked when the runner is made, so that a
+// mistake is reported at start.
+template <class K>
+class Variants {
+public:
+    using Implements = std::function<ParamValue(const K&)>;
+    Variants(const Lesson& lesson, std::string param, const std::vector<const K*>& kernels,
+             const Implements& implements)
+        : m_param(std::move(param)) {
+        const ParamSpec* spec = lesson.FindParam(m_param);
+        if (!spec) throw std::logic_error("it has no parameter '" + m_param + "'");
+        const std::vector<ParamValue> values = spec->Values();
+        for (const ParamValue& v : values) {
+            const K* found = nullptr;
+            for (const K* k : kernels)
+                if (implements(*k) == v) {
+                    if (found) throw std::logic_error("two kernels run " + Name(*spec, v));
+                    found = k;
+                }
+            if (!found) throw std::logic_error("no kernel runs " + Name(*spec, v));
+            m_kernels.emplace_back(v, found);
+        }
+        if (m_kernels.size() != kernels.size())
+            throw std::logic_error("a kernel runs a value '" + m_param + "' does not accept");
+    }
 
-size_t StrideIndex(const ParamValues& params) {
-    const uint64_t stride = params.Number("stride");
-    for (size_t i = 0; i < kStrides.size(); ++i)
-        if (kStrides[i] == stride) return i;
-    throw std::logic_error("no kernel for stride=" + std::to_string(stride));
-}
+    const K& operator()(const ParamValues& params) const {
+        const ParamValue* value = params.Find(m_param);
+        for (const auto& [v, k] : m_kernels)
+            if (value && *value == v) return *k;
+        throw std::logic_error("no kernel for this value of '" + m_param + "'");
+    }
 
-const VecMatKernel& VecMat(const ParamValues& p) {
-    return kVecMat15[Index(p, "variant", kVecMatNames)];
-}
-const ElementKernel& Divergence(const ParamValues& p) {
-    return kDivergence16[Index(p, "divergence", kDivergenceNames)];
-}
-const ElementKernel& Add(const ParamValues& p) {
-    return kAdd17[StrideIndex(p)];
-}
+private:
+    static std::string Name(const ParamSpec& spec, const ParamValue& v) {
+        return spec.name + "=" + spec.Format(v);
+    }
+
+    std::string m_param;
+    std::vector<std::pair<ParamValue, const K*>> m_kernels;
+};
 
 // Copies `n` floats to a device buffer on `stream`.
 void Upload(float* device, const float* host, uint64_t n, cuda::Stream& stream) {
@@ -123,8 +146,8 @@ private:
     mutable std::vector<float> m_host_y;
 };
 
-// Lessons 16 (out = f(in)) and 17 (out = in + b), one thread per element; lesson 17's
-// arrays start `offset` floats into their allocations.
+// Branch divergence (out = f(in)) and coalescing (out = in + b), one thread per element; the
+// coalescing step's arrays start `offset` floats into their allocations.
 class ElementStep : public KernelStep {
 public:
     ElementStep(const Workload& w, const ElementKernel& k, int block, bool two_inputs,
@@ -172,7 +195,7 @@ double MsSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Lesson 18: a host buffer of the chosen kind holding the data, sent to the GPU each run.
+// Pinned transfers: a host buffer of the chosen kind holding the data, sent to the GPU each run.
 // At set-up it also measures what a pageable buffer costs (malloc + first touch) and, for
 // the locked kinds, a few pageable and locked copies, for the break-even.
 class TransferStep : public StepInstance {
@@ -263,73 +286,98 @@ private:
     double m_alloc_pageable_ms = 0, m_pageable_copy_ms = 0, m_locked_copy_ms = 0;
 };
 
-StepRunner VecMatRunner() {
+// The host memory a `memory` choice names.
+HostMemory MemoryOf(const ParamValues& params) {
+    const std::string& name = params.Choice("memory");
+    for (size_t i = 0; i < kMemoryNames.size(); ++i)
+        if (name == kMemoryNames[i]) return static_cast<HostMemory>(i);
+    throw std::logic_error("no host memory named '" + name + "'");
+}
+
+template <class K>
+using PickKernel = std::function<const K&(const ParamValues&)>;
+// Dynamic shared memory of a block of kernel k at a parameter set.
+template <class K>
+using SharedBytes = std::function<size_t(const K&, const ParamValues&)>;
+// Sets up a step that launches kernel k with `block` threads (already checked).
+template <class K>
+using MakeKernelStep = std::function<std::unique_ptr<StepInstance>(
+    const Workload&, const ParamValues&, const K& k, int block)>;
+
+// A runner whose step launches the picked kernel: the block checked against the kernel before
+// the step is made, the kernel's attributes reported at a block size.
+template <class K>
+StepRunner KernelRunner(PickKernel<K> pick, SharedBytes<K> smem, MakeKernelStep<K> make) {
     StepRunner r;
-    r.make = [](const Workload& w, const StepContext& c) {
-        const VecMatKernel& k = VecMat(c.params);
-        const unsigned rows = static_cast<unsigned>(c.params.Number("rows"));
-        cuda::CheckBlockAgainstKernel(k.kernel, k.name, Block(c.params), k.dynamic_smem(rows));
-        return std::unique_ptr<StepInstance>(
-            std::make_unique<VecMatStep>(w, k, Block(c.params), rows));
+    r.make = [pick, smem, make](const Workload& w, const StepContext& c) {
+        const K& k = pick(c.params);
+        const int block = Block(c.params);
+        cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, smem(k, c.params));
+        return make(w, c.params, k, block);
     };
-    r.attributes = [](const ParamValues& p) {
-        const VecMatKernel& k = VecMat(p);
-        return cuda::QueryKernelAttributes(k.kernel, k.name, Block(p),
-                                           k.dynamic_smem(static_cast<unsigned>(p.Number("rows"))));
+    r.attributes = [pick, smem](const ParamValues& p) {
+        const K& k = pick(p);
+        return cuda::QueryKernelAttributes(k.kernel, k.name, Block(p), smem(k, p));
     };
     return r;
 }
 
-StepRunner DivergenceRunner() {
-    StepRunner r;
-    r.make = [](const Workload& w, const StepContext& c) {
-        const ElementKernel& k = Divergence(c.params);
-        cuda::CheckBlockAgainstKernel(k.kernel, k.name, Block(c.params));
-        const unsigned ways = kDivergenceWays[Index(c.params, "divergence", kDivergenceNames)];
-        return std::unique_ptr<StepInstance>(
-            std::make_unique<ElementStep>(w, k, Block(c.params), false, 0u, ways));
-    };
-    r.attributes = [](const ParamValues& p) {
-        const ElementKernel& k = Divergence(p);
-        return cuda::QueryKernelAttributes(k.kernel, k.name, Block(p));
-    };
-    return r;
+size_t NoSharedBytes(const ElementKernel&, const ParamValues&) {
+    return 0;
 }
 
-StepRunner AddRunner() {
-    StepRunner r;
-    r.make = [](const Workload& w, const StepContext& c) {
-        const ElementKernel& k = Add(c.params);
-        cuda::CheckBlockAgainstKernel(k.kernel, k.name, Block(c.params));
-        const unsigned offset = static_cast<unsigned>(c.params.Number("offset"));
-        return std::unique_ptr<StepInstance>(
-            std::make_unique<ElementStep>(w, k, Block(c.params), true, offset, 1u));
-    };
-    r.attributes = [](const ParamValues& p) {
-        const ElementKernel& k = Add(p);
-        return cuda::QueryKernelAttributes(k.kernel, k.name, Block(p));
-    };
-    return r;
-}
-
-StepRunner TransferRunner() {
-    StepRunner r;
-    r.make = [](const Workload& w, const StepContext& c) {
-        const auto kind = static_cast<HostMemory>(Index(c.params, "memory", kMemoryNames));
-        return std::unique_ptr<StepInstance>(std::make_unique<TransferStep>(w, kind));
-    };
-    return r;
+unsigned Rows(const ParamValues& p) {
+    return static_cast<unsigned>(p.Number("rows"));
 }
 
 }  // namespace
 
-std::vector<std::pair<std::string, StepRunner>> BasicsGpuRunners() {
-    return {
-        {"basics/15-global-vs-shared", VecMatRunner()},
-        {"basics/16-branch-divergence", DivergenceRunner()},
-        {"basics/17-coalescing", AddRunner()},
-        {"basics/18-pinned-transfers", TransferRunner()},
+LESSONS_STEP_KIND(VecMat, [](const VecMat&, const StepSite& site) {
+    const Variants<VecMatKernel> variants(
+        site.lesson, "variant", KernelsOf<VecMatKernel>(site),
+        [](const VecMatKernel& k) { return ParamValue::Choice(k.variant); });
+    return KernelRunner<VecMatKernel>(
+        variants,
+        [](const VecMatKernel& k, const ParamValues& p) { return k.dynamic_smem(Rows(p)); },
+        [](const Workload& w, const ParamValues& p, const VecMatKernel& k, int block) {
+            return std::unique_ptr<StepInstance>(
+                std::make_unique<VecMatStep>(w, k, block, Rows(p)));
+        });
+});
+
+LESSONS_STEP_KIND(Divergence, [](const Divergence&, const StepSite& site) {
+    const Variants<ElementKernel> variants(
+        site.lesson, "divergence", KernelsOf<ElementKernel>(site), [](const ElementKernel& k) {
+            const char* name = DivergenceName(k.ways);
+            return ParamValue::Choice(name ? name : "");
+        });
+    return KernelRunner<ElementKernel>(
+        variants, &NoSharedBytes,
+        [](const Workload& w, const ParamValues&, const ElementKernel& k, int block) {
+            return std::unique_ptr<StepInstance>(
+                std::make_unique<ElementStep>(w, k, block, false, 0u, k.ways));
+        });
+});
+
+LESSONS_STEP_KIND(Add, [](const Add&, const StepSite& site) {
+    const Variants<ElementKernel> variants(
+        site.lesson, "stride", KernelsOf<ElementKernel>(site),
+        [](const ElementKernel& k) { return ParamValue::Number(k.stride); });
+    return KernelRunner<ElementKernel>(
+        variants, &NoSharedBytes,
+        [](const Workload& w, const ParamValues& p, const ElementKernel& k, int block) {
+            const unsigned offset = static_cast<unsigned>(p.Number("offset"));
+            return std::unique_ptr<StepInstance>(
+                std::make_unique<ElementStep>(w, k, block, true, offset, 1u));
+        });
+});
+
+LESSONS_STEP_KIND(Transfer, [](const Transfer&, const StepSite&) {
+    StepRunner r;
+    r.make = [](const Workload& w, const StepContext& c) {
+        return std::unique_ptr<StepInstance>(std::make_unique<TransferStep>(w, MemoryOf(c.params)));
     };
-}
+    return r;
+});
 
 }  // namespace lessons::basics

@@ -40,8 +40,6 @@ ParamSpec NumberParam(ParamType type, std::string name, std::string label_en, st
     return p;
 }
 
-}  // namespace
-
 Chapter BasicsChapter() {
     using namespace basics;
     Chapter chapter;
@@ -70,15 +68,12 @@ Chapter BasicsChapter() {
         return "2 x " + std::to_string(p.Number("size") / sizeof(float)) + " floats (" +
                FormatSize(p.Number("size")) + " each, " + p.Choice("data") + ")";
     };
-
     return chapter;
 }
 
-}  // namespace
-
-void RegisterBasicsChapter(Registry& registry) {
+// Global vs shared: where x is read from, and the rows of A (the length of x).
+std::vector<ParamSpec> VecMatParams(const ParamSpec& block) {
     using namespace basics;
-    const ParamSpec block = BlockParam(32, 1024, 256);
     const ParamSpec variant = Choices(
         "variant", "Where x is read from", "向量 x 从哪里读", kVecMatNames,
         {"staged in shared memory once per block, every thread copying a share",
@@ -94,14 +89,24 @@ void RegisterBasicsChapter(Registry& registry) {
         "rows", false,
         "x must fit in a block's shared memory (8192 floats = 32 KiB, under the 48 KiB a block "
         "gets without opting in); the columns are size / 4 / rows");
-    const ParamSpec divergence =
-        Choices("divergence", "Paths per warp", "每个线程束分出的路径数", kDivergenceNames,
-                {"every warp takes one case: no divergence", "each warp splits into 2 cases",
-                 "into 4 cases", "into 8 cases", "into 16 cases",
-                 "into 32 cases, one per lane: the seed's switch (threadIdx.x) over 128 cases"},
-                {"每个线程束只走一个分支：没有分化", "每个线程束分成 2 个分支", "分成 4 个分支",
-                 "分成 8 个分支", "分成 16 个分支",
-                 "分成 32 个分支，每条通道一个：即原文的 switch (threadIdx.x)，共 128 个 case"});
+    return {block, variant, rows};
+}
+
+// Branch divergence: into how many paths each warp splits.
+ParamSpec DivergenceParam() {
+    using namespace basics;
+    return Choices("divergence", "Paths per warp", "每个线程束分出的路径数", kDivergenceNames,
+                   {"every warp takes one case: no divergence", "each warp splits into 2 cases",
+                    "into 4 cases", "into 8 cases", "into 16 cases",
+                    "into 32 cases, one per lane: the seed's switch (threadIdx.x) over 128 cases"},
+                   {"每个线程束只走一个分支：没有分化", "每个线程束分成 2 个分支", "分成 4 个分支",
+                    "分成 8 个分支", "分成 16 个分支",
+                    "分成 32 个分支，每条通道一个：即原文的 switch (threadIdx.x)，共 128 个 case"});
+}
+
+// Coalescing: the stride between lanes and the arrays' misalignment.
+std::vector<ParamSpec> AddParams(const ParamSpec& block) {
+    using namespace basics;
     const ParamSpec stride = NumberParam(
         ParamType::kInt, "stride", "Stride between lanes", "相邻通道的跨度", 1, 32, 1, "floats",
         true,
@@ -110,14 +115,26 @@ void RegisterBasicsChapter(Registry& registry) {
     const ParamSpec offset =
         NumberParam(ParamType::kInt, "offset", "Misalignment", "错位", 0, kMaxOffset, 0, "floats",
                     false, "the three arrays start this many floats past a 256-byte boundary");
-    const ParamSpec memory = Choices(
+    return {block, stride, offset};
+}
+
+// Pinned transfers: how the host buffer is allocated.
+ParamSpec MemoryParam() {
+    using namespace basics;
+    return Choices(
         "memory", "Host memory", "主机内存", kMemoryNames,
         {"page-locked from the start: cudaMallocHost",
          "malloc, first touch, then cudaHostRegister locks the existing buffer",
          "malloc and first touch: the driver stages the copy through its own locked buffer"},
         {"一开始就是锁页内存：cudaMallocHost", "先 malloc 并写一遍，再用 cudaHostRegister 锁页",
          "malloc 并写一遍：驱动经由自己的锁页缓冲区分段中转"});
+}
 
+}  // namespace
+
+void RegisterBasicsChapter(Registry& registry) {
+    using namespace basics;
+    const ParamSpec block = BlockParam(32, 1024, 256);
     // Four experiments, each compared with nothing before it: a sweep over its own parameter
     // puts its kernels side by side.
     AddChapter(registry, BasicsChapter(), "lessons/02_basics",
@@ -126,7 +143,7 @@ void RegisterBasicsChapter(Registry& registry) {
                     .title = "Global vs shared memory: vector x matrix",
                     .source = "kernels/basics/15_global_vs_shared.cu",
                     .step = VecMat{},
-                    .params = {block, variant, rows},
+                    .params = VecMatParams(block),
                     .needs = &VecMatNeeds,
                     .focus = {"LDG", "LDS", "STS", "BAR"},
                     .was = 15},
@@ -134,7 +151,7 @@ void RegisterBasicsChapter(Registry& registry) {
                     .title = "Branch divergence: a 128-way switch",
                     .source = "kernels/basics/16_branch_divergence.cu",
                     .step = Divergence{},
-                    .params = {block, divergence},
+                    .params = {block, DivergenceParam()},
                     .needs = &DivergenceNeeds,
                     .focus = {"BRA", "FP32"},
                     .previous = "",
@@ -143,7 +160,7 @@ void RegisterBasicsChapter(Registry& registry) {
                     .title = "Coalescing: add_coalesced vs add_striped",
                     .source = "kernels/basics/17_coalescing.cu",
                     .step = Add{},
-                    .params = {block, stride, offset},
+                    .params = AddParams(block),
                     .needs = &AddNeeds,
                     .focus = {"LDG", "STG"},
                     .previous = "",
@@ -152,7 +169,7 @@ void RegisterBasicsChapter(Registry& registry) {
                     .title = "Pageable vs pinned transfers",
                     .source = "kernels/basics/18_pinned_transfers.cu",
                     .step = Transfer{},
-                    .params = {memory},
+                    .params = {MemoryParam()},
                     .needs = &TransferNeeds,
                     .previous = "",
                     .was = 18},

@@ -199,6 +199,7 @@ void RegisterReduceChapter(Registry& registry) {
              .step = MultiGpuNccl{},
              .params = {BlockParam(32, 1024, 512), GpusParam()},
              .needs = &ReduceGpuNeeds,
+             .focus = {"LDG", "STG"},
              // Judged end to end (the shares' kernels, then NCCL), as its step reports; the
              // GPUs' sums, 4 bytes each, cross between GPUs.
              .work =

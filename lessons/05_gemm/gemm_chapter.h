@@ -57,7 +57,7 @@ private:
 uint64_t GemmWorkloadHostBytes(uint64_t m, uint64_t n, uint64_t k);
 
 // The work of C = A·B: 2·m·n·k flops, A and B read once, C written once; held to the TF32
-// tensor-core peak (`tf32`: lessons 41 and 42) or the fp32 FMA peak.
+// tensor-core peak (`tf32`: the tensor-core steps) or the fp32 FMA peak.
 Work GemmWork(uint64_t m, uint64_t n, uint64_t k, bool tf32);
 
 // Checks C (m × n floats, row-major) against the workload's reference: any NaN or Inf fails,
@@ -70,7 +70,8 @@ public:
     GemmStep(const Workload& workload, bool tf32)
         : m_work(static_cast<const GemmWorkload&>(workload)), m_tf32(tf32) {}
     Check Verify() const override;
-    // 2·m·n·k flops; A and B read once, C written once: compared with the fp32 peak.
+    // 2·m·n·k flops; A and B read once, C written once: compared with the fp32 peak, or the
+    // TF32 ceiling for a tensor-core step.
     Work GetWork() const override;
 
 protected:
@@ -83,8 +84,5 @@ protected:
 
 // Device memory of the GPU steps (A, B, C, and room for cuBLAS's workspace).
 MemoryNeeds GemmGpuNeeds(const ParamValues& params);
-
-// The GPU steps, by lesson id (gemm_harness.cu; empty in a build without CUDA).
-std::vector<std::pair<std::string, StepRunner>> GemmGpuRunners();
 
 }  // namespace lessons::gemm

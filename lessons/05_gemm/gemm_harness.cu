@@ -6,6 +6,8 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cuda/cuda_util.h"
 #include "cuda/scoped_device.h"
@@ -13,6 +15,8 @@
 #include "errors.h"
 #include "gemm/gemm_gpu.cuh"
 #include "gemm_chapter.h"
+#include "gemm_steps.h"
+#include "kernels_of.h"
 
 namespace lessons::gemm {
 namespace {
@@ -96,31 +100,23 @@ private:
     void* m_handle = nullptr;
 };
 
-// The kernel of a lesson at a parameter set: its tile configuration by name, or the one
-// kernel of lessons 32 and 33.
+// The kernel of a lesson at a parameter set: its tile's, or the one kernel of a step whose
+// blocks the `block` parameter sets.
 using Pick = std::function<const GemmKernel&(const ParamValues&)>;
 
-Pick Tiles(const GemmKernel (&table)[kGemmConfigs]) {
-    return [&table](const ParamValues& p) -> const GemmKernel& {
-        const std::string& tile = p.Choice("tile");
-        for (const GemmKernel& k : table)
-            if (tile == k.config) return k;
-        throw std::logic_error("no kernel for tile=" + tile);
-    };
-}
-
-Pick Only(const GemmKernel& k) {
-    return [&k](const ParamValues&) -> const GemmKernel& { return k; };
-}
-
 int Threads(const GemmKernel& k, const ParamValues& p) {
-    return k.threads ? k.threads : static_cast<int>(p.Number("block"));
+    return k.tile ? k.tile->threads : static_cast<int>(p.Number("block"));
+}
+
+// "tile=256t-128x128x8-w64x32" or "block=256": what the user chose, for messages.
+std::string Chosen(const GemmKernel& k, const ParamValues& p) {
+    return k.tile ? "tile=" + TileName(*k.tile) : "block=" + std::to_string(Threads(k, p));
 }
 
 // What this GPU cannot run: a compute capability below the step's, more threads than the
 // kernel's registers allow in a block, or no block of it fitting on an SM at all.
 // A kernel with more than 48 KB of dynamic shared memory must say so before it is launched or
-// its occupancy asked (lesson 41's widest tile); a GPU whose SMs have less refuses here.
+// its occupancy asked (the WMMA step's widest tile); a GPU whose SMs have less refuses here.
 void AllowSmem(const GemmKernel& k, const std::string& what, const std::string& gpu) {
     if (k.dynamic_smem <= 48 * 1024) return;
     if (cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -141,8 +137,7 @@ void CheckRunnable(const GemmKernel& k, const ParamValues& p, int device) {
                                " (TF32 tensor cores); " + d.name + " has " +
                                std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor));
     const int threads = Threads(k, p);
-    const std::string what =
-        k.threads ? "tile=" + std::string(k.config) : "block=" + std::to_string(threads);
+    const std::string what = Chosen(k, p);
     AllowSmem(k, what, d.name);
     cudaFuncAttributes attr{};
     LESSONS_CUDA_CHECK(cudaFuncGetAttributes(&attr, k.kernel));
@@ -162,8 +157,8 @@ void CheckRunnable(const GemmKernel& k, const ParamValues& p, int device) {
                          " B of shared memory does not fit on one SM; choose another");
 }
 
-// `tf32`: the step rounds A and B to TF32 (lesson 41) and is checked with TF32's tolerance.
-StepRunner KernelRunner(Pick pick, bool tf32 = false) {
+// `tf32`: the step rounds A and B to TF32 (tensor cores) and is checked with TF32's tolerance.
+StepRunner KernelRunner(Pick pick, bool tf32) {
     StepRunner r;
     r.make = [pick, tf32](const Workload& w, const StepContext& c) {
         const GemmKernel& k = pick(c.params);
@@ -173,7 +168,7 @@ StepRunner KernelRunner(Pick pick, bool tf32 = false) {
     };
     r.attributes = [pick](const ParamValues& params) {
         const GemmKernel& k = pick(params);
-        AllowSmem(k, "tile=" + std::string(k.config), "this GPU");
+        AllowSmem(k, Chosen(k, params), "this GPU");
         return cuda::QueryKernelAttributes(k.kernel, k.name, Threads(k, params), k.dynamic_smem);
     };
     return r;
@@ -202,8 +197,8 @@ __global__ void tf32_ceiling_fill_kernel(float* p, size_t count, uint32_t seed) 
     }
 }
 
-// The TF32 tensor-core ceiling (engine/device.h): cuBLAS's own TF32 SGEMM, the very call of
-// lesson 42 (the handle of lessons 40 and 42 with CUBLAS_TF32_TENSOR_OP_MATH), at n = 8192 (4096
+// The TF32 tensor-core ceiling (engine/device.h): cuBLAS's own TF32 SGEMM, the very call of the
+// cuBLAS TF32 step (the cuBLAS SGEMM handle with CUBLAS_TF32_TENSOR_OP_MATH), at n = 8192 (4096
 // or 2048 when the GPU has less free memory), the fastest of five runs after two warm-ups. On
 // an H100 that is about 20 ms of GPU time, with the handle's creation well under a second.
 double MeasureTf32Gflops(int ordinal) {
@@ -250,24 +245,59 @@ double MeasureTf32Gflops(int ordinal) {
     return best_ms > 0 ? flops / (best_ms * 1e6) : 0;
 }
 
+// The engine's TF32 ceiling is measured here, where cuBLAS is linked: registered explicitly as
+// this library is loaded (the GPU steps are linked whole), and measured only on demand.
+const struct Tf32MeasurerRegistration {
+    Tf32MeasurerRegistration() { SetTf32Measurer(&MeasureTf32Gflops); }
+} kTf32MeasurerRegistration;
+
+// The kernel of each tile of the row, by the tile's name: the kernels `site`'s source registered,
+// paired with the row's tiles by their GemmTile. A tile without its kernel, or a kernel for a
+// tile the row does not declare, is a mistake in the declarations.
+std::vector<std::pair<std::string, const GemmKernel*>> KernelsByTile(const Tiled& kind,
+                                                                     const StepSite& site) {
+    const std::vector<const GemmKernel*> kernels = KernelsOf<GemmKernel>(site);
+    std::vector<std::pair<std::string, const GemmKernel*>> out;
+    for (const GemmTile& t : kind.tiles) {
+        auto it = std::find_if(kernels.begin(), kernels.end(),
+                               [&](const GemmKernel* k) { return k->tile == t; });
+        if (it == kernels.end())
+            throw std::logic_error("its tile " + TileName(t) + " has no kernel in '" +
+                                   site.lesson.source_path + "'");
+        out.push_back({TileName(t), *it});
+    }
+    for (const GemmKernel* k : kernels) {
+        const bool declared = k->tile && std::find(kind.tiles.begin(), kind.tiles.end(),
+                                                   *k->tile) != kind.tiles.end();
+        if (!declared)
+            throw std::logic_error(std::string("'") + site.lesson.source_path + "' registers " +
+                                   k->name + (k->tile ? " for tile " + TileName(*k->tile) : "") +
+                                   ", which is no tile of its row");
+    }
+    return out;
+}
+
 }  // namespace
 
-std::vector<std::pair<std::string, StepRunner>> GemmGpuRunners() {
-    // The engine's TF32 ceiling is measured here, where cuBLAS is linked; only on demand.
-    SetTf32Measurer(&MeasureTf32Gflops);
-    return {
-        {"gemm/32-naive", KernelRunner(Only(kGemm32))},
-        {"gemm/33-coalesced", KernelRunner(Only(kGemm33))},
-        {"gemm/34-shared-memory-tiles", KernelRunner(Tiles(kGemm34))},
-        {"gemm/35-1d-register-blocking", KernelRunner(Tiles(kGemm35))},
-        {"gemm/36-2d-register-blocking", KernelRunner(Tiles(kGemm36))},
-        {"gemm/37-vectorized-transposed-a", KernelRunner(Tiles(kGemm37))},
-        {"gemm/38-warp-tiling", KernelRunner(Tiles(kGemm38))},
-        {"gemm/39-double-buffering", KernelRunner(Tiles(kGemm39))},
-        {"gemm/40-cublas-sgemm", CublasRunner(false)},
-        {"gemm/41-wmma-tf32", KernelRunner(Tiles(kGemm41), true)},
-        {"gemm/42-cublas-tf32", CublasRunner(true)},
+LESSONS_STEP_KIND(Block, [](const Block&, const StepSite& site) {
+    const GemmKernel& k = OnlyKernel<GemmKernel>(site);
+    if (k.tile)
+        throw std::logic_error(std::string(k.name) + " is compiled for tile " + TileName(*k.tile) +
+                               ", and its row launches it by block size");
+    return KernelRunner([&k](const ParamValues&) -> const GemmKernel& { return k; }, false);
+});
+
+LESSONS_STEP_KIND(Tiled, [](const Tiled& kind, const StepSite& site) {
+    Pick pick = [tiles = KernelsByTile(kind, site)](const ParamValues& p) -> const GemmKernel& {
+        const std::string& tile = p.Choice("tile");
+        for (const auto& [name, kernel] : tiles)
+            if (name == tile) return *kernel;
+        throw std::logic_error("no kernel for tile=" + tile);  // the parameter refuses it first
     };
-}
+    return KernelRunner(std::move(pick), kind.tf32);
+});
+
+LESSONS_STEP_KIND(Cublas,
+                  [](const Cublas& kind, const StepSite&) { return CublasRunner(kind.tf32); });
 
 }  // namespace lessons::gemm

@@ -1,11 +1,14 @@
-// Chapter 5, GEMM tiling: the chapter and its lessons, one row each. GPU steps get their
-// runners from gemm_harness.cu where the GPU library is linked.
+// Chapter 5, GEMM tiling: the chapter and its lessons, one row each. Each GPU step's kind is
+// implemented in gemm_harness.cu, where the GPU library is linked.
+#include <memory>
+#include <string>
+#include <utility>
+
 #include "catalog.h"
-#include "checked.h"
 #include "declare.h"
 #include "gemm/gemm_tiles.h"
 #include "gemm_chapter.h"
-#include "units.h"
+#include "gemm_steps.h"
 
 namespace lessons {
 namespace {
@@ -26,60 +29,19 @@ ParamSpec Dimension(std::string name, std::string label_en, std::string label_zh
     return p;
 }
 
-// "256t-128x128x8-w64x32" reads: 256 threads, block tile 128×128×8, warp tile 64×32 (a warp's
-// 32 threads share its 64 × 32 outputs: 64 each); a trailing "-s3" names a 3-stage pipeline.
-std::string Describe(const std::string& name, bool zh) {
-    const size_t t = name.find('t'), d1 = name.find('-'), d2 = name.find('-', d1 + 1);
-    const std::string threads = name.substr(0, t), block = name.substr(d1 + 1, d2 - d1 - 1);
-    std::string rest = d2 == std::string::npos ? "" : name.substr(d2 + 1), stages;
-    if (const size_t d3 = rest.find("-s"); d3 != std::string::npos) {
-        stages = rest.substr(d3 + 2);
-        rest = rest.substr(0, d3);
-    }
-    std::string out =
-        zh ? threads + " 个线程，线程块分块 " + block : threads + " threads, block tile " + block;
-    if (rest.empty()) return out + (zh ? "，每线程 1 个输出" : ", one output per thread");
-    if (rest[0] == 'w') {
-        const std::string warp = rest.substr(1);
-        const size_t x = warp.find('x');
-        const int per_thread = std::stoi(warp.substr(0, x)) * std::stoi(warp.substr(x + 1)) / 32;
-        out +=
-            zh ? "，线程束分块 " + warp + "，每线程 " + std::to_string(per_thread) + " 个输出"
-               : ", warp tile " + warp + ", " + std::to_string(per_thread) + " outputs per thread";
-    } else {
-        out += zh ? "，每线程 " + rest + " 个输出" : ", " + rest + " outputs per thread";
-    }
-    if (!stages.empty())
-        out += zh ? "，" + stages + " 级流水线" : ", " + stages + "-stage pipeline";
-    return out;
-}
-
-ParamSpec Tile(const std::array<const char*, 4>& names) {
-    std::vector<std::string> choices(names.begin(), names.end()), notes, notes_zh;
-    for (const std::string& c : choices) {
-        notes.push_back(Describe(c, false));
-        notes_zh.push_back(Describe(c, true));
-    }
-    ParamSpec p = ChoiceParam("tile", "Tile configuration", "分块配置", choices, notes, notes_zh);
-    p.why =
-        "each configuration is a separately compiled kernel (tile sizes are template "
-        "arguments, so the compiler can keep the tiles in registers and unroll the loops)";
-    return p;
-}
-
 }  // namespace
 
 void RegisterGemmChapter(Registry& registry) {
     using namespace gemm;
     Chapter chapter;
-    chapter.number = 5;
     chapter.id = "gemm";
     chapter.title = "GEMM tiling: C = A·B";
     chapter.title_zh = "GEMM 分块：矩阵乘法 C = A·B";
     chapter.work_rule =
         "2·m·n·k flops (a multiply and an add per product); the bytes that must move are A and B "
         "read once and C written once; GPU steps are compared with the fp32 FMA peak, the "
-        "tensor-core steps (41, 42) with the TF32 peak of cuBLAS's own TF32 SGEMM";
+        "tensor-core steps (WMMA and cuBLAS in TF32) with the TF32 peak of cuBLAS's own TF32 "
+        "SGEMM";
     chapter.params = {
         Dimension("m", "Rows of A and C (m)", "A 和 C 的行数 (m)"),
         Dimension("n", "Columns of B and C (n)", "B 和 C 的列数 (n)"),
@@ -99,115 +61,92 @@ void RegisterGemmChapter(Registry& registry) {
                ", k = " + std::to_string(p.Number("k")) + " (" + p.Choice("data") + ")";
     };
 
-    // The work without running (the page's prediction, the runner's choice of ceilings).
-    auto work = [](bool tf32) {
-        return [tf32](const ParamValues& p) {
-            return GemmWork(p.Number("m"), p.Number("n"), p.Number("k"), tf32);
-        };
-    };
-    chapter.work = [work](StepKind, const ParamValues& p) { return work(false)(p); };
+    // The work without running (the page's prediction, the runner's choice of ceilings); the
+    // TF32 steps declare their own through their kinds.
+    chapter.work = [fp32 = GemmWorkRule(false)](StepKind, const ParamValues& p) { return fp32(p); };
 
     const ParamSpec block =
         BlockParam(32, 1024, 256, false, "a block is 32 threads wide and block / 32 rows tall");
-    const StepKind gpu = StepKind::kGpu;
     AddChapter(registry, chapter, "lessons/05_gemm",
                {
-                   {32,
-                    "32-naive",
-                    "Naive: one thread per element of C",
-                    gpu,
-                    0,
-                    "kernels/gemm/32_naive.cu",
-                    {block},
-                    &GemmGpuNeeds},
-                   {33,
-                    "33-coalesced",
-                    "Coalesced: a warp walks along a row of C",
-                    gpu,
-                    32,
-                    "kernels/gemm/33_coalesced.cu",
-                    {block},
-                    &GemmGpuNeeds},
-                   {34,
-                    "34-shared-memory-tiles",
-                    "Shared-memory tiles",
-                    gpu,
-                    33,
-                    "kernels/gemm/34_shared_memory_tiles.cu",
-                    {Tile(kTiles34)},
-                    &GemmGpuNeeds},
-                   {35,
-                    "35-1d-register-blocking",
-                    "1D register blocking",
-                    gpu,
-                    34,
-                    "kernels/gemm/35_1d_register_blocking.cu",
-                    {Tile(kTiles35)},
-                    &GemmGpuNeeds},
-                   {36,
-                    "36-2d-register-blocking",
-                    "2D register blocking",
-                    gpu,
-                    35,
-                    "kernels/gemm/36_2d_register_blocking.cu",
-                    {Tile(kTiles36)},
-                    &GemmGpuNeeds},
-                   {37,
-                    "37-vectorized-transposed-a",
-                    "16-byte loads, transposed A tile",
-                    gpu,
-                    36,
-                    "kernels/gemm/37_vectorized_transposed_a.cu",
-                    {Tile(kTiles37)},
-                    &GemmGpuNeeds},
-                   {38,
-                    "38-warp-tiling",
-                    "Warp tiling",
-                    gpu,
-                    37,
-                    "kernels/gemm/38_warp_tiling.cu",
-                    {Tile(kTiles38)},
-                    &GemmGpuNeeds},
-                   {39,
-                    "39-double-buffering",
-                    "Double buffering (cp.async)",
-                    gpu,
-                    38,
-                    "kernels/gemm/39_double_buffering.cu",
-                    {Tile(kTiles39)},
-                    &GemmGpuNeeds},
-                   {40,
-                    "40-cublas-sgemm",
-                    "cuBLAS SGEMM, fp32",
-                    gpu,
-                    39,
-                    "kernels/gemm/40_cublas_sgemm.cu",
-                    {},
-                    &GemmGpuNeeds,
-                    nullptr,
-                    true},
-                   {41,
-                    "41-wmma-tf32",
-                    "Tensor cores: WMMA in TF32",
-                    gpu,
-                    39,
-                    "kernels/gemm/41_wmma_tf32.cu",
-                    {Tile(kTiles41)},
-                    &GemmGpuNeeds,
-                    nullptr,
-                    false,
-                    work(true)},
-                   {42,
-                    "42-cublas-tf32",
-                    "cuBLAS with TF32 tensor cores",
-                    gpu,
-                    41,
-                    "kernels/gemm/42_cublas_tf32.cu",
-                    {},
-                    &GemmGpuNeeds,
-                    nullptr,
-                    true,
-                    work(true)},
+                   {.slug = "naive",
+                    .title = "Naive: one thread per element of C",
+                    .source = "kernels/gemm/32_naive.cu",
+                    .step = Block{},
+                    .params = {block},
+                    .needs = &GemmGpuNeeds,
+                    .focus = {"LDG", "FP32"},
+                    .was = 32},
+                   {.slug = "coalesced",
+                    .title = "Coalesced: a warp walks along a row of C",
+                    .source = "kernels/gemm/33_coalesced.cu",
+                    .step = Block{},
+                    .params = {block},
+                    .needs = &GemmGpuNeeds,
+                    .focus = {"LDG", "FP32"},
+                    .was = 33},
+                   {.slug = "shared-memory-tiles",
+                    .title = "Shared-memory tiles",
+                    .source = "kernels/gemm/34_shared_memory_tiles.cu",
+                    .step = Tiled{kTiles34},
+                    .needs = &GemmGpuNeeds,
+                    .focus = {"LDS", "STS", "BAR", "FP32"},
+                    .was = 34},
+                   {.slug = "1d-register-blocking",
+                    .title = "1D register blocking",
+                    .source = "kernels/gemm/35_1d_register_blocking.cu",
+                    .step = Tiled{kTiles35},
+                    .needs = &GemmGpuNeeds,
+                    .focus = {"LDS", "FP32", "BAR"},
+                    .was = 35},
+                   {.slug = "2d-register-blocking",
+                    .title = "2D register blocking",
+                    .source = "kernels/gemm/36_2d_register_blocking.cu",
+                    .step = Tiled{kTiles36},
+                    .needs = &GemmGpuNeeds,
+                    .focus = {"LDS", "FP32", "BAR"},
+                    .was = 36},
+                   {.slug = "vectorized-transposed-a",
+                    .title = "16-byte loads, transposed A tile",
+                    .source = "kernels/gemm/37_vectorized_transposed_a.cu",
+                    .step = Tiled{kTiles37},
+                    .needs = &GemmGpuNeeds,
+                    .focus = {"LDG.128", "LDS", "STS", "FP32"},
+                    .was = 37},
+                   {.slug = "warp-tiling",
+                    .title = "Warp tiling",
+                    .source = "kernels/gemm/38_warp_tiling.cu",
+                    .step = Tiled{kTiles38},
+                    .needs = &GemmGpuNeeds,
+                    .focus = {"LDS", "FP32", "BAR"},
+                    .was = 38},
+                   {.slug = "double-buffering",
+                    .title = "Double buffering (cp.async)",
+                    .source = "kernels/gemm/39_double_buffering.cu",
+                    .step = Tiled{kTiles39},
+                    .needs = &GemmGpuNeeds,
+                    .focus = {"CP.ASYNC", "LDS", "BAR", "FP32"},
+                    .was = 39},
+                   {.slug = "cublas-sgemm",
+                    .title = "cuBLAS SGEMM, fp32",
+                    .source = "kernels/gemm/40_cublas_sgemm.cu",
+                    .step = Cublas{.tf32 = false},
+                    .needs = &GemmGpuNeeds,
+                    .was = 40},
+                   {.slug = "wmma-tf32",
+                    .title = "Tensor cores: WMMA in TF32",
+                    .source = "kernels/gemm/41_wmma_tf32.cu",
+                    .step = Tiled{.tiles = kTiles41, .tf32 = true},
+                    .needs = &GemmGpuNeeds,
+                    .focus = {"HMMA", "LDS", "STS", "BAR"},
+                    .previous = "double-buffering",
+                    .was = 41},
+                   {.slug = "cublas-tf32",
+                    .title = "cuBLAS with TF32 tensor cores",
+                    .source = "kernels/gemm/42_cublas_tf32.cu",
+                    .step = Cublas{.tf32 = true},
+                    .needs = &GemmGpuNeeds,
+                    .was = 42},
                });
 }
 

@@ -1,17 +1,19 @@
 // Chapter 6, the roofline: one lesson. Its step is a kernel whose arithmetic intensity is a
 // parameter (FMAs per element), so a sweep over it traces this GPU's roof; the GUI draws its
-// page as the roofline of every result measured or recorded (app/roofline_page.cpp).
+// page as the roofline of every result measured or recorded (the chapter's whole_roofline). The
+// step's kind is implemented in roofline_harness.cu, where the GPU library is linked.
 #include "catalog.h"
 #include "declare.h"
 #include "roofline_chapter.h"
+#include "roofline_steps.h"
 #include "units.h"
 
 namespace lessons {
+namespace {
 
-void RegisterRooflineChapter(Registry& registry) {
+Chapter RooflineChapter() {
     using namespace roofline;
     Chapter chapter;
-    chapter.number = 6;
     chapter.id = "roofline";
     chapter.title = "The roofline";
     chapter.title_zh = "屋顶线模型";
@@ -31,7 +33,12 @@ void RegisterRooflineChapter(Registry& registry) {
         return std::to_string(p.Number("size") / sizeof(float)) + " floats (" +
                FormatSize(p.Number("size")) + ")";
     };
+    chapter.whole_roofline = true;
+    return chapter;
+}
 
+// The step's arithmetic intensity: FMAs per element, in two chains.
+ParamSpec FmasParam() {
     ParamSpec fmas;
     fmas.name = "fmas";
     fmas.label_en = "FMAs per element";
@@ -45,17 +52,22 @@ void RegisterRooflineChapter(Registry& registry) {
     fmas.unit = "FMAs";
     fmas.log_scale = true;
     fmas.why = "two chains of fmas / 2 each, and powers of two so a sweep doubles the intensity";
+    return fmas;
+}
 
-    AddChapter(registry, chapter, "lessons/06_roofline",
+}  // namespace
+
+void RegisterRooflineChapter(Registry& registry) {
+    AddChapter(registry, RooflineChapter(), "lessons/06_roofline",
                {
-                   {43,
-                    "43-roofline",
-                    "The roofline: one kernel at any arithmetic intensity",
-                    StepKind::kGpu,
-                    0,
-                    "kernels/roofline/43_intensity.cu",
-                    {BlockParam(32, 1024, 256), fmas},
-                    &RooflineGpuNeeds},
+                   {.slug = "roofline",
+                    .title = "The roofline: one kernel at any arithmetic intensity",
+                    .source = "kernels/roofline/43_intensity.cu",
+                    .step = roofline::Intensity{},
+                    .params = {BlockParam(32, 1024, 256), FmasParam()},
+                    .needs = &roofline::RooflineGpuNeeds,
+                    .focus = {"FP32", "LDG", "STG"},
+                    .was = 43},
                });
 }
 

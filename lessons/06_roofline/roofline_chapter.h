@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "lesson.h"
@@ -39,8 +38,5 @@ Check CheckOutputs(const RooflineWorkload& w, int fmas, const std::vector<uint64
 Work IntensityWork(uint64_t count, int fmas);
 
 MemoryNeeds RooflineGpuNeeds(const ParamValues& params);
-
-// The GPU step, by lesson id (roofline_harness.cu; empty in a build without CUDA).
-std::vector<std::pair<std::string, StepRunner>> RooflineGpuRunners();
 
 }  // namespace lessons::roofline

@@ -6,16 +6,19 @@
 
 #include "cuda/cuda_util.h"
 #include "device.h"
+#include "kernels_of.h"
 #include "roofline/roofline_gpu.cuh"
 #include "roofline_chapter.h"
+#include "roofline_steps.h"
 
 namespace lessons::roofline {
 namespace {
 
 class IntensityStep : public StepInstance {
 public:
-    IntensityStep(const Workload& w, int fmas, int block, int grid)
+    IntensityStep(const Workload& w, const IntensityKernel& kernel, int fmas, int block, int grid)
         : m_work(static_cast<const RooflineWorkload&>(w)),
+          m_kernel(kernel),
           m_fmas(fmas),
           m_block(block),
           m_grid(grid),
@@ -31,8 +34,8 @@ public:
         cudaStream_t s = m_stream.get();
         m_start.Record(s);
         if (m_work.count())
-            LESSONS_CUDA_CHECK(kRoofline43.launch(m_x.get(), m_y.get(), m_work.count(), m_fmas,
-                                                  m_block, m_grid, s));
+            LESSONS_CUDA_CHECK(
+                m_kernel.launch(m_x.get(), m_y.get(), m_work.count(), m_fmas, m_block, m_grid, s));
         m_stop.Record(s);
         m_stream.Synchronize();
         Sample sample;
@@ -57,28 +60,28 @@ public:
 
 private:
     const RooflineWorkload& m_work;
+    const IntensityKernel& m_kernel;
     int m_fmas, m_block, m_grid;
     cuda::DeviceBuffer<float> m_x, m_y;
     cuda::Stream m_stream;
     cuda::Event m_start, m_stop;
 };
 
-StepRunner IntensityRunner() {
+StepRunner IntensityRunner(const IntensityKernel& k) {
     StepRunner r;
-    r.make = [](const Workload& w, const StepContext& c) {
+    r.make = [&k](const Workload& w, const StepContext& c) {
         const int block = static_cast<int>(c.params.Number("block"));
         const int fmas = static_cast<int>(c.params.Number("fmas"));
-        const IntensityKernel& k = kRoofline43;
         cuda::CheckBlockAgainstKernel(k.kernel, k.name, block);
         int per_sm = 0;
         LESSONS_CUDA_CHECK(
             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.kernel, block, 0));
         const int grid =
             std::max(1, per_sm) * GetDevices().devices[size_t(c.devices.front())].sm_count;
-        return std::unique_ptr<StepInstance>(std::make_unique<IntensityStep>(w, fmas, block, grid));
+        return std::unique_ptr<StepInstance>(
+            std::make_unique<IntensityStep>(w, k, fmas, block, grid));
     };
-    r.attributes = [](const ParamValues& params) {
-        const IntensityKernel& k = kRoofline43;
+    r.attributes = [&k](const ParamValues& params) {
         return cuda::QueryKernelAttributes(k.kernel, k.name,
                                            static_cast<int>(params.Number("block")));
     };
@@ -87,8 +90,8 @@ StepRunner IntensityRunner() {
 
 }  // namespace
 
-std::vector<std::pair<std::string, StepRunner>> RooflineGpuRunners() {
-    return {{"roofline/43-roofline", IntensityRunner()}};
-}
+LESSONS_STEP_KIND(Intensity, [](const Intensity&, const StepSite& site) {
+    return IntensityRunner(OnlyKernel<IntensityKernel>(site));
+});
 
 }  // namespace lessons::roofline

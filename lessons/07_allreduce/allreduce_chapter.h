@@ -5,8 +5,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <string>
-#include <utility>
 #include <vector>
 
 #include "lesson.h"
@@ -46,12 +44,10 @@ Check CheckAllreduce(const AllreduceWorkload& w, const std::vector<std::vector<f
 // bandwidth (bus bytes over the whole time), compared with the measured peer copy.
 Work AllreduceWork(const AllreduceWorkload& w);
 
-// Host memory of the steps (lesson 44: G + 1 page-locked vectors) and device memory per GPU.
+// Host memory of the steps (through the host: G + 1 page-locked vectors) and device memory per
+// GPU.
 MemoryNeeds AllreduceNeeds(const ParamValues& params);
 MemoryNeeds AllreduceThroughHostNeeds(const ParamValues& params);
 MemoryNeeds AllreduceGatherNeeds(const ParamValues& params);
-
-// The GPU steps, by lesson id (allreduce_harness.cu; empty in a build without CUDA).
-std::vector<std::pair<std::string, StepRunner>> AllreduceGpuRunners();
 
 }  // namespace lessons::allreduce

@@ -11,16 +11,28 @@
 
 #include "allreduce/allreduce_gpu.cuh"
 #include "allreduce_chapter.h"
+#include "allreduce_steps.h"
 #include "cuda/cuda_util.h"
-#include "cuda/nccl_loader.h"
 #include "cuda/peers.h"
 #include "cuda/scoped_device.h"
 #include "errors.h"
+#include "kernels_of.h"
+#include "nccl/nccl_loader.h"
 
 namespace lessons::allreduce {
 namespace {
 
 enum class Plan { kThroughHost, kReduceBroadcast, kRing, kNccl };
+
+// What a plan calls: the call its source registers (one of the first four), and the add
+// kernel (peer copies and the ring).
+struct Calls {
+    const ThroughHostCall* through_host = nullptr;
+    const PeerCopiesCall* peer_copies = nullptr;
+    const RingCall* ring = nullptr;
+    const NcclCall* nccl = nullptr;
+    const AddKernel* add = nullptr;
+};
 
 // Each GPU's chunk of the ring is cut into pieces of about this many bytes (at most 16).
 constexpr uint64_t kRingPieceBytes = uint64_t(32) << 20;
@@ -56,8 +68,8 @@ Phases PhasesOf(Plan plan) {
 
 class AllreduceStep : public StepInstance {
 public:
-    AllreduceStep(const Workload& w, const StepContext& c, Plan plan)
-        : m_work(static_cast<const AllreduceWorkload&>(w)), m_plan(plan) {
+    AllreduceStep(const Workload& w, const StepContext& c, Plan plan, const Calls& calls)
+        : m_work(static_cast<const AllreduceWorkload&>(w)), m_plan(plan), m_calls(calls) {
         const uint64_t n = m_work.count();
         const int count = static_cast<int>(c.devices.size());
         if (count != m_work.gpus())
@@ -71,6 +83,7 @@ public:
         else if (plan != Plan::kNccl)
             m_block = static_cast<int>(c.params.Number("block"));
         m_ring.block = m_block;
+        m_ring.add = calls.add;
         cuda::ScopedDevice keep(c.devices.front());
         m_path = cuda::EnablePeerAccess(c.devices);
         m_ring.pieces =
@@ -145,18 +158,18 @@ public:
         switch (m_plan) {
             case Plan::kThroughHost:
                 LESSONS_CUDA_CHECK(
-                    Allreduce44ThroughHost(m_gpus, n, m_host_ptrs, m_threads, &host_add_ms));
+                    m_calls.through_host->run(m_gpus, n, m_host_ptrs, m_threads, &host_add_ms));
                 break;
             case Plan::kReduceBroadcast:
-                LESSONS_CUDA_CHECK(Allreduce45ReduceBroadcast(m_gpus, n, m_block));
+                LESSONS_CUDA_CHECK(m_calls.peer_copies->run(m_gpus, n, m_block));
                 break;
             case Plan::kRing:
-                LESSONS_CUDA_CHECK(Allreduce46Ring(m_gpus, n, m_ring));
+                LESSONS_CUDA_CHECK(m_calls.ring->run(m_gpus, n, m_ring));
                 break;
             case Plan::kNccl: {
                 const nccl::Api* api = nccl::Load();
                 if (!api) throw UnavailableError(nccl::Unavailable());
-                nccl::Check(Allreduce47Nccl(m_gpus, n, *api, *m_comms), "ncclAllReduce");
+                nccl::Check(m_calls.nccl->run(m_gpus, n, *api, *m_comms), "ncclAllReduce");
                 for (const AllreduceGpu& g : m_gpus) {
                     LESSONS_CUDA_CHECK(cudaSetDevice(g.device));
                     LESSONS_CUDA_CHECK(cudaStreamSynchronize(g.stream));
@@ -230,6 +243,7 @@ private:
 
     const AllreduceWorkload& m_work;
     Plan m_plan;
+    Calls m_calls;
     int m_threads = 1;
     int m_block = 256;
     cuda::PeerPath m_path;
@@ -242,18 +256,18 @@ private:
     std::unique_ptr<nccl::Comms> m_comms;
 };
 
-StepRunner Step(Plan plan) {
+StepRunner Step(Plan plan, const Calls& calls) {
     StepRunner r;
-    r.make = [plan](const Workload& w, const StepContext& c) {
+    r.make = [plan, calls](const Workload& w, const StepContext& c) {
         if (plan == Plan::kNccl && !nccl::Load()) throw UnavailableError(nccl::Unavailable());
-        if (c.params.Has("block"))
-            cuda::CheckBlockAgainstKernel(kAddVectorsKernel, kAddVectorsName,
+        if (calls.add)
+            cuda::CheckBlockAgainstKernel(calls.add->kernel, calls.add->name,
                                           static_cast<int>(c.params.Number("block")));
-        return std::unique_ptr<StepInstance>(std::make_unique<AllreduceStep>(w, c, plan));
+        return std::unique_ptr<StepInstance>(std::make_unique<AllreduceStep>(w, c, plan, calls));
     };
-    if (plan == Plan::kReduceBroadcast || plan == Plan::kRing)
-        r.attributes = [](const ParamValues& params) {
-            return cuda::QueryKernelAttributes(kAddVectorsKernel, kAddVectorsName,
+    if (calls.add)
+        r.attributes = [add = calls.add](const ParamValues& params) {
+            return cuda::QueryKernelAttributes(add->kernel, add->name,
                                                static_cast<int>(params.Number("block")));
         };
     if (plan == Plan::kNccl) r.unavailable = [] { return nccl::Unavailable(); };
@@ -262,13 +276,19 @@ StepRunner Step(Plan plan) {
 
 }  // namespace
 
-std::vector<std::pair<std::string, StepRunner>> AllreduceGpuRunners() {
-    return {
-        {"allreduce/44-through-host", Step(Plan::kThroughHost)},
-        {"allreduce/45-peer-copies-add-kernel", Step(Plan::kReduceBroadcast)},
-        {"allreduce/46-ring", Step(Plan::kRing)},
-        {"allreduce/47-nccl", Step(Plan::kNccl)},
-    };
-}
+LESSONS_STEP_KIND(ThroughHost, [](const ThroughHost&, const StepSite& site) {
+    return Step(Plan::kThroughHost, {.through_host = &OnlyKernel<ThroughHostCall>(site)});
+});
+LESSONS_STEP_KIND(PeerCopies, [](const PeerCopies&, const StepSite& site) {
+    return Step(Plan::kReduceBroadcast, {.peer_copies = &OnlyKernel<PeerCopiesCall>(site),
+                                         .add = &OnlyKernel<AddKernel>(site)});
+});
+LESSONS_STEP_KIND(Ring, [](const Ring&, const StepSite& site) {
+    return Step(Plan::kRing, {.ring = &OnlyKernel<RingCall>(site),
+                              .add = &OnlyKernel<AddKernel>(site, KernelsFrom::kPreviousLesson)});
+});
+LESSONS_STEP_KIND(Nccl, [](const Nccl&, const StepSite& site) {
+    return Step(Plan::kNccl, {.nccl = &OnlyKernel<NcclCall>(site)});
+});
 
 }  // namespace lessons::allreduce

@@ -1,6 +1,7 @@
-// Chapter 7, all-reduce across GPUs: the chapter and its lessons, one row each. GPU steps get
-// their runners from allreduce_harness.cu where the GPU library is linked.
+// Chapter 7, all-reduce across GPUs: the chapter and its lessons, one row each. Each GPU step's
+// kind is implemented in allreduce_harness.cu, where the GPU library is linked.
 #include "allreduce_chapter.h"
+#include "allreduce_steps.h"
 #include "catalog.h"
 #include "declare.h"
 #include "units.h"
@@ -10,7 +11,6 @@ namespace lessons {
 void RegisterAllreduceChapter(Registry& registry) {
     using namespace allreduce;
     Chapter chapter;
-    chapter.number = 7;
     chapter.id = "allreduce";
     chapter.title = "All-reduce across GPUs";
     chapter.title_zh = "多 GPU 全归约（All-reduce）";
@@ -39,46 +39,38 @@ void RegisterAllreduceChapter(Registry& registry) {
                FormatSize(p.Number("size")) + ", " + p.Choice("data") + ") on each of " +
                std::to_string(p.Number("gpus")) + " GPU" + (p.Number("gpus") == 1 ? "" : "s");
     };
-    const StepKind gpu = StepKind::kGpu;
-    const ParamSpec block = BlockParam(32, 1024, 256);  // the add kernel's (lessons 45, 46)
+    const ParamSpec block = BlockParam(32, 1024, 256);  // the add kernel's
     AddChapter(registry, chapter, "lessons/07_allreduce",
                {
-                   {44,
-                    "44-through-host",
-                    "Through the host",
-                    gpu,
-                    0,
-                    "kernels/allreduce/44_through_host.cu",
-                    {ThreadsParam()},
-                    &AllreduceThroughHostNeeds,
-                    nullptr,
-                    true},  // no kernel of its own: the runtime's copies and the host's threads
-                   {45,
-                    "45-peer-copies-add-kernel",
-                    "Peer copies and an add kernel",
-                    gpu,
-                    44,
-                    "kernels/allreduce/45_reduce_broadcast.cu",
-                    {block},
-                    &AllreduceGatherNeeds},
-                   {46,
-                    "46-ring",
-                    "A ring: reduce-scatter, then all-gather",
-                    gpu,
-                    45,
-                    "kernels/allreduce/46_ring.cu",
-                    {block},
-                    &AllreduceNeeds},
-                   {47,
-                    "47-nccl",
-                    "NCCL ncclAllReduce",
-                    gpu,
-                    46,
-                    "kernels/allreduce/47_nccl.cu",
-                    {},
-                    &AllreduceNeeds,
-                    nullptr,
-                    true},
+                   {.slug = "through-host",
+                    .title = "Through the host",
+                    .source = "kernels/allreduce/44_through_host.cu",
+                    .step = ThroughHost{},
+                    .params = {ThreadsParam()},
+                    .needs = &AllreduceThroughHostNeeds,
+                    .was = 44},
+                   {.slug = "peer-copies-add-kernel",
+                    .title = "Peer copies and an add kernel",
+                    .source = "kernels/allreduce/45_reduce_broadcast.cu",
+                    .step = PeerCopies{},
+                    .params = {block},
+                    .needs = &AllreduceGatherNeeds,
+                    .focus = {"LDG", "STG"},
+                    .was = 45},
+                   {.slug = "ring",
+                    .title = "A ring: reduce-scatter, then all-gather",
+                    .source = "kernels/allreduce/46_ring.cu",
+                    .step = Ring{},
+                    .params = {block},
+                    .needs = &AllreduceNeeds,
+                    .focus = {"LDG", "STG"},
+                    .was = 46},
+                   {.slug = "nccl",
+                    .title = "NCCL ncclAllReduce",
+                    .source = "kernels/allreduce/47_nccl.cu",
+                    .step = Nccl{},
+                    .needs = &AllreduceNeeds,
+                    .was = 47},
                });
 }
 

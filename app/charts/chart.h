@@ -1,0 +1,85 @@
+// The one chart widget of the GUI, drawn with ImDrawList (ImPlot is not packaged for Debian
+// 12): bars with min-max whiskers and stacked parts, and line charts; linear or log axes
+// with ticks, a legend, and exact values on hover.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+namespace lessons::app::chart {
+
+struct Bar {
+    std::string label;          // under the bar
+    double value = 0;           // the bar's height (total of `parts` when stacked)
+    double lo = -1, hi = -1;    // whiskers (min, max); negative: none
+    std::vector<double> parts;  // stacked segments, bottom first; empty: one segment
+    ImU32 color = 0;            // single-segment colour
+    bool highlight = false;     // the current lesson
+    bool hatched = false;       // recorded, not live
+    bool invalid = false;       // a wrong result: drawn as a red marker, never as a bar
+    std::string annotation;     // above the bar, e.g. "2.3x faster than lesson 1.2"
+    std::string tooltip;
+};
+
+// Where a bar chart drew what (screen coordinates, x0, y0, x1, y1): tests check the layout.
+struct BarLayout {
+    ImVec4 chart;                     // the whole widget
+    std::vector<ImVec4> bars;         // each bar with its whisker; an empty one at the axis
+    std::vector<ImVec4> annotations;  // each annotation drawn
+};
+
+struct BarOptions {
+    const char* unit = "ms";
+    bool log_scale = false;
+    float height = 220;
+    std::vector<std::string> part_names;
+    std::vector<ImU32> part_colors;
+    BarLayout* layout = nullptr;                    // filled when given
+    const char* wrong_text = "\xE2\x9C\x97 wrong";  // in place of a wrong result's bar
+};
+
+// The top-left corner of a `w` x `h` annotation of bar `index` (`bars` as in BarLayout): above
+// the bar and its whisker, centred on it and kept within [left, right]; where that would cover
+// another bar or whisker, on the free band at `band_y` above the plot.
+ImVec2 PlaceAnnotation(const std::vector<ImVec4>& bars, int index, float w, float h, float left,
+                       float right, float band_y);
+
+// Returns the index of the hovered bar, or -1.
+int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& options);
+
+struct Series {
+    std::string name;
+    ImU32 color = 0;
+    std::vector<double> x, y;
+    std::vector<std::string> tooltips;  // one per point, optional
+    int best = -1;                      // index of the point to mark as best
+};
+
+struct LineOptions {
+    const char* x_label = "";
+    const char* y_label = "";
+    bool log_x = false, log_y = false;
+    bool x_bytes = false;  // format x ticks as sizes
+    // Ticks of the x axis at these values (the block sizes that were run), linear or log;
+    // empty: 1-2-5 steps or decades (Ticks).
+    std::vector<double> x_ticks;
+    float height = 220;
+    const char* empty_text = "no data yet";
+    const char* best_text = "best";  // beside the best point
+};
+
+void LineChart(const char* id, const std::vector<Series>& series, const LineOptions& options);
+
+// Tick positions for [lo, hi]: 1-2-5 steps on a linear axis, decades (and 2, 5) on a log one.
+std::vector<double> Ticks(double lo, double hi, bool log_scale, int max_ticks);
+// The ticks of an axis over [lo, hi]: `explicit_ticks` inside the range, sorted, once each,
+// when there are any; else Ticks().
+std::vector<double> AxisTicks(double lo, double hi, bool log_scale, int max_ticks,
+                              const std::vector<double>& explicit_ticks);
+// Short labels: "0.25", "12", "1.5k"; FormatBytes: "64 KiB", "1 GiB".
+std::string FormatTick(double v);
+std::string FormatBytesTick(double v);
+
+}  // namespace lessons::app::chart

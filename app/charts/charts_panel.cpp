@@ -1,0 +1,414 @@
+// The charts of the lesson page: every step of the chapter side by side (min-max whiskers,
+// the speedup over the previous lesson; in ms, or in the rate the results are judged by), the
+// host-to-device / kernel / device-to-host breakdown of GPU steps, and the block-size and
+// data-size sweeps. Bars match every parameter of their lesson (ShownResult); sweeps match
+// the chapter's parameters but the one swept.
+#include <algorithm>
+#include <cstdio>
+#include <iterator>
+#include <map>
+
+#include "charts/chart.h"
+#include "panels/panels.h"
+#include "probe.h"
+#include "report.h"
+#include "text/lesson_text.h"
+#include "units.h"
+
+namespace lessons::app {
+namespace {
+
+const char* CeilingName(const UiState& ui, Bound bound) {
+    switch (bound) {
+        case Bound::kNone:
+            return "";
+        case Bound::kRead:
+            return Tr(ui, kCeilRead);
+        case Bound::kCopy:
+            return Tr(ui, kCeilCopy);
+        case Bound::kFp32:
+            return Tr(ui, kCeilFp32);
+        case Bound::kTf32:
+            return Tr(ui, kCeilTf32);
+        case Bound::kH2D:
+            return Tr(ui, kCeilH2D);
+        case Bound::kPeer:
+            return Tr(ui, kCeilPeer);
+    }
+    return "";
+}
+
+// The result's rate in `unit` ("GB/s" or "GFLOP/s"), so that a chapter's bars share one axis.
+double RateIn(const RunResult& r, const std::string& unit) {
+    return unit == "GFLOP/s" ? r.gflops.value_or(0) : r.gbps;
+}
+
+// The time a sweep plots: the part the rates are taken over (the kernel), else the whole run.
+double RateMs(const RunResult& r) {
+    return r.rate_ms > 0 ? r.rate_ms : r.median_ms;
+}
+
+std::string ResultTooltip(const UiState& ui, const Registry& reg, const RunResult& r) {
+    const Lesson* lesson = reg.FindLesson(r.lesson);
+    std::string t = (lesson ? Fmt(Tr(ui, kLessonN), lesson->label.c_str()) + "  " : std::string()) +
+                    r.id + "\n";
+    if (lesson) t += DescribeParams(lesson->params, r.params, ui.settings.language) + "\n";
+    t += Fmt(Tr(ui, kMedianLine), Ms(r.median_ms).c_str(), Ms(r.min_ms).c_str(),
+             Ms(r.max_ms).c_str(), r.reps) +
+         "\n";
+    t += Fixed(r.gbps, 1) + " GB/s";
+    if (r.gflops) t += ", " + Fixed(*r.gflops, 1) + " GFLOP/s";
+    if (r.pct_of_ceiling) {
+        // A TF32 step without a TF32 ceiling was compared with the fp32 peak: named as such.
+        const bool fallback = r.work.bound == Bound::kTf32 && !r.ceiling_note.empty();
+        t += ", " + Fmt(Tr(ui, kPctOf), Fixed(*r.pct_of_ceiling, 1).c_str(),
+                        CeilingName(ui, fallback ? Bound::kFp32 : r.work.bound));
+        if (r.ceiling) t += " (" + Fixed(*r.ceiling, 0) + " " + r.RateUnit() + ")";
+        if (fallback) t += "\n" + std::string(Tr(ui, kNoTf32Ceiling));
+    }
+    t += "\n";
+    t += r.verified ? std::string(Tr(ui, kVerified))
+                    : Fmt(Tr(ui, kWrongWith), Say(ui.settings.language, r.check_message).c_str());
+    if (r.recorded)
+        t += "\n" +
+             Fmt(Tr(ui, kRecordedOnDate), r.Device().c_str(), r.timestamp.substr(0, 10).c_str());
+    return t;
+}
+
+// The chapter's values without `name` (a sweep over it matches everything else).
+ParamValues Without(const ParamValues& values, const std::string& name) {
+    ParamValues out;
+    for (const auto& [n, v] : values.entries())
+        if (n != name) out.Set(n, v);
+    return out;
+}
+
+}  // namespace
+
+void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
+    const Chapter& chapter = reg.ChapterOf(lesson);
+    const ParamValues values = ChapterValues(chapter, ui.run);
+    // Each lesson's bar is its result at every one of its parameters as this page runs it
+    // (block size, ablation toggles, the chapter's size and data): a run with a toggle switched
+    // is drawn only when the page has it switched too. A recorded result appears at the values
+    // it was recorded with.
+    const std::vector<const Lesson*> lessons = reg.LessonsOf(chapter);
+    std::vector<const RunResult*> shown(lessons.size(), nullptr);
+    const RunResult* any_recorded = nullptr;  // shown here
+    const RunResult* other_values = nullptr;  // recorded with other values
+    std::string unit;                         // the rate's unit: the current lesson's first
+    for (size_t i = 0; i < lessons.size(); ++i) {
+        const Lesson* l = lessons[i];
+        const RunResult* r = ShownResult(c, reg, *l, ui.run, &other_values);
+        if (!r) continue;
+        shown[i] = r;
+        if (r->recorded) any_recorded = r;
+        if (unit.empty() || l->number == lesson.number) unit = r->RateUnit();
+    }
+    if (unit.empty()) unit = "GB/s";
+
+    std::vector<chart::Bar> bars;
+    const RunResult *current = nullptr, *previous = nullptr;
+    for (size_t i = 0; i < lessons.size(); ++i) {
+        const Lesson* l = lessons[i];
+        chart::Bar b;
+        b.label = l->label;
+        b.highlight = l->number == lesson.number;
+        b.color = b.highlight                    ? kCurrentColor
+                  : l->number == lesson.previous ? kPreviousColor
+                                                 : kOtherColor;
+        if (const RunResult* r = shown[i]) {
+            if (b.highlight) current = r;
+            if (l->number == lesson.previous) previous = r;
+            if (ui.rate_axis) {
+                // Whiskers: the rate at the slowest and the fastest sample.
+                b.value = RateIn(*r, unit);
+                if (r->min_ms > 0 && r->max_ms > 0) {
+                    b.lo = b.value * r->median_ms / r->max_ms;
+                    b.hi = b.value * r->median_ms / r->min_ms;
+                }
+            } else {
+                b.value = r->median_ms;
+                b.lo = r->min_ms;
+                b.hi = r->max_ms;
+            }
+            b.invalid = !r->verified;
+            b.hatched = r->recorded;
+            b.tooltip = ResultTooltip(ui, reg, *r);
+        } else if (c.Mode(*l) == LessonMode::kRecorded && other_values) {
+            b.tooltip = Fmt(
+                Tr(ui, kRecordedAtOnly), l->label.c_str(),
+                DescribeParams(chapter.params, other_values->params, ui.settings.language).c_str());
+        } else {
+            b.tooltip = Fmt(
+                Tr(ui, kNotMeasuredYet), l->label.c_str(),
+                DescribeParams(l->params, ResolveParams(l->params, ui.run), ui.settings.language)
+                    .c_str());
+        }
+        bars.push_back(b);
+    }
+    const Lesson* previous_lesson = lesson.previous ? reg.FindLesson(lesson.previous) : nullptr;
+    if (current && previous && previous_lesson && current->verified && previous->verified) {
+        const double speedup = previous->median_ms / current->median_ms;
+        const std::string text =
+            Fmt(Tr(ui, speedup >= 1 ? kFaster : kSlower), speedup >= 1 ? speedup : 1 / speedup,
+                previous_lesson->label.c_str());
+        for (chart::Bar& b : bars)
+            if (b.highlight) b.annotation = text;
+    }
+    if (ui.probe) ui.probe->step_bars = bars;
+    const std::string axis =
+        ui.rate_axis ? Fmt(Tr(ui, kAxisRate), unit.c_str()) : std::string(Tr(ui, kAxisMs));
+    chart::BarOptions o;
+    o.unit = axis.c_str();
+    o.log_scale = ui.log_scale;
+    o.height = ImGui::GetFontSize() * 14;
+    o.layout = ui.probe ? &ui.probe->step_layout : nullptr;
+    o.wrong_text = Tr(ui, kWrongResult);
+    chart::BarChart("steps", bars, o);
+    Remember(ui, "step_chart");
+    if (any_recorded) {
+        // Every GPU the hatched bars were recorded on ("2x NVIDIA H200" for a two-GPU result).
+        std::vector<std::string> on;
+        for (const RunResult* r : shown) {
+            if (!r || !r->recorded || r->devices.empty()) continue;
+            std::string name = r->Device();
+            if (r->devices.size() > 1) name = std::to_string(r->devices.size()) + "x " + name;
+            if (std::find(on.begin(), on.end(), name) == on.end()) on.push_back(name);
+        }
+        std::string devices;
+        for (const std::string& name : on) devices += (devices.empty() ? "" : " / ") + name;
+        ImGui::TextDisabled(
+            Tr(ui, kHatched), devices.c_str(),
+            DescribeParams(chapter.params, any_recorded->params, ui.settings.language).c_str(),
+            any_recorded->timestamp.substr(0, 10).c_str());
+    }
+    if (other_values) {
+        const std::string at =
+            DescribeParams(chapter.params, other_values->params, ui.settings.language);
+        ImGui::TextDisabled(Tr(ui, kRecordedOn), other_values->Device().c_str(), at.c_str());
+        const std::string label = Fmt(Tr(ui, kCompareAt), at.c_str());
+        if (ImGui::SmallButton(label.c_str())) {
+            for (const ParamSpec& spec : chapter.params)
+                if (const ParamValue* v = other_values->params.Find(spec.name))
+                    SetParam(&ui.run, spec.name, *v);
+            Changed(ui);
+        }
+        Remember(ui, "compare_recorded");
+    }
+    // A lesson on several GPUs: the results recorded with more GPUs than this machine ran,
+    // beside the live bars (a one-GPU machine runs these lessons with one GPU).
+    const ParamSpec* gpu_count = GpuCountParam(lesson);
+    if (!gpu_count) return;
+    std::map<uint64_t, const RunResult*> by_gpus;  // the newest recorded one per GPU count
+    for (const StoredResult& s : c.results())
+        if (s.origin == Origin::kRecorded && s.result.lesson == lesson.number &&
+            s.result.Number(gpu_count->name).value_or(1) > 1)
+            by_gpus[*s.result.Number(gpu_count->name)] = &s.result;
+    for (const auto& [gpus, r] : by_gpus) {
+        std::string devices;
+        for (const std::string& d : r->devices) devices += (devices.empty() ? "" : ", ") + d;
+        ImGui::TextDisabled(
+            "%s", Fmt(Tr(ui, kRecordedWithGpus), int(gpus), devices.c_str(),
+                      r->timestamp.substr(0, 10).c_str(), Ms(r->median_ms).c_str(), r->Rate(),
+                      r->RateUnit(), DescribeParams(chapter.params, r->params).c_str())
+                      .c_str());
+    }
+}
+
+namespace {
+
+// The parts a result's bar is made of: the whole-step parts it reports ("h2d", "peer",
+// "kernel", "d2h", "host add", "reduce-scatter", ...), not each GPU's ("gpu1 h2d"). Steps
+// that report only their kernel (the reduction's one-GPU steps) have no breakdown.
+std::vector<const TimedPart*> WholeStepParts(const RunResult& r) {
+    std::vector<const TimedPart*> out;
+    for (const TimedPart& p : r.parts)
+        if (p.name.rfind("gpu", 0) != 0) out.push_back(&p);
+    if (out.size() == 1 && out.front()->name == "kernel") out.clear();
+    return out;
+}
+
+// A part's name in the legend: the usual four in the page's language, others as reported.
+std::string PartLabel(const UiState& ui, const std::string& name) {
+    if (name == "h2d") return Tr(ui, kHostToDevice);
+    if (name == "peer") return Tr(ui, kGpuToGpu);
+    if (name == "kernel") return Tr(ui, kKernel);
+    if (name == "d2h") return Tr(ui, kDeviceToHost);
+    if (name == "host add") return Tr(ui, kHostAdd);
+    if (name == "broadcast") return Tr(ui, kBroadcast);
+    return Say(ui.settings.language, name);
+}
+
+}  // namespace
+
+void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
+    const Chapter& chapter = reg.ChapterOf(lesson);
+    std::vector<const RunResult*> shown;
+    // The legend: the usual parts first, in the order a copy-scan-copy step runs them, then
+    // any other part the chapter's steps report (the all-reduce chapter), in the order they appear.
+    std::vector<std::string> names = {"h2d", "peer", "kernel", "d2h"};
+    std::vector<bool> used(names.size(), false);
+    for (const Lesson* l : reg.LessonsOf(chapter)) {
+        const RunResult* r = ShownResult(c, reg, *l, ui.run);
+        if (!r) continue;
+        const std::vector<const TimedPart*> parts = WholeStepParts(*r);
+        if (parts.empty()) continue;
+        shown.push_back(r);
+        for (const TimedPart* p : parts) {
+            const auto at = std::find(names.begin(), names.end(), p->name);
+            if (at == names.end()) {
+                names.push_back(p->name);
+                used.push_back(true);
+            } else {
+                used[size_t(at - names.begin())] = true;
+            }
+        }
+    }
+    if (shown.empty()) {
+        ImGui::TextDisabled("%s", Tr(ui, kNoBreakdown));
+        return;
+    }
+    const ImU32 palette[] = {IM_COL32(230, 150, 60, 255),  IM_COL32(90, 190, 120, 255),
+                             IM_COL32(80, 160, 255, 255),  IM_COL32(170, 110, 230, 255),
+                             IM_COL32(230, 200, 80, 255),  IM_COL32(240, 110, 130, 255),
+                             IM_COL32(120, 210, 220, 255), IM_COL32(250, 240, 170, 255),
+                             IM_COL32(150, 120, 90, 255),  IM_COL32(200, 200, 200, 255)};
+    chart::BarOptions o;
+    std::vector<std::string> kept;  // the legend's parts, by name
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (!used[i]) continue;
+        kept.push_back(names[i]);
+        o.part_names.push_back(PartLabel(ui, names[i]));
+        o.part_colors.push_back(palette[std::min(i, std::size(palette) - 1)]);
+    }
+    std::vector<chart::Bar> bars;
+    for (const RunResult* r : shown) {
+        chart::Bar b;
+        const Lesson* of = reg.FindLesson(r->lesson);
+        b.label = of ? of->label : r->id;
+        for (const std::string& name : kept) b.parts.push_back(r->Part(name).value_or(0));
+        b.value = 0;
+        for (double p : b.parts) b.value += p;
+        b.highlight = r->lesson == lesson.number;
+        b.hatched = r->recorded;
+        b.invalid = !r->verified;
+        const auto h2d = r->Part("h2d"), kernel = r->Part("kernel"), d2h = r->Part("d2h");
+        if (h2d && kernel && d2h)
+            b.tooltip =
+                Fmt(Tr(ui, kBreakdownTip), Ms(*h2d).c_str(), Ms(*kernel).c_str(), Ms(*d2h).c_str());
+        // The other parts, and each GPU's own ("gpu1 h2d", "gpu1 peer", ...), as reported.
+        for (const TimedPart& p : r->parts) {
+            if (h2d && kernel && d2h && (p.name == "h2d" || p.name == "kernel" || p.name == "d2h"))
+                continue;
+            b.tooltip +=
+                (b.tooltip.empty() ? "" : "\n") + PartLabel(ui, p.name) + " " + Ms(p.ms) + " ms";
+        }
+        bars.push_back(b);
+    }
+    if (o.part_names.size() > 4) {
+        // More parts than the chart's one-line legend holds (the all-reduce chapter): a legend that
+        // wraps.
+        const float font = ImGui::GetFontSize(), avail = ImGui::GetContentRegionAvail().x;
+        float line = 0;  // the width used on the legend's current line
+        for (size_t i = 0; i < o.part_names.size(); ++i) {
+            const float w = font * 1.2f + ImGui::CalcTextSize(o.part_names[i].c_str()).x;
+            if (line > 0 && line + w <= avail) {
+                ImGui::SameLine(0, font * 0.6f);
+            } else {
+                line = 0;
+            }
+            line += w + font * 0.6f;
+            const ImVec2 at = ImGui::GetCursorScreenPos();
+            ImGui::GetWindowDrawList()->AddRectFilled(
+                ImVec2(at.x, at.y + font * 0.1f), ImVec2(at.x + font * 0.8f, at.y + font * 0.9f),
+                o.part_colors[i]);
+            ImGui::Dummy(ImVec2(font, font));
+            ImGui::SameLine(0, font * 0.2f);
+            ImGui::TextUnformatted(o.part_names[i].c_str());
+        }
+        o.part_names.clear();
+    }
+    o.unit = "ms";
+    o.log_scale = ui.log_scale;
+    o.height = ImGui::GetFontSize() * 12;
+    o.wrong_text = Tr(ui, kWrongResult);
+    chart::BarChart("breakdown", bars, o);
+}
+
+void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
+                bool by_block) {
+    const Chapter& chapter = reg.ChapterOf(lesson);
+    const ParamSpec* spec = by_block ? BlockSizeParam(lesson) : DataSizeParam(lesson);
+    // The newest result per value of the parameter swept (the block size or the data size), for
+    // this lesson and the previous one.
+    std::vector<std::pair<const Lesson*, std::map<double, const RunResult*>>> lessons;
+    std::string unit;  // the rate's unit: the current lesson's first
+    for (const Lesson* l : {lesson.previous ? reg.FindLesson(lesson.previous) : nullptr, &lesson}) {
+        if (!l) continue;
+        const ParamSpec* along = by_block ? BlockSizeParam(*l) : DataSizeParam(*l);
+        if (!along) continue;
+        const ParamValues match = Without(ChapterValues(chapter, ui.run), along->name);
+        std::map<double, const RunResult*> points;
+        for (const StoredResult& s : c.results()) {
+            const RunResult& r = s.result;
+            if (r.lesson != l->number ||
+                s.origin != (by_block ? Origin::kBlockSweep : Origin::kSizeSweep) || !r.verified)
+                continue;
+            const std::optional<uint64_t> x = r.Number(along->name);
+            if (!x || !MatchesParams(r, match)) continue;
+            points[double(*x)] = &r;
+            if (unit.empty() || l == &lesson) unit = r.RateUnit();
+        }
+        if (!points.empty()) lessons.emplace_back(l, std::move(points));
+    }
+    std::vector<chart::Series> time_series, rate_series;
+    for (const auto& [l, points] : lessons) {
+        chart::Series t, g;
+        t.name = g.name = Fmt(Tr(ui, kLessonN), l->label.c_str());
+        t.color = g.color = l == &lesson ? kCurrentColor : kPreviousColor;
+        double best = 1e300;
+        for (const auto& [x, r] : points) {
+            if (RateMs(*r) < best) {
+                best = RateMs(*r);
+                t.best = g.best = static_cast<int>(t.x.size());
+            }
+            t.x.push_back(x);
+            g.x.push_back(x);
+            t.y.push_back(RateMs(*r));
+            g.y.push_back(RateIn(*r, unit));
+            t.tooltips.push_back(ResultTooltip(ui, reg, *r));
+            g.tooltips.push_back(t.tooltips.back());
+        }
+        time_series.push_back(t);
+        rate_series.push_back(g);
+    }
+    if (time_series.empty()) {
+        DrawWrappedText(Tr(ui, by_block ? kSweepBlocksHint : kSweepSizesHint), &kGrey);
+        return;
+    }
+    chart::LineOptions o;
+    o.height = ImGui::GetFontSize() * 12;
+    o.empty_text = Tr(ui, kNoDataYet);
+    o.best_text = Tr(ui, kBest);
+    const std::string rate_label = unit + (by_block ? "" : Tr(ui, kLogLog));
+    if (by_block) {
+        o.x_label = Tr(ui, kThreadsPerBlock);
+        o.log_x = true;
+        for (const chart::Series& s : time_series)  // tick at the block sizes that were run
+            o.x_ticks.insert(o.x_ticks.end(), s.x.begin(), s.x.end());
+        if (ui.probe) ui.probe->block_ticks = chart::AxisTicks(0, 1e300, true, 8, o.x_ticks);
+        o.y_label = Tr(ui, kKernelMs);
+        chart::LineChart("block_time", time_series, o);
+        o.y_label = rate_label.c_str();
+        chart::LineChart("block_rate", rate_series, o);
+    } else {
+        o.x_label = spec ? Label(*spec, ui.settings.language) : Tr(ui, kDataSize);
+        o.x_bytes = !spec || spec->type == ParamType::kBytes;
+        o.log_x = o.log_y = true;
+        o.y_label = rate_label.c_str();
+        chart::LineChart("size_rate", rate_series, o);
+    }
+}
+
+}  // namespace lessons::app

@@ -1,0 +1,144 @@
+#include "charts/roofline.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "report.h"
+
+namespace lessons::app {
+
+double Attainable(double peak_gflops, double bandwidth_gbps, double intensity) {
+    const double slope = bandwidth_gbps > 0 ? intensity * bandwidth_gbps : 0;
+    if (peak_gflops <= 0) return slope;
+    if (bandwidth_gbps <= 0) return peak_gflops;
+    return std::min(peak_gflops, slope);
+}
+
+double Ridge(double peak_gflops, double bandwidth_gbps) {
+    return peak_gflops > 0 && bandwidth_gbps > 0 ? peak_gflops / bandwidth_gbps : 0;
+}
+
+Roof RoofFromInfo(const DeviceFacts& devices) {
+    Roof roof;
+    const GpuFacts* gpu = devices.First();
+    if (!gpu) return roof;
+    roof.device = gpu->name;
+    roof.read_gbps = gpu->ceilings.read_gbps;
+    roof.copy_gbps = gpu->ceilings.copy_gbps;
+    roof.fp32_gflops = gpu->ceilings.fp32_gflops;
+    roof.tf32_gflops = gpu->ceilings.tf32_gflops;
+    return roof;
+}
+
+namespace {
+
+// The largest TF32 ceiling that results of one origin carry (recorded or live).
+double Tf32Carried(const std::vector<StoredResult>& results, bool recorded) {
+    double best = 0;
+    for (const StoredResult& s : results)
+        if (s.result.recorded == recorded && s.result.devices.size() <= 1)
+            if (const auto c = s.result.CeilingOf(Bound::kTf32)) best = std::max(best, *c);
+    return best;
+}
+
+}  // namespace
+
+Roof RoofFromResults(const std::vector<StoredResult>& results) {
+    Roof roof;
+    roof.recorded = true;
+    double fastest_tf32 = 0;
+    for (const StoredResult& s : results) {
+        const RunResult& r = s.result;
+        if (!r.recorded) continue;
+        // One GPU's roof: results of several GPUs carry their sum (2 H200s read at 9 TB/s), and
+        // recorded files of another GPU belong to another roof; the first one-GPU result names it.
+        if (r.devices.size() != 1) continue;
+        if (!roof.device.empty() && r.Device() != roof.device) continue;
+        if (r.work.bound == Bound::kTf32 && r.verified && r.gflops)
+            fastest_tf32 = std::max(fastest_tf32, *r.gflops);
+        const std::optional<double> ceiling = r.CeilingOf(r.work.bound);
+        if (!ceiling) continue;
+        double* slot = r.work.bound == Bound::kRead   ? &roof.read_gbps
+                       : r.work.bound == Bound::kCopy ? &roof.copy_gbps
+                       : r.work.bound == Bound::kFp32 ? &roof.fp32_gflops
+                       : r.work.bound == Bound::kTf32 ? &roof.tf32_gflops
+                                                      : nullptr;
+        if (!slot) continue;
+        *slot = std::max(*slot, *ceiling);
+        if (roof.device.empty()) roof.device = r.Device();
+    }
+    if (roof.tf32_gflops <= 0 && fastest_tf32 > 0) {
+        roof.tf32_gflops = fastest_tf32;
+        roof.tf32_from_rates = true;
+    }
+    return roof;
+}
+
+Roof CurrentRoof(const DeviceFacts& devices, const std::vector<StoredResult>& results) {
+    Roof roof = RoofFromInfo(devices);
+    if (!roof.Any()) return RoofFromResults(results);
+    if (roof.tf32_gflops <= 0) roof.tf32_gflops = Tf32Carried(results, false);
+    return roof;
+}
+
+double PeakFor(const Roof& roof, Bound bound) {
+    return bound == Bound::kTf32 && roof.tf32_gflops > 0 ? roof.tf32_gflops : roof.fp32_gflops;
+}
+
+std::vector<RooflinePoint> RooflinePoints(const std::vector<StoredResult>& results,
+                                          const Roof& roof, int* no_arithmetic,
+                                          std::string* their_chapters) {
+    // The newest result of each lesson, parameter set and origin (live or recorded).
+    std::map<std::tuple<std::string, std::string, bool>, const StoredResult*> newest;
+    for (const StoredResult& s : results) {
+        const RunResult& r = s.result;
+        if (r.kind != StepKind::kGpu || !r.verified) continue;
+        const auto key = std::make_tuple(r.id, ToJson(r.params).dump(), r.recorded);
+        auto& slot = newest[key];
+        if (!slot || s.sequence > slot->sequence) slot = &s;
+    }
+    std::vector<RooflinePoint> out;
+    std::set<std::string> chapters;
+    int none = 0;
+    for (const auto& [key, s] : newest) {
+        const RunResult& r = s->result;
+        const double bytes = double(r.work.MemoryBytes());
+        if (r.work.flops == 0 || bytes <= 0 || r.rate_ms <= 0) {
+            ++none;
+            chapters.insert(r.chapter);
+            continue;
+        }
+        RooflinePoint p;
+        p.lesson = r.lesson;
+        p.id = r.id;
+        p.title = r.title;
+        p.chapter = r.chapter;
+        p.intensity = double(r.work.flops) / bytes;
+        p.gflops = double(r.work.flops) / (r.rate_ms * 1e-3) * 1e-9;
+        p.gbps = bytes / (r.rate_ms * 1e-3) * 1e-9;
+        const double bandwidth = r.work.bound == Bound::kRead && roof.read_gbps > 0
+                                     ? roof.read_gbps
+                                     : (roof.copy_gbps > 0 ? roof.copy_gbps : roof.read_gbps);
+        p.roof_gflops = Attainable(PeakFor(roof, r.work.bound), bandwidth, p.intensity);
+        p.pct_of_roof = p.roof_gflops > 0 ? 100.0 * p.gflops / p.roof_gflops : 0;
+        p.recorded = r.recorded;
+        p.device = r.Device();
+        p.timestamp = r.timestamp;
+        p.sequence = s->sequence;
+        out.push_back(std::move(p));
+    }
+    std::sort(out.begin(), out.end(), [](const RooflinePoint& a, const RooflinePoint& b) {
+        return a.sequence < b.sequence;
+    });
+    if (no_arithmetic) *no_arithmetic = none;
+    if (their_chapters) {
+        their_chapters->clear();
+        for (const std::string& c : chapters)
+            *their_chapters += (their_chapters->empty() ? "" : ", ") + c;
+    }
+    return out;
+}
+
+}  // namespace lessons::app

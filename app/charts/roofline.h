@@ -1,0 +1,72 @@
+// The roofline without drawing: this GPU's roof (from the worker's measured ceilings, or from
+// the ceilings recorded results carry), the attainable rate at an intensity, the ridge point,
+// and every result as a point at its arithmetic intensity. roofline_page.cpp draws them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "worker/controller.h"
+
+namespace lessons::app {
+
+// A GPU's ceilings in GB/s and GFLOP/s; 0 where unknown.
+struct Roof {
+    double read_gbps = 0;
+    double copy_gbps = 0;
+    double fp32_gflops = 0;
+    double tf32_gflops = 0;  // where the GEMM chapter measured it (cuBLAS's TF32 SGEMM)
+    std::string device;
+    bool recorded = false;  // taken from recorded results, not measured by this worker
+    // The TF32 figure is the fastest recorded TF32 rate (results recorded before they carried
+    // the TF32 ceiling: cuBLAS's own TF32 runs, what the ceiling is measured with).
+    bool tf32_from_rates = false;
+    bool Any() const { return read_gbps > 0 || copy_gbps > 0 || fp32_gflops > 0; }
+    // The bandwidth of the slope: read-only when known, else copy.
+    double Bandwidth() const { return read_gbps > 0 ? read_gbps : copy_gbps; }
+};
+
+// min(peak, intensity x bandwidth): a kernel of this intensity runs at most this fast. With no
+// peak known (0), the slope alone; with no bandwidth, the peak alone.
+double Attainable(double peak_gflops, double bandwidth_gbps, double intensity);
+// The intensity where the slope meets the flat roof: peak / bandwidth (flop per byte); 0 when
+// either is unknown.
+double Ridge(double peak_gflops, double bandwidth_gbps);
+
+// Device 0's measured ceilings as the worker reported them, or an empty roof. The TF32 figure
+// is there once a tensor-core step (or "measure again") has measured it.
+Roof RoofFromInfo(const DeviceFacts& devices);
+// The ceilings recorded results carry, by the bound each was compared with (read, copy, fp32,
+// TF32). Where no recorded result carries a TF32 ceiling (recorded before there was one), the
+// fastest verified recorded TF32 rate stands for it (tf32_from_rates).
+Roof RoofFromResults(const std::vector<StoredResult>& results);
+// The roof the pages draw: the worker's measured ceilings, with the TF32 ceiling this session's
+// results carry when the info has none yet; with no GPU, the recorded ones.
+Roof CurrentRoof(const DeviceFacts& devices, const std::vector<StoredResult>& results);
+// The peak a result's point is held to: TF32 for a tensor-core step when the roof has it, else
+// fp32.
+double PeakFor(const Roof& roof, Bound bound);
+
+struct RooflinePoint {
+    int lesson = 0;
+    std::string id;
+    std::string title;
+    std::string chapter;
+    double intensity = 0;    // flop per byte
+    double gflops = 0;       // attained
+    double gbps = 0;         // attained
+    double roof_gflops = 0;  // the roof at this intensity (its bound's bandwidth, or the peak)
+    double pct_of_roof = 0;
+    bool recorded = false;
+    std::string device, timestamp;
+    int sequence = 0;
+};
+
+// Every verified GPU result with arithmetic as a point on `roof` (the newest of each lesson
+// and parameter set only); `no_arithmetic` counts the others (flops 0) and `their_chapters`
+// names their chapters.
+std::vector<RooflinePoint> RooflinePoints(const std::vector<StoredResult>& results,
+                                          const Roof& roof, int* no_arithmetic = nullptr,
+                                          std::string* their_chapters = nullptr);
+
+}  // namespace lessons::app

@@ -1,0 +1,75 @@
+// The lesson page's "Predict, then measure" box: the work the step must do at the page's
+// settings (from the catalogue, without running it), the ceilings the worker measured (or,
+// with no GPU, the recorded ones, labelled), the lower bound they give, Little's law for the
+// bytes a thread keeps in flight, and the measured time beside the bound once a result exists.
+// Pure text building (PredictionLines) so that tests check the figures; DrawPrediction draws it.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "predict.h"
+#include "registry.h"
+#include "report.h"
+#include "result.h"
+#include "worker/device_facts.h"
+
+namespace lessons::app {
+
+// Where the ceilings come from.
+struct CeilingSource {
+    PredictCeilings ceilings;
+    bool known = false;     // any ceiling at all
+    bool measured = false;  // measured by this machine's worker; else recorded
+    std::string device;     // the GPU's name
+    std::string date;       // recorded: the day of the recording
+    int sm_count = 0;       // for Little's law; 0: unknown
+    int max_threads_per_sm = 0;
+    int clock_khz = 0;
+    // Recorded results without a TF32 ceiling (recorded before there was one): the fastest
+    // recorded TF32 run stands for it, as on the roofline.
+    bool tf32_from_rates = false;
+};
+
+// Device 0's ceilings as the worker measured them; known = false without a GPU.
+CeilingSource CeilingsFromDevices(const DeviceFacts& devices);
+// From a recorded one-GPU result: the ceiling it was compared with (read, copy, fp32, TF32 or H2D,
+// as its work's bound says) fills that figure of `source` if still unknown; the first one also
+// names the device and the day. A TF32 result recorded without a TF32 ceiling offers its rate
+// instead: the fastest such rate stands for the TF32 ceiling (tf32_from_rates).
+void AddRecordedCeiling(const RunResult& recorded, CeilingSource* source);
+
+// The box's lines in `language`, for `lesson` at `params` (every parameter, resolved);
+// `measured` is the result at these settings, or null; `attributes` the kernel's resource
+// use at them, or null.
+std::vector<std::string> PredictionLines(const std::string& language, const Lesson& lesson,
+                                         const Chapter& chapter, const ParamValues& params,
+                                         const CeilingSource& source, const RunResult* measured,
+                                         const KernelAttributes* attributes);
+
+// "1.08": measured / bound, two decimals.
+std::string Times(double ratio);
+
+}  // namespace lessons::app
+
+namespace lessons::app {
+
+// One row of the chapter summary: a lesson, the result shown for it (null: not run at these
+// settings), and the speed-ups of its whole-run time over the previous step and the first.
+struct SummaryRow {
+    const Lesson* lesson = nullptr;
+    const RunResult* result = nullptr;
+    std::optional<double> vs_previous;  // previous step's time / this one's
+    std::optional<double> vs_first;     // the base step's time / this one's
+};
+// Every lesson of `chapter`, in order, with the result `shown` gives for it. The cumulative
+// speed-up is over the chapter's first step that has a correct result (`*base` is that lesson;
+// null when none has): the CPU step once the chapter has run here, the first GPU step when only
+// recorded results are shown.
+std::vector<SummaryRow> SummaryRows(const Registry& reg, const Chapter& chapter,
+                                    const std::function<const RunResult*(const Lesson&)>& shown,
+                                    const Lesson** base = nullptr);
+
+}  // namespace lessons::app

@@ -1,0 +1,279 @@
+// The step's code in three tabs: its real source, with the lines that differ from the previous
+// step highlighted; its PTX; its SASS (both embedded at build time, lessons/machine_code.h),
+// with the instructions the lesson is about highlighted and every class counted. Above them,
+// the ncu command line that profiles the step at the page's parameters, with a Copy button.
+#include <algorithm>
+
+#include "model/page_params.h"
+#include "panels/panels.h"
+#include "probe.h"
+#include "text/code_listing.h"
+#include "text/diff.h"
+#include "words/words_machine.h"
+
+namespace lessons::app {
+
+namespace {
+
+// Background of a highlighted line, one colour per class.
+ImU32 ClassColor(const std::string& name) {
+    if (name == "LDG.128" || name == "STG.128") return IM_COL32(40, 110, 200, 120);
+    if (name == "LDG" || name == "STG") return IM_COL32(60, 90, 140, 110);
+    if (name == "CP.ASYNC") return IM_COL32(30, 140, 170, 120);
+    if (name == "LDS" || name == "STS") return IM_COL32(150, 110, 30, 120);
+    if (name == "BAR") return IM_COL32(160, 60, 60, 120);
+    if (name == "SHFL" || name == "VOTE") return IM_COL32(120, 70, 170, 120);
+    if (name == "HMMA") return IM_COL32(40, 150, 120, 120);
+    if (name == "ATOM") return IM_COL32(170, 80, 130, 120);
+    return IM_COL32(90, 120, 90, 110);
+}
+
+void DrawSource(UiState& ui, const Registry& reg, const Lesson& lesson) {
+    const Lesson* prev = lesson.previous ? reg.FindLesson(lesson.previous) : nullptr;
+    if (ui.code_lesson != lesson.number) {
+        ui.code_lesson = lesson.number;
+        ui.code_lines = SplitLines(lesson.source);
+        ui.code_changed = prev ? ChangedLines(SplitLines(prev->source), ui.code_lines)
+                               : std::vector<bool>(ui.code_lines.size(), false);
+    }
+    const int changed =
+        static_cast<int>(std::count(ui.code_changed.begin(), ui.code_changed.end(), true));
+    const std::string differ =
+        prev ? "  \xC2\xB7  " + Fmt(Tr(ui, kLinesDiffer), changed, prev->label.c_str())
+             : std::string();
+    ImGui::TextDisabled("%s%s", lesson.source_path.c_str(), differ.c_str());
+    ImGui::PushFont(ui.fonts.mono);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (size_t i = 0; i < ui.code_lines.size(); ++i) {
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        if (ui.code_changed[i])
+            dl->AddRectFilled(p,
+                              ImVec2(p.x + ImGui::GetContentRegionAvail().x,
+                                     p.y + ImGui::GetTextLineHeightWithSpacing()),
+                              IM_COL32(60, 110, 60, 110));
+        ImGui::TextDisabled("%3zu", i + 1);
+        ImGui::SameLine();
+        ImGui::TextUnformatted(ui.code_lines[i].c_str());
+    }
+    ImGui::PopFont();
+}
+
+// The machine-code file of a lesson's step, or why there is none; `from` is set to the
+// lesson whose kernel it is (the previous lesson's for a step that reuses it).
+const MachineCodeFile* FileFor(const UiState& ui, const Registry& reg, const Lesson& lesson,
+                               Isa isa, const Lesson** from, std::string* why) {
+    *from = &lesson;
+    const MachineCodeTable& table = MachineCodeFiles();
+    if (lesson.kind != StepKind::kGpu) {
+        *why = Tr(ui, kCpuNoMachineCode);
+        return nullptr;
+    }
+    if (lesson.library) {
+        *why = Tr(ui, kLibraryNoMachineCode);
+        return nullptr;
+    }
+    if (table.why_none[0]) {
+        *why = Tr(ui, kNoCudaBuild);
+        return nullptr;
+    }
+    auto it = table.files.find(lesson.source_path);
+    if (it == table.files.end()) {
+        *why = Fmt(Tr(ui, kNoMachineCode), ("nothing extracted for " + lesson.source_path).c_str());
+        return nullptr;
+    }
+    const std::string_view code = isa == Isa::kPtx ? it->second.ptx : it->second.sass;
+    if (isa == Isa::kSass && code.empty()) {
+        const std::string_view note = it->second.sass_note;
+        if (note == "stale")
+            *why = Fmt(Tr(ui, kSassStale), it->second.sass_source);
+        else if (note.find("cuobjdump") != std::string_view::npos)
+            *why = Tr(ui, kNoCuobjdump);
+        else
+            *why = Fmt(Tr(ui, kNoMachineCode), it->second.sass_note);
+        return nullptr;
+    }
+    // A step without a kernel of its own launches the previous lesson's.
+    if (SplitFunctions(code, isa).empty() && lesson.previous) {
+        if (const Lesson* prev = reg.FindLesson(lesson.previous))
+            if (prev != &lesson) return FileFor(ui, reg, *prev, isa, from, why);
+    }
+    return &it->second;
+}
+
+void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa, int tab) {
+    MachineView& m = ui.machine;
+    const Lesson* from = &lesson;
+    std::string why;
+    const MachineCodeFile* file = FileFor(ui, reg, lesson, isa, &from, &why);
+    if (!file) {
+        ImGui::PushTextWrapPos(ImGui::GetWindowContentRegionMax().x);
+        ImGui::TextUnformatted(why.c_str());
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    const std::string_view code = isa == Isa::kPtx ? file->ptx : file->sass;
+    if (m.lesson != lesson.number || m.for_tab != tab) {
+        m.lesson = lesson.number;
+        m.for_tab = tab;
+        m.functions = SplitFunctions(code, isa);
+        m.kernel = DefaultKernel(m.functions, KernelNames(*from, nullptr));
+        m.reused_from = from != &lesson ? from->label : std::string();
+        ListMachineCode(m, code, isa);
+    }
+    const MachineCodeTable& table = MachineCodeFiles();
+    ImGui::PushTextWrapPos(ImGui::GetWindowContentRegionMax().x);
+    if (isa == Isa::kSass && file->sass_source[0])
+        ImGui::TextDisabled(Tr(ui, kSassRecordedOf), table.sass_arch, from->source_path.c_str(),
+                            file->sass_source);
+    else
+        ImGui::TextDisabled(isa == Isa::kPtx ? Tr(ui, kPtxOf) : Tr(ui, kSassOf),
+                            isa == Isa::kPtx ? table.ptx_arch : table.sass_arch,
+                            from->source_path.c_str());
+    if (!m.reused_from.empty()) ImGui::TextDisabled(Tr(ui, kReusesKernel), m.reused_from.c_str());
+    ImGui::PopTextWrapPos();
+
+    // Which kernel: one template instance each (toggles compile one kernel per combination).
+    const std::string all = Fmt(Tr(ui, kAllKernels), static_cast<int>(m.functions.size()));
+    const std::string current =
+        m.kernel < 0 ? all : ShortKernelName(m.functions[static_cast<size_t>(m.kernel)].name);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
+    if (ImGui::BeginCombo("##kernel", current.c_str())) {
+        if (ImGui::Selectable(all.c_str(), m.kernel < 0)) {
+            m.kernel = -1;
+            ListMachineCode(m, code, isa);
+        }
+        for (size_t i = 0; i < m.functions.size(); ++i) {
+            ImGui::PushID(static_cast<int>(i));
+            if (ImGui::Selectable(ShortKernelName(m.functions[i].name).c_str(),
+                                  m.kernel == static_cast<int>(i))) {
+                m.kernel = static_cast<int>(i);
+                ListMachineCode(m, code, isa);
+            }
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", m.functions[i].name.c_str());
+            ImGui::PopID();
+        }
+        ImGui::EndCombo();
+    }
+    Remember(ui, "machine_kernel");
+
+    // The counts: this lesson's classes first, highlighted; then the others.
+    const std::vector<std::string> focus = FocusClasses(lesson);
+    const bool zh = ui.settings.language == "zh";
+    ImGui::TextDisabled("%s", Tr(ui, kInstructionCounts));
+    auto chip = [&](const InstructionClass& c, bool focused) {
+        auto it = m.counts.find(c.name);
+        const int n = it == m.counts.end() ? 0 : it->second;
+        if (!focused && n == 0) return;
+        const std::string label = std::string(c.name) + " \xC3\x97" + std::to_string(n);
+        SameLineIfFits(ImGui::CalcTextSize(label.c_str()).x + 12);
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const ImVec2 size = ImGui::CalcTextSize(label.c_str());
+        if (focused)
+            ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x - 3, p.y),
+                                                      ImVec2(p.x + size.x + 3, p.y + size.y),
+                                                      ClassColor(c.name), 3);
+        if (focused)
+            ImGui::TextUnformatted(label.c_str());
+        else
+            ImGui::TextDisabled("%s", label.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", zh ? c.what_zh : c.what);
+        if (ui.probe)
+            ui.probe->rects[std::string("count_") + c.name] =
+                ImVec4(p.x, p.y, p.x + size.x, p.y + size.y);
+    };
+    ImGui::NewLine();
+    for (const std::string& f : focus)
+        for (const InstructionClass& c : InstructionClasses())
+            if (f == c.name) chip(c, true);
+    for (const InstructionClass& c : InstructionClasses())
+        if (std::find(focus.begin(), focus.end(), c.name) == focus.end()) chip(c, false);
+    ImGui::TextDisabled("%s", Tr(ui, kHighlighted));
+
+    // The listing, clipped to what is visible (thousands of lines for a file of templates).
+    ImGui::BeginChild("listing", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::PushFont(ui.fonts.mono);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const auto& classes = InstructionClasses();
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(m.lines.size()));
+    while (clipper.Step()) {
+        for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+            const int k = m.line_class[static_cast<size_t>(i)];
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            if (k >= 0) {
+                const char* name = classes[static_cast<size_t>(k)].name;
+                if (std::find(focus.begin(), focus.end(), name) != focus.end())
+                    dl->AddRectFilled(p,
+                                      ImVec2(p.x + std::max(ImGui::GetContentRegionAvail().x,
+                                                            ImGui::GetWindowWidth()),
+                                             p.y + ImGui::GetTextLineHeightWithSpacing()),
+                                      ClassColor(name));
+            }
+            const std::string_view line = m.lines[static_cast<size_t>(i)];
+            ImGui::TextUnformatted(line.data(), line.data() + line.size());
+        }
+    }
+    ImGui::PopFont();
+    ImGui::EndChild();
+}
+
+// The ncu command line of this step at the page's parameters, and a Copy button.
+void DrawNcu(UiState& ui, const Registry& reg, const Lesson& lesson) {
+    if (lesson.kind != StepKind::kGpu) return;
+    const ParamValues values = ResolveParams(lesson.params, ui.run);
+    ui.machine.ncu =
+        NcuCommand(lesson, lesson.previous ? reg.FindLesson(lesson.previous) : nullptr, values);
+    const bool copied = ImGui::GetTime() - ui.machine.copied_at < 1.5;
+    const char* button = copied ? Tr(ui, kCopied) : Tr(ui, kCopy);
+    ImGui::TextDisabled("%s", Tr(ui, kNcuLine));
+    ImGui::SameLine();
+    if (ImGui::SmallButton(button)) {
+        ImGui::SetClipboardText(ui.machine.ncu.c_str());
+        ui.machine.copied_at = ImGui::GetTime();
+    }
+    Remember(ui, "ncu_copy");
+    // One line, cut to the visible width; the whole command on hover and on the clipboard.
+    ImGui::PushFont(ui.fonts.mono);
+    const float visible = ImGui::GetWindowContentRegionMax().x - ImGui::GetCursorPosX();
+    ImGui::TextDisabled("%s", Elide(ui.machine.ncu, visible).c_str());
+    ImGui::PopFont();
+    Remember(ui, "ncu_line");
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
+        ImGui::TextUnformatted(ui.machine.ncu.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+}
+
+}  // namespace
+
+void DrawCode(UiState& ui, const Registry& reg, const Lesson& lesson) {
+    DrawNcu(ui, reg, lesson);
+    if (!ImGui::BeginTabBar("code_tabs")) return;
+    const char* names[] = {Tr(ui, kTabSource), "PTX", "SASS"};
+    const char* keys[] = {"tab_source", "tab_ptx", "tab_sass"};
+    for (int t = 0; t < 3; ++t) {
+        const std::string label = std::string(names[t]) + "###" + keys[t];
+        // A test (or a key) selects a tab by setting ui.machine.select_tab.
+        const bool force = ui.machine.select_tab == t;
+        const bool open =
+            ImGui::BeginTabItem(label.c_str(), nullptr, force ? ImGuiTabItemFlags_SetSelected : 0);
+        Remember(ui, keys[t]);
+        if (force) ui.machine.select_tab = -1;
+        if (!open) continue;
+        if (ui.machine.tab != t) {
+            ui.machine.tab = t;
+            ui.machine.lesson = -1;
+        }
+        if (t == 0)
+            DrawSource(ui, reg, lesson);
+        else
+            DrawMachine(ui, reg, lesson, t == 1 ? Isa::kPtx : Isa::kSass, t);
+        ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+}
+
+}  // namespace lessons::app

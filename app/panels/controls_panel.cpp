@@ -1,0 +1,295 @@
+// The lesson page's controls, built from the lesson's parameters (page_params.h): a slider over
+// the accepted values (block sizes), an integer slider (threads), a log slider capped by this
+// machine's memory (data and matrix sizes), a combo for choices (data kind, tile); cold L2; the
+// run and sweep buttons, progress, and the kernel's resources at the chosen parameters.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "host.h"
+#include "panels/panels.h"
+#include "text/lesson_text.h"
+#include "units.h"
+
+namespace lessons::app {
+namespace {
+
+// Text shown inside a slider is a printf format: a '%' must be doubled.
+std::string Escaped(const std::string& text) {
+    std::string out;
+    for (char ch : text) out += ch == '%' ? std::string("%%") : std::string(1, ch);
+    return out;
+}
+
+// A slider over the few values the parameter accepts (block sizes): never an unaccepted one.
+bool ValuesSlider(UiState& ui, const ParamSpec& spec, const char* label) {
+    const std::vector<ParamValue> values = spec.Values(64);
+    const ParamValue current = ResolveParam(spec, ui.run);
+    const auto found = std::find(values.begin(), values.end(), current);
+    int index = found == values.end() ? 0 : static_cast<int>(found - values.begin());
+    const int last = static_cast<int>(values.size()) - 1;
+    const std::string shown = Escaped(spec.Format(values[index]));
+    const bool changed = ImGui::SliderInt(label, &index, 0, last, shown.c_str());
+    if (changed) SetParam(&ui.run, spec.name, values[std::clamp(index, 0, last)]);
+    Remember(ui, spec.name.c_str());
+    if (!spec.why.empty() && ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+        ImGui::Text(Tr(ui, kLimitedTo), spec.Describe().c_str(), spec.why.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+    return changed;
+}
+
+// An integer slider (threads: 1 to twice this machine's hardware threads).
+bool IntSlider(UiState& ui, const ParamSpec& spec, const char* label) {
+    const auto [lo, hi] = IntRange(spec);
+    int value = static_cast<int>(std::clamp(ResolveParam(spec, ui.run).number, lo, hi));
+    const bool changed = ImGui::SliderInt(label, &value, static_cast<int>(lo), static_cast<int>(hi),
+                                          "%d", ImGuiSliderFlags_AlwaysClamp);
+    if (changed) {
+        uint64_t v = static_cast<uint64_t>(std::max(value, 0));
+        if (spec.step > 1) v = std::max(v / spec.step * spec.step, spec.step);
+        SetParam(&ui.run, spec.name, ParamValue::Number(v));
+    }
+    Remember(ui, spec.name.c_str());
+    if (spec.dynamic_default) {
+        ImGui::SameLine();
+        ImGui::TextDisabled(Tr(ui, kThisMachine),
+                            static_cast<unsigned long long>(spec.Default().number));
+    }
+    return changed;
+}
+
+// LogCap's reason in the page's language.
+const char* WhyCapped(const UiState& ui, const std::string& why) {
+    for (const Word* w : {&kWhySliderEnd, &kWhyLargest, &kWhyGpu, &kWhyHost})
+        if (why == w->en) return Tr(ui, *w);
+    return why.c_str();
+}
+
+// What the data-size cap is and where its figures come from, in the tooltip.
+void CapTooltip(const UiState& ui, const Controller& c, const std::string& cap, const char* why,
+                uint64_t device_free) {
+    const double device_age =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - c.InfoTime()).count();
+    const std::string text =
+        CapExplanation(ui.settings.language, cap, why, ui.host_available,
+                       ImGui::GetTime() - ui.host_available_at, device_free, device_age);
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+}
+
+// A log slider over powers of two and the halves between them, capped by this machine's
+// memory (and the GPU's, once the worker has said how much is free). The figures are read
+// again every few seconds and whenever a page is shown (DrawControls).
+bool LogSlider(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
+               const ParamSpec& spec, const char* label) {
+    std::string why;
+    const GpuFacts* gpu = c.devices().First();
+    const uint64_t device_free = gpu ? gpu->free_memory_bytes : 0;
+    const uint64_t cap =
+        LogCap(reg, lesson, spec, ui.run, ui.host_available / 10 * 9, device_free, &why);
+    const ParamValue current = ResolveParam(spec, ui.run);
+    const uint64_t lo = LogMin(spec);
+    float position = static_cast<float>(std::log2(double(std::max(current.number, lo))));
+    const std::string shown = Escaped(spec.Format(current));
+    const bool changed =
+        ImGui::SliderFloat(label, &position, static_cast<float>(std::log2(double(lo))),
+                           static_cast<float>(std::log2(double(std::max(cap, lo)))), shown.c_str());
+    if (changed) SetParam(&ui.run, spec.name, ParamValue::Number(SnapLog(spec, position, cap)));
+    Remember(ui, spec.name.c_str());
+    const std::string cap_text = spec.Format(ParamValue::Number(cap));
+    const bool hovered = ImGui::IsItemHovered() && !ImGui::IsItemActive();
+    // Beside the slider where it fits, else under it, cut to the column's width.
+    const std::string max_text = Fmt(Tr(ui, kMax), cap_text.c_str(), WhyCapped(ui, why));
+    SameLineIfFits(ImGui::CalcTextSize(max_text.c_str()).x);
+    ImGui::TextDisabled("%s", Elide(max_text, ImGui::GetContentRegionAvail().x).c_str());
+    Remember(ui, (spec.name + "_cap").c_str());
+    if (hovered || ImGui::IsItemHovered())
+        CapTooltip(ui, c, cap_text, WhyCapped(ui, why),
+                   lesson.kind == StepKind::kGpu ? device_free : 0);
+    return changed;
+}
+
+// A choice: each one's note is its tooltip.
+bool ChoiceCombo(UiState& ui, const ParamSpec& spec, const char* label) {
+    const ParamValue current = ResolveParam(spec, ui.run);
+    const bool zh = ui.settings.language == "zh";
+    auto note = [&spec, zh](size_t i) {
+        if (zh && i < spec.choice_notes.size() && !spec.choice_notes[i].empty()) {
+            if (i < spec.choice_notes_zh.size() && !spec.choice_notes_zh[i].empty())
+                return spec.choice_notes_zh[i];
+            RecordTranslationMiss(spec.choice_notes[i]);
+        }
+        return i < spec.choice_notes.size() ? spec.choice_notes[i] : std::string();
+    };
+    bool changed = false;
+    const std::string preview = SayChoice(ui.settings.language, spec, current.choice);
+    if (ImGui::BeginCombo(label, preview.c_str())) {
+        for (size_t i = 0; i < spec.choices.size(); ++i) {
+            const std::string item =
+                SayChoice(ui.settings.language, spec, spec.choices[i]) + "##" + spec.choices[i];
+            if (ImGui::Selectable(item.c_str(), spec.choices[i] == current.choice)) {
+                SetParam(&ui.run, spec.name, ParamValue::Choice(spec.choices[i]));
+                changed = true;
+            }
+            if (!note(i).empty() && ImGui::IsItemHovered())
+                ImGui::SetTooltip("%s", note(i).c_str());
+        }
+        ImGui::EndCombo();
+    }
+    Remember(ui, spec.name.c_str());
+    const auto at = std::find(spec.choices.begin(), spec.choices.end(), current.choice);
+    const std::string current_note = note(static_cast<size_t>(at - spec.choices.begin()));
+    if (!current_note.empty() && ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", current_note.c_str());
+    return changed;
+}
+
+}  // namespace
+
+std::string CapExplanation(const std::string& language, const std::string& cap, const char* why,
+                           uint64_t host_available, double host_age_s, uint64_t device_free,
+                           double device_age_s) {
+    char buf[512];
+    std::string out;
+    std::snprintf(buf, sizeof buf, Tr(language, kCapLimit), cap.c_str(), why);
+    out += buf;
+    std::snprintf(buf, sizeof buf, Tr(language, kCapHost), FormatSize(host_available).c_str(),
+                  host_age_s);
+    out += std::string("\n") + buf;
+    if (device_free) {
+        std::snprintf(buf, sizeof buf, Tr(language, kCapGpu), FormatSize(device_free).c_str(),
+                      device_age_s);
+        out += std::string("\n") + buf;
+    } else {
+        out += std::string("\n") + Tr(language, kCapGpuUnknown);
+    }
+    return out + "\n" + Tr(language, kCapRefresh);
+}
+
+void DrawParamControl(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
+                      const ParamSpec& spec) {
+    const char* label = Label(spec, ui.settings.language);
+    bool changed = false;
+    switch (ControlFor(spec)) {
+        case ControlKind::kValues:
+            changed = ValuesSlider(ui, spec, label);
+            break;
+        case ControlKind::kInt:
+            changed = IntSlider(ui, spec, label);
+            break;
+        case ControlKind::kLog:
+            changed = LogSlider(ui, c, reg, lesson, spec, label);
+            break;
+        case ControlKind::kCombo:
+            changed = ChoiceCombo(ui, spec, label);
+            break;
+    }
+    if (changed) Changed(ui);
+}
+
+void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
+    const LessonMode mode = c.Mode(lesson);
+    const ParamSpec* shape = LaunchShapeParam(lesson);
+    // The memory the data-size caps are taken from: read again every few seconds (cheap) and
+    // when a page is shown; the GPU's free memory is asked of an idle worker at the same time.
+    if (ui.host_available_at < 0 ||
+        ImGui::GetTime() - ui.host_available_at > kMemoryRefreshSeconds) {
+        ui.host_available = HostAvailableMemory();
+        ui.host_available_at = ImGui::GetTime();
+        if (lesson.kind == StepKind::kGpu && c.devices().available) c.RefreshDeviceInfo();
+    }
+    ImGui::PushItemWidth(
+        std::min(ImGui::GetFontSize() * 16, ImGui::GetContentRegionAvail().x * 0.45f));
+    if (!shape && lesson.library) ImGui::TextDisabled(Tr(ui, kChosenByLibrary), Tr(ui, kBlock));
+    for (const ParamSpec& spec : lesson.params) DrawParamControl(ui, c, reg, lesson, spec);
+    if (lesson.kind == StepKind::kGpu) {
+        if (!lesson.params.empty() && ControlFor(lesson.params.back()) == ControlKind::kCombo)
+            SameLineIfFits(CheckWidth(Tr(ui, kColdL2)));
+        if (ImGui::Checkbox(Tr(ui, kColdL2), &ui.run.cold_l2)) Changed(ui);
+        Remember(ui, "cold_l2");
+    }
+    ImGui::PopItemWidth();
+
+    const bool live =
+        mode == LessonMode::kLive ||
+        (lesson.previous && c.Mode(*reg.FindLesson(lesson.previous)) == LessonMode::kLive);
+    // The buttons flow onto more rows where the column is narrow.
+    ImGui::BeginDisabled(!live);
+    if (ImGui::Button(Tr(ui, kRun))) c.RunWithPrevious(lesson, ui.run);
+    Remember(ui, "run");
+    ImGui::EndDisabled();
+    bool chapter_live = false;
+    for (const Lesson* l : reg.LessonsOf(reg.ChapterOf(lesson)))
+        chapter_live = chapter_live || c.Mode(*l) == LessonMode::kLive;
+    SameLineIfFits(ButtonWidth(Tr(ui, kRunChapter)));
+    ImGui::BeginDisabled(!chapter_live);
+    if (ImGui::Button(Tr(ui, kRunChapter))) c.RunChapter(lesson, ui.run);
+    Remember(ui, "run_chapter");
+    ImGui::EndDisabled();
+    ImGui::BeginDisabled(!live);
+    SameLineIfFits(ButtonWidth(Tr(ui, kSweepBlocks)));
+    ImGui::BeginDisabled(!BlockSizeParam(lesson));
+    if (ImGui::Button(Tr(ui, kSweepBlocks))) c.SweepBlocks(lesson, ui.run);
+    Remember(ui, "sweep_blocks");
+    ImGui::EndDisabled();
+    SameLineIfFits(ButtonWidth(Tr(ui, kSweepSizes)));
+    ImGui::BeginDisabled(!DataSizeParam(lesson));
+    if (ImGui::Button(Tr(ui, kSweepSizes))) c.SweepSizes(lesson, ui.run);
+    Remember(ui, "sweep_sizes");
+    ImGui::EndDisabled();
+    ImGui::EndDisabled();
+    SameLineIfFits(CheckWidth(Tr(ui, kAutoRun)));
+    ImGui::Checkbox(Tr(ui, kAutoRun), &ui.auto_run);
+    Remember(ui, "auto_run");
+    if (c.Busy()) {
+        const std::string busy = c.BusyWith(ui.settings.language);
+        const float p = c.Progress();
+        ImGui::ProgressBar(
+            p < 0 ? 0.0f : p,
+            ImVec2(std::min(ImGui::GetFontSize() * 16, ImGui::GetContentRegionAvail().x), 0),
+            busy.empty() ? "..." : busy.c_str());
+        SameLineIfFits(ButtonWidth(Tr(ui, kCancel)));
+        if (ImGui::Button(Tr(ui, kCancel))) c.CancelAll();
+    } else if (!live) {
+        DrawWrappedText(Fmt(Tr(ui, kCannotRunHere),
+                            Say(ui.settings.language, c.UnavailableReason(lesson)).c_str()),
+                        &kAmber);
+    }
+
+    // Kernel resources at the chosen parameters: asked of the worker, or, for a recorded
+    // lesson, from a recorded result made with them.
+    if (lesson.kind == StepKind::kGpu && !lesson.library) {
+        const std::vector<ParamSpec> own = OwnParams(reg, lesson);
+        const ParamValues own_values = ResolveParams(own, ui.run);
+        const std::string at = DescribeParams(own, own_values, ui.settings.language);
+        const KernelAttributes* a = c.Attributes(lesson, ui.run);
+        const char* source = "";
+        if (!a) {
+            for (const StoredResult& s : c.results())
+                if (s.origin == Origin::kRecorded && s.result.lesson == lesson.number &&
+                    s.result.attributes && MatchesParams(s.result, own_values)) {
+                    a = &*s.result.attributes;
+                    source = Tr(ui, kRecordedSuffix);
+                }
+        }
+        if (a) {
+            ImGui::TextDisabled(Tr(ui, kAttributes), a->kernel.c_str(), at.c_str(), a->registers,
+                                a->static_smem_bytes, a->active_blocks_per_sm, 100 * a->occupancy,
+                                source);
+        } else {
+            ImGui::TextDisabled(
+                Tr(ui, mode == LessonMode::kLive ? kReadingAttributes : kNoAttributes), at.c_str());
+        }
+        Remember(ui, "attributes");
+    }
+}
+
+}  // namespace lessons::app

@@ -1,0 +1,78 @@
+// What the panel files share: colours, small helpers, and each panel's draw function (those in
+// panels/ and the charts in charts/). DrawUi (ui.cpp) lays the panels out; each draws from the
+// Controller's state and the UiState (ui_state.h), and records what it drew into the UiState's
+// probe when one is attached.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+
+#include "model/results_view.h"
+#include "panels/ui_state.h"
+#include "registry.h"
+#include "words/words.h"
+#include "worker/controller.h"
+
+namespace lessons::app {
+
+inline const ImU32 kCurrentColor = IM_COL32(80, 160, 255, 255);
+inline const ImU32 kPreviousColor = IM_COL32(70, 200, 170, 255);
+inline const ImU32 kOtherColor = IM_COL32(130, 130, 145, 255);
+inline const ImVec4 kGreen(0.45f, 0.85f, 0.45f, 1), kAmber(1.0f, 0.75f, 0.3f, 1),
+    kGrey(0.6f, 0.6f, 0.6f, 1), kRed(1.0f, 0.35f, 0.35f, 1), kAccent(0.55f, 0.75f, 1.0f, 1);
+
+// The word in the UI's language.
+inline const char* Tr(const UiState& ui, const Word& word) {
+    return Tr(ui.settings.language, word);
+}
+// Records the last item's screen rectangle under `name` (tests click on it).
+void Remember(UiState& ui, const char* name);
+// A control moved: auto-run starts once the controls settle.
+void Changed(UiState& ui);
+// `text` cut to fit `width` pixels in the current font, ending in "…" when cut.
+std::string Elide(const std::string& text, float width);
+// SameLine() when an item `width` pixels wide fits on the rest of this line, else a new line.
+void SameLineIfFits(float width);
+// The width of a button, and of a checkbox or radio button, with this label.
+float ButtonWidth(const char* label);
+float CheckWidth(const char* label);
+// The lesson's title in the page's language (Chinese: from its text's heading).
+std::string LessonTitle(const UiState& ui, const Lesson& lesson);
+// The chapter's title in the page's language.
+std::string ChapterTitle(const UiState& ui, const Chapter& chapter);
+// Milliseconds with the digits that matter: "0.0123", "1.234", "56.7".
+std::string Ms(double ms);
+
+// lesson_list.cpp: the chapters and their lessons, each marked live / recorded / unavailable.
+void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg);
+// status_bar.cpp: the GPU, the worker's state, the scale, the newest notice.
+void DrawStatusBar(UiState& ui, Controller& c);
+// code_view.cpp: the step's source, lines that differ from the previous step highlighted.
+void DrawCode(UiState& ui, const Registry& reg, const Lesson& lesson);
+// controls_panel.cpp: one control per parameter of the lesson, cold L2; run and sweep.
+void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
+// The control of one parameter (ControlFor says which), recorded under the parameter's name.
+void DrawParamControl(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
+                      const ParamSpec& spec);
+// The data-size cap's explanation: the cap and what limits it, the host's available memory
+// and the GPU's free memory (0: not known) with the age of each figure, how often they are read.
+std::string CapExplanation(const std::string& language, const std::string& cap, const char* why,
+                           uint64_t host_available, double host_age_s, uint64_t device_free,
+                           double device_age_s);
+// charts/charts_panel.cpp: every step of the chapter, the copy/kernel/copy breakdown, the sweeps.
+void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);
+void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);
+void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
+                bool by_block);
+// predict_panel.cpp: the "Predict, then measure" box of a lesson page, and the chapter summary.
+void DrawPrediction(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
+void DrawSummary(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);
+// results_table.cpp: every result of the chapter, and the export buttons.
+void DrawResults(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);
+// charts/roofline_page.cpp: the roofline section of a GPU lesson's page: the whole chart with its
+// buttons in a chapter that draws the whole roofline (Chapter::whole_roofline), the inset
+// everywhere else. Nothing for CPU lessons.
+void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
+
+}  // namespace lessons::app

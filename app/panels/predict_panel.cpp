@@ -1,0 +1,164 @@
+// The lesson page's "Predict, then measure" box (prediction.h builds its lines) and the
+// chapter summary: every step's time, rate, % of its ceiling, speed-ups over the previous step
+// and over the chapter's first, and the seed author's figure, from live and recorded results.
+#include <algorithm>
+#include <array>
+
+#include "model/prediction.h"
+#include "panels/panels.h"
+#include "probe.h"
+#include "text/lesson_text.h"
+#include "units.h"
+
+namespace lessons::app {
+namespace {
+
+void RightAligned(const std::string& text) {
+    const float room = ImGui::GetColumnWidth() - ImGui::CalcTextSize(text.c_str()).x;
+    if (room > 0) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + room);
+    ImGui::TextUnformatted(text.c_str());
+}
+
+std::string TimesText(const std::optional<double>& v) {
+    return v ? Fixed(*v, *v < 10 ? 2 : 1) + "\xC3\x97" : std::string("-");
+}
+
+// The ceilings the page predicts from: the worker's, else recorded ones.
+CeilingSource PageCeilings(const Controller& c, const Registry& reg, const Lesson& lesson,
+                           const RunSettings& run) {
+    CeilingSource source = CeilingsFromDevices(c.devices());
+    if (source.known) return source;
+    // No GPU here: the ceiling recorded with this lesson's result, then those of its chapter's
+    // other recorded one-GPU results (each names the ceiling it was compared with): first the
+    // ones at the page's chapter parameters (the same sizes, most likely the same recorded run,
+    // so that the cuBLAS TF32 step at 4096³ shows the fp32 ceiling its text quotes), then any.
+    if (const RunResult* r = ShownResult(c, reg, lesson, run); r && r->recorded)
+        AddRecordedCeiling(*r, &source);
+    const Chapter& chapter = reg.ChapterOf(lesson);
+    const ParamValues params = ResolveParams(lesson.params, run);
+    auto same_sizes = [&](const RunResult& r) {
+        for (const ParamSpec& spec : chapter.params) {
+            const ParamValue* mine = params.Find(spec.name);
+            const ParamValue* theirs = r.params.Find(spec.name);
+            if (!mine || !theirs || !(*mine == *theirs)) return false;
+        }
+        return true;
+    };
+    for (const bool first_pass : {true, false})
+        for (const StoredResult& s : c.results())
+            if (s.origin == Origin::kRecorded && s.result.chapter == lesson.chapter &&
+                s.result.kind == StepKind::kGpu && (!first_pass || same_sizes(s.result)))
+                AddRecordedCeiling(s.result, &source);
+    return source;
+}
+
+}  // namespace
+
+void DrawPrediction(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
+    const ParamValues params = ResolveParams(lesson.params, ui.run);
+    const CeilingSource source = PageCeilings(c, reg, lesson, ui.run);
+    const RunResult* measured = ShownResult(c, reg, lesson, ui.run);
+    const KernelAttributes* attributes =
+        lesson.kind == StepKind::kGpu && !lesson.library && c.Mode(lesson) == LessonMode::kLive
+            ? c.Attributes(lesson, ui.run)
+            : nullptr;
+    std::vector<std::string> lines = PredictionLines(
+        ui.settings.language, lesson, reg.ChapterOf(lesson), params, source, measured, attributes);
+    for (const std::string& line : lines) DrawWrappedText(line);
+    if (ui.probe) ui.probe->prediction = std::move(lines);
+    Remember(ui, "prediction");
+}
+
+void DrawSummary(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
+    const Chapter& chapter = reg.ChapterOf(lesson);
+    const Lesson* base = nullptr;
+    const std::vector<SummaryRow> rows = SummaryRows(
+        reg, chapter, [&](const Lesson& l) { return ShownResult(c, reg, l, ui.run); }, &base);
+    if (ui.probe) ui.probe->summary_rows = static_cast<int>(rows.size());
+    const bool zh = ui.settings.language == "zh";
+    constexpr int kColumns = 9;
+    // Every cell's text first: the columns are as wide as their widest cell, on the first frame.
+    const std::string vs_first =
+        base ? Fmt(Tr(ui, kSumVsLesson), base->label.c_str()) : Tr(ui, kSumVsFirst);
+    const std::array<std::string, kColumns> headers = {
+        Tr(ui, kSumLesson), Tr(ui, kSumStep), Tr(ui, kSumTime),
+        Tr(ui, kSumRate),   Tr(ui, kSumPct),  Tr(ui, kSumVsPrevious),
+        vs_first,           Tr(ui, kSumSeed), Tr(ui, kSumOrigin)};
+    std::vector<std::array<std::string, kColumns>> cells;
+    for (const SummaryRow& row : rows) {
+        const Lesson& l = *row.lesson;
+        const RunResult* r = row.result;
+        const bool ok = r && r->verified;
+        std::array<std::string, kColumns> cell;
+        cell[0] = l.label;
+        cell[1] = Elide(LessonTitle(ui, l), ImGui::GetFontSize() * 9);
+        cell[2] = !r ? "-" : !r->verified ? Tr(ui, kWrongResult) : Ms(r->median_ms);
+        if (ok) {
+            cell[3] = Fixed(r->Rate(), r->Rate() < 100 ? 1 : 0) + " " + r->RateUnit();
+            if (r->pct_of_ceiling) cell[4] = Fixed(*r->pct_of_ceiling, 0) + "%";
+            cell[5] = TimesText(row.vs_previous);
+            cell[6] = TimesText(row.vs_first);
+        }
+        if (!l.seed.empty()) cell[7] = zh ? l.seed.text_zh : l.seed.text_en;
+        if (r) cell[8] = Tr(ui, r->recorded ? kRecorded : kLive);
+        cells.push_back(cell);
+    }
+    std::array<float, kColumns> widths{};
+    for (int k = 0; k < kColumns; ++k) {
+        widths[size_t(k)] = ImGui::CalcTextSize(headers[size_t(k)].c_str()).x;
+        for (const auto& cell : cells)
+            widths[size_t(k)] =
+                std::max(widths[size_t(k)], ImGui::CalcTextSize(cell[size_t(k)].c_str()).x);
+    }
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
+                                  ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
+    // As tall as its rows: the sections below stay in view.
+    const float height = ImGui::GetFrameHeightWithSpacing() * static_cast<float>(rows.size() + 1) +
+                         ImGui::GetStyle().ScrollbarSize;
+    if (!ImGui::BeginTable("summary", kColumns, flags, ImVec2(0, height))) return;
+    for (int k = 0; k < kColumns; ++k)
+        ImGui::TableSetupColumn(headers[size_t(k)].c_str(), ImGuiTableColumnFlags_WidthFixed,
+                                widths[size_t(k)]);
+    ImGui::TableHeadersRow();
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const Lesson& l = *rows[i].lesson;
+        const RunResult* r = rows[i].result;
+        const auto& cell = cells[i];
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        if (l.number == lesson.number)
+            ImGui::TextColored(kAccent, "%s", cell[0].c_str());
+        else
+            ImGui::TextUnformatted(cell[0].c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(cell[1].c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", LessonTitle(ui, l).c_str());
+        ImGui::TableNextColumn();
+        if (!r) {
+            ImGui::TextDisabled("%s", cell[2].c_str());
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr(ui, kSumNotRun));
+        } else if (!r->verified) {
+            ImGui::TextColored(kRed, "%s", cell[2].c_str());
+        } else {
+            RightAligned(cell[2]);
+        }
+        for (size_t k = 3; k <= 6; ++k) {
+            ImGui::TableNextColumn();
+            RightAligned(cell[k]);
+        }
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(cell[7].c_str());
+        if (!l.seed.empty() && ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", l.seed.source.c_str());
+        ImGui::TableNextColumn();
+        if (r && r->recorded)
+            ImGui::TextColored(kAmber, "%s", cell[8].c_str());
+        else
+            ImGui::TextUnformatted(cell[8].c_str());
+    }
+    ImGui::EndTable();
+    Remember(ui, "summary_table");
+    DrawWrappedText(Tr(ui, kSumNote), &kGrey);
+}
+
+}  // namespace lessons::app

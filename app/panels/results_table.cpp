@@ -1,0 +1,92 @@
+// The results table (every result of the chapter, newest first, wrong ones in red) and the
+// export buttons under it. Its columns come from the engine's one table of result fields
+// (those with a header), plus one column per parameter of the chapter's lessons.
+#include <algorithm>
+
+#include "model/export.h"
+#include "panels/panels.h"
+#include "report.h"
+#include "units.h"
+
+namespace lessons::app {
+namespace {
+
+std::vector<std::string> AllParamNames(const Registry& reg) {
+    std::vector<const Lesson*> lessons;
+    for (const Lesson& l : reg.lessons()) lessons.push_back(&l);
+    return ParamNamesOf(lessons);
+}
+
+void RightAligned(const std::string& text) {
+    const float room = ImGui::GetColumnWidth() - ImGui::CalcTextSize(text.c_str()).x;
+    if (room > 0) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + room);
+    ImGui::TextUnformatted(text.c_str());
+}
+
+void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
+    const Chapter& chapter = reg.ChapterOf(lesson);
+    const std::vector<ResultColumn> columns = ResultColumns(reg, chapter, ui.settings.language);
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
+                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                                  ImGuiTableFlags_SizingFixedFit;
+    const int count = static_cast<int>(columns.size()) + 1;
+    if (!ImGui::BeginTable("results", count, flags, ImVec2(0, ImGui::GetFontSize() * 14))) return;
+    for (const ResultColumn& col : columns) ImGui::TableSetupColumn(col.header.c_str());
+    ImGui::TableSetupColumn(Tr(ui, kSource));
+    ImGui::TableSetupScrollFreeze(1, 1);
+    ImGui::TableHeadersRow();
+    int rows = 0;
+    for (auto it = c.results().rbegin(); it != c.results().rend() && rows < 300; ++it) {
+        const RunResult& r = it->result;
+        if (r.chapter != chapter.id) continue;
+        ++rows;
+        ImGui::TableNextRow();
+        for (const ResultColumn& col : columns) {
+            ImGui::TableNextColumn();
+            if (col.key == "verified") {
+                if (r.verified) {
+                    ImGui::TextColored(kGreen, "\xE2\x9C\x93");
+                } else {
+                    ImGui::TextColored(kRed, "%s", Tr(ui, kWrongResult));
+                    if (ImGui::IsItemHovered())
+                        ImGui::SetTooltip("%s", Say(ui.settings.language, r.check_message).c_str());
+                }
+            } else if (col.key == "lesson" && r.lesson == lesson.number) {
+                ImGui::TextColored(kAccent, "%s", col.text(r).c_str());
+            } else if (col.right_aligned) {
+                RightAligned(col.text(r));
+            } else {
+                ImGui::TextUnformatted(col.text(r).c_str());
+            }
+        }
+        ImGui::TableNextColumn();
+        if (r.recorded)
+            ImGui::TextColored(kAmber, "%s", Tr(ui, kRecorded));
+        else
+            ImGui::TextUnformatted(Tr(ui, kLive));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s, %s", r.Device().c_str(), r.timestamp.c_str());
+    }
+    ImGui::EndTable();
+}
+
+}  // namespace
+
+void DrawResults(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
+    DrawResultsTable(ui, c, reg, lesson);
+    ImGui::TextDisabled("%s:", Tr(ui, kExport));
+    ImGui::SameLine();
+    if (ImGui::SmallButton("CSV"))
+        ui.messages.push_back(ExportResults(ui.export_dir, c.results(), ExportFormat::kCsv,
+                                            std::time(nullptr), AllParamNames(reg)));
+    Remember(ui, "export_csv");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("JSON"))
+        ui.messages.push_back(ExportResults(ui.export_dir, c.results(), ExportFormat::kJson,
+                                            std::time(nullptr), AllParamNames(reg)));
+    Remember(ui, "export_json");
+    ImGui::SameLine();
+    if (ImGui::SmallButton(Tr(ui, kScreenshotButton))) ui.screenshot_requested = true;
+}
+
+}  // namespace lessons::app

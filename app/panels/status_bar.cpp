@@ -1,0 +1,108 @@
+// The status bar: the GPU and its measured ceilings (or why there is none), the worker's state and
+// a restart button, the presenter scale, and the newest notice.
+#include "panels/panels.h"
+#include "report.h"
+#include "units.h"
+
+namespace lessons::app {
+namespace {
+
+// "GPU: NAME, read 3000, copy 2900 GB/s (datasheet 3350), fp32 60000 GFLOP/s, H2D 25, D2H 26
+// GB/s", with whatever figures the worker measured.
+std::string DeviceLine(const UiState& ui, const GpuFacts& gpu) {
+    const GpuCeilings& c = gpu.ceilings;
+    std::string out = "GPU: " + (gpu.name.empty() ? std::string("?") : gpu.name);
+    std::string gbps;
+    auto add = [&gbps](const char* name, double v) {
+        if (v > 0) gbps += std::string(gbps.empty() ? "" : ", ") + name + " " + Fixed(v, 0);
+    };
+    add(Tr(ui, kReadWord), c.read_gbps);
+    add(Tr(ui, kCopyWord), c.copy_gbps);
+    if (!gbps.empty()) {
+        out += ", " + std::string(Tr(ui, kMeasured)) + " " + gbps + " GB/s";
+        if (c.datasheet_gbps > 0)
+            out += " (" + std::string(Tr(ui, kDatasheet)) + " " + Fixed(c.datasheet_gbps, 0) + ")";
+    }
+    if (c.fp32_gflops > 0) out += ", fp32 " + Fixed(c.fp32_gflops, 0) + " GFLOP/s";
+    std::string pcie;
+    if (c.h2d_gbps > 0) pcie += "H2D " + Fixed(c.h2d_gbps, 1);
+    if (c.d2h_gbps > 0)
+        pcie += (pcie.empty() ? "" : ", ") + std::string("D2H ") + Fixed(c.d2h_gbps, 1);
+    if (!pcie.empty()) out += ", " + pcie + " GB/s";
+    return out;
+}
+
+// The worker's state in the page's language (what it runs stays as the controller says it).
+std::string WorkerStateText(const UiState& ui, const Controller& c) {
+    const std::string state = c.WorkerState();
+    for (const Word* w :
+         {&kStateIdle, &kStateStopped, &kStateCannotStart, &kStateRefused, &kStateNotStarted})
+        if (state == w->en) return Tr(ui, *w);
+    if (state.rfind("running ", 0) == 0)
+        return Fmt(Tr(ui, kStateRunning), c.BusyWith(ui.settings.language).c_str());
+    return state;
+}
+
+}  // namespace
+
+void DrawStatusBar(UiState& ui, Controller& c) {
+    const DeviceFacts& devices = c.devices();
+    std::string device = Tr(ui, kGpuWaiting);
+    if (devices.available && devices.First()) {
+        device = DeviceLine(ui, *devices.First());
+        if (devices.gpus.size() > 1)
+            device += Fmt(Tr(ui, kMoreGpus), static_cast<int>(devices.gpus.size() - 1));
+    } else if (devices.reported) {
+        device =
+            Fmt(Tr(ui, kNoGpu),
+                Say(ui.settings.language, devices.reason.empty() ? "?" : devices.reason).c_str());
+    }
+    // One row each, cut with "…" where the window is narrow (hover for the whole line).
+    const std::string worker =
+        "|  " + Fmt(Tr(ui, kWorker), WorkerStateText(ui, c).c_str()) +
+        (c.restarts() ? Fmt(Tr(ui, kRestarted), c.restarts()) : std::string());
+    const bool restart = c.WorkerState() == "stopped" || c.WorkerState() == "cannot start" ||
+                         c.WorkerState() == "refused";
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    float room = ImGui::GetContentRegionAvail().x -
+                 (restart ? ButtonWidth(Tr(ui, kRestartWorker)) + spacing : 0.0f);
+    const float worker_w = std::min(ImGui::CalcTextSize(worker.c_str()).x, room * 0.5f);
+    ImGui::TextUnformatted(Elide(device, room - worker_w - spacing).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", device.c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", Elide(worker, worker_w).c_str());
+    if (restart) {
+        ImGui::SameLine();
+        if (ImGui::Button(Tr(ui, kRestartWorker))) c.RestartWorker();
+    }
+    float scale = ui.settings.scale;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    if (ImGui::SliderFloat(Tr(ui, kScale), &scale, 0.75f, 3.0f, "%.2fx")) SetScale(ui, scale);
+    Remember(ui, "scale");
+    ImGui::SameLine();
+    // Newest notice, from the controller or the GUI itself.
+    std::string* notice = nullptr;
+    bool from_controller = false;
+    if (!c.notices().empty()) {
+        notice = &c.notices().back();
+        from_controller = true;
+    } else if (!ui.messages.empty()) {
+        notice = &ui.messages.back();
+    }
+    if (notice) {
+        const std::string shown = Say(ui.settings.language, *notice);
+        room = ImGui::GetContentRegionAvail().x - spacing -
+               (ImGui::CalcTextSize(Tr(ui, kDismiss)).x + ImGui::GetStyle().FramePadding.x * 2);
+        ImGui::TextColored(kAmber, "%s", Elide(shown, room).c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", shown.c_str());
+        ImGui::SameLine();
+        if (ImGui::SmallButton(Tr(ui, kDismiss))) {
+            if (from_controller)
+                c.notices().pop_back();
+            else
+                ui.messages.pop_back();
+        }
+    }
+}
+
+}  // namespace lessons::app

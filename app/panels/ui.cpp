@@ -1,0 +1,307 @@
+// The frame: the lesson list on the left, the lesson page (text and code on one side,
+// controls, charts and results on the other), the status bar; keys; debounced auto-run.
+// Each panel is drawn by its own file (panels.h).
+#include "panels/ui.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "panels/panels.h"
+#include "probe.h"
+#include "text/lesson_text.h"
+#include "words/words_machine.h"
+
+namespace lessons::app {
+
+void Remember(UiState& ui, const char* name) {
+    if (!ui.probe) return;
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    ui.probe->rects[name] = ImVec4(a.x, a.y, b.x, b.y);
+}
+
+void Changed(UiState& ui) {
+    ui.changed_at = ImGui::GetTime();
+}
+
+std::string LessonTitle(const UiState& ui, const Lesson& lesson) {
+    if (ui.settings.language != "zh") return lesson.title;
+    const std::string zh = TitleFromText(lesson.text_zh);
+    if (zh.empty()) RecordTranslationMiss(lesson.title);
+    return zh.empty() ? lesson.title : zh;
+}
+
+std::string ChapterTitle(const UiState& ui, const Chapter& chapter) {
+    if (ui.settings.language != "zh") return chapter.title;
+    if (chapter.title_zh.empty()) RecordTranslationMiss(chapter.title);
+    return chapter.title_zh.empty() ? chapter.title : chapter.title_zh;
+}
+
+std::string Elide(const std::string& text, float width) {
+    const float full = ImGui::CalcTextSize(text.c_str()).x;
+    if (full <= width) return text;
+    const std::string ellipsis = "\xE2\x80\xA6";  // U+2026
+    // Start from a proportional guess, then step back a character at a time.
+    size_t n =
+        std::min(text.size(), static_cast<size_t>(static_cast<float>(text.size()) *
+                                                  std::max(width, 0.0f) / std::max(full, 1.0f)) +
+                                  1);
+    while (n > 0) {
+        while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+        const std::string cut = text.substr(0, n) + ellipsis;
+        if (ImGui::CalcTextSize(cut.c_str()).x <= width) return cut;
+        --n;
+    }
+    return ellipsis;
+}
+
+void SameLineIfFits(float width) {
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
+float ButtonWidth(const char* label) {
+    return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
+}
+
+float CheckWidth(const char* label) {
+    return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+           ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
+std::string Ms(double ms) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, ms < 0.1 ? "%.4f" : ms < 10 ? "%.3f" : "%.1f", ms);
+    return buf;
+}
+
+void SelectLesson(UiState& ui, const Registry& registry, std::string_view name) {
+    const auto& all = registry.lessons();
+    if (all.empty()) return;
+    const Lesson* lesson = name.empty() ? nullptr : registry.FindLesson(name);
+    if (!lesson) lesson = &all.front();
+    ui.settings.lesson = lesson->id;
+    KeepParams(*lesson, &ui.run);
+    ui.host_available_at = -1;  // the memory caps are read again for the page shown
+}
+
+const Lesson* CurrentLesson(const UiState& ui, const Registry& registry) {
+    return ui.settings.lesson.empty() ? nullptr : registry.FindLesson(ui.settings.lesson);
+}
+
+void SetScale(UiState& ui, float scale) {
+    scale = std::clamp(scale, 0.5f, 4.0f);
+    if (scale == ui.settings.scale) return;
+    ui.settings.scale = scale;
+    ui.fonts_dirty = true;
+}
+
+std::vector<std::string_view> UiTexts(const Registry& registry) {
+    std::vector<std::string_view> texts;
+    for (const Word* w : kAllWords) texts.push_back(w->zh);
+    for (std::string_view zh : PhrasesZh()) texts.push_back(zh);
+    for (const Word* w : kMachineWords) texts.push_back(w->zh);
+    texts.push_back("中文 English");
+    for (const Chapter& c : registry.chapters()) texts.push_back(c.title_zh);
+    for (const Lesson& l : registry.lessons()) {
+        texts.push_back(l.text_zh);
+        texts.push_back(l.seed.text_zh);
+        for (const ParamSpec& p : l.params) {
+            texts.push_back(p.label_zh);
+            for (const std::string& note : p.choice_notes_zh) texts.push_back(note);
+        }
+    }
+    return texts;
+}
+
+void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
+    ImGuiIO& io = ImGui::GetIO();
+    if (io.WantTextInput) return;
+    const Lesson* lesson = CurrentLesson(ui, reg);
+    const auto& all = reg.lessons();
+    const auto pos =
+        std::find_if(all.begin(), all.end(), [&](const Lesson& l) { return &l == lesson; });
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)) && pos != all.begin() &&
+        pos != all.end())
+        SelectLesson(ui, reg, (pos - 1)->id);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow)) && pos != all.end() &&
+        pos + 1 != all.end())
+        SelectLesson(ui, reg, (pos + 1)->id);
+    if (io.KeyCtrl && (ImGui::IsKeyPressed(kKeyEqual) || ImGui::IsKeyPressed(kKeyPadAdd)))
+        SetScale(ui, ui.settings.scale * 1.15f);
+    if (io.KeyCtrl && (ImGui::IsKeyPressed(kKeyMinus) || ImGui::IsKeyPressed(kKeyPadSubtract)))
+        SetScale(ui, ui.settings.scale / 1.15f);
+    if (!lesson || io.KeyCtrl) return;
+    if (ImGui::IsKeyPressed(kKeyR)) c.RunWithPrevious(*lesson, ui.run);
+    if (ImGui::IsKeyPressed(kKeyS) && BlockSizeParam(*lesson)) c.SweepBlocks(*lesson, ui.run);
+    if (ImGui::IsKeyPressed(kKeyC)) c.RunChapter(*lesson, ui.run);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) c.CancelAll();
+    if (ImGui::IsKeyPressed(kKeyF12)) ui.screenshot_requested = true;
+}
+
+namespace {
+
+// Below this many font heights of width the page stacks its two columns into one.
+constexpr float kTwoColumnsEm = 30;
+
+// The lesson text, with the toggle that hides its answers (for a class) above it.
+void DrawText(UiState& ui, const Lesson& lesson) {
+    ImGui::Checkbox(Tr(ui, kHideAnswers), &ui.settings.hide_answers);
+    Remember(ui, "hide_answers");
+    LessonTextOptions options;
+    options.hide_answers = ui.settings.hide_answers;
+    options.show_answer = Tr(ui, kShowAnswer);
+    DrawLessonText(ui.settings.language == "zh" ? lesson.text_zh : lesson.text_en, options);
+}
+
+// The lesson's label ("5.8") and title, and the language buttons at the right. The title is cut
+// with "…" to leave room for the buttons; where even that leaves too little, the buttons take a
+// row of their own above it (or two, in a very narrow page).
+void DrawTitle(UiState& ui, const Lesson& lesson) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float buttons_w = CheckWidth("English") + style.ItemSpacing.x + CheckWidth("中文");
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float start_x = ImGui::GetCursorPosX();
+    const std::string title = lesson.label + "  " + LessonTitle(ui, lesson);
+    ImGui::PushFont(ui.fonts.heading);
+    const float title_room = avail - buttons_w - style.ItemSpacing.x * 2;
+    const bool one_row = title_room >= ImGui::GetFontSize() * 5;
+    ImGui::PopFont();
+    auto buttons = [&] {
+        if (ImGui::RadioButton("English", ui.settings.language == "en"))
+            ui.settings.language = "en";
+        Remember(ui, "lang_en");
+        if (avail >= buttons_w) ImGui::SameLine();  // else one above the other
+        if (ImGui::RadioButton("中文", ui.settings.language == "zh")) ui.settings.language = "zh";
+        Remember(ui, "lang_zh");
+    };
+    if (!one_row) {
+        ImGui::SetCursorPosX(start_x + std::max(0.0f, avail - buttons_w));
+        buttons();
+    }
+    ImGui::PushFont(ui.fonts.heading);
+    ImGui::TextUnformatted(Elide(title, one_row ? title_room : avail).c_str());
+    Remember(ui, "title");
+    if (ui.probe) ui.probe->title = title;
+    if (ImGui::IsItemHovered() && ImGui::CalcTextSize(title.c_str()).x > avail)
+        ImGui::SetTooltip("%s", title.c_str());
+    ImGui::PopFont();
+    if (one_row) {
+        ImGui::SameLine(start_x + avail - buttons_w);
+        buttons();
+    }
+}
+
+// The right-hand column (or the lower part of the stacked page): controls, charts, results.
+void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
+    DrawControls(ui, c, reg, lesson);
+    ImGui::Separator();
+    // A section header; every one is open while a test walks the page.
+    auto section = [&](const Word& word, const char* name, bool open_by_default) {
+        if (ui.probe && ui.probe->open_all) ImGui::SetNextItemOpen(true, ImGuiCond_Always);
+        // The ID does not change with the language: a section stays open across a switch.
+        const std::string label = std::string(Tr(ui, word)) + "###" + name;
+        const bool open = ImGui::CollapsingHeader(
+            label.c_str(), open_by_default ? ImGuiTreeNodeFlags_DefaultOpen : 0);
+        Remember(ui, name);
+        return open;
+    };
+    if (lesson.kind == StepKind::kGpu && section(kPredictHeader, "predict_header", true))
+        DrawPrediction(ui, c, reg, lesson);
+    DrawRoofline(ui, c, reg, lesson);
+    if (section(kSteps, "steps_header", true)) {
+        ImGui::Checkbox(Tr(ui, kLog), &ui.log_scale);
+        SameLineIfFits(CheckWidth("ms"));
+        if (ImGui::RadioButton("ms", !ui.rate_axis)) ui.rate_axis = false;
+        Remember(ui, "axis_ms");
+        SameLineIfFits(CheckWidth(Tr(ui, kRate)));
+        if (ImGui::RadioButton(Tr(ui, kRate), ui.rate_axis)) ui.rate_axis = true;
+        Remember(ui, "axis_rate");
+        DrawStepChart(ui, c, reg, lesson);
+    }
+    if (section(kSummaryHeader, "summary_header", false)) DrawSummary(ui, c, reg, lesson);
+    if (section(kBreakdown, "breakdown_header", true)) DrawBreakdown(ui, c, reg, lesson);
+    if (section(kBlockSweep, "block_sweep_header", false)) DrawSweeps(ui, c, reg, lesson, true);
+    if (section(kSizeSweep, "size_sweep_header", false)) DrawSweeps(ui, c, reg, lesson, false);
+    if (section(kResults, "results_header", true)) DrawResults(ui, c, reg, lesson);
+}
+
+}  // namespace
+
+void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
+    if (ui.probe) ui.probe->rects.clear();
+    HandleKeys(ui, c, reg);
+    const Lesson* lesson = CurrentLesson(ui, reg);
+    if (!lesson) {
+        SelectLesson(ui, reg, "");  // the first lesson
+        lesson = CurrentLesson(ui, reg);
+        if (!lesson) return;
+    }
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(vp->WorkPos);
+    ImGui::SetNextWindowSize(vp->WorkSize);
+    ImGui::Begin("CUDA Lessons", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
+    const float font = ImGui::GetFontSize();
+    const float status_h = ImGui::GetFrameHeightWithSpacing() * 2.2f;
+    const float body_h = ImGui::GetContentRegionAvail().y - status_h;
+
+    ImGui::BeginChild("sidebar", ImVec2(std::min(font * 19, vp->WorkSize.x * 0.24f), body_h), true);
+    DrawLessonList(ui, c, reg);
+    ImGui::EndChild();
+    ImGui::SameLine();
+
+    ImGui::BeginChild("page", ImVec2(0, body_h), false);
+    DrawTitle(ui, *lesson);
+    const LessonMode mode = c.Mode(*lesson);
+    const std::string subtitle = lesson->id + "  \xC2\xB7  " +
+                                 (lesson->kind == StepKind::kGpu ? "GPU" : "CPU") + "  \xC2\xB7  " +
+                                 Tr(ui, mode == LessonMode::kLive       ? kRunsLive
+                                        : mode == LessonMode::kRecorded ? kRecordedNotLive
+                                                                        : kCannotRun);
+    ImGui::TextDisabled("%s", Elide(subtitle, ImGui::GetContentRegionAvail().x).c_str());
+
+    if (ImGui::GetContentRegionAvail().x < font * kTwoColumnsEm) {
+        // Narrow, or a large presenter scale: one column that scrolls, text and code first.
+        ImGui::BeginChild("stack", ImVec2(0, 0), false);
+        const float pane_h = std::max(font * 8, body_h * 0.5f);
+        ImGui::BeginChild("text", ImVec2(0, pane_h), true);
+        DrawText(ui, *lesson);
+        ImGui::EndChild();
+        ImGui::BeginChild("code", ImVec2(0, pane_h), true, ImGuiWindowFlags_HorizontalScrollbar);
+        DrawCode(ui, reg, *lesson);
+        ImGui::EndChild();
+        DrawWork(ui, c, reg, *lesson);
+        ImGui::EndChild();
+    } else if (ImGui::BeginTable("columns", 2,
+                                 ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
+        ImGui::TableSetupColumn("left", ImGuiTableColumnFlags_WidthStretch, 0.42f);
+        ImGui::TableSetupColumn("right", ImGuiTableColumnFlags_WidthStretch, 0.58f);
+        ImGui::TableNextColumn();
+        const float column_h = ImGui::GetContentRegionAvail().y;
+        ImGui::BeginChild("text", ImVec2(0, column_h * 0.55f), true);
+        DrawText(ui, *lesson);
+        ImGui::EndChild();
+        ImGui::BeginChild("code", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+        DrawCode(ui, reg, *lesson);
+        ImGui::EndChild();
+
+        ImGui::TableNextColumn();
+        ImGui::BeginChild("work", ImVec2(0, 0), false);
+        DrawWork(ui, c, reg, *lesson);
+        ImGui::EndChild();
+        ImGui::EndTable();
+    }
+    ImGui::EndChild();
+    DrawStatusBar(ui, c);
+    ImGui::End();
+
+    // Debounced auto-run: the controls settle, then this lesson and the previous one re-run,
+    // replacing whatever was pending.
+    if (ui.changed_at >= 0 && ImGui::GetTime() - ui.changed_at >= kDebounceSeconds) {
+        ui.changed_at = -1;
+        if (ui.auto_run) c.RunWithPrevious(*lesson, ui.run);
+    }
+}
+
+}  // namespace lessons::app

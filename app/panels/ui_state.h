@@ -1,0 +1,66 @@
+// The GUI's state between frames: the persisted settings, the lesson page's controls, fonts and
+// caches, and the operations every panel may apply to it (select a lesson, set the scale). One
+// struct, owned by main (or a test), handed to DrawUi and each panel.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/page_params.h"
+#include "model/settings.h"
+#include "panels/fonts.h"
+#include "registry.h"
+#include "text/code_listing.h"
+
+namespace lessons::app {
+
+struct Probe;
+
+struct UiState {
+    Settings settings;       // language, scale, last lesson, window size (persisted)
+    RunSettings run;         // the controls of the lesson page
+    bool auto_run = true;    // moving a control re-runs this lesson and the previous one
+    bool log_scale = false;  // the step-comparison chart's axis
+    bool rate_axis = false;  // ... in GB/s or GFLOP/s (as the results say) instead of ms
+    double changed_at = -1;  // when a control last moved (debounce), -1: nothing pending
+    Fonts fonts;
+    bool fonts_dirty = true;  // rebuild the font atlas at settings.scale before next frame
+    std::string export_dir;   // where exports go
+    bool screenshot_requested = false;
+    // The host's available memory as the data-size cap last read it, and when (ImGui's
+    // clock; negative: read it at the next frame). Read again every kMemoryRefreshSeconds and
+    // whenever a lesson's page is shown; the GPU's free memory is asked of the worker then.
+    uint64_t host_available = 0;
+    double host_available_at = -1;
+    std::vector<std::string> messages;  // the GUI's own notices (settings, fonts, exports)
+    // What the page drew, recorded for whoever reads it (the automation's positions file, a
+    // test); null: nothing is recorded. Not owned.
+    Probe* probe = nullptr;
+
+    // Code view cache: the source of lesson `code_lesson` (its number), split into lines.
+    int code_lesson = -1;
+    std::vector<std::string> code_lines;
+    std::vector<bool> code_changed;
+    MachineView machine;  // the PTX / SASS tabs and the ncu line (code_view.cpp)
+    // The roofline page's chapter picked for "Run this chapter's benchmark"
+    // (charts/roofline_page.cpp).
+    int bench_chapter = 0;
+};
+
+constexpr double kDebounceSeconds = 0.3;
+constexpr double kMemoryRefreshSeconds = 5;
+
+// Selects a lesson named as Registry::FindLesson takes it (its label "5.8", its id, or its old
+// number or id); a name the catalogue does not know selects the first lesson. The settings
+// then hold its id. The page keeps each parameter's value where the lesson accepts it and shows
+// the lesson's default elsewhere.
+void SelectLesson(UiState& ui, const Registry& registry, std::string_view name);
+// The lesson the page shows (the settings' lesson), or null when the catalogue is empty.
+const Lesson* CurrentLesson(const UiState& ui, const Registry& registry);
+
+// Sets the UI scale (0.5 to 4), which rebuilds the fonts before the next frame.
+void SetScale(UiState& ui, float scale);
+
+}  // namespace lessons::app

@@ -1,0 +1,36 @@
+// What the page drew last, for those who check it: tests, and the positions file that scripts
+// driving the real window read (CUDA_LESSONS_RECTS_FILE, automation.cpp). Its owner attaches it
+// to the UiState (UiState::probe); the page records into it only then.
+#pragma once
+
+#include <imgui.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "charts/chart.h"
+
+namespace lessons::app {
+
+struct Probe {
+    // Open every section of the page (tests that walk every screen set it).
+    bool open_all = false;
+
+    // Screen rectangles of the main controls, recorded each frame: tests click on them.
+    std::map<std::string, ImVec4> rects;
+    // The page's title as drawn last, whole ("1.3  OpenMP ...").
+    std::string title;
+    // What the step-comparison chart drew last.
+    std::vector<chart::Bar> step_bars;
+    chart::BarLayout step_layout;
+    // The x ticks of the block-size sweep charts drawn last.
+    std::vector<double> block_ticks;
+    // The prediction box's lines and the summary's row count drawn last.
+    std::vector<std::string> prediction;
+    int summary_rows = -1;
+    // The points the roofline (the whole chart or the inset) drew last.
+    int roof_points = 0;
+};
+
+}  // namespace lessons::app

@@ -1,0 +1,45 @@
+// The code view's machine-code listing without drawing: which tab and kernel it shows, the
+// listing split into lines with each line's instruction class (computed once per choice), and
+// the kernels' names as the view shows them.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "machine_code.h"
+
+namespace lessons::app {
+
+struct MachineView {
+    int tab = 0;          // 0 source, 1 PTX, 2 SASS: the tab open
+    int select_tab = -1;  // >= 0: open this tab at the next frame
+    // The listing shown: for (lesson number, tab, kernel) as computed.
+    int lesson = -1;
+    int for_tab = -1;
+    int kernel = -1;  // index into `functions`; -1: every kernel
+    std::vector<MachineFunction> functions;
+    std::vector<std::string_view> lines;
+    std::vector<int> line_class;        // index into InstructionClasses(), -1: none
+    std::map<std::string, int> counts;  // by class name
+    std::string
+        reused_from;  // the label of the lesson whose kernel this step launches; "": its own
+    std::string ncu;  // the ncu command line of the page's parameters
+    double copied_at = -100;  // when Copy was pressed (ImGui's clock)
+};
+
+// The names of a kernel as the combo shows it: without "void", namespaces and parameters.
+std::string ShortKernelName(const std::string& demangled);
+
+// The kernel shown first: the step's first kernel as written, i.e. the template instance with
+// every toggle at its first value (index 0: the lesson as written, as the toggle tables are
+// declared); -1 (every kernel) when none matches.
+int DefaultKernel(const std::vector<MachineFunction>& functions,
+                  const std::vector<std::string>& names);
+
+// Fills the view's lines, their classes and the counts per class from `code` (the kernel
+// chosen in `m.kernel`, or all of it).
+void ListMachineCode(MachineView& m, std::string_view code, Isa isa);
+
+}  // namespace lessons::app

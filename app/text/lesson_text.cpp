@@ -1,0 +1,265 @@
+#include "text/lesson_text.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "text/diff.h"
+
+namespace lessons::app {
+namespace {
+
+const ImVec4 kLeadInColor(0.55f, 0.75f, 1.0f, 1);
+const ImVec4 kAnswerColor(0.6f, 0.85f, 0.6f, 1);
+
+// Punctuation that never starts a line (closing) or ends one (opening), in Chinese and in
+// Latin text next to it.
+constexpr char32_t kClosing[] = {',',    '.',    ';',    ':',    '!',    '?',    ')',    ']',
+                                 '}',    0x2019, 0x201D, 0x2026, 0x3001, 0x3002, 0x3009, 0x300B,
+                                 0x300D, 0x300F, 0x3011, 0x3015, 0x3017, 0xFF01, 0xFF09, 0xFF0C,
+                                 0xFF0E, 0xFF1A, 0xFF1B, 0xFF1F, 0xFF3D, 0xFF5D};
+constexpr char32_t kOpening[] = {'(',    '[',    '{',    0x2018, 0x201C, 0x3008, 0x300A, 0x300C,
+                                 0x300E, 0x3010, 0x3014, 0x3016, 0xFF08, 0xFF3B, 0xFF5B};
+
+template <size_t N>
+bool OneOf(char32_t c, const char32_t (&set)[N]) {
+    return std::find(set, set + N, c) != set + N;
+}
+
+// The code point of the UTF-8 sequence of `len` bytes at s[0] (U+FFFD when cut short).
+char32_t Decode(std::string_view s, size_t len) {
+    if (s.size() < len) return 0xFFFD;
+    const auto byte = [&](size_t i) {
+        return static_cast<char32_t>(static_cast<unsigned char>(s[i]));
+    };
+    if (len == 1) return byte(0);
+    char32_t c = byte(0) & (0xFF >> (len + 1));
+    for (size_t i = 1; i < len; ++i) c = (c << 6) | (byte(i) & 0x3F);
+    return c;
+}
+
+// Whether a line may end between `before` and `after` (code points; `wide` for each).
+bool MayBreak(char32_t before, bool before_wide, char32_t after, bool after_wide) {
+    if (after == ' ') return true;
+    if (!before_wide && !after_wide) return false;  // inside a Latin word
+    if (OneOf(after, kClosing) || OneOf(before, kOpening)) return false;
+    return !(before == after && (after == 0x2014 || after == 0x2026));  // "——", "……"
+}
+
+std::string StripMarkup(std::string s) {
+    for (const std::string_view mark : {"**", "`", "*"}) {
+        for (size_t p; (p = s.find(mark)) != std::string::npos;) s.erase(p, mark.size());
+    }
+    return s;
+}
+
+// The blocks of one paragraph (a lead-in, the text), appended to `out`.
+void AddParagraph(std::string p, std::vector<TextBlock>* out) {
+    if (p.empty()) return;
+    if (p.rfind("**", 0) == 0) {  // a bold lead-in becomes a small heading
+        const size_t end = p.find("**", 2);
+        if (end != std::string::npos) {
+            out->push_back({TextBlock::Kind::kLeadIn, p.substr(2, end - 2)});
+            p = p.substr(end + 2);
+            while (!p.empty() && p.front() == ' ') p.erase(0, 1);
+            if (p.empty()) return;
+        }
+    }
+    out->push_back({TextBlock::Kind::kParagraph, StripMarkup(p)});
+}
+
+}  // namespace
+
+std::string TitleFromText(std::string_view text) {
+    for (const std::string& line : SplitLines(text)) {
+        if (line.rfind("# ", 0) != 0) continue;
+        const std::string_view dash = "\xE2\x80\x94";  // —
+        const size_t at = line.find(dash);
+        std::string title =
+            at == std::string::npos ? line.substr(2) : line.substr(at + dash.size());
+        const size_t first = title.find_first_not_of(' ');
+        return first == std::string::npos ? std::string() : StripMarkup(title.substr(first));
+    }
+    return std::string();
+}
+
+namespace {
+
+// "1. text" starts a numbered item; "0.407 ms, ..." is a figure that a wrapped line starts with.
+bool IsNumberedItem(std::string_view line) {
+    size_t digits = 0;
+    while (digits < line.size() && std::isdigit(static_cast<unsigned char>(line[digits]))) ++digits;
+    return digits > 0 && line.size() > digits + 2 && line[digits] == '.' && line[digits + 1] == ' ';
+}
+
+}  // namespace
+
+bool IsAnswerLine(std::string_view line) {
+    return line.rfind("Answer:", 0) == 0 || line.rfind("\xE7\xAD\x94\xEF\xBC\x9A", 0) == 0;  // 答：
+}
+
+std::vector<TextBlock> WithoutAnswers(std::vector<TextBlock> blocks) {
+    for (TextBlock& b : blocks)
+        if (b.kind == TextBlock::Kind::kAnswer) b.text.clear();
+    return blocks;
+}
+
+namespace {
+
+// The code point that ends (or starts) a UTF-8 string; 0 for an empty one.
+char32_t LastCodePoint(std::string_view s) {
+    size_t i = s.size();
+    while (i > 0 && (static_cast<unsigned char>(s[i - 1]) & 0xC0) == 0x80) --i;
+    if (i == 0) return 0;
+    --i;
+    const auto b = [&](size_t k) {
+        return static_cast<char32_t>(static_cast<unsigned char>(s[k]));
+    };
+    const char32_t c = b(i);
+    if (c < 0x80) return c;
+    if ((c & 0xE0) == 0xC0 && i + 1 < s.size()) return ((c & 0x1F) << 6) | (b(i + 1) & 0x3F);
+    if ((c & 0xF0) == 0xE0 && i + 2 < s.size())
+        return ((c & 0x0F) << 12) | ((b(i + 1) & 0x3F) << 6) | (b(i + 2) & 0x3F);
+    if ((c & 0xF8) == 0xF0 && i + 3 < s.size())
+        return ((c & 0x07) << 18) | ((b(i + 1) & 0x3F) << 12) | ((b(i + 2) & 0x3F) << 6) |
+               (b(i + 3) & 0x3F);
+    return c;
+}
+char32_t FirstCodePoint(std::string_view s) {
+    size_t n = 1;
+    while (n < s.size() && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) ++n;
+    return LastCodePoint(s.substr(0, n));
+}
+// Chinese characters and full-width punctuation: a line break between two of them is no space.
+bool IsCjk(char32_t c) {
+    return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF) ||
+           (c >= 0xFF00 && c <= 0xFFEF) || (c >= 0x3000 && c <= 0x303F);
+}
+// Joins a source line to a paragraph: with a space, as in English, unless the break falls
+// between two Chinese characters (a Chinese text wrapped in its file has no space there).
+void JoinLine(std::string* paragraph, std::string_view line) {
+    if (!paragraph->empty() && !(IsCjk(LastCodePoint(*paragraph)) && IsCjk(FirstCodePoint(line))))
+        *paragraph += ' ';
+    *paragraph += line;
+}
+
+}  // namespace
+
+std::vector<TextBlock> ParseLessonText(std::string_view text) {
+    std::vector<TextBlock> out;
+    std::string paragraph;
+    bool answer = false;  // the paragraph being gathered is an answer
+    auto flush = [&] {
+        if (answer && !paragraph.empty())
+            out.push_back({TextBlock::Kind::kAnswer, StripMarkup(paragraph)});
+        else
+            AddParagraph(paragraph, &out);
+        paragraph.clear();
+        answer = false;
+    };
+    for (const std::string& line : SplitLines(text)) {
+        if (line.rfind("# ", 0) == 0) continue;  // the title is drawn by the page
+        if (IsAnswerLine(line)) {
+            flush();
+            answer = true;
+            paragraph = line;
+        } else if (line.empty()) {
+            flush();
+        } else if (line.rfind("- ", 0) == 0 || IsNumberedItem(line)) {
+            flush();
+            paragraph = line;  // list items start their own paragraph...
+            if (line[0] == '-') {
+                out.push_back({TextBlock::Kind::kBullet, ""});
+                paragraph = line.substr(2);
+            }
+        } else if (answer) {
+            JoinLine(&paragraph, line.substr(line.find_first_not_of(' ')));  // the answer goes on
+        } else if (line.rfind("  ", 0) == 0 && !paragraph.empty()) {
+            JoinLine(&paragraph, line.substr(line.find_first_not_of(' ')));  // ...continued
+        } else {
+            JoinLine(&paragraph, line);
+        }
+    }
+    flush();
+    return out;
+}
+
+std::vector<std::string_view> WrapLines(std::string_view text, float width,
+                                        const MeasureText& measure) {
+    std::vector<std::string_view> lines;
+    auto emit = [&](size_t a, size_t b) {
+        while (a < b && text[a] == ' ') ++a;
+        lines.push_back(text.substr(a, b - a));
+    };
+    const size_t end = text.size();
+    size_t line = 0;
+    size_t last_break = std::string_view::npos;  // where the line may end
+    char32_t before = 0;
+    bool before_wide = false;
+    for (size_t p = 0; p < end;) {
+        const unsigned char c = static_cast<unsigned char>(text[p]);
+        const size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        const bool wide = len >= 3;  // CJK and other wide characters: a break on either side
+        const char32_t code = Decode(text.substr(p), len);
+        if (p > 0 && MayBreak(before, before_wide, code, wide)) last_break = p;
+        const size_t next = std::min(p + len, end);
+        if (measure(text.substr(line, next - line)) > width &&
+            last_break != std::string_view::npos && last_break > line) {
+            emit(line, last_break);
+            line = last_break;
+            last_break = std::string_view::npos;
+            continue;
+        }
+        before = code;
+        before_wide = wide;
+        p = next;
+    }
+    emit(line, end);
+    return lines;
+}
+
+void DrawWrappedText(std::string_view text, const ImVec4* color) {
+    const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4);
+    ImFont* font = ImGui::GetFont();
+    const float size = ImGui::GetFontSize();
+    const MeasureText measure = [&](std::string_view s) {
+        return font->CalcTextSizeA(size, 1e9f, 0, s.data(), s.data() + s.size()).x;
+    };
+    for (const std::string_view line : WrapLines(text, width, measure)) {
+        if (color) ImGui::PushStyleColor(ImGuiCol_Text, *color);
+        ImGui::TextUnformatted(line.data(), line.data() + line.size());
+        if (color) ImGui::PopStyleColor();
+    }
+}
+
+void DrawLessonText(std::string_view text, const LessonTextOptions& options) {
+    ImGuiStorage* revealed = ImGui::GetStateStorage();
+    for (const TextBlock& block : ParseLessonText(text)) {
+        switch (block.kind) {
+            case TextBlock::Kind::kAnswer: {
+                const ImGuiID id = ImGui::GetID(block.text.c_str());
+                if (options.hide_answers && !revealed->GetBool(id)) {
+                    ImGui::PushID(static_cast<int>(id));
+                    if (ImGui::SmallButton(options.show_answer)) revealed->SetBool(id, true);
+                    ImGui::PopID();
+                } else {
+                    DrawWrappedText(block.text, &kAnswerColor);
+                }
+                ImGui::Spacing();
+                break;
+            }
+            case TextBlock::Kind::kBullet:
+                ImGui::Bullet();
+                ImGui::SameLine();
+                break;
+            case TextBlock::Kind::kLeadIn:
+                DrawWrappedText(block.text, &kLeadInColor);
+                break;
+            case TextBlock::Kind::kParagraph:
+                DrawWrappedText(block.text);
+                ImGui::Spacing();
+                break;
+        }
+    }
+}
+
+}  // namespace lessons::app

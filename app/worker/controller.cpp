@@ -1,0 +1,470 @@
+#include "worker/controller.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "errors.h"
+#include "report.h"
+#include "serve.h"  // kProtocolVersion only: the GUI links no runner
+#include "units.h"
+#include "words/words.h"
+
+namespace lessons::app {
+
+const std::map<std::string, std::string_view>& EmbeddedReferenceFiles();  // generated
+
+namespace {
+
+constexpr int kMaxExitsBeforeGivingUp = 3;
+constexpr std::chrono::seconds kCrashWindow(20);
+
+// Names the result's lesson as this catalogue does: `id` the lesson's current id and `lesson`
+// its number here, found by the id the result carries (recorded results carry the ids of their
+// time, "gemm/39-double-buffering"). A result of a lesson this catalogue does not have keeps
+// its id and gets number 0: it is listed in its chapter's table and drawn for no lesson.
+void AdoptLesson(const Registry& registry, RunResult& r) {
+    const Lesson* lesson = registry.FindLesson(r.id);
+    r.lesson = lesson ? lesson->number : 0;
+    if (lesson) r.id = lesson->id;
+}
+
+std::string ExitDescription(const Json& m) {
+    const int code = m.value("code", -1), sig = m.value("signal", 0);
+    if (sig) return "killed by signal " + std::to_string(sig);
+    if (code == 3) return "exit code 3: a CUDA error left the GPU context unusable";
+    return "exit code " + std::to_string(code);
+}
+
+}  // namespace
+
+std::vector<RunResult> LoadRecordedResults(std::string* problems) {
+    std::vector<RunResult> out;
+    for (const auto& [path, text] : EmbeddedReferenceFiles()) {
+        const Json array = Json::parse(text.begin(), text.end(), nullptr, false);
+        if (!array.is_array()) {
+            if (problems) *problems += path + " is not a JSON array; ";
+            continue;
+        }
+        for (const Json& j : array) {
+            try {
+                RunResult r = RunResultFromJson(j);
+                if (r.kind != StepKind::kGpu) continue;  // CPU lessons always run live
+                r.recorded = true;
+                out.push_back(std::move(r));
+            } catch (const std::exception& e) {
+                if (problems) *problems += path + ": " + e.what() + "; ";
+            }
+        }
+    }
+    return out;
+}
+
+Controller::Controller(const Registry& registry, WorkerFactory factory,
+                       std::vector<RunResult> recorded)
+    : m_registry(registry), m_factory(std::move(factory)) {
+    for (RunResult& r : recorded) {
+        AdoptLesson(m_registry, r);
+        AdoptDeclaredBound(m_registry, r);  // tensor-core steps recorded before the TF32 ceiling
+        m_results.push_back({std::move(r), Origin::kRecorded, m_sequence++});
+    }
+}
+
+Controller::~Controller() {
+    // Without it, end of input lets the worker finish every queued run (a long sweep) first.
+    if (m_worker && m_greeted && m_worker->Running())
+        m_worker->Send({{"op", "shutdown"}, {"id", m_next_id++}});
+}
+
+void Controller::Start() {
+    m_started = true;
+    Restart();
+}
+
+void Controller::RestartWorker(bool measure_tf32) {
+    m_recent_exits.clear();
+    m_measure_tf32 = measure_tf32;
+    Restart();
+}
+
+void Controller::Restart() {
+    m_pending.clear();
+    m_unsent.clear();
+    m_attribute_requests.clear();
+    m_greeted = false;
+    m_refused = false;
+    m_worker = m_factory();
+    std::string error;
+    if (!m_worker || !m_worker->Start(&error)) {
+        GiveUp(error.empty() ? "the worker could not be started" : error);
+        return;
+    }
+    m_start_error.clear();
+    m_worker_started = std::chrono::steady_clock::now();
+    // Sent once the worker has said hello in this program's protocol (HandleHello).
+    Send({{"op", "list"}}, {"the lesson list", Origin::kRun});
+    Json info{{"op", "info"}};
+    if (std::exchange(m_measure_tf32, false)) info["tf32"] = true;  // measured now, once
+    Send(info, {"device information", Origin::kRun});
+}
+
+void Controller::GiveUp(const std::string& why) {
+    m_start_error = why;
+    m_worker.reset();
+    m_unsent.clear();
+    m_pending.clear();
+    m_attribute_requests.clear();
+    m_notices.push_back("Cannot start the worker: " + why + "." +
+                        (m_worker_hint.empty() ? "" : " " + m_worker_hint) +
+                        " Lessons cannot run; texts, code and recorded results stay available.");
+}
+
+void Controller::HandleHello(const Json& m) {
+    const int protocol =
+        m.contains("protocol") && m["protocol"].is_number_integer() ? m["protocol"].get<int>() : 0;
+    if (protocol != kProtocolVersion) {
+        // An older or newer cuda-lessons-cli: its replies would be misread. It gets no request
+        // and is not restarted; Restart worker in the status bar tries again after a rebuild.
+        m_start_error = "the worker speaks protocol " +
+                        (protocol ? std::to_string(protocol) : std::string("unknown")) +
+                        ", this program needs " + std::to_string(kProtocolVersion) +
+                        ": rebuild cuda-lessons-cli next to it";
+        m_notices.push_back("Worker refused: " + m_start_error +
+                            ". Lessons cannot run; texts, code and recorded results stay "
+                            "available.");
+        m_refused = true;
+        m_worker.reset();
+        m_unsent.clear();
+        m_pending.clear();
+        m_attribute_requests.clear();
+        return;
+    }
+    m_greeted = true;
+    for (const Json& request : m_unsent)
+        if (!m_worker->Send(request)) m_pending.erase(request["id"].get<int>());
+    m_unsent.clear();
+}
+
+void Controller::Send(Json request, Pending pending) {
+    const int id = m_next_id++;
+    request["id"] = id;
+    if (!m_worker) return;
+    if (!m_greeted)
+        m_unsent.push_back(request);  // until the worker's hello
+    else if (!m_worker->Send(request))
+        return;  // its exit message will follow
+    m_pending[id] = std::move(pending);
+}
+
+std::vector<const Lesson*> Controller::WithPrevious(const Lesson& lesson) const {
+    std::vector<const Lesson*> out;
+    if (lesson.previous)
+        if (const Lesson* prev = m_registry.FindLesson(lesson.previous)) out.push_back(prev);
+    out.push_back(&lesson);
+    return out;
+}
+
+Json Controller::BaseRequest(const char* op, const Lesson& lesson, const RunSettings& s) {
+    Json r{{"op", op}, {"lesson", lesson.id}};
+    r["params"] = ToJson(ResolveParams(lesson.params, s));
+    if (lesson.kind == StepKind::kGpu) r["cold_l2"] = s.cold_l2;
+    r["min_time_s"] = 0.2;
+    return r;
+}
+
+void Controller::RefreshDeviceInfo() {
+    if (!m_greeted || !m_worker || !m_worker->Running() || !m_pending.empty()) return;
+    Pending p{"device information", Origin::kRun};
+    p.quiet = true;
+    Send({{"op", "info"}}, std::move(p));
+}
+
+void Controller::CancelAll() {
+    if (!m_greeted) {  // nothing has gone yet: drop what waits, but the list and info
+        const auto first_kept = std::stable_partition(
+            m_unsent.begin(), m_unsent.end(),
+            [](const Json& r) { return r["op"] == "list" || r["op"] == "info"; });
+        for (auto it = first_kept; it != m_unsent.end(); ++it) {
+            m_pending.erase((*it)["id"].get<int>());
+            m_attribute_requests.erase((*it)["id"].get<int>());
+        }
+        m_unsent.erase(first_kept, m_unsent.end());
+        return;
+    }
+    if (!m_pending.empty() && m_worker && m_worker->Running())
+        Send({{"op", "cancel"}}, {"cancel", Origin::kRun});
+}
+
+const KernelAttributes* Controller::Attributes(const Lesson& lesson, const RunSettings& settings) {
+    const Json own = ToJson(ResolveParams(OwnParams(m_registry, lesson), settings));
+    const AttributesKey key(lesson.number, own.dump());
+    auto it = m_attributes.find(key);
+    if (it != m_attributes.end()) return &it->second;
+    // (The GUI's catalogue has no GPU code, so the lesson's own attributes function is null
+    // here: whether it has a kernel is what counts.)
+    if (lesson.kind != StepKind::kGpu || lesson.library || Mode(lesson) != LessonMode::kLive)
+        return nullptr;
+    for (const auto& [id, asked] : m_attribute_requests)
+        if (asked == key) return nullptr;  // on its way
+    const int id = m_next_id;
+    Send({{"op", "attributes"}, {"lesson", lesson.id}, {"params", own}},
+         {"kernel attributes of lesson " + lesson.label, Origin::kRun});
+    if (m_pending.count(id)) m_attribute_requests[id] = key;
+    return nullptr;
+}
+
+void Controller::RunWithPrevious(const Lesson& lesson, const RunSettings& settings) {
+    CancelAll();
+    for (const Lesson* l : WithPrevious(lesson)) {
+        if (Mode(*l) != LessonMode::kLive) continue;
+        Pending p{"lesson " + l->label, Origin::kRun};
+        p.label = l->label;
+        Send(BaseRequest("run", *l, settings), std::move(p));
+    }
+}
+
+void Controller::RunChapter(const Lesson& lesson, const RunSettings& settings) {
+    CancelAll();
+    m_chapter_total = 0;
+    for (const Lesson* l : m_registry.LessonsOf(m_registry.ChapterOf(lesson))) {
+        if (Mode(*l) != LessonMode::kLive) continue;
+        Pending p{"lesson " + l->label, Origin::kRun};
+        p.chapter = true;
+        p.label = l->label;
+        Send(BaseRequest("run", *l, settings), std::move(p));
+        ++m_chapter_total;
+    }
+}
+
+// The values a sweep over `spec` takes: block sizes, every power of two accepted; sizes, from
+// the slider's lower end up to the page's value, doubling, in whole elements.
+Json SweepValues(const ParamSpec& spec, const RunSettings& settings) {
+    Json values = Json::array();
+    if (spec.type == ParamType::kChoice) {
+        for (const std::string& c : spec.choices) values.push_back(c);
+    } else if (ControlFor(spec) == ControlKind::kLog) {
+        const uint64_t top = std::max(ResolveParam(spec, settings).number, LogMin(spec));
+        const uint64_t step = std::max<uint64_t>(spec.step, 1);
+        for (uint64_t v = LogMin(spec); v <= top && v > 0; v *= 2)
+            values.push_back(v / step * step);
+    } else {
+        for (const ParamValue& v : spec.Values())
+            if ((v.number & (v.number - 1)) == 0) values.push_back(v.number);
+        if (values.empty()) values = "all";
+    }
+    return values;
+}
+
+void Controller::Sweep(const Lesson& lesson, const RunSettings& settings,
+                       const ParamSpec* (*along)(const Lesson&), Origin origin, const char* what) {
+    CancelAll();
+    for (const Lesson* l : WithPrevious(lesson)) {
+        const ParamSpec* spec = along(*l);
+        if (Mode(*l) != LessonMode::kLive || !spec) continue;
+        Json r = BaseRequest("sweep", *l, settings);
+        r["params"].erase(spec->name);
+        r["over"] = spec->name;
+        r["values"] = SweepValues(*spec, settings);
+        Pending p{std::string(what) + " of lesson " + l->label, origin};
+        p.label = l->label;
+        Send(r, std::move(p));
+    }
+}
+
+void Controller::SweepBlocks(const Lesson& lesson, const RunSettings& settings) {
+    Sweep(lesson, settings, &BlockSizeParam, Origin::kBlockSweep, "block sweep");
+}
+
+void Controller::SweepSizes(const Lesson& lesson, const RunSettings& settings) {
+    Sweep(lesson, settings, &DataSizeParam, Origin::kSizeSweep, "size sweep");
+}
+
+void Controller::Update() {
+    if (!m_worker) return;
+    const WorkerLink* worker = m_worker.get();
+    for (const Json& m : m_worker->Drain()) {
+        if (m_worker.get() != worker) break;  // refused or replaced: the rest was the old one's
+        // The worker is another program: a message of a shape this one does not read (not an
+        // object, a field of another type) is said, never thrown out of the frame.
+        try {
+            Handle(m);
+        } catch (const std::exception& e) {
+            m_notices.push_back(std::string("A message from the worker could not be read: ") +
+                                e.what());
+        }
+    }
+    if (m_worker && !m_greeted && m_worker->Running() &&
+        std::chrono::steady_clock::now() - m_worker_started > m_hello_timeout)
+        GiveUp("the worker started but said nothing for " +
+               std::to_string((m_hello_timeout.count() + 500) / 1000) +
+               " s (no hello line): it is not cuda-lessons-cli serve, or it hangs");
+}
+
+void Controller::Handle(const Json& m) {
+    const std::string type = m.value("type", "");
+    const int id = m.contains("id") && m["id"].is_number_integer() ? m["id"].get<int>() : -1;
+    auto pending = m_pending.find(id);
+    if (type == "worker_exit") {
+        HandleExit(m);
+    } else if (type == "hello") {
+        HandleHello(m);
+    } else if (type == "list" && m.contains("lessons") && m["lessons"].is_array()) {
+        // By id: the worker's numbers are its own catalogue's positions.
+        for (const Json& l : m["lessons"]) {
+            if (!l.is_object() || !l.contains("id") || !l["id"].is_string()) continue;
+            const Lesson* lesson = m_registry.FindLesson(l["id"].get<std::string>());
+            if (!lesson) continue;
+            const bool available = l.contains("available") && l["available"].is_boolean() &&
+                                   l["available"].get<bool>();
+            m_available[lesson->number] = {
+                available, l.contains("unavailable_reason") && l["unavailable_reason"].is_string()
+                               ? l["unavailable_reason"].get<std::string>()
+                               : std::string()};
+        }
+    } else if (type == "info") {
+        m_devices = DeviceFactsFromInfo(m);
+        m_info_time = std::chrono::steady_clock::now();
+    } else if (type == "attributes") {
+        auto asked = m_attribute_requests.find(id);
+        if (asked != m_attribute_requests.end() && m.contains("attributes"))
+            m_attributes[asked->second] = KernelAttributesFromJson(m["attributes"]);
+    } else if (type == "progress") {
+        if (pending != m_pending.end()) {
+            pending->second.done = m.value("done", 0);
+            pending->second.total = m.value("total", 0);
+        }
+    } else if (type == "result") {
+        try {
+            StoredResult s{RunResultFromJson(m["result"]),
+                           pending != m_pending.end() ? pending->second.origin : Origin::kRun,
+                           m_sequence++};
+            AdoptLesson(m_registry, s.result);
+            m_results.push_back(std::move(s));
+        } catch (const std::exception& e) {
+            m_notices.push_back(std::string("A result could not be read: ") + e.what());
+        }
+    } else if (type == "error") {
+        std::string what = pending != m_pending.end() ? pending->second.what + ": " : std::string();
+        m_notices.push_back(what + m.value("error", std::string("unknown error")) +
+                            (m.value("fatal", false) ? " (the worker will be restarted)" : ""));
+    } else if (type == "done") {
+        if (pending != m_pending.end()) m_pending.erase(pending);
+        m_attribute_requests.erase(id);  // answered, or cancelled: may be asked again
+    }
+}
+
+void Controller::HandleExit(const Json& m) {
+    const int code = m.value("code", -1);
+    if (!m_greeted && (code == 127 || code == 126)) {
+        // The shell's and env's codes: the program was not found, or could not be executed.
+        // Starting it again would fail the same way.
+        GiveUp(code == 127 ? "the worker program was not found (exit code 127)"
+                           : "the worker program is not executable (exit code 126)");
+        return;
+    }
+    std::string notice = "The worker stopped (" + ExitDescription(m) + ")";
+    if (Busy()) notice += " while running " + BusyWith();
+    const auto now = std::chrono::steady_clock::now();
+    m_recent_exits.push_back(now);
+    while (!m_recent_exits.empty() && now - m_recent_exits.front() > kCrashWindow)
+        m_recent_exits.pop_front();
+    m_pending.clear();
+    m_unsent.clear();
+    m_attribute_requests.clear();
+    if (static_cast<int>(m_recent_exits.size()) >= kMaxExitsBeforeGivingUp) {
+        m_notices.push_back(notice + ". It stopped " + std::to_string(m_recent_exits.size()) +
+                            " times in a short while, so it is not restarted; use Restart worker "
+                            "in the status bar. Every result so far is kept.");
+        m_worker.reset();
+        return;
+    }
+    m_notices.push_back(notice + ". A new worker was started; every result so far is kept.");
+    ++m_restarts;
+    Restart();
+}
+
+float Controller::Progress() const {
+    int chapter_left = 0;
+    float current = 0;
+    for (const auto& [id, p] : m_pending)
+        if (p.chapter && chapter_left++ == 0 && p.total > 0)
+            current = std::min(1.0f, float(p.done) / float(p.total));
+    if (chapter_left > 0 && m_chapter_total > 0)
+        return std::clamp(
+            (float(m_chapter_total - chapter_left) + current) / float(m_chapter_total), 0.0f, 1.0f);
+    for (const auto& [id, p] : m_pending)
+        if (p.total > 0) return std::min(1.0f, float(p.done) / float(p.total));
+    return -1.0f;
+}
+
+std::string Controller::Describe(const Pending& p, std::string_view language) {
+    if (p.label.empty()) return p.what;
+    switch (p.origin) {
+        case Origin::kBlockSweep:
+            return Fmt(Tr(language, kBlockSweepOf), p.label.c_str());
+        case Origin::kSizeSweep:
+            return Fmt(Tr(language, kSizeSweepOf), p.label.c_str());
+        default:
+            return Fmt(Tr(language, kLessonN), p.label.c_str());
+    }
+}
+
+std::string Controller::BusyWith(std::string_view language) const {
+    std::string out;
+    int chapter_left = 0;
+    for (const auto& [id, p] : m_pending)
+        if (p.chapter && chapter_left++ == 0) out = Describe(p, language);
+    if (chapter_left > 0)
+        return Fmt(Tr(language, kChapterProgress), out.c_str(), m_chapter_total - chapter_left + 1,
+                   m_chapter_total);
+    for (const auto& [id, p] : m_pending) {
+        if (p.what == "cancel" || p.quiet) continue;
+        out += (out.empty() ? "" : ", ") + Describe(p, language);
+    }
+    return out;
+}
+
+LessonMode Controller::Mode(const Lesson& lesson) const {
+    auto it = m_available.find(lesson.number);
+    if (it != m_available.end() && it->second.first) return LessonMode::kLive;
+    if (lesson.kind == StepKind::kGpu)
+        for (const StoredResult& s : m_results)
+            if (s.origin == Origin::kRecorded && s.result.lesson == lesson.number)
+                return LessonMode::kRecorded;
+    return it == m_available.end() ? LessonMode::kUnknown : LessonMode::kUnavailable;
+}
+
+std::string Controller::UnavailableReason(const Lesson& lesson) const {
+    auto it = m_available.find(lesson.number);
+    if (it != m_available.end()) return it->second.second;
+    if (!m_start_error.empty()) return m_start_error;
+    return m_worker ? "waiting for the worker" : "no worker is running";
+}
+
+const StoredResult* Controller::Latest(const Lesson& lesson,
+                                       const ParamValues& chapter_values) const {
+    const StoredResult* best = nullptr;
+    for (const StoredResult& s : m_results) {
+        if (s.result.lesson != lesson.number || s.origin == Origin::kRecorded) continue;
+        if (!MatchesParams(s.result, chapter_values)) continue;
+        if (!best || s.sequence > best->sequence) best = &s;
+    }
+    return best;
+}
+
+const StoredResult* Controller::LatestAnySize(const Lesson& lesson) const {
+    const StoredResult* best = nullptr;
+    for (const StoredResult& s : m_results)
+        if (s.result.lesson == lesson.number && (!best || s.sequence > best->sequence)) best = &s;
+    return best;
+}
+
+std::string Controller::WorkerState() const {
+    if (!m_started) return "not started";
+    if (!m_worker && m_refused) return "refused";
+    if (!m_worker) return m_start_error.empty() ? "stopped" : "cannot start";
+    if (!m_worker->Running()) return "stopped";
+    if (Busy()) return "running " + BusyWith();
+    return "idle";
+}
+
+}  // namespace lessons::app

@@ -1,0 +1,174 @@
+// The GUI's logic without any drawing: requests to the worker, the results that come back,
+// what happens when the worker dies. The UI thread calls Update() once per frame; a reader
+// thread inside the WorkerLink is the only other thread.
+#pragma once
+
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/page_params.h"
+#include "registry.h"
+#include "report.h"
+#include "result.h"
+#include "worker/device_facts.h"
+#include "worker/worker_link.h"
+
+namespace lessons::app {
+
+enum class Origin { kRun, kBlockSweep, kSizeSweep, kRecorded };
+
+struct StoredResult {
+    RunResult result;
+    Origin origin = Origin::kRun;
+    int sequence = 0;  // order of arrival
+};
+
+enum class LessonMode { kLive, kRecorded, kUnavailable, kUnknown };
+
+class Controller {
+public:
+    using WorkerFactory = std::function<std::unique_ptr<WorkerLink>()>;
+
+    Controller(const Registry& registry, WorkerFactory factory, std::vector<RunResult> recorded);
+    // Asks a worker that speaks our protocol to shut down (cancelling everything), then ends it
+    // (WorkerProcess: a few seconds at most, whatever it does).
+    ~Controller();
+    Controller(const Controller&) = delete;
+    Controller& operator=(const Controller&) = delete;
+
+    // Starts the worker; once it has said hello in this program's protocol, asks it for the
+    // lesson list and device info. A worker speaking another protocol is refused: it gets no
+    // request and is not restarted.
+    void Start();
+    // What to tell the user when no worker can be started: where it was looked for, what to do.
+    void SetWorkerHint(std::string hint) { m_worker_hint = std::move(hint); }
+    // A worker that has not said hello this long after starting is stopped with a message.
+    void SetHelloTimeout(std::chrono::milliseconds timeout) { m_hello_timeout = timeout; }
+    // Takes what the worker sent; restarts it if it died. Call once per frame.
+    void Update();
+
+    // Runs `lesson` and the lesson before it, replacing anything pending.
+    void RunWithPrevious(const Lesson& lesson, const RunSettings& settings);
+    // Runs every lesson of `lesson`'s chapter that runs here, in the chapter's order, at the
+    // page's settings (each lesson takes those of its parameters it has), replacing anything
+    // pending: every bar of the step chart at the start of a class.
+    void RunChapter(const Lesson& lesson, const RunSettings& settings);
+    // Block-size sweep of this lesson and the previous one (those whose launch shape is a block
+    // size, BlockSizeParam): every power of two the lesson accepts.
+    void SweepBlocks(const Lesson& lesson, const RunSettings& settings);
+    // Size sweep of the data size (DataSizeParam), 1 KiB (or one element) up to the current size,
+    // doubling.
+    void SweepSizes(const Lesson& lesson, const RunSettings& settings);
+    void CancelAll();
+    // The kernel's resource use at the lesson's own parameters (block size, ...): asked of the
+    // worker once, then remembered. Returns nullptr until the answer has arrived.
+    const KernelAttributes* Attributes(const Lesson& lesson, const RunSettings& settings);
+    // Starts a new worker by hand (after it stopped too often to be restarted automatically),
+    // which measures every ceiling afresh; `measure_tf32` also has it measure the TF32 ceiling
+    // (with cuBLAS) before its first device information.
+    void RestartWorker(bool measure_tf32 = false);
+
+    // Asks an idle worker for its device information again (the GPU's free memory changes as
+    // other programs run): quietly, not shown as work in progress. Does nothing while busy.
+    void RefreshDeviceInfo();
+    // When the newest device information arrived (the epoch: none yet).
+    std::chrono::steady_clock::time_point InfoTime() const { return m_info_time; }
+
+    bool Busy() const {
+        for (const auto& [id, p] : m_pending)
+            if (!p.quiet) return true;
+        return false;
+    }
+    // Progress of the oldest request in flight, 0..1; negative when unknown. While a chapter
+    // runs: the share of its lessons done.
+    float Progress() const;
+    // "lesson 1.3", "block sweep of lesson 1.4", ... in `language` ("zh" or English).
+    std::string BusyWith(std::string_view language = "en") const;
+
+    // A worker is running and has not yet said which lessons run here.
+    bool AwaitingList() const { return m_worker && m_available.empty(); }
+    LessonMode Mode(const Lesson& lesson) const;
+    std::string UnavailableReason(const Lesson& lesson) const;
+
+    // Every result, recorded and live, in order of arrival. Each names its lesson as this
+    // catalogue does: `id` its current id, `lesson` its number here (0: a lesson this catalogue
+    // does not have).
+    const std::vector<StoredResult>& results() const { return m_results; }
+    // The newest live result of a lesson run with these values of its chapter's parameters
+    // (size, data, ...).
+    const StoredResult* Latest(const Lesson& lesson, const ParamValues& chapter_values) const;
+    const StoredResult* LatestAnySize(const Lesson& lesson) const;
+
+    // What the worker's newest info reply says about this machine's GPUs (not reported until
+    // one arrives).
+    const DeviceFacts& devices() const { return m_devices; }
+    std::string WorkerState() const;
+    // Notices for the user (worker restarts, errors), newest last; the UI may clear them.
+    std::deque<std::string>& notices() { return m_notices; }
+    int restarts() const { return m_restarts; }
+
+private:
+    struct Pending {
+        std::string what;
+        Origin origin;
+        int done = 0, total = 0;
+        bool chapter = false;  // one run of a RunChapter batch
+        bool quiet = false;    // not shown as work in progress (a refresh of the device info)
+        std::string label{};   // a run or sweep of the lesson shown so ("": `what` says what)
+    };
+    // What a pending request does, in `language`.
+    static std::string Describe(const Pending& p, std::string_view language);
+    Json BaseRequest(const char* op, const Lesson& lesson, const RunSettings& s);
+    // Sweeps this lesson and the previous one, each along the parameter `along` gives it (none:
+    // that lesson is not swept).
+    void Sweep(const Lesson& lesson, const RunSettings& settings,
+               const ParamSpec* (*along)(const Lesson&), Origin origin, const char* what);
+    void Send(Json request, Pending pending);
+    void Handle(const Json& message);
+    void HandleHello(const Json& message);
+    void HandleExit(const Json& message);
+    // Stops the worker for good (until Restart worker): `why` becomes the notice.
+    void GiveUp(const std::string& why);
+    void Restart();
+    std::vector<const Lesson*> WithPrevious(const Lesson& lesson) const;
+
+    const Registry& m_registry;
+    WorkerFactory m_factory;
+    std::unique_ptr<WorkerLink> m_worker;
+    std::vector<StoredResult> m_results;
+    std::map<int, Pending> m_pending;  // by request id: sent, or waiting in m_unsent
+    std::vector<Json> m_unsent;        // requests made before the worker's hello
+    // The kernel attributes by (lesson, its own parameters as JSON text).
+    using AttributesKey = std::pair<int, std::string>;
+    std::map<AttributesKey, KernelAttributes> m_attributes;
+    std::map<int, AttributesKey> m_attribute_requests;  // request id -> key
+    // By lesson number: (available here, why not).
+    std::map<int, std::pair<bool, std::string>> m_available;
+    DeviceFacts m_devices;
+    bool m_measure_tf32 = false;  // the next worker's first info request measures TF32
+    std::chrono::steady_clock::time_point m_info_time{};
+    std::deque<std::string> m_notices;
+    int m_chapter_total = 0;  // runs of the newest RunChapter batch
+    int m_next_id = 1;
+    int m_sequence = 0;
+    int m_restarts = 0;
+    bool m_started = false;
+    bool m_greeted = false;  // the worker said hello in our protocol: requests may go
+    bool m_refused = false;  // it spoke another protocol: stopped, not restarted
+    std::string m_worker_hint;
+    std::chrono::milliseconds m_hello_timeout{8000};
+    std::chrono::steady_clock::time_point m_worker_started;
+    std::string m_start_error;  // why no worker serves (cannot start, another protocol)
+    std::deque<std::chrono::steady_clock::time_point> m_recent_exits;
+};
+
+// Recorded results for machines without a GPU (assets/reference/*.json, embedded).
+std::vector<RunResult> LoadRecordedResults(std::string* problems);
+
+}  // namespace lessons::app

@@ -1,0 +1,336 @@
+// What the GUI's logic tests share: a fake worker that records requests and answers like the
+// real one, and a fixture that draws the real page in an ImGui context with its font atlas built
+// and no renderer, with frames driven by simulated mouse and keys (io.MousePos / io.MouseDown in
+// 1.86). Lessons are named by id ("split/openmp"), as they stay when lessons are inserted.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog.h"
+#include "panels/panels.h"
+#include "panels/ui.h"
+#include "probe.h"
+#include "report.h"
+#include "serve.h"
+#include "worker/controller.h"
+
+namespace app_test {
+
+using namespace lessons;
+using namespace lessons::app;
+
+// The lesson of `registry` named `name` (a label, an id, an old number); throws, failing the
+// test, when there is none.
+inline const Lesson& LessonNamed(const Registry& registry, std::string_view name) {
+    const Lesson* lesson = registry.FindLesson(name);
+    if (!lesson) throw std::runtime_error("no lesson " + std::string(name));
+    return *lesson;
+}
+
+// Parameter values as a request carries them: numbers, or strings for choices.
+inline ParamValues ParamsOf(const Json& j) {
+    ParamValues out;
+    for (const auto& [name, v] : j.items())
+        out.Set(name, v.is_string() ? ParamValue::Choice(v.get<std::string>())
+                                    : ParamValue::Number(v.get<uint64_t>()));
+    return out;
+}
+
+// Says hello in `protocol`, answers list and info at once, and runs only when `answer_runs`
+// is set.
+class FakeWorker : public WorkerLink {
+public:
+    FakeWorker(std::vector<Json>* log, const Registry* registry, int protocol)
+        : m_log(log), m_registry(registry), m_protocol(protocol) {}
+    bool Start(std::string*) override {
+        m_inbox.push_back({{"type", "hello"}, {"protocol", m_protocol}});
+        return true;
+    }
+    bool Running() const override { return true; }
+    bool Send(const Json& r) override {
+        m_log->push_back(r);
+        const std::string op = r["op"];
+        if (op == "list") {
+            Json lessons = Json::array();
+            for (const Lesson& l : m_registry->lessons())
+                lessons.push_back(LessonToJson(
+                    *m_registry, l, l.kind == StepKind::kCpu || has_gpu ? "" : "no GPU here"));
+            m_inbox.push_back({{"id", r["id"]}, {"type", "list"}, {"lessons", lessons}});
+        } else if (op == "info") {
+            m_inbox.push_back(
+                {{"id", r["id"]},
+                 {"type", "info"},
+                 {"device", has_gpu ? Json{{"available", true},
+                                           {"free_memory_bytes", gpu_free},
+                                           {"name", "Fake H100"},
+                                           {"sm_count", 132},
+                                           {"max_threads_per_sm", 2048},
+                                           {"clock_khz", 1980000},
+                                           {"ceilings",
+                                            {{"read_gbps", 3150},
+                                             {"copy_gbps", 3000},
+                                             {"h2d_gbps", 55},
+                                             {"d2h_gbps", 50}}}}
+                                    : Json{{"available", false}, {"reason", "no GPU here"}}}});
+        } else if (op == "run" && answer_runs) {
+            m_inbox.push_back(
+                {{"id", r["id"]}, {"type", "result"}, {"result", Result(r, r["params"])}});
+        } else if (op == "sweep" && answer_runs && r["values"].is_array()) {
+            for (const Json& v : r["values"]) {
+                Json params = r["params"];
+                params[r["over"].get<std::string>()] = v;
+                m_inbox.push_back(
+                    {{"id", r["id"]}, {"type", "result"}, {"result", Result(r, params)}});
+            }
+        } else if (op == "attributes") {
+            const Json attributes = {
+                {"kernel", "k"},
+                {"registers", 20},
+                {"static_smem_bytes", 0},
+                {"max_threads_per_block", 1024},
+                // A tiled step (chapter 5) has a tile configuration instead of a block size.
+                {"active_blocks_per_sm",
+                 r["params"].contains("block") && r["params"]["block"].is_number_integer()
+                     ? 2048 / r["params"]["block"].get<int>()
+                     : 1},
+                {"occupancy", 1.0}};
+            m_inbox.push_back({{"id", r["id"]},
+                               {"type", "attributes"},
+                               {"lesson", r["lesson"]},
+                               {"params", r["params"]},
+                               {"attributes", attributes}});
+        } else if (op == "cancel") {
+            // As the real worker does: everything queued ends as cancelled.
+            for (const Json& id : m_held)
+                m_inbox.push_back({{"id", id}, {"type", "done"}, {"status", "cancelled"}});
+            m_held.clear();
+            m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
+            return true;
+        } else if (op == "run" || op == "sweep") {
+            m_held.push_back(r["id"]);  // queued until cancelled
+        }
+        if ((op != "run" && op != "sweep") || answer_runs)
+            m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
+        return true;
+    }
+    std::vector<Json> Drain() override {
+        std::vector<Json> out;
+        out.swap(m_inbox);
+        return out;
+    }
+    // A made-up result of the request's lesson at `params`.
+    Json Result(const Json& r, const Json& params) const {
+        RunResult res;
+        // Requests name lessons by id; the worker's results carry its own numbers.
+        const Lesson* lesson = m_registry->FindLesson(r["lesson"].get<std::string>());
+        res.lesson = lesson->number;
+        res.id = lesson->id;
+        res.chapter = lesson->chapter;
+        res.kind = lesson->kind;
+        res.params = ParamsOf(params);
+        // The OpenMP lesson is 2.5x faster than the previous one (and every other).
+        res.median_ms = res.id == "split/openmp" ? 20.0 : 50.0;
+        res.min_ms = res.median_ms * 0.9;
+        res.max_ms = res.median_ms * 1.2;
+        res.reps = 5;
+        res.gbps = 1000 / res.median_ms;
+        if (res.kind == StepKind::kGpu) {
+            res.work.bound = Bound::kRead;
+            res.ceiling = 3000;
+            res.pct_of_ceiling = res.gbps / 30;
+        }
+        res.verified = wrong_lesson != res.id;
+        if (!res.verified)
+            res.check_message = "sum 1, expected 2: off by 1, more than the tolerance 0";
+        return ToJson(res);
+    }
+    bool answer_runs = true;
+    bool has_gpu = false;                    // a worker that reports every lesson as runnable
+    uint64_t gpu_free = uint64_t(80) << 30;  // the GPU's free memory it reports
+    std::string wrong_lesson;                // the id of a lesson whose results are wrong
+
+private:
+    std::vector<Json>* m_log;
+    const Registry* m_registry;
+    int m_protocol;
+    std::vector<Json> m_inbox;
+    std::vector<Json> m_held;  // ids of runs not answered (answer_runs off)
+};
+
+class AppLogic : public ::testing::Test {
+protected:
+    explicit AppLogic(const Registry& reg = Catalog(), int protocol = kProtocolVersion)
+        : registry(reg), worker_protocol(protocol) {}
+    void SetUp() override {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;
+        io.DisplaySize = ImVec2(1500, 940);
+        io.DeltaTime = 1.0f / 60;
+        io.KeyMap[ImGuiKey_LeftArrow] = 263;  // GLFW codes, as the backend maps them
+        io.KeyMap[ImGuiKey_RightArrow] = 262;
+        io.KeyMap[ImGuiKey_Escape] = 256;
+        ui.settings.scale = 1;
+        ui.probe = &probe;
+        ui.fonts = BuildFonts(1.0f, UiTexts(registry));
+        unsigned char* pixels;
+        int w, h;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+        ui.fonts_dirty = false;
+        controller = std::make_unique<Controller>(
+            registry,
+            [this] {
+                auto fake = std::make_unique<FakeWorker>(&sent, &registry, worker_protocol);
+                fake->has_gpu = worker_has_gpu;
+                worker = fake.get();
+                ++workers_started;
+                return fake;
+            },
+            &registry == &Catalog() ? LoadRecordedResults(nullptr) : std::vector<RunResult>{});
+        controller->Start();
+        Frames(2);
+    }
+    void TearDown() override { ImGui::DestroyContext(); }
+
+    void Frame() {
+        controller->Update();
+        ImGui::NewFrame();
+        DrawUi(ui, *controller, registry);
+        ImGui::Render();
+        for (bool& k : ImGui::GetIO().KeysDown) k = false;
+    }
+    void Frames(int n) {
+        for (int i = 0; i < n; ++i) Frame();
+    }
+    ImVec2 Center(const std::string& name) {
+        EXPECT_TRUE(probe.rects.count(name)) << name << " was not drawn";
+        const ImVec4 r = probe.rects[name];
+        return ImVec2((r.x + r.z) / 2, (r.y + r.w) / 2);
+    }
+    // Clicks the lesson `id` in the lesson list.
+    void Open(const std::string& id) { Click("lesson_" + id); }
+    void Click(const std::string& name) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = Center(name);
+        Frame();
+        io.MouseDown[0] = true;
+        Frame();
+        io.MouseDown[0] = false;
+        Frame();
+        Frame();  // the page drawn after the click
+    }
+    // Presses at `from`, moves to `to` in steps, releases.
+    void Drag(ImVec2 from, ImVec2 to) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = from;
+        Frame();
+        io.MouseDown[0] = true;
+        Frame();
+        for (int i = 1; i <= 5; ++i) {
+            const float t = static_cast<float>(i) / 5;
+            io.MousePos = ImVec2(from.x + (to.x - from.x) * t, from.y + (to.y - from.y) * t);
+            Frame();
+        }
+        io.MouseDown[0] = false;
+        Frame();
+    }
+    void Key(int key) {
+        ImGui::GetIO().KeysDown[key] = true;
+        Frame();
+        Frame();
+    }
+    // Advances ImGui's clock past the auto-run debounce.
+    void Wait(double seconds) {
+        ImGuiIO& io = ImGui::GetIO();
+        const float saved = io.DeltaTime;
+        io.DeltaTime = 0.05f;
+        for (int i = 0; i < static_cast<int>(seconds / 0.05) + 1; ++i) Frame();
+        io.DeltaTime = saved;
+    }
+    std::vector<Json> Runs() const {
+        std::vector<Json> out;
+        for (const Json& r : sent)
+            if (r["op"] == "run") out.push_back(r);
+        return out;
+    }
+
+    // The lesson of this fixture's registry named `name` (a label, an id, an old number).
+    const Lesson& Named(std::string_view name) const { return LessonNamed(registry, name); }
+
+    const Registry& registry;
+    const int worker_protocol;
+    UiState ui;
+    Probe probe;                  // what the page drew (attached to `ui`)
+    bool worker_has_gpu = false;  // what the next worker started will report
+    int workers_started = 0;
+    std::vector<Json> sent;
+    FakeWorker* worker = nullptr;
+    std::unique_ptr<Controller> controller;
+};
+
+// A chapter the GUI has never seen (its controls, requests, chart and table come from its
+// parameters alone), with one lesson, "tiles/tiled" (7.1).
+inline const Registry& MadeUpRegistry() {
+    static const Registry registry = [] {
+        Registry r;
+        Chapter chapter;
+        chapter.number = 7;
+        chapter.id = "tiles";
+        chapter.title = "Tiles";
+        ParamSpec m;
+        m.name = "m";
+        m.label_en = "Rows";
+        m.label_zh = "行数";
+        m.type = ParamType::kCount;
+        m.min = 16;
+        m.max = 1 << 16;
+        m.step = 16;
+        m.default_value = ParamValue::Number(1024);
+        m.log_scale = true;
+        chapter.params = {m, ChoiceParam("shape", "Tile shape", "分块形状", {"64x64", "128x128"},
+                                         {"four warps", "eight warps, more registers"})};
+        chapter.workload_host_bytes = [](const ParamValues& p) {
+            return p.Number("m") * p.Number("m") * 12;
+        };
+        r.AddChapter(chapter);
+        Lesson lesson;
+        lesson.number = 1;
+        lesson.label = "7.1";
+        lesson.id = "tiles/tiled";
+        lesson.chapter = "tiles";
+        lesson.title = "Tiled";
+        lesson.kind = StepKind::kGpu;
+        lesson.params = {BlockParam(64, 512, 128, true, "two warps at the least")};
+        lesson.needs = [](const ParamValues& p) {
+            return MemoryNeeds{0, p.Number("m") * p.Number("m") * 12};
+        };
+        r.AddLesson(lesson);
+        return r;
+    }();
+    return registry;
+}
+
+class AppLogicMadeUpChapter : public AppLogic {
+protected:
+    AppLogicMadeUpChapter() : AppLogic(MadeUpRegistry()) { worker_has_gpu = true; }
+};
+
+// Whether a line of `lines` holds `text`, and the lines for a failure's message.
+inline bool Has(const std::vector<std::string>& lines, const std::string& text) {
+    for (const std::string& l : lines)
+        if (l.find(text) != std::string::npos) return true;
+    return false;
+}
+
+inline std::string Lines(const std::vector<std::string>& lines) {
+    std::string out;
+    for (const std::string& l : lines) out += "\n  " + l;
+    return out;
+}
+
+}  // namespace app_test

@@ -1,0 +1,342 @@
+// The controller (worker/controller.h) through the page: what it asks the worker and when, the
+// answers it keeps, a worker of another protocol, kernel attributes, whole-chapter runs, sweeps,
+// the memory figures it refreshes; and the device facts it reads from the worker's info reply.
+#include <gtest/gtest.h>
+
+#include "app_fixture.h"
+
+using namespace app_test;
+
+TEST_F(AppLogic, StartAsksForListAndInfoAndMarksLessons) {
+    ASSERT_GE(sent.size(), 2u);
+    EXPECT_EQ(sent[0]["op"], "list");
+    EXPECT_EQ(sent[1]["op"], "info");
+    EXPECT_EQ(controller->Mode(Named("split/openmp")), LessonMode::kLive);
+    EXPECT_EQ(controller->Mode(Named("split/one-thread-per-pair")), LessonMode::kRecorded)
+        << "GPU lesson, no GPU, recorded results embedded";
+}
+
+TEST_F(AppLogic, KernelAttributesFollowTheBlockSize) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(2);
+    Open("split/one-thread-per-pair");
+    Frames(2);
+    const KernelAttributes* a = controller->Attributes(Named("split/one-thread-per-pair"), ui.run);
+    ASSERT_NE(a, nullptr) << "asked of the worker for the default block";
+    EXPECT_EQ(ui.run.params["block"], "256");
+    EXPECT_EQ(a->active_blocks_per_sm, 8);
+    int asked = 0;
+    for (const Json& r : sent) asked += r["op"] == "attributes";
+    Frames(3);
+    int asked_again = 0;
+    for (const Json& r : sent) asked_again += r["op"] == "attributes";
+    EXPECT_EQ(asked, asked_again) << "answers are remembered, not asked every frame";
+    for (const Json& r : sent)
+        if (r["op"] == "attributes") {
+            EXPECT_EQ(r["params"], Json({{"block", 256}})) << "the lesson's own parameters";
+        }
+    ui.run.params["block"] = "512";
+    Frames(3);
+    a = controller->Attributes(Named("split/one-thread-per-pair"), ui.run);
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->active_blocks_per_sm, 4);
+}
+
+TEST_F(AppLogic, RunTheWholeChapterFillsEveryBarAndCancelStopsTheRest) {
+    worker_has_gpu = true;
+    controller->RestartWorker();  // every lesson runs here
+    Frames(2);
+    Open("split/openmp");
+    const Chapter& chapter = registry.ChapterOf(Named("split/openmp"));
+    std::vector<std::string> expected;
+    for (const Lesson* l : registry.LessonsOf(chapter)) expected.push_back(l->id);
+    ASSERT_GT(expected.size(), 2u);
+    sent.clear();
+    Click("run_chapter");
+    std::vector<std::string> asked;
+    for (const Json& r : Runs()) asked.push_back(r["lesson"].get<std::string>());
+    EXPECT_EQ(asked, expected) << "every lesson of the chapter, in order, by id";
+    for (const Json& r : Runs()) EXPECT_EQ(r["params"]["size"], 64u << 20) << "the page's size";
+    Frames(2);
+    // Every bar of the step chart is a live result.
+    size_t live_bars = 0;
+    for (const chart::Bar& b : probe.step_bars) live_bars += b.value > 0 && !b.invalid;
+    EXPECT_GE(live_bars, expected.size());
+    for (const std::string& id : expected)
+        EXPECT_NE(controller->Latest(Named(id), ResolveParams(chapter.params, ui.run)), nullptr)
+            << id;
+
+    // Held by the worker: progress, then Esc cancels every run left.
+    worker->answer_runs = false;
+    sent.clear();
+    Key(kKeyC);
+    EXPECT_EQ(Runs().size(), expected.size()) << "the C key does the same";
+    EXPECT_TRUE(controller->Busy());
+    EXPECT_NE(controller->BusyWith().find("of " + std::to_string(expected.size())),
+              std::string::npos)
+        << controller->BusyWith();
+    EXPECT_GE(controller->Progress(), 0.0f);
+    EXPECT_EQ(controller->BusyWith("zh").rfind("\xE6\x95\xB4\xE7\xAB\xA0", 0), 0u)  // 整章
+        << controller->BusyWith("zh");
+    // A second press replaces the pending batch rather than queueing another.
+    sent.clear();
+    Key(kKeyC);
+    ASSERT_FALSE(sent.empty());
+    EXPECT_EQ(sent.front()["op"], "cancel");
+    Key(256);  // Esc
+    EXPECT_EQ(sent.back()["op"], "cancel");
+    Frames(2);
+    EXPECT_FALSE(controller->Busy()) << controller->BusyWith();
+}
+
+TEST_F(AppLogic, SweepsNameTheParameterTheyGoOver) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(2);
+    Open("reduce/v0-interleaved-global");
+    worker->answer_runs = false;
+    sent.clear();
+    Key(kKeyS);
+    std::vector<Json> sweeps;
+    for (const Json& r : sent)
+        if (r["op"] == "sweep") sweeps.push_back(r);
+    ASSERT_EQ(sweeps.size(), 1u) << "the previous lesson runs on the CPU: no block size to sweep";
+    EXPECT_EQ(sweeps[0]["over"], "block");
+    EXPECT_EQ(sweeps[0]["values"], Json({32, 64, 128, 256, 512, 1024}));
+    EXPECT_FALSE(sweeps[0]["params"].contains("block"));
+    controller->SweepSizes(Named("reduce/v0-interleaved-global"), ui.run);
+    sweeps.clear();
+    for (const Json& r : sent)
+        if (r["op"] == "sweep" && r["over"] == "size") sweeps.push_back(r);
+    ASSERT_EQ(sweeps.size(), 2u) << "this lesson and the previous one";
+    EXPECT_EQ(sweeps[1]["lesson"], "reduce/v0-interleaved-global");
+    EXPECT_EQ(sweeps[1]["values"].front(), 1024);
+    EXPECT_EQ(sweeps[1]["values"].back(), 64u << 20);
+    EXPECT_FALSE(sweeps[1]["params"].contains("size"));
+    EXPECT_EQ(sweeps[1]["params"]["block"], 256);
+}
+
+// The memory that caps the data size is read again every few seconds and when a page is
+// shown: the host's here, the GPU's free memory asked of an idle worker.
+TEST_F(AppLogic, MemoryCapsAreReadAgainAndExplained) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(2);
+    Open("reduce/v0-interleaved-global");
+    ASSERT_GT(ui.host_available, 0u);
+    ASSERT_TRUE(controller->devices().First());
+    EXPECT_EQ(controller->devices().First()->free_memory_bytes, uint64_t(80) << 30);
+    const double first = ui.host_available_at;
+    worker->gpu_free = uint64_t(1) << 30;  // another program took the GPU's memory
+    sent.clear();
+    Wait(kMemoryRefreshSeconds + 0.2);
+    EXPECT_GT(ui.host_available_at, first) << "the host's memory is read again";
+    int infos = 0;
+    for (const Json& r : sent) infos += r["op"] == "info";
+    EXPECT_EQ(infos, 1) << "asked once in " << kMemoryRefreshSeconds << " s, not every frame";
+    EXPECT_EQ(controller->devices().First()->free_memory_bytes, uint64_t(1) << 30);
+    EXPECT_FALSE(controller->Busy()) << "a refresh is not shown as work in progress";
+    // Showing another page reads them at once.
+    Wait(1);
+    const double before = ui.host_available_at;
+    Key(263);  // left arrow
+    EXPECT_GT(ui.host_available_at, before);
+    // Not while a run is in flight.
+    worker->answer_runs = false;
+    Key(kKeyR);
+    sent.clear();
+    Wait(kMemoryRefreshSeconds + 0.2);
+    for (const Json& r : sent) EXPECT_NE(r["op"], "info");
+    // The tooltip says what the cap is and where each figure comes from, in both languages.
+    const std::string en = CapExplanation("en", "1 GiB", "free GPU memory", uint64_t(3) << 30, 2,
+                                          uint64_t(1) << 30, 4);
+    EXPECT_NE(en.find("1 GiB, limited by free GPU memory"), std::string::npos) << en;
+    EXPECT_NE(en.find("MemAvailable"), std::string::npos) << en;
+    EXPECT_NE(en.find("3 GiB"), std::string::npos) << en;
+    EXPECT_NE(en.find("90%"), std::string::npos) << en;
+    EXPECT_NE(en.find("cudaMemGetInfo"), std::string::npos) << en;
+    EXPECT_NE(en.find("4 s ago"), std::string::npos) << en;
+    const std::string zh =
+        CapExplanation("zh", "1 GiB", "GPU 空闲显存", uint64_t(3) << 30, 2, 0, 0);
+    EXPECT_NE(zh.find("受限于GPU 空闲显存"), std::string::npos) << zh;
+    EXPECT_NE(zh.find("空闲显存未知"), std::string::npos) << zh;
+}
+
+// A worker from an older build says hello in protocol 1: it is refused, gets no request and
+// is not restarted.
+class AppLogicOldWorker : public AppLogic {
+protected:
+    AppLogicOldWorker() : AppLogic(Catalog(), 1) {}
+};
+
+TEST_F(AppLogicOldWorker, IsRefusedWithAClearMessageAndNotRestarted) {
+    Frames(10);
+    EXPECT_TRUE(sent.empty()) << sent.front().dump();
+    EXPECT_EQ(workers_started, 1);
+    EXPECT_EQ(controller->WorkerState(), "refused");
+    ASSERT_FALSE(controller->notices().empty());
+    const std::string& notice = controller->notices().back();
+    EXPECT_NE(notice.find("the worker speaks protocol 1, this program needs 2: rebuild "
+                          "cuda-lessons-cli next to it"),
+              std::string::npos)
+        << notice;
+    EXPECT_NE(controller->Mode(Named("split/openmp")), LessonMode::kLive);
+    EXPECT_EQ(controller->Mode(Named("split/one-thread-per-pair")), LessonMode::kRecorded);
+    EXPECT_NE(controller->UnavailableReason(Named("split/openmp")).find("protocol 1"),
+              std::string::npos);
+    Open("split/openmp");
+    Click("run");
+    Key(kKeyR);
+    EXPECT_TRUE(sent.empty()) << "nothing is sent to a refused worker";
+    controller->RestartWorker();  // by hand: tries again, refused again
+    Frames(2);
+    EXPECT_EQ(workers_started, 2);
+    EXPECT_TRUE(sent.empty());
+}
+
+// Requests name a lesson by its id; results, recorded with the ids of their time
+// ("split/04-one-thread-per-pair") or sent by the worker, are named by the current ids and
+// numbers of this catalogue.
+TEST_F(AppLogic, RequestsAndResultsNameLessonsByTheirCurrentIds) {
+    Open("split/openmp");
+    sent.clear();
+    Click("run");
+    ASSERT_EQ(Runs().size(), 2u);
+    EXPECT_EQ(Runs()[0]["lesson"], "split/even-positions");
+    EXPECT_EQ(Runs()[1]["lesson"], "split/openmp");
+    int recorded = 0;
+    for (const StoredResult& s : controller->results()) {
+        const Lesson* lesson = registry.FindLesson(s.result.lesson);
+        ASSERT_NE(lesson, nullptr) << s.result.id;
+        EXPECT_EQ(s.result.id, lesson->id);
+        recorded += s.origin == Origin::kRecorded;
+    }
+    EXPECT_GT(recorded, 0);
+}
+
+namespace {
+
+// A worker that says hello and then whatever the test gives it, once.
+class ScriptedWorker : public WorkerLink {
+public:
+    explicit ScriptedWorker(std::vector<Json> messages) : m_messages(std::move(messages)) {}
+    bool Start(std::string*) override {
+        m_messages.insert(m_messages.begin(),
+                          Json{{"type", "hello"}, {"protocol", kProtocolVersion}});
+        return true;
+    }
+    bool Running() const override { return true; }
+    bool Send(const Json&) override { return true; }
+    std::vector<Json> Drain() override {
+        std::vector<Json> out;
+        out.swap(m_messages);
+        return out;
+    }
+
+private:
+    std::vector<Json> m_messages;
+};
+
+}  // namespace
+
+TEST(AppController, RecordedResultsOfOldIdsAreAdoptedByTheirLessons) {
+    const Lesson& lesson = LessonNamed(Catalog(), "split/one-thread-per-pair");
+    RunResult old_id, unknown;
+    old_id.id = "split/04-one-thread-per-pair";  // as recorded before lessons were numbered by
+    old_id.lesson = 4;                           // chapter
+    old_id.chapter = unknown.chapter = "split";
+    old_id.kind = unknown.kind = StepKind::kGpu;
+    unknown.id = "split/99-a-step-since-removed";
+    unknown.lesson = 4;
+    Controller c(Catalog(), [] { return std::make_unique<ScriptedWorker>(std::vector<Json>{}); },
+                 {old_id, unknown});
+    ASSERT_EQ(c.results().size(), 2u);
+    EXPECT_EQ(c.results()[0].result.id, "split/one-thread-per-pair");
+    EXPECT_EQ(c.results()[0].result.lesson, lesson.number);
+    EXPECT_EQ(c.Mode(lesson), LessonMode::kRecorded);
+    EXPECT_EQ(c.results()[1].result.id, "split/99-a-step-since-removed") << "kept as it was";
+    EXPECT_EQ(c.results()[1].result.lesson, 0) << "drawn for no lesson";
+}
+
+// The worker is another program: a list or an info reply of the wrong shape is read as far as
+// it goes, never thrown on.
+TEST(AppController, AMalformedListOrInfoIsReadDefensively) {
+    const Lesson& two = LessonNamed(Catalog(), "split/even-positions");
+    const Lesson& three = LessonNamed(Catalog(), "split/openmp");
+    const std::vector<Json> messages = {
+        {{"type", "list"}, {"lessons", "not a list"}},
+        {{"type", "list"},
+         {"lessons",
+          Json::array({5, Json{{"id", 3}}, Json{{"id", "no/such-lesson"}, {"available", true}},
+                       Json{{"id", "split/openmp"}, {"available", "yes"}},
+                       Json{{"id", "split/even-positions"}, {"available", true}}})}},
+        {{"type", "info"}, {"device", {{"available", "true"}, {"name", 7}}}, {"devices", 3}},
+        Json(5),
+        {{"type", 7}}};
+    Controller c(Catalog(), [&] { return std::make_unique<ScriptedWorker>(messages); }, {});
+    c.Start();
+    c.Update();
+    EXPECT_EQ(c.Mode(two), LessonMode::kLive);
+    EXPECT_EQ(c.Mode(three), LessonMode::kUnavailable) << "\"yes\" is not true";
+    EXPECT_FALSE(c.devices().reported) << "an availability that is not a boolean";
+    EXPECT_TRUE(c.devices().gpus.empty());
+    ASSERT_EQ(c.notices().size(), 2u) << "a message that is no object, a type that is no string";
+    EXPECT_EQ(c.notices().back().rfind("A message from the worker could not be read: ", 0), 0u)
+        << c.notices().back();
+}
+
+TEST(AppDeviceFacts, TheInfoReplyIsReadOnceIntoTypes) {
+    const Json info = Json::parse(R"({"type":"info",
+        "device":{"available":true,"count":2,"name":"NVIDIA H100 80GB HBM3","sm_count":132,
+                  "max_threads_per_sm":2048,"clock_khz":1980000,"total_memory_bytes":85000000000,
+                  "free_memory_bytes":84000000000,"datasheet_gbps":3352.3,
+                  "measured_copy_gbps":2900,
+                  "ceilings":{"read_gbps":3150,"copy_gbps":2900,"fp32_gflops":51000,
+                              "tf32_gflops":null,"h2d_gbps":55.5,"d2h_gbps":50}},
+        "devices":[{"name":"NVIDIA H100 80GB HBM3","free_memory_bytes":84000000000,
+                    "ceilings":{"read_gbps":3150,"datasheet_dram_gbps":3352.3}},
+                   {"name":"NVIDIA H100 80GB HBM3","sm_count":132,"free_memory_bytes":1000,
+                    "ceilings":{"read_gbps":3100,"datasheet_dram_gbps":3352.3}}]})");
+    const DeviceFacts f = DeviceFactsFromInfo(info);
+    EXPECT_TRUE(f.reported);
+    EXPECT_TRUE(f.available);
+    ASSERT_EQ(f.gpus.size(), 2u);
+    const GpuFacts& g = f.gpus[0];
+    EXPECT_EQ(g.name, "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(g.sm_count, 132);
+    EXPECT_EQ(g.max_threads_per_sm, 2048);
+    EXPECT_EQ(g.clock_khz, 1980000);
+    EXPECT_EQ(g.total_memory_bytes, 85000000000u);
+    EXPECT_EQ(g.free_memory_bytes, 84000000000u);
+    EXPECT_DOUBLE_EQ(g.ceilings.read_gbps, 3150);
+    EXPECT_DOUBLE_EQ(g.ceilings.copy_gbps, 2900);
+    EXPECT_DOUBLE_EQ(g.ceilings.fp32_gflops, 51000);
+    EXPECT_DOUBLE_EQ(g.ceilings.tf32_gflops, 0) << "null: not measured";
+    EXPECT_DOUBLE_EQ(g.ceilings.h2d_gbps, 55.5);
+    EXPECT_DOUBLE_EQ(g.ceilings.datasheet_gbps, 3352.3);
+    EXPECT_EQ(f.gpus[1].free_memory_bytes, 1000u);
+    EXPECT_DOUBLE_EQ(f.gpus[1].ceilings.read_gbps, 3100);
+
+    const DeviceFacts none = DeviceFactsFromInfo(
+        Json::parse(R"({"device":{"available":false,"reason":"no NVIDIA GPU found"}})"));
+    EXPECT_TRUE(none.reported);
+    EXPECT_FALSE(none.available);
+    EXPECT_EQ(none.reason, "no NVIDIA GPU found");
+    EXPECT_EQ(none.First(), nullptr);
+
+    // Figures of the wrong type, negative or missing read as unknown.
+    const DeviceFacts odd = DeviceFactsFromInfo(Json::parse(R"({"device":{"available":true,
+        "name":["x"],"sm_count":"132","clock_khz":-5,"free_memory_bytes":-1,
+        "ceilings":{"read_gbps":"fast","copy_gbps":{"x":1},"fp32_gflops":-3}}})"));
+    ASSERT_NE(odd.First(), nullptr);
+    EXPECT_EQ(odd.First()->name, "");
+    EXPECT_EQ(odd.First()->sm_count, 0);
+    EXPECT_EQ(odd.First()->clock_khz, 0);
+    EXPECT_EQ(odd.First()->free_memory_bytes, 0u);
+    EXPECT_DOUBLE_EQ(odd.First()->ceilings.read_gbps, 0);
+    EXPECT_DOUBLE_EQ(odd.First()->ceilings.copy_gbps, 0);
+    for (const Json& j : {Json(), Json(5), Json::array(), Json::parse(R"({"device":[]})"),
+                          Json::parse(R"({"device":{"available":null}})")})
+        EXPECT_FALSE(DeviceFactsFromInfo(j).reported) << j.dump();
+}

@@ -1,0 +1,285 @@
+// The lesson page (panels/): the lesson list and the title, selecting lessons by click, key and
+// name, the controls built from a lesson's parameters (sliders, combos) and what they send,
+// keys, languages, scales and layouts at the edges.
+#include <gtest/gtest.h>
+
+#include "app_fixture.h"
+
+using namespace app_test;
+
+TEST_F(AppLogic, SelectTheOpenMpLessonAndRun) {
+    Open("split/openmp");
+    EXPECT_EQ(ui.settings.lesson, "split/openmp") << "the settings hold the lesson's id";
+    ASSERT_TRUE(probe.rects.count("threads")) << "the OpenMP lesson has a thread-count slider";
+    sent.clear();
+    Click("run");
+    const auto runs = Runs();
+    ASSERT_EQ(runs.size(), 2u) << "this lesson and the previous one";
+    EXPECT_EQ(runs[0]["lesson"], "split/even-positions");
+    EXPECT_EQ(runs[1]["lesson"], "split/openmp");
+    EXPECT_EQ(runs[1]["params"]["size"], 64u << 20);
+    EXPECT_EQ(runs[1]["params"]["data"], "random");
+    EXPECT_TRUE(runs[1]["params"].contains("threads"));
+    EXPECT_FALSE(runs[0]["params"].contains("threads")) << "the previous lesson takes no threads";
+    Frames(2);
+    // The chart holds both bars, under their labels, and the speedup label.
+    const std::string faster =
+        "2.50\xC3\x97 faster than lesson " + Named("split/even-positions").label;
+    ASSERT_GE(probe.step_bars.size(), 3u);
+    EXPECT_EQ(probe.step_bars[2].label, Named("split/openmp").label);
+    EXPECT_DOUBLE_EQ(probe.step_bars[1].value, 50.0);
+    EXPECT_DOUBLE_EQ(probe.step_bars[2].value, 20.0);
+    EXPECT_TRUE(probe.step_bars[2].highlight);
+    EXPECT_EQ(probe.step_bars[2].annotation, faster);
+    EXPECT_DOUBLE_EQ(probe.step_bars[2].lo, 18.0);
+    EXPECT_DOUBLE_EQ(probe.step_bars[2].hi, 24.0);
+    // The same bars in the rate the results are judged by.
+    Click("axis_rate");
+    EXPECT_TRUE(ui.rate_axis);
+    EXPECT_DOUBLE_EQ(probe.step_bars[1].value, 20.0) << "1000 / 50 GB/s";
+    EXPECT_DOUBLE_EQ(probe.step_bars[2].value, 50.0);
+    EXPECT_NEAR(probe.step_bars[2].lo, 50.0 / 1.2, 1e-9) << "the rate at the slowest sample";
+    EXPECT_EQ(probe.step_bars[2].annotation, faster);
+}
+
+TEST_F(AppLogic, DraggingSlidersReplacesPendingRequestsInsteadOfQueueing) {
+    worker->answer_runs = false;  // everything stays pending
+    Open("split/openmp");
+    const ImVec4 r = probe.rects["threads"];
+    sent.clear();
+    Drag(ImVec2(r.x + 3, (r.y + r.w) / 2), ImVec2(r.z - 3, (r.y + r.w) / 2));
+    EXPECT_TRUE(Runs().empty()) << "nothing is sent before the controls settle";
+    Wait(kDebounceSeconds + 0.1);
+    auto runs = Runs();
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_GT(runs[1]["params"]["threads"].get<int>(), 1) << "dragged to the right";
+    const ImVec4 s = probe.rects["size"];
+    sent.clear();
+    Drag(ImVec2((s.x + s.z) / 2, (s.y + s.w) / 2), ImVec2(s.x + 2, (s.y + s.w) / 2));
+    Wait(kDebounceSeconds + 0.1);
+    ASSERT_FALSE(sent.empty());
+    EXPECT_EQ(sent.front()["op"], "cancel") << "pending runs are cancelled first";
+    runs = Runs();
+    ASSERT_EQ(runs.size(), 2u) << "one pair of runs, no backlog";
+    EXPECT_EQ(runs[1]["params"]["size"], 1024) << "dragged to the smallest size";
+}
+
+TEST_F(AppLogic, BlockSizeSliderOffersOnlyAcceptedSizes) {
+    worker_has_gpu = true;
+    controller->RestartWorker();  // a worker with a GPU this time
+    Frames(2);
+    Open("reduce/v0-interleaved-global");  // v0: powers of two only
+    ASSERT_TRUE(probe.rects.count("block"));
+    const ImVec4 r = probe.rects["block"];
+    sent.clear();
+    Drag(ImVec2((r.x + r.z) / 2, (r.y + r.w) / 2), ImVec2(r.z - 2, (r.y + r.w) / 2));
+    Wait(kDebounceSeconds + 0.1);
+    auto runs = Runs();
+    ASSERT_EQ(runs.size(), 2u) << "this lesson and the CPU sum before it";
+    EXPECT_EQ(runs[0]["lesson"], "reduce/cpu-sum");
+    EXPECT_FALSE(runs[0]["params"].contains("block")) << "the CPU lesson has no block size";
+    EXPECT_EQ(runs[1]["params"]["block"], 1024) << "dragged to the end of the accepted sizes";
+    // (The rectangle ends with the label: the slider's own frame starts at its left.)
+    Drag(ImVec2(r.x + 3, (r.y + r.w) / 2), ImVec2(r.x + (r.z - r.x) * 0.3f, (r.y + r.w) / 2));
+    const ParamSpec& spec = *Named("reduce/v0-interleaved-global").FindParam("block");
+    const ParamValue block = ResolveParam(spec, ui.run);
+    EXPECT_EQ(ui.run.params["block"], std::to_string(block.number)) << "what the slider shows";
+    EXPECT_LT(block.number, 1024u);
+    for (uint64_t b = block.number; b > 1; b /= 2)
+        ASSERT_NE(b % 2, 1u) << block.number << " is not a power of two";
+    EXPECT_EQ(spec.Reject(block), "");
+}
+
+TEST_F(AppLogic, KeyboardNavigationRunAndCancel) {
+    Open("split/openmp");
+    Key(262);  // right arrow
+    EXPECT_EQ(ui.settings.lesson, "split/one-thread-per-pair");
+    Key(263);  // left arrow
+    EXPECT_EQ(ui.settings.lesson, "split/openmp");
+    worker->answer_runs = false;
+    sent.clear();
+    Key(kKeyR);
+    EXPECT_EQ(Runs().size(), 2u);
+    EXPECT_TRUE(controller->Busy());
+    Key(256);  // Esc
+    EXPECT_EQ(sent.back()["op"], "cancel");
+}
+
+TEST_F(AppLogic, HideAnswersIsAToggleOfThePage) {
+    Open("split/openmp");
+    EXPECT_FALSE(ui.settings.hide_answers);
+    Click("hide_answers");
+    EXPECT_TRUE(ui.settings.hide_answers) << "remembered in the settings";
+    Click("lang_zh");
+    EXPECT_TRUE(ui.settings.hide_answers);
+    Click("hide_answers");
+    EXPECT_FALSE(ui.settings.hide_answers);
+}
+
+TEST_F(AppLogic, LanguageToggleAndScaleKeys) {
+    Click("lang_zh");
+    EXPECT_EQ(ui.settings.language, "zh");
+    Click("lang_en");
+    EXPECT_EQ(ui.settings.language, "en");
+    ImGui::GetIO().KeyCtrl = true;
+    Key(kKeyEqual);
+    ImGui::GetIO().KeyCtrl = false;
+    EXPECT_GT(ui.settings.scale, 1.1f);
+    EXPECT_TRUE(ui.fonts_dirty) << "fonts are rebuilt at the new scale, not stretched";
+}
+
+// At the edges (a 640x480 window, presenter scale up to 4 on 1920x1080, both languages): the
+// title never covers the language buttons, and every control is drawn inside the window.
+TEST_F(AppLogic, LayoutHoldsAtSmallWindowsAndLargeScales) {
+    Open("split/openmp");
+    for (const ImVec2 display : {ImVec2(640, 480), ImVec2(1920, 1080)}) {
+        for (const float scale : {1.0f, 2.3f, 4.0f}) {
+            for (const char* language : {"en", "zh"}) {
+                SCOPED_TRACE(testing::Message() << display.x << "x" << display.y << " at " << scale
+                                                << ", " << language);
+                ImGuiIO& io = ImGui::GetIO();
+                io.DisplaySize = display;
+                ui.settings.language = language;
+                ui.fonts = BuildFonts(scale, UiTexts(registry));
+                unsigned char* pixels;
+                int w, h;
+                io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+                ImGui::GetStyle() = ImGuiStyle();
+                ImGui::GetStyle().ScaleAllSizes(scale);
+                Frames(3);
+                ASSERT_TRUE(probe.rects.count("title"));
+                const ImVec4 title = probe.rects["title"];
+                for (const char* button : {"lang_en", "lang_zh"}) {
+                    ASSERT_TRUE(probe.rects.count(button)) << button;
+                    const ImVec4 b = probe.rects[button];
+                    const bool overlap =
+                        title.x < b.z && b.x < title.z && title.y < b.w && b.y < title.w;
+                    EXPECT_FALSE(overlap) << "the title covers " << button;
+                }
+                for (const auto& [name, r] : probe.rects) {
+                    if (r.y >= display.y || r.w <= 0) continue;  // scrolled out of view
+                    EXPECT_GE(r.x, -0.5f) << name;
+                    EXPECT_LE(r.z, display.x + 0.5f) << name << " reaches past the window";
+                }
+            }
+        }
+    }
+}
+
+TEST_F(AppLogic, ParametersAreKeptAcrossLessonsWhereAccepted) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(2);
+    Open("split/one-thread-per-pair");
+    ui.run.params["block"] = "512";
+    ui.run.params["size"] = std::to_string(8u << 20);
+    Key(262);  // right arrow: the next lesson accepts 512 too
+    EXPECT_EQ(ui.settings.lesson, "split/pinned-memory");
+    EXPECT_EQ(ui.run.params["block"], "512");
+    EXPECT_EQ(ResolveParam(*Named("split/pinned-memory").FindParam("block"), ui.run).number, 512u);
+    ui.run.params["block"] = "1024";
+    Open("split/vector-loads-block-compaction");  // at most 512 threads: its default is shown
+    EXPECT_EQ(ui.run.params["block"], "256");
+    EXPECT_EQ(ui.run.params["size"], std::to_string(8u << 20)) << "the size is kept";
+    // Threads set on the OpenMP split are those of the CPU sum, a chapter later.
+    Open("split/openmp");
+    ui.run.params["threads"] = "3";
+    Open("reduce/cpu-sum");
+    EXPECT_EQ(ui.run.params["threads"], "3");
+    EXPECT_EQ(ui.run.params["size"], std::to_string(8u << 20)) << "a whole number of floats";
+    sent.clear();
+    Click("run");
+    ASSERT_EQ(Runs().size(), 1u);
+    EXPECT_EQ(Runs()[0]["params"], Json({{"threads", 3}, {"size", 8u << 20}, {"data", "random"}}));
+    // A value a lesson does not accept is never sent: the lesson's default goes instead.
+    ui.run.params["data"] = "dense";  // a data kind of the split chapter only
+    sent.clear();
+    Click("run");
+    ASSERT_EQ(Runs().size(), 1u);
+    EXPECT_EQ(Runs()[0]["params"]["data"], "random");
+}
+
+TEST_F(AppLogicMadeUpChapter, ControlsRequestsChartAndTableComeFromItsParameters) {
+    const Lesson& lesson = Named("tiles/tiled");
+    EXPECT_EQ(ControlFor(*lesson.FindParam("block")), ControlKind::kValues);
+    EXPECT_EQ(ControlFor(*lesson.FindParam("m")), ControlKind::kLog);
+    EXPECT_EQ(ControlFor(*lesson.FindParam("shape")), ControlKind::kCombo);
+    EXPECT_EQ(ControlFor(ThreadsParam()), ControlKind::kInt);
+    for (const char* name : {"block", "m", "shape", "cold_l2", "run"})
+        EXPECT_TRUE(probe.rects.count(name)) << name << " has no control";
+    EXPECT_FALSE(probe.rects.count("size")) << "this chapter has no data size";
+    const std::vector<std::string_view> texts = UiTexts(registry);
+    EXPECT_NE(std::find(texts.begin(), texts.end(), "行数"), texts.end()) << "labels' glyphs";
+
+    sent.clear();
+    Click("run");
+    ASSERT_EQ(Runs().size(), 1u);
+    EXPECT_EQ(Runs()[0]["params"], Json({{"block", 128}, {"m", 1024}, {"shape", "64x64"}}));
+    ASSERT_EQ(probe.step_bars.size(), 1u);
+    EXPECT_DOUBLE_EQ(probe.step_bars[0].value, 50.0) << "matched by m and tile";
+    EXPECT_NE(probe.step_bars[0].tooltip.find("m 1024, shape 64x64"), std::string::npos)
+        << probe.step_bars[0].tooltip;
+    EXPECT_NE(probe.step_bars[0].tooltip.find("% of the read-bandwidth ceiling (3000 GB/s)"),
+              std::string::npos)
+        << probe.step_bars[0].tooltip;
+
+    // The log slider goes down to the smallest m and snaps to whole rows of 16.
+    const ImVec4 r = probe.rects["m"];
+    sent.clear();
+    Drag(ImVec2((r.x + r.z) / 2, (r.y + r.w) / 2), ImVec2(r.x + 2, (r.y + r.w) / 2));
+    Wait(kDebounceSeconds + 0.1);
+    ASSERT_EQ(Runs().size(), 1u);
+    EXPECT_EQ(Runs()[0]["params"]["m"], 16);
+    EXPECT_EQ(SnapLog(*lesson.FindParam("m"), 10.5, 1 << 16), 1440u) << "2^10.5 in rows of 16";
+    EXPECT_EQ(probe.step_bars[0].value, 50.0) << "the new run, at m = 16";
+
+    // Another tile: the previous result no longer matches the page.
+    ui.run.params["shape"] = "128x128";
+    Frames(2);
+    EXPECT_EQ(probe.step_bars[0].value, 0.0);
+    EXPECT_NE(probe.step_bars[0].tooltip.find("not measured at block 128, m 16, shape 128x128"),
+              std::string::npos)
+        << probe.step_bars[0].tooltip;
+    ui.run.params["shape"] = "256x256";  // not one of its tiles: the default is shown and sent
+    sent.clear();
+    Click("run");
+    EXPECT_EQ(Runs().back()["params"]["shape"], "64x64");
+
+    // The results table: its fields, then a column per parameter.
+    const std::vector<ResultColumn> columns =
+        ResultColumns(registry, registry.chapters().front(), "zh");
+    ASSERT_GE(columns.size(), 4u);
+    EXPECT_EQ(columns[0].header, "课");
+    EXPECT_EQ(columns[1].header, "线程块大小");
+    EXPECT_EQ(columns[2].header, "行数");
+    EXPECT_EQ(columns[3].header, "分块形状");
+    EXPECT_EQ(columns[2].text(controller->results().back().result), "16");
+    EXPECT_EQ(columns[3].text(controller->results().back().result), "64x64");
+}
+
+// A lesson is shown by its label ("1.3": its chapter's number and its place there) and selected
+// by any name Registry::FindLesson takes; the settings keep its id.
+TEST_F(AppLogic, LessonsAreShownByLabelAndSelectedByAnyName) {
+    const Lesson& openmp = Named("split/openmp");
+    for (const std::string& name :
+         {openmp.label, openmp.id, std::string("3"), std::string("split/03-openmp")}) {
+        SelectLesson(ui, registry, "");
+        SelectLesson(ui, registry, name);
+        EXPECT_EQ(ui.settings.lesson, "split/openmp") << name;
+        EXPECT_EQ(CurrentLesson(ui, registry), &openmp) << name;
+    }
+    Frames(2);
+    EXPECT_EQ(probe.title.rfind(openmp.label + "  ", 0), 0u) << probe.title;
+    for (const std::string& name : {std::string("no/such-lesson"), std::string("99.99")}) {
+        SelectLesson(ui, registry, name);
+        EXPECT_EQ(ui.settings.lesson, registry.lessons().front().id) << name << ": the first";
+    }
+    // Every lesson of the list, under its id; labels number the lessons within each chapter.
+    for (const Chapter& chapter : registry.chapters()) {
+        int place = 0;
+        for (const Lesson* l : registry.LessonsOf(chapter)) {
+            EXPECT_TRUE(probe.rects.count("lesson_" + l->id)) << l->id;
+            EXPECT_EQ(l->label, std::to_string(chapter.number) + "." + std::to_string(++place));
+        }
+    }
+}

@@ -1,0 +1,168 @@
+// "Predict, then measure" (model/prediction.h) and the chapter summary, drawn on the page from
+// the worker's ceilings or, without a GPU, from the recorded ones.
+#include <gtest/gtest.h>
+
+#include "app_fixture.h"
+#include "model/prediction.h"
+#include "units.h"
+
+using namespace app_test;
+
+TEST_F(AppLogic, ThePredictionIsComputedLiveFromTheWorkersCeilingsAndTheSettings) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(3);
+    Open("split/one-thread-per-pair");
+    ui.run.params["size"] = std::to_string(uint64_t(1) << 30);
+    ui.run.params["data"] = "none";
+    Frames(3);
+    EXPECT_TRUE(probe.rects.count("prediction")) << "a GPU lesson's page has the box";
+    const std::vector<std::string>& p = probe.prediction;
+    // 1 GiB read at 3150 GB/s: 0.341 ms; 1 GiB over PCIe at 55 GB/s: 19.5 ms.
+    EXPECT_TRUE(Has(p,
+                    "Work at these settings: 1 GiB read, 0 B written; over PCIe 1 GiB in, 8 B "
+                    "out"))
+        << Lines(p);
+    EXPECT_TRUE(Has(p,
+                    "Ceilings measured on Fake H100 by the worker: read 3150 GB/s, copy 3000 "
+                    "GB/s, H2D 55 GB/s, D2H 50 GB/s"))
+        << Lines(p);
+    EXPECT_TRUE(Has(p, "Lower bound: kernel 0.341 ms (1 GiB at 3150 GB/s); H2D 19.5 ms"))
+        << Lines(p);
+    EXPECT_TRUE(Has(p, "copies and kernel in turn")) << Lines(p);
+    // Little's law: 2 B x 132 x 8 blocks x 256 threads / (600 cycles at 1980 MHz = 303 ns).
+    EXPECT_TRUE(
+        Has(p,
+            "2 B per thread x 270336 resident threads (this kernel: 132 SMs x 8 blocks x 256 "
+            "threads)"))
+        << Lines(p);
+    EXPECT_TRUE(Has(p, "/ 303 ns = 1784 GB/s at most")) << Lines(p);
+    EXPECT_TRUE(Has(p, "600 cycles at the 1980 MHz SM clock")) << Lines(p);
+    EXPECT_TRUE(Has(p, "Measured: not yet")) << Lines(p);
+
+    // A smaller size changes the prediction at once, without running anything.
+    ui.run.params["size"] = std::to_string(uint64_t(1) << 20);
+    Frames(2);
+    EXPECT_TRUE(Has(probe.prediction, "1 MiB read")) << Lines(probe.prediction);
+    ui.run.params["size"] = std::to_string(uint64_t(1) << 30);
+    Click("run");
+    Frames(2);
+    // The fake worker times 50 ms for the whole run: the bound is 19.52 + 0.341 + ~0 ms.
+    const double bound = 1073741824.0 / 55e9 * 1e3 + 1073741824.0 / 3150e9 * 1e3 + 8 / 50e9 * 1e3;
+    EXPECT_TRUE(Has(probe.prediction,
+                    "Measured: whole run 50.0 ms, " + Fixed(50 / bound, 2) + "\xC3\x97 the bound"))
+        << Lines(probe.prediction);
+    EXPECT_TRUE(Has(probe.prediction, "The measured 20 GB/s implies")) << Lines(probe.prediction);
+
+    // In Chinese too.
+    ui.settings.language = "zh";
+    Frames(2);
+    EXPECT_TRUE(Has(probe.prediction, "下界：内核 0.341 ms（以 3150 GB/s 处理 1 GiB）"))
+        << Lines(probe.prediction);
+    EXPECT_TRUE(Has(probe.prediction, "实测：整次运行 50.0 ms")) << Lines(probe.prediction);
+    // A CPU lesson's page has no box.
+    Open("split/openmp");
+    EXPECT_FALSE(probe.rects.count("prediction"));
+}
+
+TEST_F(AppLogic, WithoutAGpuThePredictionUsesTheRecordedCeilingLabelledAsSuch) {
+    Open("reduce/v0-interleaved-global");
+    ui.run.params["size"] = std::to_string(uint64_t(1) << 30);
+    Frames(3);
+    const RunResult* recorded =
+        ShownResult(*controller, registry, Named("reduce/v0-interleaved-global"), ui.run);
+    ASSERT_TRUE(recorded && recorded->recorded && recorded->ceiling);
+    EXPECT_TRUE(Has(probe.prediction,
+                    "No GPU here: ceilings recorded with this chapter's results on NVIDIA H100 "
+                    "80GB HBM3 on " +
+                        recorded->timestamp.substr(0, 10) + ": read " +
+                        Fixed(*recorded->ceiling, 0) + " GB/s"))
+        << Lines(probe.prediction);
+    const double bound = 1073741824.0 / *recorded->ceiling / 1e6;
+    EXPECT_TRUE(Has(probe.prediction, "Measured: kernel " + app::Ms(*recorded->Part("kernel")) +
+                                          " ms, " + Fixed(*recorded->Part("kernel") / bound, 2)))
+        << Lines(probe.prediction);
+    EXPECT_TRUE(Has(probe.prediction, "Little's law needs the GPU's SM count and clock"))
+        << Lines(probe.prediction);
+    // The overlapped chunks were compared with the host-to-device copy: its recorded result gives
+    // that ceiling; none of the chapter's results was compared with the copy bandwidth or the fp32
+    // peak, so those stay unknown rather than made up.
+    Open("split/overlapped-chunks");
+    Frames(2);
+    EXPECT_TRUE(Has(probe.prediction, "copy ? GB/s")) << Lines(probe.prediction);
+    EXPECT_TRUE(Has(probe.prediction, "H2D 55 GB/s")) << Lines(probe.prediction);
+    EXPECT_FALSE(Has(probe.prediction, "H2D ? GB/s")) << Lines(probe.prediction);
+}
+
+// The tensor-core steps are held to the TF32 ceiling, which their recorded H100 results carry
+// (measured in that run with cuBLAS): without a GPU the box predicts cuBLAS TF32 from it and says
+// which peak it is; cuBLAS SGEMM stays on the fp32 peak.
+TEST_F(AppLogic, WithoutAGpuTheTensorCoreStepsArePredictedFromTheRecordedTf32Ceiling) {
+    SelectLesson(ui, registry, "gemm/cublas-tf32");
+    for (const char* d : {"m", "n", "k"}) ui.run.params[d] = "4096";
+    Frames(3);
+    const RunResult* tf32_run =
+        ShownResult(*controller, registry, Named("gemm/cublas-tf32"), ui.run);
+    ASSERT_TRUE(tf32_run && tf32_run->recorded && tf32_run->ceiling) << "recorded on the H100";
+    EXPECT_EQ(tf32_run->work.bound, Bound::kTf32);
+    const double tf32 = *tf32_run->ceiling;
+    EXPECT_GT(tf32, 100000);
+    EXPECT_TRUE(Has(probe.prediction, "TF32 peak: " + Fixed(tf32, 0) + " GFLOP/s (cuBLAS"))
+        << Lines(probe.prediction);
+    EXPECT_TRUE(Has(probe.prediction, "137.44G flop at " + Fixed(tf32, 0) + " GFLOP/s"))
+        << Lines(probe.prediction);
+    SelectLesson(ui, registry, "gemm/cublas-sgemm");
+    Frames(2);
+    EXPECT_FALSE(Has(probe.prediction, "TF32 peak")) << Lines(probe.prediction);
+    EXPECT_TRUE(Has(probe.prediction, "137.44G flop at ")) << Lines(probe.prediction);
+    const RunResult* sgemm = ShownResult(*controller, registry, Named("gemm/cublas-sgemm"), ui.run);
+    ASSERT_TRUE(sgemm && sgemm->recorded && sgemm->ceiling);
+    EXPECT_TRUE(Has(probe.prediction, "137.44G flop at " + Fixed(*sgemm->ceiling, 0) + " GFLOP/s"))
+        << Lines(probe.prediction);
+}
+
+TEST_F(AppLogic, TheChapterSummaryHasEveryStepWithSpeedupsAndTheSeedFigures) {
+    ImGui::GetIO().DisplaySize = ImVec2(1500, 2400);  // the summary below the charts is in view
+    Open("reduce/v0-interleaved-global");
+    ui.run.params["size"] = std::to_string(uint64_t(1) << 30);
+    Key(kKeyC);  // the CPU sum runs live (50 ms in the fake worker); the GPU steps are recorded
+    Frames(3);
+    const Chapter& chapter = *registry.FindChapter("reduce");
+    const Lesson* base = nullptr;
+    std::vector<SummaryRow> rows = SummaryRows(
+        registry, chapter,
+        [&](const Lesson& l) { return ShownResult(*controller, registry, l, ui.run); }, &base);
+    ASSERT_EQ(rows.size(), registry.LessonsOf(chapter).size());
+    ASSERT_GE(rows.size(), 8u);  // the CPU sum, v0 to v5, CUB, and any lesson added since
+    EXPECT_EQ(base, &Named("reduce/cpu-sum"));
+    ASSERT_TRUE(rows[0].result && !rows[0].result->recorded);
+    EXPECT_FALSE(rows[0].vs_previous);
+    EXPECT_FALSE(rows[0].vs_first) << "the first step is the baseline";
+    for (size_t i = 1; i < 8; ++i) {
+        ASSERT_TRUE(rows[i].result && rows[i].result->recorded) << rows[i].lesson->id;
+        const RunResult* prev = rows[i - 1].result;
+        ASSERT_TRUE(rows[i].vs_previous && rows[i].vs_first);
+        EXPECT_DOUBLE_EQ(*rows[i].vs_previous, prev->median_ms / rows[i].result->median_ms);
+        EXPECT_DOUBLE_EQ(*rows[i].vs_first, 50.0 / rows[i].result->median_ms);
+    }
+    EXPECT_EQ(rows[1].lesson->seed.text_en, "0.970 ms (2^20 floats, block 1024)");
+    // Without the live CPU step (another size), the cumulative speed-up is over the first GPU
+    // step.
+    rows = SummaryRows(
+        registry, chapter,
+        [&](const Lesson& l) {
+            return l.id == "reduce/cpu-sum" ? nullptr
+                                            : ShownResult(*controller, registry, l, ui.run);
+        },
+        &base);
+    EXPECT_EQ(base, &Named("reduce/v0-interleaved-global"));
+    EXPECT_FALSE(rows[1].vs_first);
+    ASSERT_TRUE(rows[7].vs_first);
+    EXPECT_DOUBLE_EQ(*rows[7].vs_first, rows[1].result->median_ms / rows[7].result->median_ms);
+    EXPECT_EQ(rows[1].lesson->seed.source, "seed 003");
+    // Drawn on the page, open or walked.
+    probe.open_all = true;
+    Frames(2);
+    EXPECT_TRUE(probe.rects.count("summary_table"));
+    EXPECT_EQ(probe.summary_rows, static_cast<int>(rows.size()));
+}

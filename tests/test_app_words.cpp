@@ -1,0 +1,253 @@
+// Both languages (words/): every word in both, its translation taking the same arguments, no
+// English literal drawn by a panel, phrases and messages looked up, and every screen walked in
+// Chinese with every string found.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "app_fixture.h"
+#include "words/words.h"
+
+using namespace app_test;
+
+namespace {
+
+std::string Joined(const std::vector<std::string>& misses) {
+    std::string out;
+    for (const std::string& m : misses) out += "\n  \"" + m + "\"";
+    return out;
+}
+
+}  // namespace
+
+TEST(AppWords, EveryWordHasBothLanguagesAndItsGlyphsInTheAtlas) {
+    const std::vector<std::string_view> texts = UiTexts(Catalog());
+    for (const Word* w : kAllWords) {
+        EXPECT_STRNE(w->en, "");
+        EXPECT_STRNE(w->zh, "");
+        EXPECT_NE(std::find(texts.begin(), texts.end(), std::string_view(w->zh)), texts.end())
+            << w->en;
+        EXPECT_STREQ(Tr("zh", *w), w->zh);
+        EXPECT_STREQ(Tr("en", *w), w->en);
+    }
+}
+
+// The printf conversions of a format, in argument order ("%.2f x %d" and "%2$d %1$.2f" both
+// give "f d"): a translation must take the same arguments.
+std::vector<std::string> Conversions(const std::string& format) {
+    std::vector<std::pair<int, std::string>> found;  // (argument position, conversion)
+    int next = 1;
+    for (size_t i = 0; i < format.size(); ++i) {
+        if (format[i] != '%') continue;
+        if (i + 1 < format.size() && format[i + 1] == '%') {
+            ++i;
+            continue;
+        }
+        size_t j = i + 1;
+        int position = next++;
+        const size_t digits_end = format.find_first_not_of("0123456789", j);
+        if (digits_end != std::string::npos && digits_end > j && format[digits_end] == '$') {
+            position = std::stoi(format.substr(j, digits_end - j));
+            j = digits_end + 1;
+        }
+        std::string type;  // the length modifier and the conversion
+        for (; j < format.size(); ++j) {
+            const char ch = format[j];
+            if (std::isalpha(static_cast<unsigned char>(ch))) type += ch;
+            if (std::isalpha(static_cast<unsigned char>(ch)) && ch != 'l') break;
+        }
+        found.emplace_back(position, type);
+        i = j;
+    }
+    std::sort(found.begin(), found.end());
+    std::vector<std::string> types;
+    for (const auto& f : found) types.push_back(f.second);
+    return types;
+}
+
+// A word missing from the table is a test failure, not an English string in a Chinese page:
+// every Word words.h declares is in kAllWords (the atlas and this test walk that list), has
+// both languages, and its Chinese takes the same printf arguments as its English.
+TEST(AppWords, EveryDeclaredWordIsListedAndItsTranslationTakesTheSameArguments) {
+    std::ifstream in(std::string(LESSONS_SOURCE_DIR) + "/app/words/words.h");
+    ASSERT_TRUE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string source = text.str();
+    size_t declared = 0;
+    for (size_t at = 0; (at = source.find("inline constexpr Word k", at)) != std::string::npos;
+         ++at)
+        ++declared;
+    EXPECT_EQ(declared, std::size(kAllWords)) << "a Word is missing from kAllWords";
+    std::set<const Word*> unique(std::begin(kAllWords), std::end(kAllWords));
+    EXPECT_EQ(unique.size(), std::size(kAllWords)) << "a Word is listed twice";
+    for (const Word* w : kAllWords) {
+        EXPECT_NE(std::string(w->en), std::string(w->zh)) << w->en << ": not translated";
+        EXPECT_EQ(Conversions(w->en), Conversions(w->zh)) << w->en << " / " << w->zh;
+    }
+    EXPECT_EQ(Conversions("%.2f x %d"), (std::vector<std::string>{"f", "d"}));
+    EXPECT_EQ(Conversions("%2$d, %1$.2f%%"), (std::vector<std::string>{"f", "d"}));
+    EXPECT_EQ(Conversions("%llu"), (std::vector<std::string>{"llu"}));
+}
+
+// The panels draw their words through the table: a button, checkbox, header or text drawn
+// from an English literal would stay English in a Chinese page. (Symbols, format-only
+// literals and the few names that are the same in both languages are allowed.)
+TEST(AppWords, PanelsDrawNoEnglishLiterals) {
+    const std::set<std::string> allowed = {"English", "ms", "CSV", "JSON"};
+    const std::regex drawn(
+        R"re(ImGui::(Button|SmallButton|Checkbox|RadioButton|Text|TextDisabled|TextUnformatted|SetTooltip|CollapsingHeader|Selectable|TextColored\([^,]+,)\s*\(?\s*"([^"]*)")re");
+    const std::regex wrapped(R"re(DrawWrappedText\(\s*"([^"]*)")re");
+    const std::regex word("[A-Za-z]{2,}");
+    for (const char* file :
+         {"panels/ui.cpp", "panels/status_bar.cpp", "panels/controls_panel.cpp",
+          "charts/charts_panel.cpp", "charts/roofline_page.cpp", "panels/results_table.cpp",
+          "panels/lesson_list.cpp", "panels/code_view.cpp", "panels/predict_panel.cpp"}) {
+        std::ifstream in(std::string(LESSONS_SOURCE_DIR) + "/app/" + file);
+        ASSERT_TRUE(in) << file;
+        std::stringstream text;
+        text << in.rdbuf();
+        const std::string source = text.str();
+        for (const std::regex* re : {&drawn, &wrapped}) {
+            for (auto it = std::sregex_iterator(source.begin(), source.end(), *re);
+                 it != std::sregex_iterator(); ++it) {
+                const std::string literal = (*it)[it->size() - 1].str();
+                // Format letters ("%s", "%d  %s\n%s: %s") are not words.
+                const std::string words = std::regex_replace(
+                    literal, std::regex("%[0-9.$l]*[a-z]|\\\\n|\\\\x[0-9A-Fa-f]{2}"), " ");
+                if (allowed.count(literal) || !std::regex_search(words, word)) continue;
+                ADD_FAILURE() << file << " draws \"" << literal << "\" without the words table";
+            }
+        }
+    }
+}
+
+TEST(AppWords, SayLooksUpExactPhrasesAndMessageFormsAndRecordsMisses) {
+    ClearTranslationMisses();
+    EXPECT_EQ(Say("en", "scalar"), "scalar");
+    EXPECT_EQ(Say("zh", "scalar"), "标量");
+    EXPECT_EQ(Say("zh", "lesson 5.12"), "第 5.12 课") << "a Word's printf form";
+    EXPECT_EQ(Say("zh", "exit code 3: a CUDA error left the GPU context unusable"),
+              "退出码 3：CUDA 错误使 GPU 上下文无法再用")
+        << "the exact phrase before the form \"exit code %s\"";
+    EXPECT_EQ(Say("zh", "exit code 9"), "退出码 9");
+    EXPECT_EQ(Say("zh", "killed by signal 11"), "被信号 11 终止");
+    EXPECT_TRUE(TranslationMisses().empty()) << Joined(TranslationMisses());
+    EXPECT_EQ(Say("zh", "an English sentence nobody translated"),
+              "an English sentence nobody translated");
+    EXPECT_EQ(TranslationMisses(),
+              std::vector<std::string>{"an English sentence nobody translated"});
+    EXPECT_EQ(Say("en", "another one"), "another one");
+    EXPECT_EQ(TranslationMisses().size(), 1u) << "English is never a miss";
+    ClearTranslationMisses();
+}
+
+// --- Both languages: every screen walked in Chinese, every string looked up ---
+
+namespace {
+
+// Walks every screen the page has, in the UI's language: every lesson of the registry with
+// every section open (prediction, steps, summary, breakdown, sweeps, results), after running
+// the whole chapter and both sweeps; hovers every control and chart the page remembers (their
+// tooltips), opens every combo (its choices and their notes), both languages' radio buttons
+// stay. New lessons, chapters and sections are walked without changing this function: it
+// iterates over the registry and over whatever the page records in probe.rects.
+void WalkEveryScreen(UiState& ui, Probe& probe, const Registry& reg,
+                     const std::function<void()>& frame, const std::function<void(int)>& key,
+                     const std::function<void(const std::string&)>& click) {
+    ImGuiIO& io = ImGui::GetIO();
+    probe.open_all = true;
+    for (const Lesson& l : reg.lessons()) {
+        SelectLesson(ui, reg, l.id);
+        frame();
+        key(kKeyC);  // the whole chapter
+        if (BlockSizeParam(l)) key(kKeyS);
+        frame();
+        frame();
+        std::vector<std::string> names;
+        for (const auto& [name, rect] : probe.rects) names.push_back(name);
+        for (const std::string& name : names) {
+            if (!probe.rects.count(name)) continue;
+            const ImVec4 r = probe.rects[name];
+            io.MousePos = ImVec2((r.x + r.z) / 2, (r.y + r.w) / 2);
+            frame();
+            frame();
+        }
+        for (const ParamSpec& p : l.params)
+            if (p.type == ParamType::kChoice && probe.rects.count(p.name)) {
+                click(p.name);  // opens the combo: every choice and its note drawn
+                const ImVec4 r = probe.rects.count(p.name) ? probe.rects[p.name] : ImVec4();
+                // Hover the first items of the list under the combo (their notes).
+                for (int i = 1; i <= static_cast<int>(p.choices.size()); ++i) {
+                    io.MousePos = ImVec2(
+                        r.x + 10, r.w + ImGui::GetFontSize() * (static_cast<float>(i) - 0.5f) + 4);
+                    frame();
+                    frame();
+                }
+                click("title");  // a click elsewhere closes it
+            }
+        io.MousePos = ImVec2(-1, -1);
+        frame();
+    }
+    probe.open_all = false;
+}
+
+}  // namespace
+
+TEST_F(AppLogic, EveryScreenInChineseHasNoUntranslatedString) {
+    ui.settings.language = "zh";
+    Frames(2);
+    ClearTranslationMisses();
+    WalkEveryScreen(
+        ui, probe, registry, [this] { Frame(); }, [this](int k) { Key(k); },
+        [this](const std::string& n) { Click(n); });
+    EXPECT_TRUE(TranslationMisses().empty())
+        << "shown in English in a Chinese page (give each its Chinese: README, \"Both "
+           "languages\"):"
+        << Joined(TranslationMisses());
+    // The walk saw the new screens too.
+    EXPECT_GE(probe.summary_rows, 1);
+}
+
+TEST_F(AppLogic, EveryScreenInChineseWithAGpuWorkerAndItsNotices) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(3);
+    ui.settings.language = "zh";
+    // The controller's notices, as the status bar shows them.
+    worker->wrong_lesson = "reduce/v5-vectorized-one-pass";  // its check's message in tooltips
+    ui.messages.push_back("Exported 3 results to /tmp/x.csv");
+    controller->notices().push_back(
+        "The worker stopped (exit code 3: a CUDA error left the GPU context unusable) while "
+        "running lesson 1.4. A new worker was started; every result so far is kept.");
+    ClearTranslationMisses();
+    WalkEveryScreen(
+        ui, probe, registry, [this] { Frame(); }, [this](int k) { Key(k); },
+        [this](const std::string& n) { Click(n); });
+    EXPECT_TRUE(TranslationMisses().empty()) << Joined(TranslationMisses());
+    EXPECT_EQ(Say("zh", controller->notices().back()),
+              "工作进程在运行 第 1.4 课 时停止了（退出码 3：CUDA 错误使 GPU "
+              "上下文无法再用）。已启动新的工作进程；此前的结果全部保留。");
+}
+
+// The walk fails where a string has no Chinese: a chapter whose title, choice names and notes
+// were given in English only is caught by the same walk, by name.
+TEST_F(AppLogicMadeUpChapter, AChapterWithoutChineseFailsTheWalk) {
+    ui.settings.language = "zh";
+    Frames(2);
+    ClearTranslationMisses();
+    WalkEveryScreen(
+        ui, probe, registry, [this] { Frame(); }, [this](int k) { Key(k); },
+        [this](const std::string& n) { Click(n); });
+    const std::vector<std::string> misses = TranslationMisses();
+    for (const char* english : {"Tiles", "Tiled", "64x64", "128x128", "four warps"})
+        EXPECT_NE(std::find(misses.begin(), misses.end(), english), misses.end())
+            << english << " was not reported:" << Joined(misses);
+}
