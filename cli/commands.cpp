@@ -81,8 +81,8 @@ void CheckUnused(const std::vector<const Lesson*>& lessons, const Options& o) {
         for (const Lesson* l : lessons) used = used || l->FindParam(name);
         if (used) continue;
         const Lesson& first = *lessons.front();
-        const std::string who = lessons.size() == 1 ? "lesson " + first.label
-                                                    : "no lesson of chapter " + first.chapter;
+        const std::string who =
+            lessons.size() == 1 ? "lesson " + first.label : "no lesson of chapter " + first.chapter;
         if (std::find(o.from_set.begin(), o.from_set.end(), name) != o.from_set.end()) {
             std::string names;
             for (const std::string& n : ParamNamesOf(lessons))
@@ -133,10 +133,9 @@ int List(Format format) {
             std::string params;
             for (const ParamSpec& p : l.params) params += (params.empty() ? "" : " ") + p.name;
             std::cout << l.label << ',' << l.id << ',' << (l.was ? std::to_string(l.was) : "")
-                      << ',' << registry.ChapterOf(l).number << ','
-                      << ToString(l.kind) << ",\"" << l.title << "\","
-                      << (session.Unavailable(l).empty() ? "true" : "false") << ',' << params
-                      << "\n";
+                      << ',' << registry.ChapterOf(l).number << ',' << ToString(l.kind) << ",\""
+                      << l.title << "\"," << (session.Unavailable(l).empty() ? "true" : "false")
+                      << ',' << params << "\n";
         }
         return kExitOk;
     }
@@ -148,8 +147,7 @@ int List(Format format) {
             std::string params;
             for (const ParamSpec& p : l->params) params += (params.empty() ? "" : " ") + p.name;
             table.AddRow({l->label, l->id, l->was ? std::to_string(l->was) : "", ToString(l->kind),
-                          l->title, params,
-                          why.empty() ? "yes" : "no: " + why});
+                          l->title, params, why.empty() ? "yes" : "no: " + why});
         }
         std::cout << table.Render() << "\n";
     }
@@ -300,8 +298,8 @@ int Bench(const std::string& chapter_key, const Options& options, Format format)
         for (const Lesson* lesson : lessons) {
             const std::string why = session.Unavailable(*lesson);
             if (!why.empty()) {
-                t.AddRow({lesson->label, lesson->id, ToString(lesson->kind), "-",
-                          "-", "-", "-", "-", "-", "-", "-", "-", "not run: " + why});
+                t.AddRow({lesson->label, lesson->id, ToString(lesson->kind), "-", "-", "-", "-",
+                          "-", "-", "-", "-", "-", "not run: " + why});
                 continue;
             }
             const RunResult r = session.Run(*lesson, options.run, Control());

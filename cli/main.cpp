@@ -129,10 +129,17 @@ int main(int argc, char** argv) {
     auto* info = app.add_subcommand("info", "describe this machine's GPU and CPU");
     info->add_option("--format", raw.format, "table or json");
     auto* run = app.add_subcommand("run", "run one lesson: check it, then time it");
-    run->add_option("lesson", lesson, "lesson: its number (5.8), its id (gemm/double-buffering) or its old number (39)")->required();
+    run->add_option(
+           "lesson", lesson,
+           "lesson: its number (5.8), its id (gemm/double-buffering) or its old number (39)")
+        ->required();
     AddRunOptions(run, raw, true);
     auto* sweep = app.add_subcommand("sweep", "run one lesson over block sizes or data sizes");
-    sweep->add_option("lesson", lesson, "lesson: its number (5.8), its id (gemm/double-buffering) or its old number (39)")->required();
+    sweep
+        ->add_option(
+            "lesson", lesson,
+            "lesson: its number (5.8), its id (gemm/double-buffering) or its old number (39)")
+        ->required();
     sweep->add_option("--blocks", raw.blocks,
                       "block sizes: 32..1024 (doubling), 64..512:64, 128,256");
     sweep->add_option("--sizes", raw.sizes, "data sizes: 1MiB..1GiB (doubling), or a list");

@@ -152,7 +152,7 @@ const Lesson* Registry::FindLesson(std::string_view name) const {
     const bool old_number = IsNumber(name);
     const int was = old_number ? std::stoi(std::string(name)) : 0;
     for (const Lesson& l : m_lessons)
-        if (old_number ? l.was == was : (l.label == name || l.id == name)) return &l;
+        if (old_number ? (was != 0 && l.was == was) : (l.label == name || l.id == name)) return &l;
     if (old_number) return nullptr;
     for (const Lesson& l : m_lessons)
         if (l.was != 0 && l.OldId() == name) return &l;

@@ -44,10 +44,10 @@ struct StepKindRegistration {
 #define LESSONS_STEP_KIND_CAT(a, b) LESSONS_STEP_KIND_CAT2(a, b)
 // In a harness (.cu): LESSONS_STEP_KIND(gemm::Tiled, [](const gemm::Tiled& k, const StepSite& s)
 // { ... return runner; });
-#define LESSONS_STEP_KIND(Kind, ...)                                           \
-    static const ::lessons::StepKindRegistration<Kind> LESSONS_STEP_KIND_CAT( \
-        lessons_step_kind_, __LINE__) {                                        \
-        __VA_ARGS__                                                            \
+#define LESSONS_STEP_KIND(Kind, ...)                                                             \
+    static const ::lessons::StepKindRegistration<Kind> LESSONS_STEP_KIND_CAT(lessons_step_kind_, \
+                                                                             __LINE__) {         \
+        __VA_ARGS__                                                                              \
     }
 
 }  // namespace lessons

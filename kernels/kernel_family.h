@@ -59,9 +59,9 @@ struct KernelRegistration {
 
 #define LESSONS_KERNELS_CAT2(a, b) a##b
 #define LESSONS_KERNELS_CAT(a, b) LESSONS_KERNELS_CAT2(a, b)
-#define LESSONS_KERNELS(descriptors)                                                          \
+#define LESSONS_KERNELS(descriptors)                                                             \
     static const ::lessons::KernelRegistration LESSONS_KERNELS_CAT(lessons_kernels_, __LINE__) { \
-        __FILE__, descriptors                                                                 \
+        __FILE__, descriptors                                                                    \
     }
 
 }  // namespace lessons

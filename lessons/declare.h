@@ -18,13 +18,13 @@
 namespace lessons {
 
 struct LessonRow {
-    const char* slug = "";    // "one-thread-per-pair": the id is "<chapter>/<slug>"
-    const char* title = "";   // English; the Chinese title is the Chinese text's heading
-    const char* source = "";  // the step's file, relative to the repository root
-    StepDecl step = {};       // a GPU step: its kind and the kind's data
-    StepFactory cpu = nullptr;      // a CPU step: what runs it
+    const char* slug = "";               // "one-thread-per-pair": the id is "<chapter>/<slug>"
+    const char* title = "";              // English; the Chinese title is the Chinese text's heading
+    const char* source = "";             // the step's file, relative to the repository root
+    StepDecl step = {};                  // a GPU step: its kind and the kind's data
+    StepFactory cpu = nullptr;           // a CPU step: what runs it
     std::vector<ParamSpec> params = {};  // the row's own (block, threads, toggles); the kind's and
-                                    // the chapter's are added after them
+                                         // the chapter's are added after them
     std::function<MemoryNeeds(const ParamValues&)> needs = nullptr;
     std::vector<std::string> focus = {};  // instruction classes the step is about (code view)
     const char* previous = nullptr;       // compared with this slug's lesson; null: the row
@@ -48,8 +48,8 @@ inline std::string HeadingTitle(std::string_view text) {
     if (line.rfind("# ", 0) != 0) return {};
     const std::string_view dash = "— ";
     const size_t at = line.find(dash);
-    const std::string_view rest = at == std::string_view::npos ? line.substr(2)
-                                                                : line.substr(at + dash.size());
+    const std::string_view rest =
+        at == std::string_view::npos ? line.substr(2) : line.substr(at + dash.size());
     std::string title;
     for (char c : rest)
         if (c != '`') title += c;

@@ -20,8 +20,9 @@ std::vector<const T*> KernelsOf(const StepSite& site, KernelsFrom from = Kernels
     const Lesson* lesson = &site.lesson;
     if (from == KernelsFrom::kPreviousLesson) {
         if (!site.previous)
-            throw std::logic_error("its step kind launches the previous lesson's kernel, and it "
-                                   "has no previous lesson");
+            throw std::logic_error(
+                "its step kind launches the previous lesson's kernel, and it "
+                "has no previous lesson");
         lesson = site.previous;
     }
     std::vector<const T*> found = FindKernels<T>(lesson->source_path);

@@ -36,8 +36,8 @@ def main():
             if l and r.get("verified"):
                 key = (l["id"], json.dumps(r.get("params"), sort_keys=True))
                 recorded[key] = r  # the last one recorded wins, as in the GUI
-    print("| lesson | id | parameters | recorded ms | now ms | now / recorded |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| lesson | id | parameters | recorded ms | now ms | now / recorded | kernel part: recorded, now ms |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     outside = 0
     for f in sys.argv[2:]:
         rows = json.load(open(f))
@@ -52,11 +52,12 @@ def main():
                                                           r["median_ms"]))
                 continue
             ratio = r["median_ms"] / old["median_ms"]
+            k_old, k_now = old.get("parts", {}).get("kernel"), r.get("parts", {}).get("kernel")
+            kernel = "%.4f, %.4f" % (k_old, k_now) if k_old and k_now and len(r["parts"]) > 1 else ""
             flag = "" if abs(ratio - 1) <= TOLERANCE else " (outside %d%%)" % round(TOLERANCE * 100)
             outside += flag != ""
-            print("| %s | %s | %s | %.4f | %.4f | %.3f%s |" % (r["lesson"], r["id"], params,
-                                                              old["median_ms"], r["median_ms"],
-                                                              ratio, flag))
+            print("| %s | %s | %s | %.4f | %.4f | %.3f%s | %s |" % (
+                r["lesson"], r["id"], params, old["median_ms"], r["median_ms"], ratio, flag, kernel))
     print("\n%d outside +-%g%%" % (outside, TOLERANCE * 100))
     return 1 if outside else 0
 

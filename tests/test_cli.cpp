@@ -55,7 +55,7 @@ TEST(Cli, ListJson) {
     for (const json& l : lessons)
         for (const char* key : {"lesson", "id", "chapter", "title", "kind", "available"})
             EXPECT_TRUE(l.contains(key)) << key;
-    EXPECT_EQ(lessons[0]["id"], "split/01-naive-scan");
+    EXPECT_EQ(lessons[0]["id"], "split/naive-scan");
     EXPECT_EQ(lessons[0]["available"], true);
     EXPECT_EQ(lessons[3]["kind"], "gpu");
     EXPECT_EQ(lessons[3]["available"], lessons::GetDevices().available());
@@ -64,7 +64,7 @@ TEST(Cli, ListJson) {
 TEST(Cli, ListTableShowsEveryLesson) {
     const Output out = Cli("list");
     ASSERT_EQ(out.code, 0);
-    EXPECT_NE(out.text.find("split/03-openmp"), std::string::npos);
+    EXPECT_NE(out.text.find("split/openmp"), std::string::npos);
     EXPECT_NE(out.text.find("Chapter 1"), std::string::npos);
 }
 
@@ -77,7 +77,7 @@ TEST(Cli, RunJsonHasEveryField) {
             EXPECT_TRUE(r.contains(f.name)) << f.name;
         }
     }
-    EXPECT_EQ(r["lesson"], 3);
+    EXPECT_EQ(r["lesson"], "1.3");
     EXPECT_EQ(r["kind"], "cpu");
     EXPECT_EQ(r["params"], (json{{"threads", 2}, {"size", 10000}, {"data", "random"}}));
     EXPECT_EQ(r["verified"], true);
@@ -87,7 +87,7 @@ TEST(Cli, RunJsonHasEveryField) {
 }
 
 TEST(Cli, RunByIdTableAndCsv) {
-    Output out = Cli("run split/02-even-positions --size 1KiB --data dense --reps 1");
+    Output out = Cli("run split/even-positions --size 1KiB --data dense --reps 1");
     EXPECT_EQ(out.code, 0) << out.text;
     EXPECT_NE(out.text.find("verified against the CPU reference"), std::string::npos);
     out = Cli("run 1 --size 0 --format csv --reps 1", false);
@@ -108,12 +108,12 @@ TEST(Cli, BadArgumentsExitWithTwoAndNameTheProblem) {
     ExpectUsageError("run 1 --data sparse",
                      "Data (data) 'sparse' is not accepted: use random, "
                      "dense or none");
-    ExpectUsageError("run 1 --set nope=1", "lesson 1 has no parameter 'nope': use size, data");
+    ExpectUsageError("run 1 --set nope=1", "lesson 1.1 has no parameter 'nope': use size, data");
     ExpectUsageError("run 3 --set threads", "--set needs NAME=VALUE");
     ExpectUsageError("run 19 --set size=1001", "whole number of 4-byte elements");
     ExpectUsageError("run 3 --set threads=", "empty value");
     ExpectUsageError("sweep 1 --over size", "--over needs NAME=RANGE");
-    ExpectUsageError("sweep 1 --over nope=1..2", "lesson 1 has no parameter 'nope' to sweep");
+    ExpectUsageError("sweep 1 --over nope=1..2", "lesson 1.1 has no parameter 'nope' to sweep");
     ExpectUsageError("sweep 1 --over size=1KiB --blocks 32", "exactly one of --over");
     ExpectUsageError("bench 1 --set nope=3", "no lesson of chapter split has no parameter");
     ExpectUsageError("run 1 --format xml", "use table, json or csv");
@@ -186,7 +186,7 @@ TEST(Cli, SetAndOverWorkOnAnyParameter) {
 TEST(Cli, AnOptionALessonDoesNotUseGetsANotice) {
     Output out = Cli("run 1 --block 64 --size 1KiB --reps 1");
     ASSERT_EQ(out.code, 0) << out.text;
-    EXPECT_NE(out.text.find("note: lesson 1 has no parameter 'block' (it runs on the CPU)"),
+    EXPECT_NE(out.text.find("note: lesson 1.1 has no parameter 'block' (it runs on the CPU)"),
               std::string::npos)
         << out.text;
     out = Cli("run 4 --threads 4 --size 1KiB --reps 1");
@@ -211,8 +211,8 @@ TEST(Cli, ListJsonHasEachLessonsParameters) {
 TEST(Cli, BenchChapterOne) {
     const Output out = Cli("bench 1 --size 64KiB --reps 2");
     ASSERT_EQ(out.code, 0) << out.text;
-    for (const char* id : {"split/01-naive-scan", "split/02-even-positions", "split/03-openmp",
-                           "split/04-one-thread-per-pair"})
+    for (const char* id :
+         {"split/naive-scan", "split/even-positions", "split/openmp", "split/one-thread-per-pair"})
         EXPECT_NE(out.text.find(id), std::string::npos) << id;
     const Output csv = Cli("bench split --size 64KiB --reps 1 --format csv", false);
     ASSERT_EQ(csv.code, 0);

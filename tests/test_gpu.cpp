@@ -709,13 +709,20 @@ namespace {
             GTEST_SKIP() << "needs " << (n) << " GPUs, this machine has " << GetDevices().count(); \
     } while (0)
 
-const std::vector<int> kMultiGpuLessons = {12, 13, 14, 27, 44, 45, 46, 47};
+// The lessons that take a GPU count.
+std::vector<const Lesson*> MultiGpuLessons() {
+    std::vector<const Lesson*> out;
+    for (const Lesson& l : Lessons().lessons())
+        for (const ParamSpec& p : l.params)
+            if (p.gpu_count) out.push_back(&l);
+    return out;
+}
 
 // The lesson, or null with a note when it cannot run in this process (NCCL missing).
-const Lesson* Runnable(int number) {
-    const Lesson* l = Lessons().FindLesson(number);
+const Lesson* Runnable(const Lesson* l) {
     if (l && l->runner.unavailable && !l->runner.unavailable().empty()) {
-        std::printf("note: lesson %d skipped: %s\n", number, l->runner.unavailable().c_str());
+        std::printf("note: lesson %s skipped: %s\n", l->id.c_str(),
+                    l->runner.unavailable().c_str());
         return nullptr;
     }
     return l;
@@ -730,8 +737,8 @@ std::vector<uint64_t> MultiGpuCounts(const Lesson& l) {
 
 void RunMultiGpuEdges(int gpus) {
     Session session(Lessons());
-    for (int number : kMultiGpuLessons) {
-        const Lesson* lesson = Runnable(number);
+    for (const Lesson* multi : MultiGpuLessons()) {
+        const Lesson* lesson = Runnable(multi);
         if (!lesson) continue;
         for (const std::string& kind : lesson->FindParam("data")->choices)
             for (uint64_t count : MultiGpuCounts(*lesson)) {
@@ -747,7 +754,7 @@ void RunMultiGpuEdges(int gpus) {
                                         << " count=" << count << ": " << r.check_message;
                 ASSERT_EQ(r.devices.size(), size_t(gpus)) << lesson->id;
                 for (int g = 0; g < gpus; ++g)
-                    if (lesson->chapter != "allreduce" || number != 45 || g == 0) {
+                    if (lesson->id != "allreduce/peer-copies-add-kernel" || g == 0) {
                         const std::string part = "gpu" + std::to_string(g) + " ";
                         bool any = false;
                         for (const TimedPart& p : r.parts) any = any || p.name.rfind(part, 0) == 0;
@@ -811,8 +818,8 @@ TEST(MultiGpu, PartsCeilingsAndDevices) {
     REQUIRE_GPU();
     const int gpus = std::min(2, GetDevices().count());
     Session session(Lessons());
-    for (int number : kMultiGpuLessons) {
-        const Lesson* lesson = Runnable(number);
+    for (const Lesson* multi : MultiGpuLessons()) {
+        const Lesson* lesson = Runnable(multi);
         if (!lesson) continue;
         RunOptions o;
         o.Set("size", "8MiB");

@@ -251,7 +251,7 @@ TEST(Runner, UnknownParametersAreNamedOrIgnored) {
         ResolveParams(cpu, {{"block", "256"}});
         FAIL() << "lesson 1 has no block size";
     } catch (const UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("lesson 1 has no parameter 'block': its parameters "
+        EXPECT_NE(std::string(e.what()).find("lesson 1.1 has no parameter 'block': its parameters "
                                              "are size, data"),
                   std::string::npos)
             << e.what();
@@ -336,7 +336,7 @@ TEST(Runner, WrongAnswerIsAResultNotAnException) {
     Session session(r);
     RunOptions o;
     o.reps = 10;
-    const RunResult res = session.Run(*r.FindLesson("1"), o);
+    const RunResult res = session.Run(*r.FindLesson("t/01-broken"), o);
     EXPECT_FALSE(res.verified);
     EXPECT_EQ(res.check_message, "found 1 line break, expected 2");
     EXPECT_EQ(res.reps, 1) << "a wrong step is not timed further";

@@ -59,7 +59,7 @@ TEST(Serve, RunRequestGivesResultThenDone) {
     ASSERT_GE(mine.size(), 2u);
     const json& result = mine[mine.size() - 2];
     EXPECT_EQ(result["type"], "result");
-    EXPECT_EQ(result["result"]["lesson"], 2);
+    EXPECT_EQ(result["result"]["lesson"], "1.2");
     EXPECT_EQ(result["result"]["params"]["size"], 102400) << "protocol 1's fields still work";
     EXPECT_EQ(result["result"]["params"]["data"], "dense");
     EXPECT_EQ(result["result"]["verified"], true);
@@ -81,7 +81,7 @@ TEST(Serve, MalformedLinesGetErrorsAndServingGoesOn) {
         "\n"
         R"({"op":"run","id":"e","lesson":"1","size":"12QB"})"
         "\n"
-        R"({"op":"run","id":"f","lesson":"split/01-naive-scan","size":1000,"reps":1})"
+        R"({"op":"run","id":"f","lesson":"split/naive-scan","size":1000,"reps":1})"
         "\n");
     int null_errors = 0;
     for (const json& m : messages)

@@ -12,6 +12,7 @@
 #include "charts/roofline.h"
 #include "panels/panels.h"
 #include "probe.h"
+#include "text/lesson_text.h"
 #include "words/words_machine.h"
 
 namespace lessons::app {
@@ -280,9 +281,8 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         if (has)
             if (const Lesson* whole = WholeRooflineLesson(reg))
                 note += Fmt(Tr(ui, kInsetFullChart), whole->label.c_str());
-        ImGui::PushTextWrapPos(0);
-        ImGui::TextDisabled("%s", note.c_str());
-        ImGui::PopTextWrapPos();
+        // Wrapped at spaces only: ImGui's own wrapping would break a label ("6.1") at its dot.
+        DrawWrappedText(note, &kGrey);
         return;
     }
 

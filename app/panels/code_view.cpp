@@ -9,6 +9,7 @@
 #include "probe.h"
 #include "text/code_listing.h"
 #include "text/diff.h"
+#include "text/lesson_text.h"
 #include "words/words_machine.h"
 
 namespace lessons::app {
@@ -129,7 +130,9 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
         ImGui::TextDisabled(isa == Isa::kPtx ? Tr(ui, kPtxOf) : Tr(ui, kSassOf),
                             isa == Isa::kPtx ? table.ptx_arch : table.sass_arch,
                             from->source_path.c_str());
-    if (!m.reused_from.empty()) ImGui::TextDisabled(Tr(ui, kReusesKernel), m.reused_from.c_str());
+    // Wrapped at spaces only: ImGui's own wrapping would break the label ("1.4") at its dot.
+    if (!m.reused_from.empty())
+        DrawWrappedText(Fmt(Tr(ui, kReusesKernel), m.reused_from.c_str()), &kGrey);
     ImGui::PopTextWrapPos();
 
     // Which kernel: one template instance each (toggles compile one kernel per combination).

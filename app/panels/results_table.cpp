@@ -17,10 +17,13 @@ std::vector<std::string> AllParamNames(const Registry& reg) {
     return ParamNamesOf(lessons);
 }
 
-void RightAligned(const std::string& text) {
+void RightAligned(const std::string& text, const ImVec4* color = nullptr) {
     const float room = ImGui::GetColumnWidth() - ImGui::CalcTextSize(text.c_str()).x;
     if (room > 0) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + room);
-    ImGui::TextUnformatted(text.c_str());
+    if (color)
+        ImGui::TextColored(*color, "%s", text.c_str());
+    else
+        ImGui::TextUnformatted(text.c_str());
 }
 
 void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
@@ -52,7 +55,7 @@ void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, con
                         ImGui::SetTooltip("%s", Say(ui.settings.language, r.check_message).c_str());
                 }
             } else if (col.key == "lesson" && r.lesson == lesson.number) {
-                ImGui::TextColored(kAccent, "%s", col.text(r).c_str());
+                RightAligned(col.text(r), &kAccent);  // this page's lesson
             } else if (col.right_aligned) {
                 RightAligned(col.text(r));
             } else {

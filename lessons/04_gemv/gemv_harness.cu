@@ -123,8 +123,7 @@ StepRunner CublasRunner() {
     StepRunner r;
     r.make = [](const Workload& w, const StepContext&) {
         const std::string why = Gemv31Unavailable();
-        if (!why.empty())
-            throw UnavailableError("cuBLAS cannot run here: " + why);
+        if (!why.empty()) throw UnavailableError("cuBLAS cannot run here: " + why);
         return std::unique_ptr<StepInstance>(std::make_unique<CublasStep>(w));
     };
     return r;
