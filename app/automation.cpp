@@ -87,8 +87,8 @@ int InitUiState(const Flags& flags, const Registry& registry, const std::string&
     if (!flags.size.empty()) {
         try {
             // The data size, in every chapter whose data is sized in bytes.
-            const std::string size =
-                std::to_string(std::max<uint64_t>(ParseSize(flags.size), 1024));
+            const ParamValue size =
+                ParamValue::Number(std::max<uint64_t>(ParseSize(flags.size), 1024));
             for (const Lesson& l : registry.lessons())
                 if (const ParamSpec* spec = DataSizeParam(l)) ui->run.params[spec->name] = size;
         } catch (const std::exception& e) {
@@ -158,9 +158,13 @@ void Automation::WritePositions(const UiState& ui, const Controller& controller,
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
     for (const auto& [name, r] : m_probe.rects) j[name] = {r.x, r.y, r.z, r.w};
     const Lesson* lesson = CurrentLesson(ui, registry);
+    nlohmann::ordered_json params = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : ui.run.params)
+        params[name] = value.choice.empty() ? nlohmann::ordered_json(std::to_string(value.number))
+                                            : nlohmann::ordered_json(value.choice);
     j["state"] = {{"lesson", ui.settings.lesson},
                   {"label", lesson ? lesson->label : std::string()},
-                  {"params", ui.run.params},
+                  {"params", params},
                   {"busy", controller.Busy()},
                   {"results", controller.results().size()},
                   {"language", ui.settings.language},

@@ -113,6 +113,34 @@ ParamValue ParamSpec::Default() const {
     return default_value;
 }
 
+ParamValue ParamSpec::Fit(const ParamValue& value) const {
+    if ((type == ParamType::kChoice) != !value.choice.empty()) return Default();  // another kind
+    if (Reject(value).empty()) return value;
+    if (type != ParamType::kChoice && value.choice.empty() && step > 1) {
+        const ParamValue whole = ParamValue::Number(value.number / step * step);
+        if (Reject(whole).empty()) return whole;
+    }
+    return Default();
+}
+
+ParamValues ResolveParams(const std::vector<ParamSpec>& specs,
+                          const std::map<std::string, ParamValue>& given, Unaccepted unaccepted) {
+    ParamValues values;
+    for (const ParamSpec& spec : specs) {
+        auto it = given.find(spec.name);
+        if (it == given.end()) {
+            values.Set(spec.name, spec.Default());
+        } else if (unaccepted == Unaccepted::kFit) {
+            values.Set(spec.name, spec.Fit(it->second));
+        } else {
+            const std::string why_not = spec.Reject(it->second);
+            if (!why_not.empty()) throw UsageError(why_not);
+            values.Set(spec.name, it->second);
+        }
+    }
+    return values;
+}
+
 std::vector<ParamValue> ParamSpec::Values(size_t limit) const {
     std::vector<ParamValue> out;
     if (type == ParamType::kChoice) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -71,6 +72,9 @@ struct ParamSpec {
     // "256", "64.0 MiB", "random".
     std::string Format(const ParamValue& value) const;
     ParamValue Default() const;
+    // `value` when accepted; else, for a number, the nearest accepted multiple of `step` below
+    // it; else the default (a value carried over from a lesson whose range is another).
+    ParamValue Fit(const ParamValue& value) const;
     // Every accepted value when there are few (block sizes, choices, small ranges); empty when
     // the range is too large to list (sizes, matrix dimensions).
     std::vector<ParamValue> Values(size_t limit = 256) const;
@@ -100,6 +104,17 @@ private:
 
 // Parameter values as given by a user (CLI text, protocol JSON converted to text), by name.
 using RawParams = std::vector<std::pair<std::string, std::string>>;
+
+// What becomes of a given value that its parameter does not accept.
+enum class Unaccepted {
+    kRefuse,  // a UsageError naming the parameter and what it accepts (CLI, protocol)
+    kFit,     // ParamSpec::Fit: the nearest accepted value, else the default (the GUI's page)
+};
+
+// The one resolution of parameters: every spec's value from `given` (typed values by name),
+// else its default, in the specs' order; names that no spec has are not looked at.
+ParamValues ResolveParams(const std::vector<ParamSpec>& specs,
+                          const std::map<std::string, ParamValue>& given, Unaccepted unaccepted);
 
 // The usual parameters, declared once so that every chapter spells them alike.
 ParamSpec BlockParam(uint64_t min, uint64_t max, uint64_t default_block, bool power_of_two = false,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -76,22 +77,25 @@ CeilingFigures FiguresFor(const std::vector<int>& devices, Bound bound) {
 
 ParamValues ResolveParams(const Lesson& lesson, const RawParams& raw,
                           std::vector<std::string>* unused) {
+    // Typed here, at the boundary: each text by its parameter's own rule (the last one given
+    // wins), then resolved by the engine's one rule, refusing what a parameter does not take.
+    std::map<std::string, const std::string*> last;
     for (const auto& [name, text] : raw) {
-        if (lesson.FindParam(name)) continue;
+        if (lesson.FindParam(name)) {
+            last[name] = &text;
+            continue;
+        }
         if (!unused)
             throw UsageError("lesson " + lesson.label + " has no parameter '" + name +
                              "': its parameters are " + ParamNames(lesson));
         if (std::find(unused->begin(), unused->end(), name) == unused->end())
             unused->push_back(name);
     }
-    ParamValues values;
-    for (const ParamSpec& spec : lesson.params) {
-        const std::string* given = nullptr;
-        for (const auto& [name, text] : raw)
-            if (name == spec.name) given = &text;  // the last one given wins
-        values.Set(spec.name, given ? spec.Parse(*given) : spec.Default());
-    }
-    return values;
+    std::map<std::string, ParamValue> given;
+    for (const ParamSpec& spec : lesson.params)  // in the lesson's order, as before
+        if (auto it = last.find(spec.name); it != last.end())
+            given[spec.name] = spec.Parse(*it->second);
+    return ResolveParams(lesson.params, given, Unaccepted::kRefuse);
 }
 
 std::vector<int> DevicesFor(const Lesson& lesson, const ParamValues& params) {

@@ -56,7 +56,7 @@ TEST_F(AppLogic, RecordedResultsAreComparedOnlyAtTheirOwnSize) {
         }
     }
     Click("compare_recorded");
-    EXPECT_EQ(ui.run.params["size"], std::to_string(1u << 30));
+    EXPECT_EQ(ui.run.params["size"], ParamValue::Number(1u << 30));
     for (const chart::Bar& b : probe.step_bars) {
         if (b.label == cpu) continue;  // the CPU lesson has not run at 1 GiB
         EXPECT_GT(b.value, 0.0) << b.label;
@@ -86,7 +86,7 @@ TEST_F(AppLogic, AToggledRunIsDrawnOnlyWhenThePageHasTheSameToggle) {
     controller->RestartWorker();
     Frames(3);
     Open("reduce/v5-vectorized-one-pass");
-    ui.run.params["loads"] = "scalar";
+    ui.run.params["loads"] = ParamValue::Choice("scalar");
     Frames(1);
     sent.clear();
     Click("run");  // the vectorized step with scalar loads, and the warp-shuffle step before it
@@ -105,7 +105,7 @@ TEST_F(AppLogic, AToggledRunIsDrawnOnlyWhenThePageHasTheSameToggle) {
     EXPECT_GT(bar(v5).value, 0) << "the scalar run, at the page's toggle";
     EXPECT_NE(bar(v5).tooltip.find("loads scalar"), std::string::npos) << bar(v5).tooltip;
     // Back to the lesson as written: the scalar run is not its bar.
-    ui.run.params["loads"] = "float4";
+    ui.run.params["loads"] = ParamValue::Choice("float4");
     Frames(2);
     EXPECT_EQ(bar(v5).value, 0) << bar(v5).tooltip;
     EXPECT_NE(bar(v5).tooltip.find("not measured at block 512, loads float4"), std::string::npos)
@@ -113,11 +113,11 @@ TEST_F(AppLogic, AToggledRunIsDrawnOnlyWhenThePageHasTheSameToggle) {
     EXPECT_GT(bar("reduce/v4-warp-shuffle").value, 0)
         << "the warp-shuffle step has no such toggle: its run still matches";
     // The block size counts too: a run at another block size is not this page's bar.
-    ui.run.params["loads"] = "scalar";
-    ui.run.params["block"] = "128";
+    ui.run.params["loads"] = ParamValue::Choice("scalar");
+    ui.run.params["block"] = ParamValue::Number(128);
     Frames(2);
     EXPECT_EQ(bar(v5).value, 0);
-    ui.run.params["block"] = "512";
+    ui.run.params["block"] = ParamValue::Number(512);
     Frames(2);
     EXPECT_GT(bar(v5).value, 0);
 }

@@ -24,7 +24,7 @@ TEST_F(AppLogic, KernelAttributesFollowTheBlockSize) {
     Frames(2);
     const KernelAttributes* a = controller->Attributes(Named("split/one-thread-per-pair"), ui.run);
     ASSERT_NE(a, nullptr) << "asked of the worker for the default block";
-    EXPECT_EQ(ui.run.params["block"], "256");
+    EXPECT_EQ(ui.run.params["block"], ParamValue::Number(256));
     EXPECT_EQ(a->active_blocks_per_sm, 8);
     int asked = 0;
     for (const Json& r : sent) asked += r["op"] == "attributes";
@@ -36,7 +36,7 @@ TEST_F(AppLogic, KernelAttributesFollowTheBlockSize) {
         if (r["op"] == "attributes") {
             EXPECT_EQ(r["params"], Json({{"block", 256}})) << "the lesson's own parameters";
         }
-    ui.run.params["block"] = "512";
+    ui.run.params["block"] = ParamValue::Number(512);
     Frames(3);
     a = controller->Attributes(Named("split/one-thread-per-pair"), ui.run);
     ASSERT_NE(a, nullptr);

@@ -83,7 +83,7 @@ TEST_F(AppLogic, BlockSizeSliderOffersOnlyAcceptedSizes) {
     Drag(ImVec2(r.x + 3, (r.y + r.w) / 2), ImVec2(r.x + (r.z - r.x) * 0.3f, (r.y + r.w) / 2));
     const ParamSpec& spec = *Named("reduce/v0-interleaved-global").FindParam("block");
     const ParamValue block = ResolveParam(spec, ui.run);
-    EXPECT_EQ(ui.run.params["block"], std::to_string(block.number)) << "what the slider shows";
+    EXPECT_EQ(ui.run.params["block"], ParamValue::Number(block.number)) << "what the slider shows";
     EXPECT_LT(block.number, 1024u);
     for (uint64_t b = block.number; b > 1; b /= 2)
         ASSERT_NE(b % 2, 1u) << block.number << " is not a power of two";
@@ -171,28 +171,28 @@ TEST_F(AppLogic, ParametersAreKeptAcrossLessonsWhereAccepted) {
     controller->RestartWorker();
     Frames(2);
     Open("split/one-thread-per-pair");
-    ui.run.params["block"] = "512";
-    ui.run.params["size"] = std::to_string(8u << 20);
+    ui.run.params["block"] = ParamValue::Number(512);
+    ui.run.params["size"] = ParamValue::Number(8u << 20);
     Key(262);  // right arrow: the next lesson accepts 512 too
     EXPECT_EQ(ui.settings.lesson, "split/pinned-memory");
-    EXPECT_EQ(ui.run.params["block"], "512");
+    EXPECT_EQ(ui.run.params["block"], ParamValue::Number(512));
     EXPECT_EQ(ResolveParam(*Named("split/pinned-memory").FindParam("block"), ui.run).number, 512u);
-    ui.run.params["block"] = "1024";
+    ui.run.params["block"] = ParamValue::Number(1024);
     Open("split/vector-loads-block-compaction");  // at most 512 threads: its default is shown
-    EXPECT_EQ(ui.run.params["block"], "256");
-    EXPECT_EQ(ui.run.params["size"], std::to_string(8u << 20)) << "the size is kept";
+    EXPECT_EQ(ui.run.params["block"], ParamValue::Number(256));
+    EXPECT_EQ(ui.run.params["size"], ParamValue::Number(8u << 20)) << "the size is kept";
     // Threads set on the OpenMP split are those of the CPU sum, a chapter later.
     Open("split/openmp");
-    ui.run.params["threads"] = "3";
+    ui.run.params["threads"] = ParamValue::Number(3);
     Open("reduce/cpu-sum");
-    EXPECT_EQ(ui.run.params["threads"], "3");
-    EXPECT_EQ(ui.run.params["size"], std::to_string(8u << 20)) << "a whole number of floats";
+    EXPECT_EQ(ui.run.params["threads"], ParamValue::Number(3));
+    EXPECT_EQ(ui.run.params["size"], ParamValue::Number(8u << 20)) << "a whole number of floats";
     sent.clear();
     Click("run");
     ASSERT_EQ(Runs().size(), 1u);
     EXPECT_EQ(Runs()[0]["params"], Json({{"threads", 3}, {"size", 8u << 20}, {"data", "random"}}));
     // A value a lesson does not accept is never sent: the lesson's default goes instead.
-    ui.run.params["data"] = "dense";  // a data kind of the split chapter only
+    ui.run.params["data"] = ParamValue::Choice("dense");  // a data kind of the split chapter only
     sent.clear();
     Click("run");
     ASSERT_EQ(Runs().size(), 1u);
@@ -234,13 +234,14 @@ TEST_F(AppLogicMadeUpChapter, ControlsRequestsChartAndTableComeFromItsParameters
     EXPECT_EQ(probe.step_bars[0].value, 50.0) << "the new run, at m = 16";
 
     // Another tile: the previous result no longer matches the page.
-    ui.run.params["shape"] = "128x128";
+    ui.run.params["shape"] = ParamValue::Choice("128x128");
     Frames(2);
     EXPECT_EQ(probe.step_bars[0].value, 0.0);
     EXPECT_NE(probe.step_bars[0].tooltip.find("not measured at block 128, m 16, shape 128x128"),
               std::string::npos)
         << probe.step_bars[0].tooltip;
-    ui.run.params["shape"] = "256x256";  // not one of its tiles: the default is shown and sent
+    ui.run.params["shape"] =
+        ParamValue::Choice("256x256");  // not one of its tiles: the default is shown and sent
     sent.clear();
     Click("run");
     EXPECT_EQ(Runs().back()["params"]["shape"], "64x64");

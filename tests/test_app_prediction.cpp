@@ -13,8 +13,8 @@ TEST_F(AppLogic, ThePredictionIsComputedLiveFromTheWorkersCeilingsAndTheSettings
     controller->RestartWorker();
     Frames(3);
     Open("split/one-thread-per-pair");
-    ui.run.params["size"] = std::to_string(uint64_t(1) << 30);
-    ui.run.params["data"] = "none";
+    ui.run.params["size"] = ParamValue::Number(uint64_t(1) << 30);
+    ui.run.params["data"] = ParamValue::Choice("none");
     Frames(3);
     EXPECT_TRUE(probe.rects.count("prediction")) << "a GPU lesson's page has the box";
     const std::vector<std::string>& p = probe.prediction;
@@ -41,10 +41,10 @@ TEST_F(AppLogic, ThePredictionIsComputedLiveFromTheWorkersCeilingsAndTheSettings
     EXPECT_TRUE(Has(p, "Measured: not yet")) << Lines(p);
 
     // A smaller size changes the prediction at once, without running anything.
-    ui.run.params["size"] = std::to_string(uint64_t(1) << 20);
+    ui.run.params["size"] = ParamValue::Number(uint64_t(1) << 20);
     Frames(2);
     EXPECT_TRUE(Has(probe.prediction, "1 MiB read")) << Lines(probe.prediction);
-    ui.run.params["size"] = std::to_string(uint64_t(1) << 30);
+    ui.run.params["size"] = ParamValue::Number(uint64_t(1) << 30);
     Click("run");
     Frames(2);
     // The fake worker times 50 ms for the whole run: the bound is 19.52 + 0.341 + ~0 ms.
@@ -67,7 +67,7 @@ TEST_F(AppLogic, ThePredictionIsComputedLiveFromTheWorkersCeilingsAndTheSettings
 
 TEST_F(AppLogic, WithoutAGpuThePredictionUsesTheRecordedCeilingLabelledAsSuch) {
     Open("reduce/v0-interleaved-global");
-    ui.run.params["size"] = std::to_string(uint64_t(1) << 30);
+    ui.run.params["size"] = ParamValue::Number(uint64_t(1) << 30);
     Frames(3);
     const RunResult* recorded =
         ShownResult(*controller, registry, Named("reduce/v0-interleaved-global"), ui.run);
@@ -99,7 +99,7 @@ TEST_F(AppLogic, WithoutAGpuThePredictionUsesTheRecordedCeilingLabelledAsSuch) {
 // which peak it is; cuBLAS SGEMM stays on the fp32 peak.
 TEST_F(AppLogic, WithoutAGpuTheTensorCoreStepsArePredictedFromTheRecordedTf32Ceiling) {
     SelectLesson(ui, registry, "gemm/cublas-tf32");
-    for (const char* d : {"m", "n", "k"}) ui.run.params[d] = "4096";
+    for (const char* d : {"m", "n", "k"}) ui.run.params[d] = ParamValue::Number(4096);
     Frames(3);
     const RunResult* tf32_run =
         ShownResult(*controller, registry, Named("gemm/cublas-tf32"), ui.run);
@@ -124,7 +124,7 @@ TEST_F(AppLogic, WithoutAGpuTheTensorCoreStepsArePredictedFromTheRecordedTf32Cei
 TEST_F(AppLogic, TheChapterSummaryHasEveryStepWithSpeedupsAndTheSeedFigures) {
     ImGui::GetIO().DisplaySize = ImVec2(1500, 2400);  // the summary below the charts is in view
     Open("reduce/v0-interleaved-global");
-    ui.run.params["size"] = std::to_string(uint64_t(1) << 30);
+    ui.run.params["size"] = ParamValue::Number(uint64_t(1) << 30);
     Key(kKeyC);  // the CPU sum runs live (50 ms in the fake worker); the GPU steps are recorded
     Frames(3);
     const Chapter& chapter = *registry.FindChapter("reduce");

@@ -104,7 +104,7 @@ TEST(AppWorker, ClosingDuringASizeSweepEndsTheRealWorkerAtOnce) {
     const Lesson& three = LessonNamed("split/openmp");
     ASSERT_TRUE(WaitFor(*c, [&] { return c->Mode(three) == LessonMode::kLive; }));
     RunSettings settings;
-    settings.params = {{"size", std::to_string(32 << 20)}, {"threads", "2"}};
+    settings.params = {{"size", ParamValue::Number(32 << 20)}, {"threads", ParamValue::Number(2)}};
     c->SweepSizes(three, settings);
     // Both sweeps (this lesson and the previous one, 16 sizes each) take many seconds; close during
     // the first.
@@ -223,7 +223,7 @@ TEST(AppWorker, CrashMidRunIsReportedRestartedAndResultsKept) {
     const Lesson& three = LessonNamed("split/openmp");
     ASSERT_TRUE(WaitFor(c, [&] { return c.Mode(three) == LessonMode::kLive; }));
     RunSettings settings;
-    settings.params["size"] = "1024";
+    settings.params["size"] = ParamValue::Number(1024);
     c.RunWithPrevious(three, settings);
     ASSERT_TRUE(WaitFor(c, [&] { return c.restarts() == 1; }))
         << "the worker died and was restarted";
@@ -321,7 +321,7 @@ TEST(AppWorker, RealWorkerRunsTheOpenMpLesson) {
     ASSERT_TRUE(
         WaitFor(c, [&] { return c.Mode(three) == LessonMode::kLive && c.devices().reported; }));
     RunSettings settings;
-    settings.params = {{"size", std::to_string(1 << 20)}, {"threads", "2"}};
+    settings.params = {{"size", ParamValue::Number(1 << 20)}, {"threads", ParamValue::Number(2)}};
     c.RunWithPrevious(three, settings);
     ASSERT_TRUE(WaitFor(c, [&] { return !c.Busy(); }));
     const ParamValues values = ChapterValues(Catalog().ChapterOf(three), settings);

@@ -83,79 +83,113 @@ ParamValues Without(const ParamValues& values, const std::string& name) {
     return out;
 }
 
-}  // namespace
-
-void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
-    const Chapter& chapter = reg.ChapterOf(lesson);
-    const ParamValues values = ChapterValues(chapter, ui.run);
-    // Each lesson's bar is its result at every one of its parameters as this page runs it
-    // (block size, ablation toggles, the chapter's size and data): a run with a toggle switched
-    // is drawn only when the page has it switched too. A recorded result appears at the values
-    // it was recorded with.
-    const std::vector<const Lesson*> lessons = reg.LessonsOf(chapter);
-    std::vector<const RunResult*> shown(lessons.size(), nullptr);
+// The chapter's lessons and the result each one's bar shows (null where there is none).
+struct StepResults {
+    std::vector<const Lesson*> lessons;
+    std::vector<const RunResult*> shown;
     const RunResult* any_recorded = nullptr;  // shown here
     const RunResult* other_values = nullptr;  // recorded with other values
     std::string unit;                         // the rate's unit: the current lesson's first
-    for (size_t i = 0; i < lessons.size(); ++i) {
-        const Lesson* l = lessons[i];
-        const RunResult* r = ShownResult(c, reg, *l, ui.run, &other_values);
-        if (!r) continue;
-        shown[i] = r;
-        if (r->recorded) any_recorded = r;
-        if (unit.empty() || l->number == lesson.number) unit = r->RateUnit();
-    }
-    if (unit.empty()) unit = "GB/s";
+};
 
+// Each lesson's bar is its result at every one of its parameters as this page runs it (block
+// size, ablation toggles, the chapter's size and data): a run with a toggle switched is drawn
+// only when the page has it switched too. A recorded result appears at the values it was
+// recorded with.
+StepResults GatherStepResults(const UiState& ui, const Controller& c, const Registry& reg,
+                              const Chapter& chapter, const Lesson& lesson) {
+    StepResults s;
+    s.lessons = reg.LessonsOf(chapter);
+    s.shown.assign(s.lessons.size(), nullptr);
+    for (size_t i = 0; i < s.lessons.size(); ++i) {
+        const Lesson* l = s.lessons[i];
+        const RunResult* r = ShownResult(c, reg, *l, ui.run, &s.other_values);
+        if (!r) continue;
+        s.shown[i] = r;
+        if (r->recorded) s.any_recorded = r;
+        if (s.unit.empty() || l->number == lesson.number) s.unit = r->RateUnit();
+    }
+    if (s.unit.empty()) s.unit = "GB/s";
+    return s;
+}
+
+// The bar's value and whiskers, in ms or in `unit`.
+void SetBarValues(const UiState& ui, const RunResult& r, const std::string& unit, chart::Bar* b) {
+    if (ui.rate_axis) {
+        // Whiskers: the rate at the slowest and the fastest sample.
+        b->value = RateIn(r, unit);
+        if (r.min_ms > 0 && r.max_ms > 0) {
+            b->lo = b->value * r.median_ms / r.max_ms;
+            b->hi = b->value * r.median_ms / r.min_ms;
+        }
+    } else {
+        b->value = r.median_ms;
+        b->lo = r.min_ms;
+        b->hi = r.max_ms;
+    }
+}
+
+// The tooltip of a lesson with no bar: recorded only at other values, or not measured yet.
+std::string MissingBarTooltip(const UiState& ui, const Controller& c, const Chapter& chapter,
+                              const Lesson& l, const RunResult* other_values) {
+    if (c.Mode(l) == LessonMode::kRecorded && other_values)
+        return Fmt(
+            Tr(ui, kRecordedAtOnly), l.label.c_str(),
+            DescribeParams(chapter.params, other_values->params, ui.settings.language).c_str());
+    return Fmt(
+        Tr(ui, kNotMeasuredYet), l.label.c_str(),
+        DescribeParams(l.params, ResolveParams(l.params, ui.run), ui.settings.language).c_str());
+}
+
+// Annotates the current lesson's bar with its speedup over the previous lesson, when both
+// results are verified.
+void AnnotateSpeedup(const UiState& ui, const Registry& reg, const Lesson& lesson,
+                     const RunResult* current, const RunResult* previous,
+                     std::vector<chart::Bar>* bars) {
+    const Lesson* previous_lesson = lesson.previous ? reg.FindLesson(lesson.previous) : nullptr;
+    if (!current || !previous || !previous_lesson || !current->verified || !previous->verified)
+        return;
+    const double speedup = previous->median_ms / current->median_ms;
+    const std::string text =
+        Fmt(Tr(ui, speedup >= 1 ? kFaster : kSlower), speedup >= 1 ? speedup : 1 / speedup,
+            previous_lesson->label.c_str());
+    for (chart::Bar& b : *bars)
+        if (b.highlight) b.annotation = text;
+}
+
+// One bar per lesson of the chapter: the current lesson's highlighted (and annotated with its
+// speedup), the previous one's in its own color.
+std::vector<chart::Bar> StepBars(const UiState& ui, const Controller& c, const Registry& reg,
+                                 const Chapter& chapter, const Lesson& lesson,
+                                 const StepResults& steps) {
     std::vector<chart::Bar> bars;
     const RunResult *current = nullptr, *previous = nullptr;
-    for (size_t i = 0; i < lessons.size(); ++i) {
-        const Lesson* l = lessons[i];
+    for (size_t i = 0; i < steps.lessons.size(); ++i) {
+        const Lesson* l = steps.lessons[i];
         chart::Bar b;
         b.label = l->label;
         b.highlight = l->number == lesson.number;
         b.color = b.highlight                    ? kCurrentColor
                   : l->number == lesson.previous ? kPreviousColor
                                                  : kOtherColor;
-        if (const RunResult* r = shown[i]) {
+        if (const RunResult* r = steps.shown[i]) {
             if (b.highlight) current = r;
             if (l->number == lesson.previous) previous = r;
-            if (ui.rate_axis) {
-                // Whiskers: the rate at the slowest and the fastest sample.
-                b.value = RateIn(*r, unit);
-                if (r->min_ms > 0 && r->max_ms > 0) {
-                    b.lo = b.value * r->median_ms / r->max_ms;
-                    b.hi = b.value * r->median_ms / r->min_ms;
-                }
-            } else {
-                b.value = r->median_ms;
-                b.lo = r->min_ms;
-                b.hi = r->max_ms;
-            }
+            SetBarValues(ui, *r, steps.unit, &b);
             b.invalid = !r->verified;
             b.hatched = r->recorded;
             b.tooltip = ResultTooltip(ui, reg, *r);
-        } else if (c.Mode(*l) == LessonMode::kRecorded && other_values) {
-            b.tooltip = Fmt(
-                Tr(ui, kRecordedAtOnly), l->label.c_str(),
-                DescribeParams(chapter.params, other_values->params, ui.settings.language).c_str());
         } else {
-            b.tooltip = Fmt(
-                Tr(ui, kNotMeasuredYet), l->label.c_str(),
-                DescribeParams(l->params, ResolveParams(l->params, ui.run), ui.settings.language)
-                    .c_str());
+            b.tooltip = MissingBarTooltip(ui, c, chapter, *l, steps.other_values);
         }
         bars.push_back(b);
     }
-    const Lesson* previous_lesson = lesson.previous ? reg.FindLesson(lesson.previous) : nullptr;
-    if (current && previous && previous_lesson && current->verified && previous->verified) {
-        const double speedup = previous->median_ms / current->median_ms;
-        const std::string text =
-            Fmt(Tr(ui, speedup >= 1 ? kFaster : kSlower), speedup >= 1 ? speedup : 1 / speedup,
-                previous_lesson->label.c_str());
-        for (chart::Bar& b : bars)
-            if (b.highlight) b.annotation = text;
-    }
+    AnnotateSpeedup(ui, reg, lesson, current, previous, &bars);
+    return bars;
+}
+
+// Draws the bar chart itself, in ms or in the rate the results are judged by.
+void DrawStepBars(UiState& ui, const std::vector<chart::Bar>& bars, const std::string& unit) {
     if (ui.probe) ui.probe->step_bars = bars;
     const std::string axis =
         ui.rate_axis ? Fmt(Tr(ui, kAxisRate), unit.c_str()) : std::string(Tr(ui, kAxisMs));
@@ -167,37 +201,47 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
     o.wrong_text = Tr(ui, kWrongResult);
     chart::BarChart("steps", bars, o);
     Remember(ui, "step_chart");
-    if (any_recorded) {
-        // Every GPU the hatched bars were recorded on ("2x NVIDIA H200" for a two-GPU result).
-        std::vector<std::string> on;
-        for (const RunResult* r : shown) {
-            if (!r || !r->recorded || r->devices.empty()) continue;
-            std::string name = r->Device();
-            if (r->devices.size() > 1) name = std::to_string(r->devices.size()) + "x " + name;
-            if (std::find(on.begin(), on.end(), name) == on.end()) on.push_back(name);
-        }
-        std::string devices;
-        for (const std::string& name : on) devices += (devices.empty() ? "" : " / ") + name;
-        ImGui::TextDisabled(
-            Tr(ui, kHatched), devices.c_str(),
-            DescribeParams(chapter.params, any_recorded->params, ui.settings.language).c_str(),
-            any_recorded->timestamp.substr(0, 10).c_str());
+}
+
+// The note under hatched bars: every GPU they were recorded on ("2x NVIDIA H200" for a two-GPU
+// result), at which values and when.
+void DrawHatchedNote(const UiState& ui, const Chapter& chapter, const StepResults& steps) {
+    if (!steps.any_recorded) return;
+    std::vector<std::string> on;
+    for (const RunResult* r : steps.shown) {
+        if (!r || !r->recorded || r->devices.empty()) continue;
+        std::string name = r->Device();
+        if (r->devices.size() > 1) name = std::to_string(r->devices.size()) + "x " + name;
+        if (std::find(on.begin(), on.end(), name) == on.end()) on.push_back(name);
     }
-    if (other_values) {
-        const std::string at =
-            DescribeParams(chapter.params, other_values->params, ui.settings.language);
-        ImGui::TextDisabled(Tr(ui, kRecordedOn), other_values->Device().c_str(), at.c_str());
-        const std::string label = Fmt(Tr(ui, kCompareAt), at.c_str());
-        if (ImGui::SmallButton(label.c_str())) {
-            for (const ParamSpec& spec : chapter.params)
-                if (const ParamValue* v = other_values->params.Find(spec.name))
-                    SetParam(&ui.run, spec.name, *v);
-            Changed(ui);
-        }
-        Remember(ui, "compare_recorded");
+    std::string devices;
+    for (const std::string& name : on) devices += (devices.empty() ? "" : " / ") + name;
+    ImGui::TextDisabled(
+        Tr(ui, kHatched), devices.c_str(),
+        DescribeParams(chapter.params, steps.any_recorded->params, ui.settings.language).c_str(),
+        steps.any_recorded->timestamp.substr(0, 10).c_str());
+}
+
+// The note on a recording made at other values, with a button that switches the page to them.
+void DrawOtherValuesNote(UiState& ui, const Chapter& chapter, const RunResult* other_values) {
+    if (!other_values) return;
+    const std::string at =
+        DescribeParams(chapter.params, other_values->params, ui.settings.language);
+    ImGui::TextDisabled(Tr(ui, kRecordedOn), other_values->Device().c_str(), at.c_str());
+    const std::string label = Fmt(Tr(ui, kCompareAt), at.c_str());
+    if (ImGui::SmallButton(label.c_str())) {
+        for (const ParamSpec& spec : chapter.params)
+            if (const ParamValue* v = other_values->params.Find(spec.name))
+                SetParam(&ui.run, spec.name, *v);
+        Changed(ui);
     }
-    // A lesson on several GPUs: the results recorded with more GPUs than this machine ran,
-    // beside the live bars (a one-GPU machine runs these lessons with one GPU).
+    Remember(ui, "compare_recorded");
+}
+
+// A lesson on several GPUs: the results recorded with more GPUs than this machine ran, beside
+// the live bars (a one-GPU machine runs these lessons with one GPU).
+void DrawMultiGpuRecordings(const UiState& ui, const Controller& c, const Chapter& chapter,
+                            const Lesson& lesson) {
     const ParamSpec* gpu_count = GpuCountParam(lesson);
     if (!gpu_count) return;
     std::map<uint64_t, const RunResult*> by_gpus;  // the newest recorded one per GPU count
@@ -214,6 +258,17 @@ void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const 
                       r->RateUnit(), DescribeParams(chapter.params, r->params).c_str())
                       .c_str());
     }
+}
+
+}  // namespace
+
+void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
+    const Chapter& chapter = reg.ChapterOf(lesson);
+    const StepResults steps = GatherStepResults(ui, c, reg, chapter, lesson);
+    DrawStepBars(ui, StepBars(ui, c, reg, chapter, lesson, steps), steps.unit);
+    DrawHatchedNote(ui, chapter, steps);
+    DrawOtherValuesNote(ui, chapter, steps.other_values);
+    DrawMultiGpuRecordings(ui, c, chapter, lesson);
 }
 
 namespace {

@@ -11,18 +11,6 @@
 namespace lessons::app {
 namespace {
 
-// A whole number written in decimal, or with a unit ("64MiB"); nullopt when neither.
-std::optional<uint64_t> NumberOf(const ParamSpec& spec, const std::string& text) {
-    uint64_t n = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), n);
-    if (error == std::errc() && end == text.data() + text.size()) return n;
-    try {
-        return spec.type == ParamType::kBytes ? ParseSize(text) : ParseCount(text);
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
-}
-
 uint64_t FloorPowerOfTwo(uint64_t v) {
     uint64_t p = 1;
     while (p <= v / 2) p *= 2;
@@ -31,35 +19,17 @@ uint64_t FloorPowerOfTwo(uint64_t v) {
 
 }  // namespace
 
-std::string ParamText(const ParamValue& value) {
-    return value.choice.empty() ? std::to_string(value.number) : value.choice;
-}
-
 void SetParam(RunSettings* settings, const std::string& name, const ParamValue& value) {
-    settings->params[name] = ParamText(value);
+    settings->params[name] = value;
 }
 
 ParamValue ResolveParam(const ParamSpec& spec, const RunSettings& settings) {
     auto it = settings.params.find(spec.name);
-    if (it == settings.params.end()) return spec.Default();
-    if (spec.type == ParamType::kChoice) {
-        const ParamValue v = ParamValue::Choice(it->second);
-        return spec.Reject(v).empty() ? v : spec.Default();
-    }
-    const std::optional<uint64_t> n = NumberOf(spec, it->second);
-    if (!n) return spec.Default();
-    if (spec.Reject(ParamValue::Number(*n)).empty()) return ParamValue::Number(*n);
-    if (spec.step > 1) {
-        const ParamValue whole = ParamValue::Number(*n / spec.step * spec.step);
-        if (spec.Reject(whole).empty()) return whole;
-    }
-    return spec.Default();
+    return it == settings.params.end() ? spec.Default() : spec.Fit(it->second);
 }
 
 ParamValues ResolveParams(const std::vector<ParamSpec>& specs, const RunSettings& settings) {
-    ParamValues out;
-    for (const ParamSpec& spec : specs) out.Set(spec.name, ResolveParam(spec, settings));
-    return out;
+    return lessons::ResolveParams(specs, settings.params, Unaccepted::kFit);
 }
 
 ParamValues ChapterValues(const Chapter& chapter, const RunSettings& settings) {

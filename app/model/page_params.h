@@ -17,17 +17,17 @@ namespace lessons::app {
 
 // The settings a run is made with (the lesson page's controls).
 struct RunSettings {
-    // By parameter name, as text: numbers in decimal ("256", "67108864"), choices by name.
-    std::map<std::string, std::string> params;
+    // By parameter name, typed: kept across lessons, so a lesson whose parameter of that name
+    // takes another range fits the value to it (ParamSpec::Fit).
+    std::map<std::string, ParamValue> params;
     bool cold_l2 = false;
 };
 
-// The text a value is kept as.
-std::string ParamText(const ParamValue& value);
 void SetParam(RunSettings* settings, const std::string& name, const ParamValue& value);
 
-// The value of `spec` on this page: the kept text when the parameter accepts it (a number
-// that is not a whole number of elements is rounded down to one), else its default.
+// The value of `spec` on this page: the kept value when the parameter accepts it (a number that
+// is not a whole multiple of its step is rounded down to one), else its default; the engine's
+// one resolution (lessons::ResolveParams, Unaccepted::kFit).
 ParamValue ResolveParam(const ParamSpec& spec, const RunSettings& settings);
 ParamValues ResolveParams(const std::vector<ParamSpec>& specs, const RunSettings& settings);
 // The chapter's own parameters (size, data, ...): what results are matched by.
