@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "runner.h"
+#include "session.h"
 
 namespace lessons::cli {
 

@@ -121,7 +121,7 @@ ParamSpec BlockParam(uint64_t min, uint64_t max, uint64_t default_block, bool po
                      std::string why = {});
 ParamSpec ThreadsParam();
 // The number of GPUs a multi-GPU lesson uses: 1 to kMaxGpus here, and no more than the GPUs
-// present when it runs (the runner checks; DevicesFor in runner.h). Default 1, so that every
+// present when it runs (the session checks; DevicesFor in session.h). Default 1, so that every
 // lesson runs on a one-GPU machine; `--set gpus=2` uses two.
 constexpr uint64_t kMaxGpus = 16;
 ParamSpec GpusParam();

@@ -7,7 +7,7 @@
 #include <iosfwd>
 
 #include "registry.h"
-#include "runner.h"
+#include "session.h"
 
 namespace lessons {
 

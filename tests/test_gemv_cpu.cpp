@@ -11,7 +11,7 @@
 #include "gemv/gemv_cpu.h"
 #include "gemv_chapter.h"
 #include "lesson.h"
-#include "runner.h"
+#include "session.h"
 
 using namespace lessons;
 using namespace lessons::gemv;

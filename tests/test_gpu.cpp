@@ -20,8 +20,8 @@
 #include "cli_path.h"
 #include "device.h"
 #include "errors.h"
-#include "runner.h"
 #include "serve.h"
+#include "session.h"
 #include "shares.h"
 #include "split_cases.h"
 

@@ -12,7 +12,7 @@
 #include "basics/basics_choices.h"
 #include "catalog.h"
 #include "device.h"
-#include "runner.h"
+#include "session.h"
 
 using namespace lessons;
 using namespace lessons::basics;

@@ -14,7 +14,7 @@
 #include "catalog.h"
 #include "device.h"
 #include "errors.h"
-#include "runner.h"
+#include "session.h"
 
 using namespace lessons;
 

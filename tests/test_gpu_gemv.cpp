@@ -11,7 +11,7 @@
 #include "catalog.h"
 #include "device.h"
 #include "errors.h"
-#include "runner.h"
+#include "session.h"
 
 using namespace lessons;
 

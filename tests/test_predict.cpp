@@ -7,7 +7,7 @@
 
 #include "catalog.h"
 #include "predict.h"
-#include "runner.h"
+#include "session.h"
 
 using namespace lessons;
 

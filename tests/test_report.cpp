@@ -6,7 +6,7 @@
 #include "errors.h"
 #include "report.h"
 #include "resources.h"
-#include "runner.h"
+#include "session.h"
 
 using namespace lessons;
 using json = nlohmann::ordered_json;

@@ -1,4 +1,4 @@
-#include "runner.h"
+#include "session.h"
 
 #include <algorithm>
 #include <chrono>

@@ -9,7 +9,7 @@
 #include "catalog.h"
 #include "device.h"
 #include "errors.h"
-#include "runner.h"
+#include "session.h"
 
 using namespace lessons;
 
@@ -33,7 +33,7 @@ std::string TempPath(const std::string& name) {
 
 }  // namespace
 
-TEST(Runner, EveryCpuLessonVerifiesAtEdgeSizes) {
+TEST(Session, EveryCpuLessonVerifiesAtEdgeSizes) {
     Session session(Catalog());
     // Element counts (bytes for split lines, floats for reduction).
     const uint64_t counts[] = {0, 1, 2, 3, 31, 32, 33, 255, 257, 1023, 1025, 65521, 65537, 1000003};
@@ -62,7 +62,7 @@ TEST(Runner, EveryCpuLessonVerifiesAtEdgeSizes) {
     }
 }
 
-TEST(Runner, ReportsTimingStatistics) {
+TEST(Session, ReportsTimingStatistics) {
     Session session(Catalog());
     RunOptions o = Quick(1 << 20);
     o.reps = 7;
@@ -86,7 +86,7 @@ TEST(Runner, ReportsTimingStatistics) {
     EXPECT_FALSE(r.pct_of_ceiling.has_value()) << "CPU steps have no GPU ceiling";
 }
 
-TEST(Runner, AutomaticRepetitionsAreBounded) {
+TEST(Session, AutomaticRepetitionsAreBounded) {
     Session session(Catalog());
     RunOptions o;
     o.Set("size", "4096");
@@ -96,7 +96,7 @@ TEST(Runner, AutomaticRepetitionsAreBounded) {
     EXPECT_LE(r.reps, kMaxReps);
 }
 
-TEST(Runner, InputFileAndOffsetsOut) {
+TEST(Session, InputFileAndOffsetsOut) {
     const std::string input = TempPath("input.txt");
     const std::string output = TempPath("offsets.txt");
     {
@@ -122,14 +122,14 @@ TEST(Runner, InputFileAndOffsetsOut) {
     std::remove(output.c_str());
 }
 
-TEST(Runner, MissingInputFileIsAUsageError) {
+TEST(Session, MissingInputFileIsAUsageError) {
     Session session(Catalog());
     RunOptions o = Quick(0);
     o.input_file = "/nonexistent/file.txt";
     EXPECT_THROW(session.Run(*Catalog().FindLesson("1"), o), UsageError);
 }
 
-TEST(Runner, TooLargeForHostMemoryIsAClearUsageError) {
+TEST(Session, TooLargeForHostMemoryIsAClearUsageError) {
     Session session(Catalog());
     try {
         session.Run(*Catalog().FindLesson("1"), Quick(uint64_t(1) << 44));  // 16 TiB
@@ -143,7 +143,7 @@ TEST(Runner, TooLargeForHostMemoryIsAClearUsageError) {
     EXPECT_TRUE(session.Run(*Catalog().FindLesson("1"), Quick(100)).verified);
 }
 
-TEST(Runner, DataKindAndElementSizeAreCheckedPerChapter) {
+TEST(Session, DataKindAndElementSizeAreCheckedPerChapter) {
     Session session(Catalog());
     try {
         session.Run(*Catalog().FindLesson("1"), Quick(100, "ones"));
@@ -163,7 +163,7 @@ TEST(Runner, DataKindAndElementSizeAreCheckedPerChapter) {
     EXPECT_THROW(session.Run(*Catalog().FindLesson("19"), Quick(100, "dense")), UsageError);
 }
 
-TEST(Runner, ReductionReportsItsValueAndTheReference) {
+TEST(Session, ReductionReportsItsValueAndTheReference) {
     Session session(Catalog());
     RunOptions o = Quick(4 * 1000003, "ones");
     o.Set("threads", "3");
@@ -177,14 +177,14 @@ TEST(Runner, ReductionReportsItsValueAndTheReference) {
     EXPECT_FALSE(r.Value("found").has_value());
 }
 
-TEST(Runner, ThreadCountOutOfRange) {
+TEST(Session, ThreadCountOutOfRange) {
     const Lesson& openmp = *Catalog().FindLesson("3");
     for (const char* bad : {"0", "5000", "-1", "many", ""})
         EXPECT_THROW(ResolveParams(openmp, {{"threads", bad}}), UsageError) << bad;
     EXPECT_EQ(ResolveParams(openmp, {{"threads", "5"}}).Number("threads"), 5u);
 }
 
-TEST(Runner, BlockSizeValidationNamesTheRange) {
+TEST(Session, BlockSizeValidationNamesTheRange) {
     const Lesson& gpu = *Catalog().FindLesson("4");
     for (const char* bad : {"0", "16", "100", "2048"}) {
         try {
@@ -203,7 +203,7 @@ TEST(Runner, BlockSizeValidationNamesTheRange) {
     EXPECT_EQ(ResolveParams(gpu, {}).Number("size"), uint64_t(64) << 20) << "the chapter's";
 }
 
-TEST(Runner, AblationTogglesDefaultToTheLessonAsWritten) {
+TEST(Session, AblationTogglesDefaultToTheLessonAsWritten) {
     const Lesson& v5 = *Catalog().FindLesson("25");
     const ParamValues defaults = ResolveParams(v5, {});
     EXPECT_EQ(defaults.Choice("loads"), "float4");
@@ -245,7 +245,7 @@ TEST(Runner, AblationTogglesDefaultToTheLessonAsWritten) {
     }
 }
 
-TEST(Runner, UnknownParametersAreNamedOrIgnored) {
+TEST(Session, UnknownParametersAreNamedOrIgnored) {
     const Lesson& cpu = *Catalog().FindLesson("1");
     try {
         ResolveParams(cpu, {{"block", "256"}});
@@ -267,7 +267,7 @@ TEST(Runner, UnknownParametersAreNamedOrIgnored) {
     EXPECT_TRUE(session.Run(cpu, o).verified);
 }
 
-TEST(Runner, GpuLessonWithoutGpuIsUnavailable) {
+TEST(Session, GpuLessonWithoutGpuIsUnavailable) {
     if (GetDevices().available()) GTEST_SKIP() << "a GPU is present; test_gpu covers it";
     Session session(Catalog());
     const Lesson& gpu = *Catalog().FindLesson("4");
@@ -275,7 +275,7 @@ TEST(Runner, GpuLessonWithoutGpuIsUnavailable) {
     EXPECT_THROW(session.Run(gpu, Quick(100)), UnavailableError);
 }
 
-TEST(Runner, CancelStopsARun) {
+TEST(Session, CancelStopsARun) {
     Session session(Catalog());
     std::atomic<bool> cancel{true};
     RunControl control;
@@ -313,7 +313,7 @@ public:
 
 }  // namespace
 
-TEST(Runner, WrongAnswerIsAResultNotAnException) {
+TEST(Session, WrongAnswerIsAResultNotAnException) {
     Registry r;
     Chapter c;
     c.number = 1;

@@ -1,5 +1,5 @@
-// Runs a lesson: resolve and validate its parameters, set up, check the output against the
-// reference, then time it.
+// A session runs lessons (its timing loop): resolve and validate a lesson's parameters, set
+// up its step (its StepRunner), check the output against the reference, then time it.
 #pragma once
 
 #include <atomic>
