@@ -19,6 +19,8 @@
 
 namespace lessons {
 
+// Where a step runs. (How a GPU step runs is its step's declaration, StepDecl in step.h: a
+// chapter's struct such as gemm::Tiled, implemented by the chapter's harness.)
 enum class StepKind { kCpu, kGpu };
 const char* ToString(StepKind kind);
 
