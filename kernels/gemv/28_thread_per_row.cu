@@ -1,4 +1,4 @@
-// Lesson 28: one thread per row, the first program anyone writes.
+// One thread per row, the first program anyone writes.
 // Thread i walks row i alone and adds a[i][j] * x[j] in a register. Simple, but the 32 threads
 // of a warp read 32 different rows, n floats apart: every load instruction touches 32 separate
 // memory sectors, and only m threads exist, too few to fill the GPU when m is small.

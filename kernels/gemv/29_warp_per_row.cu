@@ -1,4 +1,4 @@
-// Lesson 29: one warp per row, added up with warp shuffles (the seed's GEMV).
+// One warp per row, added up with warp shuffles (the seed's GEMV).
 // The 32 lanes of a warp read 32 neighbouring floats of the same row, one 128-byte line per
 // load instruction instead of 32 scattered sectors, and there are 32 times as many threads to
 // hide the latency. Each lane holds a partial sum; five __shfl_down_sync steps add them.

@@ -1,11 +1,11 @@
-// Lesson 30: 16-byte loads, and as many lanes per row as the row has work for (seed 004).
+// 16-byte loads, and as many lanes per row as the row has work for (seed 004).
 // Each lane loads float4s, four of them before it adds any: a quarter of the load instructions
 // and 64 bytes in flight per lane instead of 4. A row shares G lanes: down to 1 when a row is
 // four floats or less, so short rows no longer leave most of a warp idle; 32 for rows of up to
 // four float4s per thread of the block; and the whole block when the row is longer than that,
 // so the loads in flight at any moment come from a few long stretches of A rather than from a
-// different row per warp (measured on the H100 at 8192 x 8192: 2971 GB/s with 512 threads per
-// row against 2730-2799 with one warp per row: the same bytes, read in another order).
+// different row per warp (the same bytes, read in another order; the lesson text has the
+// measurement).
 // Rows whose start is not 16-byte aligned (n not a multiple of 4) add their first 0-3 floats
 // one by one, then go on with float4s; the last 0-3 floats of a row are added one by one.
 #include "gemv_gpu.cuh"

@@ -1,4 +1,4 @@
-// Lesson 31: cublasSgemv, the library. cuBLAS stores matrices column-major: our row-major
+// cublasSgemv, the library. cuBLAS stores matrices column-major: our row-major
 // m × n matrix A is, read column-major, the n × m matrix A^T with leading dimension n. So
 // y = A·x is asked for as "transpose that n × m matrix": CUBLAS_OP_T, rows n, columns m,
 // lda n. cuBLAS picks its own kernel and launch for the shape and the GPU.

@@ -19,12 +19,12 @@ struct GemvKernel {
                           cudaStream_t stream);
 };
 
-// Lesson 30's group: the lanes that share one row of n floats in blocks of `block` threads (a
-// power of two from 1 to 32, or the whole block, when it is a power of two and the row has at
-// least 4 float4s per thread).
+// The vectorized step's group: the lanes that share one row of n floats in blocks of `block`
+// threads (a power of two from 1 to 32, or the whole block, when it is a power of two and the row
+// has at least 4 float4s per thread).
 int Gemv30LanesPerRow(int n, int block);
 
-// Lesson 31: cublasSgemv. Every call returns "" on success, else what failed.
+// The cuBLAS step: cublasSgemv. Every call returns "" on success, else what failed.
 // Empty when this build has cuBLAS, else why not.
 std::string Gemv31Unavailable();
 // A cuBLAS handle bound to `stream`, in *handle.

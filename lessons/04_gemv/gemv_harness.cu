@@ -61,7 +61,7 @@ protected:
     cuda::Event m_start, m_stop;
 };
 
-// Lessons 28-30: a kernel of our own.
+// The steps with a kernel of their own.
 class KernelStep : public GpuGemvBase {
 public:
     KernelStep(const Workload& w, const GemvKernel& kernel, int block)
@@ -79,7 +79,7 @@ private:
     int m_block;
 };
 
-// Lesson 31: cuBLAS.
+// The cuBLAS step.
 class CublasStep : public GpuGemvBase {
 public:
     explicit CublasStep(const Workload& w) : GpuGemvBase(w) {
