@@ -67,6 +67,11 @@ const ParamSpec* Lesson::FindParam(std::string_view name) const {
     return nullptr;
 }
 
+std::string Lesson::Name() const {
+    return "lesson " + (label.empty() ? std::to_string(number) : label) + " (" +
+           (id.empty() ? "no id" : id) + ")";
+}
+
 std::string Lesson::OldId() const {
     if (was <= 0) return {};
     const size_t slash = id.find('/');

@@ -168,6 +168,8 @@ struct Lesson {
     std::vector<std::string> focus;
 
     const ParamSpec* FindParam(std::string_view name) const;
+    // "lesson 5.8 (gemm/double-buffering)": how messages name it.
+    std::string Name() const;
     // The id it had before chapters numbered their own lessons ("gemm/39-double-buffering"),
     // as recorded results and scripts of that time name it; empty when `was` is 0.
     std::string OldId() const;

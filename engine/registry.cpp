@@ -14,11 +14,6 @@ bool IsNumber(std::string_view s) {
            std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-std::string Name(const Lesson& l) {
-    return "lesson " + (l.label.empty() ? std::to_string(l.number) : l.label) + " (" +
-           (l.id.empty() ? "no id" : l.id) + ")";
-}
-
 }  // namespace
 
 void Registry::AddChapter(Chapter chapter) {
@@ -61,7 +56,7 @@ std::vector<std::string> Registry::Validate(bool require_runners) const {
     std::set<std::string> ids, labels;
     std::set<int> old_numbers;
     for (const Lesson& l : m_lessons) {
-        const std::string name = Name(l);
+        const std::string name = l.Name();
         if (l.number <= 0) problems.push_back(name + ": number must be positive");
         if (!by_number.emplace(l.number, &l).second)
             problems.push_back(name + ": number " + std::to_string(l.number) + " is used twice");
@@ -130,13 +125,13 @@ std::vector<std::string> Registry::Validate(bool require_runners) const {
         if (l.previous == 0) continue;
         auto it = by_number.find(l.previous);
         if (it == by_number.end())
-            problems.push_back(Name(l) + ": previous lesson " + std::to_string(l.previous) +
+            problems.push_back(l.Name() + ": previous lesson " + std::to_string(l.previous) +
                                " does not exist");
         else if (it->second->chapter != l.chapter)
-            problems.push_back(Name(l) + ": previous lesson " + std::to_string(l.previous) +
+            problems.push_back(l.Name() + ": previous lesson " + std::to_string(l.previous) +
                                " is in another chapter");
         else if (l.previous >= l.number)
-            problems.push_back(Name(l) + ": previous lesson " + std::to_string(l.previous) +
+            problems.push_back(l.Name() + ": previous lesson " + std::to_string(l.previous) +
                                " must come before it");
     }
     return problems;
@@ -171,7 +166,7 @@ const Chapter* Registry::FindChapter(std::string_view number_or_id) const {
 const Chapter& Registry::ChapterOf(const Lesson& lesson) const {
     for (const Chapter& c : m_chapters)
         if (c.id == lesson.chapter) return c;
-    throw UsageError(Name(lesson) + " names a chapter that does not exist: " + lesson.chapter);
+    throw UsageError(lesson.Name() + " names a chapter that does not exist: " + lesson.chapter);
 }
 
 std::vector<const Lesson*> Registry::LessonsOf(const Chapter& chapter) const {

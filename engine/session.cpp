@@ -272,9 +272,7 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     ParamValues params = ResolveParams(lesson, options.params, &unused);
     CheckOptions(chapter, options);
     const std::string why_not = Unavailable(lesson);
-    if (!why_not.empty())
-        throw UnavailableError("lesson " + lesson.label + " (" + lesson.id +
-                               ") cannot run here: " + why_not);
+    if (!why_not.empty()) throw UnavailableError(lesson.Name() + " cannot run here: " + why_not);
     const std::vector<int> devices = DevicesFor(lesson, params);
     const WorkloadSpec spec = MakeSpec(chapter, options, control, params);
 

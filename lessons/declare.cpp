@@ -36,8 +36,8 @@ void AddChapter(Registry& registry, Chapter chapter, const std::string& folder,
             if (it != by_slug.end())
                 l.previous = it->second;
             else
-                registry.AddProblem("lesson " + l.label + " (" + l.id + "): previous lesson '" +
-                                    row.previous + "' is no earlier row of its chapter");
+                registry.AddProblem(l.Name() + ": previous lesson '" + row.previous +
+                                    "' is no earlier row of its chapter");
         }
         l.source_path = row.source;
         l.source = EmbeddedFile(row.source);

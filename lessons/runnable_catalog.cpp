@@ -7,18 +7,6 @@
 #include "step_kinds.h"
 
 namespace lessons {
-namespace {
-
-struct Runnable {
-    Registry registry;
-    std::vector<std::string> problems;
-};
-
-std::string Name(const Lesson& l) {
-    return "lesson " + l.label + " (" + l.id + ")";
-}
-
-}  // namespace
 
 std::vector<std::string> AttachGpuRunners(Registry& registry,
                                           const std::vector<KernelFamily>& families) {
@@ -28,7 +16,7 @@ std::vector<std::string> AttachGpuRunners(Registry& registry,
         if (l.kind != StepKind::kGpu) continue;
         auto impl = StepKindImpls().find(l.step.type());
         if (impl == StepKindImpls().end()) {
-            problems.push_back(Name(l) + ": the GPU library implements no step kind '" +
+            problems.push_back(l.Name() + ": the GPU library implements no step kind '" +
                                l.step.type().name() + "'");
             continue;
         }
@@ -36,7 +24,7 @@ std::vector<std::string> AttachGpuRunners(Registry& registry,
         try {
             l.runner = impl->second(l.step.data(), StepSite{l, previous});
         } catch (const std::exception& e) {
-            problems.push_back(Name(l) + ": " + e.what());
+            problems.push_back(l.Name() + ": " + e.what());
         }
     }
     // A kernel file whose kernels no lesson launches is declared by no row.
@@ -52,6 +40,11 @@ std::vector<std::string> AttachGpuRunners(Registry& registry,
 }
 
 namespace {
+
+struct Runnable {
+    Registry registry;
+    std::vector<std::string> problems;
+};
 
 const Runnable& Get() {
     static const Runnable runnable = [] {

@@ -68,8 +68,8 @@ void RenderLessonLinks(Registry& registry) {
         for (const auto& [language, text] :
              {std::pair("English", &rendered[i].first), std::pair("Chinese", &rendered[i].second)})
             for (const std::string& link : text->broken)
-                problems.push_back("lesson " + l.label + " (" + l.id + "): its " + language +
-                                   " text links to " + link + ", which is no lesson or chapter");
+                problems.push_back(l.Name() + ": its " + language + " text links to " + link +
+                                   ", which is no lesson or chapter");
         l.text_en = std::move(rendered[i].first.text);
         l.text_zh = std::move(rendered[i].second.text);
     }
