@@ -5,6 +5,8 @@
 // CUDA-free.
 #pragma once
 
+#include <cstddef>
+#include <initializer_list>
 #include <string>
 
 namespace lessons::tc {
@@ -12,18 +14,102 @@ namespace lessons::tc {
 // One compiled configuration of a bf16 GEMM step. Fields a step does not use stay at their
 // defaults (and are then left out of its name).
 struct TcTile {
-    int threads = 0;              // per block
-    int bm = 0, bn = 0, bk = 0;   // the block's tile of C (BM × BN), k in steps of BK
-    int wm = 0, wn = 0;           // a warp's tile (the mma.sync steps); 0: warpgroup steps
-    int stages = 1;               // tiles of A and B in flight in shared memory
-    int consumers = 0;            // consumer warpgroups beside one producer (warp-specialised)
-    int cluster = 1;              // blocks per cluster sharing loads by TMA multicast
-    bool persistent = false;      // one block per SM walks the tiles
+    int threads = 0;             // per block
+    int bm = 0, bn = 0, bk = 0;  // the block's tile of C (BM × BN), k in steps of BK
+    int wm = 0, wn = 0;          // a warp's tile (the mma.sync steps); 0: warpgroup steps
+    int stages = 1;              // tiles of A and B in flight in shared memory
+    int consumers = 0;           // consumer warpgroups beside one producer (warp-specialised)
+    int cluster = 1;             // blocks per cluster sharing loads by TMA multicast
+    bool persistent = false;     // one block per SM walks the tiles
     constexpr bool operator==(const TcTile&) const = default;
 };
 
-// The tables (one per kernel file) and the name/description helpers are added below by the
-// kernel files' authors: TcTileName(t) -> "256t-128x256x64-s4-wg2-c2-p" style name, stable
-// (recorded results store it), and TcTileDescription(t, zh) for the parameter's notes.
+// The threads an mma.sync tile's shape takes: one warp per WM × WN warp tile of the BM × BN
+// block tile, whose sides are multiples of the instruction's 16 × 8 (and BK of its k = 16); 0
+// when the shape does not divide evenly, or for a warpgroup tile (wm = 0).
+constexpr int WarpTileThreads(const TcTile& t) {
+    if (t.bm <= 0 || t.bn <= 0 || t.bk <= 0 || t.wm <= 0 || t.wn <= 0) return 0;
+    if (t.bm % t.wm || t.bn % t.wn || t.wm % 16 || t.wn % 8 || t.bk % 16) return 0;
+    return (t.bm / t.wm) * (t.bn / t.wn) * 32;
+}
+
+template <size_t N>
+constexpr bool WarpTilesAgree(const TcTile (&tiles)[N]) {
+    for (const TcTile& t : tiles)
+        if (t.threads == 0 || t.threads != WarpTileThreads(t)) return false;
+    return true;
+}
+
+// kernels/tc/mma_sync.cu: warp tiles of m16n8k16 instructions, operands by ldmatrix from plain
+// (unswizzled) shared-memory tiles, one tile of A and B at a time.
+inline constexpr TcTile kTilesMma[] = {
+    {.threads = 128, .bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 64},
+    {.threads = 256, .bm = 128, .bn = 256, .bk = 32, .wm = 64, .wn = 64},
+    {.threads = 256, .bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 32},
+    {.threads = 128, .bm = 64, .bn = 64, .bk = 32, .wm = 32, .wn = 32},
+};
+// kernels/tc/cp_async_pipeline.cu: the same warp tiles, `stages` tiles in flight by cp.async,
+// shared memory swizzled for conflict-free ldmatrix.
+inline constexpr TcTile kTilesPipeline[] = {
+    {.threads = 256, .bm = 128, .bn = 256, .bk = 32, .wm = 64, .wn = 64, .stages = 4},
+    {.threads = 256, .bm = 128, .bn = 256, .bk = 32, .wm = 64, .wn = 64, .stages = 3},
+    {.threads = 256, .bm = 128, .bn = 256, .bk = 32, .wm = 64, .wn = 64, .stages = 2},
+    {.threads = 128, .bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 64, .stages = 4},
+    {.threads = 256, .bm = 128, .bn = 128, .bk = 64, .wm = 64, .wn = 32, .stages = 3},
+};
+
+static_assert(WarpTilesAgree(kTilesMma), "a tile's threads differ from what its shape takes");
+static_assert(WarpTilesAgree(kTilesPipeline), "a tile's threads differ from what its shape takes");
+
+// "128x128x32": sizes joined by 'x'.
+inline std::string TcTileDims(std::initializer_list<int> sizes) {
+    std::string out;
+    for (int size : sizes) {
+        if (!out.empty()) out += 'x';
+        out += std::to_string(size);
+    }
+    return out;
+}
+
+// The tile's name, the `tile` parameter's value (recorded results store it): threads, block
+// tile BM×BN×BK, then what differs from the defaults: the warp tile wWM×WN, the stages sN (when
+// not 1), the consumer warpgroups wgN, the cluster cN (when not 1), p when persistent.
+// "128t-128x128x32-w64x64", "256t-128x256x32-w64x64-s3", "384t-128x256x64-s4-wg2-c2-p".
+inline std::string TcTileName(const TcTile& t) {
+    std::string name = std::to_string(t.threads) + "t-" + TcTileDims({t.bm, t.bn, t.bk});
+    if (t.wm) name += "-w" + TcTileDims({t.wm, t.wn});
+    if (t.stages != 1) name += "-s" + std::to_string(t.stages);
+    if (t.consumers) name += "-wg" + std::to_string(t.consumers);
+    if (t.cluster != 1) name += "-c" + std::to_string(t.cluster);
+    if (t.persistent) name += "-p";
+    return name;
+}
+
+// What the name says, in words (`zh`: in Chinese): "256 threads, block tile 128x256x32, warp
+// tile 64x64, 4-stage pipeline".
+inline std::string TcTileDescription(const TcTile& t, bool zh) {
+    const std::string threads = std::to_string(t.threads), block = TcTileDims({t.bm, t.bn, t.bk});
+    std::string out =
+        zh ? threads + " 个线程，线程块分块 " + block : threads + " threads, block tile " + block;
+    if (t.wm) {
+        const std::string warp = TcTileDims({t.wm, t.wn});
+        out += zh ? "，线程束分块 " + warp : ", warp tile " + warp;
+    }
+    if (t.stages != 1) {
+        const std::string stages = std::to_string(t.stages);
+        out += zh ? "，" + stages + " 级流水线" : ", " + stages + "-stage pipeline";
+    }
+    if (t.consumers) {
+        const std::string consumers = std::to_string(t.consumers);
+        out +=
+            zh ? "，" + consumers + " 个计算线程束组" : ", " + consumers + " consumer warpgroups";
+    }
+    if (t.cluster != 1) {
+        const std::string cluster = std::to_string(t.cluster);
+        out += zh ? "，每簇 " + cluster + " 个线程块" : ", clusters of " + cluster + " blocks";
+    }
+    if (t.persistent) out += zh ? "，常驻线程块" : ", persistent blocks";
+    return out;
+}
 
 }  // namespace lessons::tc
