@@ -56,10 +56,13 @@ std::string CeilingsLine() {
     const DeviceList& list = GetDevices();
     if (!list.available()) return "no GPU (" + list.unavailable_reason + ")";
     const Ceilings& c = GetCeilings(0);
-    const double tf32 = KnownTf32Ceiling(0).gflops;  // when a tensor-core step measured it
+    // The tensor-core figures when a step held to them measured them.
+    const double tf32 = KnownTf32Ceiling(0).gflops;
+    const double bf16 = KnownTensorCeiling(Bound::kBf16, 0).gflops;
     return list.devices.front().name + "; measured read " + Fixed(c.read_gbps, 0) + " GB/s, copy " +
            Fixed(c.copy_gbps, 0) + " GB/s, fp32 " + Fixed(c.fp32_gflops / 1000, 1) + " TFLOP/s" +
-           (tf32 > 0 ? ", TF32 (cuBLAS) " + Fixed(tf32 / 1000, 1) + " TFLOP/s" : "") + ", H2D " +
+           (tf32 > 0 ? ", TF32 (cuBLAS) " + Fixed(tf32 / 1000, 1) + " TFLOP/s" : "") +
+           (bf16 > 0 ? ", bf16 (cuBLAS) " + Fixed(bf16 / 1000, 1) + " TFLOP/s" : "") + ", H2D " +
            Fixed(c.h2d_gbps, 1) + " GB/s";
 }
 
@@ -319,9 +322,10 @@ int Bench(const std::string& chapter_key, const Options& options, Format format)
             t.AddRow({std::to_string(r.lesson), r.id, ToString(r.kind), Ms(r.median_ms),
                       Ms(r.Part("h2d")), Ms(r.Part("kernel")), Ms(r.Part("d2h")), Fixed(r.gbps, 1),
                       Fixed(r.gflops, 1), Fixed(r.pct_of_ceiling, 1),
-                      r.pct_of_ceiling
-                          ? (r.ceiling_note.empty() ? ToString(r.work.bound) : "fp32 (no tf32)")
-                          : "-",
+                      r.pct_of_ceiling ? (r.ceiling_note.empty() ? ToString(r.work.bound)
+                                                                 : std::string("fp32 (no ") +
+                                                                       ToString(r.work.bound) + ")")
+                                       : "-",
                       speedup ? Fixed(*speedup, 2) + "x" : std::string("-"), Verdict(r)});
         }
         if (format == Format::kTable) {

@@ -74,6 +74,9 @@ void PrintDevice(const DeviceInfo& d, const Ceilings& c) {
     ceilings.AddRow({"TF32 tensor cores (cuBLAS TF32 SGEMM)",
                      c.tf32_gflops > 0 ? Tflops(c.tf32_gflops) : "unknown: " + c.tf32_unavailable,
                      "-", "-"});
+    ceilings.AddRow({"bf16 tensor cores (cuBLAS bf16 GEMM, median)",
+                     c.bf16_gflops > 0 ? Tflops(c.bf16_gflops) : "unknown: " + c.bf16_unavailable,
+                     "-", "-"});
     ceilings.AddRow({"host to device (pinned)", Gbps(c.h2d_gbps), Gbps(c.datasheet_pcie_gbps),
                      Percent(c.h2d_gbps, c.datasheet_pcie_gbps)});
     ceilings.AddRow({"device to host (pinned)", Gbps(c.d2h_gbps), Gbps(c.datasheet_pcie_gbps),

@@ -6,7 +6,10 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "work.h"
 
 namespace lessons {
 
@@ -22,10 +25,12 @@ struct Ceilings {
     double datasheet_dram_gbps = 0;    // 2 (DDR) x memory clock x bus width
     double datasheet_fp32_gflops = 0;  // SMs x FP32 lanes per SM x 2 x boost clock
     double datasheet_pcie_gbps = 0;    // PCIe generation x link width; 0: unknown
-    // Measured apart, only when a step needs it (GetTf32Ceiling): GetCeilings leaves these
+    // Measured apart, only when a step needs them (GetTensorCeiling): GetCeilings leaves these
     // empty, and the reports that show them (`info`) copy them in.
     double tf32_gflops = 0;        // cuBLAS's own TF32 SGEMM, best of a few runs
     std::string tf32_unavailable;  // why tf32_gflops is 0 (not measured yet, no cuBLAS, ...)
+    double bf16_gflops = 0;        // cuBLAS's bf16 GEMM (fp32 accumulation), median of a few runs
+    std::string bf16_unavailable;  // why bf16_gflops is 0
 };
 
 // One device's facts, as cudaGetDeviceProperties and the PCI bus report them.
@@ -80,30 +85,44 @@ const DeviceList& GetDevices();
 // measurement enables peer access from this device to every device that allows it.
 const Ceilings& GetCeilings(int ordinal);
 
-// The TF32 tensor-core ceiling of one device: the fastest of a few runs of cuBLAS's own TF32
-// SGEMM (CUBLAS_TF32_TENSOR_OP_MATH) at a size that reaches its peak. The engine links no
-// cuBLAS: the GEMM chapter registers the measurement where its GPU library is linked
-// (SetTf32Measurer), and it runs only when something asks for the figure (a tensor-core step,
-// `info`, the roofline's "measure the ceilings again"), once per device and process.
-struct Tf32Ceiling {
+// The tensor-core ceilings of one device (Bound::kTf32, Bound::kBf16), each a library GEMM at a
+// size that reaches its peak: TF32, the fastest of a few runs of cuBLAS's own TF32 SGEMM
+// (CUBLAS_TF32_TENSOR_OP_MATH); bf16, the median of a few runs of cuBLAS's bf16 GEMM with fp32
+// accumulation (the same statistic as every result's time). The engine links no cuBLAS: the
+// chapters register the measurements where their GPU library is linked (SetTensorMeasurer), and
+// each runs only when something asks for its figure (a step held to it, `info`, the roofline's
+// "measure the ceilings again"), once per device and process.
+struct TensorCeiling {
     double gflops = 0;        // 0: unknown
     std::string unavailable;  // why it is unknown
 };
+using Tf32Ceiling = TensorCeiling;
 // Measures device `ordinal` (current for the call) and returns GFLOP/s; throws
 // UnavailableError (no cuBLAS, ...) or UsageError (no memory) with the reason.
-using Tf32Measurer = std::function<double(int ordinal)>;
-void SetTf32Measurer(Tf32Measurer measurer);
+using TensorMeasurer = std::function<double(int ordinal)>;
+using Tf32Measurer = TensorMeasurer;
+// `bound`: Bound::kTf32 or Bound::kBf16 (any other throws std::logic_error).
+void SetTensorMeasurer(Bound bound, TensorMeasurer measurer);
 // Measured on the first call for a device (well under a second), then the same figure.
-// Thread-safe. Without a measurer, on a GPU below compute capability 8.0 (no TF32 tensor cores)
-// or when the measurement fails, gflops is 0 and `unavailable` says why. Throws UsageError for
-// an ordinal that is not in the list.
-Tf32Ceiling GetTf32Ceiling(int ordinal);
+// Thread-safe. Without a measurer, on a GPU below compute capability 8.0 (no TF32 or bf16
+// tensor cores) or when the measurement fails, gflops is 0 and `unavailable` says why. Throws
+// UsageError for an ordinal that is not in the list.
+TensorCeiling GetTensorCeiling(Bound bound, int ordinal);
 // The figure if it has been measured in this process, without measuring: unavailable says
 // "not measured yet" until then.
-Tf32Ceiling KnownTf32Ceiling(int ordinal);
-// Every device's ceilings, in device order, with its TF32 ceiling measured now
-// (`measure_tf32`) or as far as it is known.
-std::vector<Ceilings> AllCeilings(bool measure_tf32);
+TensorCeiling KnownTensorCeiling(Bound bound, int ordinal);
+inline void SetTf32Measurer(TensorMeasurer measurer) {
+    SetTensorMeasurer(Bound::kTf32, std::move(measurer));
+}
+inline TensorCeiling GetTf32Ceiling(int ordinal) {
+    return GetTensorCeiling(Bound::kTf32, ordinal);
+}
+inline TensorCeiling KnownTf32Ceiling(int ordinal) {
+    return KnownTensorCeiling(Bound::kTf32, ordinal);
+}
+// Every device's ceilings, in device order, with its tensor-core ceilings measured now
+// (`measure_tensor`) or as far as they are known.
+std::vector<Ceilings> AllCeilings(bool measure_tensor);
 
 struct DeviceMemory {
     uint64_t free_bytes = 0;

@@ -30,6 +30,10 @@ json CeilingsToJson(const DeviceInfo& d, const Ceilings* c, size_t device_count)
     j["tf32_unavailable"] = c && c->tf32_gflops <= 0 && !c->tf32_unavailable.empty()
                                 ? json(c->tf32_unavailable)
                                 : json(nullptr);
+    j["bf16_gflops"] = Measured(c, &Ceilings::bf16_gflops);
+    j["bf16_unavailable"] = c && c->bf16_gflops <= 0 && !c->bf16_unavailable.empty()
+                                ? json(c->bf16_unavailable)
+                                : json(nullptr);
     j["h2d_gbps"] = Measured(c, &Ceilings::h2d_gbps);
     j["d2h_gbps"] = Measured(c, &Ceilings::d2h_gbps);
     j["datasheet_pcie_gbps"] = Known(datasheet.datasheet_pcie_gbps);

@@ -22,6 +22,8 @@ const char* ToString(Bound bound) {
             return "fp32";
         case Bound::kTf32:
             return "tf32";
+        case Bound::kBf16:
+            return "bf16";
         case Bound::kH2D:
             return "h2d";
         case Bound::kPeer:
@@ -31,8 +33,8 @@ const char* ToString(Bound bound) {
 }
 
 Bound ParseBound(std::string_view text) {
-    for (Bound b :
-         {Bound::kRead, Bound::kCopy, Bound::kFp32, Bound::kTf32, Bound::kH2D, Bound::kPeer})
+    for (Bound b : {Bound::kRead, Bound::kCopy, Bound::kFp32, Bound::kTf32, Bound::kBf16,
+                    Bound::kH2D, Bound::kPeer})
         if (text == ToString(b)) return b;
     return Bound::kNone;
 }
@@ -47,6 +49,8 @@ const char* CeilingDescription(Bound bound) {
             return "fp32 FMA peak";
         case Bound::kTf32:
             return "TF32 tensor-core peak (cuBLAS)";
+        case Bound::kBf16:
+            return "bf16 tensor-core peak (cuBLAS)";
         case Bound::kH2D:
             return "pinned host-to-device copy";
         case Bound::kPeer:

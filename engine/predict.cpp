@@ -22,8 +22,11 @@ Prediction Predict(const Work& work, const PredictCeilings& c) {
         p.complete = p.complete && memory_gbps > 0;
     }
     if (work.flops > 0 && IsArithmetic(work.bound)) {
-        // A tensor-core step without a TF32 figure is incomplete, never timed at the fp32 peak.
-        const double peak = work.bound == Bound::kTf32 ? c.tf32_gflops : c.fp32_gflops;
+        // A tensor-core step without its TF32 or bf16 figure is incomplete, never timed at the fp32
+        // peak.
+        const double peak = work.bound == Bound::kTf32   ? c.tf32_gflops
+                            : work.bound == Bound::kBf16 ? c.bf16_gflops
+                                                         : c.fp32_gflops;
         p.flops_ms = peak > 0 ? static_cast<double>(work.flops) / peak / 1e6 : 0;
         p.complete = p.complete && peak > 0;
         if (p.flops_ms >= p.memory_ms) {

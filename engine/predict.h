@@ -17,6 +17,7 @@ struct PredictCeilings {
     double h2d_gbps = 0;
     double d2h_gbps = 0;
     double tf32_gflops = 0;  // cuBLAS's TF32 SGEMM, for tensor-core steps
+    double bf16_gflops = 0;  // cuBLAS's bf16 GEMM, for the bf16 tensor-core steps
 };
 
 struct Prediction {

@@ -81,16 +81,19 @@ void DeriveMetrics(RunResult& r, const CeilingFigures* c) {
             ceiling = c->fp32_gflops;
             break;
         case Bound::kTf32:
-            ceiling = c->tf32_gflops;
+        case Bound::kBf16: {
+            const bool tf32 = r.work.bound == Bound::kTf32;
+            ceiling = tf32 ? c->tf32_gflops : c->bf16_gflops;
+            const std::string& why = tf32 ? c->tf32_unavailable : c->bf16_unavailable;
             if (ceiling <= 0 && c->fp32_gflops > 0) {
                 // Never a silent wrong %: the fp32 peak, named as such, with why.
                 ceiling = c->fp32_gflops;
-                r.ceiling_note = "no TF32 ceiling (" +
-                                 (c->tf32_unavailable.empty() ? std::string("not measured")
-                                                              : c->tf32_unavailable) +
+                r.ceiling_note = std::string("no ") + (tf32 ? "TF32" : "bf16") + " ceiling (" +
+                                 (why.empty() ? std::string("not measured") : why) +
                                  "): compared with the fp32 FMA peak instead";
             }
             break;
+        }
         case Bound::kH2D:
             ceiling = c->h2d_gbps;
             break;
@@ -102,14 +105,16 @@ void DeriveMetrics(RunResult& r, const CeilingFigures* c) {
         r.ceiling = ceiling;
         r.pct_of_ceiling = 100.0 * r.Rate() / ceiling;
     }
-    // The roofline: attainable GFLOP/s at this intensity is the lower of the peak (TF32 for a
-    // tensor-core step when measured, else fp32) and the memory bandwidth (read-only for
+    // The roofline: attainable GFLOP/s at this intensity is the lower of the peak (TF32 or bf16
+    // for a tensor-core step when measured, else fp32) and the memory bandwidth (read-only for
     // read-mostly steps, copy otherwise) times intensity.
     if (r.work.MemoryBytes() > 0) {
         r.intensity = double(r.work.flops) / double(r.work.MemoryBytes());
         const double bandwidth = r.work.bound == Bound::kRead ? c->read_gbps : c->copy_gbps;
-        const double peak =
-            r.work.bound == Bound::kTf32 && c->tf32_gflops > 0 ? c->tf32_gflops : c->fp32_gflops;
+        const double tensor = r.work.bound == Bound::kTf32   ? c->tf32_gflops
+                              : r.work.bound == Bound::kBf16 ? c->bf16_gflops
+                                                             : 0;
+        const double peak = tensor > 0 ? tensor : c->fp32_gflops;
         if (peak > 0 && bandwidth > 0)
             r.attainable_gflops = std::min(peak, *r.intensity * bandwidth);
     }

@@ -42,6 +42,8 @@ struct CeilingFigures {
     double peer_gbps = 0;
     double tf32_gflops = 0;        // only for a step held to it (Bound::kTf32); 0: unknown
     std::string tf32_unavailable;  // why tf32_gflops is 0
+    double bf16_gflops = 0;        // only for a step held to it (Bound::kBf16); 0: unknown
+    std::string bf16_unavailable;  // why bf16_gflops is 0
 };
 
 struct RunResult {
@@ -65,10 +67,10 @@ struct RunResult {
     double rate_ms = 0;             // the time the rates are taken over (see Work::rate_part)
     double gbps = 0;                // (bytes read + written) / rate_ms
     std::optional<double> gflops;   // flops / rate_ms, when the step does arithmetic
-    std::optional<double> ceiling;  // the matching ceiling (GB/s, or GFLOP/s for fp32 and TF32)
+    std::optional<double> ceiling;  // the matching ceiling (GB/s, or GFLOP/s for arithmetic)
     std::optional<double> pct_of_ceiling;  // the rate / the ceiling * 100
     // Non-empty when `ceiling` is not the bound's own figure, and why: a TF32 step on a device
-    // without a TF32 ceiling is compared with the fp32 peak, and says so here.
+    // without a TF32 (or bf16) ceiling is compared with the fp32 peak, and says so here.
     std::string ceiling_note;
     std::optional<double> intensity;          // flops per byte of memory traffic (roofline x)
     std::optional<double> attainable_gflops;  // the roofline at that intensity

@@ -267,8 +267,8 @@ public:
         const std::string op = request["op"];
         if (op == "info") {
             const DeviceList& list = GetDevices();
-            // "tf32": true measures the TF32 ceiling now (the roofline's "measure again");
-            // otherwise it is reported when a tensor-core step has measured it.
+            // "tf32": true measures the tensor-core ceilings (TF32, bf16) now (the roofline's
+            // "measure again"); otherwise each is reported when a tensor-core step measured it.
             const std::vector<Ceilings> figures = AllCeilings(request.value("tf32", false));
             std::vector<const Ceilings*> ceilings;
             for (const Ceilings& f : figures) ceilings.push_back(&f);

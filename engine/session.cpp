@@ -46,27 +46,30 @@ std::vector<TimedPart> PartMedians(const std::vector<Sample>& samples) {
 
 // The ceilings of the GPUs a step uses: with several, memory, arithmetic and host-to-device
 // figures add up (each GPU has its own memory, SMs and, on the machines we measure, its own
-// PCIe link); the peer figure is the copy from the first GPU to the second. The TF32 figure
-// only for a step held to it (its measurement runs cuBLAS).
+// PCIe link); the peer figure is the copy from the first GPU to the second. A tensor-core
+// figure (TF32, bf16) only for a step held to it (its measurement runs cuBLAS).
 CeilingFigures FiguresFor(const std::vector<int>& devices, Bound bound) {
     CeilingFigures f;
     if (devices.empty()) return f;
-    bool tf32_known = bound == Bound::kTf32;
+    bool tensor_known = IsTensor(bound);
+    double& tensor_gflops = bound == Bound::kBf16 ? f.bf16_gflops : f.tf32_gflops;
+    std::string& tensor_unavailable =
+        bound == Bound::kBf16 ? f.bf16_unavailable : f.tf32_unavailable;
     for (int d : devices) {
         const Ceilings& each = GetCeilings(d);
         f.read_gbps += each.read_gbps;
         f.copy_gbps += each.copy_gbps;
         f.fp32_gflops += each.fp32_gflops;
         f.h2d_gbps += each.h2d_gbps;
-        if (bound == Bound::kTf32) {
-            const Tf32Ceiling tf32 = GetTf32Ceiling(d);
-            f.tf32_gflops += tf32.gflops;
-            if (tf32.gflops <= 0 && f.tf32_unavailable.empty())
-                f.tf32_unavailable = "GPU " + std::to_string(d) + ": " + tf32.unavailable;
-            tf32_known = tf32_known && tf32.gflops > 0;
+        if (IsTensor(bound)) {
+            const TensorCeiling t = GetTensorCeiling(bound, d);
+            tensor_gflops += t.gflops;
+            if (t.gflops <= 0 && tensor_unavailable.empty())
+                tensor_unavailable = "GPU " + std::to_string(d) + ": " + t.unavailable;
+            tensor_known = tensor_known && t.gflops > 0;
         }
     }
-    if (!tf32_known) f.tf32_gflops = 0;  // all of the GPUs' or none
+    if (!tensor_known) tensor_gflops = 0;  // all of the GPUs' or none
     const Ceilings& c = GetCeilings(devices.front());
     if (devices.size() > 1 && c.peer_gbps.size() > size_t(devices[1]))
         f.peer_gbps = c.peer_gbps[devices[1]];
@@ -285,12 +288,12 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
 
     RunResult r = Describe(lesson, chapter, options, spec, params, devices);
     const bool gpu_ceilings = lesson.kind == StepKind::kGpu && options.measure_ceilings;
-    // A tensor-core step's TF32 ceiling is measured (once per device and process) before its
-    // own buffers are allocated and its runs timed.
+    // A tensor-core step's ceiling (TF32, bf16) is measured (once per device and process)
+    // before its own buffers are allocated and its runs timed.
     if (gpu_ceilings) {
         const std::optional<Work> declared = EstimateWork(lesson, chapter, params);
-        if (declared && declared->bound == Bound::kTf32)
-            for (int d : devices) GetTf32Ceiling(d);
+        if (declared && IsTensor(declared->bound))
+            for (int d : devices) GetTensorCeiling(declared->bound, d);
     }
     std::unique_ptr<StepInstance> step =
         lesson.runner.make(*workload, StepContext{params, devices});

@@ -18,14 +18,19 @@ enum class Bound {
     kCopy,  // reads and writes alike: the device copy bandwidth
     kFp32,  // arithmetic: the fp32 FMA peak
     kTf32,  // arithmetic on TF32 tensor cores: cuBLAS's own TF32 SGEMM rate (GetTf32Ceiling)
+    kBf16,  // arithmetic on bf16 tensor cores: cuBLAS's bf16 GEMM rate (GetTensorCeiling)
     kH2D,   // limited by host-to-device copies over PCIe
     kPeer,  // limited by copies between GPUs
 };
 const char* ToString(Bound bound);
 Bound ParseBound(std::string_view text);  // "" or unknown: kNone
-// Arithmetic bounds (fp32, TF32): the rate is GFLOP/s, not GB/s.
+// Arithmetic bounds (fp32, TF32, bf16): the rate is GFLOP/s, not GB/s.
 inline bool IsArithmetic(Bound bound) {
-    return bound == Bound::kFp32 || bound == Bound::kTf32;
+    return bound == Bound::kFp32 || bound == Bound::kTf32 || bound == Bound::kBf16;
+}
+// The tensor-core bounds, whose ceilings a library GEMM measures (GetTensorCeiling).
+inline bool IsTensor(Bound bound) {
+    return bound == Bound::kTf32 || bound == Bound::kBf16;
 }
 // What the ceiling is, in words: "read-only bandwidth", "fp32 FMA peak", ...
 const char* CeilingDescription(Bound bound);
