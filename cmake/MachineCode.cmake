@@ -1,9 +1,11 @@
-# lessons_machine_code(TARGET target KERNELS target_of_gpu_objects SOURCES f1.cu f2.cu ...)
+# lessons_machine_code(TARGET target KERNELS target_of_gpu_objects SOURCES f1.cu f2.cu ...
+#                      [KERNELS_SM90A target SOURCES_SM90A h1.cu ...])
 # Embeds each hand-written kernel file's machine code in `target` (the catalogue, which the GUI
 # links without CUDA), as lessons::MachineCodeFiles(): PTX for one virtual architecture (the
 # highest built, compiled with nvcc -ptx beside the real build) and SASS for one real
 # architecture (the highest built: sm_90 where it is), disassembled with cuobjdump from the
-# objects of the GPU library. Files that include CUB or Thrust are library code: not extracted.
+# objects of the GPU library. The Hopper-only files (SOURCES_SM90A, objects of KERNELS_SM90A)
+# have their PTX for compute_90a and their SASS for sm_90a, whatever the list. Files that include CUB or Thrust are library code: not extracted.
 # Without cuobjdump (Debian's toolkit and CI have none), the SASS comes from the recording
 # committed in assets/sass/sm_90.tar.xz (scripts/record-sass.sh, run on a GPU machine over a
 # build made here): a file's recorded SASS is used only when the SHA-256 of the PTX it was
@@ -12,10 +14,11 @@
 # Without CUDA the table says why there is no code.
 set(LESSONS_MACHINE_CODE_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/MachineCodeScript.cmake)
 function(lessons_machine_code)
-    cmake_parse_arguments(M "" "TARGET;KERNELS;BASE" "SOURCES" ${ARGN})
+    cmake_parse_arguments(M "" "TARGET;KERNELS;BASE;KERNELS_SM90A" "SOURCES;SOURCES_SM90A" ${ARGN})
     set(out ${CMAKE_CURRENT_BINARY_DIR}/${M_TARGET}_machine_code.cpp)
     set(list_file ${CMAKE_CURRENT_BINARY_DIR}/${M_TARGET}_machine_code.txt)
     set(entries "")
+    set(sm90a_entries "")
     set(depends ${LESSONS_MACHINE_CODE_SCRIPT})
     set(recorded ${PROJECT_SOURCE_DIR}/assets/sass/sm_90.tar.xz)
     if(EXISTS ${recorded})
@@ -70,15 +73,37 @@ function(lessons_machine_code)
             file(RELATIVE_PATH rel ${M_BASE} ${f})
             list(APPEND entries ${rel})
         endforeach()
+        if(M_SOURCES_SM90A)
+            add_library(${M_TARGET}_ptx90a OBJECT ${M_SOURCES_SM90A})
+            set_target_properties(${M_TARGET}_ptx90a PROPERTIES CUDA_PTX_COMPILATION ON
+                                                                CUDA_ARCHITECTURES OFF)
+            target_include_directories(${M_TARGET}_ptx90a PRIVATE
+                $<TARGET_PROPERTY:${M_KERNELS_SM90A},INCLUDE_DIRECTORIES>)
+            target_compile_options(${M_TARGET}_ptx90a PRIVATE -w -arch=compute_90a)
+            list(APPEND depends ${M_TARGET}_ptx90a $<TARGET_OBJECTS:${M_TARGET}_ptx90a>)
+            if(cuobjdump)
+                list(APPEND depends ${M_KERNELS_SM90A})
+            endif()
+            foreach(f IN LISTS M_SOURCES_SM90A)
+                file(RELATIVE_PATH rel ${M_BASE} ${f})
+                list(APPEND entries ${rel})
+                list(APPEND sm90a_entries ${rel})
+            endforeach()
+        endif()
     endif()
     set(ptx_files "")
     set(objects "")
     if(LESSONS_HAVE_CUDA)
         set(ptx_files "$<TARGET_OBJECTS:${M_TARGET}_ptx>")
         set(objects "$<TARGET_OBJECTS:${M_KERNELS}>")
+        if(M_SOURCES_SM90A)
+            string(APPEND ptx_files ";$<TARGET_OBJECTS:${M_TARGET}_ptx90a>")
+            string(APPEND objects ";$<TARGET_OBJECTS:${M_KERNELS_SM90A}>")
+        endif()
     endif()
     file(GENERATE OUTPUT ${list_file} CONTENT
 "set(ENTRIES \"${entries}\")
+set(SM90A_ENTRIES \"${sm90a_entries}\")
 set(PTX_FILES \"${ptx_files}\")
 set(OBJECTS \"${objects}\")
 set(ARCH \"${arch}\")

@@ -8,12 +8,15 @@
 # starts with "//@ " lines: the source, the SHA-256 key of the sources and compiler the object
 # was built from (the build embeds the listing only where its own key is the same), the
 # architecture and where and when it was recorded; then cuobjdump's listing without the instruction encodings.
+# The Hopper-only files (their PTX in lessons_catalog_ptx90a, for compute_90a) are listed for
+# sm_90a, the only architecture they are compiled for.
 set -euo pipefail
 build=${1:-build-gpu}
 out_file=${2:-sass-sm_90.tar.xz}
 tool=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
 [ -x "$tool" ] || { echo "record-sass: no cuobjdump on this machine" >&2; exit 1; }
 ptx_dir="$build/lessons/CMakeFiles/lessons_catalog_ptx.dir/__"
+ptx_dir_90a="$build/lessons/CMakeFiles/lessons_catalog_ptx90a.dir/__"
 [ -d "$ptx_dir/kernels" ] || { echo "record-sass: no PTX under $ptx_dir (build first)" >&2; exit 1; }
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || true)
 [ -n "$gpu" ] || gpu="no GPU named"
@@ -46,7 +49,9 @@ source_key() {
 }
 count=0
 while IFS= read -r ptx; do
-    rel="kernels/${ptx#"$ptx_dir"/kernels/}"
+    arch=sm_90
+    case $ptx in "$ptx_dir_90a"/*) arch=sm_90a ;; esac
+    rel="kernels/${ptx#*/__/kernels/}"
     rel="${rel%.ptx}.cu"
     obj=$(find "$build/kernels" -path "*/${rel#kernels/}.o" | head -1)
     if [ -z "$obj" ]; then
@@ -58,12 +63,13 @@ while IFS= read -r ptx; do
     {
         echo "//@ source $rel"
         echo "//@ source-sha256 $key"
-        echo "//@ arch sm_90"
+        echo "//@ arch $arch"
         echo "//@ recorded $gpu, $when, $version"
-        { "$tool" -sass -arch sm_90 "$obj" || true; } |
+        { "$tool" -sass -arch "$arch" "$obj" || true; } |
             sed -E 's@[[:space:]]*/\* 0x[0-9a-f]+ \*/@@' | { grep -v '^[[:space:]]*$' || true; }
     } >"$tmp/$rel.sass"
     count=$((count + 1))
-done < <(find "$ptx_dir/kernels" -name '*.ptx' | sort)
+done < <(find "$ptx_dir/kernels" -name '*.ptx' | sort
+         [ -d "$ptx_dir_90a/kernels" ] && find "$ptx_dir_90a/kernels" -name '*.ptx' | sort)
 tar -C "$tmp" -cJf "$out_file" kernels
 echo "record-sass: $count files, $(du -h "$out_file" | cut -f1) in $out_file ($gpu, $when)"
