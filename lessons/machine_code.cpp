@@ -111,6 +111,8 @@ std::vector<MachineFunction> SplitFunctions(std::string_view listing, Isa isa) {
 
 const std::vector<InstructionClass>& InstructionClasses() {
     static const std::vector<InstructionClass> kClasses = {
+        {"TMA", "tensor-memory-accelerator bulk copies (cp.async.bulk: UTMALDG, UTMASTG, UBLKCP)",
+         "张量内存加速器的批量拷贝（cp.async.bulk：UTMALDG、UTMASTG、UBLKCP）"},
         {"CP.ASYNC", "asynchronous global-to-shared copies (cp.async: LDGSTS, LDGDEPBAR, DEPBAR)",
          "全局内存到共享内存的异步拷贝（cp.async：LDGSTS、LDGDEPBAR、DEPBAR）"},
         {"LDG.128", "16-byte global loads (LDG.E.128, ld.global.v4)",
@@ -118,13 +120,24 @@ const std::vector<InstructionClass>& InstructionClasses() {
         {"LDG", "narrower global loads", "较窄的全局内存加载"},
         {"STG.128", "16-byte global stores", "16 字节全局内存存储"},
         {"STG", "narrower global stores", "较窄的全局内存存储"},
+        {"LDSM", "matrix fragments loaded from shared memory (ldmatrix: LDSM)",
+         "从共享内存加载矩阵片段（ldmatrix：LDSM）"},
         {"LDS", "shared-memory loads", "共享内存加载"},
         {"STS", "shared-memory stores", "共享内存存储"},
         {"BAR", "block barriers (__syncthreads: BAR.SYNC, bar.sync)",
          "线程块屏障（__syncthreads：BAR.SYNC，bar.sync）"},
         {"SHFL", "warp shuffles (__shfl_*_sync)", "线程束洗牌（__shfl_*_sync）"},
         {"ATOM", "atomics (ATOM, RED, atom., red.)", "原子操作（ATOM、RED、atom.、red.）"},
-        {"HMMA", "tensor-core matrix multiply-add (HMMA, mma)", "张量核心矩阵乘加（HMMA，mma）"},
+        {"HMMA", "warp-level tensor-core matrix multiply-add (HMMA: mma, wmma)",
+         "线程束级张量核心矩阵乘加（HMMA：mma、wmma）"},
+        {"HGMMA", "warpgroup tensor-core matrix multiply-add from shared memory (HGMMA: wgmma)",
+         "线程束组级、从共享内存读操作数的张量核心矩阵乘加（HGMMA：wgmma）"},
+        {"WARPGROUP", "wgmma's fences and waits (WARPGROUP.ARRIVE, WARPGROUP.DEPBAR)",
+         "wgmma 的栅栏与等待（WARPGROUP.ARRIVE、WARPGROUP.DEPBAR）"},
+        {"SYNCS", "mbarrier operations: arrive, expect bytes, wait on a phase (SYNCS)",
+         "mbarrier 操作：到达、登记字节数、等待相位（SYNCS）"},
+        {"SETMAXNREG", "registers moved between warpgroups (setmaxnreg: USETMAXREG)",
+         "在线程束组之间调配寄存器（setmaxnreg：USETMAXREG）"},
         {"BRA", "branches and reconvergence (BRA, BSSY, BSYNC)",
          "分支与重新汇合（BRA、BSSY、BSYNC）"},
         {"VOTE", "warp votes (__ballot_sync)", "线程束投票（__ballot_sync）"},
@@ -143,6 +156,12 @@ const InstructionClass* ClassOfLine(std::string_view line, Isa isa) {
         return nullptr;
     };
     const bool sass = isa == Isa::kSass;
+    // Before CP.ASYNC: TMA's PTX is cp.async.bulk.
+    if (sass ? StartsWith(op, "UTMALDG") || StartsWith(op, "UTMASTG") || StartsWith(op, "UTMAPF") ||
+                   StartsWith(op, "UTMACCTL") || StartsWith(op, "UBLKCP") ||
+                   StartsWith(op, "UBLKRED")
+             : StartsWith(op, "cp.async.bulk") || StartsWith(op, "cp.reduce.async.bulk"))
+        return named("TMA");
     // Before LDG: the SASS of cp.async starts with LDG too (LDGSTS, LDGDEPBAR).
     if (sass ? StartsWith(op, "LDGSTS") || StartsWith(op, "LDGDEPBAR") || StartsWith(op, "DEPBAR")
              : StartsWith(op, "cp.async"))
@@ -151,6 +170,8 @@ const InstructionClass* ClassOfLine(std::string_view line, Isa isa) {
         return named(Wide(op, isa) ? "LDG.128" : "LDG");
     if (sass ? StartsWith(op, "STG") : StartsWith(op, "st.global"))
         return named(Wide(op, isa) ? "STG.128" : "STG");
+    // Before LDS: ldmatrix's SASS starts with LDS too.
+    if (sass ? StartsWith(op, "LDSM") : StartsWith(op, "ldmatrix")) return named("LDSM");
     if (sass ? StartsWith(op, "LDS") : StartsWith(op, "ld.shared")) return named("LDS");
     if (sass ? StartsWith(op, "STS") : StartsWith(op, "st.shared")) return named("STS");
     if (sass ? StartsWith(op, "BAR") : StartsWith(op, "bar.") || StartsWith(op, "barrier."))
@@ -159,9 +180,13 @@ const InstructionClass* ClassOfLine(std::string_view line, Isa isa) {
     if (sass ? StartsWith(op, "ATOM") || op == "RED" || StartsWith(op, "RED.")
              : StartsWith(op, "atom.") || StartsWith(op, "red."))
         return named("ATOM");
-    if (sass ? StartsWith(op, "HMMA") || StartsWith(op, "HGMMA")
-             : StartsWith(op, "mma.") || StartsWith(op, "wmma.") || StartsWith(op, "wgmma."))
+    if (sass ? StartsWith(op, "HMMA") : StartsWith(op, "mma.") || StartsWith(op, "wmma."))
         return named("HMMA");
+    if (sass ? StartsWith(op, "HGMMA") : StartsWith(op, "wgmma.mma_async")) return named("HGMMA");
+    if (sass ? StartsWith(op, "WARPGROUP") : StartsWith(op, "wgmma.")) return named("WARPGROUP");
+    if (sass ? StartsWith(op, "SYNCS") : StartsWith(op, "mbarrier.")) return named("SYNCS");
+    if (sass ? StartsWith(op, "USETMAXREG") : StartsWith(op, "setmaxnreg."))
+        return named("SETMAXNREG");
     if (sass ? op == "BRA" || StartsWith(op, "BRA.") || StartsWith(op, "BSSY") ||
                    StartsWith(op, "BSYNC")
              : op == "bra" || StartsWith(op, "bra."))
@@ -243,7 +268,7 @@ std::vector<std::string> NcuMetrics(const Lesson& lesson) {
             add("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
         } else if (c == "STG" || c == "STG.128") {
             add("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
-        } else if (c == "LDS" || c == "STS") {
+        } else if (c == "LDS" || c == "STS" || c == "LDSM") {
             add("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
             add("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum");
         } else if (c == "BRA") {
@@ -256,6 +281,8 @@ std::vector<std::string> NcuMetrics(const Lesson& lesson) {
             add("lts__t_sectors_op_red.sum");
         } else if (c == "HMMA") {
             add("sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active");
+        } else if (c == "HGMMA") {
+            add("sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active");
         } else if (c == "FP32") {
             add("sm__sass_thread_inst_executed_op_ffma_pred_on.sum");
         }

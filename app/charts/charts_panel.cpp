@@ -30,6 +30,8 @@ const char* CeilingName(const UiState& ui, Bound bound) {
             return Tr(ui, kCeilFp32);
         case Bound::kTf32:
             return Tr(ui, kCeilTf32);
+        case Bound::kBf16:
+            return Tr(ui, kCeilBf16);
         case Bound::kH2D:
             return Tr(ui, kCeilH2D);
         case Bound::kPeer:
@@ -59,12 +61,14 @@ std::string ResultTooltip(const UiState& ui, const Registry& reg, const RunResul
     t += Fixed(r.gbps, 1) + " GB/s";
     if (r.gflops) t += ", " + Fixed(*r.gflops, 1) + " GFLOP/s";
     if (r.pct_of_ceiling) {
-        // A TF32 step without a TF32 ceiling was compared with the fp32 peak: named as such.
-        const bool fallback = r.work.bound == Bound::kTf32 && !r.ceiling_note.empty();
+        // A tensor-core step without its ceiling was compared with the fp32 peak: named as such.
+        const bool fallback = IsTensor(r.work.bound) && !r.ceiling_note.empty();
         t += ", " + Fmt(Tr(ui, kPctOf), Fixed(*r.pct_of_ceiling, 1).c_str(),
                         CeilingName(ui, fallback ? Bound::kFp32 : r.work.bound));
         if (r.ceiling) t += " (" + Fixed(*r.ceiling, 0) + " " + r.RateUnit() + ")";
-        if (fallback) t += "\n" + std::string(Tr(ui, kNoTf32Ceiling));
+        if (fallback)
+            t += "\n" + std::string(
+                            Tr(ui, r.work.bound == Bound::kBf16 ? kNoBf16Ceiling : kNoTf32Ceiling));
     }
     t += "\n";
     t += r.verified ? std::string(Tr(ui, kVerified))

@@ -29,17 +29,19 @@ Roof RoofFromInfo(const DeviceFacts& devices) {
     roof.copy_gbps = gpu->ceilings.copy_gbps;
     roof.fp32_gflops = gpu->ceilings.fp32_gflops;
     roof.tf32_gflops = gpu->ceilings.tf32_gflops;
+    roof.bf16_gflops = gpu->ceilings.bf16_gflops;
     return roof;
 }
 
 namespace {
 
-// The largest TF32 ceiling that results of one origin carry (recorded or live).
-double Tf32Carried(const std::vector<StoredResult>& results, bool recorded) {
+// The largest tensor-core ceiling of `bound` (TF32, bf16) that results of one origin carry
+// (recorded or live).
+double TensorCarried(const std::vector<StoredResult>& results, bool recorded, Bound bound) {
     double best = 0;
     for (const StoredResult& s : results)
         if (s.result.recorded == recorded && s.result.devices.size() <= 1)
-            if (const auto c = s.result.CeilingOf(Bound::kTf32)) best = std::max(best, *c);
+            if (const auto c = s.result.CeilingOf(bound)) best = std::max(best, *c);
     return best;
 }
 
@@ -64,6 +66,7 @@ Roof RoofFromResults(const std::vector<StoredResult>& results) {
                        : r.work.bound == Bound::kCopy ? &roof.copy_gbps
                        : r.work.bound == Bound::kFp32 ? &roof.fp32_gflops
                        : r.work.bound == Bound::kTf32 ? &roof.tf32_gflops
+                       : r.work.bound == Bound::kBf16 ? &roof.bf16_gflops
                                                       : nullptr;
         if (!slot) continue;
         *slot = std::max(*slot, *ceiling);
@@ -79,12 +82,15 @@ Roof RoofFromResults(const std::vector<StoredResult>& results) {
 Roof CurrentRoof(const DeviceFacts& devices, const std::vector<StoredResult>& results) {
     Roof roof = RoofFromInfo(devices);
     if (!roof.Any()) return RoofFromResults(results);
-    if (roof.tf32_gflops <= 0) roof.tf32_gflops = Tf32Carried(results, false);
+    if (roof.tf32_gflops <= 0) roof.tf32_gflops = TensorCarried(results, false, Bound::kTf32);
+    if (roof.bf16_gflops <= 0) roof.bf16_gflops = TensorCarried(results, false, Bound::kBf16);
     return roof;
 }
 
 double PeakFor(const Roof& roof, Bound bound) {
-    return bound == Bound::kTf32 && roof.tf32_gflops > 0 ? roof.tf32_gflops : roof.fp32_gflops;
+    if (bound == Bound::kTf32 && roof.tf32_gflops > 0) return roof.tf32_gflops;
+    if (bound == Bound::kBf16 && roof.bf16_gflops > 0) return roof.bf16_gflops;
+    return roof.fp32_gflops;
 }
 
 std::vector<RooflinePoint> RooflinePoints(const std::vector<StoredResult>& results,

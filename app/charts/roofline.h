@@ -16,6 +16,7 @@ struct Roof {
     double copy_gbps = 0;
     double fp32_gflops = 0;
     double tf32_gflops = 0;  // where the GEMM chapter measured it (cuBLAS's TF32 SGEMM)
+    double bf16_gflops = 0;  // where the tensor-core chapter measured it (cuBLAS's bf16 GEMM)
     std::string device;
     bool recorded = false;  // taken from recorded results, not measured by this worker
     // The TF32 figure is the fastest recorded TF32 rate (results recorded before they carried
@@ -37,14 +38,14 @@ double Ridge(double peak_gflops, double bandwidth_gbps);
 // is there once a tensor-core step (or "measure again") has measured it.
 Roof RoofFromInfo(const DeviceFacts& devices);
 // The ceilings recorded results carry, by the bound each was compared with (read, copy, fp32,
-// TF32). Where no recorded result carries a TF32 ceiling (recorded before there was one), the
+// TF32, bf16). Where no recorded result carries a TF32 ceiling (recorded before there was one), the
 // fastest verified recorded TF32 rate stands for it (tf32_from_rates).
 Roof RoofFromResults(const std::vector<StoredResult>& results);
 // The roof the pages draw: the worker's measured ceilings, with the TF32 ceiling this session's
 // results carry when the info has none yet; with no GPU, the recorded ones.
 Roof CurrentRoof(const DeviceFacts& devices, const std::vector<StoredResult>& results);
-// The peak a result's point is held to: TF32 for a tensor-core step when the roof has it, else
-// fp32.
+// The peak a result's point is held to: TF32 or bf16 for a tensor-core step when the roof has
+// it, else fp32.
 double PeakFor(const Roof& roof, Bound bound);
 
 struct RooflinePoint {

@@ -21,6 +21,7 @@ namespace {
 const ImU32 kRoofColor = IM_COL32(235, 235, 240, 255);
 const ImU32 kCopyRoofColor = IM_COL32(170, 170, 185, 255);
 const ImU32 kTf32Color = IM_COL32(240, 190, 90, 255);
+const ImU32 kBf16Color = IM_COL32(240, 120, 120, 255);
 const ImU32 kGridColor = IM_COL32(80, 80, 90, 120);
 
 ImU32 ChapterColor(const std::string& chapter) {
@@ -92,7 +93,7 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
         y_lo = std::min(y_lo, p->gflops / 2);
     }
     if (ridge > 0) x_hi = std::max(x_hi, ridge * 8);
-    y_hi = std::max({y_hi, roof.fp32_gflops * 2, roof.tf32_gflops * 2,
+    y_hi = std::max({y_hi, roof.fp32_gflops * 2, roof.tf32_gflops * 2, roof.bf16_gflops * 2,
                      Attainable(roof.fp32_gflops, bw, x_hi) * 2});
     if (bw > 0) y_lo = std::min(y_lo, bw * x_lo);
     if (y_lo > 1e29) y_lo = y_hi / 1e4;
@@ -139,11 +140,12 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
         x_label);
     dl->AddText(ImVec2(origin.x, ax.b.y + font * 1.1f), text, Tr(ui, kGflopsAxis));
 
-    // The roofs: read (bright) and copy (grey) slopes under the fp32 peak, TF32 above.
+    // The roofs: read (bright) and copy (grey) slopes under the fp32 peak, TF32 and bf16 above.
     if (roof.copy_gbps > 0 && roof.read_gbps > 0)
         DrawRoof(dl, ax, roof.copy_gbps, roof.fp32_gflops, kCopyRoofColor, 1.5f);
     if (bw > 0 || roof.fp32_gflops > 0) DrawRoof(dl, ax, bw, roof.fp32_gflops, kRoofColor, 2.5f);
     if (roof.tf32_gflops > 0) DrawRoof(dl, ax, bw, roof.tf32_gflops, kTf32Color, 1.5f);
+    if (roof.bf16_gflops > 0) DrawRoof(dl, ax, bw, roof.bf16_gflops, kBf16Color, 1.5f);
     if (!spec.inset) {
         auto label_at = [&](double x, double y, ImU32 color, const std::string& s, float dy) {
             const ImVec2 p = ax.At(x, y);
@@ -159,6 +161,9 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
                 ax.x_hi / 200, roof.tf32_gflops, kTf32Color,
                 Fmt(Tr(ui, roof.tf32_from_rates ? kRoofTf32Rates : kRoofTf32), roof.tf32_gflops),
                 -font * 1.3f);
+        if (roof.bf16_gflops > 0)
+            label_at(ax.x_hi / 200, roof.bf16_gflops, kBf16Color,
+                     Fmt(Tr(ui, kRoofBf16), roof.bf16_gflops), -font * 1.3f);
         if (bw > 0) {
             const double x = ax.x_lo * 2;
             label_at(x, Attainable(roof.fp32_gflops, bw, x), kRoofColor,

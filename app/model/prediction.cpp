@@ -46,6 +46,7 @@ CeilingSource CeilingsFromDevices(const DeviceFacts& devices) {
     s.ceilings.copy_gbps = c.copy_gbps;
     s.ceilings.fp32_gflops = c.fp32_gflops;
     s.ceilings.tf32_gflops = c.tf32_gflops;
+    s.ceilings.bf16_gflops = c.bf16_gflops;
     s.ceilings.h2d_gbps = c.h2d_gbps;
     s.ceilings.d2h_gbps = c.d2h_gbps;
     s.known = s.ceilings.read_gbps > 0 || s.ceilings.copy_gbps > 0;
@@ -91,6 +92,9 @@ void AddRecordedCeiling(const RunResult& recorded, CeilingSource* source) {
             break;
         case Bound::kTf32:
             slot = &c.tf32_gflops;
+            break;
+        case Bound::kBf16:
+            slot = &c.bf16_gflops;
             break;
         case Bound::kH2D:
             slot = &c.h2d_gbps;
@@ -143,6 +147,12 @@ std::vector<std::string> PredictionLines(const std::string& language, const Less
         out.push_back(Tr(language, kPredNoTf32));  // never a bound from the wrong peak
         return out;
     }
+    if (work->bound == Bound::kBf16 && work->flops > 0 && c.bf16_gflops <= 0) {
+        out.push_back(Tr(language, kPredNoBf16));  // never a bound from the wrong peak
+        return out;
+    }
+    if (work->bound == Bound::kBf16)
+        out.push_back(Fmt(Tr(language, kPredBf16Ceiling), Gbps(c.bf16_gflops).c_str()));
     if (work->bound == Bound::kTf32)
         out.push_back(Fmt(Tr(language, source.tf32_from_rates ? kPredTf32Rates : kPredTf32Ceiling),
                           Gbps(c.tf32_gflops).c_str()));

@@ -153,6 +153,11 @@ inline constexpr Word kCeilCopy{"the copy-bandwidth ceiling", "拷贝带宽上�
 inline constexpr Word kCeilFp32{"the fp32 peak", "fp32 峰值"};
 inline constexpr Word kCeilTf32{"the TF32 tensor-core peak (cuBLAS)",
                                 "TF32 张量核心峰值（cuBLAS 实测）"};
+inline constexpr Word kCeilBf16{"the bf16 tensor-core peak (cuBLAS)",
+                                "bf16 张量核心峰值（cuBLAS 实测）"};
+inline constexpr Word kNoBf16Ceiling{
+    "No bf16 ceiling on this GPU or build: the share is of the fp32 peak.",
+    "此 GPU 或此构建没有 bf16 上限：百分比相对于 fp32 峰值。"};
 inline constexpr Word kNoTf32Ceiling{
     "No TF32 ceiling on this GPU or build: the share is of the fp32 peak.",
     "此 GPU 或此构建没有 TF32 上限：百分比相对于 fp32 峰值。"};
@@ -233,6 +238,15 @@ inline constexpr Word kPredNotYet{"Measured: not yet at these settings (press Ru
                                   "实测：当前设置下尚未运行（请按“运行”）。"};
 inline constexpr Word kPredNoWork{"This chapter declares no work rule: nothing to predict from.",
                                   "本章没有声明工作量规则：无从预测。"};
+inline constexpr Word kPredNoBf16{
+    "No bf16 ceiling yet: it is measured (with cuBLAS) when a bf16 tensor-core step first runs, "
+    "or by the roofline page's \"Measure the ceilings again\".",
+    "还没有 bf16 上限：第一次运行 bf16 张量核心步骤时（用 cuBLAS）测得，也可以在屋顶线页面点"
+    "“重新测量上限”。"};
+inline constexpr Word kPredBf16Ceiling{
+    "bf16 peak: %s GFLOP/s (cuBLAS's bf16 GEMM, the median of its runs: the tensor cores' "
+    "ceiling).",
+    "bf16 峰值：%s GFLOP/s（cuBLAS 的 bf16 GEMM 多次运行的中位数，张量核心的上限）。"};
 inline constexpr Word kPredNoTf32{
     "No TF32 ceiling yet: it is measured (with cuBLAS) when a tensor-core step first runs, or by "
     "the roofline page's \"Measure the ceilings again\".",
@@ -365,6 +379,8 @@ inline constexpr const Word* kAllWords[] = {&kRun,
                                             &kCeilTf32,
                                             &kRoofTf32Rates,
                                             &kNoTf32Ceiling,
+                                            &kCeilBf16,
+                                            &kNoBf16Ceiling,
                                             &kCeilH2D,
                                             &kCeilPeer,
                                             &kVerified,
@@ -405,6 +421,8 @@ inline constexpr const Word* kAllWords[] = {&kRun,
                                             &kPredNoTf32,
                                             &kPredTf32Rates,
                                             &kPredTf32Ceiling,
+                                            &kPredNoBf16,
+                                            &kPredBf16Ceiling,
                                             &kSummaryHeader,
                                             &kSumLesson,
                                             &kSumStep,

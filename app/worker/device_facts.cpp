@@ -59,6 +59,7 @@ GpuFacts Gpu(const Json& d) {
     if (out.copy_gbps <= 0) out.copy_gbps = Number(d, "measured_copy_gbps");
     out.fp32_gflops = Number(c, "fp32_gflops");
     out.tf32_gflops = Number(c, "tf32_gflops");
+    out.bf16_gflops = Number(c, "bf16_gflops");
     out.h2d_gbps = Number(c, "h2d_gbps");
     out.d2h_gbps = Number(c, "d2h_gbps");
     out.datasheet_gbps = Number(d, "datasheet_gbps");

@@ -18,6 +18,7 @@ struct GpuCeilings {
     double copy_gbps = 0;
     double fp32_gflops = 0;
     double tf32_gflops = 0;  // once a tensor-core step (or "measure again") has measured it
+    double bf16_gflops = 0;  // the same, for the bf16 tensor-core steps
     double h2d_gbps = 0;
     double d2h_gbps = 0;
     double datasheet_gbps = 0;  // the memory's datasheet bandwidth, for comparison
