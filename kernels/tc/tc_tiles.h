@@ -51,11 +51,12 @@ inline constexpr TcTile kTilesMma[] = {
 // kernels/tc/cp_async_pipeline.cu: the same warp tiles, `stages` tiles in flight by cp.async,
 // shared memory swizzled for conflict-free ldmatrix.
 inline constexpr TcTile kTilesPipeline[] = {
-    {.threads = 256, .bm = 128, .bn = 256, .bk = 32, .wm = 64, .wn = 64, .stages = 4},
+    {.threads = 256, .bm = 128, .bn = 256, .bk = 64, .wm = 64, .wn = 64, .stages = 3},
+    {.threads = 256, .bm = 128, .bn = 256, .bk = 64, .wm = 64, .wn = 64, .stages = 4},
+    {.threads = 256, .bm = 128, .bn = 256, .bk = 64, .wm = 64, .wn = 64, .stages = 2},
     {.threads = 256, .bm = 128, .bn = 256, .bk = 32, .wm = 64, .wn = 64, .stages = 3},
-    {.threads = 256, .bm = 128, .bn = 256, .bk = 32, .wm = 64, .wn = 64, .stages = 2},
     {.threads = 128, .bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 64, .stages = 4},
-    {.threads = 256, .bm = 128, .bn = 128, .bk = 64, .wm = 64, .wn = 32, .stages = 3},
+    {.threads = 128, .bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 64, .stages = 2},
 };
 
 static_assert(WarpTilesAgree(kTilesMma), "a tile's threads differ from what its shape takes");
