@@ -185,6 +185,8 @@ TcKernel Config() {
 
 }  // namespace
 
+// Registers per thread for sm_90 (ptxas, nvcc 13.0, no spills), in the order of kTilesMma:
+// 226, 207, 120 and 79.
 const TcKernel kTcMmaSync[] = {
     Config<kTilesMma[0]>(),
     Config<kTilesMma[1]>(),
