@@ -62,6 +62,97 @@ inline constexpr TcTile kTilesPipeline[] = {
 static_assert(WarpTilesAgree(kTilesMma), "a tile's threads differ from what its shape takes");
 static_assert(WarpTilesAgree(kTilesPipeline), "a tile's threads differ from what its shape takes");
 
+// The threads and accumulator rows of a warpgroup tile. Steps without a producer (consumers =
+// 0) compute with every warpgroup of the block; the warp-specialised ones with `consumers`
+// warpgroups beside one producer. Each computing warpgroup owns BM / warpgroups rows of C, a
+// multiple of the instruction's 64, and holds (rows / 64) × BN / 2 fp32 accumulators per thread,
+// at most 128 so that they fit in registers. 0 when the shape does not work.
+constexpr int WarpgroupTileThreads(const TcTile& t) {
+    if (t.bk != 64 || t.wm || t.wn || t.bm <= 0 || t.bn <= 0 || t.stages < 1) return 0;
+    if (t.bn != 64 && t.bn != 128 && t.bn != 256) return 0;            // the wgmma widths compiled
+    if (t.stages * (t.bm + t.bn) * 128 + 2048 > 227 * 1024) return 0;  // shared memory per block
+    if (t.consumers > 2) return 0;  // more would leave too few registers for the accumulators
+    const int computing = t.consumers ? t.consumers : t.threads / 128;
+    if (computing <= 0 || t.bm % computing || (t.bm / computing) % 64) return 0;
+    if ((t.bm / computing / 64) * t.bn / 2 > 128) return 0;
+    return 128 * (computing + (t.consumers ? 1 : 0));
+}
+
+template <size_t N>
+constexpr bool WarpgroupTilesAgree(const TcTile (&tiles)[N]) {
+    for (const TcTile& t : tiles)
+        if (t.threads == 0 || t.threads != WarpgroupTileThreads(t)) return false;
+    return true;
+}
+
+// kernels/tc/wgmma.cu: every warpgroup computes (threads / 128 of them, BM / that many rows
+// each) with wgmma from shared memory that all threads fill by cp.async, `stages` k-tiles deep.
+inline constexpr TcTile kTilesWgmma[] = {
+    {.threads = 256, .bm = 128, .bn = 256, .bk = 64, .stages = 3},
+    {.threads = 256, .bm = 128, .bn = 128, .bk = 64, .stages = 4},
+    {.threads = 128, .bm = 128, .bn = 128, .bk = 64, .stages = 4},
+    {.threads = 128, .bm = 64, .bn = 128, .bk = 64, .stages = 4},
+};
+// kernels/tc/wgmma_tma.cu: the same warpgroups; one thread has TMA copy the k-tiles, which
+// complete on an mbarrier per stage.
+inline constexpr TcTile kTilesWgmmaTma[] = {
+    {.threads = 256, .bm = 128, .bn = 256, .bk = 64, .stages = 4},
+    {.threads = 256, .bm = 128, .bn = 256, .bk = 64, .stages = 3},
+    {.threads = 256, .bm = 128, .bn = 128, .bk = 64, .stages = 4},
+    {.threads = 128, .bm = 64, .bn = 128, .bk = 64, .stages = 4},
+};
+// kernels/tc/warp_specialized.cu: a producer warpgroup (one thread of it issues the copies)
+// and `consumers` warpgroups that compute.
+inline constexpr TcTile kTilesWarpSpecialized[] = {
+    {.threads = 384, .bm = 128, .bn = 256, .bk = 64, .stages = 4, .consumers = 2},
+    {.threads = 384, .bm = 128, .bn = 256, .bk = 64, .stages = 3, .consumers = 2},
+    {.threads = 384, .bm = 256, .bn = 128, .bk = 64, .stages = 4, .consumers = 2},
+    {.threads = 256, .bm = 64, .bn = 256, .bk = 64, .stages = 4, .consumers = 1},
+};
+// kernels/tc/persistent.cu: warp-specialised blocks, one per multiprocessor, each walking the
+// tiles of C in an L2-friendly order; in clusters, Bᵀ's tile is multicast to the blocks.
+inline constexpr TcTile kTilesPersistent[] = {
+    {.threads = 384,
+     .bm = 128,
+     .bn = 256,
+     .bk = 64,
+     .stages = 4,
+     .consumers = 2,
+     .cluster = 2,
+     .persistent = true},
+    {.threads = 384,
+     .bm = 128,
+     .bn = 256,
+     .bk = 64,
+     .stages = 4,
+     .consumers = 2,
+     .persistent = true},
+    {.threads = 384,
+     .bm = 256,
+     .bn = 128,
+     .bk = 64,
+     .stages = 4,
+     .consumers = 2,
+     .persistent = true},
+    {.threads = 384,
+     .bm = 256,
+     .bn = 128,
+     .bk = 64,
+     .stages = 4,
+     .consumers = 2,
+     .cluster = 2,
+     .persistent = true},
+};
+
+static_assert(WarpgroupTilesAgree(kTilesWgmma),
+              "a tile's threads differ from what its shape takes");
+static_assert(WarpgroupTilesAgree(kTilesWgmmaTma),
+              "a tile's threads differ from what its shape takes");
+static_assert(WarpgroupTilesAgree(kTilesWarpSpecialized),
+              "a tile's threads differ from what its shape takes");
+static_assert(WarpgroupTilesAgree(kTilesPersistent),
+              "a tile's threads differ from what its shape takes");
+
 // "128x128x32": sizes joined by 'x'.
 inline std::string TcTileDims(std::initializer_list<int> sizes) {
     std::string out;

@@ -1,0 +1,402 @@
+// Chapter 8, tensor cores on Hopper: what the Hopper steps share. Device side: shared-memory
+// matrix descriptors and the warpgroup multiply (wgmma, sm_90a), mbarriers, the TMA copy, and
+// the epilogue that rounds the fp32 accumulators to bf16. Host side: tensor maps, made through
+// the driver entry point that the CUDA runtime hands out (the program links no libcuda and
+// starts without a GPU).
+//
+// The shared-memory layout every Hopper step uses: a tile of R rows × 64 k-elements of bf16, each
+// row 128 bytes, "128-byte swizzled": within each group of 8 rows (1024 bytes) the eight 16-byte
+// chunks of row r are stored in the order chunk ^ (r % 8). Eight consecutive rows' chunk 0 then
+// land in eight different bank groups, so neither the copy that writes a column of chunks nor
+// the tensor core that reads them is serialised on a bank. TMA writes this layout by itself
+// (CU_TENSOR_MAP_SWIZZLE_128B), cp.async has to compute it, and the descriptor tells wgmma.
+#pragma once
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "tc_gpu.cuh"
+
+namespace lessons::tc {
+
+// A tile's k-extent: 64 bf16 = 128 bytes, one swizzle row (a table's bk, checked there).
+inline constexpr int kHopperBk = 64;
+// Bytes of one R-row tile.
+__host__ __device__ constexpr int HopperTileBytes(int rows) {
+    return rows * kHopperBk * 2;
+}
+
+#if defined(__CUDA_ARCH__)
+
+// ---- Descriptors and the warpgroup multiply ---------------------------------------------------
+
+// The 64-bit shared-memory matrix descriptor of a 128-byte-swizzled, K-major tile starting at
+// `p` (a 1024-byte-aligned tile, or a k-offset of 32 bytes per k16 step into one: the swizzle is
+// applied to the absolute address, so moving along k is moving the start address). Fields: the
+// start address / 16 (bits 0-13), the leading-dimension byte offset / 16 (16-29; unused for a
+// swizzled K-major layout, 1 by convention), the stride byte offset / 16 between consecutive
+// groups of 8 rows (32-45: 1024 bytes), and the layout type (62-63: 1 = 128-byte swizzle).
+__device__ __forceinline__ uint64_t SwizzledDescriptor(const void* p) {
+    const uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(p));
+    return uint64_t((addr & 0x3FFFF) >> 4) | (uint64_t(1) << 16) | (uint64_t(1024 >> 4) << 32) |
+           (uint64_t(1) << 62);
+}
+
+// wgmma's ordering points. Fence: the accumulator registers (and, for A from registers, the
+// operands) written by ordinary instructions are ready before the next wgmma reads them.
+// Commit: the wgmmas issued so far form one group. Wait<N>: block until at most N groups are
+// still running; only then may the accumulators be read, or the shared memory they read be
+// overwritten.
+__device__ __forceinline__ void WgmmaFence() {
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+__device__ __forceinline__ void WgmmaCommit() {
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+template <int N>
+__device__ __forceinline__ void WgmmaWait() {
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
+
+// Keeps the compiler from moving reads or writes of the accumulators across a wgmma fence or
+// wait (it does not know that the asynchronous multiply owns them in between).
+template <int R>
+__device__ __forceinline__ void PinAccumulators(float (&d)[R]) {
+#pragma unroll
+    for (int i = 0; i < R; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+
+// D(64 × N, fp32) += A(64 × 16, bf16) · B(16 × N, bf16), both operands from shared memory by
+// descriptor, both K-major; issued by all 128 threads of a warpgroup, asynchronous. Thread t
+// of the warpgroup holds D's rows 16·(t / 32) + (t % 32) / 4 (+ 8) and columns 8j + 2(t % 4)
+// (+ 1): d[4j], d[4j + 1] in the first row, d[4j + 2], d[4j + 3] eight rows below.
+template <int N>
+struct Wgmma;
+
+template <>
+struct Wgmma<64> {
+    static __device__ __forceinline__ void Run(float (&d)[32], uint64_t desc_a, uint64_t desc_b) {
+        asm volatile(
+            "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+            "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"
+            "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
+            "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1, "
+            "0, 0;\n}\n"
+            : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+              "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]),
+              "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]),
+              "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
+              "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]),
+              "+f"(d[31])
+            : "l"(desc_a), "l"(desc_b), "r"(1));
+    }
+};
+
+template <>
+struct Wgmma<128> {
+    static __device__ __forceinline__ void Run(float (&d)[64], uint64_t desc_a, uint64_t desc_b) {
+        asm volatile(
+            "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+            "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
+            "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
+            "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "
+            "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, "
+            "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1, 0, 0;\n}\n"
+            : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+              "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]),
+              "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]),
+              "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
+              "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]),
+              "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]),
+              "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]),
+              "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+              "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]),
+              "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]),
+              "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+            : "l"(desc_a), "l"(desc_b), "r"(1));
+    }
+};
+
+template <>
+struct Wgmma<256> {
+    static __device__ __forceinline__ void Run(float (&d)[128], uint64_t desc_a, uint64_t desc_b) {
+        asm volatile(
+            "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+            "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {"
+            "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
+            "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "
+            "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, "
+            "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, "
+            "%70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, "
+            "%87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, "
+            "%103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, "
+            "%117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, "
+            "1, 0, 0;\n}\n"
+            : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+              "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]),
+              "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]),
+              "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
+              "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]),
+              "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]),
+              "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]),
+              "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+              "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]),
+              "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]),
+              "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]),
+              "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]),
+              "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]),
+              "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]),
+              "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]),
+              "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]),
+              "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]),
+              "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]),
+              "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]),
+              "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]),
+              "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]),
+              "+f"(d[127])
+            : "l"(desc_a), "l"(desc_b), "r"(1));
+    }
+};
+
+// ---- mbarriers ---------------------------------------------------------------------------------
+// An mbarrier is a 64-bit word in shared memory that counts arrivals (and, for TMA, bytes) for its
+// current phase; when both reach zero the phase completes, its parity flips, and it rearms.
+// Waiting means asking whether the phase of a given parity has completed.
+
+__device__ __forceinline__ uint32_t SmemAddress(const void* p) {
+    return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ void BarrierInit(uint64_t* bar, int arrivals) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(SmemAddress(bar)), "r"(arrivals)
+                 : "memory");
+}
+
+// Makes the initialised barriers visible to the copy engine and to the other blocks of the
+// cluster (a __syncthreads or cluster barrier must still follow).
+__device__ __forceinline__ void BarrierInitFence() {
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+
+// One arrival that also announces `bytes` more to come from the copy engine in this phase.
+__device__ __forceinline__ void BarrierExpectBytes(uint64_t* bar, uint32_t bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(SmemAddress(bar)),
+                 "r"(bytes)
+                 : "memory");
+}
+
+__device__ __forceinline__ void BarrierArrive(uint64_t* bar) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(SmemAddress(bar)) : "memory");
+}
+
+// An arrival on the barrier at the same offset in block `cta` of the cluster (itself included).
+__device__ __forceinline__ void BarrierArriveCluster(uint64_t* bar, uint32_t cta) {
+    asm volatile(
+        "{\n.reg .b32 remote;\n"
+        "mapa.shared::cluster.u32 remote, %0, %1;\n"
+        "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(
+            SmemAddress(bar)),
+        "r"(cta)
+        : "memory");
+}
+
+// Spins until the phase of parity `parity` has completed.
+__device__ __forceinline__ void BarrierWait(uint64_t* bar, uint32_t parity) {
+    asm volatile(
+        "{\n.reg .pred done;\n"
+        "wait_%=:\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+        "@!done bra wait_%=;\n}\n" ::"r"(SmemAddress(bar)),
+        "r"(parity)
+        : "memory");
+}
+
+// ---- TMA ---------------------------------------------------------------------------------------
+
+// Copies the box at (k0, row0) of the tensor map's matrix into shared memory at `dst`; its
+// bytes count against `bar`'s phase. Boxes reaching past the matrix are clipped, and the
+// missing elements written as zeros.
+__device__ __forceinline__ void TmaLoad(void* dst, const CUtensorMap* map, int k0, int row0,
+                                        uint64_t* bar) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+        " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(SmemAddress(dst)),
+        "l"(reinterpret_cast<uint64_t>(map)), "r"(k0), "r"(row0), "r"(SmemAddress(bar))
+        : "memory");
+}
+
+// The same box, written at the same shared-memory offset of every block of the cluster in
+// `mask`, each completing bytes on its own barrier at `bar`'s offset.
+__device__ __forceinline__ void TmaLoadMulticast(void* dst, const CUtensorMap* map, int k0,
+                                                 int row0, uint64_t* bar, uint16_t mask) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+        ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(SmemAddress(dst)),
+        "l"(reinterpret_cast<uint64_t>(map)), "r"(k0), "r"(row0), "r"(SmemAddress(bar)), "h"(mask)
+        : "memory");
+}
+
+__device__ __forceinline__ void TmaPrefetchMap(const CUtensorMap* map) {
+    asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
+}
+
+// ---- Registers between the roles ---------------------------------------------------------------
+// A multiprocessor has 65536 registers; a block of one producer and two consumer warpgroups
+// starts with an equal share per thread, 168 (the compiler holds the whole kernel to that
+// count). setmaxnreg moves them: the producer's warpgroup gives most back (it only issues
+// copies), the consumers take them for their 128 accumulators and the rest. Counts are
+// multiples of 8, and 128 · (40 + 2 · 232) ≤ 65536.
+__device__ __forceinline__ void ProducerRegisters() {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
+}
+__device__ __forceinline__ void ConsumerRegisters() {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
+}
+
+// ---- cp.async and shared memory ---------------------------------------------------------------
+
+// Copies 16 bytes from global `src` to shared `dst` without passing through registers; only the
+// first `bytes` (0 to 16) are read, the rest written as zeros (the edges of A and B).
+__device__ __forceinline__ void CpAsync16(void* dst, const void* src, int bytes) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(SmemAddress(dst)),
+                 "l"(src), "r"(bytes)
+                 : "memory");
+}
+__device__ __forceinline__ void CpAsyncCommit() {
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+template <int N>
+__device__ __forceinline__ void CpAsyncWait() {
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+// Shared memory written by this thread's ordinary stores or cp.async (the generic proxy)
+// becomes visible to the tensor cores and the copy engine (the async proxy); a barrier must
+// still follow so that it is every thread's writes.
+__device__ __forceinline__ void FenceProxyAsync() {
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+// The dynamic shared memory rounded up to 1024 bytes: a 128-byte-swizzled tile starts on a
+// 1024-byte boundary (the swizzle repeats every 8 rows of 128 bytes). Blocks ask for 1 KB more.
+__device__ __forceinline__ uint8_t* AlignedDynamicSmem(uint8_t* raw) {
+    const uint32_t a = SmemAddress(raw);
+    return raw + ((1024 - (a & 1023)) & 1023);
+}
+
+// ---- The epilogue ------------------------------------------------------------------------------
+
+// Rounds a warpgroup's 64 × N accumulators (the layout Wgmma describes) to bf16 and stores the
+// ones inside the m × n matrix C, whose row `row0`, column `col0` is the tile's corner. Each
+// thread stores pairs of neighbours (4 bytes; ldc is a multiple of 8, so pairs are aligned).
+template <int N>
+__device__ __forceinline__ void StoreAccumulators(const float (&d)[N / 2], __nv_bfloat16* c,
+                                                  int ldc, int m, int n, int row0, int col0) {
+    const int t = threadIdx.x % 128;
+    const int row = row0 + (t / 32) * 16 + (t % 32) / 4, col = col0 + 2 * (t % 4);
+    const bool inside = row0 + 64 <= m && col0 + N <= n;
+#pragma unroll
+    for (int j = 0; j < N / 8; ++j) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int r = row + 8 * h, cc = col + 8 * j;
+            const __nv_bfloat162 v = __floats2bfloat162_rn(d[4 * j + 2 * h], d[4 * j + 2 * h + 1]);
+            __nv_bfloat16* p = c + size_t(r) * ldc + cc;
+            if (inside || (r < m && cc + 1 < n)) {
+                *reinterpret_cast<__nv_bfloat162*>(p) = v;
+            } else if (r < m && cc < n) {
+                *p = v.x;
+            }
+        }
+    }
+}
+
+#endif  // __CUDA_ARCH__
+
+// ---- Host: tensor maps ----------------------------------------------------------------------
+
+// A tensor map of a rows × k row-major bf16 matrix with row stride `ld` elements, read in boxes
+// of `box_rows` × 64 (128 bytes, the most a 128-byte swizzle allows), written to shared memory
+// 128-byte swizzled; elements outside the matrix read as zero. cudaSuccess, or why not.
+// The driver's encoder comes from the runtime (cudaGetDriverEntryPointByVersion), once.
+inline cudaError_t EncodeOperandMap(CUtensorMap* map, const __nv_bfloat16* base, int rows, int k,
+                                    int ld, int box_rows) {
+    static const PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
+        void* fn = nullptr;
+        cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000,
+                                             cudaEnableDefault, &found) != cudaSuccess ||
+            found != cudaDriverEntryPointSuccess)
+            fn = nullptr;
+        return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+    }();
+    if (!encode) return cudaErrorNotSupported;
+    const cuuint64_t dims[2] = {cuuint64_t(k), cuuint64_t(rows)};            // innermost first
+    const cuuint64_t strides[1] = {cuuint64_t(ld) * sizeof(__nv_bfloat16)};  // of dimension 1
+    const cuuint32_t box[2] = {cuuint32_t(kHopperBk), cuuint32_t(box_rows)};
+    const cuuint32_t element_strides[2] = {1, 1};
+    const CUresult r = encode(
+        map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<__nv_bfloat16*>(base), dims, strides,
+        box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+// The TMA steps' kernels: the tensor maps of A and Bᵀ (by value, __grid_constant__), then C.
+using TmaKernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int m, int n, int k,
+                             int ldc);
+
+// Launches a TMA step's kernel `K` compiled for tile T with `kSmem` bytes of dynamic shared
+// memory: the tensor maps read A in boxes of BM rows and Bᵀ in boxes of `kBoxRowsB` rows. One
+// block per BM × BN tile of C, or, persistent, one block per multiprocessor (fewer when there
+// are fewer tiles), in clusters of T.cluster blocks.
+template <TcTile T, TmaKernelFn K, size_t kSmem, int kBoxRowsB>
+cudaError_t LaunchTma(const TcProblem& p, cudaStream_t stream) {
+    CUtensorMap map_a, map_b;
+    cudaError_t e = EncodeOperandMap(&map_a, p.a, p.m, p.k, p.lda, T.bm);
+    if (e == cudaSuccess) e = EncodeOperandMap(&map_b, p.bt, p.n, p.k, p.ldb, kBoxRowsB);
+    if (e == cudaSuccess)
+        e = cudaFuncSetAttribute(K, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem));
+    if (e != cudaSuccess) return e;
+    const int tiles_m = (p.m + T.bm - 1) / T.bm, tiles_n = (p.n + T.bn - 1) / T.bn;
+    cudaLaunchConfig_t config = {};
+    config.blockDim = dim3(unsigned(T.threads));
+    config.dynamicSmemBytes = kSmem;
+    config.stream = stream;
+    cudaLaunchAttribute cluster[1];
+    if (T.cluster > 1) {
+        cluster[0].id = cudaLaunchAttributeClusterDimension;
+        cluster[0].val.clusterDim.x = unsigned(T.cluster);
+        cluster[0].val.clusterDim.y = cluster[0].val.clusterDim.z = 1;
+        config.attrs = cluster;
+        config.numAttrs = 1;
+    }
+    if (T.persistent) {
+        // As many blocks as stay resident together: one per multiprocessor, or, in clusters,
+        // as many clusters as the GPU places at once (a GPC's odd multiprocessor stays idle).
+        int device = 0, blocks = 0;
+        e = cudaGetDevice(&device);
+        if (e == cudaSuccess)
+            e = cudaDeviceGetAttribute(&blocks, cudaDevAttrMultiProcessorCount, device);
+        if (e == cudaSuccess && T.cluster > 1) {
+            config.gridDim = dim3(unsigned(blocks / T.cluster * T.cluster));
+            int clusters = 0;
+            e = cudaOccupancyMaxActiveClusters(&clusters, K, &config);
+            blocks = clusters * T.cluster;
+        }
+        if (e != cudaSuccess) return e;
+        const int units = (tiles_m + T.cluster - 1) / T.cluster * tiles_n;  // clusters' work
+        blocks = std::max(T.cluster, std::min(blocks, units * T.cluster));
+        config.gridDim = dim3(unsigned(blocks));
+    } else {
+        config.gridDim = dim3(unsigned(tiles_n), unsigned(tiles_m));
+    }
+    return cudaLaunchKernelEx(&config, K, map_a, map_b, p.c, p.m, p.n, p.k, p.ldc);
+}
+
+}  // namespace lessons::tc
