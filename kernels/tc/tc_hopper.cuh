@@ -18,7 +18,9 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <type_traits>
 
 #include "tc_gpu.cuh"
 
@@ -194,13 +196,15 @@ __device__ __forceinline__ void BarrierArrive(uint64_t* bar) {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(SmemAddress(bar)) : "memory");
 }
 
-// An arrival on the barrier at the same offset in block `cta` of the cluster (itself included).
+// An arrival on the barrier at the same offset in block `cta` of the cluster. Plain (release
+// at the block's scope, like a local arrival): what it orders is this warp's wgmmas having
+// finished reading shared memory, which wgmma.wait_group already guarantees; a release at the
+// cluster's scope would also wait for this thread's earlier global stores, in the main loop.
 __device__ __forceinline__ void BarrierArriveCluster(uint64_t* bar, uint32_t cta) {
     asm volatile(
         "{\n.reg .b32 remote;\n"
         "mapa.shared::cluster.u32 remote, %0, %1;\n"
-        "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(
-            SmemAddress(bar)),
+        "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(SmemAddress(bar)),
         "r"(cta)
         : "memory");
 }
@@ -243,6 +247,34 @@ __device__ __forceinline__ void TmaLoadMulticast(void* dst, const CUtensorMap* m
 
 __device__ __forceinline__ void TmaPrefetchMap(const CUtensorMap* map) {
     asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
+}
+
+// Copies the 64 × 64 box at shared `src` (written 128-byte swizzled) to the matrix of the tensor
+// map at column `col0`, row `row0`; the parts outside the matrix are not written. The copies a
+// thread issued since its last commit form one bulk group.
+__device__ __forceinline__ void TmaStore(const CUtensorMap* map, const void* src, int col0,
+                                         int row0) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
+            reinterpret_cast<uint64_t>(map)),
+        "r"(col0), "r"(row0), "r"(SmemAddress(src))
+        : "memory");
+}
+__device__ __forceinline__ void TmaStoreCommit() {
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+// This thread's bulk stores have read their shared memory (it may be written again).
+__device__ __forceinline__ void TmaStoreWaitRead() {
+    asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+}
+// This thread's bulk stores are complete.
+__device__ __forceinline__ void TmaStoreWait() {
+    asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
+}
+
+// A barrier for the `threads` threads of a few warps (id 1..15; 0 is __syncthreads').
+__device__ __forceinline__ void NamedBarrier(int id, int threads) {
+    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
 // ---- Registers between the roles ---------------------------------------------------------------
@@ -320,12 +352,13 @@ __device__ __forceinline__ void StoreAccumulators(const float (&d)[N / 2], __nv_
 
 // ---- Host: tensor maps ----------------------------------------------------------------------
 
-// A tensor map of a rows × k row-major bf16 matrix with row stride `ld` elements, read in boxes
-// of `box_rows` × 64 (128 bytes, the most a 128-byte swizzle allows), written to shared memory
-// 128-byte swizzled; elements outside the matrix read as zero. cudaSuccess, or why not.
+// A tensor map of a rows × cols row-major bf16 matrix with row stride `ld` elements (A and Bᵀ:
+// cols = k; C: cols = n), read or written in boxes of `box_rows` × 64 (128 bytes, the most a
+// 128-byte swizzle allows), 128-byte swizzled in shared memory; elements outside the matrix
+// read as zero and are not written. cudaSuccess, or why not.
 // The driver's encoder comes from the runtime (cudaGetDriverEntryPointByVersion), once.
-inline cudaError_t EncodeOperandMap(CUtensorMap* map, const __nv_bfloat16* base, int rows, int k,
-                                    int ld, int box_rows) {
+inline cudaError_t EncodeMatrixMap(CUtensorMap* map, const __nv_bfloat16* base, int rows, int cols,
+                                   int ld, int box_rows) {
     static const PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
         void* fn = nullptr;
         cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
@@ -336,7 +369,7 @@ inline cudaError_t EncodeOperandMap(CUtensorMap* map, const __nv_bfloat16* base,
         return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
     }();
     if (!encode) return cudaErrorNotSupported;
-    const cuuint64_t dims[2] = {cuuint64_t(k), cuuint64_t(rows)};            // innermost first
+    const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};         // innermost first
     const cuuint64_t strides[1] = {cuuint64_t(ld) * sizeof(__nv_bfloat16)};  // of dimension 1
     const cuuint32_t box[2] = {cuuint32_t(kHopperBk), cuuint32_t(box_rows)};
     const cuuint32_t element_strides[2] = {1, 1};
@@ -350,16 +383,21 @@ inline cudaError_t EncodeOperandMap(CUtensorMap* map, const __nv_bfloat16* base,
 // The TMA steps' kernels: the tensor maps of A and Bᵀ (by value, __grid_constant__), then C.
 using TmaKernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int m, int n, int k,
                              int ldc);
+// Those that also store C by TMA: the tensor maps of A, Bᵀ and C.
+using TmaStoreKernelFn = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, __nv_bfloat16*, int m,
+                                  int n, int k, int ldc);
 
 // Launches a TMA step's kernel `K` compiled for tile T with `kSmem` bytes of dynamic shared
-// memory: the tensor maps read A in boxes of BM rows and Bᵀ in boxes of `kBoxRowsB` rows. One
-// block per BM × BN tile of C, or, persistent, one block per multiprocessor (fewer when there
-// are fewer tiles), in clusters of T.cluster blocks.
-template <TcTile T, TmaKernelFn K, size_t kSmem, int kBoxRowsB>
+// memory: the tensor maps read A in boxes of BM rows and Bᵀ in boxes of `kBoxRowsB` rows (and
+// write C in boxes of 64 × 64). One block per BM × BN tile of C, or, persistent, one block per
+// multiprocessor (fewer when fewer do as well), in clusters of T.cluster blocks.
+template <TcTile T, auto K, size_t kSmem, int kBoxRowsB>
 cudaError_t LaunchTma(const TcProblem& p, cudaStream_t stream) {
-    CUtensorMap map_a, map_b;
-    cudaError_t e = EncodeOperandMap(&map_a, p.a, p.m, p.k, p.lda, T.bm);
-    if (e == cudaSuccess) e = EncodeOperandMap(&map_b, p.bt, p.n, p.k, p.ldb, kBoxRowsB);
+    constexpr bool kStoresByTma = std::is_same_v<decltype(K), TmaStoreKernelFn>;
+    CUtensorMap map_a, map_b, map_c;
+    cudaError_t e = EncodeMatrixMap(&map_a, p.a, p.m, p.k, p.lda, T.bm);
+    if (e == cudaSuccess) e = EncodeMatrixMap(&map_b, p.bt, p.n, p.k, p.ldb, kBoxRowsB);
+    if (e == cudaSuccess && kStoresByTma) e = EncodeMatrixMap(&map_c, p.c, p.m, p.n, p.ldc, 64);
     if (e == cudaSuccess)
         e = cudaFuncSetAttribute(K, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem));
     if (e != cudaSuccess) return e;
@@ -379,24 +417,37 @@ cudaError_t LaunchTma(const TcProblem& p, cudaStream_t stream) {
     if (T.persistent) {
         // As many blocks as stay resident together: one per multiprocessor, or, in clusters,
         // as many clusters as the GPU places at once (a GPC's odd multiprocessor stays idle).
+        // Found once per device: the occupancy query costs more host time than the launch.
+        static std::atomic<int> resident[64];
         int device = 0, blocks = 0;
         e = cudaGetDevice(&device);
-        if (e == cudaSuccess)
+        if (e == cudaSuccess && device < 64) blocks = resident[device].load();
+        if (e == cudaSuccess && blocks == 0) {
             e = cudaDeviceGetAttribute(&blocks, cudaDevAttrMultiProcessorCount, device);
-        if (e == cudaSuccess && T.cluster > 1) {
-            config.gridDim = dim3(unsigned(blocks / T.cluster * T.cluster));
-            int clusters = 0;
-            e = cudaOccupancyMaxActiveClusters(&clusters, K, &config);
-            blocks = clusters * T.cluster;
+            if (e == cudaSuccess && T.cluster > 1) {
+                config.gridDim = dim3(unsigned(blocks / T.cluster * T.cluster));
+                int clusters = 0;
+                e = cudaOccupancyMaxActiveClusters(&clusters, K, &config);
+                blocks = clusters * T.cluster;
+            }
+            if (e == cudaSuccess && blocks == 0) e = cudaErrorInvalidConfiguration;
+            if (e == cudaSuccess && device < 64) resident[device].store(blocks);
         }
         if (e != cudaSuccess) return e;
-        const int units = (tiles_m + T.cluster - 1) / T.cluster * tiles_n;  // clusters' work
-        blocks = std::max(T.cluster, std::min(blocks, units * T.cluster));
-        config.gridDim = dim3(unsigned(blocks));
+        // Each cluster takes every `clusters`-th unit of work (a cluster's tiles): with W rounds
+        // needed anyway, ceil(units / W) clusters do the same W rounds as all of them would,
+        // and the others need not start (e.g. 512 tiles on 132 multiprocessors: 4 rounds, so
+        // 128 blocks).
+        const int units = (tiles_m + T.cluster - 1) / T.cluster * tiles_n;
+        const int most = std::max(1, blocks / T.cluster), rounds = (units + most - 1) / most;
+        config.gridDim = dim3(unsigned((units + rounds - 1) / rounds * T.cluster));
     } else {
         config.gridDim = dim3(unsigned(tiles_n), unsigned(tiles_m));
     }
-    return cudaLaunchKernelEx(&config, K, map_a, map_b, p.c, p.m, p.n, p.k, p.ldc);
+    if constexpr (kStoresByTma)
+        return cudaLaunchKernelEx(&config, K, map_a, map_b, map_c, p.c, p.m, p.n, p.k, p.ldc);
+    else
+        return cudaLaunchKernelEx(&config, K, map_a, map_b, p.c, p.m, p.n, p.k, p.ldc);
 }
 
 }  // namespace lessons::tc

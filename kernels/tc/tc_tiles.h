@@ -104,9 +104,9 @@ inline constexpr TcTile kTilesWgmmaTma[] = {
 // kernels/tc/warp_specialized.cu: a producer warpgroup (one thread of it issues the copies)
 // and `consumers` warpgroups that compute.
 inline constexpr TcTile kTilesWarpSpecialized[] = {
+    {.threads = 384, .bm = 256, .bn = 128, .bk = 64, .stages = 4, .consumers = 2},
     {.threads = 384, .bm = 128, .bn = 256, .bk = 64, .stages = 4, .consumers = 2},
     {.threads = 384, .bm = 128, .bn = 256, .bk = 64, .stages = 3, .consumers = 2},
-    {.threads = 384, .bm = 256, .bn = 128, .bk = 64, .stages = 4, .consumers = 2},
     {.threads = 256, .bm = 64, .bn = 256, .bk = 64, .stages = 4, .consumers = 1},
 };
 // kernels/tc/persistent.cu: warp-specialised blocks, one per multiprocessor, each walking the
@@ -118,7 +118,6 @@ inline constexpr TcTile kTilesPersistent[] = {
      .bk = 64,
      .stages = 4,
      .consumers = 2,
-     .cluster = 2,
      .persistent = true},
     {.threads = 384,
      .bm = 128,
@@ -126,6 +125,7 @@ inline constexpr TcTile kTilesPersistent[] = {
      .bk = 64,
      .stages = 4,
      .consumers = 2,
+     .cluster = 2,
      .persistent = true},
     {.threads = 384,
      .bm = 256,
@@ -133,12 +133,13 @@ inline constexpr TcTile kTilesPersistent[] = {
      .bk = 64,
      .stages = 4,
      .consumers = 2,
+     .cluster = 2,
      .persistent = true},
     {.threads = 384,
-     .bm = 256,
-     .bn = 128,
+     .bm = 128,
+     .bn = 256,
      .bk = 64,
-     .stages = 4,
+     .stages = 3,
      .consumers = 2,
      .cluster = 2,
      .persistent = true},
