@@ -10,4 +10,5 @@
     X(Gemv)                 \
     X(Gemm)                 \
     X(Roofline)             \
-    X(Allreduce)
+    X(Allreduce)            \
+    X(TensorCores)

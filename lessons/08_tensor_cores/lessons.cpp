@@ -1,0 +1,112 @@
+// Chapter 8, tensor cores on Hopper: the chapter and its lessons, one row each. Each GPU step's
+// kind is implemented in tc_harness.cu, where the GPU library is linked.
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "catalog.h"
+#include "declare.h"
+#include "tc/tc_tiles.h"
+#include "tc_chapter.h"
+#include "tc_steps.h"
+
+namespace lessons {
+namespace {
+
+ParamSpec Dimension(std::string name, std::string label_en, std::string label_zh) {
+    ParamSpec p;
+    p.name = std::move(name);
+    p.label_en = std::move(label_en);
+    p.label_zh = std::move(label_zh);
+    p.type = ParamType::kCount;
+    p.min = 1;
+    p.max = tc::kMaxDimension;  // memory is checked before anything is allocated
+    p.default_value = ParamValue::Number(4096);
+    p.log_scale = true;
+    p.why =
+        "the kernels and cuBLAS index with int; any value from 1 works: the harness pads each "
+        "row of A, Bᵀ and C to a multiple of 8 elements with zeros, and edge tiles are handled "
+        "inside the kernels";
+    return p;
+}
+
+}  // namespace
+
+void RegisterTensorCoresChapter(Registry& registry) {
+    using namespace tc;
+    Chapter chapter;
+    chapter.id = "tensor-cores";
+    chapter.title = "Tensor cores on Hopper: bf16 GEMM";
+    chapter.title_zh = "Hopper 上的张量核心：bf16 矩阵乘法";
+    chapter.work_rule =
+        "2·m·n·k flops (a multiply and an add per product); the bytes that must move are A and B "
+        "read once and C written once, 2 bytes an element (bf16); every step is compared with the "
+        "bf16 tensor-core ceiling, the median rate of cuBLAS's own bf16 GEMM at a large square "
+        "size";
+    chapter.params = {
+        Dimension("m", "Rows of A and C (m)", "A 和 C 的行数 (m)"),
+        Dimension("n", "Columns of B and C (n)", "B 和 C 的列数 (n)"),
+        Dimension("k", "Columns of A, rows of B (k)", "A 的列数、B 的行数 (k)"),
+    };
+    chapter.make_workload = [](const WorkloadSpec& spec) {
+        return std::make_shared<TcWorkload>(spec);
+    };
+    chapter.workload_host_bytes = [](const ParamValues& p) {
+        return TcWorkloadHostBytes(p.Number("m"), p.Number("n"), p.Number("k"));
+    };
+    chapter.describe = [](const ParamValues& p) {
+        return "m = " + std::to_string(p.Number("m")) + ", n = " + std::to_string(p.Number("n")) +
+               ", k = " + std::to_string(p.Number("k")) + " (random bf16)";
+    };
+    chapter.work = [](StepKind, const ParamValues& p) {
+        return TcWork(p.Number("m"), p.Number("n"), p.Number("k"));
+    };
+
+    AddChapter(registry, chapter, "lessons/08_tensor_cores",
+               {
+                   {.slug = "mma-sync",
+                    .title = "mma.sync with ldmatrix: the fragments by hand",
+                    .source = "kernels/tc/mma_sync.cu",
+                    .step = Tiled{kTilesMma},
+                    .needs = &TcGpuNeeds,
+                    .focus = {"HMMA", "LDSM", "LDS", "BAR"},
+                    .previous = ""},
+                   {.slug = "cp-async-pipeline",
+                    .title = "A cp.async pipeline and swizzled shared memory",
+                    .source = "kernels/tc/cp_async_pipeline.cu",
+                    .step = Tiled{kTilesPipeline},
+                    .needs = &TcGpuNeeds,
+                    .focus = {"HMMA", "LDSM", "CP.ASYNC", "BAR"}},
+                   {.slug = "wgmma",
+                    .title = "wgmma: a warpgroup multiplies from shared memory",
+                    .source = "kernels/tc/wgmma.cu",
+                    .step = Tiled{kTilesWgmma},
+                    .needs = &TcGpuNeeds,
+                    .focus = {"HGMMA", "WARPGROUP", "CP.ASYNC", "BAR"}},
+                   {.slug = "tma",
+                    .title = "TMA copies completing on an mbarrier",
+                    .source = "kernels/tc/wgmma_tma.cu",
+                    .step = Tiled{kTilesWgmmaTma},
+                    .needs = &TcGpuNeeds,
+                    .focus = {"HGMMA", "TMA", "SYNCS", "WARPGROUP"}},
+                   {.slug = "warp-specialization",
+                    .title = "Warp specialisation: a producer and consumer warpgroups",
+                    .source = "kernels/tc/warp_specialized.cu",
+                    .step = Tiled{kTilesWarpSpecialized},
+                    .needs = &TcGpuNeeds,
+                    .focus = {"HGMMA", "TMA", "SYNCS", "SETMAXNREG"}},
+                   {.slug = "persistent",
+                    .title = "Persistent blocks, tile order and clusters",
+                    .source = "kernels/tc/persistent.cu",
+                    .step = Tiled{kTilesPersistent},
+                    .needs = &TcGpuNeeds,
+                    .focus = {"HGMMA", "TMA", "SYNCS", "SETMAXNREG"}},
+                   {.slug = "cublas-bf16",
+                    .title = "cuBLAS bf16 GEMM",
+                    .source = "kernels/tc/cublas_bf16.cu",
+                    .step = Cublas{},
+                    .needs = &TcGpuNeeds},
+               });
+}
+
+}  // namespace lessons

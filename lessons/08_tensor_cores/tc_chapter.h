@@ -1,0 +1,97 @@
+// Chapter 8, tensor cores: the problem (bf16 A and Bᵀ, the reference, the check with its
+// tolerance, the work) and the base of its steps. Step code lives in kernels/tc/.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "lesson.h"
+#include "tc/tc_cpu.h"
+
+namespace lessons::tc {
+
+// The largest m, n or k: the kernels and cuBLAS index with int, and time and memory run out
+// long before.
+constexpr uint64_t kMaxDimension = 32768;
+// Up to this many multiply-adds (512³), or up to 2 · kSampledElements elements of C, the check
+// compares every element of C; above, kSampledElements elements and more (and a scan of all of
+// C for NaN and Inf), as the fp32 GEMM chapter does.
+constexpr uint64_t kFullCheckMacs = uint64_t(512) * 512 * 512;
+constexpr int kSampledElements = 4096;
+
+// How far an element of C may be from the double reference. A and B are bf16 from the start
+// (the reference multiplies exactly those values), and a product of two bf16 values is exact in
+// fp32; what rounds is the fp32 accumulation over k and the one rounding of C to bf16 when it
+// is stored:
+//   acc = 16 · 2⁻²⁴ · √k · Σ|a·b|          (fp32 accumulation: twice the fp32 GEMM chapter's
+//                                           8 · 2⁻²⁴ · √k, since tensor cores add their
+//                                           partial sums with truncation, not rounding)
+//   tolerance = 2⁻⁸ · (|c| + acc) + acc    (bf16 keeps 8 significant bits, 7 of them stored:
+//                                           rounding to nearest errs by at most 2⁻⁸ relative)
+// with c the reference value. At k = 4096 with A and B uniform in [-1, 1) the tolerance is about
+// 0.15 (0.08 of it from rounding C to bf16), while a product left out is 0.25 off on average: a
+// kernel that drops a step of k, and so drops it in thousands of elements, fails.
+constexpr double kBf16Rounding = 1.0 / 256;  // 2⁻⁸
+double TcAccumulationTolerance(int k);       // acc / Σ|a·b|
+double TcTolerance(const TcReferenceElement& ref, int k);
+
+class TcWorkload : public Workload {
+public:
+    explicit TcWorkload(const WorkloadSpec& spec);
+    uint64_t SizeBytes() const override {
+        return (uint64_t(m_m) * m_k + uint64_t(m_n) * m_k) * sizeof(uint16_t);
+    }
+    int m() const { return m_m; }
+    int n() const { return m_n; }
+    int k() const { return m_k; }
+    const uint16_t* a() const { return m_a.data(); }    // m × k, row-major, bf16 bits
+    const uint16_t* bt() const { return m_bt.data(); }  // n × k, row-major (Bᵀ), bf16 bits
+    bool full_check() const { return m_full; }
+    // The checked elements: every element of C (full_check) or the samples, row-major index.
+    const std::vector<uint64_t>& checked() const { return m_checked; }
+    const std::vector<TcReferenceElement>& reference() const { return m_reference; }
+
+private:
+    int m_m = 0, m_n = 0, m_k = 0;
+    std::vector<uint16_t> m_a, m_bt;
+    bool m_full = true;
+    std::vector<uint64_t> m_checked;
+    std::vector<TcReferenceElement> m_reference;
+};
+
+uint64_t TcWorkloadHostBytes(uint64_t m, uint64_t n, uint64_t k);
+
+// The work of C = A·B in bf16: 2·m·n·k flops, A and B read once (2 bytes an element), C
+// written once (2 bytes); held to the bf16 tensor-core ceiling.
+Work TcWork(uint64_t m, uint64_t n, uint64_t k);
+
+// Checks C (m × n bf16 bits, row-major, compact) against the workload's reference: any NaN or
+// Inf fails, then every checked element must be within TcTolerance.
+Check CheckTc(const TcWorkload& work, const uint16_t* c);
+
+// Base of every step of the chapter: the work and the check of C, which the step fills in
+// ReadBack().
+class TcStep : public StepInstance {
+public:
+    explicit TcStep(const Workload& workload) : m_work(static_cast<const TcWorkload&>(workload)) {}
+    Check Verify() const override;
+    Work GetWork() const override;
+
+protected:
+    // Copies C into m_c (m × n, compact).
+    virtual void ReadBack() const = 0;
+    const TcWorkload& m_work;
+    mutable std::vector<uint16_t> m_c;
+};
+
+// The leading dimension of a matrix whose rows hold `columns` elements: the next multiple of
+// 8 (16 bytes, what TMA and cp.async need).
+inline uint64_t PaddedLd(uint64_t columns) {
+    return (columns + 7) / 8 * 8;
+}
+
+// Device memory of the GPU steps (A, Bᵀ and C with padded rows, and room for cuBLAS's
+// workspace) and host memory for the copy of C.
+MemoryNeeds TcGpuNeeds(const ParamValues& params);
+
+}  // namespace lessons::tc

@@ -1,0 +1,303 @@
+// The harness of chapter 8's GPU steps. A and Bᵀ are copied to the GPU once, when the step is
+// set up, into rows padded with zeros to a multiple of 8 elements (16 bytes: what TMA and
+// cp.async need); C's rows are padded the same way and filled with NaN, so an element a step
+// forgets to write fails the check. What is timed (CUDA events) is the multiplication alone; C
+// is read back for the check outside the timing.
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuda/cuda_util.h"
+#include "cuda/scoped_device.h"
+#include "device.h"
+#include "errors.h"
+#include "kernels_of.h"
+#include "result.h"
+#include "tc/tc_cublas.cuh"
+#include "tc/tc_gpu.cuh"
+#include "tc_chapter.h"
+#include "tc_steps.h"
+
+namespace lessons::tc {
+namespace {
+
+class GpuTcBase : public TcStep {
+public:
+    explicit GpuTcBase(const Workload& w)
+        : TcStep(w),
+          m_lda(int(PaddedLd(uint64_t(m_work.k())))),
+          m_ldc(int(PaddedLd(uint64_t(m_work.n())))),
+          m_a(std::max<size_t>(size_t(m_work.m()) * size_t(m_lda), 1), "A"),
+          m_bt(std::max<size_t>(size_t(m_work.n()) * size_t(m_lda), 1), "B (transposed)"),
+          m_cd(std::max<size_t>(size_t(m_work.m()) * size_t(m_ldc), 1), "C") {
+        const cudaStream_t s = m_stream.get();
+        const size_t row = size_t(m_work.k()) * sizeof(uint16_t);
+        const size_t pitch = size_t(m_lda) * sizeof(__nv_bfloat16);
+        // Zeros in the padding: a kernel that reads a whole 16-byte chunk past k adds 0.
+        LESSONS_CUDA_CHECK(cudaMemsetAsync(m_a.get(), 0, m_a.bytes(), s));
+        LESSONS_CUDA_CHECK(cudaMemsetAsync(m_bt.get(), 0, m_bt.bytes(), s));
+        LESSONS_CUDA_CHECK(cudaMemcpy2DAsync(m_a.get(), pitch, m_work.a(), row, row,
+                                             size_t(m_work.m()), cudaMemcpyHostToDevice, s));
+        LESSONS_CUDA_CHECK(cudaMemcpy2DAsync(m_bt.get(), pitch, m_work.bt(), row, row,
+                                             size_t(m_work.n()), cudaMemcpyHostToDevice, s));
+        // 0xFFFF is a NaN in bf16.
+        LESSONS_CUDA_CHECK(cudaMemsetAsync(m_cd.get(), 0xFF, m_cd.bytes(), s));
+        m_stream.Synchronize();
+    }
+
+    Sample Run() override {
+        m_start.Record(m_stream.get());
+        Launch(m_stream.get());
+        m_stop.Record(m_stream.get());
+        Sample sample;
+        sample.total_ms = cuda::ElapsedMs(m_start, m_stop);
+        sample.parts = {{"kernel", sample.total_ms}};
+        return sample;
+    }
+
+protected:
+    virtual void Launch(cudaStream_t s) = 0;
+    void ReadBack() const override {
+        m_c.resize(size_t(m_work.m()) * size_t(m_work.n()));
+        const size_t row = size_t(m_work.n()) * sizeof(uint16_t);
+        LESSONS_CUDA_CHECK(
+            cudaMemcpy2DAsync(m_c.data(), row, m_cd.get(), size_t(m_ldc) * sizeof(__nv_bfloat16),
+                              row, size_t(m_work.m()), cudaMemcpyDeviceToHost, m_stream.get()));
+        LESSONS_CUDA_CHECK(cudaStreamSynchronize(m_stream.get()));
+    }
+    TcProblem Problem() const {
+        return {m_work.m(), m_work.n(), m_work.k(), m_a.get(), m_lda,
+                m_bt.get(), m_lda,      m_cd.get(), m_ldc};
+    }
+
+    int m_lda, m_ldc;  // Bᵀ's rows are k long too: ldb = lda
+    cuda::DeviceBuffer<__nv_bfloat16> m_a, m_bt, m_cd;
+    cuda::Stream m_stream;
+    cuda::Event m_start, m_stop;
+};
+
+class KernelStep : public GpuTcBase {
+public:
+    KernelStep(const Workload& w, const TcKernel& kernel) : GpuTcBase(w), m_kernel(kernel) {}
+
+private:
+    void Launch(cudaStream_t s) override { LESSONS_CUDA_CHECK(m_kernel.launch(Problem(), s)); }
+    const TcKernel& m_kernel;
+};
+
+class CublasStep : public GpuTcBase {
+public:
+    explicit CublasStep(const Workload& w) : GpuTcBase(w) {
+        const std::string error = TcCublasCreate(&m_handle, m_stream.get());
+        if (!error.empty()) throw UnavailableError("cuBLAS: " + error);
+    }
+    ~CublasStep() override { TcCublasDestroy(m_handle); }
+    CublasStep(const CublasStep&) = delete;
+    CublasStep& operator=(const CublasStep&) = delete;
+
+private:
+    void Launch(cudaStream_t) override {
+        const std::string error = TcCublasRun(m_handle, Problem());
+        if (!error.empty()) throw std::runtime_error(error);
+    }
+    void* m_handle = nullptr;
+};
+
+// Why device `device` cannot run a step that needs compute capability `min_cc`; empty: it can.
+std::string WhyNotRunnable(int min_cc, const std::string& what, int device) {
+    const DeviceInfo& d = GetDevices().devices[size_t(device)];
+    const int cc = d.cc_major * 10 + d.cc_minor;
+    if (cc >= min_cc) return {};
+    const std::string has =
+        d.name + " has " + std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
+    if (min_cc >= 90)
+        return what +
+               " needs Hopper (compute capability 9.0): wgmma and TMA exist on no other "
+               "GPU; " +
+               has;
+    return what + " needs compute capability " + std::to_string(min_cc / 10) + "." +
+           std::to_string(min_cc % 10) + " (bf16 tensor cores); " + has;
+}
+
+// A kernel with more than 48 KB of dynamic shared memory must say so before it is launched or
+// its occupancy asked; a GPU whose SMs have less refuses here.
+void AllowSmem(const TcKernel& k, const std::string& gpu) {
+    if (k.dynamic_smem <= 48 * 1024) return;
+    if (cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             int(k.dynamic_smem)) != cudaSuccess) {
+        cudaGetLastError();
+        throw UsageError("tile=" + TcTileName(k.tile) + " needs " + std::to_string(k.dynamic_smem) +
+                         " B of shared memory per block, more than " + gpu +
+                         " gives one block; choose another");
+    }
+}
+
+void CheckRunnable(const TcKernel& k, int device) {
+    const std::string why = WhyNotRunnable(k.min_cc, k.name, device);
+    if (!why.empty()) throw UnavailableError(why);
+    const DeviceInfo& d = GetDevices().devices[size_t(device)];
+    const std::string what = "tile=" + TcTileName(k.tile);
+    AllowSmem(k, d.name);
+    cudaFuncAttributes attr{};
+    LESSONS_CUDA_CHECK(cudaFuncGetAttributes(&attr, k.kernel));
+    if (k.tile.threads > attr.maxThreadsPerBlock)
+        throw UsageError(what + " needs " + std::to_string(k.tile.threads) +
+                         " threads per block, but " + k.name + " uses " +
+                         std::to_string(attr.numRegs) +
+                         " registers per thread, which allows at most " +
+                         std::to_string(attr.maxThreadsPerBlock) + "; choose another");
+    int per_sm = 0;
+    LESSONS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, k.kernel, k.tile.threads, k.dynamic_smem));
+    if (per_sm == 0)
+        throw UsageError(what + " cannot run on " + d.name + ": a block of " +
+                         std::to_string(k.tile.threads) + " threads with " +
+                         std::to_string(attr.numRegs) + " registers each and " +
+                         std::to_string(attr.sharedSizeBytes + k.dynamic_smem) +
+                         " B of shared memory does not fit on one SM; choose another");
+}
+
+using Pick = std::function<const TcKernel&(const ParamValues&)>;
+
+StepRunner KernelRunner(Pick pick) {
+    StepRunner r;
+    r.make = [pick](const Workload& w, const StepContext& c) {
+        const TcKernel& k = pick(c.params);
+        CheckRunnable(k, c.devices.front());
+        return std::unique_ptr<StepInstance>(std::make_unique<KernelStep>(w, k));
+    };
+    r.attributes = [pick](const ParamValues& params) {
+        const TcKernel& k = pick(params);
+        int device = 0;
+        LESSONS_CUDA_CHECK(cudaGetDevice(&device));
+        const std::string why = WhyNotRunnable(k.min_cc, k.name, device);
+        if (!why.empty()) throw UnavailableError(why);
+        AllowSmem(k, "this GPU");
+        return cuda::QueryKernelAttributes(k.kernel, k.name, k.tile.threads, k.dynamic_smem);
+    };
+    return r;
+}
+
+// The kernel of each tile of the row, by the tile's name: the kernels `site`'s source
+// registered, paired with the row's tiles by their TcTile. A tile without its kernel, or a
+// kernel for a tile the row does not declare, is a mistake in the declarations.
+std::vector<std::pair<std::string, const TcKernel*>> KernelsByTile(const Tiled& kind,
+                                                                   const StepSite& site) {
+    const std::vector<const TcKernel*> kernels = KernelsOf<TcKernel>(site);
+    std::vector<std::pair<std::string, const TcKernel*>> out;
+    for (const TcTile& t : kind.tiles) {
+        auto it = std::find_if(kernels.begin(), kernels.end(),
+                               [&](const TcKernel* k) { return k->tile == t; });
+        if (it == kernels.end())
+            throw std::logic_error("its tile " + TcTileName(t) + " has no kernel in '" +
+                                   site.lesson.source_path + "'");
+        out.push_back({TcTileName(t), *it});
+    }
+    for (const TcKernel* k : kernels)
+        if (std::find(kind.tiles.begin(), kind.tiles.end(), k->tile) == kind.tiles.end())
+            throw std::logic_error(std::string("'") + site.lesson.source_path + "' registers " +
+                                   k->name + " for tile " + TcTileName(k->tile) +
+                                   ", which is no tile of its row");
+    return out;
+}
+
+// Values in [-1, 1) from a hash of the index, rounded to bf16, as the lessons' random data
+// (not constant data, which draws less power and would let the clock, and the ceiling, run
+// higher).
+__global__ void bf16_ceiling_fill_kernel(__nv_bfloat16* p, size_t count, uint32_t seed) {
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count;
+         i += size_t(gridDim.x) * blockDim.x) {
+        uint32_t h = (static_cast<uint32_t>(i) * 2654435761u) ^ seed;
+        h ^= h >> 15;
+        h *= 2246822519u;
+        h ^= h >> 13;
+        p[i] = __float2bfloat16_rn(static_cast<float>(h >> 8) * (2.0f / 16777216.0f) - 1.0f);
+    }
+}
+
+// The bf16 tensor-core ceiling (engine/device.h): the cuBLAS bf16 step's own call at m = n = k
+// = 8192 (4096 or 2048 when the GPU has less free memory), two warm-ups, then the median of
+// nine runs: the statistic every result's time is (a fastest-of-N would sit above the medians
+// it is compared with). On an H100 that is about 20 ms of GPU time.
+double MeasureBf16Gflops(int ordinal) {
+    const std::string unavailable = TcCublasUnavailable();
+    if (!unavailable.empty()) throw UnavailableError(unavailable);
+    const std::string why = WhyNotRunnable(80, "the bf16 ceiling", ordinal);
+    if (!why.empty()) throw UnavailableError(why);
+    cuda::ScopedDevice on(ordinal);
+    size_t free_bytes = 0, total_bytes = 0;
+    LESSONS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    int n = 8192;
+    const size_t reserve = size_t(256) << 20;  // cuBLAS's workspace and what others need
+    while (n > 2048 && 3 * size_t(n) * size_t(n) * sizeof(__nv_bfloat16) + reserve > free_bytes)
+        n /= 2;
+    const size_t count = size_t(n) * size_t(n);
+    cuda::DeviceBuffer<__nv_bfloat16> a(count, "the bf16 ceiling's A"),
+        bt(count, "the bf16 ceiling's B"), c(count, "the bf16 ceiling's C");
+    cuda::Stream stream;
+    const cudaStream_t s = stream.get();
+    bf16_ceiling_fill_kernel<<<1024, 256, 0, s>>>(a.get(), count, 1u);
+    bf16_ceiling_fill_kernel<<<1024, 256, 0, s>>>(bt.get(), count, 2u);
+    LESSONS_CUDA_CHECK_LAUNCH("bf16_ceiling_fill_kernel");
+    void* handle = nullptr;
+    const std::string error = TcCublasCreate(&handle, s);
+    struct Release {
+        void* h;
+        ~Release() { TcCublasDestroy(h); }
+    } release{handle};
+    if (!error.empty()) throw UnavailableError("cuBLAS: " + error);
+    const TcProblem p{n, n, n, a.get(), n, bt.get(), n, c.get(), n};
+    auto run = [&] {
+        const std::string e = TcCublasRun(handle, p);
+        if (!e.empty()) throw UnavailableError("cuBLAS: " + e);
+    };
+    for (int w = 0; w < 2; ++w) run();
+    cuda::Event start, stop;
+    std::vector<double> ms;
+    for (int r = 0; r < 9; ++r) {
+        start.Record(s);
+        run();
+        stop.Record(s);
+        ms.push_back(cuda::ElapsedMs(start, stop));
+    }
+    stream.Synchronize();
+    const double median = Median(ms);
+    const double flops = 2.0 * double(n) * double(n) * double(n);
+    return median > 0 ? flops / (median * 1e6) : 0;
+}
+
+// The engine's bf16 ceiling is measured here, where cuBLAS is linked: registered as this
+// library is loaded (the GPU steps are linked whole), and measured only on demand.
+const struct Bf16MeasurerRegistration {
+    Bf16MeasurerRegistration() { SetTensorMeasurer(Bound::kBf16, &MeasureBf16Gflops); }
+} kBf16MeasurerRegistration;
+
+}  // namespace
+
+LESSONS_STEP_KIND(Tiled, [](const Tiled& kind, const StepSite& site) {
+    Pick pick = [tiles = KernelsByTile(kind, site)](const ParamValues& p) -> const TcKernel& {
+        const std::string& tile = p.Choice("tile");
+        for (const auto& [name, kernel] : tiles)
+            if (name == tile) return *kernel;
+        throw std::logic_error("no kernel for tile=" + tile);  // the parameter refuses it first
+    };
+    return KernelRunner(std::move(pick));
+});
+
+LESSONS_STEP_KIND(Cublas, [](const Cublas&, const StepSite&) {
+    StepRunner r;
+    r.make = [](const Workload& w, const StepContext& c) {
+        const std::string unavailable = TcCublasUnavailable();
+        if (!unavailable.empty()) throw UnavailableError(unavailable);
+        const std::string why = WhyNotRunnable(80, "cuBLAS's bf16 GEMM", c.devices.front());
+        if (!why.empty()) throw UnavailableError(why);
+        return std::unique_ptr<StepInstance>(std::make_unique<CublasStep>(w));
+    };
+    return r;
+});
+
+}  // namespace lessons::tc

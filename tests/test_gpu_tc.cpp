@@ -1,0 +1,182 @@
+// Chapter 8's GPU steps against the CPU reference: every step at every tile configuration at
+// odd shapes (1 × 1 × 1, and shapes that leave partial tiles on every side and k not a
+// multiple of 8, so the harness's zero padding is read), the bf16 tensor-core ceiling, and the
+// Hopper steps' refusal below compute capability 9.0. Without a usable GPU every test here
+// reports SKIPPED with the reason.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "catalog.h"
+#include "device.h"
+#include "errors.h"
+#include "session.h"
+#include "tc/tc_tiles.h"
+
+using namespace lessons;
+
+namespace {
+
+#define REQUIRE_GPU()                                                         \
+    do {                                                                      \
+        if (!GetDeviceInfo().available())                                     \
+            GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason; \
+    } while (0)
+
+const Chapter& TcChapter() {
+    const Chapter* chapter = RunnableCatalog().FindChapter("tensor-cores");
+    if (!chapter) throw std::logic_error("the catalogue has no tensor-cores chapter");
+    return *chapter;
+}
+
+std::vector<const Lesson*> TcLessons() {
+    std::vector<const Lesson*> out;
+    for (const Lesson* l : RunnableCatalog().LessonsOf(TcChapter()))
+        if (l->kind == StepKind::kGpu) out.push_back(l);
+    return out;
+}
+
+// Every tile of the lesson, or nothing to set (cuBLAS).
+std::vector<std::string> Tiles(const Lesson& lesson) {
+    if (const ParamSpec* tile = lesson.FindParam("tile")) return tile->choices;
+    return {""};
+}
+
+// The Hopper steps: their kernels are compiled for sm_90a alone (wgmma, TMA). Known from the
+// source file, as the build knows them.
+bool NeedsHopper(const Lesson& lesson) {
+    for (const char* f : {"kernels/tc/wgmma.cu", "kernels/tc/wgmma_tma.cu",
+                          "kernels/tc/warp_specialized.cu", "kernels/tc/persistent.cu"})
+        if (lesson.source_path == f) return true;
+    return false;
+}
+
+int ComputeCapability() {
+    const DeviceInfo& d = GetDevices().devices[0];
+    return d.cc_major * 10 + d.cc_minor;
+}
+
+struct Shape {
+    uint64_t m, n, k;
+};
+const Shape kShapes[] = {{1, 1, 1}, {17, 33, 65}, {127, 4099, 255}, {2049, 2047, 33}};
+
+RunOptions Options(const Shape& s, const std::string& tile) {
+    RunOptions o;
+    o.Set("m", std::to_string(s.m));
+    o.Set("n", std::to_string(s.n));
+    o.Set("k", std::to_string(s.k));
+    if (!tile.empty()) o.Set("tile", tile);
+    o.reps = 1;
+    o.seed = s.m * 131 + s.k;
+    o.measure_ceilings = false;
+    return o;
+}
+
+}  // namespace
+
+TEST(GpuTc, EveryStepAndConfigurationAtOddShapes) {
+    REQUIRE_GPU();
+    Session session(RunnableCatalog());
+    ASSERT_FALSE(TcLessons().empty());
+    int runs = 0;
+    for (const Lesson* lesson : TcLessons())
+        for (const std::string& tile : Tiles(*lesson))
+            for (const Shape& s : kShapes) {
+                const std::string what = lesson->id + " tile=" + tile + " " + std::to_string(s.m) +
+                                         "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+                const RunOptions o = Options(s, tile);
+                if ((NeedsHopper(*lesson) && ComputeCapability() < 90) ||
+                    ComputeCapability() < 80) {
+                    EXPECT_THROW(session.Run(*lesson, o), UnavailableError) << what;
+                    continue;
+                }
+                const RunResult r = session.Run(*lesson, o);
+                ASSERT_TRUE(r.verified) << what << ": " << r.check_message;
+                EXPECT_EQ(r.work.flops, 2 * s.m * s.n * s.k) << what;
+                EXPECT_EQ(r.work.bytes_read, (s.m * s.k + s.n * s.k) * 2) << what;
+                EXPECT_EQ(r.work.bytes_written, s.m * s.n * 2) << what;
+                EXPECT_EQ(r.work.bound, Bound::kBf16) << what;
+                ++runs;
+            }
+    std::printf("%d verified runs\n", runs);
+}
+
+// Below compute capability 9.0 the Hopper steps say what they need (the GUI then shows their
+// recorded results); on Hopper they run.
+TEST(GpuTc, HopperStepsNameWhatTheyNeed) {
+    REQUIRE_GPU();
+    Session session(RunnableCatalog());
+    int hopper = 0;
+    for (const Lesson* lesson : TcLessons()) {
+        if (!NeedsHopper(*lesson)) continue;
+        ++hopper;
+        if (ComputeCapability() >= 90) continue;
+        try {
+            session.Run(*lesson, Options({64, 64, 64}, ""));
+            ADD_FAILURE() << lesson->id << " ran below compute capability 9.0";
+        } catch (const UnavailableError& e) {
+            EXPECT_NE(std::string(e.what()).find("needs Hopper (compute capability 9.0)"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+    if (ComputeCapability() >= 90)
+        GTEST_SKIP() << GetDevices().devices[0].name << " is a Hopper GPU: its " << hopper
+                     << " Hopper steps run (EveryStepAndConfigurationAtOddShapes)";
+}
+
+// The bf16 ceiling (cuBLAS's bf16 GEMM, median of nine runs) is above the TF32 one, measured
+// once per process, and cuBLAS's bf16 step at 4096^3 is held to it, within 80-120% of it.
+TEST(GpuTc, Bf16CeilingHoldsTheCublasStep) {
+    REQUIRE_GPU();
+    if (ComputeCapability() < 80) {
+        const TensorCeiling none = GetTensorCeiling(Bound::kBf16, 0);
+        EXPECT_EQ(none.gflops, 0);
+        GTEST_SKIP() << "no bf16 tensor cores: " << none.unavailable;
+    }
+    EXPECT_EQ(KnownTensorCeiling(Bound::kBf16, 0).gflops, 0) << "measured before it was asked";
+    const TensorCeiling bf16 = GetTensorCeiling(Bound::kBf16, 0);
+    ASSERT_GT(bf16.gflops, 0) << bf16.unavailable;
+    const TensorCeiling tf32 = GetTf32Ceiling(0);
+    std::printf("bf16 ceiling %.0f GFLOP/s, TF32 %.0f\n", bf16.gflops, tf32.gflops);
+    if (tf32.gflops > 0) EXPECT_GT(bf16.gflops, tf32.gflops);
+    EXPECT_EQ(GetTensorCeiling(Bound::kBf16, 0).gflops, bf16.gflops) << "measured once";
+
+    const Lesson* cublas = RunnableCatalog().FindLesson("tensor-cores/cublas-bf16");
+    ASSERT_NE(cublas, nullptr);
+    Session session(RunnableCatalog());
+    RunOptions o;
+    for (const char* d : {"m", "n", "k"}) o.Set(d, "4096");
+    const RunResult r = session.Run(*cublas, o);
+    ASSERT_TRUE(r.verified) << r.check_message;
+    ASSERT_TRUE(r.ceiling && r.pct_of_ceiling);
+    EXPECT_EQ(*r.ceiling, bf16.gflops);
+    EXPECT_TRUE(r.ceiling_note.empty()) << r.ceiling_note;
+    std::printf("cuBLAS bf16 at 4096^3: %.3f ms, %.1f%% of the ceiling\n", r.median_ms,
+                *r.pct_of_ceiling);
+    EXPECT_GT(*r.pct_of_ceiling, 80.0);
+    EXPECT_LT(*r.pct_of_ceiling, 120.0);
+}
+
+TEST(GpuTc, EveryTileReportsItsKernelsResources) {
+    REQUIRE_GPU();
+    for (const Lesson* lesson : TcLessons()) {
+        const ParamSpec* tile = lesson->FindParam("tile");
+        if (!tile) continue;
+        if ((NeedsHopper(*lesson) && ComputeCapability() < 90) || ComputeCapability() < 80)
+            continue;
+        for (const std::string& c : tile->choices) {
+            ParamValues p;
+            for (const ParamSpec& spec : lesson->params) p.Set(spec.name, spec.Default());
+            p.Set("tile", ParamValue::Choice(c));
+            const KernelAttributes a = lesson->runner.attributes(p);
+            EXPECT_GT(a.registers, 0) << lesson->id << " " << c;
+            EXPECT_GT(a.active_blocks_per_sm, 0) << lesson->id << " " << c;
+        }
+    }
+}
