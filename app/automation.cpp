@@ -28,10 +28,11 @@ int ParseFlags(int argc, char** argv, Flags* flags) {
     auto* lang = cli.add_option("--lang", flags->lang, "en or zh");
     auto* scale = cli.add_option("--scale", flags->scale, "UI scale, 0.5 to 4");
     auto* size = cli.add_option("--size", flags->size, "initial data size, e.g. 256MiB");
-    cli.add_option("--screenshot", flags->screenshot,
-                   "write a PNG once the page has settled and runs have finished, then exit");
-    cli.add_option("--worker", flags->worker,
-                   "the worker program (default: cuda-lessons-cli beside this one)");
+    auto* screenshot =
+        cli.add_option("--screenshot", flags->screenshot,
+                       "write a PNG once the page has settled and runs have finished, then exit");
+    auto* worker = cli.add_option("--worker", flags->worker,
+                                  "the worker program (default: cuda-lessons-cli beside this one)");
     cli.add_option("--code-tab", flags->code_tab, "the code view's tab at start: source, ptx, sass")
         ->check(CLI::IsMember({"source", "ptx", "sass"}));
     cli.add_flag("--stats", flags->stats,
@@ -54,6 +55,10 @@ int ParseFlags(int argc, char** argv, Flags* flags) {
     if (*lang && flags->lang != "en" && flags->lang != "zh")
         return refuse("--lang " + flags->lang + ": the language must be en or zh");
     if (*size && flags->size.empty()) return refuse("--size: empty; give a size such as 256MiB");
+    if (*screenshot && flags->screenshot.empty())
+        return refuse("--screenshot: empty; give the PNG file to write, such as page.png");
+    if (*worker && flags->worker.empty())
+        return refuse("--worker: empty; give the worker program, such as ./cuda-lessons-cli");
     return -1;
 }
 

@@ -111,6 +111,8 @@ int main(int argc, char** argv) {
         glfwTerminate();
         return 1;
     }
+    // Narrower than this, nothing of the page can be read (the layout is tested down to 1 px).
+    glfwSetWindowSizeLimits(window, 320, 240, GLFW_DONT_CARE, GLFW_DONT_CARE);
     glfwMakeContextCurrent(window);
     glfwSwapInterval(1);
     float content_scale = 1, unused = 1;
@@ -179,7 +181,11 @@ int main(int argc, char** argv) {
     // Shutdown.
     automation.PrintStats();
     glfwGetWindowSize(window, &ui.settings.window_width, &ui.settings.window_height);
-    if (!config.empty()) SaveSettings(config + "/settings.json", ui.settings, nullptr);
+    if (!config.empty()) {
+        std::string problem;
+        if (!SaveSettings(config + "/settings.json", ui.settings, &problem))
+            std::fprintf(stderr, "cuda-lessons: %s\n", problem.c_str());
+    }
     if (!ini.empty()) {
         size_t size = 0;
         const char* text = ImGui::SaveIniSettingsToMemory(&size);

@@ -4,10 +4,12 @@
 #include <atomic>
 #include <iostream>
 #include <map>
+#include <optional>
 
 #include "catalog.h"
 #include "device.h"
 #include "errors.h"
+#include "files.h"
 #include "host.h"
 #include "report.h"
 #include "units.h"
@@ -84,24 +86,27 @@ void CheckUnused(const std::vector<const Lesson*>& lessons, const Options& o) {
         for (const Lesson* l : lessons) used = used || l->FindParam(name);
         if (used) continue;
         const Lesson& first = *lessons.front();
+        const std::string shown = "'" + Excerpt(name, 40) + "'";
         const std::string who =
-            lessons.size() == 1 ? "lesson " + first.label : "no lesson of chapter " + first.chapter;
+            lessons.size() == 1
+                ? "lesson " + first.label + " has no parameter " + shown
+                : "no lesson of chapter " + first.chapter + " has a parameter " + shown;
         if (std::find(o.from_set.begin(), o.from_set.end(), name) != o.from_set.end()) {
             std::string names;
             for (const std::string& n : ParamNamesOf(lessons))
                 names += (names.empty() ? "" : ", ") + n;
-            throw UsageError(who + " has no parameter '" + name + "': use " +
-                             (names.empty() ? "none" : names));
+            throw UsageError(who + ": use " + (names.empty() ? "none" : names));
         }
         std::string why;
         if (name == "block")
             why = first.library ? " (the library chooses its own)"
                                 : (first.kind == StepKind::kCpu ? " (it runs on the CPU)" : "");
         if (name == "threads" && first.kind == StepKind::kGpu) why = " (it runs on the GPU)";
-        std::cerr << "note: " << who << " has no parameter '" << name << "'" << why << "; --"
-                  << name << " " << text << " is ignored\n";
+        std::cerr << "note: " << who << why << "; --" << name << " " << Excerpt(text, 40)
+                  << " is ignored\n";
     }
-    if (!o.run.input_file.empty())
+    // Only where an input file is taken (else it is refused, and a note would contradict it).
+    if (!o.run.input_file.empty() && Runnable().ChapterOf(*lessons.front()).accepts_input_file)
         for (const char* name : {"size", "data"})
             if (o.run.Get(name))
                 std::cerr << "note: --" << name << " is ignored: the input file sets the data\n";
@@ -229,17 +234,29 @@ int Sweep(const std::string& key, const Options& options, const std::string& par
     Session session(Runnable());
     const std::vector<std::string> names = ParamNamesOf({&lesson});
     std::vector<RunResult> results;
+    std::optional<UsageError> last_refusal;
     for (const SweepPoint& p : points) {
+        if (g_cancel) throw Cancelled();
         if (!p.skip_reason.empty()) {
             std::cerr << "skipped: " << p.skip_reason << "\n";
             continue;
         }
-        results.push_back(session.Run(lesson, p.options, Control()));
+        try {
+            results.push_back(session.Run(lesson, p.options, Control()));
+        } catch (const UsageError& e) {
+            // Refused when it came to run (a size over the memory available): the points
+            // measured so far are kept and printed.
+            std::cerr << "skipped: " << spec.name << " " << spec.Format(spec.Parse(p.value)) << ": "
+                      << e.what() << "\n";
+            last_refusal = e;
+            continue;
+        }
         if (format == Format::kCsv) {
             if (results.size() == 1) std::cout << CsvHeader(names) << "\n";
             std::cout << CsvRow(results.back(), names) << std::endl;
         }
     }
+    if (results.empty() && last_refusal) throw *last_refusal;  // nothing could run at all
     bool ok = true;
     for (const RunResult& r : results) {
         ReportWrong(r);
@@ -286,9 +303,22 @@ int Bench(const std::string& chapter_key, const Options& options, Format format)
                              "': use a number such as 1 or an id such as split");
         chapters.push_back(c);
     }
-    for (const Chapter* chapter : chapters) CheckUnused(registry.LessonsOf(*chapter), options);
+    // Every lesson's values are checked before anything runs: a value refused at the last
+    // chapter must not come after minutes of runs whose table it would lose.
+    for (const Chapter* chapter : chapters) {
+        CheckUnused(registry.LessonsOf(*chapter), options);
+        for (const Lesson* lesson : registry.LessonsOf(*chapter)) {
+            try {
+                CheckRun(registry, *lesson, options.run);
+            } catch (const UsageError& e) {
+                throw UsageError(lesson->Name() + ": " + e.what());
+            }
+        }
+    }
     Session session(registry);
     bool ok = true;
+    int ran = 0;
+    std::string why_none;
     json all = json::array();
     for (const Chapter* chapter : chapters) {
         const std::vector<const Lesson*> lessons = registry.LessonsOf(*chapter);
@@ -303,9 +333,11 @@ int Bench(const std::string& chapter_key, const Options& options, Format format)
             if (!why.empty()) {
                 t.AddRow({lesson->label, lesson->id, ToString(lesson->kind), "-", "-", "-", "-",
                           "-", "-", "-", "-", "-", "not run: " + why});
+                if (why_none.empty()) why_none = lesson->Name() + " cannot run here: " + why;
                 continue;
             }
             const RunResult r = session.Run(*lesson, options.run, Control());
+            ++ran;
             ok = ok && r.verified;
             ReportWrong(r);
             std::optional<double> speedup;
@@ -348,6 +380,13 @@ int Bench(const std::string& chapter_key, const Options& options, Format format)
         }
     }
     if (format == Format::kJson) std::cout << all.dump(2) << "\n";
+    if (ran == 0) {
+        // As run of a lesson that cannot run here: the table says why, the exit code too.
+        std::cerr << "error: no lesson of "
+                  << (chapters.size() == 1 ? "this chapter" : "any chapter") << " could run here ("
+                  << why_none << ")\n";
+        return kExitFailed;
+    }
     return ok ? kExitOk : kExitFailed;
 }
 

@@ -1,6 +1,7 @@
 // cuda-lessons-cli: list | info | run | sweep | bench | serve.
 #include <CLI/CLI.hpp>
 
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -9,6 +10,7 @@
 #include "commands.h"
 #include "errors.h"
 #include "files.h"
+#include "host.h"
 #include "serve.h"
 #include "units.h"
 
@@ -50,10 +52,6 @@ void AddRunOptions(CLI::App* cmd, RawOptions& raw, bool with_output) {
     cmd->add_option("--format", raw.format, "table, json or csv");
 }
 
-int ParseInt(const std::string& text, const char* what) {
-    return static_cast<int>(ParseIntInRange(text, what, 0, 1000000000));
-}
-
 // An option given with an empty value (--size '') is an error, not the default.
 void RejectEmptyValues(const CLI::App* command) {
     for (const CLI::Option* option : command->get_options()) {
@@ -81,7 +79,8 @@ cli::Options ToOptions(const RawOptions& raw) {
         o.Set(name, set.substr(eq + 1));
         options.from_set.push_back(name);
     }
-    if (!raw.reps.empty()) o.reps = ParseInt(raw.reps, "reps");
+    if (!raw.reps.empty())
+        o.reps = static_cast<int>(ParseIntInRange(raw.reps, "reps", 1, kMaxRequestedReps));
     if (!raw.min_time.empty()) {
         o.min_time_s = ParseSeconds(raw.min_time, "--min-time", 0, 60);
         o.max_time_s = std::max(o.max_time_s, o.min_time_s);
@@ -116,9 +115,20 @@ void OnSignal(int) {
     cli::RequestCancel();
 }
 
+// `serve`: SIGTERM and SIGINT end serving as a shutdown request does.
+std::atomic<bool> g_serve_stop{false};
+void OnServeSignal(int) {
+    g_serve_stop = true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    // A file over the size limit (ulimit -f) is a failed write, reported with exit code 1 and
+    // its temporary removed, not a death by SIGXFSZ.
+    std::signal(SIGXFSZ, SIG_IGN);
+    if (const std::string note = LimitOpenMpThreads(); !note.empty())
+        std::cerr << "note: " << note << "\n";
     CLI::App app{"cuda-lessons-cli: run, check and time the CUDA Lessons steps"};
     app.require_subcommand(1);
     RawOptions raw;
@@ -183,9 +193,11 @@ int main(int argc, char** argv) {
     std::signal(SIGTERM, OnSignal);
     try {
         if (*serve) {
+            std::signal(SIGINT, OnServeSignal);
+            std::signal(SIGTERM, OnServeSignal);
             std::ios::sync_with_stdio(false);
             std::cin.tie(nullptr);  // reading must never flush the replies outside their lock
-            const int rc = Serve(RunnableCatalog(), std::cin, std::cout);
+            const int rc = Serve(RunnableCatalog(), std::cin, std::cout, &g_serve_stop);
             std::cout.flush();
             std::fflush(stdout);
             std::_Exit(rc);  // the reader thread may still be blocked on stdin

@@ -1,7 +1,9 @@
 #include "files.h"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -68,6 +70,9 @@ void ClearNonBlocking(int fd) {
     if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
 }
 
+// The file systems of /proc and /sys (statfs's f_type).
+constexpr decltype(statfs::f_type) kProcMagic = 0x9fa0, kSysfsMagic = 0x62656572;
+
 // Opens `path` for reading; throws unless it is a regular file.
 Fd OpenRegular(const std::string& path, uint64_t* size) {
     if (path.empty()) throw UsageError("the input file name is empty");
@@ -79,6 +84,14 @@ Fd OpenRegular(const std::string& path, uint64_t* size) {
     if (!S_ISREG(st.st_mode))
         throw UsageError("input file '" + path + "' is " + KindOf(st.st_mode) +
                          ", not a regular file: give a file stored on disk");
+    // /proc and /sys files are made up as they are read: their size says 0 or 4096 whatever
+    // they hold, so the data could be neither sized nor checked.
+    struct statfs fs {};
+    if (::fstatfs(fd.get(), &fs) == 0 && (fs.f_type == kProcMagic || fs.f_type == kSysfsMagic))
+        throw UsageError("input file '" + path + "' is a kernel file (" +
+                         (fs.f_type == kProcMagic ? "/proc" : "/sys") +
+                         ") whose size is known only once it is read: copy it to a regular "
+                         "file first");
     ClearNonBlocking(fd.get());
     if (size) *size = static_cast<uint64_t>(st.st_size);
     return Fd(fd.release());
@@ -143,6 +156,9 @@ void CloseChecked(Fd& fd, const std::string& path) {
         throw FileError("cannot write '" + path + "': " + Reason(errno));
 }
 
+// The most of the target's name a temporary file's name repeats.
+constexpr size_t kMaxTempStem = 200;
+
 std::string FolderOf(const std::string& path) {
     const size_t slash = path.rfind('/');
     if (slash == std::string::npos) return ".";
@@ -153,6 +169,21 @@ std::string FolderOf(const std::string& path) {
 std::string NameOf(const std::string& path) {
     const size_t slash = path.rfind('/');
     return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Why writes to `fd` failed, when the failing write's errno is gone (a stream failed earlier
+// and later calls reset errno): a regular file at the size limit (ulimit -f) or on a full file
+// system; 0 when neither.
+int LikelyWriteError(int fd) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+        uint64_t(st.st_size) >= uint64_t(limit.rlim_cur))
+        return EFBIG;
+    struct statfs fs {};
+    if (::fstatfs(fd, &fs) == 0 && fs.f_bavail == 0) return ENOSPC;
+    return 0;
 }
 
 }  // namespace
@@ -187,14 +218,34 @@ void WriteFileReplacing(const std::string& path, const std::function<void(std::o
     std::string target = path;
     struct stat st {};
     if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-        // Replace the file the link points to, not the link.
+        // Replace the file the link points to, not the link; a link that leads nowhere (a
+        // dangling link, a loop) is neither followed nor replaced.
         std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr),
                                                          &std::free);
-        if (real) target = real.get();
+        const int error = errno;
+        if (real) {
+            target = real.get();
+        } else if (struct stat through{}; ::stat(path.c_str(), &through) != 0) {
+            throw FileError("cannot write '" + path + "': it is a symbolic link that leads to no " +
+                            "file (" + Reason(error) + ")");
+        }  // else a link with no path to resolve (/dev/stdout to a pipe): written through it
     }
     const bool exists = ::stat(target.c_str(), &st) == 0;
     if (exists && S_ISDIR(st.st_mode))
         throw FileError("cannot write '" + path + "': it is a directory");
+    // This program's own standard output or error (/dev/stdout redirected to a file): written
+    // in turn through that descriptor, never replaced, or what else goes there would be lost.
+    for (const int standard : {STDOUT_FILENO, STDERR_FILENO}) {
+        struct stat own {};
+        if (!exists || ::fstat(standard, &own) != 0 || own.st_dev != st.st_dev ||
+            own.st_ino != st.st_ino)
+            continue;
+        std::cout.flush();
+        std::cerr.flush();
+        std::fflush(nullptr);
+        WriteThrough(standard, path, write);
+        return;
+    }
     if (exists && !S_ISREG(st.st_mode)) {
         // A terminal, a pipe or a device: there is no file to replace, write in place.
         Fd fd(::open(target.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
@@ -210,7 +261,15 @@ void WriteFileReplacing(const std::string& path, const std::function<void(std::o
     std::string temp;
     Fd fd(-1);
     for (int attempt = 0; attempt < 100 && fd.get() < 0; ++attempt) {
-        temp = folder + "/." + NameOf(target) + ".tmp-" + std::to_string(::getpid()) + "-" +
+        // A name of up to 255 bytes must still leave room for the temporary's own: the
+        // temporary keeps the start of the name (cut at a UTF-8 character boundary).
+        std::string name = NameOf(target);
+        if (name.size() > kMaxTempStem) {
+            size_t cut = kMaxTempStem;
+            while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
+            name.resize(cut);
+        }
+        temp = folder + "/." + name + ".tmp-" + std::to_string(::getpid()) + "-" +
                std::to_string(counter++);
         fd = Fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0666));
         if (fd.get() < 0 && errno != EEXIST) break;
@@ -247,6 +306,7 @@ void FlushStandardOutput() {
     const bool flushed = std::fflush(stdout) == 0;
     if (!error) error = errno;
     if (flushed && stream_ok && !std::ferror(stdout)) return;
+    if (!error) error = LikelyWriteError(STDOUT_FILENO);
     throw FileError("cannot write to standard output: " +
                     (error ? Reason(error) : std::string("part of the output was lost")));
 }

@@ -1,5 +1,7 @@
 #include "generators.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -23,7 +25,9 @@ void GenerateChunks(uint64_t count, uint64_t seed,
                     const std::function<void(SplitMix64& rng, uint64_t begin, uint64_t n)>& fill,
                     const std::atomic<bool>* cancel) {
     const int64_t chunks = static_cast<int64_t>((count + kGeneratorChunk - 1) / kGeneratorChunk);
-#pragma omp parallel for schedule(static)
+    // At most one thread per processor, whatever the environment asks for.
+    const int threads = std::max(1, std::min(omp_get_max_threads(), omp_get_num_procs()));
+#pragma omp parallel for schedule(static) num_threads(threads)
     for (int64_t c = 0; c < chunks; ++c) {
         if (cancel && cancel->load(std::memory_order_relaxed)) continue;  // drain quickly
         const uint64_t begin = static_cast<uint64_t>(c) * kGeneratorChunk;

@@ -3,6 +3,7 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <ctime>
 #include <fstream>
 #include <string>
@@ -46,6 +47,16 @@ const HostInfo& GetHostInfo() {
         return h;
     }();
     return info;
+}
+
+std::string LimitOpenMpThreads() {
+    const int processors = std::max(omp_get_num_procs(), 1);
+    const int asked = omp_get_max_threads();
+    if (asked <= kMaxThreadsPerProcessor * processors) return {};
+    omp_set_num_threads(processors);
+    return "OMP_NUM_THREADS asks for " + std::to_string(asked) + " threads, more than " +
+           std::to_string(kMaxThreadsPerProcessor) + " per processor (" +
+           std::to_string(processors) + " here): using " + std::to_string(processors);
 }
 
 uint64_t HostAvailableMemory() {

@@ -14,6 +14,13 @@ struct HostInfo {
 
 const HostInfo& GetHostInfo();
 
+// OpenMP's default thread count comes from the environment (OMP_NUM_THREADS), unchecked: a
+// value far above the processors (100000) makes thread creation fail or crash. Above
+// kMaxThreadsPerProcessor per processor, the default becomes the processor count; returns a
+// note saying so (empty when the value was kept). Call it first, on the thread that runs.
+constexpr int kMaxThreadsPerProcessor = 4;
+std::string LimitOpenMpThreads();
+
 // Memory a new allocation can take without swapping (MemAvailable), read now.
 uint64_t HostAvailableMemory();
 

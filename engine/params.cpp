@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "errors.h"
+#include "files.h"
 #include "host.h"
 #include "units.h"
 
@@ -21,6 +22,13 @@ std::string JoinChoices(const std::vector<std::string>& choices) {
         out += choices[i];
     }
     return out;
+}
+
+// "Threads per block (block)": the label, with the name unless the label already shows it.
+std::string LabelAndName(const ParamSpec& spec) {
+    const std::string named = "(" + spec.name + ")";
+    if (spec.label_en.find(named) != std::string::npos) return spec.label_en;
+    return spec.label_en + " " + named;
 }
 
 }  // namespace
@@ -74,7 +82,7 @@ std::string ParamSpec::Reject(const ParamValue& value) const {
     std::string shown;
     if (type == ParamType::kChoice) {
         ok = std::find(choices.begin(), choices.end(), value.choice) != choices.end();
-        shown = "'" + value.choice + "'";
+        shown = "'" + Excerpt(value.choice, 40) + "'";
     } else {
         const uint64_t v = value.number;
         ok = value.choice.empty() && v >= min && v <= max && (step <= 1 || v % step == 0) &&
@@ -82,7 +90,7 @@ std::string ParamSpec::Reject(const ParamValue& value) const {
         shown = type == ParamType::kBytes ? std::to_string(v) + " B" : std::to_string(v);
     }
     if (ok) return {};
-    std::string msg = label_en + " (" + name + ") " + shown + " is not accepted: use " + Describe();
+    std::string msg = LabelAndName(*this) + " " + shown + " is not accepted: use " + Describe();
     if (!why.empty()) msg += "; " + why;
     return msg;
 }
@@ -98,7 +106,7 @@ ParamValue ParamSpec::Parse(std::string_view text) const {
     try {
         v.number = type == ParamType::kBytes ? ParseSize(text) : ParseCount(text);
     } catch (const UsageError& e) {
-        throw UsageError(label_en + " (" + name + "): " + e.what());
+        throw UsageError(LabelAndName(*this) + ": " + e.what());
     }
     const std::string why_not = Reject(v);
     if (!why_not.empty()) throw UsageError(why_not);

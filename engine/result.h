@@ -32,6 +32,8 @@ struct RunOptions {
 // Automatic repetition bounds.
 constexpr int kMinReps = 3;
 constexpr int kMaxReps = 1000;
+// The most repetitions a run may ask for (RunOptions::reps: 1 to this).
+constexpr int kMaxRequestedReps = 100000;
 
 // The ceilings a result is compared with, as measured on the device that ran it.
 struct CeilingFigures {

@@ -6,6 +6,7 @@
 #include <istream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <thread>
@@ -24,11 +25,23 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
-uint64_t SizeField(const json& v, const char* key) {
+// A whole number of 0 or more, as a number or as digits in a string ("seed": 7 or "7").
+uint64_t CountField(const json& v, const char* key) {
     if (v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0))
         return v.get<uint64_t>();
-    if (v.is_string()) return ParseSize(v.get<std::string>());
-    throw UsageError(std::string("field '") + key + "' must be a size like 1048576 or \"1MiB\"");
+    if (v.is_string()) {
+        try {
+            return ParseCount(v.get<std::string>());
+        } catch (const UsageError& e) {
+            throw UsageError(std::string("field '") + key + "': " + e.what());
+        }
+    }
+    throw UsageError(std::string("field '") + key + "' must be a whole number of 0 or more");
+}
+
+bool BoolField(const json& v, const char* key) {
+    if (!v.is_boolean()) throw UsageError(std::string("field '") + key + "' must be true or false");
+    return v.get<bool>();
 }
 
 int IntField(const json& v, const char* key) {
@@ -45,7 +58,8 @@ std::string ParamText(const json& v, const std::string& name) {
     if (v.is_string()) return v.get<std::string>();
     if (v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0))
         return std::to_string(v.get<uint64_t>());
-    throw UsageError("parameter '" + name + "' must be a non-negative whole number or a string");
+    throw UsageError("parameter '" + Excerpt(name, 40) +
+                     "' must be a non-negative whole number or a string");
 }
 
 // A sweep's values: a range string ("32..1024", "1MiB..1GiB", "a,b") or an array.
@@ -53,7 +67,14 @@ std::string RangeText(const json& v, const char* key) {
     if (v.is_string()) return v.get<std::string>();
     if (v.is_array() && !v.empty()) {
         std::string out;
-        for (const json& e : v) out += (out.empty() ? "" : ",") + ParamText(e, key);
+        for (const json& e : v) {
+            if (!e.is_string() && !e.is_number_unsigned() &&
+                !(e.is_number_integer() && e.get<int64_t>() >= 0))
+                throw UsageError(std::string("field '") + key +
+                                 "' must list non-negative whole numbers or strings, e.g. "
+                                 "[128, 256] or [\"random\", \"dense\"]");
+            out += (out.empty() ? "" : ",") + ParamText(e, key);
+        }
         return out;
     }
     throw UsageError(std::string("field '") + key +
@@ -170,8 +191,9 @@ bool HandleLine(ServeState& state, const std::string& line) {
     }
     const json id = request.contains("id") ? request["id"] : json(nullptr);
     if (!request.contains("op") || !request["op"].is_string()) {
-        state.Error(id,
-                    "missing \"op\": use run, sweep, info, list, attributes, cancel or shutdown");
+        state.Error(id, std::string(request.contains("op") ? "field 'op' must be a string"
+                                                           : "missing \"op\"") +
+                            ": use run, sweep, info, list, attributes, cancel or shutdown");
         state.Done(id, "error");
         return true;
     }
@@ -269,7 +291,8 @@ public:
             const DeviceList& list = GetDevices();
             // "tf32": true measures the tensor-core ceilings (TF32, bf16) now (the roofline's
             // "measure again"); otherwise each is reported when a tensor-core step measured it.
-            const std::vector<Ceilings> figures = AllCeilings(request.value("tf32", false));
+            const bool tf32 = request.contains("tf32") && BoolField(request["tf32"], "tf32");
+            const std::vector<Ceilings> figures = AllCeilings(tf32);
             std::vector<const Ceilings*> ceilings;
             for (const Ceilings& f : figures) ceilings.push_back(&f);
             json devices = DevicesToJson(list, ceilings);
@@ -333,19 +356,32 @@ public:
         }
         const std::vector<SweepPoint> points = PlanSweep(lesson, base, param, range);
         bool all_verified = true;
+        bool any_ran = false;
+        std::optional<UsageError> last_refusal;
         for (size_t i = 0; i < points.size(); ++i) {
+            if (m_state.cancel) throw Cancelled();  // between points, skipped ones too
             const int index = static_cast<int>(i), count = static_cast<int>(points.size());
-            if (!points[i].skip_reason.empty()) {
-                m_state.Emit({{"id", id},
-                              {"type", "skipped"},
-                              {"point", index},
-                              {"points", count},
-                              {"reason", points[i].skip_reason}});
-                continue;
+            std::string skip = points[i].skip_reason;
+            if (skip.empty()) {
+                try {
+                    const RunResult r = m_session.Run(lesson, points[i].options, Control(id));
+                    all_verified = std::string(Report(id, r, index, count)) == "ok" && all_verified;
+                    any_ran = true;
+                    continue;
+                } catch (const UsageError& e) {
+                    // Refused when it came to run (a size over the memory available): the
+                    // points measured so far stand, the sweep goes on.
+                    skip = e.what();
+                    last_refusal = e;
+                }
             }
-            const RunResult r = m_session.Run(lesson, points[i].options, Control(id));
-            all_verified = std::string(Report(id, r, index, count)) == "ok" && all_verified;
+            m_state.Emit({{"id", id},
+                          {"type", "skipped"},
+                          {"point", index},
+                          {"points", count},
+                          {"reason", Excerpt(skip, kMaxErrorBytes)}});
         }
+        if (!any_ran && last_refusal) throw *last_refusal;
         return all_verified ? "ok" : "wrong";
     }
 
@@ -393,14 +429,14 @@ RunOptions RunOptionsFromJson(const json& r) {
             if (!value.is_null()) o.Set(name, ParamText(value, name));
     }
     if (r.contains("reps") && !r["reps"].is_null()) o.reps = IntField(r["reps"], "reps");
-    if (r.contains("seed")) o.seed = SizeField(r["seed"], "seed");
-    if (r.contains("cold_l2")) {
-        if (!r["cold_l2"].is_boolean()) throw UsageError("field 'cold_l2' must be true or false");
-        o.cold_l2 = r["cold_l2"].get<bool>();
-    }
+    if (r.contains("seed")) o.seed = CountField(r["seed"], "seed");
+    if (r.contains("cold_l2")) o.cold_l2 = BoolField(r["cold_l2"], "cold_l2");
     if (r.contains("input")) {
         if (!r["input"].is_string()) throw UsageError("field 'input' must be a file name");
         o.input_file = r["input"].get<std::string>();
+        // As the CLI's --input '': an empty name is a mistake, not "no file".
+        if (o.input_file.empty())
+            throw UsageError("field 'input' is empty: give a file name or leave the field out");
     }
     if (r.contains("min_time_s")) {
         if (!r["min_time_s"].is_number()) throw UsageError("field 'min_time_s' must be a number");
@@ -412,12 +448,28 @@ RunOptions RunOptionsFromJson(const json& r) {
     return o;
 }
 
-int Serve(const Registry& registry, std::istream& in, std::ostream& out) {
+int Serve(const Registry& registry, std::istream& in, std::ostream& out,
+          const std::atomic<bool>* stop) {
     auto state = std::make_shared<ServeState>();
     state->out = &out;
     state->Emit(
         {{"type", "hello"}, {"protocol", kProtocolVersion}, {"built_with_cuda", BuiltWithCuda()}});
     std::thread reader(ReadRequests, state, std::ref(in));
+    // A signal acts as a shutdown request (without an id): the handler only sets `stop`, this
+    // thread does the rest.
+    std::atomic<bool> served{false}, stopped{false};
+    std::thread watcher;
+    if (stop)
+        watcher = std::thread([&] {
+            while (!served) {
+                if (stop->load()) {
+                    stopped = true;
+                    HandleLine(*state, R"({"op":"shutdown","id":null})");
+                    return;
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            }
+        });
     Executor executor(registry, *state);
     int exit_code = 0;
     for (;;) {
@@ -467,7 +519,14 @@ int Serve(const Registry& registry, std::istream& in, std::ostream& out) {
         for (const json& cancel_id : cancels) state->Done(cancel_id, "ok");
         if (exit_code) break;
     }
-    if (exit_code == 0 && (state->input_closed || state->shutdown)) {
+    served = true;
+    if (watcher.joinable()) watcher.join();
+    bool input_done = false;
+    {
+        std::lock_guard<std::mutex> lock(state->mutex);
+        input_done = state->input_closed;
+    }
+    if (exit_code == 0 && (input_done || (state->shutdown && !stopped))) {
         reader.join();
     } else {
         reader.detach();  // still blocked on input; the process is about to end

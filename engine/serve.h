@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <iosfwd>
 
 #include "registry.h"
@@ -19,7 +20,11 @@ constexpr int kExitContextLost = 3;
 // Serves requests until end of input or a "shutdown" request (returns 0), or until a sticky
 // CUDA error (returns kExitContextLost). Requests are executed one at a time in order; a
 // "cancel" request acts at once, on the running request and on queued ones.
-int Serve(const Registry& registry, std::istream& in, std::ostream& out);
+// When `stop` turns true (a signal handler sets it: SIGTERM, SIGINT), serving ends as after a
+// "shutdown" request: the running request is cancelled, queued ones are answered, and Serve
+// returns without waiting for more input.
+int Serve(const Registry& registry, std::istream& in, std::ostream& out,
+          const std::atomic<bool>* stop = nullptr);
 
 // The run options of a request or a CLI call; throws UsageError naming the bad field.
 RunOptions RunOptionsFromJson(const nlohmann::ordered_json& request);

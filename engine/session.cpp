@@ -4,6 +4,7 @@
 #include <chrono>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "checked.h"
@@ -15,6 +16,9 @@
 
 namespace lessons {
 namespace {
+
+// A failed sweep quotes at most this many distinct reasons.
+constexpr size_t kQuotedReasons = 5;
 
 void ThrowIfCancelled(const RunControl& control) {
     if (control.cancel && control.cancel->load()) throw Cancelled();
@@ -89,7 +93,7 @@ ParamValues ResolveParams(const Lesson& lesson, const RawParams& raw,
             continue;
         }
         if (!unused)
-            throw UsageError("lesson " + lesson.label + " has no parameter '" + name +
+            throw UsageError("lesson " + lesson.label + " has no parameter '" + Excerpt(name, 40) +
                              "': its parameters are " + ParamNames(lesson));
         if (std::find(unused->begin(), unused->end(), name) == unused->end())
             unused->push_back(name);
@@ -138,11 +142,19 @@ std::shared_ptr<Workload> Session::GetWorkload(const Chapter& chapter, const Wor
     const uint64_t workload_bytes = chapter.workload_host_bytes(spec.params);
     const uint64_t needed = SaturatingAdd(workload_bytes, step_host_bytes);
     const uint64_t available = HostAvailableMemory();
-    if (needed > available)
-        throw UsageError(chapter.describe(spec.params) + " needs about " + FormatSize(needed) +
-                         " of host memory (input, reference answer and the step's buffers) but "
-                         "only " +
-                         FormatSize(available) + " is available; choose a smaller size");
+    if (needed > available) {
+        // A file's contents are unknown until read: its estimate is the most such data could
+        // need (the reference answer grows with what the file holds), not what it will take.
+        const bool file = !spec.input_file.empty();
+        throw UsageError(
+            (file ? "the input file '" + Excerpt(spec.input_file, 80) + "' (" +
+                        FormatSize(RegularFileSize(spec.input_file)) + ") may need up to "
+                  : chapter.describe(spec.params) + " needs about ") +
+            FormatSize(needed) +
+            " of host memory (input, reference answer and the step's buffers) but only " +
+            FormatSize(available) + " is available; " +
+            (file ? "use a smaller file" : "choose a smaller size"));
+    }
     m_workload = chapter.make_workload(spec);
     m_workload_chapter = chapter.id;
     m_workload_spec = spec;
@@ -158,9 +170,10 @@ void CheckOptions(const Chapter& chapter, const RunOptions& options) {
         throw UsageError("chapter " + chapter.id + " does not take an input file");
     if (!options.output_file.empty() && !chapter.accepts_input_file)
         throw UsageError("chapter " + chapter.id + " has no output file to write");
-    if (options.reps && (*options.reps < 1 || *options.reps > 100000))
+    if (options.reps && (*options.reps < 1 || *options.reps > kMaxRequestedReps))
         throw UsageError("reps " + std::to_string(*options.reps) +
-                         " is out of range: use 1 to 100000");
+                         " is out of range: use a whole number from 1 to " +
+                         std::to_string(kMaxRequestedReps));
 }
 
 // The data a run works on: its chapter's parameters (from the input file, when one is given).
@@ -268,6 +281,12 @@ void Summarize(const std::vector<Sample>& samples, RunResult& r) {
 
 }  // namespace
 
+void CheckRun(const Registry& registry, const Lesson& lesson, const RunOptions& options) {
+    std::vector<std::string> unused;
+    ResolveParams(lesson, options.params, &unused);
+    CheckOptions(registry.ChapterOf(lesson), options);
+}
+
 RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const RunControl& control) {
     // Bad options are reported as such on every machine, before availability.
     const Chapter& chapter = m_registry.ChapterOf(lesson);
@@ -357,6 +376,9 @@ std::vector<SweepPoint> PlanSweep(const Lesson& lesson, const RunOptions& base,
         while (true) {
             const size_t comma = s.find(',');
             texts.emplace_back(s.substr(0, comma));
+            if (texts.size() > kMaxSweepPoints)
+                throw UsageError("list '" + Excerpt(range, 40) + "' has more than " +
+                                 std::to_string(kMaxSweepPoints) + " values: sweep fewer");
             if (comma == std::string_view::npos) break;
             s.remove_prefix(comma + 1);
         }
@@ -365,6 +387,8 @@ std::vector<SweepPoint> PlanSweep(const Lesson& lesson, const RunOptions& base,
         for (uint64_t v : ParseRange(range, parse)) texts.push_back(std::to_string(v));
     }
     std::vector<SweepPoint> points;
+    // Each distinct reason once, the first few of them quoted (a set: no quadratic search).
+    std::set<std::string> seen;
     std::string reasons;
     for (const std::string& text : texts) {
         SweepPoint p;
@@ -375,14 +399,17 @@ std::vector<SweepPoint> PlanSweep(const Lesson& lesson, const RunOptions& base,
             spec->Parse(text);
         } catch (const UsageError& e) {
             p.skip_reason = e.what();
-            if (reasons.find(p.skip_reason) == std::string::npos) reasons += "\n  " + p.skip_reason;
+            if (seen.insert(p.skip_reason).second && seen.size() <= kQuotedReasons)
+                reasons += "\n  " + p.skip_reason;
         }
         points.push_back(std::move(p));
     }
+    if (seen.size() > kQuotedReasons)
+        reasons += "\n  (and " + std::to_string(seen.size() - kQuotedReasons) + " more)";
     if (std::all_of(points.begin(), points.end(),
                     [](const SweepPoint& p) { return !p.skip_reason.empty(); }))
-        throw UsageError("nothing to sweep: no value of '" + range + "' is accepted by lesson " +
-                         lesson.label + ":" + reasons);
+        throw UsageError("nothing to sweep: no value of '" + Excerpt(range, 40) +
+                         "' is accepted by lesson " + lesson.label + ":" + reasons);
     return points;
 }
 

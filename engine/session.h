@@ -52,6 +52,11 @@ private:
     WorkloadSpec m_workload_spec;
 };
 
+// Refuses (UsageError) what Session::Run would refuse on every machine before running: a
+// parameter value `lesson` does not accept, options its chapter does not take. Parameters the
+// lesson does not have are left to the caller.
+void CheckRun(const Registry& registry, const Lesson& lesson, const RunOptions& options);
+
 // The GPUs a lesson runs on: 0 .. n - 1 where it has a GPU-count parameter (n), else device 0.
 std::vector<int> DevicesFor(const Lesson& lesson, const ParamValues& params);
 
@@ -61,6 +66,9 @@ struct SweepPoint {
     std::string value;        // the parameter's value at this point, as text
     std::string skip_reason;  // non-empty: this value is not accepted by the lesson
 };
+
+// The most points one sweep may have (a range or a list).
+constexpr size_t kMaxSweepPoints = 4096;
 
 // `range`: "32..1024" (doubling), "64..512:64", "a,b,c", or "all" (every accepted value of a
 // parameter with few values). Throws UsageError when the lesson has no such parameter, or

@@ -281,9 +281,10 @@ TEST(AppController, AMalformedListOrInfoIsReadDefensively) {
     EXPECT_EQ(c.Mode(three), LessonMode::kUnavailable) << "\"yes\" is not true";
     EXPECT_FALSE(c.devices().reported) << "an availability that is not a boolean";
     EXPECT_TRUE(c.devices().gpus.empty());
-    ASSERT_EQ(c.notices().size(), 2u) << "a message that is no object, a type that is no string";
-    EXPECT_EQ(c.notices().back().rfind("A message from the worker could not be read: ", 0), 0u)
-        << c.notices().back();
+    ASSERT_EQ(c.notices().size(), 4u) << "lessons that are no list, entries that are no lesson, a "
+                                         "message that is no object, a type that is no string";
+    for (const std::string& n : c.notices())
+        EXPECT_EQ(n.rfind("The worker wrote a message the GUI cannot read (", 0), 0u) << n;
 }
 
 TEST(AppDeviceFacts, TheInfoReplyIsReadOnceIntoTypes) {
@@ -339,4 +340,29 @@ TEST(AppDeviceFacts, TheInfoReplyIsReadOnceIntoTypes) {
     for (const Json& j : {Json(), Json(5), Json::array(), Json::parse(R"({"device":[]})"),
                           Json::parse(R"({"device":{"available":null}})")})
         EXPECT_FALSE(DeviceFactsFromInfo(j).reported) << j.dump();
+}
+
+// Fields of another type in messages the GUI does read: one notice each that quotes the message,
+// never the library's exception text, and the requests they name stay as they were.
+TEST(AppController, FieldsOfTheWrongTypeBecomeOneNoticeEach) {
+    const std::vector<Json> messages = {
+        Json::parse(R"({"id":1,"type":"list","lessons":[1]})"),
+        Json::parse(R"({"id":1,"type":"list"})"),
+        Json::parse(R"({"id":1,"type":"progress","done":"x","total":3})"),
+        Json::parse(R"({"id":1,"type":"error","error":5})"),
+        Json::parse(R"({"id":1,"type":"error","error":"e","fatal":"yes"})"),
+        Json::parse(R"({"id":1,"type":"result","result":7})"),
+        Json::parse(R"({"id":1,"type":"attributes","attributes":[1]})"),
+        Json::parse(R"({"id":1,"type":"done","status":"ok"})")};
+    Controller c(Catalog(), [&] { return std::make_unique<ScriptedWorker>(messages); }, {});
+    c.Start();
+    c.Update();
+    EXPECT_EQ(c.restarts(), 0);
+    EXPECT_EQ(c.WorkerState(), "running device information") << "the same worker goes on";
+    ASSERT_EQ(c.notices().size(), 7u);
+    for (const std::string& n : c.notices()) {
+        EXPECT_EQ(n.rfind("The worker wrote a message the GUI cannot read (", 0), 0u) << n;
+        EXPECT_EQ(n.find("json.exception"), std::string::npos) << n;
+        EXPECT_NE(n.find("\"type\":"), std::string::npos) << "the message is quoted: " << n;
+    }
 }

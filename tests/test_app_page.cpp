@@ -166,6 +166,28 @@ TEST_F(AppLogic, LayoutHoldsAtSmallWindowsAndLargeScales) {
     }
 }
 
+// A text that begins with a character of several bytes, in a room narrower than "…": the cut
+// never steps below the text's start (it used to wrap and read memory before the string).
+TEST_F(AppLogic, ElideInARoomNarrowerThanAnEllipsis) {
+    ImGui::NewFrame();
+    for (const float width : {0.0f, 0.5f, 1.0f, 3.0f, -5.0f}) {
+        const std::string out = Elide("\xE5\x9D\x97\xE5\xA4\xA7\xE5\xB0\x8F", width);
+        EXPECT_TRUE(out == "\xE2\x80\xA6" || out.empty()) << width << ": " << out;
+    }
+    ImGui::Render();
+}
+
+// Chinese in windows down to 1 px wide: every frame is drawn (no crash, no assertion).
+TEST_F(AppLogic, NarrowWindowsInChineseAreDrawn) {
+    Open("split/openmp");
+    ui.settings.language = "zh";
+    for (const ImVec2 display : {ImVec2(50, 600), ImVec2(1, 1000), ImVec2(20, 20), ImVec2(1, 1)}) {
+        SCOPED_TRACE(testing::Message() << display.x << "x" << display.y);
+        ImGui::GetIO().DisplaySize = display;
+        Frames(3);
+    }
+}
+
 TEST_F(AppLogic, ParametersAreKeptAcrossLessonsWhereAccepted) {
     worker_has_gpu = true;
     controller->RestartWorker();

@@ -1,9 +1,14 @@
 // What the GUI remembers between runs (model/settings.h): the settings file, ImGui's own ini,
 // the window's size, the lesson open last.
 #include <gtest/gtest.h>
+#include <imgui.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "catalog.h"
@@ -117,4 +122,111 @@ TEST(AppSettings, TheLessonIsReadByIdOrOldNumberAndAStaleOneOpensTheFirst) {
         SelectLesson(ui, Catalog(), ui.settings.lesson);
         EXPECT_EQ(ui.settings.lesson, Catalog().lessons().front().id) << saved;
     }
+}
+
+// ImGui reads a table's column count from the section name and allocates that many columns
+// unchecked: such sections are dropped before it sees them, with a message; the rest is kept.
+TEST(AppSettings, ImGuiIniTablesOfImpossibleColumnCountsAreDropped) {
+    const std::string path = ::testing::TempDir() + "/imgui_tables.ini";
+    const std::string window = "[Window][Debug##Default]\nPos=60,60\nSize=400,400\n\n";
+    const std::string good = "[Table][0x1A2B3C4D,3]\nColumn 0  Weight=1.0000\n\n";
+    for (const char* count : {"-5", "0", "65", "2000000000", "100000000", "x", ""}) {
+        SCOPED_TRACE(count);
+        std::ofstream(path) << window << "[Table][0xDEADBEEF," << count
+                            << "]\nColumn 0  Weight=1.0000\nColumn 70  Width=5\n\n"
+                            << good;
+        std::string problem;
+        const std::string text = ReadImGuiIni(path, &problem);
+        EXPECT_EQ(text, window + good);
+        EXPECT_NE(problem.find("column count outside 1 to 64"), std::string::npos) << problem;
+        // What is left loads (the dropped section crashed ImGui or took gigabytes).
+        ImGui::CreateContext();
+        ImGui::GetIO().IniFilename = nullptr;
+        ImGui::LoadIniSettingsFromMemory(text.data(), text.size());
+        ImGui::DestroyContext();
+    }
+    std::ofstream(path) << "[Table][0xDEADBEEF]\n[Table][0xDEADBEEF,64]\n";
+    size_t dropped = 0;
+    std::string text;
+    {
+        std::ifstream in(path);
+        text.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    EXPECT_EQ(SanitizeImGuiIni(text, &dropped), "[Table][0xDEADBEEF,64]\n");
+    EXPECT_EQ(dropped, 1u);
+}
+
+// settings.json is read only when it is a regular file of a sensible size: a FIFO blocked the
+// start, /dev/zero was read without end.
+TEST(AppSettings, ASettingsFileThatIsNoRegularFileOrHugeIsNotRead) {
+    const std::string dir = ::testing::TempDir() + "/settings_special";
+    mkdir(dir.c_str(), 0755);
+    const std::string fifo = dir + "/fifo.json";
+    std::remove(fifo.c_str());
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    std::string problem;
+    const auto start = std::chrono::steady_clock::now();
+    Settings s = LoadSettings(fifo, &problem);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 2);
+    EXPECT_EQ(s.language, "en");
+    EXPECT_NE(problem.find("not a regular file"), std::string::npos) << problem;
+    std::remove(fifo.c_str());
+    problem.clear();
+    s = LoadSettings("/dev/zero", &problem);
+    EXPECT_NE(problem.find("not a regular file"), std::string::npos) << problem;
+    const std::string big = dir + "/big.json";
+    {
+        std::ofstream out(big);
+        out << "{\"language\": \"zh\", \"pad\": \"" << std::string(200000, ' ') << "\"}";
+    }
+    problem.clear();
+    s = LoadSettings(big, &problem);
+    EXPECT_EQ(s.language, "en");
+    EXPECT_NE(problem.find("larger than"), std::string::npos) << problem;
+    // Sizes beyond an int are clamped, not cast.
+    std::ofstream(big) << R"({"window_width": 1e12, "window_height": -1e30})";
+    problem.clear();
+    s = LoadSettings(big, &problem);
+    EXPECT_EQ(problem, "");
+    EXPECT_EQ(s.window_width, 10000);
+    EXPECT_EQ(s.window_height, 400);
+}
+
+// A settings file the user made read-only is not replaced; a folder entry of that name that is
+// no file is left alone, with no temporary beside it.
+TEST(AppSettings, AReadOnlySettingsFileIsNotOverwritten) {
+    const std::string dir = ::testing::TempDir() + "/settings_ro";
+    mkdir(dir.c_str(), 0755);
+    const std::string path = dir + "/settings.json";
+    chmod(path.c_str(), 0644);
+    std::remove(path.c_str());
+    const std::string saved = R"({"language": "zh", "scale": 1.5, "lesson": "split/openmp"})";
+    std::ofstream(path) << saved;
+    ASSERT_EQ(chmod(path.c_str(), 0444), 0);
+    Settings s;
+    s.language = "en";
+    std::string problem;
+    EXPECT_FALSE(SaveSettings(path, s, &problem));
+    EXPECT_NE(problem.find("read-only"), std::string::npos) << problem;
+    std::ifstream in(path);
+    const std::string now((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_EQ(now, saved);
+    struct stat st {};
+    ASSERT_EQ(stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0444u);
+    chmod(path.c_str(), 0644);
+    std::remove(path.c_str());
+    // A directory named settings.json.
+    ASSERT_EQ(mkdir(path.c_str(), 0755), 0);
+    problem.clear();
+    EXPECT_FALSE(SaveSettings(path, s, &problem));
+    EXPECT_NE(problem.find("not a regular file"), std::string::npos) << problem;
+    EXPECT_NE(access((path + ".tmp").c_str(), F_OK), 0) << "a temporary was left behind";
+    rmdir(path.c_str());
+    // A writable file is replaced as before, keeping its mode.
+    std::ofstream(path) << "{}";
+    chmod(path.c_str(), 0600);
+    EXPECT_TRUE(SaveSettings(path, s, &problem)) << problem;
+    ASSERT_EQ(stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0600u);
 }

@@ -334,3 +334,75 @@ TEST(AppWorker, RealWorkerRunsTheOpenMpLesson) {
     EXPECT_EQ(r->result.id, "split/openmp") << "named by its current id";
     EXPECT_NE(c.Latest(LessonNamed("split/even-positions"), values), nullptr);
 }
+
+// The worker is untrusted input: lines that are valid JSON of another shape become one notice
+// each; the GUI goes on with the same worker, and an exit message the worker wrote itself is
+// not taken for its exit (it used to start a second worker beside the first).
+TEST(AppWorker, LinesOfTheWrongShapeAreNoticesAndCannotForgeAnExit) {
+    const std::string script = std::string(LESSONS_SOURCE_DIR) + "/tests/fake_worker_hostile.sh";
+    int started = 0;
+    Controller c(
+        Catalog(),
+        [&] {
+            ++started;
+            return std::make_unique<WorkerProcess>(std::vector<std::string>{"/bin/sh", script});
+        },
+        {});
+    c.Start();
+    const Lesson& three = LessonNamed("split/openmp");
+    ASSERT_TRUE(WaitFor(c, [&] { return c.Mode(three) == LessonMode::kLive && !c.Busy(); }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    c.Update();
+    EXPECT_EQ(started, 1);
+    EXPECT_EQ(c.restarts(), 0) << "a line that says worker_exit is not the worker's exit";
+    EXPECT_EQ(c.WorkerState(), "idle");
+    ASSERT_EQ(c.notices().size(), 10u);
+    for (const std::string& n : c.notices()) {
+        EXPECT_NE(n.find("cannot read"), std::string::npos) << n;
+        EXPECT_EQ(n.find("json.exception"), std::string::npos) << n;
+    }
+}
+
+// A worker that stops reading its input: the GUI's writes never block (the outbox waits), and
+// after the stall limit the worker is stopped with a notice and replaced.
+TEST(AppWorker, AWorkerThatStopsReadingNeverBlocksTheGuiAndIsReplaced) {
+    const std::string script = std::string(LESSONS_SOURCE_DIR) + "/tests/fake_worker_deaf.sh";
+    const std::string pid_file = ::testing::TempDir() + "/deaf_worker.pid";
+    setenv("FAKE_WORKER_PID_FILE", pid_file.c_str(), 1);
+    int started = 0;
+    auto c = std::make_unique<Controller>(
+        Catalog(),
+        [&] {
+            ++started;
+            auto w = std::make_unique<WorkerProcess>(std::vector<std::string>{"/bin/sh", script});
+            w->SetStallLimit(std::chrono::milliseconds(1500));
+            return w;
+        },
+        std::vector<RunResult>{});
+    c->Start();
+    const Lesson& three = LessonNamed("split/openmp");
+    ASSERT_TRUE(WaitFor(*c, [&] { return c->Mode(three) == LessonMode::kLive && !c->Busy(); }));
+    RunSettings settings;
+    settings.params["size"] = ParamValue::Number(1024);
+    // Far more than a pipe holds (64 KiB): about 600 KB of requests.
+    const double seconds = TimedClose(
+        [&] {
+            for (int i = 0; i < 1000; ++i) c->RunWithPrevious(three, settings);
+        },
+        [&] {  // ends the worker by its id, which ends the blocked write
+            std::ifstream in(pid_file);
+            pid_t pid = 0;
+            if (in >> pid && pid > 0) kill(pid, SIGKILL);
+        });
+    ASSERT_GE(seconds, 0) << "a write to the worker blocked";
+    EXPECT_LT(seconds, 5);
+    ASSERT_TRUE(WaitFor(*c, [&] { return c->restarts() >= 1; })) << "the stuck worker was kept";
+    bool said = false;
+    for (const std::string& n : c->notices()) said = said || n.find("took no input") != n.npos;
+    EXPECT_TRUE(said);
+    EXPECT_GE(started, 2);
+    const double closing = TimedClose([&] { c.reset(); }, [] {});
+    EXPECT_GE(closing, 0);
+    EXPECT_LT(closing, 10);
+    unsetenv("FAKE_WORKER_PID_FILE");
+}

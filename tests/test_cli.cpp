@@ -1,12 +1,16 @@
 // cuda-lessons-cli as a user runs it: output formats, exit codes, messages.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "report.h"
 
+#include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -115,10 +119,10 @@ TEST(Cli, BadArgumentsExitWithTwoAndNameTheProblem) {
     ExpectUsageError("sweep 1 --over size", "--over needs NAME=RANGE");
     ExpectUsageError("sweep 1 --over nope=1..2", "lesson 1.1 has no parameter 'nope' to sweep");
     ExpectUsageError("sweep 1 --over size=1KiB --blocks 32", "exactly one of --over");
-    ExpectUsageError("bench 1 --set nope=3", "no lesson of chapter split has no parameter");
+    ExpectUsageError("bench 1 --set nope=3", "no lesson of chapter split has a parameter 'nope'");
     ExpectUsageError("run 1 --format xml", "use table, json or csv");
     ExpectUsageError("run 1 --input /no/such/file", "cannot open input file");
-    ExpectUsageError("run 1 --reps 0", "reps 0 is out of range");
+    ExpectUsageError("run 1 --reps 0", "reps '0' is out of range");
     ExpectUsageError("run 1 --min-time fast", "--min-time");
     ExpectUsageError("run", "lesson is required");
     ExpectUsageError("sweep 1 --blocks 32..64", "no block size to sweep");
@@ -252,6 +256,34 @@ std::string Contents(const std::string& path) {
     return text;
 }
 
+// Runs a shell command line as Sh does, under a file size limit of `bytes` and with SIGXFSZ
+// at its default disposition (a test runner or shell may have left it ignored).
+Output ShWithFileLimit(const std::string& command, rlim_t bytes) {
+    int fds[2];
+    Output out;
+    if (pipe(fds) != 0) return out;
+    const pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGXFSZ, SIG_DFL);
+        const rlimit limit{bytes, bytes};
+        setrlimit(RLIMIT_FSIZE, &limit);
+        dup2(fds[1], STDOUT_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    close(fds[1]);
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(fds[0], buf, sizeof buf)) > 0) out.text.append(buf, size_t(n));
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return out;
+}
+
 }  // namespace
 
 TEST(CliHostile, InputMustBeARegularFile) {
@@ -294,9 +326,10 @@ TEST(CliHostile, FullDiskLeavesNoHalfWrittenFile) {
         std::fputs("old\n", f);
         std::fclose(f);
     }
-    const Output out =
-        Sh("bash -c \"trap '' XFSZ; ulimit -f 16; exec " + CliPath() +
-           " run 2 --size 256KiB --data dense --reps 1 --offsets-out " + offsets + "\" 2>&1");
+    // With SIGXFSZ at its default (which kills): the CLI itself must take the failed write.
+    const Output out = ShWithFileLimit(CliPath() + " run 2 --size 256KiB --data dense --reps 1 " +
+                                           "--offsets-out " + offsets + " 2>&1",
+                                       16 << 10);
     EXPECT_EQ(out.code, 1) << out.text;
     EXPECT_NE(out.text.find("cannot write '" + offsets + "'"), std::string::npos) << out.text;
     EXPECT_TRUE(Contents(offsets) == "old\n") << "the old file stays whole";
@@ -338,4 +371,186 @@ TEST(CliHostile, MemoryEstimateDoesNotWrap) {
     // 9n + 16 bytes wraps past 2^64 for this n: a wrapped estimate passed the check.
     ExpectUsageError("run 1 --size 2049638230412172800", "host memory");
     ExpectUsageError("run 2 --size 4611686018427387904", "host memory");
+}
+
+// Under a file size limit with SIGXFSZ at its default, standard output that is cut is an
+// error (exit 1, "File too large"), never a death by the signal (exit 153).
+TEST(CliHostile, AFileSizeLimitOnStandardOutputIsAnError) {
+    const std::string big = TempFile("big.json");
+    const Output out = ShWithFileLimit(CliPath() + " list --format json 2>&1 >" + big, 4096);
+    EXPECT_EQ(out.code, 1) << out.text;
+    EXPECT_NE(out.text.find("File too large"), std::string::npos) << out.text;
+    std::remove(big.c_str());
+}
+
+// OpenMP's thread count from the environment, far above the processors: every live run still
+// works (generation and the OpenMP steps used to crash or fail to create threads).
+TEST(CliHostile, AHugeOmpNumThreadsIsLimited) {
+    for (const char* args :
+         {"run 1 --size 1MiB --reps 1", "run 3 --threads 2 --size 64KiB --reps 1",
+          "run 19 --size 64KiB --reps 1"}) {
+        const Output out = Sh("OMP_NUM_THREADS=100000 " + CliPath() + " " + args + " 2>&1");
+        EXPECT_EQ(out.code, 0) << args << "\n" << out.text;
+        EXPECT_NE(out.text.find("note: OMP_NUM_THREADS asks for 100000 threads"), std::string::npos)
+            << out.text;
+    }
+}
+
+// --offsets-out /dev/stdout with standard output redirected to a file: the offsets and the
+// table both reach the file, in that order (the file was replaced and the table lost).
+TEST(CliHostile, OffsetsToStandardOutputKeepTheTable) {
+    const std::string result = TempFile("res.txt");
+    const Output out =
+        Sh(CliPath() + " run 1 --size 64KiB --data dense --reps 1 --offsets-out /dev/stdout >" +
+           result + " 2>&1");
+    EXPECT_EQ(out.code, 0) << out.text;
+    const std::string text = Contents(result);
+    const size_t table = text.find("verified against the CPU reference");
+    EXPECT_NE(table, std::string::npos) << "the table was lost: " << text.substr(0, 300);
+    EXPECT_EQ(text.find_first_of("0123456789"), 0u)
+        << "the offsets come first: " << text.substr(0, 200);
+    EXPECT_GT(text.size(), 5000u) << "the offsets are there too";
+    std::remove(result.c_str());
+    // Standard output a pipe: both go through it, as before.
+    const Output piped = Sh(CliPath() +
+                            " run 1 --size 64KiB --data dense --reps 1 --offsets-out /dev/stdout "
+                            "2>&1 | cat");
+    EXPECT_EQ(piped.code, 0) << piped.text.substr(0, 300);
+    EXPECT_NE(piped.text.find("verified against the CPU reference"), std::string::npos);
+    EXPECT_GT(piped.text.size(), 5000u);
+    // A link that leads nowhere is refused, not replaced by a file.
+    const std::string dangling = TempFile("dangling");
+    std::remove(dangling.c_str());
+    ASSERT_EQ(symlink((dangling + "-target-missing").c_str(), dangling.c_str()), 0);
+    const Output refused =
+        Cli("run 1 --size 64KiB --data dense --reps 1 --offsets-out " + dangling);
+    EXPECT_EQ(refused.code, 1) << refused.text;
+    EXPECT_NE(refused.text.find("symbolic link that leads to no file"), std::string::npos)
+        << refused.text;
+    struct stat st {};
+    EXPECT_EQ(lstat(dangling.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISLNK(st.st_mode)) << "the link was replaced";
+    std::remove(dangling.c_str());
+    // A name of 250 bytes (allowed) still gets its temporary file.
+    const std::string long_name = ::testing::TempDir() + "/" + std::string(250, 'o');
+    const Output long_out =
+        Cli("run 1 --size 64KiB --data dense --reps 1 --offsets-out " + long_name);
+    EXPECT_EQ(long_out.code, 0) << long_out.text;
+    EXPECT_NE(Contents(long_name), "(missing)");
+    std::remove(long_name.c_str());
+}
+
+// Kernel files report a size that is not what they hold: refused, with what to do.
+TEST(CliHostile, ProcAndSysFilesAreRefusedAsInput) {
+    ExpectUsageError("run 1 --reps 1 --input /proc/cpuinfo", "kernel file (/proc)");
+    ExpectUsageError("run 1 --reps 1 --input /proc/self/status", "copy it to a regular file");
+    struct stat st {};
+    if (stat("/sys/kernel/mm/transparent_hugepage/enabled", &st) == 0)
+        ExpectUsageError("run 1 --reps 1 --input /sys/kernel/mm/transparent_hugepage/enabled",
+                         "kernel file (/sys)");
+}
+
+// bench checks every lesson's values before running any; a chapter where nothing can run is a
+// failure, as run of such a lesson is.
+TEST(CliHostile, BenchChecksEveryValueFirstAndFailsWhenNothingRuns) {
+    ExpectUsageError("bench 1 --block 33 --size 1KiB --reps 1", "33 is not accepted");
+    ExpectUsageError("bench 1 --set block=999999 --size 1KiB --reps 1", "999999 is not accepted");
+    ExpectUsageError("bench 5 --set tile=x --reps 1", "'x' is not accepted");
+    const Output late = Cli("bench --size 3 --reps 1");
+    EXPECT_EQ(late.code, 2) << late.text;
+    EXPECT_EQ(late.text.find("Chapter 1"), std::string::npos)
+        << "nothing runs before the value is refused: " << late.text.substr(0, 400);
+    if (lessons::GetDevices().available()) GTEST_SKIP() << "a GPU is present";
+    const Output none = Cli("bench 4 --size 1KiB --reps 1");
+    EXPECT_EQ(none.code, 1) << none.text;
+    EXPECT_NE(none.text.find("not run:"), std::string::npos) << "the table is printed";
+    EXPECT_NE(none.text.find("cannot run here"), std::string::npos) << none.text;
+}
+
+// A point over the memory available is skipped when it comes; what was measured is printed.
+TEST(CliHostile, ASweepKeepsItsPointsWhenALaterSizeIsTooLarge) {
+    for (const char* format : {"json", "table"}) {
+        const Output out =
+            Cli(std::string("sweep 1 --sizes 1KiB,2KiB,1TiB --min-time 0 --format ") + format);
+        EXPECT_EQ(out.code, 0) << out.text;
+        EXPECT_NE(out.text.find("skipped: size 1 TiB: "), std::string::npos) << out.text;
+        EXPECT_NE(out.text.find("host memory"), std::string::npos) << out.text;
+        EXPECT_NE(out.text.find(std::string(format) == "json" ? "\"size\": 2048" : "2 KiB"),
+                  std::string::npos)
+            << out.text;
+    }
+    ExpectUsageError("sweep 1 --sizes 1TiB --min-time 0", "host memory");
+}
+
+// A sweep over a long list of choices is refused at once, briefly (it took seconds and printed
+// a megabyte); a long value or name is quoted in part.
+TEST(CliHostile, LongChoiceListsAndValuesAreRefusedBriefly) {
+    std::string values;
+    for (int i = 0; i < 15000; ++i) values += (i ? ",a" : "a") + std::to_string(i);
+    const auto start = std::chrono::steady_clock::now();
+    Output out = Cli("sweep 1 --over data=" + values + " --size 1KiB");
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(out.code, 2) << out.text.substr(0, 500);
+    EXPECT_LT(out.text.size(), 2000u) << out.text.substr(0, 500);
+    EXPECT_NE(out.text.find("more than 4096 values"), std::string::npos) << out.text.substr(0, 500);
+    EXPECT_LT(seconds, 2.0);
+    out = Cli("sweep 1 --over data=" + values.substr(0, 4000) + " --size 1KiB");
+    EXPECT_EQ(out.code, 2);
+    EXPECT_LT(out.text.size(), 2000u) << "at most a few reasons: " << out.text.substr(0, 500);
+    EXPECT_NE(out.text.find("more)"), std::string::npos) << out.text.substr(0, 500);
+    const std::string x(100000, 'x');
+    out = Cli("run 1 --set data=" + x);
+    EXPECT_EQ(out.code, 2);
+    EXPECT_LT(out.text.size(), 1000u) << out.text.substr(0, 300);
+    out = Cli("run 1 --set " + x + "=1");
+    EXPECT_EQ(out.code, 2);
+    EXPECT_LT(out.text.size(), 1000u) << out.text.substr(0, 300);
+}
+
+// M2, M3, M4, M6: one phrasing each, no double negative, no name twice, one range, no note
+// that the error after it contradicts.
+TEST(CliHostile, MessagesSayOneThingOnce) {
+    Output out = Cli("bench 4 --size 1KiB --reps 1");
+    EXPECT_EQ(out.text.find("has no parameter 'size'"), std::string::npos) << out.text;
+    out = Cli("bench gemv --threads 2 --reps 1");
+    EXPECT_NE(out.text.find("no lesson of chapter gemv has a parameter 'threads'"),
+              std::string::npos)
+        << out.text;
+    out = Cli("run 5.1 --set m=0");
+    EXPECT_EQ(out.code, 2) << out.text;
+    EXPECT_EQ(out.text.find("(m) (m)"), std::string::npos) << out.text;
+    EXPECT_NE(out.text.find("(m) 0 is not accepted"), std::string::npos) << out.text;
+    ExpectUsageError("run 1 --reps 0", "from 1 to 100000");
+    ExpectUsageError("run 1 --reps 1000000000000", "from 1 to 100000");
+    const std::string input = TempFile("m6.txt");
+    std::ofstream(input) << "a\r\n";
+    out = Cli("run 19 --input " + input + " --size 1KiB --reps 1");
+    EXPECT_EQ(out.code, 2) << out.text;
+    EXPECT_NE(out.text.find("does not take an input file"), std::string::npos) << out.text;
+    EXPECT_EQ(out.text.find("the input file sets the data"), std::string::npos) << out.text;
+    std::remove(input.c_str());
+}
+
+// A file too large for memory is named as the file it is, and its estimate as the most it may
+// need (it said "N of random text needs about ...").
+TEST(CliHostile, AFileTooLargeForMemoryIsDescribedAsAFile) {
+    const std::string input = TempFile("sparse.txt");
+    { std::ofstream(input) << ""; }
+    uint64_t available_kib = 0;
+    {
+        std::ifstream meminfo("/proc/meminfo");
+        std::string key, unit;
+        uint64_t value = 0;
+        while (meminfo >> key >> value >> unit)
+            if (key == "MemAvailable:") available_kib = value;
+    }
+    ASSERT_GT(available_kib, 0u);
+    ASSERT_EQ(truncate(input.c_str(), off_t(available_kib) * 1024), 0);  // sparse: no disk used
+    const Output out = Cli("run 1 --reps 1 --input " + input);
+    EXPECT_EQ(out.code, 2) << out.text;
+    EXPECT_NE(out.text.find("the input file '" + input + "'"), std::string::npos) << out.text;
+    EXPECT_NE(out.text.find("may need up to"), std::string::npos) << out.text;
+    EXPECT_EQ(out.text.find("random text"), std::string::npos) << out.text;
+    std::remove(input.c_str());
 }

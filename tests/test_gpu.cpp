@@ -917,6 +917,22 @@ TEST(NcclLoaderDeathTest, AMissingLibrarySaysWhatToInstallAndWhereItLooked) {
         ::testing::ExitedWithCode(0), "unavailable: NCCL not found.*install.*CUDA_LESSONS_NCCL");
 }
 
+// A CUDA_LESSONS_NCCL that is no library (a directory, a text file): the loader's own reason is
+// said, not only the path.
+TEST(NcclLoaderDeathTest, AChosenFileThatIsNoLibrarySaysWhy) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    const std::string dir = ::testing::TempDir();
+    EXPECT_EXIT(
+        {
+            setenv("CUDA_LESSONS_NCCL", dir.c_str(), 1);
+            const bool missing = nccl::Load() == nullptr;
+            const std::string why = nccl::Unavailable();
+            std::fprintf(stderr, "%s\n", why.c_str());
+            std::exit(missing ? 0 : 1);
+        },
+        ::testing::ExitedWithCode(0), "NCCL not found \\(tried .* \\(.*[Dd]irectory.*\\)\\)");
+}
+
 TEST(NcclLoaderDeathTest, TheToolkitsNcclLoadsAndAUserNvlsSettingIsKept) {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     EXPECT_EXIT(

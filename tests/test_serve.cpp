@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -397,6 +399,7 @@ public:
         }
     }
     bool started() const { return m_pid > 0 && m_from; }
+    pid_t pid() const { return m_pid; }
     // Writes `lines` (a newline is added when missing).
     void Send(std::string lines) {
         if (lines.empty() || lines.back() != '\n') lines += '\n';
@@ -555,4 +558,152 @@ TEST(ServeHostile, InputThatIsNotAFileDoesNotWedgeTheWorker) {
     ASSERT_FALSE(For(messages, 3).empty());
     EXPECT_EQ(StatusOf(messages, 3), "ok");
     std::remove(fifo.c_str());
+}
+
+// SIGTERM and SIGINT act as a shutdown request, idle or busy: the running request is
+// cancelled, the shutdown answered, and the worker ends (it used to ignore both).
+TEST(ServeHostile, SigtermAndSigintEndServingAsAShutdown) {
+    for (const int sig : {SIGTERM, SIGINT}) {
+        for (const bool busy : {false, true}) {
+            SCOPED_TRACE(testing::Message() << "signal " << sig << (busy ? ", busy" : ", idle"));
+            Worker worker;
+            ASSERT_TRUE(worker.started());
+            EXPECT_EQ(worker.Next()["type"], "hello");
+            if (busy) {
+                worker.Send(R"({"op":"run","id":1,"lesson":1,"size":"1MiB","min_time_s":30})");
+                json m;
+                do {
+                    m = worker.Next();
+                } while (!m.is_null() && m["type"] != "progress");
+                ASSERT_FALSE(m.is_null());
+            }
+            const auto start = std::chrono::steady_clock::now();
+            ASSERT_EQ(::kill(worker.pid(), sig), 0);
+            // A watchdog, so that a worker that ignores the signal fails the test, not hangs it.
+            std::atomic<bool> ended{false};
+            const pid_t pid = worker.pid();
+            std::thread watchdog([&] {
+                for (int i = 0; i < 200 && !ended; ++i)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+                if (!ended) ::kill(pid, SIGKILL);
+            });
+            std::vector<std::string> order;
+            for (json m = worker.Next(); !m.is_null(); m = worker.Next())
+                if (m["type"] == "done")
+                    order.push_back(m["id"].dump() + ":" + m["status"].get<std::string>());
+            const int code = worker.Wait();
+            ended = true;
+            watchdog.join();
+            const double seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            EXPECT_EQ(code, 0);
+            EXPECT_LT(seconds, 5);
+            const std::vector<std::string> expected =
+                busy ? std::vector<std::string>{"1:cancelled", "null:ok"}
+                     : std::vector<std::string>{"null:ok"};
+            EXPECT_EQ(order, expected);
+        }
+    }
+}
+
+// One sweep of 100,000 choices: refused at once (it held the worker 31 s, with cancel and
+// shutdown unanswered); a long sweep of accepted values is cancelled between its points.
+TEST(ServeHostile, AHugeSweepIsRefusedAtOnceAndCancelIsAnswered) {
+    Worker worker;
+    ASSERT_TRUE(worker.started());
+    EXPECT_EQ(worker.Next()["type"], "hello");
+    std::string values;
+    for (int i = 0; i < 100000; ++i) values += (i ? ",\"a" : "\"a") + std::to_string(i) + "\"";
+    const auto start = std::chrono::steady_clock::now();
+    worker.Send(R"({"op":"sweep","id":"big","lesson":1,"min_time_s":0,"params":{"size":"1KiB"},)"
+                R"("over":"data","values":[)" +
+                values + "]}");
+    worker.Send(R"({"op":"info","id":"after"})");
+    std::map<std::string, std::string> done;
+    std::string error;
+    json m;
+    while (done.size() < 2 && !(m = worker.Next()).is_null()) {
+        if (m["type"] == "done") done[m["id"].get<std::string>()] = m["status"];
+        if (m["type"] == "error" && m["id"] == "big") error = m["error"];
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(done["big"], "error");
+    EXPECT_NE(error.find("more than 4096 values"), std::string::npos) << error.substr(0, 300);
+    EXPECT_LT(error.size(), 1100u);
+    EXPECT_EQ(done["after"], "ok");
+    EXPECT_LT(seconds, 3.0);
+    // 4,000 accepted points: cancel comes between them.
+    values.clear();
+    for (int i = 0; i < 4000; ++i) values += (i ? "," : "") + std::to_string(1024 + 4 * i);
+    worker.Send(R"({"op":"sweep","id":"long","lesson":1,"min_time_s":0,"params":{"data":"dense"},)"
+                R"("over":"size","values":[)" +
+                values + "]}");
+    do {
+        m = worker.Next();
+    } while (!m.is_null() && m["type"] != "result");
+    ASSERT_FALSE(m.is_null());
+    const auto cancel_sent = std::chrono::steady_clock::now();
+    worker.Send(R"({"op":"cancel","id":"stop"})");
+    std::string long_status, cancel_status;
+    while (cancel_status.empty() && !(m = worker.Next()).is_null())
+        if (m["type"] == "done") (m["id"] == "long" ? long_status : cancel_status) = m["status"];
+    EXPECT_EQ(long_status, "cancelled");
+    EXPECT_EQ(cancel_status, "ok");
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - cancel_sent).count(),
+              2.0);
+}
+
+// Fields of the wrong type name the field and what it takes (raw library messages, a size
+// where a seed is meant, "missing" for an op that is there, an empty input taken as none).
+TEST(ServeHostile, FieldsOfTheWrongTypeAreNamed) {
+    const auto messages =
+        ServeLines(R"({"op":"info","id":1,"tf32":"yes"})"
+                   "\n"
+                   R"({"op":"run","id":2,"lesson":1,"size":"1KiB","seed":"abc"})"
+                   "\n"
+                   R"({"op":"run","id":3,"lesson":1,"size":"1KiB","seed":-1})"
+                   "\n"
+                   R"({"op":5,"id":4})"
+                   "\n"
+                   R"({"op":"sweep","id":5,"lesson":1,"over":"data","values":[[]]})"
+                   "\n"
+                   R"({"op":"run","id":6,"lesson":1,"size":"1KiB","input":""})"
+                   "\n");
+    const std::map<int, std::string> expected = {{1, "field 'tf32' must be true or false"},
+                                                 {2, "field 'seed'"},
+                                                 {3, "field 'seed' must be a whole number"},
+                                                 {4, "field 'op' must be a string"},
+                                                 {5, "field 'values' must list"},
+                                                 {6, "field 'input' is empty"}};
+    for (const auto& [id, want] : expected) {
+        std::string error;
+        for (const json& m : For(messages, id))
+            if (m["type"] == "error") error = m["error"];
+        EXPECT_NE(error.find(want), std::string::npos) << id << ": " << error;
+        EXPECT_EQ(error.find("json.exception"), std::string::npos) << id << ": " << error;
+        EXPECT_EQ(error.find("size"), std::string::npos) << id << ": " << error;
+        EXPECT_EQ(StatusOf(messages, id), "error") << id;
+    }
+}
+
+// A sweep point over the memory available is skipped when it comes; the points measured
+// before it stand.
+TEST(ServeHostile, ASweepPointTooLargeForMemoryIsSkipped) {
+    const auto messages =
+        ServeLines(R"({"op":"sweep","id":1,"lesson":1,"min_time_s":0,"over":"size",)"
+                   R"("values":["1KiB","2KiB","1TiB"]})"
+                   "\n");
+    int results = 0, skipped = 0;
+    for (const json& m : For(messages, 1)) {
+        results += m["type"] == "result";
+        if (m["type"] == "skipped") {
+            ++skipped;
+            EXPECT_NE(m["reason"].get<std::string>().find("host memory"), std::string::npos)
+                << m.dump();
+        }
+    }
+    EXPECT_EQ(results, 2);
+    EXPECT_EQ(skipped, 1);
+    EXPECT_EQ(StatusOf(messages, 1), "ok");
 }

@@ -1,13 +1,18 @@
 #include "model/settings.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
+#include <string_view>
 
 #include "files.h"
 
@@ -27,13 +32,50 @@ std::string ConfigDir() {
     return dir;
 }
 
+namespace {
+
+// A whole number setting, clamped to [low, high] as a double first: a value such as 1e12 or
+// -1e30 would not fit an int.
+int ClampedInt(const nlohmann::json& j, const char* key, int fallback, int low, int high) {
+    const auto it = j.find(key);
+    if (it == j.end()) return fallback;
+    if (!it->is_number()) throw std::invalid_argument(std::string(key) + " is not a number");
+    const double v = it->get<double>();
+    if (!(v == v)) return fallback;  // NaN
+    return static_cast<int>(std::clamp(v, double(low), double(high)));
+}
+
+}  // namespace
+
 Settings LoadSettings(const std::string& path, std::string* problem) {
     Settings s;
-    std::ifstream in(path);
-    if (!in) return s;
-    std::stringstream text;
-    text << in.rdbuf();
-    const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
+    // Only a regular file of a sensible size is read: a FIFO would block the start, and
+    // /dev/zero (or any huge file) would be read without end.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return s;  // none yet (or unreadable: the defaults, and saving says so)
+    struct stat st {};
+    std::string text;
+    const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    bool too_big = regular && uint64_t(st.st_size) > kMaxSettingsBytes;
+    if (regular && !too_big) {
+        char chunk[4096];
+        ssize_t n;
+        while (text.size() <= kMaxSettingsBytes &&
+               ((n = ::read(fd, chunk, sizeof chunk)) > 0 || (n < 0 && errno == EINTR)))
+            if (n > 0) text.append(chunk, size_t(n));
+    }
+    ::close(fd);
+    too_big = too_big || text.size() > kMaxSettingsBytes;  // it grew while being read
+    if (!regular || too_big) {
+        if (problem)
+            *problem = "the settings file " + path +
+                       (regular ? " is larger than " + std::to_string(kMaxSettingsBytes) +
+                                      " bytes, more than this program ever writes"
+                                : std::string(" is not a regular file")) +
+                       ": ignored; using defaults";
+        return s;
+    }
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
     if (!j.is_object()) {
         if (problem) *problem = "the settings file " + path + " is not valid JSON; using defaults";
         return s;
@@ -49,10 +91,10 @@ Settings LoadSettings(const std::string& path, std::string* problem) {
             else if (it->is_number_integer())
                 s.lesson = std::to_string(it->get<long long>());
         }
-        s.window_width = std::clamp(j.value("window_width", s.window_width), 640, 10000);
-        s.window_height = std::clamp(j.value("window_height", s.window_height), 400, 10000);
+        s.window_width = ClampedInt(j, "window_width", s.window_width, 640, 10000);
+        s.window_height = ClampedInt(j, "window_height", s.window_height, 400, 10000);
         s.hide_answers = j.value("hide_answers", s.hide_answers);
-    } catch (const nlohmann::json::exception& e) {
+    } catch (const std::exception& e) {
         if (problem)
             *problem =
                 "the settings file " + path + " has a bad value (" + e.what() + "); using defaults";
@@ -68,16 +110,23 @@ bool SaveSettings(const std::string& path, const Settings& s, std::string* probl
                                    {"window_width", s.window_width},
                                    {"window_height", s.window_height},
                                    {"hide_answers", s.hide_answers}};
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp);
-        if (!out || !(out << j.dump(2) << "\n")) {
-            if (problem) *problem = "cannot write " + tmp;
+    // A file the user made read-only (no write permission for anyone, or none for this user)
+    // is theirs: it is not replaced. Nor is anything that is not a regular file.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) {
+        const char* why = !S_ISREG(st.st_mode)                ? "it is not a regular file"
+                          : (st.st_mode & 0222) == 0          ? "it is read-only"
+                          : ::access(path.c_str(), W_OK) != 0 ? "it is read-only for this user"
+                                                              : nullptr;
+        if (why) {
+            if (problem) *problem = "settings not saved to " + path + ": " + why;
             return false;
         }
     }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        if (problem) *problem = "cannot replace " + path;
+    try {
+        WriteFileReplacing(path, j.dump(2) + "\n");
+    } catch (const std::exception& e) {
+        if (problem) *problem = std::string("settings not saved: ") + e.what();
         return false;
     }
     return true;
@@ -101,7 +150,45 @@ size_t CountSections(const std::string& text) {
     return sections;
 }
 
+// ImGui 1.86 reads a table's column count from its section's name ("[Table][0x1A2B3C4D,5]")
+// and allocates and fills that many columns unchecked: a negative or huge count crashes it or
+// takes gigabytes. Such a section is dropped here, whole, before ImGui sees it.
+bool TableSectionIsSafe(std::string_view header) {
+    constexpr std::string_view kTable = "[Table][";
+    if (header.substr(0, kTable.size()) != kTable) return true;
+    const std::string_view name = header.substr(kTable.size());
+    const size_t comma = name.find(',');
+    const size_t close = name.find(']');
+    if (comma == std::string_view::npos || close == std::string_view::npos || close < comma)
+        return false;
+    const std::string_view count = name.substr(comma + 1, close - comma - 1);
+    if (count.empty() || count.size() > 2 ||
+        count.find_first_not_of("0123456789") != std::string_view::npos)
+        return false;
+    const int n = std::stoi(std::string(count));
+    return n >= 1 && n <= kMaxIniTableColumns;
+}
+
 }  // namespace
+
+std::string SanitizeImGuiIni(const std::string& text, size_t* dropped) {
+    std::string out;
+    bool keep = true;
+    size_t count = 0;
+    for (size_t line = 0; line < text.size();) {
+        size_t end = text.find('\n', line);
+        end = end == std::string::npos ? text.size() : end + 1;
+        const std::string_view l(text.data() + line, end - line);
+        if (!l.empty() && l[0] == '[') {
+            keep = TableSectionIsSafe(l);
+            count += !keep;
+        }
+        if (keep) out.append(l);
+        line = end;
+    }
+    if (dropped) *dropped = count;
+    return out;
+}
 
 std::string ReadImGuiIni(const std::string& path, std::string* problem) {
     struct stat st {};
@@ -124,6 +211,12 @@ std::string ReadImGuiIni(const std::string& path, std::string* problem) {
                        " sections: ignored (it is rewritten at exit)";
         return {};
     }
+    size_t dropped = 0;
+    out = SanitizeImGuiIni(out, &dropped);
+    if (dropped && problem)
+        *problem = path + ": " + std::to_string(dropped) + " table section" +
+                   (dropped == 1 ? "" : "s") + " with a column count outside 1 to " +
+                   std::to_string(kMaxIniTableColumns) + " ignored (the file is rewritten at exit)";
     return out;
 }
 

@@ -21,9 +21,13 @@ struct Settings {
 // The folder, created if missing; empty when neither XDG_CONFIG_HOME nor HOME is set.
 std::string ConfigDir();
 
-// Reads `path`. A missing file gives the defaults silently; an unreadable or corrupt one
-// gives the defaults and a message in `problem` (the file is left as it is until saved).
+// Reads `path`. A missing file gives the defaults silently; a corrupt one, one that is not a
+// regular file (a FIFO, a device) or one over kMaxSettingsBytes gives the defaults and a message
+// in `problem` (the file is left as it is until saved).
+constexpr size_t kMaxSettingsBytes = 64 << 10;
 Settings LoadSettings(const std::string& path, std::string* problem);
+// Writes `path` through a temporary file renamed into place. A read-only file, or anything
+// but a regular file, is left as it is; false with `problem` when nothing was saved.
 bool SaveSettings(const std::string& path, const Settings& settings, std::string* problem);
 
 // The saved window size, at most the monitor's work area (`work_width` x `work_height`; 0 when
@@ -36,7 +40,12 @@ void ClampWindowToWorkArea(Settings* settings, int work_width, int work_height);
 // 41 s). Returns the text to load (empty when missing or ignored).
 constexpr size_t kMaxIniBytes = 64 << 10;
 constexpr size_t kMaxIniSections = 200;
+// The text is also sanitised (SanitizeImGuiIni), with a message when a section was dropped.
 std::string ReadImGuiIni(const std::string& path, std::string* problem);
+// `text` without the sections ImGui would read unsafely: a table section whose column count
+// is not 1 to kMaxIniTableColumns (ImGui's own limit). `dropped` counts them.
+constexpr int kMaxIniTableColumns = 64;
+std::string SanitizeImGuiIni(const std::string& text, size_t* dropped);
 // Writes `text` through a temporary file renamed into place; text over the same bounds is not
 // written (false, with `problem`), nor is a failed write left behind.
 bool WriteImGuiIni(const std::string& path, const std::string& text, std::string* problem);

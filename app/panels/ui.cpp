@@ -49,6 +49,7 @@ std::string Elide(const std::string& text, float width) {
         while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
         const std::string cut = text.substr(0, n) + ellipsis;
         if (ImGui::CalcTextSize(cut.c_str()).x <= width) return cut;
+        if (n == 0) break;  // not even the first character fits: n must not wrap below 0
         --n;
     }
     return ellipsis;

@@ -1,9 +1,11 @@
 #include "worker/controller.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "errors.h"
+#include "files.h"  // Excerpt
 #include "report.h"
 #include "serve.h"  // kProtocolVersion only: the GUI links no runner
 #include "units.h"
@@ -29,7 +31,7 @@ void AdoptLesson(const Registry& registry, RunResult& r) {
 }
 
 std::string ExitDescription(const Json& m) {
-    const int code = m.value("code", -1), sig = m.value("signal", 0);
+    const int code = m.value("code", -1), sig = m.value("signal", 0);  // made by WorkerProcess
     if (sig) return "killed by signal " + std::to_string(sig);
     if (code == 3) return "exit code 3: a CUDA error left the GPU context unusable";
     return "exit code " + std::to_string(code);
@@ -288,8 +290,7 @@ void Controller::Update() {
         try {
             Handle(m);
         } catch (const std::exception& e) {
-            m_notices.push_back(std::string("A message from the worker could not be read: ") +
-                                e.what());
+            Unreadable(m, e.what());
         }
     }
     if (m_worker && !m_greeted && m_worker->Running() &&
@@ -299,18 +300,57 @@ void Controller::Update() {
                " s (no hello line): it is not cuda-lessons-cli serve, or it hangs");
 }
 
+namespace {
+
+// The message as a notice quotes it: its first 200 bytes.
+std::string Quote(const Json& m) {
+    return Excerpt(m.dump(-1, ' ', false, Json::error_handler_t::replace), 200);
+}
+
+// The field `key` of `m` when it is there and of the type `is` accepts; `fallback` when it is
+// absent; nullopt (a message the GUI cannot read) when it has another type.
+template <typename T>
+std::optional<T> Field(const Json& m, const char* key, bool (Json::*is)() const noexcept,
+                       T fallback) {
+    const auto it = m.find(key);
+    if (it == m.end() || it->is_null()) return fallback;
+    if (!((*it).*is)()) return std::nullopt;
+    return it->template get<T>();
+}
+
+}  // namespace
+
+void Controller::Unreadable(const Json& m, const std::string& why) {
+    m_notices.push_back("The worker wrote a message the GUI cannot read (" + why +
+                        "): " + Quote(m));
+}
+
 void Controller::Handle(const Json& m) {
-    const std::string type = m.value("type", "");
+    // The worker is another program: every field is checked before it is used, and a message of
+    // another shape becomes one notice.
+    if (!m.is_object()) return Unreadable(m, "not a JSON object");
+    const auto type_it = m.find("type");
+    if (type_it == m.end() || !type_it->is_string())
+        return Unreadable(m, "no \"type\" that is a string");
+    const std::string type = type_it->get<std::string>();
     const int id = m.contains("id") && m["id"].is_number_integer() ? m["id"].get<int>() : -1;
     auto pending = m_pending.find(id);
     if (type == "worker_exit") {
+        // Made by WorkerProcess when the process ends; a line of the worker's that claims to
+        // be one is turned into an error there.
         HandleExit(m);
     } else if (type == "hello") {
         HandleHello(m);
-    } else if (type == "list" && m.contains("lessons") && m["lessons"].is_array()) {
+    } else if (type == "list") {
+        if (!m.contains("lessons") || !m["lessons"].is_array())
+            return Unreadable(m, "a list without a \"lessons\" array");
         // By id: the worker's numbers are its own catalogue's positions.
+        int unreadable = 0;
         for (const Json& l : m["lessons"]) {
-            if (!l.is_object() || !l.contains("id") || !l["id"].is_string()) continue;
+            if (!l.is_object() || !l.contains("id") || !l["id"].is_string()) {
+                ++unreadable;
+                continue;
+            }
             const Lesson* lesson = m_registry.FindLesson(l["id"].get<std::string>());
             if (!lesson) continue;
             const bool available = l.contains("available") && l["available"].is_boolean() &&
@@ -320,19 +360,29 @@ void Controller::Handle(const Json& m) {
                                ? l["unavailable_reason"].get<std::string>()
                                : std::string()};
         }
+        if (unreadable)  // the others are read
+            Unreadable(m, std::to_string(unreadable) + " lesson entr" +
+                              (unreadable == 1 ? "y is" : "ies are") + " not an object with an id");
     } else if (type == "info") {
         m_devices = DeviceFactsFromInfo(m);
         m_info_time = std::chrono::steady_clock::now();
     } else if (type == "attributes") {
+        if (!m.contains("attributes") || !m["attributes"].is_object())
+            return Unreadable(m, "no \"attributes\" object");
         auto asked = m_attribute_requests.find(id);
-        if (asked != m_attribute_requests.end() && m.contains("attributes"))
+        if (asked != m_attribute_requests.end())
             m_attributes[asked->second] = KernelAttributesFromJson(m["attributes"]);
     } else if (type == "progress") {
+        const auto done = Field<int>(m, "done", &Json::is_number_integer, 0);
+        const auto total = Field<int>(m, "total", &Json::is_number_integer, 0);
+        if (!done || !total) return Unreadable(m, "\"done\" and \"total\" must be whole numbers");
         if (pending != m_pending.end()) {
-            pending->second.done = m.value("done", 0);
-            pending->second.total = m.value("total", 0);
+            pending->second.done = *done;
+            pending->second.total = *total;
         }
     } else if (type == "result") {
+        if (!m.contains("result") || !m["result"].is_object())
+            return Unreadable(m, "a result without a \"result\" object");
         try {
             StoredResult s{RunResultFromJson(m["result"]),
                            pending != m_pending.end() ? pending->second.origin : Origin::kRun,
@@ -343,9 +393,12 @@ void Controller::Handle(const Json& m) {
             m_notices.push_back(std::string("A result could not be read: ") + e.what());
         }
     } else if (type == "error") {
+        const auto error = Field<std::string>(m, "error", &Json::is_string, "unknown error");
+        const auto fatal = Field<bool>(m, "fatal", &Json::is_boolean, false);
+        if (!error || !fatal)
+            return Unreadable(m, "\"error\" must be a string and \"fatal\" true or false");
         std::string what = pending != m_pending.end() ? pending->second.what + ": " : std::string();
-        m_notices.push_back(what + m.value("error", std::string("unknown error")) +
-                            (m.value("fatal", false) ? " (the worker will be restarted)" : ""));
+        m_notices.push_back(what + *error + (*fatal ? " (the worker will be restarted)" : ""));
     } else if (type == "done") {
         if (pending != m_pending.end()) m_pending.erase(pending);
         m_attribute_requests.erase(id);  // answered, or cancelled: may be asked again

@@ -131,6 +131,8 @@ private:
                const ParamSpec* (*along)(const Lesson&), Origin origin, const char* what);
     void Send(Json request, Pending pending);
     void Handle(const Json& message);
+    // One notice for a message of a shape the GUI does not read, quoting it.
+    void Unreadable(const Json& message, const std::string& why);
     void HandleHello(const Json& message);
     void HandleExit(const Json& message);
     // Stops the worker for good (until Restart worker): `why` becomes the notice.

@@ -67,9 +67,14 @@ WorkerProcess::~WorkerProcess() {
 }
 
 void WorkerProcess::Stop() {
-    if (m_to_child >= 0) {
-        close(m_to_child);  // end of input (the Controller has sent `shutdown` first)
-        m_to_child = -1;
+    {
+        std::lock_guard<std::mutex> lock(m_out_mutex);
+        if (m_to_child >= 0) {
+            FlushLocked();      // what still fits (the Controller has sent `shutdown` last)
+            close(m_to_child);  // end of input
+            m_to_child = -1;
+        }
+        m_outbox.clear();
     }
     if (m_pid > 0 && !WaitUntilStopped(m_running, kShutdownGrace)) {
         kill(-m_pid, SIGTERM);  // its process group: a script's children too
@@ -116,8 +121,16 @@ bool WorkerProcess::Start(std::string* error) {
         if (error) *error = "cannot start the worker '" + m_argv[0] + "': " + std::strerror(rc);
         return false;
     }
+    // The GUI's end of the worker's input never blocks: a worker that stops reading fills the
+    // pipe, and what does not fit waits in the outbox (WorkerProcess::Send).
+    fcntl(to_child[1], F_SETFL, fcntl(to_child[1], F_GETFL) | O_NONBLOCK);
     m_pid = pid;
-    m_to_child = to_child[1];
+    {
+        std::lock_guard<std::mutex> lock(m_out_mutex);
+        m_to_child = to_child[1];
+        m_outbox.clear();
+        m_stalled = m_killed_stalled = false;
+    }
     m_running = true;
     m_reader = std::thread(&WorkerProcess::ReadLoop, this, from_child[0], pid);
     return true;
@@ -131,6 +144,15 @@ void WorkerProcess::ReadLoop(int fd, pid_t pid) {
         pollfd p{fd, POLLIN, 0};
         const int ready = poll(&p, 1, 100);
         if (ready < 0 && errno != EINTR) break;
+        if (!FlushOrStop(pid)) {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_inbox.push_back(
+                Json{{"type", "error"},
+                     {"id", nullptr},
+                     {"error", "the worker took no input for " +
+                                   std::to_string((m_stall_limit.count() + 500) / 1000) +
+                                   " s (it stopped reading its requests), so it was stopped"}});
+        }
         if (ready <= 0) {
             if (m_abandon) break;  // killed, yet something still holds its output open
             continue;
@@ -155,6 +177,13 @@ void WorkerProcess::ReadLoop(int fd, pid_t pid) {
                     {"type", "error"},
                     {"id", nullptr},
                     {"error", "the worker wrote a line that is not JSON: " + Excerpt(line, 200)}};
+            else if (!message.is_object() || message.value("type", Json()) == "worker_exit")
+                // Not a message at all, or one only this reader makes: the worker's exit is
+                // known from the process, never from what it writes.
+                message = Json{{"type", "error"},
+                               {"id", nullptr},
+                               {"error", "the worker wrote a line the GUI cannot read: " +
+                                             Excerpt(line, 200)}};
             parsed.push_back(std::move(message));
         }
         buffer.erase(0, start);
@@ -190,16 +219,42 @@ void WorkerProcess::ReadLoop(int fd, pid_t pid) {
     if (m_wake) m_wake();
 }
 bool WorkerProcess::Send(const Json& request) {
-    if (m_to_child < 0 || !m_running) return false;
+    if (!m_running) return false;
     const std::string line = request.dump() + "\n";
-    size_t written = 0;
-    while (written < line.size()) {
-        const ssize_t n = write(m_to_child, line.data() + written, line.size() - written);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        written += static_cast<size_t>(n);
+    std::lock_guard<std::mutex> lock(m_out_mutex);
+    if (m_to_child < 0 || m_stalled) return false;
+    if (m_outbox.size() + line.size() > kMaxOutbox) {
+        m_stalled = true;  // the reader thread stops the worker; its exit message follows
+        return false;
     }
+    if (m_outbox.empty()) m_last_taken = Clock::now();
+    m_outbox += line;
+    FlushLocked();
     return true;
+}
+
+void WorkerProcess::FlushLocked() {
+    while (!m_outbox.empty() && m_to_child >= 0) {
+        const ssize_t n = write(m_to_child, m_outbox.data(), m_outbox.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;  // full (EAGAIN), or the worker is gone (its exit follows)
+        m_outbox.erase(0, static_cast<size_t>(n));
+        m_last_taken = Clock::now();
+    }
+}
+
+bool WorkerProcess::FlushOrStop(pid_t pid) {
+    std::lock_guard<std::mutex> lock(m_out_mutex);
+    FlushLocked();
+    if (m_killed_stalled) return true;
+    if (!m_stalled && (m_outbox.empty() || Clock::now() - m_last_taken < m_stall_limit))
+        return true;
+    // Its input has been full for too long: it is stuck (or not a worker). Its process group
+    // is killed; end of output and its exit message follow, and the Controller replaces it.
+    m_stalled = true;
+    m_killed_stalled = true;
+    kill(-pid, SIGKILL);
+    return false;
 }
 
 std::vector<Json> WorkerProcess::Drain() {

@@ -4,6 +4,7 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -28,19 +29,35 @@ public:
 
     bool Start(std::string* error) override;
     bool Running() const override { return m_running; }
+    // Never blocks: what the worker's input pipe cannot take now waits in an outbox that the
+    // reader thread writes on. A worker that takes nothing for the stall limit (or lets the
+    // outbox pass kMaxOutbox) is killed, with an error message before its exit message.
     bool Send(const Json& request) override;
     std::vector<Json> Drain() override;
     // The most bytes the reader has held waiting for a line's end.
     size_t LargestBuffer() const { return m_largest_buffer; }
+    // How long a worker may leave its input full before it is stopped (tests shorten it).
+    void SetStallLimit(std::chrono::milliseconds limit) { m_stall_limit = limit; }
 
 private:
+    using Clock = std::chrono::steady_clock;
     void Stop();
     void ReadLoop(int fd, pid_t pid);
+    // Writes what the pipe takes of the outbox now; under m_out_mutex.
+    void FlushLocked();
+    // On the reader thread: flushes, and kills a worker whose input stays full; false when it
+    // was killed just now.
+    bool FlushOrStop(pid_t pid);
 
     std::vector<std::string> m_argv;
     std::function<void()> m_wake;
     pid_t m_pid = -1;
+    std::mutex m_out_mutex;  // the input's descriptor and the outbox
     int m_to_child = -1;
+    std::string m_outbox;
+    Clock::time_point m_last_taken;
+    bool m_stalled = false, m_killed_stalled = false;
+    std::chrono::milliseconds m_stall_limit{5000};
     std::thread m_reader;
     std::atomic<bool> m_running{false};
     std::mutex m_mutex;
@@ -60,5 +77,7 @@ WorkerLocation FindWorker(const std::string& program_dir);
 
 // The longest line the GUI takes from a worker; a longer one is dropped with an error message.
 constexpr size_t kMaxWorkerLine = size_t(4) << 20;
+// The most request bytes waiting for a worker that does not read them.
+constexpr size_t kMaxOutbox = size_t(1) << 20;
 
 }  // namespace lessons::app

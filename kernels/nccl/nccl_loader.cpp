@@ -33,7 +33,14 @@ const Loaded& State() {
         for (const std::string& candidate : Candidates()) {
             void* handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
             if (!handle) {
-                tried += (tried.empty() ? "" : ", ") + candidate;
+                // The loader's reason (not found, a directory, not a library, wrong class),
+                // without the path it repeats.
+                std::string reason;
+                if (const char* e = dlerror()) reason = e;
+                if (reason.rfind(candidate + ": ", 0) == 0) reason.erase(0, candidate.size() + 2);
+                if (reason.size() > 200) reason = reason.substr(0, 200) + "...";
+                tried += (tried.empty() ? "" : ", ") + candidate +
+                         (reason.empty() ? "" : " (" + reason + ")");
                 continue;
             }
             Api& a = l.api;

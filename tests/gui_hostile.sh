@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# The GUI against hostile input, under Xvfb: empty flag values, a worker that writes JSON of the
+# wrong shapes, a worker that stops reading, a window narrowed to a few pixels in Chinese, an
+# imgui.ini that names a table of -5 or 100,000,000 columns, a settings.json that is a FIFO,
+# /dev/zero or read-only. The GUI must neither crash nor hang, and must close on SIGTERM.
+# Usage: gui_hostile.sh CUDA_LESSONS OUT_DIR       (exit 77: skipped, no Xvfb)
+set -u
+app=$1 out=$2
+here=$(cd "$(dirname "$0")" && pwd)
+for tool in Xvfb xdotool; do
+    command -v "$tool" >/dev/null || { echo "SKIPPED: $tool is not installed"; exit 77; }
+done
+rm -rf "$out" && mkdir -p "$out/home" "$out/config/cuda-lessons"
+export HOME="$out/home" XDG_CONFIG_HOME="$out/config"
+config="$out/config/cuda-lessons"
+fail() { echo "FAILED: $*"; exit 1; }
+
+echo "== empty --screenshot and --worker: exit 2 before any window"
+for flag in --screenshot --worker; do
+    timeout -s KILL 20 env -u DISPLAY "$app" "$flag" '' >"$out/flag.out" 2>"$out/flag.err"
+    rc=$?
+    [ "$rc" = 2 ] || { cat "$out/flag.err"; fail "cuda-lessons $flag '' exited with $rc, not 2"; }
+    grep -qF -- "$flag: empty" "$out/flag.err" || { cat "$out/flag.err"; fail "$flag '': no message"; }
+done
+
+display=""
+for d in $(seq 141 190); do
+    if [ ! -e "/tmp/.X$d-lock" ] && [ ! -e "/tmp/.X11-unix/X$d" ]; then display=$d; break; fi
+done
+[ -n "$display" ] || fail "no free X display number"
+Xvfb ":$display" -screen 0 1600x1000x24 -nolisten tcp >"$out/xvfb.log" 2>&1 &
+xvfb=$!
+app_pid=""
+cleanup() { [ -n "$app_pid" ] && kill -9 "$app_pid" 2>/dev/null; kill "$xvfb" 2>/dev/null; }
+trap cleanup EXIT
+export DISPLAY=":$display"
+for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.05; done
+
+# start LOG ARGS...: the GUI in the background, once its window is there.
+start() {
+    local log=$1; shift
+    "$app" "$@" >"$out/$log" 2>&1 &
+    app_pid=$!
+    window=""
+    for _ in $(seq 600); do
+        window=$(xdotool search --pid "$app_pid" 2>/dev/null | head -1)
+        [ -n "$window" ] && break
+        kill -0 "$app_pid" 2>/dev/null || break
+        sleep 0.05
+    done
+    [ -n "$window" ] || { cat "$out/$log"; wait "$app_pid"; fail "$log: no window (exit $?)"; }
+}
+# alive LOG: the GUI still runs.
+alive() {
+    kill -0 "$app_pid" 2>/dev/null || { cat "$out/$1"; wait "$app_pid"; fail "$1: the GUI ended with exit $?"; }
+}
+# close LOG: SIGTERM must end the GUI within 15 s, with exit 0.
+close() {
+    kill -TERM "$app_pid"
+    for _ in $(seq 300); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.05; done
+    if kill -0 "$app_pid" 2>/dev/null; then
+        kill -9 "$app_pid"; app_pid=""; fail "$1: the GUI was still running 15 s after SIGTERM"
+    fi
+    wait "$app_pid"
+    local rc=$?
+    app_pid=""
+    [ "$rc" = 0 ] || { cat "$out/$1"; fail "$1: the GUI exited with $rc"; }
+}
+
+echo "== a worker that writes JSON of the wrong shapes (and an exit message of its own)"
+start hostile.log --worker "$here/fake_worker_hostile.sh" --lesson 1.3 --lang en --scale 1
+sleep 3
+alive hostile.log
+close hostile.log
+
+echo "== a window a few pixels wide, in Chinese"
+start narrow.log --lang zh --lesson 1.3 --scale 1
+sleep 1
+for size in "50 600" "1 1000" "20 20" "300 200"; do
+    xdotool windowsize "$window" $size
+    sleep 0.7
+    alive narrow.log
+done
+close narrow.log
+
+echo "== a worker that stops reading: the window keeps drawing and SIGTERM closes it"
+start deaf.log --worker "$here/fake_worker_deaf.sh" --lesson 1.3 --lang en --scale 1
+sleep 2
+read -r wx wy ww wh <<<"$(xdotool getwindowgeometry --shell "$window" | awk -F= '/^X=/{x=$2} /^Y=/{y=$2} /^WIDTH=/{w=$2} /^HEIGHT=/{h=$2} END{print x, y, w, h}')"
+xdotool mousemove $((wx + ww / 2)) $((wy + wh / 2))
+xdotool windowfocus "$window" 2>/dev/null
+# 300 presses of R (run this lesson and the previous one), each held for a frame (ImGui 1.86
+# misses a press and release that arrive in one poll): far more than a pipe holds.
+presses=""
+for _ in $(seq 300); do presses="$presses keydown r sleep 0.02 keyup r sleep 0.01"; done
+# shellcheck disable=SC2086
+xdotool $presses
+alive deaf.log
+close deaf.log
+
+echo "== imgui.ini tables of -5 and 100,000,000 columns"
+for count in -5 2000000000 100000000; do
+    printf '[Table][0xDEADBEEF,%s]\nColumn 0  Weight=1.0000\n\n' "$count" >"$config/imgui.ini"
+    timeout -s KILL 60 "$app" --lesson 1.1 --lang en --scale 1 --screenshot "$out/ini.png" \
+        >"$out/ini.log" 2>&1 &
+    pid=$!
+    peak=0
+    while kill -0 "$pid" 2>/dev/null; do
+        rss=$(awk '/^VmRSS/{print $2}' "/proc/$pid/status" 2>/dev/null)
+        [ -n "$rss" ] && [ "$rss" -gt "$peak" ] && peak=$rss
+        sleep 0.1
+    done
+    wait "$pid"
+    rc=$?
+    [ "$rc" = 0 ] || { cat "$out/ini.log"; fail "imgui.ini with $count columns: exit $rc"; }
+    grep -q "column count" "$out/ini.log" || { cat "$out/ini.log"; fail "imgui.ini with $count columns: no message"; }
+    echo "columns $count: peak RSS $((peak / 1024)) MiB"
+    [ "$peak" -lt 700000 ] || fail "imgui.ini with $count columns took $((peak / 1024)) MiB"
+done
+rm -f "$config/imgui.ini"
+
+echo "== settings.json that is a FIFO, /dev/zero, or read-only"
+rm -f "$config/settings.json"
+mkfifo "$config/settings.json"
+timeout -s KILL 60 "$app" --lesson 1.1 --lang en --scale 1 --screenshot "$out/fifo.png" >"$out/fifo.log" 2>&1
+rc=$?
+[ "$rc" = 0 ] || { cat "$out/fifo.log"; fail "settings.json as a FIFO: exit $rc"; }
+[ -p "$config/settings.json" ] || fail "the FIFO settings.json was replaced"
+rm -f "$config/settings.json"
+ln -s /dev/zero "$config/settings.json"
+timeout -s KILL 60 "$app" --lesson 1.1 --lang en --scale 1 --screenshot "$out/zero.png" >"$out/zero.log" 2>&1
+rc=$?
+[ "$rc" = 0 ] || { cat "$out/zero.log"; fail "settings.json as /dev/zero: exit $rc"; }
+rm -f "$config/settings.json"
+printf '{"language": "zh", "scale": 1.5, "lesson": "split/openmp"}\n' >"$config/settings.json"
+chmod 444 "$config/settings.json"
+before=$(cat "$config/settings.json")
+timeout -s KILL 60 "$app" --lesson 1.1 --lang en --scale 1 --screenshot "$out/ro.png" >"$out/ro.log" 2>&1
+rc=$?
+[ "$rc" = 0 ] || { cat "$out/ro.log"; fail "read-only settings.json: exit $rc"; }
+[ "$(cat "$config/settings.json")" = "$before" ] || fail "the read-only settings.json was overwritten"
+[ "$(stat -c %a "$config/settings.json")" = 444 ] || fail "the read-only settings.json changed mode"
+grep -q "read-only" "$out/ro.log" || { cat "$out/ro.log"; fail "no message about the read-only settings"; }
+echo "all hostile GUI checks passed"
