@@ -132,7 +132,10 @@ int main(int argc, char** argv) {
         std::string problem;
         const std::string text = ReadImGuiIni(ini, &problem);
         if (!text.empty()) ImGui::LoadIniSettingsFromMemory(text.data(), text.size());
-        if (!problem.empty()) ui.messages.push_back(problem);
+        if (!problem.empty()) {
+            std::fprintf(stderr, "cuda-lessons: %s\n", problem.c_str());
+            ui.messages.push_back(problem);
+        }
     }
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 330");

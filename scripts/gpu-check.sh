@@ -65,12 +65,14 @@ gpu_lessons=$(echo "$lessons_json" | python3 -c \
 san_log="$out/sanitizer.log"
 : >"$san_log"
 san_fail=0
+san_jobs="$out/sanitizer.jobs"
+: >"$san_jobs"
 step sanitizer || note "sanitizer: not run (STEPS)"
 for lesson in ${SANITIZER_LESSONS:-$gpu_lessons}; do
     step sanitizer || break
-    info=$(echo "$lessons_json" | python3 -c "import json,sys; l=[x for x in json.load(sys.stdin) if x['id']=='$lesson'][0]; b=[p['values'] for p in l['params'] if p['name']=='block']; print(l['chapter_id'], 'lib' if l['library'] else 'own', b[0][0] if b else 0, b[0][-1] if b else 0)")
+    info=$(echo "$lessons_json" | python3 -c "import json,sys; l=[x for x in json.load(sys.stdin) if x['id']=='$lesson'][0]; b=[p['values'] for p in l['params'] if p['name']=='block']; t=[p['choices'] for p in l['params'] if p['name']=='tile']; print(l['chapter_id'], 'lib' if l['library'] else 'own', b[0][0] if b else 0, b[0][-1] if b else 0, ','.join(t[0]) if t else '-')")
     set -- $info
-    chapter=$1 own=$2 smallest=$3 largest=$4
+    chapter=$1 own=$2 smallest=$3 largest=$4 tiles=$5
     blocks_small="" blocks_large=""
     [ "$largest" != 0 ] && blocks_small="--block $smallest" blocks_large="--block $largest"
     if [ "$chapter" = roofline ]; then  # random floats only
@@ -85,18 +87,47 @@ for lesson in ${SANITIZER_LESSONS:-$gpu_lessons}; do
     # GEMM: odd shapes that leave partial tiles on every side (its tiles: the default).
     [ "$chapter" = gemm ] && sizes=("--set m=1 --set n=1 --set k=1"
         "--set m=17 --set n=33 --set k=65 $blocks_small" "--set m=127 --set n=129 --set k=31 $blocks_large")
+    # Tensor cores: the same odd shapes, and memcheck at every tile configuration besides.
+    if [ "$chapter" = tensor-cores ]; then
+        sizes=("--set m=1 --set n=1 --set k=1" "--set m=17 --set n=33 --set k=65"
+            "--set m=127 --set n=129 --set k=31")
+        if [ "$tiles" != - ]; then
+            for tile in ${tiles//,/ }; do
+                echo "memcheck|$lesson|--set m=127 --set n=257 --set k=95 --set tile=$tile" >>"$san_jobs"
+            done
+        fi
+    fi
     tools="memcheck"
     [ "$own" = own ] && tools="$tools_own"
     for tool in $tools; do
-        for args in "${sizes[@]}"; do
-            if ! compute-sanitizer --tool "$tool" --error-exitcode 99 "$cli" run "$lesson" $args \
-                    --reps 2 --no-ceilings --format csv >>"$san_log" 2>&1; then
-                san_fail=1
-                note "sanitizer $tool lesson $lesson ($args): ERRORS"
-            fi
-        done
+        for args in "${sizes[@]}"; do echo "$tool|$lesson|$args" >>"$san_jobs"; done
     done
 done
+# The jobs run SANITIZER_JOBS at a time (default 1); each writes a log of its own, joined in order.
+run_san_job() {
+    local n=$1 tool lesson args
+    IFS='|' read -r tool lesson args <<<"$2"
+    if compute-sanitizer --tool "$tool" --error-exitcode 99 "$cli" run "$lesson" $args \
+            --reps 2 --no-ceilings --format csv >"$out/san.$n.log" 2>&1; then
+        echo ok >"$out/san.$n.rc"
+    else
+        echo "sanitizer $tool lesson $lesson ($args): ERRORS" >"$out/san.$n.rc"
+    fi
+}
+export -f run_san_job
+export cli out
+if [ -s "$san_jobs" ]; then
+    nl -ba -w1 -s'|' "$san_jobs" | sed 's/|/ /' | while read -r n job; do printf '%s\0%s\0' "$n" "$job"; done |
+        xargs -0 -n2 -P "${SANITIZER_JOBS:-1}" bash -c 'run_san_job "$1" "$2"' _
+    total=$(wc -l <"$san_jobs")
+    for n in $(seq "$total"); do
+        cat "$out/san.$n.log" >>"$san_log" 2>/dev/null
+        r=$(cat "$out/san.$n.rc" 2>/dev/null || echo "sanitizer job $n: no result")
+        [ "$r" = ok ] || { san_fail=1; note "$r"; }
+        rm -f "$out/san.$n.log" "$out/san.$n.rc"
+    done
+fi
+rm -f "$san_jobs"
 note "memcheck: $(grep -c 'ERROR SUMMARY: 0 errors' "$san_log") runs with 0 errors; racecheck: $(grep -c 'RACECHECK SUMMARY: 0 hazards' "$san_log") runs with 0 hazards; synccheck and others with errors: $(grep 'ERROR SUMMARY' "$san_log" | grep -vc ' 0 errors')"
 
 # 3. An independent plain device-to-device copy of 1 GiB, for comparison with our ceiling.

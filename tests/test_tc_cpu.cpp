@@ -19,11 +19,13 @@ using namespace lessons::tc;
 
 namespace {
 
-WorkloadSpec Spec(uint64_t m, uint64_t n, uint64_t k, uint64_t seed = 7) {
+WorkloadSpec Spec(uint64_t m, uint64_t n, uint64_t k, uint64_t seed = 7,
+                  const char* data = "random") {
     WorkloadSpec spec;
     spec.params.Set("m", ParamValue::Number(m));
     spec.params.Set("n", ParamValue::Number(n));
     spec.params.Set("k", ParamValue::Number(k));
+    spec.params.Set("data", ParamValue::Choice(data));
     spec.seed = seed;
     return spec;
 }
@@ -51,8 +53,11 @@ TEST(TcCpu, Bf16RoundsToNearestEven) {
     EXPECT_TRUE(std::isnan(Bf16ToFloat(FloatToBf16(std::nanf("")))));
     EXPECT_TRUE(std::isinf(Bf16ToFloat(FloatToBf16(3.4e38f))));  // rounds past the largest
     // Every bf16 value survives the round trip through float.
-    for (uint32_t b = 0; b < 0x10000; ++b)
-        if ((b & 0x7F80u) != 0x7F80u) ASSERT_EQ(FloatToBf16(Bf16ToFloat(uint16_t(b))), b) << b;
+    for (uint32_t b = 0; b < 0x10000; ++b) {
+        if ((b & 0x7F80u) != 0x7F80u) {
+            ASSERT_EQ(FloatToBf16(Bf16ToFloat(uint16_t(b))), b) << b;
+        }
+    }
 }
 
 TEST(TcCpu, ReferenceIsTheDotProductOfRowsOfAAndBt) {
@@ -138,6 +143,23 @@ TEST(TcCpu, LargeShapesAreSampledWithEdgesAndFullScanForNan) {
     while (std::binary_search(w.checked().begin(), w.checked().end(), unsampled)) ++unsampled;
     c[unsampled] = 0x7FC0;
     EXPECT_FALSE(CheckTc(w, c.data()).ok);
+}
+
+// All ones: every element of C is k. Exact in bf16 up to k = 256; beyond, C holds k rounded to
+// bf16 (k = 257 is stored as 256) and that still passes, while a C one off a small k fails.
+TEST(TcCpu, OnesGiveKInEveryElement) {
+    for (int k : {1, 65, 256, 257, 1000}) {
+        const TcWorkload w(Spec(19, 23, k, 7, "ones"));
+        for (int i = 0; i < 19 * k; ++i) ASSERT_EQ(w.a()[i], FloatToBf16(1.0f));
+        for (int i = 0; i < 23 * k; ++i) ASSERT_EQ(w.bt()[i], FloatToBf16(1.0f));
+        std::vector<uint16_t> c(19 * 23, FloatToBf16(float(k)));
+        const Check ok = CheckTc(w, c.data());
+        EXPECT_TRUE(ok.ok) << k << ": " << ok.message;
+        if (k <= 128) {  // a step of 1 is more than the tolerance there
+            c[7] = FloatToBf16(float(k - 1));
+            EXPECT_FALSE(CheckTc(w, c.data()).ok) << k;
+        }
+    }
 }
 
 TEST(TcCpu, DataIsBf16FromTheSeedAndTheWorkCountsTwoBytesAnElement) {

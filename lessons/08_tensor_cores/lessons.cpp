@@ -47,6 +47,11 @@ void RegisterTensorCoresChapter(Registry& registry) {
         Dimension("m", "Rows of A and C (m)", "A 和 C 的行数 (m)"),
         Dimension("n", "Columns of B and C (n)", "B 和 C 的列数 (n)"),
         Dimension("k", "Columns of A, rows of B (k)", "A 的列数、B 的行数 (k)"),
+        ChoiceParam("data", "Data", "数据", {"random", "ones"},
+                    {"A and B uniform in [-1, 1), rounded to bf16",
+                     "all 1.0: every element of C is k (exact in bf16 up to k = 256)"},
+                    {"A 和 B 在 [-1, 1) 上均匀分布，舍入为 bf16",
+                     "全为 1.0：C 的每个元素都等于 k（k ≤ 256 时在 bf16 中精确）"}),
     };
     chapter.make_workload = [](const WorkloadSpec& spec) {
         return std::make_shared<TcWorkload>(spec);
@@ -56,7 +61,7 @@ void RegisterTensorCoresChapter(Registry& registry) {
     };
     chapter.describe = [](const ParamValues& p) {
         return "m = " + std::to_string(p.Number("m")) + ", n = " + std::to_string(p.Number("n")) +
-               ", k = " + std::to_string(p.Number("k")) + " (random bf16)";
+               ", k = " + std::to_string(p.Number("k")) + " (" + p.Choice("data") + " bf16)";
     };
     chapter.work = [](StepKind, const ParamValues& p) {
         return TcWork(p.Number("m"), p.Number("n"), p.Number("k"));

@@ -43,9 +43,15 @@ TcWorkload::TcWorkload(const WorkloadSpec& spec)
       m_k(static_cast<int>(spec.params.Number("k"))),
       m_a(size_t(m_m) * size_t(m_k)),
       m_bt(size_t(m_n) * size_t(m_k)) {
-    // Two streams from one seed: A from the seed, Bᵀ from a derived one.
-    FillBf16(spec.seed, m_a.data(), m_a.size(), spec.cancel);
-    FillBf16(SplitMix64(spec.seed).Next(), m_bt.data(), m_bt.size(), spec.cancel);
+    if (spec.params.Choice("data") == "ones") {
+        // 1.0 is exact in bf16: every element of C is k, rounded to bf16 only where k > 256.
+        std::fill(m_a.begin(), m_a.end(), FloatToBf16(1.0f));
+        std::fill(m_bt.begin(), m_bt.end(), FloatToBf16(1.0f));
+    } else {
+        // Two streams from one seed: A from the seed, Bᵀ from a derived one.
+        FillBf16(spec.seed, m_a.data(), m_a.size(), spec.cancel);
+        FillBf16(SplitMix64(spec.seed).Next(), m_bt.data(), m_bt.size(), spec.cancel);
+    }
     const uint64_t cells = uint64_t(m_m) * uint64_t(m_n);
     // Few elements (a long k): checking them all costs no more than sampling.
     m_full = cells * uint64_t(m_k) <= kFullCheckMacs || cells <= 2 * uint64_t(kSampledElements);
