@@ -32,6 +32,8 @@ const Registry& Runnable() {
     return RunnableCatalog();
 }
 
+}  // namespace
+
 const Lesson& FindLessonOrThrow(const std::string& key) {
     const Lesson* lesson = Runnable().FindLesson(key);
     if (!lesson) {
@@ -43,6 +45,8 @@ const Lesson& FindLessonOrThrow(const std::string& key) {
     }
     return *lesson;
 }
+
+namespace {
 
 std::string Verdict(const RunResult& r) {
     return r.verified ? "ok" : "WRONG";
@@ -116,6 +120,10 @@ void CheckUnused(const std::vector<const Lesson*>& lessons, const Options& o) {
 
 void RequestCancel() {
     g_cancel = true;
+}
+
+bool CancelRequested() {
+    return g_cancel;
 }
 
 Format ParseFormat(const std::string& text) {

@@ -15,6 +15,11 @@ constexpr int kExitUsage = 2;
 
 // Ctrl-C: stops the run in progress at its next sample.
 void RequestCancel();
+bool CancelRequested();
+
+// The lesson a command line names (number, id or old number), or a UsageError saying how to
+// name one.
+const Lesson& FindLessonOrThrow(const std::string& key);
 
 enum class Format { kTable, kJson, kCsv };
 Format ParseFormat(const std::string& text);  // throws UsageError
@@ -34,5 +39,9 @@ int Run(const std::string& lesson, const Options& options, Format format);
 int Sweep(const std::string& lesson, const Options& options, const std::string& param,
           const std::string& range, Format format);
 int Bench(const std::string& chapter, const Options& options, Format format);
+// The step under NVIDIA Nsight Compute (cli/profile.cpp); `recorded`: the counters recorded on
+// the reference GPU instead. ncu is stopped after `timeout_s`.
+int Profile(const std::string& lesson, const Options& options, Format format, bool recorded,
+            double timeout_s);
 
 }  // namespace lessons::cli

@@ -1,4 +1,4 @@
-// cuda-lessons-cli: list | info | run | sweep | bench | serve.
+// cuda-lessons-cli: list | info | run | sweep | bench | profile | serve.
 #include <CLI/CLI.hpp>
 
 #include <atomic>
@@ -25,6 +25,8 @@ struct RawOptions {
     std::vector<std::string> sets;  // NAME=VALUE
     bool cold_l2 = false;
     bool no_ceilings = false;
+    bool recorded = false;        // profile: the recorded counters
+    std::string timeout = "300";  // profile: seconds ncu may take
 };
 
 void AddRunOptions(CLI::App* cmd, RawOptions& raw, bool with_output) {
@@ -160,6 +162,22 @@ int main(int argc, char** argv) {
     auto* bench = app.add_subcommand("bench", "run every lesson of a chapter at one size");
     bench->add_option("chapter", chapter, "chapter number or id (default: every chapter)");
     AddRunOptions(bench, raw, false);
+    auto* profile = app.add_subcommand(
+        "profile", "profile one GPU step with NVIDIA Nsight Compute (ncu): its counters");
+    profile
+        ->add_option(
+            "lesson", lesson,
+            "lesson: its number (5.8), its id (gemm/double-buffering) or its old number (39)")
+        ->required();
+    profile->add_option("--size", raw.size, "data size with a unit (see run)");
+    profile->add_option("--block", raw.block, "threads per block");
+    profile->add_option("--data", raw.data, "generated data (see run)");
+    profile->add_option("--set", raw.sets, "a lesson parameter, NAME=VALUE (repeatable)")
+        ->allow_extra_args(false);
+    profile->add_option("--format", raw.format, "table, json or csv");
+    profile->add_flag("--recorded", raw.recorded,
+                      "the counters recorded on the reference GPU, without profiling");
+    profile->add_option("--timeout", raw.timeout, "seconds ncu may take (default 300)");
     auto* serve = app.add_subcommand("serve", "worker mode: JSON-lines requests on stdin");
 
     if (argc > 1 && argv[1][0] != '-') {
@@ -167,7 +185,7 @@ int main(int argc, char** argv) {
         for (const CLI::App* sub : app.get_subcommands({})) known |= sub->get_name() == argv[1];
         if (!known) {
             std::cerr << "error: unknown command '" << argv[1]
-                      << "': use list, info, run, sweep, bench or serve (see --help)\n";
+                      << "': use list, info, run, sweep, bench, profile or serve (see --help)\n";
             return cli::kExitUsage;
         }
     }
@@ -202,7 +220,7 @@ int main(int argc, char** argv) {
             std::fflush(stdout);
             std::_Exit(rc);  // the reader thread may still be blocked on stdin
         }
-        for (const CLI::App* command : {list, info, run, sweep, bench})
+        for (const CLI::App* command : {list, info, run, sweep, bench, profile})
             if (*command) RejectEmptyValues(command);
         const cli::Format format = cli::ParseFormat(raw.format);
         int rc = cli::kExitUsage;
@@ -218,6 +236,9 @@ int main(int argc, char** argv) {
                 rc = cli::Sweep(lesson, options, param, range, format);
             }
             if (*bench) rc = cli::Bench(chapter, options, format);
+            if (*profile)
+                rc = cli::Profile(lesson, options, format, raw.recorded,
+                                  ParseSeconds(raw.timeout, "--timeout", 1, 3600));
         }
         FlushStandardOutput();  // a full disk or /dev/full is an error, not a silent success
         return rc;

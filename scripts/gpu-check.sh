@@ -3,7 +3,7 @@
 #   GPU tests, compute-sanitizer over every GPU lesson at small sizes, and the benchmark.
 # Usage (on the GPU machine, from the repository root, with a carried build folder):
 #   scripts/gpu-check.sh [BUILD_DIR] [BENCH_SIZE]
-# STEPS (default "tests sass sanitizer bench sweeps") picks the parts; SANITIZER_TOOLS (default
+# STEPS (default "tests sass sanitizer bench sweeps"; also "counters") picks the parts; SANITIZER_TOOLS (default
 # "memcheck racecheck synccheck") the compute-sanitizer tools for hand-written kernels, and
 # SANITIZER_LESSONS (default: every GPU lesson) the lessons they check.
 # Logs and JSON go to $OUT (or ./gpu-check-out); a summary is printed last. The recorded
@@ -158,7 +158,7 @@ bench_args() {
     local var="BENCH_ARGS_$1"
     if [ -n "${!var:-}" ]; then echo "${!var}"; return; fi
     case $1 in
-        gemm) echo "--set m=4096 --set n=4096 --set k=4096" ;;
+        gemm | tensor-cores) echo "--set m=4096 --set n=4096 --set k=4096" ;;
         gemv) echo "--set m=8192 --set n=8192" ;;
         basics) echo "--size 256MiB" ;;
         *) echo "--size $size" ;;
@@ -227,9 +227,40 @@ print(f"{out}: {len(keep)} results, {sum(1 for i in keep if not rows[i].get('ver
 PY
     rm -f "${parts[@]}" "$rec/$chapter-bench.json"
 done
+
 # The recorded results come back as one file (the output folder takes a few files only).
 tar -C "$rec" -cf "$out/reference.tar" . && rm -rf "$rec"
 note "recorded results: $out/reference.tar (unpack into assets/reference/, dropping 'reference-')"
+fi
+# 5. Counters: every GPU lesson under ncu at its chapter's benchmark values (or COUNTER_LESSONS),
+#    one list per chapter, as assets/counters/<chapter>.json; back as counters.tar.
+if step counters; then
+    cdir="$out/counters"
+    mkdir -p "$cdir"
+    for lesson in ${COUNTER_LESSONS:-$gpu_lessons}; do
+        chapter=${lesson%%/*}
+        f="$cdir/$chapter.$(echo "$lesson" | tr '/' '_').json"
+        if timeout 600 "$cli" profile "$lesson" $(bench_args "$chapter") \
+                --format json >"$f" 2>>"$out/counters.log"; then
+            note "counters $lesson: $(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(len(j['kernels']), 'launches')" "$f")"
+        else
+            note "counters $lesson: FAILED (see counters.log)"
+            rm -f "$f"
+        fi
+    done
+    python3 - "$cdir" <<'PY'
+import glob, json, os, sys
+d = sys.argv[1]
+by = {}
+for f in sorted(glob.glob(os.path.join(d, "*.*.json"))):
+    j = json.load(open(f))
+    by.setdefault(j["id"].split("/")[0], []).append(j)
+    os.remove(f)
+for chapter, rows in by.items():
+    json.dump(rows, open(os.path.join(d, chapter + ".json"), "w"), indent=1)
+    print(f"{chapter}: {len(rows)} profiles")
+PY
+    tar -C "$cdir" -cf "$out/counters.tar" . && rm -rf "$cdir"
 fi
 note "tests: $([ $failed = 0 ] && echo all passed || echo FAILURES)"
 note "sanitizer: $([ $san_fail = 0 ] && echo clean || echo ERRORS)"

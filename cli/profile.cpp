@@ -1,0 +1,275 @@
+// `profile`: one step under NVIDIA Nsight Compute. ncu runs this program's own `run` of the
+// step (--reps 1 --no-ceilings) as a child process, writes its CSV report to a temporary file,
+// and the counters come back parsed. Without ncu, without a GPU, or when the driver refuses
+// counters to this user, the message says which and how to fix it, and the counters recorded
+// on the reference GPU are shown instead (labelled).
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "catalog.h"
+#include "commands.h"
+#include "device.h"
+#include "errors.h"
+#include "files.h"
+#include "host.h"
+#include "profile.h"
+#include "report.h"
+#include "units.h"
+
+namespace lessons::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr uint64_t kMaxReportBytes = 64ull << 20;  // a step's report is a few KiB
+
+std::string SelfPath() {
+    char buf[4096];
+    const ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+    if (n <= 0) return "cuda-lessons-cli";
+    buf[n] = '\0';
+    return buf;
+}
+
+std::string TempPath(const char* what) {
+    const char* dir = std::getenv("TMPDIR");
+    std::string pattern =
+        std::string(dir && *dir ? dir : "/tmp") + "/cuda-lessons-" + what + "-XXXXXX";
+    const int fd = mkstemp(pattern.data());
+    if (fd < 0)
+        throw UnavailableError("cannot create a temporary file for ncu's report in " +
+                               pattern.substr(0, pattern.rfind('/')));
+    close(fd);
+    return pattern;
+}
+
+std::string ReadBounded(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::string out;
+    char chunk[65536];
+    while (in && out.size() < kMaxReportBytes) {
+        in.read(chunk, sizeof(chunk));
+        out.append(chunk, size_t(in.gcount()));
+    }
+    return out;
+}
+
+struct ChildResult {
+    int status = -1;  // exit status; -1 when it did not exit by itself
+    bool timed_out = false;
+    bool cancelled = false;
+};
+
+// Runs argv with stdout discarded and stderr into `err_path`, in a process group of its own so
+// that a timeout or Ctrl-C ends ncu and the program it profiles together.
+ChildResult RunChild(const std::vector<std::string>& argv, const std::string& err_path,
+                     double timeout_s) {
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) throw UnavailableError("cannot start ncu: fork failed");
+    if (pid == 0) {
+        setpgid(0, 0);
+        const int devnull = open("/dev/null", O_WRONLY);
+        const int err = open(err_path.c_str(), O_WRONLY | O_TRUNC);
+        if (devnull >= 0) dup2(devnull, STDOUT_FILENO);
+        if (err >= 0) dup2(err, STDERR_FILENO);
+        setenv("LC_ALL", "C", 1);  // numbers as 1234.5, never 1.234,5
+        execv(args[0], args.data());
+        std::fprintf(stderr, "cannot run %s\n", args[0]);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    ChildResult r;
+    const auto start = std::chrono::steady_clock::now();
+    for (;;) {
+        int status = 0;
+        const pid_t done = waitpid(pid, &status, WNOHANG);
+        if (done == pid) {
+            r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+            return r;
+        }
+        const double elapsed =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        r.timed_out = elapsed > timeout_s;
+        r.cancelled = CancelRequested();
+        if (r.timed_out || r.cancelled) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    kill(-pid, SIGTERM);
+    for (int i = 0; i < 40; ++i) {
+        if (waitpid(pid, nullptr, WNOHANG) == pid) return r;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    kill(-pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    return r;
+}
+
+// A counter's value for the table: numbers as plain figures with their unit.
+// A CSV field, quoted when it holds a comma, a quote or a line break.
+std::string CsvField(const std::string& text) {
+    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+    std::string out = "\"";
+    for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+// "m = 4096, n = 4096, tile = ..." from a profile's params.
+std::string DescribeParams(const Json& params) {
+    std::string out;
+    if (!params.is_object()) return out;
+    for (const auto& [name, value] : params.items())
+        out += (out.empty() ? "" : ", ") + name + " = " +
+               (value.is_string() ? value.get<std::string>() : value.dump());
+    return out;
+}
+
+std::string CounterText(const NcuCounter& c) {
+    if (!c.value) return c.text;
+    const double v = *c.value;
+    std::string s =
+        (v == double(int64_t(v)) && std::abs(v) < 1e15) ? std::to_string(int64_t(v)) : Fixed(v, 3);
+    return c.unit.empty() ? s : s + " " + c.unit;
+}
+
+void PrintProfile(const Json& profile, Format format, const std::string& label) {
+    if (format == Format::kJson) {
+        std::cout << profile.dump(2) << "\n";
+        return;
+    }
+    const std::vector<ProfiledKernel> kernels = KernelsFromJson(profile);
+    if (format == Format::kCsv) {
+        std::cout << "launch,kernel,metric,unit,value\n";
+        for (const ProfiledKernel& k : kernels)
+            for (const NcuCounter& c : k.counters)
+                std::cout << k.id << "," << CsvField(k.name) << "," << c.name << "," << c.unit
+                          << "," << (c.value ? Fixed(*c.value, 6) : CsvField(c.text)) << "\n";
+        return;
+    }
+    std::cout << label << "\n";
+    // The last launch of each kernel: the timed one (the earlier ones are the check and the
+    // warm-up of the same step).
+    std::vector<const ProfiledKernel*> last;
+    for (const ProfiledKernel& k : kernels) {
+        bool seen = false;
+        for (const ProfiledKernel*& l : last)
+            if (l->name == k.name) l = &k, seen = true;
+        if (!seen) last.push_back(&k);
+    }
+    for (const ProfiledKernel* k : last) {
+        int launches = 0;
+        for (const ProfiledKernel& other : kernels) launches += other.name == k->name;
+        TextTable t({"kernel", Excerpt(k->name, 90)});
+        t.AddRow({"launch", "block " + k->block + ", grid " + k->grid + " (the last of " +
+                                std::to_string(launches) + " launches)"});
+        for (const NcuCounter& c : k->counters) t.AddRow({c.name, CounterText(c)});
+        std::cout << t.Render();
+    }
+}
+
+// The recorded counters, labelled, or why there are none.
+int ShowRecorded(const Lesson& lesson, const ParamValues& values, Format format, bool asked_for) {
+    std::string problem;
+    const std::optional<Json> recorded = FindRecordedProfile(lesson, values, &problem);
+    if (!recorded) {
+        std::cerr << (asked_for ? "error: " : "note: ") << problem << "\n";
+        return kExitFailed;
+    }
+    const std::string label = "recorded on " + recorded->value("device", std::string("?")) + ", " +
+                              recorded->value("recorded_at", std::string("?")) +
+                              " (not measured here), at " +
+                              DescribeParams(recorded->value("params", Json::object()));
+    Json out = *recorded;
+    out["source"] = "recorded";
+    PrintProfile(out, format, label);
+    return asked_for ? kExitOk : kExitFailed;
+}
+
+}  // namespace
+
+int Profile(const std::string& key, const Options& options, Format format, bool recorded,
+            double timeout_s) {
+    const Lesson& lesson = FindLessonOrThrow(key);
+    if (lesson.kind != StepKind::kGpu)
+        throw UsageError(lesson.Name() +
+                         " runs on the CPU: ncu profiles GPU kernels; choose a GPU lesson "
+                         "(see 'cuda-lessons-cli list')");
+    // As `run`: a parameter given with --set that the lesson lacks is an error, one given by a
+    // shorthand (--size, --block, --data) a notice.
+    std::vector<std::string> unused;
+    const ParamValues values = ResolveParams(lesson, options.run.params, &unused);
+    for (const std::string& name : unused) {
+        if (std::find(options.from_set.begin(), options.from_set.end(), name) !=
+            options.from_set.end())
+            throw UsageError(lesson.Name() + " has no parameter '" + Excerpt(name, 40) + "'");
+        std::cerr << "note: " << lesson.Name() << " has no parameter '" << Excerpt(name, 40)
+                  << "'; it is ignored\n";
+    }
+    if (recorded) return ShowRecorded(lesson, values, format, true);
+
+    std::string looked;
+    const std::optional<std::string> ncu = FindNcu(&looked);
+    if (!ncu) {
+        std::cerr << "error: no ncu (NVIDIA Nsight Compute) found; looked at " << looked
+                  << ". It comes with the CUDA toolkit (or NVIDIA's nsight-compute package); "
+                     "set CUDA_LESSONS_NCU to its path if it is elsewhere.\n";
+        return ShowRecorded(lesson, values, format, false);
+    }
+    const DeviceList& devices = GetDevices();
+    if (!devices.available()) {
+        std::cerr << "error: no GPU to profile on: " << devices.unavailable_reason << "\n";
+        return ShowRecorded(lesson, values, format, false);
+    }
+    const Lesson* previous = RunnableCatalog().FindLesson(lesson.previous);
+    const std::string log = TempPath("ncu");
+    const std::string err = TempPath("ncu-err");
+    const std::vector<std::string> argv = NcuArgs(*ncu, lesson, previous, values, SelfPath(), log);
+    std::cerr << "profiling " << lesson.Name() << " with " << *ncu
+              << " (a few seconds to a minute)\n";
+    ChildResult child;
+    try {
+        child = RunChild(argv, err, timeout_s);
+    } catch (...) {
+        std::remove(log.c_str());
+        std::remove(err.c_str());
+        throw;
+    }
+    const std::string report = ReadBounded(log);
+    const std::string errors = ReadBounded(err);
+    std::remove(log.c_str());
+    std::remove(err.c_str());
+    if (child.cancelled) throw Cancelled();
+    if (child.timed_out) {
+        std::cerr << "error: ncu ran longer than " << Fixed(timeout_s, 0)
+                  << " s and was stopped (--timeout sets the limit)\n";
+        return ShowRecorded(lesson, values, format, false);
+    }
+    const std::vector<ProfiledKernel> kernels = ParseNcuCsv(report);
+    const std::string failure = NcuFailure(report + "\n" + errors, child.status, kernels.size());
+    if (!failure.empty()) {
+        std::cerr << "error: " << failure << "\n";
+        if (!errors.empty()) std::cerr << "the profiled run said: " << Excerpt(errors, 600) << "\n";
+        return ShowRecorded(lesson, values, format, false);
+    }
+    const std::string device = devices.devices.front().name;
+    Json out = ProfileToJson(lesson, values, kernels, device, UtcTimestamp());
+    out["source"] = "live";
+    PrintProfile(out, format, lesson.Name() + ", profiled now on " + device);
+    return kExitOk;
+}
+
+}  // namespace lessons::cli

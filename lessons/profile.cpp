@@ -1,0 +1,367 @@
+#include "profile.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <map>
+
+#include "catalog.h"
+#include "machine_code.h"
+#include "report.h"
+#include "resources.h"
+
+namespace lessons {
+
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+bool IsExecutableFile(const std::string& path) {
+    struct stat st {};
+    return !path.empty() && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+           access(path.c_str(), X_OK) == 0;
+}
+
+// One CSV line into its fields: quoted fields may hold commas and doubled quotes.
+std::vector<std::string> CsvFields(std::string_view line) {
+    std::vector<std::string> out;
+    std::string field;
+    bool quoted = false;
+    for (size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+                field += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            out.push_back(std::move(field));
+            field.clear();
+        } else if (c != '\r') {
+            field += c;
+        }
+    }
+    out.push_back(std::move(field));
+    return out;
+}
+
+// "1,073,741,824", "93.5", "-2", "1.5e+06" as a number; anything else (n/a, names) as none.
+std::optional<double> Number(const std::string& text) {
+    std::string digits;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != ',') {
+            digits += text[i];
+            continue;
+        }
+        // A thousands separator: three digits follow, then the end, a '.' or another ','.
+        const size_t next = i + 4;
+        const bool grouped =
+            i > 0 && std::isdigit(static_cast<unsigned char>(text[i - 1])) && next <= text.size() &&
+            std::all_of(text.begin() + long(i) + 1, text.begin() + long(next),
+                        [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) &&
+            (next == text.size() || text[next] == '.' || text[next] == ',');
+        if (!grouped) return std::nullopt;
+    }
+    if (digits.empty()) return std::nullopt;
+    char* end = nullptr;
+    const double v = std::strtod(digits.c_str(), &end);
+    if (end != digits.c_str() + digits.size()) return std::nullopt;
+    return v;
+}
+
+// The step's counters of evidence, beside NcuMetrics' per-focus ones.
+constexpr const char* kEvidence[] = {
+    "gpu__time_duration.sum",
+    "dram__bytes_read.sum",
+    "dram__bytes_write.sum",
+    "lts__t_sector_hit_rate.pct",
+    "launch__registers_per_thread",
+    "launch__occupancy_limit_registers",
+    "launch__occupancy_limit_shared_mem",
+    "launch__occupancy_limit_warps",
+    "launch__occupancy_limit_blocks",
+    "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "sm__maximum_warps_per_active_cycle_pct",
+    "smsp__issue_active.avg.pct_of_peak_sustained_active",
+    "smsp__inst_executed.sum",
+    "smsp__thread_inst_executed_per_inst_executed.ratio",
+    "smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio",
+    "smsp__average_warp_latency_issue_stalled_short_scoreboard.ratio",
+    "smsp__average_warp_latency_issue_stalled_barrier.ratio",
+    "smsp__average_warp_latency_issue_stalled_mio_throttle.ratio",
+    "smsp__average_warp_latency_issue_stalled_lg_throttle.ratio",
+    "smsp__average_warp_latency_issue_stalled_math_pipe_throttle.ratio",
+    "smsp__average_warp_latency_issue_stalled_wait.ratio",
+    "smsp__average_warp_latency_issue_stalled_not_selected.ratio",
+};
+
+}  // namespace
+
+const NcuCounter* ProfiledKernel::Find(std::string_view metric) const {
+    for (const NcuCounter& c : counters)
+        if (c.name == metric) return &c;
+    return nullptr;
+}
+
+std::optional<std::string> FindNcu(std::string* looked,
+                                   const std::function<const char*(const char*)>& getenv_fn) {
+    auto env = [&](const char* name) -> std::string {
+        const char* v = getenv_fn ? getenv_fn(name) : std::getenv(name);
+        return v ? std::string(v) : std::string();
+    };
+    std::vector<std::string> tried;
+    auto found = [&](const std::string& path, const std::string& how) {
+        tried.push_back(how + " (" + path + ")");
+        return IsExecutableFile(path);
+    };
+    std::optional<std::string> result;
+    if (const std::string set = env("CUDA_LESSONS_NCU"); !set.empty()) {
+        // Named by the user: that file or nothing, never a different ncu found elsewhere.
+        if (found(set, "CUDA_LESSONS_NCU")) result = set;
+        if (looked) *looked = tried.front() + ": not an executable file";
+        return result;
+    }
+    const std::string path = env("PATH");
+    for (size_t begin = 0; !result && begin <= path.size();) {
+        const size_t end = std::min(path.find(':', begin), path.size());
+        const std::string dir = path.substr(begin, end - begin);
+        if (!dir.empty() && IsExecutableFile(dir + "/ncu")) result = dir + "/ncu";
+        begin = end + 1;
+    }
+    if (!result) tried.push_back("PATH");
+    if (!result) {
+        if (const std::string home = env("CUDA_HOME"); !home.empty())
+            if (found(home + "/bin/ncu", "$CUDA_HOME/bin")) result = home + "/bin/ncu";
+    }
+    if (!result && env("CUDA_HOME") != "/usr/local/cuda" &&
+        found("/usr/local/cuda/bin/ncu", "the toolkit's folder"))
+        result = "/usr/local/cuda/bin/ncu";
+    if (looked) {
+        looked->clear();
+        for (const std::string& t : tried) *looked += (looked->empty() ? "" : ", ") + t;
+    }
+    return result;
+}
+
+std::vector<std::string> EvidenceMetrics(const Lesson& lesson) {
+    std::vector<std::string> m(std::begin(kEvidence), std::end(kEvidence));
+    for (const std::string& focus : NcuMetrics(lesson))
+        if (std::find(m.begin(), m.end(), focus) == m.end()) m.push_back(focus);
+    return m;
+}
+
+std::vector<std::string> NcuArgs(const std::string& ncu, const Lesson& lesson,
+                                 const Lesson* previous, const ParamValues& values,
+                                 const std::string& cli, const std::string& log_file) {
+    std::vector<std::string> a = {ncu,       "--clock-control", "none", "--csv",      "--page",
+                                  "details", "--print-units",   "base", "--log-file", log_file};
+    const std::vector<std::string> kernels = KernelNames(lesson, previous);
+    if (!kernels.empty()) {
+        std::string regex;
+        for (const std::string& k : kernels) regex += (regex.empty() ? "" : "|") + k;
+        a.push_back("--kernel-name");
+        a.push_back(kernels.size() == 1 ? kernels.front() : "regex:" + regex);
+    }
+    std::string metrics;
+    for (const std::string& m : EvidenceMetrics(lesson))
+        metrics += (metrics.empty() ? "" : ",") + m;
+    a.insert(a.end(), {"--metrics", metrics, cli, "run", lesson.id});
+    for (const ParamSpec& spec : lesson.params) {
+        const ParamValue* v = values.Find(spec.name);
+        if (!v) continue;
+        std::string text = spec.Format(*v);
+        text.erase(std::remove(text.begin(), text.end(), ' '), text.end());  // "1 GiB" -> "1GiB"
+        a.push_back("--set");
+        a.push_back(spec.name + "=" + text);
+    }
+    a.insert(a.end(), {"--no-ceilings", "--reps", "1", "--format", "json"});
+    return a;
+}
+
+std::vector<ProfiledKernel> ParseNcuCsv(std::string_view text) {
+    std::vector<ProfiledKernel> out;
+    std::map<int, size_t> by_id;
+    int col_id = -1, col_kernel = -1, col_name = -1, col_unit = -1, col_value = -1;
+    int col_block = -1, col_grid = -1;
+    size_t columns = 0;
+    for (size_t begin = 0; begin < text.size();) {
+        size_t end = text.find('\n', begin);
+        if (end == std::string_view::npos) end = text.size();
+        const std::string_view line = text.substr(begin, end - begin);
+        begin = end + 1;
+        if (line.empty() || line.front() != '"') continue;  // ==PROF== lines, blank lines
+        const std::vector<std::string> f = CsvFields(line);
+        auto col = [&](const char* name) {
+            const auto it = std::find(f.begin(), f.end(), name);
+            return it == f.end() ? -1 : int(it - f.begin());
+        };
+        if (col("Metric Name") >= 0 && col("Metric Value") >= 0) {  // a header (one per report)
+            col_id = col("ID"), col_kernel = col("Kernel Name"), col_name = col("Metric Name");
+            col_unit = col("Metric Unit"), col_value = col("Metric Value");
+            col_block = col("Block Size"), col_grid = col("Grid Size");
+            columns = f.size();
+            continue;
+        }
+        if (col_name < 0 || f.size() != columns) continue;
+        int id = -1;
+        if (col_id >= 0) {
+            const std::optional<double> n = Number(f[size_t(col_id)]);
+            if (!n || *n < 0 || *n > 1e9) continue;
+            id = int(*n);
+        }
+        auto [it, added] = by_id.try_emplace(id, out.size());
+        if (added) {
+            ProfiledKernel k;
+            k.id = id;
+            if (col_kernel >= 0) k.name = f[size_t(col_kernel)];
+            if (col_block >= 0) k.block = f[size_t(col_block)];
+            if (col_grid >= 0) k.grid = f[size_t(col_grid)];
+            out.push_back(std::move(k));
+        }
+        NcuCounter c;
+        c.name = f[size_t(col_name)];
+        c.unit = col_unit >= 0 ? f[size_t(col_unit)] : "";
+        c.text = f[size_t(col_value)];
+        c.value = Number(c.text);
+        if (c.name.empty()) continue;
+        ProfiledKernel& k = out[it->second];
+        bool replaced = false;
+        for (NcuCounter& existing : k.counters)
+            if (existing.name == c.name) existing = c, replaced = true;
+        if (!replaced) k.counters.push_back(std::move(c));
+    }
+    std::sort(out.begin(), out.end(),
+              [](const ProfiledKernel& a, const ProfiledKernel& b) { return a.id < b.id; });
+    return out;
+}
+
+std::string NcuFailure(std::string_view output, int exit_status, size_t kernels_found) {
+    if (output.find("ERR_NVGPUCTRPERM") != std::string_view::npos)
+        return "the NVIDIA driver does not let this user read the GPU's performance counters "
+               "(ERR_NVGPUCTRPERM). Allow it for every user with the driver option "
+               "NVreg_RestrictProfilingToAdminUsers=0 (a line 'options nvidia "
+               "NVreg_RestrictProfilingToAdminUsers=0' in a file under /etc/modprobe.d/, then "
+               "reboot or reload the driver), or profile as an administrator (root); see "
+               "NVIDIA's page on ERR_NVGPUCTRPERM. The recorded counters are shown instead.";
+    std::string errors;
+    for (size_t begin = 0; begin < output.size();) {
+        size_t end = output.find('\n', begin);
+        if (end == std::string_view::npos) end = output.size();
+        const std::string_view line = output.substr(begin, end - begin);
+        if (line.rfind("==ERROR==", 0) == 0 && errors.size() < 600)
+            errors += (errors.empty() ? "" : "; ") + std::string(line.substr(9));
+        begin = end + 1;
+    }
+    if (!errors.empty()) return "ncu reported: " + errors;
+    if (exit_status != 0 && kernels_found == 0)
+        return "ncu ended with status " + std::to_string(exit_status) + " and profiled no kernel";
+    if (kernels_found == 0)
+        return "ncu profiled no kernel of this step (the step ran no kernel that matched, or "
+               "the report had no counters)";
+    return "";
+}
+
+Json ProfileToJson(const Lesson& lesson, const ParamValues& values,
+                   const std::vector<ProfiledKernel>& kernels, const std::string& device,
+                   const std::string& when) {
+    Json j;
+    j["lesson"] = lesson.label;
+    j["id"] = lesson.id;
+    j["params"] = ToJson(values);
+    j["device"] = device;
+    j["recorded_at"] = when;
+    Json list = Json::array();
+    for (const ProfiledKernel& k : kernels) {
+        Json counters = Json::object();
+        for (const NcuCounter& c : k.counters)
+            counters[c.name] =
+                Json{{"value", c.value ? Json(*c.value) : Json(c.text)}, {"unit", c.unit}};
+        list.push_back(Json{{"id", k.id},
+                            {"name", k.name},
+                            {"block", k.block},
+                            {"grid", k.grid},
+                            {"counters", counters}});
+    }
+    j["kernels"] = list;
+    return j;
+}
+
+std::vector<ProfiledKernel> KernelsFromJson(const Json& profile) {
+    std::vector<ProfiledKernel> out;
+    const auto kernels = profile.find("kernels");
+    if (kernels == profile.end() || !kernels->is_array()) return out;
+    for (const Json& k : *kernels) {
+        if (!k.is_object()) continue;
+        ProfiledKernel p;
+        p.id = k.value("id", -1);
+        p.name = k.value("name", std::string());
+        p.block = k.value("block", std::string());
+        p.grid = k.value("grid", std::string());
+        const auto counters = k.find("counters");
+        if (counters != k.end() && counters->is_object()) {
+            for (const auto& [name, c] : counters->items()) {
+                if (!c.is_object()) continue;
+                NcuCounter n;
+                n.name = name;
+                n.unit = c.value("unit", std::string());
+                const auto v = c.find("value");
+                if (v != c.end() && v->is_number()) {
+                    n.value = v->get<double>();
+                    n.text = v->dump();
+                } else if (v != c.end() && v->is_string()) {
+                    n.text = v->get<std::string>();
+                }
+                p.counters.push_back(std::move(n));
+            }
+        }
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+std::optional<Json> FindRecordedProfile(const Lesson& lesson, const ParamValues& values,
+                                        std::string* problem) {
+    const std::string path = "assets/counters/" + lesson.chapter + ".json";
+    const auto& files = EmbeddedFiles();
+    const auto file = files.find(path);
+    if (file == files.end()) {
+        if (problem)
+            *problem =
+                "no counters are recorded for chapter " + lesson.chapter +
+                " (they are recorded on a GPU machine: scripts/gpu-check.sh, STEPS=counters)";
+        return std::nullopt;
+    }
+    const Json all = Json::parse(file->second, nullptr, false);
+    if (!all.is_array()) {
+        if (problem) *problem = path + " is not a list of profiles";
+        return std::nullopt;
+    }
+    const Json wanted = ToJson(values);
+    const Json* at_defaults = nullptr;
+    ParamValues defaults;
+    for (const ParamSpec& spec : lesson.params) defaults.Set(spec.name, spec.Default());
+    const Json default_json = ToJson(defaults);
+    for (const Json& p : all) {
+        if (!p.is_object() || p.value("id", std::string()) != lesson.id) continue;
+        const auto params = p.find("params");
+        if (params == p.end()) continue;
+        if (*params == wanted) return p;
+        if (!at_defaults && *params == default_json) at_defaults = &p;
+    }
+    if (at_defaults) return *at_defaults;
+    if (problem)
+        *problem = "no counters of " + lesson.Name() + " are recorded (" + path +
+                   " has none of this lesson)";
+    return std::nullopt;
+}
+
+}  // namespace lessons

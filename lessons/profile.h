@@ -1,0 +1,83 @@
+// Profiling a step with NVIDIA Nsight Compute (ncu), the real profiler: where ncu is, the
+// command that profiles a step at given parameters, its CSV report parsed into counters per
+// kernel, what went wrong when it refused, and the counters recorded on the reference GPU.
+// CUDA-free: the CLI runs the command (cli/profile.cpp); the GUI shows what comes back.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lesson.h"
+#include "params.h"
+
+namespace lessons {
+
+// One counter of one kernel launch, as ncu reported it (--print-units base: bytes, ns, %).
+struct NcuCounter {
+    std::string name;
+    std::string unit;
+    std::optional<double> value;  // empty where ncu printed text ("n/a", a name)
+    std::string text;             // as printed
+};
+
+// One profiled kernel launch.
+struct ProfiledKernel {
+    int id = -1;  // ncu's launch ID, in launch order
+    std::string name;
+    std::string block, grid;  // "(256, 1, 1)", as printed
+    std::vector<NcuCounter> counters;
+    const NcuCounter* Find(std::string_view metric) const;
+};
+
+// Where ncu is: CUDA_LESSONS_NCU (must be an executable file), else `ncu` on PATH, else
+// $CUDA_HOME/bin/ncu, else /usr/local/cuda/bin/ncu. `looked` lists every place tried, for the
+// message when none is there. `getenv` is replaceable for tests.
+std::optional<std::string> FindNcu(std::string* looked,
+                                   const std::function<const char*(const char*)>& getenv = {});
+
+// The counters a step's evidence needs: the time, DRAM bytes read and written, the L2 hit
+// rate, achieved occupancy with registers and the occupancy limits, issue-slot use, the
+// instruction count, active lanes per instruction (divergence), the main warp-stall reasons,
+// then those of the step's focus (NcuMetrics: sectors per request, bank conflicts, tensor
+// pipes, ...).
+std::vector<std::string> EvidenceMetrics(const Lesson& lesson);
+
+// The argument vector (no shell) that profiles `lesson` at `values`: ncu writing its CSV
+// report to `log_file`, running `cli` run <id> --set ... --no-ceilings --reps 1, limited to
+// the step's kernels where they are known.
+std::vector<std::string> NcuArgs(const std::string& ncu, const Lesson& lesson,
+                                 const Lesson* previous, const ParamValues& values,
+                                 const std::string& cli, const std::string& log_file);
+
+// ncu's CSV report (the long form: one row per kernel launch and metric, with "ID", "Kernel
+// Name", "Metric Name", "Metric Unit" and "Metric Value" columns), among ncu's own ==PROF==
+// lines and anything else, which are skipped. Rows that do not fit the header are skipped.
+// Values may carry thousands separators ("1,073,741,824"); they are read as numbers.
+std::vector<ProfiledKernel> ParseNcuCsv(std::string_view text);
+
+// Why a profile gave nothing, from ncu's output and exit status, or "" when it worked: the
+// driver refusing counters to this user (ERR_NVGPUCTRPERM, with how to allow them), no kernel
+// profiled, or ncu's own error lines.
+std::string NcuFailure(std::string_view output, int exit_status, size_t kernels_found);
+
+// A profile as JSON: {"lesson", "id", "params", "source": "live"|"recorded", "device",
+// "recorded_at", "kernels": [{"id", "name", "block", "grid", "counters": {name: {"value",
+// "unit"}}}]}.
+nlohmann::ordered_json ProfileToJson(const Lesson& lesson, const ParamValues& values,
+                                     const std::vector<ProfiledKernel>& kernels,
+                                     const std::string& device, const std::string& when);
+std::vector<ProfiledKernel> KernelsFromJson(const nlohmann::ordered_json& profile);
+
+// The recorded profiles (assets/counters/<chapter>.json, embedded): the one of this lesson
+// recorded at these parameters, else the one at its defaults, else none. `problem` says why
+// there is none.
+std::optional<nlohmann::ordered_json> FindRecordedProfile(const Lesson& lesson,
+                                                          const ParamValues& values,
+                                                          std::string* problem);
+
+}  // namespace lessons

@@ -1,0 +1,281 @@
+// Profiling with Nsight Compute: finding ncu, the command line, ncu's CSV report parsed, its
+// refusals explained, profiles as JSON and back, the recorded ones; and the CLI's `profile`
+// end to end: without ncu or a GPU it says why and falls back to the recorded counters; on a
+// GPU machine a stand-in ncu (a script that writes a report) checks the whole path, and the
+// real ncu, where present, profiles a step.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "catalog.h"
+#include "cli_path.h"
+#include "device.h"
+#include "profile.h"
+
+using namespace lessons;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+// A report as ncu 2025 writes it with --csv --page details --print-units base: its own lines
+// first, a header, then one row per launch and metric; thousands separators in big values.
+const char* kReport =
+    "==PROF== Connected to process 4242 (/opt/cuda-lessons-cli)\n"
+    "==PROF== Profiling \"gemm_37_vectorized_kernel\" - 0: 0%....50%....100% - 9 passes\n"
+    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\","
+    "\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\","
+    "\"Metric Unit\",\"Metric Value\"\n"
+    "\"0\",\"4242\",\"cuda-lessons-cli\",\"127.0.0.1\",\"void lessons::gemm::"
+    "gemm_37_vectorized_kernel<128, 128, 16, 8, 8>(int, int, int, const float *, const float "
+    "*, float *)\",\"1\",\"7\",\"(256, 1, 1)\",\"(32, 32, 1)\",\"0\",\"9.0\",\"Command line "
+    "profiler metrics\",\"dram__bytes_read.sum\",\"byte\",\"201,326,592\"\n"
+    "\"0\",\"4242\",\"cuda-lessons-cli\",\"127.0.0.1\",\"void lessons::gemm::"
+    "gemm_37_vectorized_kernel<128, 128, 16, 8, 8>(int, int, int, const float *, const float "
+    "*, float *)\",\"1\",\"7\",\"(256, 1, 1)\",\"(32, 32, 1)\",\"0\",\"9.0\",\"Command line "
+    "profiler metrics\",\"launch__registers_per_thread\",\"register/thread\",\"127\"\n"
+    "\"1\",\"4242\",\"cuda-lessons-cli\",\"127.0.0.1\",\"void lessons::gemm::"
+    "gemm_37_vectorized_kernel<128, 128, 16, 8, 8>(int, int, int, const float *, const float "
+    "*, float *)\",\"1\",\"7\",\"(256, 1, 1)\",\"(32, 32, 1)\",\"0\",\"9.0\",\"Command line "
+    "profiler metrics\",\"sm__warps_active.avg.pct_of_peak_sustained_active\",\"%\",\"24.93\"\n"
+    "\"1\",\"4242\",\"cuda-lessons-cli\",\"127.0.0.1\",\"void lessons::gemm::"
+    "gemm_37_vectorized_kernel<128, 128, 16, 8, 8>(int, int, int, const float *, const float "
+    "*, float *)\",\"1\",\"7\",\"(256, 1, 1)\",\"(32, 32, 1)\",\"0\",\"9.0\",\"Command line "
+    "profiler metrics\",\"smsp__thread_inst_executed_per_inst_executed.ratio\",\"\",\"n/a\"\n"
+    "\"1\",\"4242\",\"broken row with too few fields\"\n"
+    "==PROF== Disconnected from process 4242\n";
+
+std::string TempDir() {
+    char pattern[] = "/tmp/lessons-profile-XXXXXX";
+    const char* dir = mkdtemp(pattern);
+    return dir ? dir : "/tmp";
+}
+
+void WriteExecutable(const std::string& path, const std::string& text) {
+    std::ofstream(path) << text;
+    chmod(path.c_str(), 0755);
+}
+
+struct Output {
+    int code = -1;
+    std::string text;
+};
+
+Output Sh(const std::string& command) {
+    FILE* pipe = popen(command.c_str(), "r");
+    Output out;
+    if (!pipe) return out;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.text.append(buf, n);
+    const int status = pclose(pipe);
+    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return out;
+}
+
+const Lesson& L(const char* key) {
+    const Lesson* l = Catalog().FindLesson(key);
+    if (!l) throw std::logic_error(std::string("no lesson ") + key);
+    return *l;
+}
+
+}  // namespace
+
+TEST(NcuReport, LaunchesCountersUnitsAndNumbers) {
+    const std::vector<ProfiledKernel> k = ParseNcuCsv(kReport);
+    ASSERT_EQ(k.size(), 2u);
+    EXPECT_EQ(k[0].id, 0);
+    EXPECT_EQ(k[1].id, 1);
+    EXPECT_NE(k[0].name.find("gemm_37_vectorized_kernel<128, 128, 16, 8, 8>"), std::string::npos);
+    EXPECT_EQ(k[0].block, "(256, 1, 1)");
+    EXPECT_EQ(k[0].grid, "(32, 32, 1)");
+    ASSERT_EQ(k[0].counters.size(), 2u);
+    const NcuCounter* bytes = k[0].Find("dram__bytes_read.sum");
+    ASSERT_NE(bytes, nullptr);
+    EXPECT_EQ(bytes->unit, "byte");
+    ASSERT_TRUE(bytes->value.has_value());
+    EXPECT_EQ(*bytes->value, 201326592.0);  // the thousands separators read as such
+    EXPECT_EQ(*k[0].Find("launch__registers_per_thread")->value, 127.0);
+    EXPECT_DOUBLE_EQ(*k[1].Find("sm__warps_active.avg.pct_of_peak_sustained_active")->value, 24.93);
+    const NcuCounter* na = k[1].Find("smsp__thread_inst_executed_per_inst_executed.ratio");
+    ASSERT_NE(na, nullptr);
+    EXPECT_FALSE(na->value.has_value());
+    EXPECT_EQ(na->text, "n/a");
+    EXPECT_EQ(k[1].Find("no_such_metric"), nullptr);
+}
+
+TEST(NcuReport, NoHeaderNoRowsAndNoNumbersInDisguise) {
+    EXPECT_TRUE(ParseNcuCsv("").empty());
+    EXPECT_TRUE(ParseNcuCsv("==PROF== Connected\n\"0\",\"k\",\"m\",\"u\",\"1\"\n").empty());
+    // "1,5" is not 15 (a decimal comma of another locale), "12,34,567" not a grouping.
+    const std::string text =
+        "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+        "\"0\",\"k\",\"a\",\"%\",\"1,5\"\n"
+        "\"0\",\"k\",\"b\",\"\",\"12,34,567\"\n"
+        "\"0\",\"k\",\"c\",\"\",\"1,234.5\"\n"
+        "\"0\",\"k\",\"d\",\"\",\"-3e-2\"\n"
+        "\"x\",\"k\",\"e\",\"\",\"1\"\n";
+    const std::vector<ProfiledKernel> k = ParseNcuCsv(text);
+    ASSERT_EQ(k.size(), 1u);
+    EXPECT_FALSE(k[0].Find("a")->value.has_value());
+    EXPECT_FALSE(k[0].Find("b")->value.has_value());
+    EXPECT_EQ(*k[0].Find("c")->value, 1234.5);
+    EXPECT_EQ(*k[0].Find("d")->value, -0.03);
+    EXPECT_EQ(k[0].Find("e"), nullptr) << "a row whose ID is not a number is skipped";
+}
+
+TEST(NcuReport, FailuresAreNamedWithTheirRemedy) {
+    const std::string perm = NcuFailure(
+        "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU "
+        "Performance Counters on the target device 0.\n",
+        1, 0);
+    EXPECT_NE(perm.find("ERR_NVGPUCTRPERM"), std::string::npos) << perm;
+    EXPECT_NE(perm.find("NVreg_RestrictProfilingToAdminUsers=0"), std::string::npos) << perm;
+    EXPECT_NE(perm.find("administrator"), std::string::npos) << perm;
+    EXPECT_NE(NcuFailure("==ERROR== Failed to profile kernel\n", 1, 0).find("Failed to profile"),
+              std::string::npos);
+    EXPECT_NE(NcuFailure("", 3, 0).find("status 3"), std::string::npos);
+    EXPECT_NE(NcuFailure("", 0, 0).find("no kernel"), std::string::npos);
+    EXPECT_EQ(NcuFailure(kReport, 0, 2), "");
+}
+
+TEST(NcuLocation, TheNamedFileFirstThenPathThenCudaHome) {
+    const std::string dir = TempDir();
+    WriteExecutable(dir + "/ncu", "#!/bin/sh\nexit 0\n");
+    std::ofstream(dir + "/plain") << "not executable";
+    std::map<std::string, std::string> env;
+    auto get = [&env](const char* name) -> const char* {
+        const auto it = env.find(name);
+        return it == env.end() ? nullptr : it->second.c_str();
+    };
+    std::string looked;
+    env = {{"PATH", dir}};
+    EXPECT_EQ(FindNcu(&looked, get).value_or(""), dir + "/ncu");
+    mkdir((dir + "/bin").c_str(), 0755);
+    WriteExecutable(dir + "/bin/ncu", "#!/bin/sh\nexit 0\n");
+    env = {{"PATH", "/nonexistent"}, {"CUDA_HOME", dir}};
+    EXPECT_EQ(FindNcu(&looked, get).value_or(""), dir + "/bin/ncu");
+    env = {{"CUDA_LESSONS_NCU", dir + "/plain"}, {"PATH", dir}};
+    EXPECT_FALSE(FindNcu(&looked, get).has_value()) << "a named file that cannot run is no ncu";
+    EXPECT_NE(looked.find("CUDA_LESSONS_NCU"), std::string::npos) << looked;
+    env = {{"CUDA_LESSONS_NCU", dir + "/ncu"}};
+    EXPECT_EQ(FindNcu(&looked, get).value_or(""), dir + "/ncu");
+    env = {{"PATH", "/nonexistent:"}};
+    looked.clear();
+    const std::optional<std::string> none = FindNcu(&looked, get);
+    if (!none) {
+        EXPECT_NE(looked.find("PATH"), std::string::npos) << looked;
+    }
+}
+
+TEST(NcuCommandLine, ProfilesTheStepsKernelsAtThePageSettings) {
+    const Lesson& l = L("gemm/vectorized-transposed-a");
+    ParamValues v;
+    for (const ParamSpec& spec : l.params) v.Set(spec.name, spec.Default());
+    v.Set("m", ParamValue::Number(1024));
+    const std::vector<std::string> a =
+        NcuArgs("/opt/ncu", l, Catalog().FindLesson(l.previous), v, "/bin/cli", "/tmp/r.csv");
+    auto has = [&a](const std::string& s) { return std::find(a.begin(), a.end(), s) != a.end(); };
+    EXPECT_EQ(a.front(), "/opt/ncu");
+    for (const char* s : {"--csv", "--log-file", "/tmp/r.csv", "--kernel-name", "/bin/cli", "run",
+                          "gemm/vectorized-transposed-a", "--no-ceilings", "--reps", "m=1024"})
+        EXPECT_TRUE(has(s)) << s;
+    const auto metrics = std::find(a.begin(), a.end(), "--metrics");
+    ASSERT_NE(metrics, a.end());
+    for (const char* m : {"dram__bytes_read.sum", "launch__registers_per_thread",
+                          "sm__warps_active.avg.pct_of_peak_sustained_active",
+                          "smsp__issue_active.avg.pct_of_peak_sustained_active"})
+        EXPECT_NE((metrics + 1)->find(m), std::string::npos) << m;
+    // A library step: no kernel names to limit ncu to.
+    const Lesson& cublas = L("gemm/cublas-sgemm");
+    const std::vector<std::string> b = NcuArgs("/opt/ncu", cublas, nullptr, {}, "/bin/cli", "/r");
+    EXPECT_EQ(std::find(b.begin(), b.end(), "--kernel-name"), b.end());
+}
+
+TEST(NcuProfileJson, RoundTripAndNoRecordingYet) {
+    const Lesson& l = L("gemm/vectorized-transposed-a");
+    ParamValues v;
+    v.Set("m", ParamValue::Number(64));
+    const Json j = ProfileToJson(l, v, ParseNcuCsv(kReport), "NVIDIA H100 80GB HBM3", "2026");
+    EXPECT_EQ(j["id"], l.id);
+    EXPECT_EQ(j["kernels"].size(), 2u);
+    EXPECT_EQ(j["kernels"][0]["counters"]["dram__bytes_read.sum"]["value"], 201326592.0);
+    const std::vector<ProfiledKernel> back = KernelsFromJson(j);
+    ASSERT_EQ(back.size(), 2u);
+    EXPECT_EQ(*back[0].Find("launch__registers_per_thread")->value, 127.0);
+    EXPECT_EQ(back[1].Find("smsp__thread_inst_executed_per_inst_executed.ratio")->text, "n/a");
+    EXPECT_TRUE(KernelsFromJson(Json::parse("{\"kernels\": 3}")).empty());
+    EXPECT_TRUE(KernelsFromJson(Json::parse("{\"kernels\": [1, {\"counters\": 2}]}")).size() == 1);
+}
+
+TEST(CliProfile, WithoutNcuOrAGpuItSaysWhyAndOffersTheRecordedCounters) {
+    const Output cpu = Sh(CliPath() + " profile 1.1 2>&1");
+    EXPECT_EQ(cpu.code, 2) << cpu.text;
+    EXPECT_NE(cpu.text.find("runs on the CPU"), std::string::npos) << cpu.text;
+    const Output bad = Sh(CliPath() + " profile 5.6 --set bogus=1 2>&1");
+    EXPECT_EQ(bad.code, 2) << bad.text;
+    const Output missing =
+        Sh("CUDA_LESSONS_NCU=/nonexistent/ncu " + CliPath() + " profile 5.6 2>&1");
+    EXPECT_EQ(missing.code, 1) << missing.text;
+    EXPECT_NE(missing.text.find("/nonexistent/ncu"), std::string::npos) << missing.text;
+    EXPECT_NE(missing.text.find("CUDA_LESSONS_NCU"), std::string::npos) << missing.text;
+    const Output recorded = Sh(CliPath() + " profile 5.6 --recorded 2>&1");
+    std::string problem;
+    ParamValues defaults;
+    for (const ParamSpec& spec : L("5.6").params) defaults.Set(spec.name, spec.Default());
+    if (FindRecordedProfile(L("5.6"), defaults, &problem)) {
+        EXPECT_EQ(recorded.code, 0) << recorded.text;
+        EXPECT_NE(recorded.text.find("recorded on"), std::string::npos) << recorded.text;
+    } else {
+        EXPECT_EQ(recorded.code, 1) << recorded.text;
+        EXPECT_NE(recorded.text.find(problem), std::string::npos) << recorded.text;
+    }
+}
+
+// The whole path on a GPU machine, with a stand-in for ncu that checks its arguments, runs the
+// step as ncu would and writes a report where --log-file says.
+TEST(CliProfile, AStandInNcuReportIsParsedAndReturned) {
+    if (!GetDeviceInfo().available())
+        GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason;
+    const std::string dir = TempDir();
+    std::ofstream(dir + "/report.csv") << kReport;
+    WriteExecutable(dir + "/ncu",
+                    "#!/bin/bash\n"
+                    "log=''; while [ $# -gt 0 ]; do case $1 in --log-file) log=$2; shift;;\n"
+                    "  --metrics) shift;; */cuda-lessons-cli) break;; esac; shift; done\n"
+                    "[ -n \"$log\" ] || exit 9\n"
+                    "\"$@\" >/dev/null || exit 8\n"
+                    "cp " +
+                        dir + "/report.csv \"$log\"\n");
+    const Output out =
+        Sh("CUDA_LESSONS_NCU=" + dir + "/ncu " + CliPath() +
+           " profile 5.6 --set m=128 --set n=128 --set k=64 --format json 2>/dev/null");
+    ASSERT_EQ(out.code, 0) << out.text;
+    const Json j = Json::parse(out.text);
+    EXPECT_EQ(j["source"], "live");
+    EXPECT_EQ(j["kernels"].size(), 2u);
+    EXPECT_EQ(j["params"]["m"], 128);
+}
+
+// The real profiler, where it is installed and the driver lets this user read counters.
+TEST(CliProfile, RealNcuProfilesAStep) {
+    if (!GetDeviceInfo().available())
+        GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason;
+    std::string looked;
+    if (!FindNcu(&looked)) GTEST_SKIP() << "no ncu on this machine (looked at " << looked << ")";
+    const Output out = Sh(CliPath() + " profile 4.3 --set m=2048 --set n=2048 --format json");
+    if (out.code != 0 && out.text.find("ERR_NVGPUCTRPERM") != std::string::npos)
+        GTEST_SKIP() << "the driver refuses counters to this user";
+    ASSERT_EQ(out.code, 0) << out.text;
+    const Json j = Json::parse(out.text.substr(out.text.find('{')));
+    ASSERT_FALSE(j["kernels"].empty());
+    const Json& c = j["kernels"].back()["counters"];
+    ASSERT_TRUE(c.contains("dram__bytes_read.sum")) << c.dump();
+    // 2048 × 2048 floats of A are read at least once: 16 MiB.
+    EXPECT_GE(c["dram__bytes_read.sum"]["value"].get<double>(), 16.0 * (1 << 20) * 0.9);
+}
