@@ -39,6 +39,9 @@ int Run(const std::string& lesson, const Options& options, Format format);
 int Sweep(const std::string& lesson, const Options& options, const std::string& param,
           const std::string& range, Format format);
 int Bench(const std::string& chapter, const Options& options, Format format);
+// The step at each launch shape (or thread count) on this machine; the fastest verified one
+// saved for this GPU model (or CPU) unless `save` is false (cli/tune.cpp).
+int Tune(const std::string& lesson, const Options& options, Format format, bool save);
 // The step under NVIDIA Nsight Compute (cli/profile.cpp); `recorded`: the counters recorded on
 // the reference GPU instead. ncu is stopped after `timeout_s`.
 int Profile(const std::string& lesson, const Options& options, Format format, bool recorded,

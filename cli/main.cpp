@@ -1,4 +1,4 @@
-// cuda-lessons-cli: list | info | run | sweep | bench | profile | serve.
+// cuda-lessons-cli: list | info | run | sweep | bench | profile | tune | serve.
 #include <CLI/CLI.hpp>
 
 #include <atomic>
@@ -26,6 +26,7 @@ struct RawOptions {
     bool cold_l2 = false;
     bool no_ceilings = false;
     bool recorded = false;        // profile: the recorded counters
+    bool no_save = false;         // tune: show, do not remember
     std::string timeout = "300";  // profile: seconds ncu may take
 };
 
@@ -178,14 +179,27 @@ int main(int argc, char** argv) {
     profile->add_flag("--recorded", raw.recorded,
                       "the counters recorded on the reference GPU, without profiling");
     profile->add_option("--timeout", raw.timeout, "seconds ncu may take (default 300)");
+    auto* tune = app.add_subcommand(
+        "tune", "find this machine's fastest block size, tile or thread count for a step");
+    tune->add_option(
+            "lesson", lesson,
+            "lesson: its number (5.8), its id (gemm/double-buffering) or its old number (39)")
+        ->required();
+    tune->add_option("--size", raw.size, "data size with a unit (see run)");
+    tune->add_option("--data", raw.data, "generated data (see run)");
+    tune->add_option("--set", raw.sets, "a lesson parameter, NAME=VALUE (repeatable)")
+        ->allow_extra_args(false);
+    tune->add_option("--format", raw.format, "table or json");
+    tune->add_flag("--no-save", raw.no_save, "show the sweep without remembering the best");
     auto* serve = app.add_subcommand("serve", "worker mode: JSON-lines requests on stdin");
 
     if (argc > 1 && argv[1][0] != '-') {
         bool known = false;
         for (const CLI::App* sub : app.get_subcommands({})) known |= sub->get_name() == argv[1];
         if (!known) {
-            std::cerr << "error: unknown command '" << argv[1]
-                      << "': use list, info, run, sweep, bench, profile or serve (see --help)\n";
+            std::cerr
+                << "error: unknown command '" << argv[1]
+                << "': use list, info, run, sweep, bench, profile, tune or serve (see --help)\n";
             return cli::kExitUsage;
         }
     }
@@ -220,7 +234,7 @@ int main(int argc, char** argv) {
             std::fflush(stdout);
             std::_Exit(rc);  // the reader thread may still be blocked on stdin
         }
-        for (const CLI::App* command : {list, info, run, sweep, bench, profile})
+        for (const CLI::App* command : {list, info, run, sweep, bench, profile, tune})
             if (*command) RejectEmptyValues(command);
         const cli::Format format = cli::ParseFormat(raw.format);
         int rc = cli::kExitUsage;
@@ -236,6 +250,7 @@ int main(int argc, char** argv) {
                 rc = cli::Sweep(lesson, options, param, range, format);
             }
             if (*bench) rc = cli::Bench(chapter, options, format);
+            if (*tune) rc = cli::Tune(lesson, options, format, !raw.no_save);
             if (*profile)
                 rc = cli::Profile(lesson, options, format, raw.recorded,
                                   ParseSeconds(raw.timeout, "--timeout", 1, 3600));

@@ -1,0 +1,165 @@
+// `tune`: runs a step at each of its launch shapes (block sizes or tiles) or, on the CPU, its
+// thread counts, on this machine and at the given parameters; shows the sweep; and remembers
+// the fastest verified one for this GPU model (or CPU) in the user's data folder, beside the
+// time at the declared default measured in the same run.
+#include <algorithm>
+#include <iostream>
+
+#include "catalog.h"
+#include "commands.h"
+#include "device.h"
+#include "errors.h"
+#include "files.h"
+#include "host.h"
+#include "report.h"
+#include "tuning.h"
+
+namespace lessons::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string MachineOf(const Lesson& lesson) {
+    if (lesson.kind == StepKind::kCpu) return "CPU: " + GetHostInfo().cpu_name;
+    const DeviceList& devices = GetDevices();
+    if (!devices.available())
+        throw UnavailableError("tune measures this GPU, and there is none: " +
+                               devices.unavailable_reason);
+    return devices.devices.front().name;
+}
+
+}  // namespace
+
+int Tune(const std::string& key, const Options& options, Format format, bool save) {
+    const Lesson& lesson = FindLessonOrThrow(key);
+    const std::vector<std::string> tuned = TunedParams(lesson);
+    if (tuned.empty())
+        throw UsageError(lesson.Name() + " has nothing to tune: " +
+                         (lesson.library ? "the library chooses its own launch"
+                                         : "it has no block size, tile or thread count"));
+    for (const std::string& name : options.from_set)
+        if (std::find(tuned.begin(), tuned.end(), name) != tuned.end())
+            throw UsageError("--set " + name + " fixes what tune varies: leave it out");
+    const std::string machine = MachineOf(lesson);
+    RunOptions base = options.run;
+    for (const std::string& name : tuned)
+        base.params.erase(std::remove_if(base.params.begin(), base.params.end(),
+                                         [&](const auto& p) { return p.first == name; }),
+                          base.params.end());
+    std::vector<std::string> unused;
+    const ParamValues at_defaults = ResolveParams(lesson, base.params, &unused);
+    for (const std::string& name : unused) {
+        if (std::find(options.from_set.begin(), options.from_set.end(), name) !=
+            options.from_set.end())
+            throw UsageError(lesson.Name() + " has no parameter '" + Excerpt(name, 40) + "'");
+        std::cerr << "note: " << lesson.Name() << " has no parameter '" << Excerpt(name, 40)
+                  << "'; it is ignored\n";
+    }
+
+    Session session(RunnableCatalog());
+    RunControl control;
+    std::vector<RunResult> results;
+    const RunResult at_default = session.Run(lesson, base, control);
+    results.push_back(at_default);
+    // One parameter at a time, each from the best so far (a tile fixes the block, so steps
+    // have one of these today; a CPU step only threads).
+    ParamValues best_values = at_default.params.Subset(tuned);
+    double best_ms = at_default.verified ? at_default.median_ms : 0;
+    for (const std::string& name : tuned) {
+        const ParamSpec& spec = *lesson.FindParam(name);
+        const ParamValue largest =
+            name == "threads" ? ParamValue::Number(uint64_t(GetHostInfo().hardware_threads))
+                              : ParamValue::Number(spec.max);
+        for (const std::string& text : TuningCandidates(spec, largest)) {
+            if (CancelRequested()) throw Cancelled();
+            RunOptions o = base;
+            for (const auto& [n, v] : best_values.entries())
+                if (n != name) o.Set(n, lesson.FindParam(n)->Format(v));
+            o.Set(name, text);
+            ParamValues candidate = best_values;
+            candidate.Set(name, spec.Parse(text));
+            if (candidate == at_default.params.Subset(tuned)) continue;  // measured above
+            try {
+                results.push_back(session.Run(lesson, o, control));
+            } catch (const UsageError& e) {
+                std::cerr << "skipped " << name << " " << text << ": " << e.what() << "\n";
+                continue;
+            }
+            const RunResult& r = results.back();
+            if (r.verified && (best_ms == 0 || r.median_ms < best_ms)) {
+                best_ms = r.median_ms;
+                best_values = r.params.Subset(tuned);
+            }
+        }
+    }
+    bool all_right = true;
+    for (const RunResult& r : results) {
+        if (r.verified) continue;
+        all_right = false;
+        std::cerr << "error: " << lesson.Name() << " gave a WRONG result at " << r.id << " "
+                  << ToJson(r.params).dump() << ": " << r.check_message << "\n";
+    }
+    if (best_ms == 0) {
+        std::cerr << "error: no configuration of " << lesson.Name() << " gave a right result\n";
+        return kExitFailed;
+    }
+    save = save && all_right;  // a step that is wrong anywhere is fixed first, not tuned
+    Tuning t;
+    t.id = lesson.id;
+    t.machine = machine;
+    t.values = best_values;
+    std::vector<std::string> others;
+    for (const auto& [name, v] : at_defaults.entries())
+        if (std::find(tuned.begin(), tuned.end(), name) == tuned.end()) others.push_back(name);
+    t.at = at_defaults.Subset(others);
+    t.best_ms = best_ms;
+    t.default_ms = at_default.median_ms;
+    t.when = UtcTimestamp();
+    std::string saved;
+    if (save) {
+        saved = TuningsPath();
+        SaveTuning(saved, t);
+    }
+    if (format == Format::kJson) {
+        Json out = TuningToJson(t);
+        Json runs = Json::array();
+        for (const RunResult& r : results) runs.push_back(ToJson(r));
+        out["runs"] = runs;
+        out["saved_to"] = saved.empty() ? Json(nullptr) : Json(saved);
+        std::cout << out.dump(2) << "\n";
+        return all_right ? kExitOk : kExitFailed;
+    }
+    std::cout << "tuning " << lesson.Name() << " on " << machine << "\n";
+    std::vector<std::string> header;
+    for (const std::string& name : tuned) header.push_back(lesson.FindParam(name)->label_en);
+    for (const char* h : {"median ms", "min ms", "max ms", "check", ""}) header.push_back(h);
+    TextTable table(header);
+    for (const RunResult& r : results) {
+        std::vector<std::string> row;
+        for (const std::string& name : tuned) {
+            const ParamValue* v = r.params.Find(name);
+            row.push_back(v ? lesson.FindParam(name)->Format(*v) : "?");
+        }
+        const bool is_best = r.verified && r.params.Subset(tuned) == best_values;
+        const bool is_default = &r == &results.front();
+        row.insert(row.end(),
+                   {Ms(r.median_ms), Ms(r.min_ms), Ms(r.max_ms), r.verified ? "ok" : "WRONG",
+                    std::string(is_best ? "<- best" : "") +
+                        (is_default ? (is_best ? ", the default" : "the default") : "")});
+        table.AddRow(row);
+    }
+    std::cout << table.Render();
+    std::string best_text;
+    for (const auto& [name, v] : best_values.entries())
+        best_text +=
+            (best_text.empty() ? "" : ", ") + name + " " + lesson.FindParam(name)->Format(v);
+    std::cout << "best: " << best_text << ", " << Ms(best_ms) << " ms against "
+              << Ms(at_default.median_ms) << " ms at the default ("
+              << Fixed(at_default.median_ms / best_ms, 2) << "x)\n";
+    if (save) std::cout << "saved for " << machine << " in " << saved << "\n";
+    if (!all_right) std::cout << "not saved: a configuration gave a wrong result\n";
+    return all_right ? kExitOk : kExitFailed;
+}
+
+}  // namespace lessons::cli

@@ -1,0 +1,229 @@
+// Tuning per machine: what a step's tuning varies and tries, where the user's tunings live,
+// reading them as untrusted input (corrupt, huge, a FIFO, wrong shapes), saving without losing
+// other entries, choosing the user's over the shipped ones; and the CLI's `tune` end to end on
+// a CPU step (a GPU step where there is a GPU).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "catalog.h"
+#include "cli_path.h"
+#include "device.h"
+#include "errors.h"
+#include "tuning.h"
+
+using namespace lessons;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+const Lesson& L(const char* key) {
+    const Lesson* l = Catalog().FindLesson(key);
+    if (!l) throw std::logic_error(std::string("no lesson ") + key);
+    return *l;
+}
+
+std::string TempDir() {
+    char pattern[] = "/tmp/lessons-tuning-XXXXXX";
+    const char* dir = mkdtemp(pattern);
+    return dir ? dir : "/tmp";
+}
+
+std::string Slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+Tuning Make(const std::string& id, const std::string& machine, uint64_t block,
+            const std::string& when = "2026-11-27T00:00Z") {
+    Tuning t;
+    t.id = id;
+    t.machine = machine;
+    t.values.Set("block", ParamValue::Number(block));
+    t.at.Set("size", ParamValue::Number(1 << 30));
+    t.best_ms = 0.3;
+    t.default_ms = 0.4;
+    t.when = when;
+    return t;
+}
+
+struct Output {
+    int code = -1;
+    std::string text;
+};
+
+Output Sh(const std::string& command) {
+    FILE* pipe = popen(command.c_str(), "r");
+    Output out;
+    if (!pipe) return out;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.text.append(buf, n);
+    const int status = pclose(pipe);
+    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return out;
+}
+
+}  // namespace
+
+TEST(Tuning, WhatEachKindOfStepVaries) {
+    EXPECT_EQ(TunedParams(L("split/one-thread-per-pair")), std::vector<std::string>{"block"});
+    EXPECT_EQ(TunedParams(L("tensor-cores/tma")), std::vector<std::string>{"tile"});
+    EXPECT_EQ(TunedParams(L("split/openmp")), std::vector<std::string>{"threads"});
+    EXPECT_TRUE(TunedParams(L("gemm/cublas-sgemm")).empty());
+    EXPECT_TRUE(TunedParams(L("split/naive-scan")).empty());
+}
+
+TEST(Tuning, CandidatesDoubleThroughTheAcceptedRange) {
+    const ParamSpec& block = *L("split/one-thread-per-pair").FindParam("block");
+    const std::vector<std::string> b = TuningCandidates(block, ParamValue::Number(1024));
+    EXPECT_EQ(b, (std::vector<std::string>{"32", "64", "128", "256", "512", "1024"}));
+    // A smaller largest value stops the doubling there (the default stays if it fits).
+    const std::vector<std::string> small = TuningCandidates(block, ParamValue::Number(100));
+    EXPECT_EQ(small.back(), "96");
+    for (const std::string& v : small) EXPECT_TRUE(block.Reject(block.Parse(v)).empty()) << v;
+    const ParamSpec& tile = *L("tensor-cores/tma").FindParam("tile");
+    EXPECT_EQ(TuningCandidates(tile, {}), tile.choices);
+}
+
+TEST(Tuning, TheFolderFollowsXdgThenHome) {
+    std::map<std::string, std::string> env;
+    auto get = [&env](const char* name) -> const char* {
+        const auto it = env.find(name);
+        return it == env.end() ? nullptr : it->second.c_str();
+    };
+    env = {{"XDG_DATA_HOME", "/data"}, {"HOME", "/home/u"}};
+    EXPECT_EQ(TuningsPath(get), "/data/cuda-lessons/tunings.json");
+    env = {{"XDG_DATA_HOME", "relative"}, {"HOME", "/home/u"}};
+    EXPECT_EQ(TuningsPath(get), "/home/u/.local/share/cuda-lessons/tunings.json");
+    env = {{"HOME", "not/absolute"}};
+    EXPECT_EQ(TuningsPath(get), "");
+}
+
+TEST(Tuning, SavedEntriesReplaceTheirOwnAndKeepTheRest) {
+    const std::string path = TempDir() + "/deeper/folder/tunings.json";
+    SaveTuning(path, Make("split/one-thread-per-pair", "NVIDIA H200", 256));
+    SaveTuning(path, Make("split/one-thread-per-pair", "NVIDIA H100 80GB HBM3", 512));
+    SaveTuning(path, Make("split/one-thread-per-pair", "NVIDIA H200", 1024));  // replaces
+    std::string problem;
+    const std::vector<Tuning> all = ReadTunings(path, &problem);
+    EXPECT_EQ(problem, "");
+    ASSERT_EQ(all.size(), 2u);
+    const std::optional<Tuning> h200 = FindTuning(L("1.4"), "NVIDIA H200", all);
+    ASSERT_TRUE(h200.has_value());
+    EXPECT_EQ(h200->values.Number("block"), 1024u);
+    EXPECT_EQ(h200->origin, "this machine");
+    EXPECT_FALSE(FindTuning(L("1.4"), "NVIDIA A100", all).has_value());
+    EXPECT_FALSE(FindTuning(L("1.5"), "NVIDIA H200", all).has_value());
+}
+
+TEST(Tuning, TheLatestOfOneOriginWins) {
+    const std::vector<Tuning> user = {Make("split/one-thread-per-pair", "G", 64, "2026-11-01"),
+                                      Make("split/one-thread-per-pair", "G", 128, "2026-11-20"),
+                                      Make("split/one-thread-per-pair", "G", 32, "2026-11-10")};
+    EXPECT_EQ(FindTuning(L("1.4"), "G", user)->values.Number("block"), 128u);
+}
+
+TEST(Tuning, HostileFilesAreRefusedWithAReasonAndNeverOverwritten) {
+    const std::string dir = TempDir();
+    const std::string corrupt = dir + "/corrupt.json";
+    std::ofstream(corrupt) << "[{\"id\": ";
+    std::string problem;
+    EXPECT_TRUE(ReadTunings(corrupt, &problem).empty());
+    EXPECT_NE(problem.find("not a JSON list"), std::string::npos) << problem;
+    EXPECT_THROW(SaveTuning(corrupt, Make("split/one-thread-per-pair", "G", 64)), UsageError);
+    EXPECT_EQ(Slurp(corrupt), "[{\"id\": ") << "a file it cannot read is left as it was";
+
+    const std::string shapes = dir + "/shapes.json";
+    std::ofstream(shapes) << R"([42, {"id": "a"}, {"id": "split/openmp", "machine": "CPU: x",
+        "values": {"threads": 4}, "at": {}, "best_ms": 1.5, "default_ms": 2},
+        {"id": "b", "machine": "m", "values": {"block": -3}, "best_ms": 1, "default_ms": 1},
+        {"id": "c", "machine": "m", "values": {"block": 32}, "best_ms": "x", "default_ms": 1}])";
+    problem.clear();
+    const std::vector<Tuning> kept = ReadTunings(shapes, &problem);
+    ASSERT_EQ(kept.size(), 1u);
+    EXPECT_EQ(kept[0].values.Number("threads"), 4u);
+    EXPECT_NE(problem.find("4 entries of the wrong shape"), std::string::npos) << problem;
+
+    const std::string fifo = dir + "/fifo.json";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    problem.clear();
+    EXPECT_TRUE(ReadTunings(fifo, &problem).empty());  // and does not block
+    EXPECT_NE(problem.find("not a regular file"), std::string::npos) << problem;
+
+    const std::string huge = dir + "/huge.json";
+    {
+        std::ofstream out(huge);
+        out << "[";
+        out << std::string(5u << 20, ' ');
+        out << "]";
+    }
+    problem.clear();
+    EXPECT_TRUE(ReadTunings(huge, &problem).empty());
+    EXPECT_NE(problem.find("bytes"), std::string::npos) << problem;
+    problem.clear();
+    EXPECT_TRUE(ReadTunings(dir + "/none.json", &problem).empty());
+    EXPECT_EQ(problem, "") << "no file is no tunings, not a problem";
+}
+
+TEST(CliTune, ACpuStepIsTunedAndRemembered) {
+    const std::string home = TempDir();
+    const Output out =
+        Sh("HOME=" + home + " XDG_DATA_HOME= " + CliPath() + " tune split/openmp --size 1MiB 2>&1");
+    ASSERT_EQ(out.code, 0) << out.text;
+    EXPECT_NE(out.text.find("<- best"), std::string::npos) << out.text;
+    EXPECT_NE(out.text.find("the default"), std::string::npos) << out.text;
+    std::string problem;
+    const std::vector<Tuning> saved =
+        ReadTunings(home + "/.local/share/cuda-lessons/tunings.json", &problem);
+    ASSERT_EQ(saved.size(), 1u) << problem;
+    EXPECT_EQ(saved[0].id, "split/openmp");
+    EXPECT_EQ(saved[0].machine.rfind("CPU: ", 0), 0u) << saved[0].machine;
+    EXPECT_TRUE(saved[0].values.Has("threads"));
+    EXPECT_EQ(saved[0].at.Number("size"), 1u << 20);
+    EXPECT_GT(saved[0].best_ms, 0);
+    EXPECT_LE(saved[0].best_ms, saved[0].default_ms);
+
+    const Output dry = Sh("HOME=" + home + " " + CliPath() +
+                          " tune split/openmp --size 1MiB --no-save --format json 2>/dev/null");
+    ASSERT_EQ(dry.code, 0) << dry.text;
+    const Json j = Json::parse(dry.text);
+    EXPECT_TRUE(j["saved_to"].is_null());
+    EXPECT_GE(j["runs"].size(), 1u);
+}
+
+TEST(CliTune, WhatCannotBeTunedIsRefused) {
+    for (const char* args : {"tune gemm/cublas-sgemm", "tune split/naive-scan",
+                             "tune split/openmp --set threads=2", "tune split/openmp --set x=1"}) {
+        const Output out = Sh(CliPath() + " " + args + " 2>&1");
+        EXPECT_EQ(out.code, 2) << args << "\n" << out.text;
+        EXPECT_NE(out.text.find("error:"), std::string::npos) << out.text;
+    }
+    if (!GetDeviceInfo().available()) {
+        const Output gpu = Sh(CliPath() + " tune split/one-thread-per-pair --size 1MiB 2>&1");
+        EXPECT_EQ(gpu.code, 1) << gpu.text;
+        EXPECT_NE(gpu.text.find("there is none"), std::string::npos) << gpu.text;
+    }
+}
+
+// On a GPU machine: a GPU step's block size tuned and saved under the GPU's name.
+TEST(CliTune, AGpuStepIsTunedForThisGpuModel) {
+    if (!GetDeviceInfo().available())
+        GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason;
+    const std::string home = TempDir();
+    const Output out =
+        Sh("HOME=" + home + " " + CliPath() + " tune 1.4 --size 16MiB --format json 2>/dev/null");
+    ASSERT_EQ(out.code, 0) << out.text;
+    const Json j = Json::parse(out.text);
+    EXPECT_EQ(j["machine"], GetDevices().devices.front().name);
+    EXPECT_TRUE(j["values"].contains("block"));
+}
