@@ -227,3 +227,28 @@ TEST(CliTune, AGpuStepIsTunedForThisGpuModel) {
     EXPECT_EQ(j["machine"], GetDevices().devices.front().name);
     EXPECT_TRUE(j["values"].contains("block"));
 }
+
+// The reference GPUs' tunings that ship with the program name real lessons and values those
+// lessons accept (a renamed lesson or a changed tile table shows here).
+TEST(Tuning, ShippedTuningsNameLessonsAndAcceptedValues) {
+    const std::vector<Tuning>& shipped = ShippedTunings();
+    ASSERT_FALSE(shipped.empty()) << "assets/tunings/*.json embedded";
+    for (const Tuning& t : shipped) {
+        const Lesson* l = Catalog().FindLesson(t.id);
+        ASSERT_NE(l, nullptr) << t.id;
+        EXPECT_EQ(t.origin, "shipped");
+        const std::vector<std::string> tuned = TunedParams(*l);
+        for (const auto& [name, value] : t.values.entries()) {
+            const ParamSpec* spec = l->FindParam(name);
+            ASSERT_NE(spec, nullptr) << t.id << " " << name;
+            EXPECT_EQ(spec->Reject(value), "") << t.id;
+            EXPECT_NE(std::find(tuned.begin(), tuned.end(), name), tuned.end())
+                << t.id << ": " << name << " is not what tune varies";
+        }
+        EXPECT_GT(t.best_ms, 0) << t.id;
+        EXPECT_LE(t.best_ms, t.default_ms) << t.id;
+    }
+    EXPECT_TRUE(
+        FindTuning(*Catalog().FindLesson("gemv/thread-per-row"), "NVIDIA H100 80GB HBM3", {})
+            .has_value());
+}
