@@ -3,19 +3,9 @@
 // and the counters come back parsed. Without ncu, without a GPU, or when the driver refuses
 // counters to this user, the message says which and how to fix it, and the counters recorded
 // on the reference GPU are shown instead (labelled).
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
+#include <atomic>
 #include <iostream>
-#include <sstream>
-#include <thread>
 
 #include "catalog.h"
 #include "commands.h"
@@ -33,93 +23,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr uint64_t kMaxReportBytes = 64ull << 20;  // a step's report is a few KiB
-
-std::string SelfPath() {
-    char buf[4096];
-    const ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-    if (n <= 0) return "cuda-lessons-cli";
-    buf[n] = '\0';
-    return buf;
-}
-
-std::string TempPath(const char* what) {
-    const char* dir = std::getenv("TMPDIR");
-    std::string pattern =
-        std::string(dir && *dir ? dir : "/tmp") + "/cuda-lessons-" + what + "-XXXXXX";
-    const int fd = mkstemp(pattern.data());
-    if (fd < 0)
-        throw UnavailableError("cannot create a temporary file for ncu's report in " +
-                               pattern.substr(0, pattern.rfind('/')));
-    close(fd);
-    return pattern;
-}
-
-std::string ReadBounded(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::string out;
-    char chunk[65536];
-    while (in && out.size() < kMaxReportBytes) {
-        in.read(chunk, sizeof(chunk));
-        out.append(chunk, size_t(in.gcount()));
-    }
-    return out;
-}
-
-struct ChildResult {
-    int status = -1;  // exit status; -1 when it did not exit by itself
-    bool timed_out = false;
-    bool cancelled = false;
-};
-
-// Runs argv with stdout discarded and stderr into `err_path`, in a process group of its own so
-// that a timeout or Ctrl-C ends ncu and the program it profiles together.
-ChildResult RunChild(const std::vector<std::string>& argv, const std::string& err_path,
-                     double timeout_s) {
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    const pid_t pid = fork();
-    if (pid < 0) throw UnavailableError("cannot start ncu: fork failed");
-    if (pid == 0) {
-        setpgid(0, 0);
-        const int devnull = open("/dev/null", O_WRONLY);
-        const int err = open(err_path.c_str(), O_WRONLY | O_TRUNC);
-        if (devnull >= 0) dup2(devnull, STDOUT_FILENO);
-        if (err >= 0) dup2(err, STDERR_FILENO);
-        setenv("LC_ALL", "C", 1);  // numbers as 1234.5, never 1.234,5
-        execv(args[0], args.data());
-        std::fprintf(stderr, "cannot run %s\n", args[0]);
-        _exit(127);
-    }
-    setpgid(pid, pid);
-    ChildResult r;
-    const auto start = std::chrono::steady_clock::now();
-    for (;;) {
-        int status = 0;
-        const pid_t done = waitpid(pid, &status, WNOHANG);
-        if (done == pid) {
-            r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-            return r;
-        }
-        const double elapsed =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        r.timed_out = elapsed > timeout_s;
-        r.cancelled = CancelRequested();
-        if (r.timed_out || r.cancelled) break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    kill(-pid, SIGTERM);
-    for (int i = 0; i < 40; ++i) {
-        if (waitpid(pid, nullptr, WNOHANG) == pid) return r;
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    kill(-pid, SIGKILL);
-    waitpid(pid, nullptr, 0);
-    return r;
-}
-
-// A counter's value for the table: numbers as plain figures with their unit.
 // A CSV field, quoted when it holds a comma, a quote or a line break.
 std::string CsvField(const std::string& text) {
     if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
@@ -235,36 +138,22 @@ int Profile(const std::string& key, const Options& options, Format format, bool 
         return ShowRecorded(lesson, values, format, false);
     }
     const Lesson* previous = RunnableCatalog().FindLesson(lesson.previous);
-    const std::string log = TempPath("ncu");
-    const std::string err = TempPath("ncu-err");
-    const std::vector<std::string> argv = NcuArgs(*ncu, lesson, previous, values, SelfPath(), log);
     std::cerr << "profiling " << lesson.Name() << " with " << *ncu
               << " (a few seconds to a minute)\n";
-    ChildResult child;
-    try {
-        child = RunChild(argv, err, timeout_s);
-    } catch (...) {
-        std::remove(log.c_str());
-        std::remove(err.c_str());
-        throw;
-    }
-    const std::string report = ReadBounded(log);
-    const std::string errors = ReadBounded(err);
-    std::remove(log.c_str());
-    std::remove(err.c_str());
-    if (child.cancelled) throw Cancelled();
-    if (child.timed_out) {
-        std::cerr << "error: ncu ran longer than " << Fixed(timeout_s, 0)
-                  << " s and was stopped (--timeout sets the limit)\n";
+    static std::atomic<bool> cancel{false};
+    const NcuRun run =
+        RunNcu(*ncu, lesson, previous, values, SelfPath(), timeout_s, &cancel, [](int) {
+            if (CancelRequested()) cancel = true;
+        });
+    if (run.cancelled || CancelRequested()) throw Cancelled();
+    if (!run.failure.empty()) {
+        std::cerr << "error: " << run.failure
+                  << (run.timed_out ? " (--timeout sets the limit)" : "") << "\n";
+        if (!run.stderr_text.empty())
+            std::cerr << "the profiled run said: " << Excerpt(run.stderr_text, 600) << "\n";
         return ShowRecorded(lesson, values, format, false);
     }
-    const std::vector<ProfiledKernel> kernels = ParseNcuCsv(report);
-    const std::string failure = NcuFailure(report + "\n" + errors, child.status, kernels.size());
-    if (!failure.empty()) {
-        std::cerr << "error: " << failure << "\n";
-        if (!errors.empty()) std::cerr << "the profiled run said: " << Excerpt(errors, 600) << "\n";
-        return ShowRecorded(lesson, values, format, false);
-    }
+    const std::vector<ProfiledKernel>& kernels = run.kernels;
     const std::string device = devices.devices.front().name;
     Json out = ProfileToJson(lesson, values, kernels, device, UtcTimestamp());
     out["source"] = "live";

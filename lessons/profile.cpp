@@ -1,14 +1,22 @@
 #include "profile.h"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
+#include <thread>
 
 #include "catalog.h"
+#include "errors.h"
 #include "machine_code.h"
 #include "report.h"
 #include "resources.h"
@@ -103,6 +111,87 @@ constexpr const char* kEvidence[] = {
     "smsp__average_warp_latency_issue_stalled_wait.ratio",
     "smsp__average_warp_latency_issue_stalled_not_selected.ratio",
 };
+
+constexpr uint64_t kMaxReportBytes = 64ull << 20;  // a step's report is a few KiB
+
+std::string TempPath(const char* what) {
+    const char* dir = std::getenv("TMPDIR");
+    std::string pattern =
+        std::string(dir && *dir == '/' ? dir : "/tmp") + "/cuda-lessons-" + what + "-XXXXXX";
+    const int fd = mkstemp(pattern.data());
+    if (fd < 0)
+        throw UnavailableError("cannot create a temporary file for ncu's report in " +
+                               pattern.substr(0, pattern.rfind('/')));
+    close(fd);
+    return pattern;
+}
+
+std::string ReadBounded(const std::string& path, uint64_t limit) {
+    std::ifstream in(path, std::ios::binary);
+    std::string out;
+    char chunk[65536];
+    while (in && out.size() < limit) {
+        in.read(chunk, sizeof(chunk));
+        out.append(chunk, size_t(in.gcount()));
+    }
+    return out;
+}
+
+struct ChildResult {
+    int status = -1;  // exit status; -1 when it was stopped
+    bool timed_out = false;
+    bool cancelled = false;
+};
+
+// Runs argv with stdout discarded and stderr into `err_path`, in a process group of its own so
+// that a timeout or a cancel ends ncu and the program it profiles together.
+ChildResult RunChild(const std::vector<std::string>& argv, const std::string& err_path,
+                     double timeout_s, const std::atomic<bool>* cancel,
+                     const std::function<void(int)>& tick) {
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) throw UnavailableError("cannot start ncu: fork failed");
+    if (pid == 0) {
+        setpgid(0, 0);
+        const int devnull = open("/dev/null", O_WRONLY);
+        const int err = open(err_path.c_str(), O_WRONLY | O_TRUNC);
+        if (devnull >= 0) dup2(devnull, STDOUT_FILENO);
+        if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+        if (err >= 0) dup2(err, STDERR_FILENO);
+        setenv("LC_ALL", "C", 1);  // numbers as 1234.5, never 1.234,5
+        execv(args[0], args.data());
+        std::fprintf(stderr, "cannot run %s\n", args[0]);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    ChildResult r;
+    const auto start = std::chrono::steady_clock::now();
+    int last_tick = 0;
+    for (;;) {
+        int status = 0;
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+            return r;
+        }
+        const double elapsed =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (tick && int(elapsed) > last_tick) tick(last_tick = int(elapsed));
+        r.timed_out = elapsed > timeout_s;
+        r.cancelled = cancel && cancel->load();
+        if (r.timed_out || r.cancelled) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    kill(-pid, SIGTERM);
+    for (int i = 0; i < 40; ++i) {
+        if (waitpid(pid, nullptr, WNOHANG) == pid) return r;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    kill(-pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    return r;
+}
 
 }  // namespace
 
@@ -362,6 +451,52 @@ std::optional<Json> FindRecordedProfile(const Lesson& lesson, const ParamValues&
         *problem = "no counters of " + lesson.Name() + " are recorded (" + path +
                    " has none of this lesson)";
     return std::nullopt;
+}
+
+std::string SelfPath() {
+    char buf[4096];
+    const ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+    if (n <= 0) return "cuda-lessons-cli";
+    buf[n] = '\0';
+    return buf;
+}
+
+NcuRun RunNcu(const std::string& ncu, const Lesson& lesson, const Lesson* previous,
+              const ParamValues& values, const std::string& cli, double timeout_s,
+              const std::atomic<bool>* cancel, const std::function<void(int)>& tick) {
+    const std::string log = TempPath("ncu");
+    std::string err;
+    try {
+        err = TempPath("ncu-err");
+    } catch (...) {
+        std::remove(log.c_str());
+        throw;
+    }
+    ChildResult child;
+    try {
+        child = RunChild(NcuArgs(ncu, lesson, previous, values, cli, log), err, timeout_s, cancel,
+                         tick);
+    } catch (...) {
+        std::remove(log.c_str());
+        std::remove(err.c_str());
+        throw;
+    }
+    NcuRun run;
+    const std::string report = ReadBounded(log, kMaxReportBytes);
+    run.stderr_text = ReadBounded(err, 1 << 16);
+    std::remove(log.c_str());
+    std::remove(err.c_str());
+    run.cancelled = child.cancelled;
+    run.timed_out = child.timed_out;
+    if (run.cancelled) return run;
+    if (run.timed_out) {
+        run.failure =
+            "ncu ran longer than " + std::to_string(int(timeout_s)) + " s and was stopped";
+        return run;
+    }
+    run.kernels = ParseNcuCsv(report);
+    run.failure = NcuFailure(report + "\n" + run.stderr_text, child.status, run.kernels.size());
+    return run;
 }
 
 }  // namespace lessons

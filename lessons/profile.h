@@ -4,6 +4,7 @@
 // CUDA-free: the CLI runs the command (cli/profile.cpp); the GUI shows what comes back.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <optional>
 #include <string>
@@ -72,6 +73,24 @@ nlohmann::ordered_json ProfileToJson(const Lesson& lesson, const ParamValues& va
                                      const std::vector<ProfiledKernel>& kernels,
                                      const std::string& device, const std::string& when);
 std::vector<ProfiledKernel> KernelsFromJson(const nlohmann::ordered_json& profile);
+
+// One live profile: ncu run as a child process (in a process group of its own, stdout
+// discarded, LC_ALL=C), its report read back from a temporary file (at most 64 MiB) and
+// parsed. It stops ncu and the step after `timeout_s`, or when `cancel` is set (checked every
+// 50 ms); `tick` is called about once a second with the seconds elapsed.
+struct NcuRun {
+    std::vector<ProfiledKernel> kernels;
+    std::string failure;      // NcuFailure's reason, a timeout, or "" when it worked
+    std::string stderr_text;  // what the profiled run wrote (its own errors), bounded
+    bool cancelled = false;
+    bool timed_out = false;
+};
+NcuRun RunNcu(const std::string& ncu, const Lesson& lesson, const Lesson* previous,
+              const ParamValues& values, const std::string& cli, double timeout_s,
+              const std::atomic<bool>* cancel, const std::function<void(int seconds)>& tick = {});
+
+// This program's own path (/proc/self/exe), the `cli` ncu runs.
+std::string SelfPath();
 
 // The recorded profiles (assets/counters/<chapter>.json, embedded): the one of this lesson
 // recorded at these parameters, else the one at its defaults, else none. `problem` says why

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -278,4 +279,49 @@ TEST(CliProfile, RealNcuProfilesAStep) {
     ASSERT_TRUE(c.contains("dram__bytes_read.sum")) << c.dump();
     // 2048 × 2048 floats of A are read at least once: 16 MiB.
     EXPECT_GE(c["dram__bytes_read.sum"]["value"].get<double>(), 16.0 * (1 << 20) * 0.9);
+}
+
+// The runner itself, without a GPU: a stand-in ncu that writes its report where --log-file
+// says (and what the run would print on stderr); one that never ends, stopped by the timeout
+// and by a cancel; one that is refused counters.
+TEST(NcuRunner, ReportsTimeoutsCancelsAndRefusals) {
+    const std::string dir = TempDir();
+    std::ofstream(dir + "/report.csv") << kReport;
+    const std::string log_arg =
+        "log=''; while [ $# -gt 0 ]; do [ \"$1\" = --log-file ] && log=$2; shift; done\n";
+    WriteExecutable(dir + "/ok", "#!/bin/bash\n" + log_arg + "cp " + dir +
+                                     "/report.csv \"$log\"\necho 'a note' >&2\n");
+    WriteExecutable(dir + "/slow", "#!/bin/bash\nexec sleep 30\n");
+    WriteExecutable(dir + "/refused", "#!/bin/bash\n" + log_arg +
+                                          "echo '==ERROR== ERR_NVGPUCTRPERM - no permission' "
+                                          ">\"$log\"\nexit 1\n");
+    const Lesson& l = L("gemm/vectorized-transposed-a");
+    ParamValues v;
+    for (const ParamSpec& spec : l.params) v.Set(spec.name, spec.Default());
+
+    const NcuRun ok = RunNcu(dir + "/ok", l, nullptr, v, "/bin/true", 20, nullptr);
+    EXPECT_EQ(ok.failure, "");
+    EXPECT_EQ(ok.kernels.size(), 2u);
+    EXPECT_NE(ok.stderr_text.find("a note"), std::string::npos);
+
+    const auto start = std::chrono::steady_clock::now();
+    const NcuRun slow = RunNcu(dir + "/slow", l, nullptr, v, "/bin/true", 1, nullptr);
+    EXPECT_TRUE(slow.timed_out);
+    EXPECT_NE(slow.failure.find("longer than 1 s"), std::string::npos) << slow.failure;
+    std::atomic<bool> cancel{false};
+    int ticks = 0;
+    const NcuRun cancelled =
+        RunNcu(dir + "/slow", l, nullptr, v, "/bin/true", 20, &cancel, [&](int seconds) {
+            ++ticks;
+            if (seconds >= 1) cancel = true;
+        });
+    EXPECT_TRUE(cancelled.cancelled);
+    EXPECT_GE(ticks, 1);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 15.0)
+        << "both stopped long before the stand-in's 30 s";
+
+    const NcuRun refused = RunNcu(dir + "/refused", l, nullptr, v, "/bin/true", 20, nullptr);
+    EXPECT_NE(refused.failure.find("NVreg_RestrictProfilingToAdminUsers"), std::string::npos)
+        << refused.failure;
+    EXPECT_TRUE(refused.kernels.empty());
 }
