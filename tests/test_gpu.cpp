@@ -933,6 +933,31 @@ TEST(NcclLoaderDeathTest, AChosenFileThatIsNoLibrarySaysWhy) {
         ::testing::ExitedWithCode(0), "NCCL not found \\(tried .* \\(.*[Dd]irectory.*\\)\\)");
 }
 
+// A text file and a character device named as the library: each refused with dlopen's reason
+// (not an ELF file), never read at length.
+TEST(NcclLoaderDeathTest, ATextFileOrADeviceIsNoLibraryEither) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    const std::string text = ::testing::TempDir() + "/not-nccl.so";
+    {
+        std::FILE* f = std::fopen(text.c_str(), "w");
+        ASSERT_NE(f, nullptr);
+        std::fputs("this is a text file, not a shared library\n", f);
+        std::fclose(f);
+    }
+    for (const std::string& path : {text, std::string("/dev/zero")}) {
+        EXPECT_EXIT(
+            {
+                setenv("CUDA_LESSONS_NCCL", path.c_str(), 1);
+                const bool missing = nccl::Load() == nullptr;
+                const std::string why = nccl::Unavailable();
+                std::fprintf(stderr, "%s\n", why.c_str());
+                std::exit(missing ? 0 : 1);
+            },
+            ::testing::ExitedWithCode(0), "NCCL not found \\(tried .*" + path + ".* \\(.+\\)\\)")
+            << path;
+    }
+}
+
 TEST(NcclLoaderDeathTest, TheToolkitsNcclLoadsAndAUserNvlsSettingIsKept) {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     EXPECT_EXIT(
