@@ -172,9 +172,6 @@ protected:
         io.IniFilename = nullptr;
         io.DisplaySize = ImVec2(1500, 940);
         io.DeltaTime = 1.0f / 60;
-        io.KeyMap[ImGuiKey_LeftArrow] = 263;  // GLFW codes, as the backend maps them
-        io.KeyMap[ImGuiKey_RightArrow] = 262;
-        io.KeyMap[ImGuiKey_Escape] = 256;
         ui.settings.scale = 1;
         ui.probe = &probe;
         ui.fonts = BuildFonts(1.0f, UiTexts(registry));
@@ -202,7 +199,9 @@ protected:
         ImGui::NewFrame();
         DrawUi(ui, *controller, registry);
         ImGui::Render();
-        for (bool& k : ImGui::GetIO().KeysDown) k = false;
+#if IMGUI_VERSION_NUM < 18700
+        for (bool& k : ImGui::GetIO().KeysDown) k = false;  // Key() presses for one frame
+#endif
     }
     void Frames(int n) {
         for (int i = 0; i < n; ++i) Frame();
@@ -213,7 +212,9 @@ protected:
         return ImVec2((r.x + r.z) / 2, (r.y + r.w) / 2);
     }
     // Clicks the lesson `id` in the lesson list.
-    void Open(const std::string& id) { Click("lesson_" + id); }
+    void Open(const std::string& id) {
+        Click("lesson_" + id);
+    }
     void Click(const std::string& name) {
         ImGuiIO& io = ImGui::GetIO();
         io.MousePos = Center(name);
@@ -239,10 +240,26 @@ protected:
         io.MouseDown[0] = false;
         Frame();
     }
-    void Key(int key) {
+    // Presses and releases `key` (ui.h's kKey constants): as events since ImGui 1.87, in
+    // io.KeysDown (cleared after each frame) in 1.86.
+    void Key(ImGuiKey key) {
+#if IMGUI_VERSION_NUM >= 18700
+        ImGui::GetIO().AddKeyEvent(key, true);
+        Frame();
+        ImGui::GetIO().AddKeyEvent(key, false);
+#else
         ImGui::GetIO().KeysDown[key] = true;
         Frame();
+#endif
         Frame();
+    }
+    // Holds Ctrl down (or lets it go) from the next frame on.
+    void Ctrl(bool down) {
+#if IMGUI_VERSION_NUM >= 18900
+        ImGui::GetIO().AddKeyEvent(ImGuiMod_Ctrl, down);
+#else
+        ImGui::GetIO().KeyCtrl = down;
+#endif
     }
     // Advances ImGui's clock past the auto-run debounce.
     void Wait(double seconds) {
@@ -260,7 +277,9 @@ protected:
     }
 
     // The lesson of this fixture's registry named `name` (a label, an id, an old number).
-    const Lesson& Named(std::string_view name) const { return LessonNamed(registry, name); }
+    const Lesson& Named(std::string_view name) const {
+        return LessonNamed(registry, name);
+    }
 
     const Registry& registry;
     const int worker_protocol;

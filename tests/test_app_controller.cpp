@@ -84,7 +84,7 @@ TEST_F(AppLogic, RunTheWholeChapterFillsEveryBarAndCancelStopsTheRest) {
     Key(kKeyC);
     ASSERT_FALSE(sent.empty());
     EXPECT_EQ(sent.front()["op"], "cancel");
-    Key(256);  // Esc
+    Key(kKeyEscape);
     EXPECT_EQ(sent.back()["op"], "cancel");
     Frames(2);
     EXPECT_FALSE(controller->Busy()) << controller->BusyWith();
@@ -140,7 +140,7 @@ TEST_F(AppLogic, MemoryCapsAreReadAgainAndExplained) {
     // Showing another page reads them at once.
     Wait(1);
     const double before = ui.host_available_at;
-    Key(263);  // left arrow
+    Key(kKeyLeft);
     EXPECT_GT(ui.host_available_at, before);
     // Not while a run is in flight.
     worker->answer_runs = false;

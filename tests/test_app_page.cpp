@@ -92,16 +92,16 @@ TEST_F(AppLogic, BlockSizeSliderOffersOnlyAcceptedSizes) {
 
 TEST_F(AppLogic, KeyboardNavigationRunAndCancel) {
     Open("split/openmp");
-    Key(262);  // right arrow
+    Key(kKeyRight);
     EXPECT_EQ(ui.settings.lesson, "split/one-thread-per-pair");
-    Key(263);  // left arrow
+    Key(kKeyLeft);
     EXPECT_EQ(ui.settings.lesson, "split/openmp");
     worker->answer_runs = false;
     sent.clear();
     Key(kKeyR);
     EXPECT_EQ(Runs().size(), 2u);
     EXPECT_TRUE(controller->Busy());
-    Key(256);  // Esc
+    Key(kKeyEscape);
     EXPECT_EQ(sent.back()["op"], "cancel");
 }
 
@@ -121,9 +121,9 @@ TEST_F(AppLogic, LanguageToggleAndScaleKeys) {
     EXPECT_EQ(ui.settings.language, "zh");
     Click("lang_en");
     EXPECT_EQ(ui.settings.language, "en");
-    ImGui::GetIO().KeyCtrl = true;
+    Ctrl(true);
     Key(kKeyEqual);
-    ImGui::GetIO().KeyCtrl = false;
+    Ctrl(false);
     EXPECT_GT(ui.settings.scale, 1.1f);
     EXPECT_TRUE(ui.fonts_dirty) << "fonts are rebuilt at the new scale, not stretched";
 }
@@ -195,7 +195,7 @@ TEST_F(AppLogic, ParametersAreKeptAcrossLessonsWhereAccepted) {
     Open("split/one-thread-per-pair");
     ui.run.params["block"] = ParamValue::Number(512);
     ui.run.params["size"] = ParamValue::Number(8u << 20);
-    Key(262);  // right arrow: the next lesson accepts 512 too
+    Key(kKeyRight);  // the next lesson accepts 512 too
     EXPECT_EQ(ui.settings.lesson, "split/pinned-memory");
     EXPECT_EQ(ui.run.params["block"], ParamValue::Number(512));
     EXPECT_EQ(ResolveParam(*Named("split/pinned-memory").FindParam("block"), ui.run).number, 512u);

@@ -160,7 +160,7 @@ namespace {
 // stay. New lessons, chapters and sections are walked without changing this function: it
 // iterates over the registry and over whatever the page records in probe.rects.
 void WalkEveryScreen(UiState& ui, Probe& probe, const Registry& reg,
-                     const std::function<void()>& frame, const std::function<void(int)>& key,
+                     const std::function<void()>& frame, const std::function<void(ImGuiKey)>& key,
                      const std::function<void(const std::string&)>& click) {
     ImGuiIO& io = ImGui::GetIO();
     probe.open_all = true;
@@ -206,7 +206,7 @@ TEST_F(AppLogic, EveryScreenInChineseHasNoUntranslatedString) {
     Frames(2);
     ClearTranslationMisses();
     WalkEveryScreen(
-        ui, probe, registry, [this] { Frame(); }, [this](int k) { Key(k); },
+        ui, probe, registry, [this] { Frame(); }, [this](ImGuiKey k) { Key(k); },
         [this](const std::string& n) { Click(n); });
     EXPECT_TRUE(TranslationMisses().empty())
         << "shown in English in a Chinese page (give each its Chinese: README, \"Both "
@@ -229,7 +229,7 @@ TEST_F(AppLogic, EveryScreenInChineseWithAGpuWorkerAndItsNotices) {
         "running lesson 1.4. A new worker was started; every result so far is kept.");
     ClearTranslationMisses();
     WalkEveryScreen(
-        ui, probe, registry, [this] { Frame(); }, [this](int k) { Key(k); },
+        ui, probe, registry, [this] { Frame(); }, [this](ImGuiKey k) { Key(k); },
         [this](const std::string& n) { Click(n); });
     EXPECT_TRUE(TranslationMisses().empty()) << Joined(TranslationMisses());
     EXPECT_EQ(Say("zh", controller->notices().back()),
@@ -244,7 +244,7 @@ TEST_F(AppLogicMadeUpChapter, AChapterWithoutChineseFailsTheWalk) {
     Frames(2);
     ClearTranslationMisses();
     WalkEveryScreen(
-        ui, probe, registry, [this] { Frame(); }, [this](int k) { Key(k); },
+        ui, probe, registry, [this] { Frame(); }, [this](ImGuiKey k) { Key(k); },
         [this](const std::string& n) { Click(n); });
     const std::vector<std::string> misses = TranslationMisses();
     for (const char* english : {"Tiles", "Tiled", "64x64", "128x128", "four warps"})

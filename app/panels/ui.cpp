@@ -121,11 +121,9 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
     const auto& all = reg.lessons();
     const auto pos =
         std::find_if(all.begin(), all.end(), [&](const Lesson& l) { return &l == lesson; });
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)) && pos != all.begin() &&
-        pos != all.end())
+    if (ImGui::IsKeyPressed(kKeyLeft) && pos != all.begin() && pos != all.end())
         SelectLesson(ui, reg, (pos - 1)->id);
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow)) && pos != all.end() &&
-        pos + 1 != all.end())
+    if (ImGui::IsKeyPressed(kKeyRight) && pos != all.end() && pos + 1 != all.end())
         SelectLesson(ui, reg, (pos + 1)->id);
     if (io.KeyCtrl && (ImGui::IsKeyPressed(kKeyEqual) || ImGui::IsKeyPressed(kKeyPadAdd)))
         SetScale(ui, ui.settings.scale * 1.15f);
@@ -135,7 +133,7 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
     if (ImGui::IsKeyPressed(kKeyR)) c.RunWithPrevious(*lesson, ui.run);
     if (ImGui::IsKeyPressed(kKeyS) && BlockSizeParam(*lesson)) c.SweepBlocks(*lesson, ui.run);
     if (ImGui::IsKeyPressed(kKeyC)) c.RunChapter(*lesson, ui.run);
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) c.CancelAll();
+    if (ImGui::IsKeyPressed(kKeyEscape)) c.CancelAll();
     if (ImGui::IsKeyPressed(kKeyF12)) ui.screenshot_requested = true;
 }
 

@@ -4,6 +4,8 @@
 // (panels.h).
 #pragma once
 
+#include <imgui.h>
+
 #include <string_view>
 #include <vector>
 
@@ -13,10 +15,20 @@
 
 namespace lessons::app {
 
-// Keys outside ImGui 1.86's named set, as its GLFW backend reports them in io.KeysDown
-// (GLFW key codes: letters are their upper-case ASCII codes).
-constexpr int kKeyR = 'R', kKeyS = 'S', kKeyC = 'C', kKeyEqual = '=', kKeyMinus = '-';
-constexpr int kKeyPadSubtract = 333, kKeyPadAdd = 334, kKeyF12 = 301;
+// The shortcuts' keys. ImGui 1.87 named every key (ImGuiKey_R, ...; Debian 13 and Ubuntu 24.04
+// have 1.90.1); 1.86 (Debian 12, Ubuntu 22.04) names few, so there they are the GLFW key codes
+// its GLFW backend writes into io.KeysDown (letters are their upper-case ASCII codes).
+#if IMGUI_VERSION_NUM >= 18700
+constexpr ImGuiKey kKeyR = ImGuiKey_R, kKeyS = ImGuiKey_S, kKeyC = ImGuiKey_C,
+                   kKeyEqual = ImGuiKey_Equal, kKeyMinus = ImGuiKey_Minus,
+                   kKeyPadSubtract = ImGuiKey_KeypadSubtract, kKeyPadAdd = ImGuiKey_KeypadAdd,
+                   kKeyF12 = ImGuiKey_F12, kKeyLeft = ImGuiKey_LeftArrow,
+                   kKeyRight = ImGuiKey_RightArrow, kKeyEscape = ImGuiKey_Escape;
+#else
+constexpr ImGuiKey kKeyR = 'R', kKeyS = 'S', kKeyC = 'C', kKeyEqual = '=', kKeyMinus = '-';
+constexpr ImGuiKey kKeyPadSubtract = 333, kKeyPadAdd = 334, kKeyF12 = 301;
+constexpr ImGuiKey kKeyLeft = 263, kKeyRight = 262, kKeyEscape = 256;
+#endif
 
 void DrawUi(UiState& ui, Controller& controller, const Registry& registry);
 
