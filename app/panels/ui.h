@@ -16,11 +16,17 @@ namespace lessons::app {
 // Keys outside ImGui 1.86's named set, as its GLFW backend reports them in io.KeysDown
 // (GLFW key codes: letters are their upper-case ASCII codes).
 constexpr int kKeyR = 'R', kKeyS = 'S', kKeyC = 'C', kKeyEqual = '=', kKeyMinus = '-';
-constexpr int kKeyPadSubtract = 333, kKeyPadAdd = 334, kKeyF12 = 301;
+constexpr int kKeyPadSubtract = 333, kKeyPadAdd = 334, kKeyF12 = 301, kKeyF1 = 290;
 
 void DrawUi(UiState& ui, Controller& controller, const Registry& registry);
 
-// Keyboard shortcuts (arrows, R, S, C, Esc, Ctrl +/-, F12). Called by DrawUi.
+// What opening a lesson left for a frame in which the worker has said which lessons run here:
+// the recorded settings where the page would show nothing (RecordedSettings). Called by DrawUi.
+void ApplyArrival(UiState& ui, const Controller& controller, const Registry& registry,
+                  const Lesson& lesson);
+
+// Keyboard shortcuts (arrows, R, S, C, Esc, Ctrl +/-, F12, F1 and ?). Called by DrawUi. A key
+// whose action cannot happen here leaves a notice saying why.
 void HandleKeys(UiState& ui, Controller& controller, const Registry& registry);
 
 // Every string the UI may draw in Chinese, for the font atlas.
