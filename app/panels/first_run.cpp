@@ -50,6 +50,7 @@ void DrawFirstRunPage(UiState& ui, const Registry& reg) {
                             ImGuiCond_Always, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSize(size, ImGuiCond_Always);
     ImGui::SetNextWindowFocus();
+    ImGui::SetNextWindowBgAlpha(1.0f);  // opaque: the page under it does not show through
     bool open = true;
     // The ID stays when the language changes.
     const std::string title = std::string(Tr(ui, kWelcomeTitle)) + "###first_run";

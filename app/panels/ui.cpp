@@ -376,10 +376,12 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         DrawText(ui, *lesson);
         RecordScroll(ui, true);
         ImGui::EndChild();
+        Remember(ui, "text_pane");
         BeginPane(ui, "code", ImVec2(0, pane_h), ImGuiWindowFlags_HorizontalScrollbar);
         DrawCode(ui, reg, *lesson);
         RecordScroll(ui, false);
         ImGui::EndChild();
+        Remember(ui, "code_pane");
         DrawWork(ui, c, reg, *lesson);
         ImGui::EndChild();
     } else if (ImGui::BeginTable("columns", 2,
@@ -392,10 +394,12 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         DrawText(ui, *lesson);
         RecordScroll(ui, true);
         ImGui::EndChild();
+        Remember(ui, "text_pane");
         BeginPane(ui, "code", ImVec2(0, 0), ImGuiWindowFlags_HorizontalScrollbar);
         DrawCode(ui, reg, *lesson);
         RecordScroll(ui, false);
         ImGui::EndChild();
+        Remember(ui, "code_pane");
 
         ImGui::TableNextColumn();
         ImGui::BeginChild("work", ImVec2(0, 0), false);
