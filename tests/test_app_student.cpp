@@ -76,10 +76,11 @@ TEST(AppStudent, ProgressAndTheFirstRunPageRoundTripThroughTheSettingsFile) {
 TEST(AppStudent, ACorruptProgressListIsIgnoredWithAMessageAndTheRestKept) {
     const std::string path = ::testing::TempDir() + "/settings_progress_bad.json";
     // Not a list; entries that are not ids; an id too long; the rest of the file is sound.
-    nlohmann::json j = {{"language", "zh"},
-                        {"visited", 5},
-                        {"run", {"split/naive-scan", 7, nullptr, "", std::string(5000, 'x')}},
-                        {"answered", nlohmann::json::array({nlohmann::json::object({{"nested", true}})})}};
+    nlohmann::json j = {
+        {"language", "zh"},
+        {"visited", 5},
+        {"run", {"split/naive-scan", 7, nullptr, "", std::string(5000, 'x')}},
+        {"answered", nlohmann::json::array({nlohmann::json::object({{"nested", true}})})}};
     std::ofstream(path) << j.dump();
     std::string problem;
     Settings s = LoadSettings(path, &problem);
@@ -264,8 +265,9 @@ TEST_F(AppLogic, ButtonsThatCannotActHereAreDisabledAndKeysSayWhy) {
     const Lesson& gpu = Named("reduce/v1-shared-memory");
     ASSERT_EQ(controller->Mode(gpu), LessonMode::kRecorded);
     Open(gpu.id);
-    EXPECT_FALSE(CannotRunWhy(ui, *controller, registry, gpu).empty());
-    EXPECT_NE(CannotRunWhy(ui, *controller, registry, gpu).find("no GPU here"), std::string::npos);
+    EXPECT_FALSE(CannotRunWhy("en", *controller, registry, gpu).empty());
+    EXPECT_NE(CannotRunWhy("en", *controller, registry, gpu).find("no GPU here"),
+              std::string::npos);
     sent.clear();
     Click("run");
     Click("sweep_blocks");
@@ -284,7 +286,7 @@ TEST_F(AppLogic, ButtonsThatCannotActHereAreDisabledAndKeysSayWhy) {
         EXPECT_EQ(line.find(Tr("en", kPredPressRun)), std::string::npos) << line;
     // A CPU lesson runs: no reason, and the box says how to measure it.
     const Lesson& cpu = Named("split/openmp");
-    EXPECT_TRUE(CannotRunWhy(ui, *controller, registry, cpu).empty());
+    EXPECT_TRUE(CannotRunWhy("en", *controller, registry, cpu).empty());
 }
 
 TEST_F(AppLogic, ALessonRunHereAndOneMarkedAnsweredShowInTheSettings) {
@@ -317,4 +319,24 @@ TEST_F(AppLogic, TheFilterHidesLessonsThatDoNotMatch) {
     Frames(2);
     for (const Lesson& l : registry.lessons())
         EXPECT_EQ(probe.rects.count("lesson_" + l.id) > 0, l.id.rfind(filter, 0) == 0) << l.id;
+}
+
+TEST(AppStudent, AKeysNoticeIsShownInChineseWithItsReason) {
+    // A refused key leaves an English notice; the status bar says it in the page's language.
+    const std::string en = Fmt(kWhyNoRun.en, "no GPU here");
+    EXPECT_EQ(Say("zh", en), Fmt(kWhyNoRun.zh, Say("zh", "no GPU here").c_str()));
+    const std::string chapter = Fmt(kWhyNoChapterRun.en, "no GPU here");
+    EXPECT_EQ(Say("zh", chapter), Fmt(kWhyNoChapterRun.zh, Say("zh", "no GPU here").c_str()));
+    EXPECT_EQ(Say("zh", kWhyNoBlock.en), kWhyNoBlock.zh);
+}
+
+TEST(AppStudent, EveryWordOfTheStudentsPathHasBothLanguages) {
+    const std::vector<std::string_view> texts = UiTexts(Catalog());
+    for (const Word* w : kStudentWords) {
+        EXPECT_STRNE(w->en, "");
+        EXPECT_STRNE(w->zh, "");
+        EXPECT_STRNE(w->en, w->zh) << "not translated";
+        EXPECT_NE(std::find(texts.begin(), texts.end(), std::string_view(w->zh)), texts.end())
+            << w->en << ": its glyphs are not in the atlas";
+    }
 }

@@ -17,7 +17,8 @@ std::string Lower(std::string_view text) {
 bool WordMatches(const std::string& word, const std::string& label, const std::string& title,
                  const std::string& id) {
     if (label.compare(0, word.size(), word) == 0) return true;
-    return Lower(title).find(word) != std::string::npos || Lower(id).find(word) != std::string::npos;
+    return Lower(title).find(word) != std::string::npos ||
+           Lower(id).find(word) != std::string::npos;
 }
 
 }  // namespace
@@ -114,8 +115,8 @@ std::optional<std::map<std::string, ParamValue>> RecordedSettings(const Controll
         RunSettings trial = run;
         for (const auto& [name, v] : values) trial.params[name] = v;
         // This lesson's own bar counts for more than all the others together.
-        const int score = (ShownResult(c, reg, lesson, trial) ? 1000 : 0) +
-                          ChartPoints(c, reg, lesson, trial);
+        const int score =
+            (ShownResult(c, reg, lesson, trial) ? 1000 : 0) + ChartPoints(c, reg, lesson, trial);
         if (score > best_score) {
             best_score = score;
             best = values;

@@ -172,21 +172,21 @@ bool RunsHere(const Controller& c, const Registry& reg, const Lesson& lesson) {
 
 }  // namespace
 
-std::string CannotRunWhy(const UiState& ui, const Controller& c, const Registry& reg,
-                         const Lesson& lesson) {
+std::string CannotRunWhy(std::string_view language, const Controller& c, const Registry& reg,
+                         const Lesson& lesson, bool with_note) {
     if (RunsHere(c, reg, lesson)) return {};
-    std::string why = Fmt(Tr(ui, kWhyNoRun),
-                          Say(ui.settings.language, c.UnavailableReason(lesson)).c_str());
-    if (c.Mode(lesson) == LessonMode::kRecorded) why += std::string(" ") + Tr(ui, kWhyRecordedShown);
+    std::string why =
+        Fmt(Tr(language, kWhyNoRun), Say(language, c.UnavailableReason(lesson)).c_str());
+    if (with_note && c.Mode(lesson) == LessonMode::kRecorded)
+        why += std::string(" ") + Tr(language, kWhyRecordedShown);
     return why;
 }
 
-std::string CannotRunChapterWhy(const UiState& ui, const Controller& c, const Registry& reg,
+std::string CannotRunChapterWhy(std::string_view language, const Controller& c, const Registry& reg,
                                 const Lesson& lesson) {
     for (const Lesson* l : reg.LessonsOf(reg.ChapterOf(lesson)))
         if (c.Mode(*l) == LessonMode::kLive) return {};
-    return Fmt(Tr(ui, kWhyNoChapterRun),
-               Say(ui.settings.language, c.UnavailableReason(lesson)).c_str());
+    return Fmt(Tr(language, kWhyNoChapterRun), Say(language, c.UnavailableReason(lesson)).c_str());
 }
 
 std::string CapExplanation(const std::string& language, const std::string& cap, const char* why,
@@ -254,7 +254,7 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     ImGui::PopItemWidth();
 
     // Each button that cannot act here is disabled and says why on hover.
-    const std::string cannot = CannotRunWhy(ui, c, reg, lesson);
+    const std::string cannot = CannotRunWhy(ui.settings.language, c, reg, lesson, true);
     const bool live = cannot.empty();
     // The buttons flow onto more rows where the column is narrow.
     ImGui::BeginDisabled(!live);
@@ -262,21 +262,23 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     ImGui::EndDisabled();
     Remember(ui, "run");
     WhyDisabled(cannot);
-    const std::string cannot_chapter = CannotRunChapterWhy(ui, c, reg, lesson);
+    const std::string cannot_chapter = CannotRunChapterWhy(ui.settings.language, c, reg, lesson);
     SameLineIfFits(ButtonWidth(Tr(ui, kRunChapter)));
     ImGui::BeginDisabled(!cannot_chapter.empty());
     if (ImGui::Button(Tr(ui, kRunChapter))) c.RunChapter(lesson, ui.run);
     ImGui::EndDisabled();
     Remember(ui, "run_chapter");
     WhyDisabled(cannot_chapter);
-    const std::string cannot_blocks = !BlockSizeParam(lesson) ? Tr(ui, kWhyNoBlock) : cannot;
+    const std::string cannot_blocks =
+        !BlockSizeParam(lesson) ? std::string(Tr(ui, kWhyNoBlock)) : cannot;
     SameLineIfFits(ButtonWidth(Tr(ui, kSweepBlocks)));
     ImGui::BeginDisabled(!cannot_blocks.empty());
     if (ImGui::Button(Tr(ui, kSweepBlocks))) c.SweepBlocks(lesson, ui.run);
     ImGui::EndDisabled();
     Remember(ui, "sweep_blocks");
     WhyDisabled(cannot_blocks);
-    const std::string cannot_sizes = !DataSizeParam(lesson) ? Tr(ui, kWhyNoSize) : cannot;
+    const std::string cannot_sizes =
+        !DataSizeParam(lesson) ? std::string(Tr(ui, kWhyNoSize)) : cannot;
     SameLineIfFits(ButtonWidth(Tr(ui, kSweepSizes)));
     ImGui::BeginDisabled(!cannot_sizes.empty());
     if (ImGui::Button(Tr(ui, kSweepSizes))) c.SweepSizes(lesson, ui.run);

@@ -45,9 +45,9 @@ void DrawFirstRunPage(UiState& ui, const Registry& reg) {
     const float font = ImGui::GetFontSize();
     const ImVec2 size(std::min(vp->WorkSize.x * 0.9f, font * 48),
                       std::min(vp->WorkSize.y * 0.9f, font * 44));
-    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f,
-                                   vp->WorkPos.y + vp->WorkSize.y * 0.5f),
-                            ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowPos(
+        ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.5f),
+        ImGuiCond_Always, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSize(size, ImGuiCond_Always);
     ImGui::SetNextWindowFocus();
     ImGui::SetNextWindowBgAlpha(1.0f);  // opaque: the page under it does not show through

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <string>
+#include <string_view>
 
 #include "model/results_view.h"
 #include "panels/ui_state.h"
@@ -58,11 +59,12 @@ void DrawStatusBar(UiState& ui, Controller& c);
 void DrawCode(UiState& ui, const Registry& reg, const Lesson& lesson);
 // controls_panel.cpp: one control per parameter of the lesson, cold L2; run and sweep.
 void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
-// Why Run (this lesson and the previous one) cannot run here, in the page's language; empty
-// when it can. The same for "Run the whole chapter" (no lesson of the chapter runs here).
-std::string CannotRunWhy(const UiState& ui, const Controller& c, const Registry& reg,
-                         const Lesson& lesson);
-std::string CannotRunChapterWhy(const UiState& ui, const Controller& c, const Registry& reg,
+// Why Run (this lesson and the previous one) cannot run here, in `language`; empty when it
+// can. With `with_note`, a lesson shown from recordings adds that its chart shows them. The same
+// for "Run the whole chapter" (no lesson of the chapter runs here).
+std::string CannotRunWhy(std::string_view language, const Controller& c, const Registry& reg,
+                         const Lesson& lesson, bool with_note = false);
+std::string CannotRunChapterWhy(std::string_view language, const Controller& c, const Registry& reg,
                                 const Lesson& lesson);
 // The control of one parameter (ControlFor says which), recorded under the parameter's name.
 void DrawParamControl(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,

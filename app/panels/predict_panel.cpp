@@ -6,10 +6,10 @@
 
 #include "model/prediction.h"
 #include "panels/panels.h"
-#include "words/words_student.h"
 #include "probe.h"
 #include "text/lesson_text.h"
 #include "units.h"
+#include "words/words_student.h"
 
 namespace lessons::app {
 namespace {
@@ -67,12 +67,11 @@ void DrawPrediction(UiState& ui, Controller& c, const Registry& reg, const Lesso
         ui.settings.language, lesson, reg.ChapterOf(lesson), params, source, measured, attributes);
     // Nothing measured at these settings: what the student can do about it, here.
     if (!measured) {
-        const std::string cannot = CannotRunWhy(ui, c, reg, lesson);
-        lines.push_back(cannot.empty() ? std::string(Tr(ui, kPredPressRun))
-                                       : Fmt(Tr(ui, kPredCannotMeasure),
-                                             Say(ui.settings.language,
-                                                 c.UnavailableReason(lesson))
-                                                 .c_str()));
+        const std::string cannot = CannotRunWhy(ui.settings.language, c, reg, lesson);
+        lines.push_back(cannot.empty()
+                            ? std::string(Tr(ui, kPredPressRun))
+                            : Fmt(Tr(ui, kPredCannotMeasure),
+                                  Say(ui.settings.language, c.UnavailableReason(lesson)).c_str()));
     }
     for (const std::string& line : lines) DrawWrappedText(line);
     if (ui.probe) ui.probe->prediction = std::move(lines);

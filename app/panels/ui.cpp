@@ -105,8 +105,7 @@ void ApplyArrival(UiState& ui, const Controller& c, const Registry& reg, const L
         ui.explicit_params = false;
         return;
     }
-    if (const auto values =
-            RecordedSettings(c, reg, lesson, ui.run, ui.arrival.entering_chapter)) {
+    if (const auto values = RecordedSettings(c, reg, lesson, ui.run, ui.arrival.entering_chapter)) {
         for (const auto& [name, v] : *values) SetParam(&ui.run, name, v);
         KeepParams(lesson, &ui.run);
     }
@@ -146,8 +145,7 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
     ImGuiIO& io = ImGui::GetIO();
     if (io.WantTextInput) return;
     // F1 or ? (typed: wherever the keyboard puts it) opens the first-run page, or closes it.
-    const bool question = std::find(io.InputQueueCharacters.begin(),
-                                    io.InputQueueCharacters.end(),
+    const bool question = std::find(io.InputQueueCharacters.begin(), io.InputQueueCharacters.end(),
                                     ImWchar('?')) != io.InputQueueCharacters.end();
     if (ImGui::IsKeyPressed(kKeyF1) || question) {
         if (ui.first_run_page)
@@ -174,9 +172,10 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
     if (io.KeyCtrl && (ImGui::IsKeyPressed(kKeyMinus) || ImGui::IsKeyPressed(kKeyPadSubtract)))
         SetScale(ui, ui.settings.scale / 1.15f);
     if (!lesson || io.KeyCtrl) return;
-    // A key whose action cannot happen here says why (as the disabled button's tooltip does).
-    const std::string cannot = CannotRunWhy(ui, c, reg, *lesson);
-    const std::string cannot_chapter = CannotRunChapterWhy(ui, c, reg, *lesson);
+    // A key whose action cannot happen here says why (as the disabled button's tooltip does),
+    // in a notice: in English, which the status bar shows in the page's language (Say).
+    const std::string cannot = CannotRunWhy("en", c, reg, *lesson);
+    const std::string cannot_chapter = CannotRunChapterWhy("en", c, reg, *lesson);
     auto refuse = [&](const std::string& why) { ui.messages.push_back(why); };
     if (ImGui::IsKeyPressed(kKeyR)) {
         if (cannot.empty())
@@ -186,7 +185,7 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
     }
     if (ImGui::IsKeyPressed(kKeyS)) {
         if (!BlockSizeParam(*lesson))
-            refuse(Tr(ui, kWhyNoBlock));
+            refuse(kWhyNoBlock.en);
         else if (!cannot.empty())
             refuse(cannot);
         else

@@ -88,6 +88,10 @@ constexpr Word kPhrases[] = {
     {"the worker program is not executable (exit code 126)", "工作进程程序不可执行（退出码 126）"},
     {"the worker could not be started", "无法启动工作进程"},
     {"waiting for the worker", "正在等待工作进程"},
+    // A key whose action cannot happen here (words_student.h's, with the reason looked up).
+    {"Run cannot run this lesson here: %t.", "无法在此运行本课：%t。"},
+    {"No lesson of this chapter runs here: %t.", "本章没有可在此运行的课程：%t。"},
+    {"This step has no block-size parameter to sweep.", "此步骤没有可扫描的线程块大小参数。"},
     {"no worker is running", "没有正在运行的工作进程"},
     // The parts of one GPU of a multi-GPU step (the breakdown's tooltips).
     {"gpu%s h2d", "GPU %s 主机到设备"},

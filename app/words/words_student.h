@@ -65,13 +65,14 @@ inline constexpr Word kWelcomeStart{
     "每一课只改一处，并说明为什么应该更快。"};
 inline constexpr Word kWelcomeStartButton{"Start with lesson 1.1", "从第 1.1 课开始"};
 inline constexpr Word kWelcomeClose{"Close", "关闭"};
-inline constexpr Word kWelcomeAgain{"F1 or ? opens this page again.", "按 F1 或 ? 可再次打开本页。"};
+inline constexpr Word kWelcomeAgain{"F1 or ? opens this page again.",
+                                    "按 F1 或 ? 可再次打开本页。"};
 
 // The lesson list.
 inline constexpr Word kFilterHint{"Filter: number, title or id", "筛选：编号、标题或 id"};
 inline constexpr Word kNoMatch{"No lesson matches the filter.", "没有符合筛选条件的课程。"};
 inline constexpr Word kChapterMarks{"%d of %d lessons opened, %d run here, %d answered",
-                                       "%2$d 课中已打开 %1$d 课，在本机运行 %3$d 课，已回答 %4$d 课"};
+                                    "%2$d 课中已打开 %1$d 课，在本机运行 %3$d 课，已回答 %4$d 课"};
 inline constexpr Word kMarkOpened{"opened", "已打开"};
 inline constexpr Word kMarkRan{"run here", "已在本机运行"};
 inline constexpr Word kMarkAnswered{"answered", "已回答"};
@@ -80,8 +81,7 @@ inline constexpr Word kAnsweredCheck{"I have answered this lesson's questions",
 inline constexpr Word kHelpButton{"Help (F1)", "帮助 (F1)"};
 
 // Why a control cannot act here (tooltips of disabled buttons, notices of keys).
-inline constexpr Word kWhyNoRun{"Run cannot run this lesson here: %s.",
-                                "无法在此运行本课：%s。"};
+inline constexpr Word kWhyNoRun{"Run cannot run this lesson here: %s.", "无法在此运行本课：%s。"};
 inline constexpr Word kWhyNoChapterRun{"No lesson of this chapter runs here: %s.",
                                        "本章没有可在此运行的课程：%s。"};
 inline constexpr Word kWhyNoBlock{"This step has no block-size parameter to sweep.",
@@ -97,16 +97,45 @@ inline constexpr Word kPredCannotMeasure{
     "It cannot be measured here (%s): compare with the recorded results instead.",
     "无法在本机测量（%s）：请改为与已录制的结果比较。"};
 
-inline constexpr const Word* kStudentWords[] = {
-    &kWelcomeTitle,     &kWelcomeIntro,        &kWelcomePanesHeading, &kWelcomePanes,
-    &kWelcomeMarksHeading, &kWelcomeLive,      &kWelcomeRecorded,     &kWelcomeUnavailable,
-    &kWelcomeProgress,  &kWelcomeKeysHeading,  &kKeyPrevNext,         &kKeyRun,
-    &kKeySweep,         &kKeyChapter,          &kKeyCancel,           &kKeyScale,
-    &kKeyShot,          &kKeyHelp,             &kWelcomeNoGpuHeading, &kWelcomeNoGpu,
-    &kWelcomeStartHeading, &kWelcomeStart,     &kWelcomeStartButton,  &kWelcomeClose,
-    &kWelcomeAgain,     &kFilterHint,          &kNoMatch,             &kChapterMarks,
-    &kMarkOpened,       &kMarkRan,             &kMarkAnswered,        &kAnsweredCheck,
-    &kHelpButton,       &kWhyNoRun,            &kWhyNoChapterRun,     &kWhyNoBlock,
-    &kWhyNoSize,        &kWhyRecordedShown,    &kPredPressRun,        &kPredCannotMeasure};
+inline constexpr const Word* kStudentWords[] = {&kWelcomeTitle,
+                                                &kWelcomeIntro,
+                                                &kWelcomePanesHeading,
+                                                &kWelcomePanes,
+                                                &kWelcomeMarksHeading,
+                                                &kWelcomeLive,
+                                                &kWelcomeRecorded,
+                                                &kWelcomeUnavailable,
+                                                &kWelcomeProgress,
+                                                &kWelcomeKeysHeading,
+                                                &kKeyPrevNext,
+                                                &kKeyRun,
+                                                &kKeySweep,
+                                                &kKeyChapter,
+                                                &kKeyCancel,
+                                                &kKeyScale,
+                                                &kKeyShot,
+                                                &kKeyHelp,
+                                                &kWelcomeNoGpuHeading,
+                                                &kWelcomeNoGpu,
+                                                &kWelcomeStartHeading,
+                                                &kWelcomeStart,
+                                                &kWelcomeStartButton,
+                                                &kWelcomeClose,
+                                                &kWelcomeAgain,
+                                                &kFilterHint,
+                                                &kNoMatch,
+                                                &kChapterMarks,
+                                                &kMarkOpened,
+                                                &kMarkRan,
+                                                &kMarkAnswered,
+                                                &kAnsweredCheck,
+                                                &kHelpButton,
+                                                &kWhyNoRun,
+                                                &kWhyNoChapterRun,
+                                                &kWhyNoBlock,
+                                                &kWhyNoSize,
+                                                &kWhyRecordedShown,
+                                                &kPredPressRun,
+                                                &kPredCannotMeasure};
 
 }  // namespace lessons::app
