@@ -44,7 +44,7 @@ void DrawFirstRunPage(UiState& ui, const Registry& reg) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const float font = ImGui::GetFontSize();
     const ImVec2 size(std::min(vp->WorkSize.x * 0.9f, font * 48),
-                      std::min(vp->WorkSize.y * 0.9f, font * 44));
+                      std::min(vp->WorkSize.y * 0.94f, font * 56));
     ImGui::SetNextWindowPos(
         ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.5f),
         ImGuiCond_Always, ImVec2(0.5f, 0.5f));
