@@ -44,11 +44,14 @@ walk() {
     local lang=$1 first_run=$2; shift 2
     local rects="$out/walk-$lang.json"
     rm -f "$rects"
-    CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lang "$lang" --scale 1 "$@" >"$out/app-$lang.log" 2>&1 &
+    CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lang "$lang" --scale 1 "$@" \
+        >"$out/app-$lang.log" 2>&1 &
     app_pid=$!
-    python3 - "$rects" "$app_pid" "$lang" "$first_run" "$labels" <<'PY' || { tail -5 "$out/app-$lang.log"; fail "the walk in $lang"; }
+    failed() { tail -5 "$out/app-$lang.log"; fail "the walk in $lang"; }
+    python3 - "$rects" "$app_pid" "$lang" "$first_run" "$labels" <<'PY' || failed
 import json, subprocess, sys, time
-rects, pid, lang, first_run, labels = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1", sys.argv[5].split()
+rects, pid, lang = sys.argv[1], sys.argv[2], sys.argv[3]
+first_run, labels = sys.argv[4] == "1", sys.argv[5].split()
 
 def state(timeout=60.0, test=lambda s: True):
     """The newest state (with the rectangles) passing `test`, polled for up to `timeout` s."""
@@ -79,7 +82,8 @@ geo = dict(l.split("=") for l in subprocess.run(["xdotool", "getwindowgeometry",
            capture_output=True, text=True, check=True).stdout.split())
 wx, wy = int(geo["X"]), int(geo["Y"])
 if d["state"]["first_run_page"] != first_run:
-    sys.exit("first_run_page is %s at start, expected %s" % (d["state"]["first_run_page"], first_run))
+    sys.exit("first_run_page is %s at start, expected %s"
+             % (d["state"]["first_run_page"], first_run))
 if first_run:
     if "first_run_page" not in d: sys.exit("the first-run page was not drawn")
     xdo("mousemove", str(wx + 5), str(wy + 5))
@@ -88,7 +92,7 @@ if first_run:
         sys.exit("F1 did not close the first-run page")
 
 def scroll_down(name):
-    """Scrolls pane `name` down with the mouse wheel; its scroll position after it."""
+    """Scrolls pane `name` down with the mouse wheel."""
     x0, y0, x1, y1 = state()[name]
     xdo("mousemove", str(wx + int((x0 + x1) / 2)), str(wy + int((y0 + y1) / 2)),
         "click", "--repeat", "6", "--delay", "5", "5")
@@ -119,7 +123,8 @@ for i, want in enumerate(labels):
         sys.exit("lesson %s: the step chart is empty (chart_points 0) at %s"
                  % (want, json.dumps(state()["state"]["params"])))
     if lang == "zh" and d["state"]["translation_misses"]:
-        sys.exit("lesson %s: strings without Chinese: %s" % (want, d["state"]["translation_misses"]))
+        sys.exit("lesson %s: strings without Chinese: %s"
+                 % (want, d["state"]["translation_misses"]))
     if "lesson_" + d["state"]["lesson"] not in d:
         sys.exit("lesson %s: not in the lesson list" % want)
     scroll_down("text_pane")
@@ -127,9 +132,11 @@ for i, want in enumerate(labels):
     if state(2, lambda d: d["state"]["text_scroll_y"] > 0) is not None:
         scrolled += 1
     previous = want
-print("%s: walked %d lessons, the text pane scrolled down on %d of them" % (lang, len(labels), scrolled))
+print("%s: walked %d lessons, the text pane scrolled down on %d of them"
+      % (lang, len(labels), scrolled))
 if scrolled < len(labels) // 2:
-    sys.exit("the text pane could be scrolled on only %d lessons: the scroll checks proved little" % scrolled)
+    sys.exit("the text pane could be scrolled on only %d lessons: the scroll checks proved little"
+             % scrolled)
 PY
     kill -TERM "$app_pid"
     wait "$app_pid"
@@ -139,7 +146,8 @@ PY
 start=$(date +%s)
 walk en 1
 walk zh 0 --lesson "${labels%% *}"
-python3 - "$out/config/cuda-lessons/settings.json" "$labels" <<'PY' || fail "the settings after the walk"
+settings_failed() { fail "the settings after the walk"; }
+python3 - "$out/config/cuda-lessons/settings.json" "$labels" <<'PY' || settings_failed
 import json, sys
 s = json.load(open(sys.argv[1]))
 if s.get("first_run_closed") is not True:
