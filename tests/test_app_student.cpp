@@ -166,9 +166,10 @@ TEST_F(AppLogic, WithoutAGpuEveryLessonOpensWithAChartAtRecordedSettings) {
         Frames(2);
         EXPECT_GT(ChartPoints(*controller, registry, l, ui.run), 0)
             << l.label << " opens on an empty chart";
-        if (controller->Mode(l) == LessonMode::kRecorded)
+        if (controller->Mode(l) == LessonMode::kRecorded) {
             EXPECT_NE(ShownResult(*controller, registry, l, ui.run), nullptr)
                 << l.label << " is shown from recordings but has none at the page's settings";
+        }
     }
 }
 
@@ -252,6 +253,10 @@ TEST_F(AppLogic, TheFirstRunPageOpensWithF1OrAQuestionMarkAndClosingItIsRemember
     ImGui::GetIO().AddInputCharacter('?');
     Frames(2);
     EXPECT_TRUE(ui.first_run_page);
+    Key(kKeyF1);
+    EXPECT_FALSE(ui.first_run_page) << "F1 closes it too";
+    Click("help");
+    EXPECT_TRUE(ui.first_run_page) << "the lesson list's help button";
     // "Start with lesson 1.1" opens the first lesson and closes the page.
     Open("reduce/v1-shared-memory");
     ui.first_run_page = true;

@@ -67,7 +67,8 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
                              sizeof ui.lesson_filter);
     Remember(ui, "lesson_filter");
     const float font = ImGui::GetFontSize();
-    ImGui::BeginChild("lessons", ImVec2(0, -ImGui::GetFrameHeightWithSpacing() * 2.2f), false);
+    // Under the list: the legends and the help button (three rows where the sidebar is narrow).
+    ImGui::BeginChild("lessons", ImVec2(0, -ImGui::GetFrameHeightWithSpacing() * 3.1f), false);
     int shown = 0;
     for (const Chapter& chapter : reg.chapters()) {
         const std::vector<const Lesson*> all = reg.LessonsOf(chapter);
@@ -136,6 +137,9 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
     ImGui::Separator();
     DrawModeLegend(ui);
     DrawProgressLegend(ui);
+    SameLineIfFits(ButtonWidth(Tr(ui, kHelpButton)));
+    if (ImGui::SmallButton(Tr(ui, kHelpButton))) ui.first_run_page = true;
+    Remember(ui, "help");
 }
 
 }  // namespace lessons::app
