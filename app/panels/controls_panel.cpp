@@ -178,7 +178,7 @@ std::string CannotRunWhy(std::string_view language, const Controller& c, const R
     std::string why =
         Fmt(Tr(language, kWhyNoRun), Say(language, c.UnavailableReason(lesson)).c_str());
     if (with_note && c.Mode(lesson) == LessonMode::kRecorded)
-        why += std::string(" ") + Tr(language, kWhyRecordedShown);
+        why += std::string(language == "zh" ? "" : " ") + Tr(language, kWhyRecordedShown);
     return why;
 }
 
