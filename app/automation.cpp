@@ -13,8 +13,10 @@
 
 #include "model/export.h"
 #include "model/settings.h"
+#include "model/student.h"
 #include "screenshot.h"
 #include "units.h"
+#include "words/words.h"
 
 namespace lessons::app {
 
@@ -67,6 +69,10 @@ int InitUiState(const Flags& flags, const Registry& registry, const std::string&
     std::string problem;
     if (!config_dir.empty()) ui->settings = LoadSettings(config_dir + "/settings.json", &problem);
     if (!problem.empty()) ui->messages.push_back(problem);
+    ForgetUnknownLessons(registry, &ui->settings);
+    // The first-run page opens at the very first start, unless a lesson was named: a script,
+    // or a teacher sending the class to one page.
+    ui->first_run_page = !ui->settings.first_run_closed && flags.lesson.empty();
     if (!flags.lesson.empty()) {
         const Lesson* lesson = registry.FindLesson(flags.lesson);
         if (!lesson) {
@@ -94,8 +100,14 @@ int InitUiState(const Flags& flags, const Registry& registry, const std::string&
             // The data size, in every chapter whose data is sized in bytes.
             const ParamValue size =
                 ParamValue::Number(std::max<uint64_t>(ParseSize(flags.size), 1024));
+            // This chapter's now, every other chapter's when it is entered (CarryParams).
+            const Lesson* current = CurrentLesson(*ui, registry);
             for (const Lesson& l : registry.lessons())
-                if (const ParamSpec* spec = DataSizeParam(l)) ui->run.params[spec->name] = size;
+                if (const ParamSpec* spec = DataSizeParam(l)) {
+                    ui->kept_params[l.chapter][spec->name] = size;
+                    if (current && current->chapter == l.chapter) ui->run.params[spec->name] = size;
+                }
+            ui->explicit_params = true;
         } catch (const std::exception& e) {
             std::fprintf(stderr, "cuda-lessons: --size %s: %s\n", flags.size.c_str(), e.what());
             return 2;
@@ -178,7 +190,12 @@ void Automation::WritePositions(const UiState& ui, const Controller& controller,
                   {"summary_rows", m_probe.summary_rows},
                   {"code_tab", ui.machine.tab},
                   {"listing_lines", ui.machine.lines.size()},
-                  {"roof_points", m_probe.roof_points}};
+                  {"roof_points", m_probe.roof_points},
+                  {"chart_points", lesson ? ChartPoints(controller, registry, *lesson, ui.run) : 0},
+                  {"first_run_page", ui.first_run_page},
+                  {"text_scroll_y", m_probe.text_scroll_y},
+                  {"code_scroll_y", m_probe.code_scroll_y},
+                  {"translation_misses", TranslationMisses()}};
     std::ofstream(m_positions_file + ".tmp") << j.dump() << "\n";
     std::rename((m_positions_file + ".tmp").c_str(), m_positions_file.c_str());
 }

@@ -146,8 +146,9 @@ int main(int argc, char** argv) {
 
     using Clock = std::chrono::steady_clock;
     while (!glfwWindowShouldClose(window)) {
-        const bool animating =
-            controller->Busy() || ui.changed_at >= 0 || ui.fonts_dirty || automation.KeepDrawing();
+        const bool animating = controller->Busy() || ui.changed_at >= 0 || ui.fonts_dirty ||
+                               ui.redraw_frames > 0 || automation.KeepDrawing();
+        ui.redraw_frames = std::max(ui.redraw_frames - 1, 0);
         if (animating)
             glfwPollEvents();
         else

@@ -31,6 +31,11 @@ struct Probe {
     int summary_rows = -1;
     // The points the roofline (the whole chart or the inset) drew last.
     int roof_points = 0;
+    // The scroll positions of the text pane and of the code pane (its listing's in the PTX and
+    // SASS tabs) in the last frame, in pixels from the top.
+    float text_scroll_y = 0;
+    float code_scroll_y = 0;
+    float listing_scroll_y = 0;  // the machine-code listing's, as code_view.cpp drew it
 };
 
 }  // namespace lessons::app

@@ -46,7 +46,9 @@ TEST_F(AppLogic, WrongResultIsNeverPlottedAsValid) {
 
 TEST_F(AppLogic, RecordedResultsAreComparedOnlyAtTheirOwnSize) {
     ImGui::GetIO().DisplaySize = ImVec2(1500, 2400);  // the prediction and roofline come first
-    Open("reduce/v5-vectorized-one-pass");
+    Open("reduce/v5-vectorized-one-pass");  // opens at its recorded size; then moved to 64 MiB
+    ui.run.params["size"] = ParamValue::Number(64u << 20);
+    Frames(2);
     ASSERT_GE(probe.step_bars.size(), 8u);
     const std::string cpu = Named("reduce/cpu-sum").label;
     for (const chart::Bar& b : probe.step_bars) {  // 64 MiB: nothing recorded at this size

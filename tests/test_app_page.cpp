@@ -17,7 +17,7 @@ TEST_F(AppLogic, SelectTheOpenMpLessonAndRun) {
     ASSERT_EQ(runs.size(), 2u) << "this lesson and the previous one";
     EXPECT_EQ(runs[0]["lesson"], "split/even-positions");
     EXPECT_EQ(runs[1]["lesson"], "split/openmp");
-    EXPECT_EQ(runs[1]["params"]["size"], 64u << 20);
+    EXPECT_EQ(runs[1]["params"]["size"], ui.run.params["size"].number) << "the page's size";
     EXPECT_EQ(runs[1]["params"]["data"], "random");
     EXPECT_TRUE(runs[1]["params"].contains("threads"));
     EXPECT_FALSE(runs[0]["params"].contains("threads")) << "the previous lesson takes no threads";
@@ -203,11 +203,19 @@ TEST_F(AppLogic, ParametersAreKeptAcrossLessonsWhereAccepted) {
     Open("split/vector-loads-block-compaction");  // at most 512 threads: its default is shown
     EXPECT_EQ(ui.run.params["block"], ParamValue::Number(256));
     EXPECT_EQ(ui.run.params["size"], ParamValue::Number(8u << 20)) << "the size is kept";
-    // Threads set on the OpenMP split are those of the CPU sum, a chapter later.
+    // Parameters carry over within a chapter only: the threads and size set on the OpenMP split
+    // are not the CPU sum's, a chapter later; the CPU sum's own come back to it.
     Open("split/openmp");
     ui.run.params["threads"] = ParamValue::Number(3);
     Open("reduce/cpu-sum");
-    EXPECT_EQ(ui.run.params["threads"], ParamValue::Number(3));
+    const Lesson& sum = Named("reduce/cpu-sum");
+    EXPECT_EQ(ResolveParam(*sum.FindParam("threads"), ui.run), sum.FindParam("threads")->Default());
+    EXPECT_EQ(ResolveParam(*sum.FindParam("size"), ui.run), sum.FindParam("size")->Default());
+    ui.run.params["threads"] = ParamValue::Number(3);
+    ui.run.params["size"] = ParamValue::Number(8u << 20);
+    Open("split/openmp");
+    EXPECT_EQ(ui.run.params["threads"], ParamValue::Number(3)) << "the split's own threads";
+    Open("reduce/cpu-sum");
     EXPECT_EQ(ui.run.params["size"], ParamValue::Number(8u << 20)) << "a whole number of floats";
     sent.clear();
     Click("run");

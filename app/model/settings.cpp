@@ -45,6 +45,39 @@ int ClampedInt(const nlohmann::json& j, const char* key, int fallback, int low, 
     return static_cast<int>(std::clamp(v, double(low), double(high)));
 }
 
+// A progress list: an array of lesson ids. Entries that are not strings, are empty or too long,
+// and those past kMaxProgressIds, are dropped; `notes` says what was dropped and why.
+std::set<std::string> IdList(const nlohmann::json& j, const char* key, std::string* notes) {
+    std::set<std::string> out;
+    const auto it = j.find(key);
+    if (it == j.end()) return out;
+    auto note = [&](const std::string& what) {
+        *notes += (notes->empty() ? "" : "; ") + std::string(key) + ": " + what;
+    };
+    if (!it->is_array()) {
+        note("not a list of lesson ids, ignored");
+        return out;
+    }
+    size_t bad = 0;
+    for (const nlohmann::json& id : *it) {
+        if (out.size() >= kMaxProgressIds) {
+            note("more than " + std::to_string(kMaxProgressIds) + " ids, the rest ignored");
+            break;
+        }
+        if (!id.is_string() || id.get_ref<const std::string&>().empty() ||
+            id.get_ref<const std::string&>().size() > kMaxProgressIdBytes) {
+            ++bad;
+            continue;
+        }
+        out.insert(id.get<std::string>());
+    }
+    if (bad)
+        note(std::to_string(bad) + " entr" + (bad == 1 ? "y" : "ies") +
+             " that are not lesson ids (strings of 1 to " + std::to_string(kMaxProgressIdBytes) +
+             " bytes) ignored");
+    return out;
+}
+
 }  // namespace
 
 Settings LoadSettings(const std::string& path, std::string* problem) {
@@ -94,12 +127,19 @@ Settings LoadSettings(const std::string& path, std::string* problem) {
         s.window_width = ClampedInt(j, "window_width", s.window_width, 640, 10000);
         s.window_height = ClampedInt(j, "window_height", s.window_height, 400, 10000);
         s.hide_answers = j.value("hide_answers", s.hide_answers);
+        s.first_run_closed = j.value("first_run_closed", s.first_run_closed);
     } catch (const std::exception& e) {
         if (problem)
             *problem =
                 "the settings file " + path + " has a bad value (" + e.what() + "); using defaults";
         return Settings{};
     }
+    // The progress lists are read on their own: a bad one costs only itself.
+    std::string notes;
+    s.visited = IdList(j, "visited", &notes);
+    s.ran = IdList(j, "run", &notes);
+    s.answered = IdList(j, "answered", &notes);
+    if (!notes.empty() && problem) *problem = "the settings file " + path + ": " + notes;
     return s;
 }
 
@@ -109,7 +149,11 @@ bool SaveSettings(const std::string& path, const Settings& s, std::string* probl
                                    {"lesson", s.lesson},
                                    {"window_width", s.window_width},
                                    {"window_height", s.window_height},
-                                   {"hide_answers", s.hide_answers}};
+                                   {"hide_answers", s.hide_answers},
+                                   {"first_run_closed", s.first_run_closed},
+                                   {"visited", s.visited},
+                                   {"run", s.ran},
+                                   {"answered", s.answered}};
     // A file the user made read-only (no write permission for anyone, or none for this user)
     // is theirs: it is not replaced. Nor is anything that is not a regular file.
     struct stat st {};

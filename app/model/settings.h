@@ -2,6 +2,7 @@
 // ~/.config/cuda-lessons/), never in the working directory.
 #pragma once
 
+#include <set>
 #include <string>
 
 namespace lessons::app {
@@ -16,14 +17,28 @@ struct Settings {
     int window_width = 1500;
     int window_height = 940;
     bool hide_answers = false;  // the lesson texts' answers: hidden behind "Show answer"
+    // The first-run page (what the panes, marks and keys mean) was closed: it is not opened
+    // again at start (F1 or ? opens it).
+    bool first_run_closed = false;
+    // The student's progress, by lesson id: lessons opened, run live here, and whose questions
+    // the student marked answered. Read bounded (kMaxProgressIds ids of at most
+    // kMaxProgressIdBytes each); a list of another shape is ignored with a message.
+    std::set<std::string> visited;
+    std::set<std::string> ran;
+    std::set<std::string> answered;
 };
+
+constexpr size_t kMaxProgressIds = 1000;
+constexpr size_t kMaxProgressIdBytes = 200;
 
 // The folder, created if missing; empty when neither XDG_CONFIG_HOME nor HOME is set.
 std::string ConfigDir();
 
 // Reads `path`. A missing file gives the defaults silently; a corrupt one, one that is not a
 // regular file (a FIFO, a device) or one over kMaxSettingsBytes gives the defaults and a message
-// in `problem` (the file is left as it is until saved).
+// in `problem` (the file is left as it is until saved). A progress list of the wrong shape (not
+// an array of strings, too many ids, an id too long) is dropped, or its bad entries are, with a
+// message; the other settings are kept.
 constexpr size_t kMaxSettingsBytes = 64 << 10;
 Settings LoadSettings(const std::string& path, std::string* problem);
 // Writes `path` through a temporary file renamed into place. A read-only file, or anything

@@ -2,6 +2,8 @@
 // step highlighted; its PTX; its SASS (both embedded at build time, lessons/machine_code.h),
 // with the instructions the lesson is about highlighted and every class counted. Above them,
 // the ncu command line that profiles the step at the page's parameters, with a Copy button.
+#include <imgui_internal.h>  // SetNextWindowScroll (public from ImGui 1.87)
+
 #include <algorithm>
 
 #include "model/page_params.h"
@@ -113,7 +115,9 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
         return;
     }
     const std::string_view code = isa == Isa::kPtx ? file->ptx : file->sass;
+    bool fresh = false;  // another lesson or tab: its listing opens at its top
     if (m.lesson != lesson.number || m.for_tab != tab) {
+        fresh = true;
         m.lesson = lesson.number;
         m.for_tab = tab;
         m.functions = SplitFunctions(code, isa);
@@ -193,7 +197,9 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
     ImGui::TextDisabled("%s", Tr(ui, kHighlighted));
 
     // The listing, clipped to what is visible (thousands of lines for a file of templates).
+    if (fresh || ui.arrival.scroll_top) ImGui::SetNextWindowScroll(ImVec2(0, 0));
     ImGui::BeginChild("listing", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    if (ui.probe) ui.probe->listing_scroll_y = ImGui::GetScrollY();
     ImGui::PushFont(ui.fonts.mono);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const auto& classes = InstructionClasses();

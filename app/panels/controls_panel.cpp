@@ -11,6 +11,7 @@
 #include "panels/panels.h"
 #include "text/lesson_text.h"
 #include "units.h"
+#include "words/words_student.h"
 
 namespace lessons::app {
 namespace {
@@ -152,7 +153,41 @@ bool ChoiceCombo(UiState& ui, const ParamSpec& spec, const char* label) {
     return changed;
 }
 
+// The reason a disabled button gives on hover (an enabled one gives none).
+void WhyDisabled(const std::string& why) {
+    if (why.empty() || !ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+    ImGui::TextUnformatted(why.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+}
+
+// Whether `lesson`, or the lesson before it, runs here (what Run and the sweeps need).
+bool RunsHere(const Controller& c, const Registry& reg, const Lesson& lesson) {
+    const Lesson* previous = lesson.previous ? reg.FindLesson(lesson.previous) : nullptr;
+    return c.Mode(lesson) == LessonMode::kLive ||
+           (previous && c.Mode(*previous) == LessonMode::kLive);
+}
+
 }  // namespace
+
+std::string CannotRunWhy(std::string_view language, const Controller& c, const Registry& reg,
+                         const Lesson& lesson, bool with_note) {
+    if (RunsHere(c, reg, lesson)) return {};
+    std::string why =
+        Fmt(Tr(language, kWhyNoRun), Say(language, c.UnavailableReason(lesson)).c_str());
+    if (with_note && c.Mode(lesson) == LessonMode::kRecorded)
+        why += std::string(language == "zh" ? "" : " ") + Tr(language, kWhyRecordedShown);
+    return why;
+}
+
+std::string CannotRunChapterWhy(std::string_view language, const Controller& c, const Registry& reg,
+                                const Lesson& lesson) {
+    for (const Lesson* l : reg.LessonsOf(reg.ChapterOf(lesson)))
+        if (c.Mode(*l) == LessonMode::kLive) return {};
+    return Fmt(Tr(language, kWhyNoChapterRun), Say(language, c.UnavailableReason(lesson)).c_str());
+}
 
 std::string CapExplanation(const std::string& language, const std::string& cap, const char* why,
                            uint64_t host_available, double host_age_s, uint64_t device_free,
@@ -218,34 +253,38 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     }
     ImGui::PopItemWidth();
 
-    const bool live =
-        mode == LessonMode::kLive ||
-        (lesson.previous && c.Mode(*reg.FindLesson(lesson.previous)) == LessonMode::kLive);
+    // Each button that cannot act here is disabled and says why on hover.
+    const std::string cannot = CannotRunWhy(ui.settings.language, c, reg, lesson, true);
+    const bool live = cannot.empty();
     // The buttons flow onto more rows where the column is narrow.
     ImGui::BeginDisabled(!live);
     if (ImGui::Button(Tr(ui, kRun))) c.RunWithPrevious(lesson, ui.run);
+    ImGui::EndDisabled();
     Remember(ui, "run");
-    ImGui::EndDisabled();
-    bool chapter_live = false;
-    for (const Lesson* l : reg.LessonsOf(reg.ChapterOf(lesson)))
-        chapter_live = chapter_live || c.Mode(*l) == LessonMode::kLive;
+    WhyDisabled(cannot);
+    const std::string cannot_chapter = CannotRunChapterWhy(ui.settings.language, c, reg, lesson);
     SameLineIfFits(ButtonWidth(Tr(ui, kRunChapter)));
-    ImGui::BeginDisabled(!chapter_live);
+    ImGui::BeginDisabled(!cannot_chapter.empty());
     if (ImGui::Button(Tr(ui, kRunChapter))) c.RunChapter(lesson, ui.run);
+    ImGui::EndDisabled();
     Remember(ui, "run_chapter");
-    ImGui::EndDisabled();
-    ImGui::BeginDisabled(!live);
+    WhyDisabled(cannot_chapter);
+    const std::string cannot_blocks =
+        !BlockSizeParam(lesson) ? std::string(Tr(ui, kWhyNoBlock)) : cannot;
     SameLineIfFits(ButtonWidth(Tr(ui, kSweepBlocks)));
-    ImGui::BeginDisabled(!BlockSizeParam(lesson));
+    ImGui::BeginDisabled(!cannot_blocks.empty());
     if (ImGui::Button(Tr(ui, kSweepBlocks))) c.SweepBlocks(lesson, ui.run);
+    ImGui::EndDisabled();
     Remember(ui, "sweep_blocks");
-    ImGui::EndDisabled();
+    WhyDisabled(cannot_blocks);
+    const std::string cannot_sizes =
+        !DataSizeParam(lesson) ? std::string(Tr(ui, kWhyNoSize)) : cannot;
     SameLineIfFits(ButtonWidth(Tr(ui, kSweepSizes)));
-    ImGui::BeginDisabled(!DataSizeParam(lesson));
+    ImGui::BeginDisabled(!cannot_sizes.empty());
     if (ImGui::Button(Tr(ui, kSweepSizes))) c.SweepSizes(lesson, ui.run);
+    ImGui::EndDisabled();
     Remember(ui, "sweep_sizes");
-    ImGui::EndDisabled();
-    ImGui::EndDisabled();
+    WhyDisabled(cannot_sizes);
     SameLineIfFits(CheckWidth(Tr(ui, kAutoRun)));
     ImGui::Checkbox(Tr(ui, kAutoRun), &ui.auto_run);
     Remember(ui, "auto_run");

@@ -1,13 +1,91 @@
-// The lesson list: chapters and their lessons, each marked live / recorded / unavailable
-// (the tooltip says why), and the legend of the marks.
+// The lesson list: a filter box, then the chapters with their progress bars and their lessons,
+// each marked live / recorded / unavailable (the tooltip says why) and with its three progress
+// marks (opened, run here, answered); the legend of the marks under the list.
+#include <algorithm>
+
+#include "model/student.h"
 #include "panels/panels.h"
+#include "words/words_student.h"
 
 namespace lessons::app {
+namespace {
+
+// The progress marks' colours: opened, run here, answered.
+const ImU32 kMarkColors[] = {IM_COL32(140, 170, 230, 255), IM_COL32(90, 200, 110, 255),
+                             IM_COL32(240, 190, 70, 255)};
+
+// Three small squares at `at` (their top left), filled where earned, outlined elsewhere.
+void DrawMarks(ImDrawList* dl, ImVec2 at, float side, const bool earned[3]) {
+    for (int i = 0; i < 3; ++i) {
+        const ImVec2 a(at.x + float(i) * side * 1.5f, at.y), b(a.x + side, a.y + side);
+        if (earned[i])
+            dl->AddRectFilled(a, b, kMarkColors[i], 1.5f);
+        else
+            dl->AddRect(a, b, IM_COL32(110, 110, 120, 255), 1.5f);
+    }
+}
+
+float MarksWidth() {
+    return ImGui::GetFontSize() * 0.5f * 4 + ImGui::GetStyle().ItemSpacing.x;
+}
+
+// The list's mode legend: ● live ◐ recorded ○ unavailable.
+void DrawModeLegend(UiState& ui) {
+    ImGui::TextColored(kGreen, "\xE2\x97\x8F");
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", Tr(ui, kLive));
+    ImGui::SameLine();
+    ImGui::TextColored(kAmber, "\xE2\x97\x90");
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", Tr(ui, kRecorded));
+    ImGui::SameLine();
+    ImGui::TextColored(kGrey, "\xE2\x97\x8B");
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", Tr(ui, kUnavailable));
+}
+
+}  // namespace
+
+void DrawProgressLegend(UiState& ui) {
+    const Word* words[] = {&kMarkOpened, &kMarkRan, &kMarkAnswered};
+    const float side = ImGui::GetFontSize() * 0.5f;
+    for (int i = 0; i < 3; ++i) {
+        if (i > 0) ImGui::SameLine();
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const float y = p.y + (ImGui::GetTextLineHeight() - side) / 2;
+        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + side, y + side),
+                                                  kMarkColors[i], 1.5f);
+        ImGui::Dummy(ImVec2(side, ImGui::GetTextLineHeight()));
+        ImGui::SameLine(0, side * 0.5f);
+        ImGui::TextDisabled("%s", Tr(ui, *words[i]));
+    }
+}
 
 void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
+    ImGui::SetNextItemWidth(-1);
+    ImGui::InputTextWithHint("##lesson_filter", Tr(ui, kFilterHint), ui.lesson_filter,
+                             sizeof ui.lesson_filter);
+    Remember(ui, "lesson_filter");
+    const float font = ImGui::GetFontSize();
+    // Under the list: the legends and the help button (three rows where the sidebar is narrow).
+    ImGui::BeginChild("lessons", ImVec2(0, -ImGui::GetFrameHeightWithSpacing() * 3.1f), false);
+    int shown = 0;
     for (const Chapter& chapter : reg.chapters()) {
+        const std::vector<const Lesson*> all = reg.LessonsOf(chapter);
+        std::vector<const Lesson*> lessons;
+        for (const Lesson* l : all)
+            if (MatchesFilter(ui.lesson_filter, l->label, LessonTitle(ui, *l), l->id))
+                lessons.push_back(l);
+        if (lessons.empty()) continue;
+        shown += static_cast<int>(lessons.size());
         ImGui::TextColored(kAccent, "%d. %s", chapter.number, ChapterTitle(ui, chapter).c_str());
-        for (const Lesson* l : reg.LessonsOf(chapter)) {
+        // The chapter's progress: a thin bar under its title, the counts on hover.
+        const ChapterProgress p = CountProgress(all, ui.settings);
+        ImGui::ProgressBar(p.Fraction(), ImVec2(-1, font * 0.3f), "");
+        Remember(ui, ("progress_" + chapter.id).c_str());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip(Tr(ui, kChapterMarks), p.visited, p.lessons, p.ran, p.answered);
+        for (const Lesson* l : lessons) {
             const LessonMode mode = c.Mode(*l);
             // A coloured mark says live / recorded / unavailable; the tooltip says why.
             const ImVec4 color = mode == LessonMode::kLive       ? kGreen
@@ -17,14 +95,28 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
                                       : mode == LessonMode::kRecorded ? "\xE2\x97\x90"
                                                                       : "\xE2\x97\x8B");
             ImGui::SameLine();
-            // Cut to the sidebar's width (the tooltip has the whole title).
+            // Cut to the sidebar's width less the marks (the tooltip has the whole title).
             const std::string title = LessonTitle(ui, *l);
-            std::string shown = Elide(l->label + "  " + title, ImGui::GetContentRegionAvail().x);
-            if (shown == Elide("", -1)) shown = l->label;  // only "…" fits
-            const std::string item = shown + "##" + l->id;
-            if (ImGui::Selectable(item.c_str(), ui.settings.lesson == l->id))
-                SelectLesson(ui, reg, l->id);
+            const float room = ImGui::GetContentRegionAvail().x - MarksWidth();
+            std::string shown_title = Elide(l->label + "  " + title, room);
+            if (shown_title == Elide("", -1)) shown_title = l->label;  // only "…" fits
+            const std::string item = shown_title + "##" + l->id;
+            const bool current = ui.settings.lesson == l->id;
+            if (ImGui::Selectable(item.c_str(), current)) SelectLesson(ui, reg, l->id);
             Remember(ui, ("lesson_" + l->id).c_str());
+            const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+            const bool earned[3] = {ui.settings.visited.count(l->id) > 0,
+                                    ui.settings.ran.count(l->id) > 0,
+                                    ui.settings.answered.count(l->id) > 0};
+            const float side = font * 0.5f;
+            DrawMarks(ImGui::GetWindowDrawList(),
+                      ImVec2(b.x - side * 4 + side * 0.5f, (a.y + b.y - side) / 2), side, earned);
+            // Arriving by key or link: the lesson's entry scrolled into view.
+            if (current && ui.arrival.scroll_list) {
+                const float top = ImGui::GetWindowPos().y, bottom = top + ImGui::GetWindowHeight();
+                if (a.y < top || b.y > bottom) ImGui::SetScrollHereY(0.5f);
+                ui.arrival.scroll_list = false;
+            }
             if (ImGui::IsItemHovered()) {
                 if (mode == LessonMode::kLive)
                     ImGui::SetTooltip("%s  %s\n%s: %s (%s)", l->label.c_str(), title.c_str(),
@@ -39,18 +131,15 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
         }
         ImGui::Spacing();
     }
+    if (shown == 0) ImGui::TextDisabled("%s", Tr(ui, kNoMatch));
+    ImGui::EndChild();
+    ui.arrival.scroll_list = false;  // also when the filter hides the lesson
     ImGui::Separator();
-    ImGui::TextColored(kGreen, "\xE2\x97\x8F");
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s", Tr(ui, kLive));
-    ImGui::SameLine();
-    ImGui::TextColored(kAmber, "\xE2\x97\x90");
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s", Tr(ui, kRecorded));
-    ImGui::SameLine();
-    ImGui::TextColored(kGrey, "\xE2\x97\x8B");
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s", Tr(ui, kUnavailable));
+    DrawModeLegend(ui);
+    DrawProgressLegend(ui);
+    SameLineIfFits(ButtonWidth(Tr(ui, kHelpButton)));
+    if (ImGui::SmallButton(Tr(ui, kHelpButton))) ui.first_run_page = true;
+    Remember(ui, "help");
 }
 
 }  // namespace lessons::app

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <string>
+#include <string_view>
 
 #include "model/results_view.h"
 #include "panels/ui_state.h"
@@ -46,12 +47,25 @@ std::string Ms(double ms);
 
 // lesson_list.cpp: the chapters and their lessons, each marked live / recorded / unavailable.
 void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg);
+// The progress marks' legend (opened, run here, answered), on one line.
+void DrawProgressLegend(UiState& ui);
+// first_run.cpp: the first-run page over the page (UiState::first_run_page), and closing it
+// (remembered in the settings).
+void DrawFirstRunPage(UiState& ui, const Registry& reg);
+void CloseFirstRunPage(UiState& ui);
 // status_bar.cpp: the GPU, the worker's state, the scale, the newest notice.
 void DrawStatusBar(UiState& ui, Controller& c);
 // code_view.cpp: the step's source, lines that differ from the previous step highlighted.
 void DrawCode(UiState& ui, const Registry& reg, const Lesson& lesson);
 // controls_panel.cpp: one control per parameter of the lesson, cold L2; run and sweep.
 void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
+// Why Run (this lesson and the previous one) cannot run here, in `language`; empty when it
+// can. With `with_note`, a lesson shown from recordings adds that its chart shows them. The same
+// for "Run the whole chapter" (no lesson of the chapter runs here).
+std::string CannotRunWhy(std::string_view language, const Controller& c, const Registry& reg,
+                         const Lesson& lesson, bool with_note = false);
+std::string CannotRunChapterWhy(std::string_view language, const Controller& c, const Registry& reg,
+                                const Lesson& lesson);
 // The control of one parameter (ControlFor says which), recorded under the parameter's name.
 void DrawParamControl(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
                       const ParamSpec& spec);

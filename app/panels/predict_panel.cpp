@@ -9,6 +9,7 @@
 #include "probe.h"
 #include "text/lesson_text.h"
 #include "units.h"
+#include "words/words_student.h"
 
 namespace lessons::app {
 namespace {
@@ -64,6 +65,14 @@ void DrawPrediction(UiState& ui, Controller& c, const Registry& reg, const Lesso
             : nullptr;
     std::vector<std::string> lines = PredictionLines(
         ui.settings.language, lesson, reg.ChapterOf(lesson), params, source, measured, attributes);
+    // Nothing measured at these settings: what the student can do about it, here.
+    if (!measured) {
+        const std::string cannot = CannotRunWhy(ui.settings.language, c, reg, lesson);
+        lines.push_back(cannot.empty()
+                            ? std::string(Tr(ui, kPredPressRun))
+                            : Fmt(Tr(ui, kPredCannotMeasure),
+                                  Say(ui.settings.language, c.UnavailableReason(lesson)).c_str()));
+    }
     for (const std::string& line : lines) DrawWrappedText(line);
     if (ui.probe) ui.probe->prediction = std::move(lines);
     Remember(ui, "prediction");

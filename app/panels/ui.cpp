@@ -3,6 +3,8 @@
 // Each panel is drawn by its own file (panels.h).
 #include "panels/ui.h"
 
+#include <imgui_internal.h>  // SetNextWindowScroll (public from ImGui 1.87)
+
 #include <algorithm>
 #include <cstdio>
 
@@ -10,6 +12,7 @@
 #include "probe.h"
 #include "text/lesson_text.h"
 #include "words/words_machine.h"
+#include "words/words_student.h"
 
 namespace lessons::app {
 
@@ -81,8 +84,31 @@ void SelectLesson(UiState& ui, const Registry& registry, std::string_view name) 
     const Lesson* lesson = name.empty() ? nullptr : registry.FindLesson(name);
     if (!lesson) lesson = &all.front();
     ui.settings.lesson = lesson->id;
+    const Lesson* before = ui.shown_lesson.empty() ? nullptr : registry.FindLesson(ui.shown_lesson);
+    CarryParams(before ? before->chapter : std::string(), lesson->chapter, &ui.run,
+                &ui.kept_params);
     KeepParams(*lesson, &ui.run);
+    ui.settings.visited.insert(lesson->id);
+    if (before != lesson) {
+        ui.arrival.scroll_top = ui.arrival.scroll_list = ui.arrival.settings = true;
+        ui.arrival.entering_chapter = !before || before->chapter != lesson->chapter;
+        ui.redraw_frames = 2;  // the lesson list scrolls to it in the next frame
+    }
+    ui.shown_lesson = lesson->id;
     ui.host_available_at = -1;  // the memory caps are read again for the page shown
+}
+
+void ApplyArrival(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
+    if (!ui.arrival.settings || c.AwaitingList()) return;
+    ui.arrival.settings = false;
+    if (ui.explicit_params) {  // --size: the first page opens as asked
+        ui.explicit_params = false;
+        return;
+    }
+    if (const auto values = RecordedSettings(c, reg, lesson, ui.run, ui.arrival.entering_chapter)) {
+        for (const auto& [name, v] : *values) SetParam(&ui.run, name, v);
+        KeepParams(lesson, &ui.run);
+    }
 }
 
 const Lesson* CurrentLesson(const UiState& ui, const Registry& registry) {
@@ -101,6 +127,7 @@ std::vector<std::string_view> UiTexts(const Registry& registry) {
     for (const Word* w : kAllWords) texts.push_back(w->zh);
     for (std::string_view zh : PhrasesZh()) texts.push_back(zh);
     for (const Word* w : kMachineWords) texts.push_back(w->zh);
+    for (const Word* w : kStudentWords) texts.push_back(w->zh);
     texts.push_back("中文 English");
     for (const Chapter& c : registry.chapters()) texts.push_back(c.title_zh);
     for (const Lesson& l : registry.lessons()) {
@@ -117,6 +144,19 @@ std::vector<std::string_view> UiTexts(const Registry& registry) {
 void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
     ImGuiIO& io = ImGui::GetIO();
     if (io.WantTextInput) return;
+    // F1 or ? (typed: wherever the keyboard puts it) opens the first-run page, or closes it.
+    const bool question = std::find(io.InputQueueCharacters.begin(), io.InputQueueCharacters.end(),
+                                    ImWchar('?')) != io.InputQueueCharacters.end();
+    if (ImGui::IsKeyPressed(kKeyF1) || question) {
+        if (ui.first_run_page)
+            CloseFirstRunPage(ui);
+        else
+            ui.first_run_page = true;
+    }
+    if (ui.first_run_page && ImGui::IsKeyPressed(kKeyEscape)) {
+        CloseFirstRunPage(ui);
+        return;
+    }
     const Lesson* lesson = CurrentLesson(ui, reg);
     const auto& all = reg.lessons();
     const auto pos =
@@ -130,9 +170,31 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
     if (io.KeyCtrl && (ImGui::IsKeyPressed(kKeyMinus) || ImGui::IsKeyPressed(kKeyPadSubtract)))
         SetScale(ui, ui.settings.scale / 1.15f);
     if (!lesson || io.KeyCtrl) return;
-    if (ImGui::IsKeyPressed(kKeyR)) c.RunWithPrevious(*lesson, ui.run);
-    if (ImGui::IsKeyPressed(kKeyS) && BlockSizeParam(*lesson)) c.SweepBlocks(*lesson, ui.run);
-    if (ImGui::IsKeyPressed(kKeyC)) c.RunChapter(*lesson, ui.run);
+    // A key whose action cannot happen here says why (as the disabled button's tooltip does),
+    // in a notice: in English, which the status bar shows in the page's language (Say).
+    const std::string cannot = CannotRunWhy("en", c, reg, *lesson);
+    const std::string cannot_chapter = CannotRunChapterWhy("en", c, reg, *lesson);
+    auto refuse = [&](const std::string& why) { ui.messages.push_back(why); };
+    if (ImGui::IsKeyPressed(kKeyR)) {
+        if (cannot.empty())
+            c.RunWithPrevious(*lesson, ui.run);
+        else
+            refuse(cannot);
+    }
+    if (ImGui::IsKeyPressed(kKeyS)) {
+        if (!BlockSizeParam(*lesson))
+            refuse(kWhyNoBlock.en);
+        else if (!cannot.empty())
+            refuse(cannot);
+        else
+            c.SweepBlocks(*lesson, ui.run);
+    }
+    if (ImGui::IsKeyPressed(kKeyC)) {
+        if (cannot_chapter.empty())
+            c.RunChapter(*lesson, ui.run);
+        else
+            refuse(cannot_chapter);
+    }
     if (ImGui::IsKeyPressed(kKeyEscape)) c.CancelAll();
     if (ImGui::IsKeyPressed(kKeyF12)) ui.screenshot_requested = true;
 }
@@ -150,6 +212,44 @@ void DrawText(UiState& ui, const Lesson& lesson) {
     options.hide_answers = ui.settings.hide_answers;
     options.show_answer = Tr(ui, kShowAnswer);
     DrawLessonText(ui.settings.language == "zh" ? lesson.text_zh : lesson.text_en, options);
+    // The student's own mark: the questions above are answered (the lesson list shows it).
+    ImGui::Spacing();
+    bool answered = ui.settings.answered.count(lesson.id) > 0;
+    if (ImGui::Checkbox(Tr(ui, kAnsweredCheck), &answered)) {
+        if (answered)
+            ui.settings.answered.insert(lesson.id);
+        else
+            ui.settings.answered.erase(lesson.id);
+    }
+    Remember(ui, "answered");
+}
+
+// The lessons run live since the last frame get their "run here" mark.
+void MarkRuns(UiState& ui, const Controller& c, const Registry& reg) {
+    const std::vector<StoredResult>& results = c.results();
+    if (ui.results_marked > results.size()) ui.results_marked = 0;
+    for (size_t i = ui.results_marked; i < results.size(); ++i) {
+        const StoredResult& s = results[i];
+        if (s.origin == Origin::kRecorded || !s.result.verified) continue;
+        if (const Lesson* l = reg.FindLesson(s.result.lesson)) ui.settings.ran.insert(l->id);
+    }
+    ui.results_marked = results.size();
+}
+
+// The scroll of the pane being drawn, for the probe: the text pane's, or the code pane's (its
+// own, or the machine-code listing's inside it).
+void RecordScroll(UiState& ui, bool text) {
+    if (!ui.probe) return;
+    if (text)
+        ui.probe->text_scroll_y = ImGui::GetScrollY();
+    else
+        ui.probe->code_scroll_y = std::max(ImGui::GetScrollY(), ui.probe->listing_scroll_y);
+}
+
+// The pane's scroll: at the top when a lesson has just been opened; recorded for the probe.
+void BeginPane(UiState& ui, const char* name, ImVec2 size, ImGuiWindowFlags flags = 0) {
+    if (ui.arrival.scroll_top) ImGui::SetNextWindowScroll(ImVec2(0, 0));
+    ImGui::BeginChild(name, size, true, flags);
 }
 
 // The lesson's label ("5.8") and title, and the language buttons at the right. The title is cut
@@ -227,14 +327,19 @@ void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
 }  // namespace
 
 void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
-    if (ui.probe) ui.probe->rects.clear();
+    if (ui.probe) {
+        ui.probe->rects.clear();
+        ui.probe->listing_scroll_y = 0;
+    }
     HandleKeys(ui, c, reg);
     const Lesson* lesson = CurrentLesson(ui, reg);
-    if (!lesson) {
-        SelectLesson(ui, reg, "");  // the first lesson
+    if (!lesson || ui.shown_lesson != lesson->id) {
+        SelectLesson(ui, reg, ui.settings.lesson);  // an unknown lesson: the first
         lesson = CurrentLesson(ui, reg);
         if (!lesson) return;
     }
+    ApplyArrival(ui, c, reg, *lesson);
+    MarkRuns(ui, c, reg);
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(vp->WorkPos);
     ImGui::SetNextWindowSize(vp->WorkSize);
@@ -264,12 +369,16 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         // Narrow, or a large presenter scale: one column that scrolls, text and code first.
         ImGui::BeginChild("stack", ImVec2(0, 0), false);
         const float pane_h = std::max(font * 8, body_h * 0.5f);
-        ImGui::BeginChild("text", ImVec2(0, pane_h), true);
+        BeginPane(ui, "text", ImVec2(0, pane_h));
         DrawText(ui, *lesson);
+        RecordScroll(ui, true);
         ImGui::EndChild();
-        ImGui::BeginChild("code", ImVec2(0, pane_h), true, ImGuiWindowFlags_HorizontalScrollbar);
+        Remember(ui, "text_pane");
+        BeginPane(ui, "code", ImVec2(0, pane_h), ImGuiWindowFlags_HorizontalScrollbar);
         DrawCode(ui, reg, *lesson);
+        RecordScroll(ui, false);
         ImGui::EndChild();
+        Remember(ui, "code_pane");
         DrawWork(ui, c, reg, *lesson);
         ImGui::EndChild();
     } else if (ImGui::BeginTable("columns", 2,
@@ -278,12 +387,16 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ImGui::TableSetupColumn("right", ImGuiTableColumnFlags_WidthStretch, 0.58f);
         ImGui::TableNextColumn();
         const float column_h = ImGui::GetContentRegionAvail().y;
-        ImGui::BeginChild("text", ImVec2(0, column_h * 0.55f), true);
+        BeginPane(ui, "text", ImVec2(0, column_h * 0.55f));
         DrawText(ui, *lesson);
+        RecordScroll(ui, true);
         ImGui::EndChild();
-        ImGui::BeginChild("code", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+        Remember(ui, "text_pane");
+        BeginPane(ui, "code", ImVec2(0, 0), ImGuiWindowFlags_HorizontalScrollbar);
         DrawCode(ui, reg, *lesson);
+        RecordScroll(ui, false);
         ImGui::EndChild();
+        Remember(ui, "code_pane");
 
         ImGui::TableNextColumn();
         ImGui::BeginChild("work", ImVec2(0, 0), false);
@@ -294,6 +407,8 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     ImGui::EndChild();
     DrawStatusBar(ui, c);
     ImGui::End();
+    ui.arrival.scroll_top = false;
+    DrawFirstRunPage(ui, reg);
 
     // Debounced auto-run: the controls settle, then this lesson and the previous one re-run,
     // replacing whatever was pending.

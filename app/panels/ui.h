@@ -23,16 +23,23 @@ constexpr ImGuiKey kKeyR = ImGuiKey_R, kKeyS = ImGuiKey_S, kKeyC = ImGuiKey_C,
                    kKeyEqual = ImGuiKey_Equal, kKeyMinus = ImGuiKey_Minus,
                    kKeyPadSubtract = ImGuiKey_KeypadSubtract, kKeyPadAdd = ImGuiKey_KeypadAdd,
                    kKeyF12 = ImGuiKey_F12, kKeyLeft = ImGuiKey_LeftArrow,
-                   kKeyRight = ImGuiKey_RightArrow, kKeyEscape = ImGuiKey_Escape;
+                   kKeyRight = ImGuiKey_RightArrow, kKeyEscape = ImGuiKey_Escape,
+                   kKeyF1 = ImGuiKey_F1;
 #else
 constexpr ImGuiKey kKeyR = 'R', kKeyS = 'S', kKeyC = 'C', kKeyEqual = '=', kKeyMinus = '-';
 constexpr ImGuiKey kKeyPadSubtract = 333, kKeyPadAdd = 334, kKeyF12 = 301;
-constexpr ImGuiKey kKeyLeft = 263, kKeyRight = 262, kKeyEscape = 256;
+constexpr ImGuiKey kKeyLeft = 263, kKeyRight = 262, kKeyEscape = 256, kKeyF1 = 290;
 #endif
 
 void DrawUi(UiState& ui, Controller& controller, const Registry& registry);
 
-// Keyboard shortcuts (arrows, R, S, C, Esc, Ctrl +/-, F12). Called by DrawUi.
+// What opening a lesson left for a frame in which the worker has said which lessons run here:
+// the recorded settings where the page would show nothing (RecordedSettings). Called by DrawUi.
+void ApplyArrival(UiState& ui, const Controller& controller, const Registry& registry,
+                  const Lesson& lesson);
+
+// Keyboard shortcuts (arrows, R, S, C, Esc, Ctrl +/-, F12, F1 and ?). Called by DrawUi. A key
+// whose action cannot happen here leaves a notice saying why.
 void HandleKeys(UiState& ui, Controller& controller, const Registry& registry);
 
 // Every string the UI may draw in Chinese, for the font atlas.

@@ -10,6 +10,7 @@
 
 #include "model/page_params.h"
 #include "model/settings.h"
+#include "model/student.h"
 #include "panels/fonts.h"
 #include "registry.h"
 #include "text/code_listing.h"
@@ -47,6 +48,32 @@ struct UiState {
     // The roofline page's chapter picked for "Run this chapter's benchmark"
     // (charts/roofline_page.cpp).
     int bench_chapter = 0;
+
+    // The lesson the page showed last (its id; empty before the first): SelectLesson compares
+    // the lesson it opens with it.
+    std::string shown_lesson;
+    // Each chapter's parameters while the student is in another chapter (CarryParams).
+    KeptParams kept_params;
+    // What opening a lesson asks of the next frame: the text and code panes at their top, the
+    // lesson list scrolled to the lesson, and (once the worker has said which lessons run here)
+    // the recorded settings where the page would show nothing (RecordedSettings).
+    struct Arrival {
+        bool scroll_top = false;
+        bool scroll_list = false;
+        bool settings = false;
+        bool entering_chapter = false;
+    } arrival;
+    // The page's parameters were given on the command line (--size): the first lesson opens
+    // at them, not at recorded ones.
+    bool explicit_params = false;
+    // The first-run page (what the panes, marks and keys mean) is shown over the page.
+    bool first_run_page = false;
+    // The lesson list's filter, as typed.
+    char lesson_filter[128] = "";
+    // Frames to draw before waiting for events again (a scroll ImGui applies a frame later).
+    int redraw_frames = 0;
+    // How many of the controller's results were looked at for the "run" marks.
+    size_t results_marked = 0;
 };
 
 constexpr double kDebounceSeconds = 0.3;
@@ -54,8 +81,10 @@ constexpr double kMemoryRefreshSeconds = 5;
 
 // Selects a lesson named as Registry::FindLesson takes it (its label "5.8", its id, or its old
 // number or id); a name the catalogue does not know selects the first lesson. The settings
-// then hold its id. The page keeps each parameter's value where the lesson accepts it and shows
-// the lesson's default elsewhere.
+// then hold its id and mark it visited. Within a chapter the page keeps each parameter's value
+// where the lesson accepts it and shows the lesson's default elsewhere; entering another
+// chapter brings back that chapter's own (CarryParams). A lesson other than the one shown
+// opens at the top of its text and code, in view in the lesson list (UiState::arrival).
 void SelectLesson(UiState& ui, const Registry& registry, std::string_view name);
 // The lesson the page shows (the settings' lesson), or null when the catalogue is empty.
 const Lesson* CurrentLesson(const UiState& ui, const Registry& registry);

@@ -234,8 +234,8 @@ inline constexpr Word kPredMeasuredRun{"Measured: whole run %s ms, %s\xC3\x97 th
 inline constexpr Word kPredMeasuredRunOnly{
     "Measured: whole run %s ms (no PCIe ceiling here to compare it with)",
     "实测：整次运行 %s ms（这里没有 PCIe 上限可供比较）"};
-inline constexpr Word kPredNotYet{"Measured: not yet at these settings (press Run).",
-                                  "实测：当前设置下尚未运行（请按“运行”）。"};
+inline constexpr Word kPredNotYet{"Measured: not yet at these settings.",
+                                  "实测：当前设置下尚未运行。"};
 inline constexpr Word kPredNoWork{"This chapter declares no work rule: nothing to predict from.",
                                   "本章没有声明工作量规则：无从预测。"};
 inline constexpr Word kPredNoBf16{

@@ -1,0 +1,141 @@
+// The words of the student's path: the first-run page, the lesson list's filter and progress
+// marks, and why a control cannot act here. One block of their own beside words.h, listed in
+// kStudentWords for the font atlas and the words tests.
+#pragma once
+
+#include "words/words.h"
+
+namespace lessons::app {
+
+// The first-run page (F1 or ?).
+inline constexpr Word kWelcomeTitle{"Welcome to CUDA Lessons", "欢迎使用 CUDA 课程"};
+inline constexpr Word kWelcomeIntro{
+    "Each lesson is one optimisation step on one problem, backed by a real kernel that is "
+    "checked against a CPU reference and timed against the previous lesson. Read the text, "
+    "look at what changed in the code, predict, then measure.",
+    "每一课是某个问题上的一步优化，背后是一个真实的内核：先与 CPU 参考结果核对，"
+    "再与上一课比较耗时。读课文，看代码改了什么，先预测，再测量。"};
+inline constexpr Word kWelcomePanesHeading{"The page", "页面"};
+inline constexpr Word kWelcomePanes{
+    "Left: the lessons by chapter, with a filter box and each chapter's progress. Middle: the "
+    "lesson's text above its code (source with the lines changed from the previous lesson "
+    "highlighted, PTX, SASS). Right: the controls, the prediction, the chart of every step of "
+    "the chapter, the time breakdown, the sweeps and the table of results.",
+    "左侧：按章排列的课程，带筛选框和每章的进度。中间：课文在上，代码在下（源代码中与上一课"
+    "不同的行会高亮，另有 PTX 和 SASS）。右侧：控件、预测、本章各步骤的对比图、时间分解、"
+    "扫描和结果表。"};
+inline constexpr Word kWelcomeMarksHeading{"The marks in the lesson list", "课程列表中的标记"};
+inline constexpr Word kWelcomeLive{"runs live on this machine", "在本机实时运行"};
+inline constexpr Word kWelcomeRecorded{
+    "shows results recorded on the reference GPU (hatched bars, labelled recorded)",
+    "显示在参考 GPU 上录制的结果（带斜线的柱，标注为已录制）"};
+inline constexpr Word kWelcomeUnavailable{"cannot run here (hover it for the reason)",
+                                          "无法在此运行（鼠标悬停可看原因）"};
+inline constexpr Word kWelcomeProgress{
+    "The three squares at the right of a lesson fill in as you open it, run it here and mark "
+    "its questions answered; the bar under a chapter's title adds them up.",
+    "课程右侧的三个小方块依次表示：已打开、已在本机运行、已标记回答问题；"
+    "章标题下的进度条是它们的合计。"};
+inline constexpr Word kWelcomeKeysHeading{"Keys", "快捷键"};
+inline constexpr Word kKeyPrevNext{"previous / next lesson", "上一课 / 下一课"};
+inline constexpr Word kKeyRun{"run this lesson and the previous one", "运行本课和上一课"};
+inline constexpr Word kKeySweep{"sweep block sizes of both", "扫描两课的线程块大小"};
+inline constexpr Word kKeyChapter{"run the whole chapter at the page's settings",
+                                  "按当前页面设置运行整章"};
+inline constexpr Word kKeyCancel{"cancel (here: close this page)", "取消（在此页：关闭本页）"};
+inline constexpr Word kKeyScale{"larger / smaller (presenter scale)", "放大 / 缩小（演示缩放）"};
+inline constexpr Word kKeyShot{"PNG screenshot into ~/cuda-lessons-exports/",
+                               "PNG 截图，保存到 ~/cuda-lessons-exports/"};
+inline constexpr Word kKeyHelp{"this page", "本页"};
+inline constexpr Word kWelcomeNoGpuHeading{"Without an NVIDIA GPU", "没有 NVIDIA GPU 时"};
+inline constexpr Word kWelcomeNoGpu{
+    "Everything opens. CPU lessons (the first lessons of chapter 1 and the CPU steps of other "
+    "chapters) run live; GPU lessons open at the settings their results were recorded at, so "
+    "their charts, predictions and summaries show the reference GPU's figures, labelled "
+    "recorded. Run, sweeps and whole-chapter runs are then disabled: hover them for the reason.",
+    "一切都能打开。CPU 课程（第 1 章开头几课以及其他章的 CPU 步骤）实时运行；"
+    "GPU 课程以其结果录制时的设置打开，图表、预测和小结显示参考 GPU 的数据，"
+    "并标注为已录制。此时“运行”、扫描和整章运行不可用：鼠标悬停可看原因。"};
+inline constexpr Word kWelcomeStartHeading{"Where to start", "从哪里开始"};
+inline constexpr Word kWelcomeStart{
+    "Lesson 1.1: the simplest way to find every line break in a buffer, on the CPU. Then walk "
+    "on with the right arrow key: each lesson changes one thing and says why it should be "
+    "faster.",
+    "第 1.1 课：在缓冲区中查找所有换行符的最简单做法，在 CPU 上运行。之后按右方向键往下走："
+    "每一课只改一处，并说明为什么应该更快。"};
+inline constexpr Word kWelcomeStartButton{"Start with lesson 1.1", "从第 1.1 课开始"};
+inline constexpr Word kWelcomeClose{"Close", "关闭"};
+inline constexpr Word kWelcomeAgain{"F1 or ? opens this page again.",
+                                    "按 F1 或 ? 可再次打开本页。"};
+
+// The lesson list.
+inline constexpr Word kFilterHint{"Filter: number, title or id", "筛选：编号、标题或 id"};
+inline constexpr Word kNoMatch{"No lesson matches the filter.", "没有符合筛选条件的课程。"};
+inline constexpr Word kChapterMarks{"%d of %d lessons opened, %d run here, %d answered",
+                                    "%2$d 课中已打开 %1$d 课，在本机运行 %3$d 课，已回答 %4$d 课"};
+inline constexpr Word kMarkOpened{"opened", "已打开"};
+inline constexpr Word kMarkRan{"run here", "已在本机运行"};
+inline constexpr Word kMarkAnswered{"answered", "已回答"};
+inline constexpr Word kAnsweredCheck{"I have answered this lesson's questions",
+                                     "我已回答本课的问题"};
+inline constexpr Word kHelpButton{"Help (F1)", "帮助 (F1)"};
+
+// Why a control cannot act here (tooltips of disabled buttons, notices of keys).
+inline constexpr Word kWhyNoRun{"Run cannot run this lesson here: %s.", "无法在此运行本课：%s。"};
+inline constexpr Word kWhyNoChapterRun{"No lesson of this chapter runs here: %s.",
+                                       "本章没有可在此运行的课程：%s。"};
+inline constexpr Word kWhyNoBlock{"This step has no block-size parameter to sweep.",
+                                  "此步骤没有可扫描的线程块大小参数。"};
+inline constexpr Word kWhyNoSize{"This step's data is not sized in bytes (matrix dimensions).",
+                                 "此步骤的数据不是以字节计的规模（矩阵维度）。"};
+inline constexpr Word kWhyRecordedShown{
+    "The chart shows the results recorded on the reference GPU.",
+    "图中显示的是在参考 GPU 上录制的结果。"};
+inline constexpr Word kPredPressRun{"Press Run (R) to measure it here.",
+                                    "按“运行”（R）在本机测量。"};
+inline constexpr Word kPredCannotMeasure{
+    "It cannot be measured here (%s): compare with the recorded results instead.",
+    "无法在本机测量（%s）：请改为与已录制的结果比较。"};
+
+inline constexpr const Word* kStudentWords[] = {&kWelcomeTitle,
+                                                &kWelcomeIntro,
+                                                &kWelcomePanesHeading,
+                                                &kWelcomePanes,
+                                                &kWelcomeMarksHeading,
+                                                &kWelcomeLive,
+                                                &kWelcomeRecorded,
+                                                &kWelcomeUnavailable,
+                                                &kWelcomeProgress,
+                                                &kWelcomeKeysHeading,
+                                                &kKeyPrevNext,
+                                                &kKeyRun,
+                                                &kKeySweep,
+                                                &kKeyChapter,
+                                                &kKeyCancel,
+                                                &kKeyScale,
+                                                &kKeyShot,
+                                                &kKeyHelp,
+                                                &kWelcomeNoGpuHeading,
+                                                &kWelcomeNoGpu,
+                                                &kWelcomeStartHeading,
+                                                &kWelcomeStart,
+                                                &kWelcomeStartButton,
+                                                &kWelcomeClose,
+                                                &kWelcomeAgain,
+                                                &kFilterHint,
+                                                &kNoMatch,
+                                                &kChapterMarks,
+                                                &kMarkOpened,
+                                                &kMarkRan,
+                                                &kMarkAnswered,
+                                                &kAnsweredCheck,
+                                                &kHelpButton,
+                                                &kWhyNoRun,
+                                                &kWhyNoChapterRun,
+                                                &kWhyNoBlock,
+                                                &kWhyNoSize,
+                                                &kWhyRecordedShown,
+                                                &kPredPressRun,
+                                                &kPredCannotMeasure};
+
+}  // namespace lessons::app

@@ -1,0 +1,347 @@
+// The student's path (model/student.h and the page): the lesson list's filter, progress marks
+// and their settings, the first-run page, parameters carried only within a chapter, the
+// recorded settings a lesson opens at without a GPU, panes opened at their top, and buttons
+// that cannot act here saying why.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "app_fixture.h"
+#include "model/student.h"
+#include "words/words_student.h"
+
+using namespace app_test;
+
+TEST(AppStudent, TheFilterMatchesLabelsFromTheirStartTitlesAndIds) {
+    EXPECT_TRUE(MatchesFilter("", "5.8", "Double buffering", "gemm/double-buffering"));
+    EXPECT_TRUE(MatchesFilter("   ", "5.8", "Double buffering", "gemm/double-buffering"));
+    EXPECT_TRUE(MatchesFilter("5", "5.8", "Double buffering", "gemm/double-buffering"));
+    EXPECT_FALSE(MatchesFilter("5", "1.5", "Pinned host memory", "split/pinned-memory"))
+        << "a number matches a label from its start";
+    EXPECT_TRUE(MatchesFilter("5.1", "5.10", "x", "gemm/x"));
+    EXPECT_FALSE(MatchesFilter("5.1", "5.2", "x", "gemm/x"));
+    EXPECT_TRUE(MatchesFilter("DOUBLE", "5.8", "Double buffering", "gemm/double-buffering"));
+    EXPECT_TRUE(MatchesFilter("gemm/", "5.8", "Double buffering", "gemm/double-buffering"));
+    EXPECT_TRUE(MatchesFilter("gemm buffer", "5.8", "Double buffering", "gemm/double-buffering"))
+        << "every word, each found somewhere";
+    EXPECT_FALSE(MatchesFilter("gemm pinned", "5.8", "Double buffering", "gemm/double-buffering"));
+    EXPECT_TRUE(MatchesFilter("共享", "3.3", "v1：共享内存", "reduce/v1-shared-memory"))
+        << "a Chinese title";
+    EXPECT_FALSE(MatchesFilter("zzz", "3.3", "v1：共享内存", "reduce/v1-shared-memory"));
+}
+
+TEST(AppStudent, ProgressCountsEachMarkAndForgetsLessonsTheCatalogueDoesNotHave) {
+    const Registry& reg = Catalog();
+    const std::vector<const Lesson*> chapter = reg.LessonsOf(reg.chapters().front());
+    ASSERT_GE(chapter.size(), 3u);
+    Settings s;
+    EXPECT_EQ(CountProgress(chapter, s).Fraction(), 0.0f);
+    s.visited = {chapter[0]->id, chapter[1]->id, "split/no-such-lesson"};
+    s.ran = {chapter[1]->id};
+    s.answered = {chapter[2]->id};
+    const ChapterProgress p = CountProgress(chapter, s);
+    EXPECT_EQ(p.lessons, static_cast<int>(chapter.size()));
+    EXPECT_EQ(p.visited, 2);
+    EXPECT_EQ(p.ran, 1);
+    EXPECT_EQ(p.answered, 1);
+    EXPECT_FLOAT_EQ(p.Fraction(), 4.0f / float(3 * chapter.size()));
+    ForgetUnknownLessons(reg, &s);
+    EXPECT_EQ(s.visited, (std::set<std::string>{chapter[0]->id, chapter[1]->id}));
+    s.visited.insert(chapter[0]->label);  // a label is not an id: forgotten too
+    ForgetUnknownLessons(reg, &s);
+    EXPECT_EQ(s.visited.size(), 2u);
+    EXPECT_EQ(ChapterProgress{}.Fraction(), 0.0f) << "an empty chapter";
+}
+
+TEST(AppStudent, ProgressAndTheFirstRunPageRoundTripThroughTheSettingsFile) {
+    const std::string path = ::testing::TempDir() + "/settings_progress.json";
+    Settings s;
+    s.first_run_closed = true;
+    s.visited = {"split/naive-scan", "gemm/double-buffering"};
+    s.ran = {"split/naive-scan"};
+    s.answered = {"gemm/double-buffering"};
+    ASSERT_TRUE(SaveSettings(path, s, nullptr));
+    std::string problem;
+    const Settings t = LoadSettings(path, &problem);
+    EXPECT_TRUE(problem.empty()) << problem;
+    EXPECT_TRUE(t.first_run_closed);
+    EXPECT_EQ(t.visited, s.visited);
+    EXPECT_EQ(t.ran, s.ran);
+    EXPECT_EQ(t.answered, s.answered);
+    EXPECT_FALSE(LoadSettings("/nonexistent/settings.json", nullptr).first_run_closed)
+        << "a first start shows the first-run page";
+}
+
+TEST(AppStudent, ACorruptProgressListIsIgnoredWithAMessageAndTheRestKept) {
+    const std::string path = ::testing::TempDir() + "/settings_progress_bad.json";
+    // Not a list; entries that are not ids; an id too long; the rest of the file is sound.
+    nlohmann::json j = {
+        {"language", "zh"},
+        {"visited", 5},
+        {"run", {"split/naive-scan", 7, nullptr, "", std::string(5000, 'x')}},
+        {"answered", nlohmann::json::array({nlohmann::json::object({{"nested", true}})})}};
+    std::ofstream(path) << j.dump();
+    std::string problem;
+    Settings s = LoadSettings(path, &problem);
+    EXPECT_EQ(s.language, "zh") << "the other settings are kept";
+    EXPECT_TRUE(s.visited.empty());
+    EXPECT_EQ(s.ran, (std::set<std::string>{"split/naive-scan"}));
+    EXPECT_TRUE(s.answered.empty());
+    EXPECT_NE(problem.find("visited: not a list"), std::string::npos) << problem;
+    EXPECT_NE(problem.find("run: 4 entries"), std::string::npos) << problem;
+    EXPECT_NE(problem.find("answered: 1 entry"), std::string::npos) << problem;
+    // More ids than any catalogue has: the first kMaxProgressIds are read, with a message.
+    nlohmann::json many = nlohmann::json::array();
+    for (size_t i = 0; i < kMaxProgressIds + 50; ++i) many.push_back("l" + std::to_string(i));
+    std::ofstream(path) << nlohmann::json{{"visited", many}}.dump();
+    problem.clear();
+    s = LoadSettings(path, &problem);
+    EXPECT_EQ(s.visited.size(), kMaxProgressIds);
+    EXPECT_NE(problem.find("more than"), std::string::npos) << problem;
+    // A wrong type for the first-run flag: the file's values are not trusted (as for every
+    // other flag), with a message, and nothing crashes.
+    std::ofstream(path) << R"({"first_run_closed": "yes", "language": "zh"})";
+    problem.clear();
+    s = LoadSettings(path, &problem);
+    EXPECT_FALSE(s.first_run_closed);
+    EXPECT_FALSE(problem.empty());
+}
+
+TEST(AppStudent, ParametersCarryOverOnlyWithinAChapter) {
+    RunSettings run;
+    KeptParams kept;
+    run.params["size"] = ParamValue::Number(8 << 20);
+    CarryParams("split", "split", &run, &kept);
+    EXPECT_EQ(run.params["size"].number, 8u << 20) << "within a chapter: kept";
+    CarryParams("split", "gemv", &run, &kept);
+    EXPECT_TRUE(run.params.empty()) << "a chapter never visited opens at its defaults";
+    run.params["m"] = ParamValue::Number(8192);
+    CarryParams("gemv", "gemm", &run, &kept);
+    EXPECT_FALSE(run.params.count("m")) << "GEMV's m does not become GEMM's";
+    CarryParams("gemm", "split", &run, &kept);
+    EXPECT_EQ(run.params["size"].number, 8u << 20) << "back in a chapter: its own values";
+    CarryParams("split", "gemv", &run, &kept);
+    EXPECT_EQ(run.params["m"].number, 8192u);
+}
+
+TEST_F(AppLogic, GemvSizesDoNotLeakIntoGemmOnThePage) {
+    worker_has_gpu = true;  // every lesson live: no recorded settings to open at
+    controller->RestartWorker();
+    Frames(3);
+    const Lesson& gemv = Named("4.1");
+    const Lesson& gemm = Named("5.1");
+    SelectLesson(ui, registry, gemv.id);
+    Frames(2);
+    ui.run.params["m"] = ParamValue::Number(1024);
+    ui.run.params["n"] = ParamValue::Number(2048);
+    SelectLesson(ui, registry, gemm.id);
+    Frames(2);
+    const ParamSpec* m = gemm.FindParam("m");
+    ASSERT_NE(m, nullptr);
+    EXPECT_NE(ResolveParam(*m, ui.run).number, 1024u);
+    EXPECT_NE(ResolveParam(*gemm.FindParam("n"), ui.run).number, 2048u);
+    SelectLesson(ui, registry, gemv.id);
+    Frames(2);
+    EXPECT_EQ(ui.run.params["m"].number, 1024u) << "GEMV's own values come back";
+}
+
+// The values every recorded result of `chapter`'s lessons shown from recordings was made at,
+// for parameter `name`.
+std::set<uint64_t> RecordedValues(const Controller& c, const Registry& reg,
+                                  const std::string& chapter, const std::string& name) {
+    std::set<uint64_t> out;
+    for (const StoredResult& s : c.results()) {
+        const Lesson* l = reg.FindLesson(s.result.lesson);
+        if (s.origin == Origin::kRecorded && l && l->chapter == chapter &&
+            c.Mode(*l) == LessonMode::kRecorded)
+            if (const ParamValue* v = s.result.params.Find(name)) out.insert(v->number);
+    }
+    return out;
+}
+
+TEST_F(AppLogic, WithoutAGpuEveryLessonOpensWithAChartAtRecordedSettings) {
+    for (const Lesson& l : registry.lessons()) {
+        SelectLesson(ui, registry, l.id);
+        Frames(2);
+        EXPECT_GT(ChartPoints(*controller, registry, l, ui.run), 0)
+            << l.label << " opens on an empty chart";
+        if (controller->Mode(l) == LessonMode::kRecorded) {
+            EXPECT_NE(ShownResult(*controller, registry, l, ui.run), nullptr)
+                << l.label << " is shown from recordings but has none at the page's settings";
+        }
+    }
+}
+
+TEST_F(AppLogic, TheFirstLessonOpensAtTheSizeItsChapterWasRecordedAt) {
+    const Lesson& first = registry.lessons().front();
+    const ParamSpec* size = DataSizeParam(first);
+    ASSERT_NE(size, nullptr);
+    SelectLesson(ui, registry, "2.1");
+    Frames(2);
+    SelectLesson(ui, registry, first.id);
+    Frames(2);
+    const uint64_t shown = ResolveParam(*size, ui.run).number;
+    EXPECT_NE(shown, size->Default().number) << "its default has no recordings";
+    EXPECT_TRUE(RecordedValues(*controller, registry, first.chapter, size->name).count(shown));
+    // Within the chapter, the student's own value stays on a lesson that runs live.
+    ui.run.params[size->name] = ParamValue::Number(8 << 20);
+    SelectLesson(ui, registry, registry.LessonsOf(registry.ChapterOf(first))[1]->id);
+    Frames(2);
+    EXPECT_EQ(ResolveParam(*size, ui.run).number, 8u << 20);
+}
+
+TEST_F(AppLogic, AMultiGpuChapterOpensWithTheGpuCountItWasRecordedWith) {
+    for (const Lesson& l : registry.lessons()) {
+        const ParamSpec* gpus = GpuCountParam(l);
+        if (!gpus || controller->Mode(l) != LessonMode::kRecorded) continue;
+        const std::set<uint64_t> recorded =
+            RecordedValues(*controller, registry, l.chapter, gpus->name);
+        if (recorded.empty() || recorded.count(gpus->Default().number)) continue;
+        SelectLesson(ui, registry, "1.1");
+        Frames(2);
+        SelectLesson(ui, registry, l.id);
+        Frames(2);
+        EXPECT_TRUE(recorded.count(ResolveParam(*gpus, ui.run).number))
+            << l.label << " opens with " << ResolveParam(*gpus, ui.run).number << " GPUs";
+        return;
+    }
+    GTEST_SKIP() << "no lesson recorded only with another GPU count than its default";
+}
+
+TEST_F(AppLogic, WithAGpuNothingSwitchesToRecordedSettings) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(3);
+    // A chapter not visited yet (the fixture opened the first): its GPU lessons run here.
+    const Lesson& gpu = Named("reduce/v1-shared-memory");
+    ASSERT_NE(gpu.chapter, registry.lessons().front().chapter);
+    SelectLesson(ui, registry, gpu.id);
+    Frames(2);
+    const ParamSpec* size = DataSizeParam(gpu);
+    EXPECT_EQ(ResolveParam(*size, ui.run).number, size->Default().number);
+}
+
+TEST_F(AppLogic, ANewLessonOpensAtTheTopOfItsTextAndCode) {
+    Open("split/naive-scan");
+    ImGuiIO& io = ImGui::GetIO();
+    for (const char* pane : {"text_pane", "code_pane"}) {
+        io.MousePos = Center(pane);
+        for (int i = 0; i < 20; ++i) {
+            io.MouseWheel = -5;
+            Frame();
+        }
+        io.MouseWheel = 0;
+    }
+    Frames(2);
+    ASSERT_GT(probe.text_scroll_y, 0) << "the text pane scrolled down";
+    ASSERT_GT(probe.code_scroll_y, 0) << "the code pane scrolled down";
+    Key(kKeyRight);
+    EXPECT_EQ(ui.settings.lesson, registry.lessons()[1].id);
+    EXPECT_EQ(probe.text_scroll_y, 0);
+    EXPECT_EQ(probe.code_scroll_y, 0);
+}
+
+TEST_F(AppLogic, TheFirstRunPageOpensWithF1OrAQuestionMarkAndClosingItIsRemembered) {
+    EXPECT_FALSE(ui.first_run_page);
+    Key(kKeyF1);
+    EXPECT_TRUE(ui.first_run_page);
+    EXPECT_TRUE(probe.rects.count("first_run_page"));
+    Key(kKeyEscape);
+    EXPECT_FALSE(ui.first_run_page);
+    EXPECT_TRUE(ui.settings.first_run_closed);
+    ImGui::GetIO().AddInputCharacter('?');
+    Frames(2);
+    EXPECT_TRUE(ui.first_run_page);
+    Key(kKeyF1);
+    EXPECT_FALSE(ui.first_run_page) << "F1 closes it too";
+    Click("help");
+    EXPECT_TRUE(ui.first_run_page) << "the lesson list's help button";
+    // "Start with lesson 1.1" opens the first lesson and closes the page.
+    Open("reduce/v1-shared-memory");
+    ui.first_run_page = true;
+    Frames(2);
+    Click("first_run_start");
+    EXPECT_FALSE(ui.first_run_page);
+    EXPECT_EQ(ui.settings.lesson, registry.lessons().front().id);
+}
+
+TEST_F(AppLogic, ButtonsThatCannotActHereAreDisabledAndKeysSayWhy) {
+    const Lesson& gpu = Named("reduce/v1-shared-memory");
+    ASSERT_EQ(controller->Mode(gpu), LessonMode::kRecorded);
+    Open(gpu.id);
+    EXPECT_FALSE(CannotRunWhy("en", *controller, registry, gpu).empty());
+    EXPECT_NE(CannotRunWhy("en", *controller, registry, gpu).find("no GPU here"),
+              std::string::npos);
+    sent.clear();
+    Click("run");
+    Click("sweep_blocks");
+    EXPECT_TRUE(Runs().empty()) << "disabled";
+    ui.messages.clear();
+    Key(kKeyR);
+    Key(kKeyS);
+    EXPECT_TRUE(Runs().empty());
+    ASSERT_EQ(ui.messages.size(), 2u);
+    EXPECT_NE(ui.messages[0].find("no GPU here"), std::string::npos) << ui.messages[0];
+    // The prediction box never asks for a Run that cannot run.
+    probe.open_all = true;
+    ui.run.params["size"] = ParamValue::Number(3 << 20);  // nothing recorded at 3 MiB
+    Frames(2);
+    for (const std::string& line : probe.prediction)
+        EXPECT_EQ(line.find(Tr("en", kPredPressRun)), std::string::npos) << line;
+    // A CPU lesson runs: no reason, and the box says how to measure it.
+    const Lesson& cpu = Named("split/openmp");
+    EXPECT_TRUE(CannotRunWhy("en", *controller, registry, cpu).empty());
+}
+
+TEST_F(AppLogic, ALessonRunHereAndOneMarkedAnsweredShowInTheSettings) {
+    Open("split/openmp");
+    EXPECT_TRUE(ui.settings.visited.count("split/openmp"));
+    EXPECT_FALSE(ui.settings.ran.count("split/openmp"));
+    Click("run");
+    Frames(2);
+    ASSERT_GE(Runs().size(), 2u);
+    EXPECT_TRUE(ui.settings.ran.count("split/openmp"));
+    EXPECT_TRUE(ui.settings.ran.count("split/even-positions")) << "the previous lesson ran too";
+    EXPECT_FALSE(ui.settings.ran.count("split/naive-scan"));
+    // The mark is at the end of the text, under its questions: scrolled to, then clicked.
+    ImGui::GetIO().MousePos = Center("text_pane");
+    for (int i = 0; i < 60; ++i) {
+        ImGui::GetIO().MouseWheel = -10;
+        Frame();
+    }
+    ImGui::GetIO().MouseWheel = 0;
+    Frames(2);
+    Click("answered");
+    EXPECT_TRUE(ui.settings.answered.count("split/openmp"));
+    Click("answered");
+    EXPECT_FALSE(ui.settings.answered.count("split/openmp"));
+}
+
+TEST_F(AppLogic, TheFilterHidesLessonsThatDoNotMatch) {
+    const std::string filter = "gemm/";
+    std::snprintf(ui.lesson_filter, sizeof ui.lesson_filter, "%s", filter.c_str());
+    Frames(2);
+    for (const Lesson& l : registry.lessons())
+        EXPECT_EQ(probe.rects.count("lesson_" + l.id) > 0, l.id.rfind(filter, 0) == 0) << l.id;
+}
+
+TEST(AppStudent, AKeysNoticeIsShownInChineseWithItsReason) {
+    // A refused key leaves an English notice; the status bar says it in the page's language.
+    const std::string en = Fmt(kWhyNoRun.en, "no GPU here");
+    EXPECT_EQ(Say("zh", en), Fmt(kWhyNoRun.zh, Say("zh", "no GPU here").c_str()));
+    const std::string chapter = Fmt(kWhyNoChapterRun.en, "no GPU here");
+    EXPECT_EQ(Say("zh", chapter), Fmt(kWhyNoChapterRun.zh, Say("zh", "no GPU here").c_str()));
+    EXPECT_EQ(Say("zh", kWhyNoBlock.en), kWhyNoBlock.zh);
+}
+
+TEST(AppStudent, EveryWordOfTheStudentsPathHasBothLanguages) {
+    const std::vector<std::string_view> texts = UiTexts(Catalog());
+    for (const Word* w : kStudentWords) {
+        EXPECT_STRNE(w->en, "");
+        EXPECT_STRNE(w->zh, "");
+        EXPECT_STRNE(w->en, w->zh) << "not translated";
+        EXPECT_NE(std::find(texts.begin(), texts.end(), std::string_view(w->zh)), texts.end())
+            << w->en << ": its glyphs are not in the atlas";
+    }
+}
