@@ -6,7 +6,9 @@
 #include <string>
 
 #include "cuda/cuda_util.h"
+#include "cuda/module.h"
 #include "errors.h"
+#include "exercise_kinds.h"
 #include "gemv/gemv_gpu.cuh"
 #include "gemv_chapter.h"
 #include "gemv_steps.h"
@@ -79,6 +81,36 @@ private:
     int m_block;
 };
 
+// A student's kernel (an exercise) in place of the step's own: the same data, the same grid
+// (the step's GemvShape), the same check and timing.
+class StudentStep : public GpuGemvBase {
+public:
+    StudentStep(const Workload& w, const GemvKernel& step_kernel, const StudentKernel& student,
+                int block)
+        : GpuGemvBase(w),
+          m_shape(step_kernel.shape(M(), N(), block)),
+          m_kernel(student.cubin, student.lowered_name, student.name),
+          m_block(block) {
+        m_kernel.CheckBlock(block);
+    }
+
+    Sample Run() override {
+        return Timed([this](cudaStream_t s) {
+            const float* a = m_a.get();
+            const float* x = m_x.get();
+            float* y = m_y.get();
+            int m = M(), n = N(), group_log2 = m_shape.group_log2;
+            void* args[] = {&a, &x, &y, &m, &n, &group_log2};  // the sixth only when it takes it
+            m_kernel.Launch(m_shape.blocks, static_cast<unsigned>(m_block), s, args);
+        });
+    }
+
+private:
+    GemvShape m_shape;
+    cuda::LoadedKernel m_kernel;
+    int m_block;
+};
+
 // The cuBLAS step.
 class CublasStep : public GpuGemvBase {
 public:
@@ -119,6 +151,19 @@ StepRunner KernelRunner(const GemvKernel& k) {
     return r;
 }
 
+StepRunner StudentRunner(const GemvKernel& k, std::shared_ptr<const StudentKernel> student) {
+    StepRunner r;
+    r.make = [&k, student](const Workload& w, const StepContext& c) {
+        return std::unique_ptr<StepInstance>(
+            std::make_unique<StudentStep>(w, k, *student, Block(c.params)));
+    };
+    r.attributes = [student](const ParamValues& params) {
+        const cuda::LoadedKernel loaded(student->cubin, student->lowered_name, student->name);
+        return loaded.Attributes(Block(params));
+    };
+    return r;
+}
+
 StepRunner CublasRunner() {
     StepRunner r;
     r.make = [](const Workload& w, const StepContext&) {
@@ -133,6 +178,10 @@ StepRunner CublasRunner() {
 
 LESSONS_STEP_KIND(Kernel, [](const Kernel&, const StepSite& site) {
     return KernelRunner(OnlyKernel<GemvKernel>(site));
+});
+LESSONS_EXERCISE_KIND(Kernel, [](const Kernel&, const StepSite& site,
+                                 std::shared_ptr<const StudentKernel> student) {
+    return StudentRunner(OnlyKernel<GemvKernel>(site), std::move(student));
 });
 LESSONS_STEP_KIND(Cublas, [](const Cublas&, const StepSite&) { return CublasRunner(); });
 
