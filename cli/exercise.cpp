@@ -164,8 +164,8 @@ int RunKernel(const std::string& key, const std::string& path, const Options& op
                   << r.RateUnit() << "\n";
     }
     if (!r.verified)
-        std::cerr << "your kernel for " << lesson.Name() << " gave a WRONG result: "
-                  << r.check_message << "\n";
+        std::cerr << "your kernel for " << lesson.Name()
+                  << " gave a WRONG result: " << r.check_message << "\n";
     return r.verified ? kExitOk : kExitFailed;
 }
 
@@ -214,30 +214,31 @@ int ShowExercise(const std::string& key, const ExerciseOptions& o, Format format
         json hints = json::array();
         for (int i = 0; i < o.hints; ++i)
             hints.push_back(json{{"en", e.hints[i].en}, {"zh", e.hints[i].zh}});
-        json out{{"lesson", lesson.label},
-                 {"id", lesson.id},
-                 {"title", lesson.title},
-                 {"kernel", e.kernel.kernel},
-                 {"signature", "__global__ void " + e.kernel.kernel + "(" + e.kernel.signature +
-                                   ")"},
-                 {"task_en", e.task_en},
-                 {"task_zh", e.task_zh},
-                 {"hints_total", e.hints.size()},
-                 {"hints", hints},
-                 {"start_path", e.start},
-                 {"start", std::string(start)},
-                 {"written_to", o.write}};
+        json out{
+            {"lesson", lesson.label},
+            {"id", lesson.id},
+            {"title", lesson.title},
+            {"kernel", e.kernel.kernel},
+            {"signature", "__global__ void " + e.kernel.kernel + "(" + e.kernel.signature + ")"},
+            {"task_en", e.task_en},
+            {"task_zh", e.task_zh},
+            {"hints_total", e.hints.size()},
+            {"hints", hints},
+            {"start_path", e.start},
+            {"start", std::string(start)},
+            {"written_to", o.write}};
         if (o.solution) out["solution"] = SolutionOf(lesson);
         std::cout << out.dump(2) << "\n";
         return kExitOk;
     }
-    std::cout << "Exercise " << lesson.label << " (" << lesson.id << "): "
-              << (zh ? lesson.title_zh : lesson.title) << "\n\n"
+    std::cout << "Exercise " << lesson.label << " (" << lesson.id
+              << "): " << (zh ? lesson.title_zh : lesson.title) << "\n\n"
               << (zh ? e.task_zh : e.task_en) << "\n\n"
               << (zh ? "签名（由 harness 固定）：" : "Signature (fixed by the harness): ")
               << "__global__ void " << e.kernel.kernel << "(" << e.kernel.signature << ")\n";
     for (int i = 0; i < o.hints; ++i)
-        std::cout << "\n" << (zh ? "提示 " : "Hint ") << i + 1 << ": "
+        std::cout << "\n"
+                  << (zh ? "提示 " : "Hint ") << i + 1 << ": "
                   << (zh ? e.hints[i].zh : e.hints[i].en) << "\n";
     if (o.hints < static_cast<int>(e.hints.size()))
         std::cout << "\n"

@@ -211,10 +211,9 @@ int main(int argc, char** argv) {
         bool known = false;
         for (const CLI::App* sub : app.get_subcommands({})) known |= sub->get_name() == argv[1];
         if (!known) {
-            std::cerr
-                << "error: unknown command '" << argv[1]
-                << "': use list, info, run, sweep, bench, profile, tune, exercise or serve "
-                   "(see --help)\n";
+            std::cerr << "error: unknown command '" << argv[1]
+                      << "': use list, info, run, sweep, bench, profile, tune, exercise or serve "
+                         "(see --help)\n";
             return cli::kExitUsage;
         }
     }

@@ -23,8 +23,8 @@ struct StudentKernel {
     std::string cubin;         // the CUBIN (an ELF image), for the GPU it runs on
 };
 
-using ExerciseKindImpl = std::function<StepRunner(
-    const void* kind, const StepSite& site, std::shared_ptr<const StudentKernel> kernel)>;
+using ExerciseKindImpl = std::function<StepRunner(const void* kind, const StepSite& site,
+                                                  std::shared_ptr<const StudentKernel> kernel)>;
 
 inline std::map<std::type_index, ExerciseKindImpl>& ExerciseKindImpls() {
     static std::map<std::type_index, ExerciseKindImpl> impls;
@@ -47,10 +47,10 @@ struct ExerciseKindRegistration {
 
 // In a harness (.cu): LESSONS_EXERCISE_KIND(gemv::Kernel, [](const gemv::Kernel&, const
 // StepSite& s, std::shared_ptr<const StudentKernel> k) { ... return runner; });
-#define LESSONS_EXERCISE_KIND(Kind, ...)                                      \
+#define LESSONS_EXERCISE_KIND(Kind, ...)                                          \
     static const ::lessons::ExerciseKindRegistration<Kind> LESSONS_STEP_KIND_CAT( \
-        lessons_exercise_kind_, __LINE__) {                                    \
-        __VA_ARGS__                                                            \
+        lessons_exercise_kind_, __LINE__) {                                       \
+        __VA_ARGS__                                                               \
     }
 
 }  // namespace lessons

@@ -82,46 +82,46 @@ Logical StripForDirectives(std::string_view s) {
         }
         const char next = i + 1 < s.size() ? s[i + 1] : '\0';
         switch (state) {
-        case kCode:
-            if (c == '/' && next == '/') {
-                state = kLineComment;
-                put(' ');
-                ++i;
-            } else if (c == '/' && next == '*') {
-                state = kBlockComment;
-                put(' ');
-                ++i;
-            } else {
-                if (c == '"') state = kString;
-                if (c == '\'') state = kChar;
+            case kCode:
+                if (c == '/' && next == '/') {
+                    state = kLineComment;
+                    put(' ');
+                    ++i;
+                } else if (c == '/' && next == '*') {
+                    state = kBlockComment;
+                    put(' ');
+                    ++i;
+                } else {
+                    if (c == '"') state = kString;
+                    if (c == '\'') state = kChar;
+                    put(c);
+                }
+                break;
+            case kLineComment:
+                if (c == '\n') {
+                    state = kCode;
+                    put(c);
+                }
+                break;
+            case kBlockComment:
+                if (c == '*' && next == '/') {
+                    state = kCode;
+                    ++i;
+                } else if (c == '\n') {
+                    put(c);  // keeps lines apart (a directive needs a line of its own)
+                }
+                break;
+            case kString:
+            case kChar:
                 put(c);
-            }
-            break;
-        case kLineComment:
-            if (c == '\n') {
-                state = kCode;
-                put(c);
-            }
-            break;
-        case kBlockComment:
-            if (c == '*' && next == '/') {
-                state = kCode;
-                ++i;
-            } else if (c == '\n') {
-                put(c);  // keeps lines apart (a directive needs a line of its own)
-            }
-            break;
-        case kString:
-        case kChar:
-            put(c);
-            if (c == '\\' && i + 1 < s.size() && next != '\n') {
-                put(next);
-                ++i;
-            } else if ((state == kString && c == '"') || (state == kChar && c == '\'') ||
-                       c == '\n') {
-                state = kCode;
-            }
-            break;
+                if (c == '\\' && i + 1 < s.size() && next != '\n') {
+                    put(next);
+                    ++i;
+                } else if ((state == kString && c == '"') || (state == kChar && c == '\'') ||
+                           c == '\n') {
+                    state = kCode;
+                }
+                break;
         }
         if (c == '\n') ++line;
     }
@@ -160,8 +160,8 @@ std::string CheckIncludes(std::string_view s, const std::vector<std::string>& al
         if (directive) {
             while (i < end && IsSpace(t[i])) ++i;
             size_t word_end = i;
-            while (word_end < end && (std::isalnum(static_cast<unsigned char>(t[word_end])) ||
-                                      t[word_end] == '_'))
+            while (word_end < end &&
+                   (std::isalnum(static_cast<unsigned char>(t[word_end])) || t[word_end] == '_'))
                 ++word_end;
             const std::string word = t.substr(i, word_end - i);
             if (word == "include" || word == "include_next" || word == "import" ||
@@ -182,7 +182,8 @@ std::string CheckIncludes(std::string_view s, const std::vector<std::string>& al
                     const std::string shown = rest.size() > 60 ? rest.substr(0, 60) + "..." : rest;
                     return "line " + std::to_string(line) + ": #" + word + " " + shown +
                            " is not allowed: a kernel file holds device code only, and " +
-                           AllowedText(allowed) + " (the exercise's harness declares what it needs)";
+                           AllowedText(allowed) +
+                           " (the exercise's harness declares what it needs)";
                 }
             }
         }
@@ -195,17 +196,22 @@ std::string CheckIncludes(std::string_view s, const std::vector<std::string>& al
 
 const char* ToString(CompileStatus status) {
     switch (status) {
-    case CompileStatus::kOk: return "ok";
-    case CompileStatus::kRefused: return "refused";
-    case CompileStatus::kUnavailable: return "unavailable";
-    case CompileStatus::kError: return "error";
+        case CompileStatus::kOk:
+            return "ok";
+        case CompileStatus::kRefused:
+            return "refused";
+        case CompileStatus::kUnavailable:
+            return "unavailable";
+        case CompileStatus::kError:
+            return "error";
     }
     return "?";
 }
 
 int CompileResult::Errors() const {
-    return static_cast<int>(std::count_if(diagnostics.begin(), diagnostics.end(),
-                                          [](const Diagnostic& d) { return d.severity == "error"; }));
+    return static_cast<int>(
+        std::count_if(diagnostics.begin(), diagnostics.end(),
+                      [](const Diagnostic& d) { return d.severity == "error"; }));
 }
 
 int CompileResult::Warnings() const {
@@ -214,9 +220,8 @@ int CompileResult::Warnings() const {
 
 std::string CheckKernelSource(std::string_view source, const std::vector<std::string>& allowed) {
     if (source.size() > kMaxKernelSourceBytes)
-        return "the kernel file is " + std::to_string(source.size()) +
-               " bytes, more than the " + std::to_string(kMaxKernelSourceBytes / 1024) +
-               " KiB a kernel file may have";
+        return "the kernel file is " + std::to_string(source.size()) + " bytes, more than the " +
+               std::to_string(kMaxKernelSourceBytes / 1024) + " KiB a kernel file may have";
     if (source.find_first_not_of(" \t\r\n") == std::string_view::npos)
         return "the kernel file is empty";
     if (const size_t nul = source.find('\0'); nul != std::string_view::npos)
@@ -258,8 +263,8 @@ std::vector<Diagnostic> ParseDiagnostics(std::string_view log, std::string_view 
         Diagnostic d;
         if (std::regex_match(lines[i], m, kWithLine)) {
             d.file = m[1];
-            d.line = static_cast<int>(std::min<long long>(std::stoll(m[2].str().substr(0, 9)),
-                                                          1 << 30));
+            d.line =
+                static_cast<int>(std::min<long long>(std::stoll(m[2].str().substr(0, 9)), 1 << 30));
             d.severity = m[3] == "warning" ? "warning" : "error";
             d.message = m[4];
         } else if (std::regex_match(lines[i], m, kWithoutLine)) {
@@ -446,9 +451,8 @@ CompileResult CompileKernel(std::string_view source, const KernelSpec& spec, int
         r.message = "the compiler produced no machine code for " + spec.kernel + " (see its log)";
         return r;
     }
-    const auto kernel = std::find_if(r.functions.begin(), r.functions.end(), [&](const auto& f) {
-        return f.function == r.lowered_name;
-    });
+    const auto kernel = std::find_if(r.functions.begin(), r.functions.end(),
+                                     [&](const auto& f) { return f.function == r.lowered_name; });
     if (kernel == r.functions.end() || !kernel->entry) {
         r.message = spec.kernel + " is not a __global__ kernel (declare it __global__ void " +
                     spec.kernel + "(" + spec.signature + "))";

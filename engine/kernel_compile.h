@@ -66,9 +66,9 @@ struct CompileResult {
     std::string log;      // the compiler's whole log
     std::vector<Diagnostic> diagnostics;
     std::string ptx;
-    std::string cubin;                    // binary (an ELF file); empty unless kOk
-    std::string lowered_name;             // the kernel's symbol in the CUBIN
-    KernelResources kernel;               // the exercise's kernel (kOk)
+    std::string cubin;                       // binary (an ELF file); empty unless kOk
+    std::string lowered_name;                // the kernel's symbol in the CUBIN
+    KernelResources kernel;                  // the exercise's kernel (kOk)
     std::vector<KernelResources> functions;  // every function ptxas reported
     bool ok() const { return status == CompileStatus::kOk; }
     int Errors() const;

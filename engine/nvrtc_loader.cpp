@@ -66,10 +66,11 @@ const Loaded& State() {
                 l.path = map->l_name;
             return l;
         }
-        l.why = "NVRTC not found (tried " + tried +
-                "): install the CUDA toolkit's runtime compiler (Debian/Ubuntu: the cuda-nvrtc-13-0 "
-                "package from NVIDIA's CUDA repository, or pip's nvidia-cuda-nvrtc) or set "
-                "CUDA_LESSONS_NVRTC=/path/to/libnvrtc.so.13";
+        l.why =
+            "NVRTC not found (tried " + tried +
+            "): install the CUDA toolkit's runtime compiler (Debian/Ubuntu: the cuda-nvrtc-13-0 "
+            "package from NVIDIA's CUDA repository, or pip's nvidia-cuda-nvrtc) or set "
+            "CUDA_LESSONS_NVRTC=/path/to/libnvrtc.so.13";
         return l;
     }();
     return loaded;

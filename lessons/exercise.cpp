@@ -1,6 +1,7 @@
 #include "exercise.h"
 
 #include <algorithm>
+#include <cctype>
 #include <stdexcept>
 #include <string>
 
@@ -32,6 +33,7 @@ std::string SolutionOf(const Lesson& lesson) {
     const std::string_view source = lesson.source;
     std::string out;
     bool found = false;
+    bool in_host_function = false, previous_template = false;
     size_t start = 0;
     while (start < source.size()) {
         size_t end = source.find('\n', start);
@@ -43,6 +45,22 @@ std::string SolutionOf(const Lesson& lesson) {
             break;
         }
         if (line.rfind("#include \"", 0) == 0 || line.rfind("namespace lessons", 0) == 0) continue;
+        // A host function at file scope (the vectorized step's Gemv30LanesPerRow): left out,
+        // up to its closing brace at column 0.
+        if (in_host_function) {
+            in_host_function = line != "}";
+            continue;
+        }
+        const bool starts_definition =
+            !line.empty() && (std::isalpha(static_cast<unsigned char>(line[0])) != 0) &&
+            line.find('(') != std::string_view::npos && line.ends_with("{") &&
+            line.find("__global__") == std::string_view::npos &&
+            line.find("__device__") == std::string_view::npos && !previous_template;
+        previous_template = line.rfind("template", 0) == 0;
+        if (starts_definition) {
+            in_host_function = true;
+            continue;
+        }
         // One blank line at most between parts, none at the start.
         if (line.empty() && (out.empty() || out.ends_with("\n\n"))) continue;
         out.append(line).push_back('\n');

@@ -40,8 +40,10 @@ std::vector<Exercise> GemvExercises();
 std::string_view StartingFile(const Exercise& exercise);
 
 // The reference solution: the device code of the lesson's own kernel file, i.e. its text before
-// the anonymous namespace that holds the launch, without its #include lines and its
-// `namespace lessons::...` line (the kernel then stands at global scope, as a student's does).
+// the anonymous namespace that holds the launch, without its #include lines, its
+// `namespace lessons::...` line and any host function defined there (a line at column 0 that
+// opens a definition without __global__ or __device__, up to its closing brace at column 0): the
+// kernel then stands at global scope, as a student's does.
 // Throws std::logic_error when the file has no such part.
 std::string SolutionOf(const Lesson& lesson);
 

@@ -22,14 +22,15 @@ using namespace lessons;
 
 namespace {
 
-#define REQUIRE_NVRTC()                                                                   \
-    do {                                                                                  \
+#define REQUIRE_NVRTC()                                                                         \
+    do {                                                                                        \
         if (!nvrtc::Load()) GTEST_SKIP() << "NVRTC is not available: " << nvrtc::Unavailable(); \
     } while (0)
 
-#define REQUIRE_GPU()                                                                          \
-    do {                                                                                       \
-        if (!GetDevices().available()) GTEST_SKIP() << "no GPU: " << GetDevices().unavailable_reason; \
+#define REQUIRE_GPU()                                                                           \
+    do {                                                                                        \
+        if (!GetDevices().available())                                                          \
+            GTEST_SKIP() << "no GPU: " << GetDevices().unavailable_reason;                      \
         if (!nvrtc::Load()) GTEST_SKIP() << "NVRTC is not available: " << nvrtc::Unavailable(); \
     } while (0)
 
@@ -109,8 +110,8 @@ TEST(KernelSource, RefusesEmptyHugeBinaryAndBadUtf8) {
     EXPECT_EQ(CheckKernelSource(std::string(kMaxKernelSourceBytes - 1, ' ') + "x", {}), "");
     EXPECT_TRUE(Has(CheckKernelSource(std::string("int a;\nint\0b;", 13), {}),
                     "binary (a NUL byte at offset 10, line 2)"));
-    for (const std::string bad : {"\x80", "\xc0\x80", "\xe2\x82", "\xed\xa0\x80",
-                                  "\xf4\x90\x80\x80", "\xff", "\xc3"}) {
+    for (const std::string bad :
+         {"\x80", "\xc0\x80", "\xe2\x82", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xff", "\xc3"}) {
         const std::string why = CheckKernelSource("// ok\n// " + bad + "\n", {});
         EXPECT_TRUE(Has(why, "not valid UTF-8 (byte offset 9, line 2)")) << why;
     }
@@ -203,7 +204,9 @@ TEST(KernelCompile, CorrectKernelGivesPtxCubinAndRegisters) {
     EXPECT_EQ(r.lowered_name, "_Z9my_kernelPKfPfi");
     EXPECT_TRUE(Has(r.ptx, ".entry _Z9my_kernelPKfPfi")) << r.ptx.substr(0, 400);
     ASSERT_GE(r.cubin.size(), 4u);
-    EXPECT_EQ(r.cubin.substr(0, 4), "\x7f" "ELF");
+    EXPECT_EQ(r.cubin.substr(0, 4),
+              "\x7f"
+              "ELF");
     EXPECT_EQ(r.kernel.function, r.lowered_name);
     EXPECT_GT(r.kernel.registers, 0);
     EXPECT_LT(r.kernel.registers, 64);
@@ -240,11 +243,11 @@ TEST(KernelCompile, SyntaxErrorReportsLineAndMessage) {
     ASSERT_GE(r.Errors(), 1);
     EXPECT_EQ(r.diagnostics[0].file, kKernelFileName);
     EXPECT_EQ(r.diagnostics[0].line, 3);
-    EXPECT_EQ(r.diagnostics[0].column, 26);
+    EXPECT_EQ(r.diagnostics[0].column, 28);  // the u of undefined_name
     EXPECT_TRUE(Has(r.diagnostics[0].message, "\"undefined_name\" is undefined"));
     EXPECT_TRUE(Has(r.message, "line 3")) << r.message;
     EXPECT_TRUE(r.cubin.empty());
-    EXPECT_TRUE(Has(FormatDiagnostics(r, "mine.cu"), "mine.cu:3:26: error: identifier"));
+    EXPECT_TRUE(Has(FormatDiagnostics(r, "mine.cu"), "mine.cu:3:28: error: identifier"));
 }
 
 TEST(KernelCompile, KernelMustExistWithItsSignatureAndBeGlobal) {
@@ -253,15 +256,15 @@ TEST(KernelCompile, KernelMustExistWithItsSignatureAndBeGlobal) {
         CompileKernel("__global__ void other(const float* a, float* y, int n) {}\n", Spec(), 90);
     EXPECT_EQ(missing.status, CompileStatus::kError);
     EXPECT_TRUE(Has(missing.message, "missing or has another signature")) << missing.message;
-    const CompileResult wrong_types =
-        CompileKernel("__global__ void my_kernel(const float* a, float* y, long n) {}\n", Spec(), 90);
+    const CompileResult wrong_types = CompileKernel(
+        "__global__ void my_kernel(const float* a, float* y, long n) {}\n", Spec(), 90);
     EXPECT_EQ(wrong_types.status, CompileStatus::kError);
     EXPECT_TRUE(Has(wrong_types.log, "__global__ void my_kernel(const float*, float*, int)"))
         << wrong_types.log;
-    const CompileResult device =
-        CompileKernel("__device__ void my_kernel(const float* a, float* y, int n) {}\n"
-                      "__global__ void caller(float* y) { my_kernel(y, y, 1); }\n",
-                      Spec(), 90);
+    const CompileResult device = CompileKernel(
+        "__device__ void my_kernel(const float* a, float* y, int n) {}\n"
+        "__global__ void caller(float* y) { my_kernel(y, y, 1); }\n",
+        Spec(), 90);
     EXPECT_EQ(device.status, CompileStatus::kError) << device.log;
     EXPECT_FALSE(device.ok());
 }
@@ -279,8 +282,8 @@ TEST(Exercises, DeclarationsAreConsistent) {
     EXPECT_GE(Exercises().size(), 3u);
     const std::vector<std::string> problems = ExerciseProblems(RunnableCatalog());
     for (const std::string& p : problems) ADD_FAILURE() << p;
-    for (const char* id : {"gemv/thread-per-row", "gemv/warp-per-row",
-                           "gemv/vectorized-rows-per-warp"})
+    for (const char* id :
+         {"gemv/thread-per-row", "gemv/warp-per-row", "gemv/vectorized-rows-per-warp"})
         EXPECT_NE(FindExercise(id), nullptr) << id;
 }
 
@@ -318,7 +321,7 @@ TEST(ExerciseCli, SyntaxErrorExitsTwoWithLineAndMessage) {
     const std::string file = dir.Write("mine.cu", kSyntaxError);
     const Output out = Cli("run 4.2 --kernel " + file);
     EXPECT_EQ(out.code, 2) << out.text;
-    EXPECT_TRUE(Has(out.text, file + ":3:26: error: identifier \"undefined_name\" is undefined"))
+    EXPECT_TRUE(Has(out.text, file + ":3:28: error: identifier \"undefined_name\" is undefined"))
         << out.text;
     EXPECT_TRUE(Has(out.text, "did not compile")) << out.text;
     const Output js = Cli("run gemv/warp-per-row --kernel " + file + " --format json", false);
@@ -432,7 +435,8 @@ TEST(ExerciseGpu, ReferenceSolutionsPass) {
         for (const char* dims : {"--set m=1 --set n=1", "--set m=33 --set n=3",
                                  "--set m=257 --set n=1025", "--set m=1000 --set n=8192"}) {
             const Output out = Cli("run " + e.lesson + " --kernel " + file + " " + dims +
-                                   " --reps 3 --no-ceilings --format json", false);
+                                       " --reps 3 --no-ceilings --format json",
+                                   false);
             EXPECT_EQ(out.code, 0) << e.lesson << " " << dims << "\n" << out.text;
             if (out.code != 0) continue;
             const json j = json::parse(out.text);
@@ -460,8 +464,8 @@ TEST(ExerciseGpu, WrongKernelIsReportedWithItsFirstMismatch) {
     EXPECT_TRUE(Has(out.text, "WRONG")) << out.text;
     EXPECT_TRUE(Has(out.text, "1 of 100 rows wrong; first row 5:")) << out.text;
     // A skeleton that writes nothing leaves NaN in every row.
-    const std::string skeleton = dir.Write(
-        "skeleton.cu", std::string(StartingFile(*FindExercise("gemv/thread-per-row"))));
+    const std::string skeleton =
+        dir.Write("skeleton.cu", std::string(StartingFile(*FindExercise("gemv/thread-per-row"))));
     const Output nan = Cli("run 4.1 --kernel " + skeleton + " --set m=10 --set n=10");
     EXPECT_EQ(nan.code, 1) << nan.text;
     EXPECT_TRUE(Has(nan.text, "10 of 10 rows wrong; first row 0: nan")) << nan.text;

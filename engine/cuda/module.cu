@@ -17,11 +17,10 @@ struct Driver {
     CUresult (*ModuleLoadData)(CUmodule*, const void*) = nullptr;
     CUresult (*ModuleUnload)(CUmodule) = nullptr;
     CUresult (*ModuleGetFunction)(CUfunction*, CUmodule, const char*) = nullptr;
-    CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, CUstream, void**, void**) = nullptr;
+    CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, CUstream, void**, void**) = nullptr;
     CUresult (*FuncGetAttribute)(int*, CUfunction_attribute, CUfunction) = nullptr;
-    CUresult (*OccupancyMaxActiveBlocksPerMultiprocessor)(int*, CUfunction, int,
-                                                          size_t) = nullptr;
+    CUresult (*OccupancyMaxActiveBlocksPerMultiprocessor)(int*, CUfunction, int, size_t) = nullptr;
     CUresult (*GetErrorString)(CUresult, const char**) = nullptr;
     std::string why;  // empty when every call was found
 };
@@ -143,8 +142,7 @@ void LoadedKernel::CheckBlock(int block) const {
                          std::to_string(a.max_threads_per_block) + " threads per block");
 }
 
-void LoadedKernel::Launch(unsigned blocks, unsigned block, cudaStream_t stream,
-                          void** args) const {
+void LoadedKernel::Launch(unsigned blocks, unsigned block, cudaStream_t stream, void** args) const {
     CheckDriver(GetDriver().LaunchKernel(static_cast<CUfunction>(m_function), blocks, 1, 1, block,
                                          1, 1, 0, static_cast<CUstream>(stream), args, nullptr),
                 "cuLaunchKernel", m_name);

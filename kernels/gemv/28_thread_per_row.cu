@@ -19,21 +19,17 @@ __global__ void gemv_28_thread_per_row_kernel(const float* __restrict__ a,
 
 namespace {
 
-GemvShape Shape(int m, int, int block) {
-    return {static_cast<unsigned>((static_cast<long long>(m) + block - 1) / block)};
-}
-
 cudaError_t Launch(const float* a, const float* x, float* y, int m, int n, int block,
                    cudaStream_t s) {
-    gemv_28_thread_per_row_kernel<<<Shape(m, n, block).blocks, block, 0, s>>>(a, x, y, m, n);
+    const unsigned blocks = static_cast<unsigned>((static_cast<long long>(m) + block - 1) / block);
+    gemv_28_thread_per_row_kernel<<<blocks, block, 0, s>>>(a, x, y, m, n);
     return cudaGetLastError();
 }
 
 }  // namespace
 
 const GemvKernel kGemv28{"gemv_28_thread_per_row_kernel",
-                         reinterpret_cast<const void*>(&gemv_28_thread_per_row_kernel), &Launch,
-                         &Shape};
+                         reinterpret_cast<const void*>(&gemv_28_thread_per_row_kernel), &Launch};
 
 LESSONS_KERNELS(kGemv28);
 

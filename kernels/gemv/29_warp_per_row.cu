@@ -22,22 +22,18 @@ __global__ void gemv_29_warp_per_row_kernel(const float* __restrict__ a,
 
 namespace {
 
-GemvShape Shape(int m, int, int block) {
-    const long long rows_per_block = block / 32;
-    return {static_cast<unsigned>((m + rows_per_block - 1) / rows_per_block)};
-}
-
 cudaError_t Launch(const float* a, const float* x, float* y, int m, int n, int block,
                    cudaStream_t s) {
-    gemv_29_warp_per_row_kernel<<<Shape(m, n, block).blocks, block, 0, s>>>(a, x, y, m, n);
+    const long long rows_per_block = block / 32;
+    const unsigned blocks = static_cast<unsigned>((m + rows_per_block - 1) / rows_per_block);
+    gemv_29_warp_per_row_kernel<<<blocks, block, 0, s>>>(a, x, y, m, n);
     return cudaGetLastError();
 }
 
 }  // namespace
 
 const GemvKernel kGemv29{"gemv_29_warp_per_row_kernel",
-                         reinterpret_cast<const void*>(&gemv_29_warp_per_row_kernel), &Launch,
-                         &Shape};
+                         reinterpret_cast<const void*>(&gemv_29_warp_per_row_kernel), &Launch};
 
 LESSONS_KERNELS(kGemv29);
 

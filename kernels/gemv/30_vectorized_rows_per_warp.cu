@@ -82,25 +82,6 @@ __global__ void gemv_30_vectorized_kernel(const float* __restrict__ a, const flo
     if (row < m && in_group == 0) y[row] = sum;
 }
 
-namespace {
-
-GemvShape Shape(int m, int n, int block) {
-    const int group = Gemv30LanesPerRow(n, block);
-    int group_log2 = 0;
-    while ((1 << group_log2) < group) ++group_log2;
-    const long long threads = static_cast<long long>(m) * group;
-    return {static_cast<unsigned>((threads + block - 1) / block), group_log2};
-}
-
-cudaError_t Launch(const float* a, const float* x, float* y, int m, int n, int block,
-                   cudaStream_t s) {
-    const GemvShape shape = Shape(m, n, block);
-    gemv_30_vectorized_kernel<<<shape.blocks, block, 0, s>>>(a, x, y, m, n, shape.group_log2);
-    return cudaGetLastError();
-}
-
-}  // namespace
-
 int Gemv30LanesPerRow(int n, int block) {
     const int vectors = (n + 3) / 4;
     // The whole block: a power of two (the group is a mask) with at least 4 float4s per thread.
@@ -110,9 +91,23 @@ int Gemv30LanesPerRow(int n, int block) {
     return group;
 }
 
+namespace {
+
+cudaError_t Launch(const float* a, const float* x, float* y, int m, int n, int block,
+                   cudaStream_t s) {
+    const int group = Gemv30LanesPerRow(n, block);
+    int group_log2 = 0;
+    while ((1 << group_log2) < group) ++group_log2;
+    const long long threads = static_cast<long long>(m) * group;
+    const unsigned blocks = static_cast<unsigned>((threads + block - 1) / block);
+    gemv_30_vectorized_kernel<<<blocks, block, 0, s>>>(a, x, y, m, n, group_log2);
+    return cudaGetLastError();
+}
+
+}  // namespace
+
 const GemvKernel kGemv30{"gemv_30_vectorized_kernel",
-                         reinterpret_cast<const void*>(&gemv_30_vectorized_kernel), &Launch,
-                         &Shape};
+                         reinterpret_cast<const void*>(&gemv_30_vectorized_kernel), &Launch};
 
 LESSONS_KERNELS(kGemv30);
 

@@ -10,14 +10,6 @@
 
 namespace lessons::gemv {
 
-// How a hand-written step launches its kernel for m × n with `block` threads per block: the
-// grid, and the vectorized step's sixth argument. The step's own launch uses it, and so does a
-// student's kernel run in its place (an exercise), so both run the same grid.
-struct GemvShape {
-    unsigned blocks = 0;
-    int group_log2 = -1;  // >= 0: the kernel takes it after (a, x, y, m, n); -1: it takes five
-};
-
 // A hand-written step (lessons 28-30): y = A·x with A row-major m × n (m, n >= 1), launched
 // with `block` threads per block, a multiple of 32.
 struct GemvKernel {
@@ -25,7 +17,6 @@ struct GemvKernel {
     const void* kernel;  // its address, for attribute queries
     cudaError_t (*launch)(const float* a, const float* x, float* y, int m, int n, int block,
                           cudaStream_t stream);
-    GemvShape (*shape)(int m, int n, int block);
 };
 
 // The vectorized step's group: the lanes that share one row of n floats in blocks of `block`

@@ -23,8 +23,9 @@ std::vector<Exercise> GemvExercises() {
          .task_en = "Write the kernel: thread `row` computes y[row] = sum over j of "
                     "a[row * n + j] * x[j]. The harness launches ceil(m / block) blocks of "
                     "`block` threads; threads past the last row must not write.",
-         .task_zh = "编写这个 kernel：第 row 个线程计算 y[row] = Σ_j a[row * n + j] * x[j]。"
-                    "harness 以每块 block 个线程启动 ceil(m / block) 个块；超出最后一行的线程不得写入。",
+         .task_zh =
+             "编写这个 kernel：第 row 个线程计算 y[row] = Σ_j a[row * n + j] * x[j]。"
+             "harness 以每块 block 个线程启动 ceil(m / block) 个块；超出最后一行的线程不得写入。",
          .hints = {{"row = blockIdx.x * blockDim.x + threadIdx.x; return when row >= m.",
                     "row = blockIdx.x * blockDim.x + threadIdx.x；row >= m 时直接返回。"},
                    {"Compute the row's start as a + (size_t)row * n: row * n overflows an int "
