@@ -126,6 +126,10 @@ bool CancelRequested() {
     return g_cancel;
 }
 
+RunControl CancelControl() {
+    return Control();
+}
+
 Format ParseFormat(const std::string& text) {
     if (text == "table") return Format::kTable;
     if (text == "json") return Format::kJson;

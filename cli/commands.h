@@ -16,6 +16,8 @@ constexpr int kExitUsage = 2;
 // Ctrl-C: stops the run in progress at its next sample.
 void RequestCancel();
 bool CancelRequested();
+// A run's control that stops at RequestCancel().
+RunControl CancelControl();
 
 // The lesson a command line names (number, id or old number), or a UsageError saying how to
 // name one.
@@ -46,5 +48,20 @@ int Tune(const std::string& lesson, const Options& options, Format format, bool 
 // the reference GPU instead. ncu is stopped after `timeout_s`.
 int Profile(const std::string& lesson, const Options& options, Format format, bool recorded,
             double timeout_s);
+
+// run LESSON --kernel FILE: the student's kernel for the lesson's exercise, compiled (exit 2 when
+// the file is refused or does not compile) and, with a GPU, run by the step's harness (exit 0
+// right, 1 wrong or not run) (cli/exercise.cpp).
+int RunKernel(const std::string& lesson, const std::string& path, const Options& options,
+              Format format);
+
+struct ExerciseOptions {
+    int hints = 0;          // how many hints to show
+    bool solution = false;  // show the lesson's own kernel
+    std::string write;      // write the starting file here (never over an existing file)
+    std::string lang = "en";
+};
+// exercise [LESSON]: every exercise, or one's task, hints, starting file and solution.
+int ShowExercise(const std::string& lesson, const ExerciseOptions& options, Format format);
 
 }  // namespace lessons::cli

@@ -1,4 +1,4 @@
-// cuda-lessons-cli: list | info | run | sweep | bench | profile | tune | serve.
+// cuda-lessons-cli: list | info | run | sweep | bench | profile | tune | exercise | serve.
 #include <CLI/CLI.hpp>
 
 #include <atomic>
@@ -28,6 +28,8 @@ struct RawOptions {
     bool recorded = false;        // profile: the recorded counters
     bool no_save = false;         // tune: show, do not remember
     std::string timeout = "300";  // profile: seconds ncu may take
+    std::string kernel;           // run: a student's kernel file
+    cli::ExerciseOptions exercise;
 };
 
 void AddRunOptions(CLI::App* cmd, RawOptions& raw, bool with_output) {
@@ -147,6 +149,9 @@ int main(int argc, char** argv) {
            "lesson: its number (5.8), its id (gemm/double-buffering) or its old number (39)")
         ->required();
     AddRunOptions(run, raw, true);
+    run->add_option("--kernel", raw.kernel,
+                    "your kernel for the lesson's exercise (a .cu file): compiled with NVRTC, then "
+                    "run in place of the step's own on a GPU (see 'exercise')");
     auto* sweep = app.add_subcommand("sweep", "run one lesson over block sizes or data sizes");
     sweep
         ->add_option(
@@ -191,15 +196,24 @@ int main(int argc, char** argv) {
         ->allow_extra_args(false);
     tune->add_option("--format", raw.format, "table or json");
     tune->add_flag("--no-save", raw.no_save, "show the sweep without remembering the best");
+    auto* exercise = app.add_subcommand(
+        "exercise", "write a step's kernel yourself: the task, hints and starting file");
+    exercise->add_option("lesson", lesson, "lesson (default: list every exercise)");
+    exercise->add_option("--hints", raw.exercise.hints, "show this many hints (one at a time)");
+    exercise->add_flag("--solution", raw.exercise.solution, "show the lesson's own kernel");
+    exercise->add_option("--write", raw.exercise.write,
+                         "write the starting file to this path (never over an existing file)");
+    exercise->add_option("--lang", raw.exercise.lang, "en or zh");
+    exercise->add_option("--format", raw.format, "table or json");
     auto* serve = app.add_subcommand("serve", "worker mode: JSON-lines requests on stdin");
 
     if (argc > 1 && argv[1][0] != '-') {
         bool known = false;
         for (const CLI::App* sub : app.get_subcommands({})) known |= sub->get_name() == argv[1];
         if (!known) {
-            std::cerr
-                << "error: unknown command '" << argv[1]
-                << "': use list, info, run, sweep, bench, profile, tune or serve (see --help)\n";
+            std::cerr << "error: unknown command '" << argv[1]
+                      << "': use list, info, run, sweep, bench, profile, tune, exercise or serve "
+                         "(see --help)\n";
             return cli::kExitUsage;
         }
     }
@@ -234,7 +248,7 @@ int main(int argc, char** argv) {
             std::fflush(stdout);
             std::_Exit(rc);  // the reader thread may still be blocked on stdin
         }
-        for (const CLI::App* command : {list, info, run, sweep, bench, profile, tune})
+        for (const CLI::App* command : {list, info, run, sweep, bench, profile, tune, exercise})
             if (*command) RejectEmptyValues(command);
         const cli::Format format = cli::ParseFormat(raw.format);
         int rc = cli::kExitUsage;
@@ -242,6 +256,10 @@ int main(int argc, char** argv) {
             rc = cli::List(format);
         } else if (*info) {
             rc = cli::Info(format);
+        } else if (*exercise) {
+            rc = cli::ShowExercise(lesson, raw.exercise, format);
+        } else if (*run && !raw.kernel.empty()) {
+            rc = cli::RunKernel(lesson, raw.kernel, ToOptions(raw), format);
         } else {
             const cli::Options options = ToOptions(raw);
             if (*run) rc = cli::Run(lesson, options, format);

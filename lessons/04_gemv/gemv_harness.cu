@@ -3,10 +3,13 @@
 // its matrix on the GPU would run it. Before every run y is filled with NaN, so a row a step
 // forgets to write fails the check.
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "cuda/cuda_util.h"
+#include "cuda/module.h"
 #include "errors.h"
+#include "exercise_kinds.h"
 #include "gemv/gemv_gpu.cuh"
 #include "gemv_chapter.h"
 #include "gemv_steps.h"
@@ -79,6 +82,65 @@ private:
     int m_block;
 };
 
+// How a hand-written step launches its kernel for m × n with `block` threads: the grid, and the
+// vectorized step's sixth argument. The same formulas as the kernel files' Launch (kept there
+// unchanged: their recorded SASS is keyed by their text); the exercise tests on a GPU run each
+// reference solution through this at edge sizes, so a grid that drifted apart fails them.
+struct GemvShape {
+    unsigned blocks = 0;
+    int group_log2 = -1;  // >= 0: the kernel takes it after (a, x, y, m, n)
+};
+
+GemvShape ShapeOf(const GemvKernel& k, int m, int n, int block) {
+    const std::string name = k.name;
+    if (name == "gemv_28_thread_per_row_kernel")
+        return {static_cast<unsigned>((static_cast<long long>(m) + block - 1) / block)};
+    if (name == "gemv_29_warp_per_row_kernel") {
+        const long long rows_per_block = block / 32;
+        return {static_cast<unsigned>((m + rows_per_block - 1) / rows_per_block)};
+    }
+    if (name == "gemv_30_vectorized_kernel") {
+        const int group = Gemv30LanesPerRow(n, block);
+        int group_log2 = 0;
+        while ((1 << group_log2) < group) ++group_log2;
+        const long long threads = static_cast<long long>(m) * group;
+        return {static_cast<unsigned>((threads + block - 1) / block), group_log2};
+    }
+    throw std::logic_error(name +
+                           ": the GEMV harness does not know its launch shape, so a "
+                           "student's kernel cannot be run in its place");
+}
+
+// A student's kernel (an exercise) in place of the step's own: the same data, the same grid
+// (ShapeOf), the same check and timing.
+class StudentStep : public GpuGemvBase {
+public:
+    StudentStep(const Workload& w, const GemvKernel& step_kernel, const StudentKernel& student,
+                int block)
+        : GpuGemvBase(w),
+          m_shape(ShapeOf(step_kernel, M(), N(), block)),
+          m_kernel(student.cubin, student.lowered_name, student.name),
+          m_block(block) {
+        m_kernel.CheckBlock(block);
+    }
+
+    Sample Run() override {
+        return Timed([this](cudaStream_t s) {
+            const float* a = m_a.get();
+            const float* x = m_x.get();
+            float* y = m_y.get();
+            int m = M(), n = N(), group_log2 = m_shape.group_log2;
+            void* args[] = {&a, &x, &y, &m, &n, &group_log2};  // the sixth only when it takes it
+            m_kernel.Launch(m_shape.blocks, static_cast<unsigned>(m_block), s, args);
+        });
+    }
+
+private:
+    GemvShape m_shape;
+    cuda::LoadedKernel m_kernel;
+    int m_block;
+};
+
 // The cuBLAS step.
 class CublasStep : public GpuGemvBase {
 public:
@@ -119,6 +181,19 @@ StepRunner KernelRunner(const GemvKernel& k) {
     return r;
 }
 
+StepRunner StudentRunner(const GemvKernel& k, std::shared_ptr<const StudentKernel> student) {
+    StepRunner r;
+    r.make = [&k, student](const Workload& w, const StepContext& c) {
+        return std::unique_ptr<StepInstance>(
+            std::make_unique<StudentStep>(w, k, *student, Block(c.params)));
+    };
+    r.attributes = [student](const ParamValues& params) {
+        const cuda::LoadedKernel loaded(student->cubin, student->lowered_name, student->name);
+        return loaded.Attributes(Block(params));
+    };
+    return r;
+}
+
 StepRunner CublasRunner() {
     StepRunner r;
     r.make = [](const Workload& w, const StepContext&) {
@@ -133,6 +208,10 @@ StepRunner CublasRunner() {
 
 LESSONS_STEP_KIND(Kernel, [](const Kernel&, const StepSite& site) {
     return KernelRunner(OnlyKernel<GemvKernel>(site));
+});
+LESSONS_EXERCISE_KIND(Kernel, [](const Kernel&, const StepSite& site,
+                                 std::shared_ptr<const StudentKernel> student) {
+    return StudentRunner(OnlyKernel<GemvKernel>(site), std::move(student));
 });
 LESSONS_STEP_KIND(Cublas, [](const Cublas&, const StepSite&) { return CublasRunner(); });
 

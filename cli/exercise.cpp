@@ -1,0 +1,252 @@
+// exercise and run --kernel: a student's kernel for a step, compiled with NVRTC and, with a
+// GPU, run through the step's harness (the same data, check and timing).
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "catalog.h"
+#include "commands.h"
+#include "device.h"
+#include "errors.h"
+#include "exercise.h"
+#include "exercise_runner.h"
+#include "files.h"
+#include "nvrtc_loader.h"
+#include "report.h"
+#include "units.h"
+
+namespace lessons::cli {
+
+using json = nlohmann::ordered_json;
+
+namespace {
+
+const Exercise& FindExerciseOrThrow(const Lesson& lesson) {
+    const Exercise* e = FindExercise(lesson.id);
+    if (e) return *e;
+    std::string have;
+    for (const Exercise& x : Exercises()) {
+        const Lesson* l = RunnableCatalog().FindLesson(x.lesson);
+        have += (have.empty() ? "" : ", ") + (l ? l->label + " (" + x.lesson + ")" : x.lesson);
+    }
+    throw UsageError(lesson.Name() + " has no exercise yet; exercises: " + have +
+                     " (see 'cuda-lessons-cli exercise')");
+}
+
+// The student's file, read whole if it is a regular file of at most kMaxKernelSourceBytes.
+std::string ReadKernelFile(const std::string& path) {
+    const uint64_t size = RegularFileSize(path);
+    if (size > kMaxKernelSourceBytes)
+        throw UsageError("'" + Excerpt(path) + "': the kernel file is " + std::to_string(size) +
+                         " bytes, more than the " + std::to_string(kMaxKernelSourceBytes / 1024) +
+                         " KiB a kernel file may have");
+    std::string text(size, '\0');
+    ReadRegularFile(path, text.data(), size);
+    return text;
+}
+
+// This GPU's architecture (compute capability 9.0: 90), or sm_90 without a GPU.
+int TargetArch(std::string* note) {
+    const DeviceList& list = GetDevices();
+    if (list.available() && !list.devices.empty())
+        return list.devices.front().cc_major * 10 + list.devices.front().cc_minor;
+    *note = "no GPU here (" + list.unavailable_reason + "): compiled for sm_" +
+            std::to_string(kDefaultKernelArch) + ", the H100's architecture";
+    return kDefaultKernelArch;
+}
+
+json ResourcesJson(const KernelResources& k) {
+    return json{{"symbol", k.function},
+                {"registers", k.registers},
+                {"spill_store_bytes", k.spill_store_bytes},
+                {"spill_load_bytes", k.spill_load_bytes},
+                {"stack_bytes", k.stack_bytes},
+                {"shared_bytes", k.shared_bytes},
+                {"barriers", k.barriers}};
+}
+
+json CompileJson(const CompileResult& c, const std::string& path) {
+    json diagnostics = json::array();
+    for (const Diagnostic& d : c.diagnostics)
+        diagnostics.push_back(json{{"file", d.file == kKernelFileName ? path : d.file},
+                                   {"line", d.line},
+                                   {"column", d.column},
+                                   {"severity", d.severity},
+                                   {"message", d.message}});
+    json out{{"file", path},
+             {"status", ToString(c.status)},
+             {"message", c.message},
+             {"arch", c.arch},
+             {"options", c.options},
+             {"compiler", nvrtc::Describe()},
+             {"errors", c.Errors()},
+             {"warnings", c.Warnings()},
+             {"diagnostics", diagnostics},
+             {"kernel", c.ok() ? ResourcesJson(c.kernel) : json()},
+             {"log", c.log},
+             {"ptx", c.ptx}};
+    return out;
+}
+
+std::string ResourcesText(const KernelResources& k) {
+    return std::to_string(k.registers) + " registers, " +
+           std::to_string(k.spill_store_bytes + k.spill_load_bytes) + " bytes spilled (stores " +
+           std::to_string(k.spill_store_bytes) + ", loads " + std::to_string(k.spill_load_bytes) +
+           "), " + std::to_string(k.stack_bytes) + " B stack, " + std::to_string(k.shared_bytes) +
+           " B static shared memory, " + std::to_string(k.barriers) + " barriers";
+}
+
+}  // namespace
+
+int RunKernel(const std::string& key, const std::string& path, const Options& options,
+              Format format) {
+    const Lesson& lesson = FindLessonOrThrow(key);
+    const Exercise& exercise = FindExerciseOrThrow(lesson);
+    if (format == Format::kCsv) throw UsageError("run --kernel writes a table or json, not csv");
+    CheckRun(RunnableCatalog(), lesson, options.run);  // bad options, on every machine
+    const std::string source = ReadKernelFile(path);
+    std::string arch_note;
+    const int arch = TargetArch(&arch_note);
+    const CompileResult c = CompileKernel(source, exercise.kernel, arch);
+    json out{{"lesson", lesson.label}, {"id", lesson.id}, {"kernel", exercise.kernel.kernel}};
+    out["compile"] = CompileJson(c, path);
+    auto finish = [&](int rc, const std::string& why_not_run) {
+        if (format == Format::kJson) {
+            out["run"] = json();
+            out["not_run"] = why_not_run;
+            std::cout << out.dump(2) << "\n";
+        }
+        return rc;
+    };
+    if (c.status == CompileStatus::kRefused) {
+        std::cerr << "error: '" << Excerpt(path) << "' refused: " << c.message << "\n";
+        return finish(kExitUsage, c.message);
+    }
+    if (c.status == CompileStatus::kUnavailable) {
+        std::cerr << "error: " << c.message << "\n";
+        return finish(kExitFailed, c.message);
+    }
+    if (c.status == CompileStatus::kError) {
+        if (format == Format::kTable) std::cout << FormatDiagnostics(c, path);
+        std::cerr << "error: your kernel for " << lesson.Name() << " did not compile ("
+                  << c.Errors() << (c.Errors() == 1 ? " error" : " errors") << ", " << c.arch
+                  << "): " << c.message << "\n";
+        return finish(kExitUsage, "it did not compile");
+    }
+    if (format == Format::kTable) {
+        std::cout << "lesson " << lesson.label << " (" << lesson.id << "): your "
+                  << exercise.kernel.kernel << " compiled for " << c.arch << " ("
+                  << nvrtc::Describe() << ")\n  " << ResourcesText(c.kernel) << "\n";
+        if (c.Warnings() > 0) std::cout << FormatDiagnostics(c, path);
+        if (!arch_note.empty()) std::cout << "  " << arch_note << "\n";
+    }
+    const DeviceList& devices = GetDevices();
+    if (!devices.available()) {
+        const std::string why = "running it needs an NVIDIA GPU: " + devices.unavailable_reason;
+        std::cerr << "note: " << why << "\n";
+        return finish(kExitFailed, why);
+    }
+    auto student = std::make_shared<StudentKernel>();
+    student->name = exercise.kernel.kernel;
+    student->lowered_name = c.lowered_name;
+    student->cubin = c.cubin;
+    const Lesson yours = WithStudentKernel(RunnableCatalog(), lesson, student);
+    Session session(RunnableCatalog());
+    const RunResult r = session.Run(yours, options.run, CancelControl());
+    if (format == Format::kJson) {
+        out["run"] = ToJson(r);
+        std::cout << out.dump(2) << "\n";
+    } else {
+        std::cout << "  " << (r.verified ? "verified against the CPU reference" : "WRONG") << ": "
+                  << "median " << Ms(r.median_ms) << " ms (min " << Ms(r.min_ms) << ", max "
+                  << Ms(r.max_ms) << ") over " << r.reps << " runs, " << Fixed(r.Rate(), 1) << " "
+                  << r.RateUnit() << "\n";
+    }
+    if (!r.verified)
+        std::cerr << "your kernel for " << lesson.Name()
+                  << " gave a WRONG result: " << r.check_message << "\n";
+    return r.verified ? kExitOk : kExitFailed;
+}
+
+int ShowExercise(const std::string& key, const ExerciseOptions& o, Format format) {
+    if (format == Format::kCsv) throw UsageError("exercise writes a table or json, not csv");
+    if (key.empty()) {  // every exercise
+        json all = json::array();
+        TextTable table({"#", "id", "kernel", "starting file"});
+        for (const Exercise& e : Exercises()) {
+            const Lesson* l = RunnableCatalog().FindLesson(e.lesson);
+            all.push_back(json{{"lesson", l ? l->label : ""},
+                               {"id", e.lesson},
+                               {"kernel", e.kernel.kernel},
+                               {"signature", e.kernel.signature},
+                               {"hints", e.hints.size()}});
+            table.AddRow({l ? l->label : "?", e.lesson, e.kernel.kernel, e.start});
+        }
+        if (format == Format::kJson)
+            std::cout << all.dump(2) << "\n";
+        else
+            std::cout << table.Render()
+                      << "Show one: cuda-lessons-cli exercise LESSON [--hints N] [--solution] "
+                         "[--write FILE]; check yours: cuda-lessons-cli run LESSON --kernel FILE\n";
+        return kExitOk;
+    }
+    const Lesson& lesson = FindLessonOrThrow(key);
+    const Exercise& e = FindExerciseOrThrow(lesson);
+    if (o.hints < 0 || o.hints > static_cast<int>(e.hints.size()))
+        throw UsageError("--hints " + std::to_string(o.hints) + ": this exercise has " +
+                         std::to_string(e.hints.size()) + " hints (0 to " +
+                         std::to_string(e.hints.size()) + ")");
+    if (o.lang != "en" && o.lang != "zh")
+        throw UsageError("unknown language '" + Excerpt(o.lang, 20) + "': use en or zh");
+    const std::string_view start = StartingFile(e);
+    if (!o.write.empty()) {
+        if (std::FILE* f = std::fopen(o.write.c_str(), "rb")) {  // never overwrite their work
+            std::fclose(f);
+            throw UsageError("'" + Excerpt(o.write) +
+                             "' exists: the starting file is not written over a file that may "
+                             "hold your work; give another path or remove it");
+        }
+        WriteFileReplacing(o.write, start);
+    }
+    const bool zh = o.lang == "zh";
+    if (format == Format::kJson) {
+        json hints = json::array();
+        for (int i = 0; i < o.hints; ++i)
+            hints.push_back(json{{"en", e.hints[i].en}, {"zh", e.hints[i].zh}});
+        json out{
+            {"lesson", lesson.label},
+            {"id", lesson.id},
+            {"title", lesson.title},
+            {"kernel", e.kernel.kernel},
+            {"signature", "__global__ void " + e.kernel.kernel + "(" + e.kernel.signature + ")"},
+            {"task_en", e.task_en},
+            {"task_zh", e.task_zh},
+            {"hints_total", e.hints.size()},
+            {"hints", hints},
+            {"start_path", e.start},
+            {"start", std::string(start)},
+            {"written_to", o.write}};
+        if (o.solution) out["solution"] = SolutionOf(lesson);
+        std::cout << out.dump(2) << "\n";
+        return kExitOk;
+    }
+    std::cout << "Exercise " << lesson.label << " (" << lesson.id
+              << "): " << (zh ? lesson.title_zh : lesson.title) << "\n\n"
+              << (zh ? e.task_zh : e.task_en) << "\n\n"
+              << (zh ? "签名（由 harness 固定）：" : "Signature (fixed by the harness): ")
+              << "__global__ void " << e.kernel.kernel << "(" << e.kernel.signature << ")\n";
+    for (int i = 0; i < o.hints; ++i)
+        std::cout << "\n"
+                  << (zh ? "提示 " : "Hint ") << i + 1 << ": "
+                  << (zh ? e.hints[i].zh : e.hints[i].en) << "\n";
+    if (o.hints < static_cast<int>(e.hints.size()))
+        std::cout << "\n"
+                  << e.hints.size() - o.hints << " more hint(s): --hints " << o.hints + 1 << "\n";
+    if (!o.write.empty()) std::cout << "\nStarting file written to " << o.write << "\n";
+    std::cout << "Check yours: cuda-lessons-cli run " << lesson.label << " --kernel FILE.cu\n";
+    if (o.solution) std::cout << "\n--- the lesson's own kernel ---\n" << SolutionOf(lesson);
+    return kExitOk;
+}
+
+}  // namespace lessons::cli

@@ -1,0 +1,40 @@
+// A kernel compiled at run time (a student's, by NVRTC), loaded from its CUBIN with the CUDA
+// driver API into the runtime's context of the current device. The driver's calls come from the
+// runtime (cudaGetDriverEntryPointByVersion), so nothing links libcuda and a machine without a
+// driver still starts. .cu files only, like cuda_util.h.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "../lesson.h"
+
+namespace lessons::cuda {
+
+class LoadedKernel {
+public:
+    // Loads `cubin` (cuModuleLoadData) and finds `symbol` in it; `name` is how messages call
+    // it. Throws UsageError with no GPU, CudaError when the driver refuses the image (built for
+    // another GPU, ...) or lacks the symbol.
+    LoadedKernel(const std::string& cubin, const std::string& symbol, const std::string& name);
+    ~LoadedKernel();
+    LoadedKernel(const LoadedKernel&) = delete;
+    LoadedKernel& operator=(const LoadedKernel&) = delete;
+
+    // Registers, shared memory, the most threads a block of it may have, and the occupancy at
+    // `block` threads, as QueryKernelAttributes gives them for a linked kernel.
+    KernelAttributes Attributes(int block) const;
+    // UsageError when `block` threads are more than the kernel can take (its registers).
+    void CheckBlock(int block) const;
+    // cuLaunchKernel on `stream` with a one-dimensional grid; `args` as cudaLaunchKernel takes
+    // them. Throws CudaError when the launch is refused.
+    void Launch(unsigned blocks, unsigned block, cudaStream_t stream, void** args) const;
+
+private:
+    void* m_module = nullptr;    // CUmodule
+    void* m_function = nullptr;  // CUfunction
+    std::string m_name;
+};
+
+}  // namespace lessons::cuda

@@ -1,0 +1,101 @@
+// A student's kernel, compiled with NVRTC (loaded at run time: nvrtc_loader.h) for one GPU
+// architecture: the input checked first (size, bytes, encoding, includes), then compiled with
+// the options the exercise fixes, ptxas asked for each function's registers, spills and shared
+// memory, and the compiler's log parsed into diagnostics with their lines. No CUDA header, no
+// device: this runs on a machine without a GPU, and the GUI may link it.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lessons {
+
+// The largest kernel file accepted.
+constexpr size_t kMaxKernelSourceBytes = 256 * 1024;
+// Without a GPU (or where the caller knows none), kernels are compiled for the H100's sm_90.
+constexpr int kDefaultKernelArch = 90;
+// The file name the compiler's messages give the student's source.
+constexpr const char* kKernelFileName = "kernel.cu";
+// The file name of the lines the exercise adds (its check of the kernel's name and signature).
+constexpr const char* kExerciseCheckFileName = "exercise-check";
+
+// One message of the compiler about the student's file.
+struct Diagnostic {
+    std::string file;      // kKernelFileName, kExerciseCheckFileName, or "" (no file named)
+    int line = 0;          // 1-based; 0 when the compiler named no line
+    int column = 0;        // 1-based, from the compiler's caret; 0 when unknown
+    std::string severity;  // "error" or "warning"
+    std::string message;
+};
+
+// What ptxas reported for one compiled function.
+struct KernelResources {
+    std::string function;  // the name ptxas gives it (mangled, as the CUBIN holds it)
+    bool entry = false;    // a __global__ function
+    int registers = 0;
+    int barriers = 0;
+    int shared_bytes = 0;  // static shared memory
+    int stack_bytes = 0;
+    int spill_store_bytes = 0;
+    int spill_load_bytes = 0;
+};
+
+// What an exercise fixes about the kernel the student writes.
+struct KernelSpec {
+    std::string kernel;                         // the __global__ function's name
+    std::string signature;                      // its parameter types: "const float*, int"
+    std::vector<std::string> allowed_includes;  // "cuda_fp16.h", ...; empty: no #include
+    std::vector<std::string> options;           // NVRTC options besides the fixed ones
+};
+
+enum class CompileStatus {
+    kOk,
+    kRefused,      // the input was refused before compiling (message says why)
+    kUnavailable,  // NVRTC is missing (message says what to install)
+    kError,        // the compiler reported errors (diagnostics, log)
+};
+const char* ToString(CompileStatus status);
+
+struct CompileResult {
+    CompileStatus status = CompileStatus::kRefused;
+    std::string message;  // kOk: empty; else a one-paragraph explanation
+    std::string arch;     // "sm_90"
+    std::string options;  // the options used, as one line
+    std::string log;      // the compiler's whole log
+    std::vector<Diagnostic> diagnostics;
+    std::string ptx;
+    std::string cubin;                       // binary (an ELF file); empty unless kOk
+    std::string lowered_name;                // the kernel's symbol in the CUBIN
+    KernelResources kernel;                  // the exercise's kernel (kOk)
+    std::vector<KernelResources> functions;  // every function ptxas reported
+    bool ok() const { return status == CompileStatus::kOk; }
+    int Errors() const;
+    int Warnings() const;
+};
+
+// Empty when `source` may be compiled; else why not: empty, larger than
+// kMaxKernelSourceBytes, binary (a NUL byte), not valid UTF-8 (with the byte offset and line),
+// or an #include (or #include_next, #import, #embed) of a header not in `allowed`, with its
+// line. Comments and line continuations are taken into account.
+std::string CheckKernelSource(std::string_view source, const std::vector<std::string>& allowed);
+
+// The compiler's log as diagnostics: "kernel.cu(12): error: identifier "x" is undefined" lines
+// with the column read from the caret line that follows; `source` is the student's file (to
+// find where the echoed line starts).
+std::vector<Diagnostic> ParseDiagnostics(std::string_view log, std::string_view source);
+
+// The ptxas -v lines of the log ("Compiling entry function", "Function properties for",
+// "Used N registers, used B barriers, S bytes smem").
+std::vector<KernelResources> ParsePtxasInfo(std::string_view log);
+
+// Compiles `source` for sm_<arch> with the spec's options and checks that it defines the
+// spec's kernel, a __global__ function with exactly the spec's parameter types. Never throws
+// for bad input: the status and message say what happened.
+CompileResult CompileKernel(std::string_view source, const KernelSpec& spec, int arch);
+
+// "line 12, column 5: error: ..." lines for a terminal, naming `path` for the student's file.
+std::string FormatDiagnostics(const CompileResult& result, const std::string& path);
+
+}  // namespace lessons

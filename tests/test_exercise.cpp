@@ -1,0 +1,474 @@
+// Exercises: a student's kernel checked, compiled with NVRTC (loaded at run time) and, with a
+// GPU, run by the step's harness. The compile tests need NVRTC (skipped, with the reason, where
+// it is missing); the run tests need a GPU (skipped without one).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "catalog.h"
+#include "cli_path.h"
+#include "device.h"
+#include "exercise.h"
+#include "kernel_compile.h"
+#include "nvrtc_loader.h"
+
+using json = nlohmann::ordered_json;
+using namespace lessons;
+
+namespace {
+
+#define REQUIRE_NVRTC()                                                                         \
+    do {                                                                                        \
+        if (!nvrtc::Load()) GTEST_SKIP() << "NVRTC is not available: " << nvrtc::Unavailable(); \
+    } while (0)
+
+#define REQUIRE_GPU()                                                                           \
+    do {                                                                                        \
+        if (!GetDevices().available())                                                          \
+            GTEST_SKIP() << "no GPU: " << GetDevices().unavailable_reason;                      \
+        if (!nvrtc::Load()) GTEST_SKIP() << "NVRTC is not available: " << nvrtc::Unavailable(); \
+    } while (0)
+
+struct Output {
+    int code = -1;
+    std::string text;
+};
+
+Output Sh(const std::string& command) {
+    FILE* pipe = popen(command.c_str(), "r");
+    Output out;
+    if (!pipe) return out;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.text.append(buf, n);
+    const int status = pclose(pipe);
+    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return out;
+}
+
+Output Cli(const std::string& args, bool with_stderr = true) {
+    return Sh(CliPath() + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null"));
+}
+
+bool Has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+// A file under a fresh temporary folder.
+class TempDir {
+public:
+    TempDir() {
+        char tmpl[] = "/tmp/lessons-exercise-XXXXXX";
+        m_path = mkdtemp(tmpl);
+    }
+    ~TempDir() { Sh("rm -rf '" + m_path + "'"); }
+    std::string Write(const std::string& name, const std::string& contents) const {
+        const std::string p = m_path + "/" + name;
+        std::ofstream(p, std::ios::binary) << contents;
+        return p;
+    }
+    std::string Path(const std::string& name) const { return m_path + "/" + name; }
+
+private:
+    std::string m_path;
+};
+
+KernelSpec Spec() {
+    KernelSpec s;
+    s.kernel = "my_kernel";
+    s.signature = "const float*, float*, int";
+    return s;
+}
+
+const char* kGood =
+    "__global__ void my_kernel(const float* __restrict__ a, float* y, int n) {\n"
+    "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n) y[i] = 2.0f * a[i];\n"
+    "}\n";
+
+// 4.2's kernel with a syntax error on line 3 (a missing semicolon before it).
+const char* kSyntaxError =
+    "__global__ void gemv_29_warp_per_row_kernel(const float* a, const float* x, float* y,\n"
+    "                                            int m, int n) {\n"
+    "    int row = blockIdx.x + undefined_name;\n"
+    "}\n";
+
+}  // namespace
+
+// --- the input, before any compiler ---
+
+TEST(KernelSource, RefusesEmptyHugeBinaryAndBadUtf8) {
+    EXPECT_TRUE(Has(CheckKernelSource("", {}), "empty"));
+    EXPECT_TRUE(Has(CheckKernelSource(" \n\t\n", {}), "empty"));
+    EXPECT_TRUE(Has(CheckKernelSource(std::string(kMaxKernelSourceBytes + 1, ' '), {}),
+                    "more than the 256 KiB"));
+    EXPECT_EQ(CheckKernelSource(std::string(kMaxKernelSourceBytes - 1, ' ') + "x", {}), "");
+    EXPECT_TRUE(Has(CheckKernelSource(std::string("int a;\nint\0b;", 13), {}),
+                    "binary (a NUL byte at offset 10, line 2)"));
+    for (const std::string bad :
+         {"\x80", "\xc0\x80", "\xe2\x82", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xff", "\xc3"}) {
+        const std::string why = CheckKernelSource("// ok\n// " + bad + "\n", {});
+        EXPECT_TRUE(Has(why, "not valid UTF-8 (byte offset 9, line 2)")) << why;
+    }
+    EXPECT_EQ(CheckKernelSource("// 一线程一行 ✓ é\n__global__ void k() {}\n", {}), "");
+}
+
+TEST(KernelSource, RefusesIncludesOutsideTheAllowedList) {
+    const std::vector<std::string> none;
+    for (const char* src : {"#include <stdio.h>\n", "  #  include \"x.h\"\n", "%:include <x>\n",
+                            "#/* c */include <x>\n", "#\\\ninclude <x>\n", "#include_next <x>\n",
+                            "#import <x>\n", "#define H <x>\n#include H\n", "#embed \"key\"\n"}) {
+        const std::string why = CheckKernelSource(std::string("int a;\n") + src, none);
+        EXPECT_TRUE(Has(why, "is not allowed")) << src << ": " << why;
+        EXPECT_TRUE(Has(why, "line 2") || Has(why, "line 3")) << src << ": " << why;
+    }
+    EXPECT_TRUE(Has(CheckKernelSource("#include <stdio.h>\n", none), "allows none"));
+    // Not directives: comments, strings, a # not at the start of a line.
+    for (const char* src : {"// #include <x>\n", "/*\n#include <x>\n*/\n",
+                            "const char* s = \"#include <x>\";\n", "int a; # include <x>\n"}) {
+        EXPECT_EQ(CheckKernelSource(std::string("int b;\n") + src, none), "") << src;
+    }
+    EXPECT_EQ(CheckKernelSource("#include <cuda_fp16.h>\n", {"cuda_fp16.h"}), "");
+    EXPECT_TRUE(Has(CheckKernelSource("#include <cuda_bf16.h>\n", {"cuda_fp16.h"}),
+                    "allows only cuda_fp16.h"));
+}
+
+// --- the compiler's log ---
+
+TEST(KernelCompileLog, DiagnosticsWithLineColumnSeverity) {
+    const std::string source = "int a;\n    int unused; y = xx;\n";
+    const std::string log =
+        "kernel.cu(2): error: identifier \"xx\" is undefined\n"
+        "      int unused; y = xx;\n"
+        "                      ^\n"
+        "\n"
+        "kernel.cu(2): warning #177-D: variable \"unused\" was declared but never referenced\n"
+        "      int unused; y = xx;\n"
+        "          ^\n"
+        "\n"
+        "exercise-check(7): error: static assertion failed with \"the kernel must be ...\"\n"
+        "nvrtc: error: invalid value for --gpu-architecture (-arch)\n"
+        "Remark: The warnings can be suppressed with \"-diag-suppress <warning-number>\"\n"
+        "2 errors detected in the compilation of \"kernel.cu\".\n";
+    const std::vector<Diagnostic> d = ParseDiagnostics(log, source);
+    ASSERT_EQ(d.size(), 4u);
+    EXPECT_EQ(d[0].file, "kernel.cu");
+    EXPECT_EQ(d[0].line, 2);
+    EXPECT_EQ(d[0].column, 21);  // the x of xx, 1-based
+    EXPECT_EQ(d[0].severity, "error");
+    EXPECT_EQ(d[0].message, "identifier \"xx\" is undefined");
+    EXPECT_EQ(d[1].severity, "warning");
+    EXPECT_EQ(d[1].column, 9);
+    EXPECT_EQ(d[2].file, "exercise-check");
+    EXPECT_EQ(d[2].column, 0);
+    EXPECT_EQ(d[3].line, 0);
+    EXPECT_EQ(d[3].message, "invalid value for --gpu-architecture (-arch)");
+}
+
+TEST(KernelCompileLog, PtxasResources) {
+    const std::string log =
+        "ptxas info    : 0 bytes gmem\n"
+        "ptxas info    : Compiling entry function '_Z1kPKfPfi' for 'sm_90'\n"
+        "ptxas info    : Function properties for _Z1kPKfPfi\n"
+        "ptxas         .     8 bytes stack frame, 4 bytes spill stores, 12 bytes spill loads\n"
+        "ptxas info    : Used 13 registers, used 1 barriers, 256 bytes smem, 400 bytes "
+        "cmem[0]\n"
+        "ptxas info    : Compiling entry function '_Z2k2v' for 'sm_90'\n"
+        "ptxas info    : Used 4 registers\n";
+    const std::vector<KernelResources> r = ParsePtxasInfo(log);
+    ASSERT_EQ(r.size(), 2u);
+    EXPECT_EQ(r[0].function, "_Z1kPKfPfi");
+    EXPECT_TRUE(r[0].entry);
+    EXPECT_EQ(r[0].registers, 13);
+    EXPECT_EQ(r[0].barriers, 1);
+    EXPECT_EQ(r[0].shared_bytes, 256);
+    EXPECT_EQ(r[0].stack_bytes, 8);
+    EXPECT_EQ(r[0].spill_store_bytes, 4);
+    EXPECT_EQ(r[0].spill_load_bytes, 12);
+    EXPECT_EQ(r[1].registers, 4);
+    EXPECT_EQ(r[1].shared_bytes, 0);
+}
+
+// --- compiling (NVRTC) ---
+
+TEST(KernelCompile, CorrectKernelGivesPtxCubinAndRegisters) {
+    REQUIRE_NVRTC();
+    const CompileResult r = CompileKernel(kGood, Spec(), 90);
+    ASSERT_TRUE(r.ok()) << r.message << "\n" << r.log;
+    EXPECT_EQ(r.arch, "sm_90");
+    EXPECT_EQ(r.lowered_name, "_Z9my_kernelPKfPfi");
+    EXPECT_TRUE(Has(r.ptx, ".entry _Z9my_kernelPKfPfi")) << r.ptx.substr(0, 400);
+    ASSERT_GE(r.cubin.size(), 4u);
+    EXPECT_EQ(r.cubin.substr(0, 4),
+              "\x7f"
+              "ELF");
+    EXPECT_EQ(r.kernel.function, r.lowered_name);
+    EXPECT_GT(r.kernel.registers, 0);
+    EXPECT_LT(r.kernel.registers, 64);
+    EXPECT_EQ(r.kernel.spill_store_bytes, 0);
+    EXPECT_EQ(r.Errors(), 0);
+}
+
+TEST(KernelCompile, SharedMemoryAndWarningsAreReported) {
+    REQUIRE_NVRTC();
+    const std::string src =
+        "__global__ void my_kernel(const float* a, float* y, int n) {\n"
+        "    __shared__ float tile[128];\n"
+        "    int unused;\n"
+        "    tile[threadIdx.x % 128] = a[threadIdx.x];\n"
+        "    __syncthreads();\n"
+        "    y[threadIdx.x] = tile[(threadIdx.x + 1) % 128];\n"
+        "}\n";
+    const CompileResult r = CompileKernel(src, Spec(), 90);
+    ASSERT_TRUE(r.ok()) << r.message << "\n" << r.log;
+    EXPECT_EQ(r.kernel.shared_bytes, 512);
+    EXPECT_EQ(r.kernel.barriers, 1);
+    ASSERT_EQ(r.Warnings(), 1) << r.log;
+    EXPECT_EQ(r.diagnostics[0].line, 3);
+    EXPECT_TRUE(Has(r.diagnostics[0].message, "\"unused\"")) << r.diagnostics[0].message;
+}
+
+TEST(KernelCompile, SyntaxErrorReportsLineAndMessage) {
+    REQUIRE_NVRTC();
+    KernelSpec spec = Spec();
+    spec.kernel = "gemv_29_warp_per_row_kernel";
+    spec.signature = "const float*, const float*, float*, int, int";
+    const CompileResult r = CompileKernel(kSyntaxError, spec, 90);
+    ASSERT_EQ(r.status, CompileStatus::kError) << r.log;
+    ASSERT_GE(r.Errors(), 1);
+    EXPECT_EQ(r.diagnostics[0].file, kKernelFileName);
+    EXPECT_EQ(r.diagnostics[0].line, 3);
+    EXPECT_EQ(r.diagnostics[0].column, 28);  // the u of undefined_name
+    EXPECT_TRUE(Has(r.diagnostics[0].message, "\"undefined_name\" is undefined"));
+    EXPECT_TRUE(Has(r.message, "line 3")) << r.message;
+    EXPECT_TRUE(r.cubin.empty());
+    EXPECT_TRUE(Has(FormatDiagnostics(r, "mine.cu"), "mine.cu:3:28: error: identifier"));
+}
+
+TEST(KernelCompile, KernelMustExistWithItsSignatureAndBeGlobal) {
+    REQUIRE_NVRTC();
+    const CompileResult missing =
+        CompileKernel("__global__ void other(const float* a, float* y, int n) {}\n", Spec(), 90);
+    EXPECT_EQ(missing.status, CompileStatus::kError);
+    EXPECT_TRUE(Has(missing.message, "missing or has another signature")) << missing.message;
+    const CompileResult wrong_types = CompileKernel(
+        "__global__ void my_kernel(const float* a, float* y, long n) {}\n", Spec(), 90);
+    EXPECT_EQ(wrong_types.status, CompileStatus::kError);
+    EXPECT_TRUE(Has(wrong_types.log, "__global__ void my_kernel(const float*, float*, int)"))
+        << wrong_types.log;
+    const CompileResult device = CompileKernel(
+        "__device__ void my_kernel(const float* a, float* y, int n) {}\n"
+        "__global__ void caller(float* y) { my_kernel(y, y, 1); }\n",
+        Spec(), 90);
+    EXPECT_EQ(device.status, CompileStatus::kError) << device.log;
+    EXPECT_FALSE(device.ok());
+}
+
+TEST(KernelCompile, RefusedInputNeverReachesTheCompiler) {
+    const CompileResult r = CompileKernel("#include <cstdio>\n" + std::string(kGood), Spec(), 90);
+    EXPECT_EQ(r.status, CompileStatus::kRefused);
+    EXPECT_TRUE(Has(r.message, "line 1: #include <cstdio> is not allowed")) << r.message;
+    EXPECT_TRUE(r.log.empty());
+}
+
+// --- the exercises ---
+
+TEST(Exercises, DeclarationsAreConsistent) {
+    EXPECT_GE(Exercises().size(), 3u);
+    const std::vector<std::string> problems = ExerciseProblems(RunnableCatalog());
+    for (const std::string& p : problems) ADD_FAILURE() << p;
+    for (const char* id :
+         {"gemv/thread-per-row", "gemv/warp-per-row", "gemv/vectorized-rows-per-warp"})
+        EXPECT_NE(FindExercise(id), nullptr) << id;
+}
+
+TEST(Exercises, SolutionIsTheLessonsOwnKernelWithoutHostCode) {
+    const Lesson* l = RunnableCatalog().FindLesson("gemv/vectorized-rows-per-warp");
+    ASSERT_NE(l, nullptr);
+    const std::string s = SolutionOf(*l);
+    EXPECT_TRUE(Has(s, "__global__ void gemv_30_vectorized_kernel("));
+    EXPECT_TRUE(Has(s, "dot4_30"));
+    EXPECT_FALSE(Has(s, "#include"));
+    EXPECT_FALSE(Has(s, "namespace"));
+    EXPECT_FALSE(Has(s, "<<<"));
+    EXPECT_FALSE(Has(s, "Gemv30LanesPerRow"));
+}
+
+TEST(Exercises, EverySolutionAndStartingFileCompilesWithItsOptions) {
+    REQUIRE_NVRTC();
+    for (const Exercise& e : Exercises()) {
+        const Lesson* l = RunnableCatalog().FindLesson(e.lesson);
+        ASSERT_NE(l, nullptr) << e.lesson;
+        const CompileResult solution = CompileKernel(SolutionOf(*l), e.kernel, 90);
+        EXPECT_TRUE(solution.ok()) << e.lesson << ": " << solution.message << "\n" << solution.log;
+        EXPECT_GT(solution.kernel.registers, 0) << e.lesson;
+        EXPECT_EQ(solution.kernel.spill_store_bytes, 0) << e.lesson;
+        const CompileResult start = CompileKernel(StartingFile(e), e.kernel, 90);
+        EXPECT_TRUE(start.ok()) << e.lesson << ": " << start.message << "\n" << start.log;
+    }
+}
+
+// --- the CLI ---
+
+TEST(ExerciseCli, SyntaxErrorExitsTwoWithLineAndMessage) {
+    REQUIRE_NVRTC();
+    TempDir dir;
+    const std::string file = dir.Write("mine.cu", kSyntaxError);
+    const Output out = Cli("run 4.2 --kernel " + file);
+    EXPECT_EQ(out.code, 2) << out.text;
+    EXPECT_TRUE(Has(out.text, file + ":3:28: error: identifier \"undefined_name\" is undefined"))
+        << out.text;
+    EXPECT_TRUE(Has(out.text, "did not compile")) << out.text;
+    const Output js = Cli("run gemv/warp-per-row --kernel " + file + " --format json", false);
+    EXPECT_EQ(js.code, 2);
+    const json j = json::parse(js.text);
+    EXPECT_EQ(j["compile"]["status"], "error");
+    EXPECT_EQ(j["compile"]["diagnostics"][0]["line"], 3);
+    EXPECT_EQ(j["compile"]["diagnostics"][0]["file"], file);
+    EXPECT_TRUE(Has(j["compile"]["log"].get<std::string>(), "kernel.cu(3): error"));
+    EXPECT_TRUE(j["run"].is_null());
+}
+
+TEST(ExerciseCli, CorrectKernelReportsRegistersAndPtx) {
+    REQUIRE_NVRTC();
+    const Lesson* l = RunnableCatalog().FindLesson("gemv/warp-per-row");
+    ASSERT_NE(l, nullptr);
+    TempDir dir;
+    const std::string file = dir.Write("mine.cu", SolutionOf(*l));
+    const Output js = Cli("run 4.2 --kernel " + file + " --format json --set m=64", false);
+    const json j = json::parse(js.text);
+    EXPECT_EQ(j["compile"]["status"], "ok");
+    EXPECT_GT(j["compile"]["kernel"]["registers"].get<int>(), 0);
+    EXPECT_EQ(j["compile"]["kernel"]["spill_store_bytes"], 0);
+    EXPECT_TRUE(Has(j["compile"]["ptx"].get<std::string>(), ".entry"));
+    if (!GetDevices().available()) {
+        EXPECT_EQ(js.code, 1);
+        EXPECT_TRUE(j["run"].is_null());
+        EXPECT_TRUE(Has(j["not_run"].get<std::string>(), "needs an NVIDIA GPU"));
+        const Output table = Cli("run 4.2 --kernel " + file);
+        EXPECT_EQ(table.code, 1);
+        EXPECT_TRUE(Has(table.text, "registers, 0 bytes spilled")) << table.text;
+        EXPECT_TRUE(Has(table.text, "compiled for sm_90")) << table.text;
+        EXPECT_TRUE(Has(table.text, "running it needs an NVIDIA GPU")) << table.text;
+    }
+}
+
+TEST(ExerciseCli, BadFilesAreRefusedWithAMessage) {
+    TempDir dir;
+    const std::pair<std::string, std::string> cases[] = {
+        {dir.Write("binary.cu", std::string("__global__\0void", 15)), "binary"},
+        {dir.Write("latin1.cu", "// caf\xe9\n"), "not valid UTF-8"},
+        {dir.Write("huge.cu", std::string(kMaxKernelSourceBytes + 1, ' ')), "256 KiB"},
+        {dir.Write("include.cu", "#include <stdio.h>\n" + std::string(kGood)), "not allowed"},
+        {dir.Write("empty.cu", ""), "empty"},
+        {dir.Path("absent.cu"), "absent.cu"},
+        {dir.Path(""), "regular file"},  // the folder itself
+    };
+    for (const auto& [file, message] : cases) {
+        const Output out = Cli("run 4.1 --kernel '" + file + "'");
+        EXPECT_EQ(out.code, 2) << file << "\n" << out.text;
+        EXPECT_TRUE(Has(out.text, message)) << file << "\n" << out.text;
+    }
+    const Output no_exercise = Cli("run 1.1 --kernel " + dir.Write("k.cu", kGood));
+    EXPECT_EQ(no_exercise.code, 2);
+    EXPECT_TRUE(Has(no_exercise.text, "has no exercise yet")) << no_exercise.text;
+}
+
+TEST(ExerciseCli, MissingNvrtcIsReportedAndEverythingElseRuns) {
+    TempDir dir;
+    const std::string file = dir.Write("mine.cu", kGood);
+    const std::string env = "CUDA_LESSONS_NVRTC=" + dir.Path("no-such-libnvrtc.so") + " ";
+    const Output out = Sh(env + CliPath() + " run 4.1 --kernel " + file + " 2>&1");
+    EXPECT_EQ(out.code, 1) << out.text;
+    EXPECT_TRUE(Has(out.text, "NVRTC not found")) << out.text;
+    EXPECT_TRUE(Has(out.text, "no-such-libnvrtc.so")) << out.text;
+    EXPECT_TRUE(Has(out.text, "CUDA_LESSONS_NVRTC")) << out.text;
+    EXPECT_EQ(Sh(env + CliPath() + " list >/dev/null 2>&1").code, 0);
+    EXPECT_EQ(Sh(env + CliPath() + " exercise 4.1 >/dev/null 2>&1").code, 0);
+    EXPECT_EQ(Sh(env + CliPath() + " run 1.1 --size 4KiB --reps 1 >/dev/null 2>&1").code, 0);
+}
+
+TEST(ExerciseCli, ExerciseShowsTaskHintsAndWritesTheStartingFile) {
+    const Output all = Cli("exercise --format json", false);
+    ASSERT_EQ(all.code, 0);
+    EXPECT_GE(json::parse(all.text).size(), 3u);
+    const Output one = Cli("exercise 4.2 --hints 1");
+    ASSERT_EQ(one.code, 0) << one.text;
+    EXPECT_TRUE(Has(one.text, "__global__ void gemv_29_warp_per_row_kernel(const float*"));
+    EXPECT_TRUE(Has(one.text, "Hint 1:"));
+    EXPECT_FALSE(Has(one.text, "Hint 2:"));
+    EXPECT_TRUE(Has(one.text, "2 more hint(s)"));
+    const Output zh = Cli("exercise 4.2 --lang zh --hints 3");
+    EXPECT_TRUE(Has(zh.text, "提示 3")) << zh.text;
+    EXPECT_EQ(Cli("exercise 4.2 --hints 4").code, 2);
+    EXPECT_EQ(Cli("exercise 4.4").code, 2);  // cuBLAS: no kernel to write
+    const Output js = Cli("exercise 4.3 --format json --solution", false);
+    const json j = json::parse(js.text);
+    EXPECT_TRUE(Has(j["solution"].get<std::string>(), "gemv_30_vectorized_kernel"));
+    EXPECT_TRUE(j["hints"].empty());
+    TempDir dir;
+    const std::string path = dir.Path("start.cu");
+    ASSERT_EQ(Cli("exercise 4.1 --write " + path).code, 0);
+    std::ifstream in(path);
+    const std::string written((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_EQ(written, std::string(StartingFile(*FindExercise("gemv/thread-per-row"))));
+    const Output again = Cli("exercise 4.1 --write " + path);
+    EXPECT_EQ(again.code, 2);
+    EXPECT_TRUE(Has(again.text, "exists")) << again.text;
+}
+
+// --- on a GPU (the H100): the student's kernel through the step's harness ---
+
+TEST(ExerciseGpu, ReferenceSolutionsPass) {
+    REQUIRE_GPU();
+    TempDir dir;
+    for (const Exercise& e : Exercises()) {
+        const Lesson* l = RunnableCatalog().FindLesson(e.lesson);
+        ASSERT_NE(l, nullptr);
+        const std::string file = dir.Write("solution.cu", SolutionOf(*l));
+        // Edge sizes: rows not a multiple of the block, short and unaligned rows.
+        for (const char* dims : {"--set m=1 --set n=1", "--set m=33 --set n=3",
+                                 "--set m=257 --set n=1025", "--set m=1000 --set n=8192"}) {
+            const Output out = Cli("run " + e.lesson + " --kernel " + file + " " + dims +
+                                       " --reps 3 --no-ceilings --format json",
+                                   false);
+            EXPECT_EQ(out.code, 0) << e.lesson << " " << dims << "\n" << out.text;
+            if (out.code != 0) continue;
+            const json j = json::parse(out.text);
+            EXPECT_EQ(j["run"]["verified"], true) << e.lesson << " " << dims;
+        }
+    }
+}
+
+TEST(ExerciseGpu, WrongKernelIsReportedWithItsFirstMismatch) {
+    REQUIRE_GPU();
+    TempDir dir;
+    // Right everywhere but row 5.
+    const std::string file = dir.Write(
+        "wrong.cu",
+        "__global__ void gemv_28_thread_per_row_kernel(const float* a, const float* x, float* y,\n"
+        "                                              int m, int n) {\n"
+        "    const int row = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (row >= m) return;\n"
+        "    float sum = 0.0f;\n"
+        "    for (int j = 0; j < n; ++j) sum += a[(size_t)row * n + j] * x[j];\n"
+        "    y[row] = row == 5 ? sum + 1000.0f : sum;\n"
+        "}\n");
+    const Output out = Cli("run 4.1 --kernel " + file + " --set m=100 --set n=64 --no-ceilings");
+    EXPECT_EQ(out.code, 1) << out.text;
+    EXPECT_TRUE(Has(out.text, "WRONG")) << out.text;
+    EXPECT_TRUE(Has(out.text, "1 of 100 rows wrong; first row 5:")) << out.text;
+    // A skeleton that writes nothing leaves NaN in every row.
+    const std::string skeleton =
+        dir.Write("skeleton.cu", std::string(StartingFile(*FindExercise("gemv/thread-per-row"))));
+    const Output nan = Cli("run 4.1 --kernel " + skeleton + " --set m=10 --set n=10");
+    EXPECT_EQ(nan.code, 1) << nan.text;
+    // y starts as 0xff bytes: a NaN with its sign bit set, which printf writes "-nan".
+    EXPECT_TRUE(Has(nan.text, "10 of 10 rows wrong; first row 0: ")) << nan.text;
+    EXPECT_TRUE(Has(nan.text, "nan, expected")) << nan.text;
+}
