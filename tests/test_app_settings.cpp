@@ -230,3 +230,19 @@ TEST(AppSettings, AReadOnlySettingsFileIsNotOverwritten) {
     ASSERT_EQ(stat(path.c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 0777, 0600u);
 }
+
+// A folder the settings cannot be written into (read-only for this user, or, here, where even
+// root cannot write: a "folder" that is a file) is a message, and what is there stays.
+TEST(AppSettings, AFolderThatCannotBeWrittenIsAMessage) {
+    const std::string blocker = ::testing::TempDir() + "/settings_blocker";
+    std::remove(blocker.c_str());
+    std::ofstream(blocker) << "not a folder";
+    Settings s;
+    std::string problem;
+    EXPECT_FALSE(SaveSettings(blocker + "/settings.json", s, &problem));
+    EXPECT_NE(problem.find("settings not saved"), std::string::npos) << problem;
+    EXPECT_NE(problem.find(blocker), std::string::npos) << problem;
+    std::ifstream in(blocker);
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), {}), "not a folder");
+    std::remove(blocker.c_str());
+}
