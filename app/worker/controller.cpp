@@ -478,15 +478,10 @@ float Controller::RequestFraction(const Pending& p) {
 float Controller::Progress() const {
     int left = 0;
     float current = 0;
-    bool any_known = false;
     for (const auto& [id, p] : m_pending)
-        if (p.batch && !p.quiet) {
-            if (left++ == 0) current = RequestFraction(p);
-            any_known = any_known || p.total > 0 || p.points_done > 0;
-        }
+        if (p.batch && !p.quiet && left++ == 0) current = RequestFraction(p);
     if (left > 0 && m_batch_total > 0) {
         const int finished = std::max(0, m_batch_total - left);
-        if (finished == 0 && !any_known) return -1.0f;
         return std::clamp((float(finished) + current) / float(m_batch_total), 0.0f, 1.0f);
     }
     for (const auto& [id, p] : m_pending)
