@@ -163,8 +163,7 @@ std::optional<Speedup> AnnotateSpeedup(const UiState& ui, const Registry& reg, c
     std::string text = speedup.noise ? Fmt(Tr(ui, kWithinNoise), previous_lesson->label.c_str())
                                      : Fmt(Tr(ui, x >= 1 ? kFaster : kSlower), x >= 1 ? x : 1 / x,
                                            previous_lesson->label.c_str());
-    if (speedup.mixed)
-        text += " (" + Fmt(Tr(ui, kLiveVsRecorded), speedup.recorded_on.c_str()) + ")";
+    if (speedup.mixed) text += Fmt(Tr(ui, kLiveVsRecorded), speedup.recorded_on.c_str());
     for (chart::Bar& b : *bars)
         if (b.highlight) b.annotation = text;
     return speedup;
@@ -304,7 +303,7 @@ const ParamSpec* ExperimentParam(const Chapter& chapter, const Lesson& lesson) {
 // One experiment's bars: its results at the page's settings, one per value of the parameter it
 // varies (live preferred, then the newest), in the parameter's order.
 std::vector<chart::Bar> ExperimentBars(const UiState& ui, const Controller& c, const Registry& reg,
-                                       const Chapter& chapter, const Lesson& lesson,
+                                       const Chapter& chapter, const Lesson& lesson, bool current,
                                        std::string* unit) {
     const ParamSpec* along = ExperimentParam(chapter, lesson);
     const ParamValues page = ResolveParams(lesson.params, ui.run);
@@ -346,7 +345,8 @@ std::vector<chart::Bar> ExperimentBars(const UiState& ui, const Controller& c, c
         b.label = !along                              ? lesson.label
                   : along->type == ParamType::kChoice ? SayChoice(ui.settings.language, *along, key)
                                                       : key;
-        b.highlight = key == shown_value;
+        // The variant the page shows, in the current lesson's chart only.
+        b.highlight = current && key == shown_value;
         b.color = b.highlight ? kCurrentColor : kOtherColor;
         SetBarValues(ui, r, *unit, &b);
         b.invalid = !r.verified;
@@ -365,7 +365,8 @@ void DrawExperiments(UiState& ui, const Controller& c, const Registry& reg, cons
     DrawWrappedText(Tr(ui, kExperiments), &kGrey);
     const std::vector<const Lesson*> lessons = reg.LessonsOf(chapter);
     const float font = ImGui::GetFontSize();
-    const int columns = ImGui::GetContentRegionAvail().x >= font * 36 ? 2 : 1;
+    // Two side by side only where each still has room for its labels (2.2 has six variants).
+    const int columns = ImGui::GetContentRegionAvail().x >= font * 56 ? 2 : 1;
     if (ui.probe) {
         ui.probe->experiments.clear();
         ui.probe->step_bars.clear();
@@ -377,7 +378,7 @@ void DrawExperiments(UiState& ui, const Controller& c, const Registry& reg, cons
         ImGui::TableNextColumn();
         ImGui::PushID(l->id.c_str());
         std::string unit;
-        std::vector<chart::Bar> bars = ExperimentBars(ui, c, reg, chapter, *l, &unit);
+        std::vector<chart::Bar> bars = ExperimentBars(ui, c, reg, chapter, *l, l == &lesson, &unit);
         if (unit.empty()) unit = "GB/s";
         const std::string title = l->label + "  " + LessonTitle(ui, *l);
         const float avail = ImGui::GetContentRegionAvail().x;

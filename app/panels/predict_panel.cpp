@@ -79,7 +79,7 @@ std::string SpeedupCell(const UiState& ui, const std::optional<double>& times, c
     if (!times || !row || !other) return TimesText(times);
     const Speedup s = CompareResults(*row, *other);
     std::string text = s.noise && row != other ? std::string(Tr(ui, kNoiseCell)) : TimesText(times);
-    if (s.mixed) text += " (" + Fmt(Tr(ui, kLiveVsRecorded), s.recorded_on.c_str()) + ")";
+    if (s.mixed) text += Fmt(Tr(ui, kLiveVsRecorded), s.recorded_on.c_str());
     return text;
 }
 
@@ -112,8 +112,8 @@ void DrawSummary(UiState& ui, const Controller& c, const Registry& reg, const Le
         if (ok) {
             // The rate with its time base (the time column is the whole run); the share with
             // the ceiling it is of.
-            cell[3] = Fixed(r->Rate(), r->Rate() < 100 ? 1 : 0) + " " + r->RateUnit() + " (" +
-                      Tr(ui, RateIsKernelOnly(*r) ? kKernelOnly : kWholeRun) + ")";
+            cell[3] = Fixed(r->Rate(), r->Rate() < 100 ? 1 : 0) + " " + r->RateUnit() +
+                      Tr(ui, RateIsKernelOnly(*r) ? kKernelOnly : kWholeRun);
             if (r->pct_of_ceiling)
                 cell[4] = Fmt(Tr(ui, kPctOf), Fixed(*r->pct_of_ceiling, 0).c_str(),
                               CeilingShortName(ui.settings.language, *r).c_str());

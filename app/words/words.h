@@ -291,8 +291,8 @@ inline constexpr Word kShortCeilTf32{"the TF32 peak", "TF32 峰值"};
 inline constexpr Word kShortCeilBf16{"the bf16 peak", "bf16 峰值"};
 inline constexpr Word kShortCeilH2D{"PCIe host-to-device", "PCIe 主机到设备带宽"};
 inline constexpr Word kShortCeilPeer{"GPU-to-GPU bandwidth", "GPU 间带宽"};
-inline constexpr Word kKernelOnly{"kernel only", "仅内核"};
-inline constexpr Word kWholeRun{"whole run", "整次运行"};
+inline constexpr Word kKernelOnly{" (kernel only)", "（仅内核）"};
+inline constexpr Word kWholeRun{" (whole run)", "（整次运行）"};
 inline constexpr Word kWithinNoise{"within noise of lesson %s", "与第 %s 课的差别在噪声之内"};
 inline constexpr Word kNoiseCell{"within noise", "噪声之内"};
 inline constexpr Word kNoiseExplained{
@@ -300,7 +300,7 @@ inline constexpr Word kNoiseExplained{
     "两次运行的最小-最大范围重叠：这次测量分不出二者的快慢。"};
 inline constexpr Word kRerunMoreReps{"Re-run both at more repetitions",
                                      "以更多重复次数重新运行两者"};
-inline constexpr Word kLiveVsRecorded{"live vs recorded on %s", "实时 vs %s 上的录制"};
+inline constexpr Word kLiveVsRecorded{" (live vs recorded on %s)", "（实时结果对比 %s 上的录制）"};
 inline constexpr Word kTimeLeftSeconds{"about %d s left", "约剩 %d 秒"};
 inline constexpr Word kTimeLeftMinutes{"about %d min %02d s left", "约剩 %d 分 %02d 秒"};
 inline constexpr Word kExperiments{
