@@ -256,7 +256,7 @@ sleep 0.2
 "$png_check" "$shot" --min 1200x800 --color 80,160,255 || fail "Chinese summary screenshot"
 cp "$shot" "$out/summary-zh.png"
 echo "== responsiveness: lesson 3.1 (the OpenMP sum) live on every core, the GUI drawing meanwhile"
-# The worker runs at a lower priority than the GUI (serve lowers itself by 10 nice levels), so
+# The worker runs at a lower priority than the GUI (serve lowers itself by 5 nice levels), so
 # the frames stay short while it uses every core. Mean frame time must stay under 33 ms.
 rm -f "$rects"
 CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 3.1 --run --size 1GiB --lang en --scale 1 --stats \

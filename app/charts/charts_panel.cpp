@@ -363,6 +363,10 @@ std::vector<chart::Bar> ExperimentBars(const UiState& ui, const Controller& c, c
 void DrawExperiments(UiState& ui, const Controller& c, const Registry& reg, const Chapter& chapter,
                      const Lesson& lesson) {
     DrawWrappedText(Tr(ui, kExperiments), &kGrey);
+    // The Log checkbox is the chapter's choice for all of them (unticked while none is made:
+    // each chart then follows its own span).
+    ui.log_scale = ui.log_choice.Resolve(chapter.id, ui.log_scale, {});
+    const std::optional<bool> chosen = ui.log_choice.Chosen(chapter.id);
     const std::vector<const Lesson*> lessons = reg.LessonsOf(chapter);
     const float font = ImGui::GetFontSize();
     // Two side by side only where each still has room for its labels (2.2 has six variants).
@@ -389,7 +393,6 @@ void DrawExperiments(UiState& ui, const Controller& c, const Registry& reg, cons
         std::vector<double> values;
         for (const chart::Bar& b : bars)
             if (!b.invalid) values.push_back(b.value);
-        const std::optional<bool> chosen = ui.log_choice.Chosen(chapter.id);
         const std::string axis =
             ui.rate_axis ? Fmt(Tr(ui, kAxisRate), unit.c_str()) : std::string(Tr(ui, kAxisMs));
         if (bars.empty()) {
@@ -407,12 +410,6 @@ void DrawExperiments(UiState& ui, const Controller& c, const Registry& reg, cons
         ImGui::PopID();
     }
     ImGui::EndTable();
-    // The Log checkbox is the chapter's choice for all of them.
-    if (ui.log_choice.chapter == chapter.id && ui.log_scale != ui.log_choice.shown)
-        ui.log_choice.by_chapter[chapter.id] = ui.log_scale;
-    ui.log_choice.chapter = chapter.id;
-    const std::optional<bool> chosen = ui.log_choice.Chosen(chapter.id);
-    ui.log_scale = ui.log_choice.shown = chosen && *chosen;
 }
 
 }  // namespace
