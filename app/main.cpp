@@ -28,7 +28,11 @@ using namespace lessons::app;
 
 namespace {
 
-volatile std::sig_atomic_t g_quit = 0;  // SIGINT / SIGTERM: close like the window's close button
+volatile std::sig_atomic_t g_quit = 0;
+
+// While the worker runs, the longest the GUI waits for an event before drawing the next frame.
+constexpr double kBusyFrameSeconds =
+    0.05;  // SIGINT / SIGTERM: close like the window's close button
 
 // The controller, with the recorded results and a worker started as `worker serve`.
 std::unique_ptr<Controller> MakeController(const Registry& registry, std::string worker,
@@ -146,10 +150,15 @@ int main(int argc, char** argv) {
 
     using Clock = std::chrono::steady_clock;
     while (!glfwWindowShouldClose(window)) {
-        const bool animating = controller->Busy() || ui.changed_at >= 0 || ui.fonts_dirty ||
-                               ui.redraw_frames > 0 || automation.KeepDrawing();
+        const bool settling = ui.changed_at >= 0 || ui.fonts_dirty || ui.redraw_frames > 0;
         ui.redraw_frames = std::max(ui.redraw_frames - 1, 0);
-        if (animating)
+        const bool animating = controller->Busy() || settling || automation.KeepDrawing();
+        if (controller->Busy() && !settling)
+            // A run: the page changes with the worker's messages (each wakes this wait) and
+            // input; otherwise a progress bar needs no more than kBusyFrameSeconds, and every
+            // frame not drawn is CPU left to the lesson being measured.
+            glfwWaitEventsTimeout(kBusyFrameSeconds);
+        else if (animating)
             glfwPollEvents();
         else
             glfwWaitEventsTimeout(2.0);  // idle: sleep until input, a worker message or a signal

@@ -26,6 +26,17 @@ struct Probe {
     chart::BarLayout step_layout;
     // The x ticks of the block-size sweep charts drawn last.
     std::vector<double> block_ticks;
+    // The step chart's scale and its current bar's headline, drawn last; whether that headline
+    // called the speed-up within noise.
+    bool step_log = false;
+    std::string step_headline;
+    bool step_noise = false;
+    // The charts of a chapter of independent experiments drawn last (0: a step chart), and the
+    // bars of each.
+    std::vector<std::vector<chart::Bar>> experiments;
+    // The sweep chart drawn last: its x tick labels, and each series' best point (its x).
+    std::vector<std::string> sweep_x_labels;
+    std::vector<double> sweep_best_x;
     // The prediction box's lines and the summary's row count drawn last.
     std::vector<std::string> prediction;
     int summary_rows = -1;

@@ -1,11 +1,19 @@
 #include "host.h"
 
+#include <dirent.h>
+#include <malloc.h>
 #include <omp.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <ctime>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 #include <string>
 
 namespace lessons {
@@ -71,6 +79,62 @@ std::string UtcTimestamp() {
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return buf;
+}
+
+namespace {
+
+// The thread ids of process `pid` ("self" for this one).
+std::vector<int> TaskIds(const std::string& pid) {
+    std::vector<int> out;
+    const std::string dir = "/proc/" + pid + "/task";
+    if (DIR* d = opendir(dir.c_str())) {
+        while (const dirent* e = readdir(d))
+            if (e->d_name[0] >= '0' && e->d_name[0] <= '9') out.push_back(std::atoi(e->d_name));
+        closedir(d);
+    }
+    return out;
+}
+
+}  // namespace
+
+int LowerPriority(int increment, std::string* problem) {
+    const int self = static_cast<int>(syscall(SYS_gettid));
+    errno = 0;
+    const int now = getpriority(PRIO_PROCESS, static_cast<id_t>(self));
+    if (now == -1 && errno != 0) {
+        if (problem) *problem = std::string("cannot read the priority: ") + std::strerror(errno);
+        return 0;
+    }
+    const int target = std::min(19, now + std::max(increment, 0));
+    // On Linux a nice value belongs to a thread: each one is lowered, the caller's last.
+    std::vector<int> tasks = TaskIds("self");
+    if (std::find(tasks.begin(), tasks.end(), self) == tasks.end()) tasks.push_back(self);
+    for (int tid : tasks)
+        if (setpriority(PRIO_PROCESS, static_cast<id_t>(tid), target) != 0 && problem &&
+            problem->empty())
+            *problem = "cannot lower the priority of thread " + std::to_string(tid) + ": " +
+                       std::strerror(errno);
+    return getpriority(PRIO_PROCESS, static_cast<id_t>(self));
+}
+
+std::vector<int> ThreadNiceValues(int pid) {
+    std::vector<int> out;
+    for (int tid : TaskIds(std::to_string(pid))) {
+        std::ifstream in("/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/stat");
+        std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        // After the command name in parentheses: field 3 (state) ... field 19 (nice).
+        const size_t close = stat.rfind(')');
+        if (close == std::string::npos) continue;
+        std::istringstream rest(stat.substr(close + 2));
+        std::string field;
+        for (int i = 3; i <= 19 && rest >> field; ++i)
+            if (i == 19) out.push_back(std::atoi(field.c_str()));
+    }
+    return out;
+}
+
+void ReturnFreedMemory() {
+    malloc_trim(0);
 }
 
 }  // namespace lessons

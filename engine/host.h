@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace lessons {
 
@@ -23,6 +24,18 @@ std::string LimitOpenMpThreads();
 
 // Memory a new allocation can take without swapping (MemAvailable), read now.
 uint64_t HostAvailableMemory();
+
+// Lowers this process's scheduling priority by `increment` nice levels (at most to 19), for
+// every thread it has now; threads started later inherit it. The worker does this at start,
+// so that a lesson running on every core leaves the GUI the CPU it needs to draw. Returns the
+// nice value of the calling thread afterwards, or a note on failure in `problem`.
+int LowerPriority(int increment, std::string* problem);
+// The nice value of every thread of process `pid` (Linux: /proc/PID/task/*/stat), empty when
+// it cannot be read.
+std::vector<int> ThreadNiceValues(int pid);
+
+// Returns freed heap memory to the system (glibc's malloc_trim), after large buffers are freed.
+void ReturnFreedMemory();
 
 // "2026-11-21T19:05:00Z"
 std::string UtcTimestamp();

@@ -198,6 +198,10 @@ struct Chapter {
     // Its lesson pages draw the whole roofline (every chapter's results under this GPU's
     // roofs) in place of the small inset every other GPU lesson shows.
     bool whole_roofline = false;
+    // Its lessons are independent experiments (each compares variants of its own parameter),
+    // not a ladder of steps: charts draw each on its own axis, in its own unit, and nothing
+    // computes a speed-up from one lesson to the next.
+    bool independent_steps = false;
 };
 
 // The work `lesson` must do at `params` (every parameter of the lesson, resolved), computed

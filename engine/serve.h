@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <functional>
 #include <iosfwd>
 
 #include "registry.h"
@@ -23,8 +24,23 @@ constexpr int kExitContextLost = 3;
 // When `stop` turns true (a signal handler sets it: SIGTERM, SIGINT), serving ends as after a
 // "shutdown" request: the running request is cancelled, queued ones are answered, and Serve
 // returns without waiting for more input.
+// How long the worker waits with nothing to do before it frees the data it kept for the next
+// run (Session::ReleaseWorkload), by default.
+constexpr double kDefaultReleaseAfterS = 10;
+
+struct ServeOptions {
+    const std::atomic<bool>* stop = nullptr;
+    // Idle this long (no request queued or running): the kept workload is freed. Negative:
+    // never.
+    double release_after_s = kDefaultReleaseAfterS;
+    // Called after each release (tests count them).
+    std::function<void()> on_release;
+};
+
 int Serve(const Registry& registry, std::istream& in, std::ostream& out,
           const std::atomic<bool>* stop = nullptr);
+int Serve(const Registry& registry, std::istream& in, std::ostream& out,
+          const ServeOptions& options);
 
 // The run options of a request or a CLI call; throws UsageError naming the bad field.
 RunOptions RunOptionsFromJson(const nlohmann::ordered_json& request);

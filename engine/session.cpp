@@ -131,6 +131,14 @@ std::string Session::Unavailable(const Lesson& lesson) const {
     return {};
 }
 
+void Session::ReleaseWorkload() {
+    if (!m_workload) return;
+    m_workload.reset();
+    m_workload_chapter.clear();
+    m_workload_spec = WorkloadSpec();
+    ReturnFreedMemory();
+}
+
 std::shared_ptr<Workload> Session::GetWorkload(const Chapter& chapter, const WorkloadSpec& spec,
                                                uint64_t step_host_bytes) {
     // A file can change between runs while keeping its name and size: only generated data

@@ -43,6 +43,13 @@ public:
 
     const Registry& registry() const { return m_registry; }
 
+    // Frees the kept workload (the generated input and its reference answer: 1.2 GB after a
+    // 1 GiB run) and returns the memory to the system. The worker calls it when idle; the next
+    // run makes its data again.
+    void ReleaseWorkload();
+    // Whether a workload is kept now.
+    bool HoldsWorkload() const { return m_workload != nullptr; }
+
 private:
     std::shared_ptr<Workload> GetWorkload(const Chapter& chapter, const WorkloadSpec& spec,
                                           uint64_t step_host_bytes);

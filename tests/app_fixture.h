@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -118,6 +119,8 @@ public:
             m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
         return true;
     }
+    // A message as if the worker wrote it (progress, a sweep point, a malformed line).
+    void Push(Json message) { m_inbox.push_back(std::move(message)); }
     std::vector<Json> Drain() override {
         std::vector<Json> out;
         out.swap(m_inbox);
@@ -147,12 +150,14 @@ public:
         res.verified = wrong_lesson != res.id;
         if (!res.verified)
             res.check_message = "sum 1, expected 2: off by 1, more than the tolerance 0";
+        if (shape) shape(res);
         return ToJson(res);
     }
     bool answer_runs = true;
     bool has_gpu = false;                    // a worker that reports every lesson as runnable
     uint64_t gpu_free = uint64_t(80) << 30;  // the GPU's free memory it reports
     std::string wrong_lesson;                // the id of a lesson whose results are wrong
+    std::function<void(RunResult&)> shape;   // changes each made-up result (timings, rates)
 
 private:
     std::vector<Json>* m_log;

@@ -255,4 +255,28 @@ shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
 sleep 0.2
 "$png_check" "$shot" --min 1200x800 --color 80,160,255 || fail "Chinese summary screenshot"
 cp "$shot" "$out/summary-zh.png"
+echo "== responsiveness: lesson 3.1 (the OpenMP sum) live on every core, the GUI drawing meanwhile"
+# The worker runs at a lower priority than the GUI (serve lowers itself by 5 nice levels), so
+# the frames stay short while it uses every core. Mean frame time must stay under 33 ms.
+rm -f "$rects"
+CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 3.1 --run --size 1GiB --lang en --scale 1 --stats \
+    --screenshot "$out/responsive.png" >"$out/responsive.log" 2>&1 &
+app_pid=$!
+wait_for state.busy '[ "$v" = True ]' || fail "lesson 3.1 never started running"
+worker_pid=$(pgrep -P "$app_pid" | head -1)
+[ -n "$worker_pid" ] || fail "no worker process under the GUI"
+gui_nice=$(awk '{print $19}' "/proc/$app_pid/stat")
+for task in /proc/"$worker_pid"/task/*; do
+    n=$(sed 's/.*) //' "$task/stat" | awk '{print $17}')
+    [ "$n" -gt "$gui_nice" ] || fail "worker thread ${task##*/} runs at nice $n, not below the GUI's $gui_nice"
+done
+wait "$app_pid"; rc=$?; app_pid=""
+[ "$rc" = 0 ] || { cat "$out/responsive.log"; fail "cuda-lessons exited with $rc"; }
+stats=$(grep "frames while running" "$out/responsive.log")
+echo "$stats"
+read -r frames mean <<<"$(sed -E 's/frames while running: ([0-9]+), mean ([0-9.]+) ms.*/\1 \2/' <<<"$stats")"
+[ -n "$mean" ] || { cat "$out/responsive.log"; fail "no frame statistics"; }
+[ "$frames" -ge 10 ] || fail "only $frames frames while lesson 3.1 ran: the GUI did not keep drawing"
+awk -v m="$mean" 'BEGIN { exit !(m < 33) }' || fail "mean frame time $mean ms while lesson 3.1 runs, over 33 ms"
+"$png_check" "$out/responsive.png" --min 1200x800 --color 80,160,255 || fail "responsiveness screenshot"
 echo "all GUI end-to-end checks passed"

@@ -2,6 +2,8 @@
 // their labels.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "charts/chart.h"
 
 using namespace lessons;
@@ -32,4 +34,71 @@ TEST(AppChart, TicksAndLabels) {
     EXPECT_EQ(chart::FormatTick(1500000), "1.5M");
     EXPECT_EQ(chart::FormatTick(0.25), "0.25");
     EXPECT_EQ(chart::FormatBytesTick(1024.0 * 1024 * 64), "64 MiB");
+}
+
+// Byte axes tick at powers of two with labels that read naturally: "1 KiB", "32 KiB", "1 MiB",
+// never "1e+03 B" or "9.77 KiB".
+TEST(AppChart, ByteAxesTickAtPowersOfTwoWithNaturalLabels) {
+    EXPECT_EQ(chart::BytesTicks(1024, 64 << 20, 8),
+              (std::vector<double>{1 << 10, 1 << 15, 1 << 20, 1 << 25}))
+        << "17 powers of two: every 5th, aligned on KiB, MiB";
+    EXPECT_EQ(chart::BytesTicks(1024, 16384, 8),
+              (std::vector<double>{1024, 2048, 4096, 8192, 16384}));
+    EXPECT_EQ(chart::BytesTicks(700, 5000, 8), (std::vector<double>{1024, 2048, 4096}))
+        << "only powers of two inside the range";
+    EXPECT_TRUE(chart::BytesTicks(0, 100, 8).empty());
+    for (double t : chart::BytesTicks(1, double(uint64_t(1) << 40), 6)) {
+        EXPECT_EQ(std::log2(t), std::floor(std::log2(t))) << t;
+        EXPECT_EQ(chart::FormatBytesTick(t).find('.'), std::string::npos)
+            << chart::FormatBytesTick(t);
+    }
+    EXPECT_EQ(chart::FormatBytesTick(1024), "1 KiB");
+    EXPECT_EQ(chart::FormatBytesTick(1000), "1000 B") << "never 1e+03 B";
+    EXPECT_EQ(chart::FormatBytesTick(32768), "32 KiB");
+    EXPECT_EQ(chart::FormatBytesTick(1536), "1.5 KiB");
+    EXPECT_EQ(chart::FormatBytesTick(double(uint64_t(1) << 30)), "1 GiB");
+}
+
+// The best point of a sweep is the highest rate, wherever it lies.
+TEST(AppChart, BestIsTheHighestRate) {
+    EXPECT_EQ(chart::BestRateIndex({0.07, 1.2, 3.1, 2.9}), 2) << "not the first (smallest size)";
+    EXPECT_EQ(chart::BestRateIndex({5, 1, 1}), 0);
+    EXPECT_EQ(chart::BestRateIndex({0, -1, 0.5}), 2) << "no rate is never best";
+    EXPECT_EQ(chart::BestRateIndex({0, 0}), -1);
+    EXPECT_EQ(chart::BestRateIndex({}), -1);
+}
+
+// A chart takes a log axis when its values span more than 20x.
+TEST(AppChart, LogScaleWhenValuesSpanMoreThanTwentyTimes) {
+    EXPECT_FALSE(chart::SpansLogRange({1, 20}));
+    EXPECT_TRUE(chart::SpansLogRange({1, 20.01}));
+    EXPECT_TRUE(chart::SpansLogRange({270, 0.27, 3}));  // chapter 5's 1000x
+    EXPECT_FALSE(chart::SpansLogRange({0, 5, 90}))
+        << "zeros (no result) are ignored: 5 to 90 is 18x";
+    EXPECT_FALSE(chart::SpansLogRange({}));
+    EXPECT_FALSE(chart::SpansLogRange({3}));
+}
+
+// The student's click on Log is remembered per chapter; other chapters keep their own rule.
+TEST(AppChart, ExplicitLogChoiceIsRememberedPerChapter) {
+    chart::LogChoice c;
+    const std::vector<double> wide = {0.3, 270}, narrow = {1, 2};
+    bool box = false;
+    box = c.Resolve("gemm", box, wide);
+    EXPECT_TRUE(box) << "automatic: 900x";
+    box = c.Resolve("gemm", box, wide);
+    EXPECT_TRUE(box) << "the same frame again: no click";
+    box = c.Resolve("gemm", false, wide);  // the student unticks it
+    EXPECT_FALSE(box);
+    EXPECT_EQ(c.Chosen("gemm"), std::optional<bool>(false));
+    box = c.Resolve("split", box, narrow);
+    EXPECT_FALSE(box) << "another chapter: its own rule";
+    box = c.Resolve("split", box, wide);
+    EXPECT_TRUE(box) << "its own rule follows its values";
+    EXPECT_FALSE(c.Chosen("split"));
+    box = c.Resolve("gemm", box, wide);
+    EXPECT_FALSE(box) << "back in chapter 5: the student's choice, not the rule";
+    box = c.Resolve("gemm", true, wide);
+    EXPECT_TRUE(box);
+    EXPECT_EQ(c.Chosen("gemm"), std::optional<bool>(true));
 }

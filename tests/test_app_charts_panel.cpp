@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "app_fixture.h"
+#include "model/prediction.h"
+#include "model/results_view.h"
 
 using namespace app_test;
 
@@ -122,4 +124,134 @@ TEST_F(AppLogic, AToggledRunIsDrawnOnlyWhenThePageHasTheSameToggle) {
     ui.run.params["block"] = ParamValue::Number(512);
     Frames(2);
     EXPECT_GT(bar(v5).value, 0);
+}
+
+// The size sweep's best mark sits on the highest rate, not on the shortest time (the smallest
+// size), and its size axis ticks at powers of two in binary units.
+TEST_F(AppLogic, SizeSweepMarksTheBestRateAndTicksInBinaryUnits) {
+    const uint64_t peak = uint64_t(1) << 20;
+    worker->shape = [&](RunResult& r) {
+        const uint64_t size = r.Number("size").value_or(0);
+        r.median_ms = 0.001 * double(size >> 10);  // the smallest size takes the shortest time
+        r.min_ms = r.median_ms * 0.9;
+        r.max_ms = r.median_ms * 1.1;
+        r.gbps = size == peak ? 3.1 : 0.5;
+    };
+    Open("split/openmp");
+    Click("sweep_sizes");
+    Frames(2);
+    ImGui::NewFrame();
+    ImGui::Begin("sweeps");
+    DrawSweeps(ui, *controller, registry, Named("split/openmp"), false);
+    ImGui::End();
+    ImGui::Render();
+    ASSERT_EQ(probe.sweep_best_x.size(), 2u) << "this lesson and the previous one";
+    for (double x : probe.sweep_best_x) EXPECT_EQ(x, double(peak));
+    ASSERT_FALSE(probe.sweep_x_labels.empty());
+    for (const std::string& label : probe.sweep_x_labels) {
+        EXPECT_EQ(label.find("e+"), std::string::npos) << label;
+        EXPECT_EQ(label.find('.'), std::string::npos) << label << ": a power of two reads whole";
+        EXPECT_TRUE(label.find("KiB") != std::string::npos ||
+                    label.find("MiB") != std::string::npos || label.find(" B") != std::string::npos)
+            << label;
+    }
+}
+
+// Overlapping min-max spreads: the headline says "within noise", not "1.19x faster", and one
+// click re-runs both lessons timed ten times longer.
+TEST_F(AppLogic, OverlappingSpreadsAreWithinNoiseAndReRunAtMoreRepetitions) {
+    worker->shape = [](RunResult& r) {
+        r.median_ms = r.id == "split/openmp" ? 42 : 50;
+        r.min_ms = r.median_ms * 0.8;
+        r.max_ms = r.median_ms * 1.3;
+    };
+    Open("split/openmp");
+    Click("run");
+    const std::string previous = Named("split/even-positions").label;
+    EXPECT_EQ(probe.step_headline, "within noise of lesson " + previous);
+    EXPECT_TRUE(probe.step_noise);
+    sent.clear();
+    Click("rerun_more_reps");
+    ASSERT_EQ(Runs().size(), 2u);
+    for (const Json& run : Runs()) EXPECT_EQ(run["min_time_s"], kPreciseMinTimeS);
+    // Spreads apart: a speed-up again.
+    worker->shape = [](RunResult& r) {
+        r.median_ms = r.id == "split/openmp" ? 20 : 50;
+        r.min_ms = r.median_ms * 0.95;
+        r.max_ms = r.median_ms * 1.05;
+    };
+    Click("run");
+    EXPECT_EQ(probe.step_headline, "2.50\xC3\x97 faster than lesson " + previous);
+    EXPECT_FALSE(probe.step_noise);
+}
+
+// A live result set against a recorded one says so beside the number, on the chart and in
+// the summary.
+TEST_F(AppLogic, ALiveResultBesideARecordedOneSaysSo) {
+    ImGui::GetIO().DisplaySize = ImVec2(1500, 2400);
+    Open("reduce/v0-interleaved-global");
+    ui.run.params["size"] = ParamValue::Number(uint64_t(1) << 30);  // as recorded
+    Click("run");  // the CPU sum before it runs live here
+    EXPECT_NE(probe.step_headline.find("(live vs recorded on H100)"), std::string::npos)
+        << probe.step_headline;
+    const Chapter& chapter = registry.ChapterOf(Named("reduce/cpu-sum"));
+    const std::vector<SummaryRow> rows = SummaryRows(registry, chapter, [&](const Lesson& l) {
+        return ShownResult(*controller, registry, l, ui.run);
+    });
+    ASSERT_GE(rows.size(), 2u);
+    ASSERT_TRUE(rows[1].previous && rows[1].result);
+    EXPECT_NE(rows[1].previous->recorded, rows[1].result->recorded);
+}
+
+// Chapter 2 is four independent experiments: four charts, each with its variants on its own
+// axis, no speed-up anywhere, and a summary without speed-ups.
+TEST_F(AppLogic, ChapterTwoIsDrawnAsFourExperiments) {
+    ImGui::GetIO().DisplaySize = ImVec2(1500, 2400);
+    Open("basics/branch-divergence");
+    ui.run.params["size"] = ParamValue::Number(uint64_t(256) << 20);  // as recorded
+    Frames(2);
+    ASSERT_EQ(probe.experiments.size(), 4u);
+    EXPECT_TRUE(probe.step_bars.empty()) << "no one chart of every lesson";
+    EXPECT_GE(probe.experiments[1].size(), 6u) << "none, 2-way ... 32-way side by side";
+    EXPECT_EQ(probe.experiments[3].size(), 3u) << "pageable, pinned, registered";
+    for (const auto& bars : probe.experiments)
+        for (const chart::Bar& b : bars) {
+            EXPECT_TRUE(b.annotation.empty()) << b.label << ": " << b.annotation;
+            EXPECT_GT(b.value, 0) << b.label;
+        }
+    const Chapter& chapter = registry.ChapterOf(Named("basics/branch-divergence"));
+    EXPECT_TRUE(chapter.independent_steps);
+    for (const SummaryRow& row : SummaryRows(registry, chapter, [&](const Lesson& l) {
+             return ShownResult(*controller, registry, l, ui.run);
+         })) {
+        EXPECT_FALSE(row.vs_previous) << row.lesson->label;
+        EXPECT_FALSE(row.vs_first) << row.lesson->label;
+    }
+    // Every other chapter is a ladder of steps.
+    for (const Chapter& c : registry.chapters())
+        if (c.id != chapter.id) EXPECT_FALSE(c.independent_steps) << c.id;
+}
+
+// The step chart picks a log axis past 20x (chapter 5 spans 1000x) and keeps the student's
+// choice for the chapter, across its lessons and after a visit elsewhere.
+TEST_F(AppLogic, StepChartTakesLogPastTwentyTimesAndKeepsTheStudentsChoicePerChapter) {
+    ImGui::GetIO().DisplaySize = ImVec2(1500, 2400);
+    Open("gemm/double-buffering");
+    for (const char* p : {"m", "n", "k"}) ui.run.params[p] = ParamValue::Number(4096);
+    Frames(2);
+    EXPECT_TRUE(probe.step_log) << "recorded GEMM steps span about 1000x";
+    EXPECT_TRUE(ui.log_scale) << "the Log checkbox shows it";
+    ui.log_scale = false;  // the student unticks Log
+    Frames(2);
+    EXPECT_FALSE(probe.step_log);
+    Open("gemm/warp-tiling");
+    Frames(1);
+    EXPECT_FALSE(probe.step_log) << "the same chapter: the student's choice";
+    Open("split/openmp");
+    Frames(2);
+    EXPECT_FALSE(probe.step_log) << "nothing measured in chapter 1: linear";
+    Open("gemm/double-buffering");
+    for (const char* p : {"m", "n", "k"}) ui.run.params[p] = ParamValue::Number(4096);
+    Frames(2);
+    EXPECT_FALSE(probe.step_log) << "remembered for chapter 5";
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "app_fixture.h"
+#include "model/compare.h"
 
 using namespace app_test;
 
@@ -366,4 +367,78 @@ TEST(AppController, FieldsOfTheWrongTypeBecomeOneNoticeEach) {
         EXPECT_EQ(n.find("json.exception"), std::string::npos) << n;
         EXPECT_NE(n.find("\"type\":"), std::string::npos) << "the message is quoted: " << n;
     }
+}
+
+// The time left, by the pace so far; unknown until something is done.
+TEST(AppProgress, SecondsLeftByThePaceSoFar) {
+    EXPECT_DOUBLE_EQ(EstimateSecondsLeft(0.25, 3), 9);
+    EXPECT_DOUBLE_EQ(EstimateSecondsLeft(0.5, 10), 10);
+    EXPECT_DOUBLE_EQ(EstimateSecondsLeft(1, 10), 0);
+    EXPECT_LT(EstimateSecondsLeft(0, 10), 0) << "nothing done: unknown";
+    EXPECT_LT(EstimateSecondsLeft(0.01, 10), 0) << "too little done to tell";
+    EXPECT_LT(EstimateSecondsLeft(0.5, 0.1), 0) << "too soon to tell";
+    EXPECT_LT(EstimateSecondsLeft(-1, 10), 0);
+    EXPECT_EQ(TimeLeftText("en", 12.4), "about 12 s left");
+    EXPECT_EQ(TimeLeftText("en", 125), "about 2 min 05 s left");
+    EXPECT_EQ(TimeLeftText("zh", 12), "约剩 12 秒");
+    EXPECT_EQ(TimeLeftText("en", -1), "");
+}
+
+// A sweep's progress counts its points and each point's samples, over the whole batch (this
+// lesson's sweep and the previous one's).
+TEST_F(AppLogic, ProgressCountsSweepPointsAndSamplesOverTheBatch) {
+    worker->answer_runs = false;
+    Open("split/openmp");
+    sent.clear();
+    Click("sweep_sizes");
+    std::vector<Json> sweeps;
+    for (const Json& r : sent)
+        if (r["op"] == "sweep") sweeps.push_back(r);
+    ASSERT_EQ(sweeps.size(), 2u);
+    const int points = static_cast<int>(sweeps[0]["values"].size());
+    ASSERT_GE(points, 2);
+    EXPECT_EQ(controller->Progress(), 0.0f) << "nothing reported yet: none of it done";
+    EXPECT_LT(controller->SecondsLeft(), 0);
+    const Json first = sweeps[0]["id"];
+    worker->Push({{"id", first}, {"type", "progress"}, {"done", 1}, {"total", 2}});
+    Frames(1);
+    EXPECT_NEAR(controller->Progress(), 0.5f / float(points) / 2, 1e-5);
+    worker->Push({{"id", first},
+                  {"type", "skipped"},
+                  {"point", 0},
+                  {"points", points},
+                  {"reason", "too large"}});
+    worker->Push({{"id", first}, {"type", "progress"}, {"done", 2}, {"total", 4}});
+    Frames(1);
+    EXPECT_NEAR(controller->Progress(), 1.5f / float(points) / 2, 1e-5)
+        << "one point done, the next half";
+    worker->Push({{"id", first}, {"type", "done"}, {"status", "ok"}});
+    Frames(1);
+    EXPECT_NEAR(controller->Progress(), 0.5f, 1e-5) << "the first of two sweeps done";
+}
+
+// A progress line of the wrong shape is a notice, never a crash or a bar past its end.
+TEST_F(AppLogic, MalformedProgressLinesAreNoticedAndIgnored) {
+    worker->answer_runs = false;
+    Open("split/openmp");
+    sent.clear();
+    Click("run");
+    ASSERT_FALSE(Runs().empty());
+    const Json id = Runs().front()["id"];
+    const size_t notices = controller->notices().size();
+    for (const Json& bad : {Json{{"id", id}, {"type", "progress"}, {"done", 5}, {"total", 2}},
+                            Json{{"id", id}, {"type", "progress"}, {"done", -1}, {"total", 2}},
+                            Json{{"id", id}, {"type", "progress"}, {"done", "1"}, {"total", 2}},
+                            Json{{"id", id}, {"type", "progress"}, {"done", 1}, {"total", 1e300}},
+                            Json{{"id", id}, {"type", "skipped"}, {"point", 9}, {"points", 3}},
+                            Json{{"id", id}, {"type", "skipped"}, {"point", "x"}, {"points", 3}}}) {
+        worker->Push(bad);
+        Frames(1);
+    }
+    EXPECT_EQ(controller->notices().size(), notices + 6);
+    const float p = controller->Progress();
+    EXPECT_TRUE(p < 0 || (p >= 0 && p <= 1)) << p;
+    worker->Push({{"id", id}, {"type", "progress"}, {"done", 1}, {"total", 4}});
+    Frames(1);
+    EXPECT_GT(controller->Progress(), 0) << "a good line after the bad ones is read";
 }

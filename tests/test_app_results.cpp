@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "catalog.h"
+#include "model/compare.h"
 #include "model/results_view.h"
 #include "report.h"
 #include "worker/controller.h"
@@ -67,4 +68,69 @@ TEST(AppRecorded, EmbeddedResultsAreGpuLessonsFromTheReferenceGpu) {
         EXPECT_NE(Catalog().FindLesson(r.id), nullptr)
             << r.id << ": the catalogue knows every id recorded, old ones too";
     }
+}
+
+namespace {
+
+RunResult Timed(double median, double min, double max) {
+    RunResult r;
+    r.median_ms = median;
+    r.min_ms = min;
+    r.max_ms = max;
+    return r;
+}
+
+}  // namespace
+
+// Two results whose min-max spreads overlap cannot be told apart: "within noise".
+TEST(AppCompare, WithinNoiseWhenTheSpreadsOverlap) {
+    EXPECT_TRUE(WithinNoise(Timed(61.8, 22.6, 102), Timed(51.1, 40, 70)));
+    EXPECT_TRUE(WithinNoise(Timed(10, 9, 11), Timed(12, 11, 13))) << "touching ends overlap";
+    EXPECT_FALSE(WithinNoise(Timed(10, 9, 11), Timed(12, 11.5, 13)));
+    EXPECT_FALSE(WithinNoise(Timed(50, 45, 60), Timed(20, 18, 24)));
+    EXPECT_TRUE(WithinNoise(Timed(5, 0, 0), Timed(5, 0, 0))) << "no spread: the medians";
+    EXPECT_FALSE(WithinNoise(Timed(5, 0, 0), Timed(6, 0, 0)));
+}
+
+// A comparison of a live result with a recorded one names where the recorded one was made.
+TEST(AppCompare, LiveAgainstRecordedIsNamed) {
+    RunResult live = Timed(500, 480, 520), recorded = Timed(3, 2.9, 3.1);
+    live.kind = StepKind::kCpu;
+    live.devices = {"Intel Xeon"};
+    recorded.kind = StepKind::kGpu;
+    recorded.recorded = true;
+    recorded.devices = {"NVIDIA H100 80GB HBM3"};
+    const Speedup s = CompareResults(recorded, live);
+    EXPECT_TRUE(s.mixed);
+    EXPECT_FALSE(s.noise);
+    EXPECT_NEAR(s.ratio, 500.0 / 3, 1e-9);
+    EXPECT_EQ(s.recorded_on, "H100");
+    recorded.devices = {"NVIDIA H200", "NVIDIA H200"};
+    EXPECT_EQ(ShortDevice(recorded), "2x H200");
+    live.recorded = true;
+    EXPECT_FALSE(CompareResults(recorded, live).mixed) << "both recorded";
+}
+
+// The summary names each row's ceiling and the time its rate is taken over.
+TEST(AppCompare, CeilingAndTimeBaseAreNamed) {
+    RunResult r = Timed(19.9, 19, 21);
+    r.work.bound = Bound::kRead;
+    r.pct_of_ceiling = 99;
+    EXPECT_EQ(CeilingShortName("en", r), "read bandwidth");
+    EXPECT_EQ(CeilingShortName("zh", r), "读带宽");
+    r.work.bound = Bound::kBf16;
+    EXPECT_EQ(CeilingShortName("en", r), "the bf16 peak");
+    r.ceiling_note = "no bf16 ceiling: compared with the fp32 peak";
+    EXPECT_EQ(CeilingShortName("en", r), "the fp32 peak") << "the ceiling it was compared with";
+    r.pct_of_ceiling.reset();
+    EXPECT_EQ(CeilingShortName("en", r), "") << "no share, no ceiling";
+    // 1 GiB: copies and kernel make the 19.9 ms; the rate is over the kernel's 0.34 ms.
+    r.parts = {{"h2d", 19.2}, {"kernel", 0.34}, {"d2h", 0.36}};
+    r.rate_ms = 0.34;
+    EXPECT_TRUE(RateIsKernelOnly(r));
+    r.rate_ms = r.median_ms;
+    EXPECT_FALSE(RateIsKernelOnly(r)) << "the rate is over the whole run";
+    r.parts.clear();
+    r.rate_ms = 0.34;
+    EXPECT_FALSE(RateIsKernelOnly(r)) << "no kernel part reported";
 }

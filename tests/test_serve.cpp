@@ -1,9 +1,11 @@
 // The worker protocol, in process and through the real `cuda-lessons-cli serve`.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <ext/stdio_filebuf.h>
 
 #include <algorithm>
 #include <atomic>
@@ -19,6 +21,7 @@
 #include "catalog.h"
 #include "cli_path.h"
 #include "device.h"
+#include "host.h"
 #include "serve.h"
 
 using namespace lessons;
@@ -706,4 +709,142 @@ TEST(ServeHostile, ASweepPointTooLargeForMemoryIsSkipped) {
     EXPECT_EQ(results, 2);
     EXPECT_EQ(skipped, 1);
     EXPECT_EQ(StatusOf(messages, 1), "ok");
+}
+
+namespace {
+
+// A worker process with pipes both ways, for tests that talk to it over time.
+struct LiveWorker {
+    pid_t pid = -1;
+    FILE* to = nullptr;
+    FILE* from = nullptr;
+    explicit LiveWorker(const std::vector<std::string>& args) {
+        int in[2], out[2];
+        if (pipe(in) != 0 || pipe(out) != 0) return;
+        pid = fork();
+        if (pid == 0) {
+            dup2(in[0], 0);
+            dup2(out[1], 1);
+            close(in[1]);
+            close(out[0]);
+            std::vector<char*> argv;
+            for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+            argv.push_back(nullptr);
+            execv(argv[0], argv.data());
+            _exit(127);
+        }
+        close(in[0]);
+        close(out[1]);
+        to = fdopen(in[1], "w");
+        from = fdopen(out[0], "r");
+    }
+    ~LiveWorker() {
+        if (to) fclose(to);
+        if (from) fclose(from);
+        if (pid > 0) waitpid(pid, nullptr, 0);
+    }
+    void Send(const std::string& line) {
+        std::fputs((line + "\n").c_str(), to);
+        std::fflush(to);
+    }
+    // Reads messages until the `done` of request `id`; false at end of output.
+    bool WaitDone(int id) {
+        char buf[1 << 16];
+        while (std::fgets(buf, sizeof buf, from)) {
+            const json m = json::parse(buf, nullptr, false);
+            if (m.is_object() && m.value("type", "") == "done" && m["id"] == id) return true;
+        }
+        return false;
+    }
+    // The worker's resident memory in bytes (VmRSS).
+    uint64_t Resident() const {
+        std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+        std::string key;
+        while (status >> key) {
+            if (key == "VmRSS:") {
+                uint64_t kib = 0;
+                status >> kib;
+                return kib * 1024;
+            }
+            status.ignore(1 << 16, '\n');
+        }
+        return 0;
+    }
+};
+
+}  // namespace
+
+// The worker lowers its scheduling priority at start (every thread, the OpenMP ones it starts
+// later included), so that the GUI keeps drawing while a lesson uses every core; --nice 0
+// keeps it.
+TEST(ServeWorker, RunsAtALowerPriorityThanItsParent) {
+    const int own = getpriority(PRIO_PROCESS, 0);
+    for (const auto& [flag, want] : {std::pair<std::string, int>{"", std::min(19, own + 5)},
+                                     {"--nice=0", own},
+                                     {"--nice=12", std::min(19, own + 12)}}) {
+        std::vector<std::string> args = {CliPath(), "serve"};
+        if (!flag.empty()) args.push_back(flag);
+        LiveWorker w(args);
+        ASSERT_GT(w.pid, 0);
+        // A run on every core: its OpenMP threads exist now, and inherited the priority.
+        w.Send(
+            R"({"op":"run","id":1,"lesson":"reduce/cpu-sum","params":{"size":"1MiB"},"reps":2})");
+        ASSERT_TRUE(w.WaitDone(1));
+        const std::vector<int> nice = ThreadNiceValues(w.pid);
+        ASSERT_FALSE(nice.empty());
+        for (int n : nice) EXPECT_EQ(n, want) << "serve " << flag;
+        w.Send(R"({"op":"shutdown","id":2})");
+    }
+}
+
+// An idle worker frees the data it kept for the next run (1.2 GB after a 1 GiB run before).
+TEST(ServeWorker, FreesTheKeptDataWhenIdle) {
+    LiveWorker w({CliPath(), "serve", "--release-after=1"});
+    ASSERT_GT(w.pid, 0);
+    w.Send(R"({"op":"run","id":1,"lesson":"reduce/cpu-sum","params":{"size":"256MiB"},"reps":1})");
+    ASSERT_TRUE(w.WaitDone(1));
+    const uint64_t busy = w.Resident();
+    EXPECT_GT(busy, uint64_t(256) << 20) << "the 256 MiB input is kept after the run";
+    uint64_t idle = busy;
+    for (int i = 0; i < 40 && idle + (uint64_t(200) << 20) > busy; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        idle = w.Resident();
+    }
+    EXPECT_LT(idle + (uint64_t(200) << 20), busy)
+        << "resident " << (busy >> 20) << " MiB after the run, " << (idle >> 20)
+        << " MiB after 1 s idle";
+    // It still serves, making the data again.
+    w.Send(R"({"op":"run","id":2,"lesson":"reduce/cpu-sum","params":{"size":"1MiB"},"reps":1})");
+    EXPECT_TRUE(w.WaitDone(2));
+    w.Send(R"({"op":"shutdown","id":3})");
+}
+
+// In process: Serve frees the kept data once idle for release_after_s, and only then: not
+// between requests that keep coming, nor when nothing is kept.
+TEST(Serve, FreesTheKeptDataOnlyAfterBeingIdle) {
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    __gnu_cxx::stdio_filebuf<char> buffer(fds[0], std::ios::in);
+    std::istream in(&buffer);
+    std::ostringstream out;
+    ServeOptions options;
+    options.release_after_s = 0.3;
+    std::atomic<int> releases{0};
+    options.on_release = [&] { ++releases; };
+    std::thread serving([&] { Serve(RunnableCatalog(), in, out, options); });
+    auto send = [&](const std::string& line) {
+        const std::string l = line + "\n";
+        ASSERT_EQ(write(fds[1], l.data(), l.size()), ssize_t(l.size()));
+    };
+    send(R"({"op":"list","id":1})");
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    EXPECT_EQ(releases, 0) << "nothing was kept: nothing to free";
+    send(R"({"op":"run","id":2,"lesson":"reduce/cpu-sum","params":{"size":"64KiB"},"reps":1})");
+    for (int i = 0; i < 100 && releases == 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_EQ(releases, 1) << "freed once idle after the run";
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    EXPECT_EQ(releases, 1) << "freed once, not again while nothing is kept";
+    close(fds[1]);
+    serving.join();
 }

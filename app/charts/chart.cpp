@@ -129,13 +129,64 @@ std::string FormatTick(double v) {
 std::string FormatBytesTick(double v) {
     const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     int u = 0;
-    while (v >= 1024 && u < 4) {
+    while (std::fabs(v) >= 1024 && u < 4) {
         v /= 1024;
         ++u;
     }
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g %s", v, kUnits[u]);
+    // Whole numbers as they are ("1000 B", "512 KiB"), never "1e+03 B"; else three digits.
+    if (std::fabs(v - std::round(v)) < 1e-9)
+        std::snprintf(buf, sizeof buf, "%.0f %s", v, kUnits[u]);
+    else
+        std::snprintf(buf, sizeof buf, "%.3g %s", v, kUnits[u]);
     return buf;
+}
+
+std::vector<double> BytesTicks(double lo, double hi, int max_ticks) {
+    std::vector<double> out;
+    if (!(lo > 0) || !(hi >= lo) || max_ticks < 1) return out;
+    const int k0 = static_cast<int>(std::ceil(std::log2(lo) - 1e-9));
+    const int k1 = static_cast<int>(std::floor(std::log2(hi) + 1e-9));
+    for (int step : {1, 2, 5, 10, 20}) {
+        out.clear();
+        for (int k = k0; k <= k1; ++k)
+            if (((k % step) + step) % step == 0) out.push_back(std::ldexp(1.0, k));
+        if (static_cast<int>(out.size()) <= max_ticks) break;
+    }
+    return out;
+}
+
+int BestRateIndex(const std::vector<double>& rates) {
+    int best = -1;
+    for (size_t i = 0; i < rates.size(); ++i)
+        if (rates[i] > 0 && (best < 0 || rates[i] > rates[size_t(best)]))
+            best = static_cast<int>(i);
+    return best;
+}
+
+bool SpansLogRange(const std::vector<double>& values) {
+    double lo = 0, hi = 0;
+    for (double v : values) {
+        if (!(v > 0) || !std::isfinite(v)) continue;
+        lo = lo > 0 ? std::min(lo, v) : v;
+        hi = std::max(hi, v);
+    }
+    return lo > 0 && hi > lo * kLogSpan;
+}
+
+bool LogChoice::Resolve(const std::string& chapter_id, bool checkbox,
+                        const std::vector<double>& values) {
+    if (chapter_id == chapter && checkbox != shown) by_chapter[chapter_id] = checkbox;
+    chapter = chapter_id;
+    const std::optional<bool> chosen = Chosen(chapter_id);
+    shown = chosen ? *chosen : SpansLogRange(values);
+    return shown;
+}
+
+std::optional<bool> LogChoice::Chosen(const std::string& chapter_id) const {
+    const auto it = by_chapter.find(chapter_id);
+    if (it == by_chapter.end()) return std::nullopt;
+    return it->second;
 }
 
 ImVec2 PlaceAnnotation(const std::vector<ImVec4>& bars, int index, float w, float h, float left,
@@ -317,13 +368,18 @@ void LineChart(const char* id, const std::vector<Series>& series, const LineOpti
     DrawUnit(dl, o.y_label, ImVec2(origin.x, origin.y + font * 1.2f), right);
     dl->AddLine(ImVec2(left, bottom), ImVec2(right, bottom), kAxis);
     float label_end = -1e30f;  // a tick label that would touch the one before it is dropped
-    for (double t : AxisTicks(xlo, xhi, o.log_x, 8, o.x_ticks)) {
+    if (o.x_tick_labels) o.x_tick_labels->clear();
+    const std::vector<double> x_ticks = o.x_bytes && o.log_x && o.x_ticks.empty()
+                                            ? BytesTicks(xlo, xhi, 8)
+                                            : AxisTicks(xlo, xhi, o.log_x, 8, o.x_ticks);
+    for (double t : x_ticks) {
         const float px = x.Map(t);
         dl->AddLine(ImVec2(px, top), ImVec2(px, bottom), kGrid);
         const std::string label = o.x_bytes ? FormatBytesTick(t) : FormatTick(t);
         const float lx0 = px - TextWidth(label) / 2;
         if (lx0 < label_end + font * 0.5f || lx0 + TextWidth(label) > origin.x + width) continue;
         dl->AddText(ImVec2(lx0, bottom + 3), kText, label.c_str());
+        if (o.x_tick_labels) o.x_tick_labels->push_back(label);
         label_end = lx0 + TextWidth(label);
     }
     if (TextWidth(o.x_label) <= right - left)

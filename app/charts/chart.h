@@ -5,6 +5,8 @@
 
 #include <imgui.h>
 
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,13 +63,14 @@ struct LineOptions {
     const char* x_label = "";
     const char* y_label = "";
     bool log_x = false, log_y = false;
-    bool x_bytes = false;  // format x ticks as sizes
+    bool x_bytes = false;  // format x ticks as sizes (on a log axis: at powers of two)
     // Ticks of the x axis at these values (the block sizes that were run), linear or log;
     // empty: 1-2-5 steps or decades (Ticks).
     std::vector<double> x_ticks;
     float height = 220;
     const char* empty_text = "no data yet";
-    const char* best_text = "best";  // beside the best point
+    const char* best_text = "best";                     // beside the best point
+    std::vector<std::string>* x_tick_labels = nullptr;  // filled with the x labels drawn
 };
 
 void LineChart(const char* id, const std::vector<Series>& series, const LineOptions& options);
@@ -81,5 +84,34 @@ std::vector<double> AxisTicks(double lo, double hi, bool log_scale, int max_tick
 // Short labels: "0.25", "12", "1.5k"; FormatBytes: "64 KiB", "1 GiB".
 std::string FormatTick(double v);
 std::string FormatBytesTick(double v);
+// The ticks of a byte axis over [lo, hi] on a log scale: powers of two, every 1, 2, 5 or 10th
+// (1 KiB, 32 KiB, 1 MiB, ...: aligned so that KiB, MiB and GiB fall on ticks), at most
+// `max_ticks` of them.
+std::vector<double> BytesTicks(double lo, double hi, int max_ticks);
+
+// The index of the best point of a sweep: the highest rate (GB/s or GFLOP/s), not the
+// shortest time (in a size sweep the shortest time is simply the smallest size). Points with
+// no rate (0 or less) are never best; -1 when none has one.
+int BestRateIndex(const std::vector<double>& rates);
+
+// The span past which a chart is drawn on a log axis by itself: its largest value is more than
+// this many times its smallest.
+constexpr double kLogSpan = 20;
+// True when the positive values span more than kLogSpan (zeros and negatives are ignored).
+bool SpansLogRange(const std::vector<double>& values);
+
+// The log-scale choice of the step charts: the student's explicit choice per chapter, else
+// each chart's own rule (SpansLogRange). The GUI's Log checkbox is bound to one bool; a value
+// that differs from what the chart last set it to is the student's click.
+struct LogChoice {
+    std::map<std::string, bool> by_chapter;  // chapters the student chose for
+    std::string chapter;                     // the chapter the checkbox showed last
+    bool shown = false;                      // the value the chart last set
+    // Takes the checkbox's value (a click when it differs from `shown` in the same chapter),
+    // and returns the scale for `chapter`'s chart with `values`; the checkbox is then set to it.
+    bool Resolve(const std::string& chapter_id, bool checkbox, const std::vector<double>& values);
+    // The student's choice for the chapter, if any.
+    std::optional<bool> Chosen(const std::string& chapter_id) const;
+};
 
 }  // namespace lessons::app::chart

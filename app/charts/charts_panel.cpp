@@ -7,8 +7,10 @@
 #include <cstdio>
 #include <iterator>
 #include <map>
+#include <optional>
 
 #include "charts/chart.h"
+#include "model/compare.h"
 #include "panels/panels.h"
 #include "probe.h"
 #include "report.h"
@@ -146,26 +148,32 @@ std::string MissingBarTooltip(const UiState& ui, const Controller& c, const Chap
 }
 
 // Annotates the current lesson's bar with its speedup over the previous lesson, when both
-// results are verified.
-void AnnotateSpeedup(const UiState& ui, const Registry& reg, const Lesson& lesson,
-                     const RunResult* current, const RunResult* previous,
-                     std::vector<chart::Bar>* bars) {
+// results are verified: "within noise" where their min-max spreads overlap, and "live vs
+// recorded on H100" beside the number where one of them was recorded. Returns the comparison
+// (none: nothing was compared).
+std::optional<Speedup> AnnotateSpeedup(const UiState& ui, const Registry& reg, const Lesson& lesson,
+                                       const RunResult* current, const RunResult* previous,
+                                       std::vector<chart::Bar>* bars) {
     const Lesson* previous_lesson = lesson.previous ? reg.FindLesson(lesson.previous) : nullptr;
-    if (!current || !previous || !previous_lesson || !current->verified || !previous->verified)
-        return;
-    const double speedup = previous->median_ms / current->median_ms;
-    const std::string text =
-        Fmt(Tr(ui, speedup >= 1 ? kFaster : kSlower), speedup >= 1 ? speedup : 1 / speedup,
-            previous_lesson->label.c_str());
+    if (!current || !previous || !previous_lesson || !current->verified || !previous->verified ||
+        !(current->median_ms > 0))
+        return std::nullopt;
+    const Speedup speedup = CompareResults(*current, *previous);
+    const double x = speedup.ratio;
+    std::string text = speedup.noise ? Fmt(Tr(ui, kWithinNoise), previous_lesson->label.c_str())
+                                     : Fmt(Tr(ui, x >= 1 ? kFaster : kSlower), x >= 1 ? x : 1 / x,
+                                           previous_lesson->label.c_str());
+    if (speedup.mixed) text += Fmt(Tr(ui, kLiveVsRecorded), speedup.recorded_on.c_str());
     for (chart::Bar& b : *bars)
         if (b.highlight) b.annotation = text;
+    return speedup;
 }
 
 // One bar per lesson of the chapter: the current lesson's highlighted (and annotated with its
 // speedup), the previous one's in its own color.
 std::vector<chart::Bar> StepBars(const UiState& ui, const Controller& c, const Registry& reg,
                                  const Chapter& chapter, const Lesson& lesson,
-                                 const StepResults& steps) {
+                                 const StepResults& steps, std::optional<Speedup>* speedup) {
     std::vector<chart::Bar> bars;
     const RunResult *current = nullptr, *previous = nullptr;
     for (size_t i = 0; i < steps.lessons.size(); ++i) {
@@ -188,13 +196,23 @@ std::vector<chart::Bar> StepBars(const UiState& ui, const Controller& c, const R
         }
         bars.push_back(b);
     }
-    AnnotateSpeedup(ui, reg, lesson, current, previous, &bars);
+    *speedup = AnnotateSpeedup(ui, reg, lesson, current, previous, &bars);
     return bars;
 }
 
-// Draws the bar chart itself, in ms or in the rate the results are judged by.
-void DrawStepBars(UiState& ui, const std::vector<chart::Bar>& bars, const std::string& unit) {
-    if (ui.probe) ui.probe->step_bars = bars;
+// Draws the bar chart itself, in ms or in the rate the results are judged by; on a log axis
+// where the student chose it for this chapter, or else where its values span more than 20x.
+void DrawStepBars(UiState& ui, const Chapter& chapter, const std::vector<chart::Bar>& bars,
+                  const std::string& unit) {
+    std::vector<double> values;
+    for (const chart::Bar& b : bars)
+        if (!b.invalid) values.push_back(b.value);
+    ui.log_scale = ui.log_choice.Resolve(chapter.id, ui.log_scale, values);
+    if (ui.probe) {
+        ui.probe->step_bars = bars;
+        ui.probe->step_log = ui.log_scale;
+        ui.probe->experiments.clear();
+    }
     const std::string axis =
         ui.rate_axis ? Fmt(Tr(ui, kAxisRate), unit.c_str()) : std::string(Tr(ui, kAxisMs));
     chart::BarOptions o;
@@ -205,6 +223,8 @@ void DrawStepBars(UiState& ui, const std::vector<chart::Bar>& bars, const std::s
     o.wrong_text = Tr(ui, kWrongResult);
     chart::BarChart("steps", bars, o);
     Remember(ui, "step_chart");
+    if (!ui.log_choice.Chosen(chapter.id) && ui.log_scale)
+        ImGui::TextDisabled("%s", Tr(ui, kLogAuto));
 }
 
 // The note under hatched bars: every GPU they were recorded on ("2x NVIDIA H200" for a two-GPU
@@ -264,12 +284,162 @@ void DrawMultiGpuRecordings(const UiState& ui, const Controller& c, const Chapte
     }
 }
 
+// The parameter a lesson of independent experiments varies: its first own choice parameter
+// (variant, divergence, memory), else its first own parameter that is not its launch shape
+// (stride); null when it has none.
+const ParamSpec* ExperimentParam(const Chapter& chapter, const Lesson& lesson) {
+    const ParamSpec* shape = LaunchShapeParam(lesson);
+    const ParamSpec* other = nullptr;
+    for (const ParamSpec& p : lesson.params) {
+        const bool shared = std::any_of(chapter.params.begin(), chapter.params.end(),
+                                        [&](const ParamSpec& c) { return c.name == p.name; });
+        if (shared || &p == shape) continue;
+        if (p.type == ParamType::kChoice) return &p;
+        if (!other) other = &p;
+    }
+    return other;
+}
+
+// One experiment's bars: its results at the page's settings, one per value of the parameter it
+// varies (live preferred, then the newest), in the parameter's order.
+std::vector<chart::Bar> ExperimentBars(const UiState& ui, const Controller& c, const Registry& reg,
+                                       const Chapter& chapter, const Lesson& lesson, bool current,
+                                       std::string* unit) {
+    const ParamSpec* along = ExperimentParam(chapter, lesson);
+    const ParamValues page = ResolveParams(lesson.params, ui.run);
+    const ParamValues match = along ? Without(page, along->name) : page;
+    std::map<std::string, const StoredResult*> by_value;
+    for (const StoredResult& s : c.results()) {
+        const RunResult& r = s.result;
+        if (r.lesson != lesson.number || !MatchesParams(r, match)) continue;
+        if (s.origin == Origin::kRecorded && c.Mode(lesson) == LessonMode::kLive) continue;
+        const ParamValue* v = along ? r.params.Find(along->name) : nullptr;
+        const std::string key = along && v ? along->Format(*v) : std::string();
+        const StoredResult*& kept = by_value[key];
+        if (!kept || s.sequence > kept->sequence) kept = &s;
+    }
+    std::vector<std::string> order;
+    if (along) {
+        if (along->type == ParamType::kChoice) {
+            order = along->choices;
+        } else {
+            std::vector<std::pair<uint64_t, std::string>> numbers;
+            for (const auto& [key, s] : by_value)
+                if (const ParamValue* v = s->result.params.Find(along->name))
+                    numbers.emplace_back(v->number, key);
+            std::sort(numbers.begin(), numbers.end());
+            for (const auto& n : numbers) order.push_back(n.second);
+        }
+    } else {
+        order.push_back(std::string());
+    }
+    const std::string shown_value =
+        along && page.Find(along->name) ? along->Format(*page.Find(along->name)) : std::string();
+    std::vector<chart::Bar> bars;
+    for (const std::string& key : order) {
+        const auto it = by_value.find(key);
+        if (it == by_value.end()) continue;
+        const RunResult& r = it->second->result;
+        if (unit->empty()) *unit = r.RateUnit();
+        chart::Bar b;
+        b.label = !along                              ? lesson.label
+                  : along->type == ParamType::kChoice ? SayChoice(ui.settings.language, *along, key)
+                                                      : key;
+        // The variant the page shows, in the current lesson's chart only.
+        b.highlight = current && key == shown_value;
+        b.color = b.highlight ? kCurrentColor : kOtherColor;
+        SetBarValues(ui, r, *unit, &b);
+        b.invalid = !r.verified;
+        b.hatched = r.recorded;
+        b.tooltip = ResultTooltip(ui, reg, r);
+        bars.push_back(std::move(b));
+    }
+    return bars;
+}
+
+// A chapter of independent experiments (Chapter::independent_steps): one small chart per
+// lesson, each on its own axis and in its own unit (GB/s beside GFLOP/s), with its variants
+// side by side and no speed-up between lessons.
+void DrawExperiments(UiState& ui, const Controller& c, const Registry& reg, const Chapter& chapter,
+                     const Lesson& lesson) {
+    DrawWrappedText(Tr(ui, kExperiments), &kGrey);
+    // The Log checkbox is the chapter's choice for all of them (unticked while none is made:
+    // each chart then follows its own span).
+    ui.log_scale = ui.log_choice.Resolve(chapter.id, ui.log_scale, {});
+    const std::optional<bool> chosen = ui.log_choice.Chosen(chapter.id);
+    const std::vector<const Lesson*> lessons = reg.LessonsOf(chapter);
+    const float font = ImGui::GetFontSize();
+    // Two side by side only where each still has room for its labels (2.2 has six variants).
+    const int columns = ImGui::GetContentRegionAvail().x >= font * 56 ? 2 : 1;
+    if (ui.probe) {
+        ui.probe->experiments.clear();
+        ui.probe->step_bars.clear();
+        ui.probe->step_headline.clear();
+        ui.probe->step_noise = false;
+    }
+    if (!ImGui::BeginTable("experiments", columns, ImGuiTableFlags_SizingStretchSame)) return;
+    for (const Lesson* l : lessons) {
+        ImGui::TableNextColumn();
+        ImGui::PushID(l->id.c_str());
+        std::string unit;
+        std::vector<chart::Bar> bars = ExperimentBars(ui, c, reg, chapter, *l, l == &lesson, &unit);
+        if (unit.empty()) unit = "GB/s";
+        const std::string title = l->label + "  " + LessonTitle(ui, *l);
+        const float avail = ImGui::GetContentRegionAvail().x;
+        if (l->number == lesson.number)
+            ImGui::TextColored(kAccent, "%s", Elide(title, avail).c_str());
+        else
+            ImGui::TextUnformatted(Elide(title, avail).c_str());
+        std::vector<double> values;
+        for (const chart::Bar& b : bars)
+            if (!b.invalid) values.push_back(b.value);
+        const std::string axis =
+            ui.rate_axis ? Fmt(Tr(ui, kAxisRate), unit.c_str()) : std::string(Tr(ui, kAxisMs));
+        if (bars.empty()) {
+            ImGui::TextDisabled("%s", Tr(ui, kExperimentNoResult));
+        } else {
+            chart::BarOptions o;
+            o.unit = axis.c_str();
+            o.log_scale = chosen ? *chosen : chart::SpansLogRange(values);
+            o.height = font * 10;
+            o.wrong_text = Tr(ui, kWrongResult);
+            chart::BarChart("experiment", bars, o);
+        }
+        if (l->number == lesson.number) Remember(ui, "step_chart");
+        if (ui.probe) ui.probe->experiments.push_back(bars);
+        ImGui::PopID();
+    }
+    ImGui::EndTable();
+}
+
 }  // namespace
 
-void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
+void DrawStepChart(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
     const Chapter& chapter = reg.ChapterOf(lesson);
+    if (chapter.independent_steps) {
+        DrawExperiments(ui, c, reg, chapter, lesson);
+        return;
+    }
     const StepResults steps = GatherStepResults(ui, c, reg, chapter, lesson);
-    DrawStepBars(ui, StepBars(ui, c, reg, chapter, lesson, steps), steps.unit);
+    std::optional<Speedup> speedup;
+    const std::vector<chart::Bar> bars = StepBars(ui, c, reg, chapter, lesson, steps, &speedup);
+    DrawStepBars(ui, chapter, bars, steps.unit);
+    if (ui.probe) {
+        ui.probe->step_headline.clear();
+        for (const chart::Bar& b : bars)
+            if (b.highlight) ui.probe->step_headline = b.annotation;
+        ui.probe->step_noise = speedup && speedup->noise;
+    }
+    if (speedup && speedup->noise) {
+        // Too close to call: say why, and offer the cure (longer timing, more samples).
+        DrawWrappedText(Tr(ui, kNoiseExplained), &kAmber);
+        const bool live = c.Mode(lesson) == LessonMode::kLive;
+        ImGui::BeginDisabled(!live || c.Busy());
+        if (ImGui::SmallButton(Tr(ui, kRerunMoreReps)))
+            c.RunWithPrevious(lesson, ui.run, kPreciseMinTimeS);
+        Remember(ui, "rerun_more_reps");
+        ImGui::EndDisabled();
+    }
     DrawHatchedNote(ui, chapter, steps);
     DrawOtherValuesNote(ui, chapter, steps.other_values);
     DrawMultiGpuRecordings(ui, c, chapter, lesson);
@@ -389,7 +559,11 @@ void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const 
         o.part_names.clear();
     }
     o.unit = "ms";
-    o.log_scale = ui.log_scale;
+    // Its own scale: the chapter's choice where the student made one, else by its own span.
+    std::vector<double> values;
+    for (const chart::Bar& b : bars) values.push_back(b.value);
+    const std::optional<bool> chosen = ui.log_choice.Chosen(chapter.id);
+    o.log_scale = chosen ? *chosen : chart::SpansLogRange(values);
     o.height = ImGui::GetFontSize() * 12;
     o.wrong_text = Tr(ui, kWrongResult);
     chart::BarChart("breakdown", bars, o);
@@ -426,12 +600,7 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
         chart::Series t, g;
         t.name = g.name = Fmt(Tr(ui, kLessonN), l->label.c_str());
         t.color = g.color = l == &lesson ? kCurrentColor : kPreviousColor;
-        double best = 1e300;
         for (const auto& [x, r] : points) {
-            if (RateMs(*r) < best) {
-                best = RateMs(*r);
-                t.best = g.best = static_cast<int>(t.x.size());
-            }
             t.x.push_back(x);
             g.x.push_back(x);
             t.y.push_back(RateMs(*r));
@@ -439,6 +608,9 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
             t.tooltips.push_back(ResultTooltip(ui, reg, *r));
             g.tooltips.push_back(t.tooltips.back());
         }
+        // The best point is the highest rate: in a size sweep the shortest time is only the
+        // smallest size.
+        t.best = g.best = chart::BestRateIndex(g.y);
         time_series.push_back(t);
         rate_series.push_back(g);
     }
@@ -449,6 +621,18 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
     chart::LineOptions o;
     o.height = ImGui::GetFontSize() * 12;
     o.empty_text = Tr(ui, kNoDataYet);
+    if (ui.probe) {
+        o.x_tick_labels = &ui.probe->sweep_x_labels;
+        ui.probe->sweep_best_x.clear();
+        for (const chart::Series& s : rate_series)
+            if (s.best >= 0) ui.probe->sweep_best_x.push_back(s.x[size_t(s.best)]);
+    }
+    // Each chart on a log axis where its values span more than 20x.
+    auto spans = [](const std::vector<chart::Series>& series) {
+        std::vector<double> ys;
+        for (const chart::Series& s : series) ys.insert(ys.end(), s.y.begin(), s.y.end());
+        return chart::SpansLogRange(ys);
+    };
     o.best_text = Tr(ui, kBest);
     const std::string rate_label = unit + (by_block ? "" : Tr(ui, kLogLog));
     if (by_block) {
@@ -458,8 +642,10 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
             o.x_ticks.insert(o.x_ticks.end(), s.x.begin(), s.x.end());
         if (ui.probe) ui.probe->block_ticks = chart::AxisTicks(0, 1e300, true, 8, o.x_ticks);
         o.y_label = Tr(ui, kKernelMs);
+        o.log_y = spans(time_series);
         chart::LineChart("block_time", time_series, o);
         o.y_label = rate_label.c_str();
+        o.log_y = spans(rate_series);
         chart::LineChart("block_rate", rate_series, o);
     } else {
         o.x_label = spec ? Label(*spec, ui.settings.language) : Tr(ui, kDataSize);

@@ -250,12 +250,18 @@ std::vector<SummaryRow> SummaryRows(const Registry& reg, const Chapter& chapter,
         SummaryRow row;
         row.lesson = l;
         row.result = shown(*l);
-        if (usable(row.result)) {
+        // Independent experiments (chapter 2) are not steps of one problem: no speed-ups.
+        if (usable(row.result) && !chapter.independent_steps) {
             const Lesson* prev = l->previous ? reg.FindLesson(l->previous) : nullptr;
             const RunResult* p = prev ? shown(*prev) : nullptr;
-            if (usable(p)) row.vs_previous = p->median_ms / row.result->median_ms;
-            if (usable(first) && l != first_lesson)
+            if (usable(p)) {
+                row.vs_previous = p->median_ms / row.result->median_ms;
+                row.previous = p;
+            }
+            if (usable(first) && l != first_lesson) {
                 row.vs_first = first->median_ms / row.result->median_ms;
+                row.first = first;
+            }
         }
         rows.push_back(row);
     }

@@ -61,13 +61,16 @@ namespace lessons::app {
 struct SummaryRow {
     const Lesson* lesson = nullptr;
     const RunResult* result = nullptr;
-    std::optional<double> vs_previous;  // previous step's time / this one's
-    std::optional<double> vs_first;     // the base step's time / this one's
+    std::optional<double> vs_previous;    // previous step's time / this one's
+    std::optional<double> vs_first;       // the base step's time / this one's
+    const RunResult* previous = nullptr;  // the result vs_previous compares with
+    const RunResult* first = nullptr;     // the result vs_first compares with
 };
 // Every lesson of `chapter`, in order, with the result `shown` gives for it. The cumulative
 // speed-up is over the chapter's first step that has a correct result (`*base` is that lesson;
 // null when none has): the CPU step once the chapter has run here, the first GPU step when only
-// recorded results are shown.
+// recorded results are shown. A chapter of independent experiments (Chapter::independent_steps)
+// has no speed-ups.
 std::vector<SummaryRow> SummaryRows(const Registry& reg, const Chapter& chapter,
                                     const std::function<const RunResult*(const Lesson&)>& shown,
                                     const Lesson** base = nullptr);

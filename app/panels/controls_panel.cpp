@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "host.h"
+#include "model/compare.h"
 #include "panels/panels.h"
 #include "text/lesson_text.h"
 #include "units.h"
@@ -289,12 +290,21 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     ImGui::Checkbox(Tr(ui, kAutoRun), &ui.auto_run);
     Remember(ui, "auto_run");
     if (c.Busy()) {
-        const std::string busy = c.BusyWith(ui.settings.language);
         const float p = c.Progress();
-        ImGui::ProgressBar(
-            p < 0 ? 0.0f : p,
-            ImVec2(std::min(ImGui::GetFontSize() * 16, ImGui::GetContentRegionAvail().x), 0),
-            busy.empty() ? "..." : busy.c_str());
+        // What runs, how much of it is done and, once the pace is known, the time left; the
+        // label is cut to the bar (its end, the estimate, matters most).
+        std::string busy = c.BusyWith(ui.settings.language), tail;
+        if (busy.empty()) busy = "...";
+        if (p >= 0) tail += "  " + std::to_string(static_cast<int>(p * 100 + 0.5f)) + "%";
+        const std::string left = TimeLeftText(ui.settings.language, c.SecondsLeft());
+        if (!left.empty()) tail += "  \xC2\xB7  " + left;
+        const float bar_w = std::min(ImGui::GetFontSize() * 26, ImGui::GetContentRegionAvail().x);
+        const float room =
+            bar_w - ImGui::GetStyle().FramePadding.x * 2 - ImGui::CalcTextSize(tail.c_str()).x;
+        const std::string label = Elide(busy, std::max(room, 0.0f)) + tail;
+        ImGui::ProgressBar(p < 0 ? 0.0f : p, ImVec2(bar_w, 0), label.c_str());
+        Remember(ui, "progress");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", (busy + tail).c_str());
         SameLineIfFits(ButtonWidth(Tr(ui, kCancel)));
         if (ImGui::Button(Tr(ui, kCancel))) c.CancelAll();
     } else if (!live) {

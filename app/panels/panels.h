@@ -75,7 +75,7 @@ std::string CapExplanation(const std::string& language, const std::string& cap, 
                            uint64_t host_available, double host_age_s, uint64_t device_free,
                            double device_age_s);
 // charts/charts_panel.cpp: every step of the chapter, the copy/kernel/copy breakdown, the sweeps.
-void DrawStepChart(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);
+void DrawStepChart(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
 void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);
 void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
                 bool by_block);

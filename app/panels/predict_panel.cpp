@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 
+#include "model/compare.h"
 #include "model/prediction.h"
 #include "panels/panels.h"
 #include "probe.h"
@@ -78,6 +79,21 @@ void DrawPrediction(UiState& ui, Controller& c, const Registry& reg, const Lesso
     Remember(ui, "prediction");
 }
 
+namespace {
+
+// A speed-up cell of the summary: "within noise" where the two results' spreads overlap, and
+// "(live vs recorded on H100)" beside the number where one of them is recorded.
+std::string SpeedupCell(const UiState& ui, const std::optional<double>& times, const RunResult* row,
+                        const RunResult* other) {
+    if (!times || !row || !other) return TimesText(times);
+    const Speedup s = CompareResults(*row, *other);
+    std::string text = s.noise && row != other ? std::string(Tr(ui, kNoiseCell)) : TimesText(times);
+    if (s.mixed) text += Fmt(Tr(ui, kLiveVsRecorded), s.recorded_on.c_str());
+    return text;
+}
+
+}  // namespace
+
 void DrawSummary(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
     const Chapter& chapter = reg.ChapterOf(lesson);
     const Lesson* base = nullptr;
@@ -103,10 +119,15 @@ void DrawSummary(UiState& ui, const Controller& c, const Registry& reg, const Le
         cell[1] = Elide(LessonTitle(ui, l), ImGui::GetFontSize() * 9);
         cell[2] = !r ? "-" : !r->verified ? Tr(ui, kWrongResult) : Ms(r->median_ms);
         if (ok) {
-            cell[3] = Fixed(r->Rate(), r->Rate() < 100 ? 1 : 0) + " " + r->RateUnit();
-            if (r->pct_of_ceiling) cell[4] = Fixed(*r->pct_of_ceiling, 0) + "%";
-            cell[5] = TimesText(row.vs_previous);
-            cell[6] = TimesText(row.vs_first);
+            // The rate with its time base (the time column is the whole run); the share with
+            // the ceiling it is of.
+            cell[3] = Fixed(r->Rate(), r->Rate() < 100 ? 1 : 0) + " " + r->RateUnit() +
+                      Tr(ui, RateIsKernelOnly(*r) ? kKernelOnly : kWholeRun);
+            if (r->pct_of_ceiling)
+                cell[4] = Fmt(Tr(ui, kPctOf), Fixed(*r->pct_of_ceiling, 0).c_str(),
+                              CeilingShortName(ui.settings.language, *r).c_str());
+            cell[5] = SpeedupCell(ui, row.vs_previous, r, row.previous);
+            cell[6] = SpeedupCell(ui, row.vs_first, r, row.first);
         }
         if (!l.seed.empty()) cell[7] = zh ? l.seed.text_zh : l.seed.text_en;
         if (r) cell[8] = Tr(ui, r->recorded ? kRecorded : kLive);

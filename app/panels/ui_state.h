@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "charts/chart.h"
 #include "model/page_params.h"
 #include "model/settings.h"
 #include "model/student.h"
@@ -23,7 +24,10 @@ struct UiState {
     Settings settings;       // language, scale, last lesson, window size (persisted)
     RunSettings run;         // the controls of the lesson page
     bool auto_run = true;    // moving a control re-runs this lesson and the previous one
-    bool log_scale = false;  // the step-comparison chart's axis
+    bool log_scale = false;  // the step-comparison chart's axis (the Log checkbox)
+    // Which scale each chapter's step chart takes: the student's click on Log, remembered per
+    // chapter, else log where its values span more than 20x (DrawStepChart sets log_scale).
+    chart::LogChoice log_choice;
     bool rate_axis = false;  // ... in GB/s or GFLOP/s (as the results say) instead of ms
     double changed_at = -1;  // when a control last moved (debounce), -1: nothing pending
     Fonts fonts;

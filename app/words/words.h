@@ -283,8 +283,56 @@ inline constexpr Word kSumNote{
     "种子作者的数据是他们在自己的硬件和规模上测得的。"};
 inline constexpr Word kSummaryButton{"Chapter summary...", "本章小结……"};
 
+// Honest comparisons and progress (model/compare.cpp, charts/charts_panel.cpp).
+inline constexpr Word kShortCeilRead{"read bandwidth", "读带宽"};
+inline constexpr Word kShortCeilCopy{"copy bandwidth", "拷贝带宽"};
+inline constexpr Word kShortCeilFp32{"the fp32 peak", "fp32 峰值"};
+inline constexpr Word kShortCeilTf32{"the TF32 peak", "TF32 峰值"};
+inline constexpr Word kShortCeilBf16{"the bf16 peak", "bf16 峰值"};
+inline constexpr Word kShortCeilH2D{"PCIe host-to-device", "PCIe 主机到设备带宽"};
+inline constexpr Word kShortCeilPeer{"GPU-to-GPU bandwidth", "GPU 间带宽"};
+inline constexpr Word kKernelOnly{" (kernel only)", "（仅内核）"};
+inline constexpr Word kWholeRun{" (whole run)", "（整次运行）"};
+inline constexpr Word kWithinNoise{"within noise of lesson %s", "与第 %s 课的差别在噪声之内"};
+inline constexpr Word kNoiseCell{"within noise", "噪声之内"};
+inline constexpr Word kNoiseExplained{
+    "The min-max ranges of the two runs overlap: this measurement cannot tell them apart.",
+    "两次运行的最小-最大范围重叠：这次测量分不出二者的快慢。"};
+inline constexpr Word kRerunMoreReps{"Re-run both at more repetitions",
+                                     "以更多重复次数重新运行两者"};
+inline constexpr Word kLiveVsRecorded{" (live vs recorded on %s)", "（实时结果对比 %s 上的录制）"};
+inline constexpr Word kTimeLeftSeconds{"about %d s left", "约剩 %d 秒"};
+inline constexpr Word kTimeLeftMinutes{"about %d min %02d s left", "约剩 %d 分 %02d 秒"};
+inline constexpr Word kExperiments{
+    "The lessons of this chapter are independent experiments: each is drawn on its own axis, "
+    "its variants side by side, with no speed-up from one lesson to the next.",
+    "本章各课是相互独立的实验：每个实验有自己的坐标轴，并排比较其各个变体，课与课之间不计算加速比"
+    "。"};
+inline constexpr Word kExperimentNoResult{"no result at these settings", "当前设置下没有结果"};
+inline constexpr Word kLogAuto{"(automatic: values span more than 20\xC3\x97)",
+                               "（自动：数值跨度超过 20 倍）"};
+
 // Every word above: a new word goes in this list too (the font atlas needs its glyphs).
 inline constexpr const Word* kAllWords[] = {&kRun,
+                                            &kShortCeilRead,
+                                            &kShortCeilCopy,
+                                            &kShortCeilFp32,
+                                            &kShortCeilTf32,
+                                            &kShortCeilBf16,
+                                            &kShortCeilH2D,
+                                            &kShortCeilPeer,
+                                            &kKernelOnly,
+                                            &kWholeRun,
+                                            &kWithinNoise,
+                                            &kNoiseCell,
+                                            &kNoiseExplained,
+                                            &kRerunMoreReps,
+                                            &kLiveVsRecorded,
+                                            &kTimeLeftSeconds,
+                                            &kTimeLeftMinutes,
+                                            &kExperiments,
+                                            &kExperimentNoResult,
+                                            &kLogAuto,
                                             &kRunChapter,
                                             &kSweepBlocks,
                                             &kSweepSizes,

@@ -6,6 +6,7 @@
 
 #include "errors.h"
 #include "files.h"  // Excerpt
+#include "model/compare.h"
 #include "report.h"
 #include "serve.h"  // kProtocolVersion only: the GUI links no runner
 #include "units.h"
@@ -165,12 +166,19 @@ std::vector<const Lesson*> Controller::WithPrevious(const Lesson& lesson) const 
     return out;
 }
 
-Json Controller::BaseRequest(const char* op, const Lesson& lesson, const RunSettings& s) {
+Json Controller::BaseRequest(const char* op, const Lesson& lesson, const RunSettings& s,
+                             double min_time_s) {
     Json r{{"op", op}, {"lesson", lesson.id}};
     r["params"] = ToJson(ResolveParams(lesson.params, s));
     if (lesson.kind == StepKind::kGpu) r["cold_l2"] = s.cold_l2;
-    r["min_time_s"] = 0.2;
+    r["min_time_s"] = min_time_s;
     return r;
+}
+
+void Controller::StartBatch() {
+    for (auto& [id, p] : m_pending) p.batch = false;  // the cancelled batch's, still answering
+    m_batch_total = 0;
+    m_batch_started = std::chrono::steady_clock::now();
 }
 
 void Controller::RefreshDeviceInfo() {
@@ -214,26 +222,33 @@ const KernelAttributes* Controller::Attributes(const Lesson& lesson, const RunSe
     return nullptr;
 }
 
-void Controller::RunWithPrevious(const Lesson& lesson, const RunSettings& settings) {
+void Controller::RunWithPrevious(const Lesson& lesson, const RunSettings& settings,
+                                 double min_time_s) {
     CancelAll();
+    StartBatch();
     for (const Lesson* l : WithPrevious(lesson)) {
         if (Mode(*l) != LessonMode::kLive) continue;
         Pending p{"lesson " + l->label, Origin::kRun};
         p.label = l->label;
-        Send(BaseRequest("run", *l, settings), std::move(p));
+        p.batch = true;
+        Send(BaseRequest("run", *l, settings, min_time_s), std::move(p));
+        ++m_batch_total;
     }
 }
 
 void Controller::RunChapter(const Lesson& lesson, const RunSettings& settings) {
     CancelAll();
+    StartBatch();
     m_chapter_total = 0;
     for (const Lesson* l : m_registry.LessonsOf(m_registry.ChapterOf(lesson))) {
         if (Mode(*l) != LessonMode::kLive) continue;
         Pending p{"lesson " + l->label, Origin::kRun};
         p.chapter = true;
+        p.batch = true;
         p.label = l->label;
         Send(BaseRequest("run", *l, settings), std::move(p));
         ++m_chapter_total;
+        ++m_batch_total;
     }
 }
 
@@ -259,6 +274,7 @@ Json SweepValues(const ParamSpec& spec, const RunSettings& settings) {
 void Controller::Sweep(const Lesson& lesson, const RunSettings& settings,
                        const ParamSpec* (*along)(const Lesson&), Origin origin, const char* what) {
     CancelAll();
+    StartBatch();
     for (const Lesson* l : WithPrevious(lesson)) {
         const ParamSpec* spec = along(*l);
         if (Mode(*l) != LessonMode::kLive || !spec) continue;
@@ -268,7 +284,10 @@ void Controller::Sweep(const Lesson& lesson, const RunSettings& settings,
         r["values"] = SweepValues(*spec, settings);
         Pending p{std::string(what) + " of lesson " + l->label, origin};
         p.label = l->label;
+        p.batch = true;
+        p.points = r["values"].is_array() ? static_cast<int>(r["values"].size()) : 0;
         Send(r, std::move(p));
+        ++m_batch_total;
     }
 }
 
@@ -376,11 +395,24 @@ void Controller::Handle(const Json& m) {
         const auto done = Field<int>(m, "done", &Json::is_number_integer, 0);
         const auto total = Field<int>(m, "total", &Json::is_number_integer, 0);
         if (!done || !total) return Unreadable(m, "\"done\" and \"total\" must be whole numbers");
+        if (*done < 0 || *total < 0 || *done > *total)
+            return Unreadable(m, "\"done\" and \"total\" must be 0 <= done <= total");
         if (pending != m_pending.end()) {
             pending->second.done = *done;
             pending->second.total = *total;
         }
-    } else if (type == "result") {
+    } else if (type == "result" || type == "skipped") {
+        // A sweep's point (0-based) of its points: the sweep's progress.
+        const auto point = Field<int>(m, "point", &Json::is_number_integer, -1);
+        const auto points = Field<int>(m, "points", &Json::is_number_integer, 0);
+        if (point && points && *point >= 0 && *point < *points && pending != m_pending.end()) {
+            pending->second.points = *points;
+            pending->second.points_done = std::max(pending->second.points_done, *point + 1);
+            pending->second.done = pending->second.total = 0;  // the next point's samples
+        } else if (!point || !points || (*point >= 0 && *point >= *points)) {
+            Unreadable(m, "\"point\" and \"points\" must be whole numbers, point < points");
+        }
+        if (type == "skipped") return;
         if (!m.contains("result") || !m["result"].is_object())
             return Unreadable(m, "a result without a \"result\" object");
         try {
@@ -435,18 +467,34 @@ void Controller::HandleExit(const Json& m) {
     Restart();
 }
 
+float Controller::RequestFraction(const Pending& p) {
+    const float samples = p.total > 0 ? std::min(1.0f, float(p.done) / float(p.total)) : 0.0f;
+    if (p.points > 0)
+        return std::clamp((float(std::min(p.points_done, p.points)) + samples) / float(p.points),
+                          0.0f, 1.0f);
+    return samples;
+}
+
 float Controller::Progress() const {
-    int chapter_left = 0;
+    int left = 0;
     float current = 0;
     for (const auto& [id, p] : m_pending)
-        if (p.chapter && chapter_left++ == 0 && p.total > 0)
-            current = std::min(1.0f, float(p.done) / float(p.total));
-    if (chapter_left > 0 && m_chapter_total > 0)
-        return std::clamp(
-            (float(m_chapter_total - chapter_left) + current) / float(m_chapter_total), 0.0f, 1.0f);
+        if (p.batch && !p.quiet && left++ == 0) current = RequestFraction(p);
+    if (left > 0 && m_batch_total > 0) {
+        const int finished = std::max(0, m_batch_total - left);
+        return std::clamp((float(finished) + current) / float(m_batch_total), 0.0f, 1.0f);
+    }
     for (const auto& [id, p] : m_pending)
-        if (p.total > 0) return std::min(1.0f, float(p.done) / float(p.total));
+        if (!p.quiet && (p.total > 0 || p.points > 0)) return RequestFraction(p);
     return -1.0f;
+}
+
+double Controller::SecondsLeft() const {
+    const float f = Progress();
+    if (f < 0 || m_batch_total == 0) return -1;
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - m_batch_started).count();
+    return EstimateSecondsLeft(f, elapsed);
 }
 
 std::string Controller::Describe(const Pending& p, std::string_view language) {

@@ -31,6 +31,11 @@ struct StoredResult {
 
 enum class LessonMode { kLive, kRecorded, kUnavailable, kUnknown };
 
+// The time each run is timed for at least (the worker's min_time_s), and the longer one of a
+// re-run at more repetitions.
+constexpr double kDefaultMinTimeS = 0.2;
+constexpr double kPreciseMinTimeS = 2.0;
+
 class Controller {
 public:
     using WorkerFactory = std::function<std::unique_ptr<WorkerLink>()>;
@@ -53,8 +58,10 @@ public:
     // Takes what the worker sent; restarts it if it died. Call once per frame.
     void Update();
 
-    // Runs `lesson` and the lesson before it, replacing anything pending.
-    void RunWithPrevious(const Lesson& lesson, const RunSettings& settings);
+    // Runs `lesson` and the lesson before it, replacing anything pending, each timed for at
+    // least `min_time_s` (more repetitions: kPreciseMinTimeS, where a speed-up was within noise).
+    void RunWithPrevious(const Lesson& lesson, const RunSettings& settings,
+                         double min_time_s = kDefaultMinTimeS);
     // Runs every lesson of `lesson`'s chapter that runs here, in the chapter's order, at the
     // page's settings (each lesson takes those of its parameters it has), replacing anything
     // pending: every bar of the step chart at the start of a class.
@@ -85,9 +92,12 @@ public:
             if (!p.quiet) return true;
         return false;
     }
-    // Progress of the oldest request in flight, 0..1; negative when unknown. While a chapter
-    // runs: the share of its lessons done.
+    // Progress of the work in flight, 0..1; negative when unknown: the share of the newest
+    // batch (a run with its previous lesson, a whole chapter, two sweeps) done, each request
+    // counting by its sweep points and its timed samples.
     float Progress() const;
+    // The seconds the batch in flight still needs at its pace so far; negative while unknown.
+    double SecondsLeft() const;
     // "lesson 1.3", "block sweep of lesson 1.4", ... in `language` ("zh" or English).
     std::string BusyWith(std::string_view language = "en") const;
 
@@ -118,13 +128,16 @@ private:
         std::string what;
         Origin origin;
         int done = 0, total = 0;
-        bool chapter = false;  // one run of a RunChapter batch
-        bool quiet = false;    // not shown as work in progress (a refresh of the device info)
-        std::string label{};   // a run or sweep of the lesson shown so ("": `what` says what)
+        int points = 0, points_done = 0;  // a sweep's points, and those answered
+        bool chapter = false;             // one run of a RunChapter batch
+        bool batch = false;               // one request of the newest batch (Progress)
+        bool quiet = false;   // not shown as work in progress (a refresh of the device info)
+        std::string label{};  // a run or sweep of the lesson shown so ("": `what` says what)
     };
     // What a pending request does, in `language`.
     static std::string Describe(const Pending& p, std::string_view language);
-    Json BaseRequest(const char* op, const Lesson& lesson, const RunSettings& s);
+    Json BaseRequest(const char* op, const Lesson& lesson, const RunSettings& s,
+                     double min_time_s = kDefaultMinTimeS);
     // Sweeps this lesson and the previous one, each along the parameter `along` gives it (none:
     // that lesson is not swept).
     void Sweep(const Lesson& lesson, const RunSettings& settings,
@@ -157,6 +170,12 @@ private:
     std::chrono::steady_clock::time_point m_info_time{};
     std::deque<std::string> m_notices;
     int m_chapter_total = 0;  // runs of the newest RunChapter batch
+    int m_batch_total = 0;    // requests of the newest batch (run, chapter, sweep)
+    std::chrono::steady_clock::time_point m_batch_started{};
+    // Starts a batch: the requests sent until the next one count towards Progress().
+    void StartBatch();
+    // How much of one request of a batch is done, 0..1.
+    static float RequestFraction(const Pending& p);
     int m_next_id = 1;
     int m_sequence = 0;
     int m_restarts = 0;

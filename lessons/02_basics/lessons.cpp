@@ -46,6 +46,8 @@ Chapter BasicsChapter() {
     chapter.id = "basics";
     chapter.title = "GPU performance basics";
     chapter.title_zh = "GPU 性能基础";
+    // Four topics, one lesson each: not a sequence of optimisations of one problem.
+    chapter.independent_steps = true;
     chapter.work_rule =
         "two arrays of size / 4 floats; x^T A reads the matrix once (2 flops per element, "
         "against the read bandwidth), the switch reads and writes each float with 512 flops "

@@ -1,0 +1,82 @@
+#include "model/compare.h"
+
+#include <cmath>
+
+#include "words/words.h"
+
+namespace lessons::app {
+
+bool WithinNoise(const RunResult& a, const RunResult& b) {
+    // A result without a spread (one sample, or none reported) is its median.
+    const double a_lo = a.min_ms > 0 ? a.min_ms : a.median_ms;
+    const double a_hi = a.max_ms > 0 ? a.max_ms : a.median_ms;
+    const double b_lo = b.min_ms > 0 ? b.min_ms : b.median_ms;
+    const double b_hi = b.max_ms > 0 ? b.max_ms : b.median_ms;
+    return a_lo <= b_hi && b_lo <= a_hi;
+}
+
+std::string ShortDevice(const RunResult& r) {
+    std::string name = r.Device();
+    for (const char* prefix : {"NVIDIA ", "GeForce "})
+        if (name.rfind(prefix, 0) == 0) name.erase(0, std::string_view(prefix).size());
+    // "H100 80GB HBM3" -> "H100": the model, not its memory.
+    const size_t space = name.find(' ');
+    if (r.kind == StepKind::kGpu && space != std::string::npos) name.resize(space);
+    if (r.devices.size() > 1) name = std::to_string(r.devices.size()) + "x " + name;
+    return name;
+}
+
+Speedup CompareResults(const RunResult& current, const RunResult& previous) {
+    Speedup s;
+    if (current.median_ms > 0) s.ratio = previous.median_ms / current.median_ms;
+    s.noise = WithinNoise(current, previous);
+    s.mixed = current.recorded != previous.recorded;
+    if (s.mixed) s.recorded_on = ShortDevice(current.recorded ? current : previous);
+    return s;
+}
+
+bool RateIsKernelOnly(const RunResult& r) {
+    if (!(r.rate_ms > 0) || r.work.rate_part.empty() || !r.Part(r.work.rate_part)) return false;
+    return std::fabs(r.rate_ms - r.median_ms) > 1e-6 * std::max(r.median_ms, 1e-9);
+}
+
+std::string CeilingShortName(std::string_view language, const RunResult& r) {
+    if (!r.pct_of_ceiling) return {};
+    const bool fallback = IsTensor(r.work.bound) && !r.ceiling_note.empty();
+    switch (fallback ? Bound::kFp32 : r.work.bound) {
+        case Bound::kNone:
+            return {};
+        case Bound::kRead:
+            return Tr(language, kShortCeilRead);
+        case Bound::kCopy:
+            return Tr(language, kShortCeilCopy);
+        case Bound::kFp32:
+            return Tr(language, kShortCeilFp32);
+        case Bound::kTf32:
+            return Tr(language, kShortCeilTf32);
+        case Bound::kBf16:
+            return Tr(language, kShortCeilBf16);
+        case Bound::kH2D:
+            return Tr(language, kShortCeilH2D);
+        case Bound::kPeer:
+            return Tr(language, kShortCeilPeer);
+    }
+    return {};
+}
+
+double EstimateSecondsLeft(double fraction, double elapsed_s) {
+    // Below these the pace says nothing yet (the data is still being made, or checked).
+    constexpr double kMinFraction = 0.02, kMinElapsed = 0.5;
+    if (!(fraction >= kMinFraction) || !(elapsed_s >= kMinElapsed)) return -1;
+    if (fraction >= 1) return 0;
+    return elapsed_s * (1 - fraction) / fraction;
+}
+
+std::string TimeLeftText(std::string_view language, double seconds) {
+    if (!(seconds >= 0) || !std::isfinite(seconds)) return {};
+    const long s = std::lround(seconds);
+    if (s < 60) return Fmt(Tr(language, kTimeLeftSeconds), static_cast<int>(s));
+    return Fmt(Tr(language, kTimeLeftMinutes), static_cast<int>(s / 60), static_cast<int>(s % 60));
+}
+
+}  // namespace lessons::app
