@@ -2,8 +2,11 @@
 // 0 ok, 1 a wrong result or a failed run, 2 bad arguments.
 #pragma once
 
+#include <atomic>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "session.h"
 
@@ -48,6 +51,10 @@ int Tune(const std::string& lesson, const Options& options, Format format, bool 
 // the reference GPU instead. ncu is stopped after `timeout_s`.
 int Profile(const std::string& lesson, const Options& options, Format format, bool recorded,
             double timeout_s);
+// The worker's `profile` request (ServeOptions::profile): live where ncu and a GPU can, else the
+// recorded counters with "live_failure" saying why; an UnavailableError when neither.
+nlohmann::ordered_json ProfileForWorker(const Lesson& lesson, const RawParams& params,
+                                        bool recorded, const std::atomic<bool>* cancel);
 
 // run LESSON --kernel FILE: the student's kernel for the lesson's exercise, compiled (exit 2 when
 // the file is refused or does not compile) and, with a GPU, run by the step's harness (exit 0

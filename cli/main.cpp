@@ -269,6 +269,7 @@ int main(int argc, char** argv) {
             ServeOptions options;
             options.stop = &g_serve_stop;
             options.release_after_s = release_after;
+            options.profile = cli::ProfileForWorker;
             const int rc = Serve(RunnableCatalog(), std::cin, std::cout, options);
             std::cout.flush();
             std::fflush(stdout);

@@ -161,4 +161,40 @@ int Profile(const std::string& key, const Options& options, Format format, bool 
     return kExitOk;
 }
 
+nlohmann::ordered_json ProfileForWorker(const Lesson& lesson, const RawParams& params,
+                                        bool recorded, const std::atomic<bool>* cancel) {
+    if (lesson.kind != StepKind::kGpu)
+        throw UsageError(lesson.Name() + " runs on the CPU: ncu profiles GPU kernels");
+    std::vector<std::string> unused;  // the protocol ignores parameters a lesson lacks
+    const ParamValues values = ResolveParams(lesson, params, &unused);
+    std::string recorded_problem;
+    auto recorded_or = [&](const std::string& live_failure) {
+        std::optional<Json> r = FindRecordedProfile(lesson, values, &recorded_problem);
+        if (!r)
+            throw UnavailableError(live_failure.empty()
+                                       ? recorded_problem
+                                       : live_failure + "; and " + recorded_problem);
+        (*r)["source"] = "recorded";
+        if (!live_failure.empty()) (*r)["live_failure"] = live_failure;
+        return *r;
+    };
+    if (recorded) return recorded_or("");
+    std::string looked;
+    const std::optional<std::string> ncu = FindNcu(&looked);
+    if (!ncu)
+        return recorded_or("no ncu (NVIDIA Nsight Compute) found; looked at " + looked +
+                           "; it comes with the CUDA toolkit, or set CUDA_LESSONS_NCU");
+    const DeviceList& devices = GetDevices();
+    if (!devices.available())
+        return recorded_or("no GPU to profile on: " + devices.unavailable_reason);
+    const Lesson* previous = RunnableCatalog().FindLesson(lesson.previous);
+    const NcuRun run = RunNcu(*ncu, lesson, previous, values, SelfPath(), 300, cancel);
+    if (run.cancelled) throw Cancelled();
+    if (!run.failure.empty()) return recorded_or(run.failure);
+    Json out =
+        ProfileToJson(lesson, values, run.kernels, devices.devices.front().name, UtcTimestamp());
+    out["source"] = "live";
+    return out;
+}
+
 }  // namespace lessons::cli

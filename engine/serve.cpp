@@ -225,9 +225,11 @@ bool HandleLine(ServeState& state, const std::string& line) {
         state.wake.notify_all();
         return op != "shutdown";
     }
-    if (op != "run" && op != "sweep" && op != "info" && op != "list" && op != "attributes") {
+    if (op != "run" && op != "sweep" && op != "info" && op != "list" && op != "attributes" &&
+        op != "profile") {
         state.Error(id, "unknown op '" + op +
-                            "': use run, sweep, info, list, attributes, cancel or shutdown");
+                            "': use run, sweep, info, list, attributes, profile, cancel or "
+                            "shutdown");
         state.Done(id, "error");
         return true;
     }
@@ -282,7 +284,8 @@ const Lesson& LessonField(const Registry& registry, const json& request) {
 
 class Executor {
 public:
-    Executor(const Registry& registry, ServeState& state) : m_session(registry), m_state(state) {}
+    Executor(const Registry& registry, ServeState& state, const ServeOptions& options)
+        : m_session(registry), m_state(state), m_options(options) {}
 
     // Returns the status for the "done" message.
     const char* Execute(const json& request, const json& id) {
@@ -335,6 +338,17 @@ public:
             return "ok";
         }
         if (op == "run") return Report(id, m_session.Run(lesson, base, Control(id)), -1, 0);
+        if (op == "profile") {
+            if (!m_options.profile)
+                throw UnavailableError("this worker was started without a profiler");
+            const bool recorded =
+                request.contains("recorded") && BoolField(request["recorded"], "recorded");
+            const RunControl control = Control(id);
+            const json profile = m_options.profile(lesson, base.params, recorded, control.cancel);
+            if (control.cancel && control.cancel->load()) return "cancelled";
+            m_state.Emit({{"id", id}, {"type", "profile"}, {"profile", profile}});
+            return "ok";
+        }
 
         // A sweep: "over" names the parameter and "values" its range; "blocks" and "sizes"
         // are the shorthands of protocol 1.
@@ -420,6 +434,7 @@ public:
 private:
     Session m_session;
     ServeState& m_state;
+    const ServeOptions& m_options;
 };
 
 }  // namespace
@@ -487,7 +502,7 @@ int Serve(const Registry& registry, std::istream& in, std::ostream& out,
                 std::this_thread::sleep_for(std::chrono::milliseconds(20));
             }
         });
-    Executor executor(registry, *state);
+    Executor executor(registry, *state, options);
     int exit_code = 0;
     for (;;) {
         json request;

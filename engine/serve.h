@@ -35,6 +35,14 @@ struct ServeOptions {
     double release_after_s = kDefaultReleaseAfterS;
     // Called after each release (tests count them).
     std::function<void()> on_release;
+    // The `profile` request: the program that serves supplies the profiler (the engine knows
+    // none). Given the lesson, the request's params, whether only the recorded counters are
+    // wanted, and the request's cancel flag, it returns the profile object of `profile
+    // --format json` ("source": "live" or "recorded"), or throws UsageError/UnavailableError.
+    // Unset: the request is answered with an error.
+    std::function<nlohmann::ordered_json(const Lesson& lesson, const RawParams& params,
+                                         bool recorded, const std::atomic<bool>* cancel)>
+        profile;
 };
 
 int Serve(const Registry& registry, std::istream& in, std::ostream& out,

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include "catalog.h"
@@ -324,4 +325,35 @@ TEST(NcuRunner, ReportsTimeoutsCancelsAndRefusals) {
     EXPECT_NE(refused.failure.find("NVreg_RestrictProfilingToAdminUsers"), std::string::npos)
         << refused.failure;
     EXPECT_TRUE(refused.kernels.empty());
+}
+
+// The real worker answers a `profile` request: here (no ncu or no GPU, and no counters recorded
+// for the chapter) an `unavailable` that says both why not live and why not recorded; a CPU
+// lesson is an error.
+TEST(CliProfile, TheWorkerAnswersProfileRequests) {
+    const std::string requests =
+        R"({"op":"profile","id":1,"lesson":"1.1"})"
+        "\n"
+        R"({"op":"profile","id":2,"lesson":"5.6","params":{"m":128,"n":128,"k":64}})"
+        "\n";
+    const Output out = Sh("printf '%s' '" + requests + "' | CUDA_LESSONS_NCU=/nonexistent/ncu " +
+                          CliPath() + " serve 2>/dev/null");
+    ASSERT_EQ(out.code, 0) << out.text;
+    std::vector<Json> replies;
+    std::istringstream lines(out.text);
+    for (std::string line; std::getline(lines, line);) replies.push_back(Json::parse(line));
+    auto status = [&](int id) {
+        for (const Json& r : replies)
+            if (r.value("id", Json()) == id && r.value("type", "") == "done")
+                return r.value("status", std::string());
+        return std::string("(none)");
+    };
+    EXPECT_EQ(status(1), "error") << out.text;
+    std::string problem;
+    ParamValues defaults;
+    for (const ParamSpec& spec : L("5.6").params) defaults.Set(spec.name, spec.Default());
+    if (!FindRecordedProfile(L("5.6"), defaults, &problem)) {
+        EXPECT_EQ(status(2), "unavailable") << out.text;
+        EXPECT_NE(out.text.find("/nonexistent/ncu"), std::string::npos) << out.text;
+    }
 }

@@ -21,6 +21,7 @@
 #include "catalog.h"
 #include "cli_path.h"
 #include "device.h"
+#include "errors.h"
 #include "host.h"
 #include "serve.h"
 
@@ -847,4 +848,57 @@ TEST(Serve, FreesTheKeptDataOnlyAfterBeingIdle) {
     EXPECT_EQ(releases, 1) << "freed once, not again while nothing is kept";
     close(fds[1]);
     serving.join();
+}
+
+// The `profile` request: answered by the profiler the serving program supplies (the engine has
+// none), with the lesson and the request's params; an error where none is supplied; the
+// profiler's refusal is an error with its reason; the real worker answers it too.
+TEST(Serve, ProfileRequestsGoToTheSuppliedProfiler) {
+    const std::string input =
+        R"({"op":"profile","id":1,"lesson":"gemm/vectorized-transposed-a","params":{"m":64}})"
+        "\n"
+        R"({"op":"profile","id":2,"lesson":"4.3","recorded":true})"
+        "\n"
+        R"({"op":"profile","id":3,"lesson":"4.3","recorded":"yes"})"
+        "\n";
+    // Without a profiler.
+    {
+        std::istringstream in(input);
+        std::ostringstream out;
+        Serve(RunnableCatalog(), in, out);
+        EXPECT_NE(out.str().find("started without a profiler"), std::string::npos) << out.str();
+    }
+    ServeOptions options;
+    std::vector<std::string> seen;
+    options.profile = [&](const Lesson& lesson, const RawParams& params, bool recorded,
+                          const std::atomic<bool>* cancel) -> json {
+        EXPECT_NE(cancel, nullptr);
+        std::string p;
+        for (const auto& [name, value] : params) p += name + "=" + value + ";";
+        seen.push_back(lesson.id + " " + p + (recorded ? " recorded" : ""));
+        if (recorded) throw UnavailableError("no counters recorded for " + lesson.id);
+        return json{{"id", lesson.id}, {"source", "live"}, {"kernels", json::array()}};
+    };
+    std::istringstream in(input);
+    std::ostringstream out;
+    Serve(RunnableCatalog(), in, out, options);
+    std::vector<json> messages;
+    std::istringstream lines(out.str());
+    for (std::string line; std::getline(lines, line);) messages.push_back(json::parse(line));
+    const std::vector<json> one = For(messages, 1);
+    ASSERT_EQ(one.size(), 2u) << out.str();
+    EXPECT_EQ(one[0]["type"], "profile");
+    EXPECT_EQ(one[0]["profile"]["source"], "live");
+    EXPECT_EQ(one[1]["status"], "ok");
+    const std::vector<json> two = For(messages, 2);
+    ASSERT_EQ(two.size(), 2u) << out.str();
+    EXPECT_EQ(two[0]["type"], "error");
+    EXPECT_NE(two[0]["error"].get<std::string>().find("no counters recorded"), std::string::npos);
+    EXPECT_EQ(two[1]["status"], "unavailable");
+    const std::vector<json> three = For(messages, 3);
+    ASSERT_FALSE(three.empty());
+    EXPECT_EQ(three.back()["status"], "error") << "a 'recorded' that is no bool is named";
+    ASSERT_EQ(seen.size(), 2u);
+    EXPECT_EQ(seen[0], "gemm/vectorized-transposed-a m=64;");
+    EXPECT_EQ(seen[1], "gemv/vectorized-rows-per-warp  recorded");
 }
