@@ -294,6 +294,21 @@ TEST_F(AppLogic, ButtonsThatCannotActHereAreDisabledAndKeysSayWhy) {
     EXPECT_TRUE(CannotRunWhy("en", *controller, registry, cpu).empty());
 }
 
+// The roofline page's "Measure the ceilings again" without a GPU: disabled, with the reason on
+// hover, instead of restarting a worker that has nothing to measure.
+TEST_F(AppLogic, MeasuringTheCeilingsAgainIsDisabledWithoutAGpu) {
+    const Lesson& roofline = Named("roofline/roofline");
+    ASSERT_EQ(controller->Mode(roofline), LessonMode::kRecorded);
+    ImGui::GetIO().DisplaySize = ImVec2(1500, 2400);  // the whole roofline below the inset
+    Open(roofline.id);
+    probe.open_all = true;
+    Frames(2);
+    const int before = workers_started;
+    Click("measure_ceilings");
+    EXPECT_EQ(workers_started, before) << "a disabled button started a worker";
+    EXPECT_FALSE(CannotRunWhy("en", *controller, registry, roofline).empty());
+}
+
 TEST_F(AppLogic, ALessonRunHereAndOneMarkedAnsweredShowInTheSettings) {
     Open("split/openmp");
     EXPECT_TRUE(ui.settings.visited.count("split/openmp"));

@@ -299,8 +299,20 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
             ImGuiTreeNodeFlags_DefaultOpen))
         return;
     DrawRoofNote(ui, roof);
+    // Only where this page's step runs: without a GPU there is nothing to measure, and the
+    // button says why instead of doing nothing.
+    const std::string cannot = CannotRunWhy(ui.settings.language, c, reg, lesson);
+    ImGui::BeginDisabled(!cannot.empty());
     if (ImGui::Button(Tr(ui, kMeasureCeilings))) c.RestartWorker(true);  // TF32 too
+    ImGui::EndDisabled();
     Remember(ui, "measure_ceilings");
+    if (!cannot.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+        ImGui::TextUnformatted(cannot.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
     // Any chapter's benchmark: every lesson of it that runs here, at this page's settings.
     std::vector<const Chapter*> chapters;
     for (const Chapter& ch : reg.chapters())
