@@ -68,6 +68,7 @@ int InitUiState(const Flags& flags, const Registry& registry, const std::string&
                 UiState* ui) {
     std::string problem;
     if (!config_dir.empty()) ui->settings = LoadSettings(config_dir + "/settings.json", &problem);
+    ui->log_choice.by_chapter = ui->settings.log_scale;
     if (!problem.empty()) ui->messages.push_back(problem);
     ForgetUnknownLessons(registry, &ui->settings);
     // The first-run page opens at the very first start, unless a lesson was named: a script,

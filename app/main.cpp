@@ -196,6 +196,7 @@ int main(int argc, char** argv) {
     glfwGetWindowSize(window, &ui.settings.window_width, &ui.settings.window_height);
     if (!config.empty()) {
         std::string problem;
+        ui.settings.log_scale = ui.log_choice.by_chapter;
         if (!SaveSettings(config + "/settings.json", ui.settings, &problem))
             std::fprintf(stderr, "cuda-lessons: %s\n", problem.c_str());
     }

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <string>
 
 #include "catalog.h"
@@ -245,4 +246,31 @@ TEST(AppSettings, AFolderThatCannotBeWrittenIsAMessage) {
     std::ifstream in(blocker);
     EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), {}), "not a folder");
     std::remove(blocker.c_str());
+}
+
+// The student's Log scale choice per chapter survives a restart; entries that are not
+// chapter: true/false are dropped with a note, the others and the rest of the settings kept.
+TEST(AppSettings, TheLogScaleChoicePerChapterIsKept) {
+    const std::string path = ::testing::TempDir() + "/settings_log.json";
+    Settings s;
+    s.language = "zh";
+    s.log_scale = {{"gemm", true}, {"split", false}};
+    std::string problem;
+    ASSERT_TRUE(SaveSettings(path, s, &problem)) << problem;
+    const Settings back = LoadSettings(path, &problem);
+    EXPECT_EQ(back.log_scale, s.log_scale);
+    EXPECT_EQ(back.language, "zh");
+
+    std::ofstream(path) << R"({"language": "zh", "log_scale": {"gemm": true, "split": 3,
+        "": false, "reduce": "yes"}})";
+    problem.clear();
+    const Settings mixed = LoadSettings(path, &problem);
+    EXPECT_EQ(mixed.log_scale, (std::map<std::string, bool>{{"gemm", true}}));
+    EXPECT_EQ(mixed.language, "zh");
+    EXPECT_NE(problem.find("log_scale: 3 entries"), std::string::npos) << problem;
+    std::ofstream(path) << R"({"language": "zh", "log_scale": [true]})";
+    problem.clear();
+    EXPECT_TRUE(LoadSettings(path, &problem).log_scale.empty());
+    EXPECT_NE(problem.find("log_scale: not an object"), std::string::npos) << problem;
+    std::remove(path.c_str());
 }

@@ -78,6 +78,32 @@ std::set<std::string> IdList(const nlohmann::json& j, const char* key, std::stri
     return out;
 }
 
+// The per-chapter Log scale choices: an object of chapter id to true or false. Entries of
+// another type, empty or long keys, and those past kMaxProgressIds are dropped, with a note.
+std::map<std::string, bool> ChoiceMap(const nlohmann::json& j, const char* key,
+                                      std::string* notes) {
+    std::map<std::string, bool> out;
+    const auto it = j.find(key);
+    if (it == j.end()) return out;
+    if (!it->is_object()) {
+        *notes += (notes->empty() ? "" : "; ") + std::string(key) + ": not an object, ignored";
+        return out;
+    }
+    size_t bad = 0;
+    for (const auto& [name, value] : it->items()) {
+        if (out.size() >= kMaxProgressIds || !value.is_boolean() || name.empty() ||
+            name.size() > kMaxProgressIdBytes) {
+            ++bad;
+            continue;
+        }
+        out[name] = value.get<bool>();
+    }
+    if (bad)
+        *notes += (notes->empty() ? "" : "; ") + std::string(key) + ": " + std::to_string(bad) +
+                  " entr" + (bad == 1 ? "y" : "ies") + " that are not chapter: true/false ignored";
+    return out;
+}
+
 }  // namespace
 
 Settings LoadSettings(const std::string& path, std::string* problem) {
@@ -139,6 +165,7 @@ Settings LoadSettings(const std::string& path, std::string* problem) {
     s.visited = IdList(j, "visited", &notes);
     s.ran = IdList(j, "run", &notes);
     s.answered = IdList(j, "answered", &notes);
+    s.log_scale = ChoiceMap(j, "log_scale", &notes);
     if (!notes.empty() && problem) *problem = "the settings file " + path + ": " + notes;
     return s;
 }
@@ -153,7 +180,8 @@ bool SaveSettings(const std::string& path, const Settings& s, std::string* probl
                                    {"first_run_closed", s.first_run_closed},
                                    {"visited", s.visited},
                                    {"run", s.ran},
-                                   {"answered", s.answered}};
+                                   {"answered", s.answered},
+                                   {"log_scale", s.log_scale}};
     // A file the user made read-only (no write permission for anyone, or none for this user)
     // is theirs: it is not replaced. Nor is anything that is not a regular file.
     struct stat st {};

@@ -2,6 +2,7 @@
 // ~/.config/cuda-lessons/), never in the working directory.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -26,6 +27,9 @@ struct Settings {
     std::set<std::string> visited;
     std::set<std::string> ran;
     std::set<std::string> answered;
+    // The Log scale choice the student made per chapter (chart::LogChoice::by_chapter), by
+    // chapter id; a chapter not here takes each chart's own rule. Read bounded like the lists.
+    std::map<std::string, bool> log_scale;
 };
 
 constexpr size_t kMaxProgressIds = 1000;
