@@ -42,6 +42,7 @@ struct Probe {
     int summary_rows = -1;
     // The points the roofline (the whole chart or the inset) drew last.
     int roof_points = 0;
+    int evidence_rows = 0;  // counters the evidence section lists
     // The scroll positions of the text pane and of the code pane (its listing's in the PTX and
     // SASS tabs) in the last frame, in pixels from the top.
     float text_scroll_y = 0;

@@ -126,6 +126,10 @@ bool CancelRequested() {
     return g_cancel;
 }
 
+const std::atomic<bool>* CancelFlag() {
+    return &g_cancel;
+}
+
 RunControl CancelControl() {
     return Control();
 }

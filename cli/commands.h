@@ -19,6 +19,7 @@ constexpr int kExitUsage = 2;
 // Ctrl-C: stops the run in progress at its next sample.
 void RequestCancel();
 bool CancelRequested();
+const std::atomic<bool>* CancelFlag();
 // A run's control that stops at RequestCancel().
 RunControl CancelControl();
 

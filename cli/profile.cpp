@@ -45,7 +45,7 @@ std::string CounterText(const NcuCounter& c) {
     if (!c.value) return c.text;
     const double v = *c.value;
     std::string s =
-        (v == double(int64_t(v)) && std::abs(v) < 1e15) ? std::to_string(int64_t(v)) : Fixed(v, 3);
+        (std::abs(v) < 1e15 && v == double(int64_t(v))) ? std::to_string(int64_t(v)) : Fixed(v, 3);
     return c.unit.empty() ? s : s + " " + c.unit;
 }
 

@@ -57,8 +57,23 @@ int Tune(const std::string& key, const Options& options, Format format, bool sav
                   << "'; it is ignored\n";
     }
 
+    // Where the result goes, checked before anything is measured: a sweep that cannot be kept
+    // is said at once, not after minutes of measuring.
+    const std::string saved_to = save ? TuningsPath() : std::string();
+    if (save) {
+        if (saved_to.empty())
+            throw UsageError(
+                "no folder to keep tunings in (set HOME or XDG_DATA_HOME), or use "
+                "--no-save");
+        std::string problem;
+        ReadTunings(saved_to, &problem);
+        if (!problem.empty())
+            throw UsageError("cannot keep a tuning: " + problem +
+                             " (move it away, or use --no-save)");
+    }
     Session session(RunnableCatalog());
     RunControl control;
+    control.cancel = CancelFlag();
     std::vector<RunResult> results;
     const RunResult at_default = session.Run(lesson, base, control);
     results.push_back(at_default);
@@ -116,19 +131,27 @@ int Tune(const std::string& key, const Options& options, Format format, bool sav
     t.best_ms = best_ms;
     t.default_ms = at_default.median_ms;
     t.when = UtcTimestamp();
-    std::string saved;
-    if (save) {
-        saved = TuningsPath();
-        SaveTuning(saved, t);
-    }
+    // Saved after the results are printed: a failure then loses nothing measured.
+    std::string save_error;
+    auto save_now = [&] {
+        if (!save) return;
+        try {
+            SaveTuning(saved_to, t);
+        } catch (const std::exception& e) {
+            save_error = e.what();
+        }
+    };
     if (format == Format::kJson) {
         Json out = TuningToJson(t);
         Json runs = Json::array();
         for (const RunResult& r : results) runs.push_back(ToJson(r));
         out["runs"] = runs;
-        out["saved_to"] = saved.empty() ? Json(nullptr) : Json(saved);
+        save_now();
+        out["saved_to"] = save && save_error.empty() ? Json(saved_to) : Json(nullptr);
+        if (!save_error.empty()) out["save_error"] = save_error;
         std::cout << out.dump(2) << "\n";
-        return all_right ? kExitOk : kExitFailed;
+        if (!save_error.empty()) std::cerr << "error: not saved: " << save_error << "\n";
+        return all_right && save_error.empty() ? kExitOk : kExitFailed;
     }
     std::cout << "tuning " << lesson.Name() << " on " << machine << "\n";
     std::vector<std::string> header;
@@ -157,8 +180,13 @@ int Tune(const std::string& key, const Options& options, Format format, bool sav
     std::cout << "best: " << best_text << ", " << Ms(best_ms) << " ms against "
               << Ms(at_default.median_ms) << " ms at the default ("
               << Fixed(at_default.median_ms / best_ms, 2) << "x)\n";
-    if (save) std::cout << "saved for " << machine << " in " << saved << "\n";
     if (!all_right) std::cout << "not saved: a configuration gave a wrong result\n";
+    save_now();
+    if (!save_error.empty()) {
+        std::cerr << "error: not saved: " << save_error << "\n";
+        return kExitFailed;
+    }
+    if (save) std::cout << "saved for " << machine << " in " << saved_to << "\n";
     return all_right ? kExitOk : kExitFailed;
 }
 

@@ -231,6 +231,17 @@ std::string CheckKernelSource(std::string_view source, const std::vector<std::st
         return "the kernel file is not valid UTF-8 (byte offset " + std::to_string(bad) +
                ", line " + std::to_string(LineOf(source, bad)) +
                "): save it as UTF-8 (plain ASCII is UTF-8)";
+    // A very long line (a 100 KB identifier) makes the compiler's log lines as long, which
+    // neither NVRTC nor the log's reading takes well: refused, with its number.
+    for (size_t start = 0, line = 1; start < source.size(); ++line) {
+        size_t end = source.find('\n', start);
+        if (end == std::string_view::npos) end = source.size();
+        if (end - start > kMaxKernelLineBytes)
+            return "line " + std::to_string(line) + " of the kernel file is " +
+                   std::to_string(end - start) + " bytes long, more than the " +
+                   std::to_string(kMaxKernelLineBytes) + " a line may have";
+        start = end + 1;
+    }
     return CheckIncludes(source, allowed);
 }
 
@@ -261,6 +272,7 @@ std::vector<Diagnostic> ParseDiagnostics(std::string_view log, std::string_view 
     for (size_t i = 0; i < lines.size(); ++i) {
         std::smatch m;
         Diagnostic d;
+        if (lines[i].size() > kMaxLogLineBytes) continue;  // std::regex recurses per character
         if (std::regex_match(lines[i], m, kWithLine)) {
             d.file = m[1];
             d.line =
@@ -322,7 +334,7 @@ std::vector<KernelResources> ParsePtxasInfo(std::string_view log) {
         if (end == std::string_view::npos) end = log.size();
         const std::string line(log.substr(start, end - start));
         start = end + 1;
-        if (line.rfind("ptxas", 0) != 0) continue;
+        if (line.rfind("ptxas", 0) != 0 || line.size() > kMaxLogLineBytes) continue;
         std::smatch m;
         if (std::regex_search(line, m, kEntry)) {
             entry = m[1];

@@ -14,6 +14,9 @@ namespace lessons {
 
 // The largest kernel file accepted.
 constexpr size_t kMaxKernelSourceBytes = 256 * 1024;
+// The longest line a kernel file may have, and the longest compiler log line that is read.
+constexpr size_t kMaxKernelLineBytes = 4096;
+constexpr size_t kMaxLogLineBytes = 16384;
 // Without a GPU (or where the caller knows none), kernels are compiled for the H100's sm_90.
 constexpr int kDefaultKernelArch = 90;
 // The file name the compiler's messages give the student's source.

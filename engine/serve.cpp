@@ -344,6 +344,8 @@ public:
             const bool recorded =
                 request.contains("recorded") && BoolField(request["recorded"], "recorded");
             const RunControl control = Control(id);
+            // ncu runs a second copy of the step: the data this worker keeps goes first.
+            if (!recorded) m_session.ReleaseWorkload();
             const json profile = m_options.profile(lesson, base.params, recorded, control.cancel);
             if (control.cancel && control.cancel->load()) return "cancelled";
             m_state.Emit({{"id", id}, {"type", "profile"}, {"profile", profile}});

@@ -308,6 +308,15 @@ std::string NcuCommand(const Lesson& lesson, const Lesson* previous, const Param
         if (!v) continue;
         std::string text = spec.Format(*v);
         text.erase(std::remove(text.begin(), text.end(), ' '), text.end());  // "1 GiB" -> "1GiB"
+        // A size whose short form is rounded ("95.4MiB" for 100 MB) goes as its byte count.
+        if (spec.type == ParamType::kBytes) {
+            bool exact = false;
+            try {
+                exact = spec.Parse(text) == *v;
+            } catch (const std::exception&) {
+            }
+            if (!exact) text = std::to_string(v->number);
+        }
         const bool plain = std::all_of(text.begin(), text.end(), [](char ch) {
             return std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' ||
                    ch == '_' || ch == '+';

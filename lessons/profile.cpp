@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -155,6 +156,9 @@ ChildResult RunChild(const std::vector<std::string>& argv, const std::string& er
     if (pid < 0) throw UnavailableError("cannot start ncu: fork failed");
     if (pid == 0) {
         setpgid(0, 0);
+        // ncu and the step it profiles end with the process that started them (a worker the
+        // GUI kills must not leave them running on the GPU).
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
         const int devnull = open("/dev/null", O_WRONLY);
         const int err = open(err_path.c_str(), O_WRONLY | O_TRUNC);
         if (devnull >= 0) dup2(devnull, STDOUT_FILENO);
@@ -269,6 +273,15 @@ std::vector<std::string> NcuArgs(const std::string& ncu, const Lesson& lesson,
         if (!v) continue;
         std::string text = spec.Format(*v);
         text.erase(std::remove(text.begin(), text.end(), ' '), text.end());  // "1 GiB" -> "1GiB"
+        // A size whose short form is rounded ("95.4MiB" for 100 MB) goes as its byte count.
+        if (spec.type == ParamType::kBytes) {
+            bool exact = false;
+            try {
+                exact = spec.Parse(text) == *v;
+            } catch (const std::exception&) {
+            }
+            if (!exact) text = std::to_string(v->number);
+        }
         a.push_back("--set");
         a.push_back(spec.name + "=" + text);
     }
@@ -340,7 +353,7 @@ std::string NcuFailure(std::string_view output, int exit_status, size_t kernels_
                "NVreg_RestrictProfilingToAdminUsers=0 (a line 'options nvidia "
                "NVreg_RestrictProfilingToAdminUsers=0' in a file under /etc/modprobe.d/, then "
                "reboot or reload the driver), or profile as an administrator (root); see "
-               "NVIDIA's page on ERR_NVGPUCTRPERM. The recorded counters are shown instead.";
+               "NVIDIA's page on ERR_NVGPUCTRPERM";
     std::string errors;
     for (size_t begin = 0; begin < output.size();) {
         size_t end = output.find('\n', begin);
@@ -390,18 +403,27 @@ std::vector<ProfiledKernel> KernelsFromJson(const Json& profile) {
     if (kernels == profile.end() || !kernels->is_array()) return out;
     for (const Json& k : *kernels) {
         if (!k.is_object()) continue;
+        // Every field checked for its type: this comes from the worker, untrusted.
+        auto text = [&](const char* key) {
+            const auto it = k.find(key);
+            return it != k.end() && it->is_string() ? it->get<std::string>() : std::string();
+        };
         ProfiledKernel p;
-        p.id = k.value("id", -1);
-        p.name = k.value("name", std::string());
-        p.block = k.value("block", std::string());
-        p.grid = k.value("grid", std::string());
+        const auto id = k.find("id");
+        p.id = id != k.end() && id->is_number_integer()
+                   ? int(std::clamp<int64_t>(id->get<int64_t>(), -1, 1 << 30))
+                   : -1;
+        p.name = text("name");
+        p.block = text("block");
+        p.grid = text("grid");
         const auto counters = k.find("counters");
         if (counters != k.end() && counters->is_object()) {
             for (const auto& [name, c] : counters->items()) {
                 if (!c.is_object()) continue;
                 NcuCounter n;
                 n.name = name;
-                n.unit = c.value("unit", std::string());
+                const auto unit = c.find("unit");
+                if (unit != c.end() && unit->is_string()) n.unit = unit->get<std::string>();
                 const auto v = c.find("value");
                 if (v != c.end() && v->is_number()) {
                     n.value = v->get<double>();

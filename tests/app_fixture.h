@@ -105,6 +105,36 @@ public:
                                {"lesson", r["lesson"]},
                                {"params", r["params"]},
                                {"attributes", attributes}});
+        } else if (op == "profile") {
+            // As the real worker without a GPU: the recorded counters (a made-up pair), or
+            // none for lessons of chapter 2 (an error, as when nothing is recorded).
+            const std::string lesson = r["lesson"].get<std::string>();
+            if (lesson.rfind("basics/", 0) == 0) {
+                m_inbox.push_back({{"id", r["id"]},
+                                   {"type", "error"},
+                                   {"error", "no counters are recorded for chapter basics"},
+                                   {"fatal", false}});
+                m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "unavailable"}});
+                return true;
+            }
+            const Json counters = {
+                {"dram__bytes_read.sum",
+                 {{"value", static_cast<double>(lesson.size()) * 1000.0}, {"unit", "byte"}}},
+                {"launch__registers_per_thread", {{"value", 40}, {"unit", "register/thread"}}}};
+            const Json kernel = {{"id", 1},
+                                 {"name", "k_" + lesson},
+                                 {"block", "(256, 1, 1)"},
+                                 {"grid", "(8, 1, 1)"},
+                                 {"counters", counters}};
+            m_inbox.push_back({{"id", r["id"]},
+                               {"type", "profile"},
+                               {"profile",
+                                {{"id", lesson},
+                                 {"source", "recorded"},
+                                 {"device", "NVIDIA H100 80GB HBM3"},
+                                 {"recorded_at", "2026-11-27T03:00Z"},
+                                 {"live_failure", "no GPU to profile on"},
+                                 {"kernels", Json::array({kernel})}}}});
         } else if (op == "cancel") {
             // As the real worker does: everything queued ends as cancelled.
             for (const Json& id : m_held)

@@ -309,6 +309,42 @@ TEST_F(AppLogic, MeasuringTheCeilingsAgainIsDisabledWithoutAGpu) {
     EXPECT_FALSE(CannotRunWhy("en", *controller, registry, roofline).empty());
 }
 
+// The evidence section asks the worker for the step's counters and lists them, labelled with
+// where they come from and why they are not live; beside the previous step's once that one
+// has been asked; a refusal is said, not an empty table.
+TEST_F(AppLogic, TheEvidenceSectionShowsTheCountersTheWorkerSends) {
+    ImGui::GetIO().DisplaySize = ImVec2(1500, 4000);
+    const Lesson& step = Named("gemv/warp-per-row");
+    Open(step.id);
+    probe.open_all = true;
+    Frames(2);
+    sent.clear();
+    Click("profile_recorded");
+    Frames(3);
+    ASSERT_FALSE(sent.empty());
+    EXPECT_EQ(sent.back()["op"], "profile");
+    EXPECT_EQ(sent.back()["recorded"], true);
+    const Controller::ProfileAnswer* answer = controller->Profile(step);
+    ASSERT_NE(answer, nullptr);
+    EXPECT_FALSE(answer->pending);
+    ASSERT_FALSE(answer->profile.is_null());
+    EXPECT_EQ(probe.evidence_rows, 2);
+    // The previous step asked too: three columns, and the rows stay.
+    controller->RequestProfile(*registry.FindLesson(step.previous), ui.run, true);
+    Frames(3);
+    EXPECT_EQ(probe.evidence_rows, 2);
+    // A chapter with nothing recorded: the error, no rows.
+    const Lesson& basics = Named("basics/coalescing");
+    Open(basics.id);
+    Frames(2);
+    Click("profile_recorded");
+    Frames(3);
+    ASSERT_NE(controller->Profile(basics), nullptr);
+    EXPECT_TRUE(controller->Profile(basics)->profile.is_null());
+    EXPECT_NE(controller->Profile(basics)->error.find("no counters"), std::string::npos);
+    EXPECT_EQ(probe.evidence_rows, 0);
+}
+
 TEST_F(AppLogic, ALessonRunHereAndOneMarkedAnsweredShowInTheSettings) {
     Open("split/openmp");
     EXPECT_TRUE(ui.settings.visited.count("split/openmp"));

@@ -107,7 +107,21 @@ TEST(KernelSource, RefusesEmptyHugeBinaryAndBadUtf8) {
     EXPECT_TRUE(Has(CheckKernelSource(" \n\t\n", {}), "empty"));
     EXPECT_TRUE(Has(CheckKernelSource(std::string(kMaxKernelSourceBytes + 1, ' '), {}),
                     "more than the 256 KiB"));
-    EXPECT_EQ(CheckKernelSource(std::string(kMaxKernelSourceBytes - 1, ' ') + "x", {}), "");
+    std::string long_file;  // just under the size limit, in lines of a normal length
+    while (long_file.size() + 80 < kMaxKernelSourceBytes) long_file += std::string(79, ' ') + "\n";
+    EXPECT_EQ(CheckKernelSource(long_file + "x", {}), "");
+    // One line too long (a 30 KB identifier): refused with its number, before the compiler
+    // (whose log would repeat it) and the log's reading see it.
+    const std::string long_line =
+        "__global__ void k() {\n  int " + std::string(30000, 'a') + " = 0;\n}\n";
+    EXPECT_TRUE(Has(CheckKernelSource(long_line, {}), "line 2 of the kernel file is 30011 bytes"))
+        << CheckKernelSource(long_line, {});
+    // A compiler log with such a line is read without recursion trouble (the line is skipped).
+    const std::string log = "k.cu(2): error: identifier \"" + std::string(60000, 'b') +
+                            "\" is undefined\nk.cu(3): error: expected a \";\"\n";
+    const std::vector<Diagnostic> d = ParseDiagnostics(log, "a\nb\nc\n");
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].line, 3);
     EXPECT_TRUE(Has(CheckKernelSource(std::string("int a;\nint\0b;", 13), {}),
                     "binary (a NUL byte at offset 10, line 2)"));
     for (const std::string bad :

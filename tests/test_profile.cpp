@@ -199,6 +199,44 @@ TEST(NcuCommandLine, ProfilesTheStepsKernelsAtThePageSettings) {
     EXPECT_EQ(std::find(b.begin(), b.end(), "--kernel-name"), b.end());
 }
 
+// A size goes to the profiled run exactly: its short form would be rounded (100 MB is
+// "95.4MiB", which run refuses) where it is not exact.
+TEST(NcuCommandLine, SizesGoAsTheirExactBytes) {
+    const Lesson& l = L("split/one-thread-per-pair");
+    ParamValues v;
+    for (const ParamSpec& spec : l.params) v.Set(spec.name, spec.Default());
+    auto size_arg = [&](uint64_t bytes) {
+        v.Set("size", ParamValue::Number(bytes));
+        const std::vector<std::string> a = NcuArgs("ncu", l, nullptr, v, "cli", "log");
+        for (const std::string& s : a)
+            if (s.rfind("size=", 0) == 0) return s;
+        return std::string();
+    };
+    EXPECT_EQ(size_arg(100000000), "size=100000000");
+    EXPECT_EQ(size_arg(1025000), "size=1025000");
+    EXPECT_EQ(size_arg(1ull << 30), "size=1GiB");
+}
+
+// A profile from the worker is untrusted: fields of other types are read as missing, never
+// thrown on while the GUI draws.
+TEST(NcuProfileJson, FieldsOfTheWrongTypeAreIgnored) {
+    const Json j = Json::parse(R"({"kernels": [{"id": "x", "name": 3, "block": [1],
+        "counters": {"a": {"value": 1, "unit": 7}, "b": 5, "c": {"value": [1]}}},
+        {"id": 1e300, "counters": []}]})");
+    std::vector<ProfiledKernel> k;
+    ASSERT_NO_THROW(k = KernelsFromJson(j));
+    ASSERT_EQ(k.size(), 2u);
+    EXPECT_EQ(k[0].id, -1);
+    EXPECT_EQ(k[0].name, "");
+    ASSERT_NE(k[0].Find("a"), nullptr);
+    EXPECT_EQ(k[0].Find("a")->unit, "");
+    EXPECT_EQ(*k[0].Find("a")->value, 1.0);
+    EXPECT_EQ(k[0].Find("b"), nullptr);
+    ASSERT_NE(k[0].Find("c"), nullptr);
+    EXPECT_FALSE(k[0].Find("c")->value.has_value());
+    EXPECT_EQ(k[1].id, -1);
+}
+
 TEST(NcuProfileJson, RoundTripAndNoRecordingYet) {
     const Lesson& l = L("gemm/vectorized-transposed-a");
     ParamValues v;

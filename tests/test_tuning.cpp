@@ -201,6 +201,23 @@ TEST(CliTune, ACpuStepIsTunedAndRemembered) {
     EXPECT_GE(j["runs"].size(), 1u);
 }
 
+// Where the tuning cannot be kept, tune says so before it measures anything.
+TEST(CliTune, AnUnusableTuningsFileIsSaidBeforeMeasuring) {
+    const std::string home = TempDir();
+    const std::string dir = home + "/.local/share/cuda-lessons";
+    Sh("mkdir -p " + dir);
+    std::ofstream(dir + "/tunings.json") << "[{broken";
+    const Output out =
+        Sh("HOME=" + home + " XDG_DATA_HOME= " + CliPath() + " tune split/openmp --size 1MiB 2>&1");
+    EXPECT_EQ(out.code, 2) << out.text;
+    EXPECT_NE(out.text.find("cannot keep a tuning"), std::string::npos) << out.text;
+    EXPECT_EQ(out.text.find("median ms"), std::string::npos) << "measured first: " << out.text;
+    EXPECT_EQ(Slurp(dir + "/tunings.json"), "[{broken");
+    const Output no_home = Sh("env -u HOME -u XDG_DATA_HOME " + CliPath() +
+                              " tune split/openmp --size 1MiB --no-save 2>&1");
+    EXPECT_EQ(no_home.code, 0) << no_home.text;
+}
+
 TEST(CliTune, WhatCannotBeTunedIsRefused) {
     for (const char* args : {"tune gemm/cublas-sgemm", "tune split/naive-scan",
                              "tune split/openmp --set threads=2", "tune split/openmp --set x=1"}) {

@@ -84,6 +84,9 @@ void DrawPrediction(UiState& ui, Controller& c, const Registry& reg, const Lesso
 void DrawSummary(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);
 // results_table.cpp: every result of the chapter, and the export buttons.
 void DrawResults(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);
+// evidence_panel.cpp: the step's Nsight Compute counters, live or recorded, beside the previous
+// step's.
+void DrawEvidence(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
 // charts/roofline_page.cpp: the roofline section of a GPU lesson's page: the whole chart with its
 // buttons in a chapter that draws the whole roofline (Chapter::whole_roofline), the inset
 // everywhere else. Nothing for CPU lessons.

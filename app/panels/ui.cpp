@@ -322,6 +322,8 @@ void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
     if (section(kBlockSweep, "block_sweep_header", false)) DrawSweeps(ui, c, reg, lesson, true);
     if (section(kSizeSweep, "size_sweep_header", false)) DrawSweeps(ui, c, reg, lesson, false);
     if (section(kResults, "results_header", true)) DrawResults(ui, c, reg, lesson);
+    if (lesson.kind == StepKind::kGpu && section(kEvidenceHeader, "evidence_header", false))
+        DrawEvidence(ui, c, reg, lesson);
 }
 
 }  // namespace

@@ -97,7 +97,43 @@ inline constexpr Word kPredCannotMeasure{
     "It cannot be measured here (%s): compare with the recorded results instead.",
     "无法在本机测量（%s）：请改为与已录制的结果比较。"};
 
+// The evidence section: the step's Nsight Compute counters (live, or recorded).
+inline constexpr Word kEvidenceHeader{"Evidence: Nsight Compute counters",
+                                      "证据：Nsight Compute 计数器"};
+inline constexpr Word kProfileLive{"Profile this step (ncu)", "分析这一步（ncu）"};
+inline constexpr Word kProfileRecorded{"Recorded counters", "已录制的计数器"};
+inline constexpr Word kProfileHint{
+    "The counters a profiler reads while the step runs once: DRAM bytes, the L2 hit rate, "
+    "registers and occupancy, issue slots, warp stalls, and those of the step's focus. Profile "
+    "this step here (ncu runs it; up to a minute), or show the counters recorded on the "
+    "reference GPU.",
+    "分析器在这一步运行一次时读取的计数器：DRAM 字节数、L2 命中率、寄存器与占用率、发射槽、"
+    "warp 停顿，以及这一步关注的那些。可以在本机分析这一步（由 ncu 运行，最多约一分钟），"
+    "或显示参考 GPU 上录制的计数器。"};
+inline constexpr Word kProfiling{"Profiling: ncu runs the step once (up to a minute)…",
+                                 "正在分析：ncu 运行这一步一次（最多约一分钟）……"};
+inline constexpr Word kProfileLiveOn{"Measured now on %s, %s.", "刚在 %s 上测得，%s。"};
+inline constexpr Word kProfileRecordedOn{"Recorded on %s, %s (not measured here).",
+                                         "录制于 %s，%s（不是在本机测得）。"};
+inline constexpr Word kProfileWhyNotLive{"Not profiled live: %s", "未能实时分析：%s"};
+inline constexpr Word kProfileNone{"No counters: %s", "没有计数器：%s"};
+inline constexpr Word kCounterColumn{"Counter", "计数器"};
+inline constexpr Word kThisStepColumn{"This step", "这一步"};
+inline constexpr Word kPreviousStepColumn{"Previous step", "上一步"};
+
 inline constexpr const Word* kStudentWords[] = {&kWelcomeTitle,
+                                                &kEvidenceHeader,
+                                                &kProfileLive,
+                                                &kProfileRecorded,
+                                                &kProfileHint,
+                                                &kProfiling,
+                                                &kProfileLiveOn,
+                                                &kProfileRecordedOn,
+                                                &kProfileWhyNotLive,
+                                                &kProfileNone,
+                                                &kCounterColumn,
+                                                &kThisStepColumn,
+                                                &kPreviousStepColumn,
                                                 &kWelcomeIntro,
                                                 &kWelcomePanesHeading,
                                                 &kWelcomePanes,

@@ -93,6 +93,7 @@ void Controller::Restart() {
     m_pending.clear();
     m_unsent.clear();
     m_attribute_requests.clear();
+    ForgetProfileRequests();
     m_greeted = false;
     m_refused = false;
     m_worker = m_factory();
@@ -116,6 +117,7 @@ void Controller::GiveUp(const std::string& why) {
     m_unsent.clear();
     m_pending.clear();
     m_attribute_requests.clear();
+    ForgetProfileRequests();
     m_notices.push_back("Cannot start the worker: " + why + "." +
                         (m_worker_hint.empty() ? "" : " " + m_worker_hint) +
                         " Lessons cannot run; texts, code and recorded results stay available.");
@@ -139,6 +141,7 @@ void Controller::HandleHello(const Json& m) {
         m_unsent.clear();
         m_pending.clear();
         m_attribute_requests.clear();
+        ForgetProfileRequests();
         return;
     }
     m_greeted = true;
@@ -194,8 +197,13 @@ void Controller::CancelAll() {
             m_unsent.begin(), m_unsent.end(),
             [](const Json& r) { return r["op"] == "list" || r["op"] == "info"; });
         for (auto it = first_kept; it != m_unsent.end(); ++it) {
-            m_pending.erase((*it)["id"].get<int>());
-            m_attribute_requests.erase((*it)["id"].get<int>());
+            const int id = (*it)["id"].get<int>();
+            m_pending.erase(id);
+            m_attribute_requests.erase(id);
+            if (const auto asked = m_profile_requests.find(id); asked != m_profile_requests.end()) {
+                m_profiles[asked->second].pending = false;
+                m_profile_requests.erase(asked);
+            }
         }
         m_unsent.erase(first_kept, m_unsent.end());
         return;
@@ -220,6 +228,35 @@ const KernelAttributes* Controller::Attributes(const Lesson& lesson, const RunSe
          {"kernel attributes of lesson " + lesson.label, Origin::kRun});
     if (m_pending.count(id)) m_attribute_requests[id] = key;
     return nullptr;
+}
+
+void Controller::RequestProfile(const Lesson& lesson, const RunSettings& settings, bool recorded) {
+    if (lesson.kind != StepKind::kGpu) return;
+    ProfileAnswer& answer = m_profiles[lesson.number];
+    answer = ProfileAnswer{};
+    answer.pending = true;
+    const int id = m_next_id;
+    Json request = BaseRequest("profile", lesson, settings);
+    request["recorded"] = recorded;
+    Pending p{"profile of lesson " + lesson.label, Origin::kRun};
+    p.label = lesson.label;
+    Send(std::move(request), std::move(p));
+    if (m_pending.count(id)) m_profile_requests[id] = lesson.number;
+}
+
+void Controller::ForgetProfileRequests() {
+    for (const auto& [id, lesson] : m_profile_requests) {
+        ProfileAnswer& answer = m_profiles[lesson];
+        answer.pending = false;
+        if (answer.profile.is_null() && answer.error.empty())
+            answer.error = "the worker stopped before it answered";
+    }
+    m_profile_requests.clear();
+}
+
+const Controller::ProfileAnswer* Controller::Profile(const Lesson& lesson) const {
+    const auto it = m_profiles.find(lesson.number);
+    return it == m_profiles.end() ? nullptr : &it->second;
 }
 
 void Controller::RunWithPrevious(const Lesson& lesson, const RunSettings& settings,
@@ -424,16 +461,32 @@ void Controller::Handle(const Json& m) {
         } catch (const std::exception& e) {
             m_notices.push_back(std::string("A result could not be read: ") + e.what());
         }
+    } else if (type == "profile") {
+        const auto asked = m_profile_requests.find(id);
+        if (!m.contains("profile") || !m["profile"].is_object() ||
+            !m["profile"].contains("kernels") || !m["profile"]["kernels"].is_array())
+            return Unreadable(m, "a profile without a \"profile\" object of \"kernels\"");
+        if (asked != m_profile_requests.end()) {
+            ProfileAnswer& answer = m_profiles[asked->second];
+            answer.profile = m["profile"];
+            answer.error.clear();
+        }
     } else if (type == "error") {
         const auto error = Field<std::string>(m, "error", &Json::is_string, "unknown error");
         const auto fatal = Field<bool>(m, "fatal", &Json::is_boolean, false);
         if (!error || !fatal)
             return Unreadable(m, "\"error\" must be a string and \"fatal\" true or false");
+        if (const auto asked = m_profile_requests.find(id); asked != m_profile_requests.end())
+            m_profiles[asked->second].error = *error;
         std::string what = pending != m_pending.end() ? pending->second.what + ": " : std::string();
         m_notices.push_back(what + *error + (*fatal ? " (the worker will be restarted)" : ""));
     } else if (type == "done") {
         if (pending != m_pending.end()) m_pending.erase(pending);
         m_attribute_requests.erase(id);  // answered, or cancelled: may be asked again
+        if (const auto asked = m_profile_requests.find(id); asked != m_profile_requests.end()) {
+            m_profiles[asked->second].pending = false;
+            m_profile_requests.erase(asked);
+        }
     }
 }
 
@@ -455,6 +508,7 @@ void Controller::HandleExit(const Json& m) {
     m_pending.clear();
     m_unsent.clear();
     m_attribute_requests.clear();
+    ForgetProfileRequests();
     if (static_cast<int>(m_recent_exits.size()) >= kMaxExitsBeforeGivingUp) {
         m_notices.push_back(notice + ". It stopped " + std::to_string(m_recent_exits.size()) +
                             " times in a short while, so it is not restarted; use Restart worker "

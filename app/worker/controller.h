@@ -76,6 +76,16 @@ public:
     // The kernel's resource use at the lesson's own parameters (block size, ...): asked of the
     // worker once, then remembered. Returns nullptr until the answer has arrived.
     const KernelAttributes* Attributes(const Lesson& lesson, const RunSettings& settings);
+    // The step's Nsight Compute counters (the worker's profile request): live where the worker
+    // can profile, else those recorded on the reference GPU (`recorded`: only those). The
+    // answer replaces the lesson's previous one; `error` says why there is none.
+    struct ProfileAnswer {
+        bool pending = false;
+        std::string error;
+        Json profile;  // the profile object ("source": "live" or "recorded"), or null
+    };
+    void RequestProfile(const Lesson& lesson, const RunSettings& settings, bool recorded);
+    const ProfileAnswer* Profile(const Lesson& lesson) const;
     // Starts a new worker by hand (after it stopped too often to be restarted automatically),
     // which measures every ceiling afresh; `measure_tf32` also has it measure the TF32 ceiling
     // (with cuBLAS) before its first device information.
@@ -151,6 +161,8 @@ private:
     // Stops the worker for good (until Restart worker): `why` becomes the notice.
     void GiveUp(const std::string& why);
     void Restart();
+    // Profile requests the worker will not answer (it stopped, or everything was cancelled).
+    void ForgetProfileRequests();
     std::vector<const Lesson*> WithPrevious(const Lesson& lesson) const;
 
     const Registry& m_registry;
@@ -163,6 +175,8 @@ private:
     using AttributesKey = std::pair<int, std::string>;
     std::map<AttributesKey, KernelAttributes> m_attributes;
     std::map<int, AttributesKey> m_attribute_requests;  // request id -> key
+    std::map<int, ProfileAnswer> m_profiles;            // by lesson number
+    std::map<int, int> m_profile_requests;              // request id -> lesson number
     // By lesson number: (available here, why not).
     std::map<int, std::pair<bool, std::string>> m_available;
     DeviceFacts m_devices;

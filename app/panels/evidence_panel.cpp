@@ -1,0 +1,113 @@
+// The evidence section: the step's counters from NVIDIA Nsight Compute, asked of the worker
+// (live where it can profile, else recorded on the reference GPU, labelled), beside the
+// previous step's when that one has been profiled too.
+#include <cstdio>
+
+#include "panels/panels.h"
+#include "probe.h"
+#include "profile.h"
+#include "text/lesson_text.h"
+#include "words/words_student.h"
+
+namespace lessons::app {
+namespace {
+
+// The last launch of each kernel: the timed one (the earlier are the check and the warm-up).
+std::vector<ProfiledKernel> LastLaunches(const Json& profile) {
+    std::vector<ProfiledKernel> out;
+    for (ProfiledKernel& k : KernelsFromJson(profile)) {
+        bool seen = false;
+        for (ProfiledKernel& o : out)
+            if (o.name == k.name) o = k, seen = true;
+        if (!seen) out.push_back(std::move(k));
+    }
+    return out;
+}
+
+std::string ValueText(const NcuCounter* c) {
+    if (!c) return "-";
+    if (!c->value) return c->text;
+    char buf[64];
+    const double v = *c->value;
+    if (v == static_cast<double>(static_cast<long long>(v)) && v < 1e15 && v > -1e15)
+        std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
+    else
+        std::snprintf(buf, sizeof buf, "%.3g", v);
+    return c->unit.empty() ? std::string(buf) : std::string(buf) + " " + c->unit;
+}
+
+std::string Source(UiState& ui, const Json& profile) {
+    const std::string device = profile.value("device", std::string("?"));
+    const std::string when = profile.value("recorded_at", std::string("?"));
+    const bool live = profile.value("source", std::string()) == "live";
+    return Fmt(Tr(ui, live ? kProfileLiveOn : kProfileRecordedOn), device.c_str(), when.c_str());
+}
+
+}  // namespace
+
+void DrawEvidence(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
+    if (ui.probe) ui.probe->evidence_rows = 0;
+    const Controller::ProfileAnswer* answer = c.Profile(lesson);
+    const bool busy = answer && answer->pending;
+    ImGui::BeginDisabled(busy);
+    if (ImGui::Button(Tr(ui, kProfileLive))) c.RequestProfile(lesson, ui.run, false);
+    Remember(ui, "profile_live");
+    SameLineIfFits(ButtonWidth(Tr(ui, kProfileRecorded)));
+    if (ImGui::Button(Tr(ui, kProfileRecorded))) c.RequestProfile(lesson, ui.run, true);
+    Remember(ui, "profile_recorded");
+    ImGui::EndDisabled();
+    if (!answer) {
+        DrawWrappedText(Tr(ui, kProfileHint), &kGrey);
+        return;
+    }
+    if (busy) {
+        DrawWrappedText(Tr(ui, kProfiling), &kGrey);
+        return;
+    }
+    if (answer->profile.is_null()) {
+        DrawWrappedText(Fmt(Tr(ui, kProfileNone), Say(ui.settings.language, answer->error).c_str()),
+                        &kGrey);
+        return;
+    }
+    const Json& profile = answer->profile;
+    DrawWrappedText(Source(ui, profile), &kGrey);
+    if (const auto why = profile.find("live_failure"); why != profile.end() && why->is_string())
+        DrawWrappedText(Fmt(Tr(ui, kProfileWhyNotLive),
+                            Say(ui.settings.language, why->get<std::string>()).c_str()),
+                        &kGrey);
+    const std::vector<ProfiledKernel> kernels = LastLaunches(profile);
+    // The previous step's, when it has been profiled: its first kernel's counters by name.
+    std::vector<ProfiledKernel> previous;
+    if (const Lesson* prev = reg.FindLesson(lesson.previous))
+        if (const Controller::ProfileAnswer* p = c.Profile(*prev); p && !p->profile.is_null())
+            previous = LastLaunches(p->profile);
+    int rows = 0;
+    for (const ProfiledKernel& k : kernels) {
+        ImGui::TextWrapped("%s", k.name.c_str());
+        const int columns = previous.empty() ? 2 : 3;
+        if (!ImGui::BeginTable(("counters_" + k.name).c_str(), columns,
+                               ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                   ImGuiTableFlags_SizingStretchProp))
+            continue;
+        ImGui::TableSetupColumn(Tr(ui, kCounterColumn));
+        ImGui::TableSetupColumn(Tr(ui, kThisStepColumn));
+        if (columns == 3) ImGui::TableSetupColumn(Tr(ui, kPreviousStepColumn));
+        ImGui::TableHeadersRow();
+        for (const NcuCounter& counter : k.counters) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(counter.name.c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(ValueText(&counter).c_str());
+            if (columns == 3) {
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(ValueText(previous.front().Find(counter.name)).c_str());
+            }
+            ++rows;
+        }
+        ImGui::EndTable();
+    }
+    if (ui.probe) ui.probe->evidence_rows = rows;
+}
+
+}  // namespace lessons::app
