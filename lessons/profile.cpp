@@ -22,6 +22,8 @@
 #include "report.h"
 #include "resources.h"
 
+extern char** environ;
+
 namespace lessons {
 
 using Json = nlohmann::ordered_json;
@@ -152,6 +154,14 @@ ChildResult RunChild(const std::vector<std::string>& argv, const std::string& er
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    // The environment with LC_ALL=C (numbers as 1234.5, never 1.234,5), made before fork: the
+    // worker has threads, and between fork and exec only async-signal-safe calls are made.
+    std::vector<std::string> env_text = {"LC_ALL=C"};
+    for (char** e = environ; e && *e; ++e)
+        if (std::string_view(*e).rfind("LC_ALL=", 0) != 0) env_text.emplace_back(*e);
+    std::vector<char*> env;
+    for (std::string& e : env_text) env.push_back(e.data());
+    env.push_back(nullptr);
     const pid_t pid = fork();
     if (pid < 0) throw UnavailableError("cannot start ncu: fork failed");
     if (pid == 0) {
@@ -164,9 +174,9 @@ ChildResult RunChild(const std::vector<std::string>& argv, const std::string& er
         if (devnull >= 0) dup2(devnull, STDOUT_FILENO);
         if (devnull >= 0) dup2(devnull, STDIN_FILENO);
         if (err >= 0) dup2(err, STDERR_FILENO);
-        setenv("LC_ALL", "C", 1);  // numbers as 1234.5, never 1.234,5
-        execv(args[0], args.data());
-        std::fprintf(stderr, "cannot run %s\n", args[0]);
+        execve(args[0], args.data(), env.data());
+        static const char kCannot[] = "cannot run ncu\n";
+        (void)!write(STDERR_FILENO, kCannot, sizeof(kCannot) - 1);
         _exit(127);
     }
     setpgid(pid, pid);
