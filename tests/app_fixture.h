@@ -117,6 +117,22 @@ public:
                 m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "unavailable"}});
                 return true;
             }
+            if (lesson == "gemv/thread-per-row") {  // a hostile one: every field of a wrong type
+                m_inbox.push_back(
+                    {{"id", r["id"]},
+                     {"type", "profile"},
+                     {"profile",
+                      {{"device", 3},
+                       {"recorded_at", Json::array()},
+                       {"source", false},
+                       {"live_failure", 7},
+                       {"kernels",
+                        Json::array({{{"id", "x"},
+                                      {"name", 5},
+                                      {"counters", {{"a", {{"value", "t"}, {"unit", 5}}}}}}})}}}});
+                m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
+                return true;
+            }
             const Json counters = {
                 {"dram__bytes_read.sum",
                  {{"value", static_cast<double>(lesson.size()) * 1000.0}, {"unit", "byte"}}},

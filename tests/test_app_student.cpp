@@ -333,6 +333,13 @@ TEST_F(AppLogic, TheEvidenceSectionShowsTheCountersTheWorkerSends) {
     controller->RequestProfile(*registry.FindLesson(step.previous), ui.run, true);
     Frames(3);
     EXPECT_EQ(probe.evidence_rows, 2);
+    // A profile whose fields are all of the wrong type is drawn, not thrown on.
+    const Lesson& hostile = Named("gemv/thread-per-row");
+    Open(hostile.id);
+    Frames(2);
+    Click("profile_recorded");
+    ASSERT_NO_THROW(Frames(3));
+    EXPECT_EQ(probe.evidence_rows, 1);
     // A chapter with nothing recorded: the error, no rows.
     const Lesson& basics = Named("basics/coalescing");
     Open(basics.id);

@@ -36,10 +36,16 @@ std::string ValueText(const NcuCounter* c) {
     return c->unit.empty() ? std::string(buf) : std::string(buf) + " " + c->unit;
 }
 
+// A string field of the worker's profile, or `fallback` (it may be missing or of another type).
+std::string Str(const Json& j, const char* key, const char* fallback) {
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string(fallback);
+}
+
 std::string Source(UiState& ui, const Json& profile) {
-    const std::string device = profile.value("device", std::string("?"));
-    const std::string when = profile.value("recorded_at", std::string("?"));
-    const bool live = profile.value("source", std::string()) == "live";
+    const std::string device = Str(profile, "device", "?");
+    const std::string when = Str(profile, "recorded_at", "?");
+    const bool live = Str(profile, "source", "") == "live";
     return Fmt(Tr(ui, live ? kProfileLiveOn : kProfileRecordedOn), device.c_str(), when.c_str());
 }
 
