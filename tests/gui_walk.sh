@@ -26,7 +26,7 @@ labels=$(awk '$1 ~ /^[0-9]+\.[0-9]+$/ {print $1}' "$out/list.txt" | tr '\n' ' ')
 [ -n "$labels" ] || fail "no lessons in cuda-lessons-cli list"
 
 display=""
-for d in $(seq 141 190); do
+for d in $(seq 201 250); do  # not gui_hostile.sh's range: they may run at once
     if [ ! -e "/tmp/.X$d-lock" ] && [ ! -e "/tmp/.X11-unix/X$d" ]; then display=$d; break; fi
 done
 [ -n "$display" ] || fail "no free X display number"
