@@ -14,34 +14,12 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "cli_path.h"
 #include "device.h"
+#include "shell.h"
 
 using json = nlohmann::ordered_json;
 
 namespace {
-
-struct Output {
-    int code = -1;
-    std::string text;  // stdout, then stderr
-};
-
-// Runs a shell command line; stdout and stderr as the command line routes them.
-Output Sh(const std::string& command) {
-    FILE* pipe = popen(command.c_str(), "r");
-    Output out;
-    if (!pipe) return out;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.text.append(buf, n);
-    const int status = pclose(pipe);
-    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return out;
-}
-
-Output Cli(const std::string& args, bool with_stderr = true) {
-    return Sh(CliPath() + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null"));
-}
 
 void ExpectUsageError(const std::string& args, const std::string& message) {
     const Output out = Cli(args);

@@ -11,11 +11,11 @@
 #include <string>
 
 #include "catalog.h"
-#include "cli_path.h"
 #include "device.h"
 #include "exercise.h"
 #include "kernel_compile.h"
 #include "nvrtc_loader.h"
+#include "shell.h"
 
 using json = nlohmann::ordered_json;
 using namespace lessons;
@@ -33,27 +33,6 @@ namespace {
             GTEST_SKIP() << "no GPU: " << GetDevices().unavailable_reason;                      \
         if (!nvrtc::Load()) GTEST_SKIP() << "NVRTC is not available: " << nvrtc::Unavailable(); \
     } while (0)
-
-struct Output {
-    int code = -1;
-    std::string text;
-};
-
-Output Sh(const std::string& command) {
-    FILE* pipe = popen(command.c_str(), "r");
-    Output out;
-    if (!pipe) return out;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.text.append(buf, n);
-    const int status = pclose(pipe);
-    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return out;
-}
-
-Output Cli(const std::string& args, bool with_stderr = true) {
-    return Sh(CliPath() + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null"));
-}
 
 bool Has(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;

@@ -16,9 +16,9 @@
 #include <string>
 
 #include "catalog.h"
-#include "cli_path.h"
 #include "device.h"
 #include "profile.h"
+#include "shell.h"
 
 using namespace lessons;
 using Json = nlohmann::ordered_json;
@@ -52,32 +52,9 @@ const char* kReport =
     "\"1\",\"4242\",\"broken row with too few fields\"\n"
     "==PROF== Disconnected from process 4242\n";
 
-std::string TempDir() {
-    char pattern[] = "/tmp/lessons-profile-XXXXXX";
-    const char* dir = mkdtemp(pattern);
-    return dir ? dir : "/tmp";
-}
-
 void WriteExecutable(const std::string& path, const std::string& text) {
     std::ofstream(path) << text;
     chmod(path.c_str(), 0755);
-}
-
-struct Output {
-    int code = -1;
-    std::string text;
-};
-
-Output Sh(const std::string& command) {
-    FILE* pipe = popen(command.c_str(), "r");
-    Output out;
-    if (!pipe) return out;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.text.append(buf, n);
-    const int status = pclose(pipe);
-    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return out;
 }
 
 const Lesson& L(const char* key) {
@@ -147,7 +124,7 @@ TEST(NcuReport, FailuresAreNamedWithTheirRemedy) {
 }
 
 TEST(NcuLocation, TheNamedFileFirstThenPathThenCudaHome) {
-    const std::string dir = TempDir();
+    const std::string dir = MakeTempDir("profile");
     WriteExecutable(dir + "/ncu", "#!/bin/sh\nexit 0\n");
     std::ofstream(dir + "/plain") << "not executable";
     std::map<std::string, std::string> env;
@@ -282,7 +259,7 @@ TEST(CliProfile, WithoutNcuOrAGpuItSaysWhyAndOffersTheRecordedCounters) {
 TEST(CliProfile, AStandInNcuReportIsParsedAndReturned) {
     if (!GetDeviceInfo().available())
         GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason;
-    const std::string dir = TempDir();
+    const std::string dir = MakeTempDir("profile");
     std::ofstream(dir + "/report.csv") << kReport;
     WriteExecutable(dir + "/ncu",
                     "#!/bin/bash\n"
@@ -324,7 +301,7 @@ TEST(CliProfile, RealNcuProfilesAStep) {
 // says (and what the run would print on stderr); one that never ends, stopped by the timeout
 // and by a cancel; one that is refused counters.
 TEST(NcuRunner, ReportsTimeoutsCancelsAndRefusals) {
-    const std::string dir = TempDir();
+    const std::string dir = MakeTempDir("profile");
     std::ofstream(dir + "/report.csv") << kReport;
     const std::string log_arg =
         "log=''; while [ $# -gt 0 ]; do [ \"$1\" = --log-file ] && log=$2; shift; done\n";

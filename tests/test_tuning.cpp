@@ -14,9 +14,9 @@
 #include <string>
 
 #include "catalog.h"
-#include "cli_path.h"
 #include "device.h"
 #include "errors.h"
+#include "shell.h"
 #include "tuning.h"
 
 using namespace lessons;
@@ -28,12 +28,6 @@ const Lesson& L(const char* key) {
     const Lesson* l = Catalog().FindLesson(key);
     if (!l) throw std::logic_error(std::string("no lesson ") + key);
     return *l;
-}
-
-std::string TempDir() {
-    char pattern[] = "/tmp/lessons-tuning-XXXXXX";
-    const char* dir = mkdtemp(pattern);
-    return dir ? dir : "/tmp";
 }
 
 std::string Slurp(const std::string& path) {
@@ -54,23 +48,6 @@ Tuning Make(const std::string& id, const std::string& machine, uint64_t block,
     t.default_ms = 0.4;
     t.when = when;
     return t;
-}
-
-struct Output {
-    int code = -1;
-    std::string text;
-};
-
-Output Sh(const std::string& command) {
-    FILE* pipe = popen(command.c_str(), "r");
-    Output out;
-    if (!pipe) return out;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.text.append(buf, n);
-    const int status = pclose(pipe);
-    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return out;
 }
 
 }  // namespace
@@ -110,7 +87,7 @@ TEST(Tuning, TheFolderFollowsXdgThenHome) {
 }
 
 TEST(Tuning, SavedEntriesReplaceTheirOwnAndKeepTheRest) {
-    const std::string path = TempDir() + "/deeper/folder/tunings.json";
+    const std::string path = MakeTempDir("tuning") + "/deeper/folder/tunings.json";
     SaveTuning(path, Make("split/one-thread-per-pair", "NVIDIA H200", 256));
     SaveTuning(path, Make("split/one-thread-per-pair", "NVIDIA H100 80GB HBM3", 512));
     SaveTuning(path, Make("split/one-thread-per-pair", "NVIDIA H200", 1024));  // replaces
@@ -134,7 +111,7 @@ TEST(Tuning, TheLatestOfOneOriginWins) {
 }
 
 TEST(Tuning, HostileFilesAreRefusedWithAReasonAndNeverOverwritten) {
-    const std::string dir = TempDir();
+    const std::string dir = MakeTempDir("tuning");
     const std::string corrupt = dir + "/corrupt.json";
     std::ofstream(corrupt) << "[{\"id\": ";
     std::string problem;
@@ -176,7 +153,7 @@ TEST(Tuning, HostileFilesAreRefusedWithAReasonAndNeverOverwritten) {
 }
 
 TEST(CliTune, ACpuStepIsTunedAndRemembered) {
-    const std::string home = TempDir();
+    const std::string home = MakeTempDir("tuning");
     const Output out =
         Sh("HOME=" + home + " XDG_DATA_HOME= " + CliPath() + " tune split/openmp --size 1MiB 2>&1");
     ASSERT_EQ(out.code, 0) << out.text;
@@ -203,7 +180,7 @@ TEST(CliTune, ACpuStepIsTunedAndRemembered) {
 
 // Where the tuning cannot be kept, tune says so before it measures anything.
 TEST(CliTune, AnUnusableTuningsFileIsSaidBeforeMeasuring) {
-    const std::string home = TempDir();
+    const std::string home = MakeTempDir("tuning");
     const std::string dir = home + "/.local/share/cuda-lessons";
     Sh("mkdir -p " + dir);
     std::ofstream(dir + "/tunings.json") << "[{broken";
@@ -236,7 +213,7 @@ TEST(CliTune, WhatCannotBeTunedIsRefused) {
 TEST(CliTune, AGpuStepIsTunedForThisGpuModel) {
     if (!GetDeviceInfo().available())
         GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason;
-    const std::string home = TempDir();
+    const std::string home = MakeTempDir("tuning");
     const Output out =
         Sh("HOME=" + home + " " + CliPath() + " tune 1.4 --size 16MiB --format json 2>/dev/null");
     ASSERT_EQ(out.code, 0) << out.text;

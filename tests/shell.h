@@ -1,0 +1,40 @@
+// Running a command line from a test, and a fresh temporary folder: what the CLI tests share.
+#pragma once
+
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <string>
+
+#include "cli_path.h"
+
+struct Output {
+    int code = -1;     // the exit code; -1 when it did not exit normally
+    std::string text;  // stdout, then stderr as the command line routes it
+};
+
+// Runs a shell command line; stdout and stderr as the command line routes them.
+inline Output Sh(const std::string& command) {
+    FILE* pipe = popen(command.c_str(), "r");
+    Output out;
+    if (!pipe) return out;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.text.append(buf, n);
+    const int status = pclose(pipe);
+    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return out;
+}
+
+// cuda-lessons-cli with `args`, its stderr with its stdout or discarded.
+inline Output Cli(const std::string& args, bool with_stderr = true) {
+    return Sh(CliPath() + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null"));
+}
+
+// A new empty folder under /tmp named after `what`.
+inline std::string MakeTempDir(const std::string& what) {
+    std::string pattern = "/tmp/lessons-" + what + "-XXXXXX";
+    const char* dir = mkdtemp(pattern.data());
+    return dir ? std::string(dir) : std::string("/tmp");
+}
