@@ -23,14 +23,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// A CSV field, quoted when it holds a comma, a quote or a line break.
-std::string CsvField(const std::string& text) {
-    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-    std::string out = "\"";
-    for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
-
 // "m = 4096, n = 4096, tile = ..." from a profile's params.
 std::string DescribeParams(const Json& params) {
     std::string out;

@@ -20,12 +20,16 @@ std::optional<double> OptionalDouble(const Json& v) {
     return v.get<double>();
 }
 
+}  // namespace
+
 std::string CsvField(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
     std::string out = "\"";
     for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
 }
+
+namespace {
 
 // Columns are counted in code points, not bytes ("✓" is one column).
 size_t DisplayWidth(const std::string& s) {

@@ -59,6 +59,8 @@ Json ToJson(const ParamValues& values);
 Json LessonToJson(const Registry& registry, const Lesson& lesson,
                   const std::string& unavailable_reason);
 
+// One CSV field, quoted (quotes doubled) when it holds a comma, a quote or a line break.
+std::string CsvField(const std::string& text);
 // CSV: the fixed columns, then one per parameter name given, then the values as name=value.
 std::string CsvHeader(const std::vector<std::string>& param_names);
 std::string CsvRow(const RunResult& result, const std::vector<std::string>& param_names);
