@@ -5,6 +5,7 @@
 // on the reference GPU are shown instead (labelled).
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <iostream>
 
 #include "catalog.h"
@@ -22,6 +23,9 @@ namespace lessons::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
+
+// How long the worker lets ncu run (the CLI takes --timeout).
+constexpr double kWorkerProfileTimeoutS = 300;
 
 // "m = 4096, n = 4096, tile = ..." from a profile's params.
 std::string DescribeParams(const Json& params) {
@@ -76,22 +80,50 @@ void PrintProfile(const Json& profile, Format format, const std::string& label) 
     }
 }
 
-// The recorded counters, labelled, or why there are none.
-int ShowRecorded(const Lesson& lesson, const ParamValues& values, Format format, bool asked_for) {
-    std::string problem;
-    const std::optional<Json> recorded = FindRecordedProfile(lesson, values, &problem);
-    if (!recorded) {
-        std::cerr << (asked_for ? "error: " : "note: ") << problem << "\n";
-        return kExitFailed;
-    }
-    const std::string label = "recorded on " + recorded->value("device", std::string("?")) + ", " +
-                              recorded->value("recorded_at", std::string("?")) +
-                              " (not measured here), at " +
-                              DescribeParams(recorded->value("params", Json::object()));
-    Json out = *recorded;
-    out["source"] = "recorded";
-    PrintProfile(out, format, label);
-    return asked_for ? kExitOk : kExitFailed;
+}  // namespace
+
+namespace {
+
+// The one profile of the CLI and the worker: live where ncu and a GPU can, else the recorded
+// counters with "live_failure" saying why not live; an UnavailableError with both reasons when
+// neither. `progress` (the CLI's) is told when ncu starts.
+Json ProfileValues(const Lesson& lesson, const ParamValues& values, bool recorded, double timeout_s,
+                   const std::atomic<bool>* cancel,
+                   const std::function<void(const std::string& ncu)>& progress = {}) {
+    std::string recorded_problem;
+    auto recorded_or = [&](const std::string& live_failure) {
+        std::optional<Json> r = FindRecordedProfile(lesson, values, &recorded_problem);
+        if (!r)
+            throw UnavailableError(live_failure.empty()
+                                       ? recorded_problem
+                                       : live_failure + "; and " + recorded_problem);
+        (*r)["source"] = "recorded";
+        if (!live_failure.empty()) (*r)["live_failure"] = live_failure;
+        return *r;
+    };
+    if (recorded) return recorded_or("");
+    std::string looked;
+    const std::optional<std::string> ncu = FindNcu(&looked);
+    if (!ncu)
+        return recorded_or("no ncu (NVIDIA Nsight Compute) found; looked at " + looked +
+                           ". It comes with the CUDA toolkit (or NVIDIA's nsight-compute "
+                           "package); set CUDA_LESSONS_NCU to its path if it is elsewhere");
+    const DeviceList& devices = GetDevices();
+    if (!devices.available())
+        return recorded_or("no GPU to profile on: " + devices.unavailable_reason);
+    const Lesson* previous = RunnableCatalog().FindLesson(lesson.previous);
+    if (progress) progress(*ncu);
+    const NcuRun run = RunNcu(*ncu, lesson, previous, values, SelfPath(), timeout_s, cancel);
+    if (run.cancelled) throw Cancelled();
+    if (!run.failure.empty())
+        return recorded_or(run.failure + (run.stderr_text.empty()
+                                              ? std::string()
+                                              : " (the profiled run said: " +
+                                                    Excerpt(run.stderr_text, 600) + ")"));
+    Json out =
+        ProfileToJson(lesson, values, run.kernels, devices.devices.front().name, UtcTimestamp());
+    out["source"] = "live";
+    return out;
 }
 
 }  // namespace
@@ -114,43 +146,32 @@ int Profile(const std::string& key, const Options& options, Format format, bool 
         std::cerr << "note: " << lesson.Name() << " has no parameter '" << Excerpt(name, 40)
                   << "'; it is ignored\n";
     }
-    if (recorded) return ShowRecorded(lesson, values, format, true);
-
-    std::string looked;
-    const std::optional<std::string> ncu = FindNcu(&looked);
-    if (!ncu) {
-        std::cerr << "error: no ncu (NVIDIA Nsight Compute) found; looked at " << looked
-                  << ". It comes with the CUDA toolkit (or NVIDIA's nsight-compute package); "
-                     "set CUDA_LESSONS_NCU to its path if it is elsewhere.\n";
-        return ShowRecorded(lesson, values, format, false);
+    Json profile;
+    try {
+        profile = ProfileValues(lesson, values, recorded, timeout_s, CancelFlag(),
+                                [&](const std::string& ncu) {
+                                    std::cerr << "profiling " << lesson.Name() << " with " << ncu
+                                              << " (a few seconds to a minute)\n";
+                                });
+    } catch (const UnavailableError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return kExitFailed;
     }
-    const DeviceList& devices = GetDevices();
-    if (!devices.available()) {
-        std::cerr << "error: no GPU to profile on: " << devices.unavailable_reason << "\n";
-        return ShowRecorded(lesson, values, format, false);
+    if (profile["source"] == "live") {
+        PrintProfile(profile, format,
+                     lesson.Name() + ", profiled now on " + profile.value("device", std::string()));
+        return kExitOk;
     }
-    const Lesson* previous = RunnableCatalog().FindLesson(lesson.previous);
-    std::cerr << "profiling " << lesson.Name() << " with " << *ncu
-              << " (a few seconds to a minute)\n";
-    static std::atomic<bool> cancel{false};
-    const NcuRun run =
-        RunNcu(*ncu, lesson, previous, values, SelfPath(), timeout_s, &cancel, [](int) {
-            if (CancelRequested()) cancel = true;
-        });
-    if (run.cancelled || CancelRequested()) throw Cancelled();
-    if (!run.failure.empty()) {
-        std::cerr << "error: " << run.failure
-                  << (run.timed_out ? " (--timeout sets the limit)" : "") << "\n";
-        if (!run.stderr_text.empty())
-            std::cerr << "the profiled run said: " << Excerpt(run.stderr_text, 600) << "\n";
-        return ShowRecorded(lesson, values, format, false);
-    }
-    const std::vector<ProfiledKernel>& kernels = run.kernels;
-    const std::string device = devices.devices.front().name;
-    Json out = ProfileToJson(lesson, values, kernels, device, UtcTimestamp());
-    out["source"] = "live";
-    PrintProfile(out, format, lesson.Name() + ", profiled now on " + device);
-    return kExitOk;
+    // Recorded: asked for (exit 0), or shown because a live profile could not be taken (1).
+    const bool instead = profile.contains("live_failure");
+    if (instead)
+        std::cerr << "error: " << profile["live_failure"].get<std::string>()
+                  << "\nnote: showing the counters recorded on the reference GPU instead\n";
+    PrintProfile(profile, format,
+                 "recorded on " + profile.value("device", std::string("?")) + ", " +
+                     profile.value("recorded_at", std::string("?")) + " (not measured here), at " +
+                     DescribeParams(profile.value("params", Json::object())));
+    return instead ? kExitFailed : kExitOk;
 }
 
 nlohmann::ordered_json ProfileForWorker(const Lesson& lesson, const RawParams& params,
@@ -158,35 +179,8 @@ nlohmann::ordered_json ProfileForWorker(const Lesson& lesson, const RawParams& p
     if (lesson.kind != StepKind::kGpu)
         throw UsageError(lesson.Name() + " runs on the CPU: ncu profiles GPU kernels");
     std::vector<std::string> unused;  // the protocol ignores parameters a lesson lacks
-    const ParamValues values = ResolveParams(lesson, params, &unused);
-    std::string recorded_problem;
-    auto recorded_or = [&](const std::string& live_failure) {
-        std::optional<Json> r = FindRecordedProfile(lesson, values, &recorded_problem);
-        if (!r)
-            throw UnavailableError(live_failure.empty()
-                                       ? recorded_problem
-                                       : live_failure + "; and " + recorded_problem);
-        (*r)["source"] = "recorded";
-        if (!live_failure.empty()) (*r)["live_failure"] = live_failure;
-        return *r;
-    };
-    if (recorded) return recorded_or("");
-    std::string looked;
-    const std::optional<std::string> ncu = FindNcu(&looked);
-    if (!ncu)
-        return recorded_or("no ncu (NVIDIA Nsight Compute) found; looked at " + looked +
-                           "; it comes with the CUDA toolkit, or set CUDA_LESSONS_NCU");
-    const DeviceList& devices = GetDevices();
-    if (!devices.available())
-        return recorded_or("no GPU to profile on: " + devices.unavailable_reason);
-    const Lesson* previous = RunnableCatalog().FindLesson(lesson.previous);
-    const NcuRun run = RunNcu(*ncu, lesson, previous, values, SelfPath(), 300, cancel);
-    if (run.cancelled) throw Cancelled();
-    if (!run.failure.empty()) return recorded_or(run.failure);
-    Json out =
-        ProfileToJson(lesson, values, run.kernels, devices.devices.front().name, UtcTimestamp());
-    out["source"] = "live";
-    return out;
+    return ProfileValues(lesson, ResolveParams(lesson, params, &unused), recorded,
+                         kWorkerProfileTimeoutS, cancel);
 }
 
 }  // namespace lessons::cli
