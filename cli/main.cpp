@@ -140,6 +140,21 @@ int main(int argc, char** argv) {
     std::signal(SIGXFSZ, SIG_IGN);
     if (const std::string note = LimitOpenMpThreads(); !note.empty())
         std::cerr << "note: " << note << "\n";
+    // A rank of a multi-process step, started by the step itself (not by hand, so not in the
+    // help): lessons/07_allreduce/ranks_harness.cu says what it reads and answers.
+    if (argc > 1 && std::string(argv[1]) == "rank") {
+        const Lesson* l = argc > 2 ? RunnableCatalog().FindLesson(argv[2]) : nullptr;
+        if (!l || !l->runner.rank) {
+            std::cerr << "error: 'rank LESSON ...' runs one process of a multi-process step and is "
+                         "started by that step; "
+                      << (argc > 2 ? "'" + std::string(argv[2]).substr(0, 60) +
+                                         "' is no such lesson in this build"
+                                   : std::string("no lesson was given"))
+                      << "\n";
+            return cli::kExitUsage;
+        }
+        return l->runner.rank(std::vector<std::string>(argv + 3, argv + argc));
+    }
     CLI::App app{"cuda-lessons-cli: run, check and time the CUDA Lessons steps"};
     app.require_subcommand(1);
     RawOptions raw;

@@ -106,6 +106,9 @@ struct KernelAttributes {
 struct StepContext {
     const ParamValues& params;  // every parameter of the lesson, resolved and validated
     std::vector<int> devices;   // the GPUs to use (GPU steps; device 0 first)
+    // Set when the caller cancels (Ctrl-C, serve's cancel op): a step that waits on other
+    // processes stops waiting and throws Cancelled. May be null.
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 using StepFactory =
@@ -132,6 +135,11 @@ struct StepRunner {
     // Why the step cannot run in this process although the GPU can (a library it loads at
     // run time is missing: "unavailable: NCCL not found ..."); null or empty: it can.
     std::function<std::string()> unavailable;
+    // A step that runs as several processes (one per GPU): what one of them runs, started by the
+    // step as `cuda-lessons-cli rank LESSON ARGS...` with the arguments after the lesson here;
+    // it answers its starter's requests on standard input and output and returns the exit
+    // status. Null for steps that run in one process.
+    std::function<int(const std::vector<std::string>& args)> rank;
 };
 
 struct Lesson {

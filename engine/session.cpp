@@ -323,7 +323,7 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
             for (int d : devices) GetTensorCeiling(declared->bound, d);
     }
     std::unique_ptr<StepInstance> step =
-        lesson.runner.make(*workload, StepContext{params, devices});
+        lesson.runner.make(*workload, StepContext{params, devices, control.cancel});
     const std::function<void()> flush = [&] {
         if (r.cold_l2)
             for (int d : devices) FlushL2(d);

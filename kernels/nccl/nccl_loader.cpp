@@ -50,7 +50,10 @@ const Loaded& State() {
                              Bind(handle, "ncclGroupStart", a.GroupStart) &&
                              Bind(handle, "ncclGroupEnd", a.GroupEnd) &&
                              Bind(handle, "ncclGetErrorString", a.GetErrorString) &&
-                             Bind(handle, "ncclGetVersion", a.GetVersion);
+                             Bind(handle, "ncclGetVersion", a.GetVersion) &&
+                             Bind(handle, "ncclGetUniqueId", a.GetUniqueId) &&
+                             Bind(handle, "ncclCommInitRank", a.CommInitRank) &&
+                             Bind(handle, "ncclCommAbort", a.CommAbort);
             if (!all) {
                 tried += (tried.empty() ? "" : ", ") + candidate + " (lacks an NCCL call)";
                 dlclose(handle);

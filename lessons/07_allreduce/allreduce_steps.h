@@ -23,4 +23,16 @@ struct Nccl {
     static constexpr bool kLibrary = true;
 };
 
+// One process per GPU, started by the step (the ranks), each calling NCCL for its own GPU: the
+// rank's calls are its source's (NcclRankCall).
+struct ProcessPerGpu {
+    static constexpr bool kLibrary = true;
+};
+
+// The same ranks and calls (the process-per-GPU lesson's, its `previous`), with the NCCL settings
+// its own source adds (RankSettings): the network path, an algorithm.
+struct ProcessPerGpuWith {
+    static constexpr bool kLibrary = true;
+};
+
 }  // namespace lessons::allreduce

@@ -71,6 +71,27 @@ void RegisterAllreduceChapter(Registry& registry) {
                     .step = Nccl{},
                     .needs = &AllreduceNeeds,
                     .was = 47},
+                   {.slug = "one-process-per-gpu",
+                    .title = "One process per GPU",
+                    .source = "kernels/allreduce/48_process_per_gpu.cu",
+                    .step = ProcessPerGpu{},
+                    .needs = &AllreduceRanksNeeds},
+                   {.slug = "leaving-nvlink",
+                    .title = "Leaving NVLink: the network path",
+                    .source = "kernels/allreduce/49_network_path.cu",
+                    .step = ProcessPerGpuWith{},
+                    .needs = &AllreduceRanksNeeds,
+                    .previous = "one-process-per-gpu"},
+                   {.slug = "ring-or-tree",
+                    .title = "Ring or tree",
+                    .source = "kernels/allreduce/50_ring_or_tree.cu",
+                    .step = ProcessPerGpuWith{},
+                    .params = {ChoiceParam(
+                        "algo", "NCCL algorithm", "NCCL 算法", {"nccl", "ring", "tree"},
+                        {"NCCL's own choice for each call", "NCCL_ALGO=Ring", "NCCL_ALGO=Tree"},
+                        {"由 NCCL 按每次调用自行选择", "NCCL_ALGO=Ring", "NCCL_ALGO=Tree"})},
+                    .needs = &AllreduceRanksNeeds,
+                    .previous = "one-process-per-gpu"},
                });
 }
 
