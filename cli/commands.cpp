@@ -303,6 +303,16 @@ int Sweep(const std::string& key, const Options& options, const std::string& par
                       static_cast<int>(i) == best ? "<- best" : ""});
         }
         std::cout << t.Render();
+        // The chapter's model, fitted to the sizes (chapter 7: alpha and beta).
+        const Chapter& chapter = Runnable().ChapterOf(lesson);
+        if (spec.name == "size" && chapter.size_fit && !results.empty()) {
+            std::vector<std::pair<uint64_t, double>> fit_points;
+            for (const RunResult& r : results)
+                if (r.verified)
+                    if (const ParamValue* v = r.params.Find("size"))
+                        fit_points.push_back({v->number, r.median_ms});
+            std::cout << chapter.size_fit(fit_points, results.front().params).en << "\n";
+        }
     }
     return ok ? kExitOk : kExitFailed;
 }

@@ -210,6 +210,15 @@ struct Chapter {
     // not a ladder of steps: charts draw each on its own axis, in its own unit, and nothing
     // computes a speed-up from one lesson to the next.
     bool independent_steps = false;
+    // A model fitted to a size sweep of one of its lessons: (bytes, median ms) points and the
+    // run's parameters in, a line in each language out ("alpha = 4.1 us, beta = 310 GB/s ...");
+    // empty lines when the points do not determine it (with why). Null: no model to fit.
+    struct Fit {
+        std::string en, zh;
+    };
+    std::function<Fit(const std::vector<std::pair<uint64_t, double>>& points,
+                      const ParamValues& params)>
+        size_fit;
 };
 
 // The work `lesson` must do at `params` (every parameter of the lesson, resolved), computed

@@ -5,14 +5,19 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -731,11 +736,14 @@ const Lesson* Runnable(const Lesson* l) {
 // Element counts at the edges: empty, one, fewer than a share's alignment, sizes that are not
 // a multiple of the GPU count, shares that end inside the data, and a larger odd size.
 std::vector<uint64_t> MultiGpuCounts(const Lesson& l) {
+    // One process per GPU: every run starts the ranks (a program, CUDA, NCCL) anew.
+    if (l.runner.rank) return {0, 1025, (1u << 20) + 3};
     if (l.chapter == "split") return {0, 1, 2, 3, 4095, 4096, 4097, 8193, 12289, (1u << 20) + 7};
     return {0, 1, 2, 3, 5, 1023, 1025, 4097, 65537, (1u << 20) + 3};
 }
 
 void RunMultiGpuEdges(int gpus) {
+    setenv("CUDA_LESSONS_RANK_PROGRAM", CliPath().c_str(), 0);  // this test binary is no CLI
     Session session(Lessons());
     for (const Lesson* multi : MultiGpuLessons()) {
         const Lesson* lesson = Runnable(multi);
@@ -755,7 +763,8 @@ void RunMultiGpuEdges(int gpus) {
                 ASSERT_EQ(r.devices.size(), size_t(gpus)) << lesson->id;
                 for (int g = 0; g < gpus; ++g)
                     if (lesson->id != "allreduce/peer-copies-add-kernel" || g == 0) {
-                        const std::string part = "gpu" + std::to_string(g) + " ";
+                        const std::string part =
+                            (lesson->runner.rank ? "rank" : "gpu") + std::to_string(g) + " ";
                         bool any = false;
                         for (const TimedPart& p : r.parts) any = any || p.name.rfind(part, 0) == 0;
                         EXPECT_TRUE(any) << lesson->id << ": no part of GPU " << g;
@@ -825,11 +834,14 @@ TEST(MultiGpu, PartsCeilingsAndDevices) {
         o.Set("size", "8MiB");
         o.Set("gpus", std::to_string(gpus));
         o.reps = 3;
+        setenv("CUDA_LESSONS_RANK_PROGRAM", CliPath().c_str(), 0);
         const RunResult r = session.Run(*lesson, o);
         ASSERT_TRUE(r.verified) << lesson->id << ": " << r.check_message;
         ASSERT_EQ(r.devices.size(), size_t(gpus));
         EXPECT_GT(r.median_ms, 0);
-        EXPECT_EQ(r.Value("peer_access").has_value(), true) << lesson->id;
+        // One process per GPU: NCCL maps the peers in each rank; the step reports its ranks.
+        EXPECT_EQ(r.Value(lesson->runner.rank ? "ranks" : "peer_access").has_value(), true)
+            << lesson->id;
         double h2d = 0, read = 0;
         for (int g = 0; g < gpus; ++g) {
             h2d += GetCeilings(g).h2d_gbps;
@@ -859,6 +871,171 @@ TEST(MultiGpu, PartsCeilingsAndDevices) {
             EXPECT_LT(*r.pct_of_ceiling, 110.0) << lesson->id << " beats its ceiling";
         }
     }
+}
+
+// One process per GPU: a rank killed mid-run ends the run with a message naming it, and no
+// rank (nor anything a rank started) is left behind.
+namespace {
+
+// This process's children (every thread's), from /proc.
+std::vector<pid_t> Children() {
+    std::vector<pid_t> out;
+    const std::string tasks = "/proc/" + std::to_string(getpid()) + "/task";
+    for (const auto& task : std::filesystem::directory_iterator(tasks)) {
+        std::ifstream in(task.path() / "children");
+        pid_t pid;
+        while (in >> pid) out.push_back(pid);
+    }
+    return out;
+}
+
+bool Alive(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(stat, line)) return false;
+    const size_t close = line.rfind(')');
+    return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
+}
+
+void UseTheCliForRanks() {
+    setenv("CUDA_LESSONS_RANK_PROGRAM", CliPath().c_str(), 0);
+}
+
+}  // namespace
+
+TEST(Ranks, AKilledRankEndsTheRunNamingItAndLeavesNoProcess) {
+    REQUIRE_GPU();
+    const Lesson* lesson = Runnable(Lessons().FindLesson("allreduce/one-process-per-gpu"));
+    if (!lesson) GTEST_SKIP() << "NCCL is missing";
+    UseTheCliForRanks();
+    const int gpus = std::min(2, GetDevices().count());
+    const int victim = gpus - 1;
+    std::atomic<bool> done{false};
+    std::string error;
+    std::vector<pid_t> seen;
+    std::thread run([&] {
+        Session session(Lessons());
+        RunOptions o;
+        o.Set("size", "64MiB");
+        o.Set("gpus", std::to_string(gpus));
+        o.reps = 100000;  // 20 ms each: far longer than the test waits
+        o.min_time_s = 60;
+        o.max_time_s = 120;
+        o.measure_ceilings = false;
+        try {
+            session.Run(*lesson, o);
+        } catch (const std::exception& e) {
+            error = e.what();
+        }
+        done = true;
+    });
+    // Wait for the ranks, then for them to be running all-reduces, then kill the last.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!done && std::chrono::steady_clock::now() < deadline) {
+        seen = Children();
+        if (int(seen.size()) == gpus) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ASSERT_EQ(int(seen.size()), gpus) << "the ranks did not start: " << error;
+    std::sort(seen.begin(), seen.end());                   // started in rank order
+    std::this_thread::sleep_for(std::chrono::seconds(8));  // past NCCL's start-up
+    ASSERT_FALSE(done) << "the run ended before a rank was killed: " << error;
+    ASSERT_EQ(kill(seen[size_t(victim)], SIGKILL), 0);
+    run.join();
+    EXPECT_NE(error.find("rank " + std::to_string(victim) + " ("), std::string::npos) << error;
+    EXPECT_NE(error.find("killed by signal 9"), std::string::npos) << error;
+    for (pid_t pid : seen) EXPECT_FALSE(Alive(pid)) << "rank pid " << pid << " is left";
+    EXPECT_TRUE(Children().empty());
+}
+
+// Across hosts: each "host" started through the remote shell (here a stand-in that runs the
+// command on this machine with one GPU visible, tests/rsh-as-hosts.sh), one rank per host.
+TEST(Ranks, RanksOnSeveralHostsStartThroughTheRemoteShell) {
+    REQUIRE_GPUS(2);
+    const Lesson* lesson = Runnable(Lessons().FindLesson("allreduce/one-process-per-gpu"));
+    if (!lesson) GTEST_SKIP() << "NCCL is missing";
+    UseTheCliForRanks();
+    setenv("CUDA_LESSONS_HOSTS", "node0,node1", 1);
+    setenv("CUDA_LESSONS_RSH", LESSONS_SOURCE_DIR "/tests/rsh-as-hosts.sh", 1);
+    Session session(Lessons());
+    RunOptions o;
+    o.Set("size", "1MiB");
+    o.Set("gpus", "1");
+    o.reps = 3;
+    o.measure_ceilings = false;
+    std::string error;
+    std::optional<RunResult> r;
+    try {
+        r = session.Run(*lesson, o);
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    unsetenv("CUDA_LESSONS_HOSTS");
+    unsetenv("CUDA_LESSONS_RSH");
+    ASSERT_TRUE(r) << error;
+    EXPECT_TRUE(r->verified) << r->check_message;
+    EXPECT_EQ(*r->Value("ranks"), 2);
+    EXPECT_TRUE(r->Part("rank1 nccl"));
+    EXPECT_TRUE(Children().empty());
+}
+
+TEST(Ranks, ARankThatCannotLoadNcclIsNamed) {
+    REQUIRE_GPU();
+    const Lesson* lesson = Runnable(Lessons().FindLesson("allreduce/one-process-per-gpu"));
+    if (!lesson) GTEST_SKIP() << "NCCL is missing";
+    UseTheCliForRanks();
+    setenv("CUDA_LESSONS_NCCL", "/nonexistent/libnccl.so.2", 1);  // the ranks', not ours (loaded)
+    Session session(Lessons());
+    RunOptions o;
+    o.Set("size", "4KiB");
+    o.measure_ceilings = false;
+    std::string error;
+    try {
+        session.Run(*lesson, o);
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    unsetenv("CUDA_LESSONS_NCCL");
+    EXPECT_NE(error.find("rank 0 (GPU 0, pid "), std::string::npos) << error;
+    EXPECT_NE(error.find("NCCL not found"), std::string::npos) << error;
+    EXPECT_TRUE(Children().empty());
+}
+
+TEST(Ranks, OneProcessPerGpuMatchesTheOneProcessCallAndFitsAlphaBeta) {
+    REQUIRE_GPU();
+    const Lesson* one = Runnable(Lessons().FindLesson("allreduce/nccl"));
+    const Lesson* ranks = Runnable(Lessons().FindLesson("allreduce/one-process-per-gpu"));
+    if (!one || !ranks) GTEST_SKIP() << "NCCL is missing";
+    UseTheCliForRanks();
+    const int gpus = GetDevices().count();
+    Session session(Lessons());
+    std::vector<std::pair<uint64_t, double>> points;
+    for (const char* size : {"64KiB", "1MiB", "16MiB", "64MiB"}) {
+        RunOptions o;
+        o.Set("size", size);
+        o.Set("gpus", std::to_string(gpus));
+        o.measure_ceilings = false;
+        const RunResult r = session.Run(*ranks, o);
+        ASSERT_TRUE(r.verified) << size << ": " << r.check_message;
+        ASSERT_TRUE(r.Value("all_reduces_per_sample").has_value());
+        EXPECT_GE(*r.Value("all_reduces_per_sample"), 1);
+        EXPECT_EQ(*r.Value("ranks"), gpus);
+        points.push_back({r.params.Number("size"), r.median_ms});
+        if (std::string(size) == "64MiB" && gpus > 1) {
+            const RunResult base = session.Run(*one, o);
+            ASSERT_TRUE(base.verified);
+            std::printf("note: 64 MiB on %d GPUs: one process %.3f ms, one per GPU %.3f ms\n", gpus,
+                        base.median_ms, r.median_ms);
+            EXPECT_LT(r.median_ms, base.median_ms * 1.5) << "noise aside, the same call";
+        }
+    }
+    const Chapter& chapter = Lessons().ChapterOf(*ranks);
+    ASSERT_TRUE(chapter.size_fit);
+    ParamValues p;
+    p.Set("gpus", ParamValue::Number(uint64_t(gpus)));
+    const Chapter::Fit fit = chapter.size_fit(points, p);
+    std::printf("note: %s\n", fit.en.c_str());
+    EXPECT_NE(fit.en.find(gpus > 1 ? "alpha =" : "not fitted"), std::string::npos) << fit.en;
 }
 
 TEST(MultiGpu, MoreGpusThanPresentIsAUsageErrorNamingTheCount) {

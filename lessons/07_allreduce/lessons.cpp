@@ -1,9 +1,13 @@
 // Chapter 7, all-reduce across GPUs: the chapter and its lessons, one row each. Each GPU step's
 // kind is implemented in allreduce_harness.cu, where the GPU library is linked.
+#include <algorithm>
+#include <cstdio>
 #include "allreduce_chapter.h"
 #include "allreduce_steps.h"
+
 #include "catalog.h"
 #include "declare.h"
+#include "rank_group.h"
 #include "units.h"
 
 namespace lessons {
@@ -38,6 +42,31 @@ void RegisterAllreduceChapter(Registry& registry) {
         return std::to_string(p.Number("size") / sizeof(float)) + " floats (" +
                FormatSize(p.Number("size")) + ", " + p.Choice("data") + ") on each of " +
                std::to_string(p.Number("gpus")) + " GPU" + (p.Number("gpus") == 1 ? "" : "s");
+    };
+    chapter.size_fit = [](const std::vector<std::pair<uint64_t, double>>& points,
+                          const ParamValues& p) {
+        // One process per GPU across hosts: every host's `gpus` ranks take part.
+        const std::vector<std::string> hosts = RankHosts();
+        const int g = int(p.Number("gpus")) * int(std::max<size_t>(hosts.size(), 1));
+        const AlphaBetaFit fit = FitAlphaBeta(points, g);
+        Chapter::Fit out;
+        if (!fit.ok) {
+            out.en = "alpha-beta model: not fitted: " + fit.why;
+            out.zh = "alpha-beta 模型：未拟合：" + fit.why;
+            return out;
+        }
+        char en[256], zh[256];
+        std::snprintf(en, sizeof en,
+                      "alpha-beta model T = 2(G-1) alpha + 2(G-1)/G S/beta, G = %d: alpha = %.2f "
+                      "us per step, beta = %.1f GB/s per link (worst point %.0f%% off the line)",
+                      g, fit.alpha_us, fit.beta_gbps, 100 * fit.worst_error);
+        std::snprintf(zh, sizeof zh,
+                      "alpha-beta 模型 T = 2(G-1) alpha + 2(G-1)/G S/beta，G = %d：alpha = 每步 "
+                      "%.2f us，beta = 每条链路 %.1f GB/s（离拟合线最远的点差 %.0f%%）",
+                      g, fit.alpha_us, fit.beta_gbps, 100 * fit.worst_error);
+        out.en = en;
+        out.zh = zh;
+        return out;
     };
     const ParamSpec block = BlockParam(32, 1024, 256);  // the add kernel's
     AddChapter(registry, chapter, "lessons/07_allreduce",

@@ -1,0 +1,273 @@
+// The ranks of chapter 7's multi-process steps, without a GPU: the launcher (RankGroup) with
+// small shell programs standing in for ranks (answering, dying, hanging, failing, starting a
+// child of their own), its settings from the environment, the alpha-beta fit, and the CLI's
+// `rank` entry refusing bad arguments.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "allreduce_chapter.h"
+#include "catalog.h"
+#include "cli_path.h"
+#include "errors.h"
+#include "rank_group.h"
+
+namespace lessons::allreduce {
+namespace {
+
+using namespace std::chrono_literals;
+
+RankSpec Sh(const std::string& script, std::vector<std::string> env = {}) {
+    return RankSpec{{"/bin/sh", "-c", script}, std::move(env), "test"};
+}
+
+// Alive and not a zombie.
+bool Alive(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(stat, line)) return false;
+    const size_t close = line.rfind(')');
+    return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
+}
+
+std::string FailureOf(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const RankError& e) {
+        return e.what();
+    }
+    return "no RankError";
+}
+
+TEST(RankGroup, RequestsAndAnswersGoBothWaysAndStopEndsEveryRank) {
+    std::vector<pid_t> pids;
+    {
+        RankGroup g({Sh("while read l; do [ \"$l\" = quit ] && exit 0; echo \"got $l\"; done"),
+                     Sh("while read l; do [ \"$l\" = quit ] && exit 0; echo \"two $l\"; done")},
+                    5s);
+        ASSERT_EQ(g.size(), 2);
+        g.SendAll("hello");
+        EXPECT_EQ(g.ReceiveAll(), (std::vector<std::string>{"got hello", "two hello"}));
+        g.Send(1, "again");
+        EXPECT_EQ(g.Receive(1), "two again");
+        EXPECT_NE(g.Name(1).find("rank 1 (test, pid "), std::string::npos) << g.Name(1);
+        pids = {g.pid(0), g.pid(1)};
+    }
+    for (pid_t p : pids) EXPECT_FALSE(Alive(p)) << p;
+}
+
+TEST(RankGroup, AKilledRankIsNamedWithItsSignalAndTheOthersEnd) {
+    RankGroup g({Sh("read l; echo fine; sleep 1000"), Sh("read l; kill -9 $$")}, 10s);
+    const pid_t first = g.pid(0);
+    g.SendAll("go");
+    const std::string e = FailureOf([&] { g.ReceiveAll(); });
+    EXPECT_NE(e.find("rank 1 ("), std::string::npos) << e;
+    EXPECT_NE(e.find("killed by signal 9"), std::string::npos) << e;
+    EXPECT_FALSE(Alive(first)) << "rank 0 was left waiting";
+}
+
+TEST(RankGroup, ARankThatExitsSaysItsStatusAndItsLastOutput) {
+    RankGroup g({Sh("echo 'cuda: no device' >&2; exit 4")}, 10s);
+    const std::string e = FailureOf([&] { g.Receive(0); });
+    EXPECT_NE(e.find("rank 0 (test, pid "), std::string::npos) << e;
+    EXPECT_NE(e.find("exited with status 4"), std::string::npos) << e;
+    EXPECT_NE(e.find("cuda: no device"), std::string::npos) << e;
+}
+
+TEST(RankGroup, AHungRankIsNamedAfterTheTimeoutAndWhatItStartedEndsToo) {
+    const std::string file = ::testing::TempDir() + "/rank_child_" + std::to_string(getpid());
+    RankGroup g({Sh("echo up; sleep 1000 & echo $! > " + file + "; wait"),
+                 Sh("echo up; read l; echo answered")},
+                300ms);
+    EXPECT_EQ(g.ReceiveAll(), (std::vector<std::string>{"up", "up"}));
+    pid_t grandchild = 0;
+    for (int i = 0; i < 100 && !grandchild; ++i) {
+        std::ifstream(file) >> grandchild;
+        std::this_thread::sleep_for(10ms);
+    }
+    ASSERT_GT(grandchild, 0);
+    EXPECT_TRUE(Alive(grandchild));
+    g.SendAll("go");
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::string e = FailureOf([&] { g.ReceiveAll(); });
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+    EXPECT_NE(e.find("rank 0 ("), std::string::npos) << e;
+    EXPECT_NE(e.find("did not answer in"), std::string::npos) << e;
+    for (int i = 0; i < 100 && Alive(grandchild); ++i) std::this_thread::sleep_for(10ms);
+    EXPECT_FALSE(Alive(grandchild)) << "the rank's own child was left";
+    std::remove(file.c_str());
+}
+
+TEST(RankGroup, AnErrorAnswerIsNamedAtOnceWhileTheOthersStillWait) {
+    RankGroup g({Sh("sleep 1000"), Sh("echo 'error ncclCommInitRank: unhandled system error'")},
+                30s);
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::string e = FailureOf([&] { g.ReceiveAll(); });
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 10s);
+    EXPECT_NE(e.find("rank 1 (test, pid "), std::string::npos) << e;
+    EXPECT_NE(e.find("failed: ncclCommInitRank: unhandled system error"), std::string::npos) << e;
+}
+
+TEST(RankGroup, AMissingProgramIsNamed) {
+    RankGroup g({RankSpec{{"/nonexistent/cuda-lessons-cli", "rank"}, {}, "GPU 0"}}, 10s);
+    const std::string e = FailureOf([&] { g.Receive(0); });
+    EXPECT_NE(e.find("rank 0 (GPU 0, pid "), std::string::npos) << e;
+    EXPECT_NE(e.find("exited with status 127"), std::string::npos) << e;
+    EXPECT_NE(e.find("/nonexistent/cuda-lessons-cli"), std::string::npos) << e;
+}
+
+TEST(RankGroup, SendingToADeadRankIsAnErrorNotSigpipe) {
+    RankGroup g({Sh("exit 0")}, 10s);
+    std::this_thread::sleep_for(200ms);
+    std::string e;
+    for (int i = 0; i < 50 && e.empty(); ++i) {  // the first writes may still be buffered
+        try {
+            g.Send(0, std::string(1 << 16, 'x'));
+        } catch (const RankError& err) {
+            e = err.what();
+        }
+    }
+    EXPECT_NE(e.find("rank 0 ("), std::string::npos) << e;
+}
+
+TEST(RankGroup, SettingsAreAddedReplacedAndRemoved) {
+    setenv("RANKS_TEST_KEEP", "kept", 1);
+    setenv("RANKS_TEST_DROP", "there", 1);
+    setenv("RANKS_TEST_SET", "old", 1);
+    RankGroup g({Sh("echo \"$RANKS_TEST_KEEP ${RANKS_TEST_DROP-gone} $RANKS_TEST_SET $RANKS_NEW\"",
+                    {"RANKS_TEST_DROP", "RANKS_TEST_SET=new", "RANKS_NEW=added"})},
+                10s);
+    EXPECT_EQ(g.Receive(0), "kept gone new added");
+    unsetenv("RANKS_TEST_KEEP");
+    unsetenv("RANKS_TEST_DROP");
+    unsetenv("RANKS_TEST_SET");
+}
+
+TEST(RankGroup, CancellingStopsTheWait) {
+    std::atomic<bool> cancel{false};
+    RankGroup g({Sh("sleep 1000")}, 60s, &cancel);
+    std::thread t([&] {
+        std::this_thread::sleep_for(200ms);
+        cancel = true;
+    });
+    EXPECT_THROW(g.Receive(0), Cancelled);
+    t.join();
+}
+
+TEST(RankSettings, TheTimeoutHostsAndShellComeFromTheEnvironmentAndBadOnesAreSaid) {
+    std::string note;
+    unsetenv("CUDA_LESSONS_RANK_TIMEOUT");
+    EXPECT_EQ(RankTimeout(120s, &note), 120s);
+    setenv("CUDA_LESSONS_RANK_TIMEOUT", "7", 1);
+    EXPECT_EQ(RankTimeout(120s, &note), 7s);
+    EXPECT_TRUE(note.empty());
+    for (const char* bad : {"0", "-3", "1e9", "ten", "90000", "5s"}) {
+        note.clear();
+        setenv("CUDA_LESSONS_RANK_TIMEOUT", bad, 1);
+        EXPECT_EQ(RankTimeout(120s, &note), 120s) << bad;
+        EXPECT_NE(note.find("CUDA_LESSONS_RANK_TIMEOUT"), std::string::npos) << bad;
+    }
+    unsetenv("CUDA_LESSONS_RANK_TIMEOUT");
+
+    unsetenv("CUDA_LESSONS_HOSTS");
+    EXPECT_TRUE(RankHosts().empty());
+    setenv("CUDA_LESSONS_HOSTS", " nodeA, node-b.example.org ,10.0.0.3,", 1);
+    EXPECT_EQ(RankHosts(), (std::vector<std::string>{"nodeA", "node-b.example.org", "10.0.0.3"}));
+    for (const char* bad : {"a,,b", "a;rm -rf /", "-oProxyCommand=x", "a b"}) {
+        setenv("CUDA_LESSONS_HOSTS", bad, 1);
+        EXPECT_THROW(RankHosts(), UsageError) << bad;
+    }
+    unsetenv("CUDA_LESSONS_HOSTS");
+
+    unsetenv("CUDA_LESSONS_RSH");
+    EXPECT_EQ(RemoteShell(), (std::vector<std::string>{"ssh", "-o", "BatchMode=yes"}));
+    setenv("CUDA_LESSONS_RSH", "  ssh  -p 2222 ", 1);
+    EXPECT_EQ(RemoteShell(), (std::vector<std::string>{"ssh", "-p", "2222"}));
+    unsetenv("CUDA_LESSONS_RSH");
+    EXPECT_TRUE(IsThisHost("localhost"));
+    EXPECT_FALSE(IsThisHost("no-such-host-of-ours.invalid"));
+}
+
+TEST(AlphaBeta, TheFitRecoversTheModelsConstants) {
+    // T = 2 (G - 1) alpha + 2 (G - 1) / G S / beta with alpha = 20 us, beta = 3 GB/s, G = 2.
+    const double alpha_ms = 0.020, beta = 3e6;  // bytes per ms
+    std::vector<std::pair<uint64_t, double>> points;
+    for (uint64_t s = 4096; s <= (uint64_t(1) << 30); s *= 4)
+        points.push_back({s, 2 * alpha_ms + double(s) / beta});
+    AlphaBetaFit fit = FitAlphaBeta(points, 2);
+    ASSERT_TRUE(fit.ok) << fit.why;
+    EXPECT_NEAR(fit.alpha_us, 20.0, 0.01);
+    EXPECT_NEAR(fit.beta_gbps, 3.0, 1e-6);
+    EXPECT_LT(fit.worst_error, 1e-9);
+    // With 4 GPUs the same times mean other constants.
+    fit = FitAlphaBeta(points, 4);
+    ASSERT_TRUE(fit.ok);
+    EXPECT_NEAR(fit.alpha_us, 2 * 20.0 / 6, 0.01);
+    EXPECT_NEAR(fit.beta_gbps, 4.5, 1e-6);  // 2 (G - 1) / G = 1.5 times the G = 2 figure
+    // Noise of a few percent keeps them near.
+    for (size_t i = 0; i < points.size(); ++i) points[i].second *= i % 2 ? 1.04 : 0.97;
+    fit = FitAlphaBeta(points, 2);
+    ASSERT_TRUE(fit.ok);
+    EXPECT_NEAR(fit.alpha_us, 20.0, 2.0);
+    EXPECT_NEAR(fit.beta_gbps, 3.0, 0.2);
+    EXPECT_GT(fit.worst_error, 0.02);
+}
+
+TEST(AlphaBeta, TooFewSizesOneGpuOrTimesThatFallAreNotFitted) {
+    EXPECT_FALSE(FitAlphaBeta({{4096, 1.0}}, 2).ok);
+    EXPECT_FALSE(FitAlphaBeta({{4096, 1.0}, {4096, 1.1}}, 2).ok);
+    EXPECT_FALSE(FitAlphaBeta({{4096, 1.0}, {1 << 20, 2.0}}, 1).ok);
+    const AlphaBetaFit falling = FitAlphaBeta({{4096, 5.0}, {1 << 20, 1.0}}, 2);
+    EXPECT_FALSE(falling.ok);
+    EXPECT_FALSE(falling.why.empty());
+    EXPECT_FALSE(FitAlphaBeta({{4096, std::nan("")}, {1 << 20, -1.0}}, 2).ok);
+}
+
+std::string CliOutput(const std::string& args, int* code) {
+    FILE* p = popen((CliPath() + " " + args + " 2>&1").c_str(), "r");
+    std::string out;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+    const int status = pclose(p);
+    *code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return out;
+}
+
+TEST(RankEntry, TheCliRefusesARankWithoutALessonOrWithBadArguments) {
+    int code = 0;
+    std::string out = CliOutput("rank", &code);
+    EXPECT_EQ(code, 2);
+    EXPECT_NE(out.find("started by that step"), std::string::npos) << out;
+    out = CliOutput("rank allreduce/nccl", &code);  // a one-process step
+    EXPECT_EQ(code, 2);
+    EXPECT_NE(out.find("no such lesson"), std::string::npos) << out;
+    const Lesson* l = Catalog().FindLesson("allreduce/one-process-per-gpu");
+    ASSERT_NE(l, nullptr);
+    out = CliOutput(
+        "rank allreduce/one-process-per-gpu --rank 3 --ranks 2 --device 0 --count 4 "
+        "--data ones --seed 1",
+        &code);
+    EXPECT_EQ(code, 2) << out;
+    EXPECT_EQ(out, "error rank: --rank must be below --ranks\n");
+    out = CliOutput(
+        "rank allreduce/one-process-per-gpu --rank 0 --ranks 1 --device 0 --count 4 "
+        "--data ones --seed 1 --evil 1",
+        &code);
+    EXPECT_EQ(code, 2) << out;
+    EXPECT_NE(out.find("'--evil 1' is no valid argument"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace lessons::allreduce
