@@ -206,6 +206,12 @@ void RankGroup::Drain(Rank& r, bool* closed) {
                 if (fd == &r.fd) {
                     r.in.append(buf, size_t(n));
                 } else {
+                    // Passed on (NCCL_DEBUG's lines, warnings), and its end kept for messages.
+                    for (ssize_t done = 0; done < n;) {
+                        const ssize_t w = write(STDERR_FILENO, buf + done, size_t(n - done));
+                        if (w <= 0 && errno != EINTR) break;
+                        if (w > 0) done += w;
+                    }
                     r.err.append(buf, size_t(n));
                     if (r.err.size() > 2 * kErrKeep) r.err.erase(0, r.err.size() - kErrKeep);
                 }

@@ -299,9 +299,22 @@ private:
 
 // ---- A rank: this program started by the step. ----
 
+// Where a rank answers: standard output at first, then (TakeOverStdout) a copy of it of its own.
+FILE* g_answers = stdout;
+
 void Say(const std::string& line) {
-    std::fputs((line + "\n").c_str(), stdout);
+    std::fputs((line + "\n").c_str(), g_answers);
+    std::fflush(g_answers);
+}
+
+// Libraries print on standard output (NCCL_DEBUG=INFO does): the answers move to a descriptor
+// of their own and standard output becomes standard error, which the step passes on.
+void TakeOverStdout() {
     std::fflush(stdout);
+    const int answers = dup(STDOUT_FILENO);
+    FILE* f = answers >= 0 ? fdopen(answers, "w") : nullptr;
+    if (!f || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) return;  // keep stdout: still works
+    g_answers = f;
 }
 
 // Ends the rank when its starter has gone (it was reparented): a rank stuck inside NCCL would
@@ -321,6 +334,7 @@ int RankMain(const NcclRankCall& call, const std::vector<std::string>& args) {
     const nccl::Api* api = nullptr;
     try {
         const RankArgs a = RankArgs::From(args);
+        TakeOverStdout();
         WatchStarter();
         api = nccl::Load();
         if (!api) throw UnavailableError(nccl::Unavailable());
