@@ -3,8 +3,8 @@
 // request per line on its standard input and answers one line on its standard output (both ends
 // of a local socket pair, so a rank that has died makes a write fail instead of killing the
 // caller with SIGPIPE); what it prints on standard error is passed on to the caller's and its
-// last lines kept for the message when it fails. A rank on another machine is the same program started through a remote
-// shell (ssh): the lines travel over the shell's connection.
+// last lines kept for the message when it fails. A rank on another machine is the same program
+// started through a remote shell (ssh): the lines travel over the shell's connection.
 //
 // Every failure names the rank: one that exits or is killed ("rank 1 (GPU 1, pid 4242) was
 // killed by signal 9"), one that does not answer in time, one that answers "error <message>".
