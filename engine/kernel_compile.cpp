@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <ctime>
 #include <cctype>
 #include <cstdint>
+#include <ctime>
 #include <regex>
 #include <string>
 #include <vector>
@@ -471,21 +471,20 @@ CompileResult CompileKernel(std::string_view source, const KernelSpec& spec, int
                                      [&](const auto& f) { return f.function == r.lowered_name; });
     const bool entry_in_ptx = r.ptx.find(".entry " + r.lowered_name + "(") != std::string::npos;
     if (kernel == r.functions.end() && entry_in_ptx) {
-        // ptxas printed no report for it (seen on a GPU machine for a source it had compiled
-        // before: a cached build). Once more with an option that no earlier compile had, so the
-        // report comes; if it still does not, the PTX says it is an entry, resources unknown.
+        // ptxas printed no report for it: seen on the GPU machines for a source compiled before
+        // (NVRTC took the machine code from a cache there, whatever the -D options). Once more
+        // with one more global in the source, so that the PTX, and with it any cache key,
+        // differs; if the report still does not come, the PTX says it is an entry and its
+        // resources are unknown.
         static std::atomic<uint64_t> nonce{0};
-        const std::string mark = "-DLESSONS_COMPILE_NONCE=";
-        if (std::none_of(spec.options.begin(), spec.options.end(),
-                         [&](const std::string& o) { return o.rfind(mark, 0) == 0; })) {
-            KernelSpec again = spec;
-            again.options.push_back(mark + std::to_string(uint64_t(getpid()) * 1000003u +
-                                                       uint64_t(time(nullptr)) + ++nonce));
-            CompileResult retry = CompileKernel(source, again, arch);
-            if (retry.ok()) {
-                retry.options = r.options;  // as asked; the mark changes nothing in the code
-                return retry;
-            }
+        const std::string mark = "lessons_ptxas_report_";
+        if (source.find(mark) == std::string_view::npos) {
+            const std::string again = std::string(source) + "\n__device__ int " + mark +
+                                      std::to_string(uint64_t(getpid())) + "_" +
+                                      std::to_string(uint64_t(time(nullptr))) + "_" +
+                                      std::to_string(++nonce) + ";\n";
+            CompileResult retry = CompileKernel(again, spec, arch);
+            if (retry.ok() && retry.kernel.registers > 0) return retry;
         }
         KernelResources unknown;
         unknown.function = r.lowered_name;

@@ -653,6 +653,19 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
         o.log_x = o.log_y = true;
         o.y_label = rate_label.c_str();
         chart::LineChart("size_rate", rate_series, o);
+        // The chapter's model fitted to this lesson's sizes (chapter 7: alpha and beta).
+        for (const auto& [l, points] : lessons) {
+            if (l != &lesson || !chapter.size_fit) continue;
+            std::vector<std::pair<uint64_t, double>> fit_points;
+            for (const auto& [x, r] : points) fit_points.push_back({uint64_t(x), r->median_ms});
+            try {
+                const Chapter::Fit fit =
+                    chapter.size_fit(fit_points, points.begin()->second->params);
+                DrawWrappedText(ui.settings.language == "zh" ? fit.zh : fit.en, &kGrey);
+            } catch (const std::exception& e) {
+                DrawWrappedText(e.what(), &kGrey);  // a bad CUDA_LESSONS_HOSTS
+            }
+        }
     }
 }
 
