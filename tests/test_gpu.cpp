@@ -304,9 +304,9 @@ TEST(Gpu, EveryToggleCombinationAtEdgeSizes) {
             }
         }
     }
-    EXPECT_EQ(with_toggles, 7)
-        << "split's vector loads, basics' global-vs-shared, divergence and transfers, and three "
-           "reduction steps";
+    EXPECT_EQ(with_toggles, 8)
+        << "split's vector loads, basics' global-vs-shared, divergence and transfers, three "
+           "reduction steps, and the all-reduce's NCCL algorithm";
 }
 
 // Each combination runs a kernel of its own, and reports that kernel's attributes.
