@@ -37,6 +37,7 @@ struct Probe {
     // The sweep chart drawn last: its x tick labels, and each series' best point (its x).
     std::vector<std::string> sweep_x_labels;
     std::vector<double> sweep_best_x;
+    std::string size_fit;  // the chapter's model fitted to the size sweep, as shown (chapter 7)
     // The prediction box's lines and the summary's row count drawn last.
     std::vector<std::string> prediction;
     int summary_rows = -1;

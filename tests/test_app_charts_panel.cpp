@@ -157,6 +157,41 @@ TEST_F(AppLogic, SizeSweepMarksTheBestRateAndTicksInBinaryUnits) {
     }
 }
 
+// Chapter 7's size sweep: the chapter's alpha-beta model, fitted to the lesson's points, is
+// drawn under the chart in the page's language (on one GPU: why it is not fitted; the fit's
+// numbers are tested with the catalogue, test_ranks).
+TEST_F(AppLogic, AllReduceSizeSweepShowsTheChaptersModel) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(3);
+    worker->shape = [&](RunResult& r) {
+        r.median_ms = 0.05 + double(r.Number("size").value_or(0)) / 2.8e6;
+        r.min_ms = r.median_ms * 0.99;
+        r.max_ms = r.median_ms * 1.01;
+        r.gbps = 1;
+    };
+    SelectLesson(ui, registry, "allreduce/leaving-nvlink");  // far down the lesson list
+    Frames(2);
+    Click("sweep_sizes");
+    Frames(4);
+    for (const char* lang : {"en", "zh"}) {
+        ui.settings.language = lang;
+        probe.size_fit.clear();
+        ImGui::NewFrame();
+        ImGui::Begin("sweeps");
+        DrawSweeps(ui, *controller, registry, Named("allreduce/leaving-nvlink"), false);
+        ImGui::End();
+        ImGui::Render();
+        ASSERT_FALSE(probe.sweep_best_x.empty()) << "no size sweep drawn; the last request: "
+                                                 << (sent.empty() ? "" : sent.back().dump());
+        EXPECT_NE(probe.size_fit.find(lang[0] == 'z' ? "alpha-beta 模型：未拟合"
+                                                     : "alpha-beta model: not fitted"),
+                  std::string::npos)
+            << probe.size_fit;
+        EXPECT_NE(probe.size_fit.find("2 GPUs"), std::string::npos) << probe.size_fit;
+    }
+}
+
 // Overlapping min-max spreads: the headline says "within noise", not "1.19x faster", and one
 // click re-runs both lessons timed ten times longer.
 TEST_F(AppLogic, OverlappingSpreadsAreWithinNoiseAndReRunAtMoreRepetitions) {

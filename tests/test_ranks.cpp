@@ -234,6 +234,29 @@ TEST(AlphaBeta, TooFewSizesOneGpuOrTimesThatFallAreNotFitted) {
     EXPECT_FALSE(FitAlphaBeta({{4096, std::nan("")}, {1 << 20, -1.0}}, 2).ok);
 }
 
+TEST(AlphaBeta, TheChapterPrintsTheFitInBothLanguages) {
+    const Lesson* l = Catalog().FindLesson("allreduce/leaving-nvlink");
+    ASSERT_NE(l, nullptr);
+    const Chapter& chapter = Catalog().ChapterOf(*l);
+    ASSERT_TRUE(chapter.size_fit);
+    std::vector<std::pair<uint64_t, double>> points;
+    for (uint64_t s = 4096; s <= (uint64_t(1) << 30); s *= 4)
+        points.push_back({s, 0.05 + double(s) / 2.8e6});  // alpha 25 us, beta 2.8 GB/s at G = 2
+    ParamValues p;
+    p.Set("gpus", ParamValue::Number(2));
+    unsetenv("CUDA_LESSONS_HOSTS");
+    const Chapter::Fit fit = chapter.size_fit(points, p);
+    EXPECT_NE(fit.en.find("G = 2: alpha = 25.00 us per step, beta = 2.8 GB/s per link"),
+              std::string::npos)
+        << fit.en;
+    EXPECT_NE(fit.zh.find("alpha = 每步 25.00 us，beta = 每条链路 2.8 GB/s"), std::string::npos)
+        << fit.zh;
+    // Across two hosts the same gpus is twice the ranks.
+    setenv("CUDA_LESSONS_HOSTS", "nodeA,nodeB", 1);
+    EXPECT_NE(chapter.size_fit(points, p).en.find("G = 4"), std::string::npos);
+    unsetenv("CUDA_LESSONS_HOSTS");
+}
+
 std::string CliOutput(const std::string& args, int* code) {
     FILE* p = popen((CliPath() + " " + args + " 2>&1").c_str(), "r");
     std::string out;

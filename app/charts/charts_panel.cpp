@@ -661,9 +661,12 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
             try {
                 const Chapter::Fit fit =
                     chapter.size_fit(fit_points, points.begin()->second->params);
-                DrawWrappedText(ui.settings.language == "zh" ? fit.zh : fit.en, &kGrey);
+                const std::string& line = ui.settings.language == "zh" ? fit.zh : fit.en;
+                DrawWrappedText(line, &kGrey);
+                if (ui.probe) ui.probe->size_fit = line;
             } catch (const std::exception& e) {
                 DrawWrappedText(e.what(), &kGrey);  // a bad CUDA_LESSONS_HOSTS
+                if (ui.probe) ui.probe->size_fit = e.what();
             }
         }
     }

@@ -54,6 +54,8 @@ constexpr Word kPhrases[] = {
     {"per-hit", "每次命中"},
     {"gpu", "GPU"},
     {"cpu", "CPU"},
+    {"ring", "环"},  // the all-reduce's NCCL algorithm
+    {"tree", "树"},
     // Why a lesson or the GPU is not available (engine and worker).
     {"this build has no CUDA support", "此构建不含 CUDA 支持"},
     {"this build has no runner for it", "此构建没有它的运行器"},
@@ -99,6 +101,7 @@ constexpr Word kPhrases[] = {
     {"gpu%s kernel", "GPU %s 内核"},
     {"gpu%s peer", "GPU %s 之间传输"},
     {"gpu%s nccl", "GPU %s NCCL"},
+    {"rank%s nccl", "rank %s 的 NCCL"},  // one process per GPU: each rank's part
     {"gpu%s reduce-scatter", "GPU %s reduce-scatter"},
     {"gpu%s all-gather", "GPU %s all-gather"},
     {"gpu%s broadcast", "GPU %s 广播"},

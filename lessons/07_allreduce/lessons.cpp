@@ -47,7 +47,8 @@ void RegisterAllreduceChapter(Registry& registry) {
                           const ParamValues& p) {
         // One process per GPU across hosts: every host's `gpus` ranks take part.
         const std::vector<std::string> hosts = RankHosts();
-        const int g = int(p.Number("gpus")) * int(std::max<size_t>(hosts.size(), 1));
+        const int per_host = p.Has("gpus") ? int(p.Number("gpus")) : 1;
+        const int g = per_host * int(std::max<size_t>(hosts.size(), 1));
         const AlphaBetaFit fit = FitAlphaBeta(points, g);
         Chapter::Fit out;
         if (!fit.ok) {
