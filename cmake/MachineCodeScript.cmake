@@ -132,6 +132,10 @@ foreach(rel IN LISTS ENTRIES)
         else()
             set(sass_note "stale")
         endif()
+    elseif(NOT ptx STREQUAL "" AND NOT ptx MATCHES "\\.entry")
+        # No kernel in the file (its step calls a library, or runs on the host): there is no
+        # machine code of its own to list, with or without cuobjdump.
+        set(sass "// ${rel} defines no kernel: it compiles to no machine code of its own\n// (its step calls a library or runs on the host; the PTX tab shows the same)\n")
     elseif(have_recorded)
         set(sass_note "no SASS: this CUDA toolkit has no cuobjdump, and assets/sass/sm_90.tar.xz has no recording of this file (scripts/record-sass.sh)")
     else()

@@ -8,16 +8,16 @@
 // connects them and finds the fastest path between every pair (NVLink here, a network between
 // machines). After that the all-reduce is the same call as in the one-process step, one rank
 // per process: no group, no loop over GPUs.
-#include "allreduce_gpu.cuh"
+#include "ranks_gpu.cuh"
 
 namespace lessons::allreduce {
 namespace {
 
-nccl::Result MakeId(const nccl::Api& api, nccl::UniqueId* id) {
+nccl::Result MakeId(const nccl::RankApi& api, nccl::UniqueId* id) {
     return api.GetUniqueId(id);
 }
 
-nccl::Result Join(const nccl::Api& api, const nccl::UniqueId& id, int ranks, int rank,
+nccl::Result Join(const nccl::RankApi& api, const nccl::UniqueId& id, int ranks, int rank,
                   nccl::Comm* comm) {
     return api.CommInitRank(comm, ranks, id, rank);  // blocks until every rank has joined
 }

@@ -6,7 +6,7 @@
 // socket -> host -> GPU as it would between two machines, minus the wire. On a real cluster the
 // network is InfiniBand or RoCE with GPUDirect RDMA, NCCL_IB_HCA picks the cards and
 // NCCL_SOCKET_IFNAME the interface the bootstrap uses.
-#include "allreduce_gpu.cuh"
+#include "ranks_gpu.cuh"
 
 namespace lessons::allreduce {
 namespace {

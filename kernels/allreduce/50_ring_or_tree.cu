@@ -4,7 +4,7 @@
 // (a double binary tree between machines, a chain inside one): about 2 log2(G) steps of latency,
 // so it wins on small messages across many GPUs. Left unset, NCCL picks per call from its own
 // model of both for the message size, the GPUs and the links it found.
-#include "allreduce_gpu.cuh"
+#include "ranks_gpu.cuh"
 
 namespace lessons::allreduce {
 namespace {

@@ -1,4 +1,5 @@
 #include "nccl_loader.h"
+#include "nccl_ranks.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -14,6 +15,8 @@ namespace {
 
 struct Loaded {
     Api api{};
+    RankApi ranks{};
+    bool ranks_ok = false;  // the one-process-per-GPU calls bound too
     bool ok = false;
     std::string path;
     std::string why;
@@ -50,16 +53,17 @@ const Loaded& State() {
                              Bind(handle, "ncclGroupStart", a.GroupStart) &&
                              Bind(handle, "ncclGroupEnd", a.GroupEnd) &&
                              Bind(handle, "ncclGetErrorString", a.GetErrorString) &&
-                             Bind(handle, "ncclGetVersion", a.GetVersion) &&
-                             Bind(handle, "ncclGetUniqueId", a.GetUniqueId) &&
-                             Bind(handle, "ncclCommInitRank", a.CommInitRank) &&
-                             Bind(handle, "ncclCommAbort", a.CommAbort);
+                             Bind(handle, "ncclGetVersion", a.GetVersion);
             if (!all) {
                 tried += (tried.empty() ? "" : ", ") + candidate + " (lacks an NCCL call)";
                 dlclose(handle);
                 continue;
             }
             l.ok = true;
+            RankApi& r = l.ranks;
+            l.ranks_ok = Bind(handle, "ncclGetUniqueId", r.GetUniqueId) &&
+                         Bind(handle, "ncclCommInitRank", r.CommInitRank) &&
+                         Bind(handle, "ncclCommAbort", r.CommAbort);
             l.path = candidate;
             link_map* map = nullptr;  // where the loader found it, for `info`
             if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && *map->l_name)
@@ -96,6 +100,11 @@ std::vector<std::string> Candidates() {
 const Api* Load() {
     const Loaded& l = State();
     return l.ok ? &l.api : nullptr;
+}
+
+const RankApi* LoadRankApi() {
+    const Loaded& l = State();
+    return l.ok && l.ranks_ok ? &l.ranks : nullptr;
 }
 
 const std::string& Unavailable() {

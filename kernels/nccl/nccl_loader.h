@@ -19,11 +19,6 @@ using Stream = struct CUstream_st*;  // cudaStream_t
 enum Result : int { kSuccess = 0 };
 enum DataType : int { kFloat32 = 7 };  // ncclFloat32
 enum RedOp : int { kSum = 0 };         // ncclSum
-// ncclUniqueId: the bootstrap's address and a magic number, made by one rank (GetUniqueId) and
-// handed to every other rank of the communicator before CommInitRank.
-struct UniqueId {
-    char internal[128];
-};
 
 struct Api {
     Result (*CommInitAll)(Comm* comms, int ndev, const int* devlist);
@@ -34,10 +29,6 @@ struct Api {
     Result (*GroupEnd)();
     const char* (*GetErrorString)(Result result);
     Result (*GetVersion)(int* version);
-    // One process per GPU: rank 0 makes the id, every rank joins with it.
-    Result (*GetUniqueId)(UniqueId* id);
-    Result (*CommInitRank)(Comm* comm, int nranks, UniqueId id, int rank);
-    Result (*CommAbort)(Comm comm);
 };
 
 // The library, found and loaded on the first call (thread-safe); null when it is missing.

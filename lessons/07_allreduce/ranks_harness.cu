@@ -32,12 +32,14 @@
 #include <vector>
 
 #include "allreduce/allreduce_gpu.cuh"
+#include "allreduce/ranks_gpu.cuh"
 #include "allreduce_chapter.h"
 #include "allreduce_steps.h"
 #include "cuda/cuda_util.h"
 #include "errors.h"
 #include "kernels_of.h"
 #include "nccl/nccl_loader.h"
+#include "nccl/nccl_ranks.h"
 #include "rank_group.h"
 
 namespace lessons::allreduce {
@@ -338,6 +340,11 @@ int RankMain(const NcclRankCall& call, const std::vector<std::string>& args) {
         WatchStarter();
         api = nccl::Load();
         if (!api) throw UnavailableError(nccl::Unavailable());
+        const nccl::RankApi* ranks = nccl::LoadRankApi();
+        if (!ranks)
+            throw UnavailableError(
+                "this NCCL lacks ncclGetUniqueId, ncclCommInitRank or "
+                "ncclCommAbort (NCCL 2.x has them all)");
         int devices = 0;
         LESSONS_CUDA_CHECK(cudaGetDeviceCount(&devices));
         if (a.device >= devices)
@@ -346,7 +353,7 @@ int RankMain(const NcclRankCall& call, const std::vector<std::string>& args) {
         LESSONS_CUDA_CHECK(cudaSetDevice(a.device));
         if (a.rank == 0) {
             nccl::UniqueId id{};
-            nccl::Check(call.make_id(*api, &id), "ncclGetUniqueId");
+            nccl::Check(call.make_id(*ranks, &id), "ncclGetUniqueId");
             Say("id " + Hex(id));
         }
         // Every rank's data, as the one-process steps make it (the same seed, the same streams).
@@ -364,7 +371,7 @@ int RankMain(const NcclRankCall& call, const std::vector<std::string>& args) {
         nccl::UniqueId id{};
         if (line.rfind("id ", 0) != 0 || !FromHex(line.substr(3), &id))
             throw UsageError("the first request must be 'id <256 hex digits>'");
-        nccl::Check(call.join(*api, id, a.ranks, a.rank, &comm), "ncclCommInitRank");
+        nccl::Check(call.join(*ranks, id, a.ranks, a.rank, &comm), "ncclCommInitRank");
         cudaDeviceProp prop{};
         cudaGetDeviceProperties(&prop, a.device);
         Say("ready " + std::to_string(getpid()) + " " + prop.name);
@@ -412,7 +419,7 @@ int RankMain(const NcclRankCall& call, const std::vector<std::string>& args) {
         for (char& ch : message)
             if (ch == '\n' || ch == '\r') ch = ' ';
         Say("error " + message);
-        if (comm && api) api->CommAbort(comm);
+        if (const nccl::RankApi* ranks = nccl::LoadRankApi(); comm && ranks) ranks->CommAbort(comm);
         return dynamic_cast<const UsageError*>(&e) ? 2 : 1;
     }
 }
