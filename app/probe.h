@@ -48,6 +48,12 @@ struct Probe {
     float text_scroll_y = 0;
     float code_scroll_y = 0;
     float listing_scroll_y = 0;  // the machine-code listing's, as code_view.cpp drew it
+    // Which panes the last frame drew: the lesson list and the code pane (presenter mode draws
+    // neither), and presenter mode's text section (its index from 0) and how many there are.
+    bool list_drawn = false;
+    bool code_drawn = false;
+    int section = -1;
+    int sections = 0;
 };
 
 }  // namespace lessons::app

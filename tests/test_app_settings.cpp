@@ -274,3 +274,28 @@ TEST(AppSettings, TheLogScaleChoicePerChapterIsKept) {
     EXPECT_NE(problem.find("log_scale: not an object"), std::string::npos) << problem;
     std::remove(path.c_str());
 }
+
+// The panes as the student dragged them survive a restart; a size outside its range, or not a
+// number, opens the pane at its default and keeps the rest of the settings.
+TEST(AppSettings, DraggedPaneSizesAreKeptWithinTheirRanges) {
+    const std::string path = ::testing::TempDir() + "/settings_panes.json";
+    Settings s;
+    s.sidebar_em = 12.5f;
+    s.text_share = 0.7f;
+    std::string problem;
+    ASSERT_TRUE(SaveSettings(path, s, &problem)) << problem;
+    const Settings back = LoadSettings(path, &problem);
+    EXPECT_FLOAT_EQ(back.sidebar_em, 12.5f);
+    EXPECT_FLOAT_EQ(back.text_share, 0.7f);
+    for (const char* bad :
+         {R"("sidebar_em": 1e30, "text_share": -2)", R"("sidebar_em": 3, "text_share": 0.95)",
+          R"("sidebar_em": "wide", "text_share": null)"}) {
+        std::ofstream(path) << R"({"language": "zh", )" << bad << "}";
+        problem.clear();
+        const Settings read = LoadSettings(path, &problem);
+        EXPECT_EQ(read.sidebar_em, 0) << bad;
+        EXPECT_EQ(read.text_share, 0) << bad;
+        EXPECT_EQ(read.language, "zh") << bad;
+    }
+    std::remove(path.c_str());
+}

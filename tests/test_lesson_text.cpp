@@ -441,3 +441,37 @@ TEST(LessonLinks, EveryRenderedHeadingCarriesItsLabel) {
         EXPECT_FALSE(HeadingTitle(l.text_en).empty()) << l.id;
     }
 }
+
+// Presenter mode's sections: each opens at a paragraph with a bold lead-in; the heading alone is
+// no section, an introduction before the first lead-in is one; bold text inside a paragraph
+// does not cut it.
+TEST(LessonText, SectionsOpenAtBoldLeadIns) {
+    const std::string text =
+        "# Lesson — Title\n\n**What changed.** One thing.\nStill **bold** inside.\n\n"
+        "**Why.** Because.\n\n- a bullet\n\n**Questions for the class.**\n\n1. Why?\n"
+        "Answer: so.\n";
+    const std::vector<std::string> s = SplitSections(text);
+    ASSERT_EQ(s.size(), 3u);
+    EXPECT_EQ(s[0].rfind("**What changed.** One thing.", 0), 0u) << "the heading alone is dropped";
+    EXPECT_NE(s[0].find("Still **bold** inside."), std::string::npos);
+    EXPECT_EQ(s[1], "**Why.** Because.\n\n- a bullet\n\n");
+    EXPECT_EQ(s[2].rfind("**Questions for the class.**", 0), 0u);
+    EXPECT_NE(s[2].find("Answer: so."), std::string::npos);
+    EXPECT_EQ(ParseLessonText(s[2]).back().kind, Kind::kAnswer);
+
+    const std::vector<std::string> intro = SplitSections("# T\n\nAn introduction.\n\n**A.** a\n");
+    ASSERT_EQ(intro.size(), 2u);
+    EXPECT_NE(intro[0].find("An introduction."), std::string::npos);
+    EXPECT_EQ(SplitSections("Plain text, no lead-in.\n").size(), 1u);
+    EXPECT_TRUE(SplitSections("").empty());
+    EXPECT_TRUE(SplitSections("# Only a heading\n\n").empty());
+}
+
+// Every lesson of the catalogue has sections in both languages, as many in each.
+TEST(LessonText, EveryLessonHasAsManySectionsInBothLanguages) {
+    for (const Lesson& l : Catalog().lessons()) {
+        const size_t en = SplitSections(l.text_en).size(), zh = SplitSections(l.text_zh).size();
+        EXPECT_GE(en, 2u) << l.id;
+        EXPECT_EQ(en, zh) << l.id;
+    }
+}

@@ -215,10 +215,10 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
                                                   near->timestamp.substr(0, 10).c_str())
                                             : std::string(Tr(ui, kLivePoint));
         const Lesson* of = reg.FindLesson(near->lesson);
-        ImGui::SetTooltip(Tr(ui, kPointTip), of ? of->label.c_str() : near->id.c_str(),
-                          near->title.c_str(), origin_text.c_str(), near->intensity,
-                          RateText(near->gflops).c_str(), RateText(near->gbps).c_str(),
-                          near->pct_of_roof, RateText(near->roof_gflops).c_str());
+        Tooltip(Fmt(Tr(ui, kPointTip), of ? of->label.c_str() : near->id.c_str(),
+                    near->title.c_str(), origin_text.c_str(), near->intensity,
+                    RateText(near->gflops).c_str(), RateText(near->gbps).c_str(), near->pct_of_roof,
+                    RateText(near->roof_gflops).c_str()));
     }
     return drawn;
 }
@@ -307,11 +307,7 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     ImGui::EndDisabled();
     Remember(ui, "measure_ceilings");
     if (!cannot.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-        ImGui::TextUnformatted(cannot.c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
+        Tooltip(cannot);
     }
     // Any chapter's benchmark: every lesson of it that runs here, at this page's settings.
     std::vector<const Chapter*> chapters;

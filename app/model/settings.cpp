@@ -154,6 +154,15 @@ Settings LoadSettings(const std::string& path, std::string* problem) {
         s.window_height = ClampedInt(j, "window_height", s.window_height, 400, 10000);
         s.hide_answers = j.value("hide_answers", s.hide_answers);
         s.first_run_closed = j.value("first_run_closed", s.first_run_closed);
+        // Pane sizes out of range (or not numbers) are dropped: the panes open at their default.
+        const auto share = [&](const char* key, float low, float high) {
+            const auto it = j.find(key);
+            if (it == j.end() || !it->is_number()) return 0.0f;
+            const double v = it->get<double>();
+            return v >= low && v <= high ? static_cast<float>(v) : 0.0f;
+        };
+        s.sidebar_em = share("sidebar_em", kMinSidebarEm, kMaxSidebarEm);
+        s.text_share = share("text_share", kMinTextShare, kMaxTextShare);
     } catch (const std::exception& e) {
         if (problem)
             *problem =
@@ -181,7 +190,9 @@ bool SaveSettings(const std::string& path, const Settings& s, std::string* probl
                                    {"visited", s.visited},
                                    {"run", s.ran},
                                    {"answered", s.answered},
-                                   {"log_scale", s.log_scale}};
+                                   {"log_scale", s.log_scale},
+                                   {"sidebar_em", s.sidebar_em},
+                                   {"text_share", s.text_share}};
     // A file the user made read-only (no write permission for anyone, or none for this user)
     // is theirs: it is not replaced. Nor is anything that is not a regular file.
     struct stat st {};

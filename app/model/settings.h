@@ -30,7 +30,16 @@ struct Settings {
     // The Log scale choice the student made per chapter (chart::LogChoice::by_chapter), by
     // chapter id; a chapter not here takes each chart's own rule. Read bounded like the lists.
     std::map<std::string, bool> log_scale;
+    // The panes as the student dragged them: the lesson list's width in font heights (0: the
+    // default), and the text pane's share of the height it shares with the code pane. Values
+    // outside kSidebarEm / kTextShare are ignored when read.
+    float sidebar_em = 0;
+    float text_share = 0;  // 0: the default
 };
+
+// The ranges the dragged pane sizes are kept in (a dragged splitter stops at them).
+constexpr float kMinSidebarEm = 8, kMaxSidebarEm = 40;
+constexpr float kMinTextShare = 0.15f, kMaxTextShare = 0.85f;
 
 constexpr size_t kMaxProgressIds = 1000;
 constexpr size_t kMaxProgressIdBytes = 200;

@@ -162,11 +162,11 @@ void DrawSummary(UiState& ui, const Controller& c, const Registry& reg, const Le
             ImGui::TextUnformatted(cell[0].c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(cell[1].c_str());
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", LessonTitle(ui, l).c_str());
+        if (ImGui::IsItemHovered()) Tooltip(LessonTitle(ui, l).c_str());
         ImGui::TableNextColumn();
         if (!r) {
             ImGui::TextDisabled("%s", cell[2].c_str());
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr(ui, kSumNotRun));
+            if (ImGui::IsItemHovered()) Tooltip(Tr(ui, kSumNotRun));
         } else if (!r->verified) {
             ImGui::TextColored(kRed, "%s", cell[2].c_str());
         } else {
@@ -178,8 +178,7 @@ void DrawSummary(UiState& ui, const Controller& c, const Registry& reg, const Le
         }
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(cell[7].c_str());
-        if (!l.seed.empty() && ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s", l.seed.source.c_str());
+        if (!l.seed.empty() && ImGui::IsItemHovered()) Tooltip(l.seed.source.c_str());
         ImGui::TableNextColumn();
         if (r && r->recorded)
             ImGui::TextColored(kAmber, "%s", cell[8].c_str());

@@ -52,7 +52,7 @@ void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, con
                 } else {
                     ImGui::TextColored(kRed, "%s", Tr(ui, kWrongResult));
                     if (ImGui::IsItemHovered())
-                        ImGui::SetTooltip("%s", Say(ui.settings.language, r.check_message).c_str());
+                        Tooltip(Say(ui.settings.language, r.check_message).c_str());
                 }
             } else if (col.key == "lesson" && r.lesson == lesson.number) {
                 RightAligned(col.text(r), &kAccent);  // this page's lesson
@@ -67,8 +67,7 @@ void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, con
             ImGui::TextColored(kAmber, "%s", Tr(ui, kRecorded));
         else
             ImGui::TextUnformatted(Tr(ui, kLive));
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s, %s", r.Device().c_str(), r.timestamp.c_str());
+        if (ImGui::IsItemHovered()) Tooltip(r.Device() + ", " + r.timestamp);
     }
     ImGui::EndTable();
 }

@@ -39,6 +39,13 @@ std::vector<TextBlock> ParseLessonText(std::string_view text);
 // "OpenMP 多线程"); empty when it has no heading.
 std::string TitleFromText(std::string_view text);
 
+// The text cut into its sections, for presenter mode: a section starts at a paragraph that
+// opens with a bold lead-in ("**What changed.** ..."), and runs to the next one. What stands
+// before the first lead-in is a section of its own only when it has more than the "# " heading.
+// Each section is raw Markdown, as ParseLessonText takes it; a text without lead-ins is one
+// section (none when it is empty).
+std::vector<std::string> SplitSections(std::string_view text);
+
 // Whether `line` opens an answer ("Answer:" in English, "答：" in Chinese).
 bool IsAnswerLine(std::string_view line);
 
@@ -59,6 +66,12 @@ std::vector<std::string_view> WrapLines(std::string_view text, float width,
 
 // Draws `text` wrapped to the available width (at least four characters wide).
 void DrawWrappedText(std::string_view text, const ImVec4* color = nullptr);
+
+// A tooltip with `text`, wrapped as DrawWrappedText wraps (at spaces and around Chinese
+// characters; "\n" starts a new line) to a width that fits the window: at most 34 font heights,
+// and never wider than the main viewport less its padding, so that ImGui can always place the
+// whole tooltip inside the window.
+void Tooltip(std::string_view text);
 
 struct LessonTextOptions {
     bool hide_answers = false;
