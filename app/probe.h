@@ -54,6 +54,10 @@ struct Probe {
     bool code_drawn = false;
     int section = -1;
     int sections = 0;
+    // Whether the lesson's measured figures were hidden ("Hide answers" before its run), and
+    // the guess table drawn last: {guess, model's bound, measured} (empty: none drawn).
+    bool measured_hidden = false;
+    std::vector<std::string> guess_row;
 };
 
 }  // namespace lessons::app

@@ -299,3 +299,31 @@ TEST(AppSettings, DraggedPaneSizesAreKeptWithinTheirRanges) {
     }
     std::remove(path.c_str());
 }
+
+// The student's guesses survive a restart, per lesson, in ms or as a speed-up; an entry that is
+// not a positive finite number with the unit ms or x is dropped with a note, the others kept.
+TEST(AppSettings, GuessesArePersistedPerLessonAndReadBounded) {
+    const std::string path = ::testing::TempDir() + "/settings_guesses.json";
+    Settings s;
+    s.guesses["gemm/double-buffering"] = Guess{2.5, false};
+    s.guesses["reduce/cub"] = Guess{1.3, true};
+    std::string problem;
+    ASSERT_TRUE(SaveSettings(path, s, &problem)) << problem;
+    const Settings back = LoadSettings(path, &problem);
+    EXPECT_EQ(back.guesses, s.guesses);
+
+    std::ofstream(path) << R"({"language": "zh", "guesses": {
+        "a": {"value": 3, "unit": "ms"}, "b": {"value": -1, "unit": "ms"},
+        "c": {"value": 2, "unit": "s"}, "d": {"value": "2", "unit": "x"}, "e": 5,
+        "f": {"value": 0, "unit": "x"}, "": {"value": 1, "unit": "x"}}})";
+    problem.clear();
+    const Settings mixed = LoadSettings(path, &problem);
+    EXPECT_EQ(mixed.guesses, (std::map<std::string, Guess>{{"a", Guess{3, false}}}));
+    EXPECT_EQ(mixed.language, "zh");
+    EXPECT_NE(problem.find("guesses: 6 entries"), std::string::npos) << problem;
+    std::ofstream(path) << R"({"guesses": [1, 2]})";
+    problem.clear();
+    EXPECT_TRUE(LoadSettings(path, &problem).guesses.empty());
+    EXPECT_NE(problem.find("guesses: not an object"), std::string::npos) << problem;
+    std::remove(path.c_str());
+}

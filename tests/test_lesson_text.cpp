@@ -475,3 +475,41 @@ TEST(LessonText, EveryLessonHasAsManySectionsInBothLanguages) {
         EXPECT_EQ(en, zh) << l.id;
     }
 }
+
+// "Hide answers" before a lesson's run hides its measured figures in the text: each section that
+// opens "What we measured" (or the seed author's figures) keeps its lead-in and says why it is
+// empty; every other block stays.
+TEST(LessonText, MeasuredSectionsAreHiddenToTheirLeadIn) {
+    const std::string text =
+        "# L — T\n\n**What changed.** A change.\n\n**What we measured (H100).** 0.354 ms, 3030 "
+        "GB/s.\n\n- 2.1 ms at 4096\n\n**Try this.** Run it.\nAnswer: 1.2 ms.\n";
+    const std::vector<TextBlock> hidden = WithoutMeasured(ParseLessonText(text), "(hidden)");
+    std::string all;
+    for (const TextBlock& b : hidden) all += b.text + "|";
+    EXPECT_EQ(all.find("0.354"), std::string::npos) << all;
+    EXPECT_EQ(all.find("2.1 ms"), std::string::npos) << all;
+    EXPECT_NE(all.find("What we measured (H100).|(hidden)|"), std::string::npos) << all;
+    EXPECT_NE(all.find("A change."), std::string::npos);
+    EXPECT_NE(all.find("1.2 ms."), std::string::npos) << "answers are not measured sections";
+    EXPECT_EQ(hidden.back().kind, Kind::kAnswer) << "answers are hidden by their own rule";
+    EXPECT_TRUE(IsMeasuredLeadIn("原作者的测量。"));
+    EXPECT_TRUE(IsMeasuredLeadIn("我们的测量（H100，2026-11-22 记录）。"));
+    EXPECT_FALSE(IsMeasuredLeadIn("What changed."));
+}
+
+// Every lesson hides as many sections of measured figures in Chinese as in English, and the
+// lessons with figures of their own have such a section.
+TEST(LessonText, EveryLessonHidesItsMeasuredSectionsInBothLanguages) {
+    auto measured = [](const std::string& text) {
+        int n = 0;
+        for (const TextBlock& b : ParseLessonText(text))
+            n += b.kind == Kind::kLeadIn && IsMeasuredLeadIn(b.text);
+        return n;
+    };
+    int lessons_with = 0;
+    for (const Lesson& l : Catalog().lessons()) {
+        EXPECT_EQ(measured(l.text_en), measured(l.text_zh)) << l.id;
+        lessons_with += measured(l.text_en) > 0;
+    }
+    EXPECT_GE(lessons_with, 40);
+}

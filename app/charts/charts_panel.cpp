@@ -16,6 +16,7 @@
 #include "report.h"
 #include "text/lesson_text.h"
 #include "units.h"
+#include "words/words_student.h"
 
 namespace lessons::app {
 namespace {
@@ -176,6 +177,7 @@ std::vector<chart::Bar> StepBars(const UiState& ui, const Controller& c, const R
                                  const StepResults& steps, std::optional<Speedup>* speedup) {
     std::vector<chart::Bar> bars;
     const RunResult *current = nullptr, *previous = nullptr;
+    const bool hidden = MeasuredHidden(ui, c, lesson);
     for (size_t i = 0; i < steps.lessons.size(); ++i) {
         const Lesson* l = steps.lessons[i];
         chart::Bar b;
@@ -184,7 +186,9 @@ std::vector<chart::Bar> StepBars(const UiState& ui, const Controller& c, const R
         b.color = b.highlight                    ? kCurrentColor
                   : l->number == lesson.previous ? kPreviousColor
                                                  : kOtherColor;
-        if (const RunResult* r = steps.shown[i]) {
+        if (b.highlight && hidden) {
+            b.tooltip = Tr(ui, kMeasuredHiddenNote);  // no bar, no speed-up: the student guesses
+        } else if (const RunResult* r = steps.shown[i]) {
             if (b.highlight) current = r;
             if (l->number == lesson.previous) previous = r;
             SetBarValues(ui, *r, steps.unit, &b);
@@ -412,7 +416,10 @@ void DrawExperiments(UiState& ui, const Controller& c, const Registry& reg, cons
             if (!b.invalid) values.push_back(b.value);
         const std::string axis =
             ui.rate_axis ? Fmt(Tr(ui, kAxisRate), unit.c_str()) : std::string(Tr(ui, kAxisMs));
-        if (bars.empty()) {
+        if (l == &lesson && MeasuredHidden(ui, c, lesson)) {
+            DrawWrappedText(Tr(ui, kMeasuredHiddenNote), &kGrey);
+            bars.clear();
+        } else if (bars.empty()) {
             ImGui::TextDisabled("%s", Tr(ui, kExperimentNoResult));
         } else {
             chart::BarOptions o;
@@ -529,9 +536,17 @@ void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const 
         o.part_colors.push_back(palette[std::min(i, std::size(palette) - 1)]);
     }
     std::vector<chart::Bar> bars;
+    const bool hidden = MeasuredHidden(ui, c, lesson);
     for (const RunResult* r : shown) {
         chart::Bar b;
         const Lesson* of = reg.FindLesson(r->lesson);
+        if (hidden && r->lesson == lesson.number) {  // its place kept, its figures not shown
+            b.label = lesson.label;
+            b.highlight = true;
+            b.tooltip = Tr(ui, kMeasuredHiddenNote);
+            bars.push_back(b);
+            continue;
+        }
         b.label = of ? of->label : r->id;
         for (const std::string& name : kept) b.parts.push_back(r->Part(name).value_or(0));
         b.value = 0;
@@ -594,8 +609,9 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
     // this lesson and the previous one.
     std::vector<std::pair<const Lesson*, std::map<double, const RunResult*>>> lessons;
     std::string unit;  // the rate's unit: the current lesson's first
+    const bool hidden = MeasuredHidden(ui, c, lesson);
     for (const Lesson* l : {lesson.previous ? reg.FindLesson(lesson.previous) : nullptr, &lesson}) {
-        if (!l) continue;
+        if (!l || (l == &lesson && hidden)) continue;
         const ParamSpec* along = by_block ? BlockSizeParam(*l) : DataSizeParam(*l);
         if (!along) continue;
         const ParamValues match = Without(ChapterValues(chapter, ui.run), along->name);

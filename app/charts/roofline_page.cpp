@@ -14,6 +14,7 @@
 #include "probe.h"
 #include "text/lesson_text.h"
 #include "words/words_machine.h"
+#include "words/words_student.h"
 
 namespace lessons::app {
 namespace {
@@ -251,10 +252,16 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     const Roof roof = CurrentRoof(c.devices(), c.results());
     int none = 0;
     std::string none_chapters;
-    const std::vector<RooflinePoint> points =
-        RooflinePoints(c.results(), roof, &none, &none_chapters);
+    std::vector<RooflinePoint> points = RooflinePoints(c.results(), roof, &none, &none_chapters);
     const bool page = reg.ChapterOf(lesson).whole_roofline;
     if (!page) {
+        // Before its run with Hide answers on, the step's own points are not drawn.
+        const bool hidden = MeasuredHidden(ui, c, lesson);
+        if (hidden)
+            points.erase(
+                std::remove_if(points.begin(), points.end(),
+                               [&](const RooflinePoint& p) { return p.lesson == lesson.number; }),
+                points.end());
         // The inset: this step and the previous one under the roof.
         const bool open =
             ImGui::CollapsingHeader(Tr(ui, kRoofline), ImGuiTreeNodeFlags_DefaultOpen);
@@ -273,7 +280,7 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
             !has && std::any_of(c.results().begin(), c.results().end(), [&](const StoredResult& s) {
                 return s.result.lesson == lesson.number && s.result.work.flops == 0;
             });
-        if (flopless) {
+        if (flopless && !hidden) {
             ImGui::PushTextWrapPos(0);
             ImGui::TextDisabled("%s", Tr(ui, kInsetNoFlops));
             ImGui::PopTextWrapPos();
@@ -282,7 +289,7 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         }
         const int drawn = DrawChart(ui, reg, roof, points, spec);
         if (ui.probe) ui.probe->roof_points = drawn;
-        std::string note = Tr(ui, has ? kInsetNote : kInsetNone);
+        std::string note = Tr(ui, hidden ? kMeasuredHiddenNote : has ? kInsetNote : kInsetNone);
         if (has)
             if (const Lesson* whole = WholeRooflineLesson(reg))
                 note += Fmt(Tr(ui, kInsetFullChart), whole->label.c_str());

@@ -64,6 +64,18 @@ bool Splitter(UiState& ui, const char* name, bool vertical, float length, float*
 // roofline in its chapter; no lesson list, no code.
 void DrawPresenter(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
 
+// With "Hide answers" on, a lesson's measured figures are hidden everywhere on its page (its
+// text's measured sections, the prediction box, its bar, breakdown, sweeps and roofline point,
+// its summary row, its rows of the results table) until it has run here in this session or the
+// student pressed Reveal (UiState::revealed).
+bool MeasuredHidden(const UiState& ui, const Controller& c, const Lesson& lesson);
+// The Hide answers checkbox, and beside it (while the lesson's figures are hidden) Reveal.
+void DrawHideAnswers(UiState& ui, const Controller& c, const Lesson& lesson);
+// The lesson text as the page draws it: answers and measured sections hidden as MeasuredHidden
+// and the settings say.
+void DrawLessonTextOf(UiState& ui, const Controller& c, const Lesson& lesson,
+                      std::string_view text);
+
 // lesson_list.cpp: the chapters and their lessons, each marked live / recorded / unavailable.
 void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg);
 // The progress marks' legend (opened, run here, answered), on one line.

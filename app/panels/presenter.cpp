@@ -20,7 +20,7 @@ namespace {
 constexpr float kSideBySideEm = 30;
 
 // The row above the section: previous, "Section 2 of 6", next, and Hide answers.
-void DrawSectionRow(UiState& ui, int count) {
+void DrawSectionRow(UiState& ui, const Controller& c, const Lesson& lesson, int count) {
     ImGui::BeginDisabled(ui.presenter_section <= 0);
     if (ImGui::Button(Tr(ui, kPreviousSection)))
         ui.presenter_section = std::max(ui.presenter_section - 1, 0);
@@ -37,12 +37,11 @@ void DrawSectionRow(UiState& ui, int count) {
     Remember(ui, "section_next");
     ImGui::EndDisabled();
     SameLineIfFits(CheckWidth(Tr(ui, kHideAnswers)));
-    ImGui::Checkbox(Tr(ui, kHideAnswers), &ui.settings.hide_answers);
-    Remember(ui, "hide_answers");
+    DrawHideAnswers(ui, c, lesson);
 }
 
 // The text's current section, in a pane of `size` that opens at its top.
-void DrawSection(UiState& ui, const Lesson& lesson, ImVec2 size) {
+void DrawSection(UiState& ui, const Controller& c, const Lesson& lesson, ImVec2 size) {
     const std::vector<std::string> sections =
         SplitSections(ui.settings.language == "zh" ? lesson.text_zh : lesson.text_en);
     const int count = static_cast<int>(sections.size());
@@ -51,7 +50,7 @@ void DrawSection(UiState& ui, const Lesson& lesson, ImVec2 size) {
         ui.probe->sections = count;
         ui.probe->section = count > 0 ? ui.presenter_section : -1;
     }
-    DrawSectionRow(ui, std::max(count, 1));
+    DrawSectionRow(ui, c, lesson, std::max(count, 1));
     if (ui.presenter_drawn_section != ui.presenter_section)
         ImGui::SetNextWindowScroll(ImVec2(0, 0));
     ui.presenter_drawn_section = ui.presenter_section;
@@ -59,10 +58,7 @@ void DrawSection(UiState& ui, const Lesson& lesson, ImVec2 size) {
     if (count == 0) {
         ImGui::TextDisabled("%s", Tr(ui, kNoText));
     } else {
-        LessonTextOptions options;
-        options.hide_answers = ui.settings.hide_answers;
-        options.show_answer = Tr(ui, kShowAnswer);
-        DrawLessonText(sections[size_t(ui.presenter_section)], options);
+        DrawLessonTextOf(ui, c, lesson, sections[size_t(ui.presenter_section)]);
     }
     RecordScroll(ui, true);
     ImGui::EndChild();
@@ -103,13 +99,13 @@ void DrawPresenter(UiState& ui, Controller& c, const Registry& reg, const Lesson
         ImGui::TableSetupColumn("section", ImGuiTableColumnFlags_WidthStretch, 0.42f);
         ImGui::TableSetupColumn("chart", ImGuiTableColumnFlags_WidthStretch, 0.58f);
         ImGui::TableNextColumn();
-        DrawSection(ui, lesson, ImVec2(0, 0));
+        DrawSection(ui, c, lesson, ImVec2(0, 0));
         ImGui::TableNextColumn();
         DrawChartSide(ui, c, reg, lesson, ImVec2(0, 0));
         ImGui::EndTable();
         return;
     }
-    DrawSection(ui, lesson, ImVec2(0, ImGui::GetContentRegionAvail().y * 0.45f));
+    DrawSection(ui, c, lesson, ImVec2(0, ImGui::GetContentRegionAvail().y * 0.45f));
     DrawChartSide(ui, c, reg, lesson, ImVec2(0, 0));
 }
 

@@ -213,13 +213,9 @@ namespace {
 constexpr float kTwoColumnsEm = 30;
 
 // The lesson text, with the toggle that hides its answers (for a class) above it.
-void DrawText(UiState& ui, const Lesson& lesson) {
-    ImGui::Checkbox(Tr(ui, kHideAnswers), &ui.settings.hide_answers);
-    Remember(ui, "hide_answers");
-    LessonTextOptions options;
-    options.hide_answers = ui.settings.hide_answers;
-    options.show_answer = Tr(ui, kShowAnswer);
-    DrawLessonText(ui.settings.language == "zh" ? lesson.text_zh : lesson.text_en, options);
+void DrawText(UiState& ui, const Controller& c, const Lesson& lesson) {
+    DrawHideAnswers(ui, c, lesson);
+    DrawLessonTextOf(ui, c, lesson, ui.settings.language == "zh" ? lesson.text_zh : lesson.text_en);
     // The student's own mark: the questions above are answered (the lesson list shows it).
     ImGui::Spacing();
     bool answered = ui.settings.answered.count(lesson.id) > 0;
@@ -245,6 +241,34 @@ void MarkRuns(UiState& ui, const Controller& c, const Registry& reg) {
 }
 
 }  // namespace
+
+bool MeasuredHidden(const UiState& ui, const Controller& c, const Lesson& lesson) {
+    if (!ui.settings.hide_answers || ui.revealed.count(lesson.id)) return false;
+    return std::none_of(c.results().begin(), c.results().end(), [&](const StoredResult& s) {
+        return s.origin != Origin::kRecorded && s.result.lesson == lesson.number;
+    });
+}
+
+void DrawHideAnswers(UiState& ui, const Controller& c, const Lesson& lesson) {
+    ImGui::Checkbox(Tr(ui, kHideAnswers), &ui.settings.hide_answers);
+    Remember(ui, "hide_answers");
+    if (!MeasuredHidden(ui, c, lesson)) return;
+    SameLineIfFits(ButtonWidth(Tr(ui, kRevealMeasured)));
+    if (ImGui::SmallButton(Tr(ui, kRevealMeasured))) ui.revealed.insert(lesson.id);
+    Remember(ui, "reveal_measured");
+    if (ImGui::IsItemHovered()) Tooltip(Tr(ui, kRevealWhy));
+}
+
+void DrawLessonTextOf(UiState& ui, const Controller& c, const Lesson& lesson,
+                      std::string_view text) {
+    LessonTextOptions options;
+    options.hide_answers = ui.settings.hide_answers;
+    options.show_answer = Tr(ui, kShowAnswer);
+    options.hide_measured = MeasuredHidden(ui, c, lesson);
+    options.measured_note = Tr(ui, kMeasuredHiddenNote);
+    DrawLessonText(text, options);
+    if (ui.probe) ui.probe->measured_hidden = options.hide_measured;
+}
 
 void RecordScroll(UiState& ui, bool text) {
     if (!ui.probe) return;
@@ -342,8 +366,7 @@ void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
         Remember(ui, name);
         return open;
     };
-    if (lesson.kind == StepKind::kGpu && section(kPredictHeader, "predict_header", true))
-        DrawPrediction(ui, c, reg, lesson);
+    if (section(kPredictHeader, "predict_header", true)) DrawPrediction(ui, c, reg, lesson);
     DrawRoofline(ui, c, reg, lesson);
     if (section(kSteps, "steps_header", true)) {
         DrawAxisChoice(ui);
@@ -363,6 +386,8 @@ void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
 void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     if (ui.probe) {
         ui.probe->rects.clear();
+        ui.probe->measured_hidden = false;
+        ui.probe->guess_row.clear();
         ui.probe->listing_scroll_y = 0;
     }
     HandleKeys(ui, c, reg);
@@ -425,7 +450,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ImGui::BeginChild("stack", ImVec2(0, 0), false);
         const float pane_h = std::max(font * 8, body_h * 0.5f);
         BeginPane(ui, "text", ImVec2(0, pane_h));
-        DrawText(ui, *lesson);
+        DrawText(ui, c, *lesson);
         RecordScroll(ui, true);
         ImGui::EndChild();
         Remember(ui, "text_pane");
@@ -447,7 +472,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         const float share = ui.settings.text_share > 0 ? ui.settings.text_share : 0.55f;
         float text_h = column_h * share;
         BeginPane(ui, "text", ImVec2(0, text_h));
-        DrawText(ui, *lesson);
+        DrawText(ui, c, *lesson);
         RecordScroll(ui, true);
         ImGui::EndChild();
         Remember(ui, "text_pane");

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -87,6 +88,13 @@ struct UiState {
     // page's own (14 font heights).
     float step_chart_height = 0;
     float presenter_notes_h = 0;  // the height of the notes under presenter mode's chart
+    // Lessons whose measured figures the student revealed with "Hide answers" on (by id; for
+    // this session: MeasuredHidden).
+    std::set<std::string> revealed;
+    // The guess field as typed (the settings keep the value once it is a number above 0).
+    std::string guess_lesson;
+    char guess_text[32] = "";
+    bool guess_speedup = false;  // the unit chosen: a speed-up over the previous lesson, else ms
 };
 
 constexpr double kDebounceSeconds = 0.3;

@@ -293,9 +293,34 @@ void Tooltip(std::string_view text) {
     ImGui::EndTooltip();
 }
 
+bool IsMeasuredLeadIn(std::string_view lead_in) {
+    for (const std::string_view prefix :
+         {"What we measured", "What the seed author", "What the seed shows", "The seed's figures",
+          "我们的测量", "实测结果", "原作者", "原文作者", "原文的数据", "原文说明"})
+        if (lead_in.substr(0, prefix.size()) == prefix) return true;
+    return false;
+}
+
+std::vector<TextBlock> WithoutMeasured(std::vector<TextBlock> blocks, const std::string& note) {
+    std::vector<TextBlock> out;
+    bool measured = false;
+    for (TextBlock& b : blocks) {
+        if (b.kind == TextBlock::Kind::kLeadIn) {
+            measured = IsMeasuredLeadIn(b.text);
+            out.push_back(std::move(b));
+            if (measured) out.push_back({TextBlock::Kind::kParagraph, note});
+        } else if (!measured) {
+            out.push_back(std::move(b));
+        }
+    }
+    return out;
+}
+
 void DrawLessonText(std::string_view text, const LessonTextOptions& options) {
     ImGuiStorage* revealed = ImGui::GetStateStorage();
-    for (const TextBlock& block : ParseLessonText(text)) {
+    std::vector<TextBlock> blocks = ParseLessonText(text);
+    if (options.hide_measured) blocks = WithoutMeasured(std::move(blocks), options.measured_note);
+    for (const TextBlock& block : blocks) {
         switch (block.kind) {
             case TextBlock::Kind::kAnswer: {
                 const ImGuiID id = ImGui::GetID(block.text.c_str());

@@ -53,6 +53,15 @@ bool IsAnswerLine(std::string_view line);
 // block stays where its "Show answer" button goes).
 std::vector<TextBlock> WithoutAnswers(std::vector<TextBlock> blocks);
 
+// Whether a lead-in opens a section of measured figures: "What we measured ...", "What the seed
+// author(s) measured / shows / wrote", "What the seed shows", "The seed's figures", and their
+// Chinese ("我们的测量 ...", "实测结果", "原作者...", "原文作者...", "原文的数据", "原文说明...").
+bool IsMeasuredLeadIn(std::string_view lead_in);
+
+// The blocks with every section of measured figures (IsMeasuredLeadIn, to the next lead-in)
+// reduced to its lead-in and `note` (a paragraph), for "Hide answers" before the lesson's run.
+std::vector<TextBlock> WithoutMeasured(std::vector<TextBlock> blocks, const std::string& note);
+
 // Width of a piece of text, in the units of `width` below.
 using MeasureText = std::function<float(std::string_view)>;
 
@@ -76,6 +85,9 @@ void Tooltip(std::string_view text);
 struct LessonTextOptions {
     bool hide_answers = false;
     const char* show_answer = "Show answer";  // the button that reveals one hidden answer
+    // The sections of measured figures hidden (WithoutMeasured), each saying `measured_note`.
+    bool hide_measured = false;
+    const char* measured_note = "";
 };
 
 // Draws a lesson's text (ParseLessonText's blocks, wrapped). Answers are drawn in their own
