@@ -42,6 +42,11 @@ struct Probe {
     int summary_rows = -1;
     // The points the roofline (the whole chart or the inset) drew last.
     int roof_points = 0;
+    // The whole roofline drawn last: how many of its roof labels cover a point or another label
+    // (none where there is room), its legend's entries and its chapter combo's label.
+    int roof_label_overlaps = -1;
+    std::vector<std::string> roof_legend;
+    std::string bench_chapter;
     int evidence_rows = 0;  // counters the evidence section lists
     // The scroll positions of the text pane and of the code pane (its listing's in the PTX and
     // SASS tabs) in the last frame, in pixels from the top.

@@ -93,11 +93,14 @@ void DrawChartSide(UiState& ui, Controller& c, const Registry& reg, const Lesson
 
 void DrawPresenter(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
     const float font = ImGui::GetFontSize();
+    // The roofline, with its many decades, takes two thirds of the width.
+    const bool roofline = reg.ChapterOf(lesson).whole_roofline;
+    const float text_share = roofline ? 0.32f : 0.42f;
     if (ImGui::GetContentRegionAvail().x >= font * kSideBySideEm &&
-        ImGui::BeginTable("presenter", 2,
+        ImGui::BeginTable(roofline ? "presenter_roofline" : "presenter", 2,
                           ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
-        ImGui::TableSetupColumn("section", ImGuiTableColumnFlags_WidthStretch, 0.42f);
-        ImGui::TableSetupColumn("chart", ImGuiTableColumnFlags_WidthStretch, 0.58f);
+        ImGui::TableSetupColumn("section", ImGuiTableColumnFlags_WidthStretch, text_share);
+        ImGui::TableSetupColumn("chart", ImGuiTableColumnFlags_WidthStretch, 1 - text_share);
         ImGui::TableNextColumn();
         DrawSection(ui, c, lesson, ImVec2(0, 0));
         ImGui::TableNextColumn();

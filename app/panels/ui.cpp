@@ -366,8 +366,11 @@ void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
         Remember(ui, name);
         return open;
     };
+    // The roofline's own chapter draws it whole, first: as large as the page allows.
+    const bool roofline_first = reg.ChapterOf(lesson).whole_roofline;
+    if (roofline_first) DrawRoofline(ui, c, reg, lesson);
     if (section(kPredictHeader, "predict_header", true)) DrawPrediction(ui, c, reg, lesson);
-    DrawRoofline(ui, c, reg, lesson);
+    if (!roofline_first) DrawRoofline(ui, c, reg, lesson);
     if (section(kSteps, "steps_header", true)) {
         DrawAxisChoice(ui);
         DrawStepChart(ui, c, reg, lesson);
