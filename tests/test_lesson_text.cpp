@@ -513,3 +513,20 @@ TEST(LessonText, EveryLessonHidesItsMeasuredSectionsInBothLanguages) {
     }
     EXPECT_GE(lessons_with, 40);
 }
+
+// The Chinese texts name the data kinds as the page's data list does (密集, 随机, 无) outside
+// code (`data=dense` stays as typed on the command line), call the seed's author 原作者 (never
+// 种子作者, opaque to a Chinese reader), and put no space between two Chinese words around an
+// emphasis that markup removes ("*密集* 数据" read "密集 数据").
+TEST(LessonText, ChineseTextsUseTheChineseTermsOfThePage) {
+    const std::regex code("`[^`]*`");
+    const std::regex english_kind("\\b(dense|random)\\b");
+    const std::regex spaced_emphasis("\\*(密集|随机|无)\\* [^ -~]|[^ -~] \\*(密集|随机|无)\\*");
+    for (const Lesson& l : Catalog().lessons()) {
+        const std::string prose = std::regex_replace(l.text_zh, code, "");
+        EXPECT_FALSE(std::regex_search(prose, english_kind)) << l.id;
+        EXPECT_EQ(prose.find("种子"), std::string::npos) << l.id;
+        EXPECT_FALSE(std::regex_search(prose, spaced_emphasis)) << l.id;
+        EXPECT_EQ(l.seed.text_zh.find("种子"), std::string::npos) << l.id;
+    }
+}
