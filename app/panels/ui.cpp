@@ -501,11 +501,14 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     ImGui::End();
     ui.arrival.scroll_top = false;
     DrawFirstRunPage(ui, reg);
-    // A tooltip that appeared in this frame is hidden in it (ImGui sizes it first): draw the
-    // next frame too, or it would wait for the next event.
+    // A tooltip that appeared in this frame is hidden in it (ImGui sizes it first), and one
+    // whose text changed as the mouse moved (another bar) is sized and placed for its new text
+    // only in the next frame: draw two more, or it would wait for the next event, possibly
+    // reaching past the window's edge meanwhile.
+    const bool moved = ImGui::GetIO().MouseDelta.x != 0 || ImGui::GetIO().MouseDelta.y != 0;
     for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
-        if ((w->Flags & ImGuiWindowFlags_Tooltip) && w->Active && w->Hidden)
-            ui.redraw_frames = std::max(ui.redraw_frames, 1);
+        if ((w->Flags & ImGuiWindowFlags_Tooltip) && w->Active && (w->Hidden || moved))
+            ui.redraw_frames = std::max(ui.redraw_frames, 2);
 
     // Debounced auto-run: the controls settle, then this lesson and the previous one re-run,
     // replacing whatever was pending.
