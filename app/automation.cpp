@@ -1,5 +1,6 @@
 #include "automation.h"
 
+#include <imgui_internal.h>  // the tooltip window's rectangle, for the positions file
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -37,6 +38,9 @@ int ParseFlags(int argc, char** argv, Flags* flags) {
                                   "the worker program (default: cuda-lessons-cli beside this one)");
     cli.add_option("--code-tab", flags->code_tab, "the code view's tab at start: source, ptx, sass")
         ->check(CLI::IsMember({"source", "ptx", "sass"}));
+    cli.add_flag("--presenter", flags->presenter,
+                 "open in presenter mode (F5 switches): no lesson list nor code, the text one "
+                 "section at a time beside a large chart");
     cli.add_flag("--stats", flags->stats,
                  "print frame statistics at exit (frame time while running, idle wake-ups)");
     auto refuse = [](const std::string& message) {
@@ -89,6 +93,7 @@ int InitUiState(const Flags& flags, const Registry& registry, const std::string&
         ui->settings.lesson = lesson->id;
     }
     if (!flags.lang.empty()) ui->settings.language = flags.lang;
+    ui->presenter = flags.presenter;
     if (!flags.code_tab.empty())
         ui->machine.select_tab = flags.code_tab == "ptx" ? 1 : flags.code_tab == "sass" ? 2 : 0;
     std::string notice;
@@ -139,6 +144,7 @@ void Automation::AfterFrame(UiState& ui, Controller& controller, const Registry&
     }
     if (ui.screenshot_requested || !m_flags.screenshot.empty())
         Screenshot(ui, controller, width, height);
+
     WritePositions(ui, controller, registry);
 }
 
@@ -169,6 +175,22 @@ void Automation::Screenshot(UiState& ui, const Controller& controller, int width
     ui.screenshot_requested = false;
 }
 
+namespace {
+
+// The tooltip drawn in the last frame, [x0, y0, x1, y1] in the window; empty when none is.
+nlohmann::ordered_json TooltipRect() {
+    nlohmann::ordered_json rect = nlohmann::ordered_json::array();
+    const ImGuiContext& g = *ImGui::GetCurrentContext();
+    for (const ImGuiWindow* w : g.Windows)
+        if ((w->Flags & ImGuiWindowFlags_Tooltip) && w->Active && !w->Hidden) {
+            rect = {w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y};
+            break;
+        }
+    return rect;
+}
+
+}  // namespace
+
 // For tests that drive the real window with xdotool: where the controls are.
 void Automation::WritePositions(const UiState& ui, const Controller& controller,
                                 const Registry& registry) const {
@@ -192,8 +214,20 @@ void Automation::WritePositions(const UiState& ui, const Controller& controller,
                   {"code_tab", ui.machine.tab},
                   {"listing_lines", ui.machine.lines.size()},
                   {"roof_points", m_probe.roof_points},
+                  {"roof_label_overlaps", m_probe.roof_label_overlaps},
+                  {"roof_legend", m_probe.roof_legend},
+                  {"bench_chapter", m_probe.bench_chapter},
                   {"chart_points", lesson ? ChartPoints(controller, registry, *lesson, ui.run) : 0},
                   {"first_run_page", ui.first_run_page},
+                  {"presenter", ui.presenter},
+                  {"list_pane", m_probe.list_drawn},
+                  {"code_pane", m_probe.code_drawn},
+                  {"section", m_probe.section},
+                  {"sections", m_probe.sections},
+                  {"measured_hidden", m_probe.measured_hidden},
+                  {"guess", m_probe.guess_row},
+                  {"window", {ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y}},
+                  {"tooltip", TooltipRect()},
                   {"text_scroll_y", m_probe.text_scroll_y},
                   {"code_scroll_y", m_probe.code_scroll_y},
                   {"translation_misses", TranslationMisses()}};

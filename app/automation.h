@@ -24,6 +24,7 @@ struct Flags {
     std::string code_tab;  // source, ptx or sass: the code view's tab at start
     float scale = 0;
     bool stats = false;
+    bool presenter = false;  // open in presenter mode (F5)
 };
 
 // Reads the command line into `flags`. Returns -1 to go on, or the exit code: 0 after --help,

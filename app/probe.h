@@ -43,12 +43,27 @@ struct Probe {
     int summary_rows = -1;
     // The points the roofline (the whole chart or the inset) drew last.
     int roof_points = 0;
+    // The whole roofline drawn last: how many of its roof labels cover a point or another label
+    // (none where there is room), its legend's entries and its chapter combo's label.
+    int roof_label_overlaps = -1;
+    std::vector<std::string> roof_legend;
+    std::string bench_chapter;
     int evidence_rows = 0;  // counters the evidence section lists
     // The scroll positions of the text pane and of the code pane (its listing's in the PTX and
     // SASS tabs) in the last frame, in pixels from the top.
     float text_scroll_y = 0;
     float code_scroll_y = 0;
     float listing_scroll_y = 0;  // the machine-code listing's, as code_view.cpp drew it
+    // Which panes the last frame drew: the lesson list and the code pane (presenter mode draws
+    // neither), and presenter mode's text section (its index from 0) and how many there are.
+    bool list_drawn = false;
+    bool code_drawn = false;
+    int section = -1;
+    int sections = 0;
+    // Whether the lesson's measured figures were hidden ("Hide answers" before its run), and
+    // the guess table drawn last: {guess, model's bound, measured} (empty: none drawn).
+    bool measured_hidden = false;
+    std::vector<std::string> guess_row;
 };
 
 }  // namespace lessons::app

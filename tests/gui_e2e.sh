@@ -8,7 +8,12 @@
 #  2. a person's session with xdotool: click that lesson, drag the thread-count slider, let
 #     auto-run measure, press F12 for a screenshot;
 #  3. the first GPU reduction (3.2) at 1 GiB: its "Predict, then measure" box, then a click on
-#     the chapter summary and on 中文, with a screenshot of each language.
+#     the chapter summary and on 中文, with a screenshot of each language;
+#  4. the responsiveness while lesson 3.1 runs on every core (mean frame time under 33 ms);
+#  5. presenter mode on a 1280x720 screen at scale 2: F5 hides the lesson list and the code,
+#     the step chart takes most of the height, the arrows step through the text's sections, a
+#     tooltip at the window's right edge stays inside it, in English and Chinese; F5 again
+#     brings the panes back.
 # Every PNG is checked by png_check (size, not blank, the bars' colours present).
 # Usage: gui_e2e.sh CUDA_LESSONS PNG_CHECK OUT_DIR       (exit 77: skipped, no Xvfb)
 set -u
@@ -54,8 +59,12 @@ done
 [ -n "$display" ] || { echo "no free X display number"; exit 1; }
 Xvfb ":$display" -screen 0 1600x1000x24 -nolisten tcp >"$out/xvfb.log" 2>&1 &
 xvfb=$!
-app_pid=""
-cleanup() { [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null; kill "$xvfb" 2>/dev/null; }
+app_pid="" xvfb720=""
+cleanup() {
+    [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null
+    kill "$xvfb" 2>/dev/null
+    [ -n "$xvfb720" ] && kill "$xvfb720" 2>/dev/null
+}
 trap cleanup EXIT
 export DISPLAY=":$display"
 for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.05; done
@@ -279,4 +288,96 @@ read -r frames mean <<<"$(sed -E 's/frames while running: ([0-9]+), mean ([0-9.]
 [ "$frames" -ge 10 ] || fail "only $frames frames while lesson 3.1 ran: the GUI did not keep drawing"
 awk -v m="$mean" 'BEGIN { exit !(m < 33) }' || fail "mean frame time $mean ms while lesson 3.1 runs, over 33 ms"
 "$png_check" "$out/responsive.png" --min 1200x800 --color 80,160,255 || fail "responsiveness screenshot"
+
+echo "== presenter mode at 1280x720, scale 2 (F5), in English and Chinese"
+display720=""
+for d in $((display + 1)) $(seq 141 200); do
+    if [ ! -e "/tmp/.X$d-lock" ] && [ ! -e "/tmp/.X11-unix/X$d" ]; then display720=$d; break; fi
+done
+[ -n "$display720" ] || fail "no free X display number for the 1280x720 screen"
+Xvfb ":$display720" -screen 0 1280x720x24 -nolisten tcp >"$out/xvfb720.log" 2>&1 &
+xvfb720=$!
+export DISPLAY=":$display720"
+for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X$display720" ] && break; sleep 0.05; done
+rm -f "$HOME"/cuda-lessons-exports/*.png "$rects"
+CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 5.8 --lang en --scale 2 >"$out/presenter.log" 2>&1 &
+app_pid=$!
+wait_for state.label '[ "$v" = 5.8 ]' || fail "lesson 5.8 did not open on the 1280x720 screen"
+wait_for state.list_pane '[ "$v" = True ]' || fail "the lesson list is not drawn before presenter mode"
+[ "$(field state.presenter)" = False ] || fail "presenter mode is on before F5"
+window=$(xdotool search --sync --pid "$app_pid" | head -1)
+read -r wx wy <<<"$(xdotool getwindowgeometry --shell "$window" | awk -F= '/^X=/{x=$2} /^Y=/{y=$2} END{print x, y}')"
+key() { xdotool keydown "$1"; sleep 0.1; xdotool keyup "$1"; sleep 0.1; }  # held: see F12 above
+key F5
+wait_for state.presenter '[ "$v" = True ]' || fail "F5 did not turn presenter mode on"
+wait_for state.list_pane '[ "$v" = False ]' || fail "presenter mode still draws the lesson list"
+wait_for state.code_pane '[ "$v" = False ]' || fail "presenter mode still draws the code pane"
+# check WHAT PYTHON-EXPRESSION: over the positions file as d, its state as s.
+check() {
+    python3 - "$rects" "$2" <<'PY' || fail "presenter mode: $1"
+import json, sys
+d = json.load(open(sys.argv[1])); s = d["state"]
+ok = eval(sys.argv[2])
+if not ok:
+    print({k: s[k] for k in ("window", "section", "sections", "tooltip", "list_pane", "code_pane",
+                             "translation_misses")},
+          {k: d.get(k) for k in ("step_chart", "section_pane", "presenter_chart")})
+sys.exit(0 if ok else 1)
+PY
+}
+check "no window of 1280x720" 's["window"] == [1280, 720]'
+check "no section pane or chart" '"section_pane" in d and "presenter_chart" in d and "step_chart" in d'
+check "the text is not shown one section at a time" 's["section"] == 0 and s["sections"] >= 4'
+check "the step chart is not large (half the window's height, 40% of its width)" \
+    'd["step_chart"][3] - d["step_chart"][1] >= 0.45 * 720 - 80 and d["step_chart"][2] - d["step_chart"][0] >= 0.4 * 1280'
+check "the section pane does not stand beside the chart" 'd["section_pane"][2] <= d["step_chart"][0]'
+key Down
+wait_for state.section '[ "$v" = 1 ]' || fail "the down arrow did not show the next section"
+key Next
+wait_for state.section '[ "$v" = 2 ]' || fail "Page Down did not show the next section"
+key Up
+wait_for state.section '[ "$v" = 1 ]' || fail "the up arrow did not show the previous section"
+read -r cx cy <<<"$(center section_next)"
+xdotool mousemove "$cx" "$cy" click 1
+wait_for state.section '[ "$v" = 2 ]' || fail "the Next section button did not show the next section"
+# A tooltip of the chart's rightmost bar, at the window's right edge: wholly inside the window.
+read -r x0 y0 x1 y1 <<<"$(field step_chart)"
+xdotool mousemove $((wx + x1 - 48)) $((wy + (y0 + y1) / 2))
+wait_for state.tooltip '[ -n "$v" ]' || fail "no tooltip over the chart's last bar"
+echo "the last bar's tooltip: $(field state.tooltip) in a window of $(field state.window)"
+key F12  # with the tooltip
+for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+sleep 0.2
+mv "$HOME"/cuda-lessons-exports/*.png "$out/presenter-tooltip.png" || fail "F12 wrote no screenshot of the tooltip"
+# Once it has settled (a tooltip whose text changed is placed for it in the next frame).
+inside='read -r a b c d <<<"$v"; [ "$a" -ge 0 ] && [ "$b" -ge 0 ] && [ "$c" -le 1280 ] && [ "$d" -le 720 ]'
+wait_for state.tooltip "$inside" || fail "presenter mode: the tooltip is cut at the window's edge: $(field state.tooltip)"
+xdotool mousemove $((wx + 5)) $((wy + 5))
+key F12
+for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
+[ -n "$shot" ] || fail "F12 wrote no screenshot of presenter mode"
+sleep 0.2
+"$png_check" "$shot" --min 1280x720 --color 80,160,255 --color 70,200,170 || fail "presenter screenshot (en)"
+cp "$shot" "$out/presenter-en.png"
+rm -f "$HOME"/cuda-lessons-exports/*.png
+read -r cx cy <<<"$(center lang_zh)"
+xdotool mousemove "$cx" "$cy" click 1
+wait_for state.language '[ "$v" = zh ]' || fail "clicking 中文 in presenter mode did not switch the language"
+wait_for state.presenter '[ "$v" = True ]' || fail "presenter mode ended with the language switch"
+check "the Chinese section pane or chart is missing" '"section_pane" in d and "step_chart" in d and not s["list_pane"] and not s["code_pane"]'
+check "untranslated strings in Chinese" 'not s["translation_misses"]'
+xdotool mousemove $((wx + 5)) $((wy + 5))
+key F12
+for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
+[ -n "$shot" ] || fail "F12 wrote no screenshot of presenter mode in Chinese"
+sleep 0.2
+"$png_check" "$shot" --min 1280x720 --color 80,160,255 --color 70,200,170 || fail "presenter screenshot (zh)"
+cp "$shot" "$out/presenter-zh.png"
+key F5
+wait_for state.presenter '[ "$v" = False ]' || fail "F5 did not turn presenter mode off"
+wait_for state.list_pane '[ "$v" = True ]' || fail "the lesson list did not come back after presenter mode"
+wait_for state.code_pane '[ "$v" = True ]' || fail "the code pane did not come back after presenter mode"
+kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
 echo "all GUI end-to-end checks passed"

@@ -9,6 +9,9 @@
 #     panes are at their top, and (Chinese) no string was looked up without its translation.
 #     Then the text and code panes are scrolled down before moving on, so that the next lesson
 #     must really reset them;
+#     On the roofline page: points drawn, the chart at least 35% of the window's height, at most
+#     one roof label over a point or another label, and (Chinese) its legend and chapter list
+#     in Chinese, none as in English;
 #  3. at the end every lesson is marked opened in settings.json, and the first-run page closed.
 # Usage: gui_walk.sh CUDA_LESSONS CUDA_LESSONS_CLI OUT_DIR     (exit 77: skipped, no Xvfb)
 set -u
@@ -97,6 +100,35 @@ def scroll_down(name):
     xdo("mousemove", str(wx + int((x0 + x1) / 2)), str(wy + int((y0 + y1) / 2)),
         "click", "--repeat", "6", "--delay", "5", "5")
 
+def roofline_page(want, d):
+    """The whole roofline: its points, a chart as tall as the page allows, its roof labels clear
+    of the points, its legend and chapter list in the page's language."""
+    d = state(10, lambda d: "roofline_chart" in d and d["state"]["roof_points"] > 0)
+    if d is None:
+        sys.exit("lesson %s: the roofline draws no point" % want)
+    s = d["state"]
+    x0, y0, x1, y1 = d["roofline_chart"]
+    if y1 - y0 < 0.35 * s["window"][1]:
+        sys.exit("lesson %s: the roofline is %d px tall in a window %d px tall"
+                 % (want, y1 - y0, s["window"][1]))
+    if not 0 <= s["roof_label_overlaps"] <= 1:
+        sys.exit("lesson %s: %s roof labels cover points or each other"
+                 % (want, s["roof_label_overlaps"]))
+    legend, combo = s["roof_legend"], s["bench_chapter"]
+    if len(legend) < 5:
+        sys.exit("lesson %s: the roofline's legend names %d chapters" % (want, len(legend)))
+    saved = rects.replace("walk-%s.json" % lang, "roof-legend-en.json")
+    if lang == "en":
+        json.dump(legend + [combo], open(saved, "w"))
+    else:
+        english = json.load(open(saved))
+        for entry in legend + [combo]:
+            if entry in english or all(ord(ch) < 128 for ch in entry):
+                sys.exit("lesson %s: %r in the roofline's legend or chapter list is not Chinese"
+                         % (want, entry))
+    print("%s: the roofline %dx%d px, %d points, %d labels over points, legend %s"
+          % (lang, x1 - x0, y1 - y0, s["roof_points"], s["roof_label_overlaps"], legend))
+
 previous = None
 scrolled = 0
 for i, want in enumerate(labels):
@@ -127,6 +159,8 @@ for i, want in enumerate(labels):
                  % (want, d["state"]["translation_misses"]))
     if "lesson_" + d["state"]["lesson"] not in d:
         sys.exit("lesson %s: not in the lesson list" % want)
+    if "roofline_chart" in d:
+        roofline_page(want, d)
     scroll_down("text_pane")
     scroll_down("code_pane")
     if state(2, lambda d: d["state"]["text_scroll_y"] > 0) is not None:

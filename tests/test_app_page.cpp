@@ -2,6 +2,7 @@
 // name, the controls built from a lesson's parameters (sliders, combos) and what they send,
 // keys, languages, scales and layouts at the edges.
 #include <gtest/gtest.h>
+#include <imgui_internal.h>  // the tooltip window
 
 #include "app_fixture.h"
 
@@ -312,5 +313,118 @@ TEST_F(AppLogic, LessonsAreShownByLabelAndSelectedByAnyName) {
             EXPECT_TRUE(probe.rects.count("lesson_" + l->id)) << l->id;
             EXPECT_EQ(l->label, std::to_string(chapter.number) + "." + std::to_string(++place));
         }
+    }
+}
+
+// Presenter mode (F5 or its checkbox): no lesson list, no code; the text one section at a time
+// (arrows, Page Up / Down, the buttons; a new lesson starts at its first) beside a large step
+// chart; every control inside a 1280x720 window at scale 2; F5 again brings the panes back.
+TEST_F(AppLogic, PresenterModeShowsOneSectionBesideALargeChart) {
+    SelectLesson(ui, registry, "gemm/double-buffering");
+    Frames(2);
+    ASSERT_EQ(ui.settings.lesson, "gemm/double-buffering");
+    EXPECT_TRUE(probe.list_drawn);
+    EXPECT_TRUE(probe.code_drawn);
+    Key(kKeyF5);
+    ASSERT_TRUE(ui.presenter);
+    Frames(2);
+    EXPECT_FALSE(probe.list_drawn);
+    EXPECT_FALSE(probe.code_drawn);
+    EXPECT_FALSE(probe.rects.count("text_pane"));
+    EXPECT_FALSE(probe.rects.count("code_pane"));
+    ASSERT_TRUE(probe.rects.count("section_pane"));
+    ASSERT_TRUE(probe.rects.count("step_chart"));
+    EXPECT_EQ(probe.section, 0);
+    EXPECT_GE(probe.sections, 4);
+    Key(kKeyDown);
+    EXPECT_EQ(probe.section, 1);
+    Key(kKeyPageDown);
+    EXPECT_EQ(probe.section, 2);
+    Key(kKeyUp);
+    EXPECT_EQ(probe.section, 1);
+    Click("section_next");
+    EXPECT_EQ(probe.section, 2);
+    for (int i = 0; i < 40; ++i) Key(kKeyDown);
+    EXPECT_EQ(probe.section, probe.sections - 1) << "the last section is as far as it goes";
+    Click("section_previous");
+    EXPECT_EQ(probe.section, probe.sections - 2);
+    Key(kKeyRight);
+    EXPECT_EQ(ui.settings.lesson, "gemm/cublas-sgemm");
+    EXPECT_EQ(probe.section, 0) << "a new lesson starts at its first section";
+
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(1280, 720);
+    ui.fonts = BuildFonts(2, UiTexts(registry));
+    unsigned char* pixels;
+    int w, h;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    ImGui::GetStyle() = ImGuiStyle();
+    ImGui::GetStyle().ScaleAllSizes(2);
+    for (const char* language : {"en", "zh"}) {
+        SCOPED_TRACE(language);
+        ui.settings.language = language;
+        Frames(3);
+        const ImVec4 chart = probe.rects["step_chart"], section = probe.rects["section_pane"];
+        EXPECT_GE(chart.w - chart.y, 720 * 0.45f) << "the chart takes most of the height";
+        EXPECT_GE(chart.z - chart.x, 1280 * 0.45f);
+        EXPECT_LE(section.z, chart.x) << "the section stands beside the chart";
+        for (const auto& [name, r] : probe.rects) {
+            EXPECT_GE(r.x, -0.5f) << name;
+            EXPECT_LE(r.z, 1280.5f) << name << " reaches past the window";
+            EXPECT_LE(r.w, 720.5f) << name << " reaches below the window";
+        }
+    }
+    Click("presenter_toggle");
+    EXPECT_FALSE(ui.presenter);
+    EXPECT_TRUE(probe.list_drawn);
+    EXPECT_TRUE(probe.code_drawn);
+}
+
+// The panes are resizable: dragging the line between the text and the code, and the one right
+// of the lesson list, moves them and is kept in the settings; neither goes past its range.
+TEST_F(AppLogic, PanesAreResizedByDraggingTheLinesBetweenThem) {
+    Open("split/openmp");
+    const ImVec4 text_before = probe.rects["text_pane"];
+    const ImVec2 split = Center("text_splitter");
+    Drag(split, ImVec2(split.x, split.y + 120));
+    Frame();
+    EXPECT_GT(ui.settings.text_share, 0.55f);
+    EXPECT_NEAR(probe.rects["text_pane"].w - text_before.w, 120, 8);
+    Drag(Center("text_splitter"), ImVec2(split.x, 5000));
+    EXPECT_LE(ui.settings.text_share, kMaxTextShare + 1e-4f);
+    const ImVec2 side = Center("sidebar_splitter");
+    const float list_before = probe.rects["lesson_filter"].z;
+    Drag(side, ImVec2(side.x - 60, side.y));
+    Frame();
+    EXPECT_GT(ui.settings.sidebar_em, kMinSidebarEm);
+    EXPECT_LT(ui.settings.sidebar_em, 19);
+    EXPECT_LT(probe.rects["lesson_filter"].z, list_before - 40) << "the lesson list got narrower";
+    Drag(Center("sidebar_splitter"), ImVec2(-500, side.y));
+    EXPECT_NEAR(ui.settings.sidebar_em, kMinSidebarEm, 0.01f);
+}
+
+// Tooltips wrap to fit the window: a long one in a narrow window is never wider than it.
+TEST_F(AppLogic, TooltipsAreNeverWiderThanTheWindow) {
+    ImGui::GetIO().DisplaySize = ImVec2(420, 300);
+    const std::string long_text(2000, 'x');
+    const std::string words = [] {
+        std::string s;
+        for (int i = 0; i < 300; ++i) s += "word ";
+        s += "\n";
+        for (int i = 0; i < 100; ++i) s += "第二段";
+        return s;
+    }();
+    for (const std::string& text : {long_text, words, std::string("短 short")}) {
+        for (int frame = 0; frame < 3; ++frame) {
+            ImGui::NewFrame();
+            Tooltip(text.c_str());
+            ImGui::Render();
+        }
+        const ImGuiWindow* tip = nullptr;
+        for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+            if (w->Flags & ImGuiWindowFlags_Tooltip && w->Active) tip = w;
+        ASSERT_NE(tip, nullptr);
+        EXPECT_GE(tip->Pos.x, 0);
+        EXPECT_LE(tip->Pos.x + tip->Size.x, 420.5f);
     }
 }

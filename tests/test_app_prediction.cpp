@@ -5,6 +5,7 @@
 #include "app_fixture.h"
 #include "model/prediction.h"
 #include "units.h"
+#include "words/words_student.h"
 
 using namespace app_test;
 
@@ -60,9 +61,11 @@ TEST_F(AppLogic, ThePredictionIsComputedLiveFromTheWorkersCeilingsAndTheSettings
     EXPECT_TRUE(Has(probe.prediction, "下界：内核 0.341 ms（以 3150 GB/s 处理 1 GiB）"))
         << Lines(probe.prediction);
     EXPECT_TRUE(Has(probe.prediction, "实测：整次运行 50.0 ms")) << Lines(probe.prediction);
-    // A CPU lesson's page has no box.
+    // A CPU lesson's box takes the student's guess and says why the model has no bound.
     Open("split/openmp");
-    EXPECT_FALSE(probe.rects.count("prediction"));
+    EXPECT_TRUE(probe.rects.count("guess_input"));
+    EXPECT_TRUE(Has(probe.prediction, "CPU 步骤：没有可用来预测的 GPU 上限。"))
+        << Lines(probe.prediction);
 }
 
 TEST_F(AppLogic, WithoutAGpuThePredictionUsesTheRecordedCeilingLabelledAsSuch) {
@@ -165,4 +168,92 @@ TEST_F(AppLogic, TheChapterSummaryHasEveryStepWithSpeedupsAndTheSeedFigures) {
     Frames(2);
     EXPECT_TRUE(probe.rects.count("summary_table"));
     EXPECT_EQ(probe.summary_rows, static_cast<int>(rows.size()));
+}
+
+// Predict, then measure, for real: the student types a guess (a time, or a speed-up over the
+// previous lesson), kept per lesson in the settings; the page then shows it beside the model's
+// bound and, once run, the measurement.
+TEST_F(AppLogic, TheStudentsGuessStandsBesideTheModelsBoundAndTheMeasurement) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(3);
+    Open("split/one-thread-per-pair");
+    ui.run.params["size"] = ParamValue::Number(uint64_t(1) << 30);
+    ui.run.params["data"] = ParamValue::Choice("none");
+    Frames(3);
+    EXPECT_TRUE(probe.guess_row.empty()) << "no guess yet";
+    Click("guess_input");
+    for (const char ch : std::string("30")) ImGui::GetIO().AddInputCharacter(ch);
+    Frames(2);
+    Click("title");  // the field loses the focus
+    ASSERT_EQ(ui.settings.guesses.count("split/one-thread-per-pair"), 1u);
+    EXPECT_EQ(ui.settings.guesses["split/one-thread-per-pair"], (Guess{30, false}));
+    // The bound of the whole run (the result times no kernel part): 1 GiB over PCIe at 55 GB/s,
+    // then the kernel at 3150 GB/s, then 8 B back.
+    const double bound = 1073741824.0 / 55e9 * 1e3 + 1073741824.0 / 3150e9 * 1e3 + 8 / 50e9 * 1e3;
+    ASSERT_EQ(probe.guess_row.size(), 3u);
+    EXPECT_EQ(probe.guess_row[0], "30.0 ms");
+    EXPECT_EQ(probe.guess_row[1], lessons::app::Ms(bound) + " ms");
+    EXPECT_EQ(probe.guess_row[2], "not yet");
+    Click("run");
+    Frames(2);
+    EXPECT_EQ(probe.guess_row[2], "50.0 ms") << "the fake worker times 50 ms";
+    // As a speed-up over the previous lesson (a CPU step: the model has no bound for it).
+    Click("guess_speedup");
+    EXPECT_TRUE(ui.settings.guesses["split/one-thread-per-pair"].speedup);
+    EXPECT_EQ(probe.guess_row[0], "30.0\xC3\x97");
+    EXPECT_EQ(probe.guess_row[1], "no model");
+    EXPECT_NE(probe.guess_row[2].find("\xC3\x97"), std::string::npos) << probe.guess_row[2];
+    ui.settings.language = "zh";
+    Frames(2);
+    EXPECT_EQ(probe.guess_row[1], "无模型");
+    // Another lesson has its own field; coming back shows this one's guess again.
+    Open("split/openmp");
+    EXPECT_TRUE(probe.guess_row.empty());
+    EXPECT_STREQ(ui.guess_text, "");
+    Open("split/one-thread-per-pair");
+    EXPECT_STREQ(ui.guess_text, "30");
+    EXPECT_TRUE(ui.guess_speedup);
+    Click("guess_clear");
+    EXPECT_EQ(ui.settings.guesses.count("split/one-thread-per-pair"), 0u);
+}
+
+// "Hide answers" hides every measured figure of the lesson (its bar and speed-up, the
+// prediction's measurement, its roofline point, its text's measured sections) until it runs
+// here or the student presses Reveal; the reveal is the lesson's own.
+TEST_F(AppLogic, HideAnswersHidesTheLessonsMeasuredFiguresUntilItRunsOrIsRevealed) {
+    probe.open_all = true;
+    SelectLesson(ui, registry, "gemm/double-buffering");  // recorded results, no GPU here
+    Frames(3);
+    auto current_bar = [&] {
+        for (const chart::Bar& b : probe.step_bars)
+            if (b.highlight) return b;
+        return chart::Bar{};
+    };
+    EXPECT_FALSE(probe.measured_hidden);
+    EXPECT_GT(current_bar().value, 0);
+    EXPECT_TRUE(Has(probe.prediction, "Measured: kernel")) << Lines(probe.prediction);
+    const int points = probe.roof_points;
+    ui.settings.hide_answers = true;
+    Frames(3);
+    EXPECT_TRUE(probe.measured_hidden);
+    EXPECT_EQ(current_bar().value, 0);
+    EXPECT_EQ(current_bar().tooltip, kMeasuredHiddenNote.en);
+    EXPECT_TRUE(probe.step_headline.empty()) << probe.step_headline;
+    EXPECT_FALSE(Has(probe.prediction, "Measured:")) << Lines(probe.prediction);
+    EXPECT_TRUE(Has(probe.prediction, kMeasuredHiddenNote.en)) << Lines(probe.prediction);
+    EXPECT_LT(probe.roof_points, points) << "its roofline point is not drawn";
+    Click("reveal_measured");
+    EXPECT_FALSE(probe.measured_hidden);
+    EXPECT_GT(current_bar().value, 0);
+    EXPECT_TRUE(Has(probe.prediction, "Measured: kernel")) << Lines(probe.prediction);
+    Key(kKeyRight);
+    EXPECT_TRUE(probe.measured_hidden) << "the next lesson keeps its own hidden";
+    // A lesson that runs here is revealed by its run.
+    SelectLesson(ui, registry, "split/openmp");
+    Frames(3);
+    EXPECT_TRUE(probe.measured_hidden);
+    Key(kKeyR);
+    Frames(3);
+    EXPECT_FALSE(probe.measured_hidden);
 }

@@ -274,3 +274,56 @@ TEST(AppSettings, TheLogScaleChoicePerChapterIsKept) {
     EXPECT_NE(problem.find("log_scale: not an object"), std::string::npos) << problem;
     std::remove(path.c_str());
 }
+
+// The panes as the student dragged them survive a restart; a size outside its range, or not a
+// number, opens the pane at its default and keeps the rest of the settings.
+TEST(AppSettings, DraggedPaneSizesAreKeptWithinTheirRanges) {
+    const std::string path = ::testing::TempDir() + "/settings_panes.json";
+    Settings s;
+    s.sidebar_em = 12.5f;
+    s.text_share = 0.7f;
+    std::string problem;
+    ASSERT_TRUE(SaveSettings(path, s, &problem)) << problem;
+    const Settings back = LoadSettings(path, &problem);
+    EXPECT_FLOAT_EQ(back.sidebar_em, 12.5f);
+    EXPECT_FLOAT_EQ(back.text_share, 0.7f);
+    for (const char* bad :
+         {R"("sidebar_em": 1e30, "text_share": -2)", R"("sidebar_em": 3, "text_share": 0.95)",
+          R"("sidebar_em": "wide", "text_share": null)"}) {
+        std::ofstream(path) << R"({"language": "zh", )" << bad << "}";
+        problem.clear();
+        const Settings read = LoadSettings(path, &problem);
+        EXPECT_EQ(read.sidebar_em, 0) << bad;
+        EXPECT_EQ(read.text_share, 0) << bad;
+        EXPECT_EQ(read.language, "zh") << bad;
+    }
+    std::remove(path.c_str());
+}
+
+// The student's guesses survive a restart, per lesson, in ms or as a speed-up; an entry that is
+// not a positive finite number with the unit ms or x is dropped with a note, the others kept.
+TEST(AppSettings, GuessesArePersistedPerLessonAndReadBounded) {
+    const std::string path = ::testing::TempDir() + "/settings_guesses.json";
+    Settings s;
+    s.guesses["gemm/double-buffering"] = Guess{2.5, false};
+    s.guesses["reduce/cub"] = Guess{1.3, true};
+    std::string problem;
+    ASSERT_TRUE(SaveSettings(path, s, &problem)) << problem;
+    const Settings back = LoadSettings(path, &problem);
+    EXPECT_EQ(back.guesses, s.guesses);
+
+    std::ofstream(path) << R"({"language": "zh", "guesses": {
+        "a": {"value": 3, "unit": "ms"}, "b": {"value": -1, "unit": "ms"},
+        "c": {"value": 2, "unit": "s"}, "d": {"value": "2", "unit": "x"}, "e": 5,
+        "f": {"value": 0, "unit": "x"}, "": {"value": 1, "unit": "x"}}})";
+    problem.clear();
+    const Settings mixed = LoadSettings(path, &problem);
+    EXPECT_EQ(mixed.guesses, (std::map<std::string, Guess>{{"a", Guess{3, false}}}));
+    EXPECT_EQ(mixed.language, "zh");
+    EXPECT_NE(problem.find("guesses: 6 entries"), std::string::npos) << problem;
+    std::ofstream(path) << R"({"guesses": [1, 2]})";
+    problem.clear();
+    EXPECT_TRUE(LoadSettings(path, &problem).guesses.empty());
+    EXPECT_NE(problem.find("guesses: not an object"), std::string::npos) << problem;
+    std::remove(path.c_str());
+}

@@ -251,3 +251,23 @@ TEST_F(AppLogicMadeUpChapter, AChapterWithoutChineseFailsTheWalk) {
         EXPECT_NE(std::find(misses.begin(), misses.end(), english), misses.end())
             << english << " was not reported:" << Joined(misses);
 }
+
+// A parameter string inside a Chinese sentence is Chinese: labels and choice names, a Chinese
+// value after "：", a number after a space, never a space between two Chinese words.
+TEST(AppWords, ParametersInsideAChineseSentenceAreChinese) {
+    const Lesson* lesson = Catalog().FindLesson("split/one-thread-per-pair");
+    ASSERT_NE(lesson, nullptr);
+    ParamValues values;
+    values.Set("block", ParamValue::Number(256));
+    values.Set("size", ParamValue::Number(uint64_t(1) << 30));
+    values.Set("data", ParamValue::Choice("dense"));
+    const std::string zh = DescribeParams(lesson->params, values, "zh");
+    EXPECT_NE(zh.find("1 GiB"), std::string::npos) << zh;
+    EXPECT_NE(zh.find("数据：密集"), std::string::npos) << zh;
+    EXPECT_NE(zh.find("线程块大小 256"), std::string::npos) << zh;
+    EXPECT_EQ(zh.find("dense"), std::string::npos) << zh;
+    EXPECT_EQ(zh.find("data"), std::string::npos) << zh;
+    const std::string en = DescribeParams(lesson->params, values, "en");
+    EXPECT_NE(en.find("data dense"), std::string::npos) << en;
+    for (const Word* w : kAllWords) EXPECT_EQ(std::string(w->zh).find("种子"), std::string::npos);
+}

@@ -441,3 +441,92 @@ TEST(LessonLinks, EveryRenderedHeadingCarriesItsLabel) {
         EXPECT_FALSE(HeadingTitle(l.text_en).empty()) << l.id;
     }
 }
+
+// Presenter mode's sections: each opens at a paragraph with a bold lead-in; the heading alone is
+// no section, an introduction before the first lead-in is one; bold text inside a paragraph
+// does not cut it.
+TEST(LessonText, SectionsOpenAtBoldLeadIns) {
+    const std::string text =
+        "# Lesson — Title\n\n**What changed.** One thing.\nStill **bold** inside.\n\n"
+        "**Why.** Because.\n\n- a bullet\n\n**Questions for the class.**\n\n1. Why?\n"
+        "Answer: so.\n";
+    const std::vector<std::string> s = SplitSections(text);
+    ASSERT_EQ(s.size(), 3u);
+    EXPECT_EQ(s[0].rfind("**What changed.** One thing.", 0), 0u) << "the heading alone is dropped";
+    EXPECT_NE(s[0].find("Still **bold** inside."), std::string::npos);
+    EXPECT_EQ(s[1], "**Why.** Because.\n\n- a bullet\n\n");
+    EXPECT_EQ(s[2].rfind("**Questions for the class.**", 0), 0u);
+    EXPECT_NE(s[2].find("Answer: so."), std::string::npos);
+    EXPECT_EQ(ParseLessonText(s[2]).back().kind, Kind::kAnswer);
+
+    const std::vector<std::string> intro = SplitSections("# T\n\nAn introduction.\n\n**A.** a\n");
+    ASSERT_EQ(intro.size(), 2u);
+    EXPECT_NE(intro[0].find("An introduction."), std::string::npos);
+    EXPECT_EQ(SplitSections("Plain text, no lead-in.\n").size(), 1u);
+    EXPECT_TRUE(SplitSections("").empty());
+    EXPECT_TRUE(SplitSections("# Only a heading\n\n").empty());
+}
+
+// Every lesson of the catalogue has sections in both languages, as many in each.
+TEST(LessonText, EveryLessonHasAsManySectionsInBothLanguages) {
+    for (const Lesson& l : Catalog().lessons()) {
+        const size_t en = SplitSections(l.text_en).size(), zh = SplitSections(l.text_zh).size();
+        EXPECT_GE(en, 2u) << l.id;
+        EXPECT_EQ(en, zh) << l.id;
+    }
+}
+
+// "Hide answers" before a lesson's run hides its measured figures in the text: each section that
+// opens "What we measured" (or the seed author's figures) keeps its lead-in and says why it is
+// empty; every other block stays.
+TEST(LessonText, MeasuredSectionsAreHiddenToTheirLeadIn) {
+    const std::string text =
+        "# L — T\n\n**What changed.** A change.\n\n**What we measured (H100).** 0.354 ms, 3030 "
+        "GB/s.\n\n- 2.1 ms at 4096\n\n**Try this.** Run it.\nAnswer: 1.2 ms.\n";
+    const std::vector<TextBlock> hidden = WithoutMeasured(ParseLessonText(text), "(hidden)");
+    std::string all;
+    for (const TextBlock& b : hidden) all += b.text + "|";
+    EXPECT_EQ(all.find("0.354"), std::string::npos) << all;
+    EXPECT_EQ(all.find("2.1 ms"), std::string::npos) << all;
+    EXPECT_NE(all.find("What we measured (H100).|(hidden)|"), std::string::npos) << all;
+    EXPECT_NE(all.find("A change."), std::string::npos);
+    EXPECT_NE(all.find("1.2 ms."), std::string::npos) << "answers are not measured sections";
+    EXPECT_EQ(hidden.back().kind, Kind::kAnswer) << "answers are hidden by their own rule";
+    EXPECT_TRUE(IsMeasuredLeadIn("原作者的测量。"));
+    EXPECT_TRUE(IsMeasuredLeadIn("我们的测量（H100，2026-11-22 记录）。"));
+    EXPECT_FALSE(IsMeasuredLeadIn("What changed."));
+}
+
+// Every lesson hides as many sections of measured figures in Chinese as in English, and the
+// lessons with figures of their own have such a section.
+TEST(LessonText, EveryLessonHidesItsMeasuredSectionsInBothLanguages) {
+    auto measured = [](const std::string& text) {
+        int n = 0;
+        for (const TextBlock& b : ParseLessonText(text))
+            n += b.kind == Kind::kLeadIn && IsMeasuredLeadIn(b.text);
+        return n;
+    };
+    int lessons_with = 0;
+    for (const Lesson& l : Catalog().lessons()) {
+        EXPECT_EQ(measured(l.text_en), measured(l.text_zh)) << l.id;
+        lessons_with += measured(l.text_en) > 0;
+    }
+    EXPECT_GE(lessons_with, 40);
+}
+
+// The Chinese texts name the data kinds as the page's data list does (密集, 随机, 无) outside
+// code (`data=dense` stays as typed on the command line), call the seed's author 原作者 (never
+// 种子作者, opaque to a Chinese reader), and put no space between two Chinese words around an
+// emphasis that markup removes ("*密集* 数据" read "密集 数据").
+TEST(LessonText, ChineseTextsUseTheChineseTermsOfThePage) {
+    const std::regex code("`[^`]*`");
+    const std::regex english_kind("\\b(dense|random)\\b");
+    const std::regex spaced_emphasis("\\*(密集|随机|无)\\* [^ -~]|[^ -~] \\*(密集|随机|无)\\*");
+    for (const Lesson& l : Catalog().lessons()) {
+        const std::string prose = std::regex_replace(l.text_zh, code, "");
+        EXPECT_FALSE(std::regex_search(prose, english_kind)) << l.id;
+        EXPECT_EQ(prose.find("种子"), std::string::npos) << l.id;
+        EXPECT_FALSE(std::regex_search(prose, spaced_emphasis)) << l.id;
+        EXPECT_EQ(l.seed.text_zh.find("种子"), std::string::npos) << l.id;
+    }
+}

@@ -1,6 +1,8 @@
 // The roofline's math and points (app/roofline.h), without a window.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "catalog.h"
 #include "charts/roofline.h"
 #include "panels/ui.h"
@@ -330,4 +332,35 @@ TEST(RooflinePage, DrawsEveryPointOnThePageAndTwoInTheInset) {
     EXPECT_FALSE(probe.rects.count("roofline_inset")) << "no flops: no inset chart";
     EXPECT_TRUE(probe.rects.count("roofline_section"));
     ImGui::DestroyContext();
+}
+
+// One colour per chapter, from the Okabe-Ito palette: the eight chapters get eight different
+// colours (none the old palette's repeats), the ninth starts again.
+TEST(Roofline, EachChapterHasItsOwnColourBlindSafeColour) {
+    std::set<ImU32> colours;
+    for (int chapter = 1; chapter <= 8; ++chapter) colours.insert(ChapterColor(chapter));
+    EXPECT_EQ(colours.size(), 8u);
+    EXPECT_EQ(ChapterColor(1), IM_COL32(230, 159, 0, 255)) << "Okabe-Ito orange";
+    EXPECT_EQ(ChapterColor(2), IM_COL32(86, 180, 233, 255)) << "Okabe-Ito sky blue";
+    EXPECT_EQ(ChapterColor(9), ChapterColor(1));
+    EXPECT_EQ(ChapterColor(0), ChapterColor(8)) << "never an index out of the palette";
+    EXPECT_EQ(ChapterColor(-3), ChapterColor(5));
+}
+
+// A label goes to the first place that covers nothing and stays inside; where every place
+// covers something, to the inside one that covers least.
+TEST(Roofline, LabelsArePlacedClearOfThePoints) {
+    const ImVec4 bounds(0, 0, 100, 100);
+    const std::vector<ImVec4> points = {ImVec4(10, 10, 20, 20), ImVec4(50, 50, 60, 60)};
+    bool clear = false;
+    ImVec2 at = PlaceLabel({ImVec2(5, 5), ImVec2(95, 5), ImVec2(30, 30)}, ImVec2(10, 8), points,
+                           bounds, &clear);
+    EXPECT_EQ(at.x, 30) << "(5, 5) covers a point, (95, 5) leaves the plot";
+    EXPECT_TRUE(clear);
+    at = PlaceLabel({ImVec2(12, 12), ImVec2(48, 48), ImVec2(95, 95)}, ImVec2(10, 5), points, bounds,
+                    &clear);
+    EXPECT_FALSE(clear);
+    EXPECT_EQ(at.x, 48) << "the inside place covering the least (8 x 3 px)";
+    at = PlaceLabel({}, ImVec2(10, 5), points, bounds, &clear);
+    EXPECT_FALSE(clear);
 }

@@ -1,5 +1,7 @@
 #include "charts/chart.h"
 
+#include "text/lesson_text.h"  // Tooltip
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -228,15 +230,20 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
     const float right =
         std::min(origin.x + width - font * 0.5f, dl->GetClipRectMax().x - font * 0.25f);
     const float left = std::min(origin.x + font * 4.2f, right - font);
-    const float top = origin.y + font * 2.6f, bottom = origin.y + height - font * 1.8f;
+    const int n = static_cast<int>(bars.size());
+    const float slot = n ? (right - left) / static_cast<float>(n) : 0;
+    // Labels wider than their slot ("5.10" at a large scale) take two rows, every other one
+    // a line lower, each then as wide as two slots; one wider still is left out.
+    const bool stagger = std::any_of(bars.begin(), bars.end(),
+                                     [&](const Bar& b) { return TextWidth(b.label) > slot - 2; });
+    const float top = origin.y + font * 2.6f,
+                bottom = origin.y + height - font * (stagger ? 2.9f : 1.8f);
     Axis y{lo, hi, o.log_scale, bottom, top};
     DrawYAxis(dl, y, left, right, false);
     DrawUnit(dl, o.unit, origin, right);
     dl->AddLine(ImVec2(left, bottom), ImVec2(right, bottom), kAxis);
 
     int hovered = -1;
-    const int n = static_cast<int>(bars.size());
-    const float slot = n ? (right - left) / static_cast<float>(n) : 0;
     const float bar_w = std::min(slot * 0.62f, font * 5);
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     // Each bar's rectangle with its whisker and outline, for placing the annotations.
@@ -259,8 +266,10 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
         const float cx = left + slot * (static_cast<float>(i) + 0.5f);
         const float x0 = cx - bar_w / 2, x1 = cx + bar_w / 2;
         const std::string& label = b.label;
-        if (TextWidth(label) <= slot - 2)  // a label wider than its slot would cover the next
-            dl->AddText(ImVec2(cx - TextWidth(label) / 2, bottom + 3),
+        // A label wider than its room would cover the next.
+        if (TextWidth(label) <= (stagger ? slot * 2 : slot) - 2)
+            dl->AddText(ImVec2(cx - TextWidth(label) / 2,
+                               bottom + 3 + (stagger && i % 2 ? font * 1.1f : 0.0f)),
                         b.highlight ? kHighlight : kText, label.c_str());
         if (hovered_plot && mouse.x >= left + slot * static_cast<float>(i) &&
             mouse.x < left + slot * static_cast<float>(i + 1))
@@ -316,8 +325,7 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
         dl->AddText(ImVec2(lx + font, origin.y), kText, o.part_names[p].c_str());
         lx += font * 1.6f + TextWidth(o.part_names[p]);
     }
-    if (hovered >= 0 && !bars[hovered].tooltip.empty())
-        ImGui::SetTooltip("%s", bars[hovered].tooltip.c_str());
+    if (hovered >= 0 && !bars[hovered].tooltip.empty()) Tooltip(bars[hovered].tooltip.c_str());
     if (o.layout)
         *o.layout = {ImVec4(origin.x, origin.y, std::min(origin.x + width, dl->GetClipRectMax().x),
                             origin.y + height),
@@ -416,7 +424,7 @@ void LineChart(const char* id, const std::vector<Series>& series, const LineOpti
         }
         lx += font * 2.2f + TextWidth(s.name);
     }
-    if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
+    if (!tip.empty()) Tooltip(tip.c_str());
     ImGui::PopID();
 }
 

@@ -16,6 +16,7 @@
 #include "report.h"
 #include "text/lesson_text.h"
 #include "units.h"
+#include "words/words_student.h"
 
 namespace lessons::app {
 namespace {
@@ -176,6 +177,7 @@ std::vector<chart::Bar> StepBars(const UiState& ui, const Controller& c, const R
                                  const StepResults& steps, std::optional<Speedup>* speedup) {
     std::vector<chart::Bar> bars;
     const RunResult *current = nullptr, *previous = nullptr;
+    const bool hidden = MeasuredHidden(ui, c, lesson);
     for (size_t i = 0; i < steps.lessons.size(); ++i) {
         const Lesson* l = steps.lessons[i];
         chart::Bar b;
@@ -184,7 +186,9 @@ std::vector<chart::Bar> StepBars(const UiState& ui, const Controller& c, const R
         b.color = b.highlight                    ? kCurrentColor
                   : l->number == lesson.previous ? kPreviousColor
                                                  : kOtherColor;
-        if (const RunResult* r = steps.shown[i]) {
+        if (b.highlight && hidden) {
+            b.tooltip = Tr(ui, kMeasuredHiddenNote);  // no bar, no speed-up: the student guesses
+        } else if (const RunResult* r = steps.shown[i]) {
             if (b.highlight) current = r;
             if (l->number == lesson.previous) previous = r;
             SetBarValues(ui, *r, steps.unit, &b);
@@ -218,13 +222,24 @@ void DrawStepBars(UiState& ui, const Chapter& chapter, const std::vector<chart::
     chart::BarOptions o;
     o.unit = axis.c_str();
     o.log_scale = ui.log_scale;
-    o.height = ImGui::GetFontSize() * 14;
+    o.height = ui.step_chart_height > 0 ? ui.step_chart_height : ImGui::GetFontSize() * 14;
     o.layout = ui.probe ? &ui.probe->step_layout : nullptr;
     o.wrong_text = Tr(ui, kWrongResult);
     chart::BarChart("steps", bars, o);
     Remember(ui, "step_chart");
     if (!ui.log_choice.Chosen(chapter.id) && ui.log_scale)
         ImGui::TextDisabled("%s", Tr(ui, kLogAuto));
+}
+
+// A grey note under the step chart: wrapped, or where the layout gives the chart a height
+// (presenter mode: the chart first) one line cut with "…", whole on hover.
+void Note(const UiState& ui, const std::string& text) {
+    if (ui.step_chart_height <= 0) {
+        DrawWrappedText(text, &kGrey);
+        return;
+    }
+    ImGui::TextDisabled("%s", Elide(text, ImGui::GetContentRegionAvail().x).c_str());
+    if (ImGui::IsItemHovered()) Tooltip(text);
 }
 
 // The note under hatched bars: every GPU they were recorded on ("2x NVIDIA H200" for a two-GPU
@@ -240,10 +255,10 @@ void DrawHatchedNote(const UiState& ui, const Chapter& chapter, const StepResult
     }
     std::string devices;
     for (const std::string& name : on) devices += (devices.empty() ? "" : " / ") + name;
-    ImGui::TextDisabled(
-        Tr(ui, kHatched), devices.c_str(),
-        DescribeParams(chapter.params, steps.any_recorded->params, ui.settings.language).c_str(),
-        steps.any_recorded->timestamp.substr(0, 10).c_str());
+    Note(ui, Fmt(Tr(ui, kHatched), devices.c_str(),
+                 DescribeParams(chapter.params, steps.any_recorded->params, ui.settings.language)
+                     .c_str(),
+                 steps.any_recorded->timestamp.substr(0, 10).c_str()));
 }
 
 // The note on a recording made at other values, with a button that switches the page to them.
@@ -251,7 +266,7 @@ void DrawOtherValuesNote(UiState& ui, const Chapter& chapter, const RunResult* o
     if (!other_values) return;
     const std::string at =
         DescribeParams(chapter.params, other_values->params, ui.settings.language);
-    ImGui::TextDisabled(Tr(ui, kRecordedOn), other_values->Device().c_str(), at.c_str());
+    Note(ui, Fmt(Tr(ui, kRecordedOn), other_values->Device().c_str(), at.c_str()));
     const std::string label = Fmt(Tr(ui, kCompareAt), at.c_str());
     if (ImGui::SmallButton(label.c_str())) {
         for (const ParamSpec& spec : chapter.params)
@@ -276,11 +291,10 @@ void DrawMultiGpuRecordings(const UiState& ui, const Controller& c, const Chapte
     for (const auto& [gpus, r] : by_gpus) {
         std::string devices;
         for (const std::string& d : r->devices) devices += (devices.empty() ? "" : ", ") + d;
-        ImGui::TextDisabled(
-            "%s", Fmt(Tr(ui, kRecordedWithGpus), int(gpus), devices.c_str(),
-                      r->timestamp.substr(0, 10).c_str(), Ms(r->median_ms).c_str(), r->Rate(),
-                      r->RateUnit(), DescribeParams(chapter.params, r->params).c_str())
-                      .c_str());
+        Note(ui, Fmt(Tr(ui, kRecordedWithGpus), int(gpus), devices.c_str(),
+                     r->timestamp.substr(0, 10).c_str(), Ms(r->median_ms).c_str(), r->Rate(),
+                     r->RateUnit(),
+                     DescribeParams(chapter.params, r->params, ui.settings.language).c_str()));
     }
 }
 
@@ -362,15 +376,22 @@ std::vector<chart::Bar> ExperimentBars(const UiState& ui, const Controller& c, c
 // side by side and no speed-up between lessons.
 void DrawExperiments(UiState& ui, const Controller& c, const Registry& reg, const Chapter& chapter,
                      const Lesson& lesson) {
-    DrawWrappedText(Tr(ui, kExperiments), &kGrey);
+    // Where the layout gives the chart a height (presenter mode): this lesson's chart alone,
+    // that tall.
+    const bool alone = ui.step_chart_height > 0;
+    if (!alone) DrawWrappedText(Tr(ui, kExperiments), &kGrey);
     // The Log checkbox is the chapter's choice for all of them (unticked while none is made:
     // each chart then follows its own span).
     ui.log_scale = ui.log_choice.Resolve(chapter.id, ui.log_scale, {});
     const std::optional<bool> chosen = ui.log_choice.Chosen(chapter.id);
-    const std::vector<const Lesson*> lessons = reg.LessonsOf(chapter);
+    const std::vector<const Lesson*> lessons =
+        alone ? std::vector<const Lesson*>{&lesson} : reg.LessonsOf(chapter);
     const float font = ImGui::GetFontSize();
     // Two side by side only where each still has room for its labels (2.2 has six variants).
-    const int columns = ImGui::GetContentRegionAvail().x >= font * 56 ? 2 : 1;
+    const int columns = !alone && ImGui::GetContentRegionAvail().x >= font * 56 ? 2 : 1;
+    const float chart_h =
+        alone ? std::max(font * 8, ui.step_chart_height - ImGui::GetTextLineHeightWithSpacing())
+              : font * 10;
     if (ui.probe) {
         ui.probe->experiments.clear();
         ui.probe->step_bars.clear();
@@ -395,13 +416,16 @@ void DrawExperiments(UiState& ui, const Controller& c, const Registry& reg, cons
             if (!b.invalid) values.push_back(b.value);
         const std::string axis =
             ui.rate_axis ? Fmt(Tr(ui, kAxisRate), unit.c_str()) : std::string(Tr(ui, kAxisMs));
-        if (bars.empty()) {
+        if (l == &lesson && MeasuredHidden(ui, c, lesson)) {
+            DrawWrappedText(Tr(ui, kMeasuredHiddenNote), &kGrey);
+            bars.clear();
+        } else if (bars.empty()) {
             ImGui::TextDisabled("%s", Tr(ui, kExperimentNoResult));
         } else {
             chart::BarOptions o;
             o.unit = axis.c_str();
             o.log_scale = chosen ? *chosen : chart::SpansLogRange(values);
-            o.height = font * 10;
+            o.height = chart_h;
             o.wrong_text = Tr(ui, kWrongResult);
             chart::BarChart("experiment", bars, o);
         }
@@ -512,9 +536,17 @@ void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const 
         o.part_colors.push_back(palette[std::min(i, std::size(palette) - 1)]);
     }
     std::vector<chart::Bar> bars;
+    const bool hidden = MeasuredHidden(ui, c, lesson);
     for (const RunResult* r : shown) {
         chart::Bar b;
         const Lesson* of = reg.FindLesson(r->lesson);
+        if (hidden && r->lesson == lesson.number) {  // its place kept, its figures not shown
+            b.label = lesson.label;
+            b.highlight = true;
+            b.tooltip = Tr(ui, kMeasuredHiddenNote);
+            bars.push_back(b);
+            continue;
+        }
         b.label = of ? of->label : r->id;
         for (const std::string& name : kept) b.parts.push_back(r->Part(name).value_or(0));
         b.value = 0;
@@ -577,8 +609,9 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
     // this lesson and the previous one.
     std::vector<std::pair<const Lesson*, std::map<double, const RunResult*>>> lessons;
     std::string unit;  // the rate's unit: the current lesson's first
+    const bool hidden = MeasuredHidden(ui, c, lesson);
     for (const Lesson* l : {lesson.previous ? reg.FindLesson(lesson.previous) : nullptr, &lesson}) {
-        if (!l) continue;
+        if (!l || (l == &lesson && hidden)) continue;
         const ParamSpec* along = by_block ? BlockSizeParam(*l) : DataSizeParam(*l);
         if (!along) continue;
         const ParamValues match = Without(ChapterValues(chapter, ui.run), along->name);

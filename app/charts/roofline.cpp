@@ -147,4 +147,48 @@ std::vector<RooflinePoint> RooflinePoints(const std::vector<StoredResult>& resul
     return out;
 }
 
+ImU32 ChapterColor(int chapter_number) {
+    static const ImU32 kOkabeIto[] = {IM_COL32(230, 159, 0, 255),   IM_COL32(86, 180, 233, 255),
+                                      IM_COL32(0, 158, 115, 255),   IM_COL32(240, 228, 66, 255),
+                                      IM_COL32(0, 114, 178, 255),   IM_COL32(213, 94, 0, 255),
+                                      IM_COL32(204, 121, 167, 255), IM_COL32(190, 190, 190, 255)};
+    const int n = static_cast<int>(sizeof kOkabeIto / sizeof kOkabeIto[0]);
+    return kOkabeIto[((chapter_number - 1) % n + n) % n];
+}
+
+ImVec2 PlaceLabel(const std::vector<ImVec2>& candidates, ImVec2 size,
+                  const std::vector<ImVec4>& obstacles, ImVec4 bounds, bool* clear) {
+    auto overlap = [&](ImVec2 at) {
+        float area = 0;
+        for (const ImVec4& o : obstacles) {
+            const float w = std::min(at.x + size.x, o.z) - std::max(at.x, o.x);
+            const float h = std::min(at.y + size.y, o.w) - std::max(at.y, o.y);
+            if (w > 0 && h > 0) area += w * h;
+        }
+        return area;
+    };
+    auto inside = [&](ImVec2 at) {
+        return at.x >= bounds.x && at.y >= bounds.y && at.x + size.x <= bounds.z &&
+               at.y + size.y <= bounds.w;
+    };
+    ImVec2 best = candidates.empty() ? ImVec2(bounds.x, bounds.y) : candidates.front();
+    float best_area = -1;
+    bool best_inside = false;
+    for (const ImVec2& at : candidates) {
+        const float area = overlap(at);
+        const bool in = inside(at);
+        if (in && area == 0) {
+            if (clear) *clear = true;
+            return at;
+        }
+        if (best_area < 0 || (in && !best_inside) || (in == best_inside && area < best_area)) {
+            best = at;
+            best_area = area;
+            best_inside = in;
+        }
+    }
+    if (clear) *clear = !candidates.empty() && best_area == 0 && best_inside;
+    return best;
+}
+
 }  // namespace lessons::app

@@ -3,6 +3,8 @@
 // and every result as a point at its arithmetic intensity. roofline_page.cpp draws them.
 #pragma once
 
+#include <imgui.h>
+
 #include <string>
 #include <vector>
 
@@ -47,6 +49,19 @@ Roof CurrentRoof(const DeviceFacts& devices, const std::vector<StoredResult>& re
 // The peak a result's point is held to: TF32 or bf16 for a tensor-core step when the roof has
 // it, else fp32.
 double PeakFor(const Roof& roof, Bound bound);
+
+// The colour of a chapter's points: the Okabe-Ito palette (safe for the common forms of colour
+// blindness), one colour per chapter by its number (1 orange, 2 sky blue, 3 bluish green,
+// 4 yellow, 5 blue, 6 vermillion, 7 reddish purple, 8 grey in place of black on the dark page),
+// repeating after eight.
+ImU32 ChapterColor(int chapter_number);
+
+// Where a label of `size` goes: the first of `candidates` (top-left corners) whose rectangle
+// stays inside `bounds` and overlaps none of `obstacles` (each x0, y0, x1, y1); else the one
+// inside `bounds` (or, if none is, any) that overlaps them the least. `clear` says whether the
+// place found overlaps nothing.
+ImVec2 PlaceLabel(const std::vector<ImVec2>& candidates, ImVec2 size,
+                  const std::vector<ImVec4>& obstacles, ImVec4 bounds, bool* clear = nullptr);
 
 struct RooflinePoint {
     int lesson = 0;

@@ -14,6 +14,7 @@
 #include "probe.h"
 #include "text/lesson_text.h"
 #include "words/words_machine.h"
+#include "words/words_student.h"
 
 namespace lessons::app {
 namespace {
@@ -24,13 +25,12 @@ const ImU32 kTf32Color = IM_COL32(240, 190, 90, 255);
 const ImU32 kBf16Color = IM_COL32(240, 120, 120, 255);
 const ImU32 kGridColor = IM_COL32(80, 80, 90, 120);
 
-ImU32 ChapterColor(const std::string& chapter) {
-    static const ImU32 kPalette[] = {IM_COL32(80, 160, 255, 255),  IM_COL32(250, 140, 60, 255),
-                                     IM_COL32(120, 210, 110, 255), IM_COL32(220, 100, 200, 255),
-                                     IM_COL32(240, 220, 80, 255),  IM_COL32(90, 220, 220, 255)};
-    size_t h = 0;
-    for (char ch : chapter) h = h * 31 + static_cast<unsigned char>(ch);
-    return kPalette[h % (sizeof kPalette / sizeof kPalette[0])];
+const ImU32 kLabelBackground = IM_COL32(18, 18, 22, 215);
+
+// A point's colour: its chapter's (ChapterColor, by the chapter's number).
+ImU32 PointColor(const Registry& reg, const std::string& chapter_id) {
+    const Chapter* chapter = reg.FindChapter(chapter_id);
+    return chapter ? ChapterColor(chapter->number) : IM_COL32(190, 190, 190, 255);
 }
 
 // A rate with the digits that matter, without exponents: "46360", "1443", "3.25", "0.0125".
@@ -146,57 +146,111 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
     if (bw > 0 || roof.fp32_gflops > 0) DrawRoof(dl, ax, bw, roof.fp32_gflops, kRoofColor, 2.5f);
     if (roof.tf32_gflops > 0) DrawRoof(dl, ax, bw, roof.tf32_gflops, kTf32Color, 1.5f);
     if (roof.bf16_gflops > 0) DrawRoof(dl, ax, bw, roof.bf16_gflops, kBf16Color, 1.5f);
+    // The points: filled when measured now, hollow when recorded; the nearest under the mouse
+    // gets the tooltip. Their places first: the roof labels are put where no point is.
+    const float r = font * (spec.inset ? 0.32f : 0.38f);
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const RooflinePoint* near = nullptr;
+    float near_d2 = font * font;
+    std::vector<std::pair<const RooflinePoint*, ImVec2>> placed;
+    std::vector<ImVec4> taken;  // what a label must not cover: the points, the labels placed
+    for (const RooflinePoint* p : points) {
+        if (p->intensity <= 0 || p->gflops <= 0) continue;
+        const ImVec2 c = ax.At(p->intensity, p->gflops);
+        placed.emplace_back(p, c);
+        taken.push_back(ImVec4(c.x - r - 2, c.y - r - 2, c.x + r + 2, c.y + r + 2));
+    }
     if (!spec.inset) {
-        auto label_at = [&](double x, double y, ImU32 color, const std::string& s, float dy) {
-            const ImVec2 p = ax.At(x, y);
-            dl->AddText(
-                ImVec2(std::min(p.x, ax.b.x - ImGui::CalcTextSize(s.c_str()).x - 4), p.y + dy),
-                color, s.c_str());
+        const ImVec4 bounds(ax.a.x + 2, ax.a.y + 2, ax.b.x - 2, ax.b.y - 2);
+        int overlapping = 0;
+        // A label at the first place, of those along its roof, that covers no point and no
+        // other label, on a dark band so that it reads over the grid.
+        auto put = [&](const std::vector<ImVec2>& candidates, ImU32 color, const std::string& s) {
+            const ImVec2 size = ImGui::CalcTextSize(s.c_str());
+            if (candidates.empty()) return;
+            bool clear = false;
+            const ImVec2 at = PlaceLabel(candidates, size, taken, bounds, &clear);
+            overlapping += !clear;
+            taken.push_back(ImVec4(at.x - 2, at.y - 1, at.x + size.x + 2, at.y + size.y + 1));
+            dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1),
+                              ImVec2(at.x + size.x + 2, at.y + size.y + 1), kLabelBackground, 3);
+            dl->AddText(at, color, s.c_str());
         };
-        if (roof.fp32_gflops > 0)
-            label_at(ax.x_hi / 200, roof.fp32_gflops, kRoofColor,
-                     Fmt(Tr(ui, kRoofFp32), roof.fp32_gflops), -font * 1.3f);
-        if (roof.tf32_gflops > 0)
-            label_at(
-                ax.x_hi / 200, roof.tf32_gflops, kTf32Color,
-                Fmt(Tr(ui, roof.tf32_from_rates ? kRoofTf32Rates : kRoofTf32), roof.tf32_gflops),
-                -font * 1.3f);
+        // A label wider than 40% of the plot (a large scale, a narrow page) loses its note in
+        // brackets, then its unit.
+        auto fit = [&](std::string s) {
+            const float room = (ax.b.x - ax.a.x) * 0.4f;
+            for (const char* cut : {" (", "\xEF\xBC\x88", " GFLOP/s", " GB/s"}) {
+                if (ImGui::CalcTextSize(s.c_str()).x <= room) break;
+                const size_t at = s.find(cut);
+                if (at != std::string::npos) s.erase(at);
+            }
+            return s;
+        };
+        // Along a flat roof at `y`: above it, then under it, from the right edge leftwards (past
+        // the ridge, where the space above the slope is empty).
+        auto flat = [&](double peak, ImU32 color, const std::string& whole) {
+            const std::string s = fit(whole);
+            const float w = ImGui::CalcTextSize(s.c_str()).x;
+            const float y = ax.At(ax.x_lo, peak).y;
+            // Left of the ridge too: nothing is drawn above the slope there.
+            const float stop = ax.a.x + font;
+            std::vector<ImVec2> candidates;
+            for (const float dy : {-font * 1.3f, font * 0.3f}) {
+                float x = ax.b.x - w - 6;
+                do {
+                    candidates.push_back(ImVec2(x, y + dy));
+                    x -= font * 2;
+                } while (x >= stop - w * 0.5f);
+            }
+            put(candidates, color, s);
+        };
+        // Along a slope of `bandwidth`, from the left edge rightwards: above it and ending where
+        // it is anchored (nothing lies above a rising roof), then under it.
+        auto slope = [&](double bandwidth, ImU32 color, const std::string& whole) {
+            const std::string s = fit(whole);
+            const float w = ImGui::CalcTextSize(s.c_str()).x;
+            std::vector<ImVec2> candidates;
+            for (const float dy : {-font * 1.3f, -font * 2.6f, font * 0.3f})
+                for (double x = ax.x_lo * 1.5; x < ax.x_hi; x *= 1.6) {
+                    const double y = Attainable(roof.fp32_gflops, bandwidth, x);
+                    if (y <= ax.y_lo) continue;
+                    const ImVec2 p = ax.At(x, y);
+                    candidates.push_back(dy < 0 ? ImVec2(p.x - w, p.y + dy)
+                                                : ImVec2(p.x + 4, p.y + dy));
+                }
+            put(candidates, color, s);
+        };
         if (roof.bf16_gflops > 0)
-            label_at(ax.x_hi / 200, roof.bf16_gflops, kBf16Color,
-                     Fmt(Tr(ui, kRoofBf16), roof.bf16_gflops), -font * 1.3f);
-        if (bw > 0) {
-            const double x = ax.x_lo * 2;
-            label_at(x, Attainable(roof.fp32_gflops, bw, x), kRoofColor,
-                     Fmt(Tr(ui, roof.read_gbps > 0 ? kRoofRead : kRoofCopy), bw), -font * 1.4f);
-        }
-        if (roof.copy_gbps > 0 && roof.read_gbps > 0) {
-            const double x = ax.x_lo * 2;
-            label_at(x, Attainable(roof.fp32_gflops, roof.copy_gbps, x), kCopyRoofColor,
-                     Fmt(Tr(ui, kRoofCopy), roof.copy_gbps), font * 0.3f);
-        }
+            flat(roof.bf16_gflops, kBf16Color, Fmt(Tr(ui, kRoofBf16), roof.bf16_gflops));
+        if (roof.tf32_gflops > 0)
+            flat(roof.tf32_gflops, kTf32Color,
+                 Fmt(Tr(ui, roof.tf32_from_rates ? kRoofTf32Rates : kRoofTf32), roof.tf32_gflops));
+        if (roof.fp32_gflops > 0)
+            flat(roof.fp32_gflops, kRoofColor, Fmt(Tr(ui, kRoofFp32), roof.fp32_gflops));
+        if (bw > 0)
+            slope(bw, kRoofColor, Fmt(Tr(ui, roof.read_gbps > 0 ? kRoofRead : kRoofCopy), bw));
+        if (roof.copy_gbps > 0 && roof.read_gbps > 0)
+            slope(roof.copy_gbps, kCopyRoofColor, Fmt(Tr(ui, kRoofCopy), roof.copy_gbps));
         if (ridge > ax.x_lo && ridge < ax.x_hi) {
             const ImVec2 p = ax.At(ridge, roof.fp32_gflops);
             for (float y = p.y; y < ax.b.y; y += 6)
                 dl->AddLine(ImVec2(p.x, y), ImVec2(p.x, y + 3), text);
             const std::string s = Fmt(Tr(ui, kRidge), ridge);
-            dl->AddText(ImVec2(p.x + 4, ax.b.y - font * 1.3f), text, s.c_str());
+            std::vector<ImVec2> candidates;
+            for (float y = ax.b.y - font * 1.3f; y > p.y; y -= font * 1.2f)
+                candidates.push_back(ImVec2(p.x + 4, y));
+            put(candidates, text, s);
         }
+        if (ui.probe) ui.probe->roof_label_overlaps = overlapping;
     }
 
-    // The points: filled when measured now, hollow when recorded; the nearest under the mouse
-    // gets the tooltip.
-    const float r = font * (spec.inset ? 0.32f : 0.38f);
-    const ImVec2 mouse = ImGui::GetIO().MousePos;
-    const RooflinePoint* near = nullptr;
-    float near_d2 = font * font;
     int drawn = 0;
     dl->PushClipRect(ax.a, ax.b, true);
-    for (const RooflinePoint* p : points) {
-        if (p->intensity <= 0 || p->gflops <= 0) continue;
-        const ImVec2 c = ax.At(p->intensity, p->gflops);
+    for (const auto& [p, c] : placed) {
         const ImU32 color = spec.inset
                                 ? (p->lesson == spec.current ? kCurrentColor : kPreviousColor)
-                                : ChapterColor(p->chapter);
+                                : PointColor(reg, p->chapter);
         if (p->recorded)
             dl->AddCircle(c, r, color, 0, 2);
         else
@@ -208,6 +262,7 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
             near = p;
         }
     }
+
     dl->PopClipRect();
     if (near) {
         const std::string origin_text = near->recorded
@@ -215,10 +270,10 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
                                                   near->timestamp.substr(0, 10).c_str())
                                             : std::string(Tr(ui, kLivePoint));
         const Lesson* of = reg.FindLesson(near->lesson);
-        ImGui::SetTooltip(Tr(ui, kPointTip), of ? of->label.c_str() : near->id.c_str(),
-                          near->title.c_str(), origin_text.c_str(), near->intensity,
-                          RateText(near->gflops).c_str(), RateText(near->gbps).c_str(),
-                          near->pct_of_roof, RateText(near->roof_gflops).c_str());
+        Tooltip(Fmt(Tr(ui, kPointTip), of ? of->label.c_str() : near->id.c_str(),
+                    (of ? LessonTitle(ui, *of) : near->title).c_str(), origin_text.c_str(),
+                    near->intensity, RateText(near->gflops).c_str(), RateText(near->gbps).c_str(),
+                    near->pct_of_roof, RateText(near->roof_gflops).c_str()));
     }
     return drawn;
 }
@@ -234,6 +289,12 @@ const Lesson* WholeRooflineLesson(const Registry& reg) {
 }
 
 void DrawRoofNote(UiState& ui, const Roof& roof) {
+    if (ui.presenter && roof.recorded) {  // one line: the chart first
+        const std::string note = Fmt(Tr(ui, kRecordedCeilings), roof.device.c_str());
+        ImGui::TextColored(kAmber, "%s", Elide(note, ImGui::GetContentRegionAvail().x).c_str());
+        if (ImGui::IsItemHovered()) Tooltip(note);
+        return;
+    }
     ImGui::PushTextWrapPos(0);
     if (!roof.Any())
         ImGui::TextColored(kAmber, "%s", Tr(ui, kNoCeilings));
@@ -244,6 +305,51 @@ void DrawRoofNote(UiState& ui, const Roof& roof) {
     ImGui::PopTextWrapPos();
 }
 
+// The whole roofline's buttons: measure the ceilings again, and any chapter's benchmark.
+void DrawRoofButtons(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
+    // Only where this page's step runs: without a GPU there is nothing to measure, and the
+    // button says why instead of doing nothing.
+    const std::string cannot = CannotRunWhy(ui.settings.language, c, reg, lesson);
+    ImGui::BeginDisabled(!cannot.empty());
+    if (ImGui::Button(Tr(ui, kMeasureCeilings))) c.RestartWorker(true);  // TF32 too
+    ImGui::EndDisabled();
+    Remember(ui, "measure_ceilings");
+    if (!cannot.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        Tooltip(cannot);
+    }
+    // Any chapter's benchmark: every lesson of it that runs here, at this page's settings.
+    std::vector<const Chapter*> chapters;
+    for (const Chapter& ch : reg.chapters())
+        if (ch.id != lesson.chapter) chapters.push_back(&ch);
+    if (!chapters.empty()) {
+        ui.bench_chapter = std::clamp(ui.bench_chapter, 0, static_cast<int>(chapters.size()) - 1);
+        const Chapter& chosen = *chapters[static_cast<size_t>(ui.bench_chapter)];
+        // Chapter titles in the page's language, as the lesson list shows them.
+        auto title = [&](const Chapter& ch) {
+            return std::to_string(ch.number) + ". " + ChapterTitle(ui, ch);
+        };
+        const std::string label = title(chosen);
+        if (ui.probe) ui.probe->bench_chapter = label;
+        SameLineIfFits(ImGui::GetFontSize() * 16);
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
+        if (ImGui::BeginCombo("##bench_chapter", label.c_str())) {
+            for (size_t i = 0; i < chapters.size(); ++i)
+                if (ImGui::Selectable(title(*chapters[i]).c_str(),
+                                      static_cast<int>(i) == ui.bench_chapter))
+                    ui.bench_chapter = static_cast<int>(i);
+            ImGui::EndCombo();
+        }
+        if (ImGui::IsItemHovered()) Tooltip(label);
+        Remember(ui, "bench_chapter");
+        SameLineIfFits(ButtonWidth(Tr(ui, kRunBenchmark)));
+        const std::vector<const Lesson*> of = reg.LessonsOf(chosen);
+        ImGui::BeginDisabled(of.empty());
+        if (ImGui::Button(Tr(ui, kRunBenchmark)) && !of.empty()) c.RunChapter(*of.front(), ui.run);
+        ImGui::EndDisabled();
+        Remember(ui, "run_benchmark");
+    }
+}
+
 }  // namespace
 
 void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
@@ -251,10 +357,16 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     const Roof roof = CurrentRoof(c.devices(), c.results());
     int none = 0;
     std::string none_chapters;
-    const std::vector<RooflinePoint> points =
-        RooflinePoints(c.results(), roof, &none, &none_chapters);
+    std::vector<RooflinePoint> points = RooflinePoints(c.results(), roof, &none, &none_chapters);
     const bool page = reg.ChapterOf(lesson).whole_roofline;
     if (!page) {
+        // Before its run with Hide answers on, the step's own points are not drawn.
+        const bool hidden = MeasuredHidden(ui, c, lesson);
+        if (hidden)
+            points.erase(
+                std::remove_if(points.begin(), points.end(),
+                               [&](const RooflinePoint& p) { return p.lesson == lesson.number; }),
+                points.end());
         // The inset: this step and the previous one under the roof.
         const bool open =
             ImGui::CollapsingHeader(Tr(ui, kRoofline), ImGuiTreeNodeFlags_DefaultOpen);
@@ -273,7 +385,7 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
             !has && std::any_of(c.results().begin(), c.results().end(), [&](const StoredResult& s) {
                 return s.result.lesson == lesson.number && s.result.work.flops == 0;
             });
-        if (flopless) {
+        if (flopless && !hidden) {
             ImGui::PushTextWrapPos(0);
             ImGui::TextDisabled("%s", Tr(ui, kInsetNoFlops));
             ImGui::PopTextWrapPos();
@@ -282,7 +394,7 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         }
         const int drawn = DrawChart(ui, reg, roof, points, spec);
         if (ui.probe) ui.probe->roof_points = drawn;
-        std::string note = Tr(ui, has ? kInsetNote : kInsetNone);
+        std::string note = Tr(ui, hidden ? kMeasuredHiddenNote : has ? kInsetNote : kInsetNone);
         if (has)
             if (const Lesson* whole = WholeRooflineLesson(reg))
                 note += Fmt(Tr(ui, kInsetFullChart), whole->label.c_str());
@@ -299,73 +411,68 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
             ImGuiTreeNodeFlags_DefaultOpen))
         return;
     DrawRoofNote(ui, roof);
-    // Only where this page's step runs: without a GPU there is nothing to measure, and the
-    // button says why instead of doing nothing.
-    const std::string cannot = CannotRunWhy(ui.settings.language, c, reg, lesson);
-    ImGui::BeginDisabled(!cannot.empty());
-    if (ImGui::Button(Tr(ui, kMeasureCeilings))) c.RestartWorker(true);  // TF32 too
-    ImGui::EndDisabled();
-    Remember(ui, "measure_ceilings");
-    if (!cannot.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-        ImGui::TextUnformatted(cannot.c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
-    }
-    // Any chapter's benchmark: every lesson of it that runs here, at this page's settings.
-    std::vector<const Chapter*> chapters;
+    // Presenter mode: the chart and its legend only.
+    if (!ui.presenter) DrawRoofButtons(ui, c, reg, lesson);
+    // The chapters whose points are drawn, in the catalogue's order, each with its colour and
+    // its title in the page's language; their rows are known before the chart is drawn, so
+    // that the chart takes all the height they leave (at least 18 font heights).
+    const float f = ImGui::GetFontSize();
+    std::vector<const Chapter*> seen;
     for (const Chapter& ch : reg.chapters())
-        if (ch.id != lesson.chapter) chapters.push_back(&ch);
-    if (!chapters.empty()) {
-        ui.bench_chapter = std::clamp(ui.bench_chapter, 0, static_cast<int>(chapters.size()) - 1);
-        const Chapter& chosen = *chapters[static_cast<size_t>(ui.bench_chapter)];
-        // Chapter titles in English, as the lesson list shows them.
-        const std::string label = std::to_string(chosen.number) + ". " + chosen.title;
-        SameLineIfFits(ImGui::GetFontSize() * 12);
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
-        if (ImGui::BeginCombo("##bench_chapter", label.c_str())) {
-            for (size_t i = 0; i < chapters.size(); ++i) {
-                const std::string item =
-                    std::to_string(chapters[i]->number) + ". " + chapters[i]->title;
-                if (ImGui::Selectable(item.c_str(), static_cast<int>(i) == ui.bench_chapter))
-                    ui.bench_chapter = static_cast<int>(i);
-            }
-            ImGui::EndCombo();
-        }
-        Remember(ui, "bench_chapter");
-        SameLineIfFits(ButtonWidth(Tr(ui, kRunBenchmark)));
-        const std::vector<const Lesson*> of = reg.LessonsOf(chosen);
-        ImGui::BeginDisabled(of.empty());
-        if (ImGui::Button(Tr(ui, kRunBenchmark)) && !of.empty()) c.RunChapter(*of.front(), ui.run);
-        ImGui::EndDisabled();
-        Remember(ui, "run_benchmark");
-    }
+        if (std::any_of(points.begin(), points.end(),
+                        [&](const RooflinePoint& p) { return p.chapter == ch.id; }))
+            seen.push_back(&ch);
+    const float entry_w = f * (ui.presenter ? 9 : 15);
+    const float avail_w = std::max(ImGui::GetContentRegionAvail().x, entry_w);
+    const int per_row = std::max(1, static_cast<int>(avail_w / entry_w));
+    const int legend_rows = (static_cast<int>(seen.size()) + per_row - 1) / per_row;
+    const float footer = ImGui::GetTextLineHeightWithSpacing() *
+                         static_cast<float>(legend_rows + (none > 0 ? 3 : 2));
     ChartSpec spec;
-    spec.height = std::max(ImGui::GetFontSize() * 18, ImGui::GetContentRegionAvail().y * 0.45f);
+    spec.height = std::max(f * (ui.presenter ? 10 : 18), ImGui::GetContentRegionAvail().y - footer);
     const int drawn = DrawChart(ui, reg, roof, points, spec);
-    if (ui.probe) ui.probe->roof_points = drawn;
-    // The chapters' colours, and what the chart cannot show.
-    std::vector<std::string> seen;
-    for (const RooflinePoint& p : points)
-        if (std::find(seen.begin(), seen.end(), p.chapter) == seen.end()) seen.push_back(p.chapter);
-    for (const std::string& ch : seen) {
+    if (ui.probe) {
+        ui.probe->roof_points = drawn;
+        ui.probe->roof_legend.clear();
+    }
+    for (size_t i = 0; i < seen.size(); ++i) {
+        if (i % size_t(per_row) != 0)
+            ImGui::SameLine(entry_w * static_cast<float>(i % size_t(per_row)));
+        const std::string title =
+            std::to_string(seen[i]->number) + ". " + ChapterTitle(ui, *seen[i]);
         const ImVec2 at = ImGui::GetCursorScreenPos();
-        const float f = ImGui::GetFontSize();
         ImGui::GetWindowDrawList()->AddCircleFilled(ImVec2(at.x + f * 0.4f, at.y + f * 0.55f),
-                                                    f * 0.3f, ChapterColor(ch));
+                                                    f * 0.3f, ChapterColor(seen[i]->number));
         ImGui::Dummy(ImVec2(f * 0.9f, f));
         ImGui::SameLine();
-        ImGui::TextUnformatted(ch.c_str());
-        SameLineIfFits(f * 8);
+        ImGui::TextUnformatted(Elide(title, entry_w - f * 1.6f).c_str());
+        if (ImGui::IsItemHovered()) Tooltip(title);
+        if (ui.probe) ui.probe->roof_legend.push_back(title);
     }
-    ImGui::NewLine();
     const int recorded = static_cast<int>(std::count_if(
         points.begin(), points.end(), [](const RooflinePoint& p) { return p.recorded; }));
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled(Tr(ui, kPointsCount), static_cast<int>(points.size()),
                         static_cast<int>(points.size()) - recorded, recorded);
-    if (none > 0) ImGui::TextDisabled(Tr(ui, kNoArithmetic), none, none_chapters.c_str());
+    if (none > 0) {
+        // The chapters named by their titles in the page's language (the points name their ids).
+        std::string named;
+        for (size_t at = 0; at <= none_chapters.size();) {
+            size_t end = none_chapters.find(',', at);
+            if (end == std::string::npos) end = none_chapters.size();
+            std::string id = none_chapters.substr(at, end - at);
+            id.erase(0, id.find_first_not_of(' '));
+            if (!id.empty()) {
+                const Chapter* ch = reg.FindChapter(id);
+                named += (named.empty()                  ? ""
+                          : ui.settings.language == "zh" ? "、"
+                                                         : ", ") +
+                         (ch ? ChapterTitle(ui, *ch) : id);
+            }
+            at = end + 1;
+        }
+        ImGui::TextDisabled(Tr(ui, kNoArithmetic), none, named.c_str());
+    }
     ImGui::PopTextWrapPos();
 }
 

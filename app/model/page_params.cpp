@@ -90,10 +90,18 @@ std::string DescribeParams(const std::vector<ParamSpec>& specs, const ParamValue
         const ParamValue* v = values.Find(spec.name);
         if (!v) continue;
         if (!out.empty()) out += language == "zh" ? "，" : ", ";
+        const std::string value = spec.type == ParamType::kChoice
+                                      ? SayChoice(language, spec, spec.Format(*v))
+                                      : spec.Format(*v);
+        // In Chinese a Chinese value follows its label after "：" ("数据：随机"), a number after a
+        // space ("线程块大小 256"); never a space between two Chinese words.
         if (spec.type != ParamType::kBytes)
-            out += (language == "zh" ? std::string(Label(spec, language)) : spec.name) + " ";
-        out += spec.type == ParamType::kChoice ? SayChoice(language, spec, spec.Format(*v))
-                                               : spec.Format(*v);
+            out += language == "zh"
+                       ? std::string(Label(spec, language)) +
+                             (!value.empty() && static_cast<unsigned char>(value[0]) >= 0x80 ? "："
+                                                                                             : " ")
+                       : spec.name + " ";
+        out += value;
     }
     return out;
 }

@@ -53,7 +53,7 @@ const ParamSpec* DataSizeParam(const Lesson& lesson);
 // Whether `result` was run with each of `values` (other parameters are not compared).
 bool MatchesParams(const RunResult& result, const ParamValues& values);
 // "1 GiB, random": the values of `specs` found in `values`, formatted by their specs.
-// In Chinese, each with its Chinese label and choice name ("线程块大小 256，每次加载的宽度 标量").
+// In Chinese, each with its Chinese label and choice name ("线程块大小 256，每次加载的宽度：标量").
 std::string DescribeParams(const std::vector<ParamSpec>& specs, const ParamValues& values,
                            const std::string& language = "en");
 // The parameter's label in `language` ("zh": Chinese, else English).

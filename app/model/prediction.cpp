@@ -1,5 +1,7 @@
 #include "model/prediction.h"
 
+#include <cmath>
+
 #include <algorithm>
 #include <cstdio>
 
@@ -225,6 +227,46 @@ std::vector<std::string> PredictionLines(const std::string& language, const Less
                         Times(TimesBound(measured->median_ms, p.total_ms)).c_str());
     }
     out.push_back(line);
+    return out;
+}
+
+BoundedTime BoundAndTime(const Lesson& lesson, const Chapter& chapter, const ParamValues& params,
+                         const CeilingSource& source, const RunResult* measured) {
+    BoundedTime out;
+    const bool ok = measured && measured->verified && measured->median_ms > 0;
+    const std::optional<double> kernel_ms = ok ? measured->Part("kernel") : std::nullopt;
+    if (ok) out.measured_ms = kernel_ms ? *kernel_ms : measured->median_ms;
+    if (lesson.kind != StepKind::kGpu || !source.known) return out;
+    const std::optional<Work> work = EstimateWork(lesson, chapter, params);
+    if (!work) return out;
+    const PredictCeilings& c = source.ceilings;
+    if ((work->bound == Bound::kTf32 && work->flops > 0 && c.tf32_gflops <= 0) ||
+        (work->bound == Bound::kBf16 && work->flops > 0 && c.bf16_gflops <= 0))
+        return out;
+    const Prediction p = Predict(*work, c);
+    const bool copies = work->h2d_bytes || work->d2h_bytes;
+    // The whole run is what a result without a kernel part times (or, before a run, what a step
+    // with copies will be timed by).
+    const bool whole = ok ? !kernel_ms : copies;
+    if (whole && ((work->h2d_bytes && c.h2d_gbps <= 0) || (work->d2h_bytes && c.d2h_gbps <= 0)))
+        return out;
+    const double bound = whole ? p.total_ms : p.device_ms;
+    if (bound > 0 && std::isfinite(bound)) out.bound_ms = bound;
+    return out;
+}
+
+GuessCheck CheckGuess(const Guess& guess, const BoundedTime& mine, const BoundedTime& previous,
+                      std::optional<double> measured_speedup) {
+    GuessCheck out;
+    out.guess = guess.value;
+    if (!guess.speedup) {
+        out.bound = mine.bound_ms;
+        out.measured = mine.measured_ms;
+        return out;
+    }
+    if (mine.bound_ms && previous.bound_ms && *mine.bound_ms > 0)
+        out.bound = *previous.bound_ms / *mine.bound_ms;
+    out.measured = measured_speedup;
     return out;
 }
 

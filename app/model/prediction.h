@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/settings.h"
 #include "predict.h"
 #include "registry.h"
 #include "report.h"
@@ -48,6 +49,29 @@ std::vector<std::string> PredictionLines(const std::string& language, const Less
                                          const Chapter& chapter, const ParamValues& params,
                                          const CeilingSource& source, const RunResult* measured,
                                          const KernelAttributes* attributes);
+
+// The model's lower bound for the time a result of `lesson` at `params` reports, and that time
+// in `measured`: its kernel part where it has one (bounded by the device alone), else its whole
+// run (bounded with the copies, overlapped or in turn as the step runs them). No bound for CPU
+// steps, steps without declared work, or where a ceiling the bound needs is unknown; no time
+// without a verified measurement.
+struct BoundedTime {
+    std::optional<double> bound_ms;
+    std::optional<double> measured_ms;
+};
+BoundedTime BoundAndTime(const Lesson& lesson, const Chapter& chapter, const ParamValues& params,
+                         const CeilingSource& source, const RunResult* measured);
+
+// The student's guess beside the model and the measurement, in the guess's unit. A time: this
+// lesson's bound and measured time (`mine`). A speed-up over the previous lesson: the previous
+// lesson's bound over this one's, and `measured_speedup` (as the step chart's headline has it).
+struct GuessCheck {
+    double guess = 0;
+    std::optional<double> bound;
+    std::optional<double> measured;
+};
+GuessCheck CheckGuess(const Guess& guess, const BoundedTime& mine, const BoundedTime& previous,
+                      std::optional<double> measured_speedup);
 
 // "1.08": measured / bound, two decimals.
 std::string Times(double ratio);

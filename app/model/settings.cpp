@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -104,6 +105,38 @@ std::map<std::string, bool> ChoiceMap(const nlohmann::json& j, const char* key,
     return out;
 }
 
+// The guesses: an object of lesson id to {"value": V, "unit": "ms" | "x"}; entries of another
+// shape, a value that is not a finite number above 0, empty or long ids, and those past
+// kMaxProgressIds are dropped, with a note.
+std::map<std::string, Guess> GuessMap(const nlohmann::json& j, std::string* notes) {
+    std::map<std::string, Guess> out;
+    const auto it = j.find("guesses");
+    if (it == j.end()) return out;
+    if (!it->is_object()) {
+        *notes += (notes->empty() ? "" : "; ") + std::string("guesses: not an object, ignored");
+        return out;
+    }
+    size_t bad = 0;
+    for (const auto& [id, entry] : it->items()) {
+        const bool shaped = entry.is_object() && entry.contains("value") &&
+                            entry["value"].is_number() && entry.contains("unit") &&
+                            entry["unit"].is_string();
+        const double v = shaped ? entry["value"].get<double>() : 0;
+        const std::string unit = shaped ? entry["unit"].get<std::string>() : std::string();
+        if (out.size() >= kMaxProgressIds || !shaped || !(v > 0) || !std::isfinite(v) ||
+            (unit != "ms" && unit != "x") || id.empty() || id.size() > kMaxProgressIdBytes) {
+            ++bad;
+            continue;
+        }
+        out[id] = Guess{v, unit == "x"};
+    }
+    if (bad)
+        *notes += (notes->empty() ? "" : "; ") + std::string("guesses: ") + std::to_string(bad) +
+                  " entr" + (bad == 1 ? "y" : "ies") +
+                  " that are not lesson: {value above 0, unit ms or x} ignored";
+    return out;
+}
+
 }  // namespace
 
 Settings LoadSettings(const std::string& path, std::string* problem) {
@@ -154,6 +187,15 @@ Settings LoadSettings(const std::string& path, std::string* problem) {
         s.window_height = ClampedInt(j, "window_height", s.window_height, 400, 10000);
         s.hide_answers = j.value("hide_answers", s.hide_answers);
         s.first_run_closed = j.value("first_run_closed", s.first_run_closed);
+        // Pane sizes out of range (or not numbers) are dropped: the panes open at their default.
+        const auto share = [&](const char* key, float low, float high) {
+            const auto it = j.find(key);
+            if (it == j.end() || !it->is_number()) return 0.0f;
+            const double v = it->get<double>();
+            return v >= low && v <= high ? static_cast<float>(v) : 0.0f;
+        };
+        s.sidebar_em = share("sidebar_em", kMinSidebarEm, kMaxSidebarEm);
+        s.text_share = share("text_share", kMinTextShare, kMaxTextShare);
     } catch (const std::exception& e) {
         if (problem)
             *problem =
@@ -166,22 +208,28 @@ Settings LoadSettings(const std::string& path, std::string* problem) {
     s.ran = IdList(j, "run", &notes);
     s.answered = IdList(j, "answered", &notes);
     s.log_scale = ChoiceMap(j, "log_scale", &notes);
+    s.guesses = GuessMap(j, &notes);
     if (!notes.empty() && problem) *problem = "the settings file " + path + ": " + notes;
     return s;
 }
 
 bool SaveSettings(const std::string& path, const Settings& s, std::string* problem) {
-    const nlohmann::ordered_json j{{"language", s.language},
-                                   {"scale", s.scale},
-                                   {"lesson", s.lesson},
-                                   {"window_width", s.window_width},
-                                   {"window_height", s.window_height},
-                                   {"hide_answers", s.hide_answers},
-                                   {"first_run_closed", s.first_run_closed},
-                                   {"visited", s.visited},
-                                   {"run", s.ran},
-                                   {"answered", s.answered},
-                                   {"log_scale", s.log_scale}};
+    nlohmann::ordered_json j{{"language", s.language},
+                             {"scale", s.scale},
+                             {"lesson", s.lesson},
+                             {"window_width", s.window_width},
+                             {"window_height", s.window_height},
+                             {"hide_answers", s.hide_answers},
+                             {"first_run_closed", s.first_run_closed},
+                             {"visited", s.visited},
+                             {"run", s.ran},
+                             {"answered", s.answered},
+                             {"log_scale", s.log_scale},
+                             {"sidebar_em", s.sidebar_em},
+                             {"text_share", s.text_share},
+                             {"guesses", nlohmann::ordered_json::object()}};
+    for (const auto& [id, guess] : s.guesses)
+        j["guesses"][id] = {{"value", guess.value}, {"unit", guess.speedup ? "x" : "ms"}};
     // A file the user made read-only (no write permission for anyone, or none for this user)
     // is theirs: it is not replaced. Nor is anything that is not a regular file.
     struct stat st {};

@@ -8,6 +8,14 @@
 
 namespace lessons::app {
 
+// The student's guess for a lesson, typed before running it: a time in milliseconds, or a
+// speed-up over the previous lesson ("2.5" meaning 2.5x faster).
+struct Guess {
+    double value = 0;  // > 0 and finite
+    bool speedup = false;
+    bool operator==(const Guess& o) const { return value == o.value && speedup == o.speedup; }
+};
+
 struct Settings {
     std::string language = "en";  // "en" or "zh"
     float scale = 0;              // 0: take the monitor's content scale
@@ -30,7 +38,19 @@ struct Settings {
     // The Log scale choice the student made per chapter (chart::LogChoice::by_chapter), by
     // chapter id; a chapter not here takes each chart's own rule. Read bounded like the lists.
     std::map<std::string, bool> log_scale;
+    // The panes as the student dragged them: the lesson list's width in font heights (0: the
+    // default), and the text pane's share of the height it shares with the code pane. Values
+    // outside kSidebarEm / kTextShare are ignored when read.
+    float sidebar_em = 0;
+    // The student's guesses by lesson id, read bounded like the progress lists: an entry that is
+    // not {"value": a number above 0, "unit": "ms" or "x"} is dropped with a note.
+    std::map<std::string, Guess> guesses;
+    float text_share = 0;  // 0: the default
 };
+
+// The ranges the dragged pane sizes are kept in (a dragged splitter stops at them).
+constexpr float kMinSidebarEm = 8, kMaxSidebarEm = 40;
+constexpr float kMinTextShare = 0.15f, kMaxTextShare = 0.85f;
 
 constexpr size_t kMaxProgressIds = 1000;
 constexpr size_t kMaxProgressIdBytes = 200;

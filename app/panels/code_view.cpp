@@ -156,7 +156,7 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
                 m.kernel = static_cast<int>(i);
                 ListMachineCode(m, code, isa);
             }
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", m.functions[i].name.c_str());
+            if (ImGui::IsItemHovered()) Tooltip(m.functions[i].name.c_str());
             ImGui::PopID();
         }
         ImGui::EndCombo();
@@ -183,7 +183,7 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
             ImGui::TextUnformatted(label.c_str());
         else
             ImGui::TextDisabled("%s", label.c_str());
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", zh ? c.what_zh : c.what);
+        if (ImGui::IsItemHovered()) Tooltip(zh ? c.what_zh : c.what);
         if (ui.probe)
             ui.probe->rects[std::string("count_") + c.name] =
                 ImVec4(p.x, p.y, p.x + size.x, p.y + size.y);
@@ -248,11 +248,7 @@ void DrawNcu(UiState& ui, const Registry& reg, const Lesson& lesson) {
     ImGui::PopFont();
     Remember(ui, "ncu_line");
     if (ImGui::IsItemHovered()) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
-        ImGui::TextUnformatted(ui.machine.ncu.c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
+        Tooltip(ui.machine.ncu);
     }
 }
 

@@ -36,11 +36,7 @@ bool ValuesSlider(UiState& ui, const ParamSpec& spec, const char* label) {
     if (changed) SetParam(&ui.run, spec.name, values[std::clamp(index, 0, last)]);
     Remember(ui, spec.name.c_str());
     if (!spec.why.empty() && ImGui::IsItemHovered()) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-        ImGui::Text(Tr(ui, kLimitedTo), spec.Describe().c_str(), spec.why.c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
+        Tooltip(Fmt(Tr(ui, kLimitedTo), spec.Describe().c_str(), spec.why.c_str()));
     }
     return changed;
 }
@@ -80,11 +76,7 @@ void CapTooltip(const UiState& ui, const Controller& c, const std::string& cap, 
     const std::string text =
         CapExplanation(ui.settings.language, cap, why, ui.host_available,
                        ImGui::GetTime() - ui.host_available_at, device_free, device_age);
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
-    ImGui::TextUnformatted(text.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
+    Tooltip(text);
 }
 
 // A log slider over powers of two and the halves between them, capped by this machine's
@@ -141,27 +133,21 @@ bool ChoiceCombo(UiState& ui, const ParamSpec& spec, const char* label) {
                 SetParam(&ui.run, spec.name, ParamValue::Choice(spec.choices[i]));
                 changed = true;
             }
-            if (!note(i).empty() && ImGui::IsItemHovered())
-                ImGui::SetTooltip("%s", note(i).c_str());
+            if (!note(i).empty() && ImGui::IsItemHovered()) Tooltip(note(i).c_str());
         }
         ImGui::EndCombo();
     }
     Remember(ui, spec.name.c_str());
     const auto at = std::find(spec.choices.begin(), spec.choices.end(), current.choice);
     const std::string current_note = note(static_cast<size_t>(at - spec.choices.begin()));
-    if (!current_note.empty() && ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", current_note.c_str());
+    if (!current_note.empty() && ImGui::IsItemHovered()) Tooltip(current_note.c_str());
     return changed;
 }
 
 // The reason a disabled button gives on hover (an enabled one gives none).
 void WhyDisabled(const std::string& why) {
     if (why.empty() || !ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-    ImGui::TextUnformatted(why.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
+    Tooltip(why);
 }
 
 // Whether `lesson`, or the lesson before it, runs here (what Run and the sweeps need).
@@ -304,7 +290,7 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         const std::string label = Elide(busy, std::max(room, 0.0f)) + tail;
         ImGui::ProgressBar(p < 0 ? 0.0f : p, ImVec2(bar_w, 0), label.c_str());
         Remember(ui, "progress");
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", (busy + tail).c_str());
+        if (ImGui::IsItemHovered()) Tooltip((busy + tail).c_str());
         SameLineIfFits(ButtonWidth(Tr(ui, kCancel)));
         if (ImGui::Button(Tr(ui, kCancel))) c.CancelAll();
     } else if (!live) {

@@ -102,6 +102,7 @@ void DrawFirstRunPage(UiState& ui, const Registry& reg) {
         KeyRow("Ctrl + / Ctrl \xE2\x88\x92", Tr(ui, kKeyScale));
         KeyRow("F12", Tr(ui, kKeyShot));
         KeyRow("F1 / ?", Tr(ui, kKeyHelp));
+        KeyRow("F5", Tr(ui, kKeyPresenter));
         ImGui::EndTable();
     }
     ImGui::Spacing();

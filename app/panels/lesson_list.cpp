@@ -84,7 +84,7 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
         ImGui::ProgressBar(p.Fraction(), ImVec2(-1, font * 0.3f), "");
         Remember(ui, ("progress_" + chapter.id).c_str());
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip(Tr(ui, kChapterMarks), p.visited, p.lessons, p.ran, p.answered);
+            Tooltip(Fmt(Tr(ui, kChapterMarks), p.visited, p.lessons, p.ran, p.answered));
         for (const Lesson* l : lessons) {
             const LessonMode mode = c.Mode(*l);
             // A coloured mark says live / recorded / unavailable; the tooltip says why.
@@ -119,14 +119,14 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
             }
             if (ImGui::IsItemHovered()) {
                 if (mode == LessonMode::kLive)
-                    ImGui::SetTooltip("%s  %s\n%s: %s (%s)", l->label.c_str(), title.c_str(),
-                                      Tr(ui, kLive), Tr(ui, kRunsLive),
-                                      l->kind == StepKind::kGpu ? "GPU" : "CPU");
+                    Tooltip(l->label + "  " + title + "\n" + Tr(ui, kLive) + ": " +
+                            Tr(ui, kRunsLive) + " (" + (l->kind == StepKind::kGpu ? "GPU" : "CPU") +
+                            ")");
                 else
-                    ImGui::SetTooltip(
-                        "%s  %s\n%s: %s", l->label.c_str(), title.c_str(),
-                        mode == LessonMode::kRecorded ? Tr(ui, kRecorded) : Tr(ui, kUnavailable),
-                        Say(ui.settings.language, c.UnavailableReason(*l)).c_str());
+                    Tooltip(
+                        l->label + "  " + title + "\n" +
+                        (mode == LessonMode::kRecorded ? Tr(ui, kRecorded) : Tr(ui, kUnavailable)) +
+                        ": " + Say(ui.settings.language, c.UnavailableReason(*l)));
             }
         }
         ImGui::Spacing();

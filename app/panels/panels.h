@@ -12,6 +12,7 @@
 #include "model/results_view.h"
 #include "panels/ui_state.h"
 #include "registry.h"
+#include "text/lesson_text.h"  // Tooltip, DrawWrappedText
 #include "words/words.h"
 #include "worker/controller.h"
 
@@ -44,6 +45,36 @@ std::string LessonTitle(const UiState& ui, const Lesson& lesson);
 std::string ChapterTitle(const UiState& ui, const Chapter& chapter);
 // Milliseconds with the digits that matter: "0.0123", "1.234", "56.7".
 std::string Ms(double ms);
+
+// The pane being drawn (a child window `name` of `size`): opened at its top when a lesson has
+// just been opened (UiState::arrival). RecordScroll records its scroll for the probe: the text
+// pane's, or the code pane's (its own, or the machine-code listing's inside it).
+void BeginPane(UiState& ui, const char* name, ImVec2 size, ImGuiWindowFlags flags = 0);
+void RecordScroll(UiState& ui, bool text);
+// The step chart's axis: Log scale, and ms or the rate.
+void DrawAxisChoice(UiState& ui);
+// A bar between two panes that the mouse drags (recorded as `name`): `*size`, the pixels of the
+// pane before it, follows the drag within [lo, hi]; true when it moved. `vertical`: a bar
+// `length` pixels tall between panes side by side; else as wide, between panes one above the
+// other.
+bool Splitter(UiState& ui, const char* name, bool vertical, float length, float* size, float lo,
+              float hi);
+// presenter.cpp: presenter mode's page under the title (UiState::presenter): the text's current
+// section beside (or, where the window is narrow, above) a large step chart, or the whole
+// roofline in its chapter; no lesson list, no code.
+void DrawPresenter(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
+
+// With "Hide answers" on, a lesson's measured figures are hidden everywhere on its page (its
+// text's measured sections, the prediction box, its bar, breakdown, sweeps and roofline point,
+// its summary row, its rows of the results table) until it has run here in this session or the
+// student pressed Reveal (UiState::revealed).
+bool MeasuredHidden(const UiState& ui, const Controller& c, const Lesson& lesson);
+// The Hide answers checkbox, and beside it (while the lesson's figures are hidden) Reveal.
+void DrawHideAnswers(UiState& ui, const Controller& c, const Lesson& lesson);
+// The lesson text as the page draws it: answers and measured sections hidden as MeasuredHidden
+// and the settings say.
+void DrawLessonTextOf(UiState& ui, const Controller& c, const Lesson& lesson,
+                      std::string_view text);
 
 // lesson_list.cpp: the chapters and their lessons, each marked live / recorded / unavailable.
 void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg);

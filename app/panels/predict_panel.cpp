@@ -3,6 +3,9 @@
 // and over the chapter's first, and the seed author's figure, from live and recorded results.
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include "model/compare.h"
 #include "model/prediction.h"
@@ -56,10 +59,138 @@ CeilingSource PageCeilings(const Controller& c, const Registry& reg, const Lesso
 
 }  // namespace
 
+namespace {
+
+// A figure of the guess table: "2.50 ms", "1.51×".
+std::string GuessFigure(double v, bool speedup) {
+    return speedup ? Fixed(v, v < 10 ? 2 : 1) + "\xC3\x97" : Ms(v) + " ms";
+}
+
+// The student's guess, typed before the run (a time in ms, or a speed-up over the previous
+// lesson; kept per lesson in the settings), and once given, the guess, the model's bound and
+// the measurement side by side. `measured` is null while none exists or it is hidden.
+void DrawGuess(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
+               const CeilingSource& source, const RunResult* measured, bool hidden) {
+    const Chapter& chapter = reg.ChapterOf(lesson);
+    const Lesson* previous = lesson.previous ? reg.FindLesson(lesson.previous) : nullptr;
+    const auto saved = ui.settings.guesses.find(lesson.id);
+    if (ui.guess_lesson != lesson.id) {  // the field follows the lesson shown
+        ui.guess_lesson = lesson.id;
+        ui.guess_text[0] = '\0';
+        if (saved != ui.settings.guesses.end())
+            std::snprintf(ui.guess_text, sizeof ui.guess_text, "%.6g", saved->second.value);
+        ui.guess_speedup = saved != ui.settings.guesses.end() && saved->second.speedup;
+    }
+    if (!previous) ui.guess_speedup = false;
+    auto store = [&] {
+        char* end = nullptr;
+        const double v = std::strtod(ui.guess_text, &end);
+        const bool blank = std::string(ui.guess_text).find_first_not_of(' ') == std::string::npos;
+        if (blank) {
+            ui.settings.guesses.erase(lesson.id);
+            return true;
+        }
+        if (end == ui.guess_text || *end != '\0' || !(v > 0) || !std::isfinite(v)) return false;
+        ui.settings.guesses[lesson.id] = Guess{v, ui.guess_speedup};
+        return true;
+    };
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(Tr(ui, kYourGuess));
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    if (ImGui::InputText("##guess", ui.guess_text, sizeof ui.guess_text,
+                         ImGuiInputTextFlags_CharsDecimal))
+        store();
+    Remember(ui, "guess_input");
+    if (ImGui::IsItemDeactivatedAfterEdit() && !store())
+        ui.messages.push_back(Fmt(kGuessBad.en, ui.guess_text));
+    SameLineIfFits(CheckWidth("ms"));
+    if (ImGui::RadioButton("ms", !ui.guess_speedup)) {
+        ui.guess_speedup = false;
+        store();
+    }
+    Remember(ui, "guess_ms");
+    if (previous) {
+        const std::string speedup = Fmt(Tr(ui, kGuessSpeedup), previous->label.c_str());
+        SameLineIfFits(CheckWidth(speedup.c_str()));
+        if (ImGui::RadioButton(speedup.c_str(), ui.guess_speedup)) {
+            ui.guess_speedup = true;
+            store();
+        }
+        Remember(ui, "guess_speedup");
+    }
+    const auto guess = ui.settings.guesses.find(lesson.id);
+    if (guess == ui.settings.guesses.end()) {
+        DrawWrappedText(Tr(ui, kGuessHint), &kGrey);
+        return;
+    }
+    SameLineIfFits(ButtonWidth(Tr(ui, kGuessClear)));
+    if (ImGui::SmallButton(Tr(ui, kGuessClear))) {
+        ui.settings.guesses.erase(lesson.id);
+        ui.guess_text[0] = '\0';
+        return;
+    }
+    Remember(ui, "guess_clear");
+
+    // The guess, the model's bound and the measurement, in the guess's unit.
+    const BoundedTime mine =
+        BoundAndTime(lesson, chapter, ResolveParams(lesson.params, ui.run), source, measured);
+    BoundedTime before;
+    std::optional<double> measured_speedup;
+    if (previous) {
+        const RunResult* p = ShownResult(c, reg, *previous, ui.run);
+        before =
+            BoundAndTime(*previous, chapter, ResolveParams(previous->params, ui.run), source, p);
+        if (measured && p && measured->verified && p->verified && measured->median_ms > 0)
+            measured_speedup = CompareResults(*measured, *p).ratio;
+    }
+    const GuessCheck check = CheckGuess(guess->second, mine, before, measured_speedup);
+    const bool speedup = guess->second.speedup;
+    const std::string row = speedup && previous
+                                ? Fmt(Tr(ui, kGuessSpeedupRow), previous->label.c_str())
+                                : std::string(Tr(ui, kGuessTimeRow));
+    const std::array<std::string, 4> cells = {
+        row, GuessFigure(check.guess, speedup),
+        check.bound ? GuessFigure(*check.bound, speedup) : std::string(Tr(ui, kNoModel)),
+        hidden           ? std::string(Tr(ui, kMeasuredHidden))
+        : check.measured ? GuessFigure(*check.measured, speedup)
+                         : std::string(Tr(ui, kNotMeasured))};
+    if (ui.probe) ui.probe->guess_row = {cells[1], cells[2], cells[3]};
+    if (ImGui::BeginTable("guess", 4,
+                          ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit |
+                              ImGuiTableFlags_NoHostExtendX)) {
+        for (const char* header :
+             {"", Tr(ui, kYourGuess), Tr(ui, kBoundColumn), Tr(ui, kMeasuredColumn)})
+            ImGui::TableSetupColumn(header);
+        ImGui::TableHeadersRow();
+        ImGui::TableNextRow();
+        for (size_t k = 0; k < cells.size(); ++k) {
+            ImGui::TableNextColumn();
+            if (k == 1)
+                ImGui::TextColored(kAccent, "%s", cells[k].c_str());
+            else if ((k == 2 && !check.bound) || (k == 3 && (hidden || !check.measured)))
+                ImGui::TextDisabled("%s", cells[k].c_str());
+            else
+                ImGui::TextUnformatted(cells[k].c_str());
+            if (k == 2 && !check.bound && ImGui::IsItemHovered()) Tooltip(Tr(ui, kNoModelWhy));
+            if (k == 3 && hidden && ImGui::IsItemHovered()) Tooltip(Tr(ui, kMeasuredHiddenNote));
+        }
+        ImGui::EndTable();
+    }
+    Remember(ui, "guess_table");
+    if (!hidden && check.measured && *check.measured > 0)
+        DrawWrappedText(Fmt(Tr(ui, kGuessRatio), Fixed(check.guess / *check.measured, 2).c_str()));
+}
+
+}  // namespace
+
 void DrawPrediction(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
     const ParamValues params = ResolveParams(lesson.params, ui.run);
     const CeilingSource source = PageCeilings(c, reg, lesson, ui.run);
-    const RunResult* measured = ShownResult(c, reg, lesson, ui.run);
+    // With Hide answers on and before its run, the measurement is not shown (MeasuredHidden).
+    const bool hidden = MeasuredHidden(ui, c, lesson);
+    const RunResult* measured = hidden ? nullptr : ShownResult(c, reg, lesson, ui.run);
+    DrawGuess(ui, c, reg, lesson, source, measured, hidden);
     const KernelAttributes* attributes =
         lesson.kind == StepKind::kGpu && !lesson.library && c.Mode(lesson) == LessonMode::kLive
             ? c.Attributes(lesson, ui.run)
@@ -67,7 +198,10 @@ void DrawPrediction(UiState& ui, Controller& c, const Registry& reg, const Lesso
     std::vector<std::string> lines = PredictionLines(
         ui.settings.language, lesson, reg.ChapterOf(lesson), params, source, measured, attributes);
     // Nothing measured at these settings: what the student can do about it, here.
-    if (!measured) {
+    if (hidden) {
+        if (!lines.empty() && lines.back() == Tr(ui, kPredNotYet)) lines.pop_back();
+        lines.push_back(Tr(ui, kMeasuredHiddenNote));
+    } else if (!measured) {
         const std::string cannot = CannotRunWhy(ui.settings.language, c, reg, lesson);
         lines.push_back(cannot.empty()
                             ? std::string(Tr(ui, kPredPressRun))
@@ -110,9 +244,19 @@ void DrawSummary(UiState& ui, const Controller& c, const Registry& reg, const Le
         Tr(ui, kSumRate),   Tr(ui, kSumPct),  Tr(ui, kSumVsPrevious),
         vs_first,           Tr(ui, kSumSeed), Tr(ui, kSumOrigin)};
     std::vector<std::array<std::string, kColumns>> cells;
+    const bool hidden = MeasuredHidden(ui, c, lesson);
     for (const SummaryRow& row : rows) {
         const Lesson& l = *row.lesson;
         const RunResult* r = row.result;
+        if (hidden && l.number == lesson.number) {  // this lesson's figures: hidden, "?"
+            std::array<std::string, kColumns> cell;
+            cell[0] = l.label;
+            cell[1] = Elide(LessonTitle(ui, l), ImGui::GetFontSize() * 9);
+            for (size_t k = 2; k <= 6; ++k) cell[k] = Tr(ui, kMeasuredHidden);
+            if (!l.seed.empty()) cell[7] = Tr(ui, kMeasuredHidden);
+            cells.push_back(cell);
+            continue;
+        }
         const bool ok = r && r->verified;
         std::array<std::string, kColumns> cell;
         cell[0] = l.label;
@@ -152,7 +296,8 @@ void DrawSummary(UiState& ui, const Controller& c, const Registry& reg, const Le
     ImGui::TableHeadersRow();
     for (size_t i = 0; i < rows.size(); ++i) {
         const Lesson& l = *rows[i].lesson;
-        const RunResult* r = rows[i].result;
+        const bool row_hidden = hidden && l.number == lesson.number;
+        const RunResult* r = row_hidden ? nullptr : rows[i].result;
         const auto& cell = cells[i];
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
@@ -162,11 +307,12 @@ void DrawSummary(UiState& ui, const Controller& c, const Registry& reg, const Le
             ImGui::TextUnformatted(cell[0].c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(cell[1].c_str());
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", LessonTitle(ui, l).c_str());
+        if (ImGui::IsItemHovered()) Tooltip(LessonTitle(ui, l).c_str());
         ImGui::TableNextColumn();
         if (!r) {
             ImGui::TextDisabled("%s", cell[2].c_str());
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr(ui, kSumNotRun));
+            if (ImGui::IsItemHovered())
+                Tooltip(Tr(ui, row_hidden ? kMeasuredHiddenNote : kSumNotRun));
         } else if (!r->verified) {
             ImGui::TextColored(kRed, "%s", cell[2].c_str());
         } else {
@@ -178,8 +324,8 @@ void DrawSummary(UiState& ui, const Controller& c, const Registry& reg, const Le
         }
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(cell[7].c_str());
-        if (!l.seed.empty() && ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s", l.seed.source.c_str());
+        if (!l.seed.empty() && !row_hidden && ImGui::IsItemHovered())
+            Tooltip(l.seed.source.c_str());
         ImGui::TableNextColumn();
         if (r && r->recorded)
             ImGui::TextColored(kAmber, "%s", cell[8].c_str());

@@ -7,6 +7,7 @@
 #include "panels/panels.h"
 #include "report.h"
 #include "units.h"
+#include "words/words_student.h"
 
 namespace lessons::app {
 namespace {
@@ -33,15 +34,17 @@ void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, con
                                   ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
                                   ImGuiTableFlags_SizingFixedFit;
     const int count = static_cast<int>(columns.size()) + 1;
+    if (MeasuredHidden(ui, c, lesson)) DrawWrappedText(Tr(ui, kMeasuredHiddenNote), &kGrey);
     if (!ImGui::BeginTable("results", count, flags, ImVec2(0, ImGui::GetFontSize() * 14))) return;
     for (const ResultColumn& col : columns) ImGui::TableSetupColumn(col.header.c_str());
     ImGui::TableSetupColumn(Tr(ui, kSource));
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableHeadersRow();
     int rows = 0;
+    const bool hidden = MeasuredHidden(ui, c, lesson);
     for (auto it = c.results().rbegin(); it != c.results().rend() && rows < 300; ++it) {
         const RunResult& r = it->result;
-        if (r.chapter != chapter.id) continue;
+        if (r.chapter != chapter.id || (hidden && r.lesson == lesson.number)) continue;
         ++rows;
         ImGui::TableNextRow();
         for (const ResultColumn& col : columns) {
@@ -52,7 +55,7 @@ void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, con
                 } else {
                     ImGui::TextColored(kRed, "%s", Tr(ui, kWrongResult));
                     if (ImGui::IsItemHovered())
-                        ImGui::SetTooltip("%s", Say(ui.settings.language, r.check_message).c_str());
+                        Tooltip(Say(ui.settings.language, r.check_message).c_str());
                 }
             } else if (col.key == "lesson" && r.lesson == lesson.number) {
                 RightAligned(col.text(r), &kAccent);  // this page's lesson
@@ -67,8 +70,7 @@ void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, con
             ImGui::TextColored(kAmber, "%s", Tr(ui, kRecorded));
         else
             ImGui::TextUnformatted(Tr(ui, kLive));
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s, %s", r.Device().c_str(), r.timestamp.c_str());
+        if (ImGui::IsItemHovered()) Tooltip(r.Device() + ", " + r.timestamp);
     }
     ImGui::EndTable();
 }

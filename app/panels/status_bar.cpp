@@ -3,6 +3,7 @@
 #include "panels/panels.h"
 #include "report.h"
 #include "units.h"
+#include "words/words_student.h"
 
 namespace lessons::app {
 namespace {
@@ -68,7 +69,7 @@ void DrawStatusBar(UiState& ui, Controller& c) {
                  (restart ? ButtonWidth(Tr(ui, kRestartWorker)) + spacing : 0.0f);
     const float worker_w = std::min(ImGui::CalcTextSize(worker.c_str()).x, room * 0.5f);
     ImGui::TextUnformatted(Elide(device, room - worker_w - spacing).c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", device.c_str());
+    if (ImGui::IsItemHovered()) Tooltip(device.c_str());
     ImGui::SameLine();
     ImGui::TextDisabled("%s", Elide(worker, worker_w).c_str());
     if (restart) {
@@ -79,6 +80,9 @@ void DrawStatusBar(UiState& ui, Controller& c) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
     if (ImGui::SliderFloat(Tr(ui, kScale), &scale, 0.75f, 3.0f, "%.2fx")) SetScale(ui, scale);
     Remember(ui, "scale");
+    SameLineIfFits(CheckWidth(Tr(ui, kPresenterToggle)));
+    ImGui::Checkbox(Tr(ui, kPresenterToggle), &ui.presenter);
+    Remember(ui, "presenter_toggle");
     ImGui::SameLine();
     // Newest notice, from the controller or the GUI itself.
     std::string* notice = nullptr;
@@ -94,7 +98,7 @@ void DrawStatusBar(UiState& ui, Controller& c) {
         room = ImGui::GetContentRegionAvail().x - spacing -
                (ImGui::CalcTextSize(Tr(ui, kDismiss)).x + ImGui::GetStyle().FramePadding.x * 2);
         ImGui::TextColored(kAmber, "%s", Elide(shown, room).c_str());
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", shown.c_str());
+        if (ImGui::IsItemHovered()) Tooltip(shown.c_str());
         ImGui::SameLine();
         if (ImGui::SmallButton(Tr(ui, kDismiss))) {
             if (from_controller)

@@ -94,6 +94,7 @@ void SelectLesson(UiState& ui, const Registry& registry, std::string_view name) 
         ui.arrival.entering_chapter = !before || before->chapter != lesson->chapter;
         ui.redraw_frames = 2;  // the lesson list scrolls to it in the next frame
     }
+    if (before != lesson) ui.presenter_section = 0;
     ui.shown_lesson = lesson->id;
     ui.host_available_at = -1;  // the memory caps are read again for the page shown
 }
@@ -157,6 +158,13 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
         CloseFirstRunPage(ui);
         return;
     }
+    if (ImGui::IsKeyPressed(kKeyF5)) ui.presenter = !ui.presenter;
+    if (ui.presenter) {  // DrawPresenter keeps the section within the text's
+        if (ImGui::IsKeyPressed(kKeyUp) || ImGui::IsKeyPressed(kKeyPageUp))
+            ui.presenter_section = std::max(ui.presenter_section - 1, 0);
+        if (ImGui::IsKeyPressed(kKeyDown) || ImGui::IsKeyPressed(kKeyPageDown))
+            ++ui.presenter_section;
+    }
     const Lesson* lesson = CurrentLesson(ui, reg);
     const auto& all = reg.lessons();
     const auto pos =
@@ -205,13 +213,9 @@ namespace {
 constexpr float kTwoColumnsEm = 30;
 
 // The lesson text, with the toggle that hides its answers (for a class) above it.
-void DrawText(UiState& ui, const Lesson& lesson) {
-    ImGui::Checkbox(Tr(ui, kHideAnswers), &ui.settings.hide_answers);
-    Remember(ui, "hide_answers");
-    LessonTextOptions options;
-    options.hide_answers = ui.settings.hide_answers;
-    options.show_answer = Tr(ui, kShowAnswer);
-    DrawLessonText(ui.settings.language == "zh" ? lesson.text_zh : lesson.text_en, options);
+void DrawText(UiState& ui, const Controller& c, const Lesson& lesson) {
+    DrawHideAnswers(ui, c, lesson);
+    DrawLessonTextOf(ui, c, lesson, ui.settings.language == "zh" ? lesson.text_zh : lesson.text_en);
     // The student's own mark: the questions above are answered (the lesson list shows it).
     ImGui::Spacing();
     bool answered = ui.settings.answered.count(lesson.id) > 0;
@@ -236,8 +240,36 @@ void MarkRuns(UiState& ui, const Controller& c, const Registry& reg) {
     ui.results_marked = results.size();
 }
 
-// The scroll of the pane being drawn, for the probe: the text pane's, or the code pane's (its
-// own, or the machine-code listing's inside it).
+}  // namespace
+
+bool MeasuredHidden(const UiState& ui, const Controller& c, const Lesson& lesson) {
+    if (!ui.settings.hide_answers || ui.revealed.count(lesson.id)) return false;
+    return std::none_of(c.results().begin(), c.results().end(), [&](const StoredResult& s) {
+        return s.origin != Origin::kRecorded && s.result.lesson == lesson.number;
+    });
+}
+
+void DrawHideAnswers(UiState& ui, const Controller& c, const Lesson& lesson) {
+    ImGui::Checkbox(Tr(ui, kHideAnswers), &ui.settings.hide_answers);
+    Remember(ui, "hide_answers");
+    if (!MeasuredHidden(ui, c, lesson)) return;
+    SameLineIfFits(ButtonWidth(Tr(ui, kRevealMeasured)));
+    if (ImGui::SmallButton(Tr(ui, kRevealMeasured))) ui.revealed.insert(lesson.id);
+    Remember(ui, "reveal_measured");
+    if (ImGui::IsItemHovered()) Tooltip(Tr(ui, kRevealWhy));
+}
+
+void DrawLessonTextOf(UiState& ui, const Controller& c, const Lesson& lesson,
+                      std::string_view text) {
+    LessonTextOptions options;
+    options.hide_answers = ui.settings.hide_answers;
+    options.show_answer = Tr(ui, kShowAnswer);
+    options.hide_measured = MeasuredHidden(ui, c, lesson);
+    options.measured_note = Tr(ui, kMeasuredHiddenNote);
+    DrawLessonText(text, options);
+    if (ui.probe) ui.probe->measured_hidden = options.hide_measured;
+}
+
 void RecordScroll(UiState& ui, bool text) {
     if (!ui.probe) return;
     if (text)
@@ -246,11 +278,41 @@ void RecordScroll(UiState& ui, bool text) {
         ui.probe->code_scroll_y = std::max(ImGui::GetScrollY(), ui.probe->listing_scroll_y);
 }
 
-// The pane's scroll: at the top when a lesson has just been opened; recorded for the probe.
-void BeginPane(UiState& ui, const char* name, ImVec2 size, ImGuiWindowFlags flags = 0) {
+void BeginPane(UiState& ui, const char* name, ImVec2 size, ImGuiWindowFlags flags) {
     if (ui.arrival.scroll_top) ImGui::SetNextWindowScroll(ImVec2(0, 0));
     ImGui::BeginChild(name, size, true, flags);
 }
+
+void DrawAxisChoice(UiState& ui) {
+    ImGui::Checkbox(Tr(ui, kLog), &ui.log_scale);
+    SameLineIfFits(CheckWidth("ms"));
+    if (ImGui::RadioButton("ms", !ui.rate_axis)) ui.rate_axis = false;
+    Remember(ui, "axis_ms");
+    SameLineIfFits(CheckWidth(Tr(ui, kRate)));
+    if (ImGui::RadioButton(Tr(ui, kRate), ui.rate_axis)) ui.rate_axis = true;
+    Remember(ui, "axis_rate");
+}
+
+bool Splitter(UiState& ui, const char* name, bool vertical, float length, float* size, float lo,
+              float hi) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float thick = std::max(vertical ? style.ItemSpacing.x : style.ItemSpacing.y, 4.0f);
+    ImGui::InvisibleButton(name, vertical ? ImVec2(thick, length) : ImVec2(length, thick));
+    Remember(ui, name);
+    const bool active = ImGui::IsItemActive();
+    if (ImGui::IsItemHovered() || active) {
+        ImGui::SetMouseCursor(vertical ? ImGuiMouseCursor_ResizeEW : ImGuiMouseCursor_ResizeNS);
+        ImGui::GetWindowDrawList()->AddRectFilled(
+            ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
+            ImGui::GetColorU32(active ? ImGuiCol_SeparatorActive : ImGuiCol_SeparatorHovered));
+    }
+    const float delta = vertical ? ImGui::GetIO().MouseDelta.x : ImGui::GetIO().MouseDelta.y;
+    if (!active || delta == 0) return false;
+    *size = std::clamp(*size + delta, lo, std::max(lo, hi));
+    return true;
+}
+
+namespace {
 
 // The lesson's label ("5.8") and title, and the language buttons at the right. The title is cut
 // with "…" to leave room for the buttons; where even that leaves too little, the buttons take a
@@ -282,7 +344,7 @@ void DrawTitle(UiState& ui, const Lesson& lesson) {
     Remember(ui, "title");
     if (ui.probe) ui.probe->title = title;
     if (ImGui::IsItemHovered() && ImGui::CalcTextSize(title.c_str()).x > avail)
-        ImGui::SetTooltip("%s", title.c_str());
+        Tooltip(title.c_str());
     ImGui::PopFont();
     if (one_row) {
         ImGui::SameLine(start_x + avail - buttons_w);
@@ -304,17 +366,13 @@ void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
         Remember(ui, name);
         return open;
     };
-    if (lesson.kind == StepKind::kGpu && section(kPredictHeader, "predict_header", true))
-        DrawPrediction(ui, c, reg, lesson);
-    DrawRoofline(ui, c, reg, lesson);
+    // The roofline's own chapter draws it whole, first: as large as the page allows.
+    const bool roofline_first = reg.ChapterOf(lesson).whole_roofline;
+    if (roofline_first) DrawRoofline(ui, c, reg, lesson);
+    if (section(kPredictHeader, "predict_header", true)) DrawPrediction(ui, c, reg, lesson);
+    if (!roofline_first) DrawRoofline(ui, c, reg, lesson);
     if (section(kSteps, "steps_header", true)) {
-        ImGui::Checkbox(Tr(ui, kLog), &ui.log_scale);
-        SameLineIfFits(CheckWidth("ms"));
-        if (ImGui::RadioButton("ms", !ui.rate_axis)) ui.rate_axis = false;
-        Remember(ui, "axis_ms");
-        SameLineIfFits(CheckWidth(Tr(ui, kRate)));
-        if (ImGui::RadioButton(Tr(ui, kRate), ui.rate_axis)) ui.rate_axis = true;
-        Remember(ui, "axis_rate");
+        DrawAxisChoice(ui);
         DrawStepChart(ui, c, reg, lesson);
     }
     if (section(kSummaryHeader, "summary_header", false)) DrawSummary(ui, c, reg, lesson);
@@ -331,6 +389,8 @@ void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
 void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     if (ui.probe) {
         ui.probe->rects.clear();
+        ui.probe->measured_hidden = false;
+        ui.probe->guess_row.clear();
         ui.probe->listing_scroll_y = 0;
     }
     HandleKeys(ui, c, reg);
@@ -351,13 +411,32 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     const float font = ImGui::GetFontSize();
     const float status_h = ImGui::GetFrameHeightWithSpacing() * 2.2f;
     const float body_h = ImGui::GetContentRegionAvail().y - status_h;
+    if (ui.probe) ui.probe->list_drawn = ui.probe->code_drawn = false;
 
-    ImGui::BeginChild("sidebar", ImVec2(std::min(font * 19, vp->WorkSize.x * 0.24f), body_h), true);
-    DrawLessonList(ui, c, reg);
-    ImGui::EndChild();
-    ImGui::SameLine();
+    if (!ui.presenter) {
+        // The lesson list, as wide as the student dragged it (within 8 to 40 font heights and
+        // 60% of the window), else 19 font heights or a quarter of the window.
+        const float width = vp->WorkSize.x;
+        const float lo = std::min(font * kMinSidebarEm, width * 0.6f);
+        const float hi = std::max(lo, std::min(font * kMaxSidebarEm, width * 0.6f));
+        float sidebar_w = ui.settings.sidebar_em > 0
+                              ? std::clamp(ui.settings.sidebar_em * font, lo, hi)
+                              : std::min(font * 19, width * 0.24f);
+        ImGui::BeginChild("sidebar", ImVec2(sidebar_w, body_h), true);
+        DrawLessonList(ui, c, reg);
+        ImGui::EndChild();
+        if (ui.probe) ui.probe->list_drawn = true;
+        ImGui::SameLine(0, 0);
+        if (Splitter(ui, "sidebar_splitter", true, body_h, &sidebar_w, lo, hi))
+            ui.settings.sidebar_em = sidebar_w / font;
+        ImGui::SameLine(0, 0);
+    }
 
-    ImGui::BeginChild("page", ImVec2(0, body_h), false);
+    // Presenter mode's page is made to fit (its panes scroll, each its own): no scroll bar
+    // for the few pixels of padding its table adds.
+    ImGui::BeginChild(
+        "page", ImVec2(0, body_h), false,
+        ui.presenter ? ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse : 0);
     DrawTitle(ui, *lesson);
     const LessonMode mode = c.Mode(*lesson);
     const std::string subtitle = lesson->id + "  \xC2\xB7  " +
@@ -367,12 +446,14 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
                                                                         : kCannotRun);
     ImGui::TextDisabled("%s", Elide(subtitle, ImGui::GetContentRegionAvail().x).c_str());
 
-    if (ImGui::GetContentRegionAvail().x < font * kTwoColumnsEm) {
+    if (ui.presenter) {
+        DrawPresenter(ui, c, reg, *lesson);
+    } else if (ImGui::GetContentRegionAvail().x < font * kTwoColumnsEm) {
         // Narrow, or a large presenter scale: one column that scrolls, text and code first.
         ImGui::BeginChild("stack", ImVec2(0, 0), false);
         const float pane_h = std::max(font * 8, body_h * 0.5f);
         BeginPane(ui, "text", ImVec2(0, pane_h));
-        DrawText(ui, *lesson);
+        DrawText(ui, c, *lesson);
         RecordScroll(ui, true);
         ImGui::EndChild();
         Remember(ui, "text_pane");
@@ -381,6 +462,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         RecordScroll(ui, false);
         ImGui::EndChild();
         Remember(ui, "code_pane");
+        if (ui.probe) ui.probe->code_drawn = true;
         DrawWork(ui, c, reg, *lesson);
         ImGui::EndChild();
     } else if (ImGui::BeginTable("columns", 2,
@@ -388,17 +470,25 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ImGui::TableSetupColumn("left", ImGuiTableColumnFlags_WidthStretch, 0.42f);
         ImGui::TableSetupColumn("right", ImGuiTableColumnFlags_WidthStretch, 0.58f);
         ImGui::TableNextColumn();
+        // The text above the code, split where the student dragged the line between them.
         const float column_h = ImGui::GetContentRegionAvail().y;
-        BeginPane(ui, "text", ImVec2(0, column_h * 0.55f));
-        DrawText(ui, *lesson);
+        const float share = ui.settings.text_share > 0 ? ui.settings.text_share : 0.55f;
+        float text_h = column_h * share;
+        BeginPane(ui, "text", ImVec2(0, text_h));
+        DrawText(ui, c, *lesson);
         RecordScroll(ui, true);
         ImGui::EndChild();
         Remember(ui, "text_pane");
+        ImGui::SetCursorPosY(ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y);
+        if (Splitter(ui, "text_splitter", false, ImGui::GetContentRegionAvail().x, &text_h,
+                     column_h * kMinTextShare, column_h * kMaxTextShare))
+            ui.settings.text_share = text_h / std::max(column_h, 1.0f);
         BeginPane(ui, "code", ImVec2(0, 0), ImGuiWindowFlags_HorizontalScrollbar);
         DrawCode(ui, reg, *lesson);
         RecordScroll(ui, false);
         ImGui::EndChild();
         Remember(ui, "code_pane");
+        if (ui.probe) ui.probe->code_drawn = true;
 
         ImGui::TableNextColumn();
         ImGui::BeginChild("work", ImVec2(0, 0), false);
@@ -411,6 +501,14 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     ImGui::End();
     ui.arrival.scroll_top = false;
     DrawFirstRunPage(ui, reg);
+    // A tooltip that appeared in this frame is hidden in it (ImGui sizes it first), and one
+    // whose text changed as the mouse moved (another bar) is sized and placed for its new text
+    // only in the next frame: draw two more, or it would wait for the next event, possibly
+    // reaching past the window's edge meanwhile.
+    const bool moved = ImGui::GetIO().MouseDelta.x != 0 || ImGui::GetIO().MouseDelta.y != 0;
+    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+        if ((w->Flags & ImGuiWindowFlags_Tooltip) && w->Active && (w->Hidden || moved))
+            ui.redraw_frames = std::max(ui.redraw_frames, 2);
 
     // Debounced auto-run: the controls settle, then this lesson and the previous one re-run,
     // replacing whatever was pending.

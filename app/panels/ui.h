@@ -24,11 +24,14 @@ constexpr ImGuiKey kKeyR = ImGuiKey_R, kKeyS = ImGuiKey_S, kKeyC = ImGuiKey_C,
                    kKeyPadSubtract = ImGuiKey_KeypadSubtract, kKeyPadAdd = ImGuiKey_KeypadAdd,
                    kKeyF12 = ImGuiKey_F12, kKeyLeft = ImGuiKey_LeftArrow,
                    kKeyRight = ImGuiKey_RightArrow, kKeyEscape = ImGuiKey_Escape,
-                   kKeyF1 = ImGuiKey_F1;
+                   kKeyF1 = ImGuiKey_F1, kKeyF5 = ImGuiKey_F5, kKeyUp = ImGuiKey_UpArrow,
+                   kKeyDown = ImGuiKey_DownArrow, kKeyPageUp = ImGuiKey_PageUp,
+                   kKeyPageDown = ImGuiKey_PageDown;
 #else
 constexpr ImGuiKey kKeyR = 'R', kKeyS = 'S', kKeyC = 'C', kKeyEqual = '=', kKeyMinus = '-';
 constexpr ImGuiKey kKeyPadSubtract = 333, kKeyPadAdd = 334, kKeyF12 = 301;
 constexpr ImGuiKey kKeyLeft = 263, kKeyRight = 262, kKeyEscape = 256, kKeyF1 = 290;
+constexpr ImGuiKey kKeyF5 = 294, kKeyUp = 265, kKeyDown = 264, kKeyPageUp = 266, kKeyPageDown = 267;
 #endif
 
 void DrawUi(UiState& ui, Controller& controller, const Registry& registry);
@@ -38,7 +41,8 @@ void DrawUi(UiState& ui, Controller& controller, const Registry& registry);
 void ApplyArrival(UiState& ui, const Controller& controller, const Registry& registry,
                   const Lesson& lesson);
 
-// Keyboard shortcuts (arrows, R, S, C, Esc, Ctrl +/-, F12, F1 and ?). Called by DrawUi. A key
+// Keyboard shortcuts (arrows, R, S, C, Esc, Ctrl +/-, F12, F1 and ?, F5; in presenter mode
+// up / down and Page Up / Page Down step through the text's sections). Called by DrawUi. A key
 // whose action cannot happen here leaves a notice saying why.
 void HandleKeys(UiState& ui, Controller& controller, const Registry& registry);
 

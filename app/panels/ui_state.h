@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,6 +79,22 @@ struct UiState {
     int redraw_frames = 0;
     // How many of the controller's results were looked at for the "run" marks.
     size_t results_marked = 0;
+    // Presenter mode (F5): no lesson list and no code; the text one section at a time (this
+    // one, counted from 0; reset when a lesson opens) beside a large chart (presenter.cpp).
+    bool presenter = false;
+    int presenter_section = 0;
+    int presenter_drawn_section = -1;  // the section drawn last: a new one opens at its top
+    // The step chart's height in pixels where the layout gives it one (presenter mode); 0: the
+    // page's own (14 font heights).
+    float step_chart_height = 0;
+    float presenter_notes_h = 0;  // the height of the notes under presenter mode's chart
+    // Lessons whose measured figures the student revealed with "Hide answers" on (by id; for
+    // this session: MeasuredHidden).
+    std::set<std::string> revealed;
+    // The guess field as typed (the settings keep the value once it is a number above 0).
+    std::string guess_lesson;
+    char guess_text[32] = "";
+    bool guess_speedup = false;  // the unit chosen: a speed-up over the previous lesson, else ms
 };
 
 constexpr double kDebounceSeconds = 0.3;

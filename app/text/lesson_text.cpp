@@ -231,9 +231,96 @@ void DrawWrappedText(std::string_view text, const ImVec4* color) {
     }
 }
 
+std::vector<std::string> SplitSections(std::string_view text) {
+    std::vector<std::string> sections;
+    std::string current;
+    bool content = false;  // the section has more than blank lines and the "# " heading
+    bool after_blank = true;
+    auto flush = [&] {
+        if (content) sections.push_back(current);
+        current.clear();
+        content = false;
+    };
+    for (const std::string& line : SplitLines(text)) {
+        const bool blank = line.find_first_not_of(" \t\r") == std::string::npos;
+        if (after_blank && line.rfind("**", 0) == 0) flush();
+        current += line;
+        current += '\n';
+        if (!blank && line.rfind("# ", 0) != 0) content = true;
+        after_blank = blank;
+    }
+    flush();
+    return sections;
+}
+
+void Tooltip(std::string_view text) {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float font = ImGui::GetFontSize();
+    const float room =
+        vp->WorkSize.x - style.WindowPadding.x * 2 - style.DisplaySafeAreaPadding.x * 2;
+    const float width = std::max(std::min(font * 34, room), font * 4);
+    ImFont* f = ImGui::GetFont();
+    const MeasureText measure = [&](std::string_view s) {
+        return f->CalcTextSizeA(font, 1e9f, 0, s.data(), s.data() + s.size()).x;
+    };
+    ImGui::BeginTooltip();
+    for (size_t start = 0; start < text.size();) {
+        size_t end = text.find('\n', start);
+        if (end == std::string_view::npos) end = text.size();
+        const std::string_view paragraph = text.substr(start, end - start);
+        if (paragraph.empty())
+            ImGui::TextUnformatted("");
+        else
+            for (std::string_view line : WrapLines(paragraph, width, measure)) {
+                // A word wider than the tooltip (a path, an id) is cut between characters.
+                while (measure(line) > width) {
+                    size_t cut = 0;
+                    for (size_t next = 0; next < line.size();) {
+                        const unsigned char c = static_cast<unsigned char>(line[next]);
+                        next += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+                        if (measure(line.substr(0, next)) > width) break;
+                        cut = next;
+                    }
+                    if (cut == 0) break;  // not even one character fits
+                    ImGui::TextUnformatted(line.data(), line.data() + cut);
+                    line.remove_prefix(cut);
+                }
+                ImGui::TextUnformatted(line.data(), line.data() + line.size());
+            }
+        start = end + 1;
+    }
+    ImGui::EndTooltip();
+}
+
+bool IsMeasuredLeadIn(std::string_view lead_in) {
+    for (const std::string_view prefix :
+         {"What we measured", "What the seed author", "What the seed shows", "The seed's figures",
+          "我们的测量", "实测结果", "原作者", "原文作者", "原文的数据", "原文说明"})
+        if (lead_in.substr(0, prefix.size()) == prefix) return true;
+    return false;
+}
+
+std::vector<TextBlock> WithoutMeasured(std::vector<TextBlock> blocks, const std::string& note) {
+    std::vector<TextBlock> out;
+    bool measured = false;
+    for (TextBlock& b : blocks) {
+        if (b.kind == TextBlock::Kind::kLeadIn) {
+            measured = IsMeasuredLeadIn(b.text);
+            out.push_back(std::move(b));
+            if (measured) out.push_back({TextBlock::Kind::kParagraph, note});
+        } else if (!measured) {
+            out.push_back(std::move(b));
+        }
+    }
+    return out;
+}
+
 void DrawLessonText(std::string_view text, const LessonTextOptions& options) {
     ImGuiStorage* revealed = ImGui::GetStateStorage();
-    for (const TextBlock& block : ParseLessonText(text)) {
+    std::vector<TextBlock> blocks = ParseLessonText(text);
+    if (options.hide_measured) blocks = WithoutMeasured(std::move(blocks), options.measured_note);
+    for (const TextBlock& block : blocks) {
         switch (block.kind) {
             case TextBlock::Kind::kAnswer: {
                 const ImGuiID id = ImGui::GetID(block.text.c_str());

@@ -39,12 +39,28 @@ std::vector<TextBlock> ParseLessonText(std::string_view text);
 // "OpenMP 多线程"); empty when it has no heading.
 std::string TitleFromText(std::string_view text);
 
+// The text cut into its sections, for presenter mode: a section starts at a paragraph that
+// opens with a bold lead-in ("**What changed.** ..."), and runs to the next one. What stands
+// before the first lead-in is a section of its own only when it has more than the "# " heading.
+// Each section is raw Markdown, as ParseLessonText takes it; a text without lead-ins is one
+// section (none when it is empty).
+std::vector<std::string> SplitSections(std::string_view text);
+
 // Whether `line` opens an answer ("Answer:" in English, "答：" in Chinese).
 bool IsAnswerLine(std::string_view line);
 
 // The blocks as drawn with the answers hidden: each answer's text removed (an empty kAnswer
 // block stays where its "Show answer" button goes).
 std::vector<TextBlock> WithoutAnswers(std::vector<TextBlock> blocks);
+
+// Whether a lead-in opens a section of measured figures: "What we measured ...", "What the seed
+// author(s) measured / shows / wrote", "What the seed shows", "The seed's figures", and their
+// Chinese ("我们的测量 ...", "实测结果", "原作者...", "原文作者...", "原文的数据", "原文说明...").
+bool IsMeasuredLeadIn(std::string_view lead_in);
+
+// The blocks with every section of measured figures (IsMeasuredLeadIn, to the next lead-in)
+// reduced to its lead-in and `note` (a paragraph), for "Hide answers" before the lesson's run.
+std::vector<TextBlock> WithoutMeasured(std::vector<TextBlock> blocks, const std::string& note);
 
 // Width of a piece of text, in the units of `width` below.
 using MeasureText = std::function<float(std::string_view)>;
@@ -60,9 +76,18 @@ std::vector<std::string_view> WrapLines(std::string_view text, float width,
 // Draws `text` wrapped to the available width (at least four characters wide).
 void DrawWrappedText(std::string_view text, const ImVec4* color = nullptr);
 
+// A tooltip with `text`, wrapped as DrawWrappedText wraps (at spaces and around Chinese
+// characters; "\n" starts a new line) to a width that fits the window: at most 34 font heights,
+// and never wider than the main viewport less its padding, so that ImGui can always place the
+// whole tooltip inside the window.
+void Tooltip(std::string_view text);
+
 struct LessonTextOptions {
     bool hide_answers = false;
     const char* show_answer = "Show answer";  // the button that reveals one hidden answer
+    // The sections of measured figures hidden (WithoutMeasured), each saying `measured_note`.
+    bool hide_measured = false;
+    const char* measured_note = "";
 };
 
 // Draws a lesson's text (ParseLessonText's blocks, wrapped). Answers are drawn in their own

@@ -273,14 +273,14 @@ inline constexpr Word kSumPct{"of ceiling", "占上限"};
 inline constexpr Word kSumVsPrevious{"vs previous", "比上一步"};
 inline constexpr Word kSumVsFirst{"vs first", "比第一步"};
 inline constexpr Word kSumVsLesson{"vs %s", "比第 %s 课"};
-inline constexpr Word kSumSeed{"seed author's figure", "种子作者的数据"};
+inline constexpr Word kSumSeed{"seed author's figure", "原作者的数据"};
 inline constexpr Word kSumOrigin{"origin", "来源"};
 inline constexpr Word kSumNotRun{"not run at these settings", "当前设置下未运行"};
 inline constexpr Word kSumNote{
     "Times are whole runs (copies included) at the page's settings; speed-ups compare them. "
     "Recorded rows are marked; the seed authors' figures are theirs, on their hardware and sizes.",
     "时间为当前页面设置下的整次运行（含拷贝），加速比据此计算。已录制的行有标记；"
-    "种子作者的数据是他们在自己的硬件和规模上测得的。"};
+    "原作者的数据是他们在自己的硬件和规模上测得的。"};
 inline constexpr Word kSummaryButton{"Chapter summary...", "本章小结……"};
 
 // Honest comparisons and progress (model/compare.cpp, charts/charts_panel.cpp).

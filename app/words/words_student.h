@@ -20,10 +20,11 @@ inline constexpr Word kWelcomePanes{
     "Left: the lessons by chapter, with a filter box and each chapter's progress. Middle: the "
     "lesson's text above its code (source with the lines changed from the previous lesson "
     "highlighted, PTX, SASS). Right: the controls, the prediction, the chart of every step of "
-    "the chapter, the time breakdown, the sweeps and the table of results.",
+    "the chapter, the time breakdown, the sweeps and the table of results. Drag the lines "
+    "between the panes to resize them.",
     "左侧：按章排列的课程，带筛选框和每章的进度。中间：课文在上，代码在下（源代码中与上一课"
     "不同的行会高亮，另有 PTX 和 SASS）。右侧：控件、预测、本章各步骤的对比图、时间分解、"
-    "扫描和结果表。"};
+    "扫描和结果表。拖动窗格之间的分隔线可调整大小。"};
 inline constexpr Word kWelcomeMarksHeading{"The marks in the lesson list", "课程列表中的标记"};
 inline constexpr Word kWelcomeLive{"runs live on this machine", "在本机实时运行"};
 inline constexpr Word kWelcomeRecorded{
@@ -47,6 +48,49 @@ inline constexpr Word kKeyScale{"larger / smaller (presenter scale)", "放大 / 
 inline constexpr Word kKeyShot{"PNG screenshot into ~/cuda-lessons-exports/",
                                "PNG 截图，保存到 ~/cuda-lessons-exports/"};
 inline constexpr Word kKeyHelp{"this page", "本页"};
+inline constexpr Word kKeyPresenter{
+    "presenter mode: the lesson list and code hidden, the text one section at a time "
+    "(\xE2\x86\x91 / \xE2\x86\x93, Page Up / Page Down) beside a large chart",
+    "演示模式：隐藏课程列表和代码，课文一次显示一节（\xE2\x86\x91 / \xE2\x86\x93、"
+    "Page Up / Page Down），旁边是放大的图表"};
+
+// Presenter mode (F5).
+inline constexpr Word kPresenterToggle{"Presenter (F5)", "演示模式 (F5)"};
+inline constexpr Word kSectionOf{"Section %d of %d", "第 %d 节，共 %d 节"};
+inline constexpr Word kPreviousSection{"\xE2\x86\x91 Previous section", "\xE2\x86\x91 上一节"};
+inline constexpr Word kNextSection{"Next section \xE2\x86\x93", "下一节 \xE2\x86\x93"};
+inline constexpr Word kNoText{"This lesson has no text.", "本课没有课文。"};
+
+// Predict, then measure: the student's guess, and "Hide answers" hiding the measured figures.
+inline constexpr Word kYourGuess{"Your guess", "你的猜测"};
+inline constexpr Word kGuessHint{
+    "Guess before you run: the time in ms, or the speed-up over the previous lesson.",
+    "运行前先猜：耗时（毫秒），或相对上一课的加速倍数。"};
+inline constexpr Word kGuessSpeedup{"\xC3\x97 faster than lesson %s", "比第 %s 课快的倍数"};
+inline constexpr Word kGuessClear{"Clear", "清除"};
+inline constexpr Word kGuessBad{"A guess is a number above 0: %s is not kept.",
+                                "猜测值必须是大于 0 的数：%s 未保存。"};
+inline constexpr Word kBoundColumn{"The model's bound", "模型给出的下限"};
+inline constexpr Word kMeasuredColumn{"Measured", "测量值"};
+inline constexpr Word kGuessTimeRow{"time, ms", "耗时（毫秒）"};
+inline constexpr Word kGuessSpeedupRow{"speed-up over lesson %s", "相对第 %s 课的加速"};
+inline constexpr Word kNoModel{"no model", "无模型"};
+inline constexpr Word kNoModelWhy{
+    "The model bounds GPU steps whose work and ceilings are known; here one of them is not.",
+    "模型只能为已知工作量和性能上限的 GPU 步骤给出下限；这里缺少其中之一。"};
+inline constexpr Word kNotMeasured{"not yet", "尚未测量"};
+inline constexpr Word kGuessRatio{"Your guess is %s\xC3\x97 the measured figure.",
+                                  "你的猜测是测量值的 %s 倍。"};
+inline constexpr Word kMeasuredHidden{"hidden", "已隐藏"};
+inline constexpr Word kMeasuredHiddenNote{
+    "(Measured figures hidden until you run this lesson or press Reveal.)",
+    "（测量数据已隐藏，运行本课或按“揭晓”后显示。）"};
+inline constexpr Word kRevealMeasured{"Reveal", "揭晓"};
+inline constexpr Word kRevealWhy{
+    "Hide answers keeps this lesson's measured figures (text, prediction, charts, summary, "
+    "results) hidden until it runs here; Reveal shows them now.",
+    "“隐藏答案”会隐藏本课的测量数据（课文、预测、图表、小结、结果），直到它在本机运行；"
+    "“揭晓”立即显示。"};
 inline constexpr Word kWelcomeNoGpuHeading{"Without an NVIDIA GPU", "没有 NVIDIA GPU 时"};
 inline constexpr Word kWelcomeNoGpu{
     "Everything opens. CPU lessons (the first lessons of chapter 1 and the CPU steps of other "
@@ -151,6 +195,29 @@ inline constexpr const Word* kStudentWords[] = {&kWelcomeTitle,
                                                 &kKeyScale,
                                                 &kKeyShot,
                                                 &kKeyHelp,
+                                                &kKeyPresenter,
+                                                &kPresenterToggle,
+                                                &kSectionOf,
+                                                &kPreviousSection,
+                                                &kNextSection,
+                                                &kNoText,
+                                                &kYourGuess,
+                                                &kGuessHint,
+                                                &kGuessSpeedup,
+                                                &kGuessClear,
+                                                &kGuessBad,
+                                                &kBoundColumn,
+                                                &kMeasuredColumn,
+                                                &kGuessTimeRow,
+                                                &kGuessSpeedupRow,
+                                                &kNoModel,
+                                                &kNoModelWhy,
+                                                &kNotMeasured,
+                                                &kGuessRatio,
+                                                &kMeasuredHidden,
+                                                &kMeasuredHiddenNote,
+                                                &kRevealMeasured,
+                                                &kRevealWhy,
                                                 &kWelcomeNoGpuHeading,
                                                 &kWelcomeNoGpu,
                                                 &kWelcomeStartHeading,

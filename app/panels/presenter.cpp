@@ -1,0 +1,115 @@
+// Presenter mode (F5, or the checkbox in the status bar): for a class in front of a projector.
+// The lesson list and the code are hidden; the lesson text is shown one section at a time (a
+// section opens at a bold lead-in: "What changed.", "Why it should be faster.", ...), stepped
+// with the buttons, the up / down arrows or Page Up / Page Down, beside the chapter's step chart
+// (or, in the roofline's chapter, the roofline) as large as the window allows. The two columns
+// are resizable; in a narrow window the section stands above the chart.
+#include <imgui_internal.h>  // SetNextWindowScroll (public from ImGui 1.87)
+
+#include <algorithm>
+#include <cmath>
+
+#include "panels/panels.h"
+#include "probe.h"
+#include "words/words_student.h"
+
+namespace lessons::app {
+namespace {
+
+// Where the window is narrower than this many font heights, the section stands above the chart.
+constexpr float kSideBySideEm = 30;
+
+// The row above the section: previous, "Section 2 of 6", next, and Hide answers.
+void DrawSectionRow(UiState& ui, const Controller& c, const Lesson& lesson, int count) {
+    ImGui::BeginDisabled(ui.presenter_section <= 0);
+    if (ImGui::Button(Tr(ui, kPreviousSection)))
+        ui.presenter_section = std::max(ui.presenter_section - 1, 0);
+    Remember(ui, "section_previous");
+    ImGui::EndDisabled();
+    const std::string of = Fmt(Tr(ui, kSectionOf), ui.presenter_section + 1, count);
+    SameLineIfFits(ImGui::CalcTextSize(of.c_str()).x);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(of.c_str());
+    Remember(ui, "section_of");
+    SameLineIfFits(ButtonWidth(Tr(ui, kNextSection)));
+    ImGui::BeginDisabled(ui.presenter_section + 1 >= count);
+    if (ImGui::Button(Tr(ui, kNextSection))) ++ui.presenter_section;
+    Remember(ui, "section_next");
+    ImGui::EndDisabled();
+    SameLineIfFits(CheckWidth(Tr(ui, kHideAnswers)));
+    DrawHideAnswers(ui, c, lesson);
+}
+
+// The text's current section, in a pane of `size` that opens at its top.
+void DrawSection(UiState& ui, const Controller& c, const Lesson& lesson, ImVec2 size) {
+    const std::vector<std::string> sections =
+        SplitSections(ui.settings.language == "zh" ? lesson.text_zh : lesson.text_en);
+    const int count = static_cast<int>(sections.size());
+    ui.presenter_section = std::clamp(ui.presenter_section, 0, std::max(count - 1, 0));
+    if (ui.probe) {
+        ui.probe->sections = count;
+        ui.probe->section = count > 0 ? ui.presenter_section : -1;
+    }
+    DrawSectionRow(ui, c, lesson, std::max(count, 1));
+    if (ui.presenter_drawn_section != ui.presenter_section)
+        ImGui::SetNextWindowScroll(ImVec2(0, 0));
+    ui.presenter_drawn_section = ui.presenter_section;
+    BeginPane(ui, "section", size);
+    if (count == 0) {
+        ImGui::TextDisabled("%s", Tr(ui, kNoText));
+    } else {
+        DrawLessonTextOf(ui, c, lesson, sections[size_t(ui.presenter_section)]);
+    }
+    RecordScroll(ui, true);
+    ImGui::EndChild();
+    Remember(ui, "section_pane");
+}
+
+// The chart side: the axis choice and the step chart filling what is left (a few lines kept
+// for the notes under it), or the whole roofline in its chapter.
+void DrawChartSide(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson,
+                   ImVec2 size) {
+    ImGui::BeginChild("presenter_chart", size, false);
+    if (reg.ChapterOf(lesson).whole_roofline) {
+        DrawRoofline(ui, c, reg, lesson);
+    } else {
+        DrawAxisChoice(ui);
+        // The notes under the chart take what they took in the last frame (at most 40%).
+        const float avail = ImGui::GetContentRegionAvail().y;
+        const float notes = std::min(ui.presenter_notes_h, avail * 0.4f);
+        ui.step_chart_height = std::max(ImGui::GetFontSize() * 8, avail - notes);
+        const float top = ImGui::GetCursorPosY();
+        DrawStepChart(ui, c, reg, lesson);
+        const float drawn = std::max(ImGui::GetCursorPosY() - top - ui.step_chart_height, 0.0f);
+        if (std::abs(drawn - ui.presenter_notes_h) > 1) ui.redraw_frames = 1;  // sized anew
+        ui.presenter_notes_h = drawn;
+        ui.step_chart_height = 0;
+    }
+    ImGui::EndChild();
+    Remember(ui, "presenter_chart");
+}
+
+}  // namespace
+
+void DrawPresenter(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
+    const float font = ImGui::GetFontSize();
+    // The roofline, with its many decades, takes two thirds of the width.
+    const bool roofline = reg.ChapterOf(lesson).whole_roofline;
+    const float text_share = roofline ? 0.32f : 0.42f;
+    if (ImGui::GetContentRegionAvail().x >= font * kSideBySideEm &&
+        ImGui::BeginTable(roofline ? "presenter_roofline" : "presenter", 2,
+                          ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
+        ImGui::TableSetupColumn("section", ImGuiTableColumnFlags_WidthStretch, text_share);
+        ImGui::TableSetupColumn("chart", ImGuiTableColumnFlags_WidthStretch, 1 - text_share);
+        ImGui::TableNextColumn();
+        DrawSection(ui, c, lesson, ImVec2(0, 0));
+        ImGui::TableNextColumn();
+        DrawChartSide(ui, c, reg, lesson, ImVec2(0, 0));
+        ImGui::EndTable();
+        return;
+    }
+    DrawSection(ui, c, lesson, ImVec2(0, ImGui::GetContentRegionAvail().y * 0.45f));
+    DrawChartSide(ui, c, reg, lesson, ImVec2(0, 0));
+}
+
+}  // namespace lessons::app
