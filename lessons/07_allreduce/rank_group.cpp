@@ -160,14 +160,22 @@ void RankGroup::Start(Rank& r) {
 
 bool RankGroup::Reap(Rank& r, bool wait) {
     if (r.exited || r.pid <= 0) return true;
-    int status = 0;
-    pid_t got;
+    // Only looked at, not reaped (WNOWAIT): while it stays a zombie its pid, and so its process
+    // group's id, cannot be given to another process, and Stop's killpg reaches only its own.
+    siginfo_t info{};
+    int rc;
     do {
-        got = waitpid(r.pid, &status, wait ? 0 : WNOHANG);
-    } while (got < 0 && errno == EINTR);
-    if (got == r.pid || (got < 0 && errno == ECHILD)) {
+        rc = waitid(P_PID, id_t(r.pid), &info, WEXITED | WNOWAIT | (wait ? 0 : WNOHANG));
+    } while (rc < 0 && errno == EINTR);
+    if (rc == 0 && info.si_pid == r.pid) {
         r.exited = true;
-        r.status = got == r.pid ? status : 0;
+        r.exit_code = info.si_code == CLD_EXITED ? info.si_status : -1;
+        r.signal = info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED ? info.si_status : 0;
+        return true;
+    }
+    if (rc < 0 && errno == ECHILD) {  // reaped elsewhere: gone, how unknown
+        r.exited = true;
+        r.released = true;
         return true;
     }
     return false;
@@ -175,9 +183,9 @@ bool RankGroup::Reap(Rank& r, bool wait) {
 
 std::string RankGroup::Ended(const Rank& r) const {
     if (!r.exited) return "closed its connection";
-    if (WIFEXITED(r.status)) return "exited with status " + std::to_string(WEXITSTATUS(r.status));
-    if (WIFSIGNALED(r.status)) {
-        const int sig = WTERMSIG(r.status);
+    if (r.exit_code >= 0) return "exited with status " + std::to_string(r.exit_code);
+    if (r.signal > 0) {
+        const int sig = r.signal;
         const char* name = strsignal(sig);
         return "was killed by signal " + std::to_string(sig) +
                (name ? std::string(" (") + name + ")" : "");
@@ -352,11 +360,24 @@ void RankGroup::Stop(std::chrono::milliseconds grace) {
         if (all || std::chrono::steady_clock::now() >= deadline) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    // The group of each: the rank if it is still there, and whatever it started.
+    // The group of each: the rank if it is still there, and whatever it started. Every rank
+    // is still running or a zombie here (none reaped yet), so each id is still its own.
     for (Rank& r : m_ranks)
-        if (r.pid > 0) killpg(r.pid, SIGKILL);
+        if (r.pid > 0 && !r.released) killpg(r.pid, SIGKILL);
     for (Rank& r : m_ranks) {
-        Reap(r, true);
+        if (r.pid > 0 && !r.released) {
+            int status = 0;
+            pid_t got;
+            do {
+                got = waitpid(r.pid, &status, 0);
+            } while (got < 0 && errno == EINTR);
+            if (!r.exited && got == r.pid) {
+                r.exited = true;
+                r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+                r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+            }
+            r.released = true;
+        }
         CloseFd(r.fd);
         CloseFd(r.err_fd);
     }

@@ -74,12 +74,14 @@ private:
     struct Rank {
         RankSpec spec;
         pid_t pid = -1;
-        int fd = -1;      // requests out, answers in
-        int err_fd = -1;  // its standard error
-        std::string in;   // read, not yet a whole line
-        std::string err;  // the end of its standard error
-        bool exited = false;
-        int status = 0;
+        int fd = -1;            // requests out, answers in
+        int err_fd = -1;        // its standard error
+        std::string in;         // read, not yet a whole line
+        std::string err;        // the end of its standard error
+        bool exited = false;    // it has ended (a zombie until released)
+        bool released = false;  // reaped: its pid may belong to another process now
+        int exit_code = -1;     // when it exited
+        int signal = 0;         // when a signal ended it
     };
     void Start(Rank& r);
     [[noreturn]] void Fail(int rank, const std::string& what);
