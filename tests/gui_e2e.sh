@@ -241,6 +241,15 @@ wait_for prediction 'true' || fail "lesson 3.2's page has no prediction box"
 wait_for state.prediction_lines '[ "$v" -ge 4 ]' || fail "the prediction box has $(field state.prediction_lines) lines, not 4 or more"
 window=$(xdotool search --sync --pid "$app_pid" | head -1)
 read -r wx wy <<<"$(xdotool getwindowgeometry --shell "$window" | awk -F= '/^X=/{x=$2} /^Y=/{y=$2} END{print x, y}')"
+# The header may lie below the pane's visible end (ImGui 1.90's rows are a little taller, and
+# the status bar covers the window's last lines): scroll the pane until it is well inside.
+wh=$(xdotool getwindowgeometry --shell "$window" | awk -F= '/^HEIGHT=/{print $2}')
+for _ in $(seq 12); do
+    read -r x0 y0 x1 y1 <<<"$(field summary_header)"
+    [ "$y1" -lt $((wh - 120)) ] && break
+    xdotool mousemove $((wx + (x0 + x1) / 2)) $((wy + wh / 2)) click 5
+    sleep 0.3
+done
 read -r cx cy <<<"$(center summary_header)"
 xdotool mousemove "$cx" "$cy" click 1
 wait_for summary_table 'true' || fail "clicking the chapter summary did not open it"

@@ -257,8 +257,18 @@ void Tooltip(std::string_view text) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const ImGuiStyle& style = ImGui::GetStyle();
     const float font = ImGui::GetFontSize();
-    const float room =
-        vp->WorkSize.x - style.WindowPadding.x * 2 - style.DisplaySafeAreaPadding.x * 2;
+    // ImGui puts a tooltip right of the mouse, else left of it, and where neither side has room
+    // it leaves it right of the mouse, cut off: so it must fit the wider side.
+    const float safe = style.DisplaySafeAreaPadding.x;
+    float side = vp->WorkSize.x - safe * 2;
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    if (ImGui::IsMousePosValid(&mouse)) {
+        const float right =
+            vp->WorkPos.x + vp->WorkSize.x - safe - (mouse.x + 24 * style.MouseCursorScale);
+        const float left = mouse.x - 16 - (vp->WorkPos.x + safe);
+        side = std::max(right, left);
+    }
+    const float room = side - style.WindowPadding.x * 2 - style.WindowBorderSize * 2 - 1;
     const float width = std::max(std::min(font * 34, room), font * 4);
     ImFont* f = ImGui::GetFont();
     const MeasureText measure = [&](std::string_view s) {
