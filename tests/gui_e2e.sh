@@ -273,6 +273,9 @@ shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
 sleep 0.2
 "$png_check" "$shot" --min 1200x800 --color 80,160,255 || fail "Chinese summary screenshot"
 cp "$shot" "$out/summary-zh.png"
+# Closed before the next window: it writes the same positions file, and a later check could
+# read its state instead of the new window's.
+kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
 echo "== responsiveness: lesson 3.1 (the OpenMP sum) live on every core, the GUI drawing meanwhile"
 # The worker runs at a lower priority than the GUI (serve lowers itself by 5 nice levels), so
 # the frames stay short while it uses every core. Mean frame time must stay under 33 ms.
