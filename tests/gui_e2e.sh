@@ -57,7 +57,7 @@ for d in $(seq 91 140); do
     if [ ! -e "/tmp/.X$d-lock" ] && [ ! -e "/tmp/.X11-unix/X$d" ]; then display=$d; break; fi
 done
 [ -n "$display" ] || { echo "no free X display number"; exit 1; }
-Xvfb ":$display" -screen 0 1600x1000x24 -nolisten tcp >"$out/xvfb.log" 2>&1 &
+Xvfb ":$display" -screen 0 1600x1000x24 -nolisten tcp -noreset >"$out/xvfb.log" 2>&1 &
 xvfb=$!
 app_pid="" xvfb720=""
 cleanup() {
@@ -68,6 +68,8 @@ cleanup() {
 trap cleanup EXIT
 export DISPLAY=":$display"
 for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.05; done
+# The socket comes before the server takes clients: wait until one connects.
+for _ in $(seq 200); do DISPLAY=":$display" xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.05; done
 
 fail() { echo "FAILED: $*"; exit 1; }
 bars=(--color 80,160,255 --color 70,200,170)  # this lesson's and the previous lesson's bars
@@ -307,10 +309,12 @@ for d in $((display + 1)) $(seq 141 200); do
     if [ ! -e "/tmp/.X$d-lock" ] && [ ! -e "/tmp/.X11-unix/X$d" ]; then display720=$d; break; fi
 done
 [ -n "$display720" ] || fail "no free X display number for the 1280x720 screen"
-Xvfb ":$display720" -screen 0 1280x720x24 -nolisten tcp >"$out/xvfb720.log" 2>&1 &
+Xvfb ":$display720" -screen 0 1280x720x24 -nolisten tcp -noreset >"$out/xvfb720.log" 2>&1 &
 xvfb720=$!
 export DISPLAY=":$display720"
 for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X$display720" ] && break; sleep 0.05; done
+# The socket comes before the server takes clients: wait until one connects.
+for _ in $(seq 200); do DISPLAY=":$display720" xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.05; done
 rm -f "$HOME"/cuda-lessons-exports/*.png "$rects"
 CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 5.8 --lang en --scale 2 >"$out/presenter.log" 2>&1 &
 app_pid=$!
