@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <fstream>
 #include <string>
 
 #include "cli_path.h"
@@ -37,4 +38,13 @@ inline std::string MakeTempDir(const std::string& what) {
     std::string pattern = "/tmp/lessons-" + what + "-XXXXXX";
     const char* dir = mkdtemp(pattern.data());
     return dir ? std::string(dir) : std::string("/tmp");
+}
+
+// Whether process `pid` is running (present and not a zombie), from /proc.
+inline bool ProcessAlive(int pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(stat, line)) return false;
+    const size_t close = line.rfind(')');
+    return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
 }

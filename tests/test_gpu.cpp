@@ -28,6 +28,7 @@
 #include "serve.h"
 #include "session.h"
 #include "shares.h"
+#include "shell.h"
 #include "split_cases.h"
 
 #if LESSONS_HAVE_CUDA
@@ -889,14 +890,6 @@ std::vector<pid_t> Children() {
     return out;
 }
 
-bool Alive(pid_t pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (!std::getline(stat, line)) return false;
-    const size_t close = line.rfind(')');
-    return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
-}
-
 void UseTheCliForRanks() {
     setenv("CUDA_LESSONS_RANK_PROGRAM", CliPath().c_str(), 0);
 }
@@ -944,7 +937,7 @@ TEST(Ranks, AKilledRankEndsTheRunNamingItAndLeavesNoProcess) {
     run.join();
     EXPECT_NE(error.find("rank " + std::to_string(victim) + " ("), std::string::npos) << error;
     EXPECT_NE(error.find("killed by signal 9"), std::string::npos) << error;
-    for (pid_t pid : seen) EXPECT_FALSE(Alive(pid)) << "rank pid " << pid << " is left";
+    for (pid_t pid : seen) EXPECT_FALSE(ProcessAlive(pid)) << "rank pid " << pid << " is left";
     EXPECT_TRUE(Children().empty());
 }
 

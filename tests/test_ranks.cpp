@@ -22,6 +22,7 @@
 #include "cli_path.h"
 #include "errors.h"
 #include "rank_group.h"
+#include "shell.h"
 
 namespace lessons::allreduce {
 namespace {
@@ -30,15 +31,6 @@ using namespace std::chrono_literals;
 
 RankSpec Sh(const std::string& script, std::vector<std::string> env = {}) {
     return RankSpec{{"/bin/sh", "-c", script}, std::move(env), "test"};
-}
-
-// Alive and not a zombie.
-bool Alive(pid_t pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (!std::getline(stat, line)) return false;
-    const size_t close = line.rfind(')');
-    return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
 }
 
 std::string FailureOf(const std::function<void()>& f) {
@@ -64,7 +56,7 @@ TEST(RankGroup, RequestsAndAnswersGoBothWaysAndStopEndsEveryRank) {
         EXPECT_NE(g.Name(1).find("rank 1 (test, pid "), std::string::npos) << g.Name(1);
         pids = {g.pid(0), g.pid(1)};
     }
-    for (pid_t p : pids) EXPECT_FALSE(Alive(p)) << p;
+    for (pid_t p : pids) EXPECT_FALSE(ProcessAlive(p)) << p;
 }
 
 TEST(RankGroup, AKilledRankIsNamedWithItsSignalAndTheOthersEnd) {
@@ -74,7 +66,7 @@ TEST(RankGroup, AKilledRankIsNamedWithItsSignalAndTheOthersEnd) {
     const std::string e = FailureOf([&] { g.ReceiveAll(); });
     EXPECT_NE(e.find("rank 1 ("), std::string::npos) << e;
     EXPECT_NE(e.find("killed by signal 9"), std::string::npos) << e;
-    EXPECT_FALSE(Alive(first)) << "rank 0 was left waiting";
+    EXPECT_FALSE(ProcessAlive(first)) << "rank 0 was left waiting";
 }
 
 TEST(RankGroup, ARankThatExitsSaysItsStatusAndItsLastOutput) {
@@ -97,15 +89,15 @@ TEST(RankGroup, AHungRankIsNamedAfterTheTimeoutAndWhatItStartedEndsToo) {
         std::this_thread::sleep_for(10ms);
     }
     ASSERT_GT(grandchild, 0);
-    EXPECT_TRUE(Alive(grandchild));
+    EXPECT_TRUE(ProcessAlive(grandchild));
     g.SendAll("go");
     const auto t0 = std::chrono::steady_clock::now();
     const std::string e = FailureOf([&] { g.ReceiveAll(); });
     EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
     EXPECT_NE(e.find("rank 0 ("), std::string::npos) << e;
     EXPECT_NE(e.find("did not answer in"), std::string::npos) << e;
-    for (int i = 0; i < 100 && Alive(grandchild); ++i) std::this_thread::sleep_for(10ms);
-    EXPECT_FALSE(Alive(grandchild)) << "the rank's own child was left";
+    for (int i = 0; i < 100 && ProcessAlive(grandchild); ++i) std::this_thread::sleep_for(10ms);
+    EXPECT_FALSE(ProcessAlive(grandchild)) << "the rank's own child was left";
     std::remove(file.c_str());
 }
 
@@ -258,14 +250,9 @@ TEST(AlphaBeta, TheChapterPrintsTheFitInBothLanguages) {
 }
 
 std::string CliOutput(const std::string& args, int* code) {
-    FILE* p = popen((CliPath() + " " + args + " 2>&1").c_str(), "r");
-    std::string out;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-    const int status = pclose(p);
-    *code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return out;
+    const Output out = Cli(args);
+    *code = out.code;
+    return out.text;
 }
 
 TEST(RankEntry, TheCliRefusesARankWithoutALessonOrWithBadArguments) {
