@@ -50,7 +50,8 @@ public:
     // swap: reports the first frame, sends --run, takes screenshots, writes the positions file.
     void AfterFrame(UiState& ui, Controller& controller, const Registry& registry, int width,
                     int height);
-    // Called after the swap with the time the frame took to build and draw.
+    // Called after the swap with the time the frame took to build and draw; `busy`: a run was
+    // under way from the frame's start to its end.
     void CountFrame(double ms, bool busy);
     // The --screenshot has been written (or failed): the window should close.
     bool Done() const { return m_done; }
@@ -69,6 +70,7 @@ private:
     Probe m_probe;                 // what the page drew, for the positions file
     Clock::time_point m_started = Clock::now();
     bool m_first_frame_reported = false;
+    bool m_first_frame_counted = false;
     bool m_run_sent = false;
     int m_settled_frames = 0;
     bool m_done = false;

@@ -164,6 +164,10 @@ int main(int argc, char** argv) {
             glfwWaitEventsTimeout(2.0);  // idle: sleep until input, a worker message or a signal
         if (g_quit) glfwSetWindowShouldClose(window, 1);
         const auto frame_start = Clock::now();
+        // A frame counts as drawn during a run only if the run was under way before it began:
+        // the frame that takes the worker's list and sends --run, or that takes the result,
+        // does one-off work that is not the GUI's cost while a lesson runs.
+        const bool busy_throughout = controller->Busy();
         controller->Update();
         if (ui.fonts_dirty) RebuildFonts(ui, registry);
 
@@ -185,7 +189,7 @@ int main(int argc, char** argv) {
 
         const auto spent = Clock::now() - frame_start;
         automation.CountFrame(std::chrono::duration<double, std::milli>(spent).count(),
-                              controller->Busy());
+                              busy_throughout && controller->Busy());
         // Vsync does not throttle under every display: cap at about 60 frames a second.
         if (animating && spent < std::chrono::milliseconds(16))
             std::this_thread::sleep_for(std::chrono::milliseconds(16) - spent);
