@@ -19,6 +19,7 @@
 #include "automation.h"
 #include "catalog.h"
 #include "model/settings.h"
+#include "panels/panels.h"  // SaveExerciseNow
 #include "panels/ui.h"
 #include "worker/controller.h"
 #include "worker/worker_process.h"
@@ -196,6 +197,7 @@ int main(int argc, char** argv) {
     }
 
     // Shutdown.
+    SaveExerciseNow(ui);  // the student's kernel, typed in the last fraction of a second
     automation.PrintStats();
     glfwGetWindowSize(window, &ui.settings.window_width, &ui.settings.window_height);
     if (!config.empty()) {

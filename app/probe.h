@@ -49,6 +49,11 @@ struct Probe {
     std::vector<std::string> roof_legend;
     std::string bench_chapter;
     int evidence_rows = 0;  // counters the evidence section lists
+    // The Exercise tab drawn last: the compile answer's status ("ok", "error", ...; "" none),
+    // the editor's lines marked with a compiler message, the student's newest time (0: none).
+    std::string exercise_compile;
+    int exercise_marked_lines = 0;
+    double exercise_yours_ms = 0;
     // The scroll positions of the text pane and of the code pane (its listing's in the PTX and
     // SASS tabs) in the last frame, in pixels from the top.
     float text_scroll_y = 0;

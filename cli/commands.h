@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "serve.h"  // StudentBuild
 #include "session.h"
 
 namespace lessons::cli {
@@ -71,5 +72,9 @@ struct ExerciseOptions {
 };
 // exercise [LESSON]: every exercise, or one's task, hints, starting file and solution.
 int ShowExercise(const std::string& lesson, const ExerciseOptions& options, Format format);
+// serve's `compile` and `run` with "kernel": the student's kernel for `lesson` compiled for this
+// GPU (sm_90 without one) and, where this build has the step's harness, the lesson with it in
+// the step's place.
+StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source);
 
 }  // namespace lessons::cli

@@ -169,6 +169,44 @@ int RunKernel(const std::string& key, const std::string& path, const Options& op
     return r.verified ? kExitOk : kExitFailed;
 }
 
+StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source) {
+    StudentBuild b;
+    const Exercise* exercise = FindExercise(lesson.id);
+    if (!exercise) {
+        b.problem = lesson.Name() + " has no exercise: there is no kernel of yours to compile";
+        b.compile = json{{"status", ToString(CompileStatus::kRefused)}, {"message", b.problem}};
+        return b;
+    }
+    std::string arch_note;
+    const int arch = TargetArch(&arch_note);
+    const CompileResult c = CompileKernel(source, exercise->kernel, arch);
+    b.compile = CompileJson(c, kKernelFileName);
+    b.compile["arch_note"] = arch_note;
+    b.compiled = c.ok();
+    if (!c.ok()) {
+        b.status = c.status == CompileStatus::kUnavailable ? "unavailable" : "error";
+        b.problem = c.status == CompileStatus::kError
+                        ? "your kernel did not compile (" + std::to_string(c.Errors()) +
+                              (c.Errors() == 1 ? " error" : " errors") + ", " + c.arch +
+                              "): " + c.message
+                        : c.message;
+        return b;
+    }
+    auto student = std::make_shared<StudentKernel>();
+    student->name = exercise->kernel.kernel;
+    student->lowered_name = c.lowered_name;
+    student->cubin = c.cubin;
+    try {
+        b.lesson = WithStudentKernel(RunnableCatalog(), lesson, student);
+    } catch (const UnavailableError& e) {
+        b.problem = e.what();
+        b.status = "unavailable";
+    } catch (const UsageError& e) {
+        b.problem = e.what();
+    }
+    return b;
+}
+
 int ShowExercise(const std::string& key, const ExerciseOptions& o, Format format) {
     if (format == Format::kCsv) throw UsageError("exercise writes a table or json, not csv");
     if (key.empty()) {  // every exercise

@@ -285,6 +285,7 @@ int main(int argc, char** argv) {
             options.stop = &g_serve_stop;
             options.release_after_s = release_after;
             options.profile = cli::ProfileForWorker;
+            options.student = cli::StudentForWorker;
             const int rc = Serve(RunnableCatalog(), std::cin, std::cout, options);
             std::cout.flush();
             std::fflush(stdout);

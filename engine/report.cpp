@@ -280,6 +280,9 @@ void AddCheckFields(std::vector<ResultField>& f) {
     add({"recorded", [](const RunResult& r) { return Json(r.recorded); },
          [](RunResult& r, const Json& v) { r.recorded = v.get<bool>(); }, false, nullptr, nullptr,
          false, nullptr});
+    add({"yours", [](const RunResult& r) { return Json(r.yours); },
+         [](RunResult& r, const Json& v) { r.yours = v.get<bool>(); }, true, nullptr, nullptr,
+         false, [](const RunResult& r) { return r.yours ? "true" : "false"; }});
 }
 
 std::vector<ResultField> MakeFields() {

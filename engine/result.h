@@ -85,6 +85,8 @@ struct RunResult {
     std::optional<KernelAttributes> attributes;
     std::string timestamp;
     bool recorded = false;  // loaded from assets/reference, not measured now
+    // A student's kernel ran in place of the step's own (an exercise: run --kernel).
+    bool yours = false;
 
     std::optional<double> Part(std::string_view name) const;
     std::optional<double> Value(std::string_view name) const;

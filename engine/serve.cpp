@@ -193,7 +193,8 @@ bool HandleLine(ServeState& state, const std::string& line) {
     if (!request.contains("op") || !request["op"].is_string()) {
         state.Error(id, std::string(request.contains("op") ? "field 'op' must be a string"
                                                            : "missing \"op\"") +
-                            ": use run, sweep, info, list, attributes, cancel or shutdown");
+                            ": use run, sweep, info, list, attributes, profile, compile, cancel "
+                            "or shutdown");
         state.Done(id, "error");
         return true;
     }
@@ -226,10 +227,10 @@ bool HandleLine(ServeState& state, const std::string& line) {
         return op != "shutdown";
     }
     if (op != "run" && op != "sweep" && op != "info" && op != "list" && op != "attributes" &&
-        op != "profile") {
+        op != "profile" && op != "compile") {
         state.Error(id, "unknown op '" + op +
-                            "': use run, sweep, info, list, attributes, profile, cancel or "
-                            "shutdown");
+                            "': use run, sweep, info, list, attributes, profile, compile, cancel "
+                            "or shutdown");
         state.Done(id, "error");
         return true;
     }
@@ -337,6 +338,8 @@ public:
             m_state.Emit(reply);
             return "ok";
         }
+        if (op == "compile" || (op == "run" && request.contains("kernel")))
+            return Student(op, request, lesson, base, id);
         if (op == "run") return Report(id, m_session.Run(lesson, base, Control(id)), -1, 0);
         if (op == "profile") {
             if (!m_options.profile)
@@ -402,6 +405,27 @@ public:
     }
 
 private:
+    // `compile`, and `run` with "kernel": the student's kernel compiled (the `compile` reply
+    // says how), then run by the step's harness in its place.
+    const char* Student(const std::string& op, const json& request, const Lesson& lesson,
+                        const RunOptions& base, const json& id) {
+        if (!request.contains("kernel") || !request["kernel"].is_string())
+            throw UsageError("field 'kernel' must be the kernel's source, a string");
+        if (!m_options.student) throw UnavailableError("this worker takes no kernel of yours");
+        if (op == "run") ResolveParams(lesson, base.params);  // bad parameters before compiling
+        StudentBuild build = m_options.student(lesson, request["kernel"].get<std::string>());
+        m_state.Emit(
+            {{"id", id}, {"type", "compile"}, {"lesson", lesson.id}, {"compile", build.compile}});
+        if (!build.compiled || (op == "run" && !build.lesson)) {
+            m_state.Error(id, build.problem);
+            return build.status;
+        }
+        if (op == "compile") return "ok";
+        RunResult r = m_session.Run(*build.lesson, base, Control(id));
+        r.yours = true;
+        return Report(id, r, -1, 0);
+    }
+
     const char* Report(const json& id, const RunResult& r, int point, int points) {
         json message = {{"id", id}, {"type", "result"}, {"result", ToJson(r)}};
         if (point >= 0) {

@@ -7,6 +7,8 @@
 #include <atomic>
 #include <functional>
 #include <iosfwd>
+#include <optional>
+#include <string>
 
 #include "registry.h"
 #include "session.h"
@@ -28,6 +30,21 @@ constexpr int kExitContextLost = 3;
 // run (Session::ReleaseWorkload), by default.
 constexpr double kDefaultReleaseAfterS = 10;
 
+// What the program that serves makes of a student's kernel (ServeOptions::student).
+struct StudentBuild {
+    // The compile object, as `run --kernel --format json` writes it under "compile".
+    nlohmann::ordered_json compile;
+    bool compiled = false;
+    // Why it cannot run, when it cannot: the error reply's text, and the "done" status:
+    // "error" (refused, or it did not compile) or "unavailable" (no NVRTC; no harness or no
+    // CUDA in this build). Empty where `lesson` is set.
+    std::string problem;
+    const char* status = "error";
+    // Compiled, and this build can run it: the lesson with the student's kernel in its step's
+    // place.
+    std::optional<Lesson> lesson;
+};
+
 struct ServeOptions {
     const std::atomic<bool>* stop = nullptr;
     // Idle this long (no request queued or running): the kept workload is freed. Negative:
@@ -43,6 +60,10 @@ struct ServeOptions {
     std::function<nlohmann::ordered_json(const Lesson& lesson, const RawParams& params,
                                          bool recorded, const std::atomic<bool>* cancel)>
         profile;
+    // A student's kernel (the `compile` request, and `run` with "kernel"): the program that
+    // serves supplies the compiler and the step's harness (the engine knows neither). Given the
+    // lesson and the kernel's source. Unset: such requests are answered with an error.
+    std::function<StudentBuild(const Lesson& lesson, const std::string& source)> student;
 };
 
 int Serve(const Registry& registry, std::istream& in, std::ostream& out,

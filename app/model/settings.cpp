@@ -196,6 +196,9 @@ Settings LoadSettings(const std::string& path, std::string* problem) {
         };
         s.sidebar_em = share("sidebar_em", kMinSidebarEm, kMaxSidebarEm);
         s.text_share = share("text_share", kMinTextShare, kMaxTextShare);
+        // Out of range or not a number: the default.
+        const float limit = share("kernel_limit_s", kMinKernelLimitS, kMaxKernelLimitS);
+        if (limit > 0) s.kernel_limit_s = limit;
     } catch (const std::exception& e) {
         if (problem)
             *problem =
@@ -227,6 +230,7 @@ bool SaveSettings(const std::string& path, const Settings& s, std::string* probl
                              {"log_scale", s.log_scale},
                              {"sidebar_em", s.sidebar_em},
                              {"text_share", s.text_share},
+                             {"kernel_limit_s", s.kernel_limit_s},
                              {"guesses", nlohmann::ordered_json::object()}};
     for (const auto& [id, guess] : s.guesses)
         j["guesses"][id] = {{"value", guess.value}, {"unit", guess.speedup ? "x" : "ms"}};

@@ -46,11 +46,15 @@ struct Settings {
     // not {"value": a number above 0, "unit": "ms" or "x"} is dropped with a note.
     std::map<std::string, Guess> guesses;
     float text_share = 0;  // 0: the default
+    // How long a student's kernel may run after it compiled before the worker is restarted
+    // (Controller::SetKernelTimeLimit), in seconds.
+    float kernel_limit_s = 10;
 };
 
 // The ranges the dragged pane sizes are kept in (a dragged splitter stops at them).
 constexpr float kMinSidebarEm = 8, kMaxSidebarEm = 40;
 constexpr float kMinTextShare = 0.15f, kMaxTextShare = 0.85f;
+constexpr float kMinKernelLimitS = 1, kMaxKernelLimitS = 600;
 
 constexpr size_t kMaxProgressIds = 1000;
 constexpr size_t kMaxProgressIdBytes = 200;

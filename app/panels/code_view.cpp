@@ -1,17 +1,20 @@
-// The step's code in three tabs: its real source, with the lines that differ from the previous
-// step highlighted; its PTX; its SASS (both embedded at build time, lessons/machine_code.h),
-// with the instructions the lesson is about highlighted and every class counted. Above them,
-// the ncu command line that profiles the step at the page's parameters, with a Copy button.
+// The step's code in tabs: its real source, with the lines that differ from the previous step
+// highlighted; its PTX; its SASS (both embedded at build time, lessons/machine_code.h), with the
+// instructions the lesson is about highlighted and every class counted; and where the lesson
+// has an exercise, the Exercise tab (exercise_pane.cpp). Above them, the ncu command line that
+// profiles the step at the page's parameters, with a Copy button.
 #include <imgui_internal.h>  // SetNextWindowScroll (public from ImGui 1.87)
 
 #include <algorithm>
 
+#include "exercise.h"
 #include "model/page_params.h"
 #include "panels/panels.h"
 #include "probe.h"
 #include "text/code_listing.h"
 #include "text/diff.h"
 #include "text/lesson_text.h"
+#include "words/words_exercise.h"
 #include "words/words_machine.h"
 
 namespace lessons::app {
@@ -254,12 +257,13 @@ void DrawNcu(UiState& ui, const Registry& reg, const Lesson& lesson) {
 
 }  // namespace
 
-void DrawCode(UiState& ui, const Registry& reg, const Lesson& lesson) {
+void DrawCode(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
     DrawNcu(ui, reg, lesson);
     if (!ImGui::BeginTabBar("code_tabs")) return;
-    const char* names[] = {Tr(ui, kTabSource), "PTX", "SASS"};
-    const char* keys[] = {"tab_source", "tab_ptx", "tab_sass"};
-    for (int t = 0; t < 3; ++t) {
+    const char* names[] = {Tr(ui, kTabSource), "PTX", "SASS", Tr(ui, kTabExercise)};
+    const char* keys[] = {"tab_source", "tab_ptx", "tab_sass", "tab_exercise"};
+    const int tabs = FindExercise(lesson.id) ? 4 : 3;
+    for (int t = 0; t < tabs; ++t) {
         const std::string label = std::string(names[t]) + "###" + keys[t];
         // A test (or a key) selects a tab by setting ui.machine.select_tab.
         const bool force = ui.machine.select_tab == t;
@@ -274,6 +278,8 @@ void DrawCode(UiState& ui, const Registry& reg, const Lesson& lesson) {
         }
         if (t == 0)
             DrawSource(ui, reg, lesson);
+        else if (t == 3)
+            DrawExercise(ui, c, reg, lesson);
         else
             DrawMachine(ui, reg, lesson, t == 1 ? Isa::kPtx : Isa::kSass, t);
         ImGui::EndTabItem();

@@ -86,8 +86,15 @@ void DrawFirstRunPage(UiState& ui, const Registry& reg);
 void CloseFirstRunPage(UiState& ui);
 // status_bar.cpp: the GPU, the worker's state, the scale, the newest notice.
 void DrawStatusBar(UiState& ui, Controller& c);
-// code_view.cpp: the step's source, lines that differ from the previous step highlighted.
-void DrawCode(UiState& ui, const Registry& reg, const Lesson& lesson);
+// code_view.cpp: the step's source, lines that differ from the previous step highlighted; its
+// PTX and SASS; and, for a lesson with an exercise, the Exercise tab.
+void DrawCode(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
+// exercise_pane.cpp: the Exercise tab: the task and hints, the student's kernel in an editor
+// (saved as they type, reloaded when another editor changes it), compiled and run by the worker
+// beside the step, the compiler's messages marked on their lines.
+void DrawExercise(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
+// Writes the student's file now if it has unsaved edits (before the window closes).
+void SaveExerciseNow(UiState& ui);
 // controls_panel.cpp: one control per parameter of the lesson, cold L2; run and sweep.
 void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
 // Why Run (this lesson and the previous one) cannot run here, in `language`; empty when it

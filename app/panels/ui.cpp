@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "exercise.h"
 #include "panels/panels.h"
 #include "probe.h"
 #include "text/lesson_text.h"
+#include "words/words_exercise.h"
 #include "words/words_machine.h"
 #include "words/words_student.h"
 
@@ -129,6 +131,11 @@ std::vector<std::string_view> UiTexts(const Registry& registry) {
     for (std::string_view zh : PhrasesZh()) texts.push_back(zh);
     for (const Word* w : kMachineWords) texts.push_back(w->zh);
     for (const Word* w : kStudentWords) texts.push_back(w->zh);
+    for (const Word* w : kExerciseWords) texts.push_back(w->zh);
+    for (const Exercise& e : Exercises()) {
+        texts.push_back(e.task_zh);
+        for (const ExerciseHint& h : e.hints) texts.push_back(h.zh);
+    }
     texts.push_back("中文 English");
     for (const Chapter& c : registry.chapters()) texts.push_back(c.title_zh);
     for (const Lesson& l : registry.lessons()) {
@@ -392,6 +399,9 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ui.probe->measured_hidden = false;
         ui.probe->guess_row.clear();
         ui.probe->listing_scroll_y = 0;
+        ui.probe->exercise_compile.clear();
+        ui.probe->exercise_marked_lines = 0;
+        ui.probe->exercise_yours_ms = 0;
     }
     HandleKeys(ui, c, reg);
     const Lesson* lesson = CurrentLesson(ui, reg);
@@ -458,7 +468,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ImGui::EndChild();
         Remember(ui, "text_pane");
         BeginPane(ui, "code", ImVec2(0, pane_h), ImGuiWindowFlags_HorizontalScrollbar);
-        DrawCode(ui, reg, *lesson);
+        DrawCode(ui, c, reg, *lesson);
         RecordScroll(ui, false);
         ImGui::EndChild();
         Remember(ui, "code_pane");
@@ -484,7 +494,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
                      column_h * kMinTextShare, column_h * kMaxTextShare))
             ui.settings.text_share = text_h / std::max(column_h, 1.0f);
         BeginPane(ui, "code", ImVec2(0, 0), ImGuiWindowFlags_HorizontalScrollbar);
-        DrawCode(ui, reg, *lesson);
+        DrawCode(ui, c, reg, *lesson);
         RecordScroll(ui, false);
         ImGui::EndChild();
         Remember(ui, "code_pane");

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "charts/chart.h"
+#include "model/exercise_file.h"
 #include "model/page_params.h"
 #include "model/settings.h"
 #include "model/student.h"
@@ -95,6 +96,25 @@ struct UiState {
     std::string guess_lesson;
     char guess_text[32] = "";
     bool guess_speedup = false;  // the unit chosen: a speed-up over the previous lesson, else ms
+
+    // The code pane's Exercise tab (exercise_pane.cpp): the student's file of the lesson whose
+    // tab was drawn last, and what the tab shows.
+    struct ExerciseView {
+        std::string lesson;  // its id; "" before any
+        ExerciseFile file;
+        std::string problem;  // why the file cannot be read or written (shown under the editor)
+        std::string note;     // the newest event: opened in an editor, reloaded, reset
+        int hints_shown = 0;
+        bool solution = false;       // the lesson's own kernel shown below the editor
+        bool confirm_reset = false;  // "Start over" asks first
+        double typed_at = -1;        // the newest edit (ImGui's clock), saved after a pause
+        double checked_at = -1;      // the newest look at the file on disk
+        int caret_line = -1;         // the editor's caret (0-based line), -1: not active
+        int goto_line = -1;          // a diagnostic was clicked: scroll the editor to it
+        int editor_pid = 0;          // "Open in my editor": its process, reaped when it ends
+        std::string dir;             // the exercises' folder (ExercisesDir), "" before asked
+        bool dir_asked = false;
+    } exercise;
 };
 
 constexpr double kDebounceSeconds = 0.3;

@@ -121,6 +121,12 @@ constexpr Word kPhrases[] = {
      "Restart worker in the status bar. Every result so far is kept.",
      "工作进程停止了（%t）。它在短时间内停止了 %s 次，因此不再自动重启；"
      "请使用状态栏中的“重启工作进程”。此前的结果全部保留。"},
+    {"Your kernel for lesson %s ran longer than the limit of %s s: the worker was stopped and a "
+     "new one started; every result so far is kept.",
+     "你为第 %s 课写的 kernel 运行超过了 %s 秒的限制：工作进程已停止并重新启动；此前的结果全部"
+     "保留。"},
+    {"your kernel for lesson %s", "你为第 %s 课写的 kernel"},
+    {"compiling your kernel for lesson %s", "编译你为第 %s 课写的 kernel"},
     {"killed by signal %s", "被信号 %s 终止"},
     {"exit code 3: a CUDA error left the GPU context unusable",
      "退出码 3：CUDA 错误使 GPU 上下文无法再用"},

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 
 #include "errors.h"
@@ -11,6 +12,7 @@
 #include "serve.h"  // kProtocolVersion only: the GUI links no runner
 #include "units.h"
 #include "words/words.h"
+#include "words/words_exercise.h"
 
 namespace lessons::app {
 
@@ -62,6 +64,61 @@ std::vector<RunResult> LoadRecordedResults(std::string* problems) {
     return out;
 }
 
+CompileReport CompileReportFromJson(const Json& j) {
+    if (!j.is_object()) throw std::runtime_error("\"compile\" is not an object");
+    auto text = [&j](const char* key) -> std::string {
+        const auto it = j.find(key);
+        if (it == j.end() || it->is_null()) return std::string();
+        if (!it->is_string())
+            throw std::runtime_error(std::string("\"") + key + "\" is not a string");
+        return it->get<std::string>();
+    };
+    auto number = [](const Json& o, const char* key) -> int {
+        const auto it = o.find(key);
+        if (it == o.end() || it->is_null()) return 0;
+        if (!it->is_number_integer() || it->get<int64_t>() < 0 || it->get<int64_t>() > (1 << 30))
+            throw std::runtime_error(std::string("\"") + key +
+                                     "\" is not a whole number from 0 to 2^30");
+        return static_cast<int>(it->get<int64_t>());
+    };
+    CompileReport r;
+    r.status = text("status");
+    if (r.status.empty()) throw std::runtime_error("no \"status\"");
+    r.message = text("message");
+    r.arch = text("arch");
+    r.arch_note = text("arch_note");
+    r.compiler = text("compiler");
+    r.log = text("log");
+    r.ptx = text("ptx");
+    if (const auto d = j.find("diagnostics"); d != j.end() && !d->is_null()) {
+        if (!d->is_array()) throw std::runtime_error("\"diagnostics\" is not an array");
+        for (const Json& e : *d) {
+            if (!e.is_object()) throw std::runtime_error("a diagnostic is not an object");
+            CompileReport::Diagnostic x;
+            x.line = number(e, "line");
+            x.column = number(e, "column");
+            for (auto [key, into] : {std::pair{"severity", &x.severity}, {"message", &x.message}}) {
+                const auto it = e.find(key);
+                if (it == e.end() || it->is_null()) continue;
+                if (!it->is_string())
+                    throw std::runtime_error(std::string("a diagnostic's \"") + key +
+                                             "\" is not a string");
+                *into = it->get<std::string>();
+            }
+            r.diagnostics.push_back(std::move(x));
+        }
+    }
+    if (const auto k = j.find("kernel"); k != j.end() && !k->is_null()) {
+        if (!k->is_object()) throw std::runtime_error("\"kernel\" is not an object");
+        r.has_kernel = true;
+        r.registers = number(*k, "registers");
+        r.spill_bytes = number(*k, "spill_store_bytes") + number(*k, "spill_load_bytes");
+        r.stack_bytes = number(*k, "stack_bytes");
+        r.shared_bytes = number(*k, "shared_bytes");
+    }
+    return r;
+}
+
 Controller::Controller(const Registry& registry, WorkerFactory factory,
                        std::vector<RunResult> recorded)
     : m_registry(registry), m_factory(std::move(factory)) {
@@ -90,6 +147,7 @@ void Controller::RestartWorker(bool measure_tf32) {
 }
 
 void Controller::Restart() {
+    ForgetExerciseRequests("the worker was restarted");
     m_pending.clear();
     m_unsent.clear();
     m_attribute_requests.clear();
@@ -115,6 +173,7 @@ void Controller::GiveUp(const std::string& why) {
     m_start_error = why;
     m_worker.reset();
     m_unsent.clear();
+    ForgetExerciseRequests(why);
     m_pending.clear();
     m_attribute_requests.clear();
     ForgetProfileRequests();
@@ -139,6 +198,7 @@ void Controller::HandleHello(const Json& m) {
         m_refused = true;
         m_worker.reset();
         m_unsent.clear();
+        ForgetExerciseRequests(m_start_error);
         m_pending.clear();
         m_attribute_requests.clear();
         ForgetProfileRequests();
@@ -198,6 +258,12 @@ void Controller::CancelAll() {
             [](const Json& r) { return r["op"] == "list" || r["op"] == "info"; });
         for (auto it = first_kept; it != m_unsent.end(); ++it) {
             const int id = (*it)["id"].get<int>();
+            if (const auto p = m_pending.find(id); p != m_pending.end() && p->second.exercise) {
+                ExerciseAnswer& a = m_exercises[p->second.exercise];
+                a.pending = a.running = false;
+                a.error = "cancelled before the worker started";
+                ++a.serial;
+            }
             m_pending.erase(id);
             m_attribute_requests.erase(id);
             if (const auto asked = m_profile_requests.find(id); asked != m_profile_requests.end()) {
@@ -257,6 +323,77 @@ void Controller::ForgetProfileRequests() {
 const Controller::ProfileAnswer* Controller::Profile(const Lesson& lesson) const {
     const auto it = m_profiles.find(lesson.number);
     return it == m_profiles.end() ? nullptr : &it->second;
+}
+
+void Controller::SubmitKernel(const Lesson& lesson, const RunSettings& settings,
+                              const std::string& source, bool run) {
+    ExerciseAnswer& a = m_exercises[lesson.number];
+    a.pending = true;
+    a.running = run;
+    a.error.clear();
+    a.timed_out = false;
+    ++a.serial;
+    Json request{{"op", "compile"}, {"lesson", lesson.id}};
+    if (run) {
+        // The previous lesson and the step itself first, at the same settings: the three bars
+        // of the comparison come from one batch.
+        RunWithPrevious(lesson, settings);
+        request = BaseRequest("run", lesson, settings);
+    }
+    request["kernel"] = source;
+    Pending p{
+        std::string(run ? "your kernel" : "compiling your kernel") + " for lesson " + lesson.label,
+        Origin::kRun};
+    p.label = lesson.label;
+    p.exercise = lesson.number;
+    p.kernel_run = run;
+    p.batch = run;
+    const int id = m_next_id;
+    Send(std::move(request), std::move(p));
+    if (!m_pending.count(id)) {
+        a.pending = a.running = false;
+        a.error = m_start_error.empty() ? "no worker is running" : m_start_error;
+        return;
+    }
+    if (run) ++m_batch_total;
+}
+
+const Controller::ExerciseAnswer* Controller::Exercise(const Lesson& lesson) const {
+    const auto it = m_exercises.find(lesson.number);
+    return it == m_exercises.end() ? nullptr : &it->second;
+}
+
+void Controller::SetKernelTimeLimit(double seconds) {
+    m_kernel_limit_s = std::clamp(seconds, 1.0, 600.0);
+}
+
+void Controller::ForgetExerciseRequests(const std::string& why) {
+    for (const auto& [id, p] : m_pending) {
+        if (!p.exercise) continue;
+        ExerciseAnswer& a = m_exercises[p.exercise];
+        a.pending = a.running = false;
+        if (a.error.empty()) a.error = why;
+        ++a.serial;
+    }
+}
+
+void Controller::EnforceKernelLimit() {
+    if (!m_worker || !m_worker->Running() || !m_killed_for.empty()) return;
+    const auto now = std::chrono::steady_clock::now();
+    for (const auto& [id, p] : m_pending) {
+        if (!p.exercise || !p.kernel_run || !p.run_started) continue;
+        if (now - *p.run_started < std::chrono::duration<double>(m_kernel_limit_s)) continue;
+        ExerciseAnswer& a = m_exercises[p.exercise];
+        a.timed_out = true;
+        a.error = Fmt("ran longer than the limit of %.0f s", m_kernel_limit_s);
+        ++a.serial;
+        m_killed_for =
+            Fmt("Your kernel for lesson %s ran longer than the limit of %.0f s: the worker was "
+                "stopped and a new one started; every result so far is kept.",
+                p.label.c_str(), m_kernel_limit_s);
+        m_worker->Kill();  // its exit message restarts it (HandleExit)
+        return;
+    }
 }
 
 void Controller::RunWithPrevious(const Lesson& lesson, const RunSettings& settings,
@@ -349,6 +486,7 @@ void Controller::Update() {
             Unreadable(m, e.what());
         }
     }
+    EnforceKernelLimit();
     if (m_worker && !m_greeted && m_worker->Running() &&
         std::chrono::steady_clock::now() - m_worker_started > m_hello_timeout)
         GiveUp("the worker started but said nothing for " +
@@ -428,6 +566,17 @@ void Controller::Handle(const Json& m) {
         auto asked = m_attribute_requests.find(id);
         if (asked != m_attribute_requests.end())
             m_attributes[asked->second] = KernelAttributesFromJson(m["attributes"]);
+    } else if (type == "compile") {
+        if (!m.contains("compile")) return Unreadable(m, "a compile reply without \"compile\"");
+        CompileReport report = CompileReportFromJson(m["compile"]);  // throws: Unreadable
+        if (pending != m_pending.end() && pending->second.exercise) {
+            ExerciseAnswer& a = m_exercises[pending->second.exercise];
+            a.compile = std::move(report);
+            ++a.serial;
+            // The time limit counts from here: the kernel runs next.
+            if (pending->second.kernel_run)
+                pending->second.run_started = std::chrono::steady_clock::now();
+        }
     } else if (type == "progress") {
         const auto done = Field<int>(m, "done", &Json::is_number_integer, 0);
         const auto total = Field<int>(m, "total", &Json::is_number_integer, 0);
@@ -457,6 +606,18 @@ void Controller::Handle(const Json& m) {
                            pending != m_pending.end() ? pending->second.origin : Origin::kRun,
                            m_sequence++};
             AdoptLesson(m_registry, s.result);
+            const int exercise = pending != m_pending.end() ? pending->second.exercise : 0;
+            if (exercise || s.result.yours) {
+                // A student's kernel: never a lesson's own result.
+                s.result.yours = true;
+                if (exercise) {
+                    ExerciseAnswer& a = m_exercises[exercise];
+                    a.result = s.result;
+                    ++a.serial;
+                }
+                m_yours.push_back(std::move(s));
+                return;
+            }
             m_results.push_back(std::move(s));
         } catch (const std::exception& e) {
             m_notices.push_back(std::string("A result could not be read: ") + e.what());
@@ -478,9 +639,23 @@ void Controller::Handle(const Json& m) {
             return Unreadable(m, "\"error\" must be a string and \"fatal\" true or false");
         if (const auto asked = m_profile_requests.find(id); asked != m_profile_requests.end())
             m_profiles[asked->second].error = *error;
+        if (pending != m_pending.end() && pending->second.exercise) {
+            // The page's exercise tab says it (the compiler's message, "no GPU"); a notice only
+            // where the worker is lost (a fault in the student's kernel).
+            ExerciseAnswer& a = m_exercises[pending->second.exercise];
+            a.error = *error + (*fatal ? " (the worker will be restarted)" : "");
+            ++a.serial;
+            if (!*fatal) return;
+        }
         std::string what = pending != m_pending.end() ? pending->second.what + ": " : std::string();
         m_notices.push_back(what + *error + (*fatal ? " (the worker will be restarted)" : ""));
     } else if (type == "done") {
+        if (pending != m_pending.end() && pending->second.exercise) {
+            ExerciseAnswer& a = m_exercises[pending->second.exercise];
+            a.pending = a.running = false;
+            if (a.error.empty() && m.value("status", "") == "cancelled") a.error = "cancelled";
+            ++a.serial;
+        }
         if (pending != m_pending.end()) m_pending.erase(pending);
         m_attribute_requests.erase(id);  // answered, or cancelled: may be asked again
         if (const auto asked = m_profile_requests.find(id); asked != m_profile_requests.end()) {
@@ -499,8 +674,22 @@ void Controller::HandleExit(const Json& m) {
                            : "the worker program is not executable (exit code 126)");
         return;
     }
+    if (!m_killed_for.empty()) {
+        // Killed for a student's kernel past its time limit: said so, and not counted as a
+        // crash (a worker is always started again).
+        m_notices.push_back(std::exchange(m_killed_for, std::string()));
+        ForgetExerciseRequests("the worker was stopped");
+        m_pending.clear();
+        m_unsent.clear();
+        m_attribute_requests.clear();
+        ForgetProfileRequests();
+        ++m_restarts;
+        Restart();
+        return;
+    }
     std::string notice = "The worker stopped (" + ExitDescription(m) + ")";
     if (Busy()) notice += " while running " + BusyWith();
+    ForgetExerciseRequests(notice);
     const auto now = std::chrono::steady_clock::now();
     m_recent_exits.push_back(now);
     while (!m_recent_exits.empty() && now - m_recent_exits.front() > kCrashWindow)
@@ -552,6 +741,9 @@ double Controller::SecondsLeft() const {
 }
 
 std::string Controller::Describe(const Pending& p, std::string_view language) {
+    if (p.exercise)
+        return Fmt(Tr(language, p.kernel_run ? kYourKernelRun : kYourKernelCompile),
+                   p.label.c_str());
     if (p.label.empty()) return p.what;
     switch (p.origin) {
         case Origin::kBlockSweep:

@@ -31,6 +31,23 @@ struct StoredResult {
 
 enum class LessonMode { kLive, kRecorded, kUnavailable, kUnknown };
 
+// The worker's answer to a compile of a student's kernel (the `compile` reply's object, read
+// field by field: the worker is another program).
+struct CompileReport {
+    std::string status;  // "ok", "error" (did not compile), "refused", "unavailable" (no NVRTC)
+    std::string message, arch, arch_note, compiler, log, ptx;
+    struct Diagnostic {
+        int line = 0, column = 0;  // 1-based; 0: not named
+        std::string severity, message;
+    };
+    std::vector<Diagnostic> diagnostics;
+    bool has_kernel = false;  // compiled: what ptxas said of the kernel
+    int registers = 0, spill_bytes = 0, stack_bytes = 0, shared_bytes = 0;
+    bool ok() const { return status == "ok"; }
+};
+// Throws std::runtime_error naming a field of another type than the protocol's.
+CompileReport CompileReportFromJson(const Json& j);
+
 // The time each run is timed for at least (the worker's min_time_s), and the longer one of a
 // re-run at more repetitions.
 constexpr double kDefaultMinTimeS = 0.2;
@@ -86,6 +103,31 @@ public:
     };
     void RequestProfile(const Lesson& lesson, const RunSettings& settings, bool recorded);
     const ProfileAnswer* Profile(const Lesson& lesson) const;
+    // A student's kernel for `lesson`'s exercise (docs/serve-protocol.md, `compile` and `run`
+    // with "kernel"): compiled by the worker, and with `run` also run by the step's harness,
+    // after the previous lesson and the lesson's own step at the same settings (each replacing
+    // anything pending, as RunWithPrevious), so that the three are measured side by side. A
+    // run that goes on longer than the time limit after its compile is stopped by restarting
+    // the worker; the answer and a notice say so.
+    struct ExerciseAnswer {
+        bool pending = false;                  // a compile or run on its way
+        bool running = false;                  // ... that runs the kernel too
+        int serial = 0;                        // counts the answers: the page sees a new one
+        std::optional<CompileReport> compile;  // the worker's newest compile answer
+        std::string error;       // why the newest request did not compile or run; "" when it did
+        bool timed_out = false;  // the newest run passed the time limit
+        std::optional<RunResult> result;  // the newest run of the student's kernel
+    };
+    void SubmitKernel(const Lesson& lesson, const RunSettings& settings, const std::string& source,
+                      bool run);
+    const ExerciseAnswer* Exercise(const Lesson& lesson) const;
+    // How long a student's kernel may run (from its compile's answer to its result), 1 to 600 s.
+    void SetKernelTimeLimit(double seconds);
+    double KernelTimeLimit() const { return m_kernel_limit_s; }
+    // Every run of a student's kernel in this session, in order ("yours": never a lesson's own
+    // result, so no chart takes it for the step's).
+    const std::vector<StoredResult>& yours() const { return m_yours; }
+
     // Starts a new worker by hand (after it stopped too often to be restarted automatically),
     // which measures every ceiling afresh; `measure_tf32` also has it measure the TF32 ceiling
     // (with cuBLAS) before its first device information.
@@ -141,8 +183,11 @@ private:
         int points = 0, points_done = 0;  // a sweep's points, and those answered
         bool chapter = false;             // one run of a RunChapter batch
         bool batch = false;               // one request of the newest batch (Progress)
-        bool quiet = false;   // not shown as work in progress (a refresh of the device info)
-        std::string label{};  // a run or sweep of the lesson shown so ("": `what` says what)
+        bool quiet = false;       // not shown as work in progress (a refresh of the device info)
+        std::string label{};      // a run or sweep of the lesson shown so ("": `what` says what)
+        int exercise = 0;         // a student's kernel for this lesson number (0: none)
+        bool kernel_run = false;  // ... run, not only compiled
+        std::optional<std::chrono::steady_clock::time_point> run_started{};  // its compile came
     };
     // What a pending request does, in `language`.
     static std::string Describe(const Pending& p, std::string_view language);
@@ -163,6 +208,10 @@ private:
     void Restart();
     // Profile requests the worker will not answer (it stopped, or everything was cancelled).
     void ForgetProfileRequests();
+    // Exercise requests the worker will not answer: `why` becomes their answers' error.
+    void ForgetExerciseRequests(const std::string& why);
+    // A student's kernel past the time limit: the worker is killed (HandleExit restarts it).
+    void EnforceKernelLimit();
     std::vector<const Lesson*> WithPrevious(const Lesson& lesson) const;
 
     const Registry& m_registry;
@@ -177,6 +226,11 @@ private:
     std::map<int, AttributesKey> m_attribute_requests;  // request id -> key
     std::map<int, ProfileAnswer> m_profiles;            // by lesson number
     std::map<int, int> m_profile_requests;              // request id -> lesson number
+    std::map<int, ExerciseAnswer> m_exercises;          // by lesson number
+    std::vector<StoredResult> m_yours;
+    double m_kernel_limit_s = 10;
+    // The worker was killed for a student's kernel past the limit: the notice for its exit.
+    std::string m_killed_for;
     // By lesson number: (available here, why not).
     std::map<int, std::pair<bool, std::string>> m_available;
     DeviceFacts m_devices;

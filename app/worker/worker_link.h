@@ -23,6 +23,9 @@ public:
     // Messages received since the last call, in order. When the worker has exited, the last
     // one is {"type":"worker_exit","code":N,"signal":S}.
     virtual std::vector<Json> Drain() = 0;
+    // Ends the worker at once, without waiting (a student's kernel past its time limit): its
+    // exit message follows in Drain. Does nothing when it is not running.
+    virtual void Kill() {}
 };
 
 }  // namespace lessons::app

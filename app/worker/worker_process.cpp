@@ -89,6 +89,10 @@ void WorkerProcess::Stop() {
     m_abandon = false;
 }
 
+void WorkerProcess::Kill() {
+    if (m_pid > 0 && m_running) kill(-m_pid, SIGKILL);
+}
+
 bool WorkerProcess::Start(std::string* error) {
     Stop();
     int to_child[2], from_child[2];

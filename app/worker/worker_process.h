@@ -34,6 +34,8 @@ public:
     // outbox pass kMaxOutbox) is killed, with an error message before its exit message.
     bool Send(const Json& request) override;
     std::vector<Json> Drain() override;
+    // SIGKILL to the worker's process group; the reader thread reports the exit.
+    void Kill() override;
     // The most bytes the reader has held waiting for a line's end.
     size_t LargestBuffer() const { return m_largest_buffer; }
     // How long a worker may leave its input full before it is stopped (tests shorten it).

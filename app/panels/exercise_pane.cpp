@@ -1,0 +1,427 @@
+// The Exercise tab of the code pane: the task and its hints, the student's kernel in an editor
+// with line numbers and the compiler's messages marked on their lines, Compile and Run mine
+// (the worker compiles it with NVRTC, and runs it by the step's harness after the previous
+// lesson and the step, so the three bars come from one batch), the lesson's own kernel behind
+// a button, and "Open in my editor" for the student's own editor: the file is read again and
+// compiled whenever it changes. The file lives under the user's data folder (exercise_file.h)
+// and is written as the student types: nothing is lost when the window closes, the GUI
+// crashes or the worker is restarted.
+#include <imgui_internal.h>  // the editor's child window, for its scroll
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "exercise.h"
+#include "model/page_params.h"
+#include "panels/panels.h"
+#include "probe.h"
+#include "words/words_exercise.h"
+
+extern char** environ;
+
+namespace lessons::app {
+
+namespace {
+
+constexpr double kSaveAfterSeconds = 0.4;   // a pause in typing, then the file is written
+constexpr double kCheckFileSeconds = 0.75;  // how often the file on disk is looked at
+const ImU32 kYoursColor = IM_COL32(240, 150, 60, 255);
+
+// The editor's text grows as typed (ImGui's resize callback), and the caret's line is noted.
+struct EditContext {
+    std::string* text;
+    int cursor = -1;
+};
+
+int EditCallback(ImGuiInputTextCallbackData* data) {
+    auto* ctx = static_cast<EditContext*>(data->UserData);
+    if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
+        ctx->text->resize(static_cast<size_t>(data->BufTextLen));
+        data->Buf = ctx->text->data();
+    } else if (data->EventFlag == ImGuiInputTextFlags_CallbackAlways) {
+        ctx->cursor = data->CursorPos;
+    }
+    return 0;
+}
+
+int LineCount(const std::string& text) {
+    return 1 + static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
+
+// Opens the student's file of `lesson` (its text, else the starting file written there).
+void OpenFor(UiState& ui, const Exercise& exercise) {
+    UiState::ExerciseView& v = ui.exercise;
+    SaveExerciseNow(ui);  // the previous lesson's
+    if (!v.dir_asked) {
+        v.dir = ExercisesDir();
+        v.dir_asked = true;
+    }
+    v.lesson = exercise.lesson;
+    v.problem.clear();
+    v.note.clear();
+    v.hints_shown = 0;
+    v.solution = v.confirm_reset = false;
+    v.typed_at = -1;
+    v.caret_line = v.goto_line = -1;
+    const std::string path = v.dir.empty() ? std::string() : ExercisePath(v.dir, exercise.lesson);
+    OpenExercise(&v.file, path, StartingFile(exercise), &v.problem);
+}
+
+// Starts the program that opens the file in the student's editor: CUDA_LESSONS_EDITOR when set
+// (a program given the path), else xdg-open. False when it cannot be started.
+bool StartEditor(UiState::ExerciseView& v) {
+    const char* named = std::getenv("CUDA_LESSONS_EDITOR");
+    const std::string program = named && *named ? named : "xdg-open";
+    std::vector<char*> argv{const_cast<char*>(program.c_str()),
+                            const_cast<char*>(v.file.path.c_str()), nullptr};
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    // Its own session: it outlives the GUI and gets none of its terminal's signals.
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID);
+    pid_t pid = 0;
+    const int rc = posix_spawnp(&pid, program.c_str(), nullptr, &attributes, argv.data(), environ);
+    posix_spawnattr_destroy(&attributes);
+    if (rc != 0) return false;
+    v.editor_pid = pid;
+    return true;
+}
+
+void CheckFile(UiState& ui, Controller& c, const Lesson& lesson) {
+    UiState::ExerciseView& v = ui.exercise;
+    if (v.editor_pid > 0 && waitpid(v.editor_pid, nullptr, WNOHANG) != 0) v.editor_pid = 0;
+    const double now = ImGui::GetTime();
+    if (v.file.Dirty()) {
+        if (v.typed_at >= 0 && now - v.typed_at >= kSaveAfterSeconds) SaveExerciseNow(ui);
+        ui.redraw_frames = std::max(ui.redraw_frames, 2);  // until it is saved
+        return;                                            // never read over unsaved typing
+    }
+    if (v.checked_at >= 0 && now - v.checked_at < kCheckFileSeconds) return;
+    v.checked_at = now;
+    std::string problem;
+    if (ReloadIfChanged(&v.file, &problem)) {
+        v.note = Tr(ui, kReloadedFromEditor);
+        c.SubmitKernel(lesson, ui.run, v.file.text, false);
+    } else if (!problem.empty()) {
+        v.problem = problem;
+    }
+}
+
+// The task, and the hints shown so far.
+void DrawTask(UiState& ui, const Exercise& exercise) {
+    const bool zh = ui.settings.language == "zh";
+    ImGui::TextColored(kAccent, "%s", Tr(ui, kExerciseTask));
+    DrawWrappedText(zh ? exercise.task_zh : exercise.task_en);
+    const int hints = static_cast<int>(exercise.hints.size());
+    for (int i = 0; i < std::min(ui.exercise.hints_shown, hints); ++i) {
+        ImGui::TextColored(kAmber, "%s", Fmt(Tr(ui, kHintN), i + 1, hints).c_str());
+        DrawWrappedText(zh ? exercise.hints[i].zh : exercise.hints[i].en);
+    }
+    if (ui.exercise.hints_shown < hints) {
+        if (ImGui::SmallButton(Tr(ui, kNextHint))) ++ui.exercise.hints_shown;
+        Remember(ui, "exercise_hint");
+    }
+}
+
+// The buttons, the time limit, where the file is saved.
+void DrawActions(UiState& ui, Controller& c, const Lesson& lesson, const Exercise& exercise,
+                 const Controller::ExerciseAnswer* answer) {
+    UiState::ExerciseView& v = ui.exercise;
+    const bool busy = answer && answer->pending;
+    const bool live = c.Mode(lesson) == LessonMode::kLive;
+    ImGui::BeginDisabled(busy);
+    if (ImGui::Button(Tr(ui, kCompile))) {
+        SaveExerciseNow(ui);
+        c.SubmitKernel(lesson, ui.run, v.file.text, false);
+    }
+    Remember(ui, "exercise_compile");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!live);
+    if (ImGui::Button(Tr(ui, kRunMine))) {
+        SaveExerciseNow(ui);
+        c.SubmitKernel(lesson, ui.run, v.file.text, true);
+    }
+    ImGui::EndDisabled();
+    if (!live && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        Tooltip(Tr(ui, kNotRunNoGpu));
+    Remember(ui, "exercise_run");
+    ImGui::EndDisabled();
+    SameLineIfFits(ButtonWidth(Tr(ui, kOpenInEditor)));
+    ImGui::BeginDisabled(v.file.path.empty());
+    if (ImGui::Button(Tr(ui, kOpenInEditor))) {
+        SaveExerciseNow(ui);
+        v.note = StartEditor(v) ? Fmt(Tr(ui, kEditorOpened), v.file.path.c_str())
+                                : Fmt(Tr(ui, kNoEditorFound), v.file.path.c_str());
+        ImGui::SetClipboardText(v.file.path.c_str());
+    }
+    ImGui::EndDisabled();
+    Remember(ui, "exercise_open_editor");
+    SameLineIfFits(ButtonWidth(Tr(ui, kResetExercise)));
+    if (ImGui::Button(Tr(ui, kResetExercise))) v.confirm_reset = true;
+    Remember(ui, "exercise_reset");
+    SameLineIfFits(ButtonWidth(Tr(ui, kHideSolution)));
+    if (ImGui::Button(Tr(ui, v.solution ? kHideSolution : kShowSolution))) v.solution = !v.solution;
+    Remember(ui, "exercise_solution");
+
+    if (v.confirm_reset) {
+        const std::string kept = v.file.path.empty() ? std::string("-") : v.file.path + ".bak";
+        ImGui::TextColored(kAmber, "%s", Fmt(Tr(ui, kResetConfirm), kept.c_str()).c_str());
+        if (ImGui::SmallButton(Tr(ui, kYesReplace))) {
+            std::string problem;
+            ResetExercise(&v.file, StartingFile(exercise), &problem);
+            v.problem = problem;
+            v.confirm_reset = false;
+            v.typed_at = -1;
+        }
+        Remember(ui, "exercise_reset_yes");
+        ImGui::SameLine();
+        if (ImGui::SmallButton(Tr(ui, kNoKeep))) v.confirm_reset = false;
+    }
+
+    float limit = ui.settings.kernel_limit_s;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    if (ImGui::SliderFloat(Tr(ui, kTimeLimit), &limit, kMinKernelLimitS, kMaxKernelLimitS, "%.0f",
+                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+        ui.settings.kernel_limit_s = limit;
+    if (ImGui::IsItemHovered()) Tooltip(Tr(ui, kTimeLimitHint));
+    Remember(ui, "exercise_limit");
+    c.SetKernelTimeLimit(ui.settings.kernel_limit_s);
+    if (!v.file.path.empty())
+        ImGui::TextDisabled("%s", Fmt(Tr(ui, kSavedAt), v.file.path.c_str()).c_str());
+    if (!v.note.empty()) DrawWrappedText(v.note, &kGrey);
+    if (!v.problem.empty()) DrawWrappedText(Fmt(Tr(ui, kCannotSave), v.problem.c_str()), &kRed);
+}
+
+// The editor: line numbers in a gutter, lines with a compiler message tinted (red for errors,
+// amber for warnings; the message on hover), the whole text as tall as its lines so that the
+// child window scrolls gutter and text together.
+void DrawEditor(UiState& ui, const Controller::ExerciseAnswer* answer, float height) {
+    UiState::ExerciseView& v = ui.exercise;
+    ImGui::PushFont(ui.fonts.mono);
+    const float line_h = ImGui::GetFontSize();
+    const ImVec2 pad = ImGui::GetStyle().FramePadding;
+    const int lines = LineCount(v.file.text);
+    const float gutter = ImGui::CalcTextSize("0000").x + pad.x * 2;
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(22, 22, 28, 255));
+    ImGui::BeginChild("exercise_editor", ImVec2(0, height), true);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    // Marks of the compiler's messages, one per line (an error wins over a warning).
+    std::vector<int> marks(static_cast<size_t>(lines) + 1, 0);
+    std::vector<std::string> says(static_cast<size_t>(lines) + 1);
+    if (answer && answer->compile)
+        for (const CompileReport::Diagnostic& d : answer->compile->diagnostics) {
+            if (d.line < 1 || d.line > lines) continue;
+            const int kind = d.severity == "error" ? 2 : 1;
+            marks[d.line] = std::max(marks[d.line], kind);
+            says[d.line] += (says[d.line].empty() ? "" : "\n") + d.severity + ": " + d.message;
+        }
+    if (ui.probe)
+        ui.probe->exercise_marked_lines =
+            static_cast<int>(std::count_if(marks.begin(), marks.end(), [](int m) { return m; }));
+    for (int i = 1; i <= lines; ++i) {
+        const float y = origin.y + pad.y + float(i - 1) * line_h;
+        if (marks[i])
+            dl->AddRectFilled(
+                ImVec2(origin.x, y), ImVec2(origin.x + width, y + line_h),
+                marks[i] == 2 ? IM_COL32(150, 40, 40, 110) : IM_COL32(150, 110, 30, 100));
+        const std::string number = std::to_string(i);
+        const float w = ImGui::CalcTextSize(number.c_str()).x;
+        dl->AddText(ImVec2(origin.x + gutter - pad.x - w, y),
+                    marks[i] == 2   ? IM_COL32(255, 110, 110, 255)
+                    : marks[i] == 1 ? IM_COL32(255, 200, 90, 255)
+                                    : IM_COL32(110, 110, 120, 255),
+                    number.c_str());
+        if (marks[i] &&
+            ImGui::IsMouseHoveringRect(ImVec2(origin.x, y), ImVec2(origin.x + gutter, y + line_h)))
+            Tooltip(says[i]);
+    }
+    ImGui::SetCursorScreenPos(ImVec2(origin.x + gutter, origin.y));
+    const float text_h =
+        std::max(ImGui::GetContentRegionAvail().y, float(lines + 1) * line_h + pad.y * 2);
+    ImGui::PushStyleColor(ImGuiCol_FrameBg, IM_COL32(0, 0, 0, 0));
+    EditContext ctx{&v.file.text};
+    const bool changed = ImGui::InputTextMultiline(
+        "##kernel", v.file.text.data(), v.file.text.capacity() + 1, ImVec2(width - gutter, text_h),
+        ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackResize |
+            ImGuiInputTextFlags_CallbackAlways,
+        EditCallback, &ctx);
+    ImGui::PopStyleColor();
+    Remember(ui, "exercise_editor");
+    if (changed) v.typed_at = ImGui::GetTime();
+    // Keep the caret in view as it moves past the child's edge (the text never scrolls itself:
+    // it is as tall as its lines).
+    if (ctx.cursor >= 0 && ImGui::IsItemActive()) {
+        const int caret = static_cast<int>(std::count(
+            v.file.text.begin(),
+            v.file.text.begin() + std::min<size_t>(size_t(ctx.cursor), v.file.text.size()), '\n'));
+        if (caret != v.caret_line) {
+            v.caret_line = caret;
+            const float y = pad.y + float(caret) * line_h;
+            const float top = ImGui::GetScrollY(), shown = ImGui::GetWindowHeight();
+            if (y < top) ImGui::SetScrollY(y);
+            if (y + line_h * 2 > top + shown) ImGui::SetScrollY(y + line_h * 2 - shown);
+        }
+    } else {
+        v.caret_line = -1;
+    }
+    if (v.goto_line >= 1) {
+        ImGui::SetScrollY(std::max(0.0f, pad.y + float(v.goto_line - 3) * line_h));
+        v.goto_line = -1;
+    }
+    ImGui::EndChild();
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+}
+
+// The compiler's answer: what it made (registers, spills), or its messages, each a button that
+// scrolls the editor to its line; the PTX and the log behind headers.
+void DrawCompileAnswer(UiState& ui, const Controller::ExerciseAnswer& a) {
+    if (a.pending) ImGui::TextColored(kAmber, "%s", Tr(ui, a.running ? kRunningYours : kCompiling));
+    if (!a.compile) {
+        if (!a.pending && !a.error.empty())
+            DrawWrappedText(Fmt(Tr(ui, kNotAnswered), a.error.c_str()), &kRed);
+        return;
+    }
+    const CompileReport& r = *a.compile;
+    if (ui.probe) ui.probe->exercise_compile = r.status;
+    if (r.ok() && r.has_kernel) {
+        ImGui::TextColored(kGreen, "%s",
+                           Fmt(Tr(ui, kCompiledOk), r.arch.c_str(), r.registers, r.spill_bytes,
+                               r.shared_bytes, r.stack_bytes)
+                               .c_str());
+        if (!r.arch_note.empty()) DrawWrappedText(r.arch_note, &kGrey);
+    } else if (r.status == "error") {
+        int errors = 0, warnings = 0;
+        for (const auto& d : r.diagnostics) (d.severity == "error" ? errors : warnings)++;
+        ImGui::TextColored(kRed, "%s",
+                           Fmt(Tr(ui, kCompileErrors), errors, warnings, r.arch.c_str()).c_str());
+    } else if (r.status == "unavailable") {
+        DrawWrappedText(Fmt(Tr(ui, kNvrtcMissing), r.message.c_str()), &kRed);
+    } else {
+        DrawWrappedText(Fmt(Tr(ui, kCompileRefused), r.message.c_str()), &kRed);
+    }
+    ImGui::PushFont(ui.fonts.mono);
+    int i = 0;
+    for (const CompileReport::Diagnostic& d : r.diagnostics) {
+        ImGui::PushID(i++);
+        const std::string where = d.line > 0 ? Fmt(Tr(ui, kLineN), d.line) : std::string("-");
+        if (ImGui::SmallButton(where.c_str()) && d.line > 0) ui.exercise.goto_line = d.line;
+        if (i == 1) Remember(ui, "exercise_first_diagnostic");
+        ImGui::SameLine();
+        DrawWrappedText(d.severity + ": " + d.message, d.severity == "error" ? &kRed : &kAmber);
+        ImGui::PopID();
+    }
+    ImGui::PopFont();
+    if (!r.ptx.empty() && ImGui::CollapsingHeader(Tr(ui, kShowPtx))) {
+        ImGui::PushFont(ui.fonts.mono);
+        ImGui::TextUnformatted(r.ptx.c_str(),
+                               r.ptx.c_str() + std::min<size_t>(r.ptx.size(), 60000));
+        ImGui::PopFont();
+    }
+    if (!r.log.empty() && ImGui::CollapsingHeader(Tr(ui, kCompilerLog))) {
+        ImGui::PushFont(ui.fonts.mono);
+        ImGui::TextUnformatted(r.log.c_str(),
+                               r.log.c_str() + std::min<size_t>(r.log.size(), 60000));
+        ImGui::PopFont();
+    }
+    // Why it did not run, when the compile went through (no GPU, a wrong answer, the limit).
+    if (!a.pending && r.ok() && !a.error.empty()) {
+        if (a.timed_out)
+            DrawWrappedText(Fmt(Tr(ui, kTimedOut), ui.settings.kernel_limit_s), &kRed);
+        else
+            DrawWrappedText(Fmt(Tr(ui, kNotAnswered), a.error.c_str()), &kAmber);
+    }
+}
+
+// The student's newest run beside the previous lesson and the step at the page's settings:
+// three bars in milliseconds, and whether theirs matched the CPU reference.
+void DrawComparison(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
+                    const Controller::ExerciseAnswer& a) {
+    if (!a.result) return;
+    ImGui::Separator();
+    ImGui::TextColored(kAccent, "%s", Tr(ui, kYoursVsStep));
+    struct Row {
+        std::string name;
+        const RunResult* r;
+        ImU32 color;
+    };
+    std::vector<Row> rows;
+    if (const Lesson* prev = lesson.previous ? reg.FindLesson(lesson.previous) : nullptr)
+        if (const RunResult* r = ShownResult(c, reg, *prev, ui.run))
+            rows.push_back({Fmt(Tr(ui, kLessonN), prev->label.c_str()), r, kPreviousColor});
+    if (const RunResult* r = ShownResult(c, reg, lesson, ui.run))
+        rows.push_back({Fmt(Tr(ui, kLessonN), lesson.label.c_str()), r, kCurrentColor});
+    rows.push_back({Tr(ui, kYours), &*a.result, kYoursColor});
+    double top = 0;
+    for (const Row& row : rows) top = std::max(top, row.r->median_ms);
+    const float name_w = ImGui::GetFontSize() * 6, text_w = ImGui::GetFontSize() * 6;
+    const float bar_w = std::max(ImGui::GetContentRegionAvail().x - name_w - text_w, 20.0f);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (const Row& row : rows) {
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        ImGui::TextUnformatted(row.name.c_str());
+        const float h = ImGui::GetTextLineHeight();
+        const float w = top > 0 ? float(row.r->median_ms / top) * bar_w : 0;
+        dl->AddRectFilled(ImVec2(p.x + name_w, p.y + 2), ImVec2(p.x + name_w + w, p.y + h - 2),
+                          row.color);
+        ImGui::SameLine(name_w + bar_w + ImGui::GetStyle().ItemSpacing.x);
+        ImGui::Text("%s ms%s", Ms(row.r->median_ms).c_str(), row.r->recorded ? " *" : "");
+    }
+    if (ui.probe) ui.probe->exercise_yours_ms = a.result->median_ms;
+    if (a.result->verified)
+        ImGui::TextColored(kGreen, "%s", Tr(ui, kYourResultRight));
+    else
+        DrawWrappedText(Fmt(Tr(ui, kYourResultWrong), a.result->check_message.c_str()), &kRed);
+}
+
+}  // namespace
+
+void SaveExerciseNow(UiState& ui) {
+    UiState::ExerciseView& v = ui.exercise;
+    if (!v.file.Dirty()) return;
+    std::string problem;
+    if (SaveExercise(&v.file, &problem))
+        v.problem.clear();
+    else
+        v.problem = problem;
+    v.typed_at = -1;
+}
+
+void DrawExercise(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
+    const Exercise* exercise = FindExercise(lesson.id);
+    if (!exercise) return;
+    if (ui.exercise.lesson != lesson.id) OpenFor(ui, *exercise);
+    CheckFile(ui, c, lesson);
+    const Controller::ExerciseAnswer* answer = c.Exercise(lesson);
+    if (ui.probe) ui.probe->code_drawn = true;
+    DrawTask(ui, *exercise);
+    ImGui::Spacing();
+    DrawActions(ui, c, lesson, *exercise, answer);
+    const float avail = ImGui::GetContentRegionAvail().y;
+    const float rows = float(LineCount(ui.exercise.file.text) + 2) * ImGui::GetFontSize();
+    DrawEditor(ui, answer,
+               std::clamp(rows, ImGui::GetFontSize() * 10,
+                          std::max(avail * 0.7f, ImGui::GetFontSize() * 10)));
+    if (answer) {
+        DrawCompileAnswer(ui, *answer);
+        DrawComparison(ui, c, reg, lesson, *answer);
+    }
+    if (ui.exercise.solution) {
+        ImGui::Separator();
+        ImGui::TextColored(kAccent, "%s", Tr(ui, kSolutionTitle));
+        ImGui::PushFont(ui.fonts.mono);
+        try {
+            ImGui::TextUnformatted(SolutionOf(lesson).c_str());
+        } catch (const std::exception& e) {
+            ImGui::TextColored(kRed, "%s", e.what());
+        }
+        ImGui::PopFont();
+    }
+}
+
+}  // namespace lessons::app

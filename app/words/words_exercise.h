@@ -1,0 +1,90 @@
+// The words of the exercises: the Exercise tab of the code pane (the task, hints, the editor,
+// the compiler's answer, the student's kernel beside the step) and the controller's words for
+// a student's kernel. One block of their own beside words.h, listed in kExerciseWords for the
+// font atlas and the words tests.
+#pragma once
+
+#include "words/words.h"
+
+namespace lessons::app {
+
+inline constexpr Word kTabExercise{"Exercise", "练习"};
+inline constexpr Word kExerciseTask{"Your task", "你的任务"};
+inline constexpr Word kNextHint{"Show a hint", "显示提示"};
+inline constexpr Word kHintN{"Hint %d of %d", "提示 %d / %d"};
+inline constexpr Word kCompile{"Compile", "编译"};
+inline constexpr Word kRunMine{"Run mine", "运行我的"};
+inline constexpr Word kOpenInEditor{"Open in my editor", "用我的编辑器打开"};
+inline constexpr Word kResetExercise{"Start over", "重新开始"};
+inline constexpr Word kResetConfirm{
+    "Replace your kernel with the starting file? Yours is kept beside it as %s.",
+    "用起始文件替换你的 kernel？你的文件会另存为 %s。"};
+inline constexpr Word kYesReplace{"Replace it", "替换"};
+inline constexpr Word kNoKeep{"Keep mine", "保留我的"};
+inline constexpr Word kShowSolution{"Show the lesson's kernel", "显示本课的 kernel"};
+inline constexpr Word kHideSolution{"Hide the lesson's kernel", "隐藏本课的 kernel"};
+inline constexpr Word kSolutionTitle{"The lesson's own kernel (the reference solution)",
+                                     "本课自己的 kernel（参考答案）"};
+inline constexpr Word kSavedAt{"Saved as you type: %s", "边写边保存：%s"};
+inline constexpr Word kReloadedFromEditor{"Your editor changed the file: reloaded and compiled.",
+                                          "你的编辑器修改了文件：已重新载入并编译。"};
+inline constexpr Word kNoEditorFound{
+    "No program to open it with (xdg-open was not found): open %s in your editor; the page "
+    "reloads and compiles it when it changes.",
+    "没有可用来打开它的程序（未找到 xdg-open）：请用你的编辑器打开 %s；文件一改动，页面就会"
+    "重新载入并编译。"};
+inline constexpr Word kEditorOpened{
+    "Opened %s in your editor; the page reloads and compiles it when it changes.",
+    "已在你的编辑器中打开 %s；文件一改动，页面就会重新载入并编译。"};
+inline constexpr Word kCannotSave{"Cannot save your kernel: %s", "无法保存你的 kernel：%s"};
+inline constexpr Word kCompiling{"Compiling…", "正在编译…"};
+inline constexpr Word kRunningYours{"Compiling and running your kernel…",
+                                    "正在编译并运行你的 kernel…"};
+inline constexpr Word kCompiledOk{
+    "Compiled for %s: %d registers, %d bytes spilled, %d B shared "
+    "memory, %d B stack.",
+    "已为 %s 编译：%d 个寄存器，溢出 %d 字节，共享内存 %d B，栈 %d B。"};
+inline constexpr Word kCompileErrors{"%d errors, %d warnings (%s)", "%d 个错误，%d 个警告（%s）"};
+inline constexpr Word kCompileRefused{"Not compiled: %s", "未编译：%s"};
+inline constexpr Word kNvrtcMissing{"The compiler is missing: %s", "缺少编译器：%s"};
+inline constexpr Word kLineN{"line %d", "第 %d 行"};
+inline constexpr Word kShowPtx{"PTX of your kernel", "你的 kernel 的 PTX"};
+inline constexpr Word kCompilerLog{"The compiler's whole log", "编译器的完整日志"};
+inline constexpr Word kYoursVsStep{"Yours beside the step", "你的 kernel 与本步骤对比"};
+inline constexpr Word kYours{"yours", "你的"};
+inline constexpr Word kYourResultWrong{"Your kernel's result is WRONG: %s",
+                                       "你的 kernel 结果错误：%s"};
+inline constexpr Word kYourResultRight{"Your kernel's result matches the CPU reference.",
+                                       "你的 kernel 的结果与 CPU 参考一致。"};
+inline constexpr Word kNotRunNoGpu{
+    "Running it needs a GPU where this lesson runs live; compiling works here.",
+    "运行它需要一块能实时运行本课的 GPU；在这里可以编译。"};
+inline constexpr Word kTimeLimit{"Time limit (s)", "时间限制（秒）"};
+inline constexpr Word kTimeLimitHint{
+    "How long your kernel may run after it compiled. Past it, the worker is stopped and a new "
+    "one started (a kernel in an endless loop cannot be stopped otherwise).",
+    "编译完成后你的 kernel 最多可以运行多久。超过后，工作进程会被停止并重新启动"
+    "（陷入死循环的 kernel 无法用别的办法停下）。"};
+inline constexpr Word kTimedOut{
+    "Your kernel ran longer than the limit of %.0f s: the worker was stopped and a new one "
+    "started.",
+    "你的 kernel 运行超过了 %.0f 秒的限制：工作进程已停止并重新启动。"};
+inline constexpr Word kNotAnswered{"No answer: %s", "没有回答：%s"};
+// The controller's description of the request in flight (BusyWith).
+inline constexpr Word kYourKernelRun{"your kernel for lesson %s", "你为第 %s 课写的 kernel"};
+inline constexpr Word kYourKernelCompile{"compiling your kernel for lesson %s",
+                                         "编译你为第 %s 课写的 kernel"};
+
+inline constexpr const Word* kExerciseWords[] = {
+    &kTabExercise,   &kExerciseTask,  &kNextHint,         &kHintN,
+    &kCompile,       &kRunMine,       &kOpenInEditor,     &kResetExercise,
+    &kResetConfirm,  &kYesReplace,    &kNoKeep,           &kShowSolution,
+    &kHideSolution,  &kSolutionTitle, &kSavedAt,          &kReloadedFromEditor,
+    &kNoEditorFound, &kEditorOpened,  &kCannotSave,       &kCompiling,
+    &kRunningYours,  &kCompiledOk,    &kCompileErrors,    &kCompileRefused,
+    &kNvrtcMissing,  &kLineN,         &kShowPtx,          &kCompilerLog,
+    &kYoursVsStep,   &kYours,         &kYourResultWrong,  &kYourResultRight,
+    &kNotRunNoGpu,   &kTimeLimit,     &kTimeLimitHint,    &kTimedOut,
+    &kNotAnswered,   &kYourKernelRun, &kYourKernelCompile};
+
+}  // namespace lessons::app
