@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -78,6 +79,55 @@ public:
                                              {"h2d_gbps", 55},
                                              {"d2h_gbps", 50}}}}
                                     : Json{{"available", false}, {"reason", "no GPU here"}}}});
+        } else if ((op == "compile" || (op == "run" && r.contains("kernel"))) && answer_runs) {
+            // A student's kernel: an error on each line holding "BAD", else compiled; a run
+            // (where the lesson runs here) gives a result marked yours, `yours_ms` long.
+            const std::string source = r["kernel"].get<std::string>();
+            Json diagnostics = Json::array();
+            std::istringstream lines(source);
+            std::string text;
+            for (int line = 1; std::getline(lines, text); ++line)
+                if (text.find("BAD") != std::string::npos)
+                    diagnostics.push_back({{"file", "kernel.cu"},
+                                           {"line", line},
+                                           {"column", 1},
+                                           {"severity", "error"},
+                                           {"message", "identifier \"BAD\" is undefined"}});
+            const bool ok = diagnostics.empty();
+            m_inbox.push_back(
+                {{"id", r["id"]},
+                 {"type", "compile"},
+                 {"lesson", r["lesson"]},
+                 {"compile",
+                  {{"status", ok ? "ok" : "error"},
+                   {"message", ok ? "" : "line 1: identifier \"BAD\" is undefined"},
+                   {"arch", "sm_90"},
+                   {"diagnostics", diagnostics},
+                   {"kernel", ok ? Json{{"registers", 29}, {"spill_store_bytes", 0}} : Json()},
+                   {"ptx", ok ? ".visible .entry k()" : ""}}}});
+            std::string status = ok ? "ok" : "error";
+            if (!ok) {
+                m_inbox.push_back({{"id", r["id"]},
+                                   {"type", "error"},
+                                   {"error", "your kernel did not compile"},
+                                   {"fatal", false}});
+            } else if (op == "run" && !has_gpu) {
+                m_inbox.push_back({{"id", r["id"]},
+                                   {"type", "error"},
+                                   {"error", "cannot run here: no GPU here"},
+                                   {"fatal", false}});
+                status = "unavailable";
+            } else if (op == "run" && hang_kernels) {
+                m_held.push_back(r["id"]);  // an endless loop: no answer
+                return true;
+            } else if (op == "run") {
+                Json result = Result(r, r["params"]);
+                result["median_ms"] = yours_ms;
+                result["yours"] = true;
+                m_inbox.push_back({{"id", r["id"]}, {"type", "result"}, {"result", result}});
+            }
+            m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", status}});
+            return true;
         } else if (op == "run" && answer_runs) {
             m_inbox.push_back(
                 {{"id", r["id"]}, {"type", "result"}, {"result", Result(r, r["params"])}});
@@ -172,6 +222,12 @@ public:
         out.swap(m_inbox);
         return out;
     }
+    // As the real worker killed: its exit (and nothing it held is answered).
+    void Kill() override {
+        ++kills;
+        m_held.clear();
+        m_inbox.push_back({{"type", "worker_exit"}, {"code", -1}, {"signal", 9}});
+    }
     // A made-up result of the request's lesson at `params`.
     Json Result(const Json& r, const Json& params) const {
         RunResult res;
@@ -204,6 +260,9 @@ public:
     uint64_t gpu_free = uint64_t(80) << 30;  // the GPU's free memory it reports
     std::string wrong_lesson;                // the id of a lesson whose results are wrong
     std::function<void(RunResult&)> shape;   // changes each made-up result (timings, rates)
+    double yours_ms = 40;                    // how long a student's kernel takes
+    bool hang_kernels = false;               // a student's kernel never ends
+    int kills = 0;
 
 private:
     std::vector<Json>* m_log;

@@ -10,7 +10,10 @@
 #  3. the first GPU reduction (3.2) at 1 GiB: its "Predict, then measure" box, then a click on
 #     the chapter summary and on 中文, with a screenshot of each language;
 #  4. the responsiveness while lesson 3.1 runs on every core (mean frame time under 33 ms);
-#  5. presenter mode on a 1280x720 screen at scale 2: F5 hides the lesson list and the code,
+#  5. an exercise (4.2): a line typed into the editor and compiled, its error marked on its
+#     line; the file fixed by "my editor" (CUDA_LESSONS_EDITOR) read again and compiled; the
+#     text kept after the GUI is killed; in English, then Chinese;
+#  6. presenter mode on a 1280x720 screen at scale 2: F5 hides the lesson list and the code,
 #     the step chart takes most of the height, the arrows step through the text's sections, a
 #     tooltip at the window's right edge stays inside it, in English and Chinese; F5 again
 #     brings the panes back.
@@ -302,6 +305,83 @@ read -r frames mean <<<"$(sed -E 's/frames while running: ([0-9]+), mean ([0-9.]
 [ "$frames" -ge 10 ] || fail "only $frames frames while lesson 3.1 ran: the GUI did not keep drawing"
 awk -v m="$mean" 'BEGIN { exit !(m < 33) }' || fail "mean frame time $mean ms while lesson 3.1 runs, over 33 ms"
 "$png_check" "$out/responsive.png" --min 1200x800 --color 80,160,255 || fail "responsiveness screenshot"
+
+echo "== an exercise (4.2): a line typed into the editor, compiled (its error marked), fixed by 'my editor', kept after a crash; English then Chinese"
+export XDG_DATA_HOME="$out/data"
+# "My editor": what Open in my editor starts (CUDA_LESSONS_EDITOR), here a script that deletes the
+# typed line from the file it is given, as a student would in their own editor.
+cat >"$out/my-editor.sh" <<'SH'
+#!/bin/sh
+sleep 0.3
+sed -i 's/BAD_NAME = 1;//' "$1"
+SH
+chmod +x "$out/my-editor.sh"
+exercise_session() {  # exercise_session LANG
+    rm -f "$HOME"/cuda-lessons-exports/*.png "$rects"
+    CUDA_LESSONS_EDITOR="$out/my-editor.sh" CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson gemv/warp-per-row \
+        --lang "$1" --scale 1 >"$out/exercise-$1.log" 2>&1 &
+    app_pid=$!
+    wait_for tab_exercise 'true' || fail "lesson 4.2 has no Exercise tab ($1)"
+    wait_for state.busy '[ "$v" = False ]' || fail "the worker did not list the lessons ($1)"
+    window=$(xdotool search --sync --pid "$app_pid" | head -1)
+    read -r wx wy <<<"$(xdotool getwindowgeometry --shell "$window" | awk -F= '/^X=/{x=$2} /^Y=/{y=$2} END{print x, y}')"
+    press() {  # held across ImGui 1.86's poll
+        read -r cx cy <<<"$(center "$1")"
+        xdotool mousemove "$cx" "$cy"; sleep 0.2; xdotool mousedown 1; sleep 0.15; xdotool mouseup 1; sleep 0.3
+    }
+    press tab_exercise
+    wait_for state.code_tab '[ "$v" = 3 ]' || fail "the Exercise tab did not open ($1)"
+    wait_for exercise_editor 'true' || fail "no editor on the Exercise tab ($1)"
+    sleep 0.3
+}
+exercise_session en
+file=$(field state.exercise_file)
+[ -f "$file" ] || fail "the student's file was not written under XDG_DATA_HOME: '$file'"
+case "$file" in "$out/data/"*) ;; *) fail "the student's file is not under XDG_DATA_HOME: $file" ;; esac
+# Ctrl+End: the end of the text (held across ImGui 1.86's poll), then a line of our own.
+to_end() { xdotool keydown ctrl keydown End; sleep 0.15; xdotool keyup End keyup ctrl; sleep 0.2; }
+press exercise_editor
+wait_for state.text_input '[ "$v" = True ]' || fail "clicking the editor did not give it the keys"
+to_end
+xdotool type --delay 40 'BAD_NAME = 1;'
+wait_for state.exercise_dirty '[ "$v" = False ]' || fail "the typed text was not saved"
+grep -q 'BAD_NAME = 1;' "$file" || fail "the typed text is not in $file"
+press exercise_compile
+wait_for state.exercise_compile '[ "$v" = error ]' || fail "the typed line gave no compile error (compile: $(field state.exercise_compile))"
+[ "$(field state.exercise_marked_lines)" -ge 1 ] || fail "no line of the editor is marked with the compiler's error"
+xdotool keydown F12; sleep 0.1; xdotool keyup F12
+for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
+[ -n "$shot" ] || fail "F12 wrote no screenshot of the exercise"
+sleep 0.2
+"$png_check" "$shot" --min 1200x800 --color 255,89,89 || fail "the exercise's screenshot shows no error in red"
+cp "$shot" "$out/exercise-error-en.png"
+press exercise_open_editor
+wait_for state.exercise_compile '[ "$v" = ok ]' || fail "the file changed by 'my editor' was not read again and compiled"
+grep -q 'BAD_NAME' "$file" && fail "my editor's change was undone"
+# A crash loses nothing typed before the pause that saves it.
+press exercise_editor
+to_end
+xdotool type --delay 40 '// kept across a crash'
+wait_for state.exercise_dirty '[ "$v" = False ]' || fail "the comment was not saved"
+worker_pid=$(pgrep -P "$app_pid" | head -1)
+kill -9 "$app_pid"; wait "$app_pid" 2>/dev/null; app_pid=""
+[ -n "$worker_pid" ] && kill -9 "$worker_pid" 2>/dev/null
+exercise_session zh
+grep -q 'kept across a crash' "$file" || fail "the student's file lost the comment"
+press exercise_compile
+wait_for state.exercise_compile '[ "$v" = ok ]' || fail "the kept kernel did not compile ($(field state.exercise_compile))"
+misses=$(python3 -c "import json; print('; '.join(json.load(open('$rects'))['state']['translation_misses']))")
+[ -z "$misses" ] || fail "English left untranslated on the Chinese Exercise tab: $misses"
+xdotool keydown F12; sleep 0.1; xdotool keyup F12
+for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
+[ -n "$shot" ] || fail "F12 wrote no screenshot of the Chinese exercise"
+sleep 0.2
+"$png_check" "$shot" --min 1200x800 || fail "the Chinese exercise's screenshot"
+cp "$shot" "$out/exercise-ok-zh.png"
+kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
+unset XDG_DATA_HOME
 
 echo "== presenter mode at 1280x720, scale 2 (F5), in English and Chinese"
 display720=""

@@ -7,7 +7,9 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "catalog.h"
@@ -464,4 +466,52 @@ TEST(ExerciseGpu, WrongKernelIsReportedWithItsFirstMismatch) {
     // y starts as 0xff bytes: a NaN with its sign bit set, which printf writes "-nan".
     EXPECT_TRUE(Has(nan.text, "10 of 10 rows wrong; first row 0: ")) << nan.text;
     EXPECT_TRUE(Has(nan.text, "nan, expected")) << nan.text;
+}
+
+// The worker's `compile` request through the real `cuda-lessons-cli serve`: the compiler's
+// message with its line for a kernel that does not compile, registers and PTX for one that
+// does; without a GPU, a run of it says so after its compile.
+TEST(ExerciseWorker, ServeCompilesAStudentsKernel) {
+    REQUIRE_NVRTC();
+    const Lesson* l = RunnableCatalog().FindLesson("gemv/warp-per-row");
+    ASSERT_NE(l, nullptr);
+    TempDir dir;
+    const json good{{"op", "compile"}, {"id", 1}, {"lesson", "4.2"}, {"kernel", SolutionOf(*l)}};
+    const json bad{{"op", "compile"}, {"id", 2}, {"lesson", "4.2"}, {"kernel", kSyntaxError}};
+    const json run{{"op", "run"},
+                   {"id", 3},
+                   {"lesson", "4.2"},
+                   {"kernel", SolutionOf(*l)},
+                   {"params", {{"m", 64}, {"n", 64}}}};
+    const std::string requests =
+        dir.Write("requests.jsonl", good.dump() + "\n" + bad.dump() + "\n" + run.dump() + "\n");
+    const Output out = Cli("serve < " + requests, false);
+    std::map<int, std::vector<json>> by_id;
+    std::istringstream lines(out.text);
+    for (std::string line; std::getline(lines, line);) {
+        const json m = json::parse(line, nullptr, false);
+        if (m.is_object() && m.contains("id") && m["id"].is_number_integer())
+            by_id[m["id"].get<int>()].push_back(m);
+    }
+    ASSERT_EQ(by_id[1].size(), 2u) << out.text;
+    EXPECT_EQ(by_id[1][0]["type"], "compile");
+    EXPECT_EQ(by_id[1][0]["compile"]["status"], "ok");
+    EXPECT_GT(by_id[1][0]["compile"]["kernel"]["registers"].get<int>(), 0);
+    EXPECT_TRUE(Has(by_id[1][0]["compile"]["ptx"].get<std::string>(), ".entry"));
+    ASSERT_EQ(by_id[2].size(), 3u) << out.text;
+    EXPECT_EQ(by_id[2][0]["compile"]["status"], "error");
+    EXPECT_EQ(by_id[2][0]["compile"]["diagnostics"][0]["line"], 3);
+    EXPECT_TRUE(Has(by_id[2][1]["error"].get<std::string>(), "did not compile"));
+    EXPECT_EQ(by_id[2][2]["status"], "error");
+    ASSERT_FALSE(by_id[3].empty());
+    EXPECT_EQ(by_id[3][0]["compile"]["status"], "ok");
+    if (!GetDevices().available()) {
+        EXPECT_EQ(by_id[3].back()["status"], "unavailable") << out.text;
+    } else {
+        ASSERT_EQ(by_id[3].size() >= 3, true) << out.text;
+        const json result = by_id[3][by_id[3].size() - 2];
+        EXPECT_EQ(result["type"], "result") << out.text;
+        EXPECT_EQ(result["result"]["yours"], true);
+        EXPECT_EQ(result["result"]["verified"], true);
+    }
 }

@@ -902,3 +902,81 @@ TEST(Serve, ProfileRequestsGoToTheSuppliedProfiler) {
     EXPECT_EQ(seen[0], "gemm/vectorized-transposed-a m=64;");
     EXPECT_EQ(seen[1], "gemv/vectorized-rows-per-warp  recorded");
 }
+
+// `compile`, and `run` with "kernel": answered through the builder the serving program supplies
+// (the engine knows no compiler): the compile reply first, then the run's result marked yours
+// where it compiled and can run, else an error with the builder's reason and its status.
+TEST(Serve, StudentKernelsGoToTheSuppliedBuilder) {
+    const std::string input =
+        R"({"op":"compile","id":1,"lesson":"4.2","kernel":"good"})"
+        "\n"
+        R"({"op":"compile","id":2,"lesson":"4.2","kernel":"bad"})"
+        "\n"
+        R"({"op":"run","id":3,"lesson":"split/naive-scan","kernel":"good","params":{"size":"4KiB"}})"
+        "\n"
+        R"({"op":"run","id":4,"lesson":"4.2","kernel":"good","params":{"m":0}})"
+        "\n"
+        R"({"op":"compile","id":5,"lesson":"4.2","kernel":7})"
+        "\n"
+        R"({"op":"run","id":6,"lesson":"4.2","kernel":"no harness"})"
+        "\n";
+    {  // Without a builder.
+        std::istringstream in(input);
+        std::ostringstream out;
+        Serve(RunnableCatalog(), in, out);
+        EXPECT_NE(out.str().find("takes no kernel of yours"), std::string::npos) << out.str();
+    }
+    ServeOptions options;
+    std::vector<std::string> seen;
+    options.student = [&](const Lesson& lesson, const std::string& source) {
+        seen.push_back(lesson.id + ":" + source);
+        StudentBuild b;
+        b.compile = json{{"status", source == "bad" ? "error" : "ok"}};
+        b.compiled = source != "bad";
+        if (!b.compiled) {
+            b.problem = "your kernel did not compile";
+        } else if (source == "no harness") {
+            b.problem = "no harness here";
+            b.status = "unavailable";
+        } else {
+            b.lesson = RunnableCatalog().lessons().front();  // a CPU step stands in: it runs here
+        }
+        return b;
+    };
+    std::istringstream in(input);
+    std::ostringstream out;
+    Serve(RunnableCatalog(), in, out, options);
+    std::vector<json> messages;
+    std::istringstream lines(out.str());
+    for (std::string line; std::getline(lines, line);) messages.push_back(json::parse(line));
+    const std::vector<json> one = For(messages, 1);
+    ASSERT_EQ(one.size(), 2u) << out.str();
+    EXPECT_EQ(one[0]["type"], "compile");
+    EXPECT_EQ(one[0]["lesson"], "gemv/warp-per-row");
+    EXPECT_EQ(one[0]["compile"]["status"], "ok");
+    EXPECT_EQ(one[1]["status"], "ok");
+    const std::vector<json> two = For(messages, 2);
+    ASSERT_EQ(two.size(), 3u) << out.str();
+    EXPECT_EQ(two[1]["type"], "error");
+    EXPECT_EQ(two[2]["status"], "error");
+    const std::vector<json> three = For(messages, 3);  // compiled and run: a result, yours
+    ASSERT_GE(three.size(), 3u) << out.str();
+    EXPECT_EQ(three.front()["type"], "compile");
+    const auto result = std::find_if(three.begin(), three.end(),
+                                     [](const json& m) { return m["type"] == "result"; });
+    ASSERT_NE(result, three.end()) << out.str();
+    EXPECT_EQ((*result)["result"]["yours"], true);
+    EXPECT_EQ(three.back()["status"], "ok");
+    const std::vector<json> four = For(messages, 4);  // a bad parameter: refused before compiling
+    ASSERT_EQ(four.size(), 2u) << out.str();
+    EXPECT_EQ(four[0]["type"], "error");
+    EXPECT_EQ(four[1]["status"], "error");
+    const std::vector<json> five = For(messages, 5);
+    ASSERT_EQ(five.size(), 2u);
+    EXPECT_NE(five[0]["error"].get<std::string>().find("'kernel' must be"), std::string::npos);
+    const std::vector<json> six = For(messages, 6);
+    ASSERT_EQ(six.size(), 3u) << out.str();
+    EXPECT_EQ(six[1]["error"], "no harness here");
+    EXPECT_EQ(six[2]["status"], "unavailable");
+    EXPECT_EQ(seen.size(), 4u) << "ids 1, 2, 3 and 6 reach the builder";
+}

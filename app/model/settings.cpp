@@ -196,6 +196,7 @@ Settings LoadSettings(const std::string& path, std::string* problem) {
         };
         s.sidebar_em = share("sidebar_em", kMinSidebarEm, kMaxSidebarEm);
         s.text_share = share("text_share", kMinTextShare, kMaxTextShare);
+        s.exercise_text_share = share("exercise_text_share", kMinTextShare, kMaxTextShare);
         // Out of range or not a number: the default.
         const float limit = share("kernel_limit_s", kMinKernelLimitS, kMaxKernelLimitS);
         if (limit > 0) s.kernel_limit_s = limit;
@@ -230,6 +231,7 @@ bool SaveSettings(const std::string& path, const Settings& s, std::string* probl
                              {"log_scale", s.log_scale},
                              {"sidebar_em", s.sidebar_em},
                              {"text_share", s.text_share},
+                             {"exercise_text_share", s.exercise_text_share},
                              {"kernel_limit_s", s.kernel_limit_s},
                              {"guesses", nlohmann::ordered_json::object()}};
     for (const auto& [id, guess] : s.guesses)

@@ -45,7 +45,8 @@ struct Settings {
     // The student's guesses by lesson id, read bounded like the progress lists: an entry that is
     // not {"value": a number above 0, "unit": "ms" or "x"} is dropped with a note.
     std::map<std::string, Guess> guesses;
-    float text_share = 0;  // 0: the default
+    float text_share = 0;           // 0: the default
+    float exercise_text_share = 0;  // the same while the code pane shows an exercise
     // How long a student's kernel may run after it compiled before the worker is restarted
     // (Controller::SetKernelTimeLimit), in seconds.
     float kernel_limit_s = 10;

@@ -273,6 +273,9 @@ void DrawCode(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
         if (force) ui.machine.select_tab = -1;
         if (!open) continue;
         if (ui.machine.tab != t) {
+            // The Exercise tab splits the column its own way (ui.cpp): the next frame lays the
+            // panes out again, drawn now rather than at the next event.
+            if (t == 3 || ui.machine.tab == 3) ui.redraw_frames = std::max(ui.redraw_frames, 2);
             ui.machine.tab = t;
             ui.machine.lesson = -1;
         }

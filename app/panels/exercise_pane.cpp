@@ -294,7 +294,7 @@ void DrawCompileAnswer(UiState& ui, const Controller::ExerciseAnswer& a) {
                            Fmt(Tr(ui, kCompiledOk), r.arch.c_str(), r.registers, r.spill_bytes,
                                r.shared_bytes, r.stack_bytes)
                                .c_str());
-        if (!r.arch_note.empty()) DrawWrappedText(r.arch_note, &kGrey);
+        if (!r.arch_note.empty()) DrawWrappedText(Tr(ui, kCompiledWithoutGpu), &kGrey);
     } else if (r.status == "error") {
         int errors = 0, warnings = 0;
         for (const auto& d : r.diagnostics) (d.severity == "error" ? errors : warnings)++;

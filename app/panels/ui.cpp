@@ -482,7 +482,11 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ImGui::TableNextColumn();
         // The text above the code, split where the student dragged the line between them.
         const float column_h = ImGui::GetContentRegionAvail().y;
-        const float share = ui.settings.text_share > 0 ? ui.settings.text_share : 0.55f;
+        // The Exercise tab has its own split (an editor wants room): a third of the column
+        // for the text unless the student dragged it.
+        const bool exercise = ui.machine.tab == 3 && FindExercise(lesson->id);
+        float& kept = exercise ? ui.settings.exercise_text_share : ui.settings.text_share;
+        const float share = kept > 0 ? kept : exercise ? 0.3f : 0.55f;
         float text_h = column_h * share;
         BeginPane(ui, "text", ImVec2(0, text_h));
         DrawText(ui, c, *lesson);
@@ -492,7 +496,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ImGui::SetCursorPosY(ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y);
         if (Splitter(ui, "text_splitter", false, ImGui::GetContentRegionAvail().x, &text_h,
                      column_h * kMinTextShare, column_h * kMaxTextShare))
-            ui.settings.text_share = text_h / std::max(column_h, 1.0f);
+            kept = text_h / std::max(column_h, 1.0f);
         BeginPane(ui, "code", ImVec2(0, 0), ImGuiWindowFlags_HorizontalScrollbar);
         DrawCode(ui, c, reg, *lesson);
         RecordScroll(ui, false);

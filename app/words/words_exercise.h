@@ -44,6 +44,10 @@ inline constexpr Word kCompiledOk{
     "Compiled for %s: %d registers, %d bytes spilled, %d B shared "
     "memory, %d B stack.",
     "已为 %s 编译：%d 个寄存器，溢出 %d 字节，共享内存 %d B，栈 %d B。"};
+inline constexpr Word kCompiledWithoutGpu{
+    "No GPU here: compiled for the H100's architecture (sm_90), so that registers, spills and the "
+    "PTX show all the same.",
+    "本机没有 GPU：按 H100 的架构（sm_90）编译，寄存器、溢出和 PTX 照样可以查看。"};
 inline constexpr Word kCompileErrors{"%d errors, %d warnings (%s)", "%d 个错误，%d 个警告（%s）"};
 inline constexpr Word kCompileRefused{"Not compiled: %s", "未编译：%s"};
 inline constexpr Word kNvrtcMissing{"The compiler is missing: %s", "缺少编译器：%s"};

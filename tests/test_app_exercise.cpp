@@ -1,0 +1,366 @@
+// The Exercise tab and what stands behind it without a window: the student's file (opened,
+// saved as typed, read back after a restart, re-read when another editor changes it, kept
+// aside on Start over, refused when it is not a text file), the controller's compile and run
+// of a student's kernel (answers read field by field, results kept as yours and never as the
+// step's, the time limit that restarts the worker), and the tab drawn and clicked.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "app_fixture.h"
+#include "exercise.h"
+#include "model/exercise_file.h"
+#include "words/words_exercise.h"
+
+namespace app_test {
+namespace {
+
+constexpr const char* kLesson = "gemv/warp-per-row";
+
+std::string TempDir() {
+    char pattern[] = "/tmp/lessons-exercise-XXXXXX";
+    const char* dir = mkdtemp(pattern);
+    EXPECT_NE(dir, nullptr);
+    return dir ? dir : "/tmp";
+}
+
+std::string ReadAll(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void WriteAll(const std::string& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+// ---- the student's file ---------------------------------------------------------------
+
+TEST(ExerciseFile, StartsFromTheStartingFileAndIsReadBackAfterARestart) {
+    const std::string dir = TempDir();
+    const std::string path = ExercisePath(dir, kLesson);
+    EXPECT_EQ(path, dir + "/gemv-warp-per-row.cu");
+    ExerciseFile f;
+    std::string problem;
+    ASSERT_TRUE(OpenExercise(&f, path, "start\n", &problem)) << problem;
+    EXPECT_EQ(f.text, "start\n");
+    EXPECT_EQ(ReadAll(path), "start\n") << "the starting file is written at once";
+    f.text += "mine\n";
+    EXPECT_TRUE(f.Dirty());
+    ASSERT_TRUE(SaveExercise(&f, &problem)) << problem;
+    EXPECT_FALSE(f.Dirty());
+    ExerciseFile again;  // a new session of the GUI
+    ASSERT_TRUE(OpenExercise(&again, path, "start\n", &problem));
+    EXPECT_EQ(again.text, "start\nmine\n");
+}
+
+TEST(ExerciseFile, AnotherEditorsChangeIsReadAgain) {
+    const std::string dir = TempDir();
+    ExerciseFile f;
+    std::string problem;
+    ASSERT_TRUE(OpenExercise(&f, ExercisePath(dir, kLesson), "start\n", &problem));
+    EXPECT_FALSE(ReloadIfChanged(&f, &problem)) << "nothing changed";
+    usleep(20000);  // a modification time of its own
+    WriteAll(f.path, "from my editor\n");
+    EXPECT_TRUE(ReloadIfChanged(&f, &problem)) << problem;
+    EXPECT_EQ(f.text, "from my editor\n");
+    EXPECT_FALSE(f.Dirty());
+    EXPECT_FALSE(ReloadIfChanged(&f, &problem)) << "read once";
+}
+
+TEST(ExerciseFile, StartOverKeepsTheStudentsTextBesideIt) {
+    const std::string dir = TempDir();
+    ExerciseFile f;
+    std::string problem;
+    ASSERT_TRUE(OpenExercise(&f, ExercisePath(dir, kLesson), "start\n", &problem));
+    f.text = "hours of work\n";
+    SaveExercise(&f, &problem);
+    const std::string kept = ResetExercise(&f, "start\n", &problem);
+    EXPECT_EQ(kept, f.path + ".bak");
+    EXPECT_EQ(ReadAll(kept), "hours of work\n");
+    EXPECT_EQ(ReadAll(f.path), "start\n");
+    EXPECT_EQ(f.text, "start\n");
+}
+
+TEST(ExerciseFile, AFileThatIsNotTextIsNeitherReadNorWrittenOver) {
+    const std::string dir = TempDir();
+    std::string problem;
+    // Binary (a NUL), not UTF-8, too large, a FIFO: each refused with its reason, the editor
+    // holding the starting file, the file left as it is.
+    const std::string binary = std::string("__global__ void k() {}\n") + '\0' + "x";
+    const std::pair<std::string, std::string> cases[] = {
+        {binary, "NUL"},
+        {"caf\xe9\n", "UTF-8"},
+        {std::string(kMaxExerciseFileBytes + 1, 'x'), "KiB"}};
+    for (const auto& [content, why] : cases) {
+        const std::string path = dir + "/case.cu";
+        WriteAll(path, content);
+        ExerciseFile f;
+        problem.clear();
+        EXPECT_FALSE(OpenExercise(&f, path, "start\n", &problem));
+        EXPECT_NE(problem.find(why), std::string::npos) << problem;
+        EXPECT_EQ(f.text, "start\n");
+        f.text = "typed\n";
+        EXPECT_TRUE(SaveExercise(&f, &problem));  // kept in memory only
+        EXPECT_EQ(ReadAll(path), content) << "never written over";
+    }
+    const std::string fifo = dir + "/fifo.cu";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    ExerciseFile f;
+    EXPECT_FALSE(OpenExercise(&f, fifo, "start\n", &problem));  // does not hang
+    EXPECT_NE(problem.find("not a regular file"), std::string::npos) << problem;
+}
+
+TEST(ExerciseFile, TheDataFolderFollowsXdgDataHome) {
+    const std::string dir = TempDir();
+    setenv("XDG_DATA_HOME", dir.c_str(), 1);
+    EXPECT_EQ(ExercisesDir(), dir + "/cuda-lessons/exercises");
+    struct stat st {};
+    EXPECT_EQ(stat((dir + "/cuda-lessons/exercises").c_str(), &st), 0);
+    unsetenv("XDG_DATA_HOME");
+}
+
+// ---- the controller ---------------------------------------------------------------------
+
+TEST(CompileReport, ReadsTheWorkersObjectAndRefusesFieldsOfAnotherType) {
+    const Json good = {
+        {"status", "error"},
+        {"arch", "sm_90"},
+        {"diagnostics", {{{"line", 3}, {"column", 5}, {"severity", "error"}, {"message", "x"}}}},
+        {"kernel", nullptr}};
+    const CompileReport r = CompileReportFromJson(good);
+    EXPECT_EQ(r.status, "error");
+    ASSERT_EQ(r.diagnostics.size(), 1u);
+    EXPECT_EQ(r.diagnostics[0].line, 3);
+    EXPECT_FALSE(r.has_kernel);
+    for (const Json& bad : {Json::array(), Json{{"arch", "sm_90"}}, Json{{"status", 5}},
+                            Json{{"status", "ok"}, {"diagnostics", "x"}},
+                            Json{{"status", "ok"}, {"diagnostics", {{{"line", -1}}}}},
+                            Json{{"status", "ok"}, {"diagnostics", {{{"line", 1e300}}}}},
+                            Json{{"status", "ok"}, {"kernel", {{"registers", "many"}}}}})
+        EXPECT_THROW(CompileReportFromJson(bad), std::runtime_error) << bad.dump();
+}
+
+class AppExercise : public AppLogic {
+protected:
+    void SetUp() override {
+        data = TempDir();
+        setenv("XDG_DATA_HOME", data.c_str(), 1);
+        AppLogic::SetUp();
+    }
+    void TearDown() override {
+        unsetenv("XDG_DATA_HOME");
+        AppLogic::TearDown();
+    }
+    const Lesson& TheLesson() { return LessonNamed(registry, kLesson); }
+    std::vector<Json> Sent(const std::string& op) const {
+        std::vector<Json> out;
+        for (const Json& r : sent)
+            if (r["op"] == op) out.push_back(r);
+        return out;
+    }
+    // The page at the lesson's Exercise tab.
+    void OpenTab() {
+        SelectLesson(ui, registry, kLesson);
+        Frames(2);
+        Click("tab_exercise");
+        Frames(2);
+    }
+    void Type(const std::string& text) {
+        for (char ch : text) {
+            ImGui::GetIO().AddInputCharacter(static_cast<unsigned char>(ch));
+            Frame();
+        }
+    }
+    std::string data;
+};
+
+TEST_F(AppExercise, ACompileIsAnsweredWithTheCompilersMessagesAndNoNotice) {
+    controller->SubmitKernel(TheLesson(), ui.run, "ok line\nBAD line\n", false);
+    const auto* a = controller->Exercise(TheLesson());
+    ASSERT_NE(a, nullptr);
+    EXPECT_TRUE(a->pending);
+    EXPECT_TRUE(controller->Busy());
+    EXPECT_EQ(controller->BusyWith(), "compiling your kernel for lesson 4.2");
+    Frames(2);
+    EXPECT_FALSE(a->pending);
+    ASSERT_TRUE(a->compile);
+    EXPECT_EQ(a->compile->status, "error");
+    ASSERT_EQ(a->compile->diagnostics.size(), 1u);
+    EXPECT_EQ(a->compile->diagnostics[0].line, 2);
+    EXPECT_EQ(a->error, "your kernel did not compile");
+    EXPECT_TRUE(controller->notices().empty()) << controller->notices().front();
+    const Json request = Sent("compile").back();
+    EXPECT_EQ(request["lesson"], kLesson);
+    EXPECT_EQ(request["kernel"], "ok line\nBAD line\n");
+}
+
+TEST_F(AppExercise, ARunComesAfterThePreviousLessonAndTheStepAndIsKeptAsYours) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(2);
+    sent.clear();
+    const size_t results = controller->results().size();
+    controller->SubmitKernel(TheLesson(), ui.run, "fine\n", true);
+    // The previous lesson, the step, then the student's kernel, in one batch.
+    ASSERT_EQ(Runs().size(), 3u);
+    EXPECT_EQ(Runs()[0]["lesson"], "gemv/thread-per-row");
+    EXPECT_EQ(Runs()[1]["lesson"], kLesson);
+    EXPECT_FALSE(Runs()[1].contains("kernel"));
+    EXPECT_EQ(Runs()[2]["lesson"], kLesson);
+    EXPECT_EQ(Runs()[2]["kernel"], "fine\n");
+    EXPECT_EQ(Runs()[2]["params"], Runs()[1]["params"]) << "measured at the same settings";
+    Frames(2);
+    const auto* a = controller->Exercise(TheLesson());
+    ASSERT_TRUE(a && a->result);
+    EXPECT_TRUE(a->result->yours);
+    EXPECT_DOUBLE_EQ(a->result->median_ms, 40);
+    EXPECT_EQ(controller->results().size(), results + 2) << "the two steps only";
+    for (const StoredResult& s : controller->results()) EXPECT_FALSE(s.result.yours);
+    ASSERT_EQ(controller->yours().size(), 1u);
+    // The step's own bar stays the step's.
+    const StoredResult* step = controller->Latest(TheLesson(), ParamValues{});
+    ASSERT_NE(step, nullptr);
+    EXPECT_DOUBLE_EQ(step->result.median_ms, 50);
+}
+
+TEST_F(AppExercise, AKernelPastTheTimeLimitRestartsTheWorkerAndSaysSo) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(2);
+    const int started = workers_started;
+    controller->SetKernelTimeLimit(1);
+    worker->hang_kernels = true;
+    FakeWorker* hung = worker;
+    controller->SubmitKernel(TheLesson(), ui.run, "while (true) {}\n", true);
+    Frames(2);
+    const auto* a = controller->Exercise(TheLesson());
+    ASSERT_TRUE(a->pending);
+    EXPECT_EQ(hung->kills, 0);
+    usleep(1'100'000);  // the limit, 1 s after the compile's answer
+    Frames(3);          // killed (the fake is gone with it), and a new worker started
+    EXPECT_EQ(workers_started, started + 1) << "a new worker";
+    EXPECT_FALSE(a->pending);
+    EXPECT_TRUE(a->timed_out);
+    ASSERT_FALSE(controller->notices().empty());
+    EXPECT_NE(controller->notices().back().find("ran longer than the limit of 1 s"),
+              std::string::npos)
+        << controller->notices().back();
+    EXPECT_EQ(Say("zh", controller->notices().back()).find("limit"), std::string::npos)
+        << "said in Chinese too";
+    // Not a crash: more hung kernels never stop the worker for good.
+    for (int i = 0; i < 4; ++i) {
+        worker->hang_kernels = true;
+        controller->SubmitKernel(TheLesson(), ui.run, "while (true) {}\n", true);
+        Frames(2);
+        usleep(1'100'000);
+        Frames(3);
+    }
+    Frames(2);
+    EXPECT_EQ(workers_started, started + 5);
+    EXPECT_EQ(controller->WorkerState(), "idle");
+}
+
+TEST_F(AppExercise, AWorkerThatDiesWhileRunningTheKernelIsNamedInTheAnswer) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(2);
+    worker->hang_kernels = true;
+    controller->SubmitKernel(TheLesson(), ui.run, "*(int*)0 = 1;\n", true);
+    Frames(2);
+    worker->Push({{"type", "worker_exit"}, {"code", 3}, {"signal", 0}});
+    Frames(2);
+    const auto* a = controller->Exercise(TheLesson());
+    EXPECT_FALSE(a->pending);
+    EXPECT_NE(a->error.find("exit code 3"), std::string::npos) << a->error;
+}
+
+TEST_F(AppExercise, TheTabEditsSavesAndMarksTheCompilersLines) {
+    OpenTab();
+    EXPECT_EQ(ui.machine.tab, 3);
+    const std::string path = ExercisePath(data + "/cuda-lessons/exercises", kLesson);
+    EXPECT_EQ(ui.exercise.file.path, path);
+    EXPECT_EQ(ReadAll(path), StartingFile(*FindExercise(kLesson)));
+    // Click into the editor, type a line that does not compile.
+    Click("exercise_editor");
+    EXPECT_TRUE(ImGui::GetIO().WantTextInput) << "the editor takes the keys";
+    Type("BAD\n");
+    EXPECT_NE(ui.exercise.file.text.find("BAD\n"), std::string::npos);
+    EXPECT_TRUE(ui.exercise.file.Dirty());
+    Wait(0.6);  // a pause in typing: saved
+    EXPECT_FALSE(ui.exercise.file.Dirty());
+    EXPECT_NE(ReadAll(path).find("BAD\n"), std::string::npos);
+    Click("exercise_compile");
+    Frames(2);
+    EXPECT_EQ(probe.exercise_compile, "error");
+    EXPECT_EQ(probe.exercise_marked_lines, 1);
+    ASSERT_TRUE(probe.rects.count("exercise_first_diagnostic"));
+    // Run mine needs a GPU where the lesson runs: without one it is disabled.
+    sent.clear();
+    Click("exercise_run");
+    EXPECT_TRUE(Sent("run").empty());
+}
+
+TEST_F(AppExercise, HintsOneAtATimeAndTheSolutionBehindAButton) {
+    OpenTab();
+    const Exercise& e = *FindExercise(kLesson);
+    for (size_t i = 0; i < e.hints.size(); ++i) {
+        EXPECT_EQ(ui.exercise.hints_shown, static_cast<int>(i));
+        Click("exercise_hint");
+    }
+    EXPECT_EQ(ui.exercise.hints_shown, static_cast<int>(e.hints.size()));
+    Frames(1);
+    EXPECT_FALSE(probe.rects.count("exercise_hint")) << "no more hints to show";
+    EXPECT_FALSE(ui.exercise.solution);
+    Click("exercise_solution");
+    EXPECT_TRUE(ui.exercise.solution);
+}
+
+TEST_F(AppExercise, AnotherEditorsSaveIsReadAndCompiled) {
+    OpenTab();
+    sent.clear();
+    usleep(20000);
+    WriteAll(ui.exercise.file.path, "from my editor\nBAD\n");
+    Wait(1.0);  // the file is looked at every 0.75 s
+    EXPECT_EQ(ui.exercise.file.text, "from my editor\nBAD\n");
+    ASSERT_EQ(Sent("compile").size(), 1u);
+    EXPECT_EQ(Sent("compile")[0]["kernel"], "from my editor\nBAD\n");
+    EXPECT_EQ(ui.exercise.note, kReloadedFromEditor.en);
+}
+
+TEST_F(AppExercise, TheStudentsTextSurvivesTheGuisRestart) {
+    OpenTab();
+    Click("exercise_editor");
+    Type("// kept\n");
+    SaveExerciseNow(ui);  // what closing the window does
+    UiState fresh;        // the next session
+    fresh.probe = &probe;
+    fresh.fonts = ui.fonts;
+    fresh.settings.scale = 1;
+    fresh.fonts_dirty = false;
+    ui = std::move(fresh);
+    OpenTab();
+    EXPECT_NE(ui.exercise.file.text.find("// kept\n"), std::string::npos);
+}
+
+TEST_F(AppExercise, EveryWordOfTheExercisesHasBothLanguagesInTheAtlas) {
+    const std::vector<std::string_view> texts = UiTexts(Catalog());
+    for (const Word* w : kExerciseWords) {
+        EXPECT_STRNE(w->en, w->zh);
+        EXPECT_NE(std::find(texts.begin(), texts.end(), std::string_view(w->zh)), texts.end())
+            << w->en;
+    }
+    ui.settings.language = "zh";
+    ClearTranslationMisses();
+    OpenTab();
+    controller->SubmitKernel(TheLesson(), ui.run, "BAD\n", false);
+    Frames(3);
+    EXPECT_TRUE(TranslationMisses().empty()) << TranslationMisses().front();
+}
+
+}  // namespace
+}  // namespace app_test
