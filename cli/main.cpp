@@ -116,11 +116,13 @@ std::pair<std::string, std::string> SweepAxis(const RawOptions& raw) {
     return {raw.over.substr(0, eq), raw.over.substr(eq + 1)};
 }
 
-// The nice levels the worker lowers itself by unless told otherwise (serve --nice). 5 gives
-// the GUI's thread about three times a worker thread's share of a busy core (CFS weights 1024
-// and 335): its frames stayed near 20 ms here, as at 10, while a lesson ran on both cores; at 10
-// (weight 110) the worker starved whenever anything else ran, its start-up included.
-constexpr int kServeNice = 5;
+// The nice levels the worker lowers itself by unless told otherwise (serve --nice). 10 gives the
+// GUI's thread (and the display server's, at nice 0 too) about nine times a worker thread's share
+// of a busy core (CFS weights 1024 and 110). Measured here on 2026-11-27 (2 cores, software GL
+// under Xvfb, lesson 3.1 at 1 GiB on both cores, five runs each): mean frame 22.5 ms at 5, 19.4 at
+// 10, 16.0 at 19. Not 19: the worker's own start (the lesson list, the ceilings) and its runs
+// then wait behind any other program the user has running.
+constexpr int kServeNice = 10;
 
 void OnSignal(int) {
     cli::RequestCancel();

@@ -282,7 +282,7 @@ cp "$shot" "$out/summary-zh.png"
 # read its state instead of the new window's.
 kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
 echo "== responsiveness: lesson 3.1 (the OpenMP sum) live on every core, the GUI drawing meanwhile"
-# The worker runs at a lower priority than the GUI (serve lowers itself by 5 nice levels), so
+# The worker runs at a lower priority than the GUI (serve lowers itself by 10 nice levels), so
 # the frames stay short while it uses every core. Mean frame time must stay under 33 ms.
 rm -f "$rects"
 CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 3.1 --run --size 1GiB --lang en --scale 1 --stats \
