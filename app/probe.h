@@ -48,7 +48,8 @@ struct Probe {
     int roof_label_overlaps = -1;
     std::vector<std::string> roof_legend;
     std::string bench_chapter;
-    int evidence_rows = 0;  // counters the evidence section lists
+    int evidence_rows = 0;         // counters the evidence section lists
+    int evidence_highlighted = 0;  // ... of them highlighted: the step's focus
     // The Exercise tab drawn last: the compile answer's status ("ok", "error", ...; "" none),
     // the editor's lines marked with a compiler message, the student's newest time (0: none).
     std::string exercise_compile;

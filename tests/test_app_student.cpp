@@ -328,11 +328,15 @@ TEST_F(AppLogic, TheEvidenceSectionShowsTheCountersTheWorkerSends) {
     ASSERT_NE(answer, nullptr);
     EXPECT_FALSE(answer->pending);
     ASSERT_FALSE(answer->profile.is_null());
-    EXPECT_EQ(probe.evidence_rows, 2);
-    // The previous step asked too: three columns, and the rows stay.
+    // Its focus (the shuffles) has a counter of its own: listed first, highlighted.
+    ASSERT_GT(NcuMetrics(step).size(), 3u);
+    EXPECT_EQ(probe.evidence_rows, 3);
+    EXPECT_EQ(probe.evidence_highlighted, 1);
+    // The previous step asked too: four columns (with the ratio), and the rows stay.
     controller->RequestProfile(*registry.FindLesson(step.previous), ui.run, true);
     Frames(3);
-    EXPECT_EQ(probe.evidence_rows, 2);
+    EXPECT_EQ(probe.evidence_rows, 3);
+    EXPECT_EQ(probe.evidence_highlighted, 1);
     // A profile whose fields are all of the wrong type is drawn, not thrown on.
     const Lesson& hostile = Named("gemv/thread-per-row");
     Open(hostile.id);
@@ -340,6 +344,7 @@ TEST_F(AppLogic, TheEvidenceSectionShowsTheCountersTheWorkerSends) {
     Click("profile_recorded");
     ASSERT_NO_THROW(Frames(3));
     EXPECT_EQ(probe.evidence_rows, 1);
+    EXPECT_EQ(probe.evidence_highlighted, 0);
     // A chapter with nothing recorded: the error, no rows.
     const Lesson& basics = Named("basics/coalescing");
     Open(basics.id);

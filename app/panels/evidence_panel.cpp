@@ -1,8 +1,11 @@
 // The evidence section: the step's counters from NVIDIA Nsight Compute, asked of the worker
 // (live where it can profile, else recorded on the reference GPU, labelled), beside the
-// previous step's when that one has been profiled too.
+// previous step's when that one has been profiled too, with their ratio; the counters of the
+// step's focus (what its "why" rests on) first and highlighted.
+#include <algorithm>
 #include <cstdio>
 
+#include "machine_code.h"  // NcuMetrics, FocusClasses
 #include "panels/panels.h"
 #include "probe.h"
 #include "profile.h"
@@ -52,7 +55,7 @@ std::string Source(UiState& ui, const Json& profile) {
 }  // namespace
 
 void DrawEvidence(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
-    if (ui.probe) ui.probe->evidence_rows = 0;
+    if (ui.probe) ui.probe->evidence_rows = ui.probe->evidence_highlighted = 0;
     const Controller::ProfileAnswer* answer = c.Profile(lesson);
     const bool busy = answer && answer->pending;
     ImGui::BeginDisabled(busy);
@@ -87,33 +90,72 @@ void DrawEvidence(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     if (const Lesson* prev = reg.FindLesson(lesson.previous))
         if (const Controller::ProfileAnswer* p = c.Profile(*prev); p && !p->profile.is_null())
             previous = LastLaunches(p->profile);
-    int rows = 0;
+    // The counters the step's "why" rests on: those of its focus (the instruction classes its
+    // text is about), beside the previous step's.
+    std::vector<std::string> focus = NcuMetrics(lesson);
+    focus.erase(std::remove(focus.begin(), focus.end(), "gpu__time_duration.sum"), focus.end());
+    std::string classes;
+    for (const std::string& f : FocusClasses(lesson)) classes += (classes.empty() ? "" : ", ") + f;
+    DrawWrappedText(Fmt(Tr(ui, kEvidenceFocus), classes.empty() ? "LDG, STG" : classes.c_str()),
+                    &kAccent);
+    if (previous.empty() && lesson.previous)
+        DrawWrappedText(Tr(ui, kEvidenceProfilePrevious), &kGrey);
+    int rows = 0, highlighted = 0;
     for (const ProfiledKernel& k : kernels) {
         ImGui::TextWrapped("%s", k.name.c_str());
-        const int columns = previous.empty() ? 2 : 3;
+        const int columns = previous.empty() ? 2 : 4;
         if (!ImGui::BeginTable(("counters_" + k.name).c_str(), columns,
                                ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                    ImGuiTableFlags_SizingStretchProp))
             continue;
         ImGui::TableSetupColumn(Tr(ui, kCounterColumn));
         ImGui::TableSetupColumn(Tr(ui, kThisStepColumn));
-        if (columns == 3) ImGui::TableSetupColumn(Tr(ui, kPreviousStepColumn));
+        if (columns == 4) {
+            ImGui::TableSetupColumn(Tr(ui, kPreviousStepColumn));
+            ImGui::TableSetupColumn(Tr(ui, kChangeColumn));
+        }
         ImGui::TableHeadersRow();
-        for (const NcuCounter& counter : k.counters) {
+        // The step's focus first, highlighted; then the rest.
+        std::vector<const NcuCounter*> order;
+        for (int pass = 0; pass < 2; ++pass)
+            for (const NcuCounter& counter : k.counters) {
+                const bool in_focus =
+                    std::find(focus.begin(), focus.end(), counter.name) != focus.end();
+                if (in_focus == (pass == 0)) order.push_back(&counter);
+            }
+        for (const NcuCounter* counter : order) {
+            const bool in_focus =
+                std::find(focus.begin(), focus.end(), counter->name) != focus.end();
             ImGui::TableNextRow();
+            if (in_focus) {
+                ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(40, 70, 120, 150));
+                ++highlighted;
+            }
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(counter.name.c_str());
+            if (in_focus)
+                ImGui::TextColored(kAccent, "%s", counter->name.c_str());
+            else
+                ImGui::TextUnformatted(counter->name.c_str());
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(ValueText(&counter).c_str());
-            if (columns == 3) {
+            ImGui::TextUnformatted(ValueText(counter).c_str());
+            if (columns == 4) {
+                const NcuCounter* before = previous.front().Find(counter->name);
                 ImGui::TableNextColumn();
-                ImGui::TextUnformatted(ValueText(previous.front().Find(counter.name)).c_str());
+                ImGui::TextUnformatted(ValueText(before).c_str());
+                ImGui::TableNextColumn();
+                if (before && before->value && counter->value && *before->value != 0)
+                    ImGui::Text("\xC3\x97%.3g", *counter->value / *before->value);
+                else
+                    ImGui::TextUnformatted("-");
             }
             ++rows;
         }
         ImGui::EndTable();
     }
-    if (ui.probe) ui.probe->evidence_rows = rows;
+    if (ui.probe) {
+        ui.probe->evidence_rows = rows;
+        ui.probe->evidence_highlighted = highlighted;
+    }
 }
 
 }  // namespace lessons::app

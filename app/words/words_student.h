@@ -164,6 +164,16 @@ inline constexpr Word kProfileNone{"No counters: %s", "没有计数器：%s"};
 inline constexpr Word kCounterColumn{"Counter", "计数器"};
 inline constexpr Word kThisStepColumn{"This step", "这一步"};
 inline constexpr Word kPreviousStepColumn{"Previous step", "上一步"};
+inline constexpr Word kChangeColumn{"This / previous", "这一步 / 上一步"};
+inline constexpr Word kEvidenceFocus{
+    "Highlighted: the counters this step's \"why\" rests on (its focus: %s). Compare them with "
+    "the previous step's to see the claim hold or fail.",
+    "高亮的是这一步的“为什么”所依据的计数器（它关注的是：%s）。与上一步的对比，就能看出这个说法"
+    "是否成立。"};
+inline constexpr Word kEvidenceProfilePrevious{
+    "Profile the previous step too (open it and press Profile, or Recorded counters) to see the "
+    "two side by side.",
+    "把上一步也分析一下（打开它并按“分析”，或“已录制的计数器”），两者就能并排对比。"};
 
 inline constexpr const Word* kStudentWords[] = {&kWelcomeTitle,
                                                 &kEvidenceHeader,
@@ -178,6 +188,9 @@ inline constexpr const Word* kStudentWords[] = {&kWelcomeTitle,
                                                 &kCounterColumn,
                                                 &kThisStepColumn,
                                                 &kPreviousStepColumn,
+                                                &kChangeColumn,
+                                                &kEvidenceFocus,
+                                                &kEvidenceProfilePrevious,
                                                 &kWelcomeIntro,
                                                 &kWelcomePanesHeading,
                                                 &kWelcomePanes,
