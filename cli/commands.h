@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 
 #include "serve.h"  // StudentBuild
 #include "session.h"
+#include "tuning.h"
 
 namespace lessons::cli {
 
@@ -49,6 +51,30 @@ int Bench(const std::string& chapter, const Options& options, Format format);
 // The step at each launch shape (or thread count) on this machine; the fastest verified one
 // saved for this GPU model (or CPU) unless `save` is false (cli/tune.cpp).
 int Tune(const std::string& lesson, const Options& options, Format format, bool save);
+
+// What a tuning run measured: every run (the first at the declared defaults), the fastest
+// verified values of the tuned parameters, and the Tuning to keep.
+struct TuneRun {
+    std::string machine;  // the GPU model, or "CPU: <model>"
+    std::vector<RunResult> results;
+    ParamValues best_values;
+    double best_ms = 0;  // 0: no run was right
+    bool all_right = true;
+    std::vector<std::string> unused;   // parameters the lesson does not have
+    std::vector<std::string> skipped;  // candidates refused, with why
+    Tuning tuning;
+};
+// Runs `lesson` at its defaults, then at each candidate of each tuned parameter (from the best
+// so far); `on_result` gets each run with its point and the points planned. Throws
+// UsageError (nothing to tune), UnavailableError (no GPU for a GPU step), Cancelled.
+TuneRun MeasureTuning(const Lesson& lesson, RunOptions base, const RunControl& control,
+                      const std::function<void(const RunResult&, int, int)>& on_result);
+// The worker's `tune` request (ServeOptions::tune): measures as MeasureTuning, sending each run
+// through `emit`, and keeps the tuning in the user's data folder where every run was right.
+// Returns the tuning's object with "all_right" and "saved_to" (null when not kept).
+nlohmann::ordered_json TuneForWorker(const Lesson& lesson, const RawParams& params,
+                                     const RunControl& control,
+                                     const std::function<void(const RunResult&, int, int)>& emit);
 // The step under NVIDIA Nsight Compute (cli/profile.cpp); `recorded`: the counters recorded on
 // the reference GPU instead. ncu is stopped after `timeout_s`.
 int Profile(const std::string& lesson, const Options& options, Format format, bool recorded,

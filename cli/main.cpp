@@ -288,6 +288,7 @@ int main(int argc, char** argv) {
             options.release_after_s = release_after;
             options.profile = cli::ProfileForWorker;
             options.student = cli::StudentForWorker;
+            options.tune = cli::TuneForWorker;
             const int rc = Serve(RunnableCatalog(), std::cin, std::cout, options);
             std::cout.flush();
             std::fflush(stdout);

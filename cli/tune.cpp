@@ -1,8 +1,10 @@
 // `tune`: runs a step at each of its launch shapes (block sizes or tiles) or, on the CPU, its
 // thread counts, on this machine and at the given parameters; shows the sweep; and remembers
 // the fastest verified one for this GPU model (or CPU) in the user's data folder, beside the
-// time at the declared default measured in the same run.
+// time at the declared default measured in the same run. The worker's `tune` request measures
+// the same way (TuneForWorker), each run sent as it comes.
 #include <algorithm>
+#include <functional>
 #include <iostream>
 
 #include "catalog.h"
@@ -31,6 +33,105 @@ std::string MachineOf(const Lesson& lesson) {
 
 }  // namespace
 
+TuneRun MeasureTuning(const Lesson& lesson, RunOptions base, const RunControl& control,
+                      const std::function<void(const RunResult&, int, int)>& on_result) {
+    TuneRun run;
+    const std::vector<std::string> tuned = TunedParams(lesson);
+    if (tuned.empty())
+        throw UsageError(lesson.Name() + " has nothing to tune: " +
+                         (lesson.library ? "the library chooses its own launch"
+                                         : "it has no block size, tile or thread count"));
+    run.machine = MachineOf(lesson);
+    for (const std::string& name : tuned)
+        base.params.erase(std::remove_if(base.params.begin(), base.params.end(),
+                                         [&](const auto& p) { return p.first == name; }),
+                          base.params.end());
+    const ParamValues at_defaults = ResolveParams(lesson, base.params, &run.unused);
+    // Every candidate, counted first for the progress of those who watch.
+    std::vector<std::pair<std::string, std::vector<std::string>>> plan;
+    int points = 1;
+    for (const std::string& name : tuned) {
+        const ParamSpec& spec = *lesson.FindParam(name);
+        const ParamValue largest =
+            name == "threads" ? ParamValue::Number(uint64_t(GetHostInfo().hardware_threads))
+                              : ParamValue::Number(spec.max);
+        plan.emplace_back(name, TuningCandidates(spec, largest));
+        points += static_cast<int>(plan.back().second.size());
+    }
+    Session session(RunnableCatalog());
+    const RunResult at_default = session.Run(lesson, base, control);  // a copy: results grows
+    run.results.push_back(at_default);
+    if (on_result) on_result(at_default, 0, points);
+    // One parameter at a time, each from the best so far (a tile fixes the block, so steps
+    // have one of these today; a CPU step only threads).
+    run.best_values = at_default.params.Subset(tuned);
+    run.best_ms = at_default.verified ? at_default.median_ms : 0;
+    int point = 1;
+    for (const auto& [name, candidates] : plan) {
+        const ParamSpec& spec = *lesson.FindParam(name);
+        for (const std::string& text : candidates) {
+            const int this_point = point++;
+            if (control.cancel && control.cancel->load()) throw Cancelled();
+            RunOptions o = base;
+            for (const auto& [n, v] : run.best_values.entries())
+                if (n != name) o.Set(n, lesson.FindParam(n)->Format(v));
+            o.Set(name, text);
+            ParamValues candidate = run.best_values;
+            candidate.Set(name, spec.Parse(text));
+            if (candidate == at_default.params.Subset(tuned)) continue;  // measured above
+            try {
+                run.results.push_back(session.Run(lesson, o, control));
+            } catch (const UsageError& e) {
+                run.skipped.push_back(name + " " + text + ": " + e.what());
+                continue;
+            }
+            const RunResult& r = run.results.back();
+            if (on_result) on_result(r, this_point, points);
+            if (r.verified && (run.best_ms == 0 || r.median_ms < run.best_ms)) {
+                run.best_ms = r.median_ms;
+                run.best_values = r.params.Subset(tuned);
+            }
+        }
+    }
+    for (const RunResult& r : run.results) run.all_right = run.all_right && r.verified;
+    Tuning& t = run.tuning;
+    t.id = lesson.id;
+    t.machine = run.machine;
+    t.values = run.best_values;
+    std::vector<std::string> others;
+    for (const auto& [name, v] : at_defaults.entries())
+        if (std::find(tuned.begin(), tuned.end(), name) == tuned.end()) others.push_back(name);
+    t.at = at_defaults.Subset(others);
+    t.best_ms = run.best_ms;
+    t.default_ms = at_default.median_ms;
+    t.when = UtcTimestamp();
+    return run;
+}
+
+nlohmann::ordered_json TuneForWorker(const Lesson& lesson, const RawParams& params,
+                                     const RunControl& control,
+                                     const std::function<void(const RunResult&, int, int)>& emit) {
+    RunOptions base;
+    base.params = params;
+    // Where the tuning goes, checked before anything is measured.
+    const std::string path = TuningsPath();
+    if (path.empty()) throw UsageError("no folder to keep tunings in: set HOME or XDG_DATA_HOME");
+    std::string problem;
+    ReadTunings(path, &problem);
+    if (!problem.empty()) throw UsageError("cannot keep a tuning: " + problem);
+    TuneRun run = MeasureTuning(lesson, base, control, emit);
+    if (run.best_ms == 0)
+        throw UsageError("no configuration of " + lesson.Name() + " gave a right result");
+    Json out = TuningToJson(run.tuning);
+    out["all_right"] = run.all_right;
+    out["saved_to"] = nullptr;
+    if (run.all_right) {  // a step that is wrong anywhere is fixed first, not tuned
+        SaveTuning(path, run.tuning);
+        out["saved_to"] = path;
+    }
+    return out;
+}
+
 int Tune(const std::string& key, const Options& options, Format format, bool save) {
     const Lesson& lesson = FindLessonOrThrow(key);
     const std::vector<std::string> tuned = TunedParams(lesson);
@@ -41,22 +142,23 @@ int Tune(const std::string& key, const Options& options, Format format, bool sav
     for (const std::string& name : options.from_set)
         if (std::find(tuned.begin(), tuned.end(), name) != tuned.end())
             throw UsageError("--set " + name + " fixes what tune varies: leave it out");
-    const std::string machine = MachineOf(lesson);
-    RunOptions base = options.run;
-    for (const std::string& name : tuned)
-        base.params.erase(std::remove_if(base.params.begin(), base.params.end(),
-                                         [&](const auto& p) { return p.first == name; }),
-                          base.params.end());
-    std::vector<std::string> unused;
-    const ParamValues at_defaults = ResolveParams(lesson, base.params, &unused);
-    for (const std::string& name : unused) {
-        if (std::find(options.from_set.begin(), options.from_set.end(), name) !=
-            options.from_set.end())
-            throw UsageError(lesson.Name() + " has no parameter '" + Excerpt(name, 40) + "'");
-        std::cerr << "note: " << lesson.Name() << " has no parameter '" << Excerpt(name, 40)
-                  << "'; it is ignored\n";
+    MachineOf(lesson);  // no GPU: said before anything else
+    {
+        RunOptions base = options.run;
+        for (const std::string& name : tuned)
+            base.params.erase(std::remove_if(base.params.begin(), base.params.end(),
+                                             [&](const auto& p) { return p.first == name; }),
+                              base.params.end());
+        std::vector<std::string> unused;
+        ResolveParams(lesson, base.params, &unused);
+        for (const std::string& name : unused) {
+            if (std::find(options.from_set.begin(), options.from_set.end(), name) !=
+                options.from_set.end())
+                throw UsageError(lesson.Name() + " has no parameter '" + Excerpt(name, 40) + "'");
+            std::cerr << "note: " << lesson.Name() << " has no parameter '" << Excerpt(name, 40)
+                      << "'; it is ignored\n";
+        }
     }
-
     // Where the result goes, checked before anything is measured: a sweep that cannot be kept
     // is said at once, not after minutes of measuring.
     const std::string saved_to = save ? TuningsPath() : std::string();
@@ -71,47 +173,18 @@ int Tune(const std::string& key, const Options& options, Format format, bool sav
             throw UsageError("cannot keep a tuning: " + problem +
                              " (move it away, or use --no-save)");
     }
-    Session session(RunnableCatalog());
     RunControl control;
     control.cancel = CancelFlag();
-    std::vector<RunResult> results;
-    const RunResult at_default = session.Run(lesson, base, control);
-    results.push_back(at_default);
-    // One parameter at a time, each from the best so far (a tile fixes the block, so steps
-    // have one of these today; a CPU step only threads).
-    ParamValues best_values = at_default.params.Subset(tuned);
-    double best_ms = at_default.verified ? at_default.median_ms : 0;
-    for (const std::string& name : tuned) {
-        const ParamSpec& spec = *lesson.FindParam(name);
-        const ParamValue largest =
-            name == "threads" ? ParamValue::Number(uint64_t(GetHostInfo().hardware_threads))
-                              : ParamValue::Number(spec.max);
-        for (const std::string& text : TuningCandidates(spec, largest)) {
-            if (CancelRequested()) throw Cancelled();
-            RunOptions o = base;
-            for (const auto& [n, v] : best_values.entries())
-                if (n != name) o.Set(n, lesson.FindParam(n)->Format(v));
-            o.Set(name, text);
-            ParamValues candidate = best_values;
-            candidate.Set(name, spec.Parse(text));
-            if (candidate == at_default.params.Subset(tuned)) continue;  // measured above
-            try {
-                results.push_back(session.Run(lesson, o, control));
-            } catch (const UsageError& e) {
-                std::cerr << "skipped " << name << " " << text << ": " << e.what() << "\n";
-                continue;
-            }
-            const RunResult& r = results.back();
-            if (r.verified && (best_ms == 0 || r.median_ms < best_ms)) {
-                best_ms = r.median_ms;
-                best_values = r.params.Subset(tuned);
-            }
-        }
-    }
-    bool all_right = true;
+    TuneRun run = MeasureTuning(lesson, options.run, control, {});
+    for (const std::string& skip : run.skipped) std::cerr << "skipped " << skip << "\n";
+    const std::string& machine = run.machine;
+    const std::vector<RunResult>& results = run.results;
+    const RunResult& at_default = results.front();
+    const ParamValues& best_values = run.best_values;
+    const double best_ms = run.best_ms;
+    const bool all_right = run.all_right;
     for (const RunResult& r : results) {
         if (r.verified) continue;
-        all_right = false;
         std::cerr << "error: " << lesson.Name() << " gave a WRONG result at " << r.id << " "
                   << ToJson(r.params).dump() << ": " << r.check_message << "\n";
     }
@@ -120,17 +193,7 @@ int Tune(const std::string& key, const Options& options, Format format, bool sav
         return kExitFailed;
     }
     save = save && all_right;  // a step that is wrong anywhere is fixed first, not tuned
-    Tuning t;
-    t.id = lesson.id;
-    t.machine = machine;
-    t.values = best_values;
-    std::vector<std::string> others;
-    for (const auto& [name, v] : at_defaults.entries())
-        if (std::find(tuned.begin(), tuned.end(), name) == tuned.end()) others.push_back(name);
-    t.at = at_defaults.Subset(others);
-    t.best_ms = best_ms;
-    t.default_ms = at_default.median_ms;
-    t.when = UtcTimestamp();
+    const Tuning& t = run.tuning;
     // Saved after the results are printed: a failure then loses nothing measured.
     std::string save_error;
     auto save_now = [&] {

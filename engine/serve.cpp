@@ -193,8 +193,8 @@ bool HandleLine(ServeState& state, const std::string& line) {
     if (!request.contains("op") || !request["op"].is_string()) {
         state.Error(id, std::string(request.contains("op") ? "field 'op' must be a string"
                                                            : "missing \"op\"") +
-                            ": use run, sweep, info, list, attributes, profile, compile, cancel "
-                            "or shutdown");
+                            ": use run, sweep, info, list, attributes, profile, compile, tune, "
+                            "cancel or shutdown");
         state.Done(id, "error");
         return true;
     }
@@ -227,10 +227,10 @@ bool HandleLine(ServeState& state, const std::string& line) {
         return op != "shutdown";
     }
     if (op != "run" && op != "sweep" && op != "info" && op != "list" && op != "attributes" &&
-        op != "profile" && op != "compile") {
+        op != "profile" && op != "compile" && op != "tune") {
         state.Error(id, "unknown op '" + op +
-                            "': use run, sweep, info, list, attributes, profile, compile, cancel "
-                            "or shutdown");
+                            "': use run, sweep, info, list, attributes, profile, compile, tune, "
+                            "cancel or shutdown");
         state.Done(id, "error");
         return true;
     }
@@ -341,6 +341,19 @@ public:
         if (op == "compile" || (op == "run" && request.contains("kernel")))
             return Student(op, request, lesson, base, id);
         if (op == "run") return Report(id, m_session.Run(lesson, base, Control(id)), -1, 0);
+        if (op == "tune") {
+            if (!m_options.tune) throw UnavailableError("this worker was started without a tuner");
+            // The tuner runs in a session of its own: the data kept for the next run goes first.
+            m_session.ReleaseWorkload();
+            bool all_verified = true;
+            const json tuning = m_options.tune(
+                lesson, base.params, Control(id), [&](const RunResult& r, int point, int points) {
+                    all_verified =
+                        std::string(Report(id, r, point, points)) == "ok" && all_verified;
+                });
+            m_state.Emit({{"id", id}, {"type", "tuning"}, {"tuning", tuning}});
+            return all_verified ? "ok" : "wrong";
+        }
         if (op == "profile") {
             if (!m_options.profile)
                 throw UnavailableError("this worker was started without a profiler");

@@ -64,6 +64,14 @@ struct ServeOptions {
     // serves supplies the compiler and the step's harness (the engine knows neither). Given the
     // lesson and the kernel's source. Unset: such requests are answered with an error.
     std::function<StudentBuild(const Lesson& lesson, const std::string& source)> student;
+    // The `tune` request: the program that serves supplies the tuner (the engine knows no
+    // tuning). Given the lesson, the request's params (those tuned left out), the control
+    // (cancel, progress) and `emit` for each run (its point and the points planned), it
+    // returns the tuning's object (kept in the user's data folder), or throws. Unset: an error.
+    std::function<nlohmann::ordered_json(
+        const Lesson& lesson, const RawParams& params, const RunControl& control,
+        const std::function<void(const RunResult&, int, int)>& emit)>
+        tune;
 };
 
 int Serve(const Registry& registry, std::istream& in, std::ostream& out,

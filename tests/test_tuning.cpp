@@ -246,3 +246,54 @@ TEST(Tuning, ShippedTuningsNameLessonsAndAcceptedValues) {
         FindTuning(*Catalog().FindLesson("gemv/thread-per-row"), "NVIDIA H100 80GB HBM3", {})
             .has_value());
 }
+
+// The worker's `tune` request: each run as a result with its point, then the tuning, kept in
+// the user's data folder; one that cannot be kept, or a lesson with nothing to tune, is an
+// error before anything is measured.
+TEST(ServeTune, TheWorkerTunesACpuStepAndKeepsIt) {
+    const std::string home = MakeTempDir("tuning");
+    const std::string requests = home + "/requests.jsonl";
+    std::ofstream(requests)
+        << R"({"op":"tune","id":1,"lesson":"split/openmp","params":{"size":"1MiB","threads":1}})"
+        << "\n"
+        << R"({"op":"tune","id":2,"lesson":"split/naive-scan"})"
+        << "\n";
+    const Output out = Sh("HOME=" + home + " XDG_DATA_HOME= " + CliPath() + " serve < " + requests +
+                          " 2>/dev/null");
+    std::map<int, std::vector<Json>> by_id;
+    std::istringstream lines(out.text);
+    for (std::string line; std::getline(lines, line);) {
+        const Json m = Json::parse(line, nullptr, false);
+        if (m.is_object() && m.contains("id") && m["id"].is_number_integer())
+            by_id[m["id"].get<int>()].push_back(m);
+    }
+    int results = 0;
+    Json tuning;
+    for (const Json& m : by_id[1]) {
+        if (m["type"] == "result") {
+            ++results;
+            EXPECT_LT(m["point"].get<int>(), m["points"].get<int>());
+        }
+        if (m["type"] == "tuning") tuning = m["tuning"];
+    }
+    EXPECT_GE(results, 2) << out.text;
+    ASSERT_TRUE(tuning.is_object()) << out.text;
+    EXPECT_EQ(tuning["id"], "split/openmp");
+    EXPECT_TRUE(tuning["values"].contains("threads"));
+    EXPECT_EQ(tuning["all_right"], true);
+    const std::string path = home + "/.local/share/cuda-lessons/tunings.json";
+    EXPECT_EQ(tuning["saved_to"], path);
+    EXPECT_EQ(by_id[1].back()["status"], "ok");
+    std::string problem;
+    ASSERT_EQ(ReadTunings(path, &problem).size(), 1u) << problem;
+    ASSERT_EQ(by_id[2].size(), 2u) << out.text;
+    EXPECT_NE(by_id[2][0]["error"].get<std::string>().find("nothing to tune"), std::string::npos);
+    EXPECT_EQ(by_id[2][1]["status"], "error");
+    // A tunings file that cannot be kept: said before measuring.
+    std::ofstream(path) << "[{broken";
+    const Output refused = Sh("HOME=" + home + " XDG_DATA_HOME= " + CliPath() + " serve < " +
+                              requests + " 2>/dev/null");
+    EXPECT_NE(refused.text.find("cannot keep a tuning"), std::string::npos) << refused.text;
+    EXPECT_EQ(refused.text.find("\"result\""), std::string::npos) << "measured first";
+    EXPECT_EQ(Slurp(path), "[{broken");
+}
