@@ -10,6 +10,7 @@
 
 #include "charts/chart.h"
 #include "charts/roofline.h"
+#include "model/sweeps.h"
 #include "panels/panels.h"
 #include "probe.h"
 #include "text/lesson_text.h"
@@ -24,6 +25,7 @@ const ImU32 kCopyRoofColor = IM_COL32(170, 170, 185, 255);
 const ImU32 kTf32Color = IM_COL32(240, 190, 90, 255);
 const ImU32 kBf16Color = IM_COL32(240, 120, 120, 255);
 const ImU32 kGridColor = IM_COL32(80, 80, 90, 120);
+const ImU32 kTraceColor = IM_COL32(255, 255, 255, 200);
 
 const ImU32 kLabelBackground = IM_COL32(18, 18, 22, 215);
 
@@ -74,6 +76,9 @@ struct ChartSpec {
     float height = 300;
     bool inset = false;
     int current = 0, previous = 0;  // the inset's two lessons
+    // A sweep traced through its points (intensity, GFLOP/s): dashed where recorded.
+    std::vector<ImVec2> trace;
+    bool trace_recorded = false;
 };
 
 // Draws the chart; returns how many points it drew.
@@ -247,6 +252,15 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
 
     int drawn = 0;
     dl->PushClipRect(ax.a, ax.b, true);
+    // The sweep's trace under the points: it follows the roof it measures.
+    for (size_t i = 1; i < spec.trace.size(); ++i) {
+        const ImVec2 a = ax.At(spec.trace[i - 1].x, spec.trace[i - 1].y);
+        const ImVec2 b = ax.At(spec.trace[i].x, spec.trace[i].y);
+        if (spec.trace_recorded)
+            chart::DashedLine(dl, a, b, kTraceColor, 2.0f, font * 0.45f);
+        else
+            dl->AddLine(a, b, kTraceColor, 2.5f);
+    }
     for (const auto& [p, c] : placed) {
         const ImU32 color = spec.inset
                                 ? (p->lesson == spec.current ? kCurrentColor : kPreviousColor)
@@ -316,6 +330,25 @@ void DrawRoofButtons(UiState& ui, Controller& c, const Registry& reg, const Less
     Remember(ui, "measure_ceilings");
     if (!cannot.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
         Tooltip(cannot);
+    }
+    // The sweep of the lesson's intensity (FMAs per element): live where it runs, else the
+    // recorded one is traced.
+    if (const ParamSpec* intensity = IntensityParam(lesson)) {
+        const std::string label = Fmt(Tr(ui, kSweepRoof), Label(*intensity, ui.settings.language));
+        const SweepLine recorded = SweepOf(c.results(), lesson, intensity->name, ui.run);
+        const bool can_show = cannot.empty() || !recorded.points.empty();
+        SameLineIfFits(ButtonWidth(label.c_str()));
+        ImGui::BeginDisabled(!can_show || c.Busy());
+        if (ImGui::Button(label.c_str())) {
+            ui.roof_trace = true;
+            if (cannot.empty()) c.SweepOver(lesson, ui.run, intensity->name);
+        }
+        ImGui::EndDisabled();
+        Remember(ui, "roof_sweep");
+        if (!cannot.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            Tooltip(can_show ? Fmt(Tr(ui, kRoofTraceWhy), cannot.c_str(), recorded.device.c_str(),
+                                   recorded.date.c_str())
+                             : cannot);
     }
     // Any chapter's benchmark: every lesson of it that runs here, at this page's settings.
     std::vector<const Chapter*> chapters;
@@ -429,8 +462,37 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     const float footer = ImGui::GetTextLineHeightWithSpacing() *
                          static_cast<float>(legend_rows + (none > 0 ? 3 : 2));
     ChartSpec spec;
-    spec.height = std::max(f * (ui.presenter ? 10 : 18), ImGui::GetContentRegionAvail().y - footer);
+    // The sweep of the intensity, traced once asked for (or once one ran here).
+    SweepLine trace;
+    if (const ParamSpec* intensity = IntensityParam(lesson)) {
+        trace = SweepOf(c.results(), lesson, intensity->name, ui.run);
+        if (!ui.roof_trace && trace.recorded) trace.points.clear();
+        for (const auto& [v, r] : trace.points) {
+            double x = 0, y = 0;
+            if (RooflineXY(*r, &x, &y)) spec.trace.push_back(ImVec2(float(x), float(y)));
+        }
+        spec.trace_recorded = trace.recorded;
+    }
+    const float trace_rows = spec.trace.size() > 1 ? 1.0f : 0.0f;
+    spec.height = std::max(f * (ui.presenter ? 10 : 18),
+                           ImGui::GetContentRegionAvail().y - footer -
+                               trace_rows * ImGui::GetTextLineHeightWithSpacing());
     const int drawn = DrawChart(ui, reg, roof, points, spec);
+    if (ui.probe) {
+        ui.probe->roof_trace_points = spec.trace.size() > 1 ? int(spec.trace.size()) : 0;
+        ui.probe->roof_trace_recorded = spec.trace_recorded && spec.trace.size() > 1;
+    }
+    if (spec.trace.size() > 1) {
+        const std::string origin = trace.recorded ? Fmt(Tr(ui, kRoofTraceRecorded),
+                                                        trace.device.c_str(), trace.date.c_str())
+                                                  : std::string(Tr(ui, kLivePoint));
+        const std::string note =
+            Fmt(Tr(ui, kRoofTraceNote), Label(*trace.along, ui.settings.language),
+                int(spec.trace.size()), double(spec.trace.front().x), double(spec.trace.back().x),
+                origin.c_str());
+        ImGui::TextDisabled("%s", Elide(note, ImGui::GetContentRegionAvail().x).c_str());
+        if (ImGui::IsItemHovered()) Tooltip(note);
+    }
     if (ui.probe) {
         ui.probe->roof_points = drawn;
         ui.probe->roof_legend.clear();

@@ -110,6 +110,9 @@ void DrawStepChart(UiState& ui, Controller& c, const Registry& reg, const Lesson
 void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);
 void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
                 bool by_block);
+// The sweep along any other parameter of the lesson (a tile configuration, a toggle, FMAs per
+// element): a choice of the parameter, its Sweep button, and its chart, live or recorded.
+void DrawParamSweep(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
 // predict_panel.cpp: the "Predict, then measure" box of a lesson page, and the chapter summary.
 void DrawPrediction(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
 void DrawSummary(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);

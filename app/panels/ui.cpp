@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "model/sweeps.h"
 #include "panels/panels.h"
 #include "probe.h"
 #include "text/lesson_text.h"
@@ -379,6 +380,8 @@ void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
     if (section(kBreakdown, "breakdown_header", true)) DrawBreakdown(ui, c, reg, lesson);
     if (section(kBlockSweep, "block_sweep_header", false)) DrawSweeps(ui, c, reg, lesson, true);
     if (section(kSizeSweep, "size_sweep_header", false)) DrawSweeps(ui, c, reg, lesson, false);
+    if (!SweepableParams(reg, lesson).empty() && section(kParamSweep, "param_sweep_header", false))
+        DrawParamSweep(ui, c, reg, lesson);
     if (section(kResults, "results_header", true)) DrawResults(ui, c, reg, lesson);
     if (lesson.kind == StepKind::kGpu && section(kEvidenceHeader, "evidence_header", false))
         DrawEvidence(ui, c, reg, lesson);
@@ -392,6 +395,9 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ui.probe->measured_hidden = false;
         ui.probe->guess_row.clear();
         ui.probe->listing_scroll_y = 0;
+        ui.probe->sweeps.clear();
+        ui.probe->roof_trace_points = 0;
+        ui.probe->roof_trace_recorded = false;
     }
     HandleKeys(ui, c, reg);
     const Lesson* lesson = CurrentLesson(ui, reg);
