@@ -452,3 +452,33 @@ TEST_F(AppLogic, RooflineSweepButtonTracesTheRoof) {
     EXPECT_EQ(probe.roof_trace_points, 12);
     EXPECT_FALSE(probe.roof_trace_recorded);
 }
+
+// Without a GPU, "Sweep block sizes" (and S) opens the recorded sweep's section instead of doing
+// nothing; where nothing was recorded it stays disabled.
+TEST_F(AppLogic, SweepBlocksWithoutAGpuOpensTheRecordedSweep) {
+    ImGui::GetIO().DisplaySize = ImVec2(1500, 1400);
+    Open(Named("split/04-one-thread-per-pair").id);
+    Frames(2);
+    EXPECT_FALSE(probe.sweeps.count("block")) << "the section is closed at first";
+    EXPECT_TRUE(
+        HasRecordedBlockSweep(ui, *controller, registry, Named("split/04-one-thread-per-pair")));
+    Click("sweep_blocks");
+    Frames(2);
+    ASSERT_TRUE(probe.sweeps.count("block")) << "the click opened the section";
+    EXPECT_TRUE(probe.sweeps["block"].recorded);
+    EXPECT_EQ(probe.sweeps["block"].points, 6);
+    EXPECT_FALSE(
+        std::any_of(sent.begin(), sent.end(), [](const Json& r) { return r["op"] == "sweep"; }));
+    // The next lesson by key: its section is open already; S keeps it so and sends nothing.
+    Key(kKeyS);
+    Frames(2);
+    EXPECT_TRUE(probe.sweeps.count("block"));
+    EXPECT_TRUE(ui.messages.empty()) << ui.messages.front();
+    // At a size nothing was recorded at, the button is disabled again.
+    ui.run.params["size"] = ParamValue::Number(64u << 20);
+    Frames(2);
+    EXPECT_FALSE(
+        HasRecordedBlockSweep(ui, *controller, registry, Named("split/04-one-thread-per-pair")));
+    Key(kKeyS);
+    EXPECT_FALSE(ui.messages.empty()) << "S says why it cannot sweep";
+}

@@ -645,8 +645,9 @@ void DrawRecordedSweepNote(UiState& ui, const std::vector<SweepLine>& lines, Pro
 void DrawNoSweep(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
                  const ParamSpec* spec, const char* how, Probe::Sweep* probe) {
     std::string text;
-    const std::string cannot = CannotRunWhy(ui.settings.language, c, reg, lesson);
-    if (cannot.empty() || !spec) {
+    const std::string cannot =
+        spec ? CannotSweepWhy(ui.settings.language, c, reg, lesson, spec->name) : std::string();
+    if (cannot.empty()) {
         text = how;
     } else {
         const Chapter& chapter = reg.ChapterOf(lesson);
@@ -868,7 +869,7 @@ void DrawParamSweep(UiState& ui, Controller& c, const Registry& reg, const Lesso
         ImGui::EndCombo();
     }
     Remember(ui, "sweep_param");
-    const std::string cannot = CannotRunWhy(language, c, reg, lesson, true);
+    const std::string cannot = CannotSweepWhy(language, c, reg, lesson, chosen->name);
     SameLineIfFits(ButtonWidth(Tr(ui, kSweepButton)));
     ImGui::BeginDisabled(!cannot.empty() || c.Busy());
     if (ImGui::Button(Tr(ui, kSweepButton))) c.SweepOver(lesson, ui.run, chosen->name);

@@ -191,10 +191,15 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
             refuse(cannot);
     }
     if (ImGui::IsKeyPressed(kKeyS)) {
-        if (!BlockSizeParam(*lesson))
+        const ParamSpec* block = BlockSizeParam(*lesson);
+        const std::string cannot_sweep =
+            block ? CannotSweepWhy("en", c, reg, *lesson, block->name) : std::string();
+        if (!block)
             refuse(kWhyNoBlock.en);
-        else if (!cannot.empty())
-            refuse(cannot);
+        else if (!cannot_sweep.empty() && HasRecordedBlockSweep(ui, c, reg, *lesson))
+            ui.open_section = "block_sweep_header";  // the recorded one, as the button shows
+        else if (!cannot_sweep.empty())
+            refuse(cannot_sweep);
         else
             c.SweepBlocks(*lesson, ui.run);
     }
@@ -359,12 +364,19 @@ void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
     ImGui::Separator();
     // A section header; every one is open while a test walks the page.
     auto section = [&](const Word& word, const char* name, bool open_by_default) {
-        if (ui.probe && ui.probe->open_all) ImGui::SetNextItemOpen(true, ImGuiCond_Always);
+        const bool asked = ui.open_section == name;
+        if ((ui.probe && ui.probe->open_all) || asked)
+            ImGui::SetNextItemOpen(true, ImGuiCond_Always);
         // The ID does not change with the language: a section stays open across a switch.
         const std::string label = std::string(Tr(ui, word)) + "###" + name;
         const bool open = ImGui::CollapsingHeader(
             label.c_str(), open_by_default ? ImGuiTreeNodeFlags_DefaultOpen : 0);
         Remember(ui, name);
+        if (asked) {  // its header at the top of the pane
+            ImGui::SetScrollHereY(0.0f);
+            ui.open_section.clear();
+            ui.redraw_frames = std::max(ui.redraw_frames, 2);
+        }
         return open;
     };
     // The roofline's own chapter draws it whole, first: as large as the page allows.

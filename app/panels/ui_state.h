@@ -58,6 +58,9 @@ struct UiState {
     // whether the roofline page traces its sweep (its Sweep button was pressed).
     std::string sweep_param;
     bool roof_trace = false;
+    // A section the next frame opens and scrolls into view (its name: "block_sweep_header"):
+    // "Sweep block sizes" without a GPU shows the recorded sweep there.
+    std::string open_section;
 
     // The lesson the page showed last (its id; empty before the first): SelectLesson compares
     // the lesson it opens with it.

@@ -135,6 +135,9 @@ inline constexpr Word kWhyNoSize{"This step's data is not sized in bytes (matrix
 inline constexpr Word kWhyRecordedShown{
     "The chart shows the results recorded on the reference GPU.",
     "图中显示的是在参考 GPU 上录制的结果。"};
+inline constexpr Word kShowsRecordedSweep{
+    "The button opens the block-size sweep recorded on the reference GPU.",
+    "此按钮会打开在参考 GPU 上录制的线程块大小扫描。"};
 inline constexpr Word kPredPressRun{"Press Run (R) to measure it here.",
                                     "按“运行”（R）在本机测量。"};
 inline constexpr Word kPredCannotMeasure{
@@ -238,6 +241,7 @@ inline constexpr const Word* kStudentWords[] = {&kWelcomeTitle,
                                                 &kWhyNoBlock,
                                                 &kWhyNoSize,
                                                 &kWhyRecordedShown,
+                                                &kShowsRecordedSweep,
                                                 &kPredPressRun,
                                                 &kPredCannotMeasure};
 
