@@ -60,6 +60,7 @@ struct Probe {
     // (none where there is room), its legend's entries and its chapter combo's label.
     int roof_label_overlaps = -1;
     std::vector<std::string> roof_legend;
+    std::vector<std::string> roof_dropped;  // presenter mode: labels left out of the chart
     std::string bench_chapter;
     int evidence_rows = 0;  // counters the evidence section lists
     // The scroll positions of the text pane and of the code pane (its listing's in the PTX and

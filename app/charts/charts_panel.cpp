@@ -733,8 +733,24 @@ void DrawChoiceSweep(UiState& ui, const Registry& reg, const Lesson& lesson,
     std::string unit;
     for (const SweepLine& line : lines)
         if (unit.empty() || line.lesson == &lesson) unit = line.points.front().second->RateUnit();
+    // Values too long for their bar (a tile configuration) are numbered, with a key under the
+    // chart; short ones (a toggle's) are the bars' labels.
+    size_t count = 0;
+    float widest = 0;
+    for (const SweepLine& line : lines)
+        for (const auto& [v, r] : line.points) {
+            ++count;
+            const std::string value = SayChoice(ui.settings.language, *line.along, v.choice);
+            widest = std::max(widest, ImGui::CalcTextSize(value.c_str()).x +
+                                          (lines.size() > 1 ? ImGui::GetFontSize() * 2.5f : 0));
+        }
+    const float slot = (ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 4.7f) /
+                       static_cast<float>(std::max<size_t>(count, 1));
+    const bool numbered = widest > slot * 2 - 2;
+    std::string key;  // "5.5: 1 = 256t-32x32x8-4x1, 2 = ..."
     std::vector<chart::Bar> bars;
     for (const SweepLine& line : lines) {
+        if (numbered) key += (key.empty() ? "" : "\n") + line.lesson->label + ":";
         size_t best = 0;
         for (size_t i = 0; i < line.points.size(); ++i)
             if (RateIn(*line.points[i].second, unit) > RateIn(*line.points[best].second, unit))
@@ -743,7 +759,10 @@ void DrawChoiceSweep(UiState& ui, const Registry& reg, const Lesson& lesson,
             const auto& [v, r] = line.points[i];
             chart::Bar b;
             const std::string value = SayChoice(ui.settings.language, *line.along, v.choice);
-            b.label = lines.size() > 1 ? line.lesson->label + " " + value : value;
+            const std::string shown = numbered ? std::to_string(i + 1) : value;
+            if (numbered) key += (i ? ", " : " ") + shown + " = " + value;
+            b.label =
+                lines.size() > 1 ? line.lesson->label + (numbered ? "." : " ") + shown : shown;
             b.color = line.lesson == &lesson ? kCurrentColor : kPreviousColor;
             b.hatched = line.recorded;
             b.highlight = i == best && line.points.size() > 1;
@@ -763,6 +782,7 @@ void DrawChoiceSweep(UiState& ui, const Registry& reg, const Lesson& lesson,
     o.height = ImGui::GetFontSize() * 12;
     o.wrong_text = Tr(ui, kWrongResult);
     chart::BarChart("choice_sweep", bars, o);
+    if (numbered) DrawWrappedText(key, &kGrey);
 }
 
 // What a sweep section records for the tests.
@@ -859,9 +879,12 @@ void DrawParamSweep(UiState& ui, Controller& c, const Registry& reg, const Lesso
         if (!chosen && !SweepOf(c.results(), lesson, p->name, ui.run).points.empty()) chosen = p;
     if (!chosen) chosen = params.front();
     const std::string& language = ui.settings.language;
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(Tr(ui, kSweepOver));
+    ImGui::SameLine();
     ImGui::SetNextItemWidth(
-        std::min(ImGui::GetFontSize() * 16, ImGui::GetContentRegionAvail().x * 0.5f));
-    if (ImGui::BeginCombo(Tr(ui, kSweepOver), Label(*chosen, language))) {
+        std::min(ImGui::GetFontSize() * 16, ImGui::GetContentRegionAvail().x * 0.6f));
+    if (ImGui::BeginCombo("##sweep_param", Label(*chosen, language))) {
         for (const ParamSpec* p : params) {
             if (ImGui::Selectable(Label(*p, language), p == chosen)) ui.sweep_param = p->name;
             Remember(ui, ("sweep_param_" + p->name).c_str());
