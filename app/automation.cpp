@@ -15,6 +15,7 @@
 #include "model/export.h"
 #include "model/settings.h"
 #include "model/student.h"
+#include "panels/panels.h"
 #include "screenshot.h"
 #include "units.h"
 #include "words/words.h"
@@ -228,6 +229,8 @@ void Automation::WritePositions(const UiState& ui, const Controller& controller,
                   {"roof_trace_points", m_probe.roof_trace_points},
                   {"roof_trace_recorded", m_probe.roof_trace_recorded},
                   {"sweeps", sweeps},
+                  {"recorded_block_sweep",
+                   lesson && HasRecordedBlockSweep(ui, controller, registry, *lesson)},
                   {"chart_points", lesson ? ChartPoints(controller, registry, *lesson, ui.run) : 0},
                   {"first_run_page", ui.first_run_page},
                   {"presenter", ui.presenter},
