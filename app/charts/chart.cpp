@@ -440,7 +440,14 @@ void LineChart(const char* id, const std::vector<Series>& series, const LineOpti
         if (s.best >= 0 && s.best < static_cast<int>(s.x.size())) {
             const ImVec2 p(x.Map(s.x[s.best]), y.Map(s.y[s.best]));
             dl->AddCircle(p, font * 0.5f, kHighlight, 0, 2.0f);
-            dl->AddText(ImVec2(p.x + font * 0.5f, p.y - font * 1.3f), kHighlight, o.best_text);
+            // Right of the point and above it, kept inside the plot: left of a point near the
+            // right edge, under one near the top (where the unit is written).
+            const float w = TextWidth(o.best_text);
+            const float bx =
+                p.x + font * 0.5f + w <= right ? p.x + font * 0.5f : p.x - font * 0.5f - w;
+            const float by =
+                p.y - font * 1.3f >= top + font * 0.7f ? p.y - font * 1.3f : p.y + font * 0.3f;
+            dl->AddText(ImVec2(bx, by), kHighlight, o.best_text);
         }
         if (lx + font * 1.2f + TextWidth(s.name) <= right) {  // the legend entries that fit
             if (s.dashed)
