@@ -16,7 +16,9 @@
 #     brings the panes back; the roofline page in presenter mode there: no roof label over a
 #     point or another, its legend inside the pane, in English and Chinese;
 #  6. without a GPU (CUDA_VISIBLE_DEVICES emptied): "Sweep block sizes" on lesson 1.4 shows the
-#     sweep recorded on the H100, labelled.
+#     sweep recorded on the H100, labelled;
+#  7. with a stand-in GPU worker (fake_worker_gpu.py): the roofline's "Sweep FMAs per element"
+#     asks for the sweep over fmas 2 to 4096 and traces its live points.
 # Every PNG is checked by png_check (size, not blank, the bars' colours present).
 # Usage: gui_e2e.sh CUDA_LESSONS PNG_CHECK OUT_DIR       (exit 77: skipped, no Xvfb)
 set -u
@@ -466,5 +468,30 @@ shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
 sleep 0.2
 "$png_check" "$shot" --min 1200x700 --color 80,160,255 || fail "recorded sweep screenshot"
 mv "$shot" "$out/recorded-sweep-en.png"
+kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
+
+echo "== with a GPU worker (a stand-in answering from the recorded results): the roofline's sweep, live"
+rm -f "$rects" "$out/gpu-worker.log"
+FAKE_WORKER_LOG="$out/gpu-worker.log" CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 6.1 --size 1GiB \
+    --lang en --scale 1 --worker "$here/fake_worker_gpu.py" >"$out/gpu-worker-app.log" 2>&1 &
+app_pid=$!
+wait_for state.label '[ "$v" = 6.1 ]' || fail "the roofline page did not open with the GPU worker"
+wait_for state.busy '[ "$v" = False ]' || fail "the GPU worker never went idle"
+wait_for roof_sweep 'true' || fail "no sweep button on the roofline page"
+window=$(xdotool search --sync --pid "$app_pid" | head -1)
+read -r wx wy <<<"$(xdotool getwindowgeometry --shell "$window" | awk -F= '/^X=/{x=$2} /^Y=/{y=$2} END{print x, y}')"
+[ "$(field state.roof_trace_points)" = 0 ] || fail "the roofline traces a sweep before one was asked for"
+read -r cx cy <<<"$(center roof_sweep)"
+xdotool mousemove "$cx" "$cy" click 1
+wait_for state.roof_trace_points '[ "$v" -ge 12 ]' || fail "the live FMA sweep was not traced: $(field state.roof_trace_points) points"
+[ "$(field state.roof_trace_recorded)" = False ] || fail "the live sweep is traced as recorded"
+python3 - "$out/gpu-worker.log" <<'PY' || fail "the sweep request"
+import json, sys
+sweeps = [json.loads(l) for l in open(sys.argv[1]) if '"sweep"' in l]
+want = [2 ** k for k in range(1, 13)]
+ok = len(sweeps) == 1 and sweeps[0]["over"] == "fmas" and sweeps[0]["values"] == want
+sys.exit(0 if ok else "sweep requests: %s" % sweeps)
+PY
+echo "the live FMA sweep: $(field state.roof_trace_points) points traced"
 kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
 echo "all GUI end-to-end checks passed"
