@@ -429,6 +429,11 @@ TEST_F(AppLogic, RooflineSweepButtonTracesTheRoof) {
     EXPECT_TRUE(ui.roof_trace);
     EXPECT_EQ(probe.roof_trace_points, 12) << "2 to 4096 FMAs (64: the benchmark's)";
     EXPECT_TRUE(probe.roof_trace_recorded);
+    ui.settings.hide_answers = true;  // a measured figure of the lesson: hidden until revealed
+    Frames(2);
+    EXPECT_EQ(probe.roof_trace_points, 0);
+    ui.settings.hide_answers = false;
+    Frames(2);
     EXPECT_FALSE(std::any_of(sent.begin(), sent.end(), [](const Json& r) {
         return r["op"] == "sweep";
     })) << "nothing runs without a GPU";

@@ -546,7 +546,9 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     SweepLine trace;
     if (const ParamSpec* intensity = IntensityParam(lesson)) {
         trace = SweepOf(c.results(), lesson, intensity->name, ui.run);
-        if (!ui.roof_trace && trace.recorded) trace.points.clear();
+        // Not before it was asked for (a recorded one), nor with the lesson's answers hidden.
+        if ((!ui.roof_trace && trace.recorded) || MeasuredHidden(ui, c, lesson))
+            trace.points.clear();
         for (const auto& [v, r] : trace.points) {
             double x = 0, y = 0;
             if (RooflineXY(*r, &x, &y)) spec.trace.push_back(ImVec2(float(x), float(y)));
