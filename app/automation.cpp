@@ -15,6 +15,7 @@
 #include "model/export.h"
 #include "model/settings.h"
 #include "model/student.h"
+#include "panels/panels.h"
 #include "screenshot.h"
 #include "units.h"
 #include "words/words.h"
@@ -202,6 +203,13 @@ void Automation::WritePositions(const UiState& ui, const Controller& controller,
     for (const auto& [name, value] : ui.run.params)
         params[name] = value.choice.empty() ? nlohmann::ordered_json(std::to_string(value.number))
                                             : nlohmann::ordered_json(value.choice);
+    nlohmann::ordered_json sweeps = nlohmann::ordered_json::object();
+    for (const auto& [key, sweep] : m_probe.sweeps)
+        sweeps[key] = {{"param", sweep.param},
+                       {"series", sweep.series},
+                       {"points", sweep.points},
+                       {"recorded", sweep.recorded},
+                       {"note", sweep.note}};
     j["state"] = {{"lesson", ui.settings.lesson},
                   {"label", lesson ? lesson->label : std::string()},
                   {"params", params},
@@ -222,7 +230,13 @@ void Automation::WritePositions(const UiState& ui, const Controller& controller,
                   {"text_input", ImGui::GetIO().WantTextInput},
                   {"roof_label_overlaps", m_probe.roof_label_overlaps},
                   {"roof_legend", m_probe.roof_legend},
+                  {"roof_dropped", m_probe.roof_dropped},
                   {"bench_chapter", m_probe.bench_chapter},
+                  {"roof_trace_points", m_probe.roof_trace_points},
+                  {"roof_trace_recorded", m_probe.roof_trace_recorded},
+                  {"sweeps", sweeps},
+                  {"recorded_block_sweep",
+                   lesson && HasRecordedBlockSweep(ui, controller, registry, *lesson)},
                   {"chart_points", lesson ? ChartPoints(controller, registry, *lesson, ui.run) : 0},
                   {"first_run_page", ui.first_run_page},
                   {"presenter", ui.presenter},

@@ -38,6 +38,19 @@ struct Probe {
     std::vector<std::string> sweep_x_labels;
     std::vector<double> sweep_best_x;
     std::string size_fit;  // the chapter's model fitted to the size sweep, as shown (chapter 7)
+    // Each sweep section drawn last ("block", "size", "param"): its series and points, whether
+    // they were recorded (dashed), and the note or hint drawn under or in place of the chart.
+    struct Sweep {
+        int series = 0;
+        int points = 0;
+        bool recorded = false;
+        std::string param;  // the parameter swept
+        std::string note;
+    };
+    std::map<std::string, Sweep> sweeps;
+    // The roofline page's trace of its sweep (points drawn, recorded or live).
+    int roof_trace_points = 0;
+    bool roof_trace_recorded = false;
     // The prediction box's lines and the summary's row count drawn last.
     std::vector<std::string> prediction;
     int summary_rows = -1;
@@ -47,6 +60,7 @@ struct Probe {
     // (none where there is room), its legend's entries and its chapter combo's label.
     int roof_label_overlaps = -1;
     std::vector<std::string> roof_legend;
+    std::vector<std::string> roof_dropped;  // presenter mode: labels left out of the chart
     std::string bench_chapter;
     int evidence_rows = 0;         // counters the evidence section lists
     int evidence_highlighted = 0;  // ... of them highlighted: the step's focus

@@ -16,7 +16,12 @@
 #  6. presenter mode on a 1280x720 screen at scale 2: F5 hides the lesson list and the code,
 #     the step chart takes most of the height, the arrows step through the text's sections, a
 #     tooltip at the window's right edge stays inside it, in English and Chinese; F5 again
-#     brings the panes back.
+#     brings the panes back; the roofline page in presenter mode there: no roof label over a
+#     point or another, its legend inside the pane, in English and Chinese;
+#  6. without a GPU (CUDA_VISIBLE_DEVICES emptied): "Sweep block sizes" on lesson 1.4 shows the
+#     sweep recorded on the H100, labelled;
+#  7. with a stand-in GPU worker (fake_worker_gpu.py): the roofline's "Sweep FMAs per element"
+#     asks for the sweep over fmas 2 to 4096 and traces its live points.
 # Every PNG is checked by png_check (size, not blank, the bars' colours present).
 # Usage: gui_e2e.sh CUDA_LESSONS PNG_CHECK OUT_DIR       (exit 77: skipped, no Xvfb)
 set -u
@@ -475,5 +480,98 @@ key F5
 wait_for state.presenter '[ "$v" = False ]' || fail "F5 did not turn presenter mode off"
 wait_for state.list_pane '[ "$v" = True ]' || fail "the lesson list did not come back after presenter mode"
 wait_for state.code_pane '[ "$v" = True ]' || fail "the code pane did not come back after presenter mode"
+kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
+
+echo "== the roofline in presenter mode at 1280x720, scale 2, in English and Chinese"
+# Its roof labels cover no point and no other label, its legend (short chapter titles) and the
+# line of labels left out fit the chart's pane, inside the window.
+rm -f "$HOME"/cuda-lessons-exports/*.png "$rects"
+CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 6.1 --lang en --scale 2 --presenter \
+    >"$out/presenter-roofline.log" 2>&1 &
+app_pid=$!
+wait_for state.label '[ "$v" = 6.1 ]' || fail "the roofline page did not open in presenter mode"
+wait_for state.roof_points '[ "$v" -gt 0 ]' || fail "the presenter roofline draws no point"
+window=$(xdotool search --sync --pid "$app_pid" | head -1)
+read -r wx wy <<<"$(xdotool getwindowgeometry --shell "$window" | awk -F= '/^X=/{x=$2} /^Y=/{y=$2} END{print x, y}')"
+xdotool mousemove $((wx + 5)) $((wy + 5))
+for lang in en zh; do
+    if [ $lang = zh ]; then
+        read -r cx cy <<<"$(center lang_zh)"
+        xdotool mousemove "$cx" "$cy" click 1
+        wait_for state.language '[ "$v" = zh ]' || fail "clicking 中文 did not switch the presenter roofline's language"
+        xdotool mousemove $((wx + 5)) $((wy + 5))
+        sleep 0.3
+    fi
+    check "the roofline's labels ($lang)" 's["presenter"] and s["roof_label_overlaps"] == 0'
+    check "the roofline is not drawn large ($lang)" \
+        '"roofline_chart" in d and d["roofline_chart"][3] - d["roofline_chart"][1] >= 0.35 * 720'
+    check "the roofline's legend is cut off ($lang)" \
+        '"roof_legend_end" in d and d["roof_legend_end"][3] <= d["presenter_chart"][3] + 0.5 <= 720.5'
+    check "untranslated strings ($lang)" 'not s["translation_misses"]'
+    key F12
+    for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+    shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
+    [ -n "$shot" ] || fail "F12 wrote no screenshot of the presenter roofline ($lang)"
+    sleep 0.2
+    "$png_check" "$shot" --min 1280x720 || fail "presenter roofline screenshot ($lang)"
+    mv "$shot" "$out/presenter-roofline-$lang.png"
+done
+kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
+
+echo "== without a GPU: \"Sweep block sizes\" shows the recorded sweep"
+export DISPLAY=":$display"
+rm -f "$HOME"/cuda-lessons-exports/*.png "$rects"
+CUDA_VISIBLE_DEVICES="" CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 1.4 --lang en --scale 1 \
+    >"$out/recorded-sweep.log" 2>&1 &
+app_pid=$!
+wait_for state.label '[ "$v" = 1.4 ]' || fail "lesson 1.4 did not open"
+wait_for state.recorded_block_sweep '[ "$v" = True ]' || fail "lesson 1.4 has no recorded block sweep at $(field state.params)"
+window=$(xdotool search --sync --pid "$app_pid" | head -1)
+read -r wx wy <<<"$(xdotool getwindowgeometry --shell "$window" | awk -F= '/^X=/{x=$2} /^Y=/{y=$2} END{print x, y}')"
+read -r cx cy <<<"$(center sweep_blocks)"
+xdotool mousemove "$cx" "$cy" click 1
+# The block sweep's section: recorded on the H100 at 32 to 1024 threads, labelled so.
+sweep_shown() {
+    python3 - "$rects" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))["state"]["sweeps"].get("block", {})
+sys.exit(0 if b.get("recorded") and b.get("points") == 6 and "H100" in b.get("note", "") else 1)
+PY
+}
+for _ in $(seq 600); do sweep_shown 2>/dev/null && break; sleep 0.05; done
+sweep_shown || fail "\"Sweep block sizes\" showed no recorded sweep: $(field state.sweeps)"
+xdotool mousemove $((wx + 5)) $((wy + 5))
+key F12
+for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
+[ -n "$shot" ] || fail "F12 wrote no screenshot of the recorded sweep"
+sleep 0.2
+"$png_check" "$shot" --min 1200x700 --color 80,160,255 || fail "recorded sweep screenshot"
+mv "$shot" "$out/recorded-sweep-en.png"
+kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
+
+echo "== with a GPU worker (a stand-in answering from the recorded results): the roofline's sweep, live"
+rm -f "$rects" "$out/gpu-worker.log"
+FAKE_WORKER_LOG="$out/gpu-worker.log" CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 6.1 --size 1GiB \
+    --lang en --scale 1 --worker "$here/fake_worker_gpu.py" >"$out/gpu-worker-app.log" 2>&1 &
+app_pid=$!
+wait_for state.label '[ "$v" = 6.1 ]' || fail "the roofline page did not open with the GPU worker"
+wait_for state.busy '[ "$v" = False ]' || fail "the GPU worker never went idle"
+wait_for roof_sweep 'true' || fail "no sweep button on the roofline page"
+window=$(xdotool search --sync --pid "$app_pid" | head -1)
+read -r wx wy <<<"$(xdotool getwindowgeometry --shell "$window" | awk -F= '/^X=/{x=$2} /^Y=/{y=$2} END{print x, y}')"
+[ "$(field state.roof_trace_points)" = 0 ] || fail "the roofline traces a sweep before one was asked for"
+read -r cx cy <<<"$(center roof_sweep)"
+xdotool mousemove "$cx" "$cy" click 1
+wait_for state.roof_trace_points '[ "$v" -ge 12 ]' || fail "the live FMA sweep was not traced: $(field state.roof_trace_points) points"
+[ "$(field state.roof_trace_recorded)" = False ] || fail "the live sweep is traced as recorded"
+python3 - "$out/gpu-worker.log" <<'PY' || fail "the sweep request"
+import json, sys
+sweeps = [json.loads(l) for l in open(sys.argv[1]) if '"sweep"' in l]
+want = [2 ** k for k in range(1, 13)]
+ok = len(sweeps) == 1 and sweeps[0]["over"] == "fmas" and sweeps[0]["values"] == want
+sys.exit(0 if ok else "sweep requests: %s" % sweeps)
+PY
+echo "the live FMA sweep: $(field state.roof_trace_points) points traced"
 kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
 echo "all GUI end-to-end checks passed"

@@ -11,7 +11,9 @@
 #     must really reset them;
 #     On the roofline page: points drawn, the chart at least 35% of the window's height, at most
 #     one roof label over a point or another label, and (Chinese) its legend and chapter list
-#     in Chinese, none as in English;
+#     in Chinese, none as in English; its sweep button traces the recorded FMA sweep;
+#     On each lesson with a block-size sweep recorded at the page's settings, S shows it,
+#     labelled as recorded with its GPU and date (at least 15 lessons);
 #  3. at the end every lesson is marked opened in settings.json, and the first-run page closed.
 # Usage: gui_walk.sh CUDA_LESSONS CUDA_LESSONS_CLI OUT_DIR     (exit 77: skipped, no Xvfb)
 set -u
@@ -131,8 +133,47 @@ def roofline_page(want, d):
     print("%s: the roofline %dx%d px, %d points, %d labels over points, legend %s"
           % (lang, x1 - x0, y1 - y0, s["roof_points"], s["roof_label_overlaps"], legend))
 
+def recorded_block_sweep(want):
+    """S, as "Sweep block sizes", without a GPU: the block-size sweep recorded at the page's
+    settings, charted and labelled with its GPU and date, in the page's language."""
+    key("s")
+    d = state(10, lambda d: d["state"]["sweeps"].get("block", {}).get("points", 0) >= 2)
+    if d is None:
+        sys.exit("lesson %s: S drew no recorded block-size sweep: %s"
+                 % (want, state()["state"]["sweeps"]))
+    b = d["state"]["sweeps"]["block"]
+    if not b["recorded"] or "2026-" not in b["note"] or "H100" not in b["note"]:
+        sys.exit("lesson %s: the block-size sweep is not labelled as recorded: %s" % (want, b))
+    if lang == "zh" and "录制" not in b["note"]:
+        sys.exit("lesson %s: the recorded sweep's note is not Chinese: %s" % (want, b["note"]))
+    global swept
+    swept += 1
+
+def roofline_trace(want):
+    """The roofline's sweep button without a GPU: the recorded sweep traced on the chart."""
+    # The right-hand column scrolled back to its top (S on an earlier lesson scrolled it down to
+    # its block-size sweep), as a person would with the wheel.
+    w, h = state()["state"]["window"]
+    xdo("mousemove", str(wx + int(w * 0.85)), str(wy + int(h * 0.5)),
+        "click", "--repeat", "20", "--delay", "5", "4")
+    d = state(5, lambda d: "roof_sweep" in d and d["roof_sweep"][1] > 0 and
+              d["roof_sweep"][3] < d["state"]["window"][1])
+    if d is None:
+        sys.exit("lesson %s: the roofline's sweep button is not in view: %s"
+                 % (want, state().get("roof_sweep")))
+    time.sleep(0.2)
+    x0, y0, x1, y1 = state()["roof_sweep"]
+    xdo("mousemove", str(wx + int((x0 + x1) / 2)), str(wy + int((y0 + y1) / 2)), "click", "1")
+    d = state(10, lambda d: d["state"]["roof_trace_points"] >= 2)
+    if d is None or not d["state"]["roof_trace_recorded"]:
+        sys.exit("lesson %s: the sweep button traced no recorded sweep: %s"
+                 % (want, state()["state"]["roof_trace_points"]))
+    print("%s: the roofline's recorded sweep traced through %d points"
+          % (lang, d["state"]["roof_trace_points"]))
+
 previous = None
 scrolled = 0
+swept = 0
 for i, want in enumerate(labels):
     if i > 0:
         key("Right")
@@ -163,13 +204,18 @@ for i, want in enumerate(labels):
         sys.exit("lesson %s: not in the lesson list" % want)
     if "roofline_chart" in d:
         roofline_page(want, d)
+        roofline_trace(want)
+    if d["state"]["recorded_block_sweep"]:
+        recorded_block_sweep(want)
     scroll_down("text_pane")
     scroll_down("code_pane")
     if state(2, lambda d: d["state"]["text_scroll_y"] > 0) is not None:
         scrolled += 1
     previous = want
-print("%s: walked %d lessons, the text pane scrolled down on %d of them"
-      % (lang, len(labels), scrolled))
+print("%s: walked %d lessons, the text pane scrolled down on %d of them, %d recorded block "
+      "sweeps shown" % (lang, len(labels), scrolled, swept))
+if swept < 15:
+    sys.exit("only %d lessons showed a recorded block-size sweep (about 25 are recorded)" % swept)
 if scrolled < len(labels) // 2:
     sys.exit("the text pane could be scrolled on only %d lessons: the scroll checks proved little"
              % scrolled)

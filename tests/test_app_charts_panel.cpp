@@ -5,6 +5,7 @@
 #include "app_fixture.h"
 #include "model/prediction.h"
 #include "model/results_view.h"
+#include "model/sweeps.h"
 
 using namespace app_test;
 
@@ -289,4 +290,200 @@ TEST_F(AppLogic, StepChartTakesLogPastTwentyTimesAndKeepsTheStudentsChoicePerCha
     for (const char* p : {"m", "n", "k"}) ui.run.params[p] = ParamValue::Number(4096);
     Frames(2);
     EXPECT_FALSE(probe.step_log) << "remembered for chapter 5";
+}
+
+// Without a GPU, the block-size sweep recorded on the reference GPU is charted, labelled as
+// recorded with its device and date, in both languages; a lesson without a recorded sweep says
+// why there is no chart instead of asking for a sweep that cannot run.
+TEST_F(AppLogic, RecordedBlockSweepIsChartedWithoutAGpu) {
+    ImGui::GetIO().DisplaySize = ImVec2(1500, 4000);
+    probe.open_all = true;                           // the sweeps are closed at first
+    Open(Named("split/04-one-thread-per-pair").id);  // opens at its recorded 1 GiB
+    Frames(2);
+    ASSERT_TRUE(probe.sweeps.count("block"));
+    const Probe::Sweep en = probe.sweeps["block"];
+    EXPECT_EQ(en.param, "block");
+    EXPECT_TRUE(en.recorded);
+    EXPECT_EQ(en.series, 1) << "the previous lesson (OpenMP) has no block size";
+    EXPECT_EQ(en.points, 6) << "32 to 1024 threads";
+    EXPECT_NE(en.note.find("NVIDIA H100 80GB HBM3"), std::string::npos) << en.note;
+    EXPECT_NE(en.note.find("2026-11-22"), std::string::npos) << en.note;
+    EXPECT_NE(en.note.find("not live"), std::string::npos) << en.note;
+    EXPECT_EQ(probe.block_ticks, (std::vector<double>{32, 64, 128, 256, 512, 1024}));
+    ui.settings.language = "zh";
+    ui.fonts_dirty = false;
+    Frames(2);
+    EXPECT_NE(probe.sweeps["block"].note.find("录制"), std::string::npos)
+        << probe.sweeps["block"].note;
+    EXPECT_NE(probe.sweeps["block"].note.find("2026-11-22"), std::string::npos);
+    ui.settings.language = "en";
+    // The next lesson: both series recorded.
+    Open(Named("split/05-pinned-memory").id);
+    Frames(2);
+    EXPECT_EQ(probe.sweeps["block"].series, 2);
+    EXPECT_EQ(probe.sweeps["block"].points, 12);
+    // At another size nothing was recorded: the note says so and why nothing runs.
+    ui.run.params["size"] = ParamValue::Number(64u << 20);
+    Frames(2);
+    EXPECT_EQ(probe.sweeps["block"].points, 0);
+    EXPECT_NE(probe.sweeps["block"].note.find("No sweep of this lesson along"), std::string::npos)
+        << probe.sweeps["block"].note;
+    EXPECT_EQ(probe.sweeps["block"].note.find("Press"), std::string::npos)
+        << "the sweep cannot run here";
+}
+
+// A live sweep along a parameter replaces the recorded one at the same settings.
+TEST_F(AppLogic, ALiveBlockSweepReplacesTheRecordedOne) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    ImGui::GetIO().DisplaySize = ImVec2(1500, 4000);
+    probe.open_all = true;
+    Frames(2);
+    Open(Named("split/04-one-thread-per-pair").id);
+    ui.run.params["size"] = ParamValue::Number(1u << 30);
+    Frames(2);
+    EXPECT_TRUE(probe.sweeps["block"].recorded) << "no sweep ran here yet: the recorded one";
+    Key(kKeyS);
+    Frames(3);
+    EXPECT_FALSE(probe.sweeps["block"].recorded);
+    EXPECT_TRUE(probe.sweeps["block"].note.empty()) << probe.sweeps["block"].note;
+    EXPECT_EQ(probe.sweeps["block"].series, 1);
+    // A single run at another block size is no sweep point.
+    const size_t points = static_cast<size_t>(probe.sweeps["block"].points);
+    ui.run.params["block"] = ParamValue::Number(96);
+    Click("run");
+    Frames(2);
+    ui.run.params["block"] = ParamValue::Number(256);
+    Frames(2);
+    EXPECT_EQ(static_cast<size_t>(probe.sweeps["block"].points), points);
+}
+
+// A sweep along a choice (the reduction's shared-memory addressing): recorded values charted as
+// bars without a GPU; the "Sweep over" choice lists the lesson's other parameters.
+TEST_F(AppLogic, RecordedChoiceSweepIsChartedAsBars) {
+    ImGui::GetIO().DisplaySize = ImVec2(1500, 4000);
+    probe.open_all = true;
+    Open(Named("reduce/21-v1-shared-memory").id);
+    Frames(2);
+    ASSERT_TRUE(probe.sweeps.count("param"));
+    EXPECT_EQ(probe.sweeps["param"].param, "addressing") << "the one with a recorded sweep";
+    EXPECT_TRUE(probe.sweeps["param"].recorded);
+    EXPECT_EQ(probe.sweeps["param"].points, 3);
+    EXPECT_NE(probe.sweeps["param"].note.find("2026-11-22"), std::string::npos);
+    EXPECT_TRUE(probe.rects.count("sweep_param_run"));
+    const std::vector<const ParamSpec*> params =
+        SweepableParams(registry, Named("reduce/21-v1-shared-memory"));
+    for (const ParamSpec* p : params) {
+        EXPECT_NE(p->name, "block");
+        EXPECT_NE(p->name, "size");
+    }
+}
+
+// With a GPU, "Sweep" sends a sweep along the chosen parameter (every choice of the reduction's
+// tree addressing) and its points are charted live; a number is swept over its whole range (the
+// roofline's FMAs per element: 2 to 4096, doubling).
+TEST_F(AppLogic, SweepOverAnyParameterRunsLiveAlongIt) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    ImGui::GetIO().DisplaySize = ImVec2(1500, 4000);
+    probe.open_all = true;
+    Frames(2);
+    Open(Named("reduce/21-v1-shared-memory").id);
+    Frames(2);
+    EXPECT_EQ(probe.sweeps["param"].param, "addressing") << "the lesson's own parameter first";
+    EXPECT_EQ(probe.sweeps["param"].points, 0) << "recorded at 2^28 floats only";
+    sent.clear();
+    Click("sweep_param_run");
+    Frames(3);
+    const auto sweep =
+        std::find_if(sent.begin(), sent.end(), [](const Json& r) { return r["op"] == "sweep"; });
+    ASSERT_NE(sweep, sent.end());
+    EXPECT_EQ((*sweep)["over"], "addressing");
+    EXPECT_EQ((*sweep)["values"], Json({"interleaved", "strided", "sequential"}));
+    EXPECT_FALSE((*sweep)["params"].contains("addressing"));
+    EXPECT_FALSE(probe.sweeps["param"].recorded);
+    EXPECT_EQ(probe.sweeps["param"].points, 3);
+    EXPECT_EQ(probe.sweeps["param"].series, 1) << "lesson 3.1 has no tree addressing";
+
+    sent.clear();
+    controller->SweepOver(Named("roofline/roofline"), ui.run, "fmas");
+    ASSERT_FALSE(sent.empty());
+    EXPECT_EQ(sent.back()["over"], "fmas");
+    ASSERT_EQ(sent.back()["values"].size(), 12u) << sent.back()["values"].dump();
+    EXPECT_EQ(sent.back()["values"].front(), 2);
+    EXPECT_EQ(sent.back()["values"].back(), 4096);
+    // What the progress bar says.
+    EXPECT_NE(controller->BusyWith("en").find("over FMAs per element"), std::string::npos)
+        << controller->BusyWith("en");
+}
+
+// The roofline page's sweep button: without a GPU it traces the recorded sweep of FMAs per
+// element (dashed, labelled); with one it runs the sweep and traces it live.
+TEST_F(AppLogic, RooflineSweepButtonTracesTheRoof) {
+    ImGui::GetIO().DisplaySize = ImVec2(1500, 1400);
+    Open(Named("roofline/roofline").id);
+    Frames(2);
+    EXPECT_EQ(probe.roof_trace_points, 0) << "traced only once asked for";
+    Click("roof_sweep");
+    Frames(2);
+    EXPECT_TRUE(ui.roof_trace);
+    EXPECT_EQ(probe.roof_trace_points, 12) << "2 to 4096 FMAs (64: the benchmark's)";
+    EXPECT_TRUE(probe.roof_trace_recorded);
+    ui.settings.hide_answers = true;  // a measured figure of the lesson: hidden until revealed
+    Frames(2);
+    EXPECT_EQ(probe.roof_trace_points, 0);
+    ui.settings.hide_answers = false;
+    Frames(2);
+    EXPECT_FALSE(std::any_of(sent.begin(), sent.end(), [](const Json& r) {
+        return r["op"] == "sweep";
+    })) << "nothing runs without a GPU";
+
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    worker->shape = [](RunResult& r) {  // a kernel of 2 x fmas + 1 flops on 8 bytes an element
+        const uint64_t fmas = r.Number("fmas").value_or(64);
+        r.work.bytes_read = r.work.bytes_written = uint64_t(1) << 29;
+        r.work.flops = (uint64_t(1) << 27) * (2 * fmas + 1);
+        r.rate_ms = r.median_ms;
+    };
+    ui.roof_trace = false;
+    Frames(3);
+    sent.clear();
+    Click("roof_sweep");
+    Frames(3);
+    EXPECT_TRUE(std::any_of(sent.begin(), sent.end(), [](const Json& r) {
+        return r["op"] == "sweep" && r["over"] == "fmas";
+    }));
+    EXPECT_EQ(probe.roof_trace_points, 12);
+    EXPECT_FALSE(probe.roof_trace_recorded);
+}
+
+// Without a GPU, "Sweep block sizes" (and S) opens the recorded sweep's section instead of doing
+// nothing; where nothing was recorded it stays disabled.
+TEST_F(AppLogic, SweepBlocksWithoutAGpuOpensTheRecordedSweep) {
+    ImGui::GetIO().DisplaySize = ImVec2(1500, 1400);
+    Open(Named("split/04-one-thread-per-pair").id);
+    Frames(2);
+    EXPECT_FALSE(probe.sweeps.count("block")) << "the section is closed at first";
+    EXPECT_TRUE(
+        HasRecordedBlockSweep(ui, *controller, registry, Named("split/04-one-thread-per-pair")));
+    Click("sweep_blocks");
+    Frames(2);
+    ASSERT_TRUE(probe.sweeps.count("block")) << "the click opened the section";
+    EXPECT_TRUE(probe.sweeps["block"].recorded);
+    EXPECT_EQ(probe.sweeps["block"].points, 6);
+    EXPECT_FALSE(
+        std::any_of(sent.begin(), sent.end(), [](const Json& r) { return r["op"] == "sweep"; }));
+    // The next lesson by key: its section is open already; S keeps it so and sends nothing.
+    Key(kKeyS);
+    Frames(2);
+    EXPECT_TRUE(probe.sweeps.count("block"));
+    EXPECT_TRUE(ui.messages.empty()) << ui.messages.front();
+    // At a size nothing was recorded at, the button is disabled again.
+    ui.run.params["size"] = ParamValue::Number(64u << 20);
+    Frames(2);
+    EXPECT_FALSE(
+        HasRecordedBlockSweep(ui, *controller, registry, Named("split/04-one-thread-per-pair")));
+    Key(kKeyS);
+    EXPECT_FALSE(ui.messages.empty()) << "S says why it cannot sweep";
 }

@@ -380,6 +380,41 @@ TEST_F(AppLogic, PresenterModeShowsOneSectionBesideALargeChart) {
     EXPECT_TRUE(probe.code_drawn);
 }
 
+// The roofline in presenter mode at 1280x720, scale 2: its roof labels cover no point and no
+// other label (those with no clear place are listed on one line under the chart), the legend
+// names each chapter by its short title, and chart, legend and that line fit the chart pane,
+// in both languages.
+TEST_F(AppLogic, PresenterRooflineIsReadableAtScaleTwo) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(1280, 720);
+    ui.fonts = BuildFonts(2, UiTexts(registry));
+    unsigned char* pixels;
+    int w, h;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    ImGui::GetStyle() = ImGuiStyle();
+    ImGui::GetStyle().ScaleAllSizes(2);
+    SelectLesson(ui, registry, "roofline/roofline");
+    ui.presenter = true;
+    for (const char* language : {"en", "zh"}) {
+        SCOPED_TRACE(language);
+        ui.settings.language = language;
+        Frames(3);
+        EXPECT_GT(probe.roof_points, 100);
+        EXPECT_EQ(probe.roof_label_overlaps, 0);
+        ASSERT_TRUE(probe.rects.count("roofline_chart"));
+        ASSERT_TRUE(probe.rects.count("roof_legend_end"));
+        const ImVec4 chart = probe.rects["roofline_chart"], pane = probe.rects["presenter_chart"];
+        const ImVec4 legend = probe.rects["roof_legend_end"];
+        EXPECT_GE(chart.w - chart.y, 720 * 0.35f) << "the chart takes the height";
+        EXPECT_LE(legend.w, pane.w + 0.5f) << "the legend is cut off by the pane";
+        EXPECT_LE(legend.w, 720.5f);
+        for (const std::string& entry : probe.roof_legend)
+            EXPECT_EQ(entry.find(language[0] == 'z' ? "\xEF\xBC\x9A" : ": "), std::string::npos)
+                << entry << ": the short title in presenter mode";
+        EXPECT_FALSE(probe.roof_dropped.empty()) << "at this size some roof labels find no place";
+    }
+}
+
 // The panes are resizable: dragging the line between the text and the code, and the one right
 // of the lesson list, moves them and is kept in the settings; neither goes past its range.
 TEST_F(AppLogic, PanesAreResizedByDraggingTheLinesBetweenThem) {

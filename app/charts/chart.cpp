@@ -28,6 +28,21 @@ struct Axis {
     }
 };
 
+}  // namespace
+
+void DashedLine(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color, float thickness, float dash) {
+    const float dx = b.x - a.x, dy = b.y - a.y;
+    const float length = std::hypot(dx, dy);
+    if (length <= 0 || dash <= 0) return;
+    for (float t = 0; t < length; t += dash * 2) {
+        const float t1 = std::min(t + dash, length);
+        dl->AddLine(ImVec2(a.x + dx * t / length, a.y + dy * t / length),
+                    ImVec2(a.x + dx * t1 / length, a.y + dy * t1 / length), color, thickness);
+    }
+}
+
+namespace {
+
 void Range(double& lo, double& hi, bool log) {
     if (log) {
         lo = std::max(lo, 1e-9);
@@ -409,17 +424,38 @@ void LineChart(const char* id, const std::vector<Series>& series, const LineOpti
             }
         }
         for (size_t i = 1; i < pts.size(); ++i) {
-            dl->AddLine(pts[i - 1], pts[i], s.color, 2.0f);
+            if (s.dashed)
+                DashedLine(dl, pts[i - 1], pts[i], s.color, 2.0f, font * 0.5f);
+            else
+                dl->AddLine(pts[i - 1], pts[i], s.color, 2.0f);
         }
-        for (const ImVec2& p : pts) dl->AddCircleFilled(p, font * 0.22f, s.color);
+        for (const ImVec2& p : pts) {
+            if (s.dashed) {
+                dl->AddCircleFilled(p, font * 0.26f, ImGui::GetColorU32(ImGuiCol_WindowBg));
+                dl->AddCircle(p, font * 0.26f, s.color, 0, 2.0f);
+            } else {
+                dl->AddCircleFilled(p, font * 0.22f, s.color);
+            }
+        }
         if (s.best >= 0 && s.best < static_cast<int>(s.x.size())) {
             const ImVec2 p(x.Map(s.x[s.best]), y.Map(s.y[s.best]));
             dl->AddCircle(p, font * 0.5f, kHighlight, 0, 2.0f);
-            dl->AddText(ImVec2(p.x + font * 0.5f, p.y - font * 1.3f), kHighlight, o.best_text);
+            // Right of the point and above it, kept inside the plot: left of a point near the
+            // right edge, under one near the top (where the unit is written).
+            const float w = TextWidth(o.best_text);
+            const float bx =
+                p.x + font * 0.5f + w <= right ? p.x + font * 0.5f : p.x - font * 0.5f - w;
+            const float by =
+                p.y - font * 1.3f >= top + font * 0.7f ? p.y - font * 1.3f : p.y + font * 0.3f;
+            dl->AddText(ImVec2(bx, by), kHighlight, o.best_text);
         }
         if (lx + font * 1.2f + TextWidth(s.name) <= right) {  // the legend entries that fit
-            dl->AddLine(ImVec2(lx, origin.y + font * 0.5f),
-                        ImVec2(lx + font, origin.y + font * 0.5f), s.color, 3.0f);
+            if (s.dashed)
+                DashedLine(dl, ImVec2(lx, origin.y + font * 0.5f),
+                           ImVec2(lx + font, origin.y + font * 0.5f), s.color, 3.0f, font * 0.3f);
+            else
+                dl->AddLine(ImVec2(lx, origin.y + font * 0.5f),
+                            ImVec2(lx + font, origin.y + font * 0.5f), s.color, 3.0f);
             dl->AddText(ImVec2(lx + font * 1.2f, origin.y), kText, s.name.c_str());
         }
         lx += font * 2.2f + TextWidth(s.name);

@@ -57,6 +57,7 @@ struct Series {
     std::vector<double> x, y;
     std::vector<std::string> tooltips;  // one per point, optional
     int best = -1;                      // index of the point to mark as best
+    bool dashed = false;                // recorded, not live: a dashed line and hollow points
 };
 
 struct LineOptions {
@@ -72,6 +73,9 @@ struct LineOptions {
     const char* best_text = "best";                     // beside the best point
     std::vector<std::string>* x_tick_labels = nullptr;  // filled with the x labels drawn
 };
+
+// A line from `a` to `b` in dashes of `dash` pixels with gaps as long (recorded series).
+void DashedLine(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color, float thickness, float dash);
 
 void LineChart(const char* id, const std::vector<Series>& series, const LineOptions& options);
 

@@ -1,8 +1,7 @@
 // The charts of the lesson page: every step of the chapter side by side (min-max whiskers,
 // the speedup over the previous lesson; in ms, or in the rate the results are judged by), the
-// host-to-device / kernel / device-to-host breakdown of GPU steps, and the block-size and
-// data-size sweeps. Bars match every parameter of their lesson (ShownResult); sweeps match
-// the chapter's parameters but the one swept.
+// host-to-device / kernel / device-to-host breakdown of GPU steps (the sweeps: sweep_charts.cpp).
+// Bars match every parameter of their lesson (ShownResult).
 #include <algorithm>
 #include <cstdio>
 #include <iterator>
@@ -10,6 +9,7 @@
 #include <optional>
 
 #include "charts/chart.h"
+#include "charts/result_bars.h"
 #include "model/compare.h"
 #include "panels/panels.h"
 #include "probe.h"
@@ -41,45 +41,6 @@ const char* CeilingName(const UiState& ui, Bound bound) {
             return Tr(ui, kCeilPeer);
     }
     return "";
-}
-
-// The result's rate in `unit` ("GB/s" or "GFLOP/s"), so that a chapter's bars share one axis.
-double RateIn(const RunResult& r, const std::string& unit) {
-    return unit == "GFLOP/s" ? r.gflops.value_or(0) : r.gbps;
-}
-
-// The time a sweep plots: the part the rates are taken over (the kernel), else the whole run.
-double RateMs(const RunResult& r) {
-    return r.rate_ms > 0 ? r.rate_ms : r.median_ms;
-}
-
-std::string ResultTooltip(const UiState& ui, const Registry& reg, const RunResult& r) {
-    const Lesson* lesson = reg.FindLesson(r.lesson);
-    std::string t = (lesson ? Fmt(Tr(ui, kLessonN), lesson->label.c_str()) + "  " : std::string()) +
-                    r.id + "\n";
-    if (lesson) t += DescribeParams(lesson->params, r.params, ui.settings.language) + "\n";
-    t += Fmt(Tr(ui, kMedianLine), Ms(r.median_ms).c_str(), Ms(r.min_ms).c_str(),
-             Ms(r.max_ms).c_str(), r.reps) +
-         "\n";
-    t += Fixed(r.gbps, 1) + " GB/s";
-    if (r.gflops) t += ", " + Fixed(*r.gflops, 1) + " GFLOP/s";
-    if (r.pct_of_ceiling) {
-        // A tensor-core step without its ceiling was compared with the fp32 peak: named as such.
-        const bool fallback = IsTensor(r.work.bound) && !r.ceiling_note.empty();
-        t += ", " + Fmt(Tr(ui, kPctOf), Fixed(*r.pct_of_ceiling, 1).c_str(),
-                        CeilingName(ui, fallback ? Bound::kFp32 : r.work.bound));
-        if (r.ceiling) t += " (" + Fixed(*r.ceiling, 0) + " " + r.RateUnit() + ")";
-        if (fallback)
-            t += "\n" + std::string(
-                            Tr(ui, r.work.bound == Bound::kBf16 ? kNoBf16Ceiling : kNoTf32Ceiling));
-    }
-    t += "\n";
-    t += r.verified ? std::string(Tr(ui, kVerified))
-                    : Fmt(Tr(ui, kWrongWith), Say(ui.settings.language, r.check_message).c_str());
-    if (r.recorded)
-        t += "\n" +
-             Fmt(Tr(ui, kRecordedOnDate), r.Device().c_str(), r.timestamp.substr(0, 10).c_str());
-    return t;
 }
 
 // The chapter's values without `name` (a sweep over it matches everything else).
@@ -118,22 +79,6 @@ StepResults GatherStepResults(const UiState& ui, const Controller& c, const Regi
     }
     if (s.unit.empty()) s.unit = "GB/s";
     return s;
-}
-
-// The bar's value and whiskers, in ms or in `unit`.
-void SetBarValues(const UiState& ui, const RunResult& r, const std::string& unit, chart::Bar* b) {
-    if (ui.rate_axis) {
-        // Whiskers: the rate at the slowest and the fastest sample.
-        b->value = RateIn(r, unit);
-        if (r.min_ms > 0 && r.max_ms > 0) {
-            b->lo = b->value * r.median_ms / r.max_ms;
-            b->hi = b->value * r.median_ms / r.min_ms;
-        }
-    } else {
-        b->value = r.median_ms;
-        b->lo = r.min_ms;
-        b->hi = r.max_ms;
-    }
 }
 
 // The tooltip of a lesson with no bar: recorded only at other values, or not measured yet.
@@ -601,107 +546,59 @@ void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const 
     chart::BarChart("breakdown", bars, o);
 }
 
-void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
-                bool by_block) {
-    const Chapter& chapter = reg.ChapterOf(lesson);
-    const ParamSpec* spec = by_block ? BlockSizeParam(lesson) : DataSizeParam(lesson);
-    // The newest result per value of the parameter swept (the block size or the data size), for
-    // this lesson and the previous one.
-    std::vector<std::pair<const Lesson*, std::map<double, const RunResult*>>> lessons;
-    std::string unit;  // the rate's unit: the current lesson's first
-    const bool hidden = MeasuredHidden(ui, c, lesson);
-    for (const Lesson* l : {lesson.previous ? reg.FindLesson(lesson.previous) : nullptr, &lesson}) {
-        if (!l || (l == &lesson && hidden)) continue;
-        const ParamSpec* along = by_block ? BlockSizeParam(*l) : DataSizeParam(*l);
-        if (!along) continue;
-        const ParamValues match = Without(ChapterValues(chapter, ui.run), along->name);
-        std::map<double, const RunResult*> points;
-        for (const StoredResult& s : c.results()) {
-            const RunResult& r = s.result;
-            if (r.lesson != l->number ||
-                s.origin != (by_block ? Origin::kBlockSweep : Origin::kSizeSweep) || !r.verified)
-                continue;
-            const std::optional<uint64_t> x = r.Number(along->name);
-            if (!x || !MatchesParams(r, match)) continue;
-            points[double(*x)] = &r;
-            if (unit.empty() || l == &lesson) unit = r.RateUnit();
+// The results' rates, times and tooltips (result_bars.h).
+// The result's rate in `unit` ("GB/s" or "GFLOP/s"), so that a chapter's bars share one axis.
+double RateIn(const RunResult& r, const std::string& unit) {
+    return unit == "GFLOP/s" ? r.gflops.value_or(0) : r.gbps;
+}
+
+// The time a sweep plots: the part the rates are taken over (the kernel), else the whole run.
+double RateMs(const RunResult& r) {
+    return r.rate_ms > 0 ? r.rate_ms : r.median_ms;
+}
+
+std::string ResultTooltip(const UiState& ui, const Registry& reg, const RunResult& r) {
+    const Lesson* lesson = reg.FindLesson(r.lesson);
+    std::string t = (lesson ? Fmt(Tr(ui, kLessonN), lesson->label.c_str()) + "  " : std::string()) +
+                    r.id + "\n";
+    if (lesson) t += DescribeParams(lesson->params, r.params, ui.settings.language) + "\n";
+    t += Fmt(Tr(ui, kMedianLine), Ms(r.median_ms).c_str(), Ms(r.min_ms).c_str(),
+             Ms(r.max_ms).c_str(), r.reps) +
+         "\n";
+    t += Fixed(r.gbps, 1) + " GB/s";
+    if (r.gflops) t += ", " + Fixed(*r.gflops, 1) + " GFLOP/s";
+    if (r.pct_of_ceiling) {
+        // A tensor-core step without its ceiling was compared with the fp32 peak: named as such.
+        const bool fallback = IsTensor(r.work.bound) && !r.ceiling_note.empty();
+        t += ", " + Fmt(Tr(ui, kPctOf), Fixed(*r.pct_of_ceiling, 1).c_str(),
+                        CeilingName(ui, fallback ? Bound::kFp32 : r.work.bound));
+        if (r.ceiling) t += " (" + Fixed(*r.ceiling, 0) + " " + r.RateUnit() + ")";
+        if (fallback)
+            t += "\n" + std::string(
+                            Tr(ui, r.work.bound == Bound::kBf16 ? kNoBf16Ceiling : kNoTf32Ceiling));
+    }
+    t += "\n";
+    t += r.verified ? std::string(Tr(ui, kVerified))
+                    : Fmt(Tr(ui, kWrongWith), Say(ui.settings.language, r.check_message).c_str());
+    if (r.recorded)
+        t += "\n" +
+             Fmt(Tr(ui, kRecordedOnDate), r.Device().c_str(), r.timestamp.substr(0, 10).c_str());
+    return t;
+}
+
+// The bar's value and whiskers, in ms or in `unit`.
+void SetBarValues(const UiState& ui, const RunResult& r, const std::string& unit, chart::Bar* b) {
+    if (ui.rate_axis) {
+        // Whiskers: the rate at the slowest and the fastest sample.
+        b->value = RateIn(r, unit);
+        if (r.min_ms > 0 && r.max_ms > 0) {
+            b->lo = b->value * r.median_ms / r.max_ms;
+            b->hi = b->value * r.median_ms / r.min_ms;
         }
-        if (!points.empty()) lessons.emplace_back(l, std::move(points));
-    }
-    std::vector<chart::Series> time_series, rate_series;
-    for (const auto& [l, points] : lessons) {
-        chart::Series t, g;
-        t.name = g.name = Fmt(Tr(ui, kLessonN), l->label.c_str());
-        t.color = g.color = l == &lesson ? kCurrentColor : kPreviousColor;
-        for (const auto& [x, r] : points) {
-            t.x.push_back(x);
-            g.x.push_back(x);
-            t.y.push_back(RateMs(*r));
-            g.y.push_back(RateIn(*r, unit));
-            t.tooltips.push_back(ResultTooltip(ui, reg, *r));
-            g.tooltips.push_back(t.tooltips.back());
-        }
-        // The best point is the highest rate: in a size sweep the shortest time is only the
-        // smallest size.
-        t.best = g.best = chart::BestRateIndex(g.y);
-        time_series.push_back(t);
-        rate_series.push_back(g);
-    }
-    if (time_series.empty()) {
-        DrawWrappedText(Tr(ui, by_block ? kSweepBlocksHint : kSweepSizesHint), &kGrey);
-        return;
-    }
-    chart::LineOptions o;
-    o.height = ImGui::GetFontSize() * 12;
-    o.empty_text = Tr(ui, kNoDataYet);
-    if (ui.probe) {
-        o.x_tick_labels = &ui.probe->sweep_x_labels;
-        ui.probe->sweep_best_x.clear();
-        for (const chart::Series& s : rate_series)
-            if (s.best >= 0) ui.probe->sweep_best_x.push_back(s.x[size_t(s.best)]);
-    }
-    // Each chart on a log axis where its values span more than 20x.
-    auto spans = [](const std::vector<chart::Series>& series) {
-        std::vector<double> ys;
-        for (const chart::Series& s : series) ys.insert(ys.end(), s.y.begin(), s.y.end());
-        return chart::SpansLogRange(ys);
-    };
-    o.best_text = Tr(ui, kBest);
-    const std::string rate_label = unit + (by_block ? "" : Tr(ui, kLogLog));
-    if (by_block) {
-        o.x_label = Tr(ui, kThreadsPerBlock);
-        o.log_x = true;
-        for (const chart::Series& s : time_series)  // tick at the block sizes that were run
-            o.x_ticks.insert(o.x_ticks.end(), s.x.begin(), s.x.end());
-        if (ui.probe) ui.probe->block_ticks = chart::AxisTicks(0, 1e300, true, 8, o.x_ticks);
-        o.y_label = Tr(ui, kKernelMs);
-        o.log_y = spans(time_series);
-        chart::LineChart("block_time", time_series, o);
-        o.y_label = rate_label.c_str();
-        o.log_y = spans(rate_series);
-        chart::LineChart("block_rate", rate_series, o);
     } else {
-        o.x_label = spec ? Label(*spec, ui.settings.language) : Tr(ui, kDataSize);
-        o.x_bytes = !spec || spec->type == ParamType::kBytes;
-        o.log_x = o.log_y = true;
-        o.y_label = rate_label.c_str();
-        chart::LineChart("size_rate", rate_series, o);
-        // The chapter's model fitted to this lesson's sizes (chapter 7: alpha and beta).
-        for (const auto& [l, points] : lessons) {
-            if (l != &lesson || !chapter.size_fit) continue;
-            std::vector<std::pair<uint64_t, double>> fit_points;
-            for (const auto& [x, r] : points) fit_points.push_back({uint64_t(x), r->median_ms});
-            try {
-                const Chapter::Fit fit =
-                    chapter.size_fit(fit_points, points.begin()->second->params);
-                const std::string& line = ui.settings.language == "zh" ? fit.zh : fit.en;
-                DrawWrappedText(line, &kGrey);
-                if (ui.probe) ui.probe->size_fit = line;
-            } catch (const std::exception& e) {
-                DrawWrappedText(e.what(), &kGrey);  // a bad CUDA_LESSONS_HOSTS
-                if (ui.probe) ui.probe->size_fit = e.what();
-            }
-        }
+        b->value = r.median_ms;
+        b->lo = r.min_ms;
+        b->hi = r.max_ms;
     }
 }
 

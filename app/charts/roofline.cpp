@@ -93,6 +93,14 @@ double PeakFor(const Roof& roof, Bound bound) {
     return roof.fp32_gflops;
 }
 
+bool RooflineXY(const RunResult& r, double* intensity, double* gflops) {
+    const double bytes = double(r.work.MemoryBytes());
+    if (r.work.flops == 0 || bytes <= 0 || r.rate_ms <= 0) return false;
+    *intensity = double(r.work.flops) / bytes;
+    *gflops = double(r.work.flops) / (r.rate_ms * 1e-3) * 1e-9;
+    return true;
+}
+
 std::vector<RooflinePoint> RooflinePoints(const std::vector<StoredResult>& results,
                                           const Roof& roof, int* no_arithmetic,
                                           std::string* their_chapters) {

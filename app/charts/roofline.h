@@ -78,6 +78,10 @@ struct RooflinePoint {
     int sequence = 0;
 };
 
+// A result's place on the roofline: its intensity (flop per byte) and attained GFLOP/s (over the
+// time its rates are taken over); false when it does no arithmetic or has no such time.
+bool RooflineXY(const RunResult& r, double* intensity, double* gflops);
+
 // Every verified GPU result with arithmetic as a point on `roof` (the newest of each lesson
 // and parameter set only); `no_arithmetic` counts the others (flops 0) and `their_chapters`
 // names their chapters.

@@ -10,6 +10,7 @@
 
 #include "charts/chart.h"
 #include "charts/roofline.h"
+#include "model/sweeps.h"
 #include "panels/panels.h"
 #include "probe.h"
 #include "text/lesson_text.h"
@@ -74,6 +75,14 @@ struct ChartSpec {
     float height = 300;
     bool inset = false;
     int current = 0, previous = 0;  // the inset's two lessons
+    // A sweep traced through its points (intensity, GFLOP/s): dashed where recorded.
+    std::vector<ImVec2> trace;
+    bool trace_recorded = false;
+    ImU32 trace_color = IM_COL32(255, 255, 255, 200);  // its chapter's
+    // Presenter mode: smaller points, and a roof label that cannot be placed clear of the points
+    // and the other labels is left out (into `dropped`) instead of covering them.
+    bool compact = false;
+    std::vector<std::string>* dropped = nullptr;
 };
 
 // Draws the chart; returns how many points it drew.
@@ -120,19 +129,28 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
 
     // Decade grid and tick labels.
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    // A tick label that would touch the one before it is left out (every other decade where
+    // the chart is short, as in presenter mode).
+    float label_end = -1e30f;
     for (double x = ax.x_lo; x <= ax.x_hi * 1.001; x *= 10) {
         const ImVec2 p = ax.At(x, ax.y_lo);
         dl->AddLine(ImVec2(p.x, ax.a.y), ImVec2(p.x, ax.b.y), kGridColor);
         const std::string label = chart::FormatTick(x);
-        dl->AddText(ImVec2(p.x - ImGui::CalcTextSize(label.c_str()).x / 2, ax.b.y + 2), text,
-                    label.c_str());
+        const float w = ImGui::CalcTextSize(label.c_str()).x;
+        if (p.x - w / 2 < label_end + font * 0.5f) continue;
+        dl->AddText(ImVec2(p.x - w / 2, ax.b.y + 2), text, label.c_str());
+        label_end = p.x + w / 2;
     }
+    float label_top = 1e30f;
     for (double y = ax.y_lo; y <= ax.y_hi * 1.001; y *= 10) {
         const ImVec2 p = ax.At(ax.x_lo, y);
         dl->AddLine(ImVec2(ax.a.x, p.y), ImVec2(ax.b.x, p.y), kGridColor);
+        // Not the bottom one where it would meet the x axis's first label.
+        if (p.y + font / 2 > label_top - font * 0.15f || p.y + font / 2 > ax.b.y + 1) continue;
         const std::string label = chart::FormatTick(y);
         dl->AddText(ImVec2(ax.a.x - ImGui::CalcTextSize(label.c_str()).x - 4, p.y - font / 2), text,
                     label.c_str());
+        label_top = p.y - font / 2;
     }
     const char* x_label = Tr(ui, kIntensityAxis);
     dl->AddText(
@@ -148,7 +166,7 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
     if (roof.bf16_gflops > 0) DrawRoof(dl, ax, bw, roof.bf16_gflops, kBf16Color, 1.5f);
     // The points: filled when measured now, hollow when recorded; the nearest under the mouse
     // gets the tooltip. Their places first: the roof labels are put where no point is.
-    const float r = font * (spec.inset ? 0.32f : 0.38f);
+    const float r = font * (spec.inset ? 0.32f : spec.compact ? 0.2f : 0.38f);
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     const RooflinePoint* near = nullptr;
     float near_d2 = font * font;
@@ -165,11 +183,16 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
         int overlapping = 0;
         // A label at the first place, of those along its roof, that covers no point and no
         // other label, on a dark band so that it reads over the grid.
-        auto put = [&](const std::vector<ImVec2>& candidates, ImU32 color, const std::string& s) {
+        auto put = [&](const std::vector<ImVec2>& candidates, ImU32 color, const std::string& s,
+                       const std::string& whole) {
             const ImVec2 size = ImGui::CalcTextSize(s.c_str());
             if (candidates.empty()) return;
             bool clear = false;
             const ImVec2 at = PlaceLabel(candidates, size, taken, bounds, &clear);
+            if (!clear && spec.compact) {  // said under the chart instead
+                if (spec.dropped) spec.dropped->push_back(whole);
+                return;
+            }
             overlapping += !clear;
             taken.push_back(ImVec4(at.x - 2, at.y - 1, at.x + size.x + 2, at.y + size.y + 1));
             dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1),
@@ -203,7 +226,7 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
                     x -= font * 2;
                 } while (x >= stop - w * 0.5f);
             }
-            put(candidates, color, s);
+            put(candidates, color, s, whole);
         };
         // Along a slope of `bandwidth`, from the left edge rightwards: above it and ending where
         // it is anchored (nothing lies above a rising roof), then under it.
@@ -219,19 +242,44 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
                     candidates.push_back(dy < 0 ? ImVec2(p.x - w, p.y + dy)
                                                 : ImVec2(p.x + 4, p.y + dy));
                 }
-            put(candidates, color, s);
+            put(candidates, color, s, whole);
         };
-        if (roof.bf16_gflops > 0)
-            flat(roof.bf16_gflops, kBf16Color, Fmt(Tr(ui, kRoofBf16), roof.bf16_gflops));
-        if (roof.tf32_gflops > 0)
-            flat(roof.tf32_gflops, kTf32Color,
-                 Fmt(Tr(ui, roof.tf32_from_rates ? kRoofTf32Rates : kRoofTf32), roof.tf32_gflops));
-        if (roof.fp32_gflops > 0)
-            flat(roof.fp32_gflops, kRoofColor, Fmt(Tr(ui, kRoofFp32), roof.fp32_gflops));
-        if (bw > 0)
-            slope(bw, kRoofColor, Fmt(Tr(ui, roof.read_gbps > 0 ? kRoofRead : kRoofCopy), bw));
-        if (roof.copy_gbps > 0 && roof.read_gbps > 0)
-            slope(roof.copy_gbps, kCopyRoofColor, Fmt(Tr(ui, kRoofCopy), roof.copy_gbps));
+        // In presenter mode the roofs a class needs first (fp32, the bandwidth) are placed first.
+        auto bf16 = [&] {
+            if (roof.bf16_gflops > 0)
+                flat(roof.bf16_gflops, kBf16Color, Fmt(Tr(ui, kRoofBf16), roof.bf16_gflops));
+        };
+        auto tf32 = [&] {
+            if (roof.tf32_gflops > 0)
+                flat(roof.tf32_gflops, kTf32Color,
+                     Fmt(Tr(ui, roof.tf32_from_rates ? kRoofTf32Rates : kRoofTf32),
+                         roof.tf32_gflops));
+        };
+        auto fp32 = [&] {
+            if (roof.fp32_gflops > 0)
+                flat(roof.fp32_gflops, kRoofColor, Fmt(Tr(ui, kRoofFp32), roof.fp32_gflops));
+        };
+        auto bandwidth = [&] {
+            if (bw > 0)
+                slope(bw, kRoofColor, Fmt(Tr(ui, roof.read_gbps > 0 ? kRoofRead : kRoofCopy), bw));
+        };
+        auto copy = [&] {
+            if (roof.copy_gbps > 0 && roof.read_gbps > 0)
+                slope(roof.copy_gbps, kCopyRoofColor, Fmt(Tr(ui, kRoofCopy), roof.copy_gbps));
+        };
+        if (spec.compact) {
+            fp32();
+            bandwidth();
+            tf32();
+            bf16();
+            copy();
+        } else {
+            bf16();
+            tf32();
+            fp32();
+            bandwidth();
+            copy();
+        }
         if (ridge > ax.x_lo && ridge < ax.x_hi) {
             const ImVec2 p = ax.At(ridge, roof.fp32_gflops);
             for (float y = p.y; y < ax.b.y; y += 6)
@@ -240,19 +288,28 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
             std::vector<ImVec2> candidates;
             for (float y = ax.b.y - font * 1.3f; y > p.y; y -= font * 1.2f)
                 candidates.push_back(ImVec2(p.x + 4, y));
-            put(candidates, text, s);
+            put(candidates, text, s, s);
         }
         if (ui.probe) ui.probe->roof_label_overlaps = overlapping;
     }
 
     int drawn = 0;
     dl->PushClipRect(ax.a, ax.b, true);
+    // The sweep's trace under the points: it follows the roof it measures.
+    for (size_t i = 1; i < spec.trace.size(); ++i) {
+        const ImVec2 a = ax.At(spec.trace[i - 1].x, spec.trace[i - 1].y);
+        const ImVec2 b = ax.At(spec.trace[i].x, spec.trace[i].y);
+        if (spec.trace_recorded)
+            chart::DashedLine(dl, a, b, spec.trace_color, 2.0f, font * 0.45f);
+        else
+            dl->AddLine(a, b, spec.trace_color, 2.5f);
+    }
     for (const auto& [p, c] : placed) {
         const ImU32 color = spec.inset
                                 ? (p->lesson == spec.current ? kCurrentColor : kPreviousColor)
                                 : PointColor(reg, p->chapter);
         if (p->recorded)
-            dl->AddCircle(c, r, color, 0, 2);
+            dl->AddCircle(c, r, color, 0, spec.compact ? 1.5f : 2.0f);
         else
             dl->AddCircleFilled(c, r, color);
         ++drawn;
@@ -316,6 +373,25 @@ void DrawRoofButtons(UiState& ui, Controller& c, const Registry& reg, const Less
     Remember(ui, "measure_ceilings");
     if (!cannot.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
         Tooltip(cannot);
+    }
+    // The sweep of the lesson's intensity (FMAs per element): live where it runs, else the
+    // recorded one is traced.
+    if (const ParamSpec* intensity = IntensityParam(lesson)) {
+        const std::string label = Fmt(Tr(ui, kSweepRoof), Label(*intensity, ui.settings.language));
+        const SweepLine recorded = SweepOf(c.results(), lesson, intensity->name, ui.run);
+        const bool can_show = cannot.empty() || !recorded.points.empty();
+        SameLineIfFits(ButtonWidth(label.c_str()));
+        ImGui::BeginDisabled(!can_show || c.Busy());
+        if (ImGui::Button(label.c_str())) {
+            ui.roof_trace = true;
+            if (cannot.empty()) c.SweepOver(lesson, ui.run, intensity->name);
+        }
+        ImGui::EndDisabled();
+        Remember(ui, "roof_sweep");
+        if (!cannot.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            Tooltip(can_show ? Fmt(Tr(ui, kRoofTraceWhy), cannot.c_str(), recorded.device.c_str(),
+                                   recorded.date.c_str())
+                             : cannot);
     }
     // Any chapter's benchmark: every lesson of it that runs here, at this page's settings.
     std::vector<const Chapter*> chapters;
@@ -403,8 +479,10 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         return;
     }
 
-    // A page of the chapter that draws the whole roofline.
-    if (!ImGui::CollapsingHeader(
+    // A page of the chapter that draws the whole roofline (in presenter mode without its
+    // header: the note under it names the GPU).
+    if (!ui.presenter &&
+        !ImGui::CollapsingHeader(
             Fmt(Tr(ui, kRooflineOf), roof.device.empty() ? "GPU" : roof.device.c_str())
                 .append("###roofline")
                 .c_str(),
@@ -422,32 +500,109 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         if (std::any_of(points.begin(), points.end(),
                         [&](const RooflinePoint& p) { return p.chapter == ch.id; }))
             seen.push_back(&ch);
-    const float entry_w = f * (ui.presenter ? 9 : 15);
-    const float avail_w = std::max(ImGui::GetContentRegionAvail().x, entry_w);
-    const int per_row = std::max(1, static_cast<int>(avail_w / entry_w));
-    const int legend_rows = (static_cast<int>(seen.size()) + per_row - 1) / per_row;
-    const float footer = ImGui::GetTextLineHeightWithSpacing() *
-                         static_cast<float>(legend_rows + (none > 0 ? 3 : 2));
+    // Each chapter's entry: a grid of 15 font heights a column; in presenter mode the short form
+    // of its title ("5. GEMM tiling"), each as wide as it needs (at most 8 font heights), flowing.
+    struct Entry {
+        std::string title, shown, whole;
+        float x = 0;
+        int row = 0;
+    };
+    std::vector<Entry> entries;
+    const float avail_w = std::max(ImGui::GetContentRegionAvail().x, f * 8);
+    float x = 0;
+    int row = 0;
+    for (size_t i = 0; i < seen.size(); ++i) {
+        Entry e;
+        e.whole = std::to_string(seen[i]->number) + ". " + ChapterTitle(ui, *seen[i]);
+        const std::string title = ChapterTitle(ui, *seen[i]);
+        e.title = ui.presenter
+                      ? std::to_string(seen[i]->number) + ". " +
+                            title.substr(0, std::min(title.find(": "), title.find("\xEF\xBC\x9A")))
+                      : e.whole;
+        const float text_w = ui.presenter ? f * 8 : f * 15 - f * 1.6f;
+        e.shown = Elide(e.title, text_w);
+        const float w = ui.presenter ? f * 1.6f + ImGui::CalcTextSize(e.shown.c_str()).x : f * 15;
+        if (x > 0 && x + w > avail_w) {
+            x = 0;
+            ++row;
+        }
+        e.x = x;
+        e.row = row;
+        x += w;
+        entries.push_back(e);
+    }
+    const int legend_rows = entries.empty() ? 0 : row + 1;
+    // Under the chart: the legend, then the count of points and those without arithmetic (in
+    // presenter mode one line instead: the roof labels left out of the chart).
+    const float footer =
+        ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(legend_rows + (ui.presenter ? 1
+                                                                                  : none > 0   ? 3
+                                                                                             : 2));
     ChartSpec spec;
-    spec.height = std::max(f * (ui.presenter ? 10 : 18), ImGui::GetContentRegionAvail().y - footer);
+    std::vector<std::string> dropped;
+    spec.compact = ui.presenter;
+    spec.dropped = &dropped;
+    // The sweep of the intensity, traced once asked for (or once one ran here).
+    SweepLine trace;
+    if (const ParamSpec* intensity = IntensityParam(lesson)) {
+        trace = SweepOf(c.results(), lesson, intensity->name, ui.run);
+        // Not before it was asked for (a recorded one), nor with the lesson's answers hidden.
+        if ((!ui.roof_trace && trace.recorded) || MeasuredHidden(ui, c, lesson))
+            trace.points.clear();
+        for (const auto& [v, r] : trace.points) {
+            double x = 0, y = 0;
+            if (RooflineXY(*r, &x, &y)) spec.trace.push_back(ImVec2(float(x), float(y)));
+        }
+        spec.trace_recorded = trace.recorded;
+        spec.trace_color = PointColor(reg, lesson.chapter);
+    }
+    const float trace_rows = spec.trace.size() > 1 ? 1.0f : 0.0f;
+    spec.height = std::max(f * (ui.presenter ? 7 : 18),
+                           ImGui::GetContentRegionAvail().y - footer -
+                               trace_rows * ImGui::GetTextLineHeightWithSpacing());
     const int drawn = DrawChart(ui, reg, roof, points, spec);
+    if (ui.probe) {
+        ui.probe->roof_trace_points = spec.trace.size() > 1 ? int(spec.trace.size()) : 0;
+        ui.probe->roof_trace_recorded = spec.trace_recorded && spec.trace.size() > 1;
+    }
+    if (spec.trace.size() > 1) {
+        const std::string origin = trace.recorded ? Fmt(Tr(ui, kRoofTraceRecorded),
+                                                        trace.device.c_str(), trace.date.c_str())
+                                                  : std::string(Tr(ui, kLivePoint));
+        const std::string note =
+            Fmt(Tr(ui, kRoofTraceNote), Label(*trace.along, ui.settings.language),
+                int(spec.trace.size()), double(spec.trace.front().x), double(spec.trace.back().x),
+                origin.c_str());
+        ImGui::TextDisabled("%s", Elide(note, ImGui::GetContentRegionAvail().x).c_str());
+        if (ImGui::IsItemHovered()) Tooltip(note);
+    }
     if (ui.probe) {
         ui.probe->roof_points = drawn;
         ui.probe->roof_legend.clear();
     }
-    for (size_t i = 0; i < seen.size(); ++i) {
-        if (i % size_t(per_row) != 0)
-            ImGui::SameLine(entry_w * static_cast<float>(i % size_t(per_row)));
-        const std::string title =
-            std::to_string(seen[i]->number) + ". " + ChapterTitle(ui, *seen[i]);
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const Entry& e = entries[i];
+        if (i > 0 && e.row == entries[i - 1].row) ImGui::SameLine(e.x);
         const ImVec2 at = ImGui::GetCursorScreenPos();
         ImGui::GetWindowDrawList()->AddCircleFilled(ImVec2(at.x + f * 0.4f, at.y + f * 0.55f),
                                                     f * 0.3f, ChapterColor(seen[i]->number));
         ImGui::Dummy(ImVec2(f * 0.9f, f));
         ImGui::SameLine();
-        ImGui::TextUnformatted(Elide(title, entry_w - f * 1.6f).c_str());
-        if (ImGui::IsItemHovered()) Tooltip(title);
-        if (ui.probe) ui.probe->roof_legend.push_back(title);
+        ImGui::TextUnformatted(e.shown.c_str());
+        if (ImGui::IsItemHovered()) Tooltip(e.whole);
+        if (ui.probe) ui.probe->roof_legend.push_back(e.title);
+    }
+    if (!entries.empty()) Remember(ui, "roof_legend_end");  // its last entry
+    if (ui.presenter) {
+        // The roof labels with no clear place in the chart, on one line (whole on hover).
+        std::string line;
+        for (const std::string& d : dropped) line += (line.empty() ? "" : "  \xC2\xB7  ") + d;
+        if (!line.empty()) {
+            ImGui::TextDisabled("%s", Elide(line, ImGui::GetContentRegionAvail().x).c_str());
+            if (ImGui::IsItemHovered()) Tooltip(line);
+        }
+        if (ui.probe) ui.probe->roof_dropped = dropped;
+        return;
     }
     const int recorded = static_cast<int>(std::count_if(
         points.begin(), points.end(), [](const RooflinePoint& p) { return p.recorded; }));

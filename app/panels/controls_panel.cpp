@@ -9,6 +9,7 @@
 
 #include "host.h"
 #include "model/compare.h"
+#include "model/sweeps.h"
 #include "panels/panels.h"
 #include "text/lesson_text.h"
 #include "units.h"
@@ -159,6 +160,15 @@ bool RunsHere(const Controller& c, const Registry& reg, const Lesson& lesson) {
 
 }  // namespace
 
+bool HasRecordedBlockSweep(const UiState& ui, const Controller& c, const Registry& reg,
+                           const Lesson& lesson) {
+    for (const Lesson* l : {&lesson, lesson.previous ? reg.FindLesson(lesson.previous) : nullptr}) {
+        const ParamSpec* block = l ? BlockSizeParam(*l) : nullptr;
+        if (block && SweepOf(c.results(), *l, block->name, ui.run).recorded) return true;
+    }
+    return false;
+}
+
 std::string CannotRunWhy(std::string_view language, const Controller& c, const Registry& reg,
                          const Lesson& lesson, bool with_note) {
     if (RunsHere(c, reg, lesson)) return {};
@@ -167,6 +177,13 @@ std::string CannotRunWhy(std::string_view language, const Controller& c, const R
     if (with_note && c.Mode(lesson) == LessonMode::kRecorded)
         why += std::string(language == "zh" ? "" : " ") + Tr(language, kWhyRecordedShown);
     return why;
+}
+
+std::string CannotSweepWhy(std::string_view language, const Controller& c, const Registry& reg,
+                           const Lesson& lesson, const std::string& param) {
+    for (const Lesson* l : SweptLessons(reg, lesson, param))
+        if (c.Mode(*l) == LessonMode::kLive) return {};
+    return Fmt(Tr(language, kWhyNoRun), Say(language, c.UnavailableReason(lesson)).c_str());
 }
 
 std::string CannotRunChapterWhy(std::string_view language, const Controller& c, const Registry& reg,
@@ -256,16 +273,33 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     ImGui::EndDisabled();
     Remember(ui, "run_chapter");
     WhyDisabled(cannot_chapter);
+    // A sweep runs the lessons (this one, the previous one) that have the parameter and run here.
+    const ParamSpec* block = BlockSizeParam(lesson);
     const std::string cannot_blocks =
-        !BlockSizeParam(lesson) ? std::string(Tr(ui, kWhyNoBlock)) : cannot;
+        !block ? std::string(Tr(ui, kWhyNoBlock))
+               : CannotSweepWhy(ui.settings.language, c, reg, lesson, block->name);
+    // Where it cannot run, a recorded sweep is shown instead (its section opened), saying so.
+    const bool show_recorded =
+        block && !cannot_blocks.empty() && HasRecordedBlockSweep(ui, c, reg, lesson);
     SameLineIfFits(ButtonWidth(Tr(ui, kSweepBlocks)));
-    ImGui::BeginDisabled(!cannot_blocks.empty());
-    if (ImGui::Button(Tr(ui, kSweepBlocks))) c.SweepBlocks(lesson, ui.run);
+    ImGui::BeginDisabled(!cannot_blocks.empty() && !show_recorded);
+    if (ImGui::Button(Tr(ui, kSweepBlocks))) {
+        if (show_recorded)
+            ui.open_section = "block_sweep_header";
+        else
+            c.SweepBlocks(lesson, ui.run);
+    }
     ImGui::EndDisabled();
     Remember(ui, "sweep_blocks");
-    WhyDisabled(cannot_blocks);
+    if (show_recorded && ImGui::IsItemHovered())
+        Tooltip(cannot_blocks + (ui.settings.language == "zh" ? "" : " ") +
+                Tr(ui, kShowsRecordedSweep));
+    else
+        WhyDisabled(cannot_blocks);
+    const ParamSpec* size = DataSizeParam(lesson);
     const std::string cannot_sizes =
-        !DataSizeParam(lesson) ? std::string(Tr(ui, kWhyNoSize)) : cannot;
+        !size ? std::string(Tr(ui, kWhyNoSize))
+              : CannotSweepWhy(ui.settings.language, c, reg, lesson, size->name);
     SameLineIfFits(ButtonWidth(Tr(ui, kSweepSizes)));
     ImGui::BeginDisabled(!cannot_sizes.empty());
     if (ImGui::Button(Tr(ui, kSweepSizes))) c.SweepSizes(lesson, ui.run);

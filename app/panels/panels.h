@@ -100,6 +100,15 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
 // Why Run (this lesson and the previous one) cannot run here, in `language`; empty when it
 // can. With `with_note`, a lesson shown from recordings adds that its chart shows them. The same
 // for "Run the whole chapter" (no lesson of the chapter runs here).
+// Whether a block-size sweep of the lesson (or of the previous one) at the page's settings was
+// recorded: what "Sweep block sizes" shows where it cannot run.
+bool HasRecordedBlockSweep(const UiState& ui, const Controller& c, const Registry& reg,
+                           const Lesson& lesson);
+// Why a sweep along `param` cannot run here: neither this lesson nor the previous one has the
+// parameter and runs here (a CPU lesson before a GPU one runs, but has no block size); empty
+// when one does.
+std::string CannotSweepWhy(std::string_view language, const Controller& c, const Registry& reg,
+                           const Lesson& lesson, const std::string& param);
 std::string CannotRunWhy(std::string_view language, const Controller& c, const Registry& reg,
                          const Lesson& lesson, bool with_note = false);
 std::string CannotRunChapterWhy(std::string_view language, const Controller& c, const Registry& reg,
@@ -117,6 +126,9 @@ void DrawStepChart(UiState& ui, Controller& c, const Registry& reg, const Lesson
 void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);
 void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
                 bool by_block);
+// The sweep along any other parameter of the lesson (a tile configuration, a toggle, FMAs per
+// element): a choice of the parameter, its Sweep button, and its chart, live or recorded.
+void DrawParamSweep(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
 // predict_panel.cpp: the "Predict, then measure" box of a lesson page, and the chapter summary.
 void DrawPrediction(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
 void DrawSummary(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);

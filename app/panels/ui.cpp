@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "exercise.h"
+#include "model/sweeps.h"
 #include "panels/panels.h"
 #include "probe.h"
 #include "text/lesson_text.h"
@@ -197,10 +198,15 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
             refuse(cannot);
     }
     if (ImGui::IsKeyPressed(kKeyS)) {
-        if (!BlockSizeParam(*lesson))
+        const ParamSpec* block = BlockSizeParam(*lesson);
+        const std::string cannot_sweep =
+            block ? CannotSweepWhy("en", c, reg, *lesson, block->name) : std::string();
+        if (!block)
             refuse(kWhyNoBlock.en);
-        else if (!cannot.empty())
-            refuse(cannot);
+        else if (!cannot_sweep.empty() && HasRecordedBlockSweep(ui, c, reg, *lesson))
+            ui.open_section = "block_sweep_header";  // the recorded one, as the button shows
+        else if (!cannot_sweep.empty())
+            refuse(cannot_sweep);
         else
             c.SweepBlocks(*lesson, ui.run);
     }
@@ -365,12 +371,19 @@ void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
     ImGui::Separator();
     // A section header; every one is open while a test walks the page.
     auto section = [&](const Word& word, const char* name, bool open_by_default) {
-        if (ui.probe && ui.probe->open_all) ImGui::SetNextItemOpen(true, ImGuiCond_Always);
+        const bool asked = ui.open_section == name;
+        if ((ui.probe && ui.probe->open_all) || asked)
+            ImGui::SetNextItemOpen(true, ImGuiCond_Always);
         // The ID does not change with the language: a section stays open across a switch.
         const std::string label = std::string(Tr(ui, word)) + "###" + name;
         const bool open = ImGui::CollapsingHeader(
             label.c_str(), open_by_default ? ImGuiTreeNodeFlags_DefaultOpen : 0);
         Remember(ui, name);
+        if (asked) {  // its header at the top of the pane
+            ImGui::SetScrollHereY(0.0f);
+            ui.open_section.clear();
+            ui.redraw_frames = std::max(ui.redraw_frames, 2);
+        }
         return open;
     };
     // The roofline's own chapter draws it whole, first: as large as the page allows.
@@ -386,6 +399,8 @@ void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
     if (section(kBreakdown, "breakdown_header", true)) DrawBreakdown(ui, c, reg, lesson);
     if (section(kBlockSweep, "block_sweep_header", false)) DrawSweeps(ui, c, reg, lesson, true);
     if (section(kSizeSweep, "size_sweep_header", false)) DrawSweeps(ui, c, reg, lesson, false);
+    if (!SweepableParams(reg, lesson).empty() && section(kParamSweep, "param_sweep_header", false))
+        DrawParamSweep(ui, c, reg, lesson);
     if (section(kResults, "results_header", true)) DrawResults(ui, c, reg, lesson);
     if (lesson.kind == StepKind::kGpu && section(kEvidenceHeader, "evidence_header", false))
         DrawEvidence(ui, c, reg, lesson);
@@ -402,6 +417,9 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ui.probe->exercise_compile.clear();
         ui.probe->exercise_marked_lines = 0;
         ui.probe->exercise_yours_ms = 0;
+        ui.probe->sweeps.clear();
+        ui.probe->roof_trace_points = 0;
+        ui.probe->roof_trace_recorded = false;
     }
     HandleKeys(ui, c, reg);
     const Lesson* lesson = CurrentLesson(ui, reg);

@@ -54,6 +54,14 @@ struct UiState {
     // The roofline page's chapter picked for "Run this chapter's benchmark"
     // (charts/roofline_page.cpp).
     int bench_chapter = 0;
+    // The parameter the student chose in the "Sweep over" section (its name; empty, or one the
+    // lesson does not have: the page picks one), and
+    // whether the roofline page traces its sweep (its Sweep button was pressed).
+    std::string sweep_param;
+    bool roof_trace = false;
+    // A section the next frame opens and scrolls into view (its name: "block_sweep_header"):
+    // "Sweep block sizes" without a GPU shows the recorded sweep there.
+    std::string open_section;
 
     // The lesson the page showed last (its id; empty before the first): SelectLesson compares
     // the lesson it opens with it.

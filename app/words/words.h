@@ -30,6 +30,9 @@ inline constexpr Word kSteps{"Step comparison", "步骤对比"};
 inline constexpr Word kBreakdown{"Time breakdown", "时间分解"};
 inline constexpr Word kBlockSweep{"Block-size sweep", "线程块大小扫描"};
 inline constexpr Word kSizeSweep{"Size sweep", "规模扫描"};
+inline constexpr Word kParamSweep{"Sweep over a parameter", "按参数扫描"};
+inline constexpr Word kSweepOver{"Sweep over", "扫描参数"};
+inline constexpr Word kSweepButton{"Sweep", "扫描"};
 inline constexpr Word kResults{"Results", "结果"};
 inline constexpr Word kLog{"Log scale", "对数坐标"};
 inline constexpr Word kLive{"live", "实时"};
@@ -135,6 +138,18 @@ inline constexpr Word kSweepBlocksHint{
 inline constexpr Word kSweepSizesHint{
     "Press \"Sweep data sizes\" to measure the rate from 1 KiB up to the current size.",
     "按“扫描数据规模”测量从 1 KiB 到当前规模的速率。"};
+inline constexpr Word kSweepParamHint{
+    "Press \"Sweep\" to measure this lesson and the previous one at every value of %s.",
+    "按“扫描”测量本课和上一课在“%s”每个取值下的表现。"};
+// A sweep recorded on the reference GPU, shown where none ran here.
+inline constexpr Word kSweepRecordedNote{
+    "Recorded on %s on %s, not live (no sweep at these settings ran here): dashed lines, hollow "
+    "points.",
+    "于 %2$s 在 %1$s 上录制，非实时（此处没有在这些设置下运行过扫描）：虚线、空心点。"};
+inline constexpr Word kRecordedSeries{"%s (recorded)", "%s（已录制）"};
+inline constexpr Word kSweepNoneHere{
+    "No sweep of this lesson along %s was recorded at %s, and it cannot run here: %s",
+    "本课没有在 %2$s 下沿“%1$s”录制的扫描，且无法在此运行：%3$s"};
 inline constexpr Word kThreadsPerBlock{"threads per block", "每块线程数"};
 inline constexpr Word kKernelMs{"kernel ms (or whole run)", "内核 ms（或整次运行）"};
 inline constexpr Word kDataSize{"data size", "数据规模"};
@@ -179,6 +194,7 @@ inline constexpr Word kBreakdownTip{"H2D %s ms\nkernel %s ms\nD2H %s ms",
 // Work in progress.
 inline constexpr Word kBlockSweepOf{"block sweep of lesson %s", "第 %s 课的线程块大小扫描"};
 inline constexpr Word kSizeSweepOf{"size sweep of lesson %s", "第 %s 课的规模扫描"};
+inline constexpr Word kParamSweepOf{"sweep of lesson %s over %s", "第 %s 课按“%s”扫描"};
 inline constexpr Word kChapterProgress{"chapter: %s (%d of %d)", "整章：%s（第 %d 个，共 %d 个）"};
 inline constexpr Word kLinesDiffer{"%d lines differ from lesson %s (highlighted)",
                                    "%d 行与第 %s 课不同（已高亮）"};
@@ -336,6 +352,14 @@ inline constexpr const Word* kAllWords[] = {&kRun,
                                             &kRunChapter,
                                             &kSweepBlocks,
                                             &kSweepSizes,
+                                            &kParamSweepOf,
+                                            &kParamSweep,
+                                            &kSweepOver,
+                                            &kSweepButton,
+                                            &kSweepParamHint,
+                                            &kSweepRecordedNote,
+                                            &kRecordedSeries,
+                                            &kSweepNoneHere,
                                             &kCancel,
                                             &kAutoRun,
                                             &kBlock,

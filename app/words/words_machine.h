@@ -105,6 +105,16 @@ inline constexpr Word kRecordedMark{"(recorded)", "（已录制）"};
 inline constexpr Word kPointsCount{"%d points: %d measured now, %d recorded (hollow).",
                                    "%d 个数据点：本次实测 %d 个，已录制 %d 个（空心）。"};
 
+// The roofline page's sweep of its intensity parameter (FMAs per element), traced on the chart.
+inline constexpr Word kSweepRoof{"Sweep %s", "扫描%s"};
+inline constexpr Word kRoofTraceWhy{"%s The button shows the sweep recorded on %s on %s instead.",
+                                    "%s 该按钮改为显示于 %3$s 在 %2$s 上录制的扫描。"};
+inline constexpr Word kRoofTraceNote{
+    "The line traces the sweep of %s: %d points from %.3g to %.4g flop/B, %s.",
+    "连线为“%s”的扫描：%d 个点，算术强度从 %.3g 到 %.4g flop/B，%s。"};
+inline constexpr Word kRoofTraceRecorded{"recorded on %s on %s (dashed, not live)",
+                                         "于 %2$s 在 %1$s 上录制（虚线，非实时）"};
+
 inline constexpr const Word* kMachineWords[] = {&kTabSource,
                                                 &kAllKernels,
                                                 &kKernelWord,
@@ -145,6 +155,10 @@ inline constexpr const Word* kMachineWords[] = {&kTabSource,
                                                 &kInsetFullChart,
                                                 &kInsetNone,
                                                 &kRecordedMark,
-                                                &kPointsCount};
+                                                &kPointsCount,
+                                                &kSweepRoof,
+                                                &kRoofTraceWhy,
+                                                &kRoofTraceNote,
+                                                &kRoofTraceRecorded};
 
 }  // namespace lessons::app

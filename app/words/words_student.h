@@ -96,10 +96,14 @@ inline constexpr Word kWelcomeNoGpu{
     "Everything opens. CPU lessons (the first lessons of chapter 1 and the CPU steps of other "
     "chapters) run live; GPU lessons open at the settings their results were recorded at, so "
     "their charts, predictions and summaries show the reference GPU's figures, labelled "
-    "recorded. Run, sweeps and whole-chapter runs are then disabled: hover them for the reason.",
+    "recorded. The sweeps show those recorded there too (dashed: \"Sweep block sizes\", S, "
+    "opens the block-size sweep; the roofline's sweep button traces its FMA sweep). Run and "
+    "whole-chapter runs are then disabled: hover them for the reason.",
     "一切都能打开。CPU 课程（第 1 章开头几课以及其他章的 CPU 步骤）实时运行；"
     "GPU 课程以其结果录制时的设置打开，图表、预测和小结显示参考 GPU 的数据，"
-    "并标注为已录制。此时“运行”、扫描和整章运行不可用：鼠标悬停可看原因。"};
+    "并标注为已录制。扫描同样显示在参考 GPU 上录制的结果（虚线：“扫描线程块大小”（S）"
+    "打开线程块大小扫描；屋顶线页的扫描按钮描出 FMA 扫描）。此时“运行”和整章运行不可用："
+    "鼠标悬停可看原因。"};
 inline constexpr Word kWelcomeStartHeading{"Where to start", "从哪里开始"};
 inline constexpr Word kWelcomeStart{
     "Lesson 1.1: the simplest way to find every line break in a buffer, on the CPU. Then walk "
@@ -135,6 +139,9 @@ inline constexpr Word kWhyNoSize{"This step's data is not sized in bytes (matrix
 inline constexpr Word kWhyRecordedShown{
     "The chart shows the results recorded on the reference GPU.",
     "图中显示的是在参考 GPU 上录制的结果。"};
+inline constexpr Word kShowsRecordedSweep{
+    "The button opens the block-size sweep recorded on the reference GPU.",
+    "此按钮会打开在参考 GPU 上录制的线程块大小扫描。"};
 inline constexpr Word kPredPressRun{"Press Run (R) to measure it here.",
                                     "按“运行”（R）在本机测量。"};
 inline constexpr Word kPredCannotMeasure{
@@ -251,6 +258,7 @@ inline constexpr const Word* kStudentWords[] = {&kWelcomeTitle,
                                                 &kWhyNoBlock,
                                                 &kWhyNoSize,
                                                 &kWhyRecordedShown,
+                                                &kShowsRecordedSweep,
                                                 &kPredPressRun,
                                                 &kPredCannotMeasure};
 

@@ -426,17 +426,26 @@ void Controller::RunChapter(const Lesson& lesson, const RunSettings& settings) {
     }
 }
 
-// The values a sweep over `spec` takes: block sizes, every power of two accepted; sizes, from
-// the slider's lower end up to the page's value, doubling, in whole elements.
+// The values a sweep over `spec` takes: block sizes, every power of two accepted; sizes in bytes,
+// from the slider's lower end up to the page's value, doubling, in whole elements; any other
+// number on a log slider (FMAs per element, a matrix dimension), its whole range, doubling;
+// choices, every one.
 Json SweepValues(const ParamSpec& spec, const RunSettings& settings) {
     Json values = Json::array();
     if (spec.type == ParamType::kChoice) {
         for (const std::string& c : spec.choices) values.push_back(c);
     } else if (ControlFor(spec) == ControlKind::kLog) {
-        const uint64_t top = std::max(ResolveParam(spec, settings).number, LogMin(spec));
+        const uint64_t top = spec.type == ParamType::kBytes
+                                 ? std::max(ResolveParam(spec, settings).number, LogMin(spec))
+                                 : spec.max;
         const uint64_t step = std::max<uint64_t>(spec.step, 1);
         for (uint64_t v = LogMin(spec); v <= top && v > 0; v *= 2)
-            values.push_back(v / step * step);
+            if (v / step * step >= spec.min) values.push_back(v / step * step);
+    } else if (ControlFor(spec) == ControlKind::kInt) {
+        const auto [lo, hi] = IntRange(spec);
+        for (uint64_t v = 1; v <= hi && v > 0; v *= 2)
+            if (v >= lo) values.push_back(v);
+        if (values.empty() || values.back().get<uint64_t>() != hi) values.push_back(hi);
     } else {
         for (const ParamValue& v : spec.Values())
             if ((v.number & (v.number - 1)) == 0) values.push_back(v.number);
@@ -446,7 +455,8 @@ Json SweepValues(const ParamSpec& spec, const RunSettings& settings) {
 }
 
 void Controller::Sweep(const Lesson& lesson, const RunSettings& settings,
-                       const ParamSpec* (*along)(const Lesson&), Origin origin, const char* what) {
+                       const std::function<const ParamSpec*(const Lesson&)>& along, Origin origin,
+                       const char* what) {
     CancelAll();
     StartBatch();
     for (const Lesson* l : WithPrevious(lesson)) {
@@ -458,6 +468,9 @@ void Controller::Sweep(const Lesson& lesson, const RunSettings& settings,
         r["values"] = SweepValues(*spec, settings);
         Pending p{std::string(what) + " of lesson " + l->label, origin};
         p.label = l->label;
+        p.over = spec->name;
+        p.over_label = spec->label_en.empty() ? spec->name : spec->label_en;
+        p.over_label_zh = spec->label_zh.empty() ? p.over_label : spec->label_zh;
         p.batch = true;
         p.points = r["values"].is_array() ? static_cast<int>(r["values"].size()) : 0;
         Send(r, std::move(p));
@@ -471,6 +484,18 @@ void Controller::SweepBlocks(const Lesson& lesson, const RunSettings& settings) 
 
 void Controller::SweepSizes(const Lesson& lesson, const RunSettings& settings) {
     Sweep(lesson, settings, &DataSizeParam, Origin::kSizeSweep, "size sweep");
+}
+
+void Controller::SweepOver(const Lesson& lesson, const RunSettings& settings,
+                           const std::string& name) {
+    Sweep(
+        lesson, settings,
+        [&](const Lesson& l) -> const ParamSpec* {
+            for (const ParamSpec& p : l.params)
+                if (p.name == name) return &p;
+            return nullptr;
+        },
+        Origin::kParamSweep, ("sweep over " + name).c_str());
 }
 
 void Controller::Update() {
@@ -604,7 +629,8 @@ void Controller::Handle(const Json& m) {
         try {
             StoredResult s{RunResultFromJson(m["result"]),
                            pending != m_pending.end() ? pending->second.origin : Origin::kRun,
-                           m_sequence++};
+                           m_sequence++,
+                           pending != m_pending.end() ? pending->second.over : std::string()};
             AdoptLesson(m_registry, s.result);
             const int exercise = pending != m_pending.end() ? pending->second.exercise : 0;
             if (exercise || s.result.yours) {
@@ -750,6 +776,9 @@ std::string Controller::Describe(const Pending& p, std::string_view language) {
             return Fmt(Tr(language, kBlockSweepOf), p.label.c_str());
         case Origin::kSizeSweep:
             return Fmt(Tr(language, kSizeSweepOf), p.label.c_str());
+        case Origin::kParamSweep:
+            return Fmt(Tr(language, kParamSweepOf), p.label.c_str(),
+                       (language == "zh" ? p.over_label_zh : p.over_label).c_str());
         default:
             return Fmt(Tr(language, kLessonN), p.label.c_str());
     }

@@ -21,12 +21,14 @@
 
 namespace lessons::app {
 
-enum class Origin { kRun, kBlockSweep, kSizeSweep, kRecorded };
+// kParamSweep: a sweep along any other parameter (SweepOver).
+enum class Origin { kRun, kBlockSweep, kSizeSweep, kRecorded, kParamSweep };
 
 struct StoredResult {
     RunResult result;
     Origin origin = Origin::kRun;
-    int sequence = 0;  // order of arrival
+    int sequence = 0;   // order of arrival
+    std::string swept;  // the parameter a sweep ran along (its name); empty: not a sweep's point
 };
 
 enum class LessonMode { kLive, kRecorded, kUnavailable, kUnknown };
@@ -89,6 +91,10 @@ public:
     // Size sweep of the data size (DataSizeParam), 1 KiB (or one element) up to the current size,
     // doubling.
     void SweepSizes(const Lesson& lesson, const RunSettings& settings);
+    // Sweep of this lesson and the previous one (each that has it) along the parameter `name`:
+    // every choice, every power of two a number accepts (a size in bytes up to the page's value,
+    // as SweepSizes).
+    void SweepOver(const Lesson& lesson, const RunSettings& settings, const std::string& name);
     void CancelAll();
     // The kernel's resource use at the lesson's own parameters (block size, ...): asked of the
     // worker once, then remembered. Returns nullptr until the answer has arrived.
@@ -183,8 +189,10 @@ private:
         int points = 0, points_done = 0;  // a sweep's points, and those answered
         bool chapter = false;             // one run of a RunChapter batch
         bool batch = false;               // one request of the newest batch (Progress)
-        bool quiet = false;       // not shown as work in progress (a refresh of the device info)
-        std::string label{};      // a run or sweep of the lesson shown so ("": `what` says what)
+        bool quiet = false;   // not shown as work in progress (a refresh of the device info)
+        std::string label{};  // a run or sweep of the lesson shown so ("": `what` says what)
+        std::string over{};   // a sweep: the parameter it runs along
+        std::string over_label{}, over_label_zh{};  // ... as the page names it
         int exercise = 0;         // a student's kernel for this lesson number (0: none)
         bool kernel_run = false;  // ... run, not only compiled
         std::optional<std::chrono::steady_clock::time_point> run_started{};  // its compile came
@@ -196,7 +204,8 @@ private:
     // Sweeps this lesson and the previous one, each along the parameter `along` gives it (none:
     // that lesson is not swept).
     void Sweep(const Lesson& lesson, const RunSettings& settings,
-               const ParamSpec* (*along)(const Lesson&), Origin origin, const char* what);
+               const std::function<const ParamSpec*(const Lesson&)>& along, Origin origin,
+               const char* what);
     void Send(Json request, Pending pending);
     void Handle(const Json& message);
     // One notice for a message of a shape the GUI does not read, quoting it.
