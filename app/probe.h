@@ -62,6 +62,7 @@ struct Probe {
     std::vector<std::string> roof_legend;
     std::vector<std::string> roof_dropped;  // presenter mode: labels left out of the chart
     std::string bench_chapter;
+    std::string tuned;             // the tuned values the controls show ("threads 1"), or the note
     int evidence_rows = 0;         // counters the evidence section lists
     int evidence_highlighted = 0;  // ... of them highlighted: the step's focus
     // The Exercise tab drawn last: the compile answer's status ("ok", "error", ...; "" none),

@@ -27,7 +27,8 @@ ParamValues ValuesFromJson(const Json& j) {
     for (const auto& [name, value] : j.items()) {
         if (value.is_string())
             out.Set(name, ParamValue::Choice(value.get<std::string>()));
-        else if (value.is_number_unsigned())
+        else if (value.is_number_unsigned() ||
+                 (value.is_number_integer() && value.get<int64_t>() >= 0))
             out.Set(name, ParamValue::Number(value.get<uint64_t>()));
         else
             throw UsageError("parameter '" + Excerpt(name, 40) + "' is neither a name nor a count");

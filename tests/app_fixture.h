@@ -79,7 +79,8 @@ public:
                                              {"copy_gbps", 3000},
                                              {"h2d_gbps", 55},
                                              {"d2h_gbps", 50}}}}
-                                    : Json{{"available", false}, {"reason", "no GPU here"}}}});
+                                    : Json{{"available", false}, {"reason", "no GPU here"}}},
+                 {"host", {{"cpu", "Fake CPU"}}}});
         } else if ((op == "compile" || (op == "run" && r.contains("kernel"))) && answer_runs) {
             // A student's kernel: an error on each line holding "BAD", else compiled; a run
             // (where the lesson runs here) gives a result marked yours, `yours_ms` long.
@@ -128,6 +129,38 @@ public:
                 m_inbox.push_back({{"id", r["id"]}, {"type", "result"}, {"result", result}});
             }
             m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", status}});
+            return true;
+        } else if (op == "tune" && answer_runs) {
+            // Each thread count (or block size) from 1 (or 64) up, the smallest fastest; then
+            // the tuning, kept where `tuning_saved_to` says.
+            const Lesson* lesson = m_registry->FindLesson(r["lesson"].get<std::string>());
+            const std::string over = lesson->FindParam("threads") ? "threads" : "block";
+            const int points = 3;
+            for (int i = 0; i < points; ++i) {
+                Json params = r["params"];
+                params[over] = (over == "threads" ? 1 : 64) << i;
+                Json result = Result(r, params);
+                result["median_ms"] = 10.0 * (i + 1);
+                m_inbox.push_back({{"id", r["id"]},
+                                   {"type", "result"},
+                                   {"result", result},
+                                   {"point", i},
+                                   {"points", points}});
+            }
+            Json values = {{over, over == "threads" ? 1 : 64}};
+            m_inbox.push_back({{"id", r["id"]},
+                               {"type", "tuning"},
+                               {"tuning",
+                                {{"id", lesson->id},
+                                 {"machine", "CPU: Fake CPU"},
+                                 {"values", values},
+                                 {"at", Json::object()},
+                                 {"best_ms", 10.0},
+                                 {"default_ms", 20.0},
+                                 {"when", "2026-11-27T10:00:00Z"},
+                                 {"all_right", true},
+                                 {"saved_to", tuning_saved_to}}}});
+            m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
             return true;
         } else if (op == "run" && answer_runs) {
             m_inbox.push_back(
@@ -266,7 +299,8 @@ public:
     std::string wrong_lesson;                // the id of a lesson whose results are wrong
     std::function<void(RunResult&)> shape;   // changes each made-up result (timings, rates)
     double yours_ms = 40;                    // how long a student's kernel takes
-    bool hang_kernels = false;               // a student's kernel never ends
+    std::string tuning_saved_to = "/data/tunings.json";  // where a tuning is said to be kept
+    bool hang_kernels = false;                           // a student's kernel never ends
     int kills = 0;
 
 private:

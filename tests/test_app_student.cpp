@@ -411,3 +411,61 @@ TEST(AppStudent, EveryWordOfTheStudentsPathHasBothLanguages) {
             << w->en << ": its glyphs are not in the atlas";
     }
 }
+
+// Tune: the worker's tuning of a step on this machine, its runs shown as a sweep, the page set
+// to the values found (and auto-run measuring them); a lesson opens at the values tuned for
+// this machine where the page holds the declared default, and says so.
+TEST_F(AppLogic, TuneSetsThePageToWhatItFoundAndLessonsOpenAtTheirTunings) {
+    const Lesson& openmp = Named("split/openmp");
+    Open(openmp.id);
+    Frames(2);
+    sent.clear();
+    Click("tune");
+    Frames(3);
+    std::vector<Json> tunes;
+    for (const Json& r : sent)
+        if (r["op"] == "tune") tunes.push_back(r);
+    ASSERT_EQ(tunes.size(), 1u);
+    EXPECT_EQ(tunes[0]["lesson"], openmp.id);
+    EXPECT_FALSE(tunes[0]["params"].contains("threads")) << "what tune varies is left out";
+    const Controller::TuneAnswer* a = controller->TuningOf(openmp);
+    ASSERT_TRUE(a && a->tuning) << (a ? a->error : "no answer");
+    EXPECT_EQ(a->saved_to, "/data/tunings.json");
+    EXPECT_EQ(ResolveParam(*openmp.FindParam("threads"), ui.run).number, 1u);
+    EXPECT_EQ(probe.tuned, "threads 1");
+    int swept = 0;
+    for (const StoredResult& s : controller->results()) swept += s.swept == "threads";
+    EXPECT_EQ(swept, 3) << "the tuning's runs are a sweep along the thread count";
+    // A lesson with nothing to tune (one thread, no block size): the button is disabled.
+    Open("split/naive-scan");
+    Frames(2);
+    sent.clear();
+    Click("tune");
+    for (const Json& r : sent) EXPECT_NE(r["op"], "tune");
+}
+
+TEST_F(AppLogic, ALessonOpensAtTheValuesTunedForThisMachine) {
+    char pattern[] = "/tmp/lessons-tunings-XXXXXX";
+    const std::string dir = mkdtemp(pattern);
+    setenv("XDG_DATA_HOME", dir.c_str(), 1);
+    Tuning t;
+    t.id = "split/openmp";
+    t.machine = "CPU: Fake CPU";
+    t.values.Set("threads", ParamValue::Number(1));
+    t.best_ms = 1;
+    t.default_ms = 2;
+    t.when = "2026-11-27T10:00:00Z";
+    SaveTuning(TuningsPath(), t);
+    Tuning other = t;  // another machine's: not taken here
+    other.machine = "CPU: Another CPU";
+    other.values.Set("threads", ParamValue::Number(2));
+    SaveTuning(TuningsPath(), other);
+    Open("split/openmp");
+    Frames(3);
+    unsetenv("XDG_DATA_HOME");
+    EXPECT_EQ(controller->MachineFor(Named("split/openmp")), "CPU: Fake CPU");
+    EXPECT_EQ(ui.user_tunings.size(), 2u) << TuningsPath();
+    EXPECT_EQ(ResolveParam(*Named("split/openmp").FindParam("threads"), ui.run).number, 1u);
+    EXPECT_NE(probe.tuned.find("CPU: Fake CPU"), std::string::npos) << probe.tuned;
+    EXPECT_NE(probe.tuned.find("threads 1"), std::string::npos) << probe.tuned;
+}

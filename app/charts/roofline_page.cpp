@@ -550,8 +550,8 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         if ((!ui.roof_trace && trace.recorded) || MeasuredHidden(ui, c, lesson))
             trace.points.clear();
         for (const auto& [v, r] : trace.points) {
-            double x = 0, y = 0;
-            if (RooflineXY(*r, &x, &y)) spec.trace.push_back(ImVec2(float(x), float(y)));
+            double px = 0, py = 0;
+            if (RooflineXY(*r, &px, &py)) spec.trace.push_back(ImVec2(float(px), float(py)));
         }
         spec.trace_recorded = trace.recorded;
         spec.trace_color = PointColor(reg, lesson.chapter);

@@ -11,7 +11,9 @@
 #include "model/compare.h"
 #include "model/sweeps.h"
 #include "panels/panels.h"
+#include "probe.h"
 #include "text/lesson_text.h"
+#include "tuning.h"
 #include "units.h"
 #include "words/words_student.h"
 
@@ -156,6 +158,44 @@ bool RunsHere(const Controller& c, const Registry& reg, const Lesson& lesson) {
     const Lesson* previous = lesson.previous ? reg.FindLesson(lesson.previous) : nullptr;
     return c.Mode(lesson) == LessonMode::kLive ||
            (previous && c.Mode(*previous) == LessonMode::kLive);
+}
+
+// What Tune found (and the page set to it), or why it did not finish; and the values a lesson
+// opened at from a tuning.
+void DrawTuning(UiState& ui, Controller& c, const Lesson& lesson) {
+    const Controller::TuneAnswer* a = c.TuningOf(lesson);
+    if (a && !a->pending && a->serial != ui.tune_seen_serial) {
+        ui.tune_seen_serial = a->serial;
+        ui.tuned_note.clear();
+        if (a->tuning) {
+            // The page takes the tuned values, and auto-run measures them beside the previous.
+            for (const auto& [name, v] : a->tuning->values.entries()) SetParam(&ui.run, name, v);
+            Changed(ui);
+        }
+    }
+    if (a && !a->pending && a->tuning) {
+        const Tuning& t = *a->tuning;
+        std::string values;
+        for (const auto& [name, v] : t.values.entries()) {
+            const ParamSpec* spec = lesson.FindParam(name);
+            values += (values.empty() ? "" : ", ") + name + " " + (spec ? spec->Format(v) : "?");
+        }
+        DrawWrappedText(Fmt(Tr(ui, kTunedHere), t.machine.c_str(), t.when.c_str(), values.c_str(),
+                            Ms(t.best_ms).c_str(), Ms(t.default_ms).c_str(),
+                            t.best_ms > 0 ? t.default_ms / t.best_ms : 0.0),
+                        &kGreen);
+        if (!a->saved_to.empty())
+            DrawWrappedText(Fmt(Tr(ui, kTunedKept), a->saved_to.c_str()), &kGrey);
+        else
+            DrawWrappedText(Tr(ui, kTuneNotKept), &kAmber);
+        if (ui.probe) ui.probe->tuned = values;
+    } else if (a && !a->pending && !a->error.empty()) {
+        DrawWrappedText(Fmt(Tr(ui, kTuneFailed), Say(ui.settings.language, a->error).c_str()),
+                        &kAmber);
+    } else if (!ui.tuned_note.empty()) {
+        DrawWrappedText(ui.tuned_note, &kGrey);
+        if (ui.probe) ui.probe->tuned = ui.tuned_note;
+    }
 }
 
 }  // namespace
@@ -306,6 +346,15 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     ImGui::EndDisabled();
     Remember(ui, "sweep_sizes");
     WhyDisabled(cannot_sizes);
+    const std::string cannot_tune =
+        TunedParams(lesson).empty() ? std::string(Tr(ui, kWhyNoTune)) : cannot;
+    SameLineIfFits(ButtonWidth(Tr(ui, kTune)));
+    ImGui::BeginDisabled(!cannot_tune.empty());
+    if (ImGui::Button(Tr(ui, kTune))) c.Tune(lesson, ui.run);
+    ImGui::EndDisabled();
+    Remember(ui, "tune");
+    if (cannot_tune.empty() && ImGui::IsItemHovered()) Tooltip(Tr(ui, kTuneHint));
+    WhyDisabled(cannot_tune);
     SameLineIfFits(CheckWidth(Tr(ui, kAutoRun)));
     ImGui::Checkbox(Tr(ui, kAutoRun), &ui.auto_run);
     Remember(ui, "auto_run");
@@ -327,7 +376,9 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         if (ImGui::IsItemHovered()) Tooltip((busy + tail).c_str());
         SameLineIfFits(ButtonWidth(Tr(ui, kCancel)));
         if (ImGui::Button(Tr(ui, kCancel))) c.CancelAll();
-    } else if (!live) {
+    }
+    DrawTuning(ui, c, lesson);
+    if (!c.Busy() && !live) {
         DrawWrappedText(Fmt(Tr(ui, kCannotRunHere),
                             Say(ui.settings.language, c.UnavailableReason(lesson)).c_str()),
                         &kAmber);

@@ -94,6 +94,8 @@ void SelectLesson(UiState& ui, const Registry& registry, std::string_view name) 
     ui.settings.visited.insert(lesson->id);
     if (before != lesson) {
         ui.arrival.scroll_top = ui.arrival.scroll_list = ui.arrival.settings = true;
+        ui.arrival.tuned = true;
+        ui.tuned_note.clear();
         ui.arrival.entering_chapter = !before || before->chapter != lesson->chapter;
         ui.redraw_frames = 2;  // the lesson list scrolls to it in the next frame
     }
@@ -113,6 +115,42 @@ void ApplyArrival(UiState& ui, const Controller& c, const Registry& reg, const L
         for (const auto& [name, v] : *values) SetParam(&ui.run, name, v);
         KeepParams(lesson, &ui.run);
     }
+}
+
+void ApplyTuned(UiState& ui, const Controller& c, const Lesson& lesson) {
+    if (!ui.arrival.tuned || c.AwaitingList()) return;
+    if (c.Mode(lesson) != LessonMode::kLive) {
+        ui.arrival.tuned = false;
+        return;
+    }
+    const std::string machine = c.MachineFor(lesson);
+    if (machine.empty()) return;  // the worker's info is on its way
+    ui.arrival.tuned = false;
+    // Read at each lesson's arrival: a small file, which `cuda-lessons-cli tune` may have
+    // changed meanwhile.
+    std::string problem;
+    const std::string path = TuningsPath();
+    ui.user_tunings = path.empty() ? std::vector<Tuning>{} : ReadTunings(path, &problem);
+    if (!problem.empty() && problem != ui.tunings_problem) ui.messages.push_back(problem);
+    ui.tunings_problem = problem;
+    const std::optional<Tuning> t = FindTuning(lesson, machine, ui.user_tunings);
+    if (!t) return;
+    std::string set;
+    for (const auto& [name, v] : t->values.entries()) {
+        const ParamSpec* spec = lesson.FindParam(name);
+        if (!spec) continue;
+        // Only where the page holds the declared default: a value the student chose stays.
+        const ParamValue def = spec->dynamic_default ? ParamValue::Number(spec->dynamic_default())
+                                                     : spec->default_value;
+        if (!(ResolveParam(*spec, ui.run) == def)) continue;
+        SetParam(&ui.run, name, v);
+        set += (set.empty() ? "" : ", ") + name + " " + spec->Format(v);
+    }
+    if (set.empty()) return;
+    KeepParams(lesson, &ui.run);
+    ui.tuned_note = Fmt(Tr(ui, kOpenedTuned), machine.c_str(),
+                        Tr(ui, t->origin == "shipped" ? kTunedShipped : kTunedByYou),
+                        t->when.c_str(), set.c_str());
 }
 
 const Lesson* CurrentLesson(const UiState& ui, const Registry& registry) {
@@ -429,6 +467,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         if (!lesson) return;
     }
     ApplyArrival(ui, c, reg, *lesson);
+    ApplyTuned(ui, c, *lesson);
     MarkRuns(ui, c, reg);
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(vp->WorkPos);

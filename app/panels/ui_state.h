@@ -17,6 +17,7 @@
 #include "panels/fonts.h"
 #include "registry.h"
 #include "text/code_listing.h"
+#include "tuning.h"
 
 namespace lessons::app {
 
@@ -76,7 +77,14 @@ struct UiState {
         bool scroll_list = false;
         bool settings = false;
         bool entering_chapter = false;
+        bool tuned = false;  // open at the tuned values once the machine is known
     } arrival;
+    // The tunings kept on this machine (TuningsPath), read as each lesson opens (the problem
+    // with the file, said once); what the page says about the values it opened at.
+    std::vector<Tuning> user_tunings;
+    std::string tunings_problem;
+    std::string tuned_note;
+    int tune_seen_serial = -1;  // the controller's tuning answer taken last
     // The page's parameters were given on the command line (--size): the first lesson opens
     // at them, not at recorded ones.
     bool explicit_params = false;

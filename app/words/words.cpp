@@ -126,6 +126,7 @@ constexpr Word kPhrases[] = {
      "你为第 %s 课写的 kernel 运行超过了 %s 秒的限制：工作进程已停止并重新启动；此前的结果全部"
      "保留。"},
     {"your kernel for lesson %s", "你为第 %s 课写的 kernel"},
+    {"tuning of lesson %s", "第 %s 课的调优"},
     {"compiling your kernel for lesson %s", "编译你为第 %s 课写的 kernel"},
     {"killed by signal %s", "被信号 %s 终止"},
     {"exit code 3: a CUDA error left the GPU context unusable",

@@ -182,7 +182,45 @@ inline constexpr Word kEvidenceProfilePrevious{
     "two side by side.",
     "把上一步也分析一下（打开它并按“分析”，或“已录制的计数器”），两者就能并排对比。"};
 
+// Tuning on this machine (the Tune button; lessons open at their tuned values).
+inline constexpr Word kTune{"Tune", "调优"};
+inline constexpr Word kTuneHint{
+    "Finds this machine's fastest block size, tile or thread count for this step (each value it "
+    "accepts, each checked against the reference), keeps it in your data folder and opens the "
+    "lesson at it from now on.",
+    "在本机为这一步找出最快的线程块大小、tile 或线程数（逐个尝试它接受的值，每个都与参考结果"
+    "核对），保存在你的数据文件夹里，以后打开本课时就用它。"};
+inline constexpr Word kWhyNoTune{
+    "This step has nothing to tune: the library chooses its own "
+    "launch, or it has no block size, tile or thread count.",
+    "这一步没有可调的：由库自己决定启动方式，或者它没有线程块大小、"
+    "tile 或线程数。"};
+inline constexpr Word kTuningOf{"tuning of lesson %s", "第 %s 课的调优"};
+inline constexpr Word kTunedHere{
+    "Tuned on %s (%s): %s, %s ms against %s ms at the default (%.2fx).",
+    "已在 %s 上调优（%s）：%s，%s ms，默认值下为 %s ms（%.2f 倍）。"};
+inline constexpr Word kTunedKept{"Kept in %s; the lesson opens at it on this machine.",
+                                 "已保存在 %s；在本机打开本课时会使用它。"};
+inline constexpr Word kTuneNotKept{"Not kept: a configuration gave a wrong result.",
+                                   "未保存：有一个配置的结果错误。"};
+inline constexpr Word kTuneFailed{"Tuning did not finish: %s", "调优没有完成：%s"};
+inline constexpr Word kOpenedTuned{"Opened at the values tuned for %s (%s, %s): %s.",
+                                   "按为 %s 调优的值打开（%s，%s）：%s。"};
+inline constexpr Word kTunedByYou{"on this machine", "在本机"};
+inline constexpr Word kTunedShipped{"shipped with the program", "随程序附带"};
+
 inline constexpr const Word* kStudentWords[] = {&kWelcomeTitle,
+                                                &kTune,
+                                                &kTuneHint,
+                                                &kWhyNoTune,
+                                                &kTuningOf,
+                                                &kTunedHere,
+                                                &kTunedKept,
+                                                &kTuneNotKept,
+                                                &kTuneFailed,
+                                                &kOpenedTuned,
+                                                &kTunedByYou,
+                                                &kTunedShipped,
                                                 &kEvidenceHeader,
                                                 &kProfileLive,
                                                 &kProfileRecorded,

@@ -13,6 +13,7 @@
 #include "units.h"
 #include "words/words.h"
 #include "words/words_exercise.h"
+#include "words/words_student.h"
 
 namespace lessons::app {
 
@@ -125,7 +126,7 @@ Controller::Controller(const Registry& registry, WorkerFactory factory,
     for (RunResult& r : recorded) {
         AdoptLesson(m_registry, r);
         AdoptDeclaredBound(m_registry, r);  // tensor-core steps recorded before the TF32 ceiling
-        m_results.push_back({std::move(r), Origin::kRecorded, m_sequence++});
+        m_results.push_back({std::move(r), Origin::kRecorded, m_sequence++, {}});
     }
 }
 
@@ -369,6 +370,12 @@ void Controller::SetKernelTimeLimit(double seconds) {
 
 void Controller::ForgetExerciseRequests(const std::string& why) {
     for (const auto& [id, p] : m_pending) {
+        if (p.tune) {
+            TuneAnswer& t = m_tunes[p.tune];
+            t.pending = false;
+            if (t.error.empty() && !t.tuning) t.error = why;
+            ++t.serial;
+        }
         if (!p.exercise) continue;
         ExerciseAnswer& a = m_exercises[p.exercise];
         a.pending = a.running = false;
@@ -394,6 +401,51 @@ void Controller::EnforceKernelLimit() {
         m_worker->Kill();  // its exit message restarts it (HandleExit)
         return;
     }
+}
+
+void Controller::Tune(const Lesson& lesson, const RunSettings& settings) {
+    const std::vector<std::string> tuned = TunedParams(lesson);
+    if (tuned.empty() || Mode(lesson) != LessonMode::kLive) return;
+    CancelAll();
+    StartBatch();
+    TuneAnswer& a = m_tunes[lesson.number];
+    const int serial = a.serial;
+    a = TuneAnswer{};
+    a.serial = serial + 1;
+    a.pending = true;
+    Json request = BaseRequest("tune", lesson, settings);
+    for (const std::string& name : tuned) request["params"].erase(name);
+    // Its runs are a sweep along the tuned parameter: shown in the block-size sweep, or in the
+    // sweep along another parameter (threads, tiles).
+    Pending p{"tuning of lesson " + lesson.label,
+              tuned.front() == "block" ? Origin::kBlockSweep : Origin::kParamSweep};
+    p.label = lesson.label;
+    p.over = tuned.front();
+    if (const ParamSpec* spec = lesson.FindParam(tuned.front())) {
+        p.over_label = spec->label_en.empty() ? spec->name : spec->label_en;
+        p.over_label_zh = spec->label_zh.empty() ? p.over_label : spec->label_zh;
+    }
+    p.batch = true;
+    p.tune = lesson.number;
+    const int id = m_next_id;
+    Send(std::move(request), std::move(p));
+    if (!m_pending.count(id)) {
+        a.pending = false;
+        a.error = m_start_error.empty() ? "no worker is running" : m_start_error;
+        return;
+    }
+    ++m_batch_total;
+}
+
+const Controller::TuneAnswer* Controller::TuningOf(const Lesson& lesson) const {
+    const auto it = m_tunes.find(lesson.number);
+    return it == m_tunes.end() ? nullptr : &it->second;
+}
+
+std::string Controller::MachineFor(const Lesson& lesson) const {
+    if (lesson.kind == StepKind::kCpu) return m_devices.cpu.empty() ? "" : "CPU: " + m_devices.cpu;
+    const GpuFacts* gpu = m_devices.available ? m_devices.First() : nullptr;
+    return gpu ? gpu->name : std::string();
 }
 
 void Controller::RunWithPrevious(const Lesson& lesson, const RunSettings& settings,
@@ -602,6 +654,23 @@ void Controller::Handle(const Json& m) {
             if (pending->second.kernel_run)
                 pending->second.run_started = std::chrono::steady_clock::now();
         }
+    } else if (type == "tuning") {
+        if (!m.contains("tuning") || !m["tuning"].is_object())
+            return Unreadable(m, "a tuning reply without a \"tuning\" object");
+        size_t skipped = 0;
+        Json list = Json::array();
+        list.push_back(m["tuning"]);
+        const std::vector<Tuning> read = TuningsFromJson(list, &skipped);
+        if (read.empty()) return Unreadable(m, "a tuning of another shape");
+        if (pending != m_pending.end() && pending->second.tune) {
+            TuneAnswer& a = m_tunes[pending->second.tune];
+            a.tuning = read.front();
+            const auto saved = m["tuning"].find("saved_to");
+            a.saved_to = saved != m["tuning"].end() && saved->is_string()
+                             ? saved->get<std::string>()
+                             : std::string();
+            ++a.serial;
+        }
     } else if (type == "progress") {
         const auto done = Field<int>(m, "done", &Json::is_number_integer, 0);
         const auto total = Field<int>(m, "total", &Json::is_number_integer, 0);
@@ -665,6 +734,10 @@ void Controller::Handle(const Json& m) {
             return Unreadable(m, "\"error\" must be a string and \"fatal\" true or false");
         if (const auto asked = m_profile_requests.find(id); asked != m_profile_requests.end())
             m_profiles[asked->second].error = *error;
+        if (pending != m_pending.end() && pending->second.tune) {
+            m_tunes[pending->second.tune].error = *error;
+            ++m_tunes[pending->second.tune].serial;
+        }
         if (pending != m_pending.end() && pending->second.exercise) {
             // The page's exercise tab says it (the compiler's message, "no GPU"); a notice only
             // where the worker is lost (a fault in the student's kernel).
@@ -676,6 +749,14 @@ void Controller::Handle(const Json& m) {
         std::string what = pending != m_pending.end() ? pending->second.what + ": " : std::string();
         m_notices.push_back(what + *error + (*fatal ? " (the worker will be restarted)" : ""));
     } else if (type == "done") {
+        if (pending != m_pending.end() && pending->second.tune) {
+            TuneAnswer& a = m_tunes[pending->second.tune];
+            a.pending = false;
+            if (!a.tuning && a.error.empty())
+                a.error = m.value("status", "") == "cancelled" ? "cancelled"
+                                                               : "the worker sent no tuning";
+            ++a.serial;
+        }
         if (pending != m_pending.end() && pending->second.exercise) {
             ExerciseAnswer& a = m_exercises[pending->second.exercise];
             a.pending = a.running = false;
@@ -770,6 +851,7 @@ std::string Controller::Describe(const Pending& p, std::string_view language) {
     if (p.exercise)
         return Fmt(Tr(language, p.kernel_run ? kYourKernelRun : kYourKernelCompile),
                    p.label.c_str());
+    if (p.tune) return Fmt(Tr(language, kTuningOf), p.label.c_str());
     if (p.label.empty()) return p.what;
     switch (p.origin) {
         case Origin::kBlockSweep:

@@ -16,6 +16,7 @@
 #include "registry.h"
 #include "report.h"
 #include "result.h"
+#include "tuning.h"
 #include "worker/device_facts.h"
 #include "worker/worker_link.h"
 
@@ -134,6 +135,23 @@ public:
     // result, so no chart takes it for the step's).
     const std::vector<StoredResult>& yours() const { return m_yours; }
 
+    // Tunes `lesson` on this machine (the worker's `tune`: its block size, tile or thread count
+    // swept at the page's other settings, replacing anything pending), the sweep shown as it
+    // comes (a block size in the block-size sweep). The worker keeps the tuning in the user's
+    // data folder; TuningOf then has it.
+    void Tune(const Lesson& lesson, const RunSettings& settings);
+    struct TuneAnswer {
+        bool pending = false;
+        int serial = 0;  // counts the answers
+        std::optional<Tuning> tuning;
+        std::string saved_to;  // "" when it was not kept (a wrong result somewhere)
+        std::string error;
+    };
+    const TuneAnswer* TuningOf(const Lesson& lesson) const;
+    // The machine a lesson's tunings are for: the GPU model (GPU steps), "CPU: <model>" (CPU
+    // steps), as the worker reported them; "" until it has.
+    std::string MachineFor(const Lesson& lesson) const;
+
     // Starts a new worker by hand (after it stopped too often to be restarted automatically),
     // which measures every ceiling afresh; `measure_tf32` also has it measure the TF32 ceiling
     // (with cuBLAS) before its first device information.
@@ -194,6 +212,7 @@ private:
         std::string over{};   // a sweep: the parameter it runs along
         std::string over_label{}, over_label_zh{};  // ... as the page names it
         int exercise = 0;         // a student's kernel for this lesson number (0: none)
+        int tune = 0;             // a tuning of this lesson number (0: none)
         bool kernel_run = false;  // ... run, not only compiled
         std::optional<std::chrono::steady_clock::time_point> run_started{};  // its compile came
     };
@@ -236,6 +255,7 @@ private:
     std::map<int, ProfileAnswer> m_profiles;            // by lesson number
     std::map<int, int> m_profile_requests;              // request id -> lesson number
     std::map<int, ExerciseAnswer> m_exercises;          // by lesson number
+    std::map<int, TuneAnswer> m_tunes;                  // by lesson number
     std::vector<StoredResult> m_yours;
     double m_kernel_limit_s = 10;
     // The worker was killed for a student's kernel past the limit: the notice for its exit.

@@ -76,6 +76,7 @@ DeviceFacts DeviceFactsFromInfo(const Json& info) {
     f.reported = available.is_boolean();
     f.available = f.reported && available.get<bool>();
     f.reason = Text(summary, "reason");
+    f.cpu = Text(Member(info, "host"), "cpu");
     const Json& list = Member(info, "devices");
     if (list.is_array())
         for (const Json& d : list)

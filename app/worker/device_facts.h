@@ -39,6 +39,7 @@ struct DeviceFacts {
     bool available = false;      // the worker can run GPU steps
     std::string reason;          // why it cannot (reported and not available)
     std::vector<GpuFacts> gpus;  // device 0 first; empty without a GPU
+    std::string cpu;             // the host's CPU model ("host": {"cpu"}), "" when not said
 
     const GpuFacts* First() const { return gpus.empty() ? nullptr : &gpus.front(); }
 };
