@@ -305,6 +305,20 @@ TEST_F(AppExercise, TheTabEditsSavesAndMarksTheCompilersLines) {
     EXPECT_TRUE(Sent("run").empty());
 }
 
+TEST_F(AppExercise, TheEditorsTextOutlivesAWorkerThatDies) {
+    OpenTab();
+    Click("exercise_editor");
+    Type("// mine\n");
+    const std::string typed = ui.exercise.file.text;
+    const int started = workers_started;
+    worker->Push({{"type", "worker_exit"}, {"code", 3}, {"signal", 0}});
+    Frames(3);
+    EXPECT_EQ(workers_started, started + 1) << "a new worker";
+    EXPECT_EQ(ui.exercise.file.text, typed);
+    Wait(0.6);
+    EXPECT_EQ(ReadAll(ui.exercise.file.path), typed) << "and saved";
+}
+
 TEST_F(AppExercise, HintsOneAtATimeAndTheSolutionBehindAButton) {
     OpenTab();
     const Exercise& e = *FindExercise(kLesson);

@@ -164,8 +164,9 @@ bool RunsHere(const Controller& c, const Registry& reg, const Lesson& lesson) {
 // opened at from a tuning.
 void DrawTuning(UiState& ui, Controller& c, const Lesson& lesson) {
     const Controller::TuneAnswer* a = c.TuningOf(lesson);
-    if (a && !a->pending && a->serial != ui.tune_seen_serial) {
-        ui.tune_seen_serial = a->serial;
+    const auto seen = ui.tune_seen.find(lesson.number);
+    if (a && !a->pending && (seen == ui.tune_seen.end() || seen->second != a->serial)) {
+        ui.tune_seen[lesson.number] = a->serial;
         ui.tuned_note.clear();
         if (a->tuning) {
             // The page takes the tuned values, and auto-run measures them beside the previous.

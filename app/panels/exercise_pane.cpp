@@ -74,6 +74,8 @@ void OpenFor(UiState& ui, const Exercise& exercise) {
 // Starts the program that opens the file in the student's editor: CUDA_LESSONS_EDITOR when set
 // (a program given the path), else xdg-open. False when it cannot be started.
 bool StartEditor(UiState::ExerciseView& v) {
+    if (v.editor_pid > 0 && waitpid(v.editor_pid, nullptr, WNOHANG) != 0) v.editor_pid = 0;
+    if (v.editor_pid > 0) return true;  // still starting the editor: once is enough
     const char* named = std::getenv("CUDA_LESSONS_EDITOR");
     const std::string program = named && *named ? named : "xdg-open";
     std::vector<char*> argv{const_cast<char*>(program.c_str()),

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -84,7 +85,7 @@ struct UiState {
     std::vector<Tuning> user_tunings;
     std::string tunings_problem;
     std::string tuned_note;
-    int tune_seen_serial = -1;  // the controller's tuning answer taken last
+    std::map<int, int> tune_seen;  // by lesson number: the tuning answer the page took last
     // The page's parameters were given on the command line (--size): the first lesson opens
     // at them, not at recorded ones.
     bool explicit_params = false;
