@@ -240,10 +240,16 @@ public:
                                  {"live_failure", "no GPU to profile on"},
                                  {"kernels", Json::array({kernel})}}}});
         } else if (op == "cancel") {
-            // As the real worker does: everything queued ends as cancelled.
-            for (const Json& id : m_held)
-                m_inbox.push_back({{"id", id}, {"type", "done"}, {"status", "cancelled"}});
-            m_held.clear();
+            // As the real worker does: the request named by "target" (without one, everything
+            // queued) ends as cancelled.
+            for (auto it = m_held.begin(); it != m_held.end();) {
+                if (r.contains("target") && r["target"] != *it) {
+                    ++it;
+                    continue;
+                }
+                m_inbox.push_back({{"id", *it}, {"type", "done"}, {"status", "cancelled"}});
+                it = m_held.erase(it);
+            }
             m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
             return true;
         } else if (op == "run" || op == "sweep") {

@@ -442,3 +442,68 @@ TEST_F(AppLogic, MalformedProgressLinesAreNoticedAndIgnored) {
     Frames(1);
     EXPECT_GT(controller->Progress(), 0) << "a good line after the bad ones is read";
 }
+
+// A worker that records what it is sent and answers nothing by itself.
+class SilentWorker : public WorkerLink {
+public:
+    explicit SilentWorker(std::vector<Json>* sent) : m_sent(sent) {}
+    bool Start(std::string*) override {
+        m_inbox.push_back({{"type", "hello"}, {"protocol", kProtocolVersion}});
+        return true;
+    }
+    bool Running() const override { return true; }
+    bool Send(const Json& r) override {
+        m_sent->push_back(r);
+        return true;
+    }
+    std::vector<Json> Drain() override {
+        std::vector<Json> out;
+        out.swap(m_inbox);
+        return out;
+    }
+    void Push(Json m) { m_inbox.push_back(std::move(m)); }
+
+private:
+    std::vector<Json>* m_sent;
+    std::vector<Json> m_inbox;
+};
+
+// A run asked for while the worker still answers the lesson list or measures the device
+// information (--run at start, a click in the first second) cancels what ran before it, never
+// those two: a cancel of everything once ended the info request, and the page (and --screenshot)
+// waited for it for ever.
+TEST(AppController, CancellingForANewRunNeverEndsTheListOrTheDeviceInformation) {
+    std::vector<Json> sent;
+    SilentWorker* worker = nullptr;
+    Controller c(Catalog(),
+                 [&] {
+                     auto w = std::make_unique<SilentWorker>(&sent);
+                     worker = w.get();
+                     return w;
+                 },
+                 {});
+    c.Start();
+    c.Update();  // hello: the list and the info go
+    ASSERT_EQ(sent.size(), 2u);
+    const Json list_id = sent[0]["id"], info_id = sent[1]["id"];
+    // The list answered, the info still being measured.
+    Json lessons = Json::array();
+    for (const Lesson& l : Catalog().lessons()) lessons.push_back(LessonToJson(Catalog(), l, ""));
+    worker->Push({{"id", list_id}, {"type", "list"}, {"lessons", lessons}});
+    worker->Push({{"id", list_id}, {"type", "done"}, {"status", "ok"}});
+    c.Update();
+    const Lesson& lesson = LessonNamed(Catalog(), "reduce/cpu-sum");
+    RunSettings settings;
+    c.RunWithPrevious(lesson, settings);  // nothing to cancel but the info: no cancel
+    c.RunWithPrevious(lesson, settings);  // the first run is cancelled, by its id
+    std::vector<Json> cancels;
+    for (const Json& r : sent)
+        if (r["op"] == "cancel") cancels.push_back(r);
+    ASSERT_EQ(cancels.size(), 1u);
+    ASSERT_TRUE(cancels[0].contains("target"));
+    EXPECT_NE(cancels[0]["target"], info_id);
+    EXPECT_NE(cancels[0]["target"], list_id);
+    c.CancelAll();
+    for (const Json& r : sent)
+        if (r["op"] == "cancel") EXPECT_NE(r["target"], info_id) << r.dump();
+}

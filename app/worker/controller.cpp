@@ -164,10 +164,14 @@ void Controller::Restart() {
     m_start_error.clear();
     m_worker_started = std::chrono::steady_clock::now();
     // Sent once the worker has said hello in this program's protocol (HandleHello).
-    Send({{"op", "list"}}, {"the lesson list", Origin::kRun});
+    Pending list{"the lesson list", Origin::kRun};
+    list.keep = true;
+    Send({{"op", "list"}}, std::move(list));
     Json info{{"op", "info"}};
     if (std::exchange(m_measure_tf32, false)) info["tf32"] = true;  // measured now, once
-    Send(info, {"device information", Origin::kRun});
+    Pending asked{"device information", Origin::kRun};
+    asked.keep = true;
+    Send(info, std::move(asked));
 }
 
 void Controller::GiveUp(const std::string& why) {
@@ -275,8 +279,14 @@ void Controller::CancelAll() {
         m_unsent.erase(first_kept, m_unsent.end());
         return;
     }
-    if (!m_pending.empty() && m_worker && m_worker->Running())
-        Send({{"op", "cancel"}}, {"cancel", Origin::kRun});
+    if (!m_worker || !m_worker->Running()) return;
+    // Each request by its id, but the lesson list and the device information: a cancel of
+    // everything would also end those two while the worker still answers them (its info
+    // measures the ceilings first), and the page would wait for them for ever.
+    std::vector<int> targets;
+    for (const auto& [id, p] : m_pending)
+        if (!p.keep && p.what != "cancel") targets.push_back(id);
+    for (const int id : targets) Send({{"op", "cancel"}, {"target", id}}, {"cancel", Origin::kRun});
 }
 
 const KernelAttributes* Controller::Attributes(const Lesson& lesson, const RunSettings& settings) {

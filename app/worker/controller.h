@@ -213,6 +213,7 @@ private:
         std::string over_label{}, over_label_zh{};  // ... as the page names it
         int exercise = 0;         // a student's kernel for this lesson number (0: none)
         int tune = 0;             // a tuning of this lesson number (0: none)
+        bool keep = false;        // not cancelled: the lesson list, the device information
         bool kernel_run = false;  // ... run, not only compiled
         std::optional<std::chrono::steady_clock::time_point> run_started{};  // its compile came
     };
