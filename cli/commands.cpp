@@ -83,6 +83,8 @@ std::string RateText(const RunResult& r) {
     return out;
 }
 
+}  // namespace
+
 // Reports the parameters `lessons` do not have: an error for --set, a notice for shorthands.
 void CheckUnused(const std::vector<const Lesson*>& lessons, const Options& o) {
     for (const auto& [name, text] : o.run.params) {
@@ -115,8 +117,6 @@ void CheckUnused(const std::vector<const Lesson*>& lessons, const Options& o) {
             if (o.run.Get(name))
                 std::cerr << "note: --" << name << " is ignored: the input file sets the data\n";
 }
-
-}  // namespace
 
 void RequestCancel() {
     g_cancel = true;

@@ -41,6 +41,9 @@ struct Options {
     std::vector<std::string> from_set;  // names given with --set
 };
 
+// Reports the parameters `lessons` do not have: an error for --set, a notice for shorthands.
+void CheckUnused(const std::vector<const Lesson*>& lessons, const Options& options);
+
 int List(Format format);
 int Info(Format format);
 int Run(const std::string& lesson, const Options& options, Format format);
@@ -60,7 +63,6 @@ struct TuneRun {
     ParamValues best_values;
     double best_ms = 0;  // 0: no run was right
     bool all_right = true;
-    std::vector<std::string> unused;   // parameters the lesson does not have
     std::vector<std::string> skipped;  // candidates refused, with why
     Tuning tuning;
 };

@@ -137,15 +137,8 @@ int Profile(const std::string& key, const Options& options, Format format, bool 
                          "(see 'cuda-lessons-cli list')");
     // As `run`: a parameter given with --set that the lesson lacks is an error, one given by a
     // shorthand (--size, --block, --data) a notice.
-    std::vector<std::string> unused;
-    const ParamValues values = ResolveParams(lesson, options.run.params, &unused);
-    for (const std::string& name : unused) {
-        if (std::find(options.from_set.begin(), options.from_set.end(), name) !=
-            options.from_set.end())
-            throw UsageError(lesson.Name() + " has no parameter '" + Excerpt(name, 40) + "'");
-        std::cerr << "note: " << lesson.Name() << " has no parameter '" << Excerpt(name, 40)
-                  << "'; it is ignored\n";
-    }
+    CheckUnused({&lesson}, options);
+    const ParamValues values = ResolveParams(lesson, options.run.params);
     Json profile;
     try {
         profile = ProfileValues(lesson, values, recorded, timeout_s, CancelFlag(),

@@ -46,7 +46,7 @@ TuneRun MeasureTuning(const Lesson& lesson, RunOptions base, const RunControl& c
         base.params.erase(std::remove_if(base.params.begin(), base.params.end(),
                                          [&](const auto& p) { return p.first == name; }),
                           base.params.end());
-    const ParamValues at_defaults = ResolveParams(lesson, base.params, &run.unused);
+    const ParamValues at_defaults = ResolveParams(lesson, base.params);
     // Every candidate, counted first for the progress of those who watch.
     std::vector<std::pair<std::string, std::vector<std::string>>> plan;
     int points = 1;
@@ -143,22 +143,7 @@ int Tune(const std::string& key, const Options& options, Format format, bool sav
         if (std::find(tuned.begin(), tuned.end(), name) != tuned.end())
             throw UsageError("--set " + name + " fixes what tune varies: leave it out");
     MachineOf(lesson);  // no GPU: said before anything else
-    {
-        RunOptions base = options.run;
-        for (const std::string& name : tuned)
-            base.params.erase(std::remove_if(base.params.begin(), base.params.end(),
-                                             [&](const auto& p) { return p.first == name; }),
-                              base.params.end());
-        std::vector<std::string> unused;
-        ResolveParams(lesson, base.params, &unused);
-        for (const std::string& name : unused) {
-            if (std::find(options.from_set.begin(), options.from_set.end(), name) !=
-                options.from_set.end())
-                throw UsageError(lesson.Name() + " has no parameter '" + Excerpt(name, 40) + "'");
-            std::cerr << "note: " << lesson.Name() << " has no parameter '" << Excerpt(name, 40)
-                      << "'; it is ignored\n";
-        }
-    }
+    CheckUnused({&lesson}, options);
     // Where the result goes, checked before anything is measured: a sweep that cannot be kept
     // is said at once, not after minutes of measuring.
     const std::string saved_to = save ? TuningsPath() : std::string();

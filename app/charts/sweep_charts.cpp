@@ -108,13 +108,13 @@ bool Spans(const std::vector<chart::Series>& series) {
     return chart::SpansLogRange(ys);
 }
 
-// A time chart and a rate chart of sweeps along a number (a block size, FMAs per element, a
-// matrix dimension) on a log x axis ticked at the values that were run.
-void DrawNumberSweep(UiState& ui, const Registry& reg, const Lesson& lesson,
-                     const std::vector<SweepLine>& lines, const char* x_label, const char* id) {
-    std::vector<chart::Series> time_series, rate_series;
-    std::string unit;
-    SweepSeries(ui, reg, lesson, lines, &time_series, &rate_series, &unit);
+// The time and rate series of sweeps, and the options both their charts share (height, empty
+// and best labels; the probe's tick labels and each series' best point).
+chart::LineOptions SweepChartOptions(UiState& ui, const Registry& reg, const Lesson& lesson,
+                                     const std::vector<SweepLine>& lines,
+                                     std::vector<chart::Series>* time_series,
+                                     std::vector<chart::Series>* rate_series, std::string* unit) {
+    SweepSeries(ui, reg, lesson, lines, time_series, rate_series, unit);
     chart::LineOptions o;
     o.height = ImGui::GetFontSize() * 12;
     o.empty_text = Tr(ui, kNoDataYet);
@@ -122,9 +122,20 @@ void DrawNumberSweep(UiState& ui, const Registry& reg, const Lesson& lesson,
     if (ui.probe) {
         o.x_tick_labels = &ui.probe->sweep_x_labels;
         ui.probe->sweep_best_x.clear();
-        for (const chart::Series& s : rate_series)
+        for (const chart::Series& s : *rate_series)
             if (s.best >= 0) ui.probe->sweep_best_x.push_back(s.x[size_t(s.best)]);
     }
+    return o;
+}
+
+// A time chart and a rate chart of sweeps along a number (a block size, FMAs per element, a
+// matrix dimension) on a log x axis ticked at the values that were run.
+void DrawNumberSweep(UiState& ui, const Registry& reg, const Lesson& lesson,
+                     const std::vector<SweepLine>& lines, const char* x_label, const char* id) {
+    std::vector<chart::Series> time_series, rate_series;
+    std::string unit;
+    chart::LineOptions o =
+        SweepChartOptions(ui, reg, lesson, lines, &time_series, &rate_series, &unit);
     o.x_label = x_label;
     o.log_x = true;
     for (const chart::Series& s : time_series)  // tick at the values that were run
@@ -244,17 +255,8 @@ void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Les
     }
     std::vector<chart::Series> time_series, rate_series;
     std::string unit;
-    SweepSeries(ui, reg, lesson, lines, &time_series, &rate_series, &unit);
-    chart::LineOptions o;
-    o.height = ImGui::GetFontSize() * 12;
-    o.empty_text = Tr(ui, kNoDataYet);
-    o.best_text = Tr(ui, kBest);
-    if (ui.probe) {
-        o.x_tick_labels = &ui.probe->sweep_x_labels;
-        ui.probe->sweep_best_x.clear();
-        for (const chart::Series& s : rate_series)
-            if (s.best >= 0) ui.probe->sweep_best_x.push_back(s.x[size_t(s.best)]);
-    }
+    chart::LineOptions o =
+        SweepChartOptions(ui, reg, lesson, lines, &time_series, &rate_series, &unit);
     const std::string rate_label = unit + Tr(ui, kLogLog);
     o.x_label = spec ? Label(*spec, ui.settings.language) : Tr(ui, kDataSize);
     o.x_bytes = !spec || spec->type == ParamType::kBytes;
