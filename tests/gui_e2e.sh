@@ -218,6 +218,17 @@ wait_for lesson_split/openmp 'true' || fail "the window never drew its lesson li
 window=$(xdotool search --sync --pid "$app_pid" | head -1)
 read -r wx wy <<<"$(xdotool getwindowgeometry --shell "$window" | awk -F= '/^X=/{x=$2} /^Y=/{y=$2} END{print x, y}')"
 center() { read -r x0 y0 x1 y1 <<<"$(field "$1")"; echo $((wx + (x0 + x1) / 2)) $((wy + (y0 + y1) / 2)); }
+# f12 WHAT: F12 (held: ImGui 1.86 misses a press and release in one poll), then the path of the
+# screenshot it wrote into the exports folder; none: a message naming WHAT, and status 1.
+f12() {
+    xdotool keydown F12; sleep 0.1; xdotool keyup F12
+    for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+    local shot; shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
+    # In $(...): the message goes to standard error, the caller exits.
+    [ -n "$shot" ] || { echo "FAILED: F12 wrote no screenshot of $1" >&2; return 1; }
+    sleep 0.2
+    echo "$shot"
+}
 
 read -r cx cy <<<"$(center lesson_split/openmp)"
 xdotool mousemove "$cx" "$cy" click 1
@@ -354,11 +365,7 @@ grep -q 'BAD_NAME = 1;' "$file" || fail "the typed text is not in $file"
 press exercise_compile
 wait_for state.exercise_compile '[ "$v" = error ]' || fail "the typed line gave no compile error (compile: $(field state.exercise_compile))"
 [ "$(field state.exercise_marked_lines)" -ge 1 ] || fail "no line of the editor is marked with the compiler's error"
-xdotool keydown F12; sleep 0.1; xdotool keyup F12
-for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
-shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
-[ -n "$shot" ] || fail "F12 wrote no screenshot of the exercise"
-sleep 0.2
+shot=$(f12 "the exercise") || exit 1
 "$png_check" "$shot" --min 1200x800 --color 255,89,89 || fail "the exercise's screenshot shows no error in red"
 cp "$shot" "$out/exercise-error-en.png"
 press exercise_open_editor
@@ -378,11 +385,7 @@ press exercise_compile
 wait_for state.exercise_compile '[ "$v" = ok ]' || fail "the kept kernel did not compile ($(field state.exercise_compile))"
 misses=$(python3 -c "import json; print('; '.join(json.load(open('$rects'))['state']['translation_misses']))")
 [ -z "$misses" ] || fail "English left untranslated on the Chinese Exercise tab: $misses"
-xdotool keydown F12; sleep 0.1; xdotool keyup F12
-for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
-shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
-[ -n "$shot" ] || fail "F12 wrote no screenshot of the Chinese exercise"
-sleep 0.2
+shot=$(f12 "the Chinese exercise") || exit 1
 "$png_check" "$shot" --min 1200x800 || fail "the Chinese exercise's screenshot"
 cp "$shot" "$out/exercise-ok-zh.png"
 kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
