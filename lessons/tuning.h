@@ -18,12 +18,14 @@
 namespace lessons {
 
 struct Tuning {
-    std::string id;         // the lesson's id
-    std::string machine;    // the GPU model ("NVIDIA H200") or, for CPU steps, "CPU: <model>"
-    ParamValues values;     // the tuned parameters only (block, tile or threads)
-    ParamValues at;         // the other parameters it was measured at (size, m, n, ...)
-    double best_ms = 0;     // median at the tuned values
-    double default_ms = 0;  // median at the declared defaults, in the same run
+    std::string id;       // the lesson's id
+    std::string machine;  // the GPU model ("NVIDIA H200") or, for CPU steps, "CPU: <model>"
+    ParamValues values;   // the tuned parameters only (block, tile or threads)
+    ParamValues at;       // the other parameters it was measured at (size, m, n, ...)
+    // The time compared: the median of the part the step's rates are over (the kernel of a GPU
+    // step that copies too), else of the whole run.
+    double best_ms = 0;     // at the tuned values
+    double default_ms = 0;  // at the declared defaults, in the same run
     std::string when;       // UTC time of the tuning run
     std::string origin;     // "this machine" or "shipped" (set when read)
 };

@@ -468,6 +468,37 @@ TEST(ExerciseGpu, WrongKernelIsReportedWithItsFirstMismatch) {
     EXPECT_TRUE(Has(nan.text, "nan, expected")) << nan.text;
 }
 
+// A student's kernel that writes far outside y: a failed run (exit code 1) naming the CUDA
+// error, not a crash; and one that never ends, killed from outside as the GUI's
+// time limit does: in both cases the next run in a new process is right.
+TEST(ExerciseGpu, AnOutOfBoundsWriteOrAnEndlessKernelLeavesTheNextRunRight) {
+    REQUIRE_GPU();
+    TempDir dir;
+    const char* kHead =
+        "__global__ void gemv_28_thread_per_row_kernel(const float* a, const float* x, float* y,\n"
+        "                                              int m, int n) {\n"
+        "    const int row = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (row >= m) return;\n";
+    const std::string oob =
+        dir.Write("oob.cu", std::string(kHead) + "    y[row + (1LL << 34)] = 1.0f;\n}\n");
+    const Output bad = Cli("run 4.1 --kernel " + oob + " --set m=100 --set n=64 --no-ceilings");
+    EXPECT_EQ(bad.code, 1) << bad.text;
+    EXPECT_TRUE(Has(bad.text, "cudaErrorIllegalAddress")) << bad.text;
+    EXPECT_TRUE(Has(bad.text, "the CUDA context is lost")) << bad.text;
+    const std::string endless = dir.Write(
+        "endless.cu", std::string(kHead) +
+                          "    volatile float s = 0.0f;\n    while (s == 0.0f) y[row] = s;\n}\n");
+    const Output hung = Sh("timeout -s KILL 8 " + CliPath() + " run 4.1 --kernel " + endless +
+                           " --set m=100 --set n=64 --no-ceilings 2>&1");
+    EXPECT_EQ(hung.code, 128 + 9) << "killed after 8 s: " << hung.text;
+    const std::string right =
+        dir.Write("right.cu", SolutionOf(*RunnableCatalog().FindLesson("gemv/thread-per-row")));
+    const Output after =
+        Cli("run 4.1 --kernel " + right + " --set m=100 --set n=64 --no-ceilings --format json");
+    ASSERT_EQ(after.code, 0) << after.text;
+    EXPECT_EQ(json::parse(after.text)["run"]["verified"], true);
+}
+
 // The worker's `compile` request through the real `cuda-lessons-cli serve`: the compiler's
 // message with its line for a kernel that does not compile, registers and PTX for one that
 // does; without a GPU, a run of it says so after its compile.
