@@ -42,6 +42,10 @@ int ParseFlags(int argc, char** argv, Flags* flags) {
     cli.add_flag("--presenter", flags->presenter,
                  "open in presenter mode (F5 switches): no lesson list nor code, the text one "
                  "section at a time beside a large chart");
+    auto* reference = cli.add_option(
+        "--reference-gpu", flags->reference_gpu,
+        "show the results recorded on this GPU where nothing runs live, e.g. \"NVIDIA H200\" (the "
+        "status bar's \"Recorded on\" lists them; kept as a setting)");
     cli.add_flag("--stats", flags->stats,
                  "print frame statistics at exit (frame time while running, idle wake-ups)");
     auto refuse = [](const std::string& message) {
@@ -64,6 +68,8 @@ int ParseFlags(int argc, char** argv, Flags* flags) {
     if (*size && flags->size.empty()) return refuse("--size: empty; give a size such as 256MiB");
     if (*screenshot && flags->screenshot.empty())
         return refuse("--screenshot: empty; give the PNG file to write, such as page.png");
+    if (*reference && flags->reference_gpu.empty())
+        return refuse("--reference-gpu: empty; give a GPU's name, such as \"NVIDIA H200\"");
     if (*worker && flags->worker.empty())
         return refuse("--worker: empty; give the worker program, such as ./cuda-lessons-cli");
     return -1;
@@ -94,6 +100,7 @@ int InitUiState(const Flags& flags, const Registry& registry, const std::string&
         ui->settings.lesson = lesson->id;
     }
     if (!flags.lang.empty()) ui->settings.language = flags.lang;
+    if (!flags.reference_gpu.empty()) ui->settings.reference_gpu = flags.reference_gpu;
     ui->presenter = flags.presenter;
     if (!flags.code_tab.empty())
         ui->machine.select_tab = flags.code_tab == "ptx" ? 1 : flags.code_tab == "sass" ? 2 : 0;

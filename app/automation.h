@@ -25,6 +25,8 @@ struct Flags {
     float scale = 0;
     bool stats = false;
     bool presenter = false;  // open in presenter mode (F5)
+    // The GPU whose recorded results to show (Controller::SetReferenceGpu); empty: the saved one.
+    std::string reference_gpu;
 };
 
 // Reads the command line into `flags`. Returns -1 to go on, or the exit code: 0 after --help,

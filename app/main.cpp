@@ -146,6 +146,16 @@ int main(int argc, char** argv) {
     ImGui_ImplOpenGL3_Init("#version 330");
 
     std::unique_ptr<Controller> controller = MakeController(registry, flags.worker, ui);
+    if (!controller->SetReferenceGpu(ui.settings.reference_gpu) &&
+        !ui.settings.reference_gpu.empty()) {
+        std::string names;
+        for (const std::string& name : controller->ReferenceGpus())
+            names += (names.empty() ? "" : ", ") + name;
+        ui.messages.push_back("No results were recorded on " + ui.settings.reference_gpu +
+                              "; showing those recorded on " + controller->ReferenceGpu() +
+                              " (recorded on: " + names + ")");
+        ui.settings.reference_gpu = controller->ReferenceGpu();
+    }
     controller->Start();
     Automation automation(flags, ui);
 

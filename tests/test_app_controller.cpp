@@ -261,6 +261,66 @@ TEST(AppController, RecordedResultsOfOldIdsAreAdoptedByTheirLessons) {
     EXPECT_EQ(c.results()[1].result.lesson, 0) << "drawn for no lesson";
 }
 
+// Recordings of two GPUs: the one with more results is shown first; switching shows the
+// other's in place of its recordings, never the multi-GPU ones (one machine made them) nor
+// anything live; a name not recorded on is refused and shows the first.
+TEST(AppController, TheReferenceGpuChoosesWhichRecordingsAreShown) {
+    auto recorded = [](const char* device, double ms, std::vector<std::string> devices = {}) {
+        RunResult r;
+        r.id = "split/one-thread-per-pair";
+        r.chapter = "split";
+        r.kind = StepKind::kGpu;
+        r.median_ms = ms;
+        r.devices = devices.empty() ? std::vector<std::string>{device} : devices;
+        return r;
+    };
+    Controller c(Catalog(), [] { return std::make_unique<ScriptedWorker>(std::vector<Json>{}); },
+                 {recorded("GPU B", 2), recorded("GPU A", 1), recorded("GPU A", 1.5),
+                  recorded("", 9, {"GPU B", "GPU B"})});
+    ASSERT_EQ(c.ReferenceGpus(), (std::vector<std::string>{"GPU A", "GPU B"}));
+    auto shown = [&c] {
+        std::vector<double> ms;
+        for (const StoredResult& s : c.results()) ms.push_back(s.result.median_ms);
+        return ms;
+    };
+    EXPECT_EQ(c.ReferenceGpu(), "GPU A");
+    EXPECT_EQ(shown(), (std::vector<double>{1, 1.5, 9}));
+    EXPECT_TRUE(c.SetReferenceGpu("GPU B"));
+    EXPECT_EQ(shown(), (std::vector<double>{2, 9}));
+    EXPECT_FALSE(c.SetReferenceGpu("GPU C"));
+    EXPECT_EQ(c.ReferenceGpu(), "GPU A");
+    EXPECT_EQ(shown(), (std::vector<double>{1, 1.5, 9}));
+}
+
+// The embedded recordings hold the H100's and the H200's; a live result stays through switches,
+// and a GPU lesson's page shows the chosen GPU's recording.
+TEST_F(AppLogic, SwitchingTheReferenceGpuKeepsLiveResults) {
+    ASSERT_GE(controller->ReferenceGpus().size(), 2u);
+    EXPECT_EQ(controller->ReferenceGpu(), "NVIDIA H100 80GB HBM3");
+    Open("split/openmp");
+    Click("run");
+    Frames(3);
+    auto live = [this] {
+        int n = 0;
+        for (const StoredResult& s : controller->results()) n += s.origin != Origin::kRecorded;
+        return n;
+    };
+    const int before = live();
+    ASSERT_GE(before, 2);
+    ASSERT_TRUE(controller->SetReferenceGpu("NVIDIA H200"));
+    EXPECT_EQ(live(), before);
+    const Lesson& gpu = LessonNamed(Catalog(), "split/vector-loads-block-compaction");
+    bool shown = false;
+    for (const StoredResult& s : controller->results()) {
+        if (s.origin != Origin::kRecorded || s.result.devices.size() != 1) continue;
+        EXPECT_EQ(s.result.devices.front(), "NVIDIA H200") << s.result.id;
+        shown = shown || s.result.lesson == gpu.number;
+    }
+    EXPECT_TRUE(shown) << "lesson 1.10 recorded on the H200";
+    ASSERT_TRUE(controller->SetReferenceGpu("NVIDIA H100 80GB HBM3"));
+    EXPECT_EQ(live(), before);
+}
+
 // The worker is another program: a list or an info reply of the wrong shape is read as far as
 // it goes, never thrown on.
 TEST(AppController, AMalformedListOrInfoIsReadDefensively) {

@@ -327,3 +327,24 @@ TEST(AppSettings, GuessesArePersistedPerLessonAndReadBounded) {
     EXPECT_NE(problem.find("guesses: not an object"), std::string::npos) << problem;
     std::remove(path.c_str());
 }
+
+// The GPU whose recordings the pages show is kept by name; a name of another type or longer
+// than any GPU's is the default (empty), the other settings kept.
+TEST(AppSettings, TheReferenceGpuIsKeptAndReadBounded) {
+    const std::string path = ::testing::TempDir() + "/settings_reference_gpu.json";
+    Settings s;
+    s.reference_gpu = "NVIDIA H200";
+    std::string problem;
+    ASSERT_TRUE(SaveSettings(path, s, &problem)) << problem;
+    EXPECT_EQ(LoadSettings(path, &problem).reference_gpu, "NVIDIA H200");
+    for (const std::string bad :
+         {std::string(R"("reference_gpu": 7)"), std::string(R"("reference_gpu": ["NVIDIA H200"])"),
+          R"("reference_gpu": ")" + std::string(5000, 'x') + "\""}) {
+        std::ofstream(path) << R"({"language": "zh", )" << bad << "}";
+        problem.clear();
+        const Settings read = LoadSettings(path, &problem);
+        EXPECT_EQ(read.reference_gpu, "") << bad.substr(0, 40);
+        EXPECT_EQ(read.language, "zh") << bad.substr(0, 40);
+    }
+    std::remove(path.c_str());
+}

@@ -280,14 +280,14 @@ TEST(Declaration, SourceFilesMatchWhereverTheBuildNamedThem) {
 
 // Every GPU step of the catalogue has results recorded on the reference GPU (what the program
 // shows without one), found by its id or by the id it was recorded under; and every recorded
-// result belongs to a lesson.
+// result, of every GPU's folder too, belongs to a lesson.
 TEST(Catalog, EveryGpuStepHasRecordedResults) {
     const Registry& catalog = Catalog();
     std::set<std::string> recorded;
     const std::filesystem::path dir =
         std::filesystem::path(LESSONS_SOURCE_DIR) / "assets/reference";
     int files = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
         if (entry.path().extension() != ".json") continue;
         ++files;
         std::ifstream in(entry.path());

@@ -26,6 +26,10 @@ std::string ShortDevice(const RunResult& r) {
     return name;
 }
 
+std::string WithoutVendor(const std::string& name) {
+    return name.rfind("NVIDIA ", 0) == 0 ? name.substr(7) : name;
+}
+
 Speedup CompareResults(const RunResult& current, const RunResult& previous) {
     Speedup s;
     if (current.median_ms > 0) s.ratio = previous.median_ms / current.median_ms;

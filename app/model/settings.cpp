@@ -200,6 +200,11 @@ Settings LoadSettings(const std::string& path, std::string* problem) {
         // Out of range or not a number: the default.
         const float limit = share("kernel_limit_s", kMinKernelLimitS, kMaxKernelLimitS);
         if (limit > 0) s.kernel_limit_s = limit;
+        // A name of the wrong type or longer than any GPU's: the default.
+        if (const auto it = j.find("reference_gpu");
+            it != j.end() && it->is_string() &&
+            it->get<std::string>().size() <= kMaxProgressIdBytes)
+            s.reference_gpu = it->get<std::string>();
     } catch (const std::exception& e) {
         if (problem)
             *problem =
@@ -233,6 +238,7 @@ bool SaveSettings(const std::string& path, const Settings& s, std::string* probl
                              {"text_share", s.text_share},
                              {"exercise_text_share", s.exercise_text_share},
                              {"kernel_limit_s", s.kernel_limit_s},
+                             {"reference_gpu", s.reference_gpu},
                              {"guesses", nlohmann::ordered_json::object()}};
     for (const auto& [id, guess] : s.guesses)
         j["guesses"][id] = {{"value", guess.value}, {"unit", guess.speedup ? "x" : "ms"}};

@@ -50,6 +50,9 @@ struct Settings {
     // How long a student's kernel may run after it compiled before the worker is restarted
     // (Controller::SetKernelTimeLimit), in seconds.
     float kernel_limit_s = 10;
+    // The GPU whose recorded results the pages show where nothing ran live (Controller::
+    // SetReferenceGpu); empty: the project's reference GPU. Read bounded (kMaxProgressIdBytes).
+    std::string reference_gpu;
 };
 
 // The ranges the dragged pane sizes are kept in (a dragged splitter stops at them).

@@ -1,5 +1,6 @@
 // The status bar: the GPU and its measured ceilings (or why there is none), the worker's state and
 // a restart button, the presenter scale, and the newest notice.
+#include "model/compare.h"
 #include "panels/panels.h"
 #include "report.h"
 #include "units.h"
@@ -44,6 +45,39 @@ std::string WorkerStateText(const UiState& ui, const Controller& c) {
     return state;
 }
 
+// "Recorded on [H100 80GB HBM3 v]": which reference GPU's recordings the pages show, where
+// results were recorded on more than one.
+void DrawReferenceGpuChoice(UiState& ui, Controller& c) {
+    const std::vector<std::string>& gpus = c.ReferenceGpus();
+    if (gpus.size() < 2) return;
+    std::string preview = WithoutVendor(c.ReferenceGpu());
+    float widest = 0;
+    for (const std::string& name : gpus)
+        widest = std::max(widest, ImGui::CalcTextSize(WithoutVendor(name).c_str()).x);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float label = ImGui::CalcTextSize(Tr(ui, kReferenceGpu)).x + style.ItemInnerSpacing.x;
+    float width = widest + ImGui::GetFrameHeight() + style.FramePadding.x * 2;
+    SameLineIfFits(width + label);
+    // Narrower than its names where the window is: the preview is cut, the list is whole.
+    width = std::max(ImGui::GetFrameHeight() * 2,
+                     std::min(width, ImGui::GetContentRegionAvail().x - label));
+    ImGui::SetNextItemWidth(width);
+    if (ImGui::BeginCombo(Tr(ui, kReferenceGpu), preview.c_str())) {
+        for (const std::string& name : gpus) {
+            const bool selected = name == c.ReferenceGpu();
+            if (ImGui::Selectable(WithoutVendor(name).c_str(), selected) && !selected) {
+                c.SetReferenceGpu(name);
+                ui.settings.reference_gpu = name;
+            }
+            if (selected) ImGui::SetItemDefaultFocus();
+        }
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered()) Tooltip(Tr(ui, kReferenceGpuTip));
+    Remember(ui, "reference_gpu");
+    ImGui::SameLine();
+}
+
 }  // namespace
 
 void DrawStatusBar(UiState& ui, Controller& c) {
@@ -83,7 +117,7 @@ void DrawStatusBar(UiState& ui, Controller& c) {
     SameLineIfFits(CheckWidth(Tr(ui, kPresenterToggle)));
     ImGui::Checkbox(Tr(ui, kPresenterToggle), &ui.presenter);
     Remember(ui, "presenter_toggle");
-    ImGui::SameLine();
+    DrawReferenceGpuChoice(ui, c);
     // Newest notice, from the controller or the GUI itself.
     std::string* notice = nullptr;
     bool from_controller = false;

@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "exercise.h"
+#include "model/compare.h"
 #include "model/sweeps.h"
 #include "panels/panels.h"
 #include "probe.h"
@@ -506,11 +507,15 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ui.presenter ? ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse : 0);
     DrawTitle(ui, *lesson);
     const LessonMode mode = c.Mode(*lesson);
-    const std::string subtitle = lesson->id + "  \xC2\xB7  " +
-                                 (lesson->kind == StepKind::kGpu ? "GPU" : "CPU") + "  \xC2\xB7  " +
-                                 Tr(ui, mode == LessonMode::kLive       ? kRunsLive
-                                        : mode == LessonMode::kRecorded ? kRecordedNotLive
-                                                                        : kCannotRun);
+    // The GPU its recordings come from, as the status bar's "Recorded on" names it.
+    std::string gpu = WithoutVendor(c.ReferenceGpu());
+    if (gpu.empty()) gpu = Tr(ui, kTheReferenceGpu);
+    const std::string subtitle =
+        lesson->id + "  \xC2\xB7  " + (lesson->kind == StepKind::kGpu ? "GPU" : "CPU") +
+        "  \xC2\xB7  " +
+        (mode == LessonMode::kLive       ? Tr(ui, kRunsLive)
+         : mode == LessonMode::kRecorded ? Fmt(Tr(ui, kRecordedNotLive), gpu.c_str())
+                                         : Tr(ui, kCannotRun));
     ImGui::TextDisabled("%s", Elide(subtitle, ImGui::GetContentRegionAvail().x).c_str());
 
     if (ui.presenter) {

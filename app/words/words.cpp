@@ -161,6 +161,8 @@ constexpr Word kPhrases[] = {
     {"Screenshot written to %s", "截图已写入 %s"},
     {"Screenshot failed: %s", "截图失败：%s"},
     {"Recorded results: %s", "已录制的结果：%s"},
+    {"No results were recorded on %s; showing those recorded on %s (recorded on: %s)",
+     "没有在 %s 上录制的结果；显示在 %s 上录制的结果（录制过的 GPU：%s）"},
     {"the settings file %s is not valid JSON; using defaults",
      "设置文件 %s 不是有效的 JSON；使用默认值"},
     {"the settings file %s has a bad value (%s); using defaults",

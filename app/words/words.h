@@ -89,8 +89,8 @@ inline constexpr Word kStateRunning{"running %s", "正在运行 %s"};
 
 // Lesson page: subtitle and controls.
 inline constexpr Word kRunsLive{"runs live here", "在本机实时运行"};
-inline constexpr Word kRecordedNotLive{"recorded on the reference GPU, not live",
-                                       "在参考 GPU 上录制，非实时"};
+inline constexpr Word kRecordedNotLive{"recorded on %s, not live", "在 %s 上录制，非实时"};
+inline constexpr Word kTheReferenceGpu{"the reference GPU", "参考 GPU"};
 inline constexpr Word kCannotRun{"cannot run here", "无法在此运行"};
 inline constexpr Word kChosenByLibrary{"%s: chosen by the library", "%s：由库决定"};
 inline constexpr Word kThisMachine{"this machine: %llu", "本机：%llu"};
@@ -407,6 +407,7 @@ inline constexpr const Word* kAllWords[] = {&kRun,
                                             &kStateRunning,
                                             &kRunsLive,
                                             &kRecordedNotLive,
+                                            &kTheReferenceGpu,
                                             &kCannotRun,
                                             &kChosenByLibrary,
                                             &kThisMachine,

@@ -209,7 +209,17 @@ inline constexpr Word kOpenedTuned{"Opened at the values tuned for %s (%s, %s): 
 inline constexpr Word kTunedByYou{"on this machine", "在本机"};
 inline constexpr Word kTunedShipped{"shipped with the program", "随程序附带"};
 
+inline constexpr Word kReferenceGpu{"Recorded on", "录制于"};
+inline constexpr Word kReferenceGpuTip{
+    "The GPU whose recorded results the pages show where nothing ran live here (lessons this "
+    "machine cannot run, every GPU lesson without a GPU). Switch to compare the GPUs; live "
+    "results are never replaced.",
+    "页面中本机没有实时结果的地方（本机无法运行的课，或没有 GPU 时的所有 GPU 课）显示哪块 GPU "
+    "上录制的结果。切换它来比较这些 GPU；实时结果不会被替换。"};
+
 inline constexpr const Word* kStudentWords[] = {&kWelcomeTitle,
+                                                &kReferenceGpu,
+                                                &kReferenceGpuTip,
                                                 &kTune,
                                                 &kTuneHint,
                                                 &kWhyNoTune,

@@ -1,6 +1,7 @@
 #include "worker/controller.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <utility>
@@ -123,11 +124,36 @@ CompileReport CompileReportFromJson(const Json& j) {
 Controller::Controller(const Registry& registry, WorkerFactory factory,
                        std::vector<RunResult> recorded)
     : m_registry(registry), m_factory(std::move(factory)) {
+    std::map<std::string, int> per_gpu;
     for (RunResult& r : recorded) {
         AdoptLesson(m_registry, r);
         AdoptDeclaredBound(m_registry, r);  // tensor-core steps recorded before the TF32 ceiling
-        m_results.push_back({std::move(r), Origin::kRecorded, m_sequence++, {}});
+        if (r.devices.size() == 1) ++per_gpu[r.devices.front()];
+        m_recorded.push_back({std::move(r), Origin::kRecorded, m_sequence++, {}});
     }
+    for (const auto& [name, count] : per_gpu) m_reference_gpus.push_back(name);
+    std::stable_sort(m_reference_gpus.begin(), m_reference_gpus.end(),
+                     [&per_gpu](const std::string& a, const std::string& b) {
+                         return per_gpu.at(a) > per_gpu.at(b);
+                     });
+    SetReferenceGpu("");
+}
+
+bool Controller::SetReferenceGpu(const std::string& name) {
+    const bool known =
+        std::find(m_reference_gpus.begin(), m_reference_gpus.end(), name) != m_reference_gpus.end();
+    m_reference_gpu = known                      ? name
+                      : m_reference_gpus.empty() ? std::string()
+                                                 : m_reference_gpus.front();
+    // Recordings arrived before anything live (lower sequence numbers): they go first again.
+    std::vector<StoredResult> results;
+    for (const StoredResult& s : m_recorded)
+        if (s.result.devices.size() != 1 || s.result.devices.front() == m_reference_gpu)
+            results.push_back(s);
+    for (StoredResult& s : m_results)
+        if (s.origin != Origin::kRecorded) results.push_back(std::move(s));
+    m_results = std::move(results);
+    return known;
 }
 
 Controller::~Controller() {

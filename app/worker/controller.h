@@ -182,6 +182,17 @@ public:
     LessonMode Mode(const Lesson& lesson) const;
     std::string UnavailableReason(const Lesson& lesson) const;
 
+    // The GPUs results were recorded on alone (a multi-GPU recording is not one of them), the one
+    // with the most recorded results first (the project's reference GPU), and the one whose
+    // recordings results() holds now. Multi-GPU recordings are always held: only one machine
+    // made them.
+    const std::vector<std::string>& ReferenceGpus() const { return m_reference_gpus; }
+    const std::string& ReferenceGpu() const { return m_reference_gpu; }
+    // Shows the recordings of `name` (one of ReferenceGpus(); anything else, empty included,
+    // picks the first) in place of the others; live results stay as they are. Returns whether
+    // `name` was one of them.
+    bool SetReferenceGpu(const std::string& name);
+
     // Every result, recorded and live, in order of arrival. Each names its lesson as this
     // catalogue does: `id` its current id, `lesson` its number here (0: a lesson this catalogue
     // does not have).
@@ -247,6 +258,9 @@ private:
     WorkerFactory m_factory;
     std::unique_ptr<WorkerLink> m_worker;
     std::vector<StoredResult> m_results;
+    std::vector<StoredResult> m_recorded;  // every recording, of every reference GPU
+    std::vector<std::string> m_reference_gpus;
+    std::string m_reference_gpu;
     std::map<int, Pending> m_pending;  // by request id: sent, or waiting in m_unsent
     std::vector<Json> m_unsent;        // requests made before the worker's hello
     // The kernel attributes by (lesson, its own parameters as JSON text).
