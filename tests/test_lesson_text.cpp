@@ -494,6 +494,8 @@ TEST(LessonText, MeasuredSectionsAreHiddenToTheirLeadIn) {
     EXPECT_EQ(hidden.back().kind, Kind::kAnswer) << "answers are hidden by their own rule";
     EXPECT_TRUE(IsMeasuredLeadIn("原作者的测量。"));
     EXPECT_TRUE(IsMeasuredLeadIn("我们的测量（H100，2026-11-22 记录）。"));
+    EXPECT_TRUE(IsMeasuredLeadIn("On the H200 (recorded 2026-11-27)."));
+    EXPECT_TRUE(IsMeasuredLeadIn("在 H200 上（2026-11-27 记录）。"));
     EXPECT_FALSE(IsMeasuredLeadIn("What changed."));
 }
 

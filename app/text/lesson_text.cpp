@@ -306,7 +306,8 @@ void Tooltip(std::string_view text) {
 bool IsMeasuredLeadIn(std::string_view lead_in) {
     for (const std::string_view prefix :
          {"What we measured", "What the seed author", "What the seed shows", "The seed's figures",
-          "我们的测量", "实测结果", "原作者", "原文作者", "原文的数据", "原文说明"})
+          "On the H200", "我们的测量", "实测结果", "原作者", "原文作者", "原文的数据", "原文说明",
+          "在 H200 上"})
         if (lead_in.substr(0, prefix.size()) == prefix) return true;
     return false;
 }
