@@ -49,7 +49,10 @@ std::string WorkerStateText(const UiState& ui, const Controller& c) {
 // results were recorded on more than one.
 void DrawReferenceGpuChoice(UiState& ui, Controller& c) {
     const std::vector<std::string>& gpus = c.ReferenceGpus();
-    if (gpus.size() < 2) return;
+    if (gpus.size() < 2) {  // nothing to choose: the notice follows on the same row
+        ImGui::SameLine();
+        return;
+    }
     std::string preview = WithoutVendor(c.ReferenceGpu());
     float widest = 0;
     for (const std::string& name : gpus)
