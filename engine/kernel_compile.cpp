@@ -417,6 +417,9 @@ CompileResult CompileKernel(std::string_view source, const KernelSpec& spec, int
     std::vector<std::string> options = {"-arch=" + r.arch, "--std=c++17", "-lineinfo",
                                         "--ptxas-options=-v"};
     options.insert(options.end(), spec.options.begin(), spec.options.end());
+    const char* const prelude_name = "lessons_exercise_prelude.h";
+    const char* prelude_text = spec.prelude.c_str();
+    if (!spec.prelude.empty()) options.push_back(std::string("--pre-include=") + prelude_name);
     std::vector<const char*> option_ptrs;
     for (const std::string& o : options) {
         option_ptrs.push_back(o.c_str());
@@ -425,7 +428,10 @@ CompileResult CompileKernel(std::string_view source, const KernelSpec& spec, int
     const std::string full = std::string(source) + SignatureCheck(spec);
     nvrtc::Program prog = nullptr;
     nvrtc::Result rc =
-        api->CreateProgram(&prog, full.c_str(), kKernelFileName, 0, nullptr, nullptr);
+        spec.prelude.empty()
+            ? api->CreateProgram(&prog, full.c_str(), kKernelFileName, 0, nullptr, nullptr)
+            : api->CreateProgram(&prog, full.c_str(), kKernelFileName, 1, &prelude_text,
+                                 &prelude_name);
     if (rc != nvrtc::kSuccess) {
         r.status = CompileStatus::kError;
         r.message = std::string("nvrtcCreateProgram failed: ") + api->GetErrorString(rc);

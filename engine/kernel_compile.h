@@ -51,6 +51,9 @@ struct KernelSpec {
     std::string signature;                      // its parameter types: "const float*, int"
     std::vector<std::string> allowed_includes;  // "cuda_fp16.h", ...; empty: no #include
     std::vector<std::string> options;           // NVRTC options besides the fixed ones
+    // Declarations the harness's parameter types need (NVRTC has no <cstdint>): an in-memory
+    // header included before the source, so the student's line numbers stay theirs. Empty: none.
+    std::string prelude;
 };
 
 enum class CompileStatus {

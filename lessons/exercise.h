@@ -34,6 +34,7 @@ const std::vector<Exercise>& Exercises();
 const Exercise* FindExercise(std::string_view lesson_id);
 
 // The chapters' declarations (lessons/NN_<chapter>/exercises.cpp).
+std::vector<Exercise> SplitExercises();
 std::vector<Exercise> GemvExercises();
 
 // The starting file's contents (embedded), or an empty view when it is missing.

@@ -245,6 +245,35 @@ TEST(KernelCompile, SyntaxErrorReportsLineAndMessage) {
     EXPECT_TRUE(Has(FormatDiagnostics(r, "mine.cu"), "mine.cu:3:28: error: identifier"));
 }
 
+// A prelude declares the harness's types (NVRTC has no <cstdint>) without moving the student's
+// line numbers: without it uint64_t is unknown; with it the kernel compiles, and an error on
+// line 3 is still reported on line 3.
+TEST(KernelCompile, APreludeDeclaresTypesAndKeepsLineNumbers) {
+    REQUIRE_NVRTC();
+    KernelSpec spec = Spec();
+    spec.kernel = "scan";
+    spec.signature = "const char*, uint64_t";
+    const char* source =
+        "__global__ void scan(const char* buf, uint64_t n) {\n"
+        "    if (n == 0) return;\n"
+        "    %s\n"
+        "}\n";
+    auto with_line3 = [source](const char* line) {
+        std::string s = source;
+        s.replace(s.find("%s"), 2, line);
+        return s;
+    };
+    EXPECT_EQ(CompileKernel(with_line3(""), spec, 90).status, CompileStatus::kError)
+        << "uint64_t without the prelude";
+    spec.prelude = "typedef unsigned long uint64_t;\n";
+    const CompileResult ok = CompileKernel(with_line3(""), spec, 90);
+    EXPECT_TRUE(ok.ok()) << ok.message << "\n" << ok.log;
+    const CompileResult bad = CompileKernel(with_line3("undefined_name = 1;"), spec, 90);
+    ASSERT_EQ(bad.status, CompileStatus::kError) << bad.log;
+    ASSERT_GE(bad.Errors(), 1);
+    EXPECT_EQ(bad.diagnostics[0].line, 3) << bad.log;
+}
+
 TEST(KernelCompile, KernelMustExistWithItsSignatureAndBeGlobal) {
     REQUIRE_NVRTC();
     const CompileResult missing =
@@ -426,9 +455,17 @@ TEST(ExerciseGpu, ReferenceSolutionsPass) {
         const Lesson* l = RunnableCatalog().FindLesson(e.lesson);
         ASSERT_NE(l, nullptr);
         const std::string file = dir.Write("solution.cu", SolutionOf(*l));
-        // Edge sizes: rows not a multiple of the block, short and unaligned rows.
-        for (const char* dims : {"--set m=1 --set n=1", "--set m=33 --set n=3",
-                                 "--set m=257 --set n=1025", "--set m=1000 --set n=8192"}) {
+        // Edge sizes: GEMV rows not a multiple of the block, short and unaligned rows; texts
+        // of 1 byte, odd lengths, pairs straddling blocks (dense data), at small and large blocks.
+        const std::vector<std::string> sizes =
+            l->chapter == "split"
+                ? std::vector<std::string>{"--size 1", "--size 2 --data dense",
+                                           "--size 33 --data dense --block 32",
+                                           "--size 1048579 --data dense --block 512",
+                                           "--size 4194305 --block 1024"}
+                : std::vector<std::string>{"--set m=1 --set n=1", "--set m=33 --set n=3",
+                                           "--set m=257 --set n=1025", "--set m=1000 --set n=8192"};
+        for (const std::string& dims : sizes) {
             const Output out = Cli("run " + e.lesson + " --kernel " + file + " " + dims +
                                        " --reps 3 --no-ceilings --format json",
                                    false);

@@ -142,10 +142,12 @@ void LoadedKernel::CheckBlock(int block) const {
                          std::to_string(a.max_threads_per_block) + " threads per block");
 }
 
-void LoadedKernel::Launch(unsigned blocks, unsigned block, cudaStream_t stream, void** args) const {
-    CheckDriver(GetDriver().LaunchKernel(static_cast<CUfunction>(m_function), blocks, 1, 1, block,
-                                         1, 1, 0, static_cast<CUstream>(stream), args, nullptr),
-                "cuLaunchKernel", m_name);
+void LoadedKernel::Launch(unsigned blocks, unsigned block, cudaStream_t stream, void** args,
+                          unsigned shared_bytes) const {
+    CheckDriver(
+        GetDriver().LaunchKernel(static_cast<CUfunction>(m_function), blocks, 1, 1, block, 1, 1,
+                                 shared_bytes, static_cast<CUstream>(stream), args, nullptr),
+        "cuLaunchKernel", m_name);
 }
 
 }  // namespace lessons::cuda

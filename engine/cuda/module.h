@@ -27,9 +27,11 @@ public:
     KernelAttributes Attributes(int block) const;
     // UsageError when `block` threads are more than the kernel can take (its registers).
     void CheckBlock(int block) const;
-    // cuLaunchKernel on `stream` with a one-dimensional grid; `args` as cudaLaunchKernel takes
-    // them. Throws CudaError when the launch is refused.
-    void Launch(unsigned blocks, unsigned block, cudaStream_t stream, void** args) const;
+    // cuLaunchKernel on `stream` with a one-dimensional grid and `shared_bytes` of dynamic
+    // shared memory per block; `args` as cudaLaunchKernel takes them. Throws CudaError when the
+    // launch is refused.
+    void Launch(unsigned blocks, unsigned block, cudaStream_t stream, void** args,
+                unsigned shared_bytes = 0) const;
 
 private:
     void* m_module = nullptr;    // CUmodule

@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "cuda/cuda_util.h"
+#include "cuda/module.h"
 #include "errors.h"
+#include "exercise_kinds.h"
 #include "kernels_of.h"
 #include "split/split_cpu.h"
 #include "split/split_gpu.cuh"
@@ -268,6 +270,56 @@ StepRunner KernelRunner(PickKernel pick, const Kernel& kind) {
     });
 }
 
+// A student's kernel (an exercise) in place of a hand-written step's own: the grid, dynamic
+// shared memory and padding the step's kernel declares (SplitKernel), and the arguments that
+// kernel takes: the one-thread-per-pair kernel (buf, n, out, count), the padded ones (buf, out,
+// count). The exercise tests on a GPU run each reference solution through this at edge sizes.
+ScanFn StudentScan(const SplitKernel& k, std::shared_ptr<const cuda::LoadedKernel> student,
+                   int block) {
+    const std::string name = k.name;
+    const bool takes_n = name == "split_04_one_thread_per_pair_kernel";
+    if (!takes_n && name != "split_06_branch_free_padding_kernel" &&
+        name != "split_07_shared_memory_kernel" && name != "split_08_four_bytes_per_thread_kernel")
+        throw std::logic_error(name +
+                               ": the split harness does not know its arguments, so a student's "
+                               "kernel cannot be run in its place");
+    return [&k, student, block, takes_n](const char* buf, uint64_t n, unsigned long long* out,
+                                         unsigned long long* count,
+                                         cudaStream_t stream) -> std::optional<uint64_t> {
+        const uint64_t blocks = k.blocks(n, block);
+        if (blocks == 0) return std::nullopt;
+        void* with_n[] = {&buf, &n, &out, &count};
+        void* without_n[] = {&buf, &out, &count};
+        student->Launch(static_cast<unsigned>(blocks), static_cast<unsigned>(block), stream,
+                        takes_n ? with_n : without_n, static_cast<unsigned>(k.dynamic_smem(block)));
+        return std::nullopt;
+    };
+}
+
+StepRunner StudentRunner(PickKernel pick, const Kernel& kind,
+                         std::shared_ptr<const StudentKernel> student) {
+    StepRunner r;
+    r.make = [pick, kind, student](const Workload& w, const StepContext& c) {
+        const SplitKernel& k = pick(c.params);
+        const int block = Block(c.params);
+        CheckLaunch(k, w.SizeBytes(), block);
+        auto loaded = std::make_shared<const cuda::LoadedKernel>(
+            student->cubin, student->lowered_name, student->name);
+        loaded->CheckBlock(block);
+        StepSpec spec;
+        spec.scan = StudentScan(k, std::move(loaded), block);
+        spec.pinned = kind.pinned;
+        spec.padded_bytes = k.padded ? k.padded(w.SizeBytes(), block) : w.SizeBytes();
+        spec.measure_allocation = kind.measure_allocation;
+        return std::unique_ptr<StepInstance>(std::make_unique<GpuSplitStep>(w, std::move(spec)));
+    };
+    r.attributes = [student](const ParamValues& params) {
+        const cuda::LoadedKernel loaded(student->cubin, student->lowered_name, student->name);
+        return loaded.Attributes(Block(params));
+    };
+    return r;
+}
+
 StepRunner ThrustRunner() {
     StepRunner r;
     r.make = [](const Workload& w, const StepContext&) {
@@ -360,6 +412,11 @@ StepRunner LaunchRunner(PickKernel pick, MakeKernelStep make) {
 
 LESSONS_STEP_KIND(Kernel, [](const Kernel& k, const StepSite& site) {
     return KernelRunner(KernelByToggle(site.lesson, KernelsOf<SplitKernel>(site, k.from)), k);
+});
+LESSONS_EXERCISE_KIND(Kernel, [](const Kernel& k, const StepSite& site,
+                                 std::shared_ptr<const StudentKernel> student) {
+    return StudentRunner(KernelByToggle(site.lesson, KernelsOf<SplitKernel>(site, k.from)), k,
+                         std::move(student));
 });
 LESSONS_STEP_KIND(Thrust, [](const Thrust&, const StepSite&) { return ThrustRunner(); });
 LESSONS_STEP_KIND(OverlappedChunks, [](const OverlappedChunks&, const StepSite& site) {
