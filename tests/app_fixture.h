@@ -367,6 +367,18 @@ protected:
         return ImVec2((r.x + r.z) / 2, (r.y + r.w) / 2);
     }
     // Clicks the lesson `id` in the lesson list.
+    // The page at `scale` in a window of `display`: fonts built and uploaded, style scaled from
+    // ImGui's defaults, as the app does at that scale.
+    void ScaleTo(float scale, ImVec2 display) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.DisplaySize = display;
+        ui.fonts = BuildFonts(scale, UiTexts(registry));
+        unsigned char* pixels;
+        int w, h;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+        ImGui::GetStyle() = ImGuiStyle();
+        ImGui::GetStyle().ScaleAllSizes(scale);
+    }
     void Open(const std::string& id) {
         Click("lesson_" + id);
     }

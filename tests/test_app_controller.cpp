@@ -219,25 +219,32 @@ TEST_F(AppLogic, RequestsAndResultsNameLessonsByTheirCurrentIds) {
 
 namespace {
 
-// A worker that says hello and then whatever the test gives it, once.
+// A worker that says hello and then whatever the test gives it (at start, or later by Push),
+// once; it records what it is sent in `sent` when given one, and answers nothing by itself.
 class ScriptedWorker : public WorkerLink {
 public:
-    explicit ScriptedWorker(std::vector<Json> messages) : m_messages(std::move(messages)) {}
+    explicit ScriptedWorker(std::vector<Json> messages, std::vector<Json>* sent = nullptr)
+        : m_messages(std::move(messages)), m_sent(sent) {}
     bool Start(std::string*) override {
         m_messages.insert(m_messages.begin(),
                           Json{{"type", "hello"}, {"protocol", kProtocolVersion}});
         return true;
     }
     bool Running() const override { return true; }
-    bool Send(const Json&) override { return true; }
+    bool Send(const Json& r) override {
+        if (m_sent) m_sent->push_back(r);
+        return true;
+    }
     std::vector<Json> Drain() override {
         std::vector<Json> out;
         out.swap(m_messages);
         return out;
     }
+    void Push(Json m) { m_messages.push_back(std::move(m)); }
 
 private:
     std::vector<Json> m_messages;
+    std::vector<Json>* m_sent;
 };
 
 }  // namespace
@@ -503,41 +510,16 @@ TEST_F(AppLogic, MalformedProgressLinesAreNoticedAndIgnored) {
     EXPECT_GT(controller->Progress(), 0) << "a good line after the bad ones is read";
 }
 
-// A worker that records what it is sent and answers nothing by itself.
-class SilentWorker : public WorkerLink {
-public:
-    explicit SilentWorker(std::vector<Json>* sent) : m_sent(sent) {}
-    bool Start(std::string*) override {
-        m_inbox.push_back({{"type", "hello"}, {"protocol", kProtocolVersion}});
-        return true;
-    }
-    bool Running() const override { return true; }
-    bool Send(const Json& r) override {
-        m_sent->push_back(r);
-        return true;
-    }
-    std::vector<Json> Drain() override {
-        std::vector<Json> out;
-        out.swap(m_inbox);
-        return out;
-    }
-    void Push(Json m) { m_inbox.push_back(std::move(m)); }
-
-private:
-    std::vector<Json>* m_sent;
-    std::vector<Json> m_inbox;
-};
-
 // A run asked for while the worker still answers the lesson list or measures the device
 // information (--run at start, a click in the first second) cancels what ran before it, never
 // those two: a cancel of everything once ended the info request, and the page (and --screenshot)
 // waited for it for ever.
 TEST(AppController, CancellingForANewRunNeverEndsTheListOrTheDeviceInformation) {
     std::vector<Json> sent;
-    SilentWorker* worker = nullptr;
+    ScriptedWorker* worker = nullptr;
     Controller c(Catalog(),
                  [&] {
-                     auto w = std::make_unique<SilentWorker>(&sent);
+                     auto w = std::make_unique<ScriptedWorker>(std::vector<Json>{}, &sent);
                      worker = w.get();
                      return w;
                  },

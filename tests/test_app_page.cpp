@@ -138,15 +138,8 @@ TEST_F(AppLogic, LayoutHoldsAtSmallWindowsAndLargeScales) {
             for (const char* language : {"en", "zh"}) {
                 SCOPED_TRACE(testing::Message() << display.x << "x" << display.y << " at " << scale
                                                 << ", " << language);
-                ImGuiIO& io = ImGui::GetIO();
-                io.DisplaySize = display;
                 ui.settings.language = language;
-                ui.fonts = BuildFonts(scale, UiTexts(registry));
-                unsigned char* pixels;
-                int w, h;
-                io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-                ImGui::GetStyle() = ImGuiStyle();
-                ImGui::GetStyle().ScaleAllSizes(scale);
+                ScaleTo(scale, display);
                 Frames(3);
                 ASSERT_TRUE(probe.rects.count("title"));
                 const ImVec4 title = probe.rects["title"];
@@ -352,14 +345,7 @@ TEST_F(AppLogic, PresenterModeShowsOneSectionBesideALargeChart) {
     EXPECT_EQ(ui.settings.lesson, "gemm/cublas-sgemm");
     EXPECT_EQ(probe.section, 0) << "a new lesson starts at its first section";
 
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(1280, 720);
-    ui.fonts = BuildFonts(2, UiTexts(registry));
-    unsigned char* pixels;
-    int w, h;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    ImGui::GetStyle() = ImGuiStyle();
-    ImGui::GetStyle().ScaleAllSizes(2);
+    ScaleTo(2, ImVec2(1280, 720));
     for (const char* language : {"en", "zh"}) {
         SCOPED_TRACE(language);
         ui.settings.language = language;
@@ -385,14 +371,7 @@ TEST_F(AppLogic, PresenterModeShowsOneSectionBesideALargeChart) {
 // names each chapter by its short title, and chart, legend and that line fit the chart pane,
 // in both languages.
 TEST_F(AppLogic, PresenterRooflineIsReadableAtScaleTwo) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(1280, 720);
-    ui.fonts = BuildFonts(2, UiTexts(registry));
-    unsigned char* pixels;
-    int w, h;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    ImGui::GetStyle() = ImGuiStyle();
-    ImGui::GetStyle().ScaleAllSizes(2);
+    ScaleTo(2, ImVec2(1280, 720));
     SelectLesson(ui, registry, "roofline/roofline");
     ui.presenter = true;
     for (const char* language : {"en", "zh"}) {

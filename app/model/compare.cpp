@@ -15,19 +15,20 @@ bool WithinNoise(const RunResult& a, const RunResult& b) {
     return a_lo <= b_hi && b_lo <= a_hi;
 }
 
-std::string ShortDevice(const RunResult& r) {
-    std::string name = r.Device();
+std::string WithoutVendor(const std::string& name) {
+    std::string out = name;
     for (const char* prefix : {"NVIDIA ", "GeForce "})
-        if (name.rfind(prefix, 0) == 0) name.erase(0, std::string_view(prefix).size());
+        if (out.rfind(prefix, 0) == 0) out.erase(0, std::string_view(prefix).size());
+    return out;
+}
+
+std::string ShortDevice(const RunResult& r) {
+    std::string name = WithoutVendor(r.Device());
     // "H100 80GB HBM3" -> "H100": the model, not its memory.
     const size_t space = name.find(' ');
     if (r.kind == StepKind::kGpu && space != std::string::npos) name.resize(space);
     if (r.devices.size() > 1) name = std::to_string(r.devices.size()) + "x " + name;
     return name;
-}
-
-std::string WithoutVendor(const std::string& name) {
-    return name.rfind("NVIDIA ", 0) == 0 ? name.substr(7) : name;
 }
 
 Speedup CompareResults(const RunResult& current, const RunResult& previous) {

@@ -25,7 +25,8 @@ Speedup CompareResults(const RunResult& current, const RunResult& previous);
 
 // The GPU (or CPU) a result was recorded on, short: "H100" for "NVIDIA H100 80GB HBM3".
 std::string ShortDevice(const RunResult& r);
-// "NVIDIA H100 80GB HBM3" -> "H100 80GB HBM3": a GPU's name without the vendor all share.
+// "NVIDIA H100 80GB HBM3" -> "H100 80GB HBM3": a GPU's name without the vendor and brand
+// ("NVIDIA ", "GeForce ") all share.
 std::string WithoutVendor(const std::string& name);
 
 // What a result's rate is taken over: only its kernel (the part Work::rate_part names, when
