@@ -102,7 +102,9 @@ struct ExerciseOptions {
 int ShowExercise(const std::string& lesson, const ExerciseOptions& options, Format format);
 // serve's `compile` and `run` with "kernel": the student's kernel for `lesson` compiled for this
 // GPU (sm_90 without one) and, where this build has the step's harness, the lesson with it in
-// the step's place.
-StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source);
+// the step's place. `params` (a run's; null for a compile): refused when they ask for another
+// instance than the exercise's kernel is written for.
+StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source,
+                              const RawParams* params);
 
 }  // namespace lessons::cli

@@ -105,6 +105,9 @@ int RunKernel(const std::string& key, const std::string& path, const Options& op
     const Exercise& exercise = FindExerciseOrThrow(lesson);
     if (format == Format::kCsv) throw UsageError("run --kernel writes a table or json, not csv");
     CheckRun(RunnableCatalog(), lesson, options.run);  // bad options, on every machine
+    if (const std::string conflict = FixedParamsConflict(exercise, options.run.params);
+        !conflict.empty())
+        throw UsageError(conflict);
     const std::string source = ReadKernelFile(path);
     std::string arch_note;
     const int arch = TargetArch(&arch_note);
@@ -169,11 +172,17 @@ int RunKernel(const std::string& key, const std::string& path, const Options& op
     return r.verified ? kExitOk : kExitFailed;
 }
 
-StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source) {
+StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source,
+                              const RawParams* params) {
     StudentBuild b;
     const Exercise* exercise = FindExercise(lesson.id);
     if (!exercise) {
         b.problem = lesson.Name() + " has no exercise: there is no kernel of yours to compile";
+        b.compile = json{{"status", ToString(CompileStatus::kRefused)}, {"message", b.problem}};
+        return b;
+    }
+    if (params) b.problem = FixedParamsConflict(*exercise, *params);
+    if (!b.problem.empty()) {
         b.compile = json{{"status", ToString(CompileStatus::kRefused)}, {"message", b.problem}};
         return b;
     }

@@ -62,8 +62,12 @@ struct ServeOptions {
         profile;
     // A student's kernel (the `compile` request, and `run` with "kernel"): the program that
     // serves supplies the compiler and the step's harness (the engine knows neither). Given the
-    // lesson and the kernel's source. Unset: such requests are answered with an error.
-    std::function<StudentBuild(const Lesson& lesson, const std::string& source)> student;
+    // lesson, the kernel's source and, for a run, its parameters (null for `compile`): a kernel
+    // written for one template instance refuses others. Unset: such requests are answered with
+    // an error.
+    std::function<StudentBuild(const Lesson& lesson, const std::string& source,
+                               const RawParams* params)>
+        student;
     // The `tune` request: the program that serves supplies the tuner (the engine knows no
     // tuning). Given the lesson, the request's params (those tuned left out), the control
     // (cancel, progress) and `emit` for each run (its point and the points planned), it

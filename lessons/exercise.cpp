@@ -25,21 +25,38 @@ const Exercise* FindExercise(std::string_view lesson_id) {
     return nullptr;
 }
 
+std::string FixedParamsConflict(const Exercise& exercise, const RawParams& given) {
+    for (const ExerciseParam& f : exercise.fixed) {
+        const auto it = std::find_if(given.begin(), given.end(),
+                                     [&](const auto& p) { return p.first == f.name; });
+        if (it != given.end() && it->second != f.value)
+            return "your kernel for this exercise is written for " + f.name + "=" + f.value +
+                   " (its template instance), so it cannot run at " + f.name + "=" + it->second +
+                   ": leave " + f.name + " out or give " + f.value;
+    }
+    return "";
+}
+
 std::string_view StartingFile(const Exercise& exercise) {
     return EmbeddedFile(exercise.start);
 }
 
 std::string SolutionOf(const Lesson& lesson) {
     const std::string_view source = lesson.source;
+    std::vector<std::string_view> lines;
+    for (size_t start = 0; start < source.size();) {
+        size_t end = source.find('\n', start);
+        if (end == std::string_view::npos) end = source.size();
+        lines.push_back(source.substr(start, end - start));
+        start = end + 1;
+    }
+    const Exercise* exercise = FindExercise(lesson.id);
+    bool instance_pending = exercise && !exercise->instance.empty();
     std::string out;
     bool found = false;
     bool in_host_function = false, previous_template = false;
-    size_t start = 0;
-    while (start < source.size()) {
-        size_t end = source.find('\n', start);
-        if (end == std::string_view::npos) end = source.size();
-        const std::string_view line = source.substr(start, end - start);
-        start = end + 1;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const std::string_view line = lines[i];
         if (line == "namespace {") {
             found = true;
             break;
@@ -49,6 +66,15 @@ std::string SolutionOf(const Lesson& lesson) {
         // up to its closing brace at column 0.
         if (in_host_function) {
             in_host_function = line != "}";
+            continue;
+        }
+        // The templated kernel's header: the exercise's instance stands in its place.
+        if (instance_pending && line.rfind("template", 0) == 0 && i + 1 < lines.size() &&
+            lines[i + 1].rfind("__global__", 0) == 0) {
+            out += exercise->instance;
+            if (!out.ends_with("\n")) out.push_back('\n');
+            instance_pending = false;
+            previous_template = false;
             continue;
         }
         const bool starts_definition =
@@ -70,6 +96,10 @@ std::string SolutionOf(const Lesson& lesson) {
         throw std::logic_error("'" + lesson.source_path +
                                "' has no device code before an anonymous namespace (the launch), "
                                "so its kernel cannot be shown as an exercise's solution");
+    if (instance_pending)
+        throw std::logic_error("'" + lesson.source_path +
+                               "' has no templated __global__ kernel for the exercise's instance "
+                               "to stand in for");
     return out;
 }
 
@@ -100,11 +130,29 @@ std::vector<std::string> ExerciseProblems(const Registry& registry) {
         for (const ExerciseHint& h : e.hints)
             if (h.en.empty() || h.zh.empty())
                 problems.push_back(who + ": a hint is missing in a language");
+        for (const ExerciseParam& f : e.fixed) {
+            const ParamSpec* p = lesson->FindParam(f.name);
+            if (!p || p->type != ParamType::kChoice)
+                problems.push_back(who + " fixes '" + f.name +
+                                   "', which is not a choice of its lesson");
+            else if (std::find(p->choices.begin(), p->choices.end(), f.value) == p->choices.end())
+                problems.push_back(who + " fixes " + f.name + "=" + f.value +
+                                   ", which its lesson does not offer");
+        }
         try {
             const std::string solution = SolutionOf(*lesson);
             if (solution.find(e.kernel.kernel) == std::string::npos)
                 problems.push_back(who + ": its lesson's kernel file does not define " +
                                    e.kernel.kernel);
+            // A template left in the solution: the student's plain kernel has no counterpart.
+            const size_t kernel_at = solution.find(e.kernel.kernel);
+            const size_t global_at = solution.rfind("__global__", kernel_at);
+            if (kernel_at != std::string::npos && global_at != std::string::npos && global_at > 0 &&
+                solution.rfind("template", global_at) != std::string::npos &&
+                solution.substr(0, global_at).ends_with(">\n"))
+                problems.push_back(who +
+                                   ": its kernel is a template; give the instance the "
+                                   "student writes (Exercise::instance)");
         } catch (const std::logic_error& error) {
             problems.push_back(who + ": " + error.what());
         }

@@ -19,6 +19,13 @@ struct ExerciseHint {
     std::string zh;
 };
 
+// A parameter a student's kernel fixes: a step whose kernel is a template (a tile, an ablation
+// toggle) is written for one of its choices, and runs only at it.
+struct ExerciseParam {
+    std::string name;   // "tile", "addressing"
+    std::string value;  // one of the lesson's choices
+};
+
 struct Exercise {
     std::string lesson;  // the lesson's id: "gemv/warp-per-row"
     KernelSpec kernel;   // the kernel's name and signature, allowed includes, extra options
@@ -26,6 +33,14 @@ struct Exercise {
     std::string task_en;
     std::string task_zh;
     std::vector<ExerciseHint> hints;  // revealed one at a time
+    // The choices the student's kernel is written for (the lesson's parameters that pick a
+    // template instance of its kernel): a run of the student's kernel is made at these, and so
+    // is the step's own run it is compared with.
+    std::vector<ExerciseParam> fixed;
+    // For a lesson whose kernel is a template: the declarations that stand for its template
+    // parameters in the solution ("constexpr Addressing kAddressing = Addressing::kSequential;"),
+    // so the solution is the plain kernel a student writes, at the `fixed` choices.
+    std::string instance;
 };
 
 // Every exercise of the catalogue, chapter by chapter.
@@ -37,6 +52,10 @@ const Exercise* FindExercise(std::string_view lesson_id);
 std::vector<Exercise> SplitExercises();
 std::vector<Exercise> GemvExercises();
 
+// Empty when `given` (a run's parameters, by name, as text) agrees with the choices the
+// exercise fixes (an unset one takes the fixed choice); else why the run is refused, naming them.
+std::string FixedParamsConflict(const Exercise& exercise, const RawParams& given);
+
 // The starting file's contents (embedded), or an empty view when it is missing.
 std::string_view StartingFile(const Exercise& exercise);
 
@@ -44,13 +63,16 @@ std::string_view StartingFile(const Exercise& exercise);
 // the anonymous namespace that holds the launch, without its #include lines, its
 // `namespace lessons::...` line and any host function defined there (a line at column 0 that
 // opens a definition without __global__ or __device__, up to its closing brace at column 0): the
-// kernel then stands at global scope, as a student's does.
+// kernel then stands at global scope, as a student's does. When the lesson has an exercise
+// whose `instance` is set, the template header of its first templated __global__ kernel is
+// replaced by that line, so the kernel is the plain one the exercise asks for.
 // Throws std::logic_error when the file has no such part.
 std::string SolutionOf(const Lesson& lesson);
 
 // What is wrong with the exercises' declarations: an exercise naming no lesson, or a CPU one,
 // two exercises for one lesson, a starting file not embedded, a task or hint missing in a
-// language, fewer than two hints, a solution that cannot be extracted. Empty when all is well.
+// language, fewer than two hints, a solution that cannot be extracted, a templated kernel
+// without an instance, a fixed parameter the lesson does not offer. Empty when all is well.
 std::vector<std::string> ExerciseProblems(const Registry& registry);
 
 }  // namespace lessons

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "errors.h"
+#include "exercise.h"
 
 namespace lessons {
 
@@ -20,6 +21,18 @@ Lesson WithStudentKernel(const Registry& registry, const Lesson& lesson,
                                     ? ": it was built without CUDA"
                                     : ": its step's harness takes no student kernel yet"));
     Lesson copy = lesson;
+    // A kernel written for one template instance runs only at its choices: the copy offers
+    // no other (a run asking for another is refused, naming the one it takes).
+    if (const Exercise* exercise = FindExercise(lesson.id))
+        for (const ExerciseParam& f : exercise->fixed)
+            for (ParamSpec& p : copy.params)
+                if (p.name == f.name) {
+                    p.choices = {f.value};
+                    p.choice_notes.clear();
+                    p.choice_notes_zh.clear();
+                    p.default_value = ParamValue::Choice(f.value);
+                    p.why = "your kernel is written for " + f.name + "=" + f.value;
+                }
     copy.title = lesson.title + " (your kernel)";
     copy.title_zh = lesson.title_zh + "（你的 kernel）";
     try {

@@ -10,8 +10,9 @@
 namespace lessons {
 
 // A copy of `lesson` whose runner launches `kernel` with the step's harness; its title says it
-// is the student's. Throws UnavailableError when this build cannot run it (no CUDA, or no
-// harness for students' kernels of this step's kind).
+// is the student's; the parameters its exercise fixes offer only the fixed choice. Throws
+// UnavailableError when this build cannot run it (no CUDA, or no harness for students' kernels of
+// this step's kind).
 Lesson WithStudentKernel(const Registry& registry, const Lesson& lesson,
                          std::shared_ptr<const StudentKernel> kernel);
 

@@ -928,7 +928,7 @@ TEST(Serve, StudentKernelsGoToTheSuppliedBuilder) {
     }
     ServeOptions options;
     std::vector<std::string> seen;
-    options.student = [&](const Lesson& lesson, const std::string& source) {
+    options.student = [&](const Lesson& lesson, const std::string& source, const RawParams*) {
         seen.push_back(lesson.id + ":" + source);
         StudentBuild b;
         b.compile = json{{"status", source == "bad" ? "error" : "ok"}};

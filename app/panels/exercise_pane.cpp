@@ -117,6 +117,12 @@ void DrawTask(UiState& ui, const Exercise& exercise) {
     const bool zh = ui.settings.language == "zh";
     ImGui::TextColored(kAccent, "%s", Tr(ui, kExerciseTask));
     DrawWrappedText(zh ? exercise.task_zh : exercise.task_en);
+    if (!exercise.fixed.empty()) {
+        std::string at;
+        for (const ExerciseParam& f : exercise.fixed)
+            at += (at.empty() ? "" : ", ") + f.name + " = " + f.value;
+        DrawWrappedText(Fmt(Tr(ui, kRunsAt), at.c_str()), &kGrey);
+    }
     const int hints = static_cast<int>(exercise.hints.size());
     for (int i = 0; i < std::min(ui.exercise.hints_shown, hints); ++i) {
         ImGui::TextColored(kAmber, "%s", Fmt(Tr(ui, kHintN), i + 1, hints).c_str());

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "errors.h"
+#include "exercise.h"
 #include "files.h"  // Excerpt
 #include "model/compare.h"
 #include "report.h"
@@ -373,9 +374,14 @@ void Controller::SubmitKernel(const Lesson& lesson, const RunSettings& settings,
     Json request{{"op", "compile"}, {"lesson", lesson.id}};
     if (run) {
         // The previous lesson and the step itself first, at the same settings: the three bars
-        // of the comparison come from one batch.
-        RunWithPrevious(lesson, settings);
-        request = BaseRequest("run", lesson, settings);
+        // of the comparison come from one batch. A kernel written for one template instance
+        // (a tile, a toggle's choice) runs at it, and so does the step it is compared with.
+        RunSettings at = settings;
+        if (const lessons::Exercise* e = FindExercise(lesson.id))
+            for (const ExerciseParam& f : e->fixed)
+                SetParam(&at, f.name, ParamValue::Choice(f.value));
+        RunWithPrevious(lesson, at);
+        request = BaseRequest("run", lesson, at);
     }
     request["kernel"] = source;
     Pending p{
