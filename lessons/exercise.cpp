@@ -12,7 +12,7 @@ namespace lessons {
 const std::vector<Exercise>& Exercises() {
     static const std::vector<Exercise> all = [] {
         std::vector<Exercise> out;
-        for (auto chapter : {&SplitExercises, &GemvExercises})
+        for (auto chapter : {&SplitExercises, &ReduceExercises, &GemvExercises})
             for (Exercise& e : chapter()) out.push_back(std::move(e));
         return out;
     }();

@@ -337,7 +337,43 @@ TEST(Exercises, EverySolutionAndStartingFileCompilesWithItsOptions) {
     }
 }
 
+// A step whose kernel is a template (an ablation toggle picks the instance): the solution is
+// the plain kernel at the exercise's fixed choice, and a run at another choice is refused
+// naming the one the kernel is written for.
+TEST(Exercises, TemplatedStepsSolutionIsThePlainKernelAtTheFixedChoice) {
+    const Lesson* l = RunnableCatalog().FindLesson("reduce/v3-unrolled-last-warp");
+    ASSERT_NE(l, nullptr);
+    const std::string s = SolutionOf(*l);
+    EXPECT_TRUE(Has(s,
+                    "constexpr Accumulate kAccumulate = Accumulate::kManyPerThread;\n"
+                    "constexpr LastWarp kLastWarp = LastWarp::kUnrolled;\n"
+                    "__global__ void reduce_23_sequential_unrolled_warp_kernel("))
+        << s;
+    EXPECT_FALSE(Has(s, "template <Accumulate")) << s;
+    // The device helpers' own templates stay (v5's thread_sum_25 takes its loads as a
+    // template argument); only the kernel's header is replaced.
+    const std::string v5 =
+        SolutionOf(*RunnableCatalog().FindLesson("reduce/v5-vectorized-one-pass"));
+    EXPECT_TRUE(Has(v5, "template <Loads kLoads>\n__device__")) << v5;
+    EXPECT_TRUE(Has(v5, "constexpr Passes kPasses = Passes::kOne;\n__global__")) << v5;
+
+    const Exercise& e = *FindExercise("reduce/v3-unrolled-last-warp");
+    EXPECT_EQ(FixedParamsConflict(e, {{"block", "256"}, {"accumulate", "many-per-thread"}}), "");
+    const std::string conflict = FixedParamsConflict(e, {{"last_warp", "loop"}});
+    EXPECT_TRUE(Has(conflict, "written for last_warp=unrolled")) << conflict;
+    EXPECT_TRUE(Has(conflict, "cannot run at last_warp=loop")) << conflict;
+}
+
 // --- the CLI ---
+
+TEST(ExerciseCli, AnotherChoiceThanTheKernelIsWrittenForIsRefusedBeforeCompiling) {
+    TempDir dir;
+    const std::string file = dir.Write("mine.cu", "not even a kernel");
+    const Output out = Cli("run 3.3 --kernel " + file + " --set addressing=strided");
+    EXPECT_EQ(out.code, 2) << out.text;
+    EXPECT_TRUE(Has(out.text, "written for addressing=interleaved")) << out.text;
+    EXPECT_TRUE(Has(out.text, "leave addressing out or give interleaved")) << out.text;
+}
 
 TEST(ExerciseCli, SyntaxErrorExitsTwoWithLineAndMessage) {
     REQUIRE_NVRTC();
@@ -457,14 +493,18 @@ TEST(ExerciseGpu, ReferenceSolutionsPass) {
         const std::string file = dir.Write("solution.cu", SolutionOf(*l));
         // Edge sizes: GEMV rows not a multiple of the block, short and unaligned rows; texts
         // of 1 byte, odd lengths, pairs straddling blocks (dense data), at small and large blocks.
-        const std::vector<std::string> sizes =
-            l->chapter == "split"
-                ? std::vector<std::string>{"--size 1", "--size 2 --data dense",
-                                           "--size 33 --data dense --block 32",
-                                           "--size 1048579 --data dense --block 512",
-                                           "--size 4194305 --block 1024"}
-                : std::vector<std::string>{"--set m=1 --set n=1", "--set m=33 --set n=3",
-                                           "--set m=257 --set n=1025", "--set m=1000 --set n=8192"};
+        // Reductions of 1 float, of sizes that leave a partial last block and several passes,
+        // at the smallest and largest blocks each step takes.
+        std::vector<std::string> sizes;
+        if (l->chapter == "split")
+            sizes = {"--size 1", "--size 2 --data dense", "--size 33 --data dense --block 32",
+                     "--size 1048579 --data dense --block 512", "--size 4194305 --block 1024"};
+        else if (l->chapter == "reduce")
+            sizes = {"--size 4", "--size 4100 --block 64", "--size 4194308 --block 1024",
+                     "--size 64MiB --data ones"};
+        else
+            sizes = {"--set m=1 --set n=1", "--set m=33 --set n=3", "--set m=257 --set n=1025",
+                     "--set m=1000 --set n=8192"};
         for (const std::string& dims : sizes) {
             const Output out = Cli("run " + e.lesson + " --kernel " + file + " " + dims +
                                        " --reps 3 --no-ceilings --format json",
@@ -551,8 +591,16 @@ TEST(ExerciseWorker, ServeCompilesAStudentsKernel) {
                    {"lesson", "4.2"},
                    {"kernel", SolutionOf(*l)},
                    {"params", {{"m", 64}, {"n", 64}}}};
+    // A kernel written for one toggle's choice, asked to run at another: refused, no compile.
+    const json other{
+        {"op", "run"},
+        {"id", 4},
+        {"lesson", "3.3"},
+        {"kernel", SolutionOf(*RunnableCatalog().FindLesson("reduce/v1-shared-memory"))},
+        {"params", {{"addressing", "sequential"}}}};
     const std::string requests =
-        dir.Write("requests.jsonl", good.dump() + "\n" + bad.dump() + "\n" + run.dump() + "\n");
+        dir.Write("requests.jsonl",
+                  good.dump() + "\n" + bad.dump() + "\n" + run.dump() + "\n" + other.dump() + "\n");
     const Output out = Cli("serve < " + requests, false);
     std::map<int, std::vector<json>> by_id;
     std::istringstream lines(out.text);
@@ -582,4 +630,9 @@ TEST(ExerciseWorker, ServeCompilesAStudentsKernel) {
         EXPECT_EQ(result["result"]["yours"], true);
         EXPECT_EQ(result["result"]["verified"], true);
     }
+    ASSERT_EQ(by_id[4].size(), 3u) << out.text;
+    EXPECT_EQ(by_id[4][0]["compile"]["status"], "refused");
+    EXPECT_TRUE(Has(by_id[4][1]["error"].get<std::string>(), "written for addressing=interleaved"))
+        << out.text;
+    EXPECT_EQ(by_id[4][2]["status"], "error");
 }

@@ -2,13 +2,16 @@
 // step is set up; what is timed (CUDA events) is the reduction itself, all its passes, as a
 // program that already holds its data on the GPU would run it.
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "cuda/cuda_util.h"
+#include "cuda/module.h"
 #include "device.h"
+#include "exercise_kinds.h"
 #include "kernels_of.h"
 #include "reduce/reduce_gpu.cuh"
 #include "reduce_chapter.h"
@@ -59,17 +62,19 @@ protected:
     cuda::Event m_start, m_stop;
 };
 
+// One pass: reduces in[0, n) to partial sums in out, sets *written to how many it wrote.
+using PassFn = std::function<cudaError_t(float* in, uint64_t n, float* out, cudaStream_t stream,
+                                         uint64_t* written)>;
+
 // A multi-pass step: repeat a pass on the partial sums until one value is left.
 class MultiPassStep : public GpuReduceBase {
 public:
-    MultiPassStep(const Workload& w, int block, const ReducePassKernel& kernel, int max_grid)
+    MultiPassStep(const Workload& w, PassFn pass, bool in_place)
         : GpuReduceBase(w),
-          m_block(block),
-          m_kernel(kernel),
-          m_max_grid(max_grid),
+          m_pass(std::move(pass)),
           m_a(m_work.count() / 32 + 1, "the partial sums"),
           m_b(m_work.count() / 32 + 1, "the partial sums") {
-        if (kernel.in_place)
+        if (in_place)
             m_scratch = cuda::DeviceBuffer<float>(std::max<uint64_t>(m_work.count(), 1),
                                                   "a copy of the input");
     }
@@ -85,7 +90,7 @@ public:
             float* src = m_scratch.get() ? m_scratch.get() : m_in.get();
             float* dst = m_a.get();
             do {
-                LESSONS_CUDA_CHECK(m_kernel.pass(src, count, dst, m_block, m_max_grid, s, &count));
+                LESSONS_CUDA_CHECK(m_pass(src, count, dst, s, &count));
                 src = dst;
                 dst = dst == m_a.get() ? m_b.get() : m_a.get();
             } while (count > 1);
@@ -94,18 +99,20 @@ public:
     }
 
 private:
-    int m_block;
-    const ReducePassKernel& m_kernel;
-    int m_max_grid;
+    PassFn m_pass;
     cuda::DeviceBuffer<float> m_a, m_b, m_scratch;
 };
 
+// The one-pass launch: in[0, n) to *result, with `partials` (grid floats) and `counter`.
+using OnePassFn =
+    std::function<cudaError_t(const float* in, uint64_t n, float* result, float* partials,
+                              unsigned* counter, int grid, cudaStream_t stream)>;
+
 class OnePassStep : public GpuReduceBase {
 public:
-    OnePassStep(const Workload& w, const OnePassKernel& kernel, int block, int grid)
+    OnePassStep(const Workload& w, OnePassFn launch, int grid)
         : GpuReduceBase(w),
-          m_kernel(kernel),
-          m_block(block),
+          m_launch(std::move(launch)),
           m_grid(grid),
           m_partials(grid, "the block sums"),
           m_counter(1, "the block counter"),
@@ -116,16 +123,15 @@ public:
 
     Sample Run() override {
         return Timed([this](cudaStream_t s) -> const float* {
-            LESSONS_CUDA_CHECK(m_kernel.launch(m_in.get(), m_work.count(), m_sum.get(),
-                                               m_partials.get(), m_counter.get(), m_block, m_grid,
-                                               s));
+            LESSONS_CUDA_CHECK(m_launch(m_in.get(), m_work.count(), m_sum.get(), m_partials.get(),
+                                        m_counter.get(), m_grid, s));
             return m_sum.get();
         });
     }
 
 private:
-    const OnePassKernel& m_kernel;
-    int m_block, m_grid;
+    OnePassFn m_launch;
+    int m_grid;
     cuda::DeviceBuffer<float> m_partials;
     cuda::DeviceBuffer<unsigned> m_counter;
     cuda::DeviceBuffer<float> m_sum;
@@ -230,8 +236,13 @@ StepRunner PassRunner(std::vector<const ReducePassKernel*> variants) {
         const int block = Block(c.params);
         const size_t smem = k.dynamic_smem(block);
         cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, smem);
-        return std::unique_ptr<StepInstance>(std::make_unique<MultiPassStep>(
-            w, block, k, FullGrid(k.kernel, block, smem, c.devices.front())));
+        const int max_grid = FullGrid(k.kernel, block, smem, c.devices.front());
+        PassFn pass = [&k, block, max_grid](float* in, uint64_t n, float* out, cudaStream_t s,
+                                            uint64_t* written) {
+            return k.pass(in, n, out, block, max_grid, s, written);
+        };
+        return std::unique_ptr<StepInstance>(
+            std::make_unique<MultiPassStep>(w, std::move(pass), k.in_place));
     };
     r.attributes = [variants](const ParamValues& params) {
         const ReducePassKernel& k = VariantAt(variants, params);
@@ -247,12 +258,94 @@ StepRunner OnePassRunner(std::vector<const OnePassKernel*> variants) {
         const OnePassKernel& k = VariantAt(variants, c.params);
         const int block = Block(c.params);
         cuda::CheckBlockAgainstKernel(k.kernel, k.name, block);
+        OnePassFn launch = [&k, block](const float* in, uint64_t n, float* result, float* partials,
+                                       unsigned* counter, int grid, cudaStream_t s) {
+            return k.launch(in, n, result, partials, counter, block, grid, s);
+        };
         return std::unique_ptr<StepInstance>(std::make_unique<OnePassStep>(
-            w, k, block, FullGrid(k.kernel, block, 0, c.devices.front())));
+            w, std::move(launch), FullGrid(k.kernel, block, 0, c.devices.front())));
     };
     r.attributes = [variants](const ParamValues& params) {
         const OnePassKernel& k = VariantAt(variants, params);
         return cuda::QueryKernelAttributes(k.kernel, k.name, Block(params));
+    };
+    return r;
+}
+
+// A student's kernel (an exercise) in place of a step's own: the grid the step's kernel
+// launches (its formula below, and the same full-GPU cap for the steps that loop over their
+// data), the dynamic shared memory it declares, the same passes, check and timing. The
+// exercise fixes the toggles, so `params` name the variant the student's kernel stands for.
+uint64_t StudentBlocks(const std::string& name, uint64_t n, int block, int max_grid) {
+    const uint64_t one_each = (n + block - 1) / block;
+    if (name == "reduce_20_interleaved_global_kernel" || name == "reduce_21_shared_memory_kernel")
+        return one_each;
+    if (name == "reduce_22_add_during_load_kernel")
+        return (n + 2 * uint64_t(block) - 1) / (2 * uint64_t(block));
+    if (name == "reduce_23_sequential_unrolled_warp_kernel" ||
+        name == "reduce_24_warp_shuffle_kernel")
+        return std::min<uint64_t>(one_each, uint64_t(max_grid));
+    throw std::logic_error(name +
+                           ": the reduction harness does not know its grid, so a student's "
+                           "kernel cannot be run in its place");
+}
+
+StepRunner StudentPassRunner(std::vector<const ReducePassKernel*> variants,
+                             std::shared_ptr<const StudentKernel> student) {
+    StepRunner r;
+    r.make = [variants, student](const Workload& w, const StepContext& c) {
+        const ReducePassKernel& k = VariantAt(variants, c.params);
+        const int block = Block(c.params);
+        const size_t smem = k.dynamic_smem(block);
+        cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, smem);
+        auto loaded = std::make_shared<const cuda::LoadedKernel>(
+            student->cubin, student->lowered_name, student->name);
+        loaded->CheckBlock(block);
+        const int max_grid = FullGrid(k.kernel, block, smem, c.devices.front());
+        const std::string name = student->name;
+        StudentBlocks(name, 1, block, max_grid);  // a kernel the harness cannot launch: now
+        PassFn pass = [loaded, name, block, max_grid, smem](float* in, uint64_t n, float* out,
+                                                            cudaStream_t s, uint64_t* written) {
+            const uint64_t blocks = StudentBlocks(name, n, block, max_grid);
+            void* args[] = {&in, &n, &out};
+            loaded->Launch(static_cast<unsigned>(blocks), static_cast<unsigned>(block), s, args,
+                           static_cast<unsigned>(smem));
+            *written = blocks;
+            return cudaSuccess;
+        };
+        return std::unique_ptr<StepInstance>(
+            std::make_unique<MultiPassStep>(w, std::move(pass), k.in_place));
+    };
+    r.attributes = [student](const ParamValues& params) {
+        const cuda::LoadedKernel loaded(student->cubin, student->lowered_name, student->name);
+        return loaded.Attributes(Block(params));
+    };
+    return r;
+}
+
+StepRunner StudentOnePassRunner(std::vector<const OnePassKernel*> variants,
+                                std::shared_ptr<const StudentKernel> student) {
+    StepRunner r;
+    r.make = [variants, student](const Workload& w, const StepContext& c) {
+        const OnePassKernel& k = VariantAt(variants, c.params);
+        const int block = Block(c.params);
+        cuda::CheckBlockAgainstKernel(k.kernel, k.name, block);
+        auto loaded = std::make_shared<const cuda::LoadedKernel>(
+            student->cubin, student->lowered_name, student->name);
+        loaded->CheckBlock(block);
+        OnePassFn launch = [loaded, block](const float* in, uint64_t n, float* result,
+                                           float* partials, unsigned* counter, int grid,
+                                           cudaStream_t s) {
+            void* args[] = {&in, &n, &result, &partials, &counter};
+            loaded->Launch(static_cast<unsigned>(grid), static_cast<unsigned>(block), s, args);
+            return cudaSuccess;
+        };
+        return std::unique_ptr<StepInstance>(std::make_unique<OnePassStep>(
+            w, std::move(launch), FullGrid(k.kernel, block, 0, c.devices.front())));
+    };
+    r.attributes = [student](const ParamValues& params) {
+        const cuda::LoadedKernel loaded(student->cubin, student->lowered_name, student->name);
+        return loaded.Attributes(Block(params));
     };
     return r;
 }
@@ -272,6 +365,14 @@ LESSONS_STEP_KIND(Pass, [](const Pass&, const StepSite& site) {
 });
 LESSONS_STEP_KIND(OnePass, [](const OnePass&, const StepSite& site) {
     return OnePassRunner(Variants<OnePassKernel>(site));
+});
+LESSONS_EXERCISE_KIND(Pass, [](const Pass&, const StepSite& site,
+                               std::shared_ptr<const StudentKernel> student) {
+    return StudentPassRunner(Variants<ReducePassKernel>(site), std::move(student));
+});
+LESSONS_EXERCISE_KIND(OnePass, [](const OnePass&, const StepSite& site,
+                                  std::shared_ptr<const StudentKernel> student) {
+    return StudentOnePassRunner(Variants<OnePassKernel>(site), std::move(student));
 });
 LESSONS_STEP_KIND(Cub, [](const Cub&, const StepSite& site) {
     return CubRunner(OnlyKernel<CubSum>(site));
