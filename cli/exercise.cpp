@@ -216,6 +216,17 @@ StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source,
     return b;
 }
 
+namespace {
+
+// The choices the exercise's kernel is written for: {"tile": "..."}.
+json FixedJson(const Exercise& e) {
+    json fixed = json::object();
+    for (const ExerciseParam& f : e.fixed) fixed[f.name] = f.value;
+    return fixed;
+}
+
+}  // namespace
+
 int ShowExercise(const std::string& key, const ExerciseOptions& o, Format format) {
     if (format == Format::kCsv) throw UsageError("exercise writes a table or json, not csv");
     if (key.empty()) {  // every exercise
@@ -227,7 +238,8 @@ int ShowExercise(const std::string& key, const ExerciseOptions& o, Format format
                                {"id", e.lesson},
                                {"kernel", e.kernel.kernel},
                                {"signature", e.kernel.signature},
-                               {"hints", e.hints.size()}});
+                               {"hints", e.hints.size()},
+                               {"fixed", FixedJson(e)}});
             table.AddRow({l ? l->label : "?", e.lesson, e.kernel.kernel, e.start});
         }
         if (format == Format::kJson)
@@ -273,6 +285,7 @@ int ShowExercise(const std::string& key, const ExerciseOptions& o, Format format
             {"hints", hints},
             {"start_path", e.start},
             {"start", std::string(start)},
+            {"fixed", FixedJson(e)},
             {"written_to", o.write}};
         if (o.solution) out["solution"] = SolutionOf(lesson);
         std::cout << out.dump(2) << "\n";
@@ -283,6 +296,10 @@ int ShowExercise(const std::string& key, const ExerciseOptions& o, Format format
               << (zh ? e.task_zh : e.task_en) << "\n\n"
               << (zh ? "签名（由 harness 固定）：" : "Signature (fixed by the harness): ")
               << "__global__ void " << e.kernel.kernel << "(" << e.kernel.signature << ")\n";
+    for (const ExerciseParam& f : e.fixed)
+        std::cout << (zh ? "按此设置编写（你的 kernel 只在此设置下运行）："
+                         : "Written for (your kernel runs only at it): ")
+                  << f.name << "=" << f.value << "\n";
     for (int i = 0; i < o.hints; ++i)
         std::cout << "\n"
                   << (zh ? "提示 " : "Hint ") << i + 1 << ": "

@@ -144,10 +144,15 @@ void LoadedKernel::CheckBlock(int block) const {
 
 void LoadedKernel::Launch(unsigned blocks, unsigned block, cudaStream_t stream, void** args,
                           unsigned shared_bytes) const {
-    CheckDriver(
-        GetDriver().LaunchKernel(static_cast<CUfunction>(m_function), blocks, 1, 1, block, 1, 1,
-                                 shared_bytes, static_cast<CUstream>(stream), args, nullptr),
-        "cuLaunchKernel", m_name);
+    Launch(dim3(blocks), dim3(block), stream, args, shared_bytes);
+}
+
+void LoadedKernel::Launch(dim3 grid, dim3 block, cudaStream_t stream, void** args,
+                          unsigned shared_bytes) const {
+    CheckDriver(GetDriver().LaunchKernel(static_cast<CUfunction>(m_function), grid.x, grid.y,
+                                         grid.z, block.x, block.y, block.z, shared_bytes,
+                                         static_cast<CUstream>(stream), args, nullptr),
+                "cuLaunchKernel", m_name);
 }
 
 }  // namespace lessons::cuda

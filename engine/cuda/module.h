@@ -32,6 +32,9 @@ public:
     // launch is refused.
     void Launch(unsigned blocks, unsigned block, cudaStream_t stream, void** args,
                 unsigned shared_bytes = 0) const;
+    // The same with a grid and a block of up to three dimensions (GEMM's tiles of C).
+    void Launch(dim3 grid, dim3 block, cudaStream_t stream, void** args,
+                unsigned shared_bytes = 0) const;
 
 private:
     void* m_module = nullptr;    // CUmodule

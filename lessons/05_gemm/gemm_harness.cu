@@ -4,15 +4,18 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "cuda/cuda_util.h"
+#include "cuda/module.h"
 #include "cuda/scoped_device.h"
 #include "device.h"
 #include "errors.h"
+#include "exercise_kinds.h"
 #include "gemm/gemm_gpu.cuh"
 #include "gemm_chapter.h"
 #include "gemm_steps.h"
@@ -75,6 +78,51 @@ private:
     }
     const GemmKernel& m_kernel;
     int m_block;
+};
+
+// A student's kernel (an exercise) in place of a step's own: the grid and block the step's
+// kernel is launched with (GridOf), the same data, check and timing.
+struct StudentLaunch {
+    dim3 grid, block;
+    unsigned shared_bytes = 0;
+};
+
+// The launch of the step's kernel `k` at `threads` threads a block, for an m × n C: the tiled
+// steps' one block of the tile's threads per BM × BN tile (LaunchTiled); the two steps that take
+// the `block` parameter, blocks of 32 × block/32 threads over C as each one's Launch lays them.
+StudentLaunch LaunchOf(const GemmKernel& k, int m, int n, int threads) {
+    if (k.tile)
+        return {dim3(unsigned((n + k.tile->bn - 1) / k.tile->bn),
+                     unsigned((m + k.tile->bm - 1) / k.tile->bm)),
+                dim3(unsigned(k.tile->threads)), unsigned(k.dynamic_smem)};
+    const dim3 block(32, unsigned(threads / 32));
+    const std::string name = k.name;
+    if (name == "gemm_32_naive_kernel")  // x along the rows of C
+        return {dim3(unsigned((m + 31) / 32), unsigned((n + block.y - 1) / block.y)), block, 0};
+    if (name == "gemm_33_coalesced_kernel")  // x along a row of C
+        return {dim3(unsigned((n + 31) / 32), unsigned((m + block.y - 1) / block.y)), block, 0};
+    throw std::logic_error(name +
+                           ": the GEMM harness does not know its launch, so a student's kernel "
+                           "cannot be run in its place");
+}
+
+class StudentStep : public GpuGemmBase {
+public:
+    StudentStep(const Workload& w, std::shared_ptr<const cuda::LoadedKernel> kernel,
+                StudentLaunch launch)
+        : GpuGemmBase(w, false), m_kernel(std::move(kernel)), m_launch(launch) {}
+
+private:
+    void Launch(cudaStream_t s) override {
+        int m = m_work.m(), n = m_work.n(), k = m_work.k();
+        const float* a = m_a.get();
+        const float* b = m_b.get();
+        float* c = m_cd.get();
+        void* args[] = {&m, &n, &k, &a, &b, &c};
+        m_kernel->Launch(m_launch.grid, m_launch.block, s, args, m_launch.shared_bytes);
+    }
+    std::shared_ptr<const cuda::LoadedKernel> m_kernel;
+    StudentLaunch m_launch;
 };
 
 class CublasStep : public GpuGemmBase {
@@ -170,6 +218,26 @@ StepRunner KernelRunner(Pick pick, bool tf32) {
         const GemmKernel& k = pick(params);
         AllowSmem(k, Chosen(k, params), "this GPU");
         return cuda::QueryKernelAttributes(k.kernel, k.name, Threads(k, params), k.dynamic_smem);
+    };
+    return r;
+}
+
+StepRunner StudentRunner(Pick pick, std::shared_ptr<const StudentKernel> student) {
+    StepRunner r;
+    r.make = [pick, student](const Workload& w, const StepContext& c) {
+        const GemmKernel& k = pick(c.params);
+        CheckRunnable(k, c.params, c.devices.front());
+        const int threads = Threads(k, c.params);
+        auto loaded = std::make_shared<const cuda::LoadedKernel>(
+            student->cubin, student->lowered_name, student->name);
+        loaded->CheckBlock(threads);
+        const auto& work = static_cast<const GemmWorkload&>(w);
+        return std::unique_ptr<StepInstance>(std::make_unique<StudentStep>(
+            w, std::move(loaded), LaunchOf(k, work.m(), work.n(), threads)));
+    };
+    r.attributes = [pick, student](const ParamValues& params) {
+        const cuda::LoadedKernel loaded(student->cubin, student->lowered_name, student->name);
+        return loaded.Attributes(Threads(pick(params), params));
     };
     return r;
 }
@@ -279,22 +347,45 @@ std::vector<std::pair<std::string, const GemmKernel*>> KernelsByTile(const Tiled
 
 }  // namespace
 
-LESSONS_STEP_KIND(Block, [](const Block&, const StepSite& site) {
+namespace {
+
+Pick BlockPick(const StepSite& site) {
     const GemmKernel& k = OnlyKernel<GemmKernel>(site);
     if (k.tile)
         throw std::logic_error(std::string(k.name) + " is compiled for tile " + TileName(*k.tile) +
                                ", and its row launches it by block size");
-    return KernelRunner([&k](const ParamValues&) -> const GemmKernel& { return k; }, false);
-});
+    return [&k](const ParamValues&) -> const GemmKernel& { return k; };
+}
 
-LESSONS_STEP_KIND(Tiled, [](const Tiled& kind, const StepSite& site) {
-    Pick pick = [tiles = KernelsByTile(kind, site)](const ParamValues& p) -> const GemmKernel& {
+Pick TilePick(const Tiled& kind, const StepSite& site) {
+    return [tiles = KernelsByTile(kind, site)](const ParamValues& p) -> const GemmKernel& {
         const std::string& tile = p.Choice("tile");
         for (const auto& [name, kernel] : tiles)
             if (name == tile) return *kernel;
         throw std::logic_error("no kernel for tile=" + tile);  // the parameter refuses it first
     };
-    return KernelRunner(std::move(pick), kind.tf32);
+}
+
+}  // namespace
+
+LESSONS_STEP_KIND(Block, [](const Block&, const StepSite& site) {
+    return KernelRunner(BlockPick(site), false);
+});
+LESSONS_EXERCISE_KIND(Block, [](const Block&, const StepSite& site,
+                                std::shared_ptr<const StudentKernel> student) {
+    return StudentRunner(BlockPick(site), std::move(student));
+});
+
+LESSONS_STEP_KIND(Tiled, [](const Tiled& kind, const StepSite& site) {
+    return KernelRunner(TilePick(kind, site), kind.tf32);
+});
+// The fp32 tiles only: a student's kernel is checked with fp32's tolerance (WMMA's TF32 step has
+// no exercise).
+LESSONS_EXERCISE_KIND(Tiled, [](const Tiled& kind, const StepSite& site,
+                                std::shared_ptr<const StudentKernel> student) {
+    if (kind.tf32)
+        throw std::logic_error("a TF32 step's harness takes no student kernel (no exercise)");
+    return StudentRunner(TilePick(kind, site), std::move(student));
 });
 
 LESSONS_STEP_KIND(Cublas,
