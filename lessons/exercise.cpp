@@ -12,7 +12,7 @@ namespace lessons {
 const std::vector<Exercise>& Exercises() {
     static const std::vector<Exercise> all = [] {
         std::vector<Exercise> out;
-        for (auto chapter : {&SplitExercises, &ReduceExercises, &GemvExercises})
+        for (auto chapter : {&SplitExercises, &ReduceExercises, &GemvExercises, &GemmExercises})
             for (Exercise& e : chapter()) out.push_back(std::move(e));
         return out;
     }();
@@ -54,12 +54,22 @@ std::string SolutionOf(const Lesson& lesson) {
     bool instance_pending = exercise && !exercise->instance.empty();
     std::string out;
     bool found = false;
-    bool in_host_function = false, previous_template = false;
+    bool in_host_function = false, previous_template = false, in_helpers = false;
     for (size_t i = 0; i < lines.size(); ++i) {
         const std::string_view line = lines[i];
+        // Device helpers before the kernel may sit in an anonymous namespace of their own (the
+        // cp.async step's): its lines go, the helpers stay. After the kernel, it holds the launch.
         if (line == "namespace {") {
+            if (out.find("__global__") == std::string::npos) {
+                in_helpers = true;
+                continue;
+            }
             found = true;
             break;
+        }
+        if (in_helpers && line.rfind("}  // namespace", 0) == 0) {
+            in_helpers = false;
+            continue;
         }
         if (line.rfind("#include \"", 0) == 0 || line.rfind("namespace lessons", 0) == 0) continue;
         // A host function at file scope (the vectorized step's Gemv30LanesPerRow): left out,

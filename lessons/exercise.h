@@ -36,11 +36,11 @@ struct Exercise {
     // The choices the student's kernel is written for (the lesson's parameters that pick a
     // template instance of its kernel): a run of the student's kernel is made at these, and so
     // is the step's own run it is compared with.
-    std::vector<ExerciseParam> fixed;
+    std::vector<ExerciseParam> fixed = {};
     // For a lesson whose kernel is a template: the declarations that stand for its template
     // parameters in the solution ("constexpr Addressing kAddressing = Addressing::kSequential;"),
     // so the solution is the plain kernel a student writes, at the `fixed` choices.
-    std::string instance;
+    std::string instance = {};
 };
 
 // Every exercise of the catalogue, chapter by chapter.
@@ -52,6 +52,7 @@ const Exercise* FindExercise(std::string_view lesson_id);
 std::vector<Exercise> SplitExercises();
 std::vector<Exercise> ReduceExercises();
 std::vector<Exercise> GemvExercises();
+std::vector<Exercise> GemmExercises();
 
 // Empty when `given` (a run's parameters, by name, as text) agrees with the choices the
 // exercise fixes (an unset one takes the fixed choice); else why the run is refused, naming them.
@@ -62,7 +63,8 @@ std::string_view StartingFile(const Exercise& exercise);
 
 // The reference solution: the device code of the lesson's own kernel file, i.e. its text before
 // the anonymous namespace that holds the launch, without its #include lines, its
-// `namespace lessons::...` line and any host function defined there (a line at column 0 that
+// `namespace lessons::...` line, the lines of an anonymous namespace that holds device helpers
+// before the kernel, and any host function defined there (a line at column 0 that
 // opens a definition without __global__ or __device__, up to its closing brace at column 0): the
 // kernel then stands at global scope, as a student's does. When the lesson has an exercise
 // whose `instance` is set, the template header of its first templated __global__ kernel is

@@ -502,6 +502,10 @@ TEST(ExerciseGpu, ReferenceSolutionsPass) {
         else if (l->chapter == "reduce")
             sizes = {"--size 4", "--size 4100 --block 64", "--size 4194308 --block 1024",
                      "--size 64MiB --data ones"};
+        else if (l->chapter == "gemm")  // edge tiles, rows not 16-byte aligned (n = 130), k = 1
+            sizes = {"--set m=1 --set n=1 --set k=1", "--set m=33 --set n=65 --set k=17",
+                     "--set m=257 --set n=130 --set k=64",
+                     "--set m=1024 --set n=1024 --set k=1024"};
         else
             sizes = {"--set m=1 --set n=1", "--set m=33 --set n=3", "--set m=257 --set n=1025",
                      "--set m=1000 --set n=8192"};

@@ -1,0 +1,52 @@
+// Exercise 5.6: 16-byte loads and a transposed A tile. The harness runs the step's tile
+// 256t-128x128x16-8x8: blocks of (BM / TM) · (BN / TN) = 256 threads in one dimension,
+// ceil(n / BN) × ceil(m / BM) of them, each thread computing the TM × TN block of step 5.5
+// (rows ty * TM .., columns tx * TN .. of the block's tile, tx = tid % (BN / TN),
+// ty = tid / (BN / TN)). Load4(p, rows, cols, row, col) and Store4(p, rows, cols, row, col, v)
+// are declared for you (gemm_tile_io.cuh): elements col .. col + 3 of a row, one 16-byte access
+// where the row is 16-byte aligned and all four are inside, single floats otherwise (zero
+// outside the matrix; only the elements inside are stored).
+// This is step 5.5's kernel at this tile: right, but it moves the tiles and C one float per
+// instruction, and a thread's TM values of A at one k lie in TM rows of the A tile. Load and
+// store 16 bytes at a time, and store the A tile transposed (k-major) so those TM values are
+// contiguous.
+constexpr int BM = 128, BN = 128, BK = 16, TM = 8, TN = 8;
+
+__global__ void __launch_bounds__((BM / TM) * (BN / TN))
+    gemm_37_vectorized_kernel(int m, int n, int k, const float* a, const float* b, float* c) {
+    constexpr int kThreads = (BM / TM) * (BN / TN);
+    __shared__ float as[BM][BK];
+    __shared__ float bs[BK][BN];
+    const int tid = threadIdx.x, tx = tid % (BN / TN), ty = tid / (BN / TN);
+    const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+    float sum[TM][TN] = {};
+    float ra[TM], rb[TN];
+    for (int k0 = 0; k0 < k; k0 += BK) {
+        for (int i = tid; i < BM * BK; i += kThreads)
+            as[i / BK][i % BK] = Load1(a, m, k, row0 + i / BK, k0 + i % BK);
+        for (int i = tid; i < BK * BN; i += kThreads)
+            bs[i / BN][i % BN] = Load1(b, k, n, k0 + i / BN, col0 + i % BN);
+        __syncthreads();
+#pragma unroll
+        for (int kk = 0; kk < BK; ++kk) {
+#pragma unroll
+            for (int i = 0; i < TM; ++i) ra[i] = as[ty * TM + i][kk];
+#pragma unroll
+            for (int j = 0; j < TN; ++j) rb[j] = bs[kk][tx * TN + j];
+#pragma unroll
+            for (int i = 0; i < TM; ++i)
+#pragma unroll
+                for (int j = 0; j < TN; ++j) sum[i][j] += ra[i] * rb[j];
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+        const int row = row0 + ty * TM + i;
+#pragma unroll
+        for (int j = 0; j < TN; ++j) {
+            const int col = col0 + tx * TN + j;
+            if (row < m && col < n) c[size_t(row) * n + col] = sum[i][j];
+        }
+    }
+}
