@@ -50,6 +50,7 @@ const Exercise* FindExercise(std::string_view lesson_id);
 
 // The chapters' declarations (lessons/NN_<chapter>/exercises.cpp).
 std::vector<Exercise> SplitExercises();
+std::vector<Exercise> BasicsExercises();
 std::vector<Exercise> ReduceExercises();
 std::vector<Exercise> GemvExercises();
 std::vector<Exercise> GemmExercises();

@@ -502,6 +502,9 @@ TEST(ExerciseGpu, ReferenceSolutionsPass) {
         else if (l->chapter == "reduce")
             sizes = {"--size 4", "--size 4100 --block 64", "--size 4194308 --block 1024",
                      "--size 64MiB --data ones"};
+        else if (l->chapter == "basics")  // columns not a multiple of the block; x of 1 row
+            sizes = {"--size 4 --set rows=1", "--size 40000 --set rows=100 --block 32",
+                     "--size 64MiB --set rows=8192"};
         else if (l->chapter == "gemm")  // edge tiles, rows not 16-byte aligned (n = 130), k = 1
             sizes = {"--set m=1 --set n=1 --set k=1", "--set m=33 --set n=65 --set k=17",
                      "--set m=257 --set n=130 --set k=64",

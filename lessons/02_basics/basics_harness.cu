@@ -6,6 +6,7 @@
 #include <array>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -15,7 +16,9 @@
 #include "basics_chapter.h"
 #include "basics_steps.h"
 #include "cuda/cuda_util.h"
+#include "cuda/module.h"
 #include "errors.h"
+#include "exercise_kinds.h"
 #include "kernels_of.h"
 #include "result.h"
 #include "units.h"
@@ -108,11 +111,16 @@ protected:
     cuda::Event m_start, m_stop;
 };
 
+// y = x^T A on the stream: the step's kernel, or a student's in its place.
+using VecMatLaunch =
+    std::function<cudaError_t(const float* a, const float* x, float* y, unsigned rows,
+                              uint64_t cols, int block, cudaStream_t stream)>;
+
 class VecMatStep : public KernelStep {
 public:
-    VecMatStep(const Workload& w, const VecMatKernel& k, int block, unsigned rows)
+    VecMatStep(const Workload& w, VecMatLaunch launch, int block, unsigned rows)
         : KernelStep(w),
-          m_kernel(k),
+          m_launch(std::move(launch)),
           m_block(block),
           m_rows(rows),
           m_cols(VecMatColumns(m_work.count(), rows)),
@@ -128,7 +136,7 @@ public:
     }
     Sample Run() override {
         return Timed([&](cudaStream_t s) {
-            return m_kernel.launch(m_a.get(), m_x.get(), m_y.get(), m_rows, m_cols, m_block, s);
+            return m_launch(m_a.get(), m_x.get(), m_y.get(), m_rows, m_cols, m_block, s);
         });
     }
     Check Verify() const override {
@@ -138,7 +146,7 @@ public:
     Work GetWork() const override { return VecMatWork(m_rows, m_cols); }
 
 private:
-    const VecMatKernel& m_kernel;
+    VecMatLaunch m_launch;
     int m_block;
     unsigned m_rows;
     uint64_t m_cols;
@@ -341,8 +349,44 @@ LESSONS_STEP_KIND(VecMat, [](const VecMat&, const StepSite& site) {
         [](const VecMatKernel& k, const ParamValues& p) { return k.dynamic_smem(Rows(p)); },
         [](const Workload& w, const ParamValues& p, const VecMatKernel& k, int block) {
             return std::unique_ptr<StepInstance>(
-                std::make_unique<VecMatStep>(w, k, block, Rows(p)));
+                std::make_unique<VecMatStep>(w, k.launch, block, Rows(p)));
         });
+});
+// A student's kernel (an exercise) in place of the variant's own: one thread per column,
+// ceil(cols / block) blocks, the variant's dynamic shared memory (x's rows of floats), the
+// same check and timing.
+LESSONS_EXERCISE_KIND(VecMat, [](const VecMat&, const StepSite& site,
+                                 std::shared_ptr<const StudentKernel> student) {
+    const Variants<VecMatKernel> variants(
+        site.lesson, "variant", KernelsOf<VecMatKernel>(site),
+        [](const VecMatKernel& k) { return ParamValue::Choice(k.variant); });
+    StepRunner r;
+    r.make = [variants, student](const Workload& w, const StepContext& c) {
+        const VecMatKernel& k = variants(c.params);
+        const int block = Block(c.params);
+        const unsigned rows = Rows(c.params);
+        const size_t smem = k.dynamic_smem(rows);
+        cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, smem);
+        auto loaded = std::make_shared<const cuda::LoadedKernel>(
+            student->cubin, student->lowered_name, student->name);
+        loaded->CheckBlock(block);
+        VecMatLaunch launch = [loaded, smem](const float* a, const float* x, float* y,
+                                             unsigned n_rows, uint64_t cols, int threads,
+                                             cudaStream_t s) {
+            if (cols == 0) return cudaSuccess;
+            void* args[] = {&a, &x, &y, &n_rows, &cols};
+            loaded->Launch(static_cast<unsigned>((cols + threads - 1) / threads),
+                           static_cast<unsigned>(threads), s, args, static_cast<unsigned>(smem));
+            return cudaSuccess;
+        };
+        return std::unique_ptr<StepInstance>(
+            std::make_unique<VecMatStep>(w, std::move(launch), block, rows));
+    };
+    r.attributes = [student](const ParamValues& p) {
+        const cuda::LoadedKernel loaded(student->cubin, student->lowered_name, student->name);
+        return loaded.Attributes(Block(p));
+    };
+    return r;
 });
 
 LESSONS_STEP_KIND(Divergence, [](const Divergence&, const StepSite& site) {
