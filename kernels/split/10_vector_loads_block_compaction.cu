@@ -1,22 +1,28 @@
 // Vector loads, block compaction: toward the bandwidth limit.
 // Each thread loads two 16-byte vectors (a block-width apart: a warp's loads are contiguous)
-// and tests all 32 positions at once with bit tricks on 64-bit words; the byte after a vector
-// comes from the next lane by a shuffle. A block prefix sum places the hits, one atomicAdd
-// claims the block's output, staged offsets are written contiguously: dense text neither
-// queues on one counter nor scatters writes. Toggle `output=per-hit`: one atomic per hit.
+// and tests all 32 positions at once with bit tricks on 32-bit words: one test per word finds
+// each '\r' whose next byte is '\n' (the byte after a vector comes from the next lane by a
+// shuffle). A block prefix sum places the hits, one atomicAdd claims the block's output, staged
+// offsets are written contiguously: dense text neither queues on one counter nor scatters
+// writes. A warp without hits skips its scan, and a block without hits leaves at its first
+// barrier. Toggle `output=per-hit`: one atomic per hit.
 #include "split_gpu.cuh"
 
 namespace lessons::split {
 namespace {
 
 constexpr int kVectorsPerThread = 2;
+constexpr int kWordsPerThread = 4 * kVectorsPerThread;    // 32-bit words
 constexpr int kMaxHitsPerThread = 8 * kVectorsPerThread;  // a pair needs two bytes
 
-// Bit 7 of every byte of x that equals `c`, exactly (no carry between bytes).
-__device__ __forceinline__ unsigned long long bytes_equal(unsigned long long x, unsigned char c) {
-    const unsigned long long t = x ^ (0x0101010101010101ull * c);
-    const unsigned long long low7 = 0x7F7F7F7F7F7F7F7Full;
-    return ~(((t & low7) + low7) | t | low7);
+// Bit 7 of byte k is set where byte k of w is '\r' and the byte after it is '\n' (byte k + 1
+// of w, or for k = 3 the first byte of `after`), exactly (no carry between bytes). The bytes
+// after are w and `after` shifted down by one byte; a byte of t is zero only where both
+// match, and the exact zero-byte test marks those.
+__device__ __forceinline__ unsigned crlf_pairs(unsigned w, unsigned after) {
+    const unsigned next = __funnelshift_r(w, after, 8);
+    const unsigned t = (w ^ 0x0D0D0D0Du) | (next ^ 0x0A0A0A0Au);
+    return ~(((t & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | t | 0x7F7F7F7Fu);
 }
 
 __device__ __forceinline__ unsigned warp_inclusive_sum(unsigned v, unsigned lane) {
@@ -27,22 +33,26 @@ __device__ __forceinline__ unsigned warp_inclusive_sum(unsigned v, unsigned lane
     return v;
 }
 
+// Where word w of this thread starts, relative to the block's first byte: the thread's vectors
+// are a block-width apart.
+__device__ __forceinline__ unsigned word_offset(int w) {
+    return ((w / 4) * blockDim.x + threadIdx.x) * 16 + 4 * (w % 4);
+}
+
 // The earlier steps' output: one atomicAdd on the global counter per hit, written where it
 // lands.
-__device__ __forceinline__ void write_per_hit(const unsigned long long* hits, uint64_t first,
+__device__ __forceinline__ void write_per_hit(const unsigned* hits, uint64_t first,
                                               unsigned long long* out, unsigned long long* count) {
-    for (int j = 0; j < kVectorsPerThread; ++j) {
-        const uint64_t start = first + (j * uint64_t(blockDim.x) + threadIdx.x) * 16;
-        for (int h = 0; h < 2; ++h)
-            for (unsigned long long m = hits[2 * j + h]; m; m &= m - 1)
-                out[atomicAdd(count, 1ull)] = start + 8 * h + (__ffsll(m) - 1) / 8 + 2;
-    }
+#pragma unroll
+    for (int w = 0; w < kWordsPerThread; ++w)
+        for (unsigned m = hits[w]; m; m &= m - 1)
+            out[atomicAdd(count, 1ull)] = first + word_offset(w) + (__ffs(m) - 1) / 8 + 2;
 }
 
 // The block's output: a prefix sum over the block places each thread's hits, one atomicAdd
 // claims the block's space, and the offsets, staged in shared memory, go out contiguously.
-__device__ __forceinline__ void write_block_compacted(const unsigned long long* hits,
-                                                      uint64_t first, unsigned long long* out,
+__device__ __forceinline__ void write_block_compacted(const unsigned* hits, uint64_t first,
+                                                      unsigned long long* out,
                                                       unsigned long long* count) {
     extern __shared__ unsigned staged[];  // offsets relative to the block's first byte
     __shared__ unsigned warp_start[32];
@@ -50,11 +60,16 @@ __device__ __forceinline__ void write_block_compacted(const unsigned long long* 
     __shared__ unsigned block_total;
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     unsigned mine = 0;
-    for (int k = 0; k < 2 * kVectorsPerThread; ++k) mine += __popcll(hits[k]);
+#pragma unroll
+    for (int w = 0; w < kWordsPerThread; ++w) mine += __popc(hits[w]);
 
-    const unsigned inclusive = warp_inclusive_sum(mine, lane);
+    // In ordinary text every warp has hits; in binary-like data most have none: such a warp
+    // skips its scan, and a block with none leaves at the barrier that publishes the warps'
+    // totals (its answer says whether any thread of the block had a hit).
+    unsigned inclusive = 0;
+    if (__any_sync(0xffffffffu, mine != 0)) inclusive = warp_inclusive_sum(mine, lane);
     if (lane == 31) warp_start[warp] = inclusive;
-    __syncthreads();
+    if (!__syncthreads_or(mine != 0)) return;
     if (warp == 0) {
         const unsigned warps = blockDim.x / 32;
         const unsigned total = lane < warps ? warp_start[lane] : 0;
@@ -62,21 +77,19 @@ __device__ __forceinline__ void write_block_compacted(const unsigned long long* 
         if (lane < warps) warp_start[lane] = upto - total;
         if (lane == 31) {
             block_total = upto;
-            block_slot = upto ? atomicAdd(count, static_cast<unsigned long long>(upto)) : 0;
+            block_slot = atomicAdd(count, static_cast<unsigned long long>(upto));
         }
     }
     __syncthreads();
-    if (block_total == 0) return;  // the common case in ordinary text
 
     unsigned slot = warp_start[warp] + inclusive - mine;
-    for (int j = 0; j < kVectorsPerThread; ++j) {
-        const unsigned rel = (j * blockDim.x + threadIdx.x) * 16;
-        for (int h = 0; h < 2; ++h)
-            for (unsigned long long m = hits[2 * j + h]; m; m &= m - 1)
-                staged[slot++] = rel + 8 * h + (__ffsll(m) - 1) / 8 + 2;
-    }
+#pragma unroll
+    for (int w = 0; w < kWordsPerThread; ++w)
+        for (unsigned m = hits[w]; m; m &= m - 1)
+            staged[slot++] = word_offset(w) + (__ffs(m) - 1) / 8 + 2;
     __syncthreads();
-    for (unsigned i = threadIdx.x; i < block_total; i += blockDim.x)
+    const unsigned total = block_total;
+    for (unsigned i = threadIdx.x; i < total; i += blockDim.x)
         out[block_slot + i] = first + staged[i];
 }
 
@@ -90,22 +103,24 @@ __global__ void split_10_vector_loads_block_compaction_kernel(
     const uint64_t block_first =
         blockIdx.x * uint64_t(blockDim.x) * kVectorsPerThread;  // in vectors
 
-    ulonglong2 v[kVectorsPerThread];
+    uint4 v[kVectorsPerThread];
+#pragma unroll
     for (int j = 0; j < kVectorsPerThread; ++j)  // all loads first: they are in flight together
-        v[j] = reinterpret_cast<const ulonglong2*>(buf)[block_first + j * blockDim.x + threadIdx.x];
+        v[j] = reinterpret_cast<const uint4*>(buf)[block_first + j * blockDim.x + threadIdx.x];
 
-    unsigned long long hits[2 * kVectorsPerThread];
+    unsigned hits[kWordsPerThread];
+#pragma unroll
     for (int j = 0; j < kVectorsPerThread; ++j) {
-        const uint64_t start = (block_first + j * blockDim.x + threadIdx.x) * 16;
-        // The byte after this vector: the next lane's first byte, or memory for lane 31.
-        unsigned char next =
-            static_cast<unsigned char>(__shfl_down_sync(0xffffffffu, unsigned(v[j].x & 0xff), 1));
-        if (lane == 31) next = static_cast<unsigned char>(buf[start + 16]);
-        const unsigned long long cr0 = bytes_equal(v[j].x, '\r'), lf0 = bytes_equal(v[j].x, '\n');
-        const unsigned long long cr1 = bytes_equal(v[j].y, '\r'), lf1 = bytes_equal(v[j].y, '\n');
-        // A pair at byte k: '\r' at k and '\n' at k + 1 (the next byte's bit 7, shifted down).
-        hits[2 * j] = cr0 & ((lf0 >> 8) | (lf1 << 56));
-        hits[2 * j + 1] = cr1 & ((lf1 >> 8) | (next == '\n' ? 0x8000000000000000ull : 0ull));
+        // The word after this vector: the next lane's first word (only its first byte is
+        // used), or memory for lane 31.
+        unsigned after = __shfl_down_sync(0xffffffffu, v[j].x, 1);
+        if (lane == 31)
+            after = static_cast<unsigned char>(
+                buf[(block_first + j * blockDim.x + threadIdx.x) * 16 + 16]);
+        hits[4 * j] = crlf_pairs(v[j].x, v[j].y);
+        hits[4 * j + 1] = crlf_pairs(v[j].y, v[j].z);
+        hits[4 * j + 2] = crlf_pairs(v[j].z, v[j].w);
+        hits[4 * j + 3] = crlf_pairs(v[j].w, after);
     }
 
     const uint64_t first_byte = offset_base + block_first * 16;
