@@ -6,6 +6,8 @@
 #include <atomic>
 #include <cctype>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <regex>
 #include <string>
@@ -360,6 +362,30 @@ std::vector<KernelResources> ParsePtxasInfo(std::string_view log) {
     return out;
 }
 
+std::string ToolkitIncludeDir(const std::vector<std::string>& headers,
+                              std::vector<std::string>* tried) {
+    std::vector<std::string> dirs;
+    const std::string lib = nvrtc::LoadedPath();
+    if (const size_t slash = lib.rfind('/'); slash != std::string::npos) {
+        const std::string folder = lib.substr(0, slash);
+        dirs.push_back(folder + "/../include");     // <toolkit>/lib64/libnvrtc.so
+        dirs.push_back(folder + "/../../include");  // <toolkit>/targets/x86_64-linux/lib/
+    }
+    for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+        if (const char* v = std::getenv(var); v && *v && std::strlen(v) < 4096)
+            dirs.push_back(std::string(v) + "/include");
+    dirs.push_back("/usr/local/cuda/include");
+    dirs.push_back("/usr/include");
+    for (const std::string& d : dirs) {
+        if (tried) tried->push_back(d);
+        const bool all = std::all_of(headers.begin(), headers.end(), [&](const std::string& h) {
+            return access((d + "/" + h).c_str(), R_OK) == 0;
+        });
+        if (all) return d;
+    }
+    return "";
+}
+
 namespace {
 
 // The lines added after the student's source: the kernel must exist, with exactly the
@@ -417,6 +443,23 @@ CompileResult CompileKernel(std::string_view source, const KernelSpec& spec, int
     std::vector<std::string> options = {"-arch=" + r.arch, "--std=c++17", "-lineinfo",
                                         "--ptxas-options=-v"};
     options.insert(options.end(), spec.options.begin(), spec.options.end());
+    if (!spec.toolkit_headers.empty()) {
+        std::vector<std::string> tried;
+        const std::string dir = ToolkitIncludeDir(spec.toolkit_headers, &tried);
+        if (dir.empty()) {
+            std::string names, places;
+            for (const std::string& h : spec.toolkit_headers)
+                names += (names.empty() ? "" : ", ") + h;
+            for (const std::string& t : tried) places += (places.empty() ? "" : ", ") + t;
+            r.status = CompileStatus::kUnavailable;
+            r.message = "this exercise needs the CUDA toolkit's headers (" + names +
+                        "), found in none of: " + places +
+                        "; install the toolkit's headers (Debian: nvidia-cuda-dev; NVIDIA's "
+                        "packages: cuda-cudart-dev) or set CUDA_HOME to the toolkit's folder";
+            return r;
+        }
+        options.push_back("--include-path=" + dir);
+    }
     const char* const prelude_name = "lessons_exercise_prelude.h";
     const char* prelude_text = spec.prelude.c_str();
     if (!spec.prelude.empty()) options.push_back(std::string("--pre-include=") + prelude_name);

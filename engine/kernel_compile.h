@@ -54,7 +54,18 @@ struct KernelSpec {
     // Declarations the harness's parameter types need (NVRTC has no <cstdint>): an in-memory
     // header included before the source, so the student's line numbers stay theirs. Empty: none.
     std::string prelude;
+    // The CUDA toolkit's headers the prelude includes ("cuda_bf16.h"): NVRTC knows none, so the
+    // compile adds the toolkit's include folder that holds them (ToolkitIncludeDir), or says
+    // what to install when none does.
+    std::vector<std::string> toolkit_headers;
 };
+
+// The first folder holding every one of `headers`, among the toolkit's include folders: beside
+// the NVRTC library loaded (its ../include, ../../include), $CUDA_HOME/include,
+// $CUDA_PATH/include, /usr/local/cuda/include, /usr/include. Empty when none does; `tried`
+// (when given) gets the folders looked in.
+std::string ToolkitIncludeDir(const std::vector<std::string>& headers,
+                              std::vector<std::string>* tried = nullptr);
 
 enum class CompileStatus {
     kOk,

@@ -107,6 +107,11 @@ const std::string& Unavailable() {
     return State().why;
 }
 
+std::string LoadedPath() {
+    const Loaded& l = State();
+    return l.ok ? l.path : std::string();
+}
+
 std::string Describe() {
     const Loaded& l = State();
     if (!l.ok) return l.why;

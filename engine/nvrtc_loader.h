@@ -42,6 +42,9 @@ const std::string& Unavailable();
 // the reason it is unavailable.
 std::string Describe();
 
+// The file loaded (its real path), or empty when NVRTC is unavailable.
+std::string LoadedPath();
+
 // The places tried, in order (for the message and the tests).
 std::vector<std::string> Candidates();
 

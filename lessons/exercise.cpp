@@ -12,8 +12,8 @@ namespace lessons {
 const std::vector<Exercise>& Exercises() {
     static const std::vector<Exercise> all = [] {
         std::vector<Exercise> out;
-        for (auto chapter :
-             {&SplitExercises, &BasicsExercises, &ReduceExercises, &GemvExercises, &GemmExercises})
+        for (auto chapter : {&SplitExercises, &BasicsExercises, &ReduceExercises, &GemvExercises,
+                             &GemmExercises, &TcExercises})
             for (Exercise& e : chapter()) out.push_back(std::move(e));
         return out;
     }();

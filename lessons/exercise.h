@@ -54,6 +54,7 @@ std::vector<Exercise> BasicsExercises();
 std::vector<Exercise> ReduceExercises();
 std::vector<Exercise> GemvExercises();
 std::vector<Exercise> GemmExercises();
+std::vector<Exercise> TcExercises();
 
 // Empty when `given` (a run's parameters, by name, as text) agrees with the choices the
 // exercise fixes (an unset one takes the fixed choice); else why the run is refused, naming them.

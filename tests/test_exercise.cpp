@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include <cstdio>
 #include <fstream>
@@ -274,6 +275,34 @@ TEST(KernelCompile, APreludeDeclaresTypesAndKeepsLineNumbers) {
     EXPECT_EQ(bad.diagnostics[0].line, 3) << bad.log;
 }
 
+// A prelude that includes a toolkit header (chapter 8's bf16): NVRTC is given the toolkit's
+// include folder; where no folder holds the header, the compile says what to install instead of
+// failing on an #include the student never wrote.
+TEST(KernelCompile, ToolkitHeadersAreFoundOrNamedAsMissing) {
+    REQUIRE_NVRTC();
+    KernelSpec spec = Spec();
+    spec.kernel = "half_it";
+    spec.signature = "__nv_bfloat16*";
+    spec.prelude = "#include <cuda_bf16.h>\n";
+    const std::string source =
+        "__global__ void half_it(__nv_bfloat16* p) { p[0] = __float2bfloat16(0.5f); }\n";
+    spec.toolkit_headers = {"cuda_bf16.h"};
+    const std::string dir = ToolkitIncludeDir(spec.toolkit_headers);
+    ASSERT_FALSE(dir.empty()) << "this machine's toolkit has cuda_bf16.h (an install step)";
+    const CompileResult ok = CompileKernel(source, spec, 90);
+    EXPECT_TRUE(ok.ok()) << ok.message << "\n" << ok.log;
+    EXPECT_TRUE(Has(ok.options, "--include-path=" + dir)) << ok.options;
+
+    spec.toolkit_headers = {"cuda_bf16.h", "lessons_no_such_header.h"};
+    std::vector<std::string> tried;
+    EXPECT_EQ(ToolkitIncludeDir(spec.toolkit_headers, &tried), "");
+    EXPECT_TRUE(std::find(tried.begin(), tried.end(), "/usr/local/cuda/include") != tried.end());
+    const CompileResult missing = CompileKernel(source, spec, 90);
+    EXPECT_EQ(missing.status, CompileStatus::kUnavailable);
+    EXPECT_TRUE(Has(missing.message, "lessons_no_such_header.h")) << missing.message;
+    EXPECT_TRUE(Has(missing.message, "install the toolkit's headers")) << missing.message;
+}
+
 TEST(KernelCompile, KernelMustExistWithItsSignatureAndBeGlobal) {
     REQUIRE_NVRTC();
     const CompileResult missing =
@@ -505,6 +534,9 @@ TEST(ExerciseGpu, ReferenceSolutionsPass) {
         else if (l->chapter == "basics")  // columns not a multiple of the block; x of 1 row
             sizes = {"--size 4 --set rows=1", "--size 40000 --set rows=100 --block 32",
                      "--size 64MiB --set rows=8192"};
+        else if (l->chapter == "tensor-cores")  // edge tiles, k not a multiple of BK
+            sizes = {"--set m=1 --set n=1 --set k=1", "--set m=129 --set n=257 --set k=40",
+                     "--set m=1024 --set n=1024 --set k=1024"};
         else if (l->chapter == "gemm")  // edge tiles, rows not 16-byte aligned (n = 130), k = 1
             sizes = {"--set m=1 --set n=1 --set k=1", "--set m=33 --set n=65 --set k=17",
                      "--set m=257 --set n=130 --set k=64",

@@ -20,6 +20,7 @@ struct Driver {
     CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                              unsigned, CUstream, void**, void**) = nullptr;
     CUresult (*FuncGetAttribute)(int*, CUfunction_attribute, CUfunction) = nullptr;
+    CUresult (*FuncSetAttribute)(CUfunction, CUfunction_attribute, int) = nullptr;
     CUresult (*OccupancyMaxActiveBlocksPerMultiprocessor)(int*, CUfunction, int, size_t) = nullptr;
     CUresult (*GetErrorString)(CUresult, const char**) = nullptr;
     std::string why;  // empty when every call was found
@@ -49,6 +50,7 @@ const Driver& GetDriver() {
         Get("cuModuleGetFunction", d.ModuleGetFunction, d.why);
         Get("cuLaunchKernel", d.LaunchKernel, d.why);
         Get("cuFuncGetAttribute", d.FuncGetAttribute, d.why);
+        Get("cuFuncSetAttribute", d.FuncSetAttribute, d.why);
         Get("cuOccupancyMaxActiveBlocksPerMultiprocessor",
             d.OccupancyMaxActiveBlocksPerMultiprocessor, d.why);
         Get("cuGetErrorString", d.GetErrorString, d.why);
@@ -149,6 +151,14 @@ void LoadedKernel::Launch(unsigned blocks, unsigned block, cudaStream_t stream, 
 
 void LoadedKernel::Launch(dim3 grid, dim3 block, cudaStream_t stream, void** args,
                           unsigned shared_bytes) const {
+    // Over 48 KiB of dynamic shared memory a block gets only after the kernel asks for it.
+    if (shared_bytes > 48 * 1024 && shared_bytes > m_allowed_shared) {
+        CheckDriver(GetDriver().FuncSetAttribute(static_cast<CUfunction>(m_function),
+                                                 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                                 static_cast<int>(shared_bytes)),
+                    "cuFuncSetAttribute", m_name);
+        m_allowed_shared = shared_bytes;
+    }
     CheckDriver(GetDriver().LaunchKernel(static_cast<CUfunction>(m_function), grid.x, grid.y,
                                          grid.z, block.x, block.y, block.z, shared_bytes,
                                          static_cast<CUstream>(stream), args, nullptr),

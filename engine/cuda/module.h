@@ -28,8 +28,8 @@ public:
     // UsageError when `block` threads are more than the kernel can take (its registers).
     void CheckBlock(int block) const;
     // cuLaunchKernel on `stream` with a one-dimensional grid and `shared_bytes` of dynamic
-    // shared memory per block; `args` as cudaLaunchKernel takes them. Throws CudaError when the
-    // launch is refused.
+    // shared memory per block (over 48 KiB: the kernel's limit raised first); `args` as
+    // cudaLaunchKernel takes them. Throws CudaError when the launch is refused.
     void Launch(unsigned blocks, unsigned block, cudaStream_t stream, void** args,
                 unsigned shared_bytes = 0) const;
     // The same with a grid and a block of up to three dimensions (GEMM's tiles of C).
@@ -40,6 +40,7 @@ private:
     void* m_module = nullptr;    // CUmodule
     void* m_function = nullptr;  // CUfunction
     std::string m_name;
+    mutable unsigned m_allowed_shared = 48 * 1024;  // the dynamic shared memory a launch may ask
 };
 
 }  // namespace lessons::cuda

@@ -6,15 +6,18 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "cuda/cuda_util.h"
+#include "cuda/module.h"
 #include "cuda/scoped_device.h"
 #include "device.h"
 #include "errors.h"
+#include "exercise_kinds.h"
 #include "kernels_of.h"
 #include "result.h"
 #include "tc/tc_cublas.cuh"
@@ -88,6 +91,43 @@ private:
     void Launch(cudaStream_t s) override { LESSONS_CUDA_CHECK(m_kernel.launch(Problem(), s)); }
     const TcKernel& m_kernel;
 };
+
+// A student's kernel (an exercise) in place of the step's own: launched as the step's kernel
+// is (StudentGrid), with the same TcProblem, data, check and timing.
+class StudentStep : public GpuTcBase {
+public:
+    StudentStep(const Workload& w, std::shared_ptr<const cuda::LoadedKernel> kernel, dim3 grid,
+                unsigned threads, unsigned shared_bytes)
+        : GpuTcBase(w),
+          m_kernel(std::move(kernel)),
+          m_grid(grid),
+          m_threads(threads),
+          m_shared(shared_bytes) {}
+
+private:
+    void Launch(cudaStream_t s) override {
+        TcProblem p = Problem();
+        void* args[] = {&p};
+        m_kernel->Launch(m_grid, dim3(m_threads), s, args, m_shared);
+    }
+    std::shared_ptr<const cuda::LoadedKernel> m_kernel;
+    dim3 m_grid;
+    unsigned m_threads, m_shared;
+};
+
+// The grid the step's kernel `k` is launched with for an m × n C: the mma.sync step's one block
+// per BM × BN tile laid out as C is; the cp.async pipeline's the same tiles in one dimension (the
+// kernel orders them in groups of rows).
+dim3 StudentGrid(const TcKernel& k, int m, int n) {
+    const unsigned tiles_m = unsigned((m + k.tile.bm - 1) / k.tile.bm);
+    const unsigned tiles_n = unsigned((n + k.tile.bn - 1) / k.tile.bn);
+    const std::string name = k.name;
+    if (name == "tc_mma_sync_kernel") return dim3(tiles_n, tiles_m);
+    if (name == "tc_cp_async_pipeline_kernel") return dim3(tiles_m * tiles_n);
+    throw std::logic_error(name +
+                           ": the tensor-core harness does not know its launch, so a student's "
+                           "kernel cannot be run in its place");
+}
 
 class CublasStep : public GpuTcBase {
 public:
@@ -278,14 +318,42 @@ const struct Bf16MeasurerRegistration {
 
 }  // namespace
 
-LESSONS_STEP_KIND(Tiled, [](const Tiled& kind, const StepSite& site) {
-    Pick pick = [tiles = KernelsByTile(kind, site)](const ParamValues& p) -> const TcKernel& {
+namespace {
+
+Pick TilePick(const Tiled& kind, const StepSite& site) {
+    return [tiles = KernelsByTile(kind, site)](const ParamValues& p) -> const TcKernel& {
         const std::string& tile = p.Choice("tile");
         for (const auto& [name, kernel] : tiles)
             if (name == tile) return *kernel;
         throw std::logic_error("no kernel for tile=" + tile);  // the parameter refuses it first
     };
-    return KernelRunner(std::move(pick));
+}
+
+}  // namespace
+
+LESSONS_STEP_KIND(Tiled, [](const Tiled& kind, const StepSite& site) {
+    return KernelRunner(TilePick(kind, site));
+});
+LESSONS_EXERCISE_KIND(Tiled, [](const Tiled& kind, const StepSite& site,
+                                std::shared_ptr<const StudentKernel> student) {
+    Pick pick = TilePick(kind, site);
+    StepRunner r;
+    r.make = [pick, student](const Workload& w, const StepContext& c) {
+        const TcKernel& k = pick(c.params);
+        CheckRunnable(k, c.devices.front());
+        auto loaded = std::make_shared<const cuda::LoadedKernel>(
+            student->cubin, student->lowered_name, student->name);
+        loaded->CheckBlock(k.tile.threads);
+        const auto& work = static_cast<const TcWorkload&>(w);
+        return std::unique_ptr<StepInstance>(
+            std::make_unique<StudentStep>(w, std::move(loaded), StudentGrid(k, work.m(), work.n()),
+                                          unsigned(k.tile.threads), unsigned(k.dynamic_smem)));
+    };
+    r.attributes = [pick, student](const ParamValues& params) {
+        const cuda::LoadedKernel loaded(student->cubin, student->lowered_name, student->name);
+        return loaded.Attributes(pick(params).tile.threads);
+    };
+    return r;
 });
 
 LESSONS_STEP_KIND(Cublas, [](const Cublas&, const StepSite&) {

@@ -1,0 +1,112 @@
+// Chapter 8's exercises: write the mma.sync steps yourself (8.1, 8.2). The starting files are in
+// exercises/; the reference solutions are the steps' own kernel files at the chapter's default
+// tile (SolutionOf). The Hopper steps (wgmma, TMA, warp specialisation, persistent) need
+// sm_90a and tensor maps made on the host, which a student's file cannot make: they have none.
+// The harness launches a student's kernel as the step's own (tc_harness.cu, StudentGrid).
+#include "exercise.h"
+
+namespace lessons {
+namespace {
+
+// The harness's problem, as kernels/tc/tc_gpu.cuh declares it (the same members in the same
+// order: the kernel receives it by value); bf16 from the toolkit's header, which NVRTC lacks.
+constexpr const char* kTcPrelude =
+    "#include <cuda_bf16.h>\n"
+    "struct TcProblem {\n"
+    "    int m = 0, n = 0, k = 0;\n"
+    "    const __nv_bfloat16* a = nullptr;\n"
+    "    int lda = 0;\n"
+    "    const __nv_bfloat16* bt = nullptr;\n"
+    "    int ldb = 0;\n"
+    "    __nv_bfloat16* c = nullptr;\n"
+    "    int ldc = 0;\n"
+    "};\n";
+
+KernelSpec Tc(std::string kernel) {
+    KernelSpec spec;
+    spec.kernel = std::move(kernel);
+    spec.signature = "const TcProblem";
+    spec.prelude = kTcPrelude;
+    spec.toolkit_headers = {"cuda_bf16.h"};
+    return spec;
+}
+
+}  // namespace
+
+std::vector<Exercise> TcExercises() {
+    return {
+        {.lesson = "tensor-cores/mma-sync",
+         .kernel = Tc("tc_mma_sync_kernel"),
+         .start = "lessons/08_tensor_cores/exercises/mma-sync.cu",
+         .task_en = "Multiply on the tensor cores. Each of the four warps keeps a 64 x 64 tile of "
+                    "C in fp32 registers (4 x 8 fragments of m16n8, four floats each). For each "
+                    "k-slice of 32, the block copies its 128 x 32 tile of A and of B^T into shared "
+                    "memory (16 bytes a thread at a time, zeros outside the matrices), waits, and "
+                    "each warp loads its fragments with ldmatrix.x4 and issues mma.sync for every "
+                    "pair of A and B fragments; C is rounded to bf16 once, when stored.",
+         .task_zh =
+             "在 tensor core 上做乘法。四个 warp 各自在 fp32 寄存器里保存 C 的一个 64 x 64 "
+             "分块（4 x 8 个 m16n8 片段，每个四个浮点数）。对每个长度 32 的 k 片段，线程块把 "
+             "A 和 B^T 各自 128 x 32 的分块复制进共享内存（每个线程一次 16 字节，矩阵之外"
+             "填 0），等待，然后每个 warp 用 ldmatrix.x4 加载片段，并对每一对 A、B 片段发出 "
+             "mma.sync；C 只在写出时舍入一次为 bf16。",
+         .hints = {{"The fragments: lane L of a 16 x 16 A tile gives ldmatrix the address of row "
+                    "L % 16 at k = 8 * (L / 16), and receives a0..a3 in the order mma.sync takes "
+                    "them; for two n8 tiles of B^T, row L % 8 + 8 * (L / 16) at k = 8 * ((L / 8) "
+                    "% 2).",
+                    "片段：对一个 16 x 16 的 A 分块，lane L 给 ldmatrix 第 L % 16 行、k = 8 * (L / "
+                    "16) 处的地址，得到的 a0..a3 正是 mma.sync 要的顺序；对 B^T 的两个 n8 分块，"
+                    "是第 L % 8 + 8 * (L / 16) 行、k = 8 * ((L / 8) % 2) 处。"},
+                   {"ldmatrix takes a shared-memory byte address: "
+                    "(unsigned)__cvta_generic_to_shared(&tile[row][k]); asm volatile("
+                    "\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\" ...).",
+                    "ldmatrix 要共享内存的字节地址：(unsigned)__cvta_generic_to_shared(&tile[row]"
+                    "[k])；asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, "
+                    "%3}, [%4];\" ...)。"},
+                   {"An m16n8 result: lane L holds C[g][2t, 2t+1] and C[g+8][2t, 2t+1] with g = L "
+                    "/ 4, t = L % 4; store each pair as one __nv_bfloat162 "
+                    "(__floats2bfloat162_rn) unless it is the last column.",
+                    "一个 m16n8 结果：lane L 持有 C[g][2t, 2t+1] 和 C[g+8][2t, 2t+1]，其中 g = L / "
+                    "4，t = L % 4；每一对存成一个 __nv_bfloat162（__floats2bfloat162_rn），最后一"
+                    "列除外。"}},
+         .fixed = {{"tile", "128t-128x128x32-w64x64"}},
+         .instance = "constexpr int BM = 128, BN = 128, BK = 32, WM = 64, WN = 64;"},
+        {.lesson = "tensor-cores/cp-async-pipeline",
+         .kernel = Tc("tc_cp_async_pipeline_kernel"),
+         .start = "lessons/08_tensor_cores/exercises/cp-async-pipeline.cu",
+         .task_en = "Overlap the copies with the arithmetic. Keep STAGES = 3 tiles of A and B^T "
+                    "(128 x 64 and 256 x 64) in dynamic shared memory, copied with cp.async (16 "
+                    "bytes each, zero-filled outside the matrices): before computing on tile t, "
+                    "issue the copies of tile t + 2, commit them as a group, and wait until only "
+                    "the two newest groups are in flight. Store each row's 16-byte chunks in an "
+                    "XOR-swizzled order so the eight rows an ldmatrix reads fall in different "
+                    "banks. Walk the tiles of C in groups of GROUP_M = 8 rows of tiles.",
+         .task_zh =
+             "让复制与计算重叠。在动态共享内存里保留 STAGES = 3 份 A 和 B^T 的分块（128 x 64 "
+             "和 256 x 64），用 cp.async 复制（每次 16 字节，矩阵之外补 0）：在计算第 t 个"
+             "分块之前，发出第 t + 2 个分块的复制，提交为一组，再等到只剩最新的两组在途。"
+             "每行的 16 字节块按异或交错的顺序存放，使 ldmatrix 读的八行落在不同的存储体"
+             "上。按每组 GROUP_M = 8 行分块的顺序遍历 C 的分块。",
+         .hints = {{"cp.async.cg.shared.global [dst], [src], 16, src_size; with src_size 0 it "
+                    "writes 16 zero bytes without reading src. cp.async.commit_group closes a "
+                    "group; cp.async.wait_group N waits until at most N groups are pending.",
+                    "cp.async.cg.shared.global [dst], [src], 16, src_size；src_size 为 0 时不读 "
+                    "src，写入 16 个 0 字节。cp.async.commit_group 结束一组；cp.async.wait_group "
+                    "N 等到最多还剩 N 组未完成。"},
+                   {"The swizzle: chunk c of row r lives at chunk c ^ (r % 8) of that row (a row "
+                    "of 64 bf16 is 8 chunks of 16 bytes); ldmatrix's row addresses use the same "
+                    "formula.",
+                    "交错：第 r 行的第 c 个块放在该行的第 c ^ (r % 8) 个块（64 个 bf16 的一行是 8 "
+                    "个 16 字节的块）；ldmatrix 的行地址用同一个公式。"},
+                   {"Block order: with tiles_m x tiles_n tiles, group = b / (GROUP_M * tiles_n); "
+                    "inside a group, consecutive blocks go down a column of up to GROUP_M tiles "
+                    "before moving to the next column.",
+                    "块的顺序：共有 tiles_m x tiles_n 个分块，group = b / (GROUP_M * tiles_n)；"
+                    "在一组之内，相邻的块先沿一列向下走（至多 GROUP_M 个分块），再换到下一列。"}},
+         .fixed = {{"tile", "256t-128x256x64-w64x64-s3"}},
+         .instance = "constexpr int BM = 128, BN = 256, BK = 64, WM = 64, WN = 64, STAGES = 3, "
+                     "GROUP_M = 8;"},
+    };
+}
+
+}  // namespace lessons
