@@ -1,7 +1,8 @@
-// Chapter 1's exercises: write the hand-written scan kernels yourself (steps 1.4, 1.6, 1.7 and
-// 1.8). The starting files are in exercises/; the reference solutions are the steps' own kernel
-// files (SolutionOf). The harness launches a student's kernel with the grid, shared memory and
-// padding the step's own kernel declares (split_harness.cu, StudentScan).
+// Chapter 1's exercises: write the hand-written scan kernels yourself (steps 1.4, 1.6, 1.7, 1.8
+// and 1.10; the later steps launch 1.10's kernel). The starting files are in exercises/; the
+// reference solutions are the steps' own kernel files (SolutionOf). The harness launches a
+// student's kernel with the grid, shared memory and padding the step's own kernel declares
+// (split_harness.cu, StudentScan).
 #include "exercise.h"
 
 namespace lessons {
@@ -9,13 +10,21 @@ namespace {
 
 // NVRTC has no <cstdint>: the kernels' 64-bit positions and sizes are uint64_t as on the host
 // (unsigned long on Linux x86-64 and aarch64).
-constexpr const char* kSplitPrelude = "typedef unsigned long uint64_t;\n";
+// The output toggle's enum (split_toggles.h) is what step 1.10's instance line names.
+constexpr const char* kSplitPrelude =
+    "typedef unsigned long uint64_t;\n"
+    "enum class Output { kBlock, kPerHit };\n";
 
-KernelSpec Split(std::string kernel, bool with_n = false) {
+enum class Args { kPadded, kWithN, kWithOffsetBase };
+
+KernelSpec Split(std::string kernel, Args args = Args::kPadded) {
     KernelSpec spec;
     spec.kernel = std::move(kernel);
-    spec.signature = with_n ? "const char*, uint64_t, unsigned long long*, unsigned long long*"
-                            : "const char*, unsigned long long*, unsigned long long*";
+    spec.signature =
+        args == Args::kWithN ? "const char*, uint64_t, unsigned long long*, unsigned long long*"
+        : args == Args::kWithOffsetBase
+            ? "const char*, unsigned long long*, unsigned long long*, unsigned long long"
+            : "const char*, unsigned long long*, unsigned long long*";
     spec.prelude = kSplitPrelude;
     return spec;
 }
@@ -25,7 +34,7 @@ KernelSpec Split(std::string kernel, bool with_n = false) {
 std::vector<Exercise> SplitExercises() {
     return {
         {.lesson = "split/one-thread-per-pair",
-         .kernel = Split("split_04_one_thread_per_pair_kernel", true),
+         .kernel = Split("split_04_one_thread_per_pair_kernel", Args::kWithN),
          .start = "lessons/01_split_lines/exercises/one-thread-per-pair.cu",
          .task_en =
              "Write the kernel: the thread for even position i finds a \"\\r\\n\" that "
@@ -106,6 +115,42 @@ std::vector<Exercise> SplitExercises() {
                     "'\\n', offset base + j + 2.",
                     "k = 0..3：j = 4t + k；s[j] == '\\r' 且 s[j + 1] == '\\n' 时在 j 处有一对，"
                     "偏移为 base + j + 2。"}}},
+        {.lesson = "split/vector-loads-block-compaction",
+         .kernel = Split("split_10_vector_loads_block_compaction_kernel", Args::kWithOffsetBase),
+         .start = "lessons/01_split_lines/exercises/vector-loads-block-compaction.cu",
+         .task_en = "Keep the two 16-byte loads. Find the pairs a 32-bit word at a time: for word "
+                    "w and the word w shifted down one byte (the next word's first byte entering "
+                    "at the top), a byte of (w ^ 0x0D0D0D0D) | (next ^ 0x0A0A0A0A) is zero "
+                    "exactly where a '\\r' is followed by a '\\n'. Then count the thread's "
+                    "hits, place them with a prefix sum over the block, claim the block's range "
+                    "with one atomicAdd, stage the offsets in shared memory and write them out "
+                    "contiguously. A block with no hit should leave early.",
+         .task_zh =
+             "保留两次 16 字节加载。每次处理一个 32 位字来找成对的换行：对字 w 和把 w 向下"
+             "移一个字节的字（下一个字的第一个字节从高位移入），(w ^ 0x0D0D0D0D) | (next ^ "
+             "0x0A0A0A0A) 的某个字节为 0，恰好说明那里是 '\\r' 后面跟着 '\\n'。然后数出"
+             "本线程的命中数，用整个线程块的前缀和安排位置，用一次 atomicAdd 领取本块的区间，"
+             "把偏移暂存在共享内存里，再连续地写出去。没有命中的线程块应当提前结束。",
+         .hints = {{"next = __funnelshift_r(w, following, 8); the exact zero-byte test: ~(((t & "
+                    "0x7F7F7F7F) + 0x7F7F7F7F) | t | 0x7F7F7F7F) sets bit 7 of each zero byte of "
+                    "t, and __popc counts them.",
+                    "next = __funnelshift_r(w, following, 8)；精确的零字节检测：~(((t & "
+                    "0x7F7F7F7F) + 0x7F7F7F7F) | t | 0x7F7F7F7F) 会把 t 的每个零字节的第 7 位置 "
+                    "1，再用 __popc 计数。"},
+                   {"The word after a vector is the next lane's first word: __shfl_down_sync("
+                    "0xffffffff, v.x, 1); lane 31 reads the byte after its vector from memory.",
+                    "一个向量之后的字是下一个 lane 的第一个字：__shfl_down_sync(0xffffffff, v.x, "
+                    "1)；lane 31 从内存读取它的向量之后的那个字节。"},
+                   {"Block prefix sum: an inclusive sum in each warp with __shfl_up_sync, warp "
+                    "totals in shared memory, warp 0 sums those and one lane does the atomicAdd; "
+                    "if (!__syncthreads_or(mine != 0)) return; leaves a block with no hit after "
+                    "one barrier.",
+                    "线程块前缀和：每个 warp 内用 __shfl_up_sync 求包含式前缀和，各 warp 的总数放"
+                    "进共享内存，由 0 号 warp 再求和，并由一个 lane 做 atomicAdd；if "
+                    "(!__syncthreads_or(mine != 0)) return; 让没有命中的线程块在一次屏障之后就"
+                    "结束。"}},
+         .fixed = {{"output", "block"}},
+         .instance = "constexpr Output kOutput = Output::kBlock;"},
     };
 }
 

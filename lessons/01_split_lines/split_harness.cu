@@ -273,25 +273,33 @@ StepRunner KernelRunner(PickKernel pick, const Kernel& kind) {
 // A student's kernel (an exercise) in place of a hand-written step's own: the grid, dynamic
 // shared memory and padding the step's kernel declares (SplitKernel), and the arguments that
 // kernel takes: the one-thread-per-pair kernel (buf, n, out, count), the padded ones (buf, out,
-// count). The exercise tests on a GPU run each reference solution through this at edge sizes.
+// count), the vector-load kernel (buf, out, count, offset_base), whose offsets start at
+// offset_base (0: the whole buffer is one range). The exercise tests on a GPU run each reference
+// solution through this at edge sizes.
 ScanFn StudentScan(const SplitKernel& k, std::shared_ptr<const cuda::LoadedKernel> student,
                    int block) {
     const std::string name = k.name;
     const bool takes_n = name == "split_04_one_thread_per_pair_kernel";
-    if (!takes_n && name != "split_06_branch_free_padding_kernel" &&
+    const bool takes_base = name.rfind("split_10_vector_loads_block_compaction_kernel", 0) == 0;
+    if (!takes_n && !takes_base && name != "split_06_branch_free_padding_kernel" &&
         name != "split_07_shared_memory_kernel" && name != "split_08_four_bytes_per_thread_kernel")
         throw std::logic_error(name +
                                ": the split harness does not know its arguments, so a student's "
                                "kernel cannot be run in its place");
-    return [&k, student, block, takes_n](const char* buf, uint64_t n, unsigned long long* out,
-                                         unsigned long long* count,
-                                         cudaStream_t stream) -> std::optional<uint64_t> {
+    return [&k, student, block, takes_n, takes_base](
+               const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
+               cudaStream_t stream) -> std::optional<uint64_t> {
         const uint64_t blocks = k.blocks(n, block);
         if (blocks == 0) return std::nullopt;
+        unsigned long long offset_base = 0;
         void* with_n[] = {&buf, &n, &out, &count};
         void* without_n[] = {&buf, &out, &count};
+        void* with_base[] = {&buf, &out, &count, &offset_base};
         student->Launch(static_cast<unsigned>(blocks), static_cast<unsigned>(block), stream,
-                        takes_n ? with_n : without_n, static_cast<unsigned>(k.dynamic_smem(block)));
+                        takes_n      ? with_n
+                        : takes_base ? with_base
+                                     : without_n,
+                        static_cast<unsigned>(k.dynamic_smem(block)));
         return std::nullopt;
     };
 }

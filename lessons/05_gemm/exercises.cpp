@@ -40,6 +40,15 @@ KernelSpec Gemm(std::string kernel) {
     return spec;
 }
 
+// The WMMA step's kernel includes the toolkit's <mma.h> (NVRTC finds it through the toolkit's
+// include folder); its loads and stores are its own.
+KernelSpec Wmma() {
+    KernelSpec spec = Gemm("gemm_41_wmma_tf32_kernel");
+    spec.allowed_includes = {"mma.h"};
+    spec.toolkit_headers = {"mma.h"};
+    return spec;
+}
+
 ExerciseParam Tile(std::string name) {
     return {.name = "tile", .value = std::move(name)};
 }
@@ -337,6 +346,46 @@ std::vector<Exercise> GemmExercises() {
          .fixed = {Tile("256t-128x256x8-w64x64-s3")},
          .instance = "constexpr int BM = 128, BN = 256, BK = 8, WM = 64, WN = 64, THREADS = 256, "
                      "STAGES = 3, MIN_BLOCKS = 1;\n"},
+        {.lesson = "gemm/wmma-tf32",
+         .kernel = Wmma(),
+         .start = "lessons/05_gemm/exercises/wmma-tf32.cu",
+         .task_en = "Multiply on the tensor cores with WMMA in TF32. Each warp keeps its 64 x 64 "
+                    "tile of C as 4 x 4 accumulator fragments (m16n16k8, float). For each "
+                    "k-slice of 16, the block copies a BM x 16 tile of A and a 16 x BN tile of B "
+                    "into shared memory (zeros outside the matrices, A rows padded to 20 floats "
+                    "and B rows to BN + 8 so the fragments' lanes spread over the banks), and each "
+                    "warp loads its A and B fragments (precision::tf32, row_major) and calls "
+                    "mma_sync for every pair. Keep two copies of the tiles so the next slice "
+                    "loads while this one multiplies; store C through a 16 x 16 staging tile per "
+                    "warp so edge tiles write only inside C.",
+         .task_zh = "用 WMMA 以 TF32 在 tensor core 上做乘法。每个 warp 把自己的 64 x 64 的 C 分块"
+                    "保存为 4 x 4 个累加片段（m16n16k8，float）。对每个长度 16 的 k 片段，线程块把 "
+                    "A 的 BM x 16 分块和 B 的 16 x BN 分块复制进共享内存（矩阵之外填 0；A 的行补到 "
+                    "20 个 float，B 的行补到 BN + 8 个，使片段的各个 lane 分散到不同的存储体），"
+                    "每个 warp 加载自己的 A、B 片段（precision::tf32，row_major），对每一对调用 "
+                    "mma_sync。保留两份分块，让下一个片段在这一片段相乘时加载；经由每个 warp 一个 "
+                    "16 x 16 的暂存分块写出 C，使边缘分块只写 C 之内的元素。",
+         .hints = {{"namespace wmma = nvcuda::wmma; wmma::fragment<wmma::matrix_a, 16, 16, 8, "
+                    "wmma::precision::tf32, wmma::row_major> a_frag; load_matrix_sync(a_frag, "
+                    "&as[r][kk], 20); then round each element: a_frag.x[i] = "
+                    "wmma::__float_to_tf32(a_frag.x[i]).",
+                    "namespace wmma = nvcuda::wmma；wmma::fragment<wmma::matrix_a, 16, 16, 8, "
+                    "wmma::precision::tf32, wmma::row_major> a_frag；load_matrix_sync(a_frag, "
+                    "&as[r][kk], 20)；再对每个元素舍入：a_frag.x[i] = "
+                    "wmma::__float_to_tf32(a_frag.x[i])。"},
+                   {"extern __shared__ float smem[]; carve it: A tiles at smem, B tiles after "
+                    "2 * BM * 20 floats, the staging tiles after 2 * 16 * (BN + 8) more.",
+                    "extern __shared__ float smem[]；把它切开：A 分块从 smem 开始，B 分块在 2 * "
+                    "BM * 20 个 float 之后，暂存分块再往后 2 * 16 * (BN + 8) 个。"},
+                   {"For C: store_matrix_sync(stage, acc[i][j], 16, wmma::mem_row_major), "
+                    "__syncwarp(), then each lane copies its elements of the 16 x 16 stage to C "
+                    "where row < m and col < n.",
+                    "写 C：store_matrix_sync(stage, acc[i][j], 16, wmma::mem_row_major)，"
+                    "__syncwarp()，然后每个 lane 把暂存分块里属于自己的元素复制到 C，只写 row < m "
+                    "且 col < n 的位置。"}},
+         .fixed = {Tile("128t-128x128x16-w64x64")},
+         .instance =
+             "constexpr int BM = 128, BN = 128, WARPS_M = 2, WARPS_N = 2, MIN_BLOCKS = 2;\n"},
     };
 }
 

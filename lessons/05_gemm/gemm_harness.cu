@@ -109,8 +109,8 @@ StudentLaunch LaunchOf(const GemmKernel& k, int m, int n, int threads) {
 class StudentStep : public GpuGemmBase {
 public:
     StudentStep(const Workload& w, std::shared_ptr<const cuda::LoadedKernel> kernel,
-                StudentLaunch launch)
-        : GpuGemmBase(w, false), m_kernel(std::move(kernel)), m_launch(launch) {}
+                StudentLaunch launch, bool tf32)
+        : GpuGemmBase(w, tf32), m_kernel(std::move(kernel)), m_launch(launch) {}
 
 private:
     void Launch(cudaStream_t s) override {
@@ -222,9 +222,10 @@ StepRunner KernelRunner(Pick pick, bool tf32) {
     return r;
 }
 
-StepRunner StudentRunner(Pick pick, std::shared_ptr<const StudentKernel> student) {
+// `tf32`: the step rounds A and B to TF32 and is checked with TF32's tolerance, as its own kernel.
+StepRunner StudentRunner(Pick pick, std::shared_ptr<const StudentKernel> student, bool tf32) {
     StepRunner r;
-    r.make = [pick, student](const Workload& w, const StepContext& c) {
+    r.make = [pick, student, tf32](const Workload& w, const StepContext& c) {
         const GemmKernel& k = pick(c.params);
         CheckRunnable(k, c.params, c.devices.front());
         const int threads = Threads(k, c.params);
@@ -233,7 +234,7 @@ StepRunner StudentRunner(Pick pick, std::shared_ptr<const StudentKernel> student
         loaded->CheckBlock(threads);
         const auto& work = static_cast<const GemmWorkload&>(w);
         return std::unique_ptr<StepInstance>(std::make_unique<StudentStep>(
-            w, std::move(loaded), LaunchOf(k, work.m(), work.n(), threads)));
+            w, std::move(loaded), LaunchOf(k, work.m(), work.n(), threads), tf32));
     };
     r.attributes = [pick, student](const ParamValues& params) {
         const cuda::LoadedKernel loaded(student->cubin, student->lowered_name, student->name);
@@ -373,19 +374,15 @@ LESSONS_STEP_KIND(Block, [](const Block&, const StepSite& site) {
 });
 LESSONS_EXERCISE_KIND(Block, [](const Block&, const StepSite& site,
                                 std::shared_ptr<const StudentKernel> student) {
-    return StudentRunner(BlockPick(site), std::move(student));
+    return StudentRunner(BlockPick(site), std::move(student), false);
 });
 
 LESSONS_STEP_KIND(Tiled, [](const Tiled& kind, const StepSite& site) {
     return KernelRunner(TilePick(kind, site), kind.tf32);
 });
-// The fp32 tiles only: a student's kernel is checked with fp32's tolerance (WMMA's TF32 step has
-// no exercise).
 LESSONS_EXERCISE_KIND(Tiled, [](const Tiled& kind, const StepSite& site,
                                 std::shared_ptr<const StudentKernel> student) {
-    if (kind.tf32)
-        throw std::logic_error("a TF32 step's harness takes no student kernel (no exercise)");
-    return StudentRunner(TilePick(kind, site), std::move(student));
+    return StudentRunner(TilePick(kind, site), std::move(student), kind.tf32);
 });
 
 LESSONS_STEP_KIND(Cublas,
