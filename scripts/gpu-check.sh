@@ -164,6 +164,23 @@ bench_args() {
         *) echo "--size $size" ;;
     esac
 }
+# The further sweeps a chapter's texts quote, recorded in the same run: "lesson sweep-arguments"
+# per line (its own sizes: the chapter's benchmark arguments are not added).
+text_sweeps() {
+    case $1 in
+        basics)
+            for v in shared global shared-one-thread; do
+                echo "basics/global-vs-shared --over rows=32..8192 --size 256MiB --set variant=$v"
+            done
+            echo "basics/coalescing --over stride=all --size 256MiB"
+            echo "basics/coalescing --over stride=all --size 256MiB --block 1024"
+            echo "basics/coalescing --over offset=0,1,2,4,8,16,32 --size 256MiB"
+            for m in pinned registered pageable; do
+                echo "basics/pinned-transfers --sizes 4KiB..1GiB --set memory=$m --reps 5"
+            done
+            ;;
+    esac
+}
 chapters=${CHAPTERS:-$(echo "$lessons_json" | python3 -c \
     'import json,sys; print(" ".join(dict.fromkeys(l["chapter_id"] for l in json.load(sys.stdin))))')}
 rec="$out/reference"
@@ -205,6 +222,20 @@ for l in json.load(sys.stdin):
         # fmas: the roofline step at every FMA count traces the roof.
         if p['name'] in ('block', 'fmas') or (p['type'] == 'choice' and p['name'] != 'data'):
             print(l['id'], p['name'])")
+    n=0
+    while read -r lesson sweep_args; do
+        [ -n "$lesson" ] || continue
+        n=$((n + 1))
+        f="$rec/$chapter-text-$n.json"
+        # shellcheck disable=SC2086 # the arguments are words
+        if "$cli" sweep "$lesson" $sweep_args --format json >"$f" 2>>"$out/sweep.txt"; then
+            parts+=("$f")
+            echo "$lesson $sweep_args: $(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$f") results" >>"$out/sweep.txt"
+        else
+            rm -f "$f"
+            note "sweep $lesson $sweep_args: failed, see sweep.txt"
+        fi
+    done < <(text_sweeps "$chapter")
     "$cli" bench "$chapter" $args --format json >"$rec/$chapter-bench.json"
     python3 - "$rec/reference-$chapter.json" "${parts[@]}" "$rec/$chapter-bench.json" <<'PY'
 import json, sys
