@@ -307,7 +307,15 @@ TEST_F(AppLogic, RecordedBlockSweepIsChartedWithoutAGpu) {
     EXPECT_EQ(en.series, 1) << "the previous lesson (OpenMP) has no block size";
     EXPECT_EQ(en.points, 6) << "32 to 1024 threads";
     EXPECT_NE(en.note.find("NVIDIA H100 80GB HBM3"), std::string::npos) << en.note;
-    EXPECT_NE(en.note.find("2026-11-22"), std::string::npos) << en.note;
+    // The date is the recording's (assets/reference/split.json), whichever run that is.
+    std::string recorded_on;
+    std::string problems;
+    for (const RunResult& r : LoadRecordedResults(&problems))
+        if (r.id.find("one-thread-per-pair") != std::string::npos && !r.devices.empty() &&
+            r.devices.front().rfind("NVIDIA H100", 0) == 0)
+            recorded_on = r.timestamp.substr(0, 10);
+    ASSERT_EQ(recorded_on.size(), 10u) << "no recorded H100 result of lesson 1.4";
+    EXPECT_NE(en.note.find(recorded_on), std::string::npos) << en.note;
     EXPECT_NE(en.note.find("not live"), std::string::npos) << en.note;
     EXPECT_EQ(probe.block_ticks, (std::vector<double>{32, 64, 128, 256, 512, 1024}));
     ui.settings.language = "zh";
@@ -315,7 +323,7 @@ TEST_F(AppLogic, RecordedBlockSweepIsChartedWithoutAGpu) {
     Frames(2);
     EXPECT_NE(probe.sweeps["block"].note.find("录制"), std::string::npos)
         << probe.sweeps["block"].note;
-    EXPECT_NE(probe.sweeps["block"].note.find("2026-11-22"), std::string::npos);
+    EXPECT_NE(probe.sweeps["block"].note.find(recorded_on), std::string::npos);
     ui.settings.language = "en";
     // The next lesson: both series recorded.
     Open(Named("split/05-pinned-memory").id);
