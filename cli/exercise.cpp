@@ -47,12 +47,13 @@ std::string ReadKernelFile(const std::string& path) {
 }
 
 // This GPU's architecture (compute capability 9.0: 90), or sm_90 without a GPU.
-int TargetArch(std::string* note) {
+// `spec`'s architecture suffix (sm_90a) is named in the note as the compile uses it.
+int TargetArch(const KernelSpec& spec, std::string* note) {
     const DeviceList& list = GetDevices();
     if (list.available() && !list.devices.empty())
         return list.devices.front().cc_major * 10 + list.devices.front().cc_minor;
     *note = "no GPU here (" + list.unavailable_reason + "): compiled for sm_" +
-            std::to_string(kDefaultKernelArch) + ", the H100's architecture";
+            std::to_string(kDefaultKernelArch) + spec.arch_suffix + ", the H100's architecture";
     return kDefaultKernelArch;
 }
 
@@ -110,7 +111,7 @@ int RunKernel(const std::string& key, const std::string& path, const Options& op
         throw UsageError(conflict);
     const std::string source = ReadKernelFile(path);
     std::string arch_note;
-    const int arch = TargetArch(&arch_note);
+    const int arch = TargetArch(exercise.kernel, &arch_note);
     const CompileResult c = CompileKernel(source, exercise.kernel, arch);
     json out{{"lesson", lesson.label}, {"id", lesson.id}, {"kernel", exercise.kernel.kernel}};
     out["compile"] = CompileJson(c, path);
@@ -187,7 +188,7 @@ StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source,
         return b;
     }
     std::string arch_note;
-    const int arch = TargetArch(&arch_note);
+    const int arch = TargetArch(exercise->kernel, &arch_note);
     const CompileResult c = CompileKernel(source, exercise->kernel, arch);
     b.compile = CompileJson(c, kKernelFileName);
     b.compile["arch_note"] = arch_note;

@@ -431,7 +431,8 @@ std::string Summary(const CompileResult& r) {
 
 CompileResult CompileKernel(std::string_view source, const KernelSpec& spec, int arch) {
     CompileResult r;
-    r.arch = "sm_" + std::to_string(arch);
+    if (!spec.arch_suffix.empty()) arch = 90;  // the only architecture-specific target here
+    r.arch = "sm_" + std::to_string(arch) + spec.arch_suffix;
     r.message = CheckKernelSource(source, spec.allowed_includes);
     if (!r.message.empty()) return r;  // kRefused
     const nvrtc::Api* api = nvrtc::Load();

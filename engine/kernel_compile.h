@@ -58,6 +58,9 @@ struct KernelSpec {
     // compile adds the toolkit's include folder that holds them (ToolkitIncludeDir), or says
     // what to install when none does.
     std::vector<std::string> toolkit_headers;
+    // "a": the kernel uses features of one architecture only (Hopper's wgmma and TMA, sm_90a):
+    // it is compiled for sm_90a whatever GPU is present (a harness refuses to run it elsewhere).
+    std::string arch_suffix;
 };
 
 // The first folder holding every one of `headers`, among the toolkit's include folders: beside
@@ -107,9 +110,10 @@ std::vector<Diagnostic> ParseDiagnostics(std::string_view log, std::string_view 
 // "Used N registers, used B barriers, S bytes smem").
 std::vector<KernelResources> ParsePtxasInfo(std::string_view log);
 
-// Compiles `source` for sm_<arch> with the spec's options and checks that it defines the
-// spec's kernel, a __global__ function with exactly the spec's parameter types. Never throws
-// for bad input: the status and message say what happened.
+// Compiles `source` for sm_<arch> (sm_90<suffix> when the spec names an arch_suffix) with the
+// spec's options and checks that it defines the spec's kernel, a __global__ function with
+// exactly the spec's parameter types. Never throws for bad input: the status and message say
+// what happened.
 CompileResult CompileKernel(std::string_view source, const KernelSpec& spec, int arch);
 
 // "line 12, column 5: error: ..." lines for a terminal, naming `path` for the student's file.

@@ -303,6 +303,30 @@ TEST(KernelCompile, ToolkitHeadersAreFoundOrNamedAsMissing) {
     EXPECT_TRUE(Has(missing.message, "install the toolkit's headers")) << missing.message;
 }
 
+// A kernel of one architecture only (Hopper's wgmma, sm_90a) is compiled for it whatever GPU is
+// asked for: its feature macro is defined, and the result names the architecture.
+TEST(KernelCompile, AnArchitectureSuffixCompilesForSm90a) {
+    REQUIRE_NVRTC();
+    KernelSpec spec = Spec();
+    spec.kernel = "only_on_hopper";
+    spec.signature = "int*";
+    const std::string source =
+        "__global__ void only_on_hopper(int* p) {\n"
+        "#if !defined(__CUDA_ARCH_FEAT_SM90_ALL)\n"
+        "    this_line_does_not_compile;\n"
+        "#endif\n"
+        "    p[0] = 1;\n"
+        "}\n";
+    EXPECT_EQ(CompileKernel(source, spec, 90).status, CompileStatus::kError);
+    spec.arch_suffix = "a";
+    for (int arch : {80, 90}) {
+        const CompileResult r = CompileKernel(source, spec, arch);
+        EXPECT_TRUE(r.ok()) << r.message << "\n" << r.log;
+        EXPECT_EQ(r.arch, "sm_90a");
+        EXPECT_TRUE(Has(r.options, "-arch=sm_90a")) << r.options;
+    }
+}
+
 TEST(KernelCompile, KernelMustExistWithItsSignatureAndBeGlobal) {
     REQUIRE_NVRTC();
     const CompileResult missing =

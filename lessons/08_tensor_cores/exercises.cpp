@@ -1,9 +1,13 @@
-// Chapter 8's exercises: write the mma.sync steps yourself (8.1, 8.2). The starting files are in
-// exercises/; the reference solutions are the steps' own kernel files at the chapter's default
-// tile (SolutionOf). The Hopper steps (wgmma, TMA, warp specialisation, persistent) need
-// sm_90a and tensor maps made on the host, which a student's file cannot make: they have none.
-// The harness launches a student's kernel as the step's own (tc_harness.cu, StudentGrid).
+// Chapter 8's exercises: write the mma.sync steps (8.1, 8.2) and the first wgmma step (8.3)
+// yourself. The starting files are in exercises/; the reference solutions are the steps' own
+// kernel files at the chapter's default tile (SolutionOf). The TMA steps (8.4 to 8.6) have none:
+// their kernels take tensor maps the host makes, which a student's file cannot. The harness
+// launches a student's kernel as the step's own (tc_harness.cu, StudentGrid).
+#include <string>
+#include <string_view>
+
 #include "exercise.h"
+#include "resources.h"
 
 namespace lessons {
 namespace {
@@ -28,6 +32,43 @@ KernelSpec Tc(std::string kernel) {
     spec.signature = "const TcProblem";
     spec.prelude = kTcPrelude;
     spec.toolkit_headers = {"cuda_bf16.h"};
+    return spec;
+}
+
+// The Hopper steps' device helpers (descriptors, wgmma, mbarriers, the epilogue): the device
+// part of kernels/tc/tc_hopper.cuh (embedded), from its first declaration to the end of its
+// `#if defined(__CUDA_ARCH__)` block, after the fixed-width integers NVRTC lacks and an opaque
+// CUtensorMap (the TMA helpers' parameter type; <cuda.h> needs the C library). Compiled for
+// sm_90a.
+KernelSpec Hopper(std::string kernel) {
+    static const std::string prelude = [] {
+        std::string out =
+            "typedef unsigned char uint8_t;\n"
+            "typedef unsigned short uint16_t;\n"
+            "typedef unsigned int uint32_t;\n"
+            "typedef unsigned long uint64_t;\n"
+            "struct alignas(64) CUtensorMap { unsigned long long opaque[16]; };\n";
+        out += kTcPrelude;
+        const std::string_view h = EmbeddedFile("kernels/tc/tc_hopper.cuh");
+        bool in = false;
+        for (size_t start = 0; start < h.size();) {
+            size_t end = h.find('\n', start);
+            if (end == std::string_view::npos) end = h.size();
+            const std::string_view line = h.substr(start, end - start);
+            start = end + 1;
+            in = in || line.starts_with("inline constexpr int kHopperBk");
+            if (!in) continue;
+            out.append(line).push_back('\n');
+            if (line.starts_with("#endif  // __CUDA_ARCH__")) break;
+        }
+        return out;
+    }();
+    KernelSpec spec;
+    spec.kernel = std::move(kernel);
+    spec.signature = "TcProblem";
+    spec.prelude = prelude;
+    spec.toolkit_headers = {"cuda_bf16.h"};
+    spec.arch_suffix = "a";
     return spec;
 }
 
@@ -106,6 +147,50 @@ std::vector<Exercise> TcExercises() {
          .fixed = {{"tile", "256t-128x256x64-w64x64-s3"}},
          .instance = "constexpr int BM = 128, BN = 256, BK = 64, WM = 64, WN = 64, STAGES = 3, "
                      "GROUP_M = 8;"},
+        {.lesson = "tensor-cores/wgmma",
+         .kernel = Hopper("tc_wgmma_kernel"),
+         .start = "lessons/08_tensor_cores/exercises/wgmma.cu",
+         .task_en = "Multiply a warpgroup at a time. Keep STAGES = 3 k-tiles of 64 of A (128 "
+                    "rows) and B^T (256 rows) in dynamic shared memory, 1024-byte aligned, each "
+                    "row's 16-byte chunks stored 128-byte swizzled (chunk c of row r at c ^ (r % "
+                    "8)), copied with cp.async ahead of use. Each of the two warpgroups owns 64 "
+                    "rows of C: for every k16 step of a tile it issues Wgmma<256>::Run on the "
+                    "shared-memory descriptors of its A rows and of B^T, commits, and waits "
+                    "(WgmmaWait) before the stage is overwritten. Round C to bf16 once, at the "
+                    "end.",
+         .task_zh = "一次让一个 warpgroup 做乘法。在动态共享内存里保留 STAGES = 3 个长度 64 的 k "
+                    "分块：A（128 行）和 B^T（256 行），按 1024 字节对齐，每行的 16 字节块按 128 "
+                    "字节交错存放（第 r 行的第 c 块放在 c ^ (r % 8)），用 cp.async 提前复制。两个 "
+                    "warpgroup 各负责 C 的 64 行：对分块里的每个 k16 步，用自己那 64 行 A 和 B^T 的"
+                    "共享内存描述符发出 Wgmma<256>::Run，提交，并在这一级被覆盖之前等待"
+                    "（WgmmaWait）。C 只在最后舍入一次为 bf16。",
+         .hints = {{"uint8_t* smem = AlignedDynamicSmem(raw); stage s holds A at smem + s * "
+                    "(BM + BN) * 128 and B^T right after it; SwizzledDescriptor(a + i * 64 * 128 + "
+                    "kk * 32) is the A operand of k16 step kk for 64-row slice i.",
+                    "uint8_t* smem = AlignedDynamicSmem(raw)；第 s 级的 A 在 smem + s * (BM + BN) "
+                    "* 128，B^T 紧随其后；SwizzledDescriptor(a + i * 64 * 128 + kk * 32) 是 64 行"
+                    "片段 i 在第 kk 个 k16 步的 A 操作数。"},
+                   {"Per k-tile: CpAsyncWait<STAGES - 2>(), FenceProxyAsync() (wgmma reads shared "
+                    "memory through the async proxy, cp.async wrote through the generic one), "
+                    "__syncthreads(), issue the copies of tile kt + 2 and CpAsyncCommit(); then "
+                    "WgmmaFence(), the four k16 Wgmma<256>::Run calls, WgmmaCommit() and "
+                    "WgmmaWait<0>() before the next barrier lets the stage be refilled.",
+                    "每个 k 分块：CpAsyncWait<STAGES - 2>()，FenceProxyAsync()（wgmma 经由 async "
+                    "proxy 读共享内存，而 cp.async 是经由 generic proxy 写入的），__syncthreads()，"
+                    "发出第 kt + 2 个分块的复制并 CpAsyncCommit()；然后 WgmmaFence()，四次 k16 的 "
+                    "Wgmma<256>::Run，WgmmaCommit()，再 WgmmaWait<0>()，之后下一次屏障才允许这一级"
+                    "被重新填充。"},
+                   {"The accumulators: thread t of a warpgroup holds rows 16 * (t / 32) + (t % 32) "
+                    "/ 4 and 8 below, columns 8j + 2 * (t % 4) and the next: acc[4j], acc[4j + 1] "
+                    "in the first row, acc[4j + 2], acc[4j + 3] in the other; "
+                    "StoreAccumulators<BN>(acc, p.c, p.ldc, p.m, p.n, first_row, col0) writes "
+                    "them as bf16.",
+                    "累加器：warpgroup 的第 t 个线程持有第 16 * (t / 32) + (t % 32) / 4 行及其下 8 "
+                    "行、第 8j + 2 * (t % 4) 列及下一列：第一行是 acc[4j]、acc[4j + 1]，另一行是 "
+                    "acc[4j + 2]、acc[4j + 3]；StoreAccumulators<BN>(acc, p.c, p.ldc, p.m, p.n, "
+                    "first_row, col0) 把它们写成 bf16。"}},
+         .fixed = {{"tile", "256t-128x256x64-s3"}},
+         .instance = "constexpr int BM = 128, BN = 256, STAGES = 3, WARPGROUPS = 2;"},
     };
 }
 

@@ -115,14 +115,14 @@ private:
     unsigned m_threads, m_shared;
 };
 
-// The grid the step's kernel `k` is launched with for an m × n C: the mma.sync step's one block
-// per BM × BN tile laid out as C is; the cp.async pipeline's the same tiles in one dimension (the
-// kernel orders them in groups of rows).
+// The grid the step's kernel `k` is launched with for an m × n C: the mma.sync and wgmma steps'
+// one block per BM × BN tile laid out as C is; the cp.async pipeline's the same tiles in one
+// dimension (the kernel orders them in groups of rows).
 dim3 StudentGrid(const TcKernel& k, int m, int n) {
     const unsigned tiles_m = unsigned((m + k.tile.bm - 1) / k.tile.bm);
     const unsigned tiles_n = unsigned((n + k.tile.bn - 1) / k.tile.bn);
     const std::string name = k.name;
-    if (name == "tc_mma_sync_kernel") return dim3(tiles_n, tiles_m);
+    if (name == "tc_mma_sync_kernel" || name == "tc_wgmma_kernel") return dim3(tiles_n, tiles_m);
     if (name == "tc_cp_async_pipeline_kernel") return dim3(tiles_m * tiles_n);
     throw std::logic_error(name +
                            ": the tensor-core harness does not know its launch, so a student's "
