@@ -70,6 +70,7 @@ struct Probe {
     std::string exercise_compile;
     int exercise_marked_lines = 0;
     double exercise_yours_ms = 0;
+    int exercise_bars = 0;  // the bars of "yours beside the step" (previous, step, yours)
     // The scroll positions of the text pane and of the code pane (its listing's in the PTX and
     // SASS tabs) in the last frame, in pixels from the top.
     float text_scroll_y = 0;

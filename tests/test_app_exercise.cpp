@@ -228,6 +228,37 @@ TEST_F(AppExercise, ARunComesAfterThePreviousLessonAndTheStepAndIsKeptAsYours) {
     EXPECT_DOUBLE_EQ(step->result.median_ms, 50);
 }
 
+// A step whose kernel is a template: the student's kernel is written for one tile, so it and the
+// step it is compared with run at that tile, and the comparison shows the step's bar at it,
+// whatever tile the page's control shows.
+TEST_F(AppExercise, ATemplatedStepsKernelRunsAndIsComparedAtItsFixedChoice) {
+    const char* kTiled = "gemm/vectorized-transposed-a";
+    const lessons::Exercise* e = FindExercise(kTiled);
+    ASSERT_TRUE(e && !e->fixed.empty());
+    const std::string fixed = e->fixed.front().value;
+    const Lesson& tiled = LessonNamed(registry, kTiled);
+    const ParamSpec* tile = tiled.FindParam("tile");
+    ASSERT_TRUE(tile && tile->choices.size() > 1);
+    const std::string other = tile->choices.front() == fixed ? tile->choices[1] : tile->choices[0];
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(2);
+    SelectLesson(ui, registry, kTiled);
+    SetParam(&ui.run, "tile", ParamValue::Choice(other));
+    Frames(2);
+    Click("tab_exercise");
+    Frames(2);
+    sent.clear();
+    controller->SubmitKernel(tiled, ui.run, "fine\n", true);
+    ASSERT_EQ(Runs().size(), 3u);
+    EXPECT_EQ(Runs()[1]["params"]["tile"], fixed) << "the step, at the kernel's tile";
+    EXPECT_EQ(Runs()[2]["params"]["tile"], fixed) << "yours";
+    EXPECT_EQ(ResolveParam(*tile, ui.run).choice, other) << "the page's control is left alone";
+    Frames(3);
+    EXPECT_DOUBLE_EQ(probe.exercise_yours_ms, 40);
+    EXPECT_EQ(probe.exercise_bars, 3) << "the previous lesson, the step at " << fixed << ", yours";
+}
+
 TEST_F(AppExercise, AKernelPastTheTimeLimitRestartsTheWorkerAndSaysSo) {
     worker_has_gpu = true;
     controller->RestartWorker();

@@ -359,10 +359,15 @@ void DrawComparison(UiState& ui, const Controller& c, const Registry& reg, const
         ImU32 color;
     };
     std::vector<Row> rows;
+    // The step's bars at the choices the student's kernel is written for, as they were run
+    // (Controller::SubmitKernel), whatever the page's controls show now.
+    RunSettings at = ui.run;
+    if (const Exercise* e = FindExercise(lesson.id))
+        for (const ExerciseParam& f : e->fixed) SetParam(&at, f.name, ParamValue::Choice(f.value));
     if (const Lesson* prev = lesson.previous ? reg.FindLesson(lesson.previous) : nullptr)
-        if (const RunResult* r = ShownResult(c, reg, *prev, ui.run))
+        if (const RunResult* r = ShownResult(c, reg, *prev, at))
             rows.push_back({Fmt(Tr(ui, kLessonN), prev->label.c_str()), r, kPreviousColor});
-    if (const RunResult* r = ShownResult(c, reg, lesson, ui.run))
+    if (const RunResult* r = ShownResult(c, reg, lesson, at))
         rows.push_back({Fmt(Tr(ui, kLessonN), lesson.label.c_str()), r, kCurrentColor});
     rows.push_back({Tr(ui, kYours), &*a.result, kYoursColor});
     double top = 0;
@@ -380,7 +385,10 @@ void DrawComparison(UiState& ui, const Controller& c, const Registry& reg, const
         ImGui::SameLine(name_w + bar_w + ImGui::GetStyle().ItemSpacing.x);
         ImGui::Text("%s ms%s", Ms(row.r->median_ms).c_str(), row.r->recorded ? " *" : "");
     }
-    if (ui.probe) ui.probe->exercise_yours_ms = a.result->median_ms;
+    if (ui.probe) {
+        ui.probe->exercise_yours_ms = a.result->median_ms;
+        ui.probe->exercise_bars = static_cast<int>(rows.size());
+    }
     if (a.result->verified)
         ImGui::TextColored(kGreen, "%s", Tr(ui, kYourResultRight));
     else
