@@ -5,6 +5,7 @@
 #include <climits>
 #include <cmath>
 
+#include "exercise.h"
 #include "units.h"
 #include "words/words.h"
 
@@ -21,6 +22,13 @@ uint64_t FloorPowerOfTwo(uint64_t v) {
 
 void SetParam(RunSettings* settings, const std::string& name, const ParamValue& value) {
     settings->params[name] = value;
+}
+
+RunSettings AtExerciseChoices(const Lesson& lesson, RunSettings settings) {
+    if (const Exercise* e = FindExercise(lesson.id))
+        for (const ExerciseParam& f : e->fixed)
+            SetParam(&settings, f.name, ParamValue::Choice(f.value));
+    return settings;
 }
 
 ParamValue ResolveParam(const ParamSpec& spec, const RunSettings& settings) {

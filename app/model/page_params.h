@@ -24,6 +24,10 @@ struct RunSettings {
 };
 
 void SetParam(RunSettings* settings, const std::string& name, const ParamValue& value);
+// `settings` with the choices the lesson's exercise fixes (the template instance a student's
+// kernel is written for, exercise.h): what a run of the student's kernel, and of the step it is
+// compared with, is made at. Unchanged for a lesson without an exercise or fixed choices.
+RunSettings AtExerciseChoices(const Lesson& lesson, RunSettings settings);
 
 // The value of `spec` on this page: the kept value when the parameter accepts it (a number that
 // is not a whole multiple of its step is rounded down to one), else its default; the engine's

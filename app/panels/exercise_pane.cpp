@@ -361,9 +361,7 @@ void DrawComparison(UiState& ui, const Controller& c, const Registry& reg, const
     std::vector<Row> rows;
     // The step's bars at the choices the student's kernel is written for, as they were run
     // (Controller::SubmitKernel), whatever the page's controls show now.
-    RunSettings at = ui.run;
-    if (const Exercise* e = FindExercise(lesson.id))
-        for (const ExerciseParam& f : e->fixed) SetParam(&at, f.name, ParamValue::Choice(f.value));
+    const RunSettings at = AtExerciseChoices(lesson, ui.run);
     if (const Lesson* prev = lesson.previous ? reg.FindLesson(lesson.previous) : nullptr)
         if (const RunResult* r = ShownResult(c, reg, *prev, at))
             rows.push_back({Fmt(Tr(ui, kLessonN), prev->label.c_str()), r, kPreviousColor});

@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "errors.h"
-#include "exercise.h"
 #include "files.h"  // Excerpt
 #include "model/compare.h"
 #include "report.h"
@@ -376,10 +375,7 @@ void Controller::SubmitKernel(const Lesson& lesson, const RunSettings& settings,
         // The previous lesson and the step itself first, at the same settings: the three bars
         // of the comparison come from one batch. A kernel written for one template instance
         // (a tile, a toggle's choice) runs at it, and so does the step it is compared with.
-        RunSettings at = settings;
-        if (const lessons::Exercise* e = FindExercise(lesson.id))
-            for (const ExerciseParam& f : e->fixed)
-                SetParam(&at, f.name, ParamValue::Choice(f.value));
+        const RunSettings at = AtExerciseChoices(lesson, settings);
         RunWithPrevious(lesson, at);
         request = BaseRequest("run", lesson, at);
     }

@@ -165,4 +165,16 @@ void LoadedKernel::Launch(dim3 grid, dim3 block, cudaStream_t stream, void** arg
                 "cuLaunchKernel", m_name);
 }
 
+std::shared_ptr<const LoadedKernel> LoadStudentKernel(const StudentKernel& kernel, int threads) {
+    auto loaded =
+        std::make_shared<const LoadedKernel>(kernel.cubin, kernel.lowered_name, kernel.name);
+    loaded->CheckBlock(threads);
+    return loaded;
+}
+
+KernelAttributes StudentKernelAttributes(const StudentKernel& kernel, int threads) {
+    const LoadedKernel loaded(kernel.cubin, kernel.lowered_name, kernel.name);
+    return loaded.Attributes(threads);
+}
+
 }  // namespace lessons::cuda

@@ -6,8 +6,10 @@
 
 #include <cuda_runtime.h>
 
+#include <memory>
 #include <string>
 
+#include "../exercise_kinds.h"
 #include "../lesson.h"
 
 namespace lessons::cuda {
@@ -42,5 +44,11 @@ private:
     std::string m_name;
     mutable unsigned m_allowed_shared = 48 * 1024;  // the dynamic shared memory a launch may ask
 };
+
+// A student's kernel (an exercise) loaded for a step's harness: UsageError when `threads` a block
+// are more than its registers allow.
+std::shared_ptr<const LoadedKernel> LoadStudentKernel(const StudentKernel& kernel, int threads);
+// Its registers, shared memory and occupancy at `threads` a block (the page's attributes line).
+KernelAttributes StudentKernelAttributes(const StudentKernel& kernel, int threads);
 
 }  // namespace lessons::cuda

@@ -311,9 +311,7 @@ StepRunner StudentRunner(PickKernel pick, const Kernel& kind,
         const SplitKernel& k = pick(c.params);
         const int block = Block(c.params);
         CheckLaunch(k, w.SizeBytes(), block);
-        auto loaded = std::make_shared<const cuda::LoadedKernel>(
-            student->cubin, student->lowered_name, student->name);
-        loaded->CheckBlock(block);
+        auto loaded = cuda::LoadStudentKernel(*student, block);
         StepSpec spec;
         spec.scan = StudentScan(k, std::move(loaded), block);
         spec.pinned = kind.pinned;
@@ -322,8 +320,7 @@ StepRunner StudentRunner(PickKernel pick, const Kernel& kind,
         return std::unique_ptr<StepInstance>(std::make_unique<GpuSplitStep>(w, std::move(spec)));
     };
     r.attributes = [student](const ParamValues& params) {
-        const cuda::LoadedKernel loaded(student->cubin, student->lowered_name, student->name);
-        return loaded.Attributes(Block(params));
+        return cuda::StudentKernelAttributes(*student, Block(params));
     };
     return r;
 }

@@ -367,9 +367,7 @@ LESSONS_EXERCISE_KIND(VecMat, [](const VecMat&, const StepSite& site,
         const unsigned rows = Rows(c.params);
         const size_t smem = k.dynamic_smem(rows);
         cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, smem);
-        auto loaded = std::make_shared<const cuda::LoadedKernel>(
-            student->cubin, student->lowered_name, student->name);
-        loaded->CheckBlock(block);
+        auto loaded = cuda::LoadStudentKernel(*student, block);
         VecMatLaunch launch = [loaded, smem](const float* a, const float* x, float* y,
                                              unsigned n_rows, uint64_t cols, int threads,
                                              cudaStream_t s) {
@@ -383,8 +381,7 @@ LESSONS_EXERCISE_KIND(VecMat, [](const VecMat&, const StepSite& site,
             std::make_unique<VecMatStep>(w, std::move(launch), block, rows));
     };
     r.attributes = [student](const ParamValues& p) {
-        const cuda::LoadedKernel loaded(student->cubin, student->lowered_name, student->name);
-        return loaded.Attributes(Block(p));
+        return cuda::StudentKernelAttributes(*student, Block(p));
     };
     return r;
 });

@@ -298,9 +298,7 @@ StepRunner StudentPassRunner(std::vector<const ReducePassKernel*> variants,
         const int block = Block(c.params);
         const size_t smem = k.dynamic_smem(block);
         cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, smem);
-        auto loaded = std::make_shared<const cuda::LoadedKernel>(
-            student->cubin, student->lowered_name, student->name);
-        loaded->CheckBlock(block);
+        auto loaded = cuda::LoadStudentKernel(*student, block);
         const int max_grid = FullGrid(k.kernel, block, smem, c.devices.front());
         const std::string name = student->name;
         StudentBlocks(name, 1, block, max_grid);  // a kernel the harness cannot launch: now
@@ -317,8 +315,7 @@ StepRunner StudentPassRunner(std::vector<const ReducePassKernel*> variants,
             std::make_unique<MultiPassStep>(w, std::move(pass), k.in_place));
     };
     r.attributes = [student](const ParamValues& params) {
-        const cuda::LoadedKernel loaded(student->cubin, student->lowered_name, student->name);
-        return loaded.Attributes(Block(params));
+        return cuda::StudentKernelAttributes(*student, Block(params));
     };
     return r;
 }
@@ -330,9 +327,7 @@ StepRunner StudentOnePassRunner(std::vector<const OnePassKernel*> variants,
         const OnePassKernel& k = VariantAt(variants, c.params);
         const int block = Block(c.params);
         cuda::CheckBlockAgainstKernel(k.kernel, k.name, block);
-        auto loaded = std::make_shared<const cuda::LoadedKernel>(
-            student->cubin, student->lowered_name, student->name);
-        loaded->CheckBlock(block);
+        auto loaded = cuda::LoadStudentKernel(*student, block);
         OnePassFn launch = [loaded, block](const float* in, uint64_t n, float* result,
                                            float* partials, unsigned* counter, int grid,
                                            cudaStream_t s) {
@@ -344,8 +339,7 @@ StepRunner StudentOnePassRunner(std::vector<const OnePassKernel*> variants,
             w, std::move(launch), FullGrid(k.kernel, block, 0, c.devices.front())));
     };
     r.attributes = [student](const ParamValues& params) {
-        const cuda::LoadedKernel loaded(student->cubin, student->lowered_name, student->name);
-        return loaded.Attributes(Block(params));
+        return cuda::StudentKernelAttributes(*student, Block(params));
     };
     return r;
 }

@@ -188,8 +188,7 @@ StepRunner StudentRunner(const GemvKernel& k, std::shared_ptr<const StudentKerne
             std::make_unique<StudentStep>(w, k, *student, Block(c.params)));
     };
     r.attributes = [student](const ParamValues& params) {
-        const cuda::LoadedKernel loaded(student->cubin, student->lowered_name, student->name);
-        return loaded.Attributes(Block(params));
+        return cuda::StudentKernelAttributes(*student, Block(params));
     };
     return r;
 }

@@ -229,16 +229,13 @@ StepRunner StudentRunner(Pick pick, std::shared_ptr<const StudentKernel> student
         const GemmKernel& k = pick(c.params);
         CheckRunnable(k, c.params, c.devices.front());
         const int threads = Threads(k, c.params);
-        auto loaded = std::make_shared<const cuda::LoadedKernel>(
-            student->cubin, student->lowered_name, student->name);
-        loaded->CheckBlock(threads);
+        auto loaded = cuda::LoadStudentKernel(*student, threads);
         const auto& work = static_cast<const GemmWorkload&>(w);
         return std::unique_ptr<StepInstance>(std::make_unique<StudentStep>(
             w, std::move(loaded), LaunchOf(k, work.m(), work.n(), threads), tf32));
     };
     r.attributes = [pick, student](const ParamValues& params) {
-        const cuda::LoadedKernel loaded(student->cubin, student->lowered_name, student->name);
-        return loaded.Attributes(Threads(pick(params), params));
+        return cuda::StudentKernelAttributes(*student, Threads(pick(params), params));
     };
     return r;
 }

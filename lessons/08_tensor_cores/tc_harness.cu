@@ -341,17 +341,14 @@ LESSONS_EXERCISE_KIND(Tiled, [](const Tiled& kind, const StepSite& site,
     r.make = [pick, student](const Workload& w, const StepContext& c) {
         const TcKernel& k = pick(c.params);
         CheckRunnable(k, c.devices.front());
-        auto loaded = std::make_shared<const cuda::LoadedKernel>(
-            student->cubin, student->lowered_name, student->name);
-        loaded->CheckBlock(k.tile.threads);
+        auto loaded = cuda::LoadStudentKernel(*student, k.tile.threads);
         const auto& work = static_cast<const TcWorkload&>(w);
         return std::unique_ptr<StepInstance>(
             std::make_unique<StudentStep>(w, std::move(loaded), StudentGrid(k, work.m(), work.n()),
                                           unsigned(k.tile.threads), unsigned(k.dynamic_smem)));
     };
     r.attributes = [pick, student](const ParamValues& params) {
-        const cuda::LoadedKernel loaded(student->cubin, student->lowered_name, student->name);
-        return loaded.Attributes(pick(params).tile.threads);
+        return cuda::StudentKernelAttributes(*student, pick(params).tile.threads);
     };
     return r;
 });
