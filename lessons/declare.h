@@ -14,6 +14,7 @@
 #include "registry.h"
 #include "resources.h"
 #include "step.h"
+#include "toggles.h"
 
 namespace lessons {
 
@@ -34,6 +35,16 @@ struct LessonRow {
     SeedFigure seed = {};                 // the seed author's figure for this step, as theirs
     int was = 0;  // its global number before chapters numbered their own lessons; 0 for new rows
 };
+
+// An ablation toggle (kernels/toggles.h) as a row's parameter: its choices are the values its
+// kernels' variants carry, the lesson as written first, so the default changes nothing.
+template <class Enum, size_t N>
+ParamSpec ToggleParam(const Toggle<Enum, N>& toggle, std::string label_en, std::string label_zh,
+                      std::vector<std::string> notes, std::vector<std::string> notes_zh) {
+    return ChoiceParam(toggle.name, std::move(label_en), std::move(label_zh),
+                       std::vector<std::string>(toggle.values.begin(), toggle.values.end()),
+                       std::move(notes), std::move(notes_zh));
+}
 
 // Bytes in flight per thread that do not depend on the parameters.
 inline InFlightFn InFlight(uint64_t bytes) {

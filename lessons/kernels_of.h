@@ -4,12 +4,15 @@
 // declarations: std::logic_error, which the runnable catalogue reports at start.
 #pragma once
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "kernel_family.h"
+#include "lesson.h"
 #include "step_kinds.h"
+#include "toggles.h"
 
 namespace lessons {
 
@@ -41,6 +44,64 @@ const T& OnlyKernel(const StepSite& site, KernelsFrom from = KernelsFrom::kOwnSo
         throw std::logic_error("its source registers " + std::to_string(found.size()) +
                                " kernels where its step launches one");
     return *found.front();
+}
+
+// A step whose source registers a compiled variant per combination of its ablation toggles
+// (kernels/toggles.h): each variant carries the values it implements in `toggles`.
+
+// Whether a kernel variant implements the toggle values in `params` (a kernel without toggles
+// implements every set).
+template <class K>
+bool Implements(const K& k, const ParamValues& params) {
+    for (const ToggleValue& t : k.toggles)
+        if (t.name && params.Choice(t.name) != t.value) return false;
+    return true;
+}
+
+template <class K>
+const K& VariantAt(const std::vector<const K*>& variants, const ParamValues& params) {
+    for (const K* k : variants)
+        if (Implements(*k, params)) return *k;
+    throw std::logic_error("no kernel variant for these toggle values");
+}
+
+// The kernel variants the lesson's source registers, checked at start: each combination of
+// the toggles they name (among the lesson's choices) is implemented by exactly one of them.
+template <class K>
+std::vector<const K*> Variants(const StepSite& site) {
+    const std::vector<const K*> variants = KernelsOf<K>(site);
+    std::vector<const ParamSpec*> toggles;
+    for (const K* k : variants)
+        for (const ToggleValue& t : k->toggles) {
+            if (!t.name) continue;
+            const ParamSpec* p = site.lesson.FindParam(t.name);
+            if (!p)
+                throw std::logic_error(std::string(k->name) + " is a variant by '" + t.name +
+                                       "', a parameter the lesson does not declare");
+            if (std::find(toggles.begin(), toggles.end(), p) == toggles.end()) toggles.push_back(p);
+        }
+    size_t combinations = 1;
+    for (const ParamSpec* p : toggles) combinations *= p->choices.size();
+    for (size_t c = 0; c < combinations; ++c) {
+        ParamValues values;
+        std::string named;
+        size_t rest = c;
+        for (const ParamSpec* p : toggles) {
+            const std::string& choice = p->choices[rest % p->choices.size()];
+            rest /= p->choices.size();
+            values.Set(p->name, ParamValue::Choice(choice));
+            named += " " + p->name + "=" + choice;
+        }
+        const auto count = std::count_if(variants.begin(), variants.end(),
+                                         [&](const K* k) { return Implements(*k, values); });
+        if (count != 1)
+            throw std::logic_error(std::to_string(count) + " kernel variants implement" + named);
+    }
+    if (variants.size() != combinations)
+        throw std::logic_error("its source registers " + std::to_string(variants.size()) +
+                               " kernel variants for " + std::to_string(combinations) +
+                               " combinations of its toggles' choices");
+    return variants;
 }
 
 }  // namespace lessons

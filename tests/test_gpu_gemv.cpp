@@ -136,6 +136,49 @@ TEST(GpuGemv, VectorStepWholeBlockPerLongRow) {
             }
 }
 
+// Lesson 4.3's ablation toggles: every combination of `loads` and `row_lanes` against the
+// reference, at the shapes where groups, heads, tails and whole-block rows show, and each runs
+// the kernel its load width names with the lanes its choice gives.
+TEST(GpuGemv, VectorStepEveryToggleCombination) {
+    REQUIRE_GPU();
+    Session session(RunnableCatalog());
+    const Lesson* lesson = RunnableCatalog().FindLesson(30);
+    ASSERT_NE(lesson, nullptr);
+    const ParamSpec* loads = lesson->FindParam("loads");
+    const ParamSpec* lanes = lesson->FindParam("row_lanes");
+    ASSERT_TRUE(loads && lanes);
+    ASSERT_EQ(loads->choices.size() * lanes->choices.size(), 6u);
+    for (const std::string& load : loads->choices)
+        for (const std::string& lane : lanes->choices)
+            for (const auto& [m, n] : {std::pair<uint64_t, uint64_t>{1, 1},
+                                       {3, 5},
+                                       {33, 7},
+                                       {5, 1027},
+                                       {3, 4099},
+                                       {2, 16386},
+                                       {129, 130}})
+                for (int block : {32, 96, 256, 1024}) {
+                    RunOptions o;
+                    o.Set("m", std::to_string(m));
+                    o.Set("n", std::to_string(n));
+                    o.Set("block", std::to_string(block));
+                    o.Set("loads", load);
+                    o.Set("row_lanes", lane);
+                    o.reps = 1;
+                    o.seed = m * 131 + n;
+                    o.measure_ceilings = false;
+                    const RunResult r = session.Run(*lesson, o);
+                    ASSERT_TRUE(r.verified) << load << " " << lane << " " << m << "x" << n
+                                            << " block " << block << ": " << r.check_message;
+                    EXPECT_EQ(r.params.Choice("loads"), load);
+                    EXPECT_EQ(r.params.Choice("row_lanes"), lane);
+                    ASSERT_TRUE(r.attributes.has_value());
+                    EXPECT_EQ(r.attributes->kernel, load == "float4"
+                                                        ? "gemv_30_vectorized_kernel"
+                                                        : "gemv_30_scalar_loads_kernel");
+                }
+}
+
 TEST(GpuGemv, LargerThanDeviceMemoryIsAClearUsageErrorNamingTheSize) {
     REQUIRE_GPU();
     Session session(RunnableCatalog());

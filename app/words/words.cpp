@@ -51,6 +51,9 @@ constexpr Word kPhrases[] = {
     {"one", "一趟"},
     {"two", "两趟"},
     {"block", "按线程块"},
+    {"as-needed", "按需"},  // lesson 4.3's row_lanes
+    {"at-most-a-warp", "最多一个线程束"},
+    {"a-warp", "一个线程束"},
     {"per-hit", "每次命中"},
     {"gpu", "GPU"},
     {"cpu", "CPU"},

@@ -4,8 +4,10 @@
 
 #include <cuda_runtime.h>
 
+#include <array>
 #include <string>
 
+#include "gemv_toggles.h"
 #include "kernel_family.h"
 
 namespace lessons::gemv {
@@ -17,12 +19,15 @@ struct GemvKernel {
     const void* kernel;  // its address, for attribute queries
     cudaError_t (*launch)(const float* a, const float* x, float* y, int m, int n, int block,
                           cudaStream_t stream);
+    std::array<ToggleValue, 2> toggles = {};  // lesson 4.3's variants: the values implemented
 };
 
 // The vectorized step's group: the lanes that share one row of n floats in blocks of `block`
 // threads (a power of two from 1 to 32, or the whole block, when it is a power of two and the row
 // has at least 4 float4s per thread).
 int Gemv30LanesPerRow(int n, int block);
+// The same under the `row_lanes` toggle: as written, capped at a warp, or always a warp.
+int Gemv30LanesPerRow(RowLanes lanes, int n, int block);
 
 // The cuBLAS step: cublasSgemv. Every call returns "" on success, else what failed.
 // Empty when this build has cuBLAS, else why not.

@@ -1,22 +1,17 @@
-// Chapter 3's ablation toggles: each one switches off one idea of a step, so that a sweep over
-// it measures that idea's share. Named once, here: the lessons offer these values as their
-// choices (lessons.cpp, the lesson as written first: the default), and every compiled variant
-// of a kernel carries the values it implements (reduce_gpu.cuh), by which the harness picks
-// it. No CUDA: the catalogue reads it.
+// Chapter 3's ablation toggles (toggles.h): each one switches off one idea of a step, so that a
+// sweep over it measures that idea's share. Named once, here: the lessons offer these values as
+// their choices (lessons.cpp, the lesson as written first: the default), and every compiled
+// variant of a kernel carries the values it implements (reduce_gpu.cuh), by which the harness
+// picks it. No CUDA: the catalogue reads it.
 #pragma once
 
-#include <array>
-#include <cstddef>
+#include "toggles.h"
 
 namespace lessons::reduce {
 
-// A toggle: the parameter's name and its values, indexed by the toggle's enum.
-template <class Enum, size_t N>
-struct Toggle {
-    const char* name;
-    std::array<const char*, N> values;
-    constexpr const char* operator[](Enum e) const { return values[static_cast<size_t>(e)]; }
-};
+using lessons::Toggle;
+using lessons::ToggleValue;
+using lessons::ValueOf;
 
 // v1 (shared memory): which threads add at each level of the tree (Harris's kernels 1, 2, 3).
 enum class Addressing { kInterleaved, kStrided, kSequential };
@@ -37,17 +32,5 @@ enum class Loads { kFloat4, kScalar };
 inline constexpr Toggle<Loads, 2> kLoadsToggle{"loads", {"float4", "scalar"}};
 enum class Passes { kOne, kTwo };
 inline constexpr Toggle<Passes, 2> kPassesToggle{"passes", {"one", "two"}};
-
-// One toggle's value in a compiled variant: {"addressing", "strided"}; {nullptr, nullptr} for
-// none.
-struct ToggleValue {
-    const char* name = nullptr;
-    const char* value = nullptr;
-};
-
-template <class Enum, size_t N>
-constexpr ToggleValue ValueOf(const Toggle<Enum, N>& toggle, Enum e) {
-    return {toggle.name, toggle[e]};
-}
 
 }  // namespace lessons::reduce

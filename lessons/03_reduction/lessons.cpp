@@ -10,20 +10,6 @@
 #include "units.h"
 
 namespace lessons {
-namespace {
-
-// An ablation toggle (reduce_toggles.h): its choices are the values its kernels' variants
-// carry, the lesson as written first, so the default changes nothing.
-template <class Enum, size_t N>
-ParamSpec ToggleParam(const reduce::Toggle<Enum, N>& toggle, std::string label_en,
-                      std::string label_zh, std::vector<std::string> notes,
-                      std::vector<std::string> notes_zh) {
-    return ChoiceParam(toggle.name, std::move(label_en), std::move(label_zh),
-                       std::vector<std::string>(toggle.values.begin(), toggle.values.end()),
-                       std::move(notes), std::move(notes_zh));
-}
-
-}  // namespace
 void RegisterReduceChapter(Registry& registry) {
     using namespace reduce;
     Chapter chapter;

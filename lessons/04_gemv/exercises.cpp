@@ -78,7 +78,8 @@ std::vector<Exercise> GemvExercises() {
                    {"When G is larger than 32 (the whole block), each warp's sum goes to shared "
                     "memory, and after __syncthreads() the first warp adds them.",
                     "G 大于 32（整个块共享一行）时，每个 warp 的和写入共享内存，__syncthreads() "
-                    "之后由第一个 warp 把它们加起来。"}}},
+                    "之后由第一个 warp 把它们加起来。"}},
+         .fixed = {{"loads", "float4"}, {"row_lanes", "as-needed"}}},
     };
 }
 

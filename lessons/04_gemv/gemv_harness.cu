@@ -168,22 +168,29 @@ int Block(const ParamValues& params) {
     return static_cast<int>(params.Number("block"));
 }
 
-StepRunner KernelRunner(const GemvKernel& k) {
+// The step's kernel variant at the parameters' toggle values (lesson 4.3's ablations; the
+// other steps register one kernel, without toggles).
+StepRunner KernelRunner(std::vector<const GemvKernel*> variants) {
     StepRunner r;
-    r.make = [&k](const Workload& w, const StepContext& c) {
+    r.make = [variants](const Workload& w, const StepContext& c) {
+        const GemvKernel& k = VariantAt(variants, c.params);
         const int block = Block(c.params);
         cuda::CheckBlockAgainstKernel(k.kernel, k.name, block);
         return std::unique_ptr<StepInstance>(std::make_unique<KernelStep>(w, k, block));
     };
-    r.attributes = [&k](const ParamValues& params) {
+    r.attributes = [variants](const ParamValues& params) {
+        const GemvKernel& k = VariantAt(variants, params);
         return cuda::QueryKernelAttributes(k.kernel, k.name, Block(params));
     };
     return r;
 }
 
-StepRunner StudentRunner(const GemvKernel& k, std::shared_ptr<const StudentKernel> student) {
+// The exercise fixes the toggles, so `params` name the variant the student's kernel stands for.
+StepRunner StudentRunner(std::vector<const GemvKernel*> variants,
+                         std::shared_ptr<const StudentKernel> student) {
     StepRunner r;
-    r.make = [&k, student](const Workload& w, const StepContext& c) {
+    r.make = [variants, student](const Workload& w, const StepContext& c) {
+        const GemvKernel& k = VariantAt(variants, c.params);
         return std::unique_ptr<StepInstance>(
             std::make_unique<StudentStep>(w, k, *student, Block(c.params)));
     };
@@ -206,11 +213,11 @@ StepRunner CublasRunner() {
 }  // namespace
 
 LESSONS_STEP_KIND(Kernel, [](const Kernel&, const StepSite& site) {
-    return KernelRunner(OnlyKernel<GemvKernel>(site));
+    return KernelRunner(Variants<GemvKernel>(site));
 });
 LESSONS_EXERCISE_KIND(Kernel, [](const Kernel&, const StepSite& site,
                                  std::shared_ptr<const StudentKernel> student) {
-    return StudentRunner(OnlyKernel<GemvKernel>(site), std::move(student));
+    return StudentRunner(Variants<GemvKernel>(site), std::move(student));
 });
 LESSONS_STEP_KIND(Cublas, [](const Cublas&, const StepSite&) { return CublasRunner(); });
 

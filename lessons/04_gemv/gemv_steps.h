@@ -4,7 +4,8 @@
 
 namespace lessons::gemv {
 
-// The kernel its source file registers, launched with the row's block size.
+// The kernel its source file registers, launched with the row's block size; a source with
+// ablation toggles registers one variant per combination of their values (VariantAt).
 struct Kernel {};
 
 // cuBLAS's cublasSgemv.

@@ -3,6 +3,7 @@
 #include "catalog.h"
 #include "checked.h"
 #include "declare.h"
+#include "gemv/gemv_toggles.h"
 #include "gemv_chapter.h"
 #include "gemv_steps.h"
 #include "units.h"
@@ -63,6 +64,24 @@ void RegisterGemvChapter(Registry& registry) {
     };
 
     const ParamSpec block = BlockParam(32, 1024, 256);
+    // Lesson 4.3's ablations: it changes three things at once against lesson 4.2 (16-byte
+    // loads, a whole block on a long row, several short rows per warp); each toggle takes one
+    // out.
+    const ParamSpec loads = ToggleParam(
+        kGemvLoadsToggle, "Load width", "每次加载的宽度",
+        {"16-byte loads of A and x, four float4s before any is used (as written)",
+         "4-byte loads, four floats before any is used; the same lanes per row and order"},
+        {"A 和 x 用 16 字节加载，先发出四个 float4 再使用（原课做法）",
+         "4 字节加载，先发出四个 float 再使用；每行的线程数和访问顺序不变"});
+    const ParamSpec row_lanes = ToggleParam(
+        kRowLanesToggle, "Lanes per row", "每行的线程数",
+        {"as many as the row has work for: a few for short rows, a warp, or the whole block for "
+         "long rows (as written)",
+         "the same, but never more than a warp: no block per row",
+         "always a warp, as in lesson 4.2: no block per row, no short rows sharing a warp"},
+        {"按每行的工作量分配：短行几个线程，或一个线程束，长行整个线程块（原课做法）",
+         "同上，但最多一个线程束：不再用整个线程块处理一行",
+         "总是一个线程束，和第 4.2 课一样：既不整块处理一行，也不让几个短行共用一个线程束"});
     AddChapter(registry, chapter, "lessons/04_gemv",
                {
                    {.slug = "thread-per-row",
@@ -85,7 +104,7 @@ void RegisterGemvChapter(Registry& registry) {
                     .title = "float4 loads, several rows per warp",
                     .source = "kernels/gemv/30_vectorized_rows_per_warp.cu",
                     .step = Kernel{},
-                    .params = {block},
+                    .params = {block, loads, row_lanes},
                     .needs = &GemvGpuNeeds,
                     .focus = {"LDG.128", "SHFL", "FP32", "BAR"},
                     .was = 30},
