@@ -79,14 +79,19 @@ std::string SolutionOf(const Lesson& lesson) {
             in_host_function = line != "}";
             continue;
         }
-        // The templated kernel's header: the exercise's instance stands in its place.
-        if (instance_pending && line.rfind("template", 0) == 0 && i + 1 < lines.size() &&
-            lines[i + 1].rfind("__global__", 0) == 0) {
-            out += exercise->instance;
-            if (!out.ends_with("\n")) out.push_back('\n');
-            instance_pending = false;
-            previous_template = false;
-            continue;
+        // The templated kernel's header (its parameter list may go on over indented lines):
+        // the exercise's instance stands in its place.
+        if (instance_pending && line.rfind("template", 0) == 0) {
+            size_t next = i + 1;
+            while (next < lines.size() && lines[next].starts_with(" ")) ++next;
+            if (next < lines.size() && lines[next].rfind("__global__", 0) == 0) {
+                out += exercise->instance;
+                if (!out.ends_with("\n")) out.push_back('\n');
+                instance_pending = false;
+                previous_template = false;
+                i = next - 1;
+                continue;
+            }
         }
         const bool starts_definition =
             !line.empty() && (std::isalpha(static_cast<unsigned char>(line[0])) != 0) &&

@@ -47,6 +47,14 @@ std::optional<GemmTile> ParseTileName(const std::string& name) {
         std::sscanf(name.c_str(), "%dt-%dx%dx%d%31s", &t.threads, &t.bm, &t.bn, &t.bk, rest);
     if (read < 4) return std::nullopt;
     std::string tail = read == 5 ? rest : "";
+    for (GemmAblation a :
+         {GemmAblation::kScalarGlobal, GemmAblation::kUntransposedA, GemmAblation::kRowLanes}) {
+        const std::string suffix = AblationSuffix(a);
+        if (tail.size() > suffix.size() && tail.ends_with(suffix)) {
+            t.ablation = a;
+            tail.resize(tail.size() - suffix.size());
+        }
+    }
     if (const size_t s = tail.find("-s"); s != std::string::npos) {
         t.stages = std::stoi(tail.substr(s + 2));
         tail = tail.substr(0, s);
@@ -232,6 +240,11 @@ TEST(GemmTiles, NamesAndDescriptionsAreAsRecorded) {
     EXPECT_EQ(TileName(kTiles38[0]), "256t-128x128x16-w64x32");
     EXPECT_EQ(TileName(kTiles39[0]), "256t-128x256x8-w64x64-s3");
     EXPECT_EQ(TileName(kTiles39[3]), "128t-64x128x8-w32x64-s3");
+    EXPECT_EQ(TileName(kTiles37[4]), "256t-128x128x16-8x8-scalar-global");
+    EXPECT_EQ(TileName(kTiles37[5]), "256t-128x128x16-8x8-a-untransposed");
+    EXPECT_EQ(TileName(kTiles39[4]), "256t-128x256x8-w64x64-s1");
+    EXPECT_EQ(TileName(kTiles39[5]), "256t-128x256x8-w64x64-s3-lanes-rows");
+    EXPECT_EQ(TileName(kTiles39[6]), "512t-128x256x8-w32x64-s3");
     EXPECT_EQ(TileName(kTiles41[0]), "128t-128x128x16-w64x64");
     EXPECT_EQ(TileName(kTiles41[3]), "128t-64x64x16-w32x32");
 
@@ -252,6 +265,14 @@ TEST(GemmTiles, NamesAndDescriptionsAreAsRecorded) {
               "3-stage pipeline");
     EXPECT_EQ(TileDescription(kTiles39[0], true),
               "256 个线程，线程块分块 128x256x8，线程束分块 64x64，每线程 128 个输出，3 级流水线");
+    EXPECT_EQ(TileDescription(kTiles39[4], false),
+              "256 threads, block tile 128x256x8, warp tile 64x64, 128 outputs per thread, no "
+              "pipeline: each tile is copied, waited for, then used");
+    EXPECT_EQ(TileDescription(kTiles39[5], false),
+              "256 threads, block tile 128x256x8, warp tile 64x64, 128 outputs per thread, "
+              "3-stage pipeline; ablation: lanes in rows of 8 over the warp tile (lesson 5.7's "
+              "map), no lane pairs reading one address");
+    EXPECT_NE(TileDescription(kTiles37[4], true).find("消融"), std::string::npos);
     for (std::span<const GemmTile> tiles : kTileTables)
         for (const GemmTile& t : tiles) {
             EXPECT_FALSE(TileDescription(t, false).empty()) << TileName(t);

@@ -227,3 +227,22 @@ TEST(GpuGemm, EveryTileReportsItsKernelsResources) {
         }
     }
 }
+
+// Lesson 5.6's ablation that keeps the A tile as A is stands for lesson 5.5's layout on 5.6's
+// default tile: the compiler then reads A along k and holds several k-steps of it, so the kernel
+// needs more registers, and fewer of its blocks fit on an SM (the text's "why", from the
+// kernels' own attributes).
+TEST(GpuGemm, WithoutTheTransposedATileTheKernelHoldsMoreRegisters) {
+    REQUIRE_GPU();
+    const Lesson* lesson = RunnableCatalog().FindLesson("gemm/vectorized-transposed-a");
+    ASSERT_NE(lesson, nullptr);
+    ParamValues as_written, untransposed;
+    as_written.Set("tile", ParamValue::Choice("256t-128x128x16-8x8"));
+    untransposed.Set("tile", ParamValue::Choice("256t-128x128x16-8x8-a-untransposed"));
+    const KernelAttributes a = lesson->runner.attributes(as_written);
+    const KernelAttributes b = lesson->runner.attributes(untransposed);
+    EXPECT_GT(b.registers, a.registers);
+    EXPECT_LT(b.active_blocks_per_sm, a.active_blocks_per_sm);
+    std::printf("5.6 as written: %d registers, %d blocks per SM; A untransposed: %d, %d\n",
+                a.registers, a.active_blocks_per_sm, b.registers, b.active_blocks_per_sm);
+}

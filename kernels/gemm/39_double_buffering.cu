@@ -4,8 +4,9 @@
 // STAGES copies of the tiles: the copies of tile t + STAGES - 1 are issued before the
 // arithmetic on tile t and land while it runs, and one __syncthreads per tile is enough.
 // STAGES = 2 is double buffering; a third stage gives each copy two tiles' worth of arithmetic.
-// What else it takes for the overlap to pay off is said where it is done; the lesson's text
-// has the measurements.
+// The step changes more than the pipeline (a larger thread tile, a new lane map, registers
+// double-buffered, one block per SM); the last three tiles of its table take the pipeline, the
+// lane map and the thread tile out one at a time, and the lesson's text has the measurements.
 #include "gemm_gpu.cuh"
 #include "gemm_tiles.h"
 
@@ -61,14 +62,19 @@ __device__ __forceinline__ void WaitCopies() {
 
 }  // namespace
 
-// The registers the copies do not hold pay for a larger thread tile: at the default 128 × 256
-// block a warp owns 64 × 64 of C and a thread 16 × 8, so each float read from shared memory
-// feeds more FMAs; the next k-slice's A and B values are read into a second set of registers
-// while the FMAs of this one run.
+// A larger thread tile: at the default 128 × 256 block a warp owns 64 × 64 of C and a thread
+// 16 × 8, so each float read from shared memory feeds more FMAs. It is paid for in registers
+// (about 250 a thread, one block per SM), not by the copies: a copy through registers would
+// hold them only between its load and its store. The next k-slice's A and B values are read
+// into a second set of registers while the FMAs of this one run.
 // A warp's 32 lanes sit 4 (rows, ty) × 8 (columns, tx) in its WM × WN tile; a thread owns
 // TM = WM / 4 rows (groups of 4, 16 apart) and TN = WN / 8 columns (groups of 4, 32 apart), so
 // a warp's float4 reads of a k-slice touch 4 different A addresses and 8 consecutive B ones.
-template <int BM, int BN, int BK, int WM, int WN, int THREADS, int STAGES, int MIN_BLOCKS>
+// kPairLanes (as written): lanes l and l xor 1 share a column, l and l xor 2 a row, so every
+// 16-byte shared load has its lanes in pairs on one address; else (an ablation) lanes sit in
+// rows of 8, lesson 5.7's map.
+template <int BM, int BN, int BK, int WM, int WN, int THREADS, int STAGES, int MIN_BLOCKS,
+          bool kPairLanes>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     gemm_39_double_buffered_kernel(int m, int n, int k, const float* __restrict__ a,
                                    const float* __restrict__ b, float* __restrict__ c) {
@@ -77,14 +83,15 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     constexpr int LB = BK * BN / 4 / THREADS;             // 16-byte copies of B per thread
     constexpr int RA = THREADS / BK, RB = THREADS / (BN / 4);
     static_assert((BM / WM) * (BN / WN) * 32 == THREADS, "one warp per warp tile");
-    static_assert(TM % 4 == 0 && TN % 4 == 0 && STAGES >= 2, "thread tile in groups of 4");
+    static_assert(TM % 4 == 0 && TN % 4 == 0 && STAGES >= 1, "thread tile in groups of 4");
     static_assert(LA * THREADS == BM * BK && LB * THREADS * 4 == BK * BN, "even copies");
     static_assert(THREADS % BK == 0 && THREADS % (BN / 4) == 0 && LA <= 32, "copy maps");
     __shared__ __align__(16) float smem[STAGES * BK * (PA + BN)];
     float* const as = smem;                     // [STAGES][BK][PA], transposed: [kk][row]
     float* const bs = smem + STAGES * BK * PA;  // [STAGES][BK][BN]
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-    const int ty = (lane / 16) * 2 + lane % 2, tx = (lane / 2) % 8;
+    const int ty = kPairLanes ? (lane / 16) * 2 + lane % 2 : lane / 8;
+    const int tx = kPairLanes ? (lane / 2) % 8 : lane % 8;
     const int wm = (warp / (BN / WN)) * WM, wn = (warp % (BN / WN)) * WN;
     const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
 
@@ -162,34 +169,57 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
         }
     };
 
+    // The FMAs of one k-slice, with this slice's values (set kk % 2).
+    auto fmas = [&](int set) {
 #pragma unroll
-    for (int s = 0; s < STAGES - 1; ++s) issue(s, s);
-    WaitCopies<STAGES - 2>();
-    __syncthreads();
-    read(0, 0, 0);
-    int stage = 0;
-    for (int t = 0; t < tiles; ++t) {
-        // Everyone passed the barrier after reading tile t − 1: its stage takes tile t + S − 1.
-        issue(t + STAGES - 1, (stage + STAGES - 1) % STAGES);
+        for (int i = 0; i < TM; ++i)
 #pragma unroll
-        for (int kk = 0; kk < BK; ++kk) {
-            if (kk == BK - 1) {  // the last slice: wait for tile t + 1, read its first slice
-                WaitCopies<STAGES - 2>();
-                __syncthreads();
-                stage = (stage + 1) % STAGES;
-                if (t + 1 < tiles) read(stage, 0, (kk + 1) % 2);
-            } else {
-                read(stage, kk + 1, (kk + 1) % 2);
+            for (int jj = 0; jj < TN; ++jj) {
+                // Row by row in a serpentine (left to right, then right to left): faster than
+                // plain row order, with fewer dispatch stalls.
+                const int j = (i & 1) ? TN - 1 - jj : jj;
+                sum[i][j] += fa[set][i] * fb[set][j];
             }
+    };
+
+    if constexpr (STAGES == 1) {
+        // No overlap (an ablation): each tile is copied, waited for, then used, and everyone
+        // leaves it before the next copy overwrites it.
+        for (int t = 0; t < tiles; ++t) {
+            issue(t, 0);
+            WaitCopies<0>();
+            __syncthreads();
+            read(0, 0, 0);
 #pragma unroll
-            for (int i = 0; i < TM; ++i)
+            for (int kk = 0; kk < BK; ++kk) {
+                if (kk + 1 < BK) read(0, kk + 1, (kk + 1) % 2);
+                fmas(kk % 2);
+            }
+            __syncthreads();
+        }
+    } else {
 #pragma unroll
-                for (int jj = 0; jj < TN; ++jj) {
-                    // Row by row in a serpentine (left to right, then right to left):
-                    // faster than plain row order, with fewer dispatch stalls.
-                    const int j = (i & 1) ? TN - 1 - jj : jj;
-                    sum[i][j] += fa[kk % 2][i] * fb[kk % 2][j];
+        for (int s = 0; s < STAGES - 1; ++s) issue(s, s);
+        WaitCopies<STAGES - 2>();
+        __syncthreads();
+        read(0, 0, 0);
+        int stage = 0;
+        for (int t = 0; t < tiles; ++t) {
+            // Everyone passed the barrier after reading tile t − 1: its stage takes tile
+            // t + S − 1.
+            issue(t + STAGES - 1, (stage + STAGES - 1) % STAGES);
+#pragma unroll
+            for (int kk = 0; kk < BK; ++kk) {
+                if (kk == BK - 1) {  // the last slice: wait for tile t + 1, read its first slice
+                    WaitCopies<STAGES - 2>();
+                    __syncthreads();
+                    stage = (stage + 1) % STAGES;
+                    if (t + 1 < tiles) read(stage, 0, (kk + 1) % 2);
+                } else {
+                    read(stage, kk + 1, (kk + 1) % 2);
                 }
+                fmas(kk % 2);
+            }
         }
     }
     WaitCopies<0>();  // only empty groups are left; no copy outlives the block
@@ -220,8 +250,9 @@ namespace {
 template <GemmTile T>
 GemmKernel Config() {
     static_assert((T.bm / T.wm) * (T.bn / T.wn) * 32 == T.threads, "one warp per warp tile");
+    constexpr bool kPairLanes = T.ablation != GemmAblation::kRowLanes;
     return TiledKernel<T, &gemm_39_double_buffered_kernel<T.bm, T.bn, T.bk, T.wm, T.wn, T.threads,
-                                                          T.stages, T.min_blocks>>(
+                                                          T.stages, T.min_blocks, kPairLanes>>(
         "gemm_39_double_buffered_kernel");
 }
 
@@ -230,10 +261,8 @@ GemmKernel Config() {
 // The default, 128 × 256 in three stages, needs about 250 registers a thread (ptxas, sm_90):
 // one block fits on an SM.
 const GemmKernel kGemm39[] = {
-    Config<kTiles39[0]>(),
-    Config<kTiles39[1]>(),
-    Config<kTiles39[2]>(),
-    Config<kTiles39[3]>(),
+    Config<kTiles39[0]>(), Config<kTiles39[1]>(), Config<kTiles39[2]>(), Config<kTiles39[3]>(),
+    Config<kTiles39[4]>(), Config<kTiles39[5]>(), Config<kTiles39[6]>(),
 };
 
 LESSONS_KERNELS(kGemm39);

@@ -10,10 +10,20 @@
 
 namespace lessons::gemm {
 
+// An ablation: a step at one of its tiles with one of its ideas taken out, so that the sweep
+// over its tiles measures that idea's share on the same tile.
+enum class GemmAblation {
+    kNone,
+    kScalarGlobal,   // lesson 5.6: global loads and stores of one float each (lesson 5.5's)
+    kUntransposedA,  // lesson 5.6: the A tile stored as A is, [row][k] (lesson 5.5's)
+    kRowLanes,       // lesson 5.8: lanes in rows of 8 over the warp tile (lesson 5.7's map)
+};
+
 // One compiled configuration: the block's tile of C (BM × BN, k in steps of BK), and what a
 // thread computes (TM × TN outputs) or what a warp computes (a WM × WN warp tile, its 32 threads
-// sharing it); `stages` copies of the tiles in flight (a pipelined step; 0: none) and
-// `min_blocks`, the blocks per SM promised to the compiler (__launch_bounds__).
+// sharing it); `stages` copies of the tiles in flight (a pipelined step; 0: none; 1: copied,
+// waited for, then used, no overlap), `min_blocks`, the blocks per SM promised to the compiler
+// (__launch_bounds__), and the idea taken out, if any.
 struct GemmTile {
     int threads = 0;  // per block: ThreadsOf(*this), checked for every table entry below
     int bm = 0, bn = 0, bk = 0;
@@ -21,6 +31,7 @@ struct GemmTile {
     int wm = 0, wn = 0;  // a warp's tile; 0: none
     int stages = 0;
     int min_blocks = 1;
+    GemmAblation ablation = GemmAblation::kNone;
     constexpr bool operator==(const GemmTile&) const = default;
 };
 
@@ -64,12 +75,27 @@ inline constexpr GemmTile kTiles36[] = {
     {.threads = 64, .bm = 64, .bn = 64, .bk = 8, .tm = 8, .tn = 8},
     {.threads = 256, .bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 8},
 };
-// kernels/gemm/37_vectorized_transposed_a.cu: TM × TN outputs per thread, in fours.
+// kernels/gemm/37_vectorized_transposed_a.cu: TM × TN outputs per thread, in fours; the
+// default tile again without its 16-byte global accesses, and without its transposed A tile.
 inline constexpr GemmTile kTiles37[] = {
     {.threads = 256, .bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 8},
     {.threads = 256, .bm = 64, .bn = 64, .bk = 16, .tm = 4, .tn = 4},
     {.threads = 256, .bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 8},
     {.threads = 128, .bm = 64, .bn = 128, .bk = 8, .tm = 8, .tn = 8},
+    {.threads = 256,
+     .bm = 128,
+     .bn = 128,
+     .bk = 16,
+     .tm = 8,
+     .tn = 8,
+     .ablation = GemmAblation::kScalarGlobal},
+    {.threads = 256,
+     .bm = 128,
+     .bn = 128,
+     .bk = 16,
+     .tm = 8,
+     .tn = 8,
+     .ablation = GemmAblation::kUntransposedA},
 };
 // kernels/gemm/38_warp_tiling.cu: a warp tile of 64 × 32 or 32 × 64, 8 × 8 per thread.
 inline constexpr GemmTile kTiles38[] = {
@@ -79,7 +105,8 @@ inline constexpr GemmTile kTiles38[] = {
     {.threads = 128, .bm = 64, .bn = 128, .bk = 8, .wm = 32, .wn = 64},
 };
 // kernels/gemm/39_double_buffering.cu: warp tiles, a pipeline of `stages` tiles; a thread
-// computes (WM / 4) × (WN / 8).
+// computes (WM / 4) × (WN / 8). After the step's tiles, its ideas one at a time at the default's
+// block tile: one stage (no overlap), lesson 5.7's lane map, and an 8 × 8 thread tile.
 inline constexpr GemmTile kTiles39[] = {
     {.threads = 256, .bm = 128, .bn = 256, .bk = 8, .wm = 64, .wn = 64, .stages = 3},
     {.threads = 256, .bm = 128, .bn = 256, .bk = 8, .wm = 64, .wn = 64, .stages = 2},
@@ -99,6 +126,16 @@ inline constexpr GemmTile kTiles39[] = {
      .wn = 64,
      .stages = 3,
      .min_blocks = 3},
+    {.threads = 256, .bm = 128, .bn = 256, .bk = 8, .wm = 64, .wn = 64, .stages = 1},
+    {.threads = 256,
+     .bm = 128,
+     .bn = 256,
+     .bk = 8,
+     .wm = 64,
+     .wn = 64,
+     .stages = 3,
+     .ablation = GemmAblation::kRowLanes},
+    {.threads = 512, .bm = 128, .bn = 256, .bk = 8, .wm = 32, .wn = 64, .stages = 3},
 };
 // kernels/gemm/41_wmma_tf32.cu: warp tiles of 16 × 16 × 8 TF32 fragments, BK = 16.
 inline constexpr GemmTile kTiles41[] = {
@@ -126,10 +163,26 @@ inline std::string TileDims(std::initializer_list<int> sizes) {
     return out;
 }
 
+// What a tile's name ends with when an idea is taken out.
+constexpr const char* AblationSuffix(GemmAblation a) {
+    switch (a) {
+        case GemmAblation::kNone:
+            return "";
+        case GemmAblation::kScalarGlobal:
+            return "-scalar-global";
+        case GemmAblation::kUntransposedA:
+            return "-a-untransposed";
+        case GemmAblation::kRowLanes:
+            return "-lanes-rows";
+    }
+    return "";
+}
+
 // The tile's name, the `tile` parameter's value (recorded results store it): threads, block
 // tile BM×BN×BK, then the thread tile TM×TN (when a thread computes more than one output) or
-// the warp tile wWM×WN, then the pipeline's stages sN: "256t-16x16x64", "512t-128x64x8-16x1",
-// "256t-128x128x16-w64x32", "256t-128x256x8-w64x64-s3". `min_blocks` is not in it.
+// the warp tile wWM×WN, then the pipeline's stages sN, then an ablation's suffix:
+// "256t-16x16x64", "512t-128x64x8-16x1", "256t-128x128x16-w64x32", "256t-128x256x8-w64x64-s3",
+// "256t-128x256x8-w64x64-s3-lanes-rows". `min_blocks` is not in it.
 inline std::string TileName(const GemmTile& t) {
     std::string name = std::to_string(t.threads);
     name += "t-";
@@ -145,6 +198,7 @@ inline std::string TileName(const GemmTile& t) {
         name += "-s";
         name += std::to_string(t.stages);
     }
+    name += AblationSuffix(t.ablation);
     return name;
 }
 
@@ -166,9 +220,33 @@ inline std::string TileDescription(const GemmTile& t, bool zh) {
     } else {
         out += zh ? "，每线程 1 个输出" : ", one output per thread";
     }
-    if (t.stages) {
+    if (t.stages == 1) {
+        out += zh ? "，不用流水线：每个分块先复制、等待复制完成，再计算"
+                  : ", no pipeline: each tile is copied, waited for, then used";
+    } else if (t.stages) {
         const std::string stages = std::to_string(t.stages);
         out += zh ? "，" + stages + " 级流水线" : ", " + stages + "-stage pipeline";
+    }
+    switch (t.ablation) {
+        case GemmAblation::kNone:
+            break;
+        case GemmAblation::kScalarGlobal:
+            out +=
+                zh ? "；消融：全局内存的加载和存储每次只有一个 float（第 5.5 课的做法），其余不变"
+                   : "; ablation: global loads and stores of one float each (lesson 5.5's), "
+                     "all else as written";
+            break;
+        case GemmAblation::kUntransposedA:
+            out += zh ? "；消融：A 分块按 A 本来的布局 [行][k] 存放（第 5.5 课的做法），其余不变"
+                      : "; ablation: the A tile stored as A is, [row][k] (lesson 5.5's), all "
+                        "else as written";
+            break;
+        case GemmAblation::kRowLanes:
+            out += zh ? "；消融：线程束分块里的线程按每行 8 个排列（第 5.7 "
+                        "课的映射），没有两两读同一地址的线程对"
+                      : "; ablation: lanes in rows of 8 over the warp tile (lesson 5.7's map), "
+                        "no lane pairs reading one address";
+            break;
     }
     return out;
 }

@@ -247,7 +247,8 @@ std::vector<Exercise> GemmExercises() {
                     "j = 0、4：Store4(c, m, n, row, col0 + tx * TN + j, make_float4(sum[i][j], "
                     "sum[i][j + 1], sum[i][j + 2], sum[i][j + 3]))。"}},
          .fixed = {Tile("256t-128x128x16-8x8")},
-         .instance = "constexpr int BM = 128, BN = 128, BK = 16, TM = 8, TN = 8;\n"},
+         .instance = "constexpr int BM = 128, BN = 128, BK = 16, TM = 8, TN = 8;\n"
+                     "constexpr bool kVec = true, kTransposedA = true;\n"},
         {.lesson = "gemm/warp-tiling",
          .kernel = Gemm("gemm_38_warp_tiling_kernel"),
          .start = "lessons/05_gemm/exercises/warp-tiling.cu",
@@ -345,7 +346,8 @@ std::vector<Exercise> GemmExercises() {
                "WaitCopies<STAGES - 2>()，__syncthreads()。"}},
          .fixed = {Tile("256t-128x256x8-w64x64-s3")},
          .instance = "constexpr int BM = 128, BN = 256, BK = 8, WM = 64, WN = 64, THREADS = 256, "
-                     "STAGES = 3, MIN_BLOCKS = 1;\n"},
+                     "STAGES = 3, MIN_BLOCKS = 1;\n"
+                     "constexpr bool kPairLanes = true;\n"},
         {.lesson = "gemm/wmma-tf32",
          .kernel = Wmma(),
          .start = "lessons/05_gemm/exercises/wmma-tf32.cu",
