@@ -82,6 +82,16 @@ void PrintDevice(const DeviceInfo& d, const Ceilings& c) {
     ceilings.AddRow({"device to host (pinned)", Gbps(c.d2h_gbps), Gbps(c.datasheet_pcie_gbps),
                      Percent(c.d2h_gbps, c.datasheet_pcie_gbps)});
     std::cout << ceilings.Render() << "\n";
+
+    // Not a ceiling but a floor: what a grid costs when its blocks do nothing.
+    TextTable floor({"launch floor (an empty kernel, 2^21 blocks)", "per block", "whole grid"},
+                    {false, true, true});
+    for (const auto& [threads, ns] :
+         {std::pair{32, c.block_floor_ns}, std::pair{256, c.block_floor_256_ns}})
+        floor.AddRow({"blocks of " + std::to_string(threads) + " threads",
+                      ns > 0 ? Fixed(ns, 3) + " ns" : "unknown",
+                      ns > 0 ? Fixed(ns * kFloorBlocks / 1e6, 3) + " ms" : "unknown"});
+    std::cout << floor.Render() << "\n";
 }
 
 // Rows copy from, columns copy to: "yes" or "no" for direct peer access and the measured copy.

@@ -13,14 +13,22 @@
 
 namespace lessons {
 
+// The blocks of the launch-floor kernel: 2^21, the grid of a 256 MiB array of floats in
+// blocks of 32 threads (chapter 2's experiments at block 32).
+inline constexpr unsigned kFloorBlocks = 1u << 21;
+
 // What a step can reach on one device, measured once per process (GetCeilings) with the
 // datasheet figures beside. Rates in GB/s (1e9 bytes/s) and GFLOP/s; 0 where unknown.
 struct Ceilings {
-    double read_gbps = 0;              // fastest of five read-only streaming kernels, bytes / time
-    double copy_gbps = 0;              // device-to-device copy, (bytes read + bytes written) / time
-    double fp32_gflops = 0;            // a kernel of independent FMAs on every SM, 2 flops per FMA
-    double h2d_gbps = 0;               // pinned host to device
-    double d2h_gbps = 0;               // device to pinned host
+    double read_gbps = 0;    // fastest of five read-only streaming kernels, bytes / time
+    double copy_gbps = 0;    // device-to-device copy, (bytes read + bytes written) / time
+    double fp32_gflops = 0;  // a kernel of independent FMAs on every SM, 2 flops per FMA
+    double h2d_gbps = 0;     // pinned host to device
+    double d2h_gbps = 0;     // device to pinned host
+    // The block-launch floor: an empty kernel over kFloorBlocks blocks of 32 (and of 256)
+    // threads, median time per block in ns. What a grid costs when its blocks do nothing.
+    double block_floor_ns = 0;
+    double block_floor_256_ns = 0;
     std::vector<double> peer_gbps;     // [j]: copy from this device to device j (0 for itself)
     double datasheet_dram_gbps = 0;    // 2 (DDR) x memory clock x bus width
     double datasheet_fp32_gflops = 0;  // SMs x FP32 lanes per SM x 2 x boost clock

@@ -36,6 +36,8 @@ json CeilingsToJson(const DeviceInfo& d, const Ceilings* c, size_t device_count)
                                 : json(nullptr);
     j["h2d_gbps"] = Measured(c, &Ceilings::h2d_gbps);
     j["d2h_gbps"] = Measured(c, &Ceilings::d2h_gbps);
+    j["block_floor_ns"] = Measured(c, &Ceilings::block_floor_ns);
+    j["block_floor_256_ns"] = Measured(c, &Ceilings::block_floor_256_ns);
     j["datasheet_pcie_gbps"] = Known(datasheet.datasheet_pcie_gbps);
     json peers = json::array();
     for (size_t k = 0; k < device_count; ++k)

@@ -61,6 +61,7 @@ Ceilings MakeCeilings(int ordinal, int count) {
     c.fp32_gflops = 60000;
     c.h2d_gbps = 54.5;
     c.d2h_gbps = 0;  // not measured (no page-locked memory): written as null
+    c.block_floor_ns = 0.62;
     c.peer_gbps.assign(count, 0.0);
     for (int j = 0; j < count; ++j)
         if (j != ordinal) c.peer_gbps[j] = 390;
@@ -165,6 +166,8 @@ TEST(DeviceReport, TwoGpusWithCeilings) {
     EXPECT_EQ(c["fp32_gflops"], 60000.0);
     EXPECT_EQ(c["h2d_gbps"], 54.5);
     EXPECT_TRUE(c["d2h_gbps"].is_null()) << "0 means not measured";
+    EXPECT_EQ(c["block_floor_ns"], 0.62);
+    EXPECT_TRUE(c["block_floor_256_ns"].is_null());
     EXPECT_NEAR(c["datasheet_dram_gbps"].get<double>(), 3352.32, 0.01);
     EXPECT_NEAR(c["datasheet_fp32_gflops"].get<double>(), 66908.16, 0.01);
     EXPECT_NEAR(c["datasheet_pcie_gbps"].get<double>(), 63.015, 0.001);
@@ -187,7 +190,7 @@ TEST(DeviceReport, UnmeasuredAndUnknownFiguresAreNull) {
         ASSERT_EQ(j.size(), 2u);
         const json& c = j[1]["ceilings"];
         for (const char* key : {"read_gbps", "copy_gbps", "fp32_gflops", "h2d_gbps", "d2h_gbps",
-                                "datasheet_pcie_gbps"})
+                                "block_floor_ns", "block_floor_256_ns", "datasheet_pcie_gbps"})
             EXPECT_TRUE(c[key].is_null()) << key;
         EXPECT_EQ(c["peer_gbps"], json({nullptr, nullptr}));
         EXPECT_NEAR(c["datasheet_dram_gbps"].get<double>(), 3352.32, 0.01)

@@ -175,6 +175,11 @@ TEST(Gpu, DevicesAndCeilings) {
         EXPECT_GT(c.fp32_gflops, 0.0);
         EXPECT_GT(c.h2d_gbps, 0.0);
         EXPECT_GT(c.d2h_gbps, 0.0);
+        // An empty block costs something, and far less than a microsecond on any GPU that runs
+        // these lessons; blocks of 256 threads are no cheaper than blocks of 32.
+        EXPECT_GT(c.block_floor_ns, 0.0);
+        EXPECT_LT(c.block_floor_ns, 1000.0);
+        EXPECT_GE(c.block_floor_256_ns, 0.8 * c.block_floor_ns);
         EXPECT_GE(c.read_gbps, 0.5 * c.copy_gbps) << "reading alone is not slower than a copy";
         EXPECT_LT(c.copy_gbps, 1.2 * c.datasheet_dram_gbps) << "a copy cannot beat the DRAM";
         EXPECT_LT(c.read_gbps, 1.2 * c.datasheet_dram_gbps) << "a read cannot beat the DRAM";
@@ -193,10 +198,11 @@ TEST(Gpu, DevicesAndCeilings) {
         }
         std::printf(
             "GPU %d %s: read %.0f, copy %.0f (datasheet %.0f) GB/s; fp32 %.1f (datasheet %.1f) "
-            "TFLOP/s; H2D %.1f, D2H %.1f (datasheet %.1f) GB/s\n",
+            "TFLOP/s; H2D %.1f, D2H %.1f (datasheet %.1f) GB/s; empty blocks %.3f ns (32 "
+            "threads), %.3f ns (256)\n",
             d.ordinal, d.name.c_str(), c.read_gbps, c.copy_gbps, c.datasheet_dram_gbps,
             c.fp32_gflops / 1000, c.datasheet_fp32_gflops / 1000, c.h2d_gbps, c.d2h_gbps,
-            c.datasheet_pcie_gbps);
+            c.datasheet_pcie_gbps, c.block_floor_ns, c.block_floor_256_ns);
         for (size_t j = 0; j < c.peer_gbps.size(); ++j)
             if (int(j) != d.ordinal)
                 std::printf("  to GPU %zu (%s): %.0f GB/s\n", j,

@@ -10,7 +10,7 @@ namespace lessons::app {
 namespace {
 
 // "GPU: NAME, read 3000, copy 2900 GB/s (datasheet 3350), fp32 60000 GFLOP/s, H2D 25, D2H 26
-// GB/s", with whatever figures the worker measured.
+// GB/s, empty block 0.62 ns", with whatever figures the worker measured.
 std::string DeviceLine(const UiState& ui, const GpuFacts& gpu) {
     const GpuCeilings& c = gpu.ceilings;
     std::string out = "GPU: " + (gpu.name.empty() ? std::string("?") : gpu.name);
@@ -31,6 +31,8 @@ std::string DeviceLine(const UiState& ui, const GpuFacts& gpu) {
     if (c.d2h_gbps > 0)
         pcie += (pcie.empty() ? "" : ", ") + std::string("D2H ") + Fixed(c.d2h_gbps, 1);
     if (!pcie.empty()) out += ", " + pcie + " GB/s";
+    if (c.block_floor_ns > 0)
+        out += ", " + Fmt(Tr(ui, kEmptyBlock), Fixed(c.block_floor_ns, 2).c_str());
     return out;
 }
 

@@ -77,6 +77,7 @@ inline constexpr Word kMeasured{"measured", "实测"};
 inline constexpr Word kDatasheet{"datasheet", "标称"};
 inline constexpr Word kReadWord{"read", "读"};
 inline constexpr Word kCopyWord{"copy", "拷贝"};
+inline constexpr Word kEmptyBlock{"empty block %s ns", "空线程块 %s ns"};
 inline constexpr Word kMoreGpus{" (+%d more)", "（另有 %d 块）"};
 inline constexpr Word kWorker{"worker: %s", "工作进程：%s"};
 inline constexpr Word kRestarted{", restarted %dx", "，已重启 %d 次"};
@@ -396,6 +397,7 @@ inline constexpr const Word* kAllWords[] = {&kRun,
                                             &kDatasheet,
                                             &kReadWord,
                                             &kCopyWord,
+                                            &kEmptyBlock,
                                             &kMoreGpus,
                                             &kWorker,
                                             &kRestarted,

@@ -62,6 +62,7 @@ GpuFacts Gpu(const Json& d) {
     out.bf16_gflops = Number(c, "bf16_gflops");
     out.h2d_gbps = Number(c, "h2d_gbps");
     out.d2h_gbps = Number(c, "d2h_gbps");
+    out.block_floor_ns = Number(c, "block_floor_ns");
     out.datasheet_gbps = Number(d, "datasheet_gbps");
     if (out.datasheet_gbps <= 0) out.datasheet_gbps = Number(c, "datasheet_dram_gbps");
     return g;

@@ -21,6 +21,7 @@ struct GpuCeilings {
     double bf16_gflops = 0;  // the same, for the bf16 tensor-core steps
     double h2d_gbps = 0;
     double d2h_gbps = 0;
+    double block_floor_ns = 0;  // an empty kernel's time per block of 32 threads
     double datasheet_gbps = 0;  // the memory's datasheet bandwidth, for comparison
 };
 

@@ -84,6 +84,9 @@ __global__ void ceiling_fma_kernel(float* out, float mul, float add, int iterati
     if (sum == key) out[0] = sum;
 }
 
+// The block-launch floor: blocks that do nothing, so their time is starting and retiring them.
+__global__ void ceiling_empty_kernel() {}
+
 // Median milliseconds of `reps` timed runs of `enqueue` on `stream`, after `warmups`; with
 // `fastest`, the fastest run (a bound the GPU reached, for the read ceiling that the best
 // kernels of the lessons are compared with).
@@ -201,6 +204,15 @@ Ceilings MeasureCeilings(const DeviceList& list, int ordinal) {
     });
     const double flops = 2.0 * kFmaChains * double(kFmaIterations) * fma_grid * kBlock;
     c.fp32_gflops = Rate(flops, fma_ms);
+
+    // The block-launch floor, at the block sizes chapter 2 sweeps from and to.
+    for (const int block : {32, 256}) {
+        const double empty_ms = MedianMs(s, 2, 9, [&] {
+            ceiling_empty_kernel<<<kFloorBlocks, block, 0, s>>>();
+            LESSONS_CUDA_CHECK_LAUNCH("ceiling_empty_kernel");
+        });
+        (block == 32 ? c.block_floor_ns : c.block_floor_256_ns) = empty_ms * 1e6 / kFloorBlocks;
+    }
 
     // Pinned host memory each way, up to 256 MiB (a transfer's ~10 us start-up is then under
     // 0.1%): device to host first, so the host buffer is initialised before it is sent back.
