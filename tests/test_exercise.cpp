@@ -390,6 +390,40 @@ TEST(Exercises, EverySolutionAndStartingFileCompilesWithItsOptions) {
     }
 }
 
+// The TMA steps' kernels take their tensor maps by value (__grid_constant__), which
+// cuLaunchKernel copies by the kernel's own parameter layout: the prelude's opaque CUtensorMap
+// must be <cuda.h>'s 128 bytes, aligned as CUDA 13 aligns it, to 128 (the harness asserts its
+// side). Each solution's PTX declares the maps so, then C's pointer and the four ints; a kernel
+// taking a map by pointer is refused.
+TEST(Exercises, TmaKernelsTakeTheirTensorMapsByValue) {
+    REQUIRE_NVRTC();
+    const std::pair<const char*, int> steps[] = {{"tensor-cores/tma", 2},
+                                                 {"tensor-cores/warp-specialization", 2},
+                                                 {"tensor-cores/persistent", 3}};
+    for (const auto& [id, maps] : steps) {
+        const Exercise* e = FindExercise(id);
+        ASSERT_NE(e, nullptr) << id;
+        const CompileResult r =
+            CompileKernel(SolutionOf(*RunnableCatalog().FindLesson(id)), e->kernel, 90);
+        ASSERT_TRUE(r.ok()) << id << ": " << r.message << "\n" << r.log;
+        EXPECT_EQ(r.arch, "sm_90a") << id;
+        const std::string param = r.lowered_name + "_param_";
+        for (int i = 0; i < maps; ++i)
+            EXPECT_TRUE(Has(r.ptx, ".param .align 128 .b8 " + param + std::to_string(i) + "[128]"))
+                << id << " map " << i << "\n"
+                << r.ptx.substr(r.ptx.find(".entry"), 800);
+        EXPECT_TRUE(Has(r.ptx, ".param .u64 " + param + std::to_string(maps) + ",")) << id;
+        EXPECT_FALSE(Has(r.ptx, param + std::to_string(maps + 5))) << id << ": 4 ints after C";
+        EXPECT_TRUE(Has(r.ptx, ".param .u32 " + param + std::to_string(maps + 4))) << id;
+    }
+    const CompileResult by_pointer = CompileKernel(
+        "__global__ void tc_wgmma_tma_kernel(const CUtensorMap* map_a, const CUtensorMap* "
+        "map_b, __nv_bfloat16* c, int m, int n, int k, int ldc) {}\n",
+        FindExercise("tensor-cores/tma")->kernel, 90);
+    EXPECT_EQ(by_pointer.status, CompileStatus::kError);
+    EXPECT_TRUE(Has(by_pointer.message, "missing or has another signature")) << by_pointer.message;
+}
+
 // A step whose kernel is a template (an ablation toggle picks the instance): the solution is
 // the plain kernel at the exercise's fixed choice, and a run at another choice is refused
 // naming the one the kernel is written for.
@@ -426,6 +460,18 @@ TEST(ExerciseCli, AnotherChoiceThanTheKernelIsWrittenForIsRefusedBeforeCompiling
     EXPECT_EQ(out.code, 2) << out.text;
     EXPECT_TRUE(Has(out.text, "written for addressing=interleaved")) << out.text;
     EXPECT_TRUE(Has(out.text, "leave addressing out or give interleaved")) << out.text;
+}
+
+// The persistent step's exercise is written for its default tile, launched without clusters:
+// a run at a tile with clusters is refused before anything is compiled, naming the tile.
+TEST(ExerciseCli, TmaExerciseAtAClusterTileIsRefused) {
+    TempDir dir;
+    const std::string file = dir.Write("mine.cu", "not even a kernel");
+    const Output out = Cli("run tensor-cores/persistent --kernel " + file +
+                           " --set tile=384t-128x256x64-s4-wg2-c2-p");
+    EXPECT_EQ(out.code, 2) << out.text;
+    EXPECT_TRUE(Has(out.text, "written for tile=384t-128x256x64-s4-wg2-p")) << out.text;
+    EXPECT_FALSE(Has(out.text, "compiled for")) << out.text;
 }
 
 TEST(ExerciseCli, SyntaxErrorExitsTwoWithLineAndMessage) {
@@ -640,6 +686,77 @@ TEST(ExerciseGpu, AnOutOfBoundsWriteOrAnEndlessKernelLeavesTheNextRunRight) {
         Cli("run 4.1 --kernel " + right + " --set m=100 --set n=64 --no-ceilings --format json");
     ASSERT_EQ(after.code, 0) << after.text;
     EXPECT_EQ(json::parse(after.text)["run"]["verified"], true);
+}
+
+// The TMA exercises' starting files say they are right, only slow (one stage at a time; a
+// __syncthreads for every k-tile; tiles in row order with C stored from registers): at edge tiles,
+// k not a multiple of 64, and more tiles than the persistent grid has blocks.
+TEST(ExerciseGpu, TmaStartingFilesAreRight) {
+    REQUIRE_GPU();
+    const DeviceInfo& d = GetDevices().devices[0];
+    if (d.cc_major * 10 + d.cc_minor < 90)
+        GTEST_SKIP() << d.name << " is no Hopper GPU (TmaStepsRefuseCleanlyWhereTheyCannotRun)";
+    TempDir dir;
+    for (const char* id :
+         {"tensor-cores/tma", "tensor-cores/warp-specialization", "tensor-cores/persistent"}) {
+        const std::string file =
+            dir.Write("start.cu", std::string(StartingFile(*FindExercise(id))));
+        for (const char* dims :
+             {"--set m=129 --set n=257 --set k=40", "--set m=4100 --set n=2050 --set k=200"}) {
+            const Output out = Cli("run " + std::string(id) + " --kernel " + file + " " + dims +
+                                       " --reps 2 --no-ceilings --format json",
+                                   false);
+            EXPECT_EQ(out.code, 0) << id << " " << dims << "\n" << out.text;
+            if (out.code == 0)
+                EXPECT_EQ(json::parse(out.text)["run"]["verified"], true) << id << " " << dims;
+        }
+    }
+}
+
+// The tensor-map launch of a student's TMA kernel refuses cleanly (a message and exit 1 or 2,
+// never a crash) where it must. Below compute capability 9.0 each TMA step says it needs Hopper
+// (the kernel is compiled for sm_90a; its wgmma and TMA exist nowhere else). On Hopper, a kernel
+// that cannot take the step's 384 threads a block (declared for 256) is refused before it is
+// launched with the tensor maps, and the step's own solution then runs right in the next process.
+TEST(ExerciseGpu, TmaStepsRefuseCleanlyWhereTheyCannotRun) {
+    REQUIRE_GPU();
+    TempDir dir;
+    const DeviceInfo& d = GetDevices().devices[0];
+    if (d.cc_major * 10 + d.cc_minor < 90) {
+        for (const char* id :
+             {"tensor-cores/tma", "tensor-cores/warp-specialization", "tensor-cores/persistent"}) {
+            const std::string file =
+                dir.Write("solution.cu", SolutionOf(*RunnableCatalog().FindLesson(id)));
+            const Output out = Cli("run " + std::string(id) + " --kernel " + file +
+                                   " --set m=64 --set n=64 --set k=64 --no-ceilings");
+            EXPECT_EQ(out.code, 1) << id << "\n" << out.text;
+            EXPECT_TRUE(Has(out.text, "compiled for sm_90a")) << id << "\n" << out.text;
+            EXPECT_TRUE(Has(out.text, "needs Hopper (compute capability 9.0)")) << id << "\n"
+                                                                                << out.text;
+        }
+        return;
+    }
+    const char* id = "tensor-cores/warp-specialization";
+    std::string narrow = SolutionOf(*RunnableCatalog().FindLesson(id));
+    const std::string bounds = "__launch_bounds__(128 * (CONSUMERS + 1), 1)";
+    ASSERT_TRUE(Has(narrow, bounds)) << narrow;
+    narrow.replace(narrow.find(bounds), bounds.size(), "__launch_bounds__(256, 1)");
+    const Output refused =
+        Cli("run " + std::string(id) + " --kernel " + dir.Write("narrow.cu", narrow) +
+            " --set m=256 --set n=256 --set k=128 --no-ceilings");
+    EXPECT_EQ(refused.code, 2) << refused.text;
+    EXPECT_TRUE(Has(refused.text,
+                    "block size 384 is too large for your "
+                    "tc_warp_specialized_kernel"))
+        << refused.text;
+    EXPECT_TRUE(Has(refused.text, "at most 256 threads per block")) << refused.text;
+    const Output right =
+        Cli("run " + std::string(id) + " --kernel " +
+                dir.Write("right.cu", SolutionOf(*RunnableCatalog().FindLesson(id))) +
+                " --set m=256 --set n=256 --set k=128 --no-ceilings --format json",
+            false);
+    ASSERT_EQ(right.code, 0) << right.text;
+    EXPECT_EQ(json::parse(right.text)["run"]["verified"], true);
 }
 
 // The worker's `compile` request through the real `cuda-lessons-cli serve`: the compiler's

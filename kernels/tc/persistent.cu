@@ -251,7 +251,7 @@ TcKernel Config() {
             "tc_persistent_kernel",
             reinterpret_cast<const void*>(kKernel),
             SmemPersistent<T>(),
-            &LaunchTma<T, kKernel, SmemPersistent<T>(), T.bn / T.cluster>,
+            &LaunchTma<T, kKernel, SmemPersistent<T>()>,
             90};
 }
 

@@ -2,7 +2,8 @@
 // matrix descriptors and the warpgroup multiply (wgmma, sm_90a), mbarriers, the TMA copy, and
 // the epilogue that rounds the fp32 accumulators to bf16. Host side: tensor maps, made through
 // the driver entry point that the CUDA runtime hands out (the program links no libcuda and
-// starts without a GPU).
+// starts without a GPU), and the launch of the TMA steps (PlanTmaLaunch), which the harness
+// also launches a student's kernel of those steps with.
 //
 // The shared-memory layout every Hopper step uses: a tile of R rows × 64 k-elements of bf16, each
 // row 128 bytes, "128-byte swizzled": within each group of 8 rows (1024 bytes) the eight 16-byte
@@ -18,9 +19,10 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <type_traits>
+#include <vector>
 
 #include "tc_gpu.cuh"
 
@@ -387,67 +389,125 @@ using TmaKernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int m, in
 using TmaStoreKernelFn = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, __nv_bfloat16*, int m,
                                   int n, int k, int ldc);
 
+// How a TMA step's kernel is launched for one problem: its tensor maps (C's only for a kernel
+// that stores C by TMA), grid, block, cluster and dynamic shared memory. LaunchTma launches the
+// step's own kernel with it, the tensor-core harness a student's kernel of the step.
+struct TmaLaunchPlan {
+    CUtensorMap map_a{}, map_b{}, map_c{};
+    dim3 grid;
+    unsigned threads = 0;
+    unsigned cluster = 1;  // blocks per cluster along x; 1: launched without clusters
+    size_t smem = 0;
+};
+
+// How many blocks of `kernel` (compiled for tile `t`, `smem` bytes of dynamic shared memory)
+// stay resident together on `device`: one per multiprocessor, or, in clusters, as many
+// clusters as the GPU places at once (a GPC's odd multiprocessor stays idle). Found once per
+// kernel and device: the occupancy query costs more host time than the launch.
+inline cudaError_t ResidentTmaBlocks(const TcTile& t, const void* kernel, size_t smem, int device,
+                                     int* blocks) {
+    struct Found {
+        const void* kernel;
+        int device, blocks;
+    };
+    static std::mutex mutex;
+    static std::vector<Found> found;
+    {
+        const std::lock_guard<std::mutex> lock(mutex);
+        for (const Found& f : found)
+            if (f.kernel == kernel && f.device == device) {
+                *blocks = f.blocks;
+                return cudaSuccess;
+            }
+    }
+    int n = 0;
+    cudaError_t e = cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device);
+    if (e == cudaSuccess && t.cluster > 1) {
+        cudaLaunchConfig_t config = {};
+        config.gridDim = dim3(unsigned(n / t.cluster * t.cluster));
+        config.blockDim = dim3(unsigned(t.threads));
+        config.dynamicSmemBytes = smem;
+        cudaLaunchAttribute cluster[1];
+        cluster[0].id = cudaLaunchAttributeClusterDimension;
+        cluster[0].val.clusterDim.x = unsigned(t.cluster);
+        cluster[0].val.clusterDim.y = cluster[0].val.clusterDim.z = 1;
+        config.attrs = cluster;
+        config.numAttrs = 1;
+        int clusters = 0;
+        e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &config);
+        n = clusters * t.cluster;
+    }
+    if (e == cudaSuccess && n == 0) e = cudaErrorInvalidConfiguration;
+    if (e != cudaSuccess) return e;
+    const std::lock_guard<std::mutex> lock(mutex);
+    found.push_back({kernel, device, n});
+    *blocks = n;
+    return cudaSuccess;
+}
+
+// The plan for the step's kernel `kernel` compiled for tile `t` with `smem` bytes of dynamic
+// shared memory (its limit is raised here): the tensor maps read A in boxes of BM rows and Bᵀ
+// in boxes of BN / cluster rows (each block of a cluster copies its slice of Bᵀ's tile, which
+// the copy engine multicasts to all), and, with `map_c`, write C in boxes of 64 × 64. One block
+// per BM × BN tile of C, laid out as C is, or, persistent, one block per multiprocessor (fewer
+// when fewer do as well; ResidentTmaBlocks), in clusters of t.cluster blocks.
+inline cudaError_t PlanTmaLaunch(const TcTile& t, const void* kernel, size_t smem, bool map_c,
+                                 const TcProblem& p, TmaLaunchPlan* plan) {
+    cudaError_t e = EncodeMatrixMap(&plan->map_a, p.a, p.m, p.k, p.lda, t.bm);
+    if (e == cudaSuccess)
+        e = EncodeMatrixMap(&plan->map_b, p.bt, p.n, p.k, p.ldb, t.bn / t.cluster);
+    if (e == cudaSuccess && map_c) e = EncodeMatrixMap(&plan->map_c, p.c, p.m, p.n, p.ldc, 64);
+    if (e == cudaSuccess)
+        e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+    if (e != cudaSuccess) return e;
+    plan->threads = unsigned(t.threads);
+    plan->cluster = unsigned(t.cluster);
+    plan->smem = smem;
+    const int tiles_m = (p.m + t.bm - 1) / t.bm, tiles_n = (p.n + t.bn - 1) / t.bn;
+    if (!t.persistent) {
+        plan->grid = dim3(unsigned(tiles_n), unsigned(tiles_m));
+        return cudaSuccess;
+    }
+    int device = 0, blocks = 0;
+    e = cudaGetDevice(&device);
+    if (e == cudaSuccess) e = ResidentTmaBlocks(t, kernel, smem, device, &blocks);
+    if (e != cudaSuccess) return e;
+    // Each cluster takes every `clusters`-th unit of work (a cluster's tiles): with W rounds
+    // needed anyway, ceil(units / W) clusters do the same W rounds as all of them would, and the
+    // others need not start (e.g. 512 tiles on 132 multiprocessors: 4 rounds, so 128 blocks).
+    const int units = (tiles_m + t.cluster - 1) / t.cluster * tiles_n;
+    const int most = std::max(1, blocks / t.cluster), rounds = (units + most - 1) / most;
+    plan->grid = dim3(unsigned((units + rounds - 1) / rounds * t.cluster));
+    return cudaSuccess;
+}
+
 // Launches a TMA step's kernel `K` compiled for tile T with `kSmem` bytes of dynamic shared
-// memory: the tensor maps read A in boxes of BM rows and Bᵀ in boxes of `kBoxRowsB` rows (and
-// write C in boxes of 64 × 64). One block per BM × BN tile of C, or, persistent, one block per
-// multiprocessor (fewer when fewer do as well), in clusters of T.cluster blocks.
-template <TcTile T, auto K, size_t kSmem, int kBoxRowsB>
+// memory, as PlanTmaLaunch plans it (C's tensor map made when K takes one).
+template <TcTile T, auto K, size_t kSmem>
 cudaError_t LaunchTma(const TcProblem& p, cudaStream_t stream) {
     constexpr bool kStoresByTma = std::is_same_v<decltype(K), TmaStoreKernelFn>;
-    CUtensorMap map_a, map_b, map_c;
-    cudaError_t e = EncodeMatrixMap(&map_a, p.a, p.m, p.k, p.lda, T.bm);
-    if (e == cudaSuccess) e = EncodeMatrixMap(&map_b, p.bt, p.n, p.k, p.ldb, kBoxRowsB);
-    if (e == cudaSuccess && kStoresByTma) e = EncodeMatrixMap(&map_c, p.c, p.m, p.n, p.ldc, 64);
-    if (e == cudaSuccess)
-        e = cudaFuncSetAttribute(K, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem));
+    TmaLaunchPlan plan;
+    const cudaError_t e =
+        PlanTmaLaunch(T, reinterpret_cast<const void*>(K), kSmem, kStoresByTma, p, &plan);
     if (e != cudaSuccess) return e;
-    const int tiles_m = (p.m + T.bm - 1) / T.bm, tiles_n = (p.n + T.bn - 1) / T.bn;
     cudaLaunchConfig_t config = {};
-    config.blockDim = dim3(unsigned(T.threads));
-    config.dynamicSmemBytes = kSmem;
+    config.gridDim = plan.grid;
+    config.blockDim = dim3(plan.threads);
+    config.dynamicSmemBytes = plan.smem;
     config.stream = stream;
     cudaLaunchAttribute cluster[1];
-    if (T.cluster > 1) {
+    if (plan.cluster > 1) {
         cluster[0].id = cudaLaunchAttributeClusterDimension;
-        cluster[0].val.clusterDim.x = unsigned(T.cluster);
+        cluster[0].val.clusterDim.x = plan.cluster;
         cluster[0].val.clusterDim.y = cluster[0].val.clusterDim.z = 1;
         config.attrs = cluster;
         config.numAttrs = 1;
     }
-    if (T.persistent) {
-        // As many blocks as stay resident together: one per multiprocessor, or, in clusters,
-        // as many clusters as the GPU places at once (a GPC's odd multiprocessor stays idle).
-        // Found once per device: the occupancy query costs more host time than the launch.
-        static std::atomic<int> resident[64];
-        int device = 0, blocks = 0;
-        e = cudaGetDevice(&device);
-        if (e == cudaSuccess && device < 64) blocks = resident[device].load();
-        if (e == cudaSuccess && blocks == 0) {
-            e = cudaDeviceGetAttribute(&blocks, cudaDevAttrMultiProcessorCount, device);
-            if (e == cudaSuccess && T.cluster > 1) {
-                config.gridDim = dim3(unsigned(blocks / T.cluster * T.cluster));
-                int clusters = 0;
-                e = cudaOccupancyMaxActiveClusters(&clusters, K, &config);
-                blocks = clusters * T.cluster;
-            }
-            if (e == cudaSuccess && blocks == 0) e = cudaErrorInvalidConfiguration;
-            if (e == cudaSuccess && device < 64) resident[device].store(blocks);
-        }
-        if (e != cudaSuccess) return e;
-        // Each cluster takes every `clusters`-th unit of work (a cluster's tiles): with W rounds
-        // needed anyway, ceil(units / W) clusters do the same W rounds as all of them would,
-        // and the others need not start (e.g. 512 tiles on 132 multiprocessors: 4 rounds, so
-        // 128 blocks).
-        const int units = (tiles_m + T.cluster - 1) / T.cluster * tiles_n;
-        const int most = std::max(1, blocks / T.cluster), rounds = (units + most - 1) / most;
-        config.gridDim = dim3(unsigned((units + rounds - 1) / rounds * T.cluster));
-    } else {
-        config.gridDim = dim3(unsigned(tiles_n), unsigned(tiles_m));
-    }
     if constexpr (kStoresByTma)
-        return cudaLaunchKernelEx(&config, K, map_a, map_b, map_c, p.c, p.m, p.n, p.k, p.ldc);
+        return cudaLaunchKernelEx(&config, K, plan.map_a, plan.map_b, plan.map_c, p.c, p.m, p.n,
+                                  p.k, p.ldc);
     else
-        return cudaLaunchKernelEx(&config, K, map_a, map_b, p.c, p.m, p.n, p.k, p.ldc);
+        return cudaLaunchKernelEx(&config, K, plan.map_a, plan.map_b, p.c, p.m, p.n, p.k, p.ldc);
 }
 
 }  // namespace lessons::tc

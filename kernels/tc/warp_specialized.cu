@@ -115,7 +115,7 @@ TcKernel Config() {
             "tc_warp_specialized_kernel",
             reinterpret_cast<const void*>(kKernel),
             SmemWarpSpecialized<T>(),
-            &LaunchTma<T, kKernel, SmemWarpSpecialized<T>(), T.bn>,
+            &LaunchTma<T, kKernel, SmemWarpSpecialized<T>()>,
             90};
 }
 

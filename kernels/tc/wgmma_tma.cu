@@ -106,7 +106,7 @@ TcKernel Config() {
             "tc_wgmma_tma_kernel",
             reinterpret_cast<const void*>(kKernel),
             SmemWgmmaTma<T>(),
-            &LaunchTma<T, kKernel, SmemWgmmaTma<T>(), T.bn>,
+            &LaunchTma<T, kKernel, SmemWgmmaTma<T>()>,
             90};
 }
 

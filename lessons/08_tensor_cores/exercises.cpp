@@ -1,8 +1,9 @@
-// Chapter 8's exercises: write the mma.sync steps (8.1, 8.2) and the first wgmma step (8.3)
-// yourself. The starting files are in exercises/; the reference solutions are the steps' own
-// kernel files at the chapter's default tile (SolutionOf). The TMA steps (8.4 to 8.6) have none:
-// their kernels take tensor maps the host makes, which a student's file cannot. The harness
-// launches a student's kernel as the step's own (tc_harness.cu, StudentGrid).
+// Chapter 8's exercises: write the mma.sync steps (8.1, 8.2), the wgmma step (8.3) and the TMA
+// steps (8.4 to 8.6) yourself. The starting files are in exercises/; the reference solutions are
+// the steps' own kernel files at each step's default tile (SolutionOf). The harness launches a
+// student's kernel as the step's own (tc_harness.cu, StudentArgsOf): with the TcProblem on the
+// step's grid, or, for the TMA steps, with the tensor maps, grid and shared memory the step's
+// launch plans (PlanTmaLaunch in kernels/tc/tc_hopper.cuh), the persistent step's grid included.
 #include <string>
 #include <string_view>
 
@@ -38,16 +39,18 @@ KernelSpec Tc(std::string kernel) {
 // The Hopper steps' device helpers (descriptors, wgmma, mbarriers, the epilogue): the device
 // part of kernels/tc/tc_hopper.cuh (embedded), from its first declaration to the end of its
 // `#if defined(__CUDA_ARCH__)` block, after the fixed-width integers NVRTC lacks and an opaque
-// CUtensorMap (the TMA helpers' parameter type; <cuda.h> needs the C library). Compiled for
-// sm_90a.
-KernelSpec Hopper(std::string kernel) {
+// CUtensorMap (the TMA helpers' parameter type and the TMA kernels', passed by value: 128
+// bytes aligned to 128 as CUDA 13's <cuda.h> declares it, which also meets CUDA 12's 64; the
+// harness asserts that its maps agree; <cuda.h> itself needs the C library). Compiled for
+// sm_90a. `signature`: the kernel's parameters, the TcProblem or the TMA steps' tensor maps.
+KernelSpec Hopper(std::string kernel, std::string signature) {
     static const std::string prelude = [] {
         std::string out =
             "typedef unsigned char uint8_t;\n"
             "typedef unsigned short uint16_t;\n"
             "typedef unsigned int uint32_t;\n"
             "typedef unsigned long uint64_t;\n"
-            "struct alignas(64) CUtensorMap { unsigned long long opaque[16]; };\n";
+            "struct alignas(128) CUtensorMap { unsigned long long opaque[16]; };\n";
         out += kTcPrelude;
         const std::string_view h = EmbeddedFile("kernels/tc/tc_hopper.cuh");
         bool in = false;
@@ -65,12 +68,19 @@ KernelSpec Hopper(std::string kernel) {
     }();
     KernelSpec spec;
     spec.kernel = std::move(kernel);
-    spec.signature = "TcProblem";
+    spec.signature = std::move(signature);
     spec.prelude = prelude;
     spec.toolkit_headers = {"cuda_bf16.h"};
     spec.arch_suffix = "a";
     return spec;
 }
+
+// The TMA steps' kernels (TmaKernelFn, TmaStoreKernelFn in kernels/tc/tc_hopper.cuh): the
+// tensor maps of A and Bᵀ (and C's) by value, __grid_constant__, then C, m, n, k, ldc.
+constexpr const char* kTmaSignature =
+    "const CUtensorMap, const CUtensorMap, __nv_bfloat16*, int, int, int, int";
+constexpr const char* kTmaStoreSignature =
+    "const CUtensorMap, const CUtensorMap, const CUtensorMap, __nv_bfloat16*, int, int, int, int";
 
 }  // namespace
 
@@ -148,7 +158,7 @@ std::vector<Exercise> TcExercises() {
          .instance = "constexpr int BM = 128, BN = 256, BK = 64, WM = 64, WN = 64, STAGES = 3, "
                      "GROUP_M = 8;"},
         {.lesson = "tensor-cores/wgmma",
-         .kernel = Hopper("tc_wgmma_kernel"),
+         .kernel = Hopper("tc_wgmma_kernel", "TcProblem"),
          .start = "lessons/08_tensor_cores/exercises/wgmma.cu",
          .task_en = "Multiply a warpgroup at a time. Keep STAGES = 3 k-tiles of 64 of A (128 "
                     "rows) and B^T (256 rows) in dynamic shared memory, 1024-byte aligned, each "
@@ -191,6 +201,123 @@ std::vector<Exercise> TcExercises() {
                     "first_row, col0) 把它们写成 bf16。"}},
          .fixed = {{"tile", "256t-128x256x64-s3"}},
          .instance = "constexpr int BM = 128, BN = 256, STAGES = 3, WARPGROUPS = 2;"},
+        {.lesson = "tensor-cores/tma",
+         .kernel = Hopper("tc_wgmma_tma_kernel", kTmaSignature),
+         .start = "lessons/08_tensor_cores/exercises/tma.cu",
+         .task_en = "Let the copy engine fetch the k-tiles ahead. Keep STAGES = 4 stages of A "
+                    "(128 rows) and B^T (256 rows) in dynamic shared memory, one mbarrier per "
+                    "stage after them. Thread 0 initialises the barriers (one arrival each), then "
+                    "fills the first STAGES stages: for each, it announces the stage's bytes on "
+                    "its barrier and has TMA copy the box of A at (k0, row0) and of B^T at (k0, "
+                    "col0). Every warpgroup waits on the barrier of the stage it needs, multiplies "
+                    "its 64-row slice with wgmma, and after a __syncthreads thread 0 refills that "
+                    "stage with the k-tile STAGES further on.",
+         .task_zh =
+             "让复制引擎提前取来 k 分块。在动态共享内存里保留 STAGES = 4 级 A（128 行）和 "
+             "B^T（256 行），其后每一级一个 mbarrier。线程 0 初始化这些屏障（每个一次到达），"
+             "然后填充前 STAGES 级：对每一级，先在它的屏障上声明这一级的字节数，再让 TMA "
+             "复制 A 在 (k0, row0) 处和 B^T 在 (k0, col0) 处的方块。每个 warpgroup 在它需要"
+             "的那一级的屏障上等待，用 wgmma 算自己那 64 行，在一次 __syncthreads 之后，由线"
+             "程 0 把这一级重新填上往后第 STAGES 个 k 分块。",
+         .hints = {{"Stage s: A at smem + s * (BM + BN) * 128, B^T right after it; the barriers "
+                    "at smem + STAGES * (BM + BN) * 128. BarrierInit(&full[s], 1) for each, "
+                    "BarrierInitFence(), then a __syncthreads before anyone waits on them.",
+                    "第 s 级：A 在 smem + s * (BM + BN) * 128，B^T 紧随其后；屏障在 smem + STAGES "
+                    "* (BM + BN) * 128。每个都 BarrierInit(&full[s], 1)，再 BarrierInitFence()，"
+                    "然后在任何人等待之前做一次 __syncthreads。"},
+                   {"Filling stage s with k-tile kt: BarrierExpectBytes(&full[s], (BM + BN) * "
+                    "128) first, then TmaLoad(a_s, &map_a, kt * 64, row0, &full[s]) and the same "
+                    "for B^T at col0. A box reaching past the matrix still counts all its bytes.",
+                    "把第 kt 个 k 分块填进第 s 级：先 BarrierExpectBytes(&full[s], (BM + BN) * "
+                    "128)，再 TmaLoad(a_s, &map_a, kt * 64, row0, &full[s])，B^T 同样在 col0 处。"
+                    "超出矩阵的方块仍然计入它的全部字节。"},
+                   {"The phase: stage s = kt % STAGES is filled for the (kt / STAGES)-th time, so "
+                    "wait with BarrierWait(&full[s], (kt / STAGES) & 1); the parity flips each "
+                    "time the phase completes.",
+                    "相位：第 s = kt % STAGES 级是第 (kt / STAGES) 次被填充，所以用 "
+                    "BarrierWait(&full[s], (kt / STAGES) & 1) 等待；每完成一个相位，奇偶就翻转一"
+                    "次。"}},
+         .fixed = {{"tile", "256t-128x256x64-s4"}},
+         .instance = "constexpr int BM = 128, BN = 256, STAGES = 4, WARPGROUPS = 2;"},
+        {.lesson = "tensor-cores/warp-specialization",
+         .kernel = Hopper("tc_warp_specialized_kernel", kTmaSignature),
+         .start = "lessons/08_tensor_cores/exercises/warp-specialization.cu",
+         .task_en = "Split the roles. Warpgroup 0 is the producer: it gives back registers "
+                    "(ProducerRegisters) and one of its threads issues the TMA copies of every "
+                    "k-tile, waiting only until the stage it refills is free. Warpgroups 1 and 2 "
+                    "are consumers: they take the registers (ConsumerRegisters), each computes "
+                    "128 of the 256 rows, and every consumer warp says when it is done with a "
+                    "stage. Two barriers per stage: full[s] (the bytes have landed) and empty[s] "
+                    "(all eight consumer warps have read it). No __syncthreads after the start.",
+         .task_zh = "把角色分开。warpgroup 0 是生产者：它交还寄存器（ProducerRegisters），由它的一"
+                    "个线程为每个 k 分块发出 TMA 复制，只等到要重新填充的那一级空出来。warpgroup 1 "
+                    "和 2 是消费者：它们拿走寄存器（ConsumerRegisters），各算 256 行中的 128 行，每"
+                    "个消费者 warp 读完一级后都要告知。每一级两个屏障：full[s]（字节已到）和 "
+                    "empty[s]（八个消费者 warp 都已读完）。开头之后不再有 __syncthreads。",
+         .hints =
+             {{"BarrierInit(&full[s], 1) and BarrierInit(&empty[s], 4 * CONSUMERS): one "
+               "arrival per consumer warp; empty[] sits right after full[]. A consumer warp "
+               "arrives once (if (threadIdx.x % 32 == 0) BarrierArrive(&empty[s])) after "
+               "WgmmaWait<0>() has told it the wgmmas no longer read the stage.",
+               "BarrierInit(&full[s], 1) 和 BarrierInit(&empty[s], 4 * CONSUMERS)：每个消费"
+               "者 warp 一次到达；empty[] 紧跟在 full[] 之后。消费者 warp 在 WgmmaWait<0>() "
+               "表明 wgmma 不再读这一级之后，到达一次（if (threadIdx.x % 32 == 0) "
+               "BarrierArrive(&empty[s])）。"},
+              {"The producer refills stage s with k-tile kt only once its previous k-tile, "
+               "kt - STAGES, has been read: for kt >= STAGES, BarrierWait(&empty[s], ((kt / "
+               "STAGES) & 1) ^ 1), the parity of that earlier phase.",
+               "生产者只有在第 s 级上一次的 k 分块（kt - STAGES）被读完之后，才用第 kt 个 k "
+               "分块重新填充它：kt >= STAGES 时 BarrierWait(&empty[s], ((kt / STAGES) & 1) "
+               "^ 1)，即那个更早的相位的奇偶。"},
+              {"setmaxnreg is executed by every warp of a warpgroup: call ProducerRegisters() "
+               "in all of warpgroup 0 before testing threadIdx.x == 0, and ConsumerRegisters() "
+               "at the top of the consumers' branch.",
+               "setmaxnreg 要由 warpgroup 的每个 warp 执行：在判断 threadIdx.x == 0 之前，让"
+               "整个 warpgroup 0 调用 ProducerRegisters()，并在消费者分支的开头调用 "
+               "ConsumerRegisters()。"}},
+         .fixed = {{"tile", "384t-256x128x64-s4-wg2"}},
+         .instance = "constexpr int BM = 256, BN = 128, STAGES = 4, CONSUMERS = 2;"},
+        {.lesson = "tensor-cores/persistent",
+         .kernel = Hopper("tc_persistent_kernel", kTmaStoreSignature),
+         .start = "lessons/08_tensor_cores/exercises/persistent.cu",
+         .task_en = "Make the walk over the tiles cheaper. Order the tiles so that blocks running "
+                    "together share A's and B's tiles in L2: bands of 16 rows of tiles, walked "
+                    "column by column. Keep the tensor cores fed: wait for the previous k-tile's "
+                    "wgmmas (WgmmaWait<1>) rather than this one's, and free its stage then. Store "
+                    "C through shared memory: each consumer rounds its results to bf16 into two "
+                    "64 x 64 swizzled boxes at a time, and one of its threads has TMA store them.",
+         .task_zh = "让遍历分块的代价更低。调整分块的顺序，使同时运行的线程块在 L2 中共享 A 和 B "
+                    "的分块：以 16 行分块为一带，逐列遍历。让 tensor core 一直有活干：等待的是上一"
+                    "个 k 分块的 wgmma（WgmmaWait<1>）而不是这一个的，并在那时释放上一个的那一级。"
+                    "C 经由共享内存写出：每个消费者每次把结果舍入为 bf16，写进两个 64 x 64 的交错"
+                    "方块，再由它的一个线程让 TMA 把它们存出去。",
+         .hints =
+             {{"Tile order: with tiles_n columns of tiles, unit u lies in band u / (16 * "
+               "tiles_n) (its first row of tiles: band * 16, at most 16 rows: r of them); "
+               "inside the band, v = u % (16 * tiles_n) gives row first + v % r, column v / "
+               "r. Producer and consumers must walk the same order.",
+               "分块顺序：共有 tiles_n 列分块，第 u 个单元在第 u / (16 * tiles_n) 带（该带的"
+               "第一行分块是 band * 16，至多 16 行，设为 r 行）；带内 v = u % (16 * tiles_n) "
+               "给出行 first + v % r、列 v / r。生产者和消费者必须按同一顺序遍历。"},
+              {"After WgmmaWait<1>() the previous k-tile's group is complete: release stage "
+               "(it - 1) % STAGES if kt > 0. After a tile's last k-tile, WgmmaWait<0>() and "
+               "release the last stage, before the epilogue.",
+               "WgmmaWait<1>() 之后，上一个 k 分块的那一组已经完成：若 kt > 0，释放第 (it - 1) "
+               "% STAGES 级。一个分块的最后一个 k 分块之后，先 WgmmaWait<0>() 并释放最后那一级，"
+               "再做收尾。"},
+              {"The epilogue: the staging area is at smem + STAGES * (BM + BN) * 128 + 1024, "
+               "2 * 64 * 128 bytes per consumer. Thread t writes the pair of columns 8jj + "
+               "2(t % 4) of row r at r * 128 + ((jj ^ (r % 8)) << 4) + 4 * (t % 4); then "
+               "FenceProxyAsync(), NamedBarrier(1 + consumer, 128), TmaStore, "
+               "TmaStoreCommit(); TmaStoreWaitRead() before the area is written again. Where "
+               "n % 8 != 0, store the right edge's tiles with StoreAccumulators.",
+               "收尾：暂存区在 smem + STAGES * (BM + BN) * 128 + 1024，每个消费者 2 * 64 * "
+               "128 字节。线程 t 把第 r 行第 8jj + 2(t % 4) 列起的一对值写在 r * 128 + ((jj "
+               "^ (r % 8)) << 4) + 4 * (t % 4)；然后 FenceProxyAsync()、NamedBarrier(1 + "
+               "consumer, 128)、TmaStore、TmaStoreCommit()；再次写这块区域之前先 "
+               "TmaStoreWaitRead()。n % 8 != 0 时，右边缘的分块用 StoreAccumulators 写出。"}},
+         .fixed = {{"tile", "384t-128x256x64-s4-wg2-p"}},
+         .instance = "constexpr int BM = 128, BN = 256, STAGES = 4, CONSUMERS = 2, CLUSTER = 1;"},
     };
 }
 

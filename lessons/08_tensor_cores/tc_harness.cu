@@ -22,6 +22,7 @@
 #include "result.h"
 #include "tc/tc_cublas.cuh"
 #include "tc/tc_gpu.cuh"
+#include "tc/tc_hopper.cuh"
 #include "tc_chapter.h"
 #include "tc_steps.h"
 
@@ -92,42 +93,82 @@ private:
     const TcKernel& m_kernel;
 };
 
-// A student's kernel (an exercise) in place of the step's own: launched as the step's kernel
-// is (StudentGrid), with the same TcProblem, data, check and timing.
-class StudentStep : public GpuTcBase {
-public:
-    StudentStep(const Workload& w, std::shared_ptr<const cuda::LoadedKernel> kernel, dim3 grid,
-                unsigned threads, unsigned shared_bytes)
-        : GpuTcBase(w),
-          m_kernel(std::move(kernel)),
-          m_grid(grid),
-          m_threads(threads),
-          m_shared(shared_bytes) {}
+// How a student's kernel (an exercise) is launched in place of the step's kernel `k`, as `k`
+// is: with the TcProblem on the step's grid (StudentGrid: the mma.sync, cp.async and wgmma
+// steps), or with the tensor maps that the TMA steps' launch makes (PlanTmaLaunch; C's too for
+// the persistent step, which stores C by TMA).
+enum class StudentArgs { kProblem, kTensorMaps, kTensorMapsAndC };
 
-private:
-    void Launch(cudaStream_t s) override {
-        TcProblem p = Problem();
-        void* args[] = {&p};
-        m_kernel->Launch(m_grid, dim3(m_threads), s, args, m_shared);
-    }
-    std::shared_ptr<const cuda::LoadedKernel> m_kernel;
-    dim3 m_grid;
-    unsigned m_threads, m_shared;
-};
+// A student's TMA kernel takes the tensor maps by value as the exercises' prelude declares
+// CUtensorMap (lessons/08_tensor_cores/exercises.cpp: 128 bytes aligned to 128): cuLaunchKernel
+// copies each parameter by the kernel's layout, so the harness's maps must be as large, and the
+// prelude's alignment must meet the one <cuda.h> asks for (64 in CUDA 12, 128 in CUDA 13).
+static_assert(sizeof(CUtensorMap) == 128 && 128 % alignof(CUtensorMap) == 0,
+              "the exercises' prelude declares CUtensorMap as 128 bytes aligned to 128");
 
-// The grid the step's kernel `k` is launched with for an m × n C: the mma.sync and wgmma steps'
-// one block per BM × BN tile laid out as C is; the cp.async pipeline's the same tiles in one
-// dimension (the kernel orders them in groups of rows).
-dim3 StudentGrid(const TcKernel& k, int m, int n) {
-    const unsigned tiles_m = unsigned((m + k.tile.bm - 1) / k.tile.bm);
-    const unsigned tiles_n = unsigned((n + k.tile.bn - 1) / k.tile.bn);
+StudentArgs StudentArgsOf(const TcKernel& k) {
     const std::string name = k.name;
-    if (name == "tc_mma_sync_kernel" || name == "tc_wgmma_kernel") return dim3(tiles_n, tiles_m);
-    if (name == "tc_cp_async_pipeline_kernel") return dim3(tiles_m * tiles_n);
+    if (name == "tc_mma_sync_kernel" || name == "tc_cp_async_pipeline_kernel" ||
+        name == "tc_wgmma_kernel")
+        return StudentArgs::kProblem;
+    if (name == "tc_wgmma_tma_kernel" || name == "tc_warp_specialized_kernel")
+        return StudentArgs::kTensorMaps;
+    if (name == "tc_persistent_kernel") return StudentArgs::kTensorMapsAndC;
     throw std::logic_error(name +
                            ": the tensor-core harness does not know its launch, so a student's "
                            "kernel cannot be run in its place");
 }
+
+// The grid the step's kernel `k` is launched with for an m × n C (a kProblem kernel): the
+// mma.sync and wgmma steps' one block per BM × BN tile laid out as C is; the cp.async
+// pipeline's the same tiles in one dimension (the kernel orders them in groups of rows).
+dim3 StudentGrid(const TcKernel& k, int m, int n) {
+    const unsigned tiles_m = unsigned((m + k.tile.bm - 1) / k.tile.bm);
+    const unsigned tiles_n = unsigned((n + k.tile.bn - 1) / k.tile.bn);
+    if (std::string(k.name) == "tc_cp_async_pipeline_kernel") return dim3(tiles_m * tiles_n);
+    return dim3(tiles_n, tiles_m);
+}
+
+// A student's kernel in place of the step's own kernel `step`: launched as StudentArgsOf says,
+// with the same threads and dynamic shared memory, data, check and timing. For a TMA step the
+// tensor maps are made at each launch, inside the timing, as the step's own launch makes them.
+class StudentStep : public GpuTcBase {
+public:
+    StudentStep(const Workload& w, std::shared_ptr<const cuda::LoadedKernel> kernel,
+                const TcKernel& step)
+        : GpuTcBase(w), m_kernel(std::move(kernel)), m_step(step), m_args(StudentArgsOf(step)) {
+        // A student's kernel is launched without clusters (cuLaunchKernel): an exercise is
+        // written for a tile without them.
+        if (m_args != StudentArgs::kProblem && step.tile.cluster > 1)
+            throw std::logic_error("tile=" + TcTileName(step.tile) +
+                                   " launches clusters, which a student's kernel is not "
+                                   "launched in; its exercise must fix a tile without them");
+    }
+
+private:
+    void Launch(cudaStream_t s) override {
+        TcProblem p = Problem();
+        if (m_args == StudentArgs::kProblem) {
+            void* args[] = {&p};
+            m_kernel->Launch(StudentGrid(m_step, p.m, p.n), dim3(unsigned(m_step.tile.threads)), s,
+                             args, unsigned(m_step.dynamic_smem));
+            return;
+        }
+        TmaLaunchPlan plan;
+        LESSONS_CUDA_CHECK(PlanTmaLaunch(m_step.tile, m_step.kernel, m_step.dynamic_smem,
+                                         m_args == StudentArgs::kTensorMapsAndC, p, &plan));
+        if (m_args == StudentArgs::kTensorMapsAndC) {
+            void* args[] = {&plan.map_a, &plan.map_b, &plan.map_c, &p.c, &p.m, &p.n, &p.k, &p.ldc};
+            m_kernel->Launch(plan.grid, dim3(plan.threads), s, args, unsigned(plan.smem));
+        } else {
+            void* args[] = {&plan.map_a, &plan.map_b, &p.c, &p.m, &p.n, &p.k, &p.ldc};
+            m_kernel->Launch(plan.grid, dim3(plan.threads), s, args, unsigned(plan.smem));
+        }
+    }
+    std::shared_ptr<const cuda::LoadedKernel> m_kernel;
+    const TcKernel& m_step;
+    StudentArgs m_args;
+};
 
 class CublasStep : public GpuTcBase {
 public:
@@ -342,13 +383,18 @@ LESSONS_EXERCISE_KIND(Tiled, [](const Tiled& kind, const StepSite& site,
         const TcKernel& k = pick(c.params);
         CheckRunnable(k, c.devices.front());
         auto loaded = cuda::LoadStudentKernel(*student, k.tile.threads);
-        const auto& work = static_cast<const TcWorkload&>(w);
         return std::unique_ptr<StepInstance>(
-            std::make_unique<StudentStep>(w, std::move(loaded), StudentGrid(k, work.m(), work.n()),
-                                          unsigned(k.tile.threads), unsigned(k.dynamic_smem)));
+            std::make_unique<StudentStep>(w, std::move(loaded), k));
     };
     r.attributes = [pick, student](const ParamValues& params) {
-        return cuda::StudentKernelAttributes(*student, pick(params).tile.threads);
+        // A Hopper step's kernel is compiled for sm_90a: below 9.0 the driver would refuse to
+        // load it with a message about the image, so the step says what it needs first.
+        const TcKernel& k = pick(params);
+        int device = 0;
+        LESSONS_CUDA_CHECK(cudaGetDevice(&device));
+        const std::string why = WhyNotRunnable(k.min_cc, k.name, device);
+        if (!why.empty()) throw UnavailableError(why);
+        return cuda::StudentKernelAttributes(*student, k.tile.threads);
     };
     return r;
 });
