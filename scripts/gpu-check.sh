@@ -181,6 +181,14 @@ text_sweeps() {
             ;;
     esac
 }
+# The square sizes a chapter's texts quote as a ladder (LADDER_<chapter> overrides).
+ladder() {
+    local var="LADDER_${1//-/_}"
+    if [ -n "${!var+x}" ]; then echo "${!var}"; return; fi
+    case $1 in
+        gemm) echo "64 128 256 512 1024 2048 4096 8192" ;;
+    esac
+}
 chapters=${CHAPTERS:-$(echo "$lessons_json" | python3 -c \
     'import json,sys; print(" ".join(dict.fromkeys(l["chapter_id"] for l in json.load(sys.stdin))))')}
 rec="$out/reference"
@@ -236,6 +244,18 @@ for l in json.load(sys.stdin):
             note "sweep $lesson $sweep_args: failed, see sweep.txt"
         fi
     done < <(text_sweeps "$chapter")
+    # The size ladder the texts quote (GEMM: m = n = k from 64 to 8192), the chapter's benchmark
+    # at each size.
+    for dim in $(ladder "$chapter"); do
+        f="$rec/$chapter-ladder-$dim.json"
+        if "$cli" bench "$chapter" --set m=$dim --set n=$dim --set k=$dim --format json >"$f" \
+                2>>"$out/sweep.txt"; then
+            parts+=("$f")
+        else
+            rm -f "$f"
+            note "ladder $chapter at $dim: failed, see sweep.txt"
+        fi
+    done
     "$cli" bench "$chapter" $args --format json >"$rec/$chapter-bench.json"
     python3 - "$rec/reference-$chapter.json" "${parts[@]}" "$rec/$chapter-bench.json" <<'PY'
 import json, sys
