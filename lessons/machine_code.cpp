@@ -282,7 +282,11 @@ std::vector<std::string> NcuMetrics(const Lesson& lesson) {
         } else if (c == "HMMA") {
             add("sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active");
         } else if (c == "HGMMA") {
-            add("sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active");
+            // The tensor pipe's busy share counts HGMMA too (ncu: "HMMA/HFMA2.MMA/HGMMA/QGMMA
+            // ops"); its gmma-only cycles metric answers n/a on the H100 (ncu 2025.3, 2026-11-27),
+            // so the warpgroup multiplies are counted by instructions.
+            add("sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active");
+            add("sm__inst_executed_pipe_tensor_op_gmma.sum");
         } else if (c == "FP32") {
             add("sm__sass_thread_inst_executed_op_ffma_pred_on.sum");
         }

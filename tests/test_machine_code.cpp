@@ -293,3 +293,18 @@ TEST(NcuCommand, NamesTheKernelMetricsAndParameters) {
     // A library step: no kernel filter (the library picks its kernels).
     EXPECT_EQ(NcuCommand(L(26), &L(25), {}).find("--kernel-name"), std::string::npos);
 }
+
+// The warpgroup steps' focus (HGMMA) asks for counters the H100's ncu answers: the tensor
+// pipe's busy share (it counts HGMMA) and the GMMA instructions, not the gmma-only cycles
+// metric, which ncu 2025.3 answered "n/a" for every wgmma step recorded on 2026-11-27.
+TEST(NcuCommand, WarpgroupStepsAskForTensorPipeCountersTheH100Answers) {
+    const Lesson* tma = Catalog().FindLesson("tensor-cores/tma");
+    ASSERT_NE(tma, nullptr);
+    const std::vector<std::string> m = NcuMetrics(*tma);
+    const auto has = [&](const char* name) {
+        return std::find(m.begin(), m.end(), name) != m.end();
+    };
+    EXPECT_TRUE(has("sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"));
+    EXPECT_TRUE(has("sm__inst_executed_pipe_tensor_op_gmma.sum"));
+    EXPECT_FALSE(has("sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active"));
+}

@@ -36,7 +36,9 @@ CeilingSource PageCeilings(const Controller& c, const Registry& reg, const Lesso
     // No GPU here: the ceiling recorded with this lesson's result, then those of its chapter's
     // other recorded one-GPU results (each names the ceiling it was compared with): first the
     // ones at the page's chapter parameters (the same sizes, most likely the same recorded run,
-    // so that the cuBLAS TF32 step at 4096³ shows the fp32 ceiling its text quotes), then any.
+    // so that the cuBLAS TF32 step at 4096³ shows the fp32 ceiling its text quotes), then any;
+    // the latest first: a recording ends with the chapter's benchmark, whose ceilings the texts
+    // quote (each sweep before it measured its own).
     if (const RunResult* r = ShownResult(c, reg, lesson, run); r && r->recorded)
         AddRecordedCeiling(*r, &source);
     const Chapter& chapter = reg.ChapterOf(lesson);
@@ -49,11 +51,12 @@ CeilingSource PageCeilings(const Controller& c, const Registry& reg, const Lesso
         }
         return true;
     };
+    const auto& results = c.results();
     for (const bool first_pass : {true, false})
-        for (const StoredResult& s : c.results())
-            if (s.origin == Origin::kRecorded && s.result.chapter == lesson.chapter &&
-                s.result.kind == StepKind::kGpu && (!first_pass || same_sizes(s.result)))
-                AddRecordedCeiling(s.result, &source);
+        for (auto it = results.rbegin(); it != results.rend(); ++it)
+            if (it->origin == Origin::kRecorded && it->result.chapter == lesson.chapter &&
+                it->result.kind == StepKind::kGpu && (!first_pass || same_sizes(it->result)))
+                AddRecordedCeiling(it->result, &source);
     return source;
 }
 
