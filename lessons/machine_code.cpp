@@ -266,8 +266,13 @@ std::vector<std::string> NcuMetrics(const Lesson& lesson) {
         if (c == "LDG" || c == "LDG.128" || c == "CP.ASYNC") {
             add("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
             add("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
+            // The 128-byte lines the loads touch (L1's tag lookups) and the sectors found in L1.
+            add("l1tex__t_set_accesses_pipe_lsu_mem_global_op_ld.sum");
+            add("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum");
         } else if (c == "STG" || c == "STG.128") {
             add("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
+            add("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum");
+            add("l1tex__t_set_accesses_pipe_lsu_mem_global_op_st.sum");
         } else if (c == "LDS" || c == "STS" || c == "LDSM") {
             add("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
             add("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum");
@@ -306,7 +311,9 @@ std::string NcuCommand(const Lesson& lesson, const Lesson* previous, const Param
     }
     std::string metrics;
     for (const std::string& m : NcuMetrics(lesson)) metrics += (metrics.empty() ? "" : ",") + m;
-    cmd += " --metrics " + metrics + " " + cli + " run " + std::to_string(lesson.number);
+    // The lesson by its id: the CLI takes every lesson's id, while a number is its place in
+    // the catalogue, which the CLI reads as an old lesson number (chapter 8 has none).
+    cmd += " --metrics " + metrics + " " + cli + " run " + lesson.id;
     for (const ParamSpec& spec : lesson.params) {
         const ParamValue* v = values.Find(spec.name);
         if (!v) continue;

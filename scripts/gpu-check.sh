@@ -181,6 +181,31 @@ text_sweeps() {
             ;;
     esac
 }
+# The further settings whose counters a chapter's texts quote, profiled in the counters step
+# after the defaults: "lesson arguments" per line (the chapter's benchmark arguments are added).
+# COUNTER_POINTS_<chapter> replaces a chapter's list ("-" for none).
+counter_points() {
+    local var="COUNTER_POINTS_${1//-/_}"
+    if [ -n "${!var+x}" ]; then [ "${!var}" = - ] || echo "${!var}"; return; fi
+    case $1 in
+        basics)
+            for v in shared global; do
+                for r in 256 1024 4096; do
+                    [ $v = shared ] && [ $r = 256 ] && continue   # the defaults
+                    echo "basics/global-vs-shared --set variant=$v --set rows=$r"
+                done
+            done
+            for s in 2 4 8 16 32; do echo "basics/coalescing --set stride=$s"; done
+            for d in 2-way 8-way 32-way; do echo "basics/branch-divergence --set divergence=$d"; done
+            ;;
+        gemm)
+            echo "gemm/vectorized-transposed-a --set tile=256t-128x128x16-8x8-scalar-global"
+            echo "gemm/vectorized-transposed-a --set tile=256t-128x128x16-8x8-a-untransposed"
+            echo "gemm/double-buffering --set tile=256t-128x256x8-w64x64-s1"
+            echo "gemm/double-buffering --set tile=256t-128x256x8-w64x64-s3-lanes-rows"
+            ;;
+    esac
+}
 # The square sizes a chapter's texts quote as a ladder (LADDER_<chapter> overrides).
 ladder() {
     local var="LADDER_${1//-/_}"
@@ -283,12 +308,15 @@ done
 tar -C "$rec" -cf "$out/reference.tar" . && rm -rf "$rec"
 note "recorded results: $out/reference.tar (unpack into assets/reference/, dropping 'reference-')"
 fi
-# 5. Counters: every GPU lesson under ncu at its chapter's benchmark values (or COUNTER_LESSONS),
+# 5. Counters: every GPU lesson under ncu at its chapter's benchmark values (or COUNTER_LESSONS;
+#    "none" for only the counter points), then the chapters' counter points (counter_points),
 #    one list per chapter, as assets/counters/<chapter>.json; back as counters.tar.
 if step counters; then
     cdir="$out/counters"
     mkdir -p "$cdir"
-    for lesson in ${COUNTER_LESSONS:-$gpu_lessons}; do
+    lessons_to_profile=${COUNTER_LESSONS:-$gpu_lessons}
+    [ "$lessons_to_profile" = none ] && lessons_to_profile=""   # the counter points only
+    for lesson in $lessons_to_profile; do
         chapter=${lesson%%/*}
         f="$cdir/$chapter.$(echo "$lesson" | tr '/' '_').json"
         if timeout 600 "$cli" profile "$lesson" $(bench_args "$chapter") \
@@ -298,6 +326,22 @@ if step counters; then
             note "counters $lesson: FAILED (see counters.log)"
             rm -f "$f"
         fi
+    done
+    n=0
+    for chapter in $chapters; do
+        while read -r lesson point_args; do
+            [ -n "$lesson" ] || continue
+            n=$((n + 1))
+            f="$cdir/$chapter.point-$n.json"
+            # shellcheck disable=SC2086 # the arguments are words
+            if timeout 600 "$cli" profile "$lesson" $(bench_args "$chapter") $point_args \
+                    --format json >"$f" 2>>"$out/counters.log"; then
+                note "counters $lesson $point_args: $(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(len(j['kernels']), 'launches')" "$f")"
+            else
+                note "counters $lesson $point_args: FAILED (see counters.log)"
+                rm -f "$f"
+            fi
+        done < <(counter_points "$chapter")
     done
     python3 - "$cdir" <<'PY'
 import glob, json, os, sys

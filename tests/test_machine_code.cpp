@@ -273,7 +273,8 @@ TEST(NcuCommand, NamesTheKernelMetricsAndParameters) {
     EXPECT_NE(cmd.find("reduce_25_sum_block_sums_kernel"), std::string::npos) << cmd;
     EXPECT_NE(cmd.find("--metrics gpu__time_duration.sum,dram__throughput"), std::string::npos);
     EXPECT_NE(cmd.find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), std::string::npos);
-    EXPECT_NE(cmd.find(" cuda-lessons-cli run 25 --set block=512 --set loads=scalar"),
+    EXPECT_NE(cmd.find(" cuda-lessons-cli run reduce/v5-vectorized-one-pass --set block=512 "
+                       "--set loads=scalar"),
               std::string::npos)
         << cmd;
     EXPECT_NE(cmd.find("--set size=1GiB"), std::string::npos) << cmd;
@@ -292,6 +293,27 @@ TEST(NcuCommand, NamesTheKernelMetricsAndParameters) {
               std::string::npos);
     // A library step: no kernel filter (the library picks its kernels).
     EXPECT_EQ(NcuCommand(L(26), &L(25), {}).find("--kernel-name"), std::string::npos);
+    // A lesson without an old number (chapter 8) is named so that the CLI finds it.
+    const Lesson* tma = Catalog().FindLesson("tensor-cores/tma");
+    ASSERT_NE(tma, nullptr);
+    EXPECT_NE(NcuCommand(*tma, nullptr, {}).find(" cuda-lessons-cli run tensor-cores/tma "),
+              std::string::npos);
+}
+
+// Coalescing (lesson 17) is read through L1's line model: requests, sectors and the 128-byte
+// lines (tag lookups) of its loads and stores, and the load sectors L1 already held.
+TEST(NcuCommand, GlobalAccessStepsAskForTheLinesTheirRequestsTouch) {
+    const std::string c17 = NcuCommand(L(17), nullptr, {});
+    for (const char* m : {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+                          "l1tex__t_set_accesses_pipe_lsu_mem_global_op_ld.sum",
+                          "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
+                          "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+                          "l1tex__t_set_accesses_pipe_lsu_mem_global_op_st.sum"})
+        EXPECT_NE(c17.find(m), std::string::npos) << m << " in " << c17;
+    // A step without global stores in focus does not ask for the store counters.
+    const std::string c15 = NcuCommand(L(15), nullptr, {});
+    EXPECT_NE(c15.find("l1tex__t_set_accesses_pipe_lsu_mem_global_op_ld.sum"), std::string::npos);
+    EXPECT_EQ(c15.find("l1tex__t_set_accesses_pipe_lsu_mem_global_op_st.sum"), std::string::npos);
 }
 
 // The warpgroup steps' focus (HGMMA) asks for counters the H100's ncu answers: the tensor

@@ -11,8 +11,9 @@ __global__ void vecmat_15_global_kernel(const float* a, const float* x, float* y
                                         uint64_t cols) {
     const uint64_t j = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
     if (j >= cols) return;
+    const float* column = a + j;  // A[0][j]; the next row's element is cols floats further
     float sum = 0.0f;
-    for (unsigned i = 0; i < rows; ++i) sum += x[i] * a[i * cols + j];
+    for (unsigned i = 0; i < rows; ++i, column += cols) sum += x[i] * *column;
     y[j] = sum;
 }
 
@@ -29,8 +30,9 @@ __global__ void vecmat_15_shared_kernel(const float* a, const float* x, float* y
     __syncthreads();  // every thread of the block reaches it: no return before
     const uint64_t j = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
     if (j >= cols) return;
+    const float* column = a + j;
     float sum = 0.0f;
-    for (unsigned i = 0; i < rows; ++i) sum += shared_x[i] * a[i * cols + j];
+    for (unsigned i = 0; i < rows; ++i, column += cols) sum += shared_x[i] * *column;
     y[j] = sum;
 }
 

@@ -8,7 +8,8 @@ __global__ void vecmat_15_shared_kernel(const float* a, const float* x, float* y
                                         uint64_t cols) {
     const uint64_t j = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
     if (j >= cols) return;
+    const float* column = a + j;  // A[0][j]; the next row's element is cols floats further
     float sum = 0.0f;
-    for (unsigned i = 0; i < rows; ++i) sum += x[i] * a[i * cols + j];
+    for (unsigned i = 0; i < rows; ++i, column += cols) sum += x[i] * *column;
     y[j] = sum;
 }
