@@ -466,23 +466,58 @@ std::optional<Json> FindRecordedProfile(const Lesson& lesson, const ParamValues&
         if (problem) *problem = path + " is not a list of profiles";
         return std::nullopt;
     }
-    const Json wanted = ToJson(values);
-    const Json* at_defaults = nullptr;
+    // Counters are recorded at a chapter's benchmark size (256 MiB, 1 GiB), which is rarely the
+    // page's: the profile of the same settings at another data size comes before the defaults'.
+    // The caller labels the profile with the parameters it was recorded at.
+    const auto without_size = [](Json params) {
+        if (params.is_object()) params.erase("size");
+        return params;
+    };
     ParamValues defaults;
     for (const ParamSpec& spec : lesson.params) defaults.Set(spec.name, spec.Default());
-    const Json default_json = ToJson(defaults);
+    const Json wanted = ToJson(values), default_json = ToJson(defaults);
+    const Json wanted_any_size = without_size(wanted),
+               default_any_size = without_size(default_json);
+    const Json* best = nullptr;
+    int best_rank = 4;  // 0 these settings, 1 at another size, 2 the defaults, 3 at another size
     for (const Json& p : all) {
         if (!p.is_object() || p.value("id", std::string()) != lesson.id) continue;
         const auto params = p.find("params");
         if (params == p.end()) continue;
-        if (*params == wanted) return p;
-        if (!at_defaults && *params == default_json) at_defaults = &p;
+        int rank = 4;
+        if (*params == wanted)
+            rank = 0;
+        else if (without_size(*params) == wanted_any_size)
+            rank = 1;
+        else if (*params == default_json)
+            rank = 2;
+        else if (without_size(*params) == default_any_size)
+            rank = 3;
+        if (rank < best_rank) best = &p, best_rank = rank;
     }
-    if (at_defaults) return *at_defaults;
+    if (best) return *best;
     if (problem)
         *problem = "no counters of " + lesson.Name() + " are recorded (" + path +
                    " has none of this lesson)";
     return std::nullopt;
+}
+
+ParamValues RecordedAtOtherSettings(const Lesson& lesson, const ParamValues& values,
+                                    const Json& profile) {
+    ParamValues out;
+    if (!profile.is_object()) return out;
+    const auto params = profile.find("params");
+    if (params == profile.end() || !params->is_object()) return out;
+    const Json mine = ToJson(values);
+    for (const ParamSpec& spec : lesson.params) {
+        const auto v = params->find(spec.name);
+        if (v == params->end() || (mine.contains(spec.name) && mine[spec.name] == *v)) continue;
+        if (v->is_string())
+            out.Set(spec.name, ParamValue::Choice(v->get<std::string>()));
+        else if (v->is_number_unsigned())
+            out.Set(spec.name, ParamValue::Number(v->get<uint64_t>()));
+    }
+    return out;
 }
 
 std::string SelfPath() {

@@ -93,10 +93,16 @@ NcuRun RunNcu(const std::string& ncu, const Lesson& lesson, const Lesson* previo
 std::string SelfPath();
 
 // The recorded profiles (assets/counters/<chapter>.json, embedded): the one of this lesson
-// recorded at these parameters, else the one at its defaults, else none. `problem` says why
-// there is none.
+// recorded at these parameters, else at these parameters but another data size, else at its
+// defaults, else at its defaults but another data size, else none. `problem` says why there is
+// none.
 std::optional<nlohmann::ordered_json> FindRecordedProfile(const Lesson& lesson,
                                                           const ParamValues& values,
                                                           std::string* problem);
+// The parameters a recorded profile was taken at with other values than `values` (the page's),
+// with the recorded values: what the page must say of recorded counters it shows. Empty for a
+// profile of these very settings.
+ParamValues RecordedAtOtherSettings(const Lesson& lesson, const ParamValues& values,
+                                    const nlohmann::ordered_json& profile);
 
 }  // namespace lessons

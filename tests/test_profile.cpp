@@ -18,6 +18,7 @@
 #include "catalog.h"
 #include "device.h"
 #include "profile.h"
+#include "resources.h"
 #include "shell.h"
 
 using namespace lessons;
@@ -228,6 +229,75 @@ TEST(NcuProfileJson, RoundTripAndNoRecordingYet) {
     EXPECT_EQ(back[1].Find("smsp__thread_inst_executed_per_inst_executed.ratio")->text, "n/a");
     EXPECT_TRUE(KernelsFromJson(Json::parse("{\"kernels\": 3}")).empty());
     EXPECT_TRUE(KernelsFromJson(Json::parse("{\"kernels\": [1, {\"counters\": 2}]}")).size() == 1);
+}
+
+// Counters are recorded at a chapter's benchmark size (lesson 2.3 at 256 MiB), the page opens at
+// the lesson's default size: the recorded profile of the page's other settings is found anyway,
+// and a setting profiled on its own comes before the defaults.
+TEST(RecordedProfiles, ThePagesSettingsComeBeforeItsDataSize) {
+    const Lesson& l = L("basics/coalescing");
+    ParamValues v;
+    for (const ParamSpec& spec : l.params) v.Set(spec.name, spec.Default());
+    std::string problem;
+    const auto at_defaults = FindRecordedProfile(l, v, &problem);
+    ASSERT_TRUE(at_defaults) << problem;
+    EXPECT_EQ((*at_defaults)["params"]["stride"], 1);
+    EXPECT_EQ((*at_defaults)["params"]["size"], 268435456);  // 256 MiB, not the page's size
+    v.Set("stride", ParamValue::Number(16));
+    const auto at_16 = FindRecordedProfile(l, v, &problem);
+    ASSERT_TRUE(at_16) << problem;
+    EXPECT_EQ((*at_16)["params"]["stride"], 16);
+    v.Set("stride", ParamValue::Number(3));  // never profiled: the defaults' profile
+    const auto at_3 = FindRecordedProfile(l, v, &problem);
+    ASSERT_TRUE(at_3) << problem;
+    EXPECT_EQ((*at_3)["params"]["stride"], 1);
+    // At the recorded size itself the exact profile is the one found.
+    v.Set("stride", ParamValue::Number(32));
+    v.Set("size", ParamValue::Number(268435456));
+    const auto exact = FindRecordedProfile(l, v, &problem);
+    ASSERT_TRUE(exact) << problem;
+    EXPECT_EQ((*exact)["params"]["stride"], 32);
+}
+
+// What the page says of counters recorded at other settings than its own.
+TEST(RecordedProfiles, TheSettingsTheyWereRecordedAtAreNamedWhereTheyDiffer) {
+    const Lesson& l = L("basics/coalescing");
+    ParamValues v;
+    for (const ParamSpec& spec : l.params) v.Set(spec.name, spec.Default());
+    v.Set("stride", ParamValue::Number(3));
+    std::string problem;
+    const auto p = FindRecordedProfile(l, v, &problem);
+    ASSERT_TRUE(p) << problem;
+    ParamValues other = RecordedAtOtherSettings(l, v, *p);
+    ASSERT_TRUE(other.Find("stride"));
+    EXPECT_EQ(other.Find("stride")->number, 1u);
+    ASSERT_TRUE(other.Find("size"));
+    EXPECT_EQ(other.Find("size")->number, 268435456u);
+    EXPECT_FALSE(other.Find("block"));  // the page's own block size
+    // At the recorded settings, nothing to say.
+    v.Set("stride", ParamValue::Number(1));
+    v.Set("size", ParamValue::Number(268435456));
+    EXPECT_TRUE(RecordedAtOtherSettings(l, v, *p).entries().empty());
+}
+
+// Every lesson that has recorded counters finds them at the settings its page opens with.
+TEST(RecordedProfiles, EveryProfiledStepFindsItsCountersAtItsDefaults) {
+    int checked = 0;
+    for (const Lesson& l : Catalog().lessons()) {
+        const auto file = EmbeddedFiles().find("assets/counters/" + l.chapter + ".json");
+        if (file == EmbeddedFiles().end()) continue;
+        const Json all = Json::parse(file->second, nullptr, false);
+        bool recorded = false;
+        for (const Json& p : all)
+            recorded = recorded || (p.is_object() && p.value("id", std::string()) == l.id);
+        if (!recorded) continue;
+        ParamValues v;
+        for (const ParamSpec& spec : l.params) v.Set(spec.name, spec.Default());
+        std::string problem;
+        EXPECT_TRUE(FindRecordedProfile(l, v, &problem)) << l.id << ": " << problem;
+        ++checked;
+    }
+    EXPECT_GE(checked, 40);  // 46 of the catalogue's GPU steps were profiled on 2026-11-27
 }
 
 TEST(CliProfile, WithoutNcuOrAGpuItSaysWhyAndOffersTheRecordedCounters) {

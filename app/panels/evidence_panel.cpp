@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "machine_code.h"  // NcuMetrics, FocusClasses
+#include "model/page_params.h"
 #include "panels/panels.h"
 #include "probe.h"
 #include "profile.h"
@@ -52,6 +53,20 @@ std::string Source(UiState& ui, const Json& profile) {
     return Fmt(Tr(ui, live ? kProfileLiveOn : kProfileRecordedOn), device.c_str(), when.c_str());
 }
 
+// The settings a recorded profile was taken at where they are not the page's (a chapter's
+// counters are recorded at its benchmark size; a setting without a profile of its own shows the
+// defaults'), described as the controls name them; empty when there are none.
+std::string RecordedAt(UiState& ui, const Lesson& lesson, const Json& profile) {
+    if (Str(profile, "source", "") == "live") return {};
+    const ParamValues recorded =
+        RecordedAtOtherSettings(lesson, ResolveParams(lesson.params, ui.run), profile);
+    std::vector<ParamSpec> differing;
+    for (const ParamSpec& spec : lesson.params)
+        if (recorded.Find(spec.name)) differing.push_back(spec);
+    return differing.empty() ? std::string()
+                             : DescribeParams(differing, recorded, ui.settings.language);
+}
+
 }  // namespace
 
 void DrawEvidence(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
@@ -80,6 +95,8 @@ void DrawEvidence(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     }
     const Json& profile = answer->profile;
     DrawWrappedText(Source(ui, profile), &kGrey);
+    if (const std::string at = RecordedAt(ui, lesson, profile); !at.empty())
+        DrawWrappedText(Fmt(Tr(ui, kProfileRecordedAt), at.c_str()), &kGrey);
     if (const auto why = profile.find("live_failure"); why != profile.end() && why->is_string())
         DrawWrappedText(Fmt(Tr(ui, kProfileWhyNotLive),
                             Say(ui.settings.language, why->get<std::string>()).c_str()),

@@ -166,6 +166,8 @@ inline constexpr Word kProfiling{"Profiling: ncu runs the step once (up to a min
 inline constexpr Word kProfileLiveOn{"Measured now on %s, %s.", "刚在 %s 上测得，%s。"};
 inline constexpr Word kProfileRecordedOn{"Recorded on %s, %s (not measured here).",
                                          "录制于 %s，%s（不是在本机测得）。"};
+inline constexpr Word kProfileRecordedAt{"Recorded at other settings than this page's: %s.",
+                                         "录制时的设置与本页不同：%s。"};
 inline constexpr Word kProfileWhyNotLive{"Not profiled live: %s", "未能实时分析：%s"};
 inline constexpr Word kProfileNone{"No counters: %s", "没有计数器：%s"};
 inline constexpr Word kCounterColumn{"Counter", "计数器"};
@@ -238,6 +240,7 @@ inline constexpr const Word* kStudentWords[] = {&kWelcomeTitle,
                                                 &kProfiling,
                                                 &kProfileLiveOn,
                                                 &kProfileRecordedOn,
+                                                &kProfileRecordedAt,
                                                 &kProfileWhyNotLive,
                                                 &kProfileNone,
                                                 &kCounterColumn,
