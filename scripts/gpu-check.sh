@@ -310,7 +310,9 @@ note "recorded results: $out/reference.tar (unpack into assets/reference/, dropp
 fi
 # 5. Counters: every GPU lesson under ncu at its chapter's benchmark values (or COUNTER_LESSONS;
 #    "none" for only the counter points), then the chapters' counter points (counter_points),
-#    one list per chapter, as assets/counters/<chapter>.json; back as counters.tar.
+#    one list per chapter, as assets/counters/<chapter>.json; back as counters.tar. With
+#    COUNTER_LESSONS=none a chapter's list holds its points only: add them to the committed file
+#    rather than replacing it.
 if step counters; then
     cdir="$out/counters"
     mkdir -p "$cdir"
