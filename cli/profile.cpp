@@ -27,13 +27,18 @@ using Json = nlohmann::ordered_json;
 // How long the worker lets ncu run (the CLI takes --timeout).
 constexpr double kWorkerProfileTimeoutS = 300;
 
-// "m = 4096, n = 4096, tile = ..." from a profile's params.
-std::string DescribeParams(const Json& params) {
+// "m = 4096, n = 4096, tile = ..., size = 256 MiB" from a profile's params, each value as the
+// lesson's parameter writes it (a parameter the lesson no longer has, as recorded).
+std::string DescribeParams(const Lesson& lesson, const Json& params) {
     std::string out;
     if (!params.is_object()) return out;
-    for (const auto& [name, value] : params.items())
-        out += (out.empty() ? "" : ", ") + name + " = " +
-               (value.is_string() ? value.get<std::string>() : value.dump());
+    for (const auto& [name, value] : params.items()) {
+        std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+        for (const ParamSpec& spec : lesson.params)
+            if (spec.name == name && value.is_number_unsigned())
+                text = spec.Format(ParamValue::Number(value.get<uint64_t>()));
+        out += (out.empty() ? "" : ", ") + name + " = " + text;
+    }
     return out;
 }
 
@@ -99,6 +104,11 @@ Json ProfileValues(const Lesson& lesson, const ParamValues& values, bool recorde
                                        : live_failure + "; and " + recorded_problem);
         (*r)["source"] = "recorded";
         if (!live_failure.empty()) (*r)["live_failure"] = live_failure;
+        // Recorded at other settings than asked (the chapter's benchmark size; the defaults
+        // where these settings were not profiled): what they were, for the page and scripts.
+        if (const ParamValues other = RecordedAtOtherSettings(lesson, values, *r);
+            !other.entries().empty())
+            (*r)["recorded_at_other_settings"] = ToJson(other);
         return *r;
     };
     if (recorded) return recorded_or("");
@@ -160,10 +170,13 @@ int Profile(const std::string& key, const Options& options, Format format, bool 
     if (instead)
         std::cerr << "error: " << profile["live_failure"].get<std::string>()
                   << "\nnote: showing the counters recorded on the reference GPU instead\n";
+    if (const auto other = profile.find("recorded_at_other_settings"); other != profile.end())
+        std::cerr << "note: recorded at other settings than asked: "
+                  << DescribeParams(lesson, *other) << "\n";
     PrintProfile(profile, format,
                  "recorded on " + profile.value("device", std::string("?")) + ", " +
                      profile.value("recorded_at", std::string("?")) + " (not measured here), at " +
-                     DescribeParams(profile.value("params", Json::object())));
+                     DescribeParams(lesson, profile.value("params", Json::object())));
     return instead ? kExitFailed : kExitOk;
 }
 

@@ -233,7 +233,8 @@ TEST(NcuProfileJson, RoundTripAndNoRecordingYet) {
 
 // Counters are recorded at a chapter's benchmark size (lesson 2.3 at 256 MiB), the page opens at
 // the lesson's default size: the recorded profile of the page's other settings is found anyway,
-// and a setting profiled on its own comes before the defaults.
+// a setting profiled on its own comes before the defaults, and an unprofiled one (offset 8)
+// gets the defaults'.
 TEST(RecordedProfiles, ThePagesSettingsComeBeforeItsDataSize) {
     const Lesson& l = L("basics/coalescing");
     ParamValues v;
@@ -247,10 +248,12 @@ TEST(RecordedProfiles, ThePagesSettingsComeBeforeItsDataSize) {
     const auto at_16 = FindRecordedProfile(l, v, &problem);
     ASSERT_TRUE(at_16) << problem;
     EXPECT_EQ((*at_16)["params"]["stride"], 16);
-    v.Set("stride", ParamValue::Number(3));  // never profiled: the defaults' profile
-    const auto at_3 = FindRecordedProfile(l, v, &problem);
-    ASSERT_TRUE(at_3) << problem;
-    EXPECT_EQ((*at_3)["params"]["stride"], 1);
+    v.Set("stride", ParamValue::Number(1));
+    v.Set("offset", ParamValue::Number(8));  // never profiled: the defaults' profile
+    const auto at_8 = FindRecordedProfile(l, v, &problem);
+    ASSERT_TRUE(at_8) << problem;
+    EXPECT_EQ((*at_8)["params"]["offset"], 0);
+    v.Set("offset", ParamValue::Number(0));
     // At the recorded size itself the exact profile is the one found.
     v.Set("stride", ParamValue::Number(32));
     v.Set("size", ParamValue::Number(268435456));
@@ -264,20 +267,45 @@ TEST(RecordedProfiles, TheSettingsTheyWereRecordedAtAreNamedWhereTheyDiffer) {
     const Lesson& l = L("basics/coalescing");
     ParamValues v;
     for (const ParamSpec& spec : l.params) v.Set(spec.name, spec.Default());
-    v.Set("stride", ParamValue::Number(3));
+    v.Set("offset", ParamValue::Number(8));
     std::string problem;
     const auto p = FindRecordedProfile(l, v, &problem);
     ASSERT_TRUE(p) << problem;
     ParamValues other = RecordedAtOtherSettings(l, v, *p);
-    ASSERT_TRUE(other.Find("stride"));
-    EXPECT_EQ(other.Find("stride")->number, 1u);
+    ASSERT_TRUE(other.Find("offset"));
+    EXPECT_EQ(other.Find("offset")->number, 0u);
     ASSERT_TRUE(other.Find("size"));
     EXPECT_EQ(other.Find("size")->number, 268435456u);
     EXPECT_FALSE(other.Find("block"));  // the page's own block size
+    EXPECT_FALSE(other.Find("stride"));
     // At the recorded settings, nothing to say.
-    v.Set("stride", ParamValue::Number(1));
+    v.Set("offset", ParamValue::Number(0));
     v.Set("size", ParamValue::Number(268435456));
     EXPECT_TRUE(RecordedAtOtherSettings(l, v, *p).entries().empty());
+}
+
+// The CLI says so too: on standard error, and in the JSON for scripts.
+TEST(CliProfile, RecordedCountersAtOtherSettingsSaySo) {
+    const Output json = Sh(CliPath() + " profile 2.3 --recorded --set offset=8 --format json");
+    ASSERT_EQ(json.code, 0) << json.text;
+    const Json j = Json::parse(json.text, nullptr, false);
+    ASSERT_TRUE(j.is_object()) << json.text;
+    EXPECT_EQ(j["source"], "recorded");
+    EXPECT_EQ(j["params"]["offset"], 0);  // offset 8 was never profiled: the defaults'
+    EXPECT_EQ(j["recorded_at_other_settings"]["offset"], 0);
+    EXPECT_EQ(j["recorded_at_other_settings"]["size"], 268435456);
+    EXPECT_FALSE(j["recorded_at_other_settings"].contains("stride"));
+    const Output table = Sh(CliPath() + " profile 2.3 --recorded --set offset=8 2>&1");
+    EXPECT_EQ(table.code, 0) << table.text;
+    EXPECT_NE(table.text.find("note: recorded at other settings than asked: offset = 0, size = "
+                              "256 MiB"),
+              std::string::npos)
+        << table.text;
+    // At the recorded settings: no note, no field.
+    const Output same =
+        Sh(CliPath() + " profile 2.3 --recorded --set stride=16 --size 256MiB --format json");
+    ASSERT_EQ(same.code, 0) << same.text;
+    EXPECT_FALSE(Json::parse(same.text, nullptr, false).contains("recorded_at_other_settings"));
 }
 
 // Every lesson that has recorded counters finds them at the settings its page opens with.
