@@ -34,9 +34,8 @@ std::string DescribeParams(const Lesson& lesson, const Json& params) {
     if (!params.is_object()) return out;
     for (const auto& [name, value] : params.items()) {
         std::string text = value.is_string() ? value.get<std::string>() : value.dump();
-        for (const ParamSpec& spec : lesson.params)
-            if (spec.name == name && value.is_number_unsigned())
-                text = spec.Format(ParamValue::Number(value.get<uint64_t>()));
+        if (const ParamSpec* spec = lesson.FindParam(name); spec && value.is_number_unsigned())
+            text = spec->Format(ParamValue::Number(value.get<uint64_t>()));
         out += (out.empty() ? "" : ", ") + name + " = " + text;
     }
     return out;

@@ -469,8 +469,10 @@ std::optional<Json> FindRecordedProfile(const Lesson& lesson, const ParamValues&
     // Counters are recorded at a chapter's benchmark size (256 MiB, 1 GiB), which is rarely the
     // page's: the profile of the same settings at another data size comes before the defaults'.
     // The caller labels the profile with the parameters it was recorded at.
-    const auto without_size = [](Json params) {
-        if (params.is_object()) params.erase("size");
+    const auto without_size = [&lesson](Json params) {
+        if (params.is_object())
+            for (const ParamSpec& spec : lesson.params)
+                if (spec.type == ParamType::kBytes) params.erase(spec.name);
         return params;
     };
     ParamValues defaults;

@@ -316,33 +316,32 @@ fi
 if step counters; then
     cdir="$out/counters"
     mkdir -p "$cdir"
+    # profile_to FILE LESSON [ARGS...]: the lesson under ncu at its chapter's benchmark values
+    # (and ARGS) into FILE, its launches or its failure in the summary.
+    profile_to() {
+        local f=$1 lesson=$2 chapter=${2%%/*}
+        shift 2
+        # shellcheck disable=SC2046 # bench_args gives words
+        if timeout 600 "$cli" profile "$lesson" $(bench_args "$chapter") "$@" \
+                --format json >"$f" 2>>"$out/counters.log"; then
+            note "counters $lesson${*:+ $*}: $(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(len(j['kernels']), 'launches')" "$f")"
+        else
+            note "counters $lesson${*:+ $*}: FAILED (see counters.log)"
+            rm -f "$f"
+        fi
+    }
     lessons_to_profile=${COUNTER_LESSONS:-$gpu_lessons}
     [ "$lessons_to_profile" = none ] && lessons_to_profile=""   # the counter points only
     for lesson in $lessons_to_profile; do
-        chapter=${lesson%%/*}
-        f="$cdir/$chapter.$(echo "$lesson" | tr '/' '_').json"
-        if timeout 600 "$cli" profile "$lesson" $(bench_args "$chapter") \
-                --format json >"$f" 2>>"$out/counters.log"; then
-            note "counters $lesson: $(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(len(j['kernels']), 'launches')" "$f")"
-        else
-            note "counters $lesson: FAILED (see counters.log)"
-            rm -f "$f"
-        fi
+        profile_to "$cdir/${lesson%%/*}.$(echo "$lesson" | tr '/' '_').json" "$lesson"
     done
     n=0
     for chapter in $chapters; do
         while read -r lesson point_args; do
             [ -n "$lesson" ] || continue
             n=$((n + 1))
-            f="$cdir/$chapter.point-$n.json"
             # shellcheck disable=SC2086 # the arguments are words
-            if timeout 600 "$cli" profile "$lesson" $(bench_args "$chapter") $point_args \
-                    --format json >"$f" 2>>"$out/counters.log"; then
-                note "counters $lesson $point_args: $(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(len(j['kernels']), 'launches')" "$f")"
-            else
-                note "counters $lesson $point_args: FAILED (see counters.log)"
-                rm -f "$f"
-            fi
+            profile_to "$cdir/$chapter.point-$n.json" "$lesson" $point_args
         done < <(counter_points "$chapter")
     done
     python3 - "$cdir" <<'PY'
