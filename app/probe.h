@@ -85,6 +85,12 @@ struct Probe {
     // Whether the lesson's measured figures were hidden ("Hide answers" before its run), and
     // the guess table drawn last: {guess, model's bound, measured} (empty: none drawn).
     bool measured_hidden = false;
+    // The page model (panels/page_view.cpp): the text is in it, its references that did not
+    // resolve, its footer, the rows of the chapter at a glance (0: folded).
+    bool page_in_model = false;
+    int page_unresolved = 0;
+    std::string page_footer;
+    int glance_rows = 0;
     std::vector<std::string> guess_row;
 };
 

@@ -51,6 +51,10 @@ int Run(const std::string& lesson, const Options& options, Format format);
 int Sweep(const std::string& lesson, const Options& options, const std::string& param,
           const std::string& range, Format format);
 int Bench(const std::string& chapter, const Options& options, Format format);
+// A lesson page with its figures read from the recordings of `gpu` (empty: the reference GPU);
+// with `glance`, the chapter at a glance. Fails when a reference does not resolve.
+int PrintPage(const std::string& name, const std::string& lang, const std::string& gpu, bool glance,
+              Format format);
 // The step at each launch shape (or thread count) on this machine; the fastest verified one
 // saved for this GPU model (or CPU) unless `save` is false (cli/tune.cpp).
 int Tune(const std::string& lesson, const Options& options, Format format, bool save);

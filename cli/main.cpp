@@ -228,6 +228,15 @@ int main(int argc, char** argv) {
                          "write the starting file to this path (never over an existing file)");
     exercise->add_option("--lang", raw.exercise.lang, "en or zh");
     exercise->add_option("--format", raw.format, "table or json");
+    auto* page = app.add_subcommand(
+        "page", "a lesson page with its figures read from a reference GPU's recordings");
+    page->add_option("lesson", lesson, "lesson (with --glance: a chapter)")->required();
+    page->add_option("--lang", raw.exercise.lang, "en or zh");
+    std::string page_gpu;
+    page->add_option("--gpu", page_gpu, "whose recordings (default: the reference GPU)");
+    bool glance = false;
+    page->add_flag("--glance", glance, "the chapter at a glance: every step in one table");
+    page->add_option("--format", raw.format, "table (Markdown) or json");
     auto* serve = app.add_subcommand("serve", "worker mode: JSON-lines requests on stdin");
     int serve_nice = kServeNice;
     double release_after = kDefaultReleaseAfterS;
@@ -294,7 +303,8 @@ int main(int argc, char** argv) {
             std::fflush(stdout);
             std::_Exit(rc);  // the reader thread may still be blocked on stdin
         }
-        for (const CLI::App* command : {list, info, run, sweep, bench, profile, tune, exercise})
+        for (const CLI::App* command :
+             {list, info, run, sweep, bench, profile, tune, exercise, page})
             if (*command) RejectEmptyValues(command);
         const cli::Format format = cli::ParseFormat(raw.format);
         int rc = cli::kExitUsage;
@@ -302,6 +312,8 @@ int main(int argc, char** argv) {
             rc = cli::List(format);
         } else if (*info) {
             rc = cli::Info(format);
+        } else if (*page) {
+            rc = cli::PrintPage(lesson, raw.exercise.lang, page_gpu, glance, format);
         } else if (*exercise) {
             rc = cli::ShowExercise(lesson, raw.exercise, format);
         } else if (*run && !raw.kernel.empty()) {

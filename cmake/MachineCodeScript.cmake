@@ -152,7 +152,7 @@ foreach(rel IN LISTS ENTRIES)
     string(APPEND body "const char kSass${index}[] =\n${sass_code};\n")
     string(APPEND table "        {\"${rel}\", {std::string_view(kPtx${index}, sizeof kPtx${index} - 1), "
                         "std::string_view(kSass${index}, sizeof kSass${index} - 1), \"${sass_note}\", "
-                        "\"${sass_source}\"}},\n")
+                        "\"${sass_source}\", \"${source_sha}\"}},\n")
     math(EXPR index "${index} + 1")
 endforeach()
 set(sass_arch "")

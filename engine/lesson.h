@@ -159,6 +159,10 @@ struct Lesson {
     int previous = 0;         // lesson plotted against this one (its `number`); 0 for none
     std::string source_path;  // the step's file, e.g. "kernels/split/04_one_thread_per_pair.cu"
     std::string_view source;  // its contents (embedded at build time)
+    // The key of the sources its kernel was compiled from in this build (the recorded SASS's
+    // key, cmake/MachineCodeScript.cmake); results carry it, so a recording taken from other
+    // sources is known to be stale. Empty where the build has none.
+    std::string source_key;
     // Its texts, links to other lessons ("[[gemm/double-buffering]]") rendered with their
     // current numbers (lessons/text_links.cpp).
     std::string text_en;

@@ -277,6 +277,14 @@ void AddCheckFields(std::vector<ResultField>& f) {
     add({"timestamp", [](const RunResult& r) { return Json(r.timestamp); },
          [](RunResult& r, const Json& v) { r.timestamp = v.get<std::string>(); }, true, nullptr,
          nullptr, false, [](const RunResult& r) { return r.timestamp; }});
+    add({"source_key",
+         [](const RunResult& r) {
+             return r.source_key.empty() ? Json(nullptr) : Json(r.source_key);
+         },
+         [](RunResult& r, const Json& v) {
+             if (v.is_string()) r.source_key = v.get<std::string>();
+         },
+         false, nullptr, nullptr, false, nullptr});
     add({"recorded", [](const RunResult& r) { return Json(r.recorded); },
          [](RunResult& r, const Json& v) { r.recorded = v.get<bool>(); }, false, nullptr, nullptr,
          false, nullptr});

@@ -84,7 +84,8 @@ struct RunResult {
     std::vector<std::string> devices;  // every device used: GPU names, or the CPU's name
     std::optional<KernelAttributes> attributes;
     std::string timestamp;
-    bool recorded = false;  // loaded from assets/reference, not measured now
+    std::string source_key;  // the step's Lesson::source_key when it ran; empty: not known
+    bool recorded = false;   // loaded from assets/reference, not measured now
     // A student's kernel ran in place of the step's own (an exercise: run --kernel).
     bool yours = false;
 

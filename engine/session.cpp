@@ -234,6 +234,7 @@ RunResult Describe(const Lesson& lesson, const Chapter& chapter, const RunOption
     r.seed = spec.seed;
     r.cold_l2 = options.cold_l2 && lesson.kind == StepKind::kGpu;
     r.timestamp = UtcTimestamp();
+    r.source_key = lesson.source_key;
     if (lesson.kind == StepKind::kGpu) {
         for (int d : devices) r.devices.push_back(GetDevices().devices[size_t(d)].name);
         if (lesson.runner.attributes) r.attributes = lesson.runner.attributes(params);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "machine_code.h"
+
 namespace lessons {
 
 void AddChapter(Registry& registry, Chapter chapter, const std::string& folder,
@@ -41,6 +43,9 @@ void AddChapter(Registry& registry, Chapter chapter, const std::string& folder,
         }
         l.source_path = row.source;
         l.source = EmbeddedFile(row.source);
+        if (const auto file = MachineCodeFiles().files.find(row.source);
+            file != MachineCodeFiles().files.end() && file->second.source_key)
+            l.source_key = file->second.source_key;
         l.text_en = EmbeddedFile(folder + "/" + row.slug + ".en.md");
         l.text_zh = EmbeddedFile(folder + "/" + row.slug + ".zh.md");
         l.title_zh = HeadingTitle(l.text_zh);

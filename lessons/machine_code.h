@@ -24,6 +24,8 @@ struct MachineCodeFile {
     // 2026-11-22T10:02Z, cuobjdump ... V13.0.88"): assets/sass/sm_90.tar.xz, recorded from a
     // build of the same sources by the same compiler.
     const char* sass_source;
+    // The key of the sources this build compiled the file from (empty: no PTX was built).
+    const char* source_key;
 };
 
 struct MachineCodeTable {

@@ -216,6 +216,7 @@ Settings LoadSettings(const std::string& path, std::string* problem) {
     s.visited = IdList(j, "visited", &notes);
     s.ran = IdList(j, "run", &notes);
     s.answered = IdList(j, "answered", &notes);
+    s.unfolded = IdList(j, "unfolded", &notes);
     s.log_scale = ChoiceMap(j, "log_scale", &notes);
     s.guesses = GuessMap(j, &notes);
     if (!notes.empty() && problem) *problem = "the settings file " + path + ": " + notes;
@@ -233,6 +234,7 @@ bool SaveSettings(const std::string& path, const Settings& s, std::string* probl
                              {"visited", s.visited},
                              {"run", s.ran},
                              {"answered", s.answered},
+                             {"unfolded", s.unfolded},
                              {"log_scale", s.log_scale},
                              {"sidebar_em", s.sidebar_em},
                              {"text_share", s.text_share},

@@ -35,6 +35,9 @@ struct Settings {
     std::set<std::string> visited;
     std::set<std::string> ran;
     std::set<std::string> answered;
+    // The folded sections of lesson pages the student opened ("reduce/cub#Evidence"), and the
+    // chapters whose at-a-glance table is open (read bounded, as the progress lists).
+    std::set<std::string> unfolded;
     // The Log scale choice the student made per chapter (chart::LogChoice::by_chapter), by
     // chapter id; a chapter not here takes each chart's own rule. Read bounded like the lists.
     std::map<std::string, bool> log_scale;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "panels/page_view.h"
 #include "panels/panels.h"
 #include "probe.h"
 #include "words/words_student.h"
@@ -42,8 +43,11 @@ void DrawSectionRow(UiState& ui, const Controller& c, const Lesson& lesson, int 
 
 // The text's current section, in a pane of `size` that opens at its top.
 void DrawSection(UiState& ui, const Controller& c, const Lesson& lesson, ImVec2 size) {
+    // A page in the page model shows its core only, one screen at a time.
     const std::vector<std::string> sections =
-        SplitSections(ui.settings.language == "zh" ? lesson.text_zh : lesson.text_en);
+        InPageModel(ui, lesson)
+            ? PresenterScreens(ui, c, lesson)
+            : SplitSections(ui.settings.language == "zh" ? lesson.text_zh : lesson.text_en);
     const int count = static_cast<int>(sections.size());
     ui.presenter_section = std::clamp(ui.presenter_section, 0, std::max(count - 1, 0));
     if (ui.probe) {

@@ -9,13 +9,16 @@
 #include <cstdio>
 
 #include "exercise.h"
+#include "glossary.h"
 #include "model/compare.h"
 #include "model/sweeps.h"
+#include "panels/page_view.h"
 #include "panels/panels.h"
 #include "probe.h"
 #include "text/lesson_text.h"
 #include "words/words_exercise.h"
 #include "words/words_machine.h"
+#include "words/words_page.h"
 #include "words/words_student.h"
 
 namespace lessons::app {
@@ -172,6 +175,15 @@ std::vector<std::string_view> UiTexts(const Registry& registry) {
     for (const Word* w : kMachineWords) texts.push_back(w->zh);
     for (const Word* w : kStudentWords) texts.push_back(w->zh);
     for (const Word* w : kExerciseWords) texts.push_back(w->zh);
+    for (const Word* w : kPageWords) texts.push_back(w->zh);
+    for (const GlossaryEntry& e : Glossary(TextLanguage::kChinese)) {
+        texts.push_back(e.term);
+        texts.push_back(e.definition);
+    }
+    for (PagePart part :
+         {PagePart::kChange, PagePart::kPrediction, PagePart::kWhy, PagePart::kTryThis,
+          PagePart::kQuestions, PagePart::kEvidence, PagePart::kBackground, PagePart::kOtherGpu})
+        texts.push_back(PartHeading(part, TextLanguage::kChinese));
     for (const Exercise& e : Exercises()) {
         texts.push_back(e.task_zh);
         for (const ExerciseHint& h : e.hints) texts.push_back(h.zh);
@@ -266,8 +278,13 @@ constexpr float kTwoColumnsEm = 30;
 
 // The lesson text, with the toggle that hides its answers (for a class) above it.
 void DrawText(UiState& ui, const Controller& c, const Lesson& lesson) {
+    DrawChapterGlance(ui, c, lesson);
     DrawHideAnswers(ui, c, lesson);
-    DrawLessonTextOf(ui, c, lesson, ui.settings.language == "zh" ? lesson.text_zh : lesson.text_en);
+    if (InPageModel(ui, lesson))
+        DrawModelPage(ui, c, lesson);
+    else
+        DrawLessonTextOf(ui, c, lesson,
+                         ui.settings.language == "zh" ? lesson.text_zh : lesson.text_en);
     // The student's own mark: the questions above are answered (the lesson list shows it).
     ImGui::Spacing();
     bool answered = ui.settings.answered.count(lesson.id) > 0;

@@ -15,6 +15,7 @@
 #include "model/page_params.h"
 #include "model/settings.h"
 #include "model/student.h"
+#include "page.h"
 #include "panels/fonts.h"
 #include "registry.h"
 #include "text/code_listing.h"
@@ -47,6 +48,9 @@ struct UiState {
     // What the page drew, recorded for whoever reads it (the automation's positions file, a
     // test); null: nothing is recorded. Not owned.
     Probe* probe = nullptr;
+    // The page last resolved (panels/page_view.cpp), and what it was resolved for.
+    std::string page_key;
+    ResolvedPage page_resolved;
 
     // Code view cache: the source of lesson `code_lesson` (its number), split into lines.
     int code_lesson = -1;

@@ -18,8 +18,6 @@
 
 namespace lessons::app {
 
-const std::map<std::string, std::string_view>& EmbeddedReferenceFiles();  // generated
-
 namespace {
 
 constexpr int kMaxExitsBeforeGivingUp = 3;
@@ -43,28 +41,6 @@ std::string ExitDescription(const Json& m) {
 }
 
 }  // namespace
-
-std::vector<RunResult> LoadRecordedResults(std::string* problems) {
-    std::vector<RunResult> out;
-    for (const auto& [path, text] : EmbeddedReferenceFiles()) {
-        const Json array = Json::parse(text.begin(), text.end(), nullptr, false);
-        if (!array.is_array()) {
-            if (problems) *problems += path + " is not a JSON array; ";
-            continue;
-        }
-        for (const Json& j : array) {
-            try {
-                RunResult r = RunResultFromJson(j);
-                if (r.kind != StepKind::kGpu) continue;  // CPU lessons always run live
-                r.recorded = true;
-                out.push_back(std::move(r));
-            } catch (const std::exception& e) {
-                if (problems) *problems += path + ": " + e.what() + "; ";
-            }
-        }
-    }
-    return out;
-}
 
 CompileReport CompileReportFromJson(const Json& j) {
     if (!j.is_object()) throw std::runtime_error("\"compile\" is not an object");
@@ -132,8 +108,11 @@ Controller::Controller(const Registry& registry, WorkerFactory factory,
         m_recorded.push_back({std::move(r), Origin::kRecorded, m_sequence++, {}});
     }
     for (const auto& [name, count] : per_gpu) m_reference_gpus.push_back(name);
+    // The project's reference GPU first (kReferenceGpu), then by how many results each has.
     std::stable_sort(m_reference_gpus.begin(), m_reference_gpus.end(),
                      [&per_gpu](const std::string& a, const std::string& b) {
+                         if ((a == lessons::kReferenceGpu) != (b == lessons::kReferenceGpu))
+                             return a == lessons::kReferenceGpu;
                          return per_gpu.at(a) > per_gpu.at(b);
                      });
     SetReferenceGpu("");

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/page_params.h"
+#include "recordings.h"
 #include "registry.h"
 #include "report.h"
 #include "result.h"
@@ -186,6 +187,7 @@ public:
     // with the most recorded results first (the project's reference GPU), and the one whose
     // recordings results() holds now. Multi-GPU recordings are always held: only one machine
     // made them.
+    const Registry& registry() const { return m_registry; }
     const std::vector<std::string>& ReferenceGpus() const { return m_reference_gpus; }
     const std::string& ReferenceGpu() const { return m_reference_gpu; }
     // Shows the recordings of `name` (one of ReferenceGpus(); anything else, empty included,
@@ -301,7 +303,7 @@ private:
     std::deque<std::chrono::steady_clock::time_point> m_recent_exits;
 };
 
-// Recorded results for machines without a GPU (assets/reference/*.json, embedded).
-std::vector<RunResult> LoadRecordedResults(std::string* problems);
+// Recorded results for machines without a GPU: lessons::LoadRecordedResults (recordings.h).
+using lessons::LoadRecordedResults;
 
 }  // namespace lessons::app

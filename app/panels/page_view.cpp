@@ -1,0 +1,294 @@
+#include "panels/page_view.h"
+
+#include <algorithm>
+
+#include "glossary.h"
+#include "model/page_params.h"
+#include "probe.h"
+#include "recordings.h"
+#include "report.h"
+#include "words/words_page.h"
+
+namespace lessons::app {
+namespace {
+
+TextLanguage LanguageOf(const UiState& ui) {
+    return ui.settings.language == "zh" ? TextLanguage::kChinese : TextLanguage::kEnglish;
+}
+
+const std::string& TextOf(const UiState& ui, const Lesson& lesson) {
+    return ui.settings.language == "zh" ? lesson.text_zh : lesson.text_en;
+}
+
+// The result row: this step's time, its speed-up over the previous step and its share of the
+// bound, each with this machine's figure where it has one.
+std::string ResultRow(const UiState& ui, const Lesson& lesson, const PageData& data) {
+    const TextLanguage language = LanguageOf(ui);
+    std::string row;
+    const auto add = [&](const char* quantity, const Word* format) {
+        std::string error;
+        const auto ref = ParseRef(quantity, &error);
+        const RefValue v = ResolveRef(*ref, lesson, data, language);
+        if (!v.ok) return;
+        std::string figure = v.text + (v.yours.empty() ? "" : " (" + v.yours + ")");
+        if (format) {
+            char buf[256];
+            std::snprintf(buf, sizeof buf, Tr(ui, *format), figure.c_str());
+            figure = buf;
+        }
+        row += (row.empty() ? "" : " \xC2\xB7 ") + figure;
+    };
+    add("ms", nullptr);
+    if (lesson.previous) add("speedup", &kResultPrevious);
+    add("pct", &kResultBound);
+    return row;
+}
+
+// Draws one resolved section's Markdown, linking the first use on the page of each glossary
+// term: underlined, its definition on hover.
+void DrawLinked(UiState& ui, std::string_view markdown, std::vector<std::string>* linked) {
+    const std::vector<GlossaryEntry>& glossary = Glossary(LanguageOf(ui));
+    ImGuiStorage* revealed = ImGui::GetStateStorage();
+    const ImVec4 lead(0.55f, 0.75f, 1.0f, 1), answer(0.6f, 0.85f, 0.6f, 1);
+    for (const TextBlock& block : ParseLessonText(markdown)) {
+        switch (block.kind) {
+            case TextBlock::Kind::kBullet:
+                ImGui::Bullet();
+                ImGui::SameLine();
+                continue;
+            case TextBlock::Kind::kLeadIn:
+                DrawWrappedText(block.text, &lead);
+                continue;
+            case TextBlock::Kind::kAnswer: {
+                const ImGuiID id = ImGui::GetID(block.text.c_str());
+                if (ui.settings.hide_answers && !revealed->GetBool(id)) {
+                    ImGui::PushID(static_cast<int>(id));
+                    if (ImGui::SmallButton(Tr(ui, kShowAnswer))) revealed->SetBool(id, true);
+                    ImGui::PopID();
+                } else {
+                    DrawWrappedText(block.text, &answer);
+                }
+                ImGui::Spacing();
+                continue;
+            }
+            case TextBlock::Kind::kParagraph:
+                break;
+        }
+        // The terms of this paragraph not linked before on the page.
+        std::vector<GlossaryEntry> fresh;
+        for (const GlossaryEntry& e : glossary)
+            if (std::find(linked->begin(), linked->end(), e.key) == linked->end())
+                fresh.push_back(e);
+        const std::vector<TermUse> uses = FirstUses(block.text, fresh);
+        for (const TermUse& u : uses) linked->push_back(u.entry->key);
+        const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4);
+        ImFont* font = ImGui::GetFont();
+        const float size = ImGui::GetFontSize();
+        const MeasureText measure = [&](std::string_view s) {
+            return font->CalcTextSizeA(size, 1e9f, 0, s.data(), s.data() + s.size()).x;
+        };
+        const std::string_view text = block.text;
+        for (const std::string_view line : WrapLines(text, width, measure)) {
+            const ImVec2 origin = ImGui::GetCursorScreenPos();
+            ImGui::TextUnformatted(line.data(), line.data() + line.size());
+            const size_t line_at = size_t(line.data() - text.data());
+            for (const TermUse& u : uses) {
+                const size_t a = std::max(u.at, line_at);
+                const size_t b = std::min(u.at + u.length, line_at + line.size());
+                if (a >= b) continue;
+                const float x0 = origin.x + measure(line.substr(0, a - line_at));
+                const float x1 = origin.x + measure(line.substr(0, b - line_at));
+                const float y = origin.y + size;
+                ImGui::GetWindowDrawList()->AddLine(ImVec2(x0, y), ImVec2(x1, y),
+                                                    IM_COL32(120, 170, 255, 200), 1.0f);
+                if (ImGui::IsMouseHoveringRect(ImVec2(x0, origin.y), ImVec2(x1, y + 1)) &&
+                    ImGui::IsWindowHovered())
+                    Tooltip(u.entry->term + "\n" + u.entry->definition);
+            }
+        }
+        ImGui::Spacing();
+    }
+}
+
+}  // namespace
+
+bool InPageModel(const UiState& ui, const Lesson& lesson) {
+    return ParsePage(TextOf(ui, lesson)).in_model;
+}
+
+PageData PageDataOf(const UiState& ui, const Controller& c, const Lesson& lesson) {
+    PageData data;
+    data.registry = &c.registry();
+    data.gpu = c.ReferenceGpu();
+    // CPU steps run live in the app; a page reads the host's recording beside the GPU's.
+    for (const RunResult& r : RecordedCpuResults()) data.recorded.push_back(&r);
+    for (const StoredResult& s : c.results()) {
+        if (s.origin == Origin::kRecorded)
+            data.recorded.push_back(&s.result);
+        else if (!s.result.yours)
+            data.live.push_back(&s.result);
+    }
+    data.settings = ResolveParams(lesson.params, ui.run);
+    return data;
+}
+
+ResolvedPage ResolvedPageOf(UiState& ui, const Controller& c, const Lesson& lesson) {
+    const PageData data = PageDataOf(ui, c, lesson);
+    const std::string key = lesson.id + "|" + ui.settings.language + "|" + data.gpu + "|" +
+                            std::to_string(c.results().size()) + "|" +
+                            ToJson(data.settings).dump() + "|" +
+                            (MeasuredHidden(ui, c, lesson) ? "h" : "s");
+    if (key == ui.page_key) return ui.page_resolved;
+    ResolvedPage page = ResolvePage(TextOf(ui, lesson), lesson, data, LanguageOf(ui));
+    for (PageSection& s : page.sections) {
+        if (s.part != PagePart::kPrediction) continue;
+        const std::string row =
+            MeasuredHidden(ui, c, lesson) ? Tr(ui, kResultHidden) : ResultRow(ui, lesson, data);
+        if (!row.empty())
+            s.text += std::string("\n\n**") + Tr(ui, kResultRow) + ".** " + row + "\n";
+    }
+    ui.page_key = key;
+    ui.page_resolved = page;
+    return page;
+}
+
+void DrawModelPage(UiState& ui, const Controller& c, const Lesson& lesson) {
+    const ResolvedPage page = ResolvedPageOf(ui, c, lesson);
+    const TextLanguage language = LanguageOf(ui);
+    std::vector<std::string> linked;
+    const ImVec4 heading(0.55f, 0.75f, 1.0f, 1);
+    for (const PageSection& s : page.sections) {
+        if (!IsFolded(s.part)) {
+            if (s.part != PagePart::kIntro) {
+                ImGui::Spacing();
+                DrawWrappedText(PartHeading(s.part, language), &heading);
+            }
+            DrawLinked(ui, s.text, &linked);
+            continue;
+        }
+        const std::string id = lesson.id + "#" + PartKeyword(s.part);
+        const bool open_before = ui.settings.unfolded.count(id) > 0;
+        ImGui::SetNextItemOpen(open_before, ImGuiCond_Always);
+        const std::string label = std::string(PartHeading(s.part, language)) + "##" + id;
+        const bool open = ImGui::CollapsingHeader(label.c_str());
+        Remember(ui, (std::string("fold_") + PartKeyword(s.part)).c_str());
+        if (open != open_before) {
+            if (open)
+                ui.settings.unfolded.insert(id);
+            else
+                ui.settings.unfolded.erase(id);
+        }
+        if (open) {
+            ImGui::Indent();
+            DrawLinked(ui, s.text, &linked);
+            ImGui::Unindent();
+        }
+    }
+    ImGui::Spacing();
+    ImGui::Separator();
+    ImGui::TextDisabled("%s", page.footer.c_str());
+    Remember(ui, "page_footer");
+    if (ImGui::IsItemHovered()) {
+        std::string tip = Tr(ui, kFooterFiles);
+        for (const std::string& f : page.files) tip += "\n" + f;
+        for (const std::string& s : page.sources) tip += "\n" + s;
+        Tooltip(tip);
+    }
+    for (const std::string& u : page.unresolved) {
+        char buf[512];
+        std::snprintf(buf, sizeof buf, Tr(ui, kUnresolved), c.ReferenceGpu().c_str(), u.c_str());
+        DrawWrappedText(buf, &kAmber);
+    }
+    if (ui.probe) {
+        ui.probe->page_in_model = true;
+        ui.probe->page_unresolved = int(page.unresolved.size());
+        ui.probe->page_footer = page.footer;
+    }
+}
+
+std::vector<std::string> PresenterScreens(UiState& ui, const Controller& c, const Lesson& lesson) {
+    const ResolvedPage page = ResolvedPageOf(ui, c, lesson);
+    const TextLanguage language = LanguageOf(ui);
+    std::vector<std::string> screens(4);
+    for (const PageSection& s : page.sections) {
+        if (IsFolded(s.part)) continue;
+        size_t screen = 0;
+        switch (s.part) {
+            case PagePart::kIntro:
+            case PagePart::kChange:
+                screen = 0;
+                break;
+            case PagePart::kPrediction:
+                screen = 1;
+                break;
+            case PagePart::kWhy:
+                screen = 2;
+                break;
+            default:
+                screen = 3;
+        }
+        if (s.part != PagePart::kIntro)
+            screens[screen] += std::string("**") + PartHeading(s.part, language) + "**\n\n";
+        screens[screen] += s.text + "\n\n";
+    }
+    screens.erase(std::remove(screens.begin(), screens.end(), std::string()), screens.end());
+    return screens;
+}
+
+void DrawChapterGlance(UiState& ui, const Controller& c, const Lesson& lesson) {
+    const Registry& reg = c.registry();
+    const Chapter& chapter = reg.ChapterOf(lesson);
+    const std::string id = "glance#" + chapter.id;
+    const std::vector<const Lesson*> lessons = reg.LessonsOf(chapter);
+    const bool first = !lessons.empty() && lessons.front() == &lesson;
+    const bool open_before = ui.settings.unfolded.count(id) > 0 ||
+                             (first && !ui.settings.unfolded.count(id + "#closed"));
+    char title[160];
+    std::snprintf(title, sizeof title, Tr(ui, kGlance), std::to_string(chapter.number).c_str());
+    ImGui::SetNextItemOpen(open_before, ImGuiCond_Always);
+    const bool open = ImGui::CollapsingHeader((std::string(title) + "##" + id).c_str());
+    Remember(ui, "glance_header");
+    if (open != open_before) {
+        if (open) {
+            ui.settings.unfolded.insert(id);
+            ui.settings.unfolded.erase(id + "#closed");
+        } else {
+            ui.settings.unfolded.erase(id);
+            if (first) ui.settings.unfolded.insert(id + "#closed");
+        }
+    }
+    if (!open) return;
+    const TextLanguage language = LanguageOf(ui);
+    const PageData data = PageDataOf(ui, c, lesson);
+    const std::vector<GlanceRow> rows = ChapterAtAGlance(chapter, data, language);
+    if (ImGui::BeginTable(
+            "glance", 6,
+            ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+        for (const Word* w : {&kGlanceLesson, &kGlanceIdea, &kGlanceTime, &kGlancePrevious,
+                              &kGlanceBound, &kGlanceLibrary})
+            ImGui::TableSetupColumn(Tr(ui, *w), w == &kGlanceIdea
+                                                    ? ImGuiTableColumnFlags_WidthStretch
+                                                    : ImGuiTableColumnFlags_None);
+        ImGui::TableHeadersRow();
+        for (const GlanceRow& r : rows) {
+            ImGui::TableNextRow();
+            for (const std::string* cell :
+                 {&r.label, &r.title, &r.time, &r.speedup, &r.pct, &r.vs_library}) {
+                ImGui::TableNextColumn();
+                if (cell == &r.title)
+                    ImGui::TextWrapped("%s", cell->c_str());
+                else
+                    ImGui::TextUnformatted(cell->c_str());
+            }
+        }
+        ImGui::EndTable();
+    }
+    if (ImGui::SmallButton(Tr(ui, kGlanceCopy))) {
+        ImGui::SetClipboardText(GlanceMarkdown(chapter, rows, language).c_str());
+        ui.messages.push_back(Tr(ui, kGlanceCopied));
+    }
+    Remember(ui, "glance_copy");
+    if (ui.probe) ui.probe->glance_rows = int(rows.size());
+}
+
+}  // namespace lessons::app

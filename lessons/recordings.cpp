@@ -1,0 +1,134 @@
+#include "recordings.h"
+
+#include <exception>
+#include <map>
+#include <set>
+
+#include "report.h"
+#include "resources.h"
+
+namespace lessons {
+namespace {
+
+constexpr std::string_view kReferenceFolder = "assets/reference/";
+
+bool IsReferenceFile(std::string_view path) {
+    return path.rfind(kReferenceFolder, 0) == 0 && path.size() > 5 &&
+           path.substr(path.size() - 5) == ".json";
+}
+
+// Which devices and chapters each reference file holds, read once.
+struct FileIndex {
+    std::map<std::string, std::set<std::pair<std::string, std::string>>>
+        of_file;  // chapter, device
+};
+
+const FileIndex& Index() {
+    static const FileIndex index = [] {
+        FileIndex out;
+        for (const auto& [path, text] : EmbeddedFiles()) {
+            if (!IsReferenceFile(path)) continue;
+            const Json array = Json::parse(text.begin(), text.end(), nullptr, false);
+            if (!array.is_array()) continue;
+            for (const Json& j : array) {
+                if (!j.is_object()) continue;
+                const auto chapter = j.find("chapter");
+                const auto devices = j.find("devices");
+                if (chapter == j.end() || !chapter->is_string() || devices == j.end() ||
+                    !devices->is_array())
+                    continue;
+                for (const Json& d : *devices)
+                    if (d.is_string())
+                        out.of_file[path].insert(
+                            {chapter->get<std::string>(), d.get<std::string>()});
+            }
+        }
+        return out;
+    }();
+    return index;
+}
+
+}  // namespace
+
+std::vector<RunResult> LoadRecordedResults(std::string* problems) {
+    std::vector<RunResult> out;
+    for (const auto& [path, text] : EmbeddedFiles()) {
+        if (!IsReferenceFile(path)) continue;
+        const Json array = Json::parse(text.begin(), text.end(), nullptr, false);
+        if (!array.is_array()) {
+            if (problems) *problems += path + " is not a JSON array; ";
+            continue;
+        }
+        for (const Json& j : array) {
+            try {
+                RunResult r = RunResultFromJson(j);
+                if (r.kind != StepKind::kGpu) continue;  // CPU lessons always run live
+                r.recorded = true;
+                out.push_back(std::move(r));
+            } catch (const std::exception& e) {
+                if (problems) *problems += path + ": " + e.what() + "; ";
+            }
+        }
+    }
+    return out;
+}
+
+const std::vector<RunResult>& RecordedCpuResults() {
+    static const std::vector<RunResult> all = [] {
+        std::vector<RunResult> out;
+        for (const auto& [path, text] : EmbeddedFiles()) {
+            if (!IsReferenceFile(path)) continue;
+            const Json array = Json::parse(text.begin(), text.end(), nullptr, false);
+            if (!array.is_array()) continue;
+            for (const Json& j : array) {
+                try {
+                    RunResult r = RunResultFromJson(j);
+                    if (r.kind != StepKind::kCpu) continue;
+                    r.recorded = true;
+                    out.push_back(std::move(r));
+                } catch (const std::exception&) {
+                    // LoadRecordedResults names it
+                }
+            }
+        }
+        return out;
+    }();
+    return all;
+}
+
+std::vector<std::string> HostsRecordedWith(std::string_view gpu) {
+    std::set<std::string> hosts;
+    for (const auto& [path, pairs] : Index().of_file) {
+        bool has_gpu = false;
+        for (const auto& [c, d] : pairs) has_gpu = has_gpu || d == gpu;
+        if (!has_gpu) continue;
+        for (const RunResult& r : RecordedCpuResults())
+            for (const auto& [c, d] : pairs)
+                if (d == r.Device()) hosts.insert(d);
+    }
+    return {hosts.begin(), hosts.end()};
+}
+
+std::vector<std::string> RecordingFiles(std::string_view chapter, std::string_view device) {
+    std::vector<std::string> out;
+    for (const auto& [path, pairs] : Index().of_file)
+        for (const auto& [c, d] : pairs)
+            if (c == chapter && d == device) {
+                out.push_back(path);
+                break;
+            }
+    return out;
+}
+
+std::string CurrentSourceKey(const Lesson& lesson) {
+    return lesson.source_key;
+}
+
+bool IsStale(const RunResult& recorded, const Registry& registry) {
+    if (recorded.source_key.empty()) return false;
+    const Lesson* lesson = registry.FindLesson(recorded.id);
+    if (!lesson || lesson->source_key.empty()) return false;
+    return lesson->source_key != recorded.source_key;
+}
+
+}  // namespace lessons

@@ -1,0 +1,358 @@
+// The page model (lessons/page.h, docs/pages.md): parts, references resolved from recordings,
+// no typed figures, the glossary, the chapter at a glance, and the CLI's page command.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "catalog.h"
+#include "glossary.h"
+#include "page.h"
+#include "recordings.h"
+#include "resources.h"
+#include "shell.h"
+
+using namespace lessons;
+
+namespace {
+
+// The chapters whose pages are written in the page model. Every page of them must be; the other
+// chapters' pages are rewritten into it one chapter at a time (their old texts are not checked
+// for typed figures until they are).
+const std::set<std::string> kChaptersInModel = {"reduce"};
+
+const std::vector<RunResult>& Recorded() {
+    static const std::vector<RunResult> all = LoadRecordedResults(nullptr);
+    return all;
+}
+
+PageData ReferenceData(const std::string& gpu = std::string(kReferenceGpu)) {
+    PageData d;
+    d.registry = &Catalog();
+    d.gpu = gpu;
+    for (const RunResult& r : Recorded()) d.recorded.push_back(&r);
+    for (const RunResult& r : RecordedCpuResults()) d.recorded.push_back(&r);
+    return d;
+}
+
+const char* kModelPage = R"(# A warp adds its values in registers
+
+Each warp adds its 32 values with shuffles. No shared memory is needed.
+
+## Change
+- five shuffles per warp
+
+## Prediction
+About the same as before: {{ms}}.
+
+## Why
+The tree is a small share.
+
+## Try this
+Sweep the sizes.
+
+## Questions
+1. Why no barrier?
+   Answer: a shuffle is synchronous.
+
+## Evidence
+The spread: {{spread}}.
+
+## Background
+The seed measured {{given 0.970 ms | seed 003}}.
+)";
+
+}  // namespace
+
+TEST(Page, ParsesItsParts) {
+    const LessonPage page = ParsePage(kModelPage);
+    EXPECT_TRUE(page.in_model);
+    EXPECT_TRUE(page.problems.empty()) << page.problems.front();
+    EXPECT_EQ(page.title, "A warp adds its values in registers");
+    ASSERT_EQ(page.sections.size(), 8u);
+    EXPECT_EQ(page.sections[0].part, PagePart::kIntro);
+    EXPECT_NE(page.sections[0].text.find("Each warp"), std::string::npos);
+    EXPECT_EQ(page.sections[6].part, PagePart::kEvidence);
+    EXPECT_TRUE(IsFolded(PagePart::kEvidence));
+    EXPECT_FALSE(IsFolded(PagePart::kWhy));
+    EXPECT_STREQ(PartHeading(PagePart::kTryThis, TextLanguage::kChinese), "试一试");
+}
+
+TEST(Page, NamesWhatBreaksTheModel) {
+    const LessonPage unknown = ParsePage("# T\n\nIdea.\n\n## Change\n- a\n\n## Notes\nx\n");
+    ASSERT_FALSE(unknown.problems.empty());
+    EXPECT_NE(unknown.problems.front().find("unknown section '## Notes'"), std::string::npos);
+    const LessonPage order = ParsePage("# T\n\n## Why\nx\n\n## Change\n- a\n\n## Prediction\ny\n");
+    bool out_of_order = false;
+    for (const std::string& p : order.problems)
+        out_of_order = out_of_order || p.find("out of order") != std::string::npos;
+    EXPECT_TRUE(out_of_order);
+    const LessonPage bullets =
+        ParsePage("# T\n\n## Change\n- a\n- b\n- c\n- d\n\n## Prediction\ny\n\n## Why\nz\n");
+    ASSERT_EQ(bullets.problems.size(), 1u);
+    EXPECT_NE(bullets.problems[0].find("three bullets"), std::string::npos);
+    // An older text, without sections, is one intro and not in the model.
+    EXPECT_FALSE(ParsePage("# T\n\n**What changed.** x\n").in_model);
+}
+
+TEST(Page, CountsTheCoreWithoutAnswersOrFoldedSections) {
+    const LessonPage page = ParsePage(kModelPage);
+    // Title excluded; intro 13, change 4, prediction 6 (a reference is one word), why 6,
+    // try 3, the question 4 with its number (its answer excluded).
+    EXPECT_EQ(CoreLength(page, TextLanguage::kEnglish), 13 + 4 + 6 + 6 + 3 + 4);
+    EXPECT_EQ(CoreLength(ParsePage("# T\n\n线程束用洗牌相加。\n"), TextLanguage::kChinese), 8);
+}
+
+TEST(Page, ParsesReferences) {
+    std::string error;
+    auto r = ParseRef("speedup @v3-unrolled-last-warp vs=@cub block=1024", &error);
+    ASSERT_TRUE(r) << error;
+    EXPECT_EQ(r->quantity, "speedup");
+    EXPECT_EQ(r->step, "v3-unrolled-last-warp");
+    EXPECT_EQ(r->vs, "cub");
+    ASSERT_EQ(r->settings.size(), 1u);
+    EXPECT_EQ(r->settings[0].second, "1024");
+    r = ParseRef("counter dram__throughput.avg.pct_of_peak_sustained_elapsed kernel=1", &error);
+    ASSERT_TRUE(r) << error;
+    EXPECT_EQ(r->subject, "dram__throughput.avg.pct_of_peak_sustained_elapsed");
+    EXPECT_EQ(r->kernel, 1);
+    r = ParseRef("given 4.8 TB/s | H200 datasheet", &error);
+    ASSERT_TRUE(r) << error;
+    EXPECT_EQ(r->given_text, "4.8 TB/s");
+    EXPECT_EQ(r->given_source, "H200 datasheet");
+    for (const char* bad : {"", "furlongs", "counter", "ms LDG", "given 4 ms", "pct vs=@x",
+                            "speedup vs=x", "ms @a @b", "ms block="}) {
+        error.clear();
+        EXPECT_FALSE(ParseRef(bad, &error)) << bad;
+        EXPECT_FALSE(error.empty()) << bad;
+    }
+}
+
+TEST(Page, FindsTypedFigures) {
+    const auto typed = TypedFigures(
+        "It takes 0.506 ms, 2122 GB/s, 67% of the bound, 1.9x the CPU, 3 times less, 4.8 TB/s, "
+        "12 µs, 2.5 倍, 40 TFLOP/s and 1,234 GFLOP/s.");
+    const std::vector<std::string> want = {"0.506 ms",   "2122 GB/s",    "67%",   "1.9x",
+                                           "3 times",    "4.8 TB/s",     "12 µs", "2.5 倍",
+                                           "40 TFLOP/s", "1,234 GFLOP/s"};
+    EXPECT_EQ(typed, want);
+    EXPECT_TRUE(TypedFigures("block 256, 2^28 floats, float4, 16-byte loads, sm_90, 0x1F, a 4x4 "
+                             "tile, t % 2s == 0, {{ms @v3 block=1024}}, {{given 0.9 ms | seed}}")
+                    .empty());
+}
+
+TEST(Page, ResolvesFromTheChosenGpuWithTheLiveResultBeside) {
+    const Registry& catalog = Catalog();
+    const Lesson* v4 = catalog.FindLesson("reduce/v4-warp-shuffle");
+    const Lesson* v3 = catalog.FindLesson("reduce/v3-unrolled-last-warp");
+    ASSERT_TRUE(v4 && v3);
+    auto make = [](const Lesson& l, double ms, const std::string& gpu, uint64_t size) {
+        RunResult r;
+        r.id = l.id;
+        r.chapter = l.chapter;
+        r.kind = StepKind::kGpu;
+        for (const ParamSpec& s : l.params) r.params.Set(s.name, s.Default());
+        r.params.Set("size", ParamValue::Number(size));
+        r.median_ms = r.min_ms = r.max_ms = ms;
+        r.gbps = double(size) / ms / 1e6;
+        r.pct_of_ceiling = 50;
+        r.verified = true;
+        r.devices = {gpu};
+        r.timestamp = "2026-01-02T03:04:05Z";
+        r.recorded = true;
+        return r;
+    };
+    const uint64_t size = uint64_t(1) << 30;
+    std::vector<RunResult> results = {make(*v3, 0.8, "Test GPU", size),
+                                      make(*v4, 0.5, "Test GPU", size),
+                                      make(*v4, 9.0, "Other GPU", size)};
+    RunResult live = make(*v4, 0.25, "My GPU", uint64_t(64) << 20);
+    live.recorded = false;
+    PageData data;
+    data.registry = &catalog;
+    data.gpu = "Test GPU";
+    for (const RunResult& r : results) data.recorded.push_back(&r);
+    data.live.push_back(&live);
+    data.settings.Set("size", ParamValue::Number(uint64_t(64) << 20));
+
+    std::string error;
+    RefValue v = ResolveRef(*ParseRef("ms", &error), *v4, data, TextLanguage::kEnglish);
+    ASSERT_TRUE(v.ok) << v.text;
+    EXPECT_EQ(v.text, "0.500 ms");  // the recording at another size: the only one of Test GPU
+    EXPECT_EQ(v.yours, "yours: 0.250 ms");  // the live run at the page's size
+    v = ResolveRef(*ParseRef("speedup", &error), *v4, data, TextLanguage::kEnglish);
+    ASSERT_TRUE(v.ok) << v.text;
+    EXPECT_EQ(v.text, "1.60×");
+    v = ResolveRef(*ParseRef("pct @v3-unrolled-last-warp", &error), *v4, data,
+                   TextLanguage::kEnglish);
+    EXPECT_EQ(v.text, "50.0%");
+    v = ResolveRef(*ParseRef("ms block=128", &error), *v4, data, TextLanguage::kEnglish);
+    EXPECT_FALSE(v.ok);  // named settings must be met
+    v = ResolveRef(*ParseRef("ms @no-such-step", &error), *v4, data, TextLanguage::kEnglish);
+    EXPECT_FALSE(v.ok);
+    EXPECT_NE(v.text.find("no-such-step"), std::string::npos);
+
+    const ResolvedPage page = ResolvePage(kModelPage, *v4, data, TextLanguage::kEnglish);
+    EXPECT_TRUE(page.unresolved.empty()) << page.unresolved.front();
+    EXPECT_NE(page.sections[2].text.find("0.500 ms (yours: 0.250 ms)"), std::string::npos)
+        << page.sections[2].text;
+    EXPECT_NE(page.sections[7].text.find("0.970 ms"), std::string::npos);
+    EXPECT_EQ(page.footer, "Figures: Test GPU, recorded 2026-01-02 03:04 UTC");
+    const ResolvedPage zh = ResolvePage(kModelPage, *v4, data, TextLanguage::kChinese);
+    EXPECT_NE(zh.sections[2].text.find("0.500 ms（你的：0.250 ms）"), std::string::npos);
+    EXPECT_EQ(zh.footer, "数据：Test GPU，录制于 2026-01-02 03:04 UTC");
+}
+
+TEST(Page, StaleRecordingsAreNotRead) {
+    const Registry& catalog = Catalog();
+    const Lesson* v4 = catalog.FindLesson("reduce/v4-warp-shuffle");
+    ASSERT_TRUE(v4);
+    if (v4->source_key.empty()) GTEST_SKIP() << "this build compiled no PTX (no CUDA compiler)";
+    RunResult r;
+    r.id = v4->id;
+    r.kind = StepKind::kGpu;
+    for (const ParamSpec& s : v4->params) r.params.Set(s.name, s.Default());
+    r.median_ms = 1;
+    r.verified = true;
+    r.recorded = true;
+    r.devices = {"Test GPU"};
+    r.source_key = v4->source_key;
+    EXPECT_FALSE(IsStale(r, catalog));
+    PageData data;
+    data.registry = &catalog;
+    data.gpu = "Test GPU";
+    data.recorded.push_back(&r);
+    std::string error;
+    EXPECT_TRUE(ResolveRef(*ParseRef("ms", &error), *v4, data, TextLanguage::kEnglish).ok);
+    r.source_key = "0" + v4->source_key.substr(1) + "-other";
+    EXPECT_TRUE(IsStale(r, catalog));
+    EXPECT_FALSE(ResolveRef(*ParseRef("ms", &error), *v4, data, TextLanguage::kEnglish).ok);
+    r.source_key.clear();  // recorded before keys: cannot tell
+    EXPECT_FALSE(IsStale(r, catalog));
+}
+
+TEST(Page, ChaptersInTheModelHaveEveryPageInIt) {
+    for (const Lesson& l : Catalog().lessons()) {
+        if (!kChaptersInModel.count(l.chapter)) continue;
+        for (const auto& [language, text] : {std::pair{TextLanguage::kEnglish, &l.text_en},
+                                             std::pair{TextLanguage::kChinese, &l.text_zh}}) {
+            const LessonPage page = ParsePage(*text);
+            const char* lang = language == TextLanguage::kChinese ? "zh" : "en";
+            EXPECT_TRUE(page.in_model) << l.Name() << " (" << lang << ") is not in the page model";
+            for (const std::string& p : page.problems)
+                ADD_FAILURE() << l.Name() << " " << lang << ": " << p;
+            const int length = CoreLength(page, language);
+            EXPECT_LE(length, language == TextLanguage::kChinese ? 700 : 300)
+                << l.Name() << " (" << lang << "): the core is " << length
+                << (language == TextLanguage::kChinese ? " characters" : " words");
+        }
+    }
+}
+
+TEST(Page, NoPageInTheModelTypesAFigure) {
+    int pages = 0;
+    for (const Lesson& l : Catalog().lessons()) {
+        for (const std::string* text : {&l.text_en, &l.text_zh}) {
+            if (!ParsePage(*text).in_model) continue;
+            ++pages;
+            for (const std::string& f : TypedFigures(*text))
+                ADD_FAILURE() << l.Name() << ": a typed figure, '" << f
+                              << "' (write it as a reference: docs/pages.md)";
+            // No dates or clock times in the prose: the footer says where figures come from.
+            std::string plain = *text;
+            plain = std::regex_replace(plain, std::regex(R"(\{\{[^}]*\}\})"), " ");
+            std::smatch m;
+            if (std::regex_search(
+                    plain, m,
+                    std::regex(R"(20[0-9][0-9]-[01][0-9]-[0-3][0-9]|\b[0-2][0-9]:[0-5][0-9]\b)")))
+                ADD_FAILURE() << l.Name() << ": a date or clock time in the prose, '" << m.str()
+                              << "'";
+        }
+    }
+    EXPECT_GE(pages, 2 * 9);  // chapter 3 at least
+}
+
+TEST(Page, EveryReferenceResolvesOnTheReferenceGpu) {
+    const PageData data = ReferenceData();
+    for (const Lesson& l : Catalog().lessons()) {
+        for (const auto& [language, text] : {std::pair{TextLanguage::kEnglish, &l.text_en},
+                                             std::pair{TextLanguage::kChinese, &l.text_zh}}) {
+            if (!ParsePage(*text).in_model) continue;
+            const ResolvedPage page = ResolvePage(*text, l, data, language);
+            for (const std::string& u : page.unresolved)
+                ADD_FAILURE() << l.Name() << " on " << data.gpu << ": " << u;
+        }
+    }
+}
+
+TEST(Page, TheChapterAtAGlanceReadsTheRecordings) {
+    const PageData data = ReferenceData();
+    const Chapter* reduce = Catalog().FindChapter("reduce");
+    ASSERT_TRUE(reduce);
+    const auto rows = ChapterAtAGlance(*reduce, data, TextLanguage::kEnglish);
+    ASSERT_EQ(rows.size(), Catalog().LessonsOf(*reduce).size());
+    int with_time = 0;
+    for (const GlanceRow& r : rows) with_time += r.time.find(" ms") != std::string::npos;
+    EXPECT_EQ(with_time, int(rows.size()));  // the CPU step from the host recorded beside
+    const std::string md = GlanceMarkdown(*reduce, rows, TextLanguage::kChinese);
+    EXPECT_NE(md.find("| 课 | 思路 |"), std::string::npos);
+    EXPECT_NE(md.find("| 3.8 |"), std::string::npos);
+}
+
+TEST(Glossary, BothLanguagesHaveTheSameEntries) {
+    for (const std::string& p : GlossaryProblems()) ADD_FAILURE() << p;
+    EXPECT_GE(Glossary(TextLanguage::kEnglish).size(), 80u);
+    for (const GlossaryEntry& e : Glossary(TextLanguage::kEnglish))
+        for (const std::string& f : TypedFigures(e.definition))
+            ADD_FAILURE() << "glossary '" << e.key << "': a typed figure, '" << f << "'";
+}
+
+TEST(Glossary, EveryRecordedCounterIsExplained) {
+    std::set<std::string> keys;
+    for (const GlossaryEntry& e : Glossary(TextLanguage::kEnglish)) keys.insert(e.key);
+    const std::regex metric(R"re("([a-z0-9_]+__[a-zA-Z0-9_.]+)")re");
+    for (const auto& [path, text] : EmbeddedFiles()) {
+        if (path.rfind("assets/counters/", 0) != 0) continue;
+        const std::string s(text);
+        for (std::sregex_iterator it(s.begin(), s.end(), metric), end; it != end; ++it)
+            EXPECT_TRUE(keys.count((*it)[1].str()))
+                << (*it)[1].str() << " (" << path << ") has no glossary entry";
+    }
+}
+
+TEST(Glossary, LinksTheFirstUseOfATermOnly) {
+    std::vector<std::string> problems;
+    const auto glossary = ParseGlossary(
+        "# Glossary\n\n## warp\nterm: warp\nmatch: warp, warps\nThirty-two threads.\n\n"
+        "## warp-shuffle\nterm: warp shuffle\nmatch: warp shuffle\nA register exchange.\n\n"
+        "## bad\nterm: bad\n",
+        &problems);
+    ASSERT_EQ(glossary.size(), 3u);
+    ASSERT_EQ(problems.size(), 1u);  // "bad" has no match and no definition
+    const std::string text = "A `warp` in code, then a warp shuffle, then warps and a warp.";
+    const auto uses = FirstUses(text, glossary);
+    ASSERT_EQ(uses.size(), 2u);
+    EXPECT_EQ(text.substr(uses[0].at, uses[0].length), "warp shuffle");
+    EXPECT_EQ(uses[0].entry->key, "warp-shuffle");
+    EXPECT_EQ(text.substr(uses[1].at, uses[1].length), "warps");
+    EXPECT_TRUE(FirstUses("warpage and {{ms}} [[warp]]", glossary).empty());
+}
+
+TEST(PageCli, PrintsAPageResolvedAndFailsOnAnUnknownGpu) {
+    const Output page = Cli("page reduce/v4-warp-shuffle", false);
+    EXPECT_EQ(page.code, 0) << page.text;
+    EXPECT_NE(page.text.find("Figures: NVIDIA H200"), std::string::npos) << page.text;
+    EXPECT_EQ(page.text.find("{{"), std::string::npos) << page.text;
+    const Output zh = Cli("page 3.5 --lang zh --format json", false);
+    EXPECT_EQ(zh.code, 0) << zh.text;
+    EXPECT_NE(zh.text.find("\"in_model\": true"), std::string::npos) << zh.text;
+    const Output glance = Cli("page reduce --glance", false);
+    EXPECT_EQ(glance.code, 0) << glance.text;
+    EXPECT_NE(glance.text.find("| 3.8 |"), std::string::npos) << glance.text;
+    const Output unknown = Cli("page 3.5 --gpu 'No Such GPU'");
+    EXPECT_EQ(unknown.code, 2) << unknown.text;
+    EXPECT_NE(unknown.text.find("recorded on:"), std::string::npos) << unknown.text;
+    EXPECT_EQ(Cli("page 3.5 --lang fr").code, 2);
+}
