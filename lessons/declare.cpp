@@ -4,6 +4,7 @@
 #include <map>
 
 #include "machine_code.h"
+#include "page.h"
 
 namespace lessons {
 
@@ -49,6 +50,9 @@ void AddChapter(Registry& registry, Chapter chapter, const std::string& folder,
         l.text_en = EmbeddedFile(folder + "/" + row.slug + ".en.md");
         l.text_zh = EmbeddedFile(folder + "/" + row.slug + ".zh.md");
         l.title_zh = HeadingTitle(l.text_zh);
+        // A page in the page model is titled by its idea (its heading), in both languages.
+        if (ParsePage(l.text_en).in_model && !HeadingTitle(l.text_en).empty())
+            l.title = HeadingTitle(l.text_en);
         l.params = row.params;
         for (const ParamSpec& p : row.step.params()) l.params.push_back(p);
         l.needs = row.needs;

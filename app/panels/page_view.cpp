@@ -8,6 +8,7 @@
 #include "recordings.h"
 #include "report.h"
 #include "words/words_page.h"
+#include "words/words_student.h"
 
 namespace lessons::app {
 namespace {
@@ -144,8 +145,7 @@ ResolvedPage ResolvedPageOf(UiState& ui, const Controller& c, const Lesson& less
         if (s.part != PagePart::kPrediction) continue;
         const std::string row =
             MeasuredHidden(ui, c, lesson) ? Tr(ui, kResultHidden) : ResultRow(ui, lesson, data);
-        if (!row.empty())
-            s.text += std::string("\n\n**") + Tr(ui, kResultRow) + ".** " + row + "\n";
+        if (!row.empty()) s.text += std::string("\n\n**") + Tr(ui, kResultRow) + "** " + row + "\n";
     }
     ui.page_key = key;
     ui.page_resolved = page;
@@ -180,7 +180,11 @@ void DrawModelPage(UiState& ui, const Controller& c, const Lesson& lesson) {
         }
         if (open) {
             ImGui::Indent();
-            DrawLinked(ui, s.text, &linked);
+            // "Hide answers" before the lesson's run: the evidence is what was measured.
+            if (s.part == PagePart::kEvidence && MeasuredHidden(ui, c, lesson))
+                DrawWrappedText(Tr(ui, kMeasuredHiddenNote));
+            else
+                DrawLinked(ui, s.text, &linked);
             ImGui::Unindent();
         }
     }

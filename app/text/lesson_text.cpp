@@ -158,10 +158,12 @@ std::vector<TextBlock> ParseLessonText(std::string_view text) {
     };
     for (const std::string& line : SplitLines(text)) {
         if (line.rfind("# ", 0) == 0) continue;  // the title is drawn by the page
-        if (IsAnswerLine(line)) {
+        // An answer may be indented under its numbered question.
+        const size_t indent = line.find_first_not_of(' ');
+        if (indent != std::string::npos && IsAnswerLine(std::string_view(line).substr(indent))) {
             flush();
             answer = true;
-            paragraph = line;
+            paragraph = line.substr(indent);
         } else if (line.empty()) {
             flush();
         } else if (line.rfind("- ", 0) == 0 || IsNumberedItem(line)) {

@@ -31,8 +31,8 @@ struct TextBlock {
 // paragraphs, "- " bullets and "1. " numbered items (the number kept as typed), lines
 // indented by two spaces continuing a paragraph, and a bold lead-in opening a paragraph.
 // "**", "*" and "`" elsewhere are removed. Other Markdown ("## ", tables, fenced code) is
-// paragraph text. A line opening with "Answer:" or "答：" starts an answer, which runs to the
-// end of its paragraph (its own continuation lines, whether indented or not).
+// paragraph text. A line opening (after any indentation) with "Answer:" or "答：" starts an answer,
+// which runs to the end of its paragraph (its own continuation lines, whether indented or not).
 std::vector<TextBlock> ParseLessonText(std::string_view text);
 
 // The title a lesson text gives in its "# " heading, after its "—" ("# 第 3 课 — OpenMP 多线程":

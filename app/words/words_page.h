@@ -7,7 +7,7 @@
 
 namespace lessons::app {
 
-inline constexpr Word kResultRow{"Result", "结果"};
+inline constexpr Word kResultRow{"Result.", "结果："};
 inline constexpr Word kResultPrevious{"%s the previous step", "上一步的 %s"};
 inline constexpr Word kResultBound{"%s of its bound", "达到上限的 %s"};
 inline constexpr Word kResultHidden{"Run the lesson (or reveal the measured figures) to see it.",
