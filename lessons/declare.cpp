@@ -44,6 +44,8 @@ void AddChapter(Registry& registry, Chapter chapter, const std::string& folder,
         l.text_en = EmbeddedFile(folder + "/" + row.slug + ".en.md");
         l.text_zh = EmbeddedFile(folder + "/" + row.slug + ".zh.md");
         l.title_zh = HeadingTitle(l.text_zh);
+        l.folder = folder;
+        l.exercise = row.exercise;
         l.params = row.params;
         for (const ParamSpec& p : row.step.params()) l.params.push_back(p);
         l.needs = row.needs;
