@@ -18,6 +18,7 @@
 #include "device.h"
 #include "exercise.h"
 #include "exercise_runner.h"
+#include "gpu_test.h"
 #include "kernel_compile.h"
 #include "machine_code.h"
 #include "nvrtc_loader.h"
@@ -34,11 +35,11 @@ namespace {
         if (!nvrtc::Load()) GTEST_SKIP() << "NVRTC is not available: " << nvrtc::Unavailable(); \
     } while (0)
 
-#define REQUIRE_GPU()                                                                           \
-    do {                                                                                        \
-        if (!GetDevices().available())                                                          \
-            GTEST_SKIP() << "no GPU: " << GetDevices().unavailable_reason;                      \
-        if (!nvrtc::Load()) GTEST_SKIP() << "NVRTC is not available: " << nvrtc::Unavailable(); \
+// A GPU and NVRTC: the student's kernel is compiled, then run.
+#define REQUIRE_GPU_AND_NVRTC() \
+    do {                        \
+        REQUIRE_GPU();          \
+        REQUIRE_NVRTC();        \
     } while (0)
 
 bool Has(const std::string& text, const std::string& part) {
@@ -753,7 +754,7 @@ TEST(ExerciseCli, ExerciseShowsTaskHintsAndWritesTheStartingFile) {
 // --- on a GPU (the H100): the student's kernel through the step's harness ---
 
 TEST(ExerciseGpu, ReferenceSolutionsPass) {
-    REQUIRE_GPU();
+    REQUIRE_GPU_AND_NVRTC();
     TempDir dir;
     for (const Exercise& e : Exercises()) {
         const Lesson* l = RunnableCatalog().FindLesson(e.lesson);
@@ -799,7 +800,7 @@ TEST(ExerciseGpu, ReferenceSolutionsPass) {
 }
 
 TEST(ExerciseGpu, WrongKernelIsReportedWithItsFirstMismatch) {
-    REQUIRE_GPU();
+    REQUIRE_GPU_AND_NVRTC();
     TempDir dir;
     // Right everywhere but row 5.
     const std::string file = dir.Write(
@@ -830,7 +831,7 @@ TEST(ExerciseGpu, WrongKernelIsReportedWithItsFirstMismatch) {
 // error, not a crash; and one that never ends, killed from outside as the GUI's
 // time limit does: in both cases the next run in a new process is right.
 TEST(ExerciseGpu, AnOutOfBoundsWriteOrAnEndlessKernelLeavesTheNextRunRight) {
-    REQUIRE_GPU();
+    REQUIRE_GPU_AND_NVRTC();
     TempDir dir;
     const char* kHead =
         "__global__ void gemv_28_thread_per_row_kernel(const float* a, const float* x, float* y,\n"
@@ -861,7 +862,7 @@ TEST(ExerciseGpu, AnOutOfBoundsWriteOrAnEndlessKernelLeavesTheNextRunRight) {
 // __syncthreads for every k-tile; tiles in row order with C stored from registers): at edge tiles,
 // k not a multiple of 64, and more tiles than the persistent grid has blocks.
 TEST(ExerciseGpu, TmaStartingFilesAreRight) {
-    REQUIRE_GPU();
+    REQUIRE_GPU_AND_NVRTC();
     const DeviceInfo& d = GetDevices().devices[0];
     if (d.cc_major * 10 + d.cc_minor < 90)
         GTEST_SKIP() << d.name << " is no Hopper GPU (TmaStepsRefuseCleanlyWhereTheyCannotRun)";
@@ -888,7 +889,7 @@ TEST(ExerciseGpu, TmaStartingFilesAreRight) {
 // that cannot take the step's 384 threads a block (declared for 256) is refused before it is
 // launched with the tensor maps, and the step's own solution then runs right in the next process.
 TEST(ExerciseGpu, TmaStepsRefuseCleanlyWhereTheyCannotRun) {
-    REQUIRE_GPU();
+    REQUIRE_GPU_AND_NVRTC();
     TempDir dir;
     const DeviceInfo& d = GetDevices().devices[0];
     if (d.cc_major * 10 + d.cc_minor < 90) {

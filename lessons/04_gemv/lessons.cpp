@@ -12,17 +12,9 @@ namespace lessons {
 namespace {
 
 ParamSpec Dimension(std::string name, std::string label_en, std::string label_zh) {
-    ParamSpec p;
-    p.name = std::move(name);
-    p.label_en = std::move(label_en);
-    p.label_zh = std::move(label_zh);
-    p.type = ParamType::kCount;
-    p.min = 1;
-    p.max = gemv::kMaxDimension;  // memory is checked before anything is allocated
-    p.default_value = ParamValue::Number(8192);
-    p.log_scale = true;
-    p.why = "cuBLAS takes the dimensions as int; memory limits m × n well before that";
-    return p;
+    return MatrixDimension(
+        std::move(name), std::move(label_en), std::move(label_zh), 8192, gemv::kMaxDimension,
+        "cuBLAS takes the dimensions as int; memory limits m × n well before that");
 }
 
 }  // namespace

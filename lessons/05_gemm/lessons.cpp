@@ -14,19 +14,10 @@ namespace lessons {
 namespace {
 
 ParamSpec Dimension(std::string name, std::string label_en, std::string label_zh) {
-    ParamSpec p;
-    p.name = std::move(name);
-    p.label_en = std::move(label_en);
-    p.label_zh = std::move(label_zh);
-    p.type = ParamType::kCount;
-    p.min = 1;
-    p.max = gemm::kMaxDimension;  // memory is checked before anything is allocated
-    p.default_value = ParamValue::Number(4096);
-    p.log_scale = true;
-    p.why =
+    return MatrixDimension(
+        std::move(name), std::move(label_en), std::move(label_zh), 4096, gemm::kMaxDimension,
         "the kernels index rows and columns with int, and cuBLAS takes int; any value from "
-        "1 works, edge tiles are handled inside the kernels";
-    return p;
+        "1 works, edge tiles are handled inside the kernels");
 }
 
 }  // namespace
