@@ -34,6 +34,23 @@ const Exercise& FindExerciseOrThrow(const Lesson& lesson) {
                      " (see 'cuda-lessons-cli exercise')");
 }
 
+// How the student's kernel for `lesson` is compiled: its step kind's exercise spec, with the
+// kernel's name from the step's source (Exercise::kernel).
+KernelSpec SpecOf(const Lesson& lesson, const Exercise& exercise) {
+    return ExerciseKernelSpec(RunnableCatalog(), lesson, exercise.kernel);
+}
+
+// "__global__ void name(types)", or why this build cannot say (no CUDA: the step kinds'
+// exercise implementations live in the GPU library).
+std::string SignatureOf(const Lesson& lesson, const Exercise& exercise) {
+    try {
+        return "__global__ void " + exercise.kernel + "(" + SpecOf(lesson, exercise).signature +
+               ")";
+    } catch (const UnavailableError& e) {
+        return "__global__ void " + exercise.kernel + "(...) [" + e.what() + "]";
+    }
+}
+
 // The student's file, read whole if it is a regular file of at most kMaxKernelSourceBytes.
 std::string ReadKernelFile(const std::string& path) {
     const uint64_t size = RegularFileSize(path);
@@ -110,10 +127,11 @@ int RunKernel(const std::string& key, const std::string& path, const Options& op
         !conflict.empty())
         throw UsageError(conflict);
     const std::string source = ReadKernelFile(path);
+    const KernelSpec spec = SpecOf(lesson, exercise);
     std::string arch_note;
-    const int arch = TargetArch(exercise.kernel, &arch_note);
-    const CompileResult c = CompileKernel(source, exercise.kernel, arch);
-    json out{{"lesson", lesson.label}, {"id", lesson.id}, {"kernel", exercise.kernel.kernel}};
+    const int arch = TargetArch(spec, &arch_note);
+    const CompileResult c = CompileKernel(source, spec, arch);
+    json out{{"lesson", lesson.label}, {"id", lesson.id}, {"kernel", exercise.kernel}};
     out["compile"] = CompileJson(c, path);
     auto finish = [&](int rc, const std::string& why_not_run) {
         if (format == Format::kJson) {
@@ -139,9 +157,9 @@ int RunKernel(const std::string& key, const std::string& path, const Options& op
         return finish(kExitUsage, "it did not compile");
     }
     if (format == Format::kTable) {
-        std::cout << "lesson " << lesson.label << " (" << lesson.id << "): your "
-                  << exercise.kernel.kernel << " compiled for " << c.arch << " ("
-                  << nvrtc::Describe() << ")\n  " << ResourcesText(c.kernel) << "\n";
+        std::cout << "lesson " << lesson.label << " (" << lesson.id << "): your " << exercise.kernel
+                  << " compiled for " << c.arch << " (" << nvrtc::Describe() << ")\n  "
+                  << ResourcesText(c.kernel) << "\n";
         if (c.Warnings() > 0) std::cout << FormatDiagnostics(c, path);
         if (!arch_note.empty()) std::cout << "  " << arch_note << "\n";
     }
@@ -152,7 +170,7 @@ int RunKernel(const std::string& key, const std::string& path, const Options& op
         return finish(kExitFailed, why);
     }
     auto student = std::make_shared<StudentKernel>();
-    student->name = exercise.kernel.kernel;
+    student->name = exercise.kernel;
     student->lowered_name = c.lowered_name;
     student->cubin = c.cubin;
     const Lesson yours = WithStudentKernel(RunnableCatalog(), lesson, student);
@@ -187,9 +205,18 @@ StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source,
         b.compile = json{{"status", ToString(CompileStatus::kRefused)}, {"message", b.problem}};
         return b;
     }
+    KernelSpec spec;
+    try {
+        spec = SpecOf(lesson, *exercise);
+    } catch (const UnavailableError& e) {
+        b.problem = e.what();
+        b.status = "unavailable";
+        b.compile = json{{"status", ToString(CompileStatus::kUnavailable)}, {"message", b.problem}};
+        return b;
+    }
     std::string arch_note;
-    const int arch = TargetArch(exercise->kernel, &arch_note);
-    const CompileResult c = CompileKernel(source, exercise->kernel, arch);
+    const int arch = TargetArch(spec, &arch_note);
+    const CompileResult c = CompileKernel(source, spec, arch);
     b.compile = CompileJson(c, kKernelFileName);
     b.compile["arch_note"] = arch_note;
     b.compiled = c.ok();
@@ -203,7 +230,7 @@ StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source,
         return b;
     }
     auto student = std::make_shared<StudentKernel>();
-    student->name = exercise->kernel.kernel;
+    student->name = exercise->kernel;
     student->lowered_name = c.lowered_name;
     student->cubin = c.cubin;
     try {
@@ -237,11 +264,11 @@ int ShowExercise(const std::string& key, const ExerciseOptions& o, Format format
             const Lesson* l = RunnableCatalog().FindLesson(e.lesson);
             all.push_back(json{{"lesson", l ? l->label : ""},
                                {"id", e.lesson},
-                               {"kernel", e.kernel.kernel},
-                               {"signature", e.kernel.signature},
+                               {"kernel", e.kernel},
+                               {"signature", l ? SignatureOf(*l, e) : ""},
                                {"hints", e.hints.size()},
                                {"fixed", FixedJson(e)}});
-            table.AddRow({l ? l->label : "?", e.lesson, e.kernel.kernel, e.start});
+            table.AddRow({l ? l->label : "?", e.lesson, e.kernel, e.start});
         }
         if (format == Format::kJson)
             std::cout << all.dump(2) << "\n";
@@ -274,20 +301,19 @@ int ShowExercise(const std::string& key, const ExerciseOptions& o, Format format
         json hints = json::array();
         for (int i = 0; i < o.hints; ++i)
             hints.push_back(json{{"en", e.hints[i].en}, {"zh", e.hints[i].zh}});
-        json out{
-            {"lesson", lesson.label},
-            {"id", lesson.id},
-            {"title", lesson.title},
-            {"kernel", e.kernel.kernel},
-            {"signature", "__global__ void " + e.kernel.kernel + "(" + e.kernel.signature + ")"},
-            {"task_en", e.task_en},
-            {"task_zh", e.task_zh},
-            {"hints_total", e.hints.size()},
-            {"hints", hints},
-            {"start_path", e.start},
-            {"start", std::string(start)},
-            {"fixed", FixedJson(e)},
-            {"written_to", o.write}};
+        json out{{"lesson", lesson.label},
+                 {"id", lesson.id},
+                 {"title", lesson.title},
+                 {"kernel", e.kernel},
+                 {"signature", SignatureOf(lesson, e)},
+                 {"task_en", e.task_en},
+                 {"task_zh", e.task_zh},
+                 {"hints_total", e.hints.size()},
+                 {"hints", hints},
+                 {"start_path", e.start},
+                 {"start", std::string(start)},
+                 {"fixed", FixedJson(e)},
+                 {"written_to", o.write}};
         if (o.solution) out["solution"] = SolutionOf(lesson);
         std::cout << out.dump(2) << "\n";
         return kExitOk;
@@ -296,7 +322,7 @@ int ShowExercise(const std::string& key, const ExerciseOptions& o, Format format
               << "): " << (zh ? lesson.title_zh : lesson.title) << "\n\n"
               << (zh ? e.task_zh : e.task_en) << "\n\n"
               << (zh ? "签名（由 harness 固定）：" : "Signature (fixed by the harness): ")
-              << "__global__ void " << e.kernel.kernel << "(" << e.kernel.signature << ")\n";
+              << SignatureOf(lesson, e) << "\n";
     for (const ExerciseParam& f : e.fixed)
         std::cout << (zh ? "按此设置编写（你的 kernel 只在此设置下运行）："
                          : "Written for (your kernel runs only at it): ")

@@ -1,7 +1,10 @@
 // A student's kernel run in place of a step's own (an exercise): a step kind's implementation
-// may also say how to launch a compiled kernel with the step's harness (the same data, check,
-// grid and timing). Registered beside the step kind in the chapter's harness with
-// LESSONS_EXERCISE_KIND; a kind without one cannot run students' kernels yet.
+// may also say how to compile a student's kernel for it (the parameter types its launch passes,
+// the declarations NVRTC needs for them) and how to launch a compiled kernel with the step's
+// harness (the same data, check, grid and timing). Registered beside the step kind in the
+// chapter's harness with LESSONS_EXERCISE_KIND; a kind without one cannot run students' kernels.
+// The kernel's name is not the kind's to say: it is read from the step's own source
+// (lessons/exercise.h).
 #pragma once
 
 #include <functional>
@@ -12,6 +15,7 @@
 #include <typeinfo>
 #include <utility>
 
+#include "kernel_compile.h"
 #include "step_kinds.h"
 
 namespace lessons {
@@ -23,8 +27,15 @@ struct StudentKernel {
     std::string cubin;         // the CUBIN (an ELF image), for the GPU it runs on
 };
 
-using ExerciseKindImpl = std::function<StepRunner(const void* kind, const StepSite& site,
-                                                  std::shared_ptr<const StudentKernel> kernel)>;
+struct ExerciseKindImpl {
+    // The compile-time facts of the student's kernel at this step: its signature (the arguments
+    // the launch passes, in order), prelude, includes, architecture; `kernel` left empty.
+    std::function<KernelSpec(const void* kind, const StepSite& site)> spec;
+    // The runner that launches the compiled kernel in place of the step's own.
+    std::function<StepRunner(const void* kind, const StepSite& site,
+                             std::shared_ptr<const StudentKernel> kernel)>
+        make;
+};
 
 inline std::map<std::type_index, ExerciseKindImpl>& ExerciseKindImpls() {
     static std::map<std::type_index, ExerciseKindImpl> impls;
@@ -33,20 +44,26 @@ inline std::map<std::type_index, ExerciseKindImpl>& ExerciseKindImpls() {
 
 template <class Kind>
 struct ExerciseKindRegistration {
-    explicit ExerciseKindRegistration(
-        std::function<StepRunner(const Kind&, const StepSite&,
-                                 std::shared_ptr<const StudentKernel>)>
-            make) {
-        ExerciseKindImpls()[std::type_index(typeid(Kind))] =
+    ExerciseKindRegistration(std::function<KernelSpec(const Kind&, const StepSite&)> spec,
+                             std::function<StepRunner(const Kind&, const StepSite&,
+                                                      std::shared_ptr<const StudentKernel>)>
+                                 make) {
+        ExerciseKindImpls()[std::type_index(typeid(Kind))] = {
+            [spec = std::move(spec)](const void* kind, const StepSite& site) {
+                return spec(*static_cast<const Kind*>(kind), site);
+            },
             [make = std::move(make)](const void* kind, const StepSite& site,
                                      std::shared_ptr<const StudentKernel> kernel) {
                 return make(*static_cast<const Kind*>(kind), site, std::move(kernel));
-            };
+            }};
     }
 };
 
-// In a harness (.cu): LESSONS_EXERCISE_KIND(gemv::Kernel, [](const gemv::Kernel&, const
-// StepSite& s, std::shared_ptr<const StudentKernel> k) { ... return runner; });
+// In a harness (.cu), the spec first, then the runner:
+//   LESSONS_EXERCISE_KIND(gemv::Kernel,
+//       [](const gemv::Kernel&, const StepSite& s) { KernelSpec spec; ...; return spec; },
+//       [](const gemv::Kernel&, const StepSite& s, std::shared_ptr<const StudentKernel> k) {
+//           ...; return runner; });
 #define LESSONS_EXERCISE_KIND(Kind, ...)                                          \
     static const ::lessons::ExerciseKindRegistration<Kind> LESSONS_STEP_KIND_CAT( \
         lessons_exercise_kind_, __LINE__) {                                       \

@@ -142,6 +142,25 @@ struct StepRunner {
     std::function<int(const std::vector<std::string>& args)> rank;
 };
 
+// A parameter a student's exercise kernel fixes: a step whose kernel is a template (a tile, an
+// ablation toggle) is written for one of its choices, and runs only at it.
+struct ExerciseParam {
+    std::string name;   // "tile", "addressing"
+    std::string value;  // one of the lesson's choices
+};
+
+// What a row says about its exercise, when its kernel is a template: the rest (the starting file,
+// the task, the hints, the kernel's name) is found by the lesson's slug (lessons/exercise.h).
+struct ExerciseDecl {
+    // The choices the student's kernel is written for: a run of the student's kernel is made at
+    // these, and so is the step's own run it is compared with.
+    std::vector<ExerciseParam> fixed = {};
+    // The declarations that stand for the kernel's template parameters in the solution
+    // ("constexpr Addressing kAddressing = Addressing::kInterleaved;"), so the solution is the
+    // plain kernel a student writes, at the `fixed` choices.
+    std::string instance = {};
+};
+
 struct Lesson {
     // The lesson's position in the catalogue (1, 2, ...), from the order of the chapters and of
     // their rows: a handle within one process, never typed, shown or stored (show `label`, store
@@ -167,6 +186,10 @@ struct Lesson {
     // current numbers (lessons/text_links.cpp).
     std::string text_en;
     std::string text_zh;
+    // The chapter's folder of texts ("lessons/03_reduction"): its texts, and its exercise's
+    // files (exercises/<slug>.cu, .en.md, .zh.md), are found there by the lesson's slug.
+    std::string folder;
+    ExerciseDecl exercise;  // the row's word on its exercise (a template kernel's instance)
     // The lesson's own parameters first, then its chapter's (added by Registry::AddLesson).
     std::vector<ParamSpec> params;
     std::function<MemoryNeeds(const ParamValues&)> needs;

@@ -233,6 +233,21 @@ ParamSpec BlockParam(uint64_t min, uint64_t max, uint64_t default_block, bool po
     return p;
 }
 
+ParamSpec MatrixDimension(std::string name, std::string label_en, std::string label_zh,
+                          uint64_t default_value, uint64_t max, std::string why) {
+    ParamSpec p;
+    p.name = std::move(name);
+    p.label_en = std::move(label_en);
+    p.label_zh = std::move(label_zh);
+    p.type = ParamType::kCount;
+    p.min = 1;
+    p.max = max;  // memory is checked before anything is allocated
+    p.default_value = ParamValue::Number(default_value);
+    p.log_scale = true;
+    p.why = std::move(why);
+    return p;
+}
+
 ParamSpec ThreadsParam() {
     ParamSpec p;
     p.name = "threads";

@@ -120,6 +120,10 @@ ParamValues ResolveParams(const std::vector<ParamSpec>& specs,
 ParamSpec BlockParam(uint64_t min, uint64_t max, uint64_t default_block, bool power_of_two = false,
                      std::string why = {});
 ParamSpec ThreadsParam();
+// A matrix dimension (m, n, k): a count from 1 to `max` on a log scale, `default_value` by default;
+// `why` says where the limit comes from.
+ParamSpec MatrixDimension(std::string name, std::string label_en, std::string label_zh,
+                          uint64_t default_value, uint64_t max, std::string why);
 // The number of GPUs a multi-GPU lesson uses: 1 to kMaxGpus here, and no more than the GPUs
 // present when it runs (the session checks; DevicesFor in session.h). Default 1, so that every
 // lesson runs on a one-GPU machine; `--set gpus=2` uses two.

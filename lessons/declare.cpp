@@ -53,6 +53,8 @@ void AddChapter(Registry& registry, Chapter chapter, const std::string& folder,
         // A page in the page model is titled by its idea (its heading), in both languages.
         if (ParsePage(l.text_en).in_model && !HeadingTitle(l.text_en).empty())
             l.title = HeadingTitle(l.text_en);
+        l.folder = folder;
+        l.exercise = row.exercise;
         l.params = row.params;
         for (const ParamSpec& p : row.step.params()) l.params.push_back(p);
         l.needs = row.needs;

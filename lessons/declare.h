@@ -34,6 +34,9 @@ struct LessonRow {
     InFlightFn in_flight = nullptr;       // bytes one thread has in flight, for Little's law
     SeedFigure seed = {};                 // the seed author's figure for this step, as theirs
     int was = 0;  // its global number before chapters numbered their own lessons; 0 for new rows
+    // Its exercise, when its kernel is a template (the choices and instance the student's kernel
+    // is written for). A step has an exercise when <folder>/exercises/<slug>.cu exists.
+    ExerciseDecl exercise = {};
 };
 
 // An ablation toggle (kernels/toggles.h) as a row's parameter: its choices are the values its

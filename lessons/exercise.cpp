@@ -4,27 +4,13 @@
 #include <cctype>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
+#include "catalog.h"
+#include "machine_code.h"
 #include "resources.h"
 
 namespace lessons {
-
-const std::vector<Exercise>& Exercises() {
-    static const std::vector<Exercise> all = [] {
-        std::vector<Exercise> out;
-        for (auto chapter : {&SplitExercises, &BasicsExercises, &ReduceExercises, &GemvExercises,
-                             &GemmExercises, &TcExercises})
-            for (Exercise& e : chapter()) out.push_back(std::move(e));
-        return out;
-    }();
-    return all;
-}
-
-const Exercise* FindExercise(std::string_view lesson_id) {
-    for (const Exercise& e : Exercises())
-        if (e.lesson == lesson_id) return &e;
-    return nullptr;
-}
 
 std::string FixedParamsConflict(const Exercise& exercise, const RawParams& given) {
     for (const ExerciseParam& f : exercise.fixed) {
@@ -51,8 +37,8 @@ std::string SolutionOf(const Lesson& lesson) {
         lines.push_back(source.substr(start, end - start));
         start = end + 1;
     }
-    const Exercise* exercise = FindExercise(lesson.id);
-    bool instance_pending = exercise && !exercise->instance.empty();
+    const std::string& instance = lesson.exercise.instance;
+    bool instance_pending = !instance.empty();
     std::string out;
     bool found = false;
     bool in_host_function = false, previous_template = false, in_helpers = false;
@@ -85,7 +71,7 @@ std::string SolutionOf(const Lesson& lesson) {
             size_t next = i + 1;
             while (next < lines.size() && lines[next].starts_with(" ")) ++next;
             if (next < lines.size() && lines[next].rfind("__global__", 0) == 0) {
-                out += exercise->instance;
+                out += instance;
                 if (!out.ends_with("\n")) out.push_back('\n');
                 instance_pending = false;
                 previous_template = false;
@@ -119,59 +105,245 @@ std::string SolutionOf(const Lesson& lesson) {
     return out;
 }
 
-std::vector<std::string> ExerciseProblems(const Registry& registry) {
-    std::vector<std::string> problems;
-    for (const Exercise& e : Exercises()) {
-        const std::string who = "exercise '" + e.lesson + "'";
-        const Lesson* lesson = registry.FindLesson(e.lesson);
-        if (!lesson) {
-            problems.push_back(who + " names no lesson");
+namespace {
+
+std::string SlugOf(const Lesson& lesson) {
+    return lesson.id.substr(lesson.id.find('/') + 1);
+}
+
+}  // namespace
+
+namespace {
+
+std::vector<std::string_view> Lines(std::string_view text) {
+    std::vector<std::string_view> lines;
+    for (size_t start = 0; start < text.size();) {
+        size_t end = text.find('\n', start);
+        if (end == std::string_view::npos) end = text.size();
+        lines.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return lines;
+}
+
+std::string_view EmbeddedOrThrow(const std::string& path) {
+    const std::string_view text = EmbeddedFile(path);
+    if (text.empty()) throw std::logic_error("'" + path + "' is not embedded");
+    return text;
+}
+
+}  // namespace
+
+std::string EmbeddedDeclarations(const std::string& path, const std::vector<std::string>& starts) {
+    std::string out;
+    bool in = false;
+    for (const std::string_view line : Lines(EmbeddedOrThrow(path))) {
+        if (!in)
+            in = std::any_of(starts.begin(), starts.end(),
+                             [&](const std::string& s) { return line.starts_with(s); });
+        if (!in) continue;
+        out.append(line).push_back('\n');
+        in = !(line.starts_with("};") || (line.ends_with(";") && !line.starts_with(" ")));
+    }
+    if (out.empty()) throw std::logic_error("'" + path + "' declares nothing the prelude asks for");
+    return out;
+}
+
+std::string EmbeddedHeaderBody(const std::string& path) {
+    std::string out;
+    for (const std::string_view line : Lines(EmbeddedOrThrow(path)))
+        if (!line.starts_with("#include") && !line.starts_with("#pragma once"))
+            out.append(line).push_back('\n');
+    return out;
+}
+
+std::string ExerciseStartPath(const Lesson& lesson) {
+    return lesson.folder + "/exercises/" + SlugOf(lesson) + ".cu";
+}
+
+std::string ExerciseTextPath(const Lesson& lesson, TextLanguage language) {
+    return lesson.folder + "/exercises/" + SlugOf(lesson) +
+           (language == TextLanguage::kEnglish ? ".en.md" : ".zh.md");
+}
+
+namespace {
+
+std::string Trimmed(std::string_view text) {
+    const size_t first = text.find_first_not_of(" \n");
+    if (first == std::string_view::npos) return {};
+    const size_t last = text.find_last_not_of(" \n");
+    return std::string(text.substr(first, last + 1 - first));
+}
+
+}  // namespace
+
+ExerciseText ParseExerciseText(std::string_view text) {
+    ExerciseText out;
+    if (!text.starts_with("# ")) {
+        out.problem = "its first line is no level-1 heading (\"# Task\")";
+        return out;
+    }
+    std::string* part = &out.task;
+    std::string body;
+    size_t at = text.find('\n');
+    const auto close = [&] { *part = Trimmed(body), body.clear(); };
+    while (at != std::string_view::npos && at < text.size()) {
+        const size_t start = at + 1;
+        size_t end = text.find('\n', start);
+        const std::string_view line =
+            text.substr(start, (end == std::string_view::npos ? text.size() : end) - start);
+        at = end;
+        if (line.starts_with("## ")) {
+            close();
+            out.hints.emplace_back();
+            part = &out.hints.back();
             continue;
         }
-        if (lesson->kind != StepKind::kGpu || lesson->library)
-            problems.push_back(who + ": " + lesson->Name() +
-                               " is not a hand-written GPU step, so there is no kernel to write");
-        if (std::count_if(Exercises().begin(), Exercises().end(),
-                          [&](const Exercise& o) { return o.lesson == e.lesson; }) > 1)
-            problems.push_back(who + " is declared more than once");
-        if (StartingFile(e).empty())
-            problems.push_back(who + ": its starting file '" + e.start + "' is not embedded");
-        if (e.kernel.kernel.empty() || e.kernel.signature.empty())
-            problems.push_back(who + " names no kernel or no signature");
-        if (e.task_en.empty() || e.task_zh.empty())
-            problems.push_back(who + ": its task is missing in a language");
-        if (e.hints.size() < 2 || e.hints.size() > 3)
-            problems.push_back(who + " has " + std::to_string(e.hints.size()) +
-                               " hints; give two or three");
-        for (const ExerciseHint& h : e.hints)
-            if (h.en.empty() || h.zh.empty())
-                problems.push_back(who + ": a hint is missing in a language");
-        for (const ExerciseParam& f : e.fixed) {
-            const ParamSpec* p = lesson->FindParam(f.name);
-            if (!p || p->type != ParamType::kChoice)
-                problems.push_back(who + " fixes '" + f.name +
-                                   "', which is not a choice of its lesson");
-            else if (std::find(p->choices.begin(), p->choices.end(), f.value) == p->choices.end())
-                problems.push_back(who + " fixes " + f.name + "=" + f.value +
-                                   ", which its lesson does not offer");
+        if (line.starts_with("# ")) {
+            out.problem = "a second level-1 heading (\"" + std::string(line) +
+                          "\"): the task is the text before the first \"## \" heading";
+            return out;
         }
-        try {
-            const std::string solution = SolutionOf(*lesson);
-            if (solution.find(e.kernel.kernel) == std::string::npos)
-                problems.push_back(who + ": its lesson's kernel file does not define " +
-                                   e.kernel.kernel);
-            // A template left in the solution: the student's plain kernel has no counterpart.
-            const size_t kernel_at = solution.find(e.kernel.kernel);
-            const size_t global_at = solution.rfind("__global__", kernel_at);
-            if (kernel_at != std::string::npos && global_at != std::string::npos && global_at > 0 &&
-                solution.rfind("template", global_at) != std::string::npos &&
-                solution.substr(0, global_at).ends_with(">\n"))
-                problems.push_back(who +
-                                   ": its kernel is a template; give the instance the "
-                                   "student writes (Exercise::instance)");
-        } catch (const std::logic_error& error) {
-            problems.push_back(who + ": " + error.what());
+        body.append(line).push_back('\n');
+    }
+    close();
+    if (out.task.empty()) out.problem = "it has no task before its first \"## \" heading";
+    for (const std::string& h : out.hints)
+        if (h.empty()) out.problem = "a hint under a \"## \" heading is empty";
+    return out;
+}
+
+std::optional<Exercise> ExerciseOf(const Lesson& lesson, const Registry& registry,
+                                   const ExerciseFileReader& read,
+                                   std::vector<std::string>* problems) {
+    std::vector<std::string> ignored;
+    std::vector<std::string>& out = problems ? *problems : ignored;
+    Exercise e;
+    e.start = ExerciseStartPath(lesson);
+    if (lesson.folder.empty() || read(e.start).empty()) {
+        if (!lesson.exercise.fixed.empty() || !lesson.exercise.instance.empty())
+            out.push_back(lesson.Name() + ": its row declares an exercise, and '" + e.start +
+                          "' (its starting file) does not exist");
+        return std::nullopt;
+    }
+    const std::string who = "the exercise of " + lesson.Name();
+    e.lesson = lesson.id;
+    e.fixed = lesson.exercise.fixed;
+    e.instance = lesson.exercise.instance;
+    if (lesson.kind != StepKind::kGpu || lesson.library)
+        out.push_back(who + ": it is not a hand-written GPU step, so there is no kernel to write");
+    std::vector<std::string> hints_en, hints_zh;
+    for (const auto& [language, name, task, hints] :
+         {std::tuple(TextLanguage::kEnglish, "English", &e.task_en, &hints_en),
+          std::tuple(TextLanguage::kChinese, "Chinese", &e.task_zh, &hints_zh)}) {
+        const std::string path = ExerciseTextPath(lesson, language);
+        const std::string_view text = read(path);
+        if (text.empty()) {
+            out.push_back(who + ": its " + name + " task '" + path + "' does not exist");
+            continue;
         }
+        ExerciseText parsed = ParseExerciseText(text);
+        if (!parsed.problem.empty()) out.push_back(who + ": '" + path + "': " + parsed.problem);
+        const auto render = [&](const std::string& part) {
+            RenderedText r = RenderLessonText(part, lesson, language, registry);
+            for (const std::string& link : r.broken)
+                out.push_back(who + ": '" + path + "' links to " + link +
+                              ", which is no lesson or chapter");
+            return std::move(r.text);
+        };
+        *task = render(parsed.task);
+        for (const std::string& h : parsed.hints) hints->push_back(render(h));
+    }
+    if (hints_en.size() != hints_zh.size())
+        out.push_back(who + " has " + std::to_string(hints_en.size()) + " hints in English and " +
+                      std::to_string(hints_zh.size()) + " in Chinese");
+    for (size_t i = 0; i < std::min(hints_en.size(), hints_zh.size()); ++i)
+        e.hints.push_back({hints_en[i], hints_zh[i]});
+    if (e.hints.size() < 2 || e.hints.size() > 3)
+        out.push_back(who + " has " + std::to_string(e.hints.size()) + " hints; give two or three");
+    for (const ExerciseParam& f : e.fixed) {
+        const ParamSpec* p = lesson.FindParam(f.name);
+        if (!p || p->type != ParamType::kChoice)
+            out.push_back(who + " fixes '" + f.name + "', which is not a choice of its lesson");
+        else if (std::find(p->choices.begin(), p->choices.end(), f.value) == p->choices.end())
+            out.push_back(who + " fixes " + f.name + "=" + f.value +
+                          ", which its lesson does not offer");
+    }
+    try {
+        // The kernel is the one __global__ function of the solution (the step's own source), or,
+        // when the row gives an instance, the one that instance stands in for.
+        const std::string solution = SolutionOf(lesson);
+        const size_t instance_at = e.instance.empty() ? 0 : solution.find(e.instance);
+        const std::vector<std::string> names =
+            GlobalKernelNames(std::string_view(solution).substr(instance_at));
+        if (names.size() != 1 && e.instance.empty())
+            out.push_back(who + ": '" + lesson.source_path + "' defines " +
+                          std::to_string(names.size()) +
+                          " __global__ functions before its launch; an exercise's kernel is "
+                          "the only one, or the one its row's instance stands in for");
+        if (!names.empty()) e.kernel = names.front();
+        // A template left in the solution: the student's plain kernel has no counterpart.
+        const size_t kernel_at = solution.find(e.kernel);
+        const size_t global_at = solution.rfind("__global__", kernel_at);
+        if (!e.kernel.empty() && global_at != std::string::npos && global_at > 0 &&
+            solution.substr(0, global_at).ends_with(">\n"))
+            out.push_back(who +
+                          ": its kernel is a template; give the instance the student writes "
+                          "(the row's .exercise.instance)");
+    } catch (const std::logic_error& error) {
+        out.push_back(who + ": " + error.what());
+    }
+    return e;
+}
+
+namespace {
+
+struct AllExercises {
+    std::vector<Exercise> list;
+    std::vector<std::string> problems;
+};
+
+AllExercises Collect(const Registry& registry, const ExerciseFileReader& read) {
+    AllExercises all;
+    for (const Lesson& l : registry.lessons())
+        if (std::optional<Exercise> e = ExerciseOf(l, registry, read, &all.problems))
+            all.list.push_back(std::move(*e));
+    return all;
+}
+
+}  // namespace
+
+const ExerciseFileReader& EmbeddedExerciseFiles() {
+    static const ExerciseFileReader read = [](const std::string& path) {
+        return EmbeddedFile(path);
+    };
+    return read;
+}
+
+const std::vector<Exercise>& Exercises() {
+    static const std::vector<Exercise> all = Collect(Catalog(), EmbeddedExerciseFiles()).list;
+    return all;
+}
+
+const Exercise* FindExercise(std::string_view lesson_id) {
+    for (const Exercise& e : Exercises())
+        if (e.lesson == lesson_id) return &e;
+    return nullptr;
+}
+
+std::vector<std::string> ExerciseProblems(const Registry& registry) {
+    std::vector<std::string> problems = Collect(registry, EmbeddedExerciseFiles()).problems;
+    // A file in an exercises/ folder that no row finds is a declaration of nothing.
+    for (const auto& [path, contents] : EmbeddedFiles()) {
+        if (!path.starts_with("lessons/") || path.find("/exercises/") == std::string::npos)
+            continue;
+        const bool found =
+            std::any_of(registry.lessons().begin(), registry.lessons().end(), [&](const Lesson& l) {
+                return path == ExerciseStartPath(l) ||
+                       path == ExerciseTextPath(l, TextLanguage::kEnglish) ||
+                       path == ExerciseTextPath(l, TextLanguage::kChinese);
+            });
+        if (!found) problems.push_back("'" + path + "' is named by no lesson's slug");
     }
     return problems;
 }

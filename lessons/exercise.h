@@ -1,16 +1,25 @@
-// Exercises: write a step's kernel yourself. An exercise belongs to one hand-written GPU step:
-// a starting file (the previous step's kernel, or a skeleton with the signature the harness
-// launches), a task in both languages, hints, and the lesson's own kernel as the reference
-// solution. Declared as data in the chapter's folder (lessons/NN_<chapter>/exercises.cpp, with
-// the starting files in exercises/, embedded); compiled with kernel_compile.h.
+// Exercises: write a step's kernel yourself. An exercise belongs to one hand-written GPU step and
+// is found from its row, as its texts are, by the lesson's slug in its chapter's folder:
+//   lessons/NN_<chapter>/exercises/<slug>.cu     the starting file (the previous step's kernel, or
+//                                                a skeleton with the signature the harness
+//                                                launches)
+//   lessons/NN_<chapter>/exercises/<slug>.en.md  the task and hints (ExerciseText), rendered with
+//   lessons/NN_<chapter>/exercises/<slug>.zh.md  [[links]] as the lesson's own texts are
+// The lesson's own kernel is the reference solution (SolutionOf), and the kernel's name is the
+// __global__ function that solution defines. A row whose kernel is a template says which
+// instance the student writes (LessonRow::exercise). How the kernel is compiled and launched
+// (its parameter types, the prelude NVRTC needs) belongs to the step kind's exercise
+// implementation (engine/exercise_kinds.h; ExerciseKernelSpec in exercise_runner.h).
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "kernel_compile.h"
 #include "registry.h"
+#include "text_links.h"
 
 namespace lessons {
 
@@ -19,42 +28,55 @@ struct ExerciseHint {
     std::string zh;
 };
 
-// A parameter a student's kernel fixes: a step whose kernel is a template (a tile, an ablation
-// toggle) is written for one of its choices, and runs only at it.
-struct ExerciseParam {
-    std::string name;   // "tile", "addressing"
-    std::string value;  // one of the lesson's choices
-};
-
 struct Exercise {
     std::string lesson;  // the lesson's id: "gemv/warp-per-row"
-    KernelSpec kernel;   // the kernel's name and signature, allowed includes, extra options
-    std::string start;   // the starting file's path: "lessons/04_gemv/exercises/warp-per-row.cu"
+    // The __global__ function's name, read from the lesson's own source: its only kernel, or the
+    // templated one that the row's instance stands in for (a source may add another kernel, such
+    // as a second pass's, which the exercise does not ask for).
+    std::string kernel;
+    std::string start;  // the starting file's path: "lessons/04_gemv/exercises/warp-per-row.cu"
     std::string task_en;
     std::string task_zh;
-    std::vector<ExerciseHint> hints;  // revealed one at a time
-    // The choices the student's kernel is written for (the lesson's parameters that pick a
-    // template instance of its kernel): a run of the student's kernel is made at these, and so
-    // is the step's own run it is compared with.
-    std::vector<ExerciseParam> fixed = {};
-    // For a lesson whose kernel is a template: the declarations that stand for its template
-    // parameters in the solution ("constexpr Addressing kAddressing = Addressing::kSequential;"),
-    // so the solution is the plain kernel a student writes, at the `fixed` choices.
-    std::string instance = {};
+    std::vector<ExerciseHint> hints;        // revealed one at a time
+    std::vector<ExerciseParam> fixed = {};  // from the row (ExerciseDecl)
+    std::string instance = {};              // from the row (ExerciseDecl)
 };
 
-// Every exercise of the catalogue, chapter by chapter.
+// Reads a file of the catalogue by its path from the repository root ("" when there is none):
+// EmbeddedFile in the program; a test gives its own.
+using ExerciseFileReader = std::function<std::string_view(const std::string& path)>;
+const ExerciseFileReader& EmbeddedExerciseFiles();
+
+// The paths of a lesson's exercise files, by its folder and slug.
+std::string ExerciseStartPath(const Lesson& lesson);
+std::string ExerciseTextPath(const Lesson& lesson, TextLanguage language);
+
+// A task text split in its parts. The format of exercises/<slug>.en.md and .zh.md: the first
+// line is a level-1 heading (its words are free: "# Task", "# 任务"); the text up to the first
+// level-2 heading is the task; each level-2 heading ("## Hint 1", "## 提示 1") opens one hint,
+// which runs to the next. Blank lines around a part are dropped. `problem` says what is wrong
+// (no heading first, no task, a level-1 heading later on); empty when all is well.
+struct ExerciseText {
+    std::string task;
+    std::vector<std::string> hints;
+    std::string problem;
+};
+ExerciseText ParseExerciseText(std::string_view text);
+
+// The exercise of `lesson` from its files, links rendered with `registry`'s numbers, or nullopt
+// when the lesson has no starting file. What is wrong with it is appended to `problems` (when
+// given): a CPU or library step with a starting file, a text missing or malformed, a task or hint
+// missing in a language, fewer than two hints or more than three, a broken link, a solution that
+// cannot be extracted, a source that defines no kernel or several, a fixed parameter the lesson
+// does not offer.
+std::optional<Exercise> ExerciseOf(const Lesson& lesson, const Registry& registry,
+                                   const ExerciseFileReader& read,
+                                   std::vector<std::string>* problems = nullptr);
+
+// Every exercise of the catalogue (Catalog()), in the catalogue's order.
 const std::vector<Exercise>& Exercises();
 // The exercise of a lesson (by id), or null.
 const Exercise* FindExercise(std::string_view lesson_id);
-
-// The chapters' declarations (lessons/NN_<chapter>/exercises.cpp).
-std::vector<Exercise> SplitExercises();
-std::vector<Exercise> BasicsExercises();
-std::vector<Exercise> ReduceExercises();
-std::vector<Exercise> GemvExercises();
-std::vector<Exercise> GemmExercises();
-std::vector<Exercise> TcExercises();
 
 // Empty when `given` (a run's parameters, by name, as text) agrees with the choices the
 // exercise fixes (an unset one takes the fixed choice); else why the run is refused, naming them.
@@ -68,16 +90,32 @@ std::string_view StartingFile(const Exercise& exercise);
 // `namespace lessons::...` line, the lines of an anonymous namespace that holds device helpers
 // before the kernel, and any host function defined there (a line at column 0 that
 // opens a definition without __global__ or __device__, up to its closing brace at column 0): the
-// kernel then stands at global scope, as a student's does. When the lesson has an exercise
-// whose `instance` is set, the template header of its first templated __global__ kernel is
+// kernel then stands at global scope, as a student's does. When the lesson's row gives an
+// exercise `instance`, the template header of its first templated __global__ kernel is
 // replaced by that line, so the kernel is the plain one the exercise asks for.
 // Throws std::logic_error when the file has no such part.
 std::string SolutionOf(const Lesson& lesson);
 
-// What is wrong with the exercises' declarations: an exercise naming no lesson, or a CPU one,
-// two exercises for one lesson, a starting file not embedded, a task or hint missing in a
-// language, fewer than two hints, a solution that cannot be extracted, a templated kernel
-// without an instance, a fixed parameter the lesson does not offer. Empty when all is well.
+// For a step kind's exercise prelude (NVRTC has no standard headers): the declarations of an
+// embedded header (`path` from the repository root) that start with one of `starts` at column 0
+// ("enum class", "struct TcProblem"), each up to its line that closes it ("};", or the line
+// itself when it ends with ";"), so a type is named once, in its header. Throws
+// std::logic_error when the header is not embedded or declares none.
+std::string EmbeddedDeclarations(const std::string& path, const std::vector<std::string>& starts);
+// An embedded header without its #include and #pragma once lines (a header of device helpers the
+// student's kernel may call). Throws std::logic_error when it is not embedded.
+std::string EmbeddedHeaderBody(const std::string& path);
+// NVRTC has no <cstdint>: the fixed-width types the kernels' parameters use, as on the host
+// (Linux x86-64 and aarch64).
+inline constexpr const char* kNvrtcIntegers =
+    "typedef unsigned char uint8_t;\n"
+    "typedef unsigned short uint16_t;\n"
+    "typedef unsigned int uint32_t;\n"
+    "typedef unsigned long uint64_t;\n";
+
+// What is wrong with the catalogue's exercises (ExerciseOf's problems, for every lesson of
+// `registry`). Empty when all is well. The runnable catalogue reports them at start with its
+// other problems (RunnableCatalogProblems).
 std::vector<std::string> ExerciseProblems(const Registry& registry);
 
 }  // namespace lessons

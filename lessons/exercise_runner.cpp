@@ -1,6 +1,7 @@
 #include "exercise_runner.h"
 
 #include <exception>
+#include <optional>
 #include <string>
 
 #include "errors.h"
@@ -23,26 +24,62 @@ Lesson WithStudentKernel(const Registry& registry, const Lesson& lesson,
     Lesson copy = lesson;
     // A kernel written for one template instance runs only at its choices: the copy offers
     // no other (a run asking for another is refused, naming the one it takes).
-    if (const Exercise* exercise = FindExercise(lesson.id))
-        for (const ExerciseParam& f : exercise->fixed)
-            for (ParamSpec& p : copy.params)
-                if (p.name == f.name) {
-                    p.choices = {f.value};
-                    p.choice_notes.clear();
-                    p.choice_notes_zh.clear();
-                    p.default_value = ParamValue::Choice(f.value);
-                    p.why = "your kernel is written for " + f.name + "=" + f.value;
-                }
+    for (const ExerciseParam& f : lesson.exercise.fixed)
+        for (ParamSpec& p : copy.params)
+            if (p.name == f.name) {
+                p.choices = {f.value};
+                p.choice_notes.clear();
+                p.choice_notes_zh.clear();
+                p.default_value = ParamValue::Choice(f.value);
+                p.why = "your kernel is written for " + f.name + "=" + f.value;
+            }
     copy.title = lesson.title + " (your kernel)";
     copy.title_zh = lesson.title_zh + "（你的 kernel）";
     try {
-        copy.runner =
-            impl->second(lesson.step.data(), StepSite{lesson, registry.FindLesson(lesson.previous)},
-                         std::move(kernel));
+        copy.runner = impl->second.make(lesson.step.data(),
+                                        StepSite{lesson, registry.FindLesson(lesson.previous)},
+                                        std::move(kernel));
     } catch (const std::logic_error& e) {
         throw UnavailableError("cannot run your kernel for " + lesson.Name() + ": " + e.what());
     }
     return copy;
+}
+
+KernelSpec ExerciseKernelSpec(const Registry& registry, const Lesson& lesson,
+                              const std::string& kernel_name) {
+    const auto impl = ExerciseKindImpls().find(lesson.step.type());
+    if (impl == ExerciseKindImpls().end())
+        throw UnavailableError("this build cannot compile your kernel for " + lesson.Name() +
+                               (StepKindImpls().empty()
+                                    ? ": it was built without CUDA"
+                                    : ": its step's harness takes no student kernel yet"));
+    KernelSpec spec;
+    try {
+        spec = impl->second.spec(lesson.step.data(),
+                                 StepSite{lesson, registry.FindLesson(lesson.previous)});
+    } catch (const std::logic_error& e) {
+        throw UnavailableError("cannot compile your kernel for " + lesson.Name() + ": " + e.what());
+    }
+    spec.kernel = kernel_name;
+    return spec;
+}
+
+std::vector<std::string> ExerciseKindProblems(const Registry& registry) {
+    std::vector<std::string> problems;
+    if (StepKindImpls().empty()) return problems;  // built without CUDA
+    for (const Lesson& l : registry.lessons()) {
+        const std::optional<Exercise> e = ExerciseOf(l, registry, EmbeddedExerciseFiles());
+        if (!e) continue;
+        try {
+            const KernelSpec spec = ExerciseKernelSpec(registry, l, e->kernel);
+            if (spec.signature.empty())
+                problems.push_back("the exercise of " + l.Name() +
+                                   ": its step kind's exercise spec gives no signature");
+        } catch (const std::exception& error) {
+            problems.push_back("the exercise of " + l.Name() + ": " + error.what());
+        }
+    }
+    return problems;
 }
 
 }  // namespace lessons

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "exercise_kinds.h"
 #include "registry.h"
@@ -15,5 +17,16 @@ namespace lessons {
 // this step's kind).
 Lesson WithStudentKernel(const Registry& registry, const Lesson& lesson,
                          std::shared_ptr<const StudentKernel> kernel);
+
+// How a student's kernel for `lesson`'s exercise is compiled: its step kind's exercise spec
+// (signature, prelude, includes, architecture) with the kernel's name read from the lesson's own
+// source (`kernel_name`, Exercise::kernel). Throws UnavailableError when this build has no
+// exercise implementation for the step's kind (no CUDA, or a kind that takes no student kernel).
+KernelSpec ExerciseKernelSpec(const Registry& registry, const Lesson& lesson,
+                              const std::string& kernel_name);
+
+// What is wrong with the exercises where this build runs them: an exercise whose step kind has no
+// exercise implementation, or whose spec names no signature. Empty without CUDA.
+std::vector<std::string> ExerciseKindProblems(const Registry& registry);
 
 }  // namespace lessons

@@ -219,6 +219,31 @@ std::vector<std::string> FocusClasses(const Lesson& lesson) {
     return lesson.focus.empty() ? std::vector<std::string>{"LDG", "STG"} : lesson.focus;
 }
 
+std::vector<std::string> GlobalKernelNames(std::string_view source) {
+    std::vector<std::string> names;
+    std::set<std::string> seen;
+    const std::string_view key = "__global__ void ";
+    for (size_t at = source.find(key); at != std::string_view::npos;
+         at = source.find(key, at + 1)) {
+        std::string_view rest = source.substr(at + key.size());
+        // "__global__ void __launch_bounds__(BM * BN) name(...)": the name follows the bounds.
+        const std::string_view bounds = "__launch_bounds__(";
+        if (rest.substr(0, bounds.size()) == bounds) {
+            int depth = 0;
+            size_t i = bounds.size() - 1;
+            for (; i < rest.size(); ++i) {
+                if (rest[i] == '(') ++depth;
+                if (rest[i] == ')' && --depth == 0) break;
+            }
+            rest = rest.substr(std::min(rest.size(), i + 1));
+            rest = rest.substr(std::min(rest.size(), rest.find_first_not_of(" \n")));
+        }
+        const std::string name(rest.substr(0, rest.find_first_of("(< \n")));
+        if (!name.empty() && seen.insert(name).second) names.push_back(name);
+    }
+    return names;
+}
+
 std::vector<std::string> KernelNames(const Lesson& lesson, const Lesson* previous) {
     // A step without kernels of its own (a host-side step over another lesson's kernel, such as
     // the overlapped chunks or the multi-GPU steps) shows the nearest earlier step's; a library
@@ -226,27 +251,7 @@ std::vector<std::string> KernelNames(const Lesson& lesson, const Lesson* previou
     const Lesson* step = &lesson;
     for (int hops = 0; step && hops < 8; ++hops) {
         if (step->library && step == &lesson) return {};
-        std::vector<std::string> names;
-        std::set<std::string> seen;
-        const std::string_view key = "__global__ void ";
-        for (size_t at = step->source.find(key); at != std::string_view::npos;
-             at = step->source.find(key, at + 1)) {
-            std::string_view rest = step->source.substr(at + key.size());
-            // "__global__ void __launch_bounds__(BM * BN) name(...)": the name follows the bounds.
-            const std::string_view bounds = "__launch_bounds__(";
-            if (rest.substr(0, bounds.size()) == bounds) {
-                int depth = 0;
-                size_t i = bounds.size() - 1;
-                for (; i < rest.size(); ++i) {
-                    if (rest[i] == '(') ++depth;
-                    if (rest[i] == ')' && --depth == 0) break;
-                }
-                rest = rest.substr(std::min(rest.size(), i + 1));
-                rest = rest.substr(std::min(rest.size(), rest.find_first_not_of(" \n")));
-            }
-            const std::string name(rest.substr(0, rest.find_first_of("(< \n")));
-            if (!name.empty() && seen.insert(name).second) names.push_back(name);
-        }
+        std::vector<std::string> names = GlobalKernelNames(step->source);
         if (!names.empty()) return names;
         const Lesson* next = step == &lesson ? previous : Catalog().FindLesson(step->previous);
         if (next == step) break;

@@ -67,9 +67,13 @@ std::map<std::string, int> CountClasses(std::string_view code, Isa isa);
 // a lesson that declares none gets the global loads and stores.
 std::vector<std::string> FocusClasses(const Lesson& lesson);
 
-// The kernel names a lesson's step launches, found in its source (`__global__ void NAME`), or
-// in its previous lesson's when the step reuses that kernel (lesson 5); empty for a library
-// step (CUB, Thrust choose their kernels).
+// The names of the __global__ functions defined in `source` (`__global__ void NAME`, a
+// `__launch_bounds__(...)` between them skipped), each once, in the order they appear.
+std::vector<std::string> GlobalKernelNames(std::string_view source);
+
+// The kernel names a lesson's step launches, found in its source, or in its previous lesson's
+// when the step reuses that kernel (the overlapped chunks step); empty for a library step (CUB,
+// Thrust choose their kernels).
 std::vector<std::string> KernelNames(const Lesson& lesson, const Lesson* previous);
 
 // The ncu metrics that matter for a lesson: time, DRAM and SM throughput always, then those

@@ -3,6 +3,8 @@
 
 #include "catalog.h"
 #include "device.h"
+#include "exercise.h"
+#include "exercise_runner.h"
 #include "kernel_family.h"
 #include "step_kinds.h"
 
@@ -52,6 +54,9 @@ const Runnable& Get() {
         r.registry = Catalog();
         if (BuiltWithCuda()) r.problems = AttachGpuRunners(r.registry, KernelFamilies());
         for (std::string& p : r.registry.Validate(BuiltWithCuda())) r.problems.push_back(p);
+        // The exercises are found from the rows: checked with the rest of the catalogue.
+        for (std::string& p : ExerciseProblems(r.registry)) r.problems.push_back(p);
+        for (std::string& p : ExerciseKindProblems(r.registry)) r.problems.push_back(p);
         return r;
     }();
     return runnable;

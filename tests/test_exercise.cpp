@@ -14,10 +14,15 @@
 #include <string>
 
 #include "catalog.h"
+#include "declare.h"
 #include "device.h"
 #include "exercise.h"
+#include "exercise_runner.h"
+#include "gpu_test.h"
 #include "kernel_compile.h"
+#include "machine_code.h"
 #include "nvrtc_loader.h"
+#include "resources.h"
 #include "shell.h"
 
 using json = nlohmann::ordered_json;
@@ -30,11 +35,11 @@ namespace {
         if (!nvrtc::Load()) GTEST_SKIP() << "NVRTC is not available: " << nvrtc::Unavailable(); \
     } while (0)
 
-#define REQUIRE_GPU()                                                                           \
-    do {                                                                                        \
-        if (!GetDevices().available())                                                          \
-            GTEST_SKIP() << "no GPU: " << GetDevices().unavailable_reason;                      \
-        if (!nvrtc::Load()) GTEST_SKIP() << "NVRTC is not available: " << nvrtc::Unavailable(); \
+// A GPU and NVRTC: the student's kernel is compiled, then run.
+#define REQUIRE_GPU_AND_NVRTC() \
+    do {                        \
+        REQUIRE_GPU();          \
+        REQUIRE_NVRTC();        \
     } while (0)
 
 bool Has(const std::string& text, const std::string& part) {
@@ -355,6 +360,12 @@ TEST(KernelCompile, RefusedInputNeverReachesTheCompiler) {
 
 // --- the exercises ---
 
+// How the exercise's kernel is compiled in this build: its step kind's spec, its name read from
+// the step's source.
+KernelSpec SpecFor(const Exercise& e) {
+    return ExerciseKernelSpec(RunnableCatalog(), *RunnableCatalog().FindLesson(e.lesson), e.kernel);
+}
+
 TEST(Exercises, DeclarationsAreConsistent) {
     EXPECT_GE(Exercises().size(), 3u);
     const std::vector<std::string> problems = ExerciseProblems(RunnableCatalog());
@@ -362,6 +373,165 @@ TEST(Exercises, DeclarationsAreConsistent) {
     for (const char* id :
          {"gemv/thread-per-row", "gemv/warp-per-row", "gemv/vectorized-rows-per-warp"})
         EXPECT_NE(FindExercise(id), nullptr) << id;
+}
+
+// An exercise is found from its row: a lesson has one exactly when its chapter's folder holds
+// exercises/<slug>.cu, and no file of an exercises/ folder is left that no slug finds.
+TEST(Exercises, EveryExerciseIsFoundFromItsRow) {
+    size_t with_start = 0;
+    for (const Lesson& l : Catalog().lessons()) {
+        const bool has_start =
+            !EmbeddedFile(l.folder + "/exercises/" + l.id.substr(l.id.find('/') + 1) + ".cu")
+                 .empty();
+        with_start += has_start;
+        const Exercise* e = FindExercise(l.id);
+        EXPECT_EQ(e != nullptr, has_start) << l.id;
+        if (!e) continue;
+        EXPECT_EQ(e->start, ExerciseStartPath(l));
+        EXPECT_EQ(StartingFile(*e), EmbeddedFile(ExerciseStartPath(l)));
+        EXPECT_EQ(e->fixed.size(), l.exercise.fixed.size()) << l.id;
+        EXPECT_EQ(e->instance, l.exercise.instance) << l.id;
+    }
+    EXPECT_EQ(Exercises().size(), with_start);
+    EXPECT_EQ(Exercises().size(), 30u);  // every hand-written GPU step of chapters 1-5 and 8
+    size_t files = 0;
+    for (const auto& [path, contents] : EmbeddedFiles())
+        files += path.starts_with("lessons/") && path.find("/exercises/") != std::string::npos;
+    EXPECT_EQ(files, 3 * Exercises().size()) << "a starting file and two task texts each";
+    // And the runnable catalogue reports their problems at start with its own.
+    for (const std::string& p : RunnableCatalogProblems())
+        EXPECT_EQ(p.find("exercise"), std::string::npos) << p;
+}
+
+// Tasks and hints are texts: links are rendered with the catalogue's numbers, so no task says
+// "step 3.2" by hand, and inserting a row renumbers them.
+TEST(Exercises, TaskTextsRenderWithLinks) {
+    const Exercise& v1 = *FindExercise("reduce/v1-shared-memory");
+    const std::string v0 = Catalog().FindLesson("reduce/v0-interleaved-global")->label;
+    EXPECT_TRUE(Has(v1.task_en, "step " + v0 + "'s interleaved tree")) << v1.task_en;
+    EXPECT_TRUE(Has(v1.task_zh, "第 " + v0 + " 步的交错树")) << v1.task_zh;
+    const Exercise& warp = *FindExercise("gemm/warp-tiling");
+    EXPECT_TRUE(
+        Has(warp.task_en, "step " + Catalog().FindLesson("gemm/vectorized-transposed-a")->label))
+        << warp.task_en;
+    for (const Exercise& e : Exercises()) {
+        EXPECT_FALSE(Has(e.task_en, "[[") || Has(e.task_zh, "[[")) << e.lesson;
+        for (const ExerciseHint& h : e.hints) EXPECT_FALSE(Has(h.en, "[[") || Has(h.zh, "[["));
+        EXPECT_FALSE(Has(e.task_en, "## ") || Has(e.task_en, "# ")) << e.lesson;
+        EXPECT_GE(e.hints.size(), 2u) << e.lesson;
+    }
+}
+
+TEST(Exercises, TaskTextFormat) {
+    const ExerciseText t = ParseExerciseText(
+        "# Task\n\nDo [[naive]].\nTwo lines.\n\n## Hint 1\n\nfirst\n\n## Hint 2\nsecond\n");
+    EXPECT_EQ(t.problem, "");
+    EXPECT_EQ(t.task, "Do [[naive]].\nTwo lines.");
+    ASSERT_EQ(t.hints.size(), 2u);
+    EXPECT_EQ(t.hints[0], "first");
+    EXPECT_EQ(t.hints[1], "second");
+    EXPECT_TRUE(Has(ParseExerciseText("Do it.\n## Hint\nx\n").problem, "level-1 heading"));
+    EXPECT_TRUE(Has(ParseExerciseText("# Task\n## Hint\nx\n").problem, "no task"));
+    EXPECT_TRUE(Has(ParseExerciseText("# Task\nx\n## Hint\n\n## Hint\ny\n").problem, "empty"));
+    EXPECT_TRUE(Has(ParseExerciseText("# Task\nx\n# Hints\ny\n").problem, "second level-1"));
+}
+
+// The kernel's name is the one __global__ function of the step's own source (its solution), as
+// the code view reads it; nothing types it a second time.
+TEST(Exercises, KernelNameIsReadFromTheStepsSource) {
+    EXPECT_EQ(GlobalKernelNames("__global__ void __launch_bounds__(BM * (BN + 1)) k_one(int a)\n"
+                                "{}\n__global__ void k_two<3>(\n"),
+              (std::vector<std::string>{"k_one", "k_two"}));
+    for (const Exercise& e : Exercises()) {
+        const Lesson& l = *Catalog().FindLesson(e.lesson);
+        const std::string solution = SolutionOf(l);
+        const std::vector<std::string> names = GlobalKernelNames(solution);
+        ASSERT_FALSE(names.empty()) << e.lesson;
+        if (e.instance.empty()) {
+            EXPECT_EQ(names, std::vector<std::string>{e.kernel}) << e.lesson;
+        } else {  // the kernel the instance stands in for
+            const size_t at = solution.find(e.instance);
+            ASSERT_NE(at, std::string::npos) << e.lesson;
+            const std::string after = solution.substr(at + e.instance.size(), 200);
+            EXPECT_TRUE(after.find("__global__ void") < after.find(" " + e.kernel + "("))
+                << e.lesson << "\n"
+                << after;
+            EXPECT_NE(std::find(names.begin(), names.end(), e.kernel), names.end()) << e.lesson;
+        }
+    }
+    EXPECT_EQ(FindExercise("basics/global-vs-shared")->kernel, "vecmat_15_shared_kernel");
+    EXPECT_EQ(FindExercise("reduce/v5-vectorized-one-pass")->kernel,
+              "reduce_25_vectorized_one_pass_kernel");
+}
+
+// A made-up step's exercise needs only its row and three files by its slug: no id, kernel name or
+// signature typed anywhere else. Its problems are found the same way.
+TEST(Exercises, AMadeUpStepsExerciseNeedsOnlyTheRowAndFilesBySlug) {
+    struct MadeUpKind {};
+    Chapter madeup;
+    madeup.id = "madeup";
+    madeup.title = "Made up";
+    Registry r;
+    AddChapter(r, madeup, "tests/madeup",
+               {{.slug = "first",
+                 .title = "First",
+                 .source = "kernels/gemv/28_thread_per_row.cu",
+                 .step = MadeUpKind{}},
+                {.slug = "second",
+                 .title = "Second",
+                 .source = "kernels/gemv/29_warp_per_row.cu",
+                 .step = MadeUpKind{}}});
+    const Lesson& second = r.lessons().back();
+    std::map<std::string, std::string> files = {
+        {"tests/madeup/exercises/second.cu", "__global__ void start() {}\n"},
+        {"tests/madeup/exercises/second.en.md",
+         "# Task\n\nDo what step [[first]] did with a warp.\n\n## Hint 1\n\nOne.\n\n## Hint 2\n\n"
+         "Two.\n"},
+        {"tests/madeup/exercises/second.zh.md",
+         "# 任务\n\n用一个 warp 做第 [[first]] 步做的事。\n\n## 提示 1\n\n一。\n\n## 提示 "
+         "2\n\n二。\n"}};
+    const ExerciseFileReader read = [&](const std::string& path) -> std::string_view {
+        const auto it = files.find(path);
+        return it == files.end() ? std::string_view() : std::string_view(it->second);
+    };
+    std::vector<std::string> problems;
+    EXPECT_FALSE(ExerciseOf(r.lessons().front(), r, read, &problems));  // no starting file
+    const std::optional<Exercise> e = ExerciseOf(second, r, read, &problems);
+    ASSERT_TRUE(e);
+    for (const std::string& p : problems) ADD_FAILURE() << p;
+    EXPECT_EQ(e->lesson, "madeup/second");
+    EXPECT_EQ(e->start, "tests/madeup/exercises/second.cu");
+    EXPECT_EQ(e->kernel, GlobalKernelNames(second.source).front());
+    EXPECT_EQ(e->task_en, "Do what step " + r.lessons().front().label + " did with a warp.");
+    EXPECT_EQ(e->task_zh, "用一个 warp 做第 " + r.lessons().front().label + " 步做的事。");
+    ASSERT_EQ(e->hints.size(), 2u);
+    EXPECT_EQ(e->hints[1].zh, "二。");
+
+    // Each mistake is reported, naming the file.
+    files["tests/madeup/exercises/second.zh.md"] =
+        "# 任务\n\n见 [[nowhere]]。\n\n## 提示 1\n\n一。\n";
+    problems.clear();
+    ExerciseOf(second, r, read, &problems);
+    std::string all;
+    for (const std::string& p : problems) all += p + "\n";
+    EXPECT_TRUE(Has(all, "links to [[nowhere]]")) << all;
+    EXPECT_TRUE(Has(all, "2 hints in English and 1 in Chinese")) << all;
+    files.erase("tests/madeup/exercises/second.en.md");
+    problems.clear();
+    ExerciseOf(second, r, read, &problems);
+    EXPECT_TRUE(problems.size() >= 1 && Has(problems.front(), "second.en.md' does not exist"));
+    // A row that declares an instance without a starting file.
+    Registry bad;
+    AddChapter(bad, madeup, "tests/madeup",
+               {{.slug = "third",
+                 .title = "Third",
+                 .source = "kernels/gemv/28_thread_per_row.cu",
+                 .step = MadeUpKind{},
+                 .exercise = {.fixed = {{"tile", "x"}}}}});
+    problems.clear();
+    EXPECT_FALSE(ExerciseOf(bad.lessons().front(), bad, read, &problems));
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_TRUE(Has(problems.front(), "does not exist")) << problems.front();
 }
 
 TEST(Exercises, SolutionIsTheLessonsOwnKernelWithoutHostCode) {
@@ -381,11 +551,11 @@ TEST(Exercises, EverySolutionAndStartingFileCompilesWithItsOptions) {
     for (const Exercise& e : Exercises()) {
         const Lesson* l = RunnableCatalog().FindLesson(e.lesson);
         ASSERT_NE(l, nullptr) << e.lesson;
-        const CompileResult solution = CompileKernel(SolutionOf(*l), e.kernel, 90);
+        const CompileResult solution = CompileKernel(SolutionOf(*l), SpecFor(e), 90);
         EXPECT_TRUE(solution.ok()) << e.lesson << ": " << solution.message << "\n" << solution.log;
         EXPECT_GT(solution.kernel.registers, 0) << e.lesson;
         EXPECT_EQ(solution.kernel.spill_store_bytes, 0) << e.lesson;
-        const CompileResult start = CompileKernel(StartingFile(e), e.kernel, 90);
+        const CompileResult start = CompileKernel(StartingFile(e), SpecFor(e), 90);
         EXPECT_TRUE(start.ok()) << e.lesson << ": " << start.message << "\n" << start.log;
     }
 }
@@ -404,7 +574,7 @@ TEST(Exercises, TmaKernelsTakeTheirTensorMapsByValue) {
         const Exercise* e = FindExercise(id);
         ASSERT_NE(e, nullptr) << id;
         const CompileResult r =
-            CompileKernel(SolutionOf(*RunnableCatalog().FindLesson(id)), e->kernel, 90);
+            CompileKernel(SolutionOf(*RunnableCatalog().FindLesson(id)), SpecFor(*e), 90);
         ASSERT_TRUE(r.ok()) << id << ": " << r.message << "\n" << r.log;
         EXPECT_EQ(r.arch, "sm_90a") << id;
         const std::string param = r.lowered_name + "_param_";
@@ -419,7 +589,7 @@ TEST(Exercises, TmaKernelsTakeTheirTensorMapsByValue) {
     const CompileResult by_pointer = CompileKernel(
         "__global__ void tc_wgmma_tma_kernel(const CUtensorMap* map_a, const CUtensorMap* "
         "map_b, __nv_bfloat16* c, int m, int n, int k, int ldc) {}\n",
-        FindExercise("tensor-cores/tma")->kernel, 90);
+        SpecFor(*FindExercise("tensor-cores/tma")), 90);
     EXPECT_EQ(by_pointer.status, CompileStatus::kError);
     EXPECT_TRUE(Has(by_pointer.message, "missing or has another signature")) << by_pointer.message;
 }
@@ -584,7 +754,7 @@ TEST(ExerciseCli, ExerciseShowsTaskHintsAndWritesTheStartingFile) {
 // --- on a GPU (the H100): the student's kernel through the step's harness ---
 
 TEST(ExerciseGpu, ReferenceSolutionsPass) {
-    REQUIRE_GPU();
+    REQUIRE_GPU_AND_NVRTC();
     TempDir dir;
     for (const Exercise& e : Exercises()) {
         const Lesson* l = RunnableCatalog().FindLesson(e.lesson);
@@ -630,7 +800,7 @@ TEST(ExerciseGpu, ReferenceSolutionsPass) {
 }
 
 TEST(ExerciseGpu, WrongKernelIsReportedWithItsFirstMismatch) {
-    REQUIRE_GPU();
+    REQUIRE_GPU_AND_NVRTC();
     TempDir dir;
     // Right everywhere but row 5.
     const std::string file = dir.Write(
@@ -661,7 +831,7 @@ TEST(ExerciseGpu, WrongKernelIsReportedWithItsFirstMismatch) {
 // error, not a crash; and one that never ends, killed from outside as the GUI's
 // time limit does: in both cases the next run in a new process is right.
 TEST(ExerciseGpu, AnOutOfBoundsWriteOrAnEndlessKernelLeavesTheNextRunRight) {
-    REQUIRE_GPU();
+    REQUIRE_GPU_AND_NVRTC();
     TempDir dir;
     const char* kHead =
         "__global__ void gemv_28_thread_per_row_kernel(const float* a, const float* x, float* y,\n"
@@ -692,7 +862,7 @@ TEST(ExerciseGpu, AnOutOfBoundsWriteOrAnEndlessKernelLeavesTheNextRunRight) {
 // __syncthreads for every k-tile; tiles in row order with C stored from registers): at edge tiles,
 // k not a multiple of 64, and more tiles than the persistent grid has blocks.
 TEST(ExerciseGpu, TmaStartingFilesAreRight) {
-    REQUIRE_GPU();
+    REQUIRE_GPU_AND_NVRTC();
     const DeviceInfo& d = GetDevices().devices[0];
     if (d.cc_major * 10 + d.cc_minor < 90)
         GTEST_SKIP() << d.name << " is no Hopper GPU (TmaStepsRefuseCleanlyWhereTheyCannotRun)";
@@ -719,7 +889,7 @@ TEST(ExerciseGpu, TmaStartingFilesAreRight) {
 // that cannot take the step's 384 threads a block (declared for 256) is refused before it is
 // launched with the tensor maps, and the step's own solution then runs right in the next process.
 TEST(ExerciseGpu, TmaStepsRefuseCleanlyWhereTheyCannotRun) {
-    REQUIRE_GPU();
+    REQUIRE_GPU_AND_NVRTC();
     TempDir dir;
     const DeviceInfo& d = GetDevices().devices[0];
     if (d.cc_major * 10 + d.cc_minor < 90) {

@@ -25,6 +25,7 @@
 #include "cli_path.h"
 #include "device.h"
 #include "errors.h"
+#include "gpu_test.h"
 #include "serve.h"
 #include "session.h"
 #include "shares.h"
@@ -42,12 +43,6 @@
 using namespace lessons;
 
 namespace {
-
-#define REQUIRE_GPU()                                                         \
-    do {                                                                      \
-        if (!GetDeviceInfo().available())                                     \
-            GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason; \
-    } while (0)
 
 const Registry& Lessons() {
     return RunnableCatalog();

@@ -12,18 +12,13 @@
 #include "basics/basics_choices.h"
 #include "catalog.h"
 #include "device.h"
+#include "gpu_test.h"
 #include "session.h"
 
 using namespace lessons;
 using namespace lessons::basics;
 
 namespace {
-
-#define REQUIRE_GPU()                                                         \
-    do {                                                                      \
-        if (!GetDeviceInfo().available())                                     \
-            GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason; \
-    } while (0)
 
 // The chapter's lessons by id.
 const char* const kGlobalVsShared = "basics/global-vs-shared";

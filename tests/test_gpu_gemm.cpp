@@ -14,17 +14,12 @@
 #include "catalog.h"
 #include "device.h"
 #include "errors.h"
+#include "gpu_test.h"
 #include "session.h"
 
 using namespace lessons;
 
 namespace {
-
-#define REQUIRE_GPU()                                                         \
-    do {                                                                      \
-        if (!GetDeviceInfo().available())                                     \
-            GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason; \
-    } while (0)
 
 const Chapter& GemmChapter() {
     const Chapter* chapter = RunnableCatalog().FindChapter("gemm");

@@ -14,18 +14,13 @@
 #include "catalog.h"
 #include "device.h"
 #include "errors.h"
+#include "gpu_test.h"
 #include "session.h"
 #include "tc/tc_tiles.h"
 
 using namespace lessons;
 
 namespace {
-
-#define REQUIRE_GPU()                                                         \
-    do {                                                                      \
-        if (!GetDeviceInfo().available())                                     \
-            GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason; \
-    } while (0)
 
 const Chapter& TcChapter() {
     const Chapter* chapter = RunnableCatalog().FindChapter("tensor-cores");

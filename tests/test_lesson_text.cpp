@@ -11,6 +11,7 @@
 
 #include "catalog.h"
 #include "declare.h"
+#include "exercise.h"
 #include "page.h"
 #include "resources.h"
 #include "text/lesson_text.h"
@@ -427,7 +428,8 @@ TEST(LessonLinks, NoTextTypesALessonNumber) {
         EXPECT_EQ(heading.find("Lesson "), std::string::npos) << path << ": " << heading;
         EXPECT_EQ(heading.find("第"), std::string::npos) << path << ": " << heading;
     }
-    EXPECT_EQ(texts, 2 * static_cast<int>(Catalog().lessons().size()));
+    // The lessons' texts, and their exercises' tasks (lessons/NN_<chapter>/exercises/<slug>.*.md).
+    EXPECT_EQ(texts, 2 * static_cast<int>(Catalog().lessons().size() + Exercises().size()));
 }
 
 TEST(LessonLinks, EveryLinkOfTheCatalogueResolves) {

@@ -16,6 +16,7 @@
 #include "cuda/cuda_util.h"
 #include "cuda/module.h"
 #include "errors.h"
+#include "exercise.h"
 #include "exercise_kinds.h"
 #include "kernels_of.h"
 #include "split/split_cpu.h"
@@ -271,21 +272,14 @@ StepRunner KernelRunner(PickKernel pick, const Kernel& kind) {
 }
 
 // A student's kernel (an exercise) in place of a hand-written step's own: the grid, dynamic
-// shared memory and padding the step's kernel declares (SplitKernel), and the arguments that
-// kernel takes: the one-thread-per-pair kernel (buf, n, out, count), the padded ones (buf, out,
-// count), the vector-load kernel (buf, out, count, offset_base), whose offsets start at
-// offset_base (0: the whole buffer is one range). The exercise tests on a GPU run each reference
-// solution through this at edge sizes.
-ScanFn StudentScan(const SplitKernel& k, std::shared_ptr<const cuda::LoadedKernel> student,
-                   int block) {
-    const std::string name = k.name;
-    const bool takes_n = name == "split_04_one_thread_per_pair_kernel";
-    const bool takes_base = name.rfind("split_10_vector_loads_block_compaction_kernel", 0) == 0;
-    if (!takes_n && !takes_base && name != "split_06_branch_free_padding_kernel" &&
-        name != "split_07_shared_memory_kernel" && name != "split_08_four_bytes_per_thread_kernel")
-        throw std::logic_error(name +
-                               ": the split harness does not know its arguments, so a student's "
-                               "kernel cannot be run in its place");
+// shared memory and padding the step's kernel declares (SplitKernel), and the arguments its row
+// says that kernel takes (Kernel::args): (buf, n, out, count), the padded (buf, out, count), or
+// (buf, out, count, offset_base), whose offsets start at offset_base (0: the whole buffer is one
+// range). The exercise tests on a GPU run each reference solution through this at edge sizes.
+ScanFn StudentScan(const SplitKernel& k, ScanArgs args,
+                   std::shared_ptr<const cuda::LoadedKernel> student, int block) {
+    const bool takes_n = args == ScanArgs::kWithN;
+    const bool takes_base = args == ScanArgs::kWithOffsetBase;
     return [&k, student, block, takes_n, takes_base](
                const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
                cudaStream_t stream) -> std::optional<uint64_t> {
@@ -313,7 +307,7 @@ StepRunner StudentRunner(PickKernel pick, const Kernel& kind,
         CheckLaunch(k, w.SizeBytes(), block);
         auto loaded = cuda::LoadStudentKernel(*student, block);
         StepSpec spec;
-        spec.scan = StudentScan(k, std::move(loaded), block);
+        spec.scan = StudentScan(k, kind.args, std::move(loaded), block);
         spec.pinned = kind.pinned;
         spec.padded_bytes = k.padded ? k.padded(w.SizeBytes(), block) : w.SizeBytes();
         spec.measure_allocation = kind.measure_allocation;
@@ -418,11 +412,31 @@ StepRunner LaunchRunner(PickKernel pick, MakeKernelStep make) {
 LESSONS_STEP_KIND(Kernel, [](const Kernel& k, const StepSite& site) {
     return KernelRunner(KernelByToggle(site.lesson, KernelsOf<SplitKernel>(site, k.from)), k);
 });
-LESSONS_EXERCISE_KIND(Kernel, [](const Kernel& k, const StepSite& site,
-                                 std::shared_ptr<const StudentKernel> student) {
-    return StudentRunner(KernelByToggle(site.lesson, KernelsOf<SplitKernel>(site, k.from)), k,
-                         std::move(student));
-});
+// A student's scan kernel: the arguments the row says its kernel takes; the 64-bit types and
+// the output toggle's enum (split_toggles.h, which a kernel's instance line names) in the prelude.
+namespace {
+
+KernelSpec StudentSpec(const Kernel& kind) {
+    KernelSpec spec;
+    spec.signature =
+        kind.args == ScanArgs::kWithN
+            ? "const char*, uint64_t, unsigned long long*, unsigned long long*"
+        : kind.args == ScanArgs::kWithOffsetBase
+            ? "const char*, unsigned long long*, unsigned long long*, unsigned long long"
+            : "const char*, unsigned long long*, unsigned long long*";
+    spec.prelude = std::string(kNvrtcIntegers) +
+                   EmbeddedDeclarations("kernels/split/split_toggles.h", {"enum class"});
+    return spec;
+}
+
+}  // namespace
+
+LESSONS_EXERCISE_KIND(
+    Kernel, [](const Kernel& k, const StepSite&) { return StudentSpec(k); },
+    [](const Kernel& k, const StepSite& site, std::shared_ptr<const StudentKernel> student) {
+        return StudentRunner(KernelByToggle(site.lesson, KernelsOf<SplitKernel>(site, k.from)), k,
+                             std::move(student));
+    });
 LESSONS_STEP_KIND(Thrust, [](const Thrust&, const StepSite&) { return ThrustRunner(); });
 LESSONS_STEP_KIND(OverlappedChunks, [](const OverlappedChunks&, const StepSite& site) {
     return OverlappedChunksRunner(

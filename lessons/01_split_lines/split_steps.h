@@ -13,12 +13,21 @@ namespace lessons::split {
 
 // Copy the text in, scan it with a kernel of kernels/split/ (at the row's block size), copy
 // the offsets out; each part timed.
+// The arguments a step's scan kernel takes, in order (a student's kernel for its exercise is
+// compiled for and launched with the same).
+enum class ScanArgs {
+    kPadded,          // (buf, out, count): the buffer zero-padded, no length
+    kWithN,           // (buf, n, out, count)
+    kWithOffsetBase,  // (buf, out, count, offset_base): offsets start at offset_base
+};
+
 struct Kernel {
     bool pinned = false;              // the host text in page-locked memory
     bool measure_allocation = false;  // report what pinned and pageable allocations cost
     // The kernel of its own source, or the previous lesson's (a step that changes only the
     // host side).
     KernelsFrom from = KernelsFrom::kOwnSource;
+    ScanArgs args = ScanArgs::kPadded;
 };
 
 // thrust::copy_if over a counting iterator, from pinned memory.

@@ -18,6 +18,7 @@
 #include "cuda/cuda_util.h"
 #include "cuda/module.h"
 #include "errors.h"
+#include "exercise.h"
 #include "exercise_kinds.h"
 #include "kernels_of.h"
 #include "result.h"
@@ -355,36 +356,44 @@ LESSONS_STEP_KIND(VecMat, [](const VecMat&, const StepSite& site) {
 // A student's kernel (an exercise) in place of the variant's own: one thread per column,
 // ceil(cols / block) blocks, the variant's dynamic shared memory (x's rows of floats), the
 // same check and timing.
-LESSONS_EXERCISE_KIND(VecMat, [](const VecMat&, const StepSite& site,
-                                 std::shared_ptr<const StudentKernel> student) {
-    const Variants<VecMatKernel> variants(
-        site.lesson, "variant", KernelsOf<VecMatKernel>(site),
-        [](const VecMatKernel& k) { return ParamValue::Choice(k.variant); });
-    StepRunner r;
-    r.make = [variants, student](const Workload& w, const StepContext& c) {
-        const VecMatKernel& k = variants(c.params);
-        const int block = Block(c.params);
-        const unsigned rows = Rows(c.params);
-        const size_t smem = k.dynamic_smem(rows);
-        cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, smem);
-        auto loaded = cuda::LoadStudentKernel(*student, block);
-        VecMatLaunch launch = [loaded, smem](const float* a, const float* x, float* y,
-                                             unsigned n_rows, uint64_t cols, int threads,
-                                             cudaStream_t s) {
-            if (cols == 0) return cudaSuccess;
-            void* args[] = {&a, &x, &y, &n_rows, &cols};
-            loaded->Launch(static_cast<unsigned>((cols + threads - 1) / threads),
-                           static_cast<unsigned>(threads), s, args, static_cast<unsigned>(smem));
-            return cudaSuccess;
+LESSONS_EXERCISE_KIND(
+    VecMat,
+    [](const VecMat&, const StepSite&) {
+        KernelSpec spec;  // the arguments VecMatLaunch passes below
+        spec.signature = "const float*, const float*, float*, unsigned, uint64_t";
+        spec.prelude = kNvrtcIntegers;
+        return spec;
+    },
+    [](const VecMat&, const StepSite& site, std::shared_ptr<const StudentKernel> student) {
+        const Variants<VecMatKernel> variants(
+            site.lesson, "variant", KernelsOf<VecMatKernel>(site),
+            [](const VecMatKernel& k) { return ParamValue::Choice(k.variant); });
+        StepRunner r;
+        r.make = [variants, student](const Workload& w, const StepContext& c) {
+            const VecMatKernel& k = variants(c.params);
+            const int block = Block(c.params);
+            const unsigned rows = Rows(c.params);
+            const size_t smem = k.dynamic_smem(rows);
+            cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, smem);
+            auto loaded = cuda::LoadStudentKernel(*student, block);
+            VecMatLaunch launch = [loaded, smem](const float* a, const float* x, float* y,
+                                                 unsigned n_rows, uint64_t cols, int threads,
+                                                 cudaStream_t s) {
+                if (cols == 0) return cudaSuccess;
+                void* args[] = {&a, &x, &y, &n_rows, &cols};
+                loaded->Launch(static_cast<unsigned>((cols + threads - 1) / threads),
+                               static_cast<unsigned>(threads), s, args,
+                               static_cast<unsigned>(smem));
+                return cudaSuccess;
+            };
+            return std::unique_ptr<StepInstance>(
+                std::make_unique<VecMatStep>(w, std::move(launch), block, rows));
         };
-        return std::unique_ptr<StepInstance>(
-            std::make_unique<VecMatStep>(w, std::move(launch), block, rows));
-    };
-    r.attributes = [student](const ParamValues& p) {
-        return cuda::StudentKernelAttributes(*student, Block(p));
-    };
-    return r;
-});
+        r.attributes = [student](const ParamValues& p) {
+            return cuda::StudentKernelAttributes(*student, Block(p));
+        };
+        return r;
+    });
 
 LESSONS_STEP_KIND(Divergence, [](const Divergence&, const StepSite& site) {
     const Variants<ElementKernel> variants(

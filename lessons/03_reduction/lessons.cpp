@@ -119,7 +119,10 @@ void RegisterReduceChapter(Registry& registry) {
              .in_flight = InFlight(4),
              .seed = {"0.886 ms (2^20 floats, block 1024)",
                       "0.886 ms（2^20 个浮点数，线程块 1024）", "seed 003"},
-             .was = 21},
+             .was = 21,
+             .exercise = {.fixed = {{"addressing", "interleaved"}},
+                          .instance =
+                              "constexpr Addressing kAddressing = Addressing::kInterleaved;"}},
             {.slug = "v2-add-during-load",
              .title = "v2: add during load, half the blocks",
              .source = "kernels/reduce/22_add_during_load.cu",
@@ -149,7 +152,11 @@ void RegisterReduceChapter(Registry& registry) {
                      p.Has(name) && p.Choice(name) == kAccumulateToggle[Accumulate::kTwoPerThread];
                  return two ? 8 : 4;
              },
-             .was = 23},
+             .was = 23,
+             .exercise = {.fixed = {{"accumulate", "many-per-thread"}, {"last_warp", "unrolled"}},
+                          .instance =
+                              "constexpr Accumulate kAccumulate = Accumulate::kManyPerThread;\n"
+                              "constexpr LastWarp kLastWarp = LastWarp::kUnrolled;"}},
             {.slug = "v4-warp-shuffle",
              .title = "v4: warp shuffle",
              .source = "kernels/reduce/24_warp_shuffle.cu",
@@ -172,7 +179,10 @@ void RegisterReduceChapter(Registry& registry) {
                  const bool scalar = p.Has(name) && p.Choice(name) == kLoadsToggle[Loads::kScalar];
                  return scalar ? 8 : 32;
              },
-             .was = 25},
+             .was = 25,
+             .exercise = {.fixed = {{"loads", "float4"}, {"passes", "one"}},
+                          .instance = "constexpr Loads kLoads = Loads::kFloat4;\n"
+                                      "constexpr Passes kPasses = Passes::kOne;"}},
             {.slug = "cub",
              .title = "CUB DeviceReduce::Sum",
              .source = "kernels/reduce/26_cub.cu",

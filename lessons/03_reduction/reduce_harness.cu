@@ -11,6 +11,7 @@
 #include "cuda/cuda_util.h"
 #include "cuda/module.h"
 #include "device.h"
+#include "exercise.h"
 #include "exercise_kinds.h"
 #include "kernels_of.h"
 #include "reduce/reduce_gpu.cuh"
@@ -297,6 +298,17 @@ StepRunner CubRunner(const CubSum& cub) {
     return r;
 }
 
+// A student's reduction kernel: (in, n, out) for a pass, in writable when the step's kernel
+// overwrites it (v0); the 64-bit types and the toggles' enums (reduce_toggles.h, which the
+// instance lines name) in the prelude.
+KernelSpec StudentSpec(std::string signature) {
+    KernelSpec spec;
+    spec.signature = std::move(signature);
+    spec.prelude = std::string(kNvrtcIntegers) +
+                   EmbeddedDeclarations("kernels/reduce/reduce_toggles.h", {"enum class"});
+    return spec;
+}
+
 }  // namespace
 
 LESSONS_STEP_KIND(Pass, [](const Pass&, const StepSite& site) {
@@ -305,14 +317,25 @@ LESSONS_STEP_KIND(Pass, [](const Pass&, const StepSite& site) {
 LESSONS_STEP_KIND(OnePass, [](const OnePass&, const StepSite& site) {
     return OnePassRunner(Variants<OnePassKernel>(site));
 });
-LESSONS_EXERCISE_KIND(Pass, [](const Pass&, const StepSite& site,
-                               std::shared_ptr<const StudentKernel> student) {
-    return StudentPassRunner(Variants<ReducePassKernel>(site), std::move(student));
-});
-LESSONS_EXERCISE_KIND(OnePass, [](const OnePass&, const StepSite& site,
-                                  std::shared_ptr<const StudentKernel> student) {
-    return StudentOnePassRunner(Variants<OnePassKernel>(site), std::move(student));
-});
+LESSONS_EXERCISE_KIND(
+    Pass,
+    [](const Pass&, const StepSite& site) {
+        const bool in_place = KernelsOf<ReducePassKernel>(site).front()->in_place;
+        return StudentSpec(in_place ? "float*, uint64_t, float*"
+                                    : "const float*, uint64_t, float*");
+    },
+    [](const Pass&, const StepSite& site, std::shared_ptr<const StudentKernel> student) {
+        return StudentPassRunner(Variants<ReducePassKernel>(site), std::move(student));
+    });
+LESSONS_EXERCISE_KIND(
+    OnePass,
+    [](const OnePass&, const StepSite&) {
+        return StudentSpec(
+            "const float*, uint64_t, float*, float*, unsigned*");  // + partials, counter
+    },
+    [](const OnePass&, const StepSite& site, std::shared_ptr<const StudentKernel> student) {
+        return StudentOnePassRunner(Variants<OnePassKernel>(site), std::move(student));
+    });
 LESSONS_STEP_KIND(Cub, [](const Cub&, const StepSite& site) {
     return CubRunner(OnlyKernel<CubSum>(site));
 });

@@ -82,43 +82,42 @@ private:
     int m_block;
 };
 
-// How a hand-written step launches its kernel for m × n with `block` threads: the grid, and the
-// vectorized step's sixth argument. The same formulas as the kernel files' Launch (kept there
-// unchanged: their recorded SASS is keyed by their text); the exercise tests on a GPU run each
-// reference solution through this at edge sizes, so a grid that drifted apart fails them.
+// How a hand-written step launches its kernel for m × n with `block` threads, by the row's
+// layout (Kernel::layout): the grid, and the group-per-row step's sixth argument. The same formulas
+// as the kernel files' Launch (kept there unchanged: their recorded SASS is keyed by their text);
+// the exercise tests on a GPU run each reference solution through this at edge sizes, so a grid
+// that drifted apart fails them.
 struct GemvShape {
     unsigned blocks = 0;
     int group_log2 = -1;  // >= 0: the kernel takes it after (a, x, y, m, n)
 };
 
-GemvShape ShapeOf(const GemvKernel& k, int m, int n, int block) {
-    const std::string name = k.name;
-    if (name == "gemv_28_thread_per_row_kernel")
-        return {static_cast<unsigned>((static_cast<long long>(m) + block - 1) / block)};
-    if (name == "gemv_29_warp_per_row_kernel") {
-        const long long rows_per_block = block / 32;
-        return {static_cast<unsigned>((m + rows_per_block - 1) / rows_per_block)};
+GemvShape ShapeOf(RowLayout layout, int m, int n, int block) {
+    switch (layout) {
+        case RowLayout::kThreadPerRow:
+            return {static_cast<unsigned>((static_cast<long long>(m) + block - 1) / block)};
+        case RowLayout::kWarpPerRow: {
+            const long long rows_per_block = block / 32;
+            return {static_cast<unsigned>((m + rows_per_block - 1) / rows_per_block)};
+        }
+        case RowLayout::kGroupPerRow: {
+            const int group = Gemv30LanesPerRow(n, block);
+            int group_log2 = 0;
+            while ((1 << group_log2) < group) ++group_log2;
+            const long long threads = static_cast<long long>(m) * group;
+            return {static_cast<unsigned>((threads + block - 1) / block), group_log2};
+        }
     }
-    if (name == "gemv_30_vectorized_kernel") {
-        const int group = Gemv30LanesPerRow(n, block);
-        int group_log2 = 0;
-        while ((1 << group_log2) < group) ++group_log2;
-        const long long threads = static_cast<long long>(m) * group;
-        return {static_cast<unsigned>((threads + block - 1) / block), group_log2};
-    }
-    throw std::logic_error(name +
-                           ": the GEMV harness does not know its launch shape, so a "
-                           "student's kernel cannot be run in its place");
+    throw std::logic_error("unknown row layout");
 }
 
 // A student's kernel (an exercise) in place of the step's own: the same data, the same grid
 // (ShapeOf), the same check and timing.
 class StudentStep : public GpuGemvBase {
 public:
-    StudentStep(const Workload& w, const GemvKernel& step_kernel, const StudentKernel& student,
-                int block)
+    StudentStep(const Workload& w, RowLayout layout, const StudentKernel& student, int block)
         : GpuGemvBase(w),
-          m_shape(ShapeOf(step_kernel, M(), N(), block)),
+          m_shape(ShapeOf(layout, M(), N(), block)),
           m_kernel(student.cubin, student.lowered_name, student.name),
           m_block(block) {
         m_kernel.CheckBlock(block);
@@ -186,13 +185,11 @@ StepRunner KernelRunner(std::vector<const GemvKernel*> variants) {
 }
 
 // The exercise fixes the toggles, so `params` name the variant the student's kernel stands for.
-StepRunner StudentRunner(std::vector<const GemvKernel*> variants,
-                         std::shared_ptr<const StudentKernel> student) {
+StepRunner StudentRunner(const Kernel& kind, std::shared_ptr<const StudentKernel> student) {
     StepRunner r;
-    r.make = [variants, student](const Workload& w, const StepContext& c) {
-        const GemvKernel& k = VariantAt(variants, c.params);
+    r.make = [kind, student](const Workload& w, const StepContext& c) {
         return std::unique_ptr<StepInstance>(
-            std::make_unique<StudentStep>(w, k, *student, Block(c.params)));
+            std::make_unique<StudentStep>(w, kind.layout, *student, Block(c.params)));
     };
     r.attributes = [student](const ParamValues& params) {
         return cuda::StudentKernelAttributes(*student, Block(params));
@@ -215,10 +212,18 @@ StepRunner CublasRunner() {
 LESSONS_STEP_KIND(Kernel, [](const Kernel&, const StepSite& site) {
     return KernelRunner(Variants<GemvKernel>(site));
 });
-LESSONS_EXERCISE_KIND(Kernel, [](const Kernel&, const StepSite& site,
-                                 std::shared_ptr<const StudentKernel> student) {
-    return StudentRunner(Variants<GemvKernel>(site), std::move(student));
-});
+LESSONS_EXERCISE_KIND(
+    Kernel,
+    [](const Kernel& kind, const StepSite&) {
+        KernelSpec spec;  // the arguments StudentStep passes: the sixth for a group per row
+        spec.signature = kind.layout == RowLayout::kGroupPerRow
+                             ? "const float*, const float*, float*, int, int, int"
+                             : "const float*, const float*, float*, int, int";
+        return spec;
+    },
+    [](const Kernel& kind, const StepSite&, std::shared_ptr<const StudentKernel> student) {
+        return StudentRunner(kind, std::move(student));
+    });
 LESSONS_STEP_KIND(Cublas, [](const Cublas&, const StepSite&) { return CublasRunner(); });
 
 }  // namespace lessons::gemv

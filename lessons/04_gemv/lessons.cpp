@@ -12,17 +12,9 @@ namespace lessons {
 namespace {
 
 ParamSpec Dimension(std::string name, std::string label_en, std::string label_zh) {
-    ParamSpec p;
-    p.name = std::move(name);
-    p.label_en = std::move(label_en);
-    p.label_zh = std::move(label_zh);
-    p.type = ParamType::kCount;
-    p.min = 1;
-    p.max = gemv::kMaxDimension;  // memory is checked before anything is allocated
-    p.default_value = ParamValue::Number(8192);
-    p.log_scale = true;
-    p.why = "cuBLAS takes the dimensions as int; memory limits m × n well before that";
-    return p;
+    return MatrixDimension(
+        std::move(name), std::move(label_en), std::move(label_zh), 8192, gemv::kMaxDimension,
+        "cuBLAS takes the dimensions as int; memory limits m × n well before that");
 }
 
 }  // namespace
@@ -95,7 +87,7 @@ void RegisterGemvChapter(Registry& registry) {
                    {.slug = "warp-per-row",
                     .title = "One warp per row, shuffle reduction",
                     .source = "kernels/gemv/29_warp_per_row.cu",
-                    .step = Kernel{},
+                    .step = Kernel{.layout = RowLayout::kWarpPerRow},
                     .params = {block},
                     .needs = &GemvGpuNeeds,
                     .focus = {"LDG", "SHFL", "FP32"},
@@ -103,11 +95,12 @@ void RegisterGemvChapter(Registry& registry) {
                    {.slug = "vectorized-rows-per-warp",
                     .title = "float4 loads, several rows per warp",
                     .source = "kernels/gemv/30_vectorized_rows_per_warp.cu",
-                    .step = Kernel{},
+                    .step = Kernel{.layout = RowLayout::kGroupPerRow},
                     .params = {block, loads, row_lanes},
                     .needs = &GemvGpuNeeds,
                     .focus = {"LDG.128", "SHFL", "FP32", "BAR"},
-                    .was = 30},
+                    .was = 30,
+                    .exercise = {.fixed = {{"loads", "float4"}, {"row_lanes", "as-needed"}}}},
                    {.slug = "cublas",
                     .title = "cuBLAS cublasSgemv",
                     .source = "kernels/gemv/31_cublas.cu",

@@ -29,41 +29,15 @@ GemmWorkload::GemmWorkload(const WorkloadSpec& spec)
         FillUniformFloats(spec.seed, m_a.data(), m_a.size(), spec.cancel);
         FillUniformFloats(SplitMix64(spec.seed).Next(), m_b.data(), m_b.size(), spec.cancel);
     }
-    const uint64_t cells = uint64_t(m_m) * uint64_t(m_n);
-    // Few elements (a long k): checking them all costs no more than sampling.
-    m_full = cells * uint64_t(m_k) <= kFullCheckMacs || cells <= 2 * uint64_t(kSampledElements);
-    if (m_full) {
-        std::vector<double> value(cells), magnitude(cells);
-        GemmReference(m_a.data(), m_b.data(), m_m, m_n, m_k, value.data(), magnitude.data());
-        m_checked.resize(cells);
-        m_reference.resize(cells);
-        for (uint64_t i = 0; i < cells; ++i) {
-            m_checked[i] = i;
-            m_reference[i] = {value[i], magnitude[i]};
-        }
-        return;
-    }
-    // Samples: the four corners, the last row and column (where edge tiles end), and random
-    // elements, kSampledElements in all at least.
-    const uint64_t last_row = uint64_t(m_m - 1) * m_n, last = cells - 1;
-    m_checked = {0, uint64_t(m_n - 1), last_row, last};
-    for (int i = 0; i < 128; ++i) {
-        m_checked.push_back(last_row + uint64_t(i) * uint64_t(m_n - 1) / 127);
-        m_checked.push_back(uint64_t(i) * uint64_t(m_m - 1) / 127 * m_n + uint64_t(m_n - 1));
-    }
-    SplitMix64 rng(spec.seed ^ 0x5EED5A3F1Eull);
-    while (m_checked.size() < size_t(kSampledElements) + 260)
-        m_checked.push_back(rng.Next() % cells);
-    std::sort(m_checked.begin(), m_checked.end());
-    m_checked.erase(std::unique(m_checked.begin(), m_checked.end()), m_checked.end());
-    m_reference.resize(m_checked.size());
-#pragma omp parallel for schedule(dynamic, 16)
-    for (long long i = 0; i < static_cast<long long>(m_checked.size()); ++i) {
-        const uint64_t at = m_checked[size_t(i)];
-        m_reference[size_t(i)] =
-            GemmReferenceAt(m_a.data(), m_b.data(), m_n, m_k, static_cast<int>(at / uint64_t(m_n)),
-                            static_cast<int>(at % uint64_t(m_n)));
-    }
+    ChooseCheckedElements(
+        m_m, m_n, m_k, spec.seed ^ 0x5EED5A3F1Eull,
+        [&](double* value, double* magnitude) {
+            GemmReference(m_a.data(), m_b.data(), m_m, m_n, m_k, value, magnitude);
+        },
+        [&](int row, int col) {
+            return GemmReferenceAt(m_a.data(), m_b.data(), m_n, m_k, row, col);
+        },
+        &m_full, &m_checked, &m_reference);
 }
 
 uint64_t GemmWorkloadHostBytes(uint64_t m, uint64_t n, uint64_t k) {

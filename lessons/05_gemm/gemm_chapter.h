@@ -10,16 +10,12 @@
 
 #include "gemm/gemm_cpu.h"
 #include "lesson.h"
+#include "sampled_check.h"
 
 namespace lessons::gemm {
 
 // The largest m, n or k: the kernels index with int, and time and memory run out long before.
 constexpr uint64_t kMaxDimension = 32768;
-// Up to this many multiply-adds (512³), or up to 2 · kSampledElements elements of C, the check
-// compares every element of C; above, kSampledElements elements and more (and a scan of all of
-// C for NaN and Inf).
-constexpr uint64_t kFullCheckMacs = uint64_t(512) * 512 * 512;
-constexpr int kSampledElements = 4096;
 
 // How far an element of C may be from the reference, relative to the sum of |a|·|b| over
 // its products. fp32: 8·2^-24·sqrt(k). Rounding a sum of k products in fp32 errs by at most

@@ -15,6 +15,7 @@
 #include "cuda/scoped_device.h"
 #include "device.h"
 #include "errors.h"
+#include "exercise.h"
 #include "exercise_kinds.h"
 #include "gemm/gemm_gpu.cuh"
 #include "gemm_chapter.h"
@@ -87,23 +88,19 @@ struct StudentLaunch {
     unsigned shared_bytes = 0;
 };
 
-// The launch of the step's kernel `k` at `threads` threads a block, for an m × n C: the tiled
-// steps' one block of the tile's threads per BM × BN tile (LaunchTiled); the two steps that take
-// the `block` parameter, blocks of 32 × block/32 threads over C as each one's Launch lays them.
-StudentLaunch LaunchOf(const GemmKernel& k, int m, int n, int threads) {
+// The launch of a student's kernel in place of the step's kernel `k` at `threads` threads a block,
+// for an m × n C: the tiled steps' one block of the tile's threads per BM × BN tile (LaunchTiled);
+// the steps that take the `block` parameter, blocks of 32 × block/32 threads over C, x along the
+// dimension the row says (Block::x), as each one's Launch lays them.
+StudentLaunch LaunchOf(const GemmKernel& k, Block::X x, int m, int n, int threads) {
     if (k.tile)
         return {dim3(unsigned((n + k.tile->bn - 1) / k.tile->bn),
                      unsigned((m + k.tile->bm - 1) / k.tile->bm)),
                 dim3(unsigned(k.tile->threads)), unsigned(k.dynamic_smem)};
     const dim3 block(32, unsigned(threads / 32));
-    const std::string name = k.name;
-    if (name == "gemm_32_naive_kernel")  // x along the rows of C
+    if (x == Block::X::kDownAColumn)
         return {dim3(unsigned((m + 31) / 32), unsigned((n + block.y - 1) / block.y)), block, 0};
-    if (name == "gemm_33_coalesced_kernel")  // x along a row of C
-        return {dim3(unsigned((n + 31) / 32), unsigned((m + block.y - 1) / block.y)), block, 0};
-    throw std::logic_error(name +
-                           ": the GEMM harness does not know its launch, so a student's kernel "
-                           "cannot be run in its place");
+    return {dim3(unsigned((n + 31) / 32), unsigned((m + block.y - 1) / block.y)), block, 0};
 }
 
 class StudentStep : public GpuGemmBase {
@@ -223,16 +220,18 @@ StepRunner KernelRunner(Pick pick, bool tf32) {
 }
 
 // `tf32`: the step rounds A and B to TF32 and is checked with TF32's tolerance, as its own kernel.
-StepRunner StudentRunner(Pick pick, std::shared_ptr<const StudentKernel> student, bool tf32) {
+// `x`: a block-parameter step's layout (Block::x); a tiled step's tile says its own.
+StepRunner StudentRunner(Pick pick, std::shared_ptr<const StudentKernel> student, bool tf32,
+                         Block::X x = Block::X::kDownAColumn) {
     StepRunner r;
-    r.make = [pick, student, tf32](const Workload& w, const StepContext& c) {
+    r.make = [pick, student, tf32, x](const Workload& w, const StepContext& c) {
         const GemmKernel& k = pick(c.params);
         CheckRunnable(k, c.params, c.devices.front());
         const int threads = Threads(k, c.params);
         auto loaded = cuda::LoadStudentKernel(*student, threads);
         const auto& work = static_cast<const GemmWorkload&>(w);
         return std::unique_ptr<StepInstance>(std::make_unique<StudentStep>(
-            w, std::move(loaded), LaunchOf(k, work.m(), work.n(), threads), tf32));
+            w, std::move(loaded), LaunchOf(k, x, work.m(), work.n(), threads), tf32));
     };
     r.attributes = [pick, student](const ParamValues& params) {
         return cuda::StudentKernelAttributes(*student, Threads(pick(params), params));
@@ -364,23 +363,39 @@ Pick TilePick(const Tiled& kind, const StepSite& site) {
     };
 }
 
+// A student's GEMM kernel: (m, n, k, a, b, c), as StudentStep passes them; the chapter's
+// bounds-checked loads and stores (kernels/gemm/gemm_tile_io.cuh, embedded) in the prelude, made
+// visible at global scope, where a student's kernel (and a solution) stands. The TF32 step's
+// kernel includes the toolkit's <mma.h> (NVRTC finds it through the toolkit's include folder).
+KernelSpec StudentSpec(bool tf32) {
+    static const std::string prelude =
+        EmbeddedHeaderBody("kernels/gemm/gemm_tile_io.cuh") + "using namespace lessons::gemm;\n";
+    KernelSpec spec;
+    spec.signature = "int, int, int, const float*, const float*, float*";
+    spec.prelude = prelude;
+    if (tf32) spec.allowed_includes = spec.toolkit_headers = {"mma.h"};
+    return spec;
+}
+
 }  // namespace
 
 LESSONS_STEP_KIND(Block, [](const Block&, const StepSite& site) {
     return KernelRunner(BlockPick(site), false);
 });
-LESSONS_EXERCISE_KIND(Block, [](const Block&, const StepSite& site,
-                                std::shared_ptr<const StudentKernel> student) {
-    return StudentRunner(BlockPick(site), std::move(student), false);
-});
+LESSONS_EXERCISE_KIND(
+    Block, [](const Block&, const StepSite&) { return StudentSpec(false); },
+    [](const Block& kind, const StepSite& site, std::shared_ptr<const StudentKernel> student) {
+        return StudentRunner(BlockPick(site), std::move(student), false, kind.x);
+    });
 
 LESSONS_STEP_KIND(Tiled, [](const Tiled& kind, const StepSite& site) {
     return KernelRunner(TilePick(kind, site), kind.tf32);
 });
-LESSONS_EXERCISE_KIND(Tiled, [](const Tiled& kind, const StepSite& site,
-                                std::shared_ptr<const StudentKernel> student) {
-    return StudentRunner(TilePick(kind, site), std::move(student), kind.tf32);
-});
+LESSONS_EXERCISE_KIND(
+    Tiled, [](const Tiled& kind, const StepSite&) { return StudentSpec(kind.tf32); },
+    [](const Tiled& kind, const StepSite& site, std::shared_ptr<const StudentKernel> student) {
+        return StudentRunner(TilePick(kind, site), std::move(student), kind.tf32);
+    });
 
 LESSONS_STEP_KIND(Cublas,
                   [](const Cublas& kind, const StepSite&) { return CublasRunner(kind.tf32); });

@@ -23,7 +23,12 @@ inline WorkFn GemmWorkRule(bool tf32) {
 
 // The one kernel its source registers, launched with the row's block size (blocks of 32 ×
 // block/32 threads).
-struct Block {};
+struct Block {
+    // Which dimension of C threadIdx.x, the fastest index, walks: a block of 32 × block/32 threads
+    // covers 32 rows (x along a column of C) or 32 columns (x along a row). A student's kernel
+    // for the exercise is launched on the same grid.
+    enum class X { kDownAColumn, kAlongARow } x = X::kDownAColumn;
+};
 
 // A tiled kernel: one compiled kernel per tile of `tiles` (the source registers one for each,
 // of the same GemmTile), chosen by the `tile` parameter, the first by default. `tf32`: the step

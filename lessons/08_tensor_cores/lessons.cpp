@@ -14,20 +14,11 @@ namespace lessons {
 namespace {
 
 ParamSpec Dimension(std::string name, std::string label_en, std::string label_zh) {
-    ParamSpec p;
-    p.name = std::move(name);
-    p.label_en = std::move(label_en);
-    p.label_zh = std::move(label_zh);
-    p.type = ParamType::kCount;
-    p.min = 1;
-    p.max = tc::kMaxDimension;  // memory is checked before anything is allocated
-    p.default_value = ParamValue::Number(4096);
-    p.log_scale = true;
-    p.why =
+    return MatrixDimension(
+        std::move(name), std::move(label_en), std::move(label_zh), 4096, tc::kMaxDimension,
         "the kernels and cuBLAS index with int; any value from 1 works: the harness pads each "
         "row of A, Bᵀ and C to a multiple of 8 elements with zeros, and edge tiles are handled "
-        "inside the kernels";
-    return p;
+        "inside the kernels");
 }
 
 }  // namespace
@@ -67,51 +58,73 @@ void RegisterTensorCoresChapter(Registry& registry) {
         return TcWork(p.Number("m"), p.Number("n"), p.Number("k"));
     };
 
-    AddChapter(registry, chapter, "lessons/08_tensor_cores",
-               {
-                   {.slug = "mma-sync",
-                    .title = "mma.sync with ldmatrix: the fragments by hand",
-                    .source = "kernels/tc/mma_sync.cu",
-                    .step = Tiled{kTilesMma},
-                    .needs = &TcGpuNeeds,
-                    .focus = {"HMMA", "LDSM", "LDS", "BAR"},
-                    .previous = ""},
-                   {.slug = "cp-async-pipeline",
-                    .title = "A cp.async pipeline and swizzled shared memory",
-                    .source = "kernels/tc/cp_async_pipeline.cu",
-                    .step = Tiled{kTilesPipeline},
-                    .needs = &TcGpuNeeds,
-                    .focus = {"HMMA", "LDSM", "CP.ASYNC", "BAR"}},
-                   {.slug = "wgmma",
-                    .title = "wgmma: a warpgroup multiplies from shared memory",
-                    .source = "kernels/tc/wgmma.cu",
-                    .step = Tiled{kTilesWgmma},
-                    .needs = &TcGpuNeeds,
-                    .focus = {"HGMMA", "WARPGROUP", "CP.ASYNC", "BAR"}},
-                   {.slug = "tma",
-                    .title = "TMA copies completing on an mbarrier",
-                    .source = "kernels/tc/wgmma_tma.cu",
-                    .step = Tiled{kTilesWgmmaTma},
-                    .needs = &TcGpuNeeds,
-                    .focus = {"HGMMA", "TMA", "SYNCS", "WARPGROUP"}},
-                   {.slug = "warp-specialization",
-                    .title = "Warp specialisation: a producer and consumer warpgroups",
-                    .source = "kernels/tc/warp_specialized.cu",
-                    .step = Tiled{kTilesWarpSpecialized},
-                    .needs = &TcGpuNeeds,
-                    .focus = {"HGMMA", "TMA", "SYNCS", "SETMAXNREG"}},
-                   {.slug = "persistent",
-                    .title = "Persistent blocks, tile order and clusters",
-                    .source = "kernels/tc/persistent.cu",
-                    .step = Tiled{kTilesPersistent},
-                    .needs = &TcGpuNeeds,
-                    .focus = {"HGMMA", "TMA", "SYNCS", "SETMAXNREG"}},
-                   {.slug = "cublas-bf16",
-                    .title = "cuBLAS bf16 GEMM",
-                    .source = "kernels/tc/cublas_bf16.cu",
-                    .step = Cublas{},
-                    .needs = &TcGpuNeeds},
-               });
+    AddChapter(
+        registry, chapter, "lessons/08_tensor_cores",
+        {
+            {.slug = "mma-sync",
+             .title = "mma.sync with ldmatrix: the fragments by hand",
+             .source = "kernels/tc/mma_sync.cu",
+             .step = Tiled{kTilesMma},
+             .needs = &TcGpuNeeds,
+             .focus = {"HMMA", "LDSM", "LDS", "BAR"},
+             .previous = "",
+             .exercise = {.fixed = {{"tile", "128t-128x128x32-w64x64"}},
+                          .instance =
+                              "constexpr int BM = 128, BN = 128, BK = 32, WM = 64, WN = 64;"}},
+            {.slug = "cp-async-pipeline",
+             .title = "A cp.async pipeline and swizzled shared memory",
+             .source = "kernels/tc/cp_async_pipeline.cu",
+             .step = Tiled{kTilesPipeline, TcArgs::kProblemTileRow},
+             .needs = &TcGpuNeeds,
+             .focus = {"HMMA", "LDSM", "CP.ASYNC", "BAR"},
+             .exercise =
+                 {.fixed = {{"tile", "256t-128x256x64-w64x64-s3"}},
+                  .instance =
+                      "constexpr int BM = 128, BN = 256, BK = 64, WM = 64, WN = 64, STAGES = 3, "
+                      "GROUP_M = 8;"}},
+            {.slug = "wgmma",
+             .title = "wgmma: a warpgroup multiplies from shared memory",
+             .source = "kernels/tc/wgmma.cu",
+             .step = Tiled{kTilesWgmma},
+             .needs = &TcGpuNeeds,
+             .focus = {"HGMMA", "WARPGROUP", "CP.ASYNC", "BAR"},
+             .exercise = {.fixed = {{"tile", "256t-128x256x64-s3"}},
+                          .instance =
+                              "constexpr int BM = 128, BN = 256, STAGES = 3, WARPGROUPS = 2;"}},
+            {.slug = "tma",
+             .title = "TMA copies completing on an mbarrier",
+             .source = "kernels/tc/wgmma_tma.cu",
+             .step = Tiled{kTilesWgmmaTma, TcArgs::kTensorMaps},
+             .needs = &TcGpuNeeds,
+             .focus = {"HGMMA", "TMA", "SYNCS", "WARPGROUP"},
+             .exercise = {.fixed = {{"tile", "256t-128x256x64-s4"}},
+                          .instance =
+                              "constexpr int BM = 128, BN = 256, STAGES = 4, WARPGROUPS = 2;"}},
+            {.slug = "warp-specialization",
+             .title = "Warp specialisation: a producer and consumer warpgroups",
+             .source = "kernels/tc/warp_specialized.cu",
+             .step = Tiled{kTilesWarpSpecialized, TcArgs::kTensorMaps},
+             .needs = &TcGpuNeeds,
+             .focus = {"HGMMA", "TMA", "SYNCS", "SETMAXNREG"},
+             .exercise = {.fixed = {{"tile", "384t-256x128x64-s4-wg2"}},
+                          .instance =
+                              "constexpr int BM = 256, BN = 128, STAGES = 4, CONSUMERS = 2;"}},
+            {.slug = "persistent",
+             .title = "Persistent blocks, tile order and clusters",
+             .source = "kernels/tc/persistent.cu",
+             .step = Tiled{kTilesPersistent, TcArgs::kTensorMapsAndC},
+             .needs = &TcGpuNeeds,
+             .focus = {"HGMMA", "TMA", "SYNCS", "SETMAXNREG"},
+             .exercise =
+                 {.fixed = {{"tile", "384t-128x256x64-s4-wg2-p"}},
+                  .instance =
+                      "constexpr int BM = 128, BN = 256, STAGES = 4, CONSUMERS = 2, CLUSTER = 1;"}},
+            {.slug = "cublas-bf16",
+             .title = "cuBLAS bf16 GEMM",
+             .source = "kernels/tc/cublas_bf16.cu",
+             .step = Cublas{},
+             .needs = &TcGpuNeeds},
+        });
 }
 
 }  // namespace lessons

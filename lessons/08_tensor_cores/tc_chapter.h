@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "lesson.h"
+#include "sampled_check.h"
 #include "tc/tc_cpu.h"
 
 namespace lessons::tc {
@@ -13,11 +14,6 @@ namespace lessons::tc {
 // The largest m, n or k: the kernels and cuBLAS index with int, and time and memory run out
 // long before.
 constexpr uint64_t kMaxDimension = 32768;
-// Up to this many multiply-adds (512³), or up to 2 · kSampledElements elements of C, the check
-// compares every element of C; above, kSampledElements elements and more (and a scan of all of
-// C for NaN and Inf), as the fp32 GEMM chapter does.
-constexpr uint64_t kFullCheckMacs = uint64_t(512) * 512 * 512;
-constexpr int kSampledElements = 4096;
 
 // How far an element of C may be from the double reference. A and B are bf16 from the start
 // (the reference multiplies exactly those values), and a product of two bf16 values is exact in

@@ -17,8 +17,10 @@
 #include "cuda/scoped_device.h"
 #include "device.h"
 #include "errors.h"
+#include "exercise.h"
 #include "exercise_kinds.h"
 #include "kernels_of.h"
+#include "resources.h"
 #include "result.h"
 #include "tc/tc_cublas.cuh"
 #include "tc/tc_gpu.cuh"
@@ -93,53 +95,36 @@ private:
     const TcKernel& m_kernel;
 };
 
-// How a student's kernel (an exercise) is launched in place of the step's kernel `k`, as `k`
-// is: with the TcProblem on the step's grid (StudentGrid: the mma.sync, cp.async and wgmma
-// steps), or with the tensor maps that the TMA steps' launch makes (PlanTmaLaunch; C's too for
-// the persistent step, which stores C by TMA).
-enum class StudentArgs { kProblem, kTensorMaps, kTensorMapsAndC };
-
 // A student's TMA kernel takes the tensor maps by value as the exercises' prelude declares
-// CUtensorMap (lessons/08_tensor_cores/exercises.cpp: 128 bytes aligned to 128): cuLaunchKernel
+// CUtensorMap (StudentSpec below: 128 bytes aligned to 128): cuLaunchKernel
 // copies each parameter by the kernel's layout, so the harness's maps must be as large, and the
 // prelude's alignment must meet the one <cuda.h> asks for (64 in CUDA 12, 128 in CUDA 13).
 static_assert(sizeof(CUtensorMap) == 128 && 128 % alignof(CUtensorMap) == 0,
               "the exercises' prelude declares CUtensorMap as 128 bytes aligned to 128");
 
-StudentArgs StudentArgsOf(const TcKernel& k) {
-    const std::string name = k.name;
-    if (name == "tc_mma_sync_kernel" || name == "tc_cp_async_pipeline_kernel" ||
-        name == "tc_wgmma_kernel")
-        return StudentArgs::kProblem;
-    if (name == "tc_wgmma_tma_kernel" || name == "tc_warp_specialized_kernel")
-        return StudentArgs::kTensorMaps;
-    if (name == "tc_persistent_kernel") return StudentArgs::kTensorMapsAndC;
-    throw std::logic_error(name +
-                           ": the tensor-core harness does not know its launch, so a student's "
-                           "kernel cannot be run in its place");
+bool TakesProblem(TcArgs args) {
+    return args == TcArgs::kProblemTileGrid || args == TcArgs::kProblemTileRow;
 }
 
-// The grid the step's kernel `k` is launched with for an m × n C (a kProblem kernel): the
-// mma.sync and wgmma steps' one block per BM × BN tile laid out as C is; the cp.async
-// pipeline's the same tiles in one dimension (the kernel orders them in groups of rows).
-dim3 StudentGrid(const TcKernel& k, int m, int n) {
+// The grid a kProblem kernel is launched with for an m × n C (TcArgs).
+dim3 StudentGrid(const TcKernel& k, TcArgs args, int m, int n) {
     const unsigned tiles_m = unsigned((m + k.tile.bm - 1) / k.tile.bm);
     const unsigned tiles_n = unsigned((n + k.tile.bn - 1) / k.tile.bn);
-    if (std::string(k.name) == "tc_cp_async_pipeline_kernel") return dim3(tiles_m * tiles_n);
+    if (args == TcArgs::kProblemTileRow) return dim3(tiles_m * tiles_n);
     return dim3(tiles_n, tiles_m);
 }
 
-// A student's kernel in place of the step's own kernel `step`: launched as StudentArgsOf says,
+// A student's kernel in place of the step's own kernel `step`: launched as the row says (TcArgs),
 // with the same threads and dynamic shared memory, data, check and timing. For a TMA step the
 // tensor maps are made at each launch, inside the timing, as the step's own launch makes them.
 class StudentStep : public GpuTcBase {
 public:
     StudentStep(const Workload& w, std::shared_ptr<const cuda::LoadedKernel> kernel,
-                const TcKernel& step)
-        : GpuTcBase(w), m_kernel(std::move(kernel)), m_step(step), m_args(StudentArgsOf(step)) {
+                const TcKernel& step, TcArgs args)
+        : GpuTcBase(w), m_kernel(std::move(kernel)), m_step(step), m_args(args) {
         // A student's kernel is launched without clusters (cuLaunchKernel): an exercise is
         // written for a tile without them.
-        if (m_args != StudentArgs::kProblem && step.tile.cluster > 1)
+        if (!TakesProblem(m_args) && step.tile.cluster > 1)
             throw std::logic_error("tile=" + TcTileName(step.tile) +
                                    " launches clusters, which a student's kernel is not "
                                    "launched in; its exercise must fix a tile without them");
@@ -148,16 +133,17 @@ public:
 private:
     void Launch(cudaStream_t s) override {
         TcProblem p = Problem();
-        if (m_args == StudentArgs::kProblem) {
+        if (TakesProblem(m_args)) {
             void* args[] = {&p};
-            m_kernel->Launch(StudentGrid(m_step, p.m, p.n), dim3(unsigned(m_step.tile.threads)), s,
-                             args, unsigned(m_step.dynamic_smem));
+            m_kernel->Launch(StudentGrid(m_step, m_args, p.m, p.n),
+                             dim3(unsigned(m_step.tile.threads)), s, args,
+                             unsigned(m_step.dynamic_smem));
             return;
         }
         TmaLaunchPlan plan;
         LESSONS_CUDA_CHECK(PlanTmaLaunch(m_step.tile, m_step.kernel, m_step.dynamic_smem,
-                                         m_args == StudentArgs::kTensorMapsAndC, p, &plan));
-        if (m_args == StudentArgs::kTensorMapsAndC) {
+                                         m_args == TcArgs::kTensorMapsAndC, p, &plan));
+        if (m_args == TcArgs::kTensorMapsAndC) {
             void* args[] = {&plan.map_a, &plan.map_b, &plan.map_c, &p.c, &p.m, &p.n, &p.k, &p.ldc};
             m_kernel->Launch(plan.grid, dim3(plan.threads), s, args, unsigned(plan.smem));
         } else {
@@ -167,7 +153,7 @@ private:
     }
     std::shared_ptr<const cuda::LoadedKernel> m_kernel;
     const TcKernel& m_step;
-    StudentArgs m_args;
+    TcArgs m_args;
 };
 
 class CublasStep : public GpuTcBase {
@@ -370,34 +356,85 @@ Pick TilePick(const Tiled& kind, const StepSite& site) {
     };
 }
 
+// A student's tensor-core kernel, as StudentStep launches it (TcArgs): the TcProblem by value
+// (its declaration from kernels/tc/tc_gpu.cuh, embedded; bf16 from the toolkit's header, which
+// NVRTC lacks), or the TMA steps' tensor maps, C, m, n, k and ldc. A Hopper step's kernel (one
+// whose kernels need 9.0) is compiled for sm_90a, with the device part of kernels/tc/tc_hopper.cuh
+// (descriptors, wgmma, mbarriers, the epilogue: from its first declaration to the end of its
+// `#if defined(__CUDA_ARCH__)` block) after the fixed-width integers NVRTC lacks and an opaque
+// CUtensorMap (passed by value: 128 bytes aligned to 128 as CUDA 13's <cuda.h> declares it, which
+// also meets CUDA 12's 64; the static_assert above holds the harness's maps to it; <cuda.h> itself
+// needs the C library).
+KernelSpec StudentSpec(const Tiled& kind, const StepSite& site) {
+    const std::string problem = "#include <cuda_bf16.h>\n" +
+                                EmbeddedDeclarations("kernels/tc/tc_gpu.cuh", {"struct TcProblem"});
+    KernelSpec spec;
+    spec.toolkit_headers = {"cuda_bf16.h"};
+    spec.signature =
+        kind.args == TcArgs::kTensorMaps
+            ? "const CUtensorMap, const CUtensorMap, __nv_bfloat16*, int, int, int, int"
+        : kind.args == TcArgs::kTensorMapsAndC
+            ? "const CUtensorMap, const CUtensorMap, const CUtensorMap, __nv_bfloat16*, int, int, "
+              "int, int"
+            : "const TcProblem";
+    if (KernelsOf<TcKernel>(site).front()->min_cc < 90) {
+        spec.prelude = problem;
+        return spec;
+    }
+    static const std::string hopper = [] {
+        std::string out;
+        const std::string_view h = EmbeddedFile("kernels/tc/tc_hopper.cuh");
+        bool in = false;
+        for (size_t start = 0; start < h.size();) {
+            size_t end = h.find('\n', start);
+            if (end == std::string_view::npos) end = h.size();
+            const std::string_view line = h.substr(start, end - start);
+            start = end + 1;
+            in = in || line.starts_with("inline constexpr int kHopperBk");
+            if (!in) continue;
+            out.append(line).push_back('\n');
+            if (line.starts_with("#endif  // __CUDA_ARCH__")) break;
+        }
+        return out;
+    }();
+    spec.prelude = std::string(kNvrtcIntegers) +
+                   "struct alignas(128) CUtensorMap { unsigned long long opaque[16]; };\n" +
+                   problem + hopper;
+    spec.arch_suffix = "a";
+    return spec;
+}
+
 }  // namespace
 
 LESSONS_STEP_KIND(Tiled, [](const Tiled& kind, const StepSite& site) {
     return KernelRunner(TilePick(kind, site));
 });
-LESSONS_EXERCISE_KIND(Tiled, [](const Tiled& kind, const StepSite& site,
-                                std::shared_ptr<const StudentKernel> student) {
-    Pick pick = TilePick(kind, site);
-    StepRunner r;
-    r.make = [pick, student](const Workload& w, const StepContext& c) {
-        const TcKernel& k = pick(c.params);
-        CheckRunnable(k, c.devices.front());
-        auto loaded = cuda::LoadStudentKernel(*student, k.tile.threads);
-        return std::unique_ptr<StepInstance>(
-            std::make_unique<StudentStep>(w, std::move(loaded), k));
-    };
-    r.attributes = [pick, student](const ParamValues& params) {
-        // A Hopper step's kernel is compiled for sm_90a: below 9.0 the driver would refuse to
-        // load it with a message about the image, so the step says what it needs first.
-        const TcKernel& k = pick(params);
-        int device = 0;
-        LESSONS_CUDA_CHECK(cudaGetDevice(&device));
-        const std::string why = WhyNotRunnable(k.min_cc, k.name, device);
-        if (!why.empty()) throw UnavailableError(why);
-        return cuda::StudentKernelAttributes(*student, k.tile.threads);
-    };
-    return r;
-});
+LESSONS_EXERCISE_KIND(Tiled, &StudentSpec,
+                      [](const Tiled& kind, const StepSite& site,
+                         std::shared_ptr<const StudentKernel> student) {
+                          Pick pick = TilePick(kind, site);
+                          StepRunner r;
+                          r.make = [pick, student, args = kind.args](const Workload& w,
+                                                                     const StepContext& c) {
+                              const TcKernel& k = pick(c.params);
+                              CheckRunnable(k, c.devices.front());
+                              auto loaded = cuda::LoadStudentKernel(*student, k.tile.threads);
+                              return std::unique_ptr<StepInstance>(
+                                  std::make_unique<StudentStep>(w, std::move(loaded), k, args));
+                          };
+                          r.attributes = [pick, student](const ParamValues& params) {
+                              // A Hopper step's kernel is compiled for sm_90a: below 9.0 the driver
+                              // would refuse to load it with a message about the image, so the step
+                              // says what it needs first.
+                              const TcKernel& k = pick(params);
+                              int device = 0;
+                              LESSONS_CUDA_CHECK(cudaGetDevice(&device));
+                              const std::string why = WhyNotRunnable(k.min_cc, k.name, device);
+                              if (!why.empty()) throw UnavailableError(why);
+                              return cuda::StudentKernelAttributes(*student, k.tile.threads);
+                          };
+                          return r;
+                      });
 
 LESSONS_STEP_KIND(Cublas, [](const Cublas&, const StepSite&) {
     StepRunner r;
