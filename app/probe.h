@@ -91,6 +91,8 @@ struct Probe {
     int page_unresolved = 0;
     std::string page_footer;
     int glance_rows = 0;
+    // Presenter mode: the current section's text fits its pane without scrolling.
+    bool section_fits = false;
     std::vector<std::string> guess_row;
 };
 

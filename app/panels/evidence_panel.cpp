@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "glossary.h"
 #include "machine_code.h"  // NcuMetrics, FocusClasses
 #include "model/page_params.h"
 #include "panels/panels.h"
@@ -153,6 +154,13 @@ void DrawEvidence(UiState& ui, Controller& c, const Registry& reg, const Lesson&
                 ImGui::TextColored(kAccent, "%s", counter->name.c_str());
             else
                 ImGui::TextUnformatted(counter->name.c_str());
+            // Each counter explained in a line, from the glossary (lessons/glossary.*.md).
+            if (ImGui::IsItemHovered()) {
+                const TextLanguage language =
+                    ui.settings.language == "zh" ? TextLanguage::kChinese : TextLanguage::kEnglish;
+                for (const GlossaryEntry& e : Glossary(language))
+                    if (e.key == counter->name) Tooltip(e.definition);
+            }
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(ValueText(counter).c_str());
             if (columns == 4) {

@@ -64,6 +64,7 @@ void DrawSection(UiState& ui, const Controller& c, const Lesson& lesson, ImVec2 
     } else {
         DrawLessonTextOf(ui, c, lesson, sections[size_t(ui.presenter_section)]);
     }
+    if (ui.probe) ui.probe->section_fits = ImGui::GetScrollMaxY() <= 0;
     RecordScroll(ui, true);
     ImGui::EndChild();
     Remember(ui, "section_pane");

@@ -278,6 +278,10 @@ constexpr float kTwoColumnsEm = 30;
 
 // The lesson text, with the toggle that hides its answers (for a class) above it.
 void DrawText(UiState& ui, const Controller& c, const Lesson& lesson) {
+    if (ui.probe) {
+        ui.probe->page_in_model = false;
+        ui.probe->glance_rows = 0;
+    }
     DrawChapterGlance(ui, c, lesson);
     DrawHideAnswers(ui, c, lesson);
     if (InPageModel(ui, lesson))

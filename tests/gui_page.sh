@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# A lesson page in the page model, under Xvfb without a GPU, as a student and a teacher use it:
+#  1. lesson 3.6 in English and in Chinese: the page is drawn in the model, every figure resolved
+#     from the H200's recordings (the footer names it), the chapter at a glance closed there and
+#     open on the chapter's first lesson (3.1) with one row per step;
+#  2. a click on "Evidence" opens it, and the page remembers it: after a restart it is open;
+#  3. presenter mode at 1280x720 and scale 2, in both languages: Next section shows the
+#     prediction and the result row, and that screen fits its pane without scrolling.
+# Screenshots of each go to OUT_DIR (page-*.png).
+# Usage: gui_page.sh CUDA_LESSONS OUT_DIR     (exit 77: skipped, no Xvfb)
+set -u
+app=$1 out=$2
+for tool in Xvfb xdotool python3; do
+    command -v "$tool" >/dev/null || { echo "SKIPPED: $tool is not installed"; exit 77; }
+done
+fail() { echo "FAILED: $*"; exit 1; }
+rm -rf "$out" && mkdir -p "$out/home" "$out/config"
+export HOME="$out/home" XDG_CONFIG_HOME="$out/config" CUDA_VISIBLE_DEVICES=""
+
+display=""
+for d in $(seq 251 290); do  # not the other GUI tests' ranges: they may run at once
+    if [ ! -e "/tmp/.X$d-lock" ] && [ ! -e "/tmp/.X11-unix/X$d" ]; then display=$d; break; fi
+done
+[ -n "$display" ] || fail "no free X display number"
+Xvfb ":$display" -screen 0 1600x1000x24 -nolisten tcp -noreset >"$out/xvfb.log" 2>&1 &
+xvfb=$!
+app_pid=""
+cleanup() { [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null; kill "$xvfb" 2>/dev/null; }
+trap cleanup EXIT
+export DISPLAY=":$display"
+for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.05; done
+for _ in $(seq 200); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.05; done
+
+# The first start's welcome page is closed in the settings, so the page itself is in view.
+mkdir -p "$out/config/cuda-lessons"
+printf '{"first_run_closed": true}\n' >"$out/config/cuda-lessons/settings.json"
+
+# drive NAME CHECKS [APP ARGS...]: starts the app, runs the Python CHECKS against its positions
+# file (helpers: state, click, key, shot), closes it (which saves the settings).
+drive() {
+    local name=$1 checks=$2; shift 2
+    local rects="$out/$name.json"
+    rm -f "$rects"
+    CUDA_LESSONS_RECTS_FILE="$rects" "$app" "$@" >"$out/app-$name.log" 2>&1 &
+    app_pid=$!
+    python3 - "$rects" "$app_pid" "$out" "$name" <<PY || { tail -5 "$out/app-$name.log"; fail "$name"; }
+import json, os, subprocess, sys, time
+rects, pid, out, name = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+
+def state(timeout=60.0, test=lambda d: True):
+    end, last = time.time() + timeout, None
+    while time.time() < end:
+        try:
+            last = json.load(open(rects))
+            if "state" in last and test(last):
+                return last
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.05)
+    sys.exit("%s: the window never reached the state wanted (last: %s)"
+             % (name, json.dumps(last["state"] if last and "state" in last else None)[:600]))
+
+def xdo(*args):
+    subprocess.run(["xdotool", *args], check=True)
+
+def key(k):  # held a moment: ImGui 1.86 misses a press and a release in one poll
+    xdo("keydown", k); time.sleep(0.1); xdo("keyup", k)
+
+d = state(test=lambda d: d["state"]["label"] != "")
+win = subprocess.run(["xdotool", "search", "--sync", "--pid", pid], capture_output=True,
+                     text=True, check=True).stdout.split()[0]
+geo = dict(l.split("=") for l in subprocess.run(
+    ["xdotool", "getwindowgeometry", "--shell", win], capture_output=True, text=True,
+    check=True).stdout.split())
+wx, wy = int(geo["X"]), int(geo["Y"])
+
+def click(rect_name):
+    x0, y0, x1, y1 = state(10, lambda d: rect_name in d)[rect_name]
+    xdo("mousemove", str(wx + int((x0 + x1) / 2)), str(wy + int((y0 + y1) / 2)))
+    time.sleep(0.15)
+    xdo("click", "1")
+    time.sleep(0.3)
+
+def shot(file):
+    xdo("mousemove", str(wx + 3), str(wy + 3))
+    time.sleep(0.2)
+    key("F12")
+    time.sleep(1.0)
+
+$checks
+PY
+    kill "$app_pid" 2>/dev/null
+    wait "$app_pid" 2>/dev/null
+    app_pid=""
+}
+
+for lang in en zh; do
+    echo "== lesson 3.6 in the page model ($lang)"
+    drive "page-$lang" '
+d = state(30, lambda d: d["state"]["page_in_model"])
+s = d["state"]
+if s["page_unresolved"] != 0: sys.exit("%d references did not resolve" % s["page_unresolved"])
+if "NVIDIA H200" not in s["page_footer"]: sys.exit("footer: " + s["page_footer"])
+if s["glance_rows"] != 0: sys.exit("the chapter at a glance is open on lesson 3.6")
+if "fold_Evidence" not in d: sys.exit("no Evidence section to unfold")
+shot("folded")
+click("fold_Evidence")
+shot("unfolded")
+' --lesson 3.6 --lang "$lang" --scale 1
+    grep -q '"reduce/v4-warp-shuffle#Evidence"' "$out/config/cuda-lessons/settings.json" ||
+        fail "the opened Evidence of 3.6 ($lang) was not remembered"
+    drive "first-$lang" '
+d = state(30, lambda d: d["state"]["glance_rows"] > 0)
+if d["state"]["glance_rows"] != 9: sys.exit("%d rows at a glance" % d["state"]["glance_rows"])
+shot("glance")
+' --lesson 3.1 --lang "$lang" --scale 1
+    echo "== presenter, 1280x720, scale 2 ($lang)"
+    python3 - "$out/config/cuda-lessons/settings.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+s = json.load(open(p))
+s.update({"window_width": 1280, "window_height": 720})
+json.dump(s, open(p, "w"))
+PY
+    drive "presenter-$lang" '
+d = state(30, lambda d: d["state"]["presenter"] and d["state"]["sections"] >= 3)
+if d["state"]["window"][0] > 1300: sys.exit("window %s" % d["state"]["window"])
+click("section_next")
+d = state(10, lambda d: d["state"]["section"] == 1)
+if not d["state"]["section_fits"]:
+    sys.exit("the prediction and the result row need scrolling at 1280x720, scale 2")
+shot("presenter")
+' --lesson 3.6 --lang "$lang" --scale 2 --presenter
+done
+shots=$(find "$out/home" -name '*.png' | wc -l)
+[ "$shots" -ge 8 ] || fail "$shots screenshots written, 8 expected"
+i=0
+for f in $(find "$out/home" -name '*.png' | sort); do i=$((i + 1)); cp "$f" "$out/page-$i.png"; done
+echo "PASSED: $shots screenshots in $out"
