@@ -33,7 +33,7 @@ namespace {
 #define REQUIRE_GPU()                                                                           \
     do {                                                                                        \
         if (!GetDevices().available())                                                          \
-            GTEST_SKIP() << "no GPU: " << GetDevices().unavailable_reason;                      \
+            GTEST_SKIP() << "no GPU: " << GetDevices().unavailable.text;                        \
         if (!nvrtc::Load()) GTEST_SKIP() << "NVRTC is not available: " << nvrtc::Unavailable(); \
     } while (0)
 

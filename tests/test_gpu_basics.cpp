@@ -19,10 +19,10 @@ using namespace lessons::basics;
 
 namespace {
 
-#define REQUIRE_GPU()                                                         \
-    do {                                                                      \
-        if (!GetDeviceInfo().available())                                     \
-            GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason; \
+#define REQUIRE_GPU()                                                       \
+    do {                                                                    \
+        if (!GetDeviceInfo().available())                                   \
+            GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable.text; \
     } while (0)
 
 // The chapter's lessons by id.

@@ -20,10 +20,10 @@ using namespace lessons;
 
 namespace {
 
-#define REQUIRE_GPU()                                                         \
-    do {                                                                      \
-        if (!GetDeviceInfo().available())                                     \
-            GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason; \
+#define REQUIRE_GPU()                                                       \
+    do {                                                                    \
+        if (!GetDeviceInfo().available())                                   \
+            GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable.text; \
     } while (0)
 
 const Chapter& GemmChapter() {
