@@ -60,7 +60,7 @@ void ReportWrong(const RunResult& r) {
 
 std::string CeilingsLine() {
     const DeviceList& list = GetDevices();
-    if (!list.available()) return "no GPU (" + list.unavailable_reason + ")";
+    if (!list.available()) return "no GPU (" + list.unavailable.text + ")";
     const Ceilings& c = GetCeilings(0);
     // The tensor-core figures when a step held to them measured them.
     const double tf32 = KnownTf32Ceiling(0).gflops;
@@ -147,7 +147,7 @@ int List(Format format) {
     if (format == Format::kJson) {
         json out = json::array();
         for (const Lesson& l : registry.lessons())
-            out.push_back(LessonToJson(registry, l, session.Unavailable(l)));
+            out.push_back(LessonToJson(registry, l, session.UnavailableMessage(l)));
         std::cout << out.dump(2) << "\n";
         return kExitOk;
     }

@@ -69,7 +69,7 @@ int TargetArch(const KernelSpec& spec, std::string* note) {
     const DeviceList& list = GetDevices();
     if (list.available() && !list.devices.empty())
         return list.devices.front().cc_major * 10 + list.devices.front().cc_minor;
-    *note = "no GPU here (" + list.unavailable_reason + "): compiled for sm_" +
+    *note = "no GPU here (" + list.unavailable.text + "): compiled for sm_" +
             std::to_string(kDefaultKernelArch) + spec.arch_suffix + ", the H100's architecture";
     return kDefaultKernelArch;
 }
@@ -165,7 +165,7 @@ int RunKernel(const std::string& key, const std::string& path, const Options& op
     }
     const DeviceList& devices = GetDevices();
     if (!devices.available()) {
-        const std::string why = "running it needs an NVIDIA GPU: " + devices.unavailable_reason;
+        const std::string why = "running it needs an NVIDIA GPU: " + devices.unavailable.text;
         std::cerr << "note: " << why << "\n";
         return finish(kExitFailed, why);
     }

@@ -137,7 +137,7 @@ int Info(Format format) {
         std::cout << out.dump(2) << "\n";
         return kExitOk;
     }
-    if (!list.available()) std::cout << "GPU: none: " << list.unavailable_reason << "\n\n";
+    if (!list.available()) std::cout << "GPU: none: " << list.unavailable.text << "\n\n";
     for (const DeviceInfo& d : list.devices) PrintDevice(d, *ceilings[d.ordinal]);
     if (list.count() > 1) PrintPeers(list, ceilings);
     for (const std::string& s : list.skipped) std::cout << "Not used: " << s << "\n";

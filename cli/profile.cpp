@@ -119,7 +119,7 @@ Json ProfileValues(const Lesson& lesson, const ParamValues& values, bool recorde
                            "package); set CUDA_LESSONS_NCU to its path if it is elsewhere");
     const DeviceList& devices = GetDevices();
     if (!devices.available())
-        return recorded_or("no GPU to profile on: " + devices.unavailable_reason);
+        return recorded_or("no GPU to profile on: " + devices.unavailable.text);
     const Lesson* previous = RunnableCatalog().FindLesson(lesson.previous);
     if (progress) progress(*ncu);
     const NcuRun run = RunNcu(*ncu, lesson, previous, values, SelfPath(), timeout_s, cancel);

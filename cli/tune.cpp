@@ -27,7 +27,7 @@ std::string MachineOf(const Lesson& lesson) {
     const DeviceList& devices = GetDevices();
     if (!devices.available())
         throw UnavailableError("tune measures this GPU, and there is none: " +
-                               devices.unavailable_reason);
+                               devices.unavailable.text);
     return devices.devices.front().name;
 }
 

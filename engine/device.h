@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "message.h"
+
 #include "work.h"
 
 namespace lessons {
@@ -68,14 +70,14 @@ struct DeviceInfo {
     // The old single-device view, kept while callers move to GetDevices(); filled in every
     // entry of the list too.
     bool built_with_cuda = false;
-    int count = 0;                   // number of devices; 0: no usable GPU
-    std::string unavailable_reason;  // why GPU lessons cannot run here
+    int count = 0;        // number of devices; 0: no usable GPU
+    Message unavailable;  // why GPU lessons cannot run here
     bool available() const { return count > 0; }
 };
 
 struct DeviceList {
     bool built_with_cuda = false;
-    std::string unavailable_reason;    // why there is no device (empty when there is one)
+    Message unavailable;               // why there is no device (empty when there is one)
     std::vector<DeviceInfo> devices;   // every usable device, in CUDA order
     std::vector<std::string> skipped;  // devices left out (too old), with why
     bool available() const { return !devices.empty(); }

@@ -11,7 +11,7 @@ namespace {
 void RequireDeviceZero(int ordinal) {
     if (ordinal != 0)
         throw UsageError("there is no GPU " + std::to_string(ordinal) + ": " +
-                         GetDevices().unavailable_reason);
+                         GetDevices().unavailable.text);
 }
 
 }  // namespace
@@ -19,8 +19,7 @@ void RequireDeviceZero(int ordinal) {
 const DeviceList& GetDevices() {
     static const DeviceList list = [] {
         DeviceList l;
-        l.unavailable_reason =
-            "this build has no CUDA support (no CUDA compiler at configure time)";
+        l.unavailable = Message::Of(kNoCudaInBuild);
         return l;
     }();
     return list;
@@ -48,7 +47,7 @@ bool BuiltWithCuda() {
 const DeviceInfo& GetDeviceInfo() {
     static const DeviceInfo info = [] {
         DeviceInfo i;
-        i.unavailable_reason = GetDevices().unavailable_reason;
+        i.unavailable = GetDevices().unavailable;
         return i;
     }();
     return info;

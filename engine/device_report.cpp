@@ -3,6 +3,7 @@
 #include <string>
 
 #include "device_facts.h"
+#include "report.h"
 
 namespace lessons {
 
@@ -93,7 +94,8 @@ json DeviceSummaryToJson(const DeviceList& list, const Ceilings* device0_ceiling
     j["built_with_cuda"] = list.built_with_cuda;
     if (!list.skipped.empty()) j["skipped"] = list.skipped;
     if (!list.available()) {
-        j["reason"] = list.unavailable_reason;
+        j["reason"] = list.unavailable.text;
+        j["reason_message"] = MessageIdJson(list.unavailable);
         return j;
     }
     const DeviceInfo& d = list.devices.front();

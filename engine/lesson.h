@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "message.h"
 #include "params.h"
 #include "step.h"
 #include "work.h"
@@ -67,7 +68,20 @@ struct NamedValue {
 struct Check {
     bool ok = false;
     std::string message;  // empty when ok; else what differs, e.g. the first mismatch
+    // `message`'s form id and arguments when it was said with Fail(), so that front ends show
+    // it in the student's language; empty for free text.
+    std::string message_id;
+    std::vector<std::string> message_args;
     std::vector<NamedValue> values;
+
+    // Not ok, for the reason `form` gives (a chapter's forms are in Chapter::messages).
+    void Fail(const MessageForm& form, std::vector<std::string> args) {
+        const Message m = Message::Of(form, std::move(args));
+        ok = false;
+        message = m.text;
+        message_id = m.id;
+        message_args = m.args;
+    }
 };
 
 // A step set up for one workload and parameter set: buffers allocated, nothing timed yet.
@@ -246,6 +260,9 @@ struct Chapter {
     std::function<Fit(const std::vector<std::pair<uint64_t, double>>& points,
                       const ParamValues& params)>
         size_fit;
+    // The forms of the messages its checks say (Check::Fail), in both languages: every front end
+    // that links the catalogue finds them by id (Registry::AddChapter registers them).
+    std::vector<MessageForm> messages;
 };
 
 // The work `lesson` must do at `params` (every parameter of the lesson, resolved), computed

@@ -53,6 +53,14 @@ std::string ParamSpec::Format(const ParamValue& value) const {
     return std::to_string(value.number);
 }
 
+std::string ParamSpec::ChoiceLabel(std::string_view language, const std::string& choice) const {
+    if (language != "zh") return choice;
+    if (choice == kFileChoice) return std::string(kFileChoiceZh);
+    for (size_t i = 0; i < choices.size() && i < choice_labels_zh.size(); ++i)
+        if (choices[i] == choice && !choice_labels_zh[i].empty()) return choice_labels_zh[i];
+    return choice;
+}
+
 std::string ParamSpec::Describe() const {
     if (type == ParamType::kChoice) return JoinChoices(choices);
     auto show = [this](uint64_t v) { return Format(ParamValue::Number(v)); };
@@ -293,7 +301,7 @@ ParamSpec SizeParam(uint64_t default_bytes, uint64_t element_bytes) {
 
 ParamSpec ChoiceParam(std::string name, std::string label_en, std::string label_zh,
                       std::vector<std::string> choices, std::vector<std::string> notes,
-                      std::vector<std::string> notes_zh) {
+                      std::vector<std::string> notes_zh, std::vector<std::string> labels_zh) {
     ParamSpec p;
     p.name = std::move(name);
     p.label_en = std::move(label_en);
@@ -303,6 +311,7 @@ ParamSpec ChoiceParam(std::string name, std::string label_en, std::string label_
     p.choices = std::move(choices);
     p.choice_notes = std::move(notes);
     p.choice_notes_zh = std::move(notes_zh);
+    p.choice_labels_zh = std::move(labels_zh);
     return p;
 }
 

@@ -48,6 +48,10 @@ struct ParamSpec {
     std::vector<std::string> choices;
     std::vector<std::string> choice_notes;     // shown beside each choice (may be empty)
     std::vector<std::string> choice_notes_zh;  // the same in Chinese (as many, when any)
+    // The choices' names as the Chinese page shows them (as many as choices, or none: the
+    // names are then shown as they are). The chapter that declares a choice names it in both
+    // languages; no front end keeps a list of them.
+    std::vector<std::string> choice_labels_zh;
     ParamValue default_value;
     // A default known only at run time (threads: this machine's hardware threads).
     std::function<uint64_t()> dynamic_default;
@@ -71,6 +75,9 @@ struct ParamSpec {
     ParamValue Parse(std::string_view text) const;
     // "256", "64.0 MiB", "random".
     std::string Format(const ParamValue& value) const;
+    // A choice's name in `language` ("en" or "zh"): its Chinese label where the spec has one,
+    // else the name itself (also for a name that is not one of its choices).
+    std::string ChoiceLabel(std::string_view language, const std::string& choice) const;
     ParamValue Default() const;
     // `value` when accepted; else, for a number, the nearest accepted multiple of `step` below
     // it; else the default (a value carried over from a lesson whose range is another).
@@ -81,6 +88,11 @@ struct ParamSpec {
     // "a multiple of 32 from 32 to 1024 that is a power of two", "random, dense or none".
     std::string Describe() const;
 };
+
+// The choice a result's `data` parameter carries when its data came from a file (--input): a
+// value no chapter lists, named here with its Chinese label.
+inline constexpr std::string_view kFileChoice = "file";
+inline constexpr std::string_view kFileChoiceZh = "文件";
 
 // A set of parameter values by name, in the order they were set.
 class ParamValues {
@@ -132,6 +144,7 @@ ParamSpec GpusParam();
 ParamSpec SizeParam(uint64_t default_bytes, uint64_t element_bytes = 1);
 ParamSpec ChoiceParam(std::string name, std::string label_en, std::string label_zh,
                       std::vector<std::string> choices, std::vector<std::string> notes = {},
-                      std::vector<std::string> notes_zh = {});
+                      std::vector<std::string> notes_zh = {},
+                      std::vector<std::string> labels_zh = {});
 
 }  // namespace lessons

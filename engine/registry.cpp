@@ -17,6 +17,7 @@ bool IsNumber(std::string_view s) {
 }  // namespace
 
 void Registry::AddChapter(Chapter chapter) {
+    RegisterMessageForms(chapter.messages);
     m_chapters.push_back(std::move(chapter));
     std::stable_sort(m_chapters.begin(), m_chapters.end(),
                      [](const Chapter& a, const Chapter& b) { return a.number < b.number; });
@@ -93,6 +94,9 @@ std::vector<std::string> Registry::Validate(bool require_runners) const {
                 (!p.choice_notes.empty() && p.choice_notes.size() != p.choices.size()))
                 problems.push_back(name + ": parameter '" + p.name +
                                    "' needs a note per choice in both languages, or none");
+            if (!p.choice_labels_zh.empty() && p.choice_labels_zh.size() != p.choices.size())
+                problems.push_back(name + ": parameter '" + p.name +
+                                   "' needs a Chinese label per choice, or none");
             if (p.type == ParamType::kChoice && p.choices.empty())
                 problems.push_back(name + ": parameter '" + p.name + "' has no choices");
             if (p.type != ParamType::kChoice && p.min > p.max)

@@ -245,6 +245,14 @@ void AddCheckFields(std::vector<ResultField>& f) {
     add({"check", [](const RunResult& r) { return Json(r.check_message); },
          [](RunResult& r, const Json& v) { r.check_message = v.get<std::string>(); }, true, nullptr,
          nullptr, false, [](const RunResult& r) { return r.check_message; }});
+    // The check's message as an id and its arguments ({"id", "args"}), null for free text.
+    add({"check_message", [](const RunResult& r) { return MessageIdJson(r.CheckMessage()); },
+         [](RunResult& r, const Json& v) {
+             const Message m = MessageFromJson(v, r.check_message);
+             r.check_message_id = m.id;
+             r.check_message_args = m.args;
+         },
+         false, nullptr, nullptr, false, nullptr});
     add({"values",
          [](const RunResult& r) {
              Json j = Json::object();
@@ -438,6 +446,7 @@ Json ToJson(const ParamSpec& p) {
         j["choices"] = p.choices;
         if (!p.choice_notes.empty()) j["choice_notes"] = p.choice_notes;
         if (!p.choice_notes_zh.empty()) j["choice_notes_zh"] = p.choice_notes_zh;
+        if (!p.choice_labels_zh.empty()) j["choice_labels_zh"] = p.choice_labels_zh;
     } else {
         j["min"] = p.min;
         j["max"] = p.max;
@@ -457,6 +466,10 @@ Json ToJson(const ParamSpec& p) {
 }
 
 Json LessonToJson(const Registry& registry, const Lesson& l, const std::string& unavailable) {
+    return LessonToJson(registry, l, Message::Plain(unavailable));
+}
+
+Json LessonToJson(const Registry& registry, const Lesson& l, const Message& unavailable) {
     Json j;
     j["lesson"] = l.label;
     j["id"] = l.id;
@@ -467,7 +480,8 @@ Json LessonToJson(const Registry& registry, const Lesson& l, const std::string& 
     j["title_zh"] = l.title_zh;
     j["kind"] = ToString(l.kind);
     j["available"] = unavailable.empty();
-    j["unavailable_reason"] = unavailable.empty() ? Json(nullptr) : Json(unavailable);
+    j["unavailable_reason"] = unavailable.empty() ? Json(nullptr) : Json(unavailable.text);
+    j["unavailable_message"] = MessageIdJson(unavailable);
     const Lesson* previous = registry.FindLesson(l.previous);
     j["previous"] = previous ? Json(previous->id) : Json(nullptr);
     j["source"] = l.source_path;

@@ -56,8 +56,15 @@ KernelAttributes KernelAttributesFromJson(const Json& j);
 Json ToJson(const ParamSpec& spec);
 Json ToJson(const ParamValues& values);
 // A lesson as `list --format json` prints it.
+// `unavailable`: why it cannot run here, as "unavailable_reason" (its English) and
+// "unavailable_message" (its id and arguments).
+Json LessonToJson(const Registry& registry, const Lesson& lesson, const Message& unavailable);
 Json LessonToJson(const Registry& registry, const Lesson& lesson,
                   const std::string& unavailable_reason);
+// A message as the protocol carries it beside its English: {"id": ..., "args": [...]}, null
+// when it has no id; and back (an absent or malformed one gives a plain message of `text`).
+Json MessageIdJson(const Message& message);
+Message MessageFromJson(const Json& id_and_args, std::string text);
 
 // One CSV field, quoted (quotes doubled) when it holds a comma, a quote or a line break.
 std::string CsvField(const std::string& text);

@@ -79,6 +79,11 @@ struct RunResult {
 
     bool verified = false;
     std::string check_message;
+    // check_message's form id and arguments (Check::Fail), empty for free text: a front end
+    // shows it in the student's language from these.
+    std::string check_message_id;
+    std::vector<std::string> check_message_args;
+    Message CheckMessage() const { return {check_message_id, check_message_args, check_message}; }
     std::vector<NamedValue> values;  // the chapter's values and the step's extras
 
     std::vector<std::string> devices;  // every device used: GPU names, or the CPU's name

@@ -315,7 +315,8 @@ public:
         if (op == "list") {
             json lessons = json::array();
             for (const Lesson& l : m_session.registry().lessons())
-                lessons.push_back(LessonToJson(m_session.registry(), l, m_session.Unavailable(l)));
+                lessons.push_back(
+                    LessonToJson(m_session.registry(), l, m_session.UnavailableMessage(l)));
             m_state.Emit({{"id", id}, {"type", "list"}, {"lessons", lessons}});
             return "ok";
         }

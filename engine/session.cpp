@@ -120,15 +120,19 @@ std::vector<int> DevicesFor(const Lesson& lesson, const ParamValues& params) {
     return out;
 }
 
-std::string Session::Unavailable(const Lesson& lesson) const {
+Message Session::UnavailableMessage(const Lesson& lesson) const {
     if (lesson.kind == StepKind::kGpu) {
-        if (!lesson.runner.make) return "this build has no CUDA support";
+        if (!lesson.runner.make) return Message::Of(kNoCudaForLesson);
         const DeviceList& devices = GetDevices();
-        if (!devices.available()) return devices.unavailable_reason;
+        if (!devices.available()) return devices.unavailable;
     }
-    if (!lesson.runner.make) return "this build has no runner for it";
-    if (lesson.runner.unavailable) return lesson.runner.unavailable();
+    if (!lesson.runner.make) return Message::Of(kNoRunner);
+    if (lesson.runner.unavailable) return Message::Plain(lesson.runner.unavailable());
     return {};
+}
+
+std::string Session::Unavailable(const Lesson& lesson) const {
+    return UnavailableMessage(lesson).text;
 }
 
 void Session::ReleaseWorkload() {
@@ -229,7 +233,8 @@ RunResult Describe(const Lesson& lesson, const Chapter& chapter, const RunOption
     r.params = params;
     if (!spec.input_file.empty()) {
         r.input = spec.input_file;
-        if (r.params.Has("data")) r.params.Set("data", ParamValue::Choice("file"));
+        if (r.params.Has("data"))
+            r.params.Set("data", ParamValue::Choice(std::string(kFileChoice)));
     }
     r.seed = spec.seed;
     r.cold_l2 = options.cold_l2 && lesson.kind == StepKind::kGpu;
@@ -336,6 +341,8 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     const Check check = step->Verify();
     r.verified = check.ok;
     r.check_message = check.message;
+    r.check_message_id = check.message_id;
+    r.check_message_args = check.message_args;
     r.values = check.values;
     for (NamedValue& v : step->Extras()) r.values.push_back(std::move(v));
     r.work = step->GetWork();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lesson.h"
+#include "message.h"
 #include "registry.h"
 #include "result.h"
 
@@ -38,8 +39,9 @@ public:
     // lesson does not have are ignored (bench passes one set to every lesson of a chapter).
     RunResult Run(const Lesson& lesson, const RunOptions& options, const RunControl& control = {});
 
-    // Why a lesson cannot run here, or empty when it can.
-    std::string Unavailable(const Lesson& lesson) const;
+    // Why a lesson cannot run here, or empty when it can: its id and arguments, and its English.
+    Message UnavailableMessage(const Lesson& lesson) const;
+    std::string Unavailable(const Lesson& lesson) const;  // UnavailableMessage's English
 
     const Registry& registry() const { return m_registry; }
 

@@ -38,7 +38,7 @@ TensorState& Of(State& s, Bound bound) {
 // Why device `ordinal` has no ceiling of `bound` before anything is measured; empty: it can
 // have one.
 std::string WhyNot(const DeviceList& list, int ordinal, Bound bound, bool have_measurer) {
-    if (!list.available() && ordinal == 0) return list.unavailable_reason;
+    if (!list.available() && ordinal == 0) return list.unavailable.text;
     if (ordinal < 0 || ordinal >= list.count())
         throw UsageError("there is no GPU " + std::to_string(ordinal) + ": this machine has " +
                          std::to_string(list.count()) +

@@ -40,13 +40,15 @@ struct LessonRow {
 };
 
 // An ablation toggle (kernels/toggles.h) as a row's parameter: its choices are the values its
-// kernels' variants carry, the lesson as written first, so the default changes nothing.
+// kernels' variants carry, the lesson as written first, so the default changes nothing;
+// `labels_zh` names them in Chinese, in the same order.
 template <class Enum, size_t N>
 ParamSpec ToggleParam(const Toggle<Enum, N>& toggle, std::string label_en, std::string label_zh,
-                      std::vector<std::string> notes, std::vector<std::string> notes_zh) {
+                      std::vector<std::string> notes, std::vector<std::string> notes_zh,
+                      std::vector<std::string> labels_zh) {
     return ChoiceParam(toggle.name, std::move(label_en), std::move(label_zh),
                        std::vector<std::string>(toggle.values.begin(), toggle.values.end()),
-                       std::move(notes), std::move(notes_zh));
+                       std::move(notes), std::move(notes_zh), std::move(labels_zh));
 }
 
 // Bytes in flight per thread that do not depend on the parameters.

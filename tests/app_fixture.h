@@ -62,24 +62,28 @@ public:
             Json lessons = Json::array();
             for (const Lesson& l : m_registry->lessons())
                 lessons.push_back(LessonToJson(
-                    *m_registry, l, l.kind == StepKind::kCpu || has_gpu ? "" : "no GPU here"));
+                    *m_registry, l,
+                    l.kind == StepKind::kCpu || has_gpu ? Message() : Message::Of(kNoGpuFound)));
             m_inbox.push_back({{"id", r["id"]}, {"type", "list"}, {"lessons", lessons}});
         } else if (op == "info") {
             m_inbox.push_back(
                 {{"id", r["id"]},
                  {"type", "info"},
-                 {"device", has_gpu ? Json{{"available", true},
-                                           {"free_memory_bytes", gpu_free},
-                                           {"name", "Fake H100"},
-                                           {"sm_count", 132},
-                                           {"max_threads_per_sm", 2048},
-                                           {"clock_khz", 1980000},
-                                           {"ceilings",
-                                            {{"read_gbps", 3150},
-                                             {"copy_gbps", 3000},
-                                             {"h2d_gbps", 55},
-                                             {"d2h_gbps", 50}}}}
-                                    : Json{{"available", false}, {"reason", "no GPU here"}}},
+                 {"device",
+                  has_gpu ? Json{{"available", true},
+                                 {"free_memory_bytes", gpu_free},
+                                 {"name", "Fake H100"},
+                                 {"sm_count", 132},
+                                 {"max_threads_per_sm", 2048},
+                                 {"clock_khz", 1980000},
+                                 {"ceilings",
+                                  {{"read_gbps", 3150},
+                                   {"copy_gbps", 3000},
+                                   {"h2d_gbps", 55},
+                                   {"d2h_gbps", 50}}}}
+                          : Json{{"available", false},
+                                 {"reason", Message::Of(kNoGpuFound).text},
+                                 {"reason_message", MessageIdJson(Message::Of(kNoGpuFound))}}},
                  {"host", {{"cpu", "Fake CPU"}}}});
         } else if ((op == "compile" || (op == "run" && r.contains("kernel"))) && answer_runs) {
             // A student's kernel: an error on each line holding "BAD", else compiled; a run
@@ -294,8 +298,14 @@ public:
             res.pct_of_ceiling = res.gbps / 30;
         }
         res.verified = wrong_lesson != res.id;
-        if (!res.verified)
-            res.check_message = "sum 1, expected 2: off by 1, more than the tolerance 0";
+        if (!res.verified) {  // as the reduction's check says it: an id, arguments, English
+            const MessageForm* form = FindMessageForm("reduce.wrong-sum");
+            const Message said = form ? Message::Of(*form, {"1", "2", "1", "0"})
+                                      : Message::Plain("no form reduce.wrong-sum");
+            res.check_message = said.text;
+            res.check_message_id = said.id;
+            res.check_message_args = said.args;
+        }
         if (shape) shape(res);
         return ToJson(res);
     }
@@ -460,7 +470,8 @@ protected:
 };
 
 // A chapter the GUI has never seen (its controls, requests, chart and table come from its
-// parameters alone), with one lesson, "tiles/tiled" (7.1).
+// parameters alone), with one lesson, "tiles/tiled" (7.1). Its choice names are words nothing
+// under app/ knows: "scan" names its choices in Chinese in its ParamSpec, "shape" does not.
 inline const Registry& MadeUpRegistry() {
     static const Registry registry = [] {
         Registry r;
@@ -478,8 +489,11 @@ inline const Registry& MadeUpRegistry() {
         m.step = 16;
         m.default_value = ParamValue::Number(1024);
         m.log_scale = true;
-        chapter.params = {m, ChoiceParam("shape", "Tile shape", "分块形状", {"64x64", "128x128"},
-                                         {"four warps", "eight warps, more registers"})};
+        chapter.params = {m,
+                          ChoiceParam("shape", "Tile shape", "分块形状", {"64x64", "128x128"},
+                                      {"four warps", "eight warps, more registers"}),
+                          ChoiceParam("scan", "Scan", "扫描方式", {"hillis-steele", "blelloch"}, {},
+                                      {}, {"Hillis-Steele 扫描", "Blelloch 扫描"})};
         chapter.workload_host_bytes = [](const ParamValues& p) {
             return p.Number("m") * p.Number("m") * 12;
         };

@@ -9,5 +9,5 @@
 #define REQUIRE_GPU()                                                                    \
     do {                                                                                 \
         if (!::lessons::GetDeviceInfo().available())                                     \
-            GTEST_SKIP() << "no GPU: " << ::lessons::GetDeviceInfo().unavailable_reason; \
+            GTEST_SKIP() << "no GPU: " << ::lessons::GetDeviceInfo().unavailable.text; \
     } while (0)

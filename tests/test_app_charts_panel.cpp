@@ -1,4 +1,4 @@
-// The lesson page's charts (charts/charts_panel.cpp): the step comparison's bars, whiskers and
+// The lesson page's charts (panels/charts_panel.cpp): the step comparison's bars, whiskers and
 // speed-up label, wrong and recorded results, toggles, and the block-size sweep's axis.
 #include <gtest/gtest.h>
 
@@ -486,7 +486,7 @@ TEST_F(AppLogic, SweepBlocksWithoutAGpuOpensTheRecordedSweep) {
     Key(kKeyS);
     Frames(2);
     EXPECT_TRUE(probe.sweeps.count("block"));
-    EXPECT_TRUE(ui.messages.empty()) << ui.messages.front();
+    EXPECT_TRUE(ui.messages.empty()) << ui.messages.front().en;
     // At a size nothing was recorded at, the button is disabled again.
     ui.run.params["size"] = ParamValue::Number(64u << 20);
     Frames(2);

@@ -185,7 +185,7 @@ TEST_F(AppLogicOldWorker, IsRefusedWithAClearMessageAndNotRestarted) {
         << notice;
     EXPECT_NE(controller->Mode(Named("split/openmp")), LessonMode::kLive);
     EXPECT_EQ(controller->Mode(Named("split/one-thread-per-pair")), LessonMode::kRecorded);
-    EXPECT_NE(controller->UnavailableReason(Named("split/openmp")).find("protocol 1"),
+    EXPECT_NE(controller->UnavailableReason(Named("split/openmp")).text.find("protocol 1"),
               std::string::npos);
     Open("split/openmp");
     Click("run");
@@ -392,7 +392,14 @@ TEST(AppDeviceFacts, TheInfoReplyIsReadOnceIntoTypes) {
         Json::parse(R"({"device":{"available":false,"reason":"no NVIDIA GPU found"}})"));
     EXPECT_TRUE(none.reported);
     EXPECT_FALSE(none.available);
-    EXPECT_EQ(none.reason, "no NVIDIA GPU found");
+    EXPECT_EQ(none.reason.text, "no NVIDIA GPU found");
+    EXPECT_TRUE(none.reason.id.empty()) << "an older worker's reason: its English alone";
+    const DeviceFacts said = DeviceFactsFromInfo(
+        Json::parse(R"({"device":{"available":false,"reason":"no NVIDIA GPU found",)"
+                    R"("reason_message":{"id":"device.no-gpu","args":[]}}})"));
+    EXPECT_EQ(said.reason, Message::Of(kNoGpuFound));
+    EXPECT_EQ(Say("zh", said.reason), "未找到 NVIDIA GPU");
+    EXPECT_EQ(Say("zh", none.reason), "no NVIDIA GPU found") << "no pattern matching of English";
     EXPECT_EQ(none.First(), nullptr);
 
     // Figures of the wrong type, negative or missing read as unknown.

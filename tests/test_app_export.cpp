@@ -141,7 +141,7 @@ TEST_F(AppLogic, ExportWritesCsvAndJson) {
     Click("export_csv");
     Click("export_json");
     ASSERT_GE(ui.messages.size(), 2u);
-    const std::string csv_message = ui.messages[ui.messages.size() - 2];
+    const std::string csv_message = ui.messages[ui.messages.size() - 2].en;
     ASSERT_EQ(csv_message.rfind("Exported", 0), 0u) << csv_message;
     const std::string csv_path = csv_message.substr(csv_message.find(" to ") + 4);
     std::ifstream csv(csv_path);
@@ -151,7 +151,7 @@ TEST_F(AppLogic, ExportWritesCsvAndJson) {
     int rows = 0;
     while (std::getline(csv, row)) ++rows;
     EXPECT_EQ(rows, static_cast<int>(controller->results().size()));
-    const std::string json_message = ui.messages.back();
+    const std::string json_message = ui.messages.back().en;
     std::ifstream json_file(json_message.substr(json_message.find(" to ") + 4));
     const Json all = Json::parse(json_file);
     EXPECT_EQ(all.size(), controller->results().size());

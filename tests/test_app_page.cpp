@@ -238,7 +238,8 @@ TEST_F(AppLogicMadeUpChapter, ControlsRequestsChartAndTableComeFromItsParameters
     sent.clear();
     Click("run");
     ASSERT_EQ(Runs().size(), 1u);
-    EXPECT_EQ(Runs()[0]["params"], Json({{"block", 128}, {"m", 1024}, {"shape", "64x64"}}));
+    EXPECT_EQ(Runs()[0]["params"],
+              Json({{"block", 128}, {"m", 1024}, {"shape", "64x64"}, {"scan", "hillis-steele"}}));
     ASSERT_EQ(probe.step_bars.size(), 1u);
     EXPECT_DOUBLE_EQ(probe.step_bars[0].value, 50.0) << "matched by m and tile";
     EXPECT_NE(probe.step_bars[0].tooltip.find("m 1024, shape 64x64"), std::string::npos)
@@ -280,6 +281,9 @@ TEST_F(AppLogicMadeUpChapter, ControlsRequestsChartAndTableComeFromItsParameters
     EXPECT_EQ(columns[3].header, "分块形状");
     EXPECT_EQ(columns[2].text(controller->results().back().result), "16");
     EXPECT_EQ(columns[3].text(controller->results().back().result), "64x64");
+    ASSERT_GE(columns.size(), 5u);
+    EXPECT_EQ(columns[4].header, "扫描方式");
+    EXPECT_EQ(columns[4].text(controller->results().back().result), "Hillis-Steele 扫描");
 }
 
 // A lesson is shown by its label ("1.3": its chapter's number and its place there) and selected

@@ -271,8 +271,11 @@ TEST_F(AppLogic, ButtonsThatCannotActHereAreDisabledAndKeysSayWhy) {
     ASSERT_EQ(controller->Mode(gpu), LessonMode::kRecorded);
     Open(gpu.id);
     EXPECT_FALSE(CannotRunWhy("en", *controller, registry, gpu).empty());
-    EXPECT_NE(CannotRunWhy("en", *controller, registry, gpu).find("no GPU here"),
+    EXPECT_NE(CannotRunWhy("en", *controller, registry, gpu).find("no NVIDIA GPU found"),
               std::string::npos);
+    EXPECT_NE(CannotRunWhy("zh", *controller, registry, gpu).find("未找到 NVIDIA GPU"),
+              std::string::npos)
+        << "the worker's reason rendered from its id";
     sent.clear();
     Click("run");
     Click("sweep_blocks");
@@ -282,14 +285,17 @@ TEST_F(AppLogic, ButtonsThatCannotActHereAreDisabledAndKeysSayWhy) {
     Key(kKeyS);  // opens the block-size sweep recorded at these settings (test_app_charts_panel)
     EXPECT_TRUE(Runs().empty());
     ASSERT_EQ(ui.messages.size(), 1u);
-    EXPECT_NE(ui.messages[0].find("no GPU here"), std::string::npos) << ui.messages[0];
+    EXPECT_NE(ui.messages[0].en.find("no NVIDIA GPU found"), std::string::npos)
+        << ui.messages[0].en;
+    EXPECT_NE(ui.messages[0].zh.find("未找到 NVIDIA GPU"), std::string::npos) << ui.messages[0].zh;
     // The prediction box never asks for a Run that cannot run.
     probe.open_all = true;
     ui.run.params["size"] = ParamValue::Number(3 << 20);  // nothing recorded at 3 MiB
     Frames(2);
     Key(kKeyS);  // no recorded sweep to show here: S says why
     ASSERT_EQ(ui.messages.size(), 2u);
-    EXPECT_NE(ui.messages[1].find("no GPU here"), std::string::npos) << ui.messages[1];
+    EXPECT_NE(ui.messages[1].en.find("no NVIDIA GPU found"), std::string::npos)
+        << ui.messages[1].en;
     for (const std::string& line : probe.prediction)
         EXPECT_EQ(line.find(Tr("en", kPredPressRun)), std::string::npos) << line;
     // A CPU lesson runs: no reason, and the box says how to measure it.

@@ -108,7 +108,7 @@ TEST(AppWords, PanelsDrawNoEnglishLiterals) {
     const std::regex word("[A-Za-z]{2,}");
     for (const char* file :
          {"panels/ui.cpp", "panels/status_bar.cpp", "panels/controls_panel.cpp",
-          "charts/charts_panel.cpp", "charts/sweep_charts.cpp", "charts/roofline_page.cpp",
+          "panels/charts_panel.cpp", "panels/sweep_charts.cpp", "panels/roofline_page.cpp",
           "panels/results_table.cpp", "panels/lesson_list.cpp", "panels/code_view.cpp",
           "panels/predict_panel.cpp"}) {
         std::ifstream in(std::string(LESSONS_SOURCE_DIR) + "/app/" + file);
@@ -132,8 +132,8 @@ TEST(AppWords, PanelsDrawNoEnglishLiterals) {
 
 TEST(AppWords, SayLooksUpExactPhrasesAndMessageFormsAndRecordsMisses) {
     ClearTranslationMisses();
-    EXPECT_EQ(Say("en", "scalar"), "scalar");
-    EXPECT_EQ(Say("zh", "scalar"), "标量");
+    EXPECT_EQ(Say("en", "no worker is running"), "no worker is running");
+    EXPECT_EQ(Say("zh", "no worker is running"), "没有正在运行的工作进程");
     EXPECT_EQ(Say("zh", "lesson 5.12"), "第 5.12 课") << "a Word's printf form";
     EXPECT_EQ(Say("zh", "exit code 3: a CUDA error left the GPU context unusable"),
               "退出码 3：CUDA 错误使 GPU 上下文无法再用")
@@ -147,6 +147,15 @@ TEST(AppWords, SayLooksUpExactPhrasesAndMessageFormsAndRecordsMisses) {
               std::vector<std::string>{"an English sentence nobody translated"});
     EXPECT_EQ(Say("en", "another one"), "another one");
     EXPECT_EQ(TranslationMisses().size(), 1u) << "English is never a miss";
+    ClearTranslationMisses();
+
+    // The engine's messages are rendered from their id, never by matching their English; choice
+    // names are not phrases at all (their ParamSpec names them).
+    const Message old_gpu = Message::Of(lessons::kTooOld, {"Tesla K80", "3.7"});
+    EXPECT_EQ(Say("zh", old_gpu), "Tesla K80 的计算能力为 3.7；CUDA Lessons 需要 7.5 或更高");
+    EXPECT_EQ(Say("en", old_gpu), old_gpu.text);
+    EXPECT_EQ(Say("zh", old_gpu.text), old_gpu.text) << "its English alone is not matched";
+    EXPECT_EQ(Say("zh", "scalar"), "scalar");
     ClearTranslationMisses();
 }
 
@@ -238,9 +247,11 @@ TEST_F(AppLogic, EveryScreenInChineseWithAGpuWorkerAndItsNotices) {
               "上下文无法再用）。已启动新的工作进程；此前的结果全部保留。");
 }
 
-// The walk fails where a string has no Chinese: a chapter whose title, choice names and notes
-// were given in English only is caught by the same walk, by name.
-TEST_F(AppLogicMadeUpChapter, AChapterWithoutChineseFailsTheWalk) {
+// A new chapter edits nothing under app/. Its choice names, words no list under app/ holds,
+// are shown in Chinese from its own ParamSpec ("scan"); a parameter that names its choices in
+// English only ("shape") shows them as they are, and is no missing translation. The walk still
+// fails where the chapter's own text has no Chinese: its title and notes, by name.
+TEST_F(AppLogicMadeUpChapter, ItsChoiceNamesComeFromItsParametersAndItsEnglishTextFailsTheWalk) {
     ui.settings.language = "zh";
     Frames(2);
     ClearTranslationMisses();
@@ -248,9 +259,31 @@ TEST_F(AppLogicMadeUpChapter, AChapterWithoutChineseFailsTheWalk) {
         ui, probe, registry, [this] { Frame(); }, [this](ImGuiKey k) { Key(k); },
         [this](const std::string& n) { Click(n); });
     const std::vector<std::string> misses = TranslationMisses();
-    for (const char* english : {"Tiles", "Tiled", "64x64", "128x128", "four warps"})
+    for (const char* english : {"Tiles", "Tiled", "four warps"})
         EXPECT_NE(std::find(misses.begin(), misses.end(), english), misses.end())
             << english << " was not reported:" << Joined(misses);
+    for (const char* name : {"64x64", "128x128", "hillis-steele", "blelloch"})
+        EXPECT_EQ(std::find(misses.begin(), misses.end(), name), misses.end())
+            << "the choice name " << name << " was looked up as a phrase:" << Joined(misses);
+
+    const Lesson& lesson = Named("tiles/tiled");
+    const ParamSpec& scan = *lesson.FindParam("scan");
+    const ParamSpec& shape = *lesson.FindParam("shape");
+    EXPECT_EQ(SayChoice("zh", scan, "blelloch"), "Blelloch 扫描");
+    EXPECT_EQ(SayChoice("en", scan, "blelloch"), "blelloch");
+    EXPECT_EQ(SayChoice("zh", shape, "128x128"), "128x128");
+    EXPECT_EQ(SayChoice("zh", scan, "sklansky"), "sklansky") << "not one of its choices";
+    const std::vector<std::string_view> texts = UiTexts(registry);
+    EXPECT_NE(std::find(texts.begin(), texts.end(), "Blelloch 扫描"), texts.end())
+        << "the labels' glyphs are in the atlas";
+
+    // On the page: the step chart's tooltip describes the run in Chinese, the label included.
+    sent.clear();
+    Click("run");
+    Frames(2);
+    ASSERT_FALSE(probe.step_bars.empty());
+    EXPECT_NE(probe.step_bars[0].tooltip.find("Hillis-Steele 扫描"), std::string::npos)
+        << probe.step_bars[0].tooltip;
 }
 
 // A parameter string inside a Chinese sentence is Chinese: labels and choice names, a Chinese

@@ -216,7 +216,7 @@ TEST(DeviceReport, Tf32CeilingOrWhyNot) {
 
 TEST(DeviceReport, EmptyListIsAnEmptyArray) {
     DeviceList none;
-    none.unavailable_reason = "no NVIDIA GPU found";
+    none.unavailable.text = "no NVIDIA GPU found";
     EXPECT_EQ(DevicesToJson(none, {}), json::array());
 }
 
@@ -237,7 +237,7 @@ TEST(DeviceReport, SummaryKeepsTheKeysOlderReadersUse) {
 
     DeviceList none;
     none.built_with_cuda = true;
-    none.unavailable_reason = "no NVIDIA GPU found";
+    none.unavailable.text = "no NVIDIA GPU found";
     none.skipped = {"device 0: too old"};
     const json n = DeviceSummaryToJson(none, nullptr);
     EXPECT_EQ(n["available"], false);
@@ -257,15 +257,15 @@ TEST(DeviceList, BadOrdinalsAreUsageErrors) {
         // No GPU: no TF32 ceiling, with the reason, and nothing is measured.
         const Tf32Ceiling none = GetTf32Ceiling(0);
         EXPECT_EQ(none.gflops, 0.0);
-        EXPECT_EQ(none.unavailable, list.unavailable_reason);
-        EXPECT_EQ(KnownTf32Ceiling(0).unavailable, list.unavailable_reason);
+        EXPECT_EQ(none.unavailable, list.unavailable.text);
+        EXPECT_EQ(KnownTf32Ceiling(0).unavailable, list.unavailable.text);
     }
     EXPECT_EQ(list.built_with_cuda, BuiltWithCuda());
     EXPECT_EQ(list.count(), static_cast<int>(list.devices.size()));
     EXPECT_THROW(GetCeilings(-1), UsageError);
     EXPECT_THROW(GetCeilings(list.count() + 1), UsageError);
     if (!list.available()) {
-        EXPECT_FALSE(list.unavailable_reason.empty());
+        EXPECT_FALSE(list.unavailable.text.empty());
         const Ceilings& c = GetCeilings(0);
         EXPECT_EQ(c.copy_gbps, 0.0);
         EXPECT_EQ(c.read_gbps, 0.0);
@@ -273,7 +273,7 @@ TEST(DeviceList, BadOrdinalsAreUsageErrors) {
         EXPECT_EQ(QueryDeviceMemory(0).total_bytes, 0u);
         EXPECT_THROW(QueryDeviceMemory(1), UsageError);
         EXPECT_FALSE(GetDeviceInfo().available());
-        EXPECT_EQ(GetDeviceInfo().unavailable_reason, list.unavailable_reason);
+        EXPECT_EQ(GetDeviceInfo().unavailable.text, list.unavailable.text);
     } else {
         EXPECT_THROW(GetCeilings(list.count()), UsageError);
         EXPECT_THROW(QueryDeviceMemory(list.count()), UsageError);

@@ -356,7 +356,7 @@ TEST(CliProfile, WithoutNcuOrAGpuItSaysWhyAndOffersTheRecordedCounters) {
 // step as ncu would and writes a report where --log-file says.
 TEST(CliProfile, AStandInNcuReportIsParsedAndReturned) {
     if (!GetDeviceInfo().available())
-        GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason;
+        GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable.text;
     const std::string dir = MakeTempDir("profile");
     std::ofstream(dir + "/report.csv") << kReport;
     WriteExecutable(dir + "/ncu",
@@ -380,7 +380,7 @@ TEST(CliProfile, AStandInNcuReportIsParsedAndReturned) {
 // The real profiler, where it is installed and the driver lets this user read counters.
 TEST(CliProfile, RealNcuProfilesAStep) {
     if (!GetDeviceInfo().available())
-        GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason;
+        GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable.text;
     std::string looked;
     if (!FindNcu(&looked)) GTEST_SKIP() << "no ncu on this machine (looked at " << looked << ")";
     const Output out = Sh(CliPath() + " profile 4.3 --set m=2048 --set n=2048 --format json");

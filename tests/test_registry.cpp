@@ -146,6 +146,28 @@ TEST(Catalog, AblationTogglesAreChoicesWithBothLabelsAndNotes) {
     EXPECT_EQ(Catalog().FindLesson("11")->FindParam("output"), nullptr);
 }
 
+// The catalogue names every choice in Chinese beside the choice itself (ParamSpec::
+// choice_labels_zh), so that no front end keeps a list of them; only names that read the same
+// in both languages (a tile's shape) go without.
+TEST(Catalog, EveryChoiceIsNamedInChineseByItsParameter) {
+    for (const Lesson& lesson : Catalog().lessons())
+        for (const ParamSpec& p : lesson.params) {
+            if (p.type != ParamType::kChoice || p.verbatim_choices) continue;
+            SCOPED_TRACE(lesson.id + " " + p.name);
+            ASSERT_EQ(p.choice_labels_zh.size(), p.choices.size());
+            for (size_t i = 0; i < p.choices.size(); ++i) {
+                EXPECT_EQ(p.ChoiceLabel("zh", p.choices[i]), p.choice_labels_zh[i]);
+                EXPECT_EQ(p.ChoiceLabel("en", p.choices[i]), p.choices[i]);
+                EXPECT_FALSE(p.choice_labels_zh[i].empty()) << p.choices[i];
+            }
+        }
+    const ParamSpec* data = Catalog().FindLesson("split/openmp")->FindParam("data");
+    ASSERT_NE(data, nullptr);
+    EXPECT_EQ(data->ChoiceLabel("zh", "none"), "无换行") << "named by its own parameter";
+    EXPECT_EQ(data->ChoiceLabel("zh", std::string(kFileChoice)), kFileChoiceZh);
+    EXPECT_EQ(data->ChoiceLabel("zh", "unheard-of"), "unheard-of");
+}
+
 TEST(Catalog, EveryLessonHasBothTextsAndItsSource) {
     for (const Lesson& l : Catalog().lessons()) {
         EXPECT_GT(l.text_en.size(), 400u) << l.id << ": English text is too short to teach";
@@ -199,6 +221,10 @@ TEST(Registry, NamesEveryProblem) {
     bad_default.kind = StepKind::kGpu;
     bad_default.params = {BlockParam(32, 1024, 96, true, "interleaving")};
     r.AddLesson(bad_default);
+    Lesson short_labels = GoodLesson(11, "a/11-q", 0);
+    short_labels.params = {
+        ChoiceParam("algo", "Algorithm", "算法", {"ring", "tree"}, {}, {}, {"环"})};
+    r.AddLesson(short_labels);
 
     const auto problems = r.Validate();
     EXPECT_TRUE(Mentions(problems, "chapter 1 (a): number 1 is used twice"));
@@ -211,6 +237,7 @@ TEST(Registry, NamesEveryProblem) {
     EXPECT_TRUE(Mentions(problems, "lesson 8 (a/08-t): a GPU lesson must declare its block sizes"));
     EXPECT_TRUE(Mentions(problems, "lesson 9 (b/09-s): chapter 'b' does not exist"));
     EXPECT_TRUE(Mentions(problems, "the default of 'block' is refused: Block size (block) 96"));
+    EXPECT_TRUE(Mentions(problems, "parameter 'algo' needs a Chinese label per choice, or none"));
 }
 
 TEST(Registry, PreviousInAnotherChapter) {

@@ -307,3 +307,67 @@ TEST(Report, TextTableAlignsUnicode) {
     t.AddRow({"xx", "100"});
     EXPECT_EQ(t.Render(), "a     b\n--  ---\n✓     1\nxx  100\n");
 }
+
+// The engine's and the chapters' messages carry an id and arguments beside their English: a
+// front end renders them from the form by id, and shows the English where it has none.
+TEST(Messages, RenderFromTheFormByIdElseTheEnglish) {
+    const Message old = Message::Of(kTooOld, {"Tesla K80", "3.7"});
+    EXPECT_EQ(old.id, "device.too-old");
+    EXPECT_EQ(old.text, "Tesla K80 has compute capability 3.7; CUDA Lessons needs 7.5 or newer");
+    EXPECT_EQ(Render(old, "en"), old.text);
+    EXPECT_EQ(Render(old, "zh"), "Tesla K80 的计算能力为 3.7；CUDA Lessons 需要 7.5 或更高");
+    Message short_of_args = old;
+    short_of_args.args.pop_back();
+    EXPECT_EQ(Render(short_of_args, "zh"), old.text) << "another form's arguments: the English";
+    Message unknown = old;
+    unknown.id = "device.from-the-future";
+    EXPECT_EQ(Render(unknown, "zh"), old.text);
+    EXPECT_EQ(Render(Message::Plain("libfoo said no"), "zh"), "libfoo said no");
+    EXPECT_EQ(FillForm("{2} before {1}, {3} kept", {"a", "b"}), "b before a, {3} kept");
+
+    // Over the protocol: {"id", "args"} beside the English, read back field by field.
+    EXPECT_EQ(MessageFromJson(MessageIdJson(old), old.text), old);
+    EXPECT_TRUE(MessageIdJson(Message::Plain("x")).is_null());
+    EXPECT_EQ(MessageFromJson(json{{"id", 5}}, "text"), Message::Plain("text"));
+    EXPECT_EQ(MessageFromJson(json{{"id", "a"}, {"args", {1, 2}}}, "text"), Message::Plain("text"));
+}
+
+TEST(Messages, EveryChaptersFormIsFoundByIdWithTheSameArgumentsInBothLanguages) {
+    size_t forms = 0;
+    for (const Chapter& chapter : Catalog().chapters())
+        for (const MessageForm& form : chapter.messages) {
+            ++forms;
+            SCOPED_TRACE(std::string(form.id));
+            ASSERT_NE(FindMessageForm(form.id), nullptr);
+            EXPECT_EQ(FindMessageForm(form.id)->zh, form.zh);
+            for (int slot = 1; slot <= 9; ++slot) {
+                const std::string name = "{" + std::to_string(slot) + "}";
+                EXPECT_EQ(form.en.find(name) == std::string_view::npos,
+                          form.zh.find(name) == std::string_view::npos)
+                    << name;
+            }
+        }
+    EXPECT_GE(forms, 5u) << "split's and reduce's checks";
+}
+
+TEST(Messages, AResultCarriesItsChecksIdThroughJson) {
+    ASSERT_FALSE(Catalog().chapters().empty());  // registers the chapters' forms
+    RunResult r;
+    r.lesson = 1;
+    r.id = "reduce/cub";
+    Check check;
+    check.Fail(*FindMessageForm("reduce.wrong-sum"), {"1", "2", "1", "0"});
+    EXPECT_EQ(check.message, "sum 1, expected 2: off by 1, more than the tolerance 0");
+    r.check_message = check.message;
+    r.check_message_id = check.message_id;
+    r.check_message_args = check.message_args;
+    const json j = ToJson(r);
+    EXPECT_EQ(j["check"], check.message);
+    EXPECT_EQ(j["check_message"]["id"], "reduce.wrong-sum");
+    const RunResult back = RunResultFromJson(j);
+    EXPECT_EQ(back.CheckMessage(), r.CheckMessage());
+    EXPECT_EQ(Render(back.CheckMessage(), "zh"), "和为 1，应为 2：相差 1，超过容差 0");
+    r.check_message_id.clear();
+    r.check_message_args.clear();
+    EXPECT_TRUE(ToJson(r)["check_message"].is_null()) << "free text has no id";
+}

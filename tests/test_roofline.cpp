@@ -1,6 +1,7 @@
 // The roofline's math and points (app/roofline.h), without a window.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 #include "catalog.h"
@@ -334,17 +335,29 @@ TEST(RooflinePage, DrawsEveryPointOnThePageAndTwoInTheInset) {
     ImGui::DestroyContext();
 }
 
-// One colour per chapter, from the Okabe-Ito palette: the eight chapters get eight different
-// colours (none the old palette's repeats), the ninth starts again.
-TEST(Roofline, EachChapterHasItsOwnColourBlindSafeColour) {
+// One colour per chapter: the first eight from the Okabe-Ito palette, later ones generated.
+// No chapter takes an earlier one's colour (chapters 9 and 10 are coming), and the first
+// twelve stay far enough apart to be told from each other on the chart.
+TEST(Roofline, EachChapterHasItsOwnColour) {
     std::set<ImU32> colours;
-    for (int chapter = 1; chapter <= 8; ++chapter) colours.insert(ChapterColor(chapter));
-    EXPECT_EQ(colours.size(), 8u);
+    for (int chapter = 1; chapter <= 32; ++chapter) colours.insert(ChapterColor(chapter));
+    EXPECT_EQ(colours.size(), 32u);
     EXPECT_EQ(ChapterColor(1), IM_COL32(230, 159, 0, 255)) << "Okabe-Ito orange";
     EXPECT_EQ(ChapterColor(2), IM_COL32(86, 180, 233, 255)) << "Okabe-Ito sky blue";
-    EXPECT_EQ(ChapterColor(9), ChapterColor(1));
-    EXPECT_EQ(ChapterColor(0), ChapterColor(8)) << "never an index out of the palette";
-    EXPECT_EQ(ChapterColor(-3), ChapterColor(5));
+    EXPECT_EQ(ChapterColor(8), IM_COL32(190, 190, 190, 255)) << "grey in place of black";
+    auto channel = [](ImU32 c, int shift) { return static_cast<double>((c >> shift) & 0xff); };
+    for (int a = 1; a <= 12; ++a)
+        for (int b = a + 1; b <= 12; ++b) {
+            const ImU32 x = ChapterColor(a), y = ChapterColor(b);
+            double d2 = 0;
+            for (int shift : {IM_COL32_R_SHIFT, IM_COL32_G_SHIFT, IM_COL32_B_SHIFT})
+                d2 += (channel(x, shift) - channel(y, shift)) *
+                      (channel(x, shift) - channel(y, shift));
+            EXPECT_GT(std::sqrt(d2), 60.0) << "chapters " << a << " and " << b;
+            EXPECT_EQ((x >> IM_COL32_A_SHIFT) & 0xff, 0xffu);
+        }
+    EXPECT_EQ(ChapterColor(0) >> IM_COL32_A_SHIFT, 0xffu) << "a colour even for no chapter";
+    EXPECT_EQ(ChapterColor(-3) >> IM_COL32_A_SHIFT, 0xffu);
 }
 
 // A label goes to the first place that covers nothing and stays inside; where every place

@@ -214,7 +214,7 @@ TEST(CliTune, WhatCannotBeTunedIsRefused) {
 // On a GPU machine: a GPU step's block size tuned and saved under the GPU's name.
 TEST(CliTune, AGpuStepIsTunedForThisGpuModel) {
     if (!GetDeviceInfo().available())
-        GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable_reason;
+        GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable.text;
     const std::string home = MakeTempDir("tuning");
     const Output out =
         Sh("HOME=" + home + " " + CliPath() + " tune 1.4 --size 16MiB --format json 2>/dev/null");

@@ -1,6 +1,7 @@
 #include "charts/roofline.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -161,7 +162,17 @@ ImU32 ChapterColor(int chapter_number) {
                                       IM_COL32(0, 114, 178, 255),   IM_COL32(213, 94, 0, 255),
                                       IM_COL32(204, 121, 167, 255), IM_COL32(190, 190, 190, 255)};
     const int n = static_cast<int>(sizeof kOkabeIto / sizeof kOkabeIto[0]);
-    return kOkabeIto[((chapter_number - 1) % n + n) % n];
+    if (chapter_number >= 1 && chapter_number <= n) return kOkabeIto[chapter_number - 1];
+    // Past the palette: hues a golden angle apart, at three saturation and brightness levels in
+    // turn, so that no later chapter takes an earlier one's colour.
+    const int k = std::max(chapter_number - n - 1, 0);
+    const float hue = std::fmod(0.13f + 0.618034f * static_cast<float>(k), 1.0f);
+    static const float kSaturation[] = {0.9f, 0.5f, 0.7f};
+    static const float kValue[] = {0.6f, 0.95f, 0.8f};
+    float r = 0, g = 0, b = 0;
+    ImGui::ColorConvertHSVtoRGB(hue, kSaturation[k % 3], kValue[k % 3], r, g, b);
+    return IM_COL32(static_cast<int>(r * 255 + 0.5f), static_cast<int>(g * 255 + 0.5f),
+                    static_cast<int>(b * 255 + 0.5f), 255);
 }
 
 ImVec2 PlaceLabel(const std::vector<ImVec2>& candidates, ImVec2 size,

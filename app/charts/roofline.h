@@ -52,8 +52,8 @@ double PeakFor(const Roof& roof, Bound bound);
 
 // The colour of a chapter's points: the Okabe-Ito palette (safe for the common forms of colour
 // blindness), one colour per chapter by its number (1 orange, 2 sky blue, 3 bluish green,
-// 4 yellow, 5 blue, 6 vermillion, 7 reddish purple, 8 grey in place of black on the dark page),
-// repeating after eight.
+// 4 yellow, 5 blue, 6 vermillion, 7 reddish purple, 8 grey in place of black on the dark page);
+// chapters after the eighth get generated colours, none of them an earlier chapter's.
 ImU32 ChapterColor(int chapter_number);
 
 // Where a label of `size` goes: the first of `candidates` (top-left corners) whose rectangle

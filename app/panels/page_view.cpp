@@ -289,7 +289,7 @@ void DrawChapterGlance(UiState& ui, const Controller& c, const Lesson& lesson) {
     }
     if (ImGui::SmallButton(Tr(ui, kGlanceCopy))) {
         ImGui::SetClipboardText(GlanceMarkdown(chapter, rows, language).c_str());
-        ui.messages.push_back(Tr(ui, kGlanceCopied));
+        ui.messages.push_back({kGlanceCopied.en, kGlanceCopied.zh});
     }
     Remember(ui, "glance_copy");
     if (ui.probe) ui.probe->glance_rows = int(rows.size());

@@ -121,7 +121,7 @@ void DrawParamControl(UiState& ui, const Controller& c, const Registry& reg, con
 std::string CapExplanation(const std::string& language, const std::string& cap, const char* why,
                            uint64_t host_available, double host_age_s, uint64_t device_free,
                            double device_age_s);
-// charts/charts_panel.cpp: every step of the chapter, the copy/kernel/copy breakdown, the sweeps.
+// charts_panel.cpp: every step of the chapter, the copy/kernel/copy breakdown, the sweeps.
 void DrawStepChart(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
 void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson);
 void DrawSweeps(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
@@ -137,7 +137,7 @@ void DrawResults(UiState& ui, const Controller& c, const Registry& reg, const Le
 // evidence_panel.cpp: the step's Nsight Compute counters, live or recorded, beside the previous
 // step's.
 void DrawEvidence(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
-// charts/roofline_page.cpp: the roofline section of a GPU lesson's page: the whole chart with its
+// roofline_page.cpp: the roofline section of a GPU lesson's page: the whole chart with its
 // buttons in a chapter that draws the whole roofline (Chapter::whole_roofline), the inset
 // everywhere else. Nothing for CPU lessons.
 void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);

@@ -55,7 +55,7 @@ void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, con
                 } else {
                     ImGui::TextColored(kRed, "%s", Tr(ui, kWrongResult));
                     if (ImGui::IsItemHovered())
-                        Tooltip(Say(ui.settings.language, r.check_message).c_str());
+                        Tooltip(Say(ui.settings.language, r.CheckMessage()).c_str());
                 }
             } else if (col.key == "lesson" && r.lesson == lesson.number) {
                 RightAligned(col.text(r), &kAccent);  // this page's lesson

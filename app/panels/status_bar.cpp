@@ -1,5 +1,7 @@
 // The status bar: the GPU and its measured ceilings (or why there is none), the worker's state and
 // a restart button, the presenter scale, and the newest notice.
+#include <optional>
+
 #include "model/compare.h"
 #include "panels/panels.h"
 #include "report.h"
@@ -93,9 +95,10 @@ void DrawStatusBar(UiState& ui, Controller& c) {
         if (devices.gpus.size() > 1)
             device += Fmt(Tr(ui, kMoreGpus), static_cast<int>(devices.gpus.size() - 1));
     } else if (devices.reported) {
-        device =
-            Fmt(Tr(ui, kNoGpu),
-                Say(ui.settings.language, devices.reason.empty() ? "?" : devices.reason).c_str());
+        device = Fmt(
+            Tr(ui, kNoGpu),
+            Say(ui.settings.language, devices.reason.empty() ? Message::Plain("?") : devices.reason)
+                .c_str());
     }
     // One row each, cut with "…" where the window is narrow (hover for the whole line).
     const std::string worker =
@@ -124,20 +127,21 @@ void DrawStatusBar(UiState& ui, Controller& c) {
     Remember(ui, "presenter_toggle");
     DrawReferenceGpuChoice(ui, c);
     // Newest notice, from the controller or the GUI itself.
-    std::string* notice = nullptr;
+    std::optional<std::string> shown;
     bool from_controller = false;
     if (!c.notices().empty()) {
-        notice = &c.notices().back();
+        shown = Say(ui.settings.language, c.notices().back());
         from_controller = true;
     } else if (!ui.messages.empty()) {
-        notice = &ui.messages.back();
+        const UiState::Notice& n = ui.messages.back();
+        shown =
+            ui.settings.language == "zh" && !n.zh.empty() ? n.zh : Say(ui.settings.language, n.en);
     }
-    if (notice) {
-        const std::string shown = Say(ui.settings.language, *notice);
+    if (shown) {
         room = ImGui::GetContentRegionAvail().x - spacing -
                (ImGui::CalcTextSize(Tr(ui, kDismiss)).x + ImGui::GetStyle().FramePadding.x * 2);
-        ImGui::TextColored(kAmber, "%s", Elide(shown, room).c_str());
-        if (ImGui::IsItemHovered()) Tooltip(shown.c_str());
+        ImGui::TextColored(kAmber, "%s", Elide(*shown, room).c_str());
+        if (ImGui::IsItemHovered()) Tooltip(shown->c_str());
         ImGui::SameLine();
         if (ImGui::SmallButton(Tr(ui, kDismiss))) {
             if (from_controller)

@@ -189,6 +189,7 @@ std::vector<std::string_view> UiTexts(const Registry& registry) {
         for (const ExerciseHint& h : e.hints) texts.push_back(h.zh);
     }
     texts.push_back("中文 English");
+    texts.push_back(kFileChoiceZh);
     for (const Chapter& c : registry.chapters()) texts.push_back(c.title_zh);
     for (const Lesson& l : registry.lessons()) {
         texts.push_back(l.text_zh);
@@ -196,6 +197,7 @@ std::vector<std::string_view> UiTexts(const Registry& registry) {
         for (const ParamSpec& p : l.params) {
             texts.push_back(p.label_zh);
             for (const std::string& note : p.choice_notes_zh) texts.push_back(note);
+            for (const std::string& label : p.choice_labels_zh) texts.push_back(label);
         }
     }
     return texts;
@@ -238,10 +240,21 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
         SetScale(ui, ui.settings.scale / 1.15f);
     if (!lesson || io.KeyCtrl) return;
     // A key whose action cannot happen here says why (as the disabled button's tooltip does),
-    // in a notice: in English, which the status bar shows in the page's language (Say).
+    // in a notice made in both languages: the reason may be the engine's message, which only
+    // its id renders in Chinese. The status bar shows the page's language.
     const std::string cannot = CannotRunWhy("en", c, reg, *lesson);
     const std::string cannot_chapter = CannotRunChapterWhy("en", c, reg, *lesson);
-    auto refuse = [&](const std::string& why) { ui.messages.push_back(why); };
+    auto refuse = [&](const std::string& why) {
+        std::string zh;
+        if (why == cannot)
+            zh = CannotRunWhy("zh", c, reg, *lesson);
+        else if (why == cannot_chapter)
+            zh = CannotRunChapterWhy("zh", c, reg, *lesson);
+        else if (const ParamSpec* block = BlockSizeParam(*lesson);
+                 block && why == CannotSweepWhy("en", c, reg, *lesson, block->name))
+            zh = CannotSweepWhy("zh", c, reg, *lesson, block->name);
+        ui.messages.push_back({why, zh});
+    };
     if (ImGui::IsKeyPressed(kKeyR)) {
         if (cannot.empty())
             c.RunWithPrevious(*lesson, ui.run);

@@ -44,7 +44,15 @@ struct UiState {
     // whenever a lesson's page is shown; the GPU's free memory is asked of the worker then.
     uint64_t host_available = 0;
     double host_available_at = -1;
-    std::vector<std::string> messages;  // the GUI's own notices (settings, fonts, exports)
+    // The GUI's own notices (settings, fonts, exports, a refused key's reason).
+    struct Notice {
+        std::string en;
+        std::string zh;  // made in both languages (a refused key); empty: the English is looked up
+        Notice(std::string english, std::string chinese = {})  // NOLINT: a plain English notice
+            : en(std::move(english)), zh(std::move(chinese)) {}
+        Notice(const char* english) : en(english) {}  // NOLINT: as above
+    };
+    std::vector<Notice> messages;
     // What the page drew, recorded for whoever reads it (the automation's positions file, a
     // test); null: nothing is recorded. Not owned.
     Probe* probe = nullptr;
@@ -58,7 +66,7 @@ struct UiState {
     std::vector<bool> code_changed;
     MachineView machine;  // the PTX / SASS tabs and the ncu line (code_view.cpp)
     // The roofline page's chapter picked for "Run this chapter's benchmark"
-    // (charts/roofline_page.cpp).
+    // (panels/roofline_page.cpp).
     int bench_chapter = 0;
     // The parameter the student chose in the "Sweep over" section (its name; empty, or one the
     // lesson does not have: the page picks one), and

@@ -5,6 +5,7 @@
 #include <set>
 #include <vector>
 
+#include "message.h"
 #include "params.h"
 
 namespace lessons::app {
@@ -15,65 +16,13 @@ const char* Tr(std::string_view language, const Word& word) {
 
 namespace {
 
-// Names and messages that come from the catalogue, the engine or the worker rather than from a
-// Word: choice names, the reasons a lesson cannot run, the controller's notices. "%s" in a
-// phrase is kept as it is (a number, an id, a path), "%t" is itself looked up (a message
-// inside a message). A new choice name or message gets its Chinese here.
+// Sentences this program makes up as English text rather than from a Word: the controller's
+// notices, the reasons it gives itself. "%s" in a phrase is kept as it is (a number, an id, a
+// path), "%t" is itself looked up (a message inside a message). Nothing a chapter or the engine
+// says is here: a chapter names its choices in Chinese in their ParamSpec (choice_labels_zh),
+// and the engine's messages carry an id whose form has the Chinese (engine/message.h).
 constexpr Word kPhrases[] = {
-    // Choice names of the chapters' parameters (data kinds, ablation toggles).
-    {"random", "随机"},
-    {"dense", "密集"},
-    {"data=none", "无换行"},  // "parameter=choice": a name that means something else elsewhere
-    {"none", "无"},
-    {"shared", "共享内存"},
-    {"global", "全局内存"},
-    {"shared-one-thread", "共享内存（单线程加载）"},
-    {"2-way", "2 路"},
-    {"4-way", "4 路"},
-    {"8-way", "8 路"},
-    {"16-way", "16 路"},
-    {"32-way", "32 路"},
-    {"pinned", "锁页"},
-    {"registered", "已注册（cudaHostRegister）"},
-    {"pageable", "可分页"},
-    {"file", "文件"},
-    {"ones", "全 1"},
-    {"interleaved", "交错"},
-    {"strided", "跨步"},
-    {"sequential", "顺序"},
-    {"many-per-thread", "每线程多个"},
-    {"two-per-thread", "每线程两个"},
-    {"one-per-thread", "每线程一个"},
-    {"unrolled", "展开"},
-    {"loop", "循环"},
-    {"float4", "float4 向量"},
-    {"scalar", "标量"},
-    {"one", "一趟"},
-    {"two", "两趟"},
-    {"block", "按线程块"},
-    {"as-needed", "按需"},  // lesson 4.3's row_lanes
-    {"at-most-a-warp", "最多一个线程束"},
-    {"a-warp", "一个线程束"},
-    {"per-hit", "每次命中"},
-    {"gpu", "GPU"},
-    {"cpu", "CPU"},
-    {"ring", "环"},  // the all-reduce's NCCL algorithm
-    {"tree", "树"},
-    // Why a lesson or the GPU is not available (engine and worker).
-    {"this build has no CUDA support", "此构建不含 CUDA 支持"},
-    {"this build has no runner for it", "此构建没有它的运行器"},
-    {"no NVIDIA GPU found", "未找到 NVIDIA GPU"},
-    {"no NVIDIA driver, or one too old for CUDA 13",
-     "没有 NVIDIA 驱动，或驱动版本过旧，不支持 CUDA 13"},
-    {"no GPU here", "本机没有 GPU"},
-    {"this build has no CUDA support (no CUDA compiler at configure time)",
-     "此构建不含 CUDA 支持（配置时没有 CUDA 编译器）"},
-    {"no NVIDIA GPU found (%s)", "未找到 NVIDIA GPU（%s）"},
-    {"no NVIDIA driver, or one too old for CUDA 13 (%s)",
-     "没有 NVIDIA 驱动，或驱动版本过旧，不支持 CUDA 13（%s）"},
-    {"CUDA cannot start: %s", "CUDA 无法启动：%s"},
-    {"%s has compute capability %s; CUDA Lessons needs 7.5 or newer",
-     "%s 的计算能力为 %s；CUDA Lessons 需要 7.5 或更高"},
+    {"no GPU here", "本机没有 GPU"},  // the test workers' error
     // The controller's notices.
     {"Cannot start the worker: %t. %t Lessons cannot run; texts, code and recorded results stay "
      "available.",
@@ -150,14 +99,6 @@ constexpr Word kPhrases[] = {
      "--build build) or install it beside cuda-lessons, or name it with --worker PATH.",
      "已在本程序旁（%s）和 PATH 中查找 cuda-lessons-cli。请构建它（cmake --build build）"
      "或把它安装在 cuda-lessons 旁边，或用 --worker PATH 指定。"},
-    // Wrong results (the chapters' checks).
-    {"found %s line breaks, expected %s; first difference at sorted position %s: got %s, "
-     "expected %s",
-     "找到 %s 个换行，应为 %s 个；排序后第一个不同在位置 %s：得到 %s，应为 %s"},
-    {"the step reported %s offsets, more than the buffer can hold",
-     "该步骤报告了 %s 个偏移，超出缓冲区的容量"},
-    {"sum %s, expected %s: off by %s, more than the tolerance %s",
-     "和为 %s，应为 %s：相差 %s，超过容差 %s"},
     // The GUI's own notices (exports, screenshots, settings, fonts, recordings).
     {"Exported %s results to %s", "已将 %s 个结果导出到 %s"},
     {"Could not write %s: %s", "无法写入 %s：%s"},
@@ -308,15 +249,19 @@ std::string Say(std::string_view language, const std::string& english) {
     return Translate(english, &found);
 }
 
+std::string Say(std::string_view language, const Message& message) {
+    if (language != "zh" || message.text.empty()) return message.text;
+    if (!message.id.empty() && FindMessageForm(message.id)) return Render(message, language);
+    return Say(language, message.text);
+}
+
 std::string SayChoice(std::string_view language, const ParamSpec& spec, const std::string& choice) {
-    if (language != "zh" || choice.empty()) return choice;
     // Names read the same in both languages (a tile configuration's shape: threads, block tile,
     // warp tile); their notes carry the Chinese.
     if (spec.verbatim_choices) return choice;
-    const std::string qualified = spec.name + "=" + choice;
-    for (const Word& w : kPhrases)
-        if (qualified == w.en) return w.zh;
-    return Say(language, choice);
+    // The chapter names its choices in Chinese beside them; a choice it has not named is shown
+    // as it is.
+    return spec.ChoiceLabel(language, choice);
 }
 
 std::vector<std::string> TranslationMisses() {

@@ -9,6 +9,7 @@
 
 namespace lessons {
 struct ParamSpec;
+struct Message;
 }  // namespace lessons
 
 namespace lessons::app {
@@ -300,7 +301,7 @@ inline constexpr Word kSumNote{
     "原作者的数据是他们在自己的硬件和规模上测得的。"};
 inline constexpr Word kSummaryButton{"Chapter summary...", "本章小结……"};
 
-// Honest comparisons and progress (model/compare.cpp, charts/charts_panel.cpp).
+// Honest comparisons and progress (model/compare.cpp, panels/charts_panel.cpp).
 inline constexpr Word kShortCeilRead{"read bandwidth", "读带宽"};
 inline constexpr Word kShortCeilCopy{"copy bandwidth", "拷贝带宽"};
 inline constexpr Word kShortCeilFp32{"the fp32 peak", "fp32 峰值"};
@@ -532,9 +533,13 @@ const char* Tr(std::string_view language, const Word& word);
 // Chinese, English that has no entry is recorded as a miss and shown as it is: tests walk every
 // screen in Chinese and fail on any miss (README, "Both languages").
 std::string Say(std::string_view language, const std::string& english);
+// A message from the engine or a chapter (its id, arguments and English): rendered from its
+// form by id, never by matching its English. One without a form (an older worker's, free text,
+// or this program's own Message::Plain) is looked up as Say does.
+std::string Say(std::string_view language, const Message& message);
 // A choice of parameter `spec` by name: as it is when the parameter shows its choices verbatim
-// (a tile configuration's shape reads the same in both languages); else "data=none" first (a
-// name that means different things in different parameters), then the name alone.
+// (a tile configuration's shape reads the same in both languages); else the Chinese label its
+// chapter declared with it (ParamSpec::choice_labels_zh), else the name as it is.
 std::string SayChoice(std::string_view language, const ParamSpec& spec, const std::string& choice);
 // The English texts looked up in Chinese without an entry since the last clear.
 std::vector<std::string> TranslationMisses();

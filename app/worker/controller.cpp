@@ -643,10 +643,12 @@ void Controller::Handle(const Json& m) {
             if (!lesson) continue;
             const bool available = l.contains("available") && l["available"].is_boolean() &&
                                    l["available"].get<bool>();
+            const std::string reason =
+                l.contains("unavailable_reason") && l["unavailable_reason"].is_string()
+                    ? l["unavailable_reason"].get<std::string>()
+                    : std::string();
             m_available[lesson->number] = {
-                available, l.contains("unavailable_reason") && l["unavailable_reason"].is_string()
-                               ? l["unavailable_reason"].get<std::string>()
-                               : std::string()};
+                available, MessageFromJson(l.value("unavailable_message", Json()), reason)};
         }
         if (unreadable)  // the others are read
             Unreadable(m, std::to_string(unreadable) + " lesson entr" +
@@ -908,11 +910,11 @@ LessonMode Controller::Mode(const Lesson& lesson) const {
     return it == m_available.end() ? LessonMode::kUnknown : LessonMode::kUnavailable;
 }
 
-std::string Controller::UnavailableReason(const Lesson& lesson) const {
+Message Controller::UnavailableReason(const Lesson& lesson) const {
     auto it = m_available.find(lesson.number);
     if (it != m_available.end()) return it->second.second;
-    if (!m_start_error.empty()) return m_start_error;
-    return m_worker ? "waiting for the worker" : "no worker is running";
+    if (!m_start_error.empty()) return Message::Plain(m_start_error);
+    return Message::Plain(m_worker ? "waiting for the worker" : "no worker is running");
 }
 
 const StoredResult* Controller::Latest(const Lesson& lesson,

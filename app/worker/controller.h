@@ -181,7 +181,8 @@ public:
     // A worker is running and has not yet said which lessons run here.
     bool AwaitingList() const { return m_worker && m_available.empty(); }
     LessonMode Mode(const Lesson& lesson) const;
-    std::string UnavailableReason(const Lesson& lesson) const;
+    // The worker's reason (its message id and arguments, and its English), else this program's.
+    Message UnavailableReason(const Lesson& lesson) const;
 
     // The GPUs results were recorded on alone (a multi-GPU recording is not one of them), the one
     // with the most recorded results first (the project's reference GPU), and the one whose
@@ -278,7 +279,7 @@ private:
     // The worker was killed for a student's kernel past the limit: the notice for its exit.
     std::string m_killed_for;
     // By lesson number: (available here, why not).
-    std::map<int, std::pair<bool, std::string>> m_available;
+    std::map<int, std::pair<bool, Message>> m_available;
     DeviceFacts m_devices;
     bool m_measure_tf32 = false;  // the next worker's first info request measures TF32
     std::chrono::steady_clock::time_point m_info_time{};

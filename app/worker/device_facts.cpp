@@ -3,6 +3,8 @@
 #include <climits>
 #include <cmath>
 
+#include "report.h"  // MessageFromJson
+
 namespace lessons::app {
 namespace {
 
@@ -76,7 +78,7 @@ DeviceFacts DeviceFactsFromInfo(const Json& info) {
     const Json& available = Member(summary, "available");
     f.reported = available.is_boolean();
     f.available = f.reported && available.get<bool>();
-    f.reason = Text(summary, "reason");
+    f.reason = MessageFromJson(Member(summary, "reason_message"), Text(summary, "reason"));
     f.cpu = Text(Member(info, "host"), "cpu");
     const Json& list = Member(info, "devices");
     if (list.is_array())

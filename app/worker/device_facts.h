@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "message.h"
 #include "worker/worker_link.h"
 
 namespace lessons::app {
@@ -38,7 +39,7 @@ struct GpuFacts {
 struct DeviceFacts {
     bool reported = false;       // an info reply with the device summary has arrived
     bool available = false;      // the worker can run GPU steps
-    std::string reason;          // why it cannot (reported and not available)
+    Message reason;              // why it cannot (reported and not available)
     std::vector<GpuFacts> gpus;  // device 0 first; empty without a GPU
     std::string cpu;             // the host's CPU model ("host": {"cpu"}), "" when not said
 

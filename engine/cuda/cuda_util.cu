@@ -138,7 +138,7 @@ void CheckBlockAgainstKernel(const void* func, const char* name, int block, size
 
 void RequireDevice() {
     const DeviceInfo& info = GetDeviceInfo();
-    if (!info.available()) throw UsageError("no usable GPU: " + info.unavailable_reason);
+    if (!info.available()) throw UsageError("no usable GPU: " + info.unavailable.text);
 }
 
 }  // namespace lessons::cuda

@@ -21,21 +21,16 @@ namespace lessons {
 
 namespace {
 
-std::string NoDeviceReason(cudaError_t err) {
-    std::string reason;
-    if (err == cudaSuccess || err == cudaErrorNoDevice)
-        reason = "no NVIDIA GPU found";
-    else if (err == cudaErrorInsufficientDriver)
-        reason = "no NVIDIA driver, or one too old for CUDA 13";
-    else
-        reason = std::string("CUDA cannot start: ") + cudaGetErrorString(err);
-    if (err != cudaSuccess) reason += std::string(" (") + cudaGetErrorName(err) + ")";
-    return reason;
+Message NoDeviceReason(cudaError_t err) {
+    if (err == cudaSuccess) return Message::Of(kNoGpuFound);
+    if (err == cudaErrorNoDevice) return Message::Of(kNoGpuFoundError, {cudaGetErrorName(err)});
+    if (err == cudaErrorInsufficientDriver) return Message::Of(kNoDriver, {cudaGetErrorName(err)});
+    return Message::Of(kCudaCannotStart, {cudaGetErrorString(err), cudaGetErrorName(err)});
 }
 
-std::string TooOld(const cudaDeviceProp& prop) {
-    return std::string(prop.name) + " has compute capability " + std::to_string(prop.major) + "." +
-           std::to_string(prop.minor) + "; CUDA Lessons needs 7.5 or newer";
+Message TooOld(const cudaDeviceProp& prop) {
+    return Message::Of(kTooOld,
+                       {prop.name, std::to_string(prop.major) + "." + std::to_string(prop.minor)});
 }
 
 DeviceInfo Describe(const cudaDeviceProp& prop, int ordinal) {
@@ -75,7 +70,7 @@ const DeviceInfo& DeviceOrThrow(int ordinal) {
     if (ordinal >= 0 && ordinal < list.count()) return list.devices[ordinal];
     if (!list.available())
         throw UsageError("there is no GPU " + std::to_string(ordinal) + ": " +
-                         list.unavailable_reason);
+                         list.unavailable.text);
     throw UsageError("there is no GPU " + std::to_string(ordinal) + ": this machine has " +
                      std::to_string(list.count()) + " (0 to " + std::to_string(list.count() - 1) +
                      ")");
@@ -91,17 +86,16 @@ const DeviceList& GetDevices() {
         const cudaError_t err = cudaGetDeviceCount(&count);
         if (err != cudaSuccess || count == 0) {
             cudaGetLastError();
-            l.unavailable_reason = NoDeviceReason(err);
+            l.unavailable = NoDeviceReason(err);
             return l;
         }
         for (int d = 0; d < count; ++d) {
             cudaDeviceProp prop{};
             const cudaError_t perr = cudaGetDeviceProperties(&prop, d);
-            std::string why;
+            Message why;
             if (perr != cudaSuccess) {
                 cudaGetLastError();
-                why = "cudaGetDeviceProperties failed for device " + std::to_string(d) + " (" +
-                      cudaGetErrorName(perr) + ")";
+                why = Message::Of(kNoProperties, {std::to_string(d), cudaGetErrorName(perr)});
             } else if (prop.major < 7 || (prop.major == 7 && prop.minor < 5)) {
                 why = TooOld(prop);
             }
@@ -109,9 +103,9 @@ const DeviceList& GetDevices() {
                 // Ordinals stay CUDA's: the list ends at the first device it cannot use.
                 for (int rest = d; rest < count; ++rest)
                     l.skipped.push_back("device " + std::to_string(rest) + ": " +
-                                        (rest == d ? why : "after an unusable device") +
+                                        (rest == d ? why.text : "after an unusable device") +
                                         " (CUDA_VISIBLE_DEVICES can hide it)");
-                if (d == 0) l.unavailable_reason = why;
+                if (d == 0) l.unavailable = why;
                 break;
             }
             l.devices.push_back(Describe(prop, d));
@@ -206,7 +200,7 @@ const DeviceInfo& GetDeviceInfo() {
         if (list.available()) return list.devices.front();
         DeviceInfo i;
         i.built_with_cuda = true;
-        i.unavailable_reason = list.unavailable_reason;
+        i.unavailable = list.unavailable;
         return i;
     }();
     return info;

@@ -65,8 +65,10 @@ Chapter SplitChapter() {
         ChoiceParam(
             "data", "Data", "数据", {"random", "dense", "none"},
             {"random bytes: \\r and \\n each 1/256", "lines of 0-3 bytes", "no line breaks at all"},
-            {"随机字节：\\r 与 \\n 各占 1/256", "每行 0 到 3 个字节", "完全没有换行"}),
+            {"随机字节：\\r 与 \\n 各占 1/256", "每行 0 到 3 个字节", "完全没有换行"},
+            {"随机", "密集", "无换行"}),
     };
+    chapter.messages = SplitMessages();
     chapter.accepts_input_file = true;
     chapter.make_workload = [](const WorkloadSpec& spec) {
         return std::make_shared<SplitWorkload>(spec);
@@ -111,7 +113,8 @@ ParamSpec OutputToggle() {
          "the earlier steps do"},
         {"块内前缀和为命中定位，每个线程块一次 "
          "atomicAdd，偏移先暂存在共享内存再连续写出（原课做法）",
-         "每个命中对全局计数器做一次 atomicAdd，偏移写到各自分到的位置，与前面几步相同"});
+         "每个命中对全局计数器做一次 atomicAdd，偏移写到各自分到的位置，与前面几步相同"},
+        {"按线程块", "每次命中"});
 }
 
 std::vector<LessonRow> CpuRows() {

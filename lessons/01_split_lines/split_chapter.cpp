@@ -95,13 +95,40 @@ SplitStep::SplitStep(const Workload& workload, bool on_gpu)
       m_out(new uint64_t[SplitCapacity(workload.SizeBytes())]),
       m_on_gpu(on_gpu) {}
 
+namespace {
+
+constexpr MessageForm kTooMany{"split.too-many-offsets",
+                               "the step reported {1} offsets, more than the buffer can hold",
+                               "该步骤报告了 {1} 个偏移，超出缓冲区的容量"};
+// The first difference of the sorted offsets: both hold one there, or one list has ended.
+constexpr MessageForm kWrongBreaks{
+    "split.wrong-breaks",
+    "found {1} line breaks, expected {2}; first difference at sorted position {3}: got {4}, "
+    "expected {5}",
+    "找到 {1} 个换行，应为 {2} 个；排序后第一个不同在位置 {3}：得到 {4}，应为 {5}"};
+constexpr MessageForm kMissingBreaks{
+    "split.missing-breaks",
+    "found {1} line breaks, expected {2}; first difference at sorted position {3}: got nothing, "
+    "expected {4}",
+    "找到 {1} 个换行，应为 {2} 个；排序后第一个不同在位置 {3}：没有得到，应为 {4}"};
+constexpr MessageForm kExtraBreaks{
+    "split.extra-breaks",
+    "found {1} line breaks, expected {2}; first difference at sorted position {3}: got {4}, "
+    "expected nothing",
+    "找到 {1} 个换行，应为 {2} 个；排序后第一个不同在位置 {3}：得到 {4}，不应有"};
+
+}  // namespace
+
+std::vector<MessageForm> SplitMessages() {
+    return {kTooMany, kWrongBreaks, kMissingBreaks, kExtraBreaks};
+}
+
 Check SplitStep::Verify() const {
     Check check;
     check.values.push_back({"found", double(m_found)});
     const std::vector<uint64_t>& expected = m_work.reference();
     if (m_found > SplitCapacity(m_work.SizeBytes())) {
-        check.message = "the step reported " + std::to_string(m_found) +
-                        " offsets, more than the buffer can hold";
+        check.Fail(kTooMany, {std::to_string(m_found)});
         return check;
     }
     std::vector<uint64_t> got(m_out.get(), m_out.get() + m_found);
@@ -110,15 +137,20 @@ Check SplitStep::Verify() const {
         check.ok = true;
         return check;
     }
-    check.message = "found " + std::to_string(got.size()) + " line breaks, expected " +
-                    std::to_string(expected.size());
     const auto mismatch = std::mismatch(got.begin(), got.end(), expected.begin(), expected.end());
-    const size_t index = static_cast<size_t>(mismatch.first - got.begin());
-    check.message += "; first difference at sorted position " + std::to_string(index) + ": got ";
-    check.message += mismatch.first == got.end() ? "nothing" : std::to_string(*mismatch.first);
-    check.message += ", expected ";
-    check.message +=
-        mismatch.second == expected.end() ? "nothing" : std::to_string(*mismatch.second);
+    std::vector<std::string> args = {std::to_string(got.size()), std::to_string(expected.size()),
+                                     std::to_string(mismatch.first - got.begin())};
+    if (mismatch.first == got.end()) {
+        args.push_back(std::to_string(*mismatch.second));  // got ended first (they differ)
+        check.Fail(kMissingBreaks, std::move(args));
+    } else if (mismatch.second == expected.end()) {
+        args.push_back(std::to_string(*mismatch.first));
+        check.Fail(kExtraBreaks, std::move(args));
+    } else {
+        args.push_back(std::to_string(*mismatch.first));
+        args.push_back(std::to_string(*mismatch.second));
+        check.Fail(kWrongBreaks, std::move(args));
+    }
     return check;
 }
 

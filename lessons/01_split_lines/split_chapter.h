@@ -49,6 +49,9 @@ uint64_t ExpectedBreaks(const std::string& data, uint64_t n);
 // Host memory the workload takes for n bytes, at worst (every other byte a pair).
 uint64_t SplitWorkloadHostBytes(uint64_t n);
 
+// What the check says when a step's offsets are wrong, in both languages (Chapter::messages).
+std::vector<MessageForm> SplitMessages();
+
 // Base of every split step: the output on the host, its check, the bytes moved.
 class SplitStep : public StepInstance {
 public:

@@ -17,10 +17,10 @@ namespace {
 template <size_t N>
 ParamSpec Choices(std::string name, std::string label_en, std::string label_zh,
                   const std::array<const char*, N>& names, std::vector<std::string> notes,
-                  std::vector<std::string> notes_zh) {
+                  std::vector<std::string> notes_zh, std::vector<std::string> labels_zh) {
     return ChoiceParam(std::move(name), std::move(label_en), std::move(label_zh),
                        std::vector<std::string>(names.begin(), names.end()), std::move(notes),
-                       std::move(notes_zh));
+                       std::move(notes_zh), std::move(labels_zh));
 }
 
 ParamSpec NumberParam(ParamType type, std::string name, std::string label_en, std::string label_zh,
@@ -58,7 +58,7 @@ Chapter BasicsChapter() {
         SizeParam(uint64_t(64) << 20, sizeof(float)),
         ChoiceParam("data", "Data", "数据", {"random", "ones"},
                     {"floats uniform in [-1, 1)", "all 1.0"},
-                    {"在 [-1, 1) 上均匀分布的浮点数", "全为 1.0"}),
+                    {"在 [-1, 1) 上均匀分布的浮点数", "全为 1.0"}, {"随机", "全 1"}),
     };
     chapter.make_workload = [](const WorkloadSpec& spec) {
         return std::make_shared<BasicsWorkload>(spec);
@@ -85,7 +85,8 @@ std::vector<ParamSpec> VecMatParams(const ParamSpec& block) {
          "seed's multiply_with_shared)"},
         {"每个线程块先把 x 搬进共享内存，块内所有线程分担搬运",
          "每个线程每一行都从全局内存读 x（原文的 multiply_without_shared）",
-         "搬进共享内存，但由 0 号线程独自搬完，整个块等它（原文的 multiply_with_shared）"});
+         "搬进共享内存，但由 0 号线程独自搬完，整个块等它（原文的 multiply_with_shared）"},
+        {"共享内存", "全局内存", "共享内存（单线程加载）"});
     const ParamSpec rows = NumberParam(
         ParamType::kCount, "rows", "Rows of A (length of x)", "A 的行数（x 的长度）", 1, 8192, 256,
         "rows", false,
@@ -103,7 +104,8 @@ ParamSpec DivergenceParam() {
                     "into 32 cases, one per lane: the seed's switch (threadIdx.x) over 128 cases"},
                    {"每个线程束只走一个分支：没有分化", "每个线程束分成 2 个分支", "分成 4 个分支",
                     "分成 8 个分支", "分成 16 个分支",
-                    "分成 32 个分支，每条通道一个：即原文的 switch (threadIdx.x)，共 128 个 case"});
+                    "分成 32 个分支，每条通道一个：即原文的 switch (threadIdx.x)，共 128 个 case"},
+                   {"无", "2 路", "4 路", "8 路", "16 路", "32 路"});
 }
 
 // Coalescing: the stride between lanes and the arrays' misalignment.
@@ -129,7 +131,8 @@ ParamSpec MemoryParam() {
          "malloc, first touch, then cudaHostRegister locks the existing buffer",
          "malloc and first touch: the driver stages the copy through its own locked buffer"},
         {"一开始就是锁页内存：cudaMallocHost", "先 malloc 并写一遍，再用 cudaHostRegister 锁页",
-         "malloc 并写一遍：驱动经由自己的锁页缓冲区分段中转"});
+         "malloc 并写一遍：驱动经由自己的锁页缓冲区分段中转"},
+        {"锁页", "已注册（cudaHostRegister）", "可分页"});
 }
 
 }  // namespace

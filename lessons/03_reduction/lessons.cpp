@@ -23,8 +23,10 @@ void RegisterReduceChapter(Registry& registry) {
         SizeParam(uint64_t(64) << 20, sizeof(float)),
         ChoiceParam("data", "Data", "数据", {"random", "ones"},
                     {"floats uniform in [-1, 1)", "all 1.0: the sum is exact up to 2^24"},
-                    {"在 [-1, 1) 上均匀分布的浮点数", "全为 1.0：元素数不超过 2^24 时和是精确的"}),
+                    {"在 [-1, 1) 上均匀分布的浮点数", "全为 1.0：元素数不超过 2^24 时和是精确的"},
+                    {"随机", "全 1"}),
     };
+    chapter.messages = ReduceMessages();
     chapter.make_workload = [](const WorkloadSpec& spec) {
         return std::make_shared<ReduceWorkload>(spec);
     };
@@ -57,7 +59,8 @@ void RegisterReduceChapter(Registry& registry) {
          "线程 t 加第 2st 个字（Harris 的 kernel 2）：整个线程束都在工作，但一个线程束访问的字"
          "挤在少数几个共享内存 bank 上（2 到 32 路 bank 冲突）",
          "t < half 的线程把第 t + half 个字加到自己的字上（Harris 的 kernel 3，即 v3 "
-         "的归约树）：没有分支发散，也没有 bank 冲突"});
+         "的归约树）：没有分支发散，也没有 bank 冲突"},
+        {"交错", "跨步", "顺序"});
     // v3 without its register accumulation (two-per-thread is v2's load, so
     // accumulate=two-per-thread, last_warp=loop is v2 with only the addressing changed) or
     // without its unrolled last warp.
@@ -68,25 +71,29 @@ void RegisterReduceChapter(Registry& registry) {
          "one per thread (v1's load); a grid covering the data"},
         {"网格正好铺满 GPU，每个线程先在寄存器里累加许多元素（原课做法）",
          "每个线程两个元素，加载时相加（v2 的加载方式）；网格覆盖全部数据",
-         "每个线程一个元素（v1 的加载方式）；网格覆盖全部数据"});
+         "每个线程一个元素（v1 的加载方式）；网格覆盖全部数据"},
+        {"每线程多个", "每线程两个", "每线程一个"});
     const ParamSpec last_warp = ToggleParam(
         kLastWarpToggle, "Last warp", "最后一个线程束",
         {"one warp adds the last 64 sums, with __syncwarp only (as written)",
          "the block-wide loop goes on down to one sum, with __syncthreads at every level"},
         {"由一个线程束把最后 64 个部分和加起来，只用 __syncwarp（原课做法）",
-         "整个线程块的循环一直进行到只剩一个和，每一层都用 __syncthreads"});
+         "整个线程块的循环一直进行到只剩一个和，每一层都用 __syncthreads"},
+        {"展开", "循环"});
     const ParamSpec loads = ToggleParam(
         kLoadsToggle, "Load width", "每次加载的宽度",
         {"16-byte loads, four floats each (as written)",
          "4-byte loads, one float each, in the same grid-stride loop with two accumulators"},
         {"16 字节加载，每次四个浮点数（原课做法）",
-         "4 字节加载，每次一个浮点数，网格跨步循环和两个累加器都不变"});
+         "4 字节加载，每次一个浮点数，网格跨步循环和两个累加器都不变"},
+        {"float4 向量", "标量"});
     const ParamSpec passes =
         ToggleParam(kPassesToggle, "Passes", "归约趟数",
                     {"the last block to finish adds the block sums: one launch (as written)",
                      "a second launch of one block adds the block sums"},
                     {"最后完成的线程块把各块的和加起来：只启动一次（原课做法）",
-                     "再启动一个只有一个线程块的 kernel 把各块的和加起来"});
+                     "再启动一个只有一个线程块的 kernel 把各块的和加起来"},
+                    {"一趟", "两趟"});
     AddChapter(
         registry, chapter, "lessons/03_reduction",
         {

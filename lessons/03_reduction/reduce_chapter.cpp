@@ -31,6 +31,24 @@ uint64_t ReduceWorkloadHostBytes(uint64_t size_bytes) {
     return size_bytes;
 }
 
+namespace {
+
+constexpr MessageForm kWrongSum{"reduce.wrong-sum",
+                                "sum {1}, expected {2}: off by {3}, more than the tolerance {4}",
+                                "和为 {1}，应为 {2}：相差 {3}，超过容差 {4}"};
+
+std::string Printed(const char* format, double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, format, value);
+    return text;
+}
+
+}  // namespace
+
+std::vector<MessageForm> ReduceMessages() {
+    return {kWrongSum};
+}
+
 Check ReduceStep::Verify() const {
     Check check;
     const double error = std::fabs(m_value - m_work.reference().sum);
@@ -40,13 +58,9 @@ Check ReduceStep::Verify() const {
                     {"error", error},
                     {"tolerance", tolerance}};
     check.ok = error <= tolerance;  // false for NaN too
-    if (!check.ok) {
-        char msg[256];
-        std::snprintf(msg, sizeof msg,
-                      "sum %.9g, expected %.9g: off by %.3g, more than the tolerance %.3g", m_value,
-                      m_work.reference().sum, error, tolerance);
-        check.message = msg;
-    }
+    if (!check.ok)
+        check.Fail(kWrongSum, {Printed("%.9g", m_value), Printed("%.9g", m_work.reference().sum),
+                               Printed("%.3g", error), Printed("%.3g", tolerance)});
     return check;
 }
 

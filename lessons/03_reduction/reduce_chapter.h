@@ -36,6 +36,9 @@ uint64_t ReduceWorkloadHostBytes(uint64_t size_bytes);
 // read-only bandwidth on the GPU. Steps report it, and the page predicts from it.
 Work ReduceWork(uint64_t count);
 
+// What the check says when a sum is off, in both languages (Chapter::messages).
+std::vector<MessageForm> ReduceMessages();
+
 // Base of every reduction step: the value it computed and its check.
 class ReduceStep : public StepInstance {
 public:

@@ -34,7 +34,8 @@ void RegisterGemvChapter(Registry& registry) {
         ChoiceParam(
             "data", "Data", "数据", {"random", "ones"},
             {"A and x uniform in [-1, 1)", "all 1.0: every y is exactly n while n <= 2^24"},
-            {"A 和 x 在 [-1, 1) 上均匀分布", "全为 1.0：n 不超过 2^24 时每个 y 都精确等于 n"}),
+            {"A 和 x 在 [-1, 1) 上均匀分布", "全为 1.0：n 不超过 2^24 时每个 y 都精确等于 n"},
+            {"随机", "全 1"}),
     };
     chapter.make_workload = [](const WorkloadSpec& spec) {
         return std::make_shared<GemvWorkload>(spec);
@@ -64,7 +65,8 @@ void RegisterGemvChapter(Registry& registry) {
         {"16-byte loads of A and x, four float4s before any is used (as written)",
          "4-byte loads, four floats before any is used; the same lanes per row and order"},
         {"A 和 x 用 16 字节加载，先发出四个 float4 再使用（原课做法）",
-         "4 字节加载，先发出四个 float 再使用；每行的线程数和访问顺序不变"});
+         "4 字节加载，先发出四个 float 再使用；每行的线程数和访问顺序不变"},
+        {"float4 向量", "标量"});
     const ParamSpec row_lanes = ToggleParam(
         kRowLanesToggle, "Lanes per row", "每行的线程数",
         {"as many as the row has work for: a few for short rows, a warp, or the whole block for "
@@ -73,7 +75,8 @@ void RegisterGemvChapter(Registry& registry) {
          "always a warp, as in lesson 4.2: no block per row, no short rows sharing a warp"},
         {"按每行的工作量分配：短行几个线程，或一个线程束，长行整个线程块（原课做法）",
          "同上，但最多一个线程束：不再用整个线程块处理一行",
-         "总是一个线程束，和第 4.2 课一样：既不整块处理一行，也不让几个短行共用一个线程束"});
+         "总是一个线程束，和第 4.2 课一样：既不整块处理一行，也不让几个短行共用一个线程束"},
+        {"按需", "最多一个线程束", "一个线程束"});
     AddChapter(registry, chapter, "lessons/04_gemv",
                {
                    {.slug = "thread-per-row",

@@ -39,7 +39,8 @@ void RegisterGemmChapter(Registry& registry) {
         Dimension("k", "Columns of A, rows of B (k)", "A 的列数、B 的行数 (k)"),
         ChoiceParam("data", "Data", "数据", {"random", "ones"},
                     {"A and B uniform in [-1, 1)", "all 1.0: every element of C is exactly k"},
-                    {"A 和 B 在 [-1, 1) 上均匀分布", "全为 1.0：C 的每个元素都精确等于 k"}),
+                    {"A 和 B 在 [-1, 1) 上均匀分布", "全为 1.0：C 的每个元素都精确等于 k"},
+                    {"随机", "全 1"}),
     };
     chapter.make_workload = [](const WorkloadSpec& spec) {
         return std::make_shared<GemmWorkload>(spec);

@@ -23,7 +23,7 @@ Chapter RooflineChapter() {
     chapter.params = {
         SizeParam(uint64_t(64) << 20, sizeof(float)),
         ChoiceParam("data", "Data", "数据", {"random"}, {"floats uniform in [-1, 1)"},
-                    {"在 [-1, 1) 上均匀分布的浮点数"}),
+                    {"在 [-1, 1) 上均匀分布的浮点数"}, {"随机"}),
     };
     chapter.make_workload = [](const WorkloadSpec& spec) {
         return std::make_shared<RooflineWorkload>(spec);

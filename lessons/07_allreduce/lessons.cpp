@@ -29,7 +29,8 @@ void RegisterAllreduceChapter(Registry& registry) {
         size,
         ChoiceParam("data", "Data", "数据", {"random", "ones"},
                     {"floats uniform in [-1, 1), each GPU its own", "all 1.0: the sum is G"},
-                    {"[-1, 1) 上均匀分布的浮点数，每个 GPU 各不相同", "全为 1.0：和恰好是 G"}),
+                    {"[-1, 1) 上均匀分布的浮点数，每个 GPU 各不相同", "全为 1.0：和恰好是 G"},
+                    {"随机", "全 1"}),
         GpusParam(),
     };
     chapter.make_workload = [](const WorkloadSpec& spec) {
@@ -119,7 +120,8 @@ void RegisterAllreduceChapter(Registry& registry) {
                     .params = {ChoiceParam(
                         "algo", "NCCL algorithm", "NCCL 算法", {"nccl", "ring", "tree"},
                         {"NCCL's own choice for each call", "NCCL_ALGO=Ring", "NCCL_ALGO=Tree"},
-                        {"由 NCCL 按每次调用自行选择", "NCCL_ALGO=Ring", "NCCL_ALGO=Tree"})},
+                        {"由 NCCL 按每次调用自行选择", "NCCL_ALGO=Ring", "NCCL_ALGO=Tree"},
+                        {"NCCL", "环", "树"})},
                     .needs = &AllreduceRanksNeeds,
                     .previous = "one-process-per-gpu"},
                });

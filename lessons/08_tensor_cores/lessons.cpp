@@ -42,7 +42,8 @@ void RegisterTensorCoresChapter(Registry& registry) {
                     {"A and B uniform in [-1, 1), rounded to bf16",
                      "all 1.0: every element of C is k (exact in bf16 up to k = 256)"},
                     {"A 和 B 在 [-1, 1) 上均匀分布，舍入为 bf16",
-                     "全为 1.0：C 的每个元素都等于 k（k ≤ 256 时在 bf16 中精确）"}),
+                     "全为 1.0：C 的每个元素都等于 k（k ≤ 256 时在 bf16 中精确）"},
+                    {"随机", "全 1"}),
     };
     chapter.make_workload = [](const WorkloadSpec& spec) {
         return std::make_shared<TcWorkload>(spec);

@@ -9,9 +9,9 @@
 #include <optional>
 
 #include "charts/chart.h"
-#include "charts/result_bars.h"
 #include "model/compare.h"
 #include "panels/panels.h"
+#include "panels/result_bars.h"
 #include "probe.h"
 #include "report.h"
 #include "text/lesson_text.h"
@@ -579,7 +579,7 @@ std::string ResultTooltip(const UiState& ui, const Registry& reg, const RunResul
     }
     t += "\n";
     t += r.verified ? std::string(Tr(ui, kVerified))
-                    : Fmt(Tr(ui, kWrongWith), Say(ui.settings.language, r.check_message).c_str());
+                    : Fmt(Tr(ui, kWrongWith), Say(ui.settings.language, r.CheckMessage()).c_str());
     if (r.recorded)
         t += "\n" +
              Fmt(Tr(ui, kRecordedOnDate), r.Device().c_str(), r.timestamp.substr(0, 10).c_str());

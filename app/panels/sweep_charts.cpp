@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "charts/chart.h"
-#include "charts/result_bars.h"
 #include "model/sweeps.h"
 #include "panels/panels.h"
+#include "panels/result_bars.h"
 #include "probe.h"
 #include "text/lesson_text.h"
 #include "words/words_student.h"
