@@ -1,6 +1,7 @@
 #include "lesson.h"
 
 #include <ostream>
+#include <stdexcept>
 
 #include "errors.h"
 
@@ -82,6 +83,11 @@ std::string Lesson::OldId() const {
     if (slash == std::string::npos) return {};
     const std::string old_number = (was < 10 ? "0" : "") + std::to_string(was);
     return id.substr(0, slash + 1) + old_number + "-" + id.substr(slash + 1);
+}
+
+Work StepInstance::GetWork() const {
+    throw std::logic_error(
+        "the lesson declares no work rule (EstimateWork), and its step does not report its work");
 }
 
 std::optional<Work> EstimateWork(const Lesson& lesson, const Chapter& chapter,

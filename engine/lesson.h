@@ -91,7 +91,15 @@ public:
     virtual ~StepInstance() = default;
     virtual Sample Run() = 0;
     virtual Check Verify() const = 0;
-    virtual Work GetWork() const = 0;
+    // The work of the last run. A lesson that declares a work rule (EstimateWork: its row's,
+    // its step kind's or its chapter's) is reported with that rule at the run's parameters,
+    // which the step corrects only where it measured what the rule can only expect (split: the
+    // line breaks found), in Measured(). The rule is written once, and the page's prediction
+    // and the run's rates share it.
+    virtual Work Measured(Work declared) const { return declared; }
+    // The work of the last run of a lesson that declares no work rule (a chapter whose work
+    // only the run knows). The default throws: such a step must say its work here.
+    virtual Work GetWork() const;
     // Writes the step's output in the chapter's file format (split: sorted offsets).
     virtual void WriteOutput(std::ostream& out) const;
     // Values the step measures once, at set-up, in milliseconds unless the name says

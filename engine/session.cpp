@@ -321,10 +321,11 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
 
     RunResult r = Describe(lesson, chapter, options, spec, params, devices);
     const bool gpu_ceilings = lesson.kind == StepKind::kGpu && options.measure_ceilings;
+    // The work rule the lesson declares: the page predicts from it, and the run reports it.
+    const std::optional<Work> declared = EstimateWork(lesson, chapter, params);
     // A tensor-core step's ceiling (TF32, bf16) is measured (once per device and process)
     // before its own buffers are allocated and its runs timed.
     if (gpu_ceilings) {
-        const std::optional<Work> declared = EstimateWork(lesson, chapter, params);
         if (declared && IsTensor(declared->bound))
             for (int d : devices) GetTensorCeiling(declared->bound, d);
     }
@@ -345,7 +346,7 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     r.check_message_args = check.message_args;
     r.values = check.values;
     for (NamedValue& v : step->Extras()) r.values.push_back(std::move(v));
-    r.work = step->GetWork();
+    r.work = declared ? step->Measured(*declared) : step->GetWork();
     if (!options.output_file.empty())
         WriteFileReplacing(options.output_file, [&](std::ostream& out) { step->WriteOutput(out); });
 

@@ -1,12 +1,14 @@
 #include "machine_code.h"
 
 #include "catalog.h"
+#include "profile.h"
 
 #include <cxxabi.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <set>
 
@@ -304,42 +306,29 @@ std::vector<std::string> NcuMetrics(const Lesson& lesson) {
     return m;
 }
 
+namespace {
+
+// An argument as a POSIX shell reads it back: as it is when plain, else in single quotes.
+std::string ShellWord(const std::string& arg) {
+    const bool plain = !arg.empty() && std::all_of(arg.begin(), arg.end(), [](char ch) {
+        return std::isalnum(static_cast<unsigned char>(ch)) ||
+               (ch && std::strchr("._-+/=:,@%", ch));
+    });
+    if (plain) return arg;
+    std::string quoted = "'";
+    for (char ch : arg) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    return quoted + "'";
+}
+
+}  // namespace
+
 std::string NcuCommand(const Lesson& lesson, const Lesson* previous, const ParamValues& values,
                        const std::string& cli) {
-    std::string cmd = "ncu --clock-control none";
-    const std::vector<std::string> kernels = KernelNames(lesson, previous);
-    if (!kernels.empty()) {
-        std::string regex;
-        for (const std::string& k : kernels) regex += (regex.empty() ? "" : "|") + k;
-        cmd += " --kernel-name " + std::string(kernels.size() == 1 ? "" : "regex:") +
-               (kernels.size() == 1 ? kernels.front() : "'" + regex + "'");
-    }
-    std::string metrics;
-    for (const std::string& m : NcuMetrics(lesson)) metrics += (metrics.empty() ? "" : ",") + m;
-    // The lesson by its id: the CLI takes every lesson's id, while a number is its place in
-    // the catalogue, which the CLI reads as an old lesson number (chapter 8 has none).
-    cmd += " --metrics " + metrics + " " + cli + " run " + lesson.id;
-    for (const ParamSpec& spec : lesson.params) {
-        const ParamValue* v = values.Find(spec.name);
-        if (!v) continue;
-        std::string text = spec.Format(*v);
-        text.erase(std::remove(text.begin(), text.end(), ' '), text.end());  // "1 GiB" -> "1GiB"
-        // A size whose short form is rounded ("95.4MiB" for 100 MB) goes as its byte count.
-        if (spec.type == ParamType::kBytes) {
-            bool exact = false;
-            try {
-                exact = spec.Parse(text) == *v;
-            } catch (const std::exception&) {
-            }
-            if (!exact) text = std::to_string(v->number);
-        }
-        const bool plain = std::all_of(text.begin(), text.end(), [](char ch) {
-            return std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' ||
-                   ch == '_' || ch == '+';
-        });
-        cmd += " --set " + spec.name + "=" + (plain ? text : "'" + text + "'");
-    }
-    return cmd + " --no-ceilings --reps 1";
+    // The very arguments the app's profile runs (NcuArgs), but for where ncu writes its report.
+    std::string cmd;
+    for (const std::string& arg : NcuArgs("ncu", lesson, previous, values, cli, ""))
+        cmd += (cmd.empty() ? "" : " ") + ShellWord(arg);
+    return cmd;
 }
 
 }  // namespace lessons

@@ -76,14 +76,16 @@ std::vector<std::string> GlobalKernelNames(std::string_view source);
 // Thrust choose their kernels).
 std::vector<std::string> KernelNames(const Lesson& lesson, const Lesson* previous);
 
-// The ncu metrics that matter for a lesson: time, DRAM and SM throughput always, then those
-// of its focus classes (sectors per global load, shared-memory bank conflicts, branch
-// uniformity, tensor pipes).
+// The ncu metrics of a lesson's focus: time, DRAM and SM throughput always, then those of its
+// focus classes (sectors per global load, shared-memory bank conflicts, branch uniformity,
+// tensor pipes). A profile asks for these and the evidence counters (EvidenceMetrics,
+// lessons/profile.h).
 std::vector<std::string> NcuMetrics(const Lesson& lesson);
 
-// The command line that profiles this step at these parameters: the CLI's run with
-// --no-ceilings --reps 1 under ncu --clock-control none, limited to the step's kernels.
-// `cli` is how the CLI is called ("cuda-lessons-cli", or a path).
+// The command line that profiles this step at these parameters, for a shell: the arguments the
+// app's own profile runs (NcuArgs, lessons/profile.h: the same kernels, EvidenceMetrics, run
+// settings), but with ncu printing its report. `cli` is how the CLI is called
+// ("cuda-lessons-cli", or a path).
 std::string NcuCommand(const Lesson& lesson, const Lesson* previous, const ParamValues& values,
                        const std::string& cli = "cuda-lessons-cli");
 

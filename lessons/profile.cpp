@@ -265,8 +265,10 @@ std::vector<std::string> EvidenceMetrics(const Lesson& lesson) {
 std::vector<std::string> NcuArgs(const std::string& ncu, const Lesson& lesson,
                                  const Lesson* previous, const ParamValues& values,
                                  const std::string& cli, const std::string& log_file) {
-    std::vector<std::string> a = {ncu,       "--clock-control", "none", "--csv",      "--page",
-                                  "details", "--print-units",   "base", "--log-file", log_file};
+    std::vector<std::string> a = {ncu, "--clock-control", "none", "--print-units", "base"};
+    // The app reads the report back: CSV, into a file, and the run's own output as JSON.
+    if (!log_file.empty())
+        a.insert(a.end(), {"--csv", "--page", "details", "--log-file", log_file});
     const std::vector<std::string> kernels = KernelNames(lesson, previous);
     if (!kernels.empty()) {
         std::string regex;
@@ -295,7 +297,8 @@ std::vector<std::string> NcuArgs(const std::string& ncu, const Lesson& lesson,
         a.push_back("--set");
         a.push_back(spec.name + "=" + text);
     }
-    a.insert(a.end(), {"--no-ceilings", "--reps", "1", "--format", "json"});
+    a.insert(a.end(), {"--no-ceilings", "--reps", "1"});
+    if (!log_file.empty()) a.insert(a.end(), {"--format", "json"});
     return a;
 }
 

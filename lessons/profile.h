@@ -48,9 +48,12 @@ std::optional<std::string> FindNcu(std::string* looked,
 // pipes, ...).
 std::vector<std::string> EvidenceMetrics(const Lesson& lesson);
 
-// The argument vector (no shell) that profiles `lesson` at `values`: ncu writing its CSV
-// report to `log_file`, running `cli` run <id> --set ... --no-ceilings --reps 1, limited to
-// the step's kernels where they are known.
+// The argument vector (no shell) that profiles `lesson` at `values`: ncu --clock-control none
+// --print-units base, limited to the step's kernels where they are known, asking for
+// EvidenceMetrics, running `cli` run <id> --set ... --no-ceilings --reps 1. With a `log_file`
+// (what the app runs, RunNcu) ncu writes its report there as CSV and the run answers in JSON;
+// without one (the command a student copies, NcuCommand) ncu prints its report. Nothing else
+// differs: the one builder of both.
 std::vector<std::string> NcuArgs(const std::string& ncu, const Lesson& lesson,
                                  const Lesson* previous, const ParamValues& values,
                                  const std::string& cli, const std::string& log_file);

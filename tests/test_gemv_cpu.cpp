@@ -166,21 +166,17 @@ TEST(GemvCheck, NanAndInfFail) {
 }
 
 TEST(GemvWork, BytesOfAOnceXAndYAndTwoFlopsPerElement) {
-    const GemvWorkload w(Spec(17, 33, "random"));
-    FixedStep step(w, std::vector<float>(17));
-    const Work work = step.GetWork();
+    const Work work = GemvWork(17, 33);
     EXPECT_EQ(work.bytes_read, (17u * 33u + 33u) * 4u);
     EXPECT_EQ(work.bytes_written, 17u * 4u);
     EXPECT_EQ(work.flops, 2u * 17u * 33u);
     EXPECT_EQ(work.bound, Bound::kRead);
 }
 
-// The page predicts from the chapter's work rule without running: the same work the step
-// reports when it runs, for every lesson of the chapter.
+// The page predicts from the chapter's work rule without running, and a run reports the same
+// rule (Session::Run): GemvWork, for every lesson of the chapter.
 TEST(GemvWork, ThePagesEstimateIsTheStepsWork) {
-    const GemvWorkload w(Spec(17, 33, "random"));
-    FixedStep step(w, std::vector<float>(17));
-    const Work ran = step.GetWork();
+    const Work ran = GemvWork(17, 33);
     for (int number : {28, 29, 30, 31}) {
         const Lesson* l = Catalog().FindLesson(number);
         ASSERT_NE(l, nullptr) << number;

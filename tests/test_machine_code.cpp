@@ -268,10 +268,14 @@ TEST(NcuCommand, NamesTheKernelMetricsAndParameters) {
     v.Set("loads", ParamValue::Choice("scalar"));
     v.Set("size", ParamValue::Number(uint64_t(1) << 30));
     const std::string cmd = NcuCommand(l25, Catalog().FindLesson(24), v);
-    EXPECT_EQ(cmd.rfind("ncu --clock-control none --kernel-name ", 0), 0u) << cmd;
+    EXPECT_EQ(cmd.rfind("ncu --clock-control none --print-units base --kernel-name ", 0), 0u)
+        << cmd;
     EXPECT_NE(cmd.find("reduce_25_vectorized_one_pass_kernel"), std::string::npos) << cmd;
     EXPECT_NE(cmd.find("reduce_25_sum_block_sums_kernel"), std::string::npos) << cmd;
-    EXPECT_NE(cmd.find("--metrics gpu__time_duration.sum,dram__throughput"), std::string::npos);
+    // The evidence counters first, then the focus's (EvidenceMetrics).
+    EXPECT_NE(cmd.find("--metrics gpu__time_duration.sum,dram__bytes_read.sum,"), std::string::npos)
+        << cmd;
+    EXPECT_NE(cmd.find(",dram__throughput.avg.pct_of_peak_sustained_elapsed"), std::string::npos);
     EXPECT_NE(cmd.find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), std::string::npos);
     EXPECT_NE(cmd.find(" cuda-lessons-cli run reduce/v5-vectorized-one-pass --set block=512 "
                        "--set loads=scalar"),

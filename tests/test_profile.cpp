@@ -8,17 +8,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "catalog.h"
 #include "device.h"
+#include "machine_code.h"
 #include "profile.h"
 #include "resources.h"
+#include "session.h"
 #include "shell.h"
 
 using namespace lessons;
@@ -175,6 +179,52 @@ TEST(NcuCommandLine, ProfilesTheStepsKernelsAtThePageSettings) {
     const Lesson& cublas = L("gemm/cublas-sgemm");
     const std::vector<std::string> b = NcuArgs("/opt/ncu", cublas, nullptr, {}, "/bin/cli", "/r");
     EXPECT_EQ(std::find(b.begin(), b.end(), "--kernel-name"), b.end());
+}
+
+// The command a student copies from the code view is the profile the app runs: read back by a
+// shell, its words are NcuArgs's, but for where ncu writes its report (the app's --csv --page
+// details --log-file FILE, and the run's --format json), for every GPU lesson at its defaults;
+// and both ask for EvidenceMetrics.
+TEST(NcuCommandLine, TheCopiedCommandIsTheProfileTheAppRuns) {
+    int checked = 0;
+    for (const Lesson& l : Catalog().lessons()) {
+        if (l.kind != StepKind::kGpu) continue;
+        const Lesson* previous = l.previous ? Catalog().FindLesson(l.previous) : nullptr;
+        const ParamValues values = ResolveParams(l, {});
+        const std::string copied = NcuCommand(l, previous, values, "cuda-lessons-cli");
+        const Output words = Sh("printf '%s\\n' " + copied);
+        ASSERT_EQ(words.code, 0) << copied;
+        std::vector<std::string> read_back;
+        std::istringstream lines(words.text);
+        for (std::string w; std::getline(lines, w);) read_back.push_back(w);
+
+        std::vector<std::string> run =
+            NcuArgs("ncu", l, previous, values, "cuda-lessons-cli", "/tmp/report.csv");
+        const auto metrics = std::find(run.begin(), run.end(), "--metrics");
+        ASSERT_NE(metrics, run.end()) << l.id;
+        std::string evidence;
+        for (const std::string& m : EvidenceMetrics(l))
+            evidence += (evidence.empty() ? "" : ",") + m;
+        EXPECT_EQ(*(metrics + 1), evidence) << l.id;
+        const auto copied_metrics = std::find(read_back.begin(), read_back.end(), "--metrics");
+        ASSERT_NE(copied_metrics, read_back.end()) << copied;
+        ASSERT_NE(copied_metrics + 1, read_back.end()) << copied;
+        EXPECT_EQ(*(copied_metrics + 1), evidence) << l.id;
+
+        // The app's run, less its report options, is the copied command word for word.
+        const auto drop = [&run](const std::vector<std::string>& option) {
+            const auto at = std::search(run.begin(), run.end(), option.begin(), option.end());
+            ASSERT_NE(at, run.end()) << option.front();
+            run.erase(at, at + std::ptrdiff_t(option.size()));
+        };
+        drop({"--csv"});
+        drop({"--page", "details"});
+        drop({"--log-file", "/tmp/report.csv"});
+        drop({"--format", "json"});
+        EXPECT_EQ(read_back, run) << l.id << ": " << copied;
+        ++checked;
+    }
+    EXPECT_GT(checked, 40);
 }
 
 // A size goes to the profiled run exactly: its short form would be rounded (100 MB is

@@ -342,6 +342,81 @@ TEST(Session, WrongAnswerIsAResultNotAnException) {
     EXPECT_EQ(res.reps, 1) << "a wrong step is not timed further";
 }
 
+namespace {
+
+// A step that says a work of its own and corrects what it "measured" (4 bytes written).
+class MeasuringStep : public StepInstance {
+public:
+    Sample Run() override { return Sample{1.0, {}}; }
+    Check Verify() const override { return Check{true, "", {}}; }
+    Work Measured(Work declared) const override {
+        declared.bytes_written = 4;
+        return declared;
+    }
+    Work GetWork() const override {
+        Work w;
+        w.bytes_read = 999;
+        return w;
+    }
+};
+
+Registry MeasuringChapter(WorkFn rule) {
+    Registry r;
+    Chapter c;
+    c.number = 1;
+    c.id = "t";
+    c.title = "test";
+    c.make_workload = [](const WorkloadSpec&) { return std::make_shared<TinyWorkload>(); };
+    c.workload_host_bytes = [](const ParamValues& p) { return p.Number("size"); };
+    c.describe = [](const ParamValues&) { return std::string("tiny"); };
+    c.params = {SizeParam(4)};
+    r.AddChapter(c);
+    Lesson l;
+    l.number = 1;
+    l.id = "t/01-measuring";
+    l.chapter = "t";
+    l.needs = [](const ParamValues&) { return MemoryNeeds{}; };
+    l.runner.make = [](const Workload&, const StepContext&) {
+        return std::make_unique<MeasuringStep>();
+    };
+    l.work = std::move(rule);
+    r.AddLesson(l);
+    return r;
+}
+
+}  // namespace
+
+// A step's work rule is said once: a lesson that declares one reports that rule at the run's
+// parameters (what the page predicts from), with only what the step measured corrected; the
+// step's own GetWork is asked only where no rule is declared.
+TEST(Session, ARunReportsTheDeclaredWorkRuleCorrectedByWhatItMeasured) {
+    const Registry declared = MeasuringChapter([](const ParamValues& p) {
+        Work w;
+        w.bytes_read = 3 * p.Number("size");
+        w.peer_bytes = 7;
+        w.bound = Bound::kH2D;
+        w.rate_part.clear();
+        return w;
+    });
+    RunOptions o;
+    o.reps = 1;
+    o.Set("size", "16");
+    const Lesson& lesson = *declared.FindLesson("t/01-measuring");
+    const RunResult r = Session(declared).Run(lesson, o);
+    const std::optional<Work> rule = EstimateWork(lesson, declared.ChapterOf(lesson), r.params);
+    ASSERT_TRUE(rule);
+    EXPECT_EQ(r.work.bytes_read, rule->bytes_read);
+    EXPECT_EQ(r.work.bytes_read, 48u);
+    EXPECT_EQ(r.work.peer_bytes, 7u);
+    EXPECT_EQ(r.work.bound, Bound::kH2D);
+    EXPECT_EQ(r.work.rate_part, "");
+    EXPECT_EQ(r.work.bytes_written, 4u) << "what the step measured";
+
+    const Registry undeclared = MeasuringChapter(nullptr);
+    const RunResult u = Session(undeclared).Run(*undeclared.FindLesson("t/01-measuring"), o);
+    EXPECT_EQ(u.work.bytes_read, 999u) << "no rule: the step's own GetWork";
+}
+
 TEST(Sweep, PlansAnyParameter) {
     const Lesson& gpu = *Catalog().FindLesson("4");
     RunOptions base = Quick(1000);

@@ -4,6 +4,7 @@
 
 #include "catalog.h"
 #include "declare.h"
+#include "shares.h"
 #include "split/split_cpu.h"
 #include "split/split_toggles.h"
 #include "split_chapter.h"
@@ -35,9 +36,10 @@ WorkFn MultiGpu::Work() const {
         lessons::Work w = GpuWork(p);
         w.bound = Bound::kH2D;
         w.rate_part.clear();
-        // About (g - 1) / g of the text travels to GPU 0.
-        const uint64_t gpus = p.Has("gpus") ? std::max<uint64_t>(p.Number("gpus"), 1) : 1;
-        if (gathers) w.peer_bytes = p.Number("size") - p.Number("size") / gpus;
+        // Every share but GPU 0's travels to GPU 0 (about (g - 1) / g of the text).
+        const uint64_t n = p.Number("size");
+        const int gpus = p.Has("gpus") ? std::max(int(p.Number("gpus")), 1) : 1;
+        if (gathers) w.peer_bytes = n - ShareOf(n, gpus, 0, kSplitShareAlign).size();
         return w;
     };
 }

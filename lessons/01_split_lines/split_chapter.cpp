@@ -157,13 +157,17 @@ Check SplitStep::Verify() const {
 Work SplitWork(uint64_t n, uint64_t found, bool on_gpu) {
     Work w;
     w.bytes_read = n;
-    w.bytes_written = 8 * found;
     if (on_gpu) {
         w.h2d_bytes = n;
-        w.d2h_bytes = 8 * found + 8;  // the offsets and their count
-        w.bound = Bound::kRead;       // read-mostly: the text once, 8 bytes per (rare) line break
+        w.bound = Bound::kRead;  // read-mostly: the text once, 8 bytes per (rare) line break
     }
+    CountBreaks(w, found, on_gpu);
     return w;
+}
+
+void CountBreaks(Work& work, uint64_t found, bool on_gpu) {
+    work.bytes_written = 8 * found;
+    work.d2h_bytes = on_gpu ? 8 * found + 8 : 0;  // the offsets and their count
 }
 
 uint64_t ExpectedBreaks(const std::string& data, uint64_t n) {
@@ -173,8 +177,9 @@ uint64_t ExpectedBreaks(const std::string& data, uint64_t n) {
     return (n - 1) / 65536;  // random (and a file, as the best guess): "\r\n" is 1 in 256 x 256
 }
 
-Work SplitStep::GetWork() const {
-    return SplitWork(m_work.SizeBytes(), m_found, m_on_gpu);
+Work SplitStep::Measured(Work declared) const {
+    CountBreaks(declared, m_found, m_on_gpu);
+    return declared;
 }
 
 void SplitStep::WriteOutput(std::ostream& out) const {

@@ -42,9 +42,16 @@ private:
 // The work of a step over n bytes that finds `found` line breaks: read the buffer once, write
 // 8 bytes per offset; a GPU step also copies the text in and the offsets (and their count) out.
 Work SplitWork(uint64_t n, uint64_t found, bool on_gpu);
+// What `found` line breaks add to that work: 8 bytes written per offset, and on the GPU the
+// offsets and their count copied out.
+void CountBreaks(Work& work, uint64_t found, bool on_gpu);
 // The line breaks n bytes of a data kind hold on average, for predictions: random bytes have a
 // "\r\n" pair 1 time in 65536, dense text one per 3.5 bytes (0-3 bytes then "\r\n"), none 0.
 uint64_t ExpectedBreaks(const std::string& data, uint64_t n);
+
+// The multi-GPU steps' shares start on whole 4 KiB pages: page-aligned copies from pinned
+// memory run at full speed (engine/shares.h cuts them; the work rule counts what crosses).
+constexpr uint64_t kSplitShareAlign = 4096;
 
 // Host memory the workload takes for n bytes, at worst (every other byte a pair).
 uint64_t SplitWorkloadHostBytes(uint64_t n);
@@ -57,9 +64,9 @@ class SplitStep : public StepInstance {
 public:
     SplitStep(const Workload& workload, bool on_gpu);
     Check Verify() const override;
-    // Read the buffer once, write 8 bytes per offset; GPU steps also copy the text in and the
-    // offsets out over PCIe.
-    Work GetWork() const override;
+    // The lesson's declared work with the line breaks as found (the rule expects a count for
+    // the data kind; see ExpectedBreaks).
+    Work Measured(Work declared) const override;
     void WriteOutput(std::ostream& out) const override;
 
 protected:

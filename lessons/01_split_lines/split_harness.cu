@@ -231,12 +231,6 @@ public:
         return sample;
     }
 
-    Work GetWork() const override {
-        Work w = SplitStep::GetWork();
-        w.bound = Bound::kH2D;
-        return w;
-    }
-
     std::vector<NamedValue> Extras() const override {
         return {{"h2d_alone_ms", m_copy_alone_ms},
                 {"chunk_bytes", double(m_chunk)},

@@ -29,9 +29,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Shares start on whole 4 KiB pages: page-aligned copies from pinned memory run at full speed.
-constexpr uint64_t kShareAlign = 4096;
-
 // One GPU's buffers, stream and marks, made and freed with that GPU current.
 struct GpuSlot {
     explicit GpuSlot(int d) : device(d) {}
@@ -79,7 +76,7 @@ public:
         m_multi.block = block;
         m_multi.result = reinterpret_cast<unsigned long long*>(m_out.get());
         for (int i = 0; i < count; ++i) {
-            const Share share = ShareOf(n, count, i, kShareAlign);
+            const Share share = ShareOf(n, count, i, kSplitShareAlign);
             LESSONS_CUDA_CHECK(cudaSetDevice(c.devices[size_t(i)]));
             auto slot = std::make_unique<GpuSlot>(c.devices[size_t(i)]);
             // What this GPU holds: the whole text (GPU 0 where the shares are gathered), its
@@ -155,19 +152,6 @@ public:
         sample.parts.push_back({"kernel", kernel});
         sample.parts.push_back({"d2h", d2h});
         return sample;
-    }
-
-    // The text once over PCIe (where the shares are gathered: and every share but GPU 0's once
-    // between GPUs),
-    // judged end to end against the GPUs' host-to-device links added up.
-    Work GetWork() const override {
-        Work w = SplitStep::GetWork();
-        if (m_plan != Plan::kEachScans)
-            w.peer_bytes =
-                m_work.SizeBytes() - (m_multi.gpus.front().end - m_multi.gpus.front().begin);
-        w.bound = Bound::kH2D;
-        w.rate_part.clear();
-        return w;
     }
 
     std::vector<NamedValue> Extras() const override {

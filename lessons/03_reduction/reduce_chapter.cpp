@@ -72,10 +72,6 @@ Work ReduceWork(uint64_t count) {
     return w;
 }
 
-Work ReduceStep::GetWork() const {
-    return ReduceWork(m_work.count());
-}
-
 MemoryNeeds ReduceCpuNeeds(const ParamValues&) {
     return {0, 0};
 }

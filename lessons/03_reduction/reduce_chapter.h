@@ -45,8 +45,8 @@ public:
     explicit ReduceStep(const Workload& workload)
         : m_work(static_cast<const ReduceWorkload&>(workload)) {}
     Check Verify() const override;
-    // Read every float once and add it: one flop per element, a read-mostly step.
-    Work GetWork() const override;
+    // Its work is the lesson's declared rule (ReduceWork, or the row's own): nothing it
+    // measures changes it.
 
 protected:
     const ReduceWorkload& m_work;

@@ -124,15 +124,6 @@ public:
         return sample;
     }
 
-    // Every float read once, on whichever GPU holds it, against the GPUs' read bandwidths
-    // added up; the GPUs' sums cross between GPUs (4 bytes each). End to end.
-    Work GetWork() const override {
-        Work w = ReduceStep::GetWork();
-        w.peer_bytes = 4 * m_gpus.size();
-        w.rate_part.clear();
-        return w;
-    }
-
     std::vector<NamedValue> Extras() const override {
         return {{"gpus", double(m_gpus.size())}, {"peer_access", m_path.direct ? 1.0 : 0.0}};
     }

@@ -91,10 +91,6 @@ Work GemvWork(uint64_t m, uint64_t n) {
     return w;
 }
 
-Work GemvStep::GetWork() const {
-    return GemvWork(m_work.m(), m_work.n());
-}
-
 MemoryNeeds GemvGpuNeeds(const ParamValues& params) {
     const uint64_t m = params.Number("m"), n = params.Number("n");
     const uint64_t floats = SaturatingAdd(SaturatingMul(m, n), SaturatingAdd(m, n));

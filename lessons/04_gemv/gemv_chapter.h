@@ -68,8 +68,7 @@ public:
     explicit GemvStep(const Workload& workload)
         : m_work(static_cast<const GemvWorkload&>(workload)) {}
     Check Verify() const override;
-    // A read once (m·n floats), x (n) read and y (m) written: a read-mostly step; 2·m·n flops.
-    Work GetWork() const override;
+    // Its work is the chapter's declared rule (GemvWork).
 
 protected:
     virtual const float* Output() const = 0;

@@ -114,10 +114,6 @@ Work GemmWork(uint64_t m, uint64_t n, uint64_t k, bool tf32) {
     return w;
 }
 
-Work GemmStep::GetWork() const {
-    return GemmWork(uint64_t(m_work.m()), uint64_t(m_work.n()), uint64_t(m_work.k()), m_tf32);
-}
-
 MemoryNeeds GemmGpuNeeds(const ParamValues& params) {
     const uint64_t m = params.Number("m"), n = params.Number("n"), k = params.Number("k");
     const uint64_t floats =

@@ -66,9 +66,7 @@ public:
     GemmStep(const Workload& workload, bool tf32)
         : m_work(static_cast<const GemmWorkload&>(workload)), m_tf32(tf32) {}
     Check Verify() const override;
-    // 2·m·n·k flops; A and B read once, C written once: compared with the fp32 peak, or the
-    // TF32 ceiling for a tensor-core step.
-    Work GetWork() const override;
+    // Its work is the lesson's declared rule (GemmWork, fp32 or TF32 as its step kind says).
 
 protected:
     // Copies C into m_c (m × n floats).

@@ -135,10 +135,6 @@ Work TcWork(uint64_t m, uint64_t n, uint64_t k) {
     return w;
 }
 
-Work TcStep::GetWork() const {
-    return TcWork(uint64_t(m_work.m()), uint64_t(m_work.n()), uint64_t(m_work.k()));
-}
-
 MemoryNeeds TcGpuNeeds(const ParamValues& params) {
     const uint64_t m = params.Number("m"), n = params.Number("n"), k = params.Number("k");
     const uint64_t elements =

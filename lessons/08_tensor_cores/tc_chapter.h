@@ -71,7 +71,7 @@ class TcStep : public StepInstance {
 public:
     explicit TcStep(const Workload& workload) : m_work(static_cast<const TcWorkload&>(workload)) {}
     Check Verify() const override;
-    Work GetWork() const override;
+    // Its work is the chapter's declared rule (TcWork).
 
 protected:
     // Copies C into m_c (m × n, compact).
