@@ -19,7 +19,7 @@
 #     brings the panes back; the roofline page in presenter mode there: no roof label over a
 #     point or another, its legend inside the pane, in English and Chinese;
 #  6. without a GPU (CUDA_VISIBLE_DEVICES emptied): "Sweep block sizes" on lesson 1.4 shows the
-#     sweep recorded on the H100, labelled;
+#     sweep recorded on the reference GPU (the H200, the default "Recorded on"), labelled;
 #  7. with a stand-in GPU worker (fake_worker_gpu.py): the roofline's "Sweep FMAs per element"
 #     asks for the sweep over fmas 2 to 4096 and traces its live points.
 # Every PNG is checked by png_check (size, not blank, the bars' colours present).
@@ -123,21 +123,25 @@ done
 echo "== cuBLAS TF32 from recorded results: the fp32 ceiling named is the one recorded at its sizes"
 # The TF32 step's own result carries the TF32 ceiling; the fp32 one comes from the chapter's
 # results at the same m, n, k (the same recorded run: cuBLAS SGEMM's, which its text quotes), not
-# from 64³.
+# from 64³. Without a GPU these are the reference GPU's recordings (the H200's, the default
+# "Recorded on": assets/reference/h200/).
 CUDA_LESSONS_RECTS_FILE="$out/cublas-tf32.json" "$app" --lesson gemm/cublas-tf32 --lang en --scale 1 \
     --screenshot "$out/cublas-tf32.png" || fail "cuda-lessons exited with $?"
-python3 - "$out/cublas-tf32.json" "$(dirname "$0")/../assets/reference/gemm.json" <<'PY' || fail "the cuBLAS TF32 step's prediction"
+python3 - "$out/cublas-tf32.json" "$(dirname "$0")/../assets/reference/h200/gemm.json" <<'PY' || fail "the cuBLAS TF32 step's prediction"
 import json, sys
 lines = json.load(open(sys.argv[1]))["state"]["prediction"]
 if not any(l.startswith("No GPU here") for l in lines):
     sys.exit(0)  # a GPU machine: the worker's own ceilings are named
 # cuBLAS SGEMM's results, by its id now or as recorded before lessons were numbered by chapter.
-want = next(r["ceiling"] for r in json.load(open(sys.argv[2]))
-            if r["id"] in ("gemm/cublas-sgemm", "gemm/40-cublas-sgemm")
-            and (r["params"]["m"], r["params"]["n"], r["params"]["k"]) == (4096,) * 3)
+sgemm = next(r for r in json.load(open(sys.argv[2]))
+             if r["id"] in ("gemm/cublas-sgemm", "gemm/40-cublas-sgemm")
+             and (r["params"]["m"], r["params"]["n"], r["params"]["k"]) == (4096,) * 3)
+want, device = sgemm["ceiling"], sgemm["devices"][0]
 line = next(l for l in lines if l.startswith("No GPU here"))
 if "fp32 %.0f GFLOP/s" % want not in line:
     sys.exit("expected fp32 %.0f GFLOP/s in: %s" % (want, line))
+if "on %s on" % device not in line:
+    sys.exit("expected the ceilings named as recorded on %s in: %s" % (device, line))
 PY
 
 echo "== a bloated imgui.ini is not loaded nor saved back; a saved window larger than the screen is clamped"
@@ -533,12 +537,13 @@ window=$(xdotool search --sync --pid "$app_pid" | head -1)
 read -r wx wy <<<"$(xdotool getwindowgeometry --shell "$window" | awk -F= '/^X=/{x=$2} /^Y=/{y=$2} END{print x, y}')"
 read -r cx cy <<<"$(center sweep_blocks)"
 xdotool mousemove "$cx" "$cy" click 1
-# The block sweep's section: recorded on the H100 at 32 to 1024 threads, labelled so.
+# The block sweep's section: recorded on the reference GPU (the H200, the default "Recorded on") at
+# 32 to 1024 threads, labelled so.
 sweep_shown() {
     python3 - "$rects" <<'PY'
 import json, sys
 b = json.load(open(sys.argv[1]))["state"]["sweeps"].get("block", {})
-sys.exit(0 if b.get("recorded") and b.get("points") == 6 and "H100" in b.get("note", "") else 1)
+sys.exit(0 if b.get("recorded") and b.get("points") == 6 and "NVIDIA H200" in b.get("note", "") else 1)
 PY
 }
 for _ in $(seq 600); do sweep_shown 2>/dev/null && break; sleep 0.05; done

@@ -228,7 +228,8 @@ TEST_F(AppLogic, ALiveResultBesideARecordedOneSaysSo) {
     Open("reduce/v0-interleaved-global");
     ui.run.params["size"] = ParamValue::Number(uint64_t(1) << 30);  // as recorded
     Click("run");  // the CPU sum before it runs live here
-    EXPECT_NE(probe.step_headline.find("(live vs recorded on H100)"), std::string::npos)
+    // Recorded on the reference GPU (kReferenceGpu, "NVIDIA H200"), which "Recorded on" shows.
+    EXPECT_NE(probe.step_headline.find("(live vs recorded on H200)"), std::string::npos)
         << probe.step_headline;
     const Chapter& chapter = registry.ChapterOf(Named("reduce/cpu-sum"));
     const std::vector<SummaryRow> rows = SummaryRows(registry, chapter, [&](const Lesson& l) {
@@ -306,15 +307,17 @@ TEST_F(AppLogic, RecordedBlockSweepIsChartedWithoutAGpu) {
     EXPECT_TRUE(en.recorded);
     EXPECT_EQ(en.series, 1) << "the previous lesson (OpenMP) has no block size";
     EXPECT_EQ(en.points, 6) << "32 to 1024 threads";
-    EXPECT_NE(en.note.find("NVIDIA H100 80GB HBM3"), std::string::npos) << en.note;
-    // The date is the recording's (assets/reference/split.json), whichever run that is.
+    const std::string reference(lessons::kReferenceGpu);  // the default "Recorded on": the H200
+    EXPECT_NE(en.note.find(reference), std::string::npos) << en.note;
+    EXPECT_EQ(en.note.find("H100"), std::string::npos) << "not the other GPU's: " << en.note;
+    // The date is the recording's (assets/reference/h200/split.json), whichever run that is.
     std::string recorded_on;
     std::string problems;
     for (const RunResult& r : LoadRecordedResults(&problems))
-        if (r.id.find("one-thread-per-pair") != std::string::npos && !r.devices.empty() &&
-            r.devices.front().rfind("NVIDIA H100", 0) == 0)
+        if (r.id.find("one-thread-per-pair") != std::string::npos && r.devices.size() == 1 &&
+            r.devices.front() == reference)
             recorded_on = r.timestamp.substr(0, 10);
-    ASSERT_EQ(recorded_on.size(), 10u) << "no recorded H100 result of lesson 1.4";
+    ASSERT_EQ(recorded_on.size(), 10u) << "no result of lesson 1.4 recorded on " << reference;
     EXPECT_NE(en.note.find(recorded_on), std::string::npos) << en.note;
     EXPECT_NE(en.note.find("not live"), std::string::npos) << en.note;
     EXPECT_EQ(probe.block_ticks, (std::vector<double>{32, 64, 128, 256, 512, 1024}));
@@ -377,7 +380,19 @@ TEST_F(AppLogic, RecordedChoiceSweepIsChartedAsBars) {
     EXPECT_EQ(probe.sweeps["param"].param, "addressing") << "the one with a recorded sweep";
     EXPECT_TRUE(probe.sweeps["param"].recorded);
     EXPECT_EQ(probe.sweeps["param"].points, 3);
-    EXPECT_NE(probe.sweeps["param"].note.find("2026-11-22"), std::string::npos);
+    // Labelled with the reference GPU's recording (assets/reference/h200/reduce.json) and its
+    // date, read from the recording of that sweep.
+    const std::string reference(lessons::kReferenceGpu);
+    std::string recorded_on;
+    for (const RunResult& r : LoadRecordedResults(nullptr))
+        if (r.id.find("v1-shared-memory") != std::string::npos && r.devices.size() == 1 &&
+            r.devices.front() == reference && r.params.Find("addressing"))
+            recorded_on = r.timestamp.substr(0, 10);
+    ASSERT_EQ(recorded_on.size(), 10u) << "no addressing sweep of lesson 2.1 on " << reference;
+    EXPECT_NE(probe.sweeps["param"].note.find(reference), std::string::npos)
+        << probe.sweeps["param"].note;
+    EXPECT_NE(probe.sweeps["param"].note.find(recorded_on), std::string::npos)
+        << probe.sweeps["param"].note;
     EXPECT_TRUE(probe.rects.count("sweep_param_run"));
     const std::vector<const ParamSpec*> params =
         SweepableParams(registry, Named("reduce/21-v1-shared-memory"));

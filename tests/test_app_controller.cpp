@@ -299,11 +299,15 @@ TEST(AppController, TheReferenceGpuChoosesWhichRecordingsAreShown) {
     EXPECT_EQ(shown(), (std::vector<double>{1, 1.5, 9}));
 }
 
-// The embedded recordings hold the H100's and the H200's; a live result stays through switches,
-// and a GPU lesson's page shows the chosen GPU's recording.
+// The embedded recordings hold the H100's and the H200's; the H200, the reference GPU, is shown
+// at first. A live result stays through switches to the H100 and back, and a GPU lesson's page
+// shows the chosen GPU's recording.
 TEST_F(AppLogic, SwitchingTheReferenceGpuKeepsLiveResults) {
+    const std::string h200(lessons::kReferenceGpu);
+    const std::string h100 = "NVIDIA H100 80GB HBM3";
     ASSERT_GE(controller->ReferenceGpus().size(), 2u);
-    EXPECT_EQ(controller->ReferenceGpu(), "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(controller->ReferenceGpu(), h200);
+    EXPECT_EQ(controller->ReferenceGpus().front(), h200) << "the reference GPU is listed first";
     Open("split/openmp");
     Click("run");
     Frames(3);
@@ -312,20 +316,28 @@ TEST_F(AppLogic, SwitchingTheReferenceGpuKeepsLiveResults) {
         for (const StoredResult& s : controller->results()) n += s.origin != Origin::kRecorded;
         return n;
     };
+    const Lesson& gpu = LessonNamed(Catalog(), "split/vector-loads-block-compaction");
+    // Every recorded one-GPU result shown is `device`'s, lesson 1.10's among them.
+    auto shows_only = [&](const std::string& device) {
+        bool shown = false;
+        for (const StoredResult& s : controller->results()) {
+            if (s.origin != Origin::kRecorded || s.result.devices.size() != 1) continue;
+            EXPECT_EQ(s.result.devices.front(), device) << s.result.id;
+            shown = shown || s.result.lesson == gpu.number;
+        }
+        EXPECT_TRUE(shown) << "lesson 1.10 recorded on " << device;
+    };
+    shows_only(h200);
     const int before = live();
     ASSERT_GE(before, 2);
-    ASSERT_TRUE(controller->SetReferenceGpu("NVIDIA H200"));
+    ASSERT_TRUE(controller->SetReferenceGpu(h100));
+    EXPECT_EQ(controller->ReferenceGpu(), h100);
     EXPECT_EQ(live(), before);
-    const Lesson& gpu = LessonNamed(Catalog(), "split/vector-loads-block-compaction");
-    bool shown = false;
-    for (const StoredResult& s : controller->results()) {
-        if (s.origin != Origin::kRecorded || s.result.devices.size() != 1) continue;
-        EXPECT_EQ(s.result.devices.front(), "NVIDIA H200") << s.result.id;
-        shown = shown || s.result.lesson == gpu.number;
-    }
-    EXPECT_TRUE(shown) << "lesson 1.10 recorded on the H200";
-    ASSERT_TRUE(controller->SetReferenceGpu("NVIDIA H100 80GB HBM3"));
+    shows_only(h100);
+    ASSERT_TRUE(controller->SetReferenceGpu(h200));
+    EXPECT_EQ(controller->ReferenceGpu(), h200);
     EXPECT_EQ(live(), before);
+    shows_only(h200);
 }
 
 // The worker is another program: a list or an info reply of the wrong shape is read as far as

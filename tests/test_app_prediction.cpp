@@ -75,11 +75,13 @@ TEST_F(AppLogic, WithoutAGpuThePredictionUsesTheRecordedCeilingLabelledAsSuch) {
     const RunResult* recorded =
         ShownResult(*controller, registry, Named("reduce/v0-interleaved-global"), ui.run);
     ASSERT_TRUE(recorded && recorded->recorded && recorded->ceiling);
-    EXPECT_TRUE(Has(probe.prediction,
-                    "No GPU here: ceilings recorded with this chapter's results on NVIDIA H100 "
-                    "80GB HBM3 on " +
-                        recorded->timestamp.substr(0, 10) + ": read " +
-                        Fixed(*recorded->ceiling, 0) + " GB/s"))
+    // The default "Recorded on" is the reference GPU (the H200) and the figures are its.
+    const std::string reference(lessons::kReferenceGpu);
+    EXPECT_EQ(recorded->Device(), reference);
+    EXPECT_TRUE(
+        Has(probe.prediction, "No GPU here: ceilings recorded with this chapter's results on " +
+                                  reference + " on " + recorded->timestamp.substr(0, 10) +
+                                  ": read " + Fixed(*recorded->ceiling, 0) + " GB/s"))
         << Lines(probe.prediction);
     const double bound = 1073741824.0 / *recorded->ceiling / 1e6;
     EXPECT_TRUE(Has(probe.prediction, "Measured: kernel " + app::Ms(*recorded->Part("kernel")) +
@@ -92,8 +94,14 @@ TEST_F(AppLogic, WithoutAGpuThePredictionUsesTheRecordedCeilingLabelledAsSuch) {
     // peak, so those stay unknown rather than made up.
     Open("split/overlapped-chunks");
     Frames(2);
+    const RunResult* chunks =
+        ShownResult(*controller, registry, Named("split/overlapped-chunks"), ui.run);
+    ASSERT_TRUE(chunks && chunks->recorded && chunks->ceiling);
+    EXPECT_EQ(chunks->Device(), reference);
+    EXPECT_EQ(chunks->work.bound, Bound::kH2D);
     EXPECT_TRUE(Has(probe.prediction, "copy ? GB/s")) << Lines(probe.prediction);
-    EXPECT_TRUE(Has(probe.prediction, "H2D 55 GB/s")) << Lines(probe.prediction);
+    EXPECT_TRUE(Has(probe.prediction, "H2D " + Fixed(*chunks->ceiling, 0) + " GB/s"))
+        << Lines(probe.prediction);
     EXPECT_FALSE(Has(probe.prediction, "H2D ? GB/s")) << Lines(probe.prediction);
 }
 
