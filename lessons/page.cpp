@@ -172,6 +172,24 @@ const RunResult* Best(const std::vector<const RunResult*>& results, const Lesson
     return best;
 }
 
+// Whether `results` hold a recording of `step` on `gpu` that is stale (its sources changed).
+bool AnyStale(const std::vector<const RunResult*>& results, const Lesson& step,
+              const std::string& gpu, const Registry& registry) {
+    for (const RunResult* r : results)
+        if (r && r->recorded && r->Device() == gpu &&
+            (r->id == step.id || registry.FindLesson(r->id) == &step) && IsStale(*r, registry))
+            return true;
+    return false;
+}
+
+std::string NoRecording(const std::vector<const RunResult*>& results, const Lesson& step,
+                        const std::string& gpu, const Registry& registry) {
+    if (AnyStale(results, step, gpu, registry))
+        return "the recording of " + step.Name() + " on " + gpu +
+               " is stale: its kernel's sources changed since (record it again)";
+    return "no recording of " + step.Name() + " on " + gpu + " at these settings";
+}
+
 std::string Provenance(const RunResult& r) {
     std::string device = r.Device();
     if (r.devices.size() > 1) device = std::to_string(r.devices.size()) + "x " + device;
@@ -337,7 +355,10 @@ std::string FormatCounter(double value, const std::string& unit) {
     }
     if (unit == "ns") return FormatFigure(value / 1e6) + " ms";
     if (unit == "usecond") return FormatFigure(value / 1e3) + " ms";
-    const std::string n = value >= 1e6 ? FormatFigure(value / 1e6) + " M" : FormatFigure(value);
+    // Counts with ncu's unit ("69.2 M sector", "7 block"; whole numbers without decimals).
+    const std::string n = value >= 1e6                ? FormatFigure(value / 1e6) + " M"
+                          : value == std::floor(value) ? Printf("%.0f", value)
+                                                       : FormatFigure(value);
     return unit.empty() || unit == "inst" ? n : n + " " + unit;
 }
 
@@ -742,7 +763,7 @@ RefValue ResolveRef(const PageRef& ref, const Lesson& page_lesson, const PageDat
     }
     const RunResult* r = Best(data.recorded, *step, wanted, data.gpu, registry, false);
     if (!r) {
-        out.text = "no recording of " + step->Name() + " on " + data.gpu + " at these settings";
+        out.text = NoRecording(data.recorded, *step, data.gpu, registry);
         return out;
     }
     const auto text = QuantityOf(*r, ref, &out.text);
@@ -907,8 +928,7 @@ std::vector<GlanceRow> ChapterAtAGlance(const Chapter& chapter, const PageData& 
     for (const Lesson* l : lessons) {
         GlanceRow row;
         row.label = l->label;
-        const LessonPage page = ParsePage(zh ? l->text_zh : l->text_en);
-        row.title = page.title.empty() ? (zh ? l->title_zh : l->title) : page.title;
+        row.title = zh ? l->title_zh : l->title;  // a page in the model: its idea
         const auto figure = [&](const std::string& written) {
             std::string error;
             const auto ref = ParseRef(written, &error);

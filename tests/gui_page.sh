@@ -74,6 +74,24 @@ geo = dict(l.split("=") for l in subprocess.run(
     check=True).stdout.split())
 wx, wy = int(geo["X"]), int(geo["Y"])
 
+def visible(d, rect_name, pane):
+    """Whether rect_name lies inside pane (a folded header below the pane's fold is clipped)."""
+    if rect_name not in d or pane not in d: return False
+    x0, y0, x1, y1 = d[rect_name]
+    p0, q0, p1, q1 = d[pane]
+    return y0 >= q0 and y1 <= q1
+
+def scroll_to(rect_name, pane):
+    """Scrolls pane down with the mouse wheel until rect_name is inside it."""
+    for _ in range(60):
+        d = state(10, lambda d: pane in d)
+        if visible(d, rect_name, pane): return
+        x0, y0, x1, y1 = d[pane]
+        xdo("mousemove", str(wx + int((x0 + x1) / 2)), str(wy + int((y0 + y1) / 2)),
+            "click", "--repeat", "2", "--delay", "20", "5")
+        time.sleep(0.15)
+    sys.exit("%s never scrolled into %s" % (rect_name, pane))
+
 def click(rect_name):
     x0, y0, x1, y1 = state(10, lambda d: rect_name in d)[rect_name]
     xdo("mousemove", str(wx + int((x0 + x1) / 2)), str(wy + int((y0 + y1) / 2)))
@@ -104,6 +122,7 @@ if "NVIDIA H200" not in s["page_footer"]: sys.exit("footer: " + s["page_footer"]
 if s["glance_rows"] != 0: sys.exit("the chapter at a glance is open on lesson 3.6")
 if "fold_Evidence" not in d: sys.exit("no Evidence section to unfold")
 shot("folded")
+scroll_to("fold_Evidence", "text_pane")
 click("fold_Evidence")
 shot("unfolded")
 ' --lesson 3.6 --lang "$lang" --scale 1
