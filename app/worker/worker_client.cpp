@@ -1,6 +1,7 @@
 #include "worker/worker_client.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -31,6 +32,20 @@ std::string ExitDescription(const Json& m) {
 }
 
 }  // namespace
+
+// Indexed by Op.
+constexpr const char* kOpNames[] = {"list", "info", "attributes", "profile", "compile",
+                                    "run",  "tune", "sweep",      "cancel",  "shutdown"};
+static_assert(std::size(kOpNames) == static_cast<size_t>(Op::kShutdown) + 1,
+              "one name for each Op");
+
+const char* OpName(Op op) {
+    return kOpNames[static_cast<size_t>(op)];
+}
+
+std::vector<std::string> SentOps() {
+    return {std::begin(kOpNames), std::end(kOpNames)};
+}
 
 CompileReport CompileReportFromJson(const Json& j) {
     if (!j.is_object()) throw std::runtime_error("\"compile\" is not an object");
@@ -93,7 +108,7 @@ WorkerClient::WorkerClient(const Registry& registry, ResultsStore& store, Worker
 WorkerClient::~WorkerClient() {
     // Without it, end of input lets the worker finish every queued run (a long sweep) first.
     if (m_worker && m_greeted && m_worker->Running())
-        m_worker->Send({{"op", "shutdown"}, {"id", m_next_id++}});
+        m_worker->Send({{"op", OpName(Op::kShutdown)}, {"id", m_next_id++}});
 }
 
 void WorkerClient::Start() {
@@ -126,8 +141,8 @@ void WorkerClient::Restart() {
     // Sent once the worker has said hello in this program's protocol (HandleHello).
     Pending list{"the lesson list", Origin::kRun};
     list.keep = true;
-    Send({{"op", "list"}}, std::move(list));
-    Json info{{"op", "info"}};
+    Send({{"op", OpName(Op::kList)}}, std::move(list));
+    Json info{{"op", OpName(Op::kInfo)}};
     if (std::exchange(m_measure_tf32, false)) info["tf32"] = true;  // measured now, once
     Pending asked{"device information", Origin::kRun};
     asked.keep = true;
@@ -147,7 +162,7 @@ void WorkerClient::GiveUp(const std::string& why) {
                         " Lessons cannot run; texts, code and recorded results stay available.");
 }
 
-void WorkerClient::HandleHello(const Json& m) {
+void WorkerClient::HandleHello(const Json& m, int, PendingAt) {
     const int protocol =
         m.contains("protocol") && m["protocol"].is_number_integer() ? m["protocol"].get<int>() : 0;
     if (protocol != kProtocolVersion) {
@@ -194,9 +209,9 @@ std::vector<const Lesson*> WorkerClient::WithPrevious(const Lesson& lesson) cons
     return out;
 }
 
-Json WorkerClient::BaseRequest(const char* op, const Lesson& lesson, const RunSettings& s,
+Json WorkerClient::BaseRequest(Op op, const Lesson& lesson, const RunSettings& s,
                                double min_time_s) {
-    Json r{{"op", op}, {"lesson", lesson.id}};
+    Json r{{"op", OpName(op)}, {"lesson", lesson.id}};
     r["params"] = ToJson(ResolveParams(lesson.params, s));
     if (lesson.kind == StepKind::kGpu) r["cold_l2"] = s.cold_l2;
     r["min_time_s"] = min_time_s;
@@ -213,14 +228,15 @@ void WorkerClient::RefreshDeviceInfo() {
     if (!m_greeted || !m_worker || !m_worker->Running() || !m_pending.empty()) return;
     Pending p{"device information", Origin::kRun};
     p.quiet = true;
-    Send({{"op", "info"}}, std::move(p));
+    Send({{"op", OpName(Op::kInfo)}}, std::move(p));
 }
 
 void WorkerClient::CancelAll() {
     if (!m_greeted) {  // nothing has gone yet: drop what waits, but the list and info
-        const auto first_kept = std::stable_partition(
-            m_unsent.begin(), m_unsent.end(),
-            [](const Json& r) { return r["op"] == "list" || r["op"] == "info"; });
+        const auto first_kept =
+            std::stable_partition(m_unsent.begin(), m_unsent.end(), [](const Json& r) {
+                return r["op"] == OpName(Op::kList) || r["op"] == OpName(Op::kInfo);
+            });
         for (auto it = first_kept; it != m_unsent.end(); ++it) {
             const int id = (*it)["id"].get<int>();
             if (const auto p = m_pending.find(id); p != m_pending.end() && p->second.exercise) {
@@ -246,7 +262,8 @@ void WorkerClient::CancelAll() {
     std::vector<int> targets;
     for (const auto& [id, p] : m_pending)
         if (!p.keep && p.what != "cancel") targets.push_back(id);
-    for (const int id : targets) Send({{"op", "cancel"}, {"target", id}}, {"cancel", Origin::kRun});
+    for (const int id : targets)
+        Send({{"op", OpName(Op::kCancelRequest)}, {"target", id}}, {"cancel", Origin::kRun});
 }
 
 const KernelAttributes* WorkerClient::Attributes(const Lesson& lesson,
@@ -263,7 +280,7 @@ const KernelAttributes* WorkerClient::Attributes(const Lesson& lesson,
     for (const auto& [id, asked] : m_attribute_requests)
         if (asked == key) return nullptr;  // on its way
     const int id = m_next_id;
-    Send({{"op", "attributes"}, {"lesson", lesson.id}, {"params", own}},
+    Send({{"op", OpName(Op::kKernelAttributes)}, {"lesson", lesson.id}, {"params", own}},
          {"kernel attributes of lesson " + lesson.label, Origin::kRun});
     if (m_pending.count(id)) m_attribute_requests[id] = key;
     return nullptr;
@@ -276,7 +293,7 @@ void WorkerClient::RequestProfile(const Lesson& lesson, const RunSettings& setti
     answer = ProfileAnswer{};
     answer.pending = true;
     const int id = m_next_id;
-    Json request = BaseRequest("profile", lesson, settings);
+    Json request = BaseRequest(Op::kProfile, lesson, settings);
     request["recorded"] = recorded;
     Pending p{"profile of lesson " + lesson.label, Origin::kRun};
     p.label = lesson.label;
@@ -307,14 +324,14 @@ void WorkerClient::SubmitKernel(const Lesson& lesson, const RunSettings& setting
     a.error.clear();
     a.timed_out = false;
     ++a.serial;
-    Json request{{"op", "compile"}, {"lesson", lesson.id}};
+    Json request{{"op", OpName(Op::kCompile)}, {"lesson", lesson.id}};
     if (run) {
         // The previous lesson and the step itself first, at the same settings: the three bars
         // of the comparison come from one batch. A kernel written for one template instance
         // (a tile, a toggle's choice) runs at it, and so does the step it is compared with.
         const RunSettings at = AtExerciseChoices(lesson, settings);
         RunWithPrevious(lesson, at);
-        request = BaseRequest("run", lesson, at);
+        request = BaseRequest(Op::kRunStep, lesson, at);
     }
     request["kernel"] = source;
     Pending p{
@@ -388,7 +405,7 @@ void WorkerClient::Tune(const Lesson& lesson, const RunSettings& settings) {
     a = TuneAnswer{};
     a.serial = serial + 1;
     a.pending = true;
-    Json request = BaseRequest("tune", lesson, settings);
+    Json request = BaseRequest(Op::kTune, lesson, settings);
     for (const std::string& name : tuned) request["params"].erase(name);
     // Its runs are a sweep along the tuned parameter: shown in the block-size sweep, or in the
     // sweep along another parameter (threads, tiles).
@@ -432,7 +449,7 @@ void WorkerClient::RunWithPrevious(const Lesson& lesson, const RunSettings& sett
         Pending p{"lesson " + l->label, Origin::kRun};
         p.label = l->label;
         p.batch = true;
-        Send(BaseRequest("run", *l, settings, min_time_s), std::move(p));
+        Send(BaseRequest(Op::kRunStep, *l, settings, min_time_s), std::move(p));
         ++m_batch_total;
     }
 }
@@ -447,7 +464,7 @@ void WorkerClient::RunChapter(const Lesson& lesson, const RunSettings& settings)
         p.chapter = true;
         p.batch = true;
         p.label = l->label;
-        Send(BaseRequest("run", *l, settings), std::move(p));
+        Send(BaseRequest(Op::kRunStep, *l, settings), std::move(p));
         ++m_chapter_total;
         ++m_batch_total;
     }
@@ -489,7 +506,7 @@ void WorkerClient::Sweep(const Lesson& lesson, const RunSettings& settings,
     for (const Lesson* l : WithPrevious(lesson)) {
         const ParamSpec* spec = along(*l);
         if (m_store.Mode(*l) != LessonMode::kLive || !spec) continue;
-        Json r = BaseRequest("sweep", *l, settings);
+        Json r = BaseRequest(Op::kSweep, *l, settings);
         r["params"].erase(spec->name);
         r["over"] = spec->name;
         r["values"] = SweepValues(*spec, settings);
@@ -571,6 +588,24 @@ void WorkerClient::Unreadable(const Json& m, const std::string& why) {
                         "): " + Quote(m));
 }
 
+const WorkerClient::ReplyHandler WorkerClient::kReplies[] = {
+    // Made by WorkerProcess when the process ends; a line of the worker's that claims to be one
+    // is turned into an error there.
+    {"worker_exit", &WorkerClient::HandleExit},
+    {"hello", &WorkerClient::HandleHello},
+    {"list", &WorkerClient::HandleList},
+    {"info", &WorkerClient::HandleInfo},
+    {"attributes", &WorkerClient::HandleAttributes},
+    {"compile", &WorkerClient::HandleCompile},
+    {"tuning", &WorkerClient::HandleTuning},
+    {"progress", &WorkerClient::HandleProgress},
+    {"result", &WorkerClient::HandleResult},
+    {"skipped", &WorkerClient::HandleResult},
+    {"profile", &WorkerClient::HandleProfile},
+    {"error", &WorkerClient::HandleError},
+    {"done", &WorkerClient::HandleDone},
+};
+
 void WorkerClient::Handle(const Json& m) {
     // The worker is another program: every field is checked before it is used, and a message of
     // another shape becomes one notice.
@@ -580,174 +615,187 @@ void WorkerClient::Handle(const Json& m) {
         return Unreadable(m, "no \"type\" that is a string");
     const std::string type = type_it->get<std::string>();
     const int id = m.contains("id") && m["id"].is_number_integer() ? m["id"].get<int>() : -1;
-    auto pending = m_pending.find(id);
-    if (type == "worker_exit") {
-        // Made by WorkerProcess when the process ends; a line of the worker's that claims to
-        // be one is turned into an error there.
-        HandleExit(m);
-    } else if (type == "hello") {
-        HandleHello(m);
-    } else if (type == "list") {
-        if (!m.contains("lessons") || !m["lessons"].is_array())
-            return Unreadable(m, "a list without a \"lessons\" array");
-        // By id: the worker's numbers are its own catalogue's positions.
-        int unreadable = 0;
-        for (const Json& l : m["lessons"]) {
-            if (!l.is_object() || !l.contains("id") || !l["id"].is_string()) {
-                ++unreadable;
-                continue;
-            }
-            const Lesson* lesson = m_registry.FindLesson(l["id"].get<std::string>());
-            if (!lesson) continue;
-            const bool available = l.contains("available") && l["available"].is_boolean() &&
-                                   l["available"].get<bool>();
-            const std::string reason =
-                l.contains("unavailable_reason") && l["unavailable_reason"].is_string()
-                    ? l["unavailable_reason"].get<std::string>()
-                    : std::string();
-            m_store.SetAvailable(*lesson, available,
-                                 MessageFromJson(l.value("unavailable_message", Json()), reason));
+    for (const ReplyHandler& reply : kReplies)
+        if (type == reply.type) return (this->*reply.handle)(m, id, m_pending.find(id));
+}
+
+void WorkerClient::HandleList(const Json& m, int, PendingAt) {
+    if (!m.contains("lessons") || !m["lessons"].is_array())
+        return Unreadable(m, "a list without a \"lessons\" array");
+    // By id: the worker's numbers are its own catalogue's positions.
+    int unreadable = 0;
+    for (const Json& l : m["lessons"]) {
+        if (!l.is_object() || !l.contains("id") || !l["id"].is_string()) {
+            ++unreadable;
+            continue;
         }
-        if (unreadable)  // the others are read
-            Unreadable(m, std::to_string(unreadable) + " lesson entr" +
-                              (unreadable == 1 ? "y is" : "ies are") + " not an object with an id");
-    } else if (type == "info") {
-        m_devices = DeviceFactsFromInfo(m);
-        m_info_time = std::chrono::steady_clock::now();
-    } else if (type == "attributes") {
-        if (!m.contains("attributes") || !m["attributes"].is_object())
-            return Unreadable(m, "no \"attributes\" object");
-        auto asked = m_attribute_requests.find(id);
-        if (asked != m_attribute_requests.end())
-            m_attributes[asked->second] = KernelAttributesFromJson(m["attributes"]);
-    } else if (type == "compile") {
-        if (!m.contains("compile")) return Unreadable(m, "a compile reply without \"compile\"");
-        CompileReport report = CompileReportFromJson(m["compile"]);  // throws: Unreadable
-        if (pending != m_pending.end() && pending->second.exercise) {
-            ExerciseAnswer& a = m_exercises[pending->second.exercise];
-            a.compile = std::move(report);
-            ++a.serial;
-            // The time limit counts from here: the kernel runs next.
-            if (pending->second.kernel_run)
-                pending->second.run_started = std::chrono::steady_clock::now();
-        }
-    } else if (type == "tuning") {
-        if (!m.contains("tuning") || !m["tuning"].is_object())
-            return Unreadable(m, "a tuning reply without a \"tuning\" object");
-        size_t skipped = 0;
-        Json list = Json::array();
-        list.push_back(m["tuning"]);
-        const std::vector<Tuning> read = TuningsFromJson(list, &skipped);
-        if (read.empty()) return Unreadable(m, "a tuning of another shape");
-        if (pending != m_pending.end() && pending->second.tune) {
-            TuneAnswer& a = m_tunes[pending->second.tune];
-            a.tuning = read.front();
-            const auto saved = m["tuning"].find("saved_to");
-            a.saved_to = saved != m["tuning"].end() && saved->is_string()
-                             ? saved->get<std::string>()
-                             : std::string();
-            ++a.serial;
-        }
-    } else if (type == "progress") {
-        const auto done = Field<int>(m, "done", &Json::is_number_integer, 0);
-        const auto total = Field<int>(m, "total", &Json::is_number_integer, 0);
-        if (!done || !total) return Unreadable(m, "\"done\" and \"total\" must be whole numbers");
-        if (*done < 0 || *total < 0 || *done > *total)
-            return Unreadable(m, "\"done\" and \"total\" must be 0 <= done <= total");
-        if (pending != m_pending.end()) {
-            pending->second.done = *done;
-            pending->second.total = *total;
-        }
-    } else if (type == "result" || type == "skipped") {
-        // A sweep's point (0-based) of its points: the sweep's progress.
-        const auto point = Field<int>(m, "point", &Json::is_number_integer, -1);
-        const auto points = Field<int>(m, "points", &Json::is_number_integer, 0);
-        if (point && points && *point >= 0 && *point < *points && pending != m_pending.end()) {
-            pending->second.points = *points;
-            pending->second.points_done = std::max(pending->second.points_done, *point + 1);
-            pending->second.done = pending->second.total = 0;  // the next point's samples
-        } else if (!point || !points || (*point >= 0 && *point >= *points)) {
-            Unreadable(m, "\"point\" and \"points\" must be whole numbers, point < points");
-        }
-        if (type == "skipped") return;
-        if (!m.contains("result") || !m["result"].is_object())
-            return Unreadable(m, "a result without a \"result\" object");
-        try {
-            RunResult r = RunResultFromJson(m["result"]);
-            const Origin origin =
-                pending != m_pending.end() ? pending->second.origin : Origin::kRun;
-            std::string swept = pending != m_pending.end() ? pending->second.over : std::string();
-            const int exercise = pending != m_pending.end() ? pending->second.exercise : 0;
-            if (exercise || r.yours) {
-                // A student's kernel: never a lesson's own result.
-                const StoredResult& s = m_store.AddYours(std::move(r), origin, std::move(swept));
-                if (exercise) {
-                    ExerciseAnswer& a = m_exercises[exercise];
-                    a.result = s.result;
-                    ++a.serial;
-                }
-                return;
-            }
-            m_store.AddLive(std::move(r), origin, std::move(swept));
-        } catch (const std::exception& e) {
-            m_notices.push_back(std::string("A result could not be read: ") + e.what());
-        }
-    } else if (type == "profile") {
-        const auto asked = m_profile_requests.find(id);
-        if (!m.contains("profile") || !m["profile"].is_object() ||
-            !m["profile"].contains("kernels") || !m["profile"]["kernels"].is_array())
-            return Unreadable(m, "a profile without a \"profile\" object of \"kernels\"");
-        if (asked != m_profile_requests.end()) {
-            ProfileAnswer& answer = m_profiles[asked->second];
-            answer.profile = m["profile"];
-            answer.error.clear();
-        }
-    } else if (type == "error") {
-        const auto error = Field<std::string>(m, "error", &Json::is_string, "unknown error");
-        const auto fatal = Field<bool>(m, "fatal", &Json::is_boolean, false);
-        if (!error || !fatal)
-            return Unreadable(m, "\"error\" must be a string and \"fatal\" true or false");
-        if (const auto asked = m_profile_requests.find(id); asked != m_profile_requests.end())
-            m_profiles[asked->second].error = *error;
-        if (pending != m_pending.end() && pending->second.tune) {
-            m_tunes[pending->second.tune].error = *error;
-            ++m_tunes[pending->second.tune].serial;
-        }
-        if (pending != m_pending.end() && pending->second.exercise) {
-            // The page's exercise tab says it (the compiler's message, "no GPU"); a notice only
-            // where the worker is lost (a fault in the student's kernel).
-            ExerciseAnswer& a = m_exercises[pending->second.exercise];
-            a.error = *error + (*fatal ? " (the worker will be restarted)" : "");
-            ++a.serial;
-            if (!*fatal) return;
-        }
-        std::string what = pending != m_pending.end() ? pending->second.what + ": " : std::string();
-        m_notices.push_back(what + *error + (*fatal ? " (the worker will be restarted)" : ""));
-    } else if (type == "done") {
-        if (pending != m_pending.end() && pending->second.tune) {
-            TuneAnswer& a = m_tunes[pending->second.tune];
-            a.pending = false;
-            if (!a.tuning && a.error.empty())
-                a.error = m.value("status", "") == "cancelled" ? "cancelled"
-                                                               : "the worker sent no tuning";
-            ++a.serial;
-        }
-        if (pending != m_pending.end() && pending->second.exercise) {
-            ExerciseAnswer& a = m_exercises[pending->second.exercise];
-            a.pending = a.running = false;
-            if (a.error.empty() && m.value("status", "") == "cancelled") a.error = "cancelled";
-            ++a.serial;
-        }
-        if (pending != m_pending.end()) m_pending.erase(pending);
-        m_attribute_requests.erase(id);  // answered, or cancelled: may be asked again
-        if (const auto asked = m_profile_requests.find(id); asked != m_profile_requests.end()) {
-            m_profiles[asked->second].pending = false;
-            m_profile_requests.erase(asked);
-        }
+        const Lesson* lesson = m_registry.FindLesson(l["id"].get<std::string>());
+        if (!lesson) continue;
+        const bool available =
+            l.contains("available") && l["available"].is_boolean() && l["available"].get<bool>();
+        const std::string reason =
+            l.contains("unavailable_reason") && l["unavailable_reason"].is_string()
+                ? l["unavailable_reason"].get<std::string>()
+                : std::string();
+        m_store.SetAvailable(*lesson, available,
+                             MessageFromJson(l.value("unavailable_message", Json()), reason));
+    }
+    if (unreadable)  // the others are read
+        Unreadable(m, std::to_string(unreadable) + " lesson entr" +
+                          (unreadable == 1 ? "y is" : "ies are") + " not an object with an id");
+}
+
+void WorkerClient::HandleInfo(const Json& m, int, PendingAt) {
+    m_devices = DeviceFactsFromInfo(m);
+    m_info_time = std::chrono::steady_clock::now();
+}
+
+void WorkerClient::HandleAttributes(const Json& m, int id, PendingAt) {
+    if (!m.contains("attributes") || !m["attributes"].is_object())
+        return Unreadable(m, "no \"attributes\" object");
+    auto asked = m_attribute_requests.find(id);
+    if (asked != m_attribute_requests.end())
+        m_attributes[asked->second] = KernelAttributesFromJson(m["attributes"]);
+}
+
+void WorkerClient::HandleCompile(const Json& m, int, PendingAt pending) {
+    if (!m.contains("compile")) return Unreadable(m, "a compile reply without \"compile\"");
+    CompileReport report = CompileReportFromJson(m["compile"]);  // throws: Unreadable
+    if (pending != m_pending.end() && pending->second.exercise) {
+        ExerciseAnswer& a = m_exercises[pending->second.exercise];
+        a.compile = std::move(report);
+        ++a.serial;
+        // The time limit counts from here: the kernel runs next.
+        if (pending->second.kernel_run)
+            pending->second.run_started = std::chrono::steady_clock::now();
     }
 }
 
-void WorkerClient::HandleExit(const Json& m) {
+void WorkerClient::HandleTuning(const Json& m, int, PendingAt pending) {
+    if (!m.contains("tuning") || !m["tuning"].is_object())
+        return Unreadable(m, "a tuning reply without a \"tuning\" object");
+    size_t skipped = 0;
+    Json list = Json::array();
+    list.push_back(m["tuning"]);
+    const std::vector<Tuning> read = TuningsFromJson(list, &skipped);
+    if (read.empty()) return Unreadable(m, "a tuning of another shape");
+    if (pending != m_pending.end() && pending->second.tune) {
+        TuneAnswer& a = m_tunes[pending->second.tune];
+        a.tuning = read.front();
+        const auto saved = m["tuning"].find("saved_to");
+        a.saved_to = saved != m["tuning"].end() && saved->is_string() ? saved->get<std::string>()
+                                                                      : std::string();
+        ++a.serial;
+    }
+}
+
+void WorkerClient::HandleProgress(const Json& m, int, PendingAt pending) {
+    const auto done = Field<int>(m, "done", &Json::is_number_integer, 0);
+    const auto total = Field<int>(m, "total", &Json::is_number_integer, 0);
+    if (!done || !total) return Unreadable(m, "\"done\" and \"total\" must be whole numbers");
+    if (*done < 0 || *total < 0 || *done > *total)
+        return Unreadable(m, "\"done\" and \"total\" must be 0 <= done <= total");
+    if (pending != m_pending.end()) {
+        pending->second.done = *done;
+        pending->second.total = *total;
+    }
+}
+
+void WorkerClient::HandleResult(const Json& m, int, PendingAt pending) {
+    const std::string type = m["type"].get<std::string>();
+    // A sweep's point (0-based) of its points: the sweep's progress.
+    const auto point = Field<int>(m, "point", &Json::is_number_integer, -1);
+    const auto points = Field<int>(m, "points", &Json::is_number_integer, 0);
+    if (point && points && *point >= 0 && *point < *points && pending != m_pending.end()) {
+        pending->second.points = *points;
+        pending->second.points_done = std::max(pending->second.points_done, *point + 1);
+        pending->second.done = pending->second.total = 0;  // the next point's samples
+    } else if (!point || !points || (*point >= 0 && *point >= *points)) {
+        Unreadable(m, "\"point\" and \"points\" must be whole numbers, point < points");
+    }
+    if (type == "skipped") return;
+    if (!m.contains("result") || !m["result"].is_object())
+        return Unreadable(m, "a result without a \"result\" object");
+    try {
+        RunResult r = RunResultFromJson(m["result"]);
+        const Origin origin = pending != m_pending.end() ? pending->second.origin : Origin::kRun;
+        std::string swept = pending != m_pending.end() ? pending->second.over : std::string();
+        const int exercise = pending != m_pending.end() ? pending->second.exercise : 0;
+        if (exercise || r.yours) {
+            // A student's kernel: never a lesson's own result.
+            const StoredResult& s = m_store.AddYours(std::move(r), origin, std::move(swept));
+            if (exercise) {
+                ExerciseAnswer& a = m_exercises[exercise];
+                a.result = s.result;
+                ++a.serial;
+            }
+            return;
+        }
+        m_store.AddLive(std::move(r), origin, std::move(swept));
+    } catch (const std::exception& e) {
+        m_notices.push_back(std::string("A result could not be read: ") + e.what());
+    }
+}
+
+void WorkerClient::HandleProfile(const Json& m, int id, PendingAt) {
+    const auto asked = m_profile_requests.find(id);
+    if (!m.contains("profile") || !m["profile"].is_object() || !m["profile"].contains("kernels") ||
+        !m["profile"]["kernels"].is_array())
+        return Unreadable(m, "a profile without a \"profile\" object of \"kernels\"");
+    if (asked != m_profile_requests.end()) {
+        ProfileAnswer& answer = m_profiles[asked->second];
+        answer.profile = m["profile"];
+        answer.error.clear();
+    }
+}
+
+void WorkerClient::HandleError(const Json& m, int id, PendingAt pending) {
+    const auto error = Field<std::string>(m, "error", &Json::is_string, "unknown error");
+    const auto fatal = Field<bool>(m, "fatal", &Json::is_boolean, false);
+    if (!error || !fatal)
+        return Unreadable(m, "\"error\" must be a string and \"fatal\" true or false");
+    if (const auto asked = m_profile_requests.find(id); asked != m_profile_requests.end())
+        m_profiles[asked->second].error = *error;
+    if (pending != m_pending.end() && pending->second.tune) {
+        m_tunes[pending->second.tune].error = *error;
+        ++m_tunes[pending->second.tune].serial;
+    }
+    if (pending != m_pending.end() && pending->second.exercise) {
+        // The page's exercise tab says it (the compiler's message, "no GPU"); a notice only
+        // where the worker is lost (a fault in the student's kernel).
+        ExerciseAnswer& a = m_exercises[pending->second.exercise];
+        a.error = *error + (*fatal ? " (the worker will be restarted)" : "");
+        ++a.serial;
+        if (!*fatal) return;
+    }
+    std::string what = pending != m_pending.end() ? pending->second.what + ": " : std::string();
+    m_notices.push_back(what + *error + (*fatal ? " (the worker will be restarted)" : ""));
+}
+
+void WorkerClient::HandleDone(const Json& m, int id, PendingAt pending) {
+    if (pending != m_pending.end() && pending->second.tune) {
+        TuneAnswer& a = m_tunes[pending->second.tune];
+        a.pending = false;
+        if (!a.tuning && a.error.empty())
+            a.error =
+                m.value("status", "") == "cancelled" ? "cancelled" : "the worker sent no tuning";
+        ++a.serial;
+    }
+    if (pending != m_pending.end() && pending->second.exercise) {
+        ExerciseAnswer& a = m_exercises[pending->second.exercise];
+        a.pending = a.running = false;
+        if (a.error.empty() && m.value("status", "") == "cancelled") a.error = "cancelled";
+        ++a.serial;
+    }
+    if (pending != m_pending.end()) m_pending.erase(pending);
+    m_attribute_requests.erase(id);  // answered, or cancelled: may be asked again
+    if (const auto asked = m_profile_requests.find(id); asked != m_profile_requests.end()) {
+        m_profiles[asked->second].pending = false;
+        m_profile_requests.erase(asked);
+    }
+}
+
+void WorkerClient::HandleExit(const Json& m, int, PendingAt) {
     const int code = m.value("code", -1);
     if (!m_greeted && (code == 127 || code == 126)) {
         // The shell's and env's codes: the program was not found, or could not be executed.

@@ -46,6 +46,24 @@ CompileReport CompileReportFromJson(const Json& j);
 constexpr double kDefaultMinTimeS = 0.2;
 constexpr double kPreciseMinTimeS = 2.0;
 
+// The ops this client sends (docs/serve-protocol.md). Every request it makes names its op through
+// OpName: SentOps() is all it ever asks of the worker (a test holds it against the worker's own
+// table of handlers, ServeOps()).
+enum class Op {
+    kList,
+    kInfo,
+    kKernelAttributes,
+    kProfile,
+    kCompile,
+    kRunStep,
+    kTune,
+    kSweep,
+    kCancelRequest,
+    kShutdown
+};
+const char* OpName(Op op);
+std::vector<std::string> SentOps();
+
 class WorkerClient {
 public:
     using WorkerFactory = std::function<std::unique_ptr<WorkerLink>()>;
@@ -200,7 +218,7 @@ private:
     };
     // What a pending request does, in `language`.
     static std::string Describe(const Pending& p, std::string_view language);
-    Json BaseRequest(const char* op, const Lesson& lesson, const RunSettings& s,
+    Json BaseRequest(Op op, const Lesson& lesson, const RunSettings& s,
                      double min_time_s = kDefaultMinTimeS);
     // Sweeps this lesson and the previous one, each along the parameter `along` gives it (none:
     // that lesson is not swept).
@@ -208,11 +226,30 @@ private:
                const std::function<const ParamSpec*(const Lesson&)>& along, Origin origin,
                const char* what);
     void Send(Json request, Pending pending);
+    // Hands a message to its type's row of kReplies (worker_client.cpp); a type without one is
+    // ignored (a newer worker's).
     void Handle(const Json& message);
     // One notice for a message of a shape the GUI does not read, quoting it.
     void Unreadable(const Json& message, const std::string& why);
-    void HandleHello(const Json& message);
-    void HandleExit(const Json& message);
+    // The handlers of kReplies: the message, its id (-1: none), its pending request (or end).
+    using PendingAt = std::map<int, Pending>::iterator;
+    void HandleExit(const Json& message, int id, PendingAt pending);
+    void HandleHello(const Json& message, int id, PendingAt pending);
+    void HandleList(const Json& message, int id, PendingAt pending);
+    void HandleInfo(const Json& message, int id, PendingAt pending);
+    void HandleAttributes(const Json& message, int id, PendingAt pending);
+    void HandleCompile(const Json& message, int id, PendingAt pending);
+    void HandleTuning(const Json& message, int id, PendingAt pending);
+    void HandleProgress(const Json& message, int id, PendingAt pending);
+    void HandleResult(const Json& message, int id, PendingAt pending);  // "result", "skipped"
+    void HandleProfile(const Json& message, int id, PendingAt pending);
+    void HandleError(const Json& message, int id, PendingAt pending);
+    void HandleDone(const Json& message, int id, PendingAt pending);
+    struct ReplyHandler {
+        const char* type;
+        void (WorkerClient::*handle)(const Json& message, int id, PendingAt pending);
+    };
+    static const ReplyHandler kReplies[];
     // Stops the worker for good (until Restart worker): `why` becomes the notice.
     void GiveUp(const std::string& why);
     void Restart();
