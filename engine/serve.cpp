@@ -4,12 +4,14 @@
 #include <condition_variable>
 #include <deque>
 #include <istream>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "device.h"
 #include "device_report.h"
@@ -169,6 +171,17 @@ bool NestsDeeperThan(std::string_view text, int limit) {
     return false;
 }
 
+class Executor;
+// The protocol's ops, one row each (kOps, after the Executor): a request the executor runs in
+// turn, or (no handler) one the reader thread acts on at once.
+struct OpHandler {
+    const char* name;
+    const char* (Executor::*execute)(const json& request, const json& id);
+};
+const OpHandler* FindOp(const std::string& name);
+// "use run, sweep, ..., cancel or shutdown": every op of kOps.
+std::string UseOps();
+
 // Handles one request line: queues work, or answers cancel and shutdown at once. Returns
 // false after a shutdown.
 bool HandleLine(ServeState& state, const std::string& line) {
@@ -193,13 +206,18 @@ bool HandleLine(ServeState& state, const std::string& line) {
     if (!request.contains("op") || !request["op"].is_string()) {
         state.Error(id, std::string(request.contains("op") ? "field 'op' must be a string"
                                                            : "missing \"op\"") +
-                            ": use run, sweep, info, list, attributes, profile, compile, tune, "
-                            "cancel or shutdown");
+                            ": " + UseOps());
         state.Done(id, "error");
         return true;
     }
     const std::string op = request["op"];
-    if (op == "cancel" || op == "shutdown") {
+    const OpHandler* handler = FindOp(op);
+    if (!handler) {
+        state.Error(id, "unknown op '" + op + "': " + UseOps());
+        state.Done(id, "error");
+        return true;
+    }
+    if (!handler->execute) {  // cancel, shutdown: at once, here
         const bool all = op == "shutdown" || !request.contains("target");
         const json target = all ? json(nullptr) : request["target"];
         {
@@ -225,14 +243,6 @@ bool HandleLine(ServeState& state, const std::string& line) {
         }
         state.wake.notify_all();
         return op != "shutdown";
-    }
-    if (op != "run" && op != "sweep" && op != "info" && op != "list" && op != "attributes" &&
-        op != "profile" && op != "compile" && op != "tune") {
-        state.Error(id, "unknown op '" + op +
-                            "': use run, sweep, info, list, attributes, profile, compile, tune, "
-                            "cancel or shutdown");
-        state.Done(id, "error");
-        return true;
     }
     {
         std::lock_guard<std::mutex> lock(state.mutex);
@@ -288,87 +298,110 @@ public:
     Executor(const Registry& registry, ServeState& state, const ServeOptions& options)
         : m_session(registry), m_state(state), m_options(options) {}
 
-    // Returns the status for the "done" message.
+    // Returns the status for the "done" message. The request's op is one the executor runs
+    // (HandleLine queues no other).
     const char* Execute(const json& request, const json& id) {
-        const std::string op = request["op"];
-        if (op == "info") {
-            const DeviceList& list = GetDevices();
-            // "tf32": true measures the tensor-core ceilings (TF32, bf16) now (the roofline's
-            // "measure again"); otherwise each is reported when a tensor-core step measured it.
-            const bool tf32 = request.contains("tf32") && BoolField(request["tf32"], "tf32");
-            const std::vector<Ceilings> figures = AllCeilings(tf32);
-            std::vector<const Ceilings*> ceilings;
-            for (const Ceilings& f : figures) ceilings.push_back(&f);
-            json devices = DevicesToJson(list, ceilings);
-            for (json& d : devices)
-                d["free_memory_bytes"] = QueryDeviceMemory(d["ordinal"].get<int>()).free_bytes;
-            json device = DeviceSummaryToJson(list, list.available() ? ceilings[0] : nullptr);
-            if (list.available()) device["free_memory_bytes"] = devices[0]["free_memory_bytes"];
-            m_state.Emit({{"id", id},
-                          {"type", "info"},
-                          {"device", device},
-                          {"devices", devices},
-                          {"host", ToJson(GetHostInfo())},
-                          {"protocol", kProtocolVersion}});
-            return "ok";
-        }
-        if (op == "list") {
-            json lessons = json::array();
-            for (const Lesson& l : m_session.registry().lessons())
-                lessons.push_back(
-                    LessonToJson(m_session.registry(), l, m_session.UnavailableMessage(l)));
-            m_state.Emit({{"id", id}, {"type", "list"}, {"lessons", lessons}});
-            return "ok";
-        }
+        return (this->*FindOp(request["op"].get<std::string>())->execute)(request, id);
+    }
+
+    // The handlers of kOps; each returns the status for the "done" message.
+    const char* Info(const json& request, const json& id) {
+        const DeviceList& list = GetDevices();
+        // "tf32": true measures the tensor-core ceilings (TF32, bf16) now (the roofline's
+        // "measure again"); otherwise each is reported when a tensor-core step measured it.
+        const bool tf32 = request.contains("tf32") && BoolField(request["tf32"], "tf32");
+        const std::vector<Ceilings> figures = AllCeilings(tf32);
+        std::vector<const Ceilings*> ceilings;
+        for (const Ceilings& f : figures) ceilings.push_back(&f);
+        json devices = DevicesToJson(list, ceilings);
+        for (json& d : devices)
+            d["free_memory_bytes"] = QueryDeviceMemory(d["ordinal"].get<int>()).free_bytes;
+        json device = DeviceSummaryToJson(list, list.available() ? ceilings[0] : nullptr);
+        if (list.available()) device["free_memory_bytes"] = devices[0]["free_memory_bytes"];
+        m_state.Emit({{"id", id},
+                      {"type", "info"},
+                      {"device", device},
+                      {"devices", devices},
+                      {"host", ToJson(GetHostInfo())},
+                      {"protocol", kProtocolVersion}});
+        return "ok";
+    }
+
+    const char* List(const json&, const json& id) {
+        json lessons = json::array();
+        for (const Lesson& l : m_session.registry().lessons())
+            lessons.push_back(
+                LessonToJson(m_session.registry(), l, m_session.UnavailableMessage(l)));
+        m_state.Emit({{"id", id}, {"type", "list"}, {"lessons", lessons}});
+        return "ok";
+    }
+
+    const char* Attributes(const json& request, const json& id) {
         const Lesson& lesson = LessonField(m_session.registry(), request);
         const RunOptions base = RunOptionsFromJson(request);
-        if (op == "attributes") {
-            const ParamValues params = ResolveParams(lesson, base.params);  // validates them
-            if (lesson.library || lesson.kind != StepKind::kGpu)
-                throw UsageError("lesson " + lesson.label + " has no kernel of its own (" +
-                                 (lesson.library ? "a library step" : "a CPU step") + ")");
-            const std::string why = m_session.Unavailable(lesson);
-            if (!why.empty())
-                throw UnavailableError("lesson " + lesson.label + " cannot run here: " + why);
-            json reply = {{"id", id},
-                          {"type", "attributes"},
-                          {"lesson", lesson.id},
-                          {"params", ToJson(params)},
-                          {"attributes", ToJson(lesson.runner.attributes(params))}};
-            if (params.Has("block")) reply["block"] = params.Number("block");
-            m_state.Emit(reply);
-            return "ok";
-        }
-        if (op == "compile" || (op == "run" && request.contains("kernel")))
-            return Student(op, request, lesson, base, id);
-        if (op == "run") return Report(id, m_session.Run(lesson, base, Control(id)), -1, 0);
-        if (op == "tune") {
-            if (!m_options.tune) throw UnavailableError("this worker was started without a tuner");
-            // The tuner runs in a session of its own: the data kept for the next run goes first.
-            m_session.ReleaseWorkload();
-            bool all_verified = true;
-            const json tuning = m_options.tune(
-                lesson, base.params, Control(id), [&](const RunResult& r, int point, int points) {
-                    all_verified =
-                        std::string(Report(id, r, point, points)) == "ok" && all_verified;
-                });
-            m_state.Emit({{"id", id}, {"type", "tuning"}, {"tuning", tuning}});
-            return all_verified ? "ok" : "wrong";
-        }
-        if (op == "profile") {
-            if (!m_options.profile)
-                throw UnavailableError("this worker was started without a profiler");
-            const bool recorded =
-                request.contains("recorded") && BoolField(request["recorded"], "recorded");
-            const RunControl control = Control(id);
-            // ncu runs a second copy of the step: the data this worker keeps goes first.
-            if (!recorded) m_session.ReleaseWorkload();
-            const json profile = m_options.profile(lesson, base.params, recorded, control.cancel);
-            if (control.cancel && control.cancel->load()) return "cancelled";
-            m_state.Emit({{"id", id}, {"type", "profile"}, {"profile", profile}});
-            return "ok";
-        }
+        const ParamValues params = ResolveParams(lesson, base.params);  // validates them
+        if (lesson.library || lesson.kind != StepKind::kGpu)
+            throw UsageError("lesson " + lesson.label + " has no kernel of its own (" +
+                             (lesson.library ? "a library step" : "a CPU step") + ")");
+        const std::string why = m_session.Unavailable(lesson);
+        if (!why.empty())
+            throw UnavailableError("lesson " + lesson.label + " cannot run here: " + why);
+        json reply = {{"id", id},
+                      {"type", "attributes"},
+                      {"lesson", lesson.id},
+                      {"params", ToJson(params)},
+                      {"attributes", ToJson(lesson.runner.attributes(params))}};
+        if (params.Has("block")) reply["block"] = params.Number("block");
+        m_state.Emit(reply);
+        return "ok";
+    }
 
+    const char* Compile(const json& request, const json& id) {
+        const Lesson& lesson = LessonField(m_session.registry(), request);
+        return Student("compile", request, lesson, RunOptionsFromJson(request), id);
+    }
+
+    const char* Run(const json& request, const json& id) {
+        const Lesson& lesson = LessonField(m_session.registry(), request);
+        const RunOptions base = RunOptionsFromJson(request);
+        if (request.contains("kernel")) return Student("run", request, lesson, base, id);
+        return Report(id, m_session.Run(lesson, base, Control(id)), -1, 0);
+    }
+
+    const char* Tune(const json& request, const json& id) {
+        const Lesson& lesson = LessonField(m_session.registry(), request);
+        const RunOptions base = RunOptionsFromJson(request);
+        if (!m_options.tune) throw UnavailableError("this worker was started without a tuner");
+        // The tuner runs in a session of its own: the data kept for the next run goes first.
+        m_session.ReleaseWorkload();
+        bool all_verified = true;
+        const json tuning = m_options.tune(
+            lesson, base.params, Control(id), [&](const RunResult& r, int point, int points) {
+                all_verified = std::string(Report(id, r, point, points)) == "ok" && all_verified;
+            });
+        m_state.Emit({{"id", id}, {"type", "tuning"}, {"tuning", tuning}});
+        return all_verified ? "ok" : "wrong";
+    }
+
+    const char* Profile(const json& request, const json& id) {
+        const Lesson& lesson = LessonField(m_session.registry(), request);
+        const RunOptions base = RunOptionsFromJson(request);
+        if (!m_options.profile)
+            throw UnavailableError("this worker was started without a profiler");
+        const bool recorded =
+            request.contains("recorded") && BoolField(request["recorded"], "recorded");
+        const RunControl control = Control(id);
+        // ncu runs a second copy of the step: the data this worker keeps goes first.
+        if (!recorded) m_session.ReleaseWorkload();
+        const json profile = m_options.profile(lesson, base.params, recorded, control.cancel);
+        if (control.cancel && control.cancel->load()) return "cancelled";
+        m_state.Emit({{"id", id}, {"type", "profile"}, {"profile", profile}});
+        return "ok";
+    }
+
+    const char* Sweep(const json& request, const json& id) {
+        const Lesson& lesson = LessonField(m_session.registry(), request);
+        const RunOptions base = RunOptionsFromJson(request);
         // A sweep: "over" names the parameter and "values" its range; "blocks" and "sizes"
         // are the shorthands of protocol 1.
         std::string param, range;
@@ -478,7 +511,44 @@ private:
     const ServeOptions& m_options;
 };
 
+// Every op of the protocol (docs/serve-protocol.md), in the order the usage names them.
+constexpr OpHandler kOps[] = {
+    {"run", &Executor::Run},
+    {"sweep", &Executor::Sweep},
+    {"info", &Executor::Info},
+    {"list", &Executor::List},
+    {"attributes", &Executor::Attributes},
+    {"profile", &Executor::Profile},
+    {"compile", &Executor::Compile},
+    {"tune", &Executor::Tune},
+    {"cancel", nullptr},
+    {"shutdown", nullptr},
+};
+
+const OpHandler* FindOp(const std::string& name) {
+    for (const OpHandler& op : kOps)
+        if (name == op.name) return &op;
+    return nullptr;
+}
+
+std::string UseOps() {
+    std::string out = "use ";
+    const size_t n = std::size(kOps);
+    for (size_t i = 0; i < n; ++i)
+        out += std::string(i == 0 ? "" : i + 1 == n ? " or " : ", ") + kOps[i].name;
+    return out;
+}
+
 }  // namespace
+
+const std::vector<std::string>& ServeOps() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> out;
+        for (const OpHandler& op : kOps) out.push_back(op.name);
+        return out;
+    }();
+    return names;
+}
 
 RunOptions RunOptionsFromJson(const json& r) {
     RunOptions o;

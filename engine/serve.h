@@ -9,6 +9,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "registry.h"
 #include "session.h"
@@ -82,6 +83,10 @@ int Serve(const Registry& registry, std::istream& in, std::ostream& out,
           const std::atomic<bool>* stop = nullptr);
 int Serve(const Registry& registry, std::istream& in, std::ostream& out,
           const ServeOptions& options);
+
+// The ops a request may name, one per row of the worker's table of handlers, in the order its
+// usage lists them ("run", "sweep", ..., "cancel", "shutdown").
+const std::vector<std::string>& ServeOps();
 
 // The run options of a request or a CLI call; throws UsageError naming the bad field.
 RunOptions RunOptionsFromJson(const nlohmann::ordered_json& request);

@@ -6,8 +6,8 @@
 
 #include "device.h"
 
-#define REQUIRE_GPU()                                                                    \
-    do {                                                                                 \
-        if (!::lessons::GetDeviceInfo().available())                                     \
+#define REQUIRE_GPU()                                                                  \
+    do {                                                                               \
+        if (!::lessons::GetDeviceInfo().available())                                   \
             GTEST_SKIP() << "no GPU: " << ::lessons::GetDeviceInfo().unavailable.text; \
     } while (0)

@@ -1,6 +1,7 @@
-// The controller (worker/controller.h) through the page: what it asks the worker and when, the
-// answers it keeps, a worker of another protocol, kernel attributes, whole-chapter runs, sweeps,
-// the memory figures it refreshes; and the device facts it reads from the worker's info reply.
+// The worker client (worker/worker_client.h) through the page: what it asks the worker and when,
+// the answers it keeps, a worker of another protocol, kernel attributes, whole-chapter runs,
+// sweeps, the memory figures it refreshes; the device facts it reads from the worker's info
+// reply; and the results store (model/results_store.h) alone, without a worker.
 #include <gtest/gtest.h>
 
 #include "app_fixture.h"
@@ -271,7 +272,7 @@ TEST(AppController, RecordedResultsOfOldIdsAreAdoptedByTheirLessons) {
 // Recordings of two GPUs: the one with more results is shown first; switching shows the
 // other's in place of its recordings, never the multi-GPU ones (one machine made them) nor
 // anything live; a name not recorded on is refused and shows the first.
-TEST(AppController, TheReferenceGpuChoosesWhichRecordingsAreShown) {
+TEST(AppResultsStore, TheReferenceGpuChoosesWhichRecordingsAreShown) {
     auto recorded = [](const char* device, double ms, std::vector<std::string> devices = {}) {
         RunResult r;
         r.id = "split/one-thread-per-pair";
@@ -281,9 +282,9 @@ TEST(AppController, TheReferenceGpuChoosesWhichRecordingsAreShown) {
         r.devices = devices.empty() ? std::vector<std::string>{device} : devices;
         return r;
     };
-    Controller c(Catalog(), [] { return std::make_unique<ScriptedWorker>(std::vector<Json>{}); },
-                 {recorded("GPU B", 2), recorded("GPU A", 1), recorded("GPU A", 1.5),
-                  recorded("", 9, {"GPU B", "GPU B"})});
+    // The store alone: no worker client is made.
+    ResultsStore c(Catalog(), {recorded("GPU B", 2), recorded("GPU A", 1), recorded("GPU A", 1.5),
+                               recorded("", 9, {"GPU B", "GPU B"})});
     ASSERT_EQ(c.ReferenceGpus(), (std::vector<std::string>{"GPU A", "GPU B"}));
     auto shown = [&c] {
         std::vector<double> ms;
@@ -297,6 +298,48 @@ TEST(AppController, TheReferenceGpuChoosesWhichRecordingsAreShown) {
     EXPECT_FALSE(c.SetReferenceGpu("GPU C"));
     EXPECT_EQ(c.ReferenceGpu(), "GPU A");
     EXPECT_EQ(shown(), (std::vector<double>{1, 1.5, 9}));
+}
+
+// What the store says of a lesson without any worker: recorded until the worker's list says it
+// runs here; live results named by this catalogue, numbered after the recordings, kept across
+// a change of reference GPU; a student's kernel's run never among the lesson's own.
+TEST(AppResultsStore, ModeAndLiveResultsWithoutAWorker) {
+    const Registry& reg = Catalog();
+    const Lesson& gpu = LessonNamed(reg, "split/one-thread-per-pair");
+    const Lesson& cpu = LessonNamed(reg, "split/openmp");
+    RunResult rec;
+    rec.id = gpu.id;
+    rec.kind = StepKind::kGpu;
+    rec.devices = {"GPU A"};
+    ResultsStore store(reg, {rec});
+    EXPECT_EQ(store.Mode(gpu), LessonMode::kRecorded);
+    EXPECT_EQ(store.Mode(cpu), LessonMode::kUnknown);
+    EXPECT_FALSE(store.KnowsAvailability());
+    EXPECT_EQ(store.WhyUnavailable(cpu), nullptr);
+    store.SetAvailable(cpu, false, Message::Plain("no OpenMP"));
+    EXPECT_TRUE(store.KnowsAvailability());
+    EXPECT_EQ(store.Mode(cpu), LessonMode::kUnavailable);
+    ASSERT_NE(store.WhyUnavailable(cpu), nullptr);
+    EXPECT_EQ(store.WhyUnavailable(cpu)->text, "no OpenMP");
+    store.SetAvailable(gpu, true, {});
+    EXPECT_EQ(store.Mode(gpu), LessonMode::kLive);
+
+    RunResult live;
+    live.id = gpu.id;
+    live.median_ms = 4;
+    const StoredResult& added = store.AddLive(live, Origin::kBlockSweep, "block");
+    EXPECT_EQ(added.result.lesson, gpu.number);
+    EXPECT_EQ(added.sequence, 1) << "after the one recording";
+    EXPECT_EQ(added.swept, "block");
+    EXPECT_EQ(store.LatestAnySize(gpu), &store.results().back());
+    const StoredResult& yours = store.AddYours(live, Origin::kRun, "");
+    EXPECT_TRUE(yours.result.yours);
+    EXPECT_EQ(yours.sequence, 2);
+    EXPECT_EQ(store.yours().size(), 1u);
+    EXPECT_EQ(store.results().size(), 2u) << "the recording and the live run, not yours";
+    EXPECT_FALSE(store.SetReferenceGpu("GPU C"));
+    ASSERT_EQ(store.results().size(), 2u);
+    EXPECT_EQ(store.results().back().result.median_ms, 4) << "live results stay";
 }
 
 // The embedded recordings hold the H100's and the H200's; the H200, the reference GPU, is shown

@@ -5,11 +5,13 @@
 #include <signal.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <future>
+#include <map>
 #include <stdexcept>
 #include <string_view>
 #include <thread>
@@ -333,6 +335,42 @@ TEST(AppWorker, RealWorkerRunsTheOpenMpLesson) {
     EXPECT_EQ(r->result.Number("threads"), 2u);
     EXPECT_EQ(r->result.id, "split/openmp") << "named by its current id";
     EXPECT_NE(c.Latest(LessonNamed("split/even-positions"), values), nullptr);
+}
+
+// Every op the GUI sends (SentOps: the worker client's table, through which each request names its
+// op) is one the real worker handles. Each is sent alone, without a lesson, "shutdown" last: each
+// is answered with its "done", never with "unknown op".
+TEST(AppWorker, EveryOpTheGuiSendsIsOneTheRealWorkerHandles) {
+    std::vector<std::string> ops = SentOps();
+    ASSERT_FALSE(ops.empty());
+    const auto last = std::find(ops.begin(), ops.end(), OpName(Op::kShutdown));
+    ASSERT_NE(last, ops.end()) << "the client ends its worker with shutdown";
+    std::rotate(last, last + 1, ops.end());  // shutdown last: it ends the worker
+    WorkerProcess worker({CliPath(), "serve"});
+    std::string error;
+    ASSERT_TRUE(worker.Start(&error)) << error;
+    for (size_t i = 0; i < ops.size(); ++i)
+        ASSERT_TRUE(worker.Send({{"op", ops[i]}, {"id", static_cast<int>(i) + 1}})) << ops[i];
+    std::map<int, std::string> done, unknown;
+    bool exited = false;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!exited && std::chrono::steady_clock::now() < deadline) {
+        for (const Json& m : worker.Drain()) {
+            const std::string type = m.value("type", "");
+            const int id = m.contains("id") && m["id"].is_number_integer() ? m["id"].get<int>() : 0;
+            if (type == "worker_exit") exited = true;
+            if (type == "done") done[id] = m.value("status", "");
+            if (type == "error" && m.value("error", "").rfind("unknown op", 0) == 0)
+                unknown[id] = m["error"].get<std::string>();
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_TRUE(exited) << "shutdown ends the worker";
+    for (size_t i = 0; i < ops.size(); ++i) {
+        const int id = static_cast<int>(i) + 1;
+        EXPECT_EQ(unknown.count(id), 0u) << ops[i] << ": " << unknown[id];
+        EXPECT_EQ(done.count(id), 1u) << ops[i] << " was not answered";
+    }
 }
 
 // The worker is untrusted input: lines that are valid JSON of another shape become one notice

@@ -106,6 +106,36 @@ TEST(Serve, MalformedLinesGetErrorsAndServingGoesOn) {
     EXPECT_EQ(last.back()["status"], "ok") << "still serving after the errors";
 }
 
+// The ops are one table (ServeOps): the usage an unknown op gets names each of its rows, and
+// each row is served (sent without a lesson: never "unknown op").
+TEST(Serve, EveryOpOfTheTableIsServedAndNamedInTheUsage) {
+    const std::vector<std::string> expected = {"run",     "sweep",   "info", "list",   "attributes",
+                                               "profile", "compile", "tune", "cancel", "shutdown"};
+    EXPECT_EQ(ServeOps(), expected) << "docs/serve-protocol.md lists these";
+    std::string input = R"({"op":"dance","id":0})"
+                        "\n";
+    for (size_t i = 0; i < ServeOps().size(); ++i)
+        if (ServeOps()[i] != "shutdown")
+            input += json{{"op", ServeOps()[i]}, {"id", i + 1}}.dump() + "\n";
+    const auto messages = ServeLines(input);
+    const auto dance = For(messages, 0);
+    ASSERT_FALSE(dance.empty());
+    EXPECT_EQ(dance[0]["error"],
+              "unknown op 'dance': use run, sweep, info, list, attributes, profile, compile, "
+              "tune, cancel or shutdown");
+    for (size_t i = 0; i < ServeOps().size(); ++i) {
+        if (ServeOps()[i] == "shutdown") continue;
+        const auto mine = For(messages, i + 1);
+        ASSERT_FALSE(mine.empty()) << ServeOps()[i];
+        EXPECT_EQ(mine.back()["type"], "done") << ServeOps()[i];
+        for (const json& m : mine) {
+            if (m["type"] != "error") continue;
+            EXPECT_EQ(m["error"].get<std::string>().rfind("unknown op", 0), std::string::npos)
+                << ServeOps()[i];
+        }
+    }
+}
+
 TEST(Serve, ListAndInfo) {
     const auto messages = ServeLines(R"({"op":"list","id":1})"
                                      "\n"

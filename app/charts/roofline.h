@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "worker/controller.h"
+#include "model/device_facts.h"
+#include "model/results_store.h"
 
 namespace lessons::app {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "worker/controller.h"
+#include "model/results_store.h"
 
 namespace lessons::app {
 

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "model/device_facts.h"
 #include "model/settings.h"
 #include "predict.h"
 #include "registry.h"
 #include "report.h"
 #include "result.h"
-#include "worker/device_facts.h"
 
 namespace lessons::app {
 

@@ -23,7 +23,7 @@ bool RunWith(const RunResult& r, const std::vector<ParamSpec>& specs, const Para
 
 }  // namespace
 
-const RunResult* ShownResult(const Controller& c, const Registry& reg, const Lesson& l,
+const RunResult* ShownResult(const ResultsStore& c, const Registry& reg, const Lesson& l,
                              const RunSettings& run, const RunResult** recorded_elsewhere) {
     const ParamValues values = ResolveParams(l.params, run);
     if (const StoredResult* s = c.Latest(l, values)) return &s->result;

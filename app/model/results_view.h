@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "model/page_params.h"
+#include "model/results_store.h"
 #include "registry.h"
 #include "result.h"
-#include "worker/controller.h"
 
 namespace lessons::app {
 
@@ -17,7 +17,7 @@ namespace lessons::app {
 // live result run with every parameter of the lesson as the page would run it, else (a lesson
 // shown from recordings) the newest recorded one with the same chapter values and toggles.
 // When a recording exists only at other values, `recorded_elsewhere` is set to it.
-const RunResult* ShownResult(const Controller& c, const Registry& reg, const Lesson& lesson,
+const RunResult* ShownResult(const ResultsStore& c, const Registry& reg, const Lesson& lesson,
                              const RunSettings& run,
                              const RunResult** recorded_elsewhere = nullptr);
 

@@ -51,9 +51,9 @@ struct Settings {
     float text_share = 0;           // 0: the default
     float exercise_text_share = 0;  // the same while the code pane shows an exercise
     // How long a student's kernel may run after it compiled before the worker is restarted
-    // (Controller::SetKernelTimeLimit), in seconds.
+    // (WorkerClient::SetKernelTimeLimit), in seconds.
     float kernel_limit_s = 10;
-    // The GPU whose recorded results the pages show where nothing ran live (Controller::
+    // The GPU whose recorded results the pages show where nothing ran live (ResultsStore::
     // SetReferenceGpu); empty: the project's reference GPU. Read bounded (kMaxProgressIdBytes).
     std::string reference_gpu;
 };

@@ -71,7 +71,7 @@ void CarryParams(const std::string& from, const std::string& to, RunSettings* ru
         run->params = it->second;
 }
 
-int ChartPoints(const Controller& c, const Registry& reg, const Lesson& lesson,
+int ChartPoints(const ResultsStore& c, const Registry& reg, const Lesson& lesson,
                 const RunSettings& run) {
     int points = 0;
     for (const Lesson* l : reg.LessonsOf(reg.ChapterOf(lesson)))
@@ -79,7 +79,7 @@ int ChartPoints(const Controller& c, const Registry& reg, const Lesson& lesson,
     return points;
 }
 
-std::optional<std::map<std::string, ParamValue>> RecordedSettings(const Controller& c,
+std::optional<std::map<std::string, ParamValue>> RecordedSettings(const ResultsStore& c,
                                                                   const Registry& reg,
                                                                   const Lesson& lesson,
                                                                   const RunSettings& run,

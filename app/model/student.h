@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "model/page_params.h"
+#include "model/results_store.h"
 #include "model/settings.h"
 #include "registry.h"
-#include "worker/controller.h"
 
 namespace lessons::app {
 
@@ -49,7 +49,7 @@ void CarryParams(const std::string& from, const std::string& to, RunSettings* ru
 
 // How many results the step chart of `lesson`'s chapter draws at the page's settings: one per
 // lesson that has a result there (ShownResult, as the chart takes them).
-int ChartPoints(const Controller& c, const Registry& reg, const Lesson& lesson,
+int ChartPoints(const ResultsStore& c, const Registry& reg, const Lesson& lesson,
                 const RunSettings& run);
 
 // The values of the chapter's parameters (and of the GPU count) a page should switch to on
@@ -60,7 +60,7 @@ int ChartPoints(const Controller& c, const Registry& reg, const Lesson& lesson,
 // values recorded for this lesson that give the chart the most bars (the first such, in the
 // order the recordings were loaded), else those that give it the most bars at all. With a GPU
 // every lesson runs live and nothing is switched.
-std::optional<std::map<std::string, ParamValue>> RecordedSettings(const Controller& c,
+std::optional<std::map<std::string, ParamValue>> RecordedSettings(const ResultsStore& c,
                                                                   const Registry& reg,
                                                                   const Lesson& lesson,
                                                                   const RunSettings& run,

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "model/page_params.h"
+#include "model/results_store.h"
 #include "registry.h"
 #include "result.h"
-#include "worker/controller.h"
 
 namespace lessons::app {
 

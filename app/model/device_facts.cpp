@@ -1,4 +1,4 @@
-#include "worker/device_facts.h"
+#include "model/device_facts.h"
 
 #include <climits>
 #include <cmath>

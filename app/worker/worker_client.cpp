@@ -1,6 +1,7 @@
-#include "worker/controller.h"
+#include "worker/worker_client.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -23,16 +24,6 @@ namespace {
 constexpr int kMaxExitsBeforeGivingUp = 3;
 constexpr std::chrono::seconds kCrashWindow(20);
 
-// Names the result's lesson as this catalogue does: `id` the lesson's current id and `lesson`
-// its number here, found by the id the result carries (recorded results carry the ids of their
-// time, "gemm/39-double-buffering"). A result of a lesson this catalogue does not have keeps
-// its id and gets number 0: it is listed in its chapter's table and drawn for no lesson.
-void AdoptLesson(const Registry& registry, RunResult& r) {
-    const Lesson* lesson = registry.FindLesson(r.id);
-    r.lesson = lesson ? lesson->number : 0;
-    if (lesson) r.id = lesson->id;
-}
-
 std::string ExitDescription(const Json& m) {
     const int code = m.value("code", -1), sig = m.value("signal", 0);  // made by WorkerProcess
     if (sig) return "killed by signal " + std::to_string(sig);
@@ -41,6 +32,20 @@ std::string ExitDescription(const Json& m) {
 }
 
 }  // namespace
+
+// Indexed by Op.
+constexpr const char* kOpNames[] = {"list", "info", "attributes", "profile", "compile",
+                                    "run",  "tune", "sweep",      "cancel",  "shutdown"};
+static_assert(std::size(kOpNames) == static_cast<size_t>(Op::kShutdown) + 1,
+              "one name for each Op");
+
+const char* OpName(Op op) {
+    return kOpNames[static_cast<size_t>(op)];
+}
+
+std::vector<std::string> SentOps() {
+    return {std::begin(kOpNames), std::end(kOpNames)};
+}
 
 CompileReport CompileReportFromJson(const Json& j) {
     if (!j.is_object()) throw std::runtime_error("\"compile\" is not an object");
@@ -97,62 +102,27 @@ CompileReport CompileReportFromJson(const Json& j) {
     return r;
 }
 
-Controller::Controller(const Registry& registry, WorkerFactory factory,
-                       std::vector<RunResult> recorded)
-    : m_registry(registry), m_factory(std::move(factory)) {
-    std::map<std::string, int> per_gpu;
-    for (RunResult& r : recorded) {
-        AdoptLesson(m_registry, r);
-        AdoptDeclaredBound(m_registry, r);  // tensor-core steps recorded before the TF32 ceiling
-        if (r.devices.size() == 1) ++per_gpu[r.devices.front()];
-        m_recorded.push_back({std::move(r), Origin::kRecorded, m_sequence++, {}});
-    }
-    for (const auto& [name, count] : per_gpu) m_reference_gpus.push_back(name);
-    // The project's reference GPU first (kReferenceGpu), then by how many results each has.
-    std::stable_sort(m_reference_gpus.begin(), m_reference_gpus.end(),
-                     [&per_gpu](const std::string& a, const std::string& b) {
-                         if ((a == lessons::kReferenceGpu) != (b == lessons::kReferenceGpu))
-                             return a == lessons::kReferenceGpu;
-                         return per_gpu.at(a) > per_gpu.at(b);
-                     });
-    SetReferenceGpu("");
-}
+WorkerClient::WorkerClient(const Registry& registry, ResultsStore& store, WorkerFactory factory)
+    : m_registry(registry), m_store(store), m_factory(std::move(factory)) {}
 
-bool Controller::SetReferenceGpu(const std::string& name) {
-    const bool known =
-        std::find(m_reference_gpus.begin(), m_reference_gpus.end(), name) != m_reference_gpus.end();
-    m_reference_gpu = known                      ? name
-                      : m_reference_gpus.empty() ? std::string()
-                                                 : m_reference_gpus.front();
-    // Recordings arrived before anything live (lower sequence numbers): they go first again.
-    std::vector<StoredResult> results;
-    for (const StoredResult& s : m_recorded)
-        if (s.result.devices.size() != 1 || s.result.devices.front() == m_reference_gpu)
-            results.push_back(s);
-    for (StoredResult& s : m_results)
-        if (s.origin != Origin::kRecorded) results.push_back(std::move(s));
-    m_results = std::move(results);
-    return known;
-}
-
-Controller::~Controller() {
+WorkerClient::~WorkerClient() {
     // Without it, end of input lets the worker finish every queued run (a long sweep) first.
     if (m_worker && m_greeted && m_worker->Running())
-        m_worker->Send({{"op", "shutdown"}, {"id", m_next_id++}});
+        m_worker->Send({{"op", OpName(Op::kShutdown)}, {"id", m_next_id++}});
 }
 
-void Controller::Start() {
+void WorkerClient::Start() {
     m_started = true;
     Restart();
 }
 
-void Controller::RestartWorker(bool measure_tf32) {
+void WorkerClient::RestartWorker(bool measure_tf32) {
     m_recent_exits.clear();
     m_measure_tf32 = measure_tf32;
     Restart();
 }
 
-void Controller::Restart() {
+void WorkerClient::Restart() {
     ForgetExerciseRequests("the worker was restarted");
     m_pending.clear();
     m_unsent.clear();
@@ -171,15 +141,15 @@ void Controller::Restart() {
     // Sent once the worker has said hello in this program's protocol (HandleHello).
     Pending list{"the lesson list", Origin::kRun};
     list.keep = true;
-    Send({{"op", "list"}}, std::move(list));
-    Json info{{"op", "info"}};
+    Send({{"op", OpName(Op::kList)}}, std::move(list));
+    Json info{{"op", OpName(Op::kInfo)}};
     if (std::exchange(m_measure_tf32, false)) info["tf32"] = true;  // measured now, once
     Pending asked{"device information", Origin::kRun};
     asked.keep = true;
     Send(info, std::move(asked));
 }
 
-void Controller::GiveUp(const std::string& why) {
+void WorkerClient::GiveUp(const std::string& why) {
     m_start_error = why;
     m_worker.reset();
     m_unsent.clear();
@@ -192,7 +162,7 @@ void Controller::GiveUp(const std::string& why) {
                         " Lessons cannot run; texts, code and recorded results stay available.");
 }
 
-void Controller::HandleHello(const Json& m) {
+void WorkerClient::HandleHello(const Json& m, int, PendingAt) {
     const int protocol =
         m.contains("protocol") && m["protocol"].is_number_integer() ? m["protocol"].get<int>() : 0;
     if (protocol != kProtocolVersion) {
@@ -220,7 +190,7 @@ void Controller::HandleHello(const Json& m) {
     m_unsent.clear();
 }
 
-void Controller::Send(Json request, Pending pending) {
+void WorkerClient::Send(Json request, Pending pending) {
     const int id = m_next_id++;
     request["id"] = id;
     if (!m_worker) return;
@@ -231,7 +201,7 @@ void Controller::Send(Json request, Pending pending) {
     m_pending[id] = std::move(pending);
 }
 
-std::vector<const Lesson*> Controller::WithPrevious(const Lesson& lesson) const {
+std::vector<const Lesson*> WorkerClient::WithPrevious(const Lesson& lesson) const {
     std::vector<const Lesson*> out;
     if (lesson.previous)
         if (const Lesson* prev = m_registry.FindLesson(lesson.previous)) out.push_back(prev);
@@ -239,33 +209,34 @@ std::vector<const Lesson*> Controller::WithPrevious(const Lesson& lesson) const 
     return out;
 }
 
-Json Controller::BaseRequest(const char* op, const Lesson& lesson, const RunSettings& s,
-                             double min_time_s) {
-    Json r{{"op", op}, {"lesson", lesson.id}};
+Json WorkerClient::BaseRequest(Op op, const Lesson& lesson, const RunSettings& s,
+                               double min_time_s) {
+    Json r{{"op", OpName(op)}, {"lesson", lesson.id}};
     r["params"] = ToJson(ResolveParams(lesson.params, s));
     if (lesson.kind == StepKind::kGpu) r["cold_l2"] = s.cold_l2;
     r["min_time_s"] = min_time_s;
     return r;
 }
 
-void Controller::StartBatch() {
+void WorkerClient::StartBatch() {
     for (auto& [id, p] : m_pending) p.batch = false;  // the cancelled batch's, still answering
     m_batch_total = 0;
     m_batch_started = std::chrono::steady_clock::now();
 }
 
-void Controller::RefreshDeviceInfo() {
+void WorkerClient::RefreshDeviceInfo() {
     if (!m_greeted || !m_worker || !m_worker->Running() || !m_pending.empty()) return;
     Pending p{"device information", Origin::kRun};
     p.quiet = true;
-    Send({{"op", "info"}}, std::move(p));
+    Send({{"op", OpName(Op::kInfo)}}, std::move(p));
 }
 
-void Controller::CancelAll() {
+void WorkerClient::CancelAll() {
     if (!m_greeted) {  // nothing has gone yet: drop what waits, but the list and info
-        const auto first_kept = std::stable_partition(
-            m_unsent.begin(), m_unsent.end(),
-            [](const Json& r) { return r["op"] == "list" || r["op"] == "info"; });
+        const auto first_kept =
+            std::stable_partition(m_unsent.begin(), m_unsent.end(), [](const Json& r) {
+                return r["op"] == OpName(Op::kList) || r["op"] == OpName(Op::kInfo);
+            });
         for (auto it = first_kept; it != m_unsent.end(); ++it) {
             const int id = (*it)["id"].get<int>();
             if (const auto p = m_pending.find(id); p != m_pending.end() && p->second.exercise) {
@@ -291,34 +262,38 @@ void Controller::CancelAll() {
     std::vector<int> targets;
     for (const auto& [id, p] : m_pending)
         if (!p.keep && p.what != "cancel") targets.push_back(id);
-    for (const int id : targets) Send({{"op", "cancel"}, {"target", id}}, {"cancel", Origin::kRun});
+    for (const int id : targets)
+        Send({{"op", OpName(Op::kCancelRequest)}, {"target", id}}, {"cancel", Origin::kRun});
 }
 
-const KernelAttributes* Controller::Attributes(const Lesson& lesson, const RunSettings& settings) {
+const KernelAttributes* WorkerClient::Attributes(const Lesson& lesson,
+                                                 const RunSettings& settings) {
     const Json own = ToJson(ResolveParams(OwnParams(m_registry, lesson), settings));
     const AttributesKey key(lesson.number, own.dump());
     auto it = m_attributes.find(key);
     if (it != m_attributes.end()) return &it->second;
     // (The GUI's catalogue has no GPU code, so the lesson's own attributes function is null
     // here: whether it has a kernel is what counts.)
-    if (lesson.kind != StepKind::kGpu || lesson.library || Mode(lesson) != LessonMode::kLive)
+    if (lesson.kind != StepKind::kGpu || lesson.library ||
+        m_store.Mode(lesson) != LessonMode::kLive)
         return nullptr;
     for (const auto& [id, asked] : m_attribute_requests)
         if (asked == key) return nullptr;  // on its way
     const int id = m_next_id;
-    Send({{"op", "attributes"}, {"lesson", lesson.id}, {"params", own}},
+    Send({{"op", OpName(Op::kKernelAttributes)}, {"lesson", lesson.id}, {"params", own}},
          {"kernel attributes of lesson " + lesson.label, Origin::kRun});
     if (m_pending.count(id)) m_attribute_requests[id] = key;
     return nullptr;
 }
 
-void Controller::RequestProfile(const Lesson& lesson, const RunSettings& settings, bool recorded) {
+void WorkerClient::RequestProfile(const Lesson& lesson, const RunSettings& settings,
+                                  bool recorded) {
     if (lesson.kind != StepKind::kGpu) return;
     ProfileAnswer& answer = m_profiles[lesson.number];
     answer = ProfileAnswer{};
     answer.pending = true;
     const int id = m_next_id;
-    Json request = BaseRequest("profile", lesson, settings);
+    Json request = BaseRequest(Op::kProfile, lesson, settings);
     request["recorded"] = recorded;
     Pending p{"profile of lesson " + lesson.label, Origin::kRun};
     p.label = lesson.label;
@@ -326,7 +301,7 @@ void Controller::RequestProfile(const Lesson& lesson, const RunSettings& setting
     if (m_pending.count(id)) m_profile_requests[id] = lesson.number;
 }
 
-void Controller::ForgetProfileRequests() {
+void WorkerClient::ForgetProfileRequests() {
     for (const auto& [id, lesson] : m_profile_requests) {
         ProfileAnswer& answer = m_profiles[lesson];
         answer.pending = false;
@@ -336,27 +311,27 @@ void Controller::ForgetProfileRequests() {
     m_profile_requests.clear();
 }
 
-const Controller::ProfileAnswer* Controller::Profile(const Lesson& lesson) const {
+const WorkerClient::ProfileAnswer* WorkerClient::Profile(const Lesson& lesson) const {
     const auto it = m_profiles.find(lesson.number);
     return it == m_profiles.end() ? nullptr : &it->second;
 }
 
-void Controller::SubmitKernel(const Lesson& lesson, const RunSettings& settings,
-                              const std::string& source, bool run) {
+void WorkerClient::SubmitKernel(const Lesson& lesson, const RunSettings& settings,
+                                const std::string& source, bool run) {
     ExerciseAnswer& a = m_exercises[lesson.number];
     a.pending = true;
     a.running = run;
     a.error.clear();
     a.timed_out = false;
     ++a.serial;
-    Json request{{"op", "compile"}, {"lesson", lesson.id}};
+    Json request{{"op", OpName(Op::kCompile)}, {"lesson", lesson.id}};
     if (run) {
         // The previous lesson and the step itself first, at the same settings: the three bars
         // of the comparison come from one batch. A kernel written for one template instance
         // (a tile, a toggle's choice) runs at it, and so does the step it is compared with.
         const RunSettings at = AtExerciseChoices(lesson, settings);
         RunWithPrevious(lesson, at);
-        request = BaseRequest("run", lesson, at);
+        request = BaseRequest(Op::kRunStep, lesson, at);
     }
     request["kernel"] = source;
     Pending p{
@@ -376,16 +351,16 @@ void Controller::SubmitKernel(const Lesson& lesson, const RunSettings& settings,
     if (run) ++m_batch_total;
 }
 
-const Controller::ExerciseAnswer* Controller::Exercise(const Lesson& lesson) const {
+const WorkerClient::ExerciseAnswer* WorkerClient::Exercise(const Lesson& lesson) const {
     const auto it = m_exercises.find(lesson.number);
     return it == m_exercises.end() ? nullptr : &it->second;
 }
 
-void Controller::SetKernelTimeLimit(double seconds) {
+void WorkerClient::SetKernelTimeLimit(double seconds) {
     m_kernel_limit_s = std::clamp(seconds, 1.0, 600.0);
 }
 
-void Controller::ForgetExerciseRequests(const std::string& why) {
+void WorkerClient::ForgetExerciseRequests(const std::string& why) {
     for (const auto& [id, p] : m_pending) {
         if (p.tune) {
             TuneAnswer& t = m_tunes[p.tune];
@@ -401,7 +376,7 @@ void Controller::ForgetExerciseRequests(const std::string& why) {
     }
 }
 
-void Controller::EnforceKernelLimit() {
+void WorkerClient::EnforceKernelLimit() {
     if (!m_worker || !m_worker->Running() || !m_killed_for.empty()) return;
     const auto now = std::chrono::steady_clock::now();
     for (const auto& [id, p] : m_pending) {
@@ -420,9 +395,9 @@ void Controller::EnforceKernelLimit() {
     }
 }
 
-void Controller::Tune(const Lesson& lesson, const RunSettings& settings) {
+void WorkerClient::Tune(const Lesson& lesson, const RunSettings& settings) {
     const std::vector<std::string> tuned = TunedParams(lesson);
-    if (tuned.empty() || Mode(lesson) != LessonMode::kLive) return;
+    if (tuned.empty() || m_store.Mode(lesson) != LessonMode::kLive) return;
     CancelAll();
     StartBatch();
     TuneAnswer& a = m_tunes[lesson.number];
@@ -430,7 +405,7 @@ void Controller::Tune(const Lesson& lesson, const RunSettings& settings) {
     a = TuneAnswer{};
     a.serial = serial + 1;
     a.pending = true;
-    Json request = BaseRequest("tune", lesson, settings);
+    Json request = BaseRequest(Op::kTune, lesson, settings);
     for (const std::string& name : tuned) request["params"].erase(name);
     // Its runs are a sweep along the tuned parameter: shown in the block-size sweep, or in the
     // sweep along another parameter (threads, tiles).
@@ -454,42 +429,42 @@ void Controller::Tune(const Lesson& lesson, const RunSettings& settings) {
     ++m_batch_total;
 }
 
-const Controller::TuneAnswer* Controller::TuningOf(const Lesson& lesson) const {
+const WorkerClient::TuneAnswer* WorkerClient::TuningOf(const Lesson& lesson) const {
     const auto it = m_tunes.find(lesson.number);
     return it == m_tunes.end() ? nullptr : &it->second;
 }
 
-std::string Controller::MachineFor(const Lesson& lesson) const {
+std::string WorkerClient::MachineFor(const Lesson& lesson) const {
     if (lesson.kind == StepKind::kCpu) return m_devices.cpu.empty() ? "" : "CPU: " + m_devices.cpu;
     const GpuFacts* gpu = m_devices.available ? m_devices.First() : nullptr;
     return gpu ? gpu->name : std::string();
 }
 
-void Controller::RunWithPrevious(const Lesson& lesson, const RunSettings& settings,
-                                 double min_time_s) {
+void WorkerClient::RunWithPrevious(const Lesson& lesson, const RunSettings& settings,
+                                   double min_time_s) {
     CancelAll();
     StartBatch();
     for (const Lesson* l : WithPrevious(lesson)) {
-        if (Mode(*l) != LessonMode::kLive) continue;
+        if (m_store.Mode(*l) != LessonMode::kLive) continue;
         Pending p{"lesson " + l->label, Origin::kRun};
         p.label = l->label;
         p.batch = true;
-        Send(BaseRequest("run", *l, settings, min_time_s), std::move(p));
+        Send(BaseRequest(Op::kRunStep, *l, settings, min_time_s), std::move(p));
         ++m_batch_total;
     }
 }
 
-void Controller::RunChapter(const Lesson& lesson, const RunSettings& settings) {
+void WorkerClient::RunChapter(const Lesson& lesson, const RunSettings& settings) {
     CancelAll();
     StartBatch();
     m_chapter_total = 0;
     for (const Lesson* l : m_registry.LessonsOf(m_registry.ChapterOf(lesson))) {
-        if (Mode(*l) != LessonMode::kLive) continue;
+        if (m_store.Mode(*l) != LessonMode::kLive) continue;
         Pending p{"lesson " + l->label, Origin::kRun};
         p.chapter = true;
         p.batch = true;
         p.label = l->label;
-        Send(BaseRequest("run", *l, settings), std::move(p));
+        Send(BaseRequest(Op::kRunStep, *l, settings), std::move(p));
         ++m_chapter_total;
         ++m_batch_total;
     }
@@ -523,15 +498,15 @@ Json SweepValues(const ParamSpec& spec, const RunSettings& settings) {
     return values;
 }
 
-void Controller::Sweep(const Lesson& lesson, const RunSettings& settings,
-                       const std::function<const ParamSpec*(const Lesson&)>& along, Origin origin,
-                       const char* what) {
+void WorkerClient::Sweep(const Lesson& lesson, const RunSettings& settings,
+                         const std::function<const ParamSpec*(const Lesson&)>& along, Origin origin,
+                         const char* what) {
     CancelAll();
     StartBatch();
     for (const Lesson* l : WithPrevious(lesson)) {
         const ParamSpec* spec = along(*l);
-        if (Mode(*l) != LessonMode::kLive || !spec) continue;
-        Json r = BaseRequest("sweep", *l, settings);
+        if (m_store.Mode(*l) != LessonMode::kLive || !spec) continue;
+        Json r = BaseRequest(Op::kSweep, *l, settings);
         r["params"].erase(spec->name);
         r["over"] = spec->name;
         r["values"] = SweepValues(*spec, settings);
@@ -547,16 +522,16 @@ void Controller::Sweep(const Lesson& lesson, const RunSettings& settings,
     }
 }
 
-void Controller::SweepBlocks(const Lesson& lesson, const RunSettings& settings) {
+void WorkerClient::SweepBlocks(const Lesson& lesson, const RunSettings& settings) {
     Sweep(lesson, settings, &BlockSizeParam, Origin::kBlockSweep, "block sweep");
 }
 
-void Controller::SweepSizes(const Lesson& lesson, const RunSettings& settings) {
+void WorkerClient::SweepSizes(const Lesson& lesson, const RunSettings& settings) {
     Sweep(lesson, settings, &DataSizeParam, Origin::kSizeSweep, "size sweep");
 }
 
-void Controller::SweepOver(const Lesson& lesson, const RunSettings& settings,
-                           const std::string& name) {
+void WorkerClient::SweepOver(const Lesson& lesson, const RunSettings& settings,
+                             const std::string& name) {
     Sweep(
         lesson, settings,
         [&](const Lesson& l) -> const ParamSpec* {
@@ -567,7 +542,7 @@ void Controller::SweepOver(const Lesson& lesson, const RunSettings& settings,
         Origin::kParamSweep, ("sweep over " + name).c_str());
 }
 
-void Controller::Update() {
+void WorkerClient::Update() {
     if (!m_worker) return;
     const WorkerLink* worker = m_worker.get();
     for (const Json& m : m_worker->Drain()) {
@@ -608,12 +583,30 @@ std::optional<T> Field(const Json& m, const char* key, bool (Json::*is)() const 
 
 }  // namespace
 
-void Controller::Unreadable(const Json& m, const std::string& why) {
+void WorkerClient::Unreadable(const Json& m, const std::string& why) {
     m_notices.push_back("The worker wrote a message the GUI cannot read (" + why +
                         "): " + Quote(m));
 }
 
-void Controller::Handle(const Json& m) {
+const WorkerClient::ReplyHandler WorkerClient::kReplies[] = {
+    // Made by WorkerProcess when the process ends; a line of the worker's that claims to be one
+    // is turned into an error there.
+    {"worker_exit", &WorkerClient::HandleExit},
+    {"hello", &WorkerClient::HandleHello},
+    {"list", &WorkerClient::HandleList},
+    {"info", &WorkerClient::HandleInfo},
+    {"attributes", &WorkerClient::HandleAttributes},
+    {"compile", &WorkerClient::HandleCompile},
+    {"tuning", &WorkerClient::HandleTuning},
+    {"progress", &WorkerClient::HandleProgress},
+    {"result", &WorkerClient::HandleResult},
+    {"skipped", &WorkerClient::HandleResult},
+    {"profile", &WorkerClient::HandleProfile},
+    {"error", &WorkerClient::HandleError},
+    {"done", &WorkerClient::HandleDone},
+};
+
+void WorkerClient::Handle(const Json& m) {
     // The worker is another program: every field is checked before it is used, and a message of
     // another shape becomes one notice.
     if (!m.is_object()) return Unreadable(m, "not a JSON object");
@@ -622,176 +615,187 @@ void Controller::Handle(const Json& m) {
         return Unreadable(m, "no \"type\" that is a string");
     const std::string type = type_it->get<std::string>();
     const int id = m.contains("id") && m["id"].is_number_integer() ? m["id"].get<int>() : -1;
-    auto pending = m_pending.find(id);
-    if (type == "worker_exit") {
-        // Made by WorkerProcess when the process ends; a line of the worker's that claims to
-        // be one is turned into an error there.
-        HandleExit(m);
-    } else if (type == "hello") {
-        HandleHello(m);
-    } else if (type == "list") {
-        if (!m.contains("lessons") || !m["lessons"].is_array())
-            return Unreadable(m, "a list without a \"lessons\" array");
-        // By id: the worker's numbers are its own catalogue's positions.
-        int unreadable = 0;
-        for (const Json& l : m["lessons"]) {
-            if (!l.is_object() || !l.contains("id") || !l["id"].is_string()) {
-                ++unreadable;
-                continue;
-            }
-            const Lesson* lesson = m_registry.FindLesson(l["id"].get<std::string>());
-            if (!lesson) continue;
-            const bool available = l.contains("available") && l["available"].is_boolean() &&
-                                   l["available"].get<bool>();
-            const std::string reason =
-                l.contains("unavailable_reason") && l["unavailable_reason"].is_string()
-                    ? l["unavailable_reason"].get<std::string>()
-                    : std::string();
-            m_available[lesson->number] = {
-                available, MessageFromJson(l.value("unavailable_message", Json()), reason)};
+    for (const ReplyHandler& reply : kReplies)
+        if (type == reply.type) return (this->*reply.handle)(m, id, m_pending.find(id));
+}
+
+void WorkerClient::HandleList(const Json& m, int, PendingAt) {
+    if (!m.contains("lessons") || !m["lessons"].is_array())
+        return Unreadable(m, "a list without a \"lessons\" array");
+    // By id: the worker's numbers are its own catalogue's positions.
+    int unreadable = 0;
+    for (const Json& l : m["lessons"]) {
+        if (!l.is_object() || !l.contains("id") || !l["id"].is_string()) {
+            ++unreadable;
+            continue;
         }
-        if (unreadable)  // the others are read
-            Unreadable(m, std::to_string(unreadable) + " lesson entr" +
-                              (unreadable == 1 ? "y is" : "ies are") + " not an object with an id");
-    } else if (type == "info") {
-        m_devices = DeviceFactsFromInfo(m);
-        m_info_time = std::chrono::steady_clock::now();
-    } else if (type == "attributes") {
-        if (!m.contains("attributes") || !m["attributes"].is_object())
-            return Unreadable(m, "no \"attributes\" object");
-        auto asked = m_attribute_requests.find(id);
-        if (asked != m_attribute_requests.end())
-            m_attributes[asked->second] = KernelAttributesFromJson(m["attributes"]);
-    } else if (type == "compile") {
-        if (!m.contains("compile")) return Unreadable(m, "a compile reply without \"compile\"");
-        CompileReport report = CompileReportFromJson(m["compile"]);  // throws: Unreadable
-        if (pending != m_pending.end() && pending->second.exercise) {
-            ExerciseAnswer& a = m_exercises[pending->second.exercise];
-            a.compile = std::move(report);
-            ++a.serial;
-            // The time limit counts from here: the kernel runs next.
-            if (pending->second.kernel_run)
-                pending->second.run_started = std::chrono::steady_clock::now();
-        }
-    } else if (type == "tuning") {
-        if (!m.contains("tuning") || !m["tuning"].is_object())
-            return Unreadable(m, "a tuning reply without a \"tuning\" object");
-        size_t skipped = 0;
-        Json list = Json::array();
-        list.push_back(m["tuning"]);
-        const std::vector<Tuning> read = TuningsFromJson(list, &skipped);
-        if (read.empty()) return Unreadable(m, "a tuning of another shape");
-        if (pending != m_pending.end() && pending->second.tune) {
-            TuneAnswer& a = m_tunes[pending->second.tune];
-            a.tuning = read.front();
-            const auto saved = m["tuning"].find("saved_to");
-            a.saved_to = saved != m["tuning"].end() && saved->is_string()
-                             ? saved->get<std::string>()
-                             : std::string();
-            ++a.serial;
-        }
-    } else if (type == "progress") {
-        const auto done = Field<int>(m, "done", &Json::is_number_integer, 0);
-        const auto total = Field<int>(m, "total", &Json::is_number_integer, 0);
-        if (!done || !total) return Unreadable(m, "\"done\" and \"total\" must be whole numbers");
-        if (*done < 0 || *total < 0 || *done > *total)
-            return Unreadable(m, "\"done\" and \"total\" must be 0 <= done <= total");
-        if (pending != m_pending.end()) {
-            pending->second.done = *done;
-            pending->second.total = *total;
-        }
-    } else if (type == "result" || type == "skipped") {
-        // A sweep's point (0-based) of its points: the sweep's progress.
-        const auto point = Field<int>(m, "point", &Json::is_number_integer, -1);
-        const auto points = Field<int>(m, "points", &Json::is_number_integer, 0);
-        if (point && points && *point >= 0 && *point < *points && pending != m_pending.end()) {
-            pending->second.points = *points;
-            pending->second.points_done = std::max(pending->second.points_done, *point + 1);
-            pending->second.done = pending->second.total = 0;  // the next point's samples
-        } else if (!point || !points || (*point >= 0 && *point >= *points)) {
-            Unreadable(m, "\"point\" and \"points\" must be whole numbers, point < points");
-        }
-        if (type == "skipped") return;
-        if (!m.contains("result") || !m["result"].is_object())
-            return Unreadable(m, "a result without a \"result\" object");
-        try {
-            StoredResult s{RunResultFromJson(m["result"]),
-                           pending != m_pending.end() ? pending->second.origin : Origin::kRun,
-                           m_sequence++,
-                           pending != m_pending.end() ? pending->second.over : std::string()};
-            AdoptLesson(m_registry, s.result);
-            const int exercise = pending != m_pending.end() ? pending->second.exercise : 0;
-            if (exercise || s.result.yours) {
-                // A student's kernel: never a lesson's own result.
-                s.result.yours = true;
-                if (exercise) {
-                    ExerciseAnswer& a = m_exercises[exercise];
-                    a.result = s.result;
-                    ++a.serial;
-                }
-                m_yours.push_back(std::move(s));
-                return;
-            }
-            m_results.push_back(std::move(s));
-        } catch (const std::exception& e) {
-            m_notices.push_back(std::string("A result could not be read: ") + e.what());
-        }
-    } else if (type == "profile") {
-        const auto asked = m_profile_requests.find(id);
-        if (!m.contains("profile") || !m["profile"].is_object() ||
-            !m["profile"].contains("kernels") || !m["profile"]["kernels"].is_array())
-            return Unreadable(m, "a profile without a \"profile\" object of \"kernels\"");
-        if (asked != m_profile_requests.end()) {
-            ProfileAnswer& answer = m_profiles[asked->second];
-            answer.profile = m["profile"];
-            answer.error.clear();
-        }
-    } else if (type == "error") {
-        const auto error = Field<std::string>(m, "error", &Json::is_string, "unknown error");
-        const auto fatal = Field<bool>(m, "fatal", &Json::is_boolean, false);
-        if (!error || !fatal)
-            return Unreadable(m, "\"error\" must be a string and \"fatal\" true or false");
-        if (const auto asked = m_profile_requests.find(id); asked != m_profile_requests.end())
-            m_profiles[asked->second].error = *error;
-        if (pending != m_pending.end() && pending->second.tune) {
-            m_tunes[pending->second.tune].error = *error;
-            ++m_tunes[pending->second.tune].serial;
-        }
-        if (pending != m_pending.end() && pending->second.exercise) {
-            // The page's exercise tab says it (the compiler's message, "no GPU"); a notice only
-            // where the worker is lost (a fault in the student's kernel).
-            ExerciseAnswer& a = m_exercises[pending->second.exercise];
-            a.error = *error + (*fatal ? " (the worker will be restarted)" : "");
-            ++a.serial;
-            if (!*fatal) return;
-        }
-        std::string what = pending != m_pending.end() ? pending->second.what + ": " : std::string();
-        m_notices.push_back(what + *error + (*fatal ? " (the worker will be restarted)" : ""));
-    } else if (type == "done") {
-        if (pending != m_pending.end() && pending->second.tune) {
-            TuneAnswer& a = m_tunes[pending->second.tune];
-            a.pending = false;
-            if (!a.tuning && a.error.empty())
-                a.error = m.value("status", "") == "cancelled" ? "cancelled"
-                                                               : "the worker sent no tuning";
-            ++a.serial;
-        }
-        if (pending != m_pending.end() && pending->second.exercise) {
-            ExerciseAnswer& a = m_exercises[pending->second.exercise];
-            a.pending = a.running = false;
-            if (a.error.empty() && m.value("status", "") == "cancelled") a.error = "cancelled";
-            ++a.serial;
-        }
-        if (pending != m_pending.end()) m_pending.erase(pending);
-        m_attribute_requests.erase(id);  // answered, or cancelled: may be asked again
-        if (const auto asked = m_profile_requests.find(id); asked != m_profile_requests.end()) {
-            m_profiles[asked->second].pending = false;
-            m_profile_requests.erase(asked);
-        }
+        const Lesson* lesson = m_registry.FindLesson(l["id"].get<std::string>());
+        if (!lesson) continue;
+        const bool available =
+            l.contains("available") && l["available"].is_boolean() && l["available"].get<bool>();
+        const std::string reason =
+            l.contains("unavailable_reason") && l["unavailable_reason"].is_string()
+                ? l["unavailable_reason"].get<std::string>()
+                : std::string();
+        m_store.SetAvailable(*lesson, available,
+                             MessageFromJson(l.value("unavailable_message", Json()), reason));
+    }
+    if (unreadable)  // the others are read
+        Unreadable(m, std::to_string(unreadable) + " lesson entr" +
+                          (unreadable == 1 ? "y is" : "ies are") + " not an object with an id");
+}
+
+void WorkerClient::HandleInfo(const Json& m, int, PendingAt) {
+    m_devices = DeviceFactsFromInfo(m);
+    m_info_time = std::chrono::steady_clock::now();
+}
+
+void WorkerClient::HandleAttributes(const Json& m, int id, PendingAt) {
+    if (!m.contains("attributes") || !m["attributes"].is_object())
+        return Unreadable(m, "no \"attributes\" object");
+    auto asked = m_attribute_requests.find(id);
+    if (asked != m_attribute_requests.end())
+        m_attributes[asked->second] = KernelAttributesFromJson(m["attributes"]);
+}
+
+void WorkerClient::HandleCompile(const Json& m, int, PendingAt pending) {
+    if (!m.contains("compile")) return Unreadable(m, "a compile reply without \"compile\"");
+    CompileReport report = CompileReportFromJson(m["compile"]);  // throws: Unreadable
+    if (pending != m_pending.end() && pending->second.exercise) {
+        ExerciseAnswer& a = m_exercises[pending->second.exercise];
+        a.compile = std::move(report);
+        ++a.serial;
+        // The time limit counts from here: the kernel runs next.
+        if (pending->second.kernel_run)
+            pending->second.run_started = std::chrono::steady_clock::now();
     }
 }
 
-void Controller::HandleExit(const Json& m) {
+void WorkerClient::HandleTuning(const Json& m, int, PendingAt pending) {
+    if (!m.contains("tuning") || !m["tuning"].is_object())
+        return Unreadable(m, "a tuning reply without a \"tuning\" object");
+    size_t skipped = 0;
+    Json list = Json::array();
+    list.push_back(m["tuning"]);
+    const std::vector<Tuning> read = TuningsFromJson(list, &skipped);
+    if (read.empty()) return Unreadable(m, "a tuning of another shape");
+    if (pending != m_pending.end() && pending->second.tune) {
+        TuneAnswer& a = m_tunes[pending->second.tune];
+        a.tuning = read.front();
+        const auto saved = m["tuning"].find("saved_to");
+        a.saved_to = saved != m["tuning"].end() && saved->is_string() ? saved->get<std::string>()
+                                                                      : std::string();
+        ++a.serial;
+    }
+}
+
+void WorkerClient::HandleProgress(const Json& m, int, PendingAt pending) {
+    const auto done = Field<int>(m, "done", &Json::is_number_integer, 0);
+    const auto total = Field<int>(m, "total", &Json::is_number_integer, 0);
+    if (!done || !total) return Unreadable(m, "\"done\" and \"total\" must be whole numbers");
+    if (*done < 0 || *total < 0 || *done > *total)
+        return Unreadable(m, "\"done\" and \"total\" must be 0 <= done <= total");
+    if (pending != m_pending.end()) {
+        pending->second.done = *done;
+        pending->second.total = *total;
+    }
+}
+
+void WorkerClient::HandleResult(const Json& m, int, PendingAt pending) {
+    const std::string type = m["type"].get<std::string>();
+    // A sweep's point (0-based) of its points: the sweep's progress.
+    const auto point = Field<int>(m, "point", &Json::is_number_integer, -1);
+    const auto points = Field<int>(m, "points", &Json::is_number_integer, 0);
+    if (point && points && *point >= 0 && *point < *points && pending != m_pending.end()) {
+        pending->second.points = *points;
+        pending->second.points_done = std::max(pending->second.points_done, *point + 1);
+        pending->second.done = pending->second.total = 0;  // the next point's samples
+    } else if (!point || !points || (*point >= 0 && *point >= *points)) {
+        Unreadable(m, "\"point\" and \"points\" must be whole numbers, point < points");
+    }
+    if (type == "skipped") return;
+    if (!m.contains("result") || !m["result"].is_object())
+        return Unreadable(m, "a result without a \"result\" object");
+    try {
+        RunResult r = RunResultFromJson(m["result"]);
+        const Origin origin = pending != m_pending.end() ? pending->second.origin : Origin::kRun;
+        std::string swept = pending != m_pending.end() ? pending->second.over : std::string();
+        const int exercise = pending != m_pending.end() ? pending->second.exercise : 0;
+        if (exercise || r.yours) {
+            // A student's kernel: never a lesson's own result.
+            const StoredResult& s = m_store.AddYours(std::move(r), origin, std::move(swept));
+            if (exercise) {
+                ExerciseAnswer& a = m_exercises[exercise];
+                a.result = s.result;
+                ++a.serial;
+            }
+            return;
+        }
+        m_store.AddLive(std::move(r), origin, std::move(swept));
+    } catch (const std::exception& e) {
+        m_notices.push_back(std::string("A result could not be read: ") + e.what());
+    }
+}
+
+void WorkerClient::HandleProfile(const Json& m, int id, PendingAt) {
+    const auto asked = m_profile_requests.find(id);
+    if (!m.contains("profile") || !m["profile"].is_object() || !m["profile"].contains("kernels") ||
+        !m["profile"]["kernels"].is_array())
+        return Unreadable(m, "a profile without a \"profile\" object of \"kernels\"");
+    if (asked != m_profile_requests.end()) {
+        ProfileAnswer& answer = m_profiles[asked->second];
+        answer.profile = m["profile"];
+        answer.error.clear();
+    }
+}
+
+void WorkerClient::HandleError(const Json& m, int id, PendingAt pending) {
+    const auto error = Field<std::string>(m, "error", &Json::is_string, "unknown error");
+    const auto fatal = Field<bool>(m, "fatal", &Json::is_boolean, false);
+    if (!error || !fatal)
+        return Unreadable(m, "\"error\" must be a string and \"fatal\" true or false");
+    if (const auto asked = m_profile_requests.find(id); asked != m_profile_requests.end())
+        m_profiles[asked->second].error = *error;
+    if (pending != m_pending.end() && pending->second.tune) {
+        m_tunes[pending->second.tune].error = *error;
+        ++m_tunes[pending->second.tune].serial;
+    }
+    if (pending != m_pending.end() && pending->second.exercise) {
+        // The page's exercise tab says it (the compiler's message, "no GPU"); a notice only
+        // where the worker is lost (a fault in the student's kernel).
+        ExerciseAnswer& a = m_exercises[pending->second.exercise];
+        a.error = *error + (*fatal ? " (the worker will be restarted)" : "");
+        ++a.serial;
+        if (!*fatal) return;
+    }
+    std::string what = pending != m_pending.end() ? pending->second.what + ": " : std::string();
+    m_notices.push_back(what + *error + (*fatal ? " (the worker will be restarted)" : ""));
+}
+
+void WorkerClient::HandleDone(const Json& m, int id, PendingAt pending) {
+    if (pending != m_pending.end() && pending->second.tune) {
+        TuneAnswer& a = m_tunes[pending->second.tune];
+        a.pending = false;
+        if (!a.tuning && a.error.empty())
+            a.error =
+                m.value("status", "") == "cancelled" ? "cancelled" : "the worker sent no tuning";
+        ++a.serial;
+    }
+    if (pending != m_pending.end() && pending->second.exercise) {
+        ExerciseAnswer& a = m_exercises[pending->second.exercise];
+        a.pending = a.running = false;
+        if (a.error.empty() && m.value("status", "") == "cancelled") a.error = "cancelled";
+        ++a.serial;
+    }
+    if (pending != m_pending.end()) m_pending.erase(pending);
+    m_attribute_requests.erase(id);  // answered, or cancelled: may be asked again
+    if (const auto asked = m_profile_requests.find(id); asked != m_profile_requests.end()) {
+        m_profiles[asked->second].pending = false;
+        m_profile_requests.erase(asked);
+    }
+}
+
+void WorkerClient::HandleExit(const Json& m, int, PendingAt) {
     const int code = m.value("code", -1);
     if (!m_greeted && (code == 127 || code == 126)) {
         // The shell's and env's codes: the program was not found, or could not be executed.
@@ -836,7 +840,7 @@ void Controller::HandleExit(const Json& m) {
     Restart();
 }
 
-float Controller::RequestFraction(const Pending& p) {
+float WorkerClient::RequestFraction(const Pending& p) {
     const float samples = p.total > 0 ? std::min(1.0f, float(p.done) / float(p.total)) : 0.0f;
     if (p.points > 0)
         return std::clamp((float(std::min(p.points_done, p.points)) + samples) / float(p.points),
@@ -844,7 +848,7 @@ float Controller::RequestFraction(const Pending& p) {
     return samples;
 }
 
-float Controller::Progress() const {
+float WorkerClient::Progress() const {
     int left = 0;
     float current = 0;
     for (const auto& [id, p] : m_pending)
@@ -858,7 +862,7 @@ float Controller::Progress() const {
     return -1.0f;
 }
 
-double Controller::SecondsLeft() const {
+double WorkerClient::SecondsLeft() const {
     const float f = Progress();
     if (f < 0 || m_batch_total == 0) return -1;
     const double elapsed =
@@ -866,7 +870,7 @@ double Controller::SecondsLeft() const {
     return EstimateSecondsLeft(f, elapsed);
 }
 
-std::string Controller::Describe(const Pending& p, std::string_view language) {
+std::string WorkerClient::Describe(const Pending& p, std::string_view language) {
     if (p.exercise)
         return Fmt(Tr(language, p.kernel_run ? kYourKernelRun : kYourKernelCompile),
                    p.label.c_str());
@@ -885,7 +889,7 @@ std::string Controller::Describe(const Pending& p, std::string_view language) {
     }
 }
 
-std::string Controller::BusyWith(std::string_view language) const {
+std::string WorkerClient::BusyWith(std::string_view language) const {
     std::string out;
     int chapter_left = 0;
     for (const auto& [id, p] : m_pending)
@@ -900,42 +904,13 @@ std::string Controller::BusyWith(std::string_view language) const {
     return out;
 }
 
-LessonMode Controller::Mode(const Lesson& lesson) const {
-    auto it = m_available.find(lesson.number);
-    if (it != m_available.end() && it->second.first) return LessonMode::kLive;
-    if (lesson.kind == StepKind::kGpu)
-        for (const StoredResult& s : m_results)
-            if (s.origin == Origin::kRecorded && s.result.lesson == lesson.number)
-                return LessonMode::kRecorded;
-    return it == m_available.end() ? LessonMode::kUnknown : LessonMode::kUnavailable;
-}
-
-Message Controller::UnavailableReason(const Lesson& lesson) const {
-    auto it = m_available.find(lesson.number);
-    if (it != m_available.end()) return it->second.second;
+Message WorkerClient::UnavailableReason(const Lesson& lesson) const {
+    if (const Message* why = m_store.WhyUnavailable(lesson)) return *why;
     if (!m_start_error.empty()) return Message::Plain(m_start_error);
     return Message::Plain(m_worker ? "waiting for the worker" : "no worker is running");
 }
 
-const StoredResult* Controller::Latest(const Lesson& lesson,
-                                       const ParamValues& chapter_values) const {
-    const StoredResult* best = nullptr;
-    for (const StoredResult& s : m_results) {
-        if (s.result.lesson != lesson.number || s.origin == Origin::kRecorded) continue;
-        if (!MatchesParams(s.result, chapter_values)) continue;
-        if (!best || s.sequence > best->sequence) best = &s;
-    }
-    return best;
-}
-
-const StoredResult* Controller::LatestAnySize(const Lesson& lesson) const {
-    const StoredResult* best = nullptr;
-    for (const StoredResult& s : m_results)
-        if (s.result.lesson == lesson.number && (!best || s.sequence > best->sequence)) best = &s;
-    return best;
-}
-
-std::string Controller::WorkerState() const {
+std::string WorkerClient::WorkerState() const {
     if (!m_started) return "not started";
     if (!m_worker && m_refused) return "refused";
     if (!m_worker) return m_start_error.empty() ? "stopped" : "cannot start";

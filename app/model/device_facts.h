@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "message.h"
-#include "worker/worker_link.h"
+#include "report.h"  // Json
 
 namespace lessons::app {
 

@@ -1,0 +1,304 @@
+// The worker client, without any drawing: requests to the worker, its replies (results go into
+// the ResultsStore, model/results_store.h), progress and cancel, what happens when the worker
+// dies. The UI thread calls Update() once per frame; a reader thread inside the WorkerLink is
+// the only other thread.
+#pragma once
+
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/device_facts.h"
+#include "model/page_params.h"
+#include "model/results_store.h"
+#include "registry.h"
+#include "report.h"
+#include "result.h"
+#include "tuning.h"
+#include "worker/worker_link.h"
+
+namespace lessons::app {
+
+// The worker's answer to a compile of a student's kernel (the `compile` reply's object, read
+// field by field: the worker is another program).
+struct CompileReport {
+    std::string status;  // "ok", "error" (did not compile), "refused", "unavailable" (no NVRTC)
+    std::string message, arch, arch_note, compiler, log, ptx;
+    struct Diagnostic {
+        int line = 0, column = 0;  // 1-based; 0: not named
+        std::string severity, message;
+    };
+    std::vector<Diagnostic> diagnostics;
+    bool has_kernel = false;  // compiled: what ptxas said of the kernel
+    int registers = 0, spill_bytes = 0, stack_bytes = 0, shared_bytes = 0;
+    bool ok() const { return status == "ok"; }
+};
+// Throws std::runtime_error naming a field of another type than the protocol's.
+CompileReport CompileReportFromJson(const Json& j);
+
+// The time each run is timed for at least (the worker's min_time_s), and the longer one of a
+// re-run at more repetitions.
+constexpr double kDefaultMinTimeS = 0.2;
+constexpr double kPreciseMinTimeS = 2.0;
+
+// The ops this client sends (docs/serve-protocol.md). Every request it makes names its op through
+// OpName: SentOps() is all it ever asks of the worker (a test holds it against the worker's own
+// table of handlers, ServeOps()).
+enum class Op {
+    kList,
+    kInfo,
+    kKernelAttributes,
+    kProfile,
+    kCompile,
+    kRunStep,
+    kTune,
+    kSweep,
+    kCancelRequest,
+    kShutdown
+};
+const char* OpName(Op op);
+std::vector<std::string> SentOps();
+
+class WorkerClient {
+public:
+    using WorkerFactory = std::function<std::unique_ptr<WorkerLink>()>;
+
+    // Live results and what the worker says of each lesson go into `store`, which must outlive
+    // this client.
+    WorkerClient(const Registry& registry, ResultsStore& store, WorkerFactory factory);
+    // Asks a worker that speaks our protocol to shut down (cancelling everything), then ends it
+    // (WorkerProcess: a few seconds at most, whatever it does).
+    ~WorkerClient();
+    WorkerClient(const WorkerClient&) = delete;
+    WorkerClient& operator=(const WorkerClient&) = delete;
+
+    // Starts the worker; once it has said hello in this program's protocol, asks it for the
+    // lesson list and device info. A worker speaking another protocol is refused: it gets no
+    // request and is not restarted.
+    void Start();
+    // What to tell the user when no worker can be started: where it was looked for, what to do.
+    void SetWorkerHint(std::string hint) { m_worker_hint = std::move(hint); }
+    // A worker that has not said hello this long after starting is stopped with a message.
+    void SetHelloTimeout(std::chrono::milliseconds timeout) { m_hello_timeout = timeout; }
+    // Takes what the worker sent; restarts it if it died. Call once per frame.
+    void Update();
+
+    // Runs `lesson` and the lesson before it, replacing anything pending, each timed for at
+    // least `min_time_s` (more repetitions: kPreciseMinTimeS, where a speed-up was within noise).
+    void RunWithPrevious(const Lesson& lesson, const RunSettings& settings,
+                         double min_time_s = kDefaultMinTimeS);
+    // Runs every lesson of `lesson`'s chapter that runs here, in the chapter's order, at the
+    // page's settings (each lesson takes those of its parameters it has), replacing anything
+    // pending: every bar of the step chart at the start of a class.
+    void RunChapter(const Lesson& lesson, const RunSettings& settings);
+    // Block-size sweep of this lesson and the previous one (those whose launch shape is a block
+    // size, BlockSizeParam): every power of two the lesson accepts.
+    void SweepBlocks(const Lesson& lesson, const RunSettings& settings);
+    // Size sweep of the data size (DataSizeParam), 1 KiB (or one element) up to the current size,
+    // doubling.
+    void SweepSizes(const Lesson& lesson, const RunSettings& settings);
+    // Sweep of this lesson and the previous one (each that has it) along the parameter `name`:
+    // every choice, every power of two a number accepts (a size in bytes up to the page's value,
+    // as SweepSizes).
+    void SweepOver(const Lesson& lesson, const RunSettings& settings, const std::string& name);
+    void CancelAll();
+    // The kernel's resource use at the lesson's own parameters (block size, ...): asked of the
+    // worker once, then remembered. Returns nullptr until the answer has arrived.
+    const KernelAttributes* Attributes(const Lesson& lesson, const RunSettings& settings);
+    // The step's Nsight Compute counters (the worker's profile request): live where the worker
+    // can profile, else those recorded on the reference GPU (`recorded`: only those). The
+    // answer replaces the lesson's previous one; `error` says why there is none.
+    struct ProfileAnswer {
+        bool pending = false;
+        std::string error;
+        Json profile;  // the profile object ("source": "live" or "recorded"), or null
+    };
+    void RequestProfile(const Lesson& lesson, const RunSettings& settings, bool recorded);
+    const ProfileAnswer* Profile(const Lesson& lesson) const;
+    // A student's kernel for `lesson`'s exercise (docs/serve-protocol.md, `compile` and `run`
+    // with "kernel"): compiled by the worker, and with `run` also run by the step's harness,
+    // after the previous lesson and the lesson's own step at the same settings (each replacing
+    // anything pending, as RunWithPrevious), so that the three are measured side by side. A
+    // run that goes on longer than the time limit after its compile is stopped by restarting
+    // the worker; the answer and a notice say so.
+    struct ExerciseAnswer {
+        bool pending = false;                  // a compile or run on its way
+        bool running = false;                  // ... that runs the kernel too
+        int serial = 0;                        // counts the answers: the page sees a new one
+        std::optional<CompileReport> compile;  // the worker's newest compile answer
+        std::string error;       // why the newest request did not compile or run; "" when it did
+        bool timed_out = false;  // the newest run passed the time limit
+        std::optional<RunResult> result;  // the newest run of the student's kernel
+    };
+    void SubmitKernel(const Lesson& lesson, const RunSettings& settings, const std::string& source,
+                      bool run);
+    const ExerciseAnswer* Exercise(const Lesson& lesson) const;
+    // How long a student's kernel may run (from its compile's answer to its result), 1 to 600 s.
+    void SetKernelTimeLimit(double seconds);
+    double KernelTimeLimit() const { return m_kernel_limit_s; }
+    // (Its runs go into the store's yours().)
+
+    // Tunes `lesson` on this machine (the worker's `tune`: its block size, tile or thread count
+    // swept at the page's other settings, replacing anything pending), the sweep shown as it
+    // comes (a block size in the block-size sweep). The worker keeps the tuning in the user's
+    // data folder; TuningOf then has it.
+    void Tune(const Lesson& lesson, const RunSettings& settings);
+    struct TuneAnswer {
+        bool pending = false;
+        int serial = 0;  // counts the answers
+        std::optional<Tuning> tuning;
+        std::string saved_to;  // "" when it was not kept (a wrong result somewhere)
+        std::string error;
+    };
+    const TuneAnswer* TuningOf(const Lesson& lesson) const;
+    // The machine a lesson's tunings are for: the GPU model (GPU steps), "CPU: <model>" (CPU
+    // steps), as the worker reported them; "" until it has.
+    std::string MachineFor(const Lesson& lesson) const;
+
+    // Starts a new worker by hand (after it stopped too often to be restarted automatically),
+    // which measures every ceiling afresh; `measure_tf32` also has it measure the TF32 ceiling
+    // (with cuBLAS) before its first device information.
+    void RestartWorker(bool measure_tf32 = false);
+
+    // Asks an idle worker for its device information again (the GPU's free memory changes as
+    // other programs run): quietly, not shown as work in progress. Does nothing while busy.
+    void RefreshDeviceInfo();
+    // When the newest device information arrived (the epoch: none yet).
+    std::chrono::steady_clock::time_point InfoTime() const { return m_info_time; }
+
+    bool Busy() const {
+        for (const auto& [id, p] : m_pending)
+            if (!p.quiet) return true;
+        return false;
+    }
+    // Progress of the work in flight, 0..1; negative when unknown: the share of the newest
+    // batch (a run with its previous lesson, a whole chapter, two sweeps) done, each request
+    // counting by its sweep points and its timed samples.
+    float Progress() const;
+    // The seconds the batch in flight still needs at its pace so far; negative while unknown.
+    double SecondsLeft() const;
+    // "lesson 1.3", "block sweep of lesson 1.4", ... in `language` ("zh" or English).
+    std::string BusyWith(std::string_view language = "en") const;
+
+    // A worker is running and has not yet said which lessons run here.
+    bool AwaitingList() const { return m_worker && !m_store.KnowsAvailability(); }
+    // The worker's reason (its message id and arguments, and its English), else this program's.
+    Message UnavailableReason(const Lesson& lesson) const;
+
+    // What the worker's newest info reply says about this machine's GPUs (not reported until
+    // one arrives).
+    const DeviceFacts& devices() const { return m_devices; }
+    std::string WorkerState() const;
+    // Notices for the user (worker restarts, errors), newest last; the UI may clear them.
+    std::deque<std::string>& notices() { return m_notices; }
+    int restarts() const { return m_restarts; }
+
+private:
+    struct Pending {
+        std::string what;
+        Origin origin;
+        int done = 0, total = 0;
+        int points = 0, points_done = 0;  // a sweep's points, and those answered
+        bool chapter = false;             // one run of a RunChapter batch
+        bool batch = false;               // one request of the newest batch (Progress)
+        bool quiet = false;   // not shown as work in progress (a refresh of the device info)
+        std::string label{};  // a run or sweep of the lesson shown so ("": `what` says what)
+        std::string over{};   // a sweep: the parameter it runs along
+        std::string over_label{}, over_label_zh{};  // ... as the page names it
+        int exercise = 0;         // a student's kernel for this lesson number (0: none)
+        int tune = 0;             // a tuning of this lesson number (0: none)
+        bool keep = false;        // not cancelled: the lesson list, the device information
+        bool kernel_run = false;  // ... run, not only compiled
+        std::optional<std::chrono::steady_clock::time_point> run_started{};  // its compile came
+    };
+    // What a pending request does, in `language`.
+    static std::string Describe(const Pending& p, std::string_view language);
+    Json BaseRequest(Op op, const Lesson& lesson, const RunSettings& s,
+                     double min_time_s = kDefaultMinTimeS);
+    // Sweeps this lesson and the previous one, each along the parameter `along` gives it (none:
+    // that lesson is not swept).
+    void Sweep(const Lesson& lesson, const RunSettings& settings,
+               const std::function<const ParamSpec*(const Lesson&)>& along, Origin origin,
+               const char* what);
+    void Send(Json request, Pending pending);
+    // Hands a message to its type's row of kReplies (worker_client.cpp); a type without one is
+    // ignored (a newer worker's).
+    void Handle(const Json& message);
+    // One notice for a message of a shape the GUI does not read, quoting it.
+    void Unreadable(const Json& message, const std::string& why);
+    // The handlers of kReplies: the message, its id (-1: none), its pending request (or end).
+    using PendingAt = std::map<int, Pending>::iterator;
+    void HandleExit(const Json& message, int id, PendingAt pending);
+    void HandleHello(const Json& message, int id, PendingAt pending);
+    void HandleList(const Json& message, int id, PendingAt pending);
+    void HandleInfo(const Json& message, int id, PendingAt pending);
+    void HandleAttributes(const Json& message, int id, PendingAt pending);
+    void HandleCompile(const Json& message, int id, PendingAt pending);
+    void HandleTuning(const Json& message, int id, PendingAt pending);
+    void HandleProgress(const Json& message, int id, PendingAt pending);
+    void HandleResult(const Json& message, int id, PendingAt pending);  // "result", "skipped"
+    void HandleProfile(const Json& message, int id, PendingAt pending);
+    void HandleError(const Json& message, int id, PendingAt pending);
+    void HandleDone(const Json& message, int id, PendingAt pending);
+    struct ReplyHandler {
+        const char* type;
+        void (WorkerClient::*handle)(const Json& message, int id, PendingAt pending);
+    };
+    static const ReplyHandler kReplies[];
+    // Stops the worker for good (until Restart worker): `why` becomes the notice.
+    void GiveUp(const std::string& why);
+    void Restart();
+    // Profile requests the worker will not answer (it stopped, or everything was cancelled).
+    void ForgetProfileRequests();
+    // Exercise requests the worker will not answer: `why` becomes their answers' error.
+    void ForgetExerciseRequests(const std::string& why);
+    // A student's kernel past the time limit: the worker is killed (HandleExit restarts it).
+    void EnforceKernelLimit();
+    std::vector<const Lesson*> WithPrevious(const Lesson& lesson) const;
+
+    const Registry& m_registry;
+    ResultsStore& m_store;
+    WorkerFactory m_factory;
+    std::unique_ptr<WorkerLink> m_worker;
+    std::map<int, Pending> m_pending;  // by request id: sent, or waiting in m_unsent
+    std::vector<Json> m_unsent;        // requests made before the worker's hello
+    // The kernel attributes by (lesson, its own parameters as JSON text).
+    using AttributesKey = std::pair<int, std::string>;
+    std::map<AttributesKey, KernelAttributes> m_attributes;
+    std::map<int, AttributesKey> m_attribute_requests;  // request id -> key
+    std::map<int, ProfileAnswer> m_profiles;            // by lesson number
+    std::map<int, int> m_profile_requests;              // request id -> lesson number
+    std::map<int, ExerciseAnswer> m_exercises;          // by lesson number
+    std::map<int, TuneAnswer> m_tunes;                  // by lesson number
+    double m_kernel_limit_s = 10;
+    // The worker was killed for a student's kernel past the limit: the notice for its exit.
+    std::string m_killed_for;
+    DeviceFacts m_devices;
+    bool m_measure_tf32 = false;  // the next worker's first info request measures TF32
+    std::chrono::steady_clock::time_point m_info_time{};
+    std::deque<std::string> m_notices;
+    int m_chapter_total = 0;  // runs of the newest RunChapter batch
+    int m_batch_total = 0;    // requests of the newest batch (run, chapter, sweep)
+    std::chrono::steady_clock::time_point m_batch_started{};
+    // Starts a batch: the requests sent until the next one count towards Progress().
+    void StartBatch();
+    // How much of one request of a batch is done, 0..1.
+    static float RequestFraction(const Pending& p);
+    int m_next_id = 1;
+    int m_restarts = 0;
+    bool m_started = false;
+    bool m_greeted = false;  // the worker said hello in our protocol: requests may go
+    bool m_refused = false;  // it spoke another protocol: stopped, not restarted
+    std::string m_worker_hint;
+    std::chrono::milliseconds m_hello_timeout{8000};
+    std::chrono::steady_clock::time_point m_worker_started;
+    std::string m_start_error;  // why no worker serves (cannot start, another protocol)
+    std::deque<std::chrono::steady_clock::time_point> m_recent_exits;
+};
+
+}  // namespace lessons::app
