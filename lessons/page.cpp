@@ -356,7 +356,7 @@ std::string FormatCounter(double value, const std::string& unit) {
     if (unit == "ns") return FormatFigure(value / 1e6) + " ms";
     if (unit == "usecond") return FormatFigure(value / 1e3) + " ms";
     // Counts with ncu's unit ("69.2 M sector", "7 block"; whole numbers without decimals).
-    const std::string n = value >= 1e6                ? FormatFigure(value / 1e6) + " M"
+    const std::string n = value >= 1e6                 ? FormatFigure(value / 1e6) + " M"
                           : value == std::floor(value) ? Printf("%.0f", value)
                                                        : FormatFigure(value);
     return unit.empty() || unit == "inst" ? n : n + " " + unit;

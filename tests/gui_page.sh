@@ -114,6 +114,14 @@ PY
 
 for lang in en zh; do
     echo "== lesson 3.6 in the page model ($lang)"
+    # Every section folded at the start of each language's run (the English run opened one).
+    python3 - "$out/config/cuda-lessons/settings.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+s = json.load(open(p))
+s["unfolded"] = []
+json.dump(s, open(p, "w"))
+PY
     drive "page-$lang" '
 d = state(30, lambda d: d["state"]["page_in_model"])
 s = d["state"]

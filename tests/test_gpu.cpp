@@ -236,6 +236,8 @@ TEST(Gpu, SplitEdgeInputsEveryBlockSize) {
 }
 
 TEST(Gpu, EveryGpuLessonAtEdgeSizesBlocksAndData) {
+    // Multi-process steps start their ranks from the CLI: this test binary is no CLI.
+    setenv("CUDA_LESSONS_RANK_PROGRAM", CliPath().c_str(), 0);
     REQUIRE_GPU();
     Session session(Lessons());
     // Element counts: bytes for split lines, floats for reduction.
@@ -279,6 +281,8 @@ TEST(Gpu, EveryGpuLessonAtEdgeSizesBlocksAndData) {
 // Every combination of every lesson's ablation toggles against the reference, at the sizes
 // where tails, partial vectors and partial blocks show, with every data kind.
 TEST(Gpu, EveryToggleCombinationAtEdgeSizes) {
+    // Multi-process steps start their ranks from the CLI: this test binary is no CLI.
+    setenv("CUDA_LESSONS_RANK_PROGRAM", CliPath().c_str(), 0);
     REQUIRE_GPU();
     Session session(Lessons());
     const uint64_t counts[] = {0, 1, 3, 31, 33, 1025, 65537, (1u << 20) + 7};
@@ -340,6 +344,8 @@ TEST(Gpu, EachToggleCombinationRunsItsOwnKernel) {
 // A step's first run must see all of its input: set-up copies and kernels on different
 // streams once let the first kernel start before the input had arrived.
 TEST(Gpu, FirstRunOfAFreshStepIsRight) {
+    // Multi-process steps start their ranks from the CLI: this test binary is no CLI.
+    setenv("CUDA_LESSONS_RANK_PROGRAM", CliPath().c_str(), 0);
     REQUIRE_GPU();
     Session session(Lessons());
     for (const Lesson* lesson : GpuLessons()) {
