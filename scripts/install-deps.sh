@@ -8,7 +8,7 @@
 set -euo pipefail
 packages=(cmake g++ make pkg-config libcli11-dev nlohmann-json3-dev libgtest-dev
           libglfw3-dev libimgui-dev libstb-dev fonts-dejavu-core fonts-wqy-microhei
-          xvfb xauth xdotool clang-format curl)
+          xvfb xauth xdotool clang-format curl python3)
 cmake_needed=3.25  # cmake_minimum_required in CMakeLists.txt
 
 fail() {
