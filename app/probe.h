@@ -89,6 +89,8 @@ struct Probe {
     // resolve, its footer, the rows of the chapter at a glance (0: folded).
     bool page_in_model = false;
     int page_unresolved = 0;
+    int page_unresolved_sass = 0;  // of those, SASS counts (a build without machine code has none)
+    bool build_has_sass = false;   // this build embeds SASS listings
     std::string page_footer;
     int glance_rows = 0;
     // Presenter mode: the current section's text fits its pane without scrolling.

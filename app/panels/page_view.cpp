@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "glossary.h"
+#include "machine_code.h"
 #include "model/page_params.h"
 #include "probe.h"
 #include "recordings.h"
@@ -206,6 +207,10 @@ void DrawModelPage(UiState& ui, const Controller& c, const Lesson& lesson) {
     if (ui.probe) {
         ui.probe->page_in_model = true;
         ui.probe->page_unresolved = int(page.unresolved.size());
+        ui.probe->page_unresolved_sass =
+            int(std::count_if(page.unresolved.begin(), page.unresolved.end(),
+                              [](const std::string& u) { return u.rfind("{{sass ", 0) == 0; }));
+        ui.probe->build_has_sass = *MachineCodeFiles().sass_arch != '\0';
         ui.probe->page_footer = page.footer;
     }
 }
