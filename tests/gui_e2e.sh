@@ -326,6 +326,16 @@ read -r frames mean <<<"$(sed -E 's/frames while running: ([0-9]+), mean ([0-9.]
 awk -v m="$mean" 'BEGIN { exit !(m < 33) }' || fail "mean frame time $mean ms while lesson 3.1 runs, over 33 ms"
 "$png_check" "$out/responsive.png" --min 1200x800 --color 80,160,255 || fail "responsiveness screenshot"
 
+# A build without CUDA (the ImGui 1.90.1 check's) has no step harness, and an exercise's signature
+# and launch belong to its step kind's harness: there Compile cannot run, and the worker says why.
+worker_cli="$(dirname "$app")/../cli/cuda-lessons-cli"
+if [ -x "$worker_cli" ] && ! "$worker_cli" info 2>/dev/null | grep -qE '^built with CUDA +yes'; then
+echo "== an exercise without CUDA in the build: the CLI refuses to compile it, saying why"
+printf '__global__ void k() {}\n' >"$out/no-cuda-kernel.cu"
+msg=$("$worker_cli" run 4.2 --kernel "$out/no-cuda-kernel.cu" 2>&1); rc=$?
+[ "$rc" != 0 ] || fail "a build without CUDA claimed to run a student's kernel"
+grep -q "built without CUDA" <<<"$msg" || fail "no reason given for not compiling: $msg"
+else
 echo "== an exercise (4.2): a line typed into the editor, compiled (its error marked), fixed by 'my editor', kept after a crash; English then Chinese"
 export XDG_DATA_HOME="$out/data"
 # "My editor": what Open in my editor starts (CUDA_LESSONS_EDITOR), here a script that deletes the
@@ -394,6 +404,7 @@ shot=$(f12 "the Chinese exercise") || exit 1
 cp "$shot" "$out/exercise-ok-zh.png"
 kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
 unset XDG_DATA_HOME
+fi
 
 echo "== presenter mode at 1280x720, scale 2 (F5), in English and Chinese"
 display720=""
