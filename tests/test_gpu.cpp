@@ -44,6 +44,12 @@ using namespace lessons;
 
 namespace {
 
+// Multi-process steps start their ranks as CUDA_LESSONS_RANK_PROGRAM (else this program, which
+// here is no CLI): every test of this binary that runs such a step gets the CLI, set once at load.
+const struct RankProgram {
+    RankProgram() { setenv("CUDA_LESSONS_RANK_PROGRAM", CliPath().c_str(), 0); }
+} kRankProgram;
+
 const Registry& Lessons() {
     return RunnableCatalog();
 }
@@ -236,8 +242,6 @@ TEST(Gpu, SplitEdgeInputsEveryBlockSize) {
 }
 
 TEST(Gpu, EveryGpuLessonAtEdgeSizesBlocksAndData) {
-    // Multi-process steps start their ranks from the CLI: this test binary is no CLI.
-    setenv("CUDA_LESSONS_RANK_PROGRAM", CliPath().c_str(), 0);
     REQUIRE_GPU();
     Session session(Lessons());
     // Element counts: bytes for split lines, floats for reduction.
@@ -281,8 +285,6 @@ TEST(Gpu, EveryGpuLessonAtEdgeSizesBlocksAndData) {
 // Every combination of every lesson's ablation toggles against the reference, at the sizes
 // where tails, partial vectors and partial blocks show, with every data kind.
 TEST(Gpu, EveryToggleCombinationAtEdgeSizes) {
-    // Multi-process steps start their ranks from the CLI: this test binary is no CLI.
-    setenv("CUDA_LESSONS_RANK_PROGRAM", CliPath().c_str(), 0);
     REQUIRE_GPU();
     Session session(Lessons());
     const uint64_t counts[] = {0, 1, 3, 31, 33, 1025, 65537, (1u << 20) + 7};
@@ -344,8 +346,6 @@ TEST(Gpu, EachToggleCombinationRunsItsOwnKernel) {
 // A step's first run must see all of its input: set-up copies and kernels on different
 // streams once let the first kernel start before the input had arrived.
 TEST(Gpu, FirstRunOfAFreshStepIsRight) {
-    // Multi-process steps start their ranks from the CLI: this test binary is no CLI.
-    setenv("CUDA_LESSONS_RANK_PROGRAM", CliPath().c_str(), 0);
     REQUIRE_GPU();
     Session session(Lessons());
     for (const Lesson* lesson : GpuLessons()) {
@@ -751,7 +751,6 @@ std::vector<uint64_t> MultiGpuCounts(const Lesson& l) {
 }
 
 void RunMultiGpuEdges(int gpus) {
-    setenv("CUDA_LESSONS_RANK_PROGRAM", CliPath().c_str(), 0);  // this test binary is no CLI
     Session session(Lessons());
     for (const Lesson* multi : MultiGpuLessons()) {
         const Lesson* lesson = Runnable(multi);
@@ -842,7 +841,6 @@ TEST(MultiGpu, PartsCeilingsAndDevices) {
         o.Set("size", "8MiB");
         o.Set("gpus", std::to_string(gpus));
         o.reps = 3;
-        setenv("CUDA_LESSONS_RANK_PROGRAM", CliPath().c_str(), 0);
         const RunResult r = session.Run(*lesson, o);
         ASSERT_TRUE(r.verified) << lesson->id << ": " << r.check_message;
         ASSERT_EQ(r.devices.size(), size_t(gpus));
@@ -897,9 +895,7 @@ std::vector<pid_t> Children() {
     return out;
 }
 
-void UseTheCliForRanks() {
-    setenv("CUDA_LESSONS_RANK_PROGRAM", CliPath().c_str(), 0);
-}
+void UseTheCliForRanks() {}
 
 }  // namespace
 
