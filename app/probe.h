@@ -92,6 +92,7 @@ struct Probe {
     int page_unresolved_sass = 0;  // of those, SASS counts (a build without machine code has none)
     bool build_has_sass = false;   // this build embeds SASS listings
     std::string page_footer;
+    std::vector<std::string> page_open;  // the folded sections drawn open ("Evidence", ...)
     int glance_rows = 0;
     // Presenter mode: the current section's text fits its pane without scrolling.
     bool section_fits = false;

@@ -52,9 +52,11 @@ int Sweep(const std::string& lesson, const Options& options, const std::string& 
           const std::string& range, Format format);
 int Bench(const std::string& chapter, const Options& options, Format format);
 // A lesson page with its figures read from the recordings of `gpu` (empty: the reference GPU);
-// with `glance`, the chapter at a glance. Fails when a reference does not resolve.
+// with `glance`, the chapter at a glance; with `text_file`, a draft of the lesson's text read from
+// that file instead of the built-in one (for writing a page). Fails when a reference does not
+// resolve or a page in the model breaks docs/pages.md (each problem is printed).
 int PrintPage(const std::string& name, const std::string& lang, const std::string& gpu, bool glance,
-              Format format);
+              Format format, const std::string& text_file);
 // The step at each launch shape (or thread count) on this machine; the fastest verified one
 // saved for this GPU model (or CPU) unless `save` is false (cli/tune.cpp).
 int Tune(const std::string& lesson, const Options& options, Format format, bool save);

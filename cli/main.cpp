@@ -237,6 +237,10 @@ int main(int argc, char** argv) {
     bool glance = false;
     page->add_flag("--glance", glance, "the chapter at a glance: every step in one table");
     page->add_option("--format", raw.format, "table (Markdown) or json");
+    std::string page_text;
+    page->add_option("--text", page_text,
+                     "a draft of the lesson's text (its .en.md or .zh.md, per --lang) to show and "
+                     "check instead of the built-in one");
     auto* serve = app.add_subcommand("serve", "worker mode: JSON-lines requests on stdin");
     int serve_nice = kServeNice;
     double release_after = kDefaultReleaseAfterS;
@@ -313,7 +317,7 @@ int main(int argc, char** argv) {
         } else if (*info) {
             rc = cli::Info(format);
         } else if (*page) {
-            rc = cli::PrintPage(lesson, raw.exercise.lang, page_gpu, glance, format);
+            rc = cli::PrintPage(lesson, raw.exercise.lang, page_gpu, glance, format, page_text);
         } else if (*exercise) {
             rc = cli::ShowExercise(lesson, raw.exercise, format);
         } else if (*run && !raw.kernel.empty()) {

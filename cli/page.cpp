@@ -5,10 +5,12 @@
 #include "catalog.h"
 #include "commands.h"
 #include "errors.h"
+#include "files.h"
 #include "glossary.h"
 #include "page.h"
 #include "recordings.h"
 #include "report.h"
+#include "text_links.h"
 #include "units.h"
 
 namespace lessons::cli {
@@ -48,11 +50,31 @@ void Load(const std::string& gpu, Data* data) {
     }
 }
 
+// A draft of a lesson's text read from `path` (a regular file of at most 1 MiB, UTF-8), with its
+// heading numbered and its links rendered as the catalogue renders the embedded texts.
+std::string DraftText(const std::string& path, const Lesson& lesson, TextLanguage language,
+                      std::vector<std::string>* problems) {
+    constexpr uint64_t kMaxDraft = 1 << 20;
+    const uint64_t size = RegularFileSize(path);
+    if (size > kMaxDraft)
+        throw UsageError("--text: '" + Excerpt(path) + "' is " + std::to_string(size) +
+                         " bytes; a lesson text is at most 1 MiB");
+    std::string raw(size, '\0');
+    ReadRegularFile(path, raw.data(), size);
+    if (raw.find('\0') != std::string::npos)
+        throw UsageError("--text: '" + Excerpt(path) + "' is not a text file (it holds NUL bytes)");
+    const RenderedText rendered = RenderLessonText(raw, lesson, language, RunnableCatalog());
+    for (const std::string& b : rendered.broken)
+        problems->push_back("the link " + b + " names no lesson or chapter");
+    return rendered.text;
+}
+
 }  // namespace
 
 int PrintPage(const std::string& name, const std::string& lang, const std::string& gpu, bool glance,
-              Format format) {
+              Format format, const std::string& text_file) {
     const TextLanguage language = LanguageOf(lang);
+    if (glance && !text_file.empty()) throw UsageError("--text shows one page, not --glance");
     Data data;
     Load(gpu, &data);
     const Registry& registry = RunnableCatalog();
@@ -79,9 +101,17 @@ int PrintPage(const std::string& name, const std::string& lang, const std::strin
         return kExitOk;
     }
     const Lesson& lesson = FindLessonOrThrow(name);
-    const std::string& text = language == TextLanguage::kChinese ? lesson.text_zh : lesson.text_en;
+    std::vector<std::string> link_problems;
+    const std::string text =
+        !text_file.empty()                      ? DraftText(text_file, lesson, language, &link_problems)
+        : language == TextLanguage::kChinese ? lesson.text_zh
+                                             : lesson.text_en;
     const ResolvedPage page = ResolvePage(text, lesson, data.page, language);
     const LessonPage parsed = ParsePage(text);
+    // A page in the model is held to all of docs/pages.md; an older text to its parse only.
+    std::vector<std::string> problems =
+        parsed.in_model || !text_file.empty() ? PageProblems(text, language) : parsed.problems;
+    problems.insert(problems.end(), link_problems.begin(), link_problems.end());
     if (format == Format::kJson) {
         Json sections = Json::array();
         for (const PageSection& s : page.sections)
@@ -97,7 +127,7 @@ int PrintPage(const std::string& name, const std::string& lang, const std::strin
                     {"footer", page.footer},
                     {"files", page.files},
                     {"unresolved", page.unresolved},
-                    {"problems", parsed.problems}};
+                    {"problems", problems}};
         std::cout << out.dump(1) << "\n";
     } else {
         std::cout << "# " << page.title << "\n";
@@ -129,8 +159,8 @@ int PrintPage(const std::string& name, const std::string& lang, const std::strin
         for (const std::string& f : page.files) std::cout << "  " << f << "\n";
     }
     for (const std::string& u : page.unresolved) std::cerr << "unresolved: " << u << "\n";
-    for (const std::string& p : parsed.problems) std::cerr << "problem: " << p << "\n";
-    return page.unresolved.empty() && parsed.problems.empty() ? kExitOk : kExitFailed;
+    for (const std::string& p : problems) std::cerr << "problem: " << p << "\n";
+    return page.unresolved.empty() && problems.empty() ? kExitOk : kExitFailed;
 }
 
 }  // namespace lessons::cli

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <regex>
 #include <set>
 
 #include "errors.h"
@@ -631,6 +632,8 @@ std::optional<PageRef> ParseRef(std::string_view inside, std::string* error) {
                     return std::nullopt;
                 }
                 ref.vs = value.substr(1);
+            } else if (name == "on") {
+                ref.on = value;
             } else if (name == "kernel") {
                 try {
                     ref.kernel = std::stoi(value);
@@ -687,6 +690,18 @@ RefValue ResolveRef(const PageRef& ref, const Lesson& page_lesson, const PageDat
         return out;
     }
     const Registry& registry = *data.registry;
+    std::string gpu = data.gpu;
+    if (!ref.on.empty()) {  // another GPU's recordings: the first name (sorted) that holds it
+        std::set<std::string> names;
+        for (const RunResult* r : data.recorded)
+            if (r && !r->devices.empty() && r->Device().find(ref.on) != std::string::npos)
+                names.insert(r->Device());
+        if (names.empty()) {
+            out.text = "no GPU named like '" + ref.on + "' is recorded";
+            return out;
+        }
+        gpu = *names.begin();
+    }
     const Lesson* step = FindStep(registry, page_lesson, ref.step);
     if (!step) {
         out.text = "no lesson '" + ref.step + "'";
@@ -706,7 +721,7 @@ RefValue ResolveRef(const PageRef& ref, const Lesson& page_lesson, const PageDat
         return out;
     }
     if (ref.quantity == "counter") {
-        const auto hit = FindCounter(*step, wanted, ref, data.gpu, &out.text);
+        const auto hit = FindCounter(*step, wanted, ref, gpu, &out.text);
         if (!hit) return out;
         out.ok = true;
         out.text = FormatCounter(hit->value, hit->unit);
@@ -738,32 +753,32 @@ RefValue ResolveRef(const PageRef& ref, const Lesson& page_lesson, const PageDat
             out.text = error;
             return out;
         }
-        const auto ratio = [&](const std::vector<const RunResult*>& set, const std::string& gpu,
+        const auto ratio = [&](const std::vector<const RunResult*>& set, const std::string& device,
                                bool exact) -> std::optional<std::pair<double, std::string>> {
-            const RunResult* a = Best(set, *step, wanted, gpu, registry, exact);
-            const RunResult* b = Best(set, *other, other_wanted, gpu, registry, exact);
+            const RunResult* a = Best(set, *step, wanted, device, registry, exact);
+            const RunResult* b = Best(set, *other, other_wanted, device, registry, exact);
             if (!a || !b || a->median_ms <= 0) return std::nullopt;
             return std::pair{b->median_ms / a->median_ms, Provenance(*a)};
         };
-        const auto r = ratio(data.recorded, data.gpu, false);
+        const auto r = ratio(data.recorded, gpu, false);
         if (!r) {
-            out.text = "no recording on " + data.gpu + " of both " + step->Name() + " and " +
+            out.text = "no recording on " + gpu + " of both " + step->Name() + " and " +
                        other->Name() + " at these settings";
             return out;
         }
         out.ok = true;
         out.text = FormatFigure(r->first) + "\xC3\x97";
         out.provenance = r->second;
-        out.file = RecordingFiles(step->chapter, data.gpu).empty()
+        out.file = RecordingFiles(step->chapter, gpu).empty()
                        ? std::string()
-                       : RecordingFiles(step->chapter, data.gpu).front();
-        if (const auto y = ratio(data.live, "", true))
+                       : RecordingFiles(step->chapter, gpu).front();
+        if (const auto y = ref.on.empty() ? ratio(data.live, "", true) : std::nullopt)
             out.yours = yours_word + FormatFigure(y->first) + "\xC3\x97";
         return out;
     }
-    const RunResult* r = Best(data.recorded, *step, wanted, data.gpu, registry, false);
+    const RunResult* r = Best(data.recorded, *step, wanted, gpu, registry, false);
     if (!r) {
-        out.text = NoRecording(data.recorded, *step, data.gpu, registry);
+        out.text = NoRecording(data.recorded, *step, gpu, registry);
         return out;
     }
     const auto text = QuantityOf(*r, ref, &out.text);
@@ -773,7 +788,8 @@ RefValue ResolveRef(const PageRef& ref, const Lesson& page_lesson, const PageDat
     out.provenance = Provenance(*r);
     const auto files = RecordingFiles(step->chapter, r->Device());
     if (!files.empty()) out.file = files.front();
-    if (const RunResult* live = Best(data.live, *step, wanted, "", registry, true)) {
+    if (const RunResult* live =
+            ref.on.empty() ? Best(data.live, *step, wanted, "", registry, true) : nullptr) {
         std::string ignored;
         if (const auto y = QuantityOf(*live, ref, &ignored)) out.yours = yours_word + *y;
     }
@@ -838,6 +854,12 @@ ResolvedPage ResolvePage(std::string_view text, const Lesson& lesson, const Page
     out.sources.assign(sources.begin(), sources.end());
     out.files.assign(files.begin(), files.end());
     // The footer: the GPU and the span of recording times, then counters and SASS.
+    // Another GPU's recordings (on=) are named with their own time after the page's GPU.
+    const auto minute = [](const std::string& t) {
+        std::string m = t.substr(0, 16);
+        if (m.size() == 16) m[10] = ' ';
+        return m + " UTC";
+    };
     std::string first, last;
     std::set<std::string> other;
     for (const std::string& s : out.sources) {
@@ -848,17 +870,16 @@ ResolvedPage ResolvePage(std::string_view text, const Lesson& lesson, const Page
             continue;
         }
         const std::string when = s.substr(comma + 2);
+        if (s.substr(0, comma).find(data.gpu) == std::string::npos) {
+            other.insert(s.substr(0, comma) + ", " + minute(when));
+            continue;
+        }
         if (first.empty() || when < first) first = when;
         if (last.empty() || when > last) last = when;
     }
     const bool zh = language == TextLanguage::kChinese;
     std::string footer;
     if (!first.empty()) {
-        const auto minute = [](const std::string& t) {
-            std::string m = t.substr(0, 16);
-            if (m.size() == 16) m[10] = ' ';
-            return m + " UTC";
-        };
         footer = (zh ? "数据：" : "Figures: ") + data.gpu + (zh ? "，录制于 " : ", recorded ") +
                  minute(first);
         if (last.substr(0, 16) != first.substr(0, 16)) footer += " \xE2\x80\x93 " + minute(last);
@@ -866,6 +887,30 @@ ResolvedPage ResolvePage(std::string_view text, const Lesson& lesson, const Page
     for (const std::string& o : other) footer += (footer.empty() ? "" : zh ? "；" : "; ") + o;
     if (footer.empty()) footer = zh ? "本页没有测量数据。" : "No measured figures on this page.";
     out.footer = footer;
+    return out;
+}
+
+std::vector<std::string> PageProblems(std::string_view text, TextLanguage language) {
+    std::vector<std::string> out;
+    const LessonPage page = ParsePage(text);
+    if (!page.in_model) out.push_back("the text declares no sections: it is not in the page model");
+    for (const std::string& p : page.problems) out.push_back(p);
+    const bool zh = language == TextLanguage::kChinese;
+    const int length = CoreLength(page, language);
+    const int limit = zh ? kCoreCharactersChinese : kCoreWordsEnglish;
+    if (length > limit)
+        out.push_back("the core is " + std::to_string(length) + (zh ? " characters" : " words") +
+                      " (at most " + std::to_string(limit) + ")");
+    for (const std::string& f : TypedFigures(text))
+        out.push_back("a typed figure, '" + f + "' (write it as a reference: docs/pages.md)");
+    // No dates or clock times in the prose: the footer says where the figures come from.
+    std::string plain(text);
+    plain = std::regex_replace(plain, std::regex(R"(\{\{[^}]*\}\})"), " ");
+    static const std::regex kWhen(
+        R"(20[0-9][0-9]-[01][0-9]-[0-3][0-9]|\b[0-2][0-9]:[0-5][0-9]\b)");
+    for (auto it = std::sregex_iterator(plain.begin(), plain.end(), kWhen);
+         it != std::sregex_iterator(); ++it)
+        out.push_back("a date or clock time in the prose, '" + it->str() + "'");
     return out;
 }
 

@@ -66,6 +66,8 @@ struct PageRef {
     std::vector<std::pair<std::string, std::string>> settings;  // name=value, as written
     std::string given_text, given_source;                       // {{given TEXT | SOURCE}}
     int kernel = -1;                                            // counter: kernel=N
+    std::string on;  // on=TEXT: the recordings of the GPU whose name holds TEXT ("H100"), not
+                     // the page's (for "On another GPU")
 };
 // Parses what stands between "{{" and "}}"; nullopt with `error` when it is not a reference.
 std::optional<PageRef> ParseRef(std::string_view inside, std::string* error);
@@ -104,6 +106,13 @@ struct ResolvedPage {
 // `text` is the lesson's text in `language` (its links already rendered, as Lesson::text_en).
 ResolvedPage ResolvePage(std::string_view text, const Lesson& lesson, const PageData& data,
                          TextLanguage language);
+
+// What keeps a text from being a page in the model (docs/pages.md), each in a line: it
+// declares no sections, a parse problem, a core over its length (300 English words, 700
+// Chinese characters), a typed figure, a date or a clock time in the prose.
+std::vector<std::string> PageProblems(std::string_view text, TextLanguage language);
+inline constexpr int kCoreWordsEnglish = 300;
+inline constexpr int kCoreCharactersChinese = 700;
 
 // A typed measured figure outside a reference: a number followed by a unit of measure
 // (ms, µs, us, ns, GB/s, TB/s, GFLOP/s, TFLOP/s, %, ×, x, "times", 倍). Each, as found.

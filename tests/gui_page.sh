@@ -133,8 +133,16 @@ if "NVIDIA H200" not in s["page_footer"]: sys.exit("footer: " + s["page_footer"]
 if s["glance_rows"] != 0: sys.exit("the chapter at a glance is open on lesson 3.6")
 if "fold_Evidence" not in d: sys.exit("no Evidence section to unfold")
 shot("folded")
-scroll_to("fold_Evidence", "text_pane")
-click("fold_Evidence")
+# A click can land while the pane still scrolls: wait until the page draws Evidence open, and
+# click once more if it did not take.
+for attempt in range(3):
+    scroll_to("fold_Evidence", "text_pane")
+    click("fold_Evidence")
+    try:
+        d = state(5, lambda d: "Evidence" in d["state"]["page_open"])
+        break
+    except SystemExit:
+        if attempt == 2: raise
 shot("unfolded")
 ' --lesson 3.6 --lang "$lang" --scale 1
     grep -q '"reduce/v4-warp-shuffle#Evidence"' "$out/config/cuda-lessons/settings.json" ||

@@ -526,6 +526,14 @@ TEST(LessonText, EveryLessonHidesItsMeasuredSectionsInBothLanguages) {
     };
     int lessons_with = 0;
     for (const Lesson& l : Catalog().lessons()) {
+        const LessonPage page = ParsePage(l.text_en);
+        if (page.in_model) {  // the page model: Evidence holds the measured figures
+            lessons_with += page.Find(PagePart::kEvidence) != nullptr;
+            EXPECT_EQ(page.Find(PagePart::kEvidence) != nullptr,
+                      ParsePage(l.text_zh).Find(PagePart::kEvidence) != nullptr)
+                << l.id;
+            continue;
+        }
         EXPECT_EQ(measured(l.text_en), measured(l.text_zh)) << l.id;
         lessons_with += measured(l.text_en) > 0;
     }

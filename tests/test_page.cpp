@@ -2,6 +2,7 @@
 // no typed figures, the glossary, the chapter at a glance, and the CLI's page command.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -240,40 +241,50 @@ TEST(Page, ChaptersInTheModelHaveEveryPageInIt) {
         if (!kChaptersInModel.count(l.chapter)) continue;
         for (const auto& [language, text] : {std::pair{TextLanguage::kEnglish, &l.text_en},
                                              std::pair{TextLanguage::kChinese, &l.text_zh}}) {
-            const LessonPage page = ParsePage(*text);
             const char* lang = language == TextLanguage::kChinese ? "zh" : "en";
-            EXPECT_TRUE(page.in_model) << l.Name() << " (" << lang << ") is not in the page model";
-            for (const std::string& p : page.problems)
-                ADD_FAILURE() << l.Name() << " " << lang << ": " << p;
-            const int length = CoreLength(page, language);
-            EXPECT_LE(length, language == TextLanguage::kChinese ? 700 : 300)
-                << l.Name() << " (" << lang << "): the core is " << length
-                << (language == TextLanguage::kChinese ? " characters" : " words");
+            for (const std::string& p : PageProblems(*text, language))
+                ADD_FAILURE() << l.Name() << " (" << lang << "): " << p;
         }
     }
 }
 
+// A page in the model anywhere (a chapter part-way through its rewrite too) types no figure and
+// names no date or clock time.
 TEST(Page, NoPageInTheModelTypesAFigure) {
     int pages = 0;
     for (const Lesson& l : Catalog().lessons()) {
-        for (const std::string* text : {&l.text_en, &l.text_zh}) {
+        for (const auto& [language, text] : {std::pair{TextLanguage::kEnglish, &l.text_en},
+                                             std::pair{TextLanguage::kChinese, &l.text_zh}}) {
             if (!ParsePage(*text).in_model) continue;
             ++pages;
-            for (const std::string& f : TypedFigures(*text))
-                ADD_FAILURE() << l.Name() << ": a typed figure, '" << f
-                              << "' (write it as a reference: docs/pages.md)";
-            // No dates or clock times in the prose: the footer says where figures come from.
-            std::string plain = *text;
-            plain = std::regex_replace(plain, std::regex(R"(\{\{[^}]*\}\})"), " ");
-            std::smatch m;
-            if (std::regex_search(
-                    plain, m,
-                    std::regex(R"(20[0-9][0-9]-[01][0-9]-[0-3][0-9]|\b[0-2][0-9]:[0-5][0-9]\b)")))
-                ADD_FAILURE() << l.Name() << ": a date or clock time in the prose, '" << m.str()
-                              << "'";
+            for (const std::string& p : PageProblems(*text, language))
+                if (p.rfind("a typed figure", 0) == 0 || p.rfind("a date", 0) == 0)
+                    ADD_FAILURE() << l.Name() << ": " << p;
         }
     }
     EXPECT_GE(pages, 2 * 9);  // chapter 3 at least
+}
+
+TEST(Page, PageProblemsNamesEachKind) {
+    EXPECT_TRUE(PageProblems(kModelPage, TextLanguage::kEnglish).empty());
+    const auto problems = PageProblems(
+        std::string(kModelPage) + "\nIt took 1.5 ms on 2026-11-27 at 12:06.\n",
+        TextLanguage::kEnglish);
+    std::string all;
+    for (const std::string& p : problems) all += p + "\n";
+    EXPECT_NE(all.find("a typed figure, '1.5 ms'"), std::string::npos) << all;
+    EXPECT_NE(all.find("'2026-11-27'"), std::string::npos) << all;
+    EXPECT_NE(all.find("'12:06'"), std::string::npos) << all;
+    std::string long_core = "# Long\n\n";
+    for (int i = 0; i < 301; ++i) long_core += "word ";
+    long_core += "\n\n## Change\n- one\n";
+    std::string over;
+    for (const std::string& p : PageProblems(long_core, TextLanguage::kEnglish)) over += p + "\n";
+    EXPECT_NE(over.find("the core is 30"), std::string::npos) << over;
+    EXPECT_NE(PageProblems("# Old text\n\nNo sections.\n", TextLanguage::kEnglish)
+                  .front()
+                  .find("not in the page model"),
+              std::string::npos);
 }
 
 TEST(Page, EveryReferenceResolvesOnTheReferenceGpu) {
@@ -287,6 +298,34 @@ TEST(Page, EveryReferenceResolvesOnTheReferenceGpu) {
                 ADD_FAILURE() << l.Name() << " on " << data.gpu << ": " << u;
         }
     }
+}
+
+// on=TEXT reads another GPU's recording (for "On another GPU"), and the footer names that GPU
+// apart from the page's.
+TEST(Page, OnReadsAnotherGpusRecording) {
+    const PageData data = ReferenceData();
+    const Lesson* v4 = Catalog().FindLesson("reduce/v4-warp-shuffle");
+    ASSERT_TRUE(v4);
+    std::string error;
+    const RefValue h100 =
+        ResolveRef(*ParseRef("ms block=256 on=H100", &error), *v4, data, TextLanguage::kEnglish);
+    ASSERT_TRUE(h100.ok) << h100.text;
+    EXPECT_NE(h100.provenance.find("H100"), std::string::npos) << h100.provenance;
+    const RefValue h200 =
+        ResolveRef(*ParseRef("ms block=256", &error), *v4, data, TextLanguage::kEnglish);
+    ASSERT_TRUE(h200.ok) << h200.text;
+    EXPECT_NE(h200.provenance.find("H200"), std::string::npos) << h200.provenance;
+    EXPECT_NE(h100.text, h200.text);
+    const RefValue none =
+        ResolveRef(*ParseRef("ms on=NoSuchGpu", &error), *v4, data, TextLanguage::kEnglish);
+    EXPECT_FALSE(none.ok);
+    EXPECT_NE(none.text.find("NoSuchGpu"), std::string::npos) << none.text;
+    const ResolvedPage page = ResolvePage(
+        "# Two GPUs\n\nHere {{ms block=256}}, there {{ms block=256 on=H100}}.\n", *v4, data,
+        TextLanguage::kEnglish);
+    EXPECT_TRUE(page.unresolved.empty());
+    EXPECT_EQ(page.footer.rfind("Figures: NVIDIA H200, recorded ", 0), 0u) << page.footer;
+    EXPECT_NE(page.footer.find("; NVIDIA H100"), std::string::npos) << page.footer;
 }
 
 TEST(Page, TheChapterAtAGlanceReadsTheRecordings) {
@@ -358,4 +397,29 @@ TEST(PageCli, PrintsAPageResolvedAndFailsOnAnUnknownGpu) {
     EXPECT_EQ(unknown.code, 2) << unknown.text;
     EXPECT_NE(unknown.text.find("recorded on:"), std::string::npos) << unknown.text;
     EXPECT_EQ(Cli("page 3.5 --lang fr").code, 2);
+}
+
+// --text FILE shows a draft of a lesson's text as the page would show it, and checks it against
+// docs/pages.md: a writer's loop without a rebuild.
+TEST(PageCli, ChecksADraftTextFromAFile) {
+    const std::string dir = MakeTempDir("page-draft");
+    std::ofstream(dir + "/good.en.md") << kModelPage << "See [[v3-unrolled-last-warp]].\n";
+    const Output good = Cli("page 3.6 --text " + dir + "/good.en.md");
+    EXPECT_EQ(good.code, 0) << good.text;
+    EXPECT_NE(good.text.find("# Lesson 3.6 — A warp adds its values in registers"),
+              std::string::npos)
+        << good.text;
+    EXPECT_NE(good.text.find("See 3.5."), std::string::npos) << good.text;
+    std::ofstream(dir + "/typed.en.md") << kModelPage << "It took 1.5 ms. See [[nowhere]].\n";
+    const Output typed = Cli("page 3.6 --text " + dir + "/typed.en.md --format json");
+    EXPECT_EQ(typed.code, 1) << typed.text;
+    EXPECT_NE(typed.text.find("a typed figure, '1.5 ms'"), std::string::npos) << typed.text;
+    EXPECT_NE(typed.text.find("[[nowhere]] names no lesson"), std::string::npos) << typed.text;
+    EXPECT_EQ(Cli("page 3.6 --text " + dir).code, 2);  // a folder
+    const Output missing = Cli("page 3.6 --text " + dir + "/none.md");
+    EXPECT_EQ(missing.code, 2) << missing.text;
+    EXPECT_NE(missing.text.find("none.md"), std::string::npos) << missing.text;
+    EXPECT_EQ(Cli("page 3.6 --text /dev/zero").code, 2);  // not a regular file
+    EXPECT_EQ(Cli("page reduce --glance --text " + dir + "/good.en.md").code, 2);
+    std::filesystem::remove_all(dir);
 }

@@ -179,6 +179,7 @@ void DrawModelPage(UiState& ui, const Controller& c, const Lesson& lesson) {
             else
                 ui.settings.unfolded.erase(id);
         }
+        if (open && ui.probe) ui.probe->page_open.push_back(PartKeyword(s.part));
         if (open) {
             ImGui::Indent();
             // "Hide answers" before the lesson's run: the evidence is what was measured.

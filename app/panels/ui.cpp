@@ -293,6 +293,7 @@ constexpr float kTwoColumnsEm = 30;
 void DrawText(UiState& ui, const Controller& c, const Lesson& lesson) {
     if (ui.probe) {
         ui.probe->page_in_model = false;
+        ui.probe->page_open.clear();
         ui.probe->glance_rows = 0;
     }
     DrawChapterGlance(ui, c, lesson);
