@@ -102,10 +102,10 @@ int PrintPage(const std::string& name, const std::string& lang, const std::strin
     }
     const Lesson& lesson = FindLessonOrThrow(name);
     std::vector<std::string> link_problems;
-    const std::string text =
-        !text_file.empty()                      ? DraftText(text_file, lesson, language, &link_problems)
-        : language == TextLanguage::kChinese ? lesson.text_zh
-                                             : lesson.text_en;
+    const std::string text = !text_file.empty()
+                                 ? DraftText(text_file, lesson, language, &link_problems)
+                             : language == TextLanguage::kChinese ? lesson.text_zh
+                                                                  : lesson.text_en;
     const ResolvedPage page = ResolvePage(text, lesson, data.page, language);
     const LessonPage parsed = ParsePage(text);
     // A page in the model is held to all of docs/pages.md; an older text to its parse only.

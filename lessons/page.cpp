@@ -906,8 +906,7 @@ std::vector<std::string> PageProblems(std::string_view text, TextLanguage langua
     // No dates or clock times in the prose: the footer says where the figures come from.
     std::string plain(text);
     plain = std::regex_replace(plain, std::regex(R"(\{\{[^}]*\}\})"), " ");
-    static const std::regex kWhen(
-        R"(20[0-9][0-9]-[01][0-9]-[0-3][0-9]|\b[0-2][0-9]:[0-5][0-9]\b)");
+    static const std::regex kWhen(R"(20[0-9][0-9]-[01][0-9]-[0-3][0-9]|\b[0-2][0-9]:[0-5][0-9]\b)");
     for (auto it = std::sregex_iterator(plain.begin(), plain.end(), kWhen);
          it != std::sregex_iterator(); ++it)
         out.push_back("a date or clock time in the prose, '" + it->str() + "'");

@@ -267,9 +267,9 @@ TEST(Page, NoPageInTheModelTypesAFigure) {
 
 TEST(Page, PageProblemsNamesEachKind) {
     EXPECT_TRUE(PageProblems(kModelPage, TextLanguage::kEnglish).empty());
-    const auto problems = PageProblems(
-        std::string(kModelPage) + "\nIt took 1.5 ms on 2026-11-27 at 12:06.\n",
-        TextLanguage::kEnglish);
+    const auto problems =
+        PageProblems(std::string(kModelPage) + "\nIt took 1.5 ms on 2026-11-27 at 12:06.\n",
+                     TextLanguage::kEnglish);
     std::string all;
     for (const std::string& p : problems) all += p + "\n";
     EXPECT_NE(all.find("a typed figure, '1.5 ms'"), std::string::npos) << all;
@@ -320,9 +320,9 @@ TEST(Page, OnReadsAnotherGpusRecording) {
         ResolveRef(*ParseRef("ms on=NoSuchGpu", &error), *v4, data, TextLanguage::kEnglish);
     EXPECT_FALSE(none.ok);
     EXPECT_NE(none.text.find("NoSuchGpu"), std::string::npos) << none.text;
-    const ResolvedPage page = ResolvePage(
-        "# Two GPUs\n\nHere {{ms block=256}}, there {{ms block=256 on=H100}}.\n", *v4, data,
-        TextLanguage::kEnglish);
+    const ResolvedPage page =
+        ResolvePage("# Two GPUs\n\nHere {{ms block=256}}, there {{ms block=256 on=H100}}.\n", *v4,
+                    data, TextLanguage::kEnglish);
     EXPECT_TRUE(page.unresolved.empty());
     EXPECT_EQ(page.footer.rfind("Figures: NVIDIA H200, recorded ", 0), 0u) << page.footer;
     EXPECT_NE(page.footer.find("; NVIDIA H100"), std::string::npos) << page.footer;
