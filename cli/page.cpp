@@ -139,14 +139,7 @@ int PrintPage(const std::string& name, const std::string& lang, const std::strin
                                   : "")
                           << "\n";
             if (s.part == PagePart::kPrediction && parsed.in_model) {
-                // The result row, generated.
-                std::string row;
-                for (const char* q : {"ms", "speedup", "pct"}) {
-                    std::string error;
-                    const auto ref = ParseRef(q, &error);
-                    const RefValue v = ResolveRef(*ref, lesson, data.page, language);
-                    if (v.ok) row += (row.empty() ? "" : " | ") + v.text;
-                }
+                const std::string row = ResultRow(lesson, data.page, language);  // generated
                 if (!row.empty())
                     std::cout << s.text << "\n[" << row << "]\n";
                 else

@@ -48,10 +48,10 @@ const char* CeilingDescription(Bound bound) {
             return "device copy bandwidth";
         case Bound::kFp32:
             return "fp32 FMA peak";
-        case Bound::kTf32:
-            return "TF32 tensor-core peak (cuBLAS)";
+        case Bound::kTf32:  // a library's rate, not the hardware's peak
+            return "cuBLAS TF32 GEMM rate";
         case Bound::kBf16:
-            return "bf16 tensor-core peak (cuBLAS)";
+            return "cuBLAS bf16 GEMM rate";
         case Bound::kH2D:
             return "pinned host-to-device copy";
         case Bound::kPeer:
@@ -60,6 +60,28 @@ const char* CeilingDescription(Bound bound) {
             break;
     }
     return "no ceiling";
+}
+
+const char* CeilingDescriptionZh(Bound bound) {
+    switch (bound) {
+        case Bound::kRead:
+            return "只读带宽";
+        case Bound::kCopy:
+            return "设备内拷贝带宽";
+        case Bound::kFp32:
+            return "fp32 FMA 峰值";
+        case Bound::kTf32:
+            return "cuBLAS TF32 GEMM 速率";
+        case Bound::kBf16:
+            return "cuBLAS bf16 GEMM 速率";
+        case Bound::kH2D:
+            return "锁页内存到设备的拷贝";
+        case Bound::kPeer:
+            return "GPU 之间的拷贝";
+        case Bound::kNone:
+            break;
+    }
+    return "无上限";
 }
 
 void StepInstance::WriteOutput(std::ostream&) const {

@@ -91,6 +91,9 @@ struct RunResult {
     std::string timestamp;
     std::string source_key;  // the step's Lesson::source_key when it ran; empty: not known
     bool recorded = false;   // loaded from assets/reference, not measured now
+    // A recorded CPU result: the GPU recorded in the same file (its machine's host ran it), so a
+    // page reads the host of the GPU it reads; two machines' hosts may share a CPU model name.
+    std::string recorded_with;
     // A student's kernel ran in place of the step's own (an exercise: run --kernel).
     bool yours = false;
 

@@ -32,8 +32,9 @@ inline bool IsArithmetic(Bound bound) {
 inline bool IsTensor(Bound bound) {
     return bound == Bound::kTf32 || bound == Bound::kBf16;
 }
-// What the ceiling is, in words: "read-only bandwidth", "fp32 FMA peak", ...
+// What the ceiling is, in words: "read-only bandwidth", "fp32 FMA peak", ...; and in Chinese.
 const char* CeilingDescription(Bound bound);
+const char* CeilingDescriptionZh(Bound bound);
 
 // The work a step must do at the least, the basis of every rate and of the roofline.
 struct Work {

@@ -136,12 +136,12 @@ const RunResult* Best(const std::vector<const RunResult*>& results, const Lesson
         if (!gpu.empty()) {
             if (r->devices.empty()) continue;
             // A CPU step's recording is the GPU machine's host, recorded with its GPU.
-            const std::vector<std::string> hosts =
-                step.kind == StepKind::kCpu ? HostsRecordedWith(gpu) : std::vector<std::string>{};
-            if (std::any_of(r->devices.begin(), r->devices.end(), [&](const std::string& d) {
-                    return d != gpu && std::find(hosts.begin(), hosts.end(), d) == hosts.end();
-                }))
+            if (step.kind == StepKind::kCpu) {
+                if (r->recorded_with != gpu) continue;
+            } else if (std::any_of(r->devices.begin(), r->devices.end(),
+                                   [&](const std::string& d) { return d != gpu; })) {
                 continue;
+            }
         }
         if (r->recorded && IsStale(*r, registry)) continue;
         bool ok = true;
@@ -192,6 +192,8 @@ std::string NoRecording(const std::vector<const RunResult*>& results, const Less
 }
 
 std::string Provenance(const RunResult& r) {
+    // A recorded CPU result names the GPU machine whose host ran it.
+    if (!r.recorded_with.empty()) return r.recorded_with + " host, " + r.timestamp;
     std::string device = r.Device();
     if (r.devices.size() > 1) device = std::to_string(r.devices.size()) + "x " + device;
     return device + ", " + r.timestamp;
@@ -234,7 +236,12 @@ std::optional<std::string> QuantityOf(const RunResult& r, const PageRef& ref, st
         return std::nullopt;
     }
     if (q == "value") {
-        if (const auto v = r.Value(ref.subject)) return FormatFigure(*v);
+        // A value is a count (pieces: "16") or a measure of any size (an error: "0.00455"):
+        // whole numbers whole, others to three significant figures.
+        if (const auto v = r.Value(ref.subject)) {
+            if (std::fabs(*v) < 1e15 && *v == std::floor(*v)) return Printf("%.0f", *v);
+            return std::fabs(*v) >= 1000 ? Printf("%.0f", *v) : Printf("%.3g", *v);
+        }
         *why = "the result carries no value '" + ref.subject + "'";
         return std::nullopt;
     }
@@ -796,6 +803,40 @@ RefValue ResolveRef(const PageRef& ref, const Lesson& page_lesson, const PageDat
     return out;
 }
 
+std::string ResultRow(const Lesson& lesson, const PageData& data, TextLanguage language) {
+    const bool zh = language == TextLanguage::kChinese;
+    const auto figure = [&](const char* written) -> std::optional<std::string> {
+        std::string error;
+        const auto ref = ParseRef(written, &error);
+        const RefValue v = ResolveRef(*ref, lesson, data, language);
+        if (!v.ok) return std::nullopt;
+        if (v.yours.empty()) return v.text;
+        return v.text + (zh ? "（" + v.yours + "）" : " (" + v.yours + ")");
+    };
+    std::vector<std::string> parts;
+    if (const auto t = figure("ms")) parts.push_back(*t);
+    const Lesson* previous = lesson.previous ? data.registry->FindLesson(lesson.previous) : nullptr;
+    if (previous)
+        if (const auto x = figure("speedup"))
+            parts.push_back(zh ? "第 " + previous->label + " 课的 " + *x
+                               : *x + " lesson " + previous->label);
+    if (const auto pct = figure("pct")) {
+        // The bound the step was held to, named, with its value.
+        std::string ignored;
+        const RunResult* r =
+            Best(data.recorded, lesson, WantedFor(lesson, PageRef{}, data, &ignored), data.gpu,
+                 *data.registry, false);
+        const Bound bound = r ? r->work.bound : Bound::kNone;
+        const auto ceiling = figure("ceiling");
+        std::string what = zh ? CeilingDescriptionZh(bound) : CeilingDescription(bound);
+        if (ceiling) what += zh ? "（" + *ceiling + "）" : " (" + *ceiling + ")";
+        parts.push_back(zh ? what + "的 " + *pct : *pct + " of the " + what);
+    }
+    std::string row;
+    for (const std::string& p : parts) row += (row.empty() ? "" : " \xC2\xB7 ") + p;
+    return row;
+}
+
 std::vector<std::string> RefsOf(std::string_view text) {
     std::vector<std::string> out;
     for (size_t at = text.find("{{"); at != std::string_view::npos; at = text.find("{{", at + 2)) {
@@ -965,11 +1006,20 @@ std::vector<GlanceRow> ChapterAtAGlance(const Chapter& chapter, const PageData& 
     std::vector<GlanceRow> rows;
     const Registry& registry = *data.registry;
     const std::vector<const Lesson*> lessons = registry.LessonsOf(chapter);
-    const Lesson* library = nullptr;
-    for (const Lesson* l : lessons)
-        if (l->library) library = l;  // the chapter's last library step: what a user would call
+    // Each step is held to the library step that closes its part of the chapter (the first at
+    // or after it: cuBLAS SGEMM for the fp32 steps, cuBLAS TF32 for the tensor-core ones), and
+    // a step after the last library step to that one: what a user would call instead.
+    const auto library_for = [&](size_t at) -> const Lesson* {
+        for (size_t i = at; i < lessons.size(); ++i)
+            if (lessons[i]->library) return lessons[i];
+        for (size_t i = at; i-- > 0;)
+            if (lessons[i]->library) return lessons[i];
+        return nullptr;
+    };
     const bool zh = language == TextLanguage::kChinese;
-    for (const Lesson* l : lessons) {
+    for (size_t at = 0; at < lessons.size(); ++at) {
+        const Lesson* l = lessons[at];
+        const Lesson* library = library_for(at);
         GlanceRow row;
         row.label = l->label;
         row.title = zh ? l->title_zh : l->title;  // a page in the model: its idea

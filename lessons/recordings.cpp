@@ -80,11 +80,19 @@ const std::vector<RunResult>& RecordedCpuResults() {
             if (!IsReferenceFile(path)) continue;
             const Json array = Json::parse(text.begin(), text.end(), nullptr, false);
             if (!array.is_array()) continue;
+            // The file's GPU: the first device of its GPU results (one machine per file).
+            std::string gpu;
+            for (const Json& j : array)
+                if (gpu.empty() && j.is_object() && j.value("kind", "") == "gpu" &&
+                    j.contains("devices") && j["devices"].is_array() && !j["devices"].empty() &&
+                    j["devices"][0].is_string())
+                    gpu = j["devices"][0].get<std::string>();
             for (const Json& j : array) {
                 try {
                     RunResult r = RunResultFromJson(j);
                     if (r.kind != StepKind::kCpu) continue;
                     r.recorded = true;
+                    r.recorded_with = gpu;
                     out.push_back(std::move(r));
                 } catch (const std::exception&) {
                     // LoadRecordedResults names it
@@ -94,19 +102,6 @@ const std::vector<RunResult>& RecordedCpuResults() {
         return out;
     }();
     return all;
-}
-
-std::vector<std::string> HostsRecordedWith(std::string_view gpu) {
-    std::set<std::string> hosts;
-    for (const auto& [path, pairs] : Index().of_file) {
-        bool has_gpu = false;
-        for (const auto& [c, d] : pairs) has_gpu = has_gpu || d == gpu;
-        if (!has_gpu) continue;
-        for (const RunResult& r : RecordedCpuResults())
-            for (const auto& [c, d] : pairs)
-                if (d == r.Device()) hosts.insert(d);
-    }
-    return {hosts.begin(), hosts.end()};
 }
 
 std::vector<std::string> RecordingFiles(std::string_view chapter, std::string_view device) {

@@ -20,10 +20,9 @@ inline constexpr std::string_view kReferenceGpu = "NVIDIA H200";
 std::vector<RunResult> LoadRecordedResults(std::string* problems);
 
 // The CPU steps' results recorded beside a GPU's (the GPU machine's host; the GUI runs CPU steps
-// live and shows none of these, pages read them), loaded once.
+// live and shows none of these, pages read them), loaded once; each names that GPU
+// (RunResult::recorded_with).
 const std::vector<RunResult>& RecordedCpuResults();
-// The host CPUs whose results were recorded in the same files as `gpu`'s.
-std::vector<std::string> HostsRecordedWith(std::string_view gpu);
 
 // The embedded files a chapter's results on `device` come from ("assets/reference/h200/
 // reduce.json"), for a page's footer.

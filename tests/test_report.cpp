@@ -113,7 +113,8 @@ TEST(Report, RatesComeFromTheWorkAndTheMatchingCeiling) {
 TEST(Report, Tf32BoundParsesAndHoldsTensorCoreStepsToItsCeiling) {
     EXPECT_EQ(ParseBound("tf32"), Bound::kTf32);
     EXPECT_STREQ(ToString(Bound::kTf32), "tf32");
-    EXPECT_STREQ(CeilingDescription(Bound::kTf32), "TF32 tensor-core peak (cuBLAS)");
+    EXPECT_STREQ(CeilingDescription(Bound::kTf32), "cuBLAS TF32 GEMM rate");  // not a peak
+    EXPECT_STREQ(CeilingDescriptionZh(Bound::kTf32), "cuBLAS TF32 GEMM 速率");
     EXPECT_TRUE(IsArithmetic(Bound::kTf32) && IsArithmetic(Bound::kFp32));
     EXPECT_FALSE(IsArithmetic(Bound::kRead));
 

@@ -22,30 +22,6 @@ const std::string& TextOf(const UiState& ui, const Lesson& lesson) {
     return ui.settings.language == "zh" ? lesson.text_zh : lesson.text_en;
 }
 
-// The result row: this step's time, its speed-up over the previous step and its share of the
-// bound, each with this machine's figure where it has one.
-std::string ResultRow(const UiState& ui, const Lesson& lesson, const PageData& data) {
-    const TextLanguage language = LanguageOf(ui);
-    std::string row;
-    const auto add = [&](const char* quantity, const Word* format) {
-        std::string error;
-        const auto ref = ParseRef(quantity, &error);
-        const RefValue v = ResolveRef(*ref, lesson, data, language);
-        if (!v.ok) return;
-        std::string figure = v.text + (v.yours.empty() ? "" : " (" + v.yours + ")");
-        if (format) {
-            char buf[256];
-            std::snprintf(buf, sizeof buf, Tr(ui, *format), figure.c_str());
-            figure = buf;
-        }
-        row += (row.empty() ? "" : " \xC2\xB7 ") + figure;
-    };
-    add("ms", nullptr);
-    if (lesson.previous) add("speedup", &kResultPrevious);
-    add("pct", &kResultBound);
-    return row;
-}
-
 // Draws one resolved section's Markdown, linking the first use on the page of each glossary
 // term: underlined, its definition on hover.
 void DrawLinked(UiState& ui, std::string_view markdown, std::vector<std::string>* linked) {
@@ -144,8 +120,9 @@ ResolvedPage ResolvedPageOf(UiState& ui, const Controller& c, const Lesson& less
     ResolvedPage page = ResolvePage(TextOf(ui, lesson), lesson, data, LanguageOf(ui));
     for (PageSection& s : page.sections) {
         if (s.part != PagePart::kPrediction) continue;
-        const std::string row =
-            MeasuredHidden(ui, c, lesson) ? Tr(ui, kResultHidden) : ResultRow(ui, lesson, data);
+        const std::string row = MeasuredHidden(ui, c, lesson)
+                                    ? Tr(ui, kResultHidden)
+                                    : ResultRow(lesson, data, LanguageOf(ui));
         if (!row.empty()) s.text += std::string("\n\n**") + Tr(ui, kResultRow) + "** " + row + "\n";
     }
     ui.page_key = key;

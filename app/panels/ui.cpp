@@ -188,6 +188,10 @@ std::vector<std::string_view> UiTexts(const Registry& registry) {
         texts.push_back(e.task_zh);
         for (const ExerciseHint& h : e.hints) texts.push_back(h.zh);
     }
+    for (Bound b : {Bound::kRead, Bound::kCopy, Bound::kFp32, Bound::kTf32, Bound::kBf16,
+                    Bound::kH2D, Bound::kPeer, Bound::kNone})
+        texts.push_back(CeilingDescriptionZh(b));  // the result row names the bound
+    texts.push_back("第课的（）·");
     texts.push_back("中文 English");
     texts.push_back(kFileChoiceZh);
     for (const Chapter& c : registry.chapters()) texts.push_back(c.title_zh);
@@ -298,9 +302,10 @@ void DrawText(UiState& ui, const Controller& c, const Lesson& lesson) {
     }
     DrawChapterGlance(ui, c, lesson);
     DrawHideAnswers(ui, c, lesson);
-    if (InPageModel(ui, lesson))
-        DrawModelPage(ui, c, lesson);
-    else
+    if (InPageModel(ui, lesson)) {
+        DrawModelPage(ui, c, lesson);  // its Evidence holds the measured figures
+        if (ui.probe) ui.probe->measured_hidden = MeasuredHidden(ui, c, lesson);
+    } else
         DrawLessonTextOf(ui, c, lesson,
                          ui.settings.language == "zh" ? lesson.text_zh : lesson.text_en);
     // The student's own mark: the questions above are answered (the lesson list shows it).

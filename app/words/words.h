@@ -168,10 +168,8 @@ inline constexpr Word kPctOf{"%s%% of %s", "%2$s的 %1$s%%"};
 inline constexpr Word kCeilRead{"the read-bandwidth ceiling", "读带宽上限"};
 inline constexpr Word kCeilCopy{"the copy-bandwidth ceiling", "拷贝带宽上限"};
 inline constexpr Word kCeilFp32{"the fp32 peak", "fp32 峰值"};
-inline constexpr Word kCeilTf32{"the TF32 tensor-core peak (cuBLAS)",
-                                "TF32 张量核心峰值（cuBLAS 实测）"};
-inline constexpr Word kCeilBf16{"the bf16 tensor-core peak (cuBLAS)",
-                                "bf16 张量核心峰值（cuBLAS 实测）"};
+inline constexpr Word kCeilTf32{"cuBLAS's TF32 GEMM rate", "cuBLAS 的 TF32 GEMM 速率"};
+inline constexpr Word kCeilBf16{"cuBLAS's bf16 GEMM rate", "cuBLAS 的 bf16 GEMM 速率"};
 inline constexpr Word kNoBf16Ceiling{
     "No bf16 ceiling on this GPU or build: the share is of the fp32 peak.",
     "此 GPU 或此构建没有 bf16 上限：百分比相对于 fp32 峰值。"};

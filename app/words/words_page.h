@@ -8,8 +8,6 @@
 namespace lessons::app {
 
 inline constexpr Word kResultRow{"Result.", "结果："};
-inline constexpr Word kResultPrevious{"%s the previous step", "上一步的 %s"};
-inline constexpr Word kResultBound{"%s of its bound", "达到上限的 %s"};
 inline constexpr Word kResultHidden{"Run the lesson (or reveal the measured figures) to see it.",
                                     "先运行本课（或显示测量结果）再看。"};
 inline constexpr Word kFooterFiles{"Read from:", "数据来自："};
@@ -27,8 +25,8 @@ inline constexpr Word kUnresolved{"A figure of this page is not recorded on %s: 
                                   "本页有数据没有在 %s 上录制：%s"};
 
 inline constexpr const Word* kPageWords[] = {
-    &kResultRow,   &kResultPrevious, &kResultBound, &kResultHidden, &kFooterFiles,
-    &kGlance,      &kGlanceLesson,   &kGlanceIdea,  &kGlanceTime,   &kGlancePrevious,
-    &kGlanceBound, &kGlanceLibrary,  &kGlanceCopy,  &kGlanceCopied, &kUnresolved};
+    &kResultRow,  &kResultHidden, &kFooterFiles,    &kGlance,      &kGlanceLesson,
+    &kGlanceIdea, &kGlanceTime,   &kGlancePrevious, &kGlanceBound, &kGlanceLibrary,
+    &kGlanceCopy, &kGlanceCopied, &kUnresolved};
 
 }  // namespace lessons::app
