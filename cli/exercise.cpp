@@ -287,15 +287,7 @@ int ShowExercise(const std::string& key, const ExerciseOptions& o, Format format
     if (o.lang != "en" && o.lang != "zh")
         throw UsageError("unknown language '" + Excerpt(o.lang, 20) + "': use en or zh");
     const std::string_view start = StartingFile(e);
-    if (!o.write.empty()) {
-        if (std::FILE* f = std::fopen(o.write.c_str(), "rb")) {  // never overwrite their work
-            std::fclose(f);
-            throw UsageError("'" + Excerpt(o.write) +
-                             "' exists: the starting file is not written over a file that may "
-                             "hold your work; give another path or remove it");
-        }
-        WriteFileReplacing(o.write, start);
-    }
+    if (!o.write.empty()) WriteNewFile(o.write, start);  // never over their work
     const bool zh = o.lang == "zh";
     if (format == Format::kJson) {
         json hints = json::array();

@@ -147,11 +147,13 @@ int main(int argc, char** argv) {
     if (argc > 1 && std::string(argv[1]) == "rank") {
         const Lesson* l = argc > 2 ? RunnableCatalog().FindLesson(argv[2]) : nullptr;
         if (!l || !l->runner.rank) {
+            const std::string named = argc > 2 ? Excerpt(argv[2], 60) : std::string();
             std::cerr << "error: 'rank LESSON ...' runs one process of a multi-process step and is "
                          "started by that step; "
-                      << (argc > 2 ? "'" + std::string(argv[2]).substr(0, 60) +
-                                         "' is no such lesson in this build"
-                                   : std::string("no lesson was given"))
+                      << (argc <= 2 ? std::string("no lesson was given")
+                          : !l      ? "'" + named + "' is no such lesson in this build"
+                                    : "lesson " + l->label + " (" + l->id +
+                                     ") is not a multi-process step")
                       << "\n";
             return cli::kExitUsage;
         }

@@ -126,6 +126,7 @@ nlohmann::ordered_json TuneForWorker(const Lesson& lesson, const RawParams& para
     std::string problem;
     ReadTunings(path, &problem);
     if (!problem.empty()) throw UsageError("cannot keep a tuning: " + problem);
+    CheckCanWrite(path);
     TuneRun run = MeasureTuning(lesson, base, control, emit);
     if (run.best_ms == 0)
         throw UsageError("no configuration of " + lesson.Name() + " gave a right result");
@@ -164,6 +165,12 @@ int Tune(const std::string& key, const Options& options, Format format, bool sav
         if (!problem.empty())
             throw UsageError("cannot keep a tuning: " + problem +
                              " (move it away, or use --no-save)");
+        try {
+            CheckCanWrite(saved_to);
+        } catch (const FileError& e) {
+            throw UsageError(std::string("cannot keep a tuning: ") + e.what() +
+                             " (or use --no-save)");
+        }
     }
     RunControl control;
     control.cancel = CancelFlag();

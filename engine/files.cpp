@@ -255,6 +255,13 @@ void WriteFileReplacing(const std::string& path, const std::function<void(std::o
         CloseChecked(fd, path);
         return;
     }
+    // A file its owner made read-only (or one this user may not write) is theirs: never
+    // replaced, though the folder would allow a rename over it. The mode bits are read too, as
+    // root's access() says yes to every file.
+    if (exists && (::access(target.c_str(), W_OK) != 0 || (st.st_mode & 0222) == 0))
+        throw FileError("'" + Excerpt(path) +
+                        "' is read-only: it is not replaced (make it writable, or choose "
+                        "another path)");
 
     static std::atomic<unsigned> counter{0};
     const std::string folder = FolderOf(target);
@@ -288,6 +295,75 @@ void WriteFileReplacing(const std::string& path, const std::function<void(std::o
     } catch (...) {
         if (fd.get() >= 0) ::close(fd.release());
         ::unlink(temp.c_str());
+        throw;
+    }
+}
+
+void CheckCanWrite(const std::string& path) {
+    if (path.empty()) throw UsageError("the output file name is empty");
+    const auto fail = [&](const std::string& why) {
+        throw FileError("cannot write '" + Excerpt(path) + "': " + why);
+    };
+    if (path.size() >= PATH_MAX) fail("the path is longer than the system allows");
+    for (size_t at = 0; at < path.size();) {
+        size_t end = path.find('/', at);
+        if (end == std::string::npos) end = path.size();
+        if (end - at > NAME_MAX) fail("a name in the path is longer than the system allows");
+        at = end + 1;
+    }
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0) {
+        if (S_ISLNK(st.st_mode) && ::stat(path.c_str(), &st) != 0)
+            fail("it is a symbolic link that leads to no file (" + Reason(errno) + ")");
+        if (S_ISDIR(st.st_mode)) fail("it is a directory");
+        if (!S_ISREG(st.st_mode)) return;  // a terminal, a pipe: written in place
+        if (::access(path.c_str(), W_OK) != 0 || (st.st_mode & 0222) == 0)
+            fail("it is read-only, and is not replaced");
+    }
+    // The file is written beside itself and renamed: its folder, or the nearest one above that
+    // exists (the rest are created), must be a folder this user can write.
+    std::string folder = FolderOf(path);
+    for (int depth = 0; depth < 4096; ++depth) {
+        if (::stat(folder.c_str(), &st) == 0) {
+            if (!S_ISDIR(st.st_mode)) fail("'" + Excerpt(folder) + "' is not a folder");
+            if (::access(folder.c_str(), W_OK | X_OK) != 0)
+                fail("cannot create a file in '" + Excerpt(folder) + "': " + Reason(errno));
+            return;
+        }
+        if (errno == ENOTDIR) {  // a file on the way: say which
+            std::string up = FolderOf(folder);
+            while (up != "/" && up != "." && ::stat(up.c_str(), &st) != 0) up = FolderOf(up);
+            fail("'" + Excerpt(up) + "' is not a folder");
+        }
+        if (errno != ENOENT) fail("'" + Excerpt(folder) + "': " + Reason(errno));
+        if (folder == "/" || folder == ".") return;
+        folder = FolderOf(folder);
+    }
+}
+
+void WriteNewFile(const std::string& path, std::string_view contents) {
+    if (path.empty()) throw UsageError("the output file name is empty");
+    // O_EXCL: anything at the path (a file, however unreadable, a FIFO, a link, even a dangling
+    // one) is refused without being opened, so nothing blocks and nothing is written over.
+    Fd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
+                 0666));
+    if (fd.get() < 0) {
+        if (errno == EEXIST)
+            throw UsageError("'" + Excerpt(path) +
+                             "' exists: it is not written over, as it may hold your work; give "
+                             "another path or remove it");
+        throw FileError("cannot write '" + Excerpt(path) + "': " + Reason(errno));
+    }
+    try {
+        WriteThrough(fd.get(), path, [contents](std::ostream& out) {
+            out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+        });
+        if (::fsync(fd.get()) != 0 && errno != EINVAL && errno != EROFS)
+            throw FileError("cannot write '" + path + "': " + Reason(errno));
+        CloseChecked(fd, path);
+    } catch (...) {
+        if (fd.get() >= 0) ::close(fd.release());
+        ::unlink(path.c_str());
         throw;
     }
 }

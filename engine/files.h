@@ -27,11 +27,24 @@ void ReadRegularFile(const std::string& path, char* out, uint64_t size,
 
 // Writes a file through `write`, which gets a stream to fill. A regular target (or a new one)
 // is written to a temporary file in the same folder, flushed to disk and renamed over `path`;
+// a regular target that is read-only (no write bit, or not writable by this user) is the
+// user's and is refused with FileError, never replaced;
 // an existing non-regular target (a terminal, /dev/stdout, a pipe) is written in place. Any
 // failed write, flush, close or rename removes the temporary and throws FileError with the
 // path and the reason; an exception from `write` removes it too and is passed on.
 void WriteFileReplacing(const std::string& path, const std::function<void(std::ostream&)>& write);
 void WriteFileReplacing(const std::string& path, std::string_view contents);
+
+// Throws FileError (with the path and the reason) when `path` could not be written now by
+// WriteFileReplacing: a directory, a dangling link, a read-only file, a path too long, or no
+// folder this user can create a file in (the nearest existing folder above a missing one).
+// For saying so before minutes of work whose result would be lost.
+void CheckCanWrite(const std::string& path);
+
+// Writes a new file at `path`: refused (UsageError) when anything is there already, whatever it
+// is (an unreadable file, a FIFO, a link), without opening it; a failed write removes what it
+// began. For files that may hold a user's work.
+void WriteNewFile(const std::string& path, std::string_view contents);
 
 // Flushes std::cout and stdout; throws FileError ("cannot write to standard output: ...") when
 // anything written to them was lost (a full disk, /dev/full, a closed descriptor).

@@ -92,7 +92,10 @@ int64_t ParseIntInRange(std::string_view text, const char* what, int64_t min, in
 
 double ParseSeconds(std::string_view text, const char* what, double min, double max) {
     char range[96];
-    std::snprintf(range, sizeof range, "a number of seconds from %g to %g, such as 0.25", min, max);
+    // The example lies inside the range it illustrates.
+    const double example = 0.25 >= min && 0.25 <= max ? 0.25 : min;
+    std::snprintf(range, sizeof range, "a number of seconds from %g to %g, such as %g", min, max,
+                  example);
     const std::string_view s = Trim(text);
     if (s.empty()) throw UsageError(std::string(what) + " is empty: use " + range);
     std::string_view integer, fraction;

@@ -9,12 +9,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <thread>
+#include <unordered_map>
 
 #include "catalog.h"
 #include "errors.h"
@@ -129,14 +131,27 @@ std::string TempPath(const char* what) {
     return pattern;
 }
 
+// At most `limit` bytes of the file ncu wrote. Whatever the profiled program put at that path
+// instead (a FIFO, a device, a link) is not read: opened without blocking and without following
+// a link, and refused unless it is a regular file.
 std::string ReadBounded(const std::string& path, uint64_t limit) {
-    std::ifstream in(path, std::ios::binary);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return {};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw UnavailableError("ncu's output '" + path +
+                               "' was replaced by something that is not a regular file: not read");
+    }
     std::string out;
     char chunk[65536];
-    while (in && out.size() < limit) {
-        in.read(chunk, sizeof(chunk));
-        out.append(chunk, size_t(in.gcount()));
+    while (out.size() < limit) {
+        const ssize_t n = ::read(fd, chunk, std::min<uint64_t>(sizeof chunk, limit - out.size()));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        out.append(chunk, size_t(n));
     }
+    ::close(fd);
     return out;
 }
 
@@ -305,6 +320,7 @@ std::vector<std::string> NcuArgs(const std::string& ncu, const Lesson& lesson,
 std::vector<ProfiledKernel> ParseNcuCsv(std::string_view text) {
     std::vector<ProfiledKernel> out;
     std::map<int, size_t> by_id;
+    std::vector<std::unordered_map<std::string, size_t>> names;  // per kernel: counter -> index
     int col_id = -1, col_kernel = -1, col_name = -1, col_unit = -1, col_value = -1;
     int col_block = -1, col_grid = -1;
     size_t columns = 0;
@@ -333,15 +349,19 @@ std::vector<ProfiledKernel> ParseNcuCsv(std::string_view text) {
             if (!n || *n < 0 || *n > 1e9) continue;
             id = int(*n);
         }
-        auto [it, added] = by_id.try_emplace(id, out.size());
-        if (added) {
+        auto found = by_id.find(id);
+        if (found == by_id.end()) {
+            if (out.size() >= kMaxProfiledKernels) continue;  // a step launches a few
+            found = by_id.emplace(id, out.size()).first;
             ProfiledKernel k;
             k.id = id;
             if (col_kernel >= 0) k.name = f[size_t(col_kernel)];
             if (col_block >= 0) k.block = f[size_t(col_block)];
             if (col_grid >= 0) k.grid = f[size_t(col_grid)];
             out.push_back(std::move(k));
+            names.emplace_back();
         }
+        const auto it = found;
         NcuCounter c;
         c.name = f[size_t(col_name)];
         c.unit = col_unit >= 0 ? f[size_t(col_unit)] : "";
@@ -349,10 +369,13 @@ std::vector<ProfiledKernel> ParseNcuCsv(std::string_view text) {
         c.value = Number(c.text);
         if (c.name.empty()) continue;
         ProfiledKernel& k = out[it->second];
-        bool replaced = false;
-        for (NcuCounter& existing : k.counters)
-            if (existing.name == c.name) existing = c, replaced = true;
-        if (!replaced) k.counters.push_back(std::move(c));
+        std::unordered_map<std::string, size_t>& index = names[it->second];
+        if (const auto seen = index.find(c.name); seen != index.end()) {
+            k.counters[seen->second] = std::move(c);  // the last value of a counter counts
+        } else if (k.counters.size() < kMaxCountersPerKernel) {
+            index.emplace(c.name, k.counters.size());
+            k.counters.push_back(std::move(c));
+        }
     }
     std::sort(out.begin(), out.end(),
               [](const ProfiledKernel& a, const ProfiledKernel& b) { return a.id < b.id; });
@@ -554,8 +577,15 @@ NcuRun RunNcu(const std::string& ncu, const Lesson& lesson, const Lesson* previo
         throw;
     }
     NcuRun run;
-    const std::string report = ReadBounded(log, kMaxReportBytes);
-    run.stderr_text = ReadBounded(err, 1 << 16);
+    std::string report;
+    try {
+        report = ReadBounded(log, kMaxReportBytes);
+        run.stderr_text = ReadBounded(err, 1 << 16);
+    } catch (...) {
+        std::remove(log.c_str());
+        std::remove(err.c_str());
+        throw;
+    }
     std::remove(log.c_str());
     std::remove(err.c_str());
     run.cancelled = child.cancelled;

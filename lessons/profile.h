@@ -61,7 +61,11 @@ std::vector<std::string> NcuArgs(const std::string& ncu, const Lesson& lesson,
 // ncu's CSV report (the long form: one row per kernel launch and metric, with "ID", "Kernel
 // Name", "Metric Name", "Metric Unit" and "Metric Value" columns), among ncu's own ==PROF==
 // lines and anything else, which are skipped. Rows that do not fit the header are skipped.
-// Values may carry thousands separators ("1,073,741,824"); they are read as numbers.
+// Values may carry thousands separators ("1,073,741,824"); they are read as numbers. Bounded
+// whatever the report holds: at most kMaxProfiledKernels launches and kMaxCountersPerKernel
+// counters each are kept (a step's report has a few of each), in time linear in its rows.
+inline constexpr size_t kMaxProfiledKernels = 1024;
+inline constexpr size_t kMaxCountersPerKernel = 4096;
 std::vector<ProfiledKernel> ParseNcuCsv(std::string_view text);
 
 // Why a profile gave nothing, from ncu's output and exit status, or "" when it worked: the

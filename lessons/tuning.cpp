@@ -19,7 +19,6 @@ using Json = nlohmann::ordered_json;
 namespace {
 
 constexpr uint64_t kMaxTuningsBytes = 4ull << 20;
-constexpr size_t kMaxTunings = 10000;
 
 ParamValues ValuesFromJson(const Json& j) {
     ParamValues out;
@@ -100,10 +99,7 @@ std::vector<Tuning> TuningsFromJson(const Json& list, size_t* skipped) {
     size_t bad = 0;
     if (list.is_array()) {
         for (const Json& j : list) {
-            if (out.size() >= kMaxTunings) {
-                ++bad;
-                continue;
-            }
+            if (out.size() >= kMaxTunings) break;  // SaveTuning keeps the newest kMaxTunings
             try {
                 if (!j.is_object()) throw UsageError("not an object");
                 Tuning t;
@@ -168,6 +164,12 @@ void SaveTuning(const std::string& path, const Tuning& tuning) {
                              }),
               all.end());
     all.push_back(tuning);
+    // A full file keeps the newest: the oldest tunings make room (by when they were taken).
+    if (all.size() > kMaxTunings) {
+        std::stable_sort(all.begin(), all.end() - 1,
+                         [](const Tuning& a, const Tuning& b) { return a.when > b.when; });
+        all.erase(all.begin() + static_cast<std::ptrdiff_t>(kMaxTunings) - 1, all.end() - 1);
+    }
     Json list = Json::array();
     for (const Tuning& t : all) list.push_back(TuningToJson(t));
     const std::string dir = path.substr(0, path.rfind('/'));

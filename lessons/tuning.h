@@ -44,7 +44,9 @@ std::string TuningsPath(const std::function<const char*(const char*)>& getenv = 
 
 // The tunings in `path`. A missing file is none; a file that is not a regular file, is larger
 // than 4 MiB, is not JSON or not a list gives none and a `problem`; entries of the wrong shape
-// are skipped (counted in `problem`).
+// are skipped (counted in `problem`). At most kMaxTunings are read; SaveTuning keeps the newest
+// kMaxTunings when a file is full, so a file this program wrote is never refused.
+inline constexpr size_t kMaxTunings = 10000;
 std::vector<Tuning> ReadTunings(const std::string& path, std::string* problem);
 std::vector<Tuning> TuningsFromJson(const nlohmann::ordered_json& list, size_t* skipped);
 nlohmann::ordered_json TuningToJson(const Tuning& tuning);

@@ -176,6 +176,12 @@ public:
                 m_inbox.push_back(
                     {{"id", r["id"]}, {"type", "result"}, {"result", Result(r, params)}});
             }
+        } else if (op == "attributes" && attributes_fail) {  // as the worker when the query fails
+            m_inbox.push_back({{"id", r["id"]},
+                               {"type", "error"},
+                               {"error", "cannot read the kernel's attributes"},
+                               {"fatal", false}});
+            m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "error"}});
         } else if (op == "attributes") {
             const Json attributes = {
                 {"kernel", "k"},
@@ -317,6 +323,7 @@ public:
     double yours_ms = 40;                    // how long a student's kernel takes
     std::string tuning_saved_to = "/data/tunings.json";  // where a tuning is said to be kept
     bool hang_kernels = false;                           // a student's kernel never ends
+    bool attributes_fail = false;  // kernel attributes are answered with an error
     int kills = 0;
 
 private:

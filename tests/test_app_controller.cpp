@@ -45,6 +45,30 @@ TEST_F(AppLogic, KernelAttributesFollowTheBlockSize) {
     EXPECT_EQ(a->active_blocks_per_sm, 4);
 }
 
+// A worker that answers the attributes query with an error (as it does when the query fails)
+// is asked once, and says so once: not a request and a notice every frame.
+TEST_F(AppLogic, AnAttributesQueryThatFailsIsAskedOnce) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    worker->attributes_fail = true;
+    Frames(2);
+    Open("split/one-thread-per-pair");
+    const size_t notices_before = controller->notices().size();
+    Frames(30);
+    EXPECT_EQ(controller->Attributes(Named("split/one-thread-per-pair"), ui.run), nullptr);
+    Frames(30);
+    int asked = 0;
+    for (const Json& r : sent) asked += r["op"] == "attributes";
+    EXPECT_EQ(asked, 1);
+    EXPECT_EQ(controller->notices().size(), notices_before + 1);
+    // Another setting is another question; a new worker may answer the old one.
+    ui.run.params["block"] = ParamValue::Number(512);
+    Frames(5);
+    asked = 0;
+    for (const Json& r : sent) asked += r["op"] == "attributes";
+    EXPECT_EQ(asked, 2);
+}
+
 TEST_F(AppLogic, RunTheWholeChapterFillsEveryBarAndCancelStopsTheRest) {
     worker_has_gpu = true;
     controller->RestartWorker();  // every lesson runs here

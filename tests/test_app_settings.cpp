@@ -157,6 +157,43 @@ TEST(AppSettings, ImGuiIniTablesOfImpossibleColumnCountsAreDropped) {
     EXPECT_EQ(dropped, 1u);
 }
 
+// ImGui ends a line at '\r' too, finds a section's name at the next '[' after its type, and
+// reads the count with sscanf: every spelling it takes for a table is checked the same way (the
+// variants with a space, a letter or a '\r' crashed the GUI at every start).
+TEST(AppSettings, EverySpellingOfATableSectionImGuiReadsIsChecked) {
+    const char* const bad[] = {
+        "[Table] [0xDEADBEEF,2000000000]\n",
+        "[Table]x[0xDEADBEEF,2000000000]\n",
+        "[Window][Debug##Default]\nPos=60,60\n\r[Table][0xDEADBEEF,2000000000]\n",
+        "[Window][x]\r[Table][0xDEADBEEF,100000000]\n",
+        "[Window][x]\r\r[Table][0xDEADBEEF,100000000]\rColumn 0 Width=5\r",
+        "[Table][0xDEADBEEF, 2000000000]\n",
+        "[Table][0xDEADBEEF,+2000000000]\n",
+        "[Table][0xdeadbeef,-5]\n",
+        "[Table][0xDEADBEEF,99999999999]\n",
+        "[Table][0xDEADBEEF,0065]\n",
+        "[Table][[0xDEADBEEF,2000000000]\n",
+    };
+    for (const std::string text : bad) {
+        SCOPED_TRACE(text);
+        size_t dropped = 0;
+        const std::string safe = SanitizeImGuiIni(text, &dropped);
+        EXPECT_EQ(dropped, 1u);
+        EXPECT_EQ(safe.find("[Table]"), std::string::npos) << safe;
+        EXPECT_EQ(safe.find('\r'), std::string::npos) << "ImGui reads what was checked";
+        ImGui::CreateContext();
+        ImGui::GetIO().IniFilename = nullptr;
+        ImGui::LoadIniSettingsFromMemory(safe.data(), safe.size());
+        ImGui::DestroyContext();
+    }
+    // A table ImGui can take stays, whatever the line ends; so do the other sections.
+    size_t dropped = 0;
+    EXPECT_EQ(SanitizeImGuiIni("[Window][x]\r\nPos=1,2\r\n[Table] [0x1,5]\rColumn 0 Width=5\r\n",
+                               &dropped),
+              "[Window][x]\nPos=1,2\n[Table] [0x1,5]\nColumn 0 Width=5\n");
+    EXPECT_EQ(dropped, 0u);
+}
+
 // settings.json is read only when it is a regular file of a sensible size: a FIFO blocked the
 // start, /dev/zero was read without end.
 TEST(AppSettings, ASettingsFileThatIsNoRegularFileOrHugeIsNotRead) {

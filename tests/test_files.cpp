@@ -12,6 +12,7 @@
 
 #include "errors.h"
 #include "files.h"
+#include "shell.h"
 
 using namespace lessons;
 
@@ -170,4 +171,110 @@ TEST(Files, ExcerptQuotesAShortPrefix) {
     const std::string han = "\xe4\xb8\xad\xe6\x96\x87\xe5\xad\x97";  // three 3-byte characters
     EXPECT_EQ(Excerpt(han, 4).substr(0, 3), "\xe4\xb8\xad");
     EXPECT_EQ(Excerpt(han, 4)[3], '.');
+}
+
+// A file its owner made read-only is theirs: never replaced, though the folder allows a rename
+// over it (mode bits are read too: root's access() says yes to everything).
+TEST(Files, AReadOnlyFileIsNotReplaced) {
+    const std::string path = TempPath("readonly.txt");
+    WriteFileReplacing(path, std::string_view("mine"));
+    ASSERT_EQ(::chmod(path.c_str(), 0444), 0);
+    const std::string message =
+        MessageOf([&] { WriteFileReplacing(path, std::string_view("theirs")); });
+    EXPECT_NE(message.find("read-only"), std::string::npos) << message;
+    EXPECT_EQ(ReadBack(path), "mine");
+    EXPECT_NE(MessageOf([&] { CheckCanWrite(path); }).find("read-only"), std::string::npos);
+    ::chmod(path.c_str(), 0644);
+    std::remove(path.c_str());
+}
+
+// A new file is written only where nothing is: an unreadable file, a FIFO (without blocking) or
+// a dangling link is refused as it is, untouched.
+TEST(Files, WriteNewFileRefusesWhateverIsThereWithoutOpeningIt) {
+    const std::string fifo = TempPath("new.fifo");
+    std::remove(fifo.c_str());
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    EXPECT_NE(MessageOf([&] { WriteNewFile(fifo, "x"); }).find("exists"), std::string::npos);
+    std::remove(fifo.c_str());
+    const std::string locked = TempPath("new.locked");
+    std::ofstream(locked) << "my work";
+    ASSERT_EQ(::chmod(locked.c_str(), 0), 0);
+    EXPECT_NE(MessageOf([&] { WriteNewFile(locked, "x"); }).find("exists"), std::string::npos);
+    ::chmod(locked.c_str(), 0644);
+    EXPECT_EQ(ReadBack(locked), "my work");
+    std::remove(locked.c_str());
+    const std::string dangling = TempPath("new.link");
+    std::remove(dangling.c_str());
+    ASSERT_EQ(::symlink("/nonexistent/target", dangling.c_str()), 0);
+    EXPECT_NE(MessageOf([&] { WriteNewFile(dangling, "x"); }).find("exists"), std::string::npos);
+    EXPECT_NE(MessageOf([&] { CheckCanWrite(dangling); }).find("leads to no file"),
+              std::string::npos);
+    std::remove(dangling.c_str());
+    const std::string fresh = TempPath("new.txt");
+    std::remove(fresh.c_str());
+    WriteNewFile(fresh, "start");
+    EXPECT_EQ(ReadBack(fresh), "start");
+    std::remove(fresh.c_str());
+}
+
+// CheckCanWrite says before any work what the write would find: no folder, a file where a
+// folder should be, a name too long.
+TEST(Files, CheckCanWriteFindsWhatTheWriteWouldFail) {
+    const std::string file = TempPath("plain");
+    std::ofstream(file) << "x";
+    EXPECT_NE(MessageOf([&] { CheckCanWrite(file + "/a/b/tunings.json"); }).find("not a folder"),
+              std::string::npos);
+    EXPECT_NE(MessageOf([&] { CheckCanWrite(::testing::TempDir()); }).find("directory"),
+              std::string::npos);
+    EXPECT_NE(MessageOf([&] {
+                  CheckCanWrite("/tmp/" + std::string(4000, 'd') + "/t.json");
+              }).find("longer than the system allows"),
+              std::string::npos);
+    EXPECT_EQ(MessageOf([&] { CheckCanWrite(TempPath("new-folder/deeper/t.json")); }),
+              "(no exception)");
+    std::remove(file.c_str());
+}
+
+// exercise --write: a FIFO, an unreadable file of the student's and a read-only one are refused
+// at once (exit 2) and left as they were.
+TEST(Files, ExerciseWriteNeverBlocksOrOverwrites) {
+    const std::string dir = MakeTempDir("exercise-write");
+    const std::string fifo = dir + "/p.cu";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const Output out = Cli("exercise 4.2 --write " + fifo);
+    EXPECT_EQ(out.code, 2) << out.text;
+    EXPECT_NE(out.text.find("exists"), std::string::npos) << out.text;
+    const std::string mine = dir + "/mine.cu";
+    std::ofstream(mine) << "my work";
+    ASSERT_EQ(::chmod(mine.c_str(), 0), 0);
+    EXPECT_EQ(Cli("exercise 4.2 --write " + mine).code, 2);
+    ::chmod(mine.c_str(), 0644);
+    EXPECT_EQ(ReadBack(mine), "my work");
+    std::system(("rm -rf '" + dir + "'").c_str());
+}
+
+// tune with a read-only tunings.json, or a file where the data folder should be: said before
+// anything is measured (exit 2), the file unchanged.
+TEST(Files, TuneChecksWhereItSavesBeforeMeasuring) {
+    const std::string dir = MakeTempDir("tune-save");
+    const std::string data = dir + "/data";
+    ASSERT_EQ(::mkdir(data.c_str(), 0755), 0);
+    ASSERT_EQ(::mkdir((data + "/cuda-lessons").c_str(), 0755), 0);
+    const std::string tunings = data + "/cuda-lessons/tunings.json";
+    std::ofstream(tunings) << "[]\n";
+    ASSERT_EQ(::chmod(tunings.c_str(), 0444), 0);
+    const auto tune = [](const std::string& data_home) {
+        return Sh("XDG_DATA_HOME='" + data_home + "' " + CliPath() + " tune 1.3 --size 1MiB 2>&1");
+    };
+    const Output ro = tune(data);
+    EXPECT_EQ(ro.code, 2) << ro.text;
+    EXPECT_NE(ro.text.find("read-only"), std::string::npos) << ro.text;
+    EXPECT_EQ(ReadBack(tunings), "[]\n");
+    const std::string file = dir + "/a-file";
+    std::ofstream(file) << "x";
+    const Output not_folder = tune(file);
+    EXPECT_EQ(not_folder.code, 2) << not_folder.text;
+    EXPECT_NE(not_folder.text.find("not a folder"), std::string::npos) << not_folder.text;
+    ::chmod(tunings.c_str(), 0644);
+    std::system(("rm -rf '" + dir + "'").c_str());
 }

@@ -19,6 +19,7 @@
 
 #include "catalog.h"
 #include "device.h"
+#include "errors.h"
 #include "machine_code.h"
 #include "profile.h"
 #include "resources.h"
@@ -488,6 +489,47 @@ TEST(NcuRunner, ReportsTimeoutsCancelsAndRefusals) {
     EXPECT_NE(refused.failure.find("NVreg_RestrictProfilingToAdminUsers"), std::string::npos)
         << refused.failure;
     EXPECT_TRUE(refused.kernels.empty());
+}
+
+// A hostile ncu: one that puts a FIFO where its report should be (read without blocking and
+// refused), and one whose report holds 200,000 counters for one launch and 100,000 launches
+// (parsed in linear time, and bounded).
+TEST(NcuRunner, AHostileReportIsRefusedOrBounded) {
+    const std::string dir = MakeTempDir("profile-hostile");
+    const std::string log_arg =
+        "log=''; while [ $# -gt 0 ]; do [ \"$1\" = --log-file ] && log=$2; shift; done\n";
+    WriteExecutable(dir + "/fifo", "#!/bin/bash\n" + log_arg + "rm -f \"$log\"; mkfifo \"$log\"\n");
+    const Lesson& l = L("gemm/vectorized-transposed-a");
+    ParamValues v;
+    for (const ParamSpec& spec : l.params) v.Set(spec.name, spec.Default());
+    const auto start = std::chrono::steady_clock::now();
+    std::string message;
+    try {
+        RunNcu(dir + "/fifo", l, nullptr, v, "/bin/true", 20, nullptr);
+    } catch (const UnavailableError& e) {
+        message = e.what();
+    }
+    EXPECT_NE(message.find("not a regular file"), std::string::npos) << message;
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+              15.0);
+
+    std::string report =
+        "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n";
+    for (int i = 0; i < 200000; ++i)
+        report += "\"0\",\"k\",\"m" + std::to_string(i) + "\",\"\",\"1\"\n";
+    for (int i = 1; i < 100000; ++i)
+        report += "\"" + std::to_string(i) + "\",\"k\",\"m\",\"\",\"1\"\n";
+    report += "\"0\",\"k\",\"m7\",\"\",\"2\"\n";  // a counter again: its last value counts
+    const auto parse_start = std::chrono::steady_clock::now();
+    const std::vector<ProfiledKernel> kernels = ParseNcuCsv(report);
+    ASSERT_EQ(kernels.size(), kMaxProfiledKernels);
+    EXPECT_EQ(kernels[0].counters.size(), kMaxCountersPerKernel);
+    ASSERT_TRUE(kernels[0].Find("m7"));
+    EXPECT_EQ(kernels[0].Find("m7")->value, 2.0);
+    // Generous: the quadratic search took about a minute on this report.
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - parse_start).count(),
+              20.0);
+    std::system(("rm -rf '" + dir + "'").c_str());
 }
 
 // The real worker answers a `profile` request: here (no ncu or no GPU, and no counters recorded

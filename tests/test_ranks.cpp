@@ -4,6 +4,7 @@
 // `rank` entry refusing bad arguments.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -176,7 +177,10 @@ TEST(RankSettings, TheTimeoutHostsAndShellComeFromTheEnvironmentAndBadOnesAreSai
     EXPECT_TRUE(RankHosts().empty());
     setenv("CUDA_LESSONS_HOSTS", " nodeA, node-b.example.org ,10.0.0.3,", 1);
     EXPECT_EQ(RankHosts(), (std::vector<std::string>{"nodeA", "node-b.example.org", "10.0.0.3"}));
-    for (const char* bad : {"a,,b", "a;rm -rf /", "-oProxyCommand=x", "a b"}) {
+    setenv("CUDA_LESSONS_HOSTS", "me@nodeA,fe80::1", 1);
+    EXPECT_EQ(RankHosts(), (std::vector<std::string>{"me@nodeA", "fe80::1"}));
+    for (const char* bad : {"a,,b", "a;rm -rf /", "-oProxyCommand=x", "a b", "host:22", "@host",
+                            "-o@host", "a@b@c", "me@"}) {
         setenv("CUDA_LESSONS_HOSTS", bad, 1);
         EXPECT_THROW(RankHosts(), UsageError) << bad;
     }
@@ -262,7 +266,21 @@ TEST(RankEntry, TheCliRefusesARankWithoutALessonOrWithBadArguments) {
     EXPECT_NE(out.find("started by that step"), std::string::npos) << out;
     out = CliOutput("rank allreduce/nccl", &code);  // a one-process step
     EXPECT_EQ(code, 2);
-    EXPECT_NE(out.find("no such lesson"), std::string::npos) << out;
+    EXPECT_NE(out.find("(allreduce/nccl) is not a multi-process step"), std::string::npos) << out;
+    out = CliOutput("rank 1.1", &code);  // a lesson that exists
+    EXPECT_EQ(code, 2);
+    EXPECT_NE(out.find("lesson 1.1 (split/naive-scan) is not a multi-process step"),
+              std::string::npos)
+        << out;
+    out = CliOutput("rank no/such", &code);
+    EXPECT_EQ(code, 2);
+    EXPECT_NE(out.find("'no/such' is no such lesson"), std::string::npos) << out;
+    out = CliOutput(
+        "rank allreduce/one-process-per-gpu --rank 0 --rank 0 --ranks 1 --device 0 --count 4 "
+        "--data ones --seed 1",
+        &code);
+    EXPECT_EQ(code, 2) << out;
+    EXPECT_NE(out.find("--rank is given twice"), std::string::npos) << out;
     const Lesson* l = Catalog().FindLesson("allreduce/one-process-per-gpu");
     ASSERT_NE(l, nullptr);
     out = CliOutput(
@@ -280,4 +298,56 @@ TEST(RankEntry, TheCliRefusesARankWithoutALessonOrWithBadArguments) {
 }
 
 }  // namespace
+}  // namespace lessons::allreduce
+
+namespace lessons::allreduce {
+
+// A rank on another host is started through a remote shell that, like OpenSSH, joins its
+// arguments into one line for a shell (tests/rsh-as-hosts.sh does the same): every value of the
+// environment and every word of the command reaches the program as it was, and nothing in them
+// runs on that shell.
+TEST(RankOptions, ARemoteCommandReachesTheProgramWordForWord) {
+    char pattern[] = "/tmp/lessons-rsh-XXXXXX";
+    ASSERT_TRUE(mkdtemp(pattern));
+    const std::string dir = pattern;
+    const std::string tools = dir + "/x$(touch " + dir + "/pwned-path)/My Tools";
+    ASSERT_EQ(std::system(("mkdir -p " + ShellQuote(tools)).c_str()), 0);
+    const std::string program = tools + "/cli";
+    std::ofstream(program) << "#!/bin/sh\nprintf '%s\\n' \"$NCCL_NVLS_ENABLE\" "
+                              "\"${NCCL_ALGO-unset}\" \"$@\"\n";
+    ASSERT_EQ(chmod(program.c_str(), 0755), 0);
+    setenv("CUDA_LESSONS_RSH", LESSONS_SOURCE_DIR "/tests/rsh-as-hosts.sh", 1);
+    setenv("NCCL_ALGO", "Ring", 1);
+    const std::string nvls = "0 ; touch " + dir + "/pwned-nvls ;";
+    const std::vector<std::string> argv = RemoteCommand(
+        "node0", {"NCCL_NVLS_ENABLE=" + nvls, "NCCL_ALGO"}, {program, "rank", "it's", "$HOME", ""});
+    unsetenv("NCCL_ALGO");
+    unsetenv("CUDA_LESSONS_RSH");
+    ASSERT_EQ(argv.size(), 3u) << "the remote shell, the host, one command line";
+    std::string line;
+    for (const std::string& w : argv) line += ShellQuote(w) + " ";
+    FILE* pipe = popen(line.c_str(), "r");
+    ASSERT_TRUE(pipe);
+    std::string out;
+    char buf[512];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
+    EXPECT_EQ(pclose(pipe), 0) << out;
+    EXPECT_EQ(out, nvls + "\nunset\nrank\nit's\n$HOME\n\n");
+    EXPECT_NE(access((dir + "/pwned-nvls").c_str(), F_OK), 0) << "a value ran on the remote shell";
+    EXPECT_NE(access((dir + "/pwned-path").c_str(), F_OK), 0) << "the path ran on the remote shell";
+    std::system(("rm -rf " + ShellQuote(dir)).c_str());
+}
+
+TEST(RankOptions, ShellQuoteKeepsEveryByte) {
+    for (const std::string w : {"", "a b", "'", "it's", "$(id)", "`id`", "a\nb", "\\", "!x"}) {
+        FILE* pipe = popen(("printf %s " + ShellQuote(w)).c_str(), "r");
+        ASSERT_TRUE(pipe);
+        std::string out;
+        char buf[64];
+        for (size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
+        pclose(pipe);
+        EXPECT_EQ(out, w);
+    }
+}
+
 }  // namespace lessons::allreduce

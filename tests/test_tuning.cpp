@@ -105,6 +105,29 @@ TEST(Tuning, SavedEntriesReplaceTheirOwnAndKeepTheRest) {
     EXPECT_TRUE(!other || other->origin == "shipped");
 }
 
+// A full file (kMaxTunings entries, which this program can write) is read whole and saved into:
+// the oldest tuning makes room, nothing is called the wrong shape.
+TEST(Tuning, AFullFileKeepsTheNewest) {
+    const std::string path = MakeTempDir("tuning-full") + "/tunings.json";
+    Json list = Json::array();
+    for (size_t i = 0; i < kMaxTunings; ++i) {
+        char when[32];
+        std::snprintf(when, sizeof when, "2026-10-%02dT00:00Z", int(1 + i % 28));
+        list.push_back(TuningToJson(Make("split/one-thread-per-pair", "G" + std::to_string(i), 256,
+                                         i == 7 ? "2026-01-01T00:00Z" : when)));
+    }
+    std::ofstream(path) << list.dump();
+    std::string problem;
+    EXPECT_EQ(ReadTunings(path, &problem).size(), kMaxTunings);
+    EXPECT_EQ(problem, "");
+    SaveTuning(path, Make("split/one-thread-per-pair", "new", 512, "2026-11-29T00:00Z"));
+    const std::vector<Tuning> after = ReadTunings(path, &problem);
+    EXPECT_EQ(problem, "");
+    ASSERT_EQ(after.size(), kMaxTunings);
+    EXPECT_TRUE(FindTuning(L("1.4"), "new", after).has_value());
+    EXPECT_FALSE(FindTuning(L("1.4"), "G7", after).has_value()) << "the oldest made room";
+}
+
 TEST(Tuning, TheLatestOfOneOriginWins) {
     const std::vector<Tuning> user = {Make("split/one-thread-per-pair", "G", 64, "2026-11-01"),
                                       Make("split/one-thread-per-pair", "G", 128, "2026-11-20"),

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "checked.h"
 #include "errors.h"
 #include "units.h"
@@ -88,6 +90,20 @@ TEST(ParseSeconds, PlainDecimalsOnly) {
         ParseSeconds("5abc", "--min-time", 0, 60);
     } catch (const UsageError& e) {
         EXPECT_NE(std::string(e.what()).find("--min-time"), std::string::npos);
+    }
+}
+
+// The example in the message lies inside the range it gives ("from 1 to 3600, such as 0.25"
+// contradicted itself).
+TEST(ParseSeconds, TheExampleIsInsideTheRange) {
+    for (const auto& [min, max, example] :
+         {std::tuple{1.0, 3600.0, "such as 1"}, std::tuple{0.0, 60.0, "such as 0.25"}}) {
+        try {
+            ParseSeconds("x", "--timeout", min, max);
+            ADD_FAILURE() << "accepted";
+        } catch (const UsageError& e) {
+            EXPECT_NE(std::string(e.what()).find(example), std::string::npos) << e.what();
+        }
     }
 }
 

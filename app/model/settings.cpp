@@ -284,23 +284,27 @@ size_t CountSections(const std::string& text) {
     return sections;
 }
 
-// ImGui 1.86 reads a table's column count from its section's name ("[Table][0x1A2B3C4D,5]")
-// and allocates and fills that many columns unchecked: a negative or huge count crashes it or
-// takes gigabytes. Such a section is dropped here, whole, before ImGui sees it.
-bool TableSectionIsSafe(std::string_view header) {
-    constexpr std::string_view kTable = "[Table][";
-    if (header.substr(0, kTable.size()) != kTable) return true;
-    const std::string_view name = header.substr(kTable.size());
-    const size_t comma = name.find(',');
-    const size_t close = name.find(']');
-    if (comma == std::string_view::npos || close == std::string_view::npos || close < comma)
-        return false;
-    const std::string_view count = name.substr(comma + 1, close - comma - 1);
-    if (count.empty() || count.size() > 2 ||
-        count.find_first_not_of("0123456789") != std::string_view::npos)
-        return false;
-    const int n = std::stoi(std::string(count));
-    return n >= 1 && n <= kMaxIniTableColumns;
+// ImGui (1.86 to 1.90) reads imgui.ini thus: a line ends at '\n' or '\r'; a line that starts
+// with '[' and ends with ']' opens a section, its type up to the first ']', its name from the
+// next '[' to the last ']' ("[Table] [0x1A2B3C4D,5]" and "[Table]x[...]" are tables too). A
+// table's name is read with sscanf("0x%08X,%d") and that many columns are allocated and filled
+// unchecked: a negative or huge count crashes it or takes gigabytes. So the text is split and
+// its headers found exactly so, the table's count read with the same sscanf, and the section
+// dropped whole unless the count is 1 to kMaxIniTableColumns. The lines kept are joined with
+// '\n', so ImGui reads what was checked.
+bool SectionIsSafe(std::string_view line) {
+    if (line.size() < 2 || line.front() != '[' || line.back() != ']') return true;  // no header
+    const std::string_view inner = line.substr(1, line.size() - 2);
+    const size_t type_end = inner.find(']');
+    if (type_end == std::string_view::npos) return true;  // ImGui skips it
+    const size_t name_start = inner.find('[', type_end + 1);
+    if (name_start == std::string_view::npos) return true;  // ImGui skips it
+    if (inner.substr(0, type_end) != "Table") return true;
+    const std::string name(inner.substr(name_start + 1));
+    unsigned id = 0;
+    int columns = 0;
+    if (std::sscanf(name.c_str(), "0x%08X,%d", &id, &columns) < 2) return false;
+    return columns >= 1 && columns <= kMaxIniTableColumns;
 }
 
 }  // namespace
@@ -310,15 +314,15 @@ std::string SanitizeImGuiIni(const std::string& text, size_t* dropped) {
     bool keep = true;
     size_t count = 0;
     for (size_t line = 0; line < text.size();) {
-        size_t end = text.find('\n', line);
-        end = end == std::string::npos ? text.size() : end + 1;
+        size_t end = text.find_first_of("\r\n", line);
+        if (end == std::string::npos) end = text.size();
         const std::string_view l(text.data() + line, end - line);
-        if (!l.empty() && l[0] == '[') {
-            keep = TableSectionIsSafe(l);
+        if (!l.empty() && l.front() == '[' && l.back() == ']') {
+            keep = SectionIsSafe(l);
             count += !keep;
         }
-        if (keep) out.append(l);
-        line = end;
+        if (keep) out.append(l).append(end < text.size() ? "\n" : "");
+        line = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
     }
     if (dropped) *dropped = count;
     return out;

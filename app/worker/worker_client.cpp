@@ -127,6 +127,7 @@ void WorkerClient::Restart() {
     m_pending.clear();
     m_unsent.clear();
     m_attribute_requests.clear();
+    m_attribute_failed.clear();  // a new worker may answer
     ForgetProfileRequests();
     m_greeted = false;
     m_refused = false;
@@ -277,6 +278,7 @@ const KernelAttributes* WorkerClient::Attributes(const Lesson& lesson,
     if (lesson.kind != StepKind::kGpu || lesson.library ||
         m_store.Mode(lesson) != LessonMode::kLive)
         return nullptr;
+    if (m_attribute_failed.count(key)) return nullptr;  // said once already
     for (const auto& [id, asked] : m_attribute_requests)
         if (asked == key) return nullptr;  // on its way
     const int id = m_next_id;
@@ -756,6 +758,8 @@ void WorkerClient::HandleError(const Json& m, int id, PendingAt pending) {
         return Unreadable(m, "\"error\" must be a string and \"fatal\" true or false");
     if (const auto asked = m_profile_requests.find(id); asked != m_profile_requests.end())
         m_profiles[asked->second].error = *error;
+    if (const auto asked = m_attribute_requests.find(id); asked != m_attribute_requests.end())
+        m_attribute_failed.insert(asked->second);
     if (pending != m_pending.end() && pending->second.tune) {
         m_tunes[pending->second.tune].error = *error;
         ++m_tunes[pending->second.tune].serial;

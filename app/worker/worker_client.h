@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -271,10 +272,13 @@ private:
     using AttributesKey = std::pair<int, std::string>;
     std::map<AttributesKey, KernelAttributes> m_attributes;
     std::map<int, AttributesKey> m_attribute_requests;  // request id -> key
-    std::map<int, ProfileAnswer> m_profiles;            // by lesson number
-    std::map<int, int> m_profile_requests;              // request id -> lesson number
-    std::map<int, ExerciseAnswer> m_exercises;          // by lesson number
-    std::map<int, TuneAnswer> m_tunes;                  // by lesson number
+    // Keys the worker answered with an error: not asked again (every frame would ask, and
+    // each answer add a notice) until the worker is restarted or the settings change.
+    std::set<AttributesKey> m_attribute_failed;
+    std::map<int, ProfileAnswer> m_profiles;    // by lesson number
+    std::map<int, int> m_profile_requests;      // request id -> lesson number
+    std::map<int, ExerciseAnswer> m_exercises;  // by lesson number
+    std::map<int, TuneAnswer> m_tunes;          // by lesson number
     double m_kernel_limit_s = 10;
     // The worker was killed for a student's kernel past the limit: the notice for its exit.
     std::string m_killed_for;

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "errors.h"
+#include "files.h"
 
 extern char** environ;
 
@@ -419,13 +420,27 @@ std::vector<std::string> RankHosts() {
                 "CUDA_LESSONS_HOSTS has an empty entry: give host names separated "
                 "by commas, e.g. nodeA,nodeB");
         }
-        const bool ok = h.size() <= 253 && h.front() != '-' &&
-                        std::all_of(h.begin(), h.end(), [](unsigned char c) {
-                            return std::isalnum(c) || c == '.' || c == '-' || c == '_' || c == ':';
-                        });
+        // [user@]host, as ssh takes it; ':' only in an IPv6 address (a port goes in
+        // CUDA_LESSONS_RSH: "ssh -p 2222").
+        const size_t at_sign = h.find('@');
+        const std::string user = at_sign == std::string::npos ? "" : h.substr(0, at_sign);
+        const std::string name = at_sign == std::string::npos ? h : h.substr(at_sign + 1);
+        const auto word = [](const std::string& w, bool colon) {
+            return !w.empty() && w.size() <= 253 && w.front() != '-' &&
+                   std::all_of(w.begin(), w.end(), [&](unsigned char c) {
+                       return std::isalnum(c) || c == '.' || c == '-' || c == '_' ||
+                              (colon && c == ':');
+                   });
+        };
+        const bool ok = word(name, true) && (at_sign == std::string::npos || word(user, false));
         if (!ok)
-            throw UsageError("CUDA_LESSONS_HOSTS: '" + h.substr(0, 60) +
-                             "' is no host name (letters, digits, '.', '-', '_', ':')");
+            throw UsageError("CUDA_LESSONS_HOSTS: '" + Excerpt(h, 60) +
+                             "' is no host name ([user@]host: letters, digits, '.', '-', '_', "
+                             "':' in an IPv6 address)");
+        if (std::count(name.begin(), name.end(), ':') == 1)
+            throw UsageError("CUDA_LESSONS_HOSTS: '" + Excerpt(h, 60) +
+                             "' names a port; give the port to the remote shell instead "
+                             "(CUDA_LESSONS_RSH='ssh -p PORT')");
         hosts.push_back(h);
         if (hosts.size() > 64) throw UsageError("CUDA_LESSONS_HOSTS names more than 64 hosts");
     }
@@ -438,7 +453,7 @@ std::vector<std::string> RemoteShell() {
     if (v && *v) {
         std::string w;
         for (const char* p = v;; ++p) {
-            if (*p == ' ' || *p == '\0') {
+            if (*p == ' ' || *p == '\t' || *p == '\0') {
                 if (!w.empty()) words.push_back(w);
                 w.clear();
                 if (!*p) break;
@@ -449,6 +464,29 @@ std::vector<std::string> RemoteShell() {
     }
     if (words.empty()) words = {"ssh", "-o", "BatchMode=yes"};
     return words;
+}
+
+std::string ShellQuote(const std::string& word) {
+    std::string out = "'";
+    for (const char c : word) {
+        if (c == '\'')
+            out += "'\\''";
+        else
+            out += c;
+    }
+    return out + "'";
+}
+
+std::vector<std::string> RemoteCommand(const std::string& host, const std::vector<std::string>& env,
+                                       const std::vector<std::string>& command) {
+    std::vector<std::string> argv = RemoteShell();
+    argv.push_back(host);
+    std::string line = "env";
+    for (const std::string& e : env)
+        line += " " + ShellQuote(e.find('=') != std::string::npos ? e : "--unset=" + e);
+    for (const std::string& w : command) line += " " + ShellQuote(w);
+    argv.push_back(line);
+    return argv;
 }
 
 bool IsThisHost(const std::string& host) {

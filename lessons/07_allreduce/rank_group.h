@@ -106,9 +106,22 @@ std::chrono::milliseconds RankTimeout(std::chrono::milliseconds fallback, std::s
 // letters, digits, '.', '-', '_', ':' for IPv6), each running the same number of ranks. Empty
 // when unset (this machine only). Throws UsageError naming the bad entry.
 std::vector<std::string> RankHosts();
-// The remote shell that starts a rank on another host: CUDA_LESSONS_RSH split at spaces, else
-// "ssh -o BatchMode=yes".
+// The caller's NCCL variables that every rank gets, on any host: the network and the log.
+inline constexpr const char* kPassedNcclVariables[] = {
+    "NCCL_SOCKET_IFNAME", "NCCL_IB_HCA", "NCCL_DEBUG", "NCCL_DEBUG_SUBSYS", "NCCL_NET_GDR_LEVEL"};
+
+// The remote shell that starts a rank on another host: CUDA_LESSONS_RSH split at spaces and
+// tabs, else "ssh -o BatchMode=yes".
 std::vector<std::string> RemoteShell();
+// `word` quoted for a POSIX shell: in single quotes, each ' written '\''. Nothing in it is
+// expanded or split by the shell that reads it.
+std::string ShellQuote(const std::string& word);
+// The argv that starts `command` (a program and its arguments) on `host` through the remote
+// shell, under `env` (NAME=VALUE settings; a bare NAME is unset). ssh joins its arguments with
+// spaces into one line that the remote user's shell parses, so the whole command is one argument
+// in which every word is quoted: no value of the environment and no path is ever parsed there.
+std::vector<std::string> RemoteCommand(const std::string& host, const std::vector<std::string>& env,
+                                       const std::vector<std::string>& command);
 // True for a host name that means this machine ("localhost", "127.0.0.1", "::1", or its own
 // host name).
 bool IsThisHost(const std::string& host);

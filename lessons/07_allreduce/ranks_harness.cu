@@ -123,6 +123,11 @@ struct RankArgs {
             if (i + 1 >= args.size()) throw UsageError(name + " has no value");
             const std::string& v = args[i + 1];
             uint64_t n = 0;
+            static const char* const kNames[] = {"--rank",  "--ranks", "--device",
+                                                 "--count", "--data",  "--seed"};
+            for (int k = 0; k < 6; ++k)
+                if (name == kNames[k] && seen[k])
+                    throw UsageError("rank: " + name + " is given twice (each once)");
             if (name == "--rank" && ParseUnsigned(v, kMaxInputs - 1, &n)) {
                 a.rank = int(n), seen[0] = true;
             } else if (name == "--ranks" && ParseUnsigned(v, 64 * kMaxInputs, &n) && n >= 1) {
@@ -169,6 +174,10 @@ public:
         std::vector<std::string> env = {"NCCL_NVLS_ENABLE=0"};  // DEVICE.md: keep it off
         if (const char* v = std::getenv("NCCL_NVLS_ENABLE"))
             env[0] = std::string("NCCL_NVLS_ENABLE=") + v;
+        // The caller's choices of network and logging reach the ranks on other hosts too (ranks
+        // here inherit them anyway).
+        for (const char* name : kPassedNcclVariables)
+            if (const char* v = std::getenv(name)) env.push_back(std::string(name) + "=" + v);
         if (settings) {
             const std::string algo = c.params.Has("algo") ? c.params.Choice("algo") : "nccl";
             settings->add(algo, remote, env);
@@ -195,16 +204,9 @@ public:
                 spec.argv = rank_args;
                 spec.env = env;
             } else {
-                // ssh host env NAME=VALUE... program rank ...: the same path on every host.
-                spec.argv = RemoteShell();
-                spec.argv.push_back(host);
-                spec.argv.push_back("env");
-                for (const std::string& e : env)
-                    if (e.find('=') != std::string::npos)
-                        spec.argv.push_back(e);
-                    else
-                        spec.argv.push_back("--unset=" + e);
-                for (const std::string& s : rank_args) spec.argv.push_back(s);
+                // ssh host 'env' 'NAME=VALUE'... 'program' 'rank' ...: the same path on every
+                // host, every word quoted for the remote shell.
+                spec.argv = RemoteCommand(host, env, rank_args);
             }
             specs.push_back(std::move(spec));
         }
