@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -856,6 +857,50 @@ uint64_t MappedBytes() {
     return kib * 1024;
 }
 
+// Landlock (Linux 5.13 and later), declared here with its first ABI's fields so that building
+// needs no recent kernel headers.
+struct LandlockRuleset {
+    uint64_t handled_access_fs;
+};
+struct __attribute__((packed)) LandlockPathBeneath {
+    uint64_t allowed_access;
+    int32_t parent_fd;
+};
+constexpr uint64_t kLandlockReadFile = 1ULL << 2;
+constexpr uint64_t kLandlockReadDir = 1ULL << 3;
+constexpr int kLandlockRulePathBeneath = 1;
+constexpr unsigned kLandlockCreateRulesetVersion = 1U << 0;
+
+// This process (and its children) may from now on read files only beneath `dirs` and the
+// `files` themselves (paths that do not exist are left out). False, changing nothing, where
+// the kernel has no Landlock.
+bool ConfineReads(const std::vector<std::string>& dirs, const std::vector<std::string>& files) {
+#if defined(SYS_landlock_create_ruleset) && defined(SYS_landlock_add_rule) && \
+    defined(SYS_landlock_restrict_self)
+    const LandlockRuleset attr{kLandlockReadFile | kLandlockReadDir};
+    const int ruleset =
+        static_cast<int>(syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0));
+    if (ruleset < 0) return false;
+    auto allow = [&](const std::string& path, uint64_t access) {
+        const int fd = ::open(path.c_str(), O_PATH | O_CLOEXEC);
+        if (fd < 0) return;
+        const LandlockPathBeneath rule{access, fd};
+        syscall(SYS_landlock_add_rule, ruleset, kLandlockRulePathBeneath, &rule, 0);
+        close(fd);
+    };
+    for (const std::string& d : dirs) allow(d, kLandlockReadFile | kLandlockReadDir);
+    for (const std::string& f : files) allow(f, kLandlockReadFile);
+    const bool ok = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
+                    syscall(SYS_landlock_restrict_self, ruleset, 0) == 0;
+    close(ruleset);
+    return ok;
+#else
+    (void)dirs;
+    (void)files;
+    return false;
+#endif
+}
+
 // The child's part: limits, then the compile, then the result down `fd`. Never returns.
 [[noreturn]] void CompileChild(int fd, int err_fd, std::string_view source, const KernelSpec& spec,
                                int arch, const CompileLimits& limits, uint64_t mapped) {
@@ -895,6 +940,19 @@ uint64_t MappedBytes() {
     if (!spec.toolkit_headers.empty())
         if (std::string t = ToolkitIncludeDir(spec.toolkit_headers); !t.empty()) dir = t;
     if (chdir(dir.c_str()) != 0 && chdir("/") != 0) _exit(3);
+    // A second wall behind CheckKernelSource: where the kernel has Landlock, the child can read
+    // only the toolkit's include folder, NVRTC's own folder (its builtins library is loaded
+    // during the compile) and the system's libraries, whatever name the source gets to NVRTC.
+    std::vector<std::string> readable = {"/lib", "/lib64", "/usr/lib", "/usr/lib64"};
+    if (dir != "/") readable.push_back(dir);
+    const std::string lib = nvrtc::LoadedPath();
+    readable.push_back(lib.substr(0, lib.rfind('/')));
+    if (char* real = realpath(lib.c_str(), nullptr)) {
+        const std::string r(real);
+        std::free(real);
+        readable.push_back(r.substr(0, r.rfind('/')));
+    }
+    ConfineReads(readable, {"/etc/ld.so.cache"});
     std::string bytes;
     try {
         CompileResult r = CompileInProcess(source, spec, arch);
@@ -912,6 +970,14 @@ uint64_t MappedBytes() {
 }
 
 }  // namespace
+
+bool CompileReadsConfined() {
+#if defined(SYS_landlock_create_ruleset)
+    return syscall(SYS_landlock_create_ruleset, nullptr, 0, kLandlockCreateRulesetVersion) >= 1;
+#else
+    return false;
+#endif
+}
 
 CompileLimits DefaultCompileLimits() {
     CompileLimits limits;

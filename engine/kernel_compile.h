@@ -130,6 +130,11 @@ struct CompileLimits {
     double seconds = 120;
     uint64_t memory_mib = 2048;  // the exercises' own kernels need under 256
 };
+// Whether this system's kernel confines the compiling child's reads (Landlock, Linux 5.13 and
+// later): there, NVRTC can read only the toolkit's include folder, its own folder and the
+// system's libraries, whatever the source names. Elsewhere CheckKernelSource is the only wall.
+bool CompileReadsConfined();
+
 // The defaults, or CUDA_LESSONS_COMPILE_SECONDS (1 to 3600) and CUDA_LESSONS_COMPILE_MIB (64 and
 // up) where set to a number in range.
 CompileLimits DefaultCompileLimits();

@@ -174,6 +174,25 @@ TEST(CompileHostile, CliRefusesTheReportsIncludeAndLeaksNothing) {
     EXPECT_FALSE(Has(out.text, kSecret)) << out.text;
 }
 
+// The second wall: even a path the check lets through (here, as an exercise's "allowed"
+// header) is unreadable to the compiling child, where the kernel has Landlock.
+TEST(CompileHostile, CompilingChildReadsNoFileOutsideTheToolkit) {
+    REQUIRE_NVRTC();
+    if (!CompileReadsConfined()) GTEST_SKIP() << "this kernel has no Landlock (Linux 5.13+)";
+    const Dir dir;
+    const std::string secret = dir.Write("secret.txt", std::string(kSecret) + "\n");
+    for (const std::string& path : {secret, std::string("/proc/self/environ")}) {
+        KernelSpec spec = GemvSpec();
+        spec.allowed_includes = {path};
+        const CompileResult r =
+            CompileKernel("#include \"" + path + "\"\n" + std::string(kGemvHead) + "}\n", spec, 90);
+        EXPECT_EQ(r.status, CompileStatus::kError) << path << ": " << r.message;
+        EXPECT_TRUE(Has(r.log, "cannot open source file")) << path << ": " << r.log;
+        EXPECT_FALSE(Has(r.log + r.message, kSecret)) << r.log;
+        EXPECT_FALSE(Has(r.log + r.message, "PATH=")) << r.log;
+    }
+}
+
 // --- N3, N2, M7: a compile within a time and a memory limit ---
 
 TEST(CompileHostile, MacroBombIsStoppedAtTheTimeLimit) {
