@@ -109,8 +109,9 @@ int ShowExercise(const std::string& lesson, const ExerciseOptions& options, Form
 // serve's `compile` and `run` with "kernel": the student's kernel for `lesson` compiled for this
 // GPU (sm_90 without one) and, where this build has the step's harness, the lesson with it in
 // the step's place. `params` (a run's; null for a compile): refused when they ask for another
-// instance than the exercise's kernel is written for.
+// instance than the exercise's kernel is written for. A set `cancel` stops the compile
+// (Cancelled is thrown).
 StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source,
-                              const RawParams* params);
+                              const RawParams* params, const std::atomic<bool>* cancel);
 
 }  // namespace lessons::cli

@@ -51,15 +51,17 @@ std::string SignatureOf(const Lesson& lesson, const Exercise& exercise) {
     }
 }
 
-// The student's file, read whole if it is a regular file of at most kMaxKernelSourceBytes.
-std::string ReadKernelFile(const std::string& path) {
-    const uint64_t size = RegularFileSize(path);
-    if (size > kMaxKernelSourceBytes)
-        throw UsageError("'" + Excerpt(path) + "': the kernel file is " + std::to_string(size) +
-                         " bytes, more than the " + std::to_string(kMaxKernelSourceBytes / 1024) +
-                         " KiB a kernel file may have");
+// The student's file, read whole if it is a regular file of at most kMaxKernelSourceBytes; a
+// larger one is refused (`refusal` says why, and nothing is read).
+std::string ReadKernelFile(const std::string& path, std::string* refusal) {
+    const uint64_t size = RegularFileSize(path, "kernel file");
+    if (size > kMaxKernelSourceBytes) {
+        *refusal = "the kernel file is " + std::to_string(size) + " bytes, more than the " +
+                   std::to_string(kMaxKernelSourceBytes / 1024) + " KiB a kernel file may have";
+        return "";
+    }
     std::string text(size, '\0');
-    ReadRegularFile(path, text.data(), size);
+    ReadRegularFile(path, text.data(), size, CancelFlag(), "kernel file");
     return text;
 }
 
@@ -126,11 +128,18 @@ int RunKernel(const std::string& key, const std::string& path, const Options& op
     if (const std::string conflict = FixedParamsConflict(exercise, options.run.params);
         !conflict.empty())
         throw UsageError(conflict);
-    const std::string source = ReadKernelFile(path);
+    std::string refusal;
+    const std::string source = ReadKernelFile(path, &refusal);
     const KernelSpec spec = SpecOf(lesson, exercise);
     std::string arch_note;
     const int arch = TargetArch(spec, &arch_note);
-    const CompileResult c = CompileKernel(source, spec, arch);
+    CompileResult c;
+    if (refusal.empty()) {
+        c = CompileKernel(source, spec, arch, CancelFlag());
+    } else {  // as CompileKernel refuses it, without reading it
+        c.arch = "sm_" + std::to_string(spec.arch_suffix.empty() ? arch : 90) + spec.arch_suffix;
+        c.message = refusal;
+    }
     json out{{"lesson", lesson.label}, {"id", lesson.id}, {"kernel", exercise.kernel}};
     out["compile"] = CompileJson(c, path);
     auto finish = [&](int rc, const std::string& why_not_run) {
@@ -150,11 +159,19 @@ int RunKernel(const std::string& key, const std::string& path, const Options& op
         return finish(kExitFailed, c.message);
     }
     if (c.status == CompileStatus::kError) {
-        if (format == Format::kTable) std::cout << FormatDiagnostics(c, path);
-        std::cerr << "error: your kernel for " << lesson.Name() << " did not compile ("
-                  << c.Errors() << (c.Errors() == 1 ? " error" : " errors") << ", " << c.arch
-                  << "): " << c.message << "\n";
-        return finish(kExitUsage, "it did not compile");
+        // Diagnostics with a line say it all; otherwise (an error ptxas reports, a limit, a
+        // crash) the log is the only account, so the table shows it too, as json does.
+        if (format == Format::kTable) {
+            std::cout << FormatDiagnostics(c, path);
+            if (c.Errors() == 0 && !c.log.empty()) {
+                std::cout << "the compiler's log:\n" << c.log;
+                if (c.log.back() != '\n') std::cout << "\n";
+            }
+        }
+        std::cerr << "error: your kernel for " << lesson.Name() << " did not compile (";
+        if (c.Errors() > 0) std::cerr << c.Errors() << (c.Errors() == 1 ? " error, " : " errors, ");
+        std::cerr << c.arch << "): " << c.message << "\n";
+        return finish(c.stopped ? kExitFailed : kExitUsage, "it did not compile");
     }
     if (format == Format::kTable) {
         std::cout << "lesson " << lesson.label << " (" << lesson.id << "): your " << exercise.kernel
@@ -192,7 +209,7 @@ int RunKernel(const std::string& key, const std::string& path, const Options& op
 }
 
 StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source,
-                              const RawParams* params) {
+                              const RawParams* params, const std::atomic<bool>* cancel) {
     StudentBuild b;
     const Exercise* exercise = FindExercise(lesson.id);
     if (!exercise) {
@@ -216,7 +233,7 @@ StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source,
     }
     std::string arch_note;
     const int arch = TargetArch(spec, &arch_note);
-    const CompileResult c = CompileKernel(source, spec, arch);
+    const CompileResult c = CompileKernel(source, spec, arch, cancel);
     b.compile = CompileJson(c, kKernelFileName);
     b.compile["arch_note"] = arch_note;
     b.compiled = c.ok();

@@ -74,22 +74,23 @@ void ClearNonBlocking(int fd) {
 constexpr decltype(statfs::f_type) kProcMagic = 0x9fa0, kSysfsMagic = 0x62656572;
 
 // Opens `path` for reading; throws unless it is a regular file.
-Fd OpenRegular(const std::string& path, uint64_t* size) {
-    if (path.empty()) throw UsageError("the input file name is empty");
+Fd OpenRegular(const std::string& path, uint64_t* size, const std::string& what) {
+    if (path.empty()) throw UsageError("the " + what + " name is empty");
     Fd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
-    if (fd.get() < 0) throw UsageError("cannot open input file '" + path + "': " + Reason(errno));
+    if (fd.get() < 0) throw UsageError("cannot open " + what + " '" + path + "': " + Reason(errno));
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0)
-        throw UsageError("cannot open input file '" + path + "': " + Reason(errno));
+        throw UsageError("cannot open " + what + " '" + path + "': " + Reason(errno));
     if (!S_ISREG(st.st_mode))
-        throw UsageError("input file '" + path + "' is " + KindOf(st.st_mode) +
+        throw UsageError(what + " '" + path + "' is " + KindOf(st.st_mode) +
                          ", not a regular file: give a file stored on disk");
     // /proc and /sys files are made up as they are read: their size says 0 or 4096 whatever
     // they hold, so the data could be neither sized nor checked.
     struct statfs fs {};
     if (::fstatfs(fd.get(), &fs) == 0 && (fs.f_type == kProcMagic || fs.f_type == kSysfsMagic))
-        throw UsageError("input file '" + path + "' is a kernel file (" +
-                         (fs.f_type == kProcMagic ? "/proc" : "/sys") +
+        throw UsageError(what + " '" + path + "' is " +
+                         (what == "input file" ? "a kernel file" : "a file the OS kernel makes") +
+                         " (" + (fs.f_type == kProcMagic ? "/proc" : "/sys") +
                          ") whose size is known only once it is read: copy it to a regular "
                          "file first");
     ClearNonBlocking(fd.get());
@@ -188,15 +189,15 @@ int LikelyWriteError(int fd) {
 
 }  // namespace
 
-uint64_t RegularFileSize(const std::string& path) {
+uint64_t RegularFileSize(const std::string& path, const char* what) {
     uint64_t size = 0;
-    OpenRegular(path, &size);
+    OpenRegular(path, &size, what);
     return size;
 }
 
 void ReadRegularFile(const std::string& path, char* out, uint64_t size,
-                     const std::atomic<bool>* cancel) {
-    Fd fd = OpenRegular(path, nullptr);
+                     const std::atomic<bool>* cancel, const char* what) {
+    Fd fd = OpenRegular(path, nullptr, what);
     constexpr uint64_t kChunk = uint64_t(8) << 20;
     uint64_t done = 0;
     while (done < size) {
@@ -206,8 +207,9 @@ void ReadRegularFile(const std::string& path, char* out, uint64_t size,
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) throw FileError("cannot read '" + path + "': " + Reason(errno));
         if (n == 0)
-            throw UsageError("input file '" + path + "' is shorter than when it was measured (" +
-                             std::to_string(done) + " of " + std::to_string(size) +
+            throw UsageError(std::string(what) + " '" + path +
+                             "' is shorter than when it was measured (" + std::to_string(done) +
+                             " of " + std::to_string(size) +
                              " bytes): it changed while being read");
         done += static_cast<uint64_t>(n);
     }

@@ -15,15 +15,15 @@ namespace lessons {
 
 // Size of the regular file at `path`. Opens without blocking (a FIFO with no writer does not
 // hang) and throws UsageError naming the path when it cannot be opened or is not a regular
-// file.
-uint64_t RegularFileSize(const std::string& path);
+// file. `what` names the file in messages ("input file", "kernel file").
+uint64_t RegularFileSize(const std::string& path, const char* what = "input file");
 
 // Reads exactly `size` bytes of the regular file at `path` into `out`, in chunks; between
 // chunks a set `cancel` flag throws Cancelled. Throws UsageError when the file cannot be
 // opened, is not a regular file, or is shorter than `size` (it changed since it was measured),
 // and FileError when a read fails.
 void ReadRegularFile(const std::string& path, char* out, uint64_t size,
-                     const std::atomic<bool>* cancel = nullptr);
+                     const std::atomic<bool>* cancel = nullptr, const char* what = "input file");
 
 // Writes a file through `write`, which gets a stream to fill. A regular target (or a new one)
 // is written to a temporary file in the same folder, flushed to disk and renamed over `path`;

@@ -1,11 +1,22 @@
 #include "kernel_compile.h"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <csignal>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -13,10 +24,17 @@
 #include <string>
 #include <vector>
 
+#include "errors.h"
 #include "nvrtc_loader.h"
 
 namespace lessons {
 namespace {
+
+// How the compiling child ends when it could not send a result.
+constexpr int kChildOutOfMemory = 75;
+constexpr int kChildFailed = 76;
+// Bounds on a result's diagnostics (their messages share kMaxCompileLogBytes).
+constexpr size_t kMaxDiagnostics = 500;
 
 // 1-based line of byte `offset`.
 int LineOf(std::string_view text, size_t offset) {
@@ -56,80 +74,158 @@ size_t FirstInvalidUtf8(std::string_view s) {
     return std::string_view::npos;
 }
 
-// The source with comments replaced by spaces (newlines kept) and line continuations removed,
-// and for each byte of the result the line of the original it came from. String and character
-// literals are kept as they are, so a "/*" inside one starts no comment.
+// The source as the preprocessor tokenizes it (C++17: no trigraphs), with comments replaced by
+// a space (newlines kept: a line that starts inside a block comment is still checked for a
+// directive) and line continuations removed, and for each byte of the result the line of the
+// original it came from. String and character literals are kept, ended where the compiler ends
+// them: an ordinary one at its closing quote or at the end of the line, a raw string
+// (R"x(...)x", with any prefix) only at its closing delimiter, however many lines it spans,
+// inside a skipped #if group too (NVRTC does the same; a raw string taken for an ordinary one
+// let a "/*" inside it hide an #include). A digit separator (1'000) starts no character
+// literal. `problem` names the first thing outside literals and comments that could reach a
+// file by a name the directive check cannot see: __has_include, __has_include_next,
+// __has_embed, or token pasting (## or %:%:), which can build those names.
 struct Logical {
     std::string text;
     std::vector<int> line;
+    std::string problem;
 };
 
-Logical StripForDirectives(std::string_view s) {
+bool IsIdentifierByte(char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return std::isalnum(u) || c == '_' || c == '$' || u >= 0x80;
+}
+
+Logical StripForDirectives(std::string_view original) {
+    // Phase 2 first (continuations removed), keeping each byte's original offset: a raw
+    // string's delimiter is then looked for in the original, where continuations are kept.
+    std::string s;
+    std::vector<size_t> at;  // original offset of each byte of s
+    s.reserve(original.size());
+    at.reserve(original.size());
+    for (size_t i = 0; i < original.size(); ++i) {
+        if (original[i] == '\\' && i + 1 < original.size() && original[i + 1] == '\n') {
+            ++i;
+            continue;
+        }
+        if (original[i] == '\\' && i + 2 < original.size() && original[i + 1] == '\r' &&
+            original[i + 2] == '\n') {
+            i += 2;
+            continue;
+        }
+        s.push_back(original[i]);
+        at.push_back(i);
+    }
+    std::vector<int> line_of(original.size() + 1, 1);
+    for (size_t i = 0, line = 1; i < original.size(); ++i) {
+        line_of[i] = static_cast<int>(line);
+        if (original[i] == '\n') ++line;
+    }
+    line_of[original.size()] = original.empty() ? 1 : line_of[original.size() - 1];
     Logical out;
     out.text.reserve(s.size());
     out.line.reserve(s.size());
-    int line = 1;
-    enum { kCode, kLineComment, kBlockComment, kString, kChar } state = kCode;
-    auto put = [&](char c) {
+    auto put = [&](size_t i, char c) {
         out.text.push_back(c);
-        out.line.push_back(line);
+        out.line.push_back(line_of[at[i]]);
     };
-    for (size_t i = 0; i < s.size(); ++i) {
+    auto flag = [&](size_t i, const std::string& what) {
+        if (out.problem.empty())
+            out.problem = "line " + std::to_string(line_of[at[i]]) + ": " + what;
+    };
+    size_t i = 0;
+    while (i < s.size()) {
         const char c = s[i];
-        if (c == '\\' && i + 1 < s.size() && s[i + 1] == '\n') {  // a continuation
-            ++i;
-            ++line;
-            continue;
-        }
-        if (c == '\\' && i + 2 < s.size() && s[i + 1] == '\r' && s[i + 2] == '\n') {
-            i += 2;
-            ++line;
-            continue;
-        }
         const char next = i + 1 < s.size() ? s[i + 1] : '\0';
-        switch (state) {
-            case kCode:
-                if (c == '/' && next == '/') {
-                    state = kLineComment;
-                    put(' ');
-                    ++i;
-                } else if (c == '/' && next == '*') {
-                    state = kBlockComment;
-                    put(' ');
-                    ++i;
-                } else {
-                    if (c == '"') state = kString;
-                    if (c == '\'') state = kChar;
-                    put(c);
-                }
-                break;
-            case kLineComment:
-                if (c == '\n') {
-                    state = kCode;
-                    put(c);
-                }
-                break;
-            case kBlockComment:
-                if (c == '*' && next == '/') {
-                    state = kCode;
-                    ++i;
-                } else if (c == '\n') {
-                    put(c);  // keeps lines apart (a directive needs a line of its own)
-                }
-                break;
-            case kString:
-            case kChar:
-                put(c);
-                if (c == '\\' && i + 1 < s.size() && next != '\n') {
-                    put(next);
-                    ++i;
-                } else if ((state == kString && c == '"') || (state == kChar && c == '\'') ||
-                           c == '\n') {
-                    state = kCode;
-                }
-                break;
+        if (c == '/' && next == '/') {  // to the end of the line
+            put(i, ' ');
+            while (i < s.size() && s[i] != '\n') ++i;
+            continue;
         }
-        if (c == '\n') ++line;
+        if (c == '/' && next == '*') {
+            put(i, ' ');
+            i += 2;
+            while (i < s.size() && !(s[i] == '*' && i + 1 < s.size() && s[i + 1] == '/')) {
+                if (s[i] == '\n') put(i, '\n');
+                ++i;
+            }
+            i = std::min(s.size(), i + 2);
+            continue;
+        }
+        if (std::isdigit(static_cast<unsigned char>(c)) ||
+            (c == '.' && std::isdigit(static_cast<unsigned char>(next)))) {  // a pp-number
+            put(i, c);
+            ++i;
+            while (i < s.size()) {
+                const char d = s[i];
+                const char e = i + 1 < s.size() ? s[i + 1] : '\0';
+                if ((d == 'e' || d == 'E' || d == 'p' || d == 'P') && (e == '+' || e == '-')) {
+                    put(i, d), put(i + 1, e), i += 2;
+                } else if (d == '\'' && IsIdentifierByte(e)) {
+                    put(i, d), put(i + 1, e), i += 2;
+                } else if (IsIdentifierByte(d) || d == '.') {
+                    put(i, d), ++i;
+                } else {
+                    break;
+                }
+            }
+            continue;
+        }
+        if (IsIdentifierByte(c)) {
+            size_t end = i;
+            while (end < s.size() && IsIdentifierByte(s[end])) ++end;
+            const std::string word = s.substr(i, end - i);
+            const char after = end < s.size() ? s[end] : '\0';
+            const bool raw = after == '"' && (word == "R" || word == "u8R" || word == "uR" ||
+                                              word == "UR" || word == "LR");
+            if (word == "__has_include" || word == "__has_include_next" || word == "__has_embed")
+                flag(i, word + " is not allowed: it asks for a file by name");
+            for (size_t k = i; k < end; ++k) put(k, s[k]);
+            i = end;
+            if (raw) {
+                // R"delim( ... )delim": the delimiter is at most 16 characters, no spaces,
+                // parentheses or backslashes; found in the original text.
+                const size_t open = s.find('(', i + 1);
+                const std::string delim =
+                    open == std::string::npos ? std::string() : s.substr(i + 1, open - i - 1);
+                const bool valid = open != std::string::npos && delim.size() <= 16 &&
+                                   delim.find_first_of(" \t\r\n\v\f)\\\"") == std::string::npos;
+                if (valid) {
+                    const std::string close = ")" + delim + "\"";
+                    const size_t stop = original.find(close, at[open] + 1);
+                    const size_t stop_end =
+                        stop == std::string_view::npos ? original.size() : stop + close.size();
+                    // Copied as it is (its lines kept: the check is the stricter for it). One
+                    // left open runs to the end of the file, for NVRTC as here.
+                    while (i < s.size() && at[i] < stop_end) put(i, s[i]), ++i;
+                    continue;
+                }
+                // No valid delimiter: NVRTC says "raw string indicator ignored" and reads an
+                // ordinary string, as the next turn does here.
+            }
+            continue;
+        }
+        if (c == '"' || c == '\'') {  // to the closing quote or the end of the line
+            put(i, c);
+            ++i;
+            while (i < s.size() && s[i] != '\n') {
+                put(i, s[i]);
+                if (s[i] == '\\' && i + 1 < s.size() && s[i + 1] != '\n') {
+                    put(i + 1, s[i + 1]);
+                    i += 2;
+                    continue;
+                }
+                if (s[i++] == c) break;
+            }
+            continue;
+        }
+        if ((c == '#' && next == '#') ||
+            (c == '%' && next == ':' && s.compare(i + 2, 2, "%:") == 0))
+            flag(i, "token pasting (" + std::string(c == '#' ? "##" : "%:%:") +
+                        ") is not allowed in a kernel file: it can build a name the check of "
+                        "#include cannot see");
+        put(i, c);
+        ++i;
     }
     return out;
 }
@@ -148,6 +244,7 @@ std::string AllowedText(const std::vector<std::string>& allowed) {
 // Why the first disallowed include of `s` is refused, or "".
 std::string CheckIncludes(std::string_view s, const std::vector<std::string>& allowed) {
     const Logical logical = StripForDirectives(s);
+    if (!logical.problem.empty()) return logical.problem;
     const std::string& t = logical.text;
     size_t start = 0;
     while (start < t.size()) {
@@ -215,13 +312,13 @@ const char* ToString(CompileStatus status) {
 }
 
 int CompileResult::Errors() const {
-    return static_cast<int>(
-        std::count_if(diagnostics.begin(), diagnostics.end(),
-                      [](const Diagnostic& d) { return d.severity == "error"; }));
+    return omitted_errors + static_cast<int>(std::count_if(
+                                diagnostics.begin(), diagnostics.end(),
+                                [](const Diagnostic& d) { return d.severity == "error"; }));
 }
 
 int CompileResult::Warnings() const {
-    return static_cast<int>(diagnostics.size()) - Errors();
+    return static_cast<int>(diagnostics.size()) + omitted_errors + omitted_warnings - Errors();
 }
 
 std::string CheckKernelSource(std::string_view source, const std::vector<std::string>& allowed) {
@@ -250,6 +347,20 @@ std::string CheckKernelSource(std::string_view source, const std::vector<std::st
     }
     return CheckIncludes(source, allowed);
 }
+
+namespace {
+
+// A decimal line number of any length, saturated at INT_MAX (#line 2147483647 is a valid line).
+int ParseLineNumber(const std::string& digits) {
+    long long value = 0;
+    for (char c : digits) {
+        value = value * 10 + (c - '0');
+        if (value > INT_MAX) return INT_MAX;
+    }
+    return static_cast<int>(value);
+}
+
+}  // namespace
 
 std::vector<Diagnostic> ParseDiagnostics(std::string_view log, std::string_view source) {
     // file(line): severity[ #number-D]: message     or     severity: message
@@ -281,8 +392,7 @@ std::vector<Diagnostic> ParseDiagnostics(std::string_view log, std::string_view 
         if (lines[i].size() > kMaxLogLineBytes) continue;  // std::regex recurses per character
         if (std::regex_match(lines[i], m, kWithLine)) {
             d.file = m[1];
-            d.line =
-                static_cast<int>(std::min<long long>(std::stoll(m[2].str().substr(0, 9)), 1 << 30));
+            d.line = ParseLineNumber(m[2].str());
             d.severity = m[3] == "warning" ? "warning" : "error";
             d.message = m[4];
         } else if (std::regex_match(lines[i], m, kWithoutLine)) {
@@ -390,22 +500,41 @@ namespace {
 
 // The lines added after the student's source: the kernel must exist, with exactly the
 // exercise's parameter types (a kernel with other parameters would be launched with the
-// wrong arguments).
+// wrong arguments). The student's macros cannot reach them: every name they use is #undef'd
+// first (a `#define static_assert(...)` switched the check off), the kernel is named from the
+// global namespace, and two newlines end any continuation or line comment left open.
 std::string SignatureCheck(const KernelSpec& spec) {
     const std::string& k = spec.kernel;
-    return "\n#line 1 \"" + std::string(kExerciseCheckFileName) +
-           "\"\n"
-           "template <class T, class U> struct lessons_exercise_same_type {\n"
-           "    static constexpr bool value = false;\n"
-           "};\n"
-           "template <class T> struct lessons_exercise_same_type<T, T> {\n"
-           "    static constexpr bool value = true;\n"
-           "};\n"
-           "static_assert(lessons_exercise_same_type<decltype(&" +
-           k + "), void (*)(" + spec.signature +
-           ")>::value,\n"
-           "              \"the kernel must be declared as __global__ void " +
-           k + "(" + spec.signature + ")\");\n";
+    const std::string check =
+        "template <class T, class U> struct lessons_exercise_same_type {\n"
+        "    static constexpr bool value = false;\n"
+        "};\n"
+        "template <class T> struct lessons_exercise_same_type<T, T> {\n"
+        "    static constexpr bool value = true;\n"
+        "};\n"
+        "static_assert(lessons_exercise_same_type<decltype(&::" +
+        k + "), void (*)(" + spec.signature +
+        ")>::value,\n"
+        "              \"the kernel must be declared as __global__ void " +
+        k + "(" + spec.signature + ")\");\n";
+    // Every identifier of the check outside its message.
+    std::vector<std::string> names;
+    const std::string code = check.substr(0, check.find('"'));
+    for (size_t i = 0; i < code.size();) {
+        if (std::isalpha(static_cast<unsigned char>(code[i])) || code[i] == '_') {
+            size_t end = i;
+            while (end < code.size() && IsIdentifierByte(code[end])) ++end;
+            const std::string name = code.substr(i, end - i);
+            if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+            i = end;
+        } else {
+            ++i;
+        }
+    }
+    std::string out = "\n\n#line 1 \"" + std::string(kExerciseCheckFileName) + "\"\n";
+    for (const std::string& name : names) out += "#undef " + name + "\n";
+    out += "#line 1\n";
+    return out + check;
 }
 
 std::string GetLog(const nvrtc::Api& api, nvrtc::Program prog) {
@@ -429,7 +558,10 @@ std::string Summary(const CompileResult& r) {
 
 }  // namespace
 
-CompileResult CompileKernel(std::string_view source, const KernelSpec& spec, int arch) {
+namespace {
+
+// The compile itself, in this process (CompileKernel runs it in a child).
+CompileResult CompileInProcess(std::string_view source, const KernelSpec& spec, int arch) {
     CompileResult r;
     if (!spec.arch_suffix.empty()) arch = 90;  // the only architecture-specific target here
     r.arch = "sm_" + std::to_string(arch) + spec.arch_suffix;
@@ -533,7 +665,7 @@ CompileResult CompileKernel(std::string_view source, const KernelSpec& spec, int
                                       std::to_string(uint64_t(getpid())) + "_" +
                                       std::to_string(uint64_t(time(nullptr))) + "_" +
                                       std::to_string(++nonce) + ";\n";
-            CompileResult retry = CompileKernel(again, spec, arch);
+            CompileResult retry = CompileInProcess(again, spec, arch);
             if (retry.ok() && retry.kernel.registers > 0) return retry;
         }
         KernelResources unknown;
@@ -554,6 +686,425 @@ CompileResult CompileKernel(std::string_view source, const KernelSpec& spec, int
     r.kernel = *kernel;
     r.status = CompileStatus::kOk;
     r.message.clear();
+    return r;
+}
+
+}  // namespace
+
+namespace {
+
+// The result crosses the pipe from the compiling child as length-prefixed fields.
+void PutNumber(std::string& out, int64_t v) {
+    out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+void PutText(std::string& out, const std::string& s) {
+    PutNumber(out, static_cast<int64_t>(s.size()));
+    out += s;
+}
+void PutResources(std::string& out, const KernelResources& k) {
+    PutText(out, k.function);
+    for (int v : {int(k.entry), k.registers, k.barriers, k.shared_bytes, k.stack_bytes,
+                  k.spill_store_bytes, k.spill_load_bytes})
+        PutNumber(out, v);
+}
+
+struct Reader {
+    std::string_view in;
+    size_t at = 0;
+    bool ok = true;
+    int64_t Number() {
+        int64_t v = 0;
+        if (at + sizeof v > in.size()) {
+            ok = false;
+            return 0;
+        }
+        std::memcpy(&v, in.data() + at, sizeof v);
+        at += sizeof v;
+        return v;
+    }
+    int Int() { return static_cast<int>(Number()); }
+    std::string Text() {
+        const int64_t n = Number();
+        if (!ok || n < 0 || static_cast<uint64_t>(n) > in.size() - at) {
+            ok = false;
+            return "";
+        }
+        std::string s(in.substr(at, static_cast<size_t>(n)));
+        at += static_cast<size_t>(n);
+        return s;
+    }
+    KernelResources Resources() {
+        KernelResources k;
+        k.function = Text();
+        k.entry = Int() != 0;
+        k.registers = Int();
+        k.barriers = Int();
+        k.shared_bytes = Int();
+        k.stack_bytes = Int();
+        k.spill_store_bytes = Int();
+        k.spill_load_bytes = Int();
+        return k;
+    }
+};
+
+std::string Serialize(const CompileResult& r) {
+    std::string out;
+    PutNumber(out, static_cast<int64_t>(r.status));
+    for (const std::string* s :
+         {&r.message, &r.arch, &r.options, &r.log, &r.ptx, &r.cubin, &r.lowered_name})
+        PutText(out, *s);
+    PutNumber(out, r.omitted_errors);
+    PutNumber(out, r.omitted_warnings);
+    PutNumber(out, static_cast<int64_t>(r.diagnostics.size()));
+    for (const Diagnostic& d : r.diagnostics) {
+        PutText(out, d.file);
+        PutNumber(out, d.line);
+        PutNumber(out, d.column);
+        PutText(out, d.severity);
+        PutText(out, d.message);
+    }
+    PutResources(out, r.kernel);
+    PutNumber(out, static_cast<int64_t>(r.functions.size()));
+    for (const KernelResources& k : r.functions) PutResources(out, k);
+    return out;
+}
+
+bool Deserialize(std::string_view in, CompileResult& r) {
+    Reader rd{in};
+    const int64_t status = rd.Number();
+    if (status < 0 || status > static_cast<int64_t>(CompileStatus::kError)) return false;
+    r.status = static_cast<CompileStatus>(status);
+    for (std::string* s :
+         {&r.message, &r.arch, &r.options, &r.log, &r.ptx, &r.cubin, &r.lowered_name})
+        *s = rd.Text();
+    r.omitted_errors = rd.Int();
+    r.omitted_warnings = rd.Int();
+    const int64_t n = rd.Number();
+    for (int64_t i = 0; rd.ok && i < n; ++i) {
+        Diagnostic d;
+        d.file = rd.Text();
+        d.line = rd.Int();
+        d.column = rd.Int();
+        d.severity = rd.Text();
+        d.message = rd.Text();
+        r.diagnostics.push_back(std::move(d));
+    }
+    r.kernel = rd.Resources();
+    const int64_t f = rd.Number();
+    for (int64_t i = 0; rd.ok && i < f; ++i) r.functions.push_back(rd.Resources());
+    return rd.ok && rd.at == in.size();
+}
+
+// "12.3 KiB" for a note.
+std::string Kib(size_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f KiB", static_cast<double>(bytes) / 1024);
+    return text;
+}
+
+// The log and the PTX cut to their bounds (at a line's end), the diagnostics to theirs, each
+// with a note of what was cut: every reply stays well under the GUI's 4 MiB line.
+void Bound(CompileResult& r) {
+    auto cut = [](std::string& text, size_t limit, const char* what) {
+        if (text.size() <= limit) return;
+        size_t keep = text.rfind('\n', limit);
+        keep = keep == std::string::npos || keep < limit / 2 ? limit : keep + 1;
+        const size_t cut_bytes = text.size() - keep;
+        text.resize(keep);
+        text += "\n[" + Kib(cut_bytes) + " more of the " + what + " cut: it is kept to " +
+                Kib(limit) + "]\n";
+    };
+    cut(r.log, kMaxCompileLogBytes, "compiler's log");
+    if (r.message.size() > 2000) r.message = r.message.substr(0, 2000) + "...";
+    cut(r.ptx, kMaxCompilePtxBytes, "PTX");
+    // Past kMaxDiagnostics or kMaxCompileLogBytes of messages: errors first, then warnings.
+    size_t all_bytes = 0;
+    for (const Diagnostic& d : r.diagnostics) all_bytes += d.message.size() + d.file.size();
+    if (r.diagnostics.size() <= kMaxDiagnostics && all_bytes <= kMaxCompileLogBytes) return;
+    std::stable_partition(r.diagnostics.begin(), r.diagnostics.end(),
+                          [](const Diagnostic& d) { return d.severity == "error"; });
+    size_t bytes = 0, keep = 0;
+    for (; keep < r.diagnostics.size() && keep < kMaxDiagnostics; ++keep) {
+        Diagnostic& d = r.diagnostics[keep];
+        if (d.message.size() > 1000) d.message = d.message.substr(0, 1000) + "...";
+        bytes += d.message.size() + d.file.size();
+        if (bytes > kMaxCompileLogBytes) break;
+    }
+    for (size_t i = keep; i < r.diagnostics.size(); ++i)
+        (r.diagnostics[i].severity == "error" ? r.omitted_errors : r.omitted_warnings)++;
+    r.diagnostics.resize(keep);
+}
+
+void WriteAll(int fd, const std::string& data) {
+    size_t done = 0;
+    while (done < data.size()) {
+        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;
+        done += static_cast<size_t>(n);
+    }
+}
+
+// The address space this process has mapped now (VmSize), in bytes; 0 when unknown.
+uint64_t MappedBytes() {
+    FILE* f = std::fopen("/proc/self/status", "r");
+    if (!f) return 0;
+    char line[256];
+    uint64_t kib = 0;
+    while (std::fgets(line, sizeof line, f))
+        if (std::strncmp(line, "VmSize:", 7) == 0) kib = std::strtoull(line + 7, nullptr, 10);
+    std::fclose(f);
+    return kib * 1024;
+}
+
+// Landlock (Linux 5.13 and later), declared here with its first ABI's fields so that building
+// needs no recent kernel headers.
+struct LandlockRuleset {
+    uint64_t handled_access_fs;
+};
+struct __attribute__((packed)) LandlockPathBeneath {
+    uint64_t allowed_access;
+    int32_t parent_fd;
+};
+constexpr uint64_t kLandlockReadFile = 1ULL << 2;
+constexpr uint64_t kLandlockReadDir = 1ULL << 3;
+constexpr int kLandlockRulePathBeneath = 1;
+constexpr unsigned kLandlockCreateRulesetVersion = 1U << 0;
+
+// This process (and its children) may from now on read files only beneath `dirs` and the
+// `files` themselves (paths that do not exist are left out). False, changing nothing, where
+// the kernel has no Landlock.
+bool ConfineReads(const std::vector<std::string>& dirs, const std::vector<std::string>& files) {
+#if defined(SYS_landlock_create_ruleset) && defined(SYS_landlock_add_rule) && \
+    defined(SYS_landlock_restrict_self)
+    const LandlockRuleset attr{kLandlockReadFile | kLandlockReadDir};
+    const int ruleset =
+        static_cast<int>(syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0));
+    if (ruleset < 0) return false;
+    auto allow = [&](const std::string& path, uint64_t access) {
+        const int fd = ::open(path.c_str(), O_PATH | O_CLOEXEC);
+        if (fd < 0) return;
+        const LandlockPathBeneath rule{access, fd};
+        syscall(SYS_landlock_add_rule, ruleset, kLandlockRulePathBeneath, &rule, 0);
+        close(fd);
+    };
+    for (const std::string& d : dirs) allow(d, kLandlockReadFile | kLandlockReadDir);
+    for (const std::string& f : files) allow(f, kLandlockReadFile);
+    const bool ok = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
+                    syscall(SYS_landlock_restrict_self, ruleset, 0) == 0;
+    close(ruleset);
+    return ok;
+#else
+    (void)dirs;
+    (void)files;
+    return false;
+#endif
+}
+
+// The child's part: limits, then the compile, then the result down `fd`. Never returns.
+[[noreturn]] void CompileChild(int fd, int err_fd, std::string_view source, const KernelSpec& spec,
+                               int arch, const CompileLimits& limits, uint64_t mapped) {
+    // Out of the terminal's process group (the parent decides on Ctrl-C), killed with the
+    // thread that started it, with the default signal actions.
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    for (int sig : {SIGINT, SIGTERM, SIGPIPE, SIGXCPU}) std::signal(sig, SIG_DFL);
+    const int null_fd = ::open("/dev/null", O_RDWR);
+    if (null_fd >= 0) {
+        dup2(null_fd, 0);
+        dup2(null_fd, 1);
+    }
+    dup2(err_fd, 2);
+    rlimit no_core{0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    rlimit cpu_limit{};  // a backstop to the parent's clock, below any limit the user set
+    getrlimit(RLIMIT_CPU, &cpu_limit);
+    const rlim_t cpu = static_cast<rlim_t>(limits.seconds) + 5;
+    if (cpu_limit.rlim_max == RLIM_INFINITY || cpu + 5 < cpu_limit.rlim_max) {
+        cpu_limit.rlim_cur = cpu;
+        cpu_limit.rlim_max = cpu + 5;
+        setrlimit(RLIMIT_CPU, &cpu_limit);
+    }
+    if (limits.memory_mib > 0) {  // never above a limit the user set (ulimit -v)
+        rlimit as{};
+        getrlimit(RLIMIT_AS, &as);
+        const rlim_t bytes = static_cast<rlim_t>(mapped + (limits.memory_mib << 20));
+        if (as.rlim_max == RLIM_INFINITY || bytes < as.rlim_max) as.rlim_max = bytes;
+        as.rlim_cur = as.rlim_max;
+        setrlimit(RLIMIT_AS, &as);
+    }
+    // The student's file's folder is the one a quoted #include looks in first: the toolkit's
+    // include folder when the exercise uses one, else the root (the check of the source lets
+    // only the exercise's headers be named anyway).
+    std::string dir = "/";
+    if (!spec.toolkit_headers.empty())
+        if (std::string t = ToolkitIncludeDir(spec.toolkit_headers); !t.empty()) dir = t;
+    if (chdir(dir.c_str()) != 0 && chdir("/") != 0) _exit(3);
+    // A second wall behind CheckKernelSource: where the kernel has Landlock, the child can read
+    // only the toolkit's include folder, NVRTC's own folder (its builtins library is loaded
+    // during the compile) and the system's libraries, whatever name the source gets to NVRTC.
+    std::vector<std::string> readable = {"/lib", "/lib64", "/usr/lib", "/usr/lib64"};
+    if (dir != "/") readable.push_back(dir);
+    const std::string lib = nvrtc::LoadedPath();
+    readable.push_back(lib.substr(0, lib.rfind('/')));
+    if (char* real = realpath(lib.c_str(), nullptr)) {
+        const std::string r(real);
+        std::free(real);
+        readable.push_back(r.substr(0, r.rfind('/')));
+    }
+    ConfineReads(readable, {"/etc/ld.so.cache"});
+    std::string bytes;
+    try {
+        CompileResult r = CompileInProcess(source, spec, arch);
+        Bound(r);
+        bytes = Serialize(r);
+    } catch (const std::bad_alloc&) {
+        static const char kOom[] = "lessons: out of memory (std::bad_alloc)\n";
+        WriteAll(2, kOom);
+        _exit(kChildOutOfMemory);
+    } catch (...) {
+        _exit(kChildFailed);
+    }
+    WriteAll(fd, bytes);
+    _exit(0);
+}
+
+}  // namespace
+
+bool CompileReadsConfined() {
+#if defined(SYS_landlock_create_ruleset)
+    return syscall(SYS_landlock_create_ruleset, nullptr, 0, kLandlockCreateRulesetVersion) >= 1;
+#else
+    return false;
+#endif
+}
+
+CompileLimits DefaultCompileLimits() {
+    CompileLimits limits;
+    auto number = [](const char* name, double low, double high, double fallback) {
+        const char* text = std::getenv(name);
+        if (!text || !*text) return fallback;
+        char* end = nullptr;
+        const double v = std::strtod(text, &end);
+        return end && *end == '\0' && v >= low && v <= high ? v : fallback;
+    };
+    limits.seconds = number("CUDA_LESSONS_COMPILE_SECONDS", 1, 3600, limits.seconds);
+    limits.memory_mib = static_cast<uint64_t>(
+        number("CUDA_LESSONS_COMPILE_MIB", 64, 1 << 20, static_cast<double>(limits.memory_mib)));
+    return limits;
+}
+
+CompileResult CompileKernel(std::string_view source, const KernelSpec& spec, int arch,
+                            const std::atomic<bool>* cancel, const CompileLimits& limits) {
+    CompileResult r;
+    if (!spec.arch_suffix.empty()) arch = 90;
+    r.arch = "sm_" + std::to_string(arch) + spec.arch_suffix;
+    r.message = CheckKernelSource(source, spec.allowed_includes);
+    if (!r.message.empty()) return r;  // kRefused, without a child
+    if (!nvrtc::Load()) {  // loaded here, before the fork: the child inherits the library
+        r.status = CompileStatus::kUnavailable;
+        r.message = "cannot compile kernels: " + nvrtc::Unavailable();
+        return r;
+    }
+    if (cancel && cancel->load()) throw Cancelled();
+    int out_pipe[2], err_pipe[2];
+    if (pipe2(out_pipe, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed for the compile");
+    if (pipe2(err_pipe, O_CLOEXEC) != 0) {
+        close(out_pipe[0]);
+        close(out_pipe[1]);
+        throw std::runtime_error("pipe failed for the compile");
+    }
+    const uint64_t mapped = MappedBytes();
+    const pid_t pid = fork();
+    if (pid == 0) {
+        close(out_pipe[0]);
+        close(err_pipe[0]);
+        CompileChild(out_pipe[1], err_pipe[1], source, spec, arch, limits, mapped);
+    }
+    close(out_pipe[1]);
+    close(err_pipe[1]);
+    if (pid < 0) {
+        close(out_pipe[0]);
+        close(err_pipe[0]);
+        r.status = CompileStatus::kError;
+        r.message = std::string("cannot start the compile: fork failed: ") + std::strerror(errno);
+        return r;
+    }
+    std::string out, err;
+    bool out_open = true, err_open = true, timed_out = false, cancelled = false;
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(limits.seconds);
+    while (out_open || err_open) {
+        if (cancel && cancel->load()) {
+            cancelled = true;
+            break;
+        }
+        if (std::chrono::steady_clock::now() >= deadline) {
+            timed_out = true;
+            break;
+        }
+        pollfd fds[2] = {{out_open ? out_pipe[0] : -1, POLLIN, 0},
+                         {err_open ? err_pipe[0] : -1, POLLIN, 0}};
+        const int n = poll(fds, 2, 50);
+        if (n < 0 && errno != EINTR) break;
+        char buffer[65536];
+        for (int k = 0; k < 2; ++k) {
+            if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            const ssize_t got = read(fds[k].fd, buffer, sizeof buffer);
+            if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+            if (got <= 0) {
+                (k == 0 ? out_open : err_open) = false;
+                continue;
+            }
+            std::string& to = k == 0 ? out : err;
+            if (k == 0 || to.size() < kMaxCompileLogBytes)
+                to.append(buffer, static_cast<size_t>(got));
+        }
+    }
+    close(out_pipe[0]);
+    close(err_pipe[0]);
+    if (cancelled || timed_out) kill(pid, SIGKILL);
+    int wstatus = 0;
+    while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+    }
+    if (cancelled || (cancel && cancel->load())) throw Cancelled();
+    CompileResult child;
+    if (!timed_out && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 && Deserialize(out, child)) {
+        // NVRTC's own report of it: an error code, or the front end's "out of memory".
+        const bool oom_reported =
+            child.message.find("OUT_OF_MEMORY") != std::string::npos ||
+            std::any_of(child.diagnostics.begin(), child.diagnostics.end(),
+                        [](const Diagnostic& d) { return d.message == "out of memory"; });
+        if (child.status == CompileStatus::kError && oom_reported) {
+            child.stopped = true;
+            child.message = "the compile ran out of memory (limit " +
+                            std::to_string(limits.memory_mib) +
+                            " MiB, CUDA_LESSONS_COMPILE_MIB) and was stopped";
+        }
+        return child;
+    }
+    r.status = CompileStatus::kError;
+    r.stopped = true;
+    const bool cpu_limit = WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGXCPU;
+    const bool oom = err.find("out of memory") != std::string::npos ||
+                     err.find("bad_alloc") != std::string::npos ||
+                     (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == kChildOutOfMemory);
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", limits.seconds);
+    if (timed_out || cpu_limit) {
+        r.message = std::string("the compile took longer than ") + seconds +
+                    " s and was stopped (the limit is CUDA_LESSONS_COMPILE_SECONDS)";
+    } else if (oom) {
+        r.message = "the compile ran out of memory (limit " + std::to_string(limits.memory_mib) +
+                    " MiB, CUDA_LESSONS_COMPILE_MIB) and was stopped";
+    } else if (WIFSIGNALED(wstatus)) {
+        r.message = "the compiler crashed (signal " + std::to_string(WTERMSIG(wstatus)) + ", " +
+                    strsignal(WTERMSIG(wstatus)) + ")";
+    } else {
+        r.message = "the compiler ended without a result (exit status " +
+                    std::to_string(WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1) + ")";
+    }
+    r.log = err.size() > kMaxCompileLogBytes ? err.substr(0, kMaxCompileLogBytes) : err;
     return r;
 }
 

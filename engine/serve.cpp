@@ -460,8 +460,9 @@ private:
             throw UsageError("field 'kernel' must be the kernel's source, a string");
         if (!m_options.student) throw UnavailableError("this worker takes no kernel of yours");
         if (op == "run") ResolveParams(lesson, base.params);  // bad parameters before compiling
-        StudentBuild build = m_options.student(lesson, request["kernel"].get<std::string>(),
-                                               op == "run" ? &base.params : nullptr);
+        StudentBuild build =
+            m_options.student(lesson, request["kernel"].get<std::string>(),
+                              op == "run" ? &base.params : nullptr, &m_state.cancel);
         m_state.Emit(
             {{"id", id}, {"type", "compile"}, {"lesson", lesson.id}, {"compile", build.compile}});
         if (!build.compiled || (op == "run" && !build.lesson)) {

@@ -65,9 +65,10 @@ struct ServeOptions {
     // serves supplies the compiler and the step's harness (the engine knows neither). Given the
     // lesson, the kernel's source and, for a run, its parameters (null for `compile`): a kernel
     // written for one template instance refuses others. Unset: such requests are answered with
-    // an error.
+    // an error. `cancel` is set by a cancel or shutdown (or a signal) of the request: the
+    // compile stops at once and Cancelled is thrown.
     std::function<StudentBuild(const Lesson& lesson, const std::string& source,
-                               const RawParams* params)>
+                               const RawParams* params, const std::atomic<bool>* cancel)>
         student;
     // The `tune` request: the program that serves supplies the tuner (the engine knows no
     // tuning). Given the lesson, the request's params (those tuned left out), the control

@@ -958,7 +958,8 @@ TEST(Serve, StudentKernelsGoToTheSuppliedBuilder) {
     }
     ServeOptions options;
     std::vector<std::string> seen;
-    options.student = [&](const Lesson& lesson, const std::string& source, const RawParams*) {
+    options.student = [&](const Lesson& lesson, const std::string& source, const RawParams*,
+                          const std::atomic<bool>*) {
         seen.push_back(lesson.id + ":" + source);
         StudentBuild b;
         b.compile = json{{"status", source == "bad" ? "error" : "ok"}};
