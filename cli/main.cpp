@@ -1,6 +1,7 @@
 // cuda-lessons-cli: list | info | run | sweep | bench | profile | tune | exercise | serve.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -81,6 +82,15 @@ cli::Options ToOptions(const RawOptions& raw) {
         if (eq == std::string::npos || eq == 0)
             throw UsageError("--set needs NAME=VALUE, e.g. --set block=256; got '" + set + "'");
         const std::string name = set.substr(0, eq);
+        // One parameter, one value: a shorthand and --set (or --set twice) for the same name
+        // would leave one of them silently unused.
+        for (const auto& [value, shorthand] : shorthands)
+            if (name == shorthand && !value->empty())
+                throw UsageError("--" + name + " and --set " + name + "= both set '" + name +
+                                 "': give it once");
+        if (std::find(options.from_set.begin(), options.from_set.end(), name) !=
+            options.from_set.end())
+            throw UsageError("--set " + Excerpt(name, 40) + "= is given twice: give it once");
         o.Set(name, set.substr(eq + 1));
         options.from_set.push_back(name);
     }

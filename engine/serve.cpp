@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <deque>
 #include <istream>
 #include <iterator>
@@ -89,6 +90,8 @@ constexpr size_t kMaxLineBytes = size_t(1) << 20;
 constexpr int kMaxDepth = 64;
 // Error messages quote at most this much (a bad token can be megabytes long).
 constexpr size_t kMaxErrorBytes = 1000;
+// How long a signal's shutdown may wait for its answers to be read before the process ends.
+constexpr std::chrono::seconds kShutdownGrace{3};
 
 // Shared between the reader thread and the executing thread.
 struct ServeState {
@@ -272,6 +275,25 @@ void ReadRequests(const std::shared_ptr<ServeState>& state, std::istream& in) {
             state->Error(nullptr, std::string("bad request: ") + e.what());
         }
         if (!go_on) break;
+    }
+    // Requests already sent after a shutdown (in the input at hand, whole lines) are answered
+    // that they will not run, rather than left without a reply.
+    for (std::string rest; buffer.in_avail() > 0;) {
+        const int c = buffer.sbumpc();
+        if (c == std::char_traits<char>::eof()) break;
+        if (c != '\n') {
+            if (rest.size() < kMaxLineBytes) rest.push_back(char(c));
+            continue;
+        }
+        json id = nullptr;
+        try {
+            const json request = json::parse(rest);
+            if (request.is_object() && request.contains("id")) id = request["id"];
+        } catch (const json::exception&) {
+        }
+        rest.clear();
+        state->Error(id, "the worker is shutting down: this request was not run");
+        state->Done(id, "error");
     }
     {
         std::lock_guard<std::mutex> lock(state->mutex);
@@ -601,13 +623,21 @@ int Serve(const Registry& registry, std::istream& in, std::ostream& out,
     std::thread reader(ReadRequests, state, std::ref(in));
     // A signal acts as a shutdown request (without an id): the handler only sets `stop`, this
     // thread does the rest.
-    std::atomic<bool> served{false}, stopped{false};
+    const auto served = std::make_shared<std::atomic<bool>>(false);
+    std::atomic<bool> stopped{false};
     std::thread watcher;
     if (stop)
         watcher = std::thread([&] {
-            while (!served) {
+            while (!*served) {
                 if (stop->load()) {
                     stopped = true;
+                    // Whoever reads the answers may have stopped reading: a line blocked on a
+                    // full pipe would hold the shutdown (and its own "done") for ever. After a
+                    // grace period the process ends as the shutdown would have ended it.
+                    std::thread([served] {
+                        std::this_thread::sleep_for(kShutdownGrace);
+                        if (!*served) std::_Exit(0);
+                    }).detach();
                     HandleLine(*state, R"({"op":"shutdown","id":null})");
                     return;
                 }
@@ -673,7 +703,7 @@ int Serve(const Registry& registry, std::istream& in, std::ostream& out,
         for (const json& cancel_id : cancels) state->Done(cancel_id, "ok");
         if (exit_code) break;
     }
-    served = true;
+    *served = true;
     if (watcher.joinable()) watcher.join();
     bool input_done = false;
     {

@@ -20,6 +20,7 @@
 
 #include "catalog.h"
 #include "errors.h"
+#include "files.h"
 #include "machine_code.h"
 #include "report.h"
 #include "resources.h"
@@ -245,7 +246,7 @@ std::optional<std::string> FindNcu(std::string* looked,
     if (const std::string set = env("CUDA_LESSONS_NCU"); !set.empty()) {
         // Named by the user: that file or nothing, never a different ncu found elsewhere.
         if (found(set, "CUDA_LESSONS_NCU")) result = set;
-        if (looked) *looked = tried.front() + ": not an executable file";
+        if (looked) *looked = "CUDA_LESSONS_NCU (" + Excerpt(set) + "): not an executable file";
         return result;
     }
     const std::string path = env("PATH");

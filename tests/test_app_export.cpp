@@ -1,6 +1,7 @@
 // Exports and screenshots (model/export.h): CSV and JSON of every result, file names, folders
 // that cannot be written, a full disk, and the export button on the page.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -129,8 +130,27 @@ TEST(AppExport, WithoutHomeExportsGoToASaneFolderAndSaySo) {
               "/data/ada/cuda-lessons-exports");
     EXPECT_NE(notice.find("HOME is not set"), std::string::npos) << notice;
     EXPECT_NE(notice.find("/data/ada/cuda-lessons-exports"), std::string::npos) << notice;
-    EXPECT_EQ(DefaultExportDir("", "", 1000, &notice), "/tmp/cuda-lessons-1000");
-    EXPECT_NE(notice.find("/tmp/cuda-lessons-1000"), std::string::npos) << notice;
+    const unsigned me = getuid();
+    const std::string mine = "/tmp/cuda-lessons-" + std::to_string(me);
+    EXPECT_EQ(DefaultExportDir("", "", me, &notice), mine);
+    EXPECT_NE(notice.find(mine), std::string::npos) << notice;
+    struct stat st {};
+    ASSERT_EQ(lstat(mine.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISDIR(st.st_mode) && st.st_uid == me && (st.st_mode & 077) == 0)
+        << "made private";
+    // Relative values are ignored (the XDG spec); a /tmp folder that is a link, or someone
+    // else's, is never used: a fresh private one is made beside it.
+    EXPECT_EQ(DefaultExportDir("home", "data", me, &notice), mine);
+    const unsigned other = 4000000000u;
+    const std::string planted = "/tmp/cuda-lessons-" + std::to_string(other);
+    std::remove(planted.c_str());
+    ASSERT_EQ(symlink("/tmp", planted.c_str()), 0);
+    const std::string fresh = DefaultExportDir(nullptr, nullptr, other, &notice);
+    EXPECT_EQ(fresh.rfind(planted + "-", 0), 0u) << fresh;
+    EXPECT_EQ(lstat(fresh.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISDIR(st.st_mode) && (st.st_mode & 077) == 0);
+    std::remove(planted.c_str());
+    rmdir(fresh.c_str());
 }
 
 TEST_F(AppLogic, ExportWritesCsvAndJson) {

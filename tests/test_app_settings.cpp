@@ -13,6 +13,7 @@
 #include <string>
 
 #include "catalog.h"
+#include "model/exercise_file.h"
 #include "model/settings.h"
 #include "panels/ui_state.h"
 
@@ -384,4 +385,32 @@ TEST(AppSettings, TheReferenceGpuIsKeptAndReadBounded) {
         EXPECT_EQ(read.language, "zh") << bad.substr(0, 40);
     }
     std::remove(path.c_str());
+}
+
+// The student's exercise file, or its .bak, made read-only is never replaced: typing keeps the
+// text in the editor and says why it is not saved; Start over keeps it too.
+TEST(AppSettings, AReadOnlyExerciseFileOrBackupIsNotReplaced) {
+    const std::string dir = ::testing::TempDir() + "/exercise_ro_" + std::to_string(getpid());
+    mkdir(dir.c_str(), 0755);
+    const std::string path = dir + "/k.cu";
+    std::ofstream(path) << "my kernel";
+    ASSERT_EQ(chmod(path.c_str(), 0444), 0);
+    ExerciseFile file;
+    std::string problem;
+    ASSERT_TRUE(OpenExercise(&file, path, "start", &problem)) << problem;
+    EXPECT_EQ(file.text, "my kernel");
+    file.text = "typed over";
+    EXPECT_FALSE(SaveExercise(&file, &problem));
+    EXPECT_NE(problem.find("read-only"), std::string::npos) << problem;
+    std::ifstream in(path);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "my kernel");
+    chmod(path.c_str(), 0644);
+    std::ofstream(path + ".bak") << "old backup";
+    ASSERT_EQ(chmod((path + ".bak").c_str(), 0444), 0);
+    problem.clear();
+    EXPECT_EQ(ResetExercise(&file, "start", &problem), "");
+    EXPECT_NE(problem.find("read-only"), std::string::npos) << problem;
+    EXPECT_EQ(file.text, "typed over") << "nothing replaced, so the editor keeps the text";
+    chmod((path + ".bak").c_str(), 0644);
+    std::system(("rm -rf '" + dir + "'").c_str());
 }

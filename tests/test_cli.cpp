@@ -532,3 +532,15 @@ TEST(CliHostile, AFileTooLargeForMemoryIsDescribedAsAFile) {
     EXPECT_EQ(out.text.find("random text"), std::string::npos) << out.text;
     std::remove(input.c_str());
 }
+
+// A parameter given twice (a shorthand and --set, or --set twice) is refused: one value would
+// have been dropped without a word.
+TEST(Cli, AParameterGivenTwiceIsRefused) {
+    const Output both = Cli("run 1.1 --size 2KiB --set size=1KiB");
+    EXPECT_EQ(both.code, 2) << both.text;
+    EXPECT_NE(both.text.find("give it once"), std::string::npos) << both.text;
+    const Output twice = Cli("run 1.1 --set size=2KiB --set size=1KiB");
+    EXPECT_EQ(twice.code, 2) << twice.text;
+    EXPECT_NE(twice.text.find("--set size= is given twice"), std::string::npos) << twice.text;
+    EXPECT_EQ(Cli("run 1.1 --set size=2KiB --reps 1 --format json", false).code, 0);
+}

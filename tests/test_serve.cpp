@@ -249,7 +249,12 @@ TEST(Serve, ShutdownStopsServing) {
                                      R"({"op":"list","id":2})"
                                      "\n");
     EXPECT_EQ(For(messages, 1).back()["status"], "ok");
-    EXPECT_TRUE(For(messages, 2).empty());
+    // A request after the shutdown is not run, and is told so (it used to get no reply).
+    const auto after = For(messages, 2);
+    ASSERT_EQ(after.size(), 2u);
+    EXPECT_EQ(after[0]["type"], "error");
+    EXPECT_NE(after[0]["error"].get<std::string>().find("shutting down"), std::string::npos);
+    EXPECT_EQ(after[1]["status"], "error");
 }
 
 TEST(Serve, RealWorkerProcess) {
@@ -461,6 +466,7 @@ public:
         if (!NextLine(line)) return json(nullptr);
         return json::parse(line);
     }
+    void Forget() { m_pid = -1; }  // reaped by the test itself
     int Wait() {
         int status = 0;
         ::waitpid(m_pid, &status, 0);
@@ -638,6 +644,29 @@ TEST(ServeHostile, SigtermAndSigintEndServingAsAShutdown) {
             EXPECT_EQ(order, expected);
         }
     }
+}
+
+// A signal ends the worker even when nobody reads its answers: its output pipe full, the
+// shutdown's "done" cannot be written, and the worker used to wait on that write for ever.
+TEST(ServeHostile, ASignalEndsTheWorkerWhoseOutputNobodyReads) {
+    Worker worker;
+    ASSERT_TRUE(worker.started());
+    EXPECT_EQ(worker.Next()["type"], "hello");
+    // Far more than a pipe holds: the list is tens of KiB a reply.
+    for (int i = 0; i < 200; ++i) worker.Send(R"({"op":"list","id":)" + std::to_string(i) + "}");
+    std::this_thread::sleep_for(std::chrono::seconds(2));  // its writes block now
+    const pid_t pid = worker.pid();
+    ASSERT_EQ(::kill(pid, SIGTERM), 0);
+    int status = 0;
+    pid_t done = 0;
+    for (int i = 0; i < 300 && done == 0; ++i) {  // up to 30 s: "ends at all", not how fast
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        done = ::waitpid(pid, &status, WNOHANG);
+    }
+    if (done == 0) ::kill(pid, SIGKILL);
+    ASSERT_EQ(done, pid) << "the worker still ran 30 s after SIGTERM with nobody reading";
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+    worker.Forget();
 }
 
 // One sweep of 100,000 choices: refused at once (it held the worker 31 s, with cancel and

@@ -65,9 +65,10 @@ std::string ReadChecked(const std::string& path, uint64_t size) {
 
 std::string ExercisesDir() {
     std::string base;
-    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg) {
+    // Absolute paths only, as for tunings.json (a relative XDG_DATA_HOME is ignored).
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg == '/') {
         base = xdg;
-    } else if (const char* home = std::getenv("HOME"); home && *home) {
+    } else if (const char* home = std::getenv("HOME"); home && *home == '/') {
         base = std::string(home) + "/.local";
         mkdir(base.c_str(), 0755);
         base += "/share";

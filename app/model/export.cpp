@@ -39,10 +39,25 @@ std::string ScreenshotPath(const std::string& dir, std::time_t now) {
 std::string DefaultExportDir(const char* home, const char* xdg_data_home, unsigned uid,
                              std::string* notice) {
     if (notice) notice->clear();
-    if (home && *home) return std::string(home) + "/cuda-lessons-exports";
-    const std::string dir = xdg_data_home && *xdg_data_home
-                                ? std::string(xdg_data_home) + "/cuda-lessons-exports"
-                                : "/tmp/cuda-lessons-" + std::to_string(uid);
+    if (home && *home == '/') return std::string(home) + "/cuda-lessons-exports";
+    std::string dir = xdg_data_home && *xdg_data_home == '/'
+                          ? std::string(xdg_data_home) + "/cuda-lessons-exports"
+                          : "/tmp/cuda-lessons-" + std::to_string(uid);
+    if (dir.rfind("/tmp/", 0) == 0) {
+        // A shared folder: ours only if it is a real folder this user owns that no one else
+        // can write (made so here); else one of our own, made fresh.
+        ::mkdir(dir.c_str(), 0700);
+        struct stat st {};
+        if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != uid ||
+            (st.st_mode & 022) != 0) {
+            std::string fresh = dir + "-XXXXXX";
+            dir = ::mkdtemp(fresh.data()) ? fresh : std::string();
+            if (dir.empty()) {
+                if (notice) *notice = "HOME is not set and no private folder could be made in /tmp";
+                return dir;
+            }
+        }
+    }
     if (notice)
         *notice = "HOME is not set: exports and screenshots go to " + dir +
                   " (set HOME, or XDG_DATA_HOME, to choose)";

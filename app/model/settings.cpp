@@ -21,9 +21,11 @@ namespace lessons::app {
 
 std::string ConfigDir() {
     std::string base;
-    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
+    // Only absolute paths count (a relative XDG_CONFIG_HOME is ignored, as the XDG spec says),
+    // so the folder does not depend on where the program was started.
+    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg == '/')
         base = xdg;
-    else if (const char* home = std::getenv("HOME"); home && *home)
+    else if (const char* home = std::getenv("HOME"); home && *home == '/')
         base = std::string(home) + "/.config";
     else
         return {};
