@@ -118,13 +118,13 @@ TEST_F(AppLogic, WithoutAGpuTheTensorCoreStepsArePredictedFromTheRecordedTf32Cei
     EXPECT_EQ(tf32_run->work.bound, Bound::kTf32);
     const double tf32 = *tf32_run->ceiling;
     EXPECT_GT(tf32, 100000);
-    EXPECT_TRUE(Has(probe.prediction, "TF32 peak: " + Fixed(tf32, 0) + " GFLOP/s (cuBLAS"))
+    EXPECT_TRUE(Has(probe.prediction, "TF32 ceiling: " + Fixed(tf32, 0) + " GFLOP/s (cuBLAS"))
         << Lines(probe.prediction);
     EXPECT_TRUE(Has(probe.prediction, "137.44G flop at " + Fixed(tf32, 0) + " GFLOP/s"))
         << Lines(probe.prediction);
     SelectLesson(ui, registry, "gemm/cublas-sgemm");
     Frames(2);
-    EXPECT_FALSE(Has(probe.prediction, "TF32 peak")) << Lines(probe.prediction);
+    EXPECT_FALSE(Has(probe.prediction, "TF32 ceiling")) << Lines(probe.prediction);
     EXPECT_TRUE(Has(probe.prediction, "137.44G flop at ")) << Lines(probe.prediction);
     const RunResult* sgemm = ShownResult(*controller, registry, Named("gemm/cublas-sgemm"), ui.run);
     ASSERT_TRUE(sgemm && sgemm->recorded && sgemm->ceiling);

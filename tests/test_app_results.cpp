@@ -119,7 +119,7 @@ TEST(AppCompare, CeilingAndTimeBaseAreNamed) {
     EXPECT_EQ(CeilingShortName("en", r), "read bandwidth");
     EXPECT_EQ(CeilingShortName("zh", r), "读带宽");
     r.work.bound = Bound::kBf16;
-    EXPECT_EQ(CeilingShortName("en", r), "the bf16 peak");
+    EXPECT_EQ(CeilingShortName("en", r), "cuBLAS's bf16 rate");
     r.ceiling_note = "no bf16 ceiling: compared with the fp32 peak";
     EXPECT_EQ(CeilingShortName("en", r), "the fp32 peak") << "the ceiling it was compared with";
     r.pct_of_ceiling.reset();

@@ -33,7 +33,7 @@ std::string WithoutVendor(const std::string& name);
 // the step reports it apart from copies), or the whole run the time column shows.
 bool RateIsKernelOnly(const RunResult& r);
 
-// The ceiling a result's share is of, short for a table ("read bandwidth", "the bf16 peak"),
+// The ceiling a result's share is of, short for a table ("read bandwidth", "cuBLAS's bf16 rate"),
 // in `language`; empty when it has none. A tensor-core step compared with the fp32 peak for
 // want of its own ceiling names the fp32 peak.
 std::string CeilingShortName(std::string_view language, const RunResult& r);

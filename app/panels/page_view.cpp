@@ -196,9 +196,18 @@ void DrawModelPage(UiState& ui, const Controller& c, const Lesson& lesson) {
 std::vector<std::string> PresenterScreens(UiState& ui, const Controller& c, const Lesson& lesson) {
     const ResolvedPage page = ResolvedPageOf(ui, c, lesson);
     const TextLanguage language = LanguageOf(ui);
+    // Four screens: the idea and the change; the prediction alone (the class predicts); the
+    // result row with the reason; what to try and the questions.
     std::vector<std::string> screens(4);
-    for (const PageSection& s : page.sections) {
-        if (IsFolded(s.part)) continue;
+    const std::string result_marker = std::string("\n\n**") + Tr(ui, kResultRow) + "**";
+    for (const PageSection& page_section : page.sections) {
+        if (IsFolded(page_section.part)) continue;
+        PageSection s = page_section;
+        if (s.part == PagePart::kPrediction)
+            if (const size_t at = s.text.find(result_marker); at != std::string::npos) {
+                screens[2] = s.text.substr(at + 2) + "\n\n" + screens[2];
+                s.text.resize(at);
+            }
         size_t screen = 0;
         switch (s.part) {
             case PagePart::kIntro:

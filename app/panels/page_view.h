@@ -27,7 +27,8 @@ bool InPageModel(const UiState& ui, const Lesson& lesson);
 void DrawModelPage(UiState& ui, const Controller& c, const Lesson& lesson);
 
 // The core in presenter mode, cut into screens that fit a projector: the idea and the change,
-// the prediction with the result row, the reason, then Try this and the questions. Markdown.
+// the prediction (alone: the class predicts first), the result row with the reason, then Try
+// this and the questions. Markdown.
 std::vector<std::string> PresenterScreens(UiState& ui, const Controller& c, const Lesson& lesson);
 
 // The chapter at a glance, folded (open on a chapter's first lesson until closed).

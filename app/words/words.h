@@ -177,8 +177,8 @@ inline constexpr Word kNoTf32Ceiling{
     "No TF32 ceiling on this GPU or build: the share is of the fp32 peak.",
     "此 GPU 或此构建没有 TF32 上限：百分比相对于 fp32 峰值。"};
 // The roofline's TF32 roof when recorded results carry no TF32 ceiling, only TF32 runs.
-inline constexpr Word kRoofTf32Rates{"TF32 peak >= %.0f GFLOP/s (fastest recorded cuBLAS TF32 run)",
-                                     "TF32 峰值 >= %.0f GFLOP/s（记录中最快的 cuBLAS TF32 运行）"};
+inline constexpr Word kRoofTf32Rates{"TF32 cuBLAS >= %.0f GFLOP/s (its fastest recorded run)",
+                                     "TF32 cuBLAS >= %.0f GFLOP/s（记录中最快的一次运行）"};
 inline constexpr Word kCeilH2D{"the host-to-device (PCIe) ceiling", "主机到设备（PCIe）上限"};
 inline constexpr Word kCeilPeer{"the GPU-to-GPU (peer) ceiling", "GPU 间（peer）上限"};
 inline constexpr Word kVerified{"verified", "已校验"};
@@ -260,22 +260,25 @@ inline constexpr Word kPredNoBf16{
     "还没有 bf16 上限：第一次运行 bf16 张量核心步骤时（用 cuBLAS）测得，也可以在屋顶线页面点"
     "“重新测量上限”。"};
 inline constexpr Word kPredBf16Ceiling{
-    "bf16 peak: %s GFLOP/s (cuBLAS's bf16 GEMM, the median of its runs: the tensor cores' "
-    "ceiling).",
-    "bf16 峰值：%s GFLOP/s（cuBLAS 的 bf16 GEMM 多次运行的中位数，张量核心的上限）。"};
+    "bf16 ceiling: %s GFLOP/s (cuBLAS's bf16 GEMM, the median of its runs: a library's rate, "
+    "below the tensor cores' peak).",
+    "bf16 上限：%s GFLOP/s（cuBLAS 的 bf16 GEMM "
+    "多次运行的中位数：库的速率，低于张量核心的峰值）。"};
 inline constexpr Word kPredNoTf32{
     "No TF32 ceiling yet: it is measured (with cuBLAS) when a tensor-core step first runs, or by "
     "the roofline page's \"Measure the ceilings again\".",
     "还没有 TF32 上限：第一次运行张量核心步骤时（用 cuBLAS）测得，也可以在屋顶线页面点"
     "“重新测量天花板”。"};
 inline constexpr Word kPredTf32Rates{
-    "TF32 peak: %s GFLOP/s, the fastest recorded cuBLAS TF32 run (recorded before results "
+    "TF32 ceiling: %s GFLOP/s, the fastest recorded cuBLAS TF32 run (recorded before results "
     "carried the measured TF32 ceiling).",
-    "TF32 峰值：%s GFLOP/s，取记录中最快的一次 cuBLAS TF32 运行（这些结果记录时还没有附带实测的 "
+    "TF32 上限：%s GFLOP/s，取记录中最快的一次 cuBLAS TF32 运行（这些结果记录时还没有附带实测的 "
     "TF32 上限）。"};
 inline constexpr Word kPredTf32Ceiling{
-    "TF32 peak: %s GFLOP/s (cuBLAS's TF32 SGEMM, the tensor cores' ceiling).",
-    "TF32 峰值：%s GFLOP/s（cuBLAS 的 TF32 SGEMM，张量核心的上限）。"};
+    "TF32 ceiling: %s GFLOP/s (cuBLAS's TF32 SGEMM, the fastest of its runs: a library's rate, "
+    "below the tensor cores' peak).",
+    "TF32 上限：%s GFLOP/s（cuBLAS 的 TF32 SGEMM "
+    "多次运行中最快的一次：库的速率，低于张量核心的峰值）。"};
 inline constexpr Word kPredCpu{"A CPU step: there is no GPU ceiling to predict it from.",
                                "CPU 步骤：没有可用来预测的 GPU 上限。"};
 
@@ -303,8 +306,8 @@ inline constexpr Word kSummaryButton{"Chapter summary...", "本章小结……"}
 inline constexpr Word kShortCeilRead{"read bandwidth", "读带宽"};
 inline constexpr Word kShortCeilCopy{"copy bandwidth", "拷贝带宽"};
 inline constexpr Word kShortCeilFp32{"the fp32 peak", "fp32 峰值"};
-inline constexpr Word kShortCeilTf32{"the TF32 peak", "TF32 峰值"};
-inline constexpr Word kShortCeilBf16{"the bf16 peak", "bf16 峰值"};
+inline constexpr Word kShortCeilTf32{"cuBLAS's TF32 rate", "cuBLAS 的 TF32 速率"};
+inline constexpr Word kShortCeilBf16{"cuBLAS's bf16 rate", "cuBLAS 的 bf16 速率"};
 inline constexpr Word kShortCeilH2D{"PCIe host-to-device", "PCIe 主机到设备带宽"};
 inline constexpr Word kShortCeilPeer{"GPU-to-GPU bandwidth", "GPU 间带宽"};
 inline constexpr Word kKernelOnly{" (kernel only)", "（仅内核）"};

@@ -63,9 +63,9 @@ inline constexpr Word kGflopsAxis{"GFLOP/s", "GFLOP/s"};
 inline constexpr Word kRoofRead{"read bandwidth %.0f GB/s", "读带宽 %.0f GB/s"};
 inline constexpr Word kRoofCopy{"copy bandwidth %.0f GB/s", "拷贝带宽 %.0f GB/s"};
 inline constexpr Word kRoofFp32{"fp32 peak %.0f GFLOP/s", "fp32 峰值 %.0f GFLOP/s"};
-inline constexpr Word kRoofTf32{"TF32 peak %.0f GFLOP/s", "TF32 峰值 %.0f GFLOP/s"};
-inline constexpr Word kRoofBf16{"bf16 peak %.0f GFLOP/s (cuBLAS, median)",
-                                "bf16 峰值 %.0f GFLOP/s（cuBLAS，中位数）"};
+inline constexpr Word kRoofTf32{"TF32 cuBLAS %.0f GFLOP/s", "TF32 cuBLAS %.0f GFLOP/s"};
+inline constexpr Word kRoofBf16{"bf16 cuBLAS %.0f GFLOP/s (median)",
+                                "bf16 cuBLAS %.0f GFLOP/s（中位数）"};
 inline constexpr Word kRidge{"ridge %.1f flop/B", "脊点 %.1f flop/B"};
 inline constexpr Word kPointTip{
     "lesson %s: %s\n%s\nintensity %.3g flop/B\nattained %s GFLOP/s (%s GB/s)\n%.1f%% of the roof "
