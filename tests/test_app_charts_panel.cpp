@@ -510,3 +510,37 @@ TEST_F(AppLogic, SweepBlocksWithoutAGpuOpensTheRecordedSweep) {
     Key(kKeyS);
     EXPECT_FALSE(ui.messages.empty()) << "S says why it cannot sweep";
 }
+
+// One slow outlier (a busy machine) does not flatten the bars: a linear axis holds whiskers up
+// to twice the tallest bar, and a longer one is cut at the top with an arrow.
+TEST(Chart, AnOutlierWhiskerIsCutNotScaledTo) {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(800, 600);
+    unsigned char* pixels;
+    int w, h;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    const auto draw = [&](double outlier) {
+        ImGui::NewFrame();
+        ImGui::SetNextWindowSize(ImVec2(700, 500));
+        ImGui::Begin("chart");
+        std::vector<chart::Bar> bars(2);
+        bars[0].label = "a", bars[0].value = 8, bars[0].lo = 7, bars[0].hi = 9;
+        bars[1].label = "b", bars[1].value = 10, bars[1].lo = 9, bars[1].hi = outlier;
+        chart::BarLayout layout;
+        chart::BarOptions o;
+        o.height = 300;
+        o.layout = &layout;
+        chart::BarChart("bars", bars, o);
+        ImGui::End();
+        ImGui::EndFrame();
+        return layout;
+    };
+    const chart::BarLayout usual = draw(11), outlier = draw(90);
+    const float usual_h = usual.bars[0].w - usual.bars[0].y;
+    const float outlier_h = outlier.bars[0].w - outlier.bars[0].y;
+    EXPECT_GT(outlier_h, usual_h * 0.5f) << "the bars keep at least half their height";
+    EXPECT_GE(outlier.bars[1].y, outlier.chart.y) << "the cut whisker stays inside the chart";
+    ImGui::DestroyContext();
+}

@@ -229,11 +229,16 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
     const bool hovered_plot = ImGui::IsItemHovered();
     ImDrawList* dl = ImGui::GetWindowDrawList();
 
-    double lo = o.log_scale ? 1e300 : 0, hi = 0;
+    // The axis holds every bar; a whisker only up to twice the tallest bar on a linear axis, so
+    // one slow outlier (a busy machine) cannot flatten every bar: a longer whisker is cut at
+    // the top and drawn with an arrow.
+    double lo = o.log_scale ? 1e300 : 0, hi = 0, tallest = 0;
+    for (const Bar& b : bars)
+        if (!b.invalid) tallest = std::max(tallest, b.value);
     for (const Bar& b : bars) {
         if (b.invalid) continue;
-        const double top = std::max(b.value, b.hi);
-        hi = std::max(hi, top);
+        const double whisker = o.log_scale || tallest <= 0 ? b.hi : std::min(b.hi, 2 * tallest);
+        hi = std::max(hi, std::max(b.value, whisker));
         if (o.log_scale && b.value > 0)
             lo = std::min(lo, b.lo > 0 ? std::min(b.lo, b.value) : b.value);
     }
@@ -269,7 +274,7 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
         float y0 = bottom;
         if (!b.invalid && (b.value > 0 || !o.log_scale)) {
             y0 = std::min(y0, y.Map(std::max(b.value, o.log_scale ? lo : 0.0)) - 2);
-            if (b.lo >= 0 && b.hi >= 0) y0 = std::min(y0, y.Map(b.hi) - 1);
+            if (b.lo >= 0 && b.hi >= 0) y0 = std::min(y0, y.Map(std::min(b.hi, hi)) - 1);
         } else if (b.invalid) {
             y0 = bottom - font * 1.4f;
         }
@@ -315,10 +320,17 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
         if (b.highlight)
             dl->AddRect(ImVec2(x0 - 2, ytop - 2), ImVec2(x1 + 2, bottom), kHighlight, 0, 0, 2.0f);
         if (b.lo >= 0 && b.hi >= 0) {  // min-max whisker
-            const float ylo = y.Map(std::max(b.lo, o.log_scale ? lo : 0.0)), yhi = y.Map(b.hi);
+            const bool cut = b.hi > hi;
+            const float ylo = y.Map(std::max(b.lo, o.log_scale ? lo : 0.0)),
+                        yhi = cut ? top : y.Map(b.hi);
             dl->AddLine(ImVec2(cx, ylo), ImVec2(cx, yhi), kText, 1.5f);
             dl->AddLine(ImVec2(cx - bar_w / 5, ylo), ImVec2(cx + bar_w / 5, ylo), kText, 1.5f);
-            dl->AddLine(ImVec2(cx - bar_w / 5, yhi), ImVec2(cx + bar_w / 5, yhi), kText, 1.5f);
+            if (cut)  // it goes on past the top
+                dl->AddTriangleFilled(ImVec2(cx, yhi - font * 0.3f),
+                                      ImVec2(cx - font * 0.3f, yhi + font * 0.2f),
+                                      ImVec2(cx + font * 0.3f, yhi + font * 0.2f), kText);
+            else
+                dl->AddLine(ImVec2(cx - bar_w / 5, yhi), ImVec2(cx + bar_w / 5, yhi), kText, 1.5f);
         }
         if (!b.annotation.empty()) {
             // Too wide for the plot: its first word ("2.50x") only.
