@@ -271,6 +271,13 @@ struct Chapter {
     // The forms of the messages its checks say (Check::Fail), in both languages: every front end
     // that links the catalogue finds them by id (Registry::AddChapter registers them).
     std::vector<MessageForm> messages;
+    // The timed parts its steps report beyond every chapter's h2d, d2h, kernel and peer
+    // ("broadcast", "reduce-scatter"), named in both languages for charts and tooltips. A part
+    // of one GPU or one rank ("gpu1 broadcast", "rank0 nccl") is named from its own.
+    struct PartName {
+        std::string part, en, zh;
+    };
+    std::vector<PartName> part_names;
 };
 
 // The work `lesson` must do at `params` (every parameter of the lesson, resolved), computed

@@ -4,6 +4,7 @@
 // Bars match every parameter of their lesson (ShownResult).
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -427,15 +428,29 @@ std::vector<const TimedPart*> WholeStepParts(const RunResult& r) {
     return out;
 }
 
-// A part's name in the legend: the usual four in the page's language, others as reported.
-std::string PartLabel(const UiState& ui, const std::string& name) {
+// A part's name in the legend and tooltips, in the page's language: every chapter's four by
+// the app's words, the chapter's own as it names them (Chapter::part_names), one GPU's or one
+// rank's ("gpu1 h2d", "rank0 nccl") from its own, anything else as reported.
+std::string PartLabel(const UiState& ui, const Chapter& chapter, const std::string& name) {
+    const bool zh = ui.settings.language == "zh";
+    for (const char* prefix : {"gpu", "rank"}) {
+        const size_t n = std::strlen(prefix);
+        const size_t space = name.find(' ');
+        if (name.compare(0, n, prefix) != 0 || space == std::string::npos || space == n ||
+            name.find_first_not_of("0123456789", n) != space)
+            continue;
+        const std::string who = name.substr(n, space - n), part = name.substr(space + 1);
+        const std::string label = PartLabel(ui, chapter, part);
+        if (prefix[0] == 'g') return "GPU " + who + " " + label;
+        return zh ? "rank " + who + " 的 " + label : "rank " + who + " " + label;
+    }
     if (name == "h2d") return Tr(ui, kHostToDevice);
     if (name == "peer") return Tr(ui, kGpuToGpu);
     if (name == "kernel") return Tr(ui, kKernel);
     if (name == "d2h") return Tr(ui, kDeviceToHost);
-    if (name == "host add") return Tr(ui, kHostAdd);
-    if (name == "broadcast") return Tr(ui, kBroadcast);
-    return Say(ui.settings.language, name);
+    for (const Chapter::PartName& p : chapter.part_names)
+        if (p.part == name) return zh ? p.zh : p.en;
+    return Say(ui.settings.language, name);  // a part no chapter named: a translation miss
 }
 
 }  // namespace
@@ -477,7 +492,7 @@ void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const 
     for (size_t i = 0; i < names.size(); ++i) {
         if (!used[i]) continue;
         kept.push_back(names[i]);
-        o.part_names.push_back(PartLabel(ui, names[i]));
+        o.part_names.push_back(PartLabel(ui, chapter, names[i]));
         o.part_colors.push_back(palette[std::min(i, std::size(palette) - 1)]);
     }
     std::vector<chart::Bar> bars;
@@ -507,8 +522,8 @@ void DrawBreakdown(UiState& ui, const Controller& c, const Registry& reg, const 
         for (const TimedPart& p : r->parts) {
             if (h2d && kernel && d2h && (p.name == "h2d" || p.name == "kernel" || p.name == "d2h"))
                 continue;
-            b.tooltip +=
-                (b.tooltip.empty() ? "" : "\n") + PartLabel(ui, p.name) + " " + Ms(p.ms) + " ms";
+            b.tooltip += (b.tooltip.empty() ? "" : "\n") + PartLabel(ui, chapter, p.name) + " " +
+                         Ms(p.ms) + " ms";
         }
         bars.push_back(b);
     }

@@ -194,7 +194,10 @@ std::vector<std::string_view> UiTexts(const Registry& registry) {
     texts.push_back("第课的（）·");
     texts.push_back("中文 English");
     texts.push_back(kFileChoiceZh);
-    for (const Chapter& c : registry.chapters()) texts.push_back(c.title_zh);
+    for (const Chapter& c : registry.chapters()) {
+        texts.push_back(c.title_zh);
+        for (const Chapter::PartName& p : c.part_names) texts.push_back(p.zh);
+    }
     for (const Lesson& l : registry.lessons()) {
         texts.push_back(l.text_zh);
         texts.push_back(l.seed.text_zh);

@@ -47,19 +47,6 @@ constexpr Word kPhrases[] = {
     {"No lesson of this chapter runs here: %t.", "本章没有可在此运行的课程：%t。"},
     {"This step has no block-size parameter to sweep.", "此步骤没有可扫描的线程块大小参数。"},
     {"no worker is running", "没有正在运行的工作进程"},
-    // The parts of one GPU of a multi-GPU step (the breakdown's tooltips).
-    {"gpu%s h2d", "GPU %s 主机到设备"},
-    {"gpu%s d2h", "GPU %s 设备到主机"},
-    {"gpu%s kernel", "GPU %s 内核"},
-    {"gpu%s peer", "GPU %s 之间传输"},
-    {"gpu%s nccl", "GPU %s NCCL"},
-    {"rank%s nccl", "rank %s 的 NCCL"},  // one process per GPU: each rank's part
-    {"gpu%s reduce-scatter", "GPU %s reduce-scatter"},
-    {"gpu%s all-gather", "GPU %s all-gather"},
-    {"gpu%s broadcast", "GPU %s 广播"},
-    {"nccl", "NCCL"},
-    {"reduce-scatter", "reduce-scatter（分散归约）"},
-    {"all-gather", "all-gather（全收集）"},
     {"The worker stopped (%t) while running %t. A new worker was started; every result so far is "
      "kept.",
      "工作进程在运行 %2$t 时停止了（%1$t）。已启动新的工作进程；此前的结果全部保留。"},

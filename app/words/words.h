@@ -126,8 +126,6 @@ inline constexpr Word kNoBreakdown{
     "本章没有在主机与 GPU 之间拷贝数据的步骤，或者这些步骤尚未运行。"};
 inline constexpr Word kHostToDevice{"host to device", "主机到设备"};
 inline constexpr Word kGpuToGpu{"GPU to GPU", "GPU 之间"};
-inline constexpr Word kHostAdd{"add on the host", "主机上相加"};
-inline constexpr Word kBroadcast{"sum out to the GPUs", "把和发给各 GPU"};
 inline constexpr Word kRecordedWithGpus{
     "Recorded with %d GPUs on %s, %s: %s ms, %.1f %s (%s) - not live.",
     "用 %d 块 GPU 在 %s 上录制（%s）：%s ms，%.1f %s（%s），非实时。"};
@@ -433,8 +431,6 @@ inline constexpr const Word* kAllWords[] = {&kRun,
                                             &kNoBreakdown,
                                             &kHostToDevice,
                                             &kGpuToGpu,
-                                            &kHostAdd,
-                                            &kBroadcast,
                                             &kRecordedWithGpus,
                                             &kKernel,
                                             &kDeviceToHost,

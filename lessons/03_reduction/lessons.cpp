@@ -27,6 +27,7 @@ void RegisterReduceChapter(Registry& registry) {
                     {"随机", "全 1"}),
     };
     chapter.messages = ReduceMessages();
+    chapter.part_names = {{"nccl", "NCCL", "NCCL"}};  // the multi-GPU step's last add
     chapter.make_workload = [](const WorkloadSpec& spec) {
         return std::make_shared<ReduceWorkload>(spec);
     };

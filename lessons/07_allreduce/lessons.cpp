@@ -22,6 +22,13 @@ void RegisterAllreduceChapter(Registry& registry) {
         "every GPU holds n floats and ends with the element-wise sum; the rate is NCCL's bus "
         "bandwidth, 2 (G - 1) / G x the vector over the whole time, compared with the measured "
         "peer copy between GPU 0 and GPU 1";
+    chapter.part_names = {
+        {"host add", "add on the host", "主机上相加"},
+        {"broadcast", "sum out to the GPUs", "把和发给各 GPU"},
+        {"reduce-scatter", "reduce-scatter", "reduce-scatter（分散归约）"},
+        {"all-gather", "all-gather", "all-gather（全收集）"},
+        {"nccl", "NCCL", "NCCL"},
+    };
     ParamSpec size = SizeParam(uint64_t(64) << 20, sizeof(float));
     size.label_en = "Data size per GPU";
     size.label_zh = "每个 GPU 的数据规模";
