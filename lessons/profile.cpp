@@ -1,5 +1,6 @@
 #include "profile.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -156,6 +157,43 @@ std::string ReadBounded(const std::string& path, uint64_t limit) {
     return out;
 }
 
+// Ends every process of this user whose environment carries `tag` ("NAME=VALUE", as one entry),
+// except this one: what ncu or the profiled program started and left behind, even in a
+// session of its own (setsid), out of reach of the process-group kill. A process that clears
+// its environment escapes this; what it could reach the same user can reach anyway.
+void KillTagged(const std::string& tag) {
+    for (int round = 0; round < 3; ++round) {  // a tagged process may fork while being found
+        int found = 0;
+        DIR* proc = opendir("/proc");
+        if (!proc) return;
+        while (const dirent* e = readdir(proc)) {
+            if (!std::isdigit(static_cast<unsigned char>(e->d_name[0]))) continue;
+            const pid_t pid = static_cast<pid_t>(std::atoi(e->d_name));
+            if (pid <= 1 || pid == getpid()) continue;
+            const int fd = ::open(("/proc/" + std::string(e->d_name) + "/environ").c_str(),
+                                  O_RDONLY | O_CLOEXEC);
+            if (fd < 0) continue;  // another user's, or gone
+            std::string env;
+            char chunk[8192];
+            ssize_t n;
+            while (env.size() < (1u << 20) && (n = ::read(fd, chunk, sizeof chunk)) > 0)
+                env.append(chunk, size_t(n));
+            ::close(fd);
+            for (size_t at = 0; at < env.size();) {
+                const size_t end = std::min(env.find('\0', at), env.size());
+                if (env.compare(at, end - at, tag) == 0) {
+                    ::kill(pid, SIGKILL);
+                    ++found;
+                    break;
+                }
+                at = end + 1;
+            }
+        }
+        closedir(proc);
+        if (found == 0) return;
+    }
+}
+
 struct ChildResult {
     int status = -1;  // exit status; -1 when it was stopped
     bool timed_out = false;
@@ -172,7 +210,12 @@ ChildResult RunChild(const std::vector<std::string>& argv, const std::string& er
     args.push_back(nullptr);
     // The environment with LC_ALL=C (numbers as 1234.5, never 1.234,5), made before fork: the
     // worker has threads, and between fork and exec only async-signal-safe calls are made.
-    std::vector<std::string> env_text = {"LC_ALL=C"};
+    // A tag in the environment of everything ncu starts, to find what it leaves behind.
+    static std::atomic<unsigned> runs{0};
+    const std::string tag =
+        "CUDA_LESSONS_PROFILE_RUN=" + std::to_string(getpid()) + "-" + std::to_string(runs++) +
+        "-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+    std::vector<std::string> env_text = {"LC_ALL=C", tag};
     for (char** e = environ; e && *e; ++e)
         if (std::string_view(*e).rfind("LC_ALL=", 0) != 0) env_text.emplace_back(*e);
     std::vector<char*> env;
@@ -180,6 +223,10 @@ ChildResult RunChild(const std::vector<std::string>& argv, const std::string& er
     env.push_back(nullptr);
     const pid_t pid = fork();
     if (pid < 0) throw UnavailableError("cannot start ncu: fork failed");
+    struct Sweep {  // whatever way RunChild returns
+        const std::string& tag;
+        ~Sweep() { KillTagged(tag); }
+    } sweep{tag};
     if (pid == 0) {
         setpgid(0, 0);
         // ncu and the step it profiles end with the process that started them (a worker the

@@ -15,6 +15,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "catalog.h"
@@ -512,6 +513,20 @@ TEST(NcuRunner, AHostileReportIsRefusedOrBounded) {
     EXPECT_NE(message.find("not a regular file"), std::string::npos) << message;
     EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
               15.0);
+
+    // An ncu that leaves a child behind in a session of its own, out of reach of the group
+    // kill: it is ended with the run.
+    WriteExecutable(dir + "/escapes",
+                    "#!/bin/bash\nsetsid sleep 300 </dev/null >/dev/null 2>&1 &\n"
+                    "echo $! > " +
+                        dir + "/escaped.pid\nexit 1\n");
+    RunNcu(dir + "/escapes", l, nullptr, v, "/bin/true", 20, nullptr);
+    int escaped = 0;
+    std::ifstream(dir + "/escaped.pid") >> escaped;
+    ASSERT_GT(escaped, 1);
+    for (int i = 0; i < 40 && ProcessAlive(escaped); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_FALSE(ProcessAlive(escaped)) << "the setsid child of ncu still runs";
 
     std::string report =
         "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n";
