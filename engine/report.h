@@ -93,5 +93,7 @@ std::string Fixed(const std::optional<double>& value, int digits);
 // Milliseconds with as many decimals as suit their size.
 std::string Ms(double ms);
 std::string Ms(const std::optional<double>& ms);
+// The median's confidence interval and its level, "0.121-0.130 (95.8%)"; "-" without one.
+std::string MedianIntervalText(const RunResult& result);
 
 }  // namespace lessons
