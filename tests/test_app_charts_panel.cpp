@@ -333,6 +333,7 @@ TEST_F(AppLogic, RecordedBlockSweepIsChartedWithoutAGpu) {
     EXPECT_TRUE(en.recorded);
     EXPECT_EQ(en.series, 1) << "the previous lesson (OpenMP) has no block size";
     EXPECT_EQ(en.points, 6) << "32 to 1024 threads";
+    EXPECT_EQ(en.spreads, 6) << "each point with its median's interval, from its samples";
     const std::string reference(lessons::kReferenceGpu);  // the default "Recorded on": the H200
     EXPECT_NE(en.note.find(reference), std::string::npos) << en.note;
     EXPECT_EQ(en.note.find("H100"), std::string::npos) << "not the other GPU's: " << en.note;
