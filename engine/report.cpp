@@ -356,11 +356,12 @@ std::string MedianIntervalText(const RunResult& r) {
     if (!(r.median_level > 0)) return "-";
     // The level rounded down: never claimed higher than it is.
     const double percent = std::floor(r.median_level * 1000) / 10;
-    // Four significant digits of the larger end: a microsecond kernel's interval still shows.
-    const double top = std::max(std::fabs(r.median_hi_ms), 1e-9);
-    const int digits = std::clamp(3 - int(std::floor(std::log10(top))), 0, 9);
-    return Fixed(r.median_lo_ms, digits) + "-" + Fixed(r.median_hi_ms, digits) + " (" +
-           Fixed(percent, 1) + "%)";
+    // Each end with four significant digits: a microsecond kernel's interval still shows.
+    auto text = [](double ms) {
+        const double size = std::max(std::fabs(ms), 1e-9);
+        return Fixed(ms, std::clamp(3 - int(std::floor(std::log10(size))), 0, 9));
+    };
+    return text(r.median_lo_ms) + "-" + text(r.median_hi_ms) + " (" + Fixed(percent, 1) + "%)";
 }
 
 std::string Ms(double ms) {

@@ -141,8 +141,8 @@ TEST(MedianInterval, CoversTheTrueMedianOfKnownDistributions) {
     const Distribution distributions[] = {
         {"exponential", std::log(2.0), [](Uniform& u) { return -std::log(1 - u()); }},
         {"uniform", 0.5, [](Uniform& u) { return u(); }},
-        // 30% of samples ten times slower: the median is the fast mode's 1/0.7 quantile... of
-        // U(1, 2) scaled: 1 + (0.5/0.7).
+        // 70% of samples in U(1, 2), 30% ten times slower (a timer's outliers): the median is
+        // where 0.7 (m - 1) = 0.5.
         {"outliers", 1 + 0.5 / 0.7,
          [](Uniform& u) {
              const double x = 1 + u();
