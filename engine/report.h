@@ -17,7 +17,8 @@ namespace lessons {
 using Json = nlohmann::ordered_json;
 
 // One field of a result: its JSON key (also its CSV column), how to write and read it, and,
-// for the fields a table shows, its header and its text.
+// for the fields a table shows, its header and its text. A field without to_json is a column of
+// the tables only (its name is the GUI's column key), drawn from fields JSON and CSV carry.
 struct ResultField {
     const char* name;
     std::function<Json(const RunResult&)> to_json;
