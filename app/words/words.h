@@ -312,9 +312,9 @@ inline constexpr Word kWholeRun{" (whole run)", "（整次运行）"};
 inline constexpr Word kWithinNoise{"within noise of lesson %s", "与第 %s 课的差别在噪声之内"};
 inline constexpr Word kNoiseCell{"within noise", "噪声之内"};
 inline constexpr Word kNoiseExplained{
-    "The 95% confidence intervals of the two medians overlap: this measurement cannot tell them "
-    "apart. More repetitions narrow the intervals.",
-    "两次运行中位数的 95% 置信区间重叠：这次测量分不出二者的快慢。重复次数越多，区间越窄。"};
+    "The confidence intervals of the two medians overlap: this measurement cannot tell them apart. "
+    "More repetitions narrow the intervals.",
+    "两次运行中位数的置信区间重叠：这次测量分不出二者的快慢。重复次数越多，区间越窄。"};
 inline constexpr Word kRerunMoreReps{"Re-run both at more repetitions",
                                      "以更多重复次数重新运行两者"};
 inline constexpr Word kLiveVsRecorded{" (live vs recorded on %s)", "（实时结果对比 %s 上的录制）"};
