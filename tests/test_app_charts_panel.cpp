@@ -233,6 +233,12 @@ TEST_F(AppLogic, OverlappingSpreadsAreWithinNoiseAndReRunAtMoreRepetitions) {
     Click("run");
     EXPECT_EQ(probe.step_headline, "1.19\xC3\x97 faster than lesson " + previous);
     EXPECT_FALSE(probe.step_noise);
+    // The whiskers are the intervals the verdict is judged by, not the min-max spreads.
+    for (const chart::Bar& b : probe.step_bars)
+        if (b.highlight) {
+            EXPECT_DOUBLE_EQ(b.lo, 42 * 0.98);
+            EXPECT_DOUBLE_EQ(b.hi, 42 * 1.02);
+        }
     // ...and intervals that overlap are within noise, whatever the spreads.
     worker->shape = [](RunResult& r) {
         r.median_ms = r.id == "split/openmp" ? 42 : 50;
