@@ -112,8 +112,9 @@ inline constexpr Word kNoAttributes{"No kernel resources recorded at %s.",
 inline constexpr Word kScreenshotButton{"PNG screenshot (F12)", "PNG 截图 (F12)"};
 
 // Charts.
-inline constexpr Word kAxisMs{"ms (median, min-max)", "ms（中位数，最小–最大）"};
-inline constexpr Word kAxisRate{"%s (median, at min-max time)", "%s（中位数，按最小–最大时间）"};
+inline constexpr Word kAxisMs{"ms (median, confidence interval)", "ms（中位数，置信区间）"};
+inline constexpr Word kAxisRate{"%s (median, at the interval's times)",
+                                "%s（中位数，按置信区间的时间）"};
 inline constexpr Word kFaster{"%.2f\xC3\x97 faster than lesson %s", "比第 %2$s 课快 %1$.2f 倍"};
 inline constexpr Word kSlower{"%.2f\xC3\x97 slower than lesson %s", "比第 %2$s 课慢 %1$.2f 倍"};
 inline constexpr Word kHatched{"Hatched: recorded on %s at %s, %s - not live.",
