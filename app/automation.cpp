@@ -217,10 +217,16 @@ void Automation::WritePositions(const UiState& ui, const Controller& controller,
                        {"points", sweep.points},
                        {"recorded", sweep.recorded},
                        {"note", sweep.note}};
+    // The nice value the worker's hello said it lowered itself to (null before the hello):
+    // gui_e2e.sh checks the worker's threads once it is known.
+    nlohmann::ordered_json worker_nice = nullptr;
+    if (controller.WorkerNice()) worker_nice = *controller.WorkerNice();
     j["state"] = {{"lesson", ui.settings.lesson},
                   {"label", lesson ? lesson->label : std::string()},
                   {"params", params},
                   {"busy", controller.Busy()},
+                  {"worker_pid", controller.WorkerPid()},
+                  {"worker_nice", worker_nice},
                   {"results", controller.results().size()},
                   {"language", ui.settings.language},
                   {"prediction_lines", m_probe.prediction.size()},

@@ -43,6 +43,7 @@ struct Probe {
     struct Sweep {
         int series = 0;
         int points = 0;
+        int spreads = 0;  // points drawn with their median's interval
         bool recorded = false;
         std::string param;  // the parameter swept
         std::string note;

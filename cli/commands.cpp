@@ -54,7 +54,7 @@ std::string Verdict(const RunResult& r) {
 
 void ReportWrong(const RunResult& r) {
     if (!r.verified)
-        std::cerr << "lesson " << r.lesson << " (" << r.id
+        std::cerr << "lesson " << r.label << " (" << r.id
                   << ") gave a WRONG result: " << r.check_message << "\n";
 }
 
@@ -193,7 +193,7 @@ int Run(const std::string& key, const Options& options, Format format) {
     } else if (format == Format::kCsv) {
         std::cout << CsvHeader(names) << "\n" << CsvRow(r, names) << "\n";
     } else {
-        TextTable t({"lesson " + std::to_string(r.lesson), r.id});
+        TextTable t({"lesson " + r.label, r.id});
         t.AddRow({"title", r.title});
         std::string devices;
         for (const std::string& d : r.devices) devices += (devices.empty() ? "" : "; ") + d;
@@ -210,6 +210,9 @@ int Run(const std::string& key, const Options& options, Format format) {
         t.AddRow({"median / min / max", Ms(r.median_ms) + " / " + Ms(r.min_ms) + " / " +
                                             Ms(r.max_ms) + " ms over " + std::to_string(r.reps) +
                                             " runs" + (r.cold_l2 ? " (cold L2)" : "")});
+        if (r.median_level > 0)
+            t.AddRow({"median's interval", MedianIntervalText(r) + " ms: the median lies in it " +
+                                               "with that confidence; more runs narrow it"});
         if (!r.parts.empty()) {
             std::string names_text, ms_text;
             for (const TimedPart& p : r.parts) {
@@ -292,14 +295,15 @@ int Sweep(const std::string& key, const Options& options, const std::string& par
                   << (lesson.kind == StepKind::kGpu ? " on " + CeilingsLine() : std::string())
                   << "\n";
         const char* unit = results.empty() ? "GB/s" : results.front().RateUnit();
-        TextTable t({spec.label_en, "median ms", "min ms", "max ms", "rate ms", unit, "% ceiling",
-                     "check", ""},
-                    {true, true, true, true, true, true, true});
+        TextTable t({spec.label_en, "median ms", "median CI ms", "min ms", "max ms", "rate ms",
+                     unit, "% ceiling", "check", ""},
+                    {true, true, true, true, true, true, true, true});
         for (size_t i = 0; i < results.size(); ++i) {
             const RunResult& r = results[i];
             const ParamValue* v = r.params.Find(spec.name);
-            t.AddRow({v ? spec.Format(*v) : "?", Ms(r.median_ms), Ms(r.min_ms), Ms(r.max_ms),
-                      Ms(r.rate_ms), Fixed(r.Rate(), 1), Fixed(r.pct_of_ceiling, 1), Verdict(r),
+            t.AddRow({v ? spec.Format(*v) : "?", Ms(r.median_ms), MedianIntervalText(r),
+                      Ms(r.min_ms), Ms(r.max_ms), Ms(r.rate_ms), Fixed(r.Rate(), 1),
+                      Fixed(r.pct_of_ceiling, 1), Verdict(r),
                       static_cast<int>(i) == best ? "<- best" : ""});
         }
         std::cout << t.Render();
@@ -351,14 +355,15 @@ int Bench(const std::string& chapter_key, const Options& options, Format format)
         const std::vector<std::string> names = ParamNamesOf(lessons);
         if (format == Format::kCsv) std::cout << CsvHeader(names) << ",speedup_vs_previous\n";
         std::map<int, RunResult> done;
-        TextTable t({"#", "id", "kind", "median ms", "H2D ms", "kernel ms", "D2H ms", "GB/s",
-                     "GFLOP/s", "% ceiling", "ceiling", "vs previous", "check"},
-                    {true, false, false, true, true, true, true, true, true, true, false, true});
+        TextTable t(
+            {"#", "id", "kind", "median ms", "median CI ms", "H2D ms", "kernel ms", "D2H ms",
+             "GB/s", "GFLOP/s", "% ceiling", "ceiling", "vs previous", "check"},
+            {true, false, false, true, true, true, true, true, true, true, true, false, true});
         for (const Lesson* lesson : lessons) {
             const std::string why = session.Unavailable(*lesson);
             if (!why.empty()) {
                 t.AddRow({lesson->label, lesson->id, ToString(lesson->kind), "-", "-", "-", "-",
-                          "-", "-", "-", "-", "-", "not run: " + why});
+                          "-", "-", "-", "-", "-", "-", "not run: " + why});
                 if (why_none.empty()) why_none = lesson->Name() + " cannot run here: " + why;
                 continue;
             }
@@ -377,7 +382,8 @@ int Bench(const std::string& chapter_key, const Options& options, Format format)
             if (format == Format::kCsv)
                 std::cout << CsvRow(r, names) << "," << (speedup ? Fixed(*speedup, 3) : "")
                           << std::endl;
-            t.AddRow({std::to_string(r.lesson), r.id, ToString(r.kind), Ms(r.median_ms),
+            // The lesson's number as every other place shows it ("5.8"), never its position.
+            t.AddRow({r.label, r.id, ToString(r.kind), Ms(r.median_ms), MedianIntervalText(r),
                       Ms(r.Part("h2d")), Ms(r.Part("kernel")), Ms(r.Part("d2h")), Fixed(r.gbps, 1),
                       Fixed(r.gflops, 1), Fixed(r.pct_of_ceiling, 1),
                       r.pct_of_ceiling ? (r.ceiling_note.empty() ? ToString(r.work.bound)

@@ -117,6 +117,10 @@ int LowerPriority(int increment, std::string* problem) {
     return getpriority(PRIO_PROCESS, static_cast<id_t>(self));
 }
 
+int CurrentNice() {
+    return getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));
+}
+
 std::vector<int> ThreadNiceValues(int pid) {
     std::vector<int> out;
     for (int tid : TaskIds(std::to_string(pid))) {

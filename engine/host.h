@@ -30,6 +30,8 @@ uint64_t HostAvailableMemory();
 // so that a lesson running on every core leaves the GUI the CPU it needs to draw. Returns the
 // nice value of the calling thread afterwards, or a note on failure in `problem`.
 int LowerPriority(int increment, std::string* problem);
+// The nice value of the calling thread (Linux: a nice value belongs to a thread).
+int CurrentNice();
 // The nice value of every thread of process `pid` (Linux: /proc/PID/task/*/stat), empty when
 // it cannot be read.
 std::vector<int> ThreadNiceValues(int pid);

@@ -17,7 +17,8 @@ namespace lessons {
 using Json = nlohmann::ordered_json;
 
 // One field of a result: its JSON key (also its CSV column), how to write and read it, and,
-// for the fields a table shows, its header and its text.
+// for the fields a table shows, its header and its text. A field without to_json is a column of
+// the tables only (its name is the GUI's column key), drawn from fields JSON and CSV carry.
 struct ResultField {
     const char* name;
     std::function<Json(const RunResult&)> to_json;
@@ -93,5 +94,7 @@ std::string Fixed(const std::optional<double>& value, int digits);
 // Milliseconds with as many decimals as suit their size.
 std::string Ms(double ms);
 std::string Ms(const std::optional<double>& ms);
+// The median's confidence interval and its level, "0.121-0.130 (95.8%)"; "-" without one.
+std::string MedianIntervalText(const RunResult& result);
 
 }  // namespace lessons

@@ -1,6 +1,7 @@
 #include "result.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "errors.h"
 
@@ -50,6 +51,65 @@ double Median(std::vector<double> values) {
     std::sort(values.begin(), values.end());
     const size_t mid = values.size() / 2;
     return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
+}
+
+int MaxAutomaticReps(double min_time_s) {
+    const double scaled = kMaxReps * (min_time_s > 0 ? min_time_s / kAutoMinTimeS : 1.0);
+    return static_cast<int>(std::clamp(scaled, double(kMaxReps), 10.0 * kMaxReps));
+}
+
+int MedianIntervalOrder(int n, double confidence, double* level) {
+    if (n <= 0) {
+        if (level) *level = 0;
+        return 0;
+    }
+    // P(B <= i) for B ~ Binomial(n, 1/2), summed from i = 0 in log space (n up to 100000).
+    const double alpha = 1 - confidence;
+    const double log_half_n = -n * std::log(2.0);
+    const double log_n_fact = std::lgamma(n + 1.0);
+    double below = 0;  // P(B <= k - 1)
+    int k = 0;
+    for (int i = 0; 2 * (i + 1) <= n + 1; ++i) {
+        const double pmf =
+            std::exp(log_n_fact - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) + log_half_n);
+        // [x(i+1), x(n-i)] still reaches the confidence while 2 P(B <= i) <= alpha.
+        if (2 * (below + pmf) > alpha * (1 + 1e-12)) break;
+        below += pmf;
+        k = i + 1;
+    }
+    if (k == 0) {
+        // Too few samples for the confidence: the widest interval, [min, max], at its own level.
+        k = 1;
+        below = std::exp(log_half_n);
+    }
+    if (level) *level = std::max(0.0, 1 - 2 * below);
+    return k;
+}
+
+MedianInterval MedianIntervalOf(std::vector<double> samples, double confidence) {
+    MedianInterval out;
+    const int n = static_cast<int>(samples.size());
+    if (n == 0) return out;
+    out.k = MedianIntervalOrder(n, confidence, &out.level);
+    const auto lo = samples.begin() + (out.k - 1), hi = samples.begin() + (n - out.k);
+    std::nth_element(samples.begin(), lo, samples.end());
+    out.lo = *lo;
+    std::nth_element(samples.begin(), hi, samples.end());
+    out.hi = *hi;
+    return out;
+}
+
+void SetMedianInterval(RunResult& r) {
+    const MedianInterval ci = MedianIntervalOf(r.samples_ms);
+    r.median_lo_ms = ci.lo;
+    r.median_hi_ms = ci.hi;
+    r.median_level = ci.level;
+}
+
+Interval NoiseInterval(const RunResult& r) {
+    if (r.median_level > 0) return {r.median_lo_ms, r.median_hi_ms};
+    // A result without an interval (one sample, or none reported): its spread, or its median.
+    return {r.min_ms > 0 ? r.min_ms : r.median_ms, r.max_ms > 0 ? r.max_ms : r.median_ms};
 }
 
 void DeriveMetrics(RunResult& r, const CeilingFigures* c) {

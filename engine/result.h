@@ -13,16 +13,19 @@
 
 namespace lessons {
 
+// The time automatic repetitions fill by default (RunOptions::min_time_s).
+constexpr double kAutoMinTimeS = 0.25;
+
 struct RunOptions {
     RawParams params;         // by name, as text; unset ones take the lesson's defaults
     std::optional<int> reps;  // timed samples; default: until min_time_s has passed
     uint64_t seed = 1;
-    bool cold_l2 = false;          // flush the L2 before every GPU sample
-    std::string input_file;        // chapters that accept one: scan this file
-    std::string output_file;       // chapters with an output: write it here (split: offsets)
-    double min_time_s = 0.25;      // automatic repetitions: time at least this long...
-    double max_time_s = 5.0;       // ...and stop after this long, even before kMinReps
-    bool measure_ceilings = true;  // GPU steps: compare with this GPU's measured ceilings
+    bool cold_l2 = false;               // flush the L2 before every GPU sample
+    std::string input_file;             // chapters that accept one: scan this file
+    std::string output_file;            // chapters with an output: write it here (split: offsets)
+    double min_time_s = kAutoMinTimeS;  // automatic repetitions: time at least this long...
+    double max_time_s = 5.0;            // ...and stop after this long, even before kMinReps
+    bool measure_ceilings = true;       // GPU steps: compare with this GPU's measured ceilings
 
     // Sets (or replaces) one parameter's text.
     void Set(const std::string& name, const std::string& value);
@@ -32,6 +35,10 @@ struct RunOptions {
 // Automatic repetition bounds.
 constexpr int kMinReps = 3;
 constexpr int kMaxReps = 1000;
+// The most automatic repetitions of a run timed for at least `min_time_s`: kMaxReps at the
+// default time, and proportionally more for a longer one (at most 10 times as many), so that a
+// longer run of a fast step takes more samples and narrows its median's interval.
+int MaxAutomaticReps(double min_time_s);
 // The most repetitions a run may ask for (RunOptions::reps: 1 to this).
 constexpr int kMaxRequestedReps = 100000;
 
@@ -62,6 +69,10 @@ struct RunResult {
 
     int reps = 0;
     double median_ms = 0, min_ms = 0, max_ms = 0;  // the whole timed region of the step
+    // The median's confidence interval (MedianInterval of samples_ms): it holds the true median
+    // with probability median_level (kMedianConfidence once there are 6 samples or more).
+    // median_level 0: no interval (one sample, or a result recorded without its samples).
+    double median_lo_ms = 0, median_hi_ms = 0, median_level = 0;
     std::vector<double> samples_ms;
     std::vector<TimedPart> parts;  // medians of the timed parts (h2d, kernel, d2h, ...)
 
@@ -118,5 +129,33 @@ void DeriveMetrics(RunResult& r, const CeilingFigures* ceilings);
 
 // Median of a list (the mean of the middle two for an even count); 0 for an empty list.
 double Median(std::vector<double> values);
+
+// The confidence the median's interval is asked for.
+constexpr double kMedianConfidence = 0.95;
+
+// A distribution-free confidence interval of the median, from order statistics: of n samples
+// sorted, [x(k), x(n+1-k)] holds the true median with probability
+// 1 - 2 P(B <= k-1), B ~ Binomial(n, 1/2), whatever the distribution (continuous; ties only make
+// it wider). k is the largest whose level reaches `confidence`; it grows with n, so the
+// interval tightens as the repetitions grow (about as 1/sqrt(n)), where the min-max spread only
+// widens. Below 6 samples no interval reaches 95%: it is [min, max] at its own level,
+// 1 - 2^(1-n) (0 for one sample, 50% for two, 75% for three). No samples: all zero.
+struct MedianInterval {
+    double lo = 0, hi = 0;
+    double level = 0;  // the probability that [lo, hi] holds the median
+    int k = 0;         // lo is the k-th smallest sample, hi the k-th largest (1-based)
+};
+MedianInterval MedianIntervalOf(std::vector<double> samples, double confidence = kMedianConfidence);
+// The interval's order k for n samples (see MedianIntervalOf), and its level.
+int MedianIntervalOrder(int n, double confidence, double* level);
+
+// The result's median interval: its own when it has one (median_level > 0), else its min-max
+// spread, else its median. Two results are within noise when these overlap.
+struct Interval {
+    double lo = 0, hi = 0;
+};
+Interval NoiseInterval(const RunResult& r);
+// Sets r's median_lo_ms, median_hi_ms and median_level from its samples_ms.
+void SetMedianInterval(RunResult& r);
 
 }  // namespace lessons

@@ -618,8 +618,13 @@ int Serve(const Registry& registry, std::istream& in, std::ostream& out,
     const std::atomic<bool>* stop = options.stop;
     auto state = std::make_shared<ServeState>();
     state->out = &out;
-    state->Emit(
-        {{"type", "hello"}, {"protocol", kProtocolVersion}, {"built_with_cuda", BuiltWithCuda()}});
+    // "nice": this thread's nice value, every thread's from now on: the caller lowered the
+    // priority (serve --nice) before any thread started, and threads started later inherit it.
+    // Said here, it tells a caller the worker has lowered itself.
+    state->Emit({{"type", "hello"},
+                 {"protocol", kProtocolVersion},
+                 {"built_with_cuda", BuiltWithCuda()},
+                 {"nice", CurrentNice()}});
     std::thread reader(ReadRequests, state, std::ref(in));
     // A signal acts as a shutdown request (without an id): the handler only sets `stop`, this
     // thread does the rest.

@@ -250,13 +250,14 @@ RunResult Describe(const Lesson& lesson, const Chapter& chapter, const RunOption
 }
 
 // The timed samples after a verified first run: `options.reps` of them, or as many as fill
-// min_time_s (at least kMinReps, at most kMaxReps, stopping at max_time_s).
+// min_time_s (at least kMinReps, at most MaxAutomaticReps(min_time_s), stopping at max_time_s).
 std::vector<Sample> TimeSamples(StepInstance& step, const RunOptions& options,
                                 const RunControl& control, const std::function<void()>& flush) {
     std::vector<Sample> samples;
     const int fixed = options.reps.value_or(0);
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
+    const int most = MaxAutomaticReps(options.min_time_s);
     for (;;) {
         ThrowIfCancelled(control);
         flush();
@@ -269,13 +270,13 @@ std::vector<Sample> TimeSamples(StepInstance& step, const RunOptions& options,
             const double per = elapsed / n;
             const double target =
                 std::max(options.min_time_s / std::max(per, 1e-9), double(kMinReps));
-            total = static_cast<int>(std::min<double>(target, kMaxReps));
+            total = static_cast<int>(std::min<double>(target, most));
             total = std::max(total, n);
         }
         if (control.progress) control.progress(n, total);
         if (fixed) {
             if (n >= fixed) break;
-        } else if ((n >= kMinReps && elapsed >= options.min_time_s) || n >= kMaxReps ||
+        } else if ((n >= kMinReps && elapsed >= options.min_time_s) || n >= most ||
                    (n >= 1 && elapsed >= options.max_time_s)) {
             break;
         }
@@ -290,6 +291,7 @@ void Summarize(const std::vector<Sample>& samples, RunResult& r) {
     r.median_ms = Median(r.samples_ms);
     r.min_ms = *std::min_element(r.samples_ms.begin(), r.samples_ms.end());
     r.max_ms = *std::max_element(r.samples_ms.begin(), r.samples_ms.end());
+    SetMedianInterval(r);
     r.parts = PartMedians(samples);
 }
 

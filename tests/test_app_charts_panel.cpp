@@ -193,8 +193,9 @@ TEST_F(AppLogic, AllReduceSizeSweepShowsTheChaptersModel) {
     }
 }
 
-// Overlapping min-max spreads: the headline says "within noise", not "1.19x faster", and one
-// click re-runs both lessons timed ten times longer.
+// Overlapping noise intervals (the medians' confidence intervals; the min-max spreads of results
+// without them): the headline says "within noise", not "1.19x faster", and one click re-runs
+// both lessons timed ten times longer, which takes more samples and narrows the intervals.
 TEST_F(AppLogic, OverlappingSpreadsAreWithinNoiseAndReRunAtMoreRepetitions) {
     worker->shape = [](RunResult& r) {
         r.median_ms = r.id == "split/openmp" ? 42 : 50;
@@ -219,6 +220,37 @@ TEST_F(AppLogic, OverlappingSpreadsAreWithinNoiseAndReRunAtMoreRepetitions) {
     Click("run");
     EXPECT_EQ(probe.step_headline, "2.50\xC3\x97 faster than lesson " + previous);
     EXPECT_FALSE(probe.step_noise);
+    // The medians' intervals decide where results carry them: spreads that overlap (a slow
+    // outlier) around intervals apart are a speed-up...
+    worker->shape = [](RunResult& r) {
+        r.median_ms = r.id == "split/openmp" ? 42 : 50;
+        r.min_ms = r.median_ms * 0.8;
+        r.max_ms = r.median_ms * 1.3;
+        r.median_lo_ms = r.median_ms * 0.98;
+        r.median_hi_ms = r.median_ms * 1.02;
+        r.median_level = 0.96;
+    };
+    Click("run");
+    EXPECT_EQ(probe.step_headline, "1.19\xC3\x97 faster than lesson " + previous);
+    EXPECT_FALSE(probe.step_noise);
+    // The whiskers are the intervals the verdict is judged by, not the min-max spreads.
+    for (const chart::Bar& b : probe.step_bars)
+        if (b.highlight) {
+            EXPECT_DOUBLE_EQ(b.lo, 42 * 0.98);
+            EXPECT_DOUBLE_EQ(b.hi, 42 * 1.02);
+        }
+    // ...and intervals that overlap are within noise, whatever the spreads.
+    worker->shape = [](RunResult& r) {
+        r.median_ms = r.id == "split/openmp" ? 42 : 50;
+        r.min_ms = r.median_ms * 0.95;
+        r.max_ms = r.median_ms * 1.02;
+        r.median_lo_ms = r.median_ms * 0.9;
+        r.median_hi_ms = r.median_ms * 1.1;
+        r.median_level = 0.96;
+    };
+    Click("run");
+    EXPECT_EQ(probe.step_headline, "within noise of lesson " + previous);
+    EXPECT_TRUE(probe.step_noise);
 }
 
 // A live result set against a recorded one says so beside the number, on the chart and in
@@ -307,6 +339,7 @@ TEST_F(AppLogic, RecordedBlockSweepIsChartedWithoutAGpu) {
     EXPECT_TRUE(en.recorded);
     EXPECT_EQ(en.series, 1) << "the previous lesson (OpenMP) has no block size";
     EXPECT_EQ(en.points, 6) << "32 to 1024 threads";
+    EXPECT_EQ(en.spreads, 6) << "each point with its median's interval, from its samples";
     const std::string reference(lessons::kReferenceGpu);  // the default "Recorded on": the H200
     EXPECT_NE(en.note.find(reference), std::string::npos) << en.note;
     EXPECT_EQ(en.note.find("H100"), std::string::npos) << "not the other GPU's: " << en.note;

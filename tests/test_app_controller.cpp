@@ -635,3 +635,33 @@ TEST(AppController, CancellingForANewRunNeverEndsTheListOrTheDeviceInformation) 
     for (const Json& r : sent)
         if (r["op"] == "cancel") EXPECT_NE(r["target"], info_id) << r.dump();
 }
+
+// The worker's hello says the nice value it lowered itself to: the GUI keeps it (its end-to-end
+// test checks the worker's threads once it is known, not as soon as the GUI is busy), and
+// forgets it for a new worker until that one's hello.
+TEST(AppController, KnowsTheNiceValueTheWorkerSaidItLoweredItselfTo) {
+    ScriptedWorker* worker = nullptr;
+    Controller c(Catalog(),
+                 [&] {
+                     auto w = std::make_unique<ScriptedWorker>(std::vector<Json>{});
+                     worker = w.get();
+                     return w;
+                 },
+                 {});
+    EXPECT_FALSE(c.WorkerNice());
+    c.Start();
+    EXPECT_FALSE(c.WorkerNice()) << "not before its hello";
+    // The scripted hello has no "nice" (an older worker): none known.
+    c.Update();
+    EXPECT_FALSE(c.WorkerNice());
+    EXPECT_EQ(c.WorkerPid(), -1) << "a fake has no process";
+    c.RestartWorker();
+    worker->Drain();  // this one's hello, replaced by one that says its nice value
+    worker->Push({{"type", "hello"}, {"protocol", kProtocolVersion}, {"nice", 10}});
+    EXPECT_FALSE(c.WorkerNice());
+    c.Update();
+    ASSERT_TRUE(c.WorkerNice());
+    EXPECT_EQ(*c.WorkerNice(), 10);
+    c.RestartWorker();
+    EXPECT_FALSE(c.WorkerNice()) << "a new worker has not said yet";
+}

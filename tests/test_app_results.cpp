@@ -92,6 +92,42 @@ TEST(AppCompare, WithinNoiseWhenTheSpreadsOverlap) {
     EXPECT_FALSE(WithinNoise(Timed(5, 0, 0), Timed(6, 0, 0)));
 }
 
+// Results with their medians' confidence intervals are within noise only when the intervals
+// overlap: min-max spreads that overlap (one slow outlier) no longer hide a clear speed-up, and
+// more samples, which narrow the intervals, can settle a question.
+TEST(AppCompare, WithinNoiseOnlyWhenTheMediansIntervalsOverlap) {
+    auto with_interval = [](double median, double min, double max, double lo, double hi) {
+        RunResult r = Timed(median, min, max);
+        r.median_lo_ms = lo;
+        r.median_hi_ms = hi;
+        r.median_level = 0.96;
+        return r;
+    };
+    // Spreads 40-90 and 45-100 overlap; the intervals 49-51 and 59-61 do not.
+    EXPECT_FALSE(
+        WithinNoise(with_interval(50, 40, 90, 49, 51), with_interval(60, 45, 100, 59, 61)));
+    EXPECT_FALSE(
+        CompareResults(with_interval(50, 40, 90, 49, 51), with_interval(60, 45, 100, 59, 61))
+            .noise);
+    EXPECT_TRUE(WithinNoise(with_interval(50, 40, 90, 45, 56), with_interval(60, 45, 100, 55, 65)));
+    EXPECT_TRUE(WithinNoise(with_interval(50, 40, 90, 45, 55), with_interval(60, 45, 100, 55, 65)))
+        << "touching ends overlap";
+    // Many samples of two distributions a little apart: few samples cannot tell them apart, many
+    // can (the min-max spreads overlap at every count).
+    auto sampled = [](double centre, int n) {
+        RunResult r;
+        for (int i = 0; i < n; ++i)  // evenly spread over centre +- 10%
+            r.samples_ms.push_back(centre * (0.9 + 0.2 * (i + 0.5) / n));
+        r.median_ms = Median(r.samples_ms);
+        r.min_ms = *std::min_element(r.samples_ms.begin(), r.samples_ms.end());
+        r.max_ms = *std::max_element(r.samples_ms.begin(), r.samples_ms.end());
+        SetMedianInterval(r);
+        return r;
+    };
+    EXPECT_TRUE(WithinNoise(sampled(100, 6), sampled(104, 6)));
+    EXPECT_FALSE(WithinNoise(sampled(100, 400), sampled(104, 400)));
+}
+
 // A comparison of a live result with a recorded one names where the recorded one was made.
 TEST(AppCompare, LiveAgainstRecordedIsNamed) {
     RunResult live = Timed(500, 480, 520), recorded = Timed(3, 2.9, 3.1);

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "device.h"
@@ -55,12 +56,16 @@ TEST(Cli, RunJsonHasEveryField) {
     ASSERT_EQ(out.code, 0) << out.text;
     const json r = json::parse(out.text);
     for (const lessons::ResultField& f : lessons::ResultFields()) {
-        if (f.name) {
+        if (f.name && f.to_json) {
             EXPECT_TRUE(r.contains(f.name)) << f.name;
         }
     }
     EXPECT_EQ(r["lesson"], "1.3");
     EXPECT_EQ(r["kind"], "cpu");
+    // Two samples: their range, at 50%.
+    EXPECT_EQ(r["median_level"], 0.5);
+    EXPECT_LE(r["median_lo_ms"].get<double>(), r["median_ms"].get<double>());
+    EXPECT_GE(r["median_hi_ms"].get<double>(), r["median_ms"].get<double>());
     EXPECT_EQ(r["params"], (json{{"threads", 2}, {"size", 10000}, {"data", "random"}}));
     EXPECT_EQ(r["verified"], true);
     EXPECT_TRUE(r["parts"].empty()) << "a CPU step has no copies or kernel";
@@ -199,6 +204,34 @@ TEST(Cli, BenchChapterOne) {
     const Output csv = Cli("bench split --size 64KiB --reps 1 --format csv", false);
     ASSERT_EQ(csv.code, 0);
     EXPECT_NE(csv.text.find("speedup_vs_previous"), std::string::npos);
+}
+
+// Every table names a lesson by its number in its chapter ("3.2"), as list, the GUI and the
+// pages do, never by its position in the whole catalogue; and shows the median's interval.
+TEST(Cli, TablesShowChapterStepNumbers) {
+    const Output bench = Cli("bench 3 --size 4KiB --reps 7");
+    ASSERT_EQ(bench.code, 0) << bench.text;
+    int rows = 0;
+    std::istringstream lines(bench.text);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.find("reduce/") == std::string::npos) continue;
+        ++rows;
+        std::string first;
+        std::istringstream(line) >> first;
+        EXPECT_EQ(first.rfind("3.", 0), 0u) << "a global index, not chapter.step: " << line;
+    }
+    EXPECT_GE(rows, 2) << bench.text;
+    EXPECT_NE(bench.text.find("median CI ms"), std::string::npos) << bench.text;
+    EXPECT_NE(bench.text.find("(98.4%)"), std::string::npos) << "7 samples: [min, max]";
+    const Output run = Cli("run 3.1 --size 4KiB --reps 20");
+    ASSERT_EQ(run.code, 0) << run.text;
+    EXPECT_NE(run.text.find("lesson 3.1"), std::string::npos) << run.text;
+    EXPECT_NE(run.text.find("median's interval"), std::string::npos) << run.text;
+    EXPECT_NE(run.text.find("(95.8%)"), std::string::npos) << run.text;
+    const Output sweep = Cli("sweep 3.1 --over size=1KiB..4KiB --reps 6");
+    ASSERT_EQ(sweep.code, 0) << sweep.text;
+    EXPECT_NE(sweep.text.find("median CI ms"), std::string::npos) << sweep.text;
+    EXPECT_NE(sweep.text.find("(96.8%)"), std::string::npos) << sweep.text;
 }
 
 TEST(Cli, OffsetsOutOfARealFile) {

@@ -807,6 +807,12 @@ struct LiveWorker {
         std::fputs((line + "\n").c_str(), to);
         std::fflush(to);
     }
+    // The next message (null at end of output).
+    json Next() {
+        char buf[1 << 16];
+        if (!std::fgets(buf, sizeof buf, from)) return nullptr;
+        return json::parse(buf, nullptr, false);
+    }
     // Reads messages until the `done` of request `id`; false at end of output.
     bool WaitDone(int id) {
         char buf[1 << 16];
@@ -835,8 +841,8 @@ struct LiveWorker {
 }  // namespace
 
 // The worker lowers its scheduling priority at start (every thread, the OpenMP ones it starts
-// later included), so that the GUI keeps drawing while a lesson uses every core; --nice 0
-// keeps it.
+// later included), so that the GUI keeps drawing while a lesson uses every core, and says so in
+// its hello ("nice"); --nice 0 keeps it.
 TEST(ServeWorker, RunsAtALowerPriorityThanItsParent) {
     const int own = getpriority(PRIO_PROCESS, 0);
     for (const auto& [flag, want] : {std::pair<std::string, int>{"", std::min(19, own + 10)},
@@ -846,6 +852,12 @@ TEST(ServeWorker, RunsAtALowerPriorityThanItsParent) {
         if (!flag.empty()) args.push_back(flag);
         LiveWorker w(args);
         ASSERT_GT(w.pid, 0);
+        // Its hello says it has lowered itself, and to what: every thread it has is there now.
+        const json hello = w.Next();
+        ASSERT_EQ(hello.value("type", ""), "hello") << hello.dump();
+        ASSERT_TRUE(hello.contains("nice")) << hello.dump();
+        EXPECT_EQ(hello["nice"], want) << "serve " << flag;
+        for (int n : ThreadNiceValues(w.pid)) EXPECT_EQ(n, want) << "serve " << flag << " at hello";
         // A run on every core: its OpenMP threads exist now, and inherited the priority.
         w.Send(
             R"({"op":"run","id":1,"lesson":"reduce/cpu-sum","params":{"size":"1MiB"},"reps":2})");

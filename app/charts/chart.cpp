@@ -361,6 +361,11 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
     return hovered;
 }
 
+bool HasSpread(const Series& s, size_t i, bool log_y) {
+    return i < s.lo.size() && i < s.hi.size() && s.lo[i] >= 0 && s.hi[i] >= s.lo[i] &&
+           (!log_y || s.lo[i] > 0);
+}
+
 void LineChart(const char* id, const std::vector<Series>& series, const LineOptions& o) {
     ImGui::PushID(id);
     const float font = ImGui::GetFontSize();
@@ -378,6 +383,10 @@ void LineChart(const char* id, const std::vector<Series>& series, const LineOpti
             xhi = std::max(xhi, s.x[i]);
             ylo = std::min(ylo, s.y[i]);
             yhi = std::max(yhi, s.y[i]);
+            if (HasSpread(s, i, o.log_y)) {
+                ylo = std::min(ylo, s.lo[i]);
+                yhi = std::max(yhi, s.hi[i]);
+            }
         }
     const float left = origin.x + font * 4.2f, right = origin.x + width - font * 0.8f;
     const float top = origin.y + font * 1.6f, bottom = origin.y + o.height - font * 2.6f;
@@ -434,6 +443,15 @@ void LineChart(const char* id, const std::vector<Series>& series, const LineOpti
                 best_d = d;
                 tip = s.name + "\n" + (i < s.tooltips.size() ? s.tooltips[i] : FormatTick(s.y[i]));
             }
+        }
+        // The spreads first, under the line and its points: a bar with short caps.
+        for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+            if (!HasSpread(s, i, o.log_y) || (o.log_x && s.x[i] <= 0)) continue;
+            const float px = x.Map(s.x[i]), cap = font * 0.25f;
+            const float y0 = y.Map(s.lo[i]), y1 = y.Map(s.hi[i]);
+            dl->AddLine(ImVec2(px, y0), ImVec2(px, y1), s.color, 1.0f);
+            dl->AddLine(ImVec2(px - cap, y0), ImVec2(px + cap, y0), s.color, 1.0f);
+            dl->AddLine(ImVec2(px - cap, y1), ImVec2(px + cap, y1), s.color, 1.0f);
         }
         for (size_t i = 1; i < pts.size(); ++i) {
             if (s.dashed)

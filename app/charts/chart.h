@@ -1,5 +1,6 @@
 // The one chart widget of the GUI, drawn with ImDrawList (ImPlot is not packaged for Debian
-// 12): bars with min-max whiskers and stacked parts, and line charts; linear or log axes
+// 12): bars with min-max whiskers and stacked parts, and line charts (with each point's spread);
+// linear or log axes
 // with ticks, a legend, and exact values on hover.
 #pragma once
 
@@ -56,8 +57,11 @@ struct Series {
     ImU32 color = 0;
     std::vector<double> x, y;
     std::vector<std::string> tooltips;  // one per point, optional
-    int best = -1;                      // index of the point to mark as best
-    bool dashed = false;                // recorded, not live: a dashed line and hollow points
+    // Each point's spread (the median's confidence interval), drawn as a bar through it;
+    // optional, and a negative end: none.
+    std::vector<double> lo, hi;
+    int best = -1;        // index of the point to mark as best
+    bool dashed = false;  // recorded, not live: a dashed line and hollow points
 };
 
 struct LineOptions {
@@ -77,6 +81,8 @@ struct LineOptions {
 // A line from `a` to `b` in dashes of `dash` pixels with gaps as long (recorded series).
 void DashedLine(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color, float thickness, float dash);
 
+// Point i of `s` has a spread to draw (on a log axis: above 0).
+bool HasSpread(const Series& s, size_t i, bool log_y);
 void LineChart(const char* id, const std::vector<Series>& series, const LineOptions& options);
 
 // Tick positions for [lo, hi]: 1-2-5 steps on a linear axis, decades (and 2, 5) on a log one.

@@ -7,12 +7,10 @@
 namespace lessons::app {
 
 bool WithinNoise(const RunResult& a, const RunResult& b) {
-    // A result without a spread (one sample, or none reported) is its median.
-    const double a_lo = a.min_ms > 0 ? a.min_ms : a.median_ms;
-    const double a_hi = a.max_ms > 0 ? a.max_ms : a.median_ms;
-    const double b_lo = b.min_ms > 0 ? b.min_ms : b.median_ms;
-    const double b_hi = b.max_ms > 0 ? b.max_ms : b.median_ms;
-    return a_lo <= b_hi && b_lo <= a_hi;
+    // The medians' confidence intervals (a result without one: its min-max spread, or its
+    // median). Closed: intervals that touch overlap.
+    const Interval x = NoiseInterval(a), y = NoiseInterval(b);
+    return x.lo <= y.hi && y.lo <= x.hi;
 }
 
 std::string WithoutVendor(const std::string& name) {

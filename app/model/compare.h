@@ -11,7 +11,9 @@
 
 namespace lessons::app {
 
-// Their min-max spreads overlap: a speed-up between them cannot be told from the noise.
+// Their medians' confidence intervals overlap (NoiseInterval: a result without an interval uses
+// its min-max spread): a speed-up between them cannot be told from the noise. More repetitions
+// narrow the intervals, so a re-run at more repetitions can settle it.
 bool WithinNoise(const RunResult& a, const RunResult& b);
 
 // How a speed-up of `current` over `previous` (previous's median / current's) reads.

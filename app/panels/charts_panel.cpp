@@ -1,4 +1,4 @@
-// The charts of the lesson page: every step of the chapter side by side (min-max whiskers,
+// The charts of the lesson page: every step of the chapter side by side (noise whiskers,
 // the speedup over the previous lesson; in ms, or in the rate the results are judged by), the
 // host-to-device / kernel / device-to-host breakdown of GPU steps (the sweeps: sweep_charts.cpp).
 // Bars match every parameter of their lesson (ShownResult).
@@ -95,7 +95,7 @@ std::string MissingBarTooltip(const UiState& ui, const Controller& c, const Chap
 }
 
 // Annotates the current lesson's bar with its speedup over the previous lesson, when both
-// results are verified: "within noise" where their min-max spreads overlap, and "live vs
+// results are verified: "within noise" where their medians' intervals overlap, and "live vs
 // recorded on H100" beside the number where one of them was recorded. Returns the comparison
 // (none: nothing was compared).
 std::optional<Speedup> AnnotateSpeedup(const UiState& ui, const Registry& reg, const Lesson& lesson,
@@ -603,17 +603,20 @@ std::string ResultTooltip(const UiState& ui, const Registry& reg, const RunResul
 
 // The bar's value and whiskers, in ms or in `unit`.
 void SetBarValues(const UiState& ui, const RunResult& r, const std::string& unit, chart::Bar* b) {
+    // Whiskers: the noise interval "within noise" is judged by (the median's confidence
+    // interval; the min-max spread of a result without one).
+    const Interval noise = NoiseInterval(r);
     if (ui.rate_axis) {
-        // Whiskers: the rate at the slowest and the fastest sample.
+        // The rate at the interval's slow and fast ends.
         b->value = RateIn(r, unit);
-        if (r.min_ms > 0 && r.max_ms > 0) {
-            b->lo = b->value * r.median_ms / r.max_ms;
-            b->hi = b->value * r.median_ms / r.min_ms;
+        if (noise.lo > 0 && noise.hi > 0) {
+            b->lo = b->value * r.median_ms / noise.hi;
+            b->hi = b->value * r.median_ms / noise.lo;
         }
     } else {
         b->value = r.median_ms;
-        b->lo = r.min_ms;
-        b->hi = r.max_ms;
+        b->lo = noise.lo;
+        b->hi = noise.hi;
     }
 }
 

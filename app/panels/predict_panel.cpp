@@ -218,7 +218,8 @@ void DrawPrediction(UiState& ui, Controller& c, const Registry& reg, const Lesso
 
 namespace {
 
-// A speed-up cell of the summary: "within noise" where the two results' spreads overlap, and
+// A speed-up cell of the summary: "within noise" where the two results' noise intervals overlap
+// (WithinNoise: the medians' confidence intervals), and
 // "(live vs recorded on H100)" beside the number where one of them is recorded.
 std::string SpeedupCell(const UiState& ui, const std::optional<double>& times, const RunResult* row,
                         const RunResult* other) {

@@ -90,6 +90,13 @@ void SweepSeries(const UiState& ui, const Registry& reg, const Lesson& lesson,
             g.x.push_back(double(x.number));
             t.y.push_back(RateMs(*r));
             g.y.push_back(RateIn(*r, *unit));
+            // The median's interval, scaled to the time (and the rate) the point plots.
+            const bool spread = r->median_level > 0 && r->median_lo_ms > 0 && r->median_ms > 0;
+            const double scale = spread ? RateMs(*r) / r->median_ms : 0;
+            t.lo.push_back(spread ? r->median_lo_ms * scale : -1);
+            t.hi.push_back(spread ? r->median_hi_ms * scale : -1);
+            g.lo.push_back(spread ? g.y.back() * r->median_ms / r->median_hi_ms : -1);
+            g.hi.push_back(spread ? g.y.back() * r->median_ms / r->median_lo_ms : -1);
             t.tooltips.push_back(ResultTooltip(ui, reg, *r));
             g.tooltips.push_back(t.tooltips.back());
         }
@@ -219,6 +226,7 @@ Probe::Sweep* SweepProbe(UiState& ui, const char* key, const std::vector<SweepLi
     p.series = static_cast<int>(lines.size());
     for (const SweepLine& line : lines) {
         p.points += static_cast<int>(line.points.size());
+        for (const auto& point : line.points) p.spreads += point.second->median_level > 0;
         p.recorded = p.recorded || line.recorded;
     }
     return &p;

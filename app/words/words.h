@@ -112,8 +112,9 @@ inline constexpr Word kNoAttributes{"No kernel resources recorded at %s.",
 inline constexpr Word kScreenshotButton{"PNG screenshot (F12)", "PNG 截图 (F12)"};
 
 // Charts.
-inline constexpr Word kAxisMs{"ms (median, min-max)", "ms（中位数，最小–最大）"};
-inline constexpr Word kAxisRate{"%s (median, at min-max time)", "%s（中位数，按最小–最大时间）"};
+inline constexpr Word kAxisMs{"ms (median, confidence interval)", "ms（中位数，置信区间）"};
+inline constexpr Word kAxisRate{"%s (median, at the interval's times)",
+                                "%s（中位数，按置信区间的时间）"};
 inline constexpr Word kFaster{"%.2f\xC3\x97 faster than lesson %s", "比第 %2$s 课快 %1$.2f 倍"};
 inline constexpr Word kSlower{"%.2f\xC3\x97 slower than lesson %s", "比第 %2$s 课慢 %1$.2f 倍"};
 inline constexpr Word kHatched{"Hatched: recorded on %s at %s, %s - not live.",
@@ -313,8 +314,9 @@ inline constexpr Word kWholeRun{" (whole run)", "（整次运行）"};
 inline constexpr Word kWithinNoise{"within noise of lesson %s", "与第 %s 课的差别在噪声之内"};
 inline constexpr Word kNoiseCell{"within noise", "噪声之内"};
 inline constexpr Word kNoiseExplained{
-    "The min-max ranges of the two runs overlap: this measurement cannot tell them apart.",
-    "两次运行的最小-最大范围重叠：这次测量分不出二者的快慢。"};
+    "The confidence intervals of the two medians overlap: this measurement cannot tell them apart. "
+    "More repetitions narrow the intervals.",
+    "两次运行中位数的置信区间重叠：这次测量分不出二者的快慢。重复次数越多，区间越窄。"};
 inline constexpr Word kRerunMoreReps{"Re-run both at more repetitions",
                                      "以更多重复次数重新运行两者"};
 inline constexpr Word kLiveVsRecorded{" (live vs recorded on %s)", "（实时结果对比 %s 上的录制）"};

@@ -130,6 +130,7 @@ void WorkerClient::Restart() {
     m_attribute_failed.clear();  // a new worker may answer
     ForgetProfileRequests();
     m_greeted = false;
+    m_worker_nice.reset();
     m_refused = false;
     m_worker = m_factory();
     std::string error;
@@ -186,6 +187,7 @@ void WorkerClient::HandleHello(const Json& m, int, PendingAt) {
         return;
     }
     m_greeted = true;
+    if (m.contains("nice") && m["nice"].is_number_integer()) m_worker_nice = m["nice"].get<int>();
     for (const Json& request : m_unsent)
         if (!m_worker->Send(request)) m_pending.erase(request["id"].get<int>());
     m_unsent.clear();

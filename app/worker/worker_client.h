@@ -172,6 +172,12 @@ public:
     // When the newest device information arrived (the epoch: none yet).
     std::chrono::steady_clock::time_point InfoTime() const { return m_info_time; }
 
+    // The nice value the running worker said it has lowered itself to (its hello's "nice"),
+    // and its process id: every thread of the worker runs at this value once it is known. None
+    // before the hello, and from an older worker that does not say.
+    std::optional<int> WorkerNice() const { return m_worker_nice; }
+    int WorkerPid() const { return m_worker ? m_worker->Pid() : -1; }
+
     bool Busy() const {
         for (const auto& [id, p] : m_pending)
             if (!p.quiet) return true;
@@ -296,8 +302,9 @@ private:
     int m_next_id = 1;
     int m_restarts = 0;
     bool m_started = false;
-    bool m_greeted = false;  // the worker said hello in our protocol: requests may go
-    bool m_refused = false;  // it spoke another protocol: stopped, not restarted
+    bool m_greeted = false;            // the worker said hello in our protocol: requests may go
+    std::optional<int> m_worker_nice;  // its hello's "nice", once said
+    bool m_refused = false;            // it spoke another protocol: stopped, not restarted
     std::string m_worker_hint;
     std::chrono::milliseconds m_hello_timeout{8000};
     std::chrono::steady_clock::time_point m_worker_started;

@@ -26,6 +26,8 @@ public:
     // Ends the worker at once, without waiting (a student's kernel past its time limit): its
     // exit message follows in Drain. Does nothing when it is not running.
     virtual void Kill() {}
+    // The worker's process id while it runs; -1 where there is none (or no process: a fake).
+    virtual int Pid() const { return -1; }
 };
 
 }  // namespace lessons::app

@@ -36,6 +36,7 @@ public:
     std::vector<Json> Drain() override;
     // SIGKILL to the worker's process group; the reader thread reports the exit.
     void Kill() override;
+    int Pid() const override { return m_running ? static_cast<int>(m_pid) : -1; }
     // The most bytes the reader has held waiting for a line's end.
     size_t LargestBuffer() const { return m_largest_buffer; }
     // How long a worker may leave its input full before it is stopped (tests shorten it).
