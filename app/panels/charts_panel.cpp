@@ -176,15 +176,10 @@ void DrawStepBars(UiState& ui, const Chapter& chapter, const std::vector<chart::
         ImGui::TextDisabled("%s", Tr(ui, kLogAuto));
 }
 
-// A grey note under the step chart: wrapped, or where the layout gives the chart a height
-// (presenter mode: the chart first) one line cut with "…", whole on hover.
-void Note(const UiState& ui, const std::string& text) {
-    if (ui.step_chart_height <= 0) {
-        DrawWrappedText(text, &kGrey);
-        return;
-    }
-    ImGui::TextDisabled("%s", Elide(text, ImGui::GetContentRegionAvail().x).c_str());
-    if (ImGui::IsItemHovered()) Tooltip(text);
+// A grey note under the step chart, wrapped: never cut, in presenter mode too (a class cannot
+// hover; the chart there gives the notes the height they took in the last frame).
+void Note(const UiState&, const std::string& text) {
+    DrawWrappedText(text, &kGrey);
 }
 
 // The note under hatched bars: every GPU they were recorded on ("2x NVIDIA H200" for a two-GPU

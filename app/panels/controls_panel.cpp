@@ -275,6 +275,28 @@ void DrawParamControl(UiState& ui, const Controller& c, const Registry& reg, con
     if (changed) Changed(ui);
 }
 
+void DrawProgress(UiState& ui, Controller& c) {
+    if (!c.Busy()) return;
+    const float p = c.Progress();
+    // What runs, how much of it is done and, once the pace is known, the time left; the
+    // label is cut to the bar (its end, the estimate, matters most).
+    std::string busy = c.BusyWith(ui.settings.language), tail;
+    if (busy.empty()) busy = "...";
+    if (p >= 0) tail += "  " + std::to_string(static_cast<int>(p * 100 + 0.5f)) + "%";
+    const std::string left = TimeLeftText(ui.settings.language, c.SecondsLeft());
+    if (!left.empty()) tail += "  \xC2\xB7  " + left;
+    const float bar_w = std::min(ImGui::GetFontSize() * 26, ImGui::GetContentRegionAvail().x);
+    const float room =
+        bar_w - ImGui::GetStyle().FramePadding.x * 2 - ImGui::CalcTextSize(tail.c_str()).x;
+    const std::string label = Elide(busy, std::max(room, 0.0f)) + tail;
+    ImGui::ProgressBar(p < 0 ? 0.0f : p, ImVec2(bar_w, 0), label.c_str());
+    Remember(ui, "progress");
+    if (ImGui::IsItemHovered()) Tooltip((busy + tail).c_str());
+    SameLineIfFits(ButtonWidth(Tr(ui, kCancel)));
+    if (ImGui::Button(Tr(ui, kCancel))) c.CancelAll();
+    Remember(ui, "cancel");
+}
+
 void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
     const LessonMode mode = c.Mode(lesson);
     const ParamSpec* shape = LaunchShapeParam(lesson);
@@ -359,25 +381,7 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     SameLineIfFits(CheckWidth(Tr(ui, kAutoRun)));
     ImGui::Checkbox(Tr(ui, kAutoRun), &ui.auto_run);
     Remember(ui, "auto_run");
-    if (c.Busy()) {
-        const float p = c.Progress();
-        // What runs, how much of it is done and, once the pace is known, the time left; the
-        // label is cut to the bar (its end, the estimate, matters most).
-        std::string busy = c.BusyWith(ui.settings.language), tail;
-        if (busy.empty()) busy = "...";
-        if (p >= 0) tail += "  " + std::to_string(static_cast<int>(p * 100 + 0.5f)) + "%";
-        const std::string left = TimeLeftText(ui.settings.language, c.SecondsLeft());
-        if (!left.empty()) tail += "  \xC2\xB7  " + left;
-        const float bar_w = std::min(ImGui::GetFontSize() * 26, ImGui::GetContentRegionAvail().x);
-        const float room =
-            bar_w - ImGui::GetStyle().FramePadding.x * 2 - ImGui::CalcTextSize(tail.c_str()).x;
-        const std::string label = Elide(busy, std::max(room, 0.0f)) + tail;
-        ImGui::ProgressBar(p < 0 ? 0.0f : p, ImVec2(bar_w, 0), label.c_str());
-        Remember(ui, "progress");
-        if (ImGui::IsItemHovered()) Tooltip((busy + tail).c_str());
-        SameLineIfFits(ButtonWidth(Tr(ui, kCancel)));
-        if (ImGui::Button(Tr(ui, kCancel))) c.CancelAll();
-    }
+    DrawProgress(ui, c);
     DrawTuning(ui, c, lesson);
     if (!c.Busy() && !live) {
         DrawWrappedText(Fmt(Tr(ui, kCannotRunHere),

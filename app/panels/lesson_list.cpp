@@ -63,8 +63,18 @@ void DrawProgressLegend(UiState& ui) {
 
 void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
     ImGui::SetNextItemWidth(-1);
-    ImGui::InputTextWithHint("##lesson_filter", Tr(ui, kFilterHint), ui.lesson_filter,
-                             sizeof ui.lesson_filter);
+    // Enter opens the only lesson that matches.
+    if (ImGui::InputTextWithHint("##lesson_filter", Tr(ui, kFilterHint), ui.lesson_filter,
+                                 sizeof ui.lesson_filter, ImGuiInputTextFlags_EnterReturnsTrue)) {
+        const Lesson* only = nullptr;
+        int matches = 0;
+        for (const Lesson& l : reg.lessons())
+            if (MatchesFilter(ui.lesson_filter, l.label, LessonTitle(ui, l), l.id)) {
+                only = &l;
+                ++matches;
+            }
+        if (matches == 1) SelectLesson(ui, reg, only->id);
+    }
     Remember(ui, "lesson_filter");
     const float font = ImGui::GetFontSize();
     // Under the list: the legends and the help button (three rows where the sidebar is narrow).

@@ -102,7 +102,7 @@ void DrawGuess(UiState& ui, const Controller& c, const Registry& reg, const Less
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
     if (ImGui::InputText("##guess", ui.guess_text, sizeof ui.guess_text,
-                         ImGuiInputTextFlags_CharsDecimal))
+                         ImGuiInputTextFlags_CharsScientific))  // "1e9" stays 1e9
         store();
     Remember(ui, "guess_input");
     if (ImGui::IsItemDeactivatedAfterEdit() && !store())

@@ -1,9 +1,13 @@
 // Presenter mode (F5, or the checkbox in the status bar): for a class in front of a projector.
-// The lesson list and the code are hidden; the lesson text is shown one section at a time (a
-// section opens at a bold lead-in: "What changed.", "Why it should be faster.", ...), stepped
-// with the buttons, the up / down arrows or Page Up / Page Down, beside the chapter's step chart
-// (or, in the roofline's chapter, the roofline) as large as the window allows. The two columns
-// are resizable; in a narrow window the section stands above the chart.
+// The lesson list and the code pane are hidden; the lesson text (a page in the page model: its
+// core) is shown one section at a time (a section opens at a bold lead-in: "What changed.",
+// "Why it should be faster.", ...). Down / Page Down scroll a section longer than its pane a
+// screen at a time and then move to the next section, Up / Page Up the same way back; the
+// buttons step too. Instead of the text the pane shows the step's code, large: the lines
+// changed against the previous step, or its SASS with the lesson's instructions highlighted.
+// Beside it the run's progress and Cancel, and the chapter's step chart (or, in the roofline's
+// chapter, the roofline) as large as the window allows, its notes wrapped, never cut. The two
+// columns are resizable; in a narrow window the section stands above the chart.
 #include <imgui_internal.h>  // SetNextWindowScroll (public from ImGui 1.87)
 
 #include <algorithm>
@@ -41,6 +45,20 @@ void DrawSectionRow(UiState& ui, const Controller& c, const Lesson& lesson, int 
     DrawHideAnswers(ui, c, lesson);
 }
 
+// Text, Changed code or SASS: what the pane shows.
+void DrawViewChoice(UiState& ui) {
+    const Word* views[] = {&kViewText, &kViewChanged, &kViewSass};
+    const char* keys[] = {"view_text", "view_changed", "view_sass"};
+    for (int v = 0; v < 3; ++v) {
+        if (v > 0) SameLineIfFits(CheckWidth(Tr(ui, *views[v])));
+        if (ImGui::RadioButton(Tr(ui, *views[v]), ui.presenter_view == v)) {
+            if (ui.presenter_view != v) ui.presenter_drawn_section = -1;  // opens at its top
+            ui.presenter_view = v;
+        }
+        Remember(ui, keys[v]);
+    }
+}
+
 // The text's current section, in a pane of `size` that opens at its top.
 void DrawSection(UiState& ui, const Controller& c, const Lesson& lesson, ImVec2 size) {
     // A page in the page model shows its core only, one screen at a time.
@@ -55,16 +73,26 @@ void DrawSection(UiState& ui, const Controller& c, const Lesson& lesson, ImVec2 
         ui.probe->section = count > 0 ? ui.presenter_section : -1;
     }
     DrawSectionRow(ui, c, lesson, std::max(count, 1));
+    DrawViewChoice(ui);
     if (ui.presenter_drawn_section != ui.presenter_section)
         ImGui::SetNextWindowScroll(ImVec2(0, 0));
     ui.presenter_drawn_section = ui.presenter_section;
-    BeginPane(ui, "section", size);
-    if (count == 0) {
-        ImGui::TextDisabled("%s", Tr(ui, kNoText));
+    if (ui.probe) ui.probe->presenter_view = ui.presenter_view;
+    BeginPane(ui, "section", size, ui.presenter_view > 0 ? ImGuiWindowFlags_HorizontalScrollbar : 0);
+    if (ui.presenter_view == 1) {
+        DrawChangedCode(ui, c.registry(), lesson);
+        PresenterScroll(ui);
+    } else if (ui.presenter_view == 2) {
+        DrawSass(ui, c.registry(), lesson);  // its listing scrolls (PresenterScroll there)
     } else {
-        DrawLessonTextOf(ui, c, lesson, sections[size_t(ui.presenter_section)]);
+        if (count == 0) {
+            ImGui::TextDisabled("%s", Tr(ui, kNoText));
+        } else {
+            DrawLessonTextOf(ui, c, lesson, sections[size_t(ui.presenter_section)]);
+        }
+        if (ui.probe) ui.probe->section_fits = ImGui::GetScrollMaxY() <= 0;
+        PresenterScroll(ui);
     }
-    if (ui.probe) ui.probe->section_fits = ImGui::GetScrollMaxY() <= 0;
     RecordScroll(ui, true);
     ImGui::EndChild();
     Remember(ui, "section_pane");
@@ -75,6 +103,7 @@ void DrawSection(UiState& ui, const Controller& c, const Lesson& lesson, ImVec2 
 void DrawChartSide(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson,
                    ImVec2 size) {
     ImGui::BeginChild("presenter_chart", size, false);
+    DrawProgress(ui, c);  // a run's progress and Cancel, above the chart
     if (reg.ChapterOf(lesson).whole_roofline) {
         DrawRoofline(ui, c, reg, lesson);
     } else {
@@ -95,6 +124,26 @@ void DrawChartSide(UiState& ui, Controller& c, const Registry& reg, const Lesson
 }
 
 }  // namespace
+
+void PresenterScroll(UiState& ui) {
+    const float shown = ImGui::GetWindowHeight();
+    const float max = ImGui::GetScrollMaxY();
+    float y = ImGui::GetScrollY();
+    if (ui.presenter_step != 0) {
+        // Most of a screen, so that the last lines shown stay in view as the next ones come.
+        const float step = std::max(shown * 0.85f, ImGui::GetFontSize() * 2);
+        y = std::clamp(y + float(ui.presenter_step) * step, 0.0f, max);
+        ImGui::SetScrollY(y);
+        ui.presenter_step = 0;
+        ui.redraw_frames = std::max(ui.redraw_frames, 2);
+    }
+    ui.presenter_scroll_y = y;
+    ui.presenter_room = std::max(max - y, 0.0f);
+    if (ui.probe) {
+        ui.probe->presenter_scroll_y = y;
+        ui.probe->presenter_room = ui.presenter_room;
+    }
+}
 
 void DrawPresenter(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
     const float font = ImGui::GetFontSize();

@@ -346,10 +346,8 @@ const Lesson* WholeRooflineLesson(const Registry& reg) {
 }
 
 void DrawRoofNote(UiState& ui, const Roof& roof) {
-    if (ui.presenter && roof.recorded) {  // one line: the chart first
-        const std::string note = Fmt(Tr(ui, kRecordedCeilings), roof.device.c_str());
-        ImGui::TextColored(kAmber, "%s", Elide(note, ImGui::GetContentRegionAvail().x).c_str());
-        if (ImGui::IsItemHovered()) Tooltip(note);
+    if (ui.presenter && roof.recorded) {  // wrapped, never cut: a class cannot hover
+        DrawWrappedText(Fmt(Tr(ui, kRecordedCeilings), roof.device.c_str()), &kAmber);
         return;
     }
     ImGui::PushTextWrapPos(0);
@@ -519,7 +517,8 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
                       ? std::to_string(seen[i]->number) + ". " +
                             title.substr(0, std::min(title.find(": "), title.find("\xEF\xBC\x9A")))
                       : e.whole;
-        const float text_w = ui.presenter ? f * 8 : f * 15 - f * 1.6f;
+        // In presenter mode the short title whole (a class cannot hover), else cut to its column.
+        const float text_w = ui.presenter ? avail_w - f * 1.6f : f * 15 - f * 1.6f;
         e.shown = Elide(e.title, text_w);
         const float w = ui.presenter ? f * 1.6f + ImGui::CalcTextSize(e.shown.c_str()).x : f * 15;
         if (x > 0 && x + w > avail_w) {
@@ -535,7 +534,7 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     // Under the chart: the legend, then the count of points and those without arithmetic (in
     // presenter mode one line instead: the roof labels left out of the chart).
     const float footer =
-        ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(legend_rows + (ui.presenter ? 1
+        ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(legend_rows + (ui.presenter ? 2
                                                                                   : none > 0   ? 3
                                                                                              : 2));
     ChartSpec spec;
@@ -597,10 +596,7 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         // The roof labels with no clear place in the chart, on one line (whole on hover).
         std::string line;
         for (const std::string& d : dropped) line += (line.empty() ? "" : "  \xC2\xB7  ") + d;
-        if (!line.empty()) {
-            ImGui::TextDisabled("%s", Elide(line, ImGui::GetContentRegionAvail().x).c_str());
-            if (ImGui::IsItemHovered()) Tooltip(line);
-        }
+        if (!line.empty()) DrawWrappedText(line, &kGrey);  // wrapped: a class cannot hover
         if (ui.probe) ui.probe->roof_dropped = dropped;
         return;
     }

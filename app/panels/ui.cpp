@@ -23,7 +23,31 @@
 
 namespace lessons::app {
 
+namespace {
+
+// Whether the item Remember names is a control the keyboard focus stops at: not a pane, a
+// splitter (the mouse drags it) or a chart's hover area; and, in the lesson list, only the
+// lesson shown (the list is one stop: the arrows move through it).
+bool IsFocusStop(const UiState& ui, std::string_view name) {
+    auto ends = [&](std::string_view tail) {
+        return name.size() >= tail.size() && name.substr(name.size() - tail.size()) == tail;
+    };
+    if (ends("_pane") || ends("_splitter") || ends("_chart") || ends("_inset") ||
+        name == "presenter_chart" || name == "title")
+        return false;
+    if (name.rfind("lesson_", 0) == 0 && name != "lesson_filter")  // every match while filtered
+        return name.substr(7) == ui.settings.lesson || ui.lesson_filter[0] != '\0';
+    return true;
+}
+
+}  // namespace
+
 void Remember(UiState& ui, const char* name) {
+    const ImGuiID id = ImGui::GetItemID();
+    if (id != 0 && !(ImGui::GetItemFlags() & ImGuiItemFlags_Disabled) && IsFocusStop(ui, name)) {
+        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+        ui.focus_drawn.push_back({id, ImGui::GetCurrentWindow(), a.x, a.y, b.x, b.y, name});
+    }
     if (!ui.probe) return;
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     ui.probe->rects[name] = ImVec4(a.x, a.y, b.x, b.y);
@@ -207,9 +231,51 @@ std::vector<std::string_view> UiTexts(const Registry& registry) {
     return texts;
 }
 
+void HandleFocusKeys(UiState& ui) {
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    const ImGuiIO& io = ImGui::GetIO();
+    const std::vector<UiState::FocusStop>& ring = ui.focus_ring;
+    const auto at = std::find_if(ring.begin(), ring.end(),
+                                 [&](const UiState::FocusStop& f) { return f.id == g.NavId; });
+    const bool shown = !g.NavDisableHighlight && at != ring.end();
+    // Tab types a tab in the exercise editor; everywhere else it moves the focus.
+    if (ImGui::IsKeyPressed(kKeyTab) && !ring.empty() &&
+        !(ui.editor_id != 0 && g.ActiveId == ui.editor_id)) {
+        const int n = static_cast<int>(ring.size());
+        int i = at == ring.end() ? (io.KeyShift ? 0 : -1) : static_cast<int>(at - ring.begin());
+        i = ((io.KeyShift ? i - 1 : i + 1) % n + n) % n;
+        const UiState::FocusStop& f = ring[size_t(i)];
+        if (g.ActiveId != 0) ImGui::ClearActiveID();  // leaves a text field
+        ImGui::FocusWindow(f.window);
+        ImGui::SetFocusID(f.id, f.window);
+        g.NavDisableHighlight = false;
+        g.NavDisableMouseHover = true;
+        ImGui::ScrollToRect(f.window, ImRect(f.x0, f.y0, f.x1, f.y1));
+        ui.redraw_frames = std::max(ui.redraw_frames, 2);
+        return;
+    }
+    // Enter or Space presses the focused control (a text field: starts editing it).
+    if (shown && !io.WantTextInput &&
+        (ImGui::IsKeyPressed(kKeyEnter) || ImGui::IsKeyPressed(kKeyPadEnter) ||
+         ImGui::IsKeyPressed(kKeySpace))) {
+#if IMGUI_VERSION_NUM >= 18970
+        ImGui::ActivateItemByID(g.NavId);
+#else
+        ImGui::ActivateItem(g.NavId);
+#endif
+        ui.redraw_frames = std::max(ui.redraw_frames, 2);
+    }
+}
+
 void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
     ImGuiIO& io = ImGui::GetIO();
-    if (io.WantTextInput) return;
+    HandleFocusKeys(ui);
+    // Esc cancels what runs from a text field too (it also leaves the field): a compile the
+    // student started from the editor is stopped without a second key.
+    if (io.WantTextInput) {
+        if (ImGui::IsKeyPressed(kKeyEscape) && c.Busy()) c.CancelAll();
+        return;
+    }
     // F1 or ? (typed: wherever the keyboard puts it) opens the first-run page, or closes it.
     const bool question = std::find(io.InputQueueCharacters.begin(), io.InputQueueCharacters.end(),
                                     ImWchar('?')) != io.InputQueueCharacters.end();
@@ -225,10 +291,22 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
     }
     if (ImGui::IsKeyPressed(kKeyF5)) ui.presenter = !ui.presenter;
     if (ui.presenter) {  // DrawPresenter keeps the section within the text's
-        if (ImGui::IsKeyPressed(kKeyUp) || ImGui::IsKeyPressed(kKeyPageUp))
-            ui.presenter_section = std::max(ui.presenter_section - 1, 0);
-        if (ImGui::IsKeyPressed(kKeyDown) || ImGui::IsKeyPressed(kKeyPageDown))
-            ++ui.presenter_section;
+        // A pane longer than it shows scrolls first (PresenterScroll); at its end (or its
+        // top) the key moves to the next (or the previous) section, which opens at its top.
+        // The code views have no sections: they scroll.
+        const bool text = ui.presenter_view == 0;
+        if (ImGui::IsKeyPressed(kKeyUp) || ImGui::IsKeyPressed(kKeyPageUp)) {
+            if (ui.presenter_scroll_y > 0.5f || !text)
+                ui.presenter_step = -1;
+            else
+                ui.presenter_section = std::max(ui.presenter_section - 1, 0);
+        }
+        if (ImGui::IsKeyPressed(kKeyDown) || ImGui::IsKeyPressed(kKeyPageDown)) {
+            if (ui.presenter_room > 0.5f || !text)
+                ui.presenter_step = 1;
+            else
+                ++ui.presenter_section;
+        }
     }
     const Lesson* lesson = CurrentLesson(ui, reg);
     const auto& all = reg.lessons();
@@ -289,6 +367,24 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
 }
 
 namespace {
+
+// Whether this frame read any input: a mouse button pressed or released, the wheel, a key
+// pressed or released, a character typed.
+bool HadInput() {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.MouseWheel != 0 || io.MouseWheelH != 0 || !io.InputQueueCharacters.empty()) return true;
+    for (int b = 0; b < 5; ++b)
+        if (io.MouseClicked[b] || io.MouseReleased[b]) return true;
+#if IMGUI_VERSION_NUM >= 18700
+    for (int k = ImGuiKey_NamedKey_BEGIN; k < ImGuiKey_NamedKey_END; ++k)
+        if (ImGui::IsKeyPressed(ImGuiKey(k), false) || ImGui::IsKeyReleased(ImGuiKey(k)))
+            return true;
+#else
+    for (int k = 0; k < IM_ARRAYSIZE(io.KeysDown); ++k)
+        if (ImGui::IsKeyPressed(k, false) || ImGui::IsKeyReleased(k)) return true;
+#endif
+    return false;
+}
 
 // Below this many font heights of width the page stacks its two columns into one.
 constexpr float kTwoColumnsEm = 30;
@@ -489,17 +585,29 @@ void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
 
 void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     if (ui.probe) {
+        ui.probe->focused.clear();
+        const ImGuiContext& g = *ImGui::GetCurrentContext();
+        if (!g.NavDisableHighlight)
+            for (const UiState::FocusStop& f : ui.focus_drawn)  // the last frame's
+                if (f.id == g.NavId) ui.probe->focused = f.name;
         ui.probe->rects.clear();
         ui.probe->measured_hidden = false;
         ui.probe->guess_row.clear();
         ui.probe->listing_scroll_y = 0;
         ui.probe->exercise_compile.clear();
         ui.probe->exercise_marked_lines = 0;
+        ui.probe->exercise_not_checked = false;
+        ui.probe->evidence_rule.clear();
+        ui.probe->evidence_first_explained.clear();
+        ui.probe->evidence_needs_gpu = false;
         ui.probe->exercise_yours_ms = 0;
         ui.probe->sweeps.clear();
         ui.probe->roof_trace_points = 0;
         ui.probe->roof_trace_recorded = false;
     }
+    // The controls drawn in the last frame are where Tab moves (HandleFocusKeys).
+    ui.focus_ring.swap(ui.focus_drawn);
+    ui.focus_drawn.clear();
     HandleKeys(ui, c, reg);
     const Lesson* lesson = CurrentLesson(ui, reg);
     if (!lesson || ui.shown_lesson != lesson->id) {
@@ -516,6 +624,12 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     ImGui::Begin("CUDA Lessons", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
+    // ImGui's own tabbing off: HandleFocusKeys moves through every control instead.
+#if IMGUI_VERSION_NUM >= 18940
+    ImGui::PushTabStop(false);
+#else
+    ImGui::PushAllowKeyboardFocus(false);
+#endif
     const float font = ImGui::GetFontSize();
     const float status_h = ImGui::GetFrameHeightWithSpacing() * 2.2f;
     const float body_h = ImGui::GetContentRegionAvail().y - status_h;
@@ -562,6 +676,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         DrawPresenter(ui, c, reg, *lesson);
     } else if (ImGui::GetContentRegionAvail().x < font * kTwoColumnsEm) {
         // Narrow, or a large presenter scale: one column that scrolls, text and code first.
+        if (ui.arrival.scroll_top) ImGui::SetNextWindowScroll(ImVec2(0, 0));
         ImGui::BeginChild("stack", ImVec2(0, 0), false);
         const float pane_h = std::max(font * 8, body_h * 0.5f);
         BeginPane(ui, "text", ImVec2(0, pane_h));
@@ -607,13 +722,21 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         if (ui.probe) ui.probe->code_drawn = true;
 
         ImGui::TableNextColumn();
+        // A lesson opens with this column at its top too: Run, the prediction, the chart.
+        if (ui.arrival.scroll_top) ImGui::SetNextWindowScroll(ImVec2(0, 0));
         ImGui::BeginChild("work", ImVec2(0, 0), false);
         DrawWork(ui, c, reg, *lesson);
+        if (ui.probe) ui.probe->work_scroll_y = ImGui::GetScrollY();
         ImGui::EndChild();
         ImGui::EndTable();
     }
     ImGui::EndChild();
     DrawStatusBar(ui, c);
+#if IMGUI_VERSION_NUM >= 18940
+    ImGui::PopTabStop();
+#else
+    ImGui::PopAllowKeyboardFocus();
+#endif
     ImGui::End();
     ui.arrival.scroll_top = false;
     DrawFirstRunPage(ui, reg);
@@ -625,6 +748,12 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
         if ((w->Flags & ImGuiWindowFlags_Tooltip) && w->Active && (w->Hidden || moved))
             ui.redraw_frames = std::max(ui.redraw_frames, 2);
+
+    // Input (a click, its release, a key, a typed character, the wheel) changes a widget at the
+    // end of the frame that read it (a checkbox that turns presenter mode on, a combo that
+    // opens): draw two more now, or the change would wait for the next event or the idle
+    // wait's end (2 s).
+    if (HadInput()) ui.redraw_frames = std::max(ui.redraw_frames, 2);
 
     // Debounced auto-run: the controls settle, then this lesson and the previous one re-run,
     // replacing whatever was pending.

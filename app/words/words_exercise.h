@@ -65,10 +65,17 @@ inline constexpr Word kNotRunNoGpu{
     "运行它需要一块能实时运行本课的 GPU；在这里可以编译。"};
 inline constexpr Word kTimeLimit{"Time limit (s)", "时间限制（秒）"};
 inline constexpr Word kTimeLimitHint{
-    "How long your kernel may run after it compiled. Past it, the worker is stopped and a new "
-    "one started (a kernel in an endless loop cannot be stopped otherwise).",
-    "编译完成后你的 kernel 最多可以运行多久。超过后，工作进程会被停止并重新启动"
+    "How long compiling and running your kernel may take, counted from when the worker takes it "
+    "up. Past it, the worker is stopped and a new one started (a kernel in an endless loop "
+    "cannot be stopped otherwise).",
+    "编译并运行你的 kernel 最多可以用多久，从工作进程开始处理时算起。超过后，工作进程会被停止并重新启动"
     "（陷入死循环的 kernel 无法用别的办法停下）。"};
+inline constexpr Word kCompiledNotChecked{
+    "Compiled, not checked: needs a GPU. Only a run on a GPU compares your kernel's answer with "
+    "the CPU reference; compiling says nothing about whether it is right.",
+    "已编译，未检查：需要 GPU。只有在 GPU 上运行才会把你的 kernel 的结果与 CPU 参考结果核对；"
+    "能编译并不说明它是对的。"};
+inline constexpr Word kCancelCompile{"Cancel (Esc)", "取消 (Esc)"};
 inline constexpr Word kTimedOut{
     "Your kernel ran longer than the limit of %.0f s: the worker was stopped and a new one "
     "started.",
@@ -118,6 +125,8 @@ inline constexpr const Word* kExerciseWords[] = {&kTabExercise,
                                                  &kNotRunNoGpu,
                                                  &kTimeLimit,
                                                  &kTimeLimitHint,
+                                                 &kCompiledNotChecked,
+                                                 &kCancelCompile,
                                                  &kTimedOut,
                                                  &kNotAnswered,
                                                  &kYourKernelRun,
