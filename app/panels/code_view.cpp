@@ -142,15 +142,18 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
         ListMachineCode(m, code, isa);
     }
     const MachineCodeTable& table = MachineCodeFiles();
-    ImGui::PushTextWrapPos(ImGui::GetWindowContentRegionMax().x);
-    if (isa == Isa::kSass && file->sass_source[0])
-        ImGui::TextDisabled(Tr(ui, kSassRecordedOf), table.sass_arch, from->source_path.c_str(),
-                            file->sass_source);
-    else
-        ImGui::TextDisabled(isa == Isa::kPtx ? Tr(ui, kPtxOf) : Tr(ui, kSassOf),
-                            isa == Isa::kPtx ? table.ptx_arch : table.sass_arch,
-                            from->source_path.c_str());
+    // Where the listing comes from: one line (it took five above the listing), whole on hover.
+    const std::string origin =
+        isa == Isa::kSass && file->sass_source[0]
+            ? Fmt(Tr(ui, kSassRecordedOf), table.sass_arch, from->source_path.c_str(),
+                  file->sass_source)
+            : Fmt(isa == Isa::kPtx ? Tr(ui, kPtxOf) : Tr(ui, kSassOf),
+                  isa == Isa::kPtx ? table.ptx_arch : table.sass_arch, from->source_path.c_str());
+    ImGui::TextDisabled("%s", Elide(origin, ImGui::GetContentRegionAvail().x).c_str());
+    if (ImGui::IsItemHovered()) Tooltip(origin);
+    Remember(ui, "machine_origin");
     // Wrapped at spaces only: ImGui's own wrapping would break the label ("1.4") at its dot.
+    ImGui::PushTextWrapPos(ImGui::GetWindowContentRegionMax().x);
     if (!m.reused_from.empty())
         DrawWrappedText(Fmt(Tr(ui, kReusesKernel), m.reused_from.c_str()), &kGrey);
     ImGui::PopTextWrapPos();
@@ -182,7 +185,7 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
     // The counts: this lesson's classes first, highlighted; then the others.
     const std::vector<std::string> focus = FocusClasses(lesson);
     const bool zh = ui.settings.language == "zh";
-    ImGui::TextDisabled("%s", Tr(ui, kInstructionCounts));
+    if (!ui.presenter) ImGui::TextDisabled("%s", Tr(ui, kInstructionCounts));
     auto chip = [&](const InstructionClass& c, bool focused) {
         auto it = m.counts.find(c.name);
         const int n = it == m.counts.end() ? 0 : it->second;
@@ -220,11 +223,12 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
             if (f == c.name) chip(c, true);
     for (const InstructionClass& c : InstructionClasses())
         if (std::find(focus.begin(), focus.end(), c.name) == focus.end()) chip(c, false);
-    ImGui::TextDisabled("%s", Tr(ui, kHighlighted));
+    if (!ui.presenter) ImGui::TextDisabled("%s", Tr(ui, kHighlighted));
 
     // The listing, clipped to what is visible (thousands of lines for a file of templates).
     if (fresh || ui.arrival.scroll_top) ImGui::SetNextWindowScroll(ImVec2(0, 0));
-    ImGui::BeginChild("listing", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::BeginChild("listing", ImVec2(0, 0), false,
+                      ImGuiWindowFlags_HorizontalScrollbar | kNoNavKeys);
     if (ui.probe) ui.probe->listing_scroll_y = ImGui::GetScrollY();
     ImGui::PushFont(ui.fonts.mono);
     const float row_h = ImGui::GetTextLineHeightWithSpacing();

@@ -114,7 +114,9 @@ void DrawEvidence(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     if (no_gpu && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         Tooltip(Tr(ui, kProfileNeedsGpu));
     Remember(ui, "profile_live");
+    ImGui::EndDisabled();
     SameLineIfFits(ButtonWidth(Tr(ui, kProfileRecorded)));
+    ImGui::BeginDisabled(busy);
     if (ImGui::Button(Tr(ui, kProfileRecorded))) c.RequestProfile(lesson, ui.run, true);
     Remember(ui, "profile_recorded");
     ImGui::EndDisabled();
@@ -208,7 +210,8 @@ void DrawEvidence(UiState& ui, Controller& c, const Registry& reg, const Lesson&
             const bool hovered = ImGui::IsItemHovered();
             if (entry) {
                 ImGui::TextDisabled("%s", FirstSentence(entry->definition).c_str());
-                if (ui.probe && rows == 0) ui.probe->evidence_first_explained = name;
+                if (ui.probe && ui.probe->evidence_first_explained.empty())
+                    ui.probe->evidence_first_explained = name;
             }
             ImGui::PopTextWrapPos();
             if (rows == 0) Remember(ui, "evidence_first_counter");

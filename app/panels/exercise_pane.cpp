@@ -217,7 +217,7 @@ void DrawEditor(UiState& ui, const Controller::ExerciseAnswer* answer, float hei
     ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(22, 22, 28, 255));
     if (v.editor_top) ImGui::SetNextWindowScroll(ImVec2(0, 0));
     v.editor_top = false;
-    ImGui::BeginChild("exercise_editor", ImVec2(0, height), true);
+    ImGui::BeginChild("exercise_editor", ImVec2(0, height), true, kNoNavKeys);
     if (ui.probe) ui.probe->editor_scroll_y = ImGui::GetScrollY();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();

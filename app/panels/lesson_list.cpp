@@ -78,7 +78,8 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
     Remember(ui, "lesson_filter");
     const float font = ImGui::GetFontSize();
     // Under the list: the legends and the help button (three rows where the sidebar is narrow).
-    ImGui::BeginChild("lessons", ImVec2(0, -ImGui::GetFrameHeightWithSpacing() * 3.1f), false);
+    ImGui::BeginChild("lessons", ImVec2(0, -ImGui::GetFrameHeightWithSpacing() * 3.1f), false,
+                      kNoNavKeys);
     int shown = 0;
     for (const Chapter& chapter : reg.chapters()) {
         const std::vector<const Lesson*> all = reg.LessonsOf(chapter);

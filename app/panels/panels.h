@@ -19,6 +19,11 @@
 
 namespace lessons::app {
 
+// Every window of the page takes no keys for ImGui's own keyboard navigation or tabbing (the
+// arrows are the page's: lessons, presenter sections): HandleFocusKeys moves the focus (Tab)
+// and presses the focused control (Enter, Space), and DrawUi draws its frame.
+inline constexpr ImGuiWindowFlags kNoNavKeys = ImGuiWindowFlags_NoNavInputs;
+
 inline const ImU32 kCurrentColor = IM_COL32(80, 160, 255, 255);
 inline const ImU32 kPreviousColor = IM_COL32(70, 200, 170, 255);
 inline const ImU32 kOtherColor = IM_COL32(130, 130, 145, 255);

@@ -108,7 +108,7 @@ void DrawGuess(UiState& ui, const Controller& c, const Registry& reg, const Less
     if (ImGui::IsItemDeactivatedAfterEdit() && !store())
         ui.messages.push_back(Fmt(kGuessBad.en, ui.guess_text));
     SameLineIfFits(CheckWidth("ms"));
-    if (ImGui::RadioButton("ms", !ui.guess_speedup)) {
+    if (ImGui::RadioButton("ms##guess", !ui.guess_speedup)) {
         ui.guess_speedup = false;
         store();
     }

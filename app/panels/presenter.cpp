@@ -102,7 +102,7 @@ void DrawSection(UiState& ui, const Controller& c, const Lesson& lesson, ImVec2 
 // for the notes under it), or the whole roofline in its chapter.
 void DrawChartSide(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson,
                    ImVec2 size) {
-    ImGui::BeginChild("presenter_chart", size, false);
+    ImGui::BeginChild("presenter_chart", size, false, kNoNavKeys);
     DrawProgress(ui, c);  // a run's progress and Cancel, above the chart
     if (reg.ChapterOf(lesson).whole_roofline) {
         DrawRoofline(ui, c, reg, lesson);

@@ -33,7 +33,7 @@ bool IsFocusStop(const UiState& ui, std::string_view name) {
         return name.size() >= tail.size() && name.substr(name.size() - tail.size()) == tail;
     };
     if (ends("_pane") || ends("_splitter") || ends("_chart") || ends("_inset") ||
-        name == "presenter_chart" || name == "title")
+        name == "presenter_chart" || name == "title" || name == "first_run_page")
         return false;
     if (name.rfind("lesson_", 0) == 0 && name != "lesson_filter")  // every match while filtered
         return name.substr(7) == ui.settings.lesson || ui.lesson_filter[0] != '\0';
@@ -46,7 +46,10 @@ void Remember(UiState& ui, const char* name) {
     const ImGuiID id = ImGui::GetItemID();
     if (id != 0 && !(ImGui::GetItemFlags() & ImGuiItemFlags_Disabled) && IsFocusStop(ui, name)) {
         const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-        ui.focus_drawn.push_back({id, ImGui::GetCurrentWindow(), a.x, a.y, b.x, b.y, name});
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        const ImVec2 c0 = dl->GetClipRectMin(), c1 = dl->GetClipRectMax();
+        ui.focus_drawn.push_back(
+            {id, ImGui::GetCurrentWindow(), a.x, a.y, b.x, b.y, c0.x, c0.y, c1.x, c1.y, name});
     }
     if (!ui.probe) return;
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
@@ -234,38 +237,65 @@ std::vector<std::string_view> UiTexts(const Registry& registry) {
 void HandleFocusKeys(UiState& ui) {
     ImGuiContext& g = *ImGui::GetCurrentContext();
     const ImGuiIO& io = ImGui::GetIO();
+    // A click hides the focus frame (as ImGui's own navigation does); Tab shows it again.
+    for (int b = 0; b < 3; ++b)
+        if (io.MouseClicked[b]) ui.focus_shown = false;
     const std::vector<UiState::FocusStop>& ring = ui.focus_ring;
-    const auto at = std::find_if(ring.begin(), ring.end(),
-                                 [&](const UiState::FocusStop& f) { return f.id == g.NavId; });
-    const bool shown = !g.NavDisableHighlight && at != ring.end();
+    // Where the focus is in the ring: at its place there, else the first control of its ID.
+    auto at = ui.focus_index < ring.size() && ring[ui.focus_index].id == ui.focus_id
+                  ? ring.begin() + static_cast<std::ptrdiff_t>(ui.focus_index)
+                  : std::find_if(ring.begin(), ring.end(), [&](const UiState::FocusStop& f) {
+                        return f.id == ui.focus_id;
+                    });
     // Tab types a tab in the exercise editor; everywhere else it moves the focus.
     if (ImGui::IsKeyPressed(kKeyTab) && !ring.empty() &&
         !(ui.editor_id != 0 && g.ActiveId == ui.editor_id)) {
         const int n = static_cast<int>(ring.size());
-        int i = at == ring.end() ? (io.KeyShift ? 0 : -1) : static_cast<int>(at - ring.begin());
+        int i = at == ring.end() || !ui.focus_shown ? (io.KeyShift ? 0 : -1)
+                                                    : static_cast<int>(at - ring.begin());
         i = ((io.KeyShift ? i - 1 : i + 1) % n + n) % n;
         const UiState::FocusStop& f = ring[size_t(i)];
         if (g.ActiveId != 0) ImGui::ClearActiveID();  // leaves a text field
-        ImGui::FocusWindow(f.window);
-        ImGui::SetFocusID(f.id, f.window);
-        g.NavDisableHighlight = false;
-        g.NavDisableMouseHover = true;
+        ui.focus_id = f.id;
+        ui.focus_index = size_t(i);
+        ui.focus_shown = true;
         ImGui::ScrollToRect(f.window, ImRect(f.x0, f.y0, f.x1, f.y1));
         ui.redraw_frames = std::max(ui.redraw_frames, 2);
         return;
     }
     // Enter or Space presses the focused control (a text field: starts editing it).
-    if (shown && !io.WantTextInput &&
+    if (ui.focus_shown && at != ring.end() && !io.WantTextInput &&
         (ImGui::IsKeyPressed(kKeyEnter) || ImGui::IsKeyPressed(kKeyPadEnter) ||
          ImGui::IsKeyPressed(kKeySpace))) {
 #if IMGUI_VERSION_NUM >= 18970
-        ImGui::ActivateItemByID(g.NavId);
+        ImGui::ActivateItemByID(ui.focus_id);
 #else
-        ImGui::ActivateItem(g.NavId);
+        ImGui::ActivateItem(ui.focus_id);
 #endif
         ui.redraw_frames = std::max(ui.redraw_frames, 2);
     }
 }
+
+namespace {
+
+// The focus frame around the focused control, where this frame drew it (within its window).
+void DrawFocusFrame(UiState& ui) {
+    if (!ui.focus_shown) return;
+    for (const UiState::FocusStop& f : ui.focus_drawn) {
+        if (f.id != ui.focus_id) continue;
+        ImDrawList* dl = ImGui::GetForegroundDrawList();
+        const float pad = 2 * ui.settings.scale;
+        dl->PushClipRect(ImVec2(f.clip_x0, f.clip_y0), ImVec2(f.clip_x1, f.clip_y1), false);
+        dl->AddRect(ImVec2(f.x0 - pad, f.y0 - pad), ImVec2(f.x1 + pad, f.y1 + pad),
+                    ImGui::GetColorU32(ImGuiCol_NavHighlight), ImGui::GetStyle().FrameRounding, 0,
+                    2 * ui.settings.scale);
+        dl->PopClipRect();
+        if (ui.probe) ui.probe->focused = f.name;
+        return;
+    }
+}
+
+}  // namespace
 
 void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
     ImGuiIO& io = ImGui::GetIO();
@@ -468,13 +498,14 @@ void RecordScroll(UiState& ui, bool text) {
 
 void BeginPane(UiState& ui, const char* name, ImVec2 size, ImGuiWindowFlags flags) {
     if (ui.arrival.scroll_top) ImGui::SetNextWindowScroll(ImVec2(0, 0));
-    ImGui::BeginChild(name, size, true, flags);
+    ImGui::BeginChild(name, size, true, flags | kNoNavKeys);
 }
 
 void DrawAxisChoice(UiState& ui) {
     ImGui::Checkbox(Tr(ui, kLog), &ui.log_scale);
     SameLineIfFits(CheckWidth("ms"));
-    if (ImGui::RadioButton("ms", !ui.rate_axis)) ui.rate_axis = false;
+    // Its own ID: the guess field's unit is an "ms" too, in the same window.
+    if (ImGui::RadioButton("ms##axis", !ui.rate_axis)) ui.rate_axis = false;
     Remember(ui, "axis_ms");
     SameLineIfFits(CheckWidth(Tr(ui, kRate)));
     if (ImGui::RadioButton(Tr(ui, kRate), ui.rate_axis)) ui.rate_axis = true;
@@ -586,10 +617,6 @@ void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
 void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     if (ui.probe) {
         ui.probe->focused.clear();
-        const ImGuiContext& g = *ImGui::GetCurrentContext();
-        if (!g.NavDisableHighlight)
-            for (const UiState::FocusStop& f : ui.focus_drawn)  // the last frame's
-                if (f.id == g.NavId) ui.probe->focused = f.name;
         ui.probe->rects.clear();
         ui.probe->measured_hidden = false;
         ui.probe->guess_row.clear();
@@ -623,7 +650,8 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     ImGui::SetNextWindowSize(vp->WorkSize);
     ImGui::Begin("CUDA Lessons", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                     kNoNavKeys);
     // ImGui's own tabbing off: HandleFocusKeys moves through every control instead.
 #if IMGUI_VERSION_NUM >= 18940
     ImGui::PushTabStop(false);
@@ -644,7 +672,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         float sidebar_w = ui.settings.sidebar_em > 0
                               ? std::clamp(ui.settings.sidebar_em * font, lo, hi)
                               : std::min(font * 19, width * 0.24f);
-        ImGui::BeginChild("sidebar", ImVec2(sidebar_w, body_h), true);
+        ImGui::BeginChild("sidebar", ImVec2(sidebar_w, body_h), true, kNoNavKeys);
         DrawLessonList(ui, c, reg);
         ImGui::EndChild();
         if (ui.probe) ui.probe->list_drawn = true;
@@ -658,7 +686,8 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     // for the few pixels of padding its table adds.
     ImGui::BeginChild(
         "page", ImVec2(0, body_h), false,
-        ui.presenter ? ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse : 0);
+        kNoNavKeys |
+            (ui.presenter ? ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse : 0));
     DrawTitle(ui, *lesson);
     const LessonMode mode = c.Mode(*lesson);
     // The GPU its recordings come from, as the status bar's "Recorded on" names it.
@@ -677,7 +706,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     } else if (ImGui::GetContentRegionAvail().x < font * kTwoColumnsEm) {
         // Narrow, or a large presenter scale: one column that scrolls, text and code first.
         if (ui.arrival.scroll_top) ImGui::SetNextWindowScroll(ImVec2(0, 0));
-        ImGui::BeginChild("stack", ImVec2(0, 0), false);
+        ImGui::BeginChild("stack", ImVec2(0, 0), false, kNoNavKeys);
         const float pane_h = std::max(font * 8, body_h * 0.5f);
         BeginPane(ui, "text", ImVec2(0, pane_h));
         DrawText(ui, c, *lesson);
@@ -724,7 +753,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ImGui::TableNextColumn();
         // A lesson opens with this column at its top too: Run, the prediction, the chart.
         if (ui.arrival.scroll_top) ImGui::SetNextWindowScroll(ImVec2(0, 0));
-        ImGui::BeginChild("work", ImVec2(0, 0), false);
+        ImGui::BeginChild("work", ImVec2(0, 0), false, kNoNavKeys);
         DrawWork(ui, c, reg, *lesson);
         if (ui.probe) ui.probe->work_scroll_y = ImGui::GetScrollY();
         ImGui::EndChild();
@@ -740,6 +769,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     ImGui::End();
     ui.arrival.scroll_top = false;
     DrawFirstRunPage(ui, reg);
+    DrawFocusFrame(ui);
     // A tooltip that appeared in this frame is hidden in it (ImGui sizes it first), and one
     // whose text changed as the mouse moved (another bar) is sized and placed for its new text
     // only in the next frame: draw two more, or it would wait for the next event, possibly

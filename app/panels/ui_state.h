@@ -119,9 +119,13 @@ struct UiState {
         unsigned id = 0;  // ImGui's ID of the control
         ImGuiWindow* window = nullptr;
         float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // its rectangle on the screen
-        std::string name;                      // as Remember named it
+        float clip_x0 = 0, clip_y0 = 0, clip_x1 = 0, clip_y1 = 0;  // what of its window shows
+        std::string name;                                          // as Remember named it
     };
     std::vector<FocusStop> focus_ring, focus_drawn;
+    unsigned focus_id = 0;    // the focused control (its ImGui ID)
+    size_t focus_index = 0;   // ... and its place in the ring
+    bool focus_shown = false;  // its frame is drawn (Tab shows it, a click hides it)
     unsigned editor_id = 0;  // the exercise editor's text: Tab types a tab there
     // Presenter mode (F5): no lesson list and no code; the text one section at a time (this
     // one, counted from 0; reset when a lesson opens) beside a large chart (presenter.cpp).
