@@ -84,8 +84,10 @@ struct Probe {
     bool evidence_needs_gpu = false;
     // The control the keyboard focus is on, as Remember named it ("" where none is shown).
     std::string focused;
-    float editor_scroll_y = 0;  // the exercise editor's
-    bool exercise_not_checked = false;  // "compiled, not checked: needs a GPU" was drawn  // the right-hand column's (controls, charts, results)  // the machine-code listing's, as code_view.cpp drew it
+    float editor_scroll_y = 0;          // the exercise editor's
+    bool exercise_not_checked = false;  // "compiled, not checked: needs a GPU" was drawn  // the
+                                        // right-hand column's (controls, charts, results)  // the
+                                        // machine-code listing's, as code_view.cpp drew it
     // Which panes the last frame drew: the lesson list and the code pane (presenter mode draws
     // neither), and presenter mode's text section (its index from 0) and how many there are.
     bool list_drawn = false;

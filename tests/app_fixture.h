@@ -109,16 +109,16 @@ public:
             const bool ok = diagnostics.empty();
             if (!drop_compile_answer)  // a reply the GUI's reader dropped never arrives
                 m_inbox.push_back(
-                {{"id", r["id"]},
-                 {"type", "compile"},
-                 {"lesson", r["lesson"]},
-                 {"compile",
-                  {{"status", ok ? "ok" : "error"},
-                   {"message", ok ? "" : "line 1: identifier \"BAD\" is undefined"},
-                   {"arch", "sm_90"},
-                   {"diagnostics", diagnostics},
-                   {"kernel", ok ? Json{{"registers", 29}, {"spill_store_bytes", 0}} : Json()},
-                   {"ptx", ok ? ".visible .entry k()" : ""}}}});
+                    {{"id", r["id"]},
+                     {"type", "compile"},
+                     {"lesson", r["lesson"]},
+                     {"compile",
+                      {{"status", ok ? "ok" : "error"},
+                       {"message", ok ? "" : "line 1: identifier \"BAD\" is undefined"},
+                       {"arch", "sm_90"},
+                       {"diagnostics", diagnostics},
+                       {"kernel", ok ? Json{{"registers", 29}, {"spill_store_bytes", 0}} : Json()},
+                       {"ptx", ok ? ".visible .entry k()" : ""}}}});
             std::string status = ok ? "ok" : "error";
             if (!ok) {
                 m_inbox.push_back({{"id", r["id"]},
@@ -332,7 +332,7 @@ public:
     std::string tuning_saved_to = "/data/tunings.json";  // where a tuning is said to be kept
     bool hang_kernels = false;                           // a student's kernel never ends
     bool drop_compile_answer = false;  // a compile's answer is lost (too long to read)
-    bool attributes_fail = false;  // kernel attributes are answered with an error
+    bool attributes_fail = false;      // kernel attributes are answered with an error
     int kills = 0;
 
 private:

@@ -327,6 +327,31 @@ TEST(ClassroomRules, TheRuleLineNamesTheLimiter) {
     EXPECT_TRUE(LimiterRule("en", ProfiledKernel{}).empty());
 }
 
+// The exercise editor maximised: the whole page, the compiler's messages beside it; Esc brings
+// the page back. Its splitter... and the page's are handles (drawn without hover).
+TEST_F(Classroom, TheEditorMaximisesWithItsMessagesBesideIt) {
+    setenv("XDG_DATA_HOME", "/tmp", 0);
+    SelectLesson(ui, registry, "gemv/warp-per-row");
+    Frames(2);
+    Click("tab_exercise");
+    Frames(2);
+    const ImVec4 before = probe.rects["exercise_editor"];
+    Click("exercise_maximise");
+    Frames(2);
+    ASSERT_TRUE(ui.exercise.maximised);
+    EXPECT_FALSE(probe.list_drawn) << "the lesson list gives the editor its room";
+    ASSERT_TRUE(probe.rects.count("exercise_messages_pane"));
+    const ImVec4 editor = probe.rects["exercise_editor"],
+                 messages = probe.rects["exercise_messages_pane"];
+    EXPECT_GT(editor.z - editor.x, (before.z - before.x) * 1.3f) << "wider than in its pane";
+    EXPECT_LE(editor.z, messages.x + 1) << "the messages beside the editor";
+    ImGui::GetIO().MousePos = ImVec2(-1, -1);
+    Key(kKeyEscape);
+    Frames(2);
+    EXPECT_FALSE(ui.exercise.maximised);
+    EXPECT_TRUE(probe.list_drawn);
+}
+
 // Inline code keeps its "*" (a multiplication), emphasis outside it goes; a lead-in drawn as a
 // heading ends without its full stop.
 TEST(ClassroomText, InlineCodeKeepsItsAsterisks) {

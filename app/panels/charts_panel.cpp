@@ -172,7 +172,8 @@ void DrawStepBars(UiState& ui, const Chapter& chapter, const std::vector<chart::
     o.wrong_text = Tr(ui, kWrongResult);
     chart::BarChart("steps", bars, o);
     Remember(ui, "step_chart");
-    if (!ui.log_choice.Chosen(chapter.id) && ui.log_scale)
+    // (Not in presenter mode: its notes are whole there, and the Log box shows the scale.)
+    if (!ui.log_choice.Chosen(chapter.id) && ui.log_scale && !ui.presenter)
         ImGui::TextDisabled("%s", Tr(ui, kLogAuto));
 }
 
@@ -189,7 +190,8 @@ void DrawHatchedNote(const UiState& ui, const Chapter& chapter, const StepResult
     std::vector<std::string> on;
     for (const RunResult* r : steps.shown) {
         if (!r || !r->recorded || r->devices.empty()) continue;
-        std::string name = r->Device();
+        // In presenter mode without the vendor ("H100 80GB HBM3"): the note stays short.
+        std::string name = ui.presenter ? WithoutVendor(r->Device()) : r->Device();
         if (r->devices.size() > 1) name = std::to_string(r->devices.size()) + "x " + name;
         if (std::find(on.begin(), on.end(), name) == on.end()) on.push_back(name);
     }

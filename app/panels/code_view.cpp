@@ -194,10 +194,11 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
         SameLineIfFits(ButtonWidth(label.c_str()));
         // A button (the mouse or the keyboard presses it): the listing shows the class's next
         // instruction, as Compiler Explorer links its panes.
-        ImGui::PushStyleColor(ImGuiCol_Button, focused ? ImGui::ColorConvertU32ToFloat4(
-                                                             ClassColor(c.name))
-                                                       : ImVec4(0, 0, 0, 0));
-        if (!focused) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::PushStyleColor(
+            ImGuiCol_Button,
+            focused ? ImGui::ColorConvertU32ToFloat4(ClassColor(c.name)) : ImVec4(0, 0, 0, 0));
+        if (!focused)
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         ImGui::PushID(c.name);
         const bool pressed = ImGui::SmallButton(label.c_str());
         ImGui::PopID();
@@ -233,7 +234,8 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
     ImGui::PushFont(ui.fonts.mono);
     const float row_h = ImGui::GetTextLineHeightWithSpacing();
     if (m.jump_pending && m.jump_line >= 0) {  // a third of the way down the listing
-        ImGui::SetScrollY(std::max(0.0f, float(m.jump_line) * row_h - ImGui::GetWindowHeight() / 3));
+        ImGui::SetScrollY(
+            std::max(0.0f, float(m.jump_line) * row_h - ImGui::GetWindowHeight() / 3));
         m.jump_pending = false;
     }
     if (ui.presenter) PresenterScroll(ui);
@@ -299,7 +301,8 @@ void DrawChangedCode(UiState& ui, const Registry& reg, const Lesson& lesson) {
         static_cast<int>(std::count(ui.code_changed.begin(), ui.code_changed.end(), true));
     ImGui::PushTextWrapPos(0);
     if (prev && changed > 0)
-        ImGui::TextDisabled("%s", Fmt(Tr(ui, kChangedAgainst), changed, prev->label.c_str()).c_str());
+        ImGui::TextDisabled("%s",
+                            Fmt(Tr(ui, kChangedAgainst), changed, prev->label.c_str()).c_str());
     else
         ImGui::TextDisabled("%s", Tr(ui, kWholeSource));
     ImGui::PopTextWrapPos();

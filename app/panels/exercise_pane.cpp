@@ -158,6 +158,15 @@ void DrawActions(UiState& ui, Controller& c, const Lesson& lesson, const Exercis
         Tooltip(Tr(ui, kNotRunNoGpu));
     Remember(ui, "exercise_run");
     ImGui::EndDisabled();
+    // The room of a real editor: the whole page, the compiler's messages beside it.
+    const char* size_label = Tr(ui, v.maximised ? kRestoreEditor : kMaximiseEditor);
+    SameLineIfFits(ButtonWidth(size_label));
+    if (ImGui::Button(size_label)) {
+        v.maximised = !v.maximised;
+        ui.redraw_frames = std::max(ui.redraw_frames, 2);  // the page is laid out anew
+    }
+    if (ImGui::IsItemHovered() && !v.maximised) Tooltip(Tr(ui, kMaximiseHint));
+    Remember(ui, "exercise_maximise");
     SameLineIfFits(ButtonWidth(Tr(ui, kOpenInEditor)));
     ImGui::BeginDisabled(v.file.path.empty());
     if (ImGui::Button(Tr(ui, kOpenInEditor))) {
@@ -295,8 +304,7 @@ void DrawEditor(UiState& ui, const Controller::ExerciseAnswer* answer, float hei
 
 // The compiler's answer: what it made (registers, spills), or its messages, each a button that
 // scrolls the editor to its line; the PTX and the log behind headers.
-void DrawCompileAnswer(UiState& ui, Controller& c, const Controller::ExerciseAnswer& a,
-                       bool live) {
+void DrawCompileAnswer(UiState& ui, Controller& c, const Controller::ExerciseAnswer& a, bool live) {
     if (a.pending) {  // and a way out: the worker answers a cancel during a compile
         ImGui::AlignTextToFramePadding();
         ImGui::TextColored(kAmber, "%s", Tr(ui, a.running ? kRunningYours : kCompiling));
@@ -338,7 +346,7 @@ void DrawCompileAnswer(UiState& ui, Controller& c, const Controller::ExerciseAns
         // The chip in the page's font ("第 12 行": the monospace font has no CJK glyphs), the
         // compiler's message in the monospace one.
         const bool theirs = d.InStudentFile();
-        const std::string where = theirs        ? Fmt(Tr(ui, kLineN), d.line)
+        const std::string where = theirs       ? Fmt(Tr(ui, kLineN), d.line)
                                   : d.line > 0 ? d.file + ":" + std::to_string(d.line)
                                                : std::string("-");
         if (ImGui::SmallButton(where.c_str()) && theirs) ui.exercise.goto_line = d.line;
@@ -430,6 +438,24 @@ void SaveExerciseNow(UiState& ui) {
     v.typed_at = -1;
 }
 
+namespace {
+
+// The lesson's own kernel, below the editor once asked for.
+void DrawSolution(UiState& ui, const Lesson& lesson) {
+    if (!ui.exercise.solution) return;
+    ImGui::Separator();
+    ImGui::TextColored(kAccent, "%s", Tr(ui, kSolutionTitle));
+    ImGui::PushFont(ui.fonts.mono);
+    try {
+        ImGui::TextUnformatted(SolutionOf(lesson).c_str());
+    } catch (const std::exception& e) {
+        ImGui::TextColored(kRed, "%s", e.what());
+    }
+    ImGui::PopFont();
+}
+
+}  // namespace
+
 void DrawExercise(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
     const Exercise* exercise = FindExercise(lesson.id);
     if (!exercise) return;
@@ -437,6 +463,35 @@ void DrawExercise(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     CheckFile(ui, c, lesson);
     const Controller::ExerciseAnswer* answer = c.Exercise(lesson);
     if (ui.probe) ui.probe->code_drawn = true;
+    const bool live = c.Mode(lesson) == LessonMode::kLive;
+    if (ui.exercise.maximised) {
+        // The whole page: the buttons and the editor as tall as the window on the left, the
+        // compiler's answer (its messages, each a button to its line), the comparison, the task
+        // and its hints beside it.
+        if (!ImGui::BeginTable("exercise_maximised", 2,
+                               ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV))
+            return;
+        ImGui::TableSetupColumn("editor", ImGuiTableColumnFlags_WidthStretch, 0.62f);
+        ImGui::TableSetupColumn("messages", ImGuiTableColumnFlags_WidthStretch, 0.38f);
+        ImGui::TableNextColumn();
+        DrawActions(ui, c, lesson, *exercise, answer);
+        DrawEditor(ui, answer,
+                   std::max(ImGui::GetContentRegionAvail().y, ImGui::GetFontSize() * 10));
+        ImGui::TableNextColumn();
+        ImGui::BeginChild("exercise_messages", ImVec2(0, 0), false, kNoNavKeys);
+        ImGui::TextColored(kAccent, "%s", Tr(ui, kCompilerMessages));
+        if (answer) {
+            DrawCompileAnswer(ui, c, *answer, live);
+            DrawComparison(ui, c, reg, lesson, *answer);
+        }
+        ImGui::Separator();
+        DrawTask(ui, *exercise);
+        DrawSolution(ui, lesson);
+        ImGui::EndChild();
+        Remember(ui, "exercise_messages_pane");
+        ImGui::EndTable();
+        return;
+    }
     DrawTask(ui, *exercise);
     ImGui::Spacing();
     DrawActions(ui, c, lesson, *exercise, answer);
@@ -446,20 +501,10 @@ void DrawExercise(UiState& ui, Controller& c, const Registry& reg, const Lesson&
                std::clamp(rows, ImGui::GetFontSize() * 10,
                           std::max(avail * 0.7f, ImGui::GetFontSize() * 10)));
     if (answer) {
-        DrawCompileAnswer(ui, c, *answer, c.Mode(lesson) == LessonMode::kLive);
+        DrawCompileAnswer(ui, c, *answer, live);
         DrawComparison(ui, c, reg, lesson, *answer);
     }
-    if (ui.exercise.solution) {
-        ImGui::Separator();
-        ImGui::TextColored(kAccent, "%s", Tr(ui, kSolutionTitle));
-        ImGui::PushFont(ui.fonts.mono);
-        try {
-            ImGui::TextUnformatted(SolutionOf(lesson).c_str());
-        } catch (const std::exception& e) {
-            ImGui::TextColored(kRed, "%s", e.what());
-        }
-        ImGui::PopFont();
-    }
+    DrawSolution(ui, lesson);
 }
 
 }  // namespace lessons::app

@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "model/results_view.h"
-#include "profile.h"  // ProfiledKernel (LimiterRule)
 #include "panels/ui_state.h"
+#include "profile.h"  // ProfiledKernel (LimiterRule)
 #include "registry.h"
 #include "text/lesson_text.h"  // Tooltip, DrawWrappedText
 #include "words/words.h"

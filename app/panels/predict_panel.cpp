@@ -108,7 +108,10 @@ void DrawGuess(UiState& ui, const Controller& c, const Registry& reg, const Less
     if (ImGui::IsItemDeactivatedAfterEdit() && !store())
         ui.messages.push_back(Fmt(kGuessBad.en, ui.guess_text));
     SameLineIfFits(CheckWidth("ms"));
-    if (ImGui::RadioButton("ms##guess", !ui.guess_speedup)) {
+    ImGui::PushID("guess");  // its own ID: the axis's unit is an "ms" too, in the same window
+    const bool ms = ImGui::RadioButton("ms", !ui.guess_speedup);
+    ImGui::PopID();
+    if (ms) {
         ui.guess_speedup = false;
         store();
     }

@@ -78,7 +78,8 @@ void DrawSection(UiState& ui, const Controller& c, const Lesson& lesson, ImVec2 
         ImGui::SetNextWindowScroll(ImVec2(0, 0));
     ui.presenter_drawn_section = ui.presenter_section;
     if (ui.probe) ui.probe->presenter_view = ui.presenter_view;
-    BeginPane(ui, "section", size, ui.presenter_view > 0 ? ImGuiWindowFlags_HorizontalScrollbar : 0);
+    BeginPane(ui, "section", size,
+              ui.presenter_view > 0 ? ImGuiWindowFlags_HorizontalScrollbar : 0);
     if (ui.presenter_view == 1) {
         DrawChangedCode(ui, c.registry(), lesson);
         PresenterScroll(ui);

@@ -244,9 +244,8 @@ void HandleFocusKeys(UiState& ui) {
     // Where the focus is in the ring: at its place there, else the first control of its ID.
     auto at = ui.focus_index < ring.size() && ring[ui.focus_index].id == ui.focus_id
                   ? ring.begin() + static_cast<std::ptrdiff_t>(ui.focus_index)
-                  : std::find_if(ring.begin(), ring.end(), [&](const UiState::FocusStop& f) {
-                        return f.id == ui.focus_id;
-                    });
+                  : std::find_if(ring.begin(), ring.end(),
+                                 [&](const UiState::FocusStop& f) { return f.id == ui.focus_id; });
     // Tab types a tab in the exercise editor; everywhere else it moves the focus.
     if (ImGui::IsKeyPressed(kKeyTab) && !ring.empty() &&
         !(ui.editor_id != 0 && g.ActiveId == ui.editor_id)) {
@@ -392,7 +391,11 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
         else
             refuse(cannot_chapter);
     }
-    if (ImGui::IsKeyPressed(kKeyEscape)) c.CancelAll();
+    if (ImGui::IsKeyPressed(kKeyEscape)) {
+        // Cancels what runs; with nothing running, leaves the maximised editor.
+        if (!c.Busy() && ui.exercise.maximised) ui.exercise.maximised = false;
+        c.CancelAll();
+    }
     if (ImGui::IsKeyPressed(kKeyF12)) ui.screenshot_requested = true;
 }
 
@@ -505,7 +508,9 @@ void DrawAxisChoice(UiState& ui) {
     ImGui::Checkbox(Tr(ui, kLog), &ui.log_scale);
     SameLineIfFits(CheckWidth("ms"));
     // Its own ID: the guess field's unit is an "ms" too, in the same window.
-    if (ImGui::RadioButton("ms##axis", !ui.rate_axis)) ui.rate_axis = false;
+    ImGui::PushID("axis");
+    if (ImGui::RadioButton("ms", !ui.rate_axis)) ui.rate_axis = false;
+    ImGui::PopID();
     Remember(ui, "axis_ms");
     SameLineIfFits(CheckWidth(Tr(ui, kRate)));
     if (ImGui::RadioButton(Tr(ui, kRate), ui.rate_axis)) ui.rate_axis = true;
@@ -519,11 +524,27 @@ bool Splitter(UiState& ui, const char* name, bool vertical, float length, float*
     ImGui::InvisibleButton(name, vertical ? ImVec2(thick, length) : ImVec2(length, thick));
     Remember(ui, name);
     const bool active = ImGui::IsItemActive();
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
     if (ImGui::IsItemHovered() || active) {
         ImGui::SetMouseCursor(vertical ? ImGuiMouseCursor_ResizeEW : ImGuiMouseCursor_ResizeNS);
-        ImGui::GetWindowDrawList()->AddRectFilled(
-            ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
+        dl->AddRectFilled(
+            a, b,
             ImGui::GetColorU32(active ? ImGuiCol_SeparatorActive : ImGuiCol_SeparatorHovered));
+    } else {
+        // A handle that shows where to drag: a line along it and a grip of three dots at its
+        // middle.
+        const ImU32 line = ImGui::GetColorU32(ImGuiCol_Separator);
+        const ImVec2 mid((a.x + b.x) / 2, (a.y + b.y) / 2);
+        if (vertical)
+            dl->AddLine(ImVec2(mid.x, a.y), ImVec2(mid.x, b.y), line);
+        else
+            dl->AddLine(ImVec2(a.x, mid.y), ImVec2(b.x, mid.y), line);
+        const float r = std::max(1.5f, thick * 0.3f), gap = r * 3;
+        for (int i = -1; i <= 1; ++i)
+            dl->AddCircleFilled(vertical ? ImVec2(mid.x, mid.y + float(i) * gap)
+                                         : ImVec2(mid.x + float(i) * gap, mid.y),
+                                r, ImGui::GetColorU32(ImGuiCol_SeparatorHovered));
     }
     const float delta = vertical ? ImGui::GetIO().MouseDelta.x : ImGui::GetIO().MouseDelta.y;
     if (!active || delta == 0) return false;
@@ -663,7 +684,9 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     const float body_h = ImGui::GetContentRegionAvail().y - status_h;
     if (ui.probe) ui.probe->list_drawn = ui.probe->code_drawn = false;
 
-    if (!ui.presenter) {
+    // The exercise editor maximised: the whole page (no lesson list) is its tab.
+    const bool maximised = !ui.presenter && ui.exercise.maximised && FindExercise(lesson->id);
+    if (!ui.presenter && !maximised) {
         // The lesson list, as wide as the student dragged it (within 8 to 40 font heights and
         // 60% of the window), else 19 font heights or a quarter of the window.
         const float width = vp->WorkSize.x;
@@ -703,6 +726,12 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
 
     if (ui.presenter) {
         DrawPresenter(ui, c, reg, *lesson);
+    } else if (maximised) {
+        BeginPane(ui, "code", ImVec2(0, 0));
+        DrawExercise(ui, c, reg, *lesson);
+        ImGui::EndChild();
+        Remember(ui, "code_pane");
+        if (ui.probe) ui.probe->code_drawn = true;
     } else if (ImGui::GetContentRegionAvail().x < font * kTwoColumnsEm) {
         // Narrow, or a large presenter scale: one column that scrolls, text and code first.
         if (ui.arrival.scroll_top) ImGui::SetNextWindowScroll(ImVec2(0, 0));

@@ -118,15 +118,15 @@ struct UiState {
     struct FocusStop {
         unsigned id = 0;  // ImGui's ID of the control
         ImGuiWindow* window = nullptr;
-        float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // its rectangle on the screen
+        float x0 = 0, y0 = 0, x1 = 0, y1 = 0;                      // its rectangle on the screen
         float clip_x0 = 0, clip_y0 = 0, clip_x1 = 0, clip_y1 = 0;  // what of its window shows
         std::string name;                                          // as Remember named it
     };
     std::vector<FocusStop> focus_ring, focus_drawn;
-    unsigned focus_id = 0;    // the focused control (its ImGui ID)
-    size_t focus_index = 0;   // ... and its place in the ring
+    unsigned focus_id = 0;     // the focused control (its ImGui ID)
+    size_t focus_index = 0;    // ... and its place in the ring
     bool focus_shown = false;  // its frame is drawn (Tab shows it, a click hides it)
-    unsigned editor_id = 0;  // the exercise editor's text: Tab types a tab there
+    unsigned editor_id = 0;    // the exercise editor's text: Tab types a tab there
     // Presenter mode (F5): no lesson list and no code; the text one section at a time (this
     // one, counted from 0; reset when a lesson opens) beside a large chart (presenter.cpp).
     bool presenter = false;
@@ -169,6 +169,7 @@ struct UiState {
         int caret_line = -1;         // the editor's caret (0-based line), -1: not active
         int goto_line = -1;          // a diagnostic was clicked: scroll the editor to it
         bool editor_top = false;     // the file was just opened: the editor at its line 1
+        bool maximised = false;      // the editor takes the whole page, its messages beside it
         int editor_pid = 0;          // "Open in my editor": its process, reaped when it ends
         std::string dir;             // the exercises' folder (ExercisesDir), "" before asked
         bool dir_asked = false;

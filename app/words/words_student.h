@@ -62,7 +62,7 @@ inline constexpr Word kNextSection{"Next section \xE2\x86\x93", "下一节 \xE2\
 // What presenter mode's left pane shows (PresenterView).
 inline constexpr Word kViewText{"Text", "课文"};
 inline constexpr Word kViewChanged{"Changed code", "改动的代码"};
-inline constexpr Word kViewSass{"SASS", "SASS"};
+inline constexpr Word kViewSass{"SASS", "SASS 机器码"};
 inline constexpr Word kChangedAgainst{"%d lines differ from lesson %s (green); the rest folded",
                                       "有 %d 行与第 %s 课不同（绿色）；其余已折叠"};
 inline constexpr Word kWholeSource{"The first step of its chapter: its whole source",
@@ -182,12 +182,15 @@ inline constexpr Word kProfileNone{"No counters: %s", "没有计数器：%s"};
 inline constexpr Word kProfileNeedsGpu{
     "Profiling needs an NVIDIA GPU, and this machine has none (installing ncu would not help). "
     "Recorded counters shows what a GPU measured.",
-    "分析需要 NVIDIA GPU，而本机没有（安装 ncu 也无济于事）。“已录制的计数器”显示 GPU 上测得的结果。"};
+    "分析需要 NVIDIA GPU，而本机没有（安装 ncu 也无济于事）。“已录制的计数器”显示 GPU "
+    "上测得的结果。"};
 // The rule line over the counters: what limits the step, as Nsight Compute's rules say it.
-inline constexpr Word kRuleDram{"DRAM-bound: DRAM throughput at %.0f%% of its peak (the SMs at %.0f%%).",
-                                "受 DRAM 限制：DRAM 吞吐率达到峰值的 %.0f%%（SM 为 %.0f%%）。"};
-inline constexpr Word kRuleSm{"Compute-bound: the SMs at %.0f%% of their peak throughput (DRAM at %.0f%%).",
-                              "受计算限制：SM 吞吐率达到峰值的 %.0f%%（DRAM 为 %.0f%%）。"};
+inline constexpr Word kRuleDram{
+    "DRAM-bound: DRAM throughput at %.0f%% of its peak (the SMs at %.0f%%).",
+    "受 DRAM 限制：DRAM 吞吐率达到峰值的 %.0f%%（SM 为 %.0f%%）。"};
+inline constexpr Word kRuleSm{
+    "Compute-bound: the SMs at %.0f%% of their peak throughput (DRAM at %.0f%%).",
+    "受计算限制：SM 吞吐率达到峰值的 %.0f%%（DRAM 为 %.0f%%）。"};
 inline constexpr Word kRuleLatency{
     "Latency-bound: neither DRAM (%.0f%% of peak) nor the SMs (%.0f%%) are busy; too little "
     "work is in flight to hide the waits.",

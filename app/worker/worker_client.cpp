@@ -84,9 +84,8 @@ CompileReport CompileReportFromJson(const Json& j) {
             CompileReport::Diagnostic x;
             x.line = number(e, "line");
             x.column = number(e, "column");
-            for (auto [key, into] : {std::pair{"severity", &x.severity},
-                                     {"message", &x.message},
-                                     {"file", &x.file}}) {
+            for (auto [key, into] :
+                 {std::pair{"severity", &x.severity}, {"message", &x.message}, {"file", &x.file}}) {
                 const auto it = e.find(key);
                 if (it == e.end() || it->is_null()) continue;
                 if (!it->is_string())

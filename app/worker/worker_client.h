@@ -139,7 +139,7 @@ public:
         bool running = false;                  // ... that runs the kernel too
         int serial = 0;                        // counts the answers: the page sees a new one
         std::optional<CompileReport> compile;  // the worker's newest compile answer
-        bool compiled = false;  // the newest request's compile answer came (not an older one)
+        bool compiled = false;   // the newest request's compile answer came (not an older one)
         std::string error;       // why the newest request did not compile or run; "" when it did
         bool timed_out = false;  // the newest run passed the time limit
         std::optional<RunResult> result;  // the newest run of the student's kernel
