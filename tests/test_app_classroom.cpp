@@ -352,6 +352,22 @@ TEST_F(Classroom, TheEditorMaximisesWithItsMessagesBesideIt) {
     EXPECT_TRUE(probe.list_drawn);
 }
 
+// A key's refusal stays until something runs; Esc says it cancelled (review 2026-11-28, 22).
+TEST_F(Classroom, ARefusalGoesOnceSomethingRunsAndEscSaysItCancelled) {
+    SelectLesson(ui, registry, "split/openmp");
+    Frames(2);
+    worker->answer_runs = false;
+    Key(kKeyS);  // a CPU step: no block size to sweep
+    ASSERT_EQ(ui.messages.size(), 1u);
+    Key(kKeyR);
+    Frames(2);
+    ASSERT_TRUE(controller->Busy());
+    EXPECT_TRUE(ui.messages.empty()) << ui.messages.back().en;
+    Key(kKeyEscape);
+    ASSERT_EQ(ui.messages.size(), 1u);
+    EXPECT_EQ(ui.messages.back().en, "Cancelled.");
+}
+
 // Inline code keeps its "*" (a multiplication), emphasis outside it goes; a lead-in drawn as a
 // heading ends without its full stop.
 TEST(ClassroomText, InlineCodeKeepsItsAsterisks) {

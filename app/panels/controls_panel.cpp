@@ -58,8 +58,11 @@ bool IntSlider(UiState& ui, const ParamSpec& spec, const char* label) {
     Remember(ui, spec.name.c_str());
     if (spec.dynamic_default) {
         ImGui::SameLine();
-        ImGui::TextDisabled(Tr(ui, kThisMachine),
-                            static_cast<unsigned long long>(spec.Default().number));
+        const unsigned long long machine = spec.Default().number;
+        ImGui::TextDisabled(Tr(ui, kThisMachine), machine);
+        // Past this machine's hardware threads on purpose (the range goes to twice them): said.
+        if (static_cast<unsigned long long>(value) > machine && machine > 0)
+            DrawWrappedText(Fmt(Tr(ui, kOversubscribed), value, machine), &kAmber);
     }
     return changed;
 }
@@ -90,8 +93,21 @@ bool LogSlider(UiState& ui, const Controller& c, const Registry& reg, const Less
     std::string why;
     const GpuFacts* gpu = c.devices().First();
     const uint64_t device_free = gpu ? gpu->free_memory_bytes : 0;
-    const uint64_t cap =
-        LogCap(reg, lesson, spec, ui.run, ui.host_available / 10 * 9, device_free, &why);
+    // One cap for the whole chapter: the smallest of its lessons that take this parameter, so
+    // that the slider's end does not move from one lesson to the next (each needs its own
+    // buffers: 2 GiB on one, 1 GiB on the next, as the review found).
+    uint64_t cap = LogCap(reg, lesson, spec, ui.run, ui.host_available / 10 * 9, device_free, &why);
+    for (const Lesson* other : reg.LessonsOf(reg.ChapterOf(lesson))) {
+        const ParamSpec* same = other->FindParam(spec.name);
+        if (other == &lesson || !same || same->type != spec.type) continue;
+        std::string other_why;
+        const uint64_t other_cap =
+            LogCap(reg, *other, *same, ui.run, ui.host_available / 10 * 9, device_free, &other_why);
+        if (other_cap < cap) {
+            cap = other_cap;
+            why = other_why;
+        }
+    }
     const ParamValue current = ResolveParam(spec, ui.run);
     const uint64_t lo = LogMin(spec);
     float position = static_cast<float>(std::log2(double(std::max(current.number, lo))));
@@ -365,7 +381,10 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
               : CannotSweepWhy(ui.settings.language, c, reg, lesson, size->name);
     SameLineIfFits(ButtonWidth(Tr(ui, kSweepSizes)));
     ImGui::BeginDisabled(!cannot_sizes.empty());
-    if (ImGui::Button(Tr(ui, kSweepSizes))) c.SweepSizes(lesson, ui.run);
+    if (ImGui::Button(Tr(ui, kSweepSizes))) {
+        c.SweepSizes(lesson, ui.run);
+        ui.open_section = "size_sweep_header";  // its chart in view, as S opens the block sweep
+    }
     ImGui::EndDisabled();
     Remember(ui, "sweep_sizes");
     WhyDisabled(cannot_sizes);

@@ -110,13 +110,22 @@ void DrawStatusBar(UiState& ui, Controller& c) {
     float room = ImGui::GetContentRegionAvail().x -
                  (restart ? ButtonWidth(Tr(ui, kRestartWorker)) + spacing : 0.0f);
     const float worker_w = std::min(ImGui::CalcTextSize(worker.c_str()).x, room * 0.5f);
-    ImGui::TextUnformatted(Elide(device, room - worker_w - spacing).c_str());
-    if (ImGui::IsItemHovered()) Tooltip(device.c_str());
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s", Elide(worker, worker_w).c_str());
-    if (restart) {
+    if (ui.presenter) {
+        // One row in presenter mode (the chart takes the height; the run's progress shows
+        // beside it): no GPU and worker line, only the way out of a stopped worker.
+        if (restart) {
+            if (ImGui::Button(Tr(ui, kRestartWorker))) c.RestartWorker();
+            ImGui::SameLine();
+        }
+    } else {
+        ImGui::TextUnformatted(Elide(device, room - worker_w - spacing).c_str());
+        if (ImGui::IsItemHovered()) Tooltip(device.c_str());
         ImGui::SameLine();
-        if (ImGui::Button(Tr(ui, kRestartWorker))) c.RestartWorker();
+        ImGui::TextDisabled("%s", Elide(worker, worker_w).c_str());
+        if (restart) {
+            ImGui::SameLine();
+            if (ImGui::Button(Tr(ui, kRestartWorker))) c.RestartWorker();
+        }
     }
     float scale = ui.settings.scale;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);

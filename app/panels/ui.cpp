@@ -365,6 +365,7 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
                  block && why == CannotSweepWhy("en", c, reg, *lesson, block->name))
             zh = CannotSweepWhy("zh", c, reg, *lesson, block->name);
         ui.messages.push_back({why, zh});
+        ui.messages.back().until_run = true;
     };
     if (ImGui::IsKeyPressed(kKeyR)) {
         if (cannot.empty())
@@ -394,6 +395,10 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
     if (ImGui::IsKeyPressed(kKeyEscape)) {
         // Cancels what runs; with nothing running, leaves the maximised editor.
         if (!c.Busy() && ui.exercise.maximised) ui.exercise.maximised = false;
+        if (c.Busy()) {  // said, so that the key is seen to have acted
+            ui.messages.push_back({kCancelledNotice.en, kCancelledNotice.zh});
+            ui.messages.back().until_run = true;
+        }
         c.CancelAll();
     }
     if (ImGui::IsKeyPressed(kKeyF12)) ui.screenshot_requested = true;
@@ -657,6 +662,12 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     ui.focus_ring.swap(ui.focus_drawn);
     ui.focus_drawn.clear();
     HandleKeys(ui, c, reg);
+    // A key's refusal, or a cancel, is no longer news once something runs again.
+    if (c.Busy() && !ui.was_busy)
+        ui.messages.erase(std::remove_if(ui.messages.begin(), ui.messages.end(),
+                                         [](const UiState::Notice& n) { return n.until_run; }),
+                          ui.messages.end());
+    ui.was_busy = c.Busy();
     const Lesson* lesson = CurrentLesson(ui, reg);
     if (!lesson || ui.shown_lesson != lesson->id) {
         SelectLesson(ui, reg, ui.settings.lesson);  // an unknown lesson: the first
@@ -680,7 +691,8 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     ImGui::PushAllowKeyboardFocus(false);
 #endif
     const float font = ImGui::GetFontSize();
-    const float status_h = ImGui::GetFrameHeightWithSpacing() * 2.2f;
+    // The status bar: two rows, one in presenter mode (DrawStatusBar).
+    const float status_h = ImGui::GetFrameHeightWithSpacing() * (ui.presenter ? 1.15f : 2.2f);
     const float body_h = ImGui::GetContentRegionAvail().y - status_h;
     if (ui.probe) ui.probe->list_drawn = ui.probe->code_drawn = false;
 

@@ -50,11 +50,13 @@ struct UiState {
     struct Notice {
         std::string en;
         std::string zh;  // made in both languages (a refused key); empty: the English is looked up
+        bool until_run = false;  // a key's refusal or a cancel: gone once something runs again
         Notice(std::string english, std::string chinese = {})  // NOLINT: a plain English notice
             : en(std::move(english)), zh(std::move(chinese)) {}
         Notice(const char* english) : en(english) {}  // NOLINT: as above
     };
     std::vector<Notice> messages;
+    bool was_busy = false;  // the worker was busy in the last frame (a run starting clears notices)
     // What the page drew, recorded for whoever reads it (the automation's positions file, a
     // test); null: nothing is recorded. Not owned.
     Probe* probe = nullptr;

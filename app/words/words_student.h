@@ -179,6 +179,15 @@ inline constexpr Word kProfileRecordedAt{"Recorded at other settings than this p
                                          "录制时的设置与本页不同：%s。"};
 inline constexpr Word kProfileWhyNotLive{"Not profiled live: %s", "未能实时分析：%s"};
 inline constexpr Word kProfileNone{"No counters: %s", "没有计数器：%s"};
+inline constexpr Word kOversubscribed{
+    "%d threads on %llu hardware threads: they take turns on the cores, so expect no gain, "
+    "usually a loss (the range goes this far to show it).",
+    "%d 个线程跑在 %llu "
+    "个硬件线程上：它们轮流使用核心，不会更快，通常更慢（滑块范围到这里正是为了展示这一点）。"};
+inline constexpr Word kCancelledNotice{"Cancelled.", "已取消。"};
+inline constexpr Word kOlderResults{
+    "%d older results are not shown; Export (CSV, JSON) writes every one.",
+    "还有 %d 条较早的结果未显示；导出（CSV、JSON）会写出全部。"};
 inline constexpr Word kProfileNeedsGpu{
     "Profiling needs an NVIDIA GPU, and this machine has none (installing ncu would not help). "
     "Recorded counters shows what a GPU measured.",
@@ -295,6 +304,9 @@ inline constexpr const Word* kStudentWords[] = {&kWelcomeTitle,
                                                 &kPresenterToggle,
                                                 &kSectionOf,
                                                 &kProfileNeedsGpu,
+                                                &kOlderResults,
+                                                &kCancelledNotice,
+                                                &kOversubscribed,
                                                 &kRuleDram,
                                                 &kRuleSm,
                                                 &kRuleLatency,
