@@ -236,6 +236,23 @@ TEST_F(Classroom, EnterPressesTheFocusedControl) {
     EXPECT_TRUE(ui.presenter) << "Enter ticked Presenter";
 }
 
+// Enter on the focused filter starts typing in it: the keyboard alone opens a lesson.
+TEST_F(Classroom, TheFilterIsTypedInByKeyboardAlone) {
+    ImGui::GetIO().MousePos = ImVec2(-1, -1);
+    for (int i = 0; i < 100 && probe.focused != "lesson_filter"; ++i) {
+        Key(kKeyTab);
+        Frame();
+    }
+    ASSERT_EQ(probe.focused, "lesson_filter");
+    Key(kKeyEnter);
+    Frames(2);
+    ASSERT_TRUE(ImGui::GetIO().WantTextInput) << "Enter starts typing in the filter";
+    Type("5.1");
+    Key(kKeyEnter);
+    Frames(2);
+    EXPECT_EQ(ui.settings.lesson, Named("5.1").id) << "the lesson labelled 5.1, not 5.10";
+}
+
 // Enter in the filter opens its only match.
 TEST_F(Classroom, EnterInTheFilterOpensItsOnlyMatch) {
     Click("lesson_filter");

@@ -190,6 +190,7 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
         auto it = m.counts.find(c.name);
         const int n = it == m.counts.end() ? 0 : it->second;
         if (!focused && n == 0) return;
+        if (!focused && ui.presenter) return;  // a class sees the lesson's classes only
         const std::string label = std::string(c.name) + " \xC3\x97" + std::to_string(n);
         SameLineIfFits(ButtonWidth(label.c_str()));
         // A button (the mouse or the keyboard presses it): the listing shows the class's next

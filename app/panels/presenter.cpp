@@ -45,18 +45,35 @@ void DrawSectionRow(UiState& ui, const Controller& c, const Lesson& lesson, int 
     DrawHideAnswers(ui, c, lesson);
 }
 
-// Text, Changed code or SASS: what the pane shows.
+// Text, Changed code or SASS: what the pane shows, as tabs on one row.
 void DrawViewChoice(UiState& ui) {
     const Word* views[] = {&kViewText, &kViewChanged, &kViewSass};
     const char* keys[] = {"view_text", "view_changed", "view_sass"};
-    for (int v = 0; v < 3; ++v) {
-        if (v > 0) SameLineIfFits(CheckWidth(Tr(ui, *views[v])));
-        if (ImGui::RadioButton(Tr(ui, *views[v]), ui.presenter_view == v)) {
-            if (ui.presenter_view != v) ui.presenter_drawn_section = -1;  // opens at its top
-            ui.presenter_view = v;
-        }
-        Remember(ui, keys[v]);
+    // One ID whichever table holds it (the code views lay the columns out in their own table):
+    // the tab selected stays selected.
+    ImGui::PushOverrideID(ImHashStr("presenter_views"));
+    if (!ImGui::BeginTabBar("presenter_views")) {
+        ImGui::PopID();
+        return;
     }
+    for (int v = 0; v < 3; ++v) {
+        const std::string label = std::string(Tr(ui, *views[v])) + "###" + keys[v];
+        // A view chosen elsewhere (a test, a key) is selected here once.
+        const bool force = ui.presenter_view == v && ui.presenter_view_drawn != v;
+        const bool open =
+            ImGui::BeginTabItem(label.c_str(), nullptr, force ? ImGuiTabItemFlags_SetSelected : 0);
+        Remember(ui, keys[v]);
+        if (!open) continue;
+        if (!force && ui.presenter_view != v) {
+            ui.presenter_view = v;
+            ui.presenter_drawn_section = -1;                   // opens at its top
+            ui.redraw_frames = std::max(ui.redraw_frames, 2);  // the columns are laid out anew
+        }
+        ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+    ImGui::PopID();
+    ui.presenter_view_drawn = ui.presenter_view;
 }
 
 // The text's current section, in a pane of `size` that opens at its top.
@@ -72,8 +89,8 @@ void DrawSection(UiState& ui, const Controller& c, const Lesson& lesson, ImVec2 
         ui.probe->sections = count;
         ui.probe->section = count > 0 ? ui.presenter_section : -1;
     }
-    DrawSectionRow(ui, c, lesson, std::max(count, 1));
     DrawViewChoice(ui);
+    if (ui.presenter_view == 0) DrawSectionRow(ui, c, lesson, std::max(count, 1));
     if (ui.presenter_drawn_section != ui.presenter_section)
         ImGui::SetNextWindowScroll(ImVec2(0, 0));
     ui.presenter_drawn_section = ui.presenter_section;
@@ -150,10 +167,14 @@ void DrawPresenter(UiState& ui, Controller& c, const Registry& reg, const Lesson
     const float font = ImGui::GetFontSize();
     // The roofline, with its many decades, takes two thirds of the width.
     const bool roofline = reg.ChapterOf(lesson).whole_roofline;
-    const float text_share = roofline ? 0.32f : 0.42f;
+    // The code views take most of the width: a kernel's lines are long.
+    const bool code = ui.presenter_view > 0;
+    const float text_share = code ? 0.64f : roofline ? 0.32f : 0.42f;
     if (ImGui::GetContentRegionAvail().x >= font * kSideBySideEm &&
-        ImGui::BeginTable(roofline ? "presenter_roofline" : "presenter", 2,
-                          ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
+        ImGui::BeginTable(code       ? "presenter_code"
+                          : roofline ? "presenter_roofline"
+                                     : "presenter",
+                          2, ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
         ImGui::TableSetupColumn("section", ImGuiTableColumnFlags_WidthStretch, text_share);
         ImGui::TableSetupColumn("chart", ImGuiTableColumnFlags_WidthStretch, 1 - text_share);
         ImGui::TableNextColumn();

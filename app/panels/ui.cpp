@@ -266,6 +266,8 @@ void HandleFocusKeys(UiState& ui) {
     if (ui.focus_shown && at != ring.end() && !io.WantTextInput &&
         (ImGui::IsKeyPressed(kKeyEnter) || ImGui::IsKeyPressed(kKeyPadEnter) ||
          ImGui::IsKeyPressed(kKeySpace))) {
+        // From the keyboard: a text field takes it as the start of typing.
+        g.NavInputSource = ImGuiInputSource_Keyboard;
 #if IMGUI_VERSION_NUM >= 18970
         ImGui::ActivateItemByID(ui.focus_id);
 #else
