@@ -73,7 +73,7 @@ def xdo(*args):
     subprocess.run(["xdotool", *args], check=True)
 
 def key(k):  # held a moment: ImGui 1.86 misses a press and a release in one poll
-    xdo("keydown", k); time.sleep(0.06); xdo("keyup", k); time.sleep(0.04)
+    xdo("keydown", k); time.sleep(0.1); xdo("keyup", k); time.sleep(0.03)
 
 def typed(text):
     for ch in text:
@@ -82,12 +82,16 @@ def typed(text):
 last_focus = [None]
 def tab():
     """Presses Tab; the control focused after it (its name) and the state."""
-    key("Tab")
-    end = time.time() + 3
-    while True:  # until the focus has moved (a page of one control would time out here)
-        d = state(10)
-        if d["state"]["focused"] != last_focus[0] or time.time() > end: break
-        time.sleep(0.02)
+    # Until the focus has moved. A press and a release read in one frame are lost with ImGui
+    # 1.86 (a slow frame): pressed again, up to three times in all, before Tab counts as stuck.
+    for attempt in range(3):
+        key("Tab")
+        end = time.time() + 1.5
+        while True:
+            d = state(10)
+            if d["state"]["focused"] != last_focus[0] or time.time() > end: break
+            time.sleep(0.02)
+        if d["state"]["focused"] != last_focus[0]: break
     last_focus[0] = d["state"]["focused"]
     return d["state"]["focused"], d
 
