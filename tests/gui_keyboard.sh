@@ -191,6 +191,13 @@ d = state(30, lambda d: d["state"]["evidence_first_explained"] != "")
 if "__" in d["state"]["evidence_first_explained"]:
     sys.exit("a raw counter name: " + d["state"]["evidence_first_explained"])
 if not d["state"]["evidence_rule"]: sys.exit("no rule line over the counters")
+# For the screenshot only: the counters under the button, wheeled into view.
+x0, y0, x1, y1 = d["profile_recorded"]
+win_geo = dict(l.split("=") for l in subprocess.run(["xdotool", "getwindowgeometry", "--shell",
+               win], capture_output=True, text=True, check=True).stdout.split())
+xdo("mousemove", str(int(win_geo["X"]) + int(x0) + 5), str(int(win_geo["Y"]) + int(y0) - 40))
+xdo("click", "--repeat", "12", "--delay", "30", "5")
+time.sleep(0.5)
 shot("evidence")
 tab_to("tab_exercise"); key("space")
 state(10, lambda d: d["state"]["code_tab"] == 3)

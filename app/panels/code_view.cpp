@@ -261,7 +261,21 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
                                       ClassColor(name));
             }
             const std::string_view line = m.lines[static_cast<size_t>(i)];
-            ImGui::TextUnformatted(line.data(), line.data() + line.size());
+            if (ui.presenter) {
+                // cuobjdump's columns of spaces take half a projector's width: runs of blanks
+                // become two spaces, the line starts at its first character.
+                std::string tight;
+                for (const char ch : line) {
+                    const bool blank = ch == ' ' || ch == '\t';
+                    if (blank && (tight.empty() || tight.size() >= 2 && tight.back() == ' ' &&
+                                                       tight[tight.size() - 2] == ' '))
+                        continue;
+                    tight += blank ? ' ' : ch;
+                }
+                ImGui::TextUnformatted(tight.c_str());
+            } else {
+                ImGui::TextUnformatted(line.data(), line.data() + line.size());
+            }
         }
     }
     ImGui::PopFont();
