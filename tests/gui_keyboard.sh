@@ -150,7 +150,7 @@ for label in firsts:
     stops = d["state"]["focus_stops"]
     seen, last = [], "lesson_filter"
     W, H = d["state"]["window"]
-    for _ in range(stops + 1):
+    for _ in range(stops + 20):  # (the page may add controls as it settles: up to the filter)
         f, d = tab()
         if not f: sys.exit("%s: no focus shown after Tab (after %s)" % (label, last))
         if f == last: sys.exit("%s: Tab stuck at %s" % (label, f))

@@ -26,9 +26,13 @@ constexpr float kSideBySideEm = 30;
 
 // The row above the section: previous, "Section 2 of 6", next, and Hide answers.
 void DrawSectionRow(UiState& ui, const Controller& c, const Lesson& lesson, int count) {
+    // The arrows alone on the buttons (their words on hover): the row stays one row at scale 2
+    // in the text's column, under the view tabs.
     ImGui::BeginDisabled(ui.presenter_section <= 0);
-    if (ImGui::Button(Tr(ui, kPreviousSection)))
+    if (ImGui::Button("\xE2\x86\x91##section_previous"))
         ui.presenter_section = std::max(ui.presenter_section - 1, 0);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        Tooltip(Tr(ui, kPreviousSection));
     Remember(ui, "section_previous");
     ImGui::EndDisabled();
     const std::string of = Fmt(Tr(ui, kSectionOf), ui.presenter_section + 1, count);
@@ -36,9 +40,10 @@ void DrawSectionRow(UiState& ui, const Controller& c, const Lesson& lesson, int 
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(of.c_str());
     Remember(ui, "section_of");
-    SameLineIfFits(ButtonWidth(Tr(ui, kNextSection)));
+    SameLineIfFits(ButtonWidth("\xE2\x86\x93"));
     ImGui::BeginDisabled(ui.presenter_section + 1 >= count);
-    if (ImGui::Button(Tr(ui, kNextSection))) ++ui.presenter_section;
+    if (ImGui::Button("\xE2\x86\x93##section_next")) ++ui.presenter_section;
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) Tooltip(Tr(ui, kNextSection));
     Remember(ui, "section_next");
     ImGui::EndDisabled();
     SameLineIfFits(CheckWidth(Tr(ui, kHideAnswers)));
