@@ -35,10 +35,12 @@ void DrawSectionRow(UiState& ui, const Controller& c, const Lesson& lesson, int 
         Tooltip(Tr(ui, kPreviousSection));
     Remember(ui, "section_previous");
     ImGui::EndDisabled();
-    const std::string of = Fmt(Tr(ui, kSectionOf), ui.presenter_section + 1, count);
+    // "2 / 4" ("Section 2 of 4" on hover): Hide answers keeps to the same row.
+    const std::string of = std::to_string(ui.presenter_section + 1) + " / " + std::to_string(count);
     SameLineIfFits(ImGui::CalcTextSize(of.c_str()).x);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(of.c_str());
+    if (ImGui::IsItemHovered()) Tooltip(Fmt(Tr(ui, kSectionOf), ui.presenter_section + 1, count));
     Remember(ui, "section_of");
     SameLineIfFits(ButtonWidth("\xE2\x86\x93"));
     ImGui::BeginDisabled(ui.presenter_section + 1 >= count);
