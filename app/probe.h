@@ -76,7 +76,19 @@ struct Probe {
     // SASS tabs) in the last frame, in pixels from the top.
     float text_scroll_y = 0;
     float code_scroll_y = 0;
-    float listing_scroll_y = 0;  // the machine-code listing's, as code_view.cpp drew it
+    float listing_scroll_y = 0;
+    float work_scroll_y = 0;
+    // The evidence section: its rule line, the first counter's plain name shown with its
+    // explanation, and whether it said that profiling needs a GPU.
+    std::string evidence_rule;
+    std::string evidence_first_explained;
+    bool evidence_needs_gpu = false;
+    // The control the keyboard focus is on, as Remember named it ("" where none is shown).
+    std::string focused;
+    float editor_scroll_y = 0;          // the exercise editor's
+    bool exercise_not_checked = false;  // "compiled, not checked: needs a GPU" was drawn  // the
+                                        // right-hand column's (controls, charts, results)  // the
+                                        // machine-code listing's, as code_view.cpp drew it
     // Which panes the last frame drew: the lesson list and the code pane (presenter mode draws
     // neither), and presenter mode's text section (its index from 0) and how many there are.
     bool list_drawn = false;
@@ -97,6 +109,14 @@ struct Probe {
     int glance_rows = 0;
     // Presenter mode: the current section's text fits its pane without scrolling.
     bool section_fits = false;
+    // Presenter mode: what the left pane shows (UiState::presenter_view), its scroll and the
+    // pixels of it below what shows; the source lines its changed-code view drew.
+    int presenter_view = 0;
+    float presenter_scroll_y = 0;
+    float presenter_room = 0;
+    int presenter_code_lines = 0;
+    // The SASS listing's line a chip jumped to (from 0), -1: none.
+    int sass_jump_line = -1;
     std::vector<std::string> guess_row;
 };
 

@@ -102,3 +102,16 @@ TEST(AppChart, ExplicitLogChoiceIsRememberedPerChapter) {
     EXPECT_TRUE(box);
     EXPECT_EQ(c.Chosen("gemm"), std::optional<bool>(true));
 }
+
+namespace lessons::app {
+// The automatic scale has a margin: a chart that went log stays log until its values span less
+// than 10x (review 2026-11-28, 19: the axis flipped between runs of one page).
+TEST(ChartLogChoice, AnAutomaticLogAxisDoesNotFlipBackAtTheEdge) {
+    chart::LogChoice c;
+    EXPECT_FALSE(c.Resolve("split", false, {1, 15}));
+    EXPECT_TRUE(c.Resolve("split", false, {1, 25}));
+    EXPECT_TRUE(c.Resolve("split", true, {1, 15})) << "15x after 25x: still log";
+    EXPECT_FALSE(c.Resolve("split", true, {1, 8})) << "below 10x: linear again";
+    EXPECT_FALSE(c.Resolve("split", false, {1, 15})) << "and 15x from linear stays linear";
+}
+}  // namespace lessons::app

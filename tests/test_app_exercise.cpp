@@ -336,6 +336,71 @@ TEST_F(AppExercise, TheTabEditsSavesAndMarksTheCompilersLines) {
     EXPECT_TRUE(Sent("run").empty());
 }
 
+// A message about another file (the check appended to the student's file, an included
+// header) names that file's lines: the editor marks none of the student's for it, and its chip
+// names the file (issue 45, M1).
+TEST_F(AppExercise, AMessageAboutAnotherFileMarksNoneOfTheStudentsLines) {
+    OpenTab();
+    ui.exercise.file.text = "ok line\n// ELSEWHERE\n";
+    Click("exercise_compile");
+    Frames(2);
+    const auto* a = controller->Exercise(TheLesson());
+    ASSERT_TRUE(a && a->compile);
+    ASSERT_EQ(a->compile->diagnostics.size(), 1u);
+    EXPECT_EQ(a->compile->diagnostics[0].file, "exercise-check");
+    EXPECT_FALSE(a->compile->diagnostics[0].InStudentFile());
+    EXPECT_EQ(probe.exercise_marked_lines, 0) << "line 1 of the check is not the student's line 1";
+}
+
+// Without a GPU a kernel that compiles is not called right: "compiled, not checked".
+TEST_F(AppExercise, CompiledWithoutAGpuSaysItIsNotChecked) {
+    OpenTab();
+    ui.exercise.file.text = "ok line\n";
+    Click("exercise_compile");
+    Frames(2);
+    EXPECT_EQ(probe.exercise_compile, "ok");
+    EXPECT_TRUE(probe.exercise_not_checked);
+}
+
+// A compile whose answer is lost (a reply too long for the GUI to read is dropped) still ends
+// with a status in the tab (issue 45, M10).
+TEST_F(AppExercise, ALostCompileAnswerStillEndsWithAStatus) {
+    OpenTab();
+    worker->drop_compile_answer = true;
+    Click("exercise_compile");
+    Frames(2);
+    const auto* a = controller->Exercise(TheLesson());
+    ASSERT_NE(a, nullptr);
+    EXPECT_FALSE(a->pending);
+    EXPECT_FALSE(a->error.empty()) << "the tab says the answer was lost";
+}
+
+// Another lesson's exercise opens at its line 1, wherever the last editor was scrolled.
+TEST_F(AppExercise, AnotherExerciseOpensAtItsFirstLine) {
+    OpenTab();
+    ui.exercise.file.text = std::string(200, '\n');
+    Frames(2);
+    ImGuiIO& io = ImGui::GetIO();
+    const ImVec4 editor = probe.rects["exercise_editor"];  // its top: the text is taller
+    io.MousePos = ImVec2((editor.x + editor.z) / 2, editor.y + 20);
+    for (int i = 0; i < 5; ++i) {
+        io.MouseWheel = -10;
+        Frame();
+    }
+    io.MouseWheel = 0;
+    Frames(2);
+    ASSERT_GT(probe.editor_scroll_y, 0);
+    const Exercise* other = nullptr;
+    for (const Exercise& e : Exercises())
+        if (e.lesson != kLesson) other = &e;
+    ASSERT_NE(other, nullptr);
+    SelectLesson(ui, registry, other->lesson);
+    Frames(2);
+    ui.machine.select_tab = 3;
+    Frames(3);
+    EXPECT_EQ(probe.editor_scroll_y, 0);
+}
+
 TEST_F(AppExercise, TheEditorsTextOutlivesAWorkerThatDies) {
     OpenTab();
     Click("exercise_editor");

@@ -181,14 +181,18 @@ int BestRateIndex(const std::vector<double>& rates) {
     return best;
 }
 
-bool SpansLogRange(const std::vector<double>& values) {
+bool SpansMoreThan(const std::vector<double>& values, double span) {
     double lo = 0, hi = 0;
     for (double v : values) {
         if (!(v > 0) || !std::isfinite(v)) continue;
         lo = lo > 0 ? std::min(lo, v) : v;
         hi = std::max(hi, v);
     }
-    return lo > 0 && hi > lo * kLogSpan;
+    return lo > 0 && hi > lo * span;
+}
+
+bool SpansLogRange(const std::vector<double>& values) {
+    return SpansMoreThan(values, kLogSpan);
 }
 
 bool LogChoice::Resolve(const std::string& chapter_id, bool checkbox,
@@ -196,7 +200,15 @@ bool LogChoice::Resolve(const std::string& chapter_id, bool checkbox,
     if (chapter_id == chapter && checkbox != shown) by_chapter[chapter_id] = checkbox;
     chapter = chapter_id;
     const std::optional<bool> chosen = Chosen(chapter_id);
-    shown = chosen ? *chosen : SpansLogRange(values);
+    if (chosen) {
+        shown = *chosen;
+        return shown;
+    }
+    const auto was = automatic.find(chapter_id);
+    const bool log = was != automatic.end() && was->second ? SpansMoreThan(values, kLogSpan / 2)
+                                                           : SpansLogRange(values);
+    automatic[chapter_id] = log;
+    shown = log;
     return shown;
 }
 

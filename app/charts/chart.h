@@ -109,6 +109,8 @@ int BestRateIndex(const std::vector<double>& rates);
 constexpr double kLogSpan = 20;
 // True when the positive values span more than kLogSpan (zeros and negatives are ignored).
 bool SpansLogRange(const std::vector<double>& values);
+// The same against another span (the largest over the smallest positive value above `span`).
+bool SpansMoreThan(const std::vector<double>& values, double span);
 
 // The log-scale choice of the step charts: the student's explicit choice per chapter, else
 // each chart's own rule (SpansLogRange). The GUI's Log checkbox is bound to one bool; a value
@@ -117,6 +119,10 @@ struct LogChoice {
     std::map<std::string, bool> by_chapter;  // chapters the student chose for
     std::string chapter;                     // the chapter the checkbox showed last
     bool shown = false;                      // the value the chart last set
+    // The scale each chapter's chart took by itself: log stays log until its values span less
+    // than half the range that turned it on (10x), so that runs a little apart do not flip
+    // the axis back and forth (and the chart's height with its note).
+    std::map<std::string, bool> automatic;
     // Takes the checkbox's value (a click when it differs from `shown` in the same chapter),
     // and returns the scale for `chapter`'s chart with `values`; the checkbox is then set to it.
     bool Resolve(const std::string& chapter_id, bool checkbox, const std::vector<double>& values);

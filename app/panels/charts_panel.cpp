@@ -173,19 +173,15 @@ void DrawStepBars(UiState& ui, const Chapter& chapter, const std::vector<chart::
     o.wrong_text = Tr(ui, kWrongResult);
     chart::BarChart("steps", bars, o);
     Remember(ui, "step_chart");
-    if (!ui.log_choice.Chosen(chapter.id) && ui.log_scale)
+    // (Not in presenter mode: its notes are whole there, and the Log box shows the scale.)
+    if (!ui.log_choice.Chosen(chapter.id) && ui.log_scale && !ui.presenter)
         ImGui::TextDisabled("%s", Tr(ui, kLogAuto));
 }
 
-// A grey note under the step chart: wrapped, or where the layout gives the chart a height
-// (presenter mode: the chart first) one line cut with "…", whole on hover.
-void Note(const UiState& ui, const std::string& text) {
-    if (ui.step_chart_height <= 0) {
-        DrawWrappedText(text, &kGrey);
-        return;
-    }
-    ImGui::TextDisabled("%s", Elide(text, ImGui::GetContentRegionAvail().x).c_str());
-    if (ImGui::IsItemHovered()) Tooltip(text);
+// A grey note under the step chart, wrapped: never cut, in presenter mode too (a class cannot
+// hover; the chart there gives the notes the height they took in the last frame).
+void Note(const UiState&, const std::string& text) {
+    DrawWrappedText(text, &kGrey);
 }
 
 // The note under hatched bars: every GPU they were recorded on ("2x NVIDIA H200" for a two-GPU
@@ -195,7 +191,8 @@ void DrawHatchedNote(const UiState& ui, const Chapter& chapter, const StepResult
     std::vector<std::string> on;
     for (const RunResult* r : steps.shown) {
         if (!r || !r->recorded || r->devices.empty()) continue;
-        std::string name = r->Device();
+        // In presenter mode without the vendor ("H100 80GB HBM3"): the note stays short.
+        std::string name = ui.presenter ? WithoutVendor(r->Device()) : r->Device();
         if (r->devices.size() > 1) name = std::to_string(r->devices.size()) + "x " + name;
         if (std::find(on.begin(), on.end(), name) == on.end()) on.push_back(name);
     }

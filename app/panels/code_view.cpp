@@ -16,6 +16,7 @@
 #include "text/lesson_text.h"
 #include "words/words_exercise.h"
 #include "words/words_machine.h"
+#include "words/words_student.h"
 
 namespace lessons::app {
 
@@ -34,7 +35,9 @@ ImU32 ClassColor(const std::string& name) {
     return IM_COL32(90, 120, 90, 110);
 }
 
-void DrawSource(UiState& ui, const Registry& reg, const Lesson& lesson) {
+// The step's source split into lines, and which differ from the previous step's (kept in the
+// UiState until another lesson is shown).
+const Lesson* CacheSource(UiState& ui, const Registry& reg, const Lesson& lesson) {
     const Lesson* prev = lesson.previous ? reg.FindLesson(lesson.previous) : nullptr;
     if (ui.code_lesson != lesson.number) {
         ui.code_lesson = lesson.number;
@@ -42,6 +45,26 @@ void DrawSource(UiState& ui, const Registry& reg, const Lesson& lesson) {
         ui.code_changed = prev ? ChangedLines(SplitLines(prev->source), ui.code_lines)
                                : std::vector<bool>(ui.code_lines.size(), false);
     }
+    return prev;
+}
+
+// One numbered line of the source, its background green where it differs from the previous
+// step.
+void SourceLine(UiState& ui, size_t i) {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    if (ui.code_changed[i])
+        ImGui::GetWindowDrawList()->AddRectFilled(
+            p,
+            ImVec2(p.x + std::max(ImGui::GetContentRegionAvail().x, ImGui::GetWindowWidth()),
+                   p.y + ImGui::GetTextLineHeightWithSpacing()),
+            IM_COL32(60, 110, 60, 110));
+    ImGui::TextDisabled("%3zu", i + 1);
+    ImGui::SameLine();
+    ImGui::TextUnformatted(ui.code_lines[i].c_str());
+}
+
+void DrawSource(UiState& ui, const Registry& reg, const Lesson& lesson) {
+    const Lesson* prev = CacheSource(ui, reg, lesson);
     const int changed =
         static_cast<int>(std::count(ui.code_changed.begin(), ui.code_changed.end(), true));
     const std::string differ =
@@ -49,18 +72,7 @@ void DrawSource(UiState& ui, const Registry& reg, const Lesson& lesson) {
              : std::string();
     ImGui::TextDisabled("%s%s", lesson.source_path.c_str(), differ.c_str());
     ImGui::PushFont(ui.fonts.mono);
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    for (size_t i = 0; i < ui.code_lines.size(); ++i) {
-        const ImVec2 p = ImGui::GetCursorScreenPos();
-        if (ui.code_changed[i])
-            dl->AddRectFilled(p,
-                              ImVec2(p.x + ImGui::GetContentRegionAvail().x,
-                                     p.y + ImGui::GetTextLineHeightWithSpacing()),
-                              IM_COL32(60, 110, 60, 110));
-        ImGui::TextDisabled("%3zu", i + 1);
-        ImGui::SameLine();
-        ImGui::TextUnformatted(ui.code_lines[i].c_str());
-    }
+    for (size_t i = 0; i < ui.code_lines.size(); ++i) SourceLine(ui, i);
     ImGui::PopFont();
 }
 
@@ -126,18 +138,22 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
         m.functions = SplitFunctions(code, isa);
         m.kernel = DefaultKernel(m.functions, KernelNames(*from, nullptr));
         m.reused_from = from != &lesson ? from->label : std::string();
+        m.jump_line = -1;
         ListMachineCode(m, code, isa);
     }
     const MachineCodeTable& table = MachineCodeFiles();
-    ImGui::PushTextWrapPos(ImGui::GetWindowContentRegionMax().x);
-    if (isa == Isa::kSass && file->sass_source[0])
-        ImGui::TextDisabled(Tr(ui, kSassRecordedOf), table.sass_arch, from->source_path.c_str(),
-                            file->sass_source);
-    else
-        ImGui::TextDisabled(isa == Isa::kPtx ? Tr(ui, kPtxOf) : Tr(ui, kSassOf),
-                            isa == Isa::kPtx ? table.ptx_arch : table.sass_arch,
-                            from->source_path.c_str());
+    // Where the listing comes from: one line (it took five above the listing), whole on hover.
+    const std::string origin =
+        isa == Isa::kSass && file->sass_source[0]
+            ? Fmt(Tr(ui, kSassRecordedOf), table.sass_arch, from->source_path.c_str(),
+                  file->sass_source)
+            : Fmt(isa == Isa::kPtx ? Tr(ui, kPtxOf) : Tr(ui, kSassOf),
+                  isa == Isa::kPtx ? table.ptx_arch : table.sass_arch, from->source_path.c_str());
+    ImGui::TextDisabled("%s", Elide(origin, ImGui::GetContentRegionAvail().x).c_str());
+    if (ImGui::IsItemHovered()) Tooltip(origin);
+    Remember(ui, "machine_origin");
     // Wrapped at spaces only: ImGui's own wrapping would break the label ("1.4") at its dot.
+    ImGui::PushTextWrapPos(ImGui::GetWindowContentRegionMax().x);
     if (!m.reused_from.empty())
         DrawWrappedText(Fmt(Tr(ui, kReusesKernel), m.reused_from.c_str()), &kGrey);
     ImGui::PopTextWrapPos();
@@ -169,27 +185,39 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
     // The counts: this lesson's classes first, highlighted; then the others.
     const std::vector<std::string> focus = FocusClasses(lesson);
     const bool zh = ui.settings.language == "zh";
-    ImGui::TextDisabled("%s", Tr(ui, kInstructionCounts));
+    if (!ui.presenter) ImGui::TextDisabled("%s", Tr(ui, kInstructionCounts));
     auto chip = [&](const InstructionClass& c, bool focused) {
         auto it = m.counts.find(c.name);
         const int n = it == m.counts.end() ? 0 : it->second;
         if (!focused && n == 0) return;
+        if (!focused && ui.presenter) return;  // a class sees the lesson's classes only
         const std::string label = std::string(c.name) + " \xC3\x97" + std::to_string(n);
-        SameLineIfFits(ImGui::CalcTextSize(label.c_str()).x + 12);
-        const ImVec2 p = ImGui::GetCursorScreenPos();
-        const ImVec2 size = ImGui::CalcTextSize(label.c_str());
-        if (focused)
-            ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x - 3, p.y),
-                                                      ImVec2(p.x + size.x + 3, p.y + size.y),
-                                                      ClassColor(c.name), 3);
-        if (focused)
-            ImGui::TextUnformatted(label.c_str());
-        else
-            ImGui::TextDisabled("%s", label.c_str());
+        SameLineIfFits(ButtonWidth(label.c_str()));
+        // A button (the mouse or the keyboard presses it): the listing shows the class's next
+        // instruction, as Compiler Explorer links its panes.
+        ImGui::PushStyleColor(
+            ImGuiCol_Button,
+            focused ? ImGui::ColorConvertU32ToFloat4(ClassColor(c.name)) : ImVec4(0, 0, 0, 0));
+        if (!focused)
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::PushID(c.name);
+        const bool pressed = ImGui::SmallButton(label.c_str());
+        ImGui::PopID();
+        ImGui::PopStyleColor(focused ? 1 : 2);
         if (ImGui::IsItemHovered()) Tooltip(zh ? c.what_zh : c.what);
-        if (ui.probe)
-            ui.probe->rects[std::string("count_") + c.name] =
-                ImVec4(p.x, p.y, p.x + size.x, p.y + size.y);
+        Remember(ui, (std::string("count_") + c.name).c_str());
+        if (!pressed || n == 0) return;
+        const int k = static_cast<int>(&c - &InstructionClasses()[0]);
+        const int count = static_cast<int>(m.lines.size());
+        for (int step = 1; step <= count; ++step) {
+            const int i = (std::max(m.jump_line, -1) + step) % count;
+            if (m.line_class[static_cast<size_t>(i)] != k) continue;
+            m.jump_line = i;
+            m.jump_pending = true;
+            ui.redraw_frames = std::max(ui.redraw_frames, 2);
+            break;
+        }
+        if (ui.probe) ui.probe->sass_jump_line = m.jump_line;
     };
     ImGui::NewLine();
     for (const std::string& f : focus)
@@ -197,13 +225,21 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
             if (f == c.name) chip(c, true);
     for (const InstructionClass& c : InstructionClasses())
         if (std::find(focus.begin(), focus.end(), c.name) == focus.end()) chip(c, false);
-    ImGui::TextDisabled("%s", Tr(ui, kHighlighted));
+    if (!ui.presenter) ImGui::TextDisabled("%s", Tr(ui, kHighlighted));
 
     // The listing, clipped to what is visible (thousands of lines for a file of templates).
     if (fresh || ui.arrival.scroll_top) ImGui::SetNextWindowScroll(ImVec2(0, 0));
-    ImGui::BeginChild("listing", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::BeginChild("listing", ImVec2(0, 0), false,
+                      ImGuiWindowFlags_HorizontalScrollbar | kNoNavKeys);
     if (ui.probe) ui.probe->listing_scroll_y = ImGui::GetScrollY();
     ImGui::PushFont(ui.fonts.mono);
+    const float row_h = ImGui::GetTextLineHeightWithSpacing();
+    if (m.jump_pending && m.jump_line >= 0) {  // a third of the way down the listing
+        ImGui::SetScrollY(
+            std::max(0.0f, float(m.jump_line) * row_h - ImGui::GetWindowHeight() / 3));
+        m.jump_pending = false;
+    }
+    if (ui.presenter) PresenterScroll(ui);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const auto& classes = InstructionClasses();
     ImGuiListClipper clipper;
@@ -212,6 +248,9 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
         for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
             const int k = m.line_class[static_cast<size_t>(i)];
             const ImVec2 p = ImGui::GetCursorScreenPos();
+            if (i == m.jump_line)  // the instruction a chip jumped to: outlined
+                dl->AddRect(p, ImVec2(p.x + ImGui::GetWindowWidth(), p.y + row_h),
+                            IM_COL32(255, 255, 255, 200), 0, 0, 2);
             if (k >= 0) {
                 const char* name = classes[static_cast<size_t>(k)].name;
                 if (std::find(focus.begin(), focus.end(), name) != focus.end())
@@ -222,7 +261,21 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
                                       ClassColor(name));
             }
             const std::string_view line = m.lines[static_cast<size_t>(i)];
-            ImGui::TextUnformatted(line.data(), line.data() + line.size());
+            if (ui.presenter) {
+                // cuobjdump's columns of spaces take half a projector's width: runs of blanks
+                // become two spaces, the line starts at its first character.
+                std::string tight;
+                for (const char ch : line) {
+                    const bool blank = ch == ' ' || ch == '\t';
+                    if (blank && (tight.empty() || tight.size() >= 2 && tight.back() == ' ' &&
+                                                       tight[tight.size() - 2] == ' '))
+                        continue;
+                    tight += blank ? ' ' : ch;
+                }
+                ImGui::TextUnformatted(tight.c_str());
+            } else {
+                ImGui::TextUnformatted(line.data(), line.data() + line.size());
+            }
         }
     }
     ImGui::PopFont();
@@ -256,6 +309,47 @@ void DrawNcu(UiState& ui, const Registry& reg, const Lesson& lesson) {
 }
 
 }  // namespace
+
+void DrawChangedCode(UiState& ui, const Registry& reg, const Lesson& lesson) {
+    const Lesson* prev = CacheSource(ui, reg, lesson);
+    const int changed =
+        static_cast<int>(std::count(ui.code_changed.begin(), ui.code_changed.end(), true));
+    ImGui::PushTextWrapPos(0);
+    if (prev && changed > 0)
+        ImGui::TextDisabled("%s",
+                            Fmt(Tr(ui, kChangedAgainst), changed, prev->label.c_str()).c_str());
+    else
+        ImGui::TextDisabled("%s", Tr(ui, kWholeSource));
+    ImGui::PopTextWrapPos();
+    ImGui::PushFont(ui.fonts.mono);
+    // The changed lines with two lines of context each; a run of unchanged lines between them
+    // is one grey line saying how many are folded.
+    constexpr size_t kContext = 2;
+    const size_t n = ui.code_lines.size();
+    std::vector<bool> shown(n, !prev || changed == 0);
+    for (size_t i = 0; i < n; ++i)
+        if (ui.code_changed[i])
+            for (size_t j = i > kContext ? i - kContext : 0; j < std::min(n, i + kContext + 1); ++j)
+                shown[j] = true;
+    int lines = 0;
+    for (size_t i = 0; i < n;) {
+        if (shown[i]) {
+            SourceLine(ui, i++);
+            ++lines;
+            continue;
+        }
+        size_t j = i;
+        while (j < n && !shown[j]) ++j;
+        ImGui::TextDisabled("%s", Fmt(Tr(ui, kLinesFolded), static_cast<int>(j - i)).c_str());
+        i = j;
+    }
+    ImGui::PopFont();
+    if (ui.probe) ui.probe->presenter_code_lines = lines;
+}
+
+void DrawSass(UiState& ui, const Registry& reg, const Lesson& lesson) {
+    DrawMachine(ui, reg, lesson, Isa::kSass, 4);  // its own listing, apart from the SASS tab's
+}
 
 void DrawCode(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
     DrawNcu(ui, reg, lesson);

@@ -58,8 +58,11 @@ bool IntSlider(UiState& ui, const ParamSpec& spec, const char* label) {
     Remember(ui, spec.name.c_str());
     if (spec.dynamic_default) {
         ImGui::SameLine();
-        ImGui::TextDisabled(Tr(ui, kThisMachine),
-                            static_cast<unsigned long long>(spec.Default().number));
+        const unsigned long long machine = spec.Default().number;
+        ImGui::TextDisabled(Tr(ui, kThisMachine), machine);
+        // Past this machine's hardware threads on purpose (the range goes to twice them): said.
+        if (static_cast<unsigned long long>(value) > machine && machine > 0)
+            DrawWrappedText(Fmt(Tr(ui, kOversubscribed), value, machine), &kAmber);
     }
     return changed;
 }
@@ -90,8 +93,21 @@ bool LogSlider(UiState& ui, const Controller& c, const Registry& reg, const Less
     std::string why;
     const GpuFacts* gpu = c.devices().First();
     const uint64_t device_free = gpu ? gpu->free_memory_bytes : 0;
-    const uint64_t cap =
-        LogCap(reg, lesson, spec, ui.run, ui.host_available / 10 * 9, device_free, &why);
+    // One cap for the whole chapter: the smallest of its lessons that take this parameter, so
+    // that the slider's end does not move from one lesson to the next (each needs its own
+    // buffers: 2 GiB on one, 1 GiB on the next, as the review found).
+    uint64_t cap = LogCap(reg, lesson, spec, ui.run, ui.host_available / 10 * 9, device_free, &why);
+    for (const Lesson* other : reg.LessonsOf(reg.ChapterOf(lesson))) {
+        const ParamSpec* same = other->FindParam(spec.name);
+        if (other == &lesson || !same || same->type != spec.type) continue;
+        std::string other_why;
+        const uint64_t other_cap =
+            LogCap(reg, *other, *same, ui.run, ui.host_available / 10 * 9, device_free, &other_why);
+        if (other_cap < cap) {
+            cap = other_cap;
+            why = other_why;
+        }
+    }
     const ParamValue current = ResolveParam(spec, ui.run);
     const uint64_t lo = LogMin(spec);
     float position = static_cast<float>(std::log2(double(std::max(current.number, lo))));
@@ -275,6 +291,28 @@ void DrawParamControl(UiState& ui, const Controller& c, const Registry& reg, con
     if (changed) Changed(ui);
 }
 
+void DrawProgress(UiState& ui, Controller& c) {
+    if (!c.Busy()) return;
+    const float p = c.Progress();
+    // What runs, how much of it is done and, once the pace is known, the time left; the
+    // label is cut to the bar (its end, the estimate, matters most).
+    std::string busy = c.BusyWith(ui.settings.language), tail;
+    if (busy.empty()) busy = "...";
+    if (p >= 0) tail += "  " + std::to_string(static_cast<int>(p * 100 + 0.5f)) + "%";
+    const std::string left = TimeLeftText(ui.settings.language, c.SecondsLeft());
+    if (!left.empty()) tail += "  \xC2\xB7  " + left;
+    const float bar_w = std::min(ImGui::GetFontSize() * 26, ImGui::GetContentRegionAvail().x);
+    const float room =
+        bar_w - ImGui::GetStyle().FramePadding.x * 2 - ImGui::CalcTextSize(tail.c_str()).x;
+    const std::string label = Elide(busy, std::max(room, 0.0f)) + tail;
+    ImGui::ProgressBar(p < 0 ? 0.0f : p, ImVec2(bar_w, 0), label.c_str());
+    Remember(ui, "progress");
+    if (ImGui::IsItemHovered()) Tooltip((busy + tail).c_str());
+    SameLineIfFits(ButtonWidth(Tr(ui, kCancel)));
+    if (ImGui::Button(Tr(ui, kCancel))) c.CancelAll();
+    Remember(ui, "cancel");
+}
+
 void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
     const LessonMode mode = c.Mode(lesson);
     const ParamSpec* shape = LaunchShapeParam(lesson);
@@ -343,7 +381,10 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
               : CannotSweepWhy(ui.settings.language, c, reg, lesson, size->name);
     SameLineIfFits(ButtonWidth(Tr(ui, kSweepSizes)));
     ImGui::BeginDisabled(!cannot_sizes.empty());
-    if (ImGui::Button(Tr(ui, kSweepSizes))) c.SweepSizes(lesson, ui.run);
+    if (ImGui::Button(Tr(ui, kSweepSizes))) {
+        c.SweepSizes(lesson, ui.run);
+        ui.open_section = "size_sweep_header";  // its chart in view, as S opens the block sweep
+    }
     ImGui::EndDisabled();
     Remember(ui, "sweep_sizes");
     WhyDisabled(cannot_sizes);
@@ -359,25 +400,7 @@ void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     SameLineIfFits(CheckWidth(Tr(ui, kAutoRun)));
     ImGui::Checkbox(Tr(ui, kAutoRun), &ui.auto_run);
     Remember(ui, "auto_run");
-    if (c.Busy()) {
-        const float p = c.Progress();
-        // What runs, how much of it is done and, once the pace is known, the time left; the
-        // label is cut to the bar (its end, the estimate, matters most).
-        std::string busy = c.BusyWith(ui.settings.language), tail;
-        if (busy.empty()) busy = "...";
-        if (p >= 0) tail += "  " + std::to_string(static_cast<int>(p * 100 + 0.5f)) + "%";
-        const std::string left = TimeLeftText(ui.settings.language, c.SecondsLeft());
-        if (!left.empty()) tail += "  \xC2\xB7  " + left;
-        const float bar_w = std::min(ImGui::GetFontSize() * 26, ImGui::GetContentRegionAvail().x);
-        const float room =
-            bar_w - ImGui::GetStyle().FramePadding.x * 2 - ImGui::CalcTextSize(tail.c_str()).x;
-        const std::string label = Elide(busy, std::max(room, 0.0f)) + tail;
-        ImGui::ProgressBar(p < 0 ? 0.0f : p, ImVec2(bar_w, 0), label.c_str());
-        Remember(ui, "progress");
-        if (ImGui::IsItemHovered()) Tooltip((busy + tail).c_str());
-        SameLineIfFits(ButtonWidth(Tr(ui, kCancel)));
-        if (ImGui::Button(Tr(ui, kCancel))) c.CancelAll();
-    }
+    DrawProgress(ui, c);
     DrawTuning(ui, c, lesson);
     if (!c.Busy() && !live) {
         DrawWrappedText(Fmt(Tr(ui, kCannotRunHere),

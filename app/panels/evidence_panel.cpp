@@ -68,21 +68,64 @@ std::string RecordedAt(UiState& ui, const Lesson& lesson, const Json& profile) {
                              : DescribeParams(differing, recorded, ui.settings.language);
 }
 
+// The glossary's entry of a counter (lessons/glossary.*.md: its plain name and what it says),
+// or null.
+const GlossaryEntry* EntryOf(const UiState& ui, const std::string& counter) {
+    const TextLanguage language =
+        ui.settings.language == "zh" ? TextLanguage::kChinese : TextLanguage::kEnglish;
+    for (const GlossaryEntry& e : Glossary(language))
+        if (e.key == counter) return &e;
+    return nullptr;
+}
+
+// The first sentence of a definition: the counter's one-line explanation.
+std::string FirstSentence(const std::string& text) {
+    for (const std::string_view end : {". ", "\xE3\x80\x82", "; ", "\xEF\xBC\x9B"}) {
+        const size_t at = text.find(end);
+        if (at != std::string::npos && at > 0)
+            return text.substr(0, at + (end[0] == '.' || end[0] == ';' ? 1 : end.size()));
+    }
+    return text;
+}
+
 }  // namespace
+
+std::string LimiterRule(std::string_view language, const ProfiledKernel& k) {
+    const NcuCounter* dram = k.Find("dram__throughput.avg.pct_of_peak_sustained_elapsed");
+    const NcuCounter* sm = k.Find("sm__throughput.avg.pct_of_peak_sustained_elapsed");
+    if (!dram || !sm || !dram->value || !sm->value) return {};
+    const double d = *dram->value, s = *sm->value;
+    // As Nsight Compute's speed-of-light rule: a unit above 60% of its peak is the limiter.
+    constexpr double kBusy = 60;
+    if (d >= kBusy && d >= s) return Fmt(Tr(language, kRuleDram), d, s);
+    if (s >= kBusy) return Fmt(Tr(language, kRuleSm), s, d);
+    return Fmt(Tr(language, kRuleLatency), d, s);
+}
 
 void DrawEvidence(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
     if (ui.probe) ui.probe->evidence_rows = ui.probe->evidence_highlighted = 0;
     const Controller::ProfileAnswer* answer = c.Profile(lesson);
     const bool busy = answer && answer->pending;
-    ImGui::BeginDisabled(busy);
+    // Without a GPU, profiling here cannot work whatever is installed: the button says so.
+    const DeviceFacts& devices = c.devices();
+    const bool no_gpu = devices.reported && !devices.available;
+    ImGui::BeginDisabled(busy || no_gpu);
     if (ImGui::Button(Tr(ui, kProfileLive))) c.RequestProfile(lesson, ui.run, false);
+    if (no_gpu && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        Tooltip(Tr(ui, kProfileNeedsGpu));
     Remember(ui, "profile_live");
+    ImGui::EndDisabled();
     SameLineIfFits(ButtonWidth(Tr(ui, kProfileRecorded)));
+    ImGui::BeginDisabled(busy);
     if (ImGui::Button(Tr(ui, kProfileRecorded))) c.RequestProfile(lesson, ui.run, true);
     Remember(ui, "profile_recorded");
     ImGui::EndDisabled();
+    if (no_gpu) {
+        DrawWrappedText(Tr(ui, kProfileNeedsGpu), &kAmber);
+        if (ui.probe) ui.probe->evidence_needs_gpu = true;
+    }
     if (!answer) {
-        DrawWrappedText(Tr(ui, kProfileHint), &kGrey);
+        if (!no_gpu) DrawWrappedText(Tr(ui, kProfileHint), &kGrey);
         return;
     }
     if (busy) {
@@ -121,6 +164,11 @@ void DrawEvidence(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     int rows = 0, highlighted = 0;
     for (const ProfiledKernel& k : kernels) {
         ImGui::TextWrapped("%s", k.name.c_str());
+        // The rule line: what limits this kernel, from its throughput counters.
+        if (const std::string rule = LimiterRule(ui.settings.language, k); !rule.empty()) {
+            DrawWrappedText(rule, &kAmber);
+            if (ui.probe) ui.probe->evidence_rule = rule;
+        }
         const int columns = previous.empty() ? 2 : 4;
         if (!ImGui::BeginTable(("counters_" + k.name).c_str(), columns,
                                ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
@@ -150,17 +198,25 @@ void DrawEvidence(UiState& ui, Controller& c, const Registry& reg, const Lesson&
                 ++highlighted;
             }
             ImGui::TableNextColumn();
+            // Its plain name and, under it, what it says in one line (the glossary, in the
+            // page's language); on hover the whole definition and ncu's own name.
+            const GlossaryEntry* entry = EntryOf(ui, counter->name);
+            const std::string& name = entry ? entry->term : counter->name;
+            ImGui::PushTextWrapPos(0);
             if (in_focus)
-                ImGui::TextColored(kAccent, "%s", counter->name.c_str());
+                ImGui::TextColored(kAccent, "%s", name.c_str());
             else
-                ImGui::TextUnformatted(counter->name.c_str());
-            // Each counter explained in a line, from the glossary (lessons/glossary.*.md).
-            if (ImGui::IsItemHovered()) {
-                const TextLanguage language =
-                    ui.settings.language == "zh" ? TextLanguage::kChinese : TextLanguage::kEnglish;
-                for (const GlossaryEntry& e : Glossary(language))
-                    if (e.key == counter->name) Tooltip(e.definition);
+                ImGui::TextUnformatted(name.c_str());
+            const bool hovered = ImGui::IsItemHovered();
+            if (entry) {
+                ImGui::TextDisabled("%s", FirstSentence(entry->definition).c_str());
+                if (ui.probe && ui.probe->evidence_first_explained.empty())
+                    ui.probe->evidence_first_explained = name;
             }
+            ImGui::PopTextWrapPos();
+            if (rows == 0) Remember(ui, "evidence_first_counter");
+            if (hovered || ImGui::IsItemHovered())
+                Tooltip((entry ? entry->definition + "\n\n" : std::string()) + counter->name);
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(ValueText(counter).c_str());
             if (columns == 4) {

@@ -67,6 +67,7 @@ void OpenFor(UiState& ui, const Exercise& exercise) {
     v.solution = v.confirm_reset = false;
     v.typed_at = -1;
     v.caret_line = v.goto_line = -1;
+    v.editor_top = true;  // another lesson's file opens at its line 1
     const std::string path = v.dir.empty() ? std::string() : ExercisePath(v.dir, exercise.lesson);
     OpenExercise(&v.file, path, StartingFile(exercise), &v.problem);
 }
@@ -157,6 +158,15 @@ void DrawActions(UiState& ui, Controller& c, const Lesson& lesson, const Exercis
         Tooltip(Tr(ui, kNotRunNoGpu));
     Remember(ui, "exercise_run");
     ImGui::EndDisabled();
+    // The room of a real editor: the whole page, the compiler's messages beside it.
+    const char* size_label = Tr(ui, v.maximised ? kRestoreEditor : kMaximiseEditor);
+    SameLineIfFits(ButtonWidth(size_label));
+    if (ImGui::Button(size_label)) {
+        v.maximised = !v.maximised;
+        ui.redraw_frames = std::max(ui.redraw_frames, 2);  // the page is laid out anew
+    }
+    if (ImGui::IsItemHovered() && !v.maximised) Tooltip(Tr(ui, kMaximiseHint));
+    Remember(ui, "exercise_maximise");
     SameLineIfFits(ButtonWidth(Tr(ui, kOpenInEditor)));
     ImGui::BeginDisabled(v.file.path.empty());
     if (ImGui::Button(Tr(ui, kOpenInEditor))) {
@@ -214,7 +224,10 @@ void DrawEditor(UiState& ui, const Controller::ExerciseAnswer* answer, float hei
     const int lines = LineCount(v.file.text);
     const float gutter = ImGui::CalcTextSize("0000").x + pad.x * 2;
     ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(22, 22, 28, 255));
-    ImGui::BeginChild("exercise_editor", ImVec2(0, height), true);
+    if (v.editor_top) ImGui::SetNextWindowScroll(ImVec2(0, 0));
+    v.editor_top = false;
+    ImGui::BeginChild("exercise_editor", ImVec2(0, height), true, kNoNavKeys);
+    if (ui.probe) ui.probe->editor_scroll_y = ImGui::GetScrollY();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float width = ImGui::GetContentRegionAvail().x;
@@ -223,7 +236,9 @@ void DrawEditor(UiState& ui, const Controller::ExerciseAnswer* answer, float hei
     std::vector<std::string> says(static_cast<size_t>(lines) + 1);
     if (answer && answer->compile)
         for (const CompileReport::Diagnostic& d : answer->compile->diagnostics) {
-            if (d.line < 1 || d.line > lines) continue;
+            // Only the student's lines: a message about the check appended to their file or an
+            // included header names that file's lines, not theirs (its chip names the file).
+            if (!d.InStudentFile() || d.line > lines) continue;
             const int kind = d.severity == "error" ? 2 : 1;
             marks[d.line] = std::max(marks[d.line], kind);
             says[d.line] += (says[d.line].empty() ? "" : "\n") + d.severity + ": " + d.message;
@@ -259,6 +274,7 @@ void DrawEditor(UiState& ui, const Controller::ExerciseAnswer* answer, float hei
             ImGuiInputTextFlags_CallbackAlways,
         EditCallback, &ctx);
     ImGui::PopStyleColor();
+    ui.editor_id = ImGui::GetItemID();
     Remember(ui, "exercise_editor");
     if (changed) v.typed_at = ImGui::GetTime();
     // Keep the caret in view as it moves past the child's edge (the text never scrolls itself:
@@ -288,8 +304,14 @@ void DrawEditor(UiState& ui, const Controller::ExerciseAnswer* answer, float hei
 
 // The compiler's answer: what it made (registers, spills), or its messages, each a button that
 // scrolls the editor to its line; the PTX and the log behind headers.
-void DrawCompileAnswer(UiState& ui, const Controller::ExerciseAnswer& a) {
-    if (a.pending) ImGui::TextColored(kAmber, "%s", Tr(ui, a.running ? kRunningYours : kCompiling));
+void DrawCompileAnswer(UiState& ui, Controller& c, const Controller::ExerciseAnswer& a, bool live) {
+    if (a.pending) {  // and a way out: the worker answers a cancel during a compile
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextColored(kAmber, "%s", Tr(ui, a.running ? kRunningYours : kCompiling));
+        SameLineIfFits(ButtonWidth(Tr(ui, kCancelCompile)));
+        if (ImGui::SmallButton(Tr(ui, kCancelCompile))) c.CancelAll();
+        Remember(ui, "exercise_cancel");
+    }
     if (!a.compile) {
         if (!a.pending && !a.error.empty())
             DrawWrappedText(Fmt(Tr(ui, kNotAnswered), a.error.c_str()), &kRed);
@@ -298,10 +320,15 @@ void DrawCompileAnswer(UiState& ui, const Controller::ExerciseAnswer& a) {
     const CompileReport& r = *a.compile;
     if (ui.probe) ui.probe->exercise_compile = r.status;
     if (r.ok() && r.has_kernel) {
-        ImGui::TextColored(kGreen, "%s",
-                           Fmt(Tr(ui, kCompiledOk), r.arch.c_str(), r.registers, r.spill_bytes,
-                               r.shared_bytes, r.stack_bytes)
-                               .c_str());
+        // Green only where a run can check it: without a GPU a wrong kernel compiles as well
+        // as a right one.
+        DrawWrappedText(Fmt(Tr(ui, kCompiledOk), r.arch.c_str(), r.registers, r.spill_bytes,
+                            r.shared_bytes, r.stack_bytes),
+                        live ? &kGreen : &kGrey);
+        if (!live) {
+            DrawWrappedText(Tr(ui, kCompiledNotChecked), &kAmber);
+            if (ui.probe) ui.probe->exercise_not_checked = true;
+        }
         if (!r.arch_note.empty()) DrawWrappedText(Tr(ui, kCompiledWithoutGpu), &kGrey);
     } else if (r.status == "error") {
         int errors = 0, warnings = 0;
@@ -313,18 +340,23 @@ void DrawCompileAnswer(UiState& ui, const Controller::ExerciseAnswer& a) {
     } else {
         DrawWrappedText(Fmt(Tr(ui, kCompileRefused), r.message.c_str()), &kRed);
     }
-    ImGui::PushFont(ui.fonts.mono);
     int i = 0;
     for (const CompileReport::Diagnostic& d : r.diagnostics) {
         ImGui::PushID(i++);
-        const std::string where = d.line > 0 ? Fmt(Tr(ui, kLineN), d.line) : std::string("-");
-        if (ImGui::SmallButton(where.c_str()) && d.line > 0) ui.exercise.goto_line = d.line;
+        // The chip in the page's font ("第 12 行": the monospace font has no CJK glyphs), the
+        // compiler's message in the monospace one.
+        const bool theirs = d.InStudentFile();
+        const std::string where = theirs       ? Fmt(Tr(ui, kLineN), d.line)
+                                  : d.line > 0 ? d.file + ":" + std::to_string(d.line)
+                                               : std::string("-");
+        if (ImGui::SmallButton(where.c_str()) && theirs) ui.exercise.goto_line = d.line;
         if (i == 1) Remember(ui, "exercise_first_diagnostic");
         ImGui::SameLine();
+        ImGui::PushFont(ui.fonts.mono);
         DrawWrappedText(d.severity + ": " + d.message, d.severity == "error" ? &kRed : &kAmber);
+        ImGui::PopFont();
         ImGui::PopID();
     }
-    ImGui::PopFont();
     if (!r.ptx.empty() && ImGui::CollapsingHeader(Tr(ui, kShowPtx))) {
         ImGui::PushFont(ui.fonts.mono);
         ImGui::TextUnformatted(r.ptx.c_str(),
@@ -406,6 +438,24 @@ void SaveExerciseNow(UiState& ui) {
     v.typed_at = -1;
 }
 
+namespace {
+
+// The lesson's own kernel, below the editor once asked for.
+void DrawSolution(UiState& ui, const Lesson& lesson) {
+    if (!ui.exercise.solution) return;
+    ImGui::Separator();
+    ImGui::TextColored(kAccent, "%s", Tr(ui, kSolutionTitle));
+    ImGui::PushFont(ui.fonts.mono);
+    try {
+        ImGui::TextUnformatted(SolutionOf(lesson).c_str());
+    } catch (const std::exception& e) {
+        ImGui::TextColored(kRed, "%s", e.what());
+    }
+    ImGui::PopFont();
+}
+
+}  // namespace
+
 void DrawExercise(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
     const Exercise* exercise = FindExercise(lesson.id);
     if (!exercise) return;
@@ -413,6 +463,35 @@ void DrawExercise(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     CheckFile(ui, c, lesson);
     const Controller::ExerciseAnswer* answer = c.Exercise(lesson);
     if (ui.probe) ui.probe->code_drawn = true;
+    const bool live = c.Mode(lesson) == LessonMode::kLive;
+    if (ui.exercise.maximised) {
+        // The whole page: the buttons and the editor as tall as the window on the left, the
+        // compiler's answer (its messages, each a button to its line), the comparison, the task
+        // and its hints beside it.
+        if (!ImGui::BeginTable("exercise_maximised", 2,
+                               ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV))
+            return;
+        ImGui::TableSetupColumn("editor", ImGuiTableColumnFlags_WidthStretch, 0.62f);
+        ImGui::TableSetupColumn("messages", ImGuiTableColumnFlags_WidthStretch, 0.38f);
+        ImGui::TableNextColumn();
+        DrawActions(ui, c, lesson, *exercise, answer);
+        DrawEditor(ui, answer,
+                   std::max(ImGui::GetContentRegionAvail().y, ImGui::GetFontSize() * 10));
+        ImGui::TableNextColumn();
+        ImGui::BeginChild("exercise_messages", ImVec2(0, 0), false, kNoNavKeys);
+        ImGui::TextColored(kAccent, "%s", Tr(ui, kCompilerMessages));
+        if (answer) {
+            DrawCompileAnswer(ui, c, *answer, live);
+            DrawComparison(ui, c, reg, lesson, *answer);
+        }
+        ImGui::Separator();
+        DrawTask(ui, *exercise);
+        DrawSolution(ui, lesson);
+        ImGui::EndChild();
+        Remember(ui, "exercise_messages_pane");
+        ImGui::EndTable();
+        return;
+    }
     DrawTask(ui, *exercise);
     ImGui::Spacing();
     DrawActions(ui, c, lesson, *exercise, answer);
@@ -422,20 +501,10 @@ void DrawExercise(UiState& ui, Controller& c, const Registry& reg, const Lesson&
                std::clamp(rows, ImGui::GetFontSize() * 10,
                           std::max(avail * 0.7f, ImGui::GetFontSize() * 10)));
     if (answer) {
-        DrawCompileAnswer(ui, *answer);
+        DrawCompileAnswer(ui, c, *answer, live);
         DrawComparison(ui, c, reg, lesson, *answer);
     }
-    if (ui.exercise.solution) {
-        ImGui::Separator();
-        ImGui::TextColored(kAccent, "%s", Tr(ui, kSolutionTitle));
-        ImGui::PushFont(ui.fonts.mono);
-        try {
-            ImGui::TextUnformatted(SolutionOf(lesson).c_str());
-        } catch (const std::exception& e) {
-            ImGui::TextColored(kRed, "%s", e.what());
-        }
-        ImGui::PopFont();
-    }
+    DrawSolution(ui, lesson);
 }
 
 }  // namespace lessons::app

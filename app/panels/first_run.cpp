@@ -56,7 +56,7 @@ void DrawFirstRunPage(UiState& ui, const Registry& reg) {
     const std::string title = std::string(Tr(ui, kWelcomeTitle)) + "###first_run";
     ImGui::Begin(title.c_str(), &open,
                  ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
-                     ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove);
+                     ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove | kNoNavKeys);
     Remember(ui, "first_run_page");
     if (ImGui::RadioButton("English", ui.settings.language == "en")) ui.settings.language = "en";
     Remember(ui, "first_run_en");

@@ -63,12 +63,33 @@ void DrawProgressLegend(UiState& ui) {
 
 void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
     ImGui::SetNextItemWidth(-1);
-    ImGui::InputTextWithHint("##lesson_filter", Tr(ui, kFilterHint), ui.lesson_filter,
-                             sizeof ui.lesson_filter);
+    // Enter opens the only lesson that matches.
+    if (ImGui::InputTextWithHint("##lesson_filter", Tr(ui, kFilterHint), ui.lesson_filter,
+                                 sizeof ui.lesson_filter, ImGuiInputTextFlags_EnterReturnsTrue)) {
+        // ... or the lesson whose label it is ("5.1", though 5.10 starts with it too).
+        std::string typed = ui.lesson_filter;
+        typed.erase(0, std::min(typed.find_first_not_of(' '), typed.size()));
+        typed.erase(typed.find_last_not_of(' ') + 1);
+        const Lesson* only = nullptr;
+        const Lesson* labelled = nullptr;
+        int matches = 0;
+        for (const Lesson& l : reg.lessons()) {
+            if (MatchesFilter(ui.lesson_filter, l.label, LessonTitle(ui, l), l.id)) {
+                only = &l;
+                ++matches;
+            }
+            if (l.label == typed) labelled = &l;
+        }
+        if (matches == 1)
+            SelectLesson(ui, reg, only->id);
+        else if (labelled)
+            SelectLesson(ui, reg, labelled->id);
+    }
     Remember(ui, "lesson_filter");
     const float font = ImGui::GetFontSize();
     // Under the list: the legends and the help button (three rows where the sidebar is narrow).
-    ImGui::BeginChild("lessons", ImVec2(0, -ImGui::GetFrameHeightWithSpacing() * 3.1f), false);
+    ImGui::BeginChild("lessons", ImVec2(0, -ImGui::GetFrameHeightWithSpacing() * 3.1f), false,
+                      kNoNavKeys);
     int shown = 0;
     for (const Chapter& chapter : reg.chapters()) {
         const std::vector<const Lesson*> all = reg.LessonsOf(chapter);

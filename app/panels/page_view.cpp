@@ -35,13 +35,14 @@ void DrawLinked(UiState& ui, std::string_view markdown, std::vector<std::string>
                 ImGui::SameLine();
                 continue;
             case TextBlock::Kind::kLeadIn:
-                DrawWrappedText(block.text, &lead);
+                DrawWrappedText(AsHeading(block.text), &lead);
                 continue;
             case TextBlock::Kind::kAnswer: {
                 const ImGuiID id = ImGui::GetID(block.text.c_str());
                 if (ui.settings.hide_answers && !revealed->GetBool(id)) {
                     ImGui::PushID(static_cast<int>(id));
                     if (ImGui::SmallButton(Tr(ui, kShowAnswer))) revealed->SetBool(id, true);
+                    Remember(ui, "show_answer");
                     ImGui::PopID();
                 } else {
                     DrawWrappedText(block.text, &answer);

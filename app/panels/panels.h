@@ -11,12 +11,18 @@
 
 #include "model/results_view.h"
 #include "panels/ui_state.h"
+#include "profile.h"  // ProfiledKernel (LimiterRule)
 #include "registry.h"
 #include "text/lesson_text.h"  // Tooltip, DrawWrappedText
 #include "words/words.h"
 #include "worker/controller.h"
 
 namespace lessons::app {
+
+// Every window of the page takes no keys for ImGui's own keyboard navigation or tabbing (the
+// arrows are the page's: lessons, presenter sections): HandleFocusKeys moves the focus (Tab)
+// and presses the focused control (Enter, Space), and DrawUi draws its frame.
+inline constexpr ImGuiWindowFlags kNoNavKeys = ImGuiWindowFlags_NoNavInputs;
 
 inline const ImU32 kCurrentColor = IM_COL32(80, 160, 255, 255);
 inline const ImU32 kPreviousColor = IM_COL32(70, 200, 170, 255);
@@ -89,6 +95,17 @@ void DrawStatusBar(UiState& ui, Controller& c);
 // code_view.cpp: the step's source, lines that differ from the previous step highlighted; its
 // PTX and SASS; and, for a lesson with an exercise, the Exercise tab.
 void DrawCode(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
+// Presenter mode's code: the lines that differ from the previous step with two lines of
+// context around each (the rest folded), large; and the SASS listing with its highlighted
+// instructions (each class's chip jumps to its next instruction).
+void DrawChangedCode(UiState& ui, const Registry& reg, const Lesson& lesson);
+void DrawSass(UiState& ui, const Registry& reg, const Lesson& lesson);
+// Presenter mode, inside the pane in view: applies the scroll a key asked for and records how
+// far the pane is scrolled and how much of it lies below (UiState::presenter_room).
+void PresenterScroll(UiState& ui);
+// The progress bar of the run in flight (what runs, the share done, the time left) and Cancel;
+// nothing while the worker is idle.
+void DrawProgress(UiState& ui, Controller& c);
 // exercise_pane.cpp: the Exercise tab: the task and hints, the student's kernel in an editor
 // (saved as they type, reloaded when another editor changes it), compiled and run by the worker
 // beside the step, the compiler's messages marked on their lines.
@@ -137,6 +154,10 @@ void DrawResults(UiState& ui, const Controller& c, const Registry& reg, const Le
 // evidence_panel.cpp: the step's Nsight Compute counters, live or recorded, beside the previous
 // step's.
 void DrawEvidence(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
+// The rule line over a kernel's counters, naming what limits it from its DRAM and SM
+// throughput ("DRAM-bound: DRAM throughput at 94% of its peak (the SMs at 12%)."); empty when
+// the profile has neither counter.
+std::string LimiterRule(std::string_view language, const ProfiledKernel& kernel);
 // roofline_page.cpp: the roofline section of a GPU lesson's page: the whole chart with its
 // buttons in a chapter that draws the whole roofline (Chapter::whole_roofline), the inset
 // everywhere else. Nothing for CPU lessons.

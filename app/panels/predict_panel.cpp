@@ -102,13 +102,16 @@ void DrawGuess(UiState& ui, const Controller& c, const Registry& reg, const Less
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
     if (ImGui::InputText("##guess", ui.guess_text, sizeof ui.guess_text,
-                         ImGuiInputTextFlags_CharsDecimal))
+                         ImGuiInputTextFlags_CharsScientific))  // "1e9" stays 1e9
         store();
     Remember(ui, "guess_input");
     if (ImGui::IsItemDeactivatedAfterEdit() && !store())
         ui.messages.push_back(Fmt(kGuessBad.en, ui.guess_text));
     SameLineIfFits(CheckWidth("ms"));
-    if (ImGui::RadioButton("ms", !ui.guess_speedup)) {
+    ImGui::PushID("guess");  // its own ID: the axis's unit is an "ms" too, in the same window
+    const bool ms = ImGui::RadioButton("ms", !ui.guess_speedup);
+    ImGui::PopID();
+    if (ms) {
         ui.guess_speedup = false;
         store();
     }

@@ -1,9 +1,13 @@
 // Presenter mode (F5, or the checkbox in the status bar): for a class in front of a projector.
-// The lesson list and the code are hidden; the lesson text is shown one section at a time (a
-// section opens at a bold lead-in: "What changed.", "Why it should be faster.", ...), stepped
-// with the buttons, the up / down arrows or Page Up / Page Down, beside the chapter's step chart
-// (or, in the roofline's chapter, the roofline) as large as the window allows. The two columns
-// are resizable; in a narrow window the section stands above the chart.
+// The lesson list and the code pane are hidden; the lesson text (a page in the page model: its
+// core) is shown one section at a time (a section opens at a bold lead-in: "What changed.",
+// "Why it should be faster.", ...). Down / Page Down scroll a section longer than its pane a
+// screen at a time and then move to the next section, Up / Page Up the same way back; the
+// buttons step too. Instead of the text the pane shows the step's code, large: the lines
+// changed against the previous step, or its SASS with the lesson's instructions highlighted.
+// Beside it the run's progress and Cancel, and the chapter's step chart (or, in the roofline's
+// chapter, the roofline) as large as the window allows, its notes wrapped, never cut. The two
+// columns are resizable; in a narrow window the section stands above the chart.
 #include <imgui_internal.h>  // SetNextWindowScroll (public from ImGui 1.87)
 
 #include <algorithm>
@@ -22,23 +26,61 @@ constexpr float kSideBySideEm = 30;
 
 // The row above the section: previous, "Section 2 of 6", next, and Hide answers.
 void DrawSectionRow(UiState& ui, const Controller& c, const Lesson& lesson, int count) {
+    // The arrows alone on the buttons (their words on hover): the row stays one row at scale 2
+    // in the text's column, under the view tabs.
     ImGui::BeginDisabled(ui.presenter_section <= 0);
-    if (ImGui::Button(Tr(ui, kPreviousSection)))
+    if (ImGui::Button("\xE2\x86\x91##section_previous"))
         ui.presenter_section = std::max(ui.presenter_section - 1, 0);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        Tooltip(Tr(ui, kPreviousSection));
     Remember(ui, "section_previous");
     ImGui::EndDisabled();
-    const std::string of = Fmt(Tr(ui, kSectionOf), ui.presenter_section + 1, count);
+    // "2 / 4" ("Section 2 of 4" on hover): Hide answers keeps to the same row.
+    const std::string of = std::to_string(ui.presenter_section + 1) + " / " + std::to_string(count);
     SameLineIfFits(ImGui::CalcTextSize(of.c_str()).x);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(of.c_str());
+    if (ImGui::IsItemHovered()) Tooltip(Fmt(Tr(ui, kSectionOf), ui.presenter_section + 1, count));
     Remember(ui, "section_of");
-    SameLineIfFits(ButtonWidth(Tr(ui, kNextSection)));
+    SameLineIfFits(ButtonWidth("\xE2\x86\x93"));
     ImGui::BeginDisabled(ui.presenter_section + 1 >= count);
-    if (ImGui::Button(Tr(ui, kNextSection))) ++ui.presenter_section;
+    if (ImGui::Button("\xE2\x86\x93##section_next")) ++ui.presenter_section;
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) Tooltip(Tr(ui, kNextSection));
     Remember(ui, "section_next");
     ImGui::EndDisabled();
     SameLineIfFits(CheckWidth(Tr(ui, kHideAnswers)));
     DrawHideAnswers(ui, c, lesson);
+}
+
+// Text, Changed code or SASS: what the pane shows, as tabs on one row.
+void DrawViewChoice(UiState& ui) {
+    const Word* views[] = {&kViewText, &kViewChanged, &kViewSass};
+    const char* keys[] = {"view_text", "view_changed", "view_sass"};
+    // One ID whichever table holds it (the code views lay the columns out in their own table):
+    // the tab selected stays selected.
+    ImGui::PushOverrideID(ImHashStr("presenter_views"));
+    if (!ImGui::BeginTabBar("presenter_views")) {
+        ImGui::PopID();
+        return;
+    }
+    for (int v = 0; v < 3; ++v) {
+        const std::string label = std::string(Tr(ui, *views[v])) + "###" + keys[v];
+        // A view chosen elsewhere (a test, a key) is selected here once.
+        const bool force = ui.presenter_view == v && ui.presenter_view_drawn != v;
+        const bool open =
+            ImGui::BeginTabItem(label.c_str(), nullptr, force ? ImGuiTabItemFlags_SetSelected : 0);
+        Remember(ui, keys[v]);
+        if (!open) continue;
+        if (!force && ui.presenter_view != v) {
+            ui.presenter_view = v;
+            ui.presenter_drawn_section = -1;                   // opens at its top
+            ui.redraw_frames = std::max(ui.redraw_frames, 2);  // the columns are laid out anew
+        }
+        ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+    ImGui::PopID();
+    ui.presenter_view_drawn = ui.presenter_view;
 }
 
 // The text's current section, in a pane of `size` that opens at its top.
@@ -54,17 +96,28 @@ void DrawSection(UiState& ui, const Controller& c, const Lesson& lesson, ImVec2 
         ui.probe->sections = count;
         ui.probe->section = count > 0 ? ui.presenter_section : -1;
     }
-    DrawSectionRow(ui, c, lesson, std::max(count, 1));
+    DrawViewChoice(ui);
+    if (ui.presenter_view == 0) DrawSectionRow(ui, c, lesson, std::max(count, 1));
     if (ui.presenter_drawn_section != ui.presenter_section)
         ImGui::SetNextWindowScroll(ImVec2(0, 0));
     ui.presenter_drawn_section = ui.presenter_section;
-    BeginPane(ui, "section", size);
-    if (count == 0) {
-        ImGui::TextDisabled("%s", Tr(ui, kNoText));
+    if (ui.probe) ui.probe->presenter_view = ui.presenter_view;
+    BeginPane(ui, "section", size,
+              ui.presenter_view > 0 ? ImGuiWindowFlags_HorizontalScrollbar : 0);
+    if (ui.presenter_view == 1) {
+        DrawChangedCode(ui, c.registry(), lesson);
+        PresenterScroll(ui);
+    } else if (ui.presenter_view == 2) {
+        DrawSass(ui, c.registry(), lesson);  // its listing scrolls (PresenterScroll there)
     } else {
-        DrawLessonTextOf(ui, c, lesson, sections[size_t(ui.presenter_section)]);
+        if (count == 0) {
+            ImGui::TextDisabled("%s", Tr(ui, kNoText));
+        } else {
+            DrawLessonTextOf(ui, c, lesson, sections[size_t(ui.presenter_section)]);
+        }
+        if (ui.probe) ui.probe->section_fits = ImGui::GetScrollMaxY() <= 0;
+        PresenterScroll(ui);
     }
-    if (ui.probe) ui.probe->section_fits = ImGui::GetScrollMaxY() <= 0;
     RecordScroll(ui, true);
     ImGui::EndChild();
     Remember(ui, "section_pane");
@@ -74,7 +127,8 @@ void DrawSection(UiState& ui, const Controller& c, const Lesson& lesson, ImVec2 
 // for the notes under it), or the whole roofline in its chapter.
 void DrawChartSide(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson,
                    ImVec2 size) {
-    ImGui::BeginChild("presenter_chart", size, false);
+    ImGui::BeginChild("presenter_chart", size, false, kNoNavKeys);
+    DrawProgress(ui, c);  // a run's progress and Cancel, above the chart
     if (reg.ChapterOf(lesson).whole_roofline) {
         DrawRoofline(ui, c, reg, lesson);
     } else {
@@ -96,14 +150,38 @@ void DrawChartSide(UiState& ui, Controller& c, const Registry& reg, const Lesson
 
 }  // namespace
 
+void PresenterScroll(UiState& ui) {
+    const float shown = ImGui::GetWindowHeight();
+    const float max = ImGui::GetScrollMaxY();
+    float y = ImGui::GetScrollY();
+    if (ui.presenter_step != 0) {
+        // Most of a screen, so that the last lines shown stay in view as the next ones come.
+        const float step = std::max(shown * 0.85f, ImGui::GetFontSize() * 2);
+        y = std::clamp(y + float(ui.presenter_step) * step, 0.0f, max);
+        ImGui::SetScrollY(y);
+        ui.presenter_step = 0;
+        ui.redraw_frames = std::max(ui.redraw_frames, 2);
+    }
+    ui.presenter_scroll_y = y;
+    ui.presenter_room = std::max(max - y, 0.0f);
+    if (ui.probe) {
+        ui.probe->presenter_scroll_y = y;
+        ui.probe->presenter_room = ui.presenter_room;
+    }
+}
+
 void DrawPresenter(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
     const float font = ImGui::GetFontSize();
     // The roofline, with its many decades, takes two thirds of the width.
     const bool roofline = reg.ChapterOf(lesson).whole_roofline;
-    const float text_share = roofline ? 0.32f : 0.42f;
+    // The code views take most of the width: a kernel's lines are long.
+    const bool code = ui.presenter_view > 0;
+    const float text_share = code ? 0.64f : roofline ? 0.32f : 0.42f;
     if (ImGui::GetContentRegionAvail().x >= font * kSideBySideEm &&
-        ImGui::BeginTable(roofline ? "presenter_roofline" : "presenter", 2,
-                          ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
+        ImGui::BeginTable(code       ? "presenter_code"
+                          : roofline ? "presenter_roofline"
+                                     : "presenter",
+                          2, ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
         ImGui::TableSetupColumn("section", ImGuiTableColumnFlags_WidthStretch, text_share);
         ImGui::TableSetupColumn("chart", ImGuiTableColumnFlags_WidthStretch, 1 - text_share);
         ImGui::TableNextColumn();

@@ -27,22 +27,32 @@ void RightAligned(const std::string& text, const ImVec4* color = nullptr) {
         ImGui::TextUnformatted(text.c_str());
 }
 
+// The most rows the table shows (the newest); the exports hold every result.
+constexpr int kMaxRows = 40;
+
 void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson) {
     const Chapter& chapter = reg.ChapterOf(lesson);
     const std::vector<ResultColumn> columns = ResultColumns(reg, chapter, ui.settings.language);
+    // No vertical scrolling of its own: a table that scrolls takes the mouse wheel from the
+    // page as the cursor passes over it. As tall as its rows, the newest kMaxRows of them.
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
-                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
-                                  ImGuiTableFlags_SizingFixedFit;
+                                  ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
     const int count = static_cast<int>(columns.size()) + 1;
-    if (MeasuredHidden(ui, c, lesson)) DrawWrappedText(Tr(ui, kMeasuredHiddenNote), &kGrey);
-    if (!ImGui::BeginTable("results", count, flags, ImVec2(0, ImGui::GetFontSize() * 14))) return;
+    const bool hidden = MeasuredHidden(ui, c, lesson);
+    if (hidden) DrawWrappedText(Tr(ui, kMeasuredHiddenNote), &kGrey);
+    int all = 0;
+    for (const StoredResult& s : c.results())
+        all += s.result.chapter == chapter.id && !(hidden && s.result.lesson == lesson.number);
+    const int shown = std::min(all, kMaxRows);
+    const float row_h = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2 + 1;
+    const float height = row_h * float(shown + 1) + ImGui::GetStyle().ScrollbarSize + 2;
+    if (!ImGui::BeginTable("results", count, flags, ImVec2(0, height))) return;
     for (const ResultColumn& col : columns) ImGui::TableSetupColumn(col.header.c_str());
     ImGui::TableSetupColumn(Tr(ui, kSource));
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableHeadersRow();
     int rows = 0;
-    const bool hidden = MeasuredHidden(ui, c, lesson);
-    for (auto it = c.results().rbegin(); it != c.results().rend() && rows < 300; ++it) {
+    for (auto it = c.results().rbegin(); it != c.results().rend() && rows < kMaxRows; ++it) {
         const RunResult& r = it->result;
         if (r.chapter != chapter.id || (hidden && r.lesson == lesson.number)) continue;
         ++rows;
@@ -73,6 +83,7 @@ void DrawResultsTable(UiState& ui, const Controller& c, const Registry& reg, con
         if (ImGui::IsItemHovered()) Tooltip(r.Device() + ", " + r.timestamp);
     }
     ImGui::EndTable();
+    if (all > shown) DrawWrappedText(Fmt(Tr(ui, kOlderResults), all - shown), &kGrey);
 }
 
 }  // namespace

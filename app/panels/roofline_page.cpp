@@ -83,6 +83,7 @@ struct ChartSpec {
     // and the other labels is left out (into `dropped`) instead of covering them.
     bool compact = false;
     std::vector<std::string>* dropped = nullptr;
+    ImVec4* plot = nullptr;  // where the plot area was drawn (screen rectangle), when set
 };
 
 // Draws the chart; returns how many points it drew.
@@ -120,6 +121,7 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
     const float left = font * (spec.inset ? 3.2f : 4.2f), bottom = font * 2.4f;
     ax.a = ImVec2(origin.x + left, origin.y + font * 0.6f);
     ax.b = ImVec2(origin.x + width - font * 1.4f, origin.y + spec.height - bottom);
+    if (spec.plot) *spec.plot = ImVec4(ax.a.x, ax.a.y, ax.b.x, ax.b.y);
     ImGui::InvisibleButton(spec.inset ? "roofline_inset" : "roofline_chart",
                            ImVec2(std::max(width, 10.0f), spec.height));
     Remember(ui, spec.inset ? "roofline_inset" : "roofline_chart");
@@ -346,10 +348,8 @@ const Lesson* WholeRooflineLesson(const Registry& reg) {
 }
 
 void DrawRoofNote(UiState& ui, const Roof& roof) {
-    if (ui.presenter && roof.recorded) {  // one line: the chart first
-        const std::string note = Fmt(Tr(ui, kRecordedCeilings), roof.device.c_str());
-        ImGui::TextColored(kAmber, "%s", Elide(note, ImGui::GetContentRegionAvail().x).c_str());
-        if (ImGui::IsItemHovered()) Tooltip(note);
+    if (ui.presenter && roof.recorded) {  // wrapped, never cut: a class cannot hover
+        DrawWrappedText(Fmt(Tr(ui, kRecordedCeilings), roof.device.c_str()), &kAmber);
         return;
     }
     ImGui::PushTextWrapPos(0);
@@ -519,7 +519,8 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
                       ? std::to_string(seen[i]->number) + ". " +
                             title.substr(0, std::min(title.find(": "), title.find("\xEF\xBC\x9A")))
                       : e.whole;
-        const float text_w = ui.presenter ? f * 8 : f * 15 - f * 1.6f;
+        // In presenter mode the short title whole (a class cannot hover), else cut to its column.
+        const float text_w = ui.presenter ? avail_w - f * 1.6f : f * 15 - f * 1.6f;
         e.shown = Elide(e.title, text_w);
         const float w = ui.presenter ? f * 1.6f + ImGui::CalcTextSize(e.shown.c_str()).x : f * 15;
         if (x > 0 && x + w > avail_w) {
@@ -534,14 +535,18 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     const int legend_rows = entries.empty() ? 0 : row + 1;
     // Under the chart: the legend, then the count of points and those without arithmetic (in
     // presenter mode one line instead: the roof labels left out of the chart).
+    // (In presenter mode the roof labels left out of the chart are listed inside its plot, at
+    // its upper left, above the roofs' slope: whole, and no height taken from the chart.)
     const float footer =
-        ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(legend_rows + (ui.presenter ? 1
+        ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(legend_rows + (ui.presenter ? 0
                                                                                   : none > 0   ? 3
                                                                                              : 2));
     ChartSpec spec;
     std::vector<std::string> dropped;
     spec.compact = ui.presenter;
     spec.dropped = &dropped;
+    ImVec4 plot;
+    spec.plot = &plot;
     // The sweep of the intensity, traced once asked for (or once one ran here).
     SweepLine trace;
     if (const ParamSpec* intensity = IntensityParam(lesson)) {
@@ -595,12 +600,22 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     if (!entries.empty()) Remember(ui, "roof_legend_end");  // its last entry
     if (ui.presenter) {
         // The roof labels with no clear place in the chart, on one line (whole on hover).
-        std::string line;
-        for (const std::string& d : dropped) line += (line.empty() ? "" : "  \xC2\xB7  ") + d;
-        if (!line.empty()) {
-            ImGui::TextDisabled("%s", Elide(line, ImGui::GetContentRegionAvail().x).c_str());
-            if (ImGui::IsItemHovered()) Tooltip(line);
+        // The roof labels with no clear place in the chart, one a line at the plot's upper left
+        // on a dark ground (whole: a class cannot hover).
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        const float pad = f * 0.3f;
+        float y = plot.y + pad;
+        for (const std::string& d : dropped) {
+            const ImVec2 size = ImGui::CalcTextSize(d.c_str());
+            const ImVec2 at(plot.x + pad, y);
+            dl->AddRectFilled(ImVec2(at.x - pad * 0.5f, at.y),
+                              ImVec2(at.x + size.x + pad * 0.5f, at.y + size.y),
+                              IM_COL32(20, 20, 24, 210));
+            dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), d.c_str());
+            y += size.y;
         }
+        if (ui.probe && !dropped.empty())
+            ui.probe->rects["roof_dropped_list"] = ImVec4(plot.x, plot.y, plot.x, y);
         if (ui.probe) ui.probe->roof_dropped = dropped;
         return;
     }

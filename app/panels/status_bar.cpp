@@ -57,31 +57,31 @@ void DrawReferenceGpuChoice(UiState& ui, Controller& c) {
         ImGui::SameLine();
         return;
     }
-    std::string preview = WithoutVendor(c.ReferenceGpu());
-    float widest = 0;
-    for (const std::string& name : gpus)
-        widest = std::max(widest, ImGui::CalcTextSize(WithoutVendor(name).c_str()).x);
+    // Its label before it ("Recorded on: ( ) H100  (*) H200"), as it reads in both languages;
+    // one radio button per GPU: the mouse and the keyboard (Tab, then Space) choose at once,
+    // with no popup to open.
     const ImGuiStyle& style = ImGui::GetStyle();
-    const float label = ImGui::CalcTextSize(Tr(ui, kReferenceGpu)).x + style.ItemInnerSpacing.x;
-    float width = widest + ImGui::GetFrameHeight() + style.FramePadding.x * 2;
-    SameLineIfFits(width + label);
-    // Narrower than its names where the window is: the preview is cut, the list is whole.
-    width = std::max(ImGui::GetFrameHeight() * 2,
-                     std::min(width, ImGui::GetContentRegionAvail().x - label));
-    ImGui::SetNextItemWidth(width);
-    if (ImGui::BeginCombo(Tr(ui, kReferenceGpu), preview.c_str())) {
-        for (const std::string& name : gpus) {
-            const bool selected = name == c.ReferenceGpu();
-            if (ImGui::Selectable(WithoutVendor(name).c_str(), selected) && !selected) {
-                c.SetReferenceGpu(name);
-                ui.settings.reference_gpu = name;
-            }
-            if (selected) ImGui::SetItemDefaultFocus();
-        }
-        ImGui::EndCombo();
-    }
+    float width = ImGui::CalcTextSize(Tr(ui, kReferenceGpu)).x + style.ItemSpacing.x;
+    for (const std::string& name : gpus)
+        width += CheckWidth(WithoutVendor(name).c_str()) + style.ItemSpacing.x;
+    SameLineIfFits(width);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(Tr(ui, kReferenceGpu));
     if (ImGui::IsItemHovered()) Tooltip(Tr(ui, kReferenceGpuTip));
-    Remember(ui, "reference_gpu");
+    for (size_t i = 0; i < gpus.size(); ++i) {
+        const std::string& name = gpus[i];
+        const std::string shown = WithoutVendor(name);
+        SameLineIfFits(CheckWidth(shown.c_str()));
+        const bool selected = name == c.ReferenceGpu();
+        ImGui::PushID(static_cast<int>(i));
+        if (ImGui::RadioButton(shown.c_str(), selected) && !selected) {
+            c.SetReferenceGpu(name);
+            ui.settings.reference_gpu = name;
+        }
+        ImGui::PopID();
+        if (ImGui::IsItemHovered()) Tooltip(Tr(ui, kReferenceGpuTip));
+        Remember(ui, i == 0 ? "reference_gpu" : ("reference_gpu_" + std::to_string(i)).c_str());
+    }
     ImGui::SameLine();
 }
 
@@ -110,13 +110,22 @@ void DrawStatusBar(UiState& ui, Controller& c) {
     float room = ImGui::GetContentRegionAvail().x -
                  (restart ? ButtonWidth(Tr(ui, kRestartWorker)) + spacing : 0.0f);
     const float worker_w = std::min(ImGui::CalcTextSize(worker.c_str()).x, room * 0.5f);
-    ImGui::TextUnformatted(Elide(device, room - worker_w - spacing).c_str());
-    if (ImGui::IsItemHovered()) Tooltip(device.c_str());
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s", Elide(worker, worker_w).c_str());
-    if (restart) {
+    if (ui.presenter) {
+        // One row in presenter mode (the chart takes the height; the run's progress shows
+        // beside it): no GPU and worker line, only the way out of a stopped worker.
+        if (restart) {
+            if (ImGui::Button(Tr(ui, kRestartWorker))) c.RestartWorker();
+            ImGui::SameLine();
+        }
+    } else {
+        ImGui::TextUnformatted(Elide(device, room - worker_w - spacing).c_str());
+        if (ImGui::IsItemHovered()) Tooltip(device.c_str());
         ImGui::SameLine();
-        if (ImGui::Button(Tr(ui, kRestartWorker))) c.RestartWorker();
+        ImGui::TextDisabled("%s", Elide(worker, worker_w).c_str());
+        if (restart) {
+            ImGui::SameLine();
+            if (ImGui::Button(Tr(ui, kRestartWorker))) c.RestartWorker();
+        }
     }
     float scale = ui.settings.scale;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);

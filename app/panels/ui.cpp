@@ -23,7 +23,34 @@
 
 namespace lessons::app {
 
+namespace {
+
+// Whether the item Remember names is a control the keyboard focus stops at: not a pane, a
+// splitter (the mouse drags it) or a chart's hover area; and, in the lesson list, only the
+// lesson shown (the list is one stop: the arrows move through it).
+bool IsFocusStop(const UiState& ui, std::string_view name) {
+    auto ends = [&](std::string_view tail) {
+        return name.size() >= tail.size() && name.substr(name.size() - tail.size()) == tail;
+    };
+    if (ends("_pane") || ends("_splitter") || ends("_chart") || ends("_inset") ||
+        name == "presenter_chart" || name == "title" || name == "first_run_page")
+        return false;
+    if (name.rfind("lesson_", 0) == 0 && name != "lesson_filter")  // every match while filtered
+        return name.substr(7) == ui.settings.lesson || ui.lesson_filter[0] != '\0';
+    return true;
+}
+
+}  // namespace
+
 void Remember(UiState& ui, const char* name) {
+    const ImGuiID id = ImGui::GetItemID();
+    if (id != 0 && !(ImGui::GetItemFlags() & ImGuiItemFlags_Disabled) && IsFocusStop(ui, name)) {
+        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        const ImVec2 c0 = dl->GetClipRectMin(), c1 = dl->GetClipRectMax();
+        ui.focus_drawn.push_back(
+            {id, ImGui::GetCurrentWindow(), a.x, a.y, b.x, b.y, c0.x, c0.y, c1.x, c1.y, name});
+    }
     if (!ui.probe) return;
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     ui.probe->rects[name] = ImVec4(a.x, a.y, b.x, b.y);
@@ -210,9 +237,79 @@ std::vector<std::string_view> UiTexts(const Registry& registry) {
     return texts;
 }
 
+void HandleFocusKeys(UiState& ui) {
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    const ImGuiIO& io = ImGui::GetIO();
+    // A click hides the focus frame (as ImGui's own navigation does); Tab shows it again.
+    for (int b = 0; b < 3; ++b)
+        if (io.MouseClicked[b]) ui.focus_shown = false;
+    const std::vector<UiState::FocusStop>& ring = ui.focus_ring;
+    // Where the focus is in the ring: at its place there, else the first control of its ID.
+    auto at = ui.focus_index < ring.size() && ring[ui.focus_index].id == ui.focus_id
+                  ? ring.begin() + static_cast<std::ptrdiff_t>(ui.focus_index)
+                  : std::find_if(ring.begin(), ring.end(),
+                                 [&](const UiState::FocusStop& f) { return f.id == ui.focus_id; });
+    // Tab types a tab in the exercise editor; everywhere else it moves the focus.
+    if (ImGui::IsKeyPressed(kKeyTab) && !ring.empty() &&
+        !(ui.editor_id != 0 && g.ActiveId == ui.editor_id)) {
+        const int n = static_cast<int>(ring.size());
+        int i = at == ring.end() || !ui.focus_shown ? (io.KeyShift ? 0 : -1)
+                                                    : static_cast<int>(at - ring.begin());
+        i = ((io.KeyShift ? i - 1 : i + 1) % n + n) % n;
+        const UiState::FocusStop& f = ring[size_t(i)];
+        if (g.ActiveId != 0) ImGui::ClearActiveID();  // leaves a text field
+        ui.focus_id = f.id;
+        ui.focus_index = size_t(i);
+        ui.focus_shown = true;
+        ImGui::ScrollToRect(f.window, ImRect(f.x0, f.y0, f.x1, f.y1));
+        ui.redraw_frames = std::max(ui.redraw_frames, 2);
+        return;
+    }
+    // Enter or Space presses the focused control (a text field: starts editing it).
+    if (ui.focus_shown && at != ring.end() && !io.WantTextInput &&
+        (ImGui::IsKeyPressed(kKeyEnter) || ImGui::IsKeyPressed(kKeyPadEnter) ||
+         ImGui::IsKeyPressed(kKeySpace))) {
+        // From the keyboard: a text field takes it as the start of typing.
+        g.NavInputSource = ImGuiInputSource_Keyboard;
+#if IMGUI_VERSION_NUM >= 18970
+        ImGui::ActivateItemByID(ui.focus_id);
+#else
+        ImGui::ActivateItem(ui.focus_id);
+#endif
+        ui.redraw_frames = std::max(ui.redraw_frames, 2);
+    }
+}
+
+namespace {
+
+// The focus frame around the focused control, where this frame drew it (within its window).
+void DrawFocusFrame(UiState& ui) {
+    if (!ui.focus_shown) return;
+    for (const UiState::FocusStop& f : ui.focus_drawn) {
+        if (f.id != ui.focus_id) continue;
+        ImDrawList* dl = ImGui::GetForegroundDrawList();
+        const float pad = 2 * ui.settings.scale;
+        dl->PushClipRect(ImVec2(f.clip_x0, f.clip_y0), ImVec2(f.clip_x1, f.clip_y1), false);
+        dl->AddRect(ImVec2(f.x0 - pad, f.y0 - pad), ImVec2(f.x1 + pad, f.y1 + pad),
+                    ImGui::GetColorU32(ImGuiCol_NavHighlight), ImGui::GetStyle().FrameRounding, 0,
+                    2 * ui.settings.scale);
+        dl->PopClipRect();
+        if (ui.probe) ui.probe->focused = f.name;
+        return;
+    }
+}
+
+}  // namespace
+
 void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
     ImGuiIO& io = ImGui::GetIO();
-    if (io.WantTextInput) return;
+    HandleFocusKeys(ui);
+    // Esc cancels what runs from a text field too (it also leaves the field): a compile the
+    // student started from the editor is stopped without a second key.
+    if (io.WantTextInput) {
+        if (ImGui::IsKeyPressed(kKeyEscape) && c.Busy()) c.CancelAll();
+        return;
+    }
     // F1 or ? (typed: wherever the keyboard puts it) opens the first-run page, or closes it.
     const bool question = std::find(io.InputQueueCharacters.begin(), io.InputQueueCharacters.end(),
                                     ImWchar('?')) != io.InputQueueCharacters.end();
@@ -228,10 +325,22 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
     }
     if (ImGui::IsKeyPressed(kKeyF5)) ui.presenter = !ui.presenter;
     if (ui.presenter) {  // DrawPresenter keeps the section within the text's
-        if (ImGui::IsKeyPressed(kKeyUp) || ImGui::IsKeyPressed(kKeyPageUp))
-            ui.presenter_section = std::max(ui.presenter_section - 1, 0);
-        if (ImGui::IsKeyPressed(kKeyDown) || ImGui::IsKeyPressed(kKeyPageDown))
-            ++ui.presenter_section;
+        // A pane longer than it shows scrolls first (PresenterScroll); at its end (or its
+        // top) the key moves to the next (or the previous) section, which opens at its top.
+        // The code views have no sections: they scroll.
+        const bool text = ui.presenter_view == 0;
+        if (ImGui::IsKeyPressed(kKeyUp) || ImGui::IsKeyPressed(kKeyPageUp)) {
+            if (ui.presenter_scroll_y > 0.5f || !text)
+                ui.presenter_step = -1;
+            else
+                ui.presenter_section = std::max(ui.presenter_section - 1, 0);
+        }
+        if (ImGui::IsKeyPressed(kKeyDown) || ImGui::IsKeyPressed(kKeyPageDown)) {
+            if (ui.presenter_room > 0.5f || !text)
+                ui.presenter_step = 1;
+            else
+                ++ui.presenter_section;
+        }
     }
     const Lesson* lesson = CurrentLesson(ui, reg);
     const auto& all = reg.lessons();
@@ -261,6 +370,7 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
                  block && why == CannotSweepWhy("en", c, reg, *lesson, block->name))
             zh = CannotSweepWhy("zh", c, reg, *lesson, block->name);
         ui.messages.push_back({why, zh});
+        ui.messages.back().until_run = true;
     };
     if (ImGui::IsKeyPressed(kKeyR)) {
         if (cannot.empty())
@@ -287,11 +397,37 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
         else
             refuse(cannot_chapter);
     }
-    if (ImGui::IsKeyPressed(kKeyEscape)) c.CancelAll();
+    if (ImGui::IsKeyPressed(kKeyEscape)) {
+        // Cancels what runs; with nothing running, leaves the maximised editor.
+        if (!c.Busy() && ui.exercise.maximised) ui.exercise.maximised = false;
+        if (c.Busy()) {  // said, so that the key is seen to have acted
+            ui.messages.push_back({kCancelledNotice.en, kCancelledNotice.zh});
+            ui.messages.back().until_run = true;
+        }
+        c.CancelAll();
+    }
     if (ImGui::IsKeyPressed(kKeyF12)) ui.screenshot_requested = true;
 }
 
 namespace {
+
+// Whether this frame read any input: a mouse button pressed or released, the wheel, a key
+// pressed or released, a character typed.
+bool HadInput() {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.MouseWheel != 0 || io.MouseWheelH != 0 || !io.InputQueueCharacters.empty()) return true;
+    for (int b = 0; b < 5; ++b)
+        if (io.MouseClicked[b] || io.MouseReleased[b]) return true;
+#if IMGUI_VERSION_NUM >= 18700
+    for (int k = ImGuiKey_NamedKey_BEGIN; k < ImGuiKey_NamedKey_END; ++k)
+        if (ImGui::IsKeyPressed(ImGuiKey(k), false) || ImGui::IsKeyReleased(ImGuiKey(k)))
+            return true;
+#else
+    for (int k = 0; k < IM_ARRAYSIZE(io.KeysDown); ++k)
+        if (ImGui::IsKeyPressed(k, false) || ImGui::IsKeyReleased(k)) return true;
+#endif
+    return false;
+}
 
 // Below this many font heights of width the page stacks its two columns into one.
 constexpr float kTwoColumnsEm = 30;
@@ -375,13 +511,16 @@ void RecordScroll(UiState& ui, bool text) {
 
 void BeginPane(UiState& ui, const char* name, ImVec2 size, ImGuiWindowFlags flags) {
     if (ui.arrival.scroll_top) ImGui::SetNextWindowScroll(ImVec2(0, 0));
-    ImGui::BeginChild(name, size, true, flags);
+    ImGui::BeginChild(name, size, true, flags | kNoNavKeys);
 }
 
 void DrawAxisChoice(UiState& ui) {
     ImGui::Checkbox(Tr(ui, kLog), &ui.log_scale);
     SameLineIfFits(CheckWidth("ms"));
+    // Its own ID: the guess field's unit is an "ms" too, in the same window.
+    ImGui::PushID("axis");
     if (ImGui::RadioButton("ms", !ui.rate_axis)) ui.rate_axis = false;
+    ImGui::PopID();
     Remember(ui, "axis_ms");
     SameLineIfFits(CheckWidth(Tr(ui, kRate)));
     if (ImGui::RadioButton(Tr(ui, kRate), ui.rate_axis)) ui.rate_axis = true;
@@ -395,11 +534,27 @@ bool Splitter(UiState& ui, const char* name, bool vertical, float length, float*
     ImGui::InvisibleButton(name, vertical ? ImVec2(thick, length) : ImVec2(length, thick));
     Remember(ui, name);
     const bool active = ImGui::IsItemActive();
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
     if (ImGui::IsItemHovered() || active) {
         ImGui::SetMouseCursor(vertical ? ImGuiMouseCursor_ResizeEW : ImGuiMouseCursor_ResizeNS);
-        ImGui::GetWindowDrawList()->AddRectFilled(
-            ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
+        dl->AddRectFilled(
+            a, b,
             ImGui::GetColorU32(active ? ImGuiCol_SeparatorActive : ImGuiCol_SeparatorHovered));
+    } else {
+        // A handle that shows where to drag: a line along it and a grip of three dots at its
+        // middle.
+        const ImU32 line = ImGui::GetColorU32(ImGuiCol_Separator);
+        const ImVec2 mid((a.x + b.x) / 2, (a.y + b.y) / 2);
+        if (vertical)
+            dl->AddLine(ImVec2(mid.x, a.y), ImVec2(mid.x, b.y), line);
+        else
+            dl->AddLine(ImVec2(a.x, mid.y), ImVec2(b.x, mid.y), line);
+        const float r = std::max(1.5f, thick * 0.3f), gap = r * 3;
+        for (int i = -1; i <= 1; ++i)
+            dl->AddCircleFilled(vertical ? ImVec2(mid.x, mid.y + float(i) * gap)
+                                         : ImVec2(mid.x + float(i) * gap, mid.y),
+                                r, ImGui::GetColorU32(ImGuiCol_SeparatorHovered));
     }
     const float delta = vertical ? ImGui::GetIO().MouseDelta.x : ImGui::GetIO().MouseDelta.y;
     if (!active || delta == 0) return false;
@@ -492,18 +647,32 @@ void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
 
 void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     if (ui.probe) {
+        ui.probe->focused.clear();
         ui.probe->rects.clear();
         ui.probe->measured_hidden = false;
         ui.probe->guess_row.clear();
         ui.probe->listing_scroll_y = 0;
         ui.probe->exercise_compile.clear();
         ui.probe->exercise_marked_lines = 0;
+        ui.probe->exercise_not_checked = false;
+        ui.probe->evidence_rule.clear();
+        ui.probe->evidence_first_explained.clear();
+        ui.probe->evidence_needs_gpu = false;
         ui.probe->exercise_yours_ms = 0;
         ui.probe->sweeps.clear();
         ui.probe->roof_trace_points = 0;
         ui.probe->roof_trace_recorded = false;
     }
+    // The controls drawn in the last frame are where Tab moves (HandleFocusKeys).
+    ui.focus_ring.swap(ui.focus_drawn);
+    ui.focus_drawn.clear();
     HandleKeys(ui, c, reg);
+    // A key's refusal, or a cancel, is no longer news once something runs again.
+    if (c.Busy() && !ui.was_busy)
+        ui.messages.erase(std::remove_if(ui.messages.begin(), ui.messages.end(),
+                                         [](const UiState::Notice& n) { return n.until_run; }),
+                          ui.messages.end());
+    ui.was_busy = c.Busy();
     const Lesson* lesson = CurrentLesson(ui, reg);
     if (!lesson || ui.shown_lesson != lesson->id) {
         SelectLesson(ui, reg, ui.settings.lesson);  // an unknown lesson: the first
@@ -518,13 +687,23 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     ImGui::SetNextWindowSize(vp->WorkSize);
     ImGui::Begin("CUDA Lessons", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                     kNoNavKeys);
+    // ImGui's own tabbing off: HandleFocusKeys moves through every control instead.
+#if IMGUI_VERSION_NUM >= 18940
+    ImGui::PushTabStop(false);
+#else
+    ImGui::PushAllowKeyboardFocus(false);
+#endif
     const float font = ImGui::GetFontSize();
-    const float status_h = ImGui::GetFrameHeightWithSpacing() * 2.2f;
+    // The status bar: two rows, one in presenter mode (DrawStatusBar).
+    const float status_h = ImGui::GetFrameHeightWithSpacing() * (ui.presenter ? 1.15f : 2.2f);
     const float body_h = ImGui::GetContentRegionAvail().y - status_h;
     if (ui.probe) ui.probe->list_drawn = ui.probe->code_drawn = false;
 
-    if (!ui.presenter) {
+    // The exercise editor maximised: the whole page (no lesson list) is its tab.
+    const bool maximised = !ui.presenter && ui.exercise.maximised && FindExercise(lesson->id);
+    if (!ui.presenter && !maximised) {
         // The lesson list, as wide as the student dragged it (within 8 to 40 font heights and
         // 60% of the window), else 19 font heights or a quarter of the window.
         const float width = vp->WorkSize.x;
@@ -533,7 +712,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         float sidebar_w = ui.settings.sidebar_em > 0
                               ? std::clamp(ui.settings.sidebar_em * font, lo, hi)
                               : std::min(font * 19, width * 0.24f);
-        ImGui::BeginChild("sidebar", ImVec2(sidebar_w, body_h), true);
+        ImGui::BeginChild("sidebar", ImVec2(sidebar_w, body_h), true, kNoNavKeys);
         DrawLessonList(ui, c, reg);
         ImGui::EndChild();
         if (ui.probe) ui.probe->list_drawn = true;
@@ -547,7 +726,8 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     // for the few pixels of padding its table adds.
     ImGui::BeginChild(
         "page", ImVec2(0, body_h), false,
-        ui.presenter ? ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse : 0);
+        kNoNavKeys |
+            (ui.presenter ? ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse : 0));
     DrawTitle(ui, *lesson);
     const LessonMode mode = c.Mode(*lesson);
     // The GPU its recordings come from, as the status bar's "Recorded on" names it.
@@ -563,9 +743,16 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
 
     if (ui.presenter) {
         DrawPresenter(ui, c, reg, *lesson);
+    } else if (maximised) {
+        BeginPane(ui, "code", ImVec2(0, 0));
+        DrawExercise(ui, c, reg, *lesson);
+        ImGui::EndChild();
+        Remember(ui, "code_pane");
+        if (ui.probe) ui.probe->code_drawn = true;
     } else if (ImGui::GetContentRegionAvail().x < font * kTwoColumnsEm) {
         // Narrow, or a large presenter scale: one column that scrolls, text and code first.
-        ImGui::BeginChild("stack", ImVec2(0, 0), false);
+        if (ui.arrival.scroll_top) ImGui::SetNextWindowScroll(ImVec2(0, 0));
+        ImGui::BeginChild("stack", ImVec2(0, 0), false, kNoNavKeys);
         const float pane_h = std::max(font * 8, body_h * 0.5f);
         BeginPane(ui, "text", ImVec2(0, pane_h));
         DrawText(ui, c, *lesson);
@@ -610,16 +797,25 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         if (ui.probe) ui.probe->code_drawn = true;
 
         ImGui::TableNextColumn();
-        ImGui::BeginChild("work", ImVec2(0, 0), false);
+        // A lesson opens with this column at its top too: Run, the prediction, the chart.
+        if (ui.arrival.scroll_top) ImGui::SetNextWindowScroll(ImVec2(0, 0));
+        ImGui::BeginChild("work", ImVec2(0, 0), false, kNoNavKeys);
         DrawWork(ui, c, reg, *lesson);
+        if (ui.probe) ui.probe->work_scroll_y = ImGui::GetScrollY();
         ImGui::EndChild();
         ImGui::EndTable();
     }
     ImGui::EndChild();
     DrawStatusBar(ui, c);
+#if IMGUI_VERSION_NUM >= 18940
+    ImGui::PopTabStop();
+#else
+    ImGui::PopAllowKeyboardFocus();
+#endif
     ImGui::End();
     ui.arrival.scroll_top = false;
     DrawFirstRunPage(ui, reg);
+    DrawFocusFrame(ui);
     // A tooltip that appeared in this frame is hidden in it (ImGui sizes it first), and one
     // whose text changed as the mouse moved (another bar) is sized and placed for its new text
     // only in the next frame: draw two more, or it would wait for the next event, possibly
@@ -628,6 +824,12 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
         if ((w->Flags & ImGuiWindowFlags_Tooltip) && w->Active && (w->Hidden || moved))
             ui.redraw_frames = std::max(ui.redraw_frames, 2);
+
+    // Input (a click, its release, a key, a typed character, the wheel) changes a widget at the
+    // end of the frame that read it (a checkbox that turns presenter mode on, a combo that
+    // opens): draw two more now, or the change would wait for the next event or the idle
+    // wait's end (2 s).
+    if (HadInput()) ui.redraw_frames = std::max(ui.redraw_frames, 2);
 
     // Debounced auto-run: the controls settle, then this lesson and the previous one re-run,
     // replacing whatever was pending.

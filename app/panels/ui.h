@@ -26,12 +26,15 @@ constexpr ImGuiKey kKeyR = ImGuiKey_R, kKeyS = ImGuiKey_S, kKeyC = ImGuiKey_C,
                    kKeyRight = ImGuiKey_RightArrow, kKeyEscape = ImGuiKey_Escape,
                    kKeyF1 = ImGuiKey_F1, kKeyF5 = ImGuiKey_F5, kKeyUp = ImGuiKey_UpArrow,
                    kKeyDown = ImGuiKey_DownArrow, kKeyPageUp = ImGuiKey_PageUp,
-                   kKeyPageDown = ImGuiKey_PageDown;
+                   kKeyPageDown = ImGuiKey_PageDown, kKeyTab = ImGuiKey_Tab,
+                   kKeyEnter = ImGuiKey_Enter, kKeyPadEnter = ImGuiKey_KeypadEnter,
+                   kKeySpace = ImGuiKey_Space;
 #else
 constexpr ImGuiKey kKeyR = 'R', kKeyS = 'S', kKeyC = 'C', kKeyEqual = '=', kKeyMinus = '-';
 constexpr ImGuiKey kKeyPadSubtract = 333, kKeyPadAdd = 334, kKeyF12 = 301;
 constexpr ImGuiKey kKeyLeft = 263, kKeyRight = 262, kKeyEscape = 256, kKeyF1 = 290;
 constexpr ImGuiKey kKeyF5 = 294, kKeyUp = 265, kKeyDown = 264, kKeyPageUp = 266, kKeyPageDown = 267;
+constexpr ImGuiKey kKeyTab = 258, kKeyEnter = 257, kKeyPadEnter = 335, kKeySpace = 32;
 #endif
 
 void DrawUi(UiState& ui, Controller& controller, const Registry& registry);
@@ -40,6 +43,12 @@ void DrawUi(UiState& ui, Controller& controller, const Registry& registry);
 // the recorded settings where the page would show nothing (RecordedSettings). Called by DrawUi.
 void ApplyArrival(UiState& ui, const Controller& controller, const Registry& registry,
                   const Lesson& lesson);
+
+// Tab / Shift+Tab move the keyboard focus through the page's controls in reading order (shown
+// by ImGui's focus frame, the control scrolled into view); Enter or Space presses the one
+// focused (a text field: starts typing in it). ImGui's own tabbing (in 1.86 only text fields,
+// where Tab got stuck in the Scale field) is off. Called by HandleKeys.
+void HandleFocusKeys(UiState& ui);
 
 // Keyboard shortcuts (arrows, R, S, C, Esc, Ctrl +/-, F12, F1 and ?, F5; in presenter mode
 // up / down and Page Up / Page Down step through the text's sections). Called by DrawUi. A key

@@ -21,6 +21,8 @@
 #include "text/code_listing.h"
 #include "tuning.h"
 
+struct ImGuiWindow;
+
 namespace lessons::app {
 
 struct Probe;
@@ -48,11 +50,13 @@ struct UiState {
     struct Notice {
         std::string en;
         std::string zh;  // made in both languages (a refused key); empty: the English is looked up
+        bool until_run = false;  // a key's refusal or a cancel: gone once something runs again
         Notice(std::string english, std::string chinese = {})  // NOLINT: a plain English notice
             : en(std::move(english)), zh(std::move(chinese)) {}
         Notice(const char* english) : en(english) {}  // NOLINT: as above
     };
     std::vector<Notice> messages;
+    bool was_busy = false;  // the worker was busy in the last frame (a run starting clears notices)
     // What the page drew, recorded for whoever reads it (the automation's positions file, a
     // test); null: nothing is recorded. Not owned.
     Probe* probe = nullptr;
@@ -109,11 +113,38 @@ struct UiState {
     int redraw_frames = 0;
     // How many of the controller's results were looked at for the "run" marks.
     size_t results_marked = 0;
+    // Keyboard focus (Tab / Shift+Tab, then Enter or Space presses the control): every control
+    // the page drew, in the order drawn, which is the reading order (the lesson list, the text
+    // and code, the controls and charts, the status bar). Each frame collects `focus_drawn`
+    // (Remember); the keys move among the previous frame's (`focus_ring`).
+    struct FocusStop {
+        unsigned id = 0;  // ImGui's ID of the control
+        ImGuiWindow* window = nullptr;
+        float x0 = 0, y0 = 0, x1 = 0, y1 = 0;                      // its rectangle on the screen
+        float clip_x0 = 0, clip_y0 = 0, clip_x1 = 0, clip_y1 = 0;  // what of its window shows
+        std::string name;                                          // as Remember named it
+    };
+    std::vector<FocusStop> focus_ring, focus_drawn;
+    unsigned focus_id = 0;     // the focused control (its ImGui ID)
+    size_t focus_index = 0;    // ... and its place in the ring
+    bool focus_shown = false;  // its frame is drawn (Tab shows it, a click hides it)
+    unsigned editor_id = 0;    // the exercise editor's text: Tab types a tab there
     // Presenter mode (F5): no lesson list and no code; the text one section at a time (this
     // one, counted from 0; reset when a lesson opens) beside a large chart (presenter.cpp).
     bool presenter = false;
     int presenter_section = 0;
     int presenter_drawn_section = -1;  // the section drawn last: a new one opens at its top
+    // What presenter mode's left pane shows: the text's section, the step's changed lines
+    // against the previous step, or its SASS (PresenterView).
+    int presenter_view = 0;
+    int presenter_view_drawn = -1;  // the view its tabs showed last
+    // The pane in view, as the last frame drew it: how far it is scrolled and how many pixels
+    // of it lie below what shows. Down / Page Down scroll it by most of a screen while some
+    // lie below, then move to the next section; Up the same way back (presenter_step: the
+    // scroll a key asked for, +1 a screen down, -1 up, applied as the pane is drawn).
+    float presenter_scroll_y = 0;
+    float presenter_room = 0;
+    int presenter_step = 0;
     // The step chart's height in pixels where the layout gives it one (presenter mode); 0: the
     // page's own (14 font heights).
     float step_chart_height = 0;
@@ -140,6 +171,8 @@ struct UiState {
         double checked_at = -1;      // the newest look at the file on disk
         int caret_line = -1;         // the editor's caret (0-based line), -1: not active
         int goto_line = -1;          // a diagnostic was clicked: scroll the editor to it
+        bool editor_top = false;     // the file was just opened: the editor at its line 1
+        bool maximised = false;      // the editor takes the whole page, its messages beside it
         int editor_pid = 0;          // "Open in my editor": its process, reaped when it ends
         std::string dir;             // the exercises' folder (ExercisesDir), "" before asked
         bool dir_asked = false;

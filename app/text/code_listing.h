@@ -27,6 +27,10 @@ struct MachineView {
         reused_from;  // the label of the lesson whose kernel this step launches; "": its own
     std::string ncu;  // the ncu command line of the page's parameters
     double copied_at = -100;  // when Copy was pressed (ImGui's clock)
+    // A class's chip was pressed: the listing shows its next instruction (this line, from 0;
+    // -1: none), scrolled into view at the next frame while `jump_pending`.
+    int jump_line = -1;
+    bool jump_pending = false;
 };
 
 // The names of a kernel as the combo shows it: without "void", namespaces and parameters.

@@ -46,10 +46,25 @@ bool MayBreak(char32_t before, bool before_wide, char32_t after, bool after_wide
 }
 
 std::string StripMarkup(std::string s) {
-    for (const std::string_view mark : {"**", "`", "*"}) {
-        for (size_t p; (p = s.find(mark)) != std::string::npos;) s.erase(p, mark.size());
+    // Inside a code span (`a[i][j] * x[j]`) every character is the code's: only its backticks
+    // go. Outside, emphasis marks go ("**bold**", "*word*"), but not a "*" with a space on both
+    // sides, which is a product written in prose.
+    std::string out;
+    out.reserve(s.size());
+    bool code = false;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const char ch = s[i];
+        if (ch == '`') {
+            code = !code;
+            continue;
+        }
+        if (ch == '*' && !code) {
+            const bool spaced = i > 0 && s[i - 1] == ' ' && i + 1 < s.size() && s[i + 1] == ' ';
+            if (!spaced) continue;
+        }
+        out += ch;
     }
-    return s;
+    return out;
 }
 
 // The blocks of one paragraph (a lead-in, the text), appended to `out`.
@@ -68,6 +83,16 @@ void AddParagraph(std::string p, std::vector<TextBlock>* out) {
 }
 
 }  // namespace
+
+std::string AsHeading(std::string_view lead_in) {
+    std::string s(lead_in);
+    for (const std::string_view end : {"\xE3\x80\x82", "\xEF\xBC\x9A", ".", ":"})  // 。 ：
+        if (s.size() > end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0) {
+            s.erase(s.size() - end.size());
+            break;
+        }
+    return s;
+}
 
 std::string TitleFromText(std::string_view text) {
     for (const std::string& line : SplitLines(text)) {
@@ -352,7 +377,7 @@ void DrawLessonText(std::string_view text, const LessonTextOptions& options) {
                 ImGui::SameLine();
                 break;
             case TextBlock::Kind::kLeadIn:
-                DrawWrappedText(block.text, &kLeadInColor);
+                DrawWrappedText(AsHeading(block.text), &kLeadInColor);
                 break;
             case TextBlock::Kind::kParagraph:
                 DrawWrappedText(block.text);

@@ -38,6 +38,9 @@ std::vector<TextBlock> ParseLessonText(std::string_view text);
 // The title a lesson text gives in its "# " heading, after its "—" ("# 第 3 课 — OpenMP 多线程":
 // "OpenMP 多线程"); empty when it has no heading.
 std::string TitleFromText(std::string_view text);
+// A bold lead-in drawn as a heading on its own line: without the full stop or colon that ended
+// it in the sentence ("问题。" -> "问题", "What changed." -> "What changed").
+std::string AsHeading(std::string_view lead_in);
 
 // The text cut into its sections, for presenter mode: a section starts at a paragraph that
 // opens with a bold lead-in ("**What changed.** ..."), and runs to the next one. What stands

@@ -65,10 +65,24 @@ inline constexpr Word kNotRunNoGpu{
     "运行它需要一块能实时运行本课的 GPU；在这里可以编译。"};
 inline constexpr Word kTimeLimit{"Time limit (s)", "时间限制（秒）"};
 inline constexpr Word kTimeLimitHint{
-    "How long your kernel may run after it compiled. Past it, the worker is stopped and a new "
-    "one started (a kernel in an endless loop cannot be stopped otherwise).",
-    "编译完成后你的 kernel 最多可以运行多久。超过后，工作进程会被停止并重新启动"
+    "How long compiling and running your kernel may take, counted from when the worker takes it "
+    "up. Past it, the worker is stopped and a new one started (a kernel in an endless loop "
+    "cannot be stopped otherwise).",
+    "编译并运行你的 kernel "
+    "最多可以用多久，从工作进程开始处理时算起。超过后，工作进程会被停止并重新启动"
     "（陷入死循环的 kernel 无法用别的办法停下）。"};
+inline constexpr Word kCompiledNotChecked{
+    "Compiled, not checked: needs a GPU. Only a run on a GPU compares your kernel's answer with "
+    "the CPU reference; compiling says nothing about whether it is right.",
+    "已编译，未检查：需要 GPU。只有在 GPU 上运行才会把你的 kernel 的结果与 CPU 参考结果核对；"
+    "能编译并不说明它是对的。"};
+inline constexpr Word kCancelCompile{"Cancel (Esc)", "取消 (Esc)"};
+inline constexpr Word kMaximiseEditor{"Maximise the editor", "最大化编辑器"};
+inline constexpr Word kRestoreEditor{"Back to the page", "返回页面"};
+inline constexpr Word kMaximiseHint{
+    "The editor takes the whole window, the compiler's messages and the task beside it.",
+    "编辑器占据整个窗口，编译器消息和任务显示在旁边。"};
+inline constexpr Word kCompilerMessages{"The compiler's answer", "编译器的回答"};
 inline constexpr Word kTimedOut{
     "Your kernel ran longer than the limit of %.0f s: the worker was stopped and a new one "
     "started.",
@@ -83,45 +97,18 @@ inline constexpr Word kRunsAt{
     "Written for %s: your kernel and the step it is compared with run at it.",
     "按 %s 编写：你的 kernel 和与之比较的这一步都在此设置下运行。"};
 
-inline constexpr const Word* kExerciseWords[] = {&kTabExercise,
-                                                 &kExerciseTask,
-                                                 &kNextHint,
-                                                 &kHintN,
-                                                 &kCompile,
-                                                 &kRunMine,
-                                                 &kOpenInEditor,
-                                                 &kResetExercise,
-                                                 &kResetConfirm,
-                                                 &kYesReplace,
-                                                 &kNoKeep,
-                                                 &kShowSolution,
-                                                 &kHideSolution,
-                                                 &kSolutionTitle,
-                                                 &kSavedAt,
-                                                 &kReloadedFromEditor,
-                                                 &kNoEditorFound,
-                                                 &kEditorOpened,
-                                                 &kCannotSave,
-                                                 &kCompiling,
-                                                 &kRunningYours,
-                                                 &kCompiledOk,
-                                                 &kCompileErrors,
-                                                 &kCompileRefused,
-                                                 &kNvrtcMissing,
-                                                 &kLineN,
-                                                 &kShowPtx,
-                                                 &kCompilerLog,
-                                                 &kYoursVsStep,
-                                                 &kYours,
-                                                 &kYourResultWrong,
-                                                 &kYourResultRight,
-                                                 &kNotRunNoGpu,
-                                                 &kTimeLimit,
-                                                 &kTimeLimitHint,
-                                                 &kTimedOut,
-                                                 &kNotAnswered,
-                                                 &kYourKernelRun,
-                                                 &kYourKernelCompile,
-                                                 &kRunsAt};
+inline constexpr const Word* kExerciseWords[] = {
+    &kTabExercise,       &kExerciseTask,   &kNextHint,        &kHintN,
+    &kCompile,           &kRunMine,        &kOpenInEditor,    &kResetExercise,
+    &kResetConfirm,      &kYesReplace,     &kNoKeep,          &kShowSolution,
+    &kHideSolution,      &kSolutionTitle,  &kSavedAt,         &kReloadedFromEditor,
+    &kNoEditorFound,     &kEditorOpened,   &kCannotSave,      &kCompiling,
+    &kRunningYours,      &kCompiledOk,     &kCompileErrors,   &kCompileRefused,
+    &kNvrtcMissing,      &kLineN,          &kShowPtx,         &kCompilerLog,
+    &kYoursVsStep,       &kYours,          &kYourResultWrong, &kYourResultRight,
+    &kNotRunNoGpu,       &kTimeLimit,      &kTimeLimitHint,   &kCompiledNotChecked,
+    &kCancelCompile,     &kMaximiseEditor, &kRestoreEditor,   &kMaximiseHint,
+    &kCompilerMessages,  &kTimedOut,       &kNotAnswered,     &kYourKernelRun,
+    &kYourKernelCompile, &kRunsAt};
 
 }  // namespace lessons::app

@@ -59,6 +59,15 @@ inline constexpr Word kPresenterToggle{"Presenter (F5)", "演示模式 (F5)"};
 inline constexpr Word kSectionOf{"Section %d of %d", "第 %d 节，共 %d 节"};
 inline constexpr Word kPreviousSection{"\xE2\x86\x91 Previous section", "\xE2\x86\x91 上一节"};
 inline constexpr Word kNextSection{"Next section \xE2\x86\x93", "下一节 \xE2\x86\x93"};
+// What presenter mode's left pane shows (PresenterView).
+inline constexpr Word kViewText{"Text", "课文"};
+inline constexpr Word kViewChanged{"Changed code", "改动的代码"};
+inline constexpr Word kViewSass{"SASS", "SASS 机器码"};
+inline constexpr Word kChangedAgainst{"%d lines differ from lesson %s (green); the rest folded",
+                                      "有 %d 行与第 %s 课不同（绿色）；其余已折叠"};
+inline constexpr Word kWholeSource{"The first step of its chapter: its whole source",
+                                   "本章第一步：完整源代码"};
+inline constexpr Word kLinesFolded{"\xE2\x8B\xAF %d lines", "\xE2\x8B\xAF %d 行"};
 inline constexpr Word kNoText{"This lesson has no text.", "本课没有课文。"};
 
 // Predict, then measure: the student's guess, and "Hide answers" hiding the measured figures.
@@ -170,6 +179,31 @@ inline constexpr Word kProfileRecordedAt{"Recorded at other settings than this p
                                          "录制时的设置与本页不同：%s。"};
 inline constexpr Word kProfileWhyNotLive{"Not profiled live: %s", "未能实时分析：%s"};
 inline constexpr Word kProfileNone{"No counters: %s", "没有计数器：%s"};
+inline constexpr Word kOversubscribed{
+    "%d threads on %llu hardware threads: they take turns on the cores, so expect no gain, "
+    "usually a loss (the range goes this far to show it).",
+    "%d 个线程跑在 %llu "
+    "个硬件线程上：它们轮流使用核心，不会更快，通常更慢（滑块范围到这里正是为了展示这一点）。"};
+inline constexpr Word kCancelledNotice{"Cancelled.", "已取消。"};
+inline constexpr Word kOlderResults{
+    "%d older results are not shown; Export (CSV, JSON) writes every one.",
+    "还有 %d 条较早的结果未显示；导出（CSV、JSON）会写出全部。"};
+inline constexpr Word kProfileNeedsGpu{
+    "Profiling needs an NVIDIA GPU, and this machine has none (installing ncu would not help). "
+    "Recorded counters shows what a GPU measured.",
+    "分析需要 NVIDIA GPU，而本机没有（安装 ncu 也无济于事）。“已录制的计数器”显示 GPU "
+    "上测得的结果。"};
+// The rule line over the counters: what limits the step, as Nsight Compute's rules say it.
+inline constexpr Word kRuleDram{
+    "DRAM-bound: DRAM throughput at %.0f%% of its peak (the SMs at %.0f%%).",
+    "受 DRAM 限制：DRAM 吞吐率达到峰值的 %.0f%%（SM 为 %.0f%%）。"};
+inline constexpr Word kRuleSm{
+    "Compute-bound: the SMs at %.0f%% of their peak throughput (DRAM at %.0f%%).",
+    "受计算限制：SM 吞吐率达到峰值的 %.0f%%（DRAM 为 %.0f%%）。"};
+inline constexpr Word kRuleLatency{
+    "Latency-bound: neither DRAM (%.0f%% of peak) nor the SMs (%.0f%%) are busy; too little "
+    "work is in flight to hide the waits.",
+    "受延迟限制：DRAM（峰值的 %.0f%%）和 SM（%.0f%%）都不忙：在途的工作太少，掩盖不了等待。"};
 inline constexpr Word kCounterColumn{"Counter", "计数器"};
 inline constexpr Word kThisStepColumn{"This step", "这一步"};
 inline constexpr Word kPreviousStepColumn{"Previous step", "上一步"};
@@ -269,8 +303,21 @@ inline constexpr const Word* kStudentWords[] = {&kWelcomeTitle,
                                                 &kKeyPresenter,
                                                 &kPresenterToggle,
                                                 &kSectionOf,
+                                                &kProfileNeedsGpu,
+                                                &kOlderResults,
+                                                &kCancelledNotice,
+                                                &kOversubscribed,
+                                                &kRuleDram,
+                                                &kRuleSm,
+                                                &kRuleLatency,
                                                 &kPreviousSection,
                                                 &kNextSection,
+                                                &kViewText,
+                                                &kViewChanged,
+                                                &kViewSass,
+                                                &kChangedAgainst,
+                                                &kWholeSource,
+                                                &kLinesFolded,
                                                 &kNoText,
                                                 &kYourGuess,
                                                 &kGuessHint,

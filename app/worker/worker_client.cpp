@@ -47,6 +47,10 @@ std::vector<std::string> SentOps() {
     return {std::begin(kOpNames), std::end(kOpNames)};
 }
 
+bool CompileReport::Diagnostic::InStudentFile() const {
+    return line > 0 && (file.empty() || file == kStudentFile);
+}
+
 CompileReport CompileReportFromJson(const Json& j) {
     if (!j.is_object()) throw std::runtime_error("\"compile\" is not an object");
     auto text = [&j](const char* key) -> std::string {
@@ -80,7 +84,8 @@ CompileReport CompileReportFromJson(const Json& j) {
             CompileReport::Diagnostic x;
             x.line = number(e, "line");
             x.column = number(e, "column");
-            for (auto [key, into] : {std::pair{"severity", &x.severity}, {"message", &x.message}}) {
+            for (auto [key, into] :
+                 {std::pair{"severity", &x.severity}, {"message", &x.message}, {"file", &x.file}}) {
                 const auto it = e.find(key);
                 if (it == e.end() || it->is_null()) continue;
                 if (!it->is_string())
@@ -327,6 +332,7 @@ void WorkerClient::SubmitKernel(const Lesson& lesson, const RunSettings& setting
     a.running = run;
     a.error.clear();
     a.timed_out = false;
+    a.compiled = false;
     ++a.serial;
     Json request{{"op", OpName(Op::kCompile)}, {"lesson", lesson.id}};
     if (run) {
@@ -383,8 +389,18 @@ void WorkerClient::ForgetExerciseRequests(const std::string& why) {
 void WorkerClient::EnforceKernelLimit() {
     if (!m_worker || !m_worker->Running() || !m_killed_for.empty()) return;
     const auto now = std::chrono::steady_clock::now();
-    for (const auto& [id, p] : m_pending) {
-        if (!p.exercise || !p.kernel_run || !p.run_started) continue;
+    // The limit counts from the request, compile included (a compile can hang too), from when
+    // the worker takes it up: when no request sent before it is still waiting for its answer
+    // (the previous lesson's and the step's runs go first).
+    int first = -1;
+    for (const auto& [id, p] : m_pending)
+        if (!p.keep && p.what != "cancel") {
+            first = id;
+            break;
+        }
+    for (auto& [id, p] : m_pending) {
+        if (p.exercise && !p.run_started && id == first) p.run_started = now;
+        if (!p.exercise || !p.run_started) continue;
         if (now - *p.run_started < std::chrono::duration<double>(m_kernel_limit_s)) continue;
         ExerciseAnswer& a = m_exercises[p.exercise];
         a.timed_out = true;
@@ -668,10 +684,8 @@ void WorkerClient::HandleCompile(const Json& m, int, PendingAt pending) {
     if (pending != m_pending.end() && pending->second.exercise) {
         ExerciseAnswer& a = m_exercises[pending->second.exercise];
         a.compile = std::move(report);
+        a.compiled = true;
         ++a.serial;
-        // The time limit counts from here: the kernel runs next.
-        if (pending->second.kernel_run)
-            pending->second.run_started = std::chrono::steady_clock::now();
     }
 }
 
@@ -791,6 +805,10 @@ void WorkerClient::HandleDone(const Json& m, int id, PendingAt pending) {
         ExerciseAnswer& a = m_exercises[pending->second.exercise];
         a.pending = a.running = false;
         if (a.error.empty() && m.value("status", "") == "cancelled") a.error = "cancelled";
+        // Done without a compile answer and without an error: the answer was lost (a line too
+        // long to read is dropped): the tab still says what happened.
+        if (a.error.empty() && !a.compiled)
+            a.error = "the worker's compile answer could not be read (too long, or not JSON)";
         ++a.serial;
     }
     if (pending != m_pending.end()) m_pending.erase(pending);

@@ -33,12 +33,19 @@ struct CompileReport {
     struct Diagnostic {
         int line = 0, column = 0;  // 1-based; 0: not named
         std::string severity, message;
+        // The file it is about: the student's ("kernel.cu", kStudentFile), another (the check
+        // appended to it, an included header), or "" where the compiler named none.
+        std::string file;
+        // Whether its line is one of the student's file (the editor marks only those).
+        bool InStudentFile() const;
     };
     std::vector<Diagnostic> diagnostics;
     bool has_kernel = false;  // compiled: what ptxas said of the kernel
     int registers = 0, spill_bytes = 0, stack_bytes = 0, shared_bytes = 0;
     bool ok() const { return status == "ok"; }
 };
+// The name the worker gives the student's kernel in a compile's diagnostics.
+inline constexpr const char* kStudentFile = "kernel.cu";
 // Throws std::runtime_error naming a field of another type than the protocol's.
 CompileReport CompileReportFromJson(const Json& j);
 
@@ -132,6 +139,7 @@ public:
         bool running = false;                  // ... that runs the kernel too
         int serial = 0;                        // counts the answers: the page sees a new one
         std::optional<CompileReport> compile;  // the worker's newest compile answer
+        bool compiled = false;   // the newest request's compile answer came (not an older one)
         std::string error;       // why the newest request did not compile or run; "" when it did
         bool timed_out = false;  // the newest run passed the time limit
         std::optional<RunResult> result;  // the newest run of the student's kernel
@@ -139,7 +147,8 @@ public:
     void SubmitKernel(const Lesson& lesson, const RunSettings& settings, const std::string& source,
                       bool run);
     const ExerciseAnswer* Exercise(const Lesson& lesson) const;
-    // How long a student's kernel may run (from its compile's answer to its result), 1 to 600 s.
+    // How long a student's request may take (from when the worker takes it up: its compile and
+    // its run), 1 to 600 s.
     void SetKernelTimeLimit(double seconds);
     double KernelTimeLimit() const { return m_kernel_limit_s; }
     // (Its runs go into the store's yours().)

@@ -1,0 +1,255 @@
+#!/usr/bin/env bash
+# The GUI by keyboard alone and in front of a class (issue 42), under Xvfb without a GPU, the
+# real cuda-lessons with its real worker, from an empty config; in English, then in Chinese:
+#  1. the first-run page is closed with Esc; then every chapter is walked by keyboard alone:
+#     Tab to the filter, Enter, the chapter's first label typed, Enter opens it; then Tab moves
+#     through every control of the page in reading order (the lesson list, the text, the code,
+#     the controls, the status bar), never twice in a row on one, each in the window when
+#     focused, and comes round to the filter again; Space on the SASS tab opens it;
+#  2. lesson 4.2's evidence by keyboard: its header opened with Space, Recorded counters
+#     pressed with Space: counters under plain names with their explanations, a rule line
+#     naming the limiter, and "Profile this step" saying that a GPU is missing;
+#  3. lesson 4.2's exercise editor maximised by keyboard (the page gives it the window);
+#  4. presenter mode at 1280x720 and scale 2: Down scrolls a section longer than its pane
+#     before it moves on; the step's changed lines and its SASS, chosen by keyboard.
+# Screenshots (F12) of the focus on a button, the evidence, the editor maximised and presenter
+# mode's scrolled section, changed code and SASS go to OUT_DIR (keyboard-*.png).
+# Usage: gui_keyboard.sh CUDA_LESSONS CUDA_LESSONS_CLI OUT_DIR     (exit 77: skipped, no Xvfb)
+set -u
+app=$1 cli=$2 out=$3
+for tool in Xvfb xdotool python3; do
+    command -v "$tool" >/dev/null || { echo "SKIPPED: $tool is not installed"; exit 77; }
+done
+fail() { echo "FAILED: $*"; exit 1; }
+rm -rf "$out" && mkdir -p "$out/home" "$out/config"
+export HOME="$out/home" XDG_CONFIG_HOME="$out/config" XDG_DATA_HOME="$out/data" \
+    CUDA_VISIBLE_DEVICES=""
+
+# The first lesson of each chapter, as the CLI lists them (1.1, 2.1, ...).
+"$cli" list >"$out/list.txt" 2>&1 || fail "cuda-lessons-cli list exited with $?"
+firsts=$(awk '$1 ~ /^[0-9]+\.1$/ {print $1}' "$out/list.txt" | tr '\n' ' ')
+[ -n "$firsts" ] || fail "no chapters in cuda-lessons-cli list"
+
+display=""
+for d in $(seq 291 330); do  # not the other GUI tests' ranges: they may run at once
+    if [ ! -e "/tmp/.X$d-lock" ] && [ ! -e "/tmp/.X11-unix/X$d" ]; then display=$d; break; fi
+done
+[ -n "$display" ] || fail "no free X display number"
+Xvfb ":$display" -screen 0 1600x1000x24 -nolisten tcp -noreset >"$out/xvfb.log" 2>&1 &
+xvfb=$!
+app_pid=""
+cleanup() { [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null; kill "$xvfb" 2>/dev/null; }
+trap cleanup EXIT
+export DISPLAY=":$display"
+for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.05; done
+for _ in $(seq 200); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.05; done
+
+# drive NAME CHECKS [APP ARGS...]: starts the app, runs the Python CHECKS against its positions
+# file (helpers: state, key, tab_to, shot), closes it (which saves the settings).
+drive() {
+    local name=$1 checks=$2; shift 2
+    local rects="$out/$name.json"
+    rm -f "$rects"
+    CUDA_LESSONS_RECTS_FILE="$rects" "$app" "$@" >"$out/app-$name.log" 2>&1 &
+    app_pid=$!
+    python3 - "$rects" "$app_pid" "$out" "$name" "$firsts" <<PY || { tail -5 "$out/app-$name.log"; fail "$name"; }
+import glob, json, os, shutil, subprocess, sys, time
+rects, pid, out, name, firsts = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5].split()
+
+def state(timeout=60.0, test=lambda d: True):
+    end, last = time.time() + timeout, None
+    while time.time() < end:
+        try:
+            last = json.load(open(rects))
+            if "state" in last and test(last):
+                return last
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.05)
+    sys.exit("%s: the window never reached the state wanted (last: %s)"
+             % (name, json.dumps(last["state"] if last and "state" in last else None)[:600]))
+
+def xdo(*args):
+    subprocess.run(["xdotool", *args], check=True)
+
+def key(k):  # held a moment: ImGui 1.86 misses a press and a release in one poll
+    xdo("keydown", k); time.sleep(0.1); xdo("keyup", k); time.sleep(0.03)
+
+def typed(text):
+    for ch in text:
+        key({".": "period", "/": "slash", "-": "minus"}.get(ch, ch))
+
+last_focus = [None]
+def tab():
+    """Presses Tab; the control focused after it (its name) and the state."""
+    # Until the focus has moved. A press and a release read in one frame are lost with ImGui
+    # 1.86 (a slow frame): pressed again, up to three times in all, before Tab counts as stuck.
+    for attempt in range(3):
+        key("Tab")
+        end = time.time() + 1.5
+        while True:
+            d = state(10)
+            if d["state"]["focused"] != last_focus[0] or time.time() > end: break
+            time.sleep(0.02)
+        if d["state"]["focused"] != last_focus[0]: break
+    last_focus[0] = d["state"]["focused"]
+    return d["state"]["focused"], d
+
+def tab_to(target, limit=400):
+    for _ in range(limit):
+        f, d = tab()
+        if f == target: return d
+    sys.exit("Tab never reached %s" % target)
+
+shots = 0
+def shot(label):
+    global shots
+    xdo("mousemove", "1", "1")
+    time.sleep(0.2)
+    before = set(glob.glob(os.path.join(os.environ["HOME"], "cuda-lessons-exports", "*.png")))
+    key("F12")
+    for _ in range(50):
+        now = set(glob.glob(os.path.join(os.environ["HOME"], "cuda-lessons-exports", "*.png")))
+        if now - before: break
+        time.sleep(0.1)
+    new = sorted(now - before)
+    if not new: sys.exit("F12 wrote no screenshot for " + label)
+    time.sleep(0.3)
+    shutil.copy(new[-1], os.path.join(out, "keyboard-%s-%s.png" % (name, label)))
+    shots += 1
+
+d = state(test=lambda d: d["state"]["label"] != "")
+win = subprocess.run(["xdotool", "search", "--sync", "--pid", pid], capture_output=True,
+                     text=True, check=True).stdout.split()[0]
+xdo("windowfocus", win)  # keyboard focus: no window manager here
+xdo("mousemove", "1", "1")
+$checks
+print("%s: %d screenshots" % (name, shots))
+PY
+    kill "$app_pid" 2>/dev/null
+    wait "$app_pid" 2>/dev/null
+    app_pid=""
+}
+
+for lang in en zh; do
+    echo "== every chapter by keyboard alone ($lang)"
+    drive "walk-$lang" '
+if state(10)["state"]["first_run_page"]:
+    key("Escape")
+    state(10, lambda d: not d["state"]["first_run_page"])
+focus_shot = False
+for label in firsts:
+    d = tab_to("lesson_filter")
+    key("Return")  # into the filter
+    state(10, lambda d: d["state"]["text_input"])
+    key("ctrl+a")
+    typed(label)
+    key("Return")  # opens the lesson of that label
+    d = state(10, lambda d: d["state"]["label"] == label)
+    # Tab through the whole page once.
+    stops = d["state"]["focus_stops"]
+    seen, last = [], "lesson_filter"
+    W, H = d["state"]["window"]
+    for _ in range(stops + 20):  # (the page may add controls as it settles: up to the filter)
+        f, d = tab()
+        if not f: sys.exit("%s: no focus shown after Tab (after %s)" % (label, last))
+        if f == last: sys.exit("%s: Tab stuck at %s" % (label, f))
+        if f in d:
+            x0, y0, x1, y1 = d[f]
+            if y1 < 0 or y0 > H or x1 < 0 or x0 > W:
+                sys.exit("%s: the focused %s is outside the window: %s" % (label, f, d[f]))
+        seen.append(f)
+        last = f
+        if f == "lesson_filter": break
+        if not focus_shot and f.startswith("glance_copy"):
+            shot("focus-on-a-button"); focus_shot = True
+    for wanted in ("lang_en", "lang_zh", "hide_answers", "tab_source", "scale",
+                   "presenter_toggle"):
+        if wanted not in seen: sys.exit("%s: Tab never reached %s (%s)" % (label, wanted, seen))
+    if seen.index("tab_source") > seen.index("scale"):
+        sys.exit("%s: not in reading order: %s" % (label, seen))
+    if label == "3.1":  # a GPU step: Space opens its SASS tab, and its source again
+        tab_to("tab_sass")
+        key("space")
+        state(10, lambda d: d["state"]["code_tab"] == 2)
+        key("shift+Tab"); key("shift+Tab")
+        d = state(10, lambda d: d["state"]["focused"] == "tab_source")
+        key("space")
+        state(10, lambda d: d["state"]["code_tab"] == 0)
+        last_focus[0] = "tab_source"
+    print("  %s: %d controls by Tab" % (label, len(seen)))
+if not focus_shot: sys.exit("no button was focused for the screenshot")
+' --lang "$lang" --scale 1
+
+    echo "== evidence and the editor by keyboard ($lang)"
+    drive "evidence-$lang" '
+tab_to("evidence_header"); key("space")
+d = tab_to("profile_recorded")
+if not d["state"]["evidence_needs_gpu"]: sys.exit("Profile this step does not say a GPU is missing")
+key("space")
+d = state(30, lambda d: d["state"]["evidence_first_explained"] != "")
+if "__" in d["state"]["evidence_first_explained"]:
+    sys.exit("a raw counter name: " + d["state"]["evidence_first_explained"])
+if not d["state"]["evidence_rule"]: sys.exit("no rule line over the counters")
+# For the screenshot only: the counters under the button, wheeled into view.
+x0, y0, x1, y1 = d["profile_recorded"]
+win_geo = dict(l.split("=") for l in subprocess.run(["xdotool", "getwindowgeometry", "--shell",
+               win], capture_output=True, text=True, check=True).stdout.split())
+xdo("mousemove", str(int(win_geo["X"]) + int(x0) + 5), str(int(win_geo["Y"]) + int(y0) - 40))
+xdo("click", "--repeat", "12", "--delay", "30", "5")
+time.sleep(0.5)
+shot("evidence")
+tab_to("tab_exercise"); key("space")
+state(10, lambda d: d["state"]["code_tab"] == 3)
+tab_to("exercise_maximise"); key("space")
+d = state(10, lambda d: d["state"]["editor_maximised"] and not d["state"]["list_pane"])
+shot("editor-maximised")
+key("Escape")
+state(10, lambda d: not d["state"]["editor_maximised"])
+' --lesson 4.2 --lang "$lang" --scale 1
+
+    echo "== presenter mode at 1280x720, scale 2 ($lang)"
+    python3 - "$out/config/cuda-lessons/settings.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+s = json.load(open(p))
+s.update({"window_width": 1280, "window_height": 720})
+json.dump(s, open(p, "w"))
+PY
+    drive "presenter-$lang" '
+d = state(30, lambda d: d["state"]["presenter"] and d["state"]["sections"] >= 2)
+if d["state"]["window"][0] > 1300: sys.exit("window %s" % d["state"]["window"])
+# Down: a section longer than its pane scrolls before the next one comes.
+scrolled = False
+for _ in range(20):
+    before = state(10)["state"]
+    key("Down")
+    time.sleep(0.3)
+    after = state(10)["state"]
+    if before["presenter_room"] > 0.5:
+        if after["section"] != before["section"]:
+            sys.exit("Down left section %d with %d px unread" % (before["section"], before["presenter_room"]))
+        if after["presenter_scroll_y"] <= before["presenter_scroll_y"]:
+            sys.exit("Down did not scroll section %d" % before["section"])
+        if not scrolled: shot("presenter-section-scrolled")
+        scrolled = True
+    if after["section"] + 1 >= after["sections"] and after["presenter_room"] <= 0.5: break
+if not scrolled: sys.exit("no section of this page was longer than its pane")
+tab_to("view_changed"); key("space")
+d = state(10, lambda d: d["state"]["presenter_view"] == 1 and d["state"]["presenter_code_lines"] > 0)
+shot("presenter-changed-code")
+tab_to("view_sass"); key("space")
+d = state(10, lambda d: d["state"]["presenter_view"] == 2 and d["state"]["listing_lines"] > 0)
+shot("presenter-sass")
+' --lesson 5.8 --lang "$lang" --scale 2 --presenter
+    python3 - "$out/config/cuda-lessons/settings.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+s = json.load(open(p))
+s.update({"window_width": 1500, "window_height": 940})
+json.dump(s, open(p, "w"))
+PY
+done
+n=$(ls "$out"/keyboard-*.png 2>/dev/null | wc -l)
+[ "$n" -ge 12 ] || fail "$n screenshots, 12 expected"
+echo "PASSED: $n screenshots in $out"
