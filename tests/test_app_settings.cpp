@@ -375,7 +375,7 @@ TEST(AppSettings, TheReferenceGpuIsKeptAndReadBounded) {
     std::string problem;
     ASSERT_TRUE(SaveSettings(path, s, &problem)) << problem;
     EXPECT_EQ(LoadSettings(path, &problem).reference_gpu, "NVIDIA H200");
-    for (const std::string bad :
+    for (const std::string& bad :
          {std::string(R"("reference_gpu": 7)"), std::string(R"("reference_gpu": ["NVIDIA H200"])"),
           R"("reference_gpu": ")" + std::string(5000, 'x') + "\""}) {
         std::ofstream(path) << R"({"language": "zh", )" << bad << "}";

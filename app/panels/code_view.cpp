@@ -267,8 +267,8 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
                 std::string tight;
                 for (const char ch : line) {
                     const bool blank = ch == ' ' || ch == '\t';
-                    if (blank && (tight.empty() || tight.size() >= 2 && tight.back() == ' ' &&
-                                                       tight[tight.size() - 2] == ' '))
+                    if (blank && (tight.empty() || (tight.size() >= 2 && tight.back() == ' ' &&
+                                                    tight[tight.size() - 2] == ' ')))
                         continue;
                     tight += blank ? ' ' : ch;
                 }
