@@ -475,12 +475,18 @@ check "the text is not shown one section at a time" 's["section"] == 0 and s["se
 check "the step chart is not large (half the window's height, 40% of its width)" \
     'd["step_chart"][3] - d["step_chart"][1] >= 0.45 * 720 - 80 and d["step_chart"][2] - d["step_chart"][0] >= 0.4 * 1280'
 check "the section pane does not stand beside the chart" 'd["section_pane"][2] <= d["step_chart"][0]'
-key Down
-wait_for state.section '[ "$v" = 1 ]' || fail "the down arrow did not show the next section"
-key Next
-wait_for state.section '[ "$v" = 2 ]' || fail "Page Down did not show the next section"
-key Up
-wait_for state.section '[ "$v" = 1 ]' || fail "the up arrow did not show the previous section"
+# press_until KEY SECTION: a section longer than its pane is scrolled a screen a key before the
+# next one opens (and back before the previous), so the key is pressed until it shows SECTION.
+press_until() {
+    for _ in $(seq 12); do
+        key "$1"
+        for _ in $(seq 20); do [ "$(field state.section)" = "$2" ] && return 0; sleep 0.05; done
+    done
+    return 1
+}
+press_until Down 1 || fail "the down arrow did not show the next section"
+press_until Next 2 || fail "Page Down did not show the next section"
+press_until Up 1 || fail "the up arrow did not show the previous section"
 read -r cx cy <<<"$(center section_next)"
 xdotool mousemove "$cx" "$cy" click 1
 wait_for state.section '[ "$v" = 2 ]' || fail "the Next section button did not show the next section"
