@@ -88,7 +88,10 @@ grep -qaxF 1.90.1 <(strings "$dir/build/app/cuda-lessons") ||
     fail "cuda-lessons does not carry ImGui's version string 1.90.1"
 
 status=0
-ctest --test-dir "$dir/build" -L 'gui' --output-on-failure -j"$(nproc)" --timeout 300 || status=1
+# The keyboard walk of every chapter (about five minutes) runs in the main build; here its logic
+# is checked by the gui-logic tests (test_app_classroom) against 1.90.1's API.
+ctest --test-dir "$dir/build" -L 'gui' -E '^gui_keyboard$' --output-on-failure -j"$(nproc)" \
+    --timeout 300 || status=1
 
 # 4. The backends compiled into libimgui.a, for systems without /usr/share/doc (Ubuntu's minimal
 # images): only cuda-lessons is linked again, and the end-to-end test runs once more.
