@@ -503,16 +503,13 @@ TEST(NcuRunner, AHostileReportIsRefusedOrBounded) {
     const Lesson& l = L("gemm/vectorized-transposed-a");
     ParamValues v;
     for (const ParamSpec& spec : l.params) v.Set(spec.name, spec.Default());
-    const auto start = std::chrono::steady_clock::now();
-    std::string message;
+    std::string message;  // a read that blocked on the FIFO would never return
     try {
         RunNcu(dir + "/fifo", l, nullptr, v, "/bin/true", 20, nullptr);
     } catch (const UnavailableError& e) {
         message = e.what();
     }
     EXPECT_NE(message.find("not a regular file"), std::string::npos) << message;
-    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
-              15.0);
 
     // An ncu that leaves a child behind in a session of its own, out of reach of the group
     // kill: it is ended with the run.
