@@ -30,19 +30,8 @@ export HOME="$out/home" XDG_CONFIG_HOME="$out/config" XDG_DATA_HOME="$out/data" 
 firsts=$(awk '$1 ~ /^[0-9]+\.1$/ {print $1}' "$out/list.txt" | tr '\n' ' ')
 [ -n "$firsts" ] || fail "no chapters in cuda-lessons-cli list"
 
-display=""
-for d in $(seq 291 330); do  # not the other GUI tests' ranges: they may run at once
-    if [ ! -e "/tmp/.X$d-lock" ] && [ ! -e "/tmp/.X11-unix/X$d" ]; then display=$d; break; fi
-done
-[ -n "$display" ] || fail "no free X display number"
-Xvfb ":$display" -screen 0 1600x1000x24 -nolisten tcp -noreset >"$out/xvfb.log" 2>&1 &
-xvfb=$!
-app_pid=""
-cleanup() { [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null; kill "$xvfb" 2>/dev/null; }
-trap cleanup EXIT
-export DISPLAY=":$display"
-for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.05; done
-for _ in $(seq 200); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.05; done
+source "$(dirname "$0")/gui_xvfb.sh"
+start_xvfb 291 330
 
 # drive NAME CHECKS [APP ARGS...]: starts the app, runs the Python CHECKS against its positions
 # file (helpers: state, key, tab_to, shot), closes it (which saves the settings).

@@ -18,19 +18,8 @@ fail() { echo "FAILED: $*"; exit 1; }
 rm -rf "$out" && mkdir -p "$out/home" "$out/config"
 export HOME="$out/home" XDG_CONFIG_HOME="$out/config" CUDA_VISIBLE_DEVICES=""
 
-display=""
-for d in $(seq 251 290); do  # not the other GUI tests' ranges: they may run at once
-    if [ ! -e "/tmp/.X$d-lock" ] && [ ! -e "/tmp/.X11-unix/X$d" ]; then display=$d; break; fi
-done
-[ -n "$display" ] || fail "no free X display number"
-Xvfb ":$display" -screen 0 1600x1000x24 -nolisten tcp -noreset >"$out/xvfb.log" 2>&1 &
-xvfb=$!
-app_pid=""
-cleanup() { [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null; kill "$xvfb" 2>/dev/null; }
-trap cleanup EXIT
-export DISPLAY=":$display"
-for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.05; done
-for _ in $(seq 200); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.05; done
+source "$(dirname "$0")/gui_xvfb.sh"
+start_xvfb 251 290
 
 # The first start's welcome page is closed in the settings, so the page itself is in view.
 mkdir -p "$out/config/cuda-lessons"

@@ -30,20 +30,8 @@ export HOME="$out/home" XDG_CONFIG_HOME="$out/config" CUDA_VISIBLE_DEVICES=""
 labels=$(awk '$1 ~ /^[0-9]+\.[0-9]+$/ {print $1}' "$out/list.txt" | tr '\n' ' ')
 [ -n "$labels" ] || fail "no lessons in cuda-lessons-cli list"
 
-display=""
-for d in $(seq 201 250); do  # not gui_hostile.sh's range: they may run at once
-    if [ ! -e "/tmp/.X$d-lock" ] && [ ! -e "/tmp/.X11-unix/X$d" ]; then display=$d; break; fi
-done
-[ -n "$display" ] || fail "no free X display number"
-Xvfb ":$display" -screen 0 1600x1000x24 -nolisten tcp -noreset >"$out/xvfb.log" 2>&1 &
-xvfb=$!
-app_pid=""
-cleanup() { [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null; kill "$xvfb" 2>/dev/null; }
-trap cleanup EXIT
-export DISPLAY=":$display"
-for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.05; done
-# The socket comes before the server takes clients: wait until one connects.
-for _ in $(seq 200); do DISPLAY=":$display" xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.05; done
+source "$(dirname "$0")/gui_xvfb.sh"
+start_xvfb 201 250
 
 # walk LANG FIRST_RUN_EXPECTED [ARGS...]: starts the app, checks the first-run page's state,
 # closes it if shown, walks every lesson, closes the app (which saves its settings).
