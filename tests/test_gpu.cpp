@@ -35,6 +35,7 @@
 #if LESSONS_HAVE_CUDA
 #include <cuda_runtime.h>
 
+#include "cuda/cuda_util.h"
 #include "nccl/nccl_loader.h"
 #include "reduce/reduce_gpu.cuh"
 #include "split/split_gpu.cuh"
@@ -609,6 +610,49 @@ std::string Enumerator(const std::string& choice) {
 // The kernel variants behind reduction's toggles (no GPU needed): each lesson's source
 // registers one kernel of its own per combination of its toggles, named for the values it
 // implements, which are among the lesson's choices, so the harness runs what the user chose.
+#if LESSONS_HAVE_CUDA
+// The timing hold: events around a held region time the GPU's work, not the host's queuing.
+// The host sleeps 50 ms between the two events; without the hold that is timed (the stop event
+// cannot be recorded before it is queued), with it the events run back to back.
+TEST(Gpu, AHeldStreamTimesTheGpuNotTheHostsQueuing) {
+    REQUIRE_GPU();
+    cuda::Stream stream;
+    cuda::Event start, stop;
+    const auto between = [&] {
+        start.Record(stream.get());
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        stop.Record(stream.get());
+    };
+    between();
+    const double unheld_ms = cuda::ElapsedMs(start, stop);
+    {
+        cuda::StreamHold hold(stream.get());
+        between();
+        hold.Release();
+    }
+    const double held_ms = cuda::ElapsedMs(start, stop);
+    EXPECT_GE(unheld_ms, 45.0);
+    EXPECT_LT(held_ms, 25.0) << "the hold did not keep the GPU from the events";
+}
+
+// A host that waits for its own held stream cannot release it: the hold lets go by itself,
+// counted, and the stream goes on.
+TEST(Gpu, AHoldNobodyReleasesLetsGoByItself) {
+    REQUIRE_GPU();
+    cuda::Stream stream;
+    const unsigned long long before = cuda::StreamHoldTimeouts();
+    {
+        cuda::StreamHold hold(stream.get());
+        stream.Synchronize();
+    }
+    EXPECT_EQ(cuda::StreamHoldTimeouts(), before + 1);
+    cuda::Event start, stop;
+    start.Record(stream.get());
+    stop.Record(stream.get());
+    EXPECT_GE(cuda::ElapsedMs(start, stop), 0.0);
+}
+#endif
+
 TEST(GpuKernelTables, EachReduceToggleCombinationHasAKernelOfItsOwn) {
     using namespace lessons::reduce;
     // "last_warp" -> "LastWarp", "many-per-thread" -> "ManyPerThread".

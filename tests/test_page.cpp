@@ -356,6 +356,29 @@ TEST(Page, TheResultRowNamesItsBaselineAndItsBound) {
         << ResultRow(*wgmma, data, TextLanguage::kEnglish);
 }
 
+// A live CPU result that shared its cores with other programs says so; one that had them, or a
+// GPU step, says nothing.
+TEST(Page, ACpuResultThatSharedItsCoresSaysSo) {
+    RunResult r;
+    r.kind = StepKind::kCpu;
+    r.params.Set("threads", ParamValue::Number(2));
+    r.other_cores_busy = 0.9;
+    const std::string en = SharedCoresNote(r, 2, TextLanguage::kEnglish);
+    EXPECT_NE(en.find("0.9 of this machine's 2 cores"), std::string::npos) << en;
+    EXPECT_NE(SharedCoresNote(r, 2, TextLanguage::kChinese).find("2 个核心中的 0.9"),
+              std::string::npos);
+    r.other_cores_busy = 0.3;
+    EXPECT_EQ(SharedCoresNote(r, 2, TextLanguage::kEnglish), "") << "half a core of slack";
+    r.params.Set("threads", ParamValue::Number(1));
+    r.other_cores_busy = 0.9;
+    EXPECT_EQ(SharedCoresNote(r, 2, TextLanguage::kEnglish), "") << "one thread, one free core";
+    r.other_cores_busy.reset();
+    EXPECT_EQ(SharedCoresNote(r, 2, TextLanguage::kEnglish), "") << "not measured";
+    r.other_cores_busy = 5;
+    r.kind = StepKind::kGpu;
+    EXPECT_EQ(SharedCoresNote(r, 2, TextLanguage::kEnglish), "");
+}
+
 TEST(Page, TheChapterAtAGlanceReadsTheRecordings) {
     const PageData data = ReferenceData();
     const Chapter* reduce = Catalog().FindChapter("reduce");

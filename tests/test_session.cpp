@@ -9,6 +9,8 @@
 #include "catalog.h"
 #include "device.h"
 #include "errors.h"
+#include "host.h"
+#include "report.h"
 #include "session.h"
 
 using namespace lessons;
@@ -84,6 +86,23 @@ TEST(Session, ReportsTimingStatistics) {
     EXPECT_EQ(r.work.h2d_bytes, 0u) << "a CPU step copies nothing over PCIe";
     EXPECT_NEAR(r.gbps, double(r.work.MemoryBytes()) / (r.median_ms * 1e6), 1e-9);
     EXPECT_FALSE(r.pct_of_ceiling.has_value()) << "CPU steps have no GPU ceiling";
+    // What other programs kept busy meanwhile is read (Linux has /proc/stat), and travels.
+    ASSERT_TRUE(r.other_cores_busy.has_value());
+    EXPECT_GE(*r.other_cores_busy, 0.0);
+    const RunResult back = RunResultFromJson(ToJson(r));
+    ASSERT_TRUE(back.other_cores_busy.has_value());
+    EXPECT_DOUBLE_EQ(*back.other_cores_busy, *r.other_cores_busy);
+}
+
+// Other processes' share of the cores: the machine's busy time less this process's own, per
+// second of wall time; unknown readings give nothing, and it is never negative.
+TEST(Session, OtherCoresBusyIsTheMachinesBusyTimeLessOurOwn) {
+    const CpuTimes before{100.0, 10.0}, after{104.0, 12.0};
+    EXPECT_DOUBLE_EQ(*OtherCoresBusy(before, after, 2.0), 1.0);
+    EXPECT_DOUBLE_EQ(*OtherCoresBusy(before, CpuTimes{101.0, 12.0}, 2.0), 0.0);
+    EXPECT_FALSE(OtherCoresBusy(CpuTimes{}, after, 2.0));
+    EXPECT_FALSE(OtherCoresBusy(before, after, 0.0));
+    EXPECT_GE(ReadCpuTimes().machine_busy_s, 0.0) << "/proc/stat is readable here";
 }
 
 TEST(Session, AutomaticRepetitionsAreBounded) {

@@ -206,7 +206,17 @@ void WorkerClient::Send(Json request, Pending pending) {
         m_unsent.push_back(request);  // until the worker's hello
     else if (!m_worker->Send(request))
         return;  // its exit message will follow
+    // A run, sweep or tuning of a CPU step measures this machine's cores.
+    if (request.contains("lesson") && request["lesson"].is_string() && !pending.quiet)
+        if (const Lesson* l = m_registry.FindLesson(request["lesson"].get<std::string>()))
+            pending.cpu = l->kind == StepKind::kCpu && request.value("op", "") != "compile";
     m_pending[id] = std::move(pending);
+}
+
+bool WorkerClient::MeasuringCpuStep() const {
+    for (const auto& [id, p] : m_pending)
+        if (p.cpu) return true;
+    return false;
 }
 
 std::vector<const Lesson*> WorkerClient::WithPrevious(const Lesson& lesson) const {

@@ -192,6 +192,8 @@ public:
             if (!p.quiet) return true;
         return false;
     }
+    // A CPU step is being run, swept or tuned: every core the GUI leaves idle is the step's.
+    bool MeasuringCpuStep() const;
     // Progress of the work in flight, 0..1; negative when unknown: the share of the newest
     // batch (a run with its previous lesson, a whole chapter, two sweeps) done, each request
     // counting by its sweep points and its timed samples.
@@ -230,6 +232,7 @@ private:
         int tune = 0;             // a tuning of this lesson number (0: none)
         bool keep = false;        // not cancelled: the lesson list, the device information
         bool kernel_run = false;  // ... run, not only compiled
+        bool cpu = false;         // a CPU step measured (MeasuringCpuStep)
         std::optional<std::chrono::steady_clock::time_point> run_started{};  // its compile came
     };
     // What a pending request does, in `language`.

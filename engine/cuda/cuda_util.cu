@@ -1,5 +1,7 @@
 #include "cuda_util.h"
 
+#include <atomic>
+#include <cstring>
 #include <sstream>
 
 #include "../device.h"
@@ -70,6 +72,96 @@ void* MallocPinned(size_t bytes, const char* what) {
     if (err == cudaErrorMemoryAllocation) ThrowOutOfMemory(bytes, what, true);
     Check(err, "cudaMallocHost", __FILE__, __LINE__);
     return ptr;
+}
+
+namespace {
+
+// The flags the holds wait on: mapped page-locked host memory, one slot per hold in flight
+// (a hold waits for its own token, so slots are never cleared), and a count of the holds that
+// let go by themselves. Allocated once; without page-locked memory there is no hold.
+constexpr unsigned kHoldSlots = 256;
+struct HoldFlags {
+    volatile unsigned* slots = nullptr;
+    volatile unsigned long long* timeouts = nullptr;
+};
+
+const HoldFlags& Flags() {
+    static const HoldFlags flags = [] {
+        HoldFlags f;
+        void* p = nullptr;
+        const size_t bytes = kHoldSlots * sizeof(unsigned) + sizeof(unsigned long long);
+        if (cudaHostAlloc(&p, bytes, cudaHostAllocMapped | cudaHostAllocPortable) != cudaSuccess) {
+            cudaGetLastError();
+            return f;
+        }
+        std::memset(p, 0, bytes);
+        f.slots = static_cast<volatile unsigned*>(p);
+        f.timeouts = reinterpret_cast<volatile unsigned long long*>(static_cast<char*>(p) +
+                                                                    kHoldSlots * sizeof(unsigned));
+        return f;
+    }();
+    return flags;
+}
+
+std::atomic<unsigned> g_hold_tokens{0};
+
+__device__ unsigned long long GlobalTimerNs() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+__global__ void hold_kernel(const volatile unsigned* slot, unsigned token,
+                            unsigned long long limit_ns, volatile unsigned long long* timeouts) {
+    const unsigned long long start = GlobalTimerNs();
+    while (*slot != token) {
+        if (GlobalTimerNs() - start > limit_ns) {
+            *timeouts = *timeouts + 1;
+            return;
+        }
+#if __CUDA_ARCH__ >= 700
+        __nanosleep(256);
+#endif
+    }
+}
+
+}  // namespace
+
+StreamHold::StreamHold(cudaStream_t stream) {
+    const HoldFlags& f = Flags();
+    if (!f.slots) return;
+    m_token = g_hold_tokens.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (m_token == 0) m_token = g_hold_tokens.fetch_add(1, std::memory_order_relaxed) + 1;
+    m_slot = m_token % kHoldSlots;
+    unsigned* slot_dev = nullptr;
+    unsigned long long* timeouts_dev = nullptr;
+    if (cudaHostGetDevicePointer(reinterpret_cast<void**>(&slot_dev),
+                                 const_cast<unsigned*>(f.slots + m_slot), 0) != cudaSuccess ||
+        cudaHostGetDevicePointer(reinterpret_cast<void**>(&timeouts_dev),
+                                 const_cast<unsigned long long*>(f.timeouts), 0) != cudaSuccess) {
+        cudaGetLastError();  // this device cannot see the flags: time without a hold
+        return;
+    }
+    hold_kernel<<<1, 1, 0, stream>>>(
+        slot_dev, m_token, static_cast<unsigned long long>(kHoldLimitMs * 1e6), timeouts_dev);
+    LESSONS_CUDA_CHECK_LAUNCH("the timing hold (hold_kernel)");
+    m_held = true;
+}
+
+void StreamHold::Release() {
+    if (!m_held) return;
+    m_held = false;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    Flags().slots[m_slot] = m_token;
+}
+
+StreamHold::~StreamHold() {
+    Release();
+}
+
+unsigned long long StreamHoldTimeouts() {
+    const HoldFlags& f = Flags();
+    return f.timeouts ? *f.timeouts : 0;
 }
 
 Event::Event() {

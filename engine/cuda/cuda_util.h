@@ -127,6 +127,33 @@ private:
     cudaStream_t m_stream = nullptr;
 };
 
+// Holds a stream until the timed work behind it is queued. Without it, a timed region starts
+// when its first event reaches an idle GPU, and the time the host then spends queuing the work
+// (a library's own host code, a launch) is counted as the step's: tens of microseconds for a
+// cuBLAS call, several percent of a short kernel. The hold is a one-thread kernel that waits for
+// a flag in mapped host memory; Release() (or the destructor) sets it once the stop event is
+// queued, so the events time only what the GPU did. A hold the host does not release within
+// kHoldLimitMs (a call that waited for the stream itself) lets go by itself: the region is then
+// timed as without it, never hung. Use it only around work queued without the host waiting
+// for the stream (pinned or device copies, launches, library calls).
+class StreamHold {
+public:
+    static constexpr double kHoldLimitMs = 200.0;
+    explicit StreamHold(cudaStream_t stream);
+    ~StreamHold();
+    StreamHold(const StreamHold&) = delete;
+    StreamHold& operator=(const StreamHold&) = delete;
+    void Release();
+
+private:
+    unsigned m_slot = 0;
+    unsigned m_token = 0;
+    bool m_held = false;
+};
+
+// How many holds of this process let go by themselves (their host never released them in time).
+unsigned long long StreamHoldTimeouts();
+
 // Resource use of a kernel at a block size; `func` is the __global__ function's address.
 KernelAttributes QueryKernelAttributes(const void* func, const char* name, int block,
                                        size_t dynamic_smem = 0);

@@ -97,9 +97,11 @@ public:
 protected:
     template <typename Enqueue>
     Sample Timed(Enqueue&& enqueue) {
+        cuda::StreamHold hold(m_stream.get());  // the events time the GPU's work, not the host's
         m_start.Record(m_stream.get());
         LESSONS_CUDA_CHECK(enqueue(m_stream.get()));
         m_stop.Record(m_stream.get());
+        hold.Release();
         m_stream.Synchronize();
         Sample s;
         s.total_ms = cuda::ElapsedMs(m_start, m_stop);

@@ -41,9 +41,11 @@ protected:
     template <typename Body>
     Sample Timed(Body&& body) {
         cudaStream_t s = m_stream.get();
+        cuda::StreamHold hold(s);  // the events time the GPU's work, not the host's queuing
         m_start.Record(s);
         const float* sum = body(s);
         m_stop.Record(s);
+        hold.Release();
         if (sum)
             LESSONS_CUDA_CHECK(
                 cudaMemcpyAsync(m_result.get(), sum, sizeof(float), cudaMemcpyDeviceToHost, s));

@@ -43,9 +43,11 @@ protected:
     Sample Timed(Body&& body) {
         cudaStream_t s = m_stream.get();
         LESSONS_CUDA_CHECK(cudaMemsetAsync(m_y.get(), 0xff, m_y.bytes(), s));  // NaN
+        cuda::StreamHold hold(s);  // the events time the GPU's work, not the host's queuing
         m_start.Record(s);
         body(s);
         m_stop.Record(s);
+        hold.Release();
         LESSONS_CUDA_CHECK(
             cudaMemcpyAsync(m_out.get(), m_y.get(), m_y.bytes(), cudaMemcpyDeviceToHost, s));
         m_stream.Synchronize();
