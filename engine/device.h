@@ -174,6 +174,13 @@ DeviceMemory QueryDeviceMemory(int ordinal = 0);
 // Evicts a device's L2 cache (writes a buffer twice its size and waits), for cold-L2 timing.
 void FlushL2(int ordinal = 0);
 
+// Whether the run on this thread is timed with a cold L2 (RunOptions::cold_l2): the session sets
+// it for the time of a run. A step that launches a short kernel several times within one timed
+// sample (cuda::BatchFor) launches it once instead, so that every timed launch finds the L2
+// flushed.
+void SetColdL2Timing(bool cold);
+bool ColdL2Timing();
+
 // True when this build contains GPU code.
 bool BuiltWithCuda();
 

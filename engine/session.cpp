@@ -349,6 +349,10 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
         if (r.cold_l2)
             for (int d : devices) FlushL2(d);
     };
+    struct ColdL2ForThisRun {
+        explicit ColdL2ForThisRun(bool cold) { SetColdL2Timing(cold); }
+        ~ColdL2ForThisRun() { SetColdL2Timing(false); }
+    } cold_l2_for_this_run(r.cold_l2);
 
     // Check first: the first run is verified before anything is timed.
     flush();

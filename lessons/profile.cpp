@@ -215,9 +215,12 @@ ChildResult RunChild(const std::vector<std::string>& argv, const std::string& er
     const std::string tag =
         "CUDA_LESSONS_PROFILE_RUN=" + std::to_string(getpid()) + "-" + std::to_string(runs++) +
         "-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
-    std::vector<std::string> env_text = {"LC_ALL=C", tag};
+    // No timing hold under ncu (cuda::StreamHold): ncu runs each kernel alone, the host waiting.
+    std::vector<std::string> env_text = {"LC_ALL=C", tag, "CUDA_LESSONS_TIMING_HOLD=0"};
     for (char** e = environ; e && *e; ++e)
-        if (std::string_view(*e).rfind("LC_ALL=", 0) != 0) env_text.emplace_back(*e);
+        if (std::string_view(*e).rfind("LC_ALL=", 0) != 0 &&
+            std::string_view(*e).rfind("CUDA_LESSONS_TIMING_HOLD=", 0) != 0)
+            env_text.emplace_back(*e);
     std::vector<char*> env;
     for (std::string& e : env_text) env.push_back(e.data());
     env.push_back(nullptr);

@@ -544,11 +544,20 @@ TEST(Gpu, PartsAreTimedAndAttributesReported) {
                                 : Bound::kRead;
         EXPECT_EQ(r.work.bound, bound) << lesson->id;
         const Ceilings& c = GetCeilings(0);
+        // A memory bound's ceiling is measured over the step's own footprint, and named.
+        const MemoryCeilingsAt own = GetMemoryCeilingsAt(0, r.work.MemoryBytes());
         EXPECT_EQ(*r.ceiling, bound == Bound::kH2D    ? c.h2d_gbps
                               : bound == Bound::kFp32 ? c.fp32_gflops
-                              : bound == Bound::kCopy ? c.copy_gbps
-                                                      : c.read_gbps)
+                              : bound == Bound::kCopy ? own.copy_gbps
+                                                      : own.read_gbps)
             << lesson->id;
+        if (bound == Bound::kRead || bound == Bound::kCopy) {
+            ASSERT_TRUE(r.ceiling_bytes) << lesson->id;
+            EXPECT_EQ(*r.ceiling_bytes, own.bytes) << lesson->id;
+            EXPECT_GE(own.bytes, std::min<uint64_t>(r.work.MemoryBytes(), c.memory_bytes));
+        } else {
+            EXPECT_FALSE(r.ceiling_bytes) << lesson->id;
+        }
         EXPECT_LT(*r.pct_of_ceiling, 110.0) << lesson->id << " beats its ceiling by too much";
         ASSERT_TRUE(r.intensity && r.attainable_gflops) << lesson->id;
         EXPECT_EQ(r.devices, std::vector<std::string>{GetDevices().devices[0].name});

@@ -1,6 +1,9 @@
 #include "cuda_util.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 
@@ -127,7 +130,19 @@ __global__ void hold_kernel(const volatile unsigned* slot, unsigned token,
 
 }  // namespace
 
+// CUDA_LESSONS_TIMING_HOLD=0 turns the hold off: `profile` sets it for the program it runs under
+// ncu, which runs each kernel alone with the host waiting (a hold would only wait its limit out
+// and be profiled as a kernel of the step); the sanitizer runs of scripts/gpu-check.sh too.
+static bool HoldWanted() {
+    static const bool wanted = [] {
+        const char* v = std::getenv("CUDA_LESSONS_TIMING_HOLD");
+        return !(v && std::strcmp(v, "0") == 0);
+    }();
+    return wanted;
+}
+
 StreamHold::StreamHold(cudaStream_t stream) {
+    if (!HoldWanted()) return;
     const HoldFlags& f = Flags();
     if (!f.slots) return;
     m_token = g_hold_tokens.fetch_add(1, std::memory_order_relaxed) + 1;
@@ -157,6 +172,13 @@ void StreamHold::Release() {
 
 StreamHold::~StreamHold() {
     Release();
+}
+
+int BatchFor(double one_launch_ms) {
+    // Under a tool (no hold: ncu, the sanitizer) each launch is the tool's to see: one.
+    if (ColdL2Timing() || !HoldWanted() || !(one_launch_ms > 0)) return 1;
+    const double n = std::ceil(kBatchTargetMs / one_launch_ms);
+    return n >= kMaxBatch ? kMaxBatch : std::max(1, static_cast<int>(n));
 }
 
 unsigned long long StreamHoldTimeouts() {

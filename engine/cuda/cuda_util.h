@@ -151,6 +151,19 @@ private:
     bool m_held = false;
 };
 
+// How many launches of a step's work one timed sample holds. A kernel alone on an idle GPU also
+// pays for its own start on the GPU's side (its grid set up, its parameters and tensor maps
+// fetched, its cluster placed): a kernel queued behind another hides that, as in a program's
+// loop or PyTorch's timing of back-to-back calls, and a profiler's kernel time leaves it out
+// (several percent of a 0.2 ms tensor-core GEMM on an H200). A kernel shorter than
+// kBatchTargetMs is therefore launched back to back within one sample, and the sample is their
+// mean: ceil(kBatchTargetMs / one_launch_ms), at most kMaxBatch; 1 when the run is timed with a
+// cold L2 (ColdL2Timing), where every launch must find the L2 flushed, and under a tool
+// (CUDA_LESSONS_TIMING_HOLD=0: ncu, the sanitizer), which sees each launch.
+constexpr double kBatchTargetMs = 1.0;
+constexpr int kMaxBatch = 16;
+int BatchFor(double one_launch_ms);
+
 // How many holds of this process let go by themselves (their host never released them in time).
 unsigned long long StreamHoldTimeouts();
 
