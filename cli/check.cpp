@@ -20,10 +20,10 @@ using json = nlohmann::ordered_json;
 ExerciseCaseSet CasesOf(const Registry& registry, const Lesson& lesson) {
     const auto it = ExerciseCaseImpls().find(lesson.step.type());
     if (it == ExerciseCaseImpls().end())
-        throw UnavailableError(
-            "this build has no hidden cases for " + lesson.Name() +
-            (StepKindImpls().empty() ? ": it was built without CUDA"
-                                     : ": its step kind declares none (LESSONS_EXERCISE_CASES)"));
+        throw UnavailableError("this build has no hidden cases for " + lesson.Name() +
+                               (StepKindImpls().empty()
+                                    ? ": it was built without CUDA"
+                                    : ": its step kind declares none (LESSONS_EXERCISE_CASES)"));
     return it->second(lesson.step.data(), StepSite{lesson, registry.FindLesson(lesson.previous)});
 }
 
@@ -139,8 +139,9 @@ json ToJson(const CaseOutcome& c) {
     json guards = json::array();
     for (const GuardDamage& g : c.guards)
         guards.push_back(json{{"buffer", g.buffer}, {"text", g.text}, {"text_zh", g.text_zh}});
-    return json{{"name", c.name},         {"name_zh", c.name_zh}, {"passed", c.passed},
-                {"ran", c.ran},           {"message", c.message}, {"message_zh", c.message_zh},
+    return json{{"name", c.name},        {"name_zh", c.name_zh},
+                {"passed", c.passed},    {"ran", c.ran},
+                {"message", c.message},  {"message_zh", c.message_zh},
                 {"guard_zones", guards}, {"ms", c.ms}};
 }
 
@@ -168,9 +169,9 @@ KernelWatchdog::KernelWatchdog(double limit_s,
                 continue;
             }
             const unsigned serial = s->serial;
-            const bool changed = s->changed.wait_for(
-                lock, std::chrono::duration<double>(s->limit_s),
-                [&] { return s->stop || !s->armed || s->serial != serial; });
+            const bool changed =
+                s->changed.wait_for(lock, std::chrono::duration<double>(s->limit_s),
+                                    [&] { return s->stop || !s->armed || s->serial != serial; });
             if (changed) continue;
             // Past the limit: said, then the process ends (a kernel in an endless loop cannot
             // be stopped from the host; the driver ends it with the process).

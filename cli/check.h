@@ -29,9 +29,9 @@ ExerciseCaseSet CasesOf(const Registry& registry, const Lesson& lesson);
 struct CaseOutcome {
     std::string name, name_zh;
     bool passed = false;
-    bool ran = false;            // false: it could not run (`message` says why)
-    std::string message;         // the first mismatch, the guard damage or why it did not run
-    std::string message_zh;      // the same in Chinese ("" where only English is known)
+    bool ran = false;                 // false: it could not run (`message` says why)
+    std::string message;              // the first mismatch, the guard damage or why it did not run
+    std::string message_zh;           // the same in Chinese ("" where only English is known)
     std::vector<GuardDamage> guards;  // buffers written outside their bounds
     double ms = 0;                    // the run's time
 };

@@ -96,17 +96,19 @@ nlohmann::ordered_json ProfileForWorker(const Lesson& lesson, const RawParams& p
 // the file is refused or does not compile) and, with a GPU, run by the step's harness (exit 0
 // right, 1 wrong or not run) (cli/exercise.cpp).
 // `time_limit_s`: the run ends the process, saying so, when it takes longer (an endless kernel).
+// `guard_zones`: every device buffer of the step gets guard zones (engine/guard_zones.h); a
+// write outside one makes the run wrong.
 int RunKernel(const std::string& lesson, const std::string& path, const Options& options,
-              Format format, double time_limit_s);
+              Format format, double time_limit_s, bool guard_zones = true);
 
 // `check LESSON --kernel FILE`: the kernel over its step kind's hidden cases (cli/check.h).
 struct KernelCheckOptions {
     std::string lang = "en";
-    bool memcheck = false;      // run the cases under compute-sanitizer's memcheck
-    double time_limit_s = 10;   // per case (and per run of run --kernel)
+    bool memcheck = false;     // run the cases under compute-sanitizer's memcheck
+    double time_limit_s = 10;  // per case (and per run of run --kernel)
 };
-int CheckKernel(const std::string& lesson, const std::string& path, const KernelCheckOptions& options,
-                Format format);
+int CheckKernel(const std::string& lesson, const std::string& path,
+                const KernelCheckOptions& options, Format format);
 
 struct ExerciseOptions {
     int hints = 0;          // how many hints to show

@@ -198,8 +198,9 @@ std::shared_ptr<StudentKernel> CompileForCli(const Lesson& lesson, const Exercis
 std::function<void(const std::string&)> LimitMessage(const Lesson& lesson, double limit_s,
                                                      Format format, const json* so_far) {
     return [&lesson, limit_s, format, so_far](const std::string& label) {
-        const std::string text = "your kernel for " + lesson.Name() + " ran longer than the limit of " +
-                                 Fixed(limit_s, 0) + " s" + (label.empty() ? "" : " (" + label + ")") +
+        const std::string text = "your kernel for " + lesson.Name() +
+                                 " ran longer than the limit of " + Fixed(limit_s, 0) + " s" +
+                                 (label.empty() ? "" : " (" + label + ")") +
                                  ": it was stopped with this process; the next run starts afresh "
                                  "(--time-limit SECONDS to allow more)";
         if (format == Format::kJson) {
@@ -216,7 +217,7 @@ std::function<void(const std::string&)> LimitMessage(const Lesson& lesson, doubl
 }  // namespace
 
 int RunKernel(const std::string& key, const std::string& path, const Options& options,
-              Format format, double time_limit_s) {
+              Format format, double time_limit_s, bool guard_zones) {
     const Lesson& lesson = FindLessonOrThrow(key);
     const Exercise& exercise = FindExerciseOrThrow(lesson);
     if (format == Format::kCsv) throw UsageError("run --kernel writes a table or json, not csv");
@@ -241,12 +242,30 @@ int RunKernel(const std::string& key, const std::string& path, const Options& op
     const Lesson yours = WithStudentKernel(RunnableCatalog(), lesson, student);
     Session session(RunnableCatalog());
     RunResult r;
+    std::vector<GuardDamage> damage;
     {
         KernelWatchdog watchdog(time_limit_s, LimitMessage(lesson, time_limit_s, format, &out));
         watchdog.Arm("");
-        r = session.Run(yours, options.run, CancelControl());
+        // Guard zones around the step's buffers (unless asked not to): a write past an end is a
+        // wrong run even where the answer is right. They are filled when the buffers are made
+        // and read when they are freed, never inside the timed runs.
+        TakeGuardDamage();
+        SetGuardZones(guard_zones);
+        try {
+            r = session.Run(yours, options.run, CancelControl());
+        } catch (...) {
+            SetGuardZones(false);
+            throw;
+        }
+        SetGuardZones(false);
+        damage = TakeGuardDamage();
         watchdog.Disarm();
     }
+    if (!damage.empty() && r.verified) {
+        r.verified = false;
+        r.check_message = damage.front().text;
+    }
+    out["guard_zones"] = guard_zones;
     if (format == Format::kJson) {
         out["run"] = ToJson(r);
         std::cout << out.dump(2) << "\n";
@@ -326,26 +345,19 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
         }
         // The same check, under memcheck: its report, then the check's own lines. A kernel
         // under memcheck runs many times slower, so its time limit is 20 times as long.
-        std::vector<std::string> args = {sanitizer,
-                                         "--tool",
-                                         "memcheck",
-                                         "--print-limit",
-                                         "20",
-                                         "--error-exitcode",
-                                         "86",
-                                         SelfPath(),
-                                         "check",
-                                         lesson.id,
-                                         "--kernel",
-                                         path,
-                                         "--lang",
-                                         o.lang,
-                                         "--format",
-                                         format == Format::kJson ? "json" : "table",
-                                         "--time-limit",
-                                         Fixed(std::min(o.time_limit_s * 20, kMaxKernelTimeLimitS), 0)};
+        std::vector<std::string> args = {
+            sanitizer,      "--tool",
+            "memcheck",     "--print-limit",
+            "20",           "--error-exitcode",
+            "86",           SelfPath(),
+            "check",        lesson.id,
+            "--kernel",     path,
+            "--lang",       o.lang,
+            "--format",     format == Format::kJson ? "json" : "table",
+            "--time-limit", Fixed(std::min(o.time_limit_s * 20, kMaxKernelTimeLimitS), 0)};
         std::cout.flush();
-        std::cerr << (zh ? "在 compute-sanitizer memcheck 下运行全部用例：" : "running every case under compute-sanitizer memcheck: ")
+        std::cerr << (zh ? "在 compute-sanitizer memcheck 下运行全部用例："
+                         : "running every case under compute-sanitizer memcheck: ")
                   << sanitizer << "\n";
         const int rc = RunProgram(args);
         if (rc == 86) {
@@ -368,10 +380,10 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
         CompileForCli(lesson, exercise, path, format, out, &rc, &why_not);
     if (!student) {
         const bool compiled = out["compile"]["status"] == ToString(CompileStatus::kOk);
-        const std::string note =
-            compiled ? (zh ? "已编译，未检查：需要 GPU（" : "compiled, not checked: needs a GPU (") +
-                           why_not + (zh ? "）" : ")")
-                     : why_not;
+        const std::string note = compiled ? (zh ? "已编译，未检查：需要 GPU（"
+                                                : "compiled, not checked: needs a GPU (") +
+                                                why_not + (zh ? "）" : ")")
+                                          : why_not;
         if (compiled) std::cerr << note << "\n";
         if (format == Format::kJson) {
             out["checked"] = false;
@@ -390,7 +402,8 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
     KernelWatchdog watchdog(o.time_limit_s, LimitMessage(lesson, o.time_limit_s, format, &out));
     if (format == Format::kTable)
         std::cout << (zh ? "隐藏用例 " : "hidden cases ") << set.cases.size()
-                  << (zh ? " 个（每个都带有保护区）：\n" : ", each with guard zones around its buffers:\n");
+                  << (zh ? " 个（每个都带有保护区）：\n"
+                         : ", each with guard zones around its buffers:\n");
     const std::vector<CaseOutcome> outcomes = RunCases(
         session, yours, set, fixed, CancelControl(),
         [&](const CaseOutcome& c, size_t i, size_t total) {
@@ -423,13 +436,14 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
     if (format == Format::kJson) {
         std::cout << out.dump(2) << "\n";
     } else {
-        std::cout << (failed == 0 ? (zh ? "全部 " : "all ") + std::to_string(outcomes.size()) +
-                                        (zh ? " 个用例通过：你的 kernel 通过了检查\n"
-                                            : " cases passed: your kernel passes the check\n")
-                                  : std::to_string(failed) + (zh ? " / " : " of ") +
-                                        std::to_string(outcomes.size()) +
-                                        (zh ? " 个用例失败：你的 kernel 没有通过检查\n"
-                                            : " cases FAILED: your kernel does not pass the check\n"));
+        std::cout << (failed == 0
+                          ? (zh ? "全部 " : "all ") + std::to_string(outcomes.size()) +
+                                (zh ? " 个用例通过：你的 kernel 通过了检查\n"
+                                    : " cases passed: your kernel passes the check\n")
+                          : std::to_string(failed) + (zh ? " / " : " of ") +
+                                std::to_string(outcomes.size()) +
+                                (zh ? " 个用例失败：你的 kernel 没有通过检查\n"
+                                    : " cases FAILED: your kernel does not pass the check\n"));
     }
     return failed == 0 ? kExitOk : kExitFailed;
 }
@@ -438,11 +452,12 @@ json CheckForWorker(const Lesson& yours, const Lesson& lesson, const RunControl&
                     const std::function<void(const json&, int, int)>& emit) {
     const DeviceList& devices = GetDevices();
     if (!devices.available())
-        return json{{"checked", false},
-                    {"passed", false},
-                    {"not_checked", "compiled, not checked: needs a GPU (" +
-                                        devices.unavailable.text + ")"},
-                    {"not_checked_zh", "已编译，未检查：需要 GPU（" + devices.unavailable.text + "）"}};
+        return json{
+            {"checked", false},
+            {"passed", false},
+            {"not_checked",
+             "compiled, not checked: needs a GPU (" + devices.unavailable.text + ")"},
+            {"not_checked_zh", "已编译，未检查：需要 GPU（" + devices.unavailable.text + "）"}};
     const ExerciseCaseSet set = CasesOf(RunnableCatalog(), lesson);
     RawParams fixed;
     if (const Exercise* e = FindExercise(lesson.id))

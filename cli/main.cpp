@@ -27,12 +27,13 @@ struct RawOptions {
     std::vector<std::string> sets;  // NAME=VALUE
     bool cold_l2 = false;
     bool no_ceilings = false;
-    bool recorded = false;        // profile: the recorded counters
-    bool no_save = false;         // tune: show, do not remember
-    std::string timeout = "300";  // profile: seconds ncu may take
-    std::string kernel;           // run: a student's kernel file
+    bool recorded = false;          // profile: the recorded counters
+    bool no_save = false;           // tune: show, do not remember
+    std::string timeout = "300";    // profile: seconds ncu may take
+    std::string kernel;             // run: a student's kernel file
     std::string time_limit = "10";  // run --kernel, check: seconds a student's kernel may take
     cli::KernelCheckOptions check;
+    bool no_guard_zones = false;  // run --kernel: without guard zones (the cost benchmark)
     cli::ExerciseOptions exercise;
 };
 
@@ -193,9 +194,13 @@ int main(int argc, char** argv) {
     run->add_option("--time-limit", raw.time_limit,
                     "with --kernel: seconds your kernel's run may take before it is stopped "
                     "(1 to 600, default 10, as in the GUI)");
+    run->add_flag("--no-guard-zones", raw.no_guard_zones,
+                  "with --kernel: no guard zones around the step's buffers (by default a write "
+                  "past the end of one makes the run wrong)");
     auto* check = app.add_subcommand(
-        "check", "check your kernel for a lesson's exercise over its hidden cases: the smallest "
-                 "sizes, sizes off the block or tile, large sizes, data that breaks naive code");
+        "check",
+        "check your kernel for a lesson's exercise over its hidden cases: the smallest "
+        "sizes, sizes off the block or tile, large sizes, data that breaks naive code");
     check
         ->add_option(
             "lesson", lesson,
@@ -363,7 +368,8 @@ int main(int argc, char** argv) {
         } else if (*run && !raw.kernel.empty()) {
             rc = cli::RunKernel(lesson, raw.kernel, ToOptions(raw), format,
                                 ParseSeconds(raw.time_limit, "--time-limit",
-                                             cli::kMinKernelTimeLimitS, cli::kMaxKernelTimeLimitS));
+                                             cli::kMinKernelTimeLimitS, cli::kMaxKernelTimeLimitS),
+                                !raw.no_guard_zones);
         } else {
             const cli::Options options = ToOptions(raw);
             if (*run) rc = cli::Run(lesson, options, format);

@@ -55,8 +55,8 @@ std::string GuardDamageTextZh(const std::string& buffer, size_t bytes,
                std::to_string(after->last) + " 字节";
     if (before)
         out += std::string(out.empty() ? "" : "；") + "你的 kernel 在 " + buffer +
-               " 的起点之前写入：改动了 " + std::to_string(before->count) + " 个字节，最远在起点之前 " +
-               std::to_string(kGuardBytes - before->first) + " 字节";
+               " 的起点之前写入：改动了 " + std::to_string(before->count) +
+               " 个字节，最远在起点之前 " + std::to_string(kGuardBytes - before->first) + " 字节";
     return out;
 }
 

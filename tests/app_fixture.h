@@ -185,19 +185,18 @@ public:
                 const char* names[] = {"1 x 1", "33 x 37", "8193 x 8195"};
                 for (int i = 0; i < 3; ++i) {
                     const bool passed = i < 2 || !wrong;
-                    m_inbox.push_back(
-                        {{"id", r["id"]},
-                         {"type", "case"},
-                         {"case",
-                          {{"name", names[i]},
-                           {"name_zh", std::string(names[i]) + "（中）"},
-                           {"passed", passed},
-                           {"ran", true},
-                           {"message", passed ? "" : "y[8192] = 0, expected 8195"},
-                           {"message_zh", ""},
-                           {"ms", 0.5}}},
-                         {"point", i},
-                         {"points", 3}});
+                    m_inbox.push_back({{"id", r["id"]},
+                                       {"type", "case"},
+                                       {"case",
+                                        {{"name", names[i]},
+                                         {"name_zh", std::string(names[i]) + "（中）"},
+                                         {"passed", passed},
+                                         {"ran", true},
+                                         {"message", passed ? "" : "y[8192] = 0, expected 8195"},
+                                         {"message_zh", ""},
+                                         {"ms", 0.5}}},
+                                       {"point", i},
+                                       {"points", 3}});
                 }
                 m_inbox.push_back({{"id", r["id"]},
                                    {"type", "check"},

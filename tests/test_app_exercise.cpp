@@ -472,7 +472,6 @@ TEST_F(AppExercise, EveryWordOfTheExercisesHasBothLanguagesInTheAtlas) {
     EXPECT_TRUE(TranslationMisses().empty()) << TranslationMisses().front();
 }
 
-
 class AppCheck : public AppLogic {
 protected:
     void SetUp() override {

@@ -43,7 +43,8 @@ TEST(ExerciseCases, EveryExerciseKindDeclaresCasesItsLessonAccepts) {
         ASSERT_NE(l, nullptr) << e.lesson;
         const ExerciseCasesFn* fn = CasesFnOf(*l);
         ASSERT_NE(fn, nullptr) << e.lesson << ": its step kind declares no hidden cases";
-        const ExerciseCaseSet set = (*fn)(l->step.data(), StepSite{*l, registry.FindLesson(l->previous)});
+        const ExerciseCaseSet set =
+            (*fn)(l->step.data(), StepSite{*l, registry.FindLesson(l->previous)});
         EXPECT_GE(set.cases.size(), 5u) << e.lesson;
         std::set<std::string> names;
         for (const ExerciseCase& c : set.cases) {
@@ -52,7 +53,8 @@ TEST(ExerciseCases, EveryExerciseKindDeclaresCasesItsLessonAccepts) {
             EXPECT_TRUE(names.insert(c.name).second) << e.lesson << ": twice: " << c.name;
             if (c.use_text) {
                 EXPECT_FALSE(c.text.empty()) << c.name;
-                EXPECT_TRUE(registry.ChapterOf(*l).accepts_input_file) << e.lesson << ": " << c.name;
+                EXPECT_TRUE(registry.ChapterOf(*l).accepts_input_file)
+                    << e.lesson << ": " << c.name;
             }
             RawParams raw;
             for (const ExerciseParam& f : e.fixed) raw.emplace_back(f.name, f.value);
@@ -72,7 +74,8 @@ TEST(ExerciseCases, SizesIncludeTheSmallestAndNonMultiplesOfEveryWidth) {
         ASSERT_NE(l, nullptr);
         const ExerciseCasesFn* fn = CasesFnOf(*l);
         ASSERT_NE(fn, nullptr) << e.lesson;
-        const ExerciseCaseSet set = (*fn)(l->step.data(), StepSite{*l, registry.FindLesson(l->previous)});
+        const ExerciseCaseSet set =
+            (*fn)(l->step.data(), StepSite{*l, registry.FindLesson(l->previous)});
         ASSERT_FALSE(set.size_param.empty()) << e.lesson;
         ASSERT_FALSE(set.widths.empty()) << e.lesson;
         std::vector<uint64_t> sizes;  // in elements of the size parameter
@@ -98,7 +101,8 @@ TEST(ExerciseCases, SizesIncludeTheSmallestAndNonMultiplesOfEveryWidth) {
         for (const ExerciseCase& c : set.cases) {
             uint64_t elements = 1;
             for (const auto& [name, value] : c.params)
-                if (name == "size") elements *= std::stoull(value) / set.size_unit;
+                if (name == "size")
+                    elements *= std::stoull(value) / set.size_unit;
                 else if (name == "m" || name == "n" || name == "k" || name == "rows")
                     elements *= std::stoull(value);
             largest = std::max(largest, elements);
@@ -115,14 +119,15 @@ TEST(ExerciseCases, SplitCasesHoldTheTextsThatBreakNaiveScans) {
     ASSERT_NE(l, nullptr);
     const ExerciseCasesFn* fn = CasesFnOf(*l);
     ASSERT_NE(fn, nullptr);
-    const ExerciseCaseSet set = (*fn)(l->step.data(), StepSite{*l, registry.FindLesson(l->previous)});
+    const ExerciseCaseSet set =
+        (*fn)(l->step.data(), StepSite{*l, registry.FindLesson(l->previous)});
     bool odd_pair = false, all_separators = false, cr_runs = false, none = false;
     for (const ExerciseCase& c : set.cases) {
         if (c.use_text) {
             const size_t at = c.text.find("\r\n");
             odd_pair |= at != std::string::npos && at % 2 == 1 && c.text.size() <= 8;
-            all_separators |= c.text.size() > 1000 &&
-                              c.text.find_first_not_of("\r\n") == std::string::npos;
+            all_separators |=
+                c.text.size() > 1000 && c.text.find_first_not_of("\r\n") == std::string::npos;
             cr_runs |= c.text.find("\r\r\r") != std::string::npos;
         }
         for (const auto& [name, value] : c.params) none |= name == "data" && value == "none";
@@ -243,8 +248,8 @@ TEST_F(CheckCommand, WithoutAGpuItSaysCompiledNotChecked) {
 
 TEST_F(CheckCommand, MemcheckWithoutTheSanitizerSaysItIsNotInstalled) {
     const std::string k = Write("k.cu", "__global__ void gemm_32_naive_kernel() {}\n");
-    const Output o = Sh("PATH=/nonexistent " + CliPath() + " check gemm/naive --memcheck --kernel " +
-                        k + " 2>&1");
+    const Output o = Sh("PATH=/nonexistent " + CliPath() +
+                        " check gemm/naive --memcheck --kernel " + k + " 2>&1");
     EXPECT_EQ(o.code, 1) << o.text;
     EXPECT_TRUE(Has(o.text, "compute-sanitizer is not installed")) << o.text;
 }
@@ -252,7 +257,8 @@ TEST_F(CheckCommand, MemcheckWithoutTheSanitizerSaysItIsNotInstalled) {
 TEST_F(CheckCommand, TheTimeLimitIsCheckedAsAnOption) {
     const std::string k = Write("k.cu", "__global__ void gemm_32_naive_kernel() {}\n");
     for (const char* bad : {"0", "601", "soon"}) {
-        const Output o = Cli(std::string("check gemm/naive --time-limit ") + bad + " --kernel " + k);
+        const Output o =
+            Cli(std::string("check gemm/naive --time-limit ") + bad + " --kernel " + k);
         EXPECT_EQ(o.code, 2) << bad << ": " << o.text;
         EXPECT_TRUE(Has(o.text, "--time-limit")) << o.text;
         const Output r = Cli(std::string("run gemm/naive --time-limit ") + bad + " --kernel " + k);

@@ -67,14 +67,14 @@ std::vector<Checked> CheckAll(const std::vector<std::pair<std::string, std::stri
                               const std::vector<std::string>& names) {
     std::vector<Checked> out(todo.size());
     std::atomic<size_t> next{0};
-    const unsigned workers = std::max(1u, std::min(6u, std::thread::hardware_concurrency() / 2));
+    const unsigned workers = std::max(1u, std::min(4u, std::thread::hardware_concurrency() / 2));
     std::vector<std::thread> threads;
     for (unsigned w = 0; w < workers; ++w)
         threads.emplace_back([&] {
             for (size_t i; (i = next++) < todo.size();) {
-                const Output o = Cli("check " + todo[i].first + " --format json --kernel '" +
-                                         todo[i].second + "'",
-                                     false);
+                const Output o = Cli(
+                    "check " + todo[i].first + " --format json --kernel '" + todo[i].second + "'",
+                    false);
                 out[i].name = names[i];
                 out[i].code = o.code;
                 try {
@@ -103,9 +103,8 @@ void AppendTable(const std::vector<Checked>& rows) {
                     break;
                 }
         if (!c.j.contains("cases")) first = c.j.dump().substr(0, 300);
-        table << c.name << " | exit " << c.code << " | "
-              << c.j.value("cases_failed", -1) << " of " << c.j.value("cases_total", -1)
-              << " failed | " << first.substr(0, 400) << "\n";
+        table << c.name << " | exit " << c.code << " | " << c.j.value("cases_failed", -1) << " of "
+              << c.j.value("cases_total", -1) << " failed | " << first.substr(0, 400) << "\n";
     }
 }
 
@@ -180,8 +179,7 @@ TEST(GpuCheck, AnEndlessKernelIsStoppedAtTheLimit) {
            "    while (spin) {}\n"
            "}\n";
     const Output o =
-        Cli("run gemm/naive --set m=64 --set n=64 --set k=64 --time-limit 3 --kernel " +
-            endless);
+        Cli("run gemm/naive --set m=64 --set n=64 --set k=64 --time-limit 3 --kernel " + endless);
     EXPECT_EQ(o.code, 1) << o.text;
     EXPECT_TRUE(Has(o.text, "ran longer than the limit of 3 s")) << o.text;
     const Output c = Cli("check gemm/naive --time-limit 3 --kernel " + endless);

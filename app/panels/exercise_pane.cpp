@@ -394,17 +394,18 @@ void DrawCheckAnswer(UiState& ui, const Controller::ExerciseAnswer& a) {
     ImGui::Separator();
     ImGui::TextColored(kAccent, "%s", Tr(ui, kCheckMine));
     if (a.pending && a.compiled && a.cases_total > 0)
-        ImGui::TextColored(kAmber, "%s",
-                           Fmt(Tr(ui, kCheckingYours),
-                               std::min(static_cast<int>(a.cases.size()) + 1, a.cases_total),
-                               a.cases_total)
-                               .c_str());
+        ImGui::TextColored(
+            kAmber, "%s",
+            Fmt(Tr(ui, kCheckingYours),
+                std::min(static_cast<int>(a.cases.size()) + 1, a.cases_total), a.cases_total)
+                .c_str());
     int failed = 0;
     for (size_t i = 0; i < a.cases.size(); ++i) {
         const Controller::ExerciseAnswer::Case& k = a.cases[i];
         failed += k.passed ? 0 : 1;
         ImGui::PushID(static_cast<int>(i));
-        ImGui::TextColored(k.passed ? kGreen : kRed, "%s", Tr(ui, k.passed ? kCasePassed : kCaseFailed));
+        ImGui::TextColored(k.passed ? kGreen : kRed, "%s",
+                           Tr(ui, k.passed ? kCasePassed : kCaseFailed));
         ImGui::SameLine();
         DrawWrappedText(zh && !k.name_zh.empty() ? k.name_zh : k.name);
         if (!k.passed) {

@@ -107,7 +107,8 @@ inline constexpr Word kCheckMineHint{
     "用这一步的隐藏用例运行你的 kernel：最小的规模、不是线程块或分块整数倍的规模、较大的规模，"
     "以及会让朴素写法出错的数据。每个缓冲区前后都有保护区，即使结果正确，越界写入也会让用例失败。"
     "只有全部用例通过，你的 kernel 才算通过。"};
-inline constexpr Word kCheckingYours{"Checking your kernel: case %d of %d", "正在检查你的 kernel：第 %d / %d 个用例"};
+inline constexpr Word kCheckingYours{"Checking your kernel: case %d of %d",
+                                     "正在检查你的 kernel：第 %d / %d 个用例"};
 inline constexpr Word kCheckPassed{"Passed: all %d hidden cases are right.",
                                    "通过：全部 %d 个隐藏用例都正确。"};
 inline constexpr Word kCheckFailed{"Not passed: %d of %d hidden cases failed.",

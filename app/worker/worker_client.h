@@ -154,10 +154,10 @@ public:
             double ms = 0;
         };
         std::vector<Case> cases;
-        int cases_total = 0;         // as the worker counts them (0 until the first case)
-        bool check_done = false;     // the summary came
-        bool checked = false;        // ... and the cases ran (false: `not_checked` says why)
-        bool check_passed = false;   // every case passed
+        int cases_total = 0;        // as the worker counts them (0 until the first case)
+        bool check_done = false;    // the summary came
+        bool checked = false;       // ... and the cases ran (false: `not_checked` says why)
+        bool check_passed = false;  // every case passed
         std::string not_checked, not_checked_zh;
     };
     // "Check my kernel": the student's kernel compiled, then run over its step kind's hidden

@@ -93,14 +93,12 @@ void* MallocDevice(size_t bytes, const char* what) {
     if (!guarded) return ptr;
     uint8_t* base = static_cast<uint8_t*>(ptr);
     const std::vector<uint8_t>& pattern = GuardPattern();
-    const cudaError_t fill1 =
-        cudaMemcpy(base, pattern.data(), kGuardBytes, cudaMemcpyHostToDevice);
-    const cudaError_t fill2 = cudaMemcpy(base + kGuardBytes + bytes, pattern.data(), kGuardBytes,
-                                         cudaMemcpyHostToDevice);
+    const cudaError_t fill1 = cudaMemcpy(base, pattern.data(), kGuardBytes, cudaMemcpyHostToDevice);
+    const cudaError_t fill2 =
+        cudaMemcpy(base + kGuardBytes + bytes, pattern.data(), kGuardBytes, cudaMemcpyHostToDevice);
     if (fill1 != cudaSuccess || fill2 != cudaSuccess) {
         cudaFree(ptr);
-        Check(fill1 != cudaSuccess ? fill1 : fill2, "cudaMemcpy (guard zones)", __FILE__,
-              __LINE__);
+        Check(fill1 != cudaSuccess ? fill1 : fill2, "cudaMemcpy (guard zones)", __FILE__, __LINE__);
     }
     void* user = base + kGuardBytes;
     const std::lock_guard<std::mutex> lock(g_guarded_mutex);

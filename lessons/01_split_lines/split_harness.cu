@@ -16,8 +16,8 @@
 #include "cuda/cuda_util.h"
 #include "cuda/module.h"
 #include "errors.h"
-#include "exercise_cases.h"
 #include "exercise.h"
+#include "exercise_cases.h"
 #include "exercise_kinds.h"
 #include "kernels_of.h"
 #include "split/split_cpu.h"
@@ -476,8 +476,8 @@ LESSONS_EXERCISE_CASES(Kernel, [](const Kernel&, const StepSite&) {
                   "8195 字节，全是分隔符（从第 0 字节起的 \\r\\n）", Repeat("\r\n", 4097, "\r")),
         SplitText("8197 bytes, all separators (\\r\\n from byte 1)",
                   "8197 字节，全是分隔符（从第 1 字节起的 \\r\\n）", "\n" + Repeat("\r\n", 4098)),
-        SplitText("runs of \\r before each \\n (10007 lines)",
-                  "每个 \\n 前有一串 \\r（10007 行）", RunsOfCr(10007)),
+        SplitText("runs of \\r before each \\n (10007 lines)", "每个 \\n 前有一串 \\r（10007 行）",
+                  RunsOfCr(10007)),
         SplitText("a text of \\r only, then one \\r\\n at the very end",
                   "全是 \\r，只在最末尾有一个 \\r\\n", std::string(65537, '\r') + "\n"),
         SplitData("no separator at all, 1 MiB + 3 bytes", "完全没有分隔符，1 MiB + 3 字节",

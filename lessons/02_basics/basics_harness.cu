@@ -16,10 +16,10 @@
 #include "basics_chapter.h"
 #include "basics_steps.h"
 #include "cuda/cuda_util.h"
-#include "exercise_cases.h"
 #include "cuda/module.h"
 #include "errors.h"
 #include "exercise.h"
+#include "exercise_cases.h"
 #include "exercise_kinds.h"
 #include "kernels_of.h"
 #include "result.h"
@@ -416,9 +416,8 @@ LESSONS_EXERCISE_CASES(VecMat, [](const VecMat&, const StepSite&) {
     ExerciseCaseSet set;
     set.size_param = "rows";
     set.widths = {32, 256};
-    set.cases = {VecMatCase(1, 1, "ones"),       VecMatCase(3, 5, "ones"),
-                 VecMatCase(257, 1025, "ones"),  VecMatCase(1000, 333, "random"),
-                 VecMatCase(8192, 2049, "random")};
+    set.cases = {VecMatCase(1, 1, "ones"), VecMatCase(3, 5, "ones"), VecMatCase(257, 1025, "ones"),
+                 VecMatCase(1000, 333, "random"), VecMatCase(8192, 2049, "random")};
     return set;
 });
 

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "cuda/cuda_util.h"
-#include "exercise_cases.h"
 #include "cuda/module.h"
 #include "device.h"
 #include "exercise.h"
+#include "exercise_cases.h"
 #include "exercise_kinds.h"
 #include "kernels_of.h"
 #include "reduce/reduce_gpu.cuh"
@@ -356,10 +356,17 @@ ExerciseCaseSet ReduceCases() {
     set.size_param = "size";
     set.size_unit = sizeof(float);
     set.widths = {4, 32, 256, 512, 1024, 2 * 1024};
-    set.cases = {Floats(1, "ones"),      Floats(2, "ones"),       Floats(3, "ones"),
-                 Floats(33, "ones"),     Floats(257, "ones"),     Floats(1023, "ones"),
-                 Floats(1025, "ones"),   Floats(4099, "random"),  Floats(262147, "ones"),
-                 Floats(1000003, "random"), Floats((uint64_t(16) << 20) + 3, "ones")};
+    set.cases = {Floats(1, "ones"),
+                 Floats(2, "ones"),
+                 Floats(3, "ones"),
+                 Floats(33, "ones"),
+                 Floats(257, "ones"),
+                 Floats(1023, "ones"),
+                 Floats(1025, "ones"),
+                 Floats(4099, "random"),
+                 Floats(262147, "ones"),
+                 Floats(1000003, "random"),
+                 Floats((uint64_t(16) << 20) + 3, "ones")};
     return set;
 }
 

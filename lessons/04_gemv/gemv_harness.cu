@@ -7,9 +7,9 @@
 #include <string>
 
 #include "cuda/cuda_util.h"
-#include "exercise_cases.h"
 #include "cuda/module.h"
 #include "errors.h"
+#include "exercise_cases.h"
 #include "exercise_kinds.h"
 #include "gemv/gemv_gpu.cuh"
 #include "gemv_chapter.h"

@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "cuda/cuda_util.h"
-#include "exercise_cases.h"
 #include "cuda/module.h"
 #include "cuda/scoped_device.h"
 #include "device.h"
 #include "errors.h"
 #include "exercise.h"
+#include "exercise_cases.h"
 #include "exercise_kinds.h"
 #include "gemm/gemm_gpu.cuh"
 #include "gemm_chapter.h"

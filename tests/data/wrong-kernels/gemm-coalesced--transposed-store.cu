@@ -1,5 +1,5 @@
 // lesson: gemm/coalesced
-// WRONG: C is stored transposed (column-major), so every element off the diagonal lands in the wrong place.
+// WRONG: C is stored transposed (column-major): elements off the diagonal land wrong.
 __global__ void gemm_33_coalesced_kernel(int m, int n, int k, const float* a, const float* b,
                                          float* c) {
     const int col = blockIdx.x * 32 + threadIdx.x;

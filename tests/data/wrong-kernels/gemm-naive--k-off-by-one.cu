@@ -1,5 +1,5 @@
 // lesson: gemm/naive
-// WRONG: the product loop stops one short of k, so the last column of A and row of B are left out.
+// WRONG: the product loop stops one short of k: the last product is left out.
 __global__ void gemm_32_naive_kernel(int m, int n, int k, const float* a, const float* b,
                                      float* c) {
     const int row = blockIdx.x * 32 + threadIdx.x;

@@ -1,5 +1,5 @@
 // lesson: gemm/shared-memory-tiles
-// WRONG: the tile loads have no edge test, so tiles past the edge of A and B read other rows and memory past the ends.
+// WRONG: tile loads without edge tests read past the edges of A and B.
 constexpr int BM = 16, BN = 16, BK = 64;
 __global__ void __launch_bounds__(BM* BN)
     gemm_34_shared_memory_kernel(int m, int n, int k, const float* a, const float* b, float* c) {

@@ -1,5 +1,5 @@
 // lesson: gemv/thread-per-row
-// WRONG: no bounds test on the row, so the last block's spare threads write past the end of y.
+// WRONG: no bounds test: the last block's spare threads write past the end of y.
 __global__ void gemv_28_thread_per_row_kernel(const float* __restrict__ a,
                                               const float* __restrict__ x, float* __restrict__ y,
                                               int m, int n) {

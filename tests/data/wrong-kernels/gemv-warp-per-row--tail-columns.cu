@@ -1,5 +1,5 @@
 // lesson: gemv/warp-per-row
-// WRONG: the lanes stop at the last whole group of 32 columns, so a row's last n % 32 columns are never added.
+// WRONG: lanes stop at the last whole 32 columns: a row's last n % 32 are lost.
 __global__ void gemv_29_warp_per_row_kernel(const float* __restrict__ a,
                                             const float* __restrict__ x, float* __restrict__ y,
                                             int m, int n) {

@@ -1,5 +1,5 @@
 // lesson: reduce/v2-add-during-load
-// WRONG: the last thread of every block stores 0 instead of its sum, dropping two elements per block.
+// WRONG: each block's last thread stores 0: two elements per block dropped.
 __global__ void reduce_22_add_during_load_kernel(const float* in, uint64_t n, float* partials) {
     extern __shared__ float s[];
     const unsigned tid = threadIdx.x;

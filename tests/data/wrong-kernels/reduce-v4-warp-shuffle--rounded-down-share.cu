@@ -1,5 +1,5 @@
 // lesson: reduce/v4-warp-shuffle
-// WRONG: each block's share is n / blocks rounded down, so the last n % blocks elements are never added.
+// WRONG: shares of n / blocks rounded down: the last n % blocks are lost.
 __device__ __forceinline__ float warp_sum_24(float v) {
     for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
     return v;

@@ -1,5 +1,5 @@
 // lesson: split/four-bytes-per-thread
-// WRONG: each thread tests only the first three bytes of its word, so a pair that starts at a word's last byte is missed.
+// WRONG: tests 3 bytes of its word: a pair from a word's last byte is missed.
 __global__ void split_08_four_bytes_per_thread_kernel(const char* __restrict__ buf,
                                                       unsigned long long* __restrict__ out,
                                                       unsigned long long* __restrict__ count) {

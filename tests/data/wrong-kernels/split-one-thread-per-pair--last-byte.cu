@@ -1,5 +1,5 @@
 // lesson: split/one-thread-per-pair
-// WRONG: the thread at the last byte returns early, so a '\n' in the last byte (after a '\r') is never tested.
+// WRONG: the last byte's thread returns early: a final \r\n is missed.
 __global__ void split_04_one_thread_per_pair_kernel(const char* __restrict__ buf, uint64_t n,
                                                     unsigned long long* __restrict__ out,
                                                     unsigned long long* __restrict__ count) {

@@ -1,5 +1,5 @@
 // lesson: split/one-thread-per-pair
-// WRONG: a thread tests only a '\r' at its even position, so a pair whose '\r' is at an odd position is never found.
+// WRONG: tests only a \r at even positions: pairs at odd positions are missed.
 __global__ void split_04_one_thread_per_pair_kernel(const char* __restrict__ buf, uint64_t n,
                                                     unsigned long long* __restrict__ out,
                                                     unsigned long long* __restrict__ count) {

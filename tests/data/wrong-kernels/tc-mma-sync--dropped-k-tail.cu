@@ -1,5 +1,5 @@
 // lesson: tensor-cores/mma-sync
-// WRONG: a row's last k % 8 elements load as zeros (the partial 16-byte piece is dropped), so k that is no multiple of 8 loses products.
+// WRONG: a row's last k % 8 elements load as zeros: their products are lost.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 // ldmatrix.x4: four 8 × 8 matrices of 16-bit elements from shared memory. Lanes 8q..8q+7 give
 // the addresses of matrix q's eight rows (16 bytes each); every lane receives one 32-bit
