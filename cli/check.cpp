@@ -60,9 +60,9 @@ private:
 
 // Guard zones on for the buffers allocated while it lives.
 struct GuardScope {
-    GuardScope() {
+    explicit GuardScope(bool on) {
         TakeGuardDamage();
-        SetGuardZones(true);
+        SetGuardZones(on);
     }
     ~GuardScope() { SetGuardZones(false); }
 };
@@ -73,7 +73,7 @@ std::vector<CaseOutcome> RunCases(
     Session& session, const Lesson& yours, const ExerciseCaseSet& set, const RawParams& fixed,
     const RunControl& control,
     const std::function<void(const CaseOutcome&, size_t i, size_t total)>& on_case,
-    const std::function<void(const ExerciseCase&, size_t i)>& on_start) {
+    const std::function<void(const ExerciseCase&, size_t i)>& on_start, bool guard_zones) {
     std::vector<CaseOutcome> out;
     bool lost = false;
     for (size_t i = 0; i < set.cases.size(); ++i) {
@@ -99,7 +99,7 @@ std::vector<CaseOutcome> RunCases(
                 }
                 RunResult r;
                 {
-                    GuardScope guards;
+                    GuardScope guards(guard_zones);
                     r = session.Run(yours, options, control);
                     // The step is gone by now: its buffers were freed and their zones read.
                 }

@@ -44,7 +44,8 @@ std::vector<CaseOutcome> RunCases(
     Session& session, const Lesson& yours, const ExerciseCaseSet& set, const RawParams& fixed,
     const RunControl& control,
     const std::function<void(const CaseOutcome&, size_t i, size_t total)>& on_case = {},
-    const std::function<void(const ExerciseCase&, size_t i)>& on_start = {});
+    const std::function<void(const ExerciseCase&, size_t i)>& on_start = {},
+    bool guard_zones = true);
 
 nlohmann::ordered_json ToJson(const CaseOutcome& c);
 

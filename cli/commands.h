@@ -104,7 +104,9 @@ int RunKernel(const std::string& lesson, const std::string& path, const Options&
 // `check LESSON --kernel FILE`: the kernel over its step kind's hidden cases (cli/check.h).
 struct KernelCheckOptions {
     std::string lang = "en";
-    bool memcheck = false;     // run the cases under compute-sanitizer's memcheck
+    bool memcheck = false;
+    bool guard_zones = true;   // off under memcheck: it sees the real out-of-bounds accesses     //
+                               // run the cases under compute-sanitizer's memcheck
     double time_limit_s = 10;  // per case (and per run of run --kernel)
 };
 int CheckKernel(const std::string& lesson, const std::string& path,

@@ -346,15 +346,25 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
         // The same check, under memcheck: its report, then the check's own lines. A kernel
         // under memcheck runs many times slower, so its time limit is 20 times as long.
         std::vector<std::string> args = {
-            sanitizer,      "--tool",
-            "memcheck",     "--print-limit",
-            "20",           "--error-exitcode",
-            "86",           SelfPath(),
-            "check",        lesson.id,
-            "--kernel",     path,
-            "--lang",       o.lang,
-            "--format",     format == Format::kJson ? "json" : "table",
-            "--time-limit", Fixed(std::min(o.time_limit_s * 20, kMaxKernelTimeLimitS), 0)};
+            sanitizer,
+            "--tool",
+            "memcheck",
+            "--print-limit",
+            "20",
+            "--error-exitcode",
+            "86",
+            SelfPath(),
+            "check",
+            lesson.id,
+            "--kernel",
+            path,
+            "--lang",
+            o.lang,
+            "--format",
+            format == Format::kJson ? "json" : "table",
+            "--time-limit",
+            Fixed(std::min(o.time_limit_s * 20, kMaxKernelTimeLimitS), 0),
+            "--no-guard-zones"};
         std::cout.flush();
         std::cerr << (zh ? "在 compute-sanitizer memcheck 下运行全部用例："
                          : "running every case under compute-sanitizer memcheck: ")
@@ -402,8 +412,9 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
     KernelWatchdog watchdog(o.time_limit_s, LimitMessage(lesson, o.time_limit_s, format, &out));
     if (format == Format::kTable)
         std::cout << (zh ? "隐藏用例 " : "hidden cases ") << set.cases.size()
-                  << (zh ? " 个（每个都带有保护区）：\n"
-                         : ", each with guard zones around its buffers:\n");
+                  << (o.guard_zones ? (zh ? " 个（每个缓冲区前后都有保护区）：\n"
+                                          : ", each with guard zones around its buffers:\n")
+                                    : (zh ? " 个（没有保护区）：\n" : ", without guard zones:\n"));
     const std::vector<CaseOutcome> outcomes = RunCases(
         session, yours, set, fixed, CancelControl(),
         [&](const CaseOutcome& c, size_t i, size_t total) {
@@ -425,7 +436,8 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
         },
         [&](const ExerciseCase& c, size_t i) {
             watchdog.Arm("case " + std::to_string(i + 1) + ", " + c.name);
-        });
+        },
+        o.guard_zones);
     watchdog.Disarm();
     size_t failed = 0;
     for (const CaseOutcome& c : outcomes) failed += c.passed ? 0 : 1;

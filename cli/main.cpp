@@ -211,6 +211,9 @@ int main(int argc, char** argv) {
     check->add_option("--lang", raw.check.lang, "en or zh");
     check->add_flag("--memcheck", raw.check.memcheck,
                     "run the cases under compute-sanitizer's memcheck as well (where installed)");
+    check->add_flag("--no-guard-zones", raw.no_guard_zones,
+                    "no guard zones around the buffers (--memcheck runs so, for the memory "
+                    "checker to see the real out-of-bounds accesses)");
     check->add_option("--time-limit", raw.time_limit,
                       "seconds each case may take before your kernel is stopped (1 to 600, "
                       "default 10, as in the GUI)");
@@ -362,6 +365,7 @@ int main(int argc, char** argv) {
             rc = cli::ShowExercise(lesson, raw.exercise, format);
         } else if (*check) {
             cli::KernelCheckOptions o = raw.check;
+            o.guard_zones = !raw.no_guard_zones;
             o.time_limit_s = ParseSeconds(raw.time_limit, "--time-limit", cli::kMinKernelTimeLimitS,
                                           cli::kMaxKernelTimeLimitS);
             rc = cli::CheckKernel(lesson, raw.kernel, o, format);

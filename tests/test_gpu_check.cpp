@@ -136,6 +136,14 @@ TEST(GpuCheck, EveryWrongKernelFails) {
         EXPECT_EQ(c.j.value("checked", false), true) << c.name << "\n" << c.j.dump(1);
         EXPECT_EQ(c.j.value("passed", true), false) << c.name << "\n" << c.j.dump(1);
         EXPECT_GE(c.j.value("cases_failed", 0), 1) << c.name;
+        // A missing bounds test is caught by the guard zones, which name the buffer.
+        if (c.name.find("no-bounds") == std::string::npos) continue;
+        bool guarded = false;
+        for (const json& k : c.j.value("cases", json::array()))
+            for (const json& g : k.value("guard_zones", json::array()))
+                guarded |= Has(g.value("text", ""), "past the end of the");
+        EXPECT_TRUE(guarded) << c.name << ": no guard zone named a write past the end\n"
+                             << c.j.dump(1);
     }
 }
 
