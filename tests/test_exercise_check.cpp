@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog.h"
+#include "check.h"
 #include "device.h"
 #include "exercise.h"
 #include "exercise_cases.h"
@@ -136,6 +137,39 @@ TEST(ExerciseCases, SplitCasesHoldTheTextsThatBreakNaiveScans) {
     EXPECT_TRUE(all_separators);
     EXPECT_TRUE(cr_runs);
     EXPECT_TRUE(none);
+}
+
+// The cases' data through the check's own loop (RunCases) on the chapters' CPU steps: every case
+// runs (the texts as input files, the sizes and data kinds as parameters) and the CPU steps,
+// which are right, pass all of them; the guard zones are off again afterwards.
+TEST(ExerciseCases, CasesRunThroughTheCheckLoopOnTheCpuSteps) {
+    if (StepKindImpls().empty()) GTEST_SKIP() << "built without CUDA: no step kinds";
+    const Registry& registry = RunnableCatalog();
+    for (const auto& [gpu_step, cpu_step] :
+         {std::pair("split/one-thread-per-pair", "split/openmp"),
+          std::pair("reduce/v2-add-during-load", "reduce/cpu-sum")}) {
+        const Lesson* gpu = registry.FindLesson(gpu_step);
+        const Lesson* cpu = registry.FindLesson(cpu_step);
+        ASSERT_TRUE(gpu && cpu);
+        ExerciseCaseSet set = cli::CasesOf(registry, *gpu);
+        Session session(registry);
+        size_t heard = 0;
+        const std::vector<cli::CaseOutcome> out = cli::RunCases(
+            session, *cpu, set, {}, {}, [&](const cli::CaseOutcome&, size_t i, size_t total) {
+                EXPECT_EQ(i, heard++);
+                EXPECT_EQ(total, set.cases.size());
+            });
+        ASSERT_EQ(out.size(), set.cases.size());
+        for (const cli::CaseOutcome& o : out) {
+            EXPECT_TRUE(o.ran) << cpu_step << ": " << o.name << ": " << o.message;
+            EXPECT_TRUE(o.passed) << cpu_step << ": " << o.name << ": " << o.message;
+            EXPECT_TRUE(o.guards.empty());
+        }
+        EXPECT_FALSE(GuardZonesOn());
+        const nlohmann::ordered_json j = cli::ToJson(out.front());
+        EXPECT_EQ(j["name"], set.cases.front().name);
+        EXPECT_EQ(j["passed"], true);
+    }
 }
 
 TEST(GuardZones, PatternShowsAnyWrite) {
