@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "errors.h"
+#include "message.h"
 
 namespace lessons::cli {
 
@@ -108,13 +109,17 @@ std::vector<CaseOutcome> RunCases(
                 o.ms = r.median_ms;
                 o.passed = r.verified && o.guards.empty();
                 if (!r.verified) {
+                    // The chapter's words for it, in both languages (its English where the
+                    // check gave no form).
                     o.message = r.check_message;
+                    o.message_zh = Render(r.CheckMessage(), "zh");
                 } else if (!o.guards.empty()) {
                     o.message = o.guards.front().text;
                     o.message_zh = o.guards.front().text_zh;
                 }
                 if (!r.verified && !o.guards.empty()) {
                     o.message += "; and " + o.guards.front().text;
+                    o.message_zh += "；并且" + o.guards.front().text_zh;
                 }
             } catch (const CudaError& e) {
                 TakeGuardDamage();

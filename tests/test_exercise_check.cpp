@@ -109,6 +109,15 @@ TEST(ExerciseCases, SizesIncludeTheSmallestAndNonMultiplesOfEveryWidth) {
             largest = std::max(largest, elements);
         }
         EXPECT_GE(largest, uint64_t(1) << 20) << e.lesson << ": no large case";
+        // The float chapters that have large magnitudes as a data kind use it.
+        const ParamSpec* data = l->FindParam("data");
+        if (data && std::count(data->choices.begin(), data->choices.end(), "large")) {
+            bool large = false;
+            for (const ExerciseCase& c : set.cases)
+                for (const auto& [name, value] : c.params)
+                    large |= name == "data" && value == "large";
+            EXPECT_TRUE(large) << e.lesson << ": no case of large magnitudes";
+        }
     }
 }
 

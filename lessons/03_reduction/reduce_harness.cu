@@ -345,9 +345,17 @@ namespace {
 
 ExerciseCase Floats(uint64_t count, const char* data) {
     const std::string n = std::to_string(count);
-    const bool ones = std::string(data) == "ones";
-    return {n + " floats (" + (ones ? "all 1.0" : "random") + ")",
-            n + " 个浮点数（" + (ones ? "全 1" : "随机") + "）",
+    const std::string kind = data;
+    return {n + " floats (" +
+                (kind == "ones"    ? "all 1.0"
+                 : kind == "large" ? "large magnitudes"
+                                   : "random") +
+                ")",
+            n + " 个浮点数（" +
+                (kind == "ones"    ? "全 1"
+                 : kind == "large" ? "大数值"
+                                   : "随机") +
+                "）",
             {{"size", std::to_string(count * sizeof(float))}, {"data", data}}};
 }
 
@@ -356,17 +364,12 @@ ExerciseCaseSet ReduceCases() {
     set.size_param = "size";
     set.size_unit = sizeof(float);
     set.widths = {4, 32, 256, 512, 1024, 2 * 1024};
-    set.cases = {Floats(1, "ones"),
-                 Floats(2, "ones"),
-                 Floats(3, "ones"),
-                 Floats(33, "ones"),
-                 Floats(257, "ones"),
-                 Floats(1023, "ones"),
-                 Floats(1025, "ones"),
-                 Floats(4099, "random"),
-                 Floats(262147, "ones"),
-                 Floats(1000003, "random"),
-                 Floats((uint64_t(16) << 20) + 3, "ones")};
+    set.cases = {Floats(1, "ones"),      Floats(2, "ones"),
+                 Floats(3, "ones"),      Floats(33, "ones"),
+                 Floats(257, "ones"),    Floats(1023, "ones"),
+                 Floats(1025, "ones"),   Floats(4099, "random"),
+                 Floats(262147, "ones"), Floats(1000003, "random"),
+                 Floats(65537, "large"), Floats((uint64_t(16) << 20) + 3, "ones")};
     return set;
 }
 

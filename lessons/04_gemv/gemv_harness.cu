@@ -238,10 +238,17 @@ ExerciseCase Dims(std::vector<uint64_t> dims, const char* data, const std::strin
         c.params.emplace_back(kNames[i], std::to_string(dims[i]));
     }
     c.params.emplace_back("data", data);
-    const bool ones = std::string(data) == "ones";
-    c.name = sizes + " (" + (ones ? "all 1.0" : "random") + ")" + (why.empty() ? "" : ": " + why);
-    c.name_zh =
-        sizes + "（" + (ones ? "全 1" : "随机") + "）" + (why_zh.empty() ? "" : "：" + why_zh);
+    const std::string kind = data;
+    c.name = sizes + " (" +
+             (kind == "ones"    ? "all 1.0"
+              : kind == "large" ? "large magnitudes"
+                                : "random") +
+             ")" + (why.empty() ? "" : ": " + why);
+    c.name_zh = sizes + "（" +
+                (kind == "ones"    ? "全 1"
+                 : kind == "large" ? "大数值"
+                                   : "随机") +
+                "）" + (why_zh.empty() ? "" : "：" + why_zh);
     return c;
 }
 
@@ -260,6 +267,7 @@ LESSONS_EXERCISE_CASES(Kernel, [](const Kernel&, const StepSite&) {
         Dims({3, 1}, "ones", "one column", "一列"),
         Dims({33, 37}, "ones"),
         Dims({257, 129}, "random"),
+        Dims({129, 4101}, "large"),
         Dims({5, 4099}, "ones", "long rows, no multiple of 4", "长行，不是 4 的倍数"),
         Dims({1000, 1001}, "random"),
         Dims({4097, 1027}, "ones"),

@@ -393,10 +393,17 @@ ExerciseCase Dims(std::vector<uint64_t> dims, const char* data, const std::strin
         c.params.emplace_back(kNames[i], std::to_string(dims[i]));
     }
     c.params.emplace_back("data", data);
-    const bool ones = std::string(data) == "ones";
-    c.name = sizes + " (" + (ones ? "all 1.0" : "random") + ")" + (why.empty() ? "" : ": " + why);
-    c.name_zh =
-        sizes + "（" + (ones ? "全 1" : "随机") + "）" + (why_zh.empty() ? "" : "：" + why_zh);
+    const std::string kind = data;
+    c.name = sizes + " (" +
+             (kind == "ones"    ? "all 1.0"
+              : kind == "large" ? "large magnitudes"
+                                : "random") +
+             ")" + (why.empty() ? "" : ": " + why);
+    c.name_zh = sizes + "（" +
+                (kind == "ones"    ? "全 1"
+                 : kind == "large" ? "大数值"
+                                   : "随机") +
+                "）" + (why_zh.empty() ? "" : "：" + why_zh);
     return c;
 }
 
@@ -415,6 +422,7 @@ ExerciseCaseSet GemmCases() {
         Dims({64, 67, 64}, "ones", "n alone off the tile", "只有 n 不整除分块"),
         Dims({64, 64, 63}, "ones", "k alone off the tile", "只有 k 不整除分块"),
         Dims({129, 127, 131}, "random"),
+        Dims({97, 101, 103}, "large"),
         Dims({1000, 1000, 1}, "random", "k = 1", "k = 1"),
         Dims({255, 257, 1027}, "random"),
         Dims({2049, 1025, 517}, "random", "large", "较大"),

@@ -462,10 +462,17 @@ ExerciseCase Dims(std::vector<uint64_t> dims, const char* data, const std::strin
         c.params.emplace_back(kNames[i], std::to_string(dims[i]));
     }
     c.params.emplace_back("data", data);
-    const bool ones = std::string(data) == "ones";
-    c.name = sizes + " (" + (ones ? "all 1.0" : "random") + ")" + (why.empty() ? "" : ": " + why);
-    c.name_zh =
-        sizes + "（" + (ones ? "全 1" : "随机") + "）" + (why_zh.empty() ? "" : "：" + why_zh);
+    const std::string kind = data;
+    c.name = sizes + " (" +
+             (kind == "ones"    ? "all 1.0"
+              : kind == "large" ? "large magnitudes"
+                                : "random") +
+             ")" + (why.empty() ? "" : ": " + why);
+    c.name_zh = sizes + "（" +
+                (kind == "ones"    ? "全 1"
+                 : kind == "large" ? "大数值"
+                                   : "随机") +
+                "）" + (why_zh.empty() ? "" : "：" + why_zh);
     return c;
 }
 
@@ -486,6 +493,7 @@ LESSONS_EXERCISE_CASES(Tiled, [](const Tiled&, const StepSite&) {
         Dims({128, 256, 65}, "ones", "k alone off the k step", "只有 k 不整除 k 步长"),
         Dims({1000, 1000, 1}, "random", "k = 1", "k = 1"),
         Dims({333, 517, 1031}, "random"),
+        Dims({129, 257, 65}, "large"),
         Dims({2049, 1537, 1031}, "random", "large", "较大"),
     };
     return set;
