@@ -407,7 +407,6 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
     for (const ExerciseParam& f : exercise.fixed) fixed.emplace_back(f.name, f.value);
     const Lesson yours = WithStudentKernel(RunnableCatalog(), lesson, student);
     Session session(RunnableCatalog());
-    json cases = json::array();
     out["cases"] = json::array();
     KernelWatchdog watchdog(o.time_limit_s, LimitMessage(lesson, o.time_limit_s, format, &out));
     if (format == Format::kTable)
