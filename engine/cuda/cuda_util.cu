@@ -5,10 +5,15 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <sstream>
+#include <vector>
 
 #include "../device.h"
 #include "../errors.h"
+#include "../guard_zones.h"
 #include "../units.h"
 
 namespace lessons::cuda {
@@ -61,12 +66,85 @@ namespace {
 
 }  // namespace
 
+namespace {
+
+// The guarded buffers now allocated: the pointer handed out -> its size and name.
+struct Guarded {
+    size_t bytes = 0;
+    std::string what;
+};
+std::mutex g_guarded_mutex;
+std::map<void*, Guarded> g_guarded;
+
+// The pattern of a zone, made once.
+const std::vector<uint8_t>& GuardPattern() {
+    static const std::vector<uint8_t> pattern = [] {
+        std::vector<uint8_t> p(kGuardBytes);
+        FillGuard(p.data(), p.size());
+        return p;
+    }();
+    return pattern;
+}
+
+}  // namespace
+
 void* MallocDevice(size_t bytes, const char* what) {
+    const bool guarded = GuardZonesOn();
+    const size_t total = guarded ? bytes + 2 * kGuardBytes : (bytes ? bytes : 1);
     void* ptr = nullptr;
-    const cudaError_t err = cudaMalloc(&ptr, bytes ? bytes : 1);
+    const cudaError_t err = cudaMalloc(&ptr, total);
     if (err == cudaErrorMemoryAllocation) ThrowOutOfMemory(bytes, what, false);
     Check(err, "cudaMalloc", __FILE__, __LINE__);
-    return ptr;
+    if (!guarded) return ptr;
+    uint8_t* base = static_cast<uint8_t*>(ptr);
+    const std::vector<uint8_t>& pattern = GuardPattern();
+    const cudaError_t fill1 = cudaMemcpy(base, pattern.data(), kGuardBytes, cudaMemcpyHostToDevice);
+    const cudaError_t fill2 =
+        cudaMemcpy(base + kGuardBytes + bytes, pattern.data(), kGuardBytes, cudaMemcpyHostToDevice);
+    if (fill1 != cudaSuccess || fill2 != cudaSuccess) {
+        cudaFree(ptr);
+        Check(fill1 != cudaSuccess ? fill1 : fill2, "cudaMemcpy (guard zones)", __FILE__, __LINE__);
+    }
+    void* user = base + kGuardBytes;
+    const std::lock_guard<std::mutex> lock(g_guarded_mutex);
+    g_guarded[user] = Guarded{bytes, what ? what : "a buffer"};
+    return user;
+}
+
+void FreeDevice(void* ptr) {
+    if (!ptr) return;
+    std::optional<Guarded> guarded;
+    {
+        const std::lock_guard<std::mutex> lock(g_guarded_mutex);
+        const auto it = g_guarded.find(ptr);
+        if (it != g_guarded.end()) {
+            guarded = std::move(it->second);
+            g_guarded.erase(it);
+        }
+    }
+    if (!guarded) {
+        cudaFree(ptr);
+        return;
+    }
+    uint8_t* base = static_cast<uint8_t*>(ptr) - kGuardBytes;
+    // Every kernel that could write it has finished: the copies wait for the device (a lost
+    // context makes them fail, and then nothing is said about the zones).
+    std::vector<uint8_t> before(kGuardBytes), after(kGuardBytes);
+    if (cudaDeviceSynchronize() == cudaSuccess &&
+        cudaMemcpy(before.data(), base, kGuardBytes, cudaMemcpyDeviceToHost) == cudaSuccess &&
+        cudaMemcpy(after.data(), base + kGuardBytes + guarded->bytes, kGuardBytes,
+                   cudaMemcpyDeviceToHost) == cudaSuccess) {
+        const std::optional<GuardHit> hit_before = CheckGuard(before.data(), before.size());
+        const std::optional<GuardHit> hit_after = CheckGuard(after.data(), after.size());
+        if (hit_before || hit_after)
+            ReportGuardDamage(
+                {guarded->what,
+                 GuardDamageText(guarded->what, guarded->bytes, hit_before, hit_after),
+                 GuardDamageTextZh(guarded->what, guarded->bytes, hit_before, hit_after)});
+    } else {
+        cudaGetLastError();
+    }
+    cudaFree(base);
 }
 
 void* MallocPinned(size_t bytes, const char* what) {

@@ -24,7 +24,10 @@ void Check(cudaError_t error, const char* call, const char* file, int line);
 
 // cudaMalloc that turns "out of memory" into a UsageError naming the sizes (and clears the
 // error so the next check is not blamed).
+// While guard zones are on (guard_zones.h) the buffer gets its zones, and FreeDevice checks
+// them; a buffer from MallocDevice is freed with FreeDevice.
 void* MallocDevice(size_t bytes, const char* what);
+void FreeDevice(void* ptr);  // errors are not reported (it runs in destructors)
 void* MallocPinned(size_t bytes, const char* what);
 
 template <typename T>
@@ -53,7 +56,7 @@ public:
 
 private:
     void Reset() {
-        if (m_ptr) cudaFree(m_ptr);  // errors here cannot be reported from a destructor
+        if (m_ptr) FreeDevice(m_ptr);  // errors here cannot be reported from a destructor
         m_ptr = nullptr;
         m_count = 0;
     }
