@@ -168,6 +168,13 @@ bench_args() {
 # per line (its own sizes: the chapter's benchmark arguments are not added).
 text_sweeps() {
     case $1 in
+        split)
+            # Lesson 1.10's toggles on dense text too (the random-text sweeps come with every
+            # choice below): the output and the early exits matter where every warp has hits.
+            for t in output loads pair_test exits; do
+                echo "split/vector-loads-block-compaction --over $t=all --size $size --data dense"
+            done
+            ;;
         basics)
             for v in shared global shared-one-thread; do
                 echo "basics/global-vs-shared --over rows=32..8192 --size 256MiB --set variant=$v"
