@@ -341,7 +341,7 @@ TEST(Report, ListJsonOfEveryLessonHasItsParameters) {
             EXPECT_TRUE(p["label"].contains("zh"));
         }
     }
-    const json four = LessonToJson(reg, *reg.FindLesson(4), "");
+    const json four = LessonToJson(reg, *reg.FindLesson("split/one-thread-per-pair"), "");
     EXPECT_EQ(four["params"][0]["name"], "block");
     EXPECT_EQ(four["params"][0]["values"].size(), 32u);
     EXPECT_EQ(four["params"][1]["name"], "size");

@@ -86,7 +86,7 @@ void RegisterTensorCoresChapter(Registry& registry) {
                  {.fixed = {{"tile", "256t-128x256x64-w64x64-s3"}},
                   .instance =
                       "constexpr int BM = 128, BN = 256, BK = 64, WM = 64, WN = 64, STAGES = 3, "
-                      "GROUP_M = 8;"}},
+                      "GROUP_M = 8; constexpr bool SWIZZLE = true, PREFETCH = true;"}},
             {.slug = "wgmma",
              .title = "wgmma: a warpgroup multiplies from shared memory",
              .source = "kernels/tc/wgmma.cu",
@@ -123,7 +123,8 @@ void RegisterTensorCoresChapter(Registry& registry) {
              .exercise =
                  {.fixed = {{"tile", "384t-128x256x64-s4-wg2-p"}},
                   .instance =
-                      "constexpr int BM = 128, BN = 256, STAGES = 4, CONSUMERS = 2, CLUSTER = 1;"}},
+                      "constexpr int BM = 128, BN = 256, STAGES = 4, CONSUMERS = 2, CLUSTER = 1; "
+                      "constexpr bool WAIT_ONE = true, TMA_STORE = true, BANDS = true;"}},
             {.slug = "cublas-bf16",
              .title = "cuBLAS bf16 GEMM",
              .source = "kernels/tc/cublas_bf16.cu",
