@@ -115,6 +115,19 @@ std::vector<std::string> RecordingFiles(std::string_view chapter, std::string_vi
     return out;
 }
 
+Json RecordedDeviceInfo(std::string_view device) {
+    for (const auto& [path, text] : EmbeddedFiles()) {
+        if (path.rfind("assets/info/", 0) != 0) continue;
+        Json j = Json::parse(text, nullptr, false);
+        if (j.is_discarded() || !j.is_object() || !j.contains("devices") ||
+            !j["devices"].is_array() || j["devices"].empty() || !j["devices"][0].is_object())
+            continue;
+        const Json& name = j["devices"][0]["name"];
+        if (name.is_string() && name.get<std::string>() == device) return j;
+    }
+    return nullptr;
+}
+
 std::string CurrentSourceKey(const Lesson& lesson) {
     return lesson.source_key;
 }

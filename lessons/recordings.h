@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "registry.h"
+#include "report.h"
 #include "result.h"
 
 namespace lessons {
@@ -27,6 +28,11 @@ const std::vector<RunResult>& RecordedCpuResults();
 // The embedded files a chapter's results on `device` come from ("assets/reference/h200/
 // reduce.json"), for a page's footer.
 std::vector<std::string> RecordingFiles(std::string_view chapter, std::string_view device);
+
+// The device information recorded with a reference GPU's results (assets/info/*.json, the
+// object `info --format json` prints, with the time it was taken as "recorded_at"): its first
+// device's name is `device`. Null when none was recorded, or the file does not parse.
+Json RecordedDeviceInfo(std::string_view device);
 
 // The key of the sources `lesson`'s kernel was compiled from in this build (the recorded SASS's
 // key: cmake/MachineCodeScript.cmake); empty when the build has none (CPU steps, library calls

@@ -26,6 +26,13 @@ note() { echo "$*" | tee -a "$summary"; }
 note "date: $(date -u +%Y-%m-%dT%H:%MZ)"
 note "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1)"
 "$cli" info | tee "$out/info.txt"
+# The device and its ceilings as data (assets/info/<gpu>.json: the GUI's prediction box reads the
+# recorded GPU's ceilings, SM count and clock from it on a machine without a GPU), with the time.
+"$cli" info --format json 2>/dev/null | python3 -c '
+import json, sys, datetime
+j = json.load(sys.stdin)
+j["recorded_at"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+json.dump(j, open(sys.argv[1], "w"), indent=1)' "$out/info.json" || note "info --format json: failed"
 
 # 1. Every test binary (unit tests too: they must pass where a GPU is present).
 failed=0

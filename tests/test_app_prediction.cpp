@@ -4,6 +4,7 @@
 
 #include "app_fixture.h"
 #include "model/prediction.h"
+#include "recordings.h"
 #include "units.h"
 #include "words/words_student.h"
 
@@ -75,34 +76,31 @@ TEST_F(AppLogic, WithoutAGpuThePredictionUsesTheRecordedCeilingLabelledAsSuch) {
     const RunResult* recorded =
         ShownResult(*controller, registry, Named("reduce/v0-interleaved-global"), ui.run);
     ASSERT_TRUE(recorded && recorded->recorded && recorded->ceiling);
-    // The default "Recorded on" is the reference GPU (the H200) and the figures are its.
+    // The default "Recorded on" is the reference GPU (the H200); the box reads the ceilings
+    // recorded with its results (assets/info), named as recorded, with the day.
     const std::string reference(lessons::kReferenceGpu);
     EXPECT_EQ(recorded->Device(), reference);
-    EXPECT_TRUE(
-        Has(probe.prediction, "No GPU here: ceilings recorded with this chapter's results on " +
-                                  reference + " on " + recorded->timestamp.substr(0, 10) +
-                                  ": read " + Fixed(*recorded->ceiling, 0) + " GB/s"))
+    const CeilingSource source = CeilingsFromRecordedInfo(RecordedDeviceInfo(reference));
+    ASSERT_TRUE(source.known) << "assets/info holds the reference GPU's device information";
+    EXPECT_TRUE(Has(probe.prediction, "No GPU here: the ceilings recorded on " + reference +
+                                          " on " + source.date + ": read " +
+                                          Fixed(source.ceilings.read_gbps, 0) + " GB/s, copy " +
+                                          Fixed(source.ceilings.copy_gbps, 0) + " GB/s"))
         << Lines(probe.prediction);
-    const double bound = 1073741824.0 / *recorded->ceiling / 1e6;
+    const double bound = 1073741824.0 / source.ceilings.read_gbps / 1e6;
     EXPECT_TRUE(Has(probe.prediction, "Measured: kernel " + app::Ms(*recorded->Part("kernel")) +
                                           " ms, " + Fixed(*recorded->Part("kernel") / bound, 2)))
         << Lines(probe.prediction);
-    EXPECT_TRUE(Has(probe.prediction, "Little's law needs the GPU's SM count and clock"))
+    // The recorded SM count and clock give Little's law without a GPU.
+    EXPECT_TRUE(Has(probe.prediction, "Bytes in flight (Little's law)")) << Lines(probe.prediction);
+    EXPECT_FALSE(Has(probe.prediction, "Little's law needs the GPU's SM count"))
         << Lines(probe.prediction);
-    // The overlapped chunks were compared with the host-to-device copy: its recorded result gives
-    // that ceiling; none of the chapter's results was compared with the copy bandwidth or the fp32
-    // peak, so those stay unknown rather than made up.
+    // The overlapped chunks are compared with the host-to-device copy, recorded too.
     Open("split/overlapped-chunks");
     Frames(2);
-    const RunResult* chunks =
-        ShownResult(*controller, registry, Named("split/overlapped-chunks"), ui.run);
-    ASSERT_TRUE(chunks && chunks->recorded && chunks->ceiling);
-    EXPECT_EQ(chunks->Device(), reference);
-    EXPECT_EQ(chunks->work.bound, Bound::kH2D);
-    EXPECT_TRUE(Has(probe.prediction, "copy ? GB/s")) << Lines(probe.prediction);
-    EXPECT_TRUE(Has(probe.prediction, "H2D " + Fixed(*chunks->ceiling, 0) + " GB/s"))
+    EXPECT_TRUE(Has(probe.prediction, "H2D " + Fixed(source.ceilings.h2d_gbps, 0) + " GB/s"))
         << Lines(probe.prediction);
-    EXPECT_FALSE(Has(probe.prediction, "H2D ? GB/s")) << Lines(probe.prediction);
+    EXPECT_FALSE(Has(probe.prediction, "? GB/s")) << Lines(probe.prediction);
 }
 
 // The tensor-core steps are held to the TF32 ceiling, which their recorded H100 results carry
@@ -264,4 +262,28 @@ TEST_F(AppLogic, HideAnswersHidesTheLessonsMeasuredFiguresUntilItRunsOrIsReveale
     Key(kKeyR);
     Frames(3);
     EXPECT_FALSE(probe.measured_hidden);
+}
+
+// The ceilings recorded with a GPU's results (assets/info): every one of them, the SM count and
+// clock for Little's law, labelled as recorded, with the day; nothing from a null object.
+TEST(AppPrediction, TheRecordedDeviceInfoGivesEveryCeilingAndTheClock) {
+    const lessons::Json info = lessons::RecordedDeviceInfo("NVIDIA H100 80GB HBM3");
+    ASSERT_TRUE(info.is_object()) << "assets/info/h100.json is embedded";
+    const CeilingSource s = CeilingsFromRecordedInfo(info);
+    EXPECT_TRUE(s.known);
+    EXPECT_FALSE(s.measured);
+    EXPECT_EQ(s.device, "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(s.date, "2026-11-27");
+    const lessons::Json& c = info["devices"][0]["ceilings"];
+    EXPECT_DOUBLE_EQ(s.ceilings.read_gbps, c["read_gbps"].get<double>());
+    EXPECT_DOUBLE_EQ(s.ceilings.copy_gbps, c["copy_gbps"].get<double>());
+    EXPECT_DOUBLE_EQ(s.ceilings.h2d_gbps, c["h2d_gbps"].get<double>());
+    EXPECT_GT(s.ceilings.d2h_gbps, 0);
+    EXPECT_GT(s.ceilings.fp32_gflops, 0);
+    EXPECT_EQ(s.sm_count, 132);
+    EXPECT_GT(s.clock_khz, 0);
+    EXPECT_GT(s.max_threads_per_sm, 0);
+    EXPECT_FALSE(CeilingsFromRecordedInfo(lessons::Json()).known);
+    EXPECT_FALSE(CeilingsFromRecordedInfo(lessons::Json::parse("[1, 2]")).known);
+    EXPECT_TRUE(lessons::RecordedDeviceInfo("no such GPU").is_null());
 }

@@ -60,6 +60,15 @@ CeilingSource CeilingsFromDevices(const DeviceFacts& devices) {
     return s;
 }
 
+CeilingSource CeilingsFromRecordedInfo(const Json& info) {
+    if (!info.is_object()) return {};
+    CeilingSource s = CeilingsFromDevices(DeviceFactsFromInfo(info));
+    s.measured = false;
+    const Json& at = info.contains("recorded_at") ? info["recorded_at"] : Json();
+    s.date = at.is_string() ? at.get<std::string>().substr(0, 10) : "";
+    return s;
+}
+
 void AddRecordedCeiling(const RunResult& recorded, CeilingSource* source) {
     // One GPU's figures only: a multi-GPU result's ceilings are several GPUs' added up.
     if (recorded.devices.size() > 1) return;

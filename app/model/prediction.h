@@ -36,6 +36,10 @@ struct CeilingSource {
 
 // Device 0's ceilings as the worker measured them; known = false without a GPU.
 CeilingSource CeilingsFromDevices(const DeviceFacts& devices);
+// The ceilings recorded with a GPU's results (its `info --format json` object, as
+// RecordedDeviceInfo gives it): every ceiling, the SM count and clock, the day from its
+// "recorded_at"; measured = false. known = false for a null or unreadable object.
+CeilingSource CeilingsFromRecordedInfo(const Json& info);
 // From a recorded one-GPU result: the ceiling it was compared with (read, copy, fp32, TF32 or H2D,
 // as its work's bound says) fills that figure of `source` if still unknown; the first one also
 // names the device and the day. A TF32 result recorded without a TF32 ceiling offers its rate

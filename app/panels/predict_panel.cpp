@@ -11,6 +11,7 @@
 #include "model/prediction.h"
 #include "panels/panels.h"
 #include "probe.h"
+#include "recordings.h"
 #include "text/lesson_text.h"
 #include "units.h"
 #include "words/words_student.h"
@@ -33,6 +34,10 @@ CeilingSource PageCeilings(const Controller& c, const Registry& reg, const Lesso
                            const RunSettings& run) {
     CeilingSource source = CeilingsFromDevices(c.devices());
     if (source.known) return source;
+    // No GPU here: the device information recorded with the chosen GPU's results (assets/info)
+    // gives every ceiling, and the SM count and clock Little's law needs; recorded results fill
+    // what it lacks (below).
+    source = CeilingsFromRecordedInfo(RecordedDeviceInfo(c.ReferenceGpu()));
     // No GPU here: the ceiling recorded with this lesson's result, then those of its chapter's
     // other recorded one-GPU results (each names the ceiling it was compared with): first the
     // ones at the page's chapter parameters (the same sizes, most likely the same recorded run,

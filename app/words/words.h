@@ -208,10 +208,10 @@ inline constexpr Word kPredCeilMeasured{
     "Ceilings measured on %s by the worker: read %s GB/s, copy %s GB/s, H2D %s GB/s, D2H %s GB/s",
     "工作进程在 %s 上实测的上限：读 %s GB/s，拷贝 %s GB/s，H2D %s GB/s，D2H %s GB/s"};
 inline constexpr Word kPredCeilRecorded{
-    "No GPU here: ceilings recorded with this chapter's results on %s on %s: read %s GB/s, copy "
-    "%s GB/s, H2D %s GB/s, fp32 %s GFLOP/s (? where no result was compared with it)",
-    "本机没有 GPU：本章录制结果所带的上限（%s，%s）：读 %s GB/s，拷贝 %s GB/s，H2D %s GB/s，"
-    "fp32 %s GFLOP/s（? 表示没有结果与之比较）"};
+    "No GPU here: the ceilings recorded on %s on %s: read %s GB/s, copy %s GB/s, H2D %s GB/s, "
+    "fp32 %s GFLOP/s (? where none was recorded)",
+    "本机没有 GPU：在 %s 上录制的上限（%s）：读 %s GB/s，拷贝 %s GB/s，H2D %s GB/s，"
+    "fp32 %s GFLOP/s（? 表示没有录制）"};
 inline constexpr Word kPredNoCeilings{
     "No ceilings known yet: waiting for the worker's device list.",
     "尚不知道任何上限：正在等待工作进程的设备列表。"};
