@@ -31,6 +31,31 @@ struct ExerciseCase {
     bool use_text = false;
 };
 
+// A case of a matrix chapter: m x n (x k: as many of m, n and k as `dims` has) with `data`
+// ("ones", "large" or "random"), named by its sizes in both languages, with why it is there.
+inline ExerciseCase MatrixCase(const std::vector<uint64_t>& dims, const std::string& data,
+                               const std::string& why = "", const std::string& why_zh = "") {
+    static const char* const kNames[] = {"m", "n", "k"};
+    ExerciseCase c;
+    std::string sizes;
+    for (size_t i = 0; i < dims.size() && i < 3; ++i) {
+        sizes += (i ? " x " : "") + std::to_string(dims[i]);
+        c.params.emplace_back(kNames[i], std::to_string(dims[i]));
+    }
+    c.params.emplace_back("data", data);
+    c.name = sizes + " (" +
+             (data == "ones"    ? "all 1.0"
+              : data == "large" ? "large magnitudes"
+                                : "random") +
+             ")" + (why.empty() ? "" : ": " + why);
+    c.name_zh = sizes + "（" +
+                (data == "ones"    ? "全 1"
+                 : data == "large" ? "大数值"
+                                   : "随机") +
+                "）" + (why_zh.empty() ? "" : "：" + why_zh);
+    return c;
+}
+
 // The widths a kind's kernel works in, for the cases to avoid (CasesAreNoMultiple, the tests).
 struct ExerciseCaseSet {
     std::vector<ExerciseCase> cases;

@@ -391,31 +391,6 @@ KernelSpec StudentSpec(bool tf32) {
 
 namespace {
 
-// A case of m x n (x k) with `data`, named by its sizes.
-ExerciseCase Dims(std::vector<uint64_t> dims, const char* data, const std::string& why = "",
-                  const std::string& why_zh = "") {
-    static const char* const kNames[] = {"m", "n", "k"};
-    ExerciseCase c;
-    std::string sizes;
-    for (size_t i = 0; i < dims.size(); ++i) {
-        sizes += (i ? " x " : "") + std::to_string(dims[i]);
-        c.params.emplace_back(kNames[i], std::to_string(dims[i]));
-    }
-    c.params.emplace_back("data", data);
-    const std::string kind = data;
-    c.name = sizes + " (" +
-             (kind == "ones"    ? "all 1.0"
-              : kind == "large" ? "large magnitudes"
-                                : "random") +
-             ")" + (why.empty() ? "" : ": " + why);
-    c.name_zh = sizes + "（" +
-                (kind == "ones"    ? "全 1"
-                 : kind == "large" ? "大数值"
-                                   : "随机") +
-                "）" + (why_zh.empty() ? "" : "：" + why_zh);
-    return c;
-}
-
 // The hidden cases of a GEMM exercise (`check`, both kinds): 1 x 1 x 1, sizes that are no
 // multiple of any tile (32, 64, 128 and the 4 floats of a vector load) in each dimension on its
 // own, k = 1, and a large one; all 1.0 where every element of C is exactly k.
@@ -424,17 +399,17 @@ ExerciseCaseSet GemmCases() {
     set.size_param = "m";
     set.widths = {4, 8, 16, 32, 64, 128, 256};
     set.cases = {
-        Dims({1, 1, 1}, "ones", "the smallest", "最小"),
-        Dims({2, 3, 5}, "random"),
-        Dims({33, 33, 33}, "ones"),
-        Dims({65, 64, 64}, "ones", "m alone off the tile", "只有 m 不整除分块"),
-        Dims({64, 67, 64}, "ones", "n alone off the tile", "只有 n 不整除分块"),
-        Dims({64, 64, 63}, "ones", "k alone off the tile", "只有 k 不整除分块"),
-        Dims({129, 127, 131}, "random"),
-        Dims({97, 101, 103}, "large"),
-        Dims({1000, 1000, 1}, "random", "k = 1", "k = 1"),
-        Dims({255, 257, 1027}, "random"),
-        Dims({2049, 1025, 517}, "random", "large", "较大"),
+        MatrixCase({1, 1, 1}, "ones", "the smallest", "最小"),
+        MatrixCase({2, 3, 5}, "random"),
+        MatrixCase({33, 33, 33}, "ones"),
+        MatrixCase({65, 64, 64}, "ones", "m alone off the tile", "只有 m 不整除分块"),
+        MatrixCase({64, 67, 64}, "ones", "n alone off the tile", "只有 n 不整除分块"),
+        MatrixCase({64, 64, 63}, "ones", "k alone off the tile", "只有 k 不整除分块"),
+        MatrixCase({129, 127, 131}, "random"),
+        MatrixCase({97, 101, 103}, "large"),
+        MatrixCase({1000, 1000, 1}, "random", "k = 1", "k = 1"),
+        MatrixCase({255, 257, 1027}, "random"),
+        MatrixCase({2049, 1025, 517}, "random", "large", "较大"),
     };
     return set;
 }

@@ -458,35 +458,6 @@ LESSONS_STEP_KIND(Cublas, [](const Cublas&, const StepSite&) {
     return r;
 });
 
-namespace {
-
-// A case of m x n (x k) with `data`, named by its sizes.
-ExerciseCase Dims(std::vector<uint64_t> dims, const char* data, const std::string& why = "",
-                  const std::string& why_zh = "") {
-    static const char* const kNames[] = {"m", "n", "k"};
-    ExerciseCase c;
-    std::string sizes;
-    for (size_t i = 0; i < dims.size(); ++i) {
-        sizes += (i ? " x " : "") + std::to_string(dims[i]);
-        c.params.emplace_back(kNames[i], std::to_string(dims[i]));
-    }
-    c.params.emplace_back("data", data);
-    const std::string kind = data;
-    c.name = sizes + " (" +
-             (kind == "ones"    ? "all 1.0"
-              : kind == "large" ? "large magnitudes"
-                                : "random") +
-             ")" + (why.empty() ? "" : ": " + why);
-    c.name_zh = sizes + "（" +
-                (kind == "ones"    ? "全 1"
-                 : kind == "large" ? "大数值"
-                                   : "随机") +
-                "）" + (why_zh.empty() ? "" : "：" + why_zh);
-    return c;
-}
-
-}  // namespace
-
 // The hidden cases of a tensor-core exercise (`check`): 1 x 1 x 1, sizes that are no multiple of
 // a tile (64, 128, 256), of a k step (32, 64) or of the 8 elements rows are padded to, k = 1,
 // and a large one.
@@ -495,15 +466,15 @@ LESSONS_EXERCISE_CASES(Tiled, [](const Tiled&, const StepSite&) {
     set.size_param = "m";
     set.widths = {8, 16, 32, 64, 128, 256};
     set.cases = {
-        Dims({1, 1, 1}, "ones", "the smallest", "最小"),
-        Dims({7, 9, 13}, "random"),
-        Dims({129, 128, 64}, "ones", "m alone off the tile", "只有 m 不整除分块"),
-        Dims({128, 257, 64}, "ones", "n alone off the tile", "只有 n 不整除分块"),
-        Dims({128, 256, 65}, "ones", "k alone off the k step", "只有 k 不整除 k 步长"),
-        Dims({1000, 1000, 1}, "random", "k = 1", "k = 1"),
-        Dims({333, 517, 1031}, "random"),
-        Dims({129, 257, 65}, "large"),
-        Dims({2049, 1537, 1031}, "random", "large", "较大"),
+        MatrixCase({1, 1, 1}, "ones", "the smallest", "最小"),
+        MatrixCase({7, 9, 13}, "random"),
+        MatrixCase({129, 128, 64}, "ones", "m alone off the tile", "只有 m 不整除分块"),
+        MatrixCase({128, 257, 64}, "ones", "n alone off the tile", "只有 n 不整除分块"),
+        MatrixCase({128, 256, 65}, "ones", "k alone off the k step", "只有 k 不整除 k 步长"),
+        MatrixCase({1000, 1000, 1}, "random", "k = 1", "k = 1"),
+        MatrixCase({333, 517, 1031}, "random"),
+        MatrixCase({129, 257, 65}, "large"),
+        MatrixCase({2049, 1537, 1031}, "random", "large", "较大"),
     };
     return set;
 });
