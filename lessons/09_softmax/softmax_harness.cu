@@ -1,0 +1,159 @@
+// The harness of chapter 9's GPU steps. x (and RMSNorm's w) are copied to the GPU once, when the
+// step is set up; what is timed (CUDA events) is the kernel alone, as a model that already holds
+// its activations on the GPU runs it. Before every run y is filled with NaN (0xff bytes), so an
+// element a step forgets to write fails the check.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cuda/cuda_util.h"
+#include "errors.h"
+#include "kernels_of.h"
+#include "softmax/softmax_gpu.cuh"
+#include "softmax_chapter.h"
+#include "softmax_steps.h"
+
+namespace lessons::softmax {
+namespace {
+
+class GpuStepBase : public SoftmaxStep {
+public:
+    GpuStepBase(const Workload& w, Op op)
+        : SoftmaxStep(w, op),
+          m_bytes(m_work.m() * m_work.n() * m_work.ElementBytes()),
+          m_x(m_bytes, "the input x"),
+          m_y(m_bytes, "the output y"),
+          m_w(m_work.n() * m_work.ElementBytes(), "the weights w"),
+          m_out(m_bytes, "the host copy of y") {
+        LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_x.get(), m_work.x_device_format(), m_bytes,
+                                           cudaMemcpyHostToDevice, m_stream.get()));
+        LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_w.get(), m_work.w_device_format(), m_w.bytes(),
+                                           cudaMemcpyHostToDevice, m_stream.get()));
+        m_stream.Synchronize();
+    }
+
+protected:
+    const void* Output() const override { return m_out.get(); }
+
+    template <typename Body>
+    Sample Timed(Body&& body) {
+        cudaStream_t s = m_stream.get();
+        LESSONS_CUDA_CHECK(cudaMemsetAsync(m_y.get(), 0xff, m_bytes, s));  // NaN
+        m_start.Record(s);
+        body(s);
+        m_stop.Record(s);
+        LESSONS_CUDA_CHECK(
+            cudaMemcpyAsync(m_out.get(), m_y.get(), m_bytes, cudaMemcpyDeviceToHost, s));
+        m_stream.Synchronize();
+        Sample sample;
+        sample.total_ms = cuda::ElapsedMs(m_start, m_stop);
+        sample.parts = {{"kernel", sample.total_ms}};
+        return sample;
+    }
+
+    int M() const { return static_cast<int>(m_work.m()); }  // <= kMaxDimension
+    int N() const { return static_cast<int>(m_work.n()); }
+
+    uint64_t m_bytes;
+    cuda::DeviceBuffer<unsigned char> m_x, m_y, m_w;
+    cuda::PinnedBuffer<unsigned char> m_out;
+    cuda::Stream m_stream;
+    cuda::Event m_start, m_stop;
+};
+
+class KernelStep : public GpuStepBase {
+public:
+    KernelStep(const Workload& w, Op op, const SoftmaxKernel& kernel, int block)
+        : GpuStepBase(w, op), m_kernel(kernel), m_block(block) {}
+
+    Sample Run() override {
+        return Timed([this](cudaStream_t s) {
+            LESSONS_CUDA_CHECK(m_kernel.launch(m_x.get(), m_y.get(),
+                                               m_op == Op::kRmsNorm ? m_w.get() : nullptr, M(),
+                                               N(), m_block, s));
+        });
+    }
+
+private:
+    const SoftmaxKernel& m_kernel;
+    int m_block;
+};
+
+class CudnnStep : public GpuStepBase {
+public:
+    explicit CudnnStep(const Workload& w) : GpuStepBase(w, Op::kSoftmax) {
+        const std::string error = CudnnCreate(&m_state, M(), N(), m_work.bf16(), m_stream.get());
+        if (!error.empty()) {
+            CudnnDestroy(m_state);
+            throw CudaError("cuDNN: " + error, false);
+        }
+    }
+    ~CudnnStep() override { CudnnDestroy(m_state); }
+    CudnnStep(const CudnnStep&) = delete;
+    CudnnStep& operator=(const CudnnStep&) = delete;
+
+    Sample Run() override {
+        return Timed([this](cudaStream_t) {
+            const std::string error = CudnnRun(m_state, m_x.get(), m_y.get());
+            if (!error.empty()) throw CudaError("cuDNN: " + error, false);
+        });
+    }
+
+private:
+    void* m_state = nullptr;
+};
+
+int Block(const ParamValues& params) {
+    return static_cast<int>(params.Number("block"));
+}
+
+// The descriptor for the run's dtype.
+const SoftmaxKernel& ForDtype(const std::vector<const SoftmaxKernel*>& kernels,
+                              const ParamValues& params) {
+    const bool bf16 = params.Choice("dtype") == "bf16";
+    for (const SoftmaxKernel* k : kernels)
+        if (k->bf16 == bf16) return *k;
+    throw std::logic_error("no kernel for this dtype");
+}
+
+StepRunner KernelRunner(std::vector<const SoftmaxKernel*> kernels, Op op) {
+    StepRunner r;
+    r.make = [kernels, op](const Workload& w, const StepContext& c) {
+        const SoftmaxKernel& k = ForDtype(kernels, c.params);
+        const int block = Block(c.params);
+        const int n = static_cast<int>(c.params.Number("n"));
+        cuda::CheckBlockAgainstKernel(k.pick(n, block), k.name, block,
+                                      size_t(block) * k.smem_per_thread);
+        return std::unique_ptr<StepInstance>(std::make_unique<KernelStep>(w, op, k, block));
+    };
+    r.attributes = [kernels](const ParamValues& params) {
+        const SoftmaxKernel& k = ForDtype(kernels, params);
+        const int block = Block(params);
+        const int n = static_cast<int>(params.Number("n"));
+        return cuda::QueryKernelAttributes(k.pick(n, block), k.name, block,
+                                           size_t(block) * k.smem_per_thread);
+    };
+    return r;
+}
+
+StepRunner CudnnRunner() {
+    StepRunner r;
+    r.make = [](const Workload& w, const StepContext&) {
+        const std::string why = CudnnUnavailable();
+        if (!why.empty()) throw UnavailableError("cuDNN cannot run here: " + why);
+        return std::unique_ptr<StepInstance>(std::make_unique<CudnnStep>(w));
+    };
+    return r;
+}
+
+}  // namespace
+
+LESSONS_STEP_KIND(Kernel, [](const Kernel&, const StepSite& site) {
+    return KernelRunner(KernelsOf<SoftmaxKernel>(site), Op::kSoftmax);
+});
+LESSONS_STEP_KIND(RmsNorm, [](const RmsNorm&, const StepSite& site) {
+    return KernelRunner(KernelsOf<SoftmaxKernel>(site), Op::kRmsNorm);
+});
+LESSONS_STEP_KIND(Cudnn, [](const Cudnn&, const StepSite&) { return CudnnRunner(); });
+
+}  // namespace lessons::softmax
