@@ -56,8 +56,8 @@ bool RunAndCheck(Session& session, const Lesson& lesson, const RunOptions& o,
 }
 
 const std::pair<uint64_t, uint64_t> kShapes[] = {
-    {1, 1},    {3, 33},  {1000, 1023}, {7, 262145}, {2, 1024}, {5, 1025},  {4, 2048},
-    {3, 2056}, {9, 4096}, {2, 8200},  {2, 32768}, {3, 65536}, {1, 262144}, {33, 7},
+    {1, 1},    {3, 33},   {1000, 1023}, {7, 262145}, {2, 1024},  {5, 1025},   {4, 2048},
+    {3, 2056}, {9, 4096}, {2, 8200},    {2, 32768},  {3, 65536}, {1, 262144}, {33, 7},
 };
 
 }  // namespace
@@ -74,8 +74,8 @@ TEST(GpuSoftmax, EveryStepAtOddShapesDtypesAndData) {
                     if (lesson->FindParam("block")) block = 256;
                     const std::string what = lesson->id + " " + std::to_string(m) + "x" +
                                              std::to_string(n) + " " + dtype + " " + data;
-                    if (!RunAndCheck(session, *lesson, Options(m, n, dtype, data, block, m * 7919 + n),
-                                     what))
+                    if (!RunAndCheck(session, *lesson,
+                                     Options(m, n, dtype, data, block, m * 7919 + n), what))
                         break;
                 }
 }

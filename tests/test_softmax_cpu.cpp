@@ -115,7 +115,8 @@ TEST(SoftmaxCpu, TheWorkloadIsBf16ExactAndTheLargeDataIsLarge) {
     }
     // The same seed gives the same data.
     SoftmaxWorkload again(Spec(4, 1000, "bf16", "large"));
-    EXPECT_EQ(std::vector<float>(w.x(), w.x() + 4000), std::vector<float>(again.x(), again.x() + 4000));
+    EXPECT_EQ(std::vector<float>(w.x(), w.x() + 4000),
+              std::vector<float>(again.x(), again.x() + 4000));
 }
 
 TEST(SoftmaxCpu, TheCheckAcceptsTheRoundedReferenceAndRejectsAnError) {
@@ -159,7 +160,8 @@ TEST(SoftmaxCpu, ARowThatDoesNotSumToOneFails) {
     SoftmaxWorkload w(Spec(3, 64, "fp32", "normal"));
     std::vector<float> y = ReferenceFloats(w, Op::kSoftmax);
     for (uint64_t j = 0; j < 64; ++j) y[64 + j] *= 1.001f;
-    const SoftmaxCheckResult r = CheckRows(Op::kSoftmax, y.data(), false, w.x(), w.w(), 3, 64, false);
+    const SoftmaxCheckResult r =
+        CheckRows(Op::kSoftmax, y.data(), false, w.x(), w.w(), 3, 64, false);
     EXPECT_FALSE(r.ok);
     EXPECT_EQ(r.bad_sum_rows, 1u);
     EXPECT_EQ(r.first_bad_sum_row, 1u);

@@ -6,8 +6,8 @@
 namespace lessons::softmax {
 
 template <typename T>
-__global__ void softmax_02_thread_per_row_kernel(const T* __restrict__ x, T* __restrict__ y,
-                                                 int m, int n) {
+__global__ void softmax_02_thread_per_row_kernel(const T* __restrict__ x, T* __restrict__ y, int m,
+                                                 int n) {
     const long long row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (row >= m) return;
     const T* r = x + static_cast<size_t>(row) * n;
@@ -28,8 +28,7 @@ const void* Pick(int, int) {
 }
 
 template <typename T>
-cudaError_t Launch(const void* x, void* y, const void*, int m, int n, int block,
-                   cudaStream_t s) {
+cudaError_t Launch(const void* x, void* y, const void*, int m, int n, int block, cudaStream_t s) {
     const unsigned blocks = static_cast<unsigned>((static_cast<long long>(m) + block - 1) / block);
     softmax_02_thread_per_row_kernel<T>
         <<<blocks, block, 0, s>>>(static_cast<const T*>(x), static_cast<T*>(y), m, n);

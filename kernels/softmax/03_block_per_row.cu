@@ -7,8 +7,8 @@
 namespace lessons::softmax {
 
 template <typename T>
-__global__ void softmax_03_block_per_row_kernel(const T* __restrict__ x, T* __restrict__ y,
-                                                int m, int n) {
+__global__ void softmax_03_block_per_row_kernel(const T* __restrict__ x, T* __restrict__ y, int m,
+                                                int n) {
     extern __shared__ float tree[];  // blockDim.x floats
     const int tid = threadIdx.x;
     const T* r = x + static_cast<size_t>(blockIdx.x) * n;
@@ -35,7 +35,8 @@ __global__ void softmax_03_block_per_row_kernel(const T* __restrict__ x, T* __re
     }
     const float inv = 1.0f / tree[0];
 
-    for (int j = tid; j < n; j += blockDim.x) o[j] = FromFloat<T>(FastExp(ToFloat(r[j]) - max) * inv);
+    for (int j = tid; j < n; j += blockDim.x)
+        o[j] = FromFloat<T>(FastExp(ToFloat(r[j]) - max) * inv);
 }
 
 namespace {
@@ -46,10 +47,10 @@ const void* Pick(int, int) {
 }
 
 template <typename T>
-cudaError_t Launch(const void* x, void* y, const void*, int m, int n, int block,
-                   cudaStream_t s) {
-    softmax_03_block_per_row_kernel<T><<<static_cast<unsigned>(m), block, block * sizeof(float), s>>>(
-        static_cast<const T*>(x), static_cast<T*>(y), m, n);
+cudaError_t Launch(const void* x, void* y, const void*, int m, int n, int block, cudaStream_t s) {
+    softmax_03_block_per_row_kernel<T>
+        <<<static_cast<unsigned>(m), block, block * sizeof(float), s>>>(static_cast<const T*>(x),
+                                                                        static_cast<T*>(y), m, n);
     return cudaGetLastError();
 }
 

@@ -49,7 +49,8 @@ __global__ void softmax_04_registers_kernel(const T* __restrict__ x, T* __restri
         float sum = 0.0f;
         for (int j = lane; j < n; j += lanes) sum += FastExp(ToFloat(r[j]) - max);
         const float inv = 1.0f / GroupSum<kWarp>(sum, scratch);
-        for (int j = lane; j < n; j += lanes) o[j] = FromFloat<T>(FastExp(ToFloat(r[j]) - max) * inv);
+        for (int j = lane; j < n; j += lanes)
+            o[j] = FromFloat<T>(FastExp(ToFloat(r[j]) - max) * inv);
     }
 }
 
@@ -80,8 +81,7 @@ const void* Pick(int n, int block) {
 }
 
 template <typename T>
-cudaError_t Launch(const void* x, void* y, const void*, int m, int n, int block,
-                   cudaStream_t s) {
+cudaError_t Launch(const void* x, void* y, const void*, int m, int n, int block, cudaStream_t s) {
     const void* kernel = Pick<T>(n, block);
     const bool warp = n <= 1024;
     const long long rows_per_block = warp ? block / 32 : 1;

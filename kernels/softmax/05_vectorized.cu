@@ -151,8 +151,7 @@ const void* Pick(int n, int block) {
 }
 
 template <typename T>
-cudaError_t Launch(const void* x, void* y, const void*, int m, int n, int block,
-                   cudaStream_t s) {
+cudaError_t Launch(const void* x, void* y, const void*, int m, int n, int block, cudaStream_t s) {
     const int width = Vectorized<T>(n) ? Vec16<T>::kCount : 1;
     const bool warp = n / width <= 32 * kMaxVectors;
     const long long rows_per_block = warp ? block / 32 : 1;

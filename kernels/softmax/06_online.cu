@@ -101,8 +101,7 @@ const void* Pick(int n, int) {
 }
 
 template <typename T>
-cudaError_t Launch(const void* x, void* y, const void*, int m, int n, int block,
-                   cudaStream_t s) {
+cudaError_t Launch(const void* x, void* y, const void*, int m, int n, int block, cudaStream_t s) {
     const long long rows_per_block = WarpPerRow<T>(n) ? block / 32 : 1;
     const unsigned blocks = static_cast<unsigned>((m + rows_per_block - 1) / rows_per_block);
     const T* xt = static_cast<const T*>(x);

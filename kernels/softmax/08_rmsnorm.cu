@@ -19,8 +19,8 @@ __global__ void rmsnorm_08_kernel(const T* __restrict__ x, T* __restrict__ y,
     const long long first =
         kWarp ? static_cast<long long>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32
               : blockIdx.x;
-    const long long stride = kWarp ? static_cast<long long>(gridDim.x) * (blockDim.x / 32)
-                                   : gridDim.x;
+    const long long stride =
+        kWarp ? static_cast<long long>(gridDim.x) * (blockDim.x / 32) : gridDim.x;
     const int chunks = n / V;
 
     auto load = [&](const T* p, int c, float* out) {
@@ -133,8 +133,7 @@ const void* Pick(int n, int block) {
 }
 
 template <typename T>
-cudaError_t Launch(const void* x, void* y, const void* w, int m, int n, int block,
-                   cudaStream_t s) {
+cudaError_t Launch(const void* x, void* y, const void* w, int m, int n, int block, cudaStream_t s) {
     const void* kernel = Pick<T>(n, block);
     const int width = Vectorized<T>(n) ? Vec16<T>::kCount : 1;
     const bool warp = n / width <= 32 * kMaxVectors;
@@ -144,7 +143,8 @@ cudaError_t Launch(const void* x, void* y, const void* w, int m, int n, int bloc
     int device = 0, sms = 0, per_sm = 0;
     cudaError_t e = cudaGetDevice(&device);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0);
+    if (e == cudaSuccess)
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0);
     if (e != cudaSuccess) return e;
     const long long resident = static_cast<long long>(sms) * (per_sm > 0 ? per_sm : 1);
     const unsigned blocks = static_cast<unsigned>(needed < resident ? needed : resident);

@@ -90,15 +90,16 @@ const Loaded& State() {
             if (void* ops = dlopen((dir + "libcudnn_ops.so.9").c_str(), RTLD_NOW | RTLD_LOCAL))
                 handles.push_back(ops);
             Api& a = l.api;
-            const bool all = Bind(handles, "cudnnCreate", a.Create) &&
-                             Bind(handles, "cudnnDestroy", a.Destroy) &&
-                             Bind(handles, "cudnnSetStream", a.SetStream) &&
-                             Bind(handles, "cudnnCreateTensorDescriptor", a.CreateTensorDescriptor) &&
-                             Bind(handles, "cudnnSetTensor4dDescriptor", a.SetTensor4dDescriptor) &&
-                             Bind(handles, "cudnnDestroyTensorDescriptor", a.DestroyTensorDescriptor) &&
-                             Bind(handles, "cudnnSoftmaxForward", a.SoftmaxForward) &&
-                             Bind(handles, "cudnnGetErrorString", a.GetErrorString) &&
-                             Bind(handles, "cudnnGetVersion", a.GetVersion);
+            const bool all =
+                Bind(handles, "cudnnCreate", a.Create) &&
+                Bind(handles, "cudnnDestroy", a.Destroy) &&
+                Bind(handles, "cudnnSetStream", a.SetStream) &&
+                Bind(handles, "cudnnCreateTensorDescriptor", a.CreateTensorDescriptor) &&
+                Bind(handles, "cudnnSetTensor4dDescriptor", a.SetTensor4dDescriptor) &&
+                Bind(handles, "cudnnDestroyTensorDescriptor", a.DestroyTensorDescriptor) &&
+                Bind(handles, "cudnnSoftmaxForward", a.SoftmaxForward) &&
+                Bind(handles, "cudnnGetErrorString", a.GetErrorString) &&
+                Bind(handles, "cudnnGetVersion", a.GetVersion);
             if (!all) {
                 tried += (tried.empty() ? "" : ", ") + candidate + " (lacks cudnnSoftmaxForward)";
                 continue;

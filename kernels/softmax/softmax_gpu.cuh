@@ -90,13 +90,17 @@ __device__ __forceinline__ float BlockSum(float v, float* scratch) {
 // A row's group: a warp (kWarp, several rows per block) or the whole block (one row per block).
 template <bool kWarp>
 __device__ __forceinline__ float GroupMax(float v, float* scratch) {
-    if constexpr (kWarp) return WarpMax(v);
-    else return BlockMax(v, scratch);
+    if constexpr (kWarp)
+        return WarpMax(v);
+    else
+        return BlockMax(v, scratch);
 }
 template <bool kWarp>
 __device__ __forceinline__ float GroupSum(float v, float* scratch) {
-    if constexpr (kWarp) return WarpSum(v);
-    else return BlockSum(v, scratch);
+    if constexpr (kWarp)
+        return WarpSum(v);
+    else
+        return BlockSum(v, scratch);
 }
 
 // 16 bytes of T: 4 floats or 8 bf16 values, loaded and stored as one instruction.

@@ -30,10 +30,12 @@ void RegisterSoftmaxChapter(Registry& registry) {
                     {"float in and out", "bf16 in and out, float arithmetic inside"},
                     {"输入输出都是 float", "输入输出是 bf16，内部用 float 计算"}, {"fp32", "bf16"}),
         ChoiceParam("data", "Data", "数据", {"normal", "large"},
-                    {"standard normal values", "uniform in [-80, 80): exp(80) would overflow "
-                                               "float without subtracting the max"},
-                    {"标准正态分布", "在 [-80, 80) 上均匀分布：不减去最大值时 exp(80) 会让 float "
-                                     "溢出"},
+                    {"standard normal values",
+                     "uniform in [-80, 80): exp(80) would overflow "
+                     "float without subtracting the max"},
+                    {"标准正态分布",
+                     "在 [-80, 80) 上均匀分布：不减去最大值时 exp(80) 会让 float "
+                     "溢出"},
                     {"正态", "大数值"}),
     };
     chapter.messages = SoftmaxMessages();
@@ -52,8 +54,7 @@ void RegisterSoftmaxChapter(Registry& registry) {
                ", " + p.Choice("data") + ")";
     };
     chapter.work = [](StepKind, const ParamValues& p) {
-        return SoftmaxWork(p.Number("m"), p.Number("n"), p.Choice("dtype") == "bf16",
-                           Op::kSoftmax);
+        return SoftmaxWork(p.Number("m"), p.Number("n"), p.Choice("dtype") == "bf16", Op::kSoftmax);
     };
 
     const ParamSpec block = BlockParam(32, 1024, 256, true);

@@ -24,9 +24,10 @@ void FillData(uint64_t seed, float* out, uint64_t count, bool large,
             for (uint64_t i = 0; i < n; ++i) {
                 const double u1 = (double(rng.Next() >> 11) + 1.0) * 0x1.0p-53;  // (0, 1]
                 const double u2 = double(rng.Next() >> 11) * 0x1.0p-53;          // [0, 1)
-                chunk[i] = large ? float(160.0 * u2 - 80.0)
-                                 : float(std::sqrt(-2.0 * std::log(u1)) *
-                                         std::cos(6.283185307179586 * u2));
+                chunk[i] =
+                    large
+                        ? float(160.0 * u2 - 80.0)
+                        : float(std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2));
             }
         },
         cancel);
@@ -221,11 +222,10 @@ Check SoftmaxStep::Verify() const {
         check.values.push_back({"max_row_sum_error", r.worst_sum_error});
     }
     if (r.wrong)
-        check.Fail(kWrongValues,
-                   {std::to_string(r.wrong), std::to_string(m_work.m() * m_work.n()),
-                    std::to_string(r.first_row), std::to_string(r.first_col),
-                    Printed("%.9g", r.got), Printed("%.9g", r.expected),
-                    Printed("%.3g", r.tolerance)});
+        check.Fail(kWrongValues, {std::to_string(r.wrong), std::to_string(m_work.m() * m_work.n()),
+                                  std::to_string(r.first_row), std::to_string(r.first_col),
+                                  Printed("%.9g", r.got), Printed("%.9g", r.expected),
+                                  Printed("%.3g", r.tolerance)});
     else if (r.bad_sum_rows)
         check.Fail(kWrongRowSum,
                    {std::to_string(r.bad_sum_rows), std::to_string(r.first_bad_sum_row),

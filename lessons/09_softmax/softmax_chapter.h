@@ -63,11 +63,11 @@ constexpr double kAbsoluteTolerance = 7.888609052210118e-31;  // 2^-100
 
 struct SoftmaxCheckResult {
     bool ok = false;
-    uint64_t wrong = 0;          // elements off by more than their tolerance (NaN counts)
+    uint64_t wrong = 0;  // elements off by more than their tolerance (NaN counts)
     uint64_t first_row = 0, first_col = 0;
     double got = 0, expected = 0, tolerance = 0;  // of the first wrong element
-    double worst_ratio = 0;      // the largest error / tolerance (inf for NaN or inf)
-    uint64_t bad_sum_rows = 0;   // softmax rows whose sum is off 1 by more than the row's
+    double worst_ratio = 0;          // the largest error / tolerance (inf for NaN or inf)
+    uint64_t bad_sum_rows = 0;       // softmax rows whose sum is off 1 by more than the row's
     uint64_t first_bad_sum_row = 0;  //   tolerance (the sum of its elements' tolerances)
     double first_bad_sum = 0, first_bad_sum_tolerance = 0;
     double worst_sum_error = 0;  // the largest |row sum - 1| (softmax)

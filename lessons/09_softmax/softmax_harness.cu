@@ -69,8 +69,8 @@ public:
     Sample Run() override {
         return Timed([this](cudaStream_t s) {
             LESSONS_CUDA_CHECK(m_kernel.launch(m_x.get(), m_y.get(),
-                                               m_op == Op::kRmsNorm ? m_w.get() : nullptr, M(),
-                                               N(), m_block, s));
+                                               m_op == Op::kRmsNorm ? m_w.get() : nullptr, M(), N(),
+                                               m_block, s));
         });
     }
 
