@@ -12,7 +12,7 @@ __global__ void softmax_02_thread_per_row_kernel(const T* __restrict__ x, T* __r
     if (row >= m) return;
     const T* r = x + static_cast<size_t>(row) * n;
     T* o = y + static_cast<size_t>(row) * n;
-    float max = -INFINITY;
+    float max = -Infinity();
     for (int j = 0; j < n; ++j) max = fmaxf(max, ToFloat(r[j]));
     float sum = 0.0f;
     for (int j = 0; j < n; ++j) sum += FastExp(ToFloat(r[j]) - max);

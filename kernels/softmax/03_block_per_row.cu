@@ -14,7 +14,7 @@ __global__ void softmax_03_block_per_row_kernel(const T* __restrict__ x, T* __re
     const T* r = x + static_cast<size_t>(blockIdx.x) * n;
     T* o = y + static_cast<size_t>(blockIdx.x) * n;
 
-    float max = -INFINITY;
+    float max = -Infinity();
     for (int j = tid; j < n; j += blockDim.x) max = fmaxf(max, ToFloat(r[j]));
     tree[tid] = max;
     __syncthreads();

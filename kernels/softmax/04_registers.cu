@@ -2,8 +2,8 @@
 // them into exponentials in place, and writes them scaled: one read and one write per element,
 // where lesson 9.3 read three times. The group is a warp for rows up to 1024 elements (several
 // rows per block, shuffles only, no __syncthreads) and the whole block for longer rows (shuffles,
-// then 32 floats of shared memory). Rows longer than block × 16 do not fit: they are re-read from
-// global memory in each of the three passes (K = 0), as in lesson 9.3.
+// then 32 floats of shared memory). A row longer than K elements per thread does not fit: it is
+// re-read from global memory in each of the three passes, as in lesson 9.3.
 #include "softmax_gpu.cuh"
 
 namespace lessons::softmax {
@@ -20,13 +20,13 @@ __global__ void softmax_04_registers_kernel(const T* __restrict__ x, T* __restri
     if (row >= m) return;  // the whole warp (or block) alike
     const T* r = x + static_cast<size_t>(row) * n;
     T* o = y + static_cast<size_t>(row) * n;
-    if constexpr (K > 0) {
+    if (n <= K * lanes) {
         float v[K];
-        float max = -INFINITY;
+        float max = -Infinity();
 #pragma unroll
         for (int k = 0; k < K; ++k) {
             const int j = k * lanes + lane;
-            v[k] = j < n ? ToFloat(r[j]) : -INFINITY;
+            v[k] = j < n ? ToFloat(r[j]) : -Infinity();
             max = fmaxf(max, v[k]);
         }
         max = GroupMax<kWarp>(max, scratch);
@@ -43,7 +43,7 @@ __global__ void softmax_04_registers_kernel(const T* __restrict__ x, T* __restri
             if (j < n) o[j] = FromFloat<T>(v[k] * inv);
         }
     } else {  // too long for registers: three passes over global memory
-        float max = -INFINITY;
+        float max = -Infinity();
         for (int j = lane; j < n; j += lanes) max = fmaxf(max, ToFloat(r[j]));
         max = GroupMax<kWarp>(max, scratch);
         float sum = 0.0f;
@@ -56,40 +56,46 @@ __global__ void softmax_04_registers_kernel(const T* __restrict__ x, T* __restri
 
 namespace {
 
-// The instance for (n, block): a warp per row while n <= 32 × 32, K the smallest power of two
-// that covers the row; else a block per row with K up to 16; else K = 0 (re-read).
 template <typename T, bool kWarp, int K>
 const void* Address() {
     return reinterpret_cast<const void*>(&softmax_04_registers_kernel<T, kWarp, K>);
 }
 
+template <typename T, bool kWarp>
+const void* Instance(int k) {
+    switch (k) {
+        case 1:
+            return Address<T, kWarp, 1>();
+        case 2:
+            return Address<T, kWarp, 2>();
+        case 4:
+            return Address<T, kWarp, 4>();
+        case 8:
+            return Address<T, kWarp, 8>();
+        case 16:
+            return Address<T, kWarp, 16>();
+        default:
+            return Address<T, true, 32>();  // the warp's alone
+    }
+}
+
+// The instance for (n, block): a warp per row while n <= 32 × 32, K the smallest power of two
+// that covers the row; else a block per row with K up to 16 (longer rows are re-read); a smaller
+// K where the registers would not leave room for `block` threads.
 template <typename T>
 const void* Pick(int n, int block) {
-    if (n <= 32) return Address<T, true, 1>();
-    if (n <= 64) return Address<T, true, 2>();
-    if (n <= 128) return Address<T, true, 4>();
-    if (n <= 256) return Address<T, true, 8>();
-    if (n <= 512) return Address<T, true, 16>();
-    if (n <= 1024) return Address<T, true, 32>();
-    const long long per_thread = (static_cast<long long>(n) + block - 1) / block;
-    if (per_thread <= 1) return Address<T, false, 1>();
-    if (per_thread <= 2) return Address<T, false, 2>();
-    if (per_thread <= 4) return Address<T, false, 4>();
-    if (per_thread <= 8) return Address<T, false, 8>();
-    if (per_thread <= 16) return Address<T, false, 16>();
-    return Address<T, false, 0>();
+    if (n <= 1024) return ChooseK((n + 31) / 32, 32, block, &Instance<T, true>);
+    return ChooseK((static_cast<long long>(n) + block - 1) / block, 16, block, &Instance<T, false>);
 }
 
 template <typename T>
 cudaError_t Launch(const void* x, void* y, const void*, int m, int n, int block, cudaStream_t s) {
-    const void* kernel = Pick<T>(n, block);
-    const bool warp = n <= 1024;
-    const long long rows_per_block = warp ? block / 32 : 1;
+    const long long rows_per_block = n <= 1024 ? block / 32 : 1;
     const unsigned blocks = static_cast<unsigned>((m + rows_per_block - 1) / rows_per_block);
     const T* xt = static_cast<const T*>(x);
     T* yt = static_cast<T*>(y);
     void* args[] = {&xt, &yt, &m, &n};
-    return cudaLaunchKernel(kernel, dim3(blocks), dim3(block), args, 0, s);
+    return cudaLaunchKernel(Pick<T>(n, block), dim3(blocks), dim3(block), args, 0, s);
 }
 
 }  // namespace

@@ -7,10 +7,9 @@
 
 namespace lessons::softmax {
 
-template <typename T, bool kWarp, bool kVec>
+template <typename T, bool kWarp>
 __global__ void softmax_06_online_kernel(const T* __restrict__ x, T* __restrict__ y, int m, int n) {
-    constexpr int V = kVec ? Vec16<T>::kCount : 1;
-    using Chunk = Vec16<T>;
+    constexpr int V = ChunkCount<T>();
     __shared__ float scratch_max[32], scratch_sum[32];
     const int lanes = kWarp ? 32 : blockDim.x;
     const int lane = kWarp ? threadIdx.x % 32 : threadIdx.x;
@@ -20,24 +19,14 @@ __global__ void softmax_06_online_kernel(const T* __restrict__ x, T* __restrict_
     if (row >= m) return;
     const T* r = x + static_cast<size_t>(row) * n;
     T* o = y + static_cast<size_t>(row) * n;
-    const int chunks = n / V;
+    const int chunks = (n + V - 1) / V;
+    const bool aligned = n % V == 0;
 
-    auto load = [&](int c, float* out) {
-        if constexpr (kVec) {
-            Chunk ch;
-            ch.raw = __ldg(reinterpret_cast<const uint4*>(r) + c);
-#pragma unroll
-            for (int i = 0; i < V; ++i) out[i] = ToFloat(ch.v()[i]);
-        } else {
-            out[0] = ToFloat(r[c]);
-        }
-    };
-
-    // Pass 1: the running pair, one rescale per vector.
-    MaxSum pair{-INFINITY, 0.0f};
+    // Pass 1: the running pair, one rescale per chunk (padding is -inf: exp gives 0).
+    MaxSum pair{-Infinity(), 0.0f};
     float v[V];
     for (int c = lane; c < chunks; c += lanes) {
-        load(c, v);
+        LoadChunk(r, c, n, aligned, v, -Infinity());
         float local = v[0];
 #pragma unroll
         for (int i = 1; i < V; ++i) local = fmaxf(local, v[i]);
@@ -49,55 +38,38 @@ __global__ void softmax_06_online_kernel(const T* __restrict__ x, T* __restrict_
     }
     pair = WarpMerge(pair);
     if constexpr (!kWarp) {
-        const int warp = threadIdx.x / 32, warps = blockDim.x / 32;
-        if (lane % 32 == 0) {
+        const int warp = threadIdx.x / 32, warps = blockDim.x / 32, l = threadIdx.x % 32;
+        if (l == 0) {
             scratch_max[warp] = pair.max;
             scratch_sum[warp] = pair.sum;
         }
         __syncthreads();
-        const int l = threadIdx.x % 32;
-        pair = l < warps ? MaxSum{scratch_max[l], scratch_sum[l]} : MaxSum{-INFINITY, 0.0f};
+        pair = l < warps ? MaxSum{scratch_max[l], scratch_sum[l]} : MaxSum{-Infinity(), 0.0f};
         pair = WarpMerge(pair);
     }
     const float inv = 1.0f / pair.sum;
 
     // Pass 2: read again, write exp(x - max) / sum.
     for (int c = lane; c < chunks; c += lanes) {
-        load(c, v);
-        if constexpr (kVec) {
-            Chunk ch;
+        LoadChunk(r, c, n, aligned, v, -Infinity());
 #pragma unroll
-            for (int i = 0; i < V; ++i) ch.v()[i] = FromFloat<T>(FastExp(v[i] - pair.max) * inv);
-            reinterpret_cast<uint4*>(o)[c] = ch.raw;
-        } else {
-            o[c] = FromFloat<T>(FastExp(v[0] - pair.max) * inv);
-        }
+        for (int i = 0; i < V; ++i) v[i] = FastExp(v[i] - pair.max) * inv;
+        StoreChunk(o, c, n, aligned, v);
     }
 }
 
 namespace {
 
-// A warp per row while the row has at most 32 × 8 vectors (as in lesson 9.5), else a block.
-constexpr int kWarpVectors = 32 * 8;
-
-template <typename T>
-bool Vectorized(int n) {
-    return n % Vec16<T>::kCount == 0;
-}
-
+// A warp per row while the row has at most 32 × 8 chunks (as in lesson 9.5), else a block.
 template <typename T>
 bool WarpPerRow(int n) {
-    return n / (Vectorized<T>(n) ? Vec16<T>::kCount : 1) <= kWarpVectors;
+    return (static_cast<long long>(n) + ChunkCount<T>() - 1) / ChunkCount<T>() <= 32 * 8;
 }
 
 template <typename T>
 const void* Pick(int n, int) {
-    const bool vec = Vectorized<T>(n), warp = WarpPerRow<T>(n);
-    if (warp)
-        return vec ? reinterpret_cast<const void*>(&softmax_06_online_kernel<T, true, true>)
-                   : reinterpret_cast<const void*>(&softmax_06_online_kernel<T, true, false>);
-    return vec ? reinterpret_cast<const void*>(&softmax_06_online_kernel<T, false, true>)
-               : reinterpret_cast<const void*>(&softmax_06_online_kernel<T, false, false>);
+    return WarpPerRow<T>(n) ? reinterpret_cast<const void*>(&softmax_06_online_kernel<T, true>)
+                            : reinterpret_cast<const void*>(&softmax_06_online_kernel<T, false>);
 }
 
 template <typename T>

@@ -3,13 +3,16 @@
 // (LESSONS_KERNELS): one descriptor per dtype.
 #pragma once
 
-#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <string>
+#include <tuple>
 
 #include "kernel_family.h"
+#include "softmax_device.cuh"
 
 namespace lessons::softmax {
 
@@ -27,109 +30,53 @@ struct SoftmaxKernel {
     int smem_per_thread = 0;  // dynamic shared memory the launch gives each thread, in bytes
 };
 
-// ---- device helpers ----
+// ---- host helpers of the launchers ----
 
-__device__ __forceinline__ float ToFloat(float v) {
-    return v;
-}
-__device__ __forceinline__ float ToFloat(__nv_bfloat16 v) {
-    return __bfloat162float(v);
-}
-template <typename T>
-__device__ __forceinline__ T FromFloat(float v);
-template <>
-__device__ __forceinline__ float FromFloat<float>(float v) {
-    return v;
-}
-template <>
-__device__ __forceinline__ __nv_bfloat16 FromFloat<__nv_bfloat16>(float v) {
-    return __float2bfloat16_rn(v);
-}
-
-// exp(x) by the special-function unit: ex2.approx of x·log2(e). Its error, 2 + 1.16·|x| units
-// in the last place (CUDA's programming guide), is what the check's tolerance allows.
-__device__ __forceinline__ float FastExp(float x) {
-    return __expf(x);
-}
-
-__device__ __forceinline__ float WarpMax(float v) {
-#pragma unroll
-    for (int offset = 16; offset > 0; offset /= 2)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, offset));
-    return v;
-}
-__device__ __forceinline__ float WarpSum(float v) {
-#pragma unroll
-    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
-    return v;
-}
-
-// The max / sum over the whole block, every thread gets it: shuffles within each warp, then the
-// warps' results through 32 floats of shared memory (`scratch`), which the call leaves free again.
-__device__ __forceinline__ float BlockMax(float v, float* scratch) {
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
-    v = WarpMax(v);
-    if (lane == 0) scratch[warp] = v;
-    __syncthreads();
-    v = lane < warps ? scratch[lane] : -INFINITY;
-    v = WarpMax(v);
-    __syncthreads();  // scratch is free for the next reduction
-    return v;
-}
-__device__ __forceinline__ float BlockSum(float v, float* scratch) {
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
-    v = WarpSum(v);
-    if (lane == 0) scratch[warp] = v;
-    __syncthreads();
-    v = lane < warps ? scratch[lane] : 0.0f;
-    v = WarpSum(v);
-    __syncthreads();
-    return v;
-}
-
-// A row's group: a warp (kWarp, several rows per block) or the whole block (one row per block).
-template <bool kWarp>
-__device__ __forceinline__ float GroupMax(float v, float* scratch) {
-    if constexpr (kWarp)
-        return WarpMax(v);
-    else
-        return BlockMax(v, scratch);
-}
-template <bool kWarp>
-__device__ __forceinline__ float GroupSum(float v, float* scratch) {
-    if constexpr (kWarp)
-        return WarpSum(v);
-    else
-        return BlockSum(v, scratch);
-}
-
-// 16 bytes of T: 4 floats or 8 bf16 values, loaded and stored as one instruction.
-template <typename T>
-struct Vec16 {
-    static constexpr int kCount = 16 / sizeof(T);
-    uint4 raw;
-    __device__ __forceinline__ T* v() { return reinterpret_cast<T*>(&raw); }
+// The most threads a block of `kernel` may have on the current GPU (its registers decide), and
+// how many such blocks of `block` threads an SM holds at once; 0 when the GPU cannot say. Asked
+// once per kernel, block size and GPU, then remembered: a launch inside the timed region must not
+// wait on the driver's attribute queries.
+struct LaunchFacts {
+    int max_threads = 0;
+    int blocks_per_sm = 0;
+    int sms = 0;
 };
-
-// The online softmax's pair: the running max and the sum of exp(x - max) so far. Merging two
-// rescales the one with the smaller max; an empty pair (max -inf, sum 0) changes nothing.
-struct MaxSum {
-    float max;
-    float sum;
-};
-__device__ __forceinline__ MaxSum Merge(MaxSum a, MaxSum b) {
-    const float m = fmaxf(a.max, b.max);
-    if (m == -INFINITY) return {m, 0.0f};
-    return {m, a.sum * FastExp(a.max - m) + b.sum * FastExp(b.max - m)};
-}
-__device__ __forceinline__ MaxSum WarpMerge(MaxSum v) {
-#pragma unroll
-    for (int offset = 16; offset > 0; offset /= 2) {
-        MaxSum other{__shfl_xor_sync(0xffffffffu, v.max, offset),
-                     __shfl_xor_sync(0xffffffffu, v.sum, offset)};
-        v = Merge(v, other);
+inline LaunchFacts FactsOf(const void* kernel, int block) {
+    static std::mutex mutex;
+    static std::map<std::tuple<const void*, int, int>, LaunchFacts> known;
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) return {};
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto key = std::make_tuple(kernel, block, device);
+    if (auto it = known.find(key); it != known.end()) return it->second;
+    LaunchFacts f;
+    cudaFuncAttributes a{};
+    if (cudaFuncGetAttributes(&a, kernel) != cudaSuccess ||
+        cudaDeviceGetAttribute(&f.sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+        cudaGetLastError();  // clear it: the launch reports its own
+        return {};
     }
-    return v;
+    f.max_threads = a.maxThreadsPerBlock;
+    if (f.max_threads >= block && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                      &f.blocks_per_sm, kernel, block, 0) != cudaSuccess) {
+        cudaGetLastError();
+        f.blocks_per_sm = 0;
+    }
+    known[key] = f;
+    return f;
+}
+
+// Of a kernel's instances by K (elements or chunks a thread keeps in registers; `instance(k)` for
+// k = 1, 2, 4, ..., max_k), the one with the smallest K that covers `per_thread`, or a smaller
+// one when that one's registers leave no room for `block` threads: a row beyond an instance's
+// registers is re-read, never wrong.
+template <typename Instance>
+const void* ChooseK(long long per_thread, int max_k, int block, Instance instance) {
+    int k = 1;
+    while (k < per_thread && k < max_k) k *= 2;
+    for (; k > 1; k /= 2)
+        if (FactsOf(instance(k), block).max_threads >= block) return instance(k);
+    return instance(1);
 }
 
 // ---- the cuDNN step (lesson 9.9): cudnnSoftmaxForward, loaded at run time ----

@@ -7,7 +7,10 @@
 #include <vector>
 
 #include "cuda/cuda_util.h"
+#include "cuda/module.h"
 #include "errors.h"
+#include "exercise.h"
+#include "exercise_kinds.h"
 #include "kernels_of.h"
 #include "softmax/softmax_gpu.cuh"
 #include "softmax_chapter.h"
@@ -79,6 +82,40 @@ private:
     int m_block;
 };
 
+// A student's kernel (an exercise, fp32) in place of the step's own: the same data, check and
+// timing, launched as the row's layout says.
+class StudentStep : public GpuStepBase {
+public:
+    StudentStep(const Workload& w, const Kernel& kind, const StudentKernel& student, int block)
+        : GpuStepBase(w, Op::kSoftmax),
+          m_kind(kind),
+          m_kernel(student.cubin, student.lowered_name, student.name),
+          m_block(block) {
+        m_kernel.CheckBlock(block);
+    }
+
+    Sample Run() override {
+        const long long m = M();
+        const long long rows_per_block = m_kind.layout == RowLayout::kBlockPerRow  ? 1
+                                         : m_kind.layout == RowLayout::kWarpPerRow ? m_block / 32
+                                                                                   : m_block;
+        const unsigned blocks = static_cast<unsigned>((m + rows_per_block - 1) / rows_per_block);
+        const unsigned smem = static_cast<unsigned>(m_block * m_kind.smem_per_thread);
+        return Timed([&](cudaStream_t s) {
+            const void* x = m_x.get();
+            void* y = m_y.get();
+            int rows = M(), cols = N();
+            void* args[] = {&x, &y, &rows, &cols};
+            m_kernel.Launch(blocks, static_cast<unsigned>(m_block), s, args, smem);
+        });
+    }
+
+private:
+    Kernel m_kind;
+    cuda::LoadedKernel m_kernel;
+    int m_block;
+};
+
 class CudnnStep : public GpuStepBase {
 public:
     explicit CudnnStep(const Workload& w) : GpuStepBase(w, Op::kSoftmax) {
@@ -136,6 +173,35 @@ StepRunner KernelRunner(std::vector<const SoftmaxKernel*> kernels, Op op) {
     return r;
 }
 
+// The exercise fixes dtype=fp32 (its kernel takes floats).
+StepRunner StudentRunner(const Kernel& kind, std::shared_ptr<const StudentKernel> student) {
+    StepRunner r;
+    r.make = [kind, student](const Workload& w, const StepContext& c) {
+        if (c.params.Choice("dtype") != "fp32")
+            throw UsageError("the exercise's kernel takes floats: run it with --set dtype=fp32");
+        return std::unique_ptr<StepInstance>(
+            std::make_unique<StudentStep>(w, kind, *student, Block(c.params)));
+    };
+    r.attributes = [student](const ParamValues& params) {
+        return cuda::StudentKernelAttributes(*student, Block(params));
+    };
+    return r;
+}
+
+// The student's kernel: (const float* x, float* y, int m, int n); the chapter's device helpers
+// (kernels/softmax/softmax_device.cuh, embedded) in the prelude, at global scope as the
+// student's kernel (and a solution) stands.
+KernelSpec StudentSpec() {
+    static const std::string prelude = "#include <cuda_bf16.h>\n" +
+                                       EmbeddedHeaderBody("kernels/softmax/softmax_device.cuh") +
+                                       "using namespace lessons::softmax;\n";
+    KernelSpec spec;
+    spec.signature = "const float*, float*, int, int";
+    spec.prelude = prelude;
+    spec.toolkit_headers = {"cuda_bf16.h"};
+    return spec;
+}
+
 StepRunner CudnnRunner() {
     StepRunner r;
     r.make = [](const Workload& w, const StepContext&) {
@@ -151,6 +217,11 @@ StepRunner CudnnRunner() {
 LESSONS_STEP_KIND(Kernel, [](const Kernel&, const StepSite& site) {
     return KernelRunner(KernelsOf<SoftmaxKernel>(site), Op::kSoftmax);
 });
+LESSONS_EXERCISE_KIND(
+    Kernel, [](const Kernel&, const StepSite&) { return StudentSpec(); },
+    [](const Kernel& kind, const StepSite&, std::shared_ptr<const StudentKernel> student) {
+        return StudentRunner(kind, std::move(student));
+    });
 LESSONS_STEP_KIND(RmsNorm, [](const RmsNorm&, const StepSite& site) {
     return KernelRunner(KernelsOf<SoftmaxKernel>(site), Op::kRmsNorm);
 });
