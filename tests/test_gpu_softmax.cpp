@@ -65,7 +65,7 @@ const std::pair<uint64_t, uint64_t> kShapes[] = {
 TEST(GpuSoftmax, EveryStepAtOddShapesDtypesAndData) {
     REQUIRE_GPU();
     Session session(RunnableCatalog());
-    ASSERT_EQ(SoftmaxLessons().size(), 7u);
+    ASSERT_EQ(SoftmaxLessons().size(), 8u);
     for (const Lesson* lesson : SoftmaxLessons())
         for (const std::string dtype : {"fp32", "bf16"})
             for (const std::string& data : lesson->FindParam("data")->choices)

@@ -28,6 +28,9 @@ struct SoftmaxKernel {
     cudaError_t (*launch)(const void* x, void* y, const void* w, int m, int n, int block,
                           cudaStream_t stream);
     int smem_per_thread = 0;  // dynamic shared memory the launch gives each thread, in bytes
+    // Device memory the launch needs besides x and y (lesson 9.7's split: a pair per part of a
+    // row), given in place of w; null: none.
+    size_t (*workspace)(int m, int n) = nullptr;
 };
 
 // ---- host helpers of the launchers ----

@@ -248,6 +248,15 @@ MemoryNeeds SoftmaxGpuNeeds(const ParamValues& params) {
                                  SaturatingAdd(SaturatingMul(n, element), uint64_t(1) << 20))};
 }
 
+MemoryNeeds SoftmaxClusterGpuNeeds(const ParamValues& params) {
+    MemoryNeeds needs = SoftmaxGpuNeeds(params);
+    // The split's pairs: 8 bytes for each 16384 elements of a row (and for each row).
+    const uint64_t parts = params.Number("n") / 16384 + 1;
+    needs.device_bytes = SaturatingAdd(needs.device_bytes,
+                                       SaturatingMul(SaturatingMul(params.Number("m"), parts), 8));
+    return needs;
+}
+
 namespace {
 
 class CpuThreePassStep : public SoftmaxStep {

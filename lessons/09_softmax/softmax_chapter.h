@@ -103,6 +103,8 @@ protected:
 MemoryNeeds SoftmaxCpuNeeds(const ParamValues& params);
 // Device memory of a GPU step: x, y and w; the host's pinned copy of y.
 MemoryNeeds SoftmaxGpuNeeds(const ParamValues& params);
+// The same with lesson 9.7's workspace (its split's pairs, where clusters are absent).
+MemoryNeeds SoftmaxClusterGpuNeeds(const ParamValues& params);
 Work RmsNormWork(const ParamValues& params);
 
 std::unique_ptr<StepInstance> MakeSoftmaxCpu(const Workload& w, const StepContext& c);

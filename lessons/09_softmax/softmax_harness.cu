@@ -2,6 +2,7 @@
 // step is set up; what is timed (CUDA events) is the kernel alone, as a model that already holds
 // its activations on the GPU runs it. Before every run y is filled with NaN (0xff bytes), so an
 // element a step forgets to write fails the check.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -67,19 +68,26 @@ protected:
 class KernelStep : public GpuStepBase {
 public:
     KernelStep(const Workload& w, Op op, const SoftmaxKernel& kernel, int block)
-        : GpuStepBase(w, op), m_kernel(kernel), m_block(block) {}
+        : GpuStepBase(w, op),
+          m_kernel(kernel),
+          m_block(block),
+          m_workspace(kernel.workspace ? std::max<size_t>(kernel.workspace(M(), N()), 1) : 0,
+                      "the step's workspace") {}
 
     Sample Run() override {
-        return Timed([this](cudaStream_t s) {
-            LESSONS_CUDA_CHECK(m_kernel.launch(m_x.get(), m_y.get(),
-                                               m_op == Op::kRmsNorm ? m_w.get() : nullptr, M(), N(),
-                                               m_block, s));
+        // The launch's third pointer: RMSNorm's weights, or the step's workspace (9.7's split).
+        const void* third = m_op == Op::kRmsNorm ? static_cast<const void*>(m_w.get())
+                            : m_kernel.workspace ? static_cast<const void*>(m_workspace.get())
+                                                 : nullptr;
+        return Timed([this, third](cudaStream_t s) {
+            LESSONS_CUDA_CHECK(m_kernel.launch(m_x.get(), m_y.get(), third, M(), N(), m_block, s));
         });
     }
 
 private:
     const SoftmaxKernel& m_kernel;
     int m_block;
+    cuda::DeviceBuffer<unsigned char> m_workspace;
 };
 
 // A student's kernel (an exercise, fp32) in place of the step's own: the same data, check and
