@@ -175,7 +175,8 @@ text_sweeps() {
     case $1 in
         softmax)
             # Issue 43's table: each GPU step at each shape, in both dtypes.
-            for l in thread-per-row block-per-row row-in-registers vectorized online rmsnorm cudnn; do
+            for l in thread-per-row block-per-row row-in-registers vectorized online cluster rmsnorm \
+                cudnn; do
                 for shape in "m=65536 --set n=1024" "m=16384 --set n=4096" "m=1024 --set n=65536" \
                     "m=256 --set n=262144"; do
                     echo "softmax/$l --over dtype=all --set $shape"

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "catalog.h"
@@ -111,7 +112,7 @@ TEST(SoftmaxCpu, TheWorkloadIsBf16ExactAndTheLargeDataIsLarge) {
     EXPECT_LE(hi, 80.0f);
     for (uint64_t j = 0; j < 1000; ++j) {
         EXPECT_GE(w.w()[j], 0.5f);
-        EXPECT_LT(w.w()[j], 1.5f);
+        EXPECT_LE(w.w()[j], 1.5f);  // [0.5, 1.5) rounded to bf16
     }
     // The same seed gives the same data.
     SoftmaxWorkload again(Spec(4, 1000, "bf16", "large"));
@@ -176,8 +177,7 @@ TEST(SoftmaxCpu, WorkAndMemory) {
     const Work r = SoftmaxWork(16384, 4096, true, Op::kRmsNorm);
     EXPECT_EQ(r.bytes_read, 16384ull * 4096 * 2 + 4096 * 2);
     EXPECT_EQ(r.bytes_written, 16384ull * 4096 * 2);
-    EXPECT_EQ(SoftmaxWork(kMaxDimension, kMaxDimension, false, Op::kSoftmax).bytes_read,
-              kSaturated);
+    EXPECT_EQ(SoftmaxWork(kMaxDimension, kMaxDimension, true, Op::kSoftmax).flops, kSaturated);
     EXPECT_EQ(SoftmaxWorkloadHostBytes(kMaxDimension, kMaxDimension, true), kSaturated);
 }
 
@@ -219,7 +219,9 @@ TEST(SoftmaxCpu, TheCpuStepVerifiesAndTooLargeIsRefused) {
             const RunResult r = session.Run(*cpu, o);
             EXPECT_TRUE(r.verified) << dtype << " " << data << ": " << r.check_message;
             EXPECT_EQ(r.Value("wrong_values").value_or(-1), 0.0);
-            EXPECT_LE(r.Value("max_row_sum_error").value_or(1), 1e-5);
+            // bf16 rounds each result to 8 significant bits: a row's sum drifts by up to 2^-8.
+            EXPECT_LE(r.Value("max_row_sum_error").value_or(1),
+                      std::string(dtype) == "fp32" ? 1e-5 : 1.0 / 256);
         }
     RunOptions huge;
     huge.Set("m", "1000000000");
