@@ -35,6 +35,7 @@ __global__ void softmax_07_cluster_kernel(const T* __restrict__ x, T* __restrict
 
     float max = -Infinity();
     if (aligned) {
+#pragma unroll 4
         for (int c = threadIdx.x; c < count / V; c += blockDim.x) {
             const uint4 raw = __ldg(reinterpret_cast<const uint4*>(r) + c);
             stage[c] = raw;

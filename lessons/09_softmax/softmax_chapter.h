@@ -51,13 +51,14 @@ uint64_t SoftmaxWorkloadHostBytes(uint64_t m, uint64_t n, bool bf16);
 Work SoftmaxWork(uint64_t m, uint64_t n, bool bf16, Op op);
 
 // How far an output element may be from the double reference, relative to it:
-//   fp32: 2^-23 · (4 + 1.2·|x - max| + sqrt(n) + 16) — the fast exponential's error
+//   fp32: 2^-23 · (4 + 1.2·|x - max| + 2·sqrt(n) + 16) — the fast exponential's error
 //         (2 + 1.16·|x| ulp, its argument being x - max, itself rounded in float), and the
 //         float sum's rounding, which grows like sqrt(n) for a sum of n terms with random
-//         rounding and stays under 16 ulp for a short tree;
+//         rounding (twice that: one thread adding a whole row in order, lesson 9.2, reached
+//         0.7 of sqrt(n) ulp at 4M columns) and stays under 16 ulp for a short tree;
 //   bf16: the same plus 2^-8, one rounding of the result to bf16 (8 significant bits).
 // Plus 2^-100 absolute: results that underflow float's normal range may be flushed to zero.
-// For RMSNorm |x - max| is 0 (no exponential): 2^-23 · (4 + sqrt(n) + 16) (+ 2^-8 for bf16).
+// For RMSNorm |x - max| is 0 (no exponential): 2^-23 · (4 + 2·sqrt(n) + 16) (+ 2^-8 for bf16).
 double RelativeTolerance(double distance_from_max, uint64_t n, bool bf16);
 constexpr double kAbsoluteTolerance = 7.888609052210118e-31;  // 2^-100
 
