@@ -96,7 +96,8 @@ Work RmsNormWork(const ParamValues& p) {
 }
 
 double RelativeTolerance(double distance_from_max, uint64_t n, bool bf16) {
-    const double fp32 = std::ldexp(4 + 1.2 * distance_from_max + 2 * std::sqrt(double(n)) + 16, -23);
+    const double fp32 =
+        std::ldexp(4 + 1.2 * distance_from_max + 2 * std::sqrt(double(n)) + 16, -23);
     return bf16 ? fp32 + std::ldexp(1.0, -8) : fp32;
 }
 
