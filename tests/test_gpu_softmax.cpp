@@ -110,7 +110,7 @@ TEST(GpuSoftmax, ManyRowsEveryRowWritten) {
         for (const std::string dtype : {"fp32", "bf16"}) {
             std::optional<int> block;
             if (lesson->FindParam("block")) block = 1024;
-            RunAndCheck(session, *lesson, Options(100003, 64, dtype, "normal", block, 5),
+            RunAndCheck(session, *lesson, Options(100003, 64, dtype, "random", block, 5),
                         lesson->id + " 100003x64 " + dtype);
         }
 }

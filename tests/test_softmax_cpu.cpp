@@ -158,7 +158,7 @@ TEST(SoftmaxCpu, TheCheckAcceptsTheRoundedReferenceAndRejectsAnError) {
 
 TEST(SoftmaxCpu, ARowThatDoesNotSumToOneFails) {
     // A row scaled by 1.001 in fp32: its elements are off, and so is its sum.
-    SoftmaxWorkload w(Spec(3, 64, "fp32", "normal"));
+    SoftmaxWorkload w(Spec(3, 64, "fp32", "random"));
     std::vector<float> y = ReferenceFloats(w, Op::kSoftmax);
     for (uint64_t j = 0; j < 64; ++j) y[64 + j] *= 1.001f;
     const SoftmaxCheckResult r =
@@ -208,7 +208,7 @@ TEST(SoftmaxCpu, TheCpuStepVerifiesAndTooLargeIsRefused) {
     const Lesson* cpu = Catalog().FindLesson("softmax/cpu-three-pass");
     ASSERT_NE(cpu, nullptr);
     for (const char* dtype : {"fp32", "bf16"})
-        for (const char* data : {"normal", "large"}) {
+        for (const char* data : {"random", "large"}) {
             RunOptions o;
             o.Set("m", "300");
             o.Set("n", "1001");

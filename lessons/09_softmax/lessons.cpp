@@ -29,14 +29,14 @@ void RegisterSoftmaxChapter(Registry& registry) {
         ChoiceParam("dtype", "Data type", "数据类型", {"fp32", "bf16"},
                     {"float in and out", "bf16 in and out, float arithmetic inside"},
                     {"输入输出都是 float", "输入输出是 bf16，内部用 float 计算"}, {"fp32", "bf16"}),
-        ChoiceParam("data", "Data", "数据", {"normal", "large"},
+        ChoiceParam("data", "Data", "数据", {"random", "large"},
                     {"standard normal values",
                      "uniform in [-80, 80): exp(80) would overflow "
                      "float without subtracting the max"},
                     {"标准正态分布",
                      "在 [-80, 80) 上均匀分布：不减去最大值时 exp(80) 会让 float "
                      "溢出"},
-                    {"正态", "大数值"}),
+                    {"随机", "大数值"}),
     };
     chapter.messages = SoftmaxMessages();
     chapter.make_workload = [](const WorkloadSpec& spec) {
@@ -73,14 +73,14 @@ void RegisterSoftmaxChapter(Registry& registry) {
              .step = Kernel{},
              .params = {block},
              .needs = &SoftmaxGpuNeeds,
-             .focus = {"LDG", "MUFU.EX2", "STG"}},
+             .focus = {"LDG", "STG", "FP32"}},
             {.slug = "block-per-row",
              .title = "A block per row, shared-memory trees",
              .source = "kernels/softmax/03_block_per_row.cu",
              .step = Kernel{.layout = RowLayout::kBlockPerRow, .smem_per_thread = 4},
              .params = {block},
              .needs = &SoftmaxGpuNeeds,
-             .focus = {"LDG", "LDS", "STS", "BAR", "MUFU.EX2"},
+             .focus = {"LDG", "LDS", "STS", "BAR"},
              .exercise = {.fixed = {{"dtype", "fp32"}}, .instance = "using T = float;"}},
             {.slug = "row-in-registers",
              .title = "The row in registers, warp shuffles",
@@ -88,7 +88,7 @@ void RegisterSoftmaxChapter(Registry& registry) {
              .step = Kernel{.layout = RowLayout::kWarpPerRow},
              .params = {block},
              .needs = &SoftmaxGpuNeeds,
-             .focus = {"LDG", "SHFL", "MUFU.EX2", "STG"},
+             .focus = {"LDG", "SHFL", "STG"},
              .exercise =
                  {.fixed = {{"dtype", "fp32"}},
                   .instance =
@@ -99,7 +99,7 @@ void RegisterSoftmaxChapter(Registry& registry) {
              .step = Kernel{.layout = RowLayout::kWarpPerRow},
              .params = {block},
              .needs = &SoftmaxGpuNeeds,
-             .focus = {"LDG.E.128", "STG.E.128", "SHFL", "MUFU.EX2"},
+             .focus = {"LDG.128", "STG.128", "SHFL"},
              .exercise =
                  {.fixed = {{"dtype", "fp32"}},
                   .instance =
@@ -110,7 +110,7 @@ void RegisterSoftmaxChapter(Registry& registry) {
              .step = Kernel{.layout = RowLayout::kWarpPerRow},
              .params = {block},
              .needs = &SoftmaxGpuNeeds,
-             .focus = {"LDG.E.128", "SHFL", "MUFU.EX2", "FMNMX"},
+             .focus = {"LDG.128", "SHFL", "FP32"},
              .exercise = {.fixed = {{"dtype", "fp32"}},
                           .instance = "using T = float; constexpr bool kWarp = true;"}},
             {.slug = "cluster",
@@ -119,14 +119,14 @@ void RegisterSoftmaxChapter(Registry& registry) {
              .step = Kernel{},
              .params = {block},
              .needs = &SoftmaxClusterGpuNeeds,
-             .focus = {"LDG.E.128", "STS.128", "LDS", "UCGABAR", "MUFU.EX2"}},
+             .focus = {"LDG.128", "STS", "LDS", "BAR"}},
             {.slug = "rmsnorm",
              .title = "RMSNorm with the final kernel",
              .source = "kernels/softmax/08_rmsnorm.cu",
              .step = RmsNorm{},
              .params = {block},
              .needs = &SoftmaxGpuNeeds,
-             .focus = {"LDG.E.128", "SHFL", "MUFU.RSQ", "STG.E.128"},
+             .focus = {"LDG.128", "SHFL", "STG.128"},
              .previous = "",
              .work = &RmsNormWork},
             {.slug = "cudnn",

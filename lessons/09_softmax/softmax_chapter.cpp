@@ -14,7 +14,7 @@ namespace lessons::softmax {
 
 namespace {
 
-// Standard normal values (Box-Muller), or uniform in [-80, 80) for the large data.
+// Standard normal values (Box-Muller) for the random data, or uniform in [-80, 80) for the large.
 void FillData(uint64_t seed, float* out, uint64_t count, bool large,
               const std::atomic<bool>* cancel) {
     GenerateChunks(
