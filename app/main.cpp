@@ -34,6 +34,8 @@ volatile std::sig_atomic_t g_quit = 0;
 // While the worker runs, the longest the GUI waits for an event before drawing the next frame.
 constexpr double kBusyFrameSeconds =
     0.05;  // SIGINT / SIGTERM: close like the window's close button
+// ... while the work in flight measures a CPU step.
+constexpr double kCpuStepFrameSeconds = 1.0;
 
 // The controller, with the recorded results and a worker started as `worker serve`.
 std::unique_ptr<Controller> MakeController(const Registry& registry, std::string worker,
@@ -167,8 +169,10 @@ int main(int argc, char** argv) {
         if (controller->Busy() && !settling)
             // A run: the page changes with the worker's messages (each wakes this wait) and
             // input; otherwise a progress bar needs no more than kBusyFrameSeconds, and every
-            // frame not drawn is CPU left to the lesson being measured.
-            glfwWaitEventsTimeout(kBusyFrameSeconds);
+            // frame not drawn is CPU left to the lesson being measured. A CPU step measures
+            // this machine's cores: a frame a second then (input still wakes it at once).
+            glfwWaitEventsTimeout(controller->MeasuringCpuStep() ? kCpuStepFrameSeconds
+                                                                 : kBusyFrameSeconds);
         else if (animating)
             glfwPollEvents();
         else

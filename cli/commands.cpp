@@ -78,7 +78,8 @@ std::string RateText(const RunResult& r) {
     const Bound held = r.ceiling_note.empty() ? r.work.bound : Bound::kFp32;
     if (r.pct_of_ceiling)
         out += " (" + Fixed(*r.pct_of_ceiling, 1) + "% of the " + CeilingDescription(held) + ", " +
-               Fixed(r.ceiling, 0) + " " + r.RateUnit() + ")";
+               Fixed(r.ceiling, 0) + " " + r.RateUnit() +
+               (r.ceiling_bytes ? " over " + FormatSize(*r.ceiling_bytes) : "") + ")";
     if (!r.ceiling_note.empty()) out += "; " + r.ceiling_note;
     return out;
 }

@@ -95,8 +95,22 @@ nlohmann::ordered_json ProfileForWorker(const Lesson& lesson, const RawParams& p
 // run LESSON --kernel FILE: the student's kernel for the lesson's exercise, compiled (exit 2 when
 // the file is refused or does not compile) and, with a GPU, run by the step's harness (exit 0
 // right, 1 wrong or not run) (cli/exercise.cpp).
+// `time_limit_s`: the run ends the process, saying so, when it takes longer (an endless kernel).
+// `guard_zones`: every device buffer of the step gets guard zones (engine/guard_zones.h); a
+// write outside one makes the run wrong.
 int RunKernel(const std::string& lesson, const std::string& path, const Options& options,
-              Format format);
+              Format format, double time_limit_s, bool guard_zones = true);
+
+// `check LESSON --kernel FILE`: the kernel over its step kind's hidden cases (cli/check.h).
+struct KernelCheckOptions {
+    std::string lang = "en";
+    bool memcheck = false;
+    bool guard_zones = true;   // off under memcheck: it sees the real out-of-bounds accesses     //
+                               // run the cases under compute-sanitizer's memcheck
+    double time_limit_s = 10;  // per case (and per run of run --kernel)
+};
+int CheckKernel(const std::string& lesson, const std::string& path,
+                const KernelCheckOptions& options, Format format);
 
 struct ExerciseOptions {
     int hints = 0;          // how many hints to show
@@ -111,6 +125,11 @@ int ShowExercise(const std::string& lesson, const ExerciseOptions& options, Form
 // the step's place. `params` (a run's; null for a compile): refused when they ask for another
 // instance than the exercise's kernel is written for. A set `cancel` stops the compile
 // (Cancelled is thrown).
+// The worker's `check` request (ServeOptions::check): the hidden cases of `lesson`'s exercise run
+// with `yours`, each outcome through `emit`; the summary.
+nlohmann::ordered_json CheckForWorker(
+    const Lesson& yours, const Lesson& lesson, const RunControl& control,
+    const std::function<void(const nlohmann::ordered_json&, int, int)>& emit);
 StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source,
                               const RawParams* params, const std::atomic<bool>* cancel);
 

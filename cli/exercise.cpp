@@ -5,7 +5,15 @@
 #include <memory>
 #include <string>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <functional>
+
 #include "catalog.h"
+#include "check.h"
 #include "commands.h"
 #include "device.h"
 #include "errors.h"
@@ -119,15 +127,14 @@ std::string ResourcesText(const KernelResources& k) {
 
 }  // namespace
 
-int RunKernel(const std::string& key, const std::string& path, const Options& options,
-              Format format) {
-    const Lesson& lesson = FindLessonOrThrow(key);
-    const Exercise& exercise = FindExerciseOrThrow(lesson);
-    if (format == Format::kCsv) throw UsageError("run --kernel writes a table or json, not csv");
-    CheckRun(RunnableCatalog(), lesson, options.run);  // bad options, on every machine
-    if (const std::string conflict = FixedParamsConflict(exercise, options.run.params);
-        !conflict.empty())
-        throw UsageError(conflict);
+namespace {
+
+// Reads and compiles the student's file for the CLI (run --kernel, check), printing what the
+// compiler said in `format`; the kernel, or null with `*rc` and `*why_not` set when it goes no
+// further (refused, not compiled, no GPU to run it).
+std::shared_ptr<StudentKernel> CompileForCli(const Lesson& lesson, const Exercise& exercise,
+                                             const std::string& path, Format format, json& out,
+                                             int* rc, std::string* why_not) {
     std::string refusal;
     const std::string source = ReadKernelFile(path, &refusal);
     const KernelSpec spec = SpecOf(lesson, exercise);
@@ -140,23 +147,16 @@ int RunKernel(const std::string& key, const std::string& path, const Options& op
         c.arch = "sm_" + std::to_string(spec.arch_suffix.empty() ? arch : 90) + spec.arch_suffix;
         c.message = refusal;
     }
-    json out{{"lesson", lesson.label}, {"id", lesson.id}, {"kernel", exercise.kernel}};
     out["compile"] = CompileJson(c, path);
-    auto finish = [&](int rc, const std::string& why_not_run) {
-        if (format == Format::kJson) {
-            out["run"] = json();
-            out["not_run"] = why_not_run;
-            std::cout << out.dump(2) << "\n";
-        }
-        return rc;
-    };
     if (c.status == CompileStatus::kRefused) {
         std::cerr << "error: '" << Excerpt(path) << "' refused: " << c.message << "\n";
-        return finish(kExitUsage, c.message);
+        *rc = kExitUsage, *why_not = c.message;
+        return nullptr;
     }
     if (c.status == CompileStatus::kUnavailable) {
         std::cerr << "error: " << c.message << "\n";
-        return finish(kExitFailed, c.message);
+        *rc = kExitFailed, *why_not = c.message;
+        return nullptr;
     }
     if (c.status == CompileStatus::kError) {
         // Diagnostics with a line say it all; otherwise (an error ptxas reports, a limit, a
@@ -171,7 +171,8 @@ int RunKernel(const std::string& key, const std::string& path, const Options& op
         std::cerr << "error: your kernel for " << lesson.Name() << " did not compile (";
         if (c.Errors() > 0) std::cerr << c.Errors() << (c.Errors() == 1 ? " error, " : " errors, ");
         std::cerr << c.arch << "): " << c.message << "\n";
-        return finish(c.stopped ? kExitFailed : kExitUsage, "it did not compile");
+        *rc = c.stopped ? kExitFailed : kExitUsage, *why_not = "it did not compile";
+        return nullptr;
     }
     if (format == Format::kTable) {
         std::cout << "lesson " << lesson.label << " (" << lesson.id << "): your " << exercise.kernel
@@ -182,17 +183,89 @@ int RunKernel(const std::string& key, const std::string& path, const Options& op
     }
     const DeviceList& devices = GetDevices();
     if (!devices.available()) {
-        const std::string why = "running it needs an NVIDIA GPU: " + devices.unavailable.text;
-        std::cerr << "note: " << why << "\n";
-        return finish(kExitFailed, why);
+        *why_not = "running it needs an NVIDIA GPU: " + devices.unavailable.text;
+        *rc = kExitFailed;
+        return nullptr;
     }
     auto student = std::make_shared<StudentKernel>();
     student->name = exercise.kernel;
     student->lowered_name = c.lowered_name;
     student->cubin = c.cubin;
+    return student;
+}
+
+// The watchdog's account of a run past the limit, on stderr (and as json on stdout).
+std::function<void(const std::string&)> LimitMessage(const Lesson& lesson, double limit_s,
+                                                     Format format, const json* so_far) {
+    return [&lesson, limit_s, format, so_far](const std::string& label) {
+        const std::string text = "your kernel for " + lesson.Name() +
+                                 " ran longer than the limit of " + Fixed(limit_s, 0) + " s" +
+                                 (label.empty() ? "" : " (" + label + ")") +
+                                 ": it was stopped with this process; the next run starts afresh "
+                                 "(--time-limit SECONDS to allow more)";
+        if (format == Format::kJson) {
+            json out = so_far ? *so_far : json::object();
+            out["timed_out"] = true;
+            out["time_limit_s"] = limit_s;
+            out["message"] = text;
+            std::cout << out.dump(2) << "\n";
+        }
+        std::cerr << "error: " << text << "\n";
+    };
+}
+
+}  // namespace
+
+int RunKernel(const std::string& key, const std::string& path, const Options& options,
+              Format format, double time_limit_s, bool guard_zones) {
+    const Lesson& lesson = FindLessonOrThrow(key);
+    const Exercise& exercise = FindExerciseOrThrow(lesson);
+    if (format == Format::kCsv) throw UsageError("run --kernel writes a table or json, not csv");
+    CheckRun(RunnableCatalog(), lesson, options.run);  // bad options, on every machine
+    if (const std::string conflict = FixedParamsConflict(exercise, options.run.params);
+        !conflict.empty())
+        throw UsageError(conflict);
+    json out{{"lesson", lesson.label}, {"id", lesson.id}, {"kernel", exercise.kernel}};
+    int rc = kExitOk;
+    std::string why_not;
+    const std::shared_ptr<StudentKernel> student =
+        CompileForCli(lesson, exercise, path, format, out, &rc, &why_not);
+    if (!student) {
+        if (why_not.starts_with("running it needs")) std::cerr << "note: " << why_not << "\n";
+        if (format == Format::kJson) {
+            out["run"] = json();
+            out["not_run"] = why_not;
+            std::cout << out.dump(2) << "\n";
+        }
+        return rc;
+    }
     const Lesson yours = WithStudentKernel(RunnableCatalog(), lesson, student);
     Session session(RunnableCatalog());
-    const RunResult r = session.Run(yours, options.run, CancelControl());
+    RunResult r;
+    std::vector<GuardDamage> damage;
+    {
+        KernelWatchdog watchdog(time_limit_s, LimitMessage(lesson, time_limit_s, format, &out));
+        watchdog.Arm("");
+        // Guard zones around the step's buffers (unless asked not to): a write past an end is a
+        // wrong run even where the answer is right. They are filled when the buffers are made
+        // and read when they are freed, never inside the timed runs.
+        TakeGuardDamage();
+        SetGuardZones(guard_zones);
+        try {
+            r = session.Run(yours, options.run, CancelControl());
+        } catch (...) {
+            SetGuardZones(false);
+            throw;
+        }
+        SetGuardZones(false);
+        damage = TakeGuardDamage();
+        watchdog.Disarm();
+    }
+    if (!damage.empty() && r.verified) {
+        r.verified = false;
+        r.check_message = damage.front().text;
+    }
+    out["guard_zones"] = guard_zones;
     if (format == Format::kJson) {
         out["run"] = ToJson(r);
         std::cout << out.dump(2) << "\n";
@@ -206,6 +279,211 @@ int RunKernel(const std::string& key, const std::string& path, const Options& op
         std::cerr << "your kernel for " << lesson.Name()
                   << " gave a WRONG result: " << r.check_message << "\n";
     return r.verified ? kExitOk : kExitFailed;
+}
+
+namespace {
+
+// The path of this program, to run it again under compute-sanitizer.
+std::string SelfPath() {
+    char buffer[4096];
+    const ssize_t n = readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);
+    return n > 0 ? std::string(buffer, static_cast<size_t>(n)) : std::string();
+}
+
+// compute-sanitizer on PATH, or "".
+std::string FindOnPath(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    std::string_view rest = path ? path : "";
+    while (!rest.empty()) {
+        const size_t colon = rest.find(':');
+        const std::string dir(rest.substr(0, colon));
+        rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+        const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+        if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    }
+    return "";
+}
+
+// Runs `argv` and waits for it; its exit code (128 + signal when killed), -1 when it could not
+// start.
+int RunProgram(const std::vector<std::string>& args) {
+    const pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        std::vector<char*> argv;
+        for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(argv[0], argv.data());
+        std::_Exit(127);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) return -1;
+    }
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+    return -1;
+}
+
+}  // namespace
+
+int CheckKernel(const std::string& key, const std::string& path, const KernelCheckOptions& o,
+                Format format) {
+    const Lesson& lesson = FindLessonOrThrow(key);
+    const Exercise& exercise = FindExerciseOrThrow(lesson);
+    if (format == Format::kCsv) throw UsageError("check writes a table or json, not csv");
+    if (o.lang != "en" && o.lang != "zh")
+        throw UsageError("unknown language '" + Excerpt(o.lang, 20) + "': use en or zh");
+    const bool zh = o.lang == "zh";
+    if (o.memcheck) {
+        const std::string sanitizer = FindOnPath("compute-sanitizer");
+        if (sanitizer.empty()) {
+            std::cerr << "error: compute-sanitizer is not installed here (not on PATH), so the "
+                         "memory checker cannot run; 'check' without --memcheck still checks "
+                         "every case with guard zones around each buffer\n";
+            return kExitFailed;
+        }
+        // The same check, under memcheck: its report, then the check's own lines. A kernel
+        // under memcheck runs many times slower, so its time limit is 20 times as long.
+        std::vector<std::string> args = {
+            sanitizer,
+            "--tool",
+            "memcheck",
+            "--print-limit",
+            "20",
+            "--error-exitcode",
+            "86",
+            SelfPath(),
+            "check",
+            lesson.id,
+            "--kernel",
+            path,
+            "--lang",
+            o.lang,
+            "--format",
+            format == Format::kJson ? "json" : "table",
+            "--time-limit",
+            Fixed(std::min(o.time_limit_s * 20, kMaxKernelTimeLimitS), 0),
+            "--no-guard-zones"};
+        std::cout.flush();
+        std::cerr << (zh ? "在 compute-sanitizer memcheck 下运行全部用例："
+                         : "running every case under compute-sanitizer memcheck: ")
+                  << sanitizer << "\n";
+        const int rc = RunProgram(args);
+        if (rc == 86) {
+            std::cerr << (zh ? "memcheck 报告了内存错误（见上面的报告）\n"
+                             : "memcheck reported memory errors (its report is above)\n");
+            return kExitFailed;
+        }
+        if (rc < 0) {
+            std::cerr << "error: could not start " << sanitizer << "\n";
+            return kExitFailed;
+        }
+        std::cerr << (zh ? "memcheck 没有报告内存错误\n" : "memcheck reported no memory error\n");
+        return rc;
+    }
+    const ExerciseCaseSet set = CasesOf(RunnableCatalog(), lesson);
+    json out{{"lesson", lesson.label}, {"id", lesson.id}, {"kernel", exercise.kernel}};
+    int rc = kExitOk;
+    std::string why_not;
+    const std::shared_ptr<StudentKernel> student =
+        CompileForCli(lesson, exercise, path, format, out, &rc, &why_not);
+    if (!student) {
+        const bool compiled = out["compile"]["status"] == ToString(CompileStatus::kOk);
+        const std::string note = compiled ? (zh ? "已编译，未检查：需要 GPU（"
+                                                : "compiled, not checked: needs a GPU (") +
+                                                why_not + (zh ? "）" : ")")
+                                          : why_not;
+        if (compiled) std::cerr << note << "\n";
+        if (format == Format::kJson) {
+            out["checked"] = false;
+            out["not_checked"] = note;
+            out["cases"] = json::array();
+            std::cout << out.dump(2) << "\n";
+        }
+        return rc;
+    }
+    RawParams fixed;
+    for (const ExerciseParam& f : exercise.fixed) fixed.emplace_back(f.name, f.value);
+    const Lesson yours = WithStudentKernel(RunnableCatalog(), lesson, student);
+    Session session(RunnableCatalog());
+    out["cases"] = json::array();
+    KernelWatchdog watchdog(o.time_limit_s, LimitMessage(lesson, o.time_limit_s, format, &out));
+    if (format == Format::kTable)
+        std::cout << (zh ? "隐藏用例 " : "hidden cases ") << set.cases.size()
+                  << (o.guard_zones ? (zh ? " 个（每个缓冲区前后都有保护区）：\n"
+                                          : ", each with guard zones around its buffers:\n")
+                                    : (zh ? " 个（没有保护区）：\n" : ", without guard zones:\n"));
+    const std::vector<CaseOutcome> outcomes = RunCases(
+        session, yours, set, fixed, CancelControl(),
+        [&](const CaseOutcome& c, size_t i, size_t total) {
+            watchdog.Disarm();
+            out["cases"].push_back(ToJson(c));
+            if (format != Format::kTable) return;
+            std::cout << "  [" << i + 1 << "/" << total << "] "
+                      << (c.passed ? (zh ? "通过  " : "passed ") : (zh ? "失败  " : "FAILED "))
+                      << (zh ? c.name_zh : c.name);
+            if (c.ran) std::cout << " (" << Ms(c.ms) << " ms)";
+            std::cout << "\n";
+            if (!c.passed) {
+                const std::string& m = zh && !c.message_zh.empty() ? c.message_zh : c.message;
+                std::cout << "      " << (zh ? "第一处不符：" : "first mismatch: ") << m << "\n";
+                for (size_t g = 1; g < c.guards.size(); ++g)
+                    std::cout << "      " << (zh ? c.guards[g].text_zh : c.guards[g].text) << "\n";
+            }
+            std::cout.flush();
+        },
+        [&](const ExerciseCase& c, size_t i) {
+            watchdog.Arm("case " + std::to_string(i + 1) + ", " + c.name);
+        },
+        o.guard_zones);
+    watchdog.Disarm();
+    size_t failed = 0;
+    for (const CaseOutcome& c : outcomes) failed += c.passed ? 0 : 1;
+    out["checked"] = true;
+    out["cases_total"] = outcomes.size();
+    out["cases_failed"] = failed;
+    out["passed"] = failed == 0;
+    if (format == Format::kJson) {
+        std::cout << out.dump(2) << "\n";
+    } else {
+        std::cout << (failed == 0
+                          ? (zh ? "全部 " : "all ") + std::to_string(outcomes.size()) +
+                                (zh ? " 个用例通过：你的 kernel 通过了检查\n"
+                                    : " cases passed: your kernel passes the check\n")
+                          : std::to_string(failed) + (zh ? " / " : " of ") +
+                                std::to_string(outcomes.size()) +
+                                (zh ? " 个用例失败：你的 kernel 没有通过检查\n"
+                                    : " cases FAILED: your kernel does not pass the check\n"));
+    }
+    return failed == 0 ? kExitOk : kExitFailed;
+}
+
+json CheckForWorker(const Lesson& yours, const Lesson& lesson, const RunControl& control,
+                    const std::function<void(const json&, int, int)>& emit) {
+    const DeviceList& devices = GetDevices();
+    if (!devices.available())
+        return json{
+            {"checked", false},
+            {"passed", false},
+            {"not_checked",
+             "compiled, not checked: needs a GPU (" + devices.unavailable.text + ")"},
+            {"not_checked_zh", "已编译，未检查：需要 GPU（" + devices.unavailable.text + "）"}};
+    const ExerciseCaseSet set = CasesOf(RunnableCatalog(), lesson);
+    RawParams fixed;
+    if (const Exercise* e = FindExercise(lesson.id))
+        for (const ExerciseParam& f : e->fixed) fixed.emplace_back(f.name, f.value);
+    Session session(RunnableCatalog());
+    const std::vector<CaseOutcome> outcomes = RunCases(
+        session, yours, set, fixed, control, [&](const CaseOutcome& c, size_t i, size_t total) {
+            emit(ToJson(c), static_cast<int>(i), static_cast<int>(total));
+        });
+    size_t failed = 0;
+    for (const CaseOutcome& c : outcomes) failed += c.passed ? 0 : 1;
+    return json{{"checked", true},
+                {"passed", failed == 0},
+                {"cases_total", outcomes.size()},
+                {"cases_failed", failed}};
 }
 
 StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source,

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "catalog.h"
+#include "check.h"
 #include "commands.h"
 #include "errors.h"
 #include "files.h"
@@ -26,10 +27,13 @@ struct RawOptions {
     std::vector<std::string> sets;  // NAME=VALUE
     bool cold_l2 = false;
     bool no_ceilings = false;
-    bool recorded = false;        // profile: the recorded counters
-    bool no_save = false;         // tune: show, do not remember
-    std::string timeout = "300";  // profile: seconds ncu may take
-    std::string kernel;           // run: a student's kernel file
+    bool recorded = false;          // profile: the recorded counters
+    bool no_save = false;           // tune: show, do not remember
+    std::string timeout = "300";    // profile: seconds ncu may take
+    std::string kernel;             // run: a student's kernel file
+    std::string time_limit = "10";  // run --kernel, check: seconds a student's kernel may take
+    cli::KernelCheckOptions check;
+    bool no_guard_zones = false;  // run --kernel: without guard zones (the cost benchmark)
     cli::ExerciseOptions exercise;
 };
 
@@ -187,6 +191,32 @@ int main(int argc, char** argv) {
     run->add_option("--kernel", raw.kernel,
                     "your kernel for the lesson's exercise (a .cu file): compiled with NVRTC, then "
                     "run in place of the step's own on a GPU (see 'exercise')");
+    run->add_option("--time-limit", raw.time_limit,
+                    "with --kernel: seconds your kernel's run may take before it is stopped "
+                    "(1 to 600, default 10, as in the GUI)");
+    run->add_flag("--no-guard-zones", raw.no_guard_zones,
+                  "with --kernel: no guard zones around the step's buffers (by default a write "
+                  "past the end of one makes the run wrong)");
+    auto* check = app.add_subcommand(
+        "check",
+        "check your kernel for a lesson's exercise over its hidden cases: the smallest "
+        "sizes, sizes off the block or tile, large sizes, data that breaks naive code");
+    check
+        ->add_option(
+            "lesson", lesson,
+            "lesson: its number (5.8), its id (gemm/double-buffering) or its old number (39)")
+        ->required();
+    check->add_option("--kernel", raw.kernel, "your kernel (a .cu file)")->required();
+    check->add_option("--format", raw.format, "table or json");
+    check->add_option("--lang", raw.check.lang, "en or zh");
+    check->add_flag("--memcheck", raw.check.memcheck,
+                    "run the cases under compute-sanitizer's memcheck as well (where installed)");
+    check->add_flag("--no-guard-zones", raw.no_guard_zones,
+                    "no guard zones around the buffers (--memcheck runs so, for the memory "
+                    "checker to see the real out-of-bounds accesses)");
+    check->add_option("--time-limit", raw.time_limit,
+                      "seconds each case may take before your kernel is stopped (1 to 600, "
+                      "default 10, as in the GUI)");
     auto* sweep = app.add_subcommand("sweep", "run one lesson over block sizes or data sizes");
     sweep
         ->add_option(
@@ -271,8 +301,8 @@ int main(int argc, char** argv) {
         for (const CLI::App* sub : app.get_subcommands({})) known |= sub->get_name() == argv[1];
         if (!known) {
             std::cerr << "error: unknown command '" << argv[1]
-                      << "': use list, info, run, sweep, bench, profile, tune, exercise or serve "
-                         "(see --help)\n";
+                      << "': use list, info, run, check, sweep, bench, profile, tune, exercise "
+                         "or serve (see --help)\n";
             return cli::kExitUsage;
         }
     }
@@ -314,13 +344,14 @@ int main(int argc, char** argv) {
             options.profile = cli::ProfileForWorker;
             options.student = cli::StudentForWorker;
             options.tune = cli::TuneForWorker;
+            options.check = cli::CheckForWorker;
             const int rc = Serve(RunnableCatalog(), std::cin, std::cout, options);
             std::cout.flush();
             std::fflush(stdout);
             std::_Exit(rc);  // the reader thread may still be blocked on stdin
         }
         for (const CLI::App* command :
-             {list, info, run, sweep, bench, profile, tune, exercise, page})
+             {list, info, run, check, sweep, bench, profile, tune, exercise, page})
             if (*command) RejectEmptyValues(command);
         const cli::Format format = cli::ParseFormat(raw.format);
         int rc = cli::kExitUsage;
@@ -332,8 +363,17 @@ int main(int argc, char** argv) {
             rc = cli::PrintPage(lesson, raw.exercise.lang, page_gpu, glance, format, page_text);
         } else if (*exercise) {
             rc = cli::ShowExercise(lesson, raw.exercise, format);
+        } else if (*check) {
+            cli::KernelCheckOptions o = raw.check;
+            o.guard_zones = !raw.no_guard_zones;
+            o.time_limit_s = ParseSeconds(raw.time_limit, "--time-limit", cli::kMinKernelTimeLimitS,
+                                          cli::kMaxKernelTimeLimitS);
+            rc = cli::CheckKernel(lesson, raw.kernel, o, format);
         } else if (*run && !raw.kernel.empty()) {
-            rc = cli::RunKernel(lesson, raw.kernel, ToOptions(raw), format);
+            rc = cli::RunKernel(lesson, raw.kernel, ToOptions(raw), format,
+                                ParseSeconds(raw.time_limit, "--time-limit",
+                                             cli::kMinKernelTimeLimitS, cli::kMaxKernelTimeLimitS),
+                                !raw.no_guard_zones);
         } else {
             const cli::Options options = ToOptions(raw);
             if (*run) rc = cli::Run(lesson, options, format);

@@ -3,6 +3,7 @@
 // cuda/ceilings.cu, or by device_none.cpp in a build without CUDA (no devices, with the reason).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -22,11 +23,12 @@ inline constexpr unsigned kFloorBlocks = 1u << 21;
 // What a step can reach on one device, measured once per process (GetCeilings) with the
 // datasheet figures beside. Rates in GB/s (1e9 bytes/s) and GFLOP/s; 0 where unknown.
 struct Ceilings {
-    double read_gbps = 0;    // fastest of five read-only streaming kernels, bytes / time
-    double copy_gbps = 0;    // device-to-device copy, (bytes read + bytes written) / time
-    double fp32_gflops = 0;  // a kernel of independent FMAs on every SM, 2 flops per FMA
-    double h2d_gbps = 0;     // pinned host to device
-    double d2h_gbps = 0;     // device to pinned host
+    double read_gbps = 0;       // fastest of five read-only streaming kernels, bytes / time
+    double copy_gbps = 0;       // device-to-device copy, (bytes read + bytes written) / time
+    uint64_t memory_bytes = 0;  // the footprint both were measured over (1 GiB where it fits)
+    double fp32_gflops = 0;     // a kernel of independent FMAs on every SM, 2 flops per FMA
+    double h2d_gbps = 0;        // pinned host to device
+    double d2h_gbps = 0;        // device to pinned host
     // The block-launch floor: an empty kernel over kFloorBlocks blocks of 32 (and of 256)
     // threads, median time per block in ns. What a grid costs when its blocks do nothing.
     double block_floor_ns = 0;
@@ -95,6 +97,34 @@ const DeviceList& GetDevices();
 // measurement enables peer access from this device to every device that allows it.
 const Ceilings& GetCeilings(int ordinal);
 
+// The read and copy ceilings of one device over a footprint of its own, so that a memory-bound
+// step is compared with streaming its own bytes, not GetCeilings' 1 GiB (a kernel over 256 MiB
+// reaches less of the memory's rate than one over 1 GiB).
+struct MemoryCeilingsAt {
+    double read_gbps = 0;
+    double copy_gbps = 0;
+    uint64_t bytes = 0;  // the footprint measured; 0: unknown (no GPU)
+};
+
+// The footprint measured for a step of `bytes`: its bytes rounded up to five significant bits
+// (at most 6.25% more; neighbouring sizes share one measurement), at least four times the L2 and 64
+// MiB (below that the streaming kernels would time the L2 or their launch, not the memory), and at
+// most `standard`, GetCeilings' own footprint, whose figures are then used.
+inline uint64_t MemoryCeilingFootprint(uint64_t bytes, uint64_t l2_bytes, uint64_t standard) {
+    uint64_t at = std::max<uint64_t>({bytes, 4 * l2_bytes, uint64_t(64) << 20});
+    int bits = 0;
+    for (uint64_t v = at; v > 31; v >>= 1) ++bits;
+    const uint64_t unit = uint64_t(1) << bits;  // five significant bits: round up to `unit`s
+    at = (at + unit - 1) / unit * unit;
+    return standard ? std::min(at, standard) : at;
+}
+
+// The ceilings at MemoryCeilingFootprint(bytes, ...) of device `ordinal`: measured once per
+// device and footprint (well under a second), GetCeilings' figures at its own footprint.
+// Thread-safe. Where the device has no room for the measurement, GetCeilings' figures (their
+// `bytes` say so). Without a GPU, zeros.
+MemoryCeilingsAt GetMemoryCeilingsAt(int ordinal, uint64_t bytes);
+
 // The tensor-core ceilings of one device (Bound::kTf32, Bound::kBf16), each a library GEMM at a
 // size that reaches its peak: TF32, the fastest of a few runs of cuBLAS's own TF32 SGEMM
 // (CUBLAS_TF32_TENSOR_OP_MATH); bf16, the median of a few runs of cuBLAS's bf16 GEMM with fp32
@@ -143,6 +173,13 @@ DeviceMemory QueryDeviceMemory(int ordinal = 0);
 
 // Evicts a device's L2 cache (writes a buffer twice its size and waits), for cold-L2 timing.
 void FlushL2(int ordinal = 0);
+
+// Whether the run on this thread is timed with a cold L2 (RunOptions::cold_l2): the session sets
+// it for the time of a run. A step that launches a short kernel several times within one timed
+// sample (cuda::BatchFor) launches it once instead, so that every timed launch finds the L2
+// flushed.
+void SetColdL2Timing(bool cold);
+bool ColdL2Timing();
 
 // True when this build contains GPU code.
 bool BuiltWithCuda();

@@ -31,6 +31,11 @@ const Ceilings& GetCeilings(int ordinal) {
     return none;
 }
 
+MemoryCeilingsAt GetMemoryCeilingsAt(int ordinal, uint64_t) {
+    RequireDeviceZero(ordinal);
+    return {};
+}
+
 DeviceMemory QueryDeviceMemory(int ordinal) {
     RequireDeviceZero(ordinal);
     return {};

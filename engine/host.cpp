@@ -67,6 +67,36 @@ std::string LimitOpenMpThreads() {
            std::to_string(processors) + " here): using " + std::to_string(processors);
 }
 
+CpuTimes ReadCpuTimes() {
+    CpuTimes t;
+    rusage self{};
+    if (getrusage(RUSAGE_SELF, &self) == 0)
+        t.self_s = double(self.ru_utime.tv_sec) + double(self.ru_utime.tv_usec) * 1e-6 +
+                   double(self.ru_stime.tv_sec) + double(self.ru_stime.tv_usec) * 1e-6;
+    // The first line: "cpu  user nice system idle iowait irq softirq steal guest guest_nice",
+    // in clock ticks. Read at most one short line; anything else leaves the machine unknown.
+    std::ifstream in("/proc/stat");
+    char line[512] = {};
+    if (!in.getline(line, sizeof line) || std::strncmp(line, "cpu ", 4) != 0) return t;
+    std::istringstream fields(line + 4);
+    unsigned long long v[8] = {};
+    for (unsigned long long& x : v)
+        if (!(fields >> x)) return t;
+    const long hz = sysconf(_SC_CLK_TCK);
+    if (hz <= 0) return t;
+    // Busy: user, nice, system, irq, softirq, steal (idle and iowait are not).
+    const unsigned long long busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+    t.machine_busy_s = double(busy) / double(hz);
+    return t;
+}
+
+std::optional<double> OtherCoresBusy(const CpuTimes& before, const CpuTimes& after, double wall_s) {
+    if (before.machine_busy_s < 0 || after.machine_busy_s < 0 || !(wall_s > 0)) return {};
+    const double others =
+        (after.machine_busy_s - before.machine_busy_s) - (after.self_s - before.self_s);
+    return std::max(0.0, others / wall_s);
+}
+
 uint64_t HostAvailableMemory() {
     const uint64_t available = MeminfoField("MemAvailable");
     return available ? available : GetHostInfo().total_memory / 2;

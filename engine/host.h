@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,17 @@ int CurrentNice();
 // The nice value of every thread of process `pid` (Linux: /proc/PID/task/*/stat), empty when
 // it cannot be read.
 std::vector<int> ThreadNiceValues(int pid);
+
+// The machine's busy CPU time (every core's, from /proc/stat) and this process's own, in
+// seconds, read now. machine_busy_s < 0 where /proc/stat cannot be read or parsed.
+struct CpuTimes {
+    double machine_busy_s = -1;
+    double self_s = 0;
+};
+CpuTimes ReadCpuTimes();
+// How many cores other processes kept busy, on average, between two readings `wall_s` apart
+// (never below 0); nullopt when either reading is unknown or no time passed.
+std::optional<double> OtherCoresBusy(const CpuTimes& before, const CpuTimes& after, double wall_s);
 
 // Returns freed heap memory to the system (glibc's malloc_trim), after large buffers are freed.
 void ReturnFreedMemory();

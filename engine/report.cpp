@@ -235,6 +235,20 @@ void AddRateFields(std::vector<ResultField>& f) {
     add({"ceiling", [](const RunResult& r) { return OrNull(r.ceiling); },
          [](RunResult& r, const Json& v) { r.ceiling = OptionalDouble(v); }, true, nullptr, nullptr,
          true, [](const RunResult& r) { return Num(r.ceiling, 3); }});
+    add({"other_cores_busy", [](const RunResult& r) { return OrNull(r.other_cores_busy); },
+         [](RunResult& r, const Json& v) { r.other_cores_busy = OptionalDouble(v); }, true, nullptr,
+         nullptr, true, [](const RunResult& r) { return Num(r.other_cores_busy, 3); }});
+    add({"ceiling_bytes",
+         [](const RunResult& r) {
+             return r.ceiling_bytes ? Json(*r.ceiling_bytes) : Json(nullptr);
+         },
+         [](RunResult& r, const Json& v) {
+             if (v.is_number_unsigned()) r.ceiling_bytes = v.get<uint64_t>();
+         },
+         true, nullptr, nullptr, true,
+         [](const RunResult& r) {
+             return r.ceiling_bytes ? std::to_string(*r.ceiling_bytes) : std::string();
+         }});
     add({"pct_of_ceiling", [](const RunResult& r) { return OrNull(r.pct_of_ceiling); },
          [](RunResult& r, const Json& v) { r.pct_of_ceiling = OptionalDouble(v); }, true,
          "% ceiling", "占上限 %", true,

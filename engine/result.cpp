@@ -123,6 +123,7 @@ void DeriveMetrics(RunResult& r, const CeilingFigures* c) {
     if (r.work.flops > 0 && seconds > 0) r.gflops = double(r.work.flops) / seconds * 1e-9;
     r.ceiling.reset();
     r.pct_of_ceiling.reset();
+    r.ceiling_bytes.reset();
     r.intensity.reset();
     r.attainable_gflops.reset();
     r.ceiling_note.clear();
@@ -133,9 +134,11 @@ void DeriveMetrics(RunResult& r, const CeilingFigures* c) {
             break;
         case Bound::kRead:
             ceiling = c->read_gbps;
+            if (c->memory_bytes > 0) r.ceiling_bytes = c->memory_bytes;
             break;
         case Bound::kCopy:
             ceiling = c->copy_gbps;
+            if (c->memory_bytes > 0) r.ceiling_bytes = c->memory_bytes;
             break;
         case Bound::kFp32:
             ceiling = c->fp32_gflops;

@@ -53,6 +53,7 @@ struct CeilingFigures {
     std::string tf32_unavailable;  // why tf32_gflops is 0
     double bf16_gflops = 0;        // only for a step held to it (Bound::kBf16); 0: unknown
     std::string bf16_unavailable;  // why bf16_gflops is 0
+    uint64_t memory_bytes = 0;     // the footprint read_gbps and copy_gbps were measured over
 };
 
 struct RunResult {
@@ -82,6 +83,9 @@ struct RunResult {
     std::optional<double> gflops;   // flops / rate_ms, when the step does arithmetic
     std::optional<double> ceiling;  // the matching ceiling (GB/s, or GFLOP/s for arithmetic)
     std::optional<double> pct_of_ceiling;  // the rate / the ceiling * 100
+    // A memory-bound step's ceiling (read or copy) is measured over a footprint near its own
+    // bytes (GetMemoryCeilingsAt): that footprint. Unset for other bounds and older results.
+    std::optional<uint64_t> ceiling_bytes;
     // Non-empty when `ceiling` is not the bound's own figure, and why: a TF32 step on a device
     // without a TF32 (or bf16) ceiling is compared with the fp32 peak, and says so here.
     std::string ceiling_note;
@@ -107,6 +111,11 @@ struct RunResult {
     std::string recorded_with;
     // A student's kernel ran in place of the step's own (an exercise: run --kernel).
     bool yours = false;
+    // A CPU step: how many cores other processes kept busy, on average, while it was timed
+    // (the machine's busy time from /proc/stat less this process's own); unset where not
+    // measured (GPU steps, no /proc). With the step's threads it tells whether the step had
+    // the cores it used to itself.
+    std::optional<double> other_cores_busy;
 
     std::optional<double> Part(std::string_view name) const;
     std::optional<double> Value(std::string_view name) const;

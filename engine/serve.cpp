@@ -390,6 +390,48 @@ public:
         return Report(id, m_session.Run(lesson, base, Control(id)), -1, 0);
     }
 
+    // `check`: the student's kernel compiled (the `compile` reply), then over its step kind's
+    // hidden cases: a `case` reply for each, then a `check` reply with the summary.
+    const char* Check(const json& request, const json& id) {
+        const Lesson& lesson = LessonField(m_session.registry(), request);
+        const RunOptions base = RunOptionsFromJson(request);
+        if (!m_options.check) throw UnavailableError("this worker was started without a checker");
+        if (!request.contains("kernel") || !request["kernel"].is_string())
+            throw UsageError("field 'kernel' must be the kernel's source, a string");
+        if (!m_options.student) throw UnavailableError("this worker takes no kernel of yours");
+        ResolveParams(lesson, base.params);
+        StudentBuild build = m_options.student(lesson, request["kernel"].get<std::string>(),
+                                               &base.params, &m_state.cancel);
+        m_state.Emit(
+            {{"id", id}, {"type", "compile"}, {"lesson", lesson.id}, {"compile", build.compile}});
+        if (!build.compiled) {
+            m_state.Error(id, build.problem);
+            return build.status;
+        }
+        // The checker runs in a session of its own: the data kept for the next run goes first.
+        m_session.ReleaseWorkload();
+        json summary;
+        if (build.lesson) {
+            summary = m_options.check(*build.lesson, lesson, Control(id),
+                                      [&](const json& outcome, int i, int total) {
+                                          m_state.Emit({{"id", id},
+                                                        {"type", "case"},
+                                                        {"case", outcome},
+                                                        {"point", i},
+                                                        {"points", total}});
+                                      });
+        } else {
+            summary = {{"checked", false},
+                       {"passed", false},
+                       {"not_checked", "compiled, not checked: " + build.problem},
+                       {"not_checked_zh", "已编译，未检查：" + build.problem}};
+        }
+        if (m_state.cancel) return "cancelled";
+        m_state.Emit({{"id", id}, {"type", "check"}, {"lesson", lesson.id}, {"check", summary}});
+        if (!summary.value("checked", false)) return "unavailable";
+        return summary.value("passed", false) ? "ok" : "wrong";
+    }
+
     const char* Tune(const json& request, const json& id) {
         const Lesson& lesson = LessonField(m_session.registry(), request);
         const RunOptions base = RunOptionsFromJson(request);
@@ -544,6 +586,7 @@ constexpr OpHandler kOps[] = {
     {"profile", &Executor::Profile},
     {"compile", &Executor::Compile},
     {"tune", &Executor::Tune},
+    {"check", &Executor::Check},
     {"cancel", nullptr},
     {"shutdown", nullptr},
 };

@@ -52,17 +52,29 @@ std::vector<TimedPart> PartMedians(const std::vector<Sample>& samples) {
 // figures add up (each GPU has its own memory, SMs and, on the machines we measure, its own
 // PCIe link); the peer figure is the copy from the first GPU to the second. A tensor-core
 // figure (TF32, bf16) only for a step held to it (its measurement runs cuBLAS).
-CeilingFigures FiguresFor(const std::vector<int>& devices, Bound bound) {
+CeilingFigures FiguresFor(const std::vector<int>& devices, const Work& work) {
+    const Bound bound = work.bound;
     CeilingFigures f;
     if (devices.empty()) return f;
+    // A memory-bound step is compared with streaming its own bytes (each GPU its share).
+    const bool at_own_size = bound == Bound::kRead || bound == Bound::kCopy;
+    const uint64_t share = work.MemoryBytes() / devices.size();
     bool tensor_known = IsTensor(bound);
     double& tensor_gflops = bound == Bound::kBf16 ? f.bf16_gflops : f.tf32_gflops;
     std::string& tensor_unavailable =
         bound == Bound::kBf16 ? f.bf16_unavailable : f.tf32_unavailable;
     for (int d : devices) {
         const Ceilings& each = GetCeilings(d);
-        f.read_gbps += each.read_gbps;
-        f.copy_gbps += each.copy_gbps;
+        if (at_own_size) {
+            const MemoryCeilingsAt own = GetMemoryCeilingsAt(d, share);
+            f.read_gbps += own.read_gbps;
+            f.copy_gbps += own.copy_gbps;
+            f.memory_bytes = own.bytes;
+        } else {
+            f.read_gbps += each.read_gbps;
+            f.copy_gbps += each.copy_gbps;
+            f.memory_bytes = each.memory_bytes;
+        }
         f.fp32_gflops += each.fp32_gflops;
         f.h2d_gbps += each.h2d_gbps;
         if (IsTensor(bound)) {
@@ -337,6 +349,10 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
         if (r.cold_l2)
             for (int d : devices) FlushL2(d);
     };
+    struct ColdL2ForThisRun {
+        explicit ColdL2ForThisRun(bool cold) { SetColdL2Timing(cold); }
+        ~ColdL2ForThisRun() { SetColdL2Timing(false); }
+    } cold_l2_for_this_run(r.cold_l2);
 
     // Check first: the first run is verified before anything is timed.
     flush();
@@ -352,11 +368,19 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     if (!options.output_file.empty())
         WriteFileReplacing(options.output_file, [&](std::ostream& out) { step->WriteOutput(out); });
 
-    // A wrong answer is reported with its one run, never compared as valid.
+    // A wrong answer is reported with its one run, never compared as valid. A CPU step's
+    // timing also reads how many cores other processes kept busy meanwhile.
+    const bool cpu = lesson.kind == StepKind::kCpu;
+    const CpuTimes cpu_before = cpu ? ReadCpuTimes() : CpuTimes{};
+    const auto timed_from = std::chrono::steady_clock::now();
     Summarize(check.ok ? TimeSamples(*step, options, control, flush) : std::vector<Sample>{first},
               r);
+    if (cpu && check.ok)
+        r.other_cores_busy = OtherCoresBusy(
+            cpu_before, ReadCpuTimes(),
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - timed_from).count());
     if (gpu_ceilings) {
-        const CeilingFigures figures = FiguresFor(devices, r.work.bound);
+        const CeilingFigures figures = FiguresFor(devices, r.work);
         DeriveMetrics(r, &figures);
     } else {
         DeriveMetrics(r, nullptr);

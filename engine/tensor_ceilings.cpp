@@ -124,4 +124,18 @@ std::vector<Ceilings> AllCeilings(bool measure_tensor) {
     return all;
 }
 
+// Beside the tensor-core ceilings because this file is in the device library with and without
+// CUDA: the cold-L2 flag of the run on this thread (device.h).
+namespace {
+thread_local bool t_cold_l2 = false;
+}  // namespace
+
+void SetColdL2Timing(bool cold) {
+    t_cold_l2 = cold;
+}
+
+bool ColdL2Timing() {
+    return t_cold_l2;
+}
+
 }  // namespace lessons

@@ -9,10 +9,12 @@
 #include <set>
 
 #include "errors.h"
+#include "host.h"
 #include "machine_code.h"
 #include "recordings.h"
 #include "report.h"
 #include "resources.h"
+#include "units.h"
 
 namespace lessons {
 namespace {
@@ -829,12 +831,42 @@ std::string ResultRow(const Lesson& lesson, const PageData& data, TextLanguage l
         const Bound bound = r ? r->work.bound : Bound::kNone;
         const auto ceiling = figure("ceiling");
         std::string what = zh ? CeilingDescriptionZh(bound) : CeilingDescription(bound);
-        if (ceiling) what += zh ? "（" + *ceiling + "）" : " (" + *ceiling + ")";
+        // A memory ceiling measured over the step's own footprint says over how much.
+        const std::string over = r && r->ceiling_bytes ? FormatSize(*r->ceiling_bytes) : "";
+        if (ceiling)
+            what += zh ? "（" + *ceiling + (over.empty() ? "" : "，按 " + over + " 测得") + "）"
+                       : " (" + *ceiling + (over.empty() ? "" : " over " + over) + ")";
         parts.push_back(zh ? what + "的 " + *pct : *pct + " of the " + what);
     }
     std::string row;
     for (const std::string& p : parts) row += (row.empty() ? "" : " \xC2\xB7 ") + p;
+    // A CPU step measured here while other programs kept cores busy: said beside its figure.
+    std::string ignored;
+    if (const RunResult* live =
+            Best(data.live, lesson, WantedFor(lesson, PageRef{}, data, &ignored), "",
+                 *data.registry, true)) {
+        const std::string note = SharedCoresNote(*live, GetHostInfo().hardware_threads, language);
+        if (!note.empty()) row += (row.empty() ? "" : "\n\n") + note;
+    }
     return row;
+}
+
+std::string SharedCoresNote(const RunResult& r, int cores, TextLanguage language) {
+    if (r.kind != StepKind::kCpu || !r.other_cores_busy || cores <= 0) return {};
+    const double threads =
+        double(std::min<uint64_t>(r.Number("threads").value_or(uint64_t(cores)), uint64_t(cores)));
+    const double free_cores = double(cores) - *r.other_cores_busy;
+    // Half a core of slack: a desktop's own background work is not a shared measurement.
+    if (free_cores + 0.5 >= threads) return {};
+    const std::string busy = Fixed(*r.other_cores_busy, 1);
+    const std::string all = std::to_string(cores);
+    const std::string used = Fixed(threads, 0);
+    if (language == TextLanguage::kChinese)
+        return "注意：测量期间，其他程序平均占用了本机 " + all + " 个核心中的 " + busy +
+               " 个，而这一步要用 " + used + " 个线程：它没有独占所需的核心，时间偏慢。";
+    return "Note: other programs kept " + busy + " of this machine's " + all +
+           " cores busy while this ran, and the step uses " + used +
+           " threads: it did not have the cores it uses to itself, so its time is slower.";
 }
 
 std::vector<std::string> RefsOf(std::string_view text) {

@@ -99,6 +99,10 @@ RefValue ResolveRef(const PageRef& ref, const Lesson& page_lesson, const PageDat
 // figure are left out; this machine's figures follow where it has them. Empty: nothing
 // recorded.
 std::string ResultRow(const Lesson& lesson, const PageData& data, TextLanguage language);
+// The sentence that says a live CPU result did not have its cores to itself: other programs kept
+// so many of the machine's `cores` busy (RunResult::other_cores_busy) that fewer were free than
+// the step's threads; "" when it had them (half a core of slack), or for a GPU step.
+std::string SharedCoresNote(const RunResult& r, int cores, TextLanguage language);
 
 // A page with every reference replaced and its links numbered.
 struct ResolvedPage {

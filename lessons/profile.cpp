@@ -215,9 +215,12 @@ ChildResult RunChild(const std::vector<std::string>& argv, const std::string& er
     const std::string tag =
         "CUDA_LESSONS_PROFILE_RUN=" + std::to_string(getpid()) + "-" + std::to_string(runs++) +
         "-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
-    std::vector<std::string> env_text = {"LC_ALL=C", tag};
+    // No timing hold under ncu (cuda::StreamHold): ncu runs each kernel alone, the host waiting.
+    std::vector<std::string> env_text = {"LC_ALL=C", tag, "CUDA_LESSONS_TIMING_HOLD=0"};
     for (char** e = environ; e && *e; ++e)
-        if (std::string_view(*e).rfind("LC_ALL=", 0) != 0) env_text.emplace_back(*e);
+        if (std::string_view(*e).rfind("LC_ALL=", 0) != 0 &&
+            std::string_view(*e).rfind("CUDA_LESSONS_TIMING_HOLD=", 0) != 0)
+            env_text.emplace_back(*e);
     std::vector<char*> env;
     for (std::string& e : env_text) env.push_back(e.data());
     env.push_back(nullptr);
@@ -558,16 +561,25 @@ std::optional<Json> FindRecordedProfile(const Lesson& lesson, const ParamValues&
     int best_rank = 4;  // 0 these settings, 1 at another size, 2 the defaults, 3 at another size
     for (const Json& p : all) {
         if (!p.is_object() || p.value("id", std::string()) != lesson.id) continue;
-        const auto params = p.find("params");
-        if (params == p.end()) continue;
+        const auto found = p.find("params");
+        if (found == p.end() || !found->is_object()) continue;
+        // A parameter added since the profile was recorded (an ablation toggle) was at its
+        // default then: the lesson as written.
+        Json params = *found;
+        for (const auto& [name, value] : default_json.items())
+            if (!params.contains(name)) params[name] = value;
+        // Compared whatever the order of their keys.
+        const auto same = [](const Json& a, const Json& b) {
+            return nlohmann::json::parse(a.dump()) == nlohmann::json::parse(b.dump());
+        };
         int rank = 4;
-        if (*params == wanted)
+        if (same(params, wanted))
             rank = 0;
-        else if (without_size(*params) == wanted_any_size)
+        else if (same(without_size(params), wanted_any_size))
             rank = 1;
-        else if (*params == default_json)
+        else if (same(params, default_json))
             rank = 2;
-        else if (without_size(*params) == default_any_size)
+        else if (same(without_size(params), default_any_size))
             rank = 3;
         if (rank < best_rank) best = &p, best_rank = rank;
     }

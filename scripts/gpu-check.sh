@@ -111,7 +111,8 @@ done
 run_san_job() {
     local n=$1 tool lesson args
     IFS='|' read -r tool lesson args <<<"$2"
-    if compute-sanitizer --tool "$tool" --error-exitcode 99 "$cli" run "$lesson" $args \
+    # No timing hold under the sanitizer (it would wait out its limit at every launch).
+    if CUDA_LESSONS_TIMING_HOLD=0 compute-sanitizer --tool "$tool" --error-exitcode 99 "$cli" run "$lesson" $args \
             --reps 2 --no-ceilings --format csv >"$out/san.$n.log" 2>&1; then
         echo ok >"$out/san.$n.rc"
     else
@@ -183,6 +184,13 @@ text_sweeps() {
                 done
             done
             ;;
+        split)
+            # Lesson 1.10's toggles on dense text too (the random-text sweeps come with every
+            # choice below): the output and the early exits matter where every warp has hits.
+            for t in output loads pair_test exits; do
+                echo "split/vector-loads-block-compaction --over $t=all --size $size --data dense"
+            done
+            ;;
         basics)
             for v in shared global shared-one-thread; do
                 echo "basics/global-vs-shared --over rows=32..8192 --size 256MiB --set variant=$v"
@@ -192,6 +200,13 @@ text_sweeps() {
             echo "basics/coalescing --over offset=0,1,2,4,8,16,32 --size 256MiB"
             for m in pinned registered pageable; do
                 echo "basics/pinned-transfers --sizes 4KiB..1GiB --set memory=$m --reps 5"
+            done
+            ;;
+        tensor-cores)
+            # Lesson 8.6's tiles (its four ablations among them) at the ladder's other sizes:
+            # where every persistent block does one tile, and where each does many.
+            for d in 256 512 1024 2048 8192; do
+                echo "tensor-cores/persistent --over tile=all --set m=$d --set n=$d --set k=$d"
             done
             ;;
     esac
@@ -227,6 +242,7 @@ ladder() {
     if [ -n "${!var+x}" ]; then echo "${!var}"; return; fi
     case $1 in
         gemm) echo "64 128 256 512 1024 2048 4096 8192" ;;
+        tensor-cores) echo "256 512 1024 2048 4096 8192" ;;
     esac
 }
 chapters=${CHAPTERS:-$(echo "$lessons_json" | python3 -c \
@@ -284,8 +300,8 @@ for l in json.load(sys.stdin):
             note "sweep $lesson $sweep_args: failed, see sweep.txt"
         fi
     done < <(text_sweeps "$chapter")
-    # The size ladder the texts quote (GEMM: m = n = k from 64 to 8192), the chapter's benchmark
-    # at each size.
+    # The size ladder the texts quote (GEMM: m = n = k from 64 to 8192; tensor cores: from 256),
+    # the chapter's benchmark at each size.
     for dim in $(ladder "$chapter"); do
         f="$rec/$chapter-ladder-$dim.json"
         if "$cli" bench "$chapter" --set m=$dim --set n=$dim --set k=$dim --format json >"$f" \

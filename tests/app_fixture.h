@@ -142,6 +142,74 @@ public:
             }
             m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", status}});
             return true;
+        } else if (op == "check" && answer_runs) {
+            // "Check my kernel": compiled (an error on a line holding "BAD"); without a GPU,
+            // not checked; with one, three cases, the last failed where the source holds
+            // "WRONG"; an endless kernel ("hang_kernels") answers no case.
+            const std::string source = r["kernel"].get<std::string>();
+            const bool ok = source.find("BAD") == std::string::npos;
+            m_inbox.push_back(
+                {{"id", r["id"]},
+                 {"type", "compile"},
+                 {"lesson", r["lesson"]},
+                 {"compile",
+                  {{"status", ok ? "ok" : "error"},
+                   {"message", ok ? "" : "identifier \"BAD\" is undefined"},
+                   {"arch", "sm_90"},
+                   {"diagnostics", Json::array()},
+                   {"kernel", ok ? Json{{"registers", 29}, {"spill_store_bytes", 0}} : Json()},
+                   {"ptx", ""}}}});
+            std::string status = "ok";
+            if (!ok) {
+                m_inbox.push_back({{"id", r["id"]},
+                                   {"type", "error"},
+                                   {"error", "your kernel did not compile"},
+                                   {"fatal", false}});
+                status = "error";
+            } else if (!has_gpu) {
+                m_inbox.push_back(
+                    {{"id", r["id"]},
+                     {"type", "check"},
+                     {"lesson", r["lesson"]},
+                     {"check",
+                      {{"checked", false},
+                       {"passed", false},
+                       {"not_checked", "compiled, not checked: needs a GPU (no GPU here)"},
+                       {"not_checked_zh", "已编译，未检查：需要 GPU（没有 GPU）"}}}});
+                status = "unavailable";
+            } else if (hang_kernels) {
+                m_held.push_back(r["id"]);
+                return true;
+            } else {
+                const bool wrong = source.find("WRONG") != std::string::npos;
+                const char* names[] = {"1 x 1", "33 x 37", "8193 x 8195"};
+                for (int i = 0; i < 3; ++i) {
+                    const bool passed = i < 2 || !wrong;
+                    m_inbox.push_back({{"id", r["id"]},
+                                       {"type", "case"},
+                                       {"case",
+                                        {{"name", names[i]},
+                                         {"name_zh", std::string(names[i]) + "（中）"},
+                                         {"passed", passed},
+                                         {"ran", true},
+                                         {"message", passed ? "" : "y[8192] = 0, expected 8195"},
+                                         {"message_zh", ""},
+                                         {"ms", 0.5}}},
+                                       {"point", i},
+                                       {"points", 3}});
+                }
+                m_inbox.push_back({{"id", r["id"]},
+                                   {"type", "check"},
+                                   {"lesson", r["lesson"]},
+                                   {"check",
+                                    {{"checked", true},
+                                     {"passed", !wrong},
+                                     {"cases_total", 3},
+                                     {"cases_failed", wrong ? 1 : 0}}}});
+                status = wrong ? "wrong" : "ok";
+            }
+            m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", status}});
+            return true;
         } else if (op == "tune" && answer_runs) {
             // Each thread count (or block size) from 1 (or 64) up, the smallest fastest; then
             // the tuning, kept where `tuning_saved_to` says.

@@ -357,7 +357,7 @@ worker_cli="$(dirname "$app")/../cli/cuda-lessons-cli"
 if [ -x "$worker_cli" ] && ! "$worker_cli" info 2>/dev/null | grep -qE '^built with CUDA +yes'; then
 echo "== an exercise without CUDA in the build: the CLI refuses to compile it, saying why"
 printf '__global__ void k() {}\n' >"$out/no-cuda-kernel.cu"
-msg=$("$worker_cli" run 4.2 --kernel "$out/no-cuda-kernel.cu" 2>&1); rc=$?
+msg=$("$worker_cli" run gemv/warp-per-row --kernel "$out/no-cuda-kernel.cu" 2>&1); rc=$?
 [ "$rc" != 0 ] || fail "a build without CUDA claimed to run a student's kernel"
 grep -q "built without CUDA" <<<"$msg" || fail "no reason given for not compiling: $msg"
 else

@@ -472,5 +472,94 @@ TEST_F(AppExercise, EveryWordOfTheExercisesHasBothLanguagesInTheAtlas) {
     EXPECT_TRUE(TranslationMisses().empty()) << TranslationMisses().front();
 }
 
+class AppCheck : public AppLogic {
+protected:
+    void SetUp() override {
+        data = TempDir();
+        setenv("XDG_DATA_HOME", data.c_str(), 1);
+        AppLogic::SetUp();
+    }
+    void TearDown() override {
+        unsetenv("XDG_DATA_HOME");
+        AppLogic::TearDown();
+    }
+    const Lesson& TheLesson() { return LessonNamed(registry, "gemv/warp-per-row"); }
+    std::string data;
+};
+
+// "Check my kernel" with a GPU: every case listed as it comes, the failed one with its first
+// mismatch, and the verdict: passed only where every case passed.
+TEST_F(AppCheck, CasesAreListedWithTheFirstMismatchAndAFailureIsNoPass) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(2);
+    sent.clear();
+    controller->CheckKernel(TheLesson(), ui.run, "WRONG kernel\n");
+    EXPECT_EQ(controller->BusyWith(), "checking your kernel for lesson 4.2");
+    EXPECT_EQ(controller->BusyWith("zh"), "检查你为第 4.2 课写的 kernel");
+    ASSERT_FALSE(sent.empty());
+    EXPECT_EQ(sent.back()["op"], "check");
+    EXPECT_EQ(sent.back()["kernel"], "WRONG kernel\n");
+    Frames(2);
+    const auto* a = controller->Exercise(TheLesson());
+    ASSERT_NE(a, nullptr);
+    EXPECT_FALSE(a->pending);
+    EXPECT_TRUE(a->checking);
+    ASSERT_EQ(a->cases.size(), 3u);
+    EXPECT_TRUE(a->cases[0].passed);
+    EXPECT_FALSE(a->cases[2].passed);
+    EXPECT_EQ(a->cases[2].message, "y[8192] = 0, expected 8195");
+    EXPECT_EQ(a->cases[2].name_zh, "8193 x 8195（中）");
+    EXPECT_TRUE(a->check_done);
+    EXPECT_TRUE(a->checked);
+    EXPECT_FALSE(a->check_passed);
+    // A right one passes.
+    controller->CheckKernel(TheLesson(), ui.run, "fine\n");
+    Frames(2);
+    a = controller->Exercise(TheLesson());
+    ASSERT_EQ(a->cases.size(), 3u) << "the newest check's cases only";
+    EXPECT_TRUE(a->check_passed);
+    // A compile afterwards is no check: its answer does not show the old cases.
+    controller->SubmitKernel(TheLesson(), ui.run, "fine\n", false);
+    Frames(2);
+    a = controller->Exercise(TheLesson());
+    EXPECT_FALSE(a->checking);
+    EXPECT_TRUE(a->cases.empty());
+}
+
+// Without a GPU: compiled, not checked, in both languages, and never a pass.
+TEST_F(AppCheck, WithoutAGpuItSaysCompiledNotCheckedAndNeverPasses) {
+    controller->CheckKernel(TheLesson(), ui.run, "fine\n");
+    Frames(2);
+    const auto* a = controller->Exercise(TheLesson());
+    ASSERT_NE(a, nullptr);
+    EXPECT_FALSE(a->pending);
+    ASSERT_TRUE(a->compile);
+    EXPECT_EQ(a->compile->status, "ok");
+    EXPECT_TRUE(a->check_done);
+    EXPECT_FALSE(a->checked);
+    EXPECT_FALSE(a->check_passed);
+    EXPECT_TRUE(a->cases.empty());
+    EXPECT_EQ(a->not_checked, "compiled, not checked: needs a GPU (no GPU here)");
+    EXPECT_EQ(a->not_checked_zh, "已编译，未检查：需要 GPU（没有 GPU）");
+    EXPECT_STREQ(Tr("en", kCheckNotChecked), "Compiled, not checked: needs a GPU.");
+    EXPECT_STREQ(Tr("zh", kCheckNotChecked), "已编译，未检查：需要 GPU。");
+}
+
+// A kernel that does not compile: the compiler's answer, no cases, no verdict.
+TEST_F(AppCheck, AKernelThatDoesNotCompileIsNotChecked) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(2);
+    controller->CheckKernel(TheLesson(), ui.run, "BAD\n");
+    Frames(2);
+    const auto* a = controller->Exercise(TheLesson());
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->compile->status, "error");
+    EXPECT_EQ(a->error, "your kernel did not compile");
+    EXPECT_FALSE(a->check_done);
+    EXPECT_FALSE(a->check_passed);
+}
+
 }  // namespace
 }  // namespace app_test

@@ -129,8 +129,8 @@ TEST_F(AppLogic, GemvSizesDoNotLeakIntoGemmOnThePage) {
     worker_has_gpu = true;  // every lesson live: no recorded settings to open at
     controller->RestartWorker();
     Frames(3);
-    const Lesson& gemv = Named("4.1");
-    const Lesson& gemm = Named("5.1");
+    const Lesson& gemv = Named("gemv/thread-per-row");
+    const Lesson& gemm = Named("gemm/naive");
     SelectLesson(ui, registry, gemv.id);
     Frames(2);
     ui.run.params["m"] = ParamValue::Number(1024);
@@ -177,7 +177,7 @@ TEST_F(AppLogic, TheFirstLessonOpensAtTheSizeItsChapterWasRecordedAt) {
     const Lesson& first = registry.lessons().front();
     const ParamSpec* size = DataSizeParam(first);
     ASSERT_NE(size, nullptr);
-    SelectLesson(ui, registry, "2.1");
+    SelectLesson(ui, registry, "basics/global-vs-shared");
     Frames(2);
     SelectLesson(ui, registry, first.id);
     Frames(2);
@@ -198,7 +198,7 @@ TEST_F(AppLogic, AMultiGpuChapterOpensWithTheGpuCountItWasRecordedWith) {
         const std::set<uint64_t> recorded =
             RecordedValues(*controller, registry, l.chapter, gpus->name);
         if (recorded.empty() || recorded.count(gpus->Default().number)) continue;
-        SelectLesson(ui, registry, "1.1");
+        SelectLesson(ui, registry, "split/naive-scan");
         Frames(2);
         SelectLesson(ui, registry, l.id);
         Frames(2);

@@ -112,6 +112,7 @@ TEST(AppWorker, ClosingDuringASizeSweepEndsTheRealWorkerAtOnce) {
     // the first.
     ASSERT_TRUE(WaitFor(*c, [&] { return c->Progress() >= 0 || !c->results().empty(); }));
     ASSERT_TRUE(c->Busy());
+    EXPECT_TRUE(c->MeasuringCpuStep()) << "a CPU step is swept: the GUI draws a frame a second";
     const double seconds = TimedClose([&] { c.reset(); }, [] {});
     EXPECT_GE(seconds, 0);
     EXPECT_LT(seconds, 10) << "closing waited for the sweep";

@@ -168,7 +168,7 @@ TEST(CompileHostile, CliRefusesTheReportsIncludeAndLeaksNothing) {
     const std::string file =
         dir.Write("inc.cu", "__device__ const char* s = R\"x(\n/*\n)x\";\n#include \"" + secret +
                                 "\"\n// */\n" + kGemvHead + "}\n");
-    const Output out = Cli("run 4.2 --kernel " + file + " --format json");
+    const Output out = Cli("run gemv/warp-per-row --kernel " + file + " --format json");
     EXPECT_EQ(out.code, 2) << out.text;
     EXPECT_TRUE(Has(out.text, "\"status\": \"refused\"")) << out.text;
     EXPECT_FALSE(Has(out.text, kSecret)) << out.text;
@@ -225,8 +225,8 @@ TEST(CompileHostile, RunningOutOfMemoryIsAMessageNotAnAbort) {
     // The CLI says the same and exits 1 (the worker answers the same: see the serve test).
     const Dir dir;
     const std::string bomb = dir.Write("bomb.cu", MacroBomb());
-    const Output out =
-        Sh("CUDA_LESSONS_COMPILE_MIB=128 " + CliPath() + " run 4.2 --kernel " + bomb + " 2>&1");
+    const Output out = Sh("CUDA_LESSONS_COMPILE_MIB=128 " + CliPath() +
+                          " run gemv/warp-per-row --kernel " + bomb + " 2>&1");
     EXPECT_EQ(out.code, 1) << out.text;
     EXPECT_TRUE(Has(out.text, "ran out of memory (limit 128 MiB")) << out.text;
 }
@@ -246,8 +246,8 @@ TEST(CompileHostile, HugeLogIsCappedWithANote) {
         << r.log.substr(0, 200);
     EXPECT_EQ(r.Warnings(), 5000);  // all counted, though not all listed
     const Dir dir;
-    const Output out =
-        Cli("run 4.2 --kernel " + dir.Write("warn.cu", src) + " --format json", false);
+    const Output out = Cli(
+        "run gemv/warp-per-row --kernel " + dir.Write("warn.cu", src) + " --format json", false);
     EXPECT_LT(out.text.size(), size_t(1) << 20);  // the GUI takes lines up to 4 MiB
     const json j = json::parse(out.text);
     EXPECT_EQ(j["compile"]["warnings"], 5000);
@@ -279,8 +279,9 @@ TEST(CompileHostile, CtrlCDuringACompileExits130Cancelled) {
     const Dir dir;
     const std::string bomb = dir.Write("bomb.cu", MacroBomb());
     const auto start = std::chrono::steady_clock::now();
-    const Output out = Sh("CUDA_LESSONS_COMPILE_SECONDS=100 " + CliPath() + " run 4.2 --kernel " +
-                          bomb + " 2>&1 & p=$!; sleep 2; kill -INT $p; wait $p; echo \"rc=$?\"");
+    const Output out =
+        Sh("CUDA_LESSONS_COMPILE_SECONDS=100 " + CliPath() + " run gemv/warp-per-row --kernel " +
+           bomb + " 2>&1 & p=$!; sleep 2; kill -INT $p; wait $p; echo \"rc=$?\"");
     EXPECT_LT(SecondsSince(start), 30);
     EXPECT_TRUE(Has(out.text, "cancelled")) << out.text;
     EXPECT_TRUE(Has(out.text, "rc=130")) << out.text;
@@ -289,8 +290,8 @@ TEST(CompileHostile, CtrlCDuringACompileExits130Cancelled) {
 TEST(CompileHostile, WorkerAnswersCancelShutdownAndSigtermDuringACompile) {
     REQUIRE_NVRTC();
     const std::string compile =
-        "{\"op\":\"compile\",\"id\":1,\"lesson\":\"4.2\",\"kernel\":" + JsonString(MacroBomb()) +
-        "}";
+        "{\"op\":\"compile\",\"id\":1,\"lesson\":\"gemv/warp-per-row\",\"kernel\":" +
+        JsonString(MacroBomb()) + "}";
     const Dir dir;
     const std::string request = dir.Write("compile.json", compile + "\n");
     const std::string serve = "CUDA_LESSONS_COMPILE_SECONDS=100 " + CliPath() + " serve";
@@ -357,7 +358,7 @@ TEST(CompileHostile, TableShowsTheLogWhenNoErrorHasALine) {
     const std::string file =
         dir.Write("asm_bad.cu",
                   std::string(kGemvHead) + "    asm volatile(\"not a ptx instruction;\");\n}\n");
-    const Output out = Cli("run 4.2 --kernel " + file);
+    const Output out = Cli("run gemv/warp-per-row --kernel " + file);
     EXPECT_EQ(out.code, 2) << out.text;
     EXPECT_TRUE(Has(out.text, "the compiler's log:")) << out.text;
     EXPECT_TRUE(Has(out.text, "Parsing error")) << out.text;
@@ -366,9 +367,9 @@ TEST(CompileHostile, TableShowsTheLogWhenNoErrorHasALine) {
 
 TEST(CompileHostile, KernelFileIsCalledTheKernelFile) {
     const Dir dir;
-    const Output missing = Cli("run 4.2 --kernel " + dir.path() + "/none.cu");
+    const Output missing = Cli("run gemv/warp-per-row --kernel " + dir.path() + "/none.cu");
     EXPECT_TRUE(Has(missing.text, "cannot open kernel file")) << missing.text;
-    const Output folder = Cli("run 4.2 --kernel " + dir.path());
+    const Output folder = Cli("run gemv/warp-per-row --kernel " + dir.path());
     EXPECT_TRUE(Has(folder.text, "kernel file '" + dir.path() + "' is a directory")) << folder.text;
     EXPECT_FALSE(Has(missing.text + folder.text, "input file"));
 }
@@ -376,7 +377,7 @@ TEST(CompileHostile, KernelFileIsCalledTheKernelFile) {
 TEST(CompileHostile, OversizedKernelFileGivesAJsonRefusal) {
     const Dir dir;
     const std::string big = dir.Write("big.cu", std::string(kMaxKernelSourceBytes + 1, ' '));
-    const Output out = Cli("run 4.2 --kernel " + big + " --format json", false);
+    const Output out = Cli("run gemv/warp-per-row --kernel " + big + " --format json", false);
     EXPECT_EQ(out.code, 2) << out.text;
     const json j = json::parse(out.text);
     EXPECT_EQ(j["compile"]["status"], "refused");

@@ -627,7 +627,8 @@ TEST(Exercises, TemplatedStepsSolutionIsThePlainKernelAtTheFixedChoice) {
 TEST(ExerciseCli, AnotherChoiceThanTheKernelIsWrittenForIsRefusedBeforeCompiling) {
     TempDir dir;
     const std::string file = dir.Write("mine.cu", "not even a kernel");
-    const Output out = Cli("run 3.3 --kernel " + file + " --set addressing=strided");
+    const Output out =
+        Cli("run reduce/v1-shared-memory --kernel " + file + " --set addressing=strided");
     EXPECT_EQ(out.code, 2) << out.text;
     EXPECT_TRUE(Has(out.text, "written for addressing=interleaved")) << out.text;
     EXPECT_TRUE(Has(out.text, "leave addressing out or give interleaved")) << out.text;
@@ -649,7 +650,7 @@ TEST(ExerciseCli, SyntaxErrorExitsTwoWithLineAndMessage) {
     REQUIRE_NVRTC();
     TempDir dir;
     const std::string file = dir.Write("mine.cu", kSyntaxError);
-    const Output out = Cli("run 4.2 --kernel " + file);
+    const Output out = Cli("run gemv/warp-per-row --kernel " + file);
     EXPECT_EQ(out.code, 2) << out.text;
     EXPECT_TRUE(Has(out.text, file + ":3:28: error: identifier \"undefined_name\" is undefined"))
         << out.text;
@@ -670,7 +671,8 @@ TEST(ExerciseCli, CorrectKernelReportsRegistersAndPtx) {
     ASSERT_NE(l, nullptr);
     TempDir dir;
     const std::string file = dir.Write("mine.cu", SolutionOf(*l));
-    const Output js = Cli("run 4.2 --kernel " + file + " --format json --set m=64", false);
+    const Output js =
+        Cli("run gemv/warp-per-row --kernel " + file + " --format json --set m=64", false);
     const json j = json::parse(js.text);
     EXPECT_EQ(j["compile"]["status"], "ok");
     EXPECT_GT(j["compile"]["kernel"]["registers"].get<int>(), 0);
@@ -680,7 +682,7 @@ TEST(ExerciseCli, CorrectKernelReportsRegistersAndPtx) {
         EXPECT_EQ(js.code, 1);
         EXPECT_TRUE(j["run"].is_null());
         EXPECT_TRUE(Has(j["not_run"].get<std::string>(), "needs an NVIDIA GPU"));
-        const Output table = Cli("run 4.2 --kernel " + file);
+        const Output table = Cli("run gemv/warp-per-row --kernel " + file);
         EXPECT_EQ(table.code, 1);
         EXPECT_TRUE(Has(table.text, "registers, 0 bytes spilled")) << table.text;
         EXPECT_TRUE(Has(table.text, "compiled for sm_90")) << table.text;
@@ -700,11 +702,11 @@ TEST(ExerciseCli, BadFilesAreRefusedWithAMessage) {
         {dir.Path(""), "regular file"},  // the folder itself
     };
     for (const auto& [file, message] : cases) {
-        const Output out = Cli("run 4.1 --kernel '" + file + "'");
+        const Output out = Cli("run gemv/thread-per-row --kernel '" + file + "'");
         EXPECT_EQ(out.code, 2) << file << "\n" << out.text;
         EXPECT_TRUE(Has(out.text, message)) << file << "\n" << out.text;
     }
-    const Output no_exercise = Cli("run 1.1 --kernel " + dir.Write("k.cu", kGood));
+    const Output no_exercise = Cli("run split/naive-scan --kernel " + dir.Write("k.cu", kGood));
     EXPECT_EQ(no_exercise.code, 2);
     EXPECT_TRUE(Has(no_exercise.text, "has no exercise yet")) << no_exercise.text;
 }
@@ -713,41 +715,42 @@ TEST(ExerciseCli, MissingNvrtcIsReportedAndEverythingElseRuns) {
     TempDir dir;
     const std::string file = dir.Write("mine.cu", kGood);
     const std::string env = "CUDA_LESSONS_NVRTC=" + dir.Path("no-such-libnvrtc.so") + " ";
-    const Output out = Sh(env + CliPath() + " run 4.1 --kernel " + file + " 2>&1");
+    const Output out = Sh(env + CliPath() + " run gemv/thread-per-row --kernel " + file + " 2>&1");
     EXPECT_EQ(out.code, 1) << out.text;
     EXPECT_TRUE(Has(out.text, "NVRTC not found")) << out.text;
     EXPECT_TRUE(Has(out.text, "no-such-libnvrtc.so")) << out.text;
     EXPECT_TRUE(Has(out.text, "CUDA_LESSONS_NVRTC")) << out.text;
     EXPECT_EQ(Sh(env + CliPath() + " list >/dev/null 2>&1").code, 0);
-    EXPECT_EQ(Sh(env + CliPath() + " exercise 4.1 >/dev/null 2>&1").code, 0);
-    EXPECT_EQ(Sh(env + CliPath() + " run 1.1 --size 4KiB --reps 1 >/dev/null 2>&1").code, 0);
+    EXPECT_EQ(Sh(env + CliPath() + " exercise gemv/thread-per-row >/dev/null 2>&1").code, 0);
+    EXPECT_EQ(
+        Sh(env + CliPath() + " run split/naive-scan --size 4KiB --reps 1 >/dev/null 2>&1").code, 0);
 }
 
 TEST(ExerciseCli, ExerciseShowsTaskHintsAndWritesTheStartingFile) {
     const Output all = Cli("exercise --format json", false);
     ASSERT_EQ(all.code, 0);
     EXPECT_GE(json::parse(all.text).size(), 3u);
-    const Output one = Cli("exercise 4.2 --hints 1");
+    const Output one = Cli("exercise gemv/warp-per-row --hints 1");
     ASSERT_EQ(one.code, 0) << one.text;
     EXPECT_TRUE(Has(one.text, "__global__ void gemv_29_warp_per_row_kernel(const float*"));
     EXPECT_TRUE(Has(one.text, "Hint 1:"));
     EXPECT_FALSE(Has(one.text, "Hint 2:"));
     EXPECT_TRUE(Has(one.text, "2 more hint(s)"));
-    const Output zh = Cli("exercise 4.2 --lang zh --hints 3");
+    const Output zh = Cli("exercise gemv/warp-per-row --lang zh --hints 3");
     EXPECT_TRUE(Has(zh.text, "提示 3")) << zh.text;
-    EXPECT_EQ(Cli("exercise 4.2 --hints 4").code, 2);
-    EXPECT_EQ(Cli("exercise 4.4").code, 2);  // cuBLAS: no kernel to write
-    const Output js = Cli("exercise 4.3 --format json --solution", false);
+    EXPECT_EQ(Cli("exercise gemv/warp-per-row --hints 4").code, 2);
+    EXPECT_EQ(Cli("exercise gemv/cublas").code, 2);  // cuBLAS: no kernel to write
+    const Output js = Cli("exercise gemv/vectorized-rows-per-warp --format json --solution", false);
     const json j = json::parse(js.text);
     EXPECT_TRUE(Has(j["solution"].get<std::string>(), "gemv_30_vectorized_kernel"));
     EXPECT_TRUE(j["hints"].empty());
     TempDir dir;
     const std::string path = dir.Path("start.cu");
-    ASSERT_EQ(Cli("exercise 4.1 --write " + path).code, 0);
+    ASSERT_EQ(Cli("exercise gemv/thread-per-row --write " + path).code, 0);
     std::ifstream in(path);
     const std::string written((std::istreambuf_iterator<char>(in)), {});
     EXPECT_EQ(written, std::string(StartingFile(*FindExercise("gemv/thread-per-row"))));
-    const Output again = Cli("exercise 4.1 --write " + path);
+    const Output again = Cli("exercise gemv/thread-per-row --write " + path);
     EXPECT_EQ(again.code, 2);
     EXPECT_TRUE(Has(again.text, "exists")) << again.text;
 }
@@ -814,14 +817,16 @@ TEST(ExerciseGpu, WrongKernelIsReportedWithItsFirstMismatch) {
         "    for (int j = 0; j < n; ++j) sum += a[(size_t)row * n + j] * x[j];\n"
         "    y[row] = row == 5 ? sum + 1000.0f : sum;\n"
         "}\n");
-    const Output out = Cli("run 4.1 --kernel " + file + " --set m=100 --set n=64 --no-ceilings");
+    const Output out =
+        Cli("run gemv/thread-per-row --kernel " + file + " --set m=100 --set n=64 --no-ceilings");
     EXPECT_EQ(out.code, 1) << out.text;
     EXPECT_TRUE(Has(out.text, "WRONG")) << out.text;
     EXPECT_TRUE(Has(out.text, "1 of 100 rows wrong; first row 5:")) << out.text;
     // A skeleton that writes nothing leaves NaN in every row.
     const std::string skeleton =
         dir.Write("skeleton.cu", std::string(StartingFile(*FindExercise("gemv/thread-per-row"))));
-    const Output nan = Cli("run 4.1 --kernel " + skeleton + " --set m=10 --set n=10");
+    const Output nan =
+        Cli("run gemv/thread-per-row --kernel " + skeleton + " --set m=10 --set n=10");
     EXPECT_EQ(nan.code, 1) << nan.text;
     // y starts as 0xff bytes: a NaN with its sign bit set, which printf writes "-nan".
     EXPECT_TRUE(Has(nan.text, "10 of 10 rows wrong; first row 0: ")) << nan.text;
@@ -841,20 +846,21 @@ TEST(ExerciseGpu, AnOutOfBoundsWriteOrAnEndlessKernelLeavesTheNextRunRight) {
         "    if (row >= m) return;\n";
     const std::string oob =
         dir.Write("oob.cu", std::string(kHead) + "    y[row + (1LL << 34)] = 1.0f;\n}\n");
-    const Output bad = Cli("run 4.1 --kernel " + oob + " --set m=100 --set n=64 --no-ceilings");
+    const Output bad =
+        Cli("run gemv/thread-per-row --kernel " + oob + " --set m=100 --set n=64 --no-ceilings");
     EXPECT_EQ(bad.code, 1) << bad.text;
     EXPECT_TRUE(Has(bad.text, "cudaErrorIllegalAddress")) << bad.text;
     EXPECT_TRUE(Has(bad.text, "the CUDA context is lost")) << bad.text;
     const std::string endless = dir.Write(
         "endless.cu", std::string(kHead) +
                           "    volatile float s = 0.0f;\n    while (s == 0.0f) y[row] = s;\n}\n");
-    const Output hung = Sh("timeout -s KILL 8 " + CliPath() + " run 4.1 --kernel " + endless +
-                           " --set m=100 --set n=64 --no-ceilings 2>&1");
+    const Output hung = Sh("timeout -s KILL 8 " + CliPath() + " run gemv/thread-per-row --kernel " +
+                           endless + " --set m=100 --set n=64 --no-ceilings 2>&1");
     EXPECT_EQ(hung.code, 128 + 9) << "killed after 8 s: " << hung.text;
     const std::string right =
         dir.Write("right.cu", SolutionOf(*RunnableCatalog().FindLesson("gemv/thread-per-row")));
-    const Output after =
-        Cli("run 4.1 --kernel " + right + " --set m=100 --set n=64 --no-ceilings --format json");
+    const Output after = Cli("run gemv/thread-per-row --kernel " + right +
+                             " --set m=100 --set n=64 --no-ceilings --format json");
     ASSERT_EQ(after.code, 0) << after.text;
     EXPECT_EQ(json::parse(after.text)["run"]["verified"], true);
 }
@@ -938,18 +944,20 @@ TEST(ExerciseWorker, ServeCompilesAStudentsKernel) {
     const Lesson* l = RunnableCatalog().FindLesson("gemv/warp-per-row");
     ASSERT_NE(l, nullptr);
     TempDir dir;
-    const json good{{"op", "compile"}, {"id", 1}, {"lesson", "4.2"}, {"kernel", SolutionOf(*l)}};
-    const json bad{{"op", "compile"}, {"id", 2}, {"lesson", "4.2"}, {"kernel", kSyntaxError}};
+    const json good{
+        {"op", "compile"}, {"id", 1}, {"lesson", "gemv/warp-per-row"}, {"kernel", SolutionOf(*l)}};
+    const json bad{
+        {"op", "compile"}, {"id", 2}, {"lesson", "gemv/warp-per-row"}, {"kernel", kSyntaxError}};
     const json run{{"op", "run"},
                    {"id", 3},
-                   {"lesson", "4.2"},
+                   {"lesson", "gemv/warp-per-row"},
                    {"kernel", SolutionOf(*l)},
                    {"params", {{"m", 64}, {"n", 64}}}};
     // A kernel written for one toggle's choice, asked to run at another: refused, no compile.
     const json other{
         {"op", "run"},
         {"id", 4},
-        {"lesson", "3.3"},
+        {"lesson", "reduce/v1-shared-memory"},
         {"kernel", SolutionOf(*RunnableCatalog().FindLesson("reduce/v1-shared-memory"))},
         {"params", {{"addressing", "sequential"}}}};
     const std::string requests =

@@ -241,13 +241,13 @@ TEST(Files, ExerciseWriteNeverBlocksOrOverwrites) {
     const std::string dir = MakeTempDir("exercise-write");
     const std::string fifo = dir + "/p.cu";
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-    const Output out = Cli("exercise 4.2 --write " + fifo);
+    const Output out = Cli("exercise gemv/warp-per-row --write " + fifo);
     EXPECT_EQ(out.code, 2) << out.text;
     EXPECT_NE(out.text.find("exists"), std::string::npos) << out.text;
     const std::string mine = dir + "/mine.cu";
     std::ofstream(mine) << "my work";
     ASSERT_EQ(::chmod(mine.c_str(), 0), 0);
-    EXPECT_EQ(Cli("exercise 4.2 --write " + mine).code, 2);
+    EXPECT_EQ(Cli("exercise gemv/warp-per-row --write " + mine).code, 2);
     ::chmod(mine.c_str(), 0644);
     EXPECT_EQ(ReadBack(mine), "my work");
     std::system(("rm -rf '" + dir + "'").c_str());
@@ -264,7 +264,8 @@ TEST(Files, TuneChecksWhereItSavesBeforeMeasuring) {
     std::ofstream(tunings) << "[]\n";
     ASSERT_EQ(::chmod(tunings.c_str(), 0444), 0);
     const auto tune = [](const std::string& data_home) {
-        return Sh("XDG_DATA_HOME='" + data_home + "' " + CliPath() + " tune 1.3 --size 1MiB 2>&1");
+        return Sh("XDG_DATA_HOME='" + data_home + "' " + CliPath() +
+                  " tune split/openmp --size 1MiB 2>&1");
     };
     const Output ro = tune(data);
     EXPECT_EQ(ro.code, 2) << ro.text;

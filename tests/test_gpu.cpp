@@ -35,6 +35,7 @@
 #if LESSONS_HAVE_CUDA
 #include <cuda_runtime.h>
 
+#include "cuda/cuda_util.h"
 #include "nccl/nccl_loader.h"
 #include "reduce/reduce_gpu.cuh"
 #include "split/split_gpu.cuh"
@@ -543,11 +544,20 @@ TEST(Gpu, PartsAreTimedAndAttributesReported) {
                                 : Bound::kRead;
         EXPECT_EQ(r.work.bound, bound) << lesson->id;
         const Ceilings& c = GetCeilings(0);
+        // A memory bound's ceiling is measured over the step's own footprint, and named.
+        const MemoryCeilingsAt own = GetMemoryCeilingsAt(0, r.work.MemoryBytes());
         EXPECT_EQ(*r.ceiling, bound == Bound::kH2D    ? c.h2d_gbps
                               : bound == Bound::kFp32 ? c.fp32_gflops
-                              : bound == Bound::kCopy ? c.copy_gbps
-                                                      : c.read_gbps)
+                              : bound == Bound::kCopy ? own.copy_gbps
+                                                      : own.read_gbps)
             << lesson->id;
+        if (bound == Bound::kRead || bound == Bound::kCopy) {
+            ASSERT_TRUE(r.ceiling_bytes) << lesson->id;
+            EXPECT_EQ(*r.ceiling_bytes, own.bytes) << lesson->id;
+            EXPECT_GE(own.bytes, std::min<uint64_t>(r.work.MemoryBytes(), c.memory_bytes));
+        } else {
+            EXPECT_FALSE(r.ceiling_bytes) << lesson->id;
+        }
         EXPECT_LT(*r.pct_of_ceiling, 110.0) << lesson->id << " beats its ceiling by too much";
         ASSERT_TRUE(r.intensity && r.attainable_gflops) << lesson->id;
         EXPECT_EQ(r.devices, std::vector<std::string>{GetDevices().devices[0].name});
@@ -561,7 +571,7 @@ TEST(Gpu, WithoutCeilingsThereIsNoPercentage) {
     o.Set("size", "1MiB");
     o.reps = 1;
     o.measure_ceilings = false;
-    const RunResult r = session.Run(*Lessons().FindLesson(25), o);
+    const RunResult r = session.Run(*Lessons().FindLesson("reduce/v5-vectorized-one-pass"), o);
     ASSERT_TRUE(r.verified) << r.check_message;
     EXPECT_GT(r.gbps, 0);
     EXPECT_FALSE(r.ceiling || r.pct_of_ceiling || r.attainable_gflops);
@@ -609,6 +619,49 @@ std::string Enumerator(const std::string& choice) {
 // The kernel variants behind reduction's toggles (no GPU needed): each lesson's source
 // registers one kernel of its own per combination of its toggles, named for the values it
 // implements, which are among the lesson's choices, so the harness runs what the user chose.
+#if LESSONS_HAVE_CUDA
+// The timing hold: events around a held region time the GPU's work, not the host's queuing.
+// The host sleeps 50 ms between the two events; without the hold that is timed (the stop event
+// cannot be recorded before it is queued), with it the events run back to back.
+TEST(Gpu, AHeldStreamTimesTheGpuNotTheHostsQueuing) {
+    REQUIRE_GPU();
+    cuda::Stream stream;
+    cuda::Event start, stop;
+    const auto between = [&] {
+        start.Record(stream.get());
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        stop.Record(stream.get());
+    };
+    between();
+    const double unheld_ms = cuda::ElapsedMs(start, stop);
+    {
+        cuda::StreamHold hold(stream.get());
+        between();
+        hold.Release();
+    }
+    const double held_ms = cuda::ElapsedMs(start, stop);
+    EXPECT_GE(unheld_ms, 45.0);
+    EXPECT_LT(held_ms, 25.0) << "the hold did not keep the GPU from the events";
+}
+
+// A host that waits for its own held stream cannot release it: the hold lets go by itself,
+// counted, and the stream goes on.
+TEST(Gpu, AHoldNobodyReleasesLetsGoByItself) {
+    REQUIRE_GPU();
+    cuda::Stream stream;
+    const unsigned long long before = cuda::StreamHoldTimeouts();
+    {
+        cuda::StreamHold hold(stream.get());
+        stream.Synchronize();
+    }
+    EXPECT_EQ(cuda::StreamHoldTimeouts(), before + 1);
+    cuda::Event start, stop;
+    start.Record(stream.get());
+    stop.Record(stream.get());
+    EXPECT_GE(cuda::ElapsedMs(start, stop), 0.0);
+}
+#endif
+
 TEST(GpuKernelTables, EachReduceToggleCombinationHasAKernelOfItsOwn) {
     using namespace lessons::reduce;
     // "last_warp" -> "LastWarp", "many-per-thread" -> "ManyPerThread".
@@ -656,37 +709,66 @@ TEST(GpuKernelTables, EachReduceToggleCombinationHasAKernelOfItsOwn) {
     EXPECT_EQ(kernels.size(), variants);
 }
 
-// The kernels behind chapter 1's `output` toggle (no GPU needed): the lesson's source
-// registers one kernel of its own per choice, named for the choice it implements, so the
-// harness runs what the user chose.
-TEST(GpuKernelTables, EachSplitOutputHasAKernelOfItsOwn) {
+// The kernels behind chapter 1's toggles (no GPU needed): the lesson's source registers one
+// kernel of its own per combination of its toggles, named for the values it implements, which
+// are among the lesson's choices, so the harness runs what the user chose.
+TEST(GpuKernelTables, EachSplitToggleCombinationHasAKernelOfItsOwn) {
     std::set<const void*> kernels;
     std::set<std::string> names;
     std::vector<std::string> toggled;
+    // "pair_test" -> "PairTest".
+    const auto camel = [](const std::string& s) {
+        std::string out;
+        bool upper = true;
+        for (char c : s) {
+            if (c == '_') {
+                upper = true;
+                continue;
+            }
+            out += upper ? char(std::toupper(static_cast<unsigned char>(c))) : c;
+            upper = false;
+        }
+        return out;
+    };
     for (const Lesson& lesson : Lessons().lessons()) {
-        const ParamSpec* output = lesson.FindParam("output");
-        if (lesson.chapter != "split" || !output) continue;
+        if (lesson.chapter != "split" || Toggles(lesson).empty()) continue;
         toggled.push_back(lesson.id);
         const auto found = FindKernels<split::SplitKernel>(lesson.source_path);
-        ASSERT_EQ(found.size(), output->choices.size()) << lesson.id;
+        ASSERT_EQ(found.size(), ToggleCombinations(lesson).size()) << lesson.id;
+        int as_written = 0;
         for (const split::SplitKernel* k : found) {
-            ASSERT_TRUE(k->name && k->kernel && k->launch && k->output) << lesson.id;
+            ASSERT_TRUE(k->name && k->kernel && k->launch) << lesson.id;
             kernels.insert(k->kernel);
             names.insert(k->name);
-            EXPECT_NE(std::find(output->choices.begin(), output->choices.end(), k->output),
-                      output->choices.end())
-                << k->name << ": output=" << k->output;
-            const std::string part = "Output::" + Enumerator(k->output);
-            EXPECT_NE(std::string(k->name).find(part), std::string::npos) << k->name << " " << part;
-            if (k->output == std::string(split::OutputName(split::Output::kPerHit))) {
+            bool per_hit = false, all_first = true;
+            for (const ToggleValue& t : k->toggles) {
+                ASSERT_TRUE(t.name && t.value) << k->name;
+                const ParamSpec* p = lesson.FindParam(t.name);
+                ASSERT_NE(p, nullptr) << k->name << ": " << t.name;
+                EXPECT_NE(std::find(p->choices.begin(), p->choices.end(), t.value),
+                          p->choices.end())
+                    << k->name << ": " << t.name << "=" << t.value;
+                const std::string part = camel(t.name) + "::" + Enumerator(t.value);
+                EXPECT_NE(std::string(k->name).find(part), std::string::npos)
+                    << k->name << " " << part;
+                per_hit = per_hit ||
+                          (t.name == std::string("output") && t.value == std::string("per-hit"));
+                all_first = all_first && p->Default().choice == t.value;
+            }
+            as_written += all_first;
+            EXPECT_EQ(all_first,
+                      std::all_of(k->toggles.begin(), k->toggles.end(), split::AsWritten))
+                << k->name;
+            if (per_hit) {
                 EXPECT_EQ(k->dynamic_smem(512), 0u) << "nothing staged";
             } else {
                 EXPECT_EQ(k->dynamic_smem(512), 32u * 1024) << "unchanged";
             }
         }
+        EXPECT_EQ(as_written, 1) << "one kernel is the lesson as written";
     }
     EXPECT_EQ(toggled, std::vector<std::string>{"split/vector-loads-block-compaction"});
-    EXPECT_EQ(kernels.size(), 2u);
+    EXPECT_EQ(kernels.size(), 16u) << "output x loads x pair_test x exits";
     EXPECT_EQ(names.size(), kernels.size());
 }
 

@@ -103,7 +103,7 @@ TEST(GpuGemv, EveryAcceptedBlockSize) {
 TEST(GpuGemv, VectorStepEveryGroupHeadAndTail) {
     REQUIRE_GPU();
     Session session(RunnableCatalog());
-    const Lesson* lesson = RunnableCatalog().FindLesson(30);
+    const Lesson* lesson = RunnableCatalog().FindLesson("gemv/vectorized-rows-per-warp");
     ASSERT_NE(lesson, nullptr);
     for (uint64_t n = 1; n <= 72; ++n)
         for (uint64_t m : {1ull, 3ull, 31ull, 33ull})
@@ -120,7 +120,7 @@ TEST(GpuGemv, VectorStepEveryGroupHeadAndTail) {
 TEST(GpuGemv, VectorStepWholeBlockPerLongRow) {
     REQUIRE_GPU();
     Session session(RunnableCatalog());
-    const Lesson* lesson = RunnableCatalog().FindLesson(30);
+    const Lesson* lesson = RunnableCatalog().FindLesson("gemv/vectorized-rows-per-warp");
     ASSERT_NE(lesson, nullptr);
     for (uint64_t n : {253ull, 256ull, 257ull, 1021ull, 1024ull, 1027ull, 4099ull, 16386ull})
         for (uint64_t m : {1ull, 3ull, 5ull})
@@ -137,7 +137,7 @@ TEST(GpuGemv, VectorStepWholeBlockPerLongRow) {
 TEST(GpuGemv, VectorStepEveryToggleCombination) {
     REQUIRE_GPU();
     Session session(RunnableCatalog());
-    const Lesson* lesson = RunnableCatalog().FindLesson(30);
+    const Lesson* lesson = RunnableCatalog().FindLesson("gemv/vectorized-rows-per-warp");
     ASSERT_NE(lesson, nullptr);
     const ParamSpec* loads = lesson->FindParam("loads");
     const ParamSpec* lanes = lesson->FindParam("row_lanes");
@@ -195,7 +195,7 @@ TEST(GpuGemv, LargerThanDeviceMemoryIsAClearUsageErrorNamingTheSize) {
 TEST(GpuGemv, OutOfRangeDimensionsAreUsageErrors) {
     REQUIRE_GPU();
     Session session(RunnableCatalog());
-    const Lesson* lesson = RunnableCatalog().FindLesson(29);
+    const Lesson* lesson = RunnableCatalog().FindLesson("gemv/warp-per-row");
     ASSERT_NE(lesson, nullptr);
     for (const char* bad : {"0", "2147483648"}) {
         RunOptions o;

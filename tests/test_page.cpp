@@ -356,6 +356,29 @@ TEST(Page, TheResultRowNamesItsBaselineAndItsBound) {
         << ResultRow(*wgmma, data, TextLanguage::kEnglish);
 }
 
+// A live CPU result that shared its cores with other programs says so; one that had them, or a
+// GPU step, says nothing.
+TEST(Page, ACpuResultThatSharedItsCoresSaysSo) {
+    RunResult r;
+    r.kind = StepKind::kCpu;
+    r.params.Set("threads", ParamValue::Number(2));
+    r.other_cores_busy = 0.9;
+    const std::string en = SharedCoresNote(r, 2, TextLanguage::kEnglish);
+    EXPECT_NE(en.find("0.9 of this machine's 2 cores"), std::string::npos) << en;
+    EXPECT_NE(SharedCoresNote(r, 2, TextLanguage::kChinese).find("2 个核心中的 0.9"),
+              std::string::npos);
+    r.other_cores_busy = 0.3;
+    EXPECT_EQ(SharedCoresNote(r, 2, TextLanguage::kEnglish), "") << "half a core of slack";
+    r.params.Set("threads", ParamValue::Number(1));
+    r.other_cores_busy = 0.9;
+    EXPECT_EQ(SharedCoresNote(r, 2, TextLanguage::kEnglish), "") << "one thread, one free core";
+    r.other_cores_busy.reset();
+    EXPECT_EQ(SharedCoresNote(r, 2, TextLanguage::kEnglish), "") << "not measured";
+    r.other_cores_busy = 5;
+    r.kind = StepKind::kGpu;
+    EXPECT_EQ(SharedCoresNote(r, 2, TextLanguage::kEnglish), "");
+}
+
 TEST(Page, TheChapterAtAGlanceReadsTheRecordings) {
     const PageData data = ReferenceData();
     const Chapter* reduce = Catalog().FindChapter("reduce");
@@ -415,16 +438,16 @@ TEST(PageCli, PrintsAPageResolvedAndFailsOnAnUnknownGpu) {
     EXPECT_EQ(page.code, 0) << page.text;
     EXPECT_NE(page.text.find("Figures: NVIDIA H200"), std::string::npos) << page.text;
     EXPECT_EQ(page.text.find("{{"), std::string::npos) << page.text;
-    const Output zh = Cli("page 3.5 --lang zh --format json", false);
+    const Output zh = Cli("page reduce/v3-unrolled-last-warp --lang zh --format json", false);
     EXPECT_EQ(zh.code, 0) << zh.text;
     EXPECT_NE(zh.text.find("\"in_model\": true"), std::string::npos) << zh.text;
     const Output glance = Cli("page reduce --glance", false);
     EXPECT_EQ(glance.code, 0) << glance.text;
     EXPECT_NE(glance.text.find("| 3.8 |"), std::string::npos) << glance.text;
-    const Output unknown = Cli("page 3.5 --gpu 'No Such GPU'");
+    const Output unknown = Cli("page reduce/v3-unrolled-last-warp --gpu 'No Such GPU'");
     EXPECT_EQ(unknown.code, 2) << unknown.text;
     EXPECT_NE(unknown.text.find("recorded on:"), std::string::npos) << unknown.text;
-    EXPECT_EQ(Cli("page 3.5 --lang fr").code, 2);
+    EXPECT_EQ(Cli("page reduce/v3-unrolled-last-warp --lang fr").code, 2);
 }
 
 // --text FILE shows a draft of a lesson's text as the page would show it, and checks it against
@@ -432,22 +455,23 @@ TEST(PageCli, PrintsAPageResolvedAndFailsOnAnUnknownGpu) {
 TEST(PageCli, ChecksADraftTextFromAFile) {
     const std::string dir = MakeTempDir("page-draft");
     std::ofstream(dir + "/good.en.md") << kModelPage << "See [[v3-unrolled-last-warp]].\n";
-    const Output good = Cli("page 3.6 --text " + dir + "/good.en.md");
+    const Output good = Cli("page reduce/v4-warp-shuffle --text " + dir + "/good.en.md");
     EXPECT_EQ(good.code, 0) << good.text;
     EXPECT_NE(good.text.find("# Lesson 3.6 — A warp adds its values in registers"),
               std::string::npos)
         << good.text;
     EXPECT_NE(good.text.find("See 3.5."), std::string::npos) << good.text;
     std::ofstream(dir + "/typed.en.md") << kModelPage << "It took 1.5 ms. See [[nowhere]].\n";
-    const Output typed = Cli("page 3.6 --text " + dir + "/typed.en.md --format json");
+    const Output typed =
+        Cli("page reduce/v4-warp-shuffle --text " + dir + "/typed.en.md --format json");
     EXPECT_EQ(typed.code, 1) << typed.text;
     EXPECT_NE(typed.text.find("a typed figure, '1.5 ms'"), std::string::npos) << typed.text;
     EXPECT_NE(typed.text.find("[[nowhere]] names no lesson"), std::string::npos) << typed.text;
-    EXPECT_EQ(Cli("page 3.6 --text " + dir).code, 2);  // a folder
-    const Output missing = Cli("page 3.6 --text " + dir + "/none.md");
+    EXPECT_EQ(Cli("page reduce/v4-warp-shuffle --text " + dir).code, 2);  // a folder
+    const Output missing = Cli("page reduce/v4-warp-shuffle --text " + dir + "/none.md");
     EXPECT_EQ(missing.code, 2) << missing.text;
     EXPECT_NE(missing.text.find("none.md"), std::string::npos) << missing.text;
-    EXPECT_EQ(Cli("page 3.6 --text /dev/zero").code, 2);  // not a regular file
+    EXPECT_EQ(Cli("page reduce/v4-warp-shuffle --text /dev/zero").code, 2);  // not a regular file
     EXPECT_EQ(Cli("page reduce --glance --text " + dir + "/good.en.md").code, 2);
     std::filesystem::remove_all(dir);
 }

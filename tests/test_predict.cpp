@@ -169,15 +169,15 @@ TEST(Predict, EveryLessonDeclaresItsWorkAndGpuKernelsTheirBytesInFlight) {
         }
     }
     // Lesson 11 overlaps its copy: it is held to the host-to-device copy; lesson 10 is not.
-    const Lesson* l11 = reg.FindLesson(11);
-    const Lesson* l10 = reg.FindLesson(10);
+    const Lesson* l11 = reg.FindLesson("split/overlapped-chunks");
+    const Lesson* l10 = reg.FindLesson("split/vector-loads-block-compaction");
     ASSERT_TRUE(l11 && l10);
     EXPECT_EQ(EstimateWork(*l11, reg.ChapterOf(*l11), Params(*l11, 1 << 20, "random"))->bound,
               Bound::kH2D);
     EXPECT_EQ(EstimateWork(*l10, reg.ChapterOf(*l10), Params(*l10, 1 << 20, "random"))->bound,
               Bound::kRead);
     // Lesson 25's load toggle changes its bytes in flight: 2 x 16 B, or 2 x 4 B.
-    const Lesson* l25 = reg.FindLesson(25);
+    const Lesson* l25 = reg.FindLesson("reduce/v5-vectorized-one-pass");
     ASSERT_TRUE(l25 && l25->in_flight);
     RawParams scalar = {{"loads", "scalar"}};
     EXPECT_EQ(l25->in_flight(ResolveParams(*l25, {})), 32u);

@@ -338,7 +338,8 @@ TEST(RecordedProfiles, TheSettingsTheyWereRecordedAtAreNamedWhereTheyDiffer) {
 
 // The CLI says so too: on standard error, and in the JSON for scripts.
 TEST(CliProfile, RecordedCountersAtOtherSettingsSaySo) {
-    const Output json = Sh(CliPath() + " profile 2.3 --recorded --set offset=8 --format json");
+    const Output json =
+        Sh(CliPath() + " profile basics/coalescing --recorded --set offset=8 --format json");
     ASSERT_EQ(json.code, 0) << json.text;
     const Json j = Json::parse(json.text, nullptr, false);
     ASSERT_TRUE(j.is_object()) << json.text;
@@ -347,7 +348,8 @@ TEST(CliProfile, RecordedCountersAtOtherSettingsSaySo) {
     EXPECT_EQ(j["recorded_at_other_settings"]["offset"], 0);
     EXPECT_EQ(j["recorded_at_other_settings"]["size"], 268435456);
     EXPECT_FALSE(j["recorded_at_other_settings"].contains("stride"));
-    const Output table = Sh(CliPath() + " profile 2.3 --recorded --set offset=8 2>&1");
+    const Output table =
+        Sh(CliPath() + " profile basics/coalescing --recorded --set offset=8 2>&1");
     EXPECT_EQ(table.code, 0) << table.text;
     EXPECT_NE(table.text.find("note: recorded at other settings than asked: offset = 0, size = "
                               "256 MiB"),
@@ -355,7 +357,8 @@ TEST(CliProfile, RecordedCountersAtOtherSettingsSaySo) {
         << table.text;
     // At the recorded settings: no note, no field.
     const Output same =
-        Sh(CliPath() + " profile 2.3 --recorded --set stride=16 --size 256MiB --format json");
+        Sh(CliPath() +
+           " profile basics/coalescing --recorded --set stride=16 --size 256MiB --format json");
     ASSERT_EQ(same.code, 0) << same.text;
     EXPECT_FALSE(Json::parse(same.text, nullptr, false).contains("recorded_at_other_settings"));
 }
@@ -381,21 +384,22 @@ TEST(RecordedProfiles, EveryProfiledStepFindsItsCountersAtItsDefaults) {
 }
 
 TEST(CliProfile, WithoutNcuOrAGpuItSaysWhyAndOffersTheRecordedCounters) {
-    const Output cpu = Sh(CliPath() + " profile 1.1 2>&1");
+    const Output cpu = Sh(CliPath() + " profile split/naive-scan 2>&1");
     EXPECT_EQ(cpu.code, 2) << cpu.text;
     EXPECT_NE(cpu.text.find("runs on the CPU"), std::string::npos) << cpu.text;
-    const Output bad = Sh(CliPath() + " profile 5.6 --set bogus=1 2>&1");
+    const Output bad = Sh(CliPath() + " profile gemm/vectorized-transposed-a --set bogus=1 2>&1");
     EXPECT_EQ(bad.code, 2) << bad.text;
-    const Output missing =
-        Sh("CUDA_LESSONS_NCU=/nonexistent/ncu " + CliPath() + " profile 5.6 2>&1");
+    const Output missing = Sh("CUDA_LESSONS_NCU=/nonexistent/ncu " + CliPath() +
+                              " profile gemm/vectorized-transposed-a 2>&1");
     EXPECT_EQ(missing.code, 1) << missing.text;
     EXPECT_NE(missing.text.find("/nonexistent/ncu"), std::string::npos) << missing.text;
     EXPECT_NE(missing.text.find("CUDA_LESSONS_NCU"), std::string::npos) << missing.text;
-    const Output recorded = Sh(CliPath() + " profile 5.6 --recorded 2>&1");
+    const Output recorded = Sh(CliPath() + " profile gemm/vectorized-transposed-a --recorded 2>&1");
     std::string problem;
     ParamValues defaults;
-    for (const ParamSpec& spec : L("5.6").params) defaults.Set(spec.name, spec.Default());
-    if (FindRecordedProfile(L("5.6"), defaults, &problem)) {
+    for (const ParamSpec& spec : L("gemm/vectorized-transposed-a").params)
+        defaults.Set(spec.name, spec.Default());
+    if (FindRecordedProfile(L("gemm/vectorized-transposed-a"), defaults, &problem)) {
         EXPECT_EQ(recorded.code, 0) << recorded.text;
         EXPECT_NE(recorded.text.find("recorded on"), std::string::npos) << recorded.text;
     } else {
@@ -419,9 +423,9 @@ TEST(CliProfile, AStandInNcuReportIsParsedAndReturned) {
                     "\"$@\" >/dev/null || exit 8\n"
                     "cp " +
                         dir + "/report.csv \"$log\"\n");
-    const Output out =
-        Sh("CUDA_LESSONS_NCU=" + dir + "/ncu " + CliPath() +
-           " profile 5.6 --set m=128 --set n=128 --set k=64 --format json 2>/dev/null");
+    const Output out = Sh("CUDA_LESSONS_NCU=" + dir + "/ncu " + CliPath() +
+                          " profile gemm/vectorized-transposed-a --set m=128 --set n=128 --set "
+                          "k=64 --format json 2>/dev/null");
     ASSERT_EQ(out.code, 0) << out.text;
     const Json j = Json::parse(out.text);
     EXPECT_EQ(j["source"], "live");
@@ -435,7 +439,9 @@ TEST(CliProfile, RealNcuProfilesAStep) {
         GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable.text;
     std::string looked;
     if (!FindNcu(&looked)) GTEST_SKIP() << "no ncu on this machine (looked at " << looked << ")";
-    const Output out = Sh(CliPath() + " profile 4.3 --set m=2048 --set n=2048 --format json");
+    const Output out =
+        Sh(CliPath() +
+           " profile gemv/vectorized-rows-per-warp --set m=2048 --set n=2048 --format json");
     if (out.code != 0 && out.text.find("ERR_NVGPUCTRPERM") != std::string::npos)
         GTEST_SKIP() << "the driver refuses counters to this user";
     ASSERT_EQ(out.code, 0) << out.text;
@@ -545,9 +551,9 @@ TEST(NcuRunner, AHostileReportIsRefusedOrBounded) {
 // lesson is an error.
 TEST(CliProfile, TheWorkerAnswersProfileRequests) {
     const std::string requests =
-        R"({"op":"profile","id":1,"lesson":"1.1"})"
+        R"({"op":"profile","id":1,"lesson":"split/naive-scan"})"
         "\n"
-        R"({"op":"profile","id":2,"lesson":"5.6","params":{"m":128,"n":128,"k":64}})"
+        R"({"op":"profile","id":2,"lesson":"gemm/vectorized-transposed-a","params":{"m":128,"n":128,"k":64}})"
         "\n";
     const Output out = Sh("printf '%s' '" + requests + "' | CUDA_LESSONS_NCU=/nonexistent/ncu " +
                           CliPath() + " serve 2>/dev/null");
@@ -564,8 +570,9 @@ TEST(CliProfile, TheWorkerAnswersProfileRequests) {
     EXPECT_EQ(status(1), "error") << out.text;
     std::string problem;
     ParamValues defaults;
-    for (const ParamSpec& spec : L("5.6").params) defaults.Set(spec.name, spec.Default());
-    if (!FindRecordedProfile(L("5.6"), defaults, &problem)) {
+    for (const ParamSpec& spec : L("gemm/vectorized-transposed-a").params)
+        defaults.Set(spec.name, spec.Default());
+    if (!FindRecordedProfile(L("gemm/vectorized-transposed-a"), defaults, &problem)) {
         EXPECT_EQ(status(2), "unavailable") << out.text;
         EXPECT_NE(out.text.find("/nonexistent/ncu"), std::string::npos) << out.text;
     }

@@ -75,7 +75,8 @@ TEST(Catalog, EveryLessonHasItsTitleInBothLanguages) {
     EXPECT_EQ(v3->title_zh, HeadingTitle(v3->text_zh));
     EXPECT_EQ(v3->title, HeadingTitle(v3->text_en));
     EXPECT_EQ(v3->title.rfind("v3", 0), std::string::npos) << v3->title;
-    EXPECT_EQ(Catalog().FindLesson(9)->title_zh, "一次库调用完成压缩：Thrust 的 copy_if");
+    EXPECT_EQ(Catalog().FindLesson("split/thrust-copy-if")->title_zh,
+              "一次库调用完成压缩：Thrust 的 copy_if");
     EXPECT_EQ(HeadingTitle("# 第 4 课 — CUDA：每个线程\nrest"), "CUDA：每个线程");
     EXPECT_EQ(HeadingTitle("no heading"), "");
     for (const Chapter& c : Catalog().chapters()) EXPECT_FALSE(c.title_zh.empty()) << c.id;
@@ -91,8 +92,8 @@ TEST(Catalog, EveryLessonDeclaresItsParameters) {
             << l.id << ": a GPU step's block size (or tile configuration) is a parameter";
         for (const ParamSpec& p : l.params) EXPECT_EQ(p.Reject(p.Default()), "") << l.id;
     }
-    EXPECT_NE(Catalog().FindLesson(3)->FindParam("threads"), nullptr);
-    EXPECT_EQ(Catalog().FindLesson(4)->FindParam("threads"), nullptr);
+    EXPECT_NE(Catalog().FindLesson("split/openmp")->FindParam("threads"), nullptr);
+    EXPECT_EQ(Catalog().FindLesson("split/one-thread-per-pair")->FindParam("threads"), nullptr);
 }
 
 namespace {
@@ -107,6 +108,9 @@ struct ToggleSpec {
 
 const ToggleSpec kToggles[] = {
     {10, "output", {"block", "per-hit"}},
+    {10, "loads", {"16-byte", "4-byte"}},
+    {10, "pair_test", {"word", "byte"}},
+    {10, "exits", {"early", "none"}},
     {21, "addressing", {"interleaved", "strided", "sequential"}},
     {23, "accumulate", {"many-per-thread", "two-per-thread", "one-per-thread"}},
     {23, "last_warp", {"unrolled", "loop"}},
@@ -143,7 +147,8 @@ TEST(Catalog, AblationTogglesAreChoicesWithBothLabelsAndNotes) {
     // The neighbours run one kernel each: lesson 11 chunks lesson 10's default kernel.
     for (const char* name : {"addressing", "accumulate", "last_warp", "loads", "passes"})
         EXPECT_EQ(Catalog().FindLesson("22")->FindParam(name), nullptr) << name;
-    EXPECT_EQ(Catalog().FindLesson("11")->FindParam("output"), nullptr);
+    for (const char* name : {"output", "loads", "pair_test", "exits"})
+        EXPECT_EQ(Catalog().FindLesson("11")->FindParam(name), nullptr) << name;
 }
 
 // The catalogue names every choice in Chinese beside the choice itself (ParamSpec::
@@ -180,14 +185,19 @@ TEST(Catalog, EveryLessonHasBothTextsAndItsSource) {
 
 TEST(Catalog, LookupByLabelIdAndOldNames) {
     const Registry& r = Catalog();
-    const Lesson* gemm8 = r.FindLesson("5.8");
+    // By id, then by its label (chapter.step, whatever its place), then by the old names.
+    const Lesson* gemm8 = r.FindLesson("gemm/double-buffering");
     ASSERT_NE(gemm8, nullptr);
-    EXPECT_EQ(gemm8->id, "gemm/double-buffering");
-    EXPECT_EQ(r.FindLesson("gemm/double-buffering"), gemm8);
+    const std::vector<const Lesson*> in_chapter = r.LessonsOf(r.ChapterOf(*gemm8));
+    const auto place = std::find(in_chapter.begin(), in_chapter.end(), gemm8) - in_chapter.begin();
+    EXPECT_EQ(gemm8->label,
+              std::to_string(r.ChapterOf(*gemm8).number) + "." + std::to_string(place + 1));
+    EXPECT_EQ(r.FindLesson(gemm8->label), gemm8);
     EXPECT_EQ(r.FindLesson("39"), gemm8) << "the old global number";
     EXPECT_EQ(r.FindLesson("gemm/39-double-buffering"), gemm8) << "the old id";
     EXPECT_EQ(r.FindLesson("4"), r.FindLesson("split/one-thread-per-pair"));
-    EXPECT_EQ(r.FindLesson("1.4"), r.FindLesson("split/one-thread-per-pair"));
+    EXPECT_EQ(r.FindLesson(r.FindLesson("split/one-thread-per-pair")->label),
+              r.FindLesson("split/one-thread-per-pair"));
     EXPECT_EQ(r.FindLesson("999"), nullptr);
     EXPECT_EQ(r.FindLesson("5.99"), nullptr);
     EXPECT_EQ(r.FindLesson("double-buffering"), nullptr) << "a slug alone is not an id";

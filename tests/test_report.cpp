@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "catalog.h"
+#include "device.h"
 #include "errors.h"
 #include "report.h"
 #include "resources.h"
@@ -106,6 +108,45 @@ TEST(Report, RatesComeFromTheWorkAndTheMatchingCeiling) {
     cpu.kind = StepKind::kCpu;
     DeriveMetrics(cpu, nullptr);
     EXPECT_FALSE(cpu.ceiling || cpu.pct_of_ceiling || cpu.attainable_gflops);
+}
+
+// A memory-bound step's ceiling names the footprint it was measured over; other bounds none.
+TEST(Report, AMemoryCeilingNamesTheFootprintItWasMeasuredOver) {
+    RunResult r = MakeResult();
+    CeilingFigures c{3000, 2900, 60000, 55, 0, 0, {}};
+    c.memory_bytes = uint64_t(272) << 20;
+    DeriveMetrics(r, &c);
+    ASSERT_TRUE(r.ceiling_bytes);
+    EXPECT_EQ(*r.ceiling_bytes, uint64_t(272) << 20);
+    const RunResult back = RunResultFromJson(json::parse(ToJson(r).dump()));
+    ASSERT_TRUE(back.ceiling_bytes);
+    EXPECT_EQ(*back.ceiling_bytes, *r.ceiling_bytes);
+    r.work.bound = Bound::kCopy;
+    DeriveMetrics(r, &c);
+    EXPECT_TRUE(r.ceiling_bytes);
+    r.work.bound = Bound::kFp32;
+    DeriveMetrics(r, &c);
+    EXPECT_FALSE(r.ceiling_bytes) << "an arithmetic ceiling has no footprint";
+    EXPECT_TRUE(ToJson(r)["ceiling_bytes"].is_null());
+}
+
+// The footprint a memory ceiling is measured over: the step's bytes rounded up to five
+// significant bits, at least four L2s and 64 MiB, at most the standard footprint.
+TEST(Report, MemoryCeilingFootprintRoundsUpWithinItsBounds) {
+    const uint64_t MiB = uint64_t(1) << 20, GiB = uint64_t(1) << 30, l2 = 50 * MiB;
+    // GEMV at 8192 x 8192: 256 MiB of matrix and 64 KiB of vectors -> 272 MiB (17 x 16 MiB).
+    EXPECT_EQ(MemoryCeilingFootprint(256 * MiB + 64 * 1024, l2, GiB), 272 * MiB);
+    EXPECT_EQ(MemoryCeilingFootprint(256 * MiB, l2, GiB), 256 * MiB) << "exact stays exact";
+    EXPECT_EQ(MemoryCeilingFootprint(1, l2, GiB), 200 * MiB) << "four L2s";
+    EXPECT_EQ(MemoryCeilingFootprint(201 * MiB, l2, GiB), 208 * MiB) << "rounded up by 8 MiB here";
+    EXPECT_EQ(MemoryCeilingFootprint(1, 0, GiB), 64 * MiB) << "never below 64 MiB";
+    EXPECT_EQ(MemoryCeilingFootprint(3 * GiB, l2, GiB), GiB) << "never above the standard";
+    EXPECT_EQ(MemoryCeilingFootprint(3 * GiB, l2, 0), 3 * GiB) << "no standard known";
+    for (uint64_t bytes = 1; bytes < 4 * GiB; bytes = bytes * 3 + 7) {
+        const uint64_t at = MemoryCeilingFootprint(bytes, l2, 0);
+        EXPECT_GE(at, bytes);
+        EXPECT_LE(double(at), std::max(double(bytes), 200.0 * MiB) * 1.0625 + 1) << bytes;
+    }
 }
 
 // Tensor-core steps (41, 42) are held to the TF32 ceiling: parsed, named, compared with it when
@@ -300,7 +341,7 @@ TEST(Report, ListJsonOfEveryLessonHasItsParameters) {
             EXPECT_TRUE(p["label"].contains("zh"));
         }
     }
-    const json four = LessonToJson(reg, *reg.FindLesson(4), "");
+    const json four = LessonToJson(reg, *reg.FindLesson("split/one-thread-per-pair"), "");
     EXPECT_EQ(four["params"][0]["name"], "block");
     EXPECT_EQ(four["params"][0]["values"].size(), 32u);
     EXPECT_EQ(four["params"][1]["name"], "size");

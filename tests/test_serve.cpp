@@ -109,8 +109,9 @@ TEST(Serve, MalformedLinesGetErrorsAndServingGoesOn) {
 // The ops are one table (ServeOps): the usage an unknown op gets names each of its rows, and
 // each row is served (sent without a lesson: never "unknown op").
 TEST(Serve, EveryOpOfTheTableIsServedAndNamedInTheUsage) {
-    const std::vector<std::string> expected = {"run",     "sweep",   "info", "list",   "attributes",
-                                               "profile", "compile", "tune", "cancel", "shutdown"};
+    const std::vector<std::string> expected = {"run",        "sweep",   "info",    "list",
+                                               "attributes", "profile", "compile", "tune",
+                                               "check",      "cancel",  "shutdown"};
     EXPECT_EQ(ServeOps(), expected) << "docs/serve-protocol.md lists these";
     std::string input = R"({"op":"dance","id":0})"
                         "\n";
@@ -122,7 +123,7 @@ TEST(Serve, EveryOpOfTheTableIsServedAndNamedInTheUsage) {
     ASSERT_FALSE(dance.empty());
     EXPECT_EQ(dance[0]["error"],
               "unknown op 'dance': use run, sweep, info, list, attributes, profile, compile, "
-              "tune, cancel or shutdown");
+              "tune, check, cancel or shutdown");
     for (size_t i = 0; i < ServeOps().size(); ++i) {
         if (ServeOps()[i] == "shutdown") continue;
         const auto mine = For(messages, i + 1);

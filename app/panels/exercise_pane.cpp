@@ -157,6 +157,14 @@ void DrawActions(UiState& ui, Controller& c, const Lesson& lesson, const Exercis
     if (!live && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         Tooltip(Tr(ui, kNotRunNoGpu));
     Remember(ui, "exercise_run");
+    // Without a GPU it compiles and says it was not checked (never a pass).
+    SameLineIfFits(ButtonWidth(Tr(ui, kCheckMine)));
+    if (ImGui::Button(Tr(ui, kCheckMine))) {
+        SaveExerciseNow(ui);
+        c.CheckKernel(lesson, ui.run, v.file.text);
+    }
+    if (ImGui::IsItemHovered()) Tooltip(Tr(ui, kCheckMineHint));
+    Remember(ui, "exercise_check");
     ImGui::EndDisabled();
     // The room of a real editor: the whole page, the compiler's messages beside it.
     const char* size_label = Tr(ui, v.maximised ? kRestoreEditor : kMaximiseEditor);
@@ -378,6 +386,51 @@ void DrawCompileAnswer(UiState& ui, Controller& c, const Controller::ExerciseAns
     }
 }
 
+// "Check my kernel": each hidden case passed or failed, with its first mismatch; the verdict
+// (never a pass where the cases did not run).
+void DrawCheckAnswer(UiState& ui, const Controller::ExerciseAnswer& a) {
+    if (!a.checking) return;
+    const bool zh = ui.settings.language == "zh";
+    ImGui::Separator();
+    ImGui::TextColored(kAccent, "%s", Tr(ui, kCheckMine));
+    if (a.pending && a.compiled && a.cases_total > 0)
+        ImGui::TextColored(
+            kAmber, "%s",
+            Fmt(Tr(ui, kCheckingYours),
+                std::min(static_cast<int>(a.cases.size()) + 1, a.cases_total), a.cases_total)
+                .c_str());
+    int failed = 0;
+    for (size_t i = 0; i < a.cases.size(); ++i) {
+        const Controller::ExerciseAnswer::Case& k = a.cases[i];
+        failed += k.passed ? 0 : 1;
+        ImGui::PushID(static_cast<int>(i));
+        ImGui::TextColored(k.passed ? kGreen : kRed, "%s",
+                           Tr(ui, k.passed ? kCasePassed : kCaseFailed));
+        ImGui::SameLine();
+        DrawWrappedText(zh && !k.name_zh.empty() ? k.name_zh : k.name);
+        if (!k.passed) {
+            const std::string& m = zh && !k.message_zh.empty() ? k.message_zh : k.message;
+            ImGui::Indent();
+            DrawWrappedText(Fmt(Tr(ui, kFirstMismatch), m.c_str()), &kAmber);
+            ImGui::Unindent();
+        }
+        ImGui::PopID();
+    }
+    if (!a.check_done) return;
+    if (!a.checked) {
+        DrawWrappedText(Tr(ui, kCheckNotChecked), &kAmber);
+        const std::string& why = zh && !a.not_checked_zh.empty() ? a.not_checked_zh : a.not_checked;
+        if (!why.empty()) DrawWrappedText(why, &kGrey);
+        if (ui.probe) ui.probe->exercise_not_checked = true;
+        return;
+    }
+    const int total = static_cast<int>(a.cases.size());
+    if (a.check_passed)
+        DrawWrappedText(Fmt(Tr(ui, kCheckPassed), total), &kGreen);
+    else
+        DrawWrappedText(Fmt(Tr(ui, kCheckFailed), failed, total), &kRed);
+}
+
 // The student's newest run beside the previous lesson and the step at the page's settings:
 // three bars in milliseconds, and whether theirs matched the CPU reference.
 void DrawComparison(UiState& ui, const Controller& c, const Registry& reg, const Lesson& lesson,
@@ -482,6 +535,7 @@ void DrawExercise(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         ImGui::TextColored(kAccent, "%s", Tr(ui, kCompilerMessages));
         if (answer) {
             DrawCompileAnswer(ui, c, *answer, live);
+            DrawCheckAnswer(ui, *answer);
             DrawComparison(ui, c, reg, lesson, *answer);
         }
         ImGui::Separator();
@@ -502,6 +556,7 @@ void DrawExercise(UiState& ui, Controller& c, const Registry& reg, const Lesson&
                           std::max(avail * 0.7f, ImGui::GetFontSize() * 10)));
     if (answer) {
         DrawCompileAnswer(ui, c, *answer, live);
+        DrawCheckAnswer(ui, *answer);
         DrawComparison(ui, c, reg, lesson, *answer);
     }
     DrawSolution(ui, lesson);

@@ -97,6 +97,30 @@ inline constexpr Word kRunsAt{
     "Written for %s: your kernel and the step it is compared with run at it.",
     "按 %s 编写：你的 kernel 和与之比较的这一步都在此设置下运行。"};
 
+// "Check my kernel": the hidden cases.
+inline constexpr Word kCheckMine{"Check my kernel", "检查我的 kernel"};
+inline constexpr Word kCheckMineHint{
+    "Runs your kernel over the step's hidden cases: the smallest sizes, sizes that are no "
+    "multiple of the block or tile, a large size, and the data that breaks naive code. Every "
+    "buffer gets guard zones, so a write past its end fails the case even when the answer is "
+    "right. Your kernel passes only if every case passes.",
+    "用这一步的隐藏用例运行你的 kernel：最小的规模、不是线程块或分块整数倍的规模、较大的规模，"
+    "以及会让朴素写法出错的数据。每个缓冲区前后都有保护区，即使结果正确，越界写入也会让用例失败。"
+    "只有全部用例通过，你的 kernel 才算通过。"};
+inline constexpr Word kCheckingYours{"Checking your kernel: case %d of %d",
+                                     "正在检查你的 kernel：第 %d / %d 个用例"};
+inline constexpr Word kCheckPassed{"Passed: all %d hidden cases are right.",
+                                   "通过：全部 %d 个隐藏用例都正确。"};
+inline constexpr Word kCheckFailed{"Not passed: %d of %d hidden cases failed.",
+                                   "未通过：%d / %d 个隐藏用例失败。"};
+inline constexpr Word kCheckNotChecked{"Compiled, not checked: needs a GPU.",
+                                       "已编译，未检查：需要 GPU。"};
+inline constexpr Word kCasePassed{"passed", "通过"};
+inline constexpr Word kCaseFailed{"FAILED", "失败"};
+inline constexpr Word kFirstMismatch{"first mismatch: %s", "第一处不符：%s"};
+inline constexpr Word kYourKernelCheck{"checking your kernel for lesson %s",
+                                       "检查你为第 %s 课写的 kernel"};
+
 inline constexpr const Word* kExerciseWords[] = {
     &kTabExercise,       &kExerciseTask,   &kNextHint,        &kHintN,
     &kCompile,           &kRunMine,        &kOpenInEditor,    &kResetExercise,
@@ -109,6 +133,8 @@ inline constexpr const Word* kExerciseWords[] = {
     &kNotRunNoGpu,       &kTimeLimit,      &kTimeLimitHint,   &kCompiledNotChecked,
     &kCancelCompile,     &kMaximiseEditor, &kRestoreEditor,   &kMaximiseHint,
     &kCompilerMessages,  &kTimedOut,       &kNotAnswered,     &kYourKernelRun,
-    &kYourKernelCompile, &kRunsAt};
+    &kYourKernelCompile, &kRunsAt,         &kCheckMine,       &kCheckMineHint,
+    &kCheckingYours,     &kCheckPassed,    &kCheckFailed,     &kCheckNotChecked,
+    &kCasePassed,        &kCaseFailed,     &kFirstMismatch,   &kYourKernelCheck};
 
 }  // namespace lessons::app

@@ -34,8 +34,8 @@ std::string ExitDescription(const Json& m) {
 }  // namespace
 
 // Indexed by Op.
-constexpr const char* kOpNames[] = {"list", "info", "attributes", "profile", "compile",
-                                    "run",  "tune", "sweep",      "cancel",  "shutdown"};
+constexpr const char* kOpNames[] = {"list", "info",  "attributes", "profile", "compile", "run",
+                                    "tune", "sweep", "check",      "cancel",  "shutdown"};
 static_assert(std::size(kOpNames) == static_cast<size_t>(Op::kShutdown) + 1,
               "one name for each Op");
 
@@ -206,7 +206,17 @@ void WorkerClient::Send(Json request, Pending pending) {
         m_unsent.push_back(request);  // until the worker's hello
     else if (!m_worker->Send(request))
         return;  // its exit message will follow
+    // A run, sweep or tuning of a CPU step measures this machine's cores.
+    if (request.contains("lesson") && request["lesson"].is_string() && !pending.quiet)
+        if (const Lesson* l = m_registry.FindLesson(request["lesson"].get<std::string>()))
+            pending.cpu = l->kind == StepKind::kCpu && request.value("op", "") != "compile";
     m_pending[id] = std::move(pending);
+}
+
+bool WorkerClient::MeasuringCpuStep() const {
+    for (const auto& [id, p] : m_pending)
+        if (p.cpu) return true;
+    return false;
 }
 
 std::vector<const Lesson*> WorkerClient::WithPrevious(const Lesson& lesson) const {
@@ -333,6 +343,9 @@ void WorkerClient::SubmitKernel(const Lesson& lesson, const RunSettings& setting
     a.error.clear();
     a.timed_out = false;
     a.compiled = false;
+    a.checking = false;
+    a.cases.clear();
+    a.check_done = false;
     ++a.serial;
     Json request{{"op", OpName(Op::kCompile)}, {"lesson", lesson.id}};
     if (run) {
@@ -359,6 +372,40 @@ void WorkerClient::SubmitKernel(const Lesson& lesson, const RunSettings& setting
         return;
     }
     if (run) ++m_batch_total;
+}
+
+void WorkerClient::CheckKernel(const Lesson& lesson, const RunSettings& settings,
+                               const std::string& source) {
+    ExerciseAnswer& a = m_exercises[lesson.number];
+    a.pending = true;
+    a.running = true;
+    a.error.clear();
+    a.timed_out = false;
+    a.compiled = false;
+    a.checking = true;
+    a.cases.clear();
+    a.cases_total = 0;
+    a.check_done = a.checked = a.check_passed = false;
+    a.not_checked.clear();
+    a.not_checked_zh.clear();
+    ++a.serial;
+    CancelAll();
+    StartBatch();
+    Json request = BaseRequest(Op::kCheck, lesson, AtExerciseChoices(lesson, settings));
+    request["kernel"] = source;
+    Pending p{"checking your kernel for lesson " + lesson.label, Origin::kRun};
+    p.label = lesson.label;
+    p.exercise = lesson.number;
+    p.kernel_run = true;
+    p.batch = true;
+    const int id = m_next_id;
+    Send(std::move(request), std::move(p));
+    if (!m_pending.count(id)) {
+        a.pending = a.running = false;
+        a.error = m_start_error.empty() ? "no worker is running" : m_start_error;
+        return;
+    }
+    ++m_batch_total;
 }
 
 const WorkerClient::ExerciseAnswer* WorkerClient::Exercise(const Lesson& lesson) const {
@@ -617,6 +664,8 @@ const WorkerClient::ReplyHandler WorkerClient::kReplies[] = {
     {"info", &WorkerClient::HandleInfo},
     {"attributes", &WorkerClient::HandleAttributes},
     {"compile", &WorkerClient::HandleCompile},
+    {"case", &WorkerClient::HandleCase},
+    {"check", &WorkerClient::HandleCheck},
     {"tuning", &WorkerClient::HandleTuning},
     {"progress", &WorkerClient::HandleProgress},
     {"result", &WorkerClient::HandleResult},
@@ -687,6 +736,53 @@ void WorkerClient::HandleCompile(const Json& m, int, PendingAt pending) {
         a.compiled = true;
         ++a.serial;
     }
+}
+
+void WorkerClient::HandleCase(const Json& m, int, PendingAt pending) {
+    if (!m.contains("case") || !m["case"].is_object())
+        return Unreadable(m, "a case reply without a \"case\" object");
+    const Json& c = m["case"];
+    const auto text = [&](const char* name) {
+        const auto it = c.find(name);
+        return it != c.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    const auto flag = [&](const char* name) {
+        const auto it = c.find(name);
+        return it != c.end() && it->is_boolean() && it->get<bool>();
+    };
+    if (!c.contains("passed") || !c["passed"].is_boolean() || text("name").empty())
+        return Unreadable(m, "a case without its \"name\" and whether it \"passed\"");
+    if (pending == m_pending.end() || !pending->second.exercise) return;
+    ExerciseAnswer& a = m_exercises[pending->second.exercise];
+    ExerciseAnswer::Case k;
+    k.name = text("name");
+    k.name_zh = text("name_zh");
+    k.passed = flag("passed");
+    k.ran = flag("ran");
+    k.message = text("message");
+    k.message_zh = text("message_zh");
+    if (const auto ms = c.find("ms"); ms != c.end() && ms->is_number()) k.ms = ms->get<double>();
+    a.cases.push_back(std::move(k));
+    a.cases_total = std::max(m.value("points", 0), static_cast<int>(a.cases.size()));
+    ++a.serial;
+    // The time limit is a case's: the next one starts now.
+    pending->second.run_started = std::chrono::steady_clock::now();
+    pending->second.points = a.cases_total;
+    pending->second.points_done = static_cast<int>(a.cases.size());
+}
+
+void WorkerClient::HandleCheck(const Json& m, int, PendingAt pending) {
+    if (!m.contains("check") || !m["check"].is_object())
+        return Unreadable(m, "a check reply without a \"check\" object");
+    if (pending == m_pending.end() || !pending->second.exercise) return;
+    const Json& c = m["check"];
+    ExerciseAnswer& a = m_exercises[pending->second.exercise];
+    a.check_done = true;
+    a.checked = c.value("checked", false);
+    a.check_passed = a.checked && c.value("passed", false);
+    a.not_checked = c.value("not_checked", std::string());
+    a.not_checked_zh = c.value("not_checked_zh", std::string());
+    ++a.serial;
 }
 
 void WorkerClient::HandleTuning(const Json& m, int, PendingAt pending) {
@@ -896,7 +992,9 @@ double WorkerClient::SecondsLeft() const {
 
 std::string WorkerClient::Describe(const Pending& p, std::string_view language) {
     if (p.exercise)
-        return Fmt(Tr(language, p.kernel_run ? kYourKernelRun : kYourKernelCompile),
+        return Fmt(Tr(language, p.what.starts_with("checking") ? kYourKernelCheck
+                                : p.kernel_run                 ? kYourKernelRun
+                                                               : kYourKernelCompile),
                    p.label.c_str());
     if (p.tune) return Fmt(Tr(language, kTuningOf), p.label.c_str());
     if (p.label.empty()) return p.what;

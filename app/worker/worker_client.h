@@ -66,6 +66,7 @@ enum class Op {
     kRunStep,
     kTune,
     kSweep,
+    kCheck,
     kCancelRequest,
     kShutdown
 };
@@ -143,7 +144,25 @@ public:
         std::string error;       // why the newest request did not compile or run; "" when it did
         bool timed_out = false;  // the newest run passed the time limit
         std::optional<RunResult> result;  // the newest run of the student's kernel
+        // "Check my kernel" (CheckKernel): the hidden cases as they come, then the summary.
+        bool checking = false;  // the newest request is a check
+        struct Case {
+            std::string name, name_zh;
+            bool passed = false;
+            bool ran = false;
+            std::string message, message_zh;  // the first mismatch, or why it did not run
+            double ms = 0;
+        };
+        std::vector<Case> cases;
+        int cases_total = 0;        // as the worker counts them (0 until the first case)
+        bool check_done = false;    // the summary came
+        bool checked = false;       // ... and the cases ran (false: `not_checked` says why)
+        bool check_passed = false;  // every case passed
+        std::string not_checked, not_checked_zh;
     };
+    // "Check my kernel": the student's kernel compiled, then run over its step kind's hidden
+    // cases (docs/serve-protocol.md, `check`), each case within the time limit.
+    void CheckKernel(const Lesson& lesson, const RunSettings& settings, const std::string& source);
     void SubmitKernel(const Lesson& lesson, const RunSettings& settings, const std::string& source,
                       bool run);
     const ExerciseAnswer* Exercise(const Lesson& lesson) const;
@@ -192,6 +211,8 @@ public:
             if (!p.quiet) return true;
         return false;
     }
+    // A CPU step is being run, swept or tuned: every core the GUI leaves idle is the step's.
+    bool MeasuringCpuStep() const;
     // Progress of the work in flight, 0..1; negative when unknown: the share of the newest
     // batch (a run with its previous lesson, a whole chapter, two sweeps) done, each request
     // counting by its sweep points and its timed samples.
@@ -230,6 +251,7 @@ private:
         int tune = 0;             // a tuning of this lesson number (0: none)
         bool keep = false;        // not cancelled: the lesson list, the device information
         bool kernel_run = false;  // ... run, not only compiled
+        bool cpu = false;         // a CPU step measured (MeasuringCpuStep)
         std::optional<std::chrono::steady_clock::time_point> run_started{};  // its compile came
     };
     // What a pending request does, in `language`.
@@ -255,6 +277,8 @@ private:
     void HandleInfo(const Json& message, int id, PendingAt pending);
     void HandleAttributes(const Json& message, int id, PendingAt pending);
     void HandleCompile(const Json& message, int id, PendingAt pending);
+    void HandleCase(const Json& message, int id, PendingAt pending);
+    void HandleCheck(const Json& message, int id, PendingAt pending);
     void HandleTuning(const Json& message, int id, PendingAt pending);
     void HandleProgress(const Json& message, int id, PendingAt pending);
     void HandleResult(const Json& message, int id, PendingAt pending);  // "result", "skipped"

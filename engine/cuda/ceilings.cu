@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "../device_facts.h"
@@ -89,16 +90,22 @@ __global__ void ceiling_empty_kernel() {}
 
 // Median milliseconds of `reps` timed runs of `enqueue` on `stream`, after `warmups`; with
 // `fastest`, the fastest run (a bound the GPU reached, for the read ceiling that the best
-// kernels of the lessons are compared with).
+// kernels of the lessons are compared with). Each run is held until queued (StreamHold), as
+// the steps' are, so a ceiling and a step are timed alike; `hold` false for a copy the host
+// may wait on (a peer copy staged through the host).
 template <typename Enqueue>
-double MedianMs(cudaStream_t stream, int warmups, int reps, Enqueue enqueue, bool fastest = false) {
+double MedianMs(cudaStream_t stream, int warmups, int reps, Enqueue enqueue, bool fastest = false,
+                bool hold = true) {
     Event start, stop;
     for (int w = 0; w < warmups; ++w) enqueue();
     std::vector<double> samples;
     for (int r = 0; r < reps; ++r) {
+        std::optional<StreamHold> held;
+        if (hold) held.emplace(stream);
         start.Record(stream);
         enqueue();
         stop.Record(stream);
+        if (held) held->Release();
         samples.push_back(ElapsedMs(start, stop));
     }
     std::sort(samples.begin(), samples.end());
@@ -114,6 +121,48 @@ int FullGrid(const void* kernel, const DeviceInfo& device) {
     int per_sm = 0;
     LESSONS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlock, 0));
     return std::max(1, per_sm) * std::max(1, device.sm_count);
+}
+
+struct MemoryRates {
+    double read_gbps = 0, copy_gbps = 0;
+};
+
+// The read ceiling (the fastest run of the fastest of five kernels: a bound this GPU reached,
+// not a typical time) and the device copy (as cudaMemcpy does it: bytes read + bytes written),
+// over all of `src` (initialised) into `dst` (as large).
+MemoryRates ReadAndCopy(const DeviceInfo& device, const DeviceBuffer<uint4>& src,
+                        const DeviceBuffer<uint4>& dst, const DeviceBuffer<unsigned int>& sink,
+                        cudaStream_t s) {
+    MemoryRates out;
+    const size_t bytes = src.bytes();
+    auto fastest = [&](auto enqueue) { return MedianMs(s, 2, 9, enqueue, true); };
+    const int read_grid = FullGrid(reinterpret_cast<const void*>(ceiling_read_kernel), device);
+    double best_read_ms = fastest([&] {
+        ceiling_read_kernel<<<read_grid, kBlock, 0, s>>>(src.get(), src.size(), sink.get(), 1u);
+        LESSONS_CUDA_CHECK_LAUNCH("ceiling_read_kernel");
+    });
+    const size_t words = src.size();
+    for (const int block : {256, 512}) {
+        const unsigned tiles2 = static_cast<unsigned>((words + 2 * block - 1) / (2 * block));
+        const unsigned tiles4 = static_cast<unsigned>((words + 4 * block - 1) / (4 * block));
+        best_read_ms = std::min(best_read_ms, fastest([&] {
+                                    ceiling_read_tiles_kernel<2>
+                                        <<<tiles2, block, 0, s>>>(src.get(), words, sink.get(), 1u);
+                                    LESSONS_CUDA_CHECK_LAUNCH("ceiling_read_tiles_kernel<2>");
+                                }));
+        best_read_ms = std::min(best_read_ms, fastest([&] {
+                                    ceiling_read_tiles_kernel<4>
+                                        <<<tiles4, block, 0, s>>>(src.get(), words, sink.get(), 1u);
+                                    LESSONS_CUDA_CHECK_LAUNCH("ceiling_read_tiles_kernel<4>");
+                                }));
+    }
+    out.read_gbps = Rate(double(bytes), best_read_ms);
+    const double copy_ms = MedianMs(s, 3, 10, [&] {
+        LESSONS_CUDA_CHECK(
+            cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, s));
+    });
+    out.copy_gbps = Rate(2.0 * double(bytes), copy_ms);
+    return out;
 }
 
 // Copy from this device (current) to device `to`: direct over NVLink or PCIe where peer access
@@ -136,10 +185,13 @@ double MeasurePeer(const DeviceInfo& from, const DeviceInfo& to, const char* src
         while (bytes > 16 * kMiB && bytes + 256 * kMiB > free_bytes) bytes /= 2;
         dst = DeviceBuffer<char>(bytes, "the peer-copy ceiling");
     }
-    const double ms = MedianMs(stream, 1, direct ? 5 : 3, [&] {
-        LESSONS_CUDA_CHECK(
-            cudaMemcpyPeerAsync(dst.get(), to.ordinal, src, from.ordinal, bytes, stream));
-    });
+    const double ms = MedianMs(
+        stream, 1, direct ? 5 : 3,
+        [&] {
+            LESSONS_CUDA_CHECK(
+                cudaMemcpyPeerAsync(dst.get(), to.ordinal, src, from.ordinal, bytes, stream));
+        },
+        false, direct);
     return Rate(double(bytes), ms);
 }
 
@@ -164,37 +216,10 @@ Ceilings MeasureCeilings(const DeviceList& list, int ordinal) {
     // Written once, so every later read (the kernel, the copies) sees initialised memory.
     LESSONS_CUDA_CHECK(cudaMemsetAsync(src.get(), 0x5a, bytes, s));
 
-    // The read ceiling is the fastest run of the fastest of five kernels: a bound this GPU
-    // reached, not a typical time.
-    auto fastest = [&](auto enqueue) { return MedianMs(s, 2, 9, enqueue, true); };
-    const int read_grid = FullGrid(reinterpret_cast<const void*>(ceiling_read_kernel), device);
-    double best_read_ms = fastest([&] {
-        ceiling_read_kernel<<<read_grid, kBlock, 0, s>>>(src.get(), src.size(), sink.get(), 1u);
-        LESSONS_CUDA_CHECK_LAUNCH("ceiling_read_kernel");
-    });
-    const size_t words = src.size();
-    for (const int block : {256, 512}) {
-        const unsigned tiles2 = static_cast<unsigned>((words + 2 * block - 1) / (2 * block));
-        const unsigned tiles4 = static_cast<unsigned>((words + 4 * block - 1) / (4 * block));
-        best_read_ms = std::min(best_read_ms, fastest([&] {
-                                    ceiling_read_tiles_kernel<2>
-                                        <<<tiles2, block, 0, s>>>(src.get(), words, sink.get(), 1u);
-                                    LESSONS_CUDA_CHECK_LAUNCH("ceiling_read_tiles_kernel<2>");
-                                }));
-        best_read_ms = std::min(best_read_ms, fastest([&] {
-                                    ceiling_read_tiles_kernel<4>
-                                        <<<tiles4, block, 0, s>>>(src.get(), words, sink.get(), 1u);
-                                    LESSONS_CUDA_CHECK_LAUNCH("ceiling_read_tiles_kernel<4>");
-                                }));
-    }
-    c.read_gbps = Rate(double(bytes), best_read_ms);
-
-    // Device copy as cudaMemcpy does it: bytes read + bytes written.
-    const double copy_ms = MedianMs(s, 3, 10, [&] {
-        LESSONS_CUDA_CHECK(
-            cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, s));
-    });
-    c.copy_gbps = Rate(2.0 * double(bytes), copy_ms);
+    const MemoryRates rates = ReadAndCopy(device, src, dst, sink, s);
+    c.read_gbps = rates.read_gbps;
+    c.copy_gbps = rates.copy_gbps;
+    c.memory_bytes = bytes;
 
     const int fma_grid = FullGrid(reinterpret_cast<const void*>(ceiling_fma_kernel), device);
     const double fma_ms = MedianMs(s, 2, 7, [&] {
@@ -255,6 +280,24 @@ Ceilings MeasureCeilings(const DeviceList& list, int ordinal) {
     }
     stream.Synchronize();
     return c;
+}
+
+MemoryCeilingsAt MeasureMemoryCeilings(const DeviceList& list, int ordinal, uint64_t bytes) {
+    const DeviceInfo& device = list.devices.at(ordinal);
+    ScopedDevice on(ordinal);  // declared first: everything below is freed on this device
+    bytes = std::max<uint64_t>(bytes / sizeof(uint4) * sizeof(uint4), sizeof(uint4));
+    DeviceBuffer<uint4> src(bytes / sizeof(uint4), "the bandwidth ceilings at a step's size");
+    DeviceBuffer<uint4> dst(bytes / sizeof(uint4), "the bandwidth ceilings at a step's size");
+    DeviceBuffer<unsigned int> sink(1, "the ceilings' result word");
+    Stream stream;
+    LESSONS_CUDA_CHECK(cudaMemsetAsync(src.get(), 0x5a, bytes, stream.get()));
+    const MemoryRates rates = ReadAndCopy(device, src, dst, sink, stream.get());
+    stream.Synchronize();
+    MemoryCeilingsAt out;
+    out.read_gbps = rates.read_gbps;
+    out.copy_gbps = rates.copy_gbps;
+    out.bytes = bytes;
+    return out;
 }
 
 }  // namespace lessons::cuda

@@ -9,4 +9,8 @@ namespace lessons::cuda {
 // the device current for the time it takes and restores the caller's device.
 Ceilings MeasureCeilings(const DeviceList& list, int ordinal);
 
+// The read and copy ceilings of list.devices[ordinal] over `bytes` (rounded down to 16-byte
+// words): what GetMemoryCeilingsAt caches. Throws UsageError when the device has no room.
+MemoryCeilingsAt MeasureMemoryCeilings(const DeviceList& list, int ordinal, uint64_t bytes);
+
 }  // namespace lessons::cuda

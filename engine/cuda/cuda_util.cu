@@ -1,9 +1,19 @@
 #include "cuda_util.h"
 
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <sstream>
+#include <vector>
 
 #include "../device.h"
 #include "../errors.h"
+#include "../guard_zones.h"
 #include "../units.h"
 
 namespace lessons::cuda {
@@ -56,12 +66,85 @@ namespace {
 
 }  // namespace
 
+namespace {
+
+// The guarded buffers now allocated: the pointer handed out -> its size and name.
+struct Guarded {
+    size_t bytes = 0;
+    std::string what;
+};
+std::mutex g_guarded_mutex;
+std::map<void*, Guarded> g_guarded;
+
+// The pattern of a zone, made once.
+const std::vector<uint8_t>& GuardPattern() {
+    static const std::vector<uint8_t> pattern = [] {
+        std::vector<uint8_t> p(kGuardBytes);
+        FillGuard(p.data(), p.size());
+        return p;
+    }();
+    return pattern;
+}
+
+}  // namespace
+
 void* MallocDevice(size_t bytes, const char* what) {
+    const bool guarded = GuardZonesOn();
+    const size_t total = guarded ? bytes + 2 * kGuardBytes : (bytes ? bytes : 1);
     void* ptr = nullptr;
-    const cudaError_t err = cudaMalloc(&ptr, bytes ? bytes : 1);
+    const cudaError_t err = cudaMalloc(&ptr, total);
     if (err == cudaErrorMemoryAllocation) ThrowOutOfMemory(bytes, what, false);
     Check(err, "cudaMalloc", __FILE__, __LINE__);
-    return ptr;
+    if (!guarded) return ptr;
+    uint8_t* base = static_cast<uint8_t*>(ptr);
+    const std::vector<uint8_t>& pattern = GuardPattern();
+    const cudaError_t fill1 = cudaMemcpy(base, pattern.data(), kGuardBytes, cudaMemcpyHostToDevice);
+    const cudaError_t fill2 =
+        cudaMemcpy(base + kGuardBytes + bytes, pattern.data(), kGuardBytes, cudaMemcpyHostToDevice);
+    if (fill1 != cudaSuccess || fill2 != cudaSuccess) {
+        cudaFree(ptr);
+        Check(fill1 != cudaSuccess ? fill1 : fill2, "cudaMemcpy (guard zones)", __FILE__, __LINE__);
+    }
+    void* user = base + kGuardBytes;
+    const std::lock_guard<std::mutex> lock(g_guarded_mutex);
+    g_guarded[user] = Guarded{bytes, what ? what : "a buffer"};
+    return user;
+}
+
+void FreeDevice(void* ptr) {
+    if (!ptr) return;
+    std::optional<Guarded> guarded;
+    {
+        const std::lock_guard<std::mutex> lock(g_guarded_mutex);
+        const auto it = g_guarded.find(ptr);
+        if (it != g_guarded.end()) {
+            guarded = std::move(it->second);
+            g_guarded.erase(it);
+        }
+    }
+    if (!guarded) {
+        cudaFree(ptr);
+        return;
+    }
+    uint8_t* base = static_cast<uint8_t*>(ptr) - kGuardBytes;
+    // Every kernel that could write it has finished: the copies wait for the device (a lost
+    // context makes them fail, and then nothing is said about the zones).
+    std::vector<uint8_t> before(kGuardBytes), after(kGuardBytes);
+    if (cudaDeviceSynchronize() == cudaSuccess &&
+        cudaMemcpy(before.data(), base, kGuardBytes, cudaMemcpyDeviceToHost) == cudaSuccess &&
+        cudaMemcpy(after.data(), base + kGuardBytes + guarded->bytes, kGuardBytes,
+                   cudaMemcpyDeviceToHost) == cudaSuccess) {
+        const std::optional<GuardHit> hit_before = CheckGuard(before.data(), before.size());
+        const std::optional<GuardHit> hit_after = CheckGuard(after.data(), after.size());
+        if (hit_before || hit_after)
+            ReportGuardDamage(
+                {guarded->what,
+                 GuardDamageText(guarded->what, guarded->bytes, hit_before, hit_after),
+                 GuardDamageTextZh(guarded->what, guarded->bytes, hit_before, hit_after)});
+    } else {
+        cudaGetLastError();
+    }
+    cudaFree(base);
 }
 
 void* MallocPinned(size_t bytes, const char* what) {
@@ -70,6 +153,115 @@ void* MallocPinned(size_t bytes, const char* what) {
     if (err == cudaErrorMemoryAllocation) ThrowOutOfMemory(bytes, what, true);
     Check(err, "cudaMallocHost", __FILE__, __LINE__);
     return ptr;
+}
+
+namespace {
+
+// The flags the holds wait on: mapped page-locked host memory, one slot per hold in flight
+// (a hold waits for its own token, so slots are never cleared), and a count of the holds that
+// let go by themselves. Allocated once; without page-locked memory there is no hold.
+constexpr unsigned kHoldSlots = 256;
+struct HoldFlags {
+    volatile unsigned* slots = nullptr;
+    volatile unsigned long long* timeouts = nullptr;
+};
+
+const HoldFlags& Flags() {
+    static const HoldFlags flags = [] {
+        HoldFlags f;
+        void* p = nullptr;
+        const size_t bytes = kHoldSlots * sizeof(unsigned) + sizeof(unsigned long long);
+        if (cudaHostAlloc(&p, bytes, cudaHostAllocMapped | cudaHostAllocPortable) != cudaSuccess) {
+            cudaGetLastError();
+            return f;
+        }
+        std::memset(p, 0, bytes);
+        f.slots = static_cast<volatile unsigned*>(p);
+        f.timeouts = reinterpret_cast<volatile unsigned long long*>(static_cast<char*>(p) +
+                                                                    kHoldSlots * sizeof(unsigned));
+        return f;
+    }();
+    return flags;
+}
+
+std::atomic<unsigned> g_hold_tokens{0};
+
+__device__ unsigned long long GlobalTimerNs() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+__global__ void hold_kernel(const volatile unsigned* slot, unsigned token,
+                            unsigned long long limit_ns, volatile unsigned long long* timeouts) {
+    const unsigned long long start = GlobalTimerNs();
+    while (*slot != token) {
+        if (GlobalTimerNs() - start > limit_ns) {
+            *timeouts = *timeouts + 1;
+            return;
+        }
+#if __CUDA_ARCH__ >= 700
+        __nanosleep(256);
+#endif
+    }
+}
+
+}  // namespace
+
+// CUDA_LESSONS_TIMING_HOLD=0 turns the hold off: `profile` sets it for the program it runs under
+// ncu, which runs each kernel alone with the host waiting (a hold would only wait its limit out
+// and be profiled as a kernel of the step); the sanitizer runs of scripts/gpu-check.sh too.
+static bool HoldWanted() {
+    static const bool wanted = [] {
+        const char* v = std::getenv("CUDA_LESSONS_TIMING_HOLD");
+        return !(v && std::strcmp(v, "0") == 0);
+    }();
+    return wanted;
+}
+
+StreamHold::StreamHold(cudaStream_t stream) {
+    if (!HoldWanted()) return;
+    const HoldFlags& f = Flags();
+    if (!f.slots) return;
+    m_token = g_hold_tokens.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (m_token == 0) m_token = g_hold_tokens.fetch_add(1, std::memory_order_relaxed) + 1;
+    m_slot = m_token % kHoldSlots;
+    unsigned* slot_dev = nullptr;
+    unsigned long long* timeouts_dev = nullptr;
+    if (cudaHostGetDevicePointer(reinterpret_cast<void**>(&slot_dev),
+                                 const_cast<unsigned*>(f.slots + m_slot), 0) != cudaSuccess ||
+        cudaHostGetDevicePointer(reinterpret_cast<void**>(&timeouts_dev),
+                                 const_cast<unsigned long long*>(f.timeouts), 0) != cudaSuccess) {
+        cudaGetLastError();  // this device cannot see the flags: time without a hold
+        return;
+    }
+    hold_kernel<<<1, 1, 0, stream>>>(
+        slot_dev, m_token, static_cast<unsigned long long>(kHoldLimitMs * 1e6), timeouts_dev);
+    LESSONS_CUDA_CHECK_LAUNCH("the timing hold (hold_kernel)");
+    m_held = true;
+}
+
+void StreamHold::Release() {
+    if (!m_held) return;
+    m_held = false;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    Flags().slots[m_slot] = m_token;
+}
+
+StreamHold::~StreamHold() {
+    Release();
+}
+
+int BatchFor(double one_launch_ms) {
+    // Under a tool (no hold: ncu, the sanitizer) each launch is the tool's to see: one.
+    if (ColdL2Timing() || !HoldWanted() || !(one_launch_ms > 0)) return 1;
+    const double n = std::ceil(kBatchTargetMs / one_launch_ms);
+    return n >= kMaxBatch ? kMaxBatch : std::max(1, static_cast<int>(n));
+}
+
+unsigned long long StreamHoldTimeouts() {
+    const HoldFlags& f = Flags();
+    return f.timeouts ? *f.timeouts : 0;
 }
 
 Event::Event() {

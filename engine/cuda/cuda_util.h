@@ -24,7 +24,10 @@ void Check(cudaError_t error, const char* call, const char* file, int line);
 
 // cudaMalloc that turns "out of memory" into a UsageError naming the sizes (and clears the
 // error so the next check is not blamed).
+// While guard zones are on (guard_zones.h) the buffer gets its zones, and FreeDevice checks
+// them; a buffer from MallocDevice is freed with FreeDevice.
 void* MallocDevice(size_t bytes, const char* what);
+void FreeDevice(void* ptr);  // errors are not reported (it runs in destructors)
 void* MallocPinned(size_t bytes, const char* what);
 
 template <typename T>
@@ -53,7 +56,7 @@ public:
 
 private:
     void Reset() {
-        if (m_ptr) cudaFree(m_ptr);  // errors here cannot be reported from a destructor
+        if (m_ptr) FreeDevice(m_ptr);  // errors here cannot be reported from a destructor
         m_ptr = nullptr;
         m_count = 0;
     }
@@ -126,6 +129,46 @@ public:
 private:
     cudaStream_t m_stream = nullptr;
 };
+
+// Holds a stream until the timed work behind it is queued. Without it, a timed region starts
+// when its first event reaches an idle GPU, and the time the host then spends queuing the work
+// (a library's own host code, a launch) is counted as the step's: tens of microseconds for a
+// cuBLAS call, several percent of a short kernel. The hold is a one-thread kernel that waits for
+// a flag in mapped host memory; Release() (or the destructor) sets it once the stop event is
+// queued, so the events time only what the GPU did. A hold the host does not release within
+// kHoldLimitMs (a call that waited for the stream itself) lets go by itself: the region is then
+// timed as without it, never hung. Use it only around work queued without the host waiting
+// for the stream (pinned or device copies, launches, library calls).
+class StreamHold {
+public:
+    static constexpr double kHoldLimitMs = 200.0;
+    explicit StreamHold(cudaStream_t stream);
+    ~StreamHold();
+    StreamHold(const StreamHold&) = delete;
+    StreamHold& operator=(const StreamHold&) = delete;
+    void Release();
+
+private:
+    unsigned m_slot = 0;
+    unsigned m_token = 0;
+    bool m_held = false;
+};
+
+// How many launches of a step's work one timed sample holds. A kernel alone on an idle GPU also
+// pays for its own start on the GPU's side (its grid set up, its parameters and tensor maps
+// fetched, its cluster placed): a kernel queued behind another hides that, as in a program's
+// loop or PyTorch's timing of back-to-back calls, and a profiler's kernel time leaves it out
+// (several percent of a 0.2 ms tensor-core GEMM on an H200). A kernel shorter than
+// kBatchTargetMs is therefore launched back to back within one sample, and the sample is their
+// mean: ceil(kBatchTargetMs / one_launch_ms), at most kMaxBatch; 1 when the run is timed with a
+// cold L2 (ColdL2Timing), where every launch must find the L2 flushed, and under a tool
+// (CUDA_LESSONS_TIMING_HOLD=0: ncu, the sanitizer), which sees each launch.
+constexpr double kBatchTargetMs = 1.0;
+constexpr int kMaxBatch = 16;
+int BatchFor(double one_launch_ms);
+
+// How many holds of this process let go by themselves (their host never released them in time).
+unsigned long long StreamHoldTimeouts();
 
 // Resource use of a kernel at a block size; `func` is the __global__ function's address.
 KernelAttributes QueryKernelAttributes(const void* func, const char* name, int block,

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -143,6 +144,26 @@ const Ceilings& GetCeilings(int ordinal) {
     // A measurement that throws leaves the flag unset: the next call measures again.
     std::call_once(slot.once, [&] { slot.ceilings = cuda::MeasureCeilings(list, ordinal); });
     return slot.ceilings;
+}
+
+MemoryCeilingsAt GetMemoryCeilingsAt(int ordinal, uint64_t bytes) {
+    const Ceilings& c = GetCeilings(ordinal);
+    const MemoryCeilingsAt standard{c.read_gbps, c.copy_gbps, c.memory_bytes};
+    const DeviceList& list = GetDevices();
+    if (!list.available() || c.memory_bytes == 0) return standard;
+    const uint64_t at =
+        MemoryCeilingFootprint(bytes, list.devices[size_t(ordinal)].l2_bytes, c.memory_bytes);
+    if (at >= c.memory_bytes) return standard;
+    static std::mutex mutex;
+    static std::map<std::pair<int, uint64_t>, MemoryCeilingsAt> measured;
+    std::lock_guard<std::mutex> lock(mutex);
+    const auto key = std::make_pair(ordinal, at);
+    if (auto it = measured.find(key); it != measured.end()) return it->second;
+    try {
+        return measured[key] = cuda::MeasureMemoryCeilings(list, ordinal, at);
+    } catch (const UsageError&) {
+        return standard;  // no room beside the step's own buffers: the standard footprint's
+    }
 }
 
 DeviceMemory QueryDeviceMemory(int ordinal) {

@@ -11,6 +11,18 @@
 
 namespace lessons::tc {
 
+// An ablation: a step at its default tile with one of its ideas taken out, so that the sweep
+// over its tiles measures that idea's share on the same tile (as chapter 5's GemmAblation).
+enum class TcAblation {
+    kNone,
+    kRowOrder,       // lessons 8.2, 8.6: the tiles of C taken row by row (no bands of rows)
+    kUnswizzled,     // lesson 8.2: plain shared-memory tiles, unit u of row r at u (no XOR)
+    kNoPrefetch,     // lesson 8.2: each k16 step's fragments read just before its mma.sync
+    kWaitAll,        // lesson 8.6: every k-tile's wgmmas waited for at once (WgmmaWait<0>)
+    kRegisterStore,  // lesson 8.6: C stored from the registers, as lesson 8.5 does
+    kTilePerBlock,   // lesson 8.6: one block per tile of C, as lesson 8.5 launches
+};
+
 // One compiled configuration of a bf16 GEMM step. Fields a step does not use stay at their
 // defaults (and are then left out of its name).
 struct TcTile {
@@ -21,6 +33,7 @@ struct TcTile {
     int consumers = 0;           // consumer warpgroups beside one producer (warp-specialised)
     int cluster = 1;             // blocks per cluster sharing loads by TMA multicast
     bool persistent = false;     // one block per SM walks the tiles
+    TcAblation ablation = TcAblation::kNone;  // the idea taken out, if any
     constexpr bool operator==(const TcTile&) const = default;
 };
 
@@ -57,6 +70,31 @@ inline constexpr TcTile kTilesPipeline[] = {
     {.threads = 256, .bm = 128, .bn = 256, .bk = 32, .wm = 64, .wn = 64, .stages = 3},
     {.threads = 128, .bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 64, .stages = 4},
     {.threads = 128, .bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 64, .stages = 2},
+    // The default tile with one idea taken out each (the ablations).
+    {.threads = 256,
+     .bm = 128,
+     .bn = 256,
+     .bk = 64,
+     .wm = 64,
+     .wn = 64,
+     .stages = 3,
+     .ablation = TcAblation::kRowOrder},
+    {.threads = 256,
+     .bm = 128,
+     .bn = 256,
+     .bk = 64,
+     .wm = 64,
+     .wn = 64,
+     .stages = 3,
+     .ablation = TcAblation::kUnswizzled},
+    {.threads = 256,
+     .bm = 128,
+     .bn = 256,
+     .bk = 64,
+     .wm = 64,
+     .wn = 64,
+     .stages = 3,
+     .ablation = TcAblation::kNoPrefetch},
 };
 
 static_assert(WarpTilesAgree(kTilesMma), "a tile's threads differ from what its shape takes");
@@ -143,6 +181,39 @@ inline constexpr TcTile kTilesPersistent[] = {
      .consumers = 2,
      .cluster = 2,
      .persistent = true},
+    // The default tile with one idea taken out each (the ablations).
+    {.threads = 384,
+     .bm = 128,
+     .bn = 256,
+     .bk = 64,
+     .stages = 4,
+     .consumers = 2,
+     .persistent = true,
+     .ablation = TcAblation::kWaitAll},
+    {.threads = 384,
+     .bm = 128,
+     .bn = 256,
+     .bk = 64,
+     .stages = 4,
+     .consumers = 2,
+     .persistent = true,
+     .ablation = TcAblation::kRegisterStore},
+    {.threads = 384,
+     .bm = 128,
+     .bn = 256,
+     .bk = 64,
+     .stages = 4,
+     .consumers = 2,
+     .persistent = true,
+     .ablation = TcAblation::kTilePerBlock},
+    {.threads = 384,
+     .bm = 128,
+     .bn = 256,
+     .bk = 64,
+     .stages = 4,
+     .consumers = 2,
+     .persistent = true,
+     .ablation = TcAblation::kRowOrder},
 };
 
 static_assert(WarpgroupTilesAgree(kTilesWgmma),
@@ -164,10 +235,32 @@ inline std::string TcTileDims(std::initializer_list<int> sizes) {
     return out;
 }
 
+// What a tile's name ends with when an idea is taken out.
+constexpr const char* TcAblationSuffix(TcAblation a) {
+    switch (a) {
+        case TcAblation::kNone:
+            return "";
+        case TcAblation::kRowOrder:
+            return "-row-order";
+        case TcAblation::kUnswizzled:
+            return "-unswizzled";
+        case TcAblation::kNoPrefetch:
+            return "-no-prefetch";
+        case TcAblation::kWaitAll:
+            return "-wait-all";
+        case TcAblation::kRegisterStore:
+            return "-register-store";
+        case TcAblation::kTilePerBlock:
+            return "-tile-per-block";
+    }
+    return "";
+}
+
 // The tile's name, the `tile` parameter's value (recorded results store it): threads, block
 // tile BM×BN×BK, then what differs from the defaults: the warp tile wWM×WN, the stages sN (when
-// not 1), the consumer warpgroups wgN, the cluster cN (when not 1), p when persistent.
-// "128t-128x128x32-w64x64", "256t-128x256x32-w64x64-s3", "384t-128x256x64-s4-wg2-c2-p".
+// not 1), the consumer warpgroups wgN, the cluster cN (when not 1), p when persistent, then an
+// ablation's suffix. "128t-128x128x32-w64x64", "256t-128x256x32-w64x64-s3",
+// "384t-128x256x64-s4-wg2-c2-p", "256t-128x256x64-w64x64-s3-unswizzled".
 inline std::string TcTileName(const TcTile& t) {
     std::string name = std::to_string(t.threads) + "t-" + TcTileDims({t.bm, t.bn, t.bk});
     if (t.wm) name += "-w" + TcTileDims({t.wm, t.wn});
@@ -175,6 +268,7 @@ inline std::string TcTileName(const TcTile& t) {
     if (t.consumers) name += "-wg" + std::to_string(t.consumers);
     if (t.cluster != 1) name += "-c" + std::to_string(t.cluster);
     if (t.persistent) name += "-p";
+    name += TcAblationSuffix(t.ablation);
     return name;
 }
 
@@ -202,6 +296,41 @@ inline std::string TcTileDescription(const TcTile& t, bool zh) {
         out += zh ? "，每簇 " + cluster + " 个线程块" : ", clusters of " + cluster + " blocks";
     }
     if (t.persistent) out += zh ? "，常驻线程块" : ", persistent blocks";
+    switch (t.ablation) {
+        case TcAblation::kNone:
+            break;
+        case TcAblation::kRowOrder:
+            out += zh ? "；消融：按行依次取 C 的分块（不分成若干行一带），其余不变"
+                      : "; ablation: C's tiles taken row by row (no bands of tile rows), all else "
+                        "as written";
+            break;
+        case TcAblation::kUnswizzled:
+            out += zh ? "；消融：共享内存分块不做 XOR 重排（第 8.1 课的布局），其余不变"
+                      : "; ablation: plain shared-memory tiles, no XOR swizzle (lesson 8.1's "
+                        "layout), all else as written";
+            break;
+        case TcAblation::kNoPrefetch:
+            out += zh ? "；消融：每个 k16 步的片段在它的 mma.sync 之前才读，不提前一步，其余不变"
+                      : "; ablation: each k16 step's fragments read just before its mma.sync, "
+                        "not one step ahead, all else as written";
+            break;
+        case TcAblation::kWaitAll:
+            out += zh ? "；消融：每个 k 分块的 wgmma 都当场等完（WgmmaWait<0>），其余不变"
+                      : "; ablation: every k-tile's wgmmas waited for at once (WgmmaWait<0>), "
+                        "all else as written";
+            break;
+        case TcAblation::kRegisterStore:
+            out +=
+                zh ? "；消融：C 直接从寄存器写出（第 8.5 课的做法），不经共享内存和 TMA，其余不变"
+                   : "; ablation: C stored from the registers (lesson 8.5's way), not through "
+                     "shared memory and TMA, all else as written";
+            break;
+        case TcAblation::kTilePerBlock:
+            out += zh ? "；消融：每个 C 分块一个线程块（第 8.5 课的网格），不常驻，其余不变"
+                      : "; ablation: one block per tile of C (lesson 8.5's grid), not "
+                        "persistent, all else as written";
+            break;
+    }
     return out;
 }
 

@@ -17,6 +17,7 @@
 #include "cuda/module.h"
 #include "errors.h"
 #include "exercise.h"
+#include "exercise_cases.h"
 #include "exercise_kinds.h"
 #include "kernels_of.h"
 #include "split/split_cpu.h"
@@ -335,34 +336,25 @@ StepRunner OverlappedChunksRunner(const SplitKernel& kernel) {
 }  // namespace
 
 PickKernel KernelByToggle(const Lesson& lesson, const std::vector<const SplitKernel*>& kernels) {
-    const ParamSpec* toggle = lesson.FindParam("output");
-    if (!toggle) {
+    const bool toggled = std::any_of(kernels.begin(), kernels.end(), [](const SplitKernel* k) {
+        return std::any_of(k->toggles.begin(), k->toggles.end(),
+                           [](const ToggleValue& t) { return t.name != nullptr; });
+    });
+    if (!toggled) {
         if (kernels.size() != 1)
             throw std::logic_error("it has " + std::to_string(kernels.size()) +
                                    " kernels to launch, and no toggle to choose among them");
         const SplitKernel& k = *kernels.front();
         return [&k](const ParamValues&) -> const SplitKernel& { return k; };
     }
-    std::map<std::string, const SplitKernel*> by_choice;
-    for (const SplitKernel* k : kernels)
-        if (!k->output || !by_choice.emplace(k->output, k).second)
-            throw std::logic_error(std::string("kernel ") + k->name +
-                                   (k->output ? " implements an output another kernel implements"
-                                              : " implements no output of the toggle"));
-    for (const std::string& choice : toggle->choices)
-        if (!by_choice.count(choice))
-            throw std::logic_error("no kernel implements output=" + choice);
-    if (by_choice.size() != toggle->choices.size())
-        throw std::logic_error("a kernel implements an output the toggle does not offer");
-    return [by_choice](const ParamValues& p) -> const SplitKernel& {
-        return *by_choice.at(p.Choice("output"));
-    };
+    CheckVariants(lesson, kernels);
+    return [kernels](const ParamValues& p) -> const SplitKernel& { return VariantAt(kernels, p); };
 }
 
 const SplitKernel& RangeKernelAsWritten(const std::vector<const SplitKernel*>& kernels) {
     const SplitKernel* found = nullptr;
     for (const SplitKernel* k : kernels)
-        if (kernels.size() == 1 || (k->output && k->output == std::string(kOutputNames.front()))) {
+        if (std::all_of(k->toggles.begin(), k->toggles.end(), AsWritten)) {
             if (found) throw std::logic_error("two kernels are the kernel as written");
             found = k;
         }
@@ -431,6 +423,66 @@ LESSONS_EXERCISE_KIND(
         return StudentRunner(KernelByToggle(site.lesson, KernelsOf<SplitKernel>(site, k.from)), k,
                              std::move(student));
     });
+// The hidden cases of a scan exercise (`check`): texts given whole, where a pair at an odd
+// position, a run of '\r' or a text of separators only breaks code that reads pairs two bytes
+// at a time or forgets the last bytes; the chapter's data kinds at sizes that are no multiple of
+// the 4 or 16 bytes a thread reads, nor of a block's share; the default size and one byte more.
+namespace {
+
+std::string Repeat(const std::string& unit, int times, const std::string& tail = "") {
+    std::string out;
+    for (int i = 0; i < times; ++i) out += unit;
+    return out + tail;
+}
+
+// Lines ended by runs of 1 to 5 '\r' before their '\n': only the last '\r' of a run starts a
+// pair.
+std::string RunsOfCr(int lines) {
+    std::string out;
+    for (int i = 0; i < lines; ++i) out += std::string(size_t(i % 5 + 1), '\r') + "\n" + "ab";
+    return out;
+}
+
+ExerciseCase SplitText(std::string name, std::string name_zh, std::string text) {
+    return {std::move(name), std::move(name_zh), {}, std::move(text), true};
+}
+
+ExerciseCase SplitData(std::string name, std::string name_zh, uint64_t size, const char* data) {
+    return {std::move(name), std::move(name_zh), {{"size", std::to_string(size)}, {"data", data}}};
+}
+
+}  // namespace
+
+LESSONS_EXERCISE_CASES(Kernel, [](const Kernel&, const StepSite&) {
+    ExerciseCaseSet set;
+    set.size_param = "size";
+    set.widths = {2, 4, 16, 256 * 4, 256 * 16};
+    set.cases = {
+        SplitData("1 byte of random text", "1 字节随机文本", 1, "random"),
+        SplitText("2 bytes: one \\r\\n", "2 字节：一个 \\r\\n", "\r\n"),
+        SplitText("3 bytes: a pair at an odd position", "3 字节：奇数位置上的一对", "a\r\n"),
+        SplitText("5 bytes: pairs at odd positions only", "5 字节：只有奇数位置上的换行对",
+                  "a\r\n\r\n"),
+        SplitText("8195 bytes, all separators (\\r\\n from byte 0)",
+                  "8195 字节，全是分隔符（从第 0 字节起的 \\r\\n）", Repeat("\r\n", 4097, "\r")),
+        SplitText("8197 bytes, all separators (\\r\\n from byte 1)",
+                  "8197 字节，全是分隔符（从第 1 字节起的 \\r\\n）", "\n" + Repeat("\r\n", 4098)),
+        SplitText("runs of \\r before each \\n (10007 lines)", "每个 \\n 前有一串 \\r（10007 行）",
+                  RunsOfCr(10007)),
+        SplitText("a text of \\r only, then one \\r\\n at the very end",
+                  "全是 \\r，只在最末尾有一个 \\r\\n", std::string(65537, '\r') + "\n"),
+        SplitData("no separator at all, 1 MiB + 3 bytes", "完全没有分隔符，1 MiB + 3 字节",
+                  (1 << 20) + 3, "none"),
+        SplitData("dense lines, 28685 bytes (no multiple of 4 or 16)",
+                  "密集短行，28685 字节（不是 4 或 16 的倍数）", 28685, "dense"),
+        SplitData("dense lines, 4 MiB + 1 byte", "密集短行，4 MiB + 1 字节", (4 << 20) + 1,
+                  "dense"),
+        SplitData("random text, 64 MiB + 5 bytes (the default size and more)",
+                  "随机文本，64 MiB + 5 字节（默认大小再多几个字节）", (uint64_t(64) << 20) + 5,
+                  "random"),
+    };
+    return set;
+});
 LESSONS_STEP_KIND(Thrust, [](const Thrust&, const StepSite&) { return ThrustRunner(); });
 LESSONS_STEP_KIND(OverlappedChunks, [](const OverlappedChunks&, const StepSite& site) {
     return OverlappedChunksRunner(

@@ -19,6 +19,7 @@
 #include "cuda/module.h"
 #include "errors.h"
 #include "exercise.h"
+#include "exercise_cases.h"
 #include "exercise_kinds.h"
 #include "kernels_of.h"
 #include "result.h"
@@ -97,9 +98,11 @@ public:
 protected:
     template <typename Enqueue>
     Sample Timed(Enqueue&& enqueue) {
+        cuda::StreamHold hold(m_stream.get());  // the events time the GPU's work, not the host's
         m_start.Record(m_stream.get());
         LESSONS_CUDA_CHECK(enqueue(m_stream.get()));
         m_stop.Record(m_stream.get());
+        hold.Release();
         m_stream.Synchronize();
         Sample s;
         s.total_ms = cuda::ElapsedMs(m_start, m_stop);
@@ -394,6 +397,31 @@ LESSONS_EXERCISE_KIND(
         };
         return r;
     });
+// The hidden cases of the vector x matrix exercise (`check`): one row and one column, rows that
+// are no multiple of the block that stages x, columns that are no multiple of the block, and the
+// default size's worth of floats with 8192 rows; sizes are rows x columns floats.
+namespace {
+
+ExerciseCase VecMatCase(uint64_t rows, uint64_t cols, const char* data) {
+    const bool ones = std::string(data) == "ones";
+    const std::string dims = std::to_string(rows) + " x " + std::to_string(cols);
+    return {dims + " (" + (ones ? "all 1.0" : "random") + ")",
+            dims + "（" + (ones ? "全 1" : "随机") + "）",
+            {{"rows", std::to_string(rows)},
+             {"size", std::to_string(rows * cols * sizeof(float))},
+             {"data", data}}};
+}
+
+}  // namespace
+
+LESSONS_EXERCISE_CASES(VecMat, [](const VecMat&, const StepSite&) {
+    ExerciseCaseSet set;
+    set.size_param = "rows";
+    set.widths = {32, 256};
+    set.cases = {VecMatCase(1, 1, "ones"), VecMatCase(3, 5, "ones"), VecMatCase(257, 1025, "ones"),
+                 VecMatCase(1000, 333, "random"), VecMatCase(8192, 2049, "random")};
+    return set;
+});
 
 LESSONS_STEP_KIND(Divergence, [](const Divergence&, const StepSite& site) {
     const Variants<ElementKernel> variants(

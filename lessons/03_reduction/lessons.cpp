@@ -21,10 +21,12 @@ void RegisterReduceChapter(Registry& registry) {
         "compared with the read-only bandwidth";
     chapter.params = {
         SizeParam(uint64_t(64) << 20, sizeof(float)),
-        ChoiceParam("data", "Data", "数据", {"random", "ones"},
-                    {"floats uniform in [-1, 1)", "all 1.0: the sum is exact up to 2^24"},
-                    {"在 [-1, 1) 上均匀分布的浮点数", "全为 1.0：元素数不超过 2^24 时和是精确的"},
-                    {"随机", "全 1"}),
+        ChoiceParam("data", "Data", "数据", {"random", "ones", "large"},
+                    {"floats uniform in [-1, 1)", "all 1.0: the sum is exact up to 2^24",
+                     "floats uniform in [-2^40, 2^40): large magnitudes, far from overflow"},
+                    {"在 [-1, 1) 上均匀分布的浮点数", "全为 1.0：元素数不超过 2^24 时和是精确的",
+                     "在 [-2^40, 2^40) 上均匀分布的浮点数：数值很大，但远不会溢出"},
+                    {"随机", "全 1", "大数值"}),
     };
     chapter.messages = ReduceMessages();
     chapter.part_names = {{"nccl", "NCCL", "NCCL"}};  // the multi-GPU step's last add

@@ -15,10 +15,14 @@ ReduceWorkload::ReduceWorkload(const WorkloadSpec& spec)
     : m_count(spec.params.Number("size") / sizeof(float)),
       m_ones(spec.params.Choice("data") == "ones") {
     m_data.reset(new float[m_count ? m_count : 1]);
-    if (m_ones)
+    if (m_ones) {
         std::fill(m_data.get(), m_data.get() + m_count, 1.0f);
-    else
+    } else {
         FillUniformFloats(spec.seed, m_data.get(), m_count, spec.cancel);
+        // "large": the same floats times 2^40 (exact), far from 1 but never near overflow.
+        if (spec.params.Choice("data") == "large")
+            for (uint64_t i = 0; i < m_count; ++i) m_data[i] = std::ldexp(m_data[i], 40);
+    }
     m_reference = SumReference(m_data.get(), m_count);
 }
 

@@ -12,6 +12,7 @@
 #include "cuda/module.h"
 #include "device.h"
 #include "exercise.h"
+#include "exercise_cases.h"
 #include "exercise_kinds.h"
 #include "kernels_of.h"
 #include "reduce/reduce_gpu.cuh"
@@ -41,9 +42,11 @@ protected:
     template <typename Body>
     Sample Timed(Body&& body) {
         cudaStream_t s = m_stream.get();
+        cuda::StreamHold hold(s);  // the events time the GPU's work, not the host's queuing
         m_start.Record(s);
         const float* sum = body(s);
         m_stop.Record(s);
+        hold.Release();
         if (sum)
             LESSONS_CUDA_CHECK(
                 cudaMemcpyAsync(m_result.get(), sum, sizeof(float), cudaMemcpyDeviceToHost, s));
@@ -336,6 +339,46 @@ LESSONS_EXERCISE_KIND(
     [](const OnePass&, const StepSite& site, std::shared_ptr<const StudentKernel> student) {
         return StudentOnePassRunner(Variants<OnePassKernel>(site), std::move(student));
     });
+// The hidden cases of a reduction exercise (`check`): element counts from one up, counts that
+// are no multiple of the warp, the block, the 4 floats of a vector load or a pass's share, and
+// the default size and more; most with every element 1.0, where the sum is exactly the count, so
+// one element dropped (the last of a block, a tail) shows however small it is.
+namespace {
+
+ExerciseCase Floats(uint64_t count, const char* data) {
+    const std::string n = std::to_string(count);
+    const std::string kind = data;
+    return {n + " floats (" +
+                (kind == "ones"    ? "all 1.0"
+                 : kind == "large" ? "large magnitudes"
+                                   : "random") +
+                ")",
+            n + " 个浮点数（" +
+                (kind == "ones"    ? "全 1"
+                 : kind == "large" ? "大数值"
+                                   : "随机") +
+                "）",
+            {{"size", std::to_string(count * sizeof(float))}, {"data", data}}};
+}
+
+ExerciseCaseSet ReduceCases() {
+    ExerciseCaseSet set;
+    set.size_param = "size";
+    set.size_unit = sizeof(float);
+    set.widths = {4, 32, 256, 512, 1024, 2 * 1024};
+    set.cases = {Floats(1, "ones"),      Floats(2, "ones"),
+                 Floats(3, "ones"),      Floats(33, "ones"),
+                 Floats(257, "ones"),    Floats(1023, "ones"),
+                 Floats(1025, "ones"),   Floats(4099, "random"),
+                 Floats(262147, "ones"), Floats(1000003, "random"),
+                 Floats(65537, "large"), Floats((uint64_t(16) << 20) + 3, "ones")};
+    return set;
+}
+
+}  // namespace
+
+LESSONS_EXERCISE_CASES(Pass, [](const Pass&, const StepSite&) { return ReduceCases(); });
+LESSONS_EXERCISE_CASES(OnePass, [](const OnePass&, const StepSite&) { return ReduceCases(); });
 LESSONS_STEP_KIND(Cub, [](const Cub&, const StepSite& site) {
     return CubRunner(OnlyKernel<CubSum>(site));
 });

@@ -23,6 +23,9 @@ GemvWorkload::GemvWorkload(const WorkloadSpec& spec)
         FillUniformFloats(spec.seed, m_a.get(), count, spec.cancel);
         // x from its own stream, so that it is not a copy of A's first row.
         FillUniformFloats(spec.seed ^ 0x9e3779b97f4a7c15ull, m_x.get(), m_n, spec.cancel);
+        // "large": A times 2^40 (exact): large magnitudes, far from overflow.
+        if (spec.params.Choice("data") == "large")
+            for (uint64_t i = 0; i < count; ++i) m_a[i] = std::ldexp(m_a[i], 40);
     }
     m_y.resize(m_m);
     m_magnitude.resize(m_m);

@@ -9,6 +9,7 @@
 #include "cuda/cuda_util.h"
 #include "cuda/module.h"
 #include "errors.h"
+#include "exercise_cases.h"
 #include "exercise_kinds.h"
 #include "gemv/gemv_gpu.cuh"
 #include "gemv_chapter.h"
@@ -43,9 +44,11 @@ protected:
     Sample Timed(Body&& body) {
         cudaStream_t s = m_stream.get();
         LESSONS_CUDA_CHECK(cudaMemsetAsync(m_y.get(), 0xff, m_y.bytes(), s));  // NaN
+        cuda::StreamHold hold(s);  // the events time the GPU's work, not the host's queuing
         m_start.Record(s);
         body(s);
         m_stop.Record(s);
+        hold.Release();
         LESSONS_CUDA_CHECK(
             cudaMemcpyAsync(m_out.get(), m_y.get(), m_y.bytes(), cudaMemcpyDeviceToHost, s));
         m_stream.Synchronize();
@@ -224,6 +227,56 @@ LESSONS_EXERCISE_KIND(
     [](const Kernel& kind, const StepSite&, std::shared_ptr<const StudentKernel> student) {
         return StudentRunner(kind, std::move(student));
     });
+namespace {
+
+// A case of m x n (x k) with `data`, named by its sizes.
+ExerciseCase Dims(std::vector<uint64_t> dims, const char* data, const std::string& why = "",
+                  const std::string& why_zh = "") {
+    static const char* const kNames[] = {"m", "n", "k"};
+    ExerciseCase c;
+    std::string sizes;
+    for (size_t i = 0; i < dims.size(); ++i) {
+        sizes += (i ? " x " : "") + std::to_string(dims[i]);
+        c.params.emplace_back(kNames[i], std::to_string(dims[i]));
+    }
+    c.params.emplace_back("data", data);
+    const std::string kind = data;
+    c.name = sizes + " (" +
+             (kind == "ones"    ? "all 1.0"
+              : kind == "large" ? "large magnitudes"
+                                : "random") +
+             ")" + (why.empty() ? "" : ": " + why);
+    c.name_zh = sizes + "（" +
+                (kind == "ones"    ? "全 1"
+                 : kind == "large" ? "大数值"
+                                   : "随机") +
+                "）" + (why_zh.empty() ? "" : "：" + why_zh);
+    return c;
+}
+
+}  // namespace
+
+// The hidden cases of a GEMV exercise (`check`): one row, one column, counts of rows that are no
+// multiple of a block's rows (a warp's 32 or the block), columns that are no multiple of the
+// 4 floats of a vector load or of 32 lanes, and the default size and more.
+LESSONS_EXERCISE_CASES(Kernel, [](const Kernel&, const StepSite&) {
+    ExerciseCaseSet set;
+    set.size_param = "n";
+    set.widths = {4, 32, 128, 256};
+    set.cases = {
+        Dims({1, 1}, "ones", "the smallest", "最小"),
+        Dims({1, 5}, "ones", "one row", "一行"),
+        Dims({3, 1}, "ones", "one column", "一列"),
+        Dims({33, 37}, "ones"),
+        Dims({257, 129}, "random"),
+        Dims({129, 4101}, "large"),
+        Dims({5, 4099}, "ones", "long rows, no multiple of 4", "长行，不是 4 的倍数"),
+        Dims({1000, 1001}, "random"),
+        Dims({4097, 1027}, "ones"),
+        Dims({8193, 8195}, "random", "the default size and more", "默认大小再多一点"),
+    };
+    return set;
+});
 LESSONS_STEP_KIND(Cublas, [](const Cublas&, const StepSite&) { return CublasRunner(); });
 
 }  // namespace lessons::gemv

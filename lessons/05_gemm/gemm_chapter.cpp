@@ -28,6 +28,9 @@ GemmWorkload::GemmWorkload(const WorkloadSpec& spec)
         // Two streams from one seed: A from the seed, B from a derived one.
         FillUniformFloats(spec.seed, m_a.data(), m_a.size(), spec.cancel);
         FillUniformFloats(SplitMix64(spec.seed).Next(), m_b.data(), m_b.size(), spec.cancel);
+        // "large": A times 2^40 (exact): large magnitudes, far from overflow.
+        if (spec.params.Choice("data") == "large")
+            for (float& v : m_a) v = std::ldexp(v, 40);
     }
     ChooseCheckedElements(
         m_m, m_n, m_k, spec.seed ^ 0x5EED5A3F1Eull,

@@ -16,6 +16,7 @@
 #include "device.h"
 #include "errors.h"
 #include "exercise.h"
+#include "exercise_cases.h"
 #include "exercise_kinds.h"
 #include "gemm/gemm_gpu.cuh"
 #include "gemm_chapter.h"
@@ -43,13 +44,19 @@ public:
         m_stream.Synchronize();
     }
 
+    // The first run (the one checked) launches once and sets how many launches a timed sample
+    // holds (cuda::BatchFor): a short kernel is timed as it runs queued behind itself.
     Sample Run() override {
+        const int batch = m_batch > 0 ? m_batch : 1;
+        cuda::StreamHold hold(m_stream.get());  // the events time the GPU's work, not the host's
         m_start.Record(m_stream.get());
-        Launch(m_stream.get());
+        for (int i = 0; i < batch; ++i) Launch(m_stream.get());
         m_stop.Record(m_stream.get());
+        hold.Release();
         Sample sample;
-        sample.total_ms = cuda::ElapsedMs(m_start, m_stop);
+        sample.total_ms = cuda::ElapsedMs(m_start, m_stop) / batch;
         sample.parts = {{"kernel", sample.total_ms}};
+        if (m_batch == 0) m_batch = cuda::BatchFor(sample.total_ms);
         return sample;
     }
 
@@ -65,6 +72,7 @@ protected:
     cuda::DeviceBuffer<float> m_a, m_b, m_cd;
     cuda::Stream m_stream;
     cuda::Event m_start, m_stop;
+    int m_batch = 0;  // launches per timed sample; 0 until the first run
 };
 
 class KernelStep : public GpuGemmBase {
@@ -299,9 +307,11 @@ double MeasureTf32Gflops(int ordinal) {
     cuda::Event start, stop;
     double best_ms = 0;
     for (int r = 0; r < 5; ++r) {
+        cuda::StreamHold hold(s);  // timed as the step is: the GPU's work alone
         start.Record(s);
         run();
         stop.Record(s);
+        hold.Release();
         const double ms = cuda::ElapsedMs(start, stop);
         if (r == 0 || ms < best_ms) best_ms = ms;
     }
@@ -379,6 +389,58 @@ KernelSpec StudentSpec(bool tf32) {
 
 }  // namespace
 
+namespace {
+
+// A case of m x n (x k) with `data`, named by its sizes.
+ExerciseCase Dims(std::vector<uint64_t> dims, const char* data, const std::string& why = "",
+                  const std::string& why_zh = "") {
+    static const char* const kNames[] = {"m", "n", "k"};
+    ExerciseCase c;
+    std::string sizes;
+    for (size_t i = 0; i < dims.size(); ++i) {
+        sizes += (i ? " x " : "") + std::to_string(dims[i]);
+        c.params.emplace_back(kNames[i], std::to_string(dims[i]));
+    }
+    c.params.emplace_back("data", data);
+    const std::string kind = data;
+    c.name = sizes + " (" +
+             (kind == "ones"    ? "all 1.0"
+              : kind == "large" ? "large magnitudes"
+                                : "random") +
+             ")" + (why.empty() ? "" : ": " + why);
+    c.name_zh = sizes + "（" +
+                (kind == "ones"    ? "全 1"
+                 : kind == "large" ? "大数值"
+                                   : "随机") +
+                "）" + (why_zh.empty() ? "" : "：" + why_zh);
+    return c;
+}
+
+// The hidden cases of a GEMM exercise (`check`, both kinds): 1 x 1 x 1, sizes that are no
+// multiple of any tile (32, 64, 128 and the 4 floats of a vector load) in each dimension on its
+// own, k = 1, and a large one; all 1.0 where every element of C is exactly k.
+ExerciseCaseSet GemmCases() {
+    ExerciseCaseSet set;
+    set.size_param = "m";
+    set.widths = {4, 8, 16, 32, 64, 128, 256};
+    set.cases = {
+        Dims({1, 1, 1}, "ones", "the smallest", "最小"),
+        Dims({2, 3, 5}, "random"),
+        Dims({33, 33, 33}, "ones"),
+        Dims({65, 64, 64}, "ones", "m alone off the tile", "只有 m 不整除分块"),
+        Dims({64, 67, 64}, "ones", "n alone off the tile", "只有 n 不整除分块"),
+        Dims({64, 64, 63}, "ones", "k alone off the tile", "只有 k 不整除分块"),
+        Dims({129, 127, 131}, "random"),
+        Dims({97, 101, 103}, "large"),
+        Dims({1000, 1000, 1}, "random", "k = 1", "k = 1"),
+        Dims({255, 257, 1027}, "random"),
+        Dims({2049, 1025, 517}, "random", "large", "较大"),
+    };
+    return set;
+}
+
+}  // namespace
+
 LESSONS_STEP_KIND(Block, [](const Block&, const StepSite& site) {
     return KernelRunner(BlockPick(site), false);
 });
@@ -387,6 +449,7 @@ LESSONS_EXERCISE_KIND(
     [](const Block& kind, const StepSite& site, std::shared_ptr<const StudentKernel> student) {
         return StudentRunner(BlockPick(site), std::move(student), false, kind.x);
     });
+LESSONS_EXERCISE_CASES(Block, [](const Block&, const StepSite&) { return GemmCases(); });
 
 LESSONS_STEP_KIND(Tiled, [](const Tiled& kind, const StepSite& site) {
     return KernelRunner(TilePick(kind, site), kind.tf32);
@@ -396,6 +459,7 @@ LESSONS_EXERCISE_KIND(
     [](const Tiled& kind, const StepSite& site, std::shared_ptr<const StudentKernel> student) {
         return StudentRunner(TilePick(kind, site), std::move(student), kind.tf32);
     });
+LESSONS_EXERCISE_CASES(Tiled, [](const Tiled&, const StepSite&) { return GemmCases(); });
 
 LESSONS_STEP_KIND(Cublas,
                   [](const Cublas& kind, const StepSite&) { return CublasRunner(kind.tf32); });

@@ -37,10 +37,13 @@ void RegisterGemmChapter(Registry& registry) {
         Dimension("m", "Rows of A and C (m)", "A 和 C 的行数 (m)"),
         Dimension("n", "Columns of B and C (n)", "B 和 C 的列数 (n)"),
         Dimension("k", "Columns of A, rows of B (k)", "A 的列数、B 的行数 (k)"),
-        ChoiceParam("data", "Data", "数据", {"random", "ones"},
-                    {"A and B uniform in [-1, 1)", "all 1.0: every element of C is exactly k"},
-                    {"A 和 B 在 [-1, 1) 上均匀分布", "全为 1.0：C 的每个元素都精确等于 k"},
-                    {"随机", "全 1"}),
+        ChoiceParam("data", "Data", "数据", {"random", "ones", "large"},
+                    {"A and B uniform in [-1, 1)", "all 1.0: every element of C is exactly k",
+                     "A uniform in [-2^40, 2^40), B in [-1, 1): large magnitudes, far from "
+                     "overflow"},
+                    {"A 和 B 在 [-1, 1) 上均匀分布", "全为 1.0：C 的每个元素都精确等于 k",
+                     "A 在 [-2^40, 2^40) 上、B 在 [-1, 1) 上均匀分布：数值很大，但远不会溢出"},
+                    {"随机", "全 1", "大数值"}),
     };
     chapter.make_workload = [](const WorkloadSpec& spec) {
         return std::make_shared<GemmWorkload>(spec);

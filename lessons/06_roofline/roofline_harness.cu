@@ -32,11 +32,13 @@ public:
 
     Sample Run() override {
         cudaStream_t s = m_stream.get();
+        cuda::StreamHold hold(s);  // the events time the GPU's work, not the host's queuing
         m_start.Record(s);
         if (m_work.count())
             LESSONS_CUDA_CHECK(
                 m_kernel.launch(m_x.get(), m_y.get(), m_work.count(), m_fmas, m_block, m_grid, s));
         m_stop.Record(s);
+        hold.Release();
         m_stream.Synchronize();
         Sample sample;
         sample.total_ms = cuda::ElapsedMs(m_start, m_stop);

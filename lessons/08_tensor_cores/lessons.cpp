@@ -38,12 +38,16 @@ void RegisterTensorCoresChapter(Registry& registry) {
         Dimension("m", "Rows of A and C (m)", "A 和 C 的行数 (m)"),
         Dimension("n", "Columns of B and C (n)", "B 和 C 的列数 (n)"),
         Dimension("k", "Columns of A, rows of B (k)", "A 的列数、B 的行数 (k)"),
-        ChoiceParam("data", "Data", "数据", {"random", "ones"},
-                    {"A and B uniform in [-1, 1), rounded to bf16",
-                     "all 1.0: every element of C is k (exact in bf16 up to k = 256)"},
-                    {"A 和 B 在 [-1, 1) 上均匀分布，舍入为 bf16",
-                     "全为 1.0：C 的每个元素都等于 k（k ≤ 256 时在 bf16 中精确）"},
-                    {"随机", "全 1"}),
+        ChoiceParam(
+            "data", "Data", "数据", {"random", "ones", "large"},
+            {"A and B uniform in [-1, 1), rounded to bf16",
+             "all 1.0: every element of C is k (exact in bf16 up to k = 256)",
+             "A uniform in [-2^40, 2^40), B in [-1, 1), rounded to bf16: large "
+             "magnitudes, far from overflow"},
+            {"A 和 B 在 [-1, 1) 上均匀分布，舍入为 bf16",
+             "全为 1.0：C 的每个元素都等于 k（k ≤ 256 时在 bf16 中精确）",
+             "A 在 [-2^40, 2^40) 上、B 在 [-1, 1) 上均匀分布，舍入为 bf16：数值很大，但远不会溢出"},
+            {"随机", "全 1", "大数值"}),
     };
     chapter.make_workload = [](const WorkloadSpec& spec) {
         return std::make_shared<TcWorkload>(spec);
@@ -82,7 +86,7 @@ void RegisterTensorCoresChapter(Registry& registry) {
                  {.fixed = {{"tile", "256t-128x256x64-w64x64-s3"}},
                   .instance =
                       "constexpr int BM = 128, BN = 256, BK = 64, WM = 64, WN = 64, STAGES = 3, "
-                      "GROUP_M = 8;"}},
+                      "GROUP_M = 8; constexpr bool SWIZZLE = true, PREFETCH = true;"}},
             {.slug = "wgmma",
              .title = "wgmma: a warpgroup multiplies from shared memory",
              .source = "kernels/tc/wgmma.cu",
@@ -119,7 +123,8 @@ void RegisterTensorCoresChapter(Registry& registry) {
              .exercise =
                  {.fixed = {{"tile", "384t-128x256x64-s4-wg2-p"}},
                   .instance =
-                      "constexpr int BM = 128, BN = 256, STAGES = 4, CONSUMERS = 2, CLUSTER = 1;"}},
+                      "constexpr int BM = 128, BN = 256, STAGES = 4, CONSUMERS = 2, CLUSTER = 1; "
+                      "constexpr bool WAIT_ONE = true, TMA_STORE = true, BANDS = true;"}},
             {.slug = "cublas-bf16",
              .title = "cuBLAS bf16 GEMM",
              .source = "kernels/tc/cublas_bf16.cu",

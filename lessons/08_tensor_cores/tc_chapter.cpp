@@ -51,6 +51,9 @@ TcWorkload::TcWorkload(const WorkloadSpec& spec)
         // Two streams from one seed: A from the seed, Bᵀ from a derived one.
         FillBf16(spec.seed, m_a.data(), m_a.size(), spec.cancel);
         FillBf16(SplitMix64(spec.seed).Next(), m_bt.data(), m_bt.size(), spec.cancel);
+        // "large": A times 2^40 (exact in bf16): large magnitudes, far from overflow.
+        if (spec.params.Choice("data") == "large")
+            for (uint16_t& v : m_a) v = FloatToBf16(std::ldexp(Bf16ToFloat(v), 40));
     }
     ChooseCheckedElements(
         m_m, m_n, m_k, spec.seed ^ 0x7C0BF16A5Eull,

@@ -18,6 +18,7 @@
 #include "device.h"
 #include "errors.h"
 #include "exercise.h"
+#include "exercise_cases.h"
 #include "exercise_kinds.h"
 #include "kernels_of.h"
 #include "resources.h"
@@ -55,13 +56,19 @@ public:
         m_stream.Synchronize();
     }
 
+    // The first run (the one checked) launches once and sets how many launches a timed sample
+    // holds (cuda::BatchFor): a short kernel is timed as it runs queued behind itself.
     Sample Run() override {
+        const int batch = m_batch > 0 ? m_batch : 1;
+        cuda::StreamHold hold(m_stream.get());  // the events time the GPU's work, not the host's
         m_start.Record(m_stream.get());
-        Launch(m_stream.get());
+        for (int i = 0; i < batch; ++i) Launch(m_stream.get());
         m_stop.Record(m_stream.get());
+        hold.Release();
         Sample sample;
-        sample.total_ms = cuda::ElapsedMs(m_start, m_stop);
+        sample.total_ms = cuda::ElapsedMs(m_start, m_stop) / batch;
         sample.parts = {{"kernel", sample.total_ms}};
+        if (m_batch == 0) m_batch = cuda::BatchFor(sample.total_ms);
         return sample;
     }
 
@@ -84,6 +91,7 @@ protected:
     cuda::DeviceBuffer<__nv_bfloat16> m_a, m_bt, m_cd;
     cuda::Stream m_stream;
     cuda::Event m_start, m_stop;
+    int m_batch = 0;  // launches per timed sample; 0 until the first run
 };
 
 class KernelStep : public GpuTcBase {
@@ -326,9 +334,11 @@ double MeasureBf16Gflops(int ordinal) {
     cuda::Event start, stop;
     std::vector<double> ms;
     for (int r = 0; r < 9; ++r) {
+        cuda::StreamHold hold(s);  // timed as the step is: the GPU's work alone
         start.Record(s);
         run();
         stop.Record(s);
+        hold.Release();
         ms.push_back(cuda::ElapsedMs(start, stop));
     }
     stream.Synchronize();
@@ -446,6 +456,56 @@ LESSONS_STEP_KIND(Cublas, [](const Cublas&, const StepSite&) {
         return std::unique_ptr<StepInstance>(std::make_unique<CublasStep>(w));
     };
     return r;
+});
+
+namespace {
+
+// A case of m x n (x k) with `data`, named by its sizes.
+ExerciseCase Dims(std::vector<uint64_t> dims, const char* data, const std::string& why = "",
+                  const std::string& why_zh = "") {
+    static const char* const kNames[] = {"m", "n", "k"};
+    ExerciseCase c;
+    std::string sizes;
+    for (size_t i = 0; i < dims.size(); ++i) {
+        sizes += (i ? " x " : "") + std::to_string(dims[i]);
+        c.params.emplace_back(kNames[i], std::to_string(dims[i]));
+    }
+    c.params.emplace_back("data", data);
+    const std::string kind = data;
+    c.name = sizes + " (" +
+             (kind == "ones"    ? "all 1.0"
+              : kind == "large" ? "large magnitudes"
+                                : "random") +
+             ")" + (why.empty() ? "" : ": " + why);
+    c.name_zh = sizes + "（" +
+                (kind == "ones"    ? "全 1"
+                 : kind == "large" ? "大数值"
+                                   : "随机") +
+                "）" + (why_zh.empty() ? "" : "：" + why_zh);
+    return c;
+}
+
+}  // namespace
+
+// The hidden cases of a tensor-core exercise (`check`): 1 x 1 x 1, sizes that are no multiple of
+// a tile (64, 128, 256), of a k step (32, 64) or of the 8 elements rows are padded to, k = 1,
+// and a large one.
+LESSONS_EXERCISE_CASES(Tiled, [](const Tiled&, const StepSite&) {
+    ExerciseCaseSet set;
+    set.size_param = "m";
+    set.widths = {8, 16, 32, 64, 128, 256};
+    set.cases = {
+        Dims({1, 1, 1}, "ones", "the smallest", "最小"),
+        Dims({7, 9, 13}, "random"),
+        Dims({129, 128, 64}, "ones", "m alone off the tile", "只有 m 不整除分块"),
+        Dims({128, 257, 64}, "ones", "n alone off the tile", "只有 n 不整除分块"),
+        Dims({128, 256, 65}, "ones", "k alone off the k step", "只有 k 不整除 k 步长"),
+        Dims({1000, 1000, 1}, "random", "k = 1", "k = 1"),
+        Dims({333, 517, 1031}, "random"),
+        Dims({129, 257, 65}, "large"),
+        Dims({2049, 1537, 1031}, "random", "large", "较大"),
+    };
+    return set;
 });
 
 }  // namespace lessons::tc

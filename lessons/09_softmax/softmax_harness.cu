@@ -11,6 +11,7 @@
 #include "cuda/module.h"
 #include "errors.h"
 #include "exercise.h"
+#include "exercise_cases.h"
 #include "exercise_kinds.h"
 #include "kernels_of.h"
 #include "softmax/softmax_gpu.cuh"
@@ -43,9 +44,11 @@ protected:
     Sample Timed(Body&& body) {
         cudaStream_t s = m_stream.get();
         LESSONS_CUDA_CHECK(cudaMemsetAsync(m_y.get(), 0xff, m_bytes, s));  // NaN
+        cuda::StreamHold hold(s);  // the events time the GPU's work, not the host's queuing
         m_start.Record(s);
         body(s);
         m_stop.Record(s);
+        hold.Release();
         LESSONS_CUDA_CHECK(
             cudaMemcpyAsync(m_out.get(), m_y.get(), m_bytes, cudaMemcpyDeviceToHost, s));
         m_stream.Synchronize();
@@ -230,6 +233,41 @@ LESSONS_EXERCISE_KIND(
     [](const Kernel& kind, const StepSite&, std::shared_ptr<const StudentKernel> student) {
         return StudentRunner(kind, std::move(student));
     });
+namespace {
+
+// A case of m x n with `data`, named by its sizes.
+ExerciseCase Dims(uint64_t m, uint64_t n, const char* data, const std::string& why = "",
+                  const std::string& why_zh = "") {
+    ExerciseCase c;
+    c.params = {{"m", std::to_string(m)}, {"n", std::to_string(n)}, {"data", data}};
+    const bool large = std::string(data) == "large";
+    const std::string sizes = std::to_string(m) + " x " + std::to_string(n);
+    c.name = sizes + (large ? " (±80)" : " (random)") + (why.empty() ? "" : ": " + why);
+    c.name_zh = sizes + (large ? "（±80）" : "（随机）") + (why_zh.empty() ? "" : "：" + why_zh);
+    return c;
+}
+
+}  // namespace
+
+// The hidden cases of a softmax exercise (`check`): one element, rows shorter than a warp,
+// columns that are no multiple of the 4 floats of a chunk or of 32 lanes, rows longer than a
+// kernel keeps in registers, ±80 inputs that overflow without the max, and the default size.
+LESSONS_EXERCISE_CASES(Kernel, [](const Kernel&, const StepSite&) {
+    ExerciseCaseSet set;
+    set.size_param = "n";
+    set.widths = {4, 32, 128, 256, 1024};
+    set.cases = {
+        Dims(1, 1, "random", "the smallest", "最小"),
+        Dims(3, 33, "random"),
+        Dims(37, 5, "large", "short rows", "短行"),
+        Dims(1000, 1023, "random", "no multiple of 4", "不是 4 的倍数"),
+        Dims(33, 1025, "large", "just over 1024", "刚超过 1024"),
+        Dims(5, 4099, "random"),
+        Dims(7, 65537, "large", "long rows, beyond the registers", "长行，超出寄存器"),
+        Dims(65537, 1001, "random", "the default size and more", "默认大小再多一点"),
+    };
+    return set;
+});
 LESSONS_STEP_KIND(RmsNorm, [](const RmsNorm&, const StepSite& site) {
     return KernelRunner(KernelsOf<SoftmaxKernel>(site), Op::kRmsNorm);
 });

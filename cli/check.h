@@ -1,0 +1,69 @@
+// `check LESSON --kernel FILE`: a student's kernel run over its step kind's hidden cases
+// (engine/exercise_cases.h), each verified against the CPU reference and with guard zones around
+// every device buffer (engine/guard_zones.h); and the time limit a student's kernel runs under in
+// the CLI (run --kernel, check), as in the GUI.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "exercise_cases.h"
+#include "guard_zones.h"
+#include "registry.h"
+#include "session.h"
+
+namespace lessons::cli {
+
+// The GUI's default (WorkerClient's kernel limit) and its range.
+constexpr double kDefaultKernelTimeLimitS = 10;
+constexpr double kMinKernelTimeLimitS = 1;
+constexpr double kMaxKernelTimeLimitS = 600;
+
+// The hidden cases of `lesson`'s exercise: its step kind's declaration. Throws UnavailableError
+// when this build has none for the kind (no CUDA, or a kind that declares no cases).
+ExerciseCaseSet CasesOf(const Registry& registry, const Lesson& lesson);
+
+struct CaseOutcome {
+    std::string name, name_zh;
+    bool passed = false;
+    bool ran = false;                 // false: it could not run (`message` says why)
+    std::string message;              // the first mismatch, the guard damage or why it did not run
+    std::string message_zh;           // the same in Chinese ("" where only English is known)
+    std::vector<GuardDamage> guards;  // buffers written outside their bounds
+    double ms = 0;                    // the run's time
+};
+
+// Runs `yours` (the lesson with the student's kernel) over `set`'s cases, with the exercise's
+// fixed choices (`fixed`), guard zones on; `on_case` hears each outcome as it comes (i from 0).
+// A lost CUDA context leaves the remaining cases not run. The case's text, where it gives one,
+// is written to a temporary file the run scans.
+std::vector<CaseOutcome> RunCases(
+    Session& session, const Lesson& yours, const ExerciseCaseSet& set, const RawParams& fixed,
+    const RunControl& control,
+    const std::function<void(const CaseOutcome&, size_t i, size_t total)>& on_case = {},
+    const std::function<void(const ExerciseCase&, size_t i)>& on_start = {},
+    bool guard_zones = true);
+
+nlohmann::ordered_json ToJson(const CaseOutcome& c);
+
+// A watchdog for a student's kernel: armed with a label, it ends this process (after printing
+// `on_expiry`'s text) when it is not disarmed within the limit; a kernel that never ends cannot
+// be stopped otherwise, and the driver frees the GPU when the process is gone.
+class KernelWatchdog {
+public:
+    KernelWatchdog(double limit_s, std::function<void(const std::string& label)> on_expiry);
+    ~KernelWatchdog();
+    KernelWatchdog(const KernelWatchdog&) = delete;
+    KernelWatchdog& operator=(const KernelWatchdog&) = delete;
+    void Arm(const std::string& label);
+    void Disarm();
+
+private:
+    struct State;
+    State* m_state;
+};
+
+}  // namespace lessons::cli

@@ -1,0 +1,66 @@
+// The hidden cases of a step kind's exercise (`check`, "Check my kernel"): the sizes and data
+// that a student's kernel must get right besides the page's settings. Declared once per step
+// kind, beside its exercise kind (LESSONS_EXERCISE_KIND) in the chapter's harness, with
+// LESSONS_EXERCISE_CASES; every exercise of that kind is checked with them.
+//   - the smallest sizes;
+//   - sizes that are no multiple of the block, tile or vector width the kind uses;
+//   - the largest the lesson takes within reason for a test;
+//   - the data that breaks naive code (the chapter's data kinds, or a text given whole).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <typeindex>
+#include <typeinfo>
+#include <utility>
+#include <vector>
+
+#include "params.h"
+#include "step_kinds.h"
+
+namespace lessons {
+
+struct ExerciseCase {
+    std::string name;     // "13 bytes: not a multiple of 4"
+    std::string name_zh;  // "13 字节：不是 4 的倍数"
+    RawParams params;     // the lesson's parameters (by name, as text) this case sets
+    // A chapter that scans an input file (split lines): the text itself; the case writes it to
+    // a file and runs on it ("" with `use_text` false: the chapter's generated data).
+    std::string text = {};
+    bool use_text = false;
+};
+
+// The widths a kind's kernel works in, for the cases to avoid (CasesAreNoMultiple, the tests).
+struct ExerciseCaseSet {
+    std::vector<ExerciseCase> cases;
+    std::vector<uint64_t> widths;  // block, tile or vector widths (in the size's own unit)
+    std::string size_param;        // the parameter the widths are about ("size", "m", ...)
+    uint64_t size_unit = 1;        // bytes per counted element of size_param (4: floats)
+};
+
+using ExerciseCasesFn = std::function<ExerciseCaseSet(const void* kind, const StepSite& site)>;
+
+inline std::map<std::type_index, ExerciseCasesFn>& ExerciseCaseImpls() {
+    static std::map<std::type_index, ExerciseCasesFn> impls;
+    return impls;
+}
+
+template <class Kind>
+struct ExerciseCasesRegistration {
+    explicit ExerciseCasesRegistration(
+        std::function<ExerciseCaseSet(const Kind&, const StepSite&)> cases) {
+        ExerciseCaseImpls()[std::type_index(typeid(Kind))] =
+            [cases = std::move(cases)](const void* kind, const StepSite& site) {
+                return cases(*static_cast<const Kind*>(kind), site);
+            };
+    }
+};
+
+#define LESSONS_EXERCISE_CASES(Kind, ...)                                          \
+    static const ::lessons::ExerciseCasesRegistration<Kind> LESSONS_STEP_KIND_CAT( \
+        lessons_exercise_cases_, __LINE__) {                                       \
+        __VA_ARGS__                                                                \
+    }
+
+}  // namespace lessons

@@ -1,0 +1,313 @@
+// `check`'s groundwork without a GPU: every exercise's step kind declares hidden cases that its
+// lesson accepts, with sizes off the kind's block, tile and vector widths; the guard zones'
+// pattern logic on host buffers; and the command's messages where nothing can run.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "catalog.h"
+#include "check.h"
+#include "device.h"
+#include "exercise.h"
+#include "exercise_cases.h"
+#include "guard_zones.h"
+#include "session.h"
+#include "shell.h"
+
+namespace lessons {
+namespace {
+
+bool Has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+const ExerciseCasesFn* CasesFnOf(const Lesson& l) {
+    const auto it = ExerciseCaseImpls().find(l.step.type());
+    return it == ExerciseCaseImpls().end() ? nullptr : &it->second;
+}
+
+TEST(ExerciseCases, EveryExerciseKindDeclaresCasesItsLessonAccepts) {
+    if (StepKindImpls().empty()) GTEST_SKIP() << "built without CUDA: no step kinds";
+    const Registry& registry = RunnableCatalog();
+    ASSERT_FALSE(Exercises().empty());
+    for (const Exercise& e : Exercises()) {
+        const Lesson* l = registry.FindLesson(e.lesson);
+        ASSERT_NE(l, nullptr) << e.lesson;
+        const ExerciseCasesFn* fn = CasesFnOf(*l);
+        ASSERT_NE(fn, nullptr) << e.lesson << ": its step kind declares no hidden cases";
+        const ExerciseCaseSet set =
+            (*fn)(l->step.data(), StepSite{*l, registry.FindLesson(l->previous)});
+        EXPECT_GE(set.cases.size(), 5u) << e.lesson;
+        std::set<std::string> names;
+        for (const ExerciseCase& c : set.cases) {
+            EXPECT_FALSE(c.name.empty()) << e.lesson;
+            EXPECT_FALSE(c.name_zh.empty()) << e.lesson << ": " << c.name;
+            EXPECT_TRUE(names.insert(c.name).second) << e.lesson << ": twice: " << c.name;
+            if (c.use_text) {
+                EXPECT_FALSE(c.text.empty()) << c.name;
+                EXPECT_TRUE(registry.ChapterOf(*l).accepts_input_file)
+                    << e.lesson << ": " << c.name;
+            }
+            RawParams raw;
+            for (const ExerciseParam& f : e.fixed) raw.emplace_back(f.name, f.value);
+            raw.insert(raw.end(), c.params.begin(), c.params.end());
+            // Every parameter the case sets is the lesson's and accepted by it.
+            EXPECT_NO_THROW(ResolveParams(*l, raw)) << e.lesson << ": " << c.name;
+        }
+    }
+}
+
+// The smallest sizes, and for every width the kind works in a size that is no multiple of it.
+TEST(ExerciseCases, SizesIncludeTheSmallestAndNonMultiplesOfEveryWidth) {
+    if (StepKindImpls().empty()) GTEST_SKIP() << "built without CUDA: no step kinds";
+    const Registry& registry = RunnableCatalog();
+    for (const Exercise& e : Exercises()) {
+        const Lesson* l = registry.FindLesson(e.lesson);
+        ASSERT_NE(l, nullptr);
+        const ExerciseCasesFn* fn = CasesFnOf(*l);
+        ASSERT_NE(fn, nullptr) << e.lesson;
+        const ExerciseCaseSet set =
+            (*fn)(l->step.data(), StepSite{*l, registry.FindLesson(l->previous)});
+        ASSERT_FALSE(set.size_param.empty()) << e.lesson;
+        ASSERT_FALSE(set.widths.empty()) << e.lesson;
+        std::vector<uint64_t> sizes;  // in elements of the size parameter
+        for (const ExerciseCase& c : set.cases) {
+            if (c.use_text) {
+                sizes.push_back(c.text.size());
+                continue;
+            }
+            for (const auto& [name, value] : c.params)
+                if (name == set.size_param) sizes.push_back(std::stoull(value) / set.size_unit);
+        }
+        ASSERT_FALSE(sizes.empty()) << e.lesson << ": no case sets " << set.size_param;
+        EXPECT_LE(*std::min_element(sizes.begin(), sizes.end()), 1u)
+            << e.lesson << ": no case at the smallest size";
+        for (const uint64_t w : set.widths) {
+            ASSERT_GT(w, 1u);
+            EXPECT_TRUE(std::any_of(sizes.begin(), sizes.end(),
+                                    [&](uint64_t s) { return s > w && s % w != 0; }))
+                << e.lesson << ": no case larger than " << w << " and no multiple of it";
+        }
+        // Large: at least one case of a million elements or more (the default sizes' scale).
+        uint64_t largest = 0;
+        for (const ExerciseCase& c : set.cases) {
+            uint64_t elements = 1;
+            for (const auto& [name, value] : c.params)
+                if (name == "size")
+                    elements *= std::stoull(value) / set.size_unit;
+                else if (name == "m" || name == "n" || name == "k" || name == "rows")
+                    elements *= std::stoull(value);
+            largest = std::max(largest, elements);
+        }
+        EXPECT_GE(largest, uint64_t(1) << 20) << e.lesson << ": no large case";
+        // The float chapters that have large magnitudes as a data kind use it.
+        const ParamSpec* data = l->FindParam("data");
+        if (data && std::count(data->choices.begin(), data->choices.end(), "large")) {
+            bool large = false;
+            for (const ExerciseCase& c : set.cases)
+                for (const auto& [name, value] : c.params)
+                    large |= name == "data" && value == "large";
+            EXPECT_TRUE(large) << e.lesson << ": no case of large magnitudes";
+        }
+    }
+}
+
+// Chapter 1's cases hold the texts that break naive scans.
+TEST(ExerciseCases, SplitCasesHoldTheTextsThatBreakNaiveScans) {
+    if (StepKindImpls().empty()) GTEST_SKIP() << "built without CUDA: no step kinds";
+    const Registry& registry = RunnableCatalog();
+    const Lesson* l = registry.FindLesson("split/one-thread-per-pair");
+    ASSERT_NE(l, nullptr);
+    const ExerciseCasesFn* fn = CasesFnOf(*l);
+    ASSERT_NE(fn, nullptr);
+    const ExerciseCaseSet set =
+        (*fn)(l->step.data(), StepSite{*l, registry.FindLesson(l->previous)});
+    bool odd_pair = false, all_separators = false, cr_runs = false, none = false;
+    for (const ExerciseCase& c : set.cases) {
+        if (c.use_text) {
+            const size_t at = c.text.find("\r\n");
+            odd_pair |= at != std::string::npos && at % 2 == 1 && c.text.size() <= 8;
+            all_separators |=
+                c.text.size() > 1000 && c.text.find_first_not_of("\r\n") == std::string::npos;
+            cr_runs |= c.text.find("\r\r\r") != std::string::npos;
+        }
+        for (const auto& [name, value] : c.params) none |= name == "data" && value == "none";
+    }
+    EXPECT_TRUE(odd_pair);
+    EXPECT_TRUE(all_separators);
+    EXPECT_TRUE(cr_runs);
+    EXPECT_TRUE(none);
+}
+
+// The cases' data through the check's own loop (RunCases) on the chapters' CPU steps: every case
+// runs (the texts as input files, the sizes and data kinds as parameters) and the CPU steps,
+// which are right, pass all of them; the guard zones are off again afterwards.
+TEST(ExerciseCases, CasesRunThroughTheCheckLoopOnTheCpuSteps) {
+    if (StepKindImpls().empty()) GTEST_SKIP() << "built without CUDA: no step kinds";
+    const Registry& registry = RunnableCatalog();
+    for (const auto& [gpu_step, cpu_step] :
+         {std::pair("split/one-thread-per-pair", "split/openmp"),
+          std::pair("reduce/v2-add-during-load", "reduce/cpu-sum")}) {
+        const Lesson* gpu = registry.FindLesson(gpu_step);
+        const Lesson* cpu = registry.FindLesson(cpu_step);
+        ASSERT_TRUE(gpu && cpu);
+        ExerciseCaseSet set = cli::CasesOf(registry, *gpu);
+        Session session(registry);
+        size_t heard = 0;
+        const std::vector<cli::CaseOutcome> out = cli::RunCases(
+            session, *cpu, set, {}, {}, [&](const cli::CaseOutcome&, size_t i, size_t total) {
+                EXPECT_EQ(i, heard++);
+                EXPECT_EQ(total, set.cases.size());
+            });
+        ASSERT_EQ(out.size(), set.cases.size());
+        for (const cli::CaseOutcome& o : out) {
+            EXPECT_TRUE(o.ran) << cpu_step << ": " << o.name << ": " << o.message;
+            EXPECT_TRUE(o.passed) << cpu_step << ": " << o.name << ": " << o.message;
+            EXPECT_TRUE(o.guards.empty());
+        }
+        EXPECT_FALSE(GuardZonesOn());
+        const nlohmann::ordered_json j = cli::ToJson(out.front());
+        EXPECT_EQ(j["name"], set.cases.front().name);
+        EXPECT_EQ(j["passed"], true);
+    }
+}
+
+TEST(GuardZones, PatternShowsAnyWrite) {
+    for (size_t i = 0; i + 1 < kGuardBytes; ++i) {
+        ASSERT_NE(GuardByte(i), 0x00) << i;
+        ASSERT_NE(GuardByte(i), 0xFF) << i;
+        ASSERT_NE(GuardByte(i), GuardByte(i + 1)) << i;
+    }
+    std::vector<uint8_t> zone(kGuardBytes);
+    FillGuard(zone.data(), zone.size());
+    EXPECT_FALSE(CheckGuard(zone.data(), zone.size()));
+    // A float 0.0, 1.0 and a NaN written at three places: each shows, the first and last found.
+    const float values[] = {0.0f, 1.0f, __builtin_nanf("")};
+    const size_t at[] = {8, 4000, kGuardBytes - 4};
+    for (int i = 0; i < 3; ++i) std::memcpy(zone.data() + at[i], &values[i], sizeof(float));
+    const std::optional<GuardHit> hit = CheckGuard(zone.data(), zone.size());
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->first, 8u);
+    EXPECT_EQ(hit->last, kGuardBytes - 1);
+    EXPECT_GE(hit->count, 9u);
+    EXPECT_LE(hit->count, 12u);
+    // Every possible byte but the pattern's own shows at any offset.
+    for (int v = 0; v < 256; ++v) {
+        FillGuard(zone.data(), zone.size());
+        if (zone[12345] == v) continue;
+        zone[12345] = static_cast<uint8_t>(v);
+        const std::optional<GuardHit> one = CheckGuard(zone.data(), zone.size());
+        ASSERT_TRUE(one) << v;
+        EXPECT_EQ(one->first, 12345u);
+        EXPECT_EQ(one->count, 1u);
+    }
+}
+
+TEST(GuardZones, DamageNamesTheBufferAndTheSide) {
+    const GuardHit after{0, 4095, 1024};
+    const GuardHit before{kGuardBytes - 16, kGuardBytes - 1, 16};
+    const std::string past = GuardDamageText("the matrix C", 4356, std::nullopt, after);
+    EXPECT_TRUE(Has(past, "past the end of the matrix C")) << past;
+    EXPECT_TRUE(Has(past, "1024 bytes")) << past;
+    EXPECT_FALSE(Has(past, "before")) << past;
+    const std::string early = GuardDamageText("the vector y", 40, before, std::nullopt);
+    EXPECT_TRUE(Has(early, "before the start of the vector y")) << early;
+    EXPECT_TRUE(Has(early, "16 bytes before its start")) << early;
+    const std::string zh = GuardDamageTextZh("the matrix C", 4356, before, after);
+    EXPECT_TRUE(Has(zh, "末尾之后")) << zh;
+    EXPECT_TRUE(Has(zh, "起点之前")) << zh;
+}
+
+TEST(GuardZones, DamageIsCollectedOnceAndSwitchedOff) {
+    TakeGuardDamage();
+    EXPECT_FALSE(GuardZonesOn());
+    SetGuardZones(true);
+    EXPECT_TRUE(GuardZonesOn());
+    ReportGuardDamage({"the vector y", "past the end", "末尾之后"});
+    const std::vector<GuardDamage> taken = TakeGuardDamage();
+    ASSERT_EQ(taken.size(), 1u);
+    EXPECT_EQ(taken[0].buffer, "the vector y");
+    EXPECT_TRUE(TakeGuardDamage().empty());
+    SetGuardZones(false);
+    EXPECT_FALSE(GuardZonesOn());
+}
+
+// The command where nothing can be checked: a lesson without an exercise, a kernel that does
+// not compile, and (without a GPU here) a kernel that compiles.
+class CheckCommand : public ::testing::Test {
+protected:
+    void SetUp() override { m_dir = MakeTempDir("check"); }
+    void TearDown() override { Sh("rm -rf '" + m_dir + "'"); }
+    std::string Write(const std::string& name, const std::string& text) {
+        const std::string path = m_dir + "/" + name;
+        std::ofstream(path) << text;
+        return path;
+    }
+    std::string m_dir;
+};
+
+TEST_F(CheckCommand, ALessonWithoutAnExerciseIsNamed) {
+    const std::string k = Write("k.cu", "__global__ void k() {}\n");
+    const Output o = Cli("check split/naive-scan --kernel " + k);
+    EXPECT_EQ(o.code, 2) << o.text;
+    EXPECT_TRUE(Has(o.text, "has no exercise")) << o.text;
+}
+
+TEST_F(CheckCommand, AKernelThatDoesNotCompileSaysSo) {
+    const std::string k = Write("k.cu", "__global__ void gemm_32_naive_kernel(int x) { x = ; }\n");
+    const Output o = Cli("check gemm/naive --kernel " + k);
+    EXPECT_NE(o.code, 0) << o.text;
+    if (Has(o.text, "NVRTC") && Has(o.text, "not found")) GTEST_SKIP() << o.text;
+    EXPECT_TRUE(Has(o.text, "did not compile")) << o.text;
+}
+
+TEST_F(CheckCommand, WithoutAGpuItSaysCompiledNotChecked) {
+    if (GetDeviceInfo().available()) GTEST_SKIP() << "a GPU is here: the GPU test checks";
+    const Output solution = Cli("exercise gemv/thread-per-row --solution --format json", false);
+    ASSERT_EQ(solution.code, 0) << solution.text;
+    const std::string text = nlohmann::json::parse(solution.text)["solution"];
+    const std::string k = Write("k.cu", text);
+    const Output o = Cli("check gemv/thread-per-row --kernel " + k);
+    if (Has(o.text, "NVRTC") && Has(o.text, "not found")) GTEST_SKIP() << o.text;
+    EXPECT_EQ(o.code, 1) << o.text;
+    EXPECT_TRUE(Has(o.text, "compiled, not checked: needs a GPU")) << o.text;
+    EXPECT_FALSE(Has(o.text, "passed")) << o.text;
+    const Output zh = Cli("check gemv/thread-per-row --lang zh --kernel " + k);
+    EXPECT_TRUE(Has(zh.text, "已编译，未检查：需要 GPU")) << zh.text;
+    const Output json = Cli("check gemv/thread-per-row --format json --kernel " + k, false);
+    const nlohmann::json j = nlohmann::json::parse(json.text);
+    EXPECT_EQ(j["checked"], false);
+    EXPECT_TRUE(j["cases"].empty());
+}
+
+TEST_F(CheckCommand, MemcheckWithoutTheSanitizerSaysItIsNotInstalled) {
+    const std::string k = Write("k.cu", "__global__ void gemm_32_naive_kernel() {}\n");
+    const Output o = Sh("PATH=/nonexistent " + CliPath() +
+                        " check gemm/naive --memcheck --kernel " + k + " 2>&1");
+    EXPECT_EQ(o.code, 1) << o.text;
+    EXPECT_TRUE(Has(o.text, "compute-sanitizer is not installed")) << o.text;
+}
+
+TEST_F(CheckCommand, TheTimeLimitIsCheckedAsAnOption) {
+    const std::string k = Write("k.cu", "__global__ void gemm_32_naive_kernel() {}\n");
+    for (const char* bad : {"0", "601", "soon"}) {
+        const Output o =
+            Cli(std::string("check gemm/naive --time-limit ") + bad + " --kernel " + k);
+        EXPECT_EQ(o.code, 2) << bad << ": " << o.text;
+        EXPECT_TRUE(Has(o.text, "--time-limit")) << o.text;
+        const Output r = Cli(std::string("run gemm/naive --time-limit ") + bad + " --kernel " + k);
+        EXPECT_EQ(r.code, 2) << bad << ": " << r.text;
+    }
+}
+
+}  // namespace
+}  // namespace lessons

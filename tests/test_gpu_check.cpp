@@ -1,0 +1,206 @@
+// `check` on a GPU: every wrong kernel of tests/data/wrong-kernels fails it (each names its
+// lesson on its first line and what is wrong on its second), every reference solution (the
+// lesson's own kernel, as `exercise --solution` gives it) passes it, and a kernel that never
+// ends is stopped at the time limit with a clear message, after which the next run works.
+// Skipped without a GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gpu_test.h"
+#include "shell.h"
+
+namespace {
+
+using nlohmann::json;
+
+bool Has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+struct WrongKernel {
+    std::string path, lesson, why;
+};
+
+// tests/data/wrong-kernels, or $LESSONS_WRONG_KERNELS (a build carried to another machine).
+std::string WrongKernelDir() {
+    const char* env = std::getenv("LESSONS_WRONG_KERNELS");
+    return env && *env ? env : std::string(LESSONS_SOURCE_DIR) + "/tests/data/wrong-kernels";
+}
+
+std::vector<WrongKernel> WrongKernels() {
+    std::vector<WrongKernel> out;
+    for (const auto& entry : std::filesystem::directory_iterator(WrongKernelDir())) {
+        if (entry.path().extension() != ".cu") continue;
+        std::ifstream in(entry.path());
+        std::string first, second;
+        std::getline(in, first);
+        std::getline(in, second);
+        WrongKernel k{entry.path().string(), "", second};
+        if (first.starts_with("// lesson: ")) k.lesson = first.substr(11);
+        out.push_back(k);
+    }
+    std::sort(out.begin(), out.end(),
+              [](const WrongKernel& a, const WrongKernel& b) { return a.path < b.path; });
+    return out;
+}
+
+struct Checked {
+    std::string name;  // the kernel file's name, or "solution of LESSON"
+    int code = -1;
+    json j;
+};
+
+// `check --format json` of each (lesson, file), several at once (the cases' data and CPU
+// references take the host's cores, the GPU has room for several); in order.
+std::vector<Checked> CheckAll(const std::vector<std::pair<std::string, std::string>>& todo,
+                              const std::vector<std::string>& names) {
+    std::vector<Checked> out(todo.size());
+    std::atomic<size_t> next{0};
+    const unsigned workers = std::max(1u, std::min(4u, std::thread::hardware_concurrency() / 2));
+    std::vector<std::thread> threads;
+    for (unsigned w = 0; w < workers; ++w)
+        threads.emplace_back([&] {
+            for (size_t i; (i = next++) < todo.size();) {
+                const Output o = Cli(
+                    "check " + todo[i].first + " --format json --kernel '" + todo[i].second + "'",
+                    false);
+                out[i].name = names[i];
+                out[i].code = o.code;
+                try {
+                    out[i].j = json::parse(o.text);
+                } catch (const std::exception&) {
+                    out[i].j = json{{"unparsed", o.text}};
+                }
+            }
+        });
+    for (std::thread& t : threads) t.join();
+    return out;
+}
+
+// The table of the closing note, appended to $LESSONS_CHECK_TABLE where it is set:
+// kernel, cases failed (of all), first mismatch.
+void AppendTable(const std::vector<Checked>& rows) {
+    const char* path = std::getenv("LESSONS_CHECK_TABLE");
+    if (!path || !*path) return;
+    std::ofstream table(path, std::ios::app);
+    for (const Checked& c : rows) {
+        std::string first = "-";
+        if (c.j.contains("cases") && c.j["cases"].is_array())
+            for (const json& k : c.j["cases"])
+                if (!k.value("passed", true)) {
+                    first = k.value("name", "") + ": " + k.value("message", "");
+                    break;
+                }
+        if (!c.j.contains("cases")) first = c.j.dump().substr(0, 300);
+        table << c.name << " | exit " << c.code << " | " << c.j.value("cases_failed", -1) << " of "
+              << c.j.value("cases_total", -1) << " failed | " << first.substr(0, 400) << "\n";
+    }
+}
+
+TEST(GpuCheck, TheWrongKernelSetCoversTheChapters) {
+    const std::vector<WrongKernel> kernels = WrongKernels();
+    EXPECT_GE(kernels.size(), 10u);
+    std::set<std::string> chapters;
+    for (const WrongKernel& k : kernels) {
+        EXPECT_FALSE(k.lesson.empty()) << k.path << ": no '// lesson: ' first line";
+        EXPECT_TRUE(k.why.starts_with("// WRONG: ")) << k.path << ": no '// WRONG: ' second line";
+        chapters.insert(k.lesson.substr(0, k.lesson.find('/')));
+    }
+    for (const char* c : {"split", "reduce", "gemv", "gemm", "tensor-cores"})
+        EXPECT_TRUE(chapters.count(c)) << "no wrong kernel for chapter " << c;
+}
+
+TEST(GpuCheck, EveryWrongKernelFails) {
+    REQUIRE_GPU();
+    std::vector<std::pair<std::string, std::string>> todo;
+    std::vector<std::string> names;
+    for (const WrongKernel& k : WrongKernels()) {
+        todo.emplace_back(k.lesson, k.path);
+        names.push_back(std::filesystem::path(k.path).filename().string());
+    }
+    const std::vector<Checked> checked = CheckAll(todo, names);
+    AppendTable(checked);
+    for (const Checked& c : checked) {
+        EXPECT_EQ(c.code, 1) << c.name << "\n" << c.j.dump(1);
+        EXPECT_EQ(c.j.value("checked", false), true) << c.name << "\n" << c.j.dump(1);
+        EXPECT_EQ(c.j.value("passed", true), false) << c.name << "\n" << c.j.dump(1);
+        EXPECT_GE(c.j.value("cases_failed", 0), 1) << c.name;
+        // A missing bounds test is caught by the guard zones, which name the buffer.
+        if (c.name.find("no-bounds") == std::string::npos) continue;
+        bool guarded = false;
+        for (const json& k : c.j.value("cases", json::array()))
+            for (const json& g : k.value("guard_zones", json::array()))
+                guarded |= Has(g.value("text", ""), "past the end of the");
+        EXPECT_TRUE(guarded) << c.name << ": no guard zone named a write past the end\n"
+                             << c.j.dump(1);
+    }
+}
+
+TEST(GpuCheck, EveryReferenceSolutionPasses) {
+    REQUIRE_GPU();
+    const Output list = Cli("exercise --format json", false);
+    ASSERT_EQ(list.code, 0) << list.text;
+    const std::string dir = MakeTempDir("solutions");
+    std::vector<std::pair<std::string, std::string>> todo;
+    std::vector<std::string> names;
+    for (const json& e : json::parse(list.text)) {
+        const std::string id = e["id"];
+        const Output s = Cli("exercise " + id + " --solution --format json", false);
+        ASSERT_EQ(s.code, 0) << id << ": " << s.text;
+        std::string file = id;
+        std::replace(file.begin(), file.end(), '/', '_');
+        const std::string path = dir + "/" + file + ".cu";
+        std::ofstream(path) << json::parse(s.text)["solution"].get<std::string>();
+        todo.emplace_back(id, path);
+        names.push_back("solution of " + id);
+    }
+    EXPECT_GE(todo.size(), 20u);
+    const std::vector<Checked> checked = CheckAll(todo, names);
+    AppendTable(checked);
+    for (const Checked& c : checked) {
+        EXPECT_EQ(c.code, 0) << c.name << "\n" << c.j.dump(1);
+        EXPECT_EQ(c.j.value("passed", false), true) << c.name;
+    }
+    Sh("rm -rf '" + dir + "'");
+}
+
+// A kernel that never ends: run --kernel stops it at the limit and says so; the next run works.
+TEST(GpuCheck, AnEndlessKernelIsStoppedAtTheLimit) {
+    REQUIRE_GPU();
+    const std::string dir = MakeTempDir("endless");
+    const std::string endless = dir + "/endless.cu";
+    std::ofstream(endless)
+        << "__global__ void gemm_32_naive_kernel(int m, int n, int k, const float* a,"
+           " const float* b, float* c) {\n"
+           "    volatile int spin = 1;\n"
+           "    while (spin) {}\n"
+           "}\n";
+    const Output o =
+        Cli("run gemm/naive --set m=64 --set n=64 --set k=64 --time-limit 3 --kernel " + endless);
+    EXPECT_EQ(o.code, 1) << o.text;
+    EXPECT_TRUE(Has(o.text, "ran longer than the limit of 3 s")) << o.text;
+    const Output c = Cli("check gemm/naive --time-limit 3 --kernel " + endless);
+    EXPECT_EQ(c.code, 1) << c.text;
+    EXPECT_TRUE(Has(c.text, "ran longer than the limit of 3 s")) << c.text;
+    EXPECT_TRUE(Has(c.text, "case 1")) << c.text;
+    // The next run works.
+    const Output solution = Cli("exercise gemm/naive --solution --format json", false);
+    const std::string good = dir + "/good.cu";
+    std::ofstream(good) << json::parse(solution.text)["solution"].get<std::string>();
+    const Output next = Cli("run gemm/naive --set m=256 --set n=256 --set k=256 --kernel " + good);
+    EXPECT_EQ(next.code, 0) << next.text;
+    Sh("rm -rf '" + dir + "'");
+}
+
+}  // namespace
