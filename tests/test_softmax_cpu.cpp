@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -94,7 +95,45 @@ TEST(SoftmaxCpu, ToleranceFollowsTheDtype) {
     EXPECT_NEAR(RelativeTolerance(0, 1, false), std::ldexp(22.0, -23), 1e-20);
     EXPECT_GT(RelativeTolerance(100, 1, false), RelativeTolerance(0, 1, false));
     EXPECT_GT(RelativeTolerance(0, 1 << 20, false), RelativeTolerance(0, 1024, false));
-    EXPECT_NEAR(RelativeTolerance(0, 1, true) - RelativeTolerance(0, 1, false), 1.0 / 256, 1e-18);
+    // bf16 adds one ulp of the result: 2^-7 relative.
+    EXPECT_NEAR(RelativeTolerance(0, 1, true) - RelativeTolerance(0, 1, false), 1.0 / 128, 1e-18);
+}
+
+// A bf16 result may be either bf16 neighbour of the exact value (a faithful rounding: toward
+// zero, as a library may round, or away from it), not only the nearest; three ulps off is wrong.
+TEST(SoftmaxCpu, TheBf16CheckAcceptsEitherNeighbourAndRejectsThreeUlps) {
+    for (Op op : {Op::kSoftmax, Op::kRmsNorm})
+        for (const char* data : {"random", "large"}) {
+            SoftmaxWorkload w(Spec(17, 1025, "bf16", data, 5));
+            const std::vector<float> y = ReferenceFloats(w, op);
+            std::vector<uint16_t> down(y.size()), up(y.size()), far(y.size());
+            uint64_t above_absolute = 0;  // values far above the 2^-100 absolute tolerance
+            for (size_t i = 0; i < y.size(); ++i) {
+                uint32_t u;
+                std::memcpy(&u, &y[i], 4);
+                down[i] = uint16_t(u >> 16);  // toward zero
+                const bool exact = (u & 0xffffu) == 0;
+                up[i] = uint16_t(down[i] + (exact ? 0 : 1));  // away from zero
+                // Past the value by more than 2 ulps, so by more than 2^-7 of it (an ulp is over
+                // 2^-8 of the value): wrong wherever the relative tolerance is the one that holds.
+                far[i] = uint16_t(down[i] + 3);
+                if (std::fabs(y[i]) >= std::ldexp(1.0f, -90)) ++above_absolute;
+            }
+            const auto check = [&](const std::vector<uint16_t>& b) {
+                return CheckRows(op, b.data(), true, w.x(), w.w(), w.m(), w.n(), true);
+            };
+            const SoftmaxCheckResult toward = check(down), away = check(up);
+            EXPECT_TRUE(toward.ok) << data << " toward zero: " << toward.wrong << " wrong, first "
+                                   << toward.got << " for " << toward.expected;
+            EXPECT_TRUE(away.ok) << data << " away from zero: " << away.wrong << " wrong, first "
+                                 << away.got << " for " << away.expected;
+            EXPECT_LE(toward.worst_ratio, 1.0);
+            EXPECT_LE(away.worst_ratio, 1.0);
+            const SoftmaxCheckResult three = check(far);
+            EXPECT_FALSE(three.ok) << data;
+            EXPECT_GT(above_absolute, y.size() / 10) << data;
+            EXPECT_GE(three.wrong, above_absolute) << data;
+        }
 }
 
 TEST(SoftmaxCpu, TheWorkloadIsBf16ExactAndTheLargeDataIsLarge) {
