@@ -233,21 +233,6 @@ LESSONS_EXERCISE_KIND(
     [](const Kernel& kind, const StepSite&, std::shared_ptr<const StudentKernel> student) {
         return StudentRunner(kind, std::move(student));
     });
-namespace {
-
-// A case of m x n with `data`, named by its sizes.
-ExerciseCase Dims(uint64_t m, uint64_t n, const char* data, const std::string& why = "",
-                  const std::string& why_zh = "") {
-    ExerciseCase c;
-    c.params = {{"m", std::to_string(m)}, {"n", std::to_string(n)}, {"data", data}};
-    const bool large = std::string(data) == "large";
-    const std::string sizes = std::to_string(m) + " x " + std::to_string(n);
-    c.name = sizes + (large ? " (±80)" : " (random)") + (why.empty() ? "" : ": " + why);
-    c.name_zh = sizes + (large ? "（±80）" : "（随机）") + (why_zh.empty() ? "" : "：" + why_zh);
-    return c;
-}
-
-}  // namespace
 
 // The hidden cases of a softmax exercise (`check`): one element, rows shorter than a warp,
 // columns that are no multiple of the 4 floats of a chunk or of 32 lanes, rows longer than a
@@ -257,14 +242,14 @@ LESSONS_EXERCISE_CASES(Kernel, [](const Kernel&, const StepSite&) {
     set.size_param = "n";
     set.widths = {4, 32, 128, 256, 1024};
     set.cases = {
-        Dims(1, 1, "random", "the smallest", "最小"),
-        Dims(3, 33, "random"),
-        Dims(37, 5, "large", "short rows", "短行"),
-        Dims(1000, 1023, "random", "no multiple of 4", "不是 4 的倍数"),
-        Dims(33, 1025, "large", "just over 1024", "刚超过 1024"),
-        Dims(5, 4099, "random"),
-        Dims(7, 65537, "large", "long rows, beyond the registers", "长行，超出寄存器"),
-        Dims(65537, 1001, "random", "the default size and more", "默认大小再多一点"),
+        MatrixCase({1, 1}, "random", "the smallest", "最小"),
+        MatrixCase({3, 33}, "random"),
+        MatrixCase({37, 5}, "large", "short rows", "短行"),
+        MatrixCase({1000, 1023}, "random", "no multiple of 4", "不是 4 的倍数"),
+        MatrixCase({33, 1025}, "large", "just over 1024", "刚超过 1024"),
+        MatrixCase({5, 4099}, "random"),
+        MatrixCase({7, 65537}, "large", "long rows, beyond the registers", "长行，超出寄存器"),
+        MatrixCase({65537, 1001}, "random", "the default size and more", "默认大小再多一点"),
     };
     return set;
 });
