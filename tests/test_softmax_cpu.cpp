@@ -242,6 +242,45 @@ TEST(SoftmaxCpu, TheChapterIsLastAndEveryStepIsHeldToTheCopyBandwidth) {
     }
 }
 
+// Bytes in flight per thread (Little's law): every hand-written GPU step declares them, as its
+// launch picks its instance; the library step and the CPU step do not.
+TEST(SoftmaxCpu, HandWrittenStepsDeclareTheirBytesInFlight) {
+    const auto at = [](InFlightShape shape, uint64_t n, const char* dtype, uint64_t block = 256) {
+        ParamValues p;
+        p.Set("m", ParamValue::Number(4));
+        p.Set("n", ParamValue::Number(n));
+        p.Set("dtype", ParamValue::Choice(dtype));
+        p.Set("block", ParamValue::Number(block));
+        return SoftmaxBytesInFlight(shape, p);
+    };
+    EXPECT_EQ(at(InFlightShape::kElement, 1024, "fp32"), 4u);
+    EXPECT_EQ(at(InFlightShape::kElement, 1024, "bf16"), 2u);
+    // 9.4: a warp per row of 1024 floats, 32 each; a block's 16 each cover 4096 columns only.
+    EXPECT_EQ(at(InFlightShape::kRowInRegisters, 1024, "fp32"), 128u);
+    EXPECT_EQ(at(InFlightShape::kRowInRegisters, 33, "fp32"), 8u);
+    EXPECT_EQ(at(InFlightShape::kRowInRegisters, 4096, "fp32"), 64u);
+    EXPECT_EQ(at(InFlightShape::kRowInRegisters, 65536, "fp32"), 4u);
+    // 9.5 / 9.8: 8 chunks of 16 bytes for a warp's row of 256 chunks; a block's 2 at 512 chunks;
+    // one at a time past 8 per thread.
+    EXPECT_EQ(at(InFlightShape::kChunksInRegisters, 1024, "fp32"), 128u);
+    EXPECT_EQ(at(InFlightShape::kChunksInRegisters, 4096, "bf16"), 32u);
+    EXPECT_EQ(at(InFlightShape::kChunksInRegisters, 262144, "bf16"), 16u);
+    EXPECT_EQ(at(InFlightShape::kChunk, 262144, "bf16"), 16u);
+    // 9.7: four chunks unrolled where a block's part has them; a chunk in the split of rows over
+    // 512 KiB; an element where rows are no multiple of 16 bytes.
+    EXPECT_EQ(at(InFlightShape::kCluster, 65536, "fp32"), 64u);
+    EXPECT_EQ(at(InFlightShape::kCluster, 1024, "fp32"), 16u);
+    EXPECT_EQ(at(InFlightShape::kCluster, 262144, "bf16", 1024), 64u);
+    EXPECT_EQ(at(InFlightShape::kCluster, 262152, "bf16"), 16u);
+    EXPECT_EQ(at(InFlightShape::kCluster, 1023, "fp32"), 4u);
+
+    const Registry& catalog = Catalog();
+    const Chapter* chapter = catalog.FindChapter("softmax");
+    ASSERT_NE(chapter, nullptr);
+    for (const Lesson* l : catalog.LessonsOf(*chapter))
+        EXPECT_EQ(bool(l->in_flight), l->kind == StepKind::kGpu && !l->library) << l->id;
+}
+
 TEST(SoftmaxCpu, TheCpuStepVerifiesAndTooLargeIsRefused) {
     Session session(Catalog());
     const Lesson* cpu = Catalog().FindLesson("softmax/cpu-three-pass");

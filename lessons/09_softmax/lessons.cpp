@@ -58,6 +58,10 @@ void RegisterSoftmaxChapter(Registry& registry) {
     };
 
     const ParamSpec block = BlockParam(32, 1024, 256, true);
+    // Bytes in flight per thread (Little's law in the prediction box): softmax_chapter.h.
+    const auto InFlightOf = [](InFlightShape shape) -> InFlightFn {
+        return [shape](const ParamValues& p) { return SoftmaxBytesInFlight(shape, p); };
+    };
     AddChapter(
         registry, chapter, "lessons/09_softmax",
         {
@@ -73,7 +77,8 @@ void RegisterSoftmaxChapter(Registry& registry) {
              .step = Kernel{},
              .params = {block},
              .needs = &SoftmaxGpuNeeds,
-             .focus = {"LDG", "STG", "FP32"}},
+             .focus = {"LDG", "STG", "FP32"},
+             .in_flight = InFlightOf(InFlightShape::kElement)},
             {.slug = "block-per-row",
              .title = "A block per row, shared-memory trees",
              .source = "kernels/softmax/03_block_per_row.cu",
@@ -81,6 +86,7 @@ void RegisterSoftmaxChapter(Registry& registry) {
              .params = {block},
              .needs = &SoftmaxGpuNeeds,
              .focus = {"LDG", "LDS", "STS", "BAR"},
+             .in_flight = InFlightOf(InFlightShape::kElement),
              .exercise = {.fixed = {{"dtype", "fp32"}}, .instance = "using T = float;"}},
             {.slug = "row-in-registers",
              .title = "The row in registers, warp shuffles",
@@ -89,6 +95,7 @@ void RegisterSoftmaxChapter(Registry& registry) {
              .params = {block},
              .needs = &SoftmaxGpuNeeds,
              .focus = {"LDG", "SHFL", "STG"},
+             .in_flight = InFlightOf(InFlightShape::kRowInRegisters),
              .exercise =
                  {.fixed = {{"dtype", "fp32"}},
                   .instance =
@@ -100,6 +107,7 @@ void RegisterSoftmaxChapter(Registry& registry) {
              .params = {block},
              .needs = &SoftmaxGpuNeeds,
              .focus = {"LDG.128", "STG.128", "SHFL"},
+             .in_flight = InFlightOf(InFlightShape::kChunksInRegisters),
              .exercise =
                  {.fixed = {{"dtype", "fp32"}},
                   .instance =
@@ -111,6 +119,7 @@ void RegisterSoftmaxChapter(Registry& registry) {
              .params = {block},
              .needs = &SoftmaxGpuNeeds,
              .focus = {"LDG.128", "SHFL", "FP32"},
+             .in_flight = InFlightOf(InFlightShape::kChunk),
              .exercise = {.fixed = {{"dtype", "fp32"}},
                           .instance = "using T = float; constexpr bool kWarp = true;"}},
             {.slug = "cluster",
@@ -119,7 +128,8 @@ void RegisterSoftmaxChapter(Registry& registry) {
              .step = Kernel{},
              .params = {block},
              .needs = &SoftmaxClusterGpuNeeds,
-             .focus = {"LDG.128", "STS", "LDS", "BAR"}},
+             .focus = {"LDG.128", "STS", "LDS", "BAR"},
+             .in_flight = InFlightOf(InFlightShape::kCluster)},
             {.slug = "rmsnorm",
              .title = "RMSNorm with the final kernel",
              .source = "kernels/softmax/08_rmsnorm.cu",
@@ -128,7 +138,8 @@ void RegisterSoftmaxChapter(Registry& registry) {
              .needs = &SoftmaxGpuNeeds,
              .focus = {"LDG.128", "SHFL", "STG.128"},
              .previous = "",
-             .work = &RmsNormWork},
+             .work = &RmsNormWork,
+             .in_flight = InFlightOf(InFlightShape::kChunksInRegisters)},
             {.slug = "cudnn",
              .title = "cuDNN cudnnSoftmaxForward",
              .source = "kernels/softmax/09_cudnn.cu",

@@ -95,6 +95,54 @@ Work RmsNormWork(const ParamValues& p) {
     return SoftmaxWork(p.Number("m"), p.Number("n"), p.Choice("dtype") == "bf16", Op::kRmsNorm);
 }
 
+namespace {
+
+// The smallest power of two at least `need`, at most `cap`.
+uint64_t PowerOfTwoCover(uint64_t need, uint64_t cap) {
+    uint64_t k = 1;
+    while (k < need && k < cap) k *= 2;
+    return k;
+}
+
+}  // namespace
+
+uint64_t SoftmaxBytesInFlight(InFlightShape shape, const ParamValues& p) {
+    const uint64_t n = p.Has("n") ? std::max<uint64_t>(p.Number("n"), 1) : 1024;
+    const uint64_t block = p.Has("block") ? std::max<uint64_t>(p.Number("block"), 32) : 256;
+    const uint64_t element = p.Has("dtype") && p.Choice("dtype") == "bf16" ? 2 : 4;
+    const uint64_t chunk = 16, per_chunk = chunk / element;
+    const uint64_t chunks = (n + per_chunk - 1) / per_chunk;
+    switch (shape) {
+        case InFlightShape::kElement:
+            return element;
+        case InFlightShape::kRowInRegisters: {
+            const bool warp = n <= 1024;
+            const uint64_t lanes = warp ? 32 : block;
+            const uint64_t k = PowerOfTwoCover((n + lanes - 1) / lanes, warp ? 32 : 16);
+            return n <= k * lanes ? k * element : element;
+        }
+        case InFlightShape::kChunksInRegisters: {
+            const bool warp = chunks <= 32 * 8;
+            const uint64_t lanes = warp ? 32 : block;
+            const uint64_t k = PowerOfTwoCover((chunks + lanes - 1) / lanes, 8);
+            return chunks <= k * lanes ? k * chunk : chunk;
+        }
+        case InFlightShape::kChunk:
+            return chunk;
+        case InFlightShape::kCluster: {
+            constexpr uint64_t kPartBytes = 64 * 1024, kMaxCluster = 8;
+            const uint64_t bytes = SaturatingMul(n, element);
+            if (bytes > kMaxCluster * kPartBytes) return chunk;  // the two-kernel split
+            if (n % per_chunk != 0) return element;
+            uint64_t blocks = 1;
+            while (blocks < kMaxCluster && bytes > blocks * kPartBytes) blocks *= 2;
+            const uint64_t part_chunks = (chunks + blocks - 1) / blocks;
+            return std::min<uint64_t>(4, (part_chunks + block - 1) / block) * chunk;
+        }
+    }
+    return element;
+}
+
 double RelativeTolerance(double distance_from_max, uint64_t n, bool bf16) {
     const double fp32 =
         std::ldexp(4 + 1.2 * distance_from_max + 2 * std::sqrt(double(n)) + 16, -23);
