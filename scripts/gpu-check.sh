@@ -167,7 +167,7 @@ PY
 #    that a lesson's latest recorded result is the one at its defaults. bench_args gives a
 #    chapter's benchmark values (the data size for most; BENCH_ARGS_<chapter> overrides).
 bench_args() {
-    local var="BENCH_ARGS_$1"
+    local var="BENCH_ARGS_${1//-/_}"
     if [ -n "${!var:-}" ]; then echo "${!var}"; return; fi
     case $1 in
         gemm | tensor-cores) echo "--set m=4096 --set n=4096 --set k=4096" ;;
