@@ -11,5 +11,4 @@
     X(Gemm)                 \
     X(Roofline)             \
     X(Allreduce)            \
-    X(TensorCores)          \
-    X(Softmax)
+    X(TensorCores)
