@@ -126,10 +126,12 @@ int ShowExercise(const std::string& lesson, const ExerciseOptions& options, Form
 // instance than the exercise's kernel is written for. A set `cancel` stops the compile
 // (Cancelled is thrown).
 // The worker's `check` request (ServeOptions::check): the hidden cases of `lesson`'s exercise run
-// with `yours`, each outcome through `emit`; the summary.
+// with `yours`, each outcome through `emit`; then, where every case passed, the speed target
+// (`timing` hears each timed run's start); the summary.
 nlohmann::ordered_json CheckForWorker(
     const Lesson& yours, const Lesson& lesson, const RunControl& control,
-    const std::function<void(const nlohmann::ordered_json&, int, int)>& emit);
+    const std::function<void(const nlohmann::ordered_json&, int, int)>& emit,
+    const std::function<void(const std::string&)>& timing);
 StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source,
                               const RawParams* params, const std::atomic<bool>* cancel);
 

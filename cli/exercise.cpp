@@ -394,11 +394,17 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
                                                 : "compiled, not checked: needs a GPU (") +
                                                 why_not + (zh ? "）" : ")")
                                           : why_not;
-        if (compiled) std::cerr << note << "\n";
+        if (compiled) {
+            std::cerr << note << "\n";
+            if (format == Format::kTable)
+                std::cout << (zh ? "速度：未评判（需要 GPU）\n"
+                                 : "speed: not judged (needs a GPU)\n");
+        }
         if (format == Format::kJson) {
             out["checked"] = false;
             out["not_checked"] = note;
             out["cases"] = json::array();
+            if (compiled) out["speed"] = ToJson(SpeedNotJudged(why_not, "运行它需要 NVIDIA GPU"));
             std::cout << out.dump(2) << "\n";
         }
         return rc;
@@ -440,27 +446,57 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
     watchdog.Disarm();
     size_t failed = 0;
     for (const CaseOutcome& c : outcomes) failed += c.passed ? 0 : 1;
+    // The speed target, apart from correctness: judged only where every case passed.
+    std::string wrong, wrong_zh;
+    SpeedVerdict speed =
+        failed > 0 ? SpeedNotJudged("a hidden case failed: speed is judged only for a right kernel",
+                                    "有隐藏用例失败：只有正确的 kernel 才评判速度")
+                   : MeasureSpeed(
+                         session, yours, lesson, fixed, CancelControl(),
+                         [&](const std::string& phase) {
+                             if (phase == "yours")
+                                 watchdog.Arm("timing at the default settings");
+                             else
+                                 watchdog.Disarm();
+                         },
+                         &wrong, &wrong_zh);
+    watchdog.Disarm();
+    const bool right = failed == 0 && wrong.empty();
     out["checked"] = true;
     out["cases_total"] = outcomes.size();
     out["cases_failed"] = failed;
-    out["passed"] = failed == 0;
+    out["passed"] = right;
+    if (!wrong.empty()) {
+        out["wrong_at_default"] = wrong;
+        out["wrong_at_default_zh"] = wrong_zh;
+    }
+    out["speed"] = ToJson(speed);
     if (format == Format::kJson) {
         std::cout << out.dump(2) << "\n";
     } else {
-        std::cout << (failed == 0
-                          ? (zh ? "全部 " : "all ") + std::to_string(outcomes.size()) +
-                                (zh ? " 个用例通过：你的 kernel 通过了检查\n"
-                                    : " cases passed: your kernel passes the check\n")
+        if (!wrong.empty())
+            std::cout << (zh ? "计时运行的结果不对，" : "the timed run was WRONG ")
+                      << (zh ? wrong_zh : wrong) << "\n";
+        std::cout << (right ? (zh ? "全部 " : "all ") + std::to_string(outcomes.size()) +
+                                  (zh ? " 个用例通过：你的 kernel 通过了检查\n"
+                                      : " cases passed: your kernel passes the check\n")
+                      : failed == 0
+                          ? (zh ? "你的 kernel 没有通过检查\n"
+                                : "your kernel does not pass the check\n")
                           : std::to_string(failed) + (zh ? " / " : " of ") +
                                 std::to_string(outcomes.size()) +
                                 (zh ? " 个用例失败：你的 kernel 没有通过检查\n"
-                                    : " cases FAILED: your kernel does not pass the check\n"));
+                                    : " cases FAILED: your kernel does not pass the check\n"))
+                  << SpeedText(speed, zh) << "\n";
     }
-    return failed == 0 ? kExitOk : kExitFailed;
+    // The exit status is correctness's: a right kernel that misses the speed target exits 0
+    // (the speed verdict is in the output).
+    return right ? kExitOk : kExitFailed;
 }
 
 json CheckForWorker(const Lesson& yours, const Lesson& lesson, const RunControl& control,
-                    const std::function<void(const json&, int, int)>& emit) {
+                    const std::function<void(const json&, int, int)>& emit,
+                    const std::function<void(const std::string&)>& timing) {
     const DeviceList& devices = GetDevices();
     if (!devices.available())
         return json{
@@ -468,7 +504,9 @@ json CheckForWorker(const Lesson& yours, const Lesson& lesson, const RunControl&
             {"passed", false},
             {"not_checked",
              "compiled, not checked: needs a GPU (" + devices.unavailable.text + ")"},
-            {"not_checked_zh", "已编译，未检查：需要 GPU（" + devices.unavailable.text + "）"}};
+            {"not_checked_zh", "已编译，未检查：需要 GPU（" + devices.unavailable.text + "）"},
+            {"speed", ToJson(SpeedNotJudged("needs a GPU (" + devices.unavailable.text + ")",
+                                            "需要 GPU（" + devices.unavailable.text + "）"))}};
     const ExerciseCaseSet set = CasesOf(RunnableCatalog(), lesson);
     RawParams fixed;
     if (const Exercise* e = FindExercise(lesson.id))
@@ -480,10 +518,22 @@ json CheckForWorker(const Lesson& yours, const Lesson& lesson, const RunControl&
         });
     size_t failed = 0;
     for (const CaseOutcome& c : outcomes) failed += c.passed ? 0 : 1;
-    return json{{"checked", true},
-                {"passed", failed == 0},
-                {"cases_total", outcomes.size()},
-                {"cases_failed", failed}};
+    std::string wrong, wrong_zh;
+    const SpeedVerdict speed =
+        failed > 0
+            ? SpeedNotJudged("a hidden case failed: speed is judged only for a right kernel",
+                             "有隐藏用例失败：只有正确的 kernel 才评判速度")
+            : MeasureSpeed(session, yours, lesson, fixed, control, timing, &wrong, &wrong_zh);
+    json out{{"checked", true},
+             {"passed", failed == 0 && wrong.empty()},
+             {"cases_total", outcomes.size()},
+             {"cases_failed", failed}};
+    if (!wrong.empty()) {
+        out["wrong_at_default"] = wrong;
+        out["wrong_at_default_zh"] = wrong_zh;
+    }
+    out["speed"] = ToJson(speed);
+    return out;
 }
 
 StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source,

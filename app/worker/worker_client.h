@@ -159,6 +159,18 @@ public:
         bool checked = false;       // ... and the cases ran (false: `not_checked` says why)
         bool check_passed = false;  // every case passed
         std::string not_checked, not_checked_zh;
+        // Your kernel's answer at the default settings, where its timed run was wrong.
+        std::string wrong_at_default, wrong_at_default_zh;
+        // The speed target (judged only where every case passed): yours and the step's own
+        // median at the lesson's default settings, timed in the same check.
+        std::string timing;  // "step" or "yours" while it is timed, else ""
+        struct Speed {
+            bool judged = false;
+            bool passed = false;  // yours within `target_ratio` of the step's time (or faster)
+            double yours_ms = 0, step_ms = 0, target_ratio = 1.1;
+            std::string why_not, why_not_zh;
+        };
+        std::optional<Speed> speed;  // the summary's, once it came
     };
     // "Check my kernel": the student's kernel compiled, then run over its step kind's hidden
     // cases (docs/serve-protocol.md, `check`), each case within the time limit.
@@ -279,6 +291,7 @@ private:
     void HandleCompile(const Json& message, int id, PendingAt pending);
     void HandleCase(const Json& message, int id, PendingAt pending);
     void HandleCheck(const Json& message, int id, PendingAt pending);
+    void HandleTiming(const Json& message, int id, PendingAt pending);
     void HandleTuning(const Json& message, int id, PendingAt pending);
     void HandleProgress(const Json& message, int id, PendingAt pending);
     void HandleResult(const Json& message, int id, PendingAt pending);  // "result", "skipped"
