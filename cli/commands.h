@@ -132,6 +132,9 @@ nlohmann::ordered_json CheckForWorker(
     const Lesson& yours, const Lesson& lesson, const RunControl& control,
     const std::function<void(const nlohmann::ordered_json&, int, int)>& emit,
     const std::function<void(const std::string&)>& timing);
+// `progress`: the progress file (lessons/progress.h) as a table, csv or json; a corrupt one is
+// named (and left as it is) with exit code 1.
+int ShowProgress(Format format);
 StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source,
                               const RawParams* params, const std::atomic<bool>* cancel);
 

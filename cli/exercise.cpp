@@ -20,7 +20,9 @@
 #include "exercise.h"
 #include "exercise_runner.h"
 #include "files.h"
+#include "host.h"
 #include "nvrtc_loader.h"
+#include "progress.h"
 #include "report.h"
 #include "units.h"
 
@@ -327,6 +329,33 @@ int RunProgram(const std::vector<std::string>& args) {
 
 }  // namespace
 
+namespace {
+
+// A check whose cases ran, kept in the progress file (lessons/progress.h) for the student and
+// their teacher; a file that cannot be written is said, and the check's answer stands.
+void RecordCheckProgress(const Lesson& lesson, size_t failed, size_t total, bool right,
+                         const SpeedVerdict& speed) {
+    CheckRecord r;
+    r.correct = right;
+    r.cases_failed = static_cast<int>(failed);
+    r.cases_total = static_cast<int>(total);
+    r.speed_judged = speed.judged;
+    r.speed_met = speed.passed;
+    r.yours_ms = speed.yours_ms;
+    r.step_ms = speed.step_ms;
+    try {
+        std::string notice;
+        UpdateProgress(
+            ProgressPath(), [&](Progress& p) { RecordCheck(p, lesson.id, r, UtcTimestamp()); },
+            &notice);
+        if (!notice.empty()) std::cerr << "note: " << notice << "\n";
+    } catch (const std::exception& e) {
+        std::cerr << "note: this check was not kept in your progress: " << e.what() << "\n";
+    }
+}
+
+}  // namespace
+
 int CheckKernel(const std::string& key, const std::string& path, const KernelCheckOptions& o,
                 Format format) {
     const Lesson& lesson = FindLessonOrThrow(key);
@@ -471,6 +500,7 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
         out["wrong_at_default_zh"] = wrong_zh;
     }
     out["speed"] = ToJson(speed);
+    RecordCheckProgress(lesson, failed, outcomes.size(), right, speed);
     if (format == Format::kJson) {
         std::cout << out.dump(2) << "\n";
     } else {
@@ -675,6 +705,57 @@ int ShowExercise(const std::string& key, const ExerciseOptions& o, Format format
     std::cout << "Check yours: cuda-lessons-cli run " << lesson.label << " --kernel FILE.cu\n";
     if (o.solution) std::cout << "\n--- the lesson's own kernel ---\n" << SolutionOf(lesson);
     return kExitOk;
+}
+
+int ShowProgress(Format format) {
+    const std::string path = ProgressPath();
+    if (path.empty()) throw UsageError("no folder holds the progress: set HOME or XDG_DATA_HOME");
+    std::string problem;
+    bool corrupt = false;
+    const Progress p = ReadProgress(path, &problem, &corrupt);
+    if (!problem.empty()) {
+        std::cerr << "error: the progress file cannot be read whole: " << problem
+                  << (corrupt ? " (it is left as it is; the next check or the GUI sets it aside "
+                                "as " +
+                                    path + ".corrupt-<time> and starts a new one)"
+                              : "")
+                  << "\n";
+        if (p.empty()) return kExitFailed;
+    }
+    const auto label = [](const std::string& id) {
+        const Lesson* l = RunnableCatalog().FindLesson(id);
+        return l ? l->label : std::string();
+    };
+    if (format == Format::kCsv) {
+        std::cout << ProgressCsv(p, StudentName(), label);
+    } else if (format == Format::kJson) {
+        json out = ProgressExport(p, StudentName(), label);
+        out["file"] = path;
+        std::cout << out.dump(2) << "\n";
+    } else {
+        std::cout << "progress kept in " << path << (p.empty() ? " (none yet)" : "") << "\n";
+        if (!p.exercises.empty()) {
+            TextTable t({"#", "exercise", "passed", "speed target", "yours / step ms", "checks",
+                         "last checked"});
+            for (const auto& [id, e] : p.exercises)
+                t.AddRow({label(id), id, e.correct ? "yes (" + e.correct_at + ")" : "no",
+                          e.speed_met        ? "met (" + e.speed_met_at + ")"
+                          : e.best_ratio > 0 ? "not met"
+                                             : "not judged",
+                          e.best_ratio > 0 ? Ms(e.yours_ms) + " / " + Ms(e.step_ms) : "-",
+                          std::to_string(e.checks), e.last_at});
+            std::cout << t.Render();
+        }
+        if (!p.predictions.empty()) {
+            TextTable t({"#", "prediction", "guess", "measured", "off by", "when"});
+            for (const auto& [id, q] : p.predictions)
+                t.AddRow({label(id), id, q.skipped ? "skipped" : Fixed(q.value, 3) + " " + q.unit,
+                          q.measured ? Fixed(*q.measured, 3) + " " + q.unit : "-",
+                          q.off_by ? Fixed(*q.off_by, 2) + "x" : "-", q.made_at});
+            std::cout << t.Render();
+        }
+    }
+    return problem.empty() ? kExitOk : kExitFailed;
 }
 
 }  // namespace lessons::cli

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <functional>
 #include <sstream>
 #include <stdexcept>
@@ -15,6 +16,7 @@
 
 #include "catalog.h"
 #include "machine_code.h"
+#include "model/progress_book.h"
 #include "panels/panels.h"
 #include "panels/ui.h"
 #include "probe.h"
@@ -465,10 +467,21 @@ protected:
                 return fake;
             },
             &registry == &Catalog() ? LoadRecordedResults(nullptr) : std::vector<RunResult>{});
+        // The progress file in a folder of the test's own, never the user's data folder.
+        char dir[] = "/tmp/cuda-lessons-progress-XXXXXX";
+        if (mkdtemp(dir)) progress_dir = dir;
+        std::vector<ProgressNotice> notices;
+        LoadProgress(&ui.progress, &notices,
+                     progress_dir.empty() ? std::string() : progress_dir + "/progress.json");
         controller->Start();
         Frames(2);
     }
-    void TearDown() override { ImGui::DestroyContext(); }
+    void TearDown() override {
+        ImGui::DestroyContext();
+        if (!progress_dir.empty())
+            std::system(("rm -rf '" + progress_dir + "'").c_str());  // NOLINT: a test's own folder
+    }
+    std::string progress_dir;  // where this test's progress file is kept
 
     void Frame() {
         controller->Update();

@@ -88,8 +88,31 @@ inline constexpr Word kNoModelWhy{
     "The model bounds GPU steps whose work and ceilings are known; here one of them is not.",
     "模型只能为已知工作量和性能上限的 GPU 步骤给出下限；这里缺少其中之一。"};
 inline constexpr Word kNotMeasured{"not yet", "尚未测量"};
-inline constexpr Word kGuessRatio{"Your guess is %s\xC3\x97 the measured figure.",
-                                  "你的猜测是测量值的 %s 倍。"};
+inline constexpr Word kGuessScored{"You predicted %s, measured %s: off by %s\xC3\x97.",
+                                   "你预测 %s，测得 %s：相差 %s 倍。"};
+inline constexpr Word kGuessSkip{"Skip", "跳过"};
+inline constexpr Word kGuessSkipHint{
+    "Go on without a prediction: your progress says that you skipped it.",
+    "不做预测继续：你的进度会记下你跳过了它。"};
+inline constexpr Word kGuessSkipped{
+    "You skipped the prediction for this step. Type a guess to make one after all.",
+    "你跳过了这一步的预测。仍可输入一个猜测。"};
+// The lesson list's marks from the progress file, their legend and the export.
+inline constexpr Word kMarkPassed{"exercise passed", "练习已通过"};
+inline constexpr Word kMarkPredicted{"predicted", "已预测"};
+inline constexpr Word kTipPassedFast{"exercise passed, speed target met",
+                                     "练习已通过，达到速度目标"};
+inline constexpr Word kTipPassedSlow{"exercise passed, speed target not met yet",
+                                     "练习已通过，尚未达到速度目标"};
+inline constexpr Word kTipPredicted{"prediction made", "已做预测"};
+inline constexpr Word kTipSkipped{"prediction skipped", "已跳过预测"};
+inline constexpr Word kExportProgress{"Export progress", "导出进度"};
+inline constexpr Word kExportProgressHint{
+    "Writes your progress (exercises passed, speed targets, predictions and how far off they "
+    "were) as CSV and JSON into the exports folder, for your teacher. Nothing leaves this "
+    "machine.",
+    "把你的进度（通过的练习、速度目标、预测及其偏差）以 CSV 和 JSON 写入导出文件夹，交给老师。"
+    "任何数据都不会离开这台机器。"};
 inline constexpr Word kMeasuredHidden{"hidden", "已隐藏"};
 inline constexpr Word kMeasuredHiddenNote{
     "(Measured figures hidden until you run this lesson or press Reveal.)",
@@ -331,7 +354,18 @@ inline constexpr const Word* kStudentWords[] = {&kWelcomeTitle,
                                                 &kNoModel,
                                                 &kNoModelWhy,
                                                 &kNotMeasured,
-                                                &kGuessRatio,
+                                                &kGuessScored,
+                                                &kGuessSkip,
+                                                &kGuessSkipHint,
+                                                &kGuessSkipped,
+                                                &kMarkPassed,
+                                                &kMarkPredicted,
+                                                &kTipPassedFast,
+                                                &kTipPassedSlow,
+                                                &kTipPredicted,
+                                                &kTipSkipped,
+                                                &kExportProgress,
+                                                &kExportProgressHint,
                                                 &kMeasuredHidden,
                                                 &kMeasuredHiddenNote,
                                                 &kRevealMeasured,

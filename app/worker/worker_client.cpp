@@ -807,6 +807,21 @@ void WorkerClient::HandleCheck(const Json& m, int, PendingAt pending) {
         v.why_not_zh = s->value("why_not_zh", std::string());
         a.speed = v;
     }
+    if (a.checked)
+        if (const Lesson* lesson = m_registry.FindLesson(pending->second.exercise)) {
+            FinishedCheck f;
+            f.lesson_id = lesson->id;
+            f.correct = a.check_passed;
+            for (const ExerciseAnswer::Case& k : a.cases) f.cases_failed += k.passed ? 0 : 1;
+            f.cases_total = std::max(a.cases_total, static_cast<int>(a.cases.size()));
+            if (a.speed && a.speed->judged) {
+                f.speed_judged = true;
+                f.speed_met = a.speed->passed;
+                f.yours_ms = a.speed->yours_ms;
+                f.step_ms = a.speed->step_ms;
+            }
+            m_finished_checks.push_back(std::move(f));
+        }
     ++a.serial;
 }
 

@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/device_facts.h"
@@ -175,6 +176,15 @@ public:
     // "Check my kernel": the student's kernel compiled, then run over its step kind's hidden
     // cases (docs/serve-protocol.md, `check`), each case within the time limit.
     void CheckKernel(const Lesson& lesson, const RunSettings& settings, const std::string& source);
+    // Each check whose cases ran, as it finished, for the student's progress: taken once.
+    struct FinishedCheck {
+        std::string lesson_id;
+        bool correct = false;
+        int cases_failed = 0, cases_total = 0;
+        bool speed_judged = false, speed_met = false;
+        double yours_ms = 0, step_ms = 0;
+    };
+    std::vector<FinishedCheck> TakeFinishedChecks() { return std::exchange(m_finished_checks, {}); }
     void SubmitKernel(const Lesson& lesson, const RunSettings& settings, const std::string& source,
                       bool run);
     const ExerciseAnswer* Exercise(const Lesson& lesson) const;
@@ -330,7 +340,8 @@ private:
     std::map<int, ProfileAnswer> m_profiles;    // by lesson number
     std::map<int, int> m_profile_requests;      // request id -> lesson number
     std::map<int, ExerciseAnswer> m_exercises;  // by lesson number
-    std::map<int, TuneAnswer> m_tunes;          // by lesson number
+    std::vector<FinishedCheck> m_finished_checks;
+    std::map<int, TuneAnswer> m_tunes;  // by lesson number
     double m_kernel_limit_s = 10;
     // The worker was killed for a student's kernel past the limit: the notice for its exit.
     std::string m_killed_for;
