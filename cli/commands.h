@@ -108,6 +108,7 @@ struct KernelCheckOptions {
     bool guard_zones = true;   // off under memcheck: it sees the real out-of-bounds accesses     //
                                // run the cases under compute-sanitizer's memcheck
     double time_limit_s = 10;  // per case (and per run of run --kernel)
+    bool no_speed = false;     // leave out the speed target (under memcheck)
 };
 int CheckKernel(const std::string& lesson, const std::string& path,
                 const KernelCheckOptions& options, Format format);

@@ -393,7 +393,8 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
             format == Format::kJson ? "json" : "table",
             "--time-limit",
             Fixed(std::min(o.time_limit_s * 20, kMaxKernelTimeLimitS), 0),
-            "--no-guard-zones"};
+            "--no-guard-zones",
+            "--no-speed"};
         std::cout.flush();
         std::cerr << (zh ? "在 compute-sanitizer memcheck 下运行全部用例："
                          : "running every case under compute-sanitizer memcheck: ")
@@ -480,15 +481,16 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
     SpeedVerdict speed =
         failed > 0 ? SpeedNotJudged("a hidden case failed: speed is judged only for a right kernel",
                                     "有隐藏用例失败：只有正确的 kernel 才评判速度")
-                   : MeasureSpeed(
-                         session, yours, lesson, fixed, CancelControl(),
-                         [&](const std::string& phase) {
-                             if (phase == "yours")
-                                 watchdog.Arm("timing at the default settings");
-                             else
-                                 watchdog.Disarm();
-                         },
-                         &wrong, &wrong_zh);
+        : o.no_speed ? SpeedNotJudged("left out (--no-speed)", "已略去（--no-speed）")
+                     : MeasureSpeed(
+                           session, yours, lesson, fixed, CancelControl(),
+                           [&](const std::string& phase) {
+                               if (phase == "yours")
+                                   watchdog.Arm("timing at the default settings");
+                               else
+                                   watchdog.Disarm();
+                           },
+                           &wrong, &wrong_zh);
     watchdog.Disarm();
     const bool right = failed == 0 && wrong.empty();
     out["checked"] = true;

@@ -218,6 +218,9 @@ int main(int argc, char** argv) {
     check->add_option("--time-limit", raw.time_limit,
                       "seconds each case may take before your kernel is stopped (1 to 600, "
                       "default 10, as in the GUI)");
+    check->add_flag("--no-speed", raw.check.no_speed,
+                    "leave out the speed target (--memcheck runs so: times under the memory "
+                    "checker mean nothing)");
     auto* sweep = app.add_subcommand("sweep", "run one lesson over block sizes or data sizes");
     sweep
         ->add_option(
