@@ -54,7 +54,7 @@ void DrawDiamond(ImDrawList* dl, ImVec2 centre, float r, bool filled) {
 }
 
 float MarksWidth() {
-    return ImGui::GetFontSize() * 0.5f * 7 + ImGui::GetStyle().ItemSpacing.x;
+    return ImGui::GetFontSize() * 0.5f * 8 + ImGui::GetStyle().ItemSpacing.x;
 }
 
 // The list's mode legend: ● live ◐ recorded ○ unavailable.
@@ -159,16 +159,16 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
                                     ui.settings.answered.count(l->id) > 0};
             const float side = font * 0.5f;
             const float mark_top = (a.y + b.y - side) / 2;
-            DrawMarks(ImGui::GetWindowDrawList(), ImVec2(b.x - side * 7 + side * 0.5f, mark_top),
+            DrawMarks(ImGui::GetWindowDrawList(), ImVec2(b.x - side * 8 + side * 0.5f, mark_top),
                       side, earned);
             // The exercise and the prediction, from the progress file.
             const ProgressMarks marks = MarksOf(ui.progress, l->id);
             if (marks.passed)
-                DrawCheckMark(ImGui::GetWindowDrawList(), ImVec2(b.x - side * 2.7f, mark_top), side,
+                DrawCheckMark(ImGui::GetWindowDrawList(), ImVec2(b.x - side * 3.7f, mark_top), side,
                               marks.speed_met);
             if (marks.predicted || marks.skipped)
                 DrawDiamond(ImGui::GetWindowDrawList(),
-                            ImVec2(b.x - side * 0.6f, mark_top + side * 0.5f), side * 0.35f,
+                            ImVec2(b.x - side * 1.6f, mark_top + side * 0.5f), side * 0.35f,
                             marks.predicted);
             if (ui.probe && (marks.passed || marks.predicted || marks.skipped)) {
                 std::string& m = ui.probe->progress_marks[l->id];
