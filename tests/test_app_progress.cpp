@@ -329,6 +329,36 @@ TEST_F(AppProgress, AGuessIsKeptScoredAndASkipIsSaid) {
     EXPECT_DOUBLE_EQ(File().predictions.at(other).value, 5);
 }
 
+// Before the run the student may pick one of four choices built from the model's bound: 1x, 2x,
+// 5x and 10x its time; the pick is their guess, kept and scored like a typed one.
+TEST_F(AppProgress, AGuessCanBePickedFromFourChoicesBuiltFromTheBound) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(3);
+    const std::string id = "split/one-thread-per-pair";
+    Open(id);
+    ui.run.params["size"] = ParamValue::Number(uint64_t(1) << 30);
+    ui.run.params["data"] = ParamValue::Choice("none");
+    Frames(3);
+    for (const char* choice :
+         {"guess_choice_1", "guess_choice_2", "guess_choice_5", "guess_choice_10"})
+        EXPECT_TRUE(probe.rects.count(choice)) << choice;
+    // The whole run's bound: 1 GiB over PCIe at 55 GB/s, the kernel at 3150 GB/s, 8 B back.
+    const double bound = 1073741824.0 / 55e9 * 1e3 + 1073741824.0 / 3150e9 * 1e3 + 8 / 50e9 * 1e3;
+    Click("guess_choice_5");
+    Frames(2);
+    ASSERT_EQ(ui.settings.guesses.count(id), 1u);
+    EXPECT_NEAR(ui.settings.guesses[id].value, 5 * bound, 1e-9 * bound);
+    EXPECT_FALSE(ui.settings.guesses[id].speedup);
+    EXPECT_FALSE(probe.rects.count("guess_choice_5")) << "the choices are for before a guess";
+    ASSERT_EQ(File().predictions.count(id), 1u);
+    EXPECT_NEAR(File().predictions.at(id).value, 5 * bound, 1e-9 * bound);
+    // A CPU step has no bound: no choices.
+    Open("split/naive-scan");
+    Frames(2);
+    EXPECT_FALSE(probe.rects.count("guess_choice_1"));
+}
+
 TEST_F(AppProgress, TheExportWritesCsvAndJsonForATeacher) {
     ChangeProgress(
         &ui.progress,
@@ -377,9 +407,10 @@ TEST_F(AppProgress, ACorruptFileIsSetAsideAndTheAppGoesOn) {
 }
 
 TEST_F(AppProgress, EveryNewWordHasBothLanguages) {
-    for (const Word* w : {&kGuessScored, &kGuessSkip, &kGuessSkipHint, &kGuessSkipped, &kMarkPassed,
-                          &kMarkPredicted, &kTipPassedFast, &kTipPassedSlow, &kTipPredicted,
-                          &kTipSkipped, &kExportProgress, &kExportProgressHint}) {
+    for (const Word* w :
+         {&kGuessScored, &kGuessSkip, &kGuessPick, &kGuessChoice, &kGuessSkipHint, &kGuessSkipped,
+          &kMarkPassed, &kMarkPredicted, &kTipPassedFast, &kTipPassedSlow, &kTipPredicted,
+          &kTipSkipped, &kExportProgress, &kExportProgressHint}) {
         EXPECT_STRNE(w->en, w->zh);
         EXPECT_GT(std::string(w->zh).size(), 0u);
     }

@@ -181,6 +181,26 @@ void DrawGuess(UiState& ui, const Controller& c, const Registry& reg, const Less
             DrawWrappedText(Tr(ui, kGuessSkipped), &kGrey);
             if (ui.probe) ui.probe->guess_skipped = true;
         }
+        // Or one of four choices built from the model's bound: 1x, 2x, 5x and 10x its time.
+        const BoundedTime b =
+            BoundAndTime(lesson, chapter, ResolveParams(lesson.params, ui.run), source, nullptr);
+        if (b.bound_ms && *b.bound_ms > 0 && std::isfinite(*b.bound_ms)) {
+            ImGui::AlignTextToFramePadding();
+            ImGui::TextDisabled("%s", Tr(ui, kGuessPick));
+            for (const int k : {1, 2, 5, 10}) {
+                const double v = *b.bound_ms * k;
+                const std::string label = Fmt(Tr(ui, kGuessChoice), k, Ms(v).c_str());
+                SameLineIfFits(ButtonWidth(label.c_str()));
+                ImGui::PushID(k);
+                if (ImGui::SmallButton(label.c_str())) {
+                    ui.settings.guesses[lesson.id] = Guess{v, false};
+                    ui.guess_speedup = false;
+                    std::snprintf(ui.guess_text, sizeof ui.guess_text, "%.6g", v);
+                }
+                ImGui::PopID();
+                Remember(ui, ("guess_choice_" + std::to_string(k)).c_str());
+            }
+        }
         return;
     }
     SameLineIfFits(ButtonWidth(Tr(ui, kGuessClear)));

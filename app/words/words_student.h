@@ -91,6 +91,8 @@ inline constexpr Word kNotMeasured{"not yet", "尚未测量"};
 inline constexpr Word kGuessScored{"You predicted %s, measured %s: off by %s\xC3\x97.",
                                    "你预测 %s，测得 %s：相差 %s 倍。"};
 inline constexpr Word kGuessSkip{"Skip", "跳过"};
+inline constexpr Word kGuessPick{"or pick:", "或选择："};
+inline constexpr Word kGuessChoice{"%d\xC3\x97 the bound: %s ms", "下限的 %d 倍：%s ms"};
 inline constexpr Word kGuessSkipHint{
     "Go on without a prediction: your progress says that you skipped it.",
     "不做预测继续：你的进度会记下你跳过了它。"};
@@ -356,6 +358,8 @@ inline constexpr const Word* kStudentWords[] = {&kWelcomeTitle,
                                                 &kNotMeasured,
                                                 &kGuessScored,
                                                 &kGuessSkip,
+                                                &kGuessPick,
+                                                &kGuessChoice,
                                                 &kGuessSkipHint,
                                                 &kGuessSkipped,
                                                 &kMarkPassed,
