@@ -34,9 +34,14 @@ inline constexpr Word kWelcomeUnavailable{"cannot run here (hover it for the rea
                                           "无法在此运行（鼠标悬停可看原因）"};
 inline constexpr Word kWelcomeProgress{
     "The three squares at the right of a lesson fill in as you open it, run it here and mark "
-    "its questions answered; the bar under a chapter's title adds them up.",
+    "its questions answered; the bar under a chapter's title adds them up. A check mark follows "
+    "when your kernel for its exercise passed Check my kernel (bright once it also met the speed "
+    "target), and a small diamond when you made a prediction (hollow where you skipped it). "
+    "Export progress writes them for your teacher; nothing leaves this machine.",
     "课程右侧的三个小方块依次表示：已打开、已在本机运行、已标记回答问题；"
-    "章标题下的进度条是它们的合计。"};
+    "章标题下的进度条是它们的合计。你为练习写的 kernel 通过“检查我的 kernel”后会出现对勾"
+    "（同时达到速度目标时为亮色）；做过预测会出现小菱形（跳过时为空心）。"
+    "“导出进度”把它们写成文件交给老师；任何数据都不会离开这台机器。"};
 inline constexpr Word kWelcomeKeysHeading{"Keys", "快捷键"};
 inline constexpr Word kKeyPrevNext{"previous / next lesson", "上一课 / 下一课"};
 inline constexpr Word kKeyRun{"run this lesson and the previous one", "运行本课和上一课"};
