@@ -359,6 +359,22 @@ TEST_F(AppProgress, AGuessCanBePickedFromFourChoicesBuiltFromTheBound) {
     EXPECT_FALSE(probe.rects.count("guess_choice_1"));
 }
 
+// A check kept by `cuda-lessons-cli check` while the GUI is open shows once a lesson opens.
+TEST_F(AppProgress, AChecksKeptByTheCliShowsAsALessonOpens) {
+    Open("split/naive-scan");
+    Frames(2);
+    EXPECT_EQ(probe.progress_marks.count("gemv/warp-per-row"), 0u);
+    UpdateProgress(
+        progress_dir + "/progress.json",
+        [](Progress& p) {
+            RecordCheck(p, "gemv/warp-per-row", CheckRecord{true, 0, 9, true, false, 2, 1}, "t");
+        },
+        nullptr);
+    Open("gemv/warp-per-row");
+    Frames(2);
+    EXPECT_EQ(probe.progress_marks["gemv/warp-per-row"], "passed");
+}
+
 TEST_F(AppProgress, TheExportWritesCsvAndJsonForATeacher) {
     ChangeProgress(
         &ui.progress,

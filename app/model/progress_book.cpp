@@ -47,6 +47,13 @@ void LoadProgress(ProgressBook* book, std::vector<ProgressNotice>* notices,
     }
 }
 
+void RefreshProgress(ProgressBook* book) {
+    if (book->path.empty()) return;
+    std::string problem;
+    Progress read = ReadProgress(book->path, &problem);
+    if (problem.empty()) book->progress = std::move(read);
+}
+
 void ChangeProgress(ProgressBook* book, const std::function<void(Progress&)>& change,
                     std::vector<ProgressNotice>* notices) {
     change(book->progress);  // this session's marks, whatever the file does

@@ -18,6 +18,7 @@ struct ProgressBook {
     std::string path;  // ProgressPath() when loaded; "": nothing is kept (no HOME)
     Progress progress;
     bool loaded = false;
+    std::string read_for;  // the lesson shown when the file was last read
 };
 
 // A notice for the student, in both languages.
@@ -29,6 +30,10 @@ struct ProgressNotice {
 // said; an unreadable one is said and the book keeps nothing for this session's writes to lose.
 void LoadProgress(ProgressBook* book, std::vector<ProgressNotice>* notices,
                   const std::string& path = ProgressPath());
+
+// Reads the file again (what `cuda-lessons-cli check` kept meanwhile); a file that cannot be read
+// leaves the book as it is (said when it is next written).
+void RefreshProgress(ProgressBook* book);
 
 // Applies `change` to the book and writes it back; a failed write is said, and the change stays
 // in this session's marks.

@@ -470,7 +470,14 @@ void SayProgress(UiState& ui, const std::vector<ProgressNotice>& notices) {
 // each guess kept once typed (not while the field is being typed in).
 void KeepProgress(UiState& ui, Controller& c) {
     std::vector<ProgressNotice> notices;
-    if (!ui.progress.loaded) LoadProgress(&ui.progress, &notices);
+    if (!ui.progress.loaded) {
+        LoadProgress(&ui.progress, &notices);
+        ui.progress.read_for = ui.settings.lesson;
+    } else if (ui.progress.read_for != ui.settings.lesson) {
+        // Read again as each lesson opens: `cuda-lessons-cli check` may have kept a check.
+        RefreshProgress(&ui.progress);
+        ui.progress.read_for = ui.settings.lesson;
+    }
     for (const Controller::FinishedCheck& f : c.TakeFinishedChecks()) {
         CheckRecord r;
         r.correct = f.correct;
