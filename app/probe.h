@@ -118,6 +118,11 @@ struct Probe {
     // The SASS listing's line a chip jumped to (from 0), -1: none.
     int sass_jump_line = -1;
     std::vector<std::string> guess_row;
+    bool guess_skipped = false;  // the page says the prediction was skipped
+    std::string guess_scored;    // "You predicted X, measured Y: off by Z×."
+    // The lesson list's progress marks drawn this frame, by lesson id: "passed", "passed-fast",
+    // "predicted", "skipped" (space-separated).
+    std::map<std::string, std::string> progress_marks;
 };
 
 }  // namespace lessons::app

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 
 #include "errors.h"
 #include "message.h"
+#include "report.h"
 
 namespace lessons::cli {
 
@@ -148,6 +150,105 @@ json ToJson(const CaseOutcome& c) {
                 {"passed", c.passed},    {"ran", c.ran},
                 {"message", c.message},  {"message_zh", c.message_zh},
                 {"guard_zones", guards}, {"ms", c.ms}};
+}
+
+SpeedVerdict JudgeSpeed(double yours_ms, double step_ms) {
+    const auto good = [](double ms) { return std::isfinite(ms) && ms > 0; };
+    if (!good(yours_ms) || !good(step_ms))
+        return SpeedNotJudged(
+            "no time was measured for " +
+                std::string(good(yours_ms) ? "the step's kernel" : "your kernel"),
+            good(yours_ms) ? "这一步的 kernel 没有测得时间" : "你的 kernel 没有测得时间");
+    SpeedVerdict v;
+    v.judged = true;
+    v.yours_ms = yours_ms;
+    v.step_ms = step_ms;
+    v.ratio = yours_ms / step_ms;
+    v.passed = yours_ms <= step_ms * (1 + kSpeedTolerance);
+    return v;
+}
+
+SpeedVerdict SpeedNotJudged(const std::string& why, const std::string& why_zh) {
+    SpeedVerdict v;
+    v.why_not = why;
+    v.why_not_zh = why_zh;
+    return v;
+}
+
+std::string SpeedText(const SpeedVerdict& v, bool zh) {
+    if (!v.judged)
+        return zh ? "速度：未评判（" + v.why_not_zh + "）"
+                  : "speed: not judged (" + v.why_not + ")";
+    const std::string percent = Fixed(kSpeedTolerance * 100, 0);
+    if (zh)
+        return "速度：你的 " + Ms(v.yours_ms) + " ms，这一步的 " + Ms(v.step_ms) +
+               " ms，目标：不慢于它的 " + percent + "%（或更快）：" +
+               (v.passed ? "达到" : "未达到");
+    return "speed: yours " + Ms(v.yours_ms) + " ms, the step's " + Ms(v.step_ms) +
+           " ms, target: within " + percent + "% (or faster): " + (v.passed ? "met" : "NOT met");
+}
+
+json ToJson(const SpeedVerdict& v) {
+    json out{{"judged", v.judged},
+             {"passed", v.passed},
+             {"yours_ms", v.judged ? json(v.yours_ms) : json()},
+             {"step_ms", v.judged ? json(v.step_ms) : json()},
+             {"ratio", v.judged ? json(v.ratio) : json()},
+             {"target_ratio", 1 + kSpeedTolerance}};
+    if (!v.judged) {
+        out["why_not"] = v.why_not;
+        out["why_not_zh"] = v.why_not_zh;
+    }
+    return out;
+}
+
+SpeedVerdict MeasureSpeed(Session& session, const Lesson& yours, const Lesson& step,
+                          const RawParams& fixed, const RunControl& control,
+                          const std::function<void(const std::string& phase)>& on_phase,
+                          std::string* wrong, std::string* wrong_zh) {
+    RunOptions options;
+    options.params = fixed;  // the lesson's defaults otherwise
+    options.measure_ceilings = false;
+    double step_ms = 0, yours_ms = 0;
+    for (int round = 0; round < 2; ++round) {
+        if (on_phase) on_phase("step");
+        RunResult s, y;
+        try {
+            s = session.Run(step, options, control);
+        } catch (const Cancelled&) {
+            throw;
+        } catch (const std::exception& e) {
+            return SpeedNotJudged(std::string("the step's own run failed: ") + e.what(),
+                                  std::string("这一步自己的运行失败：") + e.what());
+        }
+        if (!s.verified)
+            return SpeedNotJudged("the step's own kernel gave a wrong answer: " + s.check_message,
+                                  "这一步自己的 kernel 结果不对：" + s.check_message);
+        if (on_phase) on_phase("yours");
+        try {
+            y = session.Run(yours, options, control);
+        } catch (const CudaError& e) {
+            if (wrong) *wrong = std::string("at the default settings: the run failed: ") + e.what();
+            if (wrong_zh) *wrong_zh = std::string("在默认设置下运行失败：") + e.what();
+            return SpeedNotJudged("your kernel's run at the default settings failed",
+                                  "你的 kernel 在默认设置下运行失败");
+        } catch (const Cancelled&) {
+            throw;
+        } catch (const std::exception& e) {
+            return SpeedNotJudged(std::string("your kernel was not timed: ") + e.what(),
+                                  std::string("你的 kernel 没有计时：") + e.what());
+        }
+        if (!y.verified) {
+            if (wrong) *wrong = "at the default settings: " + y.check_message;
+            if (wrong_zh) *wrong_zh = "在默认设置下：" + Render(y.CheckMessage(), "zh");
+            return SpeedNotJudged("your kernel's answer at the default settings is wrong",
+                                  "你的 kernel 在默认设置下结果不对");
+        }
+        step_ms = round == 0 ? s.median_ms : std::min(step_ms, s.median_ms);
+        yours_ms = round == 0 ? y.median_ms : std::min(yours_ms, y.median_ms);
+        if (JudgeSpeed(yours_ms, step_ms).passed) break;
+    }
+    return JudgeSpeed(yours_ms, step_ms);
 }
 
 struct KernelWatchdog::State {

@@ -49,6 +49,37 @@ std::vector<CaseOutcome> RunCases(
 
 nlohmann::ordered_json ToJson(const CaseOutcome& c);
 
+// The speed target of an exercise (issue 41, item 3): the student's kernel and the step's own
+// kernel timed at the lesson's default settings (the exercise's fixed choices), in the same run;
+// it passes when the student's median is within kSpeedTolerance of the step's (or faster).
+// Judged apart from correctness, and only where every case passed.
+constexpr double kSpeedTolerance = 0.10;
+
+struct SpeedVerdict {
+    bool judged = false;
+    bool passed = false;               // judged, and yours_ms <= step_ms * (1 + kSpeedTolerance)
+    double yours_ms = 0, step_ms = 0;  // medians at the default settings
+    double ratio = 0;                  // yours_ms / step_ms
+    std::string why_not, why_not_zh;   // where it was not judged
+};
+
+// The verdict on two measured medians; not judged where either is not a positive finite time.
+SpeedVerdict JudgeSpeed(double yours_ms, double step_ms);
+SpeedVerdict SpeedNotJudged(const std::string& why, const std::string& why_zh);
+// "speed: yours X ms, the step's Y ms, target: within 10% (or faster): passed", or why not.
+std::string SpeedText(const SpeedVerdict& v, bool zh);
+nlohmann::ordered_json ToJson(const SpeedVerdict& v);
+
+// Times the step's own kernel (`step`), then `yours`, at the default settings with the fixed
+// choices, in `session`; where yours misses the target, both once more and each one's better
+// median is kept (a noisy sample is no verdict). `on_phase` hears "step" or "yours" before each
+// run (the time limit is a run's). Where your run's answer is wrong, `*wrong` gets its message
+// and the verdict is not judged.
+SpeedVerdict MeasureSpeed(Session& session, const Lesson& yours, const Lesson& step,
+                          const RawParams& fixed, const RunControl& control,
+                          const std::function<void(const std::string& phase)>& on_phase,
+                          std::string* wrong, std::string* wrong_zh);
+
 // A watchdog for a student's kernel: armed with a label, it ends this process (after printing
 // `on_expiry`'s text) when it is not disarmed within the limit; a kernel that never ends cannot
 // be stopped otherwise, and the driver frees the GPU when the process is gone.

@@ -108,6 +108,7 @@ struct KernelCheckOptions {
     bool guard_zones = true;   // off under memcheck: it sees the real out-of-bounds accesses     //
                                // run the cases under compute-sanitizer's memcheck
     double time_limit_s = 10;  // per case (and per run of run --kernel)
+    bool no_speed = false;     // leave out the speed target (under memcheck)
 };
 int CheckKernel(const std::string& lesson, const std::string& path,
                 const KernelCheckOptions& options, Format format);
@@ -126,10 +127,15 @@ int ShowExercise(const std::string& lesson, const ExerciseOptions& options, Form
 // instance than the exercise's kernel is written for. A set `cancel` stops the compile
 // (Cancelled is thrown).
 // The worker's `check` request (ServeOptions::check): the hidden cases of `lesson`'s exercise run
-// with `yours`, each outcome through `emit`; the summary.
+// with `yours`, each outcome through `emit`; then, where every case passed, the speed target
+// (`timing` hears each timed run's start); the summary.
 nlohmann::ordered_json CheckForWorker(
     const Lesson& yours, const Lesson& lesson, const RunControl& control,
-    const std::function<void(const nlohmann::ordered_json&, int, int)>& emit);
+    const std::function<void(const nlohmann::ordered_json&, int, int)>& emit,
+    const std::function<void(const std::string&)>& timing);
+// `progress`: the progress file (lessons/progress.h) as a table, csv or json; a corrupt one is
+// named (and left as it is) with exit code 1.
+int ShowProgress(Format format);
 StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source,
                               const RawParams* params, const std::atomic<bool>* cancel);
 

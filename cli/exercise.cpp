@@ -20,7 +20,9 @@
 #include "exercise.h"
 #include "exercise_runner.h"
 #include "files.h"
+#include "host.h"
 #include "nvrtc_loader.h"
+#include "progress.h"
 #include "report.h"
 #include "units.h"
 
@@ -327,6 +329,33 @@ int RunProgram(const std::vector<std::string>& args) {
 
 }  // namespace
 
+namespace {
+
+// A check whose cases ran, kept in the progress file (lessons/progress.h) for the student and
+// their teacher; a file that cannot be written is said, and the check's answer stands.
+void RecordCheckProgress(const Lesson& lesson, size_t failed, size_t total, bool right,
+                         const SpeedVerdict& speed) {
+    CheckRecord r;
+    r.correct = right;
+    r.cases_failed = static_cast<int>(failed);
+    r.cases_total = static_cast<int>(total);
+    r.speed_judged = speed.judged;
+    r.speed_met = speed.passed;
+    r.yours_ms = speed.yours_ms;
+    r.step_ms = speed.step_ms;
+    try {
+        std::string notice;
+        UpdateProgress(
+            ProgressPath(), [&](Progress& p) { RecordCheck(p, lesson.id, r, UtcTimestamp()); },
+            &notice);
+        if (!notice.empty()) std::cerr << "note: " << notice << "\n";
+    } catch (const std::exception& e) {
+        std::cerr << "note: this check was not kept in your progress: " << e.what() << "\n";
+    }
+}
+
+}  // namespace
+
 int CheckKernel(const std::string& key, const std::string& path, const KernelCheckOptions& o,
                 Format format) {
     const Lesson& lesson = FindLessonOrThrow(key);
@@ -364,7 +393,8 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
             format == Format::kJson ? "json" : "table",
             "--time-limit",
             Fixed(std::min(o.time_limit_s * 20, kMaxKernelTimeLimitS), 0),
-            "--no-guard-zones"};
+            "--no-guard-zones",
+            "--no-speed"};
         std::cout.flush();
         std::cerr << (zh ? "在 compute-sanitizer memcheck 下运行全部用例："
                          : "running every case under compute-sanitizer memcheck: ")
@@ -394,11 +424,17 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
                                                 : "compiled, not checked: needs a GPU (") +
                                                 why_not + (zh ? "）" : ")")
                                           : why_not;
-        if (compiled) std::cerr << note << "\n";
+        if (compiled) {
+            std::cerr << note << "\n";
+            if (format == Format::kTable)
+                std::cout << (zh ? "速度：未评判（需要 GPU）\n"
+                                 : "speed: not judged (needs a GPU)\n");
+        }
         if (format == Format::kJson) {
             out["checked"] = false;
             out["not_checked"] = note;
             out["cases"] = json::array();
+            if (compiled) out["speed"] = ToJson(SpeedNotJudged(why_not, "运行它需要 NVIDIA GPU"));
             std::cout << out.dump(2) << "\n";
         }
         return rc;
@@ -440,27 +476,59 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
     watchdog.Disarm();
     size_t failed = 0;
     for (const CaseOutcome& c : outcomes) failed += c.passed ? 0 : 1;
+    // The speed target, apart from correctness: judged only where every case passed.
+    std::string wrong, wrong_zh;
+    SpeedVerdict speed =
+        failed > 0 ? SpeedNotJudged("a hidden case failed: speed is judged only for a right kernel",
+                                    "有隐藏用例失败：只有正确的 kernel 才评判速度")
+        : o.no_speed ? SpeedNotJudged("left out (--no-speed)", "已略去（--no-speed）")
+                     : MeasureSpeed(
+                           session, yours, lesson, fixed, CancelControl(),
+                           [&](const std::string& phase) {
+                               if (phase == "yours")
+                                   watchdog.Arm("timing at the default settings");
+                               else
+                                   watchdog.Disarm();
+                           },
+                           &wrong, &wrong_zh);
+    watchdog.Disarm();
+    const bool right = failed == 0 && wrong.empty();
     out["checked"] = true;
     out["cases_total"] = outcomes.size();
     out["cases_failed"] = failed;
-    out["passed"] = failed == 0;
+    out["passed"] = right;
+    if (!wrong.empty()) {
+        out["wrong_at_default"] = wrong;
+        out["wrong_at_default_zh"] = wrong_zh;
+    }
+    out["speed"] = ToJson(speed);
+    RecordCheckProgress(lesson, failed, outcomes.size(), right, speed);
     if (format == Format::kJson) {
         std::cout << out.dump(2) << "\n";
     } else {
-        std::cout << (failed == 0
-                          ? (zh ? "全部 " : "all ") + std::to_string(outcomes.size()) +
-                                (zh ? " 个用例通过：你的 kernel 通过了检查\n"
-                                    : " cases passed: your kernel passes the check\n")
+        if (!wrong.empty())
+            std::cout << (zh ? "计时运行的结果不对，" : "the timed run was WRONG ")
+                      << (zh ? wrong_zh : wrong) << "\n";
+        std::cout << (right ? (zh ? "全部 " : "all ") + std::to_string(outcomes.size()) +
+                                  (zh ? " 个用例通过：你的 kernel 通过了检查\n"
+                                      : " cases passed: your kernel passes the check\n")
+                      : failed == 0
+                          ? (zh ? "你的 kernel 没有通过检查\n"
+                                : "your kernel does not pass the check\n")
                           : std::to_string(failed) + (zh ? " / " : " of ") +
                                 std::to_string(outcomes.size()) +
                                 (zh ? " 个用例失败：你的 kernel 没有通过检查\n"
-                                    : " cases FAILED: your kernel does not pass the check\n"));
+                                    : " cases FAILED: your kernel does not pass the check\n"))
+                  << SpeedText(speed, zh) << "\n";
     }
-    return failed == 0 ? kExitOk : kExitFailed;
+    // The exit status is correctness's: a right kernel that misses the speed target exits 0
+    // (the speed verdict is in the output).
+    return right ? kExitOk : kExitFailed;
 }
 
 json CheckForWorker(const Lesson& yours, const Lesson& lesson, const RunControl& control,
-                    const std::function<void(const json&, int, int)>& emit) {
+                    const std::function<void(const json&, int, int)>& emit,
+                    const std::function<void(const std::string&)>& timing) {
     const DeviceList& devices = GetDevices();
     if (!devices.available())
         return json{
@@ -468,7 +536,9 @@ json CheckForWorker(const Lesson& yours, const Lesson& lesson, const RunControl&
             {"passed", false},
             {"not_checked",
              "compiled, not checked: needs a GPU (" + devices.unavailable.text + ")"},
-            {"not_checked_zh", "已编译，未检查：需要 GPU（" + devices.unavailable.text + "）"}};
+            {"not_checked_zh", "已编译，未检查：需要 GPU（" + devices.unavailable.text + "）"},
+            {"speed", ToJson(SpeedNotJudged("needs a GPU (" + devices.unavailable.text + ")",
+                                            "需要 GPU（" + devices.unavailable.text + "）"))}};
     const ExerciseCaseSet set = CasesOf(RunnableCatalog(), lesson);
     RawParams fixed;
     if (const Exercise* e = FindExercise(lesson.id))
@@ -480,10 +550,22 @@ json CheckForWorker(const Lesson& yours, const Lesson& lesson, const RunControl&
         });
     size_t failed = 0;
     for (const CaseOutcome& c : outcomes) failed += c.passed ? 0 : 1;
-    return json{{"checked", true},
-                {"passed", failed == 0},
-                {"cases_total", outcomes.size()},
-                {"cases_failed", failed}};
+    std::string wrong, wrong_zh;
+    const SpeedVerdict speed =
+        failed > 0
+            ? SpeedNotJudged("a hidden case failed: speed is judged only for a right kernel",
+                             "有隐藏用例失败：只有正确的 kernel 才评判速度")
+            : MeasureSpeed(session, yours, lesson, fixed, control, timing, &wrong, &wrong_zh);
+    json out{{"checked", true},
+             {"passed", failed == 0 && wrong.empty()},
+             {"cases_total", outcomes.size()},
+             {"cases_failed", failed}};
+    if (!wrong.empty()) {
+        out["wrong_at_default"] = wrong;
+        out["wrong_at_default_zh"] = wrong_zh;
+    }
+    out["speed"] = ToJson(speed);
+    return out;
 }
 
 StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source,
@@ -625,6 +707,57 @@ int ShowExercise(const std::string& key, const ExerciseOptions& o, Format format
     std::cout << "Check yours: cuda-lessons-cli run " << lesson.label << " --kernel FILE.cu\n";
     if (o.solution) std::cout << "\n--- the lesson's own kernel ---\n" << SolutionOf(lesson);
     return kExitOk;
+}
+
+int ShowProgress(Format format) {
+    const std::string path = ProgressPath();
+    if (path.empty()) throw UsageError("no folder holds the progress: set HOME or XDG_DATA_HOME");
+    std::string problem;
+    bool corrupt = false;
+    const Progress p = ReadProgress(path, &problem, &corrupt);
+    if (!problem.empty()) {
+        std::cerr << "error: the progress file cannot be read whole: " << problem
+                  << (corrupt ? " (it is left as it is; the next check or the GUI sets it aside "
+                                "as " +
+                                    path + ".corrupt-<time> and starts a new one)"
+                              : "")
+                  << "\n";
+        if (p.empty()) return kExitFailed;
+    }
+    const auto label = [](const std::string& id) {
+        const Lesson* l = RunnableCatalog().FindLesson(id);
+        return l ? l->label : std::string();
+    };
+    if (format == Format::kCsv) {
+        std::cout << ProgressCsv(p, StudentName(), label);
+    } else if (format == Format::kJson) {
+        json out = ProgressExport(p, StudentName(), label);
+        out["file"] = path;
+        std::cout << out.dump(2) << "\n";
+    } else {
+        std::cout << "progress kept in " << path << (p.empty() ? " (none yet)" : "") << "\n";
+        if (!p.exercises.empty()) {
+            TextTable t({"#", "exercise", "passed", "speed target", "yours / step ms", "checks",
+                         "last checked"});
+            for (const auto& [id, e] : p.exercises)
+                t.AddRow({label(id), id, e.correct ? "yes (" + e.correct_at + ")" : "no",
+                          e.speed_met        ? "met (" + e.speed_met_at + ")"
+                          : e.best_ratio > 0 ? "not met"
+                                             : "not judged",
+                          e.best_ratio > 0 ? Ms(e.yours_ms) + " / " + Ms(e.step_ms) : "-",
+                          std::to_string(e.checks), e.last_at});
+            std::cout << t.Render();
+        }
+        if (!p.predictions.empty()) {
+            TextTable t({"#", "prediction", "guess", "measured", "off by", "when"});
+            for (const auto& [id, q] : p.predictions)
+                t.AddRow({label(id), id, q.skipped ? "skipped" : Fixed(q.value, 3) + " " + q.unit,
+                          q.measured ? Fixed(*q.measured, 3) + " " + q.unit : "-",
+                          q.off_by ? Fixed(*q.off_by, 2) + "x" : "-", q.made_at});
+            std::cout << t.Render();
+        }
+    }
+    return problem.empty() ? kExitOk : kExitFailed;
 }
 
 }  // namespace lessons::cli

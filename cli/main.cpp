@@ -1,4 +1,5 @@
-// cuda-lessons-cli: list | info | run | sweep | bench | profile | tune | exercise | serve.
+// cuda-lessons-cli: list | info | run | check | sweep | bench | profile | tune | exercise | page |
+// progress | serve.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -217,6 +218,9 @@ int main(int argc, char** argv) {
     check->add_option("--time-limit", raw.time_limit,
                       "seconds each case may take before your kernel is stopped (1 to 600, "
                       "default 10, as in the GUI)");
+    check->add_flag("--no-speed", raw.check.no_speed,
+                    "leave out the speed target (--memcheck runs so: times under the memory "
+                    "checker mean nothing)");
     auto* sweep = app.add_subcommand("sweep", "run one lesson over block sizes or data sizes");
     sweep
         ->add_option(
@@ -283,6 +287,12 @@ int main(int argc, char** argv) {
     page->add_option("--text", page_text,
                      "a draft of the lesson's text (its .en.md or .zh.md, per --lang) to show and "
                      "check instead of the built-in one");
+    auto* progress = app.add_subcommand(
+        "progress",
+        "the student's progress kept on this machine: each exercise's checks (passed, speed "
+        "target, when) and each prediction (the guess, what was measured, how far off); for a "
+        "teacher, as csv or json");
+    progress->add_option("--format", raw.format, "table, csv or json");
     auto* serve = app.add_subcommand("serve", "worker mode: JSON-lines requests on stdin");
     int serve_nice = kServeNice;
     double release_after = kDefaultReleaseAfterS;
@@ -301,8 +311,8 @@ int main(int argc, char** argv) {
         for (const CLI::App* sub : app.get_subcommands({})) known |= sub->get_name() == argv[1];
         if (!known) {
             std::cerr << "error: unknown command '" << argv[1]
-                      << "': use list, info, run, check, sweep, bench, profile, tune, exercise "
-                         "or serve (see --help)\n";
+                      << "': use list, info, run, check, sweep, bench, profile, tune, exercise, "
+                         "page, progress or serve (see --help)\n";
             return cli::kExitUsage;
         }
     }
@@ -351,7 +361,7 @@ int main(int argc, char** argv) {
             std::_Exit(rc);  // the reader thread may still be blocked on stdin
         }
         for (const CLI::App* command :
-             {list, info, run, check, sweep, bench, profile, tune, exercise, page})
+             {list, info, run, check, sweep, bench, profile, tune, exercise, page, progress})
             if (*command) RejectEmptyValues(command);
         const cli::Format format = cli::ParseFormat(raw.format);
         int rc = cli::kExitUsage;
@@ -363,6 +373,8 @@ int main(int argc, char** argv) {
             rc = cli::PrintPage(lesson, raw.exercise.lang, page_gpu, glance, format, page_text);
         } else if (*exercise) {
             rc = cli::ShowExercise(lesson, raw.exercise, format);
+        } else if (*progress) {
+            rc = cli::ShowProgress(format);
         } else if (*check) {
             cli::KernelCheckOptions o = raw.check;
             o.guard_zones = !raw.no_guard_zones;

@@ -412,14 +412,18 @@ public:
         m_session.ReleaseWorkload();
         json summary;
         if (build.lesson) {
-            summary = m_options.check(*build.lesson, lesson, Control(id),
-                                      [&](const json& outcome, int i, int total) {
-                                          m_state.Emit({{"id", id},
-                                                        {"type", "case"},
-                                                        {"case", outcome},
-                                                        {"point", i},
-                                                        {"points", total}});
-                                      });
+            summary = m_options.check(
+                *build.lesson, lesson, Control(id),
+                [&](const json& outcome, int i, int total) {
+                    m_state.Emit({{"id", id},
+                                  {"type", "case"},
+                                  {"case", outcome},
+                                  {"point", i},
+                                  {"points", total}});
+                },
+                [&](const std::string& of) {
+                    m_state.Emit({{"id", id}, {"type", "timing"}, {"of", of}});
+                });
         } else {
             summary = {{"checked", false},
                        {"passed", false},

@@ -73,11 +73,13 @@ struct ServeOptions {
     // The `check` request: a student's kernel (compiled by `student`) over its step kind's
     // hidden cases. Given the lesson with the student's kernel, the lesson itself, the control
     // and `emit` for each case's outcome (its object, its index and the count), it returns the
-    // summary object ("checked", "passed", "cases_total", "cases_failed", or "not_checked" and
-    // "not_checked_zh" where this machine has no GPU). Unset: an error.
+    // summary object ("checked", "passed", "cases_total", "cases_failed", "speed", or
+    // "not_checked" and "not_checked_zh" where this machine has no GPU); `timing` hears "step"
+    // or "yours" before each timed run of the speed target. Unset: an error.
     std::function<nlohmann::ordered_json(
         const Lesson& yours, const Lesson& lesson, const RunControl& control,
-        const std::function<void(const nlohmann::ordered_json&, int, int)>& emit)>
+        const std::function<void(const nlohmann::ordered_json&, int, int)>& emit,
+        const std::function<void(const std::string&)>& timing)>
         check;
     // The `tune` request: the program that serves supplies the tuner (the engine knows no
     // tuning). Given the lesson, the request's params (those tuned left out), the control

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <functional>
 #include <sstream>
 #include <stdexcept>
@@ -15,6 +16,7 @@
 
 #include "catalog.h"
 #include "machine_code.h"
+#include "model/progress_book.h"
 #include "panels/panels.h"
 #include "panels/ui.h"
 #include "probe.h"
@@ -175,7 +177,13 @@ public:
                       {{"checked", false},
                        {"passed", false},
                        {"not_checked", "compiled, not checked: needs a GPU (no GPU here)"},
-                       {"not_checked_zh", "已编译，未检查：需要 GPU（没有 GPU）"}}}});
+                       {"not_checked_zh", "已编译，未检查：需要 GPU（没有 GPU）"},
+                       {"speed",
+                        {{"judged", false},
+                         {"passed", false},
+                         {"target_ratio", 1.1},
+                         {"why_not", "needs a GPU (no GPU here)"},
+                         {"why_not_zh", "需要 GPU（没有 GPU）"}}}}}});
                 status = "unavailable";
             } else if (hang_kernels) {
                 m_held.push_back(r["id"]);
@@ -198,6 +206,26 @@ public:
                                        {"point", i},
                                        {"points", 3}});
                 }
+                // The speed target: judged for a right kernel only, "SLOW" twice the step's.
+                Json speed = {{"judged", false},
+                              {"passed", false},
+                              {"yours_ms", nullptr},
+                              {"step_ms", nullptr},
+                              {"ratio", nullptr},
+                              {"target_ratio", 1.1},
+                              {"why_not", "a hidden case failed"},
+                              {"why_not_zh", "有隐藏用例失败"}};
+                if (!wrong) {
+                    const bool slow = source.find("SLOW") != std::string::npos;
+                    for (const char* of : {"step", "yours"})
+                        m_inbox.push_back({{"id", r["id"]}, {"type", "timing"}, {"of", of}});
+                    speed = {{"judged", true},
+                             {"passed", !slow},
+                             {"yours_ms", slow ? 2.0 : 1.05},
+                             {"step_ms", 1.0},
+                             {"ratio", slow ? 2.0 : 1.05},
+                             {"target_ratio", 1.1}};
+                }
                 m_inbox.push_back({{"id", r["id"]},
                                    {"type", "check"},
                                    {"lesson", r["lesson"]},
@@ -205,7 +233,8 @@ public:
                                     {{"checked", true},
                                      {"passed", !wrong},
                                      {"cases_total", 3},
-                                     {"cases_failed", wrong ? 1 : 0}}}});
+                                     {"cases_failed", wrong ? 1 : 0},
+                                     {"speed", speed}}}});
                 status = wrong ? "wrong" : "ok";
             }
             m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", status}});
@@ -438,10 +467,21 @@ protected:
                 return fake;
             },
             &registry == &Catalog() ? LoadRecordedResults(nullptr) : std::vector<RunResult>{});
+        // The progress file in a folder of the test's own, never the user's data folder.
+        char dir[] = "/tmp/cuda-lessons-progress-XXXXXX";
+        if (mkdtemp(dir)) progress_dir = dir;
+        std::vector<ProgressNotice> notices;
+        LoadProgress(&ui.progress, &notices,
+                     progress_dir.empty() ? std::string() : progress_dir + "/progress.json");
         controller->Start();
         Frames(2);
     }
-    void TearDown() override { ImGui::DestroyContext(); }
+    void TearDown() override {
+        ImGui::DestroyContext();
+        if (!progress_dir.empty())
+            std::system(("rm -rf '" + progress_dir + "'").c_str());  // NOLINT: a test's own folder
+    }
+    std::string progress_dir;  // where this test's progress file is kept
 
     void Frame() {
         controller->Update();

@@ -513,12 +513,39 @@ TEST_F(AppCheck, CasesAreListedWithTheFirstMismatchAndAFailureIsNoPass) {
     EXPECT_TRUE(a->check_done);
     EXPECT_TRUE(a->checked);
     EXPECT_FALSE(a->check_passed);
-    // A right one passes.
+    // A wrong kernel's speed is not judged.
+    ASSERT_TRUE(a->speed);
+    EXPECT_FALSE(a->speed->judged);
+    EXPECT_FALSE(a->speed->passed);
+    EXPECT_EQ(a->speed->why_not, "a hidden case failed");
+    // A right one passes, and meets the speed target (1.05 ms beside the step's 1 ms).
     controller->CheckKernel(TheLesson(), ui.run, "fine\n");
     Frames(2);
     a = controller->Exercise(TheLesson());
     ASSERT_EQ(a->cases.size(), 3u) << "the newest check's cases only";
     EXPECT_TRUE(a->check_passed);
+    ASSERT_TRUE(a->speed);
+    EXPECT_TRUE(a->speed->judged);
+    EXPECT_TRUE(a->speed->passed);
+    EXPECT_DOUBLE_EQ(a->speed->yours_ms, 1.05);
+    EXPECT_DOUBLE_EQ(a->speed->step_ms, 1.0);
+    EXPECT_TRUE(a->timing.empty()) << "the timing is over once the summary came";
+    // Right and slow: correctness passes, speed does not; shown apart.
+    controller->CheckKernel(TheLesson(), ui.run, "SLOW but fine\n");
+    Frames(2);
+    a = controller->Exercise(TheLesson());
+    EXPECT_TRUE(a->check_passed);
+    ASSERT_TRUE(a->speed);
+    EXPECT_TRUE(a->speed->judged);
+    EXPECT_FALSE(a->speed->passed);
+    // The page draws both verdicts in either language, every word translated.
+    ui.settings.language = "zh";
+    ClearTranslationMisses();
+    SelectLesson(ui, registry, "gemv/warp-per-row");
+    Frames(2);
+    Click("tab_exercise");
+    Frames(3);
+    EXPECT_TRUE(TranslationMisses().empty()) << TranslationMisses().front();
     // A compile afterwards is no check: its answer does not show the old cases.
     controller->SubmitKernel(TheLesson(), ui.run, "fine\n", false);
     Frames(2);
@@ -542,6 +569,9 @@ TEST_F(AppCheck, WithoutAGpuItSaysCompiledNotCheckedAndNeverPasses) {
     EXPECT_TRUE(a->cases.empty());
     EXPECT_EQ(a->not_checked, "compiled, not checked: needs a GPU (no GPU here)");
     EXPECT_EQ(a->not_checked_zh, "已编译，未检查：需要 GPU（没有 GPU）");
+    ASSERT_TRUE(a->speed) << "the speed target says it was not judged";
+    EXPECT_FALSE(a->speed->judged);
+    EXPECT_EQ(a->speed->why_not, "needs a GPU (no GPU here)");
     EXPECT_STREQ(Tr("en", kCheckNotChecked), "Compiled, not checked: needs a GPU.");
     EXPECT_STREQ(Tr("zh", kCheckNotChecked), "已编译，未检查：需要 GPU。");
 }

@@ -577,3 +577,49 @@ TEST(Cli, AParameterGivenTwiceIsRefused) {
     EXPECT_NE(twice.text.find("--set size= is given twice"), std::string::npos) << twice.text;
     EXPECT_EQ(Cli("run 1.1 --set size=2KiB --reps 1 --format json", false).code, 0);
 }
+
+// `progress`: what the GUI and `check` keep in the data folder, for a teacher (issue 41, item 7):
+// none yet, a table, csv and json; a corrupt file is named and left as it is.
+TEST(Cli, ProgressIsReadFromTheDataFolder) {
+    const std::string dir = MakeTempDir("progress");
+    const std::string env = "XDG_DATA_HOME='" + dir + "' USER=ada ";
+    Output o = Sh(env + CliPath() + " progress 2>&1");
+    EXPECT_EQ(o.code, 0) << o.text;
+    EXPECT_NE(o.text.find("(none yet)"), std::string::npos) << o.text;
+    Sh("mkdir -p '" + dir + "/cuda-lessons'");
+    std::ofstream(dir + "/cuda-lessons/progress.json")
+        << R"({"format": "cuda-lessons progress 1", "exercises": [{"lesson": "gemv/warp-per-row",
+            "checks": 2, "correct": true, "correct_at": "2026-11-29T08:00:00Z", "speed_met": true,
+            "speed_met_at": "2026-11-29T08:05:00Z", "best_ratio": 0.9, "yours_ms": 0.9,
+            "step_ms": 1.0, "last_at": "2026-11-29T08:05:00Z", "last_correct": true,
+            "last_cases_failed": 0, "last_cases_total": 9, "last_speed": "met"}],
+            "predictions": [{"lesson": "reduce/cub", "skipped": true, "made_at": "t"}]})";
+    o = Sh(env + CliPath() + " progress 2>&1");
+    EXPECT_EQ(o.code, 0) << o.text;
+    EXPECT_NE(o.text.find("met (2026-11-29T08:05:00Z)"), std::string::npos) << o.text;
+    EXPECT_NE(o.text.find("skipped"), std::string::npos) << o.text;
+    o = Sh(env + CliPath() + " progress --format csv 2>&1");
+    EXPECT_EQ(o.code, 0) << o.text;
+    EXPECT_EQ(o.text.rfind("student,lesson,label,exercise_correct,", 0), 0u) << o.text;
+    // The label is the lesson's number as shown (found by id: it moves when a lesson is added).
+    const size_t row = o.text.find("ada,gemv/warp-per-row,");
+    ASSERT_NE(row, std::string::npos) << o.text;
+    EXPECT_NE(o.text.find(",yes,2026-11-29T08:00:00Z,yes,", row), std::string::npos) << o.text;
+    EXPECT_NE(o.text.substr(row + 22, 1), ",") << "a label: " << o.text;
+    o = Sh(env + CliPath() + " progress --format json 2>/dev/null");
+    ASSERT_EQ(o.code, 0) << o.text;
+    const nlohmann::json j = nlohmann::json::parse(o.text);
+    EXPECT_EQ(j["student"], "ada");
+    EXPECT_EQ(j["exercises"][0]["speed_met"], true);
+    EXPECT_FALSE(j["predictions"][0]["label"].get<std::string>().empty());
+    // Corrupt: said, exit 1, and the file is left as it is for the next write to set aside.
+    std::ofstream(dir + "/cuda-lessons/progress.json") << "{ not json";
+    o = Sh(env + CliPath() + " progress 2>&1");
+    EXPECT_EQ(o.code, 1) << o.text;
+    EXPECT_NE(o.text.find("cannot be read whole"), std::string::npos) << o.text;
+    EXPECT_NE(o.text.find("sets it aside"), std::string::npos) << o.text;
+    std::ifstream kept(dir + "/cuda-lessons/progress.json");
+    std::string text((std::istreambuf_iterator<char>(kept)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text, "{ not json");
+    Sh("rm -rf '" + dir + "'");
+}

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -287,6 +288,58 @@ TEST_F(CheckCommand, WithoutAGpuItSaysCompiledNotChecked) {
     const nlohmann::json j = nlohmann::json::parse(json.text);
     EXPECT_EQ(j["checked"], false);
     EXPECT_TRUE(j["cases"].empty());
+    // The speed target's fields: not judged, and why.
+    ASSERT_TRUE(j.contains("speed")) << json.text;
+    EXPECT_EQ(j["speed"]["judged"], false);
+    EXPECT_EQ(j["speed"]["passed"], false);
+    EXPECT_TRUE(j["speed"]["yours_ms"].is_null());
+    EXPECT_TRUE(Has(j["speed"]["why_not"].get<std::string>(), "GPU")) << json.text;
+    EXPECT_TRUE(Has(o.text, "speed: not judged (needs a GPU)")) << o.text;
+    EXPECT_TRUE(Has(zh.text, "速度：未评判（需要 GPU）")) << zh.text;
+}
+
+// The speed target's verdict on given times (no timing here: the numbers are made up).
+TEST(SpeedTarget, WithinTenPercentOrFasterPasses) {
+    const cli::SpeedVerdict faster = cli::JudgeSpeed(0.8, 1.0);
+    EXPECT_TRUE(faster.judged);
+    EXPECT_TRUE(faster.passed);
+    EXPECT_DOUBLE_EQ(faster.ratio, 0.8);
+    EXPECT_TRUE(cli::JudgeSpeed(1.0, 1.0).passed);
+    EXPECT_TRUE(cli::JudgeSpeed(1.099, 1.0).passed);
+    EXPECT_TRUE(cli::JudgeSpeed(11.0, 10.0).passed) << "exactly 10% slower is within the target";
+    const cli::SpeedVerdict slow = cli::JudgeSpeed(1.2, 1.0);
+    EXPECT_TRUE(slow.judged);
+    EXPECT_FALSE(slow.passed);
+    EXPECT_DOUBLE_EQ(slow.ratio, 1.2);
+    EXPECT_EQ(
+        cli::SpeedText(slow, false),
+        "speed: yours 1.200 ms, the step's 1.000 ms, target: within 10% (or faster): NOT met");
+    EXPECT_TRUE(Has(cli::SpeedText(cli::JudgeSpeed(0.5, 1.0), false), ": met"));
+    EXPECT_TRUE(Has(cli::SpeedText(slow, true), "未达到"));
+    const nlohmann::ordered_json j = cli::ToJson(slow);
+    EXPECT_EQ(j["judged"], true);
+    EXPECT_EQ(j["passed"], false);
+    EXPECT_DOUBLE_EQ(j["yours_ms"].get<double>(), 1.2);
+    EXPECT_DOUBLE_EQ(j["step_ms"].get<double>(), 1.0);
+    EXPECT_DOUBLE_EQ(j["target_ratio"].get<double>(), 1.1);
+}
+
+TEST(SpeedTarget, NoTimeIsNoVerdict) {
+    for (const auto& [yours, step] : std::vector<std::pair<double, double>>{
+             {0, 1}, {1, 0}, {-1, 1}, {std::nan(""), 1}, {1, INFINITY}}) {
+        const cli::SpeedVerdict v = cli::JudgeSpeed(yours, step);
+        EXPECT_FALSE(v.judged) << yours << " " << step;
+        EXPECT_FALSE(v.passed);
+        EXPECT_FALSE(v.why_not.empty());
+        EXPECT_FALSE(v.why_not_zh.empty());
+    }
+    const cli::SpeedVerdict n = cli::SpeedNotJudged("a hidden case failed", "有隐藏用例失败");
+    EXPECT_EQ(cli::SpeedText(n, false), "speed: not judged (a hidden case failed)");
+    EXPECT_EQ(cli::SpeedText(n, true), "速度：未评判（有隐藏用例失败）");
+    const nlohmann::ordered_json j = cli::ToJson(n);
+    EXPECT_EQ(j["judged"], false);
+    EXPECT_TRUE(j["yours_ms"].is_null());
+    EXPECT_EQ(j["why_not"], "a hidden case failed");
 }
 
 TEST_F(CheckCommand, MemcheckWithoutTheSanitizerSaysItIsNotInstalled) {

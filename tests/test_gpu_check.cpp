@@ -103,8 +103,17 @@ void AppendTable(const std::vector<Checked>& rows) {
                     break;
                 }
         if (!c.j.contains("cases")) first = c.j.dump().substr(0, 300);
+        std::string speed = "-";
+        if (c.j.contains("speed") && c.j["speed"].is_object()) {
+            const json& s = c.j["speed"];
+            speed = s.value("judged", false)
+                        ? "yours " + s["yours_ms"].dump() + " ms, step " + s["step_ms"].dump() +
+                              " ms: " + (s.value("passed", false) ? "met" : "NOT met")
+                        : "not judged";
+        }
         table << c.name << " | exit " << c.code << " | " << c.j.value("cases_failed", -1) << " of "
-              << c.j.value("cases_total", -1) << " failed | " << first.substr(0, 400) << "\n";
+              << c.j.value("cases_total", -1) << " failed | " << first.substr(0, 400) << " | "
+              << speed << "\n";
     }
 }
 
@@ -136,6 +145,9 @@ TEST(GpuCheck, EveryWrongKernelFails) {
         EXPECT_EQ(c.j.value("checked", false), true) << c.name << "\n" << c.j.dump(1);
         EXPECT_EQ(c.j.value("passed", true), false) << c.name << "\n" << c.j.dump(1);
         EXPECT_GE(c.j.value("cases_failed", 0), 1) << c.name;
+        // Correctness failed: speed is not judged.
+        ASSERT_TRUE(c.j.contains("speed")) << c.name;
+        EXPECT_EQ(c.j["speed"].value("judged", true), false) << c.name;
         // A missing bounds test is caught by the guard zones, which name the buffer.
         if (c.name.find("no-bounds") == std::string::npos) continue;
         bool guarded = false;
@@ -166,11 +178,40 @@ TEST(GpuCheck, EveryReferenceSolutionPasses) {
         names.push_back("solution of " + id);
     }
     EXPECT_GE(todo.size(), 20u);
+    // The checks keep the student's progress (several at once, under the file's lock): in a
+    // data folder of this test's own.
+    const std::string data = MakeTempDir("progress");
+    const char* old_data = std::getenv("XDG_DATA_HOME");
+    const std::string saved = old_data ? old_data : "";
+    setenv("XDG_DATA_HOME", data.c_str(), 1);
     const std::vector<Checked> checked = CheckAll(todo, names);
+    const Output progress = Cli("progress --format json", false);
+    if (old_data)
+        setenv("XDG_DATA_HOME", saved.c_str(), 1);
+    else
+        unsetenv("XDG_DATA_HOME");
     AppendTable(checked);
+    ASSERT_EQ(progress.code, 0) << progress.text;
+    std::set<std::string> passed;
+    for (const json& e : json::parse(progress.text)["exercises"]) {
+        EXPECT_EQ(e.value("checks", 0), 1) << e.dump();
+        if (e.value("correct", false)) passed.insert(e.value("lesson", ""));
+        EXPECT_NE(e.value("last_speed", ""), "not judged") << e.dump();
+    }
+    for (const auto& [id, path] : todo)
+        EXPECT_TRUE(passed.count(id)) << id << ": not kept as passed in the progress";
+    Sh("rm -rf '" + data + "'");
     for (const Checked& c : checked) {
         EXPECT_EQ(c.code, 0) << c.name << "\n" << c.j.dump(1);
         EXPECT_EQ(c.j.value("passed", false), true) << c.name;
+        // A right kernel's speed is judged: both times measured in the same run (whether the
+        // target is met is the GPU's: no timing threshold here).
+        ASSERT_TRUE(c.j.contains("speed")) << c.name;
+        const json& speed = c.j["speed"];
+        EXPECT_EQ(speed.value("judged", false), true) << c.name << "\n" << speed.dump(1);
+        EXPECT_GT(speed.value("yours_ms", 0.0), 0) << c.name;
+        EXPECT_GT(speed.value("step_ms", 0.0), 0) << c.name;
+        EXPECT_TRUE(speed["passed"].is_boolean()) << c.name;
     }
     Sh("rm -rf '" + dir + "'");
 }

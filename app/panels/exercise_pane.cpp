@@ -386,6 +386,21 @@ void DrawCompileAnswer(UiState& ui, Controller& c, const Controller::ExerciseAns
     }
 }
 
+// The speed target's verdict, apart from correctness's: met, not met, or why it was not judged.
+void DrawSpeed(UiState& ui, const Controller::ExerciseAnswer& a) {
+    if (!a.speed) return;
+    const Controller::ExerciseAnswer::Speed& s = *a.speed;
+    if (!s.judged) {
+        const bool zh = ui.settings.language == "zh";
+        const std::string& why = zh && !s.why_not_zh.empty() ? s.why_not_zh : s.why_not;
+        DrawWrappedText(Fmt(Tr(ui, kSpeedNotJudged), why.c_str()), &kGrey);
+        return;
+    }
+    DrawWrappedText(Fmt(Tr(ui, s.passed ? kSpeedMet : kSpeedNotMet), Ms(s.yours_ms).c_str(),
+                        Ms(s.step_ms).c_str(), (s.target_ratio - 1) * 100),
+                    s.passed ? &kGreen : &kAmber);
+}
+
 // "Check my kernel": each hidden case passed or failed, with its first mismatch; the verdict
 // (never a pass where the cases did not run).
 void DrawCheckAnswer(UiState& ui, const Controller::ExerciseAnswer& a) {
@@ -416,19 +431,29 @@ void DrawCheckAnswer(UiState& ui, const Controller::ExerciseAnswer& a) {
         }
         ImGui::PopID();
     }
+    if (a.pending && !a.check_done && !a.timing.empty())
+        ImGui::TextColored(kAmber, "%s", Tr(ui, a.timing == "yours" ? kTimingYours : kTimingStep));
     if (!a.check_done) return;
     if (!a.checked) {
         DrawWrappedText(Tr(ui, kCheckNotChecked), &kAmber);
         const std::string& why = zh && !a.not_checked_zh.empty() ? a.not_checked_zh : a.not_checked;
         if (!why.empty()) DrawWrappedText(why, &kGrey);
         if (ui.probe) ui.probe->exercise_not_checked = true;
+        DrawSpeed(ui, a);
         return;
     }
     const int total = static_cast<int>(a.cases.size());
-    if (a.check_passed)
+    if (!a.wrong_at_default.empty())
+        DrawWrappedText(
+            Fmt(Tr(ui, kWrongAtDefault),
+                (zh && !a.wrong_at_default_zh.empty() ? a.wrong_at_default_zh : a.wrong_at_default)
+                    .c_str()),
+            &kRed);
+    else if (a.check_passed)
         DrawWrappedText(Fmt(Tr(ui, kCheckPassed), total), &kGreen);
     else
         DrawWrappedText(Fmt(Tr(ui, kCheckFailed), failed, total), &kRed);
+    DrawSpeed(ui, a);
 }
 
 // The student's newest run beside the previous lesson and the step at the page's settings:

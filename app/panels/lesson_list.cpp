@@ -1,10 +1,15 @@
 // The lesson list: a filter box, then the chapters with their progress bars and their lessons,
 // each marked live / recorded / unavailable (the tooltip says why) and with its three progress
-// marks (opened, run here, answered); the legend of the marks under the list.
+// marks (opened, run here, answered) and, from the progress file, a check mark for an exercise
+// passed and a diamond for a prediction made; the legends under the list, and the progress's
+// export for a teacher.
 #include <algorithm>
+#include <ctime>
 
+#include "model/progress_book.h"
 #include "model/student.h"
 #include "panels/panels.h"
+#include "probe.h"
 #include "words/words_student.h"
 
 namespace lessons::app {
@@ -25,8 +30,31 @@ void DrawMarks(ImDrawList* dl, ImVec2 at, float side, const bool earned[3]) {
     }
 }
 
+// The progress file's marks after the three squares: a check mark for an exercise passed (filled
+// green where the speed target was met too, outlined where not yet), and a small diamond for a
+// prediction made (hollow where it was skipped). `at` is the check mark's top left.
+const ImU32 kPassedColor = IM_COL32(90, 200, 110, 255);
+const ImU32 kPredictedColor = IM_COL32(120, 190, 250, 255);
+
+void DrawCheckMark(ImDrawList* dl, ImVec2 at, float side, bool full) {
+    const ImVec2 points[] = {ImVec2(at.x, at.y + side * 0.55f),
+                             ImVec2(at.x + side * 0.38f, at.y + side * 0.95f),
+                             ImVec2(at.x + side, at.y + side * 0.05f)};
+    dl->AddPolyline(points, 3, full ? kPassedColor : IM_COL32(150, 190, 150, 255), ImDrawFlags_None,
+                    full ? side * 0.3f : side * 0.18f);
+}
+
+void DrawDiamond(ImDrawList* dl, ImVec2 centre, float r, bool filled) {
+    const ImVec2 a(centre.x, centre.y - r), b(centre.x + r, centre.y), c(centre.x, centre.y + r),
+        d(centre.x - r, centre.y);
+    if (filled)
+        dl->AddQuadFilled(a, b, c, d, kPredictedColor);
+    else
+        dl->AddQuad(a, b, c, d, IM_COL32(110, 110, 120, 255), 1.0f);
+}
+
 float MarksWidth() {
-    return ImGui::GetFontSize() * 0.5f * 4 + ImGui::GetStyle().ItemSpacing.x;
+    return ImGui::GetFontSize() * 0.5f * 8 + ImGui::GetStyle().ItemSpacing.x;
 }
 
 // The list's mode legend: ● live ◐ recorded ○ unavailable.
@@ -88,7 +116,7 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
     Remember(ui, "lesson_filter");
     const float font = ImGui::GetFontSize();
     // Under the list: the legends and the help button (three rows where the sidebar is narrow).
-    ImGui::BeginChild("lessons", ImVec2(0, -ImGui::GetFrameHeightWithSpacing() * 3.1f), false,
+    ImGui::BeginChild("lessons", ImVec2(0, -ImGui::GetFrameHeightWithSpacing() * 4.1f), false,
                       kNoNavKeys);
     int shown = 0;
     for (const Chapter& chapter : reg.chapters()) {
@@ -130,8 +158,25 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
                                     ui.settings.ran.count(l->id) > 0,
                                     ui.settings.answered.count(l->id) > 0};
             const float side = font * 0.5f;
-            DrawMarks(ImGui::GetWindowDrawList(),
-                      ImVec2(b.x - side * 4 + side * 0.5f, (a.y + b.y - side) / 2), side, earned);
+            const float mark_top = (a.y + b.y - side) / 2;
+            DrawMarks(ImGui::GetWindowDrawList(), ImVec2(b.x - side * 8 + side * 0.5f, mark_top),
+                      side, earned);
+            // The exercise and the prediction, from the progress file.
+            const ProgressMarks marks = MarksOf(ui.progress, l->id);
+            if (marks.passed)
+                DrawCheckMark(ImGui::GetWindowDrawList(), ImVec2(b.x - side * 3.7f, mark_top), side,
+                              marks.speed_met);
+            if (marks.predicted || marks.skipped)
+                DrawDiamond(ImGui::GetWindowDrawList(),
+                            ImVec2(b.x - side * 1.6f, mark_top + side * 0.5f), side * 0.35f,
+                            marks.predicted);
+            if (ui.probe && (marks.passed || marks.predicted || marks.skipped)) {
+                std::string& m = ui.probe->progress_marks[l->id];
+                if (marks.passed) m += marks.speed_met ? "passed-fast " : "passed ";
+                if (marks.predicted) m += "predicted ";
+                if (marks.skipped) m += "skipped ";
+                m.pop_back();
+            }
             // Arriving by key or link: the lesson's entry scrolled into view.
             if (current && ui.arrival.scroll_list) {
                 const float top = ImGui::GetWindowPos().y, bottom = top + ImGui::GetWindowHeight();
@@ -139,15 +184,22 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
                 ui.arrival.scroll_list = false;
             }
             if (ImGui::IsItemHovered()) {
+                std::string progress;
+                if (marks.passed)
+                    progress += std::string("\n") +
+                                Tr(ui, marks.speed_met ? kTipPassedFast : kTipPassedSlow);
+                if (marks.predicted || marks.skipped)
+                    progress +=
+                        std::string("\n") + Tr(ui, marks.predicted ? kTipPredicted : kTipSkipped);
                 if (mode == LessonMode::kLive)
                     Tooltip(l->label + "  " + title + "\n" + Tr(ui, kLive) + ": " +
                             Tr(ui, kRunsLive) + " (" + (l->kind == StepKind::kGpu ? "GPU" : "CPU") +
-                            ")");
+                            ")" + progress);
                 else
                     Tooltip(
                         l->label + "  " + title + "\n" +
                         (mode == LessonMode::kRecorded ? Tr(ui, kRecorded) : Tr(ui, kUnavailable)) +
-                        ": " + Say(ui.settings.language, c.UnavailableReason(*l)));
+                        ": " + Say(ui.settings.language, c.UnavailableReason(*l)) + progress);
             }
         }
         ImGui::Spacing();
@@ -158,6 +210,30 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
     ImGui::Separator();
     DrawModeLegend(ui);
     DrawProgressLegend(ui);
+    // The progress file's marks, and its export for a teacher.
+    {
+        const float side = font * 0.5f;
+        ImVec2 p = ImGui::GetCursorScreenPos();
+        float y = p.y + (ImGui::GetTextLineHeight() - side) / 2;
+        DrawCheckMark(ImGui::GetWindowDrawList(), ImVec2(p.x, y), side, true);
+        ImGui::Dummy(ImVec2(side, ImGui::GetTextLineHeight()));
+        ImGui::SameLine(0, side * 0.5f);
+        ImGui::TextDisabled("%s", Tr(ui, kMarkPassed));
+        ImGui::SameLine();
+        p = ImGui::GetCursorScreenPos();
+        y = p.y + ImGui::GetTextLineHeight() / 2;
+        DrawDiamond(ImGui::GetWindowDrawList(), ImVec2(p.x + side * 0.5f, y), side * 0.35f, true);
+        ImGui::Dummy(ImVec2(side, ImGui::GetTextLineHeight()));
+        ImGui::SameLine(0, side * 0.5f);
+        ImGui::TextDisabled("%s", Tr(ui, kMarkPredicted));
+    }
+    if (ImGui::SmallButton(Tr(ui, kExportProgress))) {
+        const ProgressNotice n =
+            ExportProgress(ui.progress, reg, ui.export_dir, std::time(nullptr));
+        ui.messages.push_back({n.en, n.zh});
+    }
+    if (ImGui::IsItemHovered()) Tooltip(Tr(ui, kExportProgressHint));
+    Remember(ui, "export_progress");
     SameLineIfFits(ButtonWidth(Tr(ui, kHelpButton)));
     if (ImGui::SmallButton(Tr(ui, kHelpButton))) ui.first_run_page = true;
     Remember(ui, "help");

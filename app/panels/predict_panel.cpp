@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "host.h"
 #include "model/compare.h"
 #include "model/prediction.h"
 #include "panels/panels.h"
@@ -74,6 +75,40 @@ std::string GuessFigure(double v, bool speedup) {
     return speedup ? Fixed(v, v < 10 ? 2 : 1) + "\xC3\x97" : Ms(v) + " ms";
 }
 
+void SayNotices(UiState& ui, const std::vector<ProgressNotice>& notices) {
+    for (const ProgressNotice& n : notices) ui.messages.push_back({n.en, n.zh});
+}
+
+// The progress file follows the guess field: cleared, skipped, scored.
+void ForgetGuess(UiState& ui, const std::string& id) {
+    std::vector<ProgressNotice> notices;
+    ChangeProgress(
+        &ui.progress, [&](Progress& p) { ForgetPrediction(p, id); }, &notices);
+    SayNotices(ui, notices);
+}
+
+void SkipGuess(UiState& ui, const std::string& id) {
+    std::vector<ProgressNotice> notices;
+    const std::string when = UtcTimestamp();
+    ChangeProgress(
+        &ui.progress, [&](Progress& p) { RecordSkip(p, id, when); }, &notices);
+    SayNotices(ui, notices);
+}
+
+void ScoreGuess(UiState& ui, const std::string& id, double guess, bool speedup, double measured) {
+    // Only where the kept prediction is this guess and its score changes.
+    const auto kept = ui.progress.progress.predictions.find(id);
+    if (kept == ui.progress.progress.predictions.end() || kept->second.skipped ||
+        kept->second.value != guess || kept->second.unit != (speedup ? "x" : "ms") ||
+        (kept->second.measured && *kept->second.measured == measured))
+        return;
+    std::vector<ProgressNotice> notices;
+    const std::string when = UtcTimestamp();
+    ChangeProgress(
+        &ui.progress, [&](Progress& p) { ScorePrediction(p, id, measured, when); }, &notices);
+    SayNotices(ui, notices);
+}
+
 // The student's guess, typed before the run (a time in ms, or a speed-up over the previous
 // lesson; kept per lesson in the settings), and once given, the guess, the model's bound and
 // the measurement side by side. `measured` is null while none exists or it is hidden.
@@ -95,7 +130,7 @@ void DrawGuess(UiState& ui, const Controller& c, const Registry& reg, const Less
         const double v = std::strtod(ui.guess_text, &end);
         const bool blank = std::string(ui.guess_text).find_first_not_of(' ') == std::string::npos;
         if (blank) {
-            ui.settings.guesses.erase(lesson.id);
+            if (ui.settings.guesses.erase(lesson.id)) ForgetGuess(ui, lesson.id);
             return true;
         }
         if (end == ui.guess_text || *end != '\0' || !(v > 0) || !std::isfinite(v)) return false;
@@ -109,6 +144,7 @@ void DrawGuess(UiState& ui, const Controller& c, const Registry& reg, const Less
     if (ImGui::InputText("##guess", ui.guess_text, sizeof ui.guess_text,
                          ImGuiInputTextFlags_CharsScientific))  // "1e9" stays 1e9
         store();
+    ui.guess_editing = ImGui::IsItemActive();  // kept in the progress once left
     Remember(ui, "guess_input");
     if (ImGui::IsItemDeactivatedAfterEdit() && !store())
         ui.messages.push_back(Fmt(kGuessBad.en, ui.guess_text));
@@ -132,13 +168,46 @@ void DrawGuess(UiState& ui, const Controller& c, const Registry& reg, const Less
     }
     const auto guess = ui.settings.guesses.find(lesson.id);
     if (guess == ui.settings.guesses.end()) {
-        DrawWrappedText(Tr(ui, kGuessHint), &kGrey);
+        // No guess: the student may skip, and the page (and their progress) says so.
+        const auto kept = ui.progress.progress.predictions.find(lesson.id);
+        const bool skipped = kept != ui.progress.progress.predictions.end() && kept->second.skipped;
+        if (!skipped) {
+            SameLineIfFits(ButtonWidth(Tr(ui, kGuessSkip)));
+            if (ImGui::SmallButton(Tr(ui, kGuessSkip))) SkipGuess(ui, lesson.id);
+            if (ImGui::IsItemHovered()) Tooltip(Tr(ui, kGuessSkipHint));
+            Remember(ui, "guess_skip");
+            DrawWrappedText(Tr(ui, kGuessHint), &kGrey);
+        } else {
+            DrawWrappedText(Tr(ui, kGuessSkipped), &kGrey);
+            if (ui.probe) ui.probe->guess_skipped = true;
+        }
+        // Or one of four choices built from the model's bound: 1x, 2x, 5x and 10x its time.
+        const BoundedTime b =
+            BoundAndTime(lesson, chapter, ResolveParams(lesson.params, ui.run), source, nullptr);
+        if (b.bound_ms && *b.bound_ms > 0 && std::isfinite(*b.bound_ms)) {
+            ImGui::AlignTextToFramePadding();
+            ImGui::TextDisabled("%s", Tr(ui, kGuessPick));
+            for (const int k : {1, 2, 5, 10}) {
+                const double v = *b.bound_ms * k;
+                const std::string label = Fmt(Tr(ui, kGuessChoice), k, Ms(v).c_str());
+                SameLineIfFits(ButtonWidth(label.c_str()));
+                ImGui::PushID(k);
+                if (ImGui::SmallButton(label.c_str())) {
+                    ui.settings.guesses[lesson.id] = Guess{v, false};
+                    ui.guess_speedup = false;
+                    std::snprintf(ui.guess_text, sizeof ui.guess_text, "%.6g", v);
+                }
+                ImGui::PopID();
+                Remember(ui, ("guess_choice_" + std::to_string(k)).c_str());
+            }
+        }
         return;
     }
     SameLineIfFits(ButtonWidth(Tr(ui, kGuessClear)));
     if (ImGui::SmallButton(Tr(ui, kGuessClear))) {
         ui.settings.guesses.erase(lesson.id);
         ui.guess_text[0] = '\0';
+        ForgetGuess(ui, lesson.id);
         return;
     }
     Remember(ui, "guess_clear");
@@ -189,8 +258,18 @@ void DrawGuess(UiState& ui, const Controller& c, const Registry& reg, const Less
         ImGui::EndTable();
     }
     Remember(ui, "guess_table");
-    if (!hidden && check.measured && *check.measured > 0)
-        DrawWrappedText(Fmt(Tr(ui, kGuessRatio), Fixed(check.guess / *check.measured, 2).c_str()));
+    if (!hidden && check.measured && *check.measured > 0) {
+        // Scored: how far off, kept in the progress (once per measurement).
+        const std::optional<double> off = OffBy(check.guess, *check.measured);
+        if (off) {
+            const std::string scored =
+                Fmt(Tr(ui, kGuessScored), GuessFigure(check.guess, speedup).c_str(),
+                    GuessFigure(*check.measured, speedup).c_str(), Fixed(*off, 2).c_str());
+            DrawWrappedText(scored);
+            if (ui.probe) ui.probe->guess_scored = scored;
+            ScoreGuess(ui, lesson.id, check.guess, speedup, *check.measured);
+        }
+    }
 }
 
 }  // namespace

@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 #include "exercise.h"
 #include "glossary.h"
+#include "host.h"
 #include "model/compare.h"
 #include "model/sweeps.h"
 #include "panels/page_view.h"
@@ -460,6 +462,61 @@ void DrawText(UiState& ui, const Controller& c, const Lesson& lesson) {
 }
 
 // The lessons run live since the last frame get their "run here" mark.
+void SayProgress(UiState& ui, const std::vector<ProgressNotice>& notices) {
+    for (const ProgressNotice& n : notices) ui.messages.push_back({n.en, n.zh});
+}
+
+// The student's progress: read at the first frame; each check that ran kept as it finishes;
+// each guess kept once typed (not while the field is being typed in).
+void KeepProgress(UiState& ui, Controller& c) {
+    std::vector<ProgressNotice> notices;
+    if (!ui.progress.loaded) {
+        LoadProgress(&ui.progress, &notices);
+        ui.progress.read_for = ui.settings.lesson;
+    } else if (ui.progress.read_for != ui.settings.lesson) {
+        // Read again as each lesson opens: `cuda-lessons-cli check` may have kept a check.
+        RefreshProgress(&ui.progress);
+        ui.progress.read_for = ui.settings.lesson;
+    }
+    for (const Controller::FinishedCheck& f : c.TakeFinishedChecks()) {
+        CheckRecord r;
+        r.correct = f.correct;
+        r.cases_failed = f.cases_failed;
+        r.cases_total = f.cases_total;
+        r.speed_judged = f.speed_judged;
+        r.speed_met = f.speed_met;
+        r.yours_ms = f.yours_ms;
+        r.step_ms = f.step_ms;
+        const std::string when = UtcTimestamp();
+        ChangeProgress(
+            &ui.progress, [&](Progress& p) { RecordCheck(p, f.lesson_id, r, when); }, &notices);
+    }
+    // The guess field says each frame it is drawn whether it is being typed in.
+    const bool editing = std::exchange(ui.guess_editing, false);
+    if (!editing) {
+        // Every new or changed guess in one write.
+        std::vector<std::pair<std::string, Guess>> changed;
+        for (const auto& [id, guess] : ui.settings.guesses) {
+            const auto kept = ui.progress.progress.predictions.find(id);
+            if (kept == ui.progress.progress.predictions.end() || kept->second.skipped ||
+                kept->second.value != guess.value ||
+                kept->second.unit != (guess.speedup ? "x" : "ms"))
+                changed.emplace_back(id, guess);
+        }
+        if (!changed.empty()) {
+            const std::string when = UtcTimestamp();
+            ChangeProgress(
+                &ui.progress,
+                [&](Progress& p) {
+                    for (const auto& [id, guess] : changed)
+                        RecordPrediction(p, id, guess.value, guess.speedup ? "x" : "ms", when);
+                },
+                &notices);
+        }
+    }
+    SayProgress(ui, notices);
+}
+
 void MarkRuns(UiState& ui, const Controller& c, const Registry& reg) {
     const std::vector<StoredResult>& results = c.results();
     if (ui.results_marked > results.size()) ui.results_marked = 0;
@@ -651,6 +708,9 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ui.probe->rects.clear();
         ui.probe->measured_hidden = false;
         ui.probe->guess_row.clear();
+        ui.probe->guess_skipped = false;
+        ui.probe->guess_scored.clear();
+        ui.probe->progress_marks.clear();
         ui.probe->listing_scroll_y = 0;
         ui.probe->exercise_compile.clear();
         ui.probe->exercise_marked_lines = 0;
@@ -682,6 +742,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     ApplyArrival(ui, c, reg, *lesson);
     ApplyTuned(ui, c, *lesson);
     MarkRuns(ui, c, reg);
+    KeepProgress(ui, c);
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(vp->WorkPos);
     ImGui::SetNextWindowSize(vp->WorkSize);

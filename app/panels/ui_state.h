@@ -13,6 +13,7 @@
 #include "charts/chart.h"
 #include "model/exercise_file.h"
 #include "model/page_params.h"
+#include "model/progress_book.h"
 #include "model/settings.h"
 #include "model/student.h"
 #include "page.h"
@@ -152,6 +153,10 @@ struct UiState {
     // Lessons whose measured figures the student revealed with "Hide answers" on (by id; for
     // this session: MeasuredHidden).
     std::set<std::string> revealed;
+    // The student's progress (exercises checked, predictions and their error), kept in the data
+    // folder (model/progress_book.h); loaded at the first frame.
+    ProgressBook progress;
+    bool guess_editing = false;  // the guess field is being typed in: not recorded until left
     // The guess field as typed (the settings keep the value once it is a number above 0).
     std::string guess_lesson;
     char guess_text[32] = "";

@@ -121,6 +121,23 @@ inline constexpr Word kFirstMismatch{"first mismatch: %s", "第一处不符：%s
 inline constexpr Word kYourKernelCheck{"checking your kernel for lesson %s",
                                        "检查你为第 %s 课写的 kernel"};
 
+// The speed target (judged only for a right kernel).
+inline constexpr Word kTimingStep{"Timing the step's own kernel at the default settings...",
+                                  "正在默认设置下为这一步自己的 kernel 计时……"};
+inline constexpr Word kTimingYours{"Timing your kernel at the default settings...",
+                                   "正在默认设置下为你的 kernel 计时……"};
+inline constexpr Word kSpeedMet{
+    "Speed: yours %s ms, the step's %s ms; target: within %.0f%% (or faster): met.",
+    "速度：你的 %s ms，这一步的 %s ms；目标：不慢于它的 %.0f%%（或更快）：达到。"};
+inline constexpr Word kSpeedNotMet{
+    "Speed: yours %s ms, the step's %s ms; target: within %.0f%% (or faster): not met. Your "
+    "kernel is right, and slower than the step's.",
+    "速度：你的 %s ms，这一步的 %s ms；目标：不慢于它的 %.0f%%（或更快）：未达到。你的 kernel "
+    "是正确的，只是比这一步的慢。"};
+inline constexpr Word kSpeedNotJudged{"Speed: not judged (%s).", "速度：未评判（%s）。"};
+inline constexpr Word kWrongAtDefault{"Your kernel's timed run was wrong %s",
+                                      "你的 kernel 计时运行的结果不对：%s"};
+
 inline constexpr const Word* kExerciseWords[] = {
     &kTabExercise,       &kExerciseTask,   &kNextHint,        &kHintN,
     &kCompile,           &kRunMine,        &kOpenInEditor,    &kResetExercise,
@@ -135,6 +152,8 @@ inline constexpr const Word* kExerciseWords[] = {
     &kCompilerMessages,  &kTimedOut,       &kNotAnswered,     &kYourKernelRun,
     &kYourKernelCompile, &kRunsAt,         &kCheckMine,       &kCheckMineHint,
     &kCheckingYours,     &kCheckPassed,    &kCheckFailed,     &kCheckNotChecked,
-    &kCasePassed,        &kCaseFailed,     &kFirstMismatch,   &kYourKernelCheck};
+    &kCasePassed,        &kCaseFailed,     &kFirstMismatch,   &kYourKernelCheck,
+    &kTimingStep,        &kTimingYours,    &kSpeedMet,        &kSpeedNotMet,
+    &kSpeedNotJudged,    &kWrongAtDefault};
 
 }  // namespace lessons::app

@@ -34,9 +34,14 @@ inline constexpr Word kWelcomeUnavailable{"cannot run here (hover it for the rea
                                           "无法在此运行（鼠标悬停可看原因）"};
 inline constexpr Word kWelcomeProgress{
     "The three squares at the right of a lesson fill in as you open it, run it here and mark "
-    "its questions answered; the bar under a chapter's title adds them up.",
+    "its questions answered; the bar under a chapter's title adds them up. A check mark follows "
+    "when your kernel for its exercise passed Check my kernel (bright once it also met the speed "
+    "target), and a small diamond when you made a prediction (hollow where you skipped it). "
+    "Export progress writes them for your teacher; nothing leaves this machine.",
     "课程右侧的三个小方块依次表示：已打开、已在本机运行、已标记回答问题；"
-    "章标题下的进度条是它们的合计。"};
+    "章标题下的进度条是它们的合计。你为练习写的 kernel 通过“检查我的 kernel”后会出现对勾"
+    "（同时达到速度目标时为亮色）；做过预测会出现小菱形（跳过时为空心）。"
+    "“导出进度”把它们写成文件交给老师；任何数据都不会离开这台机器。"};
 inline constexpr Word kWelcomeKeysHeading{"Keys", "快捷键"};
 inline constexpr Word kKeyPrevNext{"previous / next lesson", "上一课 / 下一课"};
 inline constexpr Word kKeyRun{"run this lesson and the previous one", "运行本课和上一课"};
@@ -88,8 +93,33 @@ inline constexpr Word kNoModelWhy{
     "The model bounds GPU steps whose work and ceilings are known; here one of them is not.",
     "模型只能为已知工作量和性能上限的 GPU 步骤给出下限；这里缺少其中之一。"};
 inline constexpr Word kNotMeasured{"not yet", "尚未测量"};
-inline constexpr Word kGuessRatio{"Your guess is %s\xC3\x97 the measured figure.",
-                                  "你的猜测是测量值的 %s 倍。"};
+inline constexpr Word kGuessScored{"You predicted %s, measured %s: off by %s\xC3\x97.",
+                                   "你预测 %s，测得 %s：相差 %s 倍。"};
+inline constexpr Word kGuessSkip{"Skip", "跳过"};
+inline constexpr Word kGuessPick{"or pick:", "或选择："};
+inline constexpr Word kGuessChoice{"%d\xC3\x97 the bound: %s ms", "下限的 %d 倍：%s ms"};
+inline constexpr Word kGuessSkipHint{
+    "Go on without a prediction: your progress says that you skipped it.",
+    "不做预测继续：你的进度会记下你跳过了它。"};
+inline constexpr Word kGuessSkipped{
+    "You skipped the prediction for this step. Type a guess to make one after all.",
+    "你跳过了这一步的预测。仍可输入一个猜测。"};
+// The lesson list's marks from the progress file, their legend and the export.
+inline constexpr Word kMarkPassed{"exercise passed", "练习已通过"};
+inline constexpr Word kMarkPredicted{"predicted", "已预测"};
+inline constexpr Word kTipPassedFast{"exercise passed, speed target met",
+                                     "练习已通过，达到速度目标"};
+inline constexpr Word kTipPassedSlow{"exercise passed, speed target not met yet",
+                                     "练习已通过，尚未达到速度目标"};
+inline constexpr Word kTipPredicted{"prediction made", "已做预测"};
+inline constexpr Word kTipSkipped{"prediction skipped", "已跳过预测"};
+inline constexpr Word kExportProgress{"Export progress", "导出进度"};
+inline constexpr Word kExportProgressHint{
+    "Writes your progress (exercises passed, speed targets, predictions and how far off they "
+    "were) as CSV and JSON into the exports folder, for your teacher. Nothing leaves this "
+    "machine.",
+    "把你的进度（通过的练习、速度目标、预测及其偏差）以 CSV 和 JSON 写入导出文件夹，交给老师。"
+    "任何数据都不会离开这台机器。"};
 inline constexpr Word kMeasuredHidden{"hidden", "已隐藏"};
 inline constexpr Word kMeasuredHiddenNote{
     "(Measured figures hidden until you run this lesson or press Reveal.)",
@@ -331,7 +361,20 @@ inline constexpr const Word* kStudentWords[] = {&kWelcomeTitle,
                                                 &kNoModel,
                                                 &kNoModelWhy,
                                                 &kNotMeasured,
-                                                &kGuessRatio,
+                                                &kGuessScored,
+                                                &kGuessSkip,
+                                                &kGuessPick,
+                                                &kGuessChoice,
+                                                &kGuessSkipHint,
+                                                &kGuessSkipped,
+                                                &kMarkPassed,
+                                                &kMarkPredicted,
+                                                &kTipPassedFast,
+                                                &kTipPassedSlow,
+                                                &kTipPredicted,
+                                                &kTipSkipped,
+                                                &kExportProgress,
+                                                &kExportProgressHint,
                                                 &kMeasuredHidden,
                                                 &kMeasuredHiddenNote,
                                                 &kRevealMeasured,

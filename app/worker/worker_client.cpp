@@ -388,6 +388,10 @@ void WorkerClient::CheckKernel(const Lesson& lesson, const RunSettings& settings
     a.check_done = a.checked = a.check_passed = false;
     a.not_checked.clear();
     a.not_checked_zh.clear();
+    a.wrong_at_default.clear();
+    a.wrong_at_default_zh.clear();
+    a.timing.clear();
+    a.speed.reset();
     ++a.serial;
     CancelAll();
     StartBatch();
@@ -666,6 +670,7 @@ const WorkerClient::ReplyHandler WorkerClient::kReplies[] = {
     {"compile", &WorkerClient::HandleCompile},
     {"case", &WorkerClient::HandleCase},
     {"check", &WorkerClient::HandleCheck},
+    {"timing", &WorkerClient::HandleTiming},
     {"tuning", &WorkerClient::HandleTuning},
     {"progress", &WorkerClient::HandleProgress},
     {"result", &WorkerClient::HandleResult},
@@ -782,7 +787,53 @@ void WorkerClient::HandleCheck(const Json& m, int, PendingAt pending) {
     a.check_passed = a.checked && c.value("passed", false);
     a.not_checked = c.value("not_checked", std::string());
     a.not_checked_zh = c.value("not_checked_zh", std::string());
+    a.wrong_at_default = c.value("wrong_at_default", std::string());
+    a.wrong_at_default_zh = c.value("wrong_at_default_zh", std::string());
+    a.timing.clear();
+    a.speed.reset();
+    // The speed target: a verdict only with both times (a worker of another version sends none).
+    if (const auto s = c.find("speed"); s != c.end() && s->is_object()) {
+        const auto number = [&](const char* name) {
+            const auto it = s->find(name);
+            return it != s->end() && it->is_number() ? it->get<double>() : 0.0;
+        };
+        ExerciseAnswer::Speed v;
+        v.yours_ms = number("yours_ms");
+        v.step_ms = number("step_ms");
+        if (const double t = number("target_ratio"); t > 0) v.target_ratio = t;
+        v.judged = s->value("judged", false) && a.checked && v.yours_ms > 0 && v.step_ms > 0;
+        v.passed = v.judged && s->value("passed", false);
+        v.why_not = s->value("why_not", std::string());
+        v.why_not_zh = s->value("why_not_zh", std::string());
+        a.speed = v;
+    }
+    if (a.checked)
+        if (const Lesson* lesson = m_registry.FindLesson(pending->second.exercise)) {
+            FinishedCheck f;
+            f.lesson_id = lesson->id;
+            f.correct = a.check_passed;
+            for (const ExerciseAnswer::Case& k : a.cases) f.cases_failed += k.passed ? 0 : 1;
+            f.cases_total = std::max(a.cases_total, static_cast<int>(a.cases.size()));
+            if (a.speed && a.speed->judged) {
+                f.speed_judged = true;
+                f.speed_met = a.speed->passed;
+                f.yours_ms = a.speed->yours_ms;
+                f.step_ms = a.speed->step_ms;
+            }
+            m_finished_checks.push_back(std::move(f));
+        }
     ++a.serial;
+}
+
+// A timed run of the speed target starts ("of": "step" or "yours"): the time limit is a run's.
+void WorkerClient::HandleTiming(const Json& m, int, PendingAt pending) {
+    const auto of = m.find("of");
+    if (of == m.end() || !of->is_string()) return Unreadable(m, "a timing reply without \"of\"");
+    if (pending == m_pending.end() || !pending->second.exercise) return;
+    ExerciseAnswer& a = m_exercises[pending->second.exercise];
+    a.timing = of->get<std::string>() == "yours" ? "yours" : "step";
+    ++a.serial;
+    pending->second.run_started = std::chrono::steady_clock::now();
 }
 
 void WorkerClient::HandleTuning(const Json& m, int, PendingAt pending) {

@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/device_facts.h"
@@ -159,10 +160,31 @@ public:
         bool checked = false;       // ... and the cases ran (false: `not_checked` says why)
         bool check_passed = false;  // every case passed
         std::string not_checked, not_checked_zh;
+        // Your kernel's answer at the default settings, where its timed run was wrong.
+        std::string wrong_at_default, wrong_at_default_zh;
+        // The speed target (judged only where every case passed): yours and the step's own
+        // median at the lesson's default settings, timed in the same check.
+        std::string timing;  // "step" or "yours" while it is timed, else ""
+        struct Speed {
+            bool judged = false;
+            bool passed = false;  // yours within `target_ratio` of the step's time (or faster)
+            double yours_ms = 0, step_ms = 0, target_ratio = 1.1;
+            std::string why_not, why_not_zh;
+        };
+        std::optional<Speed> speed;  // the summary's, once it came
     };
     // "Check my kernel": the student's kernel compiled, then run over its step kind's hidden
     // cases (docs/serve-protocol.md, `check`), each case within the time limit.
     void CheckKernel(const Lesson& lesson, const RunSettings& settings, const std::string& source);
+    // Each check whose cases ran, as it finished, for the student's progress: taken once.
+    struct FinishedCheck {
+        std::string lesson_id;
+        bool correct = false;
+        int cases_failed = 0, cases_total = 0;
+        bool speed_judged = false, speed_met = false;
+        double yours_ms = 0, step_ms = 0;
+    };
+    std::vector<FinishedCheck> TakeFinishedChecks() { return std::exchange(m_finished_checks, {}); }
     void SubmitKernel(const Lesson& lesson, const RunSettings& settings, const std::string& source,
                       bool run);
     const ExerciseAnswer* Exercise(const Lesson& lesson) const;
@@ -279,6 +301,7 @@ private:
     void HandleCompile(const Json& message, int id, PendingAt pending);
     void HandleCase(const Json& message, int id, PendingAt pending);
     void HandleCheck(const Json& message, int id, PendingAt pending);
+    void HandleTiming(const Json& message, int id, PendingAt pending);
     void HandleTuning(const Json& message, int id, PendingAt pending);
     void HandleProgress(const Json& message, int id, PendingAt pending);
     void HandleResult(const Json& message, int id, PendingAt pending);  // "result", "skipped"
@@ -317,7 +340,8 @@ private:
     std::map<int, ProfileAnswer> m_profiles;    // by lesson number
     std::map<int, int> m_profile_requests;      // request id -> lesson number
     std::map<int, ExerciseAnswer> m_exercises;  // by lesson number
-    std::map<int, TuneAnswer> m_tunes;          // by lesson number
+    std::vector<FinishedCheck> m_finished_checks;
+    std::map<int, TuneAnswer> m_tunes;  // by lesson number
     double m_kernel_limit_s = 10;
     // The worker was killed for a student's kernel past the limit: the notice for its exit.
     std::string m_killed_for;
