@@ -344,7 +344,9 @@ TEST(Page, TheResultRowNamesItsBaselineAndItsBound) {
     EXPECT_NE(en.find(" ms \xC2\xB7 "), std::string::npos) << en;
     EXPECT_NE(en.find("\xC3\x97 lesson 4.2 \xC2\xB7 "), std::string::npos) << en;
     EXPECT_NE(en.find("% of the read-only bandwidth ("), std::string::npos) << en;
-    EXPECT_NE(en.find(" GB/s)"), std::string::npos) << en;
+    // The read ceiling, measured over the step's own footprint, says over how much.
+    EXPECT_NE(en.find(" GB/s over "), std::string::npos) << en;
+    EXPECT_NE(en.find(" MiB)"), std::string::npos) << en;
     const std::string zh = ResultRow(*l, data, TextLanguage::kChinese);
     EXPECT_NE(zh.find("第 4.2 课的 "), std::string::npos) << zh;
     EXPECT_NE(zh.find("只读带宽（"), std::string::npos) << zh;
