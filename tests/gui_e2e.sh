@@ -122,28 +122,27 @@ for lang in en zh; do
     fi
 done
 
-echo "== cuBLAS TF32 from recorded results: the fp32 ceiling named is the one recorded at its sizes"
-# The TF32 step's own result carries the TF32 ceiling; the fp32 one comes from the chapter's
-# results at the same m, n, k (the same recorded run: cuBLAS SGEMM's, which its text quotes), not
-# from 64³. Without a GPU these are the reference GPU's recordings (the H200's, the default
-# "Recorded on": assets/reference/h200/).
+echo "== cuBLAS TF32 without a GPU: the ceilings named are the recorded GPU's own (assets/info)"
+# Without a GPU the prediction box reads the device information recorded with the reference
+# GPU's results (the H200's, the default "Recorded on": assets/info/h200.json): its fp32 and TF32
+# ceilings, named as recorded on that GPU.
 CUDA_LESSONS_RECTS_FILE="$out/cublas-tf32.json" "$app" --lesson gemm/cublas-tf32 --lang en --scale 1 \
     --screenshot "$out/cublas-tf32.png" || fail "cuda-lessons exited with $?"
-python3 - "$out/cublas-tf32.json" "$(dirname "$0")/../assets/reference/h200/gemm.json" <<'PY' || fail "the cuBLAS TF32 step's prediction"
+python3 - "$out/cublas-tf32.json" "$(dirname "$0")/../assets/info/h200.json" <<'PY' || fail "the cuBLAS TF32 step's prediction"
 import json, sys
 lines = json.load(open(sys.argv[1]))["state"]["prediction"]
 if not any(l.startswith("No GPU here") for l in lines):
     sys.exit(0)  # a GPU machine: the worker's own ceilings are named
-# cuBLAS SGEMM's results, by its id now or as recorded before lessons were numbered by chapter.
-sgemm = next(r for r in json.load(open(sys.argv[2]))
-             if r["id"] in ("gemm/cublas-sgemm", "gemm/40-cublas-sgemm")
-             and (r["params"]["m"], r["params"]["n"], r["params"]["k"]) == (4096,) * 3)
-want, device = sgemm["ceiling"], sgemm["devices"][0]
+info = json.load(open(sys.argv[2]))
+device = info["devices"][0]
+fp32, tf32 = device["ceilings"]["fp32_gflops"], device["ceilings"]["tf32_gflops"]
 line = next(l for l in lines if l.startswith("No GPU here"))
-if "fp32 %.0f GFLOP/s" % want not in line:
-    sys.exit("expected fp32 %.0f GFLOP/s in: %s" % (want, line))
-if "on %s on" % device not in line:
-    sys.exit("expected the ceilings named as recorded on %s in: %s" % (device, line))
+if "fp32 %.0f GFLOP/s" % fp32 not in line:
+    sys.exit("expected fp32 %.0f GFLOP/s in: %s" % (fp32, line))
+if "on %s on %s" % (device["name"], info["recorded_at"][:10]) not in line:
+    sys.exit("expected the ceilings named as recorded on %s in: %s" % (device["name"], line))
+if not any(l.startswith("TF32 ceiling: %.0f GFLOP/s" % tf32) for l in lines):
+    sys.exit("expected the recorded TF32 ceiling %.0f GFLOP/s in: %s" % (tf32, lines))
 PY
 
 echo "== a bloated imgui.ini is not loaded nor saved back; a saved window larger than the screen is clamped"
