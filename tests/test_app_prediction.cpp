@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "app_fixture.h"
+#include "catalog.h"
 #include "model/prediction.h"
 #include "recordings.h"
 #include "units.h"
@@ -283,6 +284,21 @@ TEST(AppPrediction, TheRecordedDeviceInfoGivesEveryCeilingAndTheClock) {
     EXPECT_EQ(s.sm_count, 132);
     EXPECT_GT(s.clock_khz, 0);
     EXPECT_GT(s.max_threads_per_sm, 0);
+    // Every figure recorded: no "?" to explain; one missing: it is "?", and said why.
+    const lessons::Lesson& lesson = *lessons::Catalog().FindLesson("reduce/v1-shared-memory");
+    const lessons::ParamValues params = ResolveParams(lesson.params, RunSettings{});
+    const auto whole = PredictionLines("en", lesson, lessons::Catalog().ChapterOf(lesson), params,
+                                       s, nullptr, nullptr);
+    for (const std::string& l : whole)
+        EXPECT_EQ(l.find("where none was recorded"), std::string::npos) << l;
+    CeilingSource partial = s;
+    partial.ceilings.copy_gbps = 0;
+    bool explained = false;
+    for (const std::string& l : PredictionLines("en", lesson, lessons::Catalog().ChapterOf(lesson),
+                                                params, partial, nullptr, nullptr))
+        explained |= l.find("copy ? GB/s") != std::string::npos &&
+                     l.find("(? where none was recorded)") != std::string::npos;
+    EXPECT_TRUE(explained);
     EXPECT_FALSE(CeilingsFromRecordedInfo(lessons::Json()).known);
     EXPECT_FALSE(CeilingsFromRecordedInfo(lessons::Json::parse("[1, 2]")).known);
     EXPECT_TRUE(lessons::RecordedDeviceInfo("no such GPU").is_null());

@@ -152,7 +152,11 @@ std::vector<std::string> PredictionLines(const std::string& language, const Less
                   Gbps(c.copy_gbps).c_str(), Gbps(c.h2d_gbps).c_str(), Gbps(c.d2h_gbps).c_str())
             : Fmt(Tr(language, kPredCeilRecorded), source.device.c_str(), source.date.c_str(),
                   Gbps(c.read_gbps).c_str(), Gbps(c.copy_gbps).c_str(), Gbps(c.h2d_gbps).c_str(),
-                  Gbps(c.fp32_gflops).c_str()));
+                  Gbps(c.fp32_gflops).c_str()) +
+                  // "?" explained only where a figure was not recorded.
+                  (c.read_gbps > 0 && c.copy_gbps > 0 && c.h2d_gbps > 0 && c.fp32_gflops > 0
+                       ? std::string()
+                       : std::string(Tr(language, kPredCeilRecordedUnknown))));
 
     if (work->bound == Bound::kTf32 && work->flops > 0 && c.tf32_gflops <= 0) {
         out.push_back(Tr(language, kPredNoTf32));  // never a bound from the wrong peak

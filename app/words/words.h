@@ -209,9 +209,12 @@ inline constexpr Word kPredCeilMeasured{
     "工作进程在 %s 上实测的上限：读 %s GB/s，拷贝 %s GB/s，H2D %s GB/s，D2H %s GB/s"};
 inline constexpr Word kPredCeilRecorded{
     "No GPU here: the ceilings recorded on %s on %s: read %s GB/s, copy %s GB/s, H2D %s GB/s, "
-    "fp32 %s GFLOP/s (? where none was recorded)",
+    "fp32 %s GFLOP/s",
     "本机没有 GPU：在 %s 上录制的上限（%s）：读 %s GB/s，拷贝 %s GB/s，H2D %s GB/s，"
-    "fp32 %s GFLOP/s（? 表示没有录制）"};
+    "fp32 %s GFLOP/s"};
+// ... where one of them was not recorded: said once, after the figures.
+inline constexpr Word kPredCeilRecordedUnknown{" (? where none was recorded)",
+                                               "（? 表示没有录制）"};
 inline constexpr Word kPredNoCeilings{
     "No ceilings known yet: waiting for the worker's device list.",
     "尚不知道任何上限：正在等待工作进程的设备列表。"};
@@ -474,6 +477,7 @@ inline constexpr const Word* kAllWords[] = {&kRun,
                                             &kPredPcie,
                                             &kPredCeilMeasured,
                                             &kPredCeilRecorded,
+                                            &kPredCeilRecordedUnknown,
                                             &kPredNoCeilings,
                                             &kPredKernel,
                                             &kPredCopies,
