@@ -337,16 +337,7 @@ const WorkerClient::ProfileAnswer* WorkerClient::Profile(const Lesson& lesson) c
 
 void WorkerClient::SubmitKernel(const Lesson& lesson, const RunSettings& settings,
                                 const std::string& source, bool run) {
-    ExerciseAnswer& a = m_exercises[lesson.number];
-    a.pending = true;
-    a.running = run;
-    a.error.clear();
-    a.timed_out = false;
-    a.compiled = false;
-    a.checking = false;
-    a.cases.clear();
-    a.check_done = false;
-    ++a.serial;
+    ExerciseAnswer& a = StartExerciseAnswer(lesson, run, false);
     Json request{{"op", OpName(Op::kCompile)}, {"lesson", lesson.id}};
     if (run) {
         // The previous lesson and the step itself first, at the same settings: the three bars
@@ -364,35 +355,37 @@ void WorkerClient::SubmitKernel(const Lesson& lesson, const RunSettings& setting
     p.exercise = lesson.number;
     p.kernel_run = run;
     p.batch = run;
+    SendExercise(a, std::move(request), std::move(p), run);
+}
+
+WorkerClient::ExerciseAnswer& WorkerClient::StartExerciseAnswer(const Lesson& lesson, bool running,
+                                                                bool checking) {
+    ExerciseAnswer& a = m_exercises[lesson.number];
+    ExerciseAnswer fresh;
+    fresh.compile = std::move(a.compile);  // shown until the new request's answer replaces them
+    fresh.result = std::move(a.result);
+    fresh.serial = a.serial + 1;
+    fresh.pending = true;
+    fresh.running = running;
+    fresh.checking = checking;
+    a = std::move(fresh);
+    return a;
+}
+
+void WorkerClient::SendExercise(ExerciseAnswer& a, Json request, Pending pending, bool counted) {
     const int id = m_next_id;
-    Send(std::move(request), std::move(p));
+    Send(std::move(request), std::move(pending));
     if (!m_pending.count(id)) {
         a.pending = a.running = false;
         a.error = m_start_error.empty() ? "no worker is running" : m_start_error;
         return;
     }
-    if (run) ++m_batch_total;
+    if (counted) ++m_batch_total;
 }
 
 void WorkerClient::CheckKernel(const Lesson& lesson, const RunSettings& settings,
                                const std::string& source) {
-    ExerciseAnswer& a = m_exercises[lesson.number];
-    a.pending = true;
-    a.running = true;
-    a.error.clear();
-    a.timed_out = false;
-    a.compiled = false;
-    a.checking = true;
-    a.cases.clear();
-    a.cases_total = 0;
-    a.check_done = a.checked = a.check_passed = false;
-    a.not_checked.clear();
-    a.not_checked_zh.clear();
-    a.wrong_at_default.clear();
-    a.wrong_at_default_zh.clear();
-    a.timing.clear();
-    a.speed.reset();
-    ++a.serial;
+    ExerciseAnswer& a = StartExerciseAnswer(lesson, true, true);
     CancelAll();
     StartBatch();
     Json request = BaseRequest(Op::kCheck, lesson, AtExerciseChoices(lesson, settings));
@@ -402,14 +395,7 @@ void WorkerClient::CheckKernel(const Lesson& lesson, const RunSettings& settings
     p.exercise = lesson.number;
     p.kernel_run = true;
     p.batch = true;
-    const int id = m_next_id;
-    Send(std::move(request), std::move(p));
-    if (!m_pending.count(id)) {
-        a.pending = a.running = false;
-        a.error = m_start_error.empty() ? "no worker is running" : m_start_error;
-        return;
-    }
-    ++m_batch_total;
+    SendExercise(a, std::move(request), std::move(p), true);
 }
 
 const WorkerClient::ExerciseAnswer* WorkerClient::Exercise(const Lesson& lesson) const {

@@ -286,6 +286,12 @@ private:
                const std::function<const ParamSpec*(const Lesson&)>& along, Origin origin,
                const char* what);
     void Send(Json request, Pending pending);
+    // A new compile, run or check of the student's kernel for `lesson`: its answer starts afresh
+    // (the newest compile report and run result stay until the new answer replaces them).
+    ExerciseAnswer& StartExerciseAnswer(const Lesson& lesson, bool running, bool checking);
+    // Sends an exercise request; where no worker takes it, the answer says why. `counted`: it is
+    // one request of the newest batch (Progress).
+    void SendExercise(ExerciseAnswer& a, Json request, Pending pending, bool counted);
     // Hands a message to its type's row of kReplies (worker_client.cpp); a type without one is
     // ignored (a newer worker's).
     void Handle(const Json& message);
