@@ -11,4 +11,5 @@
     X(Gemm)                 \
     X(Roofline)             \
     X(Allreduce)            \
-    X(TensorCores)
+    X(TensorCores)          \
+    X(Softmax)

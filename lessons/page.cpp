@@ -444,6 +444,121 @@ const Lesson* FindStep(const Registry& registry, const Lesson& page, const std::
     return registry.FindLesson(name);
 }
 
+// --- anchors: another program's rates, recorded as data (assets/anchors/<gpu>/*.json) --------
+
+constexpr std::string_view kAnchorFolder = "assets/anchors/";
+
+// One file: a program (PyTorch) timed on one GPU, at some settings of a chapter's parameters.
+struct AnchorFile {
+    std::string path, device, chapter, provenance;
+    std::vector<Json> results;  // {"op", the chapter's parameters..., "median_ms", "gbps"}
+};
+
+const std::vector<AnchorFile>& Anchors() {
+    static const std::vector<AnchorFile> all = [] {
+        std::vector<AnchorFile> out;
+        for (const auto& [path, text] : EmbeddedFiles()) {
+            if (path.rfind(kAnchorFolder, 0) != 0) continue;
+            const Json j = Json::parse(text.begin(), text.end(), nullptr, false);
+            if (!j.is_object() || !j.contains("device") || !j["device"].is_string() ||
+                !j.contains("results") || !j["results"].is_array())
+                continue;  // the page test names files that do not load (AnchorProblems)
+            AnchorFile f;
+            f.path = path;
+            f.device = j["device"].get<std::string>();
+            f.chapter = j.value("chapter", std::string());
+            // No ", " in it: the footer lists it apart from the GPU's own recordings.
+            f.provenance = j.value("program", std::string("?")) + " on " + f.device + " at " +
+                           j.value("recorded", std::string("?"));
+            for (const Json& r : j["results"])
+                if (r.is_object()) f.results.push_back(r);
+            out.push_back(std::move(f));
+        }
+        return out;
+    }();
+    return all;
+}
+
+// Whether an anchor's entry was taken at `value` of the parameter `name` (an entry that does not
+// name the parameter was not taken at any particular value of it: it matches).
+bool AnchorHas(const Json& entry, const std::string& name, const ParamValue& value) {
+    const auto it = entry.find(name);
+    if (it == entry.end()) return true;
+    if (it->is_number_unsigned() || it->is_number_integer())
+        return value.choice.empty() && it->get<uint64_t>() == value.number;
+    if (it->is_string()) return !value.choice.empty() && it->get<std::string>() == value.choice;
+    return false;
+}
+
+// {{anchor OP settings... [vs=@step] [on=GPU]}}: the rate of another program's OP (PyTorch's
+// "torch.softmax") recorded on the page's GPU at exactly the settings asked (named, or the page's
+// for the parameters the anchor names): its GB/s; with vs=, the step's recorded rate at the same
+// settings over the anchor's ("1.20×": the step is that many times as fast).
+RefValue ResolveAnchor(const PageRef& ref, const Lesson& step, const Wanted& wanted,
+                       const PageData& data, const std::string& gpu) {
+    RefValue out;
+    const AnchorFile* file = nullptr;
+    const Json* entry = nullptr;
+    bool any_op = false;
+    for (const AnchorFile& f : Anchors()) {
+        if (f.device != gpu || (!f.chapter.empty() && f.chapter != step.chapter)) continue;
+        for (const Json& e : f.results) {
+            if (e.value("op", std::string()) != ref.subject) continue;
+            any_op = true;
+            bool ok = e.contains("gbps") && e["gbps"].is_number();
+            for (const auto& [name, value] : wanted.required.entries())
+                ok = ok && AnchorHas(e, name, value);
+            for (const auto& [name, value] : wanted.preferred.entries())
+                ok = ok && AnchorHas(e, name, value);
+            if (ok) file = &f, entry = &e;
+        }
+    }
+    if (!entry) {
+        std::string at;
+        for (const char* name : {"m", "n", "k", "size", "dtype"}) {
+            const ParamValue* v = wanted.required.Find(name);
+            if (!v) v = wanted.preferred.Find(name);
+            if (v)
+                at += std::string(at.empty() ? "" : " ") + name + "=" +
+                      (v->choice.empty() ? std::to_string(v->number) : v->choice);
+        }
+        out.text = any_op ? "no anchor '" + ref.subject + "' on " + gpu + " at " + at
+                          : "no anchor '" + ref.subject + "' is recorded on " + gpu;
+        return out;
+    }
+    const double anchor_gbps = (*entry)["gbps"].get<double>();
+    out.file = file->path;
+    if (ref.vs.empty()) {
+        out.ok = true;
+        out.text = FormatFigure(anchor_gbps) + " GB/s";
+        out.provenance = file->provenance;
+        return out;
+    }
+    const Registry& registry = *data.registry;
+    const Lesson* other = FindStep(registry, step, ref.vs);
+    if (!other) {
+        out.text = "no lesson '" + ref.vs + "'";
+        return out;
+    }
+    // The step at the anchor's settings exactly: the same rows, columns and dtype.
+    std::string error;
+    Wanted at = WantedFor(*other, PageRef{}, data, &error);
+    for (const auto& [name, value] : wanted.required.entries())
+        if (other->FindParam(name)) at.required.Set(name, value);
+    for (const auto& [name, value] : wanted.preferred.entries())
+        if (other->FindParam(name) && entry->contains(name)) at.required.Set(name, value);
+    const RunResult* r = Best(data.recorded, *other, at, gpu, registry, false);
+    if (!r || anchor_gbps <= 0) {
+        out.text = NoRecording(data.recorded, *other, gpu, registry) + " (the anchor's)";
+        return out;
+    }
+    out.ok = true;
+    out.text = FormatFigure(r->gbps / anchor_gbps) + "\xC3\x97";
+    // Both sources, a line each (ResolvePage lists them apart).
+    out.provenance = Provenance(*r) + "\n" + file->provenance;
+    return out;
+}
+
 bool IsUnitStart(std::string_view s, size_t at, std::string_view unit) {
     if (s.substr(at, unit.size()) != unit) return false;
     const size_t after = at + unit.size();
@@ -614,8 +729,8 @@ std::optional<PageRef> ParseRef(std::string_view inside, std::string* error) {
         return std::nullopt;
     }
     static const std::set<std::string> kQuantities = {
-        "ms",      "us",     "gbps", "gflops", "tflops", "pct",     "ceiling",
-        "speedup", "spread", "part", "value",  "attr",   "counter", "sass"};
+        "ms",     "us",   "gbps",  "gflops", "tflops",  "pct",  "ceiling", "speedup",
+        "spread", "part", "value", "attr",   "counter", "sass", "anchor"};
     ref.quantity = words[0];
     if (!kQuantities.count(ref.quantity)) {
         *error = "unknown quantity '" + ref.quantity + "'";
@@ -662,7 +777,7 @@ std::optional<PageRef> ParseRef(std::string_view inside, std::string* error) {
     }
     const bool needs_subject = ref.quantity == "part" || ref.quantity == "value" ||
                                ref.quantity == "attr" || ref.quantity == "counter" ||
-                               ref.quantity == "sass";
+                               ref.quantity == "sass" || ref.quantity == "anchor";
     if (needs_subject && ref.subject.empty()) {
         *error = ref.quantity + " needs a subject: {{" + ref.quantity + " NAME}}";
         return std::nullopt;
@@ -671,8 +786,8 @@ std::optional<PageRef> ParseRef(std::string_view inside, std::string* error) {
         *error = ref.quantity + " takes no subject ('" + ref.subject + "')";
         return std::nullopt;
     }
-    if (!ref.vs.empty() && ref.quantity != "speedup") {
-        *error = "vs= is for speedup";
+    if (!ref.vs.empty() && ref.quantity != "speedup" && ref.quantity != "anchor") {
+        *error = "vs= is for speedup and anchor";
         return std::nullopt;
     }
     return ref;
@@ -722,6 +837,7 @@ RefValue ResolveRef(const PageRef& ref, const Lesson& page_lesson, const PageDat
         out.text = error;
         return out;
     }
+    if (ref.quantity == "anchor") return ResolveAnchor(ref, *step, wanted, data, gpu);
     if (ref.quantity == "sass") {
         const auto n = CountSass(*step, ref, &out.provenance, &out.text);
         if (!n) return out;
@@ -917,7 +1033,13 @@ ResolvedPage ResolvePage(std::string_view text, const Lesson& lesson, const Page
                 if (!v.yours.empty())
                     resolved.text += language == TextLanguage::kChinese ? "（" + v.yours + "）"
                                                                         : " (" + v.yours + ")";
-                if (ref->quantity != "given" && !v.provenance.empty()) sources.insert(v.provenance);
+                // A line each: an anchor's ratio names the step's recording and the anchor's.
+                for (size_t from = 0; ref->quantity != "given" && from < v.provenance.size();) {
+                    const size_t line =
+                        std::min(v.provenance.find('\n', from), v.provenance.size());
+                    sources.insert(v.provenance.substr(from, line - from));
+                    from = line + 1;
+                }
                 if (!v.file.empty()) files.insert(v.file);
             }
             i = end + 2;

@@ -88,6 +88,10 @@ for lesson in ${SANITIZER_LESSONS:-$gpu_lessons}; do
         sizes=("--size 1" "--size 33 --data dense $blocks_small" "--size 1048579 --data dense $blocks_large")
     elif [ "$chapter" = gemv ]; then
         sizes=("--set m=1 --set n=1" "--set m=17 --set n=33 $blocks_small" "--set m=3 --set n=4099 $blocks_large")
+    elif [ "$chapter" = softmax ]; then  # warp per row, block per row in registers, re-read
+        sizes=("--set m=1 --set n=1" "--set m=3 --set n=33 --set dtype=bf16 $blocks_small"
+            "--set m=7 --set n=4099 --data large $blocks_large"
+            "--set m=2 --set n=40000 --set dtype=bf16 $blocks_large")
     else
         sizes=("--size 4" "--size 4100 $blocks_small" "--size 4194332 --data ones $blocks_large")
     fi
@@ -168,6 +172,7 @@ bench_args() {
     case $1 in
         gemm | tensor-cores) echo "--set m=4096 --set n=4096 --set k=4096" ;;
         gemv) echo "--set m=8192 --set n=8192" ;;
+        softmax) echo "--set m=65536 --set n=1024" ;;
         basics) echo "--size 256MiB" ;;
         *) echo "--size $size" ;;
     esac
@@ -176,6 +181,16 @@ bench_args() {
 # per line (its own sizes: the chapter's benchmark arguments are not added).
 text_sweeps() {
     case $1 in
+        softmax)
+            # Issue 43's table: each GPU step at each shape, in both dtypes.
+            for l in thread-per-row block-per-row row-in-registers vectorized online cluster rmsnorm \
+                cudnn; do
+                for shape in "m=65536 --set n=1024" "m=16384 --set n=4096" "m=1024 --set n=65536" \
+                    "m=256 --set n=262144"; do
+                    echo "softmax/$l --over dtype=all --set $shape"
+                done
+            done
+            ;;
         split)
             # Lesson 1.10's output toggle on dense text too (the random-text sweep comes with
             # every choice below): the output matters where every warp has hits.

@@ -118,8 +118,12 @@ TEST(Page, ParsesReferences) {
     ASSERT_TRUE(r) << error;
     EXPECT_EQ(r->given_text, "4.8 TB/s");
     EXPECT_EQ(r->given_source, "H200 datasheet");
+    r = ParseRef("anchor torch.softmax m=16384 vs=@vectorized", &error);
+    ASSERT_TRUE(r) << error;
+    EXPECT_EQ(r->subject, "torch.softmax");
+    EXPECT_EQ(r->vs, "vectorized");
     for (const char* bad : {"", "furlongs", "counter", "ms LDG", "given 4 ms", "pct vs=@x",
-                            "speedup vs=x", "ms @a @b", "ms block="}) {
+                            "speedup vs=x", "ms @a @b", "ms block=", "anchor", "anchor m=1"}) {
         error.clear();
         EXPECT_FALSE(ParseRef(bad, &error)) << bad;
         EXPECT_FALSE(error.empty()) << bad;
@@ -229,6 +233,92 @@ TEST(Page, StaleRecordingsAreNotRead) {
     EXPECT_NE(stale.text.find("is stale"), std::string::npos) << stale.text;
     r.source_key.clear();  // recorded before keys: cannot tell
     EXPECT_FALSE(IsStale(r, catalog));
+}
+
+// {{anchor OP ...}} reads another program's rate recorded on the page's GPU (PyTorch's softmax,
+// assets/anchors/), at exactly the settings asked; with vs=@step, the step's recorded rate at the
+// same settings over it. Every anchor file loads and names its program, GPU and time.
+TEST(Page, AnchorsReadAnotherProgramsRecordedRate) {
+    int files = 0;
+    Json softmax_bf16;  // torch.softmax at 16384 x 4096 bf16 on the H200, as the file says
+    for (const auto& [path, text] : EmbeddedFiles()) {
+        if (path.rfind("assets/anchors/", 0) != 0) continue;
+        ++files;
+        const Json j = Json::parse(text.begin(), text.end(), nullptr, false);
+        ASSERT_TRUE(j.is_object()) << path;
+        for (const char* key : {"program", "device", "recorded", "chapter"})
+            EXPECT_TRUE(j.contains(key) && j[key].is_string()) << path << ": " << key;
+        ASSERT_TRUE(j.contains("results") && j["results"].is_array()) << path;
+        EXPECT_FALSE(j["results"].empty()) << path;
+        for (const Json& e : j["results"]) {
+            EXPECT_TRUE(e.contains("op") && e["op"].is_string()) << path;
+            EXPECT_TRUE(e.contains("gbps") && e["gbps"].is_number() && e["gbps"] > 0) << path;
+            if (j.value("device", "") == "NVIDIA H200" && e.value("op", "") == "torch.softmax" &&
+                e.value("m", 0) == 16384 && e.value("n", 0) == 4096 &&
+                e.value("dtype", "") == "bf16")
+                softmax_bf16 = e;
+        }
+    }
+    ASSERT_GT(files, 0);
+    ASSERT_TRUE(softmax_bf16.is_object()) << "no torch.softmax at 16384 x 4096 bf16 on the H200";
+    const double anchor = softmax_bf16["gbps"].get<double>();
+
+    const Lesson* vectorized = Catalog().FindLesson("softmax/vectorized");
+    ASSERT_TRUE(vectorized);
+    RunResult r;
+    r.id = vectorized->id;
+    r.chapter = vectorized->chapter;
+    r.kind = StepKind::kGpu;
+    for (const ParamSpec& spec : vectorized->params) r.params.Set(spec.name, spec.Default());
+    r.params.Set("m", ParamValue::Number(16384));
+    r.params.Set("n", ParamValue::Number(4096));
+    r.params.Set("dtype", ParamValue::Choice("bf16"));
+    r.median_ms = r.min_ms = r.max_ms = 0.1;
+    r.gbps = 2 * anchor;
+    r.verified = true;
+    r.recorded = true;
+    r.devices = {"NVIDIA H200"};
+    r.timestamp = "2026-01-02T03:04:05Z";
+    PageData data;
+    data.registry = &Catalog();
+    data.gpu = "NVIDIA H200";
+    data.recorded.push_back(&r);
+    const auto resolve = [&](const char* written) {
+        std::string error;
+        const auto ref = ParseRef(written, &error);
+        EXPECT_TRUE(ref) << written << ": " << error;
+        return ref ? ResolveRef(*ref, *vectorized, data, TextLanguage::kEnglish) : RefValue{};
+    };
+    RefValue v = resolve("anchor torch.softmax m=16384 n=4096 dtype=bf16");
+    ASSERT_TRUE(v.ok) << v.text;
+    EXPECT_EQ(v.text, FormatFigure(anchor) + " GB/s");
+    EXPECT_NE(v.provenance.find("PyTorch"), std::string::npos) << v.provenance;
+    EXPECT_NE(v.provenance.find("NVIDIA H200"), std::string::npos) << v.provenance;
+    EXPECT_EQ(v.file.rfind("assets/anchors/", 0), 0u) << v.file;
+    v = resolve("anchor torch.softmax m=16384 n=4096 dtype=bf16 vs=@vectorized");
+    ASSERT_TRUE(v.ok) << v.text;
+    EXPECT_EQ(v.text, "2.00×");
+    // Not at another shape, not another op, not on another GPU, not without the step's recording.
+    v = resolve("anchor torch.softmax m=1000 n=4096 dtype=bf16");
+    EXPECT_FALSE(v.ok);
+    EXPECT_NE(v.text.find("m=1000"), std::string::npos) << v.text;
+    v = resolve("anchor torch.tanh m=16384 n=4096 dtype=bf16");
+    EXPECT_FALSE(v.ok);
+    EXPECT_NE(v.text.find("torch.tanh"), std::string::npos) << v.text;
+    v = resolve("anchor torch.softmax m=16384 n=4096 dtype=bf16 on=NoSuchGpu");
+    EXPECT_FALSE(v.ok);
+    v = resolve("anchor torch.softmax m=65536 n=1024 dtype=fp32 vs=@vectorized");
+    EXPECT_FALSE(v.ok);  // the anchor is recorded there, the step (in this data) is not
+    // The footer names the anchor's program apart from the GPU's recordings.
+    const ResolvedPage page = ResolvePage(
+        "# Beside PyTorch\n\n{{gbps m=16384 n=4096 dtype=bf16}} against "
+        "{{anchor torch.softmax m=16384 n=4096 dtype=bf16}}: "
+        "{{anchor torch.softmax m=16384 n=4096 dtype=bf16 vs=@vectorized}}.\n",
+        *vectorized, data, TextLanguage::kEnglish);
+    EXPECT_TRUE(page.unresolved.empty()) << page.unresolved.front();
+    EXPECT_EQ(page.footer.rfind("Figures: NVIDIA H200, recorded 2026-01-02 03:04 UTC; PyTorch", 0),
+              0u)
+        << page.footer;
 }
 
 // Every page of the catalogue, in both languages, is in the model and keeps its rules.

@@ -41,6 +41,7 @@ TEST(Session, EveryCpuLessonVerifiesAtEdgeSizes) {
     const uint64_t counts[] = {0, 1, 2, 3, 31, 32, 33, 255, 257, 1023, 1025, 65521, 65537, 1000003};
     for (const Lesson& lesson : Catalog().lessons()) {
         if (lesson.kind != StepKind::kCpu) continue;
+        if (!lesson.FindParam("size")) continue;  // rows × columns: the next test
         const bool uses_threads = lesson.FindParam("threads") != nullptr;
         for (const std::string& kind : lesson.FindParam("data")->choices) {
             for (uint64_t count : counts) {
@@ -62,6 +63,47 @@ TEST(Session, EveryCpuLessonVerifiesAtEdgeSizes) {
             }
         }
     }
+}
+
+// A CPU lesson whose data is m rows × n columns (softmax): odd shapes, one row, one column.
+TEST(Session, EveryRowsByColumnsCpuLessonVerifiesAtEdgeShapes) {
+    Session session(Catalog());
+    const std::pair<uint64_t, uint64_t> shapes[] = {{1, 1},   {1, 2},     {3, 33},   {2, 1025},
+                                                    {5, 257}, {1000, 31}, {1, 65537}};
+    int lessons = 0;
+    for (const Lesson& lesson : Catalog().lessons()) {
+        if (lesson.kind != StepKind::kCpu || lesson.FindParam("size")) continue;
+        ASSERT_TRUE(lesson.FindParam("m") && lesson.FindParam("n")) << lesson.id;
+        ++lessons;
+        const bool uses_threads = lesson.FindParam("threads") != nullptr;
+        const ParamSpec* dtype = lesson.FindParam("dtype");
+        const std::vector<std::string> dtypes =
+            dtype ? dtype->choices : std::vector<std::string>{""};
+        for (const std::string& kind : lesson.FindParam("data")->choices) {
+            for (const auto& [m, n] : shapes) {
+                for (const std::string& type : dtypes)
+                    for (int threads : {1, 3}) {
+                        if (!uses_threads && threads != 1) continue;
+                        RunOptions o;
+                        if (!type.empty()) o.Set("dtype", type);
+                        o.Set("m", std::to_string(m));
+                        o.Set("n", std::to_string(n));
+                        o.Set("data", kind);
+                        o.reps = 1;
+                        o.seed = m * 7919 + n;
+                        if (uses_threads) o.Set("threads", std::to_string(threads));
+                        const RunResult r = session.Run(lesson, o);
+                        ASSERT_TRUE(r.verified)
+                            << lesson.id << " " << kind << " " << m << "x" << n << " " << type
+                            << " threads=" << threads << ": " << r.check_message;
+                        EXPECT_EQ(r.Number("m"), m);
+                        EXPECT_EQ(r.Number("n"), n);
+                        EXPECT_FALSE(r.params.Has("block")) << "CPU steps have no block size";
+                    }
+            }
+        }
+    }
+    EXPECT_GE(lessons, 1);
 }
 
 TEST(Session, ReportsTimingStatistics) {

@@ -1,0 +1,152 @@
+// Chapter 9, softmax and RMSNorm over rows: the chapter and its lessons, one row each. Each GPU
+// step's kind is implemented in softmax_harness.cu, where the GPU library is linked.
+#include "catalog.h"
+#include "checked.h"
+#include "declare.h"
+#include "softmax_chapter.h"
+#include "softmax_steps.h"
+#include "units.h"
+
+namespace lessons {
+
+void RegisterSoftmaxChapter(Registry& registry) {
+    using namespace softmax;
+    Chapter chapter;
+    chapter.id = "softmax";
+    chapter.title = "Softmax and RMSNorm over rows";
+    chapter.title_zh = "按行的 Softmax 与 RMSNorm";
+    chapter.work_rule =
+        "reads x once and writes y once (m·n elements of 4 bytes in fp32, 2 in bf16; RMSNorm also "
+        "reads its n weights); GPU steps are compared with the device copy bandwidth";
+    // 65536 rows of 1024: the rows of an attention score matrix at a 1K context, 256 MiB each
+    // way in fp32, far beyond the L2 cache, so the GPU steps measure DRAM; a short row, where a
+    // warp per row pays.
+    chapter.params = {
+        MatrixDimension("m", "Rows", "行数", 65536, kMaxDimension,
+                        "the kernels index rows with int; memory limits m × n well before that"),
+        MatrixDimension("n", "Columns", "列数", 1024, kMaxDimension,
+                        "the kernels index a row with int; memory limits m × n well before that"),
+        ChoiceParam("dtype", "Data type", "数据类型", {"fp32", "bf16"},
+                    {"float in and out", "bf16 in and out, float arithmetic inside"},
+                    {"输入输出都是 float", "输入输出是 bf16，内部用 float 计算"}, {"fp32", "bf16"}),
+        ChoiceParam("data", "Data", "数据", {"random", "large"},
+                    {"standard normal values",
+                     "uniform in [-80, 80): exp(80) would overflow "
+                     "float without subtracting the max"},
+                    {"标准正态分布",
+                     "在 [-80, 80) 上均匀分布：不减去最大值时 exp(80) 会让 float "
+                     "溢出"},
+                    {"随机", "大数值"}),
+    };
+    chapter.messages = SoftmaxMessages();
+    chapter.make_workload = [](const WorkloadSpec& spec) {
+        return std::make_shared<SoftmaxWorkload>(spec);
+    };
+    chapter.workload_host_bytes = [](const ParamValues& p) {
+        return SoftmaxWorkloadHostBytes(p.Number("m"), p.Number("n"), p.Choice("dtype") == "bf16");
+    };
+    chapter.describe = [](const ParamValues& p) {
+        const uint64_t m = p.Number("m"), n = p.Number("n");
+        const bool bf16 = p.Choice("dtype") == "bf16";
+        const uint64_t bytes = SaturatingMul(SaturatingMul(m, n), bf16 ? 2 : 4);
+        return std::to_string(m) + " × " + std::to_string(n) + " " + p.Choice("dtype") + " (" +
+               (bytes == kSaturated ? std::string("too large to count") : FormatSize(bytes)) +
+               ", " + p.Choice("data") + ")";
+    };
+    chapter.work = [](StepKind, const ParamValues& p) {
+        return SoftmaxWork(p.Number("m"), p.Number("n"), p.Choice("dtype") == "bf16", Op::kSoftmax);
+    };
+
+    const ParamSpec block = BlockParam(32, 1024, 256, true);
+    // Bytes in flight per thread (Little's law in the prediction box): softmax_chapter.h.
+    const auto InFlightOf = [](InFlightShape shape) -> InFlightFn {
+        return [shape](const ParamValues& p) { return SoftmaxBytesInFlight(shape, p); };
+    };
+    AddChapter(
+        registry, chapter, "lessons/09_softmax",
+        {
+            {.slug = "cpu-three-pass",
+             .title = "CPU: three passes per row, OpenMP over rows",
+             .source = "kernels/softmax/01_cpu_three_pass.cpp",
+             .cpu = &MakeSoftmaxCpu,
+             .params = {ThreadsParam()},
+             .needs = &SoftmaxCpuNeeds},
+            {.slug = "thread-per-row",
+             .title = "One thread per row",
+             .source = "kernels/softmax/02_thread_per_row.cu",
+             .step = Kernel{},
+             .params = {block},
+             .needs = &SoftmaxGpuNeeds,
+             .focus = {"LDG", "STG", "FP32"},
+             .in_flight = InFlightOf(InFlightShape::kElement)},
+            {.slug = "block-per-row",
+             .title = "A block per row, shared-memory trees",
+             .source = "kernels/softmax/03_block_per_row.cu",
+             .step = Kernel{.layout = RowLayout::kBlockPerRow, .smem_per_thread = 4},
+             .params = {block},
+             .needs = &SoftmaxGpuNeeds,
+             .focus = {"LDG", "LDS", "STS", "BAR"},
+             .in_flight = InFlightOf(InFlightShape::kElement),
+             .exercise = {.fixed = {{"dtype", "fp32"}}, .instance = "using T = float;"}},
+            {.slug = "row-in-registers",
+             .title = "The row in registers, warp shuffles",
+             .source = "kernels/softmax/04_registers.cu",
+             .step = Kernel{.layout = RowLayout::kWarpPerRow},
+             .params = {block},
+             .needs = &SoftmaxGpuNeeds,
+             .focus = {"LDG", "SHFL", "STG"},
+             .in_flight = InFlightOf(InFlightShape::kRowInRegisters),
+             .exercise =
+                 {.fixed = {{"dtype", "fp32"}},
+                  .instance =
+                      "using T = float; constexpr bool kWarp = true; constexpr int K = 32;"}},
+            {.slug = "vectorized",
+             .title = "16-byte loads, bf16 storage",
+             .source = "kernels/softmax/05_vectorized.cu",
+             .step = Kernel{.layout = RowLayout::kWarpPerRow},
+             .params = {block},
+             .needs = &SoftmaxGpuNeeds,
+             .focus = {"LDG.128", "STG.128", "SHFL"},
+             .in_flight = InFlightOf(InFlightShape::kChunksInRegisters),
+             .exercise =
+                 {.fixed = {{"dtype", "fp32"}},
+                  .instance =
+                      "using T = float; constexpr bool kWarp = true; constexpr int K = 8;"}},
+            {.slug = "online",
+             .title = "Online softmax: max and sum in one pass",
+             .source = "kernels/softmax/06_online.cu",
+             .step = Kernel{.layout = RowLayout::kWarpPerRow},
+             .params = {block},
+             .needs = &SoftmaxGpuNeeds,
+             .focus = {"LDG.128", "SHFL", "FP32"},
+             .in_flight = InFlightOf(InFlightShape::kChunk),
+             .exercise = {.fixed = {{"dtype", "fp32"}},
+                          .instance = "using T = float; constexpr bool kWarp = true;"}},
+            {.slug = "cluster",
+             .title = "Long rows across a thread block cluster",
+             .source = "kernels/softmax/07_cluster.cu",
+             .step = Kernel{},
+             .params = {block},
+             .needs = &SoftmaxClusterGpuNeeds,
+             .focus = {"LDG.128", "STS", "LDS", "BAR"},
+             .in_flight = InFlightOf(InFlightShape::kCluster)},
+            {.slug = "rmsnorm",
+             .title = "RMSNorm with the final kernel",
+             .source = "kernels/softmax/08_rmsnorm.cu",
+             .step = RmsNorm{},
+             .params = {block},
+             .needs = &SoftmaxGpuNeeds,
+             .focus = {"LDG.128", "SHFL", "STG.128"},
+             .previous = "",
+             .work = &RmsNormWork,
+             .in_flight = InFlightOf(InFlightShape::kChunksInRegisters)},
+            {.slug = "cudnn",
+             .title = "cuDNN cudnnSoftmaxForward",
+             .source = "kernels/softmax/09_cudnn.cu",
+             .step = Cudnn{},
+             .needs = &SoftmaxGpuNeeds,
+             .previous = "vectorized"},
+        });
+}
+
+}  // namespace lessons
