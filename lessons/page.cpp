@@ -467,9 +467,10 @@ const std::vector<AnchorFile>& Anchors() {
             f.path = path;
             f.device = j["device"].get<std::string>();
             f.chapter = j.value("chapter", std::string());
-            // No ", " in it: the footer lists it apart from the GPU's own recordings.
-            f.provenance = j.value("program", std::string("?")) + " on " + f.device + " at " +
-                           j.value("recorded", std::string("?"));
+            // No ", " in it: the footer lists it apart from the GPU's own recordings. No words
+            // either: the footer is shown in both languages.
+            f.provenance = j.value("program", std::string("?")) + " \xC2\xB7 " + f.device +
+                           " \xC2\xB7 " + j.value("recorded", std::string("?"));
             for (const Json& r : j["results"])
                 if (r.is_object()) f.results.push_back(r);
             out.push_back(std::move(f));
