@@ -65,16 +65,16 @@ const K& VariantAt(const std::vector<const K*>& variants, const ParamValues& par
     throw std::logic_error("no kernel variant for these toggle values");
 }
 
-// The kernel variants the lesson's source registers, checked at start: each combination of
-// the toggles they name (among the lesson's choices) is implemented by exactly one of them.
+// `variants`, checked against `lesson`: each combination of the toggles they name (among the
+// lesson's choices) is implemented by exactly one of them. Throws std::logic_error.
 template <class K>
-std::vector<const K*> Variants(const StepSite& site) {
-    const std::vector<const K*> variants = KernelsOf<K>(site);
+const std::vector<const K*>& CheckVariants(const Lesson& lesson,
+                                           const std::vector<const K*>& variants) {
     std::vector<const ParamSpec*> toggles;
     for (const K* k : variants)
         for (const ToggleValue& t : k->toggles) {
             if (!t.name) continue;
-            const ParamSpec* p = site.lesson.FindParam(t.name);
+            const ParamSpec* p = lesson.FindParam(t.name);
             if (!p)
                 throw std::logic_error(std::string(k->name) + " is a variant by '" + t.name +
                                        "', a parameter the lesson does not declare");
@@ -101,6 +101,14 @@ std::vector<const K*> Variants(const StepSite& site) {
         throw std::logic_error("its source registers " + std::to_string(variants.size()) +
                                " kernel variants for " + std::to_string(combinations) +
                                " combinations of its toggles' choices");
+    return variants;
+}
+
+// The kernel variants the lesson's source registers, checked at start (CheckVariants).
+template <class K>
+std::vector<const K*> Variants(const StepSite& site) {
+    const std::vector<const K*> variants = KernelsOf<K>(site);
+    CheckVariants(site.lesson, variants);
     return variants;
 }
 

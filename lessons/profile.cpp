@@ -561,16 +561,25 @@ std::optional<Json> FindRecordedProfile(const Lesson& lesson, const ParamValues&
     int best_rank = 4;  // 0 these settings, 1 at another size, 2 the defaults, 3 at another size
     for (const Json& p : all) {
         if (!p.is_object() || p.value("id", std::string()) != lesson.id) continue;
-        const auto params = p.find("params");
-        if (params == p.end()) continue;
+        const auto found = p.find("params");
+        if (found == p.end() || !found->is_object()) continue;
+        // A parameter added since the profile was recorded (an ablation toggle) was at its
+        // default then: the lesson as written.
+        Json params = *found;
+        for (const auto& [name, value] : default_json.items())
+            if (!params.contains(name)) params[name] = value;
+        // Compared whatever the order of their keys.
+        const auto same = [](const Json& a, const Json& b) {
+            return nlohmann::json::parse(a.dump()) == nlohmann::json::parse(b.dump());
+        };
         int rank = 4;
-        if (*params == wanted)
+        if (same(params, wanted))
             rank = 0;
-        else if (without_size(*params) == wanted_any_size)
+        else if (same(without_size(params), wanted_any_size))
             rank = 1;
-        else if (*params == default_json)
+        else if (same(params, default_json))
             rank = 2;
-        else if (without_size(*params) == default_any_size)
+        else if (same(without_size(params), default_any_size))
             rank = 3;
         if (rank < best_rank) best = &p, best_rank = rank;
     }

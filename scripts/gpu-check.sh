@@ -192,9 +192,11 @@ text_sweeps() {
             done
             ;;
         split)
-            # Lesson 1.10's output toggle on dense text too (the random-text sweep comes with
-            # every choice below): the output matters where every warp has hits.
-            echo "split/vector-loads-block-compaction --over output=all --size $size --data dense"
+            # Lesson 1.10's toggles on dense text too (the random-text sweeps come with every
+            # choice below): the output and the early exits matter where every warp has hits.
+            for t in output loads pair_test exits; do
+                echo "split/vector-loads-block-compaction --over $t=all --size $size --data dense"
+            done
             ;;
         basics)
             for v in shared global shared-one-thread; do

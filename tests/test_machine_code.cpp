@@ -12,9 +12,10 @@ using namespace lessons;
 
 namespace {
 
-const Lesson& L(int number) {
-    const Lesson* l = Catalog().FindLesson(number);
-    EXPECT_NE(l, nullptr) << number;
+// A lesson by its id ("reduce/v5-vectorized-one-pass"): inserting a step renumbers nothing here.
+const Lesson& L(std::string_view id) {
+    const Lesson* l = Catalog().FindLesson(id);
+    EXPECT_NE(l, nullptr) << id;
     return *l;
 }
 
@@ -34,7 +35,7 @@ int CountIn(std::string_view listing, Isa isa, const std::vector<std::string>& p
     return total;
 }
 
-const MachineCodeFile* FileOf(int lesson) {
+const MachineCodeFile* FileOf(std::string_view lesson) {
     const auto& files = MachineCodeFiles().files;
     auto it = files.find(L(lesson).source_path);
     return it == files.end() ? nullptr : &it->second;
@@ -42,8 +43,8 @@ const MachineCodeFile* FileOf(int lesson) {
 
 // The 16-byte-load lessons and lesson 25's scalar-load ablation, in one ISA.
 void CheckWideLoads(Isa isa) {
-    const MachineCodeFile* f25 = FileOf(25);
-    const MachineCodeFile* f10 = FileOf(10);
+    const MachineCodeFile* f25 = FileOf("reduce/v5-vectorized-one-pass");
+    const MachineCodeFile* f10 = FileOf("split/vector-loads-block-compaction");
     ASSERT_TRUE(f25 && f10);
     const std::string_view code25 = isa == Isa::kPtx ? f25->ptx : f25->sass;
     const std::string_view code10 = isa == Isa::kPtx ? f10->ptx : f10->sass;
@@ -54,25 +55,30 @@ void CheckWideLoads(Isa isa) {
         << "the scalar-load variant has no 16-byte loads";
     EXPECT_GT(CountIn(code25, isa, {kernel25, "Loads)1"}, "LDG"), 0)
         << "the scalar-load variant loads one float at a time";
-    EXPECT_GT(CountIn(code10, isa, {"split_10_vector_loads_block_compaction_kernel"}, "LDG.128"),
-              0);
+    // Lesson 1.10: Loads::k16Byte is 0, k4Byte is 1 (split_toggles.h): the 4-byte ablation
+    // loads the same words one at a time, and the compiler does not merge them.
+    const std::string kernel10 = "split_10_vector_loads_block_compaction_kernel<";
+    EXPECT_GT(CountIn(code10, isa, {kernel10, "Loads)0"}, "LDG.128"), 0);
+    EXPECT_EQ(CountIn(code10, isa, {kernel10, "Loads)1"}, "LDG.128"), 0)
+        << "the 4-byte-load variant has no 16-byte loads";
+    EXPECT_GT(CountIn(code10, isa, {kernel10, "Loads)1"}, "LDG"), 0);
     // Lesson 30 (GEMV) reads its rows as float4.
-    if (const Lesson* l30 = Catalog().FindLesson(30)) {
+    if (const Lesson* l30 = Catalog().FindLesson("gemv/vectorized-rows-per-warp")) {
         auto it = MachineCodeFiles().files.find(l30->source_path);
         ASSERT_NE(it, MachineCodeFiles().files.end());
         const std::string_view code30 = isa == Isa::kPtx ? it->second.ptx : it->second.sass;
         EXPECT_GT(CountIn(code30, isa, {"gemv_30_vectorized_kernel"}, "LDG.128"), 0);
     }
     // Lesson 37 (GEMM) loads its A and B tiles as float4.
-    if (Catalog().FindLesson(37)) {
-        const MachineCodeFile* f37 = FileOf(37);
+    if (Catalog().FindLesson("gemm/vectorized-transposed-a")) {
+        const MachineCodeFile* f37 = FileOf("gemm/vectorized-transposed-a");
         ASSERT_TRUE(f37);
         EXPECT_GT(CountIn(isa == Isa::kPtx ? f37->ptx : f37->sass, isa,
                           {"gemm_37_vectorized_kernel"}, "LDG.128"),
                   0);
     }
     // A lesson before the vector loads has none.
-    const MachineCodeFile* f24 = FileOf(24);
+    const MachineCodeFile* f24 = FileOf("reduce/v4-warp-shuffle");
     ASSERT_TRUE(f24);
     EXPECT_EQ(CountIn(isa == Isa::kPtx ? f24->ptx : f24->sass, isa, {"reduce_24"}, "LDG.128"), 0);
 }
@@ -166,16 +172,16 @@ TEST(MachineCode, SassHasWhatLessonsTeach) {
     if (!BuiltWithCuda()) GTEST_SKIP() << "no machine code: " << t.why_none;
     if (std::string(t.sass_arch).empty())
         GTEST_SKIP() << "no SASS in this build: " << t.files.begin()->second.sass_note;
-    const MachineCodeFile* f29 = FileOf(29);
-    const MachineCodeFile* f41 = FileOf(41);
+    const MachineCodeFile* f29 = FileOf("gemv/warp-per-row");
+    const MachineCodeFile* f41 = FileOf("gemm/wmma-tf32");
     ASSERT_TRUE(f29 && f41);
     EXPECT_GT(CountIn(f29->sass, Isa::kSass, {"gemv_29"}, "SHFL"), 0);
     EXPECT_GT(CountIn(f41->sass, Isa::kSass, {"gemm_41_wmma_tf32_kernel"}, "HMMA"), 0);
     EXPECT_GT(CountIn(f41->sass, Isa::kSass, {"gemm_41_wmma_tf32_kernel"}, "LDS"), 0);
     EXPECT_EQ(GenericLoads(f41->sass, "gemm_41_wmma_tf32_kernel"), 0);
     EXPECT_EQ(CountIn(f29->sass, Isa::kSass, {"gemv_29"}, "HMMA"), 0);
-    const MachineCodeFile* f38 = FileOf(38);
-    const MachineCodeFile* f39 = FileOf(39);
+    const MachineCodeFile* f38 = FileOf("gemm/warp-tiling");
+    const MachineCodeFile* f39 = FileOf("gemm/double-buffering");
     ASSERT_TRUE(f38 && f39);
     EXPECT_GT(CountIn(f39->sass, Isa::kSass, {"gemm_39_double_buffered_kernel"}, "CP.ASYNC"), 0);
     EXPECT_EQ(CountIn(f38->sass, Isa::kSass, {"gemm_38_warp_tiling_kernel"}, "CP.ASYNC"), 0);
@@ -246,11 +252,11 @@ TEST(MachineCode, SplitsFunctions) {
 }
 
 TEST(MachineCode, FocusOfTheVectorLoadLessons) {
-    for (int n : {10, 25}) {
+    for (const char* n : {"split/vector-loads-block-compaction", "reduce/v5-vectorized-one-pass"}) {
         const auto focus = FocusClasses(L(n));
         EXPECT_NE(std::find(focus.begin(), focus.end(), "LDG.128"), focus.end()) << n;
     }
-    const auto focus24 = FocusClasses(L(24));
+    const auto focus24 = FocusClasses(L("reduce/v4-warp-shuffle"));
     EXPECT_NE(std::find(focus24.begin(), focus24.end(), "SHFL"), focus24.end());
     for (const Lesson& l : Catalog().lessons())
         for (const std::string& c : FocusClasses(l)) {
@@ -262,12 +268,12 @@ TEST(MachineCode, FocusOfTheVectorLoadLessons) {
 }
 
 TEST(NcuCommand, NamesTheKernelMetricsAndParameters) {
-    const Lesson& l25 = L(25);
+    const Lesson& l25 = L("reduce/v5-vectorized-one-pass");
     ParamValues v;
     v.Set("block", ParamValue::Number(512));
     v.Set("loads", ParamValue::Choice("scalar"));
     v.Set("size", ParamValue::Number(uint64_t(1) << 30));
-    const std::string cmd = NcuCommand(l25, Catalog().FindLesson(24), v);
+    const std::string cmd = NcuCommand(l25, Catalog().FindLesson("reduce/v4-warp-shuffle"), v);
     EXPECT_EQ(cmd.rfind("ncu --clock-control none --print-units base --kernel-name ", 0), 0u)
         << cmd;
     EXPECT_NE(cmd.find("reduce_25_vectorized_one_pass_kernel"), std::string::npos) << cmd;
@@ -287,16 +293,20 @@ TEST(NcuCommand, NamesTheKernelMetricsAndParameters) {
     EXPECT_EQ(cmd.find("passes="), std::string::npos);
 
     // Shared memory: bank conflicts; divergence: branch uniformity.
-    const std::string c21 = NcuCommand(L(21), Catalog().FindLesson(20), {});
+    const std::string c21 = NcuCommand(L("reduce/v1-shared-memory"),
+                                       Catalog().FindLesson("reduce/v0-interleaved-global"), {});
     EXPECT_NE(c21.find("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
               std::string::npos);
     EXPECT_NE(c21.find("smsp__sass_average_branch_targets_threads_uniform.pct"), std::string::npos);
     EXPECT_NE(c21.find("--kernel-name reduce_21_shared_memory_kernel "), std::string::npos) << c21;
     // Lesson 5 launches lesson 4's kernel.
-    EXPECT_NE(NcuCommand(L(5), &L(4), {}).find("split_04_one_thread_per_pair_kernel"),
+    EXPECT_NE(NcuCommand(L("split/pinned-memory"), &L("split/one-thread-per-pair"), {})
+                  .find("split_04_one_thread_per_pair_kernel"),
               std::string::npos);
     // A library step: no kernel filter (the library picks its kernels).
-    EXPECT_EQ(NcuCommand(L(26), &L(25), {}).find("--kernel-name"), std::string::npos);
+    EXPECT_EQ(
+        NcuCommand(L("reduce/cub"), &L("reduce/v5-vectorized-one-pass"), {}).find("--kernel-name"),
+        std::string::npos);
     // A lesson without an old number (chapter 8) is named so that the CLI finds it.
     const Lesson* tma = Catalog().FindLesson("tensor-cores/tma");
     ASSERT_NE(tma, nullptr);
@@ -307,7 +317,7 @@ TEST(NcuCommand, NamesTheKernelMetricsAndParameters) {
 // Coalescing (lesson 17) is read through L1's line model: requests, sectors and the 128-byte
 // lines (tag lookups) of its loads and stores, and the load sectors L1 already held.
 TEST(NcuCommand, GlobalAccessStepsAskForTheLinesTheirRequestsTouch) {
-    const std::string c17 = NcuCommand(L(17), nullptr, {});
+    const std::string c17 = NcuCommand(L("basics/coalescing"), nullptr, {});
     for (const char* m : {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
                           "l1tex__t_set_accesses_pipe_lsu_mem_global_op_ld.sum",
                           "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
@@ -315,7 +325,7 @@ TEST(NcuCommand, GlobalAccessStepsAskForTheLinesTheirRequestsTouch) {
                           "l1tex__t_set_accesses_pipe_lsu_mem_global_op_st.sum"})
         EXPECT_NE(c17.find(m), std::string::npos) << m << " in " << c17;
     // A step without global stores in focus does not ask for the store counters.
-    const std::string c15 = NcuCommand(L(15), nullptr, {});
+    const std::string c15 = NcuCommand(L("basics/global-vs-shared"), nullptr, {});
     EXPECT_NE(c15.find("l1tex__t_set_accesses_pipe_lsu_mem_global_op_ld.sum"), std::string::npos);
     EXPECT_EQ(c15.find("l1tex__t_set_accesses_pipe_lsu_mem_global_op_st.sum"), std::string::npos);
 }

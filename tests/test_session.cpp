@@ -274,7 +274,11 @@ TEST(Session, AblationTogglesDefaultToTheLessonAsWritten) {
     EXPECT_EQ(v3.Choice("accumulate"), "many-per-thread");
     EXPECT_EQ(v3.Choice("last_warp"), "unrolled");
     EXPECT_EQ(ResolveParams(*Catalog().FindLesson("21"), {}).Choice("addressing"), "interleaved");
-    EXPECT_EQ(ResolveParams(*Catalog().FindLesson("10"), {}).Choice("output"), "block");
+    const ParamValues v10 = ResolveParams(*Catalog().FindLesson("10"), {});
+    EXPECT_EQ(v10.Choice("output"), "block");
+    EXPECT_EQ(v10.Choice("loads"), "16-byte");
+    EXPECT_EQ(v10.Choice("pair_test"), "word");
+    EXPECT_EQ(v10.Choice("exits"), "early");
 
     // Every combination is accepted: no toggle depends on another or on the block size.
     for (const char* loads : {"float4", "scalar"})
@@ -524,6 +528,9 @@ TEST(Sweep, OverEveryValueOfAnAblationToggle) {
         {"23", "last_warp", {"unrolled", "loop"}},
         {"21", "addressing", {"interleaved", "strided", "sequential"}},
         {"10", "output", {"block", "per-hit"}},
+        {"10", "loads", {"16-byte", "4-byte"}},
+        {"10", "pair_test", {"word", "byte"}},
+        {"10", "exits", {"early", "none"}},
     };
     for (const Case& c : cases) {
         const auto points = PlanSweep(*Catalog().FindLesson(c.lesson), base, c.param, "all");

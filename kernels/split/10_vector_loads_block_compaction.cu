@@ -5,7 +5,9 @@
 // shuffle). A block prefix sum places the hits, one atomicAdd claims the block's output, staged
 // offsets are written contiguously: dense text neither queues on one counter nor scatters
 // writes. A warp without hits skips its scan, and a block without hits leaves at its first
-// barrier. Toggle `output=per-hit`: one atomic per hit.
+// barrier. Each idea has a toggle that takes it out (split_toggles.h): `output=per-hit` (one
+// atomic per hit), `loads=4-byte` (the same 32 bytes as eight 4-byte loads), `pair_test=byte`
+// (a compare per byte) and `exits=none` (every warp scans, every block claims its range).
 #include "split_gpu.cuh"
 
 namespace lessons::split {
@@ -23,6 +25,18 @@ __device__ __forceinline__ unsigned crlf_pairs(unsigned w, unsigned after) {
     const unsigned next = __funnelshift_r(w, after, 8);
     const unsigned t = (w ^ 0x0D0D0D0Du) | (next ^ 0x0A0A0A0Au);
     return ~(((t & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | t | 0x7F7F7F7Fu);
+}
+
+// The same bits from one compare per byte and the byte after it (toggle `pair_test=byte`).
+__device__ __forceinline__ unsigned crlf_pairs_bytewise(unsigned w, unsigned after) {
+    unsigned found = 0;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        const unsigned c = (w >> (8 * k)) & 0xFFu;
+        const unsigned next = k < 3 ? (w >> (8 * k + 8)) & 0xFFu : after & 0xFFu;
+        if (c == '\r' && next == '\n') found |= 0x80u << (8 * k);
+    }
+    return found;
 }
 
 __device__ __forceinline__ unsigned warp_inclusive_sum(unsigned v, unsigned lane) {
@@ -51,6 +65,7 @@ __device__ __forceinline__ void write_per_hit(const unsigned* hits, uint64_t fir
 
 // The block's output: a prefix sum over the block places each thread's hits, one atomicAdd
 // claims the block's space, and the offsets, staged in shared memory, go out contiguously.
+template <Exits kExits>
 __device__ __forceinline__ void write_block_compacted(const unsigned* hits, uint64_t first,
                                                       unsigned long long* out,
                                                       unsigned long long* count) {
@@ -66,10 +81,16 @@ __device__ __forceinline__ void write_block_compacted(const unsigned* hits, uint
     // In ordinary text every warp has hits; in binary-like data most have none: such a warp
     // skips its scan, and a block with none leaves at the barrier that publishes the warps'
     // totals (its answer says whether any thread of the block had a hit).
+    // (Toggle `exits=none`: every warp scans and every block goes on.)
     unsigned inclusive = 0;
-    if (__any_sync(0xffffffffu, mine != 0)) inclusive = warp_inclusive_sum(mine, lane);
+    if (kExits == Exits::kNone || __any_sync(0xffffffffu, mine != 0))
+        inclusive = warp_inclusive_sum(mine, lane);
     if (lane == 31) warp_start[warp] = inclusive;
-    if (!__syncthreads_or(mine != 0)) return;
+    if constexpr (kExits == Exits::kEarly) {
+        if (!__syncthreads_or(mine != 0)) return;
+    } else {
+        __syncthreads();
+    }
     if (warp == 0) {
         const unsigned warps = blockDim.x / 32;
         const unsigned total = lane < warps ? warp_start[lane] : 0;
@@ -95,7 +116,7 @@ __device__ __forceinline__ void write_block_compacted(const unsigned* hits, uint
 
 }  // namespace
 
-template <Output kOutput>
+template <Output kOutput, Loads kLoads, PairTest kTest, Exits kExits>
 __global__ void split_10_vector_loads_block_compaction_kernel(
     const char* __restrict__ buf, unsigned long long* __restrict__ out,
     unsigned long long* __restrict__ count, unsigned long long offset_base) {
@@ -103,31 +124,44 @@ __global__ void split_10_vector_loads_block_compaction_kernel(
     const uint64_t block_first =
         blockIdx.x * uint64_t(blockDim.x) * kVectorsPerThread;  // in vectors
 
-    uint4 v[kVectorsPerThread];
+    unsigned words[kWordsPerThread];
 #pragma unroll
-    for (int j = 0; j < kVectorsPerThread; ++j)  // all loads first: they are in flight together
-        v[j] = reinterpret_cast<const uint4*>(buf)[block_first + j * blockDim.x + threadIdx.x];
+    for (int j = 0; j < kVectorsPerThread; ++j) {  // all loads first: they are in flight together
+        const uint64_t vector = block_first + j * blockDim.x + threadIdx.x;
+        if constexpr (kLoads == Loads::k16Byte) {
+            const uint4 v = reinterpret_cast<const uint4*>(buf)[vector];
+            words[4 * j] = v.x, words[4 * j + 1] = v.y, words[4 * j + 2] = v.z;
+            words[4 * j + 3] = v.w;
+        } else {  // toggle `loads=4-byte`: the same words, one load each
+#pragma unroll
+            for (int q = 0; q < 4; ++q)
+                words[4 * j + q] = reinterpret_cast<const unsigned*>(buf)[vector * 4 + q];
+        }
+    }
 
     unsigned hits[kWordsPerThread];
 #pragma unroll
     for (int j = 0; j < kVectorsPerThread; ++j) {
         // The word after this vector: the next lane's first word (only its first byte is
         // used), or memory for lane 31.
-        unsigned after = __shfl_down_sync(0xffffffffu, v[j].x, 1);
+        unsigned after = __shfl_down_sync(0xffffffffu, words[4 * j], 1);
         if (lane == 31)
             after = static_cast<unsigned char>(
                 buf[(block_first + j * blockDim.x + threadIdx.x) * 16 + 16]);
-        hits[4 * j] = crlf_pairs(v[j].x, v[j].y);
-        hits[4 * j + 1] = crlf_pairs(v[j].y, v[j].z);
-        hits[4 * j + 2] = crlf_pairs(v[j].z, v[j].w);
-        hits[4 * j + 3] = crlf_pairs(v[j].w, after);
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+            const unsigned next = q < 3 ? words[4 * j + q + 1] : after;
+            hits[4 * j + q] = kTest == PairTest::kWord
+                                  ? crlf_pairs(words[4 * j + q], next)
+                                  : crlf_pairs_bytewise(words[4 * j + q], next);
+        }
     }
 
     const uint64_t first_byte = offset_base + block_first * 16;
     if constexpr (kOutput == Output::kPerHit)
         write_per_hit(hits, first_byte, out, count);
     else
-        write_block_compacted(hits, first_byte, out, count);
+        write_block_compacted<kExits>(hits, first_byte, out, count);
 }
 
 namespace {
@@ -145,44 +179,59 @@ size_t DynamicSmem(int block) {
     return kOutput == Output::kBlock ? size_t(block) * kMaxHitsPerThread * sizeof(unsigned) : 0;
 }
 
-template <Output kOutput>
+template <Output kOutput, Loads kLoads, PairTest kTest, Exits kExits>
 cudaError_t LaunchRange(const char* buf, uint64_t n, unsigned long long* out,
                         unsigned long long* count, int block, cudaStream_t stream,
                         uint64_t offset_base) {
     const uint64_t blocks = Blocks(n, block);
     if (blocks == 0) return cudaSuccess;
-    split_10_vector_loads_block_compaction_kernel<kOutput>
+    split_10_vector_loads_block_compaction_kernel<kOutput, kLoads, kTest, kExits>
         <<<static_cast<unsigned>(blocks), block, DynamicSmem<kOutput>(block), stream>>>(
             buf, out, count, offset_base);
     return cudaGetLastError();
 }
 
-template <Output kOutput>
+template <Output kOutput, Loads kLoads, PairTest kTest, Exits kExits>
 cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
                    int block, cudaStream_t stream) {
-    return LaunchRange<kOutput>(buf, n, out, count, block, stream, 0);
+    return LaunchRange<kOutput, kLoads, kTest, kExits>(buf, n, out, count, block, stream, 0);
 }
 
-// One kernel per choice of the `output` toggle, named by the choice it implements.
-template <Output kOutput>
+// One kernel per combination of the toggles, named by the values it implements.
+template <Output kOutput, Loads kLoads, PairTest kTest, Exits kExits>
 SplitKernel Variant(const char* name) {
     return {
         .name = name,
-        .kernel =
-            reinterpret_cast<const void*>(&split_10_vector_loads_block_compaction_kernel<kOutput>),
-        .launch = &Launch<kOutput>,
+        .kernel = reinterpret_cast<const void*>(
+            &split_10_vector_loads_block_compaction_kernel<kOutput, kLoads, kTest, kExits>),
+        .launch = &Launch<kOutput, kLoads, kTest, kExits>,
         .dynamic_smem = &DynamicSmem<kOutput>,
         .blocks = &Blocks,
         .padded = &Padded,
-        .launch_range = &LaunchRange<kOutput>,
-        .output = OutputName(kOutput),
+        .launch_range = &LaunchRange<kOutput, kLoads, kTest, kExits>,
+        .toggles = {ValueOf(kOutputToggle, kOutput), ValueOf(kSplitLoadsToggle, kLoads),
+                    ValueOf(kPairTestToggle, kTest), ValueOf(kExitsToggle, kExits)},
     };
 }
 
+#define SPLIT10_VARIANT(O, L, T, E)                                                \
+    Variant<Output::O, Loads::L, PairTest::T, Exits::E>(                           \
+        "split_10_vector_loads_block_compaction_kernel<Output::" #O ", Loads::" #L \
+        ", PairTest::" #T ", Exits::" #E ">")
+#define SPLIT10_VARIANTS(O, L)                                                 \
+    SPLIT10_VARIANT(O, L, kWord, kEarly), SPLIT10_VARIANT(O, L, kWord, kNone), \
+        SPLIT10_VARIANT(O, L, kByte, kEarly), SPLIT10_VARIANT(O, L, kByte, kNone)
+
+// The kernel as written first.
 const SplitKernel kSplit10[]{
-    Variant<Output::kBlock>("split_10_vector_loads_block_compaction_kernel<Output::kBlock>"),
-    Variant<Output::kPerHit>("split_10_vector_loads_block_compaction_kernel<Output::kPerHit>"),
+    SPLIT10_VARIANTS(kBlock, k16Byte),
+    SPLIT10_VARIANTS(kBlock, k4Byte),
+    SPLIT10_VARIANTS(kPerHit, k16Byte),
+    SPLIT10_VARIANTS(kPerHit, k4Byte),
 };
+
+#undef SPLIT10_VARIANTS
+#undef SPLIT10_VARIANT
 
 }  // namespace
 

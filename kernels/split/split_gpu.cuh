@@ -7,6 +7,7 @@
 
 #include <cuda_runtime.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -34,9 +35,9 @@ struct SplitKernel {
     // Its scan of a chunk or share (SplitRangeLaunch), for the steps that cut the text up and
     // launch this kernel on each piece; null when it has none.
     SplitRangeLaunch launch_range = nullptr;
-    // The choice of the `output` toggle it implements (split_toggles.h); null for a kernel
-    // of a step without the toggle.
-    const char* output = nullptr;
+    // The toggle values it implements (split_toggles.h), for the step whose source registers a
+    // variant per combination; all empty for a kernel of a step without toggles.
+    std::array<ToggleValue, 4> toggles = {};
 };
 
 size_t NoDynamicSmem(int block);

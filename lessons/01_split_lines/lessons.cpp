@@ -102,21 +102,47 @@ ParamSpec StagedBlock() {
                       "block gets by default");
 }
 
-// The vector-loads step's ablation toggle: its block-level compaction switched off, leaving
-// the earlier steps' output (one atomic per hit) on its loads and tests. The block cap stays
-// for both, so that they compare at the same sizes.
-ParamSpec OutputToggle() {
-    return ChoiceParam(
-        "output", "Output of the offsets", "结果的写出方式",
-        std::vector<std::string>(kOutputNames.begin(), kOutputNames.end()),
-        {"a block prefix sum places the hits, one atomicAdd per block, offsets staged in shared "
-         "memory and written contiguously (as written)",
-         "one atomicAdd on the global counter per hit, each offset written where it lands, as "
-         "the earlier steps do"},
-        {"块内前缀和为命中定位，每个线程块一次 "
-         "atomicAdd，偏移先暂存在共享内存再连续写出（原课做法）",
-         "每个命中对全局计数器做一次 atomicAdd，偏移写到各自分到的位置，与前面几步相同"},
-        {"按线程块", "每次命中"});
+// The vector-loads step's ablation toggles, one per idea it bundles: each takes one idea out
+// and leaves the others as written. The block cap stays for all, so that they compare at the
+// same sizes. Its parameters: the staged block size, then the toggles.
+std::vector<ParamSpec> VectorLoadsParams() {
+    return {
+        StagedBlock(),
+        ToggleParam(
+            kOutputToggle, "Output of the offsets", "结果的写出方式",
+            {"a block prefix sum places the hits, one atomicAdd per block, offsets staged "
+             "in shared memory and written contiguously (as written)",
+             "one atomicAdd on the global counter per hit, each offset written where it "
+             "lands, as the earlier steps do"},
+            {"块内前缀和为命中定位，每个线程块一次 "
+             "atomicAdd，偏移先暂存在共享内存再连续写出（原课做法）",
+             "每个命中对全局计数器做一次 atomicAdd，偏移写到各自分到的位置，与前面几步相同"},
+            {"按线程块", "每次命中"}),
+        ToggleParam(kSplitLoadsToggle, "Load width", "加载宽度",
+                    {"two 16-byte loads per thread, a block-width apart (as written)",
+                     "the same 32 bytes per thread as eight 4-byte loads: the same bytes and "
+                     "layout, four times the load instructions"},
+                    {"每个线程两次 16 字节加载，相隔一个线程块宽度（原课做法）",
+                     "每个线程同样的 32 字节，改为八次 4 字节加载：字节和布局不变，加载指令是四倍"},
+                    {"16 字节", "4 字节"}),
+        ToggleParam(kPairTestToggle, "Test for \\r\\n", "\\r\\n 的检测方式",
+                    {"one bit test per 4-byte word finds every \\r followed by \\n in it "
+                     "(as written)",
+                     "a compare of each byte and the byte after it, as the earlier steps do"},
+                    {"每个 4 字节的字做一次位运算检测，找出其中每个后面跟着 \\n 的 "
+                     "\\r（原课做法）",
+                     "逐个字节与它后面的字节比较，与前面几步相同"},
+                    {"按字", "按字节"}),
+        ToggleParam(kExitsToggle, "Early exits", "提前退出",
+                    {"a warp without hits skips its scan, a block without hits leaves at its "
+                     "first barrier (as written)",
+                     "every warp scans and every block claims its range, empty or not (with "
+                     "output=per-hit, which has neither, the same code as early)"},
+                    {"没有命中的 warp 跳过扫描，没有命中的线程块在第一道屏障处退出（原课做法）",
+                     "每个 warp 都做扫描，每个线程块都认领自己的区间，不论是否为空（output=per-hit "
+                     "本来就没有这两步，代码与 early 相同）"},
+                    {"提前", "不退出"}),
+    };
 }
 
 std::vector<LessonRow> CpuRows() {
@@ -228,13 +254,18 @@ std::vector<LessonRow> StagedRows() {
          .title = "16-byte loads, block-aggregated output",
          .source = kRangeScanKernel,
          .step = Kernel{.pinned = true, .args = ScanArgs::kWithOffsetBase},
-         .params = {StagedBlock(), OutputToggle()},
+         .params = VectorLoadsParams(),
          .needs = &SplitPinnedGpuNeeds,
          .focus = staged,
          .in_flight = InFlight(32),
          .was = 10,
-         .exercise = {.fixed = {{"output", "block"}},
-                      .instance = "constexpr Output kOutput = Output::kBlock;"}},
+         .exercise = {.fixed = {{"output", "block"},
+                                {"loads", "16-byte"},
+                                {"pair_test", "word"},
+                                {"exits", "early"}},
+                      .instance = "constexpr Output kOutput = Output::kBlock; constexpr Loads "
+                                  "kLoads = Loads::k16Byte; constexpr PairTest kTest = "
+                                  "PairTest::kWord; constexpr Exits kExits = Exits::kEarly;"}},
         {.slug = "overlapped-chunks",
          .title = "Hide the copy: overlapped chunks",
          .source = "kernels/split/11_overlapped_chunks.cu",

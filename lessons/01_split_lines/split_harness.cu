@@ -336,34 +336,25 @@ StepRunner OverlappedChunksRunner(const SplitKernel& kernel) {
 }  // namespace
 
 PickKernel KernelByToggle(const Lesson& lesson, const std::vector<const SplitKernel*>& kernels) {
-    const ParamSpec* toggle = lesson.FindParam("output");
-    if (!toggle) {
+    const bool toggled = std::any_of(kernels.begin(), kernels.end(), [](const SplitKernel* k) {
+        return std::any_of(k->toggles.begin(), k->toggles.end(),
+                           [](const ToggleValue& t) { return t.name != nullptr; });
+    });
+    if (!toggled) {
         if (kernels.size() != 1)
             throw std::logic_error("it has " + std::to_string(kernels.size()) +
                                    " kernels to launch, and no toggle to choose among them");
         const SplitKernel& k = *kernels.front();
         return [&k](const ParamValues&) -> const SplitKernel& { return k; };
     }
-    std::map<std::string, const SplitKernel*> by_choice;
-    for (const SplitKernel* k : kernels)
-        if (!k->output || !by_choice.emplace(k->output, k).second)
-            throw std::logic_error(std::string("kernel ") + k->name +
-                                   (k->output ? " implements an output another kernel implements"
-                                              : " implements no output of the toggle"));
-    for (const std::string& choice : toggle->choices)
-        if (!by_choice.count(choice))
-            throw std::logic_error("no kernel implements output=" + choice);
-    if (by_choice.size() != toggle->choices.size())
-        throw std::logic_error("a kernel implements an output the toggle does not offer");
-    return [by_choice](const ParamValues& p) -> const SplitKernel& {
-        return *by_choice.at(p.Choice("output"));
-    };
+    CheckVariants(lesson, kernels);
+    return [kernels](const ParamValues& p) -> const SplitKernel& { return VariantAt(kernels, p); };
 }
 
 const SplitKernel& RangeKernelAsWritten(const std::vector<const SplitKernel*>& kernels) {
     const SplitKernel* found = nullptr;
     for (const SplitKernel* k : kernels)
-        if (kernels.size() == 1 || (k->output && k->output == std::string(kOutputNames.front()))) {
+        if (std::all_of(k->toggles.begin(), k->toggles.end(), AsWritten)) {
             if (found) throw std::logic_error("two kernels are the kernel as written");
             found = k;
         }

@@ -15,13 +15,13 @@ namespace lessons::split {
 // The kernel a step launches at a parameter set.
 using PickKernel = std::function<const SplitKernel&(const ParamValues&)>;
 
-// The kernel `lesson` launches from `kernels`: where the lesson offers the `output` toggle, the
-// one that implements the chosen output (every choice is checked to have exactly one, now);
-// else the only one. Throws std::logic_error for a declaration mistake.
+// The kernel `lesson` launches from `kernels`: where they are variants by toggles, the one that
+// implements the chosen values (every combination is checked to have exactly one, now); else
+// the only one. Throws std::logic_error for a declaration mistake.
 PickKernel KernelByToggle(const Lesson& lesson, const std::vector<const SplitKernel*>& kernels);
 
 // The kernel as written, among a file's kernels: its only one, or the one that implements
-// the toggle's first choice (today's kernel, split_toggles.h); it must scan ranges
+// every toggle's first choice (today's kernel, split_toggles.h); it must scan ranges
 // (SplitKernel::launch_range), for the steps that cut the text up. Throws std::logic_error.
 const SplitKernel& RangeKernelAsWritten(const std::vector<const SplitKernel*>& kernels);
 
