@@ -496,10 +496,10 @@ TEST_F(AppLogic, RooflineSweepButtonTracesTheRoof) {
 
     worker_has_gpu = true;
     controller->RestartWorker();
-    worker->shape = [](RunResult& r) {  // a kernel of 2 x fmas + 1 flops on 8 bytes an element
+    worker->shape = [](RunResult& r) {  // a kernel of 2 x fmas + 2 flops on 8 bytes an element
         const uint64_t fmas = r.Number("fmas").value_or(64);
         r.work.bytes_read = r.work.bytes_written = uint64_t(1) << 29;
-        r.work.flops = (uint64_t(1) << 27) * (2 * fmas + 1);
+        r.work.flops = (uint64_t(1) << 27) * (2 * fmas + 2);
         r.rate_ms = r.median_ms;
     };
     ui.roof_trace = false;

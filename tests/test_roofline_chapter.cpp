@@ -62,10 +62,10 @@ TEST(RooflineChapter, WorkAndBound) {
     const Work low = IntensityWork(1000, 2);
     EXPECT_EQ(low.bytes_read, 4000u);
     EXPECT_EQ(low.bytes_written, 4000u);
-    EXPECT_EQ(low.flops, 5000u);  // 2 x 2 + 1 per element
+    EXPECT_EQ(low.flops, 6000u);  // x / 2, 2 FMAs, 1 add: 1 + 2 x 2 + 1 per element
     EXPECT_EQ(low.bound, Bound::kCopy);
-    EXPECT_EQ(IntensityWork(1000, 64).bound, Bound::kFp32);  // 129 / 8 = 16.1 flop/B
-    EXPECT_EQ(IntensityWork(1000, 32).bound, Bound::kCopy);  // 65 / 8 = 8.1
+    EXPECT_EQ(IntensityWork(1000, 64).bound, Bound::kFp32);  // 130 / 8 = 16.25 flop/B
+    EXPECT_EQ(IntensityWork(1000, 32).bound, Bound::kCopy);  // 66 / 8 = 8.25
     EXPECT_EQ(IntensityWork(0, 64).bound, Bound::kCopy);     // nothing to do
 }
 

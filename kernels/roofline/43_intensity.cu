@@ -1,7 +1,8 @@
 // The roofline: one kernel at any arithmetic intensity, to measure the roofline itself.
 // Each thread reads one float, runs `fmas` fused multiply-adds on it in two independent chains
-// (two FMAs in flight per thread), and writes one float: 8 bytes and 2 * fmas + 1 flops per
-// element. Few FMAs leave it bound by memory bandwidth, many by the fp32 peak.
+// (two FMAs in flight per thread), and writes one float: 8 bytes and 2 * fmas + 2 flops per
+// element (the multiply that starts the second chain, the FMAs, and the add that joins them).
+// Few FMAs leave it bound by memory bandwidth, many by the fp32 peak.
 #include "roofline/roofline_cpu.h"
 #include "roofline/roofline_gpu.cuh"
 

@@ -16,7 +16,8 @@ inline constexpr float kScaleB = 0.998f;
 inline constexpr float kBiasB = -0.02f;
 
 // `fmas` fused multiply-adds per element (half in each of two independent chains, so two are
-// in flight per thread), then one add: 2 * fmas + 1 flops.
+// in flight per thread), then one add; with the multiply that starts the second chain,
+// 2 * fmas + 2 flops.
 inline float IntensityReference(float x, int fmas) {
     float a = x, b = x * 0.5f;
     for (int k = 0; k < fmas / 2; ++k) {

@@ -18,8 +18,9 @@ Chapter RooflineChapter() {
     chapter.title = "The roofline";
     chapter.title_zh = "屋顶线模型";
     chapter.work_rule =
-        "reads and writes every float once (8 bytes per element) and runs 2 x fmas + 1 flops on "
-        "it; compared with the fp32 peak from 16 flops per byte up, else with the copy bandwidth";
+        "reads and writes every float once (8 bytes per element) and runs 2 x fmas + 2 flops on "
+        "it (one multiply, the FMAs, one add); compared with the fp32 peak from 16 flops per "
+        "byte up, else with the copy bandwidth";
     chapter.params = {
         SizeParam(uint64_t(64) << 20, sizeof(float)),
         ChoiceParam("data", "Data", "数据", {"random"}, {"floats uniform in [-1, 1)"},

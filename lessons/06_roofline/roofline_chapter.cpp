@@ -61,7 +61,9 @@ Work IntensityWork(uint64_t count, int fmas) {
     Work w;
     w.bytes_read = count * sizeof(float);
     w.bytes_written = count * sizeof(float);
-    w.flops = count * (2 * uint64_t(fmas) + 1);
+    // What the kernel does per element: the multiply that starts the second chain (b = x / 2),
+    // fmas / 2 FMAs in each chain (2 flops each), and the add that joins them.
+    w.flops = count * (1 + 4 * uint64_t(fmas / 2) + 1);
     w.bound = w.flops >= 16 * w.MemoryBytes() && w.flops > 0 ? Bound::kFp32 : Bound::kCopy;
     return w;
 }

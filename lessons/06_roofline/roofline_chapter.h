@@ -1,5 +1,5 @@
 // Chapter 6, the roofline: the problem (random floats in, the FMA chains of each out), its
-// check, and its work: 8 bytes and 2 * fmas + 1 flops per element. Step code lives in
+// check, and its work: 8 bytes and 2 * fmas + 2 flops per element. Step code lives in
 // kernels/roofline/.
 #pragma once
 
@@ -33,7 +33,8 @@ std::vector<uint64_t> CheckedIndices(uint64_t count);
 Check CheckOutputs(const RooflineWorkload& w, int fmas, const std::vector<uint64_t>& indices,
                    const std::vector<float>& out);
 
-// 4 bytes read and 4 written per element, 2 * fmas + 1 flops; compared with the fp32 peak from
+// 4 bytes read and 4 written per element, 2 * fmas + 2 flops (fmas is even: one multiply
+// starts the second chain, fmas FMAs, one add joins the chains); compared with the fp32 peak from
 // 16 flops per byte up (near the ridge point of today's GPUs), else with the copy bandwidth.
 Work IntensityWork(uint64_t count, int fmas);
 
