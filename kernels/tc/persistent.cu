@@ -9,11 +9,11 @@
 // column-tiles of B are read by many blocks while they are in L2.
 // With CLUSTER = 2, two blocks on neighbouring multiprocessors (a cluster) take two tiles one
 // above the other: the same columns, so the same k-tiles of Bᵀ. Each block's producer copies
-// half of that tile and the copy engine writes it into both blocks' shared memory (multicast):
+// half of that tile and the TMA unit writes it into both blocks' shared memory (multicast):
 // Bᵀ is read from L2 once per pair. A stage is then refilled only when the consumers of both
 // blocks are done with it, so each consumer warp arrives on the empty barriers of both.
 // C leaves through shared memory and TMA stores: the consumers write their results once into a
-// swizzled staging area and one thread has the copy engine store them, so the consumers are
+// swizzled staging area and one thread has the TMA unit store them, so the consumers are
 // back at the tensor cores sooner than if each thread stored its scattered pairs itself.
 #include "tc_hopper.cuh"
 
@@ -202,7 +202,7 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
                         }
                     }
                 }
-                // The writes are handed to the copy engine (async proxy), then to the thread
+                // The writes are handed to the TMA unit (async proxy), then to the thread
                 // that issues the stores.
                 FenceProxyAsync();
                 NamedBarrier(1 + cw, 128);

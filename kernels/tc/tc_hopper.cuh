@@ -181,13 +181,13 @@ __device__ __forceinline__ void BarrierInit(uint64_t* bar, int arrivals) {
                  : "memory");
 }
 
-// Makes the initialised barriers visible to the copy engine and to the other blocks of the
+// Makes the initialised barriers visible to the TMA unit and to the other blocks of the
 // cluster (a __syncthreads or cluster barrier must still follow).
 __device__ __forceinline__ void BarrierInitFence() {
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
 }
 
-// One arrival that also announces `bytes` more to come from the copy engine in this phase.
+// One arrival that also announces `bytes` more to come from TMA copies in this phase.
 __device__ __forceinline__ void BarrierExpectBytes(uint64_t* bar, uint32_t bytes) {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(SmemAddress(bar)),
                  "r"(bytes)
@@ -223,6 +223,9 @@ __device__ __forceinline__ void BarrierWait(uint64_t* bar, uint32_t parity) {
 }
 
 // ---- TMA ---------------------------------------------------------------------------------------
+// The Tensor Memory Accelerator: a unit of each multiprocessor that copies boxes of a tensor
+// between global and shared memory on its own; not the DMA engines behind cudaMemcpy and peer
+// copies.
 
 // Copies the box at (k0, row0) of the tensor map's matrix into shared memory at `dst`; its
 // bytes count against `bar`'s phase. Boxes reaching past the matrix are clipped, and the
@@ -310,7 +313,7 @@ __device__ __forceinline__ void CpAsyncWait() {
 }
 
 // Shared memory written by this thread's ordinary stores or cp.async (the generic proxy)
-// becomes visible to the tensor cores and the copy engine (the async proxy); a barrier must
+// becomes visible to the tensor cores and the TMA unit (the async proxy); a barrier must
 // still follow so that it is every thread's writes.
 __device__ __forceinline__ void FenceProxyAsync() {
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
@@ -448,7 +451,7 @@ inline cudaError_t ResidentTmaBlocks(const TcTile& t, const void* kernel, size_t
 // The plan for the step's kernel `kernel` compiled for tile `t` with `smem` bytes of dynamic
 // shared memory (its limit is raised here): the tensor maps read A in boxes of BM rows and Bᵀ
 // in boxes of BN / cluster rows (each block of a cluster copies its slice of Bᵀ's tile, which
-// the copy engine multicasts to all), and, with `map_c`, write C in boxes of 64 × 64. One block
+// the TMA unit multicasts to all), and, with `map_c`, write C in boxes of 64 × 64. One block
 // per BM × BN tile of C, laid out as C is, or, persistent, one block per multiprocessor (fewer
 // when fewer do as well; ResidentTmaBlocks), in clusters of t.cluster blocks.
 inline cudaError_t PlanTmaLaunch(const TcTile& t, const void* kernel, size_t smem, bool map_c,

@@ -4,7 +4,7 @@
 // one sets the pace, and the tensor cores idle while the next wgmmas are being issued. Here the
 // roles are split. Warpgroup 0 is the producer: one of its threads issues the TMA copies as soon
 // as a stage is free. Warpgroups 1..CONSUMERS compute, each on BM / CONSUMERS rows of the tile.
-// Two sets of mbarriers hand the stages back and forth: full[s] (the copy engine's bytes have
+// Two sets of mbarriers hand the stages back and forth: full[s] (the TMA copy's bytes have
 // landed; consumers wait on it) and empty[s] (every consumer warp is done reading; the producer
 // waits on it). Nobody waits for anybody else at a block-wide barrier.
 // The producer needs few registers, the consumers many (128 accumulators each): setmaxnreg

@@ -8,7 +8,7 @@
 // for you: TmaLoad, TmaPrefetchMap, BarrierInit, BarrierInitFence, BarrierExpectBytes,
 // BarrierWait.
 // As it stands one thread copies one k-tile at a time into stage 0 and every warpgroup waits for
-// it before multiplying: right, and slow (the copy engine and the tensor cores take turns). Keep
+// it before multiplying: right, and slow (the TMA unit and the tensor cores take turns). Keep
 // STAGES k-tiles in flight, one mbarrier per stage.
 constexpr int BM = 128, BN = 256, STAGES = 4, WARPGROUPS = 2;
 
