@@ -16,6 +16,8 @@
 // - Fragments are read one k16 step ahead (two register sets): the ldmatrix of step s + 1 is in
 //   flight while the mma.sync of step s run, across tile boundaries too (the wait for the next
 //   tile comes just before the last step of the current one).
+// Each of the three has an ablation tile that takes it out, on the default tile (tc_tiles.h,
+// TcAblation): GROUP_M = 0 (row order), SWIZZLE = false, PREFETCH = false.
 // Edges: a copy that reaches past k copies only what lies inside and fills the rest of its 16
 // bytes with zeros (cp.async's source size); rows past m or n copy nothing and get zeros.
 #include "tc_gpu.cuh"
@@ -70,8 +72,11 @@ __device__ __forceinline__ int Swizzled(int r, int u) {
 
 // GROUP_M > 0: the blocks walk the tiles of C in column strips GROUP_M tiles tall (one-
 // dimensional grid), so blocks running at the same time share rows of A and columns of B in L2;
-// 0: a two-dimensional grid, row by row.
-template <int BM, int BN, int BK, int WM, int WN, int STAGES, int GROUP_M>
+// 0: a two-dimensional grid, row by row. SWIZZLE: the swizzled layout (false: unit u of row r
+// at r · units + u, as in the mma.sync step). PREFETCH: fragments read one k16 step ahead
+// (false: each step's read just before its mma.sync).
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int GROUP_M, bool SWIZZLE,
+          bool PREFETCH>
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
     tc_cp_async_pipeline_kernel(const TcProblem p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -117,7 +122,8 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
         in_b |= row < p.n ? 1u << l : 0u;
         src_b[l] = p.bt + (row < p.n ? size_t(row) * p.ldb + cu * 8 : 0);
     }
-    const unsigned dst = smem + Swizzled<kUnits>(cr, cu) * 16;
+    const auto at = [](int r, int u) { return SWIZZLE ? Swizzled<kUnits>(r, u) : r * kUnits + u; };
+    const unsigned dst = smem + at(cr, cu) * 16;
 
     const int tiles = (p.k + BK - 1) / BK;
     auto issue = [&](int t, int stage) {
@@ -143,8 +149,8 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
     unsigned la[KK], lb[KK];
 #pragma unroll
     for (int s = 0; s < KK; ++s) {
-        la[s] = Swizzled<kUnits>(ra, 2 * s + lane / 16) * 16;
-        lb[s] = kStageA + Swizzled<kUnits>(rb, 2 * s + (lane / 8) % 2) * 16;
+        la[s] = at(ra, 2 * s + lane / 16) * 16;
+        lb[s] = kStageA + at(rb, 2 * s + (lane / 8) % 2) * 16;
     }
     unsigned fa[2][FM][4], fb[2][FN / 2][4];
     auto read = [&](int stage, int s, int set) {
@@ -167,29 +173,51 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
     for (int s = 0; s < STAGES - 1; ++s) issue(s, s);
     WaitCopies<STAGES - 2>();
     __syncthreads();
-    read(0, 0, 0);
     int rstage = 0, wstage = STAGES - 1;
-    for (int t = 0; t < tiles; ++t) {
+    if constexpr (!PREFETCH) {  // the ablation: read a step's fragments, then multiply them
+        for (int t = 0; t < tiles; ++t) {
 #pragma unroll
-        for (int s = 0; s < KK; ++s) {
-            if (s == KK - 1) {  // the last step: wait for tile t + 1, read its first step
-                WaitCopies<STAGES - 2>();
-                __syncthreads();
-                rstage = rstage + 1 == STAGES ? 0 : rstage + 1;
-                read(rstage, 0, 0);
-            } else {
-                read(rstage, s + 1, (s + 1) % 2);
+            for (int s = 0; s < KK; ++s) {
+                read(rstage, s, 0);
+                if (s == 0) {  // everyone passed the barrier after reading tile t − 1
+                    issue(t + STAGES - 1, wstage);
+                    wstage = wstage + 1 == STAGES ? 0 : wstage + 1;
+                }
+#pragma unroll
+                for (int i = 0; i < FM; ++i)
+#pragma unroll
+                    for (int j = 0; j < FN; ++j)
+                        Mma16816(acc[i][j], fa[0][i], fb[0][j / 2][(j % 2) * 2],
+                                 fb[0][j / 2][(j % 2) * 2 + 1]);
             }
-            if (s == 0) {  // everyone passed the barrier after reading tile t − 1: its stage
-                issue(t + STAGES - 1, wstage);  // takes tile t + STAGES − 1
-                wstage = wstage + 1 == STAGES ? 0 : wstage + 1;
+            WaitCopies<STAGES - 2>();  // tile t + 1 has landed, and tile t is read by all
+            __syncthreads();
+            rstage = rstage + 1 == STAGES ? 0 : rstage + 1;
+        }
+    } else {
+        read(0, 0, 0);
+        for (int t = 0; t < tiles; ++t) {
+#pragma unroll
+            for (int s = 0; s < KK; ++s) {
+                if (s == KK - 1) {  // the last step: wait for tile t + 1, read its first step
+                    WaitCopies<STAGES - 2>();
+                    __syncthreads();
+                    rstage = rstage + 1 == STAGES ? 0 : rstage + 1;
+                    read(rstage, 0, 0);
+                } else {
+                    read(rstage, s + 1, (s + 1) % 2);
+                }
+                if (s == 0) {  // everyone passed the barrier after reading tile t − 1: its stage
+                    issue(t + STAGES - 1, wstage);  // takes tile t + STAGES − 1
+                    wstage = wstage + 1 == STAGES ? 0 : wstage + 1;
+                }
+#pragma unroll
+                for (int i = 0; i < FM; ++i)
+#pragma unroll
+                    for (int j = 0; j < FN; ++j)
+                        Mma16816(acc[i][j], fa[s % 2][i], fb[s % 2][j / 2][(j % 2) * 2],
+                                 fb[s % 2][j / 2][(j % 2) * 2 + 1]);
             }
-#pragma unroll
-            for (int i = 0; i < FM; ++i)
-#pragma unroll
-                for (int j = 0; j < FN; ++j)
-                    Mma16816(acc[i][j], fa[s % 2][i], fb[s % 2][j / 2][(j % 2) * 2],
-                             fb[s % 2][j / 2][(j % 2) * 2 + 1]);
         }
     }
     WaitCopies<0>();  // only empty groups are left; no copy outlives the block
@@ -226,25 +254,34 @@ constexpr size_t PipelineSmem() {
     return size_t(T.stages) * (T.bm + T.bn) * T.bk * sizeof(__nv_bfloat16);
 }
 
-template <TcTile T, int GROUP_M>
+// The template arguments a tile's ablation gives: GROUP_M 0, no swizzle or no prefetch.
+template <TcTile T>
+constexpr int kGroupOf = T.ablation == TcAblation::kRowOrder ? 0 : kGroupM;
+template <TcTile T>
+constexpr bool kSwizzleOf = T.ablation != TcAblation::kUnswizzled;
+template <TcTile T>
+constexpr bool kPrefetchOf = T.ablation != TcAblation::kNoPrefetch;
+
+template <TcTile T>
 cudaError_t LaunchPipeline(const TcProblem& p, cudaStream_t stream) {
     const unsigned tiles_m = unsigned((p.m + T.bm - 1) / T.bm);
     const unsigned tiles_n = unsigned((p.n + T.bn - 1) / T.bn);
-    const dim3 grid = GROUP_M > 0 ? dim3(tiles_m * tiles_n) : dim3(tiles_n, tiles_m);
-    tc_cp_async_pipeline_kernel<T.bm, T.bn, T.bk, T.wm, T.wn, T.stages, GROUP_M>
-        <<<grid, T.threads, PipelineSmem<T>(), stream>>>(p);
+    const dim3 grid = kGroupOf<T> > 0 ? dim3(tiles_m * tiles_n) : dim3(tiles_n, tiles_m);
+    tc_cp_async_pipeline_kernel<T.bm, T.bn, T.bk, T.wm, T.wn, T.stages, kGroupOf<T>, kSwizzleOf<T>,
+                                kPrefetchOf<T>><<<grid, T.threads, PipelineSmem<T>(), stream>>>(p);
     return cudaGetLastError();
 }
 
-template <TcTile T, int GROUP_M = kGroupM>
+template <TcTile T>
 TcKernel Config() {
     static_assert(T.stages >= 2 && T.threads == WarpTileThreads(T), "a pipeline, one warp a tile");
     return {T,
             "tc_cp_async_pipeline_kernel",
             reinterpret_cast<const void*>(
-                &tc_cp_async_pipeline_kernel<T.bm, T.bn, T.bk, T.wm, T.wn, T.stages, GROUP_M>),
+                &tc_cp_async_pipeline_kernel<T.bm, T.bn, T.bk, T.wm, T.wn, T.stages, kGroupOf<T>,
+                                             kSwizzleOf<T>, kPrefetchOf<T>>),
             PipelineSmem<T>(),
-            &LaunchPipeline<T, GROUP_M>,
+            &LaunchPipeline<T>,
             80};
 }
 
@@ -256,10 +293,11 @@ TcKernel Config() {
 // behind the arithmetic; a fourth adds nothing). The tiles take up to 192 KiB of dynamic shared
 // memory, which a block gets only after cudaFuncSetAttribute raises its limit. Registers per thread
 // for sm_90 (ptxas, nvcc 13.0, no spills), in the order of kTilesPipeline: 254, 254, 254, 240, 250,
-// 252.
+// 252. Then the default tile's three ablations.
 const TcKernel kTcCpAsyncPipeline[] = {
     Config<kTilesPipeline[0]>(), Config<kTilesPipeline[1]>(), Config<kTilesPipeline[2]>(),
     Config<kTilesPipeline[3]>(), Config<kTilesPipeline[4]>(), Config<kTilesPipeline[5]>(),
+    Config<kTilesPipeline[6]>(), Config<kTilesPipeline[7]>(), Config<kTilesPipeline[8]>(),
 };
 
 LESSONS_KERNELS(kTcCpAsyncPipeline);

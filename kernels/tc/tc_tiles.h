@@ -11,6 +11,15 @@
 
 namespace lessons::tc {
 
+// An ablation: a step at its default tile with one of its ideas taken out, so that the sweep
+// over its tiles measures that idea's share on the same tile (as chapter 5's GemmAblation).
+enum class TcAblation {
+    kNone,
+    kRowOrder,    // lesson 8.2: the blocks take the tiles of C row by row (no GROUP_M strips)
+    kUnswizzled,  // lesson 8.2: plain shared-memory tiles, unit u of row r at u (no XOR)
+    kNoPrefetch,  // lesson 8.2: each k16 step's fragments read just before its mma.sync
+};
+
 // One compiled configuration of a bf16 GEMM step. Fields a step does not use stay at their
 // defaults (and are then left out of its name).
 struct TcTile {
@@ -21,6 +30,7 @@ struct TcTile {
     int consumers = 0;           // consumer warpgroups beside one producer (warp-specialised)
     int cluster = 1;             // blocks per cluster sharing loads by TMA multicast
     bool persistent = false;     // one block per SM walks the tiles
+    TcAblation ablation = TcAblation::kNone;  // the idea taken out, if any
     constexpr bool operator==(const TcTile&) const = default;
 };
 
@@ -57,6 +67,31 @@ inline constexpr TcTile kTilesPipeline[] = {
     {.threads = 256, .bm = 128, .bn = 256, .bk = 32, .wm = 64, .wn = 64, .stages = 3},
     {.threads = 128, .bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 64, .stages = 4},
     {.threads = 128, .bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 64, .stages = 2},
+    // The default tile with one idea taken out each (the ablations).
+    {.threads = 256,
+     .bm = 128,
+     .bn = 256,
+     .bk = 64,
+     .wm = 64,
+     .wn = 64,
+     .stages = 3,
+     .ablation = TcAblation::kRowOrder},
+    {.threads = 256,
+     .bm = 128,
+     .bn = 256,
+     .bk = 64,
+     .wm = 64,
+     .wn = 64,
+     .stages = 3,
+     .ablation = TcAblation::kUnswizzled},
+    {.threads = 256,
+     .bm = 128,
+     .bn = 256,
+     .bk = 64,
+     .wm = 64,
+     .wn = 64,
+     .stages = 3,
+     .ablation = TcAblation::kNoPrefetch},
 };
 
 static_assert(WarpTilesAgree(kTilesMma), "a tile's threads differ from what its shape takes");
@@ -164,10 +199,26 @@ inline std::string TcTileDims(std::initializer_list<int> sizes) {
     return out;
 }
 
+// What a tile's name ends with when an idea is taken out.
+constexpr const char* TcAblationSuffix(TcAblation a) {
+    switch (a) {
+        case TcAblation::kNone:
+            return "";
+        case TcAblation::kRowOrder:
+            return "-row-order";
+        case TcAblation::kUnswizzled:
+            return "-unswizzled";
+        case TcAblation::kNoPrefetch:
+            return "-no-prefetch";
+    }
+    return "";
+}
+
 // The tile's name, the `tile` parameter's value (recorded results store it): threads, block
 // tile BM×BN×BK, then what differs from the defaults: the warp tile wWM×WN, the stages sN (when
-// not 1), the consumer warpgroups wgN, the cluster cN (when not 1), p when persistent.
-// "128t-128x128x32-w64x64", "256t-128x256x32-w64x64-s3", "384t-128x256x64-s4-wg2-c2-p".
+// not 1), the consumer warpgroups wgN, the cluster cN (when not 1), p when persistent, then an
+// ablation's suffix. "128t-128x128x32-w64x64", "256t-128x256x32-w64x64-s3",
+// "384t-128x256x64-s4-wg2-c2-p", "256t-128x256x64-w64x64-s3-unswizzled".
 inline std::string TcTileName(const TcTile& t) {
     std::string name = std::to_string(t.threads) + "t-" + TcTileDims({t.bm, t.bn, t.bk});
     if (t.wm) name += "-w" + TcTileDims({t.wm, t.wn});
@@ -175,6 +226,7 @@ inline std::string TcTileName(const TcTile& t) {
     if (t.consumers) name += "-wg" + std::to_string(t.consumers);
     if (t.cluster != 1) name += "-c" + std::to_string(t.cluster);
     if (t.persistent) name += "-p";
+    name += TcAblationSuffix(t.ablation);
     return name;
 }
 
@@ -202,6 +254,25 @@ inline std::string TcTileDescription(const TcTile& t, bool zh) {
         out += zh ? "，每簇 " + cluster + " 个线程块" : ", clusters of " + cluster + " blocks";
     }
     if (t.persistent) out += zh ? "，常驻线程块" : ", persistent blocks";
+    switch (t.ablation) {
+        case TcAblation::kNone:
+            break;
+        case TcAblation::kRowOrder:
+            out += zh ? "；消融：线程块按行依次取 C 的分块（没有 GROUP_M 列条带），其余不变"
+                      : "; ablation: the blocks take C's tiles row by row (no GROUP_M strips), "
+                        "all else as written";
+            break;
+        case TcAblation::kUnswizzled:
+            out += zh ? "；消融：共享内存分块不做 XOR 重排（第 8.1 课的布局），其余不变"
+                      : "; ablation: plain shared-memory tiles, no XOR swizzle (lesson 8.1's "
+                        "layout), all else as written";
+            break;
+        case TcAblation::kNoPrefetch:
+            out += zh ? "；消融：每个 k16 步的片段在它的 mma.sync 之前才读，不提前一步，其余不变"
+                      : "; ablation: each k16 step's fragments read just before its mma.sync, "
+                        "not one step ahead, all else as written";
+            break;
+    }
     return out;
 }
 

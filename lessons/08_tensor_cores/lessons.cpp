@@ -86,7 +86,7 @@ void RegisterTensorCoresChapter(Registry& registry) {
                  {.fixed = {{"tile", "256t-128x256x64-w64x64-s3"}},
                   .instance =
                       "constexpr int BM = 128, BN = 256, BK = 64, WM = 64, WN = 64, STAGES = 3, "
-                      "GROUP_M = 8;"}},
+                      "GROUP_M = 8; constexpr bool SWIZZLE = true, PREFETCH = true;"}},
             {.slug = "wgmma",
              .title = "wgmma: a warpgroup multiplies from shared memory",
              .source = "kernels/tc/wgmma.cu",
