@@ -209,6 +209,13 @@ text_sweeps() {
                 echo "basics/pinned-transfers --sizes 4KiB..1GiB --set memory=$m --reps 5"
             done
             ;;
+        tensor-cores)
+            # Lesson 8.6's tiles (its four ablations among them) at the ladder's other sizes:
+            # where every persistent block does one tile, and where each does many.
+            for d in 256 512 1024 2048 8192; do
+                echo "tensor-cores/persistent --over tile=all --set m=$d --set n=$d --set k=$d"
+            done
+            ;;
     esac
 }
 # The further settings whose counters a chapter's texts quote, profiled in the counters step
@@ -242,6 +249,7 @@ ladder() {
     if [ -n "${!var+x}" ]; then echo "${!var}"; return; fi
     case $1 in
         gemm) echo "64 128 256 512 1024 2048 4096 8192" ;;
+        tensor-cores) echo "256 512 1024 2048 4096 8192" ;;
     esac
 }
 chapters=${CHAPTERS:-$(echo "$lessons_json" | python3 -c \
@@ -299,8 +307,8 @@ for l in json.load(sys.stdin):
             note "sweep $lesson $sweep_args: failed, see sweep.txt"
         fi
     done < <(text_sweeps "$chapter")
-    # The size ladder the texts quote (GEMM: m = n = k from 64 to 8192), the chapter's benchmark
-    # at each size.
+    # The size ladder the texts quote (GEMM: m = n = k from 64 to 8192; tensor cores: from 256),
+    # the chapter's benchmark at each size.
     for dim in $(ladder "$chapter"); do
         f="$rec/$chapter-ladder-$dim.json"
         if "$cli" bench "$chapter" --set m=$dim --set n=$dim --set k=$dim --format json >"$f" \

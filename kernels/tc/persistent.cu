@@ -15,6 +15,10 @@
 // C leaves through shared memory and TMA stores: the consumers write their results once into a
 // swizzled staging area and one thread has the TMA unit store them, so the consumers are
 // back at the tensor cores sooner than if each thread stored its scattered pairs itself.
+// Each idea has an ablation tile that takes it out, on the default tile (tc_tiles.h,
+// TcAblation): WAIT_ONE = false (every k-tile's wgmmas waited for at once), TMA_STORE = false
+// (C stored from the registers), BANDS = false (tiles row by row), and one block per tile (the
+// same kernel, launched on a grid of one block per tile: PlanTmaLaunch).
 #include "tc_hopper.cuh"
 
 namespace lessons::tc {
@@ -26,9 +30,14 @@ constexpr int kGroupRows = 16;
 
 // The `unit`-th piece of work in the L2-friendly order: a cluster's row of tiles (`um`, in units
 // of `cluster` tiles) and column of tiles (`un`), of units_m × tiles_n. Bands of kGroupRows rows
-// of tiles, walked column by column.
-__host__ __device__ inline void UnitOf(int unit, int units_m, int tiles_n, int cluster, int& um,
-                                       int& un) {
+// of tiles, walked column by column; without `bands`, row by row.
+__host__ __device__ inline void UnitOf(int unit, int units_m, int tiles_n, int cluster, bool bands,
+                                       int& um, int& un) {
+    if (!bands) {
+        um = unit / tiles_n;
+        un = unit % tiles_n;
+        return;
+    }
     const int group = kGroupRows / cluster;  // in units
     const int band = unit / (group * tiles_n), first = band * group;
     const int rows = min(units_m - first, group), in_band = unit % (group * tiles_n);
@@ -38,7 +47,8 @@ __host__ __device__ inline void UnitOf(int unit, int units_m, int tiles_n, int c
 
 }  // namespace
 
-template <int BM, int BN, int STAGES, int CONSUMERS, int CLUSTER>
+template <int BM, int BN, int STAGES, int CONSUMERS, bool WAIT_ONE, bool TMA_STORE, bool BANDS,
+          int CLUSTER>
 __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
     tc_persistent_kernel(const __grid_constant__ CUtensorMap map_a,
                          const __grid_constant__ CUtensorMap map_b,
@@ -88,7 +98,7 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
             int it = 0;  // k-tiles issued so far, over all tiles: the stage and its phase
             for (int unit = cluster_id; unit < units; unit += clusters) {
                 int um, un;
-                UnitOf(unit, units_m, tiles_n, CLUSTER, um, un);
+                UnitOf(unit, units_m, tiles_n, CLUSTER, BANDS, um, un);
                 const int tile_m = um * CLUSTER + int(rank);
                 // A cluster's last row of tiles may have one block below C: it copies no A (its
                 // consumers compute on stale data and store nothing) but still its half of Bᵀ,
@@ -134,7 +144,7 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
         int it = 0;
         for (int unit = cluster_id; unit < units; unit += clusters) {
             int um, un;
-            UnitOf(unit, units_m, tiles_n, CLUSTER, um, un);
+            UnitOf(unit, units_m, tiles_n, CLUSTER, BANDS, um, un);
             const int row0 = (um * CLUSTER + int(rank)) * BM, col0 = un * BN;
 #pragma unroll
             for (int i = 0; i < kMi; ++i)
@@ -153,18 +163,27 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
                         Wgmma<BN>::Run(acc[i], SwizzledDescriptor(a_s + i * 64 * 128 + kk * 32),
                                        SwizzledDescriptor(b_s + kk * 32));
                 WgmmaCommit();
-                // Keep this k-tile's wgmmas running while waiting for the previous k-tile's:
-                // the tensor cores always have the next group queued. Once the previous one is
-                // complete, its stage can be refilled.
-                WgmmaWait<1>();
+                if constexpr (WAIT_ONE) {
+                    // Keep this k-tile's wgmmas running while waiting for the previous k-tile's:
+                    // the tensor cores always have the next group queued. Once the previous one
+                    // is complete, its stage can be refilled.
+                    WgmmaWait<1>();
+#pragma unroll
+                    for (int i = 0; i < kMi; ++i) PinAccumulators(acc[i]);
+                    if (kt > 0) release((it - 1) % STAGES);
+                } else {  // the ablation: this k-tile's wgmmas done before the next is issued
+                    WgmmaWait<0>();
+#pragma unroll
+                    for (int i = 0; i < kMi; ++i) PinAccumulators(acc[i]);
+                    release(s);
+                }
+            }
+            if constexpr (WAIT_ONE) {
+                WgmmaWait<0>();
 #pragma unroll
                 for (int i = 0; i < kMi; ++i) PinAccumulators(acc[i]);
-                if (kt > 0) release((it - 1) % STAGES);
+                release((it - 1) % STAGES);
             }
-            WgmmaWait<0>();
-#pragma unroll
-            for (int i = 0; i < kMi; ++i) PinAccumulators(acc[i]);
-            release((it - 1) % STAGES);
 
             // The epilogue, through shared memory: the consumer's kRows × BN results, rounded
             // to bf16, in 64 × 64 boxes, two at a time. Its threads write a box in the swizzled
@@ -173,7 +192,8 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
             // would touch 8 rows of C with 16 bytes each, while the tensor cores wait.)
             // TMA writes whole 16-byte pieces of a row: where C's last column ends inside one
             // (n not a multiple of 8), the tile at the right edge is stored from registers.
-            if (n % 8 != 0 && col0 + BN > n) {
+            // (The ablation TMA_STORE = false stores every tile so.)
+            if (!TMA_STORE || (n % 8 != 0 && col0 + BN > n)) {
 #pragma unroll
                 for (int i = 0; i < kMi; ++i)
                     StoreAccumulators<BN>(acc[i], c, ldc, m, n, row0 + cw * kRows + i * 64, col0);
@@ -246,7 +266,9 @@ TcKernel Config() {
                   "a producer and at least two consumers, clusters of 1 or 2 blocks");
     static_assert(SmemPersistent<T>() <= 227 * 1024, "more shared memory than a block may have");
     constexpr TmaStoreKernelFn kKernel =
-        &tc_persistent_kernel<T.bm, T.bn, T.stages, T.consumers, T.cluster>;
+        &tc_persistent_kernel<T.bm, T.bn, T.stages, T.consumers, T.ablation != TcAblation::kWaitAll,
+                              T.ablation != TcAblation::kRegisterStore,
+                              T.ablation != TcAblation::kRowOrder, T.cluster>;
     return {T,
             "tc_persistent_kernel",
             reinterpret_cast<const void*>(kKernel),
@@ -258,12 +280,12 @@ TcKernel Config() {
 }  // namespace
 
 // Registers per thread for sm_90a (ptxas, nvcc 13.0, no spills): 168 at launch for each entry
-// of kTilesPersistent; setmaxnreg then gives the producer 40 and the consumers 232.
+// of kTilesPersistent; setmaxnreg then gives the producer 40 and the consumers 232. Then the
+// default tile's four ablations (the one-block-per-tile one is the default's kernel).
 const TcKernel kTcPersistent[] = {
-    Config<kTilesPersistent[0]>(),
-    Config<kTilesPersistent[1]>(),
-    Config<kTilesPersistent[2]>(),
-    Config<kTilesPersistent[3]>(),
+    Config<kTilesPersistent[0]>(), Config<kTilesPersistent[1]>(), Config<kTilesPersistent[2]>(),
+    Config<kTilesPersistent[3]>(), Config<kTilesPersistent[4]>(), Config<kTilesPersistent[5]>(),
+    Config<kTilesPersistent[6]>(), Config<kTilesPersistent[7]>(),
 };
 
 LESSONS_KERNELS(kTcPersistent);

@@ -471,6 +471,11 @@ inline cudaError_t PlanTmaLaunch(const TcTile& t, const void* kernel, size_t sme
         plan->grid = dim3(unsigned(tiles_n), unsigned(tiles_m));
         return cudaSuccess;
     }
+    const int units = (tiles_m + t.cluster - 1) / t.cluster * tiles_n;
+    if (t.ablation == TcAblation::kTilePerBlock) {  // a persistent kernel's blocks, one unit each
+        plan->grid = dim3(unsigned(units * t.cluster));
+        return cudaSuccess;
+    }
     int device = 0, blocks = 0;
     e = cudaGetDevice(&device);
     if (e == cudaSuccess) e = ResidentTmaBlocks(t, kernel, smem, device, &blocks);
@@ -478,7 +483,6 @@ inline cudaError_t PlanTmaLaunch(const TcTile& t, const void* kernel, size_t sme
     // Each cluster takes every `clusters`-th unit of work (a cluster's tiles): with W rounds
     // needed anyway, ceil(units / W) clusters do the same W rounds as all of them would, and the
     // others need not start (e.g. 512 tiles on 132 multiprocessors: 4 rounds, so 128 blocks).
-    const int units = (tiles_m + t.cluster - 1) / t.cluster * tiles_n;
     const int most = std::max(1, blocks / t.cluster), rounds = (units + most - 1) / most;
     plan->grid = dim3(unsigned((units + rounds - 1) / rounds * t.cluster));
     return cudaSuccess;

@@ -15,9 +15,12 @@ namespace lessons::tc {
 // over its tiles measures that idea's share on the same tile (as chapter 5's GemmAblation).
 enum class TcAblation {
     kNone,
-    kRowOrder,    // lesson 8.2: the blocks take the tiles of C row by row (no GROUP_M strips)
-    kUnswizzled,  // lesson 8.2: plain shared-memory tiles, unit u of row r at u (no XOR)
-    kNoPrefetch,  // lesson 8.2: each k16 step's fragments read just before its mma.sync
+    kRowOrder,       // lessons 8.2, 8.6: the tiles of C taken row by row (no bands of rows)
+    kUnswizzled,     // lesson 8.2: plain shared-memory tiles, unit u of row r at u (no XOR)
+    kNoPrefetch,     // lesson 8.2: each k16 step's fragments read just before its mma.sync
+    kWaitAll,        // lesson 8.6: every k-tile's wgmmas waited for at once (WgmmaWait<0>)
+    kRegisterStore,  // lesson 8.6: C stored from the registers, as lesson 8.5 does
+    kTilePerBlock,   // lesson 8.6: one block per tile of C, as lesson 8.5 launches
 };
 
 // One compiled configuration of a bf16 GEMM step. Fields a step does not use stay at their
@@ -178,6 +181,39 @@ inline constexpr TcTile kTilesPersistent[] = {
      .consumers = 2,
      .cluster = 2,
      .persistent = true},
+    // The default tile with one idea taken out each (the ablations).
+    {.threads = 384,
+     .bm = 128,
+     .bn = 256,
+     .bk = 64,
+     .stages = 4,
+     .consumers = 2,
+     .persistent = true,
+     .ablation = TcAblation::kWaitAll},
+    {.threads = 384,
+     .bm = 128,
+     .bn = 256,
+     .bk = 64,
+     .stages = 4,
+     .consumers = 2,
+     .persistent = true,
+     .ablation = TcAblation::kRegisterStore},
+    {.threads = 384,
+     .bm = 128,
+     .bn = 256,
+     .bk = 64,
+     .stages = 4,
+     .consumers = 2,
+     .persistent = true,
+     .ablation = TcAblation::kTilePerBlock},
+    {.threads = 384,
+     .bm = 128,
+     .bn = 256,
+     .bk = 64,
+     .stages = 4,
+     .consumers = 2,
+     .persistent = true,
+     .ablation = TcAblation::kRowOrder},
 };
 
 static_assert(WarpgroupTilesAgree(kTilesWgmma),
@@ -210,6 +246,12 @@ constexpr const char* TcAblationSuffix(TcAblation a) {
             return "-unswizzled";
         case TcAblation::kNoPrefetch:
             return "-no-prefetch";
+        case TcAblation::kWaitAll:
+            return "-wait-all";
+        case TcAblation::kRegisterStore:
+            return "-register-store";
+        case TcAblation::kTilePerBlock:
+            return "-tile-per-block";
     }
     return "";
 }
@@ -258,9 +300,9 @@ inline std::string TcTileDescription(const TcTile& t, bool zh) {
         case TcAblation::kNone:
             break;
         case TcAblation::kRowOrder:
-            out += zh ? "；消融：线程块按行依次取 C 的分块（没有 GROUP_M 列条带），其余不变"
-                      : "; ablation: the blocks take C's tiles row by row (no GROUP_M strips), "
-                        "all else as written";
+            out += zh ? "；消融：按行依次取 C 的分块（不分成若干行一带），其余不变"
+                      : "; ablation: C's tiles taken row by row (no bands of tile rows), all else "
+                        "as written";
             break;
         case TcAblation::kUnswizzled:
             out += zh ? "；消融：共享内存分块不做 XOR 重排（第 8.1 课的布局），其余不变"
@@ -271,6 +313,22 @@ inline std::string TcTileDescription(const TcTile& t, bool zh) {
             out += zh ? "；消融：每个 k16 步的片段在它的 mma.sync 之前才读，不提前一步，其余不变"
                       : "; ablation: each k16 step's fragments read just before its mma.sync, "
                         "not one step ahead, all else as written";
+            break;
+        case TcAblation::kWaitAll:
+            out += zh ? "；消融：每个 k 分块的 wgmma 都当场等完（WgmmaWait<0>），其余不变"
+                      : "; ablation: every k-tile's wgmmas waited for at once (WgmmaWait<0>), "
+                        "all else as written";
+            break;
+        case TcAblation::kRegisterStore:
+            out +=
+                zh ? "；消融：C 直接从寄存器写出（第 8.5 课的做法），不经共享内存和 TMA，其余不变"
+                   : "; ablation: C stored from the registers (lesson 8.5's way), not through "
+                     "shared memory and TMA, all else as written";
+            break;
+        case TcAblation::kTilePerBlock:
+            out += zh ? "；消融：每个 C 分块一个线程块（第 8.5 课的网格），不常驻，其余不变"
+                      : "; ablation: one block per tile of C (lesson 8.5's grid), not "
+                        "persistent, all else as written";
             break;
     }
     return out;

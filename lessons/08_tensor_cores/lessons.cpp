@@ -123,7 +123,8 @@ void RegisterTensorCoresChapter(Registry& registry) {
              .exercise =
                  {.fixed = {{"tile", "384t-128x256x64-s4-wg2-p"}},
                   .instance =
-                      "constexpr int BM = 128, BN = 256, STAGES = 4, CONSUMERS = 2, CLUSTER = 1;"}},
+                      "constexpr int BM = 128, BN = 256, STAGES = 4, CONSUMERS = 2, CLUSTER = 1; "
+                      "constexpr bool WAIT_ONE = true, TMA_STORE = true, BANDS = true;"}},
             {.slug = "cublas-bf16",
              .title = "cuBLAS bf16 GEMM",
              .source = "kernels/tc/cublas_bf16.cu",
