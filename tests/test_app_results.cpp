@@ -18,8 +18,9 @@ TEST(AppTable, ColumnsComeFromTheFieldTableAndTheChaptersParameters) {
     const std::vector<ResultColumn> en = ResultColumns(Catalog(), split, "en");
     std::vector<std::string> headers;
     for (const ResultColumn& c : en) headers.push_back(c.header);
-    std::vector<std::string> expected = {"lesson",       "Data size",  "Data",
-                                         "Host threads", "Block size", "Output of the offsets",
+    std::vector<std::string> expected = {"lesson",       "Data size",       "Data",
+                                         "Host threads", "Block size",      "Output of the offsets",
+                                         "Load width",   "Test for \\r\\n", "Early exits",
                                          "GPUs"};
     for (const ResultField& f : ResultFields())
         if (f.header_en && std::string_view(f.name) != "lesson") expected.push_back(f.header_en);
