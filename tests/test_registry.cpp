@@ -108,6 +108,9 @@ struct ToggleSpec {
 
 const ToggleSpec kToggles[] = {
     {10, "output", {"block", "per-hit"}},
+    {10, "loads", {"16-byte", "4-byte"}},
+    {10, "pair_test", {"word", "byte"}},
+    {10, "exits", {"early", "none"}},
     {21, "addressing", {"interleaved", "strided", "sequential"}},
     {23, "accumulate", {"many-per-thread", "two-per-thread", "one-per-thread"}},
     {23, "last_warp", {"unrolled", "loop"}},
