@@ -144,8 +144,8 @@ nlohmann::ordered_json CheckForWorker(
 // (out of order, not compiled, wrong, or not checked without a GPU), 2 bad arguments
 // (cli/parsons.cpp).
 struct ParsonsOptions {
-    std::string order;  // "3,1,4,...": the shown line numbers in order; "": show the problem
-    std::string seed;   // "": the student's own (ParsonsSeed)
+    std::string order;    // "3,1,4,...": the shown line numbers in order; "": show the problem
+    std::string seed;     // "": the student's own (ParsonsSeed)
     bool answer = false;  // show the answer's order too (for a teacher)
     std::string lang = "en";
     double time_limit_s = 10;

@@ -292,9 +292,8 @@ int main(int argc, char** argv) {
         "a chapter's Parsons problem: its key kernel's lines shuffled, with a few wrong ones; "
         "give them in order and the kernel is compiled and checked as an exercise is");
     parsons
-        ->add_option(
-            "lesson", lesson,
-            "lesson: its number (3.6), its id (reduce/v4-warp-shuffle) or its old number")
+        ->add_option("lesson", lesson,
+                     "lesson: its number (3.6), its id (reduce/v4-warp-shuffle) or its old number")
         ->required();
     cli::ParsonsOptions parsons_options;
     parsons->add_option("--order", parsons_options.order,
@@ -381,8 +380,8 @@ int main(int argc, char** argv) {
             std::fflush(stdout);
             std::_Exit(rc);  // the reader thread may still be blocked on stdin
         }
-        for (const CLI::App* command :
-             {list, info, run, check, sweep, bench, profile, tune, exercise, page, parsons, progress})
+        for (const CLI::App* command : {list, info, run, check, sweep, bench, profile, tune,
+                                        exercise, page, parsons, progress})
             if (*command) RejectEmptyValues(command);
         const cli::Format format = cli::ParseFormat(raw.format);
         int rc = cli::kExitUsage;

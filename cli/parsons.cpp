@@ -37,8 +37,8 @@ const ParsonsProblem& FindParsonsOrThrow(const Lesson& lesson) {
         const Lesson* l = RunnableCatalog().FindLesson(p.lesson);
         have += (have.empty() ? "" : ", ") + (l ? l->label + " (" + p.lesson + ")" : p.lesson);
     }
-    throw UsageError(lesson.Name() + " has no Parsons problem; each chapter's is on its key step: " +
-                     have);
+    throw UsageError(lesson.Name() +
+                     " has no Parsons problem; each chapter's is on its key step: " + have);
 }
 
 uint64_t SeedOf(const ParsonsOptions& o, const std::string& lesson_id, std::string* student) {
@@ -147,7 +147,8 @@ int ShowProblem(const Lesson& lesson, const ParsonsProblem& problem,
                            " lines); a few of them are wrong: leave those out. The indentation "
                            "is restored for you.\n")
               << (zh ? "打乱的种子：" : "shuffled with seed ") << seed
-              << (student.empty() ? "" : (zh ? "（学生 " : " (student ") + student + (zh ? "）" : ")"))
+              << (student.empty() ? ""
+                                  : (zh ? "（学生 " : " (student ") + student + (zh ? "）" : ")"))
               << (zh ? "；老师可用 --seed " : "; a teacher sees the same with --seed ") << seed
               << "\n\n"
               << (zh ? "你的行之前的代码：\n" : "The kernel before your lines:\n")
@@ -155,8 +156,7 @@ int ShowProblem(const Lesson& lesson, const ParsonsProblem& problem,
               << problem.context_after << "\n"
               << (zh ? "行：\n" : "Lines:\n");
     for (size_t i = 0; i < shown.size(); ++i)
-        std::cout << (i + 1 < 10 ? "   " : "  ") << i + 1 << "  " << problem.pool(shown[i])
-                  << "\n";
+        std::cout << (i + 1 < 10 ? "   " : "  ") << i + 1 << "  " << problem.pool(shown[i]) << "\n";
     if (o.answer) {
         std::string order;
         for (const int n : ParsonsAnswer(problem, shown))
@@ -201,7 +201,8 @@ int Parsons(const std::string& key, const ParsonsOptions& o, Format format) {
     out["core"] = a.core;
     const bool table = format == Format::kTable;
     if (table) {
-        std::cout << (zh ? "你的顺序（种子 " : "your order (seed ") << seed << (zh ? "）：\n" : "):\n");
+        std::cout << (zh ? "你的顺序（种子 " : "your order (seed ") << seed
+                  << (zh ? "）：\n" : "):\n");
         std::vector<bool> flagged(a.lines.size() + 1, false);
         for (const int p : a.out_of_place) flagged[static_cast<size_t>(p)] = true;
         const std::vector<std::string> indented = [&] {
@@ -217,8 +218,7 @@ int Parsons(const std::string& key, const ParsonsOptions& o, Format format) {
             std::cout << (flagged[i + 1] ? " x " : "   ") << (i + 1 < 10 ? " " : "") << i + 1
                       << " [" << order[i] << "] " << indented[i] << "\n";
         if (a.out_of_place.empty() && a.missing == 0)
-            std::cout << (zh ? "顺序与本课的 kernel 一致。\n"
-                             : "The order is the lesson's own.\n");
+            std::cout << (zh ? "顺序与本课的 kernel 一致。\n" : "The order is the lesson's own.\n");
         if (!a.out_of_place.empty())
             std::cout << (zh ? "第 " + PlacesZh(a.out_of_place) +
                                    " 个位置不对（一行错的，或一行对的放错了地方；不说是哪种）。\n"
@@ -228,9 +228,11 @@ int Parsons(const std::string& key, const ParsonsOptions& o, Format format) {
                                    " out of place (a wrong line, or a right line in the wrong "
                                    "place: which, is not said). Marked x.\n");
         if (a.missing > 0)
-            std::cout << (zh ? "kernel 还缺 " + std::to_string(a.missing) + " 行（被放在一边了）。\n"
+            std::cout << (zh ? "kernel 还缺 " + std::to_string(a.missing) +
+                                   " 行（被放在一边了）。\n"
                              : std::to_string(a.missing) +
-                                   (a.missing == 1 ? " line of the kernel is" : " lines of the kernel are") +
+                                   (a.missing == 1 ? " line of the kernel is"
+                                                   : " lines of the kernel are") +
                                    " set aside.\n");
     }
 
@@ -265,7 +267,9 @@ int Parsons(const std::string& key, const ParsonsOptions& o, Format format) {
     if (!c.ok()) {
         if (table) {
             std::cout << (zh ? "没有编译通过（" : "It did not compile (") << c.Errors()
-                      << (zh ? " 个错误）：\n" : c.Errors() == 1 ? " error):\n" : " errors):\n");
+                      << (zh                ? " 个错误）：\n"
+                          : c.Errors() == 1 ? " error):\n"
+                                            : " errors):\n");
             for (const Diagnostic& d : c.diagnostics) {
                 const int place = d.file == kKernelFileName ? a.PlaceOfSourceLine(d.line) : 0;
                 std::cout << "  "
@@ -285,9 +289,9 @@ int Parsons(const std::string& key, const ParsonsOptions& o, Format format) {
                   << (zh ? " 个寄存器）。\n" : " registers).\n");
     const DeviceList& devices = GetDevices();
     if (!devices.available()) {
-        const std::string note = zh ? "已编译，未检查：需要 GPU（" + devices.unavailable.text + "）"
-                                    : "compiled, not checked: needs a GPU (" +
-                                          devices.unavailable.text + ")";
+        const std::string note =
+            zh ? "已编译，未检查：需要 GPU（" + devices.unavailable.text + "）"
+               : "compiled, not checked: needs a GPU (" + devices.unavailable.text + ")";
         out["checked"] = false;
         out["not_checked"] = note;
         if (table) std::cout << note << "\n";

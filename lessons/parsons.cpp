@@ -54,13 +54,18 @@ void CountBraces(std::string_view line, int* opens, int* closes) {
     for (size_t i = 0; i < line.size(); ++i) {
         const char c = line[i];
         if (quote) {
-            if (c == '\\') ++i;
-            else if (c == quote) quote = 0;
+            if (c == '\\')
+                ++i;
+            else if (c == quote)
+                quote = 0;
             continue;
         }
-        if (c == '\'' || c == '"') quote = c;
-        else if (c == '{') ++*opens;
-        else if (c == '}') ++*closes;
+        if (c == '\'' || c == '"')
+            quote = c;
+        else if (c == '{')
+            ++*opens;
+        else if (c == '}')
+            ++*closes;
     }
 }
 
@@ -72,11 +77,14 @@ std::string ParsonsLineText(std::string_view line) {
     for (size_t i = 0; i + 1 < line.size(); ++i) {
         const char c = line[i];
         if (quote) {
-            if (c == '\\') ++i;
-            else if (c == quote) quote = 0;
+            if (c == '\\')
+                ++i;
+            else if (c == quote)
+                quote = 0;
             continue;
         }
-        if (c == '\'' || c == '"') quote = c;
+        if (c == '\'' || c == '"')
+            quote = c;
         else if (c == '/' && line[i + 1] == '/') {
             line = line.substr(0, i);
             break;
@@ -106,7 +114,7 @@ ParsonsDecl ParseParsons(std::string_view text) {
             fail("\"" + key + ":\" without a line");
             continue;
         }
-        std::string* single = key == "after" ? &d.after
+        std::string* single = key == "after"  ? &d.after
                               : key == "from" ? &d.from
                               : key == "to"   ? &d.to
                                               : nullptr;
@@ -123,8 +131,8 @@ ParsonsDecl ParseParsons(std::string_view text) {
         if (d.from.empty() || d.to.empty())
             d.problem = "it needs a \"from:\" and a \"to:\" line (the core's first and last)";
         else if (d.distractors.size() < 2 || d.distractors.size() > 4)
-            d.problem = "it has " + std::to_string(d.distractors.size()) +
-                        " distractors; give two to four";
+            d.problem =
+                "it has " + std::to_string(d.distractors.size()) + " distractors; give two to four";
     }
     return d;
 }
@@ -227,8 +235,8 @@ std::vector<std::string> ParsonsProblemsOf(const Registry& registry,
         if (!ParsonsOf(l, read, &problems)) continue;
         const auto [it, fresh] = by_chapter.emplace(l.chapter, l.id);
         if (!fresh)
-            problems.push_back("chapter " + l.chapter + " has two Parsons problems (" +
-                               it->second + " and " + l.id + "); give it one");
+            problems.push_back("chapter " + l.chapter + " has two Parsons problems (" + it->second +
+                               " and " + l.id + "); give it one");
     }
     return problems;
 }
@@ -286,8 +294,7 @@ std::vector<size_t> ParsonsShuffle(const ParsonsProblem& problem, uint64_t seed)
 std::vector<int> ParsonsAnswer(const ParsonsProblem& problem, const std::vector<size_t>& shown) {
     std::vector<int> answer(problem.core.size());
     for (size_t place = 0; place < shown.size(); ++place)
-        if (shown[place] < problem.core.size())
-            answer[shown[place]] = static_cast<int>(place) + 1;
+        if (shown[place] < problem.core.size()) answer[shown[place]] = static_cast<int>(place) + 1;
     return answer;
 }
 
@@ -316,8 +323,7 @@ std::vector<int> ParseParsonsOrder(std::string_view text, size_t shown_count,
         }
         order.push_back(value);
     }
-    if (order.empty())
-        *problem = "no lines given: list the line numbers in order, as 3,1,4";
+    if (order.empty()) *problem = "no lines given: list the line numbers in order, as 3,1,4";
     return order;
 }
 
@@ -355,8 +361,8 @@ ParsonsAttempt AssembleParsons(const ParsonsProblem& problem, const std::vector<
             a.lines.push_back(problem.pool(shown[static_cast<size_t>(place) - 1]));
     a.core = IndentParsons(a.lines, problem.indent);
     a.source = problem.before + a.core + problem.after;
-    a.first_line = 1 + static_cast<int>(std::count(problem.before.begin(), problem.before.end(),
-                                                   '\n'));
+    a.first_line =
+        1 + static_cast<int>(std::count(problem.before.begin(), problem.before.end(), '\n'));
     a.in_order = a.lines == problem.core;
     // A longest common subsequence of the order and the core: what lies outside it is out of
     // place. Duplicate lines (two `}`) are alike, as the compiler sees them.

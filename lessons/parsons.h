@@ -87,20 +87,19 @@ std::vector<int> ParsonsAnswer(const ParsonsProblem& problem, const std::vector<
 
 // The student's order: shown places (1-based), each at most once; the places left out are set
 // aside. `problem` says why it cannot be read (a place out of range, one given twice, none).
-std::vector<int> ParseParsonsOrder(std::string_view text, size_t shown_count,
-                                   std::string* problem);
+std::vector<int> ParseParsonsOrder(std::string_view text, size_t shown_count, std::string* problem);
 
 // A kernel assembled from an order.
 struct ParsonsAttempt {
-    std::vector<std::string> lines;    // the lines in the student's order (ParsonsLineText)
-    std::string core;                  // ... indented as the code's braces and statements say
-    std::string source;                // the whole kernel file: before + core + after
-    int first_line = 0;                // the source's line (1-based) of the order's first line
-    bool in_order = false;             // the lines are the core's, in its order
-    std::vector<int> out_of_place;     // places in the order (1-based) not in a longest run
-                                       // shared with the core's order: a wrong line or a right
-                                       // line in the wrong place (which, is not said)
-    int missing = 0;                   // lines of the core left out (set aside)
+    std::vector<std::string> lines;  // the lines in the student's order (ParsonsLineText)
+    std::string core;                // ... indented as the code's braces and statements say
+    std::string source;              // the whole kernel file: before + core + after
+    int first_line = 0;              // the source's line (1-based) of the order's first line
+    bool in_order = false;           // the lines are the core's, in its order
+    std::vector<int> out_of_place;   // places in the order (1-based) not in a longest run
+                                     // shared with the core's order: a wrong line or a right
+                                     // line in the wrong place (which, is not said)
+    int missing = 0;                 // lines of the core left out (set aside)
     // The place in the order (1-based) of a line of `source`, or 0 outside the core.
     int PlaceOfSourceLine(int line) const;
 };

@@ -110,12 +110,9 @@ Json PredictionJson(const std::string& id, const PredictionProgress& p) {
 }
 
 Json ParsonsJson(const std::string& id, const ParsonsProgress& p) {
-    return Json{{"lesson", id},
-                {"attempts", p.attempts},
-                {"solved", p.solved},
-                {"solved_at", p.solved_at},
-                {"last_at", p.last_at},
-                {"last_result", p.last_result}};
+    return Json{{"lesson", id},         {"attempts", p.attempts},
+                {"solved", p.solved},   {"solved_at", p.solved_at},
+                {"last_at", p.last_at}, {"last_result", p.last_result}};
 }
 
 bool GoodParsonsResult(const std::string& r) {

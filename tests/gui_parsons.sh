@@ -78,13 +78,18 @@ def press_focus(k):
     last_focus[0] = d["state"]["focused"]
     return d["state"]["focused"], d
 
-def go_to(target, forward=400, back=60):
-    """The focus on `target`: Tab forward, else shift+Tab back (the Parsons part is compact)."""
+def go_to(target, forward=400):
+    """The focus on `target`: Tab forward, or shift+Tab back where it lies above the focus."""
     d = state(10)
-    if d["state"]["focused"] == target: return d
-    for _ in range(back):
-        f, d = press_focus("shift+Tab")
-        if f == target: return d
+    cur = d["state"]["focused"]
+    if cur == target: return d
+    ahead = True
+    if cur in d and target in d:
+        ahead = (d[target][1], d[target][0]) > (d[cur][1], d[cur][0])
+    if not ahead:
+        for _ in range(80):
+            f, d = press_focus("shift+Tab")
+            if f == target: return d
     for _ in range(forward):
         f, d = press_focus("Tab")
         if f == target: return d
@@ -125,9 +130,9 @@ PY
 
 parsons_checks='
 # 1. The Exercise tab, then the Parsons part, by keyboard.
-d = go_to("tab_exercise", back=0); key("space")
+d = go_to("tab_exercise"); key("space")
 state(10, lambda d: d["state"]["code_tab"] == 3 and d["state"]["parsons_drawn"])
-d = go_to("parsons_header", back=0); key("space")
+d = go_to("parsons_header"); key("space")
 d = state(10, lambda d: len(d["state"]["parsons_order"]) > 0)
 order = d["state"]["parsons_order"]
 n = len(order)

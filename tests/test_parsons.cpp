@@ -94,7 +94,8 @@ TEST(ParsonsDecl, SaysWhatIsWrong) {
 
 TEST(ParsonsDecl, LineTextDropsIndentationAndTrailingCommentsOutsideLiterals) {
     EXPECT_EQ(ParsonsLineText("    x = 1;  // why"), "x = 1;");
-    EXPECT_EQ(ParsonsLineText("  if (c == '/') s = \"a//b\";  // c"), "if (c == '/') s = \"a//b\";");
+    EXPECT_EQ(ParsonsLineText("  if (c == '/') s = \"a//b\";  // c"),
+              "if (c == '/') s = \"a//b\";");
     EXPECT_EQ(ParsonsLineText("// only a comment"), "");
     EXPECT_EQ(ParsonsLineText("#pragma unroll"), "#pragma unroll");
 }
@@ -169,8 +170,9 @@ TEST(Parsons, AnAnchorThatNoLongerMatchesOrASecondProblemInAChapterIsSaid) {
     ASSERT_EQ(problems.size(), 1u);
     EXPECT_TRUE(Has(problems[0], "is no line of the solution")) << problems[0];
     // A distractor that is a line of the solution.
-    extra = {{ParsonsPath(warp), "from: const int lane = threadIdx.x % 32;\nto: if (lane == 0) "
-                                 "y[row] = sum;\ndistractor: float sum = 0.0f;\ndistractor: b;\n"}};
+    extra = {{ParsonsPath(warp),
+              "from: const int lane = threadIdx.x % 32;\nto: if (lane == 0) "
+              "y[row] = sum;\ndistractor: float sum = 0.0f;\ndistractor: b;\n"}};
     problems.clear();
     EXPECT_TRUE(ParsonsOf(warp, two, &problems));
     ASSERT_EQ(problems.size(), 1u);
@@ -217,13 +219,13 @@ TEST(Parsons, OrdersAreReadOrRefusedWithWhy) {
 }
 
 TEST(Parsons, IndentationIsRestoredFromTheCode) {
-    EXPECT_EQ(IndentParsons({"for (int i = 0; i < n; ++i) {", "if (x)", "y = 1;", "}", "z = 2;"},
-                            "    "),
-              "    for (int i = 0; i < n; ++i) {\n"
-              "        if (x)\n"
-              "            y = 1;\n"
-              "    }\n"
-              "    z = 2;\n");
+    EXPECT_EQ(
+        IndentParsons({"for (int i = 0; i < n; ++i) {", "if (x)", "y = 1;", "}", "z = 2;"}, "    "),
+        "    for (int i = 0; i < n; ++i) {\n"
+        "        if (x)\n"
+        "            y = 1;\n"
+        "    }\n"
+        "    z = 2;\n");
     EXPECT_EQ(IndentParsons({"for (a)", "#pragma unroll", "for (b)", "f();", "}"}, ""),
               "for (a)\n#pragma unroll\n    for (b)\n        f();\n}\n");
 }
@@ -361,8 +363,7 @@ TEST(ParsonsCli, ShowsAssemblesCompilesAndRecords) {
         EXPECT_EQ(o.code, 1) << o.text;
         EXPECT_TRUE(Has(o.text, "没有编译通过")) << o.text;
         EXPECT_TRUE(Has(o.text, "个位置")) << o.text;
-        o = Sh(env + CliPath() + " parsons 4.2 --format json --order " + reversed +
-               " 2>/dev/null");
+        o = Sh(env + CliPath() + " parsons 4.2 --format json --order " + reversed + " 2>/dev/null");
         const nlohmann::json j = nlohmann::json::parse(o.text);
         EXPECT_EQ(j["result"], "did not compile");
         EXPECT_FALSE(j["out_of_place"].empty());

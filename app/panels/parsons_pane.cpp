@@ -7,9 +7,9 @@
 // messages are given by place; each attempt is kept in the progress file (ui.cpp).
 #include <algorithm>
 
-#include "parsons.h"
 #include "panels/panels.h"
 #include "panels/ui.h"
+#include "parsons.h"
 #include "probe.h"
 #include "progress.h"
 #include "words/words_exercise.h"
@@ -168,8 +168,8 @@ std::string DrawAnswer(UiState& ui, const Controller::ExerciseAnswer* a) {
     }
     if (!a->checked) {
         DrawWrappedText(Tr(ui, kCheckNotChecked), &kAmber);
-        const std::string& why = zh && !a->not_checked_zh.empty() ? a->not_checked_zh
-                                                                   : a->not_checked;
+        const std::string& why =
+            zh && !a->not_checked_zh.empty() ? a->not_checked_zh : a->not_checked;
         if (!why.empty()) DrawWrappedText(why, &kGrey);
         return "not checked";
     }
@@ -188,7 +188,8 @@ std::string DrawAnswer(UiState& ui, const Controller::ExerciseAnswer* a) {
     DrawWrappedText(Fmt(Tr(ui, kParsonsWrong), failed, total), &kRed);
     if (first) {
         const std::string& name = zh && !first->name_zh.empty() ? first->name_zh : first->name;
-        const std::string& m = zh && !first->message_zh.empty() ? first->message_zh : first->message;
+        const std::string& m =
+            zh && !first->message_zh.empty() ? first->message_zh : first->message;
         DrawWrappedText(name + ": " + Fmt(Tr(ui, kFirstMismatch), m.c_str()), &kAmber);
     }
     return "wrong";
@@ -207,22 +208,21 @@ void DrawParsons(UiState& ui, Controller& c, const Lesson& lesson) {
     if (ui.probe) ui.probe->parsons_drawn = true;
     if (!v.open) return;
     ImGui::PushID("parsons");
-    DrawWrappedText(Fmt(Tr(ui, kParsonsTask), problem->kernel.c_str(),
-                        static_cast<int>(problem->core.size())));
+    DrawWrappedText(
+        Fmt(Tr(ui, kParsonsTask), problem->kernel.c_str(), static_cast<int>(problem->core.size())));
     const std::string seed = std::to_string(v.seed);
     DrawWrappedText(Fmt(Tr(ui, kParsonsSeed), seed.c_str(), lesson.label.c_str(), seed.c_str()),
                     &kGrey);
     if (const auto kept = ui.progress.progress.parsons.find(lesson.id);
         kept != ui.progress.progress.parsons.end() && kept->second.solved)
-        DrawWrappedText(Fmt(Tr(ui, kParsonsSolvedBefore), kept->second.solved_at.c_str()),
-                        &kGreen);
+        DrawWrappedText(Fmt(Tr(ui, kParsonsSolvedBefore), kept->second.solved_at.c_str()), &kGreen);
     const bool around = ImGui::TreeNode(Tr(ui, kParsonsAround));
     Remember(ui, "parsons_context");
     if (around) {
         ImGui::PushFont(ui.fonts.mono);
-        ImGui::TextUnformatted((problem->context_before + problem->indent + "[ ... ]\n" +
-                                problem->context_after)
-                                   .c_str());
+        ImGui::TextUnformatted(
+            (problem->context_before + problem->indent + "[ ... ]\n" + problem->context_after)
+                .c_str());
         ImGui::PopFont();
         ImGui::TreePop();
     }
@@ -287,8 +287,8 @@ void DrawParsons(UiState& ui, Controller& c, const Lesson& lesson) {
         ui.probe->parsons_aside = v.aside;
         ui.probe->parsons_selected = v.selected;
         ui.probe->parsons_result = result;
-        ui.probe->parsons_out_of_place = v.checked == v.arranged ? v.out_of_place
-                                                                 : std::vector<int>{};
+        ui.probe->parsons_out_of_place =
+            v.checked == v.arranged ? v.out_of_place : std::vector<int>{};
     }
 }
 

@@ -34,8 +34,9 @@ inline constexpr Word kParsonsSetAside{"Set aside", "放到一边"};
 inline constexpr Word kParsonsPutBack{"Put back", "放回去"};
 inline constexpr Word kParsonsCheck{"Check order", "检查顺序"};
 inline constexpr Word kParsonsReshuffle{"Back to the shuffle", "恢复打乱的顺序"};
-inline constexpr Word kParsonsSelectFirst{"Select a line first (click it, or Tab to it and Space).",
-                                          "请先选中一行（点击它，或用 Tab 移到它上面再按空格键）。"};
+inline constexpr Word kParsonsSelectFirst{
+    "Select a line first (click it, or Tab to it and Space).",
+    "请先选中一行（点击它，或用 Tab 移到它上面再按空格键）。"};
 inline constexpr Word kParsonsOutOfPlace{
     "Out of place: %s (a wrong line, or a right line in the wrong place; which, is not said).",
     "位置不对：%s（一行错的，或一行对的放错了地方；不说是哪种）。"};
@@ -66,13 +67,13 @@ inline constexpr Word kMarkParsons{"Parsons solved", "Parsons 题已解"};
 inline constexpr Word kTipParsons{"Parsons problem solved", "Parsons 题已解出"};
 
 inline constexpr const Word* kParsonsWords[] = {
-    &kParsonsTitle,       &kParsonsTask,      &kParsonsSeed,      &kParsonsAround,
-    &kParsonsYourLines,   &kParsonsAsideTitle, &kParsonsNoneAside, &kParsonsUp,
-    &kParsonsDown,        &kParsonsSetAside,  &kParsonsPutBack,   &kParsonsCheck,
-    &kParsonsReshuffle,   &kParsonsSelectFirst, &kParsonsOutOfPlace, &kParsonsMissing,
-    &kParsonsInOrder,     &kParsonsChecking,  &kParsonsNoCompile, &kParsonsPlaceN,
-    &kParsonsOutside,     &kParsonsCompiled,  &kParsonsSolved,    &kParsonsWrong,
-    &kParsonsChanged,     &kParsonsEmpty,     &kParsonsSolvedBefore, &kMarkParsons,
+    &kParsonsTitle,     &kParsonsTask,        &kParsonsSeed,         &kParsonsAround,
+    &kParsonsYourLines, &kParsonsAsideTitle,  &kParsonsNoneAside,    &kParsonsUp,
+    &kParsonsDown,      &kParsonsSetAside,    &kParsonsPutBack,      &kParsonsCheck,
+    &kParsonsReshuffle, &kParsonsSelectFirst, &kParsonsOutOfPlace,   &kParsonsMissing,
+    &kParsonsInOrder,   &kParsonsChecking,    &kParsonsNoCompile,    &kParsonsPlaceN,
+    &kParsonsOutside,   &kParsonsCompiled,    &kParsonsSolved,       &kParsonsWrong,
+    &kParsonsChanged,   &kParsonsEmpty,       &kParsonsSolvedBefore, &kMarkParsons,
     &kTipParsons};
 
 }  // namespace lessons::app

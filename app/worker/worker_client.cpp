@@ -825,8 +825,9 @@ void WorkerClient::HandleCheck(const Json& m, int, PendingAt pending) {
     }
     if (pending->second.exercise < 0) {
         if (const Lesson* lesson = m_registry.FindLesson(-pending->second.exercise))
-            m_finished_parsons.emplace_back(
-                lesson->id, !a.checked ? "not checked" : a.check_passed ? "solved" : "wrong");
+            m_finished_parsons.emplace_back(lesson->id, !a.checked       ? "not checked"
+                                                        : a.check_passed ? "solved"
+                                                                         : "wrong");
     } else if (a.checked)
         if (const Lesson* lesson = m_registry.FindLesson(pending->second.exercise)) {
             FinishedCheck f;
