@@ -151,7 +151,7 @@ int ShowProblem(const Lesson& lesson, const ParsonsProblem& problem,
                                   : (zh ? "（学生 " : " (student ") + student + (zh ? "）" : ")"))
               << (zh ? "；老师可用 --seed " : "; a teacher sees the same with --seed ") << seed
               << "\n\n"
-              << (zh ? "你的行之前的代码：\n" : "The kernel before your lines:\n")
+              << (zh ? "你的行周围的 kernel：\n" : "The kernel around your lines:\n")
               << problem.context_before << (zh ? "    [你的行]\n" : "    [your lines]\n")
               << problem.context_after << "\n"
               << (zh ? "行：\n" : "Lines:\n");
@@ -271,14 +271,21 @@ int Parsons(const std::string& key, const ParsonsOptions& o, Format format) {
                           : c.Errors() == 1 ? " error):\n"
                                             : " errors):\n");
             for (const Diagnostic& d : c.diagnostics) {
-                const int place = d.file == kKernelFileName ? a.PlaceOfSourceLine(d.line) : 0;
-                std::cout << "  "
-                          << (place > 0 ? (zh ? "第 " + std::to_string(place) + " 个位置"
-                                              : "place " + std::to_string(place))
-                                        : (zh ? "你的行之外（第 " + std::to_string(d.line) + " 行）"
-                                              : "outside your lines (line " +
-                                                    std::to_string(d.line) + ")"))
-                          << ": " << d.severity << ": " << d.message << "\n";
+                const bool in_kernel = d.file == kKernelFileName;
+                const int place = in_kernel ? a.PlaceOfSourceLine(d.line) : 0;
+                std::string where;
+                if (place > 0)
+                    where = zh ? "第 " + std::to_string(place) + " 个位置"
+                               : "place " + std::to_string(place);
+                else if (in_kernel)
+                    where = zh ? "你的行之外（kernel 第 " + std::to_string(d.line) + " 行）"
+                               : "outside your lines (line " + std::to_string(d.line) +
+                                     " of the kernel)";
+                else
+                    where = zh ? "kernel 之后（练习对 kernel 名字和签名的检查）"
+                               : "after the kernel (the exercise's check of its name and "
+                                 "signature)";
+                std::cout << "  " << where << ": " << d.severity << ": " << d.message << "\n";
             }
             if (c.diagnostics.empty() && !c.message.empty()) std::cout << "  " << c.message << "\n";
         }

@@ -56,10 +56,6 @@ const Lesson& LessonOf(const ParsonsProblem& p) {
     return *l;
 }
 
-std::vector<int> Answer(const ParsonsProblem& p, uint64_t seed = 7) {
-    return ParsonsAnswer(p, ParsonsShuffle(p, seed));
-}
-
 }  // namespace
 
 TEST(ParsonsDecl, ParsesKeysAndComments) {

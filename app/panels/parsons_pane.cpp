@@ -151,7 +151,9 @@ std::string DrawAnswer(UiState& ui, const Controller::ExerciseAnswer* a) {
             const int place = d.InStudentFile() ? d.line - v.first_line + 1 : 0;
             const bool yours = place >= 1 && place <= static_cast<int>(v.checked.size());
             const std::string where =
-                yours ? Fmt(Tr(ui, kParsonsPlaceN), place) : std::string(Tr(ui, kParsonsOutside));
+                yours
+                    ? Fmt(Tr(ui, kParsonsPlaceN), place)
+                    : std::string(Tr(ui, d.InStudentFile() ? kParsonsOutside : kParsonsCheckFile));
             ImGui::TextColored(kAmber, "%s:", where.c_str());
             ImGui::SameLine();
             ImGui::PushFont(ui.fonts.mono);

@@ -50,6 +50,9 @@ inline constexpr Word kParsonsNoCompile{"It did not compile (%d errors):",
                                         "没有编译通过（%d 个错误）："};
 inline constexpr Word kParsonsPlaceN{"place %d", "第 %d 个位置"};
 inline constexpr Word kParsonsOutside{"outside your lines", "你的行之外"};
+inline constexpr Word kParsonsCheckFile{
+    "after the kernel (the exercise's check of its name and signature)",
+    "kernel 之后（练习对 kernel 名字和签名的检查）"};
 inline constexpr Word kParsonsCompiled{"It compiled (%s).", "编译通过（%s）。"};
 inline constexpr Word kParsonsSolved{
     "Solved: the kernel your lines make passes all %d hidden cases.",
@@ -67,13 +70,13 @@ inline constexpr Word kMarkParsons{"Parsons solved", "Parsons 题已解"};
 inline constexpr Word kTipParsons{"Parsons problem solved", "Parsons 题已解出"};
 
 inline constexpr const Word* kParsonsWords[] = {
-    &kParsonsTitle,     &kParsonsTask,        &kParsonsSeed,         &kParsonsAround,
-    &kParsonsYourLines, &kParsonsAsideTitle,  &kParsonsNoneAside,    &kParsonsUp,
-    &kParsonsDown,      &kParsonsSetAside,    &kParsonsPutBack,      &kParsonsCheck,
-    &kParsonsReshuffle, &kParsonsSelectFirst, &kParsonsOutOfPlace,   &kParsonsMissing,
-    &kParsonsInOrder,   &kParsonsChecking,    &kParsonsNoCompile,    &kParsonsPlaceN,
-    &kParsonsOutside,   &kParsonsCompiled,    &kParsonsSolved,       &kParsonsWrong,
-    &kParsonsChanged,   &kParsonsEmpty,       &kParsonsSolvedBefore, &kMarkParsons,
-    &kTipParsons};
+    &kParsonsTitle,     &kParsonsTask,        &kParsonsSeed,       &kParsonsAround,
+    &kParsonsYourLines, &kParsonsAsideTitle,  &kParsonsNoneAside,  &kParsonsUp,
+    &kParsonsDown,      &kParsonsSetAside,    &kParsonsPutBack,    &kParsonsCheck,
+    &kParsonsReshuffle, &kParsonsSelectFirst, &kParsonsOutOfPlace, &kParsonsMissing,
+    &kParsonsInOrder,   &kParsonsChecking,    &kParsonsNoCompile,  &kParsonsPlaceN,
+    &kParsonsOutside,   &kParsonsCheckFile,   &kParsonsCompiled,   &kParsonsSolved,
+    &kParsonsWrong,     &kParsonsChanged,     &kParsonsEmpty,      &kParsonsSolvedBefore,
+    &kMarkParsons,      &kTipParsons};
 
 }  // namespace lessons::app
