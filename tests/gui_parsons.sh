@@ -79,7 +79,7 @@ def press_focus(k):
     return d["state"]["focused"], d
 
 def go_to(target, forward=400):
-    """The focus on `target`: Tab forward, or shift+Tab back where it lies above the focus."""
+    """The focus on the target: Tab forward, or shift+Tab back where it lies above the focus."""
     d = state(10)
     cur = d["state"]["focused"]
     if cur == target: return d
@@ -94,6 +94,14 @@ def go_to(target, forward=400):
         f, d = press_focus("Tab")
         if f == target: return d
     sys.exit("%s: the focus never reached %s" % (name, target))
+
+def wheel_to_answer():
+    """The code pane wheeled down over the Parsons part: its answer in view for the screenshot."""
+    d = state(10)
+    x0, y0, x1, y1 = d["parsons_check"]
+    xdo("mousemove", str(int(geo["X"]) + int(x0) + 5), str(int(geo["Y"]) + int(y0) + 3))
+    xdo("click", "--repeat", "3", "--delay", "40", "5")
+    time.sleep(0.5)
 
 shots = 0
 def shot(label):
@@ -158,6 +166,7 @@ go_to("parsons_check"); key("space")
 d = state(60, lambda d: d["state"]["parsons_result"] in ("did not compile", "not checked", "wrong"))
 if not d["state"]["parsons_out_of_place"]: sys.exit("no place named out of place for a shuffle")
 print("  the shuffle: %s, out of place %s" % (d["state"]["parsons_result"], d["state"]["parsons_out_of_place"]))
+wheel_to_answer()
 shot("shuffled")
 
 # 3. By keyboard: each wrong line set aside, each right one moved up to its place.
@@ -183,8 +192,9 @@ d = state(10, lambda d: d["state"]["parsons_order"] == answer)
 go_to("parsons_check"); key("space")
 d = state(60, lambda d: d["state"]["parsons_result"] in ("not checked", "solved", "wrong", "did not compile"))
 if d["state"]["parsons_result"] != "not checked":
-    sys.exit("the answer's order: %s, not \"not checked\" (no GPU here)" % d["state"]["parsons_result"])
+    sys.exit("the order of the answer: %s, not not-checked (no GPU here)" % d["state"]["parsons_result"])
 if d["state"]["parsons_out_of_place"]: sys.exit("the answer has places out of place: %s" % d["state"]["parsons_out_of_place"])
+wheel_to_answer()
 shot("ordered")
 '
 

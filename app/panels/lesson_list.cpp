@@ -240,8 +240,7 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
         ImGui::Dummy(ImVec2(side, ImGui::GetTextLineHeight()));
         ImGui::SameLine(0, side * 0.5f);
         ImGui::TextDisabled("%s", Tr(ui, kMarkPredicted));
-        ImGui::SameLine();
-        p = ImGui::GetCursorScreenPos();
+        p = ImGui::GetCursorScreenPos();  // a line of its own: the list is narrow
         y = p.y + (ImGui::GetTextLineHeight() - side * 0.6f) / 2;
         DrawParsonsMark(ImGui::GetWindowDrawList(), ImVec2(p.x, y), side * 0.6f);
         ImGui::Dummy(ImVec2(side * 0.6f, ImGui::GetTextLineHeight()));
