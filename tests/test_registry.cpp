@@ -103,21 +103,23 @@ namespace {
 // The ablation toggles: each switches one idea of a step off. Today's kernel is the first
 // choice, so a run without them is the lesson as written.
 struct ToggleSpec {
-    int lesson;
+    const char* lesson;  // its id
     const char* name;
     std::vector<std::string> choices;
 };
 
 const ToggleSpec kToggles[] = {
-    {10, "output", {"block", "per-hit"}},
-    {10, "loads", {"16-byte", "4-byte"}},
-    {10, "pair_test", {"word", "byte"}},
-    {10, "exits", {"early", "none"}},
-    {21, "addressing", {"interleaved", "strided", "sequential"}},
-    {23, "accumulate", {"many-per-thread", "two-per-thread", "one-per-thread"}},
-    {23, "last_warp", {"unrolled", "loop"}},
-    {25, "loads", {"float4", "scalar"}},
-    {25, "passes", {"one", "two"}},
+    {"split/vector-loads-block-compaction", "output", {"block", "per-hit"}},
+    {"split/vector-loads-block-compaction", "loads", {"16-byte", "4-byte"}},
+    {"split/vector-loads-block-compaction", "pair_test", {"word", "byte"}},
+    {"split/vector-loads-block-compaction", "exits", {"early", "none"}},
+    {"reduce/v1-shared-memory", "addressing", {"interleaved", "strided", "sequential"}},
+    {"reduce/v3-unrolled-last-warp",
+     "accumulate",
+     {"many-per-thread", "two-per-thread", "one-per-thread"}},
+    {"reduce/v3-unrolled-last-warp", "last_warp", {"unrolled", "loop"}},
+    {"reduce/v5-vectorized-one-pass", "loads", {"float4", "scalar"}},
+    {"reduce/v5-vectorized-one-pass", "passes", {"one", "two"}},
 };
 
 bool HasNonAscii(const std::string& s) {
@@ -128,7 +130,7 @@ bool HasNonAscii(const std::string& s) {
 
 TEST(Catalog, AblationTogglesAreChoicesWithBothLabelsAndNotes) {
     for (const ToggleSpec& t : kToggles) {
-        const Lesson* lesson = Catalog().FindLesson(std::to_string(t.lesson));
+        const Lesson* lesson = Catalog().FindLesson(t.lesson);
         ASSERT_NE(lesson, nullptr) << t.lesson;
         const ParamSpec* p = lesson->FindParam(t.name);
         ASSERT_NE(p, nullptr) << lesson->id << " has no '" << t.name << "'";
