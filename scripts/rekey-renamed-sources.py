@@ -143,8 +143,16 @@ def normalize(ptx):
         ptx = re.sub(r'\b' + re.escape(o) + r'\b', n, ptx)
     return anonymous(ptx)
 
+# The renamed files, and the files kept under their names whose sources changed with the renames
+# (a comment or a header naming a renamed kernel).
+pairs = dict(files)
+for d in new_ptx_dirs:
+    for p in glob.glob(os.path.join(d, '**', '*.ptx'), recursive=True):
+        rel = os.path.relpath(p, d)[:-4] + '.cu'
+        if rel not in pairs.values():
+            pairs[rel] = rel
 moves, kept = {}, []
-for old, new in files.items():
+for old, new in pairs.items():
     if not old.endswith('.cu'):
         continue
     found = None
@@ -163,7 +171,8 @@ for old, new in files.items():
     if normalize(old_ptx) != anonymous(new_ptx):
         kept.append((old, 'PTX differs beyond the names'))
         continue
-    moves[old_key] = (new_key, 'kernels/' + new)
+    if old_key != new_key:
+        moves[old_key] = (new_key, 'kernels/' + new)
 
 changed = 0
 for f in sorted(glob.glob('assets/reference/**/*.json', recursive=True)):
@@ -176,6 +185,6 @@ for f in sorted(glob.glob('assets/reference/**/*.json', recursive=True)):
         print('%s: %d results moved to the renamed sources\' keys' % (f, c))
         changed += c
         open(f, 'w').write(t)
-print('%d renamed kernel files with identical PTX; %d results moved' % (len(moves), changed))
+print('%d kernel files with new keys and the same PTX; %d results moved' % (len(moves), changed))
 for old, why in kept:
     print('kept on the old key:', old, '-', why)
