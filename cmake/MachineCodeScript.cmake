@@ -23,7 +23,7 @@ endfunction()
 # The key a recorded listing is matched by: the compiler named in the PTX's header and every
 # file of this project the PTX was compiled from (its .d file), each as "== <path>\n<content>",
 # in path order, hashed. Not the PTX itself: CUDA 13.0 writes different PTX for one source on
-# different runs (lesson 39: three variants in twelve runs), while the cubin came out the same
+# different runs (gemm/double-buffering: three variants in twelve runs), while the cubin came out the same
 # every time. scripts/record-sass.sh computes the same key; empty when there is no .d file.
 function(source_key ptx_path ptx_text out)
     set(${out} "" PARENT_SCOPE)
@@ -72,7 +72,7 @@ endif()
 set(any_sass FALSE)
 
 foreach(rel IN LISTS ENTRIES)
-    # kernels/reduce/25_x.cu -> the object and the PTX whose paths end in reduce/25_x.cu.*
+    # kernels/reduce/cub.cu -> the object and the PTX whose paths end in reduce/cub.cu.*
     string(REGEX REPLACE "^kernels/" "" tail "${rel}")
     set(ptx "")
     set(source_sha "")

@@ -198,7 +198,7 @@ struct Lesson {
     StepKind kind = StepKind::kCpu;
     bool library = false;     // a library call (CUB, cuBLAS): the library picks its launch
     int previous = 0;         // lesson plotted against this one (its `number`); 0 for none
-    std::string source_path;  // the step's file, e.g. "kernels/split/04_one_thread_per_pair.cu"
+    std::string source_path;  // the step's file, e.g. "kernels/split/one-thread-per-pair.cu"
     std::string_view source;  // its contents (embedded at build time)
     // The key of the sources its kernel was compiled from in this build (the recorded SASS's
     // key, cmake/MachineCodeScript.cmake); results carry it, so a recording taken from other
@@ -227,7 +227,7 @@ struct Lesson {
     const ParamSpec* FindParam(std::string_view name) const;
     // "lesson 5.8 (gemm/double-buffering)": how messages name it.
     std::string Name() const;
-    // The id it had before chapters numbered their own lessons ("gemm/39-double-buffering"),
+    // The id it had before chapters numbered their own lessons ("reduce/23-v3-unrolled-last-warp"),
     // as recorded results and scripts of that time name it; empty when `was` is 0.
     std::string OldId() const;
 };

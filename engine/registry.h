@@ -35,7 +35,7 @@ public:
     // As a person or a script names a lesson: its label ("5.8"), its id
     // ("gemm/double-buffering"), or, as scripts and recorded results written before chapters
     // numbered their own lessons do, its old global number ("39") or old id
-    // ("gemm/39-double-buffering"); nullptr when none matches.
+    // ("reduce/23-v3-unrolled-last-warp"); nullptr when none matches.
     const Lesson* FindLesson(std::string_view name) const;
     // By its position in the catalogue (Lesson::number); nullptr when out of range.
     const Lesson* FindLesson(int number) const;

@@ -41,14 +41,15 @@ Json ToJson(const RunResult& result);
 // UsageError on a malformed object.
 RunResult RunResultFromJson(const Json& j);
 // A result as this catalogue knows it: found by its id, or by the id it was recorded under
-// before chapters numbered their own lessons ("gemm/39-double-buffering"), it takes the lesson's
-// current id and number (results are matched to lessons by number within one process). A result
-// of a lesson the registry does not know gets number 0, which matches none. True when found.
+// before chapters numbered their own lessons ("reduce/23-v3-unrolled-last-warp"), it takes the
+// lesson's current id and number (results are matched to lessons by number within one process). A
+// result of a lesson the registry does not know gets number 0, which matches none. True when found.
 bool AdoptCatalogIdentity(const Registry& registry, RunResult& result);
-// A result recorded before its lesson was held to the TF32 ceiling (lessons 41 and 42 were
-// compared with the fp32 peak until then) takes the bound the catalogue declares now; the fp32
-// ceiling, % and roofline it carries are dropped, and ceiling_note says so. Results of lessons
-// the registry does not know, or whose bound did not change, are left alone. True if changed.
+// A result recorded before its lesson was held to the TF32 ceiling (gemm/wmma-tf32 and
+// gemm/cublas-tf32 were compared with the fp32 peak until then) takes the bound the catalogue
+// declares now; the fp32 ceiling, % and roofline it carries are dropped, and ceiling_note says so.
+// Results of lessons the registry does not know, or whose bound did not change, are left alone.
+// True if changed.
 bool AdoptDeclaredBound(const Registry& registry, RunResult& result);
 
 Json ToJson(const HostInfo& host);

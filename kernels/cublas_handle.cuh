@@ -1,6 +1,6 @@
-// What the cuBLAS steps (lessons 31, 40, 42) share: a handle on the harness's stream, status
-// messages that name the call, and the reason when this build has no cuBLAS. The steps keep
-// only their own call (and, for GEMM, the math mode).
+// What the cuBLAS steps (gemv/cublas, gemm/cublas-sgemm, gemm/cublas-tf32) share: a handle on the
+// harness's stream, status messages that name the call, and the reason when this build has no
+// cuBLAS. The steps keep only their own call (and, for GEMM, the math mode).
 #pragma once
 
 #include <cuda_runtime.h>

@@ -29,7 +29,7 @@ inline std::vector<KernelFamily>& KernelFamilies() {
 }
 
 // Whether `file` (as the compiler named it: absolute, or relative to the build) is the
-// repository-relative `source`, e.g. "kernels/gemm/36_2d_register_blocking.cu".
+// repository-relative `source`, e.g. "kernels/gemm/2d-register-blocking.cu".
 inline bool SameSourceFile(std::string_view file, std::string_view source) {
     if (source.empty() || file.size() < source.size()) return false;
     if (file.substr(file.size() - source.size()) != source) return false;

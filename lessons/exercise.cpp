@@ -60,7 +60,7 @@ std::string SolutionOf(const Lesson& lesson) {
             continue;
         }
         if (line.rfind("#include \"", 0) == 0 || line.rfind("namespace lessons", 0) == 0) continue;
-        // A host function at file scope (the vectorized step's Gemv30LanesPerRow): left out,
+        // A host function at file scope (the vectorized step's GemvLanesPerRow): left out,
         // up to its closing brace at column 0.
         if (in_host_function) {
             in_host_function = line != "}";

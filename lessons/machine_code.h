@@ -32,7 +32,7 @@ struct MachineCodeTable {
     const char* ptx_arch;   // "compute_90"; empty when nothing was built
     const char* sass_arch;  // "sm_90"; empty when no SASS was extracted
     const char* why_none;   // why the build has no machine code at all (no CUDA)
-    std::map<std::string, MachineCodeFile> files;  // by source path, "kernels/reduce/25_....cu"
+    std::map<std::string, MachineCodeFile> files;  // by source path, "kernels/reduce/cub.cu"
 };
 
 // Generated at build time.

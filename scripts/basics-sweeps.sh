@@ -18,14 +18,14 @@ sweep() {
     timeout 20 "$cli" sweep "$@" --format json | tr -d '\n' >>"$file"
     echo >>"$file"
 }
-sweep 15-variant 15 --over variant=all --size 256MiB
-sweep 15-rows 15 --over rows=32..8192 --size 256MiB --set variant=shared-one-thread
-sweep 16-divergence 16 --over divergence=all --size 64MiB
-sweep 17-stride 17 --over stride=all --size 256MiB
-sweep 17-stride-block1024 17 --over stride=all --size 256MiB --block 1024
-sweep 17-offset 17 --over offset=0,1,2,4,8,16,32 --size 256MiB
+sweep global-vs-shared-variant basics/global-vs-shared --over variant=all --size 256MiB
+sweep global-vs-shared-rows basics/global-vs-shared --over rows=32..8192 --size 256MiB --set variant=shared-one-thread
+sweep branch-divergence basics/branch-divergence --over divergence=all --size 64MiB
+sweep coalescing-stride basics/coalescing --over stride=all --size 256MiB
+sweep coalescing-stride-block1024 basics/coalescing --over stride=all --size 256MiB --block 1024
+sweep coalescing-offset basics/coalescing --over offset=0,1,2,4,8,16,32 --size 256MiB
 for m in pinned registered pageable; do
-    sweep "18-sizes-$m" 18 --sizes 4KiB..1GiB --set memory=$m --reps 5
+    sweep "pinned-transfers-sizes-$m" basics/pinned-transfers --sizes 4KiB..1GiB --set memory=$m --reps 5
 done
 python3 - "$file" <<'PY'
 import json, sys

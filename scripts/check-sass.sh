@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The 16-byte-load lessons' SASS, read from a build's kernel objects with cuobjdump (the GPU
 # machine has it; this project's build machines do not, and embed the SASS recorded in
-# assets/sass/sm_90.tar.xz instead, which tests/test_machine_code.cpp checks). Passes when lesson 10's kernel
-# and lesson 25's float4 variant have 128-bit global loads (LDG.E.128...) and lesson 25's
-# scalar-load variant (loads=scalar) has none, but does load.
+# assets/sass/sm_90.tar.xz instead, which tests/test_machine_code.cpp checks). Passes when
+# split/vector-loads-block-compaction's kernel and reduce/v5-vectorized-one-pass's float4 variant
+# have 128-bit global loads (LDG.E.128...) and the latter's scalar-load variant (loads=scalar)
+# has none, but does load.
 # Usage: scripts/check-sass.sh [BUILD_DIR] [ARCH]      (default build-gpu, sm_90)
 set -u
 build=${1:-build-gpu}
@@ -24,11 +25,11 @@ expect() {  # expect WHAT N OP M
 wide='LDG[.A-Z0-9]*\.128'
 any='LDG'
 # Loads::kFloat4 is template argument 0, kScalar 1 (kernels/reduce/reduce_toggles.h).
-float4='reduce_25_vectorized_one_pass_kernelILNS0_5LoadsE0E'
-scalar='reduce_25_vectorized_one_pass_kernelILNS0_5LoadsE1E'
-expect "reduce/v5-vectorized-one-pass, float4 loads: 128-bit loads" "$(count reduce/25_vectorized_one_pass.cu.o "$float4" "$wide")" -gt 0
-expect "reduce/v5-vectorized-one-pass, loads=scalar: no 128-bit loads" "$(count reduce/25_vectorized_one_pass.cu.o "$scalar" "$wide")" -eq 0
-expect "reduce/v5-vectorized-one-pass, loads=scalar: global loads" "$(count reduce/25_vectorized_one_pass.cu.o "$scalar" "$any")" -gt 0
-expect "split/vector-loads-block-compaction: 128-bit loads" "$(count split/10_vector_loads_block_compaction.cu.o split_10_vector_loads_block_compaction_kernel "$wide")" -gt 0
-expect "reduce/v4-warp-shuffle (before the vector loads): no 128-bit loads" "$(count reduce/24_warp_shuffle.cu.o reduce_24 "$wide")" -eq 0
+float4='reduce_v5_vectorized_one_pass_kernelILNS0_5LoadsE0E'
+scalar='reduce_v5_vectorized_one_pass_kernelILNS0_5LoadsE1E'
+expect "reduce/v5-vectorized-one-pass, float4 loads: 128-bit loads" "$(count reduce/v5-vectorized-one-pass.cu.o "$float4" "$wide")" -gt 0
+expect "reduce/v5-vectorized-one-pass, loads=scalar: no 128-bit loads" "$(count reduce/v5-vectorized-one-pass.cu.o "$scalar" "$wide")" -eq 0
+expect "reduce/v5-vectorized-one-pass, loads=scalar: global loads" "$(count reduce/v5-vectorized-one-pass.cu.o "$scalar" "$any")" -gt 0
+expect "split/vector-loads-block-compaction: 128-bit loads" "$(count split/vector-loads-block-compaction.cu.o split_vector_loads_block_compaction_kernel "$wide")" -gt 0
+expect "reduce/v4-warp-shuffle (before the vector loads): no 128-bit loads" "$(count reduce/v4-warp-shuffle.cu.o reduce_v4_warp_shuffle_kernel "$wide")" -eq 0
 exit $failed

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The multi-GPU lessons' check on a machine with 2 or more GPUs (lessons 12-14, 27, 44-47), in
+# The multi-GPU lessons' check on a machine with 2 or more GPUs (1.12-1.14, 3.9, 7.1-7.4), in
 # one call: where NCCL is, `info`, the multi-GPU tests, `bench 7`, `bench 1` and `bench 3` at
-# BENCH_SIZE with every GPU present (lesson 11 and 25 on one GPU in the same run, to compare),
+# BENCH_SIZE with every GPU present (1.11 and 3.7 on one GPU in the same run, to compare),
 # and compute-sanitizer memcheck on the new steps at odd sizes on every GPU.
 # Usage (from the repository root): scripts/multi-gpu-check.sh [BUILD_DIR] [BENCH_SIZE]
 # BUILD_DIR holds cuda-lessons-cli and test_gpu / test_multi_gpu, in a CMake build's layout

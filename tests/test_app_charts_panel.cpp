@@ -330,8 +330,8 @@ TEST_F(AppLogic, StepChartTakesLogPastTwentyTimesAndKeepsTheStudentsChoicePerCha
 // why there is no chart instead of asking for a sweep that cannot run.
 TEST_F(AppLogic, RecordedBlockSweepIsChartedWithoutAGpu) {
     ImGui::GetIO().DisplaySize = ImVec2(1500, 4000);
-    probe.open_all = true;                           // the sweeps are closed at first
-    Open(Named("split/04-one-thread-per-pair").id);  // opens at its recorded 1 GiB
+    probe.open_all = true;                        // the sweeps are closed at first
+    Open(Named("split/one-thread-per-pair").id);  // opens at its recorded 1 GiB
     Frames(2);
     ASSERT_TRUE(probe.sweeps.count("block"));
     const Probe::Sweep en = probe.sweeps["block"];
@@ -362,7 +362,7 @@ TEST_F(AppLogic, RecordedBlockSweepIsChartedWithoutAGpu) {
     EXPECT_NE(probe.sweeps["block"].note.find(recorded_on), std::string::npos);
     ui.settings.language = "en";
     // The next lesson: both series recorded.
-    Open(Named("split/05-pinned-memory").id);
+    Open(Named("split/pinned-memory").id);
     Frames(2);
     EXPECT_EQ(probe.sweeps["block"].series, 2);
     EXPECT_EQ(probe.sweeps["block"].points, 12);
@@ -383,7 +383,7 @@ TEST_F(AppLogic, ALiveBlockSweepReplacesTheRecordedOne) {
     ImGui::GetIO().DisplaySize = ImVec2(1500, 4000);
     probe.open_all = true;
     Frames(2);
-    Open(Named("split/04-one-thread-per-pair").id);
+    Open(Named("split/one-thread-per-pair").id);
     ui.run.params["size"] = ParamValue::Number(1u << 30);
     Frames(2);
     EXPECT_TRUE(probe.sweeps["block"].recorded) << "no sweep ran here yet: the recorded one";
@@ -518,11 +518,11 @@ TEST_F(AppLogic, RooflineSweepButtonTracesTheRoof) {
 // nothing; where nothing was recorded it stays disabled.
 TEST_F(AppLogic, SweepBlocksWithoutAGpuOpensTheRecordedSweep) {
     ImGui::GetIO().DisplaySize = ImVec2(1500, 1400);
-    Open(Named("split/04-one-thread-per-pair").id);
+    Open(Named("split/one-thread-per-pair").id);
     Frames(2);
     EXPECT_FALSE(probe.sweeps.count("block")) << "the section is closed at first";
     EXPECT_TRUE(
-        HasRecordedBlockSweep(ui, *controller, registry, Named("split/04-one-thread-per-pair")));
+        HasRecordedBlockSweep(ui, *controller, registry, Named("split/one-thread-per-pair")));
     Click("sweep_blocks");
     Frames(2);
     ASSERT_TRUE(probe.sweeps.count("block")) << "the click opened the section";
@@ -539,7 +539,7 @@ TEST_F(AppLogic, SweepBlocksWithoutAGpuOpensTheRecordedSweep) {
     ui.run.params["size"] = ParamValue::Number(64u << 20);
     Frames(2);
     EXPECT_FALSE(
-        HasRecordedBlockSweep(ui, *controller, registry, Named("split/04-one-thread-per-pair")));
+        HasRecordedBlockSweep(ui, *controller, registry, Named("split/one-thread-per-pair")));
     Key(kKeyS);
     EXPECT_FALSE(ui.messages.empty()) << "S says why it cannot sweep";
 }

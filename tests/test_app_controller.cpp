@@ -223,7 +223,7 @@ TEST_F(AppLogicOldWorker, IsRefusedWithAClearMessageAndNotRestarted) {
 }
 
 // Requests name a lesson by its id; results, recorded with the ids of their time
-// ("split/04-one-thread-per-pair") or sent by the worker, are named by the current ids and
+// ("reduce/20-v0-interleaved-global") or sent by the worker, are named by the current ids and
 // numbers of this catalogue.
 TEST_F(AppLogic, RequestsAndResultsNameLessonsByTheirCurrentIds) {
     Open("split/openmp");
@@ -275,18 +275,19 @@ private:
 }  // namespace
 
 TEST(AppController, RecordedResultsOfOldIdsAreAdoptedByTheirLessons) {
-    const Lesson& lesson = LessonNamed(Catalog(), "split/one-thread-per-pair");
+    const Lesson& lesson = LessonNamed(Catalog(), "reduce/v0-interleaved-global");
     RunResult old_id, unknown;
-    old_id.id = "split/04-one-thread-per-pair";  // as recorded before lessons were numbered by
-    old_id.lesson = 4;                           // chapter
-    old_id.chapter = unknown.chapter = "split";
+    old_id.id = "reduce/20-v0-interleaved-global";  // as recorded before lessons were numbered
+    old_id.lesson = 20;                             // by chapter
+    old_id.chapter = "reduce";
+    unknown.chapter = "split";
     old_id.kind = unknown.kind = StepKind::kGpu;
     unknown.id = "split/99-a-step-since-removed";
     unknown.lesson = 4;
     Controller c(Catalog(), [] { return std::make_unique<ScriptedWorker>(std::vector<Json>{}); },
                  {old_id, unknown});
     ASSERT_EQ(c.results().size(), 2u);
-    EXPECT_EQ(c.results()[0].result.id, "split/one-thread-per-pair");
+    EXPECT_EQ(c.results()[0].result.id, "reduce/v0-interleaved-global");
     EXPECT_EQ(c.results()[0].result.lesson, lesson.number);
     EXPECT_EQ(c.Mode(lesson), LessonMode::kRecorded);
     EXPECT_EQ(c.results()[1].result.id, "split/99-a-step-since-removed") << "kept as it was";

@@ -286,19 +286,20 @@ TEST_F(AppLogicMadeUpChapter, ControlsRequestsChartAndTableComeFromItsParameters
     EXPECT_EQ(columns[4].text(controller->results().back().result), "Hillis-Steele 扫描");
 }
 
-// A lesson is shown by its label ("1.3": its chapter's number and its place there) and selected
-// by any name Registry::FindLesson takes; the settings keep its id.
+// A lesson is shown by its label ("3.2": its chapter's number and its place there) and selected
+// by any name Registry::FindLesson takes (an old number and id where a recording still carries
+// them); the settings keep its id.
 TEST_F(AppLogic, LessonsAreShownByLabelAndSelectedByAnyName) {
-    const Lesson& openmp = Named("split/openmp");
+    const Lesson& step = Named("reduce/v1-shared-memory");
     for (const std::string& name :
-         {openmp.label, openmp.id, std::string("3"), std::string("split/03-openmp")}) {
+         {step.label, step.id, std::string("21"), std::string("reduce/21-v1-shared-memory")}) {
         SelectLesson(ui, registry, "");
         SelectLesson(ui, registry, name);
-        EXPECT_EQ(ui.settings.lesson, "split/openmp") << name;
-        EXPECT_EQ(CurrentLesson(ui, registry), &openmp) << name;
+        EXPECT_EQ(ui.settings.lesson, "reduce/v1-shared-memory") << name;
+        EXPECT_EQ(CurrentLesson(ui, registry), &step) << name;
     }
     Frames(2);
-    EXPECT_EQ(probe.title.rfind(openmp.label + "  ", 0), 0u) << probe.title;
+    EXPECT_EQ(probe.title.rfind(step.label + "  ", 0), 0u) << probe.title;
     for (const std::string& name : {std::string("no/such-lesson"), std::string("99.99")}) {
         SelectLesson(ui, registry, name);
         EXPECT_EQ(ui.settings.lesson, registry.lessons().front().id) << name << ": the first";

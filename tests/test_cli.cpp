@@ -52,7 +52,8 @@ TEST(Cli, ListTableShowsEveryLesson) {
 }
 
 TEST(Cli, RunJsonHasEveryField) {
-    const Output out = Cli("run 3 --size 10000 --threads 2 --reps 2 --format json", false);
+    const Output out =
+        Cli("run split/openmp --size 10000 --threads 2 --reps 2 --format json", false);
     ASSERT_EQ(out.code, 0) << out.text;
     const json r = json::parse(out.text);
     for (const lessons::ResultField& f : lessons::ResultFields()) {
@@ -77,47 +78,51 @@ TEST(Cli, RunByIdTableAndCsv) {
     Output out = Cli("run split/even-positions --size 1KiB --data dense --reps 1");
     EXPECT_EQ(out.code, 0) << out.text;
     EXPECT_NE(out.text.find("verified against the CPU reference"), std::string::npos);
-    out = Cli("run 1 --size 0 --format csv --reps 1", false);
+    out = Cli("run split/naive-scan --size 0 --format csv --reps 1", false);
     EXPECT_EQ(out.code, 0) << out.text;
     EXPECT_EQ(out.text.rfind("lesson,id,", 0), 0u);
 }
 
 TEST(Cli, BadArgumentsExitWithTwoAndNameTheProblem) {
-    ExpectUsageError("run 1 --size 12QB", "bad size unit");
-    ExpectUsageError("run 1 --size -5", "bad size");
+    ExpectUsageError("run split/naive-scan --size 12QB", "bad size unit");
+    ExpectUsageError("run split/naive-scan --size -5", "bad size");
     ExpectUsageError("run 999", "unknown lesson '999'");
     ExpectUsageError("run split/nope", "unknown lesson");
-    ExpectUsageError("run 4 --block 2000",
+    ExpectUsageError("run split/one-thread-per-pair --block 2000",
                      "Block size (block) 2000 is not accepted: use a "
                      "multiple of 32 from 32 to 1024");
-    ExpectUsageError("run 4 --block 48", "multiple of 32");
-    ExpectUsageError("run 3 --threads 0", "Host threads (threads) 0 is not accepted: use from 1");
-    ExpectUsageError("run 1 --data sparse",
+    ExpectUsageError("run split/one-thread-per-pair --block 48", "multiple of 32");
+    ExpectUsageError("run split/openmp --threads 0",
+                     "Host threads (threads) 0 is not accepted: use from 1");
+    ExpectUsageError("run split/naive-scan --data sparse",
                      "Data (data) 'sparse' is not accepted: use random, "
                      "dense or none");
-    ExpectUsageError("run 1 --set nope=1", "lesson 1.1 has no parameter 'nope': use size, data");
-    ExpectUsageError("run 3 --set threads", "--set needs NAME=VALUE");
+    ExpectUsageError("run split/naive-scan --set nope=1",
+                     "lesson 1.1 has no parameter 'nope': use size, data");
+    ExpectUsageError("run split/openmp --set threads", "--set needs NAME=VALUE");
     ExpectUsageError("run 19 --set size=1001", "whole number of 4-byte elements");
-    ExpectUsageError("run 3 --set threads=", "empty value");
-    ExpectUsageError("sweep 1 --over size", "--over needs NAME=RANGE");
-    ExpectUsageError("sweep 1 --over nope=1..2", "lesson 1.1 has no parameter 'nope' to sweep");
-    ExpectUsageError("sweep 1 --over size=1KiB --blocks 32", "exactly one of --over");
+    ExpectUsageError("run split/openmp --set threads=", "empty value");
+    ExpectUsageError("sweep split/naive-scan --over size", "--over needs NAME=RANGE");
+    ExpectUsageError("sweep split/naive-scan --over nope=1..2",
+                     "lesson 1.1 has no parameter 'nope' to sweep");
+    ExpectUsageError("sweep split/naive-scan --over size=1KiB --blocks 32",
+                     "exactly one of --over");
     ExpectUsageError("bench 1 --set nope=3", "no lesson of chapter split has a parameter 'nope'");
-    ExpectUsageError("run 1 --format xml", "use table, json or csv");
-    ExpectUsageError("run 1 --input /no/such/file", "cannot open input file");
-    ExpectUsageError("run 1 --reps 0", "reps '0' is out of range");
-    ExpectUsageError("run 1 --min-time fast", "--min-time");
+    ExpectUsageError("run split/naive-scan --format xml", "use table, json or csv");
+    ExpectUsageError("run split/naive-scan --input /no/such/file", "cannot open input file");
+    ExpectUsageError("run split/naive-scan --reps 0", "reps '0' is out of range");
+    ExpectUsageError("run split/naive-scan --min-time fast", "--min-time");
     ExpectUsageError("run", "lesson is required");
-    ExpectUsageError("sweep 1 --blocks 32..64", "no block size to sweep");
-    ExpectUsageError("sweep 1", "exactly one of --over NAME=RANGE");
-    ExpectUsageError("sweep 4 --blocks 1024..32", "runs backwards");
+    ExpectUsageError("sweep split/naive-scan --blocks 32..64", "no block size to sweep");
+    ExpectUsageError("sweep split/naive-scan", "exactly one of --over NAME=RANGE");
+    ExpectUsageError("sweep split/one-thread-per-pair --blocks 1024..32", "runs backwards");
     ExpectUsageError("bench 11", "unknown chapter");
     ExpectUsageError("", "A subcommand is required");
     ExpectUsageError("frobnicate", "unknown command 'frobnicate'");
 }
 
 TEST(Cli, TooLargeSizeNamesTheMemoryLimit) {
-    ExpectUsageError("run 1 --size 16TiB", "host memory");
+    ExpectUsageError("run split/naive-scan --size 16TiB", "host memory");
 }
 
 TEST(Cli, InfoListsEveryDevice) {
@@ -138,13 +143,14 @@ TEST(Cli, InfoListsEveryDevice) {
 
 TEST(Cli, GpuLessonWithoutGpuFailsClearly) {
     if (lessons::GetDevices().available()) GTEST_SKIP() << "a GPU is present";
-    const Output out = Cli("run 4 --size 1KiB");
+    const Output out = Cli("run split/one-thread-per-pair --size 1KiB");
     EXPECT_EQ(out.code, 1);
     EXPECT_NE(out.text.find("cannot run here"), std::string::npos) << out.text;
 }
 
 TEST(Cli, SweepSizes) {
-    const Output out = Cli("sweep 2 --sizes 1KiB..4KiB --reps 1 --format json", false);
+    const Output out =
+        Cli("sweep split/even-positions --sizes 1KiB..4KiB --reps 1 --format json", false);
     ASSERT_EQ(out.code, 0) << out.text;
     const json rows = json::parse(out.text);
     ASSERT_EQ(rows.size(), 3u);
@@ -153,30 +159,30 @@ TEST(Cli, SweepSizes) {
 
 TEST(Cli, SetAndOverWorkOnAnyParameter) {
     Output out =
-        Cli("run 3 --set threads=1 --set size=2KiB --set data=dense --reps 1 --format "
+        Cli("run split/openmp --set threads=1 --set size=2KiB --set data=dense --reps 1 --format "
             "json",
             false);
     ASSERT_EQ(out.code, 0) << out.text;
     EXPECT_EQ(json::parse(out.text)["params"],
               (json{{"threads", 1}, {"size", 2048}, {"data", "dense"}}));
-    out = Cli("sweep 3 --over threads=1..4 --size 8KiB --reps 1 --format json", false);
+    out = Cli("sweep split/openmp --over threads=1..4 --size 8KiB --reps 1 --format json", false);
     ASSERT_EQ(out.code, 0) << out.text;
     const json rows = json::parse(out.text);
     ASSERT_EQ(rows.size(), 3u);
     EXPECT_EQ(rows[2]["params"]["threads"], 4);
-    out = Cli("sweep 1 --over data=all --size 8KiB --reps 1 --format csv", false);
+    out = Cli("sweep split/naive-scan --over data=all --size 8KiB --reps 1 --format csv", false);
     ASSERT_EQ(out.code, 0) << out.text;
     EXPECT_NE(out.text.find("lesson,id,kind,size,data,"), std::string::npos) << out.text;
     EXPECT_NE(out.text.find(",none,"), std::string::npos) << out.text;
 }
 
 TEST(Cli, AnOptionALessonDoesNotUseGetsANotice) {
-    Output out = Cli("run 1 --block 64 --size 1KiB --reps 1");
+    Output out = Cli("run split/naive-scan --block 64 --size 1KiB --reps 1");
     ASSERT_EQ(out.code, 0) << out.text;
     EXPECT_NE(out.text.find("note: lesson 1.1 has no parameter 'block' (it runs on the CPU)"),
               std::string::npos)
         << out.text;
-    out = Cli("run 4 --threads 4 --size 1KiB --reps 1");
+    out = Cli("run split/one-thread-per-pair --threads 4 --size 1KiB --reps 1");
     EXPECT_NE(out.text.find("has no parameter 'threads' (it runs on the GPU)"), std::string::npos)
         << out.text;
     out = Cli("bench 1 --block 64 --size 1KiB --reps 1");
@@ -240,7 +246,8 @@ TEST(Cli, OffsetsOutOfARealFile) {
     FILE* f = std::fopen(input.c_str(), "wb");
     std::fputs("a\r\nbb\r\n\r\r\n", f);
     std::fclose(f);
-    const Output out = Cli("run 2 --input " + input + " --offsets-out " + offsets + " --reps 1");
+    const Output out = Cli("run split/even-positions --input " + input + " --offsets-out " +
+                           offsets + " --reps 1");
     ASSERT_EQ(out.code, 0) << out.text;
     f = std::fopen(offsets.c_str(), "r");
     ASSERT_NE(f, nullptr);
@@ -302,29 +309,34 @@ TEST(CliHostile, InputMustBeARegularFile) {
     std::remove(fifo.c_str());
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     // A FIFO with no writer used to block in open() for ever; `timeout` ends such a run.
-    const Output out =
-        Sh("timeout -s KILL 60 " + CliPath() + " run 1 --reps 1 --input " + fifo + " 2>&1");
+    const Output out = Sh("timeout -s KILL 60 " + CliPath() +
+                          " run split/naive-scan --reps 1 --input " + fifo + " 2>&1");
     EXPECT_EQ(out.code, 2) << out.text;
     EXPECT_NE(out.text.find("a pipe (FIFO), not a regular file"), std::string::npos) << out.text;
     std::remove(fifo.c_str());
-    ExpectUsageError("run 1 --reps 1 --input " + ::testing::TempDir(), "is a directory");
-    ExpectUsageError("run 1 --reps 1 --input /dev/zero", "not a regular file");
-    ExpectUsageError("run 2 --reps 1 --input /dev/urandom", "not a regular file");
+    ExpectUsageError("run split/naive-scan --reps 1 --input " + ::testing::TempDir(),
+                     "is a directory");
+    ExpectUsageError("run split/naive-scan --reps 1 --input /dev/zero", "not a regular file");
+    ExpectUsageError("run split/even-positions --reps 1 --input /dev/urandom",
+                     "not a regular file");
     ExpectUsageError("bench 1 --reps 1 --input /dev/null", "not a regular file");
 }
 
 TEST(CliHostile, FailedWritesAreErrors) {
     // /dev/full: every write fails with ENOSPC.
-    Output out = Cli("run 2 --size 64KiB --data dense --reps 1 --offsets-out /dev/full");
+    Output out =
+        Cli("run split/even-positions --size 64KiB --data dense --reps 1 --offsets-out /dev/full");
     EXPECT_EQ(out.code, 1) << out.text;
     EXPECT_NE(out.text.find("cannot write '/dev/full': No space left"), std::string::npos)
         << out.text;
     // /proc takes no new file.
-    out = Cli("run 2 --size 64KiB --data dense --reps 1 --offsets-out /proc/version");
+    out = Cli(
+        "run split/even-positions --size 64KiB --data dense --reps 1 --offsets-out /proc/version");
     EXPECT_EQ(out.code, 1) << out.text;
     EXPECT_NE(out.text.find("/proc/version"), std::string::npos) << out.text;
     // Standard output on a full device.
-    out = Sh(CliPath() + " run 1 --size 1KiB --reps 1 --format json 2>&1 >/dev/full");
+    out =
+        Sh(CliPath() + " run split/naive-scan --size 1KiB --reps 1 --format json 2>&1 >/dev/full");
     EXPECT_EQ(out.code, 1) << out.text;
     EXPECT_NE(out.text.find("cannot write to standard output"), std::string::npos) << out.text;
 }
@@ -338,9 +350,10 @@ TEST(CliHostile, FullDiskLeavesNoHalfWrittenFile) {
         std::fclose(f);
     }
     // With SIGXFSZ at its default (which kills): the CLI itself must take the failed write.
-    const Output out = ShWithFileLimit(CliPath() + " run 2 --size 256KiB --data dense --reps 1 " +
-                                           "--offsets-out " + offsets + " 2>&1",
-                                       16 << 10);
+    const Output out = ShWithFileLimit(
+        CliPath() + " run split/even-positions --size 256KiB --data dense --reps 1 " +
+            "--offsets-out " + offsets + " 2>&1",
+        16 << 10);
     EXPECT_EQ(out.code, 1) << out.text;
     EXPECT_NE(out.text.find("cannot write '" + offsets + "'"), std::string::npos) << out.text;
     EXPECT_TRUE(Contents(offsets) == "old\n") << "the old file stays whole";
@@ -353,26 +366,28 @@ TEST(CliHostile, FullDiskLeavesNoHalfWrittenFile) {
 
 TEST(CliHostile, EmptyAndMalformedValuesExitTwo) {
     const std::string digits400(400, '9');
-    ExpectUsageError("run 1 --size " + digits400, "size too large");
-    ExpectUsageError("run 1 --size 0." + std::string(400, '0') + "1", "not a whole number");
+    ExpectUsageError("run split/naive-scan --size " + digits400, "size too large");
+    ExpectUsageError("run split/naive-scan --size 0." + std::string(400, '0') + "1",
+                     "not a whole number");
     for (const char* option : {"--size", "--threads", "--reps", "--min-time", "--data", "--seed",
                                "--block", "--input", "--offsets-out"})
-        ExpectUsageError(std::string("run 3 ") + option + " ''", "empty value");
+        ExpectUsageError(std::string("run split/openmp ") + option + " ''", "empty value");
     ExpectUsageError("bench ''", "empty value");
-    ExpectUsageError("sweep 4 --blocks ''", "empty value");
+    ExpectUsageError("sweep split/one-thread-per-pair --blocks ''", "empty value");
     for (const char* bad : {"5abc", "0.25s", "1,5", "0x1", "1e3", "-1", "nan", "inf"})
-        ExpectUsageError(std::string("run 1 --min-time ") + bad, "--min-time");
-    ExpectUsageError("run 1 --min-time 61", "out of range");
-    ExpectUsageError("run 3 --threads " + digits400, "too large");
-    ExpectUsageError("run 1 --reps 1.5", "not a whole number");
-    ExpectUsageError("sweep 4 --blocks 32,", "empty value");
-    ExpectUsageError("sweep 4 --blocks 32,,64", "empty value");
-    const Output ok = Cli("run 1 --size 1KiB --reps 1 --min-time 0.5");
+        ExpectUsageError(std::string("run split/naive-scan --min-time ") + bad, "--min-time");
+    ExpectUsageError("run split/naive-scan --min-time 61", "out of range");
+    ExpectUsageError("run split/openmp --threads " + digits400, "too large");
+    ExpectUsageError("run split/naive-scan --reps 1.5", "not a whole number");
+    ExpectUsageError("sweep split/one-thread-per-pair --blocks 32,", "empty value");
+    ExpectUsageError("sweep split/one-thread-per-pair --blocks 32,,64", "empty value");
+    const Output ok = Cli("run split/naive-scan --size 1KiB --reps 1 --min-time 0.5");
     EXPECT_EQ(ok.code, 0) << ok.text;
 }
 
 TEST(CliHostile, SweepWhereNoPointRunsIsAnError) {
-    const Output out = Cli("sweep 4 --blocks 18446744073709551615 --size 1KiB");
+    const Output out =
+        Cli("sweep split/one-thread-per-pair --blocks 18446744073709551615 --size 1KiB");
     EXPECT_EQ(out.code, 2) << out.text;
     EXPECT_NE(out.text.find("nothing to sweep"), std::string::npos) << out.text;
     EXPECT_NE(out.text.find("multiple of 32"), std::string::npos) << "the reasons: " << out.text;
@@ -380,8 +395,8 @@ TEST(CliHostile, SweepWhereNoPointRunsIsAnError) {
 
 TEST(CliHostile, MemoryEstimateDoesNotWrap) {
     // 9n + 16 bytes wraps past 2^64 for this n: a wrapped estimate passed the check.
-    ExpectUsageError("run 1 --size 2049638230412172800", "host memory");
-    ExpectUsageError("run 2 --size 4611686018427387904", "host memory");
+    ExpectUsageError("run split/naive-scan --size 2049638230412172800", "host memory");
+    ExpectUsageError("run split/even-positions --size 4611686018427387904", "host memory");
 }
 
 // Under a file size limit with SIGXFSZ at its default, standard output that is cut is an
@@ -398,8 +413,8 @@ TEST(CliHostile, AFileSizeLimitOnStandardOutputIsAnError) {
 // works (generation and the OpenMP steps used to crash or fail to create threads).
 TEST(CliHostile, AHugeOmpNumThreadsIsLimited) {
     for (const char* args :
-         {"run 1 --size 1MiB --reps 1", "run 3 --threads 2 --size 64KiB --reps 1",
-          "run 19 --size 64KiB --reps 1"}) {
+         {"run split/naive-scan --size 1MiB --reps 1",
+          "run split/openmp --threads 2 --size 64KiB --reps 1", "run 19 --size 64KiB --reps 1"}) {
         const Output out = Sh("OMP_NUM_THREADS=100000 " + CliPath() + " " + args + " 2>&1");
         EXPECT_EQ(out.code, 0) << args << "\n" << out.text;
         EXPECT_NE(out.text.find("note: OMP_NUM_THREADS asks for 100000 threads"), std::string::npos)
@@ -412,7 +427,8 @@ TEST(CliHostile, AHugeOmpNumThreadsIsLimited) {
 TEST(CliHostile, OffsetsToStandardOutputKeepTheTable) {
     const std::string result = TempFile("res.txt");
     const Output out =
-        Sh(CliPath() + " run 1 --size 64KiB --data dense --reps 1 --offsets-out /dev/stdout >" +
+        Sh(CliPath() +
+           " run split/naive-scan --size 64KiB --data dense --reps 1 --offsets-out /dev/stdout >" +
            result + " 2>&1");
     EXPECT_EQ(out.code, 0) << out.text;
     const std::string text = Contents(result);
@@ -423,9 +439,10 @@ TEST(CliHostile, OffsetsToStandardOutputKeepTheTable) {
     EXPECT_GT(text.size(), 5000u) << "the offsets are there too";
     std::remove(result.c_str());
     // Standard output a pipe: both go through it, as before.
-    const Output piped = Sh(CliPath() +
-                            " run 1 --size 64KiB --data dense --reps 1 --offsets-out /dev/stdout "
-                            "2>&1 | cat");
+    const Output piped =
+        Sh(CliPath() +
+           " run split/naive-scan --size 64KiB --data dense --reps 1 --offsets-out /dev/stdout "
+           "2>&1 | cat");
     EXPECT_EQ(piped.code, 0) << piped.text.substr(0, 300);
     EXPECT_NE(piped.text.find("verified against the CPU reference"), std::string::npos);
     EXPECT_GT(piped.text.size(), 5000u);
@@ -434,7 +451,7 @@ TEST(CliHostile, OffsetsToStandardOutputKeepTheTable) {
     std::remove(dangling.c_str());
     ASSERT_EQ(symlink((dangling + "-target-missing").c_str(), dangling.c_str()), 0);
     const Output refused =
-        Cli("run 1 --size 64KiB --data dense --reps 1 --offsets-out " + dangling);
+        Cli("run split/naive-scan --size 64KiB --data dense --reps 1 --offsets-out " + dangling);
     EXPECT_EQ(refused.code, 1) << refused.text;
     EXPECT_NE(refused.text.find("symbolic link that leads to no file"), std::string::npos)
         << refused.text;
@@ -445,7 +462,7 @@ TEST(CliHostile, OffsetsToStandardOutputKeepTheTable) {
     // A name of 250 bytes (allowed) still gets its temporary file.
     const std::string long_name = ::testing::TempDir() + "/" + std::string(250, 'o');
     const Output long_out =
-        Cli("run 1 --size 64KiB --data dense --reps 1 --offsets-out " + long_name);
+        Cli("run split/naive-scan --size 64KiB --data dense --reps 1 --offsets-out " + long_name);
     EXPECT_EQ(long_out.code, 0) << long_out.text;
     EXPECT_NE(Contents(long_name), "(missing)");
     std::remove(long_name.c_str());
@@ -453,12 +470,14 @@ TEST(CliHostile, OffsetsToStandardOutputKeepTheTable) {
 
 // Kernel files report a size that is not what they hold: refused, with what to do.
 TEST(CliHostile, ProcAndSysFilesAreRefusedAsInput) {
-    ExpectUsageError("run 1 --reps 1 --input /proc/cpuinfo", "kernel file (/proc)");
-    ExpectUsageError("run 1 --reps 1 --input /proc/self/status", "copy it to a regular file");
+    ExpectUsageError("run split/naive-scan --reps 1 --input /proc/cpuinfo", "kernel file (/proc)");
+    ExpectUsageError("run split/naive-scan --reps 1 --input /proc/self/status",
+                     "copy it to a regular file");
     struct stat st {};
     if (stat("/sys/kernel/mm/transparent_hugepage/enabled", &st) == 0)
-        ExpectUsageError("run 1 --reps 1 --input /sys/kernel/mm/transparent_hugepage/enabled",
-                         "kernel file (/sys)");
+        ExpectUsageError(
+            "run split/naive-scan --reps 1 --input /sys/kernel/mm/transparent_hugepage/enabled",
+            "kernel file (/sys)");
 }
 
 // bench checks every lesson's values before running any; a chapter where nothing can run is a
@@ -481,8 +500,9 @@ TEST(CliHostile, BenchChecksEveryValueFirstAndFailsWhenNothingRuns) {
 // A point over the memory available is skipped when it comes; what was measured is printed.
 TEST(CliHostile, ASweepKeepsItsPointsWhenALaterSizeIsTooLarge) {
     for (const char* format : {"json", "table"}) {
-        const Output out =
-            Cli(std::string("sweep 1 --sizes 1KiB,2KiB,1TiB --min-time 0 --format ") + format);
+        const Output out = Cli(
+            std::string("sweep split/naive-scan --sizes 1KiB,2KiB,1TiB --min-time 0 --format ") +
+            format);
         EXPECT_EQ(out.code, 0) << out.text;
         EXPECT_NE(out.text.find("skipped: size 1 TiB: "), std::string::npos) << out.text;
         EXPECT_NE(out.text.find("host memory"), std::string::npos) << out.text;
@@ -490,7 +510,7 @@ TEST(CliHostile, ASweepKeepsItsPointsWhenALaterSizeIsTooLarge) {
                   std::string::npos)
             << out.text;
     }
-    ExpectUsageError("sweep 1 --sizes 1TiB --min-time 0", "host memory");
+    ExpectUsageError("sweep split/naive-scan --sizes 1TiB --min-time 0", "host memory");
 }
 
 // A sweep over a long list of choices is refused at once, briefly (it took seconds and printed
@@ -499,22 +519,22 @@ TEST(CliHostile, LongChoiceListsAndValuesAreRefusedBriefly) {
     std::string values;
     for (int i = 0; i < 15000; ++i) values += (i ? ",a" : "a") + std::to_string(i);
     const auto start = std::chrono::steady_clock::now();
-    Output out = Cli("sweep 1 --over data=" + values + " --size 1KiB");
+    Output out = Cli("sweep split/naive-scan --over data=" + values + " --size 1KiB");
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_EQ(out.code, 2) << out.text.substr(0, 500);
     EXPECT_LT(out.text.size(), 2000u) << out.text.substr(0, 500);
     EXPECT_NE(out.text.find("more than 4096 values"), std::string::npos) << out.text.substr(0, 500);
     EXPECT_LT(seconds, 2.0);
-    out = Cli("sweep 1 --over data=" + values.substr(0, 4000) + " --size 1KiB");
+    out = Cli("sweep split/naive-scan --over data=" + values.substr(0, 4000) + " --size 1KiB");
     EXPECT_EQ(out.code, 2);
     EXPECT_LT(out.text.size(), 2000u) << "at most a few reasons: " << out.text.substr(0, 500);
     EXPECT_NE(out.text.find("more)"), std::string::npos) << out.text.substr(0, 500);
     const std::string x(100000, 'x');
-    out = Cli("run 1 --set data=" + x);
+    out = Cli("run split/naive-scan --set data=" + x);
     EXPECT_EQ(out.code, 2);
     EXPECT_LT(out.text.size(), 1000u) << out.text.substr(0, 300);
-    out = Cli("run 1 --set " + x + "=1");
+    out = Cli("run split/naive-scan --set " + x + "=1");
     EXPECT_EQ(out.code, 2);
     EXPECT_LT(out.text.size(), 1000u) << out.text.substr(0, 300);
 }
@@ -532,8 +552,8 @@ TEST(CliHostile, MessagesSayOneThingOnce) {
     EXPECT_EQ(out.code, 2) << out.text;
     EXPECT_EQ(out.text.find("(m) (m)"), std::string::npos) << out.text;
     EXPECT_NE(out.text.find("(m) 0 is not accepted"), std::string::npos) << out.text;
-    ExpectUsageError("run 1 --reps 0", "from 1 to 100000");
-    ExpectUsageError("run 1 --reps 1000000000000", "from 1 to 100000");
+    ExpectUsageError("run split/naive-scan --reps 0", "from 1 to 100000");
+    ExpectUsageError("run split/naive-scan --reps 1000000000000", "from 1 to 100000");
     const std::string input = TempFile("m6.txt");
     std::ofstream(input) << "a\r\n";
     out = Cli("run 19 --input " + input + " --size 1KiB --reps 1");
@@ -558,7 +578,7 @@ TEST(CliHostile, AFileTooLargeForMemoryIsDescribedAsAFile) {
     }
     ASSERT_GT(available_kib, 0u);
     ASSERT_EQ(truncate(input.c_str(), off_t(available_kib) * 1024), 0);  // sparse: no disk used
-    const Output out = Cli("run 1 --reps 1 --input " + input);
+    const Output out = Cli("run split/naive-scan --reps 1 --input " + input);
     EXPECT_EQ(out.code, 2) << out.text;
     EXPECT_NE(out.text.find("the input file '" + input + "'"), std::string::npos) << out.text;
     EXPECT_NE(out.text.find("may need up to"), std::string::npos) << out.text;

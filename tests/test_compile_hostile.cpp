@@ -55,12 +55,12 @@ const char* kSecret = "LESSONS_SECRET_hunter2";
 
 // Lesson 4.2's kernel, as the CLI tests use it.
 const char* kGemvHead =
-    "__global__ void gemv_29_warp_per_row_kernel(const float* a, const float* x, float* y,\n"
+    "__global__ void gemv_warp_per_row_kernel(const float* a, const float* x, float* y,\n"
     "                                            int m, int n) {\n";
 
 KernelSpec GemvSpec() {
     KernelSpec s;
-    s.kernel = "gemv_29_warp_per_row_kernel";
+    s.kernel = "gemv_warp_per_row_kernel";
     s.signature = "const float*, const float*, float*, int, int";
     return s;
 }
@@ -327,7 +327,7 @@ TEST(CompileHostile, WorkerAnswersCancelShutdownAndSigtermDuringACompile) {
 TEST(CompileHostile, SignatureCheckSurvivesTheStudentsMacros) {
     REQUIRE_NVRTC();
     const std::string wrong =
-        "__global__ void gemv_29_warp_per_row_kernel(const float* a, const float* x, float* y,\n"
+        "__global__ void gemv_warp_per_row_kernel(const float* a, const float* x, float* y,\n"
         "                                            int m, long n) {}\n";
     for (const std::string& tail : {
              std::string("#define static_assert(...)\n"),

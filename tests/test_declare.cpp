@@ -215,7 +215,7 @@ TEST(Declaration, TheJoinReportsEveryMistake) {
                {
                    {.slug = "no-kernels",
                     .title = "A file that registers nothing",
-                    .source = "kernels/none/01_missing.cu",
+                    .source = "kernels/none/no-kernels.cu",
                     .step = Kernel{"naive"},
                     .params = {kBlock},
                     .focus = {"LDG"}},
@@ -238,19 +238,19 @@ TEST(Declaration, TheJoinReportsEveryMistake) {
                     .previous = "nowhere"},
                });
     std::vector<KernelFamily> families = FamiliesOfThisFile();
-    families.push_back({"/build/kernels/gemm/99_orphan.cu", typeid(FakeKernel), kKernels, 1});
+    families.push_back({"/build/kernels/gemm/orphan.cu", typeid(FakeKernel), kKernels, 1});
     const std::vector<std::string> problems = AttachGpuRunners(r, families);
     auto mentions = [&](const std::string& what) {
         return std::any_of(problems.begin(), problems.end(),
                            [&](const std::string& p) { return p.find(what) != std::string::npos; });
     };
     EXPECT_TRUE(
-        mentions("lesson 1.1 (bad/no-kernels): 'kernels/none/01_missing.cu' registers no "
+        mentions("lesson 1.1 (bad/no-kernels): 'kernels/none/no-kernels.cu' registers no "
                  "kernel"));
     EXPECT_TRUE(mentions("lesson 1.2 (bad/wrong-kernel): no kernel 'nope'"));
     EXPECT_TRUE(mentions("lesson 1.3 (bad/no-kind): the GPU library implements no step kind"));
     EXPECT_TRUE(
-        mentions("'/build/kernels/gemm/99_orphan.cu' registers kernels, and no lesson "
+        mentions("'/build/kernels/gemm/orphan.cu' registers kernels, and no lesson "
                  "names it"));
     const std::vector<std::string> declared = r.Validate();
     EXPECT_TRUE(std::any_of(declared.begin(), declared.end(), [](const std::string& p) {
@@ -271,10 +271,10 @@ TEST(Declaration, TheJoinReportsEveryMistake) {
 }
 
 TEST(Declaration, SourceFilesMatchWhereverTheBuildNamedThem) {
-    EXPECT_TRUE(SameSourceFile("/work/main/kernels/gemm/36_x.cu", "kernels/gemm/36_x.cu"));
-    EXPECT_TRUE(SameSourceFile("kernels/gemm/36_x.cu", "kernels/gemm/36_x.cu"));
-    EXPECT_FALSE(SameSourceFile("/work/main/kernels/gemm/136_x.cu", "kernels/gemm/36_x.cu"));
-    EXPECT_FALSE(SameSourceFile("/work/other_kernels/gemm/36_x.cu", "kernels/gemm/36_x.cu"));
+    EXPECT_TRUE(SameSourceFile("/work/main/kernels/gemm/naive.cu", "kernels/gemm/naive.cu"));
+    EXPECT_TRUE(SameSourceFile("kernels/gemm/naive.cu", "kernels/gemm/naive.cu"));
+    EXPECT_FALSE(SameSourceFile("/work/main/kernels/gemm/un-naive.cu", "kernels/gemm/naive.cu"));
+    EXPECT_FALSE(SameSourceFile("/work/other_kernels/gemm/naive.cu", "kernels/gemm/naive.cu"));
     EXPECT_FALSE(SameSourceFile("/x.cu", ""));
 }
 

@@ -81,7 +81,7 @@ const char* kGood =
 
 // 4.2's kernel with a syntax error on line 3 (a missing semicolon before it).
 const char* kSyntaxError =
-    "__global__ void gemv_29_warp_per_row_kernel(const float* a, const float* x, float* y,\n"
+    "__global__ void gemv_warp_per_row_kernel(const float* a, const float* x, float* y,\n"
     "                                            int m, int n) {\n"
     "    int row = blockIdx.x + undefined_name;\n"
     "}\n";
@@ -238,7 +238,7 @@ TEST(KernelCompile, SharedMemoryAndWarningsAreReported) {
 TEST(KernelCompile, SyntaxErrorReportsLineAndMessage) {
     REQUIRE_NVRTC();
     KernelSpec spec = Spec();
-    spec.kernel = "gemv_29_warp_per_row_kernel";
+    spec.kernel = "gemv_warp_per_row_kernel";
     spec.signature = "const float*, const float*, float*, int, int";
     const CompileResult r = CompileKernel(kSyntaxError, spec, 90);
     ASSERT_EQ(r.status, CompileStatus::kError) << r.log;
@@ -466,9 +466,9 @@ TEST(Exercises, KernelNameIsReadFromTheStepsSource) {
             EXPECT_NE(std::find(names.begin(), names.end(), e.kernel), names.end()) << e.lesson;
         }
     }
-    EXPECT_EQ(FindExercise("basics/global-vs-shared")->kernel, "vecmat_15_shared_kernel");
+    EXPECT_EQ(FindExercise("basics/global-vs-shared")->kernel, "vecmat_shared_kernel");
     EXPECT_EQ(FindExercise("reduce/v5-vectorized-one-pass")->kernel,
-              "reduce_25_vectorized_one_pass_kernel");
+              "reduce_v5_vectorized_one_pass_kernel");
 }
 
 // A made-up step's exercise needs only its row and three files by its slug: no id, kernel name or
@@ -482,11 +482,11 @@ TEST(Exercises, AMadeUpStepsExerciseNeedsOnlyTheRowAndFilesBySlug) {
     AddChapter(r, madeup, "tests/madeup",
                {{.slug = "first",
                  .title = "First",
-                 .source = "kernels/gemv/28_thread_per_row.cu",
+                 .source = "kernels/gemv/thread-per-row.cu",
                  .step = MadeUpKind{}},
                 {.slug = "second",
                  .title = "Second",
-                 .source = "kernels/gemv/29_warp_per_row.cu",
+                 .source = "kernels/gemv/warp-per-row.cu",
                  .step = MadeUpKind{}}});
     const Lesson& second = r.lessons().back();
     std::map<std::string, std::string> files = {
@@ -532,7 +532,7 @@ TEST(Exercises, AMadeUpStepsExerciseNeedsOnlyTheRowAndFilesBySlug) {
     AddChapter(bad, madeup, "tests/madeup",
                {{.slug = "third",
                  .title = "Third",
-                 .source = "kernels/gemv/28_thread_per_row.cu",
+                 .source = "kernels/gemv/thread-per-row.cu",
                  .step = MadeUpKind{},
                  .exercise = {.fixed = {{"tile", "x"}}}}});
     problems.clear();
@@ -545,12 +545,12 @@ TEST(Exercises, SolutionIsTheLessonsOwnKernelWithoutHostCode) {
     const Lesson* l = RunnableCatalog().FindLesson("gemv/vectorized-rows-per-warp");
     ASSERT_NE(l, nullptr);
     const std::string s = SolutionOf(*l);
-    EXPECT_TRUE(Has(s, "__global__ void gemv_30_vectorized_kernel("));
-    EXPECT_TRUE(Has(s, "dot4_30"));
+    EXPECT_TRUE(Has(s, "__global__ void gemv_vectorized_rows_per_warp_kernel("));
+    EXPECT_TRUE(Has(s, "dot4"));
     EXPECT_FALSE(Has(s, "#include"));
     EXPECT_FALSE(Has(s, "namespace"));
     EXPECT_FALSE(Has(s, "<<<"));
-    EXPECT_FALSE(Has(s, "Gemv30LanesPerRow"));
+    EXPECT_FALSE(Has(s, "GemvLanesPerRow"));
 }
 
 TEST(Exercises, EverySolutionAndStartingFileCompilesWithItsOptions) {
@@ -594,7 +594,7 @@ TEST(Exercises, TmaKernelsTakeTheirTensorMapsByValue) {
         EXPECT_TRUE(Has(r.ptx, ".param .u32 " + param + std::to_string(maps + 4))) << id;
     }
     const CompileResult by_pointer = CompileKernel(
-        "__global__ void tc_wgmma_tma_kernel(const CUtensorMap* map_a, const CUtensorMap* "
+        "__global__ void tc_tma_kernel(const CUtensorMap* map_a, const CUtensorMap* "
         "map_b, __nv_bfloat16* c, int m, int n, int k, int ldc) {}\n",
         SpecFor(*FindExercise("tensor-cores/tma")), 90);
     EXPECT_EQ(by_pointer.status, CompileStatus::kError);
@@ -611,10 +611,10 @@ TEST(Exercises, TemplatedStepsSolutionIsThePlainKernelAtTheFixedChoice) {
     EXPECT_TRUE(Has(s,
                     "constexpr Accumulate kAccumulate = Accumulate::kManyPerThread;\n"
                     "constexpr LastWarp kLastWarp = LastWarp::kUnrolled;\n"
-                    "__global__ void reduce_23_sequential_unrolled_warp_kernel("))
+                    "__global__ void reduce_v3_unrolled_last_warp_kernel("))
         << s;
     EXPECT_FALSE(Has(s, "template <Accumulate")) << s;
-    // The device helpers' own templates stay (v5's thread_sum_25 takes its loads as a
+    // The device helpers' own templates stay (v5's thread_sum takes its loads as a
     // template argument); only the kernel's header is replaced.
     const std::string v5 =
         SolutionOf(*RunnableCatalog().FindLesson("reduce/v5-vectorized-one-pass"));
@@ -738,7 +738,7 @@ TEST(ExerciseCli, ExerciseShowsTaskHintsAndWritesTheStartingFile) {
     EXPECT_GE(json::parse(all.text).size(), 3u);
     const Output one = Cli("exercise gemv/warp-per-row --hints 1");
     ASSERT_EQ(one.code, 0) << one.text;
-    EXPECT_TRUE(Has(one.text, "__global__ void gemv_29_warp_per_row_kernel(const float*"));
+    EXPECT_TRUE(Has(one.text, "__global__ void gemv_warp_per_row_kernel(const float*"));
     EXPECT_TRUE(Has(one.text, "Hint 1:"));
     EXPECT_FALSE(Has(one.text, "Hint 2:"));
     EXPECT_TRUE(Has(one.text, "2 more hint(s)"));
@@ -748,7 +748,7 @@ TEST(ExerciseCli, ExerciseShowsTaskHintsAndWritesTheStartingFile) {
     EXPECT_EQ(Cli("exercise gemv/cublas").code, 2);  // cuBLAS: no kernel to write
     const Output js = Cli("exercise gemv/vectorized-rows-per-warp --format json --solution", false);
     const json j = json::parse(js.text);
-    EXPECT_TRUE(Has(j["solution"].get<std::string>(), "gemv_30_vectorized_kernel"));
+    EXPECT_TRUE(Has(j["solution"].get<std::string>(), "gemv_vectorized_rows_per_warp_kernel"));
     EXPECT_TRUE(j["hints"].empty());
     TempDir dir;
     const std::string path = dir.Path("start.cu");
@@ -815,7 +815,7 @@ TEST(ExerciseGpu, WrongKernelIsReportedWithItsFirstMismatch) {
     // Right everywhere but row 5.
     const std::string file = dir.Write(
         "wrong.cu",
-        "__global__ void gemv_28_thread_per_row_kernel(const float* a, const float* x, float* y,\n"
+        "__global__ void gemv_thread_per_row_kernel(const float* a, const float* x, float* y,\n"
         "                                              int m, int n) {\n"
         "    const int row = blockIdx.x * blockDim.x + threadIdx.x;\n"
         "    if (row >= m) return;\n"
@@ -846,7 +846,7 @@ TEST(ExerciseGpu, AnOutOfBoundsWriteOrAnEndlessKernelLeavesTheNextRunRight) {
     REQUIRE_GPU_AND_NVRTC();
     TempDir dir;
     const char* kHead =
-        "__global__ void gemv_28_thread_per_row_kernel(const float* a, const float* x, float* y,\n"
+        "__global__ void gemv_thread_per_row_kernel(const float* a, const float* x, float* y,\n"
         "                                              int m, int n) {\n"
         "    const int row = blockIdx.x * blockDim.x + threadIdx.x;\n"
         "    if (row >= m) return;\n";
@@ -930,7 +930,7 @@ TEST(ExerciseGpu, TmaStepsRefuseCleanlyWhereTheyCannotRun) {
     EXPECT_EQ(refused.code, 2) << refused.text;
     EXPECT_TRUE(Has(refused.text,
                     "block size 384 is too large for your "
-                    "tc_warp_specialized_kernel"))
+                    "tc_warp_specialization_kernel"))
         << refused.text;
     EXPECT_TRUE(Has(refused.text, "at most 256 threads per block")) << refused.text;
     const Output right =

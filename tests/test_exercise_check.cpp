@@ -264,7 +264,7 @@ TEST_F(CheckCommand, ALessonWithoutAnExerciseIsNamed) {
 }
 
 TEST_F(CheckCommand, AKernelThatDoesNotCompileSaysSo) {
-    const std::string k = Write("k.cu", "__global__ void gemm_32_naive_kernel(int x) { x = ; }\n");
+    const std::string k = Write("k.cu", "__global__ void gemm_naive_kernel(int x) { x = ; }\n");
     const Output o = Cli("check gemm/naive --kernel " + k);
     EXPECT_NE(o.code, 0) << o.text;
     if (Has(o.text, "NVRTC") && Has(o.text, "not found")) GTEST_SKIP() << o.text;
@@ -343,7 +343,7 @@ TEST(SpeedTarget, NoTimeIsNoVerdict) {
 }
 
 TEST_F(CheckCommand, MemcheckWithoutTheSanitizerSaysItIsNotInstalled) {
-    const std::string k = Write("k.cu", "__global__ void gemm_32_naive_kernel() {}\n");
+    const std::string k = Write("k.cu", "__global__ void gemm_naive_kernel() {}\n");
     const Output o = Sh("PATH=/nonexistent " + CliPath() +
                         " check gemm/naive --memcheck --kernel " + k + " 2>&1");
     EXPECT_EQ(o.code, 1) << o.text;
@@ -351,7 +351,7 @@ TEST_F(CheckCommand, MemcheckWithoutTheSanitizerSaysItIsNotInstalled) {
 }
 
 TEST_F(CheckCommand, TheTimeLimitIsCheckedAsAnOption) {
-    const std::string k = Write("k.cu", "__global__ void gemm_32_naive_kernel() {}\n");
+    const std::string k = Write("k.cu", "__global__ void gemm_naive_kernel() {}\n");
     for (const char* bad : {"0", "601", "soon"}) {
         const Output o =
             Cli(std::string("check gemm/naive --time-limit ") + bad + " --kernel " + k);

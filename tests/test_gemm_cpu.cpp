@@ -35,8 +35,13 @@ WorkloadSpec Spec(uint64_t m, uint64_t n, uint64_t k, const char* data = "random
 }
 
 // Every tiled step's table.
-const std::span<const GemmTile> kTileTables[] = {kTiles34, kTiles35, kTiles36, kTiles37,
-                                                 kTiles38, kTiles39, kTiles41};
+const std::span<const GemmTile> kTileTables[] = {kTilesSharedMemoryTiles,
+                                                 kTiles1dRegisterBlocking,
+                                                 kTiles2dRegisterBlocking,
+                                                 kTilesVectorizedTransposedA,
+                                                 kTilesWarpTiling,
+                                                 kTilesDoubleBuffering,
+                                                 kTilesWmmaTf32};
 
 // A name read back into the shape it says ("256t-128x256x8-w64x64-s3"); min_blocks, which no
 // name carries, stays 1. nullopt when the name is malformed.
@@ -232,47 +237,48 @@ TEST(GemmTiles, NamesAreUniqueWithinAStepAndReadBackToTheirShape) {
 
 // Recorded results store these names: they must not change.
 TEST(GemmTiles, NamesAndDescriptionsAreAsRecorded) {
-    EXPECT_EQ(TileName(kTiles34[0]), "256t-16x16x64");
-    EXPECT_EQ(TileName(kTiles34[3]), "64t-8x8x8");
-    EXPECT_EQ(TileName(kTiles35[0]), "512t-128x64x8-16x1");
-    EXPECT_EQ(TileName(kTiles36[0]), "256t-64x64x16-4x4");
-    EXPECT_EQ(TileName(kTiles37[3]), "128t-64x128x8-8x8");
-    EXPECT_EQ(TileName(kTiles38[0]), "256t-128x128x16-w64x32");
-    EXPECT_EQ(TileName(kTiles39[0]), "256t-128x256x8-w64x64-s3");
-    EXPECT_EQ(TileName(kTiles39[3]), "128t-64x128x8-w32x64-s3");
-    EXPECT_EQ(TileName(kTiles37[4]), "256t-128x128x16-8x8-scalar-global");
-    EXPECT_EQ(TileName(kTiles37[5]), "256t-128x128x16-8x8-a-untransposed");
-    EXPECT_EQ(TileName(kTiles39[4]), "256t-128x256x8-w64x64-s1");
-    EXPECT_EQ(TileName(kTiles39[5]), "256t-128x256x8-w64x64-s3-lanes-rows");
-    EXPECT_EQ(TileName(kTiles39[6]), "512t-128x256x8-w32x64-s3");
-    EXPECT_EQ(TileName(kTiles41[0]), "128t-128x128x16-w64x64");
-    EXPECT_EQ(TileName(kTiles41[3]), "128t-64x64x16-w32x32");
+    EXPECT_EQ(TileName(kTilesSharedMemoryTiles[0]), "256t-16x16x64");
+    EXPECT_EQ(TileName(kTilesSharedMemoryTiles[3]), "64t-8x8x8");
+    EXPECT_EQ(TileName(kTiles1dRegisterBlocking[0]), "512t-128x64x8-16x1");
+    EXPECT_EQ(TileName(kTiles2dRegisterBlocking[0]), "256t-64x64x16-4x4");
+    EXPECT_EQ(TileName(kTilesVectorizedTransposedA[3]), "128t-64x128x8-8x8");
+    EXPECT_EQ(TileName(kTilesWarpTiling[0]), "256t-128x128x16-w64x32");
+    EXPECT_EQ(TileName(kTilesDoubleBuffering[0]), "256t-128x256x8-w64x64-s3");
+    EXPECT_EQ(TileName(kTilesDoubleBuffering[3]), "128t-64x128x8-w32x64-s3");
+    EXPECT_EQ(TileName(kTilesVectorizedTransposedA[4]), "256t-128x128x16-8x8-scalar-global");
+    EXPECT_EQ(TileName(kTilesVectorizedTransposedA[5]), "256t-128x128x16-8x8-a-untransposed");
+    EXPECT_EQ(TileName(kTilesDoubleBuffering[4]), "256t-128x256x8-w64x64-s1");
+    EXPECT_EQ(TileName(kTilesDoubleBuffering[5]), "256t-128x256x8-w64x64-s3-lanes-rows");
+    EXPECT_EQ(TileName(kTilesDoubleBuffering[6]), "512t-128x256x8-w32x64-s3");
+    EXPECT_EQ(TileName(kTilesWmmaTf32[0]), "128t-128x128x16-w64x64");
+    EXPECT_EQ(TileName(kTilesWmmaTf32[3]), "128t-64x64x16-w32x32");
 
-    EXPECT_EQ(TileDescription(kTiles34[0], false),
+    EXPECT_EQ(TileDescription(kTilesSharedMemoryTiles[0], false),
               "256 threads, block tile 16x16x64, one output per thread");
-    EXPECT_EQ(TileDescription(kTiles34[0], true),
+    EXPECT_EQ(TileDescription(kTilesSharedMemoryTiles[0], true),
               "256 个线程，线程块分块 16x16x64，每线程 1 个输出");
-    EXPECT_EQ(TileDescription(kTiles35[0], false),
+    EXPECT_EQ(TileDescription(kTiles1dRegisterBlocking[0], false),
               "512 threads, block tile 128x64x8, 16x1 outputs per thread");
-    EXPECT_EQ(TileDescription(kTiles35[0], true),
+    EXPECT_EQ(TileDescription(kTiles1dRegisterBlocking[0], true),
               "512 个线程，线程块分块 128x64x8，每线程 16x1 个输出");
-    EXPECT_EQ(TileDescription(kTiles38[0], false),
+    EXPECT_EQ(TileDescription(kTilesWarpTiling[0], false),
               "256 threads, block tile 128x128x16, warp tile 64x32, 64 outputs per thread");
-    EXPECT_EQ(TileDescription(kTiles38[0], true),
+    EXPECT_EQ(TileDescription(kTilesWarpTiling[0], true),
               "256 个线程，线程块分块 128x128x16，线程束分块 64x32，每线程 64 个输出");
-    EXPECT_EQ(TileDescription(kTiles39[0], false),
+    EXPECT_EQ(TileDescription(kTilesDoubleBuffering[0], false),
               "256 threads, block tile 128x256x8, warp tile 64x64, 128 outputs per thread, "
               "3-stage pipeline");
-    EXPECT_EQ(TileDescription(kTiles39[0], true),
+    EXPECT_EQ(TileDescription(kTilesDoubleBuffering[0], true),
               "256 个线程，线程块分块 128x256x8，线程束分块 64x64，每线程 128 个输出，3 级流水线");
-    EXPECT_EQ(TileDescription(kTiles39[4], false),
+    EXPECT_EQ(TileDescription(kTilesDoubleBuffering[4], false),
               "256 threads, block tile 128x256x8, warp tile 64x64, 128 outputs per thread, no "
               "pipeline: each tile is copied, waited for, then used");
-    EXPECT_EQ(TileDescription(kTiles39[5], false),
+    EXPECT_EQ(TileDescription(kTilesDoubleBuffering[5], false),
               "256 threads, block tile 128x256x8, warp tile 64x64, 128 outputs per thread, "
               "3-stage pipeline; ablation: lanes in rows of 8 over the warp tile (lesson 5.7's "
               "map), no lane pairs reading one address");
-    EXPECT_NE(TileDescription(kTiles37[4], true).find("消融"), std::string::npos);
+    EXPECT_NE(TileDescription(kTilesVectorizedTransposedA[4], true).find("消融"),
+              std::string::npos);
     for (std::span<const GemmTile> tiles : kTileTables)
         for (const GemmTile& t : tiles) {
             EXPECT_FALSE(TileDescription(t, false).empty()) << TileName(t);

@@ -420,7 +420,7 @@ TEST(Gpu, EveryAcceptedBlockSize) {
 // vector edges).
 TEST(Gpu, PairsAcrossChunkBoundariesAreFoundOnce) {
     REQUIRE_GPU();
-    const uint64_t chunk = 4u << 20;  // the smallest chunk (Split11Chunk)
+    const uint64_t chunk = 4u << 20;  // the smallest chunk (SplitOverlappedChunk)
     std::string text(3 * chunk + 5, 'x');
     for (uint64_t edge : {chunk, 2 * chunk, 3 * chunk}) {
         text[edge - 1] = '\r';  // straddles the boundary
@@ -1142,12 +1142,15 @@ TEST(MultiGpu, WithoutNcclTheNcclLessonsSaySoAndTheOthersRun) {
     while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) text.append(buf, n);
     pclose(pipe);
     EXPECT_NE(text.find("unavailable: NCCL not found"), std::string::npos) << text;
-    EXPECT_EQ(std::system(
-                  (env + CliPath() + " run 46 --size 1MiB --reps 1 --no-ceilings > /dev/null 2>&1")
-                      .c_str()),
-              0);
-    const int code = std::system(
-        (env + CliPath() + " run 47 --size 1MiB --reps 1 --no-ceilings > /dev/null 2>&1").c_str());
+    EXPECT_EQ(
+        std::system((env + CliPath() +
+                     " run allreduce/ring --size 1MiB --reps 1 --no-ceilings > /dev/null 2>&1")
+                        .c_str()),
+        0);
+    const int code =
+        std::system((env + CliPath() +
+                     " run allreduce/nccl --size 1MiB --reps 1 --no-ceilings > /dev/null 2>&1")
+                        .c_str());
     EXPECT_NE(code, 0) << "lesson 47 cannot run without NCCL";
 }
 #endif

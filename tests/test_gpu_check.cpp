@@ -222,7 +222,7 @@ TEST(GpuCheck, AnEndlessKernelIsStoppedAtTheLimit) {
     const std::string dir = MakeTempDir("endless");
     const std::string endless = dir + "/endless.cu";
     std::ofstream(endless)
-        << "__global__ void gemm_32_naive_kernel(int m, int n, int k, const float* a,"
+        << "__global__ void gemm_naive_kernel(int m, int n, int k, const float* a,"
            " const float* b, float* c) {\n"
            "    // clock64() is read anew each time and never goes back below 0: a loop the\n"
            "    // compiler can neither prove to end nor drop (a local volatile it may drop)\n"

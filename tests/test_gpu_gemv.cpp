@@ -169,8 +169,8 @@ TEST(GpuGemv, VectorStepEveryToggleCombination) {
                     EXPECT_EQ(r.params.Choice("row_lanes"), lane);
                     ASSERT_TRUE(r.attributes.has_value());
                     EXPECT_EQ(r.attributes->kernel, load == "float4"
-                                                        ? "gemv_30_vectorized_kernel"
-                                                        : "gemv_30_scalar_loads_kernel");
+                                                        ? "gemv_vectorized_rows_per_warp_kernel"
+                                                        : "gemv_rows_per_warp_scalar_loads_kernel");
                 }
 }
 

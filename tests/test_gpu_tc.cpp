@@ -44,8 +44,8 @@ std::vector<std::string> Tiles(const Lesson& lesson) {
 // The Hopper steps: their kernels are compiled for sm_90a alone (wgmma, TMA). Known from the
 // source file, as the build knows them.
 bool NeedsHopper(const Lesson& lesson) {
-    for (const char* f : {"kernels/tc/wgmma.cu", "kernels/tc/wgmma_tma.cu",
-                          "kernels/tc/warp_specialized.cu", "kernels/tc/persistent.cu"})
+    for (const char* f : {"kernels/tc/wgmma.cu", "kernels/tc/tma.cu",
+                          "kernels/tc/warp-specialization.cu", "kernels/tc/persistent.cu"})
         if (lesson.source_path == f) return true;
     return false;
 }

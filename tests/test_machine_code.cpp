@@ -49,7 +49,7 @@ void CheckWideLoads(Isa isa) {
     const std::string_view code25 = isa == Isa::kPtx ? f25->ptx : f25->sass;
     const std::string_view code10 = isa == Isa::kPtx ? f10->ptx : f10->sass;
     // Loads::kFloat4 is 0, kScalar is 1 (reduce_toggles.h).
-    const std::string kernel25 = "reduce_25_vectorized_one_pass_kernel<";
+    const std::string kernel25 = "reduce_v5_vectorized_one_pass_kernel<";
     EXPECT_GT(CountIn(code25, isa, {kernel25, "Loads)0"}, "LDG.128"), 0);
     EXPECT_EQ(CountIn(code25, isa, {kernel25, "Loads)1"}, "LDG.128"), 0)
         << "the scalar-load variant has no 16-byte loads";
@@ -57,7 +57,7 @@ void CheckWideLoads(Isa isa) {
         << "the scalar-load variant loads one float at a time";
     // Lesson 1.10: Loads::k16Byte is 0, k4Byte is 1 (split_toggles.h): the 4-byte ablation
     // loads the same words one at a time, and the compiler does not merge them.
-    const std::string kernel10 = "split_10_vector_loads_block_compaction_kernel<";
+    const std::string kernel10 = "split_vector_loads_block_compaction_kernel<";
     EXPECT_GT(CountIn(code10, isa, {kernel10, "Loads)0"}, "LDG.128"), 0);
     EXPECT_EQ(CountIn(code10, isa, {kernel10, "Loads)1"}, "LDG.128"), 0)
         << "the 4-byte-load variant has no 16-byte loads";
@@ -67,20 +67,22 @@ void CheckWideLoads(Isa isa) {
         auto it = MachineCodeFiles().files.find(l30->source_path);
         ASSERT_NE(it, MachineCodeFiles().files.end());
         const std::string_view code30 = isa == Isa::kPtx ? it->second.ptx : it->second.sass;
-        EXPECT_GT(CountIn(code30, isa, {"gemv_30_vectorized_kernel"}, "LDG.128"), 0);
+        EXPECT_GT(CountIn(code30, isa, {"gemv_vectorized_rows_per_warp_kernel"}, "LDG.128"), 0);
     }
     // Lesson 37 (GEMM) loads its A and B tiles as float4.
     if (Catalog().FindLesson("gemm/vectorized-transposed-a")) {
         const MachineCodeFile* f37 = FileOf("gemm/vectorized-transposed-a");
         ASSERT_TRUE(f37);
         EXPECT_GT(CountIn(isa == Isa::kPtx ? f37->ptx : f37->sass, isa,
-                          {"gemm_37_vectorized_kernel"}, "LDG.128"),
+                          {"gemm_vectorized_transposed_a_kernel"}, "LDG.128"),
                   0);
     }
     // A lesson before the vector loads has none.
     const MachineCodeFile* f24 = FileOf("reduce/v4-warp-shuffle");
     ASSERT_TRUE(f24);
-    EXPECT_EQ(CountIn(isa == Isa::kPtx ? f24->ptx : f24->sass, isa, {"reduce_24"}, "LDG.128"), 0);
+    EXPECT_EQ(CountIn(isa == Isa::kPtx ? f24->ptx : f24->sass, isa,
+                      {"reduce_v4_warp_shuffle_kernel"}, "LDG.128"),
+              0);
 }
 
 }  // namespace
@@ -175,16 +177,16 @@ TEST(MachineCode, SassHasWhatLessonsTeach) {
     const MachineCodeFile* f29 = FileOf("gemv/warp-per-row");
     const MachineCodeFile* f41 = FileOf("gemm/wmma-tf32");
     ASSERT_TRUE(f29 && f41);
-    EXPECT_GT(CountIn(f29->sass, Isa::kSass, {"gemv_29"}, "SHFL"), 0);
-    EXPECT_GT(CountIn(f41->sass, Isa::kSass, {"gemm_41_wmma_tf32_kernel"}, "HMMA"), 0);
-    EXPECT_GT(CountIn(f41->sass, Isa::kSass, {"gemm_41_wmma_tf32_kernel"}, "LDS"), 0);
-    EXPECT_EQ(GenericLoads(f41->sass, "gemm_41_wmma_tf32_kernel"), 0);
-    EXPECT_EQ(CountIn(f29->sass, Isa::kSass, {"gemv_29"}, "HMMA"), 0);
+    EXPECT_GT(CountIn(f29->sass, Isa::kSass, {"gemv_warp_per_row_kernel"}, "SHFL"), 0);
+    EXPECT_GT(CountIn(f41->sass, Isa::kSass, {"gemm_wmma_tf32_kernel"}, "HMMA"), 0);
+    EXPECT_GT(CountIn(f41->sass, Isa::kSass, {"gemm_wmma_tf32_kernel"}, "LDS"), 0);
+    EXPECT_EQ(GenericLoads(f41->sass, "gemm_wmma_tf32_kernel"), 0);
+    EXPECT_EQ(CountIn(f29->sass, Isa::kSass, {"gemv_warp_per_row_kernel"}, "HMMA"), 0);
     const MachineCodeFile* f38 = FileOf("gemm/warp-tiling");
     const MachineCodeFile* f39 = FileOf("gemm/double-buffering");
     ASSERT_TRUE(f38 && f39);
-    EXPECT_GT(CountIn(f39->sass, Isa::kSass, {"gemm_39_double_buffered_kernel"}, "CP.ASYNC"), 0);
-    EXPECT_EQ(CountIn(f38->sass, Isa::kSass, {"gemm_38_warp_tiling_kernel"}, "CP.ASYNC"), 0);
+    EXPECT_GT(CountIn(f39->sass, Isa::kSass, {"gemm_double_buffering_kernel"}, "CP.ASYNC"), 0);
+    EXPECT_EQ(CountIn(f38->sass, Isa::kSass, {"gemm_warp_tiling_kernel"}, "CP.ASYNC"), 0);
 }
 
 TEST(MachineCode, ClassesOfSassLines) {
@@ -276,8 +278,8 @@ TEST(NcuCommand, NamesTheKernelMetricsAndParameters) {
     const std::string cmd = NcuCommand(l25, Catalog().FindLesson("reduce/v4-warp-shuffle"), v);
     EXPECT_EQ(cmd.rfind("ncu --clock-control none --print-units base --kernel-name ", 0), 0u)
         << cmd;
-    EXPECT_NE(cmd.find("reduce_25_vectorized_one_pass_kernel"), std::string::npos) << cmd;
-    EXPECT_NE(cmd.find("reduce_25_sum_block_sums_kernel"), std::string::npos) << cmd;
+    EXPECT_NE(cmd.find("reduce_v5_vectorized_one_pass_kernel"), std::string::npos) << cmd;
+    EXPECT_NE(cmd.find("reduce_v5_sum_block_sums_kernel"), std::string::npos) << cmd;
     // The evidence counters first, then the focus's (EvidenceMetrics).
     EXPECT_NE(cmd.find("--metrics gpu__time_duration.sum,dram__bytes_read.sum,"), std::string::npos)
         << cmd;
@@ -298,10 +300,10 @@ TEST(NcuCommand, NamesTheKernelMetricsAndParameters) {
     EXPECT_NE(c21.find("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
               std::string::npos);
     EXPECT_NE(c21.find("smsp__sass_average_branch_targets_threads_uniform.pct"), std::string::npos);
-    EXPECT_NE(c21.find("--kernel-name reduce_21_shared_memory_kernel "), std::string::npos) << c21;
+    EXPECT_NE(c21.find("--kernel-name reduce_v1_shared_memory_kernel "), std::string::npos) << c21;
     // Lesson 5 launches lesson 4's kernel.
     EXPECT_NE(NcuCommand(L("split/pinned-memory"), &L("split/one-thread-per-pair"), {})
-                  .find("split_04_one_thread_per_pair_kernel"),
+                  .find("split_one_thread_per_pair_kernel"),
               std::string::npos);
     // A library step: no kernel filter (the library picks its kernels).
     EXPECT_EQ(

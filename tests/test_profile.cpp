@@ -36,24 +36,28 @@ namespace {
 // first, a header, then one row per launch and metric; thousands separators in big values.
 const char* kReport =
     "==PROF== Connected to process 4242 (/opt/cuda-lessons-cli)\n"
-    "==PROF== Profiling \"gemm_37_vectorized_kernel\" - 0: 0%....50%....100% - 9 passes\n"
+    "==PROF== Profiling \"gemm_vectorized_transposed_a_kernel\" - 0: 0%....50%....100% - 9 passes\n"
     "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\","
     "\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\","
     "\"Metric Unit\",\"Metric Value\"\n"
     "\"0\",\"4242\",\"cuda-lessons-cli\",\"127.0.0.1\",\"void lessons::gemm::"
-    "gemm_37_vectorized_kernel<128, 128, 16, 8, 8>(int, int, int, const float *, const float "
+    "gemm_vectorized_transposed_a_kernel<128, 128, 16, 8, 8>(int, int, int, const float *, const "
+    "float "
     "*, float *)\",\"1\",\"7\",\"(256, 1, 1)\",\"(32, 32, 1)\",\"0\",\"9.0\",\"Command line "
     "profiler metrics\",\"dram__bytes_read.sum\",\"byte\",\"201,326,592\"\n"
     "\"0\",\"4242\",\"cuda-lessons-cli\",\"127.0.0.1\",\"void lessons::gemm::"
-    "gemm_37_vectorized_kernel<128, 128, 16, 8, 8>(int, int, int, const float *, const float "
+    "gemm_vectorized_transposed_a_kernel<128, 128, 16, 8, 8>(int, int, int, const float *, const "
+    "float "
     "*, float *)\",\"1\",\"7\",\"(256, 1, 1)\",\"(32, 32, 1)\",\"0\",\"9.0\",\"Command line "
     "profiler metrics\",\"launch__registers_per_thread\",\"register/thread\",\"127\"\n"
     "\"1\",\"4242\",\"cuda-lessons-cli\",\"127.0.0.1\",\"void lessons::gemm::"
-    "gemm_37_vectorized_kernel<128, 128, 16, 8, 8>(int, int, int, const float *, const float "
+    "gemm_vectorized_transposed_a_kernel<128, 128, 16, 8, 8>(int, int, int, const float *, const "
+    "float "
     "*, float *)\",\"1\",\"7\",\"(256, 1, 1)\",\"(32, 32, 1)\",\"0\",\"9.0\",\"Command line "
     "profiler metrics\",\"sm__warps_active.avg.pct_of_peak_sustained_active\",\"%\",\"24.93\"\n"
     "\"1\",\"4242\",\"cuda-lessons-cli\",\"127.0.0.1\",\"void lessons::gemm::"
-    "gemm_37_vectorized_kernel<128, 128, 16, 8, 8>(int, int, int, const float *, const float "
+    "gemm_vectorized_transposed_a_kernel<128, 128, 16, 8, 8>(int, int, int, const float *, const "
+    "float "
     "*, float *)\",\"1\",\"7\",\"(256, 1, 1)\",\"(32, 32, 1)\",\"0\",\"9.0\",\"Command line "
     "profiler metrics\",\"smsp__thread_inst_executed_per_inst_executed.ratio\",\"\",\"n/a\"\n"
     "\"1\",\"4242\",\"broken row with too few fields\"\n"
@@ -77,7 +81,8 @@ TEST(NcuReport, LaunchesCountersUnitsAndNumbers) {
     ASSERT_EQ(k.size(), 2u);
     EXPECT_EQ(k[0].id, 0);
     EXPECT_EQ(k[1].id, 1);
-    EXPECT_NE(k[0].name.find("gemm_37_vectorized_kernel<128, 128, 16, 8, 8>"), std::string::npos);
+    EXPECT_NE(k[0].name.find("gemm_vectorized_transposed_a_kernel<128, 128, 16, 8, 8>"),
+              std::string::npos);
     EXPECT_EQ(k[0].block, "(256, 1, 1)");
     EXPECT_EQ(k[0].grid, "(32, 32, 1)");
     ASSERT_EQ(k[0].counters.size(), 2u);

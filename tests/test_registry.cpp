@@ -1,11 +1,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
 
 #include "catalog.h"
 #include "declare.h"
 #include "device.h"
 #include "errors.h"
+#include "machine_code.h"
 #include "registry.h"
 #include "resources.h"
 
@@ -103,21 +105,23 @@ namespace {
 // The ablation toggles: each switches one idea of a step off. Today's kernel is the first
 // choice, so a run without them is the lesson as written.
 struct ToggleSpec {
-    int lesson;
+    const char* lesson;  // its id
     const char* name;
     std::vector<std::string> choices;
 };
 
 const ToggleSpec kToggles[] = {
-    {10, "output", {"block", "per-hit"}},
-    {10, "loads", {"16-byte", "4-byte"}},
-    {10, "pair_test", {"word", "byte"}},
-    {10, "exits", {"early", "none"}},
-    {21, "addressing", {"interleaved", "strided", "sequential"}},
-    {23, "accumulate", {"many-per-thread", "two-per-thread", "one-per-thread"}},
-    {23, "last_warp", {"unrolled", "loop"}},
-    {25, "loads", {"float4", "scalar"}},
-    {25, "passes", {"one", "two"}},
+    {"split/vector-loads-block-compaction", "output", {"block", "per-hit"}},
+    {"split/vector-loads-block-compaction", "loads", {"16-byte", "4-byte"}},
+    {"split/vector-loads-block-compaction", "pair_test", {"word", "byte"}},
+    {"split/vector-loads-block-compaction", "exits", {"early", "none"}},
+    {"reduce/v1-shared-memory", "addressing", {"interleaved", "strided", "sequential"}},
+    {"reduce/v3-unrolled-last-warp",
+     "accumulate",
+     {"many-per-thread", "two-per-thread", "one-per-thread"}},
+    {"reduce/v3-unrolled-last-warp", "last_warp", {"unrolled", "loop"}},
+    {"reduce/v5-vectorized-one-pass", "loads", {"float4", "scalar"}},
+    {"reduce/v5-vectorized-one-pass", "passes", {"one", "two"}},
 };
 
 bool HasNonAscii(const std::string& s) {
@@ -128,7 +132,7 @@ bool HasNonAscii(const std::string& s) {
 
 TEST(Catalog, AblationTogglesAreChoicesWithBothLabelsAndNotes) {
     for (const ToggleSpec& t : kToggles) {
-        const Lesson* lesson = Catalog().FindLesson(std::to_string(t.lesson));
+        const Lesson* lesson = Catalog().FindLesson(t.lesson);
         ASSERT_NE(lesson, nullptr) << t.lesson;
         const ParamSpec* p = lesson->FindParam(t.name);
         ASSERT_NE(p, nullptr) << lesson->id << " has no '" << t.name << "'";
@@ -150,7 +154,8 @@ TEST(Catalog, AblationTogglesAreChoicesWithBothLabelsAndNotes) {
     for (const char* name : {"addressing", "accumulate", "last_warp", "loads", "passes"})
         EXPECT_EQ(Catalog().FindLesson("22")->FindParam(name), nullptr) << name;
     for (const char* name : {"output", "loads", "pair_test", "exits"})
-        EXPECT_EQ(Catalog().FindLesson("11")->FindParam(name), nullptr) << name;
+        EXPECT_EQ(Catalog().FindLesson("split/overlapped-chunks")->FindParam(name), nullptr)
+            << name;
 }
 
 // The catalogue names every choice in Chinese beside the choice itself (ParamSpec::
@@ -185,6 +190,28 @@ TEST(Catalog, EveryLessonHasBothTextsAndItsSource) {
     }
 }
 
+// A step's file is named by its slug, as its texts and exercise are ("kernels/gemm/warp-tiling.cu"
+// for gemm/warp-tiling), and no kernel defined in it carries a number: the row's place numbers
+// the step, and only there.
+TEST(Catalog, EveryStepsFileIsNamedByItsSlug) {
+    for (const Lesson& l : Catalog().lessons()) {
+        const std::string slug = l.id.substr(l.id.find('/') + 1);
+        const std::string file = l.source_path.substr(l.source_path.rfind('/') + 1);
+        EXPECT_EQ(file.substr(0, file.rfind('.')), slug) << l.id << ": " << l.source_path;
+        for (const std::string& kernel : GlobalKernelNames(l.source)) {
+            // "gemm_36_2d_blocking_kernel" had one; "gemm_2d_register_blocking_kernel" has not.
+            std::stringstream parts(kernel);
+            bool numbered = false;
+            for (std::string part; std::getline(parts, part, '_');)
+                numbered =
+                    numbered || (!part.empty() && std::all_of(part.begin(), part.end(), [](char c) {
+                        return c >= '0' && c <= '9';
+                    }));
+            EXPECT_FALSE(numbered) << l.id << ": kernel '" << kernel << "' carries a number";
+        }
+    }
+}
+
 TEST(Catalog, LookupByLabelIdAndOldNames) {
     const Registry& r = Catalog();
     // By id, then by its label (chapter.step, whatever its place), then by the old names.
@@ -195,9 +222,15 @@ TEST(Catalog, LookupByLabelIdAndOldNames) {
     EXPECT_EQ(gemm8->label,
               std::to_string(r.ChapterOf(*gemm8).number) + "." + std::to_string(place + 1));
     EXPECT_EQ(r.FindLesson(gemm8->label), gemm8);
-    EXPECT_EQ(r.FindLesson("39"), gemm8) << "the old global number";
-    EXPECT_EQ(r.FindLesson("gemm/39-double-buffering"), gemm8) << "the old id";
-    EXPECT_EQ(r.FindLesson("4"), r.FindLesson("split/one-thread-per-pair"));
+    // The rows whose recorded results carry an old global number keep it (`was`): chapter 3's
+    // and chapter 6's H100 recordings; the others have none any more.
+    const Lesson* v3 = r.FindLesson("reduce/v3-unrolled-last-warp");
+    ASSERT_NE(v3, nullptr);
+    EXPECT_EQ(r.FindLesson("23"), v3) << "an old global number a recording carries";
+    EXPECT_EQ(r.FindLesson("reduce/23-v3-unrolled-last-warp"), v3) << "the old id";
+    EXPECT_EQ(r.FindLesson("roofline/43-roofline"), r.FindLesson("roofline/roofline"));
+    EXPECT_EQ(r.FindLesson("39"), nullptr) << "a retired number no recording carries";
+    EXPECT_EQ(r.FindLesson("gemm/39-double-buffering"), nullptr);
     EXPECT_EQ(r.FindLesson(r.FindLesson("split/one-thread-per-pair")->label),
               r.FindLesson("split/one-thread-per-pair"));
     EXPECT_EQ(r.FindLesson("999"), nullptr);

@@ -202,7 +202,7 @@ TEST(Report, Tf32BoundParsesAndHoldsTensorCoreStepsToItsCeiling) {
 // Lessons 41 and 42 recorded before the TF32 ceiling (bound fp32 in the file) take the bound the
 // catalogue declares now, without the fp32 comparison; other lessons are left alone.
 TEST(Report, ResultsRecordedBeforeTheTf32CeilingAdoptTheDeclaredBound) {
-    const json old42 = json::parse(R"({"lesson":42,"id":"gemm/42-cublas-tf32","kind":"gpu",
+    const json old42 = json::parse(R"({"lesson":42,"id":"gemm/cublas-tf32","kind":"gpu",
         "params":{"m":4096,"n":4096,"k":4096,"data":"random"},"median_ms":0.408,"rate_ms":0.408,
         "work":{"bytes_read":134217728,"bytes_written":67108864,"flops":137438953472,
         "bound":"fp32","rate_part":"kernel"},"gflops":336846.97,"bound":"fp32",
@@ -217,7 +217,7 @@ TEST(Report, ResultsRecordedBeforeTheTf32CeilingAdoptTheDeclaredBound) {
     EXPECT_FALSE(AdoptDeclaredBound(Catalog(), r)) << "once only";
     json old40 = old42;
     old40["lesson"] = 40;
-    old40["id"] = "gemm/40-cublas-sgemm";
+    old40["id"] = "gemm/cublas-sgemm";
     RunResult r40 = RunResultFromJson(old40);
     EXPECT_FALSE(AdoptDeclaredBound(Catalog(), r40));
     EXPECT_EQ(r40.work.bound, Bound::kFp32);

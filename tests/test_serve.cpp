@@ -53,10 +53,10 @@ std::vector<json> For(const std::vector<json>& messages, const json& id) {
 
 TEST(Serve, RunRequestGivesResultThenDone) {
     int rc = -1;
-    const auto messages =
-        ServeLines(R"({"op":"run","id":1,"lesson":2,"size":"100KiB","reps":2,"data":"dense"})"
-                   "\n",
-                   &rc);
+    const auto messages = ServeLines(
+        R"({"op":"run","id":1,"lesson":"split/even-positions","size":"100KiB","reps":2,"data":"dense"})"
+        "\n",
+        &rc);
     EXPECT_EQ(rc, 0);
     ASSERT_GE(messages.size(), 3u);
     EXPECT_EQ(messages[0]["type"], "hello");
@@ -83,9 +83,9 @@ TEST(Serve, MalformedLinesGetErrorsAndServingGoesOn) {
         "\n"
         R"({"op":"run","id":"c","lesson":"99"})"
         "\n"
-        R"({"op":"run","id":"d","lesson":"4","block":33})"
+        R"({"op":"run","id":"d","lesson":"split/one-thread-per-pair","block":33})"
         "\n"
-        R"({"op":"run","id":"e","lesson":"1","size":"12QB"})"
+        R"({"op":"run","id":"e","lesson":"split/naive-scan","size":"12QB"})"
         "\n"
         R"({"op":"run","id":"f","lesson":"split/naive-scan","size":1000,"reps":1})"
         "\n");
@@ -164,17 +164,17 @@ TEST(Serve, ListAndInfo) {
 
 TEST(Serve, ParamsInRequestsAndSweepsOverAnyParameter) {
     const auto messages = ServeLines(
-        R"({"op":"run","id":1,"lesson":3,"params":{"size":"64KiB","threads":2,"data":"none"},"reps":1})"
+        R"({"op":"run","id":1,"lesson":"split/openmp","params":{"size":"64KiB","threads":2,"data":"none"},"reps":1})"
         "\n"
-        R"({"op":"sweep","id":2,"lesson":1,"params":{"size":4096},"over":"data","values":"all","reps":1})"
+        R"({"op":"sweep","id":2,"lesson":"split/naive-scan","params":{"size":4096},"over":"data","values":"all","reps":1})"
         "\n"
-        R"({"op":"run","id":3,"lesson":1,"params":{"block":64}})"
+        R"({"op":"run","id":3,"lesson":"split/naive-scan","params":{"block":64}})"
         "\n"
-        R"({"op":"run","id":4,"lesson":3,"params":{"threads":0}})"
+        R"({"op":"run","id":4,"lesson":"split/openmp","params":{"threads":0}})"
         "\n"
-        R"({"op":"sweep","id":5,"lesson":1,"over":"size"})"
+        R"({"op":"sweep","id":5,"lesson":"split/naive-scan","over":"size"})"
         "\n"
-        R"({"op":"run","id":6,"lesson":1,"params":[1,2]})"
+        R"({"op":"run","id":6,"lesson":"split/naive-scan","params":[1,2]})"
         "\n");
     const auto one = For(messages, 1);
     ASSERT_EQ(one[one.size() - 2]["type"], "result");
@@ -194,11 +194,11 @@ TEST(Serve, ParamsInRequestsAndSweepsOverAnyParameter) {
 }
 
 TEST(Serve, SweepGivesOneResultPerPoint) {
-    const auto messages =
-        ServeLines(R"({"op":"sweep","id":7,"lesson":3,"sizes":"1KiB..8KiB","reps":1,"threads":2})"
-                   "\n"
-                   R"({"op":"sweep","id":8,"lesson":3,"blocks":"32..64"})"
-                   "\n");
+    const auto messages = ServeLines(
+        R"({"op":"sweep","id":7,"lesson":"split/openmp","sizes":"1KiB..8KiB","reps":1,"threads":2})"
+        "\n"
+        R"({"op":"sweep","id":8,"lesson":"split/openmp","blocks":"32..64"})"
+        "\n");
     int results = 0;
     for (const json& m : For(messages, 7)) {
         if (m["type"] != "result") continue;
@@ -213,17 +213,17 @@ TEST(Serve, SweepGivesOneResultPerPoint) {
 }
 
 TEST(Serve, CancelStopsRunningAndQueuedRequests) {
-    const auto messages =
-        ServeLines(R"({"op":"run","id":1,"lesson":1,"size":"8MiB","min_time_s":30})"
-                   "\n"
-                   R"({"op":"run","id":2,"lesson":1,"size":"8MiB","min_time_s":30})"
-                   "\n"
-                   R"({"op":"cancel","id":3,"target":2})"
-                   "\n"
-                   R"({"op":"cancel","id":4,"target":1})"
-                   "\n"
-                   R"({"op":"run","id":5,"lesson":1,"size":"1KiB","reps":1})"
-                   "\n");
+    const auto messages = ServeLines(
+        R"({"op":"run","id":1,"lesson":"split/naive-scan","size":"8MiB","min_time_s":30})"
+        "\n"
+        R"({"op":"run","id":2,"lesson":"split/naive-scan","size":"8MiB","min_time_s":30})"
+        "\n"
+        R"({"op":"cancel","id":3,"target":2})"
+        "\n"
+        R"({"op":"cancel","id":4,"target":1})"
+        "\n"
+        R"({"op":"run","id":5,"lesson":"split/naive-scan","size":"1KiB","reps":1})"
+        "\n");
     EXPECT_EQ(For(messages, 1).back()["status"], "cancelled");
     EXPECT_EQ(For(messages, 2).back()["status"], "cancelled");
     EXPECT_EQ(For(messages, 3).back()["status"], "ok");
@@ -231,12 +231,13 @@ TEST(Serve, CancelStopsRunningAndQueuedRequests) {
 }
 
 TEST(Serve, AttributesAreForOwnKernelsOnly) {
-    const auto messages = ServeLines(R"({"op":"attributes","id":1,"lesson":3})"
-                                     "\n"
-                                     R"({"op":"attributes","id":2,"lesson":4,"block":48})"
-                                     "\n"
-                                     R"({"op":"attributes","id":3,"lesson":26})"
-                                     "\n");
+    const auto messages =
+        ServeLines(R"({"op":"attributes","id":1,"lesson":"split/openmp"})"
+                   "\n"
+                   R"({"op":"attributes","id":2,"lesson":"split/one-thread-per-pair","block":48})"
+                   "\n"
+                   R"({"op":"attributes","id":3,"lesson":26})"
+                   "\n");
     EXPECT_EQ(For(messages, 1).back()["status"], "error") << "a CPU lesson has no kernel";
     EXPECT_NE(For(messages, 2)[0]["error"].get<std::string>().find("multiple of 32"),
               std::string::npos);
@@ -262,10 +263,10 @@ TEST(Serve, RealWorkerProcess) {
     const std::string requests = ::testing::TempDir() + "/serve_" + std::to_string(getpid());
     {
         std::ofstream f(requests);
-        f << R"({"op":"run","id":1,"lesson":3,"size":"64KiB","reps":3})"
+        f << R"({"op":"run","id":1,"lesson":"split/openmp","size":"64KiB","reps":3})"
              "\n"
           << "garbage\n"
-          << R"({"op":"run","id":2,"lesson":1,"size":"3","reps":1})"
+          << R"({"op":"run","id":2,"lesson":"split/naive-scan","size":"3","reps":1})"
              "\n";
     }
     const std::string command = CliPath() + " serve < " + requests;
@@ -341,11 +342,11 @@ TEST(ServeHostile, NumbersOutOfRangeGetAnErrorAndServingGoesOn) {
         "1e400\n"
         R"({"op":"info","id":1e999})"
         "\n"
-        R"({"op":"run","id":1,"lesson":1,"size":-1e400})"
+        R"({"op":"run","id":1,"lesson":"split/naive-scan","size":-1e400})"
         "\n"
-        R"({"op":"run","id":2,"lesson":1,"size":1e300,"reps":1})"
+        R"({"op":"run","id":2,"lesson":"split/naive-scan","size":1e300,"reps":1})"
         "\n"
-        R"({"op":"run","id":3,"lesson":1,"input":5,"reps":1})"
+        R"({"op":"run","id":3,"lesson":"split/naive-scan","input":5,"reps":1})"
         "\n"
         R"({"op":"list","id":4})"
         "\n",
@@ -490,9 +491,10 @@ void StressOnce() {
     ASSERT_TRUE(worker.started());
     std::thread feeder([&worker] {
         for (int i = 0; i < kRequests; ++i) {
-            std::string lines = R"({"op":"run","id":)" + std::to_string(i) +
-                                R"(,"lesson":1,"size":4096,"reps":1,"data":"dense"})"
-                                "\n";
+            std::string lines =
+                R"({"op":"run","id":)" + std::to_string(i) +
+                R"(,"lesson":"split/naive-scan","size":4096,"reps":1,"data":"dense"})"
+                "\n";
             for (int k = 0; k < 100; ++k) lines += " \n";
             if (i % 7 == 0) lines += "not json\n";
             worker.Send(lines);
@@ -537,8 +539,8 @@ TEST(ServeHostile, RunningRequestIsCancelledBeforeTheCancelIsDone) {
     Worker worker;
     ASSERT_TRUE(worker.started());
     EXPECT_EQ(worker.Next()["type"], "hello");
-    worker.Send(R"({"op":"run","id":1,"lesson":1,"size":"1MiB","min_time_s":30})");
-    worker.Send(R"({"op":"run","id":2,"lesson":1,"size":"1MiB","min_time_s":30})");
+    worker.Send(R"({"op":"run","id":1,"lesson":"split/naive-scan","size":"1MiB","min_time_s":30})");
+    worker.Send(R"({"op":"run","id":2,"lesson":"split/naive-scan","size":"1MiB","min_time_s":30})");
     json m;
     do {
         m = worker.Next();  // wait until request 1 is running: its first progress
@@ -559,7 +561,7 @@ TEST(ServeHostile, ShutdownIsDoneAfterTheRunningRequest) {
     Worker worker;
     ASSERT_TRUE(worker.started());
     EXPECT_EQ(worker.Next()["type"], "hello");
-    worker.Send(R"({"op":"run","id":1,"lesson":1,"size":"1MiB","min_time_s":30})");
+    worker.Send(R"({"op":"run","id":1,"lesson":"split/naive-scan","size":"1MiB","min_time_s":30})");
     json m;
     do {
         m = worker.Next();
@@ -582,9 +584,10 @@ TEST(ServeHostile, InputThatIsNotAFileDoesNotWedgeTheWorker) {
     // A FIFO with no writer used to block open() forever: info was never answered and the
     // worker never ended.
     int status = -1;
-    auto messages = ParseLines(ServeProcess(R"({"op":"run","id":1,"lesson":1,"input":")" + fifo +
-                                                "\"}\n" + R"({"op":"info","id":2})" + "\n",
-                                            &status, 60));
+    auto messages =
+        ParseLines(ServeProcess(R"({"op":"run","id":1,"lesson":"split/naive-scan","input":")" +
+                                    fifo + "\"}\n" + R"({"op":"info","id":2})" + "\n",
+                                &status, 60));
     EXPECT_EQ(status, 0);
     ASSERT_FALSE(For(messages, 1).empty());
     EXPECT_NE(For(messages, 1)[0]["error"].get<std::string>().find("not a regular file"),
@@ -592,9 +595,10 @@ TEST(ServeHostile, InputThatIsNotAFileDoesNotWedgeTheWorker) {
     EXPECT_EQ(StatusOf(messages, 1), "error");
     ASSERT_FALSE(For(messages, 2).empty());
     EXPECT_EQ(For(messages, 2)[0]["type"], "info");
-    messages = ParseLines(ServeProcess(R"({"op":"run","id":1,"lesson":1,"input":")" + fifo +
-                                           "\"}\n" + R"({"op":"shutdown","id":3})" + "\n",
-                                       &status, 60));
+    messages =
+        ParseLines(ServeProcess(R"({"op":"run","id":1,"lesson":"split/naive-scan","input":")" +
+                                    fifo + "\"}\n" + R"({"op":"shutdown","id":3})" + "\n",
+                                &status, 60));
     EXPECT_EQ(status, 0) << "shutdown ends the worker";
     ASSERT_FALSE(For(messages, 3).empty());
     EXPECT_EQ(StatusOf(messages, 3), "ok");
@@ -611,7 +615,8 @@ TEST(ServeHostile, SigtermAndSigintEndServingAsAShutdown) {
             ASSERT_TRUE(worker.started());
             EXPECT_EQ(worker.Next()["type"], "hello");
             if (busy) {
-                worker.Send(R"({"op":"run","id":1,"lesson":1,"size":"1MiB","min_time_s":30})");
+                worker.Send(
+                    R"({"op":"run","id":1,"lesson":"split/naive-scan","size":"1MiB","min_time_s":30})");
                 json m;
                 do {
                     m = worker.Next();
@@ -679,9 +684,10 @@ TEST(ServeHostile, AHugeSweepIsRefusedAtOnceAndCancelIsAnswered) {
     std::string values;
     for (int i = 0; i < 100000; ++i) values += (i ? ",\"a" : "\"a") + std::to_string(i) + "\"";
     const auto start = std::chrono::steady_clock::now();
-    worker.Send(R"({"op":"sweep","id":"big","lesson":1,"min_time_s":0,"params":{"size":"1KiB"},)"
-                R"("over":"data","values":[)" +
-                values + "]}");
+    worker.Send(
+        R"({"op":"sweep","id":"big","lesson":"split/naive-scan","min_time_s":0,"params":{"size":"1KiB"},)"
+        R"("over":"data","values":[)" +
+        values + "]}");
     worker.Send(R"({"op":"info","id":"after"})");
     std::map<std::string, std::string> done;
     std::string error;
@@ -700,9 +706,10 @@ TEST(ServeHostile, AHugeSweepIsRefusedAtOnceAndCancelIsAnswered) {
     // 4,000 accepted points: cancel comes between them.
     values.clear();
     for (int i = 0; i < 4000; ++i) values += (i ? "," : "") + std::to_string(1024 + 4 * i);
-    worker.Send(R"({"op":"sweep","id":"long","lesson":1,"min_time_s":0,"params":{"data":"dense"},)"
-                R"("over":"size","values":[)" +
-                values + "]}");
+    worker.Send(
+        R"({"op":"sweep","id":"long","lesson":"split/naive-scan","min_time_s":0,"params":{"data":"dense"},)"
+        R"("over":"size","values":[)" +
+        values + "]}");
     do {
         m = worker.Next();
     } while (!m.is_null() && m["type"] != "result");
@@ -721,19 +728,19 @@ TEST(ServeHostile, AHugeSweepIsRefusedAtOnceAndCancelIsAnswered) {
 // Fields of the wrong type name the field and what it takes (raw library messages, a size
 // where a seed is meant, "missing" for an op that is there, an empty input taken as none).
 TEST(ServeHostile, FieldsOfTheWrongTypeAreNamed) {
-    const auto messages =
-        ServeLines(R"({"op":"info","id":1,"tf32":"yes"})"
-                   "\n"
-                   R"({"op":"run","id":2,"lesson":1,"size":"1KiB","seed":"abc"})"
-                   "\n"
-                   R"({"op":"run","id":3,"lesson":1,"size":"1KiB","seed":-1})"
-                   "\n"
-                   R"({"op":5,"id":4})"
-                   "\n"
-                   R"({"op":"sweep","id":5,"lesson":1,"over":"data","values":[[]]})"
-                   "\n"
-                   R"({"op":"run","id":6,"lesson":1,"size":"1KiB","input":""})"
-                   "\n");
+    const auto messages = ServeLines(
+        R"({"op":"info","id":1,"tf32":"yes"})"
+        "\n"
+        R"({"op":"run","id":2,"lesson":"split/naive-scan","size":"1KiB","seed":"abc"})"
+        "\n"
+        R"({"op":"run","id":3,"lesson":"split/naive-scan","size":"1KiB","seed":-1})"
+        "\n"
+        R"({"op":5,"id":4})"
+        "\n"
+        R"({"op":"sweep","id":5,"lesson":"split/naive-scan","over":"data","values":[[]]})"
+        "\n"
+        R"({"op":"run","id":6,"lesson":"split/naive-scan","size":"1KiB","input":""})"
+        "\n");
     const std::map<int, std::string> expected = {{1, "field 'tf32' must be true or false"},
                                                  {2, "field 'seed'"},
                                                  {3, "field 'seed' must be a whole number"},
@@ -754,10 +761,10 @@ TEST(ServeHostile, FieldsOfTheWrongTypeAreNamed) {
 // A sweep point over the memory available is skipped when it comes; the points measured
 // before it stand.
 TEST(ServeHostile, ASweepPointTooLargeForMemoryIsSkipped) {
-    const auto messages =
-        ServeLines(R"({"op":"sweep","id":1,"lesson":1,"min_time_s":0,"over":"size",)"
-                   R"("values":["1KiB","2KiB","1TiB"]})"
-                   "\n");
+    const auto messages = ServeLines(
+        R"({"op":"sweep","id":1,"lesson":"split/naive-scan","min_time_s":0,"over":"size",)"
+        R"("values":["1KiB","2KiB","1TiB"]})"
+        "\n");
     int results = 0, skipped = 0;
     for (const json& m : For(messages, 1)) {
         results += m["type"] == "result";

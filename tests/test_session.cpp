@@ -116,7 +116,7 @@ TEST(Session, ReportsTimingStatistics) {
         ++calls;
         EXPECT_LE(done, total);
     };
-    const RunResult r = session.Run(*Catalog().FindLesson("1"), o, control);
+    const RunResult r = session.Run(*Catalog().FindLesson("split/naive-scan"), o, control);
     EXPECT_EQ(r.reps, 7);
     EXPECT_EQ(r.samples_ms.size(), 7u);
     EXPECT_EQ(calls, 7);
@@ -152,7 +152,7 @@ TEST(Session, AutomaticRepetitionsAreBounded) {
     RunOptions o;
     o.Set("size", "4096");
     o.min_time_s = 0.02;
-    const RunResult r = session.Run(*Catalog().FindLesson("2"), o);
+    const RunResult r = session.Run(*Catalog().FindLesson("split/even-positions"), o);
     EXPECT_GE(r.reps, kMinReps);
     EXPECT_LE(r.reps, kMaxReps);
 }
@@ -169,7 +169,7 @@ TEST(Session, InputFileAndOffsetsOut) {
     o.reps = 1;
     o.input_file = input;
     o.output_file = output;
-    const RunResult r = session.Run(*Catalog().FindLesson("3"), o);
+    const RunResult r = session.Run(*Catalog().FindLesson("split/openmp"), o);
     EXPECT_TRUE(r.verified);
     EXPECT_EQ(r.ChoiceOr("data", ""), "file");
     EXPECT_EQ(r.input, input);
@@ -187,13 +187,13 @@ TEST(Session, MissingInputFileIsAUsageError) {
     Session session(Catalog());
     RunOptions o = Quick(0);
     o.input_file = "/nonexistent/file.txt";
-    EXPECT_THROW(session.Run(*Catalog().FindLesson("1"), o), UsageError);
+    EXPECT_THROW(session.Run(*Catalog().FindLesson("split/naive-scan"), o), UsageError);
 }
 
 TEST(Session, TooLargeForHostMemoryIsAClearUsageError) {
     Session session(Catalog());
     try {
-        session.Run(*Catalog().FindLesson("1"), Quick(uint64_t(1) << 44));  // 16 TiB
+        session.Run(*Catalog().FindLesson("split/naive-scan"), Quick(uint64_t(1) << 44));  // 16 TiB
         FAIL() << "expected a UsageError";
     } catch (const UsageError& e) {
         const std::string msg = e.what();
@@ -201,13 +201,13 @@ TEST(Session, TooLargeForHostMemoryIsAClearUsageError) {
         EXPECT_NE(msg.find("available"), std::string::npos) << msg;
     }
     // The session is still usable afterwards.
-    EXPECT_TRUE(session.Run(*Catalog().FindLesson("1"), Quick(100)).verified);
+    EXPECT_TRUE(session.Run(*Catalog().FindLesson("split/naive-scan"), Quick(100)).verified);
 }
 
 TEST(Session, DataKindAndElementSizeAreCheckedPerChapter) {
     Session session(Catalog());
     try {
-        session.Run(*Catalog().FindLesson("1"), Quick(100, "ones"));
+        session.Run(*Catalog().FindLesson("split/naive-scan"), Quick(100, "ones"));
         FAIL() << "split lines has no 'ones' data";
     } catch (const UsageError& e) {
         EXPECT_NE(std::string(e.what()).find("Data (data) 'ones' is not accepted: use random, "
@@ -239,14 +239,14 @@ TEST(Session, ReductionReportsItsValueAndTheReference) {
 }
 
 TEST(Session, ThreadCountOutOfRange) {
-    const Lesson& openmp = *Catalog().FindLesson("3");
+    const Lesson& openmp = *Catalog().FindLesson("split/openmp");
     for (const char* bad : {"0", "5000", "-1", "many", ""})
         EXPECT_THROW(ResolveParams(openmp, {{"threads", bad}}), UsageError) << bad;
     EXPECT_EQ(ResolveParams(openmp, {{"threads", "5"}}).Number("threads"), 5u);
 }
 
 TEST(Session, BlockSizeValidationNamesTheRange) {
-    const Lesson& gpu = *Catalog().FindLesson("4");
+    const Lesson& gpu = *Catalog().FindLesson("split/one-thread-per-pair");
     for (const char* bad : {"0", "16", "100", "2048"}) {
         try {
             ResolveParams(gpu, {{"block", bad}});
@@ -274,7 +274,8 @@ TEST(Session, AblationTogglesDefaultToTheLessonAsWritten) {
     EXPECT_EQ(v3.Choice("accumulate"), "many-per-thread");
     EXPECT_EQ(v3.Choice("last_warp"), "unrolled");
     EXPECT_EQ(ResolveParams(*Catalog().FindLesson("21"), {}).Choice("addressing"), "interleaved");
-    const ParamValues v10 = ResolveParams(*Catalog().FindLesson("10"), {});
+    const ParamValues v10 =
+        ResolveParams(*Catalog().FindLesson("split/vector-loads-block-compaction"), {});
     EXPECT_EQ(v10.Choice("output"), "block");
     EXPECT_EQ(v10.Choice("loads"), "16-byte");
     EXPECT_EQ(v10.Choice("pair_test"), "word");
@@ -311,7 +312,7 @@ TEST(Session, AblationTogglesDefaultToTheLessonAsWritten) {
 }
 
 TEST(Session, UnknownParametersAreNamedOrIgnored) {
-    const Lesson& cpu = *Catalog().FindLesson("1");
+    const Lesson& cpu = *Catalog().FindLesson("split/naive-scan");
     try {
         ResolveParams(cpu, {{"block", "256"}});
         FAIL() << "lesson 1 has no block size";
@@ -335,7 +336,7 @@ TEST(Session, UnknownParametersAreNamedOrIgnored) {
 TEST(Session, GpuLessonWithoutGpuIsUnavailable) {
     if (GetDevices().available()) GTEST_SKIP() << "a GPU is present; test_gpu covers it";
     Session session(Catalog());
-    const Lesson& gpu = *Catalog().FindLesson("4");
+    const Lesson& gpu = *Catalog().FindLesson("split/one-thread-per-pair");
     EXPECT_FALSE(session.Unavailable(gpu).empty());
     EXPECT_THROW(session.Run(gpu, Quick(100)), UnavailableError);
 }
@@ -345,7 +346,8 @@ TEST(Session, CancelStopsARun) {
     std::atomic<bool> cancel{true};
     RunControl control;
     control.cancel = &cancel;
-    EXPECT_THROW(session.Run(*Catalog().FindLesson("1"), Quick(1000), control), Cancelled);
+    EXPECT_THROW(session.Run(*Catalog().FindLesson("split/naive-scan"), Quick(1000), control),
+                 Cancelled);
 }
 
 namespace {
@@ -483,7 +485,7 @@ TEST(Session, ARunReportsTheDeclaredWorkRuleCorrectedByWhatItMeasured) {
 }
 
 TEST(Sweep, PlansAnyParameter) {
-    const Lesson& gpu = *Catalog().FindLesson("4");
+    const Lesson& gpu = *Catalog().FindLesson("split/one-thread-per-pair");
     RunOptions base = Quick(1000);
     auto points = PlanSweep(gpu, base, "block", "32,48,64,2048");
     ASSERT_EQ(points.size(), 4u);
@@ -494,24 +496,25 @@ TEST(Sweep, PlansAnyParameter) {
     EXPECT_EQ(PlanSweep(gpu, base, "block", "32..1024").size(), 6u);
     EXPECT_EQ(PlanSweep(gpu, base, "block", "all").size(), 32u);
     try {
-        PlanSweep(*Catalog().FindLesson("1"), base, "block", "32");
+        PlanSweep(*Catalog().FindLesson("split/naive-scan"), base, "block", "32");
         FAIL();
     } catch (const UsageError& e) {
         EXPECT_NE(std::string(e.what()).find("it runs on the CPU"), std::string::npos) << e.what();
     }
     try {
-        PlanSweep(*Catalog().FindLesson("9"), base, "block", "32");
+        PlanSweep(*Catalog().FindLesson("split/thrust-copy-if"), base, "block", "32");
         FAIL();
     } catch (const UsageError& e) {
         EXPECT_NE(std::string(e.what()).find("the library chooses its own"), std::string::npos);
     }
-    points = PlanSweep(*Catalog().FindLesson("1"), base, "size", "0,1KiB");
+    points = PlanSweep(*Catalog().FindLesson("split/naive-scan"), base, "size", "0,1KiB");
     EXPECT_EQ(*points[0].options.Get("size"), "0");
     EXPECT_EQ(*points[1].options.Get("size"), "1024");
-    points = PlanSweep(*Catalog().FindLesson("1"), base, "data", "all");
+    points = PlanSweep(*Catalog().FindLesson("split/naive-scan"), base, "data", "all");
     ASSERT_EQ(points.size(), 3u);
     EXPECT_EQ(points[2].value, "none");
-    EXPECT_THROW(PlanSweep(*Catalog().FindLesson("1"), base, "nope", "1"), UsageError);
+    EXPECT_THROW(PlanSweep(*Catalog().FindLesson("split/naive-scan"), base, "nope", "1"),
+                 UsageError);
 }
 
 TEST(Sweep, OverEveryValueOfAnAblationToggle) {
@@ -551,7 +554,7 @@ TEST(Sweep, OverEveryValueOfAnAblationToggle) {
 }
 
 TEST(Sweep, NothingToRunIsAnError) {
-    const Lesson& gpu = *Catalog().FindLesson("4");
+    const Lesson& gpu = *Catalog().FindLesson("split/one-thread-per-pair");
     try {
         PlanSweep(gpu, Quick(1000), "block", "18446744073709551615");
         FAIL() << "no point can run";

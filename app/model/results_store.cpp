@@ -13,7 +13,7 @@ namespace {
 
 // Names the result's lesson as this catalogue does: `id` the lesson's current id and `lesson`
 // its number here, found by the id the result carries (recorded results carry the ids of their
-// time, "gemm/39-double-buffering"). A result of a lesson this catalogue does not have keeps
+// time, "reduce/23-v3-unrolled-last-warp"). A result of a lesson this catalogue does not have keeps
 // its id and gets number 0: it is listed in its chapter's table and drawn for no lesson.
 void AdoptLesson(const Registry& registry, RunResult& r) {
     const Lesson* lesson = registry.FindLesson(r.id);

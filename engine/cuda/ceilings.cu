@@ -27,9 +27,10 @@ constexpr int kFmaIterations = 32768;  // about 2 ms per launch at full rate on 
 // Read-only streaming, two ways (the ceiling is the faster; which one wins depends on the GPU):
 // a grid that fills the GPU once walks the buffer with a grid stride, each thread issuing four
 // independent 16-byte loads per iteration; or one thread per few 16-byte words, each block
-// reading one contiguous tile, the grid as large as the buffer (the shape of lessons 10 and
-// 25). The words are folded into one value, stored only when it equals a key chosen at run
-// time, so no load is dead code. Indices are checked against `count`: any size is in bounds.
+// reading one contiguous tile, the grid as large as the buffer (the shape of split/vector-
+// loads-block-compaction and reduce/v5-vectorized-one-pass). The words are folded into one value,
+// stored only when it equals a key chosen at run time, so no load is dead code. Indices are checked
+// against `count`: any size is in bounds.
 __global__ void ceiling_read_kernel(const uint4* __restrict__ in, size_t count, unsigned int* out,
                                     unsigned int key) {
     const size_t stride = size_t(gridDim.x) * blockDim.x;

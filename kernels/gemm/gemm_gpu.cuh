@@ -54,7 +54,7 @@ GemmKernel TiledKernel(const char* name, int min_cc = 0) {
             min_cc};
 }
 
-// cuBLAS SGEMM in plain fp32 (kernels/gemm/40_cublas_sgemm.cu). Each returns an empty string on
+// cuBLAS SGEMM in plain fp32 (kernels/gemm/cublas-sgemm.cu). Each returns an empty string on
 // success, else what failed (or why cuBLAS is unavailable in this build). Create sets
 // CUBLAS_DEFAULT_MATH explicitly: fp32 FMAs, no TF32.
 std::string GemmCublasUnavailable();
@@ -62,7 +62,7 @@ std::string GemmCublasCreate(void** handle, cudaStream_t stream);
 std::string GemmCublasRun(void* handle, int m, int n, int k, const float* a, const float* b,
                           float* c);
 void GemmCublasDestroy(void* handle);
-// kernels/gemm/42_cublas_tf32.cu: switch a handle to TF32 tensor cores.
+// kernels/gemm/cublas-tf32.cu: switch a handle to TF32 tensor cores.
 std::string GemmCublasAllowTf32(void* handle);
 
 }  // namespace lessons::gemm

@@ -1,7 +1,7 @@
 // Chapter 5, GEMM: the tile configurations of each tiled step, as data. A kernel file
-// instantiates its kernel template from each (Config<kTiles36[0]>()), the catalogue (compiled
-// without CUDA) makes the step's `tile` choices from the same entries, and the harness pairs the
-// two by equality. The first of each table is the default. CUDA-free.
+// instantiates its kernel template from each (Config<kTiles2dRegisterBlocking[0]>()), the catalogue
+// (compiled without CUDA) makes the step's `tile` choices from the same entries, and the harness
+// pairs the two by equality. The first of each table is the default. CUDA-free.
 #pragma once
 
 #include <initializer_list>
@@ -54,30 +54,30 @@ constexpr bool ThreadsAgree(std::span<const GemmTile> tiles) {
 }
 
 // The tiles of the steps, by the file that compiles them.
-// kernels/gemm/34_shared_memory_tiles.cu: one output per thread.
-inline constexpr GemmTile kTiles34[] = {
+// kernels/gemm/shared-memory-tiles.cu: one output per thread.
+inline constexpr GemmTile kTilesSharedMemoryTiles[] = {
     {.threads = 256, .bm = 16, .bn = 16, .bk = 64},
     {.threads = 1024, .bm = 32, .bn = 32, .bk = 32},
     {.threads = 256, .bm = 16, .bn = 16, .bk = 16},
     {.threads = 64, .bm = 8, .bn = 8, .bk = 8},
 };
-// kernels/gemm/35_1d_register_blocking.cu: TM outputs of one column per thread.
-inline constexpr GemmTile kTiles35[] = {
+// kernels/gemm/1d-register-blocking.cu: TM outputs of one column per thread.
+inline constexpr GemmTile kTiles1dRegisterBlocking[] = {
     {.threads = 512, .bm = 128, .bn = 64, .bk = 8, .tm = 16},
     {.threads = 512, .bm = 64, .bn = 64, .bk = 8, .tm = 8},
     {.threads = 256, .bm = 64, .bn = 64, .bk = 8, .tm = 16},
     {.threads = 256, .bm = 32, .bn = 32, .bk = 8, .tm = 4},
 };
-// kernels/gemm/36_2d_register_blocking.cu: TM × TN outputs per thread.
-inline constexpr GemmTile kTiles36[] = {
+// kernels/gemm/2d-register-blocking.cu: TM × TN outputs per thread.
+inline constexpr GemmTile kTiles2dRegisterBlocking[] = {
     {.threads = 256, .bm = 64, .bn = 64, .bk = 16, .tm = 4, .tn = 4},
     {.threads = 128, .bm = 64, .bn = 128, .bk = 8, .tm = 8, .tn = 8},
     {.threads = 64, .bm = 64, .bn = 64, .bk = 8, .tm = 8, .tn = 8},
     {.threads = 256, .bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 8},
 };
-// kernels/gemm/37_vectorized_transposed_a.cu: TM × TN outputs per thread, in fours; the
+// kernels/gemm/vectorized-transposed-a.cu: TM × TN outputs per thread, in fours; the
 // default tile again without its 16-byte global accesses, and without its transposed A tile.
-inline constexpr GemmTile kTiles37[] = {
+inline constexpr GemmTile kTilesVectorizedTransposedA[] = {
     {.threads = 256, .bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 8},
     {.threads = 256, .bm = 64, .bn = 64, .bk = 16, .tm = 4, .tn = 4},
     {.threads = 256, .bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 8},
@@ -97,17 +97,17 @@ inline constexpr GemmTile kTiles37[] = {
      .tn = 8,
      .ablation = GemmAblation::kUntransposedA},
 };
-// kernels/gemm/38_warp_tiling.cu: a warp tile of 64 × 32 or 32 × 64, 8 × 8 per thread.
-inline constexpr GemmTile kTiles38[] = {
+// kernels/gemm/warp-tiling.cu: a warp tile of 64 × 32 or 32 × 64, 8 × 8 per thread.
+inline constexpr GemmTile kTilesWarpTiling[] = {
     {.threads = 256, .bm = 128, .bn = 128, .bk = 16, .wm = 64, .wn = 32},
     {.threads = 256, .bm = 128, .bn = 128, .bk = 8, .wm = 64, .wn = 32},
     {.threads = 128, .bm = 128, .bn = 64, .bk = 16, .wm = 64, .wn = 32},
     {.threads = 128, .bm = 64, .bn = 128, .bk = 8, .wm = 32, .wn = 64},
 };
-// kernels/gemm/39_double_buffering.cu: warp tiles, a pipeline of `stages` tiles; a thread
+// kernels/gemm/double-buffering.cu: warp tiles, a pipeline of `stages` tiles; a thread
 // computes (WM / 4) × (WN / 8). After the step's tiles, its ideas one at a time at the default's
 // block tile: one stage (no overlap), lesson 5.7's lane map, and an 8 × 8 thread tile.
-inline constexpr GemmTile kTiles39[] = {
+inline constexpr GemmTile kTilesDoubleBuffering[] = {
     {.threads = 256, .bm = 128, .bn = 256, .bk = 8, .wm = 64, .wn = 64, .stages = 3},
     {.threads = 256, .bm = 128, .bn = 256, .bk = 8, .wm = 64, .wn = 64, .stages = 2},
     {.threads = 256,
@@ -137,21 +137,26 @@ inline constexpr GemmTile kTiles39[] = {
      .ablation = GemmAblation::kRowLanes},
     {.threads = 512, .bm = 128, .bn = 256, .bk = 8, .wm = 32, .wn = 64, .stages = 3},
 };
-// kernels/gemm/41_wmma_tf32.cu: warp tiles of 16 × 16 × 8 TF32 fragments, BK = 16.
-inline constexpr GemmTile kTiles41[] = {
+// kernels/gemm/wmma-tf32.cu: warp tiles of 16 × 16 × 8 TF32 fragments, BK = 16.
+inline constexpr GemmTile kTilesWmmaTf32[] = {
     {.threads = 128, .bm = 128, .bn = 128, .bk = 16, .wm = 64, .wn = 64, .min_blocks = 2},
     {.threads = 256, .bm = 128, .bn = 256, .bk = 16, .wm = 64, .wn = 64},
     {.threads = 256, .bm = 128, .bn = 128, .bk = 16, .wm = 64, .wn = 32, .min_blocks = 2},
     {.threads = 128, .bm = 64, .bn = 64, .bk = 16, .wm = 32, .wn = 32, .min_blocks = 2},
 };
 
-static_assert(ThreadsAgree(kTiles34), "a tile's threads differ from what its shape takes");
-static_assert(ThreadsAgree(kTiles35), "a tile's threads differ from what its shape takes");
-static_assert(ThreadsAgree(kTiles36), "a tile's threads differ from what its shape takes");
-static_assert(ThreadsAgree(kTiles37), "a tile's threads differ from what its shape takes");
-static_assert(ThreadsAgree(kTiles38), "a tile's threads differ from what its shape takes");
-static_assert(ThreadsAgree(kTiles39), "a tile's threads differ from what its shape takes");
-static_assert(ThreadsAgree(kTiles41), "a tile's threads differ from what its shape takes");
+static_assert(ThreadsAgree(kTilesSharedMemoryTiles),
+              "a tile's threads differ from what its shape takes");
+static_assert(ThreadsAgree(kTiles1dRegisterBlocking),
+              "a tile's threads differ from what its shape takes");
+static_assert(ThreadsAgree(kTiles2dRegisterBlocking),
+              "a tile's threads differ from what its shape takes");
+static_assert(ThreadsAgree(kTilesVectorizedTransposedA),
+              "a tile's threads differ from what its shape takes");
+static_assert(ThreadsAgree(kTilesWarpTiling), "a tile's threads differ from what its shape takes");
+static_assert(ThreadsAgree(kTilesDoubleBuffering),
+              "a tile's threads differ from what its shape takes");
+static_assert(ThreadsAgree(kTilesWmmaTf32), "a tile's threads differ from what its shape takes");
 
 // "128x128x16": sizes joined by 'x'.
 inline std::string TileDims(std::initializer_list<int> sizes) {

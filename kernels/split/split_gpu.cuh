@@ -49,20 +49,20 @@ inline uint64_t PaddedTo(uint64_t n, uint64_t unit) {
 }
 
 // The pinned-memory step: the host buffer the copy reads from is page-locked.
-cudaError_t Split05AllocPinned(char** host, size_t bytes);
+cudaError_t SplitAllocPinned(char** host, size_t bytes);
 
 // Thrust; the number found is returned on the host.
-cudaError_t Split09ThrustCopyIf(const char* buf, uint64_t n, unsigned long long* out,
-                                unsigned long long* found, cudaStream_t stream);
+cudaError_t SplitThrustCopyIf(const char* buf, uint64_t n, unsigned long long* out,
+                              unsigned long long* found, cudaStream_t stream);
 
 // The overlapped-chunks step: chunks of `chunk` bytes on several streams, each scanned by
 // `scan` once it has arrived, copy and scan overlapped. `host` must be pinned, `dev` padded
 // for the kernel; `events` holds num_streams events.
-cudaError_t Split11Overlapped(const char* host, char* dev, uint64_t n, unsigned long long* out,
-                              unsigned long long* count, SplitRangeLaunch scan, int block,
-                              uint64_t chunk, cudaStream_t main, const cudaStream_t* streams,
-                              cudaEvent_t* events, int num_streams);
+cudaError_t SplitOverlappedChunks(const char* host, char* dev, uint64_t n, unsigned long long* out,
+                                  unsigned long long* count, SplitRangeLaunch scan, int block,
+                                  uint64_t chunk, cudaStream_t main, const cudaStream_t* streams,
+                                  cudaEvent_t* events, int num_streams);
 // The chunk for n bytes: a whole number of `unit` bytes (the kernel's block of bytes).
-uint64_t Split11Chunk(uint64_t n, uint64_t unit);
+uint64_t SplitOverlappedChunk(uint64_t n, uint64_t unit);
 
 }  // namespace lessons::split

@@ -46,9 +46,9 @@ struct SplitMulti {
 
 // Each returns the number of offsets written to m.result (SplitCapacity(n) + 1 when a GPU
 // reported more than can exist, so that the check says so).
-cudaError_t Split12ScatterGather(SplitMulti& m, uint64_t* found);
-cudaError_t Split13OpenMPPerGpu(SplitMulti& m, uint64_t* found);
-cudaError_t Split14EachScansItsShare(SplitMulti& m, uint64_t* found);
+cudaError_t SplitScatterGather(SplitMulti& m, uint64_t* found);
+cudaError_t SplitOpenMPPerGpu(SplitMulti& m, uint64_t* found);
+cudaError_t SplitEachScansItsShare(SplitMulti& m, uint64_t* found);
 
 // The gathering steps' last part on GPU 0: scan the gathered text, bring the offsets back.
 cudaError_t SplitScanGathered(SplitMulti& m, uint64_t* found);

@@ -1,4 +1,4 @@
-// Chapter 8: cuBLAS's bf16 GEMM on the chapter's layout (kernels/tc/cublas_bf16.cu), for its
+// Chapter 8: cuBLAS's bf16 GEMM on the chapter's layout (kernels/tc/cublas-bf16.cu), for its
 // library step and for the bf16 tensor-core ceiling. Each returns an empty string on success,
 // else what failed (or why this build has no cuBLAS).
 #pragma once

@@ -53,7 +53,7 @@ constexpr bool WarpTilesAgree(const TcTile (&tiles)[N]) {
     return true;
 }
 
-// kernels/tc/mma_sync.cu: warp tiles of m16n8k16 instructions, operands by ldmatrix from plain
+// kernels/tc/mma-sync.cu: warp tiles of m16n8k16 instructions, operands by ldmatrix from plain
 // (unswizzled) shared-memory tiles, one tile of A and B at a time.
 inline constexpr TcTile kTilesMma[] = {
     {.threads = 128, .bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 64},
@@ -61,7 +61,7 @@ inline constexpr TcTile kTilesMma[] = {
     {.threads = 256, .bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 32},
     {.threads = 128, .bm = 64, .bn = 64, .bk = 32, .wm = 32, .wn = 32},
 };
-// kernels/tc/cp_async_pipeline.cu: the same warp tiles, `stages` tiles in flight by cp.async,
+// kernels/tc/cp-async-pipeline.cu: the same warp tiles, `stages` tiles in flight by cp.async,
 // shared memory swizzled for conflict-free ldmatrix.
 inline constexpr TcTile kTilesPipeline[] = {
     {.threads = 256, .bm = 128, .bn = 256, .bk = 64, .wm = 64, .wn = 64, .stages = 3},
@@ -131,7 +131,7 @@ inline constexpr TcTile kTilesWgmma[] = {
     {.threads = 128, .bm = 128, .bn = 128, .bk = 64, .stages = 4},
     {.threads = 128, .bm = 64, .bn = 128, .bk = 64, .stages = 4},
 };
-// kernels/tc/wgmma_tma.cu: the same warpgroups; one thread has TMA copy the k-tiles, which
+// kernels/tc/tma.cu: the same warpgroups; one thread has TMA copy the k-tiles, which
 // complete on an mbarrier per stage.
 inline constexpr TcTile kTilesWgmmaTma[] = {
     {.threads = 256, .bm = 128, .bn = 256, .bk = 64, .stages = 4},
@@ -139,7 +139,7 @@ inline constexpr TcTile kTilesWgmmaTma[] = {
     {.threads = 256, .bm = 128, .bn = 128, .bk = 64, .stages = 4},
     {.threads = 128, .bm = 64, .bn = 128, .bk = 64, .stages = 4},
 };
-// kernels/tc/warp_specialized.cu: a producer warpgroup (one thread of it issues the copies)
+// kernels/tc/warp-specialization.cu: a producer warpgroup (one thread of it issues the copies)
 // and `consumers` warpgroups that compute.
 inline constexpr TcTile kTilesWarpSpecialized[] = {
     {.threads = 384, .bm = 256, .bn = 128, .bk = 64, .stages = 4, .consumers = 2},

@@ -51,7 +51,7 @@ namespace {
 using namespace split;
 
 // The kernel the chunked and multi-GPU steps launch on each piece of the text.
-constexpr const char* kRangeScanKernel = "kernels/split/10_vector_loads_block_compaction.cu";
+constexpr const char* kRangeScanKernel = "kernels/split/vector-loads-block-compaction.cu";
 
 Chapter SplitChapter() {
     Chapter chapter;
@@ -149,29 +149,26 @@ std::vector<LessonRow> CpuRows() {
     return {
         {.slug = "naive-scan",
          .title = "Naive CPU scan",
-         .source = "kernels/split/01_naive.cpp",
+         .source = "kernels/split/naive-scan.cpp",
          .cpu = &MakeSplitNaive,
          .needs = &SplitCpuNeeds,
          .seed = {"1759 ms (4 GB, Xeon E5-2698 v4)", "1759 ms（4 GB，Xeon E5-2698 v4）",
-                  "seed 000"},
-         .was = 1},
+                  "seed 000"}},
         {.slug = "even-positions",
          .title = "Check only even positions",
-         .source = "kernels/split/02_even_positions.cpp",
+         .source = "kernels/split/even-positions.cpp",
          .cpu = &MakeSplitEvenPositions,
          .needs = &SplitCpuNeeds,
          .seed = {"1312 ms (4 GB, Xeon E5-2698 v4)", "1312 ms（4 GB，Xeon E5-2698 v4）",
-                  "seed 000"},
-         .was = 2},
+                  "seed 000"}},
         {.slug = "openmp",
          .title = "OpenMP threads",
-         .source = "kernels/split/03_openmp.cpp",
+         .source = "kernels/split/openmp.cpp",
          .cpu = &MakeSplitOpenMP,
          .params = {ThreadsParam()},
          .needs = &SplitCpuNeeds,
          .seed = {"130 ms (4 GB, 80 threads, DGX-1)", "130 ms（4 GB，80 个线程，DGX-1）",
-                  "seed 000"},
-         .was = 3},
+                  "seed 000"}},
     };
 }
 
@@ -182,18 +179,17 @@ std::vector<LessonRow> KernelRows() {
     return {
         {.slug = "one-thread-per-pair",
          .title = "CUDA: one thread per pair",
-         .source = "kernels/split/04_one_thread_per_pair.cu",
+         .source = "kernels/split/one-thread-per-pair.cu",
          .step = Kernel{.args = ScanArgs::kWithN},
          .params = {block},
          .needs = &SplitGpuNeeds,
          .focus = pairs,
          .in_flight = InFlight(2),
          .seed = {"H2D 487.5 ms + kernel 10.0 ms (4 GB, V100)",
-                  "H2D 487.5 ms + 内核 10.0 ms（4 GB，V100）", "seed 000"},
-         .was = 4},
+                  "H2D 487.5 ms + 内核 10.0 ms（4 GB，V100）", "seed 000"}},
         {.slug = "pinned-memory",
          .title = "Pinned host memory",
-         .source = "kernels/split/05_pinned_memory.cu",
+         .source = "kernels/split/pinned-memory.cu",
          .step =
              Kernel{
                  .pinned = true, .measure_allocation = true, .from = KernelsFrom::kPreviousLesson},
@@ -202,39 +198,35 @@ std::vector<LessonRow> KernelRows() {
          .focus = pairs,
          .in_flight = InFlight(2),
          .seed = {"H2D 388.6 ms + kernel 10.0 ms (4 GB, V100)",
-                  "H2D 388.6 ms + 内核 10.0 ms（4 GB，V100）", "seed 000"},
-         .was = 5},
+                  "H2D 388.6 ms + 内核 10.0 ms（4 GB，V100）", "seed 000"}},
         {.slug = "branch-free-padding",
          .title = "Branch-free kernel with padding",
-         .source = "kernels/split/06_branch_free_padding.cu",
+         .source = "kernels/split/branch-free-padding.cu",
          .step = Kernel{.pinned = true},
          .params = {block},
          .needs = &SplitPinnedGpuNeeds,
          .focus = pairs,
          .in_flight = InFlight(2),
-         .seed = {"kernel 9.0 ms (4 GB, V100)", "内核 9.0 ms（4 GB，V100）", "seed 000"},
-         .was = 6},
+         .seed = {"kernel 9.0 ms (4 GB, V100)", "内核 9.0 ms（4 GB，V100）", "seed 000"}},
         {.slug = "shared-memory",
          .title = "Shared-memory staging",
-         .source = "kernels/split/07_shared_memory.cu",
+         .source = "kernels/split/shared-memory.cu",
          .step = Kernel{.pinned = true},
          .params = {block},
          .needs = &SplitPinnedGpuNeeds,
          .focus = {"LDS", "STS", "BAR", "ATOM"},
          .in_flight = InFlight(2),
          .seed = {"kernel 23 ms (1 GB, K80; method 6: 35 ms)",
-                  "内核 23 ms（1 GB，K80；方法六：35 ms）", "seed 001"},
-         .was = 7},
+                  "内核 23 ms（1 GB，K80；方法六：35 ms）", "seed 001"}},
         {.slug = "four-bytes-per-thread",
          .title = "More work per thread",
-         .source = "kernels/split/08_four_bytes_per_thread.cu",
+         .source = "kernels/split/four-bytes-per-thread.cu",
          .step = Kernel{.pinned = true},
          .params = {block},
          .needs = &SplitPinnedGpuNeeds,
          .focus = {"LDG", "LDS", "STS", "BAR", "ATOM"},
          .in_flight = InFlight(4),
-         .seed = {"kernel 13 ms (1 GB, K80)", "内核 13 ms（1 GB，K80）", "seed 001"},
-         .was = 8},
+         .seed = {"kernel 13 ms (1 GB, K80)", "内核 13 ms（1 GB，K80）", "seed 001"}},
     };
 }
 
@@ -244,12 +236,11 @@ std::vector<LessonRow> StagedRows() {
     return {
         {.slug = "thrust-copy-if",
          .title = "Thrust copy_if",
-         .source = "kernels/split/09_thrust_copy_if.cu",
+         .source = "kernels/split/thrust-copy-if.cu",
          .step = Thrust{},
          .needs = &SplitPinnedGpuNeeds,
          .seed = {"344 ms end to end (1 GB, K80; method 8: 281 ms)",
-                  "端到端 344 ms（1 GB，K80；方法八：281 ms）", "seed 001"},
-         .was = 9},
+                  "端到端 344 ms（1 GB，K80；方法八：281 ms）", "seed 001"}},
         {.slug = "vector-loads-block-compaction",
          .title = "16-byte loads, block-aggregated output",
          .source = kRangeScanKernel,
@@ -258,7 +249,6 @@ std::vector<LessonRow> StagedRows() {
          .needs = &SplitPinnedGpuNeeds,
          .focus = staged,
          .in_flight = InFlight(32),
-         .was = 10,
          .exercise = {.fixed = {{"output", "block"},
                                 {"loads", "16-byte"},
                                 {"pair_test", "word"},
@@ -268,21 +258,19 @@ std::vector<LessonRow> StagedRows() {
                                   "PairTest::kWord; constexpr Exits kExits = Exits::kEarly;"}},
         {.slug = "overlapped-chunks",
          .title = "Hide the copy: overlapped chunks",
-         .source = "kernels/split/11_overlapped_chunks.cu",
+         .source = "kernels/split/overlapped-chunks.cu",
          .step = OverlappedChunks{},
          .params = {StagedBlock()},
          .needs = &SplitPinnedGpuNeeds,
          .focus = staged,
-         .in_flight = InFlight(32),
-         .was = 11},
+         .in_flight = InFlight(32)},
     };
 }
 
 // Several GPUs (`gpus`), the vector-loads kernel, pinned text.
 std::vector<LessonRow> MultiGpuRows() {
     const std::vector<std::string> loads_and_stores = {"LDG", "STG"};
-    const auto row = [&](const char* slug, const char* title, const char* source, Plan plan,
-                         int was) {
+    const auto row = [&](const char* slug, const char* title, const char* source, Plan plan) {
         return LessonRow{.slug = slug,
                          .title = title,
                          .source = source,
@@ -290,16 +278,15 @@ std::vector<LessonRow> MultiGpuRows() {
                          .params = {StagedBlock()},
                          .needs = &SplitPinnedGpuNeeds,
                          .focus = loads_and_stores,
-                         .in_flight = InFlight(32),
-                         .was = was};
+                         .in_flight = InFlight(32)};
     };
     return {
         row("scatter-gather", "Several GPUs: scatter, then gather on GPU 0",
-            "kernels/split/12_scatter_gather.cu", Plan::kGatherToFirst, 12),
-        row("openmp-per-gpu", "One OpenMP thread per GPU", "kernels/split/13_openmp_per_gpu.cu",
-            Plan::kOpenMPGather, 13),
+            "kernels/split/scatter-gather.cu", Plan::kGatherToFirst),
+        row("openmp-per-gpu", "One OpenMP thread per GPU", "kernels/split/openmp-per-gpu.cu",
+            Plan::kOpenMPGather),
         row("each-scans-its-share", "Each GPU scans its own share",
-            "kernels/split/14_each_scans_its_share.cu", Plan::kEachScans, 14),
+            "kernels/split/each-scans-its-share.cu", Plan::kEachScans),
     };
 }
 

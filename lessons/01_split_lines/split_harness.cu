@@ -50,7 +50,7 @@ ScanFn KernelScan(const SplitKernel& k, int block) {
 std::optional<uint64_t> ThrustScan(const char* buf, uint64_t n, unsigned long long* out,
                                    unsigned long long*, cudaStream_t stream) {
     unsigned long long found = 0;
-    LESSONS_CUDA_CHECK(Split09ThrustCopyIf(buf, n, out, &found, stream));
+    LESSONS_CUDA_CHECK(SplitThrustCopyIf(buf, n, out, &found, stream));
     return found;
 }
 
@@ -62,7 +62,7 @@ public:
     PinnedText(const char* text, uint64_t n, bool measure) {
         const auto t0 = Clock::now();
         char* ptr = nullptr;
-        LESSONS_CUDA_CHECK(Split05AllocPinned(&ptr, n));
+        LESSONS_CUDA_CHECK(SplitAllocPinned(&ptr, n));
         m_buffer = cuda::PinnedBuffer<char>::Adopt(ptr, n);
         m_alloc_pinned_ms = MsSince(t0);
         if (n) std::memcpy(ptr, text, n);
@@ -193,7 +193,7 @@ public:
           m_kernel(kernel),
           m_block(block),
           m_pinned(m_work.data(), m_work.SizeBytes(), false),
-          m_chunk(Split11Chunk(m_work.SizeBytes(), kernel.padded(1, block))) {
+          m_chunk(SplitOverlappedChunk(m_work.SizeBytes(), kernel.padded(1, block))) {
         const uint64_t n = m_work.SizeBytes();
         m_buf = PaddedDeviceText(n, kernel.padded(n, block), m_main.get());
         for (int i = 0; i < kStreams; ++i) {
@@ -220,7 +220,7 @@ public:
         m_start.Record(s);
         LESSONS_CUDA_CHECK(cudaMemsetAsync(m_count.get(), 0, sizeof(unsigned long long), s));
         if (n)
-            LESSONS_CUDA_CHECK(Split11Overlapped(
+            LESSONS_CUDA_CHECK(SplitOverlappedChunks(
                 m_pinned.get(), m_buf.get(), n, m_dev_out.get(), m_count.get(),
                 m_kernel.launch_range, m_block, m_chunk, s, m_raw_streams, m_raw_events, kStreams));
         m_found = ReadCount(m_main);

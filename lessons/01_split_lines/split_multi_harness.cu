@@ -113,13 +113,13 @@ public:
         const auto t0 = Clock::now();
         switch (m_plan) {
             case Plan::kGatherToFirst:
-                LESSONS_CUDA_CHECK(Split12ScatterGather(m_multi, &found));
+                LESSONS_CUDA_CHECK(SplitScatterGather(m_multi, &found));
                 break;
             case Plan::kOpenMPGather:
-                LESSONS_CUDA_CHECK(Split13OpenMPPerGpu(m_multi, &found));
+                LESSONS_CUDA_CHECK(SplitOpenMPPerGpu(m_multi, &found));
                 break;
             case Plan::kEachScans:
-                LESSONS_CUDA_CHECK(Split14EachScansItsShare(m_multi, &found));
+                LESSONS_CUDA_CHECK(SplitEachScansItsShare(m_multi, &found));
                 break;
         }
         Sample sample;

@@ -102,7 +102,7 @@ void RegisterReduceChapter(Registry& registry) {
         {
             {.slug = "cpu-sum",
              .title = "CPU sum, serial and OpenMP",
-             .source = "kernels/reduce/19_cpu_openmp.cpp",
+             .source = "kernels/reduce/cpu-sum.cpp",
              .cpu = &MakeReduceCpuSum,
              .params = {ThreadsParam()},
              .needs = &ReduceCpuNeeds,
@@ -110,7 +110,7 @@ void RegisterReduceChapter(Registry& registry) {
              .was = 19},
             {.slug = "v0-interleaved-global",
              .title = "v0: interleaved, global memory",
-             .source = "kernels/reduce/20_interleaved_global.cu",
+             .source = "kernels/reduce/v0-interleaved-global.cu",
              .step = Pass{},
              .params = {pow2_block},
              .needs = &ReduceInPlaceGpuNeeds,
@@ -121,7 +121,7 @@ void RegisterReduceChapter(Registry& registry) {
              .was = 20},
             {.slug = "v1-shared-memory",
              .title = "v1: shared memory",
-             .source = "kernels/reduce/21_shared_memory.cu",
+             .source = "kernels/reduce/v1-shared-memory.cu",
              .step = Pass{},
              .params = {pow2_block, addressing},
              .needs = &ReduceGpuNeeds,
@@ -135,7 +135,7 @@ void RegisterReduceChapter(Registry& registry) {
                               "constexpr Addressing kAddressing = Addressing::kInterleaved;"}},
             {.slug = "v2-add-during-load",
              .title = "v2: add during load, half the blocks",
-             .source = "kernels/reduce/22_add_during_load.cu",
+             .source = "kernels/reduce/v2-add-during-load.cu",
              .step = Pass{},
              .params = {pow2_block},
              .needs = &ReduceGpuNeeds,
@@ -146,7 +146,7 @@ void RegisterReduceChapter(Registry& registry) {
              .was = 22},
             {.slug = "v3-unrolled-last-warp",
              .title = "v3: sequential addressing, unrolled last warp",
-             .source = "kernels/reduce/23_sequential_unrolled_warp.cu",
+             .source = "kernels/reduce/v3-unrolled-last-warp.cu",
              .step = Pass{},
              .params = {BlockParam(64, 1024, 256, true,
                                    "its tree halves the block down to one warp reading 32 places "
@@ -169,7 +169,7 @@ void RegisterReduceChapter(Registry& registry) {
                               "constexpr LastWarp kLastWarp = LastWarp::kUnrolled;"}},
             {.slug = "v4-warp-shuffle",
              .title = "v4: warp shuffle",
-             .source = "kernels/reduce/24_warp_shuffle.cu",
+             .source = "kernels/reduce/v4-warp-shuffle.cu",
              .step = Pass{},
              .params = {BlockParam(32, 1024, 256)},
              .needs = &ReduceGpuNeeds,
@@ -178,7 +178,7 @@ void RegisterReduceChapter(Registry& registry) {
              .was = 24},
             {.slug = "v5-vectorized-one-pass",
              .title = "v5: float4 loads, one pass",
-             .source = "kernels/reduce/25_vectorized_one_pass.cu",
+             .source = "kernels/reduce/v5-vectorized-one-pass.cu",
              .step = OnePass{},
              .params = {BlockParam(32, 1024, 512), loads, passes},
              .needs = &ReduceGpuNeeds,
@@ -195,13 +195,13 @@ void RegisterReduceChapter(Registry& registry) {
                                       "constexpr Passes kPasses = Passes::kOne;"}},
             {.slug = "cub",
              .title = "CUB DeviceReduce::Sum",
-             .source = "kernels/reduce/26_cub.cu",
+             .source = "kernels/reduce/cub.cu",
              .step = Cub{},
              .needs = &ReduceGpuNeeds,
              .was = 26},
             {.slug = "multi-gpu-nccl",
              .title = "Several GPUs: a share each, NCCL adds",
-             .source = "kernels/reduce/27_multi_gpu_nccl.cu",
+             .source = "kernels/reduce/multi-gpu-nccl.cu",
              .step = MultiGpuNccl{},
              .params = {BlockParam(32, 1024, 512), GpusParam()},
              .needs = &ReduceGpuNeeds,
@@ -215,8 +215,7 @@ void RegisterReduceChapter(Registry& registry) {
                          4 * (p.Has("gpus") ? std::max<uint64_t>(p.Number("gpus"), 1) : 1);
                      w.rate_part.clear();
                      return w;
-                 },
-             .was = 27},
+                 }},
         });
 }
 

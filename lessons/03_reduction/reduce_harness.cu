@@ -227,12 +227,11 @@ StepRunner OnePassRunner(std::vector<const OnePassKernel*> variants) {
 // exercise fixes the toggles, so `params` name the variant the student's kernel stands for.
 uint64_t StudentBlocks(const std::string& name, uint64_t n, int block, int max_grid) {
     const uint64_t one_each = (n + block - 1) / block;
-    if (name == "reduce_20_interleaved_global_kernel" || name == "reduce_21_shared_memory_kernel")
+    if (name == "reduce_v0_interleaved_global_kernel" || name == "reduce_v1_shared_memory_kernel")
         return one_each;
-    if (name == "reduce_22_add_during_load_kernel")
+    if (name == "reduce_v2_add_during_load_kernel")
         return (n + 2 * uint64_t(block) - 1) / (2 * uint64_t(block));
-    if (name == "reduce_23_sequential_unrolled_warp_kernel" ||
-        name == "reduce_24_warp_shuffle_kernel")
+    if (name == "reduce_v3_unrolled_last_warp_kernel" || name == "reduce_v4_warp_shuffle_kernel")
         return std::min<uint64_t>(one_each, uint64_t(max_grid));
     throw std::logic_error(name +
                            ": the reduction harness does not know its grid, so a student's "

@@ -104,7 +104,7 @@ GemvShape ShapeOf(RowLayout layout, int m, int n, int block) {
             return {static_cast<unsigned>((m + rows_per_block - 1) / rows_per_block)};
         }
         case RowLayout::kGroupPerRow: {
-            const int group = Gemv30LanesPerRow(n, block);
+            const int group = GemvLanesPerRow(n, block);
             int group_log2 = 0;
             while ((1 << group_log2) < group) ++group_log2;
             const long long threads = static_cast<long long>(m) * group;
@@ -147,17 +147,17 @@ private:
 class CublasStep : public GpuGemvBase {
 public:
     explicit CublasStep(const Workload& w) : GpuGemvBase(w) {
-        const std::string error = Gemv31Create(&m_handle, m_stream.get());
+        const std::string error = GemvCublasCreate(&m_handle, m_stream.get());
         if (!error.empty()) throw CudaError(error, false);
     }
-    ~CublasStep() override { Gemv31Destroy(m_handle); }
+    ~CublasStep() override { GemvCublasDestroy(m_handle); }
     CublasStep(const CublasStep&) = delete;
     CublasStep& operator=(const CublasStep&) = delete;
 
     Sample Run() override {
         return Timed([this](cudaStream_t) {
             const std::string error =
-                Gemv31Run(m_handle, m_a.get(), m_x.get(), m_y.get(), M(), N());
+                GemvCublasRun(m_handle, m_a.get(), m_x.get(), m_y.get(), M(), N());
             if (!error.empty()) throw CudaError(error, false);
         });
     }
@@ -203,7 +203,7 @@ StepRunner StudentRunner(const Kernel& kind, std::shared_ptr<const StudentKernel
 StepRunner CublasRunner() {
     StepRunner r;
     r.make = [](const Workload& w, const StepContext&) {
-        const std::string why = Gemv31Unavailable();
+        const std::string why = GemvCublasUnavailable();
         if (!why.empty()) throw UnavailableError("cuBLAS cannot run here: " + why);
         return std::unique_ptr<StepInstance>(std::make_unique<CublasStep>(w));
     };

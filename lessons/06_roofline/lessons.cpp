@@ -63,7 +63,7 @@ void RegisterRooflineChapter(Registry& registry) {
                {
                    {.slug = "roofline",
                     .title = "The roofline: one kernel at any arithmetic intensity",
-                    .source = "kernels/roofline/43_intensity.cu",
+                    .source = "kernels/roofline/roofline.cu",
                     .step = roofline::Intensity{},
                     .params = {BlockParam(32, 1024, 256), FmasParam()},
                     .needs = &roofline::RooflineGpuNeeds,

@@ -4,9 +4,9 @@
 // buffer is 4-byte aligned), and tests the 4 positions that start in them; the byte after a
 // thread's four is its neighbour's first, and for the last thread of the block it is the byte
 // after the block's stretch.
-__global__ void split_08_four_bytes_per_thread_kernel(const char* __restrict__ buf,
-                                                      unsigned long long* __restrict__ out,
-                                                      unsigned long long* __restrict__ count) {
+__global__ void split_four_bytes_per_thread_kernel(const char* __restrict__ buf,
+                                                   unsigned long long* __restrict__ out,
+                                                   unsigned long long* __restrict__ count) {
     extern __shared__ unsigned int words[];  // 4 bytes per thread, then the byte after them
     // 1. base = this block's first byte; thread t loads the word at buf + base + 4t.
     // 2. The last thread also stores the byte after the block's stretch after the words.

@@ -4,9 +4,9 @@
 // rule), reading its neighbours from shared memory; the byte before the block's stretch comes
 // in as a halo.
 // As it stands this kernel reads global memory only: right, but it does not use shared memory.
-__global__ void split_07_shared_memory_kernel(const char* __restrict__ buf,
-                                              unsigned long long* __restrict__ out,
-                                              unsigned long long* __restrict__ count) {
+__global__ void split_shared_memory_kernel(const char* __restrict__ buf,
+                                           unsigned long long* __restrict__ out,
+                                           unsigned long long* __restrict__ count) {
     const uint64_t p = (blockIdx.x * uint64_t(blockDim.x) + threadIdx.x) * 2;
     const char c = buf[p];
     if (c == '\r') {

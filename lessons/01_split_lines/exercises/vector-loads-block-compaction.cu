@@ -8,9 +8,10 @@
 // one byte at a time and claims each hit with an atomicAdd on *count: right, but it spends many
 // instructions per byte and, on dense text, queues on one counter. Test a whole 32-bit word at a
 // time, and let one atomicAdd claim the block's hits, written out contiguously.
-__global__ void split_10_vector_loads_block_compaction_kernel(
-    const char* __restrict__ buf, unsigned long long* __restrict__ out,
-    unsigned long long* __restrict__ count, unsigned long long offset_base) {
+__global__ void split_vector_loads_block_compaction_kernel(const char* __restrict__ buf,
+                                                           unsigned long long* __restrict__ out,
+                                                           unsigned long long* __restrict__ count,
+                                                           unsigned long long offset_base) {
     const uint64_t first = blockIdx.x * uint64_t(blockDim.x) * 2;  // in vectors
     for (int j = 0; j < 2; ++j) {
         const uint64_t vector = first + j * blockDim.x + threadIdx.x;

@@ -4,8 +4,8 @@
 // As it stands every thread reads all of x from global memory, once per row: right, and the
 // `global` variant of this lesson. Copy x into shared memory once per block, every thread of
 // the block copying a share, and read it from there.
-__global__ void vecmat_15_shared_kernel(const float* a, const float* x, float* y, unsigned rows,
-                                        uint64_t cols) {
+__global__ void vecmat_shared_kernel(const float* a, const float* x, float* y, unsigned rows,
+                                     uint64_t cols) {
     const uint64_t j = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
     if (j >= cols) return;
     const float* column = a + j;  // A[0][j]; the next row's element is cols floats further

@@ -4,7 +4,7 @@
 // its sum to partials[b]. `data` is a fresh copy of the input each time: you may overwrite it.
 // As it stands thread 0 adds its block's elements one after another: right, but one thread of
 // the block works. Make every thread work, pairing elements in a tree.
-__global__ void reduce_20_interleaved_global_kernel(float* data, uint64_t n, float* partials) {
+__global__ void reduce_v0_interleaved_global_kernel(float* data, uint64_t n, float* partials) {
     if (threadIdx.x != 0) return;
     const uint64_t base = blockIdx.x * uint64_t(blockDim.x);
     float sum = 0.0f;

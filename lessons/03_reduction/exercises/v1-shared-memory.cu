@@ -6,7 +6,7 @@
 // As it stands thread 0 adds its block's elements one after another from global memory: right,
 // but slow. Copy the block's elements to shared memory, then add them there in step 3.2's
 // interleaved tree.
-__global__ void reduce_21_shared_memory_kernel(const float* in, uint64_t n, float* partials) {
+__global__ void reduce_v1_shared_memory_kernel(const float* in, uint64_t n, float* partials) {
     if (threadIdx.x != 0) return;
     const uint64_t base = blockIdx.x * uint64_t(blockDim.x);
     float sum = 0.0f;

@@ -4,7 +4,7 @@
 // This is step 3.3's kernel under this step's name: as it stands it is WRONG, since each block
 // loads only the first half of its elements. Make each thread load two elements, block apart,
 // and store their sum before the tree.
-__global__ void reduce_22_add_during_load_kernel(const float* in, uint64_t n, float* partials) {
+__global__ void reduce_v2_add_during_load_kernel(const float* in, uint64_t n, float* partials) {
     extern __shared__ float s[];
     const unsigned tid = threadIdx.x;
     const uint64_t i = blockIdx.x * uint64_t(blockDim.x) + tid;

@@ -5,8 +5,7 @@
 // elements, which its threads walk block apart, adding into a register.
 // This is step 3.4's kernel under this step's name: as it stands it is WRONG for large n (a
 // capped grid does not cover the array), and its tree is interleaved.
-__global__ void reduce_23_sequential_unrolled_warp_kernel(const float* in, uint64_t n,
-                                                          float* partials) {
+__global__ void reduce_v3_unrolled_last_warp_kernel(const float* in, uint64_t n, float* partials) {
     extern __shared__ float s[];
     const unsigned tid = threadIdx.x;
     const uint64_t i = blockIdx.x * uint64_t(blockDim.x) * 2 + tid;

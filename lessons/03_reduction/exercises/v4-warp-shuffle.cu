@@ -5,7 +5,7 @@
 // tree in a static shared array with a __syncthreads() per level: right, but every level of
 // the tree goes through shared memory and a barrier. Sum each warp with __shfl_down_sync
 // instead, and keep shared memory for one value per warp.
-__global__ void reduce_24_warp_shuffle_kernel(const float* in, uint64_t n, float* partials) {
+__global__ void reduce_v4_warp_shuffle_kernel(const float* in, uint64_t n, float* partials) {
     __shared__ float s[1024];
     const unsigned tid = threadIdx.x;
     const uint64_t per_block = (n + gridDim.x - 1) / gridDim.x;

@@ -19,7 +19,7 @@ __device__ float block_sum(float v, float* scratch) {
     return v;
 }
 
-__global__ void reduce_25_vectorized_one_pass_kernel(const float* in, uint64_t n, float* result,
+__global__ void reduce_v5_vectorized_one_pass_kernel(const float* in, uint64_t n, float* result,
                                                      float* partials, unsigned* counter) {
     __shared__ float scratch[32];
     __shared__ bool is_last;

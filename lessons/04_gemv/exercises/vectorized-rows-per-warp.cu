@@ -5,8 +5,10 @@
 // row has at least 4 float4s per thread. As it stands it ignores group_log2, so it is right only
 // while G >= 32 (rows of more than 124 floats), and it reads 4 bytes per load. Load A and x as
 // float4 (16 bytes, where the row's start is 16-byte aligned) and let G lanes share a row.
-__global__ void gemv_30_vectorized_kernel(const float* __restrict__ a, const float* __restrict__ x,
-                                          float* __restrict__ y, int m, int n, int group_log2) {
+__global__ void gemv_vectorized_rows_per_warp_kernel(const float* __restrict__ a,
+                                                     const float* __restrict__ x,
+                                                     float* __restrict__ y, int m, int n,
+                                                     int group_log2) {
     const int lane = threadIdx.x % 32;
     const long long row = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
     if (row >= m) return;

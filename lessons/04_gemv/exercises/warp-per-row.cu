@@ -2,9 +2,8 @@
 // harness now launches ceil(m / (block / 32)) blocks of `block` threads: 32 threads for every
 // row. As it stands it is right but slow: only the first m threads work, and the 32 threads of
 // a warp read 32 different rows. Make the 32 lanes of a warp share one row.
-__global__ void gemv_29_warp_per_row_kernel(const float* __restrict__ a,
-                                            const float* __restrict__ x, float* __restrict__ y,
-                                            int m, int n) {
+__global__ void gemv_warp_per_row_kernel(const float* __restrict__ a, const float* __restrict__ x,
+                                         float* __restrict__ y, int m, int n) {
     const int row = blockIdx.x * blockDim.x + threadIdx.x;
     if (row >= m) return;
     const float* r = a + static_cast<size_t>(row) * n;

@@ -10,7 +10,8 @@
 constexpr int BM = 128, BN = 64, BK = 8, TM = 16;
 
 __global__ void __launch_bounds__(BM* BN / TM)
-    gemm_35_1d_blocking_kernel(int m, int n, int k, const float* a, const float* b, float* c) {
+    gemm_1d_register_blocking_kernel(int m, int n, int k, const float* a, const float* b,
+                                     float* c) {
     constexpr int kThreads = BM * BN / TM;
     __shared__ float as[BM][BK];
     __shared__ float bs[BK][BN];

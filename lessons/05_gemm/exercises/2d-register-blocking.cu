@@ -10,7 +10,8 @@
 constexpr int BM = 64, BN = 64, BK = 16, TM = 4, TN = 4;
 
 __global__ void __launch_bounds__((BM / TM) * (BN / TN))
-    gemm_36_2d_blocking_kernel(int m, int n, int k, const float* a, const float* b, float* c) {
+    gemm_2d_register_blocking_kernel(int m, int n, int k, const float* a, const float* b,
+                                     float* c) {
     constexpr int kThreads = (BM / TM) * (BN / TN);
     __shared__ float as[BM][BK];
     __shared__ float bs[BK][BN];

@@ -5,8 +5,8 @@
 // square C (m = n, where the grid covers C either way) and not in general, and the 32 lanes of
 // a warp read A 32 rows apart and write C 32 rows apart. Make x, the fastest index, pick the
 // column.
-__global__ void gemm_33_coalesced_kernel(int m, int n, int k, const float* a, const float* b,
-                                         float* c) {
+__global__ void gemm_coalesced_kernel(int m, int n, int k, const float* a, const float* b,
+                                      float* c) {
     const int row = blockIdx.x * 32 + threadIdx.x;  // x, the fastest index, walks down a column
     const int col = blockIdx.y * blockDim.y + threadIdx.y;
     if (row >= m || col >= n) return;

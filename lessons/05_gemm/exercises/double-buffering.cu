@@ -64,8 +64,8 @@ __device__ __forceinline__ void WaitCopies() {
 }
 
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
-    gemm_39_double_buffered_kernel(int m, int n, int k, const float* __restrict__ a,
-                                   const float* __restrict__ b, float* __restrict__ c) {
+    gemm_double_buffering_kernel(int m, int n, int k, const float* __restrict__ a,
+                                 const float* __restrict__ b, float* __restrict__ c) {
     constexpr int TM = WM / 4, TN = WN / 8;
     static_assert((BM / WM) * (BN / WN) * 32 == THREADS, "one warp per warp tile");
     static_assert(TM % 4 == 0 && TN % 4 == 0 && STAGES >= 2, "thread tile in groups of 4");

@@ -10,7 +10,7 @@ constexpr int BM = 16, BN = 16, BK = 64;
 static_assert((BM * BK + BK * BN) * 4 <= 48 * 1024, "the two tiles fit in static shared memory");
 
 __global__ void __launch_bounds__(BM* BN)
-    gemm_34_shared_memory_kernel(int m, int n, int k, const float* a, const float* b, float* c) {
+    gemm_shared_memory_tiles_kernel(int m, int n, int k, const float* a, const float* b, float* c) {
     const int tid = threadIdx.x, ty = tid / BN, tx = tid % BN;
     const int row = blockIdx.y * BM + ty, col = blockIdx.x * BN + tx;
     if (row >= m || col >= n) return;

@@ -13,7 +13,8 @@
 constexpr int BM = 128, BN = 128, BK = 16, TM = 8, TN = 8;
 
 __global__ void __launch_bounds__((BM / TM) * (BN / TN))
-    gemm_37_vectorized_kernel(int m, int n, int k, const float* a, const float* b, float* c) {
+    gemm_vectorized_transposed_a_kernel(int m, int n, int k, const float* a, const float* b,
+                                        float* c) {
     constexpr int kThreads = (BM / TM) * (BN / TN);
     __shared__ float as[BM][BK];
     __shared__ float bs[BK][BN];

@@ -10,7 +10,7 @@
 constexpr int BM = 128, BN = 128, BK = 16, WM = 64, WN = 32, THREADS = 256;
 
 __global__ void __launch_bounds__(THREADS)
-    gemm_38_warp_tiling_kernel(int m, int n, int k, const float* a, const float* b, float* c) {
+    gemm_warp_tiling_kernel(int m, int n, int k, const float* a, const float* b, float* c) {
     static_assert((BM / WM) * (BN / WN) * 32 == THREADS, "one warp per warp tile");
     // Step 5.6's thread tile and thread map.
     constexpr int TM = 8, TN = 8;

@@ -11,7 +11,7 @@
 constexpr int BM = 128, BN = 128, WARPS_M = 2, WARPS_N = 2, MIN_BLOCKS = 2;
 
 __global__ void __launch_bounds__(32 * WARPS_M * WARPS_N, MIN_BLOCKS)
-    gemm_41_wmma_tf32_kernel(int m, int n, int k, const float* a, const float* b, float* c) {
+    gemm_wmma_tf32_kernel(int m, int n, int k, const float* a, const float* b, float* c) {
     constexpr int kThreads = 32 * WARPS_M * WARPS_N;
     const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
     for (int e = threadIdx.x; e < BM * BN; e += kThreads) {

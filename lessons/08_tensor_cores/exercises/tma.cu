@@ -13,9 +13,9 @@
 constexpr int BM = 128, BN = 256, STAGES = 4, WARPGROUPS = 2;
 
 __global__ void __launch_bounds__(128 * WARPGROUPS, 1)
-    tc_wgmma_tma_kernel(const __grid_constant__ CUtensorMap map_a,
-                        const __grid_constant__ CUtensorMap map_b, __nv_bfloat16* c, int m, int n,
-                        int k, int ldc) {
+    tc_tma_kernel(const __grid_constant__ CUtensorMap map_a,
+                  const __grid_constant__ CUtensorMap map_b, __nv_bfloat16* c, int m, int n, int k,
+                  int ldc) {
     constexpr int kRows = BM / WARPGROUPS, kMi = kRows / 64;
     constexpr int kBytesA = HopperTileBytes(BM), kBytesB = HopperTileBytes(BN);
     static_assert(kRows % 64 == 0 && STAGES >= 1, "64-row slices");

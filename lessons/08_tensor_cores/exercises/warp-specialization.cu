@@ -11,9 +11,9 @@
 constexpr int BM = 256, BN = 128, STAGES = 4, CONSUMERS = 2;
 
 __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
-    tc_warp_specialized_kernel(const __grid_constant__ CUtensorMap map_a,
-                               const __grid_constant__ CUtensorMap map_b, __nv_bfloat16* c, int m,
-                               int n, int k, int ldc) {
+    tc_warp_specialization_kernel(const __grid_constant__ CUtensorMap map_a,
+                                  const __grid_constant__ CUtensorMap map_b, __nv_bfloat16* c,
+                                  int m, int n, int k, int ldc) {
     constexpr int kRows = BM / CONSUMERS, kMi = kRows / 64;
     constexpr int kBytesA = HopperTileBytes(BM), kBytesB = HopperTileBytes(BN);
     constexpr int kStageBytes = kBytesA + kBytesB;

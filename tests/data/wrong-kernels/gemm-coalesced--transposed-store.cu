@@ -1,7 +1,7 @@
 // lesson: gemm/coalesced
 // WRONG: C is stored transposed (column-major): elements off the diagonal land wrong.
-__global__ void gemm_33_coalesced_kernel(int m, int n, int k, const float* a, const float* b,
-                                         float* c) {
+__global__ void gemm_coalesced_kernel(int m, int n, int k, const float* a, const float* b,
+                                      float* c) {
     const int col = blockIdx.x * 32 + threadIdx.x;
     const int row = blockIdx.y * blockDim.y + threadIdx.y;
     if (row >= m || col >= n) return;

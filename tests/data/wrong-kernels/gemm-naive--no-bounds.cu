@@ -1,7 +1,6 @@
 // lesson: gemm/naive
 // WRONG: no bounds test: the edge blocks write past the end of C.
-__global__ void gemm_32_naive_kernel(int m, int n, int k, const float* a, const float* b,
-                                     float* c) {
+__global__ void gemm_naive_kernel(int m, int n, int k, const float* a, const float* b, float* c) {
     const int row = blockIdx.x * 32 + threadIdx.x;
     const int col = blockIdx.y * blockDim.y + threadIdx.y;
     float sum = 0.0f;

@@ -2,7 +2,7 @@
 // WRONG: tile loads without edge tests read past the edges of A and B.
 constexpr int BM = 16, BN = 16, BK = 64;
 __global__ void __launch_bounds__(BM* BN)
-    gemm_34_shared_memory_kernel(int m, int n, int k, const float* a, const float* b, float* c) {
+    gemm_shared_memory_tiles_kernel(int m, int n, int k, const float* a, const float* b, float* c) {
     __shared__ float as[BM][BK];
     __shared__ float bs[BK][BN];
     const int tid = threadIdx.x, ty = tid / BN, tx = tid % BN;

@@ -1,8 +1,7 @@
 // lesson: gemv/warp-per-row
 // WRONG: lanes stop at the last whole 32 columns: a row's last n % 32 are lost.
-__global__ void gemv_29_warp_per_row_kernel(const float* __restrict__ a,
-                                            const float* __restrict__ x, float* __restrict__ y,
-                                            int m, int n) {
+__global__ void gemv_warp_per_row_kernel(const float* __restrict__ a, const float* __restrict__ x,
+                                         float* __restrict__ y, int m, int n) {
     const int lane = threadIdx.x % 32;
     const long long row = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
     if (row >= m) return;

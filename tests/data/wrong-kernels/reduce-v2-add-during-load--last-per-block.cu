@@ -1,6 +1,6 @@
 // lesson: reduce/v2-add-during-load
 // WRONG: each block's last thread stores 0: two elements per block dropped.
-__global__ void reduce_22_add_during_load_kernel(const float* in, uint64_t n, float* partials) {
+__global__ void reduce_v2_add_during_load_kernel(const float* in, uint64_t n, float* partials) {
     extern __shared__ float s[];
     const unsigned tid = threadIdx.x;
     const uint64_t i = blockIdx.x * uint64_t(blockDim.x) * 2 + tid;

@@ -1,8 +1,8 @@
 // lesson: split/four-bytes-per-thread
 // WRONG: tests 3 bytes of its word: a pair from a word's last byte is missed.
-__global__ void split_08_four_bytes_per_thread_kernel(const char* __restrict__ buf,
-                                                      unsigned long long* __restrict__ out,
-                                                      unsigned long long* __restrict__ count) {
+__global__ void split_four_bytes_per_thread_kernel(const char* __restrict__ buf,
+                                                   unsigned long long* __restrict__ out,
+                                                   unsigned long long* __restrict__ count) {
     extern __shared__ unsigned int words[];  // 4 bytes per thread, then one byte of halo
     const unsigned t = threadIdx.x;
     const uint64_t base = blockIdx.x * uint64_t(blockDim.x) * 4;
