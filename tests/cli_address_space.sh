@@ -42,6 +42,9 @@ expect() {
     echo "ok: $*"
 }
 
+# The OpenMP steps start a thread per core, each with its stack (8 MiB by default): two, so that
+# the limit holds on a machine of any size.
+export OMP_NUM_THREADS=2
 echo "== under ulimit -v $limit (KiB)"
 expect list 0 "split/naive-scan" list
 expect list_json 0 '"id": "gemm/cublas-sgemm"' list --format json

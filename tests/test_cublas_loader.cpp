@@ -125,7 +125,8 @@ TEST(CublasLoaderDeathTest, TooLittleAddressSpaceIsAMessageNamingTheLimit) {
             const unsigned long long in_use = AddressSpaceInUse();
             if (in_use == 0) std::exit(2);
             // Room for the loader's own work, not for the 500 MB of libcublasLt.
-            const rlimit limit{in_use + (64ull << 20), in_use + (64ull << 20)};
+            rlimit limit{};
+            limit.rlim_cur = limit.rlim_max = in_use + (64ull << 20);
             if (setrlimit(RLIMIT_AS, &limit) != 0) std::exit(3);
             const bool loaded = cublas::Load();
             std::fprintf(stderr, "%s\n", cublas::Unavailable().c_str());
