@@ -287,6 +287,13 @@ void Automation::WritePositions(const UiState& ui, const Controller& controller,
                   {"evidence_needs_gpu", m_probe.evidence_needs_gpu},
                   {"exercise_not_checked", m_probe.exercise_not_checked},
                   {"editor_maximised", ui.exercise.maximised},
+                  {"parsons_drawn", m_probe.parsons_drawn},
+                  {"parsons_order", m_probe.parsons_order},
+                  {"parsons_aside", m_probe.parsons_aside},
+                  {"parsons_selected", m_probe.parsons_selected},
+                  {"parsons_result", m_probe.parsons_result},
+                  {"parsons_out_of_place", m_probe.parsons_out_of_place},
+                  {"progress_marks", m_probe.progress_marks},
                   {"translation_misses", TranslationMisses()}};
     std::ofstream(m_positions_file + ".tmp") << j.dump() << "\n";
     std::rename((m_positions_file + ".tmp").c_str(), m_positions_file.c_str());

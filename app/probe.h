@@ -123,6 +123,16 @@ struct Probe {
     // The lesson list's progress marks drawn this frame, by lesson id: "passed", "passed-fast",
     // "predicted", "skipped" (space-separated).
     std::map<std::string, std::string> progress_marks;
+    // The Parsons problem's part of the Exercise tab, drawn last: the order (shown places), the
+    // lines set aside, the selected line (-1: none), the answer's verdict ("", "pending",
+    // "solved", "wrong", "did not compile", "not checked", "error") and the places it found out
+    // of place (for the order as it is).
+    bool parsons_drawn = false;
+    std::vector<int> parsons_order;
+    std::vector<int> parsons_aside;
+    int parsons_selected = -1;
+    std::string parsons_result;
+    std::vector<int> parsons_out_of_place;
 };
 
 }  // namespace lessons::app

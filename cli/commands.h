@@ -109,6 +109,10 @@ struct KernelCheckOptions {
                                // run the cases under compute-sanitizer's memcheck
     double time_limit_s = 10;  // per case (and per run of run --kernel)
     bool no_speed = false;     // leave out the speed target (under memcheck)
+    bool record = true;        // keep the check in the progress file (a Parsons attempt: not)
+    // With json: the check's object goes here instead of to stdout (a Parsons attempt's answer
+    // holds it).
+    std::function<void(const nlohmann::ordered_json&)> json_out;
 };
 int CheckKernel(const std::string& lesson, const std::string& path,
                 const KernelCheckOptions& options, Format format);
@@ -133,6 +137,21 @@ nlohmann::ordered_json CheckForWorker(
     const Lesson& yours, const Lesson& lesson, const RunControl& control,
     const std::function<void(const nlohmann::ordered_json&, int, int)>& emit,
     const std::function<void(const std::string&)>& timing);
+// `parsons LESSON`: the lesson's Parsons problem (lessons/parsons.h), its lines shuffled by the
+// seed (the student's by default); with `order`, the kernel assembled in that order: which
+// places are out of place, then compiled and, with a GPU, checked as `check` does (the hidden
+// cases); the attempt is kept in the progress file. Exit 0 solved (or only shown), 1 not solved
+// (out of order, not compiled, wrong, or not checked without a GPU), 2 bad arguments
+// (cli/parsons.cpp).
+struct ParsonsOptions {
+    std::string order;    // "3,1,4,...": the shown line numbers in order; "": show the problem
+    std::string seed;     // "": the student's own (ParsonsSeed)
+    bool answer = false;  // show the answer's order too (for a teacher)
+    std::string lang = "en";
+    double time_limit_s = 10;
+};
+int Parsons(const std::string& lesson, const ParsonsOptions& options, Format format);
+
 // `progress`: the progress file (lessons/progress.h) as a table, csv or json; a corrupt one is
 // named (and left as it is) with exit code 1.
 int ShowProgress(Format format);

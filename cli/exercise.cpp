@@ -435,7 +435,10 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
             out["not_checked"] = note;
             out["cases"] = json::array();
             if (compiled) out["speed"] = ToJson(SpeedNotJudged(why_not, "运行它需要 NVIDIA GPU"));
-            std::cout << out.dump(2) << "\n";
+            if (o.json_out)
+                o.json_out(out);
+            else
+                std::cout << out.dump(2) << "\n";
         }
         return rc;
     }
@@ -502,9 +505,12 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
         out["wrong_at_default_zh"] = wrong_zh;
     }
     out["speed"] = ToJson(speed);
-    RecordCheckProgress(lesson, failed, outcomes.size(), right, speed);
+    if (o.record) RecordCheckProgress(lesson, failed, outcomes.size(), right, speed);
     if (format == Format::kJson) {
-        std::cout << out.dump(2) << "\n";
+        if (o.json_out)
+            o.json_out(out);
+        else
+            std::cout << out.dump(2) << "\n";
     } else {
         if (!wrong.empty())
             std::cout << (zh ? "计时运行的结果不对，" : "the timed run was WRONG ")
@@ -754,6 +760,13 @@ int ShowProgress(Format format) {
                 t.AddRow({label(id), id, q.skipped ? "skipped" : Fixed(q.value, 3) + " " + q.unit,
                           q.measured ? Fixed(*q.measured, 3) + " " + q.unit : "-",
                           q.off_by ? Fixed(*q.off_by, 2) + "x" : "-", q.made_at});
+            std::cout << t.Render();
+        }
+        if (!p.parsons.empty()) {
+            TextTable t({"#", "Parsons problem", "solved", "attempts", "last", "last tried"});
+            for (const auto& [id, q] : p.parsons)
+                t.AddRow({label(id), id, q.solved ? "yes (" + q.solved_at + ")" : "no",
+                          std::to_string(q.attempts), q.last_result, q.last_at});
             std::cout << t.Render();
         }
     }

@@ -287,11 +287,31 @@ int main(int argc, char** argv) {
     page->add_option("--text", page_text,
                      "a draft of the lesson's text (its .en.md or .zh.md, per --lang) to show and "
                      "check instead of the built-in one");
+    auto* parsons = app.add_subcommand(
+        "parsons",
+        "a chapter's Parsons problem: its key kernel's lines shuffled, with a few wrong ones; "
+        "give them in order and the kernel is compiled and checked as an exercise is");
+    parsons
+        ->add_option("lesson", lesson,
+                     "lesson: its number (3.6), its id (reduce/v4-warp-shuffle) or its old number")
+        ->required();
+    cli::ParsonsOptions parsons_options;
+    parsons->add_option("--order", parsons_options.order,
+                        "the shown line numbers in your order, as 3,1,4 (lines left out are "
+                        "set aside)");
+    parsons->add_option("--seed", parsons_options.seed,
+                        "the shuffle's seed (default: yours, from your user name and the lesson)");
+    parsons->add_flag("--answer", parsons_options.answer,
+                      "show the answer's order too (for a teacher)");
+    parsons->add_option("--lang", parsons_options.lang, "en or zh");
+    parsons->add_option("--time-limit", raw.time_limit,
+                        "seconds each hidden case may take (1 to 600, default 10)");
+    parsons->add_option("--format", raw.format, "table or json");
     auto* progress = app.add_subcommand(
         "progress",
         "the student's progress kept on this machine: each exercise's checks (passed, speed "
-        "target, when) and each prediction (the guess, what was measured, how far off); for a "
-        "teacher, as csv or json");
+        "target, when), each prediction (the guess, what was measured, how far off) and each "
+        "Parsons problem (solved, attempts); for a teacher, as csv or json");
     progress->add_option("--format", raw.format, "table, csv or json");
     auto* serve = app.add_subcommand("serve", "worker mode: JSON-lines requests on stdin");
     int serve_nice = kServeNice;
@@ -312,7 +332,7 @@ int main(int argc, char** argv) {
         if (!known) {
             std::cerr << "error: unknown command '" << argv[1]
                       << "': use list, info, run, check, sweep, bench, profile, tune, exercise, "
-                         "page, progress or serve (see --help)\n";
+                         "page, parsons, progress or serve (see --help)\n";
             return cli::kExitUsage;
         }
     }
@@ -360,8 +380,8 @@ int main(int argc, char** argv) {
             std::fflush(stdout);
             std::_Exit(rc);  // the reader thread may still be blocked on stdin
         }
-        for (const CLI::App* command :
-             {list, info, run, check, sweep, bench, profile, tune, exercise, page, progress})
+        for (const CLI::App* command : {list, info, run, check, sweep, bench, profile, tune,
+                                        exercise, page, parsons, progress})
             if (*command) RejectEmptyValues(command);
         const cli::Format format = cli::ParseFormat(raw.format);
         int rc = cli::kExitUsage;
@@ -373,6 +393,11 @@ int main(int argc, char** argv) {
             rc = cli::PrintPage(lesson, raw.exercise.lang, page_gpu, glance, format, page_text);
         } else if (*exercise) {
             rc = cli::ShowExercise(lesson, raw.exercise, format);
+        } else if (*parsons) {
+            parsons_options.time_limit_s =
+                ParseSeconds(raw.time_limit, "--time-limit", cli::kMinKernelTimeLimitS,
+                             cli::kMaxKernelTimeLimitS);
+            rc = cli::Parsons(lesson, parsons_options, format);
         } else if (*progress) {
             rc = cli::ShowProgress(format);
         } else if (*check) {

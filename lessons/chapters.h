@@ -12,4 +12,5 @@
     X(Roofline)             \
     X(Allreduce)            \
     X(TensorCores)          \
-    X(Softmax)
+    X(Softmax)              \
+    X(Attention)

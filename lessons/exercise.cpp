@@ -8,6 +8,7 @@
 
 #include "catalog.h"
 #include "machine_code.h"
+#include "parsons.h"
 #include "resources.h"
 
 namespace lessons {
@@ -341,10 +342,14 @@ std::vector<std::string> ExerciseProblems(const Registry& registry) {
             std::any_of(registry.lessons().begin(), registry.lessons().end(), [&](const Lesson& l) {
                 return path == ExerciseStartPath(l) ||
                        path == ExerciseTextPath(l, TextLanguage::kEnglish) ||
-                       path == ExerciseTextPath(l, TextLanguage::kChinese);
+                       path == ExerciseTextPath(l, TextLanguage::kChinese) ||
+                       path == ParsonsPath(l);
             });
         if (!found) problems.push_back("'" + path + "' is named by no lesson's slug");
     }
+    // The Parsons problems beside the exercises (parsons.h).
+    for (std::string& p : ParsonsProblemsOf(registry, EmbeddedExerciseFiles()))
+        problems.push_back(std::move(p));
     return problems;
 }
 

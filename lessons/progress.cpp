@@ -109,6 +109,28 @@ Json PredictionJson(const std::string& id, const PredictionProgress& p) {
                 {"scored_at", p.scored_at}};
 }
 
+Json ParsonsJson(const std::string& id, const ParsonsProgress& p) {
+    return Json{{"lesson", id},         {"attempts", p.attempts},
+                {"solved", p.solved},   {"solved_at", p.solved_at},
+                {"last_at", p.last_at}, {"last_result", p.last_result}};
+}
+
+bool GoodParsonsResult(const std::string& r) {
+    return r == "solved" || r == "wrong" || r == "did not compile" || r == "not checked";
+}
+
+ParsonsProgress ParsonsFrom(const Json& j) {
+    ParsonsProgress p;
+    p.attempts = Count(j, "attempts");
+    p.solved = Flag(j, "solved");
+    p.solved_at = Text(j, "solved_at");
+    p.last_at = Text(j, "last_at");
+    p.last_result = Text(j, "last_result");
+    if (!p.last_result.empty() && !GoodParsonsResult(p.last_result))
+        throw UsageError("last_result is not solved, wrong, did not compile or not checked");
+    return p;
+}
+
 ExerciseProgress ExerciseFrom(const Json& j) {
     ExerciseProgress e;
     e.checks = Count(j, "checks");
@@ -220,7 +242,12 @@ Json ToJson(const Progress& p) {
     Json exercises = Json::array(), predictions = Json::array();
     for (const auto& [id, e] : p.exercises) exercises.push_back(ExerciseJson(id, e));
     for (const auto& [id, q] : p.predictions) predictions.push_back(PredictionJson(id, q));
-    return Json{{"format", kFormat}, {"exercises", exercises}, {"predictions", predictions}};
+    Json parsons = Json::array();
+    for (const auto& [id, q] : p.parsons) parsons.push_back(ParsonsJson(id, q));
+    return Json{{"format", kFormat},
+                {"exercises", exercises},
+                {"predictions", predictions},
+                {"parsons", parsons}};
 }
 
 Progress ProgressFromJson(const Json& j, size_t* skipped) {
@@ -251,6 +278,10 @@ Progress ProgressFromJson(const Json& j, size_t* skipped) {
     read("predictions", [&](const std::string& id, const Json& e) {
         if (p.predictions.size() >= kMaxProgressEntries) throw UsageError("too many");
         p.predictions[id] = PredictionFrom(e);
+    });
+    read("parsons", [&](const std::string& id, const Json& e) {
+        if (p.parsons.size() >= kMaxProgressEntries) throw UsageError("too many");
+        p.parsons[id] = ParsonsFrom(e);
     });
     if (skipped) *skipped = bad;
     return p;
@@ -366,6 +397,19 @@ void RecordSkip(Progress& p, const std::string& id, const std::string& when) {
     q.made_at = when;
 }
 
+void RecordParsons(Progress& p, const std::string& id, const std::string& result,
+                   const std::string& when) {
+    if (!GoodParsonsResult(result)) return;
+    ParsonsProgress& q = p.parsons[id];
+    ++q.attempts;
+    q.last_at = when;
+    q.last_result = result;
+    if (result == "solved" && !q.solved) {
+        q.solved = true;
+        q.solved_at = when;
+    }
+}
+
 void ForgetPrediction(Progress& p, const std::string& id) {
     p.predictions.erase(id);
 }
@@ -388,10 +432,12 @@ std::string ProgressCsv(const Progress& p, const std::string& student,
     std::string out =
         "student,lesson,label,exercise_correct,correct_at,speed_met,speed_met_at,yours_ms,step_ms,"
         "checks,last_checked_at,last_cases_failed,last_cases_total,predicted,unit,measured,"
-        "off_by,prediction_skipped,predicted_at,scored_at\n";
+        "off_by,prediction_skipped,predicted_at,scored_at,parsons_solved,parsons_solved_at,"
+        "parsons_attempts,parsons_last\n";
     std::set<std::string> ids;
     for (const auto& [id, e] : p.exercises) ids.insert(id);
     for (const auto& [id, q] : p.predictions) ids.insert(id);
+    for (const auto& [id, q] : p.parsons) ids.insert(id);
     for (const std::string& id : ids) {
         std::vector<std::string> cells = {CsvCell(student), CsvCell(id),
                                           CsvCell(label ? label(id) : "")};
@@ -419,6 +465,15 @@ std::string ProgressCsv(const Progress& p, const std::string& student,
         } else {
             cells.insert(cells.end(), 7, "");
         }
+        const auto pp = p.parsons.find(id);
+        if (pp != p.parsons.end()) {
+            const ParsonsProgress& x = pp->second;
+            for (const std::string& c : {std::string(x.solved ? "yes" : "no"), x.solved_at,
+                                         std::to_string(x.attempts), x.last_result})
+                cells.push_back(CsvCell(c));
+        } else {
+            cells.insert(cells.end(), 4, "");
+        }
         for (size_t i = 0; i < cells.size(); ++i) out += (i ? "," : "") + cells[i];
         out += "\n";
     }
@@ -438,10 +493,17 @@ Json ProgressExport(const Progress& p, const std::string& student,
         j["label"] = label ? label(id) : "";
         predictions.push_back(std::move(j));
     }
+    Json parsons = Json::array();
+    for (const auto& [id, q] : p.parsons) {
+        Json j = ParsonsJson(id, q);
+        j["label"] = label ? label(id) : "";
+        parsons.push_back(std::move(j));
+    }
     return Json{{"student", student},
                 {"exported_at", UtcTimestamp()},
                 {"exercises", exercises},
-                {"predictions", predictions}};
+                {"predictions", predictions},
+                {"parsons", parsons}};
 }
 
 std::string StudentName() {

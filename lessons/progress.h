@@ -1,7 +1,8 @@
 // The student's progress a teacher can read (issue 41, item 7): each exercise's checks (whether
 // a kernel passed every hidden case, whether a right one met the speed target, and when) and each
 // prediction (the guess, the measurement it was scored against, how far off, or that the student
-// skipped it). Kept in the user's data folder beside tunings.json, written by the GUI and by
+// skipped it), and each Parsons problem (lessons/parsons.h: solved or not, and when). Kept in the
+// user's data folder beside tunings.json, written by the GUI and by
 // `check`, read by `cuda-lessons-cli progress` and the GUI's Export; nothing leaves the machine.
 // CUDA-free: the GUI links it.
 #pragma once
@@ -41,10 +42,20 @@ struct PredictionProgress {
     std::string scored_at;
 };
 
+// A Parsons problem's attempts: each order that compiled (with a GPU, run over the hidden cases).
+struct ParsonsProgress {
+    int attempts = 0;
+    bool solved = false;      // some order compiled and passed every hidden case
+    std::string solved_at;    // the first such (UTC)
+    std::string last_at;      // the newest attempt (UTC)
+    std::string last_result;  // "solved", "wrong", "did not compile" or "not checked" (no GPU)
+};
+
 struct Progress {
     std::map<std::string, ExerciseProgress> exercises;      // by lesson id
     std::map<std::string, PredictionProgress> predictions;  // by lesson id
-    bool empty() const { return exercises.empty() && predictions.empty(); }
+    std::map<std::string, ParsonsProgress> parsons;         // by lesson id
+    bool empty() const { return exercises.empty() && predictions.empty() && parsons.empty(); }
 };
 
 // How far a guess is off, as a factor of at least 1: max(guess / measured, measured / guess);
@@ -88,6 +99,10 @@ void RecordCheck(Progress& p, const std::string& id, const CheckRecord& r, const
 void RecordPrediction(Progress& p, const std::string& id, double value, const std::string& unit,
                       const std::string& when);
 void RecordSkip(Progress& p, const std::string& id, const std::string& when);
+// An attempt at a Parsons problem: `result` is one of ParsonsProgress::last_result's words (an
+// unknown one is ignored); "solved" marks the problem solved, once.
+void RecordParsons(Progress& p, const std::string& id, const std::string& result,
+                   const std::string& when);
 // Forgets the prediction (the student cleared the guess).
 void ForgetPrediction(Progress& p, const std::string& id);
 // Scores the lesson's prediction against `measured` (in its unit); false where there is none, it
@@ -97,11 +112,13 @@ bool ScorePrediction(Progress& p, const std::string& id, double measured, const 
 // For a class: one row per lesson with an entry, in id order, with the header
 // student,lesson,label,exercise_correct,correct_at,speed_met,speed_met_at,yours_ms,step_ms,
 // checks,last_checked_at,last_cases_failed,last_cases_total,predicted,unit,measured,off_by,
-// prediction_skipped,predicted_at,scored_at.
+// prediction_skipped,predicted_at,scored_at,parsons_solved,parsons_solved_at,parsons_attempts,
+// parsons_last.
 // `label` gives a lesson's number as shown ("4.2"; "" for an id no longer in the catalogue).
 std::string ProgressCsv(const Progress& p, const std::string& student,
                         const std::function<std::string(const std::string& id)>& label);
-// The JSON export: {"student", "exported_at", "exercises": [...], "predictions": [...]}, each
+// The JSON export: {"student", "exported_at", "exercises": [...], "predictions": [...],
+// "parsons": [...]}, each
 // entry with its "lesson" id and "label".
 nlohmann::ordered_json ProgressExport(
     const Progress& p, const std::string& student,

@@ -92,6 +92,14 @@ for lesson in ${SANITIZER_LESSONS:-$gpu_lessons}; do
         sizes=("--set m=1 --set n=1" "--set m=3 --set n=33 --set dtype=bf16 $blocks_small"
             "--set m=7 --set n=4099 --data large $blocks_large"
             "--set m=2 --set n=40000 --set dtype=bf16 $blocks_large")
+    elif [ "$chapter" = attention ]; then  # one row, odd N with the causal mask, d = 64
+        sizes=("--set b=1 --set h=1 --set n=1" "--set b=1 --set h=2 --set n=17 --set mask=causal $blocks_small"
+            "--set b=2 --set h=1 --set n=129 --set d=64 $blocks_large")
+        if [ "$tiles" != - ]; then
+            for tile in ${tiles//,/ }; do
+                echo "memcheck|$lesson|--set b=1 --set h=3 --set n=77 --set tile=$tile" >>"$san_jobs"
+            done
+        fi
     else
         sizes=("--size 4" "--size 4100 $blocks_small" "--size 4194332 --data ones $blocks_large")
     fi
@@ -173,6 +181,7 @@ bench_args() {
         gemm | tensor-cores) echo "--set m=4096 --set n=4096 --set k=4096" ;;
         gemv) echo "--set m=8192 --set n=8192" ;;
         softmax) echo "--set m=65536 --set n=1024" ;;
+        attention) echo "--set b=32 --set h=16 --set n=1024" ;;
         basics) echo "--size 256MiB" ;;
         *) echo "--size $size" ;;
     esac
@@ -189,6 +198,12 @@ text_sweeps() {
                     "m=256 --set n=262144"; do
                     echo "softmax/$l --over dtype=all --set $shape"
                 done
+            done
+            ;;
+        attention)
+            # Issue 44's second shape: N = 4096 at B·N = 32K, with the mask off and on.
+            for l in unfused fused-simt mma-sync swizzled; do
+                echo "attention/$l --over mask=all --set b=8 --set h=16 --set n=4096"
             done
             ;;
         split)

@@ -14,6 +14,7 @@
 #include "exercise.h"
 #include "model/exercise_file.h"
 #include "words/words_exercise.h"
+#include "words/words_parsons.h"
 
 namespace app_test {
 namespace {
@@ -470,6 +471,15 @@ TEST_F(AppExercise, EveryWordOfTheExercisesHasBothLanguagesInTheAtlas) {
     controller->SubmitKernel(TheLesson(), ui.run, "BAD\n", false);
     Frames(3);
     EXPECT_TRUE(TranslationMisses().empty()) << TranslationMisses().front();
+}
+
+TEST(AppParsons, EveryWordOfTheParsonsProblemsHasBothLanguagesInTheAtlas) {
+    const std::vector<std::string_view> texts = UiTexts(Catalog());
+    for (const Word* w : kParsonsWords) {
+        EXPECT_STRNE(w->en, w->zh);
+        EXPECT_NE(std::find(texts.begin(), texts.end(), std::string_view(w->zh)), texts.end())
+            << w->en;
+    }
 }
 
 class AppCheck : public AppLogic {

@@ -142,10 +142,10 @@ TEST(Progress, TheFileIsWrittenReadAndExportedForATeacher) {
     EXPECT_TRUE(Contains(csv, "ada,reduce/cub,3.9,,,,,,,,,,,,,,,yes,2026-11-29T08:03:00Z,")) << csv;
     EXPECT_TRUE(Contains(csv, ",30,ms,50,1.66667,no,2026-11-29T08:01:00Z,2026-11-29T08:02:00Z"))
         << csv;
-    // Every row has the header's columns.
+    // Every row has the header's columns (the last four: the lesson's Parsons problem).
     std::istringstream lines(csv);
     for (std::string line; std::getline(lines, line);)
-        EXPECT_EQ(std::count(line.begin(), line.end(), ','), 19) << line;
+        EXPECT_EQ(std::count(line.begin(), line.end(), ','), 23) << line;
     EXPECT_EQ(ProgressCsv(Progress{}, "a,b", {}).find("a,b"), std::string::npos);
     const nlohmann::ordered_json j = ProgressExport(p, "ada", label);
     EXPECT_EQ(j["student"], "ada");
@@ -357,6 +357,43 @@ TEST_F(AppProgress, AGuessCanBePickedFromFourChoicesBuiltFromTheBound) {
     Open("split/naive-scan");
     Frames(2);
     EXPECT_FALSE(probe.rects.count("guess_choice_1"));
+}
+
+// A Parsons order (lessons/parsons.h) is checked apart from the exercise: its answer is its own,
+// no exercise check is kept for it, each attempt is kept as one (wrong, did not compile, solved,
+// not checked) and a solved problem is marked in the lesson list.
+TEST_F(AppProgress, AParsonsOrderIsCheckedApartFromTheExerciseKeptAndMarked) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(2);
+    const Lesson& lesson = *registry.FindLesson("gemv/warp-per-row");
+    controller->CheckParsons(lesson, ui.run, "WRONG kernel\n");
+    Frames(3);
+    ASSERT_NE(controller->Parsons(lesson), nullptr);
+    EXPECT_TRUE(controller->Parsons(lesson)->check_done);
+    EXPECT_FALSE(controller->Parsons(lesson)->check_passed);
+    EXPECT_EQ(controller->Exercise(lesson), nullptr) << "the exercise's answer is its own";
+    EXPECT_EQ(File().exercises.count(lesson.id), 0u) << "an order is no check of the exercise";
+    EXPECT_EQ(File().parsons.at(lesson.id).attempts, 1);
+    EXPECT_EQ(File().parsons.at(lesson.id).last_result, "wrong");
+    EXPECT_EQ(probe.progress_marks.count(lesson.id), 0u) << "no mark for a wrong order";
+    controller->CheckParsons(lesson, ui.run, "BAD line\n");
+    Frames(3);
+    EXPECT_EQ(File().parsons.at(lesson.id).last_result, "did not compile");
+    controller->CheckParsons(lesson, ui.run, "fine\n");
+    Frames(3);
+    EXPECT_TRUE(File().parsons.at(lesson.id).solved);
+    EXPECT_EQ(File().parsons.at(lesson.id).attempts, 3);
+    EXPECT_EQ(probe.progress_marks[lesson.id], "parsons");
+    // Without a GPU: compiled, not checked, and kept as such (the problem stays solved).
+    worker_has_gpu = false;
+    controller->RestartWorker();
+    Frames(2);
+    controller->CheckParsons(lesson, ui.run, "fine\n");
+    Frames(3);
+    EXPECT_EQ(File().parsons.at(lesson.id).last_result, "not checked");
+    EXPECT_TRUE(File().parsons.at(lesson.id).solved);
+    EXPECT_EQ(File().exercises.count(lesson.id), 0u);
 }
 
 // A check kept by `cuda-lessons-cli check` while the GUI is open shows once a lesson opens.

@@ -111,7 +111,7 @@ TEST(Cli, BadArgumentsExitWithTwoAndNameTheProblem) {
     ExpectUsageError("sweep 1 --blocks 32..64", "no block size to sweep");
     ExpectUsageError("sweep 1", "exactly one of --over NAME=RANGE");
     ExpectUsageError("sweep 4 --blocks 1024..32", "runs backwards");
-    ExpectUsageError("bench 10", "unknown chapter");
+    ExpectUsageError("bench 11", "unknown chapter");
     ExpectUsageError("", "A subcommand is required");
     ExpectUsageError("frobnicate", "unknown command 'frobnicate'");
 }

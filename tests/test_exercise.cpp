@@ -22,6 +22,7 @@
 #include "kernel_compile.h"
 #include "machine_code.h"
 #include "nvrtc_loader.h"
+#include "parsons.h"
 #include "resources.h"
 #include "shell.h"
 
@@ -393,12 +394,17 @@ TEST(Exercises, EveryExerciseIsFoundFromItsRow) {
         EXPECT_EQ(e->instance, l.exercise.instance) << l.id;
     }
     EXPECT_EQ(Exercises().size(), with_start);
-    // Every hand-written GPU step of chapters 1-5 and 8, and chapter 9's steps 9.3-9.6.
-    EXPECT_EQ(Exercises().size(), 34u);
-    size_t files = 0;
-    for (const auto& [path, contents] : EmbeddedFiles())
-        files += path.starts_with("lessons/") && path.find("/exercises/") != std::string::npos;
+    // Every hand-written GPU step of chapters 1-5 and 8, chapter 9's steps 9.3-9.6 and chapter
+    // 10's fused steps 10.2-10.4.
+    EXPECT_EQ(Exercises().size(), 37u);
+    size_t files = 0, parsons = 0;
+    for (const auto& [path, contents] : EmbeddedFiles()) {
+        if (!path.starts_with("lessons/") || path.find("/exercises/") == std::string::npos)
+            continue;
+        (path.ends_with(".parsons") ? parsons : files) += 1;
+    }
     EXPECT_EQ(files, 3 * Exercises().size()) << "a starting file and two task texts each";
+    EXPECT_EQ(parsons, ParsonsProblems().size()) << "a Parsons problem beside some (parsons.h)";
     // And the runnable catalogue reports their problems at start with its own.
     for (const std::string& p : RunnableCatalogProblems())
         EXPECT_EQ(p.find("exercise"), std::string::npos) << p;

@@ -84,7 +84,9 @@ TEST(Catalog, EveryLessonHasItsTitleInBothLanguages) {
 
 TEST(Catalog, EveryLessonDeclaresItsParameters) {
     for (const Lesson& l : Catalog().lessons()) {
-        EXPECT_TRUE(l.FindParam("size") || (l.FindParam("m") && l.FindParam("n")))
+        // Attention's shape is batch, heads and sequence length (b, h, n).
+        EXPECT_TRUE(l.FindParam("size") || (l.FindParam("m") && l.FindParam("n")) ||
+                    (l.FindParam("b") && l.FindParam("h") && l.FindParam("n")))
             << l.id << ": the chapter's size (or matrix dimensions) is a parameter";
         EXPECT_NE(l.FindParam("data"), nullptr) << l.id;
         EXPECT_EQ(l.FindParam("block") || l.FindParam("tile"),

@@ -220,13 +220,12 @@ TEST(SoftmaxCpu, WorkAndMemory) {
     EXPECT_EQ(SoftmaxWorkloadHostBytes(kMaxDimension, kMaxDimension, true), kSaturated);
 }
 
-TEST(SoftmaxCpu, TheChapterIsLastAndEveryStepIsHeldToTheCopyBandwidth) {
+TEST(SoftmaxCpu, TheChapterIsNinthAndEveryStepIsHeldToTheCopyBandwidth) {
     const Registry& catalog = Catalog();
     const Chapter* chapter = catalog.FindChapter("softmax");
     ASSERT_NE(chapter, nullptr);
-    int last = 0;
-    for (const Chapter& c : catalog.chapters()) last = std::max(last, c.number);
-    EXPECT_EQ(chapter->number, last);
+    // Ninth, before attention: the global places of its lessons stay where tests name them.
+    EXPECT_EQ(chapter->number, 9);
     ParamValues p;
     p.Set("m", ParamValue::Number(1000));
     p.Set("n", ParamValue::Number(1023));

@@ -101,10 +101,12 @@ ProgressNotice ExportProgress(const ProgressBook& book, const Registry& registry
                 std::string("无法导出进度：") + e.what()};
     }
     const std::string n = std::to_string(p.exercises.size()),
-                      m = std::to_string(p.predictions.size());
-    return {"Exported your progress (" + n + " exercises, " + m + " predictions) to " + base +
-                ".csv and .json",
-            "已把你的进度（" + n + " 个练习，" + m + " 个预测）导出到 " + base + ".csv 和 .json"};
+                      m = std::to_string(p.predictions.size()),
+                      k = std::to_string(p.parsons.size());
+    return {"Exported your progress (" + n + " exercises, " + m + " predictions, " + k +
+                " Parsons problems) to " + base + ".csv and .json",
+            "已把你的进度（" + n + " 个练习，" + m + " 个预测，" + k + " 道 Parsons 题）导出到 " +
+                base + ".csv 和 .json"};
 }
 
 ProgressMarks MarksOf(const ProgressBook& book, const std::string& lesson_id) {
@@ -119,6 +121,8 @@ ProgressMarks MarksOf(const ProgressBook& book, const std::string& lesson_id) {
         m.skipped = q->second.skipped;
         m.predicted = !q->second.skipped;
     }
+    if (const auto p = book.progress.parsons.find(lesson_id); p != book.progress.parsons.end())
+        m.parsons = p->second.solved;
     return m;
 }
 

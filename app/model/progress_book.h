@@ -52,6 +52,7 @@ struct ProgressMarks {
     bool speed_met = false;  // ... and met the speed target
     bool predicted = false;  // a prediction was made (not skipped)
     bool skipped = false;    // the prediction was skipped
+    bool parsons = false;    // its Parsons problem was solved
 };
 ProgressMarks MarksOf(const ProgressBook& book, const std::string& lesson_id);
 

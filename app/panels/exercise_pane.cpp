@@ -571,6 +571,7 @@ void DrawExercise(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         ImGui::EndTable();
         return;
     }
+    DrawParsons(ui, c, lesson);
     DrawTask(ui, *exercise);
     ImGui::Spacing();
     DrawActions(ui, c, lesson, *exercise, answer);

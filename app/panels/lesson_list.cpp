@@ -10,6 +10,7 @@
 #include "model/student.h"
 #include "panels/panels.h"
 #include "probe.h"
+#include "words/words_parsons.h"
 #include "words/words_student.h"
 
 namespace lessons::app {
@@ -35,6 +36,7 @@ void DrawMarks(ImDrawList* dl, ImVec2 at, float side, const bool earned[3]) {
 // prediction made (hollow where it was skipped). `at` is the check mark's top left.
 const ImU32 kPassedColor = IM_COL32(90, 200, 110, 255);
 const ImU32 kPredictedColor = IM_COL32(120, 190, 250, 255);
+const ImU32 kParsonsColor = IM_COL32(210, 160, 250, 255);
 
 void DrawCheckMark(ImDrawList* dl, ImVec2 at, float side, bool full) {
     const ImVec2 points[] = {ImVec2(at.x, at.y + side * 0.55f),
@@ -51,6 +53,13 @@ void DrawDiamond(ImDrawList* dl, ImVec2 centre, float r, bool filled) {
         dl->AddQuadFilled(a, b, c, d, kPredictedColor);
     else
         dl->AddQuad(a, b, c, d, IM_COL32(110, 110, 120, 255), 1.0f);
+}
+
+// A solved Parsons problem: two stacked bars, lines put in order.
+void DrawParsonsMark(ImDrawList* dl, ImVec2 at, float side) {
+    dl->AddRectFilled(at, ImVec2(at.x + side, at.y + side * 0.4f), kParsonsColor, 1.0f);
+    dl->AddRectFilled(ImVec2(at.x + side * 0.3f, at.y + side * 0.6f),
+                      ImVec2(at.x + side * 1.3f, at.y + side), kParsonsColor, 1.0f);
 }
 
 float MarksWidth() {
@@ -170,11 +179,15 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
                 DrawDiamond(ImGui::GetWindowDrawList(),
                             ImVec2(b.x - side * 1.6f, mark_top + side * 0.5f), side * 0.35f,
                             marks.predicted);
-            if (ui.probe && (marks.passed || marks.predicted || marks.skipped)) {
+            if (marks.parsons)
+                DrawParsonsMark(ImGui::GetWindowDrawList(),
+                                ImVec2(b.x - side * 2.6f, mark_top + side * 0.2f), side * 0.6f);
+            if (ui.probe && (marks.passed || marks.predicted || marks.skipped || marks.parsons)) {
                 std::string& m = ui.probe->progress_marks[l->id];
                 if (marks.passed) m += marks.speed_met ? "passed-fast " : "passed ";
                 if (marks.predicted) m += "predicted ";
                 if (marks.skipped) m += "skipped ";
+                if (marks.parsons) m += "parsons ";
                 m.pop_back();
             }
             // Arriving by key or link: the lesson's entry scrolled into view.
@@ -191,6 +204,7 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
                 if (marks.predicted || marks.skipped)
                     progress +=
                         std::string("\n") + Tr(ui, marks.predicted ? kTipPredicted : kTipSkipped);
+                if (marks.parsons) progress += std::string("\n") + Tr(ui, kTipParsons);
                 if (mode == LessonMode::kLive)
                     Tooltip(l->label + "  " + title + "\n" + Tr(ui, kLive) + ": " +
                             Tr(ui, kRunsLive) + " (" + (l->kind == StepKind::kGpu ? "GPU" : "CPU") +
@@ -226,6 +240,12 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
         ImGui::Dummy(ImVec2(side, ImGui::GetTextLineHeight()));
         ImGui::SameLine(0, side * 0.5f);
         ImGui::TextDisabled("%s", Tr(ui, kMarkPredicted));
+        p = ImGui::GetCursorScreenPos();  // a line of its own: the list is narrow
+        y = p.y + (ImGui::GetTextLineHeight() - side * 0.6f) / 2;
+        DrawParsonsMark(ImGui::GetWindowDrawList(), ImVec2(p.x, y), side * 0.6f);
+        ImGui::Dummy(ImVec2(side * 0.6f, ImGui::GetTextLineHeight()));
+        ImGui::SameLine(0, side * 0.5f);
+        ImGui::TextDisabled("%s", Tr(ui, kMarkParsons));
     }
     if (ImGui::SmallButton(Tr(ui, kExportProgress))) {
         const ProgressNotice n =

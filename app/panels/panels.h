@@ -110,6 +110,9 @@ void DrawProgress(UiState& ui, Controller& c);
 // (saved as they type, reloaded when another editor changes it), compiled and run by the worker
 // beside the step, the compiler's messages marked on their lines.
 void DrawExercise(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
+// parsons_pane.cpp: the lesson's Parsons problem (lessons/parsons.h), where it has one: its lines
+// ordered by dragging or by keyboard, some set aside, the kernel they make checked by the worker.
+void DrawParsons(UiState& ui, Controller& c, const Lesson& lesson);
 // Writes the student's file now if it has unsaved edits (before the window closes).
 void SaveExerciseNow(UiState& ui);
 // controls_panel.cpp: one control per parameter of the lesson, cold L2; run and sweep.

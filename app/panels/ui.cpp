@@ -21,6 +21,7 @@
 #include "words/words_exercise.h"
 #include "words/words_machine.h"
 #include "words/words_page.h"
+#include "words/words_parsons.h"
 #include "words/words_student.h"
 
 namespace lessons::app {
@@ -204,6 +205,7 @@ std::vector<std::string_view> UiTexts(const Registry& registry) {
     for (const Word* w : kMachineWords) texts.push_back(w->zh);
     for (const Word* w : kStudentWords) texts.push_back(w->zh);
     for (const Word* w : kExerciseWords) texts.push_back(w->zh);
+    for (const Word* w : kParsonsWords) texts.push_back(w->zh);
     for (const Word* w : kPageWords) texts.push_back(w->zh);
     for (const GlossaryEntry& e : Glossary(TextLanguage::kChinese)) {
         texts.push_back(e.term);
@@ -491,6 +493,11 @@ void KeepProgress(UiState& ui, Controller& c) {
         ChangeProgress(
             &ui.progress, [&](Progress& p) { RecordCheck(p, f.lesson_id, r, when); }, &notices);
     }
+    for (const auto& [id, result] : c.TakeFinishedParsons()) {
+        const std::string when = UtcTimestamp();
+        ChangeProgress(
+            &ui.progress, [&](Progress& p) { RecordParsons(p, id, result, when); }, &notices);
+    }
     // The guess field says each frame it is drawn whether it is being typed in.
     const bool editing = std::exchange(ui.guess_editing, false);
     if (!editing) {
@@ -715,6 +722,12 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ui.probe->exercise_compile.clear();
         ui.probe->exercise_marked_lines = 0;
         ui.probe->exercise_not_checked = false;
+        ui.probe->parsons_drawn = false;
+        ui.probe->parsons_order.clear();
+        ui.probe->parsons_aside.clear();
+        ui.probe->parsons_selected = -1;
+        ui.probe->parsons_result.clear();
+        ui.probe->parsons_out_of_place.clear();
         ui.probe->evidence_rule.clear();
         ui.probe->evidence_first_explained.clear();
         ui.probe->evidence_needs_gpu = false;

@@ -182,6 +182,21 @@ struct UiState {
         std::string dir;             // the exercises' folder (ExercisesDir), "" before asked
         bool dir_asked = false;
     } exercise;
+    // The Parsons problem of the lesson's chapter, in the Exercise tab (parsons_pane.cpp): the
+    // lines as the student arranges them (their places as shuffled, 1-based) and those set aside.
+    struct ParsonsView {
+        std::string lesson;  // its id; "" before any
+        uint64_t seed = 0;
+        std::vector<size_t> shown;      // ParsonsShuffle's: place -> line of the problem
+        std::vector<int> arranged;      // the student's order: shown places
+        std::vector<int> aside;         // set aside
+        int selected = -1;              // a shown place, -1: none
+        bool open = false;              // its section is open
+        std::vector<int> checked;       // the order sent to be checked ("Check order")
+        std::vector<int> out_of_place;  // ... its places out of place, while unchanged since
+        int missing = 0;                // ... the kernel's lines left out
+        int first_line = 0;             // ... the assembled kernel's line of its first place
+    } parsons;
 };
 
 constexpr double kDebounceSeconds = 0.3;

@@ -398,6 +398,32 @@ void WorkerClient::CheckKernel(const Lesson& lesson, const RunSettings& settings
     SendExercise(a, std::move(request), std::move(p), true);
 }
 
+void WorkerClient::CheckParsons(const Lesson& lesson, const RunSettings& settings,
+                                const std::string& source) {
+    // Its answer under the lesson's number negated: the exercise's own stays as it was.
+    const int key = -lesson.number;
+    ExerciseAnswer& a = m_exercises[key];
+    ExerciseAnswer fresh;
+    fresh.serial = a.serial + 1;
+    fresh.pending = fresh.running = fresh.checking = true;
+    a = std::move(fresh);
+    CancelAll();
+    StartBatch();
+    Json request = BaseRequest(Op::kCheck, lesson, AtExerciseChoices(lesson, settings));
+    request["kernel"] = source;
+    Pending p{"checking your Parsons order for lesson " + lesson.label, Origin::kRun};
+    p.label = lesson.label;
+    p.exercise = key;
+    p.kernel_run = true;
+    p.batch = true;
+    SendExercise(a, std::move(request), std::move(p), true);
+}
+
+const WorkerClient::ExerciseAnswer* WorkerClient::Parsons(const Lesson& lesson) const {
+    const auto it = m_exercises.find(-lesson.number);
+    return it == m_exercises.end() ? nullptr : &it->second;
+}
+
 const WorkerClient::ExerciseAnswer* WorkerClient::Exercise(const Lesson& lesson) const {
     const auto it = m_exercises.find(lesson.number);
     return it == m_exercises.end() ? nullptr : &it->second;
@@ -723,6 +749,10 @@ void WorkerClient::HandleCompile(const Json& m, int, PendingAt pending) {
     CompileReport report = CompileReportFromJson(m["compile"]);  // throws: Unreadable
     if (pending != m_pending.end() && pending->second.exercise) {
         ExerciseAnswer& a = m_exercises[pending->second.exercise];
+        // A Parsons order that did not compile is an attempt, kept as such.
+        if (pending->second.exercise < 0 && report.status == "error")
+            if (const Lesson* lesson = m_registry.FindLesson(-pending->second.exercise))
+                m_finished_parsons.emplace_back(lesson->id, "did not compile");
         a.compile = std::move(report);
         a.compiled = true;
         ++a.serial;
@@ -793,7 +823,12 @@ void WorkerClient::HandleCheck(const Json& m, int, PendingAt pending) {
         v.why_not_zh = s->value("why_not_zh", std::string());
         a.speed = v;
     }
-    if (a.checked)
+    if (pending->second.exercise < 0) {
+        if (const Lesson* lesson = m_registry.FindLesson(-pending->second.exercise))
+            m_finished_parsons.emplace_back(lesson->id, !a.checked       ? "not checked"
+                                                        : a.check_passed ? "solved"
+                                                                         : "wrong");
+    } else if (a.checked)
         if (const Lesson* lesson = m_registry.FindLesson(pending->second.exercise)) {
             FinishedCheck f;
             f.lesson_id = lesson->id;

@@ -185,6 +185,15 @@ public:
         double yours_ms = 0, step_ms = 0;
     };
     std::vector<FinishedCheck> TakeFinishedChecks() { return std::exchange(m_finished_checks, {}); }
+    // A Parsons problem's assembled kernel (lessons/parsons.h), checked as CheckKernel checks a
+    // student's kernel, its answer kept apart from the exercise's (Parsons()).
+    void CheckParsons(const Lesson& lesson, const RunSettings& settings, const std::string& source);
+    const ExerciseAnswer* Parsons(const Lesson& lesson) const;
+    // Each Parsons attempt as it finished, for the student's progress: the lesson's id and
+    // "solved", "wrong", "did not compile" or "not checked"; taken once.
+    std::vector<std::pair<std::string, std::string>> TakeFinishedParsons() {
+        return std::exchange(m_finished_parsons, {});
+    }
     void SubmitKernel(const Lesson& lesson, const RunSettings& settings, const std::string& source,
                       bool run);
     const ExerciseAnswer* Exercise(const Lesson& lesson) const;
@@ -269,7 +278,8 @@ private:
         std::string label{};  // a run or sweep of the lesson shown so ("": `what` says what)
         std::string over{};   // a sweep: the parameter it runs along
         std::string over_label{}, over_label_zh{};  // ... as the page names it
-        int exercise = 0;         // a student's kernel for this lesson number (0: none)
+        int exercise = 0;         // a student's kernel for this lesson number (0: none; its
+                                  // negative: the lesson's Parsons problem)
         int tune = 0;             // a tuning of this lesson number (0: none)
         bool keep = false;        // not cancelled: the lesson list, the device information
         bool kernel_run = false;  // ... run, not only compiled
@@ -345,8 +355,9 @@ private:
     std::set<AttributesKey> m_attribute_failed;
     std::map<int, ProfileAnswer> m_profiles;    // by lesson number
     std::map<int, int> m_profile_requests;      // request id -> lesson number
-    std::map<int, ExerciseAnswer> m_exercises;  // by lesson number
+    std::map<int, ExerciseAnswer> m_exercises;  // by lesson number (negative: Parsons problems)
     std::vector<FinishedCheck> m_finished_checks;
+    std::vector<std::pair<std::string, std::string>> m_finished_parsons;
     std::map<int, TuneAnswer> m_tunes;  // by lesson number
     double m_kernel_limit_s = 10;
     // The worker was killed for a student's kernel past the limit: the notice for its exit.

@@ -1,0 +1,335 @@
+// The harness of chapter 10's GPU steps. Q, K and V are copied to the GPU once, when the step is
+// set up; O is filled with NaN (0xFFFF in bf16), so an element a step forgets to write fails the
+// check. What is timed (CUDA events) is the step's kernels alone; O is read back for the check
+// outside the timing.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "attention/attention_gpu.cuh"
+#include "attention_chapter.h"
+#include "attention_steps.h"
+#include "cuda/cuda_util.h"
+#include "cuda/module.h"
+#include "device.h"
+#include "errors.h"
+#include "exercise.h"
+#include "exercise_cases.h"
+#include "exercise_kinds.h"
+#include "kernels_of.h"
+
+namespace lessons::attention {
+namespace {
+
+class GpuAttentionBase : public AttentionStep {
+public:
+    GpuAttentionBase(const Workload& w, bool scores_in_bf16)
+        : AttentionStep(w, scores_in_bf16),
+          m_q(std::max<size_t>(m_work.Elements(), 1), "Q"),
+          m_k(std::max<size_t>(m_work.Elements(), 1), "K"),
+          m_v(std::max<size_t>(m_work.Elements(), 1), "V"),
+          m_od(std::max<size_t>(m_work.Elements(), 1), "O") {
+        const cudaStream_t s = m_stream.get();
+        const size_t bytes = m_work.Elements() * sizeof(uint16_t);
+        LESSONS_CUDA_CHECK(
+            cudaMemcpyAsync(m_q.get(), m_work.q(), bytes, cudaMemcpyHostToDevice, s));
+        LESSONS_CUDA_CHECK(
+            cudaMemcpyAsync(m_k.get(), m_work.k(), bytes, cudaMemcpyHostToDevice, s));
+        LESSONS_CUDA_CHECK(
+            cudaMemcpyAsync(m_v.get(), m_work.v(), bytes, cudaMemcpyHostToDevice, s));
+        LESSONS_CUDA_CHECK(cudaMemsetAsync(m_od.get(), 0xFF, m_od.bytes(), s));  // NaN
+        m_stream.Synchronize();
+    }
+
+    // The first run (the one checked) launches once and sets how many launches a timed sample
+    // holds (cuda::BatchFor), as chapter 8's steps do.
+    Sample Run() override {
+        const int batch = m_batch > 0 ? m_batch : 1;
+        cuda::StreamHold hold(m_stream.get());
+        m_start.Record(m_stream.get());
+        for (int i = 0; i < batch; ++i) Launch(m_stream.get());
+        m_stop.Record(m_stream.get());
+        hold.Release();
+        Sample sample;
+        sample.total_ms = cuda::ElapsedMs(m_start, m_stop) / batch;
+        sample.parts = {{"kernel", sample.total_ms}};
+        if (m_batch == 0) m_batch = cuda::BatchFor(sample.total_ms);
+        return sample;
+    }
+
+protected:
+    virtual void Launch(cudaStream_t s) = 0;
+    void ReadBack() const override {
+        m_o.resize(m_work.Elements());
+        LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_o.data(), m_od.get(), m_o.size() * sizeof(uint16_t),
+                                           cudaMemcpyDeviceToHost, m_stream.get()));
+        LESSONS_CUDA_CHECK(cudaStreamSynchronize(m_stream.get()));
+    }
+    AttentionProblem Problem() const {
+        AttentionProblem p;
+        p.heads = m_work.heads();
+        p.n = m_work.n();
+        p.d = m_work.d();
+        p.causal = m_work.causal();
+        p.scale = float(1.0 / std::sqrt(double(p.d)));
+        p.q = m_q.get();
+        p.k = m_k.get();
+        p.v = m_v.get();
+        p.o = m_od.get();
+        return p;
+    }
+
+    cuda::DeviceBuffer<__nv_bfloat16> m_q, m_k, m_v, m_od;
+    cuda::Stream m_stream;
+    cuda::Event m_start, m_stop;
+    int m_batch = 0;
+};
+
+class FusedStep : public GpuAttentionBase {
+public:
+    FusedStep(const Workload& w, const AttentionKernel& kernel)
+        : GpuAttentionBase(w, false), m_kernel(kernel) {}
+
+private:
+    void Launch(cudaStream_t s) override { LESSONS_CUDA_CHECK(m_kernel.launch(Problem(), s)); }
+    const AttentionKernel& m_kernel;
+};
+
+class UnfusedStep : public GpuAttentionBase {
+public:
+    UnfusedStep(const Workload& w, const UnfusedAttention& unfused, int block)
+        : GpuAttentionBase(w, true),
+          m_unfused(unfused),
+          m_block(block),
+          m_s(std::max<size_t>(size_t(m_work.heads()) * size_t(m_work.n()) * size_t(m_work.n()), 1),
+              "the scores S") {
+        const std::string error = m_unfused.create(&m_state, m_stream.get());
+        if (!error.empty()) throw UnavailableError("cuBLAS: " + error);
+    }
+    ~UnfusedStep() override { m_unfused.destroy(m_state); }
+    UnfusedStep(const UnfusedStep&) = delete;
+    UnfusedStep& operator=(const UnfusedStep&) = delete;
+
+private:
+    void Launch(cudaStream_t s) override {
+        const std::string error = m_unfused.run(m_state, Problem(), m_s.get(), m_block, s);
+        if (!error.empty()) throw std::runtime_error(error);
+    }
+    const UnfusedAttention& m_unfused;
+    int m_block;
+    cuda::DeviceBuffer<__nv_bfloat16> m_s;
+    void* m_state = nullptr;
+};
+
+// A student's kernel (an exercise) in place of the step's own kernel `step`: launched on the
+// same grid (ceil(n / rows) × B·H), with the same threads and dynamic shared memory, data, check
+// and timing.
+class StudentStep : public GpuAttentionBase {
+public:
+    StudentStep(const Workload& w, std::shared_ptr<const cuda::LoadedKernel> kernel,
+                const AttentionKernel& step)
+        : GpuAttentionBase(w, false), m_kernel(std::move(kernel)), m_step(step) {}
+
+private:
+    void Launch(cudaStream_t s) override {
+        AttentionProblem p = Problem();
+        void* args[] = {&p};
+        const dim3 grid(unsigned((p.n + m_step.rows - 1) / m_step.rows), unsigned(p.heads));
+        m_kernel->Launch(grid, dim3(unsigned(m_step.threads)), s, args,
+                         unsigned(m_step.dynamic_smem));
+    }
+    std::shared_ptr<const cuda::LoadedKernel> m_kernel;
+    const AttentionKernel& m_step;
+};
+
+// Why device `device` cannot run a kernel that needs compute capability `min_cc`; empty: it can.
+std::string WhyNotRunnable(int min_cc, const std::string& what, int device) {
+    const DeviceInfo& d = GetDevices().devices[size_t(device)];
+    const int cc = d.cc_major * 10 + d.cc_minor;
+    if (cc >= min_cc) return {};
+    return what + " needs compute capability " + std::to_string(min_cc / 10) + "." +
+           std::to_string(min_cc % 10) + " (bf16 tensor cores, ldmatrix); " + d.name + " has " +
+           std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
+}
+
+// A kernel with more than 48 KB of dynamic shared memory must say so before it is launched or
+// its occupancy asked; a GPU whose SMs have less refuses here.
+void AllowSmem(const AttentionKernel& k, const std::string& gpu) {
+    if (k.dynamic_smem <= 48 * 1024) return;
+    if (cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             int(k.dynamic_smem)) != cudaSuccess) {
+        cudaGetLastError();
+        throw UsageError(std::string("tile=") + k.tile + " at d=" + std::to_string(k.d) +
+                         " needs " + std::to_string(k.dynamic_smem) +
+                         " B of shared memory per block, more than " + gpu +
+                         " gives one block; choose another");
+    }
+}
+
+void CheckRunnable(const AttentionKernel& k, int device) {
+    const std::string why = WhyNotRunnable(k.min_cc, k.name, device);
+    if (!why.empty()) throw UnavailableError(why);
+    const DeviceInfo& d = GetDevices().devices[size_t(device)];
+    AllowSmem(k, d.name);
+    cuda::CheckBlockAgainstKernel(k.kernel, k.name, k.threads, k.dynamic_smem);
+    int per_sm = 0;
+    LESSONS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.kernel, k.threads,
+                                                                     k.dynamic_smem));
+    if (per_sm == 0)
+        throw UsageError(std::string("tile=") + k.tile + " cannot run on " + d.name +
+                         ": a block of " + std::to_string(k.threads) + " threads and " +
+                         std::to_string(k.dynamic_smem) +
+                         " B of shared memory does not fit on one SM; choose another");
+}
+
+// The kernel of the run's tile and head dimension, among those the lesson's source registered;
+// every tile of the row must have a kernel for each head dimension.
+const AttentionKernel& Pick(const std::vector<const AttentionKernel*>& kernels,
+                            const ParamValues& p) {
+    const std::string& tile = p.Choice("tile");
+    const int d = HeadDim(p);
+    for (const AttentionKernel* k : kernels)
+        if (k->tile == tile && k->d == d) return *k;
+    throw std::logic_error("no kernel for tile=" + tile + " d=" + std::to_string(d));
+}
+
+std::vector<const AttentionKernel*> CheckedKernels(const Fused& kind, const StepSite& site) {
+    const std::vector<const AttentionKernel*> kernels = KernelsOf<AttentionKernel>(site);
+    for (const std::string& tile : kind.tiles)
+        for (int d : {64, 128})
+            if (std::none_of(kernels.begin(), kernels.end(), [&](const AttentionKernel* k) {
+                    return k->tile == tile && k->d == d;
+                }))
+                throw std::logic_error("its tile " + tile + " has no kernel for d=" +
+                                       std::to_string(d) + " in '" + site.lesson.source_path + "'");
+    for (const AttentionKernel* k : kernels)
+        if (std::find(kind.tiles.begin(), kind.tiles.end(), k->tile) == kind.tiles.end())
+            throw std::logic_error(std::string("'") + site.lesson.source_path + "' registers " +
+                                   k->name + " for tile " + k->tile + ", no tile of its row");
+    return kernels;
+}
+
+}  // namespace
+
+LESSONS_STEP_KIND(Fused, [](const Fused& kind, const StepSite& site) {
+    const std::vector<const AttentionKernel*> kernels = CheckedKernels(kind, site);
+    StepRunner r;
+    r.make = [kernels](const Workload& w, const StepContext& c) {
+        const AttentionKernel& k = Pick(kernels, c.params);
+        CheckRunnable(k, c.devices.front());
+        return std::unique_ptr<StepInstance>(std::make_unique<FusedStep>(w, k));
+    };
+    r.attributes = [kernels](const ParamValues& params) {
+        const AttentionKernel& k = Pick(kernels, params);
+        int device = 0;
+        LESSONS_CUDA_CHECK(cudaGetDevice(&device));
+        const std::string why = WhyNotRunnable(k.min_cc, k.name, device);
+        if (!why.empty()) throw UnavailableError(why);
+        AllowSmem(k, "this GPU");
+        return cuda::QueryKernelAttributes(k.kernel, k.name, k.threads, k.dynamic_smem);
+    };
+    return r;
+});
+
+// A student's fused kernel takes the AttentionProblem by value (its declaration from
+// kernels/attention/attention_gpu.cuh, embedded), with the chapter's device helpers
+// (kernels/attention/attention_device.cuh: ldmatrix, mma, the swizzle) in the prelude, at global
+// scope as the student's kernel (and a solution) stands; bf16 from the toolkit's header.
+KernelSpec StudentSpec(const Fused&, const StepSite&) {
+    static const std::string prelude =
+        "#include <cuda_bf16.h>\n" +
+        EmbeddedDeclarations("kernels/attention/attention_gpu.cuh", {"struct AttentionProblem"}) +
+        EmbeddedHeaderBody("kernels/attention/attention_device.cuh") +
+        "using namespace lessons::attention;\n";
+    KernelSpec spec;
+    spec.signature = "const AttentionProblem";
+    spec.prelude = prelude;
+    spec.toolkit_headers = {"cuda_bf16.h"};
+    return spec;
+}
+
+LESSONS_EXERCISE_KIND(Fused, &StudentSpec,
+                      [](const Fused& kind, const StepSite& site,
+                         std::shared_ptr<const StudentKernel> student) {
+                          const std::vector<const AttentionKernel*> kernels =
+                              CheckedKernels(kind, site);
+                          StepRunner r;
+                          r.make = [kernels, student](const Workload& w, const StepContext& c) {
+                              const AttentionKernel& k = Pick(kernels, c.params);
+                              CheckRunnable(k, c.devices.front());
+                              auto loaded = cuda::LoadStudentKernel(*student, k.threads);
+                              return std::unique_ptr<StepInstance>(
+                                  std::make_unique<StudentStep>(w, std::move(loaded), k));
+                          };
+                          r.attributes = [kernels, student](const ParamValues& params) {
+                              const AttentionKernel& k = Pick(kernels, params);
+                              return cuda::StudentKernelAttributes(*student, k.threads);
+                          };
+                          return r;
+                      });
+
+namespace {
+
+ExerciseCase AttentionCase(uint64_t b, uint64_t h, uint64_t n, const std::string& mask,
+                           const std::string& why, const std::string& why_zh) {
+    ExerciseCase c;
+    c.params = {{"b", std::to_string(b)},
+                {"h", std::to_string(h)},
+                {"n", std::to_string(n)},
+                {"mask", mask},
+                {"data", "random"}};
+    const std::string shape =
+        "B = " + std::to_string(b) + ", H = " + std::to_string(h) + ", N = " + std::to_string(n);
+    c.name = shape + (mask == "causal" ? ", causal" : "") + ": " + why;
+    c.name_zh = shape + (mask == "causal" ? "，因果" : "") + "：" + why_zh;
+    return c;
+}
+
+}  // namespace
+
+// The hidden cases of an attention exercise (`check`): one key, sequence lengths that are no
+// multiple of any tile (8 to 128 query rows, 32 or 64 keys), the causal mask, several heads.
+LESSONS_EXERCISE_CASES(Fused, [](const Fused&, const StepSite&) {
+    ExerciseCaseSet set;
+    set.size_param = "n";
+    set.widths = {8, 16, 32, 64, 128};
+    set.cases = {
+        AttentionCase(1, 1, 1, "none", "one query, one key", "一个查询、一个键"),
+        AttentionCase(1, 2, 17, "none", "no multiple of a tile", "不是分块的倍数"),
+        AttentionCase(1, 2, 17, "causal", "the mask inside one tile", "掩码在一个分块之内"),
+        AttentionCase(2, 3, 1000, "causal", "the mask across tiles", "掩码跨越多个分块"),
+        AttentionCase(1, 1, 4097, "none", "one key past a tile", "比分块多一个键"),
+        AttentionCase(4, 16, 1023, "none", "many heads", "多个头"),
+    };
+    return set;
+});
+
+LESSONS_STEP_KIND(Unfused, [](const Unfused&, const StepSite& site) {
+    const UnfusedAttention& u = OnlyKernel<UnfusedAttention>(site);
+    StepRunner r;
+    r.make = [&u](const Workload& w, const StepContext& c) {
+        const std::string unavailable = u.unavailable();
+        if (!unavailable.empty()) throw UnavailableError(unavailable);
+        const int block = static_cast<int>(c.params.Number("block"));
+        const int n = static_cast<int>(c.params.Number("n"));
+        const uint64_t rows = c.params.Number("b") * c.params.Number("h") * uint64_t(n);
+        if (rows > 2147483647ull)
+            throw UsageError("the softmax has a block per row of S, B·H·N = " +
+                             std::to_string(rows) + " blocks, more than a grid's 2147483647");
+        cuda::CheckBlockAgainstKernel(u.pick(n, block), u.name, block);
+        return std::unique_ptr<StepInstance>(std::make_unique<UnfusedStep>(w, u, block));
+    };
+    r.attributes = [&u](const ParamValues& params) {
+        const int block = static_cast<int>(params.Number("block"));
+        return cuda::QueryKernelAttributes(u.pick(int(params.Number("n")), block), u.name, block);
+    };
+    r.unavailable = [&u] { return u.unavailable(); };
+    return r;
+});
+
+}  // namespace lessons::attention

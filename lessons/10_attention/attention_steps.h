@@ -1,0 +1,35 @@
+// Chapter 10's step kinds: what a row of its table says about how the step runs. Data only (the
+// catalogue compiles without CUDA); attention_harness.cu implements each where the GPU is linked.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "params.h"
+
+namespace lessons::attention {
+
+// Lesson 10.1: cuBLAS, the row softmax its source registers (UnfusedAttention), cuBLAS. S goes
+// through global memory in bf16; the row's `block` is the softmax's block size.
+struct Unfused {};
+
+// A fused kernel: one compiled kernel per tile of `tiles` and head dimension (its source
+// registers an AttentionKernel for each), chosen by the `tile` parameter, the first by default.
+struct Fused {
+    std::vector<std::string> tiles;
+    std::vector<std::string> notes;
+    std::vector<std::string> notes_zh;
+
+    std::vector<ParamSpec> Params() const {
+        ParamSpec p = ChoiceParam("tile", "Tile configuration", "分块配置", tiles, notes, notes_zh);
+        p.launch_shape = true;
+        p.verbatim_choices = true;
+        p.why =
+            "each configuration is a separately compiled kernel (the rows a block owns are "
+            "template arguments, so the compiler sizes shared memory and keeps the accumulators "
+            "in registers)";
+        return {p};
+    }
+};
+
+}  // namespace lessons::attention

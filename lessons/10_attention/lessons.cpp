@@ -1,0 +1,111 @@
+// Chapter 10, attention forward: the chapter and its lessons, one row each. Each GPU step's kind
+// is implemented in attention_harness.cu, where the GPU library is linked.
+#include <string>
+
+#include "attention_chapter.h"
+#include "attention_steps.h"
+#include "catalog.h"
+#include "declare.h"
+
+namespace lessons {
+
+void RegisterAttentionChapter(Registry& registry) {
+    using namespace attention;
+    Chapter chapter;
+    chapter.id = "attention";
+    chapter.title = "Attention forward: from three kernels to one";
+    chapter.title_zh = "注意力前向：从三个内核到一个";
+    chapter.work_rule =
+        "4·B·H·N²·d flops (Q·Kᵀ and P·V, 2·N²·d each per head; half of that with the causal "
+        "mask); the bytes that must move are Q, K and V read once and O written once, 2 bytes an "
+        "element (bf16); the unfused step also moves its N × N matrix S four times; the steps "
+        "are compared with the bf16 tensor-core ceiling, the fp32 SIMT step with the fp32 peak";
+    // B·N = 32K tokens, 16 heads of 128: the shape the PyTorch and cuDNN figures were
+    // measured at.
+    chapter.params = {
+        MatrixDimension("b", "Batch", "批大小", 32, kMaxBatch,
+                        "B·H heads are one dimension of the fused kernels' grid"),
+        MatrixDimension("h", "Heads", "头数", 16, kMaxHeads,
+                        "B·H heads are one dimension of the fused kernels' grid"),
+        MatrixDimension("n", "Sequence length (N)", "序列长度 (N)", 1024, kMaxSequence,
+                        "any N works (the last tiles are masked); the unfused step's N × N "
+                        "matrix, 2·N² bytes a head, runs out of memory first"),
+        ChoiceParam("d", "Head dimension (d)", "头维度 (d)", {"128", "64"},
+                    {"128 values a row of Q, K, V and O", "64 values a row"},
+                    {"Q、K、V、O 每行 128 个值", "每行 64 个值"}, {"128", "64"}),
+        ChoiceParam("mask", "Mask", "掩码", {"none", "causal"},
+                    {"every query sees every key",
+                     "query i sees keys 0..i only (a decoder): half the work"},
+                    {"每个查询看到所有键", "查询 i 只看到键 0..i（解码器）：工作量减半"},
+                    {"无", "因果"}),
+        ChoiceParam("data", "Data", "数据", {"random"},
+                    {"Q, K and V standard normal, rounded to bf16"},
+                    {"Q、K、V 为标准正态分布，舍入为 bf16"}, {"随机"}),
+    };
+    chapter.messages = AttentionMessages();
+    chapter.make_workload = [](const WorkloadSpec& spec) {
+        return std::make_shared<AttentionWorkload>(spec);
+    };
+    chapter.workload_host_bytes = [](const ParamValues& p) {
+        return AttentionWorkloadHostBytes(p.Number("b") * p.Number("h"), p.Number("n"),
+                                          uint64_t(HeadDim(p)));
+    };
+    chapter.describe = [](const ParamValues& p) {
+        return "B = " + std::to_string(p.Number("b")) + ", H = " + std::to_string(p.Number("h")) +
+               ", N = " + std::to_string(p.Number("n")) + ", d = " + p.Choice("d") +
+               (Causal(p) ? ", causal" : "") + " (bf16)";
+    };
+    chapter.work = [](StepKind, const ParamValues& p) { return AttentionWork(p); };
+
+    const Fused mma_tiles{
+        {"128x64", "64x64"},
+        {"128 query rows a block (8 warps, 16 rows each), K and V in tiles of 64 keys",
+         "64 query rows a block (4 warps), K and V in tiles of 64 keys"},
+        {"每个线程块 128 个查询行（8 个 warp，每个 16 行），K 和 V 每块 64 个键",
+         "每个线程块 64 个查询行（4 个 warp），K 和 V 每块 64 个键"}};
+    AddChapter(registry, chapter, "lessons/10_attention",
+               {
+                   {.slug = "unfused",
+                    .title = "Three kernels: the N × N matrix goes through memory",
+                    .source = "kernels/attention/unfused.cu",
+                    .step = Unfused{},
+                    .params = {BlockParam(32, 1024, 256, true)},
+                    .needs = &UnfusedAttentionNeeds,
+                    .focus = {"LDG.128", "STG.128", "SHFL", "BAR"},
+                    .previous = "",
+                    .work = &UnfusedAttentionWork},
+                   {.slug = "fused-simt",
+                    .title = "One fused kernel: the scores never leave the chip",
+                    .source = "kernels/attention/fused_simt.cu",
+                    .step = Fused{{"w4-r4", "w4-r2", "w8-r2"},
+                                  {"4 warps of 4 query rows: 16 rows a block",
+                                   "4 warps of 2 query rows: 8 rows a block",
+                                   "8 warps of 2 query rows: 16 rows a block"},
+                                  {"4 个 warp，每个 4 个查询行：每块 16 行",
+                                   "4 个 warp，每个 2 个查询行：每块 8 行",
+                                   "8 个 warp，每个 2 个查询行：每块 16 行"}},
+                    .needs = &AttentionGpuNeeds,
+                    .focus = {"FP32", "LDS", "SHFL", "BAR"},
+                    .work = &SimtAttentionWork,
+                    .exercise = {.fixed = {{"tile", "w4-r4"}, {"d", "128"}},
+                                 .instance = "constexpr int D = 128, WARPS = 4, ROWS = 4;"}},
+                   {.slug = "mma-sync",
+                    .title = "Tensor cores in the fused kernel: the scores stay in registers",
+                    .source = "kernels/attention/mma_sync.cu",
+                    .step = mma_tiles,
+                    .needs = &AttentionGpuNeeds,
+                    .focus = {"HMMA", "LDSM", "STS", "BAR"},
+                    .exercise = {.fixed = {{"tile", "128x64"}, {"d", "128"}},
+                                 .instance = "constexpr int D = 128, BR = 128;"}},
+                   {.slug = "swizzled",
+                    .title = "Swizzled tiles, and ldmatrix.trans for V",
+                    .source = "kernels/attention/swizzled.cu",
+                    .step = mma_tiles,
+                    .needs = &AttentionGpuNeeds,
+                    .focus = {"HMMA", "LDSM", "STS", "BAR"},
+                    .exercise = {.fixed = {{"tile", "128x64"}, {"d", "128"}},
+                                 .instance = "constexpr int D = 128, BR = 128;"}},
+               });
+}
+
+}  // namespace lessons
