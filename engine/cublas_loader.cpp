@@ -28,6 +28,12 @@ using GemmExFn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOpe
                                     int, const void*, const void*, cudaDataType, int, const void*,
                                     cudaDataType, int, const void*, void*, cudaDataType, int,
                                     cublasComputeType_t, cublasGemmAlgo_t);
+using GemmStridedBatchedExFn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t,
+                                                  cublasOperation_t, int, int, int, const void*,
+                                                  const void*, cudaDataType, int, long long,
+                                                  const void*, cudaDataType, int, long long,
+                                                  const void*, void*, cudaDataType, int, long long,
+                                                  int, cublasComputeType_t, cublasGemmAlgo_t);
 struct Api {
     decltype(&::cublasCreate_v2) Create;
     decltype(&::cublasDestroy_v2) Destroy;
@@ -36,6 +42,7 @@ struct Api {
     decltype(&::cublasSgemv_v2) Sgemv;
     decltype(&::cublasSgemm_v2) Sgemm;
     GemmExFn GemmEx;
+    GemmStridedBatchedExFn GemmStridedBatchedEx;
     decltype(&::cublasGetStatusName) GetStatusName;
     decltype(&::cublasGetStatusString) GetStatusString;
     decltype(&::cublasGetProperty) GetProperty;
@@ -61,6 +68,7 @@ bool BindAll(void* handle, Api& a) {
            Bind(handle, "cublasSetMathMode", a.SetMathMode) &&
            Bind(handle, "cublasSgemv_v2", a.Sgemv) && Bind(handle, "cublasSgemm_v2", a.Sgemm) &&
            Bind(handle, "cublasGemmEx", a.GemmEx) &&
+           Bind(handle, "cublasGemmStridedBatchedEx", a.GemmStridedBatchedEx) &&
            Bind(handle, "cublasGetStatusName", a.GetStatusName) &&
            Bind(handle, "cublasGetStatusString", a.GetStatusString) &&
            Bind(handle, "cublasGetProperty", a.GetProperty);
@@ -188,8 +196,10 @@ std::string Describe() {
 
 // The cuBLAS calls of the library steps (kernels/gemv/31_cublas.cu,
 // kernels/gemm/40_cublas_sgemm.cu, kernels/gemm/42_cublas_tf32.cu, kernels/tc/cublas_bf16.cu,
-// kernels/cublas_handle.cuh), one definition each: the library is loaded on the first and each
-// forwards to it. They are linked into the program and not exported (the program is not linked with
+// kernels/attention/unfused.cu, kernels/cublas_handle.cuh), one definition each: the library is
+// loaded on the first and each forwards to it. A kernel file that calls another cuBLAS function
+// fails to link ("undefined reference to cublas..."): add its definition here, and its name to
+// BindAll. They are linked into the program and not exported (the program is not linked with
 // -rdynamic), so the library's own calls to these names stay inside it.
 using lessons::cublas::LoadedApi;
 
@@ -241,6 +251,21 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa,
     const auto* api = LoadedApi();
     return api ? api->GemmEx(handle, transa, transb, m, n, k, alpha, a, a_type, lda, b, b_type, ldb,
                              beta, c, c_type, ldc, compute_type, algo)
+               : CUBLAS_STATUS_NOT_INITIALIZED;
+}
+
+cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation_t transa,
+                                          cublasOperation_t transb, int m, int n, int k,
+                                          const void* alpha, const void* a, cudaDataType a_type,
+                                          int lda, long long stride_a, const void* b,
+                                          cudaDataType b_type, int ldb, long long stride_b,
+                                          const void* beta, void* c, cudaDataType c_type, int ldc,
+                                          long long stride_c, int batch_count,
+                                          cublasComputeType_t compute_type, cublasGemmAlgo_t algo) {
+    const auto* api = LoadedApi();
+    return api ? api->GemmStridedBatchedEx(handle, transa, transb, m, n, k, alpha, a, a_type, lda,
+                                           stride_a, b, b_type, ldb, stride_b, beta, c, c_type, ldc,
+                                           stride_c, batch_count, compute_type, algo)
                : CUBLAS_STATUS_NOT_INITIALIZED;
 }
 
