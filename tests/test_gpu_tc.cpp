@@ -179,9 +179,9 @@ TEST(GpuTc, EveryTileReportsItsKernelsResources) {
 }
 
 // cuBLAS is loaded on its first call (engine/cublas_loader.h). Where it cannot be loaded (here:
-// CUDA_LESSONS_CUBLAS names a file that does not exist), every cuBLAS step of chapters 4, 5 and
-// 8 fails with a message naming what to install, exit 1 and no abort, and a step of our own
-// still runs.
+// CUDA_LESSONS_CUBLAS names a file that does not exist), every cuBLAS step of chapters 4, 5, 8
+// and 10 fails with a message naming what to install, exit 1 and no abort, and a step of our
+// own still runs.
 TEST(GpuTc, WithoutCublasTheLibraryStepsSaySoAndTheOthersRun) {
     REQUIRE_GPU();
     const std::string env = "CUDA_LESSONS_CUBLAS=/nonexistent/libcublas.so.13 ";
@@ -197,7 +197,8 @@ TEST(GpuTc, WithoutCublasTheLibraryStepsSaySoAndTheOthersRun) {
     for (const char* lesson : {"gemv/cublas --set m=512 --set n=512",
                                "gemm/cublas-sgemm --set m=256 --set n=256 --set k=256",
                                "gemm/cublas-tf32 --set m=256 --set n=256 --set k=256",
-                               "tensor-cores/cublas-bf16 --set m=256 --set n=256 --set k=256"}) {
+                               "tensor-cores/cublas-bf16 --set m=256 --set n=256 --set k=256",
+                               "attention/unfused --set b=1 --set h=1 --set n=64"}) {
         std::string text;
         const int code = run(std::string(lesson) + " --reps 1 --no-ceilings", &text);
         EXPECT_EQ(code, 1) << lesson << ": " << text;
