@@ -4,6 +4,7 @@
 // Hopper steps' refusal below compute capability 9.0. Without a usable GPU every test here
 // reports SKIPPED with the reason.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <cstdio>
 #include <optional>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "catalog.h"
+#include "cli_path.h"
 #include "device.h"
 #include "errors.h"
 #include "gpu_test.h"
@@ -174,4 +176,38 @@ TEST(GpuTc, EveryTileReportsItsKernelsResources) {
             EXPECT_GT(a.active_blocks_per_sm, 0) << lesson->id << " " << c;
         }
     }
+}
+
+// cuBLAS is loaded on its first call (engine/cublas_loader.h). Where it cannot be loaded (here:
+// CUDA_LESSONS_CUBLAS names a file that does not exist), every cuBLAS step of chapters 4, 5, 8
+// and 10 fails with a message naming what to install, exit 1 and no abort, and a step of our
+// own still runs.
+TEST(GpuTc, WithoutCublasTheLibraryStepsSaySoAndTheOthersRun) {
+    REQUIRE_GPU();
+    const std::string env = "CUDA_LESSONS_CUBLAS=/nonexistent/libcublas.so.13 ";
+    auto run = [&](const std::string& args, std::string* text) {
+        FILE* pipe = popen((env + CliPath() + " run " + args + " 2>&1").c_str(), "r");
+        if (!pipe) return -1;
+        char buf[4096];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) text->append(buf, n);
+        const int status = pclose(pipe);
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    };
+    for (const char* lesson : {"gemv/cublas --set m=512 --set n=512",
+                               "gemm/cublas-sgemm --set m=256 --set n=256 --set k=256",
+                               "gemm/cublas-tf32 --set m=256 --set n=256 --set k=256",
+                               "tensor-cores/cublas-bf16 --set m=256 --set n=256 --set k=256",
+                               "attention/unfused --set b=1 --set h=1 --set n=64"}) {
+        std::string text;
+        const int code = run(std::string(lesson) + " --reps 1 --no-ceilings", &text);
+        EXPECT_EQ(code, 1) << lesson << ": " << text;
+        EXPECT_NE(text.find("cuBLAS could not be loaded (tried /nonexistent/libcublas.so.13"),
+                  std::string::npos)
+            << lesson << ": " << text;
+        EXPECT_NE(text.find("install cuBLAS"), std::string::npos) << lesson << ": " << text;
+    }
+    std::string text;
+    EXPECT_EQ(run("gemv/warp-per-row --set m=512 --set n=512 --reps 1 --no-ceilings", &text), 0)
+        << text;
 }

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cublas_loader.h"
 #include "cuda/cuda_util.h"
 #include "cuda/module.h"
 #include "errors.h"
@@ -205,6 +206,9 @@ StepRunner CublasRunner() {
     r.make = [](const Workload& w, const StepContext&) {
         const std::string why = GemvCublasUnavailable();
         if (!why.empty()) throw UnavailableError("cuBLAS cannot run here: " + why);
+        // Loaded on first use (engine/cublas_loader.h): here, or the reason it cannot be.
+        if (!cublas::Load())
+            throw UnavailableError("cuBLAS cannot run here: " + cublas::Unavailable());
         return std::unique_ptr<StepInstance>(std::make_unique<CublasStep>(w));
     };
     return r;

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "cublas_loader.h"
 #include "cuda/cuda_util.h"
 #include "cuda/module.h"
 #include "cuda/scoped_device.h"
@@ -252,6 +253,9 @@ StepRunner CublasRunner(bool tf32) {
     r.make = [tf32](const Workload& w, const StepContext&) {
         const std::string why = GemmCublasUnavailable();
         if (!why.empty()) throw UnavailableError(why);
+        // Loaded on first use (engine/cublas_loader.h): here, or the reason it cannot be.
+        if (!cublas::Load())
+            throw UnavailableError("cuBLAS cannot run here: " + cublas::Unavailable());
         return std::unique_ptr<StepInstance>(std::make_unique<CublasStep>(w, tf32));
     };
     return r;
@@ -277,6 +281,7 @@ __global__ void tf32_ceiling_fill_kernel(float* p, size_t count, uint32_t seed) 
 double MeasureTf32Gflops(int ordinal) {
     const std::string why = GemmCublasUnavailable();
     if (!why.empty()) throw UnavailableError(why);
+    if (!cublas::Load()) throw UnavailableError("cuBLAS cannot run here: " + cublas::Unavailable());
     cuda::ScopedDevice on(ordinal);
     size_t free_bytes = 0, total_bytes = 0;
     LESSONS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "cublas_loader.h"
 #include "cuda/cuda_util.h"
 #include "cuda/module.h"
 #include "cuda/scoped_device.h"
@@ -303,6 +304,7 @@ double MeasureBf16Gflops(int ordinal) {
     if (!unavailable.empty()) throw UnavailableError(unavailable);
     const std::string why = WhyNotRunnable(80, "the bf16 ceiling", ordinal);
     if (!why.empty()) throw UnavailableError(why);
+    if (!cublas::Load()) throw UnavailableError("cuBLAS cannot run here: " + cublas::Unavailable());
     cuda::ScopedDevice on(ordinal);
     size_t free_bytes = 0, total_bytes = 0;
     LESSONS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -453,6 +455,9 @@ LESSONS_STEP_KIND(Cublas, [](const Cublas&, const StepSite&) {
         if (!unavailable.empty()) throw UnavailableError(unavailable);
         const std::string why = WhyNotRunnable(80, "cuBLAS's bf16 GEMM", c.devices.front());
         if (!why.empty()) throw UnavailableError(why);
+        // Loaded on first use (engine/cublas_loader.h): here, or the reason it cannot be.
+        if (!cublas::Load())
+            throw UnavailableError("cuBLAS cannot run here: " + cublas::Unavailable());
         return std::unique_ptr<StepInstance>(std::make_unique<CublasStep>(w));
     };
     return r;

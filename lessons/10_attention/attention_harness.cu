@@ -14,6 +14,7 @@
 #include "attention/attention_gpu.cuh"
 #include "attention_chapter.h"
 #include "attention_steps.h"
+#include "cublas_loader.h"
 #include "cuda/cuda_util.h"
 #include "cuda/module.h"
 #include "device.h"
@@ -315,6 +316,9 @@ LESSONS_STEP_KIND(Unfused, [](const Unfused&, const StepSite& site) {
     r.make = [&u](const Workload& w, const StepContext& c) {
         const std::string unavailable = u.unavailable();
         if (!unavailable.empty()) throw UnavailableError(unavailable);
+        // Loaded on first use (engine/cublas_loader.h): here, or the reason it cannot be.
+        if (!cublas::Load())
+            throw UnavailableError("cuBLAS cannot run here: " + cublas::Unavailable());
         const int block = static_cast<int>(c.params.Number("block"));
         const int n = static_cast<int>(c.params.Number("n"));
         const uint64_t rows = c.params.Number("b") * c.params.Number("h") * uint64_t(n);

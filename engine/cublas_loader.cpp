@@ -1,0 +1,316 @@
+#include "cublas_loader.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <sys/resource.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#if LESSONS_HAVE_CUBLAS
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#endif
+
+namespace lessons::cublas {
+
+#if LESSONS_HAVE_CUBLAS
+
+namespace {
+
+// The soname of the cuBLAS this program was compiled against: its calls' ABI is that major's.
+const std::string kSoname = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
+
+// The calls the project makes (nm -u over the kernel objects), with the types of the headers
+// they were compiled against. cublasGemmEx has a C++ overload too: its type is spelled out.
+using GemmExFn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int,
+                                    int, const void*, const void*, cudaDataType, int, const void*,
+                                    cudaDataType, int, const void*, void*, cudaDataType, int,
+                                    cublasComputeType_t, cublasGemmAlgo_t);
+using GemmStridedBatchedExFn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t,
+                                                  cublasOperation_t, int, int, int, const void*,
+                                                  const void*, cudaDataType, int, long long,
+                                                  const void*, cudaDataType, int, long long,
+                                                  const void*, void*, cudaDataType, int, long long,
+                                                  int, cublasComputeType_t, cublasGemmAlgo_t);
+struct Api {
+    decltype(&::cublasCreate_v2) Create;
+    decltype(&::cublasDestroy_v2) Destroy;
+    decltype(&::cublasSetStream_v2) SetStream;
+    decltype(&::cublasSetMathMode) SetMathMode;
+    decltype(&::cublasSgemv_v2) Sgemv;
+    decltype(&::cublasSgemm_v2) Sgemm;
+    GemmExFn GemmEx;
+    GemmStridedBatchedExFn GemmStridedBatchedEx;
+    decltype(&::cublasGetStatusName) GetStatusName;
+    decltype(&::cublasGetStatusString) GetStatusString;
+    decltype(&::cublasGetProperty) GetProperty;
+};
+
+struct Loaded {
+    Api api{};
+    bool ok = false;
+    std::string path;
+    std::string why;
+};
+
+template <typename F>
+bool Bind(void* handle, const char* name, F& out) {
+    out = reinterpret_cast<F>(dlsym(handle, name));
+    return out != nullptr;
+}
+
+bool BindAll(void* handle, Api& a) {
+    return Bind(handle, "cublasCreate_v2", a.Create) &&
+           Bind(handle, "cublasDestroy_v2", a.Destroy) &&
+           Bind(handle, "cublasSetStream_v2", a.SetStream) &&
+           Bind(handle, "cublasSetMathMode", a.SetMathMode) &&
+           Bind(handle, "cublasSgemv_v2", a.Sgemv) && Bind(handle, "cublasSgemm_v2", a.Sgemm) &&
+           Bind(handle, "cublasGemmEx", a.GemmEx) &&
+           Bind(handle, "cublasGemmStridedBatchedEx", a.GemmStridedBatchedEx) &&
+           Bind(handle, "cublasGetStatusName", a.GetStatusName) &&
+           Bind(handle, "cublasGetStatusString", a.GetStatusString) &&
+           Bind(handle, "cublasGetProperty", a.GetProperty);
+}
+
+// The address-space limit (ulimit -v) in MiB, or 0 when there is none.
+unsigned long long AddressSpaceLimitMib() {
+    rlimit limit{};
+    if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
+    return static_cast<unsigned long long>(limit.rlim_cur) >> 20;
+}
+
+std::string InstallAdvice() {
+    const int major = CUBLAS_VER_MAJOR;
+    const std::string apt = "libcublas-" + std::to_string(CUDART_VERSION / 1000) + "-" +
+                            std::to_string(CUDART_VERSION % 1000 / 10);
+    const std::string pip =
+        major >= 13 ? "nvidia-cublas" : "nvidia-cublas-cu" + std::to_string(major);
+    return "install cuBLAS " + std::to_string(major) + " (Debian/Ubuntu: the " + apt +
+           " package from NVIDIA's CUDA repository, or pip's " + pip +
+           ") or set CUDA_LESSONS_CUBLAS=/path/to/" + kSoname;
+}
+
+const Loaded& State() {
+    static const Loaded loaded = [] {
+        Loaded l;
+        std::string tried;
+        bool mapping_failed = false;
+        for (const std::string& candidate : Candidates()) {
+            void* handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+            if (!handle) {
+                // The loader's reason (not found, not a library, a dependency that could not
+                // be mapped), without the path it repeats.
+                std::string reason;
+                if (const char* e = dlerror()) reason = e;
+                if (reason.rfind(candidate + ": ", 0) == 0) reason.erase(0, candidate.size() + 2);
+                if (reason.size() > 200) reason = reason.substr(0, 200) + "...";
+                if (reason.find("map") != std::string::npos ||
+                    reason.find("memory") != std::string::npos)
+                    mapping_failed = true;
+                tried += (tried.empty() ? "" : ", ") + candidate +
+                         (reason.empty() ? "" : " (" + reason + ")");
+                if (mapping_failed) break;  // found, but too big to map: so are its copies
+                continue;
+            }
+            if (!BindAll(handle, l.api)) {
+                tried += (tried.empty() ? "" : ", ") + candidate + " (lacks a cuBLAS call)";
+                dlclose(handle);
+                continue;
+            }
+            l.ok = true;
+            l.path = candidate;
+            link_map* map = nullptr;  // where the loader found it, for messages
+            if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && *map->l_name)
+                l.path = map->l_name;
+            return l;
+        }
+        l.why = "cuBLAS could not be loaded (tried " + tried + "): ";
+        const unsigned long long limit = AddressSpaceLimitMib();
+        if (mapping_failed && limit > 0)
+            l.why += "this process may map at most " + std::to_string(limit) +
+                     " MiB (ulimit -v), too little for cuBLAS and its cuBLASLt, which are mapped "
+                     "whole: raise or remove the limit";
+        else
+            l.why += InstallAdvice();
+        return l;
+    }();
+    return loaded;
+}
+
+const Api* LoadedApi() {
+    const Loaded& l = State();
+    return l.ok ? &l.api : nullptr;
+}
+
+}  // namespace
+
+std::vector<std::string> Candidates() {
+    std::vector<std::string> out;
+    if (const char* env = std::getenv("CUDA_LESSONS_CUBLAS"); env && *env) {
+        out.emplace_back(env);  // the user's choice, and only it
+        return out;
+    }
+    out.push_back(kSoname);
+    std::vector<std::string> dirs;
+    for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+        if (const char* home = std::getenv(var); home && *home) {
+            dirs.push_back(std::string(home) + "/lib64");
+            dirs.push_back(std::string(home) + "/targets/x86_64-linux/lib");
+        }
+#ifdef LESSONS_CUDA_LIBRARY_DIR
+    dirs.emplace_back(LESSONS_CUDA_LIBRARY_DIR);  // the toolkit this program was built with
+#endif
+    dirs.emplace_back("/usr/local/cuda/lib64");
+    dirs.emplace_back("/usr/local/cuda/targets/x86_64-linux/lib");
+    for (const std::string& dir : dirs) {
+        const std::string path = dir + "/" + kSoname;
+        bool seen = false;
+        for (const std::string& o : out) seen = seen || o == path;
+        if (!seen) out.push_back(path);
+    }
+    return out;
+}
+
+bool Load() {
+    return State().ok;
+}
+
+const std::string& Unavailable() {
+    return State().why;
+}
+
+std::string Describe() {
+    const Loaded& l = State();
+    if (!l.ok) return l.why;
+    int major = 0, minor = 0, patch = 0;
+    l.api.GetProperty(MAJOR_VERSION, &major);
+    l.api.GetProperty(MINOR_VERSION, &minor);
+    l.api.GetProperty(PATCH_LEVEL, &patch);
+    return l.path + ", cuBLAS " + std::to_string(major) + "." + std::to_string(minor) + "." +
+           std::to_string(patch);
+}
+
+}  // namespace lessons::cublas
+
+// The cuBLAS calls of the library steps (kernels/gemv/31_cublas.cu,
+// kernels/gemm/40_cublas_sgemm.cu, kernels/gemm/42_cublas_tf32.cu, kernels/tc/cublas_bf16.cu,
+// kernels/attention/unfused.cu, kernels/cublas_handle.cuh), one definition each: the library is
+// loaded on the first and each forwards to it. A kernel file that calls another cuBLAS function
+// fails to link ("undefined reference to cublas..."): add its definition here, and its name to
+// BindAll. They are linked into the program and not exported (the program is not linked with
+// -rdynamic), so the library's own calls to these names stay inside it.
+using lessons::cublas::LoadedApi;
+
+extern "C" {
+
+cublasStatus_t cublasCreate_v2(cublasHandle_t* handle) {
+    const auto* api = LoadedApi();
+    return api ? api->Create(handle) : CUBLAS_STATUS_NOT_INITIALIZED;
+}
+
+cublasStatus_t cublasDestroy_v2(cublasHandle_t handle) {
+    const auto* api = LoadedApi();
+    return api ? api->Destroy(handle) : CUBLAS_STATUS_NOT_INITIALIZED;
+}
+
+cublasStatus_t cublasSetStream_v2(cublasHandle_t handle, cudaStream_t stream) {
+    const auto* api = LoadedApi();
+    return api ? api->SetStream(handle, stream) : CUBLAS_STATUS_NOT_INITIALIZED;
+}
+
+cublasStatus_t cublasSetMathMode(cublasHandle_t handle, cublasMath_t mode) {
+    const auto* api = LoadedApi();
+    return api ? api->SetMathMode(handle, mode) : CUBLAS_STATUS_NOT_INITIALIZED;
+}
+
+cublasStatus_t cublasSgemv_v2(cublasHandle_t handle, cublasOperation_t trans, int m, int n,
+                              const float* alpha, const float* a, int lda, const float* x, int incx,
+                              const float* beta, float* y, int incy) {
+    const auto* api = LoadedApi();
+    return api ? api->Sgemv(handle, trans, m, n, alpha, a, lda, x, incx, beta, y, incy)
+               : CUBLAS_STATUS_NOT_INITIALIZED;
+}
+
+cublasStatus_t cublasSgemm_v2(cublasHandle_t handle, cublasOperation_t transa,
+                              cublasOperation_t transb, int m, int n, int k, const float* alpha,
+                              const float* a, int lda, const float* b, int ldb, const float* beta,
+                              float* c, int ldc) {
+    const auto* api = LoadedApi();
+    return api ? api->Sgemm(handle, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+               : CUBLAS_STATUS_NOT_INITIALIZED;
+}
+
+cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa,
+                            cublasOperation_t transb, int m, int n, int k, const void* alpha,
+                            const void* a, cudaDataType a_type, int lda, const void* b,
+                            cudaDataType b_type, int ldb, const void* beta, void* c,
+                            cudaDataType c_type, int ldc, cublasComputeType_t compute_type,
+                            cublasGemmAlgo_t algo) {
+    const auto* api = LoadedApi();
+    return api ? api->GemmEx(handle, transa, transb, m, n, k, alpha, a, a_type, lda, b, b_type, ldb,
+                             beta, c, c_type, ldc, compute_type, algo)
+               : CUBLAS_STATUS_NOT_INITIALIZED;
+}
+
+cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation_t transa,
+                                          cublasOperation_t transb, int m, int n, int k,
+                                          const void* alpha, const void* a, cudaDataType a_type,
+                                          int lda, long long stride_a, const void* b,
+                                          cudaDataType b_type, int ldb, long long stride_b,
+                                          const void* beta, void* c, cudaDataType c_type, int ldc,
+                                          long long stride_c, int batch_count,
+                                          cublasComputeType_t compute_type, cublasGemmAlgo_t algo) {
+    const auto* api = LoadedApi();
+    return api ? api->GemmStridedBatchedEx(handle, transa, transb, m, n, k, alpha, a, a_type, lda,
+                                           stride_a, b, b_type, ldb, stride_b, beta, c, c_type, ldc,
+                                           stride_c, batch_count, compute_type, algo)
+               : CUBLAS_STATUS_NOT_INITIALIZED;
+}
+
+// Without the library: the status's name from this table, and for the status every call then
+// returns, the reason it could not be loaded.
+const char* cublasGetStatusName(cublasStatus_t status) {
+    if (const auto* api = LoadedApi()) return api->GetStatusName(status);
+    switch (status) {
+        case CUBLAS_STATUS_SUCCESS:
+            return "CUBLAS_STATUS_SUCCESS";
+        case CUBLAS_STATUS_NOT_INITIALIZED:
+            return "CUBLAS_STATUS_NOT_INITIALIZED";
+        default:
+            return "CUBLAS_STATUS_UNKNOWN";
+    }
+}
+
+const char* cublasGetStatusString(cublasStatus_t status) {
+    if (const auto* api = LoadedApi()) return api->GetStatusString(status);
+    if (status == CUBLAS_STATUS_NOT_INITIALIZED) return lessons::cublas::Unavailable().c_str();
+    return status == CUBLAS_STATUS_SUCCESS ? "success" : "unknown cuBLAS status";
+}
+
+}  // extern "C"
+
+#else  // this build has no cuBLAS: the library steps say so themselves (kernels/cublas_handle.cuh)
+
+std::vector<std::string> Candidates() {
+    return {};
+}
+
+bool Load() {
+    return false;
+}
+
+const std::string& Unavailable() {
+    static const std::string why =
+        "this build has no cuBLAS (CMake found no CUDA::cublas in the CUDA toolkit)";
+    return why;
+}
+
+std::string Describe() {
+    return Unavailable();
+}
+
+}  // namespace lessons::cublas
+
+#endif

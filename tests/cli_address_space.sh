@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The CLI, and so the GUI's worker, under a small address-space limit (ulimit -v): it starts,
+# lists, describes, shows pages and exercises, runs a CPU step and answers as a worker. cuBLAS
+# and its cuBLASLt (about 600 MB of address space) are loaded on the first cuBLAS call
+# (engine/cublas_loader.h), never linked: when they were, the program could not even start
+# under such a limit ("list" exited 127, unable to map libcublasLt).
+# Usage: cli_address_space.sh CUDA_LESSONS_CLI OUT_DIR LIMIT_KIB
+set -u
+cli=$1 out=$2 limit=$3
+rm -rf "$out" && mkdir -p "$out/home"
+export HOME="$out/home" XDG_CONFIG_HOME="$out/config" XDG_DATA_HOME="$out/data"
+fail() { echo "FAILED: $*"; exit 1; }
+
+echo "== linked: no CUDA library of more than a few MB among those the program needs"
+if command -v readelf >/dev/null; then
+    needed=$(readelf -d "$cli" | grep NEEDED)
+    echo "$needed"
+    if grep -Eiq 'cublas|cusparse|cufft|curand|cusolver|nvrtc|cudnn|nccl' <<<"$needed"; then
+        fail "the CLI is linked with a large CUDA library: load it on first use instead"
+    fi
+    # The loader's definitions of the cuBLAS calls stay inside the program: exported, they would
+    # take the place of the library's own in its calls to itself.
+    exported=$(readelf --dyn-syms -W "$cli" | awk '$7 != "UND" && $8 ~ /^cublas/ {print $8}')
+    [ -z "$exported" ] || fail "the CLI exports cuBLAS names: $exported"
+else
+    echo "(readelf is not installed: the linking is not checked)"
+fi
+
+# under NAME ARGS...: the CLI under the limit, its output in NAME.out and NAME.err; its exit code.
+under() {
+    local name=$1; shift
+    (ulimit -v "$limit" && exec "$cli" "$@") >"$out/$name.out" 2>"$out/$name.err" </dev/null
+}
+# expect NAME CODE TEXT ARGS...: exit CODE, and TEXT in the output.
+expect() {
+    local name=$1 code=$2 text=$3; shift 3
+    under "$name" "$@"
+    local rc=$?
+    [ "$rc" = "$code" ] || { cat "$out/$name.err"; fail "under ulimit -v $limit, '$*' exited with $rc, not $code"; }
+    grep -qF -- "$text" "$out/$name.out" "$out/$name.err" ||
+        { head -c 2000 "$out/$name.out"; cat "$out/$name.err"; fail "'$*': no \"$text\" in its output"; }
+    echo "ok: $*"
+}
+
+# The OpenMP steps start a thread per core, each with its stack (8 MiB by default): two, so that
+# the limit holds on a machine of any size.
+export OMP_NUM_THREADS=2
+echo "== under ulimit -v $limit (KiB)"
+expect list 0 "split/naive-scan" list
+expect list_json 0 '"id": "gemm/cublas-sgemm"' list --format json
+expect info 0 "CPU" info
+expect page 0 "cuBLAS" page 4.4
+expect page_zh 0 "cuBLAS" page 5.9 --lang zh
+expect exercise 0 "Signature" exercise 4.2
+expect run 0 "split/naive-scan" run 1.1 --size 1MiB --reps 2
+expect run_reduce 0 "reduce/cpu-sum" run 3.1 --size 1MiB --reps 2
+
+echo "== the worker under the limit: a list and a CPU run, then the end of its input"
+printf '%s\n' '{"op":"list","id":1}' '{"op":"run","id":2,"lesson":"1.1","size":"1MiB","reps":2}' |
+    (ulimit -v "$limit" && exec "$cli" serve) >"$out/serve.out" 2>"$out/serve.err"
+rc=$?
+[ "$rc" = 0 ] || { cat "$out/serve.err"; fail "serve under ulimit -v $limit exited with $rc"; }
+for id in 1 2; do
+    grep -q "\"id\":$id,\"type\":\"done\",\"status\":\"ok\"" "$out/serve.out" ||
+        { cut -c1-300 "$out/serve.out"; cat "$out/serve.err"; fail "serve: request $id not done ok"; }
+done
+echo "ok: serve"
+echo "all address-space checks passed"
