@@ -59,7 +59,7 @@ TEST(CublasLoaderDeathTest, AMissingLibraryIsAMessageNamingWhatToInstall) {
             setenv("CUDA_LESSONS_CUBLAS", missing.c_str(), 1);
             const bool loaded = cublas::Load();
             void* handle = nullptr;
-            const std::string step = gemv::Gemv31Create(&handle, nullptr);
+            const std::string step = gemv::GemvCublasCreate(&handle, nullptr);
             std::fprintf(stderr, "loader: %s\nstep: %s\n", cublas::Unavailable().c_str(),
                          step.c_str());
             std::exit(!loaded && handle == nullptr && !step.empty() ? 0 : 1);
