@@ -1,7 +1,8 @@
 // Chapter 4's ablation toggles (toggles.h), on lesson 4.3: each switches off one of the ideas
 // the step bundles, so that a sweep over it measures that idea's share. The lessons offer these
 // values as their choices (lessons.cpp), the lesson as written first; every compiled variant of
-// the step's kernel carries the values it implements (kernels/gemv/vectorized-rows-per-warp.cu). No CUDA.
+// the step's kernel carries the values it implements (kernels/gemv/vectorized-rows-per-warp.cu).
+// No CUDA.
 #pragma once
 
 #include "toggles.h"
