@@ -525,15 +525,17 @@ TEST(Sweep, OverEveryValueOfAnAblationToggle) {
         std::vector<std::string> values;
     };
     const Case cases[] = {
-        {"25", "loads", {"float4", "scalar"}},
-        {"25", "passes", {"one", "two"}},
-        {"23", "accumulate", {"many-per-thread", "two-per-thread", "one-per-thread"}},
-        {"23", "last_warp", {"unrolled", "loop"}},
-        {"21", "addressing", {"interleaved", "strided", "sequential"}},
-        {"10", "output", {"block", "per-hit"}},
-        {"10", "loads", {"16-byte", "4-byte"}},
-        {"10", "pair_test", {"word", "byte"}},
-        {"10", "exits", {"early", "none"}},
+        {"reduce/v5-vectorized-one-pass", "loads", {"float4", "scalar"}},
+        {"reduce/v5-vectorized-one-pass", "passes", {"one", "two"}},
+        {"reduce/v3-unrolled-last-warp",
+         "accumulate",
+         {"many-per-thread", "two-per-thread", "one-per-thread"}},
+        {"reduce/v3-unrolled-last-warp", "last_warp", {"unrolled", "loop"}},
+        {"reduce/v1-shared-memory", "addressing", {"interleaved", "strided", "sequential"}},
+        {"split/vector-loads-block-compaction", "output", {"block", "per-hit"}},
+        {"split/vector-loads-block-compaction", "loads", {"16-byte", "4-byte"}},
+        {"split/vector-loads-block-compaction", "pair_test", {"word", "byte"}},
+        {"split/vector-loads-block-compaction", "exits", {"early", "none"}},
     };
     for (const Case& c : cases) {
         const auto points = PlanSweep(*Catalog().FindLesson(c.lesson), base, c.param, "all");
