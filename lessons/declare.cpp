@@ -69,4 +69,29 @@ void AddChapter(Registry& registry, Chapter chapter, const std::string& folder,
     }
 }
 
+std::vector<ParamSpec> MatrixDimensions(MatrixShape shape, uint64_t default_value, uint64_t max,
+                                        const std::string& why, std::vector<ParamSpec> then) {
+    struct Named {
+        const char* name;
+        const char* label_en;
+        const char* label_zh;
+    };
+    static constexpr Named kRowsColumns[] = {{"m", "Rows", "行数"}, {"n", "Columns", "列数"}};
+    static constexpr Named kProduct[] = {
+        {"m", "Rows of A and C (m)", "A 和 C 的行数 (m)"},
+        {"n", "Columns of B and C (n)", "B 和 C 的列数 (n)"},
+        {"k", "Columns of A, rows of B (k)", "A 的列数、B 的行数 (k)"}};
+    std::vector<ParamSpec> out;
+    const auto add = [&](const auto& names) {
+        for (const Named& d : names)
+            out.push_back(MatrixDimension(d.name, d.label_en, d.label_zh, default_value, max, why));
+    };
+    if (shape == MatrixShape::kProduct)
+        add(kProduct);
+    else
+        add(kRowsColumns);
+    for (ParamSpec& p : then) out.push_back(std::move(p));
+    return out;
+}
+
 }  // namespace lessons

@@ -51,6 +51,13 @@ ParamSpec ToggleParam(const Toggle<Enum, N>& toggle, std::string label_en, std::
                        std::move(notes), std::move(notes_zh), std::move(labels_zh));
 }
 
+// A matrix chapter's dimensions, named alike in every chapter: m and n (the rows and columns of
+// A), or m, n and k of a product C = A·B; each a MatrixDimension with the chapter's default, its
+// limit and the reason for that limit. `then`, the chapter's other parameters, follow them.
+enum class MatrixShape { kRowsColumns, kProduct };
+std::vector<ParamSpec> MatrixDimensions(MatrixShape shape, uint64_t default_value, uint64_t max,
+                                        const std::string& why, std::vector<ParamSpec> then);
+
 // Bytes in flight per thread that do not depend on the parameters.
 inline InFlightFn InFlight(uint64_t bytes) {
     return [bytes](const ParamValues&) { return bytes; };

@@ -9,15 +9,6 @@
 #include "units.h"
 
 namespace lessons {
-namespace {
-
-ParamSpec Dimension(std::string name, std::string label_en, std::string label_zh) {
-    return MatrixDimension(
-        std::move(name), std::move(label_en), std::move(label_zh), 8192, gemv::kMaxDimension,
-        "cuBLAS takes the dimensions as int; memory limits m × n well before that");
-}
-
-}  // namespace
 
 void RegisterGemvChapter(Registry& registry) {
     using namespace gemv;
@@ -28,17 +19,18 @@ void RegisterGemvChapter(Registry& registry) {
     chapter.work_rule =
         "reads A once (m·n floats) and x (n floats) and writes y (m floats); 2·m·n flops; GPU "
         "steps are compared with the read-only bandwidth";
-    chapter.params = {
-        Dimension("m", "Rows", "行数"),
-        Dimension("n", "Columns", "列数"),
-        ChoiceParam(
-            "data", "Data", "数据", {"random", "ones", "large"},
-            {"A and x uniform in [-1, 1)", "all 1.0: every y is exactly n while n <= 2^24",
-             "A uniform in [-2^40, 2^40), x in [-1, 1): large magnitudes, far from overflow"},
-            {"A 和 x 在 [-1, 1) 上均匀分布", "全为 1.0：n 不超过 2^24 时每个 y 都精确等于 n",
-             "A 在 [-2^40, 2^40) 上、x 在 [-1, 1) 上均匀分布：数值很大，但远不会溢出"},
-            {"随机", "全 1", "大数值"}),
-    };
+    chapter.params = MatrixDimensions(
+        MatrixShape::kRowsColumns, 8192, kMaxDimension,
+        "cuBLAS takes the dimensions as int; memory limits m × n well before that",
+        {
+            ChoiceParam(
+                "data", "Data", "数据", {"random", "ones", "large"},
+                {"A and x uniform in [-1, 1)", "all 1.0: every y is exactly n while n <= 2^24",
+                 "A uniform in [-2^40, 2^40), x in [-1, 1): large magnitudes, far from overflow"},
+                {"A 和 x 在 [-1, 1) 上均匀分布", "全为 1.0：n 不超过 2^24 时每个 y 都精确等于 n",
+                 "A 在 [-2^40, 2^40) 上、x 在 [-1, 1) 上均匀分布：数值很大，但远不会溢出"},
+                {"随机", "全 1", "大数值"}),
+        });
     chapter.make_workload = [](const WorkloadSpec& spec) {
         return std::make_shared<GemvWorkload>(spec);
     };

@@ -11,16 +11,6 @@
 #include "gemm_steps.h"
 
 namespace lessons {
-namespace {
-
-ParamSpec Dimension(std::string name, std::string label_en, std::string label_zh) {
-    return MatrixDimension(
-        std::move(name), std::move(label_en), std::move(label_zh), 4096, gemm::kMaxDimension,
-        "the kernels index rows and columns with int, and cuBLAS takes int; any value from "
-        "1 works, edge tiles are handled inside the kernels");
-}
-
-}  // namespace
 
 void RegisterGemmChapter(Registry& registry) {
     using namespace gemm;
@@ -33,18 +23,19 @@ void RegisterGemmChapter(Registry& registry) {
         "read once and C written once; GPU steps are compared with the fp32 FMA peak, the "
         "tensor-core steps (WMMA and cuBLAS in TF32) with the TF32 peak of cuBLAS's own TF32 "
         "SGEMM";
-    chapter.params = {
-        Dimension("m", "Rows of A and C (m)", "A 和 C 的行数 (m)"),
-        Dimension("n", "Columns of B and C (n)", "B 和 C 的列数 (n)"),
-        Dimension("k", "Columns of A, rows of B (k)", "A 的列数、B 的行数 (k)"),
-        ChoiceParam("data", "Data", "数据", {"random", "ones", "large"},
-                    {"A and B uniform in [-1, 1)", "all 1.0: every element of C is exactly k",
-                     "A uniform in [-2^40, 2^40), B in [-1, 1): large magnitudes, far from "
-                     "overflow"},
-                    {"A 和 B 在 [-1, 1) 上均匀分布", "全为 1.0：C 的每个元素都精确等于 k",
-                     "A 在 [-2^40, 2^40) 上、B 在 [-1, 1) 上均匀分布：数值很大，但远不会溢出"},
-                    {"随机", "全 1", "大数值"}),
-    };
+    chapter.params = MatrixDimensions(
+        MatrixShape::kProduct, 4096, kMaxDimension,
+        "the kernels index rows and columns with int, and cuBLAS takes int; any value from 1 "
+        "works, edge tiles are handled inside the kernels",
+        {
+            ChoiceParam("data", "Data", "数据", {"random", "ones", "large"},
+                        {"A and B uniform in [-1, 1)", "all 1.0: every element of C is exactly k",
+                         "A uniform in [-2^40, 2^40), B in [-1, 1): large magnitudes, far from "
+                         "overflow"},
+                        {"A 和 B 在 [-1, 1) 上均匀分布", "全为 1.0：C 的每个元素都精确等于 k",
+                         "A 在 [-2^40, 2^40) 上、B 在 [-1, 1) 上均匀分布：数值很大，但远不会溢出"},
+                        {"随机", "全 1", "大数值"}),
+        });
     chapter.make_workload = [](const WorkloadSpec& spec) {
         return std::make_shared<GemmWorkload>(spec);
     };

@@ -11,17 +11,6 @@
 #include "tc_steps.h"
 
 namespace lessons {
-namespace {
-
-ParamSpec Dimension(std::string name, std::string label_en, std::string label_zh) {
-    return MatrixDimension(
-        std::move(name), std::move(label_en), std::move(label_zh), 4096, tc::kMaxDimension,
-        "the kernels and cuBLAS index with int; any value from 1 works: the harness pads each "
-        "row of A, Bᵀ and C to a multiple of 8 elements with zeros, and edge tiles are handled "
-        "inside the kernels");
-}
-
-}  // namespace
 
 void RegisterTensorCoresChapter(Registry& registry) {
     using namespace tc;
@@ -34,21 +23,23 @@ void RegisterTensorCoresChapter(Registry& registry) {
         "read once and C written once, 2 bytes an element (bf16); every step is compared with the "
         "bf16 tensor-core ceiling, the median rate of cuBLAS's own bf16 GEMM at a large square "
         "size";
-    chapter.params = {
-        Dimension("m", "Rows of A and C (m)", "A 和 C 的行数 (m)"),
-        Dimension("n", "Columns of B and C (n)", "B 和 C 的列数 (n)"),
-        Dimension("k", "Columns of A, rows of B (k)", "A 的列数、B 的行数 (k)"),
-        ChoiceParam(
-            "data", "Data", "数据", {"random", "ones", "large"},
-            {"A and B uniform in [-1, 1), rounded to bf16",
-             "all 1.0: every element of C is k (exact in bf16 up to k = 256)",
-             "A uniform in [-2^40, 2^40), B in [-1, 1), rounded to bf16: large "
-             "magnitudes, far from overflow"},
-            {"A 和 B 在 [-1, 1) 上均匀分布，舍入为 bf16",
-             "全为 1.0：C 的每个元素都等于 k（k ≤ 256 时在 bf16 中精确）",
-             "A 在 [-2^40, 2^40) 上、B 在 [-1, 1) 上均匀分布，舍入为 bf16：数值很大，但远不会溢出"},
-            {"随机", "全 1", "大数值"}),
-    };
+    chapter.params = MatrixDimensions(
+        MatrixShape::kProduct, 4096, kMaxDimension,
+        "the kernels and cuBLAS index with int; any value from 1 works: the harness pads each row "
+        "of A, Bᵀ and C to a multiple of 8 elements with zeros, and edge tiles are handled inside "
+        "the kernels",
+        {
+            ChoiceParam("data", "Data", "数据", {"random", "ones", "large"},
+                        {"A and B uniform in [-1, 1), rounded to bf16",
+                         "all 1.0: every element of C is k (exact in bf16 up to k = 256)",
+                         "A uniform in [-2^40, 2^40), B in [-1, 1), rounded to bf16: large "
+                         "magnitudes, far from overflow"},
+                        {"A 和 B 在 [-1, 1) 上均匀分布，舍入为 bf16",
+                         "全为 1.0：C 的每个元素都等于 k（k ≤ 256 时在 bf16 中精确）",
+                         "A 在 [-2^40, 2^40) 上、B 在 [-1, 1) 上均匀分布，舍入为 "
+                         "bf16：数值很大，但远不会溢出"},
+                        {"随机", "全 1", "大数值"}),
+        });
     chapter.make_workload = [](const WorkloadSpec& spec) {
         return std::make_shared<TcWorkload>(spec);
     };
