@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "errors.h"
+#include "gpu_test.h"
 #include "kernel_compile.h"
 #include "nvrtc_loader.h"
 #include "shell.h"
@@ -25,11 +26,6 @@ using json = nlohmann::json;
 using namespace lessons;
 
 namespace {
-
-#define REQUIRE_NVRTC()                                                                         \
-    do {                                                                                        \
-        if (!nvrtc::Load()) GTEST_SKIP() << "NVRTC is not available: " << nvrtc::Unavailable(); \
-    } while (0)
 
 bool Has(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;

@@ -31,18 +31,6 @@ using namespace lessons;
 
 namespace {
 
-#define REQUIRE_NVRTC()                                                                         \
-    do {                                                                                        \
-        if (!nvrtc::Load()) GTEST_SKIP() << "NVRTC is not available: " << nvrtc::Unavailable(); \
-    } while (0)
-
-// A GPU and NVRTC: the student's kernel is compiled, then run.
-#define REQUIRE_GPU_AND_NVRTC() \
-    do {                        \
-        REQUIRE_GPU();          \
-        REQUIRE_NVRTC();        \
-    } while (0)
-
 bool Has(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
