@@ -96,62 +96,41 @@ using namespace fixture;
 // Inserting a step in the middle of a chapter is one row: the numbers after it move, the ids,
 // the old numbers and the runners do not.
 TEST(Declaration, InsertingAStepIsOneRow) {
+    const std::vector<LessonRow> rows = {
+        {.slug = "naive",
+         .title = "Naive",
+         .source = kHere,
+         .step = Kernel{"naive"},
+         .params = {kBlock},
+         .focus = {"LDG"},
+         .was = 32},
+        {.slug = "tiled",
+         .title = "Tiled",
+         .source = kHere,
+         .step = Kernel{"tiled"},
+         .params = {kBlock},
+         .focus = {"LDS"},
+         .was = 34},
+        {.slug = "library",
+         .title = "Library",
+         .source = kHere,
+         .step = Library{},
+         .previous = "naive",
+         .was = 40},
+    };
+    // The new step: this row is the whole change.
+    std::vector<LessonRow> inserted = rows;
+    inserted.insert(inserted.begin() + 1, LessonRow{.slug = "coalesced",
+                                                    .title = "Coalesced",
+                                                    .source = kHere,
+                                                    .step = Kernel{"coalesced"},
+                                                    .params = {kBlock},
+                                                    .focus = {"LDG"}});
     Registry before, after;
     AddFirstChapter(before);
-    AddChapter(before, MakeChapter("gemm"), "tests/gemm",
-               {
-                   {.slug = "naive",
-                    .title = "Naive",
-                    .source = kHere,
-                    .step = Kernel{"naive"},
-                    .params = {kBlock},
-                    .focus = {"LDG"},
-                    .was = 32},
-                   {.slug = "tiled",
-                    .title = "Tiled",
-                    .source = kHere,
-                    .step = Kernel{"tiled"},
-                    .params = {kBlock},
-                    .focus = {"LDS"},
-                    .was = 34},
-                   {.slug = "library",
-                    .title = "Library",
-                    .source = kHere,
-                    .step = Library{},
-                    .previous = "naive",
-                    .was = 40},
-               });
+    AddChapter(before, MakeChapter("gemm"), "tests/gemm", rows);
     AddFirstChapter(after);
-    AddChapter(after, MakeChapter("gemm"), "tests/gemm",
-               {
-                   {.slug = "naive",
-                    .title = "Naive",
-                    .source = kHere,
-                    .step = Kernel{"naive"},
-                    .params = {kBlock},
-                    .focus = {"LDG"},
-                    .was = 32},
-                   // The new step: this row is the whole change.
-                   {.slug = "coalesced",
-                    .title = "Coalesced",
-                    .source = kHere,
-                    .step = Kernel{"coalesced"},
-                    .params = {kBlock},
-                    .focus = {"LDG"}},
-                   {.slug = "tiled",
-                    .title = "Tiled",
-                    .source = kHere,
-                    .step = Kernel{"tiled"},
-                    .params = {kBlock},
-                    .focus = {"LDS"},
-                    .was = 34},
-                   {.slug = "library",
-                    .title = "Library",
-                    .source = kHere,
-                    .step = Library{},
-                    .previous = "naive",
-                    .was = 40},
-               });
+    AddChapter(after, MakeChapter("gemm"), "tests/gemm", inserted);
     EXPECT_EQ(AttachGpuRunners(before, FamiliesOfThisFile()), std::vector<std::string>{});
     EXPECT_EQ(AttachGpuRunners(after, FamiliesOfThisFile()), std::vector<std::string>{});
 
