@@ -63,7 +63,8 @@ TEST(AppRecorded, EmbeddedResultsAreGpuLessonsFromTheReferenceGpu) {
         EXPECT_TRUE(r.recorded);
         EXPECT_TRUE(r.verified);
         EXPECT_FALSE(r.Device().empty());
-        EXPECT_TRUE(r.Number("size") || (r.Number("m") && r.Number("n")))
+        EXPECT_TRUE(r.Number("size") || (r.Number("m") && r.Number("n")) ||
+                    (r.Number("b") && r.Number("h") && r.Number("n")))
             << r.id << ": recorded before parameters were named";
         EXPECT_NE(Catalog().FindLesson(r.id), nullptr)
             << r.id << ": the catalogue knows every id recorded, old ones too";

@@ -98,15 +98,21 @@ TEST(ExerciseCases, SizesIncludeTheSmallestAndNonMultiplesOfEveryWidth) {
                                     [&](uint64_t s) { return s > w && s % w != 0; }))
                 << e.lesson << ": no case larger than " << w << " and no multiple of it";
         }
-        // Large: at least one case of a million elements or more (the default sizes' scale).
+        // Large: at least one case of a million elements or more (the default sizes' scale). An
+        // attention case holds b·h·n rows of d values (d at the lesson's default where not set).
         uint64_t largest = 0;
         for (const ExerciseCase& c : set.cases) {
             uint64_t elements = 1;
+            bool heads = false, has_d = false;
             for (const auto& [name, value] : c.params)
                 if (name == "size")
                     elements *= std::stoull(value) / set.size_unit;
-                else if (name == "m" || name == "n" || name == "k" || name == "rows")
-                    elements *= std::stoull(value);
+                else if (name == "m" || name == "n" || name == "k" || name == "rows" ||
+                         name == "b" || name == "h" || name == "d")
+                    elements *= std::stoull(value), heads |= name == "h", has_d |= name == "d";
+            if (heads && !has_d)
+                if (const ParamSpec* d = l->FindParam("d"))
+                    elements *= std::stoull(d->default_value.choice);
             largest = std::max(largest, elements);
         }
         EXPECT_GE(largest, uint64_t(1) << 20) << e.lesson << ": no large case";

@@ -537,10 +537,14 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     // presenter mode one line instead: the roof labels left out of the chart).
     // (In presenter mode the roof labels left out of the chart are listed inside its plot, at
     // its upper left, above the roofs' slope: whole, and no height taken from the chart.)
-    const float footer =
-        ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(legend_rows + (ui.presenter ? 0
-                                                                                  : none > 0   ? 3
-                                                                                             : 2));
+    // In presenter mode the legend's rows are packed (no spacing between them): with ten
+    // chapters it takes five rows at 1280 x 720 and scale 2, and the chart keeps the height.
+    const float legend_row_h =
+        ui.presenter ? ImGui::GetFontSize() : ImGui::GetTextLineHeightWithSpacing();
+    const float footer = legend_row_h * static_cast<float>(legend_rows) +
+                         (ui.presenter && legend_rows > 0 ? ImGui::GetStyle().ItemSpacing.y : 0) +
+                         ImGui::GetTextLineHeightWithSpacing() *
+                             static_cast<float>(ui.presenter ? 0 : none > 0 ? 3 : 2);
     ChartSpec spec;
     std::vector<std::string> dropped;
     spec.compact = ui.presenter;
@@ -585,6 +589,9 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         ui.probe->roof_points = drawn;
         ui.probe->roof_legend.clear();
     }
+    if (ui.presenter)
+        ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing,
+                            ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
     for (size_t i = 0; i < entries.size(); ++i) {
         const Entry& e = entries[i];
         if (i > 0 && e.row == entries[i - 1].row) ImGui::SameLine(e.x);
@@ -598,6 +605,7 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         if (ui.probe) ui.probe->roof_legend.push_back(e.title);
     }
     if (!entries.empty()) Remember(ui, "roof_legend_end");  // its last entry
+    if (ui.presenter) ImGui::PopStyleVar();
     if (ui.presenter) {
         // The roof labels with no clear place in the chart, on one line (whole on hover).
         // The roof labels with no clear place in the chart, one a line at the plot's upper left
