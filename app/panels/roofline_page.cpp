@@ -543,8 +543,9 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         ui.presenter ? ImGui::GetFontSize() : ImGui::GetTextLineHeightWithSpacing();
     const float footer = legend_row_h * static_cast<float>(legend_rows) +
                          (ui.presenter && legend_rows > 0 ? ImGui::GetStyle().ItemSpacing.y : 0) +
-                         ImGui::GetTextLineHeightWithSpacing() *
-                             static_cast<float>(ui.presenter ? 0 : none > 0 ? 3 : 2);
+                         ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(ui.presenter ? 0
+                                                                                    : none > 0   ? 3
+                                                                                               : 2);
     ChartSpec spec;
     std::vector<std::string> dropped;
     spec.compact = ui.presenter;
