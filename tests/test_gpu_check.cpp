@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 #include <thread>
@@ -59,6 +60,7 @@ struct Checked {
     std::string name;  // the kernel file's name, or "solution of LESSON"
     int code = -1;
     json j;
+    std::string err;  // what the check wrote on its standard error
 };
 
 // `check --format json` of each (lesson, file), several at once (the cases' data and CPU
@@ -72,11 +74,14 @@ std::vector<Checked> CheckAll(const std::vector<std::pair<std::string, std::stri
     for (unsigned w = 0; w < workers; ++w)
         threads.emplace_back([&] {
             for (size_t i; (i = next++) < todo.size();) {
-                const Output o = Cli(
-                    "check " + todo[i].first + " --format json --kernel '" + todo[i].second + "'",
-                    false);
+                const std::string err = todo[i].second + ".err";
+                const Output o = Sh(CliPath() + " check " + todo[i].first +
+                                    " --format json --kernel '" + todo[i].second + "' 2>'" + err +
+                                    "'");
                 out[i].name = names[i];
                 out[i].code = o.code;
+                std::ifstream in(err);
+                out[i].err.assign(std::istreambuf_iterator<char>(in), {});
                 try {
                     out[i].j = json::parse(o.text);
                 } catch (const std::exception&) {
@@ -198,8 +203,11 @@ TEST(GpuCheck, EveryReferenceSolutionPasses) {
         if (e.value("correct", false)) passed.insert(e.value("lesson", ""));
         EXPECT_NE(e.value("last_speed", ""), "not judged") << e.dump();
     }
-    for (const auto& [id, path] : todo)
-        EXPECT_TRUE(passed.count(id)) << id << ": not kept as passed in the progress";
+    for (size_t i = 0; i < todo.size(); ++i)
+        EXPECT_TRUE(passed.count(todo[i].first))
+            << todo[i].first << ": not kept as passed in the progress; its check said on stderr:\n"
+            << checked[i].err << "\nthe progress (" << data << "):\n"
+            << progress.text.substr(0, 2000);
     Sh("rm -rf '" + data + "'");
     for (const Checked& c : checked) {
         EXPECT_EQ(c.code, 0) << c.name << "\n" << c.j.dump(1);
