@@ -517,10 +517,11 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
             std::any_of(points.begin(), points.end(), [&](const RooflinePoint& p) {
                 return p.lesson == lesson.previous && p.intensity > 0 && p.gflops > 0;
             });
-        std::string note = Tr(ui, hidden           ? kMeasuredHiddenNote
-                                  : !has           ? kInsetNone
-                                  : previous_drawn ? kInsetNote
-                                                   : kInsetNoteAlone);
+        std::string note = Tr(ui, hidden            ? kMeasuredHiddenNote
+                                  : !has            ? kInsetNone
+                                  : previous_drawn  ? kInsetNote
+                                  : lesson.previous ? kInsetNoteAlone
+                                                    : kInsetNoteFirst);
         if (has)
             if (const Lesson* whole = WholeRooflineLesson(reg))
                 note += Fmt(Tr(ui, kInsetFullChart), whole->label.c_str());
