@@ -431,7 +431,7 @@ void DrawLinkedCode(UiState& ui, MachineView& m, const std::vector<std::string>&
             if (ui.probe && from > 0 && from == m.linked &&
                 !ui.probe->rects.count("linked_listing_row"))
                 ui.probe->rects["linked_listing_row"] = ImVec4(p.x, p.y, right, p.y + row_h);
-            if (ui.probe && i == listing.DisplayStart)
+            if (ui.probe && i == 0)
                 ui.probe->rects["listing_first_row"] = ImVec4(p.x, p.y, right, p.y + row_h);
             if (clicked_row(p, row_h) && from > 0) {
                 m.linked = from;
@@ -455,6 +455,7 @@ void DrawChangedCode(UiState& ui, const Registry& reg, const Lesson& lesson, boo
         const size_t at = ui.code_lines[i].find_first_not_of(" \t");
         return at != std::string::npos && ui.code_lines[i].compare(at, 2, "//") == 0;
     };
+    if (opened) ui.changed_code_jump = 2;
     int written = 0;
     for (size_t i = 0; i < n; ++i) written += blank(i) ? 0 : 1;
     // A step that rewrites most of its file (5.8: 221 of its 272 lines) would open on the file's
@@ -464,6 +465,7 @@ void DrawChangedCode(UiState& ui, const Registry& reg, const Lesson& lesson, boo
         for (size_t i = 0; i < n && kernel_at == n; ++i)
             if (ui.code_lines[i].find("__global__") != std::string::npos) kernel_at = i;
         while (kernel_at < n && kernel_at > 0 && comment(kernel_at - 1)) --kernel_at;
+        if (kernel_at == 0) kernel_at = n;  // the file opens with it anyway
     }
     // The note wrapped to what shows of the pane (it scrolls sideways for long code lines).
     ImGui::PushTextWrapPos(ImGui::GetWindowContentRegionMax().x);
@@ -490,7 +492,9 @@ void DrawChangedCode(UiState& ui, const Registry& reg, const Lesson& lesson, boo
     int lines = 0;
     for (size_t i = 0; i < n;) {
         if (shown[i]) {
-            if (i == kernel_at && opened) {  // its top line at the pane's top, once opened
+            // Its top line at the pane's top once the view opens: in this frame and the next
+            // (the view's table, and with it the pane, is another from the next frame on).
+            if (i == kernel_at && ui.changed_code_jump > 0) {
                 ImGui::SetScrollHereY(0.0f);
                 ui.redraw_frames = std::max(ui.redraw_frames, 2);
             }
@@ -504,6 +508,7 @@ void DrawChangedCode(UiState& ui, const Registry& reg, const Lesson& lesson, boo
         i = j;
     }
     ImGui::PopFont();
+    ui.changed_code_jump = std::max(ui.changed_code_jump - 1, 0);
     if (ui.probe) {
         ui.probe->presenter_code_lines = lines;
         ui.probe->presenter_code_from = kernel_at < n ? static_cast<int>(kernel_at + 1) : 0;

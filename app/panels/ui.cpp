@@ -942,11 +942,11 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ImGui::EndTable();
     }
     ImGui::EndChild();
-    const float status_top = ImGui::GetCursorPosY();
+    const float status_top = ImGui::GetCursorScreenPos().y;
     DrawStatusBar(ui, c);
-    // Its height as drawn (the next frame makes room for it): ItemSpacing under its last row
-    // is the window's own padding.
-    const float drawn_h = ImGui::GetCursorPosY() - status_top;
+    // Its height as drawn, to the bottom of its lowest control (the next frame makes room).
+    const float drawn_h =
+        ImGui::GetCurrentWindow()->DC.CursorMaxPos.y - status_top + ImGui::GetStyle().ItemSpacing.y;
     const float wanted_h = drawn_h > ImGui::GetFrameHeightWithSpacing() * 2.3f ? drawn_h : 0.0f;
     if (std::abs(wanted_h - ui.status_bar_h) > 0.5f) {
         ui.status_bar_h = wanted_h;

@@ -143,6 +143,7 @@ struct UiState {
     // What presenter mode's left pane shows: the text's section, the step's changed lines
     // against the previous step, or its SASS (PresenterView).
     int presenter_view = 0;
+    int changed_code_jump = 0;      // frames left in which Changed code scrolls to its kernel
     int presenter_view_drawn = -1;  // the view its tabs showed last
     // The pane in view, as the last frame drew it: how far it is scrolled and how many pixels
     // of it lie below what shows. Down / Page Down scroll it by most of a screen while some
