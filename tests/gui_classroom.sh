@@ -118,7 +118,9 @@ if not (x1 > x0 and y1 > y0): sys.exit("inline code drawn as %s" % d["inline_cod
 xdo("mousemove", "1", "1")
 shot("inline-code")
 # The list tooltip: inside the list, under the entry.
-entry = [k for k in d if k.startswith("lesson_") and k != "lesson_filter"][2]
+entries = sorted((d[k][1], k) for k in d if k.startswith("lesson_") and k != "lesson_filter"
+                 and d[k][1] > d["lesson_filter"][3])
+entry = entries[2][1]  # the third in view from the top
 x, y = center(entry, d)
 xdo("mousemove", x, y)
 d = state(10, lambda d: d["state"]["list_tooltip"] and len(d["state"]["tooltip"]) == 4)
@@ -140,7 +142,9 @@ lines = ["__global__ void gemv_29_warp_per_row_kernel(const float* __restrict__ 
          "    const int row = blockIdx.x * blockDim.x + threadIdx.x",
          "    if (row < m) y[row] = missing_sum;",
          "}"]
-xdo("type", "--delay", "15", "\n".join(lines) + "\n")
+# Return as "\r": xdotool types "\n" as Linefeed, a key GLFW does not know (nor does a keyboard
+# send it). No delay: the whole kernel reaches the window between two frames.
+xdo("type", "--delay", "0", "\r".join(lines) + "\r")
 d = state(20, lambda d: not d["state"]["exercise_dirty"])
 time.sleep(0.5)
 d = state(10, lambda d: not d["state"]["exercise_dirty"])

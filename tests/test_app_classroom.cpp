@@ -620,6 +620,15 @@ TEST(ClassroomInput, TheTrickleKeepsEachKeyAndTheTypingOrder) {
     EXPECT_EQ(t.TakeFrame().size(), 3u);
     EXPECT_EQ(t.TakeFrame().size(), 2u);
     EXPECT_FALSE(t.Pending());
+    // As xdotool sends Ctrl+A: Ctrl let go before A. The frame that sees A sees Ctrl still down.
+    key(kCtrl, kPress);
+    key(kA, kPress);
+    key(kCtrl, kRelease);
+    key(kA, kRelease);
+    f = t.TakeFrame();
+    ASSERT_EQ(f.size(), 2u);
+    EXPECT_EQ(f[1].key, kA);
+    EXPECT_EQ(t.TakeFrame().size(), 2u) << "both let go in the next frame";
 }
 
 // The lesson page's small roofline names its roofs under it, and speaks of the previous step's

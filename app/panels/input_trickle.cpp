@@ -5,10 +5,10 @@
 namespace lessons::app {
 
 std::vector<InputEvent> InputTrickle::TakeFrame() {
-    constexpr int kRepeat = 2;  // GLFW_REPEAT: no change of the key's state
+    constexpr int kRelease = 0, kRepeat = 2;  // GLFW_RELEASE; GLFW_REPEAT changes nothing
     std::vector<InputEvent> frame;
     std::vector<int> changed;  // the keys pressed or released in this frame
-    bool chars = false;
+    bool chars = false, pressed = false;
     while (!m_queue.empty()) {
         const InputEvent& e = m_queue.front();
         if (e.kind == InputEvent::Kind::kChar) {
@@ -17,6 +17,10 @@ std::vector<InputEvent> InputTrickle::TakeFrame() {
         } else if (e.action != kRepeat) {
             if (chars) break;  // a key after typed characters: next frame
             if (std::find(changed.begin(), changed.end(), e.key) != changed.end()) break;
+            // A release after a press: the pressed key is read with the keys held with it
+            // (Ctrl let go right after A would make Ctrl+A an A).
+            if (e.action == kRelease && pressed) break;
+            pressed = pressed || e.action != kRelease;
             changed.push_back(e.key);
         }
         frame.push_back(e);

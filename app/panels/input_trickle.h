@@ -2,9 +2,10 @@
 // reach the program between two frames (a quick tap, a script's xdotool, a slow frame) are never
 // seen, and a key between typed characters (Return between two lines) is read after all of
 // them. GLFW's key and character events are queued here and handed to ImGui's backend a frame at
-// a time, in order: a frame takes events until one would change a key already changed in it, or
-// a character would follow a key (or a key a character). ImGui 1.87 and later queue input
-// themselves (io.AddKeyEvent), so main.cpp uses this with 1.86 only.
+// a time, in order: a frame takes events until one would change a key already changed in it, a
+// key would be released after one was pressed (Ctrl released right after A: the frame sees
+// Ctrl+A), or a character would follow a key (or a key a character). ImGui 1.87 and later queue
+// input themselves (io.AddKeyEvent), so main.cpp uses this with 1.86 only.
 #pragma once
 
 #include <deque>
