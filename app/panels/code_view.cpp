@@ -455,16 +455,32 @@ void DrawChangedCode(UiState& ui, const Registry& reg, const Lesson& lesson, boo
         const size_t at = ui.code_lines[i].find_first_not_of(" \t");
         return at != std::string::npos && ui.code_lines[i].compare(at, 2, "//") == 0;
     };
-    if (opened) ui.changed_code_jump = 2;
+    // Kept for a few frames: the view's table, and with it the pane, is another from the next
+    // frame on, and the pane's scroll bars (which narrow it and rewrap the note) come a frame
+    // after its content.
+    if (opened) ui.changed_code_jump = 4;
     int written = 0;
     for (size_t i = 0; i < n; ++i) written += blank(i) ? 0 : 1;
+    // A line that goes on into the next (a template's parameters over two lines).
+    const auto continued = [&](size_t i) {
+        const std::string& l = ui.code_lines[i];
+        const size_t last = l.find_last_not_of(" \t\r");
+        return last != std::string::npos && l[last] == ',' && !comment(i);
+    };
+    const auto template_line = [&](size_t i) {
+        const size_t at = ui.code_lines[i].find_first_not_of(" \t");
+        return at != std::string::npos && ui.code_lines[i].compare(at, 8, "template") == 0;
+    };
     // A step that rewrites most of its file (5.8: 221 of its 272 lines) would open on the file's
-    // header comment and helpers: it opens at its kernel, with the comment just above it.
+    // header comment and helpers: it opens at its kernel (its template line first; the comment
+    // above it is prose the text says, and would fill a projector's pane).
     size_t kernel_at = n;
     if (prev && changed * 2 > written) {
         for (size_t i = 0; i < n && kernel_at == n; ++i)
             if (ui.code_lines[i].find("__global__") != std::string::npos) kernel_at = i;
-        while (kernel_at < n && kernel_at > 0 && comment(kernel_at - 1)) --kernel_at;
+        while (kernel_at < n && kernel_at > 0 &&
+               (template_line(kernel_at - 1) || (kernel_at > 1 && continued(kernel_at - 2))))
+            --kernel_at;
         if (kernel_at == 0) kernel_at = n;  // the file opens with it anyway
     }
     // The note wrapped to what shows of the pane (it scrolls sideways for long code lines).
@@ -488,14 +504,17 @@ void DrawChangedCode(UiState& ui, const Registry& reg, const Lesson& lesson, boo
         if (ui.code_changed[i])
             for (size_t j = i > kContext ? i - kContext : 0; j < std::min(n, i + kContext + 1); ++j)
                 shown[j] = true;
-    if (kernel_at < n) shown[kernel_at] = true;
+    for (size_t i = kernel_at; i < n && (i == kernel_at || !shown[i]); ++i) {
+        shown[i] = true;  // the kernel's head, whole
+        if (ui.code_lines[i].find("__global__") != std::string::npos) break;
+    }
     int lines = 0;
     for (size_t i = 0; i < n;) {
         if (shown[i]) {
-            // Its top line at the pane's top once the view opens: in this frame and the next
-            // (the view's table, and with it the pane, is another from the next frame on).
+            // Its top line at the pane's top once the view opens.
             if (i == kernel_at && ui.changed_code_jump > 0) {
-                ImGui::SetScrollHereY(0.0f);
+                ImGui::SetScrollY(
+                    std::max(0.0f, ImGui::GetCursorPosY() - ImGui::GetStyle().WindowPadding.y));
                 ui.redraw_frames = std::max(ui.redraw_frames, 2);
             }
             SourceLine(ui, i++);
