@@ -54,8 +54,10 @@ def state(timeout=60.0, test=lambda d: True):
         except (OSError, ValueError):
             pass
         time.sleep(0.05)
-    sys.exit("%s: the window never reached the state wanted (last: %s)"
-             % (name, json.dumps(last["state"] if last and "state" in last else None)[:600]))
+    import inspect  # which check: its line in this script's Python
+    sys.exit("%s, line %d: the window never reached the state wanted (last: %s)"
+             % (name, inspect.stack()[1].lineno,
+                json.dumps(last["state"] if last and "state" in last else None)[-900:]))
 
 def xdo(*args):
     subprocess.run(["xdotool", *args], check=True)
@@ -174,14 +176,22 @@ shot("rewritten-changed-code")
 
     echo "== a source line linked to its instructions ($lang)"
     settings 1500 940
+    # The code pane given most of the column (the line between text and code dragged up).
+    sed -i 's/}$/, "text_share": 0.2}/' "$out/config/cuda-lessons/settings.json"
     drive "linked-$lang" '
 d = state(30, lambda d: d["state"]["code_tab"] == 1 and d["state"]["listing_lines"] > 0)
 if not d["state"]["listing_line_info"]:
     print("skipped: this build'"'"'s PTX carries no line information (not compiled with -lineinfo)")
 else:
-    rows = sorted((k for k in d if k.startswith("linked_source_row_")), key=lambda k: int(k.split("_")[-1]))
-    for row in rows:
-        click(row)
+    time.sleep(1)  # the source side scrolls to its kernel once drawn
+    for attempt in range(40):
+        d = state(10)
+        pane = d["linked_source_pane"]
+        rows = sorted((k for k in d if k.startswith("linked_source_row_")
+                       and d[k][1] >= pane[1] and d[k][3] <= pane[3]),  # those in view
+                      key=lambda k: int(k.split("_")[-1]))
+        if attempt >= len(rows): break
+        click(rows[attempt])
         d = state(3, lambda d: True)
         if d["state"]["linked_listing_lines"] > 0: break
     if d["state"]["linked_listing_lines"] <= 0: sys.exit("no source line linked to an instruction")

@@ -342,8 +342,16 @@ void DrawLinkedCode(UiState& ui, MachineView& m, const std::vector<std::string>&
                                           ImVec2(p.x + ImGui::GetWindowWidth() * 4, p.y + row_h));
     };
 
-    // The source, on the left.
-    if (top) ImGui::SetNextWindowScroll(ImVec2(0, 0));
+    std::vector<bool> mapped(m.source_lines.size() + 1, false);
+    for (const int s : m.line_source)
+        if (s > 0 && size_t(s) < mapped.size()) mapped[size_t(s)] = true;
+    // The source, on the left; opened at its first line with instructions (the kernel, not the
+    // file's header comment).
+    if (top) {
+        ImGui::SetNextWindowScroll(ImVec2(0, 0));
+        const auto first = std::find(mapped.begin(), mapped.end(), true);
+        m.scroll_to_source = first == mapped.end() ? 0 : int(first - mapped.begin());
+    }
     ImGui::BeginChild("linked_source", ImVec2(width * 0.42f, height), true,
                       ImGuiWindowFlags_HorizontalScrollbar | kNoNavKeys);
     ImGui::PushFont(ui.fonts.mono);
@@ -352,10 +360,10 @@ void DrawLinkedCode(UiState& ui, MachineView& m, const std::vector<std::string>&
         ImGui::SetScrollY(
             std::max(0.0f, float(m.linked - 1) * row_h - ImGui::GetWindowHeight() / 3));
         m.scroll_source = false;
+    } else if (m.scroll_to_source > 0) {  // that line near the top, two lines above it shown
+        ImGui::SetScrollY(std::max(0.0f, float(m.scroll_to_source - 3) * row_h));
+        m.scroll_to_source = 0;
     }
-    std::vector<bool> mapped(m.source_lines.size() + 1, false);
-    for (const int s : m.line_source)
-        if (s > 0 && size_t(s) < mapped.size()) mapped[size_t(s)] = true;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(m.source_lines.size()));

@@ -39,6 +39,7 @@ struct MachineView {
     bool has_line_info = false;
     int linked = 0;
     bool scroll_listing = false, scroll_source = false;
+    int scroll_to_source = 0;  // the source side opens at this line (its first with code)
 };
 
 // The names of a kernel as the combo shows it: without "void", namespaces and parameters.
