@@ -294,6 +294,13 @@ void Automation::WritePositions(const UiState& ui, const Controller& controller,
                   {"parsons_result", m_probe.parsons_result},
                   {"parsons_out_of_place", m_probe.parsons_out_of_place},
                   {"progress_marks", m_probe.progress_marks},
+                  {"inline_code_runs", m_probe.inline_code_runs},
+                  {"roof_key", m_probe.roof_key},
+                  {"list_tooltip", m_probe.list_tooltip},
+                  {"presenter_code_from", m_probe.presenter_code_from},
+                  {"linked_source", m_probe.linked_source},
+                  {"linked_listing_lines", m_probe.linked_listing_lines},
+                  {"listing_line_info", ui.machine.has_line_info},
                   {"translation_misses", TranslationMisses()}};
     std::ofstream(m_positions_file + ".tmp") << j.dump() << "\n";
     std::rename((m_positions_file + ".tmp").c_str(), m_positions_file.c_str());

@@ -19,6 +19,7 @@
 #include "automation.h"
 #include "catalog.h"
 #include "model/settings.h"
+#include "panels/input_trickle.h"
 #include "panels/panels.h"  // SaveExerciseNow
 #include "panels/ui.h"
 #include "worker/controller.h"
@@ -60,6 +61,34 @@ std::unique_ptr<Controller> MakeController(const Registry& registry, std::string
         std::move(recorded));
     controller->SetWorkerHint(where.hint);
     return controller;
+}
+
+// ImGui 1.86: keys and characters reach its backend a frame at a time (InputTrickle), so that
+// a quick tap or a script's keys are not lost between two frames.
+void QueueInput(GLFWwindow* window) {
+#if IMGUI_VERSION_NUM < 18700
+    glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int scancode, int action, int mods) {
+        auto* trickle = static_cast<InputTrickle*>(glfwGetWindowUserPointer(w));
+        trickle->Push({InputEvent::Kind::kKey, key, scancode, action, mods, 0});
+    });
+    glfwSetCharCallback(window, [](GLFWwindow* w, unsigned int c) {
+        auto* trickle = static_cast<InputTrickle*>(glfwGetWindowUserPointer(w));
+        trickle->Push({InputEvent::Kind::kChar, 0, 0, 0, 0, c});
+    });
+#else
+    (void)window;
+#endif
+}
+
+// This frame's share of the queued input, given to the backend as GLFW would have.
+void FeedInput(GLFWwindow* window, InputTrickle& trickle, UiState& ui) {
+    for (const InputEvent& e : trickle.TakeFrame()) {
+        if (e.kind == InputEvent::Kind::kKey)
+            ImGui_ImplGlfw_KeyCallback(window, e.key, e.scancode, e.action, e.mods);
+        else
+            ImGui_ImplGlfw_CharCallback(window, e.codepoint);
+    }
+    if (trickle.Pending()) ui.redraw_frames = std::max(ui.redraw_frames, 2);
 }
 
 void RebuildFonts(UiState& ui, const Registry& registry) {
@@ -146,6 +175,9 @@ int main(int argc, char** argv) {
     }
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 330");
+    InputTrickle trickle;
+    glfwSetWindowUserPointer(window, &trickle);
+    QueueInput(window);
 
     std::unique_ptr<Controller> controller = MakeController(registry, flags.worker, ui);
     if (!controller->SetReferenceGpu(ui.settings.reference_gpu) &&
@@ -186,6 +218,7 @@ int main(int argc, char** argv) {
         controller->Update();
         if (ui.fonts_dirty) RebuildFonts(ui, registry);
 
+        FeedInput(window, trickle, ui);
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         ImGui::NewFrame();

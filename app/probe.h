@@ -60,6 +60,9 @@ struct Probe {
     // The whole roofline drawn last: how many of its roof labels cover a point or another label
     // (none where there is room), its legend's entries and its chapter combo's label.
     int roof_label_overlaps = -1;
+    int roof_key = 0;           // the inset's key: its roofs named under it
+    std::string roof_note;      // ... and its note
+    bool list_tooltip = false;  // a lesson's tooltip was drawn (within the lesson list)
     std::vector<std::string> roof_legend;
     std::vector<std::string> roof_dropped;  // presenter mode: labels left out of the chart
     std::string bench_chapter;
@@ -115,6 +118,14 @@ struct Probe {
     float presenter_scroll_y = 0;
     float presenter_room = 0;
     int presenter_code_lines = 0;
+    int presenter_code_from = 0;  // a rewritten step's view opens at this line (from 1); 0: top
+    // The lesson text's inline code drawn in the monospace font: how many runs (rects has the
+    // first one's, "inline_code").
+    int inline_code_runs = 0;
+    // A listing linked to its source (line information): the source line linked (0: none) and
+    // how many listed instructions come from it.
+    int linked_source = 0;
+    int linked_listing_lines = 0;
     // The SASS listing's line a chip jumped to (from 0), -1: none.
     int sass_jump_line = -1;
     std::vector<std::string> guess_row;

@@ -426,6 +426,10 @@ TEST_F(AppLogic, RecordedChoiceSweepIsChartedAsBars) {
         << probe.sweeps["param"].note;
     EXPECT_NE(probe.sweeps["param"].note.find(recorded_on), std::string::npos)
         << probe.sweeps["param"].note;
+    // Bars: the note says hatched bars, not the line charts' dashed lines (review 2026-11-28, 18).
+    EXPECT_NE(probe.sweeps["param"].note.find("hatched bars"), std::string::npos)
+        << probe.sweeps["param"].note;
+    EXPECT_EQ(probe.sweeps["param"].note.find("dashed"), std::string::npos);
     EXPECT_TRUE(probe.rects.count("sweep_param_run"));
     const std::vector<const ParamSpec*> params =
         SweepableParams(registry, Named("reduce/21-v1-shared-memory"));

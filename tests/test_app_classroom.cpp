@@ -6,9 +6,12 @@
 #include <imgui_internal.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 #include "app_fixture.h"
 #include "exercise.h"
+#include "panels/input_trickle.h"
 #include "text/diff.h"
 #include "text/lesson_text.h"
 
@@ -399,6 +402,365 @@ TEST(ClassroomText, InlineCodeKeepsItsAsterisks) {
     EXPECT_EQ(AsHeading("\xE9\x97\xAE\xE9\xA2\x98\xE3\x80\x82"), "\xE9\x97\xAE\xE9\xA2\x98");
     EXPECT_EQ(AsHeading("What changed."), "What changed");
     EXPECT_EQ(AsHeading("."), ".");
+}
+
+// Inline code is noted as a span of the block's text: its "*" kept, its backticks gone; an
+// unclosed span runs to the end; answers carry theirs too.
+TEST(ClassroomText, InlineCodeIsNotedAsSpans) {
+    std::vector<TextBlock> blocks = ParseLessonText("Each thread adds `a[i][j] * x[j]` and more.");
+    ASSERT_EQ(blocks.size(), 1u);
+    ASSERT_EQ(blocks[0].code.size(), 1u);
+    const CodeSpan span = blocks[0].code[0];
+    EXPECT_EQ(blocks[0].text.substr(span.begin, span.end - span.begin), "a[i][j] * x[j]");
+    blocks = ParseLessonText("Two: `x` and `y`, then `open");
+    ASSERT_EQ(blocks[0].code.size(), 3u);
+    EXPECT_EQ(blocks[0].text.substr(blocks[0].code[2].begin), "open");
+    blocks = ParseLessonText("- Question?\n  Answer: call `__syncthreads()` there.");
+    ASSERT_EQ(blocks.back().kind, TextBlock::Kind::kAnswer);
+    ASSERT_EQ(blocks.back().code.size(), 1u);
+    EXPECT_TRUE(WithoutAnswers(blocks).back().code.empty()) << "a hidden answer has no code";
+    EXPECT_TRUE(ParseLessonText("No code, `` nothing.")[0].code.empty()) << "an empty span";
+}
+
+// Drawn with DrawTextWithCode: a span's ASCII in the monospace font at its width there, its
+// Chinese in the text's own font (the monospace font has none); without a code font, none.
+TEST_F(Classroom, InlineCodeIsDrawnInTheMonospaceFont) {
+    ImFont* mono = ui.fonts.mono;
+    ASSERT_NE(mono, ui.fonts.ui) << "DejaVu Sans Mono is installed here";
+    auto draw = [&](const std::string& markdown, ImFont* code_font) {
+        const TextBlock block = ParseLessonText(markdown).front();
+        CodeDrawn drawn;
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0, 0));
+        ImGui::SetNextWindowSize(ImVec2(900, 400));
+        ImGui::Begin("text");
+        DrawTextWithCode(block.text, block.code, code_font, nullptr, {}, &drawn);
+        ImGui::End();
+        ImGui::Render();
+        return drawn;
+    };
+    const CodeDrawn drawn = draw("Each thread adds `a[i][j] * x[j]` and more.", mono);
+    EXPECT_EQ(drawn.runs, 1);
+    const float size = ImGui::GetFontSize() * mono->FontSize / ui.fonts.ui->FontSize;
+    const char* code = "a[i][j] * x[j]";
+    EXPECT_NEAR(drawn.first.z - drawn.first.x, mono->CalcTextSizeA(size, 1e9f, 0, code).x, 0.5f);
+    EXPECT_EQ(draw("\xE7\x94\xA8 `x[\xE4\xB8\xAD]` \xE8\xA1\xA8", mono).runs, 2)
+        << "x[ and ] in the monospace font, the Chinese character between them not";
+    EXPECT_EQ(draw("Each `x` here.", nullptr).runs, 0);
+    // The lesson pages: 4.2's text has inline code, in both languages.
+    SelectLesson(ui, registry, "gemv/warp-per-row");
+    for (const char* language : {"en", "zh"}) {
+        ui.settings.language = language;
+        Frames(3);
+        EXPECT_GT(probe.inline_code_runs, 0) << language;
+        EXPECT_TRUE(probe.rects.count("inline_code")) << language;
+    }
+}
+
+// The maximised editor's line between the editor and its messages is a handle: dragged, the
+// editor gets wider and keeps that share.
+TEST_F(Classroom, TheMaximisedEditorsHandleMovesTheLine) {
+    setenv("XDG_DATA_HOME", "/tmp", 0);
+    SelectLesson(ui, registry, "gemv/warp-per-row");
+    Frames(2);
+    Click("tab_exercise");
+    Click("exercise_maximise");
+    Frames(2);
+    ASSERT_TRUE(probe.rects.count("exercise_splitter"));
+    const float before = probe.rects["exercise_messages_pane"].x;
+    const ImVec2 handle = Center("exercise_splitter");
+    Drag(handle, ImVec2(handle.x + 150, handle.y));
+    Frames(2);
+    EXPECT_NEAR(probe.rects["exercise_messages_pane"].x - before, 150, 8);
+    EXPECT_GT(ui.exercise.editor_share, 0.62f);
+}
+
+// Lesson 5.8 rewrites most of its file: presenter mode's changed code opens at its kernel (its
+// template line first), not at the file's header comment; 5.2 changes 13 of its 33 lines and
+// opens at its top.
+TEST_F(Classroom, ARewrittenStepsChangedCodeOpensAtItsKernel) {
+    Presenter("gemm/double-buffering");
+    Click("view_changed");
+    Frames(3);
+    const Lesson& lesson = Named("gemm/double-buffering");
+    const std::vector<std::string> lines = SplitLines(lesson.source);
+    ASSERT_GT(probe.presenter_code_from, 1);
+    size_t kernel = size_t(probe.presenter_code_from - 1);
+    for (; kernel < lines.size() && lines[kernel].find("__global__") == std::string::npos;
+         ++kernel) {
+        const bool head = lines[kernel].find("template") != std::string::npos ||
+                          lines[kernel].find('>') != std::string::npos;
+        EXPECT_TRUE(head) << "only the kernel's template above it: " << lines[kernel];
+    }
+    EXPECT_LT(kernel, lines.size()) << "a __global__ line";
+    EXPECT_GT(probe.presenter_scroll_y, 0) << "scrolled to the kernel";
+    Click("view_text");
+    SelectLesson(ui, registry, "gemm/coalesced");
+    Frames(2);
+    Click("view_changed");
+    Frames(3);
+    EXPECT_EQ(probe.presenter_code_from, 0);
+    EXPECT_EQ(probe.presenter_scroll_y, 0);
+}
+
+// The lesson list's tooltip stays within the list (it covered the lesson text's first lines).
+TEST_F(Classroom, TheListsTooltipStaysWithinTheList) {
+    const ImVec4 list = probe.rects["lesson_filter"];
+    const std::string name = "lesson_" + registry.lessons()[2].id;
+    ImGui::GetIO().MousePos = Center(name);
+    Frames(3);
+    ASSERT_TRUE(probe.list_tooltip);
+    const ImGuiWindow* tip = nullptr;
+    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+        if ((w->Flags & ImGuiWindowFlags_Tooltip) && w->Active) tip = w;
+    ASSERT_NE(tip, nullptr);
+    EXPECT_LE(tip->Pos.x + tip->Size.x, list.z + ImGui::GetFontSize() * 2)
+        << "no wider than the list";
+    EXPECT_GE(tip->Pos.y, probe.rects[name].w) << "under the entry hovered";
+}
+
+// A narrow window hides the lesson list behind a strip with », which (or L) shows it again; «
+// hides it; the status bar's third row is made room for.
+TEST_F(Classroom, ANarrowWindowHidesTheListAndTheStatusBarFits) {
+    ImGui::GetIO().DisplaySize = ImVec2(800, 600);
+    Frames(3);
+    EXPECT_FALSE(probe.list_drawn);
+    ASSERT_TRUE(probe.rects.count("list_show"));
+    Click("list_show");
+    EXPECT_TRUE(probe.list_drawn);
+    Click("list_hide");
+    EXPECT_FALSE(probe.list_drawn);
+    Key(kKeyL);
+    Frames(2);
+    EXPECT_TRUE(probe.list_drawn);
+    ImGui::GetIO().DisplaySize = ImVec2(1500, 940);
+    ui.list_choice = -1;
+    Frames(2);
+    EXPECT_TRUE(probe.list_drawn) << "wide enough";
+    ImGui::GetIO().DisplaySize = ImVec2(400, 300);
+    Frames(4);
+    for (const auto& [name, r] : probe.rects)
+        if (name == "scale" || name == "presenter_toggle" || name == "reference_gpu") {
+            EXPECT_LE(r.w, 300.5f) << name << " below the window";
+        }
+}
+
+// Up and Down while typing in the filter open the previous and next lesson that matches.
+TEST_F(Classroom, TheArrowsMoveThroughTheFiltersMatches) {
+    Click("lesson_filter");
+    Type("gemm/");
+    Key(kKeyDown);
+    const std::string first = ui.settings.lesson;
+    EXPECT_EQ(first.rfind("gemm/", 0), 0u) << first;
+    Key(kKeyDown);
+    EXPECT_NE(ui.settings.lesson, first);
+    EXPECT_EQ(ui.settings.lesson.rfind("gemm/", 0), 0u);
+    Key(kKeyUp);
+    EXPECT_EQ(ui.settings.lesson, first);
+}
+
+// On a focused tab, Left and Right move along the tabs (the lesson stays).
+TEST_F(Classroom, TheArrowsMoveAlongTheTabsOfTheFocusedStrip) {
+    SelectLesson(ui, registry, "reduce/v4-warp-shuffle");
+    Frames(2);
+    ImGui::GetIO().MousePos = ImVec2(-1, -1);
+    for (int i = 0; i < 400 && probe.focused != "tab_source"; ++i) {
+        Key(kKeyTab);
+        Frame();
+    }
+    ASSERT_EQ(probe.focused, "tab_source");
+    Key(kKeyRight);
+    Frames(2);
+    EXPECT_EQ(ui.settings.lesson, "reduce/v4-warp-shuffle") << "the lesson stays";
+    EXPECT_EQ(ui.machine.tab, 1) << "PTX";
+    EXPECT_EQ(probe.focused, "tab_ptx");
+    Key(kKeyLeft);
+    Frames(2);
+    EXPECT_EQ(ui.machine.tab, 0);
+    Key(kKeyLeft);
+    Frames(2);
+    EXPECT_EQ(ui.machine.tab, 0) << "the first tab stays";
+    EXPECT_EQ(ui.settings.lesson, "reduce/v4-warp-shuffle");
+}
+
+// ImGui 1.86 sees a key only as its state at a frame: the queue hands a frame its events until a
+// key would change twice or characters and keys would mix, so that nothing is lost or reordered.
+TEST(ClassroomInput, TheTrickleKeepsEachKeyAndTheTypingOrder) {
+    InputTrickle t;
+    using K = InputEvent::Kind;
+    constexpr int kEnter = 257, kA = 65, kCtrl = 341, kPress = 1, kRelease = 0, kRepeat = 2;
+    auto key = [&](int k, int action) { t.Push({K::kKey, k, 0, action, 0, 0}); };
+    auto ch = [&](unsigned c) { t.Push({K::kChar, 0, 0, 0, 0, c}); };
+    // "ab", Return, "c" typed between two frames.
+    ch('a');
+    ch('b');
+    key(kEnter, kPress);
+    key(kEnter, kRelease);
+    ch('c');
+    std::vector<InputEvent> f = t.TakeFrame();
+    ASSERT_EQ(f.size(), 2u);
+    EXPECT_EQ(f[1].codepoint, unsigned('b'));
+    f = t.TakeFrame();
+    ASSERT_EQ(f.size(), 1u) << "the press alone: its release in the next frame";
+    EXPECT_EQ(f[0].action, kPress);
+    f = t.TakeFrame();
+    ASSERT_EQ(f.size(), 1u) << "the release; the character after a key waits";
+    EXPECT_EQ(f[0].action, kRelease);
+    f = t.TakeFrame();
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(f[0].codepoint, unsigned('c'));
+    EXPECT_FALSE(t.Pending());
+    EXPECT_TRUE(t.TakeFrame().empty());
+    // Ctrl+A: Ctrl and A down in one frame, both up in the next; a repeat changes nothing.
+    key(kCtrl, kPress);
+    key(kA, kPress);
+    key(kA, kRepeat);
+    key(kA, kRelease);
+    key(kCtrl, kRelease);
+    EXPECT_EQ(t.TakeFrame().size(), 3u);
+    EXPECT_EQ(t.TakeFrame().size(), 2u);
+    EXPECT_FALSE(t.Pending());
+    // As xdotool sends Ctrl+A: Ctrl let go before A. The frame that sees A sees Ctrl still down.
+    key(kCtrl, kPress);
+    key(kA, kPress);
+    key(kCtrl, kRelease);
+    key(kA, kRelease);
+    f = t.TakeFrame();
+    ASSERT_EQ(f.size(), 2u);
+    EXPECT_EQ(f[1].key, kA);
+    EXPECT_EQ(t.TakeFrame().size(), 2u) << "both let go in the next frame";
+}
+
+// The lesson page's small roofline names its roofs under it, and speaks of the previous step's
+// point only where there is one (review 2026-11-28, 27).
+TEST_F(Classroom, TheSmallRooflineNamesItsRoofs) {
+    ImGui::GetIO().DisplaySize = ImVec2(1500, 2400);
+    SelectLesson(ui, registry, "gemv/warp-per-row");
+    Frames(3);
+    EXPECT_GE(probe.roof_key, 2) << "the bandwidth and fp32 roof, the copy roof at least";
+    EXPECT_NE(probe.roof_note.find("previous one (green)"), std::string::npos) << probe.roof_note;
+    const Lesson& first = *registry.LessonsOf(registry.ChapterOf(Named("gemm/naive"))).front();
+    SelectLesson(ui, registry, first.id);
+    Frames(3);
+    if (probe.roof_points > 0) {
+        EXPECT_EQ(probe.roof_note.find("green"), std::string::npos)
+            << first.label << " has no previous point: " << probe.roof_note;
+    }
+}
+
+// A listing's line information: PTX compiled with -lineinfo (its ".loc" lines, the step's file
+// named in its ".file" table), and SASS disassembled with it (nvdisasm -g's "//## File" lines).
+// The directives are not listed; each instruction carries its source line, a helper inlined
+// from a header its call's line. (The project's embedded PTX is compiled without -lineinfo and
+// its recorded SASS, cuobjdump -sass, has no line information: their views stay as they were.)
+TEST(ClassroomListing, LineInformationLinksInstructionsToSourceLines) {
+    std::ifstream in(std::string(LESSONS_SOURCE_DIR) + "/tests/data/lineinfo/axpy.ptx");
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const std::string ptx = buffer.str();
+    ASSERT_FALSE(ptx.empty());
+    MachineView m;
+    ListMachineCode(m, ptx, Isa::kPtx, "kernels/demo/axpy.cu");
+    ASSERT_TRUE(m.has_line_info);
+    ASSERT_EQ(m.lines.size(), m.line_source.size());
+    int loads_at_9 = 0;
+    for (size_t i = 0; i < m.lines.size(); ++i) {
+        EXPECT_EQ(m.lines[i].find(".loc"), std::string_view::npos) << "directives not listed";
+        EXPECT_EQ(m.lines[i].find(".file"), std::string_view::npos);
+        if (m.lines[i].find("ld.global.f32") != std::string_view::npos) {
+            EXPECT_EQ(m.line_source[i], 9) << m.lines[i];
+            ++loads_at_9;
+        }
+        if (m.lines[i].find("mad.lo.s32") != std::string_view::npos) {
+            EXPECT_EQ(m.line_source[i], 7);
+        }
+        if (m.lines[i].find(".reg") != std::string_view::npos) {
+            EXPECT_EQ(m.line_source[i], 0);
+        }
+    }
+    EXPECT_EQ(loads_at_9, 2);
+    // Another file's lines (a header's) carry none; nor does a listing of another step's file.
+    ListMachineCode(m, ptx, Isa::kPtx, "kernels/demo/other.cu");
+    EXPECT_EQ(std::count(m.line_source.begin(), m.line_source.end(), 0),
+              static_cast<long>(m.line_source.size()));
+    // SASS in nvdisasm -g's form (written here by hand: this machine has no nvdisasm).
+    const std::string sass =
+        "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+        "\t//## File \"/build/kernels/demo/axpy.cu\", line 7\n"
+        "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+        "\t//## File \"/build/kernels/demo/axpy.cu\", line 9\n"
+        "        /*0020*/                   LDG.E R2, desc[UR4][R2.64] ;\n"
+        "\t//## File \"/usr/include/helper.h\", line 3 inlined at \"/build/kernels/demo/axpy.cu\", "
+        "line 9\n"
+        "        /*0030*/                   FFMA R5, R2, c[0x0][0x210], R5 ;\n"
+        "\t//## File \"/usr/include/helper.h\", line 4\n"
+        "        /*0040*/                   EXIT ;\n";
+    ListMachineCode(m, sass, Isa::kSass, "kernels/demo/axpy.cu");
+    ASSERT_TRUE(m.has_line_info);
+    ASSERT_EQ(m.lines.size(), 5u);
+    EXPECT_EQ(m.line_source, (std::vector<int>{0, 7, 9, 9, 0}));
+}
+
+// The linked view: a click on a source line highlights its instructions and scrolls the
+// listing to them; a click on an instruction links its source line.
+TEST_F(Classroom, ASourceLineAndItsInstructionsAreLinked) {
+    std::ifstream in(std::string(LESSONS_SOURCE_DIR) + "/tests/data/lineinfo/axpy.ptx");
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const std::string ptx = buffer.str();
+    std::ifstream cu(std::string(LESSONS_SOURCE_DIR) + "/tests/data/lineinfo/axpy.cu.txt");
+    std::stringstream source;
+    source << cu.rdbuf();
+    MachineView m;
+    m.source_lines = SplitLines(source.str());
+    ListMachineCode(m, ptx, Isa::kPtx, "kernels/demo/axpy.cu");
+    ImGuiIO& io = ImGui::GetIO();
+    auto frame = [&] {
+        probe.rects.clear();  // as DrawUi does each frame
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0, 0));
+        ImGui::SetNextWindowSize(ImVec2(1200, 400));
+        ImGui::Begin("code");
+        DrawLinkedCode(ui, m, {"LDG"}, false);
+        ImGui::End();
+        ImGui::Render();
+#if IMGUI_VERSION_NUM < 18700
+        for (bool& k : io.KeysDown) k = false;
+#endif
+    };
+    auto click = [&](const std::string& name) {
+        frame();
+        ASSERT_TRUE(probe.rects.count(name)) << name;
+        const ImVec4 r = probe.rects[name];
+        io.MousePos = ImVec2(r.x + 40, (r.y + r.w) / 2);
+        frame();
+        io.MouseDown[0] = true;
+        frame();
+        io.MouseDown[0] = false;
+        frame();
+        frame();
+    };
+    click("linked_source_row_9");
+    EXPECT_EQ(m.linked, 9);
+    EXPECT_EQ(probe.linked_source, 9);
+    EXPECT_EQ(probe.linked_listing_lines,
+              std::count(m.line_source.begin(), m.line_source.end(), 9));
+    EXPECT_GE(probe.linked_listing_lines, 4)
+        << "the address, two loads, the multiply-add, the store";
+    ASSERT_TRUE(probe.rects.count("linked_listing_row"));
+    const ImVec4 instruction = probe.rects["linked_listing_row"];  // the listing scrolled to it
+    click("linked_source_row_9");
+    EXPECT_EQ(m.linked, 0) << "a second click unlinks it";
+    click("linked_source_row_1");
+    EXPECT_EQ(m.linked, 0) << "a comment has no instructions";
+    // A click on that instruction links its source line again.
+    io.MousePos = ImVec2(instruction.x + 60, (instruction.y + instruction.w) / 2);
+    frame();
+    io.MouseDown[0] = true;
+    frame();
+    io.MouseDown[0] = false;
+    frame();
+    EXPECT_EQ(m.linked, 9);
 }
 
 }  // namespace

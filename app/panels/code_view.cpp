@@ -6,6 +6,7 @@
 #include <imgui_internal.h>  // SetNextWindowScroll (public from ImGui 1.87)
 
 #include <algorithm>
+#include <iterator>
 
 #include "exercise.h"
 #include "model/page_params.h"
@@ -139,7 +140,8 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
         m.kernel = DefaultKernel(m.functions, KernelNames(*from, nullptr));
         m.reused_from = from != &lesson ? from->label : std::string();
         m.jump_line = -1;
-        ListMachineCode(m, code, isa);
+        m.source_lines = SplitLines(from->source);
+        ListMachineCode(m, code, isa, from->source_path);
     }
     const MachineCodeTable& table = MachineCodeFiles();
     // Where the listing comes from: one line (it took five above the listing), whole on hover.
@@ -166,14 +168,14 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
     if (ImGui::BeginCombo("##kernel", current.c_str())) {
         if (ImGui::Selectable(all.c_str(), m.kernel < 0)) {
             m.kernel = -1;
-            ListMachineCode(m, code, isa);
+            ListMachineCode(m, code, isa, from->source_path);
         }
         for (size_t i = 0; i < m.functions.size(); ++i) {
             ImGui::PushID(static_cast<int>(i));
             if (ImGui::Selectable(ShortKernelName(m.functions[i].name).c_str(),
                                   m.kernel == static_cast<int>(i))) {
                 m.kernel = static_cast<int>(i);
-                ListMachineCode(m, code, isa);
+                ListMachineCode(m, code, isa, from->source_path);
             }
             if (ImGui::IsItemHovered()) Tooltip(m.functions[i].name.c_str());
             ImGui::PopID();
@@ -227,6 +229,12 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
         if (std::find(focus.begin(), focus.end(), c.name) == focus.end()) chip(c, false);
     if (!ui.presenter) ImGui::TextDisabled("%s", Tr(ui, kHighlighted));
 
+    // Where the listing carries line information: the source beside it, linked both ways.
+    if (m.has_line_info && !ui.presenter) {
+        if (fresh || ui.arrival.scroll_top) m.linked = 0;
+        DrawLinkedCode(ui, m, focus, fresh || ui.arrival.scroll_top);
+        return;
+    }
     // The listing, clipped to what is visible (thousands of lines for a file of templates).
     if (fresh || ui.arrival.scroll_top) ImGui::SetNextWindowScroll(ImVec2(0, 0));
     ImGui::BeginChild("listing", ImVec2(0, 0), false,
@@ -310,12 +318,186 @@ void DrawNcu(UiState& ui, const Registry& reg, const Lesson& lesson) {
 
 }  // namespace
 
-void DrawChangedCode(UiState& ui, const Registry& reg, const Lesson& lesson) {
+void DrawLinkedCode(UiState& ui, MachineView& m, const std::vector<std::string>& focus, bool top) {
+    // A colour per source line (as Compiler Explorer tints each line and its instructions), the
+    // linked one brighter, across both sides.
+    static constexpr ImU32 kTints[] = {IM_COL32(90, 150, 220, 150),  IM_COL32(220, 150, 70, 150),
+                                       IM_COL32(110, 190, 110, 150), IM_COL32(200, 100, 160, 150),
+                                       IM_COL32(160, 140, 230, 150), IM_COL32(90, 190, 190, 150)};
+    const ImU32 kLinked = IM_COL32(255, 215, 90, 80);
+    const auto tint = [&](int line) { return kTints[size_t(line) % std::size(kTints)]; };
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float height = ImGui::GetContentRegionAvail().y;
+    const auto& classes = InstructionClasses();
+    int linked_lines = 0;
+    for (const int s : m.line_source) linked_lines += s != 0 && s == m.linked;
+    if (ui.probe) {
+        ui.probe->linked_source = m.linked;
+        ui.probe->linked_listing_lines = m.linked ? linked_lines : 0;
+    }
+    // A row of `n` lines: the hovered one clicked gives its index.
+    const auto clicked_row = [&](ImVec2 p, float row_h) {
+        return ImGui::IsWindowHovered() && ImGui::IsMouseClicked(0) &&
+               ImGui::IsMouseHoveringRect(p,
+                                          ImVec2(p.x + ImGui::GetWindowWidth() * 4, p.y + row_h));
+    };
+
+    std::vector<bool> mapped(m.source_lines.size() + 1, false);
+    for (const int s : m.line_source)
+        if (s > 0 && size_t(s) < mapped.size()) mapped[size_t(s)] = true;
+    // The source, on the left; opened at its first line with instructions (the kernel, not the
+    // file's header comment).
+    if (top) {
+        ImGui::SetNextWindowScroll(ImVec2(0, 0));
+        const auto first = std::find(mapped.begin(), mapped.end(), true);
+        m.scroll_to_source = first == mapped.end() ? 0 : int(first - mapped.begin());
+    }
+    ImGui::BeginChild("linked_source", ImVec2(width * 0.42f, height), true,
+                      ImGuiWindowFlags_HorizontalScrollbar | kNoNavKeys);
+    ImGui::PushFont(ui.fonts.mono);
+    float row_h = ImGui::GetTextLineHeightWithSpacing();
+    if (m.scroll_source && m.linked > 0) {
+        ImGui::SetScrollY(
+            std::max(0.0f, float(m.linked - 1) * row_h - ImGui::GetWindowHeight() / 3));
+        m.scroll_source = false;
+    } else if (m.scroll_to_source > 0) {  // that line near the top, two lines above it shown
+        ImGui::SetScrollY(std::max(0.0f, float(m.scroll_to_source - 3) * row_h));
+        m.scroll_to_source = 0;
+    }
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(m.source_lines.size()));
+    while (clipper.Step())
+        for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+            const int line = i + 1;
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            const float right =
+                p.x + std::max(ImGui::GetContentRegionAvail().x, ImGui::GetWindowWidth());
+            if (line == m.linked) dl->AddRectFilled(p, ImVec2(right, p.y + row_h), kLinked);
+            if (mapped[size_t(line)])
+                dl->AddRectFilled(p, ImVec2(p.x + ImGui::GetFontSize() * 0.3f, p.y + row_h),
+                                  tint(line));
+            ImGui::TextDisabled("%4d", line);
+            ImGui::SameLine();
+            ImGui::TextUnformatted(m.source_lines[size_t(i)].c_str());
+            if (ui.probe)
+                ui.probe->rects["linked_source_row_" + std::to_string(line)] =
+                    ImVec4(p.x, p.y, right, p.y + row_h);
+            if (clicked_row(p, row_h) && mapped[size_t(line)]) {
+                m.linked = m.linked == line ? 0 : line;
+                m.scroll_listing = m.linked != 0;
+                ui.redraw_frames = std::max(ui.redraw_frames, 2);
+            }
+        }
+    ImGui::PopFont();
+    ImGui::EndChild();
+    Remember(ui, "linked_source_pane");
+    ImGui::SameLine();
+
+    // The listing, on the right: each instruction tinted as its source line.
+    if (top) ImGui::SetNextWindowScroll(ImVec2(0, 0));
+    ImGui::BeginChild("listing", ImVec2(0, height), false,
+                      ImGuiWindowFlags_HorizontalScrollbar | kNoNavKeys);
+    if (ui.probe) ui.probe->listing_scroll_y = ImGui::GetScrollY();
+    ImGui::PushFont(ui.fonts.mono);
+    row_h = ImGui::GetTextLineHeightWithSpacing();
+    if (m.scroll_listing && m.linked > 0) {
+        const auto first = std::find(m.line_source.begin(), m.line_source.end(), m.linked);
+        if (first != m.line_source.end())
+            ImGui::SetScrollY(std::max(
+                0.0f, float(first - m.line_source.begin()) * row_h - ImGui::GetWindowHeight() / 3));
+        m.scroll_listing = false;
+    }
+    if (m.jump_pending && m.jump_line >= 0) {  // a chip's instruction, a third of the way down
+        ImGui::SetScrollY(
+            std::max(0.0f, float(m.jump_line) * row_h - ImGui::GetWindowHeight() / 3));
+        m.jump_pending = false;
+    }
+    dl = ImGui::GetWindowDrawList();
+    ImGuiListClipper listing;
+    listing.Begin(static_cast<int>(m.lines.size()));
+    while (listing.Step())
+        for (int i = listing.DisplayStart; i < listing.DisplayEnd; ++i) {
+            const size_t k = size_t(i);
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            const float right =
+                p.x + std::max(ImGui::GetContentRegionAvail().x, ImGui::GetWindowWidth());
+            const int from = m.line_source[k];
+            const int c = m.line_class[k];
+            if (c >= 0 &&
+                std::find(focus.begin(), focus.end(), classes[size_t(c)].name) != focus.end())
+                dl->AddRectFilled(p, ImVec2(right, p.y + row_h),
+                                  ClassColor(classes[size_t(c)].name));
+            if (from != 0 && from == m.linked)
+                dl->AddRectFilled(p, ImVec2(right, p.y + row_h), kLinked);
+            if (i == m.jump_line)
+                dl->AddRect(p, ImVec2(right, p.y + row_h), IM_COL32(255, 255, 255, 200), 0, 0, 2);
+            if (from > 0)
+                dl->AddRectFilled(p, ImVec2(p.x + ImGui::GetFontSize() * 0.3f, p.y + row_h),
+                                  tint(from));
+            ImGui::TextUnformatted(m.lines[k].data(), m.lines[k].data() + m.lines[k].size());
+            if (ui.probe && from > 0 && from == m.linked &&
+                !ui.probe->rects.count("linked_listing_row"))
+                ui.probe->rects["linked_listing_row"] = ImVec4(p.x, p.y, right, p.y + row_h);
+            if (ui.probe && i == 0)
+                ui.probe->rects["listing_first_row"] = ImVec4(p.x, p.y, right, p.y + row_h);
+            if (clicked_row(p, row_h) && from > 0) {
+                m.linked = from;
+                m.scroll_source = true;
+                ui.redraw_frames = std::max(ui.redraw_frames, 2);
+            }
+        }
+    ImGui::PopFont();
+    ImGui::EndChild();
+}
+
+void DrawChangedCode(UiState& ui, const Registry& reg, const Lesson& lesson, bool opened) {
     const Lesson* prev = CacheSource(ui, reg, lesson);
     const int changed =
         static_cast<int>(std::count(ui.code_changed.begin(), ui.code_changed.end(), true));
-    ImGui::PushTextWrapPos(0);
-    if (prev && changed > 0)
+    const size_t n = ui.code_lines.size();
+    const auto blank = [&](size_t i) {
+        return ui.code_lines[i].find_first_not_of(" \t\r") == std::string::npos;
+    };
+    const auto comment = [&](size_t i) {
+        const size_t at = ui.code_lines[i].find_first_not_of(" \t");
+        return at != std::string::npos && ui.code_lines[i].compare(at, 2, "//") == 0;
+    };
+    // Kept for a few frames: the view's table, and with it the pane, is another from the next
+    // frame on, and the pane's scroll bars (which narrow it and rewrap the note) come a frame
+    // after its content.
+    if (opened) ui.changed_code_jump = 4;
+    int written = 0;
+    for (size_t i = 0; i < n; ++i) written += blank(i) ? 0 : 1;
+    // A line that goes on into the next (a template's parameters over two lines).
+    const auto continued = [&](size_t i) {
+        const std::string& l = ui.code_lines[i];
+        const size_t last = l.find_last_not_of(" \t\r");
+        return last != std::string::npos && l[last] == ',' && !comment(i);
+    };
+    const auto template_line = [&](size_t i) {
+        const size_t at = ui.code_lines[i].find_first_not_of(" \t");
+        return at != std::string::npos && ui.code_lines[i].compare(at, 8, "template") == 0;
+    };
+    // A step that rewrites most of its file (5.8: 221 of its 272 lines) would open on the file's
+    // header comment and helpers: it opens at its kernel (its template line first; the comment
+    // above it is prose the text says, and would fill a projector's pane).
+    size_t kernel_at = n;
+    if (prev && changed * 2 > written) {
+        for (size_t i = 0; i < n && kernel_at == n; ++i)
+            if (ui.code_lines[i].find("__global__") != std::string::npos) kernel_at = i;
+        while (kernel_at < n && kernel_at > 0 &&
+               (template_line(kernel_at - 1) || (kernel_at > 1 && continued(kernel_at - 2))))
+            --kernel_at;
+        if (kernel_at == 0) kernel_at = n;  // the file opens with it anyway
+    }
+    // The note wrapped to what shows of the pane (it scrolls sideways for long code lines).
+    ImGui::PushTextWrapPos(ImGui::GetWindowContentRegionMax().x);
+    if (prev && changed > 0 && kernel_at < n)
+        ImGui::TextDisabled("%s", Fmt(Tr(ui, kRewrittenFrom), changed, written, prev->label.c_str(),
+                                      static_cast<int>(kernel_at + 1))
+                                      .c_str());
+    else if (prev && changed > 0)
         ImGui::TextDisabled("%s",
                             Fmt(Tr(ui, kChangedAgainst), changed, prev->label.c_str()).c_str());
     else
@@ -325,15 +507,24 @@ void DrawChangedCode(UiState& ui, const Registry& reg, const Lesson& lesson) {
     // The changed lines with two lines of context each; a run of unchanged lines between them
     // is one grey line saying how many are folded.
     constexpr size_t kContext = 2;
-    const size_t n = ui.code_lines.size();
     std::vector<bool> shown(n, !prev || changed == 0);
     for (size_t i = 0; i < n; ++i)
         if (ui.code_changed[i])
             for (size_t j = i > kContext ? i - kContext : 0; j < std::min(n, i + kContext + 1); ++j)
                 shown[j] = true;
+    for (size_t i = kernel_at; i < n && (i == kernel_at || !shown[i]); ++i) {
+        shown[i] = true;  // the kernel's head, whole
+        if (ui.code_lines[i].find("__global__") != std::string::npos) break;
+    }
     int lines = 0;
     for (size_t i = 0; i < n;) {
         if (shown[i]) {
+            // Its top line at the pane's top once the view opens.
+            if (i == kernel_at && ui.changed_code_jump > 0) {
+                ImGui::SetScrollY(
+                    std::max(0.0f, ImGui::GetCursorPosY() - ImGui::GetStyle().WindowPadding.y));
+                ui.redraw_frames = std::max(ui.redraw_frames, 2);
+            }
             SourceLine(ui, i++);
             ++lines;
             continue;
@@ -344,7 +535,11 @@ void DrawChangedCode(UiState& ui, const Registry& reg, const Lesson& lesson) {
         i = j;
     }
     ImGui::PopFont();
-    if (ui.probe) ui.probe->presenter_code_lines = lines;
+    ui.changed_code_jump = std::max(ui.changed_code_jump - 1, 0);
+    if (ui.probe) {
+        ui.probe->presenter_code_lines = lines;
+        ui.probe->presenter_code_from = kernel_at < n ? static_cast<int>(kernel_at + 1) : 0;
+    }
 }
 
 void DrawSass(UiState& ui, const Registry& reg, const Lesson& lesson) {

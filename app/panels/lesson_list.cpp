@@ -9,6 +9,7 @@
 #include "model/progress_book.h"
 #include "model/student.h"
 #include "panels/panels.h"
+#include "panels/ui.h"  // the keys
 #include "probe.h"
 #include "words/words_parsons.h"
 #include "words/words_student.h"
@@ -99,7 +100,9 @@ void DrawProgressLegend(UiState& ui) {
 }
 
 void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
-    ImGui::SetNextItemWidth(-1);
+    // The filter, and beside it the button that hides the list.
+    const float hide_w = ButtonWidth("\xC2\xAB");  // «
+    ImGui::SetNextItemWidth(-(hide_w + ImGui::GetStyle().ItemSpacing.x));
     // Enter opens the only lesson that matches.
     if (ImGui::InputTextWithHint("##lesson_filter", Tr(ui, kFilterHint), ui.lesson_filter,
                                  sizeof ui.lesson_filter, ImGuiInputTextFlags_EnterReturnsTrue)) {
@@ -122,7 +125,29 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
         else if (labelled)
             SelectLesson(ui, reg, labelled->id);
     }
+    // Up and Down while typing in it: the previous or next lesson that matches.
+    if (ImGui::IsItemActive() && (ImGui::IsKeyPressed(kKeyUp) || ImGui::IsKeyPressed(kKeyDown))) {
+        std::vector<const Lesson*> matches;
+        for (const Lesson& l : reg.lessons())
+            if (MatchesFilter(ui.lesson_filter, l.label, LessonTitle(ui, l), l.id))
+                matches.push_back(&l);
+        const auto now = std::find_if(matches.begin(), matches.end(),
+                                      [&](const Lesson* l) { return l->id == ui.settings.lesson; });
+        const bool down = ImGui::IsKeyPressed(kKeyDown);
+        const Lesson* to = nullptr;
+        if (now == matches.end())
+            to = matches.empty() ? nullptr : down ? matches.front() : matches.back();
+        else if (down && now + 1 != matches.end())
+            to = *(now + 1);
+        else if (!down && now != matches.begin())
+            to = *(now - 1);
+        if (to) SelectLesson(ui, reg, to->id);
+    }
     Remember(ui, "lesson_filter");
+    ImGui::SameLine();
+    if (ImGui::Button("\xC2\xAB")) ui.list_choice = 0;
+    if (ImGui::IsItemHovered()) Tooltip(Tr(ui, kHideList));
+    Remember(ui, "list_hide");
     const float font = ImGui::GetFontSize();
     // Under the list: the legends and the help button (three rows where the sidebar is narrow).
     ImGui::BeginChild("lessons", ImVec2(0, -ImGui::GetFrameHeightWithSpacing() * 4.1f), false,
@@ -205,15 +230,22 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
                     progress +=
                         std::string("\n") + Tr(ui, marks.predicted ? kTipPredicted : kTipSkipped);
                 if (marks.parsons) progress += std::string("\n") + Tr(ui, kTipParsons);
-                if (mode == LessonMode::kLive)
-                    Tooltip(l->label + "  " + title + "\n" + Tr(ui, kLive) + ": " +
-                            Tr(ui, kRunsLive) + " (" + (l->kind == StepKind::kGpu ? "GPU" : "CPU") +
-                            ")" + progress);
-                else
-                    Tooltip(
-                        l->label + "  " + title + "\n" +
-                        (mode == LessonMode::kRecorded ? Tr(ui, kRecorded) : Tr(ui, kUnavailable)) +
-                        ": " + Say(ui.settings.language, c.UnavailableReason(*l)) + progress);
+                const std::string tip =
+                    mode == LessonMode::kLive
+                        ? l->label + "  " + title + "\n" + Tr(ui, kLive) + ": " +
+                              Tr(ui, kRunsLive) + " (" +
+                              (l->kind == StepKind::kGpu ? "GPU" : "CPU") + ")" + progress
+                        : l->label + "  " + title + "\n" +
+                              (mode == LessonMode::kRecorded ? Tr(ui, kRecorded)
+                                                             : Tr(ui, kUnavailable)) +
+                              ": " + Say(ui.settings.language, c.UnavailableReason(*l)) + progress;
+                // Within the list, under the entry (over it, in the list's lower half): the
+                // lesson's text beside the list stays in view.
+                const ImVec2 list = ImGui::GetWindowPos(), list_size = ImGui::GetWindowSize();
+                const bool below = (a.y + b.y) / 2 < list.y + list_size.y / 2;
+                TooltipAt(tip, ImVec2(list.x, below ? b.y + 2 : a.y - 2),
+                          ImVec2(0, below ? 0.0f : 1.0f), list_size.x);
+                if (ui.probe) ui.probe->list_tooltip = true;
             }
         }
         ImGui::Spacing();

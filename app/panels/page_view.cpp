@@ -45,7 +45,9 @@ void DrawLinked(UiState& ui, std::string_view markdown, std::vector<std::string>
                     Remember(ui, "show_answer");
                     ImGui::PopID();
                 } else {
-                    DrawWrappedText(block.text, &answer);
+                    CodeDrawn drawn;
+                    DrawTextWithCode(block.text, block.code, ui.fonts.mono, &answer, {}, &drawn);
+                    NoteInlineCode(ui, drawn);
                 }
                 ImGui::Spacing();
                 continue;
@@ -60,31 +62,30 @@ void DrawLinked(UiState& ui, std::string_view markdown, std::vector<std::string>
                 fresh.push_back(e);
         const std::vector<TermUse> uses = FirstUses(block.text, fresh);
         for (const TermUse& u : uses) linked->push_back(u.entry->key);
-        const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4);
-        ImFont* font = ImGui::GetFont();
         const float size = ImGui::GetFontSize();
-        const MeasureText measure = [&](std::string_view s) {
-            return font->CalcTextSizeA(size, 1e9f, 0, s.data(), s.data() + s.size()).x;
-        };
         const std::string_view text = block.text;
-        for (const std::string_view line : WrapLines(text, width, measure)) {
-            const ImVec2 origin = ImGui::GetCursorScreenPos();
-            ImGui::TextUnformatted(line.data(), line.data() + line.size());
-            const size_t line_at = size_t(line.data() - text.data());
-            for (const TermUse& u : uses) {
-                const size_t a = std::max(u.at, line_at);
-                const size_t b = std::min(u.at + u.length, line_at + line.size());
-                if (a >= b) continue;
-                const float x0 = origin.x + measure(line.substr(0, a - line_at));
-                const float x1 = origin.x + measure(line.substr(0, b - line_at));
-                const float y = origin.y + size;
-                ImGui::GetWindowDrawList()->AddLine(ImVec2(x0, y), ImVec2(x1, y),
-                                                    IM_COL32(120, 170, 255, 200), 1.0f);
-                if (ImGui::IsMouseHoveringRect(ImVec2(x0, origin.y), ImVec2(x1, y + 1)) &&
-                    ImGui::IsWindowHovered())
-                    Tooltip(u.entry->term + "\n" + u.entry->definition);
-            }
-        }
+        // Its inline code in the monospace font, each term linked underlined.
+        CodeDrawn drawn;
+        DrawTextWithCode(
+            text, block.code, ui.fonts.mono, nullptr,
+            [&](std::string_view line, ImVec2 origin, const MeasureText& measure) {
+                const size_t line_at = size_t(line.data() - text.data());
+                for (const TermUse& u : uses) {
+                    const size_t a = std::max(u.at, line_at);
+                    const size_t b = std::min(u.at + u.length, line_at + line.size());
+                    if (a >= b) continue;
+                    const float x0 = origin.x + measure(line.substr(0, a - line_at));
+                    const float x1 = origin.x + measure(line.substr(0, b - line_at));
+                    const float y = origin.y + size;
+                    ImGui::GetWindowDrawList()->AddLine(ImVec2(x0, y), ImVec2(x1, y),
+                                                        IM_COL32(120, 170, 255, 200), 1.0f);
+                    if (ImGui::IsMouseHoveringRect(ImVec2(x0, origin.y), ImVec2(x1, y + 1)) &&
+                        ImGui::IsWindowHovered())
+                        Tooltip(u.entry->term + "\n" + u.entry->definition);
+                }
+            },
+            &drawn);
+        NoteInlineCode(ui, drawn);
         ImGui::Spacing();
     }
 }

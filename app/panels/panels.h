@@ -81,6 +81,13 @@ void DrawHideAnswers(UiState& ui, const Controller& c, const Lesson& lesson);
 // and the settings say.
 void DrawLessonTextOf(UiState& ui, const Controller& c, const Lesson& lesson,
                       std::string_view text);
+// Notes for the probe what a text drew in the monospace font (its inline code).
+void NoteInlineCode(UiState& ui, const CodeDrawn& drawn);
+
+// Whether the lesson list is shown: as the student chose (L, « and »), else where the window is
+// at least kListShownFromEm font heights wide (a narrow window gives the page the room).
+constexpr float kListShownFromEm = 56;
+bool ListShown(const UiState& ui);
 
 // lesson_list.cpp: the chapters and their lessons, each marked live / recorded / unavailable.
 void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg);
@@ -98,8 +105,16 @@ void DrawCode(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
 // Presenter mode's code: the lines that differ from the previous step with two lines of
 // context around each (the rest folded), large; and the SASS listing with its highlighted
 // instructions (each class's chip jumps to its next instruction).
-void DrawChangedCode(UiState& ui, const Registry& reg, const Lesson& lesson);
+// `opened`: the view opens in this frame (a step that rewrites most of its file then opens at its
+// kernel rather than at the file's header).
+void DrawChangedCode(UiState& ui, const Registry& reg, const Lesson& lesson, bool opened = false);
 void DrawSass(UiState& ui, const Registry& reg, const Lesson& lesson);
+// A listing with line information beside its source (m.source_lines), linked both ways as
+// Compiler Explorer links them: each source line and its instructions share a tint; a click on
+// a source line highlights its instructions and scrolls the listing to the first, a click on an
+// instruction highlights its source line and scrolls to it. `focus`: the lesson's instruction
+// classes, highlighted as in the plain listing; `top`: both sides open at their top.
+void DrawLinkedCode(UiState& ui, MachineView& m, const std::vector<std::string>& focus, bool top);
 // Presenter mode, inside the pane in view: applies the scroll a key asked for and records how
 // far the pane is scrolled and how much of it lies below (UiState::presenter_room).
 void PresenterScroll(UiState& ui);

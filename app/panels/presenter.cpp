@@ -98,14 +98,14 @@ void DrawSection(UiState& ui, const Controller& c, const Lesson& lesson, ImVec2 
     }
     DrawViewChoice(ui);
     if (ui.presenter_view == 0) DrawSectionRow(ui, c, lesson, std::max(count, 1));
-    if (ui.presenter_drawn_section != ui.presenter_section)
-        ImGui::SetNextWindowScroll(ImVec2(0, 0));
+    const bool opened = ui.presenter_drawn_section != ui.presenter_section;
+    if (opened) ImGui::SetNextWindowScroll(ImVec2(0, 0));
     ui.presenter_drawn_section = ui.presenter_section;
     if (ui.probe) ui.probe->presenter_view = ui.presenter_view;
     BeginPane(ui, "section", size,
               ui.presenter_view > 0 ? ImGuiWindowFlags_HorizontalScrollbar : 0);
     if (ui.presenter_view == 1) {
-        DrawChangedCode(ui, c.registry(), lesson);
+        DrawChangedCode(ui, c.registry(), lesson, opened);
         PresenterScroll(ui);
     } else if (ui.presenter_view == 2) {
         DrawSass(ui, c.registry(), lesson);  // its listing scrolls (PresenterScroll there)

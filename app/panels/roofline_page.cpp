@@ -426,6 +426,46 @@ void DrawRoofButtons(UiState& ui, Controller& c, const Registry& reg, const Less
     }
 }
 
+// Under the inset: each roof drawn, a short line in its colour and its name and figure (the
+// inset has no room for labels on its lines).
+void DrawInsetKey(UiState& ui, const Roof& roof) {
+    const double bw = roof.Bandwidth();
+    std::vector<std::pair<ImU32, std::string>> entries;
+    if (bw > 0 || roof.fp32_gflops > 0) {
+        std::string main;
+        if (bw > 0) main = Fmt(Tr(ui, roof.read_gbps > 0 ? kRoofRead : kRoofCopy), bw);
+        if (roof.fp32_gflops > 0)
+            main += (main.empty() ? "" : ", ") + Fmt(Tr(ui, kRoofFp32), roof.fp32_gflops);
+        entries.emplace_back(kRoofColor, main);
+    }
+    if (roof.copy_gbps > 0 && roof.read_gbps > 0)
+        entries.emplace_back(kCopyRoofColor, Fmt(Tr(ui, kRoofCopy), roof.copy_gbps));
+    if (roof.tf32_gflops > 0)
+        entries.emplace_back(
+            kTf32Color,
+            Fmt(Tr(ui, roof.tf32_from_rates ? kRoofTf32Rates : kRoofTf32), roof.tf32_gflops));
+    if (roof.bf16_gflops > 0)
+        entries.emplace_back(kBf16Color, Fmt(Tr(ui, kRoofBf16), roof.bf16_gflops));
+    const float font = ImGui::GetFontSize(), swatch = font * 1.2f;
+    bool first = true;
+    for (const auto& [color, label] : entries) {
+        const float w =
+            swatch + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label.c_str()).x;
+        if (!first) SameLineIfFits(w + font);
+        if (!first && ImGui::GetCursorPosX() > ImGui::GetStyle().WindowPadding.x + 1)
+            ImGui::SetCursorPosX(ImGui::GetCursorPosX() + font * 0.5f);
+        first = false;
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        ImGui::GetWindowDrawList()->AddLine(ImVec2(p.x, p.y + font * 0.55f),
+                                            ImVec2(p.x + swatch, p.y + font * 0.55f), color, 2.5f);
+        ImGui::Dummy(ImVec2(swatch, font));
+        ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
+        ImGui::TextDisabled("%s", label.c_str());
+    }
+    if (ui.probe) ui.probe->roof_key = static_cast<int>(entries.size());
+    if (!entries.empty()) Remember(ui, "roofline_inset_key");
+}
+
 }  // namespace
 
 void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
@@ -470,12 +510,24 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         }
         const int drawn = DrawChart(ui, reg, roof, points, spec);
         if (ui.probe) ui.probe->roof_points = drawn;
-        std::string note = Tr(ui, hidden ? kMeasuredHiddenNote : has ? kInsetNote : kInsetNone);
+        DrawInsetKey(ui, roof);
+        // "the previous one (green)" only where the previous step has a point.
+        const bool previous_drawn =
+            lesson.previous &&
+            std::any_of(points.begin(), points.end(), [&](const RooflinePoint& p) {
+                return p.lesson == lesson.previous && p.intensity > 0 && p.gflops > 0;
+            });
+        std::string note = Tr(ui, hidden            ? kMeasuredHiddenNote
+                                  : !has            ? kInsetNone
+                                  : previous_drawn  ? kInsetNote
+                                  : lesson.previous ? kInsetNoteAlone
+                                                    : kInsetNoteFirst);
         if (has)
             if (const Lesson* whole = WholeRooflineLesson(reg))
                 note += Fmt(Tr(ui, kInsetFullChart), whole->label.c_str());
         // Wrapped at spaces only: ImGui's own wrapping would break a label ("6.1") at its dot.
         DrawWrappedText(note, &kGrey);
+        if (ui.probe) ui.probe->roof_note = note;
         return;
     }
 

@@ -42,12 +42,13 @@ std::string SeriesName(const UiState& ui, const SweepLine& line) {
     return line.recorded ? Fmt(Tr(ui, kRecordedSeries), name.c_str()) : name;
 }
 
-// Under the chart: where and when the recorded lines were measured.
-void DrawRecordedSweepNote(UiState& ui, const std::vector<SweepLine>& lines, Probe::Sweep* probe) {
+// Under the chart: where and when the recorded lines (or, in a bar chart, bars) were measured.
+void DrawRecordedSweepNote(UiState& ui, const std::vector<SweepLine>& lines, Probe::Sweep* probe,
+                           bool bars = false) {
     for (const SweepLine& line : lines) {
         if (!line.recorded) continue;
-        const std::string note =
-            Fmt(Tr(ui, kSweepRecordedNote), line.device.c_str(), line.date.c_str());
+        const std::string note = Fmt(Tr(ui, bars ? kSweepRecordedBarsNote : kSweepRecordedNote),
+                                     line.device.c_str(), line.date.c_str());
         DrawWrappedText(note, &kAmber);
         if (probe) probe->note = note;
         return;
@@ -340,7 +341,7 @@ void DrawParamSweep(UiState& ui, Controller& c, const Registry& reg, const Lesso
         DrawChoiceSweep(ui, reg, lesson, lines);
     else
         DrawNumberSweep(ui, reg, lesson, lines, Label(*chosen, language), "param");
-    DrawRecordedSweepNote(ui, lines, probe);
+    DrawRecordedSweepNote(ui, lines, probe, chosen->type == ParamType::kChoice);
 }
 
 }  // namespace lessons::app

@@ -6,6 +6,7 @@
 #include <imgui_internal.h>  // SetNextWindowScroll (public from ImGui 1.87)
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <utility>
 
@@ -305,6 +306,50 @@ void DrawFocusFrame(UiState& ui) {
 
 }  // namespace
 
+namespace {
+
+// ← / → on a focused tab of the code view (Source, PTX, SASS, Exercise) or of presenter mode's
+// views (Text, Changed code, SASS): the tab beside it is selected and focused. True when the
+// key was taken.
+bool MoveAlongTabs(UiState& ui) {
+    const bool left = ImGui::IsKeyPressed(kKeyLeft), right = ImGui::IsKeyPressed(kKeyRight);
+    if (!ui.focus_shown || (!left && !right)) return false;
+    const std::vector<UiState::FocusStop>& ring = ui.focus_ring;
+    const auto at = std::find_if(ring.begin(), ring.end(),
+                                 [&](const UiState::FocusStop& f) { return f.id == ui.focus_id; });
+    if (at == ring.end()) return false;
+    static constexpr const char* kStrips[][4] = {
+        {"tab_source", "tab_ptx", "tab_sass", "tab_exercise"},
+        {"view_text", "view_changed", "view_sass", nullptr}};
+    for (int k = 0; k < 2; ++k) {
+        const auto& strip = kStrips[k];
+        for (int t = 0; t < 4 && strip[t]; ++t) {
+            if (at->name != strip[t]) continue;
+            const int to = t + (right ? 1 : -1);
+            if (to < 0 || to >= 4 || !strip[to]) return true;  // at the strip's end: stays
+            const auto next = std::find_if(ring.begin(), ring.end(),
+                                           [&](const auto& f) { return f.name == strip[to]; });
+            if (next == ring.end()) return true;  // no such tab on this page (Exercise)
+            ui.focus_id = next->id;
+            ui.focus_index = size_t(next - ring.begin());
+            if (k == 0)
+                ui.machine.select_tab = to;
+            else
+                ui.presenter_view = to;
+            ui.redraw_frames = std::max(ui.redraw_frames, 2);
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+bool ListShown(const UiState& ui) {
+    if (ui.list_choice >= 0) return ui.list_choice == 1;
+    return ImGui::GetMainViewport()->WorkSize.x >= ImGui::GetFontSize() * kListShownFromEm;
+}
+
 void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
     ImGuiIO& io = ImGui::GetIO();
     HandleFocusKeys(ui);
@@ -346,6 +391,9 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
                 ++ui.presenter_section;
         }
     }
+    // On a focused tab the arrows move to the tab beside it (as in any tab strip), not to
+    // another lesson.
+    if (MoveAlongTabs(ui)) return;
     const Lesson* lesson = CurrentLesson(ui, reg);
     const auto& all = reg.lessons();
     const auto pos =
@@ -354,6 +402,8 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
         SelectLesson(ui, reg, (pos - 1)->id);
     if (ImGui::IsKeyPressed(kKeyRight) && pos != all.end() && pos + 1 != all.end())
         SelectLesson(ui, reg, (pos + 1)->id);
+    if (ImGui::IsKeyPressed(kKeyL) && !io.KeyCtrl && !ui.presenter)
+        ui.list_choice = ListShown(ui) ? 0 : 1;
     if (io.KeyCtrl && (ImGui::IsKeyPressed(kKeyEqual) || ImGui::IsKeyPressed(kKeyPadAdd)))
         SetScale(ui, ui.settings.scale * 1.15f);
     if (io.KeyCtrl && (ImGui::IsKeyPressed(kKeyMinus) || ImGui::IsKeyPressed(kKeyPadSubtract)))
@@ -554,6 +604,12 @@ void DrawHideAnswers(UiState& ui, const Controller& c, const Lesson& lesson) {
     if (ImGui::IsItemHovered()) Tooltip(Tr(ui, kRevealWhy));
 }
 
+void NoteInlineCode(UiState& ui, const CodeDrawn& drawn) {
+    if (!ui.probe || drawn.runs == 0) return;
+    if (ui.probe->inline_code_runs == 0) ui.probe->rects["inline_code"] = drawn.first;
+    ui.probe->inline_code_runs += drawn.runs;
+}
+
 void DrawLessonTextOf(UiState& ui, const Controller& c, const Lesson& lesson,
                       std::string_view text) {
     LessonTextOptions options;
@@ -561,7 +617,10 @@ void DrawLessonTextOf(UiState& ui, const Controller& c, const Lesson& lesson,
     options.show_answer = Tr(ui, kShowAnswer);
     options.hide_measured = MeasuredHidden(ui, c, lesson);
     options.measured_note = Tr(ui, kMeasuredHiddenNote);
-    DrawLessonText(text, options);
+    options.code_font = ui.fonts.mono;
+    CodeDrawn drawn;
+    DrawLessonText(text, options, &drawn);
+    NoteInlineCode(ui, drawn);
     if (ui.probe) ui.probe->measured_hidden = options.hide_measured;
 }
 
@@ -735,6 +794,11 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ui.probe->sweeps.clear();
         ui.probe->roof_trace_points = 0;
         ui.probe->roof_trace_recorded = false;
+        ui.probe->inline_code_runs = 0;
+        ui.probe->roof_key = 0;
+        ui.probe->list_tooltip = false;
+        ui.probe->linked_source = 0;
+        ui.probe->linked_listing_lines = 0;
     }
     // The controls drawn in the last frame are where Tab moves (HandleFocusKeys).
     ui.focus_ring.swap(ui.focus_drawn);
@@ -771,13 +835,24 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
 #endif
     const float font = ImGui::GetFontSize();
     // The status bar: two rows, one in presenter mode (DrawStatusBar).
-    const float status_h = ImGui::GetFrameHeightWithSpacing() * (ui.presenter ? 1.15f : 2.2f);
+    // Where a narrow window wraps it onto a third row, the height it took last.
+    const float status_h = std::max(
+        ImGui::GetFrameHeightWithSpacing() * (ui.presenter ? 1.15f : 2.2f), ui.status_bar_h);
     const float body_h = ImGui::GetContentRegionAvail().y - status_h;
     if (ui.probe) ui.probe->list_drawn = ui.probe->code_drawn = false;
 
     // The exercise editor maximised: the whole page (no lesson list) is its tab.
     const bool maximised = !ui.presenter && ui.exercise.maximised && FindExercise(lesson->id);
-    if (!ui.presenter && !maximised) {
+    if (!ui.presenter && !maximised && !ListShown(ui)) {
+        // The list hidden: a strip with the button that shows it again.
+        const float strip = ButtonWidth("\xC2\xBB") + ImGui::GetStyle().WindowPadding.x * 2;
+        ImGui::BeginChild("sidebar_strip", ImVec2(strip, body_h), true, kNoNavKeys);
+        if (ImGui::Button("\xC2\xBB")) ui.list_choice = 1;  // »
+        if (ImGui::IsItemHovered()) Tooltip(Tr(ui, kShowList));
+        Remember(ui, "list_show");
+        ImGui::EndChild();
+        ImGui::SameLine();
+    } else if (!ui.presenter && !maximised) {
         // The lesson list, as wide as the student dragged it (within 8 to 40 font heights and
         // 60% of the window), else 19 font heights or a quarter of the window.
         const float width = vp->WorkSize.x;
@@ -880,7 +955,16 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ImGui::EndTable();
     }
     ImGui::EndChild();
+    const float status_top = ImGui::GetCursorScreenPos().y;
     DrawStatusBar(ui, c);
+    // Its height as drawn, to the bottom of its lowest control (the next frame makes room).
+    const float drawn_h =
+        ImGui::GetCurrentWindow()->DC.CursorMaxPos.y - status_top + ImGui::GetStyle().ItemSpacing.y;
+    const float wanted_h = drawn_h > ImGui::GetFrameHeightWithSpacing() * 2.3f ? drawn_h : 0.0f;
+    if (std::abs(wanted_h - ui.status_bar_h) > 0.5f) {
+        ui.status_bar_h = wanted_h;
+        ui.redraw_frames = std::max(ui.redraw_frames, 2);
+    }
 #if IMGUI_VERSION_NUM >= 18940
     ImGui::PopTabStop();
 #else

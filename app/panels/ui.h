@@ -28,13 +28,14 @@ constexpr ImGuiKey kKeyR = ImGuiKey_R, kKeyS = ImGuiKey_S, kKeyC = ImGuiKey_C,
                    kKeyDown = ImGuiKey_DownArrow, kKeyPageUp = ImGuiKey_PageUp,
                    kKeyPageDown = ImGuiKey_PageDown, kKeyTab = ImGuiKey_Tab,
                    kKeyEnter = ImGuiKey_Enter, kKeyPadEnter = ImGuiKey_KeypadEnter,
-                   kKeySpace = ImGuiKey_Space;
+                   kKeySpace = ImGuiKey_Space, kKeyL = ImGuiKey_L;
 #else
 constexpr ImGuiKey kKeyR = 'R', kKeyS = 'S', kKeyC = 'C', kKeyEqual = '=', kKeyMinus = '-';
 constexpr ImGuiKey kKeyPadSubtract = 333, kKeyPadAdd = 334, kKeyF12 = 301;
 constexpr ImGuiKey kKeyLeft = 263, kKeyRight = 262, kKeyEscape = 256, kKeyF1 = 290;
 constexpr ImGuiKey kKeyF5 = 294, kKeyUp = 265, kKeyDown = 264, kKeyPageUp = 266, kKeyPageDown = 267;
 constexpr ImGuiKey kKeyTab = 258, kKeyEnter = 257, kKeyPadEnter = 335, kKeySpace = 32;
+constexpr ImGuiKey kKeyL = 'L';
 #endif
 
 void DrawUi(UiState& ui, Controller& controller, const Registry& registry);
@@ -50,7 +51,7 @@ void ApplyArrival(UiState& ui, const Controller& controller, const Registry& reg
 // where Tab got stuck in the Scale field) is off. Called by HandleKeys.
 void HandleFocusKeys(UiState& ui);
 
-// Keyboard shortcuts (arrows, R, S, C, Esc, Ctrl +/-, F12, F1 and ?, F5; in presenter mode
+// Keyboard shortcuts (arrows, R, S, C, L, Esc, Ctrl +/-, F12, F1 and ?, F5; in presenter mode
 // up / down and Page Up / Page Down step through the text's sections). Called by DrawUi. A key
 // whose action cannot happen here leaves a notice saying why.
 void HandleKeys(UiState& ui, Controller& controller, const Registry& registry);

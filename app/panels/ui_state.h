@@ -130,6 +130,11 @@ struct UiState {
     size_t focus_index = 0;    // ... and its place in the ring
     bool focus_shown = false;  // its frame is drawn (Tab shows it, a click hides it)
     unsigned editor_id = 0;    // the exercise editor's text: Tab types a tab there
+    // The lesson list: shown (1) or hidden (0) as the student chose this session (L, or the
+    // buttons « and »); -1: as the window's width says (hidden in a narrow window).
+    int list_choice = -1;
+    // The status bar's height as drawn last (it takes a third row in a narrow window).
+    float status_bar_h = 0;
     // Presenter mode (F5): no lesson list and no code; the text one section at a time (this
     // one, counted from 0; reset when a lesson opens) beside a large chart (presenter.cpp).
     bool presenter = false;
@@ -138,6 +143,7 @@ struct UiState {
     // What presenter mode's left pane shows: the text's section, the step's changed lines
     // against the previous step, or its SASS (PresenterView).
     int presenter_view = 0;
+    int changed_code_jump = 0;      // frames left in which Changed code scrolls to its kernel
     int presenter_view_drawn = -1;  // the view its tabs showed last
     // The pane in view, as the last frame drew it: how far it is scrolled and how many pixels
     // of it lie below what shows. Down / Page Down scroll it by most of a screen while some
@@ -178,6 +184,7 @@ struct UiState {
         int goto_line = -1;          // a diagnostic was clicked: scroll the editor to it
         bool editor_top = false;     // the file was just opened: the editor at its line 1
         bool maximised = false;      // the editor takes the whole page, its messages beside it
+        float editor_share = 0.62f;  // ... the editor's share of its width (the handle between)
         int editor_pid = 0;          // "Open in my editor": its process, reaped when it ends
         std::string dir;             // the exercises' folder (ExercisesDir), "" before asked
         bool dir_asked = false;

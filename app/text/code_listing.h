@@ -31,6 +31,15 @@ struct MachineView {
     // -1: none), scrolled into view at the next frame while `jump_pending`.
     int jump_line = -1;
     bool jump_pending = false;
+    // Where the listing carries line information (ListMachineCode): each listed line's source
+    // line in the step's file (from 1; 0: none, or another file's), the source line linked (0:
+    // none; a click on either side sets it), and which side scrolls to it at the next frame.
+    std::vector<int> line_source;
+    std::vector<std::string> source_lines;  // the file the listing was compiled from
+    bool has_line_info = false;
+    int linked = 0;
+    bool scroll_listing = false, scroll_source = false;
+    int scroll_to_source = 0;  // the source side opens at this line (its first with code)
 };
 
 // The names of a kernel as the combo shows it: without "void", namespaces and parameters.
@@ -43,7 +52,14 @@ int DefaultKernel(const std::vector<MachineFunction>& functions,
                   const std::vector<std::string>& names);
 
 // Fills the view's lines, their classes and the counts per class from `code` (the kernel
-// chosen in `m.kernel`, or all of it).
-void ListMachineCode(MachineView& m, std::string_view code, Isa isa);
+// chosen in `m.kernel`, or all of it). Where the listing carries line information, each line's
+// source line in `source_path` (the step's file, "kernels/gemm/39_double_buffering.cu"), and
+// the directives that carried it are not listed: PTX compiled with -lineinfo (".loc FILE LINE
+// COL", with ", inlined_at FILE LINE COL" for inlined code; its files named at the end by
+// '.file N "path"'), SASS disassembled with line information (nvdisasm -g: '//## File "path",
+// line N', with ' inlined at "path", line M'). A path matches when it is `source_path` or ends
+// in "/" + it (the build's absolute path).
+void ListMachineCode(MachineView& m, std::string_view code, Isa isa,
+                     std::string_view source_path = {});
 
 }  // namespace lessons::app

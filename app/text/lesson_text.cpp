@@ -45,17 +45,20 @@ bool MayBreak(char32_t before, bool before_wide, char32_t after, bool after_wide
     return !(before == after && (after == 0x2014 || after == 0x2026));  // "——", "……"
 }
 
-std::string StripMarkup(std::string s) {
+std::string StripMarkup(std::string_view s, std::vector<CodeSpan>* spans = nullptr) {
     // Inside a code span (`a[i][j] * x[j]`) every character is the code's: only its backticks
     // go. Outside, emphasis marks go ("**bold**", "*word*"), but not a "*" with a space on both
     // sides, which is a product written in prose.
     std::string out;
     out.reserve(s.size());
     bool code = false;
+    size_t opened = 0;  // where the open span starts in `out`
     for (size_t i = 0; i < s.size(); ++i) {
         const char ch = s[i];
         if (ch == '`') {
+            if (code && spans && out.size() > opened) spans->push_back({opened, out.size()});
             code = !code;
+            opened = out.size();
             continue;
         }
         if (ch == '*' && !code) {
@@ -64,6 +67,7 @@ std::string StripMarkup(std::string s) {
         }
         out += ch;
     }
+    if (code && spans && out.size() > opened) spans->push_back({opened, out.size()});  // unclosed
     return out;
 }
 
@@ -79,7 +83,9 @@ void AddParagraph(std::string p, std::vector<TextBlock>* out) {
             if (p.empty()) return;
         }
     }
-    out->push_back({TextBlock::Kind::kParagraph, StripMarkup(p)});
+    TextBlock block{TextBlock::Kind::kParagraph, {}, {}};
+    block.text = StripMarkup(p, &block.code);
+    out->push_back(std::move(block));
 }
 
 }  // namespace
@@ -124,7 +130,10 @@ bool IsAnswerLine(std::string_view line) {
 
 std::vector<TextBlock> WithoutAnswers(std::vector<TextBlock> blocks) {
     for (TextBlock& b : blocks)
-        if (b.kind == TextBlock::Kind::kAnswer) b.text.clear();
+        if (b.kind == TextBlock::Kind::kAnswer) {
+            b.text.clear();
+            b.code.clear();
+        }
     return blocks;
 }
 
@@ -174,10 +183,13 @@ std::vector<TextBlock> ParseLessonText(std::string_view text) {
     std::string paragraph;
     bool answer = false;  // the paragraph being gathered is an answer
     auto flush = [&] {
-        if (answer && !paragraph.empty())
-            out.push_back({TextBlock::Kind::kAnswer, StripMarkup(paragraph)});
-        else
+        if (answer && !paragraph.empty()) {
+            TextBlock block{TextBlock::Kind::kAnswer, {}, {}};
+            block.text = StripMarkup(paragraph, &block.code);
+            out.push_back(std::move(block));
+        } else {
             AddParagraph(paragraph, &out);
+        }
         paragraph.clear();
         answer = false;
     };
@@ -258,6 +270,98 @@ void DrawWrappedText(std::string_view text, const ImVec4* color) {
     }
 }
 
+namespace {
+
+const ImU32 kCodeBackground = IM_COL32(255, 255, 255, 22);
+
+// Calls run(a, b, in_code_font) for the runs of text[a, b) that change font: a code span's
+// ASCII characters in the code font, everything else (prose, and the Chinese of a span, which
+// the monospace font lacks) in the text's.
+template <typename Run>
+void ForEachRun(std::string_view text, const std::vector<CodeSpan>& code, bool have_code_font,
+                size_t a, size_t b, const Run& run) {
+    size_t start = a;
+    bool mono = false;
+    auto in_code = [&](size_t i) {
+        if (!have_code_font || static_cast<unsigned char>(text[i]) >= 0x80) return false;
+        for (const CodeSpan& s : code)
+            if (i >= s.begin && i < s.end) return true;
+        return false;
+    };
+    for (size_t i = a; i < b; ++i) {
+        const bool m = in_code(i);
+        if (i > start && m != mono) {
+            run(start, i, mono);
+            start = i;
+        }
+        mono = m;
+    }
+    if (b > start) run(start, b, mono);
+}
+
+}  // namespace
+
+void DrawTextWithCode(std::string_view text, const std::vector<CodeSpan>& code, ImFont* code_font,
+                      const ImVec4* color, const LineDrawn& line_drawn, CodeDrawn* drawn) {
+    if (code.empty() && !line_drawn) {
+        DrawWrappedText(text, color);
+        return;
+    }
+    const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4);
+    ImFont* font = ImGui::GetFont();
+    const float size = ImGui::GetFontSize();
+    const bool mono_ok = code_font && code_font != font;
+    // The code font's size against the text's: built at 0.95 of it (fonts.cpp), at any scale.
+    const float mono_size = mono_ok ? code_font->FontSize * (size / font->FontSize) : size;
+    const auto run_width = [&](size_t a, size_t b, bool mono) {
+        ImFont* f = mono ? code_font : font;
+        return f->CalcTextSizeA(mono ? mono_size : size, 1e9f, 0, text.data() + a, text.data() + b)
+            .x;
+    };
+    // Any part of the text (a view into it) measured with each run in its own font.
+    const MeasureText measure = [&](std::string_view s) {
+        const size_t a = size_t(s.data() - text.data());
+        float w = 0;
+        ForEachRun(text, code, mono_ok, a, a + s.size(),
+                   [&](size_t x, size_t y, bool mono) { w += run_width(x, y, mono); });
+        return w;
+    };
+    const ImU32 ink = ImGui::GetColorU32(color ? *color : ImGui::GetStyleColorVec4(ImGuiCol_Text));
+    // The code font's baseline on the text's.
+    const float mono_dy = mono_ok ? font->Ascent * (size / font->FontSize) -
+                                        code_font->Ascent * (mono_size / code_font->FontSize)
+                                  : 0;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (const std::string_view line : WrapLines(text, width, measure)) {
+        const ImVec2 origin = ImGui::GetCursorScreenPos();
+        const float w = measure(line);
+        if (ImGui::IsRectVisible(ImVec2(w, size))) {
+            const size_t a = size_t(line.data() - text.data());
+            // The spans' backgrounds first, then the characters over them.
+            for (const CodeSpan& s : code) {
+                const size_t x = std::max(s.begin, a), y = std::min(s.end, a + line.size());
+                if (x >= y) continue;
+                const float x0 = origin.x + measure(text.substr(a, x - a));
+                const float x1 = origin.x + measure(text.substr(a, y - a));
+                dl->AddRectFilled(ImVec2(x0 - 2, origin.y), ImVec2(x1 + 2, origin.y + size),
+                                  kCodeBackground, size * 0.2f);
+            }
+            float x = origin.x;
+            ForEachRun(text, code, mono_ok, a, a + line.size(), [&](size_t p, size_t q, bool mono) {
+                const float run_w = run_width(p, q, mono);
+                dl->AddText(mono ? code_font : font, mono ? mono_size : size,
+                            ImVec2(x, origin.y + (mono ? mono_dy : 0)), ink, text.data() + p,
+                            text.data() + q);
+                if (mono && drawn && drawn->runs++ == 0)
+                    drawn->first = ImVec4(x, origin.y, x + run_w, origin.y + size);
+                x += run_w;
+            });
+        }
+        ImGui::Dummy(ImVec2(w, ImGui::GetTextLineHeight()));
+        if (line_drawn) line_drawn(line, origin, measure);
+    }
+}
+
 std::vector<std::string> SplitSections(std::string_view text) {
     std::vector<std::string> sections;
     std::string current;
@@ -280,6 +384,44 @@ std::vector<std::string> SplitSections(std::string_view text) {
     return sections;
 }
 
+namespace {
+
+// The tooltip's text, wrapped to `width` ("\n" starts a new line; a word wider than `width`,
+// a path or an id, is cut between characters).
+void TooltipText(std::string_view text, float width) {
+    const float font = ImGui::GetFontSize();
+    ImFont* f = ImGui::GetFont();
+    const MeasureText measure = [&](std::string_view s) {
+        return f->CalcTextSizeA(font, 1e9f, 0, s.data(), s.data() + s.size()).x;
+    };
+    for (size_t start = 0; start < text.size();) {
+        size_t end = text.find('\n', start);
+        if (end == std::string_view::npos) end = text.size();
+        const std::string_view paragraph = text.substr(start, end - start);
+        if (paragraph.empty())
+            ImGui::TextUnformatted("");
+        else
+            for (std::string_view line : WrapLines(paragraph, width, measure)) {
+                while (measure(line) > width) {
+                    size_t cut = 0;
+                    for (size_t next = 0; next < line.size();) {
+                        const unsigned char c = static_cast<unsigned char>(line[next]);
+                        next += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+                        if (measure(line.substr(0, next)) > width) break;
+                        cut = next;
+                    }
+                    if (cut == 0) break;  // not even one character fits
+                    ImGui::TextUnformatted(line.data(), line.data() + cut);
+                    line.remove_prefix(cut);
+                }
+                ImGui::TextUnformatted(line.data(), line.data() + line.size());
+            }
+        start = end + 1;
+    }
+}
+
+}  // namespace
+
 void Tooltip(std::string_view text) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const ImGuiStyle& style = ImGui::GetStyle();
@@ -297,36 +439,19 @@ void Tooltip(std::string_view text) {
     }
     const float room = side - style.WindowPadding.x * 2 - style.WindowBorderSize * 2 - 1;
     const float width = std::max(std::min(font * 34, room), font * 4);
-    ImFont* f = ImGui::GetFont();
-    const MeasureText measure = [&](std::string_view s) {
-        return f->CalcTextSizeA(font, 1e9f, 0, s.data(), s.data() + s.size()).x;
-    };
     ImGui::BeginTooltip();
-    for (size_t start = 0; start < text.size();) {
-        size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) end = text.size();
-        const std::string_view paragraph = text.substr(start, end - start);
-        if (paragraph.empty())
-            ImGui::TextUnformatted("");
-        else
-            for (std::string_view line : WrapLines(paragraph, width, measure)) {
-                // A word wider than the tooltip (a path, an id) is cut between characters.
-                while (measure(line) > width) {
-                    size_t cut = 0;
-                    for (size_t next = 0; next < line.size();) {
-                        const unsigned char c = static_cast<unsigned char>(line[next]);
-                        next += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-                        if (measure(line.substr(0, next)) > width) break;
-                        cut = next;
-                    }
-                    if (cut == 0) break;  // not even one character fits
-                    ImGui::TextUnformatted(line.data(), line.data() + cut);
-                    line.remove_prefix(cut);
-                }
-                ImGui::TextUnformatted(line.data(), line.data() + line.size());
-            }
-        start = end + 1;
-    }
+    TooltipText(text, width);
+    ImGui::EndTooltip();
+}
+
+void TooltipAt(std::string_view text, ImVec2 pos, ImVec2 pivot, float outer_width) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float width =
+        std::max(outer_width - style.WindowPadding.x * 2 - style.WindowBorderSize * 2 - 1,
+                 ImGui::GetFontSize() * 4);
+    ImGui::SetNextWindowPos(pos, ImGuiCond_Always, pivot);
+    ImGui::BeginTooltip();
+    TooltipText(text, width);
     ImGui::EndTooltip();
 }
 
@@ -354,7 +479,7 @@ std::vector<TextBlock> WithoutMeasured(std::vector<TextBlock> blocks, const std:
     return out;
 }
 
-void DrawLessonText(std::string_view text, const LessonTextOptions& options) {
+void DrawLessonText(std::string_view text, const LessonTextOptions& options, CodeDrawn* drawn) {
     ImGuiStorage* revealed = ImGui::GetStateStorage();
     std::vector<TextBlock> blocks = ParseLessonText(text);
     if (options.hide_measured) blocks = WithoutMeasured(std::move(blocks), options.measured_note);
@@ -367,7 +492,8 @@ void DrawLessonText(std::string_view text, const LessonTextOptions& options) {
                     if (ImGui::SmallButton(options.show_answer)) revealed->SetBool(id, true);
                     ImGui::PopID();
                 } else {
-                    DrawWrappedText(block.text, &kAnswerColor);
+                    DrawTextWithCode(block.text, block.code, options.code_font, &kAnswerColor, {},
+                                     drawn);
                 }
                 ImGui::Spacing();
                 break;
@@ -380,7 +506,7 @@ void DrawLessonText(std::string_view text, const LessonTextOptions& options) {
                 DrawWrappedText(AsHeading(block.text), &kLeadInColor);
                 break;
             case TextBlock::Kind::kParagraph:
-                DrawWrappedText(block.text);
+                DrawTextWithCode(block.text, block.code, options.code_font, nullptr, {}, drawn);
                 ImGui::Spacing();
                 break;
         }

@@ -13,6 +13,13 @@
 
 namespace lessons::app {
 
+// A code span of a block's text ("`a[i][j] * x[j]`" in the Markdown): bytes [begin, end) of
+// TextBlock::text, drawn in the monospace font.
+struct CodeSpan {
+    size_t begin = 0, end = 0;
+    bool operator==(const CodeSpan& o) const { return begin == o.begin && end == o.end; }
+};
+
 // One piece of a lesson page, in drawing order.
 struct TextBlock {
     enum class Kind {
@@ -23,14 +30,17 @@ struct TextBlock {
     };
     Kind kind = Kind::kParagraph;
     std::string text;
+    std::vector<CodeSpan> code = {};  // its inline code (paragraphs and answers), in order
 
+    // The kind and the text (the code spans follow from the text's Markdown).
     bool operator==(const TextBlock& o) const { return kind == o.kind && text == o.text; }
 };
 
 // What it knows: "# " lines (skipped: the page draws the title), blank lines between
 // paragraphs, "- " bullets and "1. " numbered items (the number kept as typed), lines
 // indented by two spaces continuing a paragraph, and a bold lead-in opening a paragraph.
-// "**", "*" and "`" elsewhere are removed. Other Markdown ("## ", tables, fenced code) is
+// "**", "*" and "`" elsewhere are removed; what stood between backticks is kept whole (its "*"
+// too) and noted as a code span. Other Markdown ("## ", tables, fenced code) is
 // paragraph text. A line opening (after any indentation) with "Answer:" or "答：" starts an answer,
 // which runs to the end of its paragraph (its own continuation lines, whether indented or not).
 std::vector<TextBlock> ParseLessonText(std::string_view text);
@@ -79,11 +89,34 @@ std::vector<std::string_view> WrapLines(std::string_view text, float width,
 // Draws `text` wrapped to the available width (at least four characters wide).
 void DrawWrappedText(std::string_view text, const ImVec4* color = nullptr);
 
+// Called for each line DrawTextWithCode draws: the line (a view into its text), where it was
+// drawn, and the measure that laid it out (it takes any part of the line).
+using LineDrawn =
+    std::function<void(std::string_view line, ImVec2 origin, const MeasureText& measure)>;
+
+// What DrawTextWithCode (or DrawLessonText) drew in the code font: how many runs, and the
+// first one's screen rectangle (x0, y0, x1, y1), for tests.
+struct CodeDrawn {
+    int runs = 0;
+    ImVec4 first = ImVec4(0, 0, 0, 0);
+};
+
+// Draws `text` wrapped as DrawWrappedText does, its code spans in `code_font` on a faint
+// background, as a notebook sets inline code (the characters of a span that `code_font` lacks,
+// such as Chinese, in the text's own font). A null `code_font` draws it all in the text's font.
+void DrawTextWithCode(std::string_view text, const std::vector<CodeSpan>& code, ImFont* code_font,
+                      const ImVec4* color = nullptr, const LineDrawn& line_drawn = {},
+                      CodeDrawn* drawn = nullptr);
+
 // A tooltip with `text`, wrapped as DrawWrappedText wraps (at spaces and around Chinese
 // characters; "\n" starts a new line) to a width that fits the window: at most 34 font heights,
 // and never wider than the main viewport less its padding, so that ImGui can always place the
 // whole tooltip inside the window.
 void Tooltip(std::string_view text);
+// A tooltip placed by the caller: its `pivot` ((0, 0) its top-left corner, (0, 1) its
+// bottom-left) at `pos`, as wide as `outer_width` at most (its text wrapped to fit), so that it
+// stays where it covers nothing the reader needs (the lesson list's own entries).
+void TooltipAt(std::string_view text, ImVec2 pos, ImVec2 pivot, float outer_width);
 
 struct LessonTextOptions {
     bool hide_answers = false;
@@ -91,11 +124,13 @@ struct LessonTextOptions {
     // The sections of measured figures hidden (WithoutMeasured), each saying `measured_note`.
     bool hide_measured = false;
     const char* measured_note = "";
+    ImFont* code_font = nullptr;  // inline code's font (monospace); null: the text's own
 };
 
 // Draws a lesson's text (ParseLessonText's blocks, wrapped). Answers are drawn in their own
 // colour; hidden, each is a button that reveals that answer (remembered in ImGui's storage of
 // the current window, keyed by the answer's text).
-void DrawLessonText(std::string_view text, const LessonTextOptions& options = {});
+void DrawLessonText(std::string_view text, const LessonTextOptions& options = {},
+                    CodeDrawn* drawn = nullptr);
 
 }  // namespace lessons::app

@@ -147,6 +147,10 @@ inline constexpr Word kSweepRecordedNote{
     "Recorded on %s on %s, not live (no sweep at these settings ran here): dashed lines, hollow "
     "points.",
     "于 %2$s 在 %1$s 上录制，非实时（此处没有在这些设置下运行过扫描）：虚线、空心点。"};
+// The same under a bar chart (a sweep along a choice: a tile configuration, a toggle).
+inline constexpr Word kSweepRecordedBarsNote{
+    "Recorded on %s on %s, not live (no sweep at these settings ran here): hatched bars.",
+    "于 %2$s 在 %1$s 上录制，非实时（此处没有在这些设置下运行过扫描）：带斜线的柱。"};
 inline constexpr Word kRecordedSeries{"%s (recorded)", "%s（已录制）"};
 inline constexpr Word kSweepNoneHere{
     "No sweep of this lesson along %s was recorded at %s, and it cannot run here: %s",
@@ -364,6 +368,7 @@ inline constexpr const Word* kAllWords[] = {&kRun,
                                             &kSweepButton,
                                             &kSweepParamHint,
                                             &kSweepRecordedNote,
+                                            &kSweepRecordedBarsNote,
                                             &kRecordedSeries,
                                             &kSweepNoneHere,
                                             &kCancel,

@@ -92,6 +92,11 @@ inline constexpr Word kNoArithmetic{
 inline constexpr Word kInsetNote{
     "This step (blue) and the previous one (green) under this GPU's roof.",
     "本步骤（蓝）和上一步（绿）在这块 GPU 的屋顶线下的位置。"};
+inline constexpr Word kInsetNoteAlone{
+    "This step (blue) under this GPU's roof (the previous step has no point on it).",
+    "本步骤（蓝）在这块 GPU 的屋顶线下的位置（上一步在图上没有数据点）。"};
+inline constexpr Word kInsetNoteFirst{"This step (blue) under this GPU's roof.",
+                                      "本步骤（蓝）在这块 GPU 的屋顶线下的位置。"};
 // After kInsetNote, with the label of the lesson whose page draws the whole roofline.
 inline constexpr Word kInsetFullChart{" The full chart is lesson %s.", "完整的图见第 %s 课。"};
 inline constexpr Word kInsetNone{"No point yet: run this lesson (R) to place it on the roofline.",
@@ -152,6 +157,8 @@ inline constexpr const Word* kMachineWords[] = {&kTabSource,
                                                 &kRunBenchmark,
                                                 &kNoArithmetic,
                                                 &kInsetNote,
+                                                &kInsetNoteAlone,
+                                                &kInsetNoteFirst,
                                                 &kInsetFullChart,
                                                 &kInsetNone,
                                                 &kRecordedMark,

@@ -70,6 +70,12 @@ inline constexpr Word kViewChanged{"Changed code", "改动的代码"};
 inline constexpr Word kViewSass{"SASS", "SASS 机器码"};
 inline constexpr Word kChangedAgainst{"%d lines differ from lesson %s (green); the rest folded",
                                       "有 %d 行与第 %s 课不同（绿色）；其余已折叠"};
+// A step that rewrites most of its file: its changed-code view opens at its kernel.
+inline constexpr Word kRewrittenFrom{
+    "%d of its %d lines differ from lesson %s (green): shown from its kernel, line %d (scroll up "
+    "for the helpers above it)",
+    "%2$d 行中有 %1$d 行与第 %3$s 课不同（绿色）：从内核所在的第 %4$d "
+    "行显示（向上滚动可见其上的辅助函数）"};
 inline constexpr Word kWholeSource{"The first step of its chapter: its whole source",
                                    "本章第一步：完整源代码"};
 inline constexpr Word kLinesFolded{"\xE2\x8B\xAF %d lines", "\xE2\x8B\xAF %d 行"};
@@ -156,6 +162,9 @@ inline constexpr Word kWelcomeAgain{"F1 or ? opens this page again.",
                                     "按 F1 或 ? 可再次打开本页。"};
 
 // The lesson list.
+inline constexpr Word kHideList{"Hide the lesson list (L): the page takes its room",
+                                "隐藏课程列表（L）：页面占用它的空间"};
+inline constexpr Word kShowList{"Show the lesson list (L)", "显示课程列表（L）"};
 inline constexpr Word kFilterHint{"Filter: number, title or id", "筛选：编号、标题或 id"};
 inline constexpr Word kNoMatch{"No lesson matches the filter.", "没有符合筛选条件的课程。"};
 inline constexpr Word kChapterMarks{"%d of %d lessons opened, %d run here, %d answered",
@@ -346,6 +355,7 @@ inline constexpr const Word* kStudentWords[] = {&kWelcomeTitle,
                                                 &kViewChanged,
                                                 &kViewSass,
                                                 &kChangedAgainst,
+                                                &kRewrittenFrom,
                                                 &kWholeSource,
                                                 &kLinesFolded,
                                                 &kNoText,
@@ -387,6 +397,8 @@ inline constexpr const Word* kStudentWords[] = {&kWelcomeTitle,
                                                 &kWelcomeClose,
                                                 &kWelcomeAgain,
                                                 &kFilterHint,
+                                                &kHideList,
+                                                &kShowList,
                                                 &kNoMatch,
                                                 &kChapterMarks,
                                                 &kMarkOpened,

@@ -1,0 +1,35 @@
+// ImGui 1.86 reads each key's state once a frame (io.KeysDown): a press and its release that
+// reach the program between two frames (a quick tap, a script's xdotool, a slow frame) are never
+// seen, and a key between typed characters (Return between two lines) is read after all of
+// them. GLFW's key and character events are queued here and handed to ImGui's backend a frame at
+// a time, in order: a frame takes events until one would change a key already changed in it, a
+// key would be released after one was pressed (Ctrl released right after A: the frame sees
+// Ctrl+A), or a character would follow a key (or a key a character). ImGui 1.87 and later queue
+// input themselves (io.AddKeyEvent), so main.cpp uses this with 1.86 only.
+#pragma once
+
+#include <deque>
+#include <vector>
+
+namespace lessons::app {
+
+struct InputEvent {
+    enum class Kind { kKey, kChar };
+    Kind kind = Kind::kKey;
+    int key = 0, scancode = 0, action = 0, mods = 0;  // a key (GLFW's codes; action 0 release)
+    unsigned codepoint = 0;                           // a character
+};
+
+class InputTrickle {
+public:
+    void Push(const InputEvent& e) { m_queue.push_back(e); }
+    // The events this frame takes (removed from the queue), in the order they came.
+    std::vector<InputEvent> TakeFrame();
+    // Whether events wait for the next frame (which should then come without waiting).
+    bool Pending() const { return !m_queue.empty(); }
+
+private:
+    std::deque<InputEvent> m_queue;
+};
+
+}  // namespace lessons::app
