@@ -75,9 +75,9 @@ std::vector<Checked> CheckAll(const std::vector<std::pair<std::string, std::stri
         threads.emplace_back([&] {
             for (size_t i; (i = next++) < todo.size();) {
                 const std::string err = todo[i].second + ".err";
-                const Output o = Sh(CliPath() + " check " + todo[i].first +
-                                    " --format json --kernel '" + todo[i].second + "' 2>'" + err +
-                                    "'");
+                const Output o =
+                    Sh(CliPath() + " check " + todo[i].first + " --format json --kernel '" +
+                       todo[i].second + "' 2>'" + err + "'");
                 out[i].name = names[i];
                 out[i].code = o.code;
                 std::ifstream in(err);

@@ -150,8 +150,8 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
     Remember(ui, "list_hide");
     const float font = ImGui::GetFontSize();
     // Under the list: the legends and the help button (three rows where the sidebar is narrow).
-    ImGui::BeginChild("lessons", ImVec2(0, -ImGui::GetFrameHeightWithSpacing() * 4.1f), false,
-                      kNoNavKeys);
+    const float footer_h = std::max(ImGui::GetFrameHeightWithSpacing() * 4.1f, ui.list_footer_h);
+    ImGui::BeginChild("lessons", ImVec2(0, -footer_h), false, kNoNavKeys);
     int shown = 0;
     for (const Chapter& chapter : reg.chapters()) {
         const std::vector<const Lesson*> all = reg.LessonsOf(chapter);
@@ -253,6 +253,7 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
     if (shown == 0) ImGui::TextDisabled("%s", Tr(ui, kNoMatch));
     ImGui::EndChild();
     ui.arrival.scroll_list = false;  // also when the filter hides the lesson
+    const float footer_top = ImGui::GetCursorPosY();
     ImGui::Separator();
     DrawModeLegend(ui);
     DrawProgressLegend(ui);
@@ -289,6 +290,7 @@ void DrawLessonList(UiState& ui, const Controller& c, const Registry& reg) {
     SameLineIfFits(ButtonWidth(Tr(ui, kHelpButton)));
     if (ImGui::SmallButton(Tr(ui, kHelpButton))) ui.first_run_page = true;
     Remember(ui, "help");
+    ui.list_footer_h = ImGui::GetCursorPosY() - footer_top;
 }
 
 }  // namespace lessons::app

@@ -135,6 +135,9 @@ struct UiState {
     int list_choice = -1;
     // The status bar's height as drawn last (it takes a third row in a narrow window).
     float status_bar_h = 0;
+    // The height the lesson list's legends and buttons took under it last frame (they wrap
+    // where the list is narrow): the lessons above leave them that room.
+    float list_footer_h = 0;
     // Presenter mode (F5): no lesson list and no code; the text one section at a time (this
     // one, counted from 0; reset when a lesson opens) beside a large chart (presenter.cpp).
     bool presenter = false;
