@@ -221,7 +221,7 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
             // Left of the ridge too: nothing is drawn above the slope there.
             const float stop = ax.a.x + font;
             std::vector<ImVec2> candidates;
-            for (const float dy : {-font * 1.3f, font * 0.3f}) {
+            for (const float dy : {-font * 1.3f, font * 0.3f, -font * 2.6f}) {
                 float x = ax.b.x - w - 6;
                 do {
                     candidates.push_back(ImVec2(x, y + dy));
@@ -236,7 +236,10 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
             const std::string s = fit(whole);
             const float w = ImGui::CalcTextSize(s.c_str()).x;
             std::vector<ImVec2> candidates;
-            for (const float dy : {-font * 1.3f, -font * 2.6f, font * 0.3f})
+            // Higher above the slope last: no measured point lies above a roof, so with every
+            // chapter's points near the slope a label still finds a clear place there.
+            for (const float dy : {-font * 1.3f, -font * 2.6f, font * 0.3f, -font * 3.9f,
+                                   -font * 5.2f, -font * 6.5f})
                 for (double x = ax.x_lo * 1.5; x < ax.x_hi; x *= 1.6) {
                     const double y = Attainable(roof.fp32_gflops, bandwidth, x);
                     if (y <= ax.y_lo) continue;
