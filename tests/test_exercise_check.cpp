@@ -104,12 +104,16 @@ TEST(ExerciseCases, SizesIncludeTheSmallestAndNonMultiplesOfEveryWidth) {
         for (const ExerciseCase& c : set.cases) {
             uint64_t elements = 1;
             bool heads = false, has_d = false;
-            for (const auto& [name, value] : c.params)
-                if (name == "size")
+            for (const auto& [name, value] : c.params) {
+                if (name == "size") {
                     elements *= std::stoull(value) / set.size_unit;
-                else if (name == "m" || name == "n" || name == "k" || name == "rows" ||
-                         name == "b" || name == "h" || name == "d")
-                    elements *= std::stoull(value), heads |= name == "h", has_d |= name == "d";
+                } else if (name == "m" || name == "n" || name == "k" || name == "rows" ||
+                           name == "b" || name == "h" || name == "d") {
+                    elements *= std::stoull(value);
+                    heads |= name == "h";
+                    has_d |= name == "d";
+                }
+            }
             if (heads && !has_d)
                 if (const ParamSpec* d = l->FindParam("d"))
                     elements *= std::stoull(d->default_value.choice);
