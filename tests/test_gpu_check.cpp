@@ -198,7 +198,10 @@ TEST(GpuCheck, EveryReferenceSolutionPasses) {
     AppendTable(checked);
     ASSERT_EQ(progress.code, 0) << progress.text;
     std::set<std::string> passed;
-    for (const json& e : json::parse(progress.text)["exercises"]) {
+    // Kept in a variable: a range-for over a member of a temporary reads a destroyed object.
+    const json kept = json::parse(progress.text);
+    ASSERT_TRUE(kept.contains("exercises")) << progress.text.substr(0, 2000);
+    for (const json& e : kept["exercises"]) {
         EXPECT_EQ(e.value("checks", 0), 1) << e.dump();
         if (e.value("correct", false)) passed.insert(e.value("lesson", ""));
         EXPECT_NE(e.value("last_speed", ""), "not judged") << e.dump();
