@@ -239,13 +239,15 @@ LESSONS_STEP_KIND(Fused, [](const Fused& kind, const StepSite& site) {
 
 // A student's fused kernel takes the AttentionProblem by value (its declaration from
 // kernels/attention/attention_gpu.cuh, embedded), with the chapter's device helpers
-// (kernels/attention/attention_device.cuh: ldmatrix, mma, the swizzle) in the prelude, at global
+// (kernels/attention/attention_device.cuh: ldmatrix, mma, the swizzle; attention_pipeline.cuh:
+// cp.async, ex2) in the prelude, at global
 // scope as the student's kernel (and a solution) stands; bf16 from the toolkit's header.
 KernelSpec StudentSpec(const Fused&, const StepSite&) {
     static const std::string prelude =
         "#include <cuda_bf16.h>\n" +
         EmbeddedDeclarations("kernels/attention/attention_gpu.cuh", {"struct AttentionProblem"}) +
         EmbeddedHeaderBody("kernels/attention/attention_device.cuh") +
+        EmbeddedHeaderBody("kernels/attention/attention_pipeline.cuh") +
         "using namespace lessons::attention;\n";
     KernelSpec spec;
     spec.signature = "const AttentionProblem";

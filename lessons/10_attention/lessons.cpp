@@ -63,6 +63,17 @@ void RegisterAttentionChapter(Registry& registry) {
          "64 query rows a block (4 warps), K and V in tiles of 64 keys"},
         {"每个线程块 128 个查询行（8 个 warp，每个 16 行），K 和 V 每块 64 个键",
          "每个线程块 64 个查询行（4 个 warp），K 和 V 每块 64 个键"}};
+    // The pipelined steps: the same warps and tile of 64 keys, and 2 or 3 stages of K and V.
+    const Fused pipelined_tiles{
+        {"128x64-s2", "128x64-s3", "64x64-s2", "64x64-s3"},
+        {"128 query rows a block (8 warps), 2 stages of K and V tiles of 64 keys in flight",
+         "128 query rows a block (8 warps), 3 stages of K and V tiles of 64 keys",
+         "64 query rows a block (4 warps), 2 stages of K and V tiles of 64 keys",
+         "64 query rows a block (4 warps), 3 stages of K and V tiles of 64 keys"},
+        {"每个线程块 128 个查询行（8 个 warp），K 和 V 各 64 个键的分块，2 级流水",
+         "每个线程块 128 个查询行（8 个 warp），K 和 V 各 64 个键的分块，3 级流水",
+         "每个线程块 64 个查询行（4 个 warp），K 和 V 各 64 个键的分块，2 级流水",
+         "每个线程块 64 个查询行（4 个 warp），K 和 V 各 64 个键的分块，3 级流水"}};
     AddChapter(registry, chapter, "lessons/10_attention",
                {
                    {.slug = "unfused",
@@ -105,6 +116,22 @@ void RegisterAttentionChapter(Registry& registry) {
                     .focus = {"HMMA", "LDSM", "STS", "BAR"},
                     .exercise = {.fixed = {{"tile", "128x64"}, {"d", "128"}},
                                  .instance = "constexpr int D = 128, BR = 128;"}},
+                   {.slug = "pipelined",
+                    .title = "A cp.async pipeline: the next K and V tiles load during the products",
+                    .source = "kernels/attention/pipelined.cu",
+                    .step = pipelined_tiles,
+                    .needs = &AttentionGpuNeeds,
+                    .focus = {"CP.ASYNC", "HMMA", "LDSM", "BAR"},
+                    .exercise = {.fixed = {{"tile", "128x64-s2"}, {"d", "128"}},
+                                 .instance = "constexpr int D = 128, BR = 128, STAGES = 2;"}},
+                   {.slug = "log2-softmax",
+                    .title = "Softmax in the log2 domain: one FFMA and one EX2 a score",
+                    .source = "kernels/attention/log2-softmax.cu",
+                    .step = pipelined_tiles,
+                    .needs = &AttentionGpuNeeds,
+                    .focus = {"FP32", "HMMA", "CP.ASYNC", "BAR"},
+                    .exercise = {.fixed = {{"tile", "128x64-s2"}, {"d", "128"}},
+                                 .instance = "constexpr int D = 128, BR = 128, STAGES = 2;"}},
                });
 }
 
