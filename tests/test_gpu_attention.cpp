@@ -4,6 +4,7 @@
 // Without a usable GPU every test here reports SKIPPED with the reason.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -62,8 +63,11 @@ const std::tuple<uint64_t, uint64_t, uint64_t> kShapes[] = {
 TEST(GpuAttention, EveryStepAtOddShapesHeadDimsAndMasks) {
     REQUIRE_GPU();
     Session session(RunnableCatalog());
-    ASSERT_EQ(AttentionLessons().size(), 4u);
-    for (const Lesson* lesson : AttentionLessons())
+    ASSERT_EQ(AttentionLessons().size(), 5u);
+    // GPU_ATTENTION_ONLY=<slug> checks that step alone (a diagnosis run on a GPU machine).
+    const char* only = std::getenv("GPU_ATTENTION_ONLY");
+    for (const Lesson* lesson : AttentionLessons()) {
+        if (only && *only && lesson->id != std::string("attention/") + only) continue;
         for (const auto& [name, value] : LaunchChoices(*lesson))
             for (const std::string d : {"128", "64"})
                 for (const std::string mask : {"none", "causal"})
@@ -83,6 +87,7 @@ TEST(GpuAttention, EveryStepAtOddShapesHeadDimsAndMasks) {
                         }
                         EXPECT_TRUE(r.verified) << what << ": " << r.check_message;
                     }
+    }
 }
 
 // The default shape (B = 32, N = 1024, 16 heads of 128) verified by every step, with its
