@@ -149,13 +149,21 @@ private:
 };
 
 // Why device `device` cannot run a kernel that needs compute capability `min_cc`; empty: it can.
+// A Hopper kernel (min_cc 90) is compiled for sm_90a, which runs on compute capability 9.0 alone.
 std::string WhyNotRunnable(int min_cc, const std::string& what, int device) {
     const DeviceInfo& d = GetDevices().devices[size_t(device)];
     const int cc = d.cc_major * 10 + d.cc_minor;
+    const std::string has =
+        d.name + " has " + std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
+    if (min_cc >= 90)
+        return d.cc_major == 9 ? std::string()
+                               : what +
+                                     " needs Hopper (compute capability 9.0): wgmma and TMA, "
+                                     "compiled for sm_90a, run on no other GPU; " +
+                                     has;
     if (cc >= min_cc) return {};
     return what + " needs compute capability " + std::to_string(min_cc / 10) + "." +
-           std::to_string(min_cc % 10) + " (bf16 tensor cores, ldmatrix); " + d.name + " has " +
-           std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
+           std::to_string(min_cc % 10) + " (bf16 tensor cores, ldmatrix); " + has;
 }
 
 // A kernel with more than 48 KB of dynamic shared memory must say so before it is launched or

@@ -132,6 +132,20 @@ void RegisterAttentionChapter(Registry& registry) {
                     .focus = {"FP32", "HMMA", "CP.ASYNC", "BAR"},
                     .exercise = {.fixed = {{"tile", "128x64-s2"}, {"d", "128"}},
                                  .instance = "constexpr int D = 128, BR = 128, STAGES = 2;"}},
+                   {.slug = "wgmma-tma",
+                    .title = "Hopper: wgmma on the scores, TMA for K and V",
+                    .source = "kernels/attention/wgmma-tma.cu",
+                    .step = Fused{{"128x128", "128x64"},
+                                  {"128 query rows a block (two warpgroups of 64), K and V in "
+                                   "tiles of 128 keys, two stages",
+                                   "128 query rows a block (two warpgroups of 64), K and V in "
+                                   "tiles of 64 keys, three stages"},
+                                  {"每个线程块 128 个查询行（两个线程束组，各 64 行），K 和 V "
+                                   "每块 128 个键，两级流水",
+                                   "每个线程块 128 个查询行（两个线程束组，各 64 行），K 和 V "
+                                   "每块 64 个键，三级流水"}},
+                    .needs = &AttentionGpuNeeds,
+                    .focus = {"HGMMA", "TMA", "SYNCS", "WARPGROUP"}},
                });
 }
 
