@@ -22,6 +22,7 @@
 #include "gemm/gemm_gpu.cuh"
 #include "gemm_chapter.h"
 #include "gemm_steps.h"
+#include "kernel_timer.cuh"
 #include "kernels_of.h"
 
 namespace lessons::gemm {
@@ -45,20 +46,9 @@ public:
         m_stream.Synchronize();
     }
 
-    // The first run (the one checked) launches once and sets how many launches a timed sample
-    // holds (cuda::BatchFor): a short kernel is timed as it runs queued behind itself.
+    // A short kernel is timed as it runs queued behind itself (KernelTimer's batches).
     Sample Run() override {
-        const int batch = m_batch > 0 ? m_batch : 1;
-        cuda::StreamHold hold(m_stream.get());  // the events time the GPU's work, not the host's
-        m_start.Record(m_stream.get());
-        for (int i = 0; i < batch; ++i) Launch(m_stream.get());
-        m_stop.Record(m_stream.get());
-        hold.Release();
-        Sample sample;
-        sample.total_ms = cuda::ElapsedMs(m_start, m_stop) / batch;
-        sample.parts = {{"kernel", sample.total_ms}};
-        if (m_batch == 0) m_batch = cuda::BatchFor(sample.total_ms);
-        return sample;
+        return m_timer.Time(m_stream.get(), [this](cudaStream_t s) { Launch(s); });
     }
 
 protected:
@@ -72,8 +62,7 @@ protected:
 
     cuda::DeviceBuffer<float> m_a, m_b, m_cd;
     cuda::Stream m_stream;
-    cuda::Event m_start, m_stop;
-    int m_batch = 0;  // launches per timed sample; 0 until the first run
+    KernelTimer m_timer{KernelTimer::Batching::kShortKernelsBatched};
 };
 
 class KernelStep : public GpuGemmBase {
