@@ -12,13 +12,10 @@ namespace lessons {
 
 void RegisterGemvChapter(Registry& registry) {
     using namespace gemv;
-    Chapter chapter;
-    chapter.id = "gemv";
-    chapter.title = "GEMV: y = A·x";
-    chapter.title_zh = "GEMV：矩阵乘向量 y = A·x";
-    chapter.work_rule =
+    Chapter chapter = NewChapter(
+        "gemv", "GEMV: y = A·x", "GEMV：矩阵乘向量 y = A·x",
         "reads A once (m·n floats) and x (n floats) and writes y (m floats); 2·m·n flops; GPU "
-        "steps are compared with the read-only bandwidth";
+        "steps are compared with the read-only bandwidth");
     chapter.params = MatrixDimensions(
         MatrixShape::kRowsColumns, 8192, kMaxDimension,
         "cuBLAS takes the dimensions as int; memory limits m × n well before that",
@@ -31,9 +28,7 @@ void RegisterGemvChapter(Registry& registry) {
                  "A 在 [-2^40, 2^40) 上、x 在 [-1, 1) 上均匀分布：数值很大，但远不会溢出"},
                 {"随机", "全 1", "大数值"}),
         });
-    chapter.make_workload = [](const WorkloadSpec& spec) {
-        return std::make_shared<GemvWorkload>(spec);
-    };
+    chapter.make_workload = MakeWorkload<GemvWorkload>;
     chapter.workload_host_bytes = [](const ParamValues& p) {
         return GemvWorkloadHostBytes(p.Number("m"), p.Number("n"));
     };
