@@ -39,4 +39,20 @@ private:
     cuda::Event m_start, m_stop;
 };
 
+// A GPU step (Step, a chapter's step class) whose run is its Launch on its own stream, timed by a
+// batched KernelTimer: a short kernel is timed as it runs queued behind itself.
+template <class Step>
+class LaunchTimedStep : public Step {
+public:
+    using Step::Step;
+    Sample Run() override {
+        return m_timer.Time(m_stream.get(), [this](cudaStream_t s) { Launch(s); });
+    }
+
+protected:
+    virtual void Launch(cudaStream_t s) = 0;
+    cuda::Stream m_stream;
+    KernelTimer m_timer{KernelTimer::Batching::kShortKernelsBatched};
+};
+
 }  // namespace lessons
