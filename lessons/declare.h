@@ -78,6 +78,14 @@ std::shared_ptr<Workload> MakeWorkload(const WorkloadSpec& spec) {
     return std::make_shared<W>(spec);
 }
 
+// Pieces of a chapter's `describe`: "16777216 floats (64.0 MiB<then>)" for a chapter of float
+// arrays (its "size" in bytes); the size of an m × n matrix of `element_bytes` elements
+// ("64.0 MiB", or "too large to count" where it overflows); and a product chapter's whole line,
+// "m = 4096, n = 4096, k = 4096 (random<element>)".
+std::string FloatsOfSize(const ParamValues& p, const std::string& then);
+std::string MatrixSizeText(uint64_t m, uint64_t n, uint64_t element_bytes);
+std::string ProductDescription(const ParamValues& p, const std::string& element);
+
 // Bytes in flight per thread that do not depend on the parameters.
 inline InFlightFn InFlight(uint64_t bytes) {
     return [bytes](const ParamValues&) { return bytes; };

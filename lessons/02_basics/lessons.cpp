@@ -46,8 +46,7 @@ Chapter BasicsChapter() {
         return BasicsWorkloadHostBytes(p.Number("size"));
     };
     chapter.describe = [](const ParamValues& p) {
-        return "2 x " + std::to_string(p.Number("size") / sizeof(float)) + " floats (" +
-               FormatSize(p.Number("size")) + " each, " + p.Choice("data") + ")";
+        return "2 x " + FloatsOfSize(p, " each, " + p.Choice("data"));
     };
     return chapter;
 }

@@ -35,8 +35,7 @@ void RegisterReduceChapter(Registry& registry) {
         return ReduceWork(p.Number("size") / sizeof(float));
     };
     chapter.describe = [](const ParamValues& p) {
-        return std::to_string(p.Number("size") / sizeof(float)) + " floats (" +
-               FormatSize(p.Number("size")) + ", " + p.Choice("data") + ")";
+        return FloatsOfSize(p, ", " + p.Choice("data"));
     };
 
     const std::string why_pow2 =

@@ -34,10 +34,8 @@ void RegisterGemvChapter(Registry& registry) {
     };
     chapter.describe = [](const ParamValues& p) {
         const uint64_t m = p.Number("m"), n = p.Number("n");
-        const uint64_t bytes = SaturatingMul(SaturatingMul(m, n), sizeof(float));
         return "m = " + std::to_string(m) + " × n = " + std::to_string(n) + " (A " +
-               (bytes == kSaturated ? std::string("too large to count") : FormatSize(bytes)) +
-               ", " + p.Choice("data") + ")";
+               MatrixSizeText(m, n, sizeof(float)) + ", " + p.Choice("data") + ")";
     };
 
     // The work without running: the page's prediction and the runner's choice of ceiling.

@@ -37,10 +37,7 @@ void RegisterGemmChapter(Registry& registry) {
     chapter.workload_host_bytes = [](const ParamValues& p) {
         return GemmWorkloadHostBytes(p.Number("m"), p.Number("n"), p.Number("k"));
     };
-    chapter.describe = [](const ParamValues& p) {
-        return "m = " + std::to_string(p.Number("m")) + ", n = " + std::to_string(p.Number("n")) +
-               ", k = " + std::to_string(p.Number("k")) + " (" + p.Choice("data") + ")";
-    };
+    chapter.describe = [](const ParamValues& p) { return ProductDescription(p, ""); };
 
     // The work without running (the page's prediction, the runner's choice of ceilings); the
     // TF32 steps declare their own through their kinds.

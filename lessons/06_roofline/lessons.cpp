@@ -26,10 +26,7 @@ Chapter RooflineChapter() {
     };
     chapter.make_workload = MakeWorkload<RooflineWorkload>;
     chapter.workload_host_bytes = [](const ParamValues& p) { return p.Number("size"); };
-    chapter.describe = [](const ParamValues& p) {
-        return std::to_string(p.Number("size") / sizeof(float)) + " floats (" +
-               FormatSize(p.Number("size")) + ")";
-    };
+    chapter.describe = [](const ParamValues& p) { return FloatsOfSize(p, ""); };
     chapter.whole_roofline = true;
     return chapter;
 }

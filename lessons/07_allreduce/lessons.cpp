@@ -42,8 +42,7 @@ void RegisterAllreduceChapter(Registry& registry) {
         return AllreduceWorkloadHostBytes(p.Number("size"), p.Number("gpus"));
     };
     chapter.describe = [](const ParamValues& p) {
-        return std::to_string(p.Number("size") / sizeof(float)) + " floats (" +
-               FormatSize(p.Number("size")) + ", " + p.Choice("data") + ") on each of " +
+        return FloatsOfSize(p, ", " + p.Choice("data")) + " on each of " +
                std::to_string(p.Number("gpus")) + " GPU" + (p.Number("gpus") == 1 ? "" : "s");
     };
     chapter.size_fit = [](const std::vector<std::pair<uint64_t, double>>& points,

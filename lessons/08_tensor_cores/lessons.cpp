@@ -41,10 +41,7 @@ void RegisterTensorCoresChapter(Registry& registry) {
     chapter.workload_host_bytes = [](const ParamValues& p) {
         return TcWorkloadHostBytes(p.Number("m"), p.Number("n"), p.Number("k"));
     };
-    chapter.describe = [](const ParamValues& p) {
-        return "m = " + std::to_string(p.Number("m")) + ", n = " + std::to_string(p.Number("n")) +
-               ", k = " + std::to_string(p.Number("k")) + " (" + p.Choice("data") + " bf16)";
-    };
+    chapter.describe = [](const ParamValues& p) { return ProductDescription(p, " bf16"); };
     chapter.work = [](StepKind, const ParamValues& p) {
         return TcWork(p.Number("m"), p.Number("n"), p.Number("k"));
     };

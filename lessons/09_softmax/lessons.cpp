@@ -43,10 +43,8 @@ void RegisterSoftmaxChapter(Registry& registry) {
     chapter.describe = [](const ParamValues& p) {
         const uint64_t m = p.Number("m"), n = p.Number("n");
         const bool bf16 = p.Choice("dtype") == "bf16";
-        const uint64_t bytes = SaturatingMul(SaturatingMul(m, n), bf16 ? 2 : 4);
         return std::to_string(m) + " × " + std::to_string(n) + " " + p.Choice("dtype") + " (" +
-               (bytes == kSaturated ? std::string("too large to count") : FormatSize(bytes)) +
-               ", " + p.Choice("data") + ")";
+               MatrixSizeText(m, n, bf16 ? 2 : 4) + ", " + p.Choice("data") + ")";
     };
     chapter.work = [](StepKind, const ParamValues& p) {
         return SoftmaxWork(p.Number("m"), p.Number("n"), p.Choice("dtype") == "bf16", Op::kSoftmax);
