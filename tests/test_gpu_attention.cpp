@@ -15,6 +15,7 @@
 #include "catalog.h"
 #include "device.h"
 #include "errors.h"
+#include "gpu_lessons.h"
 #include "gpu_test.h"
 #include "session.h"
 
@@ -23,10 +24,7 @@ using namespace lessons;
 namespace {
 
 std::vector<const Lesson*> AttentionLessons() {
-    std::vector<const Lesson*> out;
-    for (const Lesson& l : RunnableCatalog().lessons())
-        if (l.chapter == "attention" && l.kind == StepKind::kGpu) out.push_back(&l);
-    return out;
+    return GpuLessonsOf("attention");
 }
 
 RunOptions Options(uint64_t b, uint64_t h, uint64_t n, const std::string& d,

@@ -23,6 +23,7 @@
 #include "exercise_cases.h"
 #include "exercise_kinds.h"
 #include "kernels_of.h"
+#include "launch_checks.cuh"
 
 namespace lessons::attention {
 namespace {
@@ -166,25 +167,16 @@ std::string WhyNotRunnable(int min_cc, const std::string& what, int device) {
            std::to_string(min_cc % 10) + " (bf16 tensor cores, ldmatrix); " + has;
 }
 
-// A kernel with more than 48 KB of dynamic shared memory must say so before it is launched or
-// its occupancy asked; a GPU whose SMs have less refuses here.
-void AllowSmem(const AttentionKernel& k, const std::string& gpu) {
-    if (k.dynamic_smem <= 48 * 1024) return;
-    if (cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             int(k.dynamic_smem)) != cudaSuccess) {
-        cudaGetLastError();
-        throw UsageError(std::string("tile=") + k.tile + " at d=" + std::to_string(k.d) +
-                         " needs " + std::to_string(k.dynamic_smem) +
-                         " B of shared memory per block, more than " + gpu +
-                         " gives one block; choose another");
-    }
+// "tile=64x64 at d=128": the user's choice, for messages.
+std::string Chosen(const AttentionKernel& k) {
+    return std::string("tile=") + k.tile + " at d=" + std::to_string(k.d);
 }
 
 void CheckRunnable(const AttentionKernel& k, int device) {
     const std::string why = WhyNotRunnable(k.min_cc, k.name, device);
     if (!why.empty()) throw UnavailableError(why);
     const DeviceInfo& d = GetDevices().devices[size_t(device)];
-    AllowSmem(k, d.name);
+    AllowDynamicSmem(k.kernel, k.dynamic_smem, Chosen(k), d.name);
     cuda::CheckBlockAgainstKernel(k.kernel, k.name, k.threads, k.dynamic_smem);
     int per_sm = 0;
     LESSONS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.kernel, k.threads,
@@ -239,7 +231,7 @@ LESSONS_STEP_KIND(Fused, [](const Fused& kind, const StepSite& site) {
         LESSONS_CUDA_CHECK(cudaGetDevice(&device));
         const std::string why = WhyNotRunnable(k.min_cc, k.name, device);
         if (!why.empty()) throw UnavailableError(why);
-        AllowSmem(k, "this GPU");
+        AllowDynamicSmem(k.kernel, k.dynamic_smem, Chosen(k), "this GPU");
         return cuda::QueryKernelAttributes(k.kernel, k.name, k.threads, k.dynamic_smem);
     };
     return r;

@@ -11,15 +11,12 @@ namespace lessons {
 
 void RegisterAttentionChapter(Registry& registry) {
     using namespace attention;
-    Chapter chapter;
-    chapter.id = "attention";
-    chapter.title = "Attention forward: from three kernels to one";
-    chapter.title_zh = "注意力前向：从三个内核到一个";
-    chapter.work_rule =
+    Chapter chapter = NewChapter(
+        "attention", "Attention forward: from three kernels to one", "注意力前向：从三个内核到一个",
         "4·B·H·N²·d flops (Q·Kᵀ and P·V, 2·N²·d each per head; half of that with the causal "
         "mask); the bytes that must move are Q, K and V read once and O written once, 2 bytes an "
         "element (bf16); the unfused step also moves its N × N matrix S four times; the steps "
-        "are compared with the bf16 tensor-core ceiling, the fp32 SIMT step with the fp32 peak";
+        "are compared with the bf16 tensor-core ceiling, the fp32 SIMT step with the fp32 peak");
     // B·N = 32K tokens, 16 heads of 128: the shape the PyTorch and cuDNN figures were
     // measured at.
     chapter.params = {
@@ -43,9 +40,7 @@ void RegisterAttentionChapter(Registry& registry) {
                     {"Q、K、V 为标准正态分布，舍入为 bf16"}, {"随机"}),
     };
     chapter.messages = AttentionMessages();
-    chapter.make_workload = [](const WorkloadSpec& spec) {
-        return std::make_shared<AttentionWorkload>(spec);
-    };
+    chapter.make_workload = MakeWorkload<AttentionWorkload>;
     chapter.workload_host_bytes = [](const ParamValues& p) {
         return AttentionWorkloadHostBytes(p.Number("b") * p.Number("h"), p.Number("n"),
                                           uint64_t(HeadDim(p)));
