@@ -189,7 +189,7 @@ TEST(AttentionCpu, TheChapterDeclaresItsStepsAndRefusesBadValues) {
     const Chapter* chapter = catalog.FindChapter("attention");
     ASSERT_NE(chapter, nullptr);
     const auto lessons = catalog.LessonsOf(*chapter);
-    ASSERT_EQ(lessons.size(), 5u);
+    ASSERT_EQ(lessons.size(), 6u);
     EXPECT_EQ(lessons[0]->id, "attention/unfused");
     EXPECT_EQ(lessons[1]->id, "attention/fused-simt");
     EXPECT_EQ(lessons[2]->id, "attention/mma-sync");
@@ -202,6 +202,13 @@ TEST(AttentionCpu, TheChapterDeclaresItsStepsAndRefusesBadValues) {
     EXPECT_NE(hopper.FindParam("d")->Reject(ParamValue::Choice("96")), "");
     EXPECT_EQ(hopper.FindParam("tile")->Reject(ParamValue::Choice("128x128")), "");
     EXPECT_NE(hopper.FindParam("tile")->Reject(ParamValue::Choice("64x64")), "");
+    // The warp-specialised step, the chapter's last: its two schedules as tiles, d = 64 or 128.
+    const Lesson& ws = *lessons.back();
+    EXPECT_EQ(ws.id, "attention/warp-specialized");
+    EXPECT_EQ(ws.FindParam("tile")->Reject(ParamValue::Choice("128x128")), "");
+    EXPECT_EQ(ws.FindParam("tile")->Reject(ParamValue::Choice("128x128-no-overlap")), "");
+    EXPECT_NE(ws.FindParam("tile")->Reject(ParamValue::Choice("128x64")), "");
+    EXPECT_NE(ws.FindParam("d")->Reject(ParamValue::Choice("96")), "");
     const Lesson& l = *lessons[3];
     EXPECT_EQ(l.FindParam("n")->Reject(ParamValue::Number(1)), "");
     EXPECT_EQ(l.FindParam("n")->Reject(ParamValue::Number(4097)), "");

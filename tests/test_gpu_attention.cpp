@@ -63,7 +63,7 @@ const std::tuple<uint64_t, uint64_t, uint64_t> kShapes[] = {
 TEST(GpuAttention, EveryStepAtOddShapesHeadDimsAndMasks) {
     REQUIRE_GPU();
     Session session(RunnableCatalog());
-    ASSERT_EQ(AttentionLessons().size(), 5u);
+    ASSERT_EQ(AttentionLessons().size(), 6u);
     // GPU_ATTENTION_ONLY=<slug> checks that step alone (a diagnosis run on a GPU machine).
     const char* only = std::getenv("GPU_ATTENTION_ONLY");
     for (const Lesson* lesson : AttentionLessons()) {
