@@ -202,11 +202,12 @@ TEST(AttentionCpu, TheChapterDeclaresItsStepsAndRefusesBadValues) {
     EXPECT_NE(hopper.FindParam("d")->Reject(ParamValue::Choice("96")), "");
     EXPECT_EQ(hopper.FindParam("tile")->Reject(ParamValue::Choice("128x128")), "");
     EXPECT_NE(hopper.FindParam("tile")->Reject(ParamValue::Choice("64x64")), "");
-    // The warp-specialised step, the chapter's last: its two schedules as tiles, d = 64 or 128.
+    // The warp-specialised step, the chapter's last: its three schedules as tiles, d = 64 or 128.
     const Lesson& ws = *lessons.back();
     EXPECT_EQ(ws.id, "attention/warp-specialized");
     EXPECT_EQ(ws.FindParam("tile")->Reject(ParamValue::Choice("128x128")), "");
     EXPECT_EQ(ws.FindParam("tile")->Reject(ParamValue::Choice("128x128-no-overlap")), "");
+    EXPECT_EQ(ws.FindParam("tile")->Reject(ParamValue::Choice("128x128-no-pingpong")), "");
     EXPECT_NE(ws.FindParam("tile")->Reject(ParamValue::Choice("128x64")), "");
     EXPECT_NE(ws.FindParam("d")->Reject(ParamValue::Choice("96")), "");
     const Lesson& l = *lessons[3];

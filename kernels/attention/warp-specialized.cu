@@ -16,6 +16,8 @@
 //   alone (wgmma.wait_group 1) and does the softmax of tile j while its P·V still runs. O is
 //   rescaled by tile j − 1's factor before that P·V is issued. Without it (tile
 //   128x128-no-overlap), each tile is Q·Kᵀ, wait, softmax, P·V, wait, as in wgmma-tma.
+// - Tile 128x128-no-pingpong takes the turns out too: the producer and its mbarriers alone, as
+//   chapter 8's warp-specialised GEMM (each warpgroup issues as soon as it is ready).
 // Every key tile a block reads is read by both consumer warpgroups (under the causal mask, the
 // lower one may find a tile fully masked: its scores are -inf, and nothing changes), so both
 // take the same number of turns: the last turn of warpgroup 1 gives none back, and every named
@@ -137,7 +139,7 @@ __device__ __forceinline__ void PackP(unsigned (&pf)[BC / 16][4], const float (&
 // Threads a block: the producer warpgroup and two consumer warpgroups.
 constexpr int kWsThreads = 3 * 128;
 
-template <int D, int BC, int STAGES, bool OVERLAP>
+template <int D, int BC, int STAGES, bool PINGPONG, bool OVERLAP>
 __global__ void __launch_bounds__(kWsThreads, 1)
     attention_warp_specialized_kernel(const __grid_constant__ CUtensorMap map_q,
                                       const __grid_constant__ CUtensorMap map_k,
@@ -257,15 +259,27 @@ __global__ void __launch_bounds__(kWsThreads, 1)
         OnlineSoftmax<BC>(sc, m, l, c, edge, k0, quad, rows, p.n, p.causal, scale_log2);
     };
     auto parity = [](int kt) { return uint32_t((kt / STAGES) & 1); };
-
-    if (cw == 0) TurnGive(0);  // warpgroup 0 takes the first turn
+    // The turns; without PINGPONG (tile 128x128-no-pingpong) the warpgroups issue when ready.
+    auto turn_wait = [](int w) {
+        if constexpr (PINGPONG)
+            TurnWait(w);
+        else
+            (void)w;
+    };
+    auto turn_give = [](int w) {
+        if constexpr (PINGPONG)
+            TurnGive(w);
+        else
+            (void)w;
+    };
+    if (cw == 0) turn_give(0);  // warpgroup 0 takes the first turn
     BarrierWait(q_full, 0);
     if constexpr (OVERLAP) {
         // Tile 0: Q·Kᵀ alone, then its softmax; P waits in registers for the next turn.
         BarrierWait(&k_full[0], 0);
-        TurnWait(cw);
+        turn_wait(cw);
         issue_qk(0);
-        if (cw == 0 || tiles > 1) TurnGive(1 - cw);
+        if (cw == 0 || tiles > 1) turn_give(1 - cw);
         WgmmaWait<0>();
         PinAccumulators(sc);
         if (lane0) BarrierArrive(&k_empty[0]);
@@ -273,12 +287,12 @@ __global__ void __launch_bounds__(kWsThreads, 1)
         PackP<BC>(pf, sc);
         for (int kt = 1; kt < tiles; ++kt) {
             BarrierWait(&k_full[kt % STAGES], parity(kt));
-            TurnWait(cw);
+            turn_wait(cw);
             issue_qk(kt);
             RescaleRows<D>(o, c);  // tile kt − 1's factor, before its P·V adds to O
             BarrierWait(&v_full[(kt - 1) % STAGES], parity(kt - 1));
             issue_pv(kt - 1);
-            if (cw == 0 || kt + 1 < tiles) TurnGive(1 - cw);
+            if (cw == 0 || kt + 1 < tiles) turn_give(1 - cw);
             WgmmaWait<1>();  // Q·Kᵀ of tile kt is done; P·V of tile kt − 1 may still run
             PinAccumulators(sc);
             if (lane0) BarrierArrive(&k_empty[kt % STAGES]);
@@ -300,9 +314,9 @@ __global__ void __launch_bounds__(kWsThreads, 1)
         for (int kt = 0; kt < tiles; ++kt) {
             const int s = kt % STAGES;
             BarrierWait(&k_full[s], parity(kt));
-            TurnWait(cw);
+            turn_wait(cw);
             issue_qk(kt);
-            if (cw == 0 || kt + 1 < tiles) TurnGive(1 - cw);
+            if (cw == 0 || kt + 1 < tiles) turn_give(1 - cw);
             WgmmaWait<0>();
             PinAccumulators(sc);
             if (lane0) BarrierArrive(&k_empty[s]);
@@ -341,9 +355,9 @@ constexpr size_t kWsSmem = size_t(TileBytes(kHopperRows, D)) +
                            size_t(STAGES) * 2 * TileBytes(BC, D) + 1024 +
                            (1 + 4 * STAGES) * sizeof(uint64_t);
 
-template <int D, int BC, int STAGES, bool OVERLAP>
+template <int D, int BC, int STAGES, bool PINGPONG, bool OVERLAP>
 cudaError_t Launch(const AttentionProblem& p, cudaStream_t stream) {
-    constexpr auto kKernel = &attention_warp_specialized_kernel<D, BC, STAGES, OVERLAP>;
+    constexpr auto kKernel = &attention_warp_specialized_kernel<D, BC, STAGES, PINGPONG, OVERLAP>;
     // TMA's coordinates are 32-bit: the B·H·N rows must fit (far more than a GPU holds).
     if (p.d != D || int64_t(p.heads) * p.n > INT32_MAX) return cudaErrorInvalidValue;
     const int rows = p.heads * p.n;
@@ -360,28 +374,30 @@ cudaError_t Launch(const AttentionProblem& p, cudaStream_t stream) {
     return cudaGetLastError();
 }
 
-template <int D, int BC, int STAGES, bool OVERLAP>
+template <int D, int BC, int STAGES, bool PINGPONG, bool OVERLAP>
 AttentionKernel Config(const char* tile) {
     static_assert(kWsSmem<D, BC, STAGES> <= 227 * 1024, "more shared memory than a block may have");
-    return {
-        tile,
-        D,
-        "attention_warp_specialized_kernel",
-        reinterpret_cast<const void*>(&attention_warp_specialized_kernel<D, BC, STAGES, OVERLAP>),
-        kWsThreads,
-        kHopperRows,
-        kWsSmem<D, BC, STAGES>,
-        &Launch<D, BC, STAGES, OVERLAP>,
-        90};
+    return {tile,
+            D,
+            "attention_warp_specialized_kernel",
+            reinterpret_cast<const void*>(
+                &attention_warp_specialized_kernel<D, BC, STAGES, PINGPONG, OVERLAP>),
+            kWsThreads,
+            kHopperRows,
+            kWsSmem<D, BC, STAGES>,
+            &Launch<D, BC, STAGES, PINGPONG, OVERLAP>,
+            90};
 }
 
 }  // namespace
 
 const AttentionKernel kWarpSpecialized[] = {
-    Config<128, 128, 2, true>("128x128"),
-    Config<64, 128, 2, true>("128x128"),
-    Config<128, 128, 2, false>("128x128-no-overlap"),
-    Config<64, 128, 2, false>("128x128-no-overlap"),
+    Config<128, 128, 2, true, true>("128x128"),
+    Config<64, 128, 2, true, true>("128x128"),
+    Config<128, 128, 2, true, false>("128x128-no-overlap"),
+    Config<64, 128, 2, true, false>("128x128-no-overlap"),
+    Config<128, 128, 2, false, false>("128x128-no-pingpong"),
+    Config<64, 128, 2, false, false>("128x128-no-pingpong"),
 };
 
 LESSONS_KERNELS(kWarpSpecialized);
