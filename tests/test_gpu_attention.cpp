@@ -61,8 +61,8 @@ const std::tuple<uint64_t, uint64_t, uint64_t> kShapes[] = {
 
 // The chapter's GPU steps by slug, one test each (--gtest_filter='*pipelined*' runs one step);
 // every GPU step of the chapter is in the list (CoversEveryStep).
-const char* const kSteps[] = {"unfused",   "fused-simt",   "mma-sync", "swizzled",
-                              "pipelined", "log2-softmax", "wgmma-tma"};
+const char* const kSteps[] = {"unfused",   "fused-simt",   "mma-sync",  "swizzled",
+                              "pipelined", "log2-softmax", "wgmma-tma", "warp-specialized"};
 
 const Lesson& StepOf(const std::string& slug) {
     const Lesson* lesson = RunnableCatalog().FindLesson("attention/" + slug);

@@ -141,6 +141,26 @@ void RegisterAttentionChapter(Registry& registry) {
                                    "每块 64 个键，三级流水"}},
                     .needs = &AttentionGpuNeeds,
                     .focus = {"HGMMA", "TMA", "SYNCS", "WARPGROUP"}},
+                   {.slug = "warp-specialized",
+                    .title = "Warp specialisation: a producer, and two warpgroups taking turns",
+                    .source = "kernels/attention/warp-specialized.cu",
+                    .step = Fused{{"128x128", "128x128-no-overlap", "128x128-no-pingpong"},
+                                  {"a producer warpgroup and two consumer warpgroups of 64 query "
+                                   "rows taking turns at the tensor cores; K and V in tiles of "
+                                   "128 keys, two stages; each consumer's softmax of one tile "
+                                   "runs beside its P·V of the previous one",
+                                   "the same, without that overlap inside a warpgroup: Q·Kᵀ, "
+                                   "softmax, P·V, one after another",
+                                   "the producer alone: no turns and no overlap, each consumer "
+                                   "warpgroup issues its products as soon as it is ready"},
+                                  {"一个生产者线程束组和两个各 64 个查询行、轮流使用张量核心的"
+                                   "消费者线程束组；K 和 V 每块 128 个键，两级流水；每个消费者"
+                                   "对一个分块做 softmax 的同时，它对上一个分块的 P·V 仍在运行",
+                                   "同上，但线程束组内部不重叠：Q·Kᵀ、softmax、P·V 依次进行",
+                                   "只有生产者：不轮流也不重叠，每个消费者线程束组一准备好就发出"
+                                   "自己的乘法"}},
+                    .needs = &AttentionGpuNeeds,
+                    .focus = {"HGMMA", "BAR", "SYNCS", "SETMAXNREG"}},
                });
 }
 
