@@ -69,6 +69,21 @@ void RegisterAttentionChapter(Registry& registry) {
          "每个线程块 128 个查询行（8 个 warp），K 和 V 各 64 个键的分块，3 级流水",
          "每个线程块 64 个查询行（4 个 warp），K 和 V 各 64 个键的分块，2 级流水",
          "每个线程块 64 个查询行（4 个 warp），K 和 V 各 64 个键的分块，3 级流水"}};
+    // The log2 step's tiles: the pipelined step's, then three whose warps own 32 query rows
+    // (two m16 slices: each K and V fragment read from shared memory feeds twice the products).
+    Fused log2_tiles = pipelined_tiles;
+    log2_tiles.tiles.insert(log2_tiles.tiles.end(),
+                            {"128x64-s2-w32", "128x64-s3-w32", "256x64-s2-w32"});
+    log2_tiles.notes.insert(
+        log2_tiles.notes.end(),
+        {"128 query rows a block (4 warps of 32 rows), 2 stages of K and V tiles of 64 keys",
+         "128 query rows a block (4 warps of 32 rows), 3 stages of K and V tiles of 64 keys",
+         "256 query rows a block (8 warps of 32 rows), 2 stages of K and V tiles of 64 keys"});
+    log2_tiles.notes_zh.insert(
+        log2_tiles.notes_zh.end(),
+        {"每个线程块 128 个查询行（4 个 warp，各 32 行），K 和 V 各 64 个键的分块，2 级流水",
+         "每个线程块 128 个查询行（4 个 warp，各 32 行），K 和 V 各 64 个键的分块，3 级流水",
+         "每个线程块 256 个查询行（8 个 warp，各 32 行），K 和 V 各 64 个键的分块，2 级流水"});
     AddChapter(registry, chapter, "lessons/10_attention",
                {
                    {.slug = "unfused",
@@ -122,11 +137,12 @@ void RegisterAttentionChapter(Registry& registry) {
                    {.slug = "log2-softmax",
                     .title = "Softmax in the log2 domain: one FFMA and one EX2 a score",
                     .source = "kernels/attention/log2-softmax.cu",
-                    .step = pipelined_tiles,
+                    .step = log2_tiles,
                     .needs = &AttentionGpuNeeds,
                     .focus = {"FP32", "HMMA", "CP.ASYNC", "BAR"},
                     .exercise = {.fixed = {{"tile", "128x64-s2"}, {"d", "128"}},
-                                 .instance = "constexpr int D = 128, BR = 128, STAGES = 2;"}},
+                                 .instance = "constexpr int D = 128, BR = 128, STAGES = 2, "
+                                             "WM = 1;"}},
                    {.slug = "wgmma-tma",
                     .title = "Hopper: wgmma on the scores, TMA for K and V",
                     .source = "kernels/attention/wgmma-tma.cu",
