@@ -3,7 +3,9 @@
 // softmax works in the log2 domain: the max is taken on the raw scores, and
 // 2^(s·c − m·c), c = log2(e)/√d, is one FFMA and one ex2.approx. The mask is applied only on
 // the tiles that cross the end of the keys or a warp's diagonal. The row's max and partial sum
-// stay in registers, as before.
+// stay in registers, as before. Causal, a head's longest query tiles start first and a warp skips
+// the tiles past its last row. Beside the pipelined step's tiles (a warp per 16 query rows) are
+// tiles whose warps own 32 rows (WM = 2), which halve the shared-memory reads per product.
 #include "attention_device.cuh"
 #include "attention_gpu.cuh"
 #include "attention_pipeline.cuh"
