@@ -206,6 +206,10 @@ text_sweeps() {
                 warp-specialized; do
                 echo "attention/$l --over mask=all --set b=8 --set h=16 --set n=4096"
             done
+            # 10.6's tiles at N = 4096 (its page compares the warps of 32 rows there).
+            for m in none causal; do
+                echo "attention/log2-softmax --over tile=all --set b=8 --set h=16 --set n=4096 --set mask=$m"
+            done
             ;;
         split)
             # Lesson 1.10's toggles on dense text too (the random-text sweeps come with every
