@@ -53,7 +53,11 @@ std::string SolutionOf(const Lesson& lesson) {
             in_helpers = false;
             continue;
         }
-        if (line.rfind("#include \"", 0) == 0 || line.rfind("namespace lessons", 0) == 0) continue;
+        // The project's headers (the prelude embeds what the kernel needs of them) and <cstdint>
+        // (NVRTC has none; the prelude declares the fixed-width integers, kNvrtcIntegers).
+        if (line.rfind("#include \"", 0) == 0 || line == "#include <cstdint>" ||
+            line.rfind("namespace lessons", 0) == 0)
+            continue;
         // A host function at file scope (the vectorized step's GemvLanesPerRow): left out,
         // up to its closing brace at column 0.
         if (in_host_function) {

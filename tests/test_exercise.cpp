@@ -383,8 +383,8 @@ TEST(Exercises, EveryExerciseIsFoundFromItsRow) {
     }
     EXPECT_EQ(Exercises().size(), with_start);
     // Every hand-written GPU step of chapters 1-5 and 8, chapter 9's steps 9.3-9.6 and chapter
-    // 10's fused steps 10.2-10.6.
-    EXPECT_EQ(Exercises().size(), 39u);
+    // 10's fused steps 10.2-10.8.
+    EXPECT_EQ(Exercises().size(), 41u);
     size_t files = 0, parsons = 0;
     for (const auto& [path, contents] : EmbeddedFiles()) {
         if (!path.starts_with("lessons/") || path.find("/exercises/") == std::string::npos)
@@ -587,6 +587,41 @@ TEST(Exercises, TmaKernelsTakeTheirTensorMapsByValue) {
         SpecFor(*FindExercise("tensor-cores/tma")), 90);
     EXPECT_EQ(by_pointer.status, CompileStatus::kError);
     EXPECT_TRUE(Has(by_pointer.message, "missing or has another signature")) << by_pointer.message;
+}
+
+// Chapter 10's Hopper steps pass the tensor maps of Q, K and V by value, then the problem: each
+// solution and starting file compiles for sm_90a with three 128-byte maps aligned to 128 first;
+// the solution is the plain kernel at the exercise's tile (no <cstdint>, which NVRTC lacks); a
+// kernel without the maps is refused by its signature.
+TEST(Exercises, AttentionHopperKernelsTakeTheTensorMapsThenTheProblem) {
+    REQUIRE_NVRTC();
+    for (const char* id : {"attention/wgmma-tma", "attention/warp-specialized"}) {
+        const Exercise* e = FindExercise(id);
+        ASSERT_NE(e, nullptr) << id;
+        const std::string solution = SolutionOf(*RunnableCatalog().FindLesson(id));
+        EXPECT_FALSE(Has(solution, "#include")) << id;
+        EXPECT_FALSE(Has(solution, "template <int D, int BC")) << id;
+        for (const std::string& source : {solution, std::string(StartingFile(*e))}) {
+            const CompileResult r = CompileKernel(source, SpecFor(*e), 90);
+            ASSERT_TRUE(r.ok()) << id << ": " << r.message << "\n" << r.log;
+            EXPECT_EQ(r.arch, "sm_90a") << id;
+            const std::string param = r.lowered_name + "_param_";
+            for (int i = 0; i < 3; ++i)
+                EXPECT_TRUE(
+                    Has(r.ptx, ".param .align 128 .b8 " + param + std::to_string(i) + "[128]"))
+                    << id << " map " << i;
+            EXPECT_TRUE(Has(r.ptx, param + "3")) << id << ": the problem after the maps";
+            EXPECT_FALSE(Has(r.ptx, param + "4")) << id;
+        }
+    }
+    EXPECT_TRUE(Has(SolutionOf(*RunnableCatalog().FindLesson("attention/warp-specialized")),
+                    "constexpr bool PINGPONG = true, OVERLAP = false;\n__global__"));
+    const CompileResult without_maps =
+        CompileKernel("__global__ void attention_wgmma_tma_kernel(const AttentionProblem p) {}\n",
+                      SpecFor(*FindExercise("attention/wgmma-tma")), 90);
+    EXPECT_EQ(without_maps.status, CompileStatus::kError);
+    EXPECT_TRUE(Has(without_maps.message, "missing or has another signature"))
+        << without_maps.message;
 }
 
 // A step whose kernel is a template (an ablation toggle picks the instance): the solution is

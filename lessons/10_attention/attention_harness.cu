@@ -3,6 +3,7 @@
 // check. What is timed (CUDA events) is the step's kernels alone; O is read back for the check
 // outside the timing.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "attention/attention_gpu.cuh"
+#include "attention/attention_hopper.cuh"
 #include "attention_chapter.h"
 #include "attention_steps.h"
 #include "cublas_loader.h"
@@ -24,6 +26,7 @@
 #include "exercise_kinds.h"
 #include "kernels_of.h"
 #include "launch_checks.cuh"
+#include "resources.h"
 
 namespace lessons::attention {
 namespace {
@@ -128,25 +131,77 @@ private:
     void* m_state = nullptr;
 };
 
+// A student's TMA kernel takes the tensor maps by value as the exercises' prelude declares
+// CUtensorMap (StudentSpec below: 128 bytes aligned to 128, as chapter 8's): cuLaunchKernel copies
+// each parameter by the kernel's layout, so the harness's maps must be as large, and the
+// prelude's alignment must meet the one <cuda.h> asks for.
+static_assert(sizeof(CUtensorMap) == 128 && 128 % alignof(CUtensorMap) == 0,
+              "the exercises' prelude declares CUtensorMap as 128 bytes aligned to 128");
+
+// The keys a tile of a Hopper step holds: C of its tile's name "RxC" (or "RxC-..."), whose R must
+// be the query rows a block owns (Fused::tensor_maps).
+int KeyTileRows(const AttentionKernel& k) {
+    const std::string tile = k.tile;
+    const size_t x = tile.find('x');
+    int rows = 0, keys = 0;
+    size_t i = 0;
+    for (; i < x && x != std::string::npos && std::isdigit(static_cast<unsigned char>(tile[i]));
+         ++i)
+        rows = rows * 10 + (tile[i] - '0');
+    size_t j = x == std::string::npos ? tile.size() : x + 1;
+    for (; j < tile.size() && std::isdigit(static_cast<unsigned char>(tile[j])) && keys < 100000;
+         ++j)
+        keys = keys * 10 + (tile[j] - '0');
+    if (x == std::string::npos || i != x || rows != k.rows || keys < 16 || keys % 16 != 0 ||
+        keys > 256)
+        throw std::logic_error(std::string("tile ") + k.tile + " of " + k.name +
+                               " is not named RxC (R = " + std::to_string(k.rows) +
+                               " query rows a block, C keys a tile, a multiple of 16 up to 256), "
+                               "so a student's TMA kernel cannot be given its tensor maps");
+    return keys;
+}
+
 // A student's kernel (an exercise) in place of the step's own kernel `step`: launched on the
 // same grid (ceil(n / rows) × B·H), with the same threads and dynamic shared memory, data, check
-// and timing.
+// and timing. For a Hopper step (Fused::tensor_maps) the tensor maps of Q, K and V come first,
+// made at each launch, inside the timing, as the step's own launch makes them.
 class StudentStep : public GpuAttentionBase {
 public:
     StudentStep(const Workload& w, std::shared_ptr<const cuda::LoadedKernel> kernel,
-                const AttentionKernel& step)
-        : GpuAttentionBase(w, false), m_kernel(std::move(kernel)), m_step(step) {}
+                const AttentionKernel& step, bool tensor_maps)
+        : GpuAttentionBase(w, false),
+          m_kernel(std::move(kernel)),
+          m_step(step),
+          m_key_rows(tensor_maps ? KeyTileRows(step) : 0) {
+        // TMA's coordinates are 32-bit: the B·H·N rows of the [B·H·N] × d matrix must fit.
+        if (tensor_maps && int64_t(m_work.heads()) * m_work.n() > INT32_MAX)
+            throw UsageError("TMA's coordinates are 32-bit: B·H·N = " +
+                             std::to_string(int64_t(m_work.heads()) * m_work.n()) +
+                             " rows are more than 2147483647; choose a smaller B, H or N");
+    }
 
 private:
     void Launch(cudaStream_t s) override {
         AttentionProblem p = Problem();
-        void* args[] = {&p};
         const dim3 grid(unsigned((p.n + m_step.rows - 1) / m_step.rows), unsigned(p.heads));
+        if (m_key_rows == 0) {
+            void* args[] = {&p};
+            m_kernel->Launch(grid, dim3(unsigned(m_step.threads)), s, args,
+                             unsigned(m_step.dynamic_smem));
+            return;
+        }
+        const int rows = p.heads * p.n, d = p.d;
+        CUtensorMap map_q{}, map_k{}, map_v{};
+        LESSONS_CUDA_CHECK(tc::EncodeMatrixMap(&map_q, p.q, rows, d, d, m_step.rows));
+        LESSONS_CUDA_CHECK(tc::EncodeMatrixMap(&map_k, p.k, rows, d, d, m_key_rows));
+        LESSONS_CUDA_CHECK(tc::EncodeMatrixMap(&map_v, p.v, rows, d, d, m_key_rows));
+        void* args[] = {&map_q, &map_k, &map_v, &p};
         m_kernel->Launch(grid, dim3(unsigned(m_step.threads)), s, args,
                          unsigned(m_step.dynamic_smem));
     }
     std::shared_ptr<const cuda::LoadedKernel> m_kernel;
     const AttentionKernel& m_step;
+    int m_key_rows;  // 0: the kernel takes the problem alone
 };
 
 // Why device `device` cannot run a kernel that needs compute capability `min_cc`; empty: it can.
@@ -237,22 +292,72 @@ LESSONS_STEP_KIND(Fused, [](const Fused& kind, const StepSite& site) {
     return r;
 });
 
+// The device part of chapter 8's Hopper helpers (kernels/tc/tc_hopper.cuh, embedded): from its
+// first declaration to the end of its `#if defined(__CUDA_ARCH__)` block, in its namespace.
+static std::string TcHopperDevicePart() {
+    const std::string_view h = EmbeddedFile("kernels/tc/tc_hopper.cuh");
+    std::string out = "namespace lessons::tc {\n";
+    bool in = false, closed = false;
+    for (size_t start = 0; start < h.size();) {
+        size_t end = h.find('\n', start);
+        if (end == std::string_view::npos) end = h.size();
+        const std::string_view line = h.substr(start, end - start);
+        start = end + 1;
+        in = in || line.starts_with("inline constexpr int kHopperBk");
+        if (!in) continue;
+        out.append(line).push_back('\n');
+        if (line.starts_with("#endif  // __CUDA_ARCH__")) {
+            closed = true;
+            break;
+        }
+    }
+    if (!in || !closed)
+        throw std::logic_error(
+            "'kernels/tc/tc_hopper.cuh' is not embedded, or has no device part from "
+            "kHopperBk to '#endif  // __CUDA_ARCH__' for the attention exercises' prelude");
+    return out + "}  // namespace lessons::tc\n";
+}
+
 // A student's fused kernel takes the AttentionProblem by value (its declaration from
 // kernels/attention/attention_gpu.cuh, embedded), with the chapter's device helpers
 // (kernels/attention/attention_device.cuh: ldmatrix, mma, the swizzle; attention_pipeline.cuh:
 // cp.async, ex2) in the prelude, at global
 // scope as the student's kernel (and a solution) stands; bf16 from the toolkit's header.
-KernelSpec StudentSpec(const Fused&, const StepSite&) {
+// A Hopper step's kernel (Fused::tensor_maps) takes the tensor maps of Q, K and V first (an
+// opaque CUtensorMap, 128 bytes aligned to 128, as chapter 8's exercises declare it) and is
+// compiled for sm_90a, with chapter 8's Hopper helpers (descriptors, wgmma, mbarriers, TMA,
+// setmaxnreg, the epilogue: tc_hopper.cuh's device part, in lessons::tc, which the kernel's
+// `using namespace tc;` reaches through the alias `tc`) and the chapter's own
+// (attention_hopper.cuh: the MN-major descriptor, wgmma with A from registers, ex2) in place of
+// attention_pipeline.cuh, after the fixed-width integers NVRTC lacks.
+KernelSpec StudentSpec(const Fused& kind, const StepSite&) {
+    KernelSpec spec;
+    spec.toolkit_headers = {"cuda_bf16.h"};
+    if (kind.tensor_maps) {
+        static const std::string hopper =
+            std::string(kNvrtcIntegers) +
+            "struct alignas(128) CUtensorMap { unsigned long long opaque[16]; };\n"
+            "#include <cuda_bf16.h>\n" +
+            EmbeddedDeclarations("kernels/attention/attention_gpu.cuh",
+                                 {"struct AttentionProblem"}) +
+            EmbeddedHeaderBody("kernels/attention/attention_device.cuh") + TcHopperDevicePart() +
+            EmbeddedHeaderBody("kernels/attention/attention_hopper.cuh") +
+            "namespace tc = lessons::tc;\nusing namespace lessons::attention;\n";
+        spec.signature =
+            "const CUtensorMap, const CUtensorMap, const CUtensorMap, "
+            "const AttentionProblem";
+        spec.prelude = hopper;
+        spec.arch_suffix = "a";
+        return spec;
+    }
     static const std::string prelude =
         "#include <cuda_bf16.h>\n" +
         EmbeddedDeclarations("kernels/attention/attention_gpu.cuh", {"struct AttentionProblem"}) +
         EmbeddedHeaderBody("kernels/attention/attention_device.cuh") +
         EmbeddedHeaderBody("kernels/attention/attention_pipeline.cuh") +
         "using namespace lessons::attention;\n";
-    KernelSpec spec;
     spec.signature = "const AttentionProblem";
     spec.prelude = prelude;
-    spec.toolkit_headers = {"cuda_bf16.h"};
     return spec;
 }
 
@@ -261,16 +366,26 @@ LESSONS_EXERCISE_KIND(Fused, &StudentSpec,
                          std::shared_ptr<const StudentKernel> student) {
                           const std::vector<const AttentionKernel*> kernels =
                               CheckedKernels(kind, site);
+                          if (kind.tensor_maps)
+                              for (const AttentionKernel* k : kernels) (void)KeyTileRows(*k);
                           StepRunner r;
-                          r.make = [kernels, student](const Workload& w, const StepContext& c) {
+                          r.make = [kernels, student, maps = kind.tensor_maps](
+                                       const Workload& w, const StepContext& c) {
                               const AttentionKernel& k = Pick(kernels, c.params);
                               CheckRunnable(k, c.devices.front());
                               auto loaded = cuda::LoadStudentKernel(*student, k.threads);
                               return std::unique_ptr<StepInstance>(
-                                  std::make_unique<StudentStep>(w, std::move(loaded), k));
+                                  std::make_unique<StudentStep>(w, std::move(loaded), k, maps));
                           };
                           r.attributes = [kernels, student](const ParamValues& params) {
+                              // A Hopper step's kernel is compiled for sm_90a: below 9.0 the
+                              // driver would refuse to load it with a message about the image,
+                              // so the step says what it needs first.
                               const AttentionKernel& k = Pick(kernels, params);
+                              int device = 0;
+                              LESSONS_CUDA_CHECK(cudaGetDevice(&device));
+                              const std::string why = WhyNotRunnable(k.min_cc, k.name, device);
+                              if (!why.empty()) throw UnavailableError(why);
                               return cuda::StudentKernelAttributes(*student, k.threads);
                           };
                           return r;

@@ -19,6 +19,12 @@ struct Fused {
     std::vector<std::string> tiles;
     std::vector<std::string> notes;
     std::vector<std::string> notes_zh;
+    // How the step's kernel, and so a student's kernel for its exercise, is launched: with the
+    // AttentionProblem alone (the SIMT and mma.sync steps), or (the Hopper steps, sm_90a) after
+    // the TMA tensor maps of Q, K and V, made at each launch as the step's own launch makes
+    // them: Q in boxes of the block's query rows, K and V in boxes of the key tile's rows (a
+    // tile named "RxC": R query rows a block, C keys a tile), 64 columns each.
+    bool tensor_maps = false;
 
     std::vector<ParamSpec> Params() const {
         ParamSpec p = ChoiceParam("tile", "Tile configuration", "分块配置", tiles, notes, notes_zh);

@@ -154,9 +154,12 @@ void RegisterAttentionChapter(Registry& registry) {
                                   {"每个线程块 128 个查询行（两个线程束组，各 64 行），K 和 V "
                                    "每块 128 个键，两级流水",
                                    "每个线程块 128 个查询行（两个线程束组，各 64 行），K 和 V "
-                                   "每块 64 个键，三级流水"}},
+                                   "每块 64 个键，三级流水"},
+                                  true},
                     .needs = &AttentionGpuNeeds,
-                    .focus = {"HGMMA", "TMA", "SYNCS", "WARPGROUP"}},
+                    .focus = {"HGMMA", "TMA", "SYNCS", "WARPGROUP"},
+                    .exercise = {.fixed = {{"tile", "128x128"}, {"d", "128"}},
+                                 .instance = "constexpr int D = 128, BC = 128, STAGES = 2;"}},
                    {.slug = "warp-specialized",
                     .title = "Warp specialisation: a producer, and two warpgroups taking turns",
                     .source = "kernels/attention/warp-specialized.cu",
@@ -174,9 +177,15 @@ void RegisterAttentionChapter(Registry& registry) {
                                    "对一个分块做 softmax 的同时，它对上一个分块的 P·V 仍在运行",
                                    "同上，但线程束组内部不重叠：Q·Kᵀ、softmax、P·V 依次进行",
                                    "只有生产者：不轮流也不重叠，每个消费者线程束组一准备好就发出"
-                                   "自己的乘法"}},
+                                   "自己的乘法"},
+                                  true},
                     .needs = &AttentionGpuNeeds,
-                    .focus = {"HGMMA", "BAR", "SYNCS", "SETMAXNREG"}},
+                    .focus = {"HGMMA", "BAR", "SYNCS", "SETMAXNREG"},
+                    // The exercise's one change is the turns: its tile takes them without the
+                    // overlap inside a warpgroup.
+                    .exercise = {.fixed = {{"tile", "128x128-no-overlap"}, {"d", "128"}},
+                                 .instance = "constexpr int D = 128, BC = 128, STAGES = 2;\n"
+                                             "constexpr bool PINGPONG = true, OVERLAP = false;"}},
                });
 }
 
