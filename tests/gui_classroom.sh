@@ -98,7 +98,7 @@ def shot(label):
     time.sleep(0.3)
     before = set(glob.glob(os.path.join(os.environ["HOME"], "cuda-lessons-exports", "*.png")))
     xdo("keydown", "F12"); time.sleep(0.1); xdo("keyup", "F12")
-    for _ in range(50):
+    for _ in range(300):  # a loaded machine may take seconds for a frame of two windows
         now = set(glob.glob(os.path.join(os.environ["HOME"], "cuda-lessons-exports", "*.png")))
         if now - before: break
         time.sleep(0.1)
@@ -162,11 +162,15 @@ lines = ["__global__ void gemv_29_warp_per_row_kernel(const float* __restrict__ 
 # Return as "\r": xdotool types "\n" as Linefeed, a key GLFW does not know (nor does a keyboard
 # send it). No delay: the whole kernel reaches the window between two frames.
 xdo("type", "--delay", "0", "\r".join(lines) + "\r")
-d = state(20, lambda d: not d["state"]["exercise_dirty"])
-time.sleep(0.5)
-d = state(10, lambda d: not d["state"]["exercise_dirty"])
-saved = open(d["state"]["exercise_file"]).read().splitlines()
-if saved[:len(lines)] != lines:
+# Saved once typing pauses. A key and a character never share a frame, so each shifted
+# character takes three: on a loaded machine that may take a while.
+end, saved = time.time() + 150, []
+while time.time() < end:
+    d = state(10)
+    saved = open(d["state"]["exercise_file"]).read().splitlines()
+    if not d["state"]["exercise_dirty"] and saved[:len(lines)] == lines: break
+    time.sleep(0.5)
+else:
     sys.exit("the typed kernel was saved as %r" % saved[:8])
 xdo("mousemove", "1", "1")
 click("exercise_compile")
@@ -186,7 +190,13 @@ state(10, lambda d: not d["state"]["editor_maximised"] and d["state"]["list_pane
     echo "== the exercise editor in a window of its own ($lang)"
     settings 1500 940
     drive "popout-$lang" '
-click("tab_exercise")
+time.sleep(1)  # the page laid out (its first frames move the tabs as the fonts come)
+for attempt in range(3):
+    click("tab_exercise")
+    try:
+        if json.load(open(rects))["state"]["code_tab"] == 3: break
+    except (OSError, ValueError):
+        pass
 state(10, lambda d: d["state"]["code_tab"] == 3 and "exercise_popout" in d)
 click("exercise_popout")
 d = state(20, lambda d: d["state"]["editor_popout"] and "popout_exercise_editor" in d
@@ -210,10 +220,12 @@ xdo("windowfocus", pwin)
 pclick("popout_exercise_editor")
 state(10, lambda d: d["state"]["popout_text_input"])
 xdo("key", "ctrl+a"); xdo("key", "BackSpace")
-lines = ["__global__ void gemv_29_warp_per_row_kernel(const float* __restrict__ a,",
+# (Not the kernel of the page drive, which the file already holds: this one is typed here.)
+lines = ["// typed in the editor window",
+         "__global__ void gemv_29_warp_per_row_kernel(const float* __restrict__ a,",
          "    const float* __restrict__ x, float* __restrict__ y, int m, int n) {",
          "    const int row = blockIdx.x * blockDim.x + threadIdx.x",
-         "    if (row < m) y[row] = missing_sum;",
+         "    if (row < m) y[row] = other_missing_sum;",
          "}"]
 xdo("type", "--delay", "0", "\r".join(lines) + "\r")
 # Saved once typing pauses. A key and a character never share a frame (InputTrickle), so each

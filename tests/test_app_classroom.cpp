@@ -109,6 +109,9 @@ TEST_F(Classroom, PresenterChartNotesAreWholeAt720p) {
             if (w->Active && std::string(w->Name).find("presenter_chart") != std::string::npos)
                 side = w;
         ASSERT_NE(side, nullptr) << lang;
+        // The chart keeps room to be read: at least a third of the column.
+        EXPECT_GE(side->Size.y - ui.presenter_notes_h, side->Size.y / 3)
+            << lang << ": the notes leave the chart " << side->Size.y - ui.presenter_notes_h;
         // (A pixel or two of padding may pass the edge; a line of notes may not.)
         EXPECT_LT(side->ScrollMax.y, ImGui::GetFontSize() / 2)
             << lang << ": the notes under the chart are cut";
