@@ -121,6 +121,34 @@ TEST_F(Classroom, PresenterChartNotesAreWholeAt720p) {
     }
 }
 
+// Beside the code (presenter mode's code views take most of the width) the step chart's unit
+// stays within the chart at 1280x720, scale 2: it was cut at the left ("s (median, confid...");
+// and the short chart's log tick labels no longer lie on each other (Chinese, Changed code).
+TEST_F(Classroom, PresenterChartsUnitStaysWithinItsColumnBesideTheCode) {
+    for (const char* lang : {"en", "zh"}) {
+        ui.settings.language = lang;
+        Presenter("gemm/double-buffering");
+        for (const char* view : {"view_text", "view_changed", "view_sass"}) {
+            Click(view);
+            Frames(2);
+            const ImVec4 unit = probe.step_layout.unit, chart = probe.step_layout.chart;
+            EXPECT_GT(unit.z, unit.x) << lang << " " << view << ": no unit drawn";
+            EXPECT_GE(unit.x, chart.x - 0.5f)
+                << lang << " " << view << ": the unit starts left of its chart";
+            // A short chart there: its tick labels a line apart at least, never on each other.
+            const std::vector<float>& ticks = probe.step_layout.y_ticks;
+            EXPECT_GE(ticks.size(), 2u) << lang << " " << view;
+            for (size_t i = 1; i < ticks.size(); ++i)
+                EXPECT_GE(std::abs(ticks[i] - ticks[i - 1]), ImGui::GetFontSize())
+                    << lang << " " << view << ": tick labels overlap";
+        }
+        Click("view_text");
+        ui.presenter = false;
+        ScaleTo(1, ImVec2(1500, 940));
+        Frames(2);
+    }
+}
+
 // The step's code in presenter mode: the lines changed against the previous step (with a little
 // context, the rest folded) and the SASS with the lesson's instructions highlighted; both scroll
 // with the arrows; every control inside the window.
