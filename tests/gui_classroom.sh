@@ -270,7 +270,13 @@ if left: sys.exit("the editor'"'"'s window is still there: %s" % left)
     settings 1280 720
     drive "presenter-$lang" '
 state(30, lambda d: d["state"]["presenter"] and "view_changed" in d)
-click("view_changed")
+time.sleep(1)  # the page laid out (its first frames move the tabs as the fonts come)
+for attempt in range(3):
+    click("view_changed")
+    try:
+        if json.load(open(rects))["state"]["presenter_view"] == 1: break
+    except (OSError, ValueError):
+        pass
 d = state(10, lambda d: d["state"]["presenter_view"] == 1 and d["state"]["presenter_code_from"] > 1
           and d["state"]["presenter_scroll_y"] > 0)
 shot("rewritten-changed-code")
