@@ -22,6 +22,7 @@
 #include "panels/input_trickle.h"
 #include "panels/panels.h"  // SaveExerciseNow
 #include "panels/ui.h"
+#include "popout.h"
 #include "worker/controller.h"
 #include "worker/worker_process.h"
 
@@ -63,10 +64,10 @@ std::unique_ptr<Controller> MakeController(const Registry& registry, std::string
     return controller;
 }
 
-// ImGui 1.86: keys and characters reach its backend a frame at a time (InputTrickle), so that
-// a quick tap or a script's keys are not lost between two frames.
+// Keys and characters reach ImGui a frame at a time (InputTrickle), so that a quick tap or a
+// script's keys are not lost between two frames (ImGui 1.86) and a chord keeps its modifier
+// (1.87 and later: Ctrl+A whose Ctrl is let go at once, see input_trickle.h).
 void QueueInput(GLFWwindow* window) {
-#if IMGUI_VERSION_NUM < 18700
     glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int scancode, int action, int mods) {
         auto* trickle = static_cast<InputTrickle*>(glfwGetWindowUserPointer(w));
         trickle->Push({InputEvent::Kind::kKey, key, scancode, action, mods, 0});
@@ -75,19 +76,22 @@ void QueueInput(GLFWwindow* window) {
         auto* trickle = static_cast<InputTrickle*>(glfwGetWindowUserPointer(w));
         trickle->Push({InputEvent::Kind::kChar, 0, 0, 0, 0, c});
     });
-#else
-    (void)window;
-#endif
 }
 
-// This frame's share of the queued input, given to the backend as GLFW would have.
+// This frame's share of the queued input: given to the backend as GLFW would have (1.86), or
+// to ImGui with each key's modifiers as they were at its event (FeedImGui).
 void FeedInput(GLFWwindow* window, InputTrickle& trickle, UiState& ui) {
+#if IMGUI_VERSION_NUM < 18700
     for (const InputEvent& e : trickle.TakeFrame()) {
         if (e.kind == InputEvent::Kind::kKey)
             ImGui_ImplGlfw_KeyCallback(window, e.key, e.scancode, e.action, e.mods);
         else
             ImGui_ImplGlfw_CharCallback(window, e.codepoint);
     }
+#else
+    (void)window;
+    FeedImGui(trickle.TakeFrame());
+#endif
     if (trickle.Pending()) ui.redraw_frames = std::max(ui.redraw_frames, 2);
 }
 
@@ -192,6 +196,7 @@ int main(int argc, char** argv) {
     }
     controller->Start();
     Automation automation(flags, ui);
+    EditorPopout popout;  // the exercise editor's own window, while ui.exercise.popout asks
 
     using Clock = std::chrono::steady_clock;
     while (!glfwWindowShouldClose(window)) {
@@ -231,6 +236,7 @@ int main(int argc, char** argv) {
         glClearColor(0.10f, 0.10f, 0.12f, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        popout.Frame(window, ui, *controller, registry);  // back in this context on return
         automation.AfterFrame(ui, *controller, registry, width, height);
         if (automation.Done()) glfwSetWindowShouldClose(window, 1);
         glfwSwapBuffers(window);
@@ -244,6 +250,7 @@ int main(int argc, char** argv) {
     }
 
     // Shutdown.
+    popout.Close(&ui);
     SaveExerciseNow(ui);  // the student's kernel, typed in the last fraction of a second
     automation.PrintStats();
     glfwGetWindowSize(window, &ui.settings.window_width, &ui.settings.window_height);

@@ -13,6 +13,9 @@
 # SASS is what ptxas makes of exactly that PTX. Otherwise the table says it is stale.
 # Without CUDA the table says why there is no code.
 set(LESSONS_MACHINE_CODE_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/MachineCodeScript.cmake)
+option(LESSONS_KERNEL_LINEINFO
+       "Compile the GPU kernels' objects with -lineinfo (the build scripts/record-sass.sh records)"
+       OFF)
 function(lessons_machine_code)
     cmake_parse_arguments(M "" "TARGET;KERNELS;BASE;KERNELS_SM90A" "SOURCES;SOURCES_SM90A" ${ARGN})
     set(out ${CMAKE_CURRENT_BINARY_DIR}/${M_TARGET}_machine_code.cpp)
@@ -64,7 +67,17 @@ function(lessons_machine_code)
         # The same definitions as the real objects, so the PTX is theirs (LESSONS_HAVE_CUBLAS).
         target_compile_definitions(${M_TARGET}_ptx PRIVATE
             $<TARGET_PROPERTY:${M_KERNELS},COMPILE_DEFINITIONS>)
-        target_compile_options(${M_TARGET}_ptx PRIVATE -w)
+        # -lineinfo: the PTX's ".loc" lines, by which the code view links each source line to
+        # its instructions (app/text/code_listing.cpp). It changes neither the source key
+        # (MachineCodeScript.cmake: the compiler's lines and the sources) nor the code made.
+        target_compile_options(${M_TARGET}_ptx PRIVATE -w -lineinfo)
+        # The GPU objects carry it only where asked (LESSONS_KERNEL_LINEINFO, for the build
+        # that scripts/record-sass.sh records the SASS from, whose nvdisasm -gi reads it into
+        # the recorded listings: the SASS tab's links). It changes no instruction, and every
+        # other build is spared recompiling each kernel.
+        if(LESSONS_KERNEL_LINEINFO)
+            target_compile_options(${M_KERNELS} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+        endif()
         list(APPEND depends ${M_TARGET}_ptx $<TARGET_OBJECTS:${M_TARGET}_ptx>)
         if(cuobjdump)
             list(APPEND depends ${M_KERNELS})
@@ -79,7 +92,11 @@ function(lessons_machine_code)
                                                                 CUDA_ARCHITECTURES OFF)
             target_include_directories(${M_TARGET}_ptx90a PRIVATE
                 $<TARGET_PROPERTY:${M_KERNELS_SM90A},INCLUDE_DIRECTORIES>)
-            target_compile_options(${M_TARGET}_ptx90a PRIVATE -w -arch=compute_90a)
+            target_compile_options(${M_TARGET}_ptx90a PRIVATE -w -lineinfo -arch=compute_90a)
+            if(LESSONS_KERNEL_LINEINFO)
+                target_compile_options(${M_KERNELS_SM90A} PRIVATE
+                                       $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+            endif()
             list(APPEND depends ${M_TARGET}_ptx90a $<TARGET_OBJECTS:${M_TARGET}_ptx90a>)
             if(cuobjdump)
                 list(APPEND depends ${M_KERNELS_SM90A})

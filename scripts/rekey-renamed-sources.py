@@ -138,6 +138,12 @@ def anonymous(ptx):
     return ANON.sub('ANON', ptx)
 
 def normalize(ptx):
+    # Line information (-lineinfo, cmake/MachineCode.cmake): the ".file" table names the files
+    # where they were built, ".loc" their lines, and a .debug_str section the functions' names
+    # for them; none of it is machine code.
+    ptx = re.sub(r'^[ \t]*\.(loc|file)\b[^\n]*\n', '', ptx, flags=re.M)
+    ptx = re.sub(r'^[ \t]*\.section[ \t]+\.debug_\w+[ \t]*\n[ \t]*\{.*?^[ \t]*\}[ \t]*\n?', '',
+                 ptx, flags=re.M | re.S)
     for o, n in sorted(idents.items(), key=lambda kv: -len(kv[0])):
         ptx = ptx.replace(str(len(o)) + o, str(len(n)) + n)
         ptx = re.sub(r'\b' + re.escape(o) + r'\b', n, ptx)

@@ -93,7 +93,7 @@ def shot(label):
     exports = os.path.join(os.environ["HOME"], "cuda-lessons-exports", "*.png")
     before = set(glob.glob(exports))
     key("F12")
-    for _ in range(50):
+    for _ in range(300):  # a loaded machine may take seconds for a frame of two windows
         now = set(glob.glob(exports))
         if now - before: break
         time.sleep(0.1)

@@ -23,6 +23,34 @@ TEST(AppChart, AnAnnotationThatWouldCoverAnotherBarGoesOnTheBandAbove) {
     EXPECT_FLOAT_EQ(right.x, 70) << "kept inside the right edge";
 }
 
+// The unit over the axis never reaches past the chart's left edge (presenter mode at 1280x720,
+// scale 2, beside the code: "s (median, confidence interval)", its "m" cut): it breaks before
+// its parenthesis, and a line still too wide is shortened with "…".
+TEST(AppChart, TheUnitFitsItsRoomInTwoLinesOrShortened) {
+    const auto width = [](const std::string& t) {  // 10 px a character (UTF-8 aware)
+        float n = 0;
+        for (unsigned char ch : t) n += (ch & 0xC0) != 0x80 ? 10.0f : 0.0f;
+        return n;
+    };
+    const std::string ms = "ms (median, confidence interval)";  // 32 characters
+    EXPECT_EQ(chart::UnitLines(ms, 400, 2, width), (std::vector<std::string>{ms}));
+    EXPECT_EQ(chart::UnitLines(ms, 300, 2, width),
+              (std::vector<std::string>{"ms", "(median, confidence interval)"}));
+    const std::vector<std::string> narrow = chart::UnitLines(ms, 150, 2, width);
+    ASSERT_EQ(narrow.size(), 2u);
+    EXPECT_EQ(narrow[0], "ms");
+    EXPECT_EQ(narrow[1], "(median, confi\xE2\x80\xA6");  // 14 characters and the dots
+    const std::string zh =
+        "ms\xEF\xBC\x88\xE4\xB8\xAD\xE4\xBD\x8D\xE6\x95\xB0\xEF\xBC\x89";  // ms（中位数）
+    EXPECT_EQ(chart::UnitLines(zh, 50, 2, width),
+              (std::vector<std::string>{
+                  "ms", "\xEF\xBC\x88\xE4\xB8\xAD\xE4\xBD\x8D\xE6\x95\xB0\xEF\xBC\x89"}));
+    for (float room : {400.0f, 300.0f, 150.0f, 60.0f, 20.0f})
+        for (int lines : {1, 2})
+            for (const std::string& line : chart::UnitLines(ms, room, lines, width))
+                EXPECT_LE(width(line), room) << room << " " << line;
+}
+
 TEST(AppChart, TicksAndLabels) {
     EXPECT_EQ(chart::Ticks(0, 10, false, 6), (std::vector<double>{0, 2, 4, 6, 8, 10}));
     EXPECT_EQ(chart::Ticks(1, 1000, true, 6), (std::vector<double>{1, 10, 100, 1000}));

@@ -11,6 +11,7 @@
 
 #include "app_fixture.h"
 #include "exercise.h"
+#include "machine_code.h"
 #include "panels/input_trickle.h"
 #include "text/diff.h"
 #include "text/lesson_text.h"
@@ -92,6 +93,59 @@ TEST_F(Classroom, PresenterDownScrollsALongSectionBeforeMovingOn) {
         Frames(2);
         EXPECT_EQ(probe.section, 0);
         EXPECT_EQ(probe.presenter_scroll_y, 0);
+    }
+}
+
+// The notes under the presenter's step chart (the noise verdict, its re-run button, the
+// recording's note) are whole at 1280x720, scale 2, in both languages: the chart side needs no
+// scrolling (review row 25: captions cut; lesson 9.5 in Chinese was cut at the bottom).
+TEST_F(Classroom, PresenterChartNotesAreWholeAt720p) {
+    for (const char* lang : {"en", "zh"}) {
+        ui.settings.language = lang;
+        Presenter("softmax/vectorized");
+        Frames(4);
+        const ImGuiWindow* side = nullptr;
+        for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+            if (w->Active && std::string(w->Name).find("presenter_chart") != std::string::npos)
+                side = w;
+        ASSERT_NE(side, nullptr) << lang;
+        // The chart keeps room to be read: at least a third of the column.
+        EXPECT_GE(side->Size.y - ui.presenter_notes_h, side->Size.y / 3)
+            << lang << ": the notes leave the chart " << side->Size.y - ui.presenter_notes_h;
+        // (A pixel or two of padding may pass the edge; a line of notes may not.)
+        EXPECT_LT(side->ScrollMax.y, ImGui::GetFontSize() / 2)
+            << lang << ": the notes under the chart are cut";
+        ui.presenter = false;
+        ScaleTo(1, ImVec2(1500, 940));
+        Frames(2);
+    }
+}
+
+// Beside the code (presenter mode's code views take most of the width) the step chart's unit
+// stays within the chart at 1280x720, scale 2: it was cut at the left ("s (median, confid...");
+// and the short chart's log tick labels no longer lie on each other (Chinese, Changed code).
+TEST_F(Classroom, PresenterChartsUnitStaysWithinItsColumnBesideTheCode) {
+    for (const char* lang : {"en", "zh"}) {
+        ui.settings.language = lang;
+        Presenter("gemm/double-buffering");
+        for (const char* view : {"view_text", "view_changed", "view_sass"}) {
+            Click(view);
+            Frames(2);
+            const ImVec4 unit = probe.step_layout.unit, chart = probe.step_layout.chart;
+            EXPECT_GT(unit.z, unit.x) << lang << " " << view << ": no unit drawn";
+            EXPECT_GE(unit.x, chart.x - 0.5f)
+                << lang << " " << view << ": the unit starts left of its chart";
+            // A short chart there: its tick labels a line apart at least, never on each other.
+            const std::vector<float>& ticks = probe.step_layout.y_ticks;
+            EXPECT_GE(ticks.size(), 2u) << lang << " " << view;
+            for (size_t i = 1; i < ticks.size(); ++i)
+                EXPECT_GE(std::abs(ticks[i] - ticks[i - 1]), ImGui::GetFontSize())
+                    << lang << " " << view << ": tick labels overlap";
+        }
+        Click("view_text");
+        ui.presenter = false;
+        ScaleTo(1, ImVec2(1500, 940));
+        Frames(2);
     }
 }
 
@@ -631,6 +685,42 @@ TEST(ClassroomInput, TheTrickleKeepsEachKeyAndTheTypingOrder) {
     EXPECT_EQ(t.TakeFrame().size(), 2u) << "both let go in the next frame";
 }
 
+#if IMGUI_VERSION_NUM >= 18700
+// ImGui 1.87 and later: xdotool's Ctrl+A (Ctrl let go before A, all between two frames, Ctrl
+// alone in the frame before) reaches ImGui as Ctrl+A. Given to ImGui's own queue through its
+// GLFW backend, A came with Ctrl's release in one frame and the backend's modifiers were GLFW's
+// state when called (Ctrl up): an A without Ctrl, and the editor kept its text (1.90.1, the
+// gui_classroom failure). FeedImGui gives each key the modifiers of its own event.
+TEST_F(Classroom, AChordKeepsItsModifierWhenItsKeysComeAtOnce) {
+    InputTrickle t;
+    using K = InputEvent::Kind;
+    constexpr int kA = 65, kCtrl = 341, kPress = 1, kRelease = 0, kModCtrl = 2;
+    ImGuiIO& io = ImGui::GetIO();
+    auto frame = [&] {
+        FeedImGui(t.TakeFrame());
+        ImGui::NewFrame();
+        const bool chord = io.KeyCtrl && ImGui::IsKeyPressed(ImGuiKey_A, false);
+        const bool plain = !io.KeyCtrl && ImGui::IsKeyPressed(ImGuiKey_A, false);
+        ImGui::EndFrame();
+        return std::make_pair(chord, plain);
+    };
+    t.Push({K::kKey, kCtrl, 0, kPress, 0, 0});  // GLFW's mods: those held before the event
+    frame();
+    t.Push({K::kKey, kA, 0, kPress, kModCtrl, 0});
+    t.Push({K::kKey, kCtrl, 0, kRelease, kModCtrl, 0});
+    t.Push({K::kKey, kA, 0, kRelease, 0, 0});
+    int chords = 0, plains = 0;
+    for (int i = 0; i < 4; ++i) {
+        const auto [chord, plain] = frame();
+        chords += chord;
+        plains += plain;
+    }
+    EXPECT_EQ(chords, 1) << "A read with Ctrl held";
+    EXPECT_EQ(plains, 0) << "never as an A alone";
+    EXPECT_FALSE(io.KeyCtrl) << "Ctrl let go at the end";
+}
+#endif
+
 // The lesson page's small roofline names its roofs under it, and speaks of the previous step's
 // point only where there is one (review 2026-11-28, 27).
 TEST_F(Classroom, TheSmallRooflineNamesItsRoofs) {
@@ -699,6 +789,26 @@ TEST(ClassroomListing, LineInformationLinksInstructionsToSourceLines) {
     ASSERT_TRUE(m.has_line_info);
     ASSERT_EQ(m.lines.size(), 5u);
     EXPECT_EQ(m.line_source, (std::vector<int>{0, 7, 9, 9, 0}));
+}
+
+// The project's own build compiles its PTX with -lineinfo (cmake/MachineCode.cmake): every
+// kernel file's embedded PTX carries ".loc" lines of its own source, so the code view links
+// source and PTX on the committed build (a build without CUDA has no PTX: nothing to check).
+TEST(ClassroomListing, TheBuildsPtxCarriesLineInformation) {
+    const MachineCodeTable& table = MachineCodeFiles();
+    if (table.why_none[0]) GTEST_SKIP() << table.why_none;
+    int kernels = 0;
+    for (const auto& [path, file] : table.files) {
+        if (file.ptx.find(".entry") == std::string_view::npos) continue;  // no kernel
+        ++kernels;
+        MachineView m;
+        ListMachineCode(m, file.ptx, Isa::kPtx, path);
+        EXPECT_TRUE(m.has_line_info) << path << ": its PTX has no .loc lines (-lineinfo)";
+        EXPECT_TRUE(std::any_of(m.line_source.begin(), m.line_source.end(),
+                                [](int line) { return line > 0; }))
+            << path << ": no instruction carries a line of " << path;
+    }
+    EXPECT_GT(kernels, 20);
 }
 
 // The linked view: a click on a source line highlights its instructions and scrolls the

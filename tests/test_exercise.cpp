@@ -694,6 +694,32 @@ TEST(ExerciseCli, SyntaxErrorExitsTwoWithLineAndMessage) {
     EXPECT_TRUE(j["run"].is_null());
 }
 
+// A kernel under another name: the signature check says so in the project's words, and
+// NVRTC's internal name lookup ("__nv_name_map: ... lowered name lookup") is not shown
+// (review 2026-11-28, row 29), in the table, on stderr's count or in json.
+TEST(ExerciseCli, AKernelOfAnotherNameIsExplainedWithoutTheCompilersInternals) {
+    REQUIRE_NVRTC();
+    TempDir dir;
+    const std::string file = dir.Write(
+        "mine.cu",
+        "__global__ void my_gemv(const float* a, const float* x, float* y, int m, int n) {}\n");
+    const Output out = Cli("run gemv/warp-per-row --kernel " + file);
+    EXPECT_EQ(out.code, 2) << out.text;
+    EXPECT_TRUE(Has(out.text, "the kernel must be declared as __global__ void")) << out.text;
+    EXPECT_FALSE(Has(out.text, "__nv_name_map")) << out.text;
+    EXPECT_FALSE(Has(out.text, "lowered name lookup")) << out.text;
+    const Output js = Cli("run gemv/warp-per-row --kernel " + file + " --format json", false);
+    const json j = json::parse(js.text);
+    int errors = 0;
+    for (const json& d : j["compile"]["diagnostics"]) {
+        EXPECT_NE(d["file"], "__nv_name_map") << js.text;
+        errors += d["severity"] == "error";
+    }
+    EXPECT_GE(errors, 1) << js.text;
+    EXPECT_EQ(j["compile"]["errors"], errors) << js.text;  // the count says what is listed
+    EXPECT_TRUE(Has(out.text, "(" + std::to_string(errors) + " errors, ")) << out.text;
+}
+
 TEST(ExerciseCli, CorrectKernelReportsRegistersAndPtx) {
     REQUIRE_NVRTC();
     const Lesson* l = RunnableCatalog().FindLesson("gemv/warp-per-row");

@@ -69,23 +69,70 @@ void Hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color) {
     dl->PopClipRect();
 }
 
-void DrawYAxis(ImDrawList* dl, const Axis& y, float x0, float x1, bool bytes) {
-    for (double t : Ticks(y.lo, y.hi, y.log, 6)) {
+std::vector<float> DrawYAxis(ImDrawList* dl, const Axis& y, float x0, float x1, bool bytes) {
+    std::vector<float> drawn;  // each label's y (screen)
+    // As many ticks as the axis has room for, a line and a third apart (a short chart at scale 2,
+    // beside presenter mode's code, had its log labels on top of each other), 2 to 6.
+    const float room = std::abs(y.a - y.b) / (ImGui::GetFontSize() * 1.3f);
+    const int max_ticks = std::clamp(static_cast<int>(room) + 1, 2, 6);
+    for (double t : Ticks(y.lo, y.hi, y.log, max_ticks)) {
         const float py = y.Map(t);
+        // A label closer than a line to the one below it is left out (its grid line too).
+        if (!drawn.empty() && std::abs(py - drawn.back()) < ImGui::GetFontSize()) continue;
+        drawn.push_back(py);
         dl->AddLine(ImVec2(x0, py), ImVec2(x1, py), kGrid);
         const std::string label = bytes ? FormatBytesTick(t) : FormatTick(t);
         dl->AddText(ImVec2(x0 - TextWidth(label) - 6, py - ImGui::GetFontSize() * 0.5f), kText,
                     label.c_str());
     }
     dl->AddLine(ImVec2(x0, y.a), ImVec2(x0, y.b), kAxis);
+    return drawn;
 }
 
-// The unit, right-aligned on the chart's first line (a legend, if any, starts on the left).
-void DrawUnit(ImDrawList* dl, const char* unit, ImVec2 origin, float right) {
-    if (unit && *unit) dl->AddText(ImVec2(right - TextWidth(unit), origin.y), kAxis, unit);
+// The unit, right-aligned on the chart's first line (a legend, if any, starts on the left),
+// within [origin.x, right]: in `max_lines` lines where it is wider (a narrow column, scale 2:
+// presenter mode beside its code). Returns the rectangle it took.
+ImVec4 DrawUnit(ImDrawList* dl, const char* unit, ImVec2 origin, float right, int max_lines = 1) {
+    if (!unit || !*unit) return ImVec4(right, origin.y, right, origin.y);
+    const std::vector<std::string> lines = UnitLines(
+        unit, right - origin.x, max_lines, [](const std::string& t) { return TextWidth(t); });
+    const float font = ImGui::GetFontSize();
+    float x0 = right;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const float w = TextWidth(lines[i]);
+        x0 = std::min(x0, right - w);
+        dl->AddText(ImVec2(right - w, origin.y + font * float(i)), kAxis, lines[i].c_str());
+    }
+    return ImVec4(x0, origin.y, right, origin.y + font * float(lines.size()));
 }
 
 }  // namespace
+
+std::vector<std::string> UnitLines(const std::string& unit, float room, int max_lines,
+                                   const std::function<float(const std::string&)>& width) {
+    // A line shortened to `room` with "…", cut at a UTF-8 character's start.
+    auto shorten = [&](std::string line) {
+        if (width(line) <= room) return line;
+        const std::string dots = "\xE2\x80\xA6";
+        while (!line.empty()) {
+            size_t cut = line.size() - 1;
+            while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
+            line.erase(cut);
+            while (!line.empty() && line.back() == ' ') line.pop_back();
+            if (width(line + dots) <= room) return line + dots;
+        }
+        return std::string();
+    };
+    if (width(unit) <= room || max_lines < 2) return {shorten(unit)};
+    size_t at = unit.find(" (");
+    size_t next = at == std::string::npos ? std::string::npos : at + 1;
+    if (at == std::string::npos) {
+        at = unit.find("\xEF\xBC\x88");  // （
+        next = at;
+    }
+    if (at == std::string::npos || at == 0) return {shorten(unit)};
+    return {shorten(unit.substr(0, at)), shorten(unit.substr(next))};
+}
 
 std::vector<double> Ticks(double lo, double hi, bool log_scale, int max_ticks) {
     std::vector<double> out;
@@ -271,8 +318,9 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
     const float top = origin.y + font * 2.6f,
                 bottom = origin.y + height - font * (stagger ? 2.9f : 1.8f);
     Axis y{lo, hi, o.log_scale, bottom, top};
-    DrawYAxis(dl, y, left, right, false);
-    DrawUnit(dl, o.unit, origin, right);
+    std::vector<float> y_ticks = DrawYAxis(dl, y, left, right, false);
+    // Two lines at most: the plot starts 2.6 lines down.
+    const ImVec4 unit_rect = DrawUnit(dl, o.unit, origin, right, 2);
     dl->AddLine(ImVec2(left, bottom), ImVec2(right, bottom), kAxis);
 
     int hovered = -1;
@@ -368,7 +416,7 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
     if (o.layout)
         *o.layout = {ImVec4(origin.x, origin.y, std::min(origin.x + width, dl->GetClipRectMax().x),
                             origin.y + height),
-                     std::move(rects), std::move(annotations)};
+                     std::move(rects), std::move(annotations), unit_rect, std::move(y_ticks)};
     ImGui::PopID();
     return hovered;
 }

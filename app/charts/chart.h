@@ -6,6 +6,7 @@
 
 #include <imgui.h>
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -31,6 +32,8 @@ struct BarLayout {
     ImVec4 chart;                     // the whole widget
     std::vector<ImVec4> bars;         // each bar with its whisker; an empty one at the axis
     std::vector<ImVec4> annotations;  // each annotation drawn
+    ImVec4 unit;                      // the unit over the axis, all its lines
+    std::vector<float> y_ticks;       // the y of each tick label drawn
 };
 
 struct BarOptions {
@@ -42,6 +45,13 @@ struct BarOptions {
     BarLayout* layout = nullptr;                    // filled when given
     const char* wrong_text = "\xE2\x9C\x97 wrong";  // in place of a wrong result's bar
 };
+
+// The unit over a chart's axis ("ms (median, confidence interval)") in at most `max_lines` lines
+// each at most `room` wide as `width` measures them: whole where it fits, else broken before
+// its parenthesis ("(" or the full-width "（"), else each line shortened with "…" (at a
+// character's boundary). Never wider than `room`, so never cut at the chart's left edge.
+std::vector<std::string> UnitLines(const std::string& unit, float room, int max_lines,
+                                   const std::function<float(const std::string&)>& width);
 
 // The top-left corner of a `w` x `h` annotation of bar `index` (`bars` as in BarLayout): above
 // the bar and its whisker, centred on it and kept within [left, right]; where that would cover

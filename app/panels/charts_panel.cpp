@@ -401,11 +401,15 @@ void DrawStepChart(UiState& ui, Controller& c, const Registry& reg, const Lesson
         // Too close to call: say why, and offer the cure (longer timing, more samples).
         DrawWrappedText(Tr(ui, kNoiseExplained), &kAmber);
         const bool live = c.Mode(lesson) == LessonMode::kLive;
-        ImGui::BeginDisabled(!live || c.Busy());
-        if (ImGui::SmallButton(Tr(ui, kRerunMoreReps)))
-            c.RunWithPrevious(lesson, ui.run, kPreciseMinTimeS);
-        Remember(ui, "rerun_more_reps");
-        ImGui::EndDisabled();
+        // In presenter mode a button that cannot act here (recorded results) is left out: its
+        // line is the chart's (at 1280x720, scale 2 the notes would push the chart to nothing).
+        if (live || !ui.presenter) {
+            ImGui::BeginDisabled(!live || c.Busy());
+            if (ImGui::SmallButton(Tr(ui, kRerunMoreReps)))
+                c.RunWithPrevious(lesson, ui.run, kPreciseMinTimeS);
+            Remember(ui, "rerun_more_reps");
+            ImGui::EndDisabled();
+        }
     }
     DrawHatchedNote(ui, chapter, steps);
     DrawOtherValuesNote(ui, chapter, steps.other_values);

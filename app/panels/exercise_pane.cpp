@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 
 #include "exercise.h"
@@ -46,6 +47,13 @@ int EditCallback(ImGuiInputTextCallbackData* data) {
         ctx->cursor = data->CursorPos;
     }
     return 0;
+}
+
+// The editor's clock, in seconds: one clock for the page and the editor's own window (each
+// ImGui context keeps its own GetTime, which starts when the context is made).
+double EditorClock() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 int LineCount(const std::string& text) {
@@ -96,7 +104,7 @@ bool StartEditor(UiState::ExerciseView& v) {
 void CheckFile(UiState& ui, Controller& c, const Lesson& lesson) {
     UiState::ExerciseView& v = ui.exercise;
     if (v.editor_pid > 0 && waitpid(v.editor_pid, nullptr, WNOHANG) != 0) v.editor_pid = 0;
-    const double now = ImGui::GetTime();
+    const double now = EditorClock();
     if (v.file.Dirty()) {
         if (v.typed_at >= 0 && now - v.typed_at >= kSaveAfterSeconds) SaveExerciseNow(ui);
         ui.redraw_frames = std::max(ui.redraw_frames, 2);  // until it is saved
@@ -166,15 +174,31 @@ void DrawActions(UiState& ui, Controller& c, const Lesson& lesson, const Exercis
     if (ImGui::IsItemHovered()) Tooltip(Tr(ui, kCheckMineHint));
     Remember(ui, "exercise_check");
     ImGui::EndDisabled();
-    // The room of a real editor: the whole page, the compiler's messages beside it.
-    const char* size_label = Tr(ui, v.maximised ? kRestoreEditor : kMaximiseEditor);
-    SameLineIfFits(ButtonWidth(size_label));
-    if (ImGui::Button(size_label)) {
-        v.maximised = !v.maximised;
-        ui.redraw_frames = std::max(ui.redraw_frames, 2);  // the page is laid out anew
+    // The room of a real editor: the whole page, or a window of its own (a second screen),
+    // the compiler's messages beside it.
+    if (v.popout_open || ui.drawing_popout) {
+        SameLineIfFits(ButtonWidth(Tr(ui, kPutBack)));
+        if (ImGui::Button(Tr(ui, kPutBack))) v.popout = false;
+        Remember(ui, "exercise_popin");
+    } else {
+        const char* size_label = Tr(ui, v.maximised ? kRestoreEditor : kMaximiseEditor);
+        SameLineIfFits(ButtonWidth(size_label));
+        if (ImGui::Button(size_label)) {
+            v.maximised = !v.maximised;
+            ui.redraw_frames = std::max(ui.redraw_frames, 2);  // the page is laid out anew
+        }
+        if (ImGui::IsItemHovered() && !v.maximised) Tooltip(Tr(ui, kMaximiseHint));
+        Remember(ui, "exercise_maximise");
+        SameLineIfFits(ButtonWidth(Tr(ui, kPopOutEditor)));
+        if (ImGui::Button(Tr(ui, kPopOutEditor))) {
+            SaveExerciseNow(ui);
+            v.popout = true;
+            v.maximised = false;
+            ui.redraw_frames = std::max(ui.redraw_frames, 2);
+        }
+        if (ImGui::IsItemHovered()) Tooltip(Tr(ui, kPopOutHint));
+        Remember(ui, "exercise_popout");
     }
-    if (ImGui::IsItemHovered() && !v.maximised) Tooltip(Tr(ui, kMaximiseHint));
-    Remember(ui, "exercise_maximise");
     SameLineIfFits(ButtonWidth(Tr(ui, kOpenInEditor)));
     ImGui::BeginDisabled(v.file.path.empty());
     if (ImGui::Button(Tr(ui, kOpenInEditor))) {
@@ -224,7 +248,8 @@ void DrawActions(UiState& ui, Controller& c, const Lesson& lesson, const Exercis
 // The editor: line numbers in a gutter, lines with a compiler message tinted (red for errors,
 // amber for warnings; the message on hover), the whole text as tall as its lines so that the
 // child window scrolls gutter and text together.
-void DrawEditor(UiState& ui, const Controller::ExerciseAnswer* answer, float height) {
+void DrawEditor(UiState& ui, const Controller::ExerciseAnswer* answer, float height,
+                bool read_only = false) {
     UiState::ExerciseView& v = ui.exercise;
     ImGui::PushFont(ui.fonts.mono);
     const float line_h = ImGui::GetFontSize();
@@ -279,12 +304,12 @@ void DrawEditor(UiState& ui, const Controller::ExerciseAnswer* answer, float hei
     const bool changed = ImGui::InputTextMultiline(
         "##kernel", v.file.text.data(), v.file.text.capacity() + 1, ImVec2(width - gutter, text_h),
         ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackResize |
-            ImGuiInputTextFlags_CallbackAlways,
+            ImGuiInputTextFlags_CallbackAlways | (read_only ? ImGuiInputTextFlags_ReadOnly : 0),
         EditCallback, &ctx);
     ImGui::PopStyleColor();
-    ui.editor_id = ImGui::GetItemID();
+    if (!ui.drawing_popout) ui.editor_id = ImGui::GetItemID();
     Remember(ui, "exercise_editor");
-    if (changed) v.typed_at = ImGui::GetTime();
+    if (changed && !read_only) v.typed_at = EditorClock();
     // Keep the caret in view as it moves past the child's edge (the text never scrolls itself:
     // it is as tall as its lines).
     if (ctx.cursor >= 0 && ImGui::IsItemActive()) {
@@ -579,6 +604,17 @@ void DrawExercise(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     const Controller::ExerciseAnswer* answer = c.Exercise(lesson);
     if (ui.probe) ui.probe->code_drawn = true;
     const bool live = c.Mode(lesson) == LessonMode::kLive;
+    if (ui.exercise.popout_open) {
+        // The editor is in its own window: the page shows the same text, read only, as it is
+        // typed there (one text, ui.exercise.file, which only that window edits).
+        DrawTask(ui, *exercise);
+        DrawWrappedText(Tr(ui, kPoppedOut), &kAmber);
+        DrawActions(ui, c, lesson, *exercise, answer);
+        const float rows = float(LineCount(ui.exercise.file.text) + 2) * ImGui::GetFontSize();
+        DrawEditor(ui, answer, std::max(rows, ImGui::GetFontSize() * 10), true);
+        if (answer) DrawCompileAnswer(ui, c, *answer, live);
+        return;
+    }
     if (ui.exercise.maximised) {
         DrawMaximised(ui, c, reg, lesson, *exercise, answer, live);
         return;
@@ -598,6 +634,36 @@ void DrawExercise(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         DrawComparison(ui, c, reg, lesson, *answer);
     }
     DrawSolution(ui, lesson);
+}
+
+// The editor's own window (main.cpp's EditorPopout, its own ImGui context): the whole window,
+// laid out as the maximised editor is, for the lesson the page shows; without an exercise
+// there, says so and offers the way back.
+void DrawExercisePopout(UiState& ui, Controller& c, const Registry& reg) {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(vp->WorkPos);
+    ImGui::SetNextWindowSize(vp->WorkSize);
+    ImGui::Begin("exercise_popout", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
+    const Lesson* lesson = CurrentLesson(ui, reg);
+    const Exercise* exercise = lesson ? FindExercise(lesson->id) : nullptr;
+    if (!lesson || !exercise) {
+        DrawWrappedText(Tr(ui, kNoExerciseHere), &kAmber);
+        if (ImGui::Button(Tr(ui, kPutBack))) ui.exercise.popout = false;
+        Remember(ui, "exercise_popin");
+        ImGui::End();
+        return;
+    }
+    if (ui.exercise.lesson != lesson->id) OpenFor(ui, *exercise);
+    CheckFile(ui, c, *lesson);
+    ImGui::TextColored(
+        kAccent, "%s",
+        Elide(lesson->label + "  " + LessonTitle(ui, *lesson), ImGui::GetContentRegionAvail().x)
+            .c_str());
+    DrawMaximised(ui, c, reg, *lesson, *exercise, c.Exercise(*lesson),
+                  c.Mode(*lesson) == LessonMode::kLive);
+    ImGui::End();
 }
 
 }  // namespace lessons::app

@@ -5,8 +5,14 @@
 // a time, in order: a frame takes events until one would change a key already changed in it, a
 // key would be released after one was pressed (Ctrl released right after A: the frame sees
 // Ctrl+A), or a character would follow a key (or a key a character). ImGui 1.87 and later queue
-// input themselves (io.AddKeyEvent), so main.cpp uses this with 1.86 only.
+// input themselves (io.AddKeyEvent), but their queue reads a key released in the same frame
+// as another is pressed (Ctrl let go right after A: an A, as xdotool key ctrl+a sends it), and
+// their GLFW backend takes the modifiers from GLFW's state when it is called rather than from
+// the event: main.cpp queues the keys here with every version, and with 1.87 and later hands
+// each frame's share to ImGui by FeedImGui.
 #pragma once
+
+#include <imgui.h>
 
 #include <deque>
 #include <vector>
@@ -31,5 +37,14 @@ public:
 private:
     std::deque<InputEvent> m_queue;
 };
+
+#if IMGUI_VERSION_NUM >= 18700
+// Gives `events` (a frame's share, TakeFrame) to the current ImGui context: each key with the
+// modifiers held at that event (GLFW's mods, the event's own key where it is a modifier), each
+// character as typed. Keys GLFW reports that ImGui has no name for are left out.
+void FeedImGui(const std::vector<InputEvent>& events);
+// GLFW's key code as ImGui names it (ImGuiKey_None: no name).
+ImGuiKey ImGuiKeyOfGlfw(int key);
+#endif
 
 }  // namespace lessons::app

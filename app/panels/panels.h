@@ -125,6 +125,9 @@ void DrawProgress(UiState& ui, Controller& c);
 // (saved as they type, reloaded when another editor changes it), compiled and run by the worker
 // beside the step, the compiler's messages marked on their lines.
 void DrawExercise(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
+// The editor's own window (ui.exercise.popout): drawn by main.cpp in that window's ImGui
+// context, with ui.drawing_popout set.
+void DrawExercisePopout(UiState& ui, Controller& c, const Registry& reg);
 // parsons_pane.cpp: the lesson's Parsons problem (lessons/parsons.h), where it has one: its lines
 // ordered by dragging or by keyboard, some set aside, the kernel they make checked by the worker.
 void DrawParsons(UiState& ui, Controller& c, const Lesson& lesson);

@@ -133,10 +133,12 @@ void DrawChartSide(UiState& ui, Controller& c, const Registry& reg, const Lesson
         DrawRoofline(ui, c, reg, lesson);
     } else {
         DrawAxisChoice(ui);
-        // The notes under the chart take what they took in the last frame (at most 40%).
+        // The notes under the chart take what they took in the last frame (at most half: a
+        // noise verdict, its re-run button and the recording's note in Chinese at 1280x720,
+        // scale 2, took 45% and were cut at 40%), the chart at least 6 lines.
         const float avail = ImGui::GetContentRegionAvail().y;
-        const float notes = std::min(ui.presenter_notes_h, avail * 0.4f);
-        ui.step_chart_height = std::max(ImGui::GetFontSize() * 8, avail - notes);
+        const float notes = std::min(ui.presenter_notes_h, avail * 0.5f);
+        ui.step_chart_height = std::max(ImGui::GetFontSize() * 6, avail - notes);
         const float top = ImGui::GetCursorPosY();
         DrawStepChart(ui, c, reg, lesson);
         const float drawn = std::max(ImGui::GetCursorPosY() - top - ui.step_chart_height, 0.0f);

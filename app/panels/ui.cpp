@@ -47,6 +47,12 @@ bool IsFocusStop(const UiState& ui, std::string_view name) {
 }  // namespace
 
 void Remember(UiState& ui, const char* name) {
+    if (ui.drawing_popout) {  // the editor's own window: its controls, not the page's
+        if (!ui.probe) return;
+        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+        ui.probe->rects[std::string("popout_") + name] = ImVec4(a.x, a.y, b.x, b.y);
+        return;
+    }
     const ImGuiID id = ImGui::GetItemID();
     if (id != 0 && !(ImGui::GetItemFlags() & ImGuiItemFlags_Disabled) && IsFocusStop(ui, name)) {
         const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();

@@ -42,6 +42,10 @@ struct UiState {
     bool fonts_dirty = true;  // rebuild the font atlas at settings.scale before next frame
     std::string export_dir;   // where exports go
     bool screenshot_requested = false;
+    // Set while the editor's own window is drawn (its own ImGui context): Remember names its
+    // controls "popout_..." in the positions file and keeps them out of the page's Tab ring.
+    bool drawing_popout = false;
+    bool popout_screenshot_requested = false;  // F12 in that window: a PNG of it
     // The host's available memory as the data-size cap last read it, and when (ImGui's
     // clock; negative: read it at the next frame). Read again every kMemoryRefreshSeconds and
     // whenever a lesson's page is shown; the GPU's free memory is asked of the worker then.
@@ -181,15 +185,21 @@ struct UiState {
         int hints_shown = 0;
         bool solution = false;       // the lesson's own kernel shown below the editor
         bool confirm_reset = false;  // "Start over" asks first
-        double typed_at = -1;        // the newest edit (ImGui's clock), saved after a pause
+        double typed_at = -1;        // the newest edit (EditorClock), saved after a pause
         double checked_at = -1;      // the newest look at the file on disk
         int caret_line = -1;         // the editor's caret (0-based line), -1: not active
         int goto_line = -1;          // a diagnostic was clicked: scroll the editor to it
         bool editor_top = false;     // the file was just opened: the editor at its line 1
         bool maximised = false;      // the editor takes the whole page, its messages beside it
-        float editor_share = 0.62f;  // ... the editor's share of its width (the handle between)
-        int editor_pid = 0;          // "Open in my editor": its process, reaped when it ends
-        std::string dir;             // the exercises' folder (ExercisesDir), "" before asked
+        // The editor in a window of its own (main.cpp's EditorPopout draws it there with
+        // DrawExercisePopout): asked for, and open. The page then shows the file read only,
+        // the one text both show.
+        bool popout = false;
+        bool popout_open = false;
+        bool popout_text_input = false;  // its editor takes the keyboard (the positions file)
+        float editor_share = 0.62f;      // ... the editor's share of its width (the handle between)
+        int editor_pid = 0;              // "Open in my editor": its process, reaped when it ends
+        std::string dir;                 // the exercises' folder (ExercisesDir), "" before asked
         bool dir_asked = false;
     } exercise;
     // The Parsons problem of the lesson's chapter, in the Exercise tab (parsons_pane.cpp): the

@@ -83,6 +83,17 @@ inline constexpr Word kMaximiseHint{
     "The editor takes the whole window, the compiler's messages and the task beside it.",
     "编辑器占据整个窗口，编译器消息和任务显示在旁边。"};
 inline constexpr Word kCompilerMessages{"The compiler's answer", "编译器的回答"};
+inline constexpr Word kPopOutEditor{"Own window", "独立窗口"};
+inline constexpr Word kPopOutHint{
+    "Opens the editor in a window of its own, the compiler's messages beside it (for a second "
+    "screen). The page shows the same file as it is typed.",
+    "在独立窗口中打开编辑器，编译器消息显示在旁边（可放到第二块屏幕）。页面同步显示同一个文件。"};
+inline constexpr Word kPutBack{"Back into the page", "放回页面"};
+inline constexpr Word kNoExerciseHere{"The lesson the page shows has no exercise to write.",
+                                      "页面当前显示的这一课没有需要编写的练习。"};
+inline constexpr Word kPoppedOut{
+    "The editor is open in its own window; this view follows it as you type there (read only).",
+    "编辑器已在独立窗口中打开；这里随你在那边的输入同步显示（只读）。"};
 inline constexpr Word kTimedOut{
     "Your kernel ran longer than the limit of %.0f s: the worker was stopped and a new one "
     "started.",
@@ -154,6 +165,7 @@ inline constexpr const Word* kExerciseWords[] = {
     &kCheckingYours,     &kCheckPassed,    &kCheckFailed,     &kCheckNotChecked,
     &kCasePassed,        &kCaseFailed,     &kFirstMismatch,   &kYourKernelCheck,
     &kTimingStep,        &kTimingYours,    &kSpeedMet,        &kSpeedNotMet,
-    &kSpeedNotJudged,    &kWrongAtDefault};
+    &kSpeedNotJudged,    &kWrongAtDefault, &kPopOutEditor,    &kPopOutHint,
+    &kPutBack,           &kPoppedOut,      &kNoExerciseHere};
 
 }  // namespace lessons::app
