@@ -4,9 +4,10 @@
 # and its cuBLASLt (about 600 MB of address space) are loaded on the first cuBLAS call
 # (engine/cublas_loader.h), never linked: when they were, the program could not even start
 # under such a limit ("list" exited 127, unable to map libcublasLt).
-# Usage: cli_address_space.sh CUDA_LESSONS_CLI OUT_DIR LIMIT_KIB
+# Usage: cli_address_space.sh CUDA_LESSONS_CLI OUT_DIR LIMIT_KIB [STEP_KIB]
+# (STEP_KIB: the step of the sweep just under the minimum, 2000 unless given)
 set -u
-cli=$1 out=$2 limit=$3
+cli=$1 out=$2 limit=$3 step=${4:-2000}
 rm -rf "$out" && mkdir -p "$out/home"
 export HOME="$out/home" XDG_CONFIG_HOME="$out/config" XDG_DATA_HOME="$out/data"
 fail() { echo "FAILED: $*"; exit 1; }
@@ -92,7 +93,7 @@ done
 [ -n "$floor" ] || fail "--help never started under 120 MB"
 echo "the program starts (--help) under ulimit -v $floor"
 checked=0
-for kib in $(seq "$floor" 2000 $((floor + 50000))); do
+for kib in $(seq "$floor" "$step" $((floor + 50000))); do
     for cmd in "list" "info" "page 4.4" "page 5.9 --lang zh" "exercise 4.2" "progress" \
                "run 1.1 --size 1MiB --reps 2"; do
         # shellcheck disable=SC2086
