@@ -100,7 +100,8 @@ struct ServeState {
     std::mutex mutex;
     std::condition_variable wake;
     std::deque<json> queue;
-    json current_id;                  // null when idle
+    bool busy = false;                // a request is running
+    json current_id;                  // its id as it was sent (null: it had none)
     std::vector<json> after_current;  // cancels whose "done" follows the running request's
     std::atomic<bool> cancel{false};
     bool input_closed = false;
@@ -239,7 +240,7 @@ bool HandleLine(ServeState& state, const std::string& line) {
                 }
             }
             if (op == "shutdown") state.shutdown = true;
-            if (!state.current_id.is_null() && (all || state.current_id == target)) {
+            if (state.busy && (all || state.current_id == target)) {
                 state.cancel = true;
                 state.after_current.push_back(id);  // answered after the running one
             } else {
@@ -756,7 +757,7 @@ int Serve(const Registry& registry, std::istream& in, std::ostream& out,
             request = std::move(state->queue.front());
             state->queue.pop_front();
             state->current_id = request.contains("id") ? request["id"] : json(nullptr);
-            if (state->current_id.is_null()) state->current_id = "";  // marks "busy"
+            state->busy = true;
             state->cancel = false;
         }
         const json id = request.contains("id") ? request["id"] : json(nullptr);
@@ -798,6 +799,7 @@ int Serve(const Registry& registry, std::istream& in, std::ostream& out,
         {
             std::lock_guard<std::mutex> lock(state->mutex);
             state->current_id = nullptr;
+            state->busy = false;
             cancels.swap(state->after_current);
         }
         for (const json& cancel_id : cancels) state->Done(cancel_id, "ok");
