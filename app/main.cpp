@@ -252,9 +252,8 @@ int RunGui(int argc, char** argv) {
                                                                      : kBusyFrameSeconds);
             else if (animating)
                 glfwPollEvents();
-            else
-                glfwWaitEventsTimeout(
-                    2.0);  // idle: sleep until input, a worker message or a signal
+            else  // idle: sleep until input, a worker message or a signal
+                glfwWaitEventsTimeout(2.0);
             if (g_quit) glfwSetWindowShouldClose(window, 1);
             const auto frame_start = Clock::now();
             // A frame counts as drawn during a run only if the run was under way before it began:
