@@ -122,6 +122,7 @@ int RunGui(int argc, char** argv);
 // Out of memory anywhere (the catalogue, the recordings, the settings, a frame) ends with a
 // message and exit code 1, never an abort or a crash inside ImGui.
 int main(int argc, char** argv) {
+    EndWithAMessageWhenOutOfMemory("cuda-lessons: ", "go on");
     try {
         return RunGui(argc, argv);
     } catch (const std::exception& e) {

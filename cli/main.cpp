@@ -466,12 +466,13 @@ int Main(int argc, char** argv) {
 // parsed (under a small ulimit -v), ends with a message and exit code 1, never an abort: the
 // commands name what they were loading (OutOfMemory), anything else says the command.
 int main(int argc, char** argv) {
+    char doing[160];
+    std::snprintf(doing, sizeof doing, "run '%.60s'", argc > 1 ? argv[1] : "cuda-lessons-cli");
+    EndWithAMessageWhenOutOfMemory("error: ", doing);
     try {
         return Main(argc, argv);
     } catch (const std::exception& e) {
         if (!IsOutOfMemory(e)) throw;
-        char doing[160];
-        std::snprintf(doing, sizeof doing, "run '%.60s'", argc > 1 ? argv[1] : "cuda-lessons-cli");
         char text[480];
         std::fprintf(stderr, "error: %s\n", OutOfMemoryText(e, doing, text, sizeof text));
         return cli::kExitFailed;

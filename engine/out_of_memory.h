@@ -51,12 +51,20 @@ auto OutOfMemoryAs(const char* doing, F&& f) -> decltype(f()) {
 const char* OutOfMemoryText(const std::exception& e, const char* doing, char* out,
                             size_t size) noexcept;
 
-// Keeps `bytes` of address space aside (mapped, never touched) and gives it back when an
-// allocation (operator new) first fails, before std::bad_alloc is thrown: what runs while that
-// failure unwinds needs memory too (nlohmann::json's destructor, noexcept, allocates a stack of
-// the children it frees, and a failure there would end the program in std::terminate). Called
-// at each program's start, and again once a failure has been answered (the worker goes on).
-void KeepMemoryForOutOfMemory(size_t bytes = size_t(1) << 20);
+// Keeps `bytes` of address space aside (mapped in pieces, never touched) for running out of
+// memory: when operator new fails, a piece goes back and the allocation is tried again, since the
+// failure may be inside a noexcept destructor (nlohmann::json's allocates a stack of the children
+// it frees), where a throw ends the program in std::terminate; the last pieces are kept for the
+// destructors that run while a failure unwinds. Called at each program's start, and again once a
+// failure has been answered (the worker goes on).
+void KeepMemoryForOutOfMemory(size_t bytes = size_t(3) << 20);
+
+// Running out of memory where nothing can catch it (inside a noexcept function: nlohmann::json's
+// destructor allocates) ends the program in std::terminate: from this call on, it then prints
+// `prefix` and "not enough memory to <doing> (… ulimit -v …)" and exits 1, not by SIGABRT.
+// Anything else that reaches std::terminate goes on to the handler that was there before.
+// `prefix`: a string literal ("error: ", "cuda-lessons: "); `doing` is copied.
+void EndWithAMessageWhenOutOfMemory(const char* prefix, const char* doing);
 
 // The soft address-space limit (RLIMIT_AS) in bytes; 0 when there is none.
 unsigned long long AddressSpaceLimit() noexcept;

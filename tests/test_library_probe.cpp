@@ -173,3 +173,31 @@ TEST(OutOfMemory, ALoaderThatSkipsBadEntriesLetsItThrough) {
     EXPECT_EQ(skipping([] { throw std::runtime_error("not a tuning"); }), "skipped");
     EXPECT_EQ(OutOfMemoryAs("x", [] { return 7; }), 7);
 }
+
+namespace {
+// Out of memory inside a noexcept function, as in nlohmann::json's destructor: nothing can catch
+// it, and std::terminate is called.
+void ThrowsInsideNoexcept(bool out_of_memory) noexcept {
+    if (out_of_memory) throw std::bad_alloc();
+    throw std::runtime_error("not memory");
+}
+}  // namespace
+
+// The last boundary: std::terminate ends the program with the message and exit code 1 when it
+// is running out of memory (it died by SIGABRT, "terminate called after throwing an instance of
+// 'std::bad_alloc'"); anything else still aborts.
+TEST(OutOfMemoryDeathTest, RunningOutInsideNoexceptEndsWithAMessageAndExitOne) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            EndWithAMessageWhenOutOfMemory("error: ", "run 'page'");
+            ThrowsInsideNoexcept(true);
+        },
+        ::testing::ExitedWithCode(1), "error: not enough memory to run 'page'");
+    EXPECT_DEATH(
+        {
+            EndWithAMessageWhenOutOfMemory("error: ", "run 'page'");
+            ThrowsInsideNoexcept(false);
+        },
+        "not memory");
+}
