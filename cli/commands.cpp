@@ -223,6 +223,16 @@ int Run(const std::string& key, const Options& options, Format format) {
             t.AddRow({names_text, ms_text + " ms"});
         }
         t.AddRow({IsArithmetic(r.work.bound) ? "compute" : "bandwidth", RateText(r)});
+        // The SM clock while timed (NVML), and what held it below the highest.
+        if (r.sm_clock_mhz) {
+            std::string why;
+            for (const std::string& id : r.clock_limits) why += (why.empty() ? "" : ", ") + id;
+            t.AddRow({"SM clock",
+                      Fixed(*r.sm_clock_mhz, 0) + " MHz" +
+                          (r.sm_clock_max_mhz ? " of " + Fixed(*r.sm_clock_max_mhz, 0) + " at most"
+                                              : "") +
+                          (why.empty() ? "" : " (held by: " + why + ")")});
+        }
         if (r.gflops && !IsArithmetic(r.work.bound))
             t.AddRow({"arithmetic", Fixed(*r.gflops, 1) + " GFLOP/s"});
         if (r.intensity && r.attainable_gflops)

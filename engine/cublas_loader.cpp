@@ -1,12 +1,13 @@
 #include "cublas_loader.h"
 
 #include <dlfcn.h>
-#include <link.h>
 #include <sys/resource.h>
 
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+#include "dl_open.h"
 
 #if LESSONS_HAVE_CUBLAS
 #include <cublas_v2.h>
@@ -55,11 +56,7 @@ struct Loaded {
     std::string why;
 };
 
-template <typename F>
-bool Bind(void* handle, const char* name, F& out) {
-    out = reinterpret_cast<F>(dlsym(handle, name));
-    return out != nullptr;
-}
+using dl::Bind;
 
 bool BindAll(void* handle, Api& a) {
     return Bind(handle, "cublasCreate_v2", a.Create) &&
@@ -98,32 +95,22 @@ const Loaded& State() {
         std::string tried;
         bool mapping_failed = false;
         for (const std::string& candidate : Candidates()) {
-            void* handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+            std::string reason;
+            void* handle = dl::Open(candidate, tried, reason);
             if (!handle) {
-                // The loader's reason (not found, not a library, a dependency that could not
-                // be mapped), without the path it repeats.
-                std::string reason;
-                if (const char* e = dlerror()) reason = e;
-                if (reason.rfind(candidate + ": ", 0) == 0) reason.erase(0, candidate.size() + 2);
-                if (reason.size() > 200) reason = reason.substr(0, 200) + "...";
                 if (reason.find("map") != std::string::npos ||
                     reason.find("memory") != std::string::npos)
                     mapping_failed = true;
-                tried += (tried.empty() ? "" : ", ") + candidate +
-                         (reason.empty() ? "" : " (" + reason + ")");
                 if (mapping_failed) break;  // found, but too big to map: so are its copies
                 continue;
             }
             if (!BindAll(handle, l.api)) {
-                tried += (tried.empty() ? "" : ", ") + candidate + " (lacks a cuBLAS call)";
+                dl::Tried(tried, candidate + " (lacks a cuBLAS call)");
                 dlclose(handle);
                 continue;
             }
             l.ok = true;
-            l.path = candidate;
-            link_map* map = nullptr;  // where the loader found it, for messages
-            if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && *map->l_name)
-                l.path = map->l_name;
+            l.path = dl::PathOf(handle, candidate);
             return l;
         }
         l.why = "cuBLAS could not be loaded (tried " + tried + "): ";

@@ -1,11 +1,12 @@
 #include "nvrtc_loader.h"
 
 #include <dlfcn.h>
-#include <link.h>
 
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+#include "dl_open.h"
 
 namespace lessons::nvrtc {
 namespace {
@@ -17,11 +18,7 @@ struct Loaded {
     std::string why;
 };
 
-template <typename F>
-bool Bind(void* handle, const char* name, F& out) {
-    out = reinterpret_cast<F>(dlsym(handle, name));
-    return out != nullptr;
-}
+using dl::Bind;
 
 bool BindAll(void* handle, Api& a) {
     return Bind(handle, "nvrtcGetErrorString", a.GetErrorString) &&
@@ -43,27 +40,16 @@ const Loaded& State() {
         Loaded l;
         std::string tried;
         for (const std::string& candidate : Candidates()) {
-            void* handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
-            if (!handle) {
-                // The loader's reason, without the path it repeats.
-                std::string reason;
-                if (const char* e = dlerror()) reason = e;
-                if (reason.rfind(candidate + ": ", 0) == 0) reason.erase(0, candidate.size() + 2);
-                if (reason.size() > 200) reason = reason.substr(0, 200) + "...";
-                tried += (tried.empty() ? "" : ", ") + candidate +
-                         (reason.empty() ? "" : " (" + reason + ")");
-                continue;
-            }
+            std::string reason;
+            void* handle = dl::Open(candidate, tried, reason);
+            if (!handle) continue;
             if (!BindAll(handle, l.api)) {
-                tried += (tried.empty() ? "" : ", ") + candidate + " (lacks an NVRTC call)";
+                dl::Tried(tried, candidate + " (lacks an NVRTC call)");
                 dlclose(handle);
                 continue;
             }
             l.ok = true;
-            l.path = candidate;
-            link_map* map = nullptr;  // where the loader found it, for messages
-            if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && *map->l_name)
-                l.path = map->l_name;
+            l.path = dl::PathOf(handle, candidate);
             return l;
         }
         l.why =

@@ -6,6 +6,7 @@
 #include "errors.h"
 #include "files.h"
 #include "host.h"
+#include "number_param.h"
 #include "units.h"
 
 namespace lessons {
@@ -223,78 +224,62 @@ ParamValues ParamValues::Subset(const std::vector<std::string>& names) const {
     return out;
 }
 
-ParamSpec BlockParam(uint64_t min, uint64_t max, uint64_t default_block, bool power_of_two,
-                     std::string why) {
+ParamSpec NumberParam(ParamType type, std::string name, std::string label_en, std::string label_zh,
+                      uint64_t min, uint64_t max, uint64_t default_value, std::string unit,
+                      bool power_of_two, std::string why) {
     ParamSpec p;
-    p.name = "block";
-    p.label_en = "Block size";
-    p.label_zh = "线程块大小";
-    p.type = ParamType::kInt;
+    p.name = std::move(name);
+    p.label_en = std::move(label_en);
+    p.label_zh = std::move(label_zh);
+    p.type = type;
     p.min = min;
     p.max = max;
-    p.step = 32;
     p.power_of_two = power_of_two;
-    p.default_value = ParamValue::Number(default_block);
-    p.unit = "threads";
+    p.default_value = ParamValue::Number(default_value);
+    p.unit = std::move(unit);
     p.why = std::move(why);
+    return p;
+}
+
+ParamSpec BlockParam(uint64_t min, uint64_t max, uint64_t default_block, bool power_of_two,
+                     std::string why) {
+    ParamSpec p = NumberParam(ParamType::kInt, "block", "Block size", "线程块大小", min, max,
+                              default_block, "threads", power_of_two, std::move(why));
+    p.step = 32;
     p.launch_shape = true;
     return p;
 }
 
 ParamSpec MatrixDimension(std::string name, std::string label_en, std::string label_zh,
                           uint64_t default_value, uint64_t max, std::string why) {
-    ParamSpec p;
-    p.name = std::move(name);
-    p.label_en = std::move(label_en);
-    p.label_zh = std::move(label_zh);
-    p.type = ParamType::kCount;
-    p.min = 1;
-    p.max = max;  // memory is checked before anything is allocated
-    p.default_value = ParamValue::Number(default_value);
+    // max: memory is checked before anything is allocated
+    ParamSpec p =
+        NumberParam(ParamType::kCount, std::move(name), std::move(label_en), std::move(label_zh), 1,
+                    max, default_value, "", false, std::move(why));
     p.log_scale = true;
-    p.why = std::move(why);
     return p;
 }
 
 ParamSpec ThreadsParam() {
-    ParamSpec p;
-    p.name = "threads";
-    p.label_en = "Host threads";
-    p.label_zh = "CPU 线程数";
-    p.type = ParamType::kInt;
-    p.min = 1;
-    p.max = 1024;
+    ParamSpec p = NumberParam(ParamType::kInt, "threads", "Host threads", "CPU 线程数", 1, 1024, 1,
+                              "threads", false, "");
     p.dynamic_default = [] { return static_cast<uint64_t>(GetHostInfo().hardware_threads); };
-    p.default_value = ParamValue::Number(1);
-    p.unit = "threads";
     return p;
 }
 
 ParamSpec GpusParam() {
-    ParamSpec p;
-    p.name = "gpus";
-    p.label_en = "GPUs";
-    p.label_zh = "GPU 数量";
-    p.type = ParamType::kInt;
-    p.min = 1;
-    p.max = kMaxGpus;
-    p.default_value = ParamValue::Number(1);
-    p.unit = "GPUs";
-    p.why = "no more than the GPUs present: a run with more is refused, naming how many there are";
+    ParamSpec p = NumberParam(
+        ParamType::kInt, "gpus", "GPUs", "GPU 数量", 1, kMaxGpus, 1, "GPUs", false,
+        "no more than the GPUs present: a run with more is refused, naming how many there are");
     p.gpu_count = true;
     return p;
 }
 
 ParamSpec SizeParam(uint64_t default_bytes, uint64_t element_bytes) {
-    ParamSpec p;
-    p.name = "size";
-    p.label_en = "Data size";
-    p.label_zh = "数据规模";
-    p.type = ParamType::kBytes;
-    p.min = 0;
-    p.max = std::numeric_limits<uint64_t>::max();  // memory is checked before allocating
+    // max: memory is checked before allocating
+    ParamSpec p = NumberParam(ParamType::kBytes, "size", "Data size", "数据规模", 0,
+                              std::numeric_limits<uint64_t>::max(), default_bytes, "", false, "");
     p.step = element_bytes;
-    p.default_value = ParamValue::Number(default_bytes);
     p.log_scale = true;
     return p;
 }

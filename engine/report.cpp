@@ -238,6 +238,30 @@ void AddRateFields(std::vector<ResultField>& f) {
     add({"other_cores_busy", [](const RunResult& r) { return OrNull(r.other_cores_busy); },
          [](RunResult& r, const Json& v) { r.other_cores_busy = OptionalDouble(v); }, true, nullptr,
          nullptr, true, [](const RunResult& r) { return Num(r.other_cores_busy, 3); }});
+    add({"sm_clock_mhz", [](const RunResult& r) { return OrNull(r.sm_clock_mhz); },
+         [](RunResult& r, const Json& v) { r.sm_clock_mhz = OptionalDouble(v); }, true, nullptr,
+         nullptr, true, [](const RunResult& r) { return Num(r.sm_clock_mhz, 0); }});
+    add({"sm_clock_max_mhz", [](const RunResult& r) { return OrNull(r.sm_clock_max_mhz); },
+         [](RunResult& r, const Json& v) { r.sm_clock_max_mhz = OptionalDouble(v); }, true, nullptr,
+         nullptr, true, [](const RunResult& r) { return Num(r.sm_clock_max_mhz, 0); }});
+    add({"clock_limits",
+         [](const RunResult& r) {
+             return r.clock_limits.empty() ? Json(nullptr) : Json(r.clock_limits);
+         },
+         [](RunResult& r, const Json& v) {
+             r.clock_limits.clear();
+             if (!v.is_array()) return;
+             for (const Json& id : v)
+                 if (id.is_string() && id.get<std::string>().size() <= 32 &&
+                     r.clock_limits.size() < 8)
+                     r.clock_limits.push_back(id.get<std::string>());
+         },
+         true, nullptr, nullptr, true,
+         [](const RunResult& r) {
+             std::string s;
+             for (const std::string& id : r.clock_limits) s += (s.empty() ? "" : " ") + id;
+             return s;
+         }});
     add({"ceiling_bytes",
          [](const RunResult& r) {
              return r.ceiling_bytes ? Json(*r.ceiling_bytes) : Json(nullptr);

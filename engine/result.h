@@ -116,6 +116,13 @@ struct RunResult {
     // measured (GPU steps, no /proc). With the step's threads it tells whether the step had
     // the cores it used to itself.
     std::optional<double> other_cores_busy;
+    // A GPU step: the SM clock while it was timed (NVML, read after each timed sample: their
+    // median, MHz), the device's highest SM clock, and what held the clock below it (ids of
+    // gpu_clock.h's ClockReasonIds: "power-cap", "thermal", ...); unset where not read (CPU
+    // steps, no NVML, results recorded before this was kept).
+    std::optional<double> sm_clock_mhz;
+    std::optional<double> sm_clock_max_mhz;
+    std::vector<std::string> clock_limits;
 
     std::optional<double> Part(std::string_view name) const;
     std::optional<double> Value(std::string_view name) const;

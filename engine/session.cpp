@@ -11,6 +11,7 @@
 #include "device.h"
 #include "errors.h"
 #include "files.h"
+#include "gpu_clock.h"
 #include "host.h"
 #include "units.h"
 
@@ -264,7 +265,8 @@ RunResult Describe(const Lesson& lesson, const Chapter& chapter, const RunOption
 // The timed samples after a verified first run: `options.reps` of them, or as many as fill
 // min_time_s (at least kMinReps, at most MaxAutomaticReps(min_time_s), stopping at max_time_s).
 std::vector<Sample> TimeSamples(StepInstance& step, const RunOptions& options,
-                                const RunControl& control, const std::function<void()>& flush) {
+                                const RunControl& control, const std::function<void()>& flush,
+                                const std::function<void()>& after_sample) {
     std::vector<Sample> samples;
     const int fixed = options.reps.value_or(0);
     using Clock = std::chrono::steady_clock;
@@ -274,6 +276,7 @@ std::vector<Sample> TimeSamples(StepInstance& step, const RunOptions& options,
         ThrowIfCancelled(control);
         flush();
         samples.push_back(step.Run());
+        if (after_sample) after_sample();
         const int n = static_cast<int>(samples.size());
         const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
         int total = fixed;
@@ -373,8 +376,25 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
     const bool cpu = lesson.kind == StepKind::kCpu;
     const CpuTimes cpu_before = cpu ? ReadCpuTimes() : CpuTimes{};
     const auto timed_from = std::chrono::steady_clock::now();
-    Summarize(check.ok ? TimeSamples(*step, options, control, flush) : std::vector<Sample>{first},
+    // A GPU step's SM clock, read after each sample (a sample ends with the GPU's work done):
+    // the clock its time was measured at, and what held it below the highest.
+    std::vector<GpuClockReading> clocks;
+    const std::string bus =
+        !cpu && !devices.empty() && size_t(devices[0]) < GetDevices().devices.size()
+            ? GetDevices().devices[size_t(devices[0])].pci_bus_id
+            : std::string();
+    const std::function<void()> read_clock = [&] {
+        if (const auto c = ReadGpuClock(bus)) clocks.push_back(*c);
+    };
+    Summarize(check.ok ? TimeSamples(*step, options, control, flush,
+                                     bus.empty() ? std::function<void()>() : read_clock)
+                       : std::vector<Sample>{first},
               r);
+    if (const auto clock = SummarizeClock(clocks)) {
+        r.sm_clock_mhz = clock->sm_mhz;
+        if (clock->max_sm_mhz > 0) r.sm_clock_max_mhz = clock->max_sm_mhz;
+        r.clock_limits = ClockReasonIds(clock->reasons);
+    }
     if (cpu && check.ok)
         r.other_cores_busy = OtherCoresBusy(
             cpu_before, ReadCpuTimes(),

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
 
+#include "checked.h"
 #include "machine_code.h"
 #include "page.h"
+#include "units.h"
 
 namespace lessons {
 
@@ -67,6 +70,21 @@ void AddChapter(Registry& registry, Chapter chapter, const std::string& folder,
         by_slug[row.slug] = l.number;
         registry.AddLesson(std::move(l));
     }
+}
+
+std::string FloatsOfSize(const ParamValues& p, const std::string& then) {
+    return std::to_string(p.Number("size") / sizeof(float)) + " floats (" +
+           FormatSize(p.Number("size")) + then + ")";
+}
+
+std::string MatrixSizeText(uint64_t m, uint64_t n, uint64_t element_bytes) {
+    const uint64_t bytes = SaturatingMul(SaturatingMul(m, n), element_bytes);
+    return bytes == kSaturated ? std::string("too large to count") : FormatSize(bytes);
+}
+
+std::string ProductDescription(const ParamValues& p, const std::string& element) {
+    return "m = " + std::to_string(p.Number("m")) + ", n = " + std::to_string(p.Number("n")) +
+           ", k = " + std::to_string(p.Number("k")) + " (" + p.Choice("data") + element + ")";
 }
 
 std::vector<ParamSpec> MatrixDimensions(MatrixShape shape, uint64_t default_value, uint64_t max,

@@ -6,8 +6,10 @@
 // registered).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lesson.h"
@@ -57,6 +59,32 @@ ParamSpec ToggleParam(const Toggle<Enum, N>& toggle, std::string label_en, std::
 enum class MatrixShape { kRowsColumns, kProduct };
 std::vector<ParamSpec> MatrixDimensions(MatrixShape shape, uint64_t default_value, uint64_t max,
                                         const std::string& why, std::vector<ParamSpec> then);
+
+// A chapter's heading: its id ("gemm"), its title in each language and its work rule in words;
+// the rest of the Chapter is filled in by the chapter's own declaration.
+inline Chapter NewChapter(std::string id, std::string title, std::string title_zh,
+                          std::string work_rule) {
+    Chapter chapter;
+    chapter.id = std::move(id);
+    chapter.title = std::move(title);
+    chapter.title_zh = std::move(title_zh);
+    chapter.work_rule = std::move(work_rule);
+    return chapter;
+}
+
+// A chapter's make_workload: the workload class W built from the spec.
+template <class W>
+std::shared_ptr<Workload> MakeWorkload(const WorkloadSpec& spec) {
+    return std::make_shared<W>(spec);
+}
+
+// Pieces of a chapter's `describe`: "16777216 floats (64.0 MiB<then>)" for a chapter of float
+// arrays (its "size" in bytes); the size of an m × n matrix of `element_bytes` elements
+// ("64.0 MiB", or "too large to count" where it overflows); and a product chapter's whole line,
+// "m = 4096, n = 4096, k = 4096 (random<element>)".
+std::string FloatsOfSize(const ParamValues& p, const std::string& then);
+std::string MatrixSizeText(uint64_t m, uint64_t n, uint64_t element_bytes);
+std::string ProductDescription(const ParamValues& p, const std::string& element);
 
 // Bytes in flight per thread that do not depend on the parameters.
 inline InFlightFn InFlight(uint64_t bytes) {

@@ -10,6 +10,7 @@
 #include "machine_code.h"
 #include "parsons.h"
 #include "resources.h"
+#include "text_lines.h"
 
 namespace lessons {
 
@@ -30,14 +31,7 @@ std::string_view StartingFile(const Exercise& exercise) {
 }
 
 std::string SolutionOf(const Lesson& lesson) {
-    const std::string_view source = lesson.source;
-    std::vector<std::string_view> lines;
-    for (size_t start = 0; start < source.size();) {
-        size_t end = source.find('\n', start);
-        if (end == std::string_view::npos) end = source.size();
-        lines.push_back(source.substr(start, end - start));
-        start = end + 1;
-    }
+    const std::vector<std::string_view> lines = SplitLines(lesson.source);
     const std::string& instance = lesson.exercise.instance;
     bool instance_pending = !instance.empty();
     std::string out;
@@ -108,25 +102,6 @@ std::string SolutionOf(const Lesson& lesson) {
 
 namespace {
 
-std::string SlugOf(const Lesson& lesson) {
-    return lesson.id.substr(lesson.id.find('/') + 1);
-}
-
-}  // namespace
-
-namespace {
-
-std::vector<std::string_view> Lines(std::string_view text) {
-    std::vector<std::string_view> lines;
-    for (size_t start = 0; start < text.size();) {
-        size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) end = text.size();
-        lines.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    return lines;
-}
-
 std::string_view EmbeddedOrThrow(const std::string& path) {
     const std::string_view text = EmbeddedFile(path);
     if (text.empty()) throw std::logic_error("'" + path + "' is not embedded");
@@ -138,7 +113,7 @@ std::string_view EmbeddedOrThrow(const std::string& path) {
 std::string EmbeddedDeclarations(const std::string& path, const std::vector<std::string>& starts) {
     std::string out;
     bool in = false;
-    for (const std::string_view line : Lines(EmbeddedOrThrow(path))) {
+    for (const std::string_view line : SplitLines(EmbeddedOrThrow(path))) {
         if (!in)
             in = std::any_of(starts.begin(), starts.end(),
                              [&](const std::string& s) { return line.starts_with(s); });
@@ -152,7 +127,7 @@ std::string EmbeddedDeclarations(const std::string& path, const std::vector<std:
 
 std::string EmbeddedHeaderBody(const std::string& path) {
     std::string out;
-    for (const std::string_view line : Lines(EmbeddedOrThrow(path)))
+    for (const std::string_view line : SplitLines(EmbeddedOrThrow(path)))
         if (!line.starts_with("#include") && !line.starts_with("#pragma once"))
             out.append(line).push_back('\n');
     return out;

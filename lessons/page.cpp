@@ -961,15 +961,57 @@ std::string ResultRow(const Lesson& lesson, const PageData& data, TextLanguage l
     }
     std::string row;
     for (const std::string& p : parts) row += (row.empty() ? "" : " \xC2\xB7 ") + p;
-    // A CPU step measured here while other programs kept cores busy: said beside its figure.
+    // A CPU step measured here while other programs kept cores busy, or a GPU step timed below
+    // its highest clock: said beside its figure.
     std::string ignored;
-    if (const RunResult* live =
-            Best(data.live, lesson, WantedFor(lesson, PageRef{}, data, &ignored), "",
-                 *data.registry, true)) {
+    const RunResult* live = Best(data.live, lesson, WantedFor(lesson, PageRef{}, data, &ignored),
+                                 "", *data.registry, true);
+    const RunResult* shown =
+        live ? live
+             : Best(data.recorded, lesson, WantedFor(lesson, PageRef{}, data, &ignored), data.gpu,
+                    *data.registry, false);
+    if (shown) {
+        const std::string clock = ClockNote(*shown, language);
+        if (!clock.empty()) row += (row.empty() ? "" : " \xC2\xB7 ") + clock;
+    }
+    if (live) {
         const std::string note = SharedCoresNote(*live, GetHostInfo().hardware_threads, language);
         if (!note.empty()) row += (row.empty() ? "" : "\n\n") + note;
     }
     return row;
+}
+
+std::string ClockNote(const RunResult& r, TextLanguage language) {
+    if (r.kind != StepKind::kGpu || !r.sm_clock_mhz || !r.sm_clock_max_mhz ||
+        *r.sm_clock_max_mhz <= 0)
+        return {};
+    // Within 3% of the highest clock: nothing to say.
+    if (*r.sm_clock_mhz >= 0.97 * *r.sm_clock_max_mhz) return {};
+    const bool zh = language == TextLanguage::kChinese;
+    static const std::map<std::string, std::pair<const char*, const char*>> kWords = {
+        {"power-cap", {"the power cap", "功耗上限"}},
+        {"thermal", {"heat", "温度"}},
+        {"hardware-slowdown", {"a hardware slowdown", "硬件降频"}},
+        {"power-brake", {"the power brake", "功耗制动"}},
+        {"application-clocks", {"the application clock setting", "应用时钟设置"}},
+        {"sync-boost", {"sync boost", "同步加速"}},
+        {"display", {"the display clock setting", "显示时钟设置"}},
+    };
+    std::string why;
+    for (const std::string& id : r.clock_limits) {
+        const auto w = kWords.find(id);
+        if (w == kWords.end()) continue;
+        why += (why.empty() ? ""
+                : zh        ? "、"
+                            : ", ") +
+               std::string(zh ? w->second.second : w->second.first);
+    }
+    const std::string at = Fixed(*r.sm_clock_mhz, 0);
+    const std::string top = Fixed(*r.sm_clock_max_mhz, 0);
+    if (zh)
+        return "计时时 SM 时钟 " + at + " MHz（最高 " + top + " MHz" +
+               (why.empty() ? "" : "，受" + why + "限制") + "）";
+    return "timed at " + at + " of " + top + " MHz" + (why.empty() ? "" : ", held by " + why);
 }
 
 std::string SharedCoresNote(const RunResult& r, int cores, TextLanguage language) {

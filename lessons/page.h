@@ -99,6 +99,10 @@ RefValue ResolveRef(const PageRef& ref, const Lesson& page_lesson, const PageDat
 // figure are left out; this machine's figures follow where it has them. Empty: nothing
 // recorded.
 std::string ResultRow(const Lesson& lesson, const PageData& data, TextLanguage language);
+// A GPU step timed below its highest SM clock (RunResult::sm_clock_mhz, more than 3% under
+// sm_clock_max_mhz): the clock it ran at and what held it there ("timed at 1770 of 1980 MHz,
+// held by the power cap"); empty otherwise.
+std::string ClockNote(const RunResult& r, TextLanguage language);
 // The sentence that says a live CPU result did not have its cores to itself: other programs kept
 // so many of the machine's `cores` busy (RunResult::other_cores_busy) that fewer were free than
 // the step's threads; "" when it had them (half a core of slack), or for a GPU step.

@@ -9,30 +9,14 @@
 
 #include "catalog.h"
 #include "resources.h"
+#include "text_lines.h"
 
 namespace lessons {
 
 namespace {
 
-std::vector<std::string_view> SplitLines(std::string_view text) {
-    std::vector<std::string_view> lines;
-    for (size_t start = 0; start < text.size();) {
-        size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) end = text.size();
-        lines.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    return lines;
-}
-
 std::string_view Trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-    return s;
-}
-
-std::string SlugOf(const Lesson& lesson) {
-    return lesson.id.substr(lesson.id.find('/') + 1);
+    return TrimView(s);
 }
 
 // splitmix64: the same numbers on every machine (std::shuffle's are the library's own).

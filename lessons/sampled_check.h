@@ -3,10 +3,15 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <string>
 #include <vector>
 
+#include "checked.h"
 #include "generators.h"
+#include "lesson.h"
 
 namespace lessons {
 
@@ -59,6 +64,68 @@ void ChooseCheckedElements(int m, int n, int k, uint64_t seed, const Full& full,
         (*reference)[size_t(i)] =
             at(static_cast<int>(e / uint64_t(n)), static_cast<int>(e % uint64_t(n)));
     }
+}
+
+// The host memory of an m × n product's check: the reference, its magnitudes and the checked
+// indices while a full check builds them (8 + 8 + 8 + 16 bytes an element), or a few thousand
+// sampled elements (ChooseCheckedElements).
+inline uint64_t CheckedElementsHostBytes(uint64_t m, uint64_t n, uint64_t k) {
+    const uint64_t cells = SaturatingMul(m, n);
+    return SaturatingMul(cells, k) <= kFullCheckMacs || cells <= 2 * uint64_t(kSampledElements)
+               ? SaturatingMul(cells, 40)
+               : uint64_t(kSampledElements + 300) * 24;
+}
+
+// The check of a product C (m × n, row-major) against the elements ChooseCheckedElements chose:
+// any element of C that is NaN or Inf fails (`not_finite(i)`), then every checked element
+// (`got(i)`, as a double, printed with `digits` significant digits) must be within
+// `tolerance(reference element)` of its reference value. The values results carry: the number
+// checked, `tolerance_relative`, the worst error over its tolerance, and the NaN/Inf count.
+template <class Element, class NotFinite, class Got, class Tolerance>
+Check CheckProduct(int m, int n, const std::vector<uint64_t>& checked,
+                   const std::vector<Element>& reference, const NotFinite& not_finite,
+                   const Got& got, const Tolerance& tolerance, double tolerance_relative,
+                   int digits) {
+    Check check;
+    const uint64_t cells = uint64_t(m) * uint64_t(n);
+    const auto where = [&](uint64_t at) {
+        return "C[" + std::to_string(at / uint64_t(n)) + "][" + std::to_string(at % uint64_t(n)) +
+               "]";
+    };
+    uint64_t bad = 0, first_bad = 0;
+    for (uint64_t i = 0; i < cells; ++i)
+        if (not_finite(i) && bad++ == 0) first_bad = i;
+    double worst = 0;  // the largest error / tolerance
+    uint64_t wrong = 0;
+    std::string first_wrong;
+    for (size_t s = 0; s < checked.size(); ++s) {
+        const uint64_t at = checked[s];
+        const double value = got(at);
+        const double error = std::fabs(value - reference[s].value);
+        const double allowed = tolerance(reference[s]);
+        if (!(error <= allowed) && wrong++ == 0) {  // NaN compares false: it fails here too
+            char msg[200];
+            std::snprintf(msg, sizeof msg, " = %.*g, expected %.9g (off by %.3g, tolerance %.3g)",
+                          digits, value, reference[s].value, error, allowed);
+            first_wrong = where(at) + msg;
+        }
+        if (allowed > 0)
+            worst = std::max(worst, error / allowed);
+        else if (error > 0)
+            worst = INFINITY;
+    }
+    check.values = {{"checked_elements", double(checked.size())},
+                    {"tolerance_relative", tolerance_relative},
+                    {"worst_error_vs_tolerance", worst},
+                    {"not_finite", double(bad)}};
+    check.ok = bad == 0 && wrong == 0;
+    if (bad)
+        check.message =
+            std::to_string(bad) + " elements of C are NaN or Inf, the first " + where(first_bad);
+    else if (wrong)
+        check.message = std::to_string(wrong) + " of " + std::to_string(checked.size()) +
+                        " checked elements wrong; " + first_wrong;
+    return check;
 }
 
 }  // namespace lessons

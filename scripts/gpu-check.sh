@@ -202,7 +202,8 @@ text_sweeps() {
             ;;
         attention)
             # Issue 44's second shape: N = 4096 at B·N = 32K, with the mask off and on.
-            for l in unfused fused-simt mma-sync swizzled; do
+            for l in unfused fused-simt mma-sync swizzled pipelined log2-softmax wgmma-tma \
+                warp-specialized; do
                 echo "attention/$l --over mask=all --set b=8 --set h=16 --set n=4096"
             done
             ;;

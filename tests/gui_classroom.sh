@@ -15,15 +15,9 @@
 # Usage: gui_classroom.sh CUDA_LESSONS OUT_DIR     (exit 77: skipped, no Xvfb)
 set -u
 app=$1 out=$2
-for tool in Xvfb xdotool python3; do
-    command -v "$tool" >/dev/null || { echo "SKIPPED: $tool is not installed"; exit 77; }
-done
-fail() { echo "FAILED: $*"; exit 1; }
-rm -rf "$out" && mkdir -p "$out/home" "$out/config/cuda-lessons"
-export HOME="$out/home" XDG_CONFIG_HOME="$out/config" XDG_DATA_HOME="$out/data" \
-    CUDA_VISIBLE_DEVICES=""
-
 source "$(dirname "$0")/gui_xvfb.sh"
+gui_prepare
+
 start_xvfb 331 370
 
 # settings W H: the window's size at the next start (the welcome page closed).
@@ -32,83 +26,8 @@ settings() {
         >"$out/config/cuda-lessons/settings.json"
 }
 
-# drive NAME CHECKS [APP ARGS...]: starts the app, runs the Python CHECKS against its positions
-# file (helpers: state, click, quick_click, shot), closes it.
-drive() {
-    local name=$1 checks=$2; shift 2
-    local rects="$out/$name.json"
-    rm -f "$rects"
-    CUDA_LESSONS_RECTS_FILE="$rects" "$app" "$@" >"$out/app-$name.log" 2>&1 &
-    app_pid=$!
-    python3 - "$rects" "$app_pid" "$out" "$name" <<PY || { tail -5 "$out/app-$name.log"; fail "$name"; }
-import glob, json, os, shutil, subprocess, sys, time
-rects, pid, out, name = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
-
-def state(timeout=60.0, test=lambda d: True):
-    end, last = time.time() + timeout, None
-    while time.time() < end:
-        try:
-            last = json.load(open(rects))
-            if "state" in last and test(last):
-                return last
-        except (OSError, ValueError):
-            pass
-        time.sleep(0.05)
-    import inspect  # which check: its line in this script's Python
-    sys.exit("%s, line %d: the window never reached the state wanted (last: %s)"
-             % (name, inspect.stack()[1].lineno,
-                json.dumps(last["state"] if last and "state" in last else None)[-900:]))
-
-def xdo(*args):
-    subprocess.run(["xdotool", *args], check=True)
-
-def center(rect_name, d=None):
-    d = d or state(10, lambda d: rect_name in d)
-    x0, y0, x1, y1 = d[rect_name]
-    return str(wx + int((x0 + x1) / 2)), str(wy + int((y0 + y1) / 2))
-
-def click(rect_name):  # held a moment, as a person clicks
-    x, y = center(rect_name)
-    xdo("mousemove", x, y); time.sleep(0.2)
-    xdo("mousedown", "1"); time.sleep(0.12); xdo("mouseup", "1"); time.sleep(0.3)
-
-def quick_click(rect_name):  # press and release at once, as xdotool click does
-    x, y = center(rect_name)
-    xdo("mousemove", x, y); time.sleep(0.2)
-    xdo("click", "1"); time.sleep(0.3)
-
-shots = 0
-def shot(label):
-    global shots
-    time.sleep(0.3)
-    before = set(glob.glob(os.path.join(os.environ["HOME"], "cuda-lessons-exports", "*.png")))
-    xdo("keydown", "F12"); time.sleep(0.1); xdo("keyup", "F12")
-    for _ in range(50):
-        now = set(glob.glob(os.path.join(os.environ["HOME"], "cuda-lessons-exports", "*.png")))
-        if now - before: break
-        time.sleep(0.1)
-    new = sorted(now - before)
-    if not new: sys.exit("F12 wrote no screenshot for " + label)
-    time.sleep(0.3)
-    shutil.copy(new[-1], os.path.join(out, "classroom-%s-%s.png" % (name, label)))
-    shots += 1
-
-d = state(test=lambda d: d["state"]["label"] != "")
-win = subprocess.run(["xdotool", "search", "--sync", "--pid", pid], capture_output=True,
-                     text=True, check=True).stdout.split()[0]
-geo = dict(l.split("=") for l in subprocess.run(
-    ["xdotool", "getwindowgeometry", "--shell", win], capture_output=True, text=True,
-    check=True).stdout.split())
-wx, wy = int(geo["X"]), int(geo["Y"])
-xdo("windowfocus", win)  # keyboard focus: no window manager here
-xdo("mousemove", "1", "1")
-$checks
-print("%s: %d screenshots" % (name, shots))
-PY
-    kill "$app_pid" 2>/dev/null
-    wait "$app_pid" 2>/dev/null
-    app_pid=""
-}
+# The screenshots' names (drive(), gui_xvfb.sh); the mouse stays where the checks put it.
+shot_prefix=classroom park_mouse=False
 
 for lang in en zh; do
     echo "== lesson 4.2: inline code, the list's tooltip, the maximised editor ($lang)"

@@ -17,108 +17,20 @@
 # Usage: gui_keyboard.sh CUDA_LESSONS CUDA_LESSONS_CLI OUT_DIR     (exit 77: skipped, no Xvfb)
 set -u
 app=$1 cli=$2 out=$3
-for tool in Xvfb xdotool python3; do
-    command -v "$tool" >/dev/null || { echo "SKIPPED: $tool is not installed"; exit 77; }
-done
-fail() { echo "FAILED: $*"; exit 1; }
-rm -rf "$out" && mkdir -p "$out/home" "$out/config"
-export HOME="$out/home" XDG_CONFIG_HOME="$out/config" XDG_DATA_HOME="$out/data" \
-    CUDA_VISIBLE_DEVICES=""
+source "$(dirname "$0")/gui_xvfb.sh"
+gui_prepare
 
 # The first lesson of each chapter, as the CLI lists them (1.1, 2.1, ...).
 "$cli" list >"$out/list.txt" 2>&1 || fail "cuda-lessons-cli list exited with $?"
 firsts=$(awk '$1 ~ /^[0-9]+\.1$/ {print $1}' "$out/list.txt" | tr '\n' ' ')
 [ -n "$firsts" ] || fail "no chapters in cuda-lessons-cli list"
 
-source "$(dirname "$0")/gui_xvfb.sh"
 start_xvfb 291 330
 
-# drive NAME CHECKS [APP ARGS...]: starts the app, runs the Python CHECKS against its positions
-# file (helpers: state, key, tab_to, shot), closes it (which saves the settings).
-drive() {
-    local name=$1 checks=$2; shift 2
-    local rects="$out/$name.json"
-    rm -f "$rects"
-    CUDA_LESSONS_RECTS_FILE="$rects" "$app" "$@" >"$out/app-$name.log" 2>&1 &
-    app_pid=$!
-    python3 - "$rects" "$app_pid" "$out" "$name" "$firsts" <<PY || { tail -5 "$out/app-$name.log"; fail "$name"; }
-import glob, json, os, shutil, subprocess, sys, time
-rects, pid, out, name, firsts = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5].split()
-
-def state(timeout=60.0, test=lambda d: True):
-    end, last = time.time() + timeout, None
-    while time.time() < end:
-        try:
-            last = json.load(open(rects))
-            if "state" in last and test(last):
-                return last
-        except (OSError, ValueError):
-            pass
-        time.sleep(0.05)
-    sys.exit("%s: the window never reached the state wanted (last: %s)"
-             % (name, json.dumps(last["state"] if last and "state" in last else None)[:600]))
-
-def xdo(*args):
-    subprocess.run(["xdotool", *args], check=True)
-
-def key(k):  # held a moment: ImGui 1.86 misses a press and a release in one poll
-    xdo("keydown", k); time.sleep(0.1); xdo("keyup", k); time.sleep(0.03)
-
-def typed(text):
-    for ch in text:
-        key({".": "period", "/": "slash", "-": "minus"}.get(ch, ch))
-
-last_focus = [None]
-def tab():
-    """Presses Tab; the control focused after it (its name) and the state."""
-    # Until the focus has moved. A press and a release read in one frame are lost with ImGui
-    # 1.86 (a slow frame): pressed again, up to three times in all, before Tab counts as stuck.
-    for attempt in range(3):
-        key("Tab")
-        end = time.time() + 1.5
-        while True:
-            d = state(10)
-            if d["state"]["focused"] != last_focus[0] or time.time() > end: break
-            time.sleep(0.02)
-        if d["state"]["focused"] != last_focus[0]: break
-    last_focus[0] = d["state"]["focused"]
-    return d["state"]["focused"], d
-
-def tab_to(target, limit=400):
-    for _ in range(limit):
-        f, d = tab()
-        if f == target: return d
-    sys.exit("Tab never reached %s" % target)
-
-shots = 0
-def shot(label):
-    global shots
-    xdo("mousemove", "1", "1")
-    time.sleep(0.2)
-    before = set(glob.glob(os.path.join(os.environ["HOME"], "cuda-lessons-exports", "*.png")))
-    key("F12")
-    for _ in range(50):
-        now = set(glob.glob(os.path.join(os.environ["HOME"], "cuda-lessons-exports", "*.png")))
-        if now - before: break
-        time.sleep(0.1)
-    new = sorted(now - before)
-    if not new: sys.exit("F12 wrote no screenshot for " + label)
-    time.sleep(0.3)
-    shutil.copy(new[-1], os.path.join(out, "keyboard-%s-%s.png" % (name, label)))
-    shots += 1
-
-d = state(test=lambda d: d["state"]["label"] != "")
-win = subprocess.run(["xdotool", "search", "--sync", "--pid", pid], capture_output=True,
-                     text=True, check=True).stdout.split()[0]
-xdo("windowfocus", win)  # keyboard focus: no window manager here
-xdo("mousemove", "1", "1")
-$checks
-print("%s: %d screenshots" % (name, shots))
-PY
-    kill "$app_pid" 2>/dev/null
-    wait "$app_pid" 2>/dev/null
-    app_pid=""
-}
+# The screenshots' names and the Python helpers of this script's checks (drive(), gui_xvfb.sh).
+shot_prefix=keyboard
+helpers="firsts = \"$firsts\".split()
+tab = lambda: press_focus(\"Tab\")"
 
 for lang in en zh; do
     echo "== every chapter by keyboard alone ($lang)"
@@ -182,9 +94,7 @@ if "__" in d["state"]["evidence_first_explained"]:
 if not d["state"]["evidence_rule"]: sys.exit("no rule line over the counters")
 # For the screenshot only: the counters under the button, wheeled into view.
 x0, y0, x1, y1 = d["profile_recorded"]
-win_geo = dict(l.split("=") for l in subprocess.run(["xdotool", "getwindowgeometry", "--shell",
-               win], capture_output=True, text=True, check=True).stdout.split())
-xdo("mousemove", str(int(win_geo["X"]) + int(x0) + 5), str(int(win_geo["Y"]) + int(y0) - 40))
+xdo("mousemove", str(wx + int(x0) + 5), str(wy + int(y0) - 40))
 xdo("click", "--repeat", "12", "--delay", "30", "5")
 time.sleep(0.5)
 shot("evidence")
@@ -198,13 +108,7 @@ state(10, lambda d: not d["state"]["editor_maximised"])
 ' --lesson 4.2 --lang "$lang" --scale 1
 
     echo "== presenter mode at 1280x720, scale 2 ($lang)"
-    python3 - "$out/config/cuda-lessons/settings.json" <<'PY'
-import json, sys
-p = sys.argv[1]
-s = json.load(open(p))
-s.update({"window_width": 1280, "window_height": 720})
-json.dump(s, open(p, "w"))
-PY
+    set_settings '{"window_width": 1280, "window_height": 720}'
     drive "presenter-$lang" '
 d = state(30, lambda d: d["state"]["presenter"] and d["state"]["sections"] >= 2)
 if d["state"]["window"][0] > 1300: sys.exit("window %s" % d["state"]["window"])
@@ -231,13 +135,7 @@ tab_to("view_sass"); key("space")
 d = state(10, lambda d: d["state"]["presenter_view"] == 2 and d["state"]["listing_lines"] > 0)
 shot("presenter-sass")
 ' --lesson 5.8 --lang "$lang" --scale 2 --presenter
-    python3 - "$out/config/cuda-lessons/settings.json" <<'PY'
-import json, sys
-p = sys.argv[1]
-s = json.load(open(p))
-s.update({"window_width": 1500, "window_height": 940})
-json.dump(s, open(p, "w"))
-PY
+    set_settings '{"window_width": 1500, "window_height": 940}'
 done
 n=$(ls "$out"/keyboard-*.png 2>/dev/null | wc -l)
 [ "$n" -ge 12 ] || fail "$n screenshots, 12 expected"

@@ -11,61 +11,21 @@
 # Usage: gui_page.sh CUDA_LESSONS OUT_DIR     (exit 77: skipped, no Xvfb)
 set -u
 app=$1 out=$2
-for tool in Xvfb xdotool python3; do
-    command -v "$tool" >/dev/null || { echo "SKIPPED: $tool is not installed"; exit 77; }
-done
-fail() { echo "FAILED: $*"; exit 1; }
-rm -rf "$out" && mkdir -p "$out/home" "$out/config"
-export HOME="$out/home" XDG_CONFIG_HOME="$out/config" CUDA_VISIBLE_DEVICES=""
-
 source "$(dirname "$0")/gui_xvfb.sh"
+gui_prepare
+
 start_xvfb 251 290
 
 # The first start's welcome page is closed in the settings, so the page itself is in view.
-mkdir -p "$out/config/cuda-lessons"
 printf '{"first_run_closed": true}\n' >"$out/config/cuda-lessons/settings.json"
 
-# drive NAME CHECKS [APP ARGS...]: starts the app, runs the Python CHECKS against its positions
-# file (helpers: state, click, key, shot), closes it (which saves the settings).
-drive() {
-    local name=$1 checks=$2; shift 2
-    local rects="$out/$name.json"
-    rm -f "$rects"
-    CUDA_LESSONS_RECTS_FILE="$rects" "$app" "$@" >"$out/app-$name.log" 2>&1 &
-    app_pid=$!
-    python3 - "$rects" "$app_pid" "$out" "$name" <<PY || { tail -5 "$out/app-$name.log"; fail "$name"; }
-import json, os, subprocess, sys, time
-rects, pid, out, name = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
-
-def state(timeout=60.0, test=lambda d: True):
-    end, last = time.time() + timeout, None
-    while time.time() < end:
-        try:
-            last = json.load(open(rects))
-            if "state" in last and test(last):
-                return last
-        except (OSError, ValueError):
-            pass
-        time.sleep(0.05)
-    sys.exit("%s: the window never reached the state wanted (last: %s)"
-             % (name, json.dumps(last["state"] if last and "state" in last else None)[:600]))
-
-def xdo(*args):
-    subprocess.run(["xdotool", *args], check=True)
-
-def key(k):  # held a moment: ImGui 1.86 misses a press and a release in one poll
-    xdo("keydown", k); time.sleep(0.1); xdo("keyup", k)
-
-d = state(test=lambda d: d["state"]["label"] != "")
-win = subprocess.run(["xdotool", "search", "--sync", "--pid", pid], capture_output=True,
-                     text=True, check=True).stdout.split()[0]
-geo = dict(l.split("=") for l in subprocess.run(
-    ["xdotool", "getwindowgeometry", "--shell", win], capture_output=True, text=True,
-    check=True).stdout.split())
-wx, wy = int(geo["X"]), int(geo["Y"])
+# The screenshots' names and the Python helpers of this script's checks (drive(), gui_xvfb.sh).
+shot_prefix=page
+helpers='
+click = quick_click
 
 def visible(d, rect_name, pane):
-    """Whether rect_name lies inside pane (a folded header below the pane's fold is clipped)."""
+    """Whether rect_name lies inside pane (a header folded below the fold is clipped)."""
     if rect_name not in d or pane not in d: return False
     x0, y0, x1, y1 = d[rect_name]
     p0, q0, p1, q1 = d[pane]
@@ -81,37 +41,12 @@ def scroll_to(rect_name, pane):
             "click", "--repeat", "2", "--delay", "20", "5")
         time.sleep(0.15)
     sys.exit("%s never scrolled into %s" % (rect_name, pane))
-
-def click(rect_name):
-    x0, y0, x1, y1 = state(10, lambda d: rect_name in d)[rect_name]
-    xdo("mousemove", str(wx + int((x0 + x1) / 2)), str(wy + int((y0 + y1) / 2)))
-    time.sleep(0.15)
-    xdo("click", "1")
-    time.sleep(0.3)
-
-def shot(file):
-    xdo("mousemove", str(wx + 3), str(wy + 3))
-    time.sleep(0.2)
-    key("F12")
-    time.sleep(1.0)
-
-$checks
-PY
-    kill "$app_pid" 2>/dev/null
-    wait "$app_pid" 2>/dev/null
-    app_pid=""
-}
+'
 
 for lang in en zh; do
     echo "== lesson 3.6 in the page model ($lang)"
     # Every section folded at the start of each language's run (the English run opened one).
-    python3 - "$out/config/cuda-lessons/settings.json" <<'PY'
-import json, sys
-p = sys.argv[1]
-s = json.load(open(p))
-s["unfolded"] = []
-json.dump(s, open(p, "w"))
-PY
+    set_settings '{"unfolded": []}'
     drive "page-$lang" '
 d = state(30, lambda d: d["state"]["page_in_model"])
 s = d["state"]
@@ -143,13 +78,7 @@ if d["state"]["glance_rows"] != 9: sys.exit("%d rows at a glance" % d["state"]["
 shot("glance")
 ' --lesson 3.1 --lang "$lang" --scale 1
     echo "== presenter, 1280x720, scale 2 ($lang)"
-    python3 - "$out/config/cuda-lessons/settings.json" <<'PY'
-import json, sys
-p = sys.argv[1]
-s = json.load(open(p))
-s.update({"window_width": 1280, "window_height": 720})
-json.dump(s, open(p, "w"))
-PY
+    set_settings '{"window_width": 1280, "window_height": 720}'
     drive "presenter-$lang" '
 d = state(30, lambda d: d["state"]["presenter"] and d["state"]["sections"] >= 3)
 if d["state"]["window"][0] > 1300: sys.exit("window %s" % d["state"]["window"])
@@ -163,8 +92,6 @@ d = state(10, lambda d: d["state"]["section"] == 2)
 shot("presenter-result")
 ' --lesson 3.6 --lang "$lang" --scale 2 --presenter
 done
-shots=$(find "$out/home" -name '*.png' | wc -l)
+shots=$(ls "$out"/page-*.png 2>/dev/null | wc -l)
 [ "$shots" -ge 10 ] || fail "$shots screenshots written, 10 expected"
-i=0
-for f in $(find "$out/home" -name '*.png' | sort); do i=$((i + 1)); cp "$f" "$out/page-$i.png"; done
 echo "PASSED: $shots screenshots in $out"

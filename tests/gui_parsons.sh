@@ -16,67 +16,22 @@
 # Usage: gui_parsons.sh CUDA_LESSONS CUDA_LESSONS_CLI OUT_DIR     (exit 77: skipped, no Xvfb)
 set -u
 app=$1 cli=$2 out=$3
-for tool in Xvfb xdotool python3; do
-    command -v "$tool" >/dev/null || { echo "SKIPPED: $tool is not installed"; exit 77; }
-done
-fail() { echo "FAILED: $*"; exit 1; }
-rm -rf "$out" && mkdir -p "$out/home" "$out/config/cuda-lessons"
-export HOME="$out/home" XDG_CONFIG_HOME="$out/config" XDG_DATA_HOME="$out/data" \
-    CUDA_VISIBLE_DEVICES="" USER=ada
+source "$(dirname "$0")/gui_xvfb.sh"
+gui_prepare
+export USER=ada  # the student, whose seed shuffles the lines
 printf '{"first_run_closed": true}\n' >"$out/config/cuda-lessons/settings.json"
 
 # The answer for this student's seed, as a teacher sees it.
 "$cli" parsons 4.2 --answer --format json >"$out/answer.json" 2>"$out/answer.err" ||
     fail "cuda-lessons-cli parsons 4.2 --answer: $(cat "$out/answer.err")"
 
-source "$(dirname "$0")/gui_xvfb.sh"
 start_xvfb 331 370
 
-# drive NAME CHECKS [APP ARGS...]: starts the app, runs the Python CHECKS against its positions
-# file (helpers: state, key, go_to, shot), closes it.
-drive() {
-    local name=$1 checks=$2; shift 2
-    local rects="$out/$name.json"
-    rm -f "$rects"
-    CUDA_LESSONS_RECTS_FILE="$rects" "$app" "$@" >"$out/app-$name.log" 2>&1 &
-    app_pid=$!
-    python3 - "$rects" "$app_pid" "$out" "$name" <<PY || { tail -5 "$out/app-$name.log"; fail "$name"; }
-import glob, json, os, shutil, subprocess, sys, time
-rects, pid, out, name = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+# The screenshots' names and the Python helpers of this script's checks (drive(), gui_xvfb.sh).
+shot_prefix=parsons
+ready='d["state"]["label"] == "4.2"'
+helpers='
 answer = json.load(open(os.path.join(out, "answer.json")))["answer"]
-
-def state(timeout=60.0, test=lambda d: True):
-    end, last = time.time() + timeout, None
-    while time.time() < end:
-        try:
-            last = json.load(open(rects))
-            if "state" in last and test(last):
-                return last
-        except (OSError, ValueError):
-            pass
-        time.sleep(0.05)
-    sys.exit("%s: the window never reached the state wanted (last: %s)"
-             % (name, json.dumps(last["state"] if last and "state" in last else None)[:900]))
-
-def xdo(*args):
-    subprocess.run(["xdotool", *args], check=True)
-
-def key(k):  # held a moment: ImGui 1.86 misses a press and a release in one poll
-    xdo("keydown", k); time.sleep(0.1); xdo("keyup", k); time.sleep(0.05)
-
-last_focus = [None]
-def press_focus(k):
-    """Presses Tab or shift+Tab until the focus moves (up to three times); the focus and state."""
-    for attempt in range(3):
-        key(k)
-        end = time.time() + 1.5
-        while True:
-            d = state(10)
-            if d["state"]["focused"] != last_focus[0] or time.time() > end: break
-            time.sleep(0.02)
-        if d["state"]["focused"] != last_focus[0]: break
-    last_focus[0] = d["state"]["focused"]
-    return d["state"]["focused"], d
 
 def go_to(target, forward=400):
     """The focus on the target: Tab forward, or shift+Tab back where it lies above the focus."""
@@ -99,42 +54,10 @@ def wheel_to_answer():
     """The code pane wheeled down over the Parsons part: its answer in view for the screenshot."""
     d = state(10)
     x0, y0, x1, y1 = d["parsons_check"]
-    xdo("mousemove", str(int(geo["X"]) + int(x0) + 5), str(int(geo["Y"]) + int(y0) + 3))
+    xdo("mousemove", str(wx + int(x0) + 5), str(wy + int(y0) + 3))
     xdo("click", "--repeat", "3", "--delay", "40", "5")
     time.sleep(0.5)
-
-shots = 0
-def shot(label):
-    global shots
-    xdo("mousemove", "1", "1")
-    time.sleep(0.3)
-    exports = os.path.join(os.environ["HOME"], "cuda-lessons-exports", "*.png")
-    before = set(glob.glob(exports))
-    key("F12")
-    for _ in range(50):
-        now = set(glob.glob(exports))
-        if now - before: break
-        time.sleep(0.1)
-    new = sorted(now - before)
-    if not new: sys.exit("F12 wrote no screenshot for " + label)
-    time.sleep(0.3)
-    shutil.copy(new[-1], os.path.join(out, "parsons-%s-%s.png" % (label, name)))
-    shots += 1
-
-d = state(test=lambda d: d["state"]["label"] == "4.2")
-win = subprocess.run(["xdotool", "search", "--sync", "--pid", pid], capture_output=True,
-                     text=True, check=True).stdout.split()[0]
-xdo("windowfocus", win)  # keyboard focus: no window manager here
-xdo("mousemove", "1", "1")
-geo = dict(l.split("=") for l in subprocess.run(["xdotool", "getwindowgeometry", "--shell", win],
-           capture_output=True, text=True, check=True).stdout.split())
-$checks
-print("%s: %d screenshots" % (name, shots))
-PY
-    kill "$app_pid" 2>/dev/null
-    wait "$app_pid" 2>/dev/null
-    app_pid=""
-}
+'
 
 parsons_checks='
 # 1. The Exercise tab, then the Parsons part, by keyboard.
@@ -150,7 +73,7 @@ if order[:len(answer)] == answer: sys.exit("the shuffle shows the answer")
 # The first line dragged below the second: the two change places.
 x0, y0, x1, y1 = d["parsons_line_%d" % order[0]]
 h = y1 - y0
-ox, oy = int(geo["X"]), int(geo["Y"])
+ox, oy = wx, wy
 xdo("mousemove", str(ox + int((x0 + x1) / 2)), str(oy + int(y0 + h / 2)))
 time.sleep(0.2)
 xdo("mousedown", "1"); time.sleep(0.2)

@@ -18,19 +18,14 @@
 # Usage: gui_walk.sh CUDA_LESSONS CUDA_LESSONS_CLI OUT_DIR     (exit 77: skipped, no Xvfb)
 set -u
 app=$1 cli=$2 out=$3
-for tool in Xvfb xdotool python3; do
-    command -v "$tool" >/dev/null || { echo "SKIPPED: $tool is not installed"; exit 77; }
-done
-fail() { echo "FAILED: $*"; exit 1; }
-rm -rf "$out" && mkdir -p "$out/home" "$out/config"
-export HOME="$out/home" XDG_CONFIG_HOME="$out/config" CUDA_VISIBLE_DEVICES=""
+source "$(dirname "$0")/gui_xvfb.sh"
+gui_prepare
 
 # The catalogue's lessons, as the CLI lists them (labels such as 5.8).
 "$cli" list >"$out/list.txt" 2>&1 || fail "cuda-lessons-cli list exited with $?"
 labels=$(awk '$1 ~ /^[0-9]+\.[0-9]+$/ {print $1}' "$out/list.txt" | tr '\n' ' ')
 [ -n "$labels" ] || fail "no lessons in cuda-lessons-cli list"
 
-source "$(dirname "$0")/gui_xvfb.sh"
 start_xvfb 201 250
 
 # walk LANG FIRST_RUN_EXPECTED [ARGS...]: starts the app, checks the first-run page's state,

@@ -189,13 +189,38 @@ TEST(AttentionCpu, TheChapterDeclaresItsStepsAndRefusesBadValues) {
     const Chapter* chapter = catalog.FindChapter("attention");
     ASSERT_NE(chapter, nullptr);
     const auto lessons = catalog.LessonsOf(*chapter);
-    ASSERT_EQ(lessons.size(), 4u);
+    ASSERT_EQ(lessons.size(), 8u);
     EXPECT_EQ(lessons[0]->id, "attention/unfused");
     EXPECT_EQ(lessons[1]->id, "attention/fused-simt");
     EXPECT_EQ(lessons[2]->id, "attention/mma-sync");
     EXPECT_EQ(lessons[3]->id, "attention/swizzled");
+    EXPECT_EQ(lessons[4]->id, "attention/pipelined");
+    EXPECT_EQ(lessons[5]->id, "attention/log2-softmax");
+    EXPECT_EQ(lessons[6]->id, "attention/wgmma-tma");
+    EXPECT_EQ(lessons[7]->id, "attention/warp-specialized");
     EXPECT_NE(lessons[0]->FindParam("block"), nullptr);
-    for (int i = 1; i < 4; ++i) EXPECT_NE(lessons[size_t(i)]->FindParam("tile"), nullptr);
+    for (int i = 1; i < 8; ++i) EXPECT_NE(lessons[size_t(i)]->FindParam("tile"), nullptr);
+    // The pipelined steps offer 2 and 3 stages of each tile, and no tile of the steps before.
+    for (int i = 4; i < 6; ++i) {
+        const ParamSpec& tile = *lessons[size_t(i)]->FindParam("tile");
+        EXPECT_EQ(tile.Reject(ParamValue::Choice("128x64-s2")), "") << lessons[size_t(i)]->id;
+        EXPECT_EQ(tile.Reject(ParamValue::Choice("64x64-s3")), "") << lessons[size_t(i)]->id;
+        EXPECT_NE(tile.Reject(ParamValue::Choice("128x64")), "") << lessons[size_t(i)]->id;
+        EXPECT_NE(tile.Reject(ParamValue::Choice("128x64-s4")), "") << lessons[size_t(i)]->id;
+    }
+    // The Hopper step: d = 64 or 128 only, its own two tiles.
+    const Lesson& hopper = *lessons[6];
+    EXPECT_NE(hopper.FindParam("d")->Reject(ParamValue::Choice("96")), "");
+    EXPECT_EQ(hopper.FindParam("tile")->Reject(ParamValue::Choice("128x128")), "");
+    EXPECT_NE(hopper.FindParam("tile")->Reject(ParamValue::Choice("64x64")), "");
+    // The warp-specialised step, the chapter's last: its three schedules as tiles, d = 64 or 128.
+    const Lesson& ws = *lessons.back();
+    EXPECT_EQ(ws.id, "attention/warp-specialized");
+    EXPECT_EQ(ws.FindParam("tile")->Reject(ParamValue::Choice("128x128")), "");
+    EXPECT_EQ(ws.FindParam("tile")->Reject(ParamValue::Choice("128x128-no-overlap")), "");
+    EXPECT_EQ(ws.FindParam("tile")->Reject(ParamValue::Choice("128x128-no-pingpong")), "");
+    EXPECT_NE(ws.FindParam("tile")->Reject(ParamValue::Choice("128x64")), "");
+    EXPECT_NE(ws.FindParam("d")->Reject(ParamValue::Choice("96")), "");
     const Lesson& l = *lessons[3];
     EXPECT_EQ(l.FindParam("n")->Reject(ParamValue::Number(1)), "");
     EXPECT_EQ(l.FindParam("n")->Reject(ParamValue::Number(4097)), "");

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "catalog.h"
+#include "chapter_fixture.h"
 #include "declare.h"
 #include "kernels_of.h"
 #include "report.h"
@@ -63,14 +64,7 @@ LESSONS_STEP_KIND(Kernel, [](const Kernel& k, const StepSite& site) {
 LESSONS_STEP_KIND(Library, [](const Library&, const StepSite&) { return RunnerNamed("library"); });
 
 Chapter MakeChapter(const std::string& id) {
-    Chapter c;
-    c.id = id;
-    c.title = "A chapter";
-    c.title_zh = "一章";
-    c.make_workload = [](const WorkloadSpec&) -> std::shared_ptr<Workload> { return nullptr; };
-    c.workload_host_bytes = [](const ParamValues&) { return uint64_t(0); };
-    c.describe = [](const ParamValues&) { return std::string("data"); };
-    return c;
+    return NothingChapter(id);
 }
 
 // The kernel families this file registered (the catalogue's own files register theirs too).

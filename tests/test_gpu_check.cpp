@@ -1,8 +1,15 @@
-// `check` on a GPU: every wrong kernel of tests/data/wrong-kernels fails it (each names its
-// lesson on its first line and what is wrong on its second), every reference solution (the
-// lesson's own kernel, as `exercise --solution` gives it) passes it, and a kernel that never
-// ends is stopped at the time limit with a clear message, after which the next run works.
-// Skipped without a GPU.
+// `check` on a GPU: every wrong kernel of tests/data/wrong-kernels fails it, every reference
+// solution (the lesson's own kernel, as `exercise --solution` gives it) passes it, and a kernel
+// that never ends is stopped at the time limit with a clear message, after which the next run
+// works. Skipped without a GPU, but for the wrong kernels' edits, which apply without one.
+// A wrong kernel is stored as edits of its lesson's solution, not as a copy of it (NAME.edit):
+// its lesson on its first line ("// lesson: gemm/naive"), what is wrong on its second
+// ("// WRONG: ..."), then one or more blocks
+//   <<<<<<< solution
+//   lines of the solution, found exactly once in it
+//   =======
+//   the lines that replace them in the wrong kernel
+//   >>>>>>> wrong
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -30,7 +37,9 @@ bool Has(const std::string& text, const std::string& part) {
 }
 
 struct WrongKernel {
-    std::string path, lesson, why;
+    std::string name, lesson, why;                           // name: the edit file's stem
+    std::vector<std::pair<std::string, std::string>> edits;  // (solution's lines, wrong lines)
+    std::string problem;  // what is malformed in the file; empty when nothing is
 };
 
 // tests/data/wrong-kernels, or $LESSONS_WRONG_KERNELS (a build carried to another machine).
@@ -39,21 +48,66 @@ std::string WrongKernelDir() {
     return env && *env ? env : std::string(LESSONS_SOURCE_DIR) + "/tests/data/wrong-kernels";
 }
 
+WrongKernel ReadWrongKernel(const std::filesystem::path& path) {
+    WrongKernel k{path.stem().string(), "", "", {}, ""};
+    std::ifstream in(path);
+    std::string first, line;
+    std::getline(in, first);
+    std::getline(in, k.why);
+    if (first.starts_with("// lesson: ")) k.lesson = first.substr(11);
+    enum { kOutside, kSolution, kWrong } at = kOutside;
+    while (std::getline(in, line)) {
+        if (at == kOutside && line == "<<<<<<< solution") {
+            k.edits.emplace_back();
+            at = kSolution;
+        } else if (at == kSolution && line == "=======") {
+            at = kWrong;
+        } else if (at == kWrong && line == ">>>>>>> wrong") {
+            at = kOutside;
+        } else if (at == kSolution) {
+            k.edits.back().first += line + "\n";
+        } else if (at == kWrong) {
+            k.edits.back().second += line + "\n";
+        } else if (!line.empty()) {
+            k.problem = "a line outside the edit blocks: " + line;
+        }
+    }
+    if (at != kOutside) k.problem = "an edit block not closed by '>>>>>>> wrong'";
+    if (k.edits.empty() && k.problem.empty()) k.problem = "no edit block";
+    return k;
+}
+
 std::vector<WrongKernel> WrongKernels() {
     std::vector<WrongKernel> out;
-    for (const auto& entry : std::filesystem::directory_iterator(WrongKernelDir())) {
-        if (entry.path().extension() != ".cu") continue;
-        std::ifstream in(entry.path());
-        std::string first, second;
-        std::getline(in, first);
-        std::getline(in, second);
-        WrongKernel k{entry.path().string(), "", second};
-        if (first.starts_with("// lesson: ")) k.lesson = first.substr(11);
-        out.push_back(k);
-    }
+    for (const auto& entry : std::filesystem::directory_iterator(WrongKernelDir()))
+        if (entry.path().extension() == ".edit") out.push_back(ReadWrongKernel(entry.path()));
     std::sort(out.begin(), out.end(),
-              [](const WrongKernel& a, const WrongKernel& b) { return a.path < b.path; });
+              [](const WrongKernel& a, const WrongKernel& b) { return a.name < b.name; });
     return out;
+}
+
+// The wrong kernel's text: its lesson's solution with its edits made; empty, with `problem`
+// said, where the solution is not to be had or an edit's lines are not in it exactly once.
+std::string WrongKernelText(const WrongKernel& k, std::string& problem) {
+    const Output s = Cli("exercise " + k.lesson + " --solution --format json", false);
+    std::string text;
+    try {
+        text = json::parse(s.text)["solution"].get<std::string>();
+    } catch (const std::exception&) {
+        problem = "no solution for " + k.lesson + ": " + s.text.substr(0, 300);
+        return "";
+    }
+    for (const auto& [from, to] : k.edits) {
+        const size_t at = text.find(from);
+        if (at == std::string::npos || text.find(from, at + 1) != std::string::npos) {
+            problem = "these lines are " +
+                      std::string(at == std::string::npos ? "not" : "more than once") +
+                      " in the solution of " + k.lesson + ":\n" + from;
+            return "";
+        }
+        text.replace(at, from.size(), to);
+    }
+    return text;
 }
 
 struct Checked {
@@ -127,21 +181,39 @@ TEST(GpuCheck, TheWrongKernelSetCoversTheChapters) {
     EXPECT_GE(kernels.size(), 10u);
     std::set<std::string> chapters;
     for (const WrongKernel& k : kernels) {
-        EXPECT_FALSE(k.lesson.empty()) << k.path << ": no '// lesson: ' first line";
-        EXPECT_TRUE(k.why.starts_with("// WRONG: ")) << k.path << ": no '// WRONG: ' second line";
+        EXPECT_FALSE(k.lesson.empty()) << k.name << ": no '// lesson: ' first line";
+        EXPECT_TRUE(k.why.starts_with("// WRONG: ")) << k.name << ": no '// WRONG: ' second line";
+        EXPECT_EQ(k.problem, "") << k.name;
         chapters.insert(k.lesson.substr(0, k.lesson.find('/')));
     }
     for (const char* c : {"split", "reduce", "gemv", "gemm", "tensor-cores"})
         EXPECT_TRUE(chapters.count(c)) << "no wrong kernel for chapter " << c;
 }
 
+// Every edit still applies to today's solution (no GPU needed): a kernel changed under its
+// wrong kernel's edit is said here, not found as a wrong kernel that suddenly passes.
+TEST(GpuCheck, EveryWrongKernelIsItsSolutionEdited) {
+    for (const WrongKernel& k : WrongKernels()) {
+        std::string problem;
+        const std::string text = WrongKernelText(k, problem);
+        EXPECT_EQ(problem, "") << k.name;
+        EXPECT_FALSE(text.empty()) << k.name;
+    }
+}
+
 TEST(GpuCheck, EveryWrongKernelFails) {
     REQUIRE_GPU();
+    const std::string dir = MakeTempDir("wrong-kernels");
     std::vector<std::pair<std::string, std::string>> todo;
     std::vector<std::string> names;
     for (const WrongKernel& k : WrongKernels()) {
-        todo.emplace_back(k.lesson, k.path);
-        names.push_back(std::filesystem::path(k.path).filename().string());
+        std::string problem;
+        const std::string text = WrongKernelText(k, problem);
+        ASSERT_EQ(problem, "") << k.name;
+        const std::string path = dir + "/" + k.name + ".cu";
+        std::ofstream(path) << text;
+        todo.emplace_back(k.lesson, path);
+        names.push_back(k.name + ".cu");
     }
     const std::vector<Checked> checked = CheckAll(todo, names);
     AppendTable(checked);
@@ -162,6 +234,7 @@ TEST(GpuCheck, EveryWrongKernelFails) {
         EXPECT_TRUE(guarded) << c.name << ": no guard zone named a write past the end\n"
                              << c.j.dump(1);
     }
+    Sh("rm -rf '" + dir + "'");
 }
 
 TEST(GpuCheck, EveryReferenceSolutionPasses) {
@@ -198,7 +271,10 @@ TEST(GpuCheck, EveryReferenceSolutionPasses) {
     AppendTable(checked);
     ASSERT_EQ(progress.code, 0) << progress.text;
     std::set<std::string> passed;
-    for (const json& e : json::parse(progress.text)["exercises"]) {
+    // Kept in a variable: a range-for over a member of a temporary reads a destroyed object.
+    const json kept = json::parse(progress.text);
+    ASSERT_TRUE(kept.contains("exercises")) << progress.text.substr(0, 2000);
+    for (const json& e : kept["exercises"]) {
         EXPECT_EQ(e.value("checks", 0), 1) << e.dump();
         if (e.value("correct", false)) passed.insert(e.value("lesson", ""));
         EXPECT_NE(e.value("last_speed", ""), "not judged") << e.dump();

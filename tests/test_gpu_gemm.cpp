@@ -14,6 +14,7 @@
 #include "catalog.h"
 #include "device.h"
 #include "errors.h"
+#include "gpu_lessons.h"
 #include "gpu_test.h"
 #include "session.h"
 
@@ -22,17 +23,11 @@ using namespace lessons;
 namespace {
 
 const Chapter& GemmChapter() {
-    const Chapter* chapter = RunnableCatalog().FindChapter("gemm");
-    if (!chapter) throw std::logic_error("the catalogue has no gemm chapter");
-    return *chapter;
+    return RunnableChapter("gemm");
 }
 
-// The chapter's GPU steps, in the catalogue's order.
 std::vector<const Lesson*> GemmLessons() {
-    std::vector<const Lesson*> out;
-    for (const Lesson* l : RunnableCatalog().LessonsOf(GemmChapter()))
-        if (l->kind == StepKind::kGpu) out.push_back(l);
-    return out;
+    return GpuLessonsOf("gemm");
 }
 
 // The ceiling the step's declared work holds it to: the TF32 one for the tensor-core steps.

@@ -11,6 +11,7 @@
 #include "catalog.h"
 #include "device.h"
 #include "errors.h"
+#include "gpu_lessons.h"
 #include "gpu_test.h"
 #include "session.h"
 
@@ -19,10 +20,7 @@ using namespace lessons;
 namespace {
 
 std::vector<const Lesson*> GemvLessons() {
-    std::vector<const Lesson*> out;
-    for (const Lesson& l : RunnableCatalog().lessons())
-        if (l.chapter == "gemv" && l.kind == StepKind::kGpu) out.push_back(&l);
-    return out;
+    return GpuLessonsOf("gemv");
 }
 
 // Every block size the lesson accepts; one "none" for the library step.

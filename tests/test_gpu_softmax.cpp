@@ -12,6 +12,7 @@
 #include "catalog.h"
 #include "device.h"
 #include "errors.h"
+#include "gpu_lessons.h"
 #include "gpu_test.h"
 #include "session.h"
 
@@ -20,10 +21,7 @@ using namespace lessons;
 namespace {
 
 std::vector<const Lesson*> SoftmaxLessons() {
-    std::vector<const Lesson*> out;
-    for (const Lesson& l : RunnableCatalog().lessons())
-        if (l.chapter == "softmax" && l.kind == StepKind::kGpu) out.push_back(&l);
-    return out;
+    return GpuLessonsOf("softmax");
 }
 
 RunOptions Options(uint64_t m, uint64_t n, const std::string& dtype, const std::string& data,

@@ -16,6 +16,7 @@
 #include "cli_path.h"
 #include "device.h"
 #include "errors.h"
+#include "gpu_lessons.h"
 #include "gpu_test.h"
 #include "session.h"
 #include "tc/tc_tiles.h"
@@ -24,17 +25,8 @@ using namespace lessons;
 
 namespace {
 
-const Chapter& TcChapter() {
-    const Chapter* chapter = RunnableCatalog().FindChapter("tensor-cores");
-    if (!chapter) throw std::logic_error("the catalogue has no tensor-cores chapter");
-    return *chapter;
-}
-
 std::vector<const Lesson*> TcLessons() {
-    std::vector<const Lesson*> out;
-    for (const Lesson* l : RunnableCatalog().LessonsOf(TcChapter()))
-        if (l->kind == StepKind::kGpu) out.push_back(l);
-    return out;
+    return GpuLessonsOf("tensor-cores");
 }
 
 // Every tile of the lesson, or nothing to set (cuBLAS).

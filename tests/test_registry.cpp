@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "catalog.h"
+#include "chapter_fixture.h"
 #include "declare.h"
 #include "device.h"
 #include "errors.h"
@@ -21,14 +22,8 @@ bool Mentions(const std::vector<std::string>& problems, const std::string& needl
 }
 
 Chapter GoodChapter(int number, const std::string& id) {
-    Chapter c;
+    Chapter c = NothingChapter(id);
     c.number = number;
-    c.id = id;
-    c.title = "A chapter";
-    c.title_zh = "一章";
-    c.make_workload = [](const WorkloadSpec&) -> std::shared_ptr<Workload> { return nullptr; };
-    c.workload_host_bytes = [](const ParamValues&) { return uint64_t(0); };
-    c.describe = [](const ParamValues&) { return std::string("data"); };
     c.params = {SizeParam(1024)};
     return c;
 }

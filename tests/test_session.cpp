@@ -378,9 +378,10 @@ public:
     int runs = 0;
 };
 
-}  // namespace
-
-TEST(Session, WrongAnswerIsAResultNotAnException) {
+// A registry of one chapter of tiny workloads ("t") and its one lesson `id`, whose step is
+// `make`'s and whose work rule is `rule` (null: none of its own).
+template <class Step>
+Registry OneStepChapter(const std::string& id, WorkFn rule = nullptr) {
     Registry r;
     Chapter c;
     c.number = 1;
@@ -393,13 +394,19 @@ TEST(Session, WrongAnswerIsAResultNotAnException) {
     r.AddChapter(c);
     Lesson l;
     l.number = 1;
-    l.id = "t/01-broken";
+    l.id = id;
     l.chapter = "t";
     l.needs = [](const ParamValues&) { return MemoryNeeds{}; };
-    l.runner.make = [](const Workload&, const StepContext&) {
-        return std::make_unique<BrokenStep>();
-    };
+    l.runner.make = [](const Workload&, const StepContext&) { return std::make_unique<Step>(); };
+    l.work = std::move(rule);
     r.AddLesson(l);
+    return r;
+}
+
+}  // namespace
+
+TEST(Session, WrongAnswerIsAResultNotAnException) {
+    const Registry r = OneStepChapter<BrokenStep>("t/01-broken");
     Session session(r);
     RunOptions o;
     o.reps = 10;
@@ -428,27 +435,7 @@ public:
 };
 
 Registry MeasuringChapter(WorkFn rule) {
-    Registry r;
-    Chapter c;
-    c.number = 1;
-    c.id = "t";
-    c.title = "test";
-    c.make_workload = [](const WorkloadSpec&) { return std::make_shared<TinyWorkload>(); };
-    c.workload_host_bytes = [](const ParamValues& p) { return p.Number("size"); };
-    c.describe = [](const ParamValues&) { return std::string("tiny"); };
-    c.params = {SizeParam(4)};
-    r.AddChapter(c);
-    Lesson l;
-    l.number = 1;
-    l.id = "t/01-measuring";
-    l.chapter = "t";
-    l.needs = [](const ParamValues&) { return MemoryNeeds{}; };
-    l.runner.make = [](const Workload&, const StepContext&) {
-        return std::make_unique<MeasuringStep>();
-    };
-    l.work = std::move(rule);
-    r.AddLesson(l);
-    return r;
+    return OneStepChapter<MeasuringStep>("t/01-measuring", std::move(rule));
 }
 
 }  // namespace

@@ -54,14 +54,11 @@ using namespace split;
 constexpr const char* kRangeScanKernel = "kernels/split/vector-loads-block-compaction.cu";
 
 Chapter SplitChapter() {
-    Chapter chapter;
-    chapter.id = "split";
-    chapter.title = "Split lines: find every \\r\\n";
-    chapter.title_zh = "拆分行：找出每个 \\r\\n";
-    chapter.work_rule =
+    Chapter chapter = NewChapter(
+        "split", "Split lines: find every \\r\\n", "拆分行：找出每个 \\r\\n",
         "reads the buffer once (n bytes) and writes 8 bytes per line break found; GPU steps are "
         "compared with the read-only bandwidth, those that overlap the copy with the scan or use "
-        "several GPUs with the host-to-device copy";
+        "several GPUs with the host-to-device copy");
     chapter.params = {
         SizeParam(uint64_t(64) << 20),
         ChoiceParam(
@@ -72,9 +69,7 @@ Chapter SplitChapter() {
     };
     chapter.messages = SplitMessages();
     chapter.accepts_input_file = true;
-    chapter.make_workload = [](const WorkloadSpec& spec) {
-        return std::make_shared<SplitWorkload>(spec);
-    };
+    chapter.make_workload = MakeWorkload<SplitWorkload>;
     chapter.workload_host_bytes = [](const ParamValues& p) {
         return SplitWorkloadHostBytes(p.Number("size"));
     };

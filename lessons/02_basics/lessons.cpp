@@ -9,6 +9,7 @@
 #include "basics_steps.h"
 #include "catalog.h"
 #include "declare.h"
+#include "number_param.h"
 #include "units.h"
 
 namespace lessons {
@@ -23,52 +24,29 @@ ParamSpec Choices(std::string name, std::string label_en, std::string label_zh,
                        std::move(notes_zh), std::move(labels_zh));
 }
 
-ParamSpec NumberParam(ParamType type, std::string name, std::string label_en, std::string label_zh,
-                      uint64_t min, uint64_t max, uint64_t default_value, std::string unit,
-                      bool power_of_two, std::string why) {
-    ParamSpec p;
-    p.name = std::move(name);
-    p.label_en = std::move(label_en);
-    p.label_zh = std::move(label_zh);
-    p.type = type;
-    p.min = min;
-    p.max = max;
-    p.power_of_two = power_of_two;
-    p.default_value = ParamValue::Number(default_value);
-    p.unit = std::move(unit);
-    p.why = std::move(why);
-    return p;
-}
-
 Chapter BasicsChapter() {
     using namespace basics;
-    Chapter chapter;
-    chapter.id = "basics";
-    chapter.title = "GPU performance basics";
-    chapter.title_zh = "GPU 性能基础";
-    // Four topics, one lesson each: not a sequence of optimisations of one problem.
-    chapter.independent_steps = true;
-    chapter.work_rule =
+    Chapter chapter = NewChapter(
+        "basics", "GPU performance basics", "GPU 性能基础",
         "two arrays of size / 4 floats; x^T A reads the matrix once (2 flops per element, "
         "against the read bandwidth), the switch reads and writes each float with 512 flops "
         "between (against the fp32 peak), the add reads two floats and writes one (against "
         "the copy bandwidth), the transfer sends the first array to the GPU (against the pinned "
-        "host-to-device rate)";
+        "host-to-device rate)");
+    // Four topics, one lesson each: not a sequence of optimisations of one problem.
+    chapter.independent_steps = true;
     chapter.params = {
         SizeParam(uint64_t(64) << 20, sizeof(float)),
         ChoiceParam("data", "Data", "数据", {"random", "ones"},
                     {"floats uniform in [-1, 1)", "all 1.0"},
                     {"在 [-1, 1) 上均匀分布的浮点数", "全为 1.0"}, {"随机", "全 1"}),
     };
-    chapter.make_workload = [](const WorkloadSpec& spec) {
-        return std::make_shared<BasicsWorkload>(spec);
-    };
+    chapter.make_workload = MakeWorkload<BasicsWorkload>;
     chapter.workload_host_bytes = [](const ParamValues& p) {
         return BasicsWorkloadHostBytes(p.Number("size"));
     };
     chapter.describe = [](const ParamValues& p) {
-        return "2 x " + std::to_string(p.Number("size") / sizeof(float)) + " floats (" +
-               FormatSize(p.Number("size")) + " each, " + p.Choice("data") + ")";
+        return "2 x " + FloatsOfSize(p, " each, " + p.Choice("data"));
     };
     return chapter;
 }

@@ -12,13 +12,10 @@
 namespace lessons {
 void RegisterReduceChapter(Registry& registry) {
     using namespace reduce;
-    Chapter chapter;
-    chapter.id = "reduce";
-    chapter.title = "Reduction: sum an array";
-    chapter.title_zh = "归约：数组求和";
-    chapter.work_rule =
-        "reads every float once (4 bytes each) and adds it (1 flop each); GPU steps are "
-        "compared with the read-only bandwidth";
+    Chapter chapter =
+        NewChapter("reduce", "Reduction: sum an array", "归约：数组求和",
+                   "reads every float once (4 bytes each) and adds it (1 flop each); GPU steps are "
+                   "compared with the read-only bandwidth");
     chapter.params = {
         SizeParam(uint64_t(64) << 20, sizeof(float)),
         ChoiceParam("data", "Data", "数据", {"random", "ones", "large"},
@@ -30,9 +27,7 @@ void RegisterReduceChapter(Registry& registry) {
     };
     chapter.messages = ReduceMessages();
     chapter.part_names = {{"nccl", "NCCL", "NCCL"}};  // the multi-GPU step's last add
-    chapter.make_workload = [](const WorkloadSpec& spec) {
-        return std::make_shared<ReduceWorkload>(spec);
-    };
+    chapter.make_workload = MakeWorkload<ReduceWorkload>;
     chapter.workload_host_bytes = [](const ParamValues& p) {
         return ReduceWorkloadHostBytes(p.Number("size"));
     };
@@ -40,8 +35,7 @@ void RegisterReduceChapter(Registry& registry) {
         return ReduceWork(p.Number("size") / sizeof(float));
     };
     chapter.describe = [](const ParamValues& p) {
-        return std::to_string(p.Number("size") / sizeof(float)) + " floats (" +
-               FormatSize(p.Number("size")) + ", " + p.Choice("data") + ")";
+        return FloatsOfSize(p, ", " + p.Choice("data"));
     };
 
     const std::string why_pow2 =

@@ -7,6 +7,7 @@
 #include "checked.h"
 #include "generators.h"
 #include "host_timing.h"
+#include "printed.h"
 #include "units.h"
 
 namespace lessons::reduce {
@@ -40,12 +41,6 @@ namespace {
 constexpr MessageForm kWrongSum{"reduce.wrong-sum",
                                 "sum {1}, expected {2}: off by {3}, more than the tolerance {4}",
                                 "和为 {1}，应为 {2}：相差 {3}，超过容差 {4}"};
-
-std::string Printed(const char* format, double value) {
-    char text[64];
-    std::snprintf(text, sizeof text, format, value);
-    return text;
-}
 
 }  // namespace
 

@@ -15,6 +15,7 @@
 #include "gemv/gemv_gpu.cuh"
 #include "gemv_chapter.h"
 #include "gemv_steps.h"
+#include "kernel_timer.cuh"
 #include "kernels_of.h"
 
 namespace lessons::gemv {
@@ -45,17 +46,10 @@ protected:
     Sample Timed(Body&& body) {
         cudaStream_t s = m_stream.get();
         LESSONS_CUDA_CHECK(cudaMemsetAsync(m_y.get(), 0xff, m_y.bytes(), s));  // NaN
-        cuda::StreamHold hold(s);  // the events time the GPU's work, not the host's queuing
-        m_start.Record(s);
-        body(s);
-        m_stop.Record(s);
-        hold.Release();
+        const Sample sample = m_timer.Time(s, body);
         LESSONS_CUDA_CHECK(
             cudaMemcpyAsync(m_out.get(), m_y.get(), m_y.bytes(), cudaMemcpyDeviceToHost, s));
         m_stream.Synchronize();
-        Sample sample;
-        sample.total_ms = cuda::ElapsedMs(m_start, m_stop);
-        sample.parts = {{"kernel", sample.total_ms}};
         return sample;
     }
 
@@ -65,7 +59,7 @@ protected:
     cuda::DeviceBuffer<float> m_a, m_x, m_y;
     cuda::PinnedBuffer<float> m_out;
     cuda::Stream m_stream;
-    cuda::Event m_start, m_stop;
+    KernelTimer m_timer;
 };
 
 // The steps with a kernel of their own.

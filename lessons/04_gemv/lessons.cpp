@@ -12,13 +12,10 @@ namespace lessons {
 
 void RegisterGemvChapter(Registry& registry) {
     using namespace gemv;
-    Chapter chapter;
-    chapter.id = "gemv";
-    chapter.title = "GEMV: y = A·x";
-    chapter.title_zh = "GEMV：矩阵乘向量 y = A·x";
-    chapter.work_rule =
+    Chapter chapter = NewChapter(
+        "gemv", "GEMV: y = A·x", "GEMV：矩阵乘向量 y = A·x",
         "reads A once (m·n floats) and x (n floats) and writes y (m floats); 2·m·n flops; GPU "
-        "steps are compared with the read-only bandwidth";
+        "steps are compared with the read-only bandwidth");
     chapter.params = MatrixDimensions(
         MatrixShape::kRowsColumns, 8192, kMaxDimension,
         "cuBLAS takes the dimensions as int; memory limits m × n well before that",
@@ -31,18 +28,14 @@ void RegisterGemvChapter(Registry& registry) {
                  "A 在 [-2^40, 2^40) 上、x 在 [-1, 1) 上均匀分布：数值很大，但远不会溢出"},
                 {"随机", "全 1", "大数值"}),
         });
-    chapter.make_workload = [](const WorkloadSpec& spec) {
-        return std::make_shared<GemvWorkload>(spec);
-    };
+    chapter.make_workload = MakeWorkload<GemvWorkload>;
     chapter.workload_host_bytes = [](const ParamValues& p) {
         return GemvWorkloadHostBytes(p.Number("m"), p.Number("n"));
     };
     chapter.describe = [](const ParamValues& p) {
         const uint64_t m = p.Number("m"), n = p.Number("n");
-        const uint64_t bytes = SaturatingMul(SaturatingMul(m, n), sizeof(float));
         return "m = " + std::to_string(m) + " × n = " + std::to_string(n) + " (A " +
-               (bytes == kSaturated ? std::string("too large to count") : FormatSize(bytes)) +
-               ", " + p.Choice("data") + ")";
+               MatrixSizeText(m, n, sizeof(float)) + ", " + p.Choice("data") + ")";
     };
 
     // The work without running: the page's prediction and the runner's choice of ceiling.

@@ -46,61 +46,15 @@ GemmWorkload::GemmWorkload(const WorkloadSpec& spec)
 uint64_t GemmWorkloadHostBytes(uint64_t m, uint64_t n, uint64_t k) {
     const uint64_t inputs =
         SaturatingMul(SaturatingAdd(SaturatingMul(m, k), SaturatingMul(k, n)), sizeof(float));
-    const uint64_t cells = SaturatingMul(m, n);
-    // Full check: the reference, its magnitudes and the checked indices (8 + 8 + 8 + 16 per
-    // element while it is built); sampled: a few thousand elements.
-    const uint64_t reference =
-        SaturatingMul(cells, k) <= kFullCheckMacs || cells <= 2 * uint64_t(kSampledElements)
-            ? SaturatingMul(cells, 40)
-            : uint64_t(kSampledElements + 300) * 24;
-    return SaturatingAdd(inputs, reference);
+    return SaturatingAdd(inputs, CheckedElementsHostBytes(m, n, k));
 }
 
 Check CheckGemm(const GemmWorkload& work, const float* c, bool tf32) {
-    Check check;
     const double eps = GemmTolerance(work.k(), tf32);
-    const uint64_t cells = uint64_t(work.m()) * uint64_t(work.n());
-    const auto where = [&](uint64_t at) {
-        return "C[" + std::to_string(at / uint64_t(work.n())) + "][" +
-               std::to_string(at % uint64_t(work.n())) + "]";
-    };
-    uint64_t not_finite = 0, first_bad = 0;
-    for (uint64_t i = 0; i < cells; ++i)
-        if (!std::isfinite(c[i]) && not_finite++ == 0) first_bad = i;
-    double worst = 0;  // the largest error / tolerance
-    uint64_t wrong = 0;
-    std::string first_wrong;
-    for (size_t s = 0; s < work.checked().size(); ++s) {
-        const uint64_t at = work.checked()[s];
-        const ReferenceElement& ref = work.reference()[s];
-        const double error = std::fabs(double(c[at]) - ref.value);
-        const double tolerance = eps * ref.magnitude;
-        if (!(error <= tolerance)) {  // NaN compares false: it fails here too
-            if (wrong++ == 0) {
-                char msg[200];
-                std::snprintf(msg, sizeof msg,
-                              " = %.9g, expected %.9g (off by %.3g, tolerance %.3g)", double(c[at]),
-                              ref.value, error, tolerance);
-                first_wrong = where(at) + msg;
-            }
-        }
-        if (tolerance > 0)
-            worst = std::max(worst, error / tolerance);
-        else if (error > 0)
-            worst = INFINITY;
-    }
-    check.values = {{"checked_elements", double(work.checked().size())},
-                    {"tolerance_relative", eps},
-                    {"worst_error_vs_tolerance", worst},
-                    {"not_finite", double(not_finite)}};
-    check.ok = not_finite == 0 && wrong == 0;
-    if (not_finite)
-        check.message = std::to_string(not_finite) + " elements of C are NaN or Inf, the first " +
-                        where(first_bad);
-    else if (wrong)
-        check.message = std::to_string(wrong) + " of " + std::to_string(work.checked().size()) +
-                        " checked elements wrong; " + first_wrong;
-    return check;
+    return CheckProduct(
+        work.m(), work.n(), work.checked(), work.reference(),
+        [c](uint64_t i) { return !std::isfinite(c[i]); }, [c](uint64_t i) { return double(c[i]); },
+        [eps](const ReferenceElement& ref) { return eps * ref.magnitude; }, eps, 9);
 }
 
 Check GemmStep::Verify() const {

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "ceiling_measure.cuh"
 #include "cublas_loader.h"
 #include "cuda/cuda_util.h"
 #include "cuda/module.h"
@@ -22,15 +23,17 @@
 #include "gemm/gemm_gpu.cuh"
 #include "gemm_chapter.h"
 #include "gemm_steps.h"
+#include "kernel_timer.cuh"
 #include "kernels_of.h"
+#include "launch_checks.cuh"
 
 namespace lessons::gemm {
 namespace {
 
-class GpuGemmBase : public GemmStep {
+class GpuGemmBase : public LaunchTimedStep<GemmStep> {
 public:
     GpuGemmBase(const Workload& w, bool tf32)
-        : GemmStep(w, tf32),
+        : LaunchTimedStep<GemmStep>(w, tf32),
           m_a(std::max<size_t>(size_t(m_work.m()) * size_t(m_work.k()), 1), "A"),
           m_b(std::max<size_t>(size_t(m_work.k()) * size_t(m_work.n()), 1), "B"),
           m_cd(std::max<size_t>(size_t(m_work.m()) * size_t(m_work.n()), 1), "C") {
@@ -45,24 +48,7 @@ public:
         m_stream.Synchronize();
     }
 
-    // The first run (the one checked) launches once and sets how many launches a timed sample
-    // holds (cuda::BatchFor): a short kernel is timed as it runs queued behind itself.
-    Sample Run() override {
-        const int batch = m_batch > 0 ? m_batch : 1;
-        cuda::StreamHold hold(m_stream.get());  // the events time the GPU's work, not the host's
-        m_start.Record(m_stream.get());
-        for (int i = 0; i < batch; ++i) Launch(m_stream.get());
-        m_stop.Record(m_stream.get());
-        hold.Release();
-        Sample sample;
-        sample.total_ms = cuda::ElapsedMs(m_start, m_stop) / batch;
-        sample.parts = {{"kernel", sample.total_ms}};
-        if (m_batch == 0) m_batch = cuda::BatchFor(sample.total_ms);
-        return sample;
-    }
-
 protected:
-    virtual void Launch(cudaStream_t s) = 0;
     void ReadBack() const override {
         m_c.resize(size_t(m_work.m()) * size_t(m_work.n()));
         LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_c.data(), m_cd.get(), m_c.size() * sizeof(float),
@@ -71,9 +57,6 @@ protected:
     }
 
     cuda::DeviceBuffer<float> m_a, m_b, m_cd;
-    cuda::Stream m_stream;
-    cuda::Event m_start, m_stop;
-    int m_batch = 0;  // launches per timed sample; 0 until the first run
 };
 
 class KernelStep : public GpuGemmBase {
@@ -169,19 +152,6 @@ std::string Chosen(const GemmKernel& k, const ParamValues& p) {
 
 // What this GPU cannot run: a compute capability below the step's, more threads than the
 // kernel's registers allow in a block, or no block of it fitting on an SM at all.
-// A kernel with more than 48 KB of dynamic shared memory must say so before it is launched or
-// its occupancy asked (the WMMA step's widest tile); a GPU whose SMs have less refuses here.
-void AllowSmem(const GemmKernel& k, const std::string& what, const std::string& gpu) {
-    if (k.dynamic_smem <= 48 * 1024) return;
-    if (cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             int(k.dynamic_smem)) != cudaSuccess) {
-        cudaGetLastError();
-        throw UsageError(what + " needs " + std::to_string(k.dynamic_smem) +
-                         " B of shared memory per block, more than " + gpu +
-                         " gives one block; choose another");
-    }
-}
-
 void CheckRunnable(const GemmKernel& k, const ParamValues& p, int device) {
     const DeviceInfo& d = GetDevices().devices[size_t(device)];
     const int cc = d.cc_major * 10 + d.cc_minor;
@@ -190,25 +160,9 @@ void CheckRunnable(const GemmKernel& k, const ParamValues& p, int device) {
                                std::to_string(k.min_cc / 10) + "." + std::to_string(k.min_cc % 10) +
                                " (TF32 tensor cores); " + d.name + " has " +
                                std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor));
-    const int threads = Threads(k, p);
     const std::string what = Chosen(k, p);
-    AllowSmem(k, what, d.name);
-    cudaFuncAttributes attr{};
-    LESSONS_CUDA_CHECK(cudaFuncGetAttributes(&attr, k.kernel));
-    if (threads > attr.maxThreadsPerBlock)
-        throw UsageError(what + " needs " + std::to_string(threads) + " threads per block, but " +
-                         k.name + " uses " + std::to_string(attr.numRegs) +
-                         " registers per thread, which allows at most " +
-                         std::to_string(attr.maxThreadsPerBlock) + "; choose another");
-    int per_sm = 0;
-    LESSONS_CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.kernel, threads, k.dynamic_smem));
-    if (per_sm == 0)
-        throw UsageError(what + " cannot run on " + d.name + ": a block of " +
-                         std::to_string(threads) + " threads with " + std::to_string(attr.numRegs) +
-                         " registers each and " +
-                         std::to_string(attr.sharedSizeBytes + k.dynamic_smem) +
-                         " B of shared memory does not fit on one SM; choose another");
+    AllowDynamicSmem(k.kernel, k.dynamic_smem, what, d.name);
+    CheckBlockFits(k.kernel, k.name, Threads(k, p), k.dynamic_smem, what, d.name);
 }
 
 // `tf32`: the step rounds A and B to TF32 (tensor cores) and is checked with TF32's tolerance.
@@ -222,7 +176,7 @@ StepRunner KernelRunner(Pick pick, bool tf32) {
     };
     r.attributes = [pick](const ParamValues& params) {
         const GemmKernel& k = pick(params);
-        AllowSmem(k, Chosen(k, params), "this GPU");
+        AllowDynamicSmem(k.kernel, k.dynamic_smem, Chosen(k, params), "this GPU");
         return cuda::QueryKernelAttributes(k.kernel, k.name, Threads(k, params), k.dynamic_smem);
     };
     return r;
@@ -261,19 +215,6 @@ StepRunner CublasRunner(bool tf32) {
     return r;
 }
 
-// Values in [-1, 1) from a hash of the index, as the lessons' random data (not constant data,
-// which draws less power and would let the clock, and the ceiling, run higher).
-__global__ void tf32_ceiling_fill_kernel(float* p, size_t count, uint32_t seed) {
-    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count;
-         i += size_t(gridDim.x) * blockDim.x) {
-        uint32_t h = (static_cast<uint32_t>(i) * 2654435761u) ^ seed;
-        h ^= h >> 15;
-        h *= 2246822519u;
-        h ^= h >> 13;
-        p[i] = static_cast<float>(h >> 8) * (2.0f / 16777216.0f) - 1.0f;
-    }
-}
-
 // The TF32 tensor-core ceiling (engine/device.h): cuBLAS's own TF32 SGEMM, the very call of the
 // cuBLAS TF32 step (the cuBLAS SGEMM handle with CUBLAS_TF32_TENSOR_OP_MATH), at n = 8192 (4096
 // or 2048 when the GPU has less free memory), the fastest of five runs after two warm-ups. On
@@ -293,9 +234,9 @@ double MeasureTf32Gflops(int ordinal) {
         c(count, "the TF32 ceiling's C");
     cuda::Stream stream;
     const cudaStream_t s = stream.get();
-    tf32_ceiling_fill_kernel<<<1024, 256, 0, s>>>(a.get(), count, 1u);
-    tf32_ceiling_fill_kernel<<<1024, 256, 0, s>>>(b.get(), count, 2u);
-    LESSONS_CUDA_CHECK_LAUNCH("tf32_ceiling_fill_kernel");
+    ceiling_fill_kernel<<<1024, 256, 0, s>>>(a.get(), count, 1u);
+    ceiling_fill_kernel<<<1024, 256, 0, s>>>(b.get(), count, 2u);
+    LESSONS_CUDA_CHECK_LAUNCH("ceiling_fill_kernel");
     void* handle = nullptr;
     std::string error = GemmCublasCreate(&handle, s);
     if (error.empty()) error = GemmCublasAllowTf32(handle);
@@ -308,19 +249,8 @@ double MeasureTf32Gflops(int ordinal) {
         const std::string e = GemmCublasRun(handle, n, n, n, a.get(), b.get(), c.get());
         if (!e.empty()) throw UnavailableError("cuBLAS: " + e);
     };
-    for (int w = 0; w < 2; ++w) run();
-    cuda::Event start, stop;
-    double best_ms = 0;
-    for (int r = 0; r < 5; ++r) {
-        cuda::StreamHold hold(s);  // timed as the step is: the GPU's work alone
-        start.Record(s);
-        run();
-        stop.Record(s);
-        hold.Release();
-        const double ms = cuda::ElapsedMs(start, stop);
-        if (r == 0 || ms < best_ms) best_ms = ms;
-    }
-    stream.Synchronize();
+    const std::vector<double> ms = TimeCeilingRuns(s, 5, run);
+    const double best_ms = *std::min_element(ms.begin(), ms.end());
     const double flops = 2.0 * double(n) * double(n) * double(n);
     return best_ms > 0 ? flops / (best_ms * 1e6) : 0;
 }

@@ -14,15 +14,12 @@ namespace lessons {
 
 void RegisterGemmChapter(Registry& registry) {
     using namespace gemm;
-    Chapter chapter;
-    chapter.id = "gemm";
-    chapter.title = "GEMM tiling: C = A·B";
-    chapter.title_zh = "GEMM 分块：矩阵乘法 C = A·B";
-    chapter.work_rule =
+    Chapter chapter = NewChapter(
+        "gemm", "GEMM tiling: C = A·B", "GEMM 分块：矩阵乘法 C = A·B",
         "2·m·n·k flops (a multiply and an add per product); the bytes that must move are A and B "
         "read once and C written once; GPU steps are compared with the fp32 FMA peak, the "
         "tensor-core steps (WMMA and cuBLAS in TF32) with the TF32 peak of cuBLAS's own TF32 "
-        "SGEMM";
+        "SGEMM");
     chapter.params = MatrixDimensions(
         MatrixShape::kProduct, 4096, kMaxDimension,
         "the kernels index rows and columns with int, and cuBLAS takes int; any value from 1 "
@@ -36,16 +33,11 @@ void RegisterGemmChapter(Registry& registry) {
                          "A 在 [-2^40, 2^40) 上、B 在 [-1, 1) 上均匀分布：数值很大，但远不会溢出"},
                         {"随机", "全 1", "大数值"}),
         });
-    chapter.make_workload = [](const WorkloadSpec& spec) {
-        return std::make_shared<GemmWorkload>(spec);
-    };
+    chapter.make_workload = MakeWorkload<GemmWorkload>;
     chapter.workload_host_bytes = [](const ParamValues& p) {
         return GemmWorkloadHostBytes(p.Number("m"), p.Number("n"), p.Number("k"));
     };
-    chapter.describe = [](const ParamValues& p) {
-        return "m = " + std::to_string(p.Number("m")) + ", n = " + std::to_string(p.Number("n")) +
-               ", k = " + std::to_string(p.Number("k")) + " (" + p.Choice("data") + ")";
-    };
+    chapter.describe = [](const ParamValues& p) { return ProductDescription(p, ""); };
 
     // The work without running (the page's prediction, the runner's choice of ceilings); the
     // TF32 steps declare their own through their kinds.

@@ -4,6 +4,7 @@
 // step's kind is implemented in roofline_harness.cu, where the GPU library is linked.
 #include "catalog.h"
 #include "declare.h"
+#include "number_param.h"
 #include "roofline_chapter.h"
 #include "roofline_steps.h"
 #include "units.h"
@@ -13,46 +14,30 @@ namespace {
 
 Chapter RooflineChapter() {
     using namespace roofline;
-    Chapter chapter;
-    chapter.id = "roofline";
-    chapter.title = "The roofline";
-    chapter.title_zh = "屋顶线模型";
-    chapter.work_rule =
+    Chapter chapter = NewChapter(
+        "roofline", "The roofline", "屋顶线模型",
         "reads and writes every float once (8 bytes per element) and runs 2 x fmas + 2 flops on "
         "it (one multiply, the FMAs, one add); compared with the fp32 peak from 16 flops per "
-        "byte up, else with the copy bandwidth";
+        "byte up, else with the copy bandwidth");
     chapter.params = {
         SizeParam(uint64_t(64) << 20, sizeof(float)),
         ChoiceParam("data", "Data", "数据", {"random"}, {"floats uniform in [-1, 1)"},
                     {"在 [-1, 1) 上均匀分布的浮点数"}, {"随机"}),
     };
-    chapter.make_workload = [](const WorkloadSpec& spec) {
-        return std::make_shared<RooflineWorkload>(spec);
-    };
+    chapter.make_workload = MakeWorkload<RooflineWorkload>;
     chapter.workload_host_bytes = [](const ParamValues& p) { return p.Number("size"); };
-    chapter.describe = [](const ParamValues& p) {
-        return std::to_string(p.Number("size") / sizeof(float)) + " floats (" +
-               FormatSize(p.Number("size")) + ")";
-    };
+    chapter.describe = [](const ParamValues& p) { return FloatsOfSize(p, ""); };
     chapter.whole_roofline = true;
     return chapter;
 }
 
 // The step's arithmetic intensity: FMAs per element, in two chains.
 ParamSpec FmasParam() {
-    ParamSpec fmas;
-    fmas.name = "fmas";
-    fmas.label_en = "FMAs per element";
-    fmas.label_zh = "每个元素的 FMA 次数";
-    fmas.type = ParamType::kInt;
-    fmas.min = 2;
-    fmas.max = 4096;
+    ParamSpec fmas = NumberParam(
+        ParamType::kInt, "fmas", "FMAs per element", "每个元素的 FMA 次数", 2, 4096, 64, "FMAs",
+        true, "two chains of fmas / 2 each, and powers of two so a sweep doubles the intensity");
     fmas.step = 2;
-    fmas.power_of_two = true;
-    fmas.default_value = ParamValue::Number(64);
-    fmas.unit = "FMAs";
     fmas.log_scale = true;
-    fmas.why = "two chains of fmas / 2 each, and powers of two so a sweep doubles the intensity";
     return fmas;
 }
 

@@ -14,14 +14,11 @@ namespace lessons {
 
 void RegisterAllreduceChapter(Registry& registry) {
     using namespace allreduce;
-    Chapter chapter;
-    chapter.id = "allreduce";
-    chapter.title = "All-reduce across GPUs";
-    chapter.title_zh = "多 GPU 全归约（All-reduce）";
-    chapter.work_rule =
+    Chapter chapter = NewChapter(
+        "allreduce", "All-reduce across GPUs", "多 GPU 全归约（All-reduce）",
         "every GPU holds n floats and ends with the element-wise sum; the rate is NCCL's bus "
         "bandwidth, 2 (G - 1) / G x the vector over the whole time, compared with the measured "
-        "peer copy between GPU 0 and GPU 1";
+        "peer copy between GPU 0 and GPU 1");
     chapter.part_names = {
         {"host add", "add on the host", "主机上相加"},
         {"broadcast", "sum out to the GPUs", "把和发给各 GPU"},
@@ -40,15 +37,12 @@ void RegisterAllreduceChapter(Registry& registry) {
                     {"随机", "全 1"}),
         GpusParam(),
     };
-    chapter.make_workload = [](const WorkloadSpec& spec) {
-        return std::make_shared<AllreduceWorkload>(spec);
-    };
+    chapter.make_workload = MakeWorkload<AllreduceWorkload>;
     chapter.workload_host_bytes = [](const ParamValues& p) {
         return AllreduceWorkloadHostBytes(p.Number("size"), p.Number("gpus"));
     };
     chapter.describe = [](const ParamValues& p) {
-        return std::to_string(p.Number("size") / sizeof(float)) + " floats (" +
-               FormatSize(p.Number("size")) + ", " + p.Choice("data") + ") on each of " +
+        return FloatsOfSize(p, ", " + p.Choice("data")) + " on each of " +
                std::to_string(p.Number("gpus")) + " GPU" + (p.Number("gpus") == 1 ? "" : "s");
     };
     chapter.size_fit = [](const std::vector<std::pair<uint64_t, double>>& points,

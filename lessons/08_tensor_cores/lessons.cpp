@@ -14,15 +14,12 @@ namespace lessons {
 
 void RegisterTensorCoresChapter(Registry& registry) {
     using namespace tc;
-    Chapter chapter;
-    chapter.id = "tensor-cores";
-    chapter.title = "Tensor cores on Hopper: bf16 GEMM";
-    chapter.title_zh = "Hopper 上的张量核心：bf16 矩阵乘法";
-    chapter.work_rule =
+    Chapter chapter = NewChapter(
+        "tensor-cores", "Tensor cores on Hopper: bf16 GEMM", "Hopper 上的张量核心：bf16 矩阵乘法",
         "2·m·n·k flops (a multiply and an add per product); the bytes that must move are A and B "
         "read once and C written once, 2 bytes an element (bf16); every step is compared with the "
         "bf16 tensor-core ceiling, the median rate of cuBLAS's own bf16 GEMM at a large square "
-        "size";
+        "size");
     chapter.params = MatrixDimensions(
         MatrixShape::kProduct, 4096, kMaxDimension,
         "the kernels and cuBLAS index with int; any value from 1 works: the harness pads each row "
@@ -40,16 +37,11 @@ void RegisterTensorCoresChapter(Registry& registry) {
                          "bf16：数值很大，但远不会溢出"},
                         {"随机", "全 1", "大数值"}),
         });
-    chapter.make_workload = [](const WorkloadSpec& spec) {
-        return std::make_shared<TcWorkload>(spec);
-    };
+    chapter.make_workload = MakeWorkload<TcWorkload>;
     chapter.workload_host_bytes = [](const ParamValues& p) {
         return TcWorkloadHostBytes(p.Number("m"), p.Number("n"), p.Number("k"));
     };
-    chapter.describe = [](const ParamValues& p) {
-        return "m = " + std::to_string(p.Number("m")) + ", n = " + std::to_string(p.Number("n")) +
-               ", k = " + std::to_string(p.Number("k")) + " (" + p.Choice("data") + " bf16)";
-    };
+    chapter.describe = [](const ParamValues& p) { return ProductDescription(p, " bf16"); };
     chapter.work = [](StepKind, const ParamValues& p) {
         return TcWork(p.Number("m"), p.Number("n"), p.Number("k"));
     };

@@ -67,61 +67,17 @@ TcWorkload::TcWorkload(const WorkloadSpec& spec)
 uint64_t TcWorkloadHostBytes(uint64_t m, uint64_t n, uint64_t k) {
     const uint64_t inputs =
         SaturatingMul(SaturatingAdd(SaturatingMul(m, k), SaturatingMul(n, k)), sizeof(uint16_t));
-    const uint64_t cells = SaturatingMul(m, n);
-    // Full check: the reference, its magnitudes and the checked indices (8 + 8 + 8 + 16 per
-    // element while it is built); sampled: a few thousand elements.
-    const uint64_t reference =
-        SaturatingMul(cells, k) <= kFullCheckMacs || cells <= 2 * uint64_t(kSampledElements)
-            ? SaturatingMul(cells, 40)
-            : uint64_t(kSampledElements + 300) * 24;
-    return SaturatingAdd(inputs, reference);
+    return SaturatingAdd(inputs, CheckedElementsHostBytes(m, n, k));
 }
 
 Check CheckTc(const TcWorkload& work, const uint16_t* c) {
-    Check check;
-    const uint64_t cells = uint64_t(work.m()) * uint64_t(work.n());
-    const auto where = [&](uint64_t at) {
-        return "C[" + std::to_string(at / uint64_t(work.n())) + "][" +
-               std::to_string(at % uint64_t(work.n())) + "]";
-    };
-    uint64_t not_finite = 0, first_bad = 0;
-    for (uint64_t i = 0; i < cells; ++i)
-        if ((c[i] & 0x7F80u) == 0x7F80u && not_finite++ == 0) first_bad = i;  // NaN or Inf
-    double worst = 0;  // the largest error / tolerance
-    uint64_t wrong = 0;
-    std::string first_wrong;
-    for (size_t s = 0; s < work.checked().size(); ++s) {
-        const uint64_t at = work.checked()[s];
-        const TcReferenceElement& ref = work.reference()[s];
-        const double got = double(Bf16ToFloat(c[at]));
-        const double error = std::fabs(got - ref.value);
-        const double tolerance = TcTolerance(ref, work.k());
-        if (!(error <= tolerance)) {  // NaN compares false: it fails here too
-            if (wrong++ == 0) {
-                char msg[200];
-                std::snprintf(msg, sizeof msg,
-                              " = %.6g, expected %.9g (off by %.3g, tolerance %.3g)", got,
-                              ref.value, error, tolerance);
-                first_wrong = where(at) + msg;
-            }
-        }
-        if (tolerance > 0)
-            worst = std::max(worst, error / tolerance);
-        else if (error > 0)
-            worst = INFINITY;
-    }
-    check.values = {{"checked_elements", double(work.checked().size())},
-                    {"tolerance_relative", TcAccumulationTolerance(work.k())},
-                    {"worst_error_vs_tolerance", worst},
-                    {"not_finite", double(not_finite)}};
-    check.ok = not_finite == 0 && wrong == 0;
-    if (not_finite)
-        check.message = std::to_string(not_finite) + " elements of C are NaN or Inf, the first " +
-                        where(first_bad);
-    else if (wrong)
-        check.message = std::to_string(wrong) + " of " + std::to_string(work.checked().size()) +
-                        " checked elements wrong; " + first_wrong;
-    return check;
+    const int k = work.k();
+    return CheckProduct(
+        work.m(), work.n(), work.checked(), work.reference(),
+        [c](uint64_t i) { return (c[i] & 0x7F80u) == 0x7F80u; },  // NaN or Inf
+        [c](uint64_t i) { return double(Bf16ToFloat(c[i])); },
+        [k](const TcReferenceElement& ref) { return TcTolerance(ref, k); },
+        TcAccumulationTolerance(k), 6);
 }
 
 Check TcStep::Verify() const {

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "ceiling_measure.cuh"
 #include "cublas_loader.h"
 #include "cuda/cuda_util.h"
 #include "cuda/module.h"
@@ -21,7 +22,9 @@
 #include "exercise.h"
 #include "exercise_cases.h"
 #include "exercise_kinds.h"
+#include "kernel_timer.cuh"
 #include "kernels_of.h"
+#include "launch_checks.cuh"
 #include "resources.h"
 #include "result.h"
 #include "tc/tc_cublas.cuh"
@@ -33,10 +36,10 @@
 namespace lessons::tc {
 namespace {
 
-class GpuTcBase : public TcStep {
+class GpuTcBase : public LaunchTimedStep<TcStep> {
 public:
     explicit GpuTcBase(const Workload& w)
-        : TcStep(w),
+        : LaunchTimedStep<TcStep>(w),
           m_lda(int(PaddedLd(uint64_t(m_work.k())))),
           m_ldc(int(PaddedLd(uint64_t(m_work.n())))),
           m_a(std::max<size_t>(size_t(m_work.m()) * size_t(m_lda), 1), "A"),
@@ -57,24 +60,7 @@ public:
         m_stream.Synchronize();
     }
 
-    // The first run (the one checked) launches once and sets how many launches a timed sample
-    // holds (cuda::BatchFor): a short kernel is timed as it runs queued behind itself.
-    Sample Run() override {
-        const int batch = m_batch > 0 ? m_batch : 1;
-        cuda::StreamHold hold(m_stream.get());  // the events time the GPU's work, not the host's
-        m_start.Record(m_stream.get());
-        for (int i = 0; i < batch; ++i) Launch(m_stream.get());
-        m_stop.Record(m_stream.get());
-        hold.Release();
-        Sample sample;
-        sample.total_ms = cuda::ElapsedMs(m_start, m_stop) / batch;
-        sample.parts = {{"kernel", sample.total_ms}};
-        if (m_batch == 0) m_batch = cuda::BatchFor(sample.total_ms);
-        return sample;
-    }
-
 protected:
-    virtual void Launch(cudaStream_t s) = 0;
     void ReadBack() const override {
         m_c.resize(size_t(m_work.m()) * size_t(m_work.n()));
         const size_t row = size_t(m_work.n()) * sizeof(uint16_t);
@@ -90,9 +76,6 @@ protected:
 
     int m_lda, m_ldc;  // Bᵀ's rows are k long too: ldb = lda
     cuda::DeviceBuffer<__nv_bfloat16> m_a, m_bt, m_cd;
-    cuda::Stream m_stream;
-    cuda::Event m_start, m_stop;
-    int m_batch = 0;  // launches per timed sample; 0 until the first run
 };
 
 class KernelStep : public GpuTcBase {
@@ -199,42 +182,13 @@ std::string WhyNotRunnable(int min_cc, const std::string& what, int device) {
            std::to_string(min_cc % 10) + " (bf16 tensor cores); " + has;
 }
 
-// A kernel with more than 48 KB of dynamic shared memory must say so before it is launched or
-// its occupancy asked; a GPU whose SMs have less refuses here.
-void AllowSmem(const TcKernel& k, const std::string& gpu) {
-    if (k.dynamic_smem <= 48 * 1024) return;
-    if (cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             int(k.dynamic_smem)) != cudaSuccess) {
-        cudaGetLastError();
-        throw UsageError("tile=" + TcTileName(k.tile) + " needs " + std::to_string(k.dynamic_smem) +
-                         " B of shared memory per block, more than " + gpu +
-                         " gives one block; choose another");
-    }
-}
-
 void CheckRunnable(const TcKernel& k, int device) {
     const std::string why = WhyNotRunnable(k.min_cc, k.name, device);
     if (!why.empty()) throw UnavailableError(why);
     const DeviceInfo& d = GetDevices().devices[size_t(device)];
     const std::string what = "tile=" + TcTileName(k.tile);
-    AllowSmem(k, d.name);
-    cudaFuncAttributes attr{};
-    LESSONS_CUDA_CHECK(cudaFuncGetAttributes(&attr, k.kernel));
-    if (k.tile.threads > attr.maxThreadsPerBlock)
-        throw UsageError(what + " needs " + std::to_string(k.tile.threads) +
-                         " threads per block, but " + k.name + " uses " +
-                         std::to_string(attr.numRegs) +
-                         " registers per thread, which allows at most " +
-                         std::to_string(attr.maxThreadsPerBlock) + "; choose another");
-    int per_sm = 0;
-    LESSONS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, k.kernel, k.tile.threads, k.dynamic_smem));
-    if (per_sm == 0)
-        throw UsageError(what + " cannot run on " + d.name + ": a block of " +
-                         std::to_string(k.tile.threads) + " threads with " +
-                         std::to_string(attr.numRegs) + " registers each and " +
-                         std::to_string(attr.sharedSizeBytes + k.dynamic_smem) +
-                         " B of shared memory does not fit on one SM; choose another");
+    AllowDynamicSmem(k.kernel, k.dynamic_smem, what, d.name);
+    CheckBlockFits(k.kernel, k.name, k.tile.threads, k.dynamic_smem, what, d.name);
 }
 
 using Pick = std::function<const TcKernel&(const ParamValues&)>;
@@ -252,7 +206,7 @@ StepRunner KernelRunner(Pick pick) {
         LESSONS_CUDA_CHECK(cudaGetDevice(&device));
         const std::string why = WhyNotRunnable(k.min_cc, k.name, device);
         if (!why.empty()) throw UnavailableError(why);
-        AllowSmem(k, "this GPU");
+        AllowDynamicSmem(k.kernel, k.dynamic_smem, "tile=" + TcTileName(k.tile), "this GPU");
         return cuda::QueryKernelAttributes(k.kernel, k.name, k.tile.threads, k.dynamic_smem);
     };
     return r;
@@ -281,20 +235,6 @@ std::vector<std::pair<std::string, const TcKernel*>> KernelsByTile(const Tiled& 
     return out;
 }
 
-// Values in [-1, 1) from a hash of the index, rounded to bf16, as the lessons' random data
-// (not constant data, which draws less power and would let the clock, and the ceiling, run
-// higher).
-__global__ void bf16_ceiling_fill_kernel(__nv_bfloat16* p, size_t count, uint32_t seed) {
-    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count;
-         i += size_t(gridDim.x) * blockDim.x) {
-        uint32_t h = (static_cast<uint32_t>(i) * 2654435761u) ^ seed;
-        h ^= h >> 15;
-        h *= 2246822519u;
-        h ^= h >> 13;
-        p[i] = __float2bfloat16_rn(static_cast<float>(h >> 8) * (2.0f / 16777216.0f) - 1.0f);
-    }
-}
-
 // The bf16 tensor-core ceiling (engine/device.h): the cuBLAS bf16 step's own call at m = n = k
 // = 8192 (4096 or 2048 when the GPU has less free memory), two warm-ups, then the median of
 // nine runs: the statistic every result's time is (a fastest-of-N would sit above the medians
@@ -317,9 +257,9 @@ double MeasureBf16Gflops(int ordinal) {
         bt(count, "the bf16 ceiling's B"), c(count, "the bf16 ceiling's C");
     cuda::Stream stream;
     const cudaStream_t s = stream.get();
-    bf16_ceiling_fill_kernel<<<1024, 256, 0, s>>>(a.get(), count, 1u);
-    bf16_ceiling_fill_kernel<<<1024, 256, 0, s>>>(bt.get(), count, 2u);
-    LESSONS_CUDA_CHECK_LAUNCH("bf16_ceiling_fill_kernel");
+    ceiling_fill_kernel<<<1024, 256, 0, s>>>(a.get(), count, 1u);
+    ceiling_fill_kernel<<<1024, 256, 0, s>>>(bt.get(), count, 2u);
+    LESSONS_CUDA_CHECK_LAUNCH("ceiling_fill_kernel");
     void* handle = nullptr;
     const std::string error = TcCublasCreate(&handle, s);
     struct Release {
@@ -332,19 +272,7 @@ double MeasureBf16Gflops(int ordinal) {
         const std::string e = TcCublasRun(handle, p);
         if (!e.empty()) throw UnavailableError("cuBLAS: " + e);
     };
-    for (int w = 0; w < 2; ++w) run();
-    cuda::Event start, stop;
-    std::vector<double> ms;
-    for (int r = 0; r < 9; ++r) {
-        cuda::StreamHold hold(s);  // timed as the step is: the GPU's work alone
-        start.Record(s);
-        run();
-        stop.Record(s);
-        hold.Release();
-        ms.push_back(cuda::ElapsedMs(start, stop));
-    }
-    stream.Synchronize();
-    const double median = Median(ms);
+    const double median = Median(TimeCeilingRuns(s, 9, run));
     const double flops = 2.0 * double(n) * double(n) * double(n);
     return median > 0 ? flops / (median * 1e6) : 0;
 }

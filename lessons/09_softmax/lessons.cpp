@@ -11,13 +11,10 @@ namespace lessons {
 
 void RegisterSoftmaxChapter(Registry& registry) {
     using namespace softmax;
-    Chapter chapter;
-    chapter.id = "softmax";
-    chapter.title = "Softmax and RMSNorm over rows";
-    chapter.title_zh = "按行的 Softmax 与 RMSNorm";
-    chapter.work_rule =
+    Chapter chapter = NewChapter(
+        "softmax", "Softmax and RMSNorm over rows", "按行的 Softmax 与 RMSNorm",
         "reads x once and writes y once (m·n elements of 4 bytes in fp32, 2 in bf16; RMSNorm also "
-        "reads its n weights); GPU steps are compared with the device copy bandwidth";
+        "reads its n weights); GPU steps are compared with the device copy bandwidth");
     // 65536 rows of 1024: the rows of an attention score matrix at a 1K context, 256 MiB each
     // way in fp32, far beyond the L2 cache, so the GPU steps measure DRAM; a short row, where a
     // warp per row pays.
@@ -39,19 +36,15 @@ void RegisterSoftmaxChapter(Registry& registry) {
                     {"随机", "大数值"}),
     };
     chapter.messages = SoftmaxMessages();
-    chapter.make_workload = [](const WorkloadSpec& spec) {
-        return std::make_shared<SoftmaxWorkload>(spec);
-    };
+    chapter.make_workload = MakeWorkload<SoftmaxWorkload>;
     chapter.workload_host_bytes = [](const ParamValues& p) {
         return SoftmaxWorkloadHostBytes(p.Number("m"), p.Number("n"), p.Choice("dtype") == "bf16");
     };
     chapter.describe = [](const ParamValues& p) {
         const uint64_t m = p.Number("m"), n = p.Number("n");
         const bool bf16 = p.Choice("dtype") == "bf16";
-        const uint64_t bytes = SaturatingMul(SaturatingMul(m, n), bf16 ? 2 : 4);
         return std::to_string(m) + " × " + std::to_string(n) + " " + p.Choice("dtype") + " (" +
-               (bytes == kSaturated ? std::string("too large to count") : FormatSize(bytes)) +
-               ", " + p.Choice("data") + ")";
+               MatrixSizeText(m, n, bf16 ? 2 : 4) + ", " + p.Choice("data") + ")";
     };
     chapter.work = [](StepKind, const ParamValues& p) {
         return SoftmaxWork(p.Number("m"), p.Number("n"), p.Choice("dtype") == "bf16", Op::kSoftmax);

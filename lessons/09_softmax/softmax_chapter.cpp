@@ -9,6 +9,7 @@
 #include "checked.h"
 #include "generators.h"
 #include "host_timing.h"
+#include "printed.h"
 
 namespace lessons::softmax {
 
@@ -160,12 +161,6 @@ constexpr MessageForm kWrongValues{
 constexpr MessageForm kWrongRowSum{
     "softmax.wrong-row-sum", "{1} rows do not sum to 1; first row {2} sums to {3} (tolerance {4})",
     "{1} 行之和不为 1；第一个是第 {2} 行，和为 {3}（容差 {4}）"};
-
-std::string Printed(const char* format, double value) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, format, value);
-    return buffer;
-}
 
 // One row's check; returns into the row's own result, merged after.
 template <typename Y>

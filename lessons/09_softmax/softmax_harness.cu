@@ -13,6 +13,7 @@
 #include "exercise.h"
 #include "exercise_cases.h"
 #include "exercise_kinds.h"
+#include "kernel_timer.cuh"
 #include "kernels_of.h"
 #include "softmax/softmax_gpu.cuh"
 #include "softmax_chapter.h"
@@ -44,17 +45,10 @@ protected:
     Sample Timed(Body&& body) {
         cudaStream_t s = m_stream.get();
         LESSONS_CUDA_CHECK(cudaMemsetAsync(m_y.get(), 0xff, m_bytes, s));  // NaN
-        cuda::StreamHold hold(s);  // the events time the GPU's work, not the host's queuing
-        m_start.Record(s);
-        body(s);
-        m_stop.Record(s);
-        hold.Release();
+        const Sample sample = m_timer.Time(s, body);
         LESSONS_CUDA_CHECK(
             cudaMemcpyAsync(m_out.get(), m_y.get(), m_bytes, cudaMemcpyDeviceToHost, s));
         m_stream.Synchronize();
-        Sample sample;
-        sample.total_ms = cuda::ElapsedMs(m_start, m_stop);
-        sample.parts = {{"kernel", sample.total_ms}};
         return sample;
     }
 
@@ -65,7 +59,7 @@ protected:
     cuda::DeviceBuffer<unsigned char> m_x, m_y, m_w;
     cuda::PinnedBuffer<unsigned char> m_out;
     cuda::Stream m_stream;
-    cuda::Event m_start, m_stop;
+    KernelTimer m_timer;
 };
 
 class KernelStep : public GpuStepBase {

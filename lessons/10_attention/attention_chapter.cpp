@@ -8,6 +8,7 @@
 #include "checked.h"
 #include "errors.h"
 #include "generators.h"
+#include "printed.h"
 #include "softmax/softmax_cpu.h"
 
 namespace lessons::attention {
@@ -155,12 +156,6 @@ constexpr MessageForm kWrongValues{
 constexpr MessageForm kNotFinite{"attention.not-finite",
                                  "{1} values of O are NaN or infinite; the first at index {2}",
                                  "O 中有 {1} 个值是 NaN 或无穷大；第一个在下标 {2}"};
-
-std::string Printed(const char* format, double value) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, format, value);
-    return buffer;
-}
 
 }  // namespace
 

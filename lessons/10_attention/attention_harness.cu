@@ -23,6 +23,7 @@
 #include "exercise_cases.h"
 #include "exercise_kinds.h"
 #include "kernels_of.h"
+#include "launch_checks.cuh"
 
 namespace lessons::attention {
 namespace {
@@ -149,34 +150,33 @@ private:
 };
 
 // Why device `device` cannot run a kernel that needs compute capability `min_cc`; empty: it can.
+// A Hopper kernel (min_cc 90) is compiled for sm_90a, which runs on compute capability 9.0 alone.
 std::string WhyNotRunnable(int min_cc, const std::string& what, int device) {
     const DeviceInfo& d = GetDevices().devices[size_t(device)];
     const int cc = d.cc_major * 10 + d.cc_minor;
+    const std::string has =
+        d.name + " has " + std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
+    if (min_cc >= 90)
+        return d.cc_major == 9 ? std::string()
+                               : what +
+                                     " needs Hopper (compute capability 9.0): wgmma and TMA, "
+                                     "compiled for sm_90a, run on no other GPU; " +
+                                     has;
     if (cc >= min_cc) return {};
     return what + " needs compute capability " + std::to_string(min_cc / 10) + "." +
-           std::to_string(min_cc % 10) + " (bf16 tensor cores, ldmatrix); " + d.name + " has " +
-           std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
+           std::to_string(min_cc % 10) + " (bf16 tensor cores, ldmatrix); " + has;
 }
 
-// A kernel with more than 48 KB of dynamic shared memory must say so before it is launched or
-// its occupancy asked; a GPU whose SMs have less refuses here.
-void AllowSmem(const AttentionKernel& k, const std::string& gpu) {
-    if (k.dynamic_smem <= 48 * 1024) return;
-    if (cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             int(k.dynamic_smem)) != cudaSuccess) {
-        cudaGetLastError();
-        throw UsageError(std::string("tile=") + k.tile + " at d=" + std::to_string(k.d) +
-                         " needs " + std::to_string(k.dynamic_smem) +
-                         " B of shared memory per block, more than " + gpu +
-                         " gives one block; choose another");
-    }
+// "tile=64x64 at d=128": the user's choice, for messages.
+std::string Chosen(const AttentionKernel& k) {
+    return std::string("tile=") + k.tile + " at d=" + std::to_string(k.d);
 }
 
 void CheckRunnable(const AttentionKernel& k, int device) {
     const std::string why = WhyNotRunnable(k.min_cc, k.name, device);
     if (!why.empty()) throw UnavailableError(why);
     const DeviceInfo& d = GetDevices().devices[size_t(device)];
-    AllowSmem(k, d.name);
+    AllowDynamicSmem(k.kernel, k.dynamic_smem, Chosen(k), d.name);
     cuda::CheckBlockAgainstKernel(k.kernel, k.name, k.threads, k.dynamic_smem);
     int per_sm = 0;
     LESSONS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.kernel, k.threads,
@@ -231,7 +231,7 @@ LESSONS_STEP_KIND(Fused, [](const Fused& kind, const StepSite& site) {
         LESSONS_CUDA_CHECK(cudaGetDevice(&device));
         const std::string why = WhyNotRunnable(k.min_cc, k.name, device);
         if (!why.empty()) throw UnavailableError(why);
-        AllowSmem(k, "this GPU");
+        AllowDynamicSmem(k.kernel, k.dynamic_smem, Chosen(k), "this GPU");
         return cuda::QueryKernelAttributes(k.kernel, k.name, k.threads, k.dynamic_smem);
     };
     return r;
@@ -239,13 +239,15 @@ LESSONS_STEP_KIND(Fused, [](const Fused& kind, const StepSite& site) {
 
 // A student's fused kernel takes the AttentionProblem by value (its declaration from
 // kernels/attention/attention_gpu.cuh, embedded), with the chapter's device helpers
-// (kernels/attention/attention_device.cuh: ldmatrix, mma, the swizzle) in the prelude, at global
+// (kernels/attention/attention_device.cuh: ldmatrix, mma, the swizzle; attention_pipeline.cuh:
+// cp.async, ex2) in the prelude, at global
 // scope as the student's kernel (and a solution) stands; bf16 from the toolkit's header.
 KernelSpec StudentSpec(const Fused&, const StepSite&) {
     static const std::string prelude =
         "#include <cuda_bf16.h>\n" +
         EmbeddedDeclarations("kernels/attention/attention_gpu.cuh", {"struct AttentionProblem"}) +
         EmbeddedHeaderBody("kernels/attention/attention_device.cuh") +
+        EmbeddedHeaderBody("kernels/attention/attention_pipeline.cuh") +
         "using namespace lessons::attention;\n";
     KernelSpec spec;
     spec.signature = "const AttentionProblem";

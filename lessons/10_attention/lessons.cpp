@@ -11,15 +11,12 @@ namespace lessons {
 
 void RegisterAttentionChapter(Registry& registry) {
     using namespace attention;
-    Chapter chapter;
-    chapter.id = "attention";
-    chapter.title = "Attention forward: from three kernels to one";
-    chapter.title_zh = "注意力前向：从三个内核到一个";
-    chapter.work_rule =
+    Chapter chapter = NewChapter(
+        "attention", "Attention forward: from three kernels to one", "注意力前向：从三个内核到一个",
         "4·B·H·N²·d flops (Q·Kᵀ and P·V, 2·N²·d each per head; half of that with the causal "
         "mask); the bytes that must move are Q, K and V read once and O written once, 2 bytes an "
         "element (bf16); the unfused step also moves its N × N matrix S four times; the steps "
-        "are compared with the bf16 tensor-core ceiling, the fp32 SIMT step with the fp32 peak";
+        "are compared with the bf16 tensor-core ceiling, the fp32 SIMT step with the fp32 peak");
     // B·N = 32K tokens, 16 heads of 128: the shape the issue's PyTorch and cuDNN figures were
     // measured at.
     chapter.params = {
@@ -43,9 +40,7 @@ void RegisterAttentionChapter(Registry& registry) {
                     {"Q、K、V 为标准正态分布，舍入为 bf16"}, {"随机"}),
     };
     chapter.messages = AttentionMessages();
-    chapter.make_workload = [](const WorkloadSpec& spec) {
-        return std::make_shared<AttentionWorkload>(spec);
-    };
+    chapter.make_workload = MakeWorkload<AttentionWorkload>;
     chapter.workload_host_bytes = [](const ParamValues& p) {
         return AttentionWorkloadHostBytes(p.Number("b") * p.Number("h"), p.Number("n"),
                                           uint64_t(HeadDim(p)));
@@ -63,6 +58,17 @@ void RegisterAttentionChapter(Registry& registry) {
          "64 query rows a block (4 warps), K and V in tiles of 64 keys"},
         {"每个线程块 128 个查询行（8 个 warp，每个 16 行），K 和 V 每块 64 个键",
          "每个线程块 64 个查询行（4 个 warp），K 和 V 每块 64 个键"}};
+    // The pipelined steps: the same warps and tile of 64 keys, and 2 or 3 stages of K and V.
+    const Fused pipelined_tiles{
+        {"128x64-s2", "128x64-s3", "64x64-s2", "64x64-s3"},
+        {"128 query rows a block (8 warps), 2 stages of K and V tiles of 64 keys in flight",
+         "128 query rows a block (8 warps), 3 stages of K and V tiles of 64 keys",
+         "64 query rows a block (4 warps), 2 stages of K and V tiles of 64 keys",
+         "64 query rows a block (4 warps), 3 stages of K and V tiles of 64 keys"},
+        {"每个线程块 128 个查询行（8 个 warp），K 和 V 各 64 个键的分块，2 级流水",
+         "每个线程块 128 个查询行（8 个 warp），K 和 V 各 64 个键的分块，3 级流水",
+         "每个线程块 64 个查询行（4 个 warp），K 和 V 各 64 个键的分块，2 级流水",
+         "每个线程块 64 个查询行（4 个 warp），K 和 V 各 64 个键的分块，3 级流水"}};
     AddChapter(registry, chapter, "lessons/10_attention",
                {
                    {.slug = "unfused",
@@ -105,6 +111,56 @@ void RegisterAttentionChapter(Registry& registry) {
                     .focus = {"HMMA", "LDSM", "STS", "BAR"},
                     .exercise = {.fixed = {{"tile", "128x64"}, {"d", "128"}},
                                  .instance = "constexpr int D = 128, BR = 128;"}},
+                   {.slug = "pipelined",
+                    .title = "A cp.async pipeline: the next K and V tiles load during the products",
+                    .source = "kernels/attention/pipelined.cu",
+                    .step = pipelined_tiles,
+                    .needs = &AttentionGpuNeeds,
+                    .focus = {"CP.ASYNC", "HMMA", "LDSM", "BAR"},
+                    .exercise = {.fixed = {{"tile", "128x64-s2"}, {"d", "128"}},
+                                 .instance = "constexpr int D = 128, BR = 128, STAGES = 2;"}},
+                   {.slug = "log2-softmax",
+                    .title = "Softmax in the log2 domain: one FFMA and one EX2 a score",
+                    .source = "kernels/attention/log2-softmax.cu",
+                    .step = pipelined_tiles,
+                    .needs = &AttentionGpuNeeds,
+                    .focus = {"FP32", "HMMA", "CP.ASYNC", "BAR"},
+                    .exercise = {.fixed = {{"tile", "128x64-s2"}, {"d", "128"}},
+                                 .instance = "constexpr int D = 128, BR = 128, STAGES = 2;"}},
+                   {.slug = "wgmma-tma",
+                    .title = "Hopper: wgmma on the scores, TMA for K and V",
+                    .source = "kernels/attention/wgmma-tma.cu",
+                    .step = Fused{{"128x128", "128x64"},
+                                  {"128 query rows a block (two warpgroups of 64), K and V in "
+                                   "tiles of 128 keys, two stages",
+                                   "128 query rows a block (two warpgroups of 64), K and V in "
+                                   "tiles of 64 keys, three stages"},
+                                  {"每个线程块 128 个查询行（两个线程束组，各 64 行），K 和 V "
+                                   "每块 128 个键，两级流水",
+                                   "每个线程块 128 个查询行（两个线程束组，各 64 行），K 和 V "
+                                   "每块 64 个键，三级流水"}},
+                    .needs = &AttentionGpuNeeds,
+                    .focus = {"HGMMA", "TMA", "SYNCS", "WARPGROUP"}},
+                   {.slug = "warp-specialized",
+                    .title = "Warp specialisation: a producer, and two warpgroups taking turns",
+                    .source = "kernels/attention/warp-specialized.cu",
+                    .step = Fused{{"128x128", "128x128-no-overlap", "128x128-no-pingpong"},
+                                  {"a producer warpgroup and two consumer warpgroups of 64 query "
+                                   "rows taking turns at the tensor cores; K and V in tiles of "
+                                   "128 keys, two stages; each consumer's softmax of one tile "
+                                   "runs beside its P·V of the previous one",
+                                   "the same, without that overlap inside a warpgroup: Q·Kᵀ, "
+                                   "softmax, P·V, one after another",
+                                   "the producer alone: no turns and no overlap, each consumer "
+                                   "warpgroup issues its products as soon as it is ready"},
+                                  {"一个生产者线程束组和两个各 64 个查询行、轮流使用张量核心的"
+                                   "消费者线程束组；K 和 V 每块 128 个键，两级流水；每个消费者"
+                                   "对一个分块做 softmax 的同时，它对上一个分块的 P·V 仍在运行",
+                                   "同上，但线程束组内部不重叠：Q·Kᵀ、softmax、P·V 依次进行",
+                                   "只有生产者：不轮流也不重叠，每个消费者线程束组一准备好就发出"
+                                   "自己的乘法"}},
+                    .needs = &AttentionGpuNeeds,
+                    .focus = {"HGMMA", "BAR", "SYNCS", "SETMAXNREG"}},
                });
 }
 

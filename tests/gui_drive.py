@@ -1,0 +1,121 @@
+# The Python helpers of the GUI scripts that drive the app by its positions file (gui_page.sh,
+# gui_keyboard.sh, gui_parsons.sh, gui_classroom.sh, through drive() in gui_xvfb.sh): the app's
+# state, keys and clicks through xdotool, the focus moved by Tab, screenshots by F12. A script's
+# checks run after `start()`, which waits for the window, gives it the keyboard focus and sets
+# `d` (the first state), `win`, `wx` and `wy` (the window's place on the screen).
+import glob, inspect, json, os, shutil, subprocess, sys, time
+
+rects = pid = out = name = prefix = win = None
+wx = wy = 0
+shots = 0
+park_mouse = True
+
+
+def state(timeout=60.0, test=lambda d: True):
+    """The newest state (with the rectangles) passing `test`, polled for up to `timeout` s; else
+    the script ends, naming the line of the check that waited and the last state read."""
+    end, last = time.time() + timeout, None
+    while time.time() < end:
+        try:
+            last = json.load(open(rects))
+            if "state" in last and test(last):
+                return last
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.05)
+    sys.exit("%s, line %d: the window never reached the state wanted (last: %s)"
+             % (name, inspect.stack()[1].lineno,
+                json.dumps(last["state"] if last and "state" in last else None)[-900:]))
+
+
+def xdo(*args):
+    subprocess.run(["xdotool", *args], check=True)
+
+
+def key(k):  # held a moment: ImGui 1.86 misses a press and a release in one poll
+    xdo("keydown", k); time.sleep(0.1); xdo("keyup", k); time.sleep(0.05)
+
+
+def typed(text):
+    for ch in text:
+        key({".": "period", "/": "slash", "-": "minus"}.get(ch, ch))
+
+
+def center(rect_name, d=None):
+    """The screen position of the middle of rect_name, as xdotool takes it."""
+    d = d or state(10, lambda d: rect_name in d)
+    x0, y0, x1, y1 = d[rect_name]
+    return str(wx + int((x0 + x1) / 2)), str(wy + int((y0 + y1) / 2))
+
+
+def click(rect_name):  # held a moment, as a person clicks
+    x, y = center(rect_name)
+    xdo("mousemove", x, y); time.sleep(0.2)
+    xdo("mousedown", "1"); time.sleep(0.12); xdo("mouseup", "1"); time.sleep(0.3)
+
+
+def quick_click(rect_name):  # press and release at once, as xdotool click does
+    x, y = center(rect_name)
+    xdo("mousemove", x, y); time.sleep(0.2)
+    xdo("click", "1"); time.sleep(0.3)
+
+
+last_focus = [None]
+def press_focus(k="Tab"):
+    """Presses Tab (or shift+Tab); the control focused after it (its name) and the state."""
+    # Until the focus has moved. A press and a release read in one frame are lost with ImGui
+    # 1.86 (a slow frame): pressed again, up to three times in all, before it counts as stuck.
+    for attempt in range(3):
+        key(k)
+        end = time.time() + 1.5
+        while True:
+            d = state(10)
+            if d["state"]["focused"] != last_focus[0] or time.time() > end: break
+            time.sleep(0.02)
+        if d["state"]["focused"] != last_focus[0]: break
+    last_focus[0] = d["state"]["focused"]
+    return d["state"]["focused"], d
+
+
+def tab_to(target, limit=400):
+    for _ in range(limit):
+        f, d = press_focus("Tab")
+        if f == target: return d
+    sys.exit("%s: Tab never reached %s" % (name, target))
+
+
+def shot(label):
+    """F12's screenshot, copied to OUT/PREFIX-NAME-LABEL.png (the mouse parked in the corner
+    first, unless the script keeps it where it is)."""
+    global shots
+    if park_mouse: xdo("mousemove", "1", "1")
+    time.sleep(0.3)
+    exports = os.path.join(os.environ["HOME"], "cuda-lessons-exports", "*.png")
+    before = set(glob.glob(exports))
+    key("F12")
+    for _ in range(50):
+        now = set(glob.glob(exports))
+        if now - before: break
+        time.sleep(0.1)
+    new = sorted(now - before)
+    if not new: sys.exit("F12 wrote no screenshot for " + label)
+    time.sleep(0.3)
+    shutil.copy(new[-1], os.path.join(out, "%s-%s-%s.png" % (prefix, name, label)))
+    shots += 1
+
+
+def start(argv, ready=lambda d: d["state"]["label"] != ""):
+    """argv: the positions file, the app's pid, OUT, the run's name and the screenshots' prefix.
+    Waits for a state that is `ready`, focuses the window, parks the mouse; the state."""
+    global rects, pid, out, name, prefix, win, wx, wy
+    rects, pid, out, name, prefix = argv[:5]
+    d = state(test=ready)
+    win = subprocess.run(["xdotool", "search", "--sync", "--pid", pid], capture_output=True,
+                         text=True, check=True).stdout.split()[0]
+    geo = dict(l.split("=") for l in subprocess.run(
+        ["xdotool", "getwindowgeometry", "--shell", win], capture_output=True, text=True,
+        check=True).stdout.split())
+    wx, wy = int(geo["X"]), int(geo["Y"])
+    xdo("windowfocus", win)  # keyboard focus: no window manager here
+    xdo("mousemove", "1", "1")
+    return d
