@@ -19,6 +19,8 @@
 #include "automation.h"
 #include "catalog.h"
 #include "model/settings.h"
+#include "out_of_memory.h"
+#include "panels/fonts.h"
 #include "panels/input_trickle.h"
 #include "panels/panels.h"  // SaveExerciseNow
 #include "panels/ui.h"
@@ -108,11 +110,53 @@ void RebuildFonts(UiState& ui, const Registry& registry) {
     ui.fonts_dirty = false;
 }
 
+// The address space the window's OpenGL needs, checked before the window is made: under a
+// smaller limit (ulimit -v), Mesa's software renderer crashes inside its own allocations (in the
+// context or in ImGui's shader compile), which no message could follow. Measured on 2026-11-29
+// on the 2-core build machine (Xvfb, Mesa llvmpipe): with the whole GUI and its first frame,
+// 780,000 KiB started 1 time in 3, 800,000 KiB 2 in 3, 820,000 KiB 3 in 3; below that it died
+// by SIGSEGV in swrast_dri.so. llvmpipe starts a thread per core, so more cores need more: 1 GiB.
+constexpr unsigned long long kOpenGlAddressSpace = 1ull << 30;
+
+// The GUI, inside main()'s out-of-memory boundary.
+int RunGui(int argc, char** argv);
+
 }  // namespace
 
+// Out of memory anywhere (the catalogue, the recordings, the settings, a frame) ends with a
+// message and exit code 1, never an abort or a crash inside ImGui.
 int main(int argc, char** argv) {
+    EndWithAMessageWhenOutOfMemory("cuda-lessons: ", "go on");
+    try {
+        return RunGui(argc, argv);
+    } catch (const std::exception& e) {
+        if (!IsOutOfMemory(e)) throw;
+        char text[480];
+        std::fprintf(stderr, "cuda-lessons: %s\n",
+                     OutOfMemoryText(e, "start the program", text, sizeof text));
+        return 1;
+    }
+}
+
+namespace {
+
+int RunGui(int argc, char** argv) {
+    KeepMemoryForOutOfMemory();  // so that running out of memory can still be said
     Flags flags;
     if (const int code = ParseFlags(argc, argv, &flags); code >= 0) return code;
+    // Whether the address space allows the window at all, before anything is loaded.
+    if (const unsigned long long limit = AddressSpaceLimit();
+        limit > 0 && limit < kOpenGlAddressSpace) {
+        std::fprintf(stderr,
+                     "cuda-lessons: the address space is limited to %llu MiB (ulimit -v %llu); "
+                     "the window's OpenGL needs more: Mesa's software renderer took about 800 MiB "
+                     "on the machine this was measured on. Raise the limit to at least %llu MiB "
+                     "(ulimit -v %llu), or use the CLI, cuda-lessons-cli, which needs under "
+                     "100 MiB.\n",
+                     limit >> 20, limit >> 10, kOpenGlAddressSpace >> 20,
+                     kOpenGlAddressSpace >> 10);
+        return 1;
+    }
     if (!CatalogProblems().empty()) {
         for (const std::string& p : CatalogProblems())
             std::fprintf(stderr, "catalogue problem: %s\n", p.c_str());
@@ -164,6 +208,7 @@ int main(int argc, char** argv) {
 
     // Dear ImGui and its GLFW and OpenGL 3 backends.
     IMGUI_CHECKVERSION();
+    ImGuiAllocationsThrowWhenOutOfMemory();
     ImGui::CreateContext();
     // imgui.ini is read and written here, bounded (ReadImGuiIni), not by ImGui itself.
     const std::string ini = config.empty() ? std::string() : config + "/imgui.ini";
@@ -199,54 +244,75 @@ int main(int argc, char** argv) {
     EditorPopout popout;  // the exercise editor's own window, while ui.exercise.popout asks
 
     using Clock = std::chrono::steady_clock;
-    while (!glfwWindowShouldClose(window)) {
-        const bool settling = ui.changed_at >= 0 || ui.fonts_dirty || ui.redraw_frames > 0;
-        ui.redraw_frames = std::max(ui.redraw_frames - 1, 0);
-        const bool animating = controller->Busy() || settling || automation.KeepDrawing();
-        if (controller->Busy() && !settling)
-            // A run: the page changes with the worker's messages (each wakes this wait) and
-            // input; otherwise a progress bar needs no more than kBusyFrameSeconds, and every
-            // frame not drawn is CPU left to the lesson being measured. A CPU step measures
-            // this machine's cores: a frame a second then (input still wakes it at once).
-            glfwWaitEventsTimeout(controller->MeasuringCpuStep() ? kCpuStepFrameSeconds
-                                                                 : kBusyFrameSeconds);
-        else if (animating)
-            glfwPollEvents();
-        else
-            glfwWaitEventsTimeout(2.0);  // idle: sleep until input, a worker message or a signal
-        if (g_quit) glfwSetWindowShouldClose(window, 1);
-        const auto frame_start = Clock::now();
-        // A frame counts as drawn during a run only if the run was under way before it began:
-        // the frame that takes the worker's list and sends --run, or that takes the result,
-        // does one-off work that is not the GUI's cost while a lesson runs.
-        const bool busy_throughout = controller->Busy();
-        controller->Update();
-        if (ui.fonts_dirty) RebuildFonts(ui, registry);
+    try {
+        while (!glfwWindowShouldClose(window)) {
+            const bool settling = ui.changed_at >= 0 || ui.fonts_dirty || ui.redraw_frames > 0;
+            ui.redraw_frames = std::max(ui.redraw_frames - 1, 0);
+            const bool animating = controller->Busy() || settling || automation.KeepDrawing();
+            if (controller->Busy() && !settling)
+                // A run: the page changes with the worker's messages (each wakes this wait) and
+                // input; otherwise a progress bar needs no more than kBusyFrameSeconds, and every
+                // frame not drawn is CPU left to the lesson being measured. A CPU step measures
+                // this machine's cores: a frame a second then (input still wakes it at once).
+                glfwWaitEventsTimeout(controller->MeasuringCpuStep() ? kCpuStepFrameSeconds
+                                                                     : kBusyFrameSeconds);
+            else if (animating)
+                glfwPollEvents();
+            else  // idle: sleep until input, a worker message or a signal
+                glfwWaitEventsTimeout(2.0);
+            if (g_quit) glfwSetWindowShouldClose(window, 1);
+            const auto frame_start = Clock::now();
+            // A frame counts as drawn during a run only if the run was under way before it began:
+            // the frame that takes the worker's list and sends --run, or that takes the result,
+            // does one-off work that is not the GUI's cost while a lesson runs.
+            const bool busy_throughout = controller->Busy();
+            controller->Update();
+            if (ui.fonts_dirty) RebuildFonts(ui, registry);
 
-        FeedInput(window, trickle, ui);
-        ImGui_ImplOpenGL3_NewFrame();
-        ImGui_ImplGlfw_NewFrame();
-        ImGui::NewFrame();
-        DrawUi(ui, *controller, registry);
+            FeedInput(window, trickle, ui);
+            ImGui_ImplOpenGL3_NewFrame();
+            ImGui_ImplGlfw_NewFrame();
+            ImGui::NewFrame();
+            DrawUi(ui, *controller, registry);
 
-        ImGui::Render();
-        int width = 0, height = 0;
-        glfwGetFramebufferSize(window, &width, &height);
-        glViewport(0, 0, width, height);
-        glClearColor(0.10f, 0.10f, 0.12f, 1.0f);
-        glClear(GL_COLOR_BUFFER_BIT);
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-        popout.Frame(window, ui, *controller, registry);  // back in this context on return
-        automation.AfterFrame(ui, *controller, registry, width, height);
-        if (automation.Done()) glfwSetWindowShouldClose(window, 1);
-        glfwSwapBuffers(window);
+            ImGui::Render();
+            int width = 0, height = 0;
+            glfwGetFramebufferSize(window, &width, &height);
+            glViewport(0, 0, width, height);
+            glClearColor(0.10f, 0.10f, 0.12f, 1.0f);
+            glClear(GL_COLOR_BUFFER_BIT);
+            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+            popout.Frame(window, ui, *controller, registry);  // back in this context on return
+            automation.AfterFrame(ui, *controller, registry, width, height);
+            if (automation.Done()) glfwSetWindowShouldClose(window, 1);
+            glfwSwapBuffers(window);
 
-        const auto spent = Clock::now() - frame_start;
-        automation.CountFrame(std::chrono::duration<double, std::milli>(spent).count(),
-                              busy_throughout && controller->Busy());
-        // Vsync does not throttle under every display: cap at about 60 frames a second.
-        if (animating && spent < std::chrono::milliseconds(16))
-            std::this_thread::sleep_for(std::chrono::milliseconds(16) - spent);
+            const auto spent = Clock::now() - frame_start;
+            automation.CountFrame(std::chrono::duration<double, std::milli>(spent).count(),
+                                  busy_throughout && controller->Busy());
+            // Vsync does not throttle under every display: cap at about 60 frames a second.
+            if (animating && spent < std::chrono::milliseconds(16))
+                std::this_thread::sleep_for(std::chrono::milliseconds(16) - spent);
+        }
+    } catch (const std::exception& e) {
+        // Out of memory inside a frame (the font atlas, a draw list, a result): ImGui's frame is
+        // left half-built, so nothing is drawn or saved from it but the student's kernel.
+        if (!IsOutOfMemory(e)) throw;
+        char text[480];
+        std::fprintf(stderr, "cuda-lessons: %s\n",
+                     OutOfMemoryText(e, "draw the window", text, sizeof text));
+        try {
+            SaveExerciseNow(ui);
+        } catch (const std::exception& again) {
+            std::fprintf(stderr, "cuda-lessons: the exercise file was not saved: %s\n",
+                         again.what());
+        }
+        popout.Close(nullptr);  // its window and ImGui context, before GLFW ends
+        glfwHideWindow(window);
+        controller.reset();
+        glfwDestroyWindow(window);
+        glfwTerminate();
+        return 1;
     }
 
     // Shutdown.
@@ -279,3 +345,5 @@ int main(int argc, char** argv) {
     glfwTerminate();
     return automation.ExitCode();
 }
+
+}  // namespace

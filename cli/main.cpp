@@ -14,6 +14,7 @@
 #include "errors.h"
 #include "files.h"
 #include "host.h"
+#include "out_of_memory.h"
 #include "serve.h"
 #include "units.h"
 
@@ -149,9 +150,9 @@ void OnServeSignal(int) {
     g_serve_stop = true;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The command: everything main() does, inside its out-of-memory boundary.
+int Main(int argc, char** argv) {
+    KeepMemoryForOutOfMemory();  // so that running out of memory can still be said
     // A file over the size limit (ulimit -f) is a failed write, reported with exit code 1 and
     // its temporary removed, not a death by SIGXFSZ.
     std::signal(SIGXFSZ, SIG_IGN);
@@ -347,7 +348,9 @@ int main(int argc, char** argv) {
         return cli::kExitUsage;
     }
 
-    const std::vector<std::string>& problems = RunnableCatalogProblems();
+    const std::vector<std::string>& problems = OutOfMemoryAs(
+        "build the lesson catalogue",
+        []() -> const std::vector<std::string>& { return RunnableCatalogProblems(); });
     if (!problems.empty()) {
         std::cerr << "error: the lesson catalogue is inconsistent:\n";
         for (const std::string& p : problems) std::cerr << "  - " << p << "\n";
@@ -438,12 +441,40 @@ int main(int argc, char** argv) {
     } catch (const CudaError& e) {
         std::cerr << "CUDA error: " << e.what() << "\n";
         return cli::kExitFailed;
-    } catch (const std::bad_alloc&) {
-        std::cerr << "error: out of host memory; choose a smaller size\n";
-        return cli::kExitFailed;
     } catch (const std::exception& e) {
+        // Out of memory: named by what was being loaded (OutOfMemory), or, where the command
+        // allocates what a size asks for, that size; main() says the rest.
+        if (IsOutOfMemory(e)) {
+            if (dynamic_cast<const OutOfMemory*>(&e) ||
+                !((*run && raw.kernel.empty()) || *sweep || *bench || *tune))
+                throw;
+            char text[480];
+            std::fprintf(stderr, "error: %s\n",
+                         OutOfMemoryText(e, "hold the data of this size: choose a smaller size",
+                                         text, sizeof text));
+            return cli::kExitFailed;
+        }
         std::cerr << "error: " << e.what() << "\n";
         return cli::kExitFailed;
     }
     return cli::kExitUsage;
+}
+
+}  // namespace
+
+// Running out of memory anywhere, even while the catalogue is built before any command is
+// parsed (under a small ulimit -v), ends with a message and exit code 1, never an abort: the
+// commands name what they were loading (OutOfMemory), anything else says the command.
+int main(int argc, char** argv) {
+    char doing[160];
+    std::snprintf(doing, sizeof doing, "run '%.60s'", argc > 1 ? argv[1] : "cuda-lessons-cli");
+    EndWithAMessageWhenOutOfMemory("error: ", doing);
+    try {
+        return Main(argc, argv);
+    } catch (const std::exception& e) {
+        if (!IsOutOfMemory(e)) throw;
+        char text[480];
+        std::fprintf(stderr, "error: %s\n", OutOfMemoryText(e, doing, text, sizeof text));
+        return cli::kExitFailed;
+    }
 }

@@ -3,6 +3,7 @@
 
 #include "device.h"
 #include "errors.h"
+#include "nccl_probe.h"
 
 namespace lessons {
 
@@ -64,6 +65,10 @@ double MeasuredCopyGbps() {
 
 std::string NcclStatus() {
     return "unavailable: this build has no CUDA support";
+}
+
+std::string NcclUnavailable() {
+    return NcclStatus();
 }
 
 }  // namespace lessons

@@ -11,6 +11,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "errors.h"
 #include "files.h"
 #include "host.h"
+#include "out_of_memory.h"
 #include "report.h"
 #include "units.h"
 
@@ -98,7 +100,8 @@ struct ServeState {
     std::mutex mutex;
     std::condition_variable wake;
     std::deque<json> queue;
-    json current_id;                  // null when idle
+    bool busy = false;                // a request is running
+    json current_id;                  // its id as it was sent (null: it had none)
     std::vector<json> after_current;  // cancels whose "done" follows the running request's
     std::atomic<bool> cancel{false};
     bool input_closed = false;
@@ -237,7 +240,7 @@ bool HandleLine(ServeState& state, const std::string& line) {
                 }
             }
             if (op == "shutdown") state.shutdown = true;
-            if (!state.current_id.is_null() && (all || state.current_id == target)) {
+            if (state.busy && (all || state.current_id == target)) {
                 state.cancel = true;
                 state.after_current.push_back(id);  // answered after the running one
             } else {
@@ -272,7 +275,10 @@ void ReadRequests(const std::shared_ptr<ServeState>& state, std::istream& in) {
         try {
             go_on = HandleLine(*state, line);
         } catch (const std::exception& e) {
-            state->Error(nullptr, std::string("bad request: ") + e.what());
+            char text[480];
+            state->Error(nullptr, IsOutOfMemory(e)
+                                      ? OutOfMemoryText(e, "read this request", text, sizeof text)
+                                      : (std::string("bad request: ") + e.what()).c_str());
         }
         if (!go_on) break;
     }
@@ -672,30 +678,62 @@ int Serve(const Registry& registry, std::istream& in, std::ostream& out,
                  {"protocol", kProtocolVersion},
                  {"built_with_cuda", BuiltWithCuda()},
                  {"nice", CurrentNice()}});
-    std::thread reader(ReadRequests, state, std::ref(in));
+    std::thread reader;
+    try {
+        reader = std::thread(ReadRequests, state, std::ref(in));
+    } catch (const std::system_error& e) {
+        // No thread (a thread or memory limit): said, and the worker ends, never aborts.
+        state->Error(nullptr,
+                     std::string("the worker cannot start its reading thread: ") + e.what() +
+                         " (a limit on threads or memory, ulimit -u or -v)",
+                     true);
+        return 1;
+    }
     // A signal acts as a shutdown request (without an id): the handler only sets `stop`, this
     // thread does the rest.
     const auto served = std::make_shared<std::atomic<bool>>(false);
     std::atomic<bool> stopped{false};
     std::thread watcher;
-    if (stop)
-        watcher = std::thread([&] {
-            while (!*served) {
-                if (stop->load()) {
-                    stopped = true;
-                    // Whoever reads the answers may have stopped reading: a line blocked on a
-                    // full pipe would hold the shutdown (and its own "done") for ever. After a
-                    // grace period the process ends as the shutdown would have ended it.
-                    std::thread([served] {
-                        std::this_thread::sleep_for(kShutdownGrace);
-                        if (!*served) std::_Exit(0);
-                    }).detach();
-                    HandleLine(*state, R"({"op":"shutdown","id":null})");
-                    return;
+    try {
+        if (stop)
+            watcher = std::thread([&] {
+                while (!*served) {
+                    if (stop->load()) {
+                        stopped = true;
+                        // Whoever reads the answers may have stopped reading: a line blocked on a
+                        // full pipe would hold the shutdown (and its own "done") for ever. After a
+                        // grace period the process ends as the shutdown would have ended it.
+                        std::thread([served] {
+                            std::this_thread::sleep_for(kShutdownGrace);
+                            if (!*served) std::_Exit(0);
+                        }).detach();
+                        HandleLine(*state, R"({"op":"shutdown","id":null})");
+                        return;
+                    }
+                    std::this_thread::sleep_for(std::chrono::milliseconds(20));
                 }
-                std::this_thread::sleep_for(std::chrono::milliseconds(20));
-            }
-        });
+            });
+    } catch (const std::system_error& e) {
+        state->Error(nullptr,
+                     std::string("the worker cannot start its signal thread: ") + e.what() +
+                         " (a limit on threads or memory, ulimit -u or -v)",
+                     true);
+        reader.detach();  // blocked on input; the process is about to end
+        return 1;
+    }
+    // Whatever ends this early (out of memory thrown on to the caller) leaves no joinable thread,
+    // which would end the program in std::terminate: the watcher stops within 20 ms, the
+    // reader may be blocked on input and is left to the process's end.
+    struct Unwind {
+        std::thread& reader;
+        std::thread& watcher;
+        std::atomic<bool>& served;
+        ~Unwind() {
+            served = true;
+            if (watcher.joinable()) watcher.join();
+            if (reader.joinable()) reader.detach();
+        }
+    } unwind{reader, watcher, *served};
     Executor executor(registry, *state, options);
     int exit_code = 0;
     for (;;) {
@@ -719,7 +757,7 @@ int Serve(const Registry& registry, std::istream& in, std::ostream& out,
             request = std::move(state->queue.front());
             state->queue.pop_front();
             state->current_id = request.contains("id") ? request["id"] : json(nullptr);
-            if (state->current_id.is_null()) state->current_id = "";  // marks "busy"
+            state->busy = true;
             state->cancel = false;
         }
         const json id = request.contains("id") ? request["id"] : json(nullptr);
@@ -738,11 +776,22 @@ int Serve(const Registry& registry, std::istream& in, std::ostream& out,
             state->Error(id, e.what(), e.sticky());
             status = "error";
             if (e.sticky()) exit_code = kExitContextLost;
-        } catch (const std::bad_alloc&) {
-            state->Error(id, "out of host memory; choose a smaller size");
-            status = "error";
         } catch (const std::exception& e) {
-            state->Error(id, e.what());
+            // Out of memory: what was being loaded (OutOfMemory), or the data a size asks for
+            // (run, sweep, tune), or the request as a whole; the worker goes on.
+            if (IsOutOfMemory(e)) {
+                const std::string op = request.value("op", std::string());
+                const bool sized = op == "run" || op == "sweep" || op == "tune";
+                char text[480];
+                state->Error(id, OutOfMemoryText(e,
+                                                 sized ? "hold the data of this size: choose a "
+                                                         "smaller size"
+                                                       : "answer this request",
+                                                 text, sizeof text));
+                KeepMemoryForOutOfMemory();  // spent on this failure: set aside again
+            } else {
+                state->Error(id, e.what());
+            }
             status = "error";
         }
         state->Done(id, status);
@@ -750,6 +799,7 @@ int Serve(const Registry& registry, std::istream& in, std::ostream& out,
         {
             std::lock_guard<std::mutex> lock(state->mutex);
             state->current_id = nullptr;
+            state->busy = false;
             cancels.swap(state->after_current);
         }
         for (const json& cancel_id : cancels) state->Done(cancel_id, "ok");

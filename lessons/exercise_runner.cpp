@@ -6,6 +6,7 @@
 
 #include "errors.h"
 #include "exercise.h"
+#include "out_of_memory.h"
 
 namespace lessons {
 
@@ -76,6 +77,7 @@ std::vector<std::string> ExerciseKindProblems(const Registry& registry) {
                 problems.push_back("the exercise of " + l.Name() +
                                    ": its step kind's exercise spec gives no signature");
         } catch (const std::exception& error) {
+            RethrowIfOutOfMemory(error, "build the lesson catalogue");
             problems.push_back("the exercise of " + l.Name() + ": " + error.what());
         }
     }

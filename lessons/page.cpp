@@ -11,6 +11,7 @@
 #include "errors.h"
 #include "host.h"
 #include "machine_code.h"
+#include "out_of_memory.h"
 #include "recordings.h"
 #include "report.h"
 #include "resources.h"
@@ -280,13 +281,14 @@ std::optional<CounterHit> FindCounter(const Lesson& step, const Wanted& wanted, 
     const Json* best = nullptr;
     std::string best_file;
     double best_cost = 1e18;
-    static const std::map<std::string, Json> kFiles = [] {
-        std::map<std::string, Json> out;
-        for (const auto& [path, text] : EmbeddedFiles())
-            if (path.rfind("assets/counters/", 0) == 0)
-                out[path] = Json::parse(text.begin(), text.end(), nullptr, false);
-        return out;
-    }();
+    static const std::map<std::string, Json> kFiles =
+        OutOfMemoryAs("load the recorded counters", [] {
+            std::map<std::string, Json> out;
+            for (const auto& [path, text] : EmbeddedFiles())
+                if (path.rfind("assets/counters/", 0) == 0)
+                    out[path] = Json::parse(text.begin(), text.end(), nullptr, false);
+            return out;
+        });
     const std::string old_id = step.OldId();
     for (const auto& [path, all] : kFiles) {
         if (!all.is_array()) continue;
@@ -459,7 +461,9 @@ const std::vector<AnchorFile>& Anchors() {
         std::vector<AnchorFile> out;
         for (const auto& [path, text] : EmbeddedFiles()) {
             if (path.rfind(kAnchorFolder, 0) != 0) continue;
-            const Json j = Json::parse(text.begin(), text.end(), nullptr, false);
+            const Json j = OutOfMemoryAs("load the recorded results", [&text = text] {
+                return Json::parse(text.begin(), text.end(), nullptr, false);
+            });
             if (!j.is_object() || !j.contains("device") || !j["device"].is_string() ||
                 !j.contains("results") || !j["results"].is_array())
                 continue;  // the page test names files that do not load (AnchorProblems)

@@ -23,6 +23,7 @@
 #include "errors.h"
 #include "files.h"
 #include "machine_code.h"
+#include "out_of_memory.h"
 #include "report.h"
 #include "resources.h"
 
@@ -538,7 +539,8 @@ std::optional<Json> FindRecordedProfile(const Lesson& lesson, const ParamValues&
                 " (they are recorded on a GPU machine: scripts/gpu-check.sh, STEPS=counters)";
         return std::nullopt;
     }
-    const Json all = Json::parse(file->second, nullptr, false);
+    const Json all = OutOfMemoryAs("load the recorded counters",
+                                   [&] { return Json::parse(file->second, nullptr, false); });
     if (!all.is_array()) {
         if (problem) *problem = path + " is not a list of profiles";
         return std::nullopt;

@@ -16,6 +16,7 @@
 #include "errors.h"
 #include "files.h"
 #include "host.h"
+#include "out_of_memory.h"
 #include "report.h"
 
 namespace lessons {
@@ -266,7 +267,8 @@ Progress ProgressFromJson(const Json& j, size_t* skipped) {
                 const std::string id = Text(e, "lesson");
                 if (!GoodId(id)) throw UsageError("no lesson id");
                 add(id, e);
-            } catch (const std::exception&) {
+            } catch (const std::exception& e) {
+                RethrowIfOutOfMemory(e, "load the progress file");  // not a bad entry
                 ++bad;
             }
         }
@@ -304,6 +306,7 @@ Progress ReadProgress(const std::string& path, std::string* problem, bool* corru
         text.resize(RegularFileSize(path, "progress file"));
         ReadRegularFile(path, text.data(), text.size(), nullptr, "progress file");
     } catch (const std::exception& e) {
+        RethrowIfOutOfMemory(e, "load the progress file");
         // Unreadable (permissions, a read error) is not corrupt: it is left as it is.
         if (problem) *problem = path + ": " + e.what();
         return {};

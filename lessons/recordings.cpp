@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "out_of_memory.h"
 #include "report.h"
 #include "resources.h"
 
@@ -11,6 +12,7 @@ namespace lessons {
 namespace {
 
 constexpr std::string_view kReferenceFolder = "assets/reference/";
+constexpr const char* kLoading = "load the recorded results";
 
 bool IsReferenceFile(std::string_view path) {
     return path.rfind(kReferenceFolder, 0) == 0 && path.size() > 5 &&
@@ -51,30 +53,33 @@ const FileIndex& Index() {
 }  // namespace
 
 std::vector<RunResult> LoadRecordedResults(std::string* problems) {
-    std::vector<RunResult> out;
-    for (const auto& [path, text] : EmbeddedFiles()) {
-        if (!IsReferenceFile(path)) continue;
-        const Json array = Json::parse(text.begin(), text.end(), nullptr, false);
-        if (!array.is_array()) {
-            if (problems) *problems += path + " is not a JSON array; ";
-            continue;
-        }
-        for (const Json& j : array) {
-            try {
-                RunResult r = RunResultFromJson(j);
-                if (r.kind != StepKind::kGpu) continue;  // CPU lessons always run live
-                r.recorded = true;
-                out.push_back(std::move(r));
-            } catch (const std::exception& e) {
-                if (problems) *problems += path + ": " + e.what() + "; ";
+    return OutOfMemoryAs(kLoading, [problems] {
+        std::vector<RunResult> out;
+        for (const auto& [path, text] : EmbeddedFiles()) {
+            if (!IsReferenceFile(path)) continue;
+            const Json array = Json::parse(text.begin(), text.end(), nullptr, false);
+            if (!array.is_array()) {
+                if (problems) *problems += path + " is not a JSON array; ";
+                continue;
+            }
+            for (const Json& j : array) {
+                try {
+                    RunResult r = RunResultFromJson(j);
+                    if (r.kind != StepKind::kGpu) continue;  // CPU lessons always run live
+                    r.recorded = true;
+                    out.push_back(std::move(r));
+                } catch (const std::exception& e) {
+                    RethrowIfOutOfMemory(e, kLoading);  // not a bad entry
+                    if (problems) *problems += path + ": " + e.what() + "; ";
+                }
             }
         }
-    }
-    return out;
+        return out;
+    });
 }
 
 const std::vector<RunResult>& RecordedCpuResults() {
-    static const std::vector<RunResult> all = [] {
+    static const std::vector<RunResult> all = OutOfMemoryAs(kLoading, [] {
         std::vector<RunResult> out;
         for (const auto& [path, text] : EmbeddedFiles()) {
             if (!IsReferenceFile(path)) continue;
@@ -94,13 +99,14 @@ const std::vector<RunResult>& RecordedCpuResults() {
                     r.recorded = true;
                     r.recorded_with = gpu;
                     out.push_back(std::move(r));
-                } catch (const std::exception&) {
-                    // LoadRecordedResults names it
+                } catch (const std::exception& e) {
+                    RethrowIfOutOfMemory(e, kLoading);
+                    // a bad entry: LoadRecordedResults names it
                 }
             }
         }
         return out;
-    }();
+    });
     return all;
 }
 

@@ -6,6 +6,7 @@
 #include "exercise.h"
 #include "exercise_runner.h"
 #include "kernel_family.h"
+#include "out_of_memory.h"
 #include "step_kinds.h"
 
 namespace lessons {
@@ -26,6 +27,7 @@ std::vector<std::string> AttachGpuRunners(Registry& registry,
         try {
             l.runner = impl->second(l.step.data(), StepSite{l, previous});
         } catch (const std::exception& e) {
+            RethrowIfOutOfMemory(e, "build the lesson catalogue");  // not a catalogue problem
             problems.push_back(l.Name() + ": " + e.what());
         }
     }

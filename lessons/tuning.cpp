@@ -9,6 +9,7 @@
 
 #include "errors.h"
 #include "files.h"
+#include "out_of_memory.h"
 #include "report.h"
 #include "resources.h"
 
@@ -113,7 +114,8 @@ std::vector<Tuning> TuningsFromJson(const Json& list, size_t* skipped) {
                 if (t.id.empty() || t.machine.empty() || t.values.empty())
                     throw UsageError("empty id, machine or values");
                 out.push_back(std::move(t));
-            } catch (const std::exception&) {
+            } catch (const std::exception& e) {
+                RethrowIfOutOfMemory(e, "load the tunings");  // not an entry of a wrong shape
                 ++bad;
             }
         }
@@ -137,6 +139,7 @@ std::vector<Tuning> ReadTunings(const std::string& path, std::string* problem) {
         text.resize(RegularFileSize(path));
         ReadRegularFile(path, text.data(), text.size());
     } catch (const std::exception& e) {
+        RethrowIfOutOfMemory(e, "load the tunings");
         return refuse(e.what());
     }
     const Json list = Json::parse(text, nullptr, false);

@@ -4,9 +4,10 @@
 # and its cuBLASLt (about 600 MB of address space) are loaded on the first cuBLAS call
 # (engine/cublas_loader.h), never linked: when they were, the program could not even start
 # under such a limit ("list" exited 127, unable to map libcublasLt).
-# Usage: cli_address_space.sh CUDA_LESSONS_CLI OUT_DIR LIMIT_KIB
+# Usage: cli_address_space.sh CUDA_LESSONS_CLI OUT_DIR LIMIT_KIB [STEP_KIB]
+# (STEP_KIB: the step of the sweep just under the minimum, 2000 unless given)
 set -u
-cli=$1 out=$2 limit=$3
+cli=$1 out=$2 limit=$3 step=${4:-2000}
 rm -rf "$out" && mkdir -p "$out/home"
 export HOME="$out/home" XDG_CONFIG_HOME="$out/config" XDG_DATA_HOME="$out/data"
 fail() { echo "FAILED: $*"; exit 1; }
@@ -65,4 +66,64 @@ for id in 1 2; do
         { cut -c1-300 "$out/serve.out"; cat "$out/serve.err"; fail "serve: request $id not done ok"; }
 done
 echo "ok: serve"
+echo "== NCCL is found without loading it (218 MB of address space): 'info' under the limit"
+# Where NCCL is installed, the limit is too small to load it, and `info` must still find it.
+if command -v ldconfig >/dev/null && ldconfig -p 2>/dev/null | grep -q 'libnccl\.so\.2 '; then
+    under info_nccl info
+    if grep -q "NCCL not found" "$out/info_nccl.out"; then
+        grep NCCL "$out/info_nccl.out"
+        fail "info says NCCL is not found: it tried to load it rather than find its file"
+    fi
+    grep -q "NCCL.*found; loaded when an NCCL step runs" "$out/info_nccl.out" ||
+        { grep NCCL "$out/info_nccl.out"; fail "info does not name the NCCL it found"; }
+    echo "ok: info finds NCCL without loading it"
+else
+    echo "(no libnccl.so.2 in ldconfig's cache: not checked)"
+fi
+
+# Just under what each command needs: every command ends with a message and exit code 1
+# (or 0), never an abort (134) or a crash (139). Below the floor, where even --help cannot
+# start, nothing of the program runs: the kernel refuses to map it (execve fails with ENOMEM,
+# then SIGSEGV) or the loader cannot map a library (exit 127); that floor is found first.
+echo "== just under the minimum: a message, never an abort"
+floor=""
+for kib in $(seq 40000 2000 120000); do
+    if (ulimit -v "$kib" && exec "$cli" --help) >/dev/null 2>&1; then floor=$kib; break; fi
+done
+[ -n "$floor" ] || fail "--help never started under 120 MB"
+echo "the program starts (--help) under ulimit -v $floor"
+checked=0
+for kib in $(seq "$floor" "$step" $((floor + 50000))); do
+    for cmd in "list" "info" "page 4.4" "page 5.9 --lang zh" "exercise 4.2" "progress" \
+               "run 1.1 --size 1MiB --reps 2"; do
+        # shellcheck disable=SC2086
+        (ulimit -v "$kib" && exec "$cli" $cmd) >"$out/low.out" 2>"$out/low.err" </dev/null
+        rc=$?
+        if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
+            head -c 600 "$out/low.err"
+            fail "under ulimit -v $kib, '$cmd' exited with $rc (not 0, or 1 with a message)"
+        fi
+        if grep -q "terminate called\|std::bad_alloc" "$out/low.err"; then
+            head -c 600 "$out/low.err"
+            fail "under ulimit -v $kib, '$cmd' printed the C++ runtime's words, not a message"
+        fi
+        if [ "$rc" = 1 ] && ! grep -q "error\|libgomp" "$out/low.err"; then
+            head -c 600 "$out/low.err"
+            fail "under ulimit -v $kib, '$cmd' exited 1 without a message"
+        fi
+        [ "$rc" = 1 ] && grep -m1 . "$out/low.err" >>"$out/low-messages.txt"
+        checked=$((checked + 1))
+    done
+    printf '%s\n' '{"op":"list","id":1}' |
+        (ulimit -v "$kib" && exec "$cli" serve) >"$out/low.out" 2>"$out/low.err"
+    rc=$?
+    if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
+        head -c 600 "$out/low.err"
+        fail "under ulimit -v $kib, serve exited with $rc"
+    fi
+done
+echo "the messages:"
+sed 's/ulimit -v [0-9]*/ulimit -v N/; s/limited to [0-9]* MiB/limited to N MiB/' \
+    "$out/low-messages.txt" 2>/dev/null | sort | uniq -c
+echo "ok: $checked runs from ulimit -v $floor to $((floor + 50000)), each 0 or 1 with a message"
 echo "all address-space checks passed"

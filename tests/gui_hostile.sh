@@ -2,7 +2,8 @@
 # The GUI against hostile input, under Xvfb: empty flag values, a worker that writes JSON of the
 # wrong shapes, a worker that stops reading, a window narrowed to a few pixels in Chinese, an
 # imgui.ini that names a table of -5 or 100,000,000 columns, a settings.json that is a FIFO,
-# /dev/zero or read-only. The GUI must neither crash nor hang, and must close on SIGTERM.
+# /dev/zero or read-only, an address-space limit (ulimit -v) too small for OpenGL. The GUI
+# must neither crash nor hang, and must close on SIGTERM.
 # Usage: gui_hostile.sh CUDA_LESSONS OUT_DIR       (exit 77: skipped, no Xvfb)
 set -u
 app=$1 out=$2
@@ -70,6 +71,20 @@ close() {
     app_pid=""
     [ "$rc" = 0 ] || { cat "$out/$1"; fail "$1: the GUI exited with $rc"; }
 }
+
+echo "== an address-space limit below what OpenGL needs: a message before any window, no crash"
+# Mesa's software renderer needs about 800 MB here (app/main.cpp, kOpenGlAddressSpace); under
+# 300-800 MB it died by SIGSEGV inside swrast_dri.so (context creation or ImGui's shaders) or
+# in a thread it could not start.
+for kib in 300000 500000 700000 800000; do
+    (ulimit -v "$kib" && exec "$app" --lesson 1.1 --lang en --scale 1 --screenshot "$out/as.png") \
+        >"$out/as.log" 2>&1
+    rc=$?
+    [ "$rc" = 1 ] || { cat "$out/as.log"; fail "under ulimit -v $kib the GUI exited with $rc, not 1"; }
+    grep -q "the address space is limited to .* MiB (ulimit -v $kib)" "$out/as.log" ||
+        { cat "$out/as.log"; fail "under ulimit -v $kib: no message about the limit"; }
+done
+echo "ok: 300 to 800 MB: exit 1 with the limit and what to do"
 
 echo "== a worker that writes JSON of the wrong shapes (and an exit message of its own)"
 start hostile.log --worker "$here/fake_worker_hostile.sh" --lesson 1.3 --lang en --scale 1

@@ -1,5 +1,6 @@
 // Every GPU lesson against the CPU reference: edge inputs, odd sizes, every data kind and
 // block size. Without a usable GPU every test here reports SKIPPED with the reason.
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,7 +37,9 @@
 #include <cuda_runtime.h>
 
 #include "cuda/cuda_util.h"
+#include "library_probe.h"
 #include "nccl/nccl_loader.h"
+#include "nccl_probe.h"
 #include "reduce/reduce_gpu.cuh"
 #include "split/split_gpu.cuh"
 #endif
@@ -1246,5 +1249,47 @@ TEST(NcclLoader, CandidatesAreTheVariableAloneWhenSet) {
     EXPECT_EQ(c.front(), "libnccl.so.2");
     EXPECT_NE(std::find(c.begin(), c.end(), "/usr/local/cuda/lib64/libnccl.so.2"), c.end());
     if (old) setenv("CUDA_LESSONS_NCCL", saved.c_str(), 1);
+}
+
+// `list` and `info` ask each NCCL step whether it can run, and `info` what NCCL is: found
+// without loading it (about 218 MB of address space on the H200 machine), while a missing or
+// broken library keeps the loader's message. No GPU needed; exit 77: no NCCL here.
+TEST(NcclLoaderDeathTest, ListAndInfoFindNcclWithoutLoadingIt) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            unsetenv("CUDA_LESSONS_NCCL");
+            bool found = false;
+            for (const std::string& c : nccl::Candidates()) found |= !FindLibraryFile(c).empty();
+            if (!found) std::exit(77);
+            std::string why;
+            int asked = 0;
+            for (const char* id :
+                 {"allreduce/nccl", "allreduce/one-process-per-gpu", "reduce/multi-gpu-nccl"}) {
+                const Lesson* l = Lessons().FindLesson(id);
+                if (!l || !l->runner.unavailable) continue;
+                why += l->runner.unavailable();
+                ++asked;
+            }
+            if (asked != 3) std::exit(2);  // an NCCL step lost its question
+            const std::string status = NcclStatus();
+            void* loaded = dlopen("libnccl.so.2", RTLD_LAZY | RTLD_NOLOAD);
+            std::fprintf(stderr, "unavailable: '%s'; info: %s; loaded: %s\n", why.c_str(),
+                         status.c_str(), loaded ? "yes" : "no");
+            std::exit(!loaded && why.empty() && status.find("found") != std::string::npos ? 0 : 1);
+        },
+        [](int status) {
+            return WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 77);
+        },
+        "");
+    EXPECT_EXIT(
+        {
+            setenv("CUDA_LESSONS_NCCL", "/nonexistent/libnccl.so.2", 1);
+            const std::string why = NcclUnavailable();
+            std::fprintf(stderr, "%s\n", why.c_str());
+            std::exit(why.empty() ? 1 : 0);
+        },
+        ::testing::ExitedWithCode(0),
+        "unavailable: NCCL not found \\(tried /nonexistent/libnccl.so.2 \\(.+\\)\\).*install");
 }
 #endif

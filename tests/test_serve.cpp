@@ -557,6 +557,31 @@ TEST(ServeHostile, RunningRequestIsCancelledBeforeTheCancelIsDone) {
     EXPECT_EQ(order, expected) << "queued, then running, then the cancel itself";
 }
 
+// A cancel's target is the id the request was sent with, whether it is queued or running: a
+// request sent without one (null) is named by null, never by "" (a running one was matched by
+// "" and not by null; a queued one the other way round).
+TEST(ServeHostile, ARequestWithoutAnIdIsCancelledByNullNotByAnEmptyString) {
+    Worker worker;
+    ASSERT_TRUE(worker.started());
+    EXPECT_EQ(worker.Next()["type"], "hello");
+    worker.Send(R"({"op":"run","lesson":"split/naive-scan","size":"1MiB","min_time_s":30})");
+    json m;
+    do {
+        m = worker.Next();  // wait until it is running: its first progress
+    } while (!m.is_null() && m["type"] != "progress");
+    ASSERT_FALSE(m.is_null());
+    worker.Send(R"({"op":"cancel","id":"empty","target":""})");
+    worker.Send(R"({"op":"cancel","id":"null","target":null})");
+    worker.CloseInput();
+    std::vector<std::string> order;
+    for (m = worker.Next(); !m.is_null(); m = worker.Next())
+        if (m["type"] == "done")
+            order.push_back(m["id"].dump() + ":" + m["status"].get<std::string>());
+    EXPECT_EQ(worker.Wait(), 0);
+    const std::vector<std::string> expected = {"\"empty\":ok", "null:cancelled", "\"null\":ok"};
+    EXPECT_EQ(order, expected);
+}
+
 TEST(ServeHostile, ShutdownIsDoneAfterTheRunningRequest) {
     Worker worker;
     ASSERT_TRUE(worker.started());

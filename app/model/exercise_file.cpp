@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "files.h"
+#include "out_of_memory.h"
 
 namespace lessons::app {
 
@@ -113,6 +114,7 @@ bool OpenExercise(ExerciseFile* file, const std::string& path, std::string_view 
             return true;
         }
     } catch (const std::exception& e) {
+        RethrowIfOutOfMemory(e, "open the exercise file");
         if (problem) *problem = e.what();
         file->path.clear();  // never written over: the student's own file, or not a file
         file->saved = file->text;

@@ -5,6 +5,7 @@
 #include "files.h"
 #include "host.h"
 #include "model/export.h"
+#include "out_of_memory.h"
 
 namespace lessons::app {
 
@@ -38,6 +39,7 @@ void LoadProgress(ProgressBook* book, std::vector<ProgressNotice>* notices,
         notices->push_back({"Your progress file was damaged: " + notice + ".",
                             "你的进度文件已损坏：" + notice + "。"});
     } catch (const std::exception& e) {
+        RethrowIfOutOfMemory(e, "load the progress file");
         notices->push_back({std::string("Your progress file is damaged and could not be set "
                                         "aside (") +
                                 e.what() + "): this session's progress is not kept.",

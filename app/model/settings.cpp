@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "files.h"
+#include "out_of_memory.h"
 
 namespace lessons::app {
 
@@ -208,6 +209,7 @@ Settings LoadSettings(const std::string& path, std::string* problem) {
             it->get<std::string>().size() <= kMaxProgressIdBytes)
             s.reference_gpu = it->get<std::string>();
     } catch (const std::exception& e) {
+        RethrowIfOutOfMemory(e, "load the settings");  // not a bad value: kept as it is
         if (problem)
             *problem =
                 "the settings file " + path + " has a bad value (" + e.what() + "); using defaults";

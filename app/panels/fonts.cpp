@@ -2,6 +2,10 @@
 
 #include <sys/stat.h>
 
+#include <cstdlib>
+
+#include "out_of_memory.h"
+
 namespace lessons::app {
 namespace {
 
@@ -15,7 +19,21 @@ bool Exists(const char* path) {
     return stat(path, &st) == 0;
 }
 
+void* AllocateOrThrow(size_t size, void*) {
+    void* p = std::malloc(size);
+    if (!p && size > 0) throw OutOfMemory("draw the window (ImGui's fonts and draw lists)");
+    return p;
+}
+
+void Free(void* p, void*) {
+    std::free(p);
+}
+
 }  // namespace
+
+void ImGuiAllocationsThrowWhenOutOfMemory() {
+    ImGui::SetAllocatorFunctions(AllocateOrThrow, Free);
+}
 
 Fonts BuildFonts(float scale, const std::vector<std::string_view>& texts) {
     ImGuiIO& io = ImGui::GetIO();

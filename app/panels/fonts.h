@@ -24,4 +24,10 @@ struct Fonts {
 // renderer's font texture.
 Fonts BuildFonts(float scale, const std::vector<std::string_view>& texts);
 
+// ImGui's allocations (the font atlas and its texture, the draw lists) throw OutOfMemory
+// ("not enough memory to draw the window ...") where malloc fails, rather than hand ImGui a null
+// pointer it writes through: the program ends with that message at the frame's boundary
+// (app/main.cpp). Set before the first ImGui context is made; for the whole process.
+void ImGuiAllocationsThrowWhenOutOfMemory();
+
 }  // namespace lessons::app

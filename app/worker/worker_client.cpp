@@ -10,6 +10,7 @@
 #include "errors.h"
 #include "files.h"  // Excerpt
 #include "model/compare.h"
+#include "out_of_memory.h"
 #include "report.h"
 #include "serve.h"  // kProtocolVersion only: the GUI links no runner
 #include "units.h"
@@ -635,6 +636,7 @@ void WorkerClient::Update() {
         try {
             Handle(m);
         } catch (const std::exception& e) {
+            RethrowIfOutOfMemory(e, "read the worker's answers");  // not an unreadable message
             Unreadable(m, e.what());
         }
     }
@@ -919,6 +921,7 @@ void WorkerClient::HandleResult(const Json& m, int, PendingAt pending) {
         }
         m_store.AddLive(std::move(r), origin, std::move(swept));
     } catch (const std::exception& e) {
+        RethrowIfOutOfMemory(e, "read a result");
         m_notices.push_back(std::string("A result could not be read: ") + e.what());
     }
 }

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <system_error>
 
 #include "files.h"  // Excerpt
 
@@ -136,7 +137,25 @@ bool WorkerProcess::Start(std::string* error) {
         m_stalled = m_killed_stalled = false;
     }
     m_running = true;
-    m_reader = std::thread(&WorkerProcess::ReadLoop, this, from_child[0], pid);
+    try {
+        m_reader = std::thread(&WorkerProcess::ReadLoop, this, from_child[0], pid);
+    } catch (const std::system_error& e) {
+        // No thread to read it (a thread or memory limit): the worker is ended, not left
+        // running unread, and the GUI says why, as for a worker that cannot start.
+        kill(-pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+        close(from_child[0]);
+        {
+            std::lock_guard<std::mutex> lock(m_out_mutex);
+            close(m_to_child);
+            m_to_child = -1;
+        }
+        m_pid = -1;
+        m_running = false;
+        if (error)
+            *error = "cannot start a thread to read the worker '" + m_argv[0] + "': " + e.what();
+        return false;
+    }
     return true;
 }
 

@@ -1,6 +1,6 @@
 // Device backend with the CUDA runtime: the device list with its peer-access matrix, the
 // per-device ceilings (measured in ceilings.cu, cached here), free memory, the L2 flush, and the
-// NCCL found at run time (NcclStatus).
+// NCCL found at run time (NcclStatus, in nccl_probe.cpp).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -15,7 +15,6 @@
 #include "../errors.h"
 #include "ceilings.h"
 #include "cuda_util.h"
-#include "nccl/nccl_loader.h"
 #include "scoped_device.h"
 
 namespace lessons {
@@ -209,10 +208,6 @@ void FlushL2(int ordinal) {
 
 bool BuiltWithCuda() {
     return true;
-}
-
-std::string NcclStatus() {
-    return nccl::Describe();
 }
 
 const DeviceInfo& GetDeviceInfo() {

@@ -18,6 +18,7 @@
 #include "errors.h"
 #include "kernels_of.h"
 #include "nccl/nccl_loader.h"
+#include "nccl_probe.h"
 #include "reduce/reduce_multi.cuh"
 #include "reduce_chapter.h"
 #include "reduce_steps.h"
@@ -193,7 +194,7 @@ StepRunner MultiGpuRunner(const MultiGpuSum& calls, const OnePassKernel& k) {
         return cuda::QueryKernelAttributes(k.kernel, k.name,
                                            static_cast<int>(params.Number("block")));
     };
-    r.unavailable = [] { return nccl::Unavailable(); };
+    r.unavailable = [] { return NcclUnavailable(); };  // found, not loaded (nccl_probe.h)
     return r;
 }
 

@@ -18,6 +18,7 @@
 #include "errors.h"
 #include "kernels_of.h"
 #include "nccl/nccl_loader.h"
+#include "nccl_probe.h"
 
 namespace lessons::allreduce {
 namespace {
@@ -270,7 +271,8 @@ StepRunner Step(Plan plan, const Calls& calls) {
             return cuda::QueryKernelAttributes(add->kernel, add->name,
                                                static_cast<int>(params.Number("block")));
         };
-    if (plan == Plan::kNccl) r.unavailable = [] { return nccl::Unavailable(); };
+    if (plan == Plan::kNccl)
+        r.unavailable = [] { return NcclUnavailable(); };  // found, not loaded (nccl_probe.h)
     return r;
 }
 

@@ -40,6 +40,7 @@
 #include "kernels_of.h"
 #include "nccl/nccl_loader.h"
 #include "nccl/nccl_ranks.h"
+#include "nccl_probe.h"
 #include "rank_group.h"
 
 namespace lessons::allreduce {
@@ -433,7 +434,7 @@ StepRunner Runner(const std::string& lesson, const NcclRankCall* call,
         if (!nccl::Load()) throw UnavailableError(nccl::Unavailable());
         return std::unique_ptr<StepInstance>(std::make_unique<ProcessStep>(w, c, lesson, settings));
     };
-    r.unavailable = [] { return nccl::Unavailable(); };
+    r.unavailable = [] { return NcclUnavailable(); };  // found, not loaded (nccl_probe.h)
     r.rank = [call](const std::vector<std::string>& args) { return RankMain(*call, args); };
     return r;
 }
