@@ -267,8 +267,8 @@ Progress ProgressFromJson(const Json& j, size_t* skipped) {
                 const std::string id = Text(e, "lesson");
                 if (!GoodId(id)) throw UsageError("no lesson id");
                 add(id, e);
-            } catch (const std::exception& e) {
-                RethrowIfOutOfMemory(e, "load the progress file");  // not a bad entry
+            } catch (const std::exception& error) {
+                RethrowIfOutOfMemory(error, "load the progress file");  // not a bad entry
                 ++bad;
             }
         }
