@@ -210,6 +210,7 @@ int RunGui(int argc, char** argv) {
     IMGUI_CHECKVERSION();
     ImGuiAllocationsThrowWhenOutOfMemory();
     ImGui::CreateContext();
+    SetEditorClock(ImGui::GetCurrentContext());
     // imgui.ini is read and written here, bounded (ReadImGuiIni), not by ImGui itself.
     const std::string ini = config.empty() ? std::string() : config + "/imgui.ini";
     ImGui::GetIO().IniFilename = nullptr;
@@ -340,6 +341,7 @@ int RunGui(int argc, char** argv) {
     controller.reset();  // the worker's reader thread wakes GLFW: stop it first
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
+    SetEditorClock(nullptr);
     ImGui::DestroyContext();
     glfwDestroyWindow(window);
     glfwTerminate();

@@ -49,11 +49,15 @@ int EditCallback(ImGuiInputTextCallbackData* data) {
     return 0;
 }
 
+// The context whose clock the editor keeps (SetEditorClock); null: the current one.
+ImGuiContext* g_editor_clock = nullptr;
+
 // The editor's clock, in seconds: one clock for the page and the editor's own window (each
-// ImGui context keeps its own GetTime, which starts when the context is made).
+// ImGui context keeps its own time, which starts when the context is made), the main window's,
+// which advances by its frames' DeltaTime as the rest of the page's timing does.
 double EditorClock() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
+    const ImGuiContext* context = g_editor_clock ? g_editor_clock : ImGui::GetCurrentContext();
+    return context ? context->Time : 0.0;
 }
 
 int LineCount(const std::string& text) {
@@ -533,6 +537,10 @@ void DrawComparison(UiState& ui, const Controller& c, const Registry& reg, const
 }
 
 }  // namespace
+
+void SetEditorClock(ImGuiContext* context) {
+    g_editor_clock = context;
+}
 
 void SaveExerciseNow(UiState& ui) {
     UiState::ExerciseView& v = ui.exercise;

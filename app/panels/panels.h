@@ -133,6 +133,9 @@ void DrawExercisePopout(UiState& ui, Controller& c, const Registry& reg);
 void DrawParsons(UiState& ui, Controller& c, const Lesson& lesson);
 // Writes the student's file now if it has unsaved edits (before the window closes).
 void SaveExerciseNow(UiState& ui);
+// The ImGui context whose time the exercise editor's pauses are measured on (the main window's,
+// so that the editor's own window, with a context of its own, keeps the same clock).
+void SetEditorClock(ImGuiContext* context);
 // controls_panel.cpp: one control per parameter of the lesson, cold L2; run and sweep.
 void DrawControls(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson);
 // Why Run (this lesson and the previous one) cannot run here, in `language`; empty when it
