@@ -80,23 +80,6 @@ void QueueInput(GLFWwindow* window) {
     });
 }
 
-// This frame's share of the queued input: given to the backend as GLFW would have (1.86), or
-// to ImGui with each key's modifiers as they were at its event (FeedImGui).
-void FeedInput(GLFWwindow* window, InputTrickle& trickle, UiState& ui) {
-#if IMGUI_VERSION_NUM < 18700
-    for (const InputEvent& e : trickle.TakeFrame()) {
-        if (e.kind == InputEvent::Kind::kKey)
-            ImGui_ImplGlfw_KeyCallback(window, e.key, e.scancode, e.action, e.mods);
-        else
-            ImGui_ImplGlfw_CharCallback(window, e.codepoint);
-    }
-#else
-    (void)window;
-    FeedImGui(trickle.TakeFrame());
-#endif
-    if (trickle.Pending()) ui.redraw_frames = std::max(ui.redraw_frames, 2);
-}
-
 void RebuildFonts(UiState& ui, const Registry& registry) {
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ui.fonts = BuildFonts(ui.settings.scale, UiTexts(registry));

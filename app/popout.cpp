@@ -137,17 +137,7 @@ void EditorPopout::Frame(GLFWwindow* main_window, UiState& ui, Controller& c, co
     ImGui::SetCurrentContext(m_context);
     if (m_font_scale != ui.settings.scale) BuildFontsAt(ui, reg);
     ImGui::GetStyle() = style;
-    // Its keys a frame at a time, as the main window's (main.cpp's FeedInput).
-#if IMGUI_VERSION_NUM < 18700
-    for (const InputEvent& e : m_trickle.TakeFrame()) {
-        if (e.kind == InputEvent::Kind::kKey)
-            ImGui_ImplGlfw_KeyCallback(m_window, e.key, e.scancode, e.action, e.mods);
-        else
-            ImGui_ImplGlfw_CharCallback(m_window, e.codepoint);
-    }
-#else
-    FeedImGui(m_trickle.TakeFrame());
-#endif
+    FeedInput(m_window, m_trickle, ui);  // its keys a frame at a time, as the main window's
     if (m_trickle.Pending()) ui.redraw_frames = std::max(ui.redraw_frames, 2);
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
@@ -184,6 +174,23 @@ void EditorPopout::Frame(GLFWwindow* main_window, UiState& ui, Controller& c, co
     glfwSwapBuffers(m_window);
     ImGui::SetCurrentContext(main_context);
     glfwMakeContextCurrent(main_window);
+}
+
+// This frame's share of the queued input: given to the backend as GLFW would have (1.86), or
+// to ImGui with each key's modifiers as they were at its event (FeedImGui).
+void FeedInput(GLFWwindow* window, InputTrickle& trickle, UiState& ui) {
+#if IMGUI_VERSION_NUM < 18700
+    for (const InputEvent& e : trickle.TakeFrame()) {
+        if (e.kind == InputEvent::Kind::kKey)
+            ImGui_ImplGlfw_KeyCallback(window, e.key, e.scancode, e.action, e.mods);
+        else
+            ImGui_ImplGlfw_CharCallback(window, e.codepoint);
+    }
+#else
+    (void)window;
+    FeedImGui(trickle.TakeFrame());
+#endif
+    if (trickle.Pending()) ui.redraw_frames = std::max(ui.redraw_frames, 2);
 }
 
 void EditorPopout::Close(UiState* ui) {

@@ -18,6 +18,11 @@
 
 namespace lessons::app {
 
+// This frame's share of a window's queued input: given to the backend as GLFW would have
+// (ImGui 1.86), or to ImGui with each key's modifiers as they were at its event (FeedImGui);
+// the window keeps drawing while keys are still queued. The main window's and the pop-out's.
+void FeedInput(GLFWwindow* window, InputTrickle& trickle, UiState& ui);
+
 class EditorPopout {
 public:
     EditorPopout() = default;
