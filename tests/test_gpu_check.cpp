@@ -1,5 +1,6 @@
 // `check` on a GPU: every wrong kernel of tests/data/wrong-kernels fails it, every reference
-// solution (the lesson's own kernel, as `exercise --solution` gives it) passes it, and a kernel
+// solution (the lesson's own kernel, as `exercise --solution` gives it) passes it, no starting
+// file passes it (right and within the speed target), and a kernel
 // that never ends is stopped at the time limit with a clear message, after which the next run
 // works. Skipped without a GPU, but for the wrong kernels' edits, which apply without one.
 // A wrong kernel is stored as edits of its lesson's solution, not as a copy of it (NAME.edit):
@@ -296,6 +297,67 @@ TEST(GpuCheck, EveryReferenceSolutionPasses) {
         EXPECT_GT(speed.value("yours_ms", 0.0), 0) << c.name;
         EXPECT_GT(speed.value("step_ms", 0.0), 0) << c.name;
         EXPECT_TRUE(speed["passed"].is_boolean()) << c.name;
+    }
+    Sh("rm -rf '" + dir + "'");
+}
+
+// No starting file passes `check` (issue 44): a start that passed would let a student's check
+// pass with the task not done. Each start compiles and then fails a hidden case or misses the
+// speed target; or it is held back (lessons/exercise.h, HeldBack: an `#error "exercise ..."` line
+// at column 0) and fails to compile at that line, with its message. Where a start compiles, the
+// verdict names it: the table ($LESSONS_CHECK_TABLE) shows its time beside the step's.
+TEST(GpuCheck, NoStartingFilePasses) {
+    REQUIRE_GPU();
+    const Output list = Cli("exercise --format json", false);
+    ASSERT_EQ(list.code, 0) << list.text;
+    const std::string dir = MakeTempDir("starts");
+    std::vector<std::pair<std::string, std::string>> todo;
+    std::vector<std::string> names, held;
+    for (const json& e : json::parse(list.text)) {
+        const std::string id = e["id"];
+        const Output x = Cli("exercise " + id + " --format json", false);
+        ASSERT_EQ(x.code, 0) << id << ": " << x.text;
+        const std::string start = json::parse(x.text)["start"].get<std::string>();
+        std::string file = id;
+        std::replace(file.begin(), file.end(), '/', '_');
+        const std::string path = dir + "/" + file + ".cu";
+        std::ofstream(path) << start;
+        todo.emplace_back(id, path);
+        names.push_back("start of " + id);
+        held.push_back(Has("\n" + start, "\n#error \"exercise ") ? id : "");
+    }
+    EXPECT_GE(todo.size(), 20u);
+    // The checks keep the student's progress: in a data folder of this test's own.
+    const std::string data = MakeTempDir("start-progress");
+    const char* old_data = std::getenv("XDG_DATA_HOME");
+    const std::string saved = old_data ? old_data : "";
+    setenv("XDG_DATA_HOME", data.c_str(), 1);
+    const std::vector<Checked> checked = CheckAll(todo, names);
+    if (old_data)
+        setenv("XDG_DATA_HOME", saved.c_str(), 1);
+    else
+        unsetenv("XDG_DATA_HOME");
+    Sh("rm -rf '" + data + "'");
+    AppendTable(checked);
+    for (size_t i = 0; i < checked.size(); ++i) {
+        const Checked& c = checked[i];
+        const json compile = c.j.value("compile", json::object());
+        if (!held[i].empty()) {
+            // Held back: it does not compile, and the compiler's words name the #error line.
+            EXPECT_EQ(compile.value("status", ""), "error") << c.name << "\n" << c.j.dump(1);
+            EXPECT_TRUE(Has(compile.value("log", ""), "#error")) << c.name << "\n"
+                                                                 << compile.dump(1);
+            EXPECT_NE(c.code, 0) << c.name;
+            continue;
+        }
+        EXPECT_EQ(compile.value("status", ""), "ok") << c.name << "\n" << compile.dump(1);
+        EXPECT_EQ(c.j.value("checked", false), true) << c.name << "\n" << c.j.dump(1);
+        const bool right = c.j.value("passed", false);
+        const json speed = c.j.value("speed", json::object());
+        const bool fast = speed.value("judged", false) && speed.value("passed", false);
+        EXPECT_FALSE(right && fast) << c.name << " passes the check as it stands (right, and "
+                                    << "within the speed target):\n"
+                                    << speed.dump(1);
     }
     Sh("rm -rf '" + dir + "'");
 }
