@@ -187,7 +187,7 @@ TEST(GpuCheck, TheWrongKernelSetCoversTheChapters) {
         EXPECT_EQ(k.problem, "") << k.name;
         chapters.insert(k.lesson.substr(0, k.lesson.find('/')));
     }
-    for (const char* c : {"split", "reduce", "gemv", "gemm", "tensor-cores"})
+    for (const char* c : {"split", "reduce", "gemv", "gemm", "tensor-cores", "attention"})
         EXPECT_TRUE(chapters.count(c)) << "no wrong kernel for chapter " << c;
 }
 
