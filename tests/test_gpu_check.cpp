@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -118,10 +119,38 @@ struct Checked {
     std::string err;  // what the check wrote on its standard error
 };
 
+// $XDG_DATA_HOME set to a folder of the test's own while it lives (where the checks keep the
+// student's progress), and put back as it was after.
+class OwnDataHome {
+public:
+    explicit OwnDataHome(const std::string& dir) {
+        const char* old = std::getenv("XDG_DATA_HOME");
+        m_had = old != nullptr;
+        if (old) m_saved = old;
+        setenv("XDG_DATA_HOME", dir.c_str(), 1);
+    }
+    ~OwnDataHome() {
+        if (m_had)
+            setenv("XDG_DATA_HOME", m_saved.c_str(), 1);
+        else
+            unsetenv("XDG_DATA_HOME");
+    }
+    OwnDataHome(const OwnDataHome&) = delete;
+    OwnDataHome& operator=(const OwnDataHome&) = delete;
+
+private:
+    bool m_had = false;
+    std::string m_saved;
+};
+
 // `check --format json` of each (lesson, file), several at once (the cases' data and CPU
-// references take the host's cores, the GPU has room for several); in order.
+// references take the host's cores, the GPU has room for several); in order. Where `data_home` is
+// given, the checks keep the student's progress there (OwnDataHome).
 std::vector<Checked> CheckAll(const std::vector<std::pair<std::string, std::string>>& todo,
-                              const std::vector<std::string>& names) {
+                              const std::vector<std::string>& names,
+                              const std::string& data_home = "") {
+    std::optional<OwnDataHome> home;
+    if (!data_home.empty()) home.emplace(data_home);
     std::vector<Checked> out(todo.size());
     std::atomic<size_t> next{0};
     const unsigned workers = std::max(1u, std::min(4u, std::thread::hardware_concurrency() / 2));
@@ -146,6 +175,48 @@ std::vector<Checked> CheckAll(const std::vector<std::pair<std::string, std::stri
         });
     for (std::thread& t : threads) t.join();
     return out;
+}
+
+// Every exercise's reference solution (`exercise ID --solution`: field "solution") or starting
+// file (`exercise ID`: field "start"), each written to a file of a fresh folder `dir`: the
+// (lesson, file) pairs for CheckAll, their names ("solution of gemm/naive") and their texts.
+struct ExerciseFiles {
+    std::string dir;
+    std::vector<std::pair<std::string, std::string>> todo;
+    std::vector<std::string> names, texts;
+};
+
+ExerciseFiles WriteExerciseFiles(const std::string& field) {
+    ExerciseFiles out{MakeTempDir(field + "s"), {}, {}, {}};
+    const Output list = Cli("exercise --format json", false);
+    EXPECT_EQ(list.code, 0) << list.text;
+    if (list.code != 0) return out;
+    for (const json& e : json::parse(list.text)) {
+        const std::string id = e["id"];
+        const Output x =
+            Cli("exercise " + id + (field == "solution" ? " --solution" : "") + " --format json",
+                false);
+        EXPECT_EQ(x.code, 0) << id << ": " << x.text;
+        if (x.code != 0) continue;
+        std::string file = id;
+        std::replace(file.begin(), file.end(), '/', '_');
+        const std::string path = out.dir + "/" + file + ".cu";
+        out.texts.push_back(json::parse(x.text)[field].get<std::string>());
+        std::ofstream(path) << out.texts.back();
+        out.todo.emplace_back(id, path);
+        out.names.push_back((field == "solution" ? "solution of " : "start of ") + id);
+    }
+    EXPECT_GE(out.todo.size(), 20u);
+    return out;
+}
+
+// `check` of every exercise's solution or start (WriteExerciseFiles), the progress kept in
+// `data_home`.
+std::pair<ExerciseFiles, std::vector<Checked>> CheckEveryExercise(const std::string& field,
+                                                                  const std::string& data_home) {
+    ExerciseFiles files = WriteExerciseFiles(field);
+    std::vector<Checked> checked = CheckAll(files.todo, files.names, data_home);
+    return {std::move(files), std::move(checked)};
 }
 
 // The table of the issue's closing note, appended to $LESSONS_CHECK_TABLE where it is set:
@@ -240,35 +311,14 @@ TEST(GpuCheck, EveryWrongKernelFails) {
 
 TEST(GpuCheck, EveryReferenceSolutionPasses) {
     REQUIRE_GPU();
-    const Output list = Cli("exercise --format json", false);
-    ASSERT_EQ(list.code, 0) << list.text;
-    const std::string dir = MakeTempDir("solutions");
-    std::vector<std::pair<std::string, std::string>> todo;
-    std::vector<std::string> names;
-    for (const json& e : json::parse(list.text)) {
-        const std::string id = e["id"];
-        const Output s = Cli("exercise " + id + " --solution --format json", false);
-        ASSERT_EQ(s.code, 0) << id << ": " << s.text;
-        std::string file = id;
-        std::replace(file.begin(), file.end(), '/', '_');
-        const std::string path = dir + "/" + file + ".cu";
-        std::ofstream(path) << json::parse(s.text)["solution"].get<std::string>();
-        todo.emplace_back(id, path);
-        names.push_back("solution of " + id);
-    }
-    EXPECT_GE(todo.size(), 20u);
-    // The checks keep the student's progress (several at once, under the file's lock): in a
-    // data folder of this test's own.
+    // The checks keep the student's progress (several at once, under the file's lock).
     const std::string data = MakeTempDir("progress");
-    const char* old_data = std::getenv("XDG_DATA_HOME");
-    const std::string saved = old_data ? old_data : "";
-    setenv("XDG_DATA_HOME", data.c_str(), 1);
-    const std::vector<Checked> checked = CheckAll(todo, names);
-    const Output progress = Cli("progress --format json", false);
-    if (old_data)
-        setenv("XDG_DATA_HOME", saved.c_str(), 1);
-    else
-        unsetenv("XDG_DATA_HOME");
+    const auto [files, checked] = CheckEveryExercise("solution", data);
+    const auto& todo = files.todo;
+    const Output progress = [&] {
+        const OwnDataHome home(data);
+        return Cli("progress --format json", false);
+    }();
     AppendTable(checked);
     ASSERT_EQ(progress.code, 0) << progress.text;
     std::set<std::string> passed;
@@ -298,7 +348,7 @@ TEST(GpuCheck, EveryReferenceSolutionPasses) {
         EXPECT_GT(speed.value("step_ms", 0.0), 0) << c.name;
         EXPECT_TRUE(speed["passed"].is_boolean()) << c.name;
     }
-    Sh("rm -rf '" + dir + "'");
+    Sh("rm -rf '" + files.dir + "'");
 }
 
 // No starting file passes `check` (issue 44): a start that passed would let a student's check
@@ -308,41 +358,15 @@ TEST(GpuCheck, EveryReferenceSolutionPasses) {
 // verdict names it: the table ($LESSONS_CHECK_TABLE) shows its time beside the step's.
 TEST(GpuCheck, NoStartingFilePasses) {
     REQUIRE_GPU();
-    const Output list = Cli("exercise --format json", false);
-    ASSERT_EQ(list.code, 0) << list.text;
-    const std::string dir = MakeTempDir("starts");
-    std::vector<std::pair<std::string, std::string>> todo;
-    std::vector<std::string> names, held;
-    for (const json& e : json::parse(list.text)) {
-        const std::string id = e["id"];
-        const Output x = Cli("exercise " + id + " --format json", false);
-        ASSERT_EQ(x.code, 0) << id << ": " << x.text;
-        const std::string start = json::parse(x.text)["start"].get<std::string>();
-        std::string file = id;
-        std::replace(file.begin(), file.end(), '/', '_');
-        const std::string path = dir + "/" + file + ".cu";
-        std::ofstream(path) << start;
-        todo.emplace_back(id, path);
-        names.push_back("start of " + id);
-        held.push_back(Has("\n" + start, "\n#error \"exercise ") ? id : "");
-    }
-    EXPECT_GE(todo.size(), 20u);
-    // The checks keep the student's progress: in a data folder of this test's own.
     const std::string data = MakeTempDir("start-progress");
-    const char* old_data = std::getenv("XDG_DATA_HOME");
-    const std::string saved = old_data ? old_data : "";
-    setenv("XDG_DATA_HOME", data.c_str(), 1);
-    const std::vector<Checked> checked = CheckAll(todo, names);
-    if (old_data)
-        setenv("XDG_DATA_HOME", saved.c_str(), 1);
-    else
-        unsetenv("XDG_DATA_HOME");
+    const auto [files, checked] = CheckEveryExercise("start", data);
+    const auto& texts = files.texts;
     Sh("rm -rf '" + data + "'");
     AppendTable(checked);
     for (size_t i = 0; i < checked.size(); ++i) {
         const Checked& c = checked[i];
         const json compile = c.j.value("compile", json::object());
-        if (!held[i].empty()) {
+        if (Has("\n" + texts[i], "\n#error \"exercise ")) {
             // Held back: it does not compile, and the compiler's words name the #error line.
             EXPECT_EQ(compile.value("status", ""), "error") << c.name << "\n" << c.j.dump(1);
             EXPECT_TRUE(Has(compile.value("log", ""), "#error")) << c.name << "\n"
@@ -359,7 +383,7 @@ TEST(GpuCheck, NoStartingFilePasses) {
                                     << "within the speed target):\n"
                                     << speed.dump(1);
     }
-    Sh("rm -rf '" + dir + "'");
+    Sh("rm -rf '" + files.dir + "'");
 }
 
 // A kernel that never ends: run --kernel stops it at the limit and says so; the next run works.
