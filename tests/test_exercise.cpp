@@ -683,6 +683,24 @@ TEST(Exercises, AttentionHopperKernelsTakeTheTensorMapsThenTheProblem) {
         << without_maps.message;
 }
 
+// Exercise 10.7 asks for the two wgmma products, so its prelude leaves them out; 10.8 takes them
+// as given (Fused::products_given), and its start calls them. Both have the shared Hopper helpers.
+TEST(Exercises, TheHopperProductsAreInThePreludeOnlyWhereTheyAreNotTheTask) {
+    const KernelSpec wgmma = SpecFor(*FindExercise("attention/wgmma-tma"));
+    const KernelSpec ws = SpecFor(*FindExercise("attention/warp-specialized"));
+    EXPECT_FALSE(Has(wgmma.prelude, "void IssueQk(")) << wgmma.prelude;
+    EXPECT_FALSE(Has(wgmma.prelude, "void IssuePv("));
+    EXPECT_TRUE(Has(ws.prelude, "void IssueQk("));
+    EXPECT_TRUE(Has(ws.prelude, "void IssuePv("));
+    for (const KernelSpec* s : {&wgmma, &ws}) {
+        EXPECT_TRUE(Has(s->prelude, "struct HopperTiles"));
+        EXPECT_TRUE(Has(s->prelude, "void OnlineSoftmax("));
+        EXPECT_TRUE(Has(s->prelude, "void StoreRows("));
+    }
+    EXPECT_TRUE(Has(std::string(StartingFile(*FindExercise("attention/warp-specialized"))),
+                    "IssueQk(t, sc, cw, kt % STAGES)"));
+}
+
 // A step whose kernel is a template (an ablation toggle picks the instance): the solution is
 // the plain kernel at the exercise's fixed choice, and a run at another choice is refused
 // naming the one the kernel is written for.
