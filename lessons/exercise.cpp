@@ -137,6 +137,28 @@ std::string EmbeddedHeaderBody(const std::string& path) {
     return out;
 }
 
+std::string HeldBack(std::string_view start) {
+    constexpr std::string_view kOpen = "#error \"exercise ";
+    for (const std::string_view line : SplitLines(start))
+        if (line.starts_with(kOpen) && line.size() > kOpen.size() && line.ends_with('"'))
+            return std::string(line.substr(8, line.size() - 9));
+    return "";
+}
+
+std::string EmbeddedPart(const std::string& path, std::string_view from, std::string_view to,
+                         std::string_view why) {
+    std::string out;
+    bool in = false;
+    for (const std::string_view line : SplitLines(EmbeddedOrThrow(path))) {
+        in = in || line.starts_with(from);
+        if (!in) continue;
+        out.append(line).push_back('\n');
+        if (line.starts_with(to)) return out;
+    }
+    throw std::logic_error("'" + path + "' has no part from '" + std::string(from) + "' to '" +
+                           std::string(to) + "' for " + std::string(why));
+}
+
 std::string ExerciseStartPath(const Lesson& lesson) {
     return lesson.folder + "/exercises/" + SlugOf(lesson) + ".cu";
 }

@@ -85,6 +85,13 @@ std::string FixedParamsConflict(const Exercise& exercise, const RawParams& given
 // The starting file's contents (embedded), or an empty view when it is missing.
 std::string_view StartingFile(const Exercise& exercise);
 
+// A starting file that would pass the check as it stands (its step's one change makes too little
+// difference in time for the speed target to tell: 10.8's turns) is held back by a line at column
+// 0, `#error "exercise N.M: what to write, then delete this line"`, so that it does not compile
+// until the student has written the change. That line's message (between its quotes), or "" where
+// the start has none.
+std::string HeldBack(std::string_view start);
+
 // The reference solution: the device code of the lesson's own kernel file, i.e. its text before
 // the anonymous namespace that holds the launch, without its #include lines, its
 // `namespace lessons::...` line, the lines of an anonymous namespace that holds device helpers
@@ -105,6 +112,13 @@ std::string EmbeddedDeclarations(const std::string& path, const std::vector<std:
 // An embedded header without its #include and #pragma once lines (a header of device helpers the
 // student's kernel may call). Throws std::logic_error when it is not embedded.
 std::string EmbeddedHeaderBody(const std::string& path);
+// The lines of an embedded header from the first that starts with `from` at column 0 to the first
+// after it that starts with `to`, both kept (a device part of a header that also holds host code:
+// tc_hopper.cuh's from "inline constexpr int kHopperBk" to "#endif  // __CUDA_ARCH__"). Throws
+// std::logic_error, naming `why` (what the part is for), when the header is not embedded or
+// either line is missing.
+std::string EmbeddedPart(const std::string& path, std::string_view from, std::string_view to,
+                         std::string_view why);
 // NVRTC has no <cstdint>: the fixed-width types the kernels' parameters use, as on the host
 // (Linux x86-64 and aarch64).
 inline constexpr const char* kNvrtcIntegers =

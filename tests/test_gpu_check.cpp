@@ -1,5 +1,6 @@
 // `check` on a GPU: every wrong kernel of tests/data/wrong-kernels fails it, every reference
-// solution (the lesson's own kernel, as `exercise --solution` gives it) passes it, and a kernel
+// solution (the lesson's own kernel, as `exercise --solution` gives it) passes it, no starting
+// file passes it (right and within the speed target), and a kernel
 // that never ends is stopped at the time limit with a clear message, after which the next run
 // works. Skipped without a GPU, but for the wrong kernels' edits, which apply without one.
 // A wrong kernel is stored as edits of its lesson's solution, not as a copy of it (NAME.edit):
@@ -18,6 +19,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -117,10 +120,68 @@ struct Checked {
     std::string err;  // what the check wrote on its standard error
 };
 
+// $XDG_DATA_HOME set to a folder of the test's own while it lives (where the checks keep the
+// student's progress), and put back as it was after.
+class OwnDataHome {
+public:
+    explicit OwnDataHome(const std::string& dir) {
+        const char* old = std::getenv("XDG_DATA_HOME");
+        m_had = old != nullptr;
+        if (old) m_saved = old;
+        setenv("XDG_DATA_HOME", dir.c_str(), 1);
+    }
+    ~OwnDataHome() {
+        if (m_had)
+            setenv("XDG_DATA_HOME", m_saved.c_str(), 1);
+        else
+            unsetenv("XDG_DATA_HOME");
+    }
+    OwnDataHome(const OwnDataHome&) = delete;
+    OwnDataHome& operator=(const OwnDataHome&) = delete;
+
+private:
+    bool m_had = false;
+    std::string m_saved;
+};
+
+// The table of the issue's closing note, appended to $LESSONS_CHECK_TABLE where it is set, a row
+// as each check ends (a run stopped from outside keeps the rows it had): kernel, cases failed (of
+// all), first mismatch, speed.
+void AppendTableRow(const Checked& c) {
+    static std::mutex mutex;
+    const char* path = std::getenv("LESSONS_CHECK_TABLE");
+    if (!path || !*path) return;
+    const std::lock_guard<std::mutex> lock(mutex);
+    std::ofstream table(path, std::ios::app);
+    std::string first = "-";
+    if (c.j.contains("cases") && c.j["cases"].is_array())
+        for (const json& k : c.j["cases"])
+            if (!k.value("passed", true)) {
+                first = k.value("name", "") + ": " + k.value("message", "");
+                break;
+            }
+    if (!c.j.contains("cases")) first = c.j.dump().substr(0, 300);
+    std::string speed = "-";
+    if (c.j.contains("speed") && c.j["speed"].is_object()) {
+        const json& s = c.j["speed"];
+        speed = s.value("judged", false)
+                    ? "yours " + s["yours_ms"].dump() + " ms, step " + s["step_ms"].dump() +
+                          " ms: " + (s.value("passed", false) ? "met" : "NOT met")
+                    : "not judged";
+    }
+    table << c.name << " | exit " << c.code << " | " << c.j.value("cases_failed", -1) << " of "
+          << c.j.value("cases_total", -1) << " failed | " << first.substr(0, 400) << " | " << speed
+          << "\n";
+}
+
 // `check --format json` of each (lesson, file), several at once (the cases' data and CPU
-// references take the host's cores, the GPU has room for several); in order.
+// references take the host's cores, the GPU has room for several); in order, each also a row of
+// the table. Where `data_home` is given, the checks keep the student's progress there.
 std::vector<Checked> CheckAll(const std::vector<std::pair<std::string, std::string>>& todo,
-                              const std::vector<std::string>& names) {
+                              const std::vector<std::string>& names,
+                              const std::string& data_home = "") {
+    std::optional<OwnDataHome> home;
+    if (!data_home.empty()) home.emplace(data_home);
     std::vector<Checked> out(todo.size());
     std::atomic<size_t> next{0};
     const unsigned workers = std::max(1u, std::min(4u, std::thread::hardware_concurrency() / 2));
@@ -141,39 +202,53 @@ std::vector<Checked> CheckAll(const std::vector<std::pair<std::string, std::stri
                 } catch (const std::exception&) {
                     out[i].j = json{{"unparsed", o.text}};
                 }
+                AppendTableRow(out[i]);
             }
         });
     for (std::thread& t : threads) t.join();
     return out;
 }
 
-// The table of the issue's closing note, appended to $LESSONS_CHECK_TABLE where it is set:
-// kernel, cases failed (of all), first mismatch.
-void AppendTable(const std::vector<Checked>& rows) {
-    const char* path = std::getenv("LESSONS_CHECK_TABLE");
-    if (!path || !*path) return;
-    std::ofstream table(path, std::ios::app);
-    for (const Checked& c : rows) {
-        std::string first = "-";
-        if (c.j.contains("cases") && c.j["cases"].is_array())
-            for (const json& k : c.j["cases"])
-                if (!k.value("passed", true)) {
-                    first = k.value("name", "") + ": " + k.value("message", "");
-                    break;
-                }
-        if (!c.j.contains("cases")) first = c.j.dump().substr(0, 300);
-        std::string speed = "-";
-        if (c.j.contains("speed") && c.j["speed"].is_object()) {
-            const json& s = c.j["speed"];
-            speed = s.value("judged", false)
-                        ? "yours " + s["yours_ms"].dump() + " ms, step " + s["step_ms"].dump() +
-                              " ms: " + (s.value("passed", false) ? "met" : "NOT met")
-                        : "not judged";
-        }
-        table << c.name << " | exit " << c.code << " | " << c.j.value("cases_failed", -1) << " of "
-              << c.j.value("cases_total", -1) << " failed | " << first.substr(0, 400) << " | "
-              << speed << "\n";
+// Every exercise's reference solution (`exercise ID --solution`: field "solution") or starting
+// file (`exercise ID`: field "start"), each written to a file of a fresh folder `dir`: the
+// (lesson, file) pairs for CheckAll, their names ("solution of gemm/naive") and their texts.
+struct ExerciseFiles {
+    std::string dir;
+    std::vector<std::pair<std::string, std::string>> todo;
+    std::vector<std::string> names, texts;
+};
+
+ExerciseFiles WriteExerciseFiles(const std::string& field) {
+    ExerciseFiles out{MakeTempDir(field + "s"), {}, {}, {}};
+    const Output list = Cli("exercise --format json", false);
+    EXPECT_EQ(list.code, 0) << list.text;
+    if (list.code != 0) return out;
+    for (const json& e : json::parse(list.text)) {
+        const std::string id = e["id"];
+        const Output x =
+            Cli("exercise " + id + (field == "solution" ? " --solution" : "") + " --format json",
+                false);
+        EXPECT_EQ(x.code, 0) << id << ": " << x.text;
+        if (x.code != 0) continue;
+        std::string file = id;
+        std::replace(file.begin(), file.end(), '/', '_');
+        const std::string path = out.dir + "/" + file + ".cu";
+        out.texts.push_back(json::parse(x.text)[field].get<std::string>());
+        std::ofstream(path) << out.texts.back();
+        out.todo.emplace_back(id, path);
+        out.names.push_back((field == "solution" ? "solution of " : "start of ") + id);
     }
+    EXPECT_GE(out.todo.size(), 20u);
+    return out;
+}
+
+// `check` of every exercise's solution or start (WriteExerciseFiles), the progress kept in
+// `data_home`.
+std::pair<ExerciseFiles, std::vector<Checked>> CheckEveryExercise(const std::string& field,
+                                                                  const std::string& data_home) {
+    ExerciseFiles files = WriteExerciseFiles(field);
+    std::vector<Checked> checked = CheckAll(files.todo, files.names, data_home);
+    return {std::move(files), std::move(checked)};
 }
 
 TEST(GpuCheck, TheWrongKernelSetCoversTheChapters) {
@@ -186,7 +261,7 @@ TEST(GpuCheck, TheWrongKernelSetCoversTheChapters) {
         EXPECT_EQ(k.problem, "") << k.name;
         chapters.insert(k.lesson.substr(0, k.lesson.find('/')));
     }
-    for (const char* c : {"split", "reduce", "gemv", "gemm", "tensor-cores"})
+    for (const char* c : {"split", "reduce", "gemv", "gemm", "tensor-cores", "attention"})
         EXPECT_TRUE(chapters.count(c)) << "no wrong kernel for chapter " << c;
 }
 
@@ -216,7 +291,6 @@ TEST(GpuCheck, EveryWrongKernelFails) {
         names.push_back(k.name + ".cu");
     }
     const std::vector<Checked> checked = CheckAll(todo, names);
-    AppendTable(checked);
     for (const Checked& c : checked) {
         EXPECT_EQ(c.code, 1) << c.name << "\n" << c.j.dump(1);
         EXPECT_EQ(c.j.value("checked", false), true) << c.name << "\n" << c.j.dump(1);
@@ -239,36 +313,14 @@ TEST(GpuCheck, EveryWrongKernelFails) {
 
 TEST(GpuCheck, EveryReferenceSolutionPasses) {
     REQUIRE_GPU();
-    const Output list = Cli("exercise --format json", false);
-    ASSERT_EQ(list.code, 0) << list.text;
-    const std::string dir = MakeTempDir("solutions");
-    std::vector<std::pair<std::string, std::string>> todo;
-    std::vector<std::string> names;
-    for (const json& e : json::parse(list.text)) {
-        const std::string id = e["id"];
-        const Output s = Cli("exercise " + id + " --solution --format json", false);
-        ASSERT_EQ(s.code, 0) << id << ": " << s.text;
-        std::string file = id;
-        std::replace(file.begin(), file.end(), '/', '_');
-        const std::string path = dir + "/" + file + ".cu";
-        std::ofstream(path) << json::parse(s.text)["solution"].get<std::string>();
-        todo.emplace_back(id, path);
-        names.push_back("solution of " + id);
-    }
-    EXPECT_GE(todo.size(), 20u);
-    // The checks keep the student's progress (several at once, under the file's lock): in a
-    // data folder of this test's own.
+    // The checks keep the student's progress (several at once, under the file's lock).
     const std::string data = MakeTempDir("progress");
-    const char* old_data = std::getenv("XDG_DATA_HOME");
-    const std::string saved = old_data ? old_data : "";
-    setenv("XDG_DATA_HOME", data.c_str(), 1);
-    const std::vector<Checked> checked = CheckAll(todo, names);
-    const Output progress = Cli("progress --format json", false);
-    if (old_data)
-        setenv("XDG_DATA_HOME", saved.c_str(), 1);
-    else
-        unsetenv("XDG_DATA_HOME");
-    AppendTable(checked);
+    const auto [files, checked] = CheckEveryExercise("solution", data);
+    const auto& todo = files.todo;
+    const Output progress = [&] {
+        const OwnDataHome home(data);
+        return Cli("progress --format json", false);
+    }();
     ASSERT_EQ(progress.code, 0) << progress.text;
     std::set<std::string> passed;
     // Kept in a variable: a range-for over a member of a temporary reads a destroyed object.
@@ -297,7 +349,43 @@ TEST(GpuCheck, EveryReferenceSolutionPasses) {
         EXPECT_GT(speed.value("step_ms", 0.0), 0) << c.name;
         EXPECT_TRUE(speed["passed"].is_boolean()) << c.name;
     }
-    Sh("rm -rf '" + dir + "'");
+    Sh("rm -rf '" + files.dir + "'");
+}
+
+// No starting file passes `check` (issue 44): a start that passed would let a student's check
+// pass with the task not done. Each start compiles and then fails a hidden case or misses the
+// speed target; or it is held back (lessons/exercise.h, HeldBack: an `#error "exercise ..."` line
+// at column 0) and fails to compile at that line, with its message. Where a start compiles, the
+// verdict names it: the table ($LESSONS_CHECK_TABLE) shows its time beside the step's.
+TEST(GpuCheck, NoStartingFilePasses) {
+    REQUIRE_GPU();
+    const std::string data = MakeTempDir("start-progress");
+    const auto [files, checked] = CheckEveryExercise("start", data);
+    const auto& texts = files.texts;
+    Sh("rm -rf '" + data + "'");
+    for (size_t i = 0; i < checked.size(); ++i) {
+        const Checked& c = checked[i];
+        const json compile = c.j.value("compile", json::object());
+        if (Has("\n" + texts[i], "\n#error \"exercise ")) {
+            // Held back: it does not compile, and the compiler's words name the #error line.
+            EXPECT_EQ(compile.value("status", ""), "error") << c.name << "\n" << c.j.dump(1);
+            EXPECT_TRUE(Has(compile.value("log", ""), "#error")) << c.name << "\n"
+                                                                 << compile.dump(1);
+            EXPECT_NE(c.code, 0) << c.name;
+            continue;
+        }
+        EXPECT_EQ(compile.value("status", ""), "ok") << c.name << "\n" << c.j.dump(1);
+        // A start too slow for the time limit is stopped (timed_out): it does not pass either.
+        if (c.j.value("timed_out", false)) continue;
+        EXPECT_EQ(c.j.value("checked", false), true) << c.name << "\n" << c.j.dump(1);
+        const bool right = c.code == 0 && c.j.value("passed", false);
+        const json speed = c.j.value("speed", json::object());
+        const bool fast = speed.value("judged", false) && speed.value("passed", false);
+        EXPECT_FALSE(right && fast) << c.name << " passes the check as it stands (right, and "
+                                    << "within the speed target):\n"
+                                    << speed.dump(1);
+    }
+    Sh("rm -rf '" + files.dir + "'");
 }
 
 // A kernel that never ends: run --kernel stops it at the limit and says so; the next run works.

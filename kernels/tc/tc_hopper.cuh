@@ -76,7 +76,8 @@ __device__ __forceinline__ void PinAccumulators(float (&d)[R]) {
 }
 
 // D(64 × N, fp32) += A(64 × 16, bf16) · B(16 × N, bf16), both operands from shared memory by
-// descriptor, both K-major; issued by all 128 threads of a warpgroup, asynchronous. Thread t
+// descriptor, both K-major; issued by all 128 threads of a warpgroup, asynchronous. With
+// `accumulate` 0 (wgmma's scale-d) it writes D = A·B, ignoring what the accumulators held. Thread t
 // of the warpgroup holds D's rows 16·(t / 32) + (t % 32) / 4 (+ 8) and columns 8j + 2(t % 4)
 // (+ 1): d[4j], d[4j + 1] in the first row, d[4j + 2], d[4j + 3] eight rows below.
 template <int N>
@@ -84,7 +85,8 @@ struct Wgmma;
 
 template <>
 struct Wgmma<64> {
-    static __device__ __forceinline__ void Run(float (&d)[32], uint64_t desc_a, uint64_t desc_b) {
+    static __device__ __forceinline__ void Run(float (&d)[32], uint64_t desc_a, uint64_t desc_b,
+                                               int accumulate = 1) {
         asm volatile(
             "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
             "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"
@@ -97,13 +99,14 @@ struct Wgmma<64> {
               "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
               "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]),
               "+f"(d[31])
-            : "l"(desc_a), "l"(desc_b), "r"(1));
+            : "l"(desc_a), "l"(desc_b), "r"(accumulate));
     }
 };
 
 template <>
 struct Wgmma<128> {
-    static __device__ __forceinline__ void Run(float (&d)[64], uint64_t desc_a, uint64_t desc_b) {
+    static __device__ __forceinline__ void Run(float (&d)[64], uint64_t desc_a, uint64_t desc_b,
+                                               int accumulate = 1) {
         asm volatile(
             "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
             "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
@@ -122,13 +125,14 @@ struct Wgmma<128> {
               "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]),
               "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]),
               "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-            : "l"(desc_a), "l"(desc_b), "r"(1));
+            : "l"(desc_a), "l"(desc_b), "r"(accumulate));
     }
 };
 
 template <>
 struct Wgmma<256> {
-    static __device__ __forceinline__ void Run(float (&d)[128], uint64_t desc_a, uint64_t desc_b) {
+    static __device__ __forceinline__ void Run(float (&d)[128], uint64_t desc_a, uint64_t desc_b,
+                                               int accumulate = 1) {
         asm volatile(
             "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
             "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {"
@@ -163,7 +167,7 @@ struct Wgmma<256> {
               "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]),
               "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]),
               "+f"(d[127])
-            : "l"(desc_a), "l"(desc_b), "r"(1));
+            : "l"(desc_a), "l"(desc_b), "r"(accumulate));
     }
 };
 

@@ -304,7 +304,8 @@ Pick TilePick(const Tiled& kind, const StepSite& site) {
 // `#if defined(__CUDA_ARCH__)` block) after the fixed-width integers NVRTC lacks and an opaque
 // CUtensorMap (passed by value: 128 bytes aligned to 128 as CUDA 13's <cuda.h> declares it, which
 // also meets CUDA 12's 64; the static_assert above holds the harness's maps to it; <cuda.h> itself
-// needs the C library).
+// needs the C library). The starting files' naive tile (lessons/08_tensor_cores/tc_naive.cuh)
+// comes last.
 KernelSpec StudentSpec(const Tiled& kind, const StepSite& site) {
     const std::string problem = "#include <cuda_bf16.h>\n" +
                                 EmbeddedDeclarations("kernels/tc/tc_gpu.cuh", {"struct TcProblem"});
@@ -317,29 +318,18 @@ KernelSpec StudentSpec(const Tiled& kind, const StepSite& site) {
             ? "const CUtensorMap, const CUtensorMap, const CUtensorMap, __nv_bfloat16*, int, int, "
               "int, int"
             : "const TcProblem";
+    static const std::string naive = EmbeddedHeaderBody("lessons/08_tensor_cores/tc_naive.cuh") +
+                                     "using namespace lessons::tc;\n";
     if (KernelsOf<TcKernel>(site).front()->min_cc < 90) {
-        spec.prelude = problem;
+        spec.prelude = problem + naive;
         return spec;
     }
-    static const std::string hopper = [] {
-        std::string out;
-        const std::string_view h = EmbeddedFile("kernels/tc/tc_hopper.cuh");
-        bool in = false;
-        for (size_t start = 0; start < h.size();) {
-            size_t end = h.find('\n', start);
-            if (end == std::string_view::npos) end = h.size();
-            const std::string_view line = h.substr(start, end - start);
-            start = end + 1;
-            in = in || line.starts_with("inline constexpr int kHopperBk");
-            if (!in) continue;
-            out.append(line).push_back('\n');
-            if (line.starts_with("#endif  // __CUDA_ARCH__")) break;
-        }
-        return out;
-    }();
+    static const std::string hopper =
+        EmbeddedPart("kernels/tc/tc_hopper.cuh", "inline constexpr int kHopperBk",
+                     "#endif  // __CUDA_ARCH__", "the Hopper exercises' prelude");
     spec.prelude = std::string(kNvrtcIntegers) +
                    "struct alignas(128) CUtensorMap { unsigned long long opaque[16]; };\n" +
-                   problem + hopper;
+                   problem + hopper + naive;
     spec.arch_suffix = "a";
     return spec;
 }

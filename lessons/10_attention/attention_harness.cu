@@ -292,44 +292,29 @@ LESSONS_STEP_KIND(Fused, [](const Fused& kind, const StepSite& site) {
     return r;
 });
 
-// The device part of chapter 8's Hopper helpers (kernels/tc/tc_hopper.cuh, embedded): from its
-// first declaration to the end of its `#if defined(__CUDA_ARCH__)` block, in its namespace.
+// The device part of chapter 8's Hopper helpers (kernels/tc/tc_hopper.cuh, embedded), as chapter
+// 8's exercises take it, in its namespace.
 static std::string TcHopperDevicePart() {
-    const std::string_view h = EmbeddedFile("kernels/tc/tc_hopper.cuh");
-    std::string out = "namespace lessons::tc {\n";
-    bool in = false, closed = false;
-    for (size_t start = 0; start < h.size();) {
-        size_t end = h.find('\n', start);
-        if (end == std::string_view::npos) end = h.size();
-        const std::string_view line = h.substr(start, end - start);
-        start = end + 1;
-        in = in || line.starts_with("inline constexpr int kHopperBk");
-        if (!in) continue;
-        out.append(line).push_back('\n');
-        if (line.starts_with("#endif  // __CUDA_ARCH__")) {
-            closed = true;
-            break;
-        }
-    }
-    if (!in || !closed)
-        throw std::logic_error(
-            "'kernels/tc/tc_hopper.cuh' is not embedded, or has no device part from "
-            "kHopperBk to '#endif  // __CUDA_ARCH__' for the attention exercises' prelude");
-    return out + "}  // namespace lessons::tc\n";
+    return "namespace lessons::tc {\n" +
+           EmbeddedPart("kernels/tc/tc_hopper.cuh", "inline constexpr int kHopperBk",
+                        "#endif  // __CUDA_ARCH__", "the attention exercises' prelude") +
+           "}  // namespace lessons::tc\n";
 }
 
 // A student's fused kernel takes the AttentionProblem by value (its declaration from
 // kernels/attention/attention_gpu.cuh, embedded), with the chapter's device helpers
 // (kernels/attention/attention_device.cuh: ldmatrix, mma, the swizzle; attention_pipeline.cuh:
-// cp.async, ex2) in the prelude, at global
-// scope as the student's kernel (and a solution) stands; bf16 from the toolkit's header.
-// A Hopper step's kernel (Fused::tensor_maps) takes the tensor maps of Q, K and V first (an
-// opaque CUtensorMap, 128 bytes aligned to 128, as chapter 8's exercises declare it) and is
-// compiled for sm_90a, with chapter 8's Hopper helpers (descriptors, wgmma, mbarriers, TMA,
+// cp.async, ex2) and the starting files' naive row (lessons/10_attention/attention_naive.cuh) in
+// the prelude, at global scope as the student's kernel (and a solution) stands; bf16 from the
+// toolkit's header. A Hopper step's kernel (Fused::tensor_maps) takes the tensor maps of Q, K and V
+// first (an opaque CUtensorMap, 128 bytes aligned to 128, as chapter 8's exercises declare it) and
+// is compiled for sm_90a, with chapter 8's Hopper helpers (descriptors, wgmma, mbarriers, TMA,
 // setmaxnreg, the epilogue: tc_hopper.cuh's device part, in lessons::tc, which the kernel's
 // `using namespace tc;` reaches through the alias `tc`) and the chapter's own
-// (attention_hopper.cuh: the MN-major descriptor, wgmma with A from registers, ex2) in place of
-// attention_pipeline.cuh, after the fixed-width integers NVRTC lacks.
+// (attention_hopper.cuh: the MN-major descriptor, wgmma with A from registers, ex2, the online
+// softmax on the accumulators, the tiles in shared memory and their TMA copies) in place of
+// attention_pipeline.cuh, after the fixed-width integers NVRTC lacks; where the step takes the
+// products as given (Fused::products_given), attention_products.cuh after them.
 KernelSpec StudentSpec(const Fused& kind, const StepSite&) {
     KernelSpec spec;
     spec.toolkit_headers = {"cuda_bf16.h"};
@@ -341,12 +326,14 @@ KernelSpec StudentSpec(const Fused& kind, const StepSite&) {
             EmbeddedDeclarations("kernels/attention/attention_gpu.cuh",
                                  {"struct AttentionProblem"}) +
             EmbeddedHeaderBody("kernels/attention/attention_device.cuh") + TcHopperDevicePart() +
-            EmbeddedHeaderBody("kernels/attention/attention_hopper.cuh") +
-            "namespace tc = lessons::tc;\nusing namespace lessons::attention;\n";
+            EmbeddedHeaderBody("kernels/attention/attention_hopper.cuh");
+        static const std::string products =
+            EmbeddedHeaderBody("kernels/attention/attention_products.cuh");
         spec.signature =
             "const CUtensorMap, const CUtensorMap, const CUtensorMap, "
             "const AttentionProblem";
-        spec.prelude = hopper;
+        spec.prelude = hopper + (kind.products_given ? products : std::string()) +
+                       "namespace tc = lessons::tc;\nusing namespace lessons::attention;\n";
         spec.arch_suffix = "a";
         return spec;
     }
@@ -355,6 +342,7 @@ KernelSpec StudentSpec(const Fused& kind, const StepSite&) {
         EmbeddedDeclarations("kernels/attention/attention_gpu.cuh", {"struct AttentionProblem"}) +
         EmbeddedHeaderBody("kernels/attention/attention_device.cuh") +
         EmbeddedHeaderBody("kernels/attention/attention_pipeline.cuh") +
+        EmbeddedHeaderBody("lessons/10_attention/attention_naive.cuh") +
         "using namespace lessons::attention;\n";
     spec.signature = "const AttentionProblem";
     spec.prelude = prelude;

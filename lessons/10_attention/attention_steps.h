@@ -25,6 +25,10 @@ struct Fused {
     // them: Q in boxes of the block's query rows, K and V in boxes of the key tile's rows (a
     // tile named "RxC": R query rows a block, C keys a tile), 64 columns each.
     bool tensor_maps = false;
+    // A Hopper step's exercise whose prelude also holds the two products of the Hopper steps
+    // (kernels/attention/attention_products.cuh: IssueQk, IssuePv), which exercise 10.7 asks
+    // for and a later step takes as given.
+    bool products_given = false;
 
     std::vector<ParamSpec> Params() const {
         ParamSpec p = ChoiceParam("tile", "Tile configuration", "分块配置", tiles, notes, notes_zh);

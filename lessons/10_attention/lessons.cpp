@@ -178,6 +178,7 @@ void RegisterAttentionChapter(Registry& registry) {
                                    "同上，但线程束组内部不重叠：Q·Kᵀ、softmax、P·V 依次进行",
                                    "只有生产者：不轮流也不重叠，每个消费者线程束组一准备好就发出"
                                    "自己的乘法"},
+                                  true,
                                   true},
                     .needs = &AttentionGpuNeeds,
                     .focus = {"HGMMA", "BAR", "SYNCS", "SETMAXNREG"},

@@ -12,17 +12,9 @@ constexpr int BM = 128, BN = 256, BK = 64, WM = 64, WN = 64, STAGES = 3, GROUP_M
 
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
     tc_cp_async_pipeline_kernel(const TcProblem p) {
-    constexpr int kThreads = (BM / WM) * (BN / WN) * 32;
     static_assert(BK % 16 == 0 && STAGES >= 2 && GROUP_M >= 1, "a pipeline of k16 steps");
     const int tiles_n = (p.n + BN - 1) / BN;
     const int row0 = (blockIdx.x / tiles_n) * BM, col0 = (blockIdx.x % tiles_n) * BN;
-    for (int e = threadIdx.x; e < BM * BN; e += kThreads) {
-        const int row = row0 + e / BN, col = col0 + e % BN;
-        if (row >= p.m || col >= p.n) continue;
-        float sum = 0.0f;
-        for (int k = 0; k < p.k; ++k)
-            sum += __bfloat162float(p.a[size_t(row) * p.lda + k]) *
-                   __bfloat162float(p.bt[size_t(col) * p.ldb + k]);
-        p.c[size_t(row) * p.ldc + col] = __float2bfloat16_rn(sum);
-    }
+    // The prelude's NaiveTcTile (lessons/08_tensor_cores/tc_naive.cuh): replace this call.
+    NaiveTcTile<BM, BN>(p, row0, col0);
 }

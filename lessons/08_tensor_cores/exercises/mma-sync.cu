@@ -10,16 +10,8 @@ constexpr int BM = 128, BN = 128, BK = 32, WM = 64, WN = 64;
 
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
     tc_mma_sync_kernel(const TcProblem p) {
-    constexpr int kThreads = (BM / WM) * (BN / WN) * 32;
     static_assert(BK % 16 == 0 && WM % 16 == 0 && WN % 8 == 0, "m16n8k16 tiles");
     const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
-    for (int e = threadIdx.x; e < BM * BN; e += kThreads) {
-        const int row = row0 + e / BN, col = col0 + e % BN;
-        if (row >= p.m || col >= p.n) continue;
-        float sum = 0.0f;
-        for (int k = 0; k < p.k; ++k)
-            sum += __bfloat162float(p.a[size_t(row) * p.lda + k]) *
-                   __bfloat162float(p.bt[size_t(col) * p.ldb + k]);
-        p.c[size_t(row) * p.ldc + col] = __float2bfloat16_rn(sum);
-    }
+    // The prelude's NaiveTcTile (lessons/08_tensor_cores/tc_naive.cuh): replace this call.
+    NaiveTcTile<BM, BN>(p, row0, col0);
 }
