@@ -64,7 +64,12 @@ struct Probe {
     std::string roof_note;      // ... and its note
     bool list_tooltip = false;  // a lesson's tooltip was drawn (within the lesson list)
     std::vector<std::string> roof_legend;
-    std::vector<std::string> roof_dropped;  // presenter mode: labels left out of the chart
+    // The roof labels left out of the plot (no place clear of the points and the other labels),
+    // listed in the key under the chart, and where the key drew each; where the labels drawn in
+    // the plot lie (the plot itself: rects["roofline_plot"]).
+    std::vector<std::string> roof_dropped;
+    std::vector<ImVec4> roof_key_rects;
+    std::vector<ImVec4> roof_label_rects;
     std::string bench_chapter;
     std::string tuned;             // the tuned values the controls show ("threads 1"), or the note
     int evidence_rows = 0;         // counters the evidence section lists
@@ -88,7 +93,12 @@ struct Probe {
     bool evidence_needs_gpu = false;
     // The control the keyboard focus is on, as Remember named it ("" where none is shown).
     std::string focused;
-    float editor_scroll_y = 0;          // the exercise editor's
+    float editor_scroll_y = 0;  // the exercise editor's
+    // "Check my kernel" as drawn last: "" (none), "pending", "passed", "failed", "not checked";
+    // the cases listed and how many of them failed.
+    std::string check_state;
+    int check_cases = 0;
+    int check_failed = 0;
     bool exercise_not_checked = false;  // "compiled, not checked: needs a GPU" was drawn  // the
                                         // right-hand column's (controls, charts, results)  // the
                                         // machine-code listing's, as code_view.cpp drew it

@@ -464,6 +464,14 @@ void DrawCheckAnswer(UiState& ui, const Controller::ExerciseAnswer& a) {
         }
         ImGui::PopID();
     }
+    if (ui.probe) {
+        ui.probe->check_cases = static_cast<int>(a.cases.size());
+        ui.probe->check_failed = failed;
+        ui.probe->check_state = !a.check_done                                  ? "pending"
+                                : !a.checked                                   ? "not checked"
+                                : a.check_passed && a.wrong_at_default.empty() ? "passed"
+                                                                               : "failed";
+    }
     if (a.pending && !a.check_done && !a.timing.empty())
         ImGui::TextColored(kAmber, "%s", Tr(ui, a.timing == "yours" ? kTimingYours : kTimingStep));
     if (!a.check_done) return;

@@ -802,6 +802,11 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ui.probe->roof_trace_recorded = false;
         ui.probe->inline_code_runs = 0;
         ui.probe->roof_key = 0;
+        ui.probe->roof_dropped.clear();
+        ui.probe->check_state.clear();
+        ui.probe->check_cases = ui.probe->check_failed = 0;
+        ui.probe->roof_key_rects.clear();
+        ui.probe->roof_label_rects.clear();
         ui.probe->list_tooltip = false;
         ui.probe->linked_source = 0;
         ui.probe->linked_listing_lines = 0;
