@@ -37,6 +37,7 @@ struct Probe {
     // The sweep chart drawn last: its x tick labels, and each series' best point (its x).
     std::vector<std::string> sweep_x_labels;
     std::vector<double> sweep_best_x;
+    std::vector<bool> sweep_best_within_noise;  // ... and whether it was marked within noise
     std::string size_fit;  // the chapter's model fitted to the size sweep, as shown (chapter 7)
     // Each sweep section drawn last ("block", "size", "param"): its series and points, whether
     // they were recorded (dashed), and the note or hint drawn under or in place of the chart.
@@ -90,6 +91,7 @@ struct Probe {
     // explanation, and whether it said that profiling needs a GPU.
     std::string evidence_rule;
     std::string evidence_first_explained;
+    std::vector<std::string> evidence_explanations;  // each counter's one-line explanation
     bool evidence_needs_gpu = false;
     // The control the keyboard focus is on, as Remember named it ("" where none is shown).
     std::string focused;

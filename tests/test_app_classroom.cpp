@@ -942,6 +942,33 @@ TEST_F(Classroom, TheRooflineKeyCoversNoPointNorLabelAtAnySize) {
     EXPECT_GT(listed, 0);
 }
 
+// Each counter's one-line explanation ends as a sentence does, in both languages: where the
+// glossary's definition goes on after a semicolon, the line ends with a full stop, not ";"
+// (gui42b's note on review row 8).
+TEST_F(Classroom, EachCountersExplanationEndsAsASentence) {
+    ImGui::GetIO().DisplaySize = ImVec2(1500, 4000);
+    Open("gemv/warp-per-row");
+    probe.open_all = true;
+    Frames(2);
+    ASSERT_TRUE(probe.rects.count("profile_recorded"));
+    Click("profile_recorded");  // the recorded counters
+    Frames(3);
+    for (const char* language : {"en", "zh"}) {
+        SCOPED_TRACE(language);
+        ui.settings.language = language;
+        Frames(2);
+        ASSERT_GE(probe.evidence_explanations.size(), 3u);
+        for (const std::string& e : probe.evidence_explanations) {
+            const bool zh = language[0] == 'z';
+            const std::string end = zh ? "\xE3\x80\x82" : ".";
+            EXPECT_TRUE(e.size() > end.size() &&
+                        e.compare(e.size() - end.size(), end.size(), end) == 0)
+                << e;
+            EXPECT_EQ(e.find(zh ? "\xEF\xBC\x9B" : ";"), std::string::npos) << e;
+        }
+    }
+}
+
 // The SASS tab's links (review row 26) on a listing as scripts/record-sass.sh records it from
 // objects built with -lineinfo: cuobjdump's layout, with nvdisasm -gi's "//## File" lines put
 // before their instructions by scripts/sass-line-info.py, the encodings dropped, "//@" lines

@@ -795,6 +795,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ui.probe->parsons_out_of_place.clear();
         ui.probe->evidence_rule.clear();
         ui.probe->evidence_first_explained.clear();
+        ui.probe->evidence_explanations.clear();
         ui.probe->evidence_needs_gpu = false;
         ui.probe->exercise_yours_ms = 0;
         ui.probe->sweeps.clear();
