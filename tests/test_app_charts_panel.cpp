@@ -127,6 +127,52 @@ TEST_F(AppLogic, AToggledRunIsDrawnOnlyWhenThePageHasTheSameToggle) {
     EXPECT_GT(bar(v5).value, 0);
 }
 
+// A sweep's "best" is said to be within noise where its interval meets another point's (review
+// row 2: a thread sweep marked 4 threads best on 2 cores among points within each other's
+// noise); apart where the intervals are apart, and not judged without intervals. `spread`: each
+// median's interval, median / (1 + spread) to median * (1 + spread); 0: none.
+class SweepNoise : public AppLogic {
+protected:
+    std::vector<bool> BestWithinNoise(double spread);
+};
+
+std::vector<bool> SweepNoise::BestWithinNoise(double spread) {
+    const uint64_t peak = uint64_t(1) << 20;
+    worker->shape = [=](RunResult& r) {
+        const uint64_t size = r.Number("size").value_or(0);
+        r.median_ms = 0.001 * double(size >> 10);
+        r.min_ms = r.median_ms * 0.9;
+        r.max_ms = r.median_ms * 1.1;
+        r.gbps = size == peak ? 3.1 : 0.5;
+        r.median_level = spread > 0 ? 0.95 : 0;
+        r.median_lo_ms = spread > 0 ? r.median_ms / (1 + spread) : 0;
+        r.median_hi_ms = spread > 0 ? r.median_ms * (1 + spread) : 0;
+    };
+    Open("split/openmp");
+    Click("sweep_sizes");
+    Frames(2);
+    ImGui::NewFrame();
+    ImGui::Begin("sweeps");
+    DrawSweeps(ui, *controller, registry, Named("split/openmp"), false);
+    ImGui::End();
+    ImGui::Render();
+    EXPECT_EQ(probe.sweep_best_within_noise.size(), probe.sweep_best_x.size());
+    EXPECT_FALSE(probe.sweep_best_within_noise.empty());
+    return probe.sweep_best_within_noise;
+}
+
+TEST_F(SweepNoise, BestIsWithinNoiseWhereTheIntervalsMeet) {
+    for (bool within : BestWithinNoise(9)) EXPECT_TRUE(within) << "0.1x to 10x";
+}
+
+TEST_F(SweepNoise, BestStandsApartWhereTheIntervalsAreApart) {
+    for (bool within : BestWithinNoise(0.05)) EXPECT_FALSE(within) << "5%";
+}
+
+TEST_F(SweepNoise, BestWithoutIntervalsIsNotJudged) {
+    for (bool within : BestWithinNoise(0)) EXPECT_FALSE(within);
+}
+
 // The size sweep's best mark sits on the highest rate, not on the shortest time (the smallest
 // size), and its size axis ticks at powers of two in binary units.
 TEST_F(AppLogic, SizeSweepMarksTheBestRateAndTicksInBinaryUnits) {
