@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <iterator>
 #include <regex>
 #include <string>
 #include <vector>
@@ -298,17 +299,9 @@ std::string CheckIncludes(std::string_view s, const std::vector<std::string>& al
 }  // namespace
 
 const char* ToString(CompileStatus status) {
-    switch (status) {
-        case CompileStatus::kOk:
-            return "ok";
-        case CompileStatus::kRefused:
-            return "refused";
-        case CompileStatus::kUnavailable:
-            return "unavailable";
-        case CompileStatus::kError:
-            return "error";
-    }
-    return "?";
+    constexpr const char* kNames[] = {"ok", "refused", "unavailable", "error"};  // the enum's order
+    const auto i = static_cast<size_t>(status);
+    return i < std::size(kNames) ? kNames[i] : "?";
 }
 
 int CompileResult::Errors() const {
