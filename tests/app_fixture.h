@@ -516,6 +516,17 @@ protected:
     void Open(const std::string& id) {
         Click("lesson_" + id);
     }
+    // With a GPU worker, the GPU lesson `id` open at 1 GiB of data that is not counted (data
+    // "none"): the settings its prediction and its guesses are made for.
+    void OpenOnTheGpuAt1GiB(const std::string& id) {
+        worker_has_gpu = true;
+        controller->RestartWorker();
+        Frames(3);
+        Open(id);
+        ui.run.params["size"] = ParamValue::Number(uint64_t(1) << 30);
+        ui.run.params["data"] = ParamValue::Choice("none");
+        Frames(3);
+    }
     void Click(const std::string& name) {
         ImGuiIO& io = ImGui::GetIO();
         io.MousePos = Center(name);

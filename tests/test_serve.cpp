@@ -30,16 +30,36 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
+// Every line of `text` parsed; a line that is not JSON fails the test.
+std::vector<json> ParseLines(const std::string& text) {
+    std::vector<json> messages;
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line)) {
+        try {
+            messages.push_back(json::parse(line));
+        } catch (const json::exception&) {
+            ADD_FAILURE() << "a torn or garbled reply: " << line.substr(0, 200);
+        }
+    }
+    return messages;
+}
+
+// The worker's replies to `input` (one request a line).
 std::vector<json> ServeLines(const std::string& input, int* exit_code = nullptr) {
     std::istringstream in(input);
     std::ostringstream out;
     const int rc = Serve(RunnableCatalog(), in, out);
     if (exit_code) *exit_code = rc;
-    std::vector<json> messages;
-    std::istringstream lines(out.str());
-    std::string line;
-    while (std::getline(lines, line)) messages.push_back(json::parse(line));
-    return messages;
+    return ParseLines(out.str());
+}
+
+// The same, served with `options` (a test's own profile or compile calls).
+std::vector<json> ServeLines(const std::string& input, const ServeOptions& options) {
+    std::istringstream in(input);
+    std::ostringstream out;
+    Serve(RunnableCatalog(), in, out, options);
+    return ParseLines(out.str());
 }
 
 std::vector<json> For(const std::vector<json>& messages, const json& id) {
@@ -317,21 +337,6 @@ std::string StatusOf(const std::vector<json>& messages, const json& id) {
     for (const json& m : For(messages, id))
         if (m["type"] == "done") status = m["status"].get<std::string>();
     return status;
-}
-
-// Every line of `text` parsed; a line that is not JSON fails the test.
-std::vector<json> ParseLines(const std::string& text) {
-    std::vector<json> messages;
-    std::istringstream lines(text);
-    std::string line;
-    while (std::getline(lines, line)) {
-        try {
-            messages.push_back(json::parse(line));
-        } catch (const json::exception&) {
-            ADD_FAILURE() << "a torn or garbled reply: " << line.substr(0, 200);
-        }
-    }
-    return messages;
 }
 
 }  // namespace
@@ -983,19 +988,14 @@ TEST(Serve, ProfileRequestsGoToTheSuppliedProfiler) {
         if (recorded) throw UnavailableError("no counters recorded for " + lesson.id);
         return json{{"id", lesson.id}, {"source", "live"}, {"kernels", json::array()}};
     };
-    std::istringstream in(input);
-    std::ostringstream out;
-    Serve(RunnableCatalog(), in, out, options);
-    std::vector<json> messages;
-    std::istringstream lines(out.str());
-    for (std::string line; std::getline(lines, line);) messages.push_back(json::parse(line));
+    const std::vector<json> messages = ServeLines(input, options);
     const std::vector<json> one = For(messages, 1);
-    ASSERT_EQ(one.size(), 2u) << out.str();
+    ASSERT_EQ(one.size(), 2u) << json(messages).dump();
     EXPECT_EQ(one[0]["type"], "profile");
     EXPECT_EQ(one[0]["profile"]["source"], "live");
     EXPECT_EQ(one[1]["status"], "ok");
     const std::vector<json> two = For(messages, 2);
-    ASSERT_EQ(two.size(), 2u) << out.str();
+    ASSERT_EQ(two.size(), 2u) << json(messages).dump();
     EXPECT_EQ(two[0]["type"], "error");
     EXPECT_NE(two[0]["error"].get<std::string>().find("no counters recorded"), std::string::npos);
     EXPECT_EQ(two[1]["status"], "unavailable");
@@ -1048,39 +1048,34 @@ TEST(Serve, StudentKernelsGoToTheSuppliedBuilder) {
         }
         return b;
     };
-    std::istringstream in(input);
-    std::ostringstream out;
-    Serve(RunnableCatalog(), in, out, options);
-    std::vector<json> messages;
-    std::istringstream lines(out.str());
-    for (std::string line; std::getline(lines, line);) messages.push_back(json::parse(line));
+    const std::vector<json> messages = ServeLines(input, options);
     const std::vector<json> one = For(messages, 1);
-    ASSERT_EQ(one.size(), 2u) << out.str();
+    ASSERT_EQ(one.size(), 2u) << json(messages).dump();
     EXPECT_EQ(one[0]["type"], "compile");
     EXPECT_EQ(one[0]["lesson"], "gemv/warp-per-row");
     EXPECT_EQ(one[0]["compile"]["status"], "ok");
     EXPECT_EQ(one[1]["status"], "ok");
     const std::vector<json> two = For(messages, 2);
-    ASSERT_EQ(two.size(), 3u) << out.str();
+    ASSERT_EQ(two.size(), 3u) << json(messages).dump();
     EXPECT_EQ(two[1]["type"], "error");
     EXPECT_EQ(two[2]["status"], "error");
     const std::vector<json> three = For(messages, 3);  // compiled and run: a result, yours
-    ASSERT_GE(three.size(), 3u) << out.str();
+    ASSERT_GE(three.size(), 3u) << json(messages).dump();
     EXPECT_EQ(three.front()["type"], "compile");
     const auto result = std::find_if(three.begin(), three.end(),
                                      [](const json& m) { return m["type"] == "result"; });
-    ASSERT_NE(result, three.end()) << out.str();
+    ASSERT_NE(result, three.end()) << json(messages).dump();
     EXPECT_EQ((*result)["result"]["yours"], true);
     EXPECT_EQ(three.back()["status"], "ok");
     const std::vector<json> four = For(messages, 4);  // a bad parameter: refused before compiling
-    ASSERT_EQ(four.size(), 2u) << out.str();
+    ASSERT_EQ(four.size(), 2u) << json(messages).dump();
     EXPECT_EQ(four[0]["type"], "error");
     EXPECT_EQ(four[1]["status"], "error");
     const std::vector<json> five = For(messages, 5);
     ASSERT_EQ(five.size(), 2u);
     EXPECT_NE(five[0]["error"].get<std::string>().find("'kernel' must be"), std::string::npos);
     const std::vector<json> six = For(messages, 6);
-    ASSERT_EQ(six.size(), 3u) << out.str();
+    ASSERT_EQ(six.size(), 3u) << json(messages).dump();
     EXPECT_EQ(six[1]["error"], "no harness here");
     EXPECT_EQ(six[2]["status"], "unavailable");
     EXPECT_EQ(seen.size(), 4u) << "ids 1, 2, 3 and 6 reach the builder";
