@@ -261,30 +261,10 @@ const struct Tf32MeasurerRegistration {
     Tf32MeasurerRegistration() { SetTf32Measurer(&MeasureTf32Gflops); }
 } kTf32MeasurerRegistration;
 
-// The kernel of each tile of the row, by the tile's name: the kernels `site`'s source registered,
-// paired with the row's tiles by their GemmTile. A tile without its kernel, or a kernel for a
-// tile the row does not declare, is a mistake in the declarations.
+// The kernel of each tile of the row, by the tile's name.
 std::vector<std::pair<std::string, const GemmKernel*>> KernelsByTile(const Tiled& kind,
                                                                      const StepSite& site) {
-    const std::vector<const GemmKernel*> kernels = KernelsOf<GemmKernel>(site);
-    std::vector<std::pair<std::string, const GemmKernel*>> out;
-    for (const GemmTile& t : kind.tiles) {
-        auto it = std::find_if(kernels.begin(), kernels.end(),
-                               [&](const GemmKernel* k) { return k->tile == t; });
-        if (it == kernels.end())
-            throw std::logic_error("its tile " + TileName(t) + " has no kernel in '" +
-                                   site.lesson.source_path + "'");
-        out.push_back({TileName(t), *it});
-    }
-    for (const GemmKernel* k : kernels) {
-        const bool declared = k->tile && std::find(kind.tiles.begin(), kind.tiles.end(),
-                                                   *k->tile) != kind.tiles.end();
-        if (!declared)
-            throw std::logic_error(std::string("'") + site.lesson.source_path + "' registers " +
-                                   k->name + (k->tile ? " for tile " + TileName(*k->tile) : "") +
-                                   ", which is no tile of its row");
-    }
-    return out;
+    return lessons::KernelsByTile<GemmKernel>(kind.tiles, site, &TileName);
 }
 
 }  // namespace

@@ -212,27 +212,10 @@ StepRunner KernelRunner(Pick pick) {
     return r;
 }
 
-// The kernel of each tile of the row, by the tile's name: the kernels `site`'s source
-// registered, paired with the row's tiles by their TcTile. A tile without its kernel, or a
-// kernel for a tile the row does not declare, is a mistake in the declarations.
+// The kernel of each tile of the row, by the tile's name.
 std::vector<std::pair<std::string, const TcKernel*>> KernelsByTile(const Tiled& kind,
                                                                    const StepSite& site) {
-    const std::vector<const TcKernel*> kernels = KernelsOf<TcKernel>(site);
-    std::vector<std::pair<std::string, const TcKernel*>> out;
-    for (const TcTile& t : kind.tiles) {
-        auto it = std::find_if(kernels.begin(), kernels.end(),
-                               [&](const TcKernel* k) { return k->tile == t; });
-        if (it == kernels.end())
-            throw std::logic_error("its tile " + TcTileName(t) + " has no kernel in '" +
-                                   site.lesson.source_path + "'");
-        out.push_back({TcTileName(t), *it});
-    }
-    for (const TcKernel* k : kernels)
-        if (std::find(kind.tiles.begin(), kind.tiles.end(), k->tile) == kind.tiles.end())
-            throw std::logic_error(std::string("'") + site.lesson.source_path + "' registers " +
-                                   k->name + " for tile " + TcTileName(k->tile) +
-                                   ", which is no tile of its row");
-    return out;
+    return lessons::KernelsByTile<TcKernel>(kind.tiles, site, &TcTileName);
 }
 
 // The bf16 tensor-core ceiling (engine/device.h): the cuBLAS bf16 step's own call at m = n = k
