@@ -180,9 +180,8 @@ namespace {
 // tooltips), opens every combo (its choices and their notes), both languages' radio buttons
 // stay. New lessons, chapters and sections are walked without changing this function: it
 // iterates over the registry and over whatever the page records in probe.rects.
-void WalkEveryScreen(UiState& ui, Probe& probe, const Registry& reg,
-                     const std::function<void()>& frame, const std::function<void(ImGuiKey)>& key,
-                     const std::function<void(const std::string&)>& click) {
+void WalkEveryScreen(UiState& ui, Probe& probe, const Registry& reg, const AppInput& input) {
+    const auto& [frame, key, click] = input;
     ImGuiIO& io = ImGui::GetIO();
     probe.open_all = true;
     for (const Lesson& l : reg.lessons()) {
@@ -226,9 +225,7 @@ TEST_F(AppLogic, EveryScreenInChineseHasNoUntranslatedString) {
     ui.settings.language = "zh";
     Frames(2);
     ClearTranslationMisses();
-    WalkEveryScreen(
-        ui, probe, registry, [this] { Frame(); }, [this](ImGuiKey k) { Key(k); },
-        [this](const std::string& n) { Click(n); });
+    WalkEveryScreen(ui, probe, registry, Input());
     EXPECT_TRUE(TranslationMisses().empty())
         << "shown in English in a Chinese page (give each its Chinese: README, \"Both "
            "languages\"):"
@@ -249,9 +246,7 @@ TEST_F(AppLogic, EveryScreenInChineseWithAGpuWorkerAndItsNotices) {
         "The worker stopped (exit code 3: a CUDA error left the GPU context unusable) while "
         "running lesson 1.4. A new worker was started; every result so far is kept.");
     ClearTranslationMisses();
-    WalkEveryScreen(
-        ui, probe, registry, [this] { Frame(); }, [this](ImGuiKey k) { Key(k); },
-        [this](const std::string& n) { Click(n); });
+    WalkEveryScreen(ui, probe, registry, Input());
     EXPECT_TRUE(TranslationMisses().empty()) << Joined(TranslationMisses());
     EXPECT_EQ(Say("zh", controller->notices().back()),
               "工作进程在运行 第 1.4 课 时停止了（退出码 3：CUDA 错误使 GPU "
@@ -266,9 +261,7 @@ TEST_F(AppLogicMadeUpChapter, ItsChoiceNamesComeFromItsParametersAndItsEnglishTe
     ui.settings.language = "zh";
     Frames(2);
     ClearTranslationMisses();
-    WalkEveryScreen(
-        ui, probe, registry, [this] { Frame(); }, [this](ImGuiKey k) { Key(k); },
-        [this](const std::string& n) { Click(n); });
+    WalkEveryScreen(ui, probe, registry, Input());
     const std::vector<std::string> misses = TranslationMisses();
     for (const char* english : {"Tiles", "Tiled", "four warps"})
         EXPECT_NE(std::find(misses.begin(), misses.end(), english), misses.end())

@@ -473,6 +473,22 @@ public:
         if (!NextLine(line)) return json(nullptr);
         return json::parse(line);
     }
+    // Reads up to the first progress reply (a request is running); whether there was one.
+    bool UntilProgress() {
+        json m;
+        do {
+            m = Next();
+        } while (!m.is_null() && m["type"] != "progress");
+        return !m.is_null();
+    }
+    // The rest of the output's done replies, in order: "<id>:<status>".
+    std::vector<std::string> DoneOrder() {
+        std::vector<std::string> order;
+        for (json m = Next(); !m.is_null(); m = Next())
+            if (m["type"] == "done")
+                order.push_back(m["id"].dump() + ":" + m["status"].get<std::string>());
+        return order;
+    }
     void Forget() { m_pid = -1; }  // reaped by the test itself
     int Wait() {
         int status = 0;
@@ -546,17 +562,10 @@ TEST(ServeHostile, RunningRequestIsCancelledBeforeTheCancelIsDone) {
     EXPECT_EQ(worker.Next()["type"], "hello");
     worker.Send(R"({"op":"run","id":1,"lesson":"split/naive-scan","size":"1MiB","min_time_s":30})");
     worker.Send(R"({"op":"run","id":2,"lesson":"split/naive-scan","size":"1MiB","min_time_s":30})");
-    json m;
-    do {
-        m = worker.Next();  // wait until request 1 is running: its first progress
-    } while (!m.is_null() && m["type"] != "progress");
-    ASSERT_FALSE(m.is_null());
+    ASSERT_TRUE(worker.UntilProgress());  // a request is running
     worker.Send(R"({"op":"cancel","id":3})");
     worker.CloseInput();
-    std::vector<std::string> order;
-    for (m = worker.Next(); !m.is_null(); m = worker.Next())
-        if (m["type"] == "done")
-            order.push_back(m["id"].dump() + ":" + m["status"].get<std::string>());
+    const std::vector<std::string> order = worker.DoneOrder();
     EXPECT_EQ(worker.Wait(), 0);
     const std::vector<std::string> expected = {"2:cancelled", "1:cancelled", "3:ok"};
     EXPECT_EQ(order, expected) << "queued, then running, then the cancel itself";
@@ -570,18 +579,11 @@ TEST(ServeHostile, ARequestWithoutAnIdIsCancelledByNullNotByAnEmptyString) {
     ASSERT_TRUE(worker.started());
     EXPECT_EQ(worker.Next()["type"], "hello");
     worker.Send(R"({"op":"run","lesson":"split/naive-scan","size":"1MiB","min_time_s":30})");
-    json m;
-    do {
-        m = worker.Next();  // wait until it is running: its first progress
-    } while (!m.is_null() && m["type"] != "progress");
-    ASSERT_FALSE(m.is_null());
+    ASSERT_TRUE(worker.UntilProgress());  // a request is running
     worker.Send(R"({"op":"cancel","id":"empty","target":""})");
     worker.Send(R"({"op":"cancel","id":"null","target":null})");
     worker.CloseInput();
-    std::vector<std::string> order;
-    for (m = worker.Next(); !m.is_null(); m = worker.Next())
-        if (m["type"] == "done")
-            order.push_back(m["id"].dump() + ":" + m["status"].get<std::string>());
+    const std::vector<std::string> order = worker.DoneOrder();
     EXPECT_EQ(worker.Wait(), 0);
     const std::vector<std::string> expected = {"\"empty\":ok", "null:cancelled", "\"null\":ok"};
     EXPECT_EQ(order, expected);
@@ -592,16 +594,9 @@ TEST(ServeHostile, ShutdownIsDoneAfterTheRunningRequest) {
     ASSERT_TRUE(worker.started());
     EXPECT_EQ(worker.Next()["type"], "hello");
     worker.Send(R"({"op":"run","id":1,"lesson":"split/naive-scan","size":"1MiB","min_time_s":30})");
-    json m;
-    do {
-        m = worker.Next();
-    } while (!m.is_null() && m["type"] != "progress");
-    ASSERT_FALSE(m.is_null());
+    ASSERT_TRUE(worker.UntilProgress());  // a request is running
     worker.Send(R"({"op":"shutdown","id":2})");
-    std::vector<std::string> order;
-    for (m = worker.Next(); !m.is_null(); m = worker.Next())
-        if (m["type"] == "done")
-            order.push_back(m["id"].dump() + ":" + m["status"].get<std::string>());
+    const std::vector<std::string> order = worker.DoneOrder();
     EXPECT_EQ(worker.Wait(), 0);
     const std::vector<std::string> expected = {"1:cancelled", "2:ok"};
     EXPECT_EQ(order, expected);
@@ -647,11 +642,7 @@ TEST(ServeHostile, SigtermAndSigintEndServingAsAShutdown) {
             if (busy) {
                 worker.Send(
                     R"({"op":"run","id":1,"lesson":"split/naive-scan","size":"1MiB","min_time_s":30})");
-                json m;
-                do {
-                    m = worker.Next();
-                } while (!m.is_null() && m["type"] != "progress");
-                ASSERT_FALSE(m.is_null());
+                ASSERT_TRUE(worker.UntilProgress());  // a request is running
             }
             const auto start = std::chrono::steady_clock::now();
             ASSERT_EQ(::kill(worker.pid(), sig), 0);
@@ -663,10 +654,7 @@ TEST(ServeHostile, SigtermAndSigintEndServingAsAShutdown) {
                     std::this_thread::sleep_for(std::chrono::milliseconds(50));
                 if (!ended) ::kill(pid, SIGKILL);
             });
-            std::vector<std::string> order;
-            for (json m = worker.Next(); !m.is_null(); m = worker.Next())
-                if (m["type"] == "done")
-                    order.push_back(m["id"].dump() + ":" + m["status"].get<std::string>());
+            const std::vector<std::string> order = worker.DoneOrder();
             const int code = worker.Wait();
             ended = true;
             watchdog.join();
