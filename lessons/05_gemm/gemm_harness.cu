@@ -224,19 +224,10 @@ double MeasureTf32Gflops(int ordinal) {
     if (!why.empty()) throw UnavailableError(why);
     if (!cublas::Load()) throw UnavailableError("cuBLAS cannot run here: " + cublas::Unavailable());
     cuda::ScopedDevice on(ordinal);
-    size_t free_bytes = 0, total_bytes = 0;
-    LESSONS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    int n = 8192;
-    const size_t reserve = size_t(256) << 20;  // cuBLAS's workspace and what others need
-    while (n > 2048 && 3 * size_t(n) * size_t(n) * sizeof(float) + reserve > free_bytes) n /= 2;
-    const size_t count = size_t(n) * size_t(n);
-    cuda::DeviceBuffer<float> a(count, "the TF32 ceiling's A"), b(count, "the TF32 ceiling's B"),
-        c(count, "the TF32 ceiling's C");
     cuda::Stream stream;
     const cudaStream_t s = stream.get();
-    ceiling_fill_kernel<<<1024, 256, 0, s>>>(a.get(), count, 1u);
-    ceiling_fill_kernel<<<1024, 256, 0, s>>>(b.get(), count, 2u);
-    LESSONS_CUDA_CHECK_LAUNCH("ceiling_fill_kernel");
+    const CeilingOperands<float> op("TF32", s);
+    const int n = op.n;
     void* handle = nullptr;
     std::string error = GemmCublasCreate(&handle, s);
     if (error.empty()) error = GemmCublasAllowTf32(handle);
@@ -246,7 +237,7 @@ double MeasureTf32Gflops(int ordinal) {
     } release{handle};
     if (!error.empty()) throw UnavailableError("cuBLAS: " + error);
     auto run = [&] {
-        const std::string e = GemmCublasRun(handle, n, n, n, a.get(), b.get(), c.get());
+        const std::string e = GemmCublasRun(handle, n, n, n, op.a.get(), op.b.get(), op.c.get());
         if (!e.empty()) throw UnavailableError("cuBLAS: " + e);
     };
     const std::vector<double> ms = TimeCeilingRuns(s, 5, run);

@@ -31,28 +31,17 @@ constexpr double kBf16Rounding = 1.0 / 256;  // 2⁻⁸
 double TcAccumulationTolerance(int k);       // acc / Σ|a·b|
 double TcTolerance(const TcReferenceElement& ref, int k);
 
-class TcWorkload : public Workload {
+class TcWorkload : public Workload, public SampledProduct<TcReferenceElement> {
 public:
     explicit TcWorkload(const WorkloadSpec& spec);
     uint64_t SizeBytes() const override {
         return (uint64_t(m_m) * m_k + uint64_t(m_n) * m_k) * sizeof(uint16_t);
     }
-    int m() const { return m_m; }
-    int n() const { return m_n; }
-    int k() const { return m_k; }
     const uint16_t* a() const { return m_a.data(); }    // m × k, row-major, bf16 bits
     const uint16_t* bt() const { return m_bt.data(); }  // n × k, row-major (Bᵀ), bf16 bits
-    bool full_check() const { return m_full; }
-    // The checked elements: every element of C (full_check) or the samples, row-major index.
-    const std::vector<uint64_t>& checked() const { return m_checked; }
-    const std::vector<TcReferenceElement>& reference() const { return m_reference; }
 
 private:
-    int m_m = 0, m_n = 0, m_k = 0;
     std::vector<uint16_t> m_a, m_bt;
-    bool m_full = true;
-    std::vector<uint64_t> m_checked;
-    std::vector<TcReferenceElement> m_reference;
 };
 
 uint64_t TcWorkloadHostBytes(uint64_t m, uint64_t n, uint64_t k);

@@ -229,20 +229,10 @@ double MeasureBf16Gflops(int ordinal) {
     if (!why.empty()) throw UnavailableError(why);
     if (!cublas::Load()) throw UnavailableError("cuBLAS cannot run here: " + cublas::Unavailable());
     cuda::ScopedDevice on(ordinal);
-    size_t free_bytes = 0, total_bytes = 0;
-    LESSONS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    int n = 8192;
-    const size_t reserve = size_t(256) << 20;  // cuBLAS's workspace and what others need
-    while (n > 2048 && 3 * size_t(n) * size_t(n) * sizeof(__nv_bfloat16) + reserve > free_bytes)
-        n /= 2;
-    const size_t count = size_t(n) * size_t(n);
-    cuda::DeviceBuffer<__nv_bfloat16> a(count, "the bf16 ceiling's A"),
-        bt(count, "the bf16 ceiling's B"), c(count, "the bf16 ceiling's C");
     cuda::Stream stream;
     const cudaStream_t s = stream.get();
-    ceiling_fill_kernel<<<1024, 256, 0, s>>>(a.get(), count, 1u);
-    ceiling_fill_kernel<<<1024, 256, 0, s>>>(bt.get(), count, 2u);
-    LESSONS_CUDA_CHECK_LAUNCH("ceiling_fill_kernel");
+    const CeilingOperands<__nv_bfloat16> op("bf16", s);  // B as Bᵀ: the same random matrix
+    const int n = op.n;
     void* handle = nullptr;
     const std::string error = TcCublasCreate(&handle, s);
     struct Release {
@@ -250,7 +240,7 @@ double MeasureBf16Gflops(int ordinal) {
         ~Release() { TcCublasDestroy(h); }
     } release{handle};
     if (!error.empty()) throw UnavailableError("cuBLAS: " + error);
-    const TcProblem p{n, n, n, a.get(), n, bt.get(), n, c.get(), n};
+    const TcProblem p{n, n, n, op.a.get(), n, op.b.get(), n, op.c.get(), n};
     auto run = [&] {
         const std::string e = TcCublasRun(handle, p);
         if (!e.empty()) throw UnavailableError("cuBLAS: " + e);
