@@ -184,7 +184,9 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
             // (n not a multiple of 8), the tile at the right edge is stored from registers.
             // (The ablation TMA_STORE = false stores every tile so.)
             if (!TMA_STORE || (n % 8 != 0 && col0 + BN > n)) {
-                StoreAccumulators<BN>(acc, c, ldc, m, n, row0 + cw * kRows, col0);
+#pragma unroll
+                for (int i = 0; i < kMi; ++i)
+                    StoreAccumulators<BN>(acc[i], c, ldc, m, n, row0 + cw * kRows + i * 64, col0);
                 continue;
             }
             constexpr int kBoxes = kMi * BN / 64;
