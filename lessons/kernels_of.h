@@ -19,6 +19,11 @@
 
 namespace lessons {
 
+// The threads a block of a step with a `block` parameter.
+inline int BlockOf(const ParamValues& params) {
+    return static_cast<int>(params.Number("block"));
+}
+
 enum class KernelsFrom { kOwnSource, kPreviousLesson };
 
 template <class T>
