@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "checked.h"
 #include "generators.h"
+#include "resources.h"
 
 namespace lessons::tc {
 
@@ -97,6 +100,25 @@ MemoryNeeds TcGpuNeeds(const ParamValues& params) {
     // The host copy of C for the check; on the device, A, Bᵀ, C and 64 MiB for cuBLAS.
     return {SaturatingMul(SaturatingMul(m, n), sizeof(uint16_t)),
             SaturatingAdd(SaturatingMul(elements, sizeof(uint16_t)), uint64_t(64) << 20)};
+}
+
+std::string HopperDevicePart() {
+    const std::string_view h = EmbeddedFile("kernels/tc/tc_hopper.cuh");
+    std::string out;
+    bool in = false;
+    for (size_t start = 0; start < h.size();) {
+        size_t end = h.find('\n', start);
+        if (end == std::string_view::npos) end = h.size();
+        const std::string_view line = h.substr(start, end - start);
+        start = end + 1;
+        in = in || line.starts_with("inline constexpr int kHopperBk");
+        if (!in) continue;
+        out.append(line).push_back('\n');
+        if (line.starts_with("#endif  // __CUDA_ARCH__")) return out;
+    }
+    throw std::logic_error(
+        "'kernels/tc/tc_hopper.cuh' is not embedded, or has no device part from kHopperBk to "
+        "'#endif  // __CUDA_ARCH__' for the exercises' prelude");
 }
 
 }  // namespace lessons::tc

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "lesson.h"
@@ -78,5 +79,11 @@ inline uint64_t PaddedLd(uint64_t columns) {
 // Device memory of the GPU steps (A, Bᵀ and C with padded rows, and room for cuBLAS's
 // workspace) and host memory for the copy of C.
 MemoryNeeds TcGpuNeeds(const ParamValues& params);
+
+// The device part of kernels/tc/tc_hopper.cuh (embedded): from kHopperBk to the end of its
+// `#if defined(__CUDA_ARCH__)` block, the Hopper helpers a student's kernel is compiled with
+// (chapter 8's exercises, and chapter 10's Hopper ones). Throws std::logic_error when the file
+// is not embedded or has no such part.
+std::string HopperDevicePart();
 
 }  // namespace lessons::tc

@@ -294,22 +294,7 @@ KernelSpec StudentSpec(const Tiled& kind, const StepSite& site) {
         spec.prelude = problem;
         return spec;
     }
-    static const std::string hopper = [] {
-        std::string out;
-        const std::string_view h = EmbeddedFile("kernels/tc/tc_hopper.cuh");
-        bool in = false;
-        for (size_t start = 0; start < h.size();) {
-            size_t end = h.find('\n', start);
-            if (end == std::string_view::npos) end = h.size();
-            const std::string_view line = h.substr(start, end - start);
-            start = end + 1;
-            in = in || line.starts_with("inline constexpr int kHopperBk");
-            if (!in) continue;
-            out.append(line).push_back('\n');
-            if (line.starts_with("#endif  // __CUDA_ARCH__")) break;
-        }
-        return out;
-    }();
+    static const std::string hopper = HopperDevicePart();
     spec.prelude = std::string(kNvrtcIntegers) +
                    "struct alignas(128) CUtensorMap { unsigned long long opaque[16]; };\n" +
                    problem + hopper;

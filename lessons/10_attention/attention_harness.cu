@@ -27,6 +27,7 @@
 #include "kernels_of.h"
 #include "launch_checks.cuh"
 #include "resources.h"
+#include "tc_chapter.h"
 
 namespace lessons::attention {
 namespace {
@@ -292,30 +293,9 @@ LESSONS_STEP_KIND(Fused, [](const Fused& kind, const StepSite& site) {
     return r;
 });
 
-// The device part of chapter 8's Hopper helpers (kernels/tc/tc_hopper.cuh, embedded): from its
-// first declaration to the end of its `#if defined(__CUDA_ARCH__)` block, in its namespace.
+// The device part of chapter 8's Hopper helpers (tc_chapter.h), in its namespace.
 static std::string TcHopperDevicePart() {
-    const std::string_view h = EmbeddedFile("kernels/tc/tc_hopper.cuh");
-    std::string out = "namespace lessons::tc {\n";
-    bool in = false, closed = false;
-    for (size_t start = 0; start < h.size();) {
-        size_t end = h.find('\n', start);
-        if (end == std::string_view::npos) end = h.size();
-        const std::string_view line = h.substr(start, end - start);
-        start = end + 1;
-        in = in || line.starts_with("inline constexpr int kHopperBk");
-        if (!in) continue;
-        out.append(line).push_back('\n');
-        if (line.starts_with("#endif  // __CUDA_ARCH__")) {
-            closed = true;
-            break;
-        }
-    }
-    if (!in || !closed)
-        throw std::logic_error(
-            "'kernels/tc/tc_hopper.cuh' is not embedded, or has no device part from "
-            "kHopperBk to '#endif  // __CUDA_ARCH__' for the attention exercises' prelude");
-    return out + "}  // namespace lessons::tc\n";
+    return "namespace lessons::tc {\n" + tc::HopperDevicePart() + "}  // namespace lessons::tc\n";
 }
 
 // A student's fused kernel takes the AttentionProblem by value (its declaration from
