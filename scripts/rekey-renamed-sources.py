@@ -54,13 +54,16 @@ ANON = re.compile(r'\d+_(GLOBAL__N__|INTERNAL_)[0-9a-f]+_\d+_[A-Za-z0-9_]*?_cu_[
 def anonymous(ptx):
     return ANON.sub('ANON', ptx)
 
-def normalize(ptx):
+def code(ptx):
     # Line information (-lineinfo, cmake/MachineCode.cmake): the ".file" table names the files
     # where they were built, ".loc" their lines, and a .debug_str section the functions' names
-    # for them; none of it is machine code.
+    # for them; none of it is machine code. Both builds' PTX are compared without it.
     ptx = re.sub(r'^[ \t]*\.(loc|file)\b[^\n]*\n', '', ptx, flags=re.M)
-    ptx = re.sub(r'^[ \t]*\.section[ \t]+\.debug_\w+[ \t]*\n[ \t]*\{.*?^[ \t]*\}[ \t]*\n?', '',
-                 ptx, flags=re.M | re.S)
+    return re.sub(r'^[ \t]*\.section[ \t]+\.debug_\w+[ \t]*\n[ \t]*\{.*?^[ \t]*\}[ \t]*\n?', '',
+                  ptx, flags=re.M | re.S)
+
+def normalize(ptx):
+    ptx = code(ptx)
     for o, n in sorted(idents.items(), key=lambda kv: -len(kv[0])):
         ptx = ptx.replace(str(len(o)) + o, str(len(n)) + n)
         ptx = re.sub(r'\b' + re.escape(o) + r'\b', n, ptx)
@@ -89,9 +92,13 @@ for old, new in pairs.items():
         continue
     o, n = found
     old_ptx, new_ptx = open(o).read(), open(n).read()
-    old_key = key(old_ptx, deps_of(o + '.d', old_root), git_read)
+    try:
+        old_key = key(old_ptx, deps_of(o + '.d', old_root), git_read)
+    except subprocess.CalledProcessError:
+        kept.append((old, 'the old build was not compiled from BASE'))
+        continue
     new_key = key(new_ptx, deps_of(n + '.d', os.getcwd()), lambda r: open(r).read())
-    if normalize(old_ptx) != anonymous(new_ptx):
+    if normalize(old_ptx) != anonymous(code(new_ptx)):
         kept.append((old, 'PTX differs beyond the names'))
         continue
     if old_key != new_key:
