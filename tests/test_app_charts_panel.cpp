@@ -239,6 +239,23 @@ TEST_F(AppLogic, AllReduceSizeSweepShowsTheChaptersModel) {
     }
 }
 
+// Results of 42 ms (split/openmp) and 50 ms (the others), their min-max spreads `min` and `max`
+// times the median, and the median's 96 % confidence interval `lo` and `hi` times it.
+namespace {
+
+std::function<void(RunResult&)> WithIntervals(double min, double max, double lo, double hi) {
+    return [=](RunResult& r) {
+        r.median_ms = r.id == "split/openmp" ? 42 : 50;
+        r.min_ms = r.median_ms * min;
+        r.max_ms = r.median_ms * max;
+        r.median_lo_ms = r.median_ms * lo;
+        r.median_hi_ms = r.median_ms * hi;
+        r.median_level = 0.96;
+    };
+}
+
+}  // namespace
+
 // Overlapping noise intervals (the medians' confidence intervals; the min-max spreads of results
 // without them): the headline says "within noise", not "1.19x faster", and one click re-runs
 // both lessons timed ten times longer, which takes more samples and narrows the intervals.
@@ -268,14 +285,7 @@ TEST_F(AppLogic, OverlappingSpreadsAreWithinNoiseAndReRunAtMoreRepetitions) {
     EXPECT_FALSE(probe.step_noise);
     // The medians' intervals decide where results carry them: spreads that overlap (a slow
     // outlier) around intervals apart are a speed-up...
-    worker->shape = [](RunResult& r) {
-        r.median_ms = r.id == "split/openmp" ? 42 : 50;
-        r.min_ms = r.median_ms * 0.8;
-        r.max_ms = r.median_ms * 1.3;
-        r.median_lo_ms = r.median_ms * 0.98;
-        r.median_hi_ms = r.median_ms * 1.02;
-        r.median_level = 0.96;
-    };
+    worker->shape = WithIntervals(0.8, 1.3, 0.98, 1.02);
     Click("run");
     EXPECT_EQ(probe.step_headline, "1.19\xC3\x97 faster than lesson " + previous);
     EXPECT_FALSE(probe.step_noise);
@@ -286,14 +296,7 @@ TEST_F(AppLogic, OverlappingSpreadsAreWithinNoiseAndReRunAtMoreRepetitions) {
             EXPECT_DOUBLE_EQ(b.hi, 42 * 1.02);
         }
     // ...and intervals that overlap are within noise, whatever the spreads.
-    worker->shape = [](RunResult& r) {
-        r.median_ms = r.id == "split/openmp" ? 42 : 50;
-        r.min_ms = r.median_ms * 0.95;
-        r.max_ms = r.median_ms * 1.02;
-        r.median_lo_ms = r.median_ms * 0.9;
-        r.median_hi_ms = r.median_ms * 1.1;
-        r.median_level = 0.96;
-    };
+    worker->shape = WithIntervals(0.95, 1.02, 0.9, 1.1);
     Click("run");
     EXPECT_EQ(probe.step_headline, "within noise of lesson " + previous);
     EXPECT_TRUE(probe.step_noise);

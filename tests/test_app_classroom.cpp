@@ -56,6 +56,14 @@ protected:
         }
         return seen;
     }
+    // Tab pressed until the focus stands on `control` (at most 400 times); whether it does.
+    bool TabTo(const std::string& control) {
+        for (int i = 0; i < 400 && probe.focused != control; ++i) {
+            Key(kKeyTab);
+            Frame();
+        }
+        return probe.focused == control;
+    }
 };
 
 size_t IndexOf(const std::vector<std::string>& v, const std::string& name) {
@@ -279,19 +287,11 @@ TEST_F(Classroom, EnterPressesTheFocusedControl) {
     SelectLesson(ui, registry, "reduce/v1-shared-memory");
     Frames(3);
     ImGui::GetIO().MousePos = ImVec2(-1, -1);
-    for (int i = 0; i < 400 && probe.focused != "tab_sass"; ++i) {
-        Key(kKeyTab);
-        Frame();
-    }
-    ASSERT_EQ(probe.focused, "tab_sass");
+    ASSERT_TRUE(TabTo("tab_sass")) << probe.focused;
     Key(kKeySpace);
     Frames(2);
     EXPECT_EQ(ui.machine.tab, 2) << "Space opened the SASS tab";
-    for (int i = 0; i < 400 && probe.focused != "presenter_toggle"; ++i) {
-        Key(kKeyTab);
-        Frame();
-    }
-    ASSERT_EQ(probe.focused, "presenter_toggle");
+    ASSERT_TRUE(TabTo("presenter_toggle")) << probe.focused;
     Key(kKeyEnter);
     Frames(2);
     EXPECT_TRUE(ui.presenter) << "Enter ticked Presenter";
@@ -300,11 +300,7 @@ TEST_F(Classroom, EnterPressesTheFocusedControl) {
 // Enter on the focused filter starts typing in it: the keyboard alone opens a lesson.
 TEST_F(Classroom, TheFilterIsTypedInByKeyboardAlone) {
     ImGui::GetIO().MousePos = ImVec2(-1, -1);
-    for (int i = 0; i < 100 && probe.focused != "lesson_filter"; ++i) {
-        Key(kKeyTab);
-        Frame();
-    }
-    ASSERT_EQ(probe.focused, "lesson_filter");
+    ASSERT_TRUE(TabTo("lesson_filter")) << probe.focused;
     Key(kKeyEnter);
     Frames(2);
     ASSERT_TRUE(ImGui::GetIO().WantTextInput) << "Enter starts typing in the filter";
@@ -618,11 +614,7 @@ TEST_F(Classroom, TheArrowsMoveAlongTheTabsOfTheFocusedStrip) {
     SelectLesson(ui, registry, "reduce/v4-warp-shuffle");
     Frames(2);
     ImGui::GetIO().MousePos = ImVec2(-1, -1);
-    for (int i = 0; i < 400 && probe.focused != "tab_source"; ++i) {
-        Key(kKeyTab);
-        Frame();
-    }
-    ASSERT_EQ(probe.focused, "tab_source");
+    ASSERT_TRUE(TabTo("tab_source")) << probe.focused;
     Key(kKeyRight);
     Frames(2);
     EXPECT_EQ(ui.settings.lesson, "reduce/v4-warp-shuffle") << "the lesson stays";

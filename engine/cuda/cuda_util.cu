@@ -156,6 +156,10 @@ void* MallocPinned(size_t bytes, const char* what) {
     return ptr;
 }
 
+void FreePinned(void* ptr) {
+    if (ptr) cudaFreeHost(ptr);
+}
+
 namespace {
 
 // The flags the holds wait on: mapped page-locked host memory, one slot per hold in flight
