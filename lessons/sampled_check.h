@@ -12,6 +12,7 @@
 #include "checked.h"
 #include "generators.h"
 #include "lesson.h"
+#include "message.h"
 
 namespace lessons {
 
@@ -107,6 +108,19 @@ private:
     std::vector<Element> m_reference;
 };
 
+// What a product's check says, in both languages (chapters 5 and 8 register these forms).
+inline constexpr MessageForm kProductNotFinite{
+    "product.not-finite", "{1} elements of C are NaN or Inf, the first C[{2}][{3}]",
+    "C 中有 {1} 个元素是 NaN 或 Inf，第一个是 C[{2}][{3}]"};
+inline constexpr MessageForm kProductWrong{
+    "product.wrong",
+    "{1} of {2} checked elements wrong; C[{3}][{4}] = {5}, expected {6} (off by {7}, tolerance "
+    "{8})",
+    "检查的 {2} 个元素中有 {1} 个不对；C[{3}][{4}] = {5}，应为 {6}（差 {7}，容差 {8}）"};
+inline std::vector<MessageForm> ProductMessages() {
+    return {kProductNotFinite, kProductWrong};
+}
+
 // The check of a product C (m × n, row-major) against the elements ChooseCheckedElements chose:
 // any element of C that is NaN or Inf fails (`not_finite(i)`), then every checked element
 // (`got(i)`, as a double, printed with `digits` significant digits) must be within
@@ -119,27 +133,29 @@ Check CheckProduct(int m, int n, const std::vector<uint64_t>& checked,
                    int digits) {
     Check check;
     const uint64_t cells = uint64_t(m) * uint64_t(n);
-    const auto where = [&](uint64_t at) {
-        return "C[" + std::to_string(at / uint64_t(n)) + "][" + std::to_string(at % uint64_t(n)) +
-               "]";
-    };
     uint64_t bad = 0, first_bad = 0;
     for (uint64_t i = 0; i < cells; ++i)
         if (not_finite(i) && bad++ == 0) first_bad = i;
     double worst = 0;  // the largest error / tolerance
     uint64_t wrong = 0;
-    std::string first_wrong;
+    std::vector<std::string> first_wrong;  // row, column, value, expected, error, tolerance
+    const auto number = [](const char* format, auto... values) {
+        char text[64];
+        std::snprintf(text, sizeof text, format, values...);
+        return std::string(text);
+    };
     for (size_t s = 0; s < checked.size(); ++s) {
         const uint64_t at = checked[s];
         const double value = got(at);
         const double error = std::fabs(value - reference[s].value);
         const double allowed = tolerance(reference[s]);
-        if (!(error <= allowed) && wrong++ == 0) {  // NaN compares false: it fails here too
-            char msg[200];
-            std::snprintf(msg, sizeof msg, " = %.*g, expected %.9g (off by %.3g, tolerance %.3g)",
-                          digits, value, reference[s].value, error, allowed);
-            first_wrong = where(at) + msg;
-        }
+        if (!(error <= allowed) && wrong++ == 0)  // NaN compares false: it fails here too
+            first_wrong = {std::to_string(at / uint64_t(n)),
+                           std::to_string(at % uint64_t(n)),
+                           number("%.*g", digits, value),
+                           number("%.9g", reference[s].value),
+                           number("%.3g", error),
+                           number("%.3g", allowed)};
         if (allowed > 0)
             worst = std::max(worst, error / allowed);
         else if (error > 0)
@@ -151,11 +167,13 @@ Check CheckProduct(int m, int n, const std::vector<uint64_t>& checked,
                     {"not_finite", double(bad)}};
     check.ok = bad == 0 && wrong == 0;
     if (bad)
-        check.message =
-            std::to_string(bad) + " elements of C are NaN or Inf, the first " + where(first_bad);
-    else if (wrong)
-        check.message = std::to_string(wrong) + " of " + std::to_string(checked.size()) +
-                        " checked elements wrong; " + first_wrong;
+        check.Fail(kProductNotFinite, {std::to_string(bad), std::to_string(first_bad / uint64_t(n)),
+                                       std::to_string(first_bad % uint64_t(n))});
+    else if (wrong) {
+        std::vector<std::string> args{std::to_string(wrong), std::to_string(checked.size())};
+        args.insert(args.end(), first_wrong.begin(), first_wrong.end());
+        check.Fail(kProductWrong, std::move(args));
+    }
     return check;
 }
 

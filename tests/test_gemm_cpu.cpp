@@ -172,6 +172,11 @@ TEST(GemmCheck, CorrectPassesAndWrongFails) {
     const Check bad = CheckGemm(w, c.data(), false);
     EXPECT_FALSE(bad.ok);
     EXPECT_NE(bad.message.find("C[3][1]"), std::string::npos) << bad.message;
+    // Said with its form: the same words in Chinese, with the same element.
+    EXPECT_EQ(bad.message_id, kProductWrong.id);
+    RegisterMessageForms(ProductMessages());  // as the catalogue does for chapters 5 and 8
+    const std::string zh = Render(Message{bad.message_id, bad.message_args, bad.message}, "zh");
+    EXPECT_NE(zh.find("个不对；C[3][1] = "), std::string::npos) << zh;
     // The same error is inside TF32's tolerance.
     EXPECT_TRUE(CheckGemm(w, c.data(), true).ok);
     // One product left out (what a kernel that skips a k-step would do) fails.
@@ -191,6 +196,9 @@ TEST(GemmCheck, NaNOrInfAnywhereFails) {
         const Check check = CheckGemm(full, c.data(), true);
         EXPECT_FALSE(check.ok);
         EXPECT_NE(check.message.find("NaN or Inf"), std::string::npos) << check.message;
+        RegisterMessageForms(ProductMessages());
+        EXPECT_EQ(Render(Message{check.message_id, check.message_args, check.message}, "zh"),
+                  "C 中有 1 个元素是 NaN 或 Inf，第一个是 C[0][5]");
     }
     // Sampled: a NaN where no sample looks is still found by the scan of all of C.
     const GemmWorkload w(Spec(1030, 263, 531));

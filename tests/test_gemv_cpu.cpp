@@ -161,6 +161,12 @@ TEST(GemvCheck, NanAndInfFail) {
     const Check check = step.Verify();
     EXPECT_FALSE(check.ok);
     EXPECT_NE(check.message.find("1 of 2 rows wrong"), std::string::npos) << check.message;
+    // Said with its form, so the student reads it in Chinese too.
+    EXPECT_EQ(check.message_id, kGemvWrongRows.id);
+    RegisterMessageForms({kGemvWrongRows});  // as the catalogue does for chapter 4
+    const std::string zh =
+        Render(Message{check.message_id, check.message_args, check.message}, "zh");
+    EXPECT_NE(zh.find("2 行中有 1 行不对；第一行是第 1 行"), std::string::npos) << zh;
     FixedStep right(w, {3.0f, 3.0f});
     EXPECT_TRUE(right.Verify().ok);
 }

@@ -57,18 +57,21 @@ GemvCheckResult CheckGemv(const float* y, const double* reference, const double*
         if (error <= tolerance) continue;
         if (r.wrong_rows++ == 0) {
             r.first_wrong = i;
-            char msg[256];
-            std::snprintf(msg, sizeof msg,
-                          "row %llu: %.9g, expected %.9g (off by %.3g, tolerance %.3g)",
-                          static_cast<unsigned long long>(i), double(y[i]), reference[i],
-                          std::fabs(double(y[i]) - reference[i]), tolerance);
-            r.message = msg;
+            const auto number = [](const char* format, double v) {
+                char text[64];
+                std::snprintf(text, sizeof text, format, v);
+                return std::string(text);
+            };
+            r.args = {std::to_string(i), number("%.9g", double(y[i])), number("%.9g", reference[i]),
+                      number("%.3g", std::fabs(double(y[i]) - reference[i])),
+                      number("%.3g", tolerance)};
         }
     }
     r.ok = r.wrong_rows == 0;
-    if (!r.ok)
-        r.message = std::to_string(r.wrong_rows) + " of " + std::to_string(m) +
-                    " rows wrong; first " + r.message;
+    if (!r.ok) {
+        r.args.insert(r.args.begin(), {std::to_string(r.wrong_rows), std::to_string(m)});
+        r.message = FillForm(kGemvWrongRows.en, r.args);
+    }
     return r;
 }
 
@@ -77,7 +80,7 @@ Check GemvStep::Verify() const {
                                         m_work.m(), m_work.n(), m_work.ones());
     Check check;
     check.ok = r.ok;
-    check.message = r.message;
+    if (!r.ok) check.Fail(kGemvWrongRows, r.args);
     check.values = {{"wrong_rows", double(r.wrong_rows)},
                     {"max_error", r.max_error},
                     {"error_over_tolerance", r.worst_ratio}};

@@ -10,6 +10,7 @@
 
 #include "gemv/gemv_cpu.h"
 #include "lesson.h"
+#include "message.h"
 
 namespace lessons::gemv {
 
@@ -56,7 +57,16 @@ struct GemvCheckResult {
     double max_error = 0;      // the largest |y - reference| (inf when a row is NaN or inf)
     double worst_ratio = 0;    // the largest error / tolerance (inf for NaN, inf, or tolerance 0)
     std::string message;       // empty when ok
+    // kGemvWrongRows's arguments when not ok: wrong rows, rows, the first's row, value,
+    // expected value, error and tolerance.
+    std::vector<std::string> args;
 };
+
+// What the check says, in both languages (the chapter registers it).
+inline constexpr MessageForm kGemvWrongRows{
+    "gemv.wrong-rows",
+    "{1} of {2} rows wrong; first row {3}: {4}, expected {5} (off by {6}, tolerance {7})",
+    "{2} 行中有 {1} 行不对；第一行是第 {3} 行：{4}，应为 {5}（差 {6}，容差 {7}）"};
 
 // Checks every row of y (m floats) against the reference; NaN and inf fail.
 GemvCheckResult CheckGemv(const float* y, const double* reference, const double* magnitude,

@@ -28,6 +28,7 @@ void RegisterGemvChapter(Registry& registry) {
                  "A 在 [-2^40, 2^40) 上、x 在 [-1, 1) 上均匀分布：数值很大，但远不会溢出"},
                 {"随机", "全 1", "大数值"}),
         });
+    chapter.messages = {kGemvWrongRows};
     chapter.make_workload = MakeWorkload<GemvWorkload>;
     chapter.workload_host_bytes = [](const ParamValues& p) {
         return GemvWorkloadHostBytes(p.Number("m"), p.Number("n"));

@@ -33,6 +33,7 @@ void RegisterGemmChapter(Registry& registry) {
                          "A 在 [-2^40, 2^40) 上、B 在 [-1, 1) 上均匀分布：数值很大，但远不会溢出"},
                         {"随机", "全 1", "大数值"}),
         });
+    chapter.messages = ProductMessages();
     chapter.make_workload = MakeWorkload<GemmWorkload>;
     chapter.workload_host_bytes = [](const ParamValues& p) {
         return GemmWorkloadHostBytes(p.Number("m"), p.Number("n"), p.Number("k"));

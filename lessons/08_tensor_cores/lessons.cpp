@@ -37,6 +37,7 @@ void RegisterTensorCoresChapter(Registry& registry) {
                          "bf16：数值很大，但远不会溢出"},
                         {"随机", "全 1", "大数值"}),
         });
+    chapter.messages = ProductMessages();
     chapter.make_workload = MakeWorkload<TcWorkload>;
     chapter.workload_host_bytes = [](const ParamValues& p) {
         return TcWorkloadHostBytes(p.Number("m"), p.Number("n"), p.Number("k"));
