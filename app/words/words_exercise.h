@@ -122,6 +122,10 @@ inline constexpr Word kCheckingYours{"Checking your kernel: case %d of %d",
                                      "正在检查你的 kernel：第 %d / %d 个用例"};
 inline constexpr Word kCheckPassed{"Passed: all %d hidden cases are right.",
                                    "通过：全部 %d 个隐藏用例都正确。"};
+inline constexpr Word kCheckRightNoChange{
+    "Not passed yet: all %d hidden cases are right, but the step's change is not in your kernel "
+    "(below).",
+    "尚未通过：全部 %d 个隐藏用例都正确，但你的 kernel 里还没有这一步的改动（见下）。"};
 inline constexpr Word kCheckFailed{"Not passed: %d of %d hidden cases failed.",
                                    "未通过：%d / %d 个隐藏用例失败。"};
 inline constexpr Word kCheckNotChecked{"Compiled, not checked: needs a GPU.",
@@ -166,6 +170,6 @@ inline constexpr const Word* kExerciseWords[] = {
     &kCasePassed,        &kCaseFailed,     &kFirstMismatch,   &kYourKernelCheck,
     &kTimingStep,        &kTimingYours,    &kSpeedMet,        &kSpeedNotMet,
     &kSpeedNotJudged,    &kWrongAtDefault, &kPopOutEditor,    &kPopOutHint,
-    &kPutBack,           &kPoppedOut,      &kNoExerciseHere};
+    &kPutBack,           &kPoppedOut,      &kNoExerciseHere,  &kCheckRightNoChange};
 
 }  // namespace lessons::app
