@@ -90,13 +90,13 @@ void UpdateProgress(const std::string& path, const std::function<void(Progress&)
 // The changes a check or a prediction makes. `when` is a UTC timestamp.
 struct CheckRecord {
     bool correct = false;  // every case passed
-    // The step's change in the kernel (lessons/kernel_change.h): "found", "missing", or "" where
-    // not judged. A check passes (ExerciseProgress::correct) where every case passed and the
-    // change is not missing.
-    std::string change;
     int cases_failed = 0, cases_total = 0;
     bool speed_judged = false, speed_met = false;
     double yours_ms = 0, step_ms = 0;
+    // The step's change in the kernel (lessons/kernel_change.h): "found", "missing", or "" where
+    // not judged. A check passes (ExerciseProgress::correct) where every case passed and the
+    // change is not missing.
+    std::string change = {};
 };
 void RecordCheck(Progress& p, const std::string& id, const CheckRecord& r, const std::string& when);
 // A new guess (a changed one replaces the old, and its score); an unchanged guess keeps its

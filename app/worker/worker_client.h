@@ -184,10 +184,10 @@ public:
     struct FinishedCheck {
         std::string lesson_id;
         bool correct = false;  // every case passed
-        std::string change;    // the step's change: "found", "missing" or "" (not judged)
         int cases_failed = 0, cases_total = 0;
         bool speed_judged = false, speed_met = false;
         double yours_ms = 0, step_ms = 0;
+        std::string change = {};  // the step's change: "found", "missing" or "" (not judged)
     };
     std::vector<FinishedCheck> TakeFinishedChecks() { return std::exchange(m_finished_checks, {}); }
     // A Parsons problem's assembled kernel (lessons/parsons.h), checked as CheckKernel checks a
