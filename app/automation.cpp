@@ -197,6 +197,17 @@ nlohmann::ordered_json TooltipRect() {
     return rect;
 }
 
+// How many of the roofline key's entries lie over its plot (none should: the key lists the
+// labels that found no clear place in it).
+int RoofKeyOverPlot(const Probe& probe) {
+    const auto plot = probe.rects.find("roofline_plot");
+    if (plot == probe.rects.end()) return 0;
+    const ImVec4 p = plot->second;
+    return static_cast<int>(std::count_if(
+        probe.roof_key_rects.begin(), probe.roof_key_rects.end(),
+        [&](const ImVec4& r) { return r.x < p.z && p.x < r.z && r.y < p.w && p.y < r.w; }));
+}
+
 }  // namespace
 
 // For tests that drive the real window with xdotool: where the controls are.
@@ -246,6 +257,7 @@ void Automation::WritePositions(const UiState& ui, const Controller& controller,
                   {"roof_label_overlaps", m_probe.roof_label_overlaps},
                   {"roof_legend", m_probe.roof_legend},
                   {"roof_dropped", m_probe.roof_dropped},
+                  {"roof_key_over_plot", RoofKeyOverPlot(m_probe)},
                   {"bench_chapter", m_probe.bench_chapter},
                   {"roof_trace_points", m_probe.roof_trace_points},
                   {"roof_trace_recorded", m_probe.roof_trace_recorded},
@@ -286,6 +298,10 @@ void Automation::WritePositions(const UiState& ui, const Controller& controller,
                   {"evidence_first_explained", m_probe.evidence_first_explained},
                   {"evidence_needs_gpu", m_probe.evidence_needs_gpu},
                   {"exercise_not_checked", m_probe.exercise_not_checked},
+                  {"check", m_probe.check_state},
+                  {"check_cases", m_probe.check_cases},
+                  {"check_failed", m_probe.check_failed},
+                  {"guess_scored", m_probe.guess_scored},
                   {"editor_maximised", ui.exercise.maximised},
                   {"editor_popout", ui.exercise.popout_open},
                   {"popout_text_input", ui.exercise.popout_open && ui.exercise.popout_text_input},

@@ -144,7 +144,10 @@ void EditorPopout::Frame(GLFWwindow* main_window, UiState& ui, Controller& c, co
     ImGui::NewFrame();
     std::swap(ui.fonts, m_fonts);
     ui.drawing_popout = true;
+    PopoutFocus(ui, &m_focus, true);  // its own focus ring (Tab, Enter, Space)
     DrawExercisePopout(ui, c, reg);
+    PopoutFocusFrame(ui);
+    PopoutFocus(ui, &m_focus, false);
     if (ImGui::IsKeyPressed(kKeyF12)) ui.popout_screenshot_requested = true;
     ui.exercise.popout_text_input = ImGui::GetIO().WantTextInput;
     ui.drawing_popout = false;

@@ -12,6 +12,7 @@
 
 #include "panels/fonts.h"
 #include "panels/input_trickle.h"
+#include "panels/panels.h"
 #include "panels/ui_state.h"
 #include "registry.h"
 #include "worker/controller.h"
@@ -47,8 +48,9 @@ private:
     ImGuiContext* m_context = nullptr;
     Fonts m_fonts;
     float m_font_scale = 0;
-    InputTrickle m_trickle;  // ImGui 1.86: keys a frame at a time, as in the main window
-    bool m_input = false;    // an event came since the last frame (the page redraws)
+    InputTrickle m_trickle;    // ImGui 1.86: keys a frame at a time, as in the main window
+    PopoutFocusState m_focus;  // its keyboard focus ring, apart from the page's
+    bool m_input = false;      // an event came since the last frame (the page redraws)
 };
 
 }  // namespace lessons::app

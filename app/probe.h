@@ -37,6 +37,7 @@ struct Probe {
     // The sweep chart drawn last: its x tick labels, and each series' best point (its x).
     std::vector<std::string> sweep_x_labels;
     std::vector<double> sweep_best_x;
+    std::vector<bool> sweep_best_within_noise;  // ... and whether it was marked within noise
     std::string size_fit;  // the chapter's model fitted to the size sweep, as shown (chapter 7)
     // Each sweep section drawn last ("block", "size", "param"): its series and points, whether
     // they were recorded (dashed), and the note or hint drawn under or in place of the chart.
@@ -64,7 +65,12 @@ struct Probe {
     std::string roof_note;      // ... and its note
     bool list_tooltip = false;  // a lesson's tooltip was drawn (within the lesson list)
     std::vector<std::string> roof_legend;
-    std::vector<std::string> roof_dropped;  // presenter mode: labels left out of the chart
+    // The roof labels left out of the plot (no place clear of the points and the other labels),
+    // listed in the key under the chart, and where the key drew each; where the labels drawn in
+    // the plot lie (the plot itself: rects["roofline_plot"]).
+    std::vector<std::string> roof_dropped;
+    std::vector<ImVec4> roof_key_rects;
+    std::vector<ImVec4> roof_label_rects;
     std::string bench_chapter;
     std::string tuned;             // the tuned values the controls show ("threads 1"), or the note
     int evidence_rows = 0;         // counters the evidence section lists
@@ -85,10 +91,16 @@ struct Probe {
     // explanation, and whether it said that profiling needs a GPU.
     std::string evidence_rule;
     std::string evidence_first_explained;
+    std::vector<std::string> evidence_explanations;  // each counter's one-line explanation
     bool evidence_needs_gpu = false;
     // The control the keyboard focus is on, as Remember named it ("" where none is shown).
     std::string focused;
-    float editor_scroll_y = 0;          // the exercise editor's
+    float editor_scroll_y = 0;  // the exercise editor's
+    // "Check my kernel" as drawn last: "" (none), "pending", "passed", "failed", "not checked";
+    // the cases listed and how many of them failed.
+    std::string check_state;
+    int check_cases = 0;
+    int check_failed = 0;
     bool exercise_not_checked = false;  // "compiled, not checked: needs a GPU" was drawn  // the
                                         // right-hand column's (controls, charts, results)  // the
                                         // machine-code listing's, as code_view.cpp drew it

@@ -30,36 +30,29 @@ ExerciseCaseSet CasesOf(const Registry& registry, const Lesson& lesson) {
     return it->second(lesson.step.data(), StepSite{lesson, registry.FindLesson(lesson.previous)});
 }
 
-namespace {
-
-// A case's text in a temporary file, removed when done.
-class TempText {
-public:
-    explicit TempText(const std::string& text) {
-        char name[] = "/tmp/cuda-lessons-case-XXXXXX";
-        const int fd = mkstemp(name);
-        if (fd < 0) throw FileError("cannot make a temporary file for a case's text");
-        m_path = name;
-        size_t done = 0;
-        while (done < text.size()) {
-            const ssize_t n = write(fd, text.data() + done, text.size() - done);
-            if (n <= 0) {
-                close(fd);
-                std::remove(m_path.c_str());
-                throw FileError("cannot write a case's text to '" + m_path + "'");
-            }
-            done += static_cast<size_t>(n);
-        }
-        close(fd);
+TempFile::TempFile(const std::string& text, const std::string& tag, const std::string& what) {
+    std::string name = "/tmp/cuda-lessons-" + tag + "-XXXXXX";
+    const int fd = mkstemp(name.data());
+    if (fd < 0) throw FileError("cannot make a temporary file for " + what);
+    m_path = name;
+    size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = write(fd, text.data() + done, text.size() - done);
+        if (n <= 0) break;
+        done += static_cast<size_t>(n);
     }
-    ~TempText() { std::remove(m_path.c_str()); }
-    TempText(const TempText&) = delete;
-    TempText& operator=(const TempText&) = delete;
-    const std::string& path() const { return m_path; }
+    close(fd);
+    if (done < text.size()) {
+        std::remove(m_path.c_str());
+        throw FileError("cannot write " + what + " to '" + m_path + "'");
+    }
+}
 
-private:
-    std::string m_path;
-};
+TempFile::~TempFile() {
+    std::remove(m_path.c_str());
+}
+
+namespace {
 
 // Guard zones on for the buffers allocated while it lives.
 struct GuardScope {
@@ -95,9 +88,9 @@ std::vector<CaseOutcome> RunCases(
             options.reps = 1;
             options.measure_ceilings = false;
             try {
-                std::optional<TempText> text;
+                std::optional<TempFile> text;
                 if (c.use_text) {
-                    text.emplace(c.text);
+                    text.emplace(c.text, "case", "a case's text");
                     options.input_file = text->path();
                 }
                 RunResult r;

@@ -22,6 +22,20 @@ constexpr double kDefaultKernelTimeLimitS = 10;
 constexpr double kMinKernelTimeLimitS = 1;
 constexpr double kMaxKernelTimeLimitS = 600;
 
+// A temporary file "/tmp/cuda-lessons-<tag>-XXXXXX" holding `text`, removed when done (a
+// case's text for a run, the assembled kernel for `check`). Throws FileError naming `what`.
+class TempFile {
+public:
+    TempFile(const std::string& text, const std::string& tag, const std::string& what);
+    ~TempFile();
+    TempFile(const TempFile&) = delete;
+    TempFile& operator=(const TempFile&) = delete;
+    const std::string& path() const { return m_path; }
+
+private:
+    std::string m_path;
+};
+
 // The hidden cases of `lesson`'s exercise: its step kind's declaration. Throws UnavailableError
 // when this build has none for the kind (no CUDA, or a kind that declares no cases).
 ExerciseCaseSet CasesOf(const Registry& registry, const Lesson& lesson);

@@ -150,12 +150,22 @@ std::string ResourcesText(const KernelResources& k) {
 
 namespace {
 
+// What compiling the student's file for the CLI gave.
+struct Compiled {
+    json out;                                // the command's json so far: the lesson, the compile
+    int rc = kExitOk;                        // the exit code when it goes no further
+    std::string why_not;                     // why it goes no further
+    std::shared_ptr<StudentKernel> student;  // null when it goes no further (refused, not
+                                             // compiled, no GPU to run it)
+};
+
 // Reads and compiles the student's file for the CLI (run --kernel, check), printing what the
-// compiler said in `format`; the kernel, or null with `*rc` and `*why_not` set when it goes no
-// further (refused, not compiled, no GPU to run it).
-std::shared_ptr<StudentKernel> CompileForCli(const Lesson& lesson, const Exercise& exercise,
-                                             const std::string& path, Format format, json& out,
-                                             int* rc, std::string* why_not) {
+// compiler said in `format`.
+Compiled CompileForCli(const Lesson& lesson, const Exercise& exercise, const std::string& path,
+                       Format format) {
+    Compiled r;
+    r.out = json{{"lesson", lesson.label}, {"id", lesson.id}, {"kernel", exercise.kernel}};
+    json& out = r.out;
     std::string refusal;
     const std::string source = ReadKernelFile(path, &refusal);
     const KernelSpec spec = SpecOf(lesson, exercise);
@@ -172,13 +182,13 @@ std::shared_ptr<StudentKernel> CompileForCli(const Lesson& lesson, const Exercis
     out["compile"] = CompileJson(c, path);
     if (c.status == CompileStatus::kRefused) {
         std::cerr << "error: '" << Excerpt(path) << "' refused: " << c.message << "\n";
-        *rc = kExitUsage, *why_not = c.message;
-        return nullptr;
+        r.rc = kExitUsage, r.why_not = c.message;
+        return r;
     }
     if (c.status == CompileStatus::kUnavailable) {
         std::cerr << "error: " << c.message << "\n";
-        *rc = kExitFailed, *why_not = c.message;
-        return nullptr;
+        r.rc = kExitFailed, r.why_not = c.message;
+        return r;
     }
     if (c.status == CompileStatus::kError) {
         // Diagnostics with a line say it all; otherwise (an error ptxas reports, a limit, a
@@ -193,8 +203,8 @@ std::shared_ptr<StudentKernel> CompileForCli(const Lesson& lesson, const Exercis
         std::cerr << "error: your kernel for " << lesson.Name() << " did not compile (";
         if (c.Errors() > 0) std::cerr << c.Errors() << (c.Errors() == 1 ? " error, " : " errors, ");
         std::cerr << c.arch << "): " << c.message << "\n";
-        *rc = c.stopped ? kExitFailed : kExitUsage, *why_not = "it did not compile";
-        return nullptr;
+        r.rc = c.stopped ? kExitFailed : kExitUsage, r.why_not = "it did not compile";
+        return r;
     }
     if (format == Format::kTable) {
         std::cout << "lesson " << lesson.label << " (" << lesson.id << "): your " << exercise.kernel
@@ -205,15 +215,15 @@ std::shared_ptr<StudentKernel> CompileForCli(const Lesson& lesson, const Exercis
     }
     const DeviceList& devices = GetDevices();
     if (!devices.available()) {
-        *why_not = "running it needs an NVIDIA GPU: " + devices.unavailable.text;
-        *rc = kExitFailed;
-        return nullptr;
+        r.why_not = "running it needs an NVIDIA GPU: " + devices.unavailable.text;
+        r.rc = kExitFailed;
+        return r;
     }
-    auto student = std::make_shared<StudentKernel>();
-    student->name = exercise.kernel;
-    student->lowered_name = c.lowered_name;
-    student->cubin = c.cubin;
-    return student;
+    r.student = std::make_shared<StudentKernel>();
+    r.student->name = exercise.kernel;
+    r.student->lowered_name = c.lowered_name;
+    r.student->cubin = c.cubin;
+    return r;
 }
 
 // The watchdog's account of a run past the limit, on stderr (and as json on stdout).
@@ -247,21 +257,19 @@ int RunKernel(const std::string& key, const std::string& path, const Options& op
     if (const std::string conflict = FixedParamsConflict(exercise, options.run.params);
         !conflict.empty())
         throw UsageError(conflict);
-    json out{{"lesson", lesson.label}, {"id", lesson.id}, {"kernel", exercise.kernel}};
-    int rc = kExitOk;
-    std::string why_not;
-    const std::shared_ptr<StudentKernel> student =
-        CompileForCli(lesson, exercise, path, format, out, &rc, &why_not);
-    if (!student) {
+    Compiled attempt = CompileForCli(lesson, exercise, path, format);
+    json& out = attempt.out;
+    const std::string& why_not = attempt.why_not;
+    if (!attempt.student) {
         if (why_not.starts_with("running it needs")) std::cerr << "note: " << why_not << "\n";
         if (format == Format::kJson) {
             out["run"] = json();
             out["not_run"] = why_not;
             std::cout << out.dump(2) << "\n";
         }
-        return rc;
+        return attempt.rc;
     }
-    const Lesson yours = WithStudentKernel(RunnableCatalog(), lesson, student);
+    const Lesson yours = WithStudentKernel(RunnableCatalog(), lesson, attempt.student);
     Session session(RunnableCatalog());
     RunResult r;
     std::vector<GuardDamage> damage;
@@ -456,12 +464,10 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
         return rc;
     }
     const ExerciseCaseSet set = CasesOf(RunnableCatalog(), lesson);
-    json out{{"lesson", lesson.label}, {"id", lesson.id}, {"kernel", exercise.kernel}};
-    int rc = kExitOk;
-    std::string why_not;
-    const std::shared_ptr<StudentKernel> student =
-        CompileForCli(lesson, exercise, path, format, out, &rc, &why_not);
-    if (!student) {
+    Compiled attempt = CompileForCli(lesson, exercise, path, format);
+    json& out = attempt.out;
+    const std::string& why_not = attempt.why_not;
+    if (!attempt.student) {
         const bool compiled = out["compile"]["status"] == ToString(CompileStatus::kOk);
         const std::string note = compiled ? (zh ? "已编译，未检查：需要 GPU（"
                                                 : "compiled, not checked: needs a GPU (") +
@@ -489,11 +495,11 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
             else
                 std::cout << out.dump(2) << "\n";
         }
-        return rc;
+        return attempt.rc;
     }
     RawParams fixed;
     for (const ExerciseParam& f : exercise.fixed) fixed.emplace_back(f.name, f.value);
-    const Lesson yours = WithStudentKernel(RunnableCatalog(), lesson, student);
+    const Lesson yours = WithStudentKernel(RunnableCatalog(), lesson, attempt.student);
     Session session(RunnableCatalog());
     out["cases"] = json::array();
     KernelWatchdog watchdog(o.time_limit_s, LimitMessage(lesson, o.time_limit_s, format, &out));

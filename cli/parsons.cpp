@@ -87,35 +87,6 @@ void Keep(const Lesson& lesson, const std::string& result) {
     }
 }
 
-// A temporary file holding the assembled kernel, for `check` to read; removed when done.
-class TempKernel {
-public:
-    explicit TempKernel(const std::string& source) {
-        char name[] = "/tmp/cuda-lessons-parsons-XXXXXX";
-        const int fd = mkstemp(name);
-        if (fd < 0) throw FileError("cannot make a temporary file for the assembled kernel");
-        m_path = name;
-        size_t done = 0;
-        while (done < source.size()) {
-            const ssize_t n = write(fd, source.data() + done, source.size() - done);
-            if (n <= 0) break;
-            done += static_cast<size_t>(n);
-        }
-        close(fd);
-        if (done < source.size()) {
-            std::remove(m_path.c_str());
-            throw FileError("cannot write the assembled kernel to '" + m_path + "'");
-        }
-    }
-    ~TempKernel() { std::remove(m_path.c_str()); }
-    TempKernel(const TempKernel&) = delete;
-    TempKernel& operator=(const TempKernel&) = delete;
-    const std::string& path() const { return m_path; }
-
-private:
-    std::string m_path;
-};
-
 int ShowProblem(const Lesson& lesson, const ParsonsProblem& problem,
                 const std::vector<size_t>& shown, uint64_t seed, const std::string& student,
                 const ParsonsOptions& o, Format format) {
@@ -306,7 +277,7 @@ int Parsons(const std::string& key, const ParsonsOptions& o, Format format) {
     }
     // Checked as `check` checks an exercise's kernel: the same hidden cases, guard zones and time
     // limit; without the speed target (the order is what is asked) and kept as a Parsons attempt.
-    const TempKernel file(a.source);
+    const TempFile file(a.source, "parsons", "the assembled kernel");
     KernelCheckOptions check;
     check.lang = o.lang;
     check.time_limit_s = o.time_limit_s;

@@ -49,13 +49,7 @@ struct Api {
     decltype(&::cublasGetProperty) GetProperty;
 };
 
-struct Loaded {
-    Api api{};
-    bool ok = false;
-    std::string path;
-    std::string why;
-};
-
+using Loaded = dl::Loaded<Api>;
 using dl::Bind;
 
 bool BindAll(void* handle, Api& a) {
@@ -94,25 +88,14 @@ const Loaded& State() {
         Loaded l;
         std::string tried;
         bool mapping_failed = false;
-        for (const std::string& candidate : Candidates()) {
-            std::string reason;
-            void* handle = dl::Open(candidate, tried, reason);
-            if (!handle) {
-                if (reason.find("map") != std::string::npos ||
-                    reason.find("memory") != std::string::npos)
-                    mapping_failed = true;
-                if (mapping_failed) break;  // found, but too big to map: so are its copies
-                continue;
-            }
-            if (!BindAll(handle, l.api)) {
-                dl::Tried(tried, candidate + " (lacks a cuBLAS call)");
-                dlclose(handle);
-                continue;
-            }
-            l.ok = true;
-            l.path = dl::PathOf(handle, candidate);
-            return l;
-        }
+        // Found, but too big to map: so are its copies.
+        const auto stop = [&mapping_failed](const std::string& reason) {
+            mapping_failed = mapping_failed || reason.find("map") != std::string::npos ||
+                             reason.find("memory") != std::string::npos;
+            return mapping_failed;
+        };
+        dl::OpenFirst(Candidates(), "lacks a cuBLAS call", BindAll, stop, l, tried);
+        if (l.ok) return l;
         l.why = "cuBLAS could not be loaded (tried " + tried + "): ";
         const unsigned long long limit = AddressSpaceLimitMib();
         if (mapping_failed && limit > 0)
@@ -134,30 +117,12 @@ const Api* LoadedApi() {
 }  // namespace
 
 std::vector<std::string> Candidates() {
-    std::vector<std::string> out;
-    if (const char* env = std::getenv("CUDA_LESSONS_CUBLAS"); env && *env) {
-        out.emplace_back(env);  // the user's choice, and only it
-        return out;
-    }
-    out.push_back(kSoname);
-    std::vector<std::string> dirs;
-    for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
-        if (const char* home = std::getenv(var); home && *home) {
-            dirs.push_back(std::string(home) + "/lib64");
-            dirs.push_back(std::string(home) + "/targets/x86_64-linux/lib");
-        }
 #ifdef LESSONS_CUDA_LIBRARY_DIR
-    dirs.emplace_back(LESSONS_CUDA_LIBRARY_DIR);  // the toolkit this program was built with
+    const std::string built_with = LESSONS_CUDA_LIBRARY_DIR;
+#else
+    const std::string built_with;
 #endif
-    dirs.emplace_back("/usr/local/cuda/lib64");
-    dirs.emplace_back("/usr/local/cuda/targets/x86_64-linux/lib");
-    for (const std::string& dir : dirs) {
-        const std::string path = dir + "/" + kSoname;
-        bool seen = false;
-        for (const std::string& o : out) seen = seen || o == path;
-        if (!seen) out.push_back(path);
-    }
-    return out;
+    return dl::Candidates("CUDA_LESSONS_CUBLAS", {kSoname.c_str()}, built_with);
 }
 
 bool Load() {

@@ -18,6 +18,11 @@ namespace lessons {
 // (vector loads, TMA descriptors), and large enough to hold the overrun of a missing bounds test
 // at the check's small sizes (a tile of rows past the end of a small matrix).
 constexpr size_t kGuardBytes = size_t(64) << 10;
+// Where the buffer starts in its allocation: the zone before it ends here, after unused
+// padding. cudaMalloc aligns a large allocation to 2 MiB; a buffer 64 KiB into it took longer to
+// fill from pageable host memory (lesson 1.4's copy, H200), so the buffer keeps that alignment.
+constexpr size_t kGuardLead = size_t(2) << 20;
+static_assert(kGuardLead >= kGuardBytes && kGuardLead % 256 == 0);
 
 // The pattern's byte at offset `i` of a zone: never the same byte twice in a row, and neither
 // 0x00 nor 0xFF (what a kernel that writes zeros or NaN leaves), so any write shows.

@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <iterator>
 #include <regex>
 #include <string>
 #include <vector>
@@ -298,17 +299,9 @@ std::string CheckIncludes(std::string_view s, const std::vector<std::string>& al
 }  // namespace
 
 const char* ToString(CompileStatus status) {
-    switch (status) {
-        case CompileStatus::kOk:
-            return "ok";
-        case CompileStatus::kRefused:
-            return "refused";
-        case CompileStatus::kUnavailable:
-            return "unavailable";
-        case CompileStatus::kError:
-            return "error";
-    }
-    return "?";
+    constexpr const char* kNames[] = {"ok", "refused", "unavailable", "error"};  // the enum's order
+    const auto i = static_cast<size_t>(status);
+    return i < std::size(kNames) ? kNames[i] : "?";
 }
 
 int CompileResult::Errors() const {
@@ -360,6 +353,20 @@ int ParseLineNumber(const std::string& digits) {
     return static_cast<int>(value);
 }
 
+// The lines of `text`, without their '\n' (or "\r\n"); a last line without one too.
+std::vector<std::string> LinesOf(std::string_view text) {
+    std::vector<std::string> lines;
+    for (size_t start = 0; start <= text.size();) {
+        size_t end = text.find('\n', start);
+        if (end == std::string_view::npos) end = text.size();
+        std::string line(text.substr(start, end - start));
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        lines.push_back(std::move(line));
+        start = end + 1;
+    }
+    return lines;
+}
+
 }  // namespace
 
 std::vector<Diagnostic> ParseDiagnostics(std::string_view log, std::string_view source) {
@@ -367,24 +374,7 @@ std::vector<Diagnostic> ParseDiagnostics(std::string_view log, std::string_view 
     static const std::regex kWithLine(
         R"(^(.*)\((\d+)\): (catastrophic error|error|warning)(?: #[0-9]+(?:-D)?)?: (.*)$)");
     static const std::regex kWithoutLine(R"(^(?:nvrtc: )?(error|warning): (.*)$)");
-    std::vector<std::string> lines;
-    for (size_t start = 0; start <= log.size();) {
-        size_t end = log.find('\n', start);
-        if (end == std::string_view::npos) end = log.size();
-        std::string line(log.substr(start, end - start));
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        lines.push_back(std::move(line));
-        start = end + 1;
-    }
-    std::vector<std::string> source_lines;
-    for (size_t start = 0; start <= source.size();) {
-        size_t end = source.find('\n', start);
-        if (end == std::string_view::npos) end = source.size();
-        std::string line(source.substr(start, end - start));
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        source_lines.push_back(std::move(line));
-        start = end + 1;
-    }
+    const std::vector<std::string> lines = LinesOf(log), source_lines = LinesOf(source);
     std::vector<Diagnostic> out;
     for (size_t i = 0; i < lines.size(); ++i) {
         std::smatch m;

@@ -11,77 +11,51 @@ const char* ToString(StepKind kind) {
     return kind == StepKind::kGpu ? "gpu" : "cpu";
 }
 
+namespace {
+
+// Each bound: its name in results and files, and its ceiling described in English and Chinese.
+struct BoundRow {
+    Bound bound;
+    const char* name;
+    const char* ceiling;
+    const char* ceiling_zh;
+};
+constexpr BoundRow kBounds[] = {
+    {Bound::kNone, "none", "no ceiling", "无上限"},
+    {Bound::kRead, "read", "read-only bandwidth", "只读带宽"},
+    {Bound::kCopy, "copy", "device copy bandwidth", "设备内拷贝带宽"},
+    {Bound::kFp32, "fp32", "fp32 FMA peak", "fp32 FMA 峰值"},
+    // kTf32 and kBf16: a library's rate, not the hardware's peak.
+    {Bound::kTf32, "tf32", "cuBLAS TF32 GEMM rate", "cuBLAS TF32 GEMM 速率"},
+    {Bound::kBf16, "bf16", "cuBLAS bf16 GEMM rate", "cuBLAS bf16 GEMM 速率"},
+    {Bound::kH2D, "h2d", "pinned host-to-device copy", "锁页内存到设备的拷贝"},
+    {Bound::kPeer, "peer", "peer copy between GPUs", "GPU 之间的拷贝"},
+};
+
+const BoundRow& RowOf(Bound bound) {
+    for (const BoundRow& row : kBounds)
+        if (row.bound == bound) return row;
+    return kBounds[0];
+}
+
+}  // namespace
+
 const char* ToString(Bound bound) {
-    switch (bound) {
-        case Bound::kNone:
-            return "none";
-        case Bound::kRead:
-            return "read";
-        case Bound::kCopy:
-            return "copy";
-        case Bound::kFp32:
-            return "fp32";
-        case Bound::kTf32:
-            return "tf32";
-        case Bound::kBf16:
-            return "bf16";
-        case Bound::kH2D:
-            return "h2d";
-        case Bound::kPeer:
-            return "peer";
-    }
-    return "none";
+    return RowOf(bound).name;
 }
 
 Bound ParseBound(std::string_view text) {
-    for (Bound b : {Bound::kRead, Bound::kCopy, Bound::kFp32, Bound::kTf32, Bound::kBf16,
-                    Bound::kH2D, Bound::kPeer})
-        if (text == ToString(b)) return b;
+    for (const BoundRow& row : kBounds)
+        if (text == row.name) return row.bound;
     return Bound::kNone;
 }
 
 const char* CeilingDescription(Bound bound) {
-    switch (bound) {
-        case Bound::kRead:
-            return "read-only bandwidth";
-        case Bound::kCopy:
-            return "device copy bandwidth";
-        case Bound::kFp32:
-            return "fp32 FMA peak";
-        case Bound::kTf32:  // a library's rate, not the hardware's peak
-            return "cuBLAS TF32 GEMM rate";
-        case Bound::kBf16:
-            return "cuBLAS bf16 GEMM rate";
-        case Bound::kH2D:
-            return "pinned host-to-device copy";
-        case Bound::kPeer:
-            return "peer copy between GPUs";
-        case Bound::kNone:
-            break;
-    }
-    return "no ceiling";
+    return RowOf(bound).ceiling;
 }
 
 const char* CeilingDescriptionZh(Bound bound) {
-    switch (bound) {
-        case Bound::kRead:
-            return "只读带宽";
-        case Bound::kCopy:
-            return "设备内拷贝带宽";
-        case Bound::kFp32:
-            return "fp32 FMA 峰值";
-        case Bound::kTf32:
-            return "cuBLAS TF32 GEMM 速率";
-        case Bound::kBf16:
-            return "cuBLAS bf16 GEMM 速率";
-        case Bound::kH2D:
-            return "锁页内存到设备的拷贝";
-        case Bound::kPeer:
-            return "GPU 之间的拷贝";
-        case Bound::kNone:
-            break;
-    }
-    return "无上限";
+    return RowOf(bound).ceiling_zh;
 }
 
 void StepInstance::WriteOutput(std::ostream&) const {

@@ -11,13 +11,7 @@
 namespace lessons::nvrtc {
 namespace {
 
-struct Loaded {
-    Api api{};
-    bool ok = false;
-    std::string path;
-    std::string why;
-};
-
+using Loaded = dl::Loaded<Api>;
 using dl::Bind;
 
 bool BindAll(void* handle, Api& a) {
@@ -39,19 +33,9 @@ const Loaded& State() {
     static const Loaded loaded = [] {
         Loaded l;
         std::string tried;
-        for (const std::string& candidate : Candidates()) {
-            std::string reason;
-            void* handle = dl::Open(candidate, tried, reason);
-            if (!handle) continue;
-            if (!BindAll(handle, l.api)) {
-                dl::Tried(tried, candidate + " (lacks an NVRTC call)");
-                dlclose(handle);
-                continue;
-            }
-            l.ok = true;
-            l.path = dl::PathOf(handle, candidate);
-            return l;
-        }
+        const auto stop = [](const std::string&) { return false; };
+        dl::OpenFirst(Candidates(), "lacks an NVRTC call", BindAll, stop, l, tried);
+        if (l.ok) return l;
         l.why =
             "NVRTC not found (tried " + tried +
             "): install the CUDA toolkit's runtime compiler (Debian/Ubuntu: the cuda-nvrtc-13-0 "
@@ -65,23 +49,7 @@ const Loaded& State() {
 }  // namespace
 
 std::vector<std::string> Candidates() {
-    std::vector<std::string> out;
-    if (const char* env = std::getenv("CUDA_LESSONS_NVRTC"); env && *env) {
-        out.emplace_back(env);  // the user's choice, and only it
-        return out;
-    }
-    const char* names[] = {"libnvrtc.so.13", "libnvrtc.so.12"};
-    for (const char* name : names) out.emplace_back(name);
-    std::vector<std::string> homes;
-    for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
-        if (const char* home = std::getenv(var); home && *home) homes.emplace_back(home);
-    homes.emplace_back("/usr/local/cuda");
-    for (const std::string& home : homes)
-        for (const char* name : names) {
-            out.push_back(home + "/lib64/" + name);
-            out.push_back(home + "/targets/x86_64-linux/lib/" + name);
-        }
-    return out;
+    return dl::Candidates("CUDA_LESSONS_NVRTC", {"libnvrtc.so.13", "libnvrtc.so.12"});
 }
 
 const Api* Load() {

@@ -1,6 +1,7 @@
 #include "params.h"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 
 #include "errors.h"
@@ -35,17 +36,9 @@ std::string LabelAndName(const ParamSpec& spec) {
 }  // namespace
 
 const char* ToString(ParamType type) {
-    switch (type) {
-        case ParamType::kInt:
-            return "int";
-        case ParamType::kBytes:
-            return "bytes";
-        case ParamType::kCount:
-            return "count";
-        case ParamType::kChoice:
-            return "choice";
-    }
-    return "?";
+    constexpr const char* kNames[] = {"int", "bytes", "count", "choice"};  // the enum's order
+    const auto i = static_cast<size_t>(type);
+    return i < std::size(kNames) ? kNames[i] : "?";
 }
 
 std::string ParamSpec::Format(const ParamValue& value) const {

@@ -65,7 +65,11 @@ void SetTensorMeasurer(Bound bound, TensorMeasurer measurer) {
     Of(s, bound).measurer = std::move(measurer);
 }
 
-TensorCeiling GetTensorCeiling(Bound bound, int ordinal) {
+namespace {
+
+// `bound`'s ceiling on GPU `ordinal`: as measured before, else measured now when `measure` is
+// set, else unavailable with the reason.
+TensorCeiling Ceiling(Bound bound, int ordinal, bool measure) {
     const DeviceList& list = GetDevices();
     State& s = Shared();
     std::lock_guard<std::mutex> lock(s.mutex);
@@ -76,6 +80,10 @@ TensorCeiling GetTensorCeiling(Bound bound, int ordinal) {
     if (t.measured.size() < list.devices.size()) t.measured.resize(list.devices.size());
     std::optional<TensorCeiling>& slot = t.measured[size_t(ordinal)];
     if (slot) return *slot;
+    if (!measure) {
+        c.unavailable = "not measured yet: it is measured when a tensor-core step first runs";
+        return c;
+    }
     // A CUDA error propagates and leaves nothing cached: the next call measures again.
     try {
         c.gflops = t.measurer(ordinal);
@@ -91,18 +99,14 @@ TensorCeiling GetTensorCeiling(Bound bound, int ordinal) {
     return c;
 }
 
+}  // namespace
+
+TensorCeiling GetTensorCeiling(Bound bound, int ordinal) {
+    return Ceiling(bound, ordinal, true);
+}
+
 TensorCeiling KnownTensorCeiling(Bound bound, int ordinal) {
-    const DeviceList& list = GetDevices();
-    State& s = Shared();
-    std::lock_guard<std::mutex> lock(s.mutex);
-    TensorState& t = Of(s, bound);
-    TensorCeiling c;
-    c.unavailable = WhyNot(list, ordinal, bound, bool(t.measurer));
-    if (!c.unavailable.empty()) return c;
-    if (size_t(ordinal) < t.measured.size() && t.measured[size_t(ordinal)])
-        return *t.measured[size_t(ordinal)];
-    c.unavailable = "not measured yet: it is measured when a tensor-core step first runs";
-    return c;
+    return Ceiling(bound, ordinal, false);
 }
 
 std::vector<Ceilings> AllCeilings(bool measure_tensor) {

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cuda/cuda_util.h"
@@ -33,6 +34,38 @@ __global__ void ceiling_fill_kernel(T* p, size_t count, uint32_t seed) {
         StoreCeilingValue(p + i, static_cast<float>(h >> 8) * (2.0f / 16777216.0f) - 1.0f);
     }
 }
+
+// The operands of a ceiling's square product on the current GPU, n × n elements of T each:
+// n = 8192, or 4096 or 2048 when three such matrices and 256 MiB (cuBLAS's workspace and what
+// others need) do not fit in its free memory; A and B filled on `s` (`what` names the ceiling
+// in an allocation's error: "TF32").
+template <class T>
+struct CeilingOperands {
+    CeilingOperands(const std::string& what, cudaStream_t s)
+        : n(SideThatFits()),
+          a(Count(), ("the " + what + " ceiling's A").c_str()),
+          b(Count(), ("the " + what + " ceiling's B").c_str()),
+          c(Count(), ("the " + what + " ceiling's C").c_str()) {
+        ceiling_fill_kernel<<<1024, 256, 0, s>>>(a.get(), Count(), 1u);
+        ceiling_fill_kernel<<<1024, 256, 0, s>>>(b.get(), Count(), 2u);
+        LESSONS_CUDA_CHECK_LAUNCH("ceiling_fill_kernel");
+    }
+    size_t Count() const { return size_t(n) * size_t(n); }
+
+    int n;
+    cuda::DeviceBuffer<T> a, b, c;
+
+private:
+    static int SideThatFits() {
+        size_t free_bytes = 0, total_bytes = 0;
+        LESSONS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+        int side = 8192;
+        const size_t reserve = size_t(256) << 20;
+        while (side > 2048 && 3 * size_t(side) * size_t(side) * sizeof(T) + reserve > free_bytes)
+            side /= 2;
+        return side;
+    }
+};
 
 // The milliseconds of `runs` runs of `run()` (work it enqueues on `s`) after two warm-ups, each
 // timed as a step is: events around it with the stream held, the GPU's work alone.

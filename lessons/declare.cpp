@@ -13,6 +13,11 @@ namespace lessons {
 
 void AddChapter(Registry& registry, Chapter chapter, const std::string& folder,
                 const std::vector<LessonRow>& rows) {
+    AddChapter(registry, std::move(chapter), folder, RowDefaults{}, rows);
+}
+
+void AddChapter(Registry& registry, Chapter chapter, const std::string& folder,
+                const RowDefaults& defaults, const std::vector<LessonRow>& rows) {
     if (chapter.number == 0) {
         for (const Chapter& c : registry.chapters())
             chapter.number = std::max(chapter.number, c.number);
@@ -45,9 +50,13 @@ void AddChapter(Registry& registry, Chapter chapter, const std::string& folder,
                 registry.AddProblem(l.Name() + ": previous lesson '" + row.previous +
                                     "' is no earlier row of its chapter");
         }
-        l.source_path = row.source;
-        l.source = EmbeddedFile(row.source);
-        if (const auto file = MachineCodeFiles().files.find(row.source);
+        const std::string source =
+            *row.source || defaults.kernels.empty()
+                ? row.source
+                : defaults.kernels + "/" + row.slug + (row.step.empty() ? ".cpp" : ".cu");
+        l.source_path = source;
+        l.source = EmbeddedFile(source);
+        if (const auto file = MachineCodeFiles().files.find(source);
             file != MachineCodeFiles().files.end() && file->second.source_key)
             l.source_key = file->second.source_key;
         l.text_en = EmbeddedFile(folder + "/" + row.slug + ".en.md");
@@ -60,7 +69,7 @@ void AddChapter(Registry& registry, Chapter chapter, const std::string& folder,
         l.exercise = row.exercise;
         l.params = row.params;
         for (const ParamSpec& p : row.step.params()) l.params.push_back(p);
-        l.needs = row.needs;
+        l.needs = row.needs ? row.needs : defaults.needs;
         l.step = row.step;
         l.runner.make = row.cpu;
         l.work = row.work ? row.work : row.step.work();

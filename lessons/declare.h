@@ -113,4 +113,13 @@ inline std::string HeadingTitle(std::string_view text) {
 void AddChapter(Registry& registry, Chapter chapter, const std::string& folder,
                 const std::vector<LessonRow>& rows);
 
+// What a chapter's rows take unless a row says otherwise: its step's file is
+// "<kernels>/<slug>.cu" (".cpp" for a CPU step), and its memory needs are `needs`.
+struct RowDefaults {
+    std::string kernels;  // "kernels/gemm"; empty: every row names its source
+    std::function<MemoryNeeds(const ParamValues&)> needs = nullptr;
+};
+void AddChapter(Registry& registry, Chapter chapter, const std::string& folder,
+                const RowDefaults& defaults, const std::vector<LessonRow>& rows);
+
 }  // namespace lessons

@@ -5,8 +5,11 @@
 #pragma once
 
 #include <algorithm>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kernel_family.h"
@@ -15,6 +18,11 @@
 #include "toggles.h"
 
 namespace lessons {
+
+// The threads a block of a step with a `block` parameter.
+inline int BlockOf(const ParamValues& params) {
+    return static_cast<int>(params.Number("block"));
+}
 
 enum class KernelsFrom { kOwnSource, kPreviousLesson };
 
@@ -44,6 +52,42 @@ const T& OnlyKernel(const StepSite& site, KernelsFrom from = KernelsFrom::kOwnSo
         throw std::logic_error("its source registers " + std::to_string(found.size()) +
                                " kernels where its step launches one");
     return *found.front();
+}
+
+// The kernel of each tile of a tiled row, by the tile's name (`name(tile)`): the kernels K that
+// `site`'s source registered, paired with the row's `tiles` by their tile (K::tile: the Tile,
+// or a std::optional of it for a family whose untiled kernels have none). A tile without its
+// kernel, or a kernel for a tile the row does not declare, is a mistake in the declarations:
+// std::logic_error.
+template <class K, class Tile, class Name>
+std::vector<std::pair<std::string, const K*>> KernelsByTile(std::span<const Tile> tiles,
+                                                            const StepSite& site, Name name) {
+    const auto tile_of = [](const K* k) -> const Tile* {
+        if constexpr (std::is_same_v<std::decay_t<decltype(k->tile)>, Tile>)
+            return &k->tile;
+        else
+            return k->tile ? &*k->tile : nullptr;
+    };
+    const std::vector<const K*> kernels = KernelsOf<K>(site);
+    std::vector<std::pair<std::string, const K*>> out;
+    for (const Tile& t : tiles) {
+        auto it = std::find_if(kernels.begin(), kernels.end(), [&](const K* k) {
+            const Tile* kt = tile_of(k);
+            return kt && *kt == t;
+        });
+        if (it == kernels.end())
+            throw std::logic_error("its tile " + name(t) + " has no kernel in '" +
+                                   site.lesson.source_path + "'");
+        out.push_back({name(t), *it});
+    }
+    for (const K* k : kernels) {
+        const Tile* kt = tile_of(k);
+        if (!kt || std::find(tiles.begin(), tiles.end(), *kt) == tiles.end())
+            throw std::logic_error(std::string("'") + site.lesson.source_path + "' registers " +
+                                   k->name + (kt ? " for tile " + name(*kt) : "") +
+                                   ", which is no tile of its row");
+    }
+    return out;
 }
 
 // A step whose source registers a compiled variant per combination of its ablation toggles

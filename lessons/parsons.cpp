@@ -31,9 +31,10 @@ struct SplitMix {
     size_t Below(size_t n) { return static_cast<size_t>(Next() % n); }
 };
 
-// The braces of a line outside its character and string literals.
-void CountBraces(std::string_view line, int* opens, int* closes) {
-    *opens = *closes = 0;
+// Calls `visit(i)` for each index i of `line` outside its character and string literals, in
+// order, until it returns true; the index it stopped at, or npos.
+template <class Visit>
+size_t OutsideLiterals(std::string_view line, Visit visit) {
     char quote = 0;
     for (size_t i = 0; i < line.size(); ++i) {
         const char c = line[i];
@@ -46,34 +47,30 @@ void CountBraces(std::string_view line, int* opens, int* closes) {
         }
         if (c == '\'' || c == '"')
             quote = c;
-        else if (c == '{')
-            ++*opens;
-        else if (c == '}')
-            ++*closes;
+        else if (visit(i))
+            return i;
     }
+    return std::string_view::npos;
+}
+
+// The braces of a line outside its character and string literals.
+void CountBraces(std::string_view line, int* opens, int* closes) {
+    *opens = *closes = 0;
+    OutsideLiterals(line, [&](size_t i) {
+        *opens += line[i] == '{';
+        *closes += line[i] == '}';
+        return false;
+    });
 }
 
 }  // namespace
 
 std::string ParsonsLineText(std::string_view line) {
     // The trailing comment: the first // outside a literal.
-    char quote = 0;
-    for (size_t i = 0; i + 1 < line.size(); ++i) {
-        const char c = line[i];
-        if (quote) {
-            if (c == '\\')
-                ++i;
-            else if (c == quote)
-                quote = 0;
-            continue;
-        }
-        if (c == '\'' || c == '"')
-            quote = c;
-        else if (c == '/' && line[i + 1] == '/') {
-            line = line.substr(0, i);
-            break;
-        }
-    }
+    const size_t comment = OutsideLiterals(line, [&](size_t i) {
+        return line[i] == '/' && i + 1 < line.size() && line[i + 1] == '/';
+    });
+    if (comment != std::string_view::npos) line = line.substr(0, comment);
     return std::string(Trim(line));
 }
 

@@ -76,6 +76,37 @@ inline uint64_t CheckedElementsHostBytes(uint64_t m, uint64_t n, uint64_t k) {
                : uint64_t(kSampledElements + 300) * 24;
 }
 
+// What a product chapter's workload keeps for its check beside its operands: the shape of
+// C = A·B (m × n, k deep, from the parameters m, n and k), and the elements of C its check
+// compares with the reference (`Choose` picks them, as ChooseCheckedElements does).
+template <class Element>
+class SampledProduct {
+public:
+    int m() const { return m_m; }
+    int n() const { return m_n; }
+    int k() const { return m_k; }
+    bool full_check() const { return m_full; }
+    // The checked elements: every element of C (full_check) or the samples, row-major index.
+    const std::vector<uint64_t>& checked() const { return m_checked; }
+    const std::vector<Element>& reference() const { return m_reference; }
+
+protected:
+    explicit SampledProduct(const ParamValues& p)
+        : m_m(static_cast<int>(p.Number("m"))),
+          m_n(static_cast<int>(p.Number("n"))),
+          m_k(static_cast<int>(p.Number("k"))) {}
+    template <class Full, class At>
+    void Choose(uint64_t seed, const Full& full, const At& at) {
+        ChooseCheckedElements(m_m, m_n, m_k, seed, full, at, &m_full, &m_checked, &m_reference);
+    }
+    int m_m = 0, m_n = 0, m_k = 0;
+
+private:
+    bool m_full = true;
+    std::vector<uint64_t> m_checked;
+    std::vector<Element> m_reference;
+};
+
 // The check of a product C (m × n, row-major) against the elements ChooseCheckedElements chose:
 // any element of C that is NaN or Inf fails (`not_finite(i)`), then every checked element
 // (`got(i)`, as a double, printed with `digits` significant digits) must be within

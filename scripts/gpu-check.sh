@@ -74,6 +74,11 @@ san_log="$out/sanitizer.log"
 san_fail=0
 san_jobs="$out/sanitizer.jobs"
 : >"$san_jobs"
+# A memcheck job of the lesson at settings $1 for each of its tile configurations ($tiles).
+memcheck_each_tile() {
+    [ "$tiles" = - ] && return 0
+    for tile in ${tiles//,/ }; do echo "memcheck|$lesson|$1 --set tile=$tile" >>"$san_jobs"; done
+}
 step sanitizer || note "sanitizer: not run (STEPS)"
 for lesson in ${SANITIZER_LESSONS:-$gpu_lessons}; do
     step sanitizer || break
@@ -95,11 +100,7 @@ for lesson in ${SANITIZER_LESSONS:-$gpu_lessons}; do
     elif [ "$chapter" = attention ]; then  # one row, odd N with the causal mask, d = 64
         sizes=("--set b=1 --set h=1 --set n=1" "--set b=1 --set h=2 --set n=17 --set mask=causal $blocks_small"
             "--set b=2 --set h=1 --set n=129 --set d=64 $blocks_large")
-        if [ "$tiles" != - ]; then
-            for tile in ${tiles//,/ }; do
-                echo "memcheck|$lesson|--set b=1 --set h=3 --set n=77 --set tile=$tile" >>"$san_jobs"
-            done
-        fi
+        memcheck_each_tile "--set b=1 --set h=3 --set n=77"
     else
         sizes=("--size 4" "--size 4100 $blocks_small" "--size 4194332 --data ones $blocks_large")
     fi
@@ -110,11 +111,7 @@ for lesson in ${SANITIZER_LESSONS:-$gpu_lessons}; do
     if [ "$chapter" = tensor-cores ]; then
         sizes=("--set m=1 --set n=1 --set k=1" "--set m=17 --set n=33 --set k=65"
             "--set m=127 --set n=129 --set k=31")
-        if [ "$tiles" != - ]; then
-            for tile in ${tiles//,/ }; do
-                echo "memcheck|$lesson|--set m=127 --set n=257 --set k=95 --set tile=$tile" >>"$san_jobs"
-            done
-        fi
+        memcheck_each_tile "--set m=127 --set n=257 --set k=95"
     fi
     tools="memcheck"
     [ "$own" = own ] && tools="$tools_own"

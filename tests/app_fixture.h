@@ -110,17 +110,8 @@ public:
                                        {"message", "the kernel's signature does not match"}});
             const bool ok = diagnostics.empty();
             if (!drop_compile_answer)  // a reply the GUI's reader dropped never arrives
-                m_inbox.push_back(
-                    {{"id", r["id"]},
-                     {"type", "compile"},
-                     {"lesson", r["lesson"]},
-                     {"compile",
-                      {{"status", ok ? "ok" : "error"},
-                       {"message", ok ? "" : "line 1: identifier \"BAD\" is undefined"},
-                       {"arch", "sm_90"},
-                       {"diagnostics", diagnostics},
-                       {"kernel", ok ? Json{{"registers", 29}, {"spill_store_bytes", 0}} : Json()},
-                       {"ptx", ok ? ".visible .entry k()" : ""}}}});
+                m_inbox.push_back(CompileReply(r, ok, "line 1: identifier \"BAD\" is undefined",
+                                               diagnostics, ok ? ".visible .entry k()" : ""));
             std::string status = ok ? "ok" : "error";
             if (!ok) {
                 m_inbox.push_back({{"id", r["id"]},
@@ -151,16 +142,7 @@ public:
             const std::string source = r["kernel"].get<std::string>();
             const bool ok = source.find("BAD") == std::string::npos;
             m_inbox.push_back(
-                {{"id", r["id"]},
-                 {"type", "compile"},
-                 {"lesson", r["lesson"]},
-                 {"compile",
-                  {{"status", ok ? "ok" : "error"},
-                   {"message", ok ? "" : "identifier \"BAD\" is undefined"},
-                   {"arch", "sm_90"},
-                   {"diagnostics", Json::array()},
-                   {"kernel", ok ? Json{{"registers", 29}, {"spill_store_bytes", 0}} : Json()},
-                   {"ptx", ""}}}});
+                CompileReply(r, ok, "identifier \"BAD\" is undefined", Json::array(), ""));
             std::string status = "ok";
             if (!ok) {
                 m_inbox.push_back({{"id", r["id"]},
@@ -449,11 +431,34 @@ public:
     int kills = 0;
 
 private:
+    // The compile reply to request `r`: compiled (`ok`: 29 registers, no spills, `ptx`) or not
+    // (`error`), with its `diagnostics`.
+    static Json CompileReply(const Json& r, bool ok, const std::string& error,
+                             const Json& diagnostics, const std::string& ptx) {
+        return {{"id", r["id"]},
+                {"type", "compile"},
+                {"lesson", r["lesson"]},
+                {"compile",
+                 {{"status", ok ? "ok" : "error"},
+                  {"message", ok ? "" : error},
+                  {"arch", "sm_90"},
+                  {"diagnostics", diagnostics},
+                  {"kernel", ok ? Json{{"registers", 29}, {"spill_store_bytes", 0}} : Json()},
+                  {"ptx", ptx}}}};
+    }
+
     std::vector<Json>* m_log;
     const Registry* m_registry;
     int m_protocol;
     std::vector<Json> m_inbox;
     std::vector<Json> m_held;  // ids of runs not answered (answer_runs off)
+};
+
+// A fixture's frame, key and click, for a walk over the screens written outside it.
+struct AppInput {
+    std::function<void()> frame;
+    std::function<void(ImGuiKey)> key;
+    std::function<void(const std::string&)> click;
 };
 
 class AppLogic : public ::testing::Test {
@@ -532,6 +537,17 @@ protected:
     void Open(const std::string& id) {
         Click("lesson_" + id);
     }
+    // With a GPU worker, the GPU lesson `id` open at 1 GiB of data that is not counted (data
+    // "none"): the settings its prediction and its guesses are made for.
+    void OpenOnTheGpuAt1GiB(const std::string& id) {
+        worker_has_gpu = true;
+        controller->RestartWorker();
+        Frames(3);
+        Open(id);
+        ui.run.params["size"] = ParamValue::Number(uint64_t(1) << 30);
+        ui.run.params["data"] = ParamValue::Choice("none");
+        Frames(3);
+    }
     void Click(const std::string& name) {
         ImGuiIO& io = ImGui::GetIO();
         io.MousePos = Center(name);
@@ -569,6 +585,10 @@ protected:
         Frame();
 #endif
         Frame();
+    }
+    AppInput Input() {
+        return {[this] { Frame(); }, [this](ImGuiKey k) { Key(k); },
+                [this](const std::string& n) { Click(n); }};
     }
     // Holds Ctrl down (or lets it go) from the next frame on.
     void Ctrl(bool down) {

@@ -6,6 +6,7 @@
 
 #include "device.h"
 #include "nvrtc_loader.h"
+#include "session.h"
 
 #define REQUIRE_GPU()                                                                  \
     do {                                                                               \
@@ -25,3 +26,22 @@
         REQUIRE_GPU();          \
         REQUIRE_NVRTC();        \
     } while (0)
+
+// The options of one quick checked run of a GPU test: one repetition, its data from `seed`, no
+// ceilings measured.
+inline ::lessons::RunOptions OneRun(uint64_t seed) {
+    ::lessons::RunOptions o;
+    o.reps = 1;
+    o.seed = seed;
+    o.measure_ceilings = false;
+    return o;
+}
+
+// A product step's declared work at m × n × k (`what` names the run): 2·m·n·k flops, A and B
+// read once and C written once, `element` bytes each.
+inline void ExpectProductWork(const ::lessons::Work& w, uint64_t m, uint64_t n, uint64_t k,
+                              uint64_t element, const std::string& what) {
+    EXPECT_EQ(w.flops, 2 * m * n * k) << what;
+    EXPECT_EQ(w.bytes_read, (m * k + k * n) * element) << what;
+    EXPECT_EQ(w.bytes_written, m * n * element) << what;
+}

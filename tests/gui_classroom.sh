@@ -176,9 +176,19 @@ if d["state"]["exercise_dirty"] or open(d["state"]["exercise_file"]).read().spli
     sys.exit("the page'"'"'s read-only view of the file took typing")
 xdo("mousemove", "1", "1")
 shot("page-follows")
-# Back into the page: the window closes, the page edits again.
+# Back into the page by the keyboard alone: Tab walks the window'"'"'s own controls (its focus
+# ring, apart from the page'"'"'s), Enter presses "Back into the page"; the window closes.
 xdo("windowfocus", pwin)
-pclick("popout_exercise_popin")
+xdo("mousemove", str(px + 5), str(py + 5))
+d = state(10)
+if d["state"]["popout_text_input"]:  # its editor has the keys: Ctrl+Tab leaves it
+    typed_before = open(d["state"]["exercise_file"]).read()
+    press_focus("ctrl+Tab")
+    d = state(10, lambda d: not d["state"]["popout_text_input"])
+    if open(d["state"]["exercise_file"]).read() != typed_before:
+        sys.exit("leaving the editor with Ctrl+Tab changed the file")
+tab_to("popout_exercise_popin", limit=40)
+key("Return")
 state(10, lambda d: not d["state"]["editor_popout"])
 left = subprocess.run(["xdotool", "search", "--name", "exercise editor"], capture_output=True,
                       text=True).stdout.split()

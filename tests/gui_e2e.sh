@@ -553,6 +553,7 @@ for lang in en zh; do
         sleep 0.3
     fi
     check "the roofline's labels ($lang)" 's["presenter"] and s["roof_label_overlaps"] == 0'
+    check "the roofline's key over its plot ($lang)" 's["roof_key_over_plot"] == 0'
     check "the roofline is not drawn large ($lang)" \
         '"roofline_chart" in d and d["roofline_chart"][3] - d["roofline_chart"][1] >= 0.35 * 720'
     check "the roofline's legend is cut off ($lang)" \

@@ -127,6 +127,52 @@ TEST_F(AppLogic, AToggledRunIsDrawnOnlyWhenThePageHasTheSameToggle) {
     EXPECT_GT(bar(v5).value, 0);
 }
 
+// A sweep's "best" is said to be within noise where its interval meets another point's (review
+// row 2: a thread sweep marked 4 threads best on 2 cores among points within each other's
+// noise); apart where the intervals are apart, and not judged without intervals. `spread`: each
+// median's interval, median / (1 + spread) to median * (1 + spread); 0: none.
+class SweepNoise : public AppLogic {
+protected:
+    std::vector<bool> BestWithinNoise(double spread);
+};
+
+std::vector<bool> SweepNoise::BestWithinNoise(double spread) {
+    const uint64_t peak = uint64_t(1) << 20;
+    worker->shape = [=](RunResult& r) {
+        const uint64_t size = r.Number("size").value_or(0);
+        r.median_ms = 0.001 * double(size >> 10);
+        r.min_ms = r.median_ms * 0.9;
+        r.max_ms = r.median_ms * 1.1;
+        r.gbps = size == peak ? 3.1 : 0.5;
+        r.median_level = spread > 0 ? 0.95 : 0;
+        r.median_lo_ms = spread > 0 ? r.median_ms / (1 + spread) : 0;
+        r.median_hi_ms = spread > 0 ? r.median_ms * (1 + spread) : 0;
+    };
+    Open("split/openmp");
+    Click("sweep_sizes");
+    Frames(2);
+    ImGui::NewFrame();
+    ImGui::Begin("sweeps");
+    DrawSweeps(ui, *controller, registry, Named("split/openmp"), false);
+    ImGui::End();
+    ImGui::Render();
+    EXPECT_EQ(probe.sweep_best_within_noise.size(), probe.sweep_best_x.size());
+    EXPECT_FALSE(probe.sweep_best_within_noise.empty());
+    return probe.sweep_best_within_noise;
+}
+
+TEST_F(SweepNoise, BestIsWithinNoiseWhereTheIntervalsMeet) {
+    for (bool within : BestWithinNoise(9)) EXPECT_TRUE(within) << "0.1x to 10x";
+}
+
+TEST_F(SweepNoise, BestStandsApartWhereTheIntervalsAreApart) {
+    for (bool within : BestWithinNoise(0.05)) EXPECT_FALSE(within) << "5%";
+}
+
+TEST_F(SweepNoise, BestWithoutIntervalsIsNotJudged) {
+    for (bool within : BestWithinNoise(0)) EXPECT_FALSE(within);
+}
+
 // The size sweep's best mark sits on the highest rate, not on the shortest time (the smallest
 // size), and its size axis ticks at powers of two in binary units.
 TEST_F(AppLogic, SizeSweepMarksTheBestRateAndTicksInBinaryUnits) {
@@ -193,6 +239,23 @@ TEST_F(AppLogic, AllReduceSizeSweepShowsTheChaptersModel) {
     }
 }
 
+// Results of 42 ms (split/openmp) and 50 ms (the others), their min-max spreads `min` and `max`
+// times the median, and the median's 96 % confidence interval `lo` and `hi` times it.
+namespace {
+
+std::function<void(RunResult&)> WithIntervals(double min, double max, double lo, double hi) {
+    return [=](RunResult& r) {
+        r.median_ms = r.id == "split/openmp" ? 42 : 50;
+        r.min_ms = r.median_ms * min;
+        r.max_ms = r.median_ms * max;
+        r.median_lo_ms = r.median_ms * lo;
+        r.median_hi_ms = r.median_ms * hi;
+        r.median_level = 0.96;
+    };
+}
+
+}  // namespace
+
 // Overlapping noise intervals (the medians' confidence intervals; the min-max spreads of results
 // without them): the headline says "within noise", not "1.19x faster", and one click re-runs
 // both lessons timed ten times longer, which takes more samples and narrows the intervals.
@@ -222,14 +285,7 @@ TEST_F(AppLogic, OverlappingSpreadsAreWithinNoiseAndReRunAtMoreRepetitions) {
     EXPECT_FALSE(probe.step_noise);
     // The medians' intervals decide where results carry them: spreads that overlap (a slow
     // outlier) around intervals apart are a speed-up...
-    worker->shape = [](RunResult& r) {
-        r.median_ms = r.id == "split/openmp" ? 42 : 50;
-        r.min_ms = r.median_ms * 0.8;
-        r.max_ms = r.median_ms * 1.3;
-        r.median_lo_ms = r.median_ms * 0.98;
-        r.median_hi_ms = r.median_ms * 1.02;
-        r.median_level = 0.96;
-    };
+    worker->shape = WithIntervals(0.8, 1.3, 0.98, 1.02);
     Click("run");
     EXPECT_EQ(probe.step_headline, "1.19\xC3\x97 faster than lesson " + previous);
     EXPECT_FALSE(probe.step_noise);
@@ -240,14 +296,7 @@ TEST_F(AppLogic, OverlappingSpreadsAreWithinNoiseAndReRunAtMoreRepetitions) {
             EXPECT_DOUBLE_EQ(b.hi, 42 * 1.02);
         }
     // ...and intervals that overlap are within noise, whatever the spreads.
-    worker->shape = [](RunResult& r) {
-        r.median_ms = r.id == "split/openmp" ? 42 : 50;
-        r.min_ms = r.median_ms * 0.95;
-        r.max_ms = r.median_ms * 1.02;
-        r.median_lo_ms = r.median_ms * 0.9;
-        r.median_hi_ms = r.median_ms * 1.1;
-        r.median_level = 0.96;
-    };
+    worker->shape = WithIntervals(0.95, 1.02, 0.9, 1.1);
     Click("run");
     EXPECT_EQ(probe.step_headline, "within noise of lesson " + previous);
     EXPECT_TRUE(probe.step_noise);

@@ -56,6 +56,14 @@ protected:
         }
         return seen;
     }
+    // Tab pressed until the focus stands on `control` (at most 400 times); whether it does.
+    bool TabTo(const std::string& control) {
+        for (int i = 0; i < 400 && probe.focused != control; ++i) {
+            Key(kKeyTab);
+            Frame();
+        }
+        return probe.focused == control;
+    }
 };
 
 size_t IndexOf(const std::vector<std::string>& v, const std::string& name) {
@@ -279,19 +287,11 @@ TEST_F(Classroom, EnterPressesTheFocusedControl) {
     SelectLesson(ui, registry, "reduce/v1-shared-memory");
     Frames(3);
     ImGui::GetIO().MousePos = ImVec2(-1, -1);
-    for (int i = 0; i < 400 && probe.focused != "tab_sass"; ++i) {
-        Key(kKeyTab);
-        Frame();
-    }
-    ASSERT_EQ(probe.focused, "tab_sass");
+    ASSERT_TRUE(TabTo("tab_sass")) << probe.focused;
     Key(kKeySpace);
     Frames(2);
     EXPECT_EQ(ui.machine.tab, 2) << "Space opened the SASS tab";
-    for (int i = 0; i < 400 && probe.focused != "presenter_toggle"; ++i) {
-        Key(kKeyTab);
-        Frame();
-    }
-    ASSERT_EQ(probe.focused, "presenter_toggle");
+    ASSERT_TRUE(TabTo("presenter_toggle")) << probe.focused;
     Key(kKeyEnter);
     Frames(2);
     EXPECT_TRUE(ui.presenter) << "Enter ticked Presenter";
@@ -300,11 +300,7 @@ TEST_F(Classroom, EnterPressesTheFocusedControl) {
 // Enter on the focused filter starts typing in it: the keyboard alone opens a lesson.
 TEST_F(Classroom, TheFilterIsTypedInByKeyboardAlone) {
     ImGui::GetIO().MousePos = ImVec2(-1, -1);
-    for (int i = 0; i < 100 && probe.focused != "lesson_filter"; ++i) {
-        Key(kKeyTab);
-        Frame();
-    }
-    ASSERT_EQ(probe.focused, "lesson_filter");
+    ASSERT_TRUE(TabTo("lesson_filter")) << probe.focused;
     Key(kKeyEnter);
     Frames(2);
     ASSERT_TRUE(ImGui::GetIO().WantTextInput) << "Enter starts typing in the filter";
@@ -618,11 +614,7 @@ TEST_F(Classroom, TheArrowsMoveAlongTheTabsOfTheFocusedStrip) {
     SelectLesson(ui, registry, "reduce/v4-warp-shuffle");
     Frames(2);
     ImGui::GetIO().MousePos = ImVec2(-1, -1);
-    for (int i = 0; i < 400 && probe.focused != "tab_source"; ++i) {
-        Key(kKeyTab);
-        Frame();
-    }
-    ASSERT_EQ(probe.focused, "tab_source");
+    ASSERT_TRUE(TabTo("tab_source")) << probe.focused;
     Key(kKeyRight);
     Frames(2);
     EXPECT_EQ(ui.settings.lesson, "reduce/v4-warp-shuffle") << "the lesson stays";
@@ -871,6 +863,185 @@ TEST_F(Classroom, ASourceLineAndItsInstructionsAreLinked) {
     io.MouseDown[0] = false;
     frame();
     EXPECT_EQ(m.linked, 9);
+}
+
+// Review row 25: the roofline's roof labels cover no point and no other label, and those that
+// find no place in the plot are listed in the key under the chart, which lies outside the plot
+// (in presenter mode it was drawn over the plot's upper left, the fp32 label showing through
+// it). Checked at window sizes from 800x600 to 1920x1080, scales 1 to 2, presenter mode on and
+// off, in both languages; every roof and the ridge is named once, in the plot or in the key.
+TEST_F(Classroom, TheRooflineKeyCoversNoPointNorLabelAtAnySize) {
+    SelectLesson(ui, registry, "roofline/roofline");
+    Frames(2);
+    const auto meet = [](const ImVec4& a, const ImVec4& b) {
+        return a.x < b.z - 0.5f && b.x < a.z - 0.5f && a.y < b.w - 0.5f && b.y < a.w - 0.5f;
+    };
+    struct Size {
+        float scale;
+        ImVec2 display;
+    };
+    const Size sizes[] = {{2, {1280, 720}},  {1, {1500, 940}}, {1, {800, 600}},
+                          {2, {1920, 1080}}, {1, {1280, 720}}, {1.5f, {1024, 768}}};
+    size_t named = 0;
+    int listed = 0, in_presenter_at_720 = 0;
+    for (const Size& size : sizes)
+        for (const bool presenter : {true, false})
+            for (const char* language : {"en", "zh"}) {
+                SCOPED_TRACE(std::to_string(int(size.display.x)) + "x" +
+                             std::to_string(int(size.display.y)) + " scale " +
+                             std::to_string(size.scale) + (presenter ? " presenter " : " page ") +
+                             language);
+                ScaleTo(size.scale, size.display);
+                ui.presenter = presenter;
+                ui.settings.language = language;
+                probe.open_all = true;
+                Frames(4);
+                ASSERT_TRUE(probe.rects.count("roofline_plot"));
+                const ImVec4 plot = probe.rects["roofline_plot"];
+                EXPECT_GT(probe.roof_points, 100);
+                EXPECT_EQ(probe.roof_label_overlaps, 0);
+                ASSERT_EQ(probe.roof_key_rects.size(), probe.roof_dropped.size());
+                for (size_t i = 0; i < probe.roof_key_rects.size(); ++i) {
+                    const ImVec4 k = probe.roof_key_rects[i];
+                    EXPECT_FALSE(meet(k, plot)) << probe.roof_dropped[i] << ": over the plot";
+                    EXPECT_LE(k.z, size.display.x + 0.5f) << probe.roof_dropped[i];
+                    for (size_t j = 0; j < i; ++j)
+                        EXPECT_FALSE(meet(k, probe.roof_key_rects[j])) << probe.roof_dropped[i];
+                }
+                if (presenter && !probe.roof_key_rects.empty() &&
+                    probe.rects.count("presenter_chart")) {
+                    EXPECT_LE(probe.roof_key_rects.back().w,
+                              probe.rects["presenter_chart"].w + 0.5f)
+                        << "the key cut at the pane's foot";
+                }
+                for (size_t i = 0; i < probe.roof_label_rects.size(); ++i) {
+                    const ImVec4 l = probe.roof_label_rects[i];
+                    EXPECT_TRUE(l.x >= plot.x - 0.5f && l.z <= plot.z + 0.5f &&
+                                l.y >= plot.y - 0.5f && l.w <= plot.w + 0.5f)
+                        << "a label in the plot stays within it";
+                    for (size_t j = 0; j < i; ++j) EXPECT_FALSE(meet(l, probe.roof_label_rects[j]));
+                }
+                // Each roof (and the ridge) named once: in the plot or in the key.
+                const size_t n = probe.roof_label_rects.size() + probe.roof_dropped.size();
+                if (named == 0) named = n;
+                EXPECT_EQ(n, named);
+                listed += static_cast<int>(probe.roof_dropped.size());
+                if (presenter && size.scale == 2 && size.display.y == 720)
+                    in_presenter_at_720 += static_cast<int>(probe.roof_dropped.size());
+            }
+    EXPECT_GE(named, 4u) << "read, copy, fp32 and the ridge at least";
+    EXPECT_GT(in_presenter_at_720, 0) << "presenter mode at 720p x2 lists some in its key";
+    EXPECT_GT(listed, 0);
+}
+
+// Each counter's one-line explanation ends as a sentence does, in both languages: where the
+// glossary's definition goes on after a semicolon, the line ends with a full stop, not ";"
+// (gui42b's note on review row 8).
+TEST_F(Classroom, EachCountersExplanationEndsAsASentence) {
+    ImGui::GetIO().DisplaySize = ImVec2(1500, 4000);
+    Open("gemv/warp-per-row");
+    probe.open_all = true;
+    Frames(2);
+    ASSERT_TRUE(probe.rects.count("profile_recorded"));
+    Click("profile_recorded");  // the recorded counters
+    Frames(3);
+    for (const char* language : {"en", "zh"}) {
+        SCOPED_TRACE(language);
+        ui.settings.language = language;
+        Frames(2);
+        ASSERT_GE(probe.evidence_explanations.size(), 3u);
+        for (const std::string& e : probe.evidence_explanations) {
+            const bool zh = language[0] == 'z';
+            const std::string end = zh ? "\xE3\x80\x82" : ".";
+            EXPECT_TRUE(e.size() > end.size() &&
+                        e.compare(e.size() - end.size(), end.size(), end) == 0)
+                << e;
+            EXPECT_EQ(e.find(zh ? "\xEF\xBC\x9B" : ";"), std::string::npos) << e;
+        }
+    }
+}
+
+// The SASS tab's links (review row 26) on a listing as scripts/record-sass.sh records it from
+// objects built with -lineinfo: cuobjdump's layout, with nvdisasm -gi's "//## File" lines put
+// before their instructions by scripts/sass-line-info.py, the encodings dropped, "//@" lines
+// first (tests/data/lineinfo/axpy.cu.sass, made so from the two layouts beside it: this machine
+// has neither tool). The listing is read as the build embeds it (without the "//@" lines) and
+// shown as the SASS tab shows it (the step's kernel chosen): each instruction carries its
+// source line (a helper inlined in the same file, its own line), and a click on a source line
+// highlights its instructions.
+TEST_F(Classroom, ARecordedSassListingWithLineInformationIsLinkedToItsSource) {
+    const std::string dir = std::string(LESSONS_SOURCE_DIR) + "/tests/data/lineinfo/";
+    auto read = [](const std::string& path) {
+        std::ifstream in(path);
+        std::stringstream buffer;
+        buffer << in.rdbuf();
+        return buffer.str();
+    };
+    std::string recorded = read(dir + "axpy.cu.sass");
+    ASSERT_FALSE(recorded.empty());
+    // Where python3 is, the fixture is what the recording's merge makes of the two layouts.
+    if (std::system("python3 -c 0 >/dev/null 2>&1") == 0) {
+        const std::string merged = ::testing::TempDir() + "/axpy-merged.sass";
+        const std::string command = "python3 " + std::string(LESSONS_SOURCE_DIR) +
+                                    "/scripts/sass-line-info.py " + dir + "axpy.cuobjdump.txt " +
+                                    dir + "axpy.nvdisasm.txt | sed -E 's@[[:space:]]*/\\* " +
+                                    "0x[0-9a-f]+ \\*/@@' | grep -v '^[[:space:]]*$' > " + merged;
+        ASSERT_EQ(std::system(command.c_str()), 0) << command;
+        EXPECT_EQ(read(merged), recorded.substr(recorded.find("Fatbin elf code:")))
+            << "tests/data/lineinfo/axpy.cu.sass is not scripts/sass-line-info.py's output";
+    }
+    // As cmake/MachineCodeScript.cmake embeds it: the "//@ " lines dropped.
+    while (recorded.rfind("//@ ", 0) == 0) recorded.erase(0, recorded.find('\n') + 1);
+    MachineView m;
+    m.source_lines = SplitLines(read(dir + "axpy.cu.txt"));
+    m.functions = SplitFunctions(recorded, Isa::kSass);
+    ASSERT_EQ(m.functions.size(), 1u);
+    m.kernel = DefaultKernel(m.functions, {"axpy_kernel"});
+    EXPECT_EQ(m.kernel, 0);
+    ListMachineCode(m, recorded, Isa::kSass, "kernels/demo/axpy.cu");
+    ASSERT_TRUE(m.has_line_info);
+    ASSERT_EQ(m.lines.size(), m.line_source.size());
+    std::map<std::string, int> line_of;
+    for (size_t i = 0; i < m.lines.size(); ++i) {
+        EXPECT_EQ(m.lines[i].find("//##"), std::string_view::npos) << "directives not listed";
+        for (const char* op : {"LDG.E R2", "LDG.E R7", "FFMA", "STG.E", "ISETP", "LDC R1"})
+            if (m.lines[i].find(op) != std::string_view::npos) line_of[op] = m.line_source[i];
+    }
+    EXPECT_EQ(line_of["LDC R1"], 6);
+    EXPECT_EQ(line_of["ISETP"], 8);
+    EXPECT_EQ(line_of["LDG.E R2"], 9);
+    EXPECT_EQ(line_of["LDG.E R7"], 9);
+    EXPECT_EQ(line_of["FFMA"], 3) << "the inlined helper's own line, in the same file";
+    EXPECT_EQ(line_of["STG.E"], 9);
+    // Drawn as the SASS tab draws a listing with line information.
+    ImGuiIO& io = ImGui::GetIO();
+    auto frame = [&] {
+        probe.rects.clear();
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0, 0));
+        ImGui::SetNextWindowSize(ImVec2(1200, 400));
+        ImGui::Begin("sass");
+        DrawLinkedCode(ui, m, {"LDG"}, false);
+        ImGui::End();
+        ImGui::Render();
+#if IMGUI_VERSION_NUM < 18700
+        for (bool& k : io.KeysDown) k = false;
+#endif
+    };
+    frame();
+    ASSERT_TRUE(probe.rects.count("linked_source_row_9"));
+    const ImVec4 r = probe.rects["linked_source_row_9"];
+    io.MousePos = ImVec2(r.x + 40, (r.y + r.w) / 2);
+    frame();
+    io.MouseDown[0] = true;
+    frame();
+    io.MouseDown[0] = false;
+    frame();
+    frame();
+    EXPECT_EQ(m.linked, 9);
+    EXPECT_EQ(probe.linked_source, 9);
+    EXPECT_EQ(probe.linked_listing_lines, 8)
+        << "three constant loads, two address computations, two loads and the store";
 }
 
 }  // namespace

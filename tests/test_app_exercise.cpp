@@ -146,7 +146,8 @@ TEST(CompileReport, ReadsTheWorkersObjectAndRefusesFieldsOfAnotherType) {
         EXPECT_THROW(CompileReportFromJson(bad), std::runtime_error) << bad.dump();
 }
 
-class AppExercise : public AppLogic {
+// The app with its own data folder (XDG_DATA_HOME), where a student's kernels are kept.
+class AppWithData : public AppLogic {
 protected:
     void SetUp() override {
         data = TempDir();
@@ -157,6 +158,11 @@ protected:
         unsetenv("XDG_DATA_HOME");
         AppLogic::TearDown();
     }
+    std::string data;
+};
+
+class AppExercise : public AppWithData {
+protected:
     const Lesson& TheLesson() { return LessonNamed(registry, kLesson); }
     std::vector<Json> Sent(const std::string& op) const {
         std::vector<Json> out;
@@ -177,7 +183,6 @@ protected:
             Frame();
         }
     }
-    std::string data;
 };
 
 TEST_F(AppExercise, ACompileIsAnsweredWithTheCompilersMessagesAndNoNotice) {
@@ -482,19 +487,9 @@ TEST(AppParsons, EveryWordOfTheParsonsProblemsHasBothLanguagesInTheAtlas) {
     }
 }
 
-class AppCheck : public AppLogic {
+class AppCheck : public AppWithData {
 protected:
-    void SetUp() override {
-        data = TempDir();
-        setenv("XDG_DATA_HOME", data.c_str(), 1);
-        AppLogic::SetUp();
-    }
-    void TearDown() override {
-        unsetenv("XDG_DATA_HOME");
-        AppLogic::TearDown();
-    }
     const Lesson& TheLesson() { return LessonNamed(registry, "gemv/warp-per-row"); }
-    std::string data;
 };
 
 // "Check my kernel" with a GPU: every case listed as it comes, the failed one with its first

@@ -12,13 +12,7 @@
 using namespace app_test;
 
 TEST_F(AppLogic, ThePredictionIsComputedLiveFromTheWorkersCeilingsAndTheSettings) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(3);
-    Open("split/one-thread-per-pair");
-    ui.run.params["size"] = ParamValue::Number(uint64_t(1) << 30);
-    ui.run.params["data"] = ParamValue::Choice("none");
-    Frames(3);
+    OpenOnTheGpuAt1GiB("split/one-thread-per-pair");
     EXPECT_TRUE(probe.rects.count("prediction")) << "a GPU lesson's page has the box";
     const std::vector<std::string>& p = probe.prediction;
     // 1 GiB read at 3150 GB/s: 0.341 ms; 1 GiB over PCIe at 55 GB/s: 19.5 ms.
@@ -181,13 +175,7 @@ TEST_F(AppLogic, TheChapterSummaryHasEveryStepWithSpeedupsAndTheSeedFigures) {
 // previous lesson), kept per lesson in the settings; the page then shows it beside the model's
 // bound and, once run, the measurement.
 TEST_F(AppLogic, TheStudentsGuessStandsBesideTheModelsBoundAndTheMeasurement) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(3);
-    Open("split/one-thread-per-pair");
-    ui.run.params["size"] = ParamValue::Number(uint64_t(1) << 30);
-    ui.run.params["data"] = ParamValue::Choice("none");
-    Frames(3);
+    OpenOnTheGpuAt1GiB("split/one-thread-per-pair");
     EXPECT_TRUE(probe.guess_row.empty()) << "no guess yet";
     Click("guess_input");
     for (const char ch : std::string("30")) ImGui::GetIO().AddInputCharacter(ch);

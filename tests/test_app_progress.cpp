@@ -304,14 +304,8 @@ TEST_F(AppProgress, APassedCheckIsKeptAndMarkedInTheLessonList) {
 }
 
 TEST_F(AppProgress, AGuessIsKeptScoredAndASkipIsSaid) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(3);
     const std::string id = "split/one-thread-per-pair";
-    Open(id);
-    ui.run.params["size"] = ParamValue::Number(uint64_t(1) << 30);
-    ui.run.params["data"] = ParamValue::Choice("none");
-    Frames(3);
+    OpenOnTheGpuAt1GiB(id);
     Click("guess_input");
     for (const char ch : std::string("30")) ImGui::GetIO().AddInputCharacter(ch);
     Frames(2);
@@ -361,14 +355,8 @@ TEST_F(AppProgress, AGuessIsKeptScoredAndASkipIsSaid) {
 // Before the run the student may pick one of four choices built from the model's bound: 1x, 2x,
 // 5x and 10x its time; the pick is their guess, kept and scored like a typed one.
 TEST_F(AppProgress, AGuessCanBePickedFromFourChoicesBuiltFromTheBound) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(3);
     const std::string id = "split/one-thread-per-pair";
-    Open(id);
-    ui.run.params["size"] = ParamValue::Number(uint64_t(1) << 30);
-    ui.run.params["data"] = ParamValue::Choice("none");
-    Frames(3);
+    OpenOnTheGpuAt1GiB(id);
     for (const char* choice :
          {"guess_choice_1", "guess_choice_2", "guess_choice_5", "guess_choice_10"})
         EXPECT_TRUE(probe.rects.count(choice)) << choice;

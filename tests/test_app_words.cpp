@@ -73,21 +73,20 @@ std::vector<std::string> Conversions(const std::string& format) {
 }
 
 // A word missing from the table is a test failure, not an English string in a Chinese page:
-// every Word words.h declares is in kAllWords (the atlas and this test walk that list), has
-// both languages, and its Chinese takes the same printf arguments as its English.
+// every Word is a row of a table (words.def and its siblings), which lists it too (kAllWords, the
+// atlas and this test walk that list); none is declared in a header beside the tables, where no
+// list would have it. Each of words.def's has both languages, and its Chinese takes the same
+// printf arguments as its English.
 TEST(AppWords, EveryDeclaredWordIsListedAndItsTranslationTakesTheSameArguments) {
-    std::ifstream in(std::string(LESSONS_SOURCE_DIR) + "/app/words/words.h");
-    ASSERT_TRUE(in);
-    std::stringstream text;
-    text << in.rdbuf();
-    const std::string source = text.str();
-    size_t declared = 0;
-    for (size_t at = 0; (at = source.find("inline constexpr Word k", at)) != std::string::npos;
-         ++at)
-        ++declared;
-    EXPECT_EQ(declared, std::size(kAllWords)) << "a Word is missing from kAllWords";
-    std::set<const Word*> unique(std::begin(kAllWords), std::end(kAllWords));
-    EXPECT_EQ(unique.size(), std::size(kAllWords)) << "a Word is listed twice";
+    for (const char* header : {"words.h", "words_exercise.h", "words_machine.h", "words_page.h",
+                               "words_parsons.h", "words_student.h"}) {
+        std::ifstream in(std::string(LESSONS_SOURCE_DIR) + "/app/words/" + header);
+        ASSERT_TRUE(in) << header;
+        std::stringstream text;
+        text << in.rdbuf();
+        EXPECT_EQ(text.str().find("constexpr Word k"), std::string::npos)
+            << header << " declares a Word outside its table";
+    }
     for (const Word* w : kAllWords) {
         EXPECT_NE(std::string(w->en), std::string(w->zh)) << w->en << ": not translated";
         EXPECT_EQ(Conversions(w->en), Conversions(w->zh)) << w->en << " / " << w->zh;
@@ -169,9 +168,8 @@ namespace {
 // tooltips), opens every combo (its choices and their notes), both languages' radio buttons
 // stay. New lessons, chapters and sections are walked without changing this function: it
 // iterates over the registry and over whatever the page records in probe.rects.
-void WalkEveryScreen(UiState& ui, Probe& probe, const Registry& reg,
-                     const std::function<void()>& frame, const std::function<void(ImGuiKey)>& key,
-                     const std::function<void(const std::string&)>& click) {
+void WalkEveryScreen(UiState& ui, Probe& probe, const Registry& reg, const AppInput& input) {
+    const auto& [frame, key, click] = input;
     ImGuiIO& io = ImGui::GetIO();
     probe.open_all = true;
     for (const Lesson& l : reg.lessons()) {
@@ -215,9 +213,7 @@ TEST_F(AppLogic, EveryScreenInChineseHasNoUntranslatedString) {
     ui.settings.language = "zh";
     Frames(2);
     ClearTranslationMisses();
-    WalkEveryScreen(
-        ui, probe, registry, [this] { Frame(); }, [this](ImGuiKey k) { Key(k); },
-        [this](const std::string& n) { Click(n); });
+    WalkEveryScreen(ui, probe, registry, Input());
     EXPECT_TRUE(TranslationMisses().empty())
         << "shown in English in a Chinese page (give each its Chinese: README, \"Both "
            "languages\"):"
@@ -238,9 +234,7 @@ TEST_F(AppLogic, EveryScreenInChineseWithAGpuWorkerAndItsNotices) {
         "The worker stopped (exit code 3: a CUDA error left the GPU context unusable) while "
         "running lesson 1.4. A new worker was started; every result so far is kept.");
     ClearTranslationMisses();
-    WalkEveryScreen(
-        ui, probe, registry, [this] { Frame(); }, [this](ImGuiKey k) { Key(k); },
-        [this](const std::string& n) { Click(n); });
+    WalkEveryScreen(ui, probe, registry, Input());
     EXPECT_TRUE(TranslationMisses().empty()) << Joined(TranslationMisses());
     EXPECT_EQ(Say("zh", controller->notices().back()),
               "工作进程在运行 第 1.4 课 时停止了（退出码 3：CUDA 错误使 GPU "
@@ -255,9 +249,7 @@ TEST_F(AppLogicMadeUpChapter, ItsChoiceNamesComeFromItsParametersAndItsEnglishTe
     ui.settings.language = "zh";
     Frames(2);
     ClearTranslationMisses();
-    WalkEveryScreen(
-        ui, probe, registry, [this] { Frame(); }, [this](ImGuiKey k) { Key(k); },
-        [this](const std::string& n) { Click(n); });
+    WalkEveryScreen(ui, probe, registry, Input());
     const std::vector<std::string> misses = TranslationMisses();
     for (const char* english : {"Tiles", "Tiled", "four warps"})
         EXPECT_NE(std::find(misses.begin(), misses.end(), english), misses.end())

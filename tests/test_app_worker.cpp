@@ -26,6 +26,15 @@ using namespace lessons::app;
 
 namespace {
 
+// A factory of workers that run tests/<name> under /bin/sh, counting each start in `started`.
+auto ScriptWorkers(const std::string& name, int& started) {
+    const std::string script = std::string(LESSONS_SOURCE_DIR) + "/tests/" + name;
+    return [script, &started] {
+        ++started;
+        return std::make_unique<WorkerProcess>(std::vector<std::string>{"/bin/sh", script});
+    };
+}
+
 // Calls Update() until `done` holds or 20 s pass.
 template <typename Pred>
 bool WaitFor(Controller& c, Pred done) {
@@ -119,15 +128,8 @@ TEST(AppWorker, ClosingDuringASizeSweepEndsTheRealWorkerAtOnce) {
 }
 
 TEST(AppWorker, AWorkerThatNeverSaysHelloIsStoppedWithAMessage) {
-    const std::string script = std::string(LESSONS_SOURCE_DIR) + "/tests/fake_worker_silent.sh";
     int started = 0;
-    Controller c(
-        Catalog(),
-        [&] {
-            ++started;
-            return std::make_unique<WorkerProcess>(std::vector<std::string>{"/bin/sh", script});
-        },
-        {});
+    Controller c(Catalog(), ScriptWorkers("fake_worker_silent.sh", started), {});
     c.SetHelloTimeout(std::chrono::seconds(2));
     c.Start();
     ASSERT_TRUE(WaitFor(c, [&] { return !c.notices().empty(); })) << c.WorkerState();
@@ -213,15 +215,8 @@ TEST(AppWorker, AnOverlongLineIsDroppedWithANoticeAndReadingGoesOn) {
 }
 
 TEST(AppWorker, CrashMidRunIsReportedRestartedAndResultsKept) {
-    const std::string script = std::string(LESSONS_SOURCE_DIR) + "/tests/fake_worker_crash.sh";
     int started = 0;
-    Controller c(
-        Catalog(),
-        [&] {
-            ++started;
-            return std::make_unique<WorkerProcess>(std::vector<std::string>{"/bin/sh", script});
-        },
-        {});
+    Controller c(Catalog(), ScriptWorkers("fake_worker_crash.sh", started), {});
     c.Start();
     const Lesson& three = LessonNamed("split/openmp");
     ASSERT_TRUE(WaitFor(c, [&] { return c.Mode(three) == LessonMode::kLive; }));
@@ -248,13 +243,8 @@ TEST(AppWorker, CrashMidRunIsReportedRestartedAndResultsKept) {
 }
 
 TEST(AppWorker, CrashLoopStopsRestartingAndSaysSo) {
-    const std::string script = std::string(LESSONS_SOURCE_DIR) + "/tests/fake_worker_crash.sh";
-    Controller c(
-        Catalog(),
-        [&] {
-            return std::make_unique<WorkerProcess>(std::vector<std::string>{"/bin/sh", script});
-        },
-        {});
+    int started = 0;
+    Controller c(Catalog(), ScriptWorkers("fake_worker_crash.sh", started), {});
     c.Start();
     const Lesson& three = LessonNamed("split/openmp");
     const std::string both =
@@ -378,15 +368,8 @@ TEST(AppWorker, EveryOpTheGuiSendsIsOneTheRealWorkerHandles) {
 // each; the GUI goes on with the same worker, and an exit message the worker wrote itself is
 // not taken for its exit (it used to start a second worker beside the first).
 TEST(AppWorker, LinesOfTheWrongShapeAreNoticesAndCannotForgeAnExit) {
-    const std::string script = std::string(LESSONS_SOURCE_DIR) + "/tests/fake_worker_hostile.sh";
     int started = 0;
-    Controller c(
-        Catalog(),
-        [&] {
-            ++started;
-            return std::make_unique<WorkerProcess>(std::vector<std::string>{"/bin/sh", script});
-        },
-        {});
+    Controller c(Catalog(), ScriptWorkers("fake_worker_hostile.sh", started), {});
     c.Start();
     const Lesson& three = LessonNamed("split/openmp");
     ASSERT_TRUE(WaitFor(c, [&] { return c.Mode(three) == LessonMode::kLive && !c.Busy(); }));

@@ -87,6 +87,32 @@ const ParamSpec kBlock = BlockParam(32, 1024, 256);
 
 using namespace fixture;
 
+// A chapter's rows take their file ("<kernels>/<slug>.cu", ".cpp" for a CPU step) and their
+// memory needs from the chapter's RowDefaults; a row's own .source and .needs win.
+TEST(Declaration, RowsTakeTheirFileAndNeedsFromTheChapterUnlessTheyNameTheirOwn) {
+    const auto chapter_needs = [](const ParamValues&) { return MemoryNeeds{1, 2}; };
+    const auto own_needs = [](const ParamValues&) { return MemoryNeeds{3, 4}; };
+    Registry r;
+    AddChapter(
+        r, MakeChapter("gemm"), "tests/gemm", {.kernels = "kernels/gemm", .needs = chapter_needs},
+        {{.slug = "naive", .title = "Naive", .step = Library{}},
+         {.slug = "on-the-host", .title = "On the host"},
+         {.slug = "own", .title = "Own", .source = kHere, .step = Library{}, .needs = own_needs}});
+    ASSERT_EQ(r.lessons().size(), 3u);
+    EXPECT_EQ(r.lessons()[0].source_path, "kernels/gemm/naive.cu");
+    EXPECT_EQ(r.lessons()[1].source_path, "kernels/gemm/on-the-host.cpp");
+    EXPECT_EQ(r.lessons()[2].source_path, kHere);
+    const ParamValues none;
+    EXPECT_EQ(r.lessons()[0].needs(none).device_bytes, 2u);
+    EXPECT_EQ(r.lessons()[1].needs(none).host_bytes, 1u);
+    EXPECT_EQ(r.lessons()[2].needs(none).device_bytes, 4u);
+    Registry plain;  // without defaults a row names its own file, and has no needs unless it says
+    AddChapter(plain, MakeChapter("gemm"), "tests/gemm",
+               {{.slug = "naive", .title = "Naive", .step = Library{}}});
+    EXPECT_EQ(plain.lessons()[0].source_path, "");
+    EXPECT_FALSE(plain.lessons()[0].needs);
+}
+
 // Inserting a step in the middle of a chapter is one row: the numbers after it move, the ids,
 // the old numbers and the runners do not.
 TEST(Declaration, InsertingAStepIsOneRow) {

@@ -26,6 +26,7 @@
 #include "nvrtc_loader.h"
 #include "parsons.h"
 #include "resources.h"
+#include "serve_replies.h"
 #include "shell.h"
 #include "text_lines.h"
 
@@ -1097,13 +1098,7 @@ TEST(ExerciseWorker, ServeCompilesAStudentsKernel) {
         dir.Write("requests.jsonl",
                   good.dump() + "\n" + bad.dump() + "\n" + run.dump() + "\n" + other.dump() + "\n");
     const Output out = Cli("serve < " + requests, false);
-    std::map<int, std::vector<json>> by_id;
-    std::istringstream lines(out.text);
-    for (std::string line; std::getline(lines, line);) {
-        const json m = json::parse(line, nullptr, false);
-        if (m.is_object() && m.contains("id") && m["id"].is_number_integer())
-            by_id[m["id"].get<int>()].push_back(m);
-    }
+    std::map<int, std::vector<json>> by_id = RepliesById(out.text);
     ASSERT_EQ(by_id[1].size(), 2u) << out.text;
     EXPECT_EQ(by_id[1][0]["type"], "compile");
     EXPECT_EQ(by_id[1][0]["compile"]["status"], "ok");

@@ -602,12 +602,12 @@ TEST(Gpu, LargerThanDeviceMemoryIsAClearUsageError) {
 #if LESSONS_HAVE_CUDA
 namespace {
 
-// "per-hit" -> "kPerHit": the enumerator a toggle's choice is indexed by.
-std::string Enumerator(const std::string& choice) {
-    std::string out = "k";
+// "pair_test" -> "PairTest" (`separator` '_'), "per-hit" -> "PerHit" (`separator` '-').
+std::string Camel(const std::string& s, char separator) {
+    std::string out;
     bool upper = true;
-    for (char c : choice) {
-        if (c == '-') {
+    for (char c : s) {
+        if (c == separator) {
             upper = true;
             continue;
         }
@@ -615,6 +615,11 @@ std::string Enumerator(const std::string& choice) {
         upper = false;
     }
     return out;
+}
+
+// "per-hit" -> "kPerHit": the enumerator a toggle's choice is indexed by.
+std::string Enumerator(const std::string& choice) {
+    return "k" + Camel(choice, '-');
 }
 
 }  // namespace
@@ -719,20 +724,7 @@ TEST(GpuKernelTables, EachSplitToggleCombinationHasAKernelOfItsOwn) {
     std::set<const void*> kernels;
     std::set<std::string> names;
     std::vector<std::string> toggled;
-    // "pair_test" -> "PairTest".
-    const auto camel = [](const std::string& s) {
-        std::string out;
-        bool upper = true;
-        for (char c : s) {
-            if (c == '_') {
-                upper = true;
-                continue;
-            }
-            out += upper ? char(std::toupper(static_cast<unsigned char>(c))) : c;
-            upper = false;
-        }
-        return out;
-    };
+    const auto camel = [](const std::string& s) { return Camel(s, '_'); };
     for (const Lesson& lesson : Lessons().lessons()) {
         if (lesson.chapter != "split" || Toggles(lesson).empty()) continue;
         toggled.push_back(lesson.id);

@@ -29,15 +29,12 @@ std::vector<const Lesson*> AttentionLessons() {
 
 RunOptions Options(uint64_t b, uint64_t h, uint64_t n, const std::string& d,
                    const std::string& mask, uint64_t seed) {
-    RunOptions o;
+    RunOptions o = OneRun(seed);
     o.Set("b", std::to_string(b));
     o.Set("h", std::to_string(h));
     o.Set("n", std::to_string(n));
     o.Set("d", d);
     o.Set("mask", mask);
-    o.reps = 1;
-    o.seed = seed;
-    o.measure_ceilings = false;
     return o;
 }
 

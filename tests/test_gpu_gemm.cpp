@@ -169,9 +169,7 @@ TEST(GpuGemm, EveryStepAndConfigurationAtEdgeShapes) {
                     }
                     const RunResult r = session.Run(*lesson, o);
                     ASSERT_TRUE(r.verified) << what << ": " << r.check_message;
-                    EXPECT_EQ(r.work.flops, 2 * s.m * s.n * s.k) << what;
-                    EXPECT_EQ(r.work.bytes_read, (s.m * s.k + s.k * s.n) * 4) << what;
-                    EXPECT_EQ(r.work.bytes_written, s.m * s.n * 4) << what;
+                    ExpectProductWork(r.work, s.m, s.n, s.k, 4, what);
                     // The run is held to the ceiling its declaration predicts: the TF32 peak
                     // for the tensor-core steps, fp32's for the others.
                     EXPECT_EQ(r.work.bound, DeclaredBound(*lesson)) << what;

@@ -151,15 +151,12 @@ TEST(GpuGemv, VectorStepEveryToggleCombination) {
                                        {2, 16386},
                                        {129, 130}})
                 for (int block : {32, 96, 256, 1024}) {
-                    RunOptions o;
+                    RunOptions o = OneRun(m * 131 + n);
                     o.Set("m", std::to_string(m));
                     o.Set("n", std::to_string(n));
                     o.Set("block", std::to_string(block));
                     o.Set("loads", load);
                     o.Set("row_lanes", lane);
-                    o.reps = 1;
-                    o.seed = m * 131 + n;
-                    o.measure_ceilings = false;
                     const RunResult r = session.Run(*lesson, o);
                     ASSERT_TRUE(r.verified) << load << " " << lane << " " << m << "x" << n
                                             << " block " << block << ": " << r.check_message;

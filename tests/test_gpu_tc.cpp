@@ -86,9 +86,7 @@ TEST(GpuTc, EveryStepAndConfigurationAtOddShapes) {
                 }
                 const RunResult r = session.Run(*lesson, o);
                 ASSERT_TRUE(r.verified) << what << ": " << r.check_message;
-                EXPECT_EQ(r.work.flops, 2 * s.m * s.n * s.k) << what;
-                EXPECT_EQ(r.work.bytes_read, (s.m * s.k + s.n * s.k) * 2) << what;
-                EXPECT_EQ(r.work.bytes_written, s.m * s.n * 2) << what;
+                ExpectProductWork(r.work, s.m, s.n, s.k, 2, what);
                 EXPECT_EQ(r.work.bound, Bound::kBf16) << what;
                 ++runs;
             }

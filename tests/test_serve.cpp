@@ -30,16 +30,36 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
+// Every line of `text` parsed; a line that is not JSON fails the test.
+std::vector<json> ParseLines(const std::string& text) {
+    std::vector<json> messages;
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line)) {
+        try {
+            messages.push_back(json::parse(line));
+        } catch (const json::exception&) {
+            ADD_FAILURE() << "a torn or garbled reply: " << line.substr(0, 200);
+        }
+    }
+    return messages;
+}
+
+// The worker's replies to `input` (one request a line).
 std::vector<json> ServeLines(const std::string& input, int* exit_code = nullptr) {
     std::istringstream in(input);
     std::ostringstream out;
     const int rc = Serve(RunnableCatalog(), in, out);
     if (exit_code) *exit_code = rc;
-    std::vector<json> messages;
-    std::istringstream lines(out.str());
-    std::string line;
-    while (std::getline(lines, line)) messages.push_back(json::parse(line));
-    return messages;
+    return ParseLines(out.str());
+}
+
+// The same, served with `options` (a test's own profile or compile calls).
+std::vector<json> ServeLines(const std::string& input, const ServeOptions& options) {
+    std::istringstream in(input);
+    std::ostringstream out;
+    Serve(RunnableCatalog(), in, out, options);
+    return ParseLines(out.str());
 }
 
 std::vector<json> For(const std::vector<json>& messages, const json& id) {
@@ -319,21 +339,6 @@ std::string StatusOf(const std::vector<json>& messages, const json& id) {
     return status;
 }
 
-// Every line of `text` parsed; a line that is not JSON fails the test.
-std::vector<json> ParseLines(const std::string& text) {
-    std::vector<json> messages;
-    std::istringstream lines(text);
-    std::string line;
-    while (std::getline(lines, line)) {
-        try {
-            messages.push_back(json::parse(line));
-        } catch (const json::exception&) {
-            ADD_FAILURE() << "a torn or garbled reply: " << line.substr(0, 200);
-        }
-    }
-    return messages;
-}
-
 }  // namespace
 
 TEST(ServeHostile, NumbersOutOfRangeGetAnErrorAndServingGoesOn) {
@@ -468,6 +473,22 @@ public:
         if (!NextLine(line)) return json(nullptr);
         return json::parse(line);
     }
+    // Reads up to the first progress reply (a request is running); whether there was one.
+    bool UntilProgress() {
+        json m;
+        do {
+            m = Next();
+        } while (!m.is_null() && m["type"] != "progress");
+        return !m.is_null();
+    }
+    // The rest of the output's done replies, in order: "<id>:<status>".
+    std::vector<std::string> DoneOrder() {
+        std::vector<std::string> order;
+        for (json m = Next(); !m.is_null(); m = Next())
+            if (m["type"] == "done")
+                order.push_back(m["id"].dump() + ":" + m["status"].get<std::string>());
+        return order;
+    }
     void Forget() { m_pid = -1; }  // reaped by the test itself
     int Wait() {
         int status = 0;
@@ -541,17 +562,10 @@ TEST(ServeHostile, RunningRequestIsCancelledBeforeTheCancelIsDone) {
     EXPECT_EQ(worker.Next()["type"], "hello");
     worker.Send(R"({"op":"run","id":1,"lesson":"split/naive-scan","size":"1MiB","min_time_s":30})");
     worker.Send(R"({"op":"run","id":2,"lesson":"split/naive-scan","size":"1MiB","min_time_s":30})");
-    json m;
-    do {
-        m = worker.Next();  // wait until request 1 is running: its first progress
-    } while (!m.is_null() && m["type"] != "progress");
-    ASSERT_FALSE(m.is_null());
+    ASSERT_TRUE(worker.UntilProgress());  // a request is running
     worker.Send(R"({"op":"cancel","id":3})");
     worker.CloseInput();
-    std::vector<std::string> order;
-    for (m = worker.Next(); !m.is_null(); m = worker.Next())
-        if (m["type"] == "done")
-            order.push_back(m["id"].dump() + ":" + m["status"].get<std::string>());
+    const std::vector<std::string> order = worker.DoneOrder();
     EXPECT_EQ(worker.Wait(), 0);
     const std::vector<std::string> expected = {"2:cancelled", "1:cancelled", "3:ok"};
     EXPECT_EQ(order, expected) << "queued, then running, then the cancel itself";
@@ -565,18 +579,11 @@ TEST(ServeHostile, ARequestWithoutAnIdIsCancelledByNullNotByAnEmptyString) {
     ASSERT_TRUE(worker.started());
     EXPECT_EQ(worker.Next()["type"], "hello");
     worker.Send(R"({"op":"run","lesson":"split/naive-scan","size":"1MiB","min_time_s":30})");
-    json m;
-    do {
-        m = worker.Next();  // wait until it is running: its first progress
-    } while (!m.is_null() && m["type"] != "progress");
-    ASSERT_FALSE(m.is_null());
+    ASSERT_TRUE(worker.UntilProgress());  // a request is running
     worker.Send(R"({"op":"cancel","id":"empty","target":""})");
     worker.Send(R"({"op":"cancel","id":"null","target":null})");
     worker.CloseInput();
-    std::vector<std::string> order;
-    for (m = worker.Next(); !m.is_null(); m = worker.Next())
-        if (m["type"] == "done")
-            order.push_back(m["id"].dump() + ":" + m["status"].get<std::string>());
+    const std::vector<std::string> order = worker.DoneOrder();
     EXPECT_EQ(worker.Wait(), 0);
     const std::vector<std::string> expected = {"\"empty\":ok", "null:cancelled", "\"null\":ok"};
     EXPECT_EQ(order, expected);
@@ -587,16 +594,9 @@ TEST(ServeHostile, ShutdownIsDoneAfterTheRunningRequest) {
     ASSERT_TRUE(worker.started());
     EXPECT_EQ(worker.Next()["type"], "hello");
     worker.Send(R"({"op":"run","id":1,"lesson":"split/naive-scan","size":"1MiB","min_time_s":30})");
-    json m;
-    do {
-        m = worker.Next();
-    } while (!m.is_null() && m["type"] != "progress");
-    ASSERT_FALSE(m.is_null());
+    ASSERT_TRUE(worker.UntilProgress());  // a request is running
     worker.Send(R"({"op":"shutdown","id":2})");
-    std::vector<std::string> order;
-    for (m = worker.Next(); !m.is_null(); m = worker.Next())
-        if (m["type"] == "done")
-            order.push_back(m["id"].dump() + ":" + m["status"].get<std::string>());
+    const std::vector<std::string> order = worker.DoneOrder();
     EXPECT_EQ(worker.Wait(), 0);
     const std::vector<std::string> expected = {"1:cancelled", "2:ok"};
     EXPECT_EQ(order, expected);
@@ -642,11 +642,7 @@ TEST(ServeHostile, SigtermAndSigintEndServingAsAShutdown) {
             if (busy) {
                 worker.Send(
                     R"({"op":"run","id":1,"lesson":"split/naive-scan","size":"1MiB","min_time_s":30})");
-                json m;
-                do {
-                    m = worker.Next();
-                } while (!m.is_null() && m["type"] != "progress");
-                ASSERT_FALSE(m.is_null());
+                ASSERT_TRUE(worker.UntilProgress());  // a request is running
             }
             const auto start = std::chrono::steady_clock::now();
             ASSERT_EQ(::kill(worker.pid(), sig), 0);
@@ -658,10 +654,7 @@ TEST(ServeHostile, SigtermAndSigintEndServingAsAShutdown) {
                     std::this_thread::sleep_for(std::chrono::milliseconds(50));
                 if (!ended) ::kill(pid, SIGKILL);
             });
-            std::vector<std::string> order;
-            for (json m = worker.Next(); !m.is_null(); m = worker.Next())
-                if (m["type"] == "done")
-                    order.push_back(m["id"].dump() + ":" + m["status"].get<std::string>());
+            const std::vector<std::string> order = worker.DoneOrder();
             const int code = worker.Wait();
             ended = true;
             watchdog.join();
@@ -983,19 +976,14 @@ TEST(Serve, ProfileRequestsGoToTheSuppliedProfiler) {
         if (recorded) throw UnavailableError("no counters recorded for " + lesson.id);
         return json{{"id", lesson.id}, {"source", "live"}, {"kernels", json::array()}};
     };
-    std::istringstream in(input);
-    std::ostringstream out;
-    Serve(RunnableCatalog(), in, out, options);
-    std::vector<json> messages;
-    std::istringstream lines(out.str());
-    for (std::string line; std::getline(lines, line);) messages.push_back(json::parse(line));
+    const std::vector<json> messages = ServeLines(input, options);
     const std::vector<json> one = For(messages, 1);
-    ASSERT_EQ(one.size(), 2u) << out.str();
+    ASSERT_EQ(one.size(), 2u) << json(messages).dump();
     EXPECT_EQ(one[0]["type"], "profile");
     EXPECT_EQ(one[0]["profile"]["source"], "live");
     EXPECT_EQ(one[1]["status"], "ok");
     const std::vector<json> two = For(messages, 2);
-    ASSERT_EQ(two.size(), 2u) << out.str();
+    ASSERT_EQ(two.size(), 2u) << json(messages).dump();
     EXPECT_EQ(two[0]["type"], "error");
     EXPECT_NE(two[0]["error"].get<std::string>().find("no counters recorded"), std::string::npos);
     EXPECT_EQ(two[1]["status"], "unavailable");
@@ -1048,39 +1036,34 @@ TEST(Serve, StudentKernelsGoToTheSuppliedBuilder) {
         }
         return b;
     };
-    std::istringstream in(input);
-    std::ostringstream out;
-    Serve(RunnableCatalog(), in, out, options);
-    std::vector<json> messages;
-    std::istringstream lines(out.str());
-    for (std::string line; std::getline(lines, line);) messages.push_back(json::parse(line));
+    const std::vector<json> messages = ServeLines(input, options);
     const std::vector<json> one = For(messages, 1);
-    ASSERT_EQ(one.size(), 2u) << out.str();
+    ASSERT_EQ(one.size(), 2u) << json(messages).dump();
     EXPECT_EQ(one[0]["type"], "compile");
     EXPECT_EQ(one[0]["lesson"], "gemv/warp-per-row");
     EXPECT_EQ(one[0]["compile"]["status"], "ok");
     EXPECT_EQ(one[1]["status"], "ok");
     const std::vector<json> two = For(messages, 2);
-    ASSERT_EQ(two.size(), 3u) << out.str();
+    ASSERT_EQ(two.size(), 3u) << json(messages).dump();
     EXPECT_EQ(two[1]["type"], "error");
     EXPECT_EQ(two[2]["status"], "error");
     const std::vector<json> three = For(messages, 3);  // compiled and run: a result, yours
-    ASSERT_GE(three.size(), 3u) << out.str();
+    ASSERT_GE(three.size(), 3u) << json(messages).dump();
     EXPECT_EQ(three.front()["type"], "compile");
     const auto result = std::find_if(three.begin(), three.end(),
                                      [](const json& m) { return m["type"] == "result"; });
-    ASSERT_NE(result, three.end()) << out.str();
+    ASSERT_NE(result, three.end()) << json(messages).dump();
     EXPECT_EQ((*result)["result"]["yours"], true);
     EXPECT_EQ(three.back()["status"], "ok");
     const std::vector<json> four = For(messages, 4);  // a bad parameter: refused before compiling
-    ASSERT_EQ(four.size(), 2u) << out.str();
+    ASSERT_EQ(four.size(), 2u) << json(messages).dump();
     EXPECT_EQ(four[0]["type"], "error");
     EXPECT_EQ(four[1]["status"], "error");
     const std::vector<json> five = For(messages, 5);
     ASSERT_EQ(five.size(), 2u);
     EXPECT_NE(five[0]["error"].get<std::string>().find("'kernel' must be"), std::string::npos);
     const std::vector<json> six = For(messages, 6);
-    ASSERT_EQ(six.size(), 3u) << out.str();
+    ASSERT_EQ(six.size(), 3u) << json(messages).dump();
     EXPECT_EQ(six[1]["error"], "no harness here");
     EXPECT_EQ(six[2]["status"], "unavailable");
     EXPECT_EQ(seen.size(), 4u) << "ids 1, 2, 3 and 6 reach the builder";

@@ -16,6 +16,7 @@
 #include "catalog.h"
 #include "device.h"
 #include "errors.h"
+#include "serve_replies.h"
 #include "shell.h"
 #include "tuning.h"
 
@@ -300,13 +301,7 @@ TEST(ServeTune, TheWorkerTunesACpuStepAndKeepsIt) {
         << "\n";
     const Output out = Sh("HOME=" + home + " XDG_DATA_HOME= " + CliPath() + " serve < " + requests +
                           " 2>/dev/null");
-    std::map<int, std::vector<Json>> by_id;
-    std::istringstream lines(out.text);
-    for (std::string line; std::getline(lines, line);) {
-        const Json m = Json::parse(line, nullptr, false);
-        if (m.is_object() && m.contains("id") && m["id"].is_number_integer())
-            by_id[m["id"].get<int>()].push_back(m);
-    }
+    std::map<int, std::vector<Json>> by_id = RepliesById(out.text);
     int results = 0;
     Json tuning;
     for (const Json& m : by_id[1]) {

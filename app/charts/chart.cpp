@@ -532,12 +532,15 @@ void LineChart(const char* id, const std::vector<Series>& series, const LineOpti
             dl->AddCircle(p, font * 0.5f, kHighlight, 0, 2.0f);
             // Right of the point and above it, kept inside the plot: left of a point near the
             // right edge, under one near the top (where the unit is written).
-            const float w = TextWidth(o.best_text);
+            const char* best_text = s.best_within_noise && !o.best_noise_text.empty()
+                                        ? o.best_noise_text.c_str()
+                                        : o.best_text;
+            const float w = TextWidth(best_text);
             const float bx =
                 p.x + font * 0.5f + w <= right ? p.x + font * 0.5f : p.x - font * 0.5f - w;
             const float by =
                 p.y - font * 1.3f >= top + font * 0.7f ? p.y - font * 1.3f : p.y + font * 0.3f;
-            dl->AddText(ImVec2(bx, by), kHighlight, o.best_text);
+            dl->AddText(ImVec2(bx, by), kHighlight, best_text);
         }
         if (lx + font * 1.2f + TextWidth(s.name) <= right) {  // the legend entries that fit
             if (s.dashed)

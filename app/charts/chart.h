@@ -70,7 +70,10 @@ struct Series {
     // Each point's spread (the median's confidence interval), drawn as a bar through it;
     // optional, and a negative end: none.
     std::vector<double> lo, hi;
-    int best = -1;        // index of the point to mark as best
+    int best = -1;  // index of the point to mark as best
+    // The best point's interval meets another point's (review row 2: "best" circled noise): it
+    // is marked "best" with `best_noise_text` beside it.
+    bool best_within_noise = false;
     bool dashed = false;  // recorded, not live: a dashed line and hollow points
 };
 
@@ -84,7 +87,8 @@ struct LineOptions {
     std::vector<double> x_ticks;
     float height = 220;
     const char* empty_text = "no data yet";
-    const char* best_text = "best";                     // beside the best point
+    const char* best_text = "best";  // beside the best point
+    std::string best_noise_text;     // ... where it is within noise of another point (if set)
     std::vector<std::string>* x_tick_labels = nullptr;  // filled with the x labels drawn
 };
 

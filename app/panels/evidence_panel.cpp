@@ -78,14 +78,22 @@ const GlossaryEntry* EntryOf(const UiState& ui, const std::string& counter) {
     return nullptr;
 }
 
-// The first sentence of a definition: the counter's one-line explanation.
+// The first sentence of a definition: the counter's one-line explanation, ending as a sentence
+// ends (one cut at a semicolon ends with a full stop: "...; high means" was shown as "...;").
 std::string FirstSentence(const std::string& text) {
-    for (const std::string_view end : {". ", "\xE3\x80\x82", "; ", "\xEF\xBC\x9B"}) {
-        const size_t at = text.find(end);
-        if (at != std::string::npos && at > 0)
-            return text.substr(0, at + (end[0] == '.' || end[0] == ';' ? 1 : end.size()));
+    size_t at = std::string::npos;
+    std::string_view end;
+    for (const std::string_view e : {". ", "\xE3\x80\x82", "; ", "\xEF\xBC\x9B"}) {
+        const size_t found = text.find(e);
+        if (found != std::string::npos && found > 0 && found < at) {
+            at = found;
+            end = e;
+        }
     }
-    return text;
+    if (at == std::string::npos) return text;
+    if (end == "; ") return text.substr(0, at) + ".";
+    if (end == "\xEF\xBC\x9B") return text.substr(0, at) + "\xE3\x80\x82";
+    return text.substr(0, at + (end == ". " ? 1 : end.size()));
 }
 
 }  // namespace
@@ -209,7 +217,9 @@ void DrawEvidence(UiState& ui, Controller& c, const Registry& reg, const Lesson&
                 ImGui::TextUnformatted(name.c_str());
             const bool hovered = ImGui::IsItemHovered();
             if (entry) {
-                ImGui::TextDisabled("%s", FirstSentence(entry->definition).c_str());
+                const std::string explained = FirstSentence(entry->definition);
+                ImGui::TextDisabled("%s", explained.c_str());
+                if (ui.probe) ui.probe->evidence_explanations.push_back(explained);
                 if (ui.probe && ui.probe->evidence_first_explained.empty())
                     ui.probe->evidence_first_explained = name;
             }

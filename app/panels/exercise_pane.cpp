@@ -311,7 +311,7 @@ void DrawEditor(UiState& ui, const Controller::ExerciseAnswer* answer, float hei
             ImGuiInputTextFlags_CallbackAlways | (read_only ? ImGuiInputTextFlags_ReadOnly : 0),
         EditCallback, &ctx);
     ImGui::PopStyleColor();
-    if (!ui.drawing_popout) ui.editor_id = ImGui::GetItemID();
+    ui.editor_id = ImGui::GetItemID();  // the pop-out's own while it draws (PopoutFocus)
     Remember(ui, "exercise_editor");
     if (changed && !read_only) v.typed_at = EditorClock();
     // Keep the caret in view as it moves past the child's edge (the text never scrolls itself:
@@ -463,6 +463,14 @@ void DrawCheckAnswer(UiState& ui, const Controller::ExerciseAnswer& a) {
             ImGui::Unindent();
         }
         ImGui::PopID();
+    }
+    if (ui.probe) {
+        ui.probe->check_cases = static_cast<int>(a.cases.size());
+        ui.probe->check_failed = failed;
+        ui.probe->check_state = !a.check_done                                  ? "pending"
+                                : !a.checked                                   ? "not checked"
+                                : a.check_passed && a.wrong_at_default.empty() ? "passed"
+                                                                               : "failed";
     }
     if (a.pending && !a.check_done && !a.timing.empty())
         ImGui::TextColored(kAmber, "%s", Tr(ui, a.timing == "yours" ? kTimingYours : kTimingStep));
@@ -660,13 +668,27 @@ void DrawExercisePopout(UiState& ui, Controller& c, const Registry& reg) {
     ImGui::Begin("exercise_popout", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
+    // ImGui's own tabbing off: PopoutFocus moves through its controls, as on the page.
+#if IMGUI_VERSION_NUM >= 18940
+    ImGui::PushTabStop(false);
+#else
+    ImGui::PushAllowKeyboardFocus(false);
+#endif
+    auto end = [] {
+#if IMGUI_VERSION_NUM >= 18940
+        ImGui::PopTabStop();
+#else
+        ImGui::PopAllowKeyboardFocus();
+#endif
+        ImGui::End();
+    };
     const Lesson* lesson = CurrentLesson(ui, reg);
     const Exercise* exercise = lesson ? FindExercise(lesson->id) : nullptr;
     if (!lesson || !exercise) {
         DrawWrappedText(Tr(ui, kNoExerciseHere), &kAmber);
         if (ImGui::Button(Tr(ui, kPutBack))) ui.exercise.popout = false;
         Remember(ui, "exercise_popin");
-        ImGui::End();
+        end();
         return;
     }
     if (ui.exercise.lesson != lesson->id) OpenFor(ui, *exercise);
@@ -677,7 +699,7 @@ void DrawExercisePopout(UiState& ui, Controller& c, const Registry& reg) {
             .c_str());
     DrawMaximised(ui, c, reg, *lesson, *exercise, c.Exercise(*lesson),
                   c.Mode(*lesson) == LessonMode::kLive);
-    ImGui::End();
+    end();
 }
 
 }  // namespace lessons::app

@@ -128,6 +128,19 @@ void DrawExercise(UiState& ui, Controller& c, const Registry& reg, const Lesson&
 // The editor's own window (ui.exercise.popout): drawn by main.cpp in that window's ImGui
 // context, with ui.drawing_popout set.
 void DrawExercisePopout(UiState& ui, Controller& c, const Registry& reg);
+// The pop-out's keyboard focus (Tab, Shift+Tab, Enter and Space, as on the page) in a ring of its
+// own controls: PopoutFocus(ui, own, true) after its NewFrame puts its ring in place of the
+// page's and handles the keys, PopoutFocusFrame draws its focus frame, PopoutFocus(ui, own,
+// false) puts the page's back.
+struct PopoutFocusState {
+    std::vector<UiState::FocusStop> ring, drawn;
+    unsigned id = 0;
+    size_t index = 0;
+    bool shown = false;
+    unsigned editor_id = 0;
+};
+void PopoutFocus(UiState& ui, PopoutFocusState* own, bool begin);
+void PopoutFocusFrame(UiState& ui);
 // parsons_pane.cpp: the lesson's Parsons problem (lessons/parsons.h), where it has one: its lines
 // ordered by dragging or by keyboard, some set aside, the kernel they make checked by the worker.
 void DrawParsons(UiState& ui, Controller& c, const Lesson& lesson);

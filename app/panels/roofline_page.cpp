@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "charts/chart.h"
 #include "charts/roofline.h"
+#include "model/compare.h"
 #include "model/sweeps.h"
 #include "panels/panels.h"
 #include "probe.h"
@@ -71,18 +73,30 @@ void DrawRoof(ImDrawList* dl, const Axes& ax, double bandwidth, double peak, ImU
     dl->PopClipRect();
 }
 
+// A roof label left out of the plot, for the key under the chart: in its roof's colour (the
+// ridge's dotted).
+struct RoofKeyEntry {
+    ImU32 color = 0;
+    std::string text;
+    bool dotted = false;
+};
+
 struct ChartSpec {
     float height = 300;
+    // Lays the chart out without drawing it (no item, nothing recorded): which labels it would
+    // leave out at this height.
+    bool dry = false;
     bool inset = false;
     int current = 0, previous = 0;  // the inset's two lessons
     // A sweep traced through its points (intensity, GFLOP/s): dashed where recorded.
     std::vector<ImVec2> trace;
     bool trace_recorded = false;
     ImU32 trace_color = IM_COL32(255, 255, 255, 200);  // its chapter's
-    // Presenter mode: smaller points, and a roof label that cannot be placed clear of the points
-    // and the other labels is left out (into `dropped`) instead of covering them.
+    // Presenter mode: smaller points, the roofs a class needs first labelled first.
     bool compact = false;
-    std::vector<std::string>* dropped = nullptr;
+    // A roof label that cannot be placed clear of the points and the other labels is left out
+    // of the plot (into `dropped`: the key under the chart lists it) instead of covering them.
+    std::vector<RoofKeyEntry>* dropped = nullptr;
     ImVec4* plot = nullptr;  // where the plot area was drawn (screen rectangle), when set
 };
 
@@ -122,11 +136,22 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
     ax.a = ImVec2(origin.x + left, origin.y + font * 0.6f);
     ax.b = ImVec2(origin.x + width - font * 1.4f, origin.y + spec.height - bottom);
     if (spec.plot) *spec.plot = ImVec4(ax.a.x, ax.a.y, ax.b.x, ax.b.y);
-    ImGui::InvisibleButton(spec.inset ? "roofline_inset" : "roofline_chart",
-                           ImVec2(std::max(width, 10.0f), spec.height));
-    Remember(ui, spec.inset ? "roofline_inset" : "roofline_chart");
-    const bool hovered = ImGui::IsItemHovered();
-    ImDrawList* dl = ImGui::GetWindowDrawList();
+    // A dry run draws into a list of its own, thrown away.
+    ImDrawList scratch(ImGui::GetDrawListSharedData());
+    bool hovered = false;
+    ImDrawList* dl = &scratch;
+    Probe* probe = spec.dry ? nullptr : ui.probe;
+    if (spec.dry) {
+        scratch._ResetForNewFrame();
+        scratch.PushTextureID(ImGui::GetIO().Fonts->TexID);
+        scratch.PushClipRectFullScreen();
+    } else {
+        ImGui::InvisibleButton(spec.inset ? "roofline_inset" : "roofline_chart",
+                               ImVec2(std::max(width, 10.0f), spec.height));
+        Remember(ui, spec.inset ? "roofline_inset" : "roofline_chart");
+        hovered = ImGui::IsItemHovered();
+        dl = ImGui::GetWindowDrawList();
+    }
     dl->AddRect(ax.a, ax.b, kGridColor);
 
     // Decade grid and tick labels.
@@ -181,22 +206,28 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
         taken.push_back(ImVec4(c.x - r - 2, c.y - r - 2, c.x + r + 2, c.y + r + 2));
     }
     if (!spec.inset) {
+        if (probe) {
+            probe->rects["roofline_plot"] = ImVec4(ax.a.x, ax.a.y, ax.b.x, ax.b.y);
+            probe->roof_label_rects.clear();
+        }
         const ImVec4 bounds(ax.a.x + 2, ax.a.y + 2, ax.b.x - 2, ax.b.y - 2);
         int overlapping = 0;
         // A label at the first place, of those along its roof, that covers no point and no
         // other label, on a dark band so that it reads over the grid.
         auto put = [&](const std::vector<ImVec2>& candidates, ImU32 color, const std::string& s,
-                       const std::string& whole) {
+                       const std::string& whole, bool dotted = false) {
             const ImVec2 size = ImGui::CalcTextSize(s.c_str());
-            if (candidates.empty()) return;
             bool clear = false;
-            const ImVec2 at = PlaceLabel(candidates, size, taken, bounds, &clear);
-            if (!clear && spec.compact) {  // said under the chart instead
-                if (spec.dropped) spec.dropped->push_back(whole);
+            const ImVec2 at =
+                candidates.empty() ? ImVec2() : PlaceLabel(candidates, size, taken, bounds, &clear);
+            if (!clear && spec.dropped) {  // said in the key under the chart instead
+                spec.dropped->push_back({color, whole, dotted});
                 return;
             }
+            if (candidates.empty()) return;
             overlapping += !clear;
             taken.push_back(ImVec4(at.x - 2, at.y - 1, at.x + size.x + 2, at.y + size.y + 1));
+            if (probe) probe->roof_label_rects.push_back(taken.back());
             dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1),
                               ImVec2(at.x + size.x + 2, at.y + size.y + 1), kLabelBackground, 3);
             dl->AddText(at, color, s.c_str());
@@ -293,9 +324,9 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
             std::vector<ImVec2> candidates;
             for (float y = ax.b.y - font * 1.3f; y > p.y; y -= font * 1.2f)
                 candidates.push_back(ImVec2(p.x + 4, y));
-            put(candidates, text, s, s);
+            put(candidates, text, s, s, true);
         }
-        if (ui.probe) ui.probe->roof_label_overlaps = overlapping;
+        if (probe) probe->roof_label_overlaps = overlapping;
     }
 
     int drawn = 0;
@@ -326,7 +357,7 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
     }
 
     dl->PopClipRect();
-    if (near) {
+    if (near && !spec.dry) {
         const std::string origin_text = near->recorded
                                             ? Fmt(Tr(ui, kRecordedPoint), near->device.c_str(),
                                                   near->timestamp.substr(0, 10).c_str())
@@ -543,7 +574,12 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
                 .c_str(),
             ImGuiTreeNodeFlags_DefaultOpen))
         return;
-    DrawRoofNote(ui, roof);
+    // In presenter mode the page's subtitle says "recorded on <GPU>, not live" already where the
+    // ceilings are that GPU's recorded ones: the note's two rows go to the chart (at 1280 x 720
+    // and scale 2 they are what lets the roof labels stand in the plot).
+    const bool said = ui.presenter && roof.recorded && c.Mode(lesson) == LessonMode::kRecorded &&
+                      WithoutVendor(roof.device) == WithoutVendor(c.ReferenceGpu());
+    if (!said) DrawRoofNote(ui, roof);
     // Presenter mode: the chart and its legend only.
     if (!ui.presenter) DrawRoofButtons(ui, c, reg, lesson);
     // The chapters whose points are drawn, in the catalogue's order, each with its colour and
@@ -555,58 +591,94 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         if (std::any_of(points.begin(), points.end(),
                         [&](const RooflinePoint& p) { return p.chapter == ch.id; }))
             seen.push_back(&ch);
-    // Each chapter's entry: a grid of 15 font heights a column; in presenter mode the short form
-    // of its title ("5. GEMM tiling"), each as wide as it needs (at most 8 font heights), flowing.
+    // The key under the chart: first the roof labels that found no place in the plot (each
+    // with a stroke of its roof's colour; the ridge's dotted), then each chapter (a dot of its
+    // points' colour). A chapter's entry takes a column of 15 font heights; in presenter mode
+    // the short form of its title ("5. GEMM tiling"), as wide as it needs, flowing after the
+    // roofs' entries on their rows. Never drawn over the plot: nothing there is covered.
     struct Entry {
         std::string title, shown, whole;
-        float x = 0;
+        ImU32 color = 0;
+        int kind = 0;  // 0 a chapter (dot), 1 a roof (stroke), 2 the ridge (dotted stroke)
+        float w = 0, x = 0;
         int row = 0;
     };
-    std::vector<Entry> entries;
     const float avail_w = std::max(ImGui::GetContentRegionAvail().x, f * 8);
-    float x = 0;
-    int row = 0;
-    for (size_t i = 0; i < seen.size(); ++i) {
+    const float swatch = f * 1.2f, inner = ImGui::GetStyle().ItemInnerSpacing.x;
+    std::vector<Entry> chapters;
+    for (const Chapter* ch : seen) {
         Entry e;
-        e.whole = std::to_string(seen[i]->number) + ". " + ChapterTitle(ui, *seen[i]);
-        const std::string title = ChapterTitle(ui, *seen[i]);
+        e.whole = std::to_string(ch->number) + ". " + ChapterTitle(ui, *ch);
+        const std::string title = ChapterTitle(ui, *ch);
         e.title = ui.presenter
-                      ? std::to_string(seen[i]->number) + ". " +
+                      ? std::to_string(ch->number) + ". " +
                             title.substr(0, std::min(title.find(": "), title.find("\xEF\xBC\x9A")))
                       : e.whole;
         // In presenter mode the short title whole (a class cannot hover), else cut to its column.
         const float text_w = ui.presenter ? avail_w - f * 1.6f : f * 15 - f * 1.6f;
         e.shown = Elide(e.title, text_w);
-        const float w = ui.presenter ? f * 1.6f + ImGui::CalcTextSize(e.shown.c_str()).x : f * 15;
-        if (x > 0 && x + w > avail_w) {
-            x = 0;
-            ++row;
-        }
-        e.x = x;
-        e.row = row;
-        x += w;
-        entries.push_back(e);
+        e.color = ChapterColor(ch->number);
+        e.w = ui.presenter ? f * 1.6f + ImGui::CalcTextSize(e.shown.c_str()).x : f * 15;
+        chapters.push_back(e);
     }
-    const int legend_rows = entries.empty() ? 0 : row + 1;
-    // Under the chart: the legend, then the count of points and those without arithmetic (in
-    // presenter mode one line instead: the roof labels left out of the chart).
-    // (In presenter mode the roof labels left out of the chart are listed inside its plot, at
-    // its upper left, above the roofs' slope: whole, and no height taken from the chart.)
-    // In presenter mode the legend's rows are packed (no spacing between them): with ten
-    // chapters it takes five rows at 1280 x 720 and scale 2, and the chart keeps the height.
+    // The entries in order with their places (x, row); returns the rows they take.
+    // `terse` 1: the roofs' entries without their notes in brackets; 2: without their units too
+    // (presenter mode, where the whole entries would take the chart's height: the axis names
+    // GFLOP/s, the whole entry shows on hover).
+    int terse = 0;
+    auto shorten = [&](std::string s) {
+        const char* cuts[] = {" (", "\xEF\xBC\x88", " GFLOP/s", " GB/s", " flop/B"};
+        for (int i = 0; i < (terse >= 2 ? 5 : terse >= 1 ? 2 : 0); ++i) {
+            const size_t at = s.find(cuts[i]);
+            if (at != std::string::npos) s.erase(at, i < 2 ? std::string::npos : strlen(cuts[i]));
+        }
+        return s;
+    };
+    auto lay_out = [&](const std::vector<RoofKeyEntry>& key, std::vector<Entry>* out) {
+        out->clear();
+        for (const RoofKeyEntry& k : key) {
+            Entry e;
+            e.title = e.whole = k.text;
+            e.shown = Elide(shorten(k.text), avail_w - swatch - inner - f);
+            e.color = k.color;
+            e.kind = k.dotted ? 2 : 1;
+            e.w = swatch + inner + ImGui::CalcTextSize(e.shown.c_str()).x + f;
+            out->push_back(e);
+        }
+        const size_t roofs = out->size();
+        out->insert(out->end(), chapters.begin(), chapters.end());
+        float x = 0;
+        int row = 0;
+        for (size_t i = 0; i < out->size(); ++i) {
+            Entry& e = (*out)[i];
+            // Outside presenter mode the chapters' grid starts a row of its own.
+            const bool grid_starts = !ui.presenter && i == roofs && i > 0;
+            if (x > 0 && (x + e.w > avail_w || grid_starts)) {
+                x = 0;
+                ++row;
+            }
+            e.x = x;
+            e.row = row;
+            x += e.w;
+        }
+        return out->empty() ? 0 : row + 1;
+    };
+    // Under the chart: the key, then the count of points and those without arithmetic (not in
+    // presenter mode). In presenter mode the key's rows are packed (no spacing between them):
+    // with ten chapters it takes five rows at 1280 x 720 and scale 2, and the chart keeps the
+    // height.
     const float legend_row_h =
         ui.presenter ? ImGui::GetFontSize() : ImGui::GetTextLineHeightWithSpacing();
-    const float footer = legend_row_h * static_cast<float>(legend_rows) +
-                         (ui.presenter && legend_rows > 0 ? ImGui::GetStyle().ItemSpacing.y : 0) +
-                         ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(ui.presenter ? 0
-                                                                                    : none > 0   ? 3
-                                                                                               : 2);
+    auto footer = [&](int legend_rows) {
+        return legend_row_h * static_cast<float>(legend_rows) +
+               (ui.presenter && legend_rows > 0 ? ImGui::GetStyle().ItemSpacing.y : 0) +
+               ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(ui.presenter ? 0
+                                                                          : none > 0   ? 3
+                                                                                       : 2);
+    };
     ChartSpec spec;
-    std::vector<std::string> dropped;
     spec.compact = ui.presenter;
-    spec.dropped = &dropped;
     ImVec4 plot;
-    spec.plot = &plot;
     // The sweep of the intensity, traced once asked for (or once one ran here).
     SweepLine trace;
     if (const ParamSpec* intensity = IntensityParam(lesson)) {
@@ -622,10 +694,37 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
         spec.trace_color = PointColor(reg, lesson.chapter);
     }
     const float trace_rows = spec.trace.size() > 1 ? 1.0f : 0.0f;
-    spec.height = std::max(f * (ui.presenter ? 7 : 18),
-                           ImGui::GetContentRegionAvail().y - footer -
-                               trace_rows * ImGui::GetTextLineHeightWithSpacing());
+    const float room =
+        ImGui::GetContentRegionAvail().y - trace_rows * ImGui::GetTextLineHeightWithSpacing();
+    // The chart's height and the labels it leaves to the key decide each other: the labels the
+    // chart leaves out at a height take rows of the key, which the chart gives up. From the
+    // tallest chart (no key rows) down, laid out without drawing, until the two agree (fewer
+    // labels in a shorter chart never: it settles in a few steps, at the tallest chart that
+    // holds its key).
+    // In presenter mode the key's entries are made terser (notes, then units) while the chart
+    // would keep less than half the room with them whole.
+    std::vector<Entry> entries;
+    std::vector<RoofKeyEntry> dropped;
+    spec.dropped = &dropped;
+    const float lowest = f * (ui.presenter ? 7 : 18);
+    for (terse = 0; terse <= (ui.presenter ? 2 : 0); ++terse) {
+        spec.height = std::max(lowest, room - footer(lay_out({}, &entries)));
+        for (int i = 0; i < 8; ++i) {
+            ChartSpec dry = spec;
+            dry.dry = true;
+            dropped.clear();
+            DrawChart(ui, reg, roof, points, dry);
+            const float height = std::max(lowest, room - footer(lay_out(dropped, &entries)));
+            if (height >= spec.height - 0.5f) break;
+            spec.height = height;
+        }
+        if (spec.height >= std::max(lowest, room * 0.5f) - 0.5f) break;
+    }
+    terse = std::min(terse, ui.presenter ? 2 : 0);
+    dropped.clear();
+    spec.plot = &plot;
     const int drawn = DrawChart(ui, reg, roof, points, spec);
+    lay_out(dropped, &entries);
     if (ui.probe) {
         ui.probe->roof_trace_points = spec.trace.size() > 1 ? int(spec.trace.size()) : 0;
         ui.probe->roof_trace_recorded = spec.trace_recorded && spec.trace.size() > 1;
@@ -644,45 +743,53 @@ void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson&
     if (ui.probe) {
         ui.probe->roof_points = drawn;
         ui.probe->roof_legend.clear();
+        ui.probe->roof_dropped.clear();
+        ui.probe->roof_key_rects.clear();
     }
     if (ui.presenter)
         ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing,
                             ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
+    ImVec4 key_rect(1e30f, 1e30f, -1e30f, -1e30f);  // the roofs' entries, together
     for (size_t i = 0; i < entries.size(); ++i) {
         const Entry& e = entries[i];
         if (i > 0 && e.row == entries[i - 1].row) ImGui::SameLine(e.x);
         const ImVec2 at = ImGui::GetCursorScreenPos();
-        ImGui::GetWindowDrawList()->AddCircleFilled(ImVec2(at.x + f * 0.4f, at.y + f * 0.55f),
-                                                    f * 0.3f, ChapterColor(seen[i]->number));
-        ImGui::Dummy(ImVec2(f * 0.9f, f));
-        ImGui::SameLine();
-        ImGui::TextUnformatted(e.shown.c_str());
-        if (ImGui::IsItemHovered()) Tooltip(e.whole);
-        if (ui.probe) ui.probe->roof_legend.push_back(e.title);
-    }
-    if (!entries.empty()) Remember(ui, "roof_legend_end");  // its last entry
-    if (ui.presenter) ImGui::PopStyleVar();
-    if (ui.presenter) {
-        // The roof labels with no clear place in the chart, on one line (whole on hover).
-        // The roof labels with no clear place in the chart, one a line at the plot's upper left
-        // on a dark ground (whole: a class cannot hover).
         ImDrawList* dl = ImGui::GetWindowDrawList();
-        const float pad = f * 0.3f;
-        float y = plot.y + pad;
-        for (const std::string& d : dropped) {
-            const ImVec2 size = ImGui::CalcTextSize(d.c_str());
-            const ImVec2 at(plot.x + pad, y);
-            dl->AddRectFilled(ImVec2(at.x - pad * 0.5f, at.y),
-                              ImVec2(at.x + size.x + pad * 0.5f, at.y + size.y),
-                              IM_COL32(20, 20, 24, 210));
-            dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), d.c_str());
-            y += size.y;
+        if (e.kind == 0) {
+            dl->AddCircleFilled(ImVec2(at.x + f * 0.4f, at.y + f * 0.55f), f * 0.3f, e.color);
+            ImGui::Dummy(ImVec2(f * 0.9f, f));
+            ImGui::SameLine();
+            ImGui::TextUnformatted(e.shown.c_str());
+        } else {
+            const float y = at.y + f * 0.55f;
+            if (e.kind == 1)
+                dl->AddLine(ImVec2(at.x, y), ImVec2(at.x + swatch, y), e.color, 2.5f);
+            else
+                for (float x = at.x; x < at.x + swatch; x += f * 0.4f)
+                    dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + f * 0.2f, at.x + swatch), y),
+                                e.color, 2.0f);
+            ImGui::Dummy(ImVec2(swatch, f));
+            ImGui::SameLine(0, inner);
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(e.color));
+            ImGui::TextUnformatted(e.shown.c_str());
+            ImGui::PopStyleColor();
         }
-        if (ui.probe && !dropped.empty())
-            ui.probe->rects["roof_dropped_list"] = ImVec4(plot.x, plot.y, plot.x, y);
-        if (ui.probe) ui.probe->roof_dropped = dropped;
-        return;
+        if (e.shown != e.whole && ImGui::IsItemHovered()) Tooltip(e.whole);
+        if (!ui.probe) continue;
+        if (e.kind == 0) {
+            ui.probe->roof_legend.push_back(e.title);
+            continue;
+        }
+        const ImVec4 r(at.x, at.y, ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y);
+        ui.probe->roof_dropped.push_back(e.whole);
+        ui.probe->roof_key_rects.push_back(r);
+        key_rect = ImVec4(std::min(key_rect.x, r.x), std::min(key_rect.y, r.y),
+                          std::max(key_rect.z, r.z), std::max(key_rect.w, r.w));
     }
+    if (!chapters.empty()) Remember(ui, "roof_legend_end");  // its last entry
+    if (ui.probe && key_rect.x < key_rect.z) ui.probe->rects["roof_dropped_list"] = key_rect;
+    if (ui.presenter) ImGui::PopStyleVar();
+    if (ui.presenter) return;
     const int recorded = static_cast<int>(std::count_if(
         points.begin(), points.end(), [](const RooflinePoint& p) { return p.recorded; }));
     ImGui::PushTextWrapPos(0);

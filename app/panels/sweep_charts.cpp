@@ -104,6 +104,12 @@ void SweepSeries(const UiState& ui, const Registry& reg, const Lesson& lesson,
         // The best point is the highest rate: in a size sweep the shortest time is only the
         // smallest size.
         t.best = g.best = chart::BestRateIndex(g.y);
+        // Within noise where another point's interval reaches the best one's (rates: the best's
+        // lower end at or below another's upper end); only where both have an interval.
+        if (g.best >= 0 && g.lo[size_t(g.best)] > 0)
+            for (size_t i = 0; i < g.y.size(); ++i)
+                if (int(i) != g.best && g.hi[i] > 0 && g.hi[i] >= g.lo[size_t(g.best)])
+                    t.best_within_noise = g.best_within_noise = true;
         time_series->push_back(t);
         rate_series->push_back(g);
     }
@@ -127,11 +133,16 @@ chart::LineOptions SweepChartOptions(UiState& ui, const Registry& reg, const Les
     o.height = ImGui::GetFontSize() * 12;
     o.empty_text = Tr(ui, kNoDataYet);
     o.best_text = Tr(ui, kBest);
+    o.best_noise_text = std::string(Tr(ui, kBest)) + " \xC2\xB7 " + Tr(ui, kNoiseCell);
     if (ui.probe) {
         o.x_tick_labels = &ui.probe->sweep_x_labels;
         ui.probe->sweep_best_x.clear();
+        ui.probe->sweep_best_within_noise.clear();
         for (const chart::Series& s : *rate_series)
-            if (s.best >= 0) ui.probe->sweep_best_x.push_back(s.x[size_t(s.best)]);
+            if (s.best >= 0) {
+                ui.probe->sweep_best_x.push_back(s.x[size_t(s.best)]);
+                ui.probe->sweep_best_within_noise.push_back(s.best_within_noise);
+            }
     }
     return o;
 }

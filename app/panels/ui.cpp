@@ -47,13 +47,21 @@ bool IsFocusStop(const UiState& ui, std::string_view name) {
 }  // namespace
 
 void Remember(UiState& ui, const char* name) {
-    if (ui.drawing_popout) {  // the editor's own window: its controls, not the page's
+    const ImGuiID id = ImGui::GetItemID();
+    if (ui.drawing_popout) {  // the editor's own window: its controls, in its own focus ring
+        if (id != 0 && !(ImGui::GetItemFlags() & ImGuiItemFlags_Disabled) &&
+            IsFocusStop(ui, name)) {
+            const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+            ImDrawList* dl = ImGui::GetWindowDrawList();
+            const ImVec2 c0 = dl->GetClipRectMin(), c1 = dl->GetClipRectMax();
+            ui.focus_drawn.push_back({id, ImGui::GetCurrentWindow(), a.x, a.y, b.x, b.y, c0.x, c0.y,
+                                      c1.x, c1.y, std::string("popout_") + name});
+        }
         if (!ui.probe) return;
         const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
         ui.probe->rects[std::string("popout_") + name] = ImVec4(a.x, a.y, b.x, b.y);
         return;
     }
-    const ImGuiID id = ImGui::GetItemID();
     if (id != 0 && !(ImGui::GetItemFlags() & ImGuiItemFlags_Disabled) && IsFocusStop(ui, name)) {
         const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
         ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -260,9 +268,11 @@ void HandleFocusKeys(UiState& ui) {
                   ? ring.begin() + static_cast<std::ptrdiff_t>(ui.focus_index)
                   : std::find_if(ring.begin(), ring.end(),
                                  [&](const UiState::FocusStop& f) { return f.id == ui.focus_id; });
-    // Tab types a tab in the exercise editor; everywhere else it moves the focus.
+    // Tab types a tab in the exercise editor; everywhere else it moves the focus. Ctrl+Tab
+    // leaves the editor with its text as typed (Esc would take back the edit in ImGui 1.86) and
+    // moves the focus on: the keyboard's way out of it, on the page and in its own window.
     if (ImGui::IsKeyPressed(kKeyTab) && !ring.empty() &&
-        !(ui.editor_id != 0 && g.ActiveId == ui.editor_id)) {
+        !(ui.editor_id != 0 && g.ActiveId == ui.editor_id && !io.KeyCtrl)) {
         const int n = static_cast<int>(ring.size());
         int i = at == ring.end() || !ui.focus_shown ? (io.KeyShift ? 0 : -1)
                                                     : static_cast<int>(at - ring.begin());
@@ -350,6 +360,27 @@ bool MoveAlongTabs(UiState& ui) {
 }
 
 }  // namespace
+
+void PopoutFocus(UiState& ui, PopoutFocusState* own, bool begin) {
+    std::swap(ui.focus_ring, own->ring);
+    std::swap(ui.focus_drawn, own->drawn);
+    std::swap(ui.focus_id, own->id);
+    std::swap(ui.focus_index, own->index);
+    std::swap(ui.focus_shown, own->shown);
+    std::swap(ui.editor_id, own->editor_id);
+    if (begin) {
+        ui.focus_ring.swap(ui.focus_drawn);
+        ui.focus_drawn.clear();
+        HandleFocusKeys(ui);
+    }
+}
+
+void PopoutFocusFrame(UiState& ui) {
+    std::string focused;
+    if (ui.probe) focused.swap(ui.probe->focused);
+    DrawFocusFrame(ui);  // the probe's "focused": the pop-out's control, where it has the focus
+    if (ui.probe && ui.probe->focused.empty()) ui.probe->focused.swap(focused);
+}
 
 bool ListShown(const UiState& ui) {
     if (ui.list_choice >= 0) return ui.list_choice == 1;
@@ -796,6 +827,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ui.probe->parsons_out_of_place.clear();
         ui.probe->evidence_rule.clear();
         ui.probe->evidence_first_explained.clear();
+        ui.probe->evidence_explanations.clear();
         ui.probe->evidence_needs_gpu = false;
         ui.probe->exercise_yours_ms = 0;
         ui.probe->sweeps.clear();
@@ -803,6 +835,11 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ui.probe->roof_trace_recorded = false;
         ui.probe->inline_code_runs = 0;
         ui.probe->roof_key = 0;
+        ui.probe->roof_dropped.clear();
+        ui.probe->check_state.clear();
+        ui.probe->check_cases = ui.probe->check_failed = 0;
+        ui.probe->roof_key_rects.clear();
+        ui.probe->roof_label_rects.clear();
         ui.probe->list_tooltip = false;
         ui.probe->linked_source = 0;
         ui.probe->linked_listing_lines = 0;

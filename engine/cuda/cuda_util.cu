@@ -90,22 +90,22 @@ const std::vector<uint8_t>& GuardPattern() {
 
 void* MallocDevice(size_t bytes, const char* what) {
     const bool guarded = GuardZonesOn();
-    const size_t total = guarded ? bytes + 2 * kGuardBytes : (bytes ? bytes : 1);
+    const size_t total = guarded ? kGuardLead + bytes + kGuardBytes : (bytes ? bytes : 1);
     void* ptr = nullptr;
     const cudaError_t err = cudaMalloc(&ptr, total);
     if (err == cudaErrorMemoryAllocation) ThrowOutOfMemory(bytes, what, false);
     Check(err, "cudaMalloc", __FILE__, __LINE__);
     if (!guarded) return ptr;
-    uint8_t* base = static_cast<uint8_t*>(ptr);
+    uint8_t* user = static_cast<uint8_t*>(ptr) + kGuardLead;
     const std::vector<uint8_t>& pattern = GuardPattern();
-    const cudaError_t fill1 = cudaMemcpy(base, pattern.data(), kGuardBytes, cudaMemcpyHostToDevice);
+    const cudaError_t fill1 =
+        cudaMemcpy(user - kGuardBytes, pattern.data(), kGuardBytes, cudaMemcpyHostToDevice);
     const cudaError_t fill2 =
-        cudaMemcpy(base + kGuardBytes + bytes, pattern.data(), kGuardBytes, cudaMemcpyHostToDevice);
+        cudaMemcpy(user + bytes, pattern.data(), kGuardBytes, cudaMemcpyHostToDevice);
     if (fill1 != cudaSuccess || fill2 != cudaSuccess) {
         cudaFree(ptr);
         Check(fill1 != cudaSuccess ? fill1 : fill2, "cudaMemcpy (guard zones)", __FILE__, __LINE__);
     }
-    void* user = base + kGuardBytes;
     const std::lock_guard<std::mutex> lock(g_guarded_mutex);
     g_guarded[user] = Guarded{bytes, what ? what : "a buffer"};
     return user;
@@ -126,14 +126,15 @@ void FreeDevice(void* ptr) {
         cudaFree(ptr);
         return;
     }
-    uint8_t* base = static_cast<uint8_t*>(ptr) - kGuardBytes;
+    uint8_t* user = static_cast<uint8_t*>(ptr);
     // Every kernel that could write it has finished: the copies wait for the device (a lost
     // context makes them fail, and then nothing is said about the zones).
     std::vector<uint8_t> before(kGuardBytes), after(kGuardBytes);
     if (cudaDeviceSynchronize() == cudaSuccess &&
-        cudaMemcpy(before.data(), base, kGuardBytes, cudaMemcpyDeviceToHost) == cudaSuccess &&
-        cudaMemcpy(after.data(), base + kGuardBytes + guarded->bytes, kGuardBytes,
-                   cudaMemcpyDeviceToHost) == cudaSuccess) {
+        cudaMemcpy(before.data(), user - kGuardBytes, kGuardBytes, cudaMemcpyDeviceToHost) ==
+            cudaSuccess &&
+        cudaMemcpy(after.data(), user + guarded->bytes, kGuardBytes, cudaMemcpyDeviceToHost) ==
+            cudaSuccess) {
         const std::optional<GuardHit> hit_before = CheckGuard(before.data(), before.size());
         const std::optional<GuardHit> hit_after = CheckGuard(after.data(), after.size());
         if (hit_before || hit_after)
@@ -144,7 +145,7 @@ void FreeDevice(void* ptr) {
     } else {
         cudaGetLastError();
     }
-    cudaFree(base);
+    cudaFree(user - kGuardLead);
 }
 
 void* MallocPinned(size_t bytes, const char* what) {
@@ -153,6 +154,10 @@ void* MallocPinned(size_t bytes, const char* what) {
     if (err == cudaErrorMemoryAllocation) ThrowOutOfMemory(bytes, what, true);
     Check(err, "cudaMallocHost", __FILE__, __LINE__);
     return ptr;
+}
+
+void FreePinned(void* ptr) {
+    if (ptr) cudaFreeHost(ptr);
 }
 
 namespace {

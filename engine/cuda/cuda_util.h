@@ -30,16 +30,20 @@ void* MallocDevice(size_t bytes, const char* what);
 void FreeDevice(void* ptr);  // errors are not reported (it runs in destructors)
 void* MallocPinned(size_t bytes, const char* what);
 
-template <typename T>
-class DeviceBuffer {
+void FreePinned(void* ptr);  // cudaFreeHost; errors are not reported
+
+// An array of `count` T owned by this object: allocated by Alloc (with `what` naming it in the
+// error), freed by Free when the object goes; movable, not copyable.
+template <typename T, void* (*Alloc)(size_t, const char*), void (*Free)(void*)>
+class OwnedBuffer {
 public:
-    DeviceBuffer() = default;
-    DeviceBuffer(size_t count, const char* what)
-        : m_ptr(static_cast<T*>(MallocDevice(count * sizeof(T), what))), m_count(count) {}
-    ~DeviceBuffer() { Reset(); }
-    DeviceBuffer(DeviceBuffer&& o) noexcept
+    OwnedBuffer() = default;
+    OwnedBuffer(size_t count, const char* what)
+        : m_ptr(static_cast<T*>(Alloc(count * sizeof(T), what))), m_count(count) {}
+    ~OwnedBuffer() { Reset(); }
+    OwnedBuffer(OwnedBuffer&& o) noexcept
         : m_ptr(std::exchange(o.m_ptr, nullptr)), m_count(std::exchange(o.m_count, 0)) {}
-    DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    OwnedBuffer& operator=(OwnedBuffer&& o) noexcept {
         if (this != &o) {
             Reset();
             m_ptr = std::exchange(o.m_ptr, nullptr);
@@ -47,8 +51,15 @@ public:
         }
         return *this;
     }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    OwnedBuffer(const OwnedBuffer&) = delete;
+    OwnedBuffer& operator=(const OwnedBuffer&) = delete;
+    // Takes ownership of `count` T at `ptr`, allocated as Alloc does.
+    static OwnedBuffer Adopt(T* ptr, size_t count) {
+        OwnedBuffer b;
+        b.m_ptr = ptr;
+        b.m_count = count;
+        return b;
+    }
 
     T* get() const { return m_ptr; }
     size_t size() const { return m_count; }
@@ -56,7 +67,7 @@ public:
 
 private:
     void Reset() {
-        if (m_ptr) FreeDevice(m_ptr);  // errors here cannot be reported from a destructor
+        if (m_ptr) Free(m_ptr);  // errors here cannot be reported from a destructor
         m_ptr = nullptr;
         m_count = 0;
     }
@@ -64,42 +75,13 @@ private:
     size_t m_count = 0;
 };
 
-// Page-locked host memory (cudaMallocHost).
+// Device memory (MallocDevice, FreeDevice).
 template <typename T>
-class PinnedBuffer {
-public:
-    PinnedBuffer() = default;
-    PinnedBuffer(size_t count, const char* what)
-        : m_ptr(static_cast<T*>(MallocPinned(count * sizeof(T), what))), m_count(count) {}
-    ~PinnedBuffer() {
-        if (m_ptr) cudaFreeHost(m_ptr);
-    }
-    PinnedBuffer(const PinnedBuffer&) = delete;
-    PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-    // Takes ownership of memory from cudaMallocHost.
-    static PinnedBuffer Adopt(T* ptr, size_t count) {
-        PinnedBuffer b;
-        b.m_ptr = ptr;
-        b.m_count = count;
-        return b;
-    }
-    PinnedBuffer(PinnedBuffer&& o) noexcept
-        : m_ptr(std::exchange(o.m_ptr, nullptr)), m_count(std::exchange(o.m_count, 0)) {}
-    PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
-        if (this != &o) {
-            if (m_ptr) cudaFreeHost(m_ptr);
-            m_ptr = std::exchange(o.m_ptr, nullptr);
-            m_count = std::exchange(o.m_count, 0);
-        }
-        return *this;
-    }
-    T* get() const { return m_ptr; }
-    size_t size() const { return m_count; }
+using DeviceBuffer = OwnedBuffer<T, &MallocDevice, &FreeDevice>;
 
-private:
-    T* m_ptr = nullptr;
-    size_t m_count = 0;
-};
+// Page-locked host memory (cudaMallocHost; Adopt takes memory from cudaMallocHost).
+template <typename T>
+using PinnedBuffer = OwnedBuffer<T, &MallocPinned, &FreePinned>;
 
 class Event {
 public:

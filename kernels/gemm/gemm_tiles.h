@@ -4,9 +4,11 @@
 // pairs the two by equality. The first of each table is the default. CUDA-free.
 #pragma once
 
-#include <initializer_list>
+#include <iterator>
 #include <span>
 #include <string>
+
+#include "../tile_names.h"
 
 namespace lessons::gemm {
 
@@ -34,6 +36,12 @@ struct GemmTile {
     GemmAblation ablation = GemmAblation::kNone;
     constexpr bool operator==(const GemmTile&) const = default;
 };
+
+// `tile` with `idea` taken out (a step's tile in the rows of its ablations).
+constexpr GemmTile Ablated(GemmTile tile, GemmAblation idea) {
+    tile.ablation = idea;
+    return tile;
+}
 
 // The threads a tile's shape takes: one per warp tile's 32 lanes, else one per TM × TN outputs
 // (one per output when TM = TN = 1); 0 when the shape does not divide evenly.
@@ -77,25 +85,15 @@ inline constexpr GemmTile kTiles2dRegisterBlocking[] = {
 };
 // kernels/gemm/vectorized-transposed-a.cu: TM × TN outputs per thread, in fours; the
 // default tile again without its 16-byte global accesses, and without its transposed A tile.
+inline constexpr GemmTile kVectorizedDefault{
+    .threads = 256, .bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 8};
 inline constexpr GemmTile kTilesVectorizedTransposedA[] = {
-    {.threads = 256, .bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 8},
+    kVectorizedDefault,
     {.threads = 256, .bm = 64, .bn = 64, .bk = 16, .tm = 4, .tn = 4},
     {.threads = 256, .bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 8},
     {.threads = 128, .bm = 64, .bn = 128, .bk = 8, .tm = 8, .tn = 8},
-    {.threads = 256,
-     .bm = 128,
-     .bn = 128,
-     .bk = 16,
-     .tm = 8,
-     .tn = 8,
-     .ablation = GemmAblation::kScalarGlobal},
-    {.threads = 256,
-     .bm = 128,
-     .bn = 128,
-     .bk = 16,
-     .tm = 8,
-     .tn = 8,
-     .ablation = GemmAblation::kUntransposedA},
+    Ablated(kVectorizedDefault, GemmAblation::kScalarGlobal),
+    Ablated(kVectorizedDefault, GemmAblation::kUntransposedA),
 };
 // kernels/gemm/warp-tiling.cu: a warp tile of 64 × 32 or 32 × 64, 8 × 8 per thread.
 inline constexpr GemmTile kTilesWarpTiling[] = {
@@ -107,34 +105,17 @@ inline constexpr GemmTile kTilesWarpTiling[] = {
 // kernels/gemm/double-buffering.cu: warp tiles, a pipeline of `stages` tiles; a thread
 // computes (WM / 4) × (WN / 8). After the step's tiles, its ideas one at a time at the default's
 // block tile: one stage (no overlap), lesson 5.7's lane map, and an 8 × 8 thread tile.
+inline constexpr GemmTile kDoubleBufferingDefault{
+    .threads = 256, .bm = 128, .bn = 256, .bk = 8, .wm = 64, .wn = 64, .stages = 3};
 inline constexpr GemmTile kTilesDoubleBuffering[] = {
-    {.threads = 256, .bm = 128, .bn = 256, .bk = 8, .wm = 64, .wn = 64, .stages = 3},
+    kDoubleBufferingDefault,
     {.threads = 256, .bm = 128, .bn = 256, .bk = 8, .wm = 64, .wn = 64, .stages = 2},
-    {.threads = 256,
-     .bm = 128,
-     .bn = 128,
-     .bk = 8,
-     .wm = 32,
-     .wn = 64,
-     .stages = 2,
-     .min_blocks = 2},
-    {.threads = 128,
-     .bm = 64,
-     .bn = 128,
-     .bk = 8,
-     .wm = 32,
-     .wn = 64,
-     .stages = 3,
-     .min_blocks = 3},
+    // clang-format off
+    {.threads = 256, .bm = 128, .bn = 128, .bk = 8, .wm = 32, .wn = 64, .stages = 2, .min_blocks = 2},
+    {.threads = 128, .bm = 64, .bn = 128, .bk = 8, .wm = 32, .wn = 64, .stages = 3, .min_blocks = 3},
+    // clang-format on
     {.threads = 256, .bm = 128, .bn = 256, .bk = 8, .wm = 64, .wn = 64, .stages = 1},
-    {.threads = 256,
-     .bm = 128,
-     .bn = 256,
-     .bk = 8,
-     .wm = 64,
-     .wn = 64,
-     .stages = 3,
-     .ablation = GemmAblation::kRowLanes},
+    Ablated(kDoubleBufferingDefault, GemmAblation::kRowLanes),
     {.threads = 512, .bm = 128, .bn = 256, .bk = 8, .wm = 32, .wn = 64, .stages = 3},
 };
 // kernels/gemm/wmma-tf32.cu: warp tiles of 16 × 16 × 8 TF32 fragments, BK = 16.
@@ -158,29 +139,24 @@ static_assert(ThreadsAgree(kTilesDoubleBuffering),
               "a tile's threads differ from what its shape takes");
 static_assert(ThreadsAgree(kTilesWmmaTf32), "a tile's threads differ from what its shape takes");
 
-// "128x128x16": sizes joined by 'x'.
-inline std::string TileDims(std::initializer_list<int> sizes) {
-    std::string out;
-    for (int size : sizes) {
-        if (!out.empty()) out += 'x';
-        out += std::to_string(size);
-    }
-    return out;
-}
+// Each ablation, in GemmAblation's order.
+inline constexpr AblationRow kGemmAblations[] = {
+    {"", "", ""},
+    {"-scalar-global",
+     "global loads and stores of one float each (lesson 5.5's), all else as written",
+     "全局内存的加载和存储每次只有一个 float（第 5.5 课的做法），其余不变"},
+    {"-a-untransposed", "the A tile stored as A is, [row][k] (lesson 5.5's), all else as written",
+     "A 分块按 A 本来的布局 [行][k] 存放（第 5.5 课的做法），其余不变"},
+    {"-lanes-rows",
+     "lanes in rows of 8 over the warp tile (lesson 5.7's map), no lane pairs reading one address",
+     "线程束分块里的线程按每行 8 个排列（第 5.7 课的映射），没有两两读同一地址的线程对"},
+};
+static_assert(std::size(kGemmAblations) == static_cast<size_t>(GemmAblation::kRowLanes) + 1,
+              "one row per ablation");
 
 // What a tile's name ends with when an idea is taken out.
 constexpr const char* AblationSuffix(GemmAblation a) {
-    switch (a) {
-        case GemmAblation::kNone:
-            return "";
-        case GemmAblation::kScalarGlobal:
-            return "-scalar-global";
-        case GemmAblation::kUntransposedA:
-            return "-a-untransposed";
-        case GemmAblation::kRowLanes:
-            return "-lanes-rows";
-    }
-    return "";
+    return kGemmAblations[static_cast<int>(a)].suffix;
 }
 
 // The tile's name, the `tile` parameter's value (recorded results store it): threads, block
@@ -189,9 +165,7 @@ constexpr const char* AblationSuffix(GemmAblation a) {
 // "256t-16x16x64", "512t-128x64x8-16x1", "256t-128x128x16-w64x32", "256t-128x256x8-w64x64-s3",
 // "256t-128x256x8-w64x64-s3-lanes-rows". `min_blocks` is not in it.
 inline std::string TileName(const GemmTile& t) {
-    std::string name = std::to_string(t.threads);
-    name += "t-";
-    name += TileDims({t.bm, t.bn, t.bk});
+    std::string name = TileNameStart(t.threads, t.bm, t.bn, t.bk);
     if (t.wm) {
         name += "-w";
         name += TileDims({t.wm, t.wn});
@@ -210,9 +184,7 @@ inline std::string TileName(const GemmTile& t) {
 // What the name says, in words (`zh`: in Chinese): "256 threads, block tile 128x128x16, warp
 // tile 64x32, 64 outputs per thread".
 inline std::string TileDescription(const GemmTile& t, bool zh) {
-    const std::string threads = std::to_string(t.threads), block = TileDims({t.bm, t.bn, t.bk});
-    std::string out =
-        zh ? threads + " 个线程，线程块分块 " + block : threads + " threads, block tile " + block;
+    std::string out = TileDescriptionStart(t.threads, t.bm, t.bn, t.bk, zh);
     if (t.wm) {
         const std::string warp = TileDims({t.wm, t.wn});
         const std::string per_thread = std::to_string(t.wm * t.wn / 32);
@@ -232,27 +204,7 @@ inline std::string TileDescription(const GemmTile& t, bool zh) {
         const std::string stages = std::to_string(t.stages);
         out += zh ? "，" + stages + " 级流水线" : ", " + stages + "-stage pipeline";
     }
-    switch (t.ablation) {
-        case GemmAblation::kNone:
-            break;
-        case GemmAblation::kScalarGlobal:
-            out +=
-                zh ? "；消融：全局内存的加载和存储每次只有一个 float（第 5.5 课的做法），其余不变"
-                   : "; ablation: global loads and stores of one float each (lesson 5.5's), "
-                     "all else as written";
-            break;
-        case GemmAblation::kUntransposedA:
-            out += zh ? "；消融：A 分块按 A 本来的布局 [行][k] 存放（第 5.5 课的做法），其余不变"
-                      : "; ablation: the A tile stored as A is, [row][k] (lesson 5.5's), all "
-                        "else as written";
-            break;
-        case GemmAblation::kRowLanes:
-            out += zh ? "；消融：线程束分块里的线程按每行 8 个排列（第 5.7 "
-                        "课的映射），没有两两读同一地址的线程对"
-                      : "; ablation: lanes in rows of 8 over the warp tile (lesson 5.7's map), "
-                        "no lane pairs reading one address";
-            break;
-    }
+    out += AblationClause(kGemmAblations[static_cast<int>(t.ablation)], zh);
     return out;
 }
 

@@ -146,23 +146,13 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
             int um, un;
             UnitOf(unit, units_m, tiles_n, CLUSTER, BANDS, um, un);
             const int row0 = (um * CLUSTER + int(rank)) * BM, col0 = un * BN;
-#pragma unroll
-            for (int i = 0; i < kMi; ++i)
-#pragma unroll
-                for (int j = 0; j < BN / 2; ++j) acc[i][j] = 0.0f;
+            ZeroAccumulators<BN>(acc);
             for (int kt = 0; kt < ktiles; ++kt, ++it) {
                 const int s = it % STAGES;
                 BarrierWait(&full[s], (it / STAGES) & 1);
                 const uint8_t* const a_s = smem + s * kStageBytes + cw * kRows * 128;
                 const uint8_t* const b_s = smem + s * kStageBytes + kBytesA;
-                WgmmaFence();
-#pragma unroll
-                for (int kk = 0; kk < kHopperBk / 16; ++kk)
-#pragma unroll
-                    for (int i = 0; i < kMi; ++i)
-                        Wgmma<BN>::Run(acc[i], SwizzledDescriptor(a_s + i * 64 * 128 + kk * 32),
-                                       SwizzledDescriptor(b_s + kk * 32));
-                WgmmaCommit();
+                WgmmaKTile<BN>(acc, a_s, b_s);
                 if constexpr (WAIT_ONE) {
                     // Keep this k-tile's wgmmas running while waiting for the previous k-tile's:
                     // the tensor cores always have the next group queued. Once the previous one
@@ -254,9 +244,8 @@ namespace {
 
 template <TcTile T>
 constexpr size_t SmemPersistent() {
-    // The stages, their barriers (in 1 KB), C's staging areas, and 1 KB for the alignment.
-    return size_t(T.stages) * (HopperTileBytes(T.bm) + HopperTileBytes(T.bn)) + 1024 +
-           T.consumers * 2 * 64 * 64 * 2 + 1024;
+    // The stages, their barriers (in 1 KB), and C's staging areas.
+    return HopperStageSmem<T>(1024 + T.consumers * 2 * 64 * 64 * 2);
 }
 
 template <TcTile T>
@@ -269,12 +258,7 @@ TcKernel Config() {
         &tc_persistent_kernel<T.bm, T.bn, T.stages, T.consumers, T.ablation != TcAblation::kWaitAll,
                               T.ablation != TcAblation::kRegisterStore,
                               T.ablation != TcAblation::kRowOrder, T.cluster>;
-    return {T,
-            "tc_persistent_kernel",
-            reinterpret_cast<const void*>(kKernel),
-            SmemPersistent<T>(),
-            &LaunchTma<T, kKernel, SmemPersistent<T>()>,
-            90};
+    return TmaKernel<T, kKernel, SmemPersistent<T>()>("tc_persistent_kernel");
 }
 
 }  // namespace

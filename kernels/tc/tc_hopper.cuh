@@ -330,6 +330,34 @@ __device__ __forceinline__ uint8_t* AlignedDynamicSmem(uint8_t* raw) {
     return raw + ((1024 - (a & 1023)) & 1023);
 }
 
+// ---- A warpgroup's k-tile ---------------------------------------------------------------------
+
+// A warpgroup's accumulators, kMi rows of 64 × BN (the layout Wgmma describes), set to zero.
+template <int BN, int kMi>
+__device__ __forceinline__ void ZeroAccumulators(float (&acc)[kMi][BN / 2]) {
+#pragma unroll
+    for (int i = 0; i < kMi; ++i)
+#pragma unroll
+        for (int j = 0; j < BN / 2; ++j) acc[i][j] = 0.0f;
+}
+
+// Issues one k-tile's products into them (lesson 8.3's loop): for each k16 step of the
+// kHopperBk-wide tiles, one wgmma per 64 rows, A's rows from the swizzled tile at `a_s` (the
+// warpgroup's first row) and Bᵀ's from `b_s`; fenced before, committed as one group after, and
+// not waited for (the caller chooses when: WgmmaWait).
+template <int BN, int kMi>
+__device__ __forceinline__ void WgmmaKTile(float (&acc)[kMi][BN / 2], const uint8_t* a_s,
+                                           const uint8_t* b_s) {
+    WgmmaFence();
+#pragma unroll
+    for (int kk = 0; kk < kHopperBk / 16; ++kk)
+#pragma unroll
+        for (int i = 0; i < kMi; ++i)
+            Wgmma<BN>::Run(acc[i], SwizzledDescriptor(a_s + i * 64 * 128 + kk * 32),
+                           SwizzledDescriptor(b_s + kk * 32));
+    WgmmaCommit();
+}
+
 // ---- The epilogue ------------------------------------------------------------------------------
 
 // Rounds a warpgroup's 64 × N accumulators (the layout Wgmma describes) to bf16 and stores the
@@ -355,6 +383,14 @@ __device__ __forceinline__ void StoreAccumulators(const float (&d)[N / 2], __nv_
             }
         }
     }
+}
+
+// All of a warpgroup's accumulators, kMi pieces of 64 rows, the first at row `row0`.
+template <int BN, int kMi>
+__device__ __forceinline__ void StoreAccumulators(const float (&acc)[kMi][BN / 2], __nv_bfloat16* c,
+                                                  int ldc, int m, int n, int row0, int col0) {
+#pragma unroll
+    for (int i = 0; i < kMi; ++i) StoreAccumulators<BN>(acc[i], c, ldc, m, n, row0 + i * 64, col0);
 }
 
 #endif  // __CUDA_ARCH__
@@ -519,6 +555,21 @@ cudaError_t LaunchTma(const TcProblem& p, cudaStream_t stream) {
                                   p.k, p.ldc);
     else
         return cudaLaunchKernelEx(&config, K, plan.map_a, plan.map_b, p.c, p.m, p.n, p.k, p.ldc);
+}
+
+// A Hopper step's dynamic shared memory: `T.stages` k-tiles of A and B, 1 KB for the 1024-byte
+// alignment the 128-byte swizzle wants, and `extra` bytes after them (the stages' barriers, C's
+// staging areas).
+template <TcTile T>
+constexpr size_t HopperStageSmem(size_t extra) {
+    return size_t(T.stages) * (HopperTileBytes(T.bm) + HopperTileBytes(T.bn)) + 1024 + extra;
+}
+
+// The descriptor of a TMA step's kernel `K` (named `name`) for tile T, with `kSmem` bytes of
+// dynamic shared memory, launched by LaunchTma on compute capability 9.0.
+template <TcTile T, auto K, size_t kSmem>
+TcKernel TmaKernel(const char* name) {
+    return {T, name, reinterpret_cast<const void*>(K), kSmem, &LaunchTma<T, K, kSmem>, 90};
 }
 
 }  // namespace lessons::tc

@@ -6,8 +6,10 @@
 #pragma once
 
 #include <cstddef>
-#include <initializer_list>
+#include <iterator>
 #include <string>
+
+#include "../tile_names.h"
 
 namespace lessons::tc {
 
@@ -37,6 +39,12 @@ struct TcTile {
     constexpr bool operator==(const TcTile&) const = default;
 };
 
+// `tile` with `idea` taken out (a step's default tile in the rows of its ablations).
+constexpr TcTile Ablated(TcTile tile, TcAblation idea) {
+    tile.ablation = idea;
+    return tile;
+}
+
 // The threads an mma.sync tile's shape takes: one warp per WM × WN warp tile of the BM × BN
 // block tile, whose sides are multiples of the instruction's 16 × 8 (and BK of its k = 16); 0
 // when the shape does not divide evenly, or for a warpgroup tile (wm = 0).
@@ -63,38 +71,19 @@ inline constexpr TcTile kTilesMma[] = {
 };
 // kernels/tc/cp-async-pipeline.cu: the same warp tiles, `stages` tiles in flight by cp.async,
 // shared memory swizzled for conflict-free ldmatrix.
+inline constexpr TcTile kPipelineDefault{
+    .threads = 256, .bm = 128, .bn = 256, .bk = 64, .wm = 64, .wn = 64, .stages = 3};
 inline constexpr TcTile kTilesPipeline[] = {
-    {.threads = 256, .bm = 128, .bn = 256, .bk = 64, .wm = 64, .wn = 64, .stages = 3},
+    kPipelineDefault,
     {.threads = 256, .bm = 128, .bn = 256, .bk = 64, .wm = 64, .wn = 64, .stages = 4},
     {.threads = 256, .bm = 128, .bn = 256, .bk = 64, .wm = 64, .wn = 64, .stages = 2},
     {.threads = 256, .bm = 128, .bn = 256, .bk = 32, .wm = 64, .wn = 64, .stages = 3},
     {.threads = 128, .bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 64, .stages = 4},
     {.threads = 128, .bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 64, .stages = 2},
     // The default tile with one idea taken out each (the ablations).
-    {.threads = 256,
-     .bm = 128,
-     .bn = 256,
-     .bk = 64,
-     .wm = 64,
-     .wn = 64,
-     .stages = 3,
-     .ablation = TcAblation::kRowOrder},
-    {.threads = 256,
-     .bm = 128,
-     .bn = 256,
-     .bk = 64,
-     .wm = 64,
-     .wn = 64,
-     .stages = 3,
-     .ablation = TcAblation::kUnswizzled},
-    {.threads = 256,
-     .bm = 128,
-     .bn = 256,
-     .bk = 64,
-     .wm = 64,
-     .wn = 64,
-     .stages = 3,
-     .ablation = TcAblation::kNoPrefetch},
+    Ablated(kPipelineDefault, TcAblation::kRowOrder),
+    Ablated(kPipelineDefault, TcAblation::kUnswizzled),
+    Ablated(kPipelineDefault, TcAblation::kNoPrefetch),
 };
 
 static_assert(WarpTilesAgree(kTilesMma), "a tile's threads differ from what its shape takes");
@@ -149,71 +138,28 @@ inline constexpr TcTile kTilesWarpSpecialized[] = {
 };
 // kernels/tc/persistent.cu: warp-specialised blocks, one per multiprocessor, each walking the
 // tiles of C in an L2-friendly order; in clusters, Bᵀ's tile is multicast to the blocks.
+// A persistent tile: a producer and two consumer warpgroups, BK = 64.
+constexpr TcTile PersistentTile(int bm, int bn, int stages, int cluster) {
+    return {.threads = 384,
+            .bm = bm,
+            .bn = bn,
+            .bk = 64,
+            .stages = stages,
+            .consumers = 2,
+            .cluster = cluster,
+            .persistent = true};
+}
+inline constexpr TcTile kPersistentDefault = PersistentTile(128, 256, 4, 1);
 inline constexpr TcTile kTilesPersistent[] = {
-    {.threads = 384,
-     .bm = 128,
-     .bn = 256,
-     .bk = 64,
-     .stages = 4,
-     .consumers = 2,
-     .persistent = true},
-    {.threads = 384,
-     .bm = 128,
-     .bn = 256,
-     .bk = 64,
-     .stages = 4,
-     .consumers = 2,
-     .cluster = 2,
-     .persistent = true},
-    {.threads = 384,
-     .bm = 256,
-     .bn = 128,
-     .bk = 64,
-     .stages = 4,
-     .consumers = 2,
-     .cluster = 2,
-     .persistent = true},
-    {.threads = 384,
-     .bm = 128,
-     .bn = 256,
-     .bk = 64,
-     .stages = 3,
-     .consumers = 2,
-     .cluster = 2,
-     .persistent = true},
+    kPersistentDefault,
+    PersistentTile(128, 256, 4, 2),
+    PersistentTile(256, 128, 4, 2),
+    PersistentTile(128, 256, 3, 2),
     // The default tile with one idea taken out each (the ablations).
-    {.threads = 384,
-     .bm = 128,
-     .bn = 256,
-     .bk = 64,
-     .stages = 4,
-     .consumers = 2,
-     .persistent = true,
-     .ablation = TcAblation::kWaitAll},
-    {.threads = 384,
-     .bm = 128,
-     .bn = 256,
-     .bk = 64,
-     .stages = 4,
-     .consumers = 2,
-     .persistent = true,
-     .ablation = TcAblation::kRegisterStore},
-    {.threads = 384,
-     .bm = 128,
-     .bn = 256,
-     .bk = 64,
-     .stages = 4,
-     .consumers = 2,
-     .persistent = true,
-     .ablation = TcAblation::kTilePerBlock},
-    {.threads = 384,
-     .bm = 128,
-     .bn = 256,
-     .bk = 64,
-     .stages = 4,
-     .consumers = 2,
-     .persistent = true,
-     .ablation = TcAblation::kRowOrder},
+    Ablated(kPersistentDefault, TcAblation::kWaitAll),
+    Ablated(kPersistentDefault, TcAblation::kRegisterStore),
+    Ablated(kPersistentDefault, TcAblation::kTilePerBlock),
+    Ablated(kPersistentDefault, TcAblation::kRowOrder),
 };
 
 static_assert(WarpgroupTilesAgree(kTilesWgmma),
@@ -225,36 +171,30 @@ static_assert(WarpgroupTilesAgree(kTilesWarpSpecialized),
 static_assert(WarpgroupTilesAgree(kTilesPersistent),
               "a tile's threads differ from what its shape takes");
 
-// "128x128x32": sizes joined by 'x'.
-inline std::string TcTileDims(std::initializer_list<int> sizes) {
-    std::string out;
-    for (int size : sizes) {
-        if (!out.empty()) out += 'x';
-        out += std::to_string(size);
-    }
-    return out;
-}
-
-// What a tile's name ends with when an idea is taken out.
-constexpr const char* TcAblationSuffix(TcAblation a) {
-    switch (a) {
-        case TcAblation::kNone:
-            return "";
-        case TcAblation::kRowOrder:
-            return "-row-order";
-        case TcAblation::kUnswizzled:
-            return "-unswizzled";
-        case TcAblation::kNoPrefetch:
-            return "-no-prefetch";
-        case TcAblation::kWaitAll:
-            return "-wait-all";
-        case TcAblation::kRegisterStore:
-            return "-register-store";
-        case TcAblation::kTilePerBlock:
-            return "-tile-per-block";
-    }
-    return "";
-}
+// Each ablation, in TcAblation's order.
+inline constexpr AblationRow kTcAblations[] = {
+    {"", "", ""},
+    {"-row-order", "C's tiles taken row by row (no bands of tile rows), all else as written",
+     "按行依次取 C 的分块（不分成若干行一带），其余不变"},
+    {"-unswizzled",
+     "plain shared-memory tiles, no XOR swizzle (lesson 8.1's layout), all else as written",
+     "共享内存分块不做 XOR 重排（第 8.1 课的布局），其余不变"},
+    {"-no-prefetch",
+     "each k16 step's fragments read just before its mma.sync, not one step ahead, all else as "
+     "written",
+     "每个 k16 步的片段在它的 mma.sync 之前才读，不提前一步，其余不变"},
+    {"-wait-all", "every k-tile's wgmmas waited for at once (WgmmaWait<0>), all else as written",
+     "每个 k 分块的 wgmma 都当场等完（WgmmaWait<0>），其余不变"},
+    {"-register-store",
+     "C stored from the registers (lesson 8.5's way), not through shared memory and TMA, all "
+     "else as written",
+     "C 直接从寄存器写出（第 8.5 课的做法），不经共享内存和 TMA，其余不变"},
+    {"-tile-per-block",
+     "one block per tile of C (lesson 8.5's grid), not persistent, all else as written",
+     "每个 C 分块一个线程块（第 8.5 课的网格），不常驻，其余不变"},
+};
+static_assert(std::size(kTcAblations) == static_cast<size_t>(TcAblation::kTilePerBlock) + 1,
+              "one row per ablation");
 
 // The tile's name, the `tile` parameter's value (recorded results store it): threads, block
 // tile BM×BN×BK, then what differs from the defaults: the warp tile wWM×WN, the stages sN (when
@@ -262,24 +202,22 @@ constexpr const char* TcAblationSuffix(TcAblation a) {
 // ablation's suffix. "128t-128x128x32-w64x64", "256t-128x256x32-w64x64-s3",
 // "384t-128x256x64-s4-wg2-c2-p", "256t-128x256x64-w64x64-s3-unswizzled".
 inline std::string TcTileName(const TcTile& t) {
-    std::string name = std::to_string(t.threads) + "t-" + TcTileDims({t.bm, t.bn, t.bk});
-    if (t.wm) name += "-w" + TcTileDims({t.wm, t.wn});
+    std::string name = TileNameStart(t.threads, t.bm, t.bn, t.bk);
+    if (t.wm) name += "-w" + TileDims({t.wm, t.wn});
     if (t.stages != 1) name += "-s" + std::to_string(t.stages);
     if (t.consumers) name += "-wg" + std::to_string(t.consumers);
     if (t.cluster != 1) name += "-c" + std::to_string(t.cluster);
     if (t.persistent) name += "-p";
-    name += TcAblationSuffix(t.ablation);
+    name += kTcAblations[static_cast<int>(t.ablation)].suffix;
     return name;
 }
 
 // What the name says, in words (`zh`: in Chinese): "256 threads, block tile 128x256x32, warp
 // tile 64x64, 4-stage pipeline".
 inline std::string TcTileDescription(const TcTile& t, bool zh) {
-    const std::string threads = std::to_string(t.threads), block = TcTileDims({t.bm, t.bn, t.bk});
-    std::string out =
-        zh ? threads + " 个线程，线程块分块 " + block : threads + " threads, block tile " + block;
+    std::string out = TileDescriptionStart(t.threads, t.bm, t.bn, t.bk, zh);
     if (t.wm) {
-        const std::string warp = TcTileDims({t.wm, t.wn});
+        const std::string warp = TileDims({t.wm, t.wn});
         out += zh ? "，线程束分块 " + warp : ", warp tile " + warp;
     }
     if (t.stages != 1) {
@@ -296,41 +234,7 @@ inline std::string TcTileDescription(const TcTile& t, bool zh) {
         out += zh ? "，每簇 " + cluster + " 个线程块" : ", clusters of " + cluster + " blocks";
     }
     if (t.persistent) out += zh ? "，常驻线程块" : ", persistent blocks";
-    switch (t.ablation) {
-        case TcAblation::kNone:
-            break;
-        case TcAblation::kRowOrder:
-            out += zh ? "；消融：按行依次取 C 的分块（不分成若干行一带），其余不变"
-                      : "; ablation: C's tiles taken row by row (no bands of tile rows), all else "
-                        "as written";
-            break;
-        case TcAblation::kUnswizzled:
-            out += zh ? "；消融：共享内存分块不做 XOR 重排（第 8.1 课的布局），其余不变"
-                      : "; ablation: plain shared-memory tiles, no XOR swizzle (lesson 8.1's "
-                        "layout), all else as written";
-            break;
-        case TcAblation::kNoPrefetch:
-            out += zh ? "；消融：每个 k16 步的片段在它的 mma.sync 之前才读，不提前一步，其余不变"
-                      : "; ablation: each k16 step's fragments read just before its mma.sync, "
-                        "not one step ahead, all else as written";
-            break;
-        case TcAblation::kWaitAll:
-            out += zh ? "；消融：每个 k 分块的 wgmma 都当场等完（WgmmaWait<0>），其余不变"
-                      : "; ablation: every k-tile's wgmmas waited for at once (WgmmaWait<0>), "
-                        "all else as written";
-            break;
-        case TcAblation::kRegisterStore:
-            out +=
-                zh ? "；消融：C 直接从寄存器写出（第 8.5 课的做法），不经共享内存和 TMA，其余不变"
-                   : "; ablation: C stored from the registers (lesson 8.5's way), not through "
-                     "shared memory and TMA, all else as written";
-            break;
-        case TcAblation::kTilePerBlock:
-            out += zh ? "；消融：每个 C 分块一个线程块（第 8.5 课的网格），不常驻，其余不变"
-                      : "; ablation: one block per tile of C (lesson 8.5's grid), not "
-                        "persistent, all else as written";
-            break;
-    }
+    out += AblationClause(kTcAblations[static_cast<int>(t.ablation)], zh);
     return out;
 }
 

@@ -52,10 +52,7 @@ __global__ void __launch_bounds__(128 * WARPGROUPS, 1)
         for (int s = 0; s < STAGES && s < ktiles; ++s) issue(s, s);
 
     float acc[kMi][BN / 2];
-#pragma unroll
-    for (int i = 0; i < kMi; ++i)
-#pragma unroll
-        for (int j = 0; j < BN / 2; ++j) acc[i][j] = 0.0f;
+    ZeroAccumulators<BN>(acc);
 
     for (int kt = 0; kt < ktiles; ++kt) {
         const int s = kt % STAGES;
@@ -63,14 +60,7 @@ __global__ void __launch_bounds__(128 * WARPGROUPS, 1)
         BarrierWait(&full[s], (kt / STAGES) & 1);
         const uint8_t* const a_s = smem + s * kStageBytes + wg * kRows * 128;
         const uint8_t* const b_s = smem + s * kStageBytes + kBytesA;
-        WgmmaFence();
-#pragma unroll
-        for (int kk = 0; kk < kHopperBk / 16; ++kk)
-#pragma unroll
-            for (int i = 0; i < kMi; ++i)
-                Wgmma<BN>::Run(acc[i], SwizzledDescriptor(a_s + i * 64 * 128 + kk * 32),
-                               SwizzledDescriptor(b_s + kk * 32));
-        WgmmaCommit();
+        WgmmaKTile<BN>(acc, a_s, b_s);
         WgmmaWait<0>();
 #pragma unroll
         for (int i = 0; i < kMi; ++i) PinAccumulators(acc[i]);
@@ -79,9 +69,7 @@ __global__ void __launch_bounds__(128 * WARPGROUPS, 1)
         if (tid == 0 && kt + STAGES < ktiles) issue(kt + STAGES, s);
     }
 
-#pragma unroll
-    for (int i = 0; i < kMi; ++i)
-        StoreAccumulators<BN>(acc[i], c, ldc, m, n, row0 + wg * kRows + i * 64, col0);
+    StoreAccumulators<BN>(acc, c, ldc, m, n, row0 + wg * kRows, col0);
 #else
     (void)map_a, (void)map_b, (void)c, (void)m, (void)n, (void)k, (void)ldc;
     __trap();  // needs sm_90a: the host runs it only on compute capability 9.0
@@ -90,10 +78,10 @@ __global__ void __launch_bounds__(128 * WARPGROUPS, 1)
 
 namespace {
 
+// The stages, and their barriers.
 template <TcTile T>
 constexpr size_t SmemWgmmaTma() {
-    return size_t(T.stages) * (HopperTileBytes(T.bm) + HopperTileBytes(T.bn)) + 1024 +
-           T.stages * sizeof(uint64_t);
+    return HopperStageSmem<T>(T.stages * sizeof(uint64_t));
 }
 
 template <TcTile T>
@@ -101,13 +89,8 @@ TcKernel Config() {
     static_assert(
         WarpgroupTileThreads(T) == T.threads && T.consumers == 0 && T.cluster == 1 && !T.persistent,
         "every warpgroup computes");
-    constexpr TmaKernelFn kKernel = &tc_tma_kernel<T.bm, T.bn, T.stages, T.threads / 128>;
-    return {T,
-            "tc_tma_kernel",
-            reinterpret_cast<const void*>(kKernel),
-            SmemWgmmaTma<T>(),
-            &LaunchTma<T, kKernel, SmemWgmmaTma<T>()>,
-            90};
+    return TmaKernel<T, &tc_tma_kernel<T.bm, T.bn, T.stages, T.threads / 128>, SmemWgmmaTma<T>()>(
+        "tc_tma_kernel");
 }
 
 }  // namespace

@@ -62,24 +62,14 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
         if constexpr (CONSUMERS == 2) ConsumerRegisters();
         const int cw = wg - 1;
         float acc[kMi][BN / 2];
-#pragma unroll
-        for (int i = 0; i < kMi; ++i)
-#pragma unroll
-            for (int j = 0; j < BN / 2; ++j) acc[i][j] = 0.0f;
+        ZeroAccumulators<BN>(acc);
 
         for (int kt = 0; kt < ktiles; ++kt) {
             const int s = kt % STAGES;
             BarrierWait(&full[s], (kt / STAGES) & 1);
             const uint8_t* const a_s = smem + s * kStageBytes + cw * kRows * 128;
             const uint8_t* const b_s = smem + s * kStageBytes + kBytesA;
-            WgmmaFence();
-#pragma unroll
-            for (int kk = 0; kk < kHopperBk / 16; ++kk)
-#pragma unroll
-                for (int i = 0; i < kMi; ++i)
-                    Wgmma<BN>::Run(acc[i], SwizzledDescriptor(a_s + i * 64 * 128 + kk * 32),
-                                   SwizzledDescriptor(b_s + kk * 32));
-            WgmmaCommit();
+            WgmmaKTile<BN>(acc, a_s, b_s);
             WgmmaWait<0>();
 #pragma unroll
             for (int i = 0; i < kMi; ++i) PinAccumulators(acc[i]);
@@ -87,9 +77,7 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
             if (tid % 32 == 0) BarrierArrive(&empty[s]);
         }
 
-#pragma unroll
-        for (int i = 0; i < kMi; ++i)
-            StoreAccumulators<BN>(acc[i], c, ldc, m, n, row0 + cw * kRows + i * 64, col0);
+        StoreAccumulators<BN>(acc, c, ldc, m, n, row0 + cw * kRows, col0);
     }
 #else
     (void)map_a, (void)map_b, (void)c, (void)m, (void)n, (void)k, (void)ldc;
@@ -99,10 +87,10 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
 
 namespace {
 
+// The stages, and their two barriers each (full and empty).
 template <TcTile T>
 constexpr size_t SmemWarpSpecialized() {
-    return size_t(T.stages) * (HopperTileBytes(T.bm) + HopperTileBytes(T.bn)) + 1024 +
-           2 * T.stages * sizeof(uint64_t);
+    return HopperStageSmem<T>(2 * T.stages * sizeof(uint64_t));
 }
 
 template <TcTile T>
@@ -110,14 +98,8 @@ TcKernel Config() {
     static_assert(
         WarpgroupTileThreads(T) == T.threads && T.consumers >= 1 && T.cluster == 1 && !T.persistent,
         "one producer warpgroup beside the consumers");
-    constexpr TmaKernelFn kKernel =
-        &tc_warp_specialization_kernel<T.bm, T.bn, T.stages, T.consumers>;
-    return {T,
-            "tc_warp_specialization_kernel",
-            reinterpret_cast<const void*>(kKernel),
-            SmemWarpSpecialized<T>(),
-            &LaunchTma<T, kKernel, SmemWarpSpecialized<T>()>,
-            90};
+    return TmaKernel<T, &tc_warp_specialization_kernel<T.bm, T.bn, T.stages, T.consumers>,
+                     SmemWarpSpecialized<T>()>("tc_warp_specialization_kernel");
 }
 
 }  // namespace

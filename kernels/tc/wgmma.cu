@@ -54,10 +54,7 @@ __global__ void __launch_bounds__(128 * WARPGROUPS, 1) tc_wgmma_kernel(TcProblem
     }
 
     float acc[kMi][BN / 2];
-#pragma unroll
-    for (int i = 0; i < kMi; ++i)
-#pragma unroll
-        for (int j = 0; j < BN / 2; ++j) acc[i][j] = 0.0f;
+    ZeroAccumulators<BN>(acc);
 
     for (int kt = 0; kt < ktiles; ++kt) {
         // This thread's copies of k-tile kt have landed; the proxy fence hands them to the
@@ -73,23 +70,14 @@ __global__ void __launch_bounds__(128 * WARPGROUPS, 1) tc_wgmma_kernel(TcProblem
 
         const uint8_t* const a_s = smem + (kt % STAGES) * kStageBytes + wg * kRows * 128;
         const uint8_t* const b_s = smem + (kt % STAGES) * kStageBytes + kBytesA;
-        WgmmaFence();
-#pragma unroll
-        for (int kk = 0; kk < kHopperBk / 16; ++kk)
-#pragma unroll
-            for (int i = 0; i < kMi; ++i)
-                Wgmma<BN>::Run(acc[i], SwizzledDescriptor(a_s + i * 64 * 128 + kk * 32),
-                               SwizzledDescriptor(b_s + kk * 32));
-        WgmmaCommit();
+        WgmmaKTile<BN>(acc, a_s, b_s);
         // Wait at once: the next iteration's barrier is what lets a stage be refilled.
         WgmmaWait<0>();
 #pragma unroll
         for (int i = 0; i < kMi; ++i) PinAccumulators(acc[i]);
     }
 
-#pragma unroll
-    for (int i = 0; i < kMi; ++i)
-        StoreAccumulators<BN>(acc[i], p.c, p.ldc, p.m, p.n, row0 + wg * kRows + i * 64, col0);
+    StoreAccumulators<BN>(acc, p.c, p.ldc, p.m, p.n, row0 + wg * kRows, col0);
 #else
     (void)p;
     __trap();  // needs sm_90a: the host runs it only on compute capability 9.0
@@ -100,7 +88,7 @@ namespace {
 
 template <TcTile T>
 constexpr size_t SmemWgmma() {
-    return size_t(T.stages) * (HopperTileBytes(T.bm) + HopperTileBytes(T.bn)) + 1024;
+    return HopperStageSmem<T>(0);
 }
 
 template <TcTile T>

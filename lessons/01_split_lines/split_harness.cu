@@ -298,7 +298,7 @@ StepRunner StudentRunner(PickKernel pick, const Kernel& kind,
     StepRunner r;
     r.make = [pick, kind, student](const Workload& w, const StepContext& c) {
         const SplitKernel& k = pick(c.params);
-        const int block = Block(c.params);
+        const int block = BlockOf(c.params);
         CheckLaunch(k, w.SizeBytes(), block);
         auto loaded = cuda::LoadStudentKernel(*student, block);
         StepSpec spec;
@@ -309,7 +309,7 @@ StepRunner StudentRunner(PickKernel pick, const Kernel& kind,
         return std::unique_ptr<StepInstance>(std::make_unique<GpuSplitStep>(w, std::move(spec)));
     };
     r.attributes = [student](const ParamValues& params) {
-        return cuda::StudentKernelAttributes(*student, Block(params));
+        return cuda::StudentKernelAttributes(*student, BlockOf(params));
     };
     return r;
 }
@@ -365,10 +365,6 @@ const SplitKernel& RangeKernelAsWritten(const std::vector<const SplitKernel*>& k
     return *found;
 }
 
-int Block(const ParamValues& params) {
-    return static_cast<int>(params.Number("block"));
-}
-
 void CheckLaunch(const SplitKernel& k, uint64_t n, int block) {
     cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, k.dynamic_smem(block));
     const uint64_t blocks = k.blocks(n, block);
@@ -383,13 +379,13 @@ StepRunner LaunchRunner(PickKernel pick, MakeKernelStep make) {
     StepRunner r;
     r.make = [pick, make](const Workload& w, const StepContext& c) {
         const SplitKernel& k = pick(c.params);
-        const int block = Block(c.params);
+        const int block = BlockOf(c.params);
         CheckLaunch(k, w.SizeBytes(), block);
         return make(w, c, k, block);
     };
     r.attributes = [pick](const ParamValues& params) {
         const SplitKernel& k = pick(params);
-        const int block = Block(params);
+        const int block = BlockOf(params);
         return cuda::QueryKernelAttributes(k.kernel, k.name, block, k.dynamic_smem(block));
     };
     return r;

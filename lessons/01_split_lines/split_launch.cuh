@@ -25,9 +25,6 @@ PickKernel KernelByToggle(const Lesson& lesson, const std::vector<const SplitKer
 // (SplitKernel::launch_range), for the steps that cut the text up. Throws std::logic_error.
 const SplitKernel& RangeKernelAsWritten(const std::vector<const SplitKernel*>& kernels);
 
-// The block size the step runs with.
-int Block(const ParamValues& params);
-
 // Checks the block and the grid for n bytes against the kernel's and the GPU's limits.
 void CheckLaunch(const SplitKernel& k, uint64_t n, int block);
 

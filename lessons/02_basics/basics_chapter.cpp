@@ -12,8 +12,7 @@
 
 namespace lessons::basics {
 
-BasicsWorkload::BasicsWorkload(const WorkloadSpec& spec)
-    : m_count(spec.params.Number("size") / sizeof(float)) {
+BasicsWorkload::BasicsWorkload(const WorkloadSpec& spec) : FloatsWorkload(spec) {
     m_a.reset(new float[m_count ? m_count : 1]);
     m_b.reset(new float[m_count ? m_count : 1]);
     if (spec.params.Choice("data") == "ones") {

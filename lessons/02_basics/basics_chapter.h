@@ -9,22 +9,20 @@
 #include <vector>
 
 #include "basics/basics_cpu.h"
+#include "floats_workload.h"
 #include "lesson.h"
 
 namespace lessons::basics {
 
 // Two arrays of `size / 4` floats each: a (the matrix, the input, the first addend, the
 // buffer to transfer) and b (the vector x, the second addend).
-class BasicsWorkload : public Workload {
+class BasicsWorkload : public FloatsWorkload {
 public:
     explicit BasicsWorkload(const WorkloadSpec& spec);
-    uint64_t SizeBytes() const override { return m_count * sizeof(float); }
-    uint64_t count() const { return m_count; }
     const float* a() const { return m_a.get(); }
     const float* b() const { return m_b.get(); }
 
 private:
-    uint64_t m_count = 0;
     std::unique_ptr<float[]> m_a, m_b;
 };
 

@@ -28,10 +28,6 @@
 namespace lessons::basics {
 namespace {
 
-int Block(const ParamValues& params) {
-    return static_cast<int>(params.Number("block"));
-}
-
 // The kernels of a family, one per value of the lesson's parameter that selects among them:
 // `implements(k)` is the value kernel k runs. Every value the parameter accepts must have
 // exactly one kernel, and every kernel a value: checked when the runner is made, so that a
@@ -323,13 +319,13 @@ StepRunner KernelRunner(PickKernel<K> pick, SharedBytes<K> smem, MakeKernelStep<
     StepRunner r;
     r.make = [pick, smem, make](const Workload& w, const StepContext& c) {
         const K& k = pick(c.params);
-        const int block = Block(c.params);
+        const int block = BlockOf(c.params);
         cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, smem(k, c.params));
         return make(w, c.params, k, block);
     };
     r.attributes = [pick, smem](const ParamValues& p) {
         const K& k = pick(p);
-        return cuda::QueryKernelAttributes(k.kernel, k.name, Block(p), smem(k, p));
+        return cuda::QueryKernelAttributes(k.kernel, k.name, BlockOf(p), smem(k, p));
     };
     return r;
 }
@@ -374,7 +370,7 @@ LESSONS_EXERCISE_KIND(
         StepRunner r;
         r.make = [variants, student](const Workload& w, const StepContext& c) {
             const VecMatKernel& k = variants(c.params);
-            const int block = Block(c.params);
+            const int block = BlockOf(c.params);
             const unsigned rows = Rows(c.params);
             const size_t smem = k.dynamic_smem(rows);
             cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, smem);
@@ -393,7 +389,7 @@ LESSONS_EXERCISE_KIND(
                 std::make_unique<VecMatStep>(w, std::move(launch), block, rows));
         };
         r.attributes = [student](const ParamValues& p) {
-            return cuda::StudentKernelAttributes(*student, Block(p));
+            return cuda::StudentKernelAttributes(*student, BlockOf(p));
         };
         return r;
     });

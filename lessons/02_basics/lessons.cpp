@@ -120,11 +120,10 @@ void RegisterBasicsChapter(Registry& registry) {
     const ParamSpec block = BlockParam(32, 1024, 256);
     // Four experiments, each compared with nothing before it: a sweep over its own parameter
     // puts its kernels side by side.
-    AddChapter(registry, BasicsChapter(), "lessons/02_basics",
+    AddChapter(registry, BasicsChapter(), "lessons/02_basics", {.kernels = "kernels/basics"},
                {
                    {.slug = "global-vs-shared",
                     .title = "Global vs shared memory: vector x matrix",
-                    .source = "kernels/basics/global-vs-shared.cu",
                     .step = VecMat{},
                     .params = VecMatParams(block),
                     .needs = &VecMatNeeds,
@@ -133,7 +132,6 @@ void RegisterBasicsChapter(Registry& registry) {
                                  .instance = "constexpr bool kOneThread = false;"}},
                    {.slug = "branch-divergence",
                     .title = "Branch divergence: a 128-way switch",
-                    .source = "kernels/basics/branch-divergence.cu",
                     .step = Divergence{},
                     .params = {block, DivergenceParam()},
                     .needs = &DivergenceNeeds,
@@ -141,7 +139,6 @@ void RegisterBasicsChapter(Registry& registry) {
                     .previous = ""},
                    {.slug = "coalescing",
                     .title = "Coalescing: add_coalesced vs add_striped",
-                    .source = "kernels/basics/coalescing.cu",
                     .step = Add{},
                     .params = AddParams(block),
                     .needs = &AddNeeds,
@@ -149,7 +146,6 @@ void RegisterBasicsChapter(Registry& registry) {
                     .previous = ""},
                    {.slug = "pinned-transfers",
                     .title = "Pageable vs pinned transfers",
-                    .source = "kernels/basics/pinned-transfers.cu",
                     .step = Transfer{},
                     .params = {MemoryParam()},
                     .needs = &TransferNeeds,

@@ -93,10 +93,10 @@ void RegisterReduceChapter(Registry& registry) {
                     {"一趟", "两趟"});
     AddChapter(
         registry, chapter, "lessons/03_reduction",
+        {.kernels = "kernels/reduce", .needs = &ReduceGpuNeeds},
         {
             {.slug = "cpu-sum",
              .title = "CPU sum, serial and OpenMP",
-             .source = "kernels/reduce/cpu-sum.cpp",
              .cpu = &MakeReduceCpuSum,
              .params = {ThreadsParam()},
              .needs = &ReduceCpuNeeds,
@@ -104,7 +104,6 @@ void RegisterReduceChapter(Registry& registry) {
              .was = 19},
             {.slug = "v0-interleaved-global",
              .title = "v0: interleaved, global memory",
-             .source = "kernels/reduce/v0-interleaved-global.cu",
              .step = Pass{},
              .params = {pow2_block},
              .needs = &ReduceInPlaceGpuNeeds,
@@ -115,10 +114,8 @@ void RegisterReduceChapter(Registry& registry) {
              .was = 20},
             {.slug = "v1-shared-memory",
              .title = "v1: shared memory",
-             .source = "kernels/reduce/v1-shared-memory.cu",
              .step = Pass{},
              .params = {pow2_block, addressing},
-             .needs = &ReduceGpuNeeds,
              .focus = {"LDS", "STS", "BAR", "BRA"},
              .in_flight = InFlight(4),
              .seed = {"0.886 ms (2^20 floats, block 1024)",
@@ -129,10 +126,8 @@ void RegisterReduceChapter(Registry& registry) {
                               "constexpr Addressing kAddressing = Addressing::kInterleaved;"}},
             {.slug = "v2-add-during-load",
              .title = "v2: add during load, half the blocks",
-             .source = "kernels/reduce/v2-add-during-load.cu",
              .step = Pass{},
              .params = {pow2_block},
-             .needs = &ReduceGpuNeeds,
              .focus = {"LDG", "LDS", "STS", "BAR"},
              .in_flight = InFlight(8),
              .seed = {"0.628 ms (2^20 floats, block 1024, half the blocks)",
@@ -140,14 +135,12 @@ void RegisterReduceChapter(Registry& registry) {
              .was = 22},
             {.slug = "v3-unrolled-last-warp",
              .title = "v3: sequential addressing, unrolled last warp",
-             .source = "kernels/reduce/v3-unrolled-last-warp.cu",
              .step = Pass{},
              .params = {BlockParam(64, 1024, 256, true,
                                    "its tree halves the block down to one warp reading 32 places "
                                    "away, so the block must be a power of two of at least 64 "
                                    "(with every toggle, so that they compare at the same sizes)"),
                         accumulate, last_warp},
-             .needs = &ReduceGpuNeeds,
              .focus = {"LDS", "STS", "BAR", "FP32"},
              .in_flight = [](const ParamValues& p) -> uint64_t {
                  // One float per iteration of the register loop; two with v2's load.
@@ -163,19 +156,15 @@ void RegisterReduceChapter(Registry& registry) {
                               "constexpr LastWarp kLastWarp = LastWarp::kUnrolled;"}},
             {.slug = "v4-warp-shuffle",
              .title = "v4: warp shuffle",
-             .source = "kernels/reduce/v4-warp-shuffle.cu",
              .step = Pass{},
              .params = {BlockParam(32, 1024, 256)},
-             .needs = &ReduceGpuNeeds,
              .focus = {"SHFL", "LDS", "BAR"},
              .in_flight = InFlight(4),
              .was = 24},
             {.slug = "v5-vectorized-one-pass",
              .title = "v5: float4 loads, one pass",
-             .source = "kernels/reduce/v5-vectorized-one-pass.cu",
              .step = OnePass{},
              .params = {BlockParam(32, 1024, 512), loads, passes},
-             .needs = &ReduceGpuNeeds,
              .focus = {"LDG.128", "LDG", "SHFL", "ATOM"},
              .in_flight = [](const ParamValues& p) -> uint64_t {
                  // Two independent accumulators, each fed by a 16-byte (or a 4-byte) load.
@@ -187,18 +176,11 @@ void RegisterReduceChapter(Registry& registry) {
              .exercise = {.fixed = {{"loads", "float4"}, {"passes", "one"}},
                           .instance = "constexpr Loads kLoads = Loads::kFloat4;\n"
                                       "constexpr Passes kPasses = Passes::kOne;"}},
-            {.slug = "cub",
-             .title = "CUB DeviceReduce::Sum",
-             .source = "kernels/reduce/cub.cu",
-             .step = Cub{},
-             .needs = &ReduceGpuNeeds,
-             .was = 26},
+            {.slug = "cub", .title = "CUB DeviceReduce::Sum", .step = Cub{}, .was = 26},
             {.slug = "multi-gpu-nccl",
              .title = "Several GPUs: a share each, NCCL adds",
-             .source = "kernels/reduce/multi-gpu-nccl.cu",
              .step = MultiGpuNccl{},
              .params = {BlockParam(32, 1024, 512), GpusParam()},
-             .needs = &ReduceGpuNeeds,
              .focus = {"LDG", "STG"},
              // Judged end to end (the shares' kernels, then NCCL), as its step reports; the
              // GPUs' sums, 4 bytes each, cross between GPUs.

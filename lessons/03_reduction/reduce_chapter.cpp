@@ -13,8 +13,7 @@
 namespace lessons::reduce {
 
 ReduceWorkload::ReduceWorkload(const WorkloadSpec& spec)
-    : m_count(spec.params.Number("size") / sizeof(float)),
-      m_ones(spec.params.Choice("data") == "ones") {
+    : FloatsWorkload(spec), m_ones(spec.params.Choice("data") == "ones") {
     m_data.reset(new float[m_count ? m_count : 1]);
     if (m_ones) {
         std::fill(m_data.get(), m_data.get() + m_count, 1.0f);

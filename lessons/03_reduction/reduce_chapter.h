@@ -5,17 +5,16 @@
 #include <cstdint>
 #include <memory>
 
+#include "floats_workload.h"
 #include "lesson.h"
 #include "reduce/reduce_cpu.h"
 
 namespace lessons::reduce {
 
-class ReduceWorkload : public Workload {
+class ReduceWorkload : public FloatsWorkload {
 public:
     explicit ReduceWorkload(const WorkloadSpec& spec);
-    uint64_t SizeBytes() const override { return m_count * sizeof(float); }
     const float* data() const { return m_data.get(); }
-    uint64_t count() const { return m_count; }
     const ReferenceSum& reference() const { return m_reference; }
     // How far a float sum may be from the reference: 0 when every partial sum is an exact
     // integer (all ones, n <= 2^24), else 2^-23 x sum|x| x (log2(n + 1) + 16): one rounding
@@ -25,7 +24,6 @@ public:
 
 private:
     std::unique_ptr<float[]> m_data;
-    uint64_t m_count = 0;
     bool m_ones = false;
     ReferenceSum m_reference;
 };

@@ -174,15 +174,11 @@ int FullGrid(const void* kernel, int block, size_t dynamic_smem, int device) {
     return std::max(1, per_sm) * GetDevices().devices[size_t(device)].sm_count;
 }
 
-int Block(const ParamValues& params) {
-    return static_cast<int>(params.Number("block"));
-}
-
 StepRunner PassRunner(std::vector<const ReducePassKernel*> variants) {
     StepRunner r;
     r.make = [variants](const Workload& w, const StepContext& c) {
         const ReducePassKernel& k = VariantAt(variants, c.params);
-        const int block = Block(c.params);
+        const int block = BlockOf(c.params);
         const size_t smem = k.dynamic_smem(block);
         cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, smem);
         const int max_grid = FullGrid(k.kernel, block, smem, c.devices.front());
@@ -195,7 +191,7 @@ StepRunner PassRunner(std::vector<const ReducePassKernel*> variants) {
     };
     r.attributes = [variants](const ParamValues& params) {
         const ReducePassKernel& k = VariantAt(variants, params);
-        const int block = Block(params);
+        const int block = BlockOf(params);
         return cuda::QueryKernelAttributes(k.kernel, k.name, block, k.dynamic_smem(block));
     };
     return r;
@@ -205,7 +201,7 @@ StepRunner OnePassRunner(std::vector<const OnePassKernel*> variants) {
     StepRunner r;
     r.make = [variants](const Workload& w, const StepContext& c) {
         const OnePassKernel& k = VariantAt(variants, c.params);
-        const int block = Block(c.params);
+        const int block = BlockOf(c.params);
         cuda::CheckBlockAgainstKernel(k.kernel, k.name, block);
         OnePassFn launch = [&k, block](const float* in, uint64_t n, float* result, float* partials,
                                        unsigned* counter, int grid, cudaStream_t s) {
@@ -216,7 +212,7 @@ StepRunner OnePassRunner(std::vector<const OnePassKernel*> variants) {
     };
     r.attributes = [variants](const ParamValues& params) {
         const OnePassKernel& k = VariantAt(variants, params);
-        return cuda::QueryKernelAttributes(k.kernel, k.name, Block(params));
+        return cuda::QueryKernelAttributes(k.kernel, k.name, BlockOf(params));
     };
     return r;
 }
@@ -243,7 +239,7 @@ StepRunner StudentPassRunner(std::vector<const ReducePassKernel*> variants,
     StepRunner r;
     r.make = [variants, student](const Workload& w, const StepContext& c) {
         const ReducePassKernel& k = VariantAt(variants, c.params);
-        const int block = Block(c.params);
+        const int block = BlockOf(c.params);
         const size_t smem = k.dynamic_smem(block);
         cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, smem);
         auto loaded = cuda::LoadStudentKernel(*student, block);
@@ -263,7 +259,7 @@ StepRunner StudentPassRunner(std::vector<const ReducePassKernel*> variants,
             std::make_unique<MultiPassStep>(w, std::move(pass), k.in_place));
     };
     r.attributes = [student](const ParamValues& params) {
-        return cuda::StudentKernelAttributes(*student, Block(params));
+        return cuda::StudentKernelAttributes(*student, BlockOf(params));
     };
     return r;
 }
@@ -273,7 +269,7 @@ StepRunner StudentOnePassRunner(std::vector<const OnePassKernel*> variants,
     StepRunner r;
     r.make = [variants, student](const Workload& w, const StepContext& c) {
         const OnePassKernel& k = VariantAt(variants, c.params);
-        const int block = Block(c.params);
+        const int block = BlockOf(c.params);
         cuda::CheckBlockAgainstKernel(k.kernel, k.name, block);
         auto loaded = cuda::LoadStudentKernel(*student, block);
         OnePassFn launch = [loaded, block](const float* in, uint64_t n, float* result,
@@ -287,7 +283,7 @@ StepRunner StudentOnePassRunner(std::vector<const OnePassKernel*> variants,
             w, std::move(launch), FullGrid(k.kernel, block, 0, c.devices.front())));
     };
     r.attributes = [student](const ParamValues& params) {
-        return cuda::StudentKernelAttributes(*student, Block(params));
+        return cuda::StudentKernelAttributes(*student, BlockOf(params));
     };
     return r;
 }

@@ -161,23 +161,19 @@ private:
     void* m_handle = nullptr;
 };
 
-int Block(const ParamValues& params) {
-    return static_cast<int>(params.Number("block"));
-}
-
 // The step's kernel variant at the parameters' toggle values (lesson 4.3's ablations; the
 // other steps register one kernel, without toggles).
 StepRunner KernelRunner(std::vector<const GemvKernel*> variants) {
     StepRunner r;
     r.make = [variants](const Workload& w, const StepContext& c) {
         const GemvKernel& k = VariantAt(variants, c.params);
-        const int block = Block(c.params);
+        const int block = BlockOf(c.params);
         cuda::CheckBlockAgainstKernel(k.kernel, k.name, block);
         return std::unique_ptr<StepInstance>(std::make_unique<KernelStep>(w, k, block));
     };
     r.attributes = [variants](const ParamValues& params) {
         const GemvKernel& k = VariantAt(variants, params);
-        return cuda::QueryKernelAttributes(k.kernel, k.name, Block(params));
+        return cuda::QueryKernelAttributes(k.kernel, k.name, BlockOf(params));
     };
     return r;
 }
@@ -187,10 +183,10 @@ StepRunner StudentRunner(const Kernel& kind, std::shared_ptr<const StudentKernel
     StepRunner r;
     r.make = [kind, student](const Workload& w, const StepContext& c) {
         return std::unique_ptr<StepInstance>(
-            std::make_unique<StudentStep>(w, kind.layout, *student, Block(c.params)));
+            std::make_unique<StudentStep>(w, kind.layout, *student, BlockOf(c.params)));
     };
     r.attributes = [student](const ParamValues& params) {
-        return cuda::StudentKernelAttributes(*student, Block(params));
+        return cuda::StudentKernelAttributes(*student, BlockOf(params));
     };
     return r;
 }

@@ -16,11 +16,7 @@ double GemmTolerance(int k, bool tf32) {
 }
 
 GemmWorkload::GemmWorkload(const WorkloadSpec& spec)
-    : m_m(static_cast<int>(spec.params.Number("m"))),
-      m_n(static_cast<int>(spec.params.Number("n"))),
-      m_k(static_cast<int>(spec.params.Number("k"))),
-      m_a(size_t(m_m) * size_t(m_k)),
-      m_b(size_t(m_k) * size_t(m_n)) {
+    : SampledProduct(spec.params), m_a(size_t(m_m) * size_t(m_k)), m_b(size_t(m_k) * size_t(m_n)) {
     if (spec.params.Choice("data") == "ones") {
         std::fill(m_a.begin(), m_a.end(), 1.0f);
         std::fill(m_b.begin(), m_b.end(), 1.0f);
@@ -32,15 +28,14 @@ GemmWorkload::GemmWorkload(const WorkloadSpec& spec)
         if (spec.params.Choice("data") == "large")
             for (float& v : m_a) v = std::ldexp(v, 40);
     }
-    ChooseCheckedElements(
-        m_m, m_n, m_k, spec.seed ^ 0x5EED5A3F1Eull,
+    Choose(
+        spec.seed ^ 0x5EED5A3F1Eull,
         [&](double* value, double* magnitude) {
             GemmReference(m_a.data(), m_b.data(), m_m, m_n, m_k, value, magnitude);
         },
         [&](int row, int col) {
             return GemmReferenceAt(m_a.data(), m_b.data(), m_n, m_k, row, col);
-        },
-        &m_full, &m_checked, &m_reference);
+        });
 }
 
 uint64_t GemmWorkloadHostBytes(uint64_t m, uint64_t n, uint64_t k) {

@@ -26,28 +26,17 @@ constexpr uint64_t kMaxDimension = 32768;
 // 16·2^-11/sqrt(k): about 1.5 standard deviations of that rounding noise times 10.
 double GemmTolerance(int k, bool tf32);
 
-class GemmWorkload : public Workload {
+class GemmWorkload : public Workload, public SampledProduct<ReferenceElement> {
 public:
     explicit GemmWorkload(const WorkloadSpec& spec);
     uint64_t SizeBytes() const override {
         return (uint64_t(m_m) * m_k + uint64_t(m_k) * m_n) * sizeof(float);
     }
-    int m() const { return m_m; }
-    int n() const { return m_n; }
-    int k() const { return m_k; }
     const float* a() const { return m_a.data(); }
     const float* b() const { return m_b.data(); }
-    bool full_check() const { return m_full; }
-    // The checked elements: every element of C (full_check) or the samples, row-major index.
-    const std::vector<uint64_t>& checked() const { return m_checked; }
-    const std::vector<ReferenceElement>& reference() const { return m_reference; }
 
 private:
-    int m_m = 0, m_n = 0, m_k = 0;
     std::vector<float> m_a, m_b;
-    bool m_full = true;
-    std::vector<uint64_t> m_checked;
-    std::vector<ReferenceElement> m_reference;
 };
 
 uint64_t GemmWorkloadHostBytes(uint64_t m, uint64_t n, uint64_t k);

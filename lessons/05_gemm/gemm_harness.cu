@@ -224,19 +224,10 @@ double MeasureTf32Gflops(int ordinal) {
     if (!why.empty()) throw UnavailableError(why);
     if (!cublas::Load()) throw UnavailableError("cuBLAS cannot run here: " + cublas::Unavailable());
     cuda::ScopedDevice on(ordinal);
-    size_t free_bytes = 0, total_bytes = 0;
-    LESSONS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    int n = 8192;
-    const size_t reserve = size_t(256) << 20;  // cuBLAS's workspace and what others need
-    while (n > 2048 && 3 * size_t(n) * size_t(n) * sizeof(float) + reserve > free_bytes) n /= 2;
-    const size_t count = size_t(n) * size_t(n);
-    cuda::DeviceBuffer<float> a(count, "the TF32 ceiling's A"), b(count, "the TF32 ceiling's B"),
-        c(count, "the TF32 ceiling's C");
     cuda::Stream stream;
     const cudaStream_t s = stream.get();
-    ceiling_fill_kernel<<<1024, 256, 0, s>>>(a.get(), count, 1u);
-    ceiling_fill_kernel<<<1024, 256, 0, s>>>(b.get(), count, 2u);
-    LESSONS_CUDA_CHECK_LAUNCH("ceiling_fill_kernel");
+    const CeilingOperands<float> op("TF32", s);
+    const int n = op.n;
     void* handle = nullptr;
     std::string error = GemmCublasCreate(&handle, s);
     if (error.empty()) error = GemmCublasAllowTf32(handle);
@@ -246,7 +237,7 @@ double MeasureTf32Gflops(int ordinal) {
     } release{handle};
     if (!error.empty()) throw UnavailableError("cuBLAS: " + error);
     auto run = [&] {
-        const std::string e = GemmCublasRun(handle, n, n, n, a.get(), b.get(), c.get());
+        const std::string e = GemmCublasRun(handle, n, n, n, op.a.get(), op.b.get(), op.c.get());
         if (!e.empty()) throw UnavailableError("cuBLAS: " + e);
     };
     const std::vector<double> ms = TimeCeilingRuns(s, 5, run);
@@ -261,30 +252,10 @@ const struct Tf32MeasurerRegistration {
     Tf32MeasurerRegistration() { SetTf32Measurer(&MeasureTf32Gflops); }
 } kTf32MeasurerRegistration;
 
-// The kernel of each tile of the row, by the tile's name: the kernels `site`'s source registered,
-// paired with the row's tiles by their GemmTile. A tile without its kernel, or a kernel for a
-// tile the row does not declare, is a mistake in the declarations.
+// The kernel of each tile of the row, by the tile's name.
 std::vector<std::pair<std::string, const GemmKernel*>> KernelsByTile(const Tiled& kind,
                                                                      const StepSite& site) {
-    const std::vector<const GemmKernel*> kernels = KernelsOf<GemmKernel>(site);
-    std::vector<std::pair<std::string, const GemmKernel*>> out;
-    for (const GemmTile& t : kind.tiles) {
-        auto it = std::find_if(kernels.begin(), kernels.end(),
-                               [&](const GemmKernel* k) { return k->tile == t; });
-        if (it == kernels.end())
-            throw std::logic_error("its tile " + TileName(t) + " has no kernel in '" +
-                                   site.lesson.source_path + "'");
-        out.push_back({TileName(t), *it});
-    }
-    for (const GemmKernel* k : kernels) {
-        const bool declared = k->tile && std::find(kind.tiles.begin(), kind.tiles.end(),
-                                                   *k->tile) != kind.tiles.end();
-        if (!declared)
-            throw std::logic_error(std::string("'") + site.lesson.source_path + "' registers " +
-                                   k->name + (k->tile ? " for tile " + TileName(*k->tile) : "") +
-                                   ", which is no tile of its row");
-    }
-    return out;
+    return lessons::KernelsByTile<GemmKernel>(kind.tiles, site, &TileName);
 }
 
 }  // namespace

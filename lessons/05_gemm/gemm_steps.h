@@ -9,6 +9,7 @@
 #include "gemm/gemm_tiles.h"
 #include "gemm_chapter.h"
 #include "params.h"
+#include "tile_param.h"
 #include "work.h"
 
 namespace lessons::gemm {
@@ -39,19 +40,10 @@ struct Tiled {
     bool tf32 = false;
 
     std::vector<ParamSpec> Params() const {
-        std::vector<std::string> names, notes, notes_zh;
-        for (const GemmTile& t : tiles) {
-            names.push_back(TileName(t));
-            notes.push_back(TileDescription(t, false));
-            notes_zh.push_back(TileDescription(t, true));
-        }
-        ParamSpec p = ChoiceParam("tile", "Tile configuration", "分块配置", names, notes, notes_zh);
-        p.launch_shape = true;
-        p.verbatim_choices = true;
-        p.why =
+        return {TileParam(
+            tiles, &TileName, &TileDescription,
             "each configuration is a separately compiled kernel (tile sizes are template "
-            "arguments, so the compiler can keep the tiles in registers and unroll the loops)";
-        return {p};
+            "arguments, so the compiler can keep the tiles in registers and unroll the loops)")};
     }
     WorkFn Work() const { return tf32 ? GemmWorkRule(true) : nullptr; }
 };

@@ -45,13 +45,12 @@ ParamSpec FmasParam() {
 
 void RegisterRooflineChapter(Registry& registry) {
     AddChapter(registry, RooflineChapter(), "lessons/06_roofline",
+               {.kernels = "kernels/roofline", .needs = &roofline::RooflineGpuNeeds},
                {
                    {.slug = "roofline",
                     .title = "The roofline: one kernel at any arithmetic intensity",
-                    .source = "kernels/roofline/roofline.cu",
                     .step = roofline::Intensity{},
                     .params = {BlockParam(32, 1024, 256), FmasParam()},
-                    .needs = &roofline::RooflineGpuNeeds,
                     .focus = {"FP32", "LDG", "STG"},
                     .was = 43},
                });

@@ -10,8 +10,7 @@
 
 namespace lessons::roofline {
 
-RooflineWorkload::RooflineWorkload(const WorkloadSpec& spec)
-    : m_count(spec.params.Number("size") / sizeof(float)) {
+RooflineWorkload::RooflineWorkload(const WorkloadSpec& spec) : FloatsWorkload(spec) {
     m_data.reset(new float[m_count ? m_count : 1]);
     FillUniformFloats(spec.seed, m_data.get(), m_count, spec.cancel);
 }

@@ -8,20 +8,18 @@
 #include <string>
 #include <vector>
 
+#include "floats_workload.h"
 #include "lesson.h"
 
 namespace lessons::roofline {
 
-class RooflineWorkload : public Workload {
+class RooflineWorkload : public FloatsWorkload {
 public:
     explicit RooflineWorkload(const WorkloadSpec& spec);
-    uint64_t SizeBytes() const override { return m_count * sizeof(float); }
     const float* data() const { return m_data.get(); }
-    uint64_t count() const { return m_count; }
 
 private:
     std::unique_ptr<float[]> m_data;
-    uint64_t m_count = 0;
 };
 
 // The elements the check compares: every one of the first and last 1024, and 65536 spread

@@ -48,12 +48,11 @@ void RegisterTensorCoresChapter(Registry& registry) {
 
     AddChapter(
         registry, chapter, "lessons/08_tensor_cores",
+        {.kernels = "kernels/tc", .needs = &TcGpuNeeds},
         {
             {.slug = "mma-sync",
              .title = "mma.sync with ldmatrix: the fragments by hand",
-             .source = "kernels/tc/mma-sync.cu",
              .step = Tiled{kTilesMma},
-             .needs = &TcGpuNeeds,
              .focus = {"HMMA", "LDSM", "LDS", "BAR"},
              .previous = "",
              .exercise = {.fixed = {{"tile", "128t-128x128x32-w64x64"}},
@@ -61,9 +60,7 @@ void RegisterTensorCoresChapter(Registry& registry) {
                               "constexpr int BM = 128, BN = 128, BK = 32, WM = 64, WN = 64;"}},
             {.slug = "cp-async-pipeline",
              .title = "A cp.async pipeline and swizzled shared memory",
-             .source = "kernels/tc/cp-async-pipeline.cu",
              .step = Tiled{kTilesPipeline, TcArgs::kProblemTileRow},
-             .needs = &TcGpuNeeds,
              .focus = {"HMMA", "LDSM", "CP.ASYNC", "BAR"},
              .exercise =
                  {.fixed = {{"tile", "256t-128x256x64-w64x64-s3"}},
@@ -72,47 +69,35 @@ void RegisterTensorCoresChapter(Registry& registry) {
                       "GROUP_M = 8; constexpr bool SWIZZLE = true, PREFETCH = true;"}},
             {.slug = "wgmma",
              .title = "wgmma: a warpgroup multiplies from shared memory",
-             .source = "kernels/tc/wgmma.cu",
              .step = Tiled{kTilesWgmma},
-             .needs = &TcGpuNeeds,
              .focus = {"HGMMA", "WARPGROUP", "CP.ASYNC", "BAR"},
              .exercise = {.fixed = {{"tile", "256t-128x256x64-s3"}},
                           .instance =
                               "constexpr int BM = 128, BN = 256, STAGES = 3, WARPGROUPS = 2;"}},
             {.slug = "tma",
              .title = "TMA copies completing on an mbarrier",
-             .source = "kernels/tc/tma.cu",
              .step = Tiled{kTilesWgmmaTma, TcArgs::kTensorMaps},
-             .needs = &TcGpuNeeds,
              .focus = {"HGMMA", "TMA", "SYNCS", "WARPGROUP"},
              .exercise = {.fixed = {{"tile", "256t-128x256x64-s4"}},
                           .instance =
                               "constexpr int BM = 128, BN = 256, STAGES = 4, WARPGROUPS = 2;"}},
             {.slug = "warp-specialization",
              .title = "Warp specialisation: a producer and consumer warpgroups",
-             .source = "kernels/tc/warp-specialization.cu",
              .step = Tiled{kTilesWarpSpecialized, TcArgs::kTensorMaps},
-             .needs = &TcGpuNeeds,
              .focus = {"HGMMA", "TMA", "SYNCS", "SETMAXNREG"},
              .exercise = {.fixed = {{"tile", "384t-256x128x64-s4-wg2"}},
                           .instance =
                               "constexpr int BM = 256, BN = 128, STAGES = 4, CONSUMERS = 2;"}},
             {.slug = "persistent",
              .title = "Persistent blocks, tile order and clusters",
-             .source = "kernels/tc/persistent.cu",
              .step = Tiled{kTilesPersistent, TcArgs::kTensorMapsAndC},
-             .needs = &TcGpuNeeds,
              .focus = {"HGMMA", "TMA", "SYNCS", "SETMAXNREG"},
              .exercise =
                  {.fixed = {{"tile", "384t-128x256x64-s4-wg2-p"}},
                   .instance =
                       "constexpr int BM = 128, BN = 256, STAGES = 4, CONSUMERS = 2, CLUSTER = 1; "
                       "constexpr bool WAIT_ONE = true, TMA_STORE = true, BANDS = true;"}},
-            {.slug = "cublas-bf16",
-             .title = "cuBLAS bf16 GEMM",
-             .source = "kernels/tc/cublas-bf16.cu",
-             .step = Cublas{},
-             .needs = &TcGpuNeeds},
+            {.slug = "cublas-bf16", .title = "cuBLAS bf16 GEMM", .step = Cublas{}},
         });
 }
 

@@ -3,10 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "checked.h"
+#include "exercise.h"
 #include "generators.h"
+#include "resources.h"
 
 namespace lessons::tc {
 
@@ -38,11 +42,7 @@ void FillBf16(uint64_t seed, uint16_t* out, uint64_t count, const std::atomic<bo
 }  // namespace
 
 TcWorkload::TcWorkload(const WorkloadSpec& spec)
-    : m_m(static_cast<int>(spec.params.Number("m"))),
-      m_n(static_cast<int>(spec.params.Number("n"))),
-      m_k(static_cast<int>(spec.params.Number("k"))),
-      m_a(size_t(m_m) * size_t(m_k)),
-      m_bt(size_t(m_n) * size_t(m_k)) {
+    : SampledProduct(spec.params), m_a(size_t(m_m) * size_t(m_k)), m_bt(size_t(m_n) * size_t(m_k)) {
     if (spec.params.Choice("data") == "ones") {
         // 1.0 is exact in bf16: every element of C is k, rounded to bf16 only where k > 256.
         std::fill(m_a.begin(), m_a.end(), FloatToBf16(1.0f));
@@ -55,13 +55,12 @@ TcWorkload::TcWorkload(const WorkloadSpec& spec)
         if (spec.params.Choice("data") == "large")
             for (uint16_t& v : m_a) v = FloatToBf16(std::ldexp(Bf16ToFloat(v), 40));
     }
-    ChooseCheckedElements(
-        m_m, m_n, m_k, spec.seed ^ 0x7C0BF16A5Eull,
+    Choose(
+        spec.seed ^ 0x7C0BF16A5Eull,
         [&](double* value, double* magnitude) {
             TcReference(m_a.data(), m_bt.data(), m_m, m_n, m_k, value, magnitude);
         },
-        [&](int row, int col) { return TcReferenceAt(m_a.data(), m_bt.data(), m_k, row, col); },
-        &m_full, &m_checked, &m_reference);
+        [&](int row, int col) { return TcReferenceAt(m_a.data(), m_bt.data(), m_k, row, col); });
 }
 
 uint64_t TcWorkloadHostBytes(uint64_t m, uint64_t n, uint64_t k) {
@@ -102,6 +101,11 @@ MemoryNeeds TcGpuNeeds(const ParamValues& params) {
     // The host copy of C for the check; on the device, A, Bᵀ, C and 64 MiB for cuBLAS.
     return {SaturatingMul(SaturatingMul(m, n), sizeof(uint16_t)),
             SaturatingAdd(SaturatingMul(elements, sizeof(uint16_t)), uint64_t(64) << 20)};
+}
+
+std::string HopperDevicePart() {
+    return EmbeddedPart("kernels/tc/tc_hopper.cuh", "inline constexpr int kHopperBk",
+                        "#endif  // __CUDA_ARCH__", "the Hopper exercises' prelude");
 }
 
 }  // namespace lessons::tc

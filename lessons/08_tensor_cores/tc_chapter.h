@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "lesson.h"
@@ -31,28 +32,17 @@ constexpr double kBf16Rounding = 1.0 / 256;  // 2⁻⁸
 double TcAccumulationTolerance(int k);       // acc / Σ|a·b|
 double TcTolerance(const TcReferenceElement& ref, int k);
 
-class TcWorkload : public Workload {
+class TcWorkload : public Workload, public SampledProduct<TcReferenceElement> {
 public:
     explicit TcWorkload(const WorkloadSpec& spec);
     uint64_t SizeBytes() const override {
         return (uint64_t(m_m) * m_k + uint64_t(m_n) * m_k) * sizeof(uint16_t);
     }
-    int m() const { return m_m; }
-    int n() const { return m_n; }
-    int k() const { return m_k; }
     const uint16_t* a() const { return m_a.data(); }    // m × k, row-major, bf16 bits
     const uint16_t* bt() const { return m_bt.data(); }  // n × k, row-major (Bᵀ), bf16 bits
-    bool full_check() const { return m_full; }
-    // The checked elements: every element of C (full_check) or the samples, row-major index.
-    const std::vector<uint64_t>& checked() const { return m_checked; }
-    const std::vector<TcReferenceElement>& reference() const { return m_reference; }
 
 private:
-    int m_m = 0, m_n = 0, m_k = 0;
     std::vector<uint16_t> m_a, m_bt;
-    bool m_full = true;
-    std::vector<uint64_t> m_checked;
-    std::vector<TcReferenceElement> m_reference;
 };
 
 uint64_t TcWorkloadHostBytes(uint64_t m, uint64_t n, uint64_t k);
@@ -89,5 +79,11 @@ inline uint64_t PaddedLd(uint64_t columns) {
 // Device memory of the GPU steps (A, Bᵀ and C with padded rows, and room for cuBLAS's
 // workspace) and host memory for the copy of C.
 MemoryNeeds TcGpuNeeds(const ParamValues& params);
+
+// The device part of kernels/tc/tc_hopper.cuh (embedded): from kHopperBk to the end of its
+// `#if defined(__CUDA_ARCH__)` block, the Hopper helpers a student's kernel is compiled with
+// (chapter 8's exercises, and chapter 10's Hopper ones). Throws std::logic_error when the file
+// is not embedded or has no such part.
+std::string HopperDevicePart();
 
 }  // namespace lessons::tc

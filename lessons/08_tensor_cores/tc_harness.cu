@@ -212,27 +212,10 @@ StepRunner KernelRunner(Pick pick) {
     return r;
 }
 
-// The kernel of each tile of the row, by the tile's name: the kernels `site`'s source
-// registered, paired with the row's tiles by their TcTile. A tile without its kernel, or a
-// kernel for a tile the row does not declare, is a mistake in the declarations.
+// The kernel of each tile of the row, by the tile's name.
 std::vector<std::pair<std::string, const TcKernel*>> KernelsByTile(const Tiled& kind,
                                                                    const StepSite& site) {
-    const std::vector<const TcKernel*> kernels = KernelsOf<TcKernel>(site);
-    std::vector<std::pair<std::string, const TcKernel*>> out;
-    for (const TcTile& t : kind.tiles) {
-        auto it = std::find_if(kernels.begin(), kernels.end(),
-                               [&](const TcKernel* k) { return k->tile == t; });
-        if (it == kernels.end())
-            throw std::logic_error("its tile " + TcTileName(t) + " has no kernel in '" +
-                                   site.lesson.source_path + "'");
-        out.push_back({TcTileName(t), *it});
-    }
-    for (const TcKernel* k : kernels)
-        if (std::find(kind.tiles.begin(), kind.tiles.end(), k->tile) == kind.tiles.end())
-            throw std::logic_error(std::string("'") + site.lesson.source_path + "' registers " +
-                                   k->name + " for tile " + TcTileName(k->tile) +
-                                   ", which is no tile of its row");
-    return out;
+    return lessons::KernelsByTile<TcKernel>(kind.tiles, site, &TcTileName);
 }
 
 // The bf16 tensor-core ceiling (engine/device.h): the cuBLAS bf16 step's own call at m = n = k
@@ -246,20 +229,10 @@ double MeasureBf16Gflops(int ordinal) {
     if (!why.empty()) throw UnavailableError(why);
     if (!cublas::Load()) throw UnavailableError("cuBLAS cannot run here: " + cublas::Unavailable());
     cuda::ScopedDevice on(ordinal);
-    size_t free_bytes = 0, total_bytes = 0;
-    LESSONS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    int n = 8192;
-    const size_t reserve = size_t(256) << 20;  // cuBLAS's workspace and what others need
-    while (n > 2048 && 3 * size_t(n) * size_t(n) * sizeof(__nv_bfloat16) + reserve > free_bytes)
-        n /= 2;
-    const size_t count = size_t(n) * size_t(n);
-    cuda::DeviceBuffer<__nv_bfloat16> a(count, "the bf16 ceiling's A"),
-        bt(count, "the bf16 ceiling's B"), c(count, "the bf16 ceiling's C");
     cuda::Stream stream;
     const cudaStream_t s = stream.get();
-    ceiling_fill_kernel<<<1024, 256, 0, s>>>(a.get(), count, 1u);
-    ceiling_fill_kernel<<<1024, 256, 0, s>>>(bt.get(), count, 2u);
-    LESSONS_CUDA_CHECK_LAUNCH("ceiling_fill_kernel");
+    const CeilingOperands<__nv_bfloat16> op("bf16", s);  // B as Bᵀ: the same random matrix
+    const int n = op.n;
     void* handle = nullptr;
     const std::string error = TcCublasCreate(&handle, s);
     struct Release {
@@ -267,7 +240,7 @@ double MeasureBf16Gflops(int ordinal) {
         ~Release() { TcCublasDestroy(h); }
     } release{handle};
     if (!error.empty()) throw UnavailableError("cuBLAS: " + error);
-    const TcProblem p{n, n, n, a.get(), n, bt.get(), n, c.get(), n};
+    const TcProblem p{n, n, n, op.a.get(), n, op.b.get(), n, op.c.get(), n};
     auto run = [&] {
         const std::string e = TcCublasRun(handle, p);
         if (!e.empty()) throw UnavailableError("cuBLAS: " + e);
@@ -324,9 +297,7 @@ KernelSpec StudentSpec(const Tiled& kind, const StepSite& site) {
         spec.prelude = problem + naive;
         return spec;
     }
-    static const std::string hopper =
-        EmbeddedPart("kernels/tc/tc_hopper.cuh", "inline constexpr int kHopperBk",
-                     "#endif  // __CUDA_ARCH__", "the Hopper exercises' prelude");
+    static const std::string hopper = HopperDevicePart();
     spec.prelude = std::string(kNvrtcIntegers) +
                    "struct alignas(128) CUtensorMap { unsigned long long opaque[16]; };\n" +
                    problem + hopper + naive;

@@ -9,6 +9,7 @@
 #include "params.h"
 #include "tc/tc_tiles.h"
 #include "tc_chapter.h"
+#include "tile_param.h"
 
 namespace lessons::tc {
 
@@ -27,20 +28,11 @@ struct Tiled {
     TcArgs args = TcArgs::kProblemTileGrid;
 
     std::vector<ParamSpec> Params() const {
-        std::vector<std::string> names, notes, notes_zh;
-        for (const TcTile& t : tiles) {
-            names.push_back(TcTileName(t));
-            notes.push_back(TcTileDescription(t, false));
-            notes_zh.push_back(TcTileDescription(t, true));
-        }
-        ParamSpec p = ChoiceParam("tile", "Tile configuration", "分块配置", names, notes, notes_zh);
-        p.launch_shape = true;
-        p.verbatim_choices = true;
-        p.why =
+        return {TileParam(
+            tiles, &TcTileName, &TcTileDescription,
             "each configuration is a separately compiled kernel (tile sizes, pipeline depth and "
             "warpgroup counts are template arguments, so the compiler can size the shared-memory "
-            "stages and keep the accumulators in registers)";
-        return {p};
+            "stages and keep the accumulators in registers)")};
     }
 };
 

@@ -27,6 +27,7 @@
 #include "kernels_of.h"
 #include "launch_checks.cuh"
 #include "resources.h"
+#include "tc_chapter.h"
 
 namespace lessons::attention {
 namespace {
@@ -292,13 +293,9 @@ LESSONS_STEP_KIND(Fused, [](const Fused& kind, const StepSite& site) {
     return r;
 });
 
-// The device part of chapter 8's Hopper helpers (kernels/tc/tc_hopper.cuh, embedded), as chapter
-// 8's exercises take it, in its namespace.
+// The device part of chapter 8's Hopper helpers (tc_chapter.h), in its namespace.
 static std::string TcHopperDevicePart() {
-    return "namespace lessons::tc {\n" +
-           EmbeddedPart("kernels/tc/tc_hopper.cuh", "inline constexpr int kHopperBk",
-                        "#endif  // __CUDA_ARCH__", "the attention exercises' prelude") +
-           "}  // namespace lessons::tc\n";
+    return "namespace lessons::tc {\n" + tc::HopperDevicePart() + "}  // namespace lessons::tc\n";
 }
 
 // A student's fused kernel takes the AttentionProblem by value (its declaration from

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "params.h"
+#include "tile_param.h"
 
 namespace lessons::attention {
 
@@ -31,14 +32,11 @@ struct Fused {
     bool products_given = false;
 
     std::vector<ParamSpec> Params() const {
-        ParamSpec p = ChoiceParam("tile", "Tile configuration", "分块配置", tiles, notes, notes_zh);
-        p.launch_shape = true;
-        p.verbatim_choices = true;
-        p.why =
+        return {TileParam(
+            tiles, notes, notes_zh,
             "each configuration is a separately compiled kernel (the rows a block owns are "
             "template arguments, so the compiler sizes shared memory and keeps the accumulators "
-            "in registers)";
-        return {p};
+            "in registers)")};
     }
 };
 
