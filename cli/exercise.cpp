@@ -12,6 +12,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <functional>
+#include <map>
+#include <mutex>
 
 #include "catalog.h"
 #include "check.h"
@@ -22,6 +24,7 @@
 #include "exercise_runner.h"
 #include "files.h"
 #include "host.h"
+#include "kernel_change.h"
 #include "nvrtc_loader.h"
 #include "progress.h"
 #include "report.h"
@@ -359,9 +362,10 @@ namespace {
 // A check whose cases ran, kept in the progress file (lessons/progress.h) for the student and
 // their teacher; a file that cannot be written is said, and the check's answer stands.
 void RecordCheckProgress(const Lesson& lesson, size_t failed, size_t total, bool right,
-                         const SpeedVerdict& speed) {
+                         const SpeedVerdict& speed, const ChangeVerdict& change) {
     CheckRecord r;
     r.correct = right;
+    r.change = !change.judged ? "" : change.present ? "found" : "missing";
     r.cases_failed = static_cast<int>(failed);
     r.cases_total = static_cast<int>(total);
     r.speed_judged = speed.judged;
@@ -378,6 +382,28 @@ void RecordCheckProgress(const Lesson& lesson, size_t failed, size_t total, bool
         std::cerr << "note: this check was not kept in your progress: " << e.what() << "\n";
     }
 }
+
+// The step's change in the student's kernel (lessons/kernel_change.h), from the PTX of its
+// compile (`compile`, CompileJson's object): the step's start and solution compiled for the same
+// architecture. Not judged where the student's kernel did not compile.
+ChangeVerdict ChangeOfCompile(const Lesson& lesson, const Exercise& exercise, const json& compile) {
+    if (compile.value("status", "") != ToString(CompileStatus::kOk)) {
+        ChangeVerdict v;
+        v.why_not = "your kernel did not compile";
+        v.why_not_zh = "你的 kernel 没有编译通过";
+        return v;
+    }
+    const KernelSpec spec = SpecOf(lesson, exercise);
+    std::string note;
+    const int arch = TargetArch(spec, &note);
+    return JudgeChange(StepChangeOf(exercise, lesson, spec, arch, CancelFlag()),
+                       compile.value("ptx", ""));
+}
+
+// The last student kernel StudentForWorker compiled, per lesson: its compile object, for the
+// worker's `check` that follows it in the same request (engine/serve.cpp: student, then check).
+std::mutex g_worker_compiles_mutex;
+std::map<std::string, json> g_worker_compiles;
 
 }  // namespace
 
@@ -447,17 +473,23 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
                                                 : "compiled, not checked: needs a GPU (") +
                                                 why_not + (zh ? "）" : ")")
                                           : why_not;
+        ChangeVerdict change;
         if (compiled) {
+            change = ChangeOfCompile(lesson, exercise, out["compile"]);
             std::cerr << note << "\n";
             if (format == Format::kTable)
                 std::cout << (zh ? "速度：未评判（需要 GPU）\n"
-                                 : "speed: not judged (needs a GPU)\n");
+                                 : "speed: not judged (needs a GPU)\n")
+                          << ChangeText(change, zh);
         }
         if (format == Format::kJson) {
             out["checked"] = false;
             out["not_checked"] = note;
             out["cases"] = json::array();
-            if (compiled) out["speed"] = ToJson(SpeedNotJudged(why_not, "运行它需要 NVIDIA GPU"));
+            if (compiled) {
+                out["speed"] = ToJson(SpeedNotJudged(why_not, "运行它需要 NVIDIA GPU"));
+                out["change"] = ToJson(change);
+            }
             if (o.json_out)
                 o.json_out(out);
             else
@@ -519,16 +551,21 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
                            &wrong, &wrong_zh);
     watchdog.Disarm();
     const bool right = failed == 0 && wrong.empty();
+    // The third verdict: the step's change is in the kernel (a right, fast start is no pass).
+    const ChangeVerdict change = ChangeOfCompile(lesson, exercise, out["compile"]);
+    const bool passed = right && change.present;
     out["checked"] = true;
     out["cases_total"] = outcomes.size();
     out["cases_failed"] = failed;
-    out["passed"] = right;
+    out["right"] = right;
+    out["passed"] = passed;
     if (!wrong.empty()) {
         out["wrong_at_default"] = wrong;
         out["wrong_at_default_zh"] = wrong_zh;
     }
     out["speed"] = ToJson(speed);
-    if (o.record) RecordCheckProgress(lesson, failed, outcomes.size(), right, speed);
+    out["change"] = ToJson(change);
+    if (o.record) RecordCheckProgress(lesson, failed, outcomes.size(), right, speed, change);
     if (format == Format::kJson) {
         if (o.json_out)
             o.json_out(out);
@@ -538,9 +575,15 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
         if (!wrong.empty())
             std::cout << (zh ? "计时运行的结果不对，" : "the timed run was WRONG ")
                       << (zh ? wrong_zh : wrong) << "\n";
-        std::cout << (right ? (zh ? "全部 " : "all ") + std::to_string(outcomes.size()) +
-                                  (zh ? " 个用例通过：你的 kernel 通过了检查\n"
-                                      : " cases passed: your kernel passes the check\n")
+        std::cout << (passed ? (zh ? "全部 " : "all ") + std::to_string(outcomes.size()) +
+                                   (zh ? " 个用例通过，且有这一步的改动：你的 kernel 通过了检查\n"
+                                       : " cases passed and the step's change is in it: your "
+                                         "kernel passes the check\n")
+                      : right ? (zh ? "全部 " : "all ") + std::to_string(outcomes.size()) +
+                                    (zh ? " 个用例通过，但你的 kernel "
+                                          "里还没有这一步的改动：它还没有通过检查\n"
+                                        : " cases passed, but the step's change is not in your "
+                                          "kernel: it does not pass the check yet\n")
                       : failed == 0
                           ? (zh ? "你的 kernel 没有通过检查\n"
                                 : "your kernel does not pass the check\n")
@@ -548,11 +591,12 @@ int CheckKernel(const std::string& key, const std::string& path, const KernelChe
                                 std::to_string(outcomes.size()) +
                                 (zh ? " 个用例失败：你的 kernel 没有通过检查\n"
                                     : " cases FAILED: your kernel does not pass the check\n"))
-                  << SpeedText(speed, zh) << "\n";
+                  << SpeedText(speed, zh) << "\n"
+                  << ChangeText(change, zh);
     }
-    // The exit status is correctness's: a right kernel that misses the speed target exits 0
-    // (the speed verdict is in the output).
-    return right ? kExitOk : kExitFailed;
+    // The exit status is the pass's (right, and the step's change in it): a passing kernel that
+    // misses the speed target exits 0 (the speed verdict is in the output).
+    return passed ? kExitOk : kExitFailed;
 }
 
 json CheckForWorker(const Lesson& yours, const Lesson& lesson, const RunControl& control,
@@ -585,8 +629,22 @@ json CheckForWorker(const Lesson& yours, const Lesson& lesson, const RunControl&
             ? SpeedNotJudged("a hidden case failed: speed is judged only for a right kernel",
                              "有隐藏用例失败：只有正确的 kernel 才评判速度")
             : MeasureSpeed(session, yours, lesson, fixed, control, timing, &wrong, &wrong_zh);
+    // The step's change, from the compile StudentForWorker made of this kernel.
+    ChangeVerdict change;
+    change.why_not = "your kernel's compile is not known to the checker";
+    change.why_not_zh = "检查器不知道你的 kernel 的编译结果";
+    json compile;
+    {
+        const std::lock_guard<std::mutex> lock(g_worker_compiles_mutex);
+        if (const auto it = g_worker_compiles.find(lesson.id); it != g_worker_compiles.end())
+            compile = it->second;
+    }
+    if (const Exercise* e = FindExercise(lesson.id); e && !compile.is_null())
+        change = ChangeOfCompile(lesson, *e, compile);
+    const bool right = failed == 0 && wrong.empty();
     json out{{"checked", true},
-             {"passed", failed == 0 && wrong.empty()},
+             {"right", right},
+             {"passed", right && change.present},
              {"cases_total", outcomes.size()},
              {"cases_failed", failed}};
     if (!wrong.empty()) {
@@ -594,6 +652,7 @@ json CheckForWorker(const Lesson& yours, const Lesson& lesson, const RunControl&
         out["wrong_at_default_zh"] = wrong_zh;
     }
     out["speed"] = ToJson(speed);
+    out["change"] = ToJson(change);
     return out;
 }
 
@@ -627,6 +686,13 @@ StudentBuild StudentForWorker(const Lesson& lesson, const std::string& source,
     b.compile = CompileJson(c, kKernelFileName);
     b.compile["arch_note"] = arch_note;
     b.compiled = c.ok();
+    {
+        const std::lock_guard<std::mutex> lock(g_worker_compiles_mutex);
+        if (c.ok())
+            g_worker_compiles[lesson.id] = b.compile;
+        else
+            g_worker_compiles.erase(lesson.id);
+    }
     if (!c.ok()) {
         b.status = c.status == CompileStatus::kUnavailable ? "unavailable" : "error";
         b.problem = c.status == CompileStatus::kError

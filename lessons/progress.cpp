@@ -96,7 +96,8 @@ Json ExerciseJson(const std::string& id, const ExerciseProgress& e) {
                 {"last_correct", e.last_correct},
                 {"last_cases_failed", e.last_cases_failed},
                 {"last_cases_total", e.last_cases_total},
-                {"last_speed", e.last_speed}};
+                {"last_speed", e.last_speed},
+                {"last_change", e.last_change}};
 }
 
 Json PredictionJson(const std::string& id, const PredictionProgress& p) {
@@ -147,9 +148,12 @@ ExerciseProgress ExerciseFrom(const Json& j) {
     e.last_cases_failed = Count(j, "last_cases_failed");
     e.last_cases_total = Count(j, "last_cases_total");
     e.last_speed = Text(j, "last_speed");
+    e.last_change = Text(j, "last_change");
     if (!e.last_speed.empty() && e.last_speed != "met" && e.last_speed != "not met" &&
         e.last_speed != "not judged")
         throw UsageError("last_speed is not met, not met or not judged");
+    if (!e.last_change.empty() && e.last_change != "found" && e.last_change != "missing")
+        throw UsageError("last_change is not found or missing");
     return e;
 }
 
@@ -360,11 +364,12 @@ void RecordCheck(Progress& p, const std::string& id, const CheckRecord& r,
     ++e.checks;
     e.last_at = when;
     e.last_correct = r.correct;
+    e.last_change = r.change;
     e.last_cases_failed = r.cases_failed;
     e.last_cases_total = r.cases_total;
     const bool timed = r.correct && r.speed_judged && Positive(r.yours_ms) && Positive(r.step_ms);
     e.last_speed = !timed ? "not judged" : r.speed_met ? "met" : "not met";
-    if (r.correct && !e.correct) {
+    if (r.correct && r.change != "missing" && !e.correct) {
         e.correct = true;
         e.correct_at = when;
     }

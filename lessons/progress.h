@@ -18,7 +18,7 @@ namespace lessons {
 
 struct ExerciseProgress {
     int checks = 0;            // checks whose cases ran (on a GPU)
-    bool correct = false;      // some check passed every case
+    bool correct = false;      // some check passed: every case, and the step's change present
     std::string correct_at;    // the first such (UTC)
     bool speed_met = false;    // some right kernel met the speed target
     std::string speed_met_at;  // the first such (UTC)
@@ -29,7 +29,8 @@ struct ExerciseProgress {
     bool last_correct = false;  // ... passed every case
     int last_cases_failed = 0;  // ... of
     int last_cases_total = 0;
-    std::string last_speed;  // ... "met", "not met" or "not judged"
+    std::string last_speed;   // ... "met", "not met" or "not judged"
+    std::string last_change;  // ... the step's change (kernel_change.h): "found", "missing" or ""
 };
 
 struct PredictionProgress {
@@ -88,10 +89,14 @@ void UpdateProgress(const std::string& path, const std::function<void(Progress&)
 
 // The changes a check or a prediction makes. `when` is a UTC timestamp.
 struct CheckRecord {
-    bool correct = false;
+    bool correct = false;  // every case passed
     int cases_failed = 0, cases_total = 0;
     bool speed_judged = false, speed_met = false;
     double yours_ms = 0, step_ms = 0;
+    // The step's change in the kernel (lessons/kernel_change.h): "found", "missing", or "" where
+    // not judged. A check passes (ExerciseProgress::correct) where every case passed and the
+    // change is not missing.
+    std::string change = {};
 };
 void RecordCheck(Progress& p, const std::string& id, const CheckRecord& r, const std::string& when);
 // A new guess (a changed one replaces the old, and its score); an unchanged guess keeps its

@@ -208,16 +208,32 @@ public:
                              {"ratio", slow ? 2.0 : 1.05},
                              {"target_ratio", 1.1}};
                 }
+                // The step's change (lessons/kernel_change.h): missing where the source holds
+                // "START" (a right kernel that is still the starting file: no pass).
+                const bool start = source.find("START") != std::string::npos;
+                const Json change = {
+                    {"judged", true},
+                    {"present", !start},
+                    {"basis", "families"},
+                    {"required", Json::array({"shfl"})},
+                    {"found", start ? Json::array() : Json::array({"shfl"})},
+                    {"missing", start ? Json::array({"shfl"}) : Json::array()},
+                    {"text", start ? "the step's change: warp shuffles (shfl.sync) -- NOT found\n"
+                                   : "the step's change: warp shuffles (shfl.sync) -- found\n"},
+                    {"text_zh", start ? "这一步的改动：warp 洗牌（shfl.sync） —— 未找到\n"
+                                      : "这一步的改动：warp 洗牌（shfl.sync） —— 已找到\n"}};
                 m_inbox.push_back({{"id", r["id"]},
                                    {"type", "check"},
                                    {"lesson", r["lesson"]},
                                    {"check",
                                     {{"checked", true},
-                                     {"passed", !wrong},
+                                     {"right", !wrong},
+                                     {"passed", !wrong && !start},
                                      {"cases_total", 3},
                                      {"cases_failed", wrong ? 1 : 0},
-                                     {"speed", speed}}}});
-                status = wrong ? "wrong" : "ok";
+                                     {"speed", speed},
+                                     {"change", change}}}});
+                status = wrong || start ? "wrong" : "ok";
             }
             m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", status}});
             return true;

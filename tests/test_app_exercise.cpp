@@ -560,6 +560,35 @@ TEST_F(AppCheck, CasesAreListedWithTheFirstMismatchAndAFailureIsNoPass) {
 }
 
 // Without a GPU: compiled, not checked, in both languages, and never a pass.
+// A right kernel without the step's change (lessons/kernel_change.h: a start left as it is) is
+// no pass: the check's words for the change come with it, in both languages.
+TEST_F(AppCheck, ARightKernelWithoutTheStepsChangeIsNotPassed) {
+    worker_has_gpu = true;
+    controller->RestartWorker();
+    Frames(2);
+    controller->CheckKernel(TheLesson(), ui.run, "START kernel\n");
+    Frames(2);
+    const auto* a = controller->Exercise(TheLesson());
+    ASSERT_NE(a, nullptr);
+    EXPECT_TRUE(a->checked);
+    for (const auto& k : a->cases) EXPECT_TRUE(k.passed) << k.name;
+    EXPECT_FALSE(a->check_passed);
+    EXPECT_TRUE(a->change_judged);
+    EXPECT_FALSE(a->change_present);
+    EXPECT_NE(a->change_text.find("NOT found"), std::string::npos) << a->change_text;
+    EXPECT_NE(a->change_text_zh.find("未找到"), std::string::npos) << a->change_text_zh;
+    EXPECT_STREQ(Tr("en", kCheckRightNoChange),
+                 "Not passed yet: all %d hidden cases are right, but the step's change is not in "
+                 "your kernel (below).");
+    // The same kernel with the change passes.
+    controller->CheckKernel(TheLesson(), ui.run, "fine\n");
+    Frames(2);
+    a = controller->Exercise(TheLesson());
+    EXPECT_TRUE(a->check_passed);
+    EXPECT_TRUE(a->change_present);
+    EXPECT_NE(a->change_text.find("-- found"), std::string::npos) << a->change_text;
+}
+
 TEST_F(AppCheck, WithoutAGpuItSaysCompiledNotCheckedAndNeverPasses) {
     controller->CheckKernel(TheLesson(), ui.run, "fine\n");
     Frames(2);

@@ -86,6 +86,35 @@ TEST(Progress, AChecksRecordKeepsTheFirstPassAndTheBestSpeed) {
     EXPECT_FALSE(q.exercises["x"].speed_met);
 }
 
+// A check passes where every case is right and the step's change (lessons/kernel_change.h) is
+// in the kernel: a right start without it is kept as right, not passed.
+TEST(Progress, ARightKernelWithoutTheStepsChangeIsNotPassed) {
+    Progress p;
+    CheckRecord start{true, 0, 12, true, true, 1.0, 1.0};
+    start.change = "missing";
+    RecordCheck(p, "split/shared-memory", start, "t1");
+    ExerciseProgress e = p.exercises["split/shared-memory"];
+    EXPECT_FALSE(e.correct);
+    EXPECT_TRUE(e.last_correct);
+    EXPECT_EQ(e.last_change, "missing");
+    CheckRecord done = start;
+    done.change = "found";
+    RecordCheck(p, "split/shared-memory", done, "t2");
+    e = p.exercises["split/shared-memory"];
+    EXPECT_TRUE(e.correct);
+    EXPECT_EQ(e.correct_at, "t2");
+    EXPECT_EQ(e.last_change, "found");
+    // Kept in the file, and read back; a value of another kind is named.
+    size_t skipped = 0;
+    const Progress back = ProgressFromJson(ToJson(p), &skipped);
+    EXPECT_EQ(back.exercises.at("split/shared-memory").last_change, "found");
+    nlohmann::ordered_json bad = ToJson(p);
+    bad["exercises"][0]["last_change"] = "maybe";
+    const Progress bad_back = ProgressFromJson(bad, &skipped);
+    EXPECT_EQ(skipped, 1u);
+    EXPECT_TRUE(bad_back.exercises.empty());
+}
+
 TEST(Progress, APredictionIsScoredByHowFarOffItIs) {
     EXPECT_DOUBLE_EQ(*OffBy(2, 1), 2.0);
     EXPECT_DOUBLE_EQ(*OffBy(1, 4), 4.0);

@@ -308,6 +308,48 @@ TEST_F(CheckCommand, WithoutAGpuItSaysCompiledNotChecked) {
     EXPECT_TRUE(Has(zh.text, "速度：未评判（需要 GPU）")) << zh.text;
 }
 
+// The step's change (lessons/kernel_change.h) needs NVRTC only: judged here without a GPU. 1.7's
+// start (right, and within the speed target on the H200: its change does not pay) lacks it.
+TEST_F(CheckCommand, TheStepsChangeIsJudgedWithoutAGpu) {
+    if (GetDeviceInfo().available()) GTEST_SKIP() << "a GPU is here: the GPU test checks";
+    const Output shown = Cli("exercise split/shared-memory --solution --format json", false);
+    ASSERT_EQ(shown.code, 0) << shown.text;
+    const nlohmann::json files = nlohmann::json::parse(shown.text);
+    const std::string start = Write("start.cu", files["start"].get<std::string>());
+    const std::string solution = Write("solution.cu", files["solution"].get<std::string>());
+    const Output o = Cli("check split/shared-memory --kernel " + start);
+    if (Has(o.text, "NVRTC") && Has(o.text, "not found")) GTEST_SKIP() << o.text;
+    EXPECT_EQ(o.code, 1) << o.text;
+    EXPECT_TRUE(Has(o.text, "the step's change: shared memory")) << o.text;
+    EXPECT_TRUE(Has(o.text, "-- NOT found")) << o.text;
+    EXPECT_TRUE(Has(o.text, "it still reads what it needs from global memory")) << o.text;
+    const Output zh = Cli("check split/shared-memory --lang zh --kernel " + start);
+    EXPECT_TRUE(Has(zh.text, "这一步的改动：")) << zh.text;
+    EXPECT_TRUE(Has(zh.text, "未找到")) << zh.text;
+    const Output j = Cli("check split/shared-memory --format json --kernel " + start, false);
+    const nlohmann::json c = nlohmann::json::parse(j.text)["change"];
+    EXPECT_EQ(c["judged"], true) << j.text;
+    EXPECT_EQ(c["present"], false) << j.text;
+    EXPECT_EQ(c["basis"], "families") << j.text;
+    EXPECT_EQ(c["missing"], nlohmann::json::array({"shared", "barrier"})) << j.text;
+    EXPECT_TRUE(c["same_as_start"].get<bool>()) << j.text;
+    const Output y = Cli("check split/shared-memory --format json --kernel " + solution, false);
+    const nlohmann::json yc = nlohmann::json::parse(y.text)["change"];
+    EXPECT_EQ(yc["present"], true) << y.text;
+    EXPECT_TRUE(yc["missing"].empty()) << y.text;
+    EXPECT_TRUE(Has(Cli("check split/shared-memory --kernel " + solution).text, "-- found"));
+    // 5.5's change adds no family: the basis is that the kernel is no longer the start, and a
+    // start with only its comments changed is still the start.
+    const Output g = Cli("exercise gemm/2d-register-blocking --format json", false);
+    const std::string g_start = nlohmann::json::parse(g.text)["start"].get<std::string>();
+    const std::string commented = Write("commented.cu", "// mine now\n" + g_start + "// done\n");
+    const Output gc =
+        Cli("check gemm/2d-register-blocking --format json --kernel " + commented, false);
+    const nlohmann::json gv = nlohmann::json::parse(gc.text)["change"];
+    EXPECT_EQ(gv["basis"], "not-the-start") << gc.text;
+    EXPECT_EQ(gv["present"], false) << gc.text;
+}
+
 // The speed target's verdict on given times (no timing here: the numbers are made up).
 TEST(SpeedTarget, WithinTenPercentOrFasterPasses) {
     const cli::SpeedVerdict faster = cli::JudgeSpeed(0.8, 1.0);

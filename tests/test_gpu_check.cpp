@@ -169,9 +169,21 @@ void AppendTableRow(const Checked& c) {
                           " ms: " + (s.value("passed", false) ? "met" : "NOT met")
                     : "not judged";
     }
+    // The step's change (lessons/kernel_change.h): found, or the families missing.
+    std::string change = "-";
+    if (c.j.contains("change") && c.j["change"].is_object()) {
+        const json& ch = c.j["change"];
+        std::string missing;
+        for (const json& m : ch.value("missing", json::array()))
+            missing += (missing.empty() ? "" : ",") + m.get<std::string>();
+        change = !ch.value("judged", false)   ? "not judged"
+                 : ch.value("present", false) ? "found (" + ch.value("basis", std::string()) + ")"
+                                              : "MISSING (" + ch.value("basis", std::string()) +
+                                                    (missing.empty() ? "" : ": " + missing) + ")";
+    }
     table << c.name << " | exit " << c.code << " | " << c.j.value("cases_failed", -1) << " of "
           << c.j.value("cases_total", -1) << " failed | " << first.substr(0, 400) << " | " << speed
-          << "\n";
+          << " | change " << change << "\n";
 }
 
 // `check --format json` of each (lesson, file), several at once (the cases' data and CPU
@@ -340,6 +352,11 @@ TEST(GpuCheck, EveryReferenceSolutionPasses) {
     for (const Checked& c : checked) {
         EXPECT_EQ(c.code, 0) << c.name << "\n" << c.j.dump(1);
         EXPECT_EQ(c.j.value("passed", false), true) << c.name;
+        EXPECT_EQ(c.j.value("right", false), true) << c.name;
+        // The step's change is in the step's own kernel.
+        ASSERT_TRUE(c.j.contains("change")) << c.name;
+        EXPECT_EQ(c.j["change"].value("present", false), true) << c.name << "\n"
+                                                               << c.j["change"].dump(1);
         // A right kernel's speed is judged: both times measured in the same run (whether the
         // target is met is the GPU's: no timing threshold here).
         ASSERT_TRUE(c.j.contains("speed")) << c.name;
@@ -353,10 +370,11 @@ TEST(GpuCheck, EveryReferenceSolutionPasses) {
 }
 
 // No starting file passes `check` (issue 44): a start that passed would let a student's check
-// pass with the task not done. Each start compiles and then fails a hidden case or misses the
-// speed target; or it is held back (lessons/exercise.h, HeldBack: an `#error "exercise ..."` line
-// at column 0) and fails to compile at that line, with its message. Where a start compiles, the
-// verdict names it: the table ($LESSONS_CHECK_TABLE) shows its time beside the step's.
+// pass with the task not done. Each start compiles and then fails on the step's change missing
+// (lessons/kernel_change.h), whatever its cases and speed say; or it is held back
+// (lessons/exercise.h, HeldBack: an `#error "exercise ..."` line at column 0) and fails to compile
+// at that line, with its message. Where a start compiles, the verdict names it: the table
+// ($LESSONS_CHECK_TABLE) shows its time beside the step's.
 TEST(GpuCheck, NoStartingFilePasses) {
     REQUIRE_GPU();
     const std::string data = MakeTempDir("start-progress");
@@ -378,12 +396,21 @@ TEST(GpuCheck, NoStartingFilePasses) {
         // A start too slow for the time limit is stopped (timed_out): it does not pass either.
         if (c.j.value("timed_out", false)) continue;
         EXPECT_EQ(c.j.value("checked", false), true) << c.name << "\n" << c.j.dump(1);
-        const bool right = c.code == 0 && c.j.value("passed", false);
+        // The step's change (lessons/kernel_change.h) is judged, and missing from the start:
+        // the verdict that tells a start that is right and fast (1.7, 2.1: the change does not
+        // pay) from the solution.
+        const json change = c.j.value("change", json::object());
+        EXPECT_TRUE(change.value("judged", false)) << c.name << "\n" << change.dump(1);
+        EXPECT_FALSE(change.value("present", true))
+            << c.name << ": the step's change is found in the start\n"
+            << change.dump(1);
+        const bool passed = c.code == 0 && c.j.value("passed", false);
         const json speed = c.j.value("speed", json::object());
         const bool fast = speed.value("judged", false) && speed.value("passed", false);
-        EXPECT_FALSE(right && fast) << c.name << " passes the check as it stands (right, and "
-                                    << "within the speed target):\n"
-                                    << speed.dump(1);
+        EXPECT_FALSE(passed) << c.name << " passes the check as it stands:\n" << c.j.dump(1);
+        EXPECT_FALSE(passed && fast) << c.name << " passes the check as it stands (right, the "
+                                     << "change found, and within the speed target):\n"
+                                     << speed.dump(1);
     }
     Sh("rm -rf '" + files.dir + "'");
 }

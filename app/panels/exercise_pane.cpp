@@ -492,9 +492,15 @@ void DrawCheckAnswer(UiState& ui, const Controller::ExerciseAnswer& a) {
             &kRed);
     else if (a.check_passed)
         DrawWrappedText(Fmt(Tr(ui, kCheckPassed), total), &kGreen);
+    else if (failed == 0 && a.change_judged && !a.change_present)
+        DrawWrappedText(Fmt(Tr(ui, kCheckRightNoChange), total), &kRed);
     else
         DrawWrappedText(Fmt(Tr(ui, kCheckFailed), failed, total), &kRed);
     DrawSpeed(ui, a);
+    // The third verdict: the step's change is in the kernel (the checker's words, both languages).
+    const std::string& change = zh && !a.change_text_zh.empty() ? a.change_text_zh : a.change_text;
+    if (!change.empty())
+        DrawWrappedText(change, !a.change_judged ? &kGrey : a.change_present ? &kGreen : &kRed);
 }
 
 // The student's newest run beside the previous lesson and the step at the page's settings:

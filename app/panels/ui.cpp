@@ -570,6 +570,7 @@ void KeepProgress(UiState& ui, Controller& c) {
     for (const Controller::FinishedCheck& f : c.TakeFinishedChecks()) {
         CheckRecord r;
         r.correct = f.correct;
+        r.change = f.change;
         r.cases_failed = f.cases_failed;
         r.cases_total = f.cases_total;
         r.speed_judged = f.speed_judged;

@@ -809,6 +809,15 @@ void WorkerClient::HandleCheck(const Json& m, int, PendingAt pending) {
     a.wrong_at_default_zh = c.value("wrong_at_default_zh", std::string());
     a.timing.clear();
     a.speed.reset();
+    a.change_judged = a.change_present = false;
+    a.change_text.clear();
+    a.change_text_zh.clear();
+    if (const auto ch = c.find("change"); ch != c.end() && ch->is_object()) {
+        a.change_judged = ch->value("judged", false);
+        a.change_present = a.change_judged && ch->value("present", false);
+        a.change_text = ch->value("text", std::string());
+        a.change_text_zh = ch->value("text_zh", std::string());
+    }
     // The speed target: a verdict only with both times (a worker of another version sends none).
     if (const auto s = c.find("speed"); s != c.end() && s->is_object()) {
         const auto number = [&](const char* name) {
@@ -834,7 +843,9 @@ void WorkerClient::HandleCheck(const Json& m, int, PendingAt pending) {
         if (const Lesson* lesson = m_registry.FindLesson(pending->second.exercise)) {
             FinishedCheck f;
             f.lesson_id = lesson->id;
-            f.correct = a.check_passed;
+            // Every case right ("right"; a worker of another version sends only "passed").
+            f.correct = c.value("right", a.check_passed);
+            if (a.change_judged) f.change = a.change_present ? "found" : "missing";
             for (const ExerciseAnswer::Case& k : a.cases) f.cases_failed += k.passed ? 0 : 1;
             f.cases_total = std::max(a.cases_total, static_cast<int>(a.cases.size()));
             if (a.speed && a.speed->judged) {

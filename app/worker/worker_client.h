@@ -158,7 +158,11 @@ public:
         int cases_total = 0;        // as the worker counts them (0 until the first case)
         bool check_done = false;    // the summary came
         bool checked = false;       // ... and the cases ran (false: `not_checked` says why)
-        bool check_passed = false;  // every case passed
+        bool check_passed = false;  // every case passed, and the step's change is in the kernel
+        // The step's change in the kernel (lessons/kernel_change.h): judged, present, and the
+        // checker's own words for it (both languages).
+        bool change_judged = false, change_present = false;
+        std::string change_text, change_text_zh;
         std::string not_checked, not_checked_zh;
         // Your kernel's answer at the default settings, where its timed run was wrong.
         std::string wrong_at_default, wrong_at_default_zh;
@@ -179,10 +183,11 @@ public:
     // Each check whose cases ran, as it finished, for the student's progress: taken once.
     struct FinishedCheck {
         std::string lesson_id;
-        bool correct = false;
+        bool correct = false;  // every case passed
         int cases_failed = 0, cases_total = 0;
         bool speed_judged = false, speed_met = false;
         double yours_ms = 0, step_ms = 0;
+        std::string change = {};  // the step's change: "found", "missing" or "" (not judged)
     };
     std::vector<FinishedCheck> TakeFinishedChecks() { return std::exchange(m_finished_checks, {}); }
     // A Parsons problem's assembled kernel (lessons/parsons.h), checked as CheckKernel checks a

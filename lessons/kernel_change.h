@@ -1,0 +1,90 @@
+// The step's change in a student's kernel (issue 41): a third verdict of `check`, beside "right"
+// (every hidden case) and "speed" (the step's own time). Several steps teach that a change does
+// not pay (1.7: staging in shared memory buys nothing), so neither correctness nor speed can tell
+// an unchanged starting file from the solution; this verdict looks at what the kernel *does*.
+//
+// How: the step's starting file and its solution (the lesson's own kernel, SolutionOf) are
+// compiled with NVRTC as the student's file is, and the instruction families of each PTX are
+// counted (shared memory, barriers, warp shuffles, vector global accesses, cp.async, TMA,
+// mbarrier, ldmatrix, mma.sync, wmma, wgmma, setmaxnreg, ex2.approx, atomics, ...:
+// InstructionFamilies). The step's change is the families the solution has and the start lacks;
+// the student's kernel must have every one of them. Nothing is typed per exercise: a new exercise
+// gets its change from its two files.
+//
+// Where the start and the solution use the same families (5.2's swapped indices, 5.5's
+// TM x TN outputs per thread: the change is in the arithmetic, not in a kind of instruction), the
+// declared, weaker criterion is that the student's kernel is not the starting file: its PTX
+// (comments, line records and spacing aside) differs from the start's. An unchanged start (or one
+// with comments and spacing changed) is then never told it is done; the output says which basis
+// the verdict has.
+//
+// The check never needs a GPU for this: NVRTC alone.
+#pragma once
+
+#include <atomic>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "exercise.h"
+#include "kernel_compile.h"
+
+namespace lessons {
+
+struct InstructionFamily {
+    std::string id;                   // "shfl"
+    std::string name, name_zh;        // "warp shuffles (shfl.sync: __shfl_*_sync)"
+    std::string missing, missing_zh;  // what a kernel without them still does, in plain words
+};
+
+// Every family counted, in the order they are shown.
+const std::vector<InstructionFamily>& InstructionFamilies();
+const InstructionFamily* FindFamily(std::string_view id);
+
+// The families (ids) whose instructions `ptx` holds.
+std::set<std::string> FamiliesIn(std::string_view ptx);
+// `ptx` without comments, .loc/.file line records and spacing: two kernels that differ only in
+// comments and layout give the same text.
+std::string NormalizedPtx(std::string_view ptx);
+
+// A step's change, from its starting file and its solution.
+struct StepChange {
+    bool known = false;                 // both compiled
+    std::string why_unknown;            // where not: which one did not compile, and why
+    std::vector<std::string> required;  // family ids: in the solution, not in the start
+    std::set<std::string> start_families, solution_families;
+    std::string start_ptx;     // NormalizedPtx of the start (released from its #error line)
+    std::string solution_ptx;  // NormalizedPtx of the solution
+};
+
+// The start without its `#error "exercise ..."` line (exercise.h, HeldBack).
+std::string ReleasedStart(std::string_view start);
+
+// Compiles the exercise's start (released) and solution with `spec` for `arch` and compares them.
+// Cached per lesson and arch in this process. Never throws for a compile that fails (known =
+// false says so); throws Cancelled when `cancel` is set.
+StepChange StepChangeOf(const Exercise& exercise, const Lesson& lesson, const KernelSpec& spec,
+                        int arch, const std::atomic<bool>* cancel = nullptr);
+// The same from the two PTX texts (tests; StepChangeOf's core).
+StepChange StepChangeFromPtx(std::string_view start_ptx, std::string_view solution_ptx);
+
+struct ChangeVerdict {
+    bool judged = false;   // false: the step's change is not known (why_not)
+    bool present = false;  // the change is in the student's kernel
+    std::string basis;     // "families", or "not-the-start" (no family tells them apart)
+    std::vector<std::string> required;        // family ids (basis "families")
+    std::vector<std::string> found, missing;  // ... those in the student's kernel, and not
+    bool same_as_start = false;               // the student's PTX is the start's
+    std::string why_not, why_not_zh;
+};
+
+ChangeVerdict JudgeChange(const StepChange& change, std::string_view student_ptx);
+// "the step's change: warp shuffles (shfl.sync) — found", or what is missing, in plain words;
+// several lines (each ends with '\n').
+std::string ChangeText(const ChangeVerdict& v, bool zh);
+nlohmann::ordered_json ToJson(const ChangeVerdict& v);
+
+}  // namespace lessons
