@@ -91,6 +91,99 @@ __global__ void softmax_cluster_kernel(const T* __restrict__ x, T* __restrict__ 
 #endif
 }
 
+// The same cluster, pipelined (rows of 16-byte multiples): a grid of only as many clusters as
+// the GPU holds at once, each looping over rows. While a cluster works on one row, its blocks'
+// parts of the next row are already on their way into shared memory (cp.async, 16 bytes a
+// thread, each thread into slots only it reads), so that row's load overlaps this row's
+// reductions, exchange and stores. A block's pair slot is written again only after every block
+// of the cluster has read it (the arrive after the reads, the wait before the next write).
+template <typename T, int K>
+__global__ void softmax_cluster_pipelined_kernel(const T* __restrict__ x, T* __restrict__ y, int m,
+                                                 int n, int part) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    constexpr int V = ChunkCount<T>();
+    extern __shared__ uint4 stage[];  // K × blockDim.x chunks: this block's part of the next row
+    __shared__ float scratch_max[32], scratch_sum[32];
+    __shared__ MaxSum published;
+    cg::cluster_group cluster = cg::this_cluster();
+    const unsigned rank = cluster.block_rank(), blocks = cluster.num_blocks();
+    const long long first_row = blockIdx.x / blocks, stride = gridDim.x / blocks;
+    const int chunks = n / V;  // n is a multiple of V
+    const int first = min(static_cast<int>(rank) * part, chunks);
+    const int last = min(first + part, chunks);
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+    const T pad = NegativeInfinity<T>();
+    // This thread's chunks of `row` into its stage slots, as one group of asynchronous copies.
+    const auto fetch = [&](long long row) {
+        const uint4* r = reinterpret_cast<const uint4*>(x + static_cast<size_t>(row) * n);
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const int c = first + k * blockDim.x + threadIdx.x;
+            if (c < last) {
+                const unsigned slot = static_cast<unsigned>(
+                    __cvta_generic_to_shared(stage + k * blockDim.x + threadIdx.x));
+                asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(slot), "l"(r + c));
+            }
+        }
+        asm volatile("cp.async.commit_group;");
+    };
+    if (first_row < m) fetch(first_row);
+    for (long long row = first_row; row < m; row += stride) {
+        asm volatile("cp.async.wait_group 0;" ::: "memory");
+        uint4 raw[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const int c = first + k * blockDim.x + threadIdx.x;
+            raw[k] = c < last ? stage[k * blockDim.x + threadIdx.x] : FilledRaw(pad);
+        }
+        if (row + stride < m) fetch(row + stride);  // the next row's part, while this one runs
+        float max = -Infinity();
+#pragma unroll
+        for (int k = 0; k < K; ++k) max = fmaxf(max, ChunkMax<T>(raw[k]));
+        const float base = max == -Infinity() ? 0.0f : max;
+        float sum = 0.0f;
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+#pragma unroll
+            for (int i = 0; i < V; ++i) sum += FastExp(Element<T>(raw[k], i) - base);
+        MaxSum pair = WarpMerge({max, sum});
+        if (lane == 0) {
+            scratch_max[warp] = pair.max;
+            scratch_sum[warp] = pair.sum;
+        }
+        __syncthreads();
+        if (row != first_row) cluster.barrier_wait();  // the previous row's pairs are read
+        if (warp == 0) {
+            pair = lane < warps ? MaxSum{scratch_max[lane], scratch_sum[lane]}
+                                : MaxSum{-Infinity(), 0.0f};
+            pair = WarpMerge(pair);
+            if (lane == 0) published = pair;
+        }
+        cluster.sync();  // every block's pair is published (and scratch is free again)
+        pair = lane < static_cast<int>(blocks) ? *cluster.map_shared_rank(&published, lane)
+                                               : MaxSum{-Infinity(), 0.0f};
+        pair = WarpMerge(pair);
+        cluster.barrier_arrive();
+        const float inv = 1.0f / pair.sum;
+        T* o = y + static_cast<size_t>(row) * n;
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const int c = first + k * blockDim.x + threadIdx.x;
+            if (c < last) {
+                float out[V];
+#pragma unroll
+                for (int i = 0; i < V; ++i)
+                    out[i] = FastExp(ElementAgain<T>(raw[k], i) - pair.max) * inv;
+                reinterpret_cast<uint4*>(o)[c] = PackRaw<T>(out);
+            }
+        }
+    }
+    if (first_row < m) cluster.barrier_wait();  // no block leaves while its pair may be read
+#else
+    __trap();  // launched only on sm_90 and later (Launch checks)
+#endif
+}
+
 // The split without clusters, first kernel: block p of row i writes its part's (max, sum) pair.
 template <typename T>
 __global__ void softmax_cluster_split_pairs_kernel(const T* __restrict__ x,
@@ -172,6 +265,8 @@ namespace {
 constexpr int kMaxChunks = 16;
 constexpr int kAimChunks = 8;
 constexpr int kMaxCluster = 16;
+// The pipelined kernel's stage: at most this many bytes a block (K × block × 16).
+constexpr long long kMaxStageBytes = 128 * 1024;
 // The split's part: 16K elements a block.
 constexpr int kSplitPart = 16384;
 
@@ -180,19 +275,24 @@ const void* Address() {
     return reinterpret_cast<const void*>(&softmax_cluster_kernel<T, K>);
 }
 
+template <typename T, int K>
+const void* PipelinedAddress() {
+    return reinterpret_cast<const void*>(&softmax_cluster_pipelined_kernel<T, K>);
+}
+
 template <typename T>
-const void* Instance(int k) {
+const void* Instance(int k, bool pipelined = false) {
     switch (k) {
         case 1:
-            return Address<T, 1>();
+            return pipelined ? PipelinedAddress<T, 1>() : Address<T, 1>();
         case 2:
-            return Address<T, 2>();
+            return pipelined ? PipelinedAddress<T, 2>() : Address<T, 2>();
         case 4:
-            return Address<T, 4>();
+            return pipelined ? PipelinedAddress<T, 4>() : Address<T, 4>();
         case 8:
-            return Address<T, 8>();
+            return pipelined ? PipelinedAddress<T, 8>() : Address<T, 8>();
         default:
-            return Address<T, 16>();
+            return pipelined ? PipelinedAddress<T, 16>() : Address<T, 16>();
     }
 }
 
@@ -204,6 +304,7 @@ long long Cover(long long need, long long cap) {
 
 struct Plan {
     bool cluster = false;
+    bool pipelined = false;  // the cluster's pipelined kernel (rows of 16-byte multiples)
     int blocks_per_row = 1;
     int k = 1;     // chunks a thread (the cluster)
     int part = 0;  // chunks a block (the cluster); elements a block (the split)
@@ -224,21 +325,27 @@ Plan PlanFor(int n, int block, int variant) {
         major >= 9;
     const long long chunks = (static_cast<long long>(n) + ChunkCount<T>() - 1) / ChunkCount<T>();
     const auto per_thread = [&](long long c) { return (chunks + c * block - 1) / (c * block); };
-    long long c = variant;
+    // Variants: 0 auto (pipelined where rows are 16-byte multiples), C, or 100 + C pipelined.
+    p.pipelined = (variant == 0 || variant > 100) && n % ChunkCount<T>() == 0;
+    long long c = variant > 100 ? variant - 100 : variant;
     if (c <= 0) {
         c = 1;
         while (c < 8 && per_thread(c) > kAimChunks) c *= 2;
         if (per_thread(c) > kMaxChunks) c = kMaxCluster;
     }
     const long long k = Cover(per_thread(c), kMaxChunks);
+    if (k * block * 16 > kMaxStageBytes ||
+        FactsOf(Instance<T>(static_cast<int>(k), true), block).max_threads < block)
+        p.pipelined = false;  // its stage or its registers leave no room: the plain cluster
     if (hopper && c <= kMaxCluster && per_thread(c) <= kMaxChunks &&
-        FactsOf(Instance<T>(static_cast<int>(k)), block).max_threads >= block) {
+        FactsOf(Instance<T>(static_cast<int>(k), p.pipelined), block).max_threads >= block) {
         p.cluster = true;
         p.blocks_per_row = static_cast<int>(c);
         p.k = static_cast<int>(k);
         p.part = static_cast<int>((chunks + c - 1) / c);
         return p;
     }
+    p.pipelined = false;
     p.part = kSplitPart;
     p.blocks_per_row = static_cast<int>((static_cast<long long>(n) + kSplitPart - 1) / kSplitPart);
     return p;
@@ -247,7 +354,7 @@ Plan PlanFor(int n, int block, int variant) {
 template <typename T>
 const void* Pick(int n, int block, int variant) {
     const Plan plan = PlanFor<T>(n, block, variant);
-    return plan.cluster ? Instance<T>(plan.k)
+    return plan.cluster ? Instance<T>(plan.k, plan.pipelined)
                         : reinterpret_cast<const void*>(&softmax_cluster_split_pairs_kernel<T>);
 }
 
@@ -255,6 +362,23 @@ const void* Pick(int n, int block, int variant) {
 size_t Workspace(int m, int n) {
     return static_cast<size_t>(m) * ((static_cast<size_t>(n) + kSplitPart - 1) / kSplitPart) *
            sizeof(MaxSum);
+}
+
+// How many clusters of `config` the GPU holds at once, asked once per kernel and launch shape.
+int ResidentClusters(const void* kernel, const cudaLaunchConfig_t& config) {
+    static std::mutex mutex;
+    static std::map<std::tuple<const void*, unsigned, unsigned, size_t>, int> known;
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto key = std::make_tuple(kernel, config.blockDim.x, config.attrs[0].val.clusterDim.x,
+                                     config.dynamicSmemBytes);
+    if (auto it = known.find(key); it != known.end()) return it->second;
+    int clusters = 0;
+    if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) != cudaSuccess) {
+        cudaGetLastError();
+        clusters = 0;
+    }
+    known[key] = clusters;
+    return clusters;
 }
 
 template <typename T>
@@ -265,21 +389,27 @@ cudaError_t Launch(const void* x, void* y, const void* workspace, int m, int n, 
     T* yt = static_cast<T*>(y);
     const unsigned grid = static_cast<unsigned>(static_cast<long long>(m) * plan.blocks_per_row);
     if (plan.cluster) {
-        const void* kernel = Instance<T>(plan.k);
-        static std::once_flag allowed;  // clusters of 16 blocks, allowed once for every K
+        const void* kernel = Instance<T>(plan.k, plan.pipelined);
+        // Clusters of 16 blocks, and the pipelined kernel's stage above 48 KiB: allowed once.
+        static std::once_flag allowed;
         static cudaError_t allowing = cudaSuccess;
         std::call_once(allowed, [] {
-            for (int k = 1; k <= kMaxChunks; k *= 2) {
-                const cudaError_t e = cudaFuncSetAttribute(
-                    Instance<T>(k), cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
-                if (e != cudaSuccess) allowing = e;
-            }
+            for (int k = 1; k <= kMaxChunks; k *= 2)
+                for (const bool pipelined : {false, true}) {
+                    const void* f = Instance<T>(k, pipelined);
+                    cudaError_t e =
+                        cudaFuncSetAttribute(f, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+                    if (e == cudaSuccess && pipelined)
+                        e = cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                 static_cast<int>(kMaxStageBytes));
+                    if (e != cudaSuccess) allowing = e;
+                }
         });
-        if (plan.blocks_per_row > 8 && allowing != cudaSuccess) return allowing;
+        if (allowing != cudaSuccess && (plan.blocks_per_row > 8 || plan.pipelined)) return allowing;
         cudaLaunchConfig_t config = {};
         config.gridDim = dim3(grid);
         config.blockDim = dim3(block);
-        config.dynamicSmemBytes = 0;
+        config.dynamicSmemBytes = plan.pipelined ? static_cast<size_t>(plan.k) * block * 16 : 0;
         config.stream = s;
         cudaLaunchAttribute attribute[1];
         attribute[0].id = cudaLaunchAttributeClusterDimension;
@@ -288,6 +418,12 @@ cudaError_t Launch(const void* x, void* y, const void* workspace, int m, int n, 
         attribute[0].val.clusterDim.z = 1;
         config.attrs = attribute;
         config.numAttrs = 1;
+        if (plan.pipelined) {
+            // As many clusters as the GPU holds at once (asked once per kernel, block and size).
+            const int clusters = ResidentClusters(kernel, config);
+            const long long most = static_cast<long long>(clusters > 0 ? clusters : 1);
+            config.gridDim = dim3(static_cast<unsigned>((m < most ? m : most) * plan.blocks_per_row));
+        }
         int part = plan.part;
         void* args[] = {&xt, &yt, &m, &n, &part};
         return cudaLaunchKernelExC(&config, kernel, args);

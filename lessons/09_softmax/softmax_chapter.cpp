@@ -115,7 +115,7 @@ namespace {
 uint64_t VariantOf(const ParamValues& p, const char* name) {
     if (!p.Has(name)) return 0;
     const std::string& choice = p.Choice(name);
-    return choice == "auto" ? 0 : std::strtoull(choice.c_str(), nullptr, 10);
+    return choice == "auto" ? 0 : std::strtoull(choice.c_str(), nullptr, 10);  // "8-pipelined": 8
 }
 
 // 9.7's cluster (and 9.8's for long rows): the blocks a row and the chunks a thread; 0 chunks

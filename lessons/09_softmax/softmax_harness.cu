@@ -156,7 +156,9 @@ int Block(const ParamValues& params) {
 int Variant(const SoftmaxKernel& k, const ParamValues& params) {
     if (!k.variant_param || !params.Has(k.variant_param)) return 0;
     const std::string& choice = params.Choice(k.variant_param);
-    return choice == "auto" ? 0 : std::stoi(choice);
+    if (choice == "auto") return 0;
+    // "8-pipelined": 9.7's pipelined cluster of 8 blocks, 100 + 8.
+    return std::stoi(choice) + (choice.find("pipelined") != std::string::npos ? 100 : 0);
 }
 
 // The descriptor for the run's dtype.
