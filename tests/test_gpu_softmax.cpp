@@ -135,8 +135,8 @@ TEST(GpuSoftmax, EveryVariant) {
                             o.Set(name, choice);
                             RunAndCheck(session, *lesson, o,
                                         lesson->id + " " + name + "=" + choice + " block " +
-                                            std::to_string(block) + " " + std::to_string(m) +
-                                            "x" + std::to_string(n) + " " + dtype);
+                                            std::to_string(block) + " " + std::to_string(m) + "x" +
+                                            std::to_string(n) + " " + dtype);
                         }
             }
         }

@@ -283,7 +283,7 @@ TEST(SoftmaxCpu, HandWrittenStepsDeclareTheirBytesInFlight) {
     EXPECT_EQ(at(InFlightShape::kCluster, 65536, "fp32"), 128u);  // 8 blocks
     EXPECT_EQ(at(InFlightShape::kCluster, 1024, "fp32"), 16u);    // 1 block, a chunk a thread
     EXPECT_EQ(at(InFlightShape::kCluster, 262144, "bf16", 1024), 128u);  // 4 blocks
-    EXPECT_EQ(at(InFlightShape::kCluster, 262152, "bf16"), 256u);  // 16 blocks, 9 chunks
+    EXPECT_EQ(at(InFlightShape::kCluster, 262152, "bf16"), 256u);        // 16 blocks, 9 chunks
     EXPECT_EQ(at(InFlightShape::kCluster, 1023, "fp32"), 16u);
     EXPECT_EQ(at(InFlightShape::kCluster, 4194304, "fp32", 32), 16u);  // the split
 

@@ -18,8 +18,9 @@ namespace cg = cooperative_groups;
 // `wshared`: w is in the block's dynamic shared memory (n values, padded to 16 bytes), else
 // read from global memory.
 template <typename T, int K>
-__global__ void __launch_bounds__(K <= 8 ? 1024 : 512) rmsnorm_kernel(const T* __restrict__ x, T* __restrict__ y, const T* __restrict__ w,
-                               int m, int n, bool wshared) {
+__global__ void __launch_bounds__(K <= 8 ? 1024 : 512)
+    rmsnorm_kernel(const T* __restrict__ x, T* __restrict__ y, const T* __restrict__ w, int m,
+                   int n, bool wshared) {
     constexpr int V = ChunkCount<T>();
     extern __shared__ uint4 wstage[];
     __shared__ float scratch[32];
@@ -35,14 +36,16 @@ __global__ void __launch_bounds__(K <= 8 ? 1024 : 512) rmsnorm_kernel(const T* _
         __syncthreads();
     }
     // Chunk c of w: from the staged copy (padded to whole chunks), else from global memory.
-    const auto weight = [&](int c) { return wshared ? wstage[c] : LoadRaw(w, c, n, aligned, zero); };
+    const auto weight = [&](int c) {
+        return wshared ? wstage[c] : LoadRaw(w, c, n, aligned, zero);
+    };
     const long long groups = static_cast<long long>(gridDim.x) * blockDim.y;
     // Every group runs the same number of iterations (rows past m work on nothing), so that the
     // barriers of groups of more than a warp are met by the whole block.
     const long long iterations = (m + groups - 1) / groups;
     for (long long it = 0; it < iterations; ++it) {
-        const long long row = it * groups + static_cast<long long>(blockIdx.x) * blockDim.y +
-                              threadIdx.y;
+        const long long row =
+            it * groups + static_cast<long long>(blockIdx.x) * blockDim.y + threadIdx.y;
         const bool live = row < m;
         const int mine = live ? chunks : 0;
         const T* r = x + static_cast<size_t>(live ? row : 0) * n;
@@ -58,7 +61,8 @@ __global__ void __launch_bounds__(K <= 8 ? 1024 : 512) rmsnorm_kernel(const T* _
 #pragma unroll
             for (int k = 0; k < K; ++k)
 #pragma unroll
-                for (int i = 0; i < V; ++i) squares += Element<T>(raw[k], i) * Element<T>(raw[k], i);
+                for (int i = 0; i < V; ++i)
+                    squares += Element<T>(raw[k], i) * Element<T>(raw[k], i);
             const float scale = rsqrtf(GroupSumOf(squares, lanes, tid, scratch) / n + 1e-6f);
 #pragma unroll
             for (int k = 0; k < K; ++k) {
@@ -274,7 +278,8 @@ cudaError_t Launch(const void* x, void* y, const void* w, int m, int n, int bloc
         });
         if (plan.blocks_per_row > 8 && allowing != cudaSuccess) return allowing;
         cudaLaunchConfig_t config = {};
-        config.gridDim = dim3(static_cast<unsigned>(static_cast<long long>(m) * plan.blocks_per_row));
+        config.gridDim =
+            dim3(static_cast<unsigned>(static_cast<long long>(m) * plan.blocks_per_row));
         config.blockDim = dim3(block);
         config.stream = s;
         cudaLaunchAttribute attribute[1];
@@ -301,8 +306,7 @@ cudaError_t Launch(const void* x, void* y, const void* w, int m, int n, int bloc
     const unsigned blocks = static_cast<unsigned>(needed < resident ? needed : resident);
     void* args[] = {&xt, &yt, &wt, &m, &n, &wshared};
     return cudaLaunchKernel(kernel, dim3(blocks),
-                            dim3(plan.lanes, static_cast<unsigned>(rows_per_block)), args, smem,
-                            s);
+                            dim3(plan.lanes, static_cast<unsigned>(rows_per_block)), args, smem, s);
 }
 
 }  // namespace

@@ -55,7 +55,8 @@ void RegisterSoftmaxChapter(Registry& registry) {
     // most the block.
     std::vector<std::string> lanes_notes{
         "the fewest threads (a power of two) that leave each at most 8 chunks of 16 bytes"};
-    std::vector<std::string> lanes_notes_zh{"最少的线程数（2 的幂），使每个线程至多 8 个 16 字节块"};
+    std::vector<std::string> lanes_notes_zh{
+        "最少的线程数（2 的幂），使每个线程至多 8 个 16 字节块"};
     std::vector<std::string> lanes_choices{"auto"};
     std::vector<std::string> lanes_labels_zh{"自动"};
     for (int l = 4; l <= 1024; l *= 2) {
@@ -72,15 +73,14 @@ void RegisterSoftmaxChapter(Registry& registry) {
         "cluster", "Blocks a row", "每行线程块数",
         {"auto", "1", "2", "4", "8", "16", "2-pipelined", "4-pipelined", "8-pipelined",
          "16-pipelined"},
-        {"the fewest blocks (up to 8) that leave each thread at most 8 chunks of 16 bytes, "
-         "pipelined where the rows are 16-byte multiples",
+        {"the fewest blocks (up to 8) that leave each thread at most 8 chunks of 16 bytes",
          "one block a row", "a cluster of 2 blocks", "a cluster of 4 blocks",
          "a cluster of 8 blocks (the portable largest)",
          "a cluster of 16 blocks (sm_90's non-portable largest)",
          "2 blocks, looping over rows: the next row's part loads while this one is worked on",
          "4 blocks, pipelined", "8 blocks, pipelined", "16 blocks, pipelined"},
-        {"最少的线程块数（至多 8），使每个线程至多 8 个 16 字节块；行是 16 字节整数倍时流水线化",
-         "每行一个线程块", "2 个线程块的簇", "4 个线程块的簇", "8 个线程块的簇（可移植的最大值）",
+        {"最少的线程块数（至多 8），使每个线程至多 8 个 16 字节块", "每行一个线程块",
+         "2 个线程块的簇", "4 个线程块的簇", "8 个线程块的簇（可移植的最大值）",
          "16 个线程块的簇（sm_90 不可移植的最大值）",
          "2 个线程块，循环处理多行：处理这一行时下一行的部分已在加载", "4 个线程块，流水线",
          "8 个线程块，流水线", "16 个线程块，流水线"},
@@ -135,10 +135,9 @@ void RegisterSoftmaxChapter(Registry& registry) {
              .needs = &SoftmaxGpuNeeds,
              .focus = {"LDG.128", "STG.128", "SHFL"},
              .in_flight = InFlightOf(InFlightShape::kChunksInRegisters),
-             .exercise =
-                 {.fixed = {{"dtype", "fp32"}, {"lanes", "32"}},
-                  .instance =
-                      "using T = float; constexpr int K = 8; constexpr int kLanes = 32;"}},
+             .exercise = {.fixed = {{"dtype", "fp32"}, {"lanes", "32"}},
+                          .instance =
+                              "using T = float; constexpr int K = 8; constexpr int kLanes = 32;"}},
             {.slug = "online",
              .title = "Online softmax: max and sum in one pass",
              .source = "kernels/softmax/online.cu",
