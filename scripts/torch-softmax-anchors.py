@@ -2,8 +2,10 @@
 """PyTorch's softmax and RMSNorm at chapter 9's shapes, and a device copy, on this GPU: the anchors
 the chapter's pages set its kernels beside ({{anchor OP ...}}, docs/pages.md).
 
-Usage (on the GPU machine): scripts/torch-softmax-anchors.py [--write FILE]
-Prints one JSON object per line (the versions, then one per op and shape); with --write, also
+Usage (on the GPU machine): scripts/torch-softmax-anchors.py [--write FILE] [--shapes LIST]
+Prints one JSON object per line (the versions, then one per op and shape); --shapes replaces the
+shapes measured (a comma-separated list of MxN:DTYPE, e.g. 4096x1024:bf16,1024x16384:fp32); with
+--write, also
 writes FILE in the form of assets/anchors/<gpu>/pytorch-softmax.json. Median of 20 timed calls
 (CUDA events, after 3 warm-up calls), in GB/s of the bytes that must move (x read + y written,
 + w for RMSNorm), the chapter's own count. A benchmark, not a test.
@@ -37,13 +39,22 @@ def median_ms(fn, reps=20, warm=3):
 
 def main():
     write = sys.argv[sys.argv.index("--write") + 1] if "--write" in sys.argv else None
+    shapes = SHAPES
+    if "--shapes" in sys.argv:
+        shapes = []
+        for item in sys.argv[sys.argv.index("--shapes") + 1].split(","):
+            size, dtype = item.split(":")
+            m, n = size.split("x")
+            if dtype not in ("fp32", "bf16"):
+                sys.exit(f"--shapes: {item}: the dtype is fp32 or bf16")
+            shapes.append((int(m), int(n), dtype))
     dev = torch.device("cuda")
     head = {"gpu": torch.cuda.get_device_name(0), "torch": torch.__version__,
             "cuda": torch.version.cuda, "cudnn": torch.backends.cudnn.version()}
     print(json.dumps(head))
     recorded = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     rows = []
-    for m, n, dtype in SHAPES:
+    for m, n, dtype in shapes:
         dt = torch.float32 if dtype == "fp32" else torch.bfloat16
         x = torch.randn(m, n, device=dev, dtype=dt)
         w = (torch.rand(n, device=dev, dtype=dt) + 0.5)

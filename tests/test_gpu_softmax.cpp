@@ -112,3 +112,33 @@ TEST(GpuSoftmax, ManyRowsEveryRowWritten) {
                         lesson->id + " 100003x64 " + dtype);
         }
 }
+
+// Every variant (9.5's and 9.8's threads a row, 9.7's blocks a row: each choice, "auto" among
+// them) at the odd shapes and where the cluster's blocks hold 16 chunks a thread, in both dtypes,
+// at two block sizes (a fixed choice above the block is held to the block).
+TEST(GpuSoftmax, EveryVariant) {
+    REQUIRE_GPU();
+    Session session(RunnableCatalog());
+    const std::pair<uint64_t, uint64_t> shapes[] = {
+        {1, 1}, {3, 33}, {1000, 1023}, {7, 262145}, {9, 4096}, {3, 65536}, {2, 131080}};
+    int variants = 0;
+    for (const Lesson* lesson : SoftmaxLessons())
+        for (const char* name : {"lanes", "cluster"}) {
+            const ParamSpec* p = lesson->FindParam(name);
+            if (!p) continue;
+            for (const std::string& choice : p->choices) {
+                ++variants;
+                for (const int block : {256, 1024})
+                    for (const std::string dtype : {"fp32", "bf16"})
+                        for (const auto& [m, n] : shapes) {
+                            RunOptions o = Options(m, n, dtype, "large", block, m * 31 + n);
+                            o.Set(name, choice);
+                            RunAndCheck(session, *lesson, o,
+                                        lesson->id + " " + name + "=" + choice + " block " +
+                                            std::to_string(block) + " " + std::to_string(m) + "x" +
+                                            std::to_string(n) + " " + dtype);
+                        }
+            }
+        }
+    EXPECT_EQ(variants, 10 + 10 + 10);  // 9.5's and 9.8's lanes, 9.7's clusters
+}

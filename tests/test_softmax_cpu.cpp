@@ -259,19 +259,33 @@ TEST(SoftmaxCpu, HandWrittenStepsDeclareTheirBytesInFlight) {
     EXPECT_EQ(at(InFlightShape::kRowInRegisters, 33, "fp32"), 8u);
     EXPECT_EQ(at(InFlightShape::kRowInRegisters, 4096, "fp32"), 64u);
     EXPECT_EQ(at(InFlightShape::kRowInRegisters, 65536, "fp32"), 4u);
-    // 9.5 / 9.8: 8 chunks of 16 bytes for a warp's row of 256 chunks; a block's 2 at 512 chunks;
-    // one at a time past 8 per thread.
+    // 9.5 / 9.8: the fewest threads a row that leave each 8 chunks of 16 bytes (a warp at 256
+    // chunks, 64 threads at 512), at most the block; one at a time past 16 a thread, where 9.8
+    // takes a cluster; a fixed choice of threads a row.
     EXPECT_EQ(at(InFlightShape::kChunksInRegisters, 1024, "fp32"), 128u);
-    EXPECT_EQ(at(InFlightShape::kChunksInRegisters, 4096, "bf16"), 32u);
+    EXPECT_EQ(at(InFlightShape::kChunksInRegisters, 4096, "bf16"), 128u);
     EXPECT_EQ(at(InFlightShape::kChunksInRegisters, 262144, "bf16"), 16u);
+    EXPECT_EQ(at(InFlightShape::kRmsNorm, 262144, "bf16"), 256u);  // 8 blocks, 16 chunks each
+    EXPECT_EQ(at(InFlightShape::kRmsNorm, 1024, "bf16"), 128u);
+    {
+        ParamValues p;
+        p.Set("n", ParamValue::Number(1024));
+        p.Set("dtype", ParamValue::Choice("fp32"));
+        p.Set("block", ParamValue::Number(256));
+        p.Set("lanes", ParamValue::Choice("64"));
+        EXPECT_EQ(SoftmaxBytesInFlight(InFlightShape::kChunksInRegisters, p), 64u);
+        p.Set("lanes", ParamValue::Choice("auto"));
+        EXPECT_EQ(SoftmaxBytesInFlight(InFlightShape::kChunksInRegisters, p), 128u);
+    }
     EXPECT_EQ(at(InFlightShape::kChunk, 262144, "bf16"), 16u);
-    // 9.7: four chunks unrolled where a block's part has them; a chunk in the split of rows over
-    // 512 KiB; an element where rows are no multiple of 16 bytes.
-    EXPECT_EQ(at(InFlightShape::kCluster, 65536, "fp32"), 64u);
-    EXPECT_EQ(at(InFlightShape::kCluster, 1024, "fp32"), 16u);
-    EXPECT_EQ(at(InFlightShape::kCluster, 262144, "bf16", 1024), 64u);
-    EXPECT_EQ(at(InFlightShape::kCluster, 262152, "bf16"), 16u);
-    EXPECT_EQ(at(InFlightShape::kCluster, 1023, "fp32"), 4u);
+    // 9.7: 8 chunks a thread on the fewest blocks up to 8; 16 chunks on 8 blocks, else 16
+    // blocks; a chunk in the split of rows longer than 16 blocks hold.
+    EXPECT_EQ(at(InFlightShape::kCluster, 65536, "fp32"), 128u);  // 8 blocks
+    EXPECT_EQ(at(InFlightShape::kCluster, 1024, "fp32"), 16u);    // 1 block, a chunk a thread
+    EXPECT_EQ(at(InFlightShape::kCluster, 262144, "bf16", 1024), 128u);  // 4 blocks
+    EXPECT_EQ(at(InFlightShape::kCluster, 262152, "bf16"), 256u);        // 16 blocks, 9 chunks
+    EXPECT_EQ(at(InFlightShape::kCluster, 1023, "fp32"), 16u);
+    EXPECT_EQ(at(InFlightShape::kCluster, 4194304, "fp32", 32), 16u);  // the split
 
     const Registry& catalog = Catalog();
     const Chapter* chapter = catalog.FindChapter("softmax");

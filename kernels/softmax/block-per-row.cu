@@ -42,12 +42,13 @@ __global__ void softmax_block_per_row_kernel(const T* __restrict__ x, T* __restr
 namespace {
 
 template <typename T>
-const void* Pick(int, int) {
+const void* Pick(int, int, int) {
     return reinterpret_cast<const void*>(&softmax_block_per_row_kernel<T>);
 }
 
 template <typename T>
-cudaError_t Launch(const void* x, void* y, const void*, int m, int n, int block, cudaStream_t s) {
+cudaError_t Launch(const void* x, void* y, const void*, int m, int n, int block, int,
+                   cudaStream_t s) {
     softmax_block_per_row_kernel<T><<<static_cast<unsigned>(m), block, block * sizeof(float), s>>>(
         static_cast<const T*>(x), static_cast<T*>(y), m, n);
     return cudaGetLastError();

@@ -1,11 +1,13 @@
 // Long rows across a cluster of blocks (sm_90): a row of 64K elements and more is more than one
-// block can keep, so C blocks (2 to 8, a thread block cluster) share it. Each block loads its
-// part of the row once into its own shared memory, and the blocks exchange their partial max and
-// sum through distributed shared memory: a block reads another's shared memory directly,
-// between cluster barriers. One read and one write per element, at any row length up to C ×
-// 64 KiB. Without clusters (a GPU before sm_90, or a longer row) the row is split over two
-// kernels: the first writes each part's (max, sum) pair, the second merges a row's pairs and
-// writes the part: two reads.
+// block can keep, so C blocks (2 to 16, a thread block cluster) share it, each keeping its part
+// of the row in its threads' registers (K chunks of 16 bytes a thread, as they were loaded). Each
+// block finds its part's (max, sum) pair, as the online softmax merges them, and publishes it in
+// its shared memory; after one cluster barrier every block reads the C pairs through distributed
+// shared memory (another block's shared memory, read directly), merges them into the row's, and
+// writes its part. One read and one write per element, at any row length up to C blocks × K
+// chunks a thread. A longer row, or a GPU before sm_90, takes a split over two kernels: the first
+// writes each part's (max, sum) pair, the second merges a row's pairs and writes the part: two
+// reads.
 #include <cooperative_groups.h>
 
 #include "softmax_gpu.cuh"
@@ -14,71 +16,169 @@ namespace lessons::softmax {
 
 namespace cg = cooperative_groups;
 
-template <typename T>
+template <typename T, int K>
 __global__ void softmax_cluster_kernel(const T* __restrict__ x, T* __restrict__ y, int m, int n,
                                        int part) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     constexpr int V = ChunkCount<T>();
-    extern __shared__ uint4 stage[];  // this block's part of the row, as T
-    T* s = reinterpret_cast<T*>(stage);
-    __shared__ float scratch[32];
-    __shared__ float published[2];  // this block's max, then its sum, read by the whole cluster
+    __shared__ float scratch_max[32], scratch_sum[32];
+    __shared__ MaxSum published;  // this block's pair, read by the whole cluster
     cg::cluster_group cluster = cg::this_cluster();
     const unsigned rank = cluster.block_rank(), blocks = cluster.num_blocks();
     const long long row = blockIdx.x / blocks;
-    const int begin = static_cast<int>(rank) * part;
-    const int count = begin < n ? min(part, n - begin) : 0;
-    const T* r = x + static_cast<size_t>(row) * n + begin;
-    T* o = y + static_cast<size_t>(row) * n + begin;
-    // 16-byte copies when every row and every part start on 16 bytes (part is a multiple of V).
+    // This block's chunks of the row: [first, last); part is in chunks.
+    const int chunks = (n + V - 1) / V;
+    const int first = min(static_cast<int>(rank) * part, chunks);
+    const int last = min(first + part, chunks);
+    const T* r = x + static_cast<size_t>(row) * n;
+    T* o = y + static_cast<size_t>(row) * n;
     const bool aligned = n % V == 0;
+    const T pad = NegativeInfinity<T>();
 
-    float max = -Infinity();
-    if (aligned) {
-#pragma unroll 4
-        for (int c = threadIdx.x; c < count / V; c += blockDim.x) {
-            const uint4 raw = __ldg(reinterpret_cast<const uint4*>(r) + c);
-            stage[c] = raw;
-            const T* v = reinterpret_cast<const T*>(&raw);
+    uint4 raw[K];
 #pragma unroll
-            for (int i = 0; i < V; ++i) max = fmaxf(max, ToFloat(v[i]));
-        }
-    } else {
-        for (int j = threadIdx.x; j < count; j += blockDim.x) {
-            s[j] = r[j];
-            max = fmaxf(max, ToFloat(s[j]));
-        }
+    for (int k = 0; k < K; ++k) {  // every load issued before any value is used
+        const int c = first + k * blockDim.x + threadIdx.x;
+        raw[k] = c < last ? LoadRaw(r, c, n, aligned, pad) : FilledRaw(pad);
     }
-    max = BlockMax(max, scratch);  // its barriers also publish `stage` to the block
-    if (threadIdx.x == 0) published[0] = max;
-    cluster.sync();
-    float row_max = -Infinity();
-    for (unsigned b = 0; b < blocks; ++b)
-        row_max = fmaxf(row_max, cluster.map_shared_rank(published, b)[0]);
-
+    // This thread's pair: its max, and the sum of exp(x - that max) (0 when it holds nothing).
+    float max = -Infinity();
+#pragma unroll
+    for (int k = 0; k < K; ++k) max = fmaxf(max, ChunkMax<T>(raw[k]));
+    const float base = max == -Infinity() ? 0.0f : max;
     float sum = 0.0f;
-    for (int j = threadIdx.x; j < count; j += blockDim.x) sum += FastExp(ToFloat(s[j]) - row_max);
-    sum = BlockSum(sum, scratch);
-    if (threadIdx.x == 0) published[1] = sum;
-    cluster.sync();
-    float row_sum = 0.0f;
-    for (unsigned b = 0; b < blocks; ++b) row_sum += cluster.map_shared_rank(published, b)[1];
-    cluster.sync();  // no block leaves (its shared memory gone) while another still reads it
-    const float inv = 1.0f / row_sum;
-
-    if (aligned) {
-        for (int c = threadIdx.x; c < count / V; c += blockDim.x) {
-            const uint4 raw = stage[c];
-            const T* v = reinterpret_cast<const T*>(&raw);
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+#pragma unroll
+        for (int i = 0; i < V; ++i) sum += FastExp(Element<T>(raw[k], i) - base);
+    // The block's pair: the warps' pairs merged through shared memory.
+    MaxSum pair = WarpMerge({max, sum});
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+    if (lane == 0) {
+        scratch_max[warp] = pair.max;
+        scratch_sum[warp] = pair.sum;
+    }
+    __syncthreads();
+    if (warp == 0) {
+        pair =
+            lane < warps ? MaxSum{scratch_max[lane], scratch_sum[lane]} : MaxSum{-Infinity(), 0.0f};
+        pair = WarpMerge(pair);
+        if (lane == 0) published = pair;
+    }
+    cluster.sync();  // every block's pair is published
+    // The row's pair: each warp merges the C blocks' pairs, a lane a block.
+    pair = lane < static_cast<int>(blocks) ? *cluster.map_shared_rank(&published, lane)
+                                           : MaxSum{-Infinity(), 0.0f};
+    pair = WarpMerge(pair);
+    // Arrive now, wait at the end: no block leaves (its shared memory gone) while another may
+    // still read its pair, and the writes need not wait for the slowest block's reads.
+    cluster.barrier_arrive();
+    const float inv = 1.0f / pair.sum;
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+        const int c = first + k * blockDim.x + threadIdx.x;
+        if (c < last) {
             float out[V];
 #pragma unroll
-            for (int i = 0; i < V; ++i) out[i] = FastExp(ToFloat(v[i]) - row_max) * inv;
-            StoreChunk(o, c, count, true, out);
+            for (int i = 0; i < V; ++i)
+                out[i] = FastExp(ElementAgain<T>(raw[k], i) - pair.max) * inv;
+            StoreRaw(o, c, n, aligned, PackRaw<T>(out));
         }
-    } else {
-        for (int j = threadIdx.x; j < count; j += blockDim.x)
-            o[j] = FromFloat<T>(FastExp(ToFloat(s[j]) - row_max) * inv);
     }
+    cluster.barrier_wait();
+#else
+    __trap();  // launched only on sm_90 and later (Launch checks)
+#endif
+}
+
+// The same cluster, pipelined (rows of 16-byte multiples): a grid of only as many clusters as
+// the GPU holds at once, each looping over rows. While a cluster works on one row, its blocks'
+// parts of the next row are already on their way into shared memory (cp.async, 16 bytes a
+// thread, each thread into slots only it reads), so that row's load overlaps this row's
+// reductions, exchange and stores. A block's pair slot is written again only after every block
+// of the cluster has read it (the arrive after the reads, the wait before the next write).
+template <typename T, int K>
+__global__ void softmax_cluster_pipelined_kernel(const T* __restrict__ x, T* __restrict__ y, int m,
+                                                 int n, int part) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    constexpr int V = ChunkCount<T>();
+    extern __shared__ uint4 stage[];  // K × blockDim.x chunks: this block's part of the next row
+    __shared__ float scratch_max[32], scratch_sum[32];
+    __shared__ MaxSum published;
+    cg::cluster_group cluster = cg::this_cluster();
+    const unsigned rank = cluster.block_rank(), blocks = cluster.num_blocks();
+    const long long first_row = blockIdx.x / blocks, stride = gridDim.x / blocks;
+    const int chunks = n / V;  // n is a multiple of V
+    const int first = min(static_cast<int>(rank) * part, chunks);
+    const int last = min(first + part, chunks);
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+    const T pad = NegativeInfinity<T>();
+    // This thread's chunks of `row` into its stage slots, as one group of asynchronous copies.
+    const auto fetch = [&](long long row) {
+        const uint4* r = reinterpret_cast<const uint4*>(x + static_cast<size_t>(row) * n);
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const int c = first + k * blockDim.x + threadIdx.x;
+            if (c < last) {
+                const unsigned slot = static_cast<unsigned>(
+                    __cvta_generic_to_shared(stage + k * blockDim.x + threadIdx.x));
+                asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(slot), "l"(r + c));
+            }
+        }
+        asm volatile("cp.async.commit_group;");
+    };
+    if (first_row < m) fetch(first_row);
+    for (long long row = first_row; row < m; row += stride) {
+        asm volatile("cp.async.wait_group 0;" ::: "memory");
+        uint4 raw[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const int c = first + k * blockDim.x + threadIdx.x;
+            raw[k] = c < last ? stage[k * blockDim.x + threadIdx.x] : FilledRaw(pad);
+        }
+        if (row + stride < m) fetch(row + stride);  // the next row's part, while this one runs
+        float max = -Infinity();
+#pragma unroll
+        for (int k = 0; k < K; ++k) max = fmaxf(max, ChunkMax<T>(raw[k]));
+        const float base = max == -Infinity() ? 0.0f : max;
+        float sum = 0.0f;
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+#pragma unroll
+            for (int i = 0; i < V; ++i) sum += FastExp(Element<T>(raw[k], i) - base);
+        MaxSum pair = WarpMerge({max, sum});
+        if (lane == 0) {
+            scratch_max[warp] = pair.max;
+            scratch_sum[warp] = pair.sum;
+        }
+        __syncthreads();
+        if (row != first_row) cluster.barrier_wait();  // the previous row's pairs are read
+        if (warp == 0) {
+            pair = lane < warps ? MaxSum{scratch_max[lane], scratch_sum[lane]}
+                                : MaxSum{-Infinity(), 0.0f};
+            pair = WarpMerge(pair);
+            if (lane == 0) published = pair;
+        }
+        cluster.sync();  // every block's pair is published (and scratch is free again)
+        pair = lane < static_cast<int>(blocks) ? *cluster.map_shared_rank(&published, lane)
+                                               : MaxSum{-Infinity(), 0.0f};
+        pair = WarpMerge(pair);
+        cluster.barrier_arrive();
+        const float inv = 1.0f / pair.sum;
+        T* o = y + static_cast<size_t>(row) * n;
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const int c = first + k * blockDim.x + threadIdx.x;
+            if (c < last) {
+                float out[V];
+#pragma unroll
+                for (int i = 0; i < V; ++i)
+                    out[i] = FastExp(ElementAgain<T>(raw[k], i) - pair.max) * inv;
+                reinterpret_cast<uint4*>(o)[c] = PackRaw<T>(out);
+            }
+        }
+    }
+    if (first_row < m) cluster.barrier_wait();  // no block leaves while its pair may be read
 #else
     __trap();  // launched only on sm_90 and later (Launch checks)
 #endif
@@ -160,47 +260,103 @@ __global__ void softmax_cluster_split_write_kernel(const T* __restrict__ x, T* _
 
 namespace {
 
-// A part of at most 64 KiB per block, so that three blocks fit an SM's shared memory; at most
-// 8 blocks a cluster (the portable size).
-constexpr long long kPartBytes = 64 * 1024;
-constexpr int kMaxCluster = 8;
+// Chunks a thread may keep, the number the automatic choice aims at, and the most blocks a
+// cluster (8 is the portable size; sm_90 allows 16 where the kernel says it accepts more).
+constexpr int kMaxChunks = 16;
+constexpr int kAimChunks = 8;
+constexpr int kMaxCluster = 16;
+// The pipelined kernel's stage: at most this many bytes a block (K × block × 16).
+constexpr long long kMaxStageBytes = 128 * 1024;
 // The split's part: 16K elements a block.
 constexpr int kSplitPart = 16384;
 
-struct Plan {
-    bool cluster = false;
-    int blocks_per_row = 1;
-    int part = 0;  // elements a block
-};
+template <typename T, int K>
+const void* Address() {
+    return reinterpret_cast<const void*>(&softmax_cluster_kernel<T, K>);
+}
+
+template <typename T, int K>
+const void* PipelinedAddress() {
+    return reinterpret_cast<const void*>(&softmax_cluster_pipelined_kernel<T, K>);
+}
 
 template <typename T>
-Plan PlanFor(int n) {
+const void* Instance(int k, bool pipelined = false) {
+    switch (k) {
+        case 1:
+            return pipelined ? PipelinedAddress<T, 1>() : Address<T, 1>();
+        case 2:
+            return pipelined ? PipelinedAddress<T, 2>() : Address<T, 2>();
+        case 4:
+            return pipelined ? PipelinedAddress<T, 4>() : Address<T, 4>();
+        case 8:
+            return pipelined ? PipelinedAddress<T, 8>() : Address<T, 8>();
+        default:
+            return pipelined ? PipelinedAddress<T, 16>() : Address<T, 16>();
+    }
+}
+
+long long Cover(long long need, long long cap) {
+    long long k = 1;
+    while (k < need && k < cap) k *= 2;
+    return k;
+}
+
+struct Plan {
+    bool cluster = false;
+    bool pipelined = false;  // the cluster's pipelined kernel (rows of 16-byte multiples)
+    int blocks_per_row = 1;
+    int k = 1;     // chunks a thread (the cluster)
+    int part = 0;  // chunks a block (the cluster); elements a block (the split)
+};
+
+// The cluster: C blocks a row as asked (`variant`), or, for 0, the fewest (a power of two, up to
+// 8) that leave each thread at most 8 chunks, else up to 16 chunks on 8 blocks, else 16 blocks;
+// K the smallest power of two that covers a thread's chunks. The row must fit C blocks × K
+// chunks a thread with K at most 16 and room in the registers for `block` threads, on sm_90;
+// else the split.
+template <typename T>
+Plan PlanFor(int n, int block, int variant) {
     Plan p;
     int device = 0, major = 0;
     const bool hopper =
         cudaGetDevice(&device) == cudaSuccess &&
         cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
         major >= 9;
-    const long long bytes = static_cast<long long>(n) * sizeof(T);
-    int c = 1;
-    while (c < kMaxCluster && bytes > c * kPartBytes) c *= 2;
-    if (hopper && bytes <= c * kPartBytes) {
+    const long long chunks = (static_cast<long long>(n) + ChunkCount<T>() - 1) / ChunkCount<T>();
+    const auto per_thread = [&](long long c) { return (chunks + c * block - 1) / (c * block); };
+    // Variants: 0 auto, C, or 100 + C pipelined (rows of 16-byte multiples). Auto is not
+    // pipelined: on the H200 the pipelined kernel's registers cost more than its overlap gained.
+    p.pipelined = variant > 100 && n % ChunkCount<T>() == 0;
+    long long c = variant > 100 ? variant - 100 : variant;
+    if (c <= 0) {
+        c = 1;
+        while (c < 8 && per_thread(c) > kAimChunks) c *= 2;
+        if (per_thread(c) > kMaxChunks) c = kMaxCluster;
+    }
+    const long long k = Cover(per_thread(c), kMaxChunks);
+    if (k * block * 16 > kMaxStageBytes ||
+        FactsOf(Instance<T>(static_cast<int>(k), true), block).max_threads < block)
+        p.pipelined = false;  // its stage or its registers leave no room: the plain cluster
+    if (hopper && c <= kMaxCluster && per_thread(c) <= kMaxChunks &&
+        FactsOf(Instance<T>(static_cast<int>(k), p.pipelined), block).max_threads >= block) {
         p.cluster = true;
-        p.blocks_per_row = c;
-        constexpr int V = ChunkCount<T>();
-        p.part = static_cast<int>(((n + c - 1) / c + V - 1) / V * V);  // a multiple of V
+        p.blocks_per_row = static_cast<int>(c);
+        p.k = static_cast<int>(k);
+        p.part = static_cast<int>((chunks + c - 1) / c);
         return p;
     }
+    p.pipelined = false;
     p.part = kSplitPart;
     p.blocks_per_row = static_cast<int>((static_cast<long long>(n) + kSplitPart - 1) / kSplitPart);
     return p;
 }
 
 template <typename T>
-const void* Pick(int n, int) {
-    return PlanFor<T>(n).cluster
-               ? reinterpret_cast<const void*>(&softmax_cluster_kernel<T>)
-               : reinterpret_cast<const void*>(&softmax_cluster_split_pairs_kernel<T>);
+const void* Pick(int n, int block, int variant) {
+    const Plan plan = PlanFor<T>(n, block, variant);
+    return plan.cluster ? Instance<T>(plan.k, plan.pipelined)
+                        : reinterpret_cast<const void*>(&softmax_cluster_split_pairs_kernel<T>);
 }
 
 // The split's pairs: 8 bytes for each part of each row.
@@ -209,25 +365,52 @@ size_t Workspace(int m, int n) {
            sizeof(MaxSum);
 }
 
+// How many clusters of `config` the GPU holds at once, asked once per kernel and launch shape.
+int ResidentClusters(const void* kernel, const cudaLaunchConfig_t& config) {
+    static std::mutex mutex;
+    static std::map<std::tuple<const void*, unsigned, unsigned, size_t>, int> known;
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto key = std::make_tuple(kernel, config.blockDim.x, config.attrs[0].val.clusterDim.x,
+                                     config.dynamicSmemBytes);
+    if (auto it = known.find(key); it != known.end()) return it->second;
+    int clusters = 0;
+    if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) != cudaSuccess) {
+        cudaGetLastError();
+        clusters = 0;
+    }
+    known[key] = clusters;
+    return clusters;
+}
+
 template <typename T>
 cudaError_t Launch(const void* x, void* y, const void* workspace, int m, int n, int block,
-                   cudaStream_t s) {
-    const Plan plan = PlanFor<T>(n);
+                   int variant, cudaStream_t s) {
+    const Plan plan = PlanFor<T>(n, block, variant);
     const T* xt = static_cast<const T*>(x);
     T* yt = static_cast<T*>(y);
     const unsigned grid = static_cast<unsigned>(static_cast<long long>(m) * plan.blocks_per_row);
     if (plan.cluster) {
-        const size_t smem = static_cast<size_t>(plan.part) * sizeof(T);
-        static std::once_flag raised;  // the kernel's limit, raised once to the largest part
-        std::call_once(raised, [] {
-            cudaFuncSetAttribute(&softmax_cluster_kernel<T>,
-                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(kPartBytes));
+        const void* kernel = Instance<T>(plan.k, plan.pipelined);
+        // Clusters of 16 blocks, and the pipelined kernel's stage above 48 KiB: allowed once.
+        static std::once_flag allowed;
+        static cudaError_t allowing = cudaSuccess;
+        std::call_once(allowed, [] {
+            for (int k = 1; k <= kMaxChunks; k *= 2)
+                for (const bool pipelined : {false, true}) {
+                    const void* f = Instance<T>(k, pipelined);
+                    cudaError_t e =
+                        cudaFuncSetAttribute(f, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+                    if (e == cudaSuccess && pipelined)
+                        e = cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                 static_cast<int>(kMaxStageBytes));
+                    if (e != cudaSuccess) allowing = e;
+                }
         });
+        if (allowing != cudaSuccess && (plan.blocks_per_row > 8 || plan.pipelined)) return allowing;
         cudaLaunchConfig_t config = {};
         config.gridDim = dim3(grid);
         config.blockDim = dim3(block);
-        config.dynamicSmemBytes = smem;
+        config.dynamicSmemBytes = plan.pipelined ? static_cast<size_t>(plan.k) * block * 16 : 0;
         config.stream = s;
         cudaLaunchAttribute attribute[1];
         attribute[0].id = cudaLaunchAttributeClusterDimension;
@@ -236,7 +419,16 @@ cudaError_t Launch(const void* x, void* y, const void* workspace, int m, int n, 
         attribute[0].val.clusterDim.z = 1;
         config.attrs = attribute;
         config.numAttrs = 1;
-        return cudaLaunchKernelEx(&config, &softmax_cluster_kernel<T>, xt, yt, m, n, plan.part);
+        if (plan.pipelined) {
+            // As many clusters as the GPU holds at once (asked once per kernel, block and size).
+            const int clusters = ResidentClusters(kernel, config);
+            const long long most = static_cast<long long>(clusters > 0 ? clusters : 1);
+            config.gridDim =
+                dim3(static_cast<unsigned>((m < most ? m : most) * plan.blocks_per_row));
+        }
+        int part = plan.part;
+        void* args[] = {&xt, &yt, &m, &n, &part};
+        return cudaLaunchKernelExC(&config, kernel, args);
     }
     auto* pairs = static_cast<MaxSum*>(const_cast<void*>(workspace));
     softmax_cluster_split_pairs_kernel<T>
@@ -249,8 +441,9 @@ cudaError_t Launch(const void* x, void* y, const void* workspace, int m, int n, 
 }  // namespace
 
 const SoftmaxKernel kSoftmaxCluster[] = {
-    {"softmax_cluster_kernel", false, &Pick<float>, &Launch<float>, 0, &Workspace},
-    {"softmax_cluster_kernel", true, &Pick<__nv_bfloat16>, &Launch<__nv_bfloat16>, 0, &Workspace},
+    {"softmax_cluster_kernel", false, &Pick<float>, &Launch<float>, 0, &Workspace, "cluster"},
+    {"softmax_cluster_kernel", true, &Pick<__nv_bfloat16>, &Launch<__nv_bfloat16>, 0, &Workspace,
+     "cluster"},
 };
 
 LESSONS_KERNELS(kSoftmaxCluster);

@@ -67,19 +67,20 @@ bool WarpPerRow(int n) {
 }
 
 template <typename T>
-const void* Pick(int n, int) {
+const void* Pick(int n, int, int) {
     return WarpPerRow<T>(n) ? reinterpret_cast<const void*>(&softmax_online_kernel<T, true>)
                             : reinterpret_cast<const void*>(&softmax_online_kernel<T, false>);
 }
 
 template <typename T>
-cudaError_t Launch(const void* x, void* y, const void*, int m, int n, int block, cudaStream_t s) {
+cudaError_t Launch(const void* x, void* y, const void*, int m, int n, int block, int,
+                   cudaStream_t s) {
     const long long rows_per_block = WarpPerRow<T>(n) ? block / 32 : 1;
     const unsigned blocks = static_cast<unsigned>((m + rows_per_block - 1) / rows_per_block);
     const T* xt = static_cast<const T*>(x);
     T* yt = static_cast<T*>(y);
     void* args[] = {&xt, &yt, &m, &n};
-    return cudaLaunchKernel(Pick<T>(n, block), dim3(blocks), dim3(block), args, 0, s);
+    return cudaLaunchKernel(Pick<T>(n, block, 0), dim3(blocks), dim3(block), args, 0, s);
 }
 
 }  // namespace

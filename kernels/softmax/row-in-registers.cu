@@ -83,19 +83,20 @@ const void* Instance(int k) {
 // that covers the row; else a block per row with K up to 16 (longer rows are re-read); a smaller
 // K where the registers would not leave room for `block` threads.
 template <typename T>
-const void* Pick(int n, int block) {
+const void* Pick(int n, int block, int) {
     if (n <= 1024) return ChooseK((n + 31) / 32, 32, block, &Instance<T, true>);
     return ChooseK((static_cast<long long>(n) + block - 1) / block, 16, block, &Instance<T, false>);
 }
 
 template <typename T>
-cudaError_t Launch(const void* x, void* y, const void*, int m, int n, int block, cudaStream_t s) {
+cudaError_t Launch(const void* x, void* y, const void*, int m, int n, int block, int,
+                   cudaStream_t s) {
     const long long rows_per_block = n <= 1024 ? block / 32 : 1;
     const unsigned blocks = static_cast<unsigned>((m + rows_per_block - 1) / rows_per_block);
     const T* xt = static_cast<const T*>(x);
     T* yt = static_cast<T*>(y);
     void* args[] = {&xt, &yt, &m, &n};
-    return cudaLaunchKernel(Pick<T>(n, block), dim3(blocks), dim3(block), args, 0, s);
+    return cudaLaunchKernel(Pick<T>(n, block, 0), dim3(blocks), dim3(block), args, 0, s);
 }
 
 }  // namespace

@@ -23,14 +23,18 @@ namespace lessons::softmax {
 struct SoftmaxKernel {
     const char* name;  // the kernel template's name
     bool bf16;         // the dtype it implements
-    // The kernel instance the launch uses at (n, block), for attribute queries.
-    const void* (*pick)(int n, int block);
+    // The kernel instance the launch uses at (n, block, variant), for attribute queries.
+    const void* (*pick)(int n, int block, int variant);
+    // `variant`: the step's variant choice (`variant_param`) as a number, 0 for "auto" (or none).
     cudaError_t (*launch)(const void* x, void* y, const void* w, int m, int n, int block,
-                          cudaStream_t stream);
+                          int variant, cudaStream_t stream);
     int smem_per_thread = 0;  // dynamic shared memory the launch gives each thread, in bytes
     // Device memory the launch needs besides x and y (lesson 9.7's split: a pair per part of a
     // row), given in place of w; null: none.
     size_t (*workspace)(int m, int n) = nullptr;
+    // The lesson's choice that picks among the kernel's variants ("lanes": threads a row;
+    // "cluster": blocks a row), whose values are "auto" or numbers; null: none.
+    const char* variant_param = nullptr;
 };
 
 // ---- host helpers of the launchers ----

@@ -23,12 +23,13 @@ __global__ void softmax_thread_per_row_kernel(const T* __restrict__ x, T* __rest
 namespace {
 
 template <typename T>
-const void* Pick(int, int) {
+const void* Pick(int, int, int) {
     return reinterpret_cast<const void*>(&softmax_thread_per_row_kernel<T>);
 }
 
 template <typename T>
-cudaError_t Launch(const void* x, void* y, const void*, int m, int n, int block, cudaStream_t s) {
+cudaError_t Launch(const void* x, void* y, const void*, int m, int n, int block, int,
+                   cudaStream_t s) {
     const unsigned blocks = static_cast<unsigned>((static_cast<long long>(m) + block - 1) / block);
     softmax_thread_per_row_kernel<T>
         <<<blocks, block, 0, s>>>(static_cast<const T*>(x), static_cast<T*>(y), m, n);

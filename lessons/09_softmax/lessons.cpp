@@ -51,6 +51,40 @@ void RegisterSoftmaxChapter(Registry& registry) {
     };
 
     const ParamSpec block = BlockParam(32, 1024, 256, true);
+    // Threads a row (9.5, 9.8): automatic (each thread about 8 chunks of 16 bytes) or fixed, at
+    // most the block.
+    std::vector<std::string> lanes_notes{
+        "the fewest threads (a power of two) that leave each at most 8 chunks of 16 bytes"};
+    std::vector<std::string> lanes_notes_zh{
+        "最少的线程数（2 的幂），使每个线程至多 8 个 16 字节块"};
+    std::vector<std::string> lanes_choices{"auto"};
+    std::vector<std::string> lanes_labels_zh{"自动"};
+    for (int l = 4; l <= 1024; l *= 2) {
+        lanes_choices.push_back(std::to_string(l));
+        lanes_labels_zh.push_back(std::to_string(l));
+        lanes_notes.push_back(std::to_string(l) + " threads a row (at most the block)");
+        lanes_notes_zh.push_back("每行 " + std::to_string(l) + " 个线程（不超过线程块大小）");
+    }
+    const ParamSpec lanes = ChoiceParam("lanes", "Threads a row", "每行线程数", lanes_choices,
+                                        lanes_notes, lanes_notes_zh, lanes_labels_zh);
+    // Blocks a row (9.7): automatic or a cluster of 1 to 16 blocks, each also pipelined (the
+    // next row's part loaded into shared memory while the cluster works on this one).
+    const ParamSpec cluster = ChoiceParam(
+        "cluster", "Blocks a row", "每行线程块数",
+        {"auto", "1", "2", "4", "8", "16", "2-pipelined", "4-pipelined", "8-pipelined",
+         "16-pipelined"},
+        {"the fewest blocks (up to 8) that leave each thread at most 8 chunks of 16 bytes",
+         "one block a row", "a cluster of 2 blocks", "a cluster of 4 blocks",
+         "a cluster of 8 blocks (the portable largest)",
+         "a cluster of 16 blocks (sm_90's non-portable largest)",
+         "2 blocks, looping over rows: the next row's part loads while this one is worked on",
+         "4 blocks, pipelined", "8 blocks, pipelined", "16 blocks, pipelined"},
+        {"最少的线程块数（至多 8），使每个线程至多 8 个 16 字节块", "每行一个线程块",
+         "2 个线程块的簇", "4 个线程块的簇", "8 个线程块的簇（可移植的最大值）",
+         "16 个线程块的簇（sm_90 不可移植的最大值）",
+         "2 个线程块，循环处理多行：处理这一行时下一行的部分已在加载", "4 个线程块，流水线",
+         "8 个线程块，流水线", "16 个线程块，流水线"},
+        {"自动", "1", "2", "4", "8", "16", "2-流水线", "4-流水线", "8-流水线", "16-流水线"});
     // Bytes in flight per thread (Little's law in the prediction box): softmax_chapter.h.
     const auto InFlightOf = [](InFlightShape shape) -> InFlightFn {
         return [shape](const ParamValues& p) { return SoftmaxBytesInFlight(shape, p); };
@@ -97,14 +131,13 @@ void RegisterSoftmaxChapter(Registry& registry) {
              .title = "16-byte loads, bf16 storage",
              .source = "kernels/softmax/vectorized.cu",
              .step = Kernel{.layout = RowLayout::kWarpPerRow},
-             .params = {block},
+             .params = {block, lanes},
              .needs = &SoftmaxGpuNeeds,
              .focus = {"LDG.128", "STG.128", "SHFL"},
              .in_flight = InFlightOf(InFlightShape::kChunksInRegisters),
-             .exercise =
-                 {.fixed = {{"dtype", "fp32"}},
-                  .instance =
-                      "using T = float; constexpr bool kWarp = true; constexpr int K = 8;"}},
+             .exercise = {.fixed = {{"dtype", "fp32"}, {"lanes", "32"}},
+                          .instance =
+                              "using T = float; constexpr int K = 8; constexpr int kLanes = 32;"}},
             {.slug = "online",
              .title = "Online softmax: max and sum in one pass",
              .source = "kernels/softmax/online.cu",
@@ -119,7 +152,7 @@ void RegisterSoftmaxChapter(Registry& registry) {
              .title = "Long rows across a thread block cluster",
              .source = "kernels/softmax/cluster.cu",
              .step = Kernel{},
-             .params = {block},
+             .params = {block, cluster},
              .needs = &SoftmaxClusterGpuNeeds,
              .focus = {"LDG.128", "STS", "LDS", "BAR"},
              .in_flight = InFlightOf(InFlightShape::kCluster)},
@@ -127,12 +160,12 @@ void RegisterSoftmaxChapter(Registry& registry) {
              .title = "RMSNorm with the final kernel",
              .source = "kernels/softmax/rmsnorm.cu",
              .step = RmsNorm{},
-             .params = {block},
+             .params = {block, lanes},
              .needs = &SoftmaxGpuNeeds,
              .focus = {"LDG.128", "SHFL", "STG.128"},
              .previous = "",
              .work = &RmsNormWork,
-             .in_flight = InFlightOf(InFlightShape::kChunksInRegisters)},
+             .in_flight = InFlightOf(InFlightShape::kRmsNorm)},
             {.slug = "cudnn",
              .title = "cuDNN cudnnSoftmaxForward",
              .source = "kernels/softmax/cudnn.cu",

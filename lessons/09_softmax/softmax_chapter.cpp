@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "checked.h"
 #include "generators.h"
@@ -107,6 +109,34 @@ uint64_t PowerOfTwoCover(uint64_t need, uint64_t cap) {
 
 }  // namespace
 
+namespace {
+
+// A variant choice ("lanes", "cluster") as a number, 0 for "auto" or where the lesson has none.
+uint64_t VariantOf(const ParamValues& p, const char* name) {
+    if (!p.Has(name)) return 0;
+    const std::string& choice = p.Choice(name);
+    return choice == "auto" ? 0 : std::strtoull(choice.c_str(), nullptr, 10);  // "8-pipelined": 8
+}
+
+// 9.7's cluster (and 9.8's for long rows): the blocks a row and the chunks a thread; 0 chunks
+// when the row takes the split (or the re-read) instead.
+struct ClusterShape {
+    uint64_t blocks = 1, k = 0;
+};
+ClusterShape ClusterOf(uint64_t chunks, uint64_t block, uint64_t asked) {
+    const auto per_thread = [&](uint64_t c) { return (chunks + c * block - 1) / (c * block); };
+    uint64_t c = asked;
+    if (c == 0) {
+        c = 1;
+        while (c < 8 && per_thread(c) > 8) c *= 2;
+        if (per_thread(c) > 16) c = 16;
+    }
+    if (c > 16 || per_thread(c) > 16) return {c, 0};
+    return {c, PowerOfTwoCover(per_thread(c), 16)};
+}
+
+}  // namespace
+
 uint64_t SoftmaxBytesInFlight(InFlightShape shape, const ParamValues& p) {
     const uint64_t n = p.Has("n") ? std::max<uint64_t>(p.Number("n"), 1) : 1024;
     const uint64_t block = p.Has("block") ? std::max<uint64_t>(p.Number("block"), 32) : 256;
@@ -122,23 +152,24 @@ uint64_t SoftmaxBytesInFlight(InFlightShape shape, const ParamValues& p) {
             const uint64_t k = PowerOfTwoCover((n + lanes - 1) / lanes, warp ? 32 : 16);
             return n <= k * lanes ? k * element : element;
         }
-        case InFlightShape::kChunksInRegisters: {
-            const bool warp = chunks <= 32 * 8;
-            const uint64_t lanes = warp ? 32 : block;
-            const uint64_t k = PowerOfTwoCover((chunks + lanes - 1) / lanes, 8);
-            return chunks <= k * lanes ? k * chunk : chunk;
+        case InFlightShape::kChunksInRegisters:
+        case InFlightShape::kRmsNorm: {
+            const uint64_t asked = VariantOf(p, "lanes");
+            const uint64_t lanes =
+                std::min<uint64_t>(asked ? asked : PowerOfTwoCover((chunks + 7) / 8, block), block);
+            const uint64_t k = PowerOfTwoCover((chunks + lanes - 1) / lanes, 16);
+            if (chunks <= k * lanes) return k * chunk;
+            if (shape == InFlightShape::kRmsNorm) {
+                const ClusterShape c = ClusterOf(chunks, block, 0);
+                if (c.k) return c.k * chunk;
+            }
+            return chunk;
         }
         case InFlightShape::kChunk:
             return chunk;
         case InFlightShape::kCluster: {
-            constexpr uint64_t kPartBytes = 64 * 1024, kMaxCluster = 8;
-            const uint64_t bytes = SaturatingMul(n, element);
-            if (bytes > kMaxCluster * kPartBytes) return chunk;  // the two-kernel split
-            if (n % per_chunk != 0) return element;
-            uint64_t blocks = 1;
-            while (blocks < kMaxCluster && bytes > blocks * kPartBytes) blocks *= 2;
-            const uint64_t part_chunks = (chunks + blocks - 1) / blocks;
-            return std::min<uint64_t>(4, (part_chunks + block - 1) / block) * chunk;
+            const ClusterShape c = ClusterOf(chunks, block, VariantOf(p, "cluster"));
+            return c.k ? c.k * chunk : chunk;  // else the two-kernel split, a chunk at a time
         }
     }
     return element;

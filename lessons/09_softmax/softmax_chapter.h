@@ -114,18 +114,27 @@ Work RmsNormWork(const ParamValues& params);
 
 // The bytes one thread of a hand-written step has in flight (the prediction box's Little's law):
 // the loads it issues before it needs their values, for the instance its launch picks at (n,
-// dtype, block) on the reference GPU (sm_90), where the registers leave room for it (a smaller
-// instance, or a row re-read, has fewer). Each shape is one kernel's way of reading a row:
+// dtype, block, variant) on the reference GPU (sm_90), where the registers leave room for it (a
+// smaller instance, or a row re-read, has fewer). Each shape is one kernel's way of reading a row:
 //   kElement: one element per loop iteration (9.2, 9.3);
 //   kRowInRegisters: 9.4's K elements per thread, unrolled (a warp per row up to 1024 columns,
 //     K <= 32; else a block, K <= 16; a longer row is read element by element);
-//   kChunksInRegisters: 9.5's and 9.8's K chunks of 16 bytes (a warp per row up to 256 chunks,
-//     else a block; K <= 8; a longer row is read a chunk at a time);
+//   kChunksInRegisters: 9.5's K chunks of 16 bytes (`lanes` threads a row: as chosen, or the
+//     fewest that leave each 8 chunks, at most the block; K <= 16; a longer row is read a chunk at
+//     a time);
+//   kRmsNorm: 9.8's, the same, with rows too long for it in a cluster as 9.7's;
 //   kChunk: 9.6's one chunk of 16 bytes per iteration of its running pair;
-//   kCluster: 9.7's staging loop, unrolled by 4 over 16-byte chunks (rows of 16-byte multiples up
-//     to 8 blocks of 64 KiB), one element at a time for other rows, a chunk at a time in the
+//   kCluster: 9.7's K chunks a thread on C blocks a row (`cluster`: as chosen, or the fewest up to
+//     8 that leave each thread 8 chunks, else 16 chunks, else 16 blocks); a chunk at a time in the
 //     two-kernel split of longer rows.
-enum class InFlightShape { kElement, kRowInRegisters, kChunksInRegisters, kChunk, kCluster };
+enum class InFlightShape {
+    kElement,
+    kRowInRegisters,
+    kChunksInRegisters,
+    kRmsNorm,
+    kChunk,
+    kCluster
+};
 uint64_t SoftmaxBytesInFlight(InFlightShape shape, const ParamValues& params);
 
 std::unique_ptr<StepInstance> MakeSoftmaxCpu(const Workload& w, const StepContext& c);

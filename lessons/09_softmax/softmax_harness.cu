@@ -64,10 +64,11 @@ protected:
 
 class KernelStep : public GpuStepBase {
 public:
-    KernelStep(const Workload& w, Op op, const SoftmaxKernel& kernel, int block)
+    KernelStep(const Workload& w, Op op, const SoftmaxKernel& kernel, int block, int variant)
         : GpuStepBase(w, op),
           m_kernel(kernel),
           m_block(block),
+          m_variant(variant),
           m_workspace(kernel.workspace ? std::max<size_t>(kernel.workspace(M(), N()), 1) : 0,
                       "the step's workspace") {}
 
@@ -77,13 +78,15 @@ public:
                             : m_kernel.workspace ? static_cast<const void*>(m_workspace.get())
                                                  : nullptr;
         return Timed([this, third](cudaStream_t s) {
-            LESSONS_CUDA_CHECK(m_kernel.launch(m_x.get(), m_y.get(), third, M(), N(), m_block, s));
+            LESSONS_CUDA_CHECK(
+                m_kernel.launch(m_x.get(), m_y.get(), third, M(), N(), m_block, m_variant, s));
         });
     }
 
 private:
     const SoftmaxKernel& m_kernel;
     int m_block;
+    int m_variant;
     cuda::DeviceBuffer<unsigned char> m_workspace;
 };
 
@@ -149,6 +152,15 @@ int Block(const ParamValues& params) {
     return static_cast<int>(params.Number("block"));
 }
 
+// The step's variant choice as a number: 0 for "auto" or where the step has none.
+int Variant(const SoftmaxKernel& k, const ParamValues& params) {
+    if (!k.variant_param || !params.Has(k.variant_param)) return 0;
+    const std::string& choice = params.Choice(k.variant_param);
+    if (choice == "auto") return 0;
+    // "8-pipelined": 9.7's pipelined cluster of 8 blocks, 100 + 8.
+    return std::stoi(choice) + (choice.find("pipelined") != std::string::npos ? 100 : 0);
+}
+
 // The descriptor for the run's dtype.
 const SoftmaxKernel& ForDtype(const std::vector<const SoftmaxKernel*>& kernels,
                               const ParamValues& params) {
@@ -164,15 +176,17 @@ StepRunner KernelRunner(std::vector<const SoftmaxKernel*> kernels, Op op) {
         const SoftmaxKernel& k = ForDtype(kernels, c.params);
         const int block = Block(c.params);
         const int n = static_cast<int>(c.params.Number("n"));
-        cuda::CheckBlockAgainstKernel(k.pick(n, block), k.name, block,
+        const int variant = Variant(k, c.params);
+        cuda::CheckBlockAgainstKernel(k.pick(n, block, variant), k.name, block,
                                       size_t(block) * k.smem_per_thread);
-        return std::unique_ptr<StepInstance>(std::make_unique<KernelStep>(w, op, k, block));
+        return std::unique_ptr<StepInstance>(
+            std::make_unique<KernelStep>(w, op, k, block, variant));
     };
     r.attributes = [kernels](const ParamValues& params) {
         const SoftmaxKernel& k = ForDtype(kernels, params);
         const int block = Block(params);
         const int n = static_cast<int>(params.Number("n"));
-        return cuda::QueryKernelAttributes(k.pick(n, block), k.name, block,
+        return cuda::QueryKernelAttributes(k.pick(n, block, Variant(k, params)), k.name, block,
                                            size_t(block) * k.smem_per_thread);
     };
     return r;
