@@ -459,8 +459,9 @@ TEST(CliHostile, OffsetsToStandardOutputKeepTheTable) {
     EXPECT_EQ(lstat(dangling.c_str(), &st), 0);
     EXPECT_TRUE(S_ISLNK(st.st_mode)) << "the link was replaced";
     std::remove(dangling.c_str());
-    // A name of 250 bytes (allowed) still gets its temporary file.
-    const std::string long_name = ::testing::TempDir() + "/" + std::string(250, 'o');
+    // A name of about 250 bytes (allowed) still gets its temporary file (the name is this
+    // process's own, so copies of the test running side by side do not share it).
+    const std::string long_name = TempFile(std::string(235, 'o'));
     const Output long_out =
         Cli("run split/naive-scan --size 64KiB --data dense --reps 1 --offsets-out " + long_name);
     EXPECT_EQ(long_out.code, 0) << long_out.text;
