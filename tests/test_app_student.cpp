@@ -474,4 +474,9 @@ TEST_F(AppLogic, ALessonOpensAtTheValuesTunedForThisMachine) {
     EXPECT_EQ(ResolveParam(*Named("split/openmp").FindParam("threads"), ui.run).number, 1u);
     EXPECT_NE(probe.tuned.find("CPU: Fake CPU"), std::string::npos) << probe.tuned;
     EXPECT_NE(probe.tuned.find("threads 1"), std::string::npos) << probe.tuned;
+    // The note follows the page's language (it was kept as English text once made).
+    ui.settings.language = "zh";
+    Frames(2);
+    EXPECT_EQ(probe.tuned.rfind("按为 CPU: Fake CPU 调优的值打开", 0), 0u) << probe.tuned;
+    ui.settings.language = "en";
 }

@@ -210,8 +210,9 @@ void DrawTuning(UiState& ui, Controller& c, const Lesson& lesson) {
         DrawWrappedText(Fmt(Tr(ui, kTuneFailed), Say(ui.settings.language, a->error).c_str()),
                         &kAmber);
     } else if (!ui.tuned_note.empty()) {
-        DrawWrappedText(ui.tuned_note, &kGrey);
-        if (ui.probe) ui.probe->tuned = ui.tuned_note;
+        const std::string note = TunedNoteText(ui);
+        DrawWrappedText(note, &kGrey);
+        if (ui.probe) ui.probe->tuned = note;
     }
 }
 

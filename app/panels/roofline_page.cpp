@@ -218,8 +218,15 @@ int DrawChart(UiState& ui, const Registry& reg, const Roof& roof,
                        const std::string& whole, bool dotted = false) {
             const ImVec2 size = ImGui::CalcTextSize(s.c_str());
             bool clear = false;
-            const ImVec2 at =
-                candidates.empty() ? ImVec2() : PlaceLabel(candidates, size, taken, bounds, &clear);
+            // Placed with its band (2 px each side, 1 above and below), so that no two bands
+            // touch, whatever the font's metrics.
+            std::vector<ImVec2> banded;
+            for (const ImVec2& c : candidates) banded.push_back(ImVec2(c.x - 2, c.y - 1));
+            const ImVec2 band =
+                candidates.empty()
+                    ? ImVec2()
+                    : PlaceLabel(banded, ImVec2(size.x + 4, size.y + 2), taken, bounds, &clear);
+            const ImVec2 at(band.x + 2, band.y + 1);
             if (!clear && spec.dropped) {  // said in the key under the chart instead
                 spec.dropped->push_back({color, whole, dotted});
                 return;

@@ -197,9 +197,13 @@ void ApplyTuned(UiState& ui, const Controller& c, const Lesson& lesson) {
     }
     if (set.empty()) return;
     KeepParams(lesson, &ui.run);
-    ui.tuned_note = Fmt(Tr(ui, kOpenedTuned), machine.c_str(),
-                        Tr(ui, t->origin == "shipped" ? kTunedShipped : kTunedByYou),
-                        t->when.c_str(), set.c_str());
+    ui.tuned_note = {machine, t->when, set, t->origin == "shipped"};
+}
+
+std::string TunedNoteText(const UiState& ui) {
+    const UiState::TunedNote& n = ui.tuned_note;
+    return Fmt(Tr(ui, kOpenedTuned), n.machine.c_str(),
+               Tr(ui, n.shipped ? kTunedShipped : kTunedByYou), n.when.c_str(), n.set.c_str());
 }
 
 const Lesson* CurrentLesson(const UiState& ui, const Registry& registry) {

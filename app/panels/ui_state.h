@@ -105,7 +105,13 @@ struct UiState {
     // with the file, said once); what the page says about the values it opened at.
     std::vector<Tuning> user_tunings;
     std::string tunings_problem;
-    std::string tuned_note;
+    // Said in the page's language when drawn (TunedNoteText), so a switch of language shows.
+    struct TunedNote {
+        std::string machine, when, set;
+        bool shipped = false;
+        bool empty() const { return set.empty(); }
+        void clear() { *this = {}; }
+    } tuned_note;
     std::map<int, int> tune_seen;  // by lesson number: the tuning answer the page took last
     // The page's parameters were given on the command line (--size): the first lesson opens
     // at them, not at recorded ones.
@@ -231,6 +237,8 @@ constexpr double kMemoryRefreshSeconds = 5;
 void SelectLesson(UiState& ui, const Registry& registry, std::string_view name);
 // The lesson the page shows (the settings' lesson), or null when the catalogue is empty.
 const Lesson* CurrentLesson(const UiState& ui, const Registry& registry);
+// The note on the values a lesson opened at (tuned_note), in the page's language.
+std::string TunedNoteText(const UiState& ui);
 
 // Sets the UI scale (0.5 to 4), which rebuilds the fonts before the next frame.
 void SetScale(UiState& ui, float scale);
