@@ -73,14 +73,7 @@ __global__ void __launch_bounds__(128 * (CONSUMERS + 1), 1)
                 BarrierWait(&full[s], (it / STAGES) & 1);
                 const uint8_t* const a_s = smem + s * kStageBytes + cw * kRows * 128;
                 const uint8_t* const b_s = smem + s * kStageBytes + kBytesA;
-                WgmmaFence();
-#pragma unroll
-                for (int kk = 0; kk < kHopperBk / 16; ++kk)
-#pragma unroll
-                    for (int i = 0; i < kMi; ++i)
-                        Wgmma<BN>::Run(acc[i], SwizzledDescriptor(a_s + i * 64 * 128 + kk * 32),
-                                       SwizzledDescriptor(b_s + kk * 32));
-                WgmmaCommit();
+                WgmmaKTile<BN, kMi>(acc, a_s, b_s);
                 WgmmaWait<0>();
 #pragma unroll
                 for (int i = 0; i < kMi; ++i) PinAccumulators(acc[i]);
