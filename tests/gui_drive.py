@@ -32,8 +32,11 @@ def xdo(*args):
     subprocess.run(["xdotool", *args], check=True)
 
 
-def key(k):  # held a moment: ImGui 1.86 misses a press and a release in one poll
-    xdo("keydown", k); time.sleep(0.1); xdo("keyup", k); time.sleep(0.05)
+def key(k):
+    """A press and its release at once, as a person's quick tap: the app queues keys and gives
+    them to ImGui a frame at a time (app/panels/input_trickle.h), so none is lost between two
+    frames. A check that needs the key's effect waits for it in the state."""
+    xdo("key", k)
 
 
 def typed(text):
@@ -63,21 +66,27 @@ def quick_click(rect_name):  # press and release at once, as xdotool click does
 last_focus = [None]
 def press_focus(k="Tab"):
     """Presses Tab (or shift+Tab); the control focused after it (its name) and the state."""
-    # Until the focus has moved. A press and a release read in one frame are lost with ImGui
-    # 1.86 (a slow frame): pressed again, up to three times in all, before it counts as stuck.
-    for attempt in range(3):
-        key(k)
-        end = time.time() + 1.5
-        while True:
-            d = state(10)
-            if d["state"]["focused"] != last_focus[0] or time.time() > end: break
-            time.sleep(0.02)
-        if d["state"]["focused"] != last_focus[0]: break
+    # Until the focus has moved: the press is never lost (key()), so it is pressed once and
+    # waited for as long as a loaded machine takes to draw the frames; pressed again, a slow
+    # frame would skip a control. A focus that never moves is the caller's "Tab stuck".
+    if last_focus[0] is None:  # the focus before this press: waited to move from
+        last_focus[0] = state(10)["state"]["focused"]
+    key(k)
+    end = time.time() + 30
+    while True:
+        d = state(10)
+        if d["state"]["focused"] != last_focus[0] or time.time() > end: break
+        time.sleep(0.02)
     last_focus[0] = d["state"]["focused"]
     return d["state"]["focused"], d
 
 
 def tab_to(target, limit=400):
+    """Tab until `target` has the focus (no Tab when it has it already); the state."""
+    d = state(10)
+    if d["state"]["focused"] == target:
+        last_focus[0] = target
+        return d
     for _ in range(limit):
         f, d = press_focus("Tab")
         if f == target: return d
