@@ -33,9 +33,14 @@ def xdo(*args):
 
 
 def key(k):
-    """A press and its release at once, as a person's quick tap: the app queues keys and gives
-    them to ImGui a frame at a time (app/panels/input_trickle.h), so none is lost between two
-    frames. A check that needs the key's effect waits for it in the state."""
+    """Held a moment, as a person presses it; the app queues keys and gives them to ImGui a
+    frame at a time (app/panels/input_trickle.h), so none is lost, and the moment lets the app
+    draw the press before the next step looks at its state."""
+    xdo("keydown", k); time.sleep(0.1); xdo("keyup", k); time.sleep(0.05)
+
+
+def tap(k):
+    """A press and its release at once, for a step that waits for the key's effect itself."""
     xdo("key", k)
 
 
@@ -66,12 +71,12 @@ def quick_click(rect_name):  # press and release at once, as xdotool click does
 last_focus = [None]
 def press_focus(k="Tab"):
     """Presses Tab (or shift+Tab); the control focused after it (its name) and the state."""
-    # Until the focus has moved: the press is never lost (key()), so it is pressed once and
+    # Until the focus has moved: the press is never lost (tap()), so it is pressed once and
     # waited for as long as a loaded machine takes to draw the frames; pressed again, a slow
     # frame would skip a control. A focus that never moves is the caller's "Tab stuck".
     if last_focus[0] is None:  # the focus before this press: waited to move from
         last_focus[0] = state(10)["state"]["focused"]
-    key(k)
+    tap(k)
     end = time.time() + 30
     while True:
         d = state(10)

@@ -392,8 +392,13 @@ press exercise_editor
 wait_for state.text_input '[ "$v" = True ]' || fail "clicking the editor did not give it the keys"
 to_end
 xdotool type --delay 40 'BAD_NAME = 1;'
-wait_for state.exercise_dirty '[ "$v" = False ]' || fail "the typed text was not saved"
-grep -q 'BAD_NAME = 1;' "$file" || fail "the typed text is not in $file"
+# Saved after a pause: the file has the line (the editor was clean before it was typed in, so
+# its clean state alone could be read before the keys were).
+saved() {  # saved TEXT: in the student's file within a minute, and the editor clean again
+    for _ in $(seq 1200); do grep -qF -- "$1" "$file" && break; sleep 0.05; done
+    grep -qF -- "$1" "$file" && wait_for state.exercise_dirty '[ "$v" = False ]'
+}
+saved 'BAD_NAME = 1;' || fail "the typed text was not saved in $file"
 press exercise_compile
 wait_for state.exercise_compile '[ "$v" = error ]' || fail "the typed line gave no compile error (compile: $(field state.exercise_compile))"
 [ "$(field state.exercise_marked_lines)" -ge 1 ] || fail "no line of the editor is marked with the compiler's error"
@@ -407,7 +412,7 @@ grep -q 'BAD_NAME' "$file" && fail "my editor's change was undone"
 press exercise_editor
 to_end
 xdotool type --delay 40 '// kept across a crash'
-wait_for state.exercise_dirty '[ "$v" = False ]' || fail "the comment was not saved"
+saved '// kept across a crash' || fail "the comment was not saved in $file"
 worker_pid=$(pgrep -P "$app_pid" | head -1)
 kill -9 "$app_pid"; wait "$app_pid" 2>/dev/null; app_pid=""
 [ -n "$worker_pid" ] && kill -9 "$worker_pid" 2>/dev/null
