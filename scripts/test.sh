@@ -3,7 +3,8 @@
 # GUI also built and tested against ImGui 1.90.1 (scripts/check-imgui190.sh; Debian 13 and
 # Ubuntu 24.04 ship it, this suite's build uses the system's ImGui): its .deb is fetched first,
 # the build compiles the app a second time against it (only what includes ImGui), and its tests
-# run in the same ctest as the rest. Arguments go to the configure step (scripts/build.sh).
+# run in the same ctest as the rest (every core busy, the GUI scripts beside: tests/CMakeLists.txt).
+# Arguments go to the configure step (scripts/build.sh).
 # GPU tests report "Skipped" with the reason on a machine without a GPU.
 # Each phase's time is printed at the end.
 set -euo pipefail
@@ -32,7 +33,13 @@ phase_done "imgui-1.90.1-package"
 scripts/build.sh -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "${imgui[@]}" "$@"
 phase_done "configure+build"
 
-ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 600 || status=1
+# As many "cpus" slots as cores for the tests that keep one busy, twice as many jobs: the GUI
+# scripts, which mostly wait for their window to draw, run beside them (tests/CMakeLists.txt).
+cores=$(nproc)
+printf '{"version": {"major": 1, "minor": 0}, "local": [{"cpus": [{"id": "0", "slots": %d}]}]}\n' \
+    "$cores" >build/ctest-resources.json
+ctest --test-dir build --output-on-failure -j"$((2 * cores))" --timeout 600 \
+    --resource-spec-file "$PWD/build/ctest-resources.json" || status=1
 phase_done ctest
 
 if [ "$rc" = 0 ]; then

@@ -8,6 +8,7 @@
 # 1.3's, with the interval the two intervals give), then whether the GUI's speed-ups lie within
 # the CLI's intervals and the CLI's within the GUI's. Issue 40, item 4.
 # Usage: tests/gui_vs_cli.sh CUDA_LESSONS CUDA_LESSONS_CLI OUT_DIR [SIZE (64MiB)] [ROUNDS (3)]
+# WORKER_NICE=N starts the GUI's worker with serve --nice N (default: as the GUI starts it).
 set -u
 app=$1 cli=$2 out=$3 size=${4:-64MiB} rounds=${5:-3}
 cli=$(cd "$(dirname "$cli")" && pwd)/$(basename "$cli")
@@ -23,7 +24,7 @@ export DISPLAY=$xvfb_display
 # The worker as the GUI starts it (cuda-lessons-cli serve), its requests and replies copied.
 cat >"$out/worker.sh" <<EOF
 #!/bin/sh
-tee -a "$out/requests.jsonl" | "$cli" "\$@" | tee -a "$out/replies.jsonl"
+tee -a "$out/requests.jsonl" | "$cli" "\$@" ${WORKER_NICE:+--nice $WORKER_NICE} | tee -a "$out/replies.jsonl"
 EOF
 chmod +x "$out/worker.sh"
 
