@@ -297,12 +297,14 @@ cp "$shot" "$out/summary-zh.png"
 # read its state instead of the new window's.
 kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
 echo "== responsiveness: lesson 3.1 (the OpenMP sum) live on every core, the GUI drawing meanwhile"
-# The worker runs at a lower priority than the GUI (serve lowers itself by 10 nice levels), so
-# the frames stay short while it uses every core. The mean frame time is printed.
+# The worker measures at the GUI's own priority, as the CLI does (the GUI starts it with
+# serve --nice=0: lowered, any other program took the measured threads' cores, issue 40), and
+# the GUI leaves the cores to the CPU step by drawing a frame a second meanwhile. The mean frame
+# time is printed.
 rm -f "$rects"
 # Its worker starts slowly, as on a loaded machine (a wrapper that waits a second, then becomes
-# cuda-lessons-cli serve): the GUI is busy, its run asked for, well before the worker has lowered
-# itself, so a check made as soon as the GUI is busy sees nice 0. Only the order of events
+# cuda-lessons-cli serve): the GUI is busy, its run asked for, well before the worker has set
+# its priority, so its threads are checked once it has said hello. Only the order of events
 # decides the check below, never how long they take.
 slow_worker=()
 cli_next_to_app="$(dirname "$app")/../cli/cuda-lessons-cli"
@@ -315,16 +317,16 @@ CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 3.1 --run --size 1GiB --lang en
     "${slow_worker[@]}" --screenshot "$out/responsive.png" >"$out/responsive.log" 2>&1 &
 app_pid=$!
 wait_for state.busy '[ "$v" = True ]' || fail "lesson 3.1 never started running"
-# The GUI is busy as soon as it has asked for the run, which may be before the worker has
-# lowered itself (it does so first thing, then says hello with its "nice"): the threads are
+# The GUI is busy as soon as it has asked for the run, which may be before the worker has set
+# its priority (it does so first thing, then says hello with its "nice"): the threads are
 # checked once the GUI has that hello, in the worker the GUI names.
 wait_for state.worker_nice 'true' ||
-    fail "the worker never said the nice value it lowered itself to (its hello's \"nice\")"
+    fail "the worker never said its nice value (its hello's \"nice\")"
 worker_nice=$(field state.worker_nice)
 worker_pid=$(field state.worker_pid)
 [ "$worker_pid" -gt 0 ] 2>/dev/null || fail "the GUI names no worker process ($worker_pid)"
 gui_nice=$(awk '{print $19}' "/proc/$app_pid/stat")
-[ "$worker_nice" -gt "$gui_nice" ] || fail "the worker says it runs at nice $worker_nice, not below the GUI's $gui_nice"
+[ "$worker_nice" = "$gui_nice" ] || fail "the worker says it runs at nice $worker_nice, not at the GUI's $gui_nice (a measurement would not be the CLI's)"
 threads=0
 for task in /proc/"$worker_pid"/task/*; do
     n=$(sed 's/.*) //' "$task/stat" 2>/dev/null | awk '{print $17}')
@@ -340,7 +342,9 @@ stats=$(grep "frames while running" "$out/responsive.log")
 echo "$stats"
 read -r frames mean <<<"$(sed -E 's/frames while running: ([0-9]+), mean ([0-9.]+) ms.*/\1 \2/' <<<"$stats")"
 [ -n "$mean" ] || { cat "$out/responsive.log"; fail "no frame statistics"; }
-[ "$frames" -ge 10 ] || fail "only $frames frames while lesson 3.1 ran: the GUI did not keep drawing"
+# A frame a second while the CPU step is measured (more on a mouse move): however long the run
+# takes on this machine, more than one frame shows the GUI kept drawing.
+[ "$frames" -ge 2 ] || fail "only $frames frames while lesson 3.1 ran: the GUI did not keep drawing"
 echo "mean frame time while lesson 3.1 runs: $mean ms (reported, not a pass/fail threshold)"
 "$png_check" "$out/responsive.png" --min 1200x800 --color 80,160,255 || fail "responsiveness screenshot"
 

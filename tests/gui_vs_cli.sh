@@ -8,7 +8,8 @@
 # 1.3's, with the interval the two intervals give), then whether the GUI's speed-ups lie within
 # the CLI's intervals and the CLI's within the GUI's. Issue 40, item 4.
 # Usage: tests/gui_vs_cli.sh CUDA_LESSONS CUDA_LESSONS_CLI OUT_DIR [SIZE (64MiB)] [ROUNDS (3)]
-# WORKER_NICE=N starts the GUI's worker with serve --nice N (default: as the GUI starts it).
+# WORKER_NICE=N starts the GUI's worker with serve --nice=N (default: as the GUI starts it).
+# The worker's hello says its nice; each run's line says it (nice N).
 set -u
 app=$1 cli=$2 out=$3 size=${4:-64MiB} rounds=${5:-3}
 cli=$(cd "$(dirname "$cli")" && pwd)/$(basename "$cli")
@@ -16,15 +17,20 @@ rm -rf "$out" && mkdir -p "$out/home" "$out/config"
 export HOME="$out/home" XDG_CONFIG_HOME="$out/config" CUDA_VISIBLE_DEVICES=""
 fail() { echo "FAILED: $*"; exit 1; }
 source "$(dirname "$0")/gui_xvfb.sh"  # xvfb_launch
+WORKER_NICE=${WORKER_NICE:-}
 app_pid=""
 trap '[ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null; kill "$xvfb_pid" 2>/dev/null' EXIT
 xvfb_launch 1600x1000x24 "$out/xvfb.log"
 export DISPLAY=$xvfb_display
 
 # The worker as the GUI starts it (cuda-lessons-cli serve), its requests and replies copied.
+# WORKER_NICE replaces the --nice the GUI gives.
 cat >"$out/worker.sh" <<EOF
-#!/bin/sh
-tee -a "$out/requests.jsonl" | "$cli" "\$@" ${WORKER_NICE:+--nice $WORKER_NICE} | tee -a "$out/replies.jsonl"
+#!/usr/bin/env bash
+args=()
+for a in "\$@"; do case "\$a" in --nice=*) [ -n "$WORKER_NICE" ] || args+=("\$a") ;; *) args+=("\$a") ;; esac; done
+${WORKER_NICE:+args+=(--nice=$WORKER_NICE)}
+tee -a "$out/requests.jsonl" | "$cli" "\${args[@]}" | tee -a "$out/replies.jsonl"
 EOF
 chmod +x "$out/worker.sh"
 
@@ -93,6 +99,8 @@ def gui(r):
             continue
         if m.get("type") == "result":
             res[m["result"]["lesson"]] = m["result"]
+        if m.get("type") == "hello":
+            res["nice"] = m.get("nice")
     return res
 def cli(r):
     return {l: json.load(open("%s/cli-%d-%s.json" % (out, r, l))) for l in ("1.2", "1.3")}
@@ -106,8 +114,9 @@ for r in range(1, rounds + 1):
     for who, res in (("gui", gui(r)), ("cli", cli(r))):
         s = speedup(res)
         rows[who].append(s)
+        who_nice = "%s (worker at nice %s)" % (who, res["nice"]) if "nice" in res else who
         print("  round %d %s: 1.2 %.1f [%.1f, %.1f], 1.3 %.1f [%.1f, %.1f] (threads %s, reps %s/%s, other cores busy %.2f/%.2f): %.2fx [%.2f, %.2f]" % (
-            r, who, res["1.2"]["median_ms"], res["1.2"]["median_lo_ms"], res["1.2"]["median_hi_ms"],
+            r, who_nice, res["1.2"]["median_ms"], res["1.2"]["median_lo_ms"], res["1.2"]["median_hi_ms"],
             res["1.3"]["median_ms"], res["1.3"]["median_lo_ms"], res["1.3"]["median_hi_ms"],
             res["1.3"]["params"].get("threads"), res["1.2"]["reps"], res["1.3"]["reps"],
             res["1.2"].get("other_cores_busy") or 0, res["1.3"].get("other_cores_busy") or 0, *s))
