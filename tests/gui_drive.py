@@ -44,6 +44,13 @@ def tap(k):
     xdo("key", k)
 
 
+def settle():
+    """After tap()s waited for by their effect (press_focus): the last one's release drawn too
+    before the next key means something (lesson 4.2's Parsons lines lost a Delete pressed at
+    once after the Tab that focused them)."""
+    time.sleep(0.3)
+
+
 def typed(text):
     for ch in text:
         key({".": "period", "/": "slash", "-": "minus"}.get(ch, ch))
@@ -74,13 +81,15 @@ def press_focus(k="Tab"):
     # Until the focus has moved: the press is never lost (tap()), so it is pressed once and
     # waited for as long as a loaded machine takes to draw the frames; pressed again, a slow
     # frame would skip a control. A focus that never moves is the caller's "Tab stuck".
-    if last_focus[0] is None:  # the focus before this press: waited to move from
-        last_focus[0] = state(10)["state"]["focused"]
+    # The focus before this press, read now: a step since the last press may have moved it (a
+    # Parsons line set aside leaves no focus), and a press that seems to have moved it at once
+    # would be pressed again before its frame, skipping a control.
+    before = state(10)["state"]["focused"]
     tap(k)
     end = time.time() + 30
     while True:
         d = state(10)
-        if d["state"]["focused"] != last_focus[0] or time.time() > end: break
+        if d["state"]["focused"] != before or time.time() > end: break
         time.sleep(0.02)
     last_focus[0] = d["state"]["focused"]
     return d["state"]["focused"], d
@@ -94,7 +103,9 @@ def tab_to(target, limit=400):
         return d
     for _ in range(limit):
         f, d = press_focus("Tab")
-        if f == target: return d
+        if f == target:
+            settle()
+            return d
     sys.exit("%s: Tab never reached %s" % (name, target))
 
 

@@ -44,10 +44,10 @@ def go_to(target, forward=400):
     if not ahead:
         for _ in range(80):
             f, d = press_focus("shift+Tab")
-            if f == target: return d
+            if f == target: settle(); return d
     for _ in range(forward):
         f, d = press_focus("Tab")
-        if f == target: return d
+        if f == target: settle(); return d
     sys.exit("%s: the focus never reached %s" % (name, target))
 
 def wheel_to_answer():
