@@ -10,6 +10,7 @@
 #include <mutex>
 #include <utility>
 
+#include "report.h"
 #include "text_lines.h"
 
 namespace lessons {
@@ -340,16 +341,22 @@ struct MixInstruction {
     std::string op;
     std::vector<std::string> dests, reads;  // registers written, registers read
     std::vector<std::string> direct;        // special registers and parameters read
+    std::string target;                     // a branch's label
 };
 
 }  // namespace
 
 InstructionMix InstructionMixOf(std::string_view ptx) {
     std::vector<MixInstruction> code;
+    std::map<std::string, size_t> labels;  // a label: the instruction it stands before
     for (const std::string_view raw : SplitLines(ptx)) {
         std::string_view line = Trim(raw);
         const size_t comment = line.find("//");
         if (comment != std::string_view::npos) line = Trim(line.substr(0, comment));
+        if (line.size() > 1 && line.back() == ':' && line.front() != '.') {
+            labels[std::string(line.substr(0, line.size() - 1))] = code.size();
+            continue;
+        }
         const std::string_view op = Opcode(line);
         if (op.empty()) continue;
         MixInstruction in;
@@ -374,7 +381,21 @@ InstructionMix InstructionMixOf(std::string_view ptx) {
             }
             Names(o, in.reads, in.direct);
         }
+        if (in.op.starts_with("bra") && !operands.empty()) in.target = std::string(operands.back());
         code.push_back(std::move(in));
+    }
+    // Loops: a branch back to a label before it closes one. Each instruction weighs
+    // kLoopWeight to the power of the loops it is in.
+    std::vector<int> depth_change(code.size() + 1, 0);
+    for (size_t i = 0; i < code.size(); ++i)
+        if (const auto it = labels.find(code[i].target); it != labels.end() && it->second <= i) {
+            ++depth_change[it->second];
+            --depth_change[i + 1];
+        }
+    std::vector<double> weight(code.size(), 1);
+    for (size_t i = 0, depth = 0; i < code.size(); ++i) {
+        depth = static_cast<size_t>(static_cast<int>(depth) + depth_change[i]);
+        weight[i] = std::pow(kLoopWeight, static_cast<double>(std::min<size_t>(depth, 8)));
     }
     // Each source a bit (the first 63; any more share the last).
     std::map<std::string, int> bit;
@@ -415,6 +436,12 @@ InstructionMix InstructionMixOf(std::string_view ptx) {
     }
     InstructionMix mix;
     for (size_t i = 0; i < code.size(); ++i) {
+        // Control flow and register copies are how the compiler laid the code out, not what it
+        // computes: they carry their sources on, and are not counted.
+        const std::string& op = code[i].op;
+        if (op.starts_with("bra") || op == "ret" || op == "exit" ||
+            (op.starts_with("mov.") && code[i].direct.empty()))
+            continue;
         const uint64_t m = read(i);
         std::vector<std::string> names;
         for (size_t b = 0; b < source_names.size(); ++b)
@@ -423,27 +450,37 @@ InstructionMix InstructionMixOf(std::string_view ptx) {
         std::sort(names.begin(), names.end());
         std::string key = code[i].op;
         for (size_t n = 0; n < names.size(); ++n) key += (n == 0 ? " from " : ", ") + names[n];
-        ++mix[key];
+        mix[key] += weight[i];
     }
     return mix;
 }
 
+InstructionMix MixShares(const InstructionMix& mix) {
+    double total = 0;
+    for (const auto& [key, weight] : mix) total += weight;
+    InstructionMix out;
+    if (total > 0)
+        for (const auto& [key, weight] : mix) out[key] = weight / total;
+    return out;
+}
+
 double ShareOfChange(const InstructionMix& start, const InstructionMix& solution,
                      const InstructionMix& yours) {
-    const auto count = [](const InstructionMix& m, const std::string& k) {
+    const InstructionMix a = MixShares(start), b = MixShares(solution), y = MixShares(yours);
+    const auto at = [](const InstructionMix& m, const std::string& k) {
         const auto it = m.find(k);
-        return it == m.end() ? 0.0 : double(it->second);
+        return it == m.end() ? 0.0 : it->second;
     };
     std::set<std::string> keys;
-    for (const auto* m : {&start, &solution, &yours})
+    for (const auto* m : {&a, &b, &y})
         for (const auto& [k, n] : *m) keys.insert(k);
     double along = 0, length = 0;
     for (const std::string& k : keys) {
-        const double d = count(solution, k) - count(start, k);
-        along += (count(yours, k) - count(start, k)) * d;
+        const double d = at(b, k) - at(a, k);
+        along += (at(y, k) - at(a, k)) * d;
         length += d * d;
     }
-    return length > 0 ? along / length : std::nan("");
+    return length > 1e-18 ? along / length : std::nan("");
 }
 
 StepChange StepChangeFromPtx(std::string_view start_ptx, std::string_view solution_ptx) {
@@ -516,21 +553,21 @@ ChangeVerdict JudgeChange(const StepChange& change, std::string_view student_ptx
         v.basis = "instruction-mix";
         v.mix_share = share;
         v.present = !v.same_as_start && share >= kMixShareNeeded;
-        // The instructions the step changes most, by how much.
+        // The instructions the step changes most, by how much of the mix they are.
         std::vector<ChangeVerdict::MixChange> changes;
-        const auto count = [](const InstructionMix& m, const std::string& k) {
+        const InstructionMix a = MixShares(change.start_mix), b = MixShares(change.solution_mix),
+                             y = MixShares(yours);
+        const auto at = [](const InstructionMix& m, const std::string& k) {
             const auto it = m.find(k);
-            return it == m.end() ? 0 : it->second;
+            return it == m.end() ? 0.0 : it->second;
         };
         std::set<std::string> keys;
-        for (const auto& [k, n] : change.start_mix) keys.insert(k);
-        for (const auto& [k, n] : change.solution_mix) keys.insert(k);
-        for (const std::string& k : keys) {
-            const int a = count(change.start_mix, k), b = count(change.solution_mix, k);
-            if (a != b) changes.push_back({k, a, b, count(yours, k)});
-        }
-        std::stable_sort(changes.begin(), changes.end(), [](const auto& x, const auto& y) {
-            return std::abs(x.solution - x.start) > std::abs(y.solution - y.start);
+        for (const auto& [k, n] : a) keys.insert(k);
+        for (const auto& [k, n] : b) keys.insert(k);
+        for (const std::string& k : keys)
+            if (at(a, k) != at(b, k)) changes.push_back({k, at(a, k), at(b, k), at(y, k)});
+        std::stable_sort(changes.begin(), changes.end(), [](const auto& x, const auto& z) {
+            return std::fabs(x.solution - x.start) > std::fabs(z.solution - z.start);
         });
         if (changes.size() > kMixChangesShown) changes.resize(kMixChangesShown);
         v.mix_changes = std::move(changes);
@@ -585,26 +622,30 @@ std::string ChangeText(const ChangeVerdict& v, bool zh) {
         std::string out =
             zh ? "这一步的改动：起始文件与这一步的 kernel 使用同样的指令种类，所以检查比较它们的"
                  "指令构成（每条指令按其操作码及其数据来源计数：线程和线程块的下标、kernel "
-                 "的参数）：你的 kernel 完成了这一步改动的 " +
+                 "的参数；循环里的指令按循环执行的次数加权）：你的 kernel 完成了这一步改动的 " +
                      share + "%（至少需要 " + needed + "%）" +
                      (v.same_as_start ? " —— 但你的 kernel 编译出的 PTX 与起始文件的相同\n"
                       : v.present ? " —— 已找到\n"
                                   : " —— 未找到\n")
                : "the step's change: the starting file and the step's kernel use the same kinds "
                  "of instruction, so the check compares their instruction mix (each instruction "
-                 "counted by its opcode and what it is computed from: the thread and block "
-                 "indices, the kernel's parameters): your kernel has made " +
+                 "counted by its opcode and what it is computed from -- the thread and block "
+                 "indices, the kernel's parameters -- and weighed by the loops it is in): your "
+                 "kernel has made " +
                      share + "% of the step's change (" + needed + "% is needed)" +
                      (v.same_as_start ? " -- but your kernel compiles to the starting file's PTX\n"
                       : v.present     ? " -- found\n"
                                       : " -- NOT found\n");
         if (!v.present && !v.mix_changes.empty()) {
-            out += zh ? "  这一步改动最多的指令（起始文件 / 这一步的 kernel / 你的 kernel）：\n"
-                      : "  the instructions the step changes most (the start / the step's kernel "
-                        "/ yours):\n";
+            out += zh ? "  这一步改动最多的指令，各占所执行指令的比例（每个循环按执行 8 "
+                        "次估计；起始文件 / 这一步的 kernel / 你的 kernel）：\n"
+                      : "  the instructions the step changes most, each as a share of the "
+                        "instructions run (each loop taken to run 8 times; the start / the step's "
+                        "kernel / yours):\n";
+            const auto percent = [](double share) { return Fixed(share * 100, 1) + "%"; };
             for (const ChangeVerdict::MixChange& c : v.mix_changes)
-                out += "    " + c.instruction + ": " + std::to_string(c.start) + " / " +
-                       std::to_string(c.solution) + " / " + std::to_string(c.yours) + "\n";
+                out += "    " + c.instruction + ": " + percent(c.start) + " / " +
+                       percent(c.solution) + " / " + percent(c.yours) + "\n";
         }
         return out;
     }
