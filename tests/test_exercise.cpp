@@ -1378,6 +1378,46 @@ TEST(Exercises, EveryStartIsToldApartFromItsSolution) {
            "name it here once you have looked at it";
 }
 
+// The steps judged by their instruction mix, with the kernels of tests/data/change-variants: the
+// step's change written other ways than the solution is found; a start changed without it (its
+// loops unrolled, its lines reordered: a PTX that differs) is not.
+TEST(KernelChange, OtherWaysToWriteTheChangeAreFoundAndAStartOnlyUnrolledIsNot) {
+    REQUIRE_NVRTC();
+    const std::vector<test::WrongKernel> variants = test::ChangeVariants();
+    ASSERT_GE(variants.size(), 10u);
+    std::string table;
+    int found = 0, missing = 0;
+    for (const test::WrongKernel& k : variants) {
+        ASSERT_EQ(k.problem, "") << k.name;
+        const bool want = k.why.starts_with("// FOUND: ");
+        EXPECT_TRUE(want || k.why.starts_with("// MISSING: ")) << k.name << ": " << k.why;
+        (want ? found : missing) += 1;
+        const Exercise* e = FindExercise(k.lesson);
+        ASSERT_NE(e, nullptr) << k.name;
+        const Lesson* l = RunnableCatalog().FindLesson(k.lesson);
+        ASSERT_NE(l, nullptr) << k.name;
+        std::string problem, text = k.text;
+        if (text.empty())
+            text = test::ApplyWrongEdits(
+                k, k.base == "start" ? std::string(StartingFile(*e)) : SolutionOf(*l), problem);
+        ASSERT_EQ(problem, "") << k.name;
+        const CompileResult compiled = CompileKernel(text, SpecFor(*e), 90);
+        ASSERT_TRUE(compiled.ok()) << k.name << ": " << compiled.message;
+        const StepChange c = StepChangeOf(*e, *l, SpecFor(*e), 90);
+        ASSERT_TRUE(c.known) << k.name;
+        EXPECT_TRUE(c.required.empty()) << k.name << ": a step with families of its own";
+        const ChangeVerdict v = JudgeChange(c, compiled.ptx);
+        EXPECT_EQ(v.basis, "instruction-mix") << k.name;
+        EXPECT_EQ(v.present, want) << k.name << " (" << k.why << ")\n" << ChangeText(v, false);
+        table += k.name + " | " + std::to_string(std::lround(v.mix_share * 100)) + "% | " +
+                 (v.present ? "found" : "MISSING") +
+                 (v.same_as_start ? " (the start's PTX)" : " (not the start's PTX)") + "\n";
+    }
+    EXPECT_GE(found, 5);
+    EXPECT_GE(missing, 3);
+    std::cout << "the step's change in each variant:\n" << table;
+}
+
 // Every wrong kernel of tests/data/wrong-kernels (its solution with a bug) is judged as it was
 // before the instruction mix judged the steps without a family of their own: the change found
 // where it was found (its families, or its PTX not the start's). A wrong kernel fails on its
