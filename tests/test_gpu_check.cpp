@@ -134,8 +134,9 @@ void AppendTableRow(const Checked& c) {
 }
 
 // `check --format json` of each (lesson, file), several at once (the cases' data and CPU
-// references take the host's cores, the GPU has room for several); in order, each also a row of
-// the table. Where `data_home` is given, the checks keep the student's progress there.
+// references take the host's cores, the GPU has room for several, and the speed target times
+// each check's two kernels in turn, so a neighbour's load falls on both); in order, each also a
+// row of the table. Where `data_home` is given, the checks keep the student's progress there.
 std::vector<Checked> CheckAll(const std::vector<std::pair<std::string, std::string>>& todo,
                               const std::vector<std::string>& names,
                               const std::string& data_home = "") {
@@ -143,7 +144,10 @@ std::vector<Checked> CheckAll(const std::vector<std::pair<std::string, std::stri
     if (!data_home.empty()) home.emplace(data_home);
     std::vector<Checked> out(todo.size());
     std::atomic<size_t> next{0};
-    const unsigned workers = std::max(1u, std::min(4u, std::thread::hardware_concurrency() / 2));
+    // $LESSONS_CHECK_WORKERS where set (1 to 16): a GPU machine of many cores runs more at once.
+    unsigned workers = std::max(1u, std::min(4u, std::thread::hardware_concurrency() / 2));
+    if (const char* w = std::getenv("LESSONS_CHECK_WORKERS"); w && std::atoi(w) >= 1)
+        workers = static_cast<unsigned>(std::min(std::atoi(w), 16));
     std::vector<std::thread> threads;
     for (unsigned w = 0; w < workers; ++w)
         threads.emplace_back([&] {
