@@ -810,6 +810,22 @@ void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
 
 }  // namespace
 
+void PushNoTabStop() {
+#if IMGUI_VERSION_NUM >= 18940
+    ImGui::PushTabStop(false);
+#else
+    ImGui::PushAllowKeyboardFocus(false);
+#endif
+}
+
+void PopNoTabStop() {
+#if IMGUI_VERSION_NUM >= 18940
+    ImGui::PopTabStop();
+#else
+    ImGui::PopAllowKeyboardFocus();
+#endif
+}
+
 void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     if (ui.probe) {
         ui.probe->focused.clear();
@@ -876,11 +892,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
                      kNoNavKeys);
     // ImGui's own tabbing off: HandleFocusKeys moves through every control instead.
-#if IMGUI_VERSION_NUM >= 18940
-    ImGui::PushTabStop(false);
-#else
-    ImGui::PushAllowKeyboardFocus(false);
-#endif
+    PushNoTabStop();
     const float font = ImGui::GetFontSize();
     // The status bar: two rows, one in presenter mode (DrawStatusBar).
     // Where a narrow window wraps it onto a third row, the height it took last.
@@ -1013,11 +1025,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ui.status_bar_h = wanted_h;
         ui.redraw_frames = std::max(ui.redraw_frames, 2);
     }
-#if IMGUI_VERSION_NUM >= 18940
-    ImGui::PopTabStop();
-#else
-    ImGui::PopAllowKeyboardFocus();
-#endif
+    PopNoTabStop();
     ImGui::End();
     ui.arrival.scroll_top = false;
     DrawFirstRunPage(ui, reg);
