@@ -572,18 +572,10 @@ void KeepProgress(UiState& ui, Controller& c) {
         ui.progress.read_for = ui.settings.lesson;
     }
     for (const Controller::FinishedCheck& f : c.TakeFinishedChecks()) {
-        CheckRecord r;
-        r.correct = f.correct;
-        r.change = f.change;
-        r.cases_failed = f.cases_failed;
-        r.cases_total = f.cases_total;
-        r.speed_judged = f.speed_judged;
-        r.speed_met = f.speed_met;
-        r.yours_ms = f.yours_ms;
-        r.step_ms = f.step_ms;
         const std::string when = UtcTimestamp();
         ChangeProgress(
-            &ui.progress, [&](Progress& p) { RecordCheck(p, f.lesson_id, r, when); }, &notices);
+            &ui.progress, [&](Progress& p) { RecordCheck(p, f.lesson_id, f.record, when); },
+            &notices);
     }
     for (const auto& [id, result] : c.TakeFinishedParsons()) {
         const std::string when = UtcTimestamp();
