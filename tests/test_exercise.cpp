@@ -42,22 +42,9 @@ bool Has(const std::string& text, const std::string& part) {
 }
 
 // A file under a fresh temporary folder.
-class TempDir {
+class TempDir : public ScratchDir {
 public:
-    TempDir() {
-        char tmpl[] = "/tmp/lessons-exercise-XXXXXX";
-        m_path = mkdtemp(tmpl);
-    }
-    ~TempDir() { Sh("rm -rf '" + m_path + "'"); }
-    std::string Write(const std::string& name, const std::string& contents) const {
-        const std::string p = m_path + "/" + name;
-        std::ofstream(p, std::ios::binary) << contents;
-        return p;
-    }
-    std::string Path(const std::string& name) const { return m_path + "/" + name; }
-
-private:
-    std::string m_path;
+    TempDir() : ScratchDir("exercise") {}
 };
 
 KernelSpec Spec() {

@@ -681,17 +681,9 @@ void DrawExercisePopout(UiState& ui, Controller& c, const Registry& reg) {
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
     // ImGui's own tabbing off: PopoutFocus moves through its controls, as on the page.
-#if IMGUI_VERSION_NUM >= 18940
-    ImGui::PushTabStop(false);
-#else
-    ImGui::PushAllowKeyboardFocus(false);
-#endif
+    PushNoTabStop();
     auto end = [] {
-#if IMGUI_VERSION_NUM >= 18940
-        ImGui::PopTabStop();
-#else
-        ImGui::PopAllowKeyboardFocus();
-#endif
+        PopNoTabStop();
         ImGui::End();
     };
     const Lesson* lesson = CurrentLesson(ui, reg);

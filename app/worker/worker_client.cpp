@@ -852,16 +852,17 @@ void WorkerClient::HandleCheck(const Json& m, int, PendingAt pending) {
         if (const Lesson* lesson = m_registry.FindLesson(pending->second.exercise)) {
             FinishedCheck f;
             f.lesson_id = lesson->id;
+            CheckRecord& r = f.record;
             // Every case right ("right"; a worker of another version sends only "passed").
-            f.correct = c.value("right", a.check_passed);
-            if (a.change_judged) f.change = a.change_present ? "found" : "missing";
-            for (const ExerciseAnswer::Case& k : a.cases) f.cases_failed += k.passed ? 0 : 1;
-            f.cases_total = std::max(a.cases_total, static_cast<int>(a.cases.size()));
+            r.correct = c.value("right", a.check_passed);
+            if (a.change_judged) r.change = a.change_present ? "found" : "missing";
+            for (const ExerciseAnswer::Case& k : a.cases) r.cases_failed += k.passed ? 0 : 1;
+            r.cases_total = std::max(a.cases_total, static_cast<int>(a.cases.size()));
             if (a.speed && a.speed->judged) {
-                f.speed_judged = true;
-                f.speed_met = a.speed->passed;
-                f.yours_ms = a.speed->yours_ms;
-                f.step_ms = a.speed->step_ms;
+                r.speed_judged = true;
+                r.speed_met = a.speed->passed;
+                r.yours_ms = a.speed->yours_ms;
+                r.step_ms = a.speed->step_ms;
             }
             m_finished_checks.push_back(std::move(f));
         }

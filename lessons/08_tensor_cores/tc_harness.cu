@@ -261,12 +261,7 @@ const struct Bf16MeasurerRegistration {
 namespace {
 
 Pick TilePick(const Tiled& kind, const StepSite& site) {
-    return [tiles = KernelsByTile(kind, site)](const ParamValues& p) -> const TcKernel& {
-        const std::string& tile = p.Choice("tile");
-        for (const auto& [name, kernel] : tiles)
-            if (name == tile) return *kernel;
-        throw std::logic_error("no kernel for tile=" + tile);  // the parameter refuses it first
-    };
+    return lessons::TilePick(KernelsByTile(kind, site));
 }
 
 // A student's tensor-core kernel, as StudentStep launches it (TcArgs): the TcProblem by value
