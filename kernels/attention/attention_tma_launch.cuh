@@ -14,6 +14,14 @@
 
 namespace lessons::attention {
 
+// The dynamic shared memory of a block's HopperTiles<D, BC, STAGES> (attention_hopper.cuh): Q's
+// tile, STAGES stages of a K and a V tile, 1 KB to align them, and the mbarriers (Q's, and
+// `barriers` a stage).
+constexpr size_t HopperTilesBytes(int d, int bc, int stages, int barriers) {
+    return size_t(TileBytes(kHopperRows, d)) + size_t(stages) * 2 * TileBytes(bc, d) + 1024 +
+           (1 + barriers * stages) * sizeof(uint64_t);
+}
+
 // Encodes the maps (Q by kHopperRows rows, K and V by BC), allows the kernel kSmem bytes of
 // dynamic shared memory and launches it on ceil(n / kHopperRows) × B·H blocks of kThreads.
 template <auto kKernel, int D, int BC, int kThreads, size_t kSmem>

@@ -194,17 +194,14 @@ __global__ void __launch_bounds__(kWsThreads, 1)
 
 namespace {
 
-template <int D, int BC, int STAGES>
-constexpr size_t kWsSmem = size_t(TileBytes(kHopperRows, D)) +
-                           size_t(STAGES) * 2 * TileBytes(BC, D) + 1024 +
-                           (1 + 4 * STAGES) * sizeof(uint64_t);
-
+// Four mbarriers a stage: a full and an empty one for K and for V.
 template <int D, int BC, int STAGES, bool PINGPONG, bool OVERLAP>
 AttentionKernel Config(const char* tile) {
-    static_assert(kWsSmem<D, BC, STAGES> <= 227 * 1024, "more shared memory than a block may have");
+    constexpr size_t kWsSmem = HopperTilesBytes(D, BC, STAGES, 4);
+    static_assert(kWsSmem <= 227 * 1024, "more shared memory than a block may have");
     return TmaAttentionKernel<&attention_warp_specialized_kernel<D, BC, STAGES, PINGPONG, OVERLAP>,
-                              D, BC, kWsThreads, kWsSmem<D, BC, STAGES>>(
-        tile, "attention_warp_specialized_kernel");
+                              D, BC, kWsThreads, kWsSmem>(tile,
+                                                          "attention_warp_specialized_kernel");
 }
 
 }  // namespace

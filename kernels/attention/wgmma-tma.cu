@@ -203,14 +203,12 @@ __global__ void __launch_bounds__(256, 1)
 
 namespace {
 
-template <int D, int BC, int STAGES>
-constexpr size_t kSmem = size_t(TileBytes(kHopperRows, D)) + size_t(STAGES) * 2 * TileBytes(BC, D) +
-                         1024 + (1 + 2 * STAGES) * sizeof(uint64_t);
-
+// Two mbarriers a stage: K's and V's.
 template <int D, int BC, int STAGES>
 AttentionKernel Config(const char* tile) {
     return TmaAttentionKernel<&attention_wgmma_tma_kernel<D, BC, STAGES>, D, BC, 256,
-                              kSmem<D, BC, STAGES>>(tile, "attention_wgmma_tma_kernel");
+                              HopperTilesBytes(D, BC, STAGES, 2)>(tile,
+                                                                  "attention_wgmma_tma_kernel");
 }
 
 }  // namespace

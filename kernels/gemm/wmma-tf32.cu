@@ -10,8 +10,6 @@
 // static allocation may have.
 #include <mma.h>
 
-#include <type_traits>
-
 #include "gemm_gpu.cuh"
 #include "gemm_tile_io.cuh"
 #include "gemm_tiles.h"
@@ -42,11 +40,17 @@ __device__ __forceinline__ void Set(float (&x)[4], unsigned r0, unsigned r1, uns
     x[3] = __uint_as_float(r3);
 }
 
+// Whether a fragment is A's (else B's): which of the two loads it takes.
+template <class Fragment>
+constexpr bool kIsFragmentA = false;
+template <>
+constexpr bool kIsFragmentA<FragmentA> = true;
+
 template <class Fragment>
 __device__ __forceinline__ void LoadShared(Fragment& f, const float* p, unsigned ldm) {
     const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(p));
     unsigned r0, r1, r2, r3;
-    if constexpr (std::is_same_v<Fragment, FragmentA>)
+    if constexpr (kIsFragmentA<Fragment>)
         asm volatile("wmma.load.a.sync.aligned.row.m16n16k8.shared.tf32 {%0,%1,%2,%3}, [%4], %5;"
                      : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
                      : "r"(s), "r"(ldm)
