@@ -71,7 +71,8 @@ __device__ __forceinline__ void LoadTiles1(float (&as)[BM][BK], float (&bs)[BK][
 }
 
 // Step 5.6's tile copy, 16 bytes at a time: the A tile stored transposed, as[k][row] (rows
-// padded by 4 floats), the B tile as it is, bs[k][col].
+// padded by 4 floats), the B tile as it is, bs[k][col]. (Step 5.7's kernel and its start keep the
+// loops written out: tests/data/change-variants edit them.)
 template <int BM, int BN, int BK, int THREADS>
 __device__ __forceinline__ void LoadTiles4TransposedA(float (&as)[BK][BM + 4], float (&bs)[BK][BN],
                                                       const float* a, const float* b, int m, int n,

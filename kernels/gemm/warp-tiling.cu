@@ -27,7 +27,20 @@ __global__ void __launch_bounds__(THREADS)
     float sum[8][8] = {};
     float ra[8], rb[8];
     for (int k0 = 0; k0 < k; k0 += BK) {
-        LoadTiles4TransposedA<BM, BN, BK, THREADS>(as, bs, a, b, m, n, k, row0, col0, k0, tid);
+#pragma unroll
+        for (int i = tid; i < BM * BK / 4; i += THREADS) {
+            const int r = i / (BK / 4), kc = (i % (BK / 4)) * 4;
+            const float4 v = Load4(a, m, k, row0 + r, k0 + kc);
+            as[kc + 0][r] = v.x;
+            as[kc + 1][r] = v.y;
+            as[kc + 2][r] = v.z;
+            as[kc + 3][r] = v.w;
+        }
+#pragma unroll
+        for (int i = tid; i < BK * BN / 4; i += THREADS) {
+            const int r = i / (BN / 4), cc = (i % (BN / 4)) * 4;
+            *reinterpret_cast<float4*>(&bs[r][cc]) = Load4(b, k, n, k0 + r, col0 + cc);
+        }
         __syncthreads();
 #pragma unroll
         for (int kk = 0; kk < BK; ++kk) {

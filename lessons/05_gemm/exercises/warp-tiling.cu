@@ -2,8 +2,8 @@
 // of THREADS = 256 threads in one dimension, ceil(n / BN) × ceil(m / BM) of them. The block's
 // BM × BN tile of C is split into (BM / WM) · (BN / WN) = 8 warp tiles of WM × WN, one per warp,
 // and each thread still computes 8 × 8 outputs. Load4, Store4 and the
-// pieces of step 5.6's kernel it calls (gemm_tile_io.cuh: LoadTiles4TransposedA, its tile copy;
-// Spread4, a float4 into four registers; OuterProduct; StoreBlock<true>) are declared for you.
+// pieces of step 5.6's kernel it calls (gemm_tile_io.cuh: Spread4, a float4 into four
+// registers; OuterProduct; StoreBlock<true>) are declared for you.
 // This is step 5.6's kernel at this tile: right, but a thread's 8 × 8 outputs are one
 // contiguous block, so the 32 lanes' float4 reads of the B tile are 32 bytes apart and collide
 // in shared-memory banks. Give each warp its WM × WN tile, and each lane four 4 × 4 pieces of
@@ -22,7 +22,18 @@ __global__ void __launch_bounds__(THREADS)
     float sum[TM][TN] = {};
     float ra[TM], rb[TN];
     for (int k0 = 0; k0 < k; k0 += BK) {
-        LoadTiles4TransposedA<BM, BN, BK, THREADS>(as, bs, a, b, m, n, k, row0, col0, k0, tid);
+        for (int i = tid; i < BM * BK / 4; i += THREADS) {
+            const int r = i / (BK / 4), kc = (i % (BK / 4)) * 4;
+            const float4 v = Load4(a, m, k, row0 + r, k0 + kc);
+            as[kc + 0][r] = v.x;
+            as[kc + 1][r] = v.y;
+            as[kc + 2][r] = v.z;
+            as[kc + 3][r] = v.w;
+        }
+        for (int i = tid; i < BK * BN / 4; i += THREADS) {
+            const int r = i / (BN / 4), cc = (i % (BN / 4)) * 4;
+            *reinterpret_cast<float4*>(&bs[r][cc]) = Load4(b, k, n, k0 + r, col0 + cc);
+        }
         __syncthreads();
 #pragma unroll
         for (int kk = 0; kk < BK; ++kk) {
