@@ -207,6 +207,17 @@ public:
                              {"step_ms", 1.0},
                              {"ratio", slow ? 2.0 : 1.05},
                              {"target_ratio", 1.1}};
+                    // "TURNS": a worker that times the two in turn gives its verdict and words.
+                    if (source.find("TURNS") != std::string::npos) {
+                        speed["verdict"] = slow ? "slower" : "within-noise";
+                        speed["text"] = slow ? "speed: yours 2.000 ms, the step's 1.000 ms: NOT "
+                                               "met -- slower by 100%"
+                                             : "speed: yours 1.050 ms, the step's 1.000 ms: met "
+                                               "-- within noise of the target";
+                        speed["text_zh"] = slow ? "速度：你的 2.000 ms：未达到 —— 慢了 100%"
+                                                : "速度：你的 1.050 ms：达到 —— "
+                                                  "与目标的差别在噪声之内";
+                    }
                 }
                 // The step's change (lessons/kernel_change.h): missing where the source holds
                 // "START" (a right kernel that is still the starting file: no pass).

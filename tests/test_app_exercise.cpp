@@ -543,6 +543,22 @@ TEST_F(AppCheck, CasesAreListedWithTheFirstMismatchAndAFailureIsNoPass) {
     ASSERT_TRUE(a->speed);
     EXPECT_TRUE(a->speed->judged);
     EXPECT_FALSE(a->speed->passed);
+    EXPECT_EQ(a->speed->verdict, "") << "an older worker's summary has no verdict";
+    // A worker that times the two kernels in turn: its verdict and its words, both languages.
+    controller->CheckKernel(TheLesson(), ui.run, "TURNS and SLOW\n");
+    Frames(2);
+    a = controller->Exercise(TheLesson());
+    ASSERT_TRUE(a->speed);
+    EXPECT_FALSE(a->speed->passed);
+    EXPECT_EQ(a->speed->verdict, "slower");
+    EXPECT_EQ(a->speed->text_zh, "速度：你的 2.000 ms：未达到 —— 慢了 100%");
+    controller->CheckKernel(TheLesson(), ui.run, "TURNS\n");
+    Frames(2);
+    a = controller->Exercise(TheLesson());
+    ASSERT_TRUE(a->speed);
+    EXPECT_TRUE(a->speed->passed);
+    EXPECT_EQ(a->speed->verdict, "within-noise");
+    EXPECT_TRUE(a->speed->text.ends_with("within noise of the target")) << a->speed->text;
     // The page draws both verdicts in either language, every word translated.
     ui.settings.language = "zh";
     ClearTranslationMisses();

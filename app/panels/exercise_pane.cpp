@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -427,6 +428,17 @@ void DrawSpeed(UiState& ui, const Controller::ExerciseAnswer& a) {
         const bool zh = ui.settings.language == "zh";
         const std::string& why = zh && !s.why_not_zh.empty() ? s.why_not_zh : s.why_not;
         DrawWrappedText(Fmt(Tr(ui, kSpeedNotJudged), why.c_str()), &kGrey);
+        return;
+    }
+    // The checker's own words where it gives them (the two kernels timed in turn, each median
+    // with its interval: within the target, slower by X, or within noise), in the page's
+    // language; an older worker's two times otherwise.
+    const bool zh = ui.settings.language == "zh";
+    if (const std::string& t = zh && !s.text_zh.empty() ? s.text_zh : s.text; !t.empty()) {
+        std::string line = t;
+        if (!zh && !line.empty()) line[0] = static_cast<char>(std::toupper(line[0]));
+        if (!s.passed) line += (zh ? "。" : ". ") + std::string(Tr(ui, kSpeedRightButSlower));
+        DrawWrappedText(line, s.passed ? &kGreen : &kAmber);
         return;
     }
     DrawWrappedText(Fmt(Tr(ui, s.passed ? kSpeedMet : kSpeedNotMet), Ms(s.yours_ms).c_str(),

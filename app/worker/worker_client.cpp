@@ -832,6 +832,15 @@ void WorkerClient::HandleCheck(const Json& m, int, PendingAt pending) {
         v.passed = v.judged && s->value("passed", false);
         v.why_not = s->value("why_not", std::string());
         v.why_not_zh = s->value("why_not_zh", std::string());
+        if (v.judged) {
+            const auto text = [&](const char* name) {
+                const auto it = s->find(name);
+                return it != s->end() && it->is_string() ? it->get<std::string>() : std::string();
+            };
+            v.verdict = text("verdict");
+            v.text = text("text");
+            v.text_zh = text("text_zh");
+        }
         a.speed = v;
     }
     if (pending->second.exercise < 0) {

@@ -174,6 +174,10 @@ public:
             bool passed = false;  // yours within `target_ratio` of the step's time (or faster)
             double yours_ms = 0, step_ms = 0, target_ratio = 1.1;
             std::string why_not, why_not_zh;
+            // A worker that times the two kernels in turn: its verdict ("within-target",
+            // "slower", "within-noise") and its own words for it, with both medians' intervals
+            // (both languages); empty from an older worker.
+            std::string verdict, text, text_zh;
         };
         std::optional<Speed> speed;  // the summary's, once it came
     };
