@@ -289,7 +289,8 @@ KernelSpec StudentSpec(const Tiled& kind, const StepSite& site) {
     static const std::string naive = EmbeddedHeaderBody("lessons/08_tensor_cores/tc_naive.cuh") +
                                      "using namespace lessons::tc;\n";
     if (KernelsOf<TcKernel>(site).front()->min_cc < 90) {
-        spec.prelude = problem + naive;
+        static const std::string mma = EmbeddedHeaderBody("kernels/tc/tc_mma.cuh");
+        spec.prelude = problem + mma + naive;
         return spec;
     }
     static const std::string hopper = HopperDevicePart();
