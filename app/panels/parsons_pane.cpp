@@ -279,9 +279,12 @@ void DrawParsons(UiState& ui, Controller& c, const Lesson& lesson) {
         ui.probe->parsons_order = v.arranged;
         ui.probe->parsons_aside = v.aside;
         ui.probe->parsons_selected = v.selected;
-        ui.probe->parsons_result = result;
-        ui.probe->parsons_out_of_place =
-            v.checked == v.arranged ? v.out_of_place : std::vector<int>{};
+        // A check's answer is about the order it was given: once a line has moved since, it is
+        // no answer for the order shown (a script waiting for the next answer would take the
+        // last one's).
+        const bool current = v.checked == v.arranged;
+        ui.probe->parsons_result = current ? result : "";
+        ui.probe->parsons_out_of_place = current ? v.out_of_place : std::vector<int>{};
     }
 }
 
