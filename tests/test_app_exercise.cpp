@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "app_fixture.h"
@@ -457,6 +458,37 @@ TEST_F(AppExercise, EveryWordOfTheExercisesHasBothLanguagesInTheAtlas) {
     controller->SubmitKernel(TheLesson(), ui.run, "BAD\n", false);
     Frames(3);
     EXPECT_TRUE(TranslationMisses().empty()) << TranslationMisses().front();
+}
+
+// The check's verdicts (the speed target, the step's change) come from the worker, in the page's
+// language: every CJK character of the sources that write them is in the atlas's texts (two of
+// the instruction families' characters were in no other text, and were drawn as "?").
+TEST(AppCheckWords, EveryChineseCharacterOfTheChecksVerdictsIsInTheAtlas) {
+    // The code points of `s` from U+2E80 (CJK and its punctuation) up.
+    const auto cjk = [](std::string_view s) {
+        std::set<uint32_t> out;
+        for (size_t i = 0; i < s.size();) {
+            const auto c = static_cast<unsigned char>(s[i]);
+            const int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+            uint32_t cp = n == 1 ? c : c & (0x7F >> n);
+            for (int k = 1; k < n && i + k < s.size(); ++k)
+                cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+            if (cp >= 0x2E80) out.insert(cp);
+            i += static_cast<size_t>(n);
+        }
+        return out;
+    };
+    std::set<uint32_t> atlas;
+    for (std::string_view t : UiTexts(Catalog())) atlas.merge(cjk(t));
+    for (const char* file : {"/cli/check.cpp", "/lessons/kernel_change.cpp"}) {
+        std::ifstream in(std::string(LESSONS_SOURCE_DIR) + file);
+        ASSERT_TRUE(in) << file;
+        std::stringstream text;
+        text << in.rdbuf();
+        const std::set<uint32_t> used = cjk(text.str());
+        EXPECT_GT(used.size(), 20u) << file << ": its Chinese texts were not found";
+        for (uint32_t cp : used) EXPECT_TRUE(atlas.count(cp)) << file << ": U+" << std::hex << cp;
+    }
 }
 
 TEST(AppParsons, EveryWordOfTheParsonsProblemsHasBothLanguagesInTheAtlas) {
