@@ -242,21 +242,9 @@ __global__ void __launch_bounds__(BR * 2 / WM)
     }
     CpAsyncWait<0>();  // nothing is left in flight when the block ends (only empty groups)
 
-    __nv_bfloat16* out = p.o + head;
 #pragma unroll
     for (int mi = 0; mi < WM; ++mi)
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            float sum = l[mi][h];
-            sum += __shfl_xor_sync(0xffffffffu, sum, 1);
-            sum += __shfl_xor_sync(0xffffffffu, sum, 2);
-            const float inv = 1.0f / sum;
-            if (rows[mi][h] >= p.n) continue;
-#pragma unroll
-            for (int j = 0; j < DT; ++j)
-                *reinterpret_cast<__nv_bfloat162*>(out + size_t(rows[mi][h]) * D + j * 8 + 2 * t) =
-                    __floats2bfloat162_rn(o[mi][j][2 * h] * inv, o[mi][j][2 * h + 1] * inv);
-        }
+        StoreFragmentRows<D>(o[mi], l[mi], rows[mi], t, p.o + head, p.n);
 #else
     (void)p;  // needs sm_80: the host refuses
 #endif

@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(BR * 2) attention_pipelined_kernel(const Atten
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     static_assert(STAGES >= 2, "a pipeline holds at least the tile in use and the next");
     constexpr int BC = 64, kThreads = BR * 2, kChunks = D / 8;
-    constexpr int NT = BC / 8, DT = D / 8, KQ = D / 16, KP = BC / 16;
+    constexpr int NT = BC / 8, DT = D / 8, KQ = D / 16;
     constexpr unsigned kTileBytes = BC * D * 2;  // one K or V tile, bf16
     extern __shared__ __align__(16) unsigned char smem[];
     __nv_bfloat16* qs = reinterpret_cast<__nv_bfloat16*>(smem);  // [BR][D], swizzled
@@ -97,89 +97,15 @@ __global__ void __launch_bounds__(BR * 2) attention_pipelined_kernel(const Atten
         const unsigned ks_base = kv_base + stage * 2 * kTileBytes, vs_base = ks_base + kTileBytes;
         stage = stage == STAGES - 1 ? 0 : stage + 1;
 
+        // The swizzled step's products and the softmax between them (attention_device.cuh).
         float s[NT][4];
-#pragma unroll
-        for (int j = 0; j < NT; ++j)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) s[j][e] = 0.0f;
-#pragma unroll
-        for (int kk = 0; kk < KQ; ++kk)
-#pragma unroll
-            for (int jp = 0; jp < NT / 2; ++jp) {
-                unsigned kf[4];
-                LdMatrixX4(kf, ks_base + Swizzled<D>(jp * 16 + lane % 8 + (lane / 16) * 8,
-                                                     kk * 2 + (lane / 8) % 2) *
-                                             2);
-                Mma16816(s[2 * jp], qf[kk], kf[0], kf[1]);
-                Mma16816(s[2 * jp + 1], qf[kk], kf[2], kf[3]);
-            }
-
-        float base[2];
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            float mx = NegInfinity();
-#pragma unroll
-            for (int j = 0; j < NT; ++j)
-#pragma unroll
-                for (int e = 2 * h; e < 2 * h + 2; ++e) {
-                    const int key = k0 + j * 8 + 2 * t + e % 2;
-                    const bool seen = key < p.n && (!p.causal || key <= rows[h]);
-                    s[j][e] = seen ? s[j][e] * p.scale : NegInfinity();
-                    mx = fmaxf(mx, s[j][e]);
-                }
-            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-            const float m_new = fmaxf(m[h], mx);
-            base[h] = m_new == NegInfinity() ? 0.0f : m_new;
-            const float rescale = __expf(m[h] - base[h]);
-            m[h] = m_new;
-            l[h] *= rescale;
-#pragma unroll
-            for (int j = 0; j < DT; ++j) {
-                o[j][2 * h] *= rescale;
-                o[j][2 * h + 1] *= rescale;
-            }
-        }
-#pragma unroll
-        for (int j = 0; j < NT; ++j)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                s[j][e] = __expf(s[j][e] - base[e / 2]);
-                l[e / 2] += s[j][e];
-            }
-
-#pragma unroll
-        for (int kk = 0; kk < KP; ++kk) {
-            const unsigned pf[4] = {PackBf16(s[2 * kk][0], s[2 * kk][1]),
-                                    PackBf16(s[2 * kk][2], s[2 * kk][3]),
-                                    PackBf16(s[2 * kk + 1][0], s[2 * kk + 1][1]),
-                                    PackBf16(s[2 * kk + 1][2], s[2 * kk + 1][3])};
-#pragma unroll
-            for (int dp = 0; dp < DT / 2; ++dp) {
-                unsigned vf[4];
-                LdMatrixX4Trans(vf, vs_base + Swizzled<D>(kk * 16 + lane % 8 + ((lane / 8) % 2) * 8,
-                                                          dp * 2 + lane / 16) *
-                                                  2);
-                Mma16816(o[2 * dp], pf, vf[0], vf[1]);
-                Mma16816(o[2 * dp + 1], pf, vf[2], vf[3]);
-            }
-        }
+        SwizzledQk<D>(s, qf, ks_base, lane);
+        FragmentSoftmax(s, o, m, l, rows, k0, t, p.n, p.causal, p.scale);
+        SwizzledPv<D>(o, s, vs_base, lane);
     }
     CpAsyncWait<0>();  // nothing is left in flight when the block ends (only empty groups)
 
-    __nv_bfloat16* out = p.o + head;
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        float sum = l[h];
-        sum += __shfl_xor_sync(0xffffffffu, sum, 1);
-        sum += __shfl_xor_sync(0xffffffffu, sum, 2);
-        const float inv = 1.0f / sum;
-        if (rows[h] >= p.n) continue;
-#pragma unroll
-        for (int j = 0; j < DT; ++j)
-            *reinterpret_cast<__nv_bfloat162*>(out + size_t(rows[h]) * D + j * 8 + 2 * t) =
-                __floats2bfloat162_rn(o[j][2 * h] * inv, o[j][2 * h + 1] * inv);
-    }
+    StoreFragmentRows<D>(o, l, rows, t, p.o + head, p.n);
 #else
     (void)p;  // needs sm_80: the host refuses
 #endif

@@ -73,42 +73,11 @@ __global__ void __launch_bounds__(BR * 2) attention_swizzled_kernel(const Attent
                 Mma16816(s[2 * jp + 1], qf[kk], kf[2], kf[3]);
             }
 
-        float base[2];
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            float mx = NegInfinity();
-#pragma unroll
-            for (int j = 0; j < NT; ++j)
-#pragma unroll
-                for (int e = 2 * h; e < 2 * h + 2; ++e) {
-                    const int key = k0 + j * 8 + 2 * t + e % 2;
-                    const bool seen = key < p.n && (!p.causal || key <= rows[h]);
-                    s[j][e] = seen ? s[j][e] * p.scale : NegInfinity();
-                    mx = fmaxf(mx, s[j][e]);
-                }
-            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-            const float m_new = fmaxf(m[h], mx);
-            base[h] = m_new == NegInfinity() ? 0.0f : m_new;
-            const float rescale = __expf(m[h] - base[h]);
-            m[h] = m_new;
-            l[h] *= rescale;
-#pragma unroll
-            for (int j = 0; j < DT; ++j) {
-                o[j][2 * h] *= rescale;
-                o[j][2 * h + 1] *= rescale;
-            }
-        }
-#pragma unroll
-        for (int j = 0; j < NT; ++j)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                s[j][e] = __expf(s[j][e] - base[e / 2]);
-                l[e / 2] += s[j][e];
-            }
+        // The online softmax on the fragments, as the previous step's (attention_device.cuh).
+        FragmentSoftmax(s, o, m, l, rows, k0, t, p.n, p.causal, p.scale);
 
-            // V (keys as rows) through ldmatrix.trans: matrices 0, 1 = keys k..k+7 and k+8..k+15 at
-            // columns d..d+7 (b0, b1 of the first n8 tile of d), 2, 3 = the same keys at d+8..d+15.
+        // V (keys as rows) through ldmatrix.trans: matrices 0, 1 = keys k..k+7 and k+8..k+15 at
+        // columns d..d+7 (b0, b1 of the first n8 tile of d), 2, 3 = the same keys at d+8..d+15.
 #pragma unroll
         for (int kk = 0; kk < KP; ++kk) {
             const unsigned pf[4] = {PackBf16(s[2 * kk][0], s[2 * kk][1]),
@@ -127,19 +96,7 @@ __global__ void __launch_bounds__(BR * 2) attention_swizzled_kernel(const Attent
         }
     }
 
-    __nv_bfloat16* out = p.o + head;
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        float sum = l[h];
-        sum += __shfl_xor_sync(0xffffffffu, sum, 1);
-        sum += __shfl_xor_sync(0xffffffffu, sum, 2);
-        const float inv = 1.0f / sum;
-        if (rows[h] >= p.n) continue;
-#pragma unroll
-        for (int j = 0; j < DT; ++j)
-            *reinterpret_cast<__nv_bfloat162*>(out + size_t(rows[h]) * D + j * 8 + 2 * t) =
-                __floats2bfloat162_rn(o[j][2 * h] * inv, o[j][2 * h + 1] * inv);
-    }
+    StoreFragmentRows<D>(o, l, rows, t, p.o + head, p.n);
 #else
     (void)p;  // needs sm_80: the host refuses
 #endif

@@ -30,8 +30,8 @@ __global__ void __launch_bounds__(256, 1)
                                const __grid_constant__ CUtensorMap map_v,
                                const AttentionProblem p) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    using namespace tc;
     constexpr int BR = kHopperRows, kPanels = D / 64;
+    using namespace tc;
     constexpr int kQBytes = TileBytes(BR, D), kKvBytes = TileBytes(BC, D);
     constexpr int kQPanel = PanelBytes(BR), kKvPanel = PanelBytes(BC);
     extern __shared__ uint8_t attention_wgmma_smem[];
@@ -117,52 +117,18 @@ __global__ void __launch_bounds__(256, 1)
         WgmmaWait<0>();
         PinAccumulators(sc);
 
-        // The online softmax in the log2 domain: x = s · scale · log2(e), p = 2^(x - m). A key
-        // past N, or past the row under the causal mask, scores -inf; only the tiles at the
-        // edges test for it.
+        // The online softmax in the log2 domain (attention_hopper.cuh, as lesson 10.6's): the
+        // max is taken on the raw scores and p = 2^(s · scale · log2(e) − m) is one FFMA and one
+        // ex2. A key past N, or past the row under the causal mask, scores -inf; only the tiles
+        // at the edges test for it. O's rows are rescaled by the factor a new max brings.
         const bool edge = k0 + BC > p.n || (p.causal && k0 + BC - 1 > q0 + wg * 64);
-        float base[2];
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            float mx = NegInfinity();
-#pragma unroll
-            for (int j = 0; j < BC / 8; ++j)
-#pragma unroll
-                for (int e = 0; e < 2; ++e) {
-                    float& x = sc[4 * j + 2 * h + e];
-                    const int key = k0 + 8 * j + 2 * quad + e;
-                    x = edge && (key >= p.n || (p.causal && key > rows[h])) ? NegInfinity()
-                                                                            : x * scale_log2;
-                    mx = fmaxf(mx, x);
-                }
-            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-            const float m_new = fmaxf(m[h], mx);
-            base[h] = m_new == NegInfinity() ? 0.0f : m_new;
-            const float rescale = Exp2(m[h] - base[h]);
-            m[h] = m_new;
-            l[h] *= rescale;
-#pragma unroll
-            for (int j = 0; j < D / 8; ++j) {
-                o[4 * j + 2 * h] *= rescale;
-                o[4 * j + 2 * h + 1] *= rescale;
-            }
-        }
-#pragma unroll
-        for (int i = 0; i < BC / 2; ++i) {
-            sc[i] = Exp2(sc[i] - base[(i / 2) % 2]);
-            l[(i / 2) % 2] += sc[i];
-        }
+        float c[2];
+        OnlineSoftmax<BC>(sc, m, l, c, edge, k0, quad, rows, p.n, p.causal, scale_log2);
+        RescaleRows<D>(o, c);
 
         // P as A from registers: columns 16kk..16kk+15 of S are accumulators 8kk..8kk+7.
         unsigned pf[BC / 16][4];
-#pragma unroll
-        for (int kk = 0; kk < BC / 16; ++kk) {
-            pf[kk][0] = PackBf16(sc[8 * kk], sc[8 * kk + 1]);
-            pf[kk][1] = PackBf16(sc[8 * kk + 2], sc[8 * kk + 3]);
-            pf[kk][2] = PackBf16(sc[8 * kk + 4], sc[8 * kk + 5]);
-            pf[kk][3] = PackBf16(sc[8 * kk + 6], sc[8 * kk + 7]);
-        }
+        PackP<BC>(pf, sc);
         PinOperands(pf);
         PinAccumulators(o);
 
@@ -181,20 +147,7 @@ __global__ void __launch_bounds__(256, 1)
         if (tid == 0 && kt + STAGES < tiles) issue(kt + STAGES, s);
     }
 
-    // O / l, rounded to bf16 once; rows past N are not stored.
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        float sum = l[h];
-        sum += __shfl_xor_sync(0xffffffffu, sum, 1);
-        sum += __shfl_xor_sync(0xffffffffu, sum, 2);
-        const float inv = 1.0f / sum;
-#pragma unroll
-        for (int j = 0; j < D / 8; ++j) {
-            o[4 * j + 2 * h] *= inv;
-            o[4 * j + 2 * h + 1] *= inv;
-        }
-    }
-    StoreAccumulators<D>(o, p.o + size_t(blockIdx.y) * p.n * D, D, p.n, D, q0 + wg * 64, 0);
+    StoreRows<D>(o, l, p, q0 + wg * 64);  // O / l, rounded to bf16 once; rows past N not stored
 #else
     (void)map_q, (void)map_k, (void)map_v, (void)p;
     __trap();  // needs sm_90a: the host runs it only on compute capability 9.0
