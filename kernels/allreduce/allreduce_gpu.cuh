@@ -9,16 +9,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "cuda_try.h"
 #include "kernel_family.h"
 #include "nccl/nccl_loader.h"
 
 namespace lessons::allreduce {
-
-#define ALLREDUCE_TRY(call)                                       \
-    do {                                                          \
-        const cudaError_t allreduce_err_ = (call);                \
-        if (allreduce_err_ != cudaSuccess) return allreduce_err_; \
-    } while (0)
 
 struct AllreduceGpu {
     int device = 0;

@@ -44,8 +44,8 @@ cudaError_t AddVectors(float* out, const float* const* ins, int count, uint64_t 
     Inputs in{};
     for (int k = 0; k < count; ++k) in.p[k] = ins[k];
     int device = 0, sms = 0;
-    ALLREDUCE_TRY(cudaGetDevice(&device));
-    ALLREDUCE_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    LESSONS_CUDA_TRY(cudaGetDevice(&device));
+    LESSONS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     // Enough blocks to fill the GPU a few times over; each thread loops over its float4s.
     const uint64_t want = (n / 4 + uint64_t(block) - 1) / uint64_t(block);
     const uint64_t most = uint64_t(sms) * (2048 / uint64_t(block));
@@ -58,26 +58,27 @@ cudaError_t PeerCopies(std::vector<AllreduceGpu>& gpus, uint64_t n, int block) {
     AllreduceGpu& first = gpus[0];
     const uint64_t bytes = n * sizeof(float);
     const int count = static_cast<int>(gpus.size());
-    ALLREDUCE_TRY(cudaSetDevice(first.device));
-    ALLREDUCE_TRY(cudaEventRecord(first.start, first.stream));
+    LESSONS_CUDA_TRY(cudaSetDevice(first.device));
+    LESSONS_CUDA_TRY(cudaEventRecord(first.start, first.stream));
     // Gather: every other vector into GPU 0's scratch.
     const float* ins[kMaxInputs] = {first.in};
     for (int g = 1; g < count; ++g) {
         float* to = first.scratch + uint64_t(g - 1) * n;
         if (n)
-            ALLREDUCE_TRY(cudaMemcpyPeerAsync(to, first.device, gpus[size_t(g)].in,
-                                              gpus[size_t(g)].device, bytes, first.stream));
+            LESSONS_CUDA_TRY(cudaMemcpyPeerAsync(to, first.device, gpus[size_t(g)].in,
+                                                 gpus[size_t(g)].device, bytes, first.stream));
         ins[g] = to;
     }
-    ALLREDUCE_TRY(cudaEventRecord(first.first, first.stream));
-    ALLREDUCE_TRY(AddVectors(first.out, ins, count, n, block, first.stream));  // one pass over all
-    ALLREDUCE_TRY(cudaEventRecord(first.second, first.stream));
+    LESSONS_CUDA_TRY(cudaEventRecord(first.first, first.stream));
+    LESSONS_CUDA_TRY(
+        AddVectors(first.out, ins, count, n, block, first.stream));  // one pass over all
+    LESSONS_CUDA_TRY(cudaEventRecord(first.second, first.stream));
     // Broadcast: the sum out to every other GPU.
     for (int g = 1; g < count; ++g)
         if (n)
-            ALLREDUCE_TRY(cudaMemcpyPeerAsync(gpus[size_t(g)].out, gpus[size_t(g)].device,
-                                              first.out, first.device, bytes, first.stream));
-    ALLREDUCE_TRY(cudaEventRecord(first.stop, first.stream));
+            LESSONS_CUDA_TRY(cudaMemcpyPeerAsync(gpus[size_t(g)].out, gpus[size_t(g)].device,
+                                                 first.out, first.device, bytes, first.stream));
+    LESSONS_CUDA_TRY(cudaEventRecord(first.stop, first.stream));
     return cudaStreamSynchronize(first.stream);
 }
 

@@ -13,17 +13,17 @@ namespace {
 cudaError_t Ring(std::vector<AllreduceGpu>& gpus, uint64_t n, const RingPlan& plan) {
     const int count = static_cast<int>(gpus.size());
     for (AllreduceGpu& g : gpus) {
-        ALLREDUCE_TRY(cudaSetDevice(g.device));
-        ALLREDUCE_TRY(cudaEventRecord(g.start, g.stream));
+        LESSONS_CUDA_TRY(cudaSetDevice(g.device));
+        LESSONS_CUDA_TRY(cudaEventRecord(g.start, g.stream));
     }
     if (count == 1) {  // nothing to add: the sum is the vector itself
         AllreduceGpu& g = gpus[0];
         if (n)
-            ALLREDUCE_TRY(cudaMemcpyAsync(g.out, g.in, n * sizeof(float), cudaMemcpyDeviceToDevice,
-                                          g.stream));
-        ALLREDUCE_TRY(cudaEventRecord(g.first, g.stream));
-        ALLREDUCE_TRY(cudaEventRecord(g.second, g.stream));
-        ALLREDUCE_TRY(cudaEventRecord(g.stop, g.stream));
+            LESSONS_CUDA_TRY(cudaMemcpyAsync(g.out, g.in, n * sizeof(float),
+                                             cudaMemcpyDeviceToDevice, g.stream));
+        LESSONS_CUDA_TRY(cudaEventRecord(g.first, g.stream));
+        LESSONS_CUDA_TRY(cudaEventRecord(g.second, g.stream));
+        LESSONS_CUDA_TRY(cudaEventRecord(g.stop, g.stream));
         return cudaStreamSynchronize(g.stream);
     }
     // Chunk c and piece p of it: whole float4s, so that every piece starts 16-byte aligned.
@@ -46,44 +46,44 @@ cudaError_t Ring(std::vector<AllreduceGpu>& gpus, uint64_t n, const RingPlan& pl
             // Reduce-scatter step s works on chunk r - s - 1; all-gather step t on chunk r - t.
             const int s = reduce ? step : step - (count - 1);
             const uint64_t chunk = uint64_t(((r - s - (reduce ? 1 : 0)) % count + count) % count);
-            ALLREDUCE_TRY(cudaSetDevice(me.device));
-            if (step == count - 1) ALLREDUCE_TRY(cudaEventRecord(me.first, me.stream));
+            LESSONS_CUDA_TRY(cudaSetDevice(me.device));
+            if (step == count - 1) LESSONS_CUDA_TRY(cudaEventRecord(me.first, me.stream));
             for (uint64_t p = 0; p < plan.pieces; ++p) {
                 const uint64_t lo = bound(chunk, p), hi = bound(chunk, p + 1);
                 if (step > 0)
-                    ALLREDUCE_TRY(cudaStreamWaitEvent(me.stream, event(left, step - 1, p), 0));
+                    LESSONS_CUDA_TRY(cudaStreamWaitEvent(me.stream, event(left, step - 1, p), 0));
                 if (hi > lo) {
                     const uint64_t len = hi - lo;
                     // Step 0 reads the neighbour's input; later steps its running sum.
                     const float* theirs = (step == 0 ? from.in : from.out) + lo;
                     if (reduce) {
                         if (!plan.direct) {  // no peer access: stage the piece through scratch
-                            ALLREDUCE_TRY(cudaMemcpyPeerAsync(me.scratch, me.device, theirs,
-                                                              from.device, len * sizeof(float),
-                                                              me.stream));
+                            LESSONS_CUDA_TRY(cudaMemcpyPeerAsync(me.scratch, me.device, theirs,
+                                                                 from.device, len * sizeof(float),
+                                                                 me.stream));
                             theirs = me.scratch;
                         }
                         const float* ins[2] = {me.in + lo, theirs};  // mine, and theirs
-                        ALLREDUCE_TRY(
+                        LESSONS_CUDA_TRY(
                             plan.add->launch(me.out + lo, ins, 2, len, plan.block, me.stream));
                     } else {
-                        ALLREDUCE_TRY(cudaMemcpyPeerAsync(me.out + lo, me.device, from.out + lo,
-                                                          from.device, len * sizeof(float),
-                                                          me.stream));
+                        LESSONS_CUDA_TRY(cudaMemcpyPeerAsync(me.out + lo, me.device, from.out + lo,
+                                                             from.device, len * sizeof(float),
+                                                             me.stream));
                     }
                 }
-                ALLREDUCE_TRY(cudaEventRecord(event(r, step, p), me.stream));
+                LESSONS_CUDA_TRY(cudaEventRecord(event(r, step, p), me.stream));
             }
         }
     }
     for (AllreduceGpu& g : gpus) {
-        ALLREDUCE_TRY(cudaSetDevice(g.device));
-        ALLREDUCE_TRY(cudaEventRecord(g.second, g.stream));
-        ALLREDUCE_TRY(cudaEventRecord(g.stop, g.stream));
+        LESSONS_CUDA_TRY(cudaSetDevice(g.device));
+        LESSONS_CUDA_TRY(cudaEventRecord(g.second, g.stream));
+        LESSONS_CUDA_TRY(cudaEventRecord(g.stop, g.stream));
     }
     for (AllreduceGpu& g : gpus) {
-        ALLREDUCE_TRY(cudaSetDevice(g.device));
-        ALLREDUCE_TRY(cudaStreamSynchronize(g.stream));
+        LESSONS_CUDA_TRY(cudaSetDevice(g.device));
+        LESSONS_CUDA_TRY(cudaStreamSynchronize(g.stream));
     }
     return cudaSuccess;
 }

@@ -17,16 +17,16 @@ cudaError_t ThroughHost(std::vector<AllreduceGpu>& gpus, uint64_t n,
     const size_t count = gpus.size();
     const uint64_t bytes = n * sizeof(float);
     for (size_t g = 0; g < count; ++g) {  // down, all at once
-        ALLREDUCE_TRY(cudaSetDevice(gpus[g].device));
-        ALLREDUCE_TRY(cudaEventRecord(gpus[g].start, gpus[g].stream));
+        LESSONS_CUDA_TRY(cudaSetDevice(gpus[g].device));
+        LESSONS_CUDA_TRY(cudaEventRecord(gpus[g].start, gpus[g].stream));
         if (n)
-            ALLREDUCE_TRY(cudaMemcpyAsync(host[g], gpus[g].in, bytes, cudaMemcpyDeviceToHost,
-                                          gpus[g].stream));
-        ALLREDUCE_TRY(cudaEventRecord(gpus[g].first, gpus[g].stream));
+            LESSONS_CUDA_TRY(cudaMemcpyAsync(host[g], gpus[g].in, bytes, cudaMemcpyDeviceToHost,
+                                             gpus[g].stream));
+        LESSONS_CUDA_TRY(cudaEventRecord(gpus[g].first, gpus[g].stream));
     }
     for (size_t g = 0; g < count; ++g) {
-        ALLREDUCE_TRY(cudaSetDevice(gpus[g].device));
-        ALLREDUCE_TRY(cudaStreamSynchronize(gpus[g].stream));
+        LESSONS_CUDA_TRY(cudaSetDevice(gpus[g].device));
+        LESSONS_CUDA_TRY(cudaStreamSynchronize(gpus[g].stream));
     }
     const auto t0 = std::chrono::steady_clock::now();
     float* sum = host[count];
@@ -40,16 +40,16 @@ cudaError_t ThroughHost(std::vector<AllreduceGpu>& gpus, uint64_t n,
     *host_add_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     for (size_t g = 0; g < count; ++g) {  // and up again, all at once
-        ALLREDUCE_TRY(cudaSetDevice(gpus[g].device));
-        ALLREDUCE_TRY(cudaEventRecord(gpus[g].second, gpus[g].stream));
+        LESSONS_CUDA_TRY(cudaSetDevice(gpus[g].device));
+        LESSONS_CUDA_TRY(cudaEventRecord(gpus[g].second, gpus[g].stream));
         if (n)
-            ALLREDUCE_TRY(
+            LESSONS_CUDA_TRY(
                 cudaMemcpyAsync(gpus[g].out, sum, bytes, cudaMemcpyHostToDevice, gpus[g].stream));
-        ALLREDUCE_TRY(cudaEventRecord(gpus[g].stop, gpus[g].stream));
+        LESSONS_CUDA_TRY(cudaEventRecord(gpus[g].stop, gpus[g].stream));
     }
     for (size_t g = 0; g < count; ++g) {
-        ALLREDUCE_TRY(cudaSetDevice(gpus[g].device));
-        ALLREDUCE_TRY(cudaStreamSynchronize(gpus[g].stream));
+        LESSONS_CUDA_TRY(cudaSetDevice(gpus[g].device));
+        LESSONS_CUDA_TRY(cudaStreamSynchronize(gpus[g].stream));
     }
     return cudaSuccess;
 }

@@ -58,6 +58,41 @@ __device__ __forceinline__ int Swizzled(int row, int chunk) {
 // lane's rows[0] = g and rows[1] = g + 8 of them (g = lane / 4, t = lane % 4); s[j] is the n8 tile
 // of keys 8j..8j+7 of its scores, o[j] that of columns 8j..8j+7 of its O.
 
+// Zeros in every register of a warp's fragments (O's before the first tile, S's before Q·Kᵀ).
+template <int N>
+__device__ __forceinline__ void ZeroFragments(float (&f)[N][4]) {
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) f[j][e] = 0.0f;
+}
+
+// Step 10.4's copy of a tile: ROWS rows of a head's matrix m (d = D) from row row0 into `tile`,
+// swizzled, 16 bytes a thread at a time by THREADS threads; rows past n are zeros.
+template <int D, int ROWS, int THREADS>
+__device__ __forceinline__ void LoadSwizzledTile(__nv_bfloat16* tile, const __nv_bfloat16* m, int n,
+                                                 int row0) {
+    constexpr int kChunks = D / 8;
+    for (int c = threadIdx.x; c < ROWS * kChunks; c += THREADS)
+        *reinterpret_cast<uint4*>(tile + Swizzled<D>(c / kChunks, c % kChunks)) =
+            LoadRow8(m, n, D, row0 + c / kChunks, (c % kChunks) * 8);
+}
+
+// Step 10.4's Q fragments: the block's BR rows of Q from row q0 copied into qs, swizzled
+// (LoadSwizzledTile), and after a barrier the warp's 16 rows of it, D / 16 k16 steps of A, loaded
+// once with ldmatrix. Every row a lane addresses is ≡ lane % 8 (mod 8): its swizzle is lane % 8.
+template <int D, int BR, int THREADS>
+__device__ __forceinline__ void LoadSwizzledQ(unsigned (&qf)[D / 16][4], __nv_bfloat16* qs,
+                                              const __nv_bfloat16* q, int n, int q0, int warp,
+                                              int lane) {
+    LoadSwizzledTile<D, BR, THREADS>(qs, q, n, q0);
+    __syncthreads();
+    const unsigned qs_base = static_cast<unsigned>(__cvta_generic_to_shared(qs));
+#pragma unroll
+    for (int kk = 0; kk < D / 16; ++kk)
+        LdMatrixX4(qf[kk], qs_base + Swizzled<D>(warp * 16 + lane % 16, kk * 2 + lane / 16) * 2);
+}
+
 // Step 10.3's online softmax on one tile's score fragments (keys from k0): a key past n, or
 // (causal) past the row, scores -inf; the others are scaled. The four lanes of a row agree on its
 // max with two shuffles; m (the running max) and l (this lane's share of the row's sum, added up
@@ -128,10 +163,7 @@ __device__ __forceinline__ void StoreFragmentRows(const float (&o)[D / 8][4], co
 template <int D, int NT>
 __device__ __forceinline__ void SwizzledQk(float (&s)[NT][4], const unsigned (&qf)[D / 16][4],
                                            unsigned ks, int lane) {
-#pragma unroll
-    for (int j = 0; j < NT; ++j)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) s[j][e] = 0.0f;
+    ZeroFragments(s);
 #pragma unroll
     for (int kk = 0; kk < D / 16; ++kk)
 #pragma unroll

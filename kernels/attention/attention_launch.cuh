@@ -8,6 +8,7 @@
 #include <cstddef>
 
 #include "attention_gpu.cuh"
+#include "kernel_table.h"
 
 namespace lessons::attention {
 
@@ -31,4 +32,30 @@ AttentionKernel RowsKernel(const char* tile, const char* name) {
             kSmem, kLaunch, kMinCc};
 }
 
+// The tiles of the steps that load a K and a V tile of 64 keys a time without a pipeline (10.3,
+// 10.4): head dimension d and query rows a block (a warp per 16), the `tile` choice
+// "<rows>x64". A file registers its kernel template's instances for them with
+// LESSONS_MMA_TILE_KERNELS (below).
+struct MmaTile {
+    int d, rows;
+};
+inline constexpr MmaTile kMmaTiles[] = {{128, 128}, {64, 128}, {128, 64}, {64, 64}};
+
+// The descriptor of kKernel, the instance for tile T of such a step's kernel template `name`:
+// 2 · T.rows threads, Q's tile and a K and a V tile of 64 keys in dynamic shared memory, sm_80.
+template <auto kKernel, MmaTile T>
+AttentionKernel MmaTileKernel(const char* name) {
+    constexpr size_t kSmem = size_t(T.rows * T.d + 2 * 64 * T.d) * sizeof(__nv_bfloat16);
+    return RowsKernel<kKernel, T.d, T.rows * 2, T.rows, kSmem, 80>(
+        T.rows == 128 ? "128x64" : "64x64", name);
+}
+
 }  // namespace lessons::attention
+
+// The descriptors of `kernel`'s instances for kMmaTiles, in their order, registered under the file.
+#define LESSONS_MMA_TILE_KERNELS(descriptors, kernel)                                  \
+    LESSONS_KERNEL_TABLE(                                                              \
+        descriptors, ::lessons::attention::kMmaTiles,                                  \
+        [name = #kernel]<::lessons::attention::MmaTile T>() {                          \
+            return ::lessons::attention::MmaTileKernel<&kernel<T.d, T.rows>, T>(name); \
+        })

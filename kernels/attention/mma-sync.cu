@@ -151,25 +151,9 @@ __global__ void __launch_bounds__(BR * 2) attention_mma_sync_kernel(const Attent
 
 namespace {
 
-template <int D, int BR>
-constexpr size_t kSmem = size_t(BR* D + 2 * 64 * D) * sizeof(__nv_bfloat16);
-
-template <int D, int BR>
-AttentionKernel Config(const char* tile) {
-    return RowsKernel<&attention_mma_sync_kernel<D, BR>, D, BR * 2, BR, kSmem<D, BR>, 80>(
-        tile, "attention_mma_sync_kernel");
-}
+// The tiles: "<query rows>x<keys>" per block, a warp per 16 query rows (attention_launch.cuh).
+LESSONS_MMA_TILE_KERNELS(kMmaSync, attention_mma_sync_kernel);
 
 }  // namespace
-
-// The tiles: "<query rows>x<keys>" per block, a warp per 16 query rows.
-const AttentionKernel kMmaSync[] = {
-    Config<128, 128>("128x64"),
-    Config<64, 128>("128x64"),
-    Config<128, 64>("64x64"),
-    Config<64, 64>("64x64"),
-};
-
-LESSONS_KERNELS(kMmaSync);
 
 }  // namespace lessons::attention

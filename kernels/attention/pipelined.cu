@@ -62,20 +62,11 @@ __global__ void __launch_bounds__(BR * 2) attention_pipelined_kernel(const Atten
         CpAsyncCommit();
     }
 
-    for (int c = tid; c < BR * kChunks; c += kThreads)
-        *reinterpret_cast<uint4*>(qs + Swizzled<D>(c / kChunks, c % kChunks)) =
-            LoadRow8(q, p.n, D, q0 + c / kChunks, (c % kChunks) * 8);
-    __syncthreads();
     unsigned qf[KQ][4];
-#pragma unroll
-    for (int kk = 0; kk < KQ; ++kk)
-        LdMatrixX4(qf[kk], qs_base + Swizzled<D>(warp * 16 + lane % 16, kk * 2 + lane / 16) * 2);
+    LoadSwizzledQ<D, BR, kThreads>(qf, qs, q, p.n, q0, warp, lane);  // as the swizzled step's
 
     float o[DT][4], m[2] = {NegInfinity(), NegInfinity()}, l[2] = {0.0f, 0.0f};
-#pragma unroll
-    for (int j = 0; j < DT; ++j)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) o[j][e] = 0.0f;
+    ZeroFragments(o);
     const int rows[2] = {q0 + warp * 16 + g, q0 + warp * 16 + g + 8};
 
     int stage = 0;  // tile % STAGES

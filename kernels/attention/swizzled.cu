@@ -23,25 +23,16 @@ __global__ void __launch_bounds__(BR * 2) attention_swizzled_kernel(const Attent
     const size_t head = static_cast<size_t>(blockIdx.y) * p.n * D;
     const __nv_bfloat16 *q = p.q + head, *k = p.k + head, *v = p.v + head;
     const int q0 = blockIdx.x * BR;
-    const unsigned qs_base = static_cast<unsigned>(__cvta_generic_to_shared(qs));
     const unsigned ks_base = static_cast<unsigned>(__cvta_generic_to_shared(ks));
     const unsigned vs_base = static_cast<unsigned>(__cvta_generic_to_shared(vs));
 
-    for (int c = tid; c < BR * kChunks; c += kThreads)
-        *reinterpret_cast<uint4*>(qs + Swizzled<D>(c / kChunks, c % kChunks)) =
-            LoadRow8(q, p.n, D, q0 + c / kChunks, (c % kChunks) * 8);
-    __syncthreads();
-    // Every row a lane addresses below is ≡ lane % 8 (mod 8): its swizzle is lane % 8.
+    // Q's tile, swizzled, and the warp's Q fragments from it (attention_device.cuh: the same
+    // swizzled stores and ldmatrix addresses as K's below).
     unsigned qf[KQ][4];
-#pragma unroll
-    for (int kk = 0; kk < KQ; ++kk)
-        LdMatrixX4(qf[kk], qs_base + Swizzled<D>(warp * 16 + lane % 16, kk * 2 + lane / 16) * 2);
+    LoadSwizzledQ<D, BR, kThreads>(qf, qs, q, p.n, q0, warp, lane);
 
     float o[DT][4], m[2] = {NegInfinity(), NegInfinity()}, l[2] = {0.0f, 0.0f};
-#pragma unroll
-    for (int j = 0; j < DT; ++j)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) o[j][e] = 0.0f;
+    ZeroFragments(o);
     const int rows[2] = {q0 + warp * 16 + g, q0 + warp * 16 + g + 8};
     const int end = p.causal ? min(p.n, q0 + BR) : p.n;
 
@@ -57,10 +48,7 @@ __global__ void __launch_bounds__(BR * 2) attention_swizzled_kernel(const Attent
         __syncthreads();
 
         float s[NT][4];
-#pragma unroll
-        for (int j = 0; j < NT; ++j)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) s[j][e] = 0.0f;
+        ZeroFragments(s);
 #pragma unroll
         for (int kk = 0; kk < KQ; ++kk)
 #pragma unroll
@@ -104,24 +92,8 @@ __global__ void __launch_bounds__(BR * 2) attention_swizzled_kernel(const Attent
 
 namespace {
 
-template <int D, int BR>
-constexpr size_t kSmem = size_t(BR* D + 2 * 64 * D) * sizeof(__nv_bfloat16);
-
-template <int D, int BR>
-AttentionKernel Config(const char* tile) {
-    return RowsKernel<&attention_swizzled_kernel<D, BR>, D, BR * 2, BR, kSmem<D, BR>, 80>(
-        tile, "attention_swizzled_kernel");
-}
+LESSONS_MMA_TILE_KERNELS(kSwizzled, attention_swizzled_kernel);
 
 }  // namespace
-
-const AttentionKernel kSwizzled[] = {
-    Config<128, 128>("128x64"),
-    Config<64, 128>("128x64"),
-    Config<128, 64>("64x64"),
-    Config<64, 64>("64x64"),
-};
-
-LESSONS_KERNELS(kSwizzled);
 
 }  // namespace lessons::attention

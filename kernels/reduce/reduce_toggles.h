@@ -18,13 +18,12 @@ enum class Addressing { kInterleaved, kStrided, kSequential };
 inline constexpr Toggle<Addressing, 3> kAddressingToggle{"addressing",
                                                          {"interleaved", "strided", "sequential"}};
 
-// v3 (unrolled last warp): how many elements a thread adds before the tree, and how the tree
-// ends.
+// v3 (unrolled last warp): how the tree ends, and how many elements a thread adds before it.
+enum class LastWarp { kUnrolled, kLoop };
+inline constexpr Toggle<LastWarp, 2> kLastWarpToggle{"last_warp", {"unrolled", "loop"}};
 enum class Accumulate { kManyPerThread, kTwoPerThread, kOnePerThread };
 inline constexpr Toggle<Accumulate, 3> kAccumulateToggle{
     "accumulate", {"many-per-thread", "two-per-thread", "one-per-thread"}};
-enum class LastWarp { kUnrolled, kLoop };
-inline constexpr Toggle<LastWarp, 2> kLastWarpToggle{"last_warp", {"unrolled", "loop"}};
 
 // v5 (vectorized, one pass): how wide a thread's loads are, and how the block sums are
 // combined.

@@ -10,40 +10,41 @@ namespace lessons::split {
 
 cudaError_t SplitEachScansItsShare(SplitMulti& m, uint64_t* found) {
     for (SplitGpu& g : m.gpus) {
-        SPLIT_TRY(cudaSetDevice(g.device));
-        SPLIT_TRY(cudaEventRecord(g.start, g.stream));
+        LESSONS_CUDA_TRY(cudaSetDevice(g.device));
+        LESSONS_CUDA_TRY(cudaEventRecord(g.start, g.stream));
         const uint64_t size = g.end - g.begin;
         const uint64_t bytes = size ? size + (g.end < m.n ? 1 : 0) : 0;  // and the byte after
         if (bytes)
-            SPLIT_TRY(
+            LESSONS_CUDA_TRY(
                 cudaMemcpyAsync(g.buf, m.host + g.begin, bytes, cudaMemcpyHostToDevice, g.stream));
-        SPLIT_TRY(cudaEventRecord(g.copied, g.stream));
-        SPLIT_TRY(cudaMemsetAsync(g.count, 0, sizeof(unsigned long long), g.stream));
-        SPLIT_TRY(m.scan(g.buf, size, g.out, g.count, m.block, g.stream, g.begin));
-        SPLIT_TRY(cudaEventRecord(g.scanned, g.stream));
-        SPLIT_TRY(cudaMemcpyAsync(g.host_count, g.count, sizeof(unsigned long long),
-                                  cudaMemcpyDeviceToHost, g.stream));
+        LESSONS_CUDA_TRY(cudaEventRecord(g.copied, g.stream));
+        LESSONS_CUDA_TRY(cudaMemsetAsync(g.count, 0, sizeof(unsigned long long), g.stream));
+        LESSONS_CUDA_TRY(m.scan(g.buf, size, g.out, g.count, m.block, g.stream, g.begin));
+        LESSONS_CUDA_TRY(cudaEventRecord(g.scanned, g.stream));
+        LESSONS_CUDA_TRY(cudaMemcpyAsync(g.host_count, g.count, sizeof(unsigned long long),
+                                         cudaMemcpyDeviceToHost, g.stream));
     }
     // Only results travel: each GPU's offsets, placed one after another on the host.
     uint64_t total = 0;
     const uint64_t capacity = SplitCapacity(m.n);
     for (SplitGpu& g : m.gpus) {
-        SPLIT_TRY(cudaSetDevice(g.device));
-        SPLIT_TRY(cudaStreamSynchronize(g.stream));
+        LESSONS_CUDA_TRY(cudaSetDevice(g.device));
+        LESSONS_CUDA_TRY(cudaStreamSynchronize(g.stream));
         const uint64_t mine = *g.host_count;
         if (mine > capacity - total) {
             total = capacity + 1;  // a broken count: the check reports it
             break;
         }
         if (mine)
-            SPLIT_TRY(cudaMemcpyAsync(m.result + total, g.out, mine * sizeof(unsigned long long),
-                                      cudaMemcpyDeviceToHost, g.stream));
+            LESSONS_CUDA_TRY(cudaMemcpyAsync(m.result + total, g.out,
+                                             mine * sizeof(unsigned long long),
+                                             cudaMemcpyDeviceToHost, g.stream));
         total += mine;
     }
     for (SplitGpu& g : m.gpus) {
-        SPLIT_TRY(cudaSetDevice(g.device));
-        SPLIT_TRY(cudaEventRecord(g.done, g.stream));
-        SPLIT_TRY(cudaStreamSynchronize(g.stream));
+        LESSONS_CUDA_TRY(cudaSetDevice(g.device));
+        LESSONS_CUDA_TRY(cudaEventRecord(g.done, g.stream));
+        LESSONS_CUDA_TRY(cudaStreamSynchronize(g.stream));
     }
     *found = total;
     return cudaSuccess;

@@ -8,16 +8,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "cuda_try.h"
 #include "split_cpu.h"
 #include "split_gpu.cuh"
 
 namespace lessons::split {
-
-#define SPLIT_TRY(call)                                   \
-    do {                                                  \
-        const cudaError_t split_err_ = (call);            \
-        if (split_err_ != cudaSuccess) return split_err_; \
-    } while (0)
 
 struct SplitGpu {
     int device = 0;
