@@ -211,22 +211,7 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
 
     // C as in the mma.sync step: c0, c1 = C[g][2t, 2t+1], c2, c3 = C[g+8][2t, 2t+1], each pair
     // rounded to bf16 and stored as one 4-byte word.
-#pragma unroll
-    for (int i = 0; i < FM; ++i)
-#pragma unroll
-        for (int j = 0; j < FN; ++j)
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const int row = row0 + wr + i * 16 + lane / 4 + h * 8;
-                const int col = col0 + wc + j * 8 + (lane % 4) * 2;
-                if (row >= p.m || col >= p.n) continue;
-                __nv_bfloat16* out = p.c + size_t(row) * p.ldc + col;
-                if (col + 1 < p.n)
-                    *reinterpret_cast<__nv_bfloat162*>(out) =
-                        __floats2bfloat162_rn(acc[i][j][2 * h], acc[i][j][2 * h + 1]);
-                else
-                    *out = __float2bfloat16_rn(acc[i][j][2 * h]);
-            }
+    StoreFragmentsBf16(acc, p.c, p.ldc, p.m, p.n, row0, wr, col0, wc, lane);
 #else
     (void)p;  // needs sm_80: the host refuses
 #endif

@@ -4,6 +4,8 @@
 // exercises' preludes hold this file, so a student's kernel calls the same helpers.
 #pragma once
 
+#include <cuda_bf16.h>
+
 namespace lessons::tc {
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -22,6 +24,33 @@ __device__ __forceinline__ void LdMatrixX4Trans(unsigned (&r)[4], unsigned addr)
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                  : "r"(addr));
+}
+
+// The fp32 C of a warp's FM × FN fragments of m16n8 (acc) whose first row and column are the
+// block's (row0, col0) plus the warp's (wr, wc), rounded to bf16 and stored into the m × n matrix c
+// (row stride ldc): c0, c1 = C[g][2t, 2t+1], c2, c3 = C[g+8][2t, 2t+1] (g = lane / 4, t = lane %
+// 4). Each pair is one 4-byte word (ldc and 2t are even) except at the last column; what lies
+// outside the matrix is not stored.
+template <int FM, int FN>
+__device__ __forceinline__ void StoreFragmentsBf16(const float (&acc)[FM][FN][4], __nv_bfloat16* c,
+                                                   int ldc, int m, int n, int row0, int wr,
+                                                   int col0, int wc, int lane) {
+#pragma unroll
+    for (int i = 0; i < FM; ++i)
+#pragma unroll
+        for (int j = 0; j < FN; ++j)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int r = row0 + wr + i * 16 + lane / 4 + h * 8;
+                const int cc = col0 + wc + j * 8 + (lane % 4) * 2;
+                if (r >= m || cc >= n) continue;
+                __nv_bfloat16* dst = c + size_t(r) * ldc + cc;
+                if (cc + 1 < n)
+                    *reinterpret_cast<__nv_bfloat162*>(dst) =
+                        __floats2bfloat162_rn(acc[i][j][2 * h], acc[i][j][2 * h + 1]);
+                else
+                    *dst = __float2bfloat16_rn(acc[i][j][2 * h]);
+            }
 }
 
 // d += a · b for one 16 × 8 tile of C (fp32, four registers a lane), a 16 × 16 tile of A (bf16,
