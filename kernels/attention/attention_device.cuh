@@ -26,10 +26,11 @@ __device__ __forceinline__ float NegInfinity() {
 }
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-// ldmatrix and the m16n8k16 multiply: chapter 8's (tc_mma.cuh).
+// ldmatrix, the m16n8k16 multiply and zeroed fragments: chapter 8's (tc_mma.cuh).
 using tc::LdMatrixX4;
 using tc::LdMatrixX4Trans;
 using tc::Mma16816;
+using tc::ZeroFragments;
 
 // Two floats as one register of two bf16, the first in the low half (the lower column).
 __device__ __forceinline__ unsigned PackBf16(float lo, float hi) {
@@ -57,15 +58,6 @@ __device__ __forceinline__ int Swizzled(int row, int chunk) {
 // them (the earlier step's own file writes its piece out): a warp owns 16 query rows, this
 // lane's rows[0] = g and rows[1] = g + 8 of them (g = lane / 4, t = lane % 4); s[j] is the n8 tile
 // of keys 8j..8j+7 of its scores, o[j] that of columns 8j..8j+7 of its O.
-
-// Zeros in every register of a warp's fragments (O's before the first tile, S's before Q·Kᵀ).
-template <int N>
-__device__ __forceinline__ void ZeroFragments(float (&f)[N][4]) {
-#pragma unroll
-    for (int j = 0; j < N; ++j)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) f[j][e] = 0.0f;
-}
 
 // Step 10.4's copy of a tile: ROWS rows of a head's matrix m (d = D) from row row0 into `tile`,
 // swizzled, 16 bytes a thread at a time by THREADS threads; rows past n are zeros.

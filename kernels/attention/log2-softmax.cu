@@ -143,12 +143,7 @@ __global__ void __launch_bounds__(BR * 2 / WM)
         if (p.causal && k0 > w0 + WR - 1) continue;
 
         float s[WM][NT][4];
-#pragma unroll
-        for (int mi = 0; mi < WM; ++mi)
-#pragma unroll
-            for (int j = 0; j < NT; ++j)
-#pragma unroll
-                for (int e = 0; e < 4; ++e) s[mi][j][e] = 0.0f;
+        ZeroFragments(s);
 #pragma unroll
         for (int kk = 0; kk < KQ; ++kk) {
             unsigned a[WM][4];

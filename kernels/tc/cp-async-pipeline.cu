@@ -149,12 +149,7 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
     };
 
     float acc[FM][FN][4];
-#pragma unroll
-    for (int i = 0; i < FM; ++i)
-#pragma unroll
-        for (int j = 0; j < FN; ++j)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
+    ZeroFragments(acc);
 
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) issue(s, s);

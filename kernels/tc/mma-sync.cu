@@ -54,12 +54,7 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
     const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
 
     float acc[FM][FN][4];
-#pragma unroll
-    for (int i = 0; i < FM; ++i)
-#pragma unroll
-        for (int j = 0; j < FN; ++j)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
+    ZeroFragments(acc);
 
     // The lane's row addresses for ldmatrix (shared-memory byte addresses, at k = 0).
     // A, 16 × 16 at (r, k): matrix 0 is rows r..r+7, k..k+7; matrix 1 rows r+8..r+15, k..k+7;

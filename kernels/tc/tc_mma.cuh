@@ -26,6 +26,25 @@ __device__ __forceinline__ void LdMatrixX4Trans(unsigned (&r)[4], unsigned addr)
                  : "r"(addr));
 }
 
+// Zeros in every accumulator of a warp's N fragments of m16n8 (four floats a lane each), or of
+// its FM × FN of them.
+template <int N>
+__device__ __forceinline__ void ZeroFragments(float (&acc)[N][4]) {
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) acc[j][e] = 0.0f;
+}
+template <int FM, int FN>
+__device__ __forceinline__ void ZeroFragments(float (&acc)[FM][FN][4]) {
+#pragma unroll
+    for (int i = 0; i < FM; ++i)
+#pragma unroll
+        for (int j = 0; j < FN; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
+}
+
 // The fp32 C of a warp's FM × FN fragments of m16n8 (acc) whose first row and column are the
 // block's (row0, col0) plus the warp's (wr, wc), rounded to bf16 and stored into the m × n matrix c
 // (row stride ldc): c0, c1 = C[g][2t, 2t+1], c2, c3 = C[g+8][2t, 2t+1] (g = lane / 4, t = lane %
