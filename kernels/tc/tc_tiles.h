@@ -54,10 +54,12 @@ constexpr int WarpTileThreads(const TcTile& t) {
     return (t.bm / t.wm) * (t.bn / t.wn) * 32;
 }
 
+// Whether every tile of a table has the threads its shape takes (`threads`: WarpTileThreads or,
+// below, WarpgroupTileThreads).
 template <size_t N>
-constexpr bool WarpTilesAgree(const TcTile (&tiles)[N]) {
+constexpr bool TilesAgree(const TcTile (&tiles)[N], int (*threads)(const TcTile&)) {
     for (const TcTile& t : tiles)
-        if (t.threads == 0 || t.threads != WarpTileThreads(t)) return false;
+        if (t.threads == 0 || t.threads != threads(t)) return false;
     return true;
 }
 
@@ -86,8 +88,10 @@ inline constexpr TcTile kTilesPipeline[] = {
     Ablated(kPipelineDefault, TcAblation::kNoPrefetch),
 };
 
-static_assert(WarpTilesAgree(kTilesMma), "a tile's threads differ from what its shape takes");
-static_assert(WarpTilesAgree(kTilesPipeline), "a tile's threads differ from what its shape takes");
+static_assert(TilesAgree(kTilesMma, WarpTileThreads),
+              "a tile's threads differ from what its shape takes");
+static_assert(TilesAgree(kTilesPipeline, WarpTileThreads),
+              "a tile's threads differ from what its shape takes");
 
 // The threads and accumulator rows of a warpgroup tile. Steps without a producer (consumers =
 // 0) compute with every warpgroup of the block; the warp-specialised ones with `consumers`
@@ -103,13 +107,6 @@ constexpr int WarpgroupTileThreads(const TcTile& t) {
     if (computing <= 0 || t.bm % computing || (t.bm / computing) % 64) return 0;
     if ((t.bm / computing / 64) * t.bn / 2 > 128) return 0;
     return 128 * (computing + (t.consumers ? 1 : 0));
-}
-
-template <size_t N>
-constexpr bool WarpgroupTilesAgree(const TcTile (&tiles)[N]) {
-    for (const TcTile& t : tiles)
-        if (t.threads == 0 || t.threads != WarpgroupTileThreads(t)) return false;
-    return true;
 }
 
 // kernels/tc/wgmma.cu: every warpgroup computes (threads / 128 of them, BM / that many rows
@@ -162,13 +159,13 @@ inline constexpr TcTile kTilesPersistent[] = {
     Ablated(kPersistentDefault, TcAblation::kRowOrder),
 };
 
-static_assert(WarpgroupTilesAgree(kTilesWgmma),
+static_assert(TilesAgree(kTilesWgmma, WarpgroupTileThreads),
               "a tile's threads differ from what its shape takes");
-static_assert(WarpgroupTilesAgree(kTilesWgmmaTma),
+static_assert(TilesAgree(kTilesWgmmaTma, WarpgroupTileThreads),
               "a tile's threads differ from what its shape takes");
-static_assert(WarpgroupTilesAgree(kTilesWarpSpecialized),
+static_assert(TilesAgree(kTilesWarpSpecialized, WarpgroupTileThreads),
               "a tile's threads differ from what its shape takes");
-static_assert(WarpgroupTilesAgree(kTilesPersistent),
+static_assert(TilesAgree(kTilesPersistent, WarpgroupTileThreads),
               "a tile's threads differ from what its shape takes");
 
 // Each ablation, in TcAblation's order.
