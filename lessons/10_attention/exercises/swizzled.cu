@@ -5,6 +5,8 @@
 // As it stands each thread computes one row alone from global memory: right, and slow. Start
 // from your kernel of lesson 10.3 (or the lesson's own), then keep V as it lies in shared memory
 // and read it with ldmatrix.trans, and swizzle every tile so that no ldmatrix waits on a bank.
+// The prelude has 10.3's online softmax on the fragments and its stores of O (FragmentSoftmax,
+// StoreFragmentRows, in kernels/attention/attention_device.cuh), which the lesson's kernel calls.
 constexpr int D = 128, BR = 128;
 
 __global__ void __launch_bounds__(BR * 2) attention_swizzled_kernel(const AttentionProblem p) {
