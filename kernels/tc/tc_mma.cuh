@@ -38,11 +38,7 @@ __device__ __forceinline__ void ZeroFragments(float (&acc)[N][4]) {
 template <int FM, int FN>
 __device__ __forceinline__ void ZeroFragments(float (&acc)[FM][FN][4]) {
 #pragma unroll
-    for (int i = 0; i < FM; ++i)
-#pragma unroll
-        for (int j = 0; j < FN; ++j)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
+    for (int i = 0; i < FM; ++i) ZeroFragments(acc[i]);
 }
 
 // The fp32 C of a warp's FM × FN fragments of m16n8 (acc) whose first row and column are the
