@@ -36,7 +36,7 @@ template <int D, int BR, int STAGES>
 __global__ void __launch_bounds__(BR * 2) attention_pipelined_kernel(const AttentionProblem p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     static_assert(STAGES >= 2, "a pipeline holds at least the tile in use and the next");
-    constexpr int BC = 64, kThreads = BR * 2, kChunks = D / 8;
+    constexpr int BC = 64, kThreads = BR * 2;
     constexpr int NT = BC / 8, DT = D / 8, KQ = D / 16;
     constexpr unsigned kTileBytes = BC * D * 2;  // one K or V tile, bf16
     extern __shared__ __align__(16) unsigned char smem[];
