@@ -88,10 +88,8 @@ inline constexpr TcTile kTilesPipeline[] = {
     Ablated(kPipelineDefault, TcAblation::kNoPrefetch),
 };
 
-static_assert(TilesAgree(kTilesMma, WarpTileThreads),
-              "a tile's threads differ from what its shape takes");
-static_assert(TilesAgree(kTilesPipeline, WarpTileThreads),
-              "a tile's threads differ from what its shape takes");
+static_assert(TilesAgree(kTilesMma, WarpTileThreads) && TilesAgree(kTilesPipeline, WarpTileThreads),
+              "a warp tile's threads differ from what its shape takes");
 
 // The threads and accumulator rows of a warpgroup tile. Steps without a producer (consumers =
 // 0) compute with every warpgroup of the block; the warp-specialised ones with `consumers`
@@ -159,14 +157,11 @@ inline constexpr TcTile kTilesPersistent[] = {
     Ablated(kPersistentDefault, TcAblation::kRowOrder),
 };
 
-static_assert(TilesAgree(kTilesWgmma, WarpgroupTileThreads),
-              "a tile's threads differ from what its shape takes");
-static_assert(TilesAgree(kTilesWgmmaTma, WarpgroupTileThreads),
-              "a tile's threads differ from what its shape takes");
-static_assert(TilesAgree(kTilesWarpSpecialized, WarpgroupTileThreads),
-              "a tile's threads differ from what its shape takes");
-static_assert(TilesAgree(kTilesPersistent, WarpgroupTileThreads),
-              "a tile's threads differ from what its shape takes");
+static_assert(TilesAgree(kTilesWgmma, WarpgroupTileThreads) &&
+                  TilesAgree(kTilesWgmmaTma, WarpgroupTileThreads) &&
+                  TilesAgree(kTilesWarpSpecialized, WarpgroupTileThreads) &&
+                  TilesAgree(kTilesPersistent, WarpgroupTileThreads),
+              "a warpgroup tile's threads differ from what its shape takes");
 
 // Each ablation, in TcAblation's order.
 inline constexpr AblationRow kTcAblations[] = {
