@@ -25,10 +25,10 @@ files, idents = renames['files'], renames['identifiers']
 def deps_of(d_file, root):
     text = open(d_file).read().replace('\\\n', ' ')
     text = text.split(':', 1)[1]
-    # Normalized: a header that includes "../x.h" is named kernels/tc/../x.h, which git cannot
-    # show; kernels/x.h it can.
-    rels = sorted({os.path.normpath(p)[len(root) + 1:] for p in text.split()
-                   if os.path.normpath(p).startswith(root + '/')})
+    # As the build names them (cmake/MachineCodeScript.cmake: the .d file's path less the
+    # checkout's, a header included as "../x.h" kept as kernels/tc/../x.h), sorted as cmake
+    # sorts; key() reads each through os.path.normpath, which git show needs.
+    rels = sorted({p[len(root) + 1:] for p in text.split() if p.startswith(root + '/')})
     return rels
 
 def header(ptx):
@@ -45,7 +45,7 @@ def key(ptx, rels, read):
     return hashlib.sha256(k.encode()).hexdigest()
 
 def git_read(rel):
-    return subprocess.check_output(['git', 'show', base + ':' + rel]).decode()
+    return subprocess.check_output(['git', 'show', base + ':' + os.path.normpath(rel)]).decode()
 
 idents.update({'tc_warp_specialized_smem': 'tc_warp_specialization_smem',
                'tc_wgmma_tma_smem': 'tc_tma_smem'})
