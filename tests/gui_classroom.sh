@@ -33,7 +33,7 @@ else
     export CLASSROOM_CAN_COMPILE=1
 fi
 
-start_xvfb 331 370
+start_xvfb
 
 # settings W H: the window's size at the next start (the welcome page closed).
 settings() {

@@ -32,8 +32,23 @@ def xdo(*args):
     subprocess.run(["xdotool", *args], check=True)
 
 
-def key(k):  # held a moment: ImGui 1.86 misses a press and a release in one poll
+def key(k):
+    """Held a moment, as a person presses it; the app queues keys and gives them to ImGui a
+    frame at a time (app/panels/input_trickle.h), so none is lost, and the moment lets the app
+    draw the press before the next step looks at its state."""
     xdo("keydown", k); time.sleep(0.1); xdo("keyup", k); time.sleep(0.05)
+
+
+def tap(k):
+    """A press and its release at once, for a step that waits for the key's effect itself."""
+    xdo("key", k)
+
+
+def settle():
+    """After tap()s waited for by their effect (press_focus): the last one's release drawn too
+    before the next key means something (lesson 4.2's Parsons lines lost a Delete pressed at
+    once after the Tab that focused them)."""
+    time.sleep(0.3)
 
 
 def typed(text):
@@ -63,24 +78,34 @@ def quick_click(rect_name):  # press and release at once, as xdotool click does
 last_focus = [None]
 def press_focus(k="Tab"):
     """Presses Tab (or shift+Tab); the control focused after it (its name) and the state."""
-    # Until the focus has moved. A press and a release read in one frame are lost with ImGui
-    # 1.86 (a slow frame): pressed again, up to three times in all, before it counts as stuck.
-    for attempt in range(3):
-        key(k)
-        end = time.time() + 1.5
-        while True:
-            d = state(10)
-            if d["state"]["focused"] != last_focus[0] or time.time() > end: break
-            time.sleep(0.02)
-        if d["state"]["focused"] != last_focus[0]: break
+    # Until the focus has moved: the press is never lost (tap()), so it is pressed once and
+    # waited for as long as a loaded machine takes to draw the frames; pressed again, a slow
+    # frame would skip a control. A focus that never moves is the caller's "Tab stuck".
+    # The focus before this press, read now: a step since the last press may have moved it (a
+    # Parsons line set aside leaves no focus), and a press that seems to have moved it at once
+    # would be pressed again before its frame, skipping a control.
+    before = state(10)["state"]["focused"]
+    tap(k)
+    end = time.time() + 30
+    while True:
+        d = state(10)
+        if d["state"]["focused"] != before or time.time() > end: break
+        time.sleep(0.02)
     last_focus[0] = d["state"]["focused"]
     return d["state"]["focused"], d
 
 
 def tab_to(target, limit=400):
+    """Tab until `target` has the focus (no Tab when it has it already); the state."""
+    d = state(10)
+    if d["state"]["focused"] == target:
+        last_focus[0] = target
+        return d
     for _ in range(limit):
         f, d = press_focus("Tab")
-        if f == target: return d
+        if f == target:
+            settle()
+            return d
     sys.exit("%s: Tab never reached %s" % (name, target))
 
 

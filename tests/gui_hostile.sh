@@ -26,20 +26,13 @@ for tool in Xvfb xdotool; do
     command -v "$tool" >/dev/null || { echo "SKIPPED: $tool is not installed"; exit 77; }
 done
 
-display=""
-for d in $(seq 141 190); do
-    if [ ! -e "/tmp/.X$d-lock" ] && [ ! -e "/tmp/.X11-unix/X$d" ]; then display=$d; break; fi
-done
-[ -n "$display" ] || fail "no free X display number"
-Xvfb ":$display" -screen 0 1600x1000x24 -nolisten tcp -noreset >"$out/xvfb.log" 2>&1 &
-xvfb=$!
-app_pid=""
-cleanup() { [ -n "$app_pid" ] && kill -9 "$app_pid" 2>/dev/null; kill "$xvfb" 2>/dev/null; }
+source "$here/gui_xvfb.sh"  # xvfb_launch
+app_pid="" xvfb=""
+cleanup() { [ -n "$app_pid" ] && kill -9 "$app_pid" 2>/dev/null; [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null; }
 trap cleanup EXIT
-export DISPLAY=":$display"
-for _ in $(seq 300); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.05; done
-# The socket comes before the server takes clients: wait until one connects.
-for _ in $(seq 200); do DISPLAY=":$display" xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.05; done
+xvfb_launch 1600x1000x24 "$out/xvfb.log"
+xvfb=$xvfb_pid
+export DISPLAY=$xvfb_display
 
 # start LOG ARGS...: the GUI in the background, once its window is there.
 start() {

@@ -26,7 +26,7 @@ gui_prepare
 labels=$(awk '$1 ~ /^[0-9]+\.[0-9]+$/ {print $1}' "$out/list.txt" | tr '\n' ' ')
 [ -n "$labels" ] || fail "no lessons in cuda-lessons-cli list"
 
-start_xvfb 201 250
+start_xvfb
 
 # walk LANG FIRST_RUN_EXPECTED [ARGS...]: starts the app, checks the first-run page's state,
 # closes it if shown, walks every lesson, closes the app (which saves its settings).
