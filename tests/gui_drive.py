@@ -21,7 +21,7 @@ def state(timeout=60.0, test=lambda d: True):
     """The newest state (with the rectangles) passing `test`, polled for up to `timeout` s (times
     WAIT_SCALE); else the script ends, naming the line of the check that waited and the last
     state read."""
-    end, last = time.time() + timeout * WAIT_SCALE, None
+    end, last, checked = time.time() + timeout * WAIT_SCALE, None, time.time()
     while time.time() < end:
         try:
             last = json.load(open(rects))
@@ -29,10 +29,28 @@ def state(timeout=60.0, test=lambda d: True):
                 return last
         except (OSError, ValueError):
             pass
+        if time.time() - checked > 1:  # an app that has ended draws nothing more: no wait
+            checked = time.time()
+            if app_ended():
+                sys.exit("%s, line %d: the app ended before the window reached the state wanted "
+                         "(last: %s)" % (name, inspect.stack()[1].lineno,
+                                         json.dumps(last["state"] if last and "state" in last
+                                                    else None)[-900:]))
         time.sleep(0.05)
-    sys.exit("%s, line %d: the window never reached the state wanted (last: %s)"
-             % (name, inspect.stack()[1].lineno,
+    sys.exit("%s, line %d: the window never reached the state wanted in %.0f s (last: %s)"
+             % (name, inspect.stack()[1].lineno, timeout * WAIT_SCALE,
                 json.dumps(last["state"] if last and "state" in last else None)[-900:]))
+
+
+def app_ended():
+    """Whether the app (pid) has exited: gone, or a zombie its shell has not reaped yet."""
+    if not pid:
+        return False
+    try:
+        with open("/proc/%s/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
 
 
 def xdo(*args):
