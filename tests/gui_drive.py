@@ -111,7 +111,7 @@ def press_focus(k="Tab"):
     # would be pressed again before its frame, skipping a control.
     before = state(10)["state"]["focused"]
     tap(k)
-    end = time.time() + 30
+    end = time.time() + 30 * WAIT_SCALE  # a hang guard: a focus that never moves is a failure
     while True:
         d = state(10)
         if d["state"]["focused"] != before or time.time() > end: break
