@@ -58,10 +58,11 @@ def xdo(*args):
 
 
 def key(k):
-    """Held a moment, as a person presses it; the app queues keys and gives them to ImGui a
-    frame at a time (app/panels/input_trickle.h), so none is lost, and the moment lets the app
-    draw the press before the next step looks at its state."""
-    xdo("keydown", k); time.sleep(0.1); xdo("keyup", k); time.sleep(0.05)
+    """Pressed and released at once; the app queues keys and gives them to ImGui a frame at a
+    time (app/panels/input_trickle.h), so none is lost, and the pause lets the app draw the
+    press before the next step looks at its state. (Held, with a sleep between keydown and
+    keyup, a loaded machine's slow frames let ImGui's own key repeat press it again.)"""
+    xdo("key", k); time.sleep(0.15)
 
 
 def tap(k):

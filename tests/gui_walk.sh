@@ -63,8 +63,12 @@ def state(timeout=60.0, test=lambda s: True):
 def xdo(*args):
     subprocess.run(["xdotool", *args], check=True)
 
-def key(name):  # held a moment: ImGui 1.86 misses a press and a release that arrive in one poll
-    xdo("keydown", name); time.sleep(0.1); xdo("keyup", name)
+def key(name):
+    """Pressed and released at once: the app gives the press and the release a frame each
+    (app/panels/input_trickle.h), so ImGui 1.86 sees it too. Held across a loaded machine's
+    slow frames (xdotool keydown, a sleep, keyup), ImGui repeated the arrow (its own key repeat,
+    after 0.275 s held) and the walk skipped a lesson (5.1, 3.3, 9.9 here)."""
+    xdo("key", name)
 
 d = state(test=lambda d: "state" in d and d["state"]["label"] != "")
 if d is None: sys.exit("the window never wrote its state")
