@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -162,17 +161,10 @@ void Automation::Screenshot(UiState& ui, const Controller& controller, int width
     m_settled_frames = settled ? m_settled_frames + 1 : 0;
     const bool timeout = Clock::now() - m_started > std::chrono::seconds(300);
     if (!ui.screenshot_requested && m_settled_frames < 5 && !timeout) return;
-    std::string path = m_flags.screenshot;
+    // F12 asked for it: a new file in the export folder; else the file --screenshot names.
+    std::string path = ui.screenshot_requested ? std::string() : m_flags.screenshot;
     std::string error;
-    if (ui.screenshot_requested) {
-        path = ScreenshotPath(ui.export_dir, std::time(nullptr));
-        MakeFolders(ui.export_dir, &error);  // a failure is said by the write that follows
-        error.clear();
-    }
-    if (SaveFramebufferPng(path, width, height, &error))
-        ui.messages.push_back("Screenshot written to " + path);
-    else
-        ui.messages.push_back("Screenshot failed: " + error);
+    TakeScreenshot(ui, path, width, height, &error);
     if (!m_flags.screenshot.empty()) {
         std::fprintf(stderr, "%s%s\n", error.empty() ? "screenshot: " : "screenshot failed: ",
                      error.empty() ? path.c_str() : error.c_str());

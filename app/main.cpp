@@ -25,6 +25,7 @@
 #include "panels/panels.h"  // SaveExerciseNow
 #include "panels/ui.h"
 #include "popout.h"
+#include "screenshot.h"
 #include "worker/controller.h"
 #include "worker/worker_process.h"
 
@@ -264,13 +265,8 @@ int RunGui(int argc, char** argv) {
             ImGui::NewFrame();
             DrawUi(ui, *controller, registry);
 
-            ImGui::Render();
             int width = 0, height = 0;
-            glfwGetFramebufferSize(window, &width, &height);
-            glViewport(0, 0, width, height);
-            glClearColor(0.10f, 0.10f, 0.12f, 1.0f);
-            glClear(GL_COLOR_BUFFER_BIT);
-            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+            DrawFrame(window, &width, &height);
             popout.Frame(window, ui, *controller, registry);  // back in this context on return
             automation.AfterFrame(ui, *controller, registry, width, height);
             if (automation.Done()) glfwSetWindowShouldClose(window, 1);

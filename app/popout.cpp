@@ -6,9 +6,7 @@
 #include <imgui_impl_opengl3.h>
 
 #include <algorithm>
-#include <ctime>
 
-#include "model/export.h"
 #include "panels/panels.h"
 #include "panels/ui.h"
 #include "screenshot.h"
@@ -156,23 +154,12 @@ void EditorPopout::Frame(GLFWwindow* main_window, UiState& ui, Controller& c, co
     // two more frames, drawn without waiting for the next event.
     if (m_input) ui.redraw_frames = std::max(ui.redraw_frames, 2);
     m_input = false;
-    ImGui::Render();
     int width = 0, height = 0;
-    glfwGetFramebufferSize(m_window, &width, &height);
-    glViewport(0, 0, width, height);
-    glClearColor(0.10f, 0.10f, 0.12f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    DrawFrame(m_window, &width, &height);
     if (ui.popout_screenshot_requested) {
         ui.popout_screenshot_requested = false;
-        const std::string path = ScreenshotPath(ui.export_dir, std::time(nullptr));
-        std::string error;
-        MakeFolders(ui.export_dir, &error);  // a failure is said by the write that follows
-        error.clear();
-        if (SaveFramebufferPng(path, width, height, &error))
-            ui.messages.push_back("Screenshot written to " + path);
-        else
-            ui.messages.push_back("Screenshot failed: " + error);
+        std::string path, error;
+        TakeScreenshot(ui, path, width, height, &error);
     }
     glfwSwapBuffers(m_window);
     ImGui::SetCurrentContext(main_context);

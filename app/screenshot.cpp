@@ -1,10 +1,15 @@
+#define GL_SILENCE_DEPRECATION
 #include "screenshot.h"
 
 #include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
 
+#include <ctime>
 #include <vector>
 
 #include "model/export.h"
+#include "panels/ui_state.h"
 
 namespace lessons::app {
 
@@ -18,6 +23,29 @@ bool SaveFramebufferPng(const std::string& path, int width, int height, std::str
     glReadBuffer(GL_BACK);
     glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
     return WritePng(path, width, height, pixels.data(), error);  // bottom row first, as read
+}
+
+void DrawFrame(GLFWwindow* window, int* width, int* height) {
+    ImGui::Render();
+    glfwGetFramebufferSize(window, width, height);
+    glViewport(0, 0, *width, *height);
+    glClearColor(0.10f, 0.10f, 0.12f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+bool TakeScreenshot(UiState& ui, std::string& path, int width, int height, std::string* error) {
+    if (path.empty()) {
+        path = ScreenshotPath(ui.export_dir, std::time(nullptr));
+        MakeFolders(ui.export_dir, error);  // a failure is said by the write that follows
+        error->clear();
+    }
+    if (SaveFramebufferPng(path, width, height, error)) {
+        ui.messages.push_back("Screenshot written to " + path);
+        return true;
+    }
+    ui.messages.push_back("Screenshot failed: " + *error);
+    return false;
 }
 
 }  // namespace lessons::app

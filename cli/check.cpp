@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -11,10 +12,12 @@
 #include <mutex>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "errors.h"
 #include "message.h"
 #include "report.h"
+#include "result.h"
 
 namespace lessons::cli {
 
@@ -145,20 +148,110 @@ json ToJson(const CaseOutcome& c) {
                 {"guard_zones", guards}, {"ms", c.ms}};
 }
 
-SpeedVerdict JudgeSpeed(double yours_ms, double step_ms) {
-    const auto good = [](double ms) { return std::isfinite(ms) && ms > 0; };
-    if (!good(yours_ms) || !good(step_ms))
-        return SpeedNotJudged(
-            "no time was measured for " +
-                std::string(good(yours_ms) ? "the step's kernel" : "your kernel"),
-            good(yours_ms) ? "这一步的 kernel 没有测得时间" : "你的 kernel 没有测得时间");
-    SpeedVerdict v;
+const char* ToString(SpeedOutcome o) {
+    switch (o) {
+        case SpeedOutcome::kWithinTarget:
+            return "within-target";
+        case SpeedOutcome::kSlower:
+            return "slower";
+        case SpeedOutcome::kWithinNoise:
+            return "within-noise";
+        case SpeedOutcome::kNotJudged:
+            break;
+    }
+    return "not-judged";
+}
+
+namespace {
+
+bool GoodMs(double ms) {
+    return std::isfinite(ms) && ms > 0;
+}
+
+// The positive finite samples of a list.
+std::vector<double> GoodSamples(const std::vector<double>& samples) {
+    std::vector<double> out;
+    for (const double ms : samples)
+        if (GoodMs(ms)) out.push_back(ms);
+    return out;
+}
+
+SpeedVerdict NoTime(bool yours_timed) {
+    return SpeedNotJudged(
+        "no time was measured for " +
+            std::string(yours_timed ? "the step's kernel" : "your kernel"),
+        yours_timed ? "这一步的 kernel 没有测得时间" : "你的 kernel 没有测得时间");
+}
+
+// The verdict from the two medians and their intervals.
+SpeedVerdict Decide(SpeedVerdict v) {
     v.judged = true;
-    v.yours_ms = yours_ms;
-    v.step_ms = step_ms;
-    v.ratio = yours_ms / step_ms;
-    v.passed = yours_ms <= step_ms * (1 + kSpeedTolerance);
+    v.ratio = v.yours_ms / v.step_ms;
+    v.ratio_lo = v.yours_lo_ms / v.step_hi_ms;
+    v.ratio_hi = v.yours_hi_ms / v.step_lo_ms;
+    // Exactly at the target is within it (the ratio's rounding aside).
+    const double target = (1 + kSpeedTolerance) * (1 + 1e-12);
+    v.outcome = v.ratio_hi <= target  ? SpeedOutcome::kWithinTarget
+                : v.ratio_lo > target ? SpeedOutcome::kSlower
+                                      : SpeedOutcome::kWithinNoise;
+    v.passed = v.outcome != SpeedOutcome::kSlower;
     return v;
+}
+
+// "2% slower", "20% faster", "as fast" (zh: "慢 2%", "快 20%", "一样快") for a ratio of times.
+std::string Relative(double ratio, bool zh) {
+    const double percent = std::round(std::fabs(ratio - 1) * 100);
+    if (percent == 0) return zh ? "一样快" : "as fast";
+    const std::string p = Fixed(percent, 0) + "%";
+    if (zh) return (ratio > 1 ? "慢 " : "快 ") + p;
+    return p + (ratio > 1 ? " slower" : " faster");
+}
+
+// The ratio's interval in words: "18% to 27% slower", "3% faster to 5% slower"; with a decimal
+// where whole percents would give both ends alike ("19.8% to 20.2% slower").
+std::string RelativeInterval(double lo, double hi, bool zh) {
+    const int digits =
+        std::round(std::fabs(lo - 1) * 100) == std::round(std::fabs(hi - 1) * 100) ? 1 : 0;
+    const auto percent = [&](double r) {
+        const double scale = digits ? 10 : 1;
+        return Fixed(std::round(std::fabs(r - 1) * 100 * scale) / scale, digits);
+    };
+    if (lo > 1 && hi > 1)
+        return zh ? "慢 " + percent(lo) + "% 到 " + percent(hi) + "%"
+                  : percent(lo) + "% to " + percent(hi) + "% slower";
+    if (lo < 1 && hi < 1)
+        return zh ? "快 " + percent(hi) + "% 到 " + percent(lo) + "%"
+                  : percent(hi) + "% to " + percent(lo) + "% faster";
+    return Relative(lo, zh) + (zh ? " 到 " : " to ") + Relative(hi, zh);
+}
+
+}  // namespace
+
+SpeedVerdict JudgeSpeed(const std::vector<double>& yours_ms, const std::vector<double>& step_ms,
+                        int runs) {
+    const std::vector<double> yours = GoodSamples(yours_ms), step = GoodSamples(step_ms);
+    if (yours.empty() || step.empty()) return NoTime(!yours.empty());
+    SpeedVerdict v;
+    v.runs = runs;
+    v.yours_samples = static_cast<int>(yours.size());
+    v.step_samples = static_cast<int>(step.size());
+    v.yours_ms = Median(yours);
+    v.step_ms = Median(step);
+    const MedianInterval y = MedianIntervalOf(yours), s = MedianIntervalOf(step);
+    v.yours_lo_ms = y.lo;
+    v.yours_hi_ms = y.hi;
+    v.step_lo_ms = s.lo;
+    v.step_hi_ms = s.hi;
+    v.level = std::min(y.level, s.level);
+    return Decide(v);
+}
+
+SpeedVerdict JudgeSpeed(double yours_ms, double step_ms) {
+    if (!GoodMs(yours_ms) || !GoodMs(step_ms)) return NoTime(GoodMs(yours_ms));
+    SpeedVerdict v;
+    v.yours_ms = v.yours_lo_ms = v.yours_hi_ms = yours_ms;
+    v.step_ms = v.step_lo_ms = v.step_hi_ms = step_ms;
+    return Decide(v);
 }
 
 SpeedVerdict SpeedNotJudged(const std::string& why, const std::string& why_zh) {
@@ -173,21 +266,72 @@ std::string SpeedText(const SpeedVerdict& v, bool zh) {
         return zh ? "速度：未评判（" + v.why_not_zh + "）"
                   : "speed: not judged (" + v.why_not + ")";
     const std::string percent = Fixed(kSpeedTolerance * 100, 0);
-    if (zh)
-        return "速度：你的 " + Ms(v.yours_ms) + " ms，这一步的 " + Ms(v.step_ms) +
-               " ms，目标：不慢于它的 " + percent + "%（或更快）：" +
-               (v.passed ? "达到" : "未达到");
-    return "speed: yours " + Ms(v.yours_ms) + " ms, the step's " + Ms(v.step_ms) +
-           " ms, target: within " + percent + "% (or faster): " + (v.passed ? "met" : "NOT met");
+    const bool intervals = v.level > 0;
+    const auto interval = [&](double lo, double hi) {
+        return intervals ? std::string(zh ? "（" : " (") + Ms(lo) + "-" + Ms(hi) + (zh ? "）" : ")")
+                         : std::string();
+    };
+    const std::string how = v.runs > 0
+                                ? (zh ? "，交替计时，各 " + std::to_string(v.runs) + " 次运行"
+                                      : ", timed in turn, " + std::to_string(v.runs) + " runs each")
+                                : std::string();
+    const std::string between =
+        intervals ? (zh ? "，区间 " : ", interval ") + RelativeInterval(v.ratio_lo, v.ratio_hi, zh)
+                  : std::string();
+    std::string out;
+    if (zh) {
+        out = "速度：你的 " + Ms(v.yours_ms) + " ms" + interval(v.yours_lo_ms, v.yours_hi_ms) +
+              "，这一步的 " + Ms(v.step_ms) + " ms" + interval(v.step_lo_ms, v.step_hi_ms) + how +
+              "；目标：不慢于它的 " + percent + "%（或更快）：";
+        switch (v.outcome) {
+            case SpeedOutcome::kSlower:
+                return out + "未达到 —— 慢了 " + Fixed(std::round((v.ratio - 1) * 100), 0) + "%" +
+                       (intervals ? "（" + between.substr(std::string("，").size()) + "）"
+                                  : std::string());
+            case SpeedOutcome::kWithinNoise:
+                return out + "达到 —— 与目标的差别在噪声之内（" + Relative(v.ratio, true) +
+                       between + "）";
+            default:
+                return out + "达到 —— 在目标之内（" + Relative(v.ratio, true) + between + "）";
+        }
+    }
+    out = "speed: yours " + Ms(v.yours_ms) + " ms" + interval(v.yours_lo_ms, v.yours_hi_ms) +
+          ", the step's " + Ms(v.step_ms) + " ms" + interval(v.step_lo_ms, v.step_hi_ms) + how +
+          "; target: within " + percent + "% (or faster): ";
+    switch (v.outcome) {
+        case SpeedOutcome::kSlower:
+            return out + "NOT met -- slower by " + Fixed(std::round((v.ratio - 1) * 100), 0) + "%" +
+                   (intervals ? " (" + between.substr(std::string(", ").size()) + ")"
+                              : std::string());
+        case SpeedOutcome::kWithinNoise:
+            return out + "met -- within noise of the target (" + Relative(v.ratio, false) +
+                   between + ")";
+        default:
+            return out + "met -- within the target (" + Relative(v.ratio, false) + between + ")";
+    }
 }
 
 json ToJson(const SpeedVerdict& v) {
+    const auto when = [&](double x) { return v.judged ? json(x) : json(); };
     json out{{"judged", v.judged},
              {"passed", v.passed},
-             {"yours_ms", v.judged ? json(v.yours_ms) : json()},
-             {"step_ms", v.judged ? json(v.step_ms) : json()},
-             {"ratio", v.judged ? json(v.ratio) : json()},
-             {"target_ratio", 1 + kSpeedTolerance}};
+             {"yours_ms", when(v.yours_ms)},
+             {"step_ms", when(v.step_ms)},
+             {"ratio", when(v.ratio)},
+             {"target_ratio", 1 + kSpeedTolerance},
+             {"verdict", ToString(v.outcome)},
+             {"yours_lo_ms", when(v.yours_lo_ms)},
+             {"yours_hi_ms", when(v.yours_hi_ms)},
+             {"step_lo_ms", when(v.step_lo_ms)},
+             {"step_hi_ms", when(v.step_hi_ms)},
+             {"ratio_lo", when(v.ratio_lo)},
+             {"ratio_hi", when(v.ratio_hi)},
+             {"level", when(v.level)},
+             {"runs", v.runs},
+             {"yours_samples", v.yours_samples},
+             {"step_samples", v.step_samples},
+             {"text", SpeedText(v, false)},
+             {"text_zh", SpeedText(v, true)}};
     if (!v.judged) {
         out["why_not"] = v.why_not;
         out["why_not_zh"] = v.why_not_zh;
@@ -202,46 +346,63 @@ SpeedVerdict MeasureSpeed(Session& session, const Lesson& yours, const Lesson& s
     RunOptions options;
     options.params = fixed;  // the lesson's defaults otherwise
     options.measure_ceilings = false;
-    double step_ms = 0, yours_ms = 0;
-    for (int round = 0; round < 2; ++round) {
-        if (on_phase) on_phase("step");
-        RunResult s, y;
-        try {
-            s = session.Run(step, options, control);
-        } catch (const Cancelled&) {
-            throw;
-        } catch (const std::exception& e) {
-            return SpeedNotJudged(std::string("the step's own run failed: ") + e.what(),
-                                  std::string("这一步自己的运行失败：") + e.what());
+    options.min_time_s = kSpeedRunMinTimeS;
+    std::vector<double> yours_ms, step_ms;
+    int runs = 0;
+    SpeedVerdict verdict;
+    // Blocks of four runs in ABBA order, the order flipping from block to block: yours, step,
+    // step, yours; then step, yours, yours, step.
+    for (int block = 0; runs < kMaxSpeedRuns; ++block) {
+        for (int i = 0; i < 4; ++i) {
+            const bool mine = (i == 0 || i == 3) == (block % 2 == 0);
+            if (on_phase) on_phase(mine ? "yours" : "step");
+            RunResult r;
+            if (!mine) {
+                try {
+                    r = session.Run(step, options, control);
+                } catch (const Cancelled&) {
+                    throw;
+                } catch (const std::exception& e) {
+                    return SpeedNotJudged(std::string("the step's own run failed: ") + e.what(),
+                                          std::string("这一步自己的运行失败：") + e.what());
+                }
+                if (!r.verified)
+                    return SpeedNotJudged(
+                        "the step's own kernel gave a wrong answer: " + r.check_message,
+                        "这一步自己的 kernel 结果不对：" + r.check_message);
+                step_ms.insert(step_ms.end(), r.samples_ms.begin(), r.samples_ms.end());
+                continue;
+            }
+            try {
+                r = session.Run(yours, options, control);
+            } catch (const CudaError& e) {
+                if (wrong)
+                    *wrong = std::string("at the default settings: the run failed: ") + e.what();
+                if (wrong_zh) *wrong_zh = std::string("在默认设置下运行失败：") + e.what();
+                return SpeedNotJudged("your kernel's run at the default settings failed",
+                                      "你的 kernel 在默认设置下运行失败");
+            } catch (const Cancelled&) {
+                throw;
+            } catch (const std::exception& e) {
+                return SpeedNotJudged(std::string("your kernel was not timed: ") + e.what(),
+                                      std::string("你的 kernel 没有计时：") + e.what());
+            }
+            // Every run is verified: a kernel right only some of the time is wrong.
+            if (!r.verified) {
+                if (wrong) *wrong = "at the default settings: " + r.check_message;
+                if (wrong_zh) *wrong_zh = "在默认设置下：" + Render(r.CheckMessage(), "zh");
+                return SpeedNotJudged("your kernel's answer at the default settings is wrong",
+                                      "你的 kernel 在默认设置下结果不对");
+            }
+            yours_ms.insert(yours_ms.end(), r.samples_ms.begin(), r.samples_ms.end());
         }
-        if (!s.verified)
-            return SpeedNotJudged("the step's own kernel gave a wrong answer: " + s.check_message,
-                                  "这一步自己的 kernel 结果不对：" + s.check_message);
-        if (on_phase) on_phase("yours");
-        try {
-            y = session.Run(yours, options, control);
-        } catch (const CudaError& e) {
-            if (wrong) *wrong = std::string("at the default settings: the run failed: ") + e.what();
-            if (wrong_zh) *wrong_zh = std::string("在默认设置下运行失败：") + e.what();
-            return SpeedNotJudged("your kernel's run at the default settings failed",
-                                  "你的 kernel 在默认设置下运行失败");
-        } catch (const Cancelled&) {
-            throw;
-        } catch (const std::exception& e) {
-            return SpeedNotJudged(std::string("your kernel was not timed: ") + e.what(),
-                                  std::string("你的 kernel 没有计时：") + e.what());
-        }
-        if (!y.verified) {
-            if (wrong) *wrong = "at the default settings: " + y.check_message;
-            if (wrong_zh) *wrong_zh = "在默认设置下：" + Render(y.CheckMessage(), "zh");
-            return SpeedNotJudged("your kernel's answer at the default settings is wrong",
-                                  "你的 kernel 在默认设置下结果不对");
-        }
-        step_ms = round == 0 ? s.median_ms : std::min(step_ms, s.median_ms);
-        yours_ms = round == 0 ? y.median_ms : std::min(yours_ms, y.median_ms);
-        if (JudgeSpeed(yours_ms, step_ms).passed) break;
+        runs += 2;
+        if (runs < kSpeedRuns) continue;
+        verdict = JudgeSpeed(yours_ms, step_ms, runs);
+        // Within noise: another block narrows both intervals, up to kMaxSpeedRuns.
+        if (verdict.outcome != SpeedOutcome::kWithinNoise) break;
     }
-    return JudgeSpeed(yours_ms, step_ms);
+    return verdict;
 }
 
 struct KernelWatchdog::State {

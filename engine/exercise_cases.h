@@ -75,10 +75,7 @@ template <class Kind>
 struct ExerciseCasesRegistration {
     explicit ExerciseCasesRegistration(
         std::function<ExerciseCaseSet(const Kind&, const StepSite&)> cases) {
-        ExerciseCaseImpls()[std::type_index(typeid(Kind))] =
-            [cases = std::move(cases)](const void* kind, const StepSite& site) {
-                return cases(*static_cast<const Kind*>(kind), site);
-            };
+        ExerciseCaseImpls()[std::type_index(typeid(Kind))] = ForKindAt(std::move(cases));
     }
 };
 

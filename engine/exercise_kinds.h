@@ -48,14 +48,8 @@ struct ExerciseKindRegistration {
                              std::function<StepRunner(const Kind&, const StepSite&,
                                                       std::shared_ptr<const StudentKernel>)>
                                  make) {
-        ExerciseKindImpls()[std::type_index(typeid(Kind))] = {
-            [spec = std::move(spec)](const void* kind, const StepSite& site) {
-                return spec(*static_cast<const Kind*>(kind), site);
-            },
-            [make = std::move(make)](const void* kind, const StepSite& site,
-                                     std::shared_ptr<const StudentKernel> kernel) {
-                return make(*static_cast<const Kind*>(kind), site, std::move(kernel));
-            }};
+        ExerciseKindImpls()[std::type_index(typeid(Kind))] = {ForKindAt(std::move(spec)),
+                                                              ForKindAt(std::move(make))};
     }
 };
 

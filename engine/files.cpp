@@ -396,4 +396,17 @@ std::string Excerpt(std::string_view text, size_t max_bytes) {
     return std::string(text.substr(0, cut)) + "... (" + std::to_string(text.size()) + " bytes)";
 }
 
+std::string UserDataPath(const std::string& name,
+                         const std::function<const char*(const char*)>& getenv_fn) {
+    auto env = [&](const char* var) -> std::string {
+        const char* v = getenv_fn ? getenv_fn(var) : std::getenv(var);
+        return v ? std::string(v) : std::string();
+    };
+    if (const std::string data = env("XDG_DATA_HOME"); !data.empty() && data.front() == '/')
+        return data + "/cuda-lessons/" + name;
+    if (const std::string home = env("HOME"); !home.empty() && home.front() == '/')
+        return home + "/.local/share/cuda-lessons/" + name;
+    return "";
+}
+
 }  // namespace lessons

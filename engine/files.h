@@ -50,6 +50,13 @@ void WriteNewFile(const std::string& path, std::string_view contents);
 // anything written to them was lost (a full disk, /dev/full, a closed descriptor).
 void FlushStandardOutput();
 
+// Where the student's own file `name` is kept (progress.json, tunings.json):
+// $XDG_DATA_HOME/cuda-lessons/<name>, else $HOME/.local/share/cuda-lessons/<name>; empty when
+// neither is set. Relative values are ignored, as the XDG specification asks. `getenv` is
+// replaceable for tests.
+std::string UserDataPath(const std::string& name,
+                         const std::function<const char*(const char*)>& getenv = {});
+
 // At most `max_bytes` of `text` (cut at a UTF-8 character boundary), followed by "..." and
 // the full length when it was cut: for quoting user input in messages.
 std::string Excerpt(std::string_view text, size_t max_bytes = 80);

@@ -50,16 +50,7 @@ void FillRandomBytes(SplitMix64& rng, char* out, uint64_t n) {
 }
 
 void FillUniformFloats(uint64_t seed, float* out, uint64_t count, const std::atomic<bool>* cancel) {
-    GenerateChunks(
-        count, seed,
-        [out](SplitMix64& rng, uint64_t begin, uint64_t n) {
-            float* chunk = out + begin;
-            for (uint64_t i = 0; i < n; ++i) {
-                const auto bits = static_cast<float>(rng.Next() >> 40);
-                chunk[i] = bits * (2.0f / 16777216.0f) - 1.0f;
-            }
-        },
-        cancel);
+    FillEach(seed, out, count, &UniformFloat, cancel);
 }
 
 }  // namespace lessons

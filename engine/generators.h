@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 
@@ -38,7 +39,32 @@ void GenerateChunks(uint64_t count, uint64_t seed,
 // n random bytes from `rng`.
 void FillRandomBytes(SplitMix64& rng, char* out, uint64_t n);
 
-// Floats uniform in [-1, 1), each from 24 random bits, so every value is exact in a float.
+// out[i] = draw(rng) for every i in [0, count), made in chunks (GenerateChunks).
+template <class T, class Draw>
+void FillEach(uint64_t seed, T* out, uint64_t count, Draw draw,
+              const std::atomic<bool>* cancel = nullptr) {
+    GenerateChunks(
+        count, seed,
+        [out, draw](SplitMix64& rng, uint64_t begin, uint64_t n) {
+            for (uint64_t i = 0; i < n; ++i) out[begin + i] = draw(rng);
+        },
+        cancel);
+}
+
+// A float uniform in [-1, 1) from 24 random bits, so every value is exact in a float.
+inline float UniformFloat(SplitMix64& rng) {
+    const auto bits = static_cast<float>(rng.Next() >> 40);
+    return bits * (2.0f / 16777216.0f) - 1.0f;
+}
+
+// A standard normal value (Box-Muller on two draws), in float.
+inline float NormalFloat(SplitMix64& rng) {
+    const double u1 = (double(rng.Next() >> 11) + 1.0) * 0x1.0p-53;  // (0, 1]
+    const double u2 = double(rng.Next() >> 11) * 0x1.0p-53;          // [0, 1)
+    return float(std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2));
+}
+
+// Floats uniform in [-1, 1) (UniformFloat).
 void FillUniformFloats(uint64_t seed, float* out, uint64_t count,
                        const std::atomic<bool>* cancel = nullptr);
 

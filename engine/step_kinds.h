@@ -20,6 +20,15 @@ struct StepSite {
     const Lesson* previous;
 };
 
+// `f`, which takes a step kind of type Kind first, as a function of the kind's address: what
+// the tables below hold, one entry per kind by the kind's type.
+template <class Kind, class R, class... Args>
+std::function<R(const void*, Args...)> ForKindAt(std::function<R(const Kind&, Args...)> f) {
+    return [f = std::move(f)](const void* kind, Args... args) {
+        return f(*static_cast<const Kind*>(kind), std::forward<Args>(args)...);
+    };
+}
+
 // Makes a runner; throws std::logic_error naming what is missing (no kernels registered by the
 // lesson's source, a tile without its kernel, ...), which the runnable catalogue reports.
 using StepKindImpl = std::function<StepRunner(const void* kind, const StepSite& site)>;
@@ -33,10 +42,7 @@ inline std::map<std::type_index, StepKindImpl>& StepKindImpls() {
 template <class Kind>
 struct StepKindRegistration {
     explicit StepKindRegistration(std::function<StepRunner(const Kind&, const StepSite&)> make) {
-        StepKindImpls()[std::type_index(typeid(Kind))] =
-            [make = std::move(make)](const void* kind, const StepSite& site) {
-                return make(*static_cast<const Kind*>(kind), site);
-            };
+        StepKindImpls()[std::type_index(typeid(Kind))] = ForKindAt(std::move(make));
     }
 };
 

@@ -1,10 +1,16 @@
 #include "kernel_change.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <utility>
 
+#include "report.h"
 #include "text_lines.h"
 
 namespace lessons {
@@ -238,6 +244,245 @@ std::string ReleasedStart(std::string_view start) {
     return out;
 }
 
+namespace {
+
+// The operands of an instruction line (after its opcode, up to ';'), split at the commas outside
+// braces, brackets and parentheses.
+std::vector<std::string_view> Operands(std::string_view rest) {
+    std::vector<std::string_view> out;
+    const size_t semi = rest.find(';');
+    if (semi != std::string_view::npos) rest = rest.substr(0, semi);
+    int depth = 0;
+    size_t from = 0;
+    for (size_t i = 0; i <= rest.size(); ++i) {
+        const char ch = i < rest.size() ? rest[i] : ',';
+        if (ch == '{' || ch == '[' || ch == '(') ++depth;
+        if (ch == '}' || ch == ']' || ch == ')') --depth;
+        if (ch == ',' && depth <= 0) {
+            const std::string_view part = Trim(rest.substr(from, i - from));
+            if (!part.empty()) out.push_back(part);
+            from = i + 1;
+        }
+    }
+    return out;
+}
+
+bool IsWordChar(char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '$';
+}
+
+// The special registers an instruction may read: a source of their own.
+bool IsSpecial(std::string_view name) {
+    static const char* const kSpecial[] = {"tid",
+                                           "ntid",
+                                           "ctaid",
+                                           "nctaid",
+                                           "laneid",
+                                           "warpid",
+                                           "nwarpid",
+                                           "smid",
+                                           "nsmid",
+                                           "gridid",
+                                           "clock",
+                                           "clock64",
+                                           "clock_hi",
+                                           "globaltimer",
+                                           "lanemask_eq",
+                                           "lanemask_le",
+                                           "lanemask_lt",
+                                           "lanemask_ge",
+                                           "lanemask_gt",
+                                           "clusterid",
+                                           "nclusterid",
+                                           "cluster_ctaid",
+                                           "cluster_nctaid",
+                                           "cluster_ctarank",
+                                           "cluster_nctarank",
+                                           "is_explicit_cluster",
+                                           "dynamic_smem_size",
+                                           "total_smem_size"};
+    const std::string_view base = name.substr(0, name.find('.'));
+    return std::any_of(std::begin(kSpecial), std::end(kSpecial),
+                       [&](const char* s) { return base == s; });
+}
+
+// The registers ("%r12", "%tid.x") and parameters ("param3") an operand names.
+void Names(std::string_view operand, std::vector<std::string>& registers,
+           std::vector<std::string>& sources) {
+    for (size_t i = 0; i < operand.size(); ++i) {
+        if (operand[i] == '%') {
+            size_t end = i + 1;
+            while (end < operand.size() && IsWordChar(operand[end])) ++end;
+            // %tid.x: a special register's component.
+            if (end + 1 < operand.size() && operand[end] == '.' &&
+                std::string_view("xyz").find(operand[end + 1]) != std::string_view::npos &&
+                (end + 2 == operand.size() || !IsWordChar(operand[end + 2])))
+                end += 2;
+            const std::string_view name = operand.substr(i + 1, end - i - 1);
+            if (!name.empty()) {
+                if (IsSpecial(name))
+                    sources.emplace_back(name);
+                else
+                    registers.emplace_back(name);
+            }
+            i = end - 1;
+        } else if (operand.substr(i).starts_with("_param_")) {
+            size_t end = i + 7;
+            while (end < operand.size() && std::isdigit(static_cast<unsigned char>(operand[end])))
+                ++end;
+            if (end > i + 7)
+                sources.push_back("param" + std::string(operand.substr(i + 7, end - i - 7)));
+            i = end - 1;
+        }
+    }
+}
+
+struct MixInstruction {
+    std::string op;
+    std::vector<std::string> dests, reads;  // registers written, registers read
+    std::vector<std::string> direct;        // special registers and parameters read
+    std::string target;                     // a branch's label
+};
+
+}  // namespace
+
+InstructionMix InstructionMixOf(std::string_view ptx) {
+    std::vector<MixInstruction> code;
+    std::map<std::string, size_t> labels;  // a label: the instruction it stands before
+    for (const std::string_view raw : SplitLines(ptx)) {
+        std::string_view line = Trim(raw);
+        const size_t comment = line.find("//");
+        if (comment != std::string_view::npos) line = Trim(line.substr(0, comment));
+        if (line.size() > 1 && line.back() == ':' && line.front() != '.') {
+            labels[std::string(line.substr(0, line.size() - 1))] = code.size();
+            continue;
+        }
+        const std::string_view op = Opcode(line);
+        if (op.empty()) continue;
+        MixInstruction in;
+        in.op = std::string(op);
+        // The guard's predicate is read.
+        if (line.front() == '@') {
+            const size_t space = line.find_first_of(" \t");
+            Names(line.substr(0, space), in.reads, in.direct);
+            line = Trim(line.substr(space));
+        }
+        const std::vector<std::string_view> operands = Operands(line.substr(op.size()));
+        const bool none = in.op.starts_with("st.") || in.op.starts_with("red.") ||
+                          in.op.starts_with("bar") || in.op.starts_with("bra") ||
+                          in.op.starts_with("cp.") || in.op.starts_with("stmatrix") ||
+                          in.op.starts_with("call") || in.op.starts_with("setmaxnreg");
+        for (size_t i = 0; i < operands.size(); ++i) {
+            const std::string_view o = operands[i];
+            if (i == 0 && !none && (o.front() == '%' || o.front() == '{')) {
+                std::vector<std::string> specials;
+                Names(o, in.dests, specials);
+                continue;
+            }
+            Names(o, in.reads, in.direct);
+        }
+        if (in.op.starts_with("bra") && !operands.empty()) in.target = std::string(operands.back());
+        code.push_back(std::move(in));
+    }
+    // Loops: a branch back to a label before it closes one. Each instruction weighs
+    // kLoopWeight to the power of the loops it is in.
+    std::vector<int> depth_change(code.size() + 1, 0);
+    for (size_t i = 0; i < code.size(); ++i)
+        if (const auto it = labels.find(code[i].target); it != labels.end() && it->second <= i) {
+            ++depth_change[it->second];
+            --depth_change[i + 1];
+        }
+    std::vector<double> weight(code.size(), 1);
+    for (size_t i = 0, depth = 0; i < code.size(); ++i) {
+        depth = static_cast<size_t>(static_cast<int>(depth) + depth_change[i]);
+        weight[i] = std::pow(kLoopWeight, static_cast<double>(std::min<size_t>(depth, 8)));
+    }
+    // Each source a bit (the first 63; any more share the last).
+    std::map<std::string, int> bit;
+    std::vector<std::string> source_names;
+    const auto bit_of = [&](const std::string& name) -> uint64_t {
+        auto it = bit.find(name);
+        if (it == bit.end()) {
+            const int b = std::min<int>(static_cast<int>(source_names.size()), 63);
+            if (b < 63) source_names.push_back(name);
+            it = bit.emplace(name, b).first;
+        }
+        return uint64_t(1) << it->second;
+    };
+    std::vector<uint64_t> direct(code.size(), 0);
+    for (size_t i = 0; i < code.size(); ++i)
+        for (const std::string& d : code[i].direct) direct[i] |= bit_of(d);
+    // Through the registers, to a fixed point (each pass can only add bits).
+    std::map<std::string, uint64_t> reg;
+    const auto read = [&](size_t i) {
+        uint64_t m = direct[i];
+        for (const std::string& r : code[i].reads)
+            if (const auto it = reg.find(r); it != reg.end()) m |= it->second;
+        return m;
+    };
+    for (int pass = 0; pass < 200; ++pass) {
+        bool changed = false;
+        for (size_t i = 0; i < code.size(); ++i) {
+            const uint64_t m = read(i);
+            for (const std::string& d : code[i].dests) {
+                uint64_t& have = reg[d];
+                if ((have | m) != have) {
+                    have |= m;
+                    changed = true;
+                }
+            }
+        }
+        if (!changed) break;
+    }
+    InstructionMix mix;
+    for (size_t i = 0; i < code.size(); ++i) {
+        // Control flow and register copies are how the compiler laid the code out, not what it
+        // computes: they carry their sources on, and are not counted.
+        const std::string& op = code[i].op;
+        if (op.starts_with("bra") || op == "ret" || op == "exit" ||
+            (op.starts_with("mov.") && code[i].direct.empty()))
+            continue;
+        const uint64_t m = read(i);
+        std::vector<std::string> names;
+        for (size_t b = 0; b < source_names.size(); ++b)
+            if (m & (uint64_t(1) << b)) names.push_back(source_names[b]);
+        if (m >> 63) names.push_back("more");
+        std::sort(names.begin(), names.end());
+        std::string key = code[i].op;
+        for (size_t n = 0; n < names.size(); ++n) key += (n == 0 ? " from " : ", ") + names[n];
+        mix[key] += weight[i];
+    }
+    return mix;
+}
+
+InstructionMix MixShares(const InstructionMix& mix) {
+    double total = 0;
+    for (const auto& [key, weight] : mix) total += weight;
+    InstructionMix out;
+    if (total > 0)
+        for (const auto& [key, weight] : mix) out[key] = weight / total;
+    return out;
+}
+
+double ShareOfChange(const InstructionMix& start, const InstructionMix& solution,
+                     const InstructionMix& yours) {
+    const InstructionMix a = MixShares(start), b = MixShares(solution), y = MixShares(yours);
+    const auto at = [](const InstructionMix& m, const std::string& k) {
+        const auto it = m.find(k);
+        return it == m.end() ? 0.0 : it->second;
+    };
+    std::set<std::string> keys;
+    for (const auto* m : {&a, &b, &y})
+        for (const auto& [k, n] : *m) keys.insert(k);
+    double along = 0, length = 0;
+    for (const std::string& k : keys) {
+        const double d = at(b, k) - at(a, k);
+        along += (at(y, k) - at(a, k)) * d;
+        length += d * d;
+    }
+    return length > 1e-18 ? along / length : std::nan("");
+}
+
 StepChange StepChangeFromPtx(std::string_view start_ptx, std::string_view solution_ptx) {
     StepChange c;
     c.known = true;
@@ -248,6 +493,8 @@ StepChange StepChangeFromPtx(std::string_view start_ptx, std::string_view soluti
             c.required.push_back(f.id);
     c.start_ptx = NormalizedPtx(start_ptx);
     c.solution_ptx = NormalizedPtx(solution_ptx);
+    c.start_mix = InstructionMixOf(start_ptx);
+    c.solution_mix = InstructionMixOf(solution_ptx);
     return c;
 }
 
@@ -296,8 +543,34 @@ ChangeVerdict JudgeChange(const StepChange& change, std::string_view student_ptx
     v.judged = true;
     v.same_as_start = NormalizedPtx(student_ptx) == change.start_ptx;
     if (change.required.empty()) {
-        v.basis = "not-the-start";
-        v.present = !v.same_as_start;
+        const InstructionMix yours = InstructionMixOf(student_ptx);
+        const double share = ShareOfChange(change.start_mix, change.solution_mix, yours);
+        if (std::isnan(share)) {
+            v.basis = "not-the-start";
+            v.present = !v.same_as_start;
+            return v;
+        }
+        v.basis = "instruction-mix";
+        v.mix_share = share;
+        v.present = !v.same_as_start && share >= kMixShareNeeded;
+        // The instructions the step changes most, by how much of the mix they are.
+        std::vector<ChangeVerdict::MixChange> changes;
+        const InstructionMix a = MixShares(change.start_mix), b = MixShares(change.solution_mix),
+                             y = MixShares(yours);
+        const auto at = [](const InstructionMix& m, const std::string& k) {
+            const auto it = m.find(k);
+            return it == m.end() ? 0.0 : it->second;
+        };
+        std::set<std::string> keys;
+        for (const auto& [k, n] : a) keys.insert(k);
+        for (const auto& [k, n] : b) keys.insert(k);
+        for (const std::string& k : keys)
+            if (at(a, k) != at(b, k)) changes.push_back({k, at(a, k), at(b, k), at(y, k)});
+        std::stable_sort(changes.begin(), changes.end(), [](const auto& x, const auto& z) {
+            return std::fabs(x.solution - x.start) > std::fabs(z.solution - z.start);
+        });
+        if (changes.size() > kMixChangesShown) changes.resize(kMixChangesShown);
+        v.mix_changes = std::move(changes);
         return v;
     }
     v.basis = "families";
@@ -341,6 +614,41 @@ std::string ChangeText(const ChangeVerdict& v, bool zh) {
                (v.present ? "it is not (its PTX differs)\n"
                           : "NOT done: your kernel compiles to the starting file's PTX\n");
     }
+    if (v.basis == "instruction-mix") {
+        const std::string share = std::to_string(
+            static_cast<int>(std::lround(std::clamp(v.mix_share, -9.99, 9.99) * 100)));
+        const std::string needed =
+            std::to_string(static_cast<int>(std::lround(kMixShareNeeded * 100)));
+        std::string out =
+            zh ? "这一步的改动：起始文件与这一步的 kernel 使用同样的指令种类，所以检查比较它们的"
+                 "指令构成（每条指令按其操作码及其数据来源计数：线程和线程块的下标、kernel "
+                 "的参数；循环里的指令按循环执行的次数加权）：你的 kernel 完成了这一步改动的 " +
+                     share + "%（至少需要 " + needed + "%）" +
+                     (v.same_as_start ? " —— 但你的 kernel 编译出的 PTX 与起始文件的相同\n"
+                      : v.present ? " —— 已找到\n"
+                                  : " —— 未找到\n")
+               : "the step's change: the starting file and the step's kernel use the same kinds "
+                 "of instruction, so the check compares their instruction mix (each instruction "
+                 "counted by its opcode and what it is computed from -- the thread and block "
+                 "indices, the kernel's parameters -- and weighed by the loops it is in): your "
+                 "kernel has made " +
+                     share + "% of the step's change (" + needed + "% is needed)" +
+                     (v.same_as_start ? " -- but your kernel compiles to the starting file's PTX\n"
+                      : v.present     ? " -- found\n"
+                                      : " -- NOT found\n");
+        if (!v.present && !v.mix_changes.empty()) {
+            out += zh ? "  这一步改动最多的指令，各占所执行指令的比例（每个循环按执行 8 "
+                        "次估计；起始文件 / 这一步的 kernel / 你的 kernel）：\n"
+                      : "  the instructions the step changes most, each as a share of the "
+                        "instructions run (each loop taken to run 8 times; the start / the step's "
+                        "kernel / yours):\n";
+            const auto percent = [](double share) { return Fixed(share * 100, 1) + "%"; };
+            for (const ChangeVerdict::MixChange& c : v.mix_changes)
+                out += "    " + c.instruction + ": " + percent(c.start) + " / " +
+                       percent(c.solution) + " / " + percent(c.yours) + "\n";
+        }
+        return out;
+    }
     std::string out;
     if (zh) {
         out = "这一步的改动：" + Names(v.found.empty() ? v.missing : v.found, true);
@@ -380,6 +688,17 @@ json ToJson(const ChangeVerdict& v) {
     out["missing_names"] = names(v.missing, false);
     out["missing_names_zh"] = names(v.missing, true);
     out["same_as_start"] = v.same_as_start;
+    if (v.basis == "instruction-mix") {
+        out["mix_share"] = v.mix_share;
+        out["mix_share_needed"] = kMixShareNeeded;
+        json changes = json::array();
+        for (const ChangeVerdict::MixChange& c : v.mix_changes)
+            changes.push_back(json{{"instruction", c.instruction},
+                                   {"start", c.start},
+                                   {"solution", c.solution},
+                                   {"yours", c.yours}});
+        out["mix_changes"] = changes;
+    }
     out["text"] = ChangeText(v, false);
     out["text_zh"] = ChangeText(v, true);
     if (!v.judged) {

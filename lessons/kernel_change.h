@@ -13,15 +13,23 @@
 //
 // Where the start and the solution use the same families (5.2's swapped indices, 5.5's
 // TM x TN outputs per thread: the change is in the arithmetic, not in a kind of instruction), the
-// declared, weaker criterion is that the student's kernel is not the starting file: its PTX
-// (comments, line records and spacing aside) differs from the start's. An unchanged start (or one
-// with comments and spacing changed) is then never told it is done; the output says which basis
-// the verdict has.
-//
+// verdict compares instruction mixes (basis "instruction-mix"). A kernel's mix counts each PTX
+// instruction by its opcode and by what its operands are computed from: the thread and block
+// indices (%tid.x, %ctaid.y, ...) and the kernel's parameters, followed through the registers
+// that carry them (InstructionMixOf). Register numbers, statement order, names and comments do
+// not change a mix; swapping which index picks a row (5.2), loading twice per thread (3.4),
+// walking k once for TM x TN sums (5.5) or reading a row once (9.4) do. Each instruction weighs
+// by the loops it is in and the mix is taken as shares, so that a loop the compiler unrolls (or
+// a student's #pragma unroll) moves nothing. The step's change is the solution's shares less the
+// start's; the student's kernel has made the part of it that its own shares less the start's
+// project onto it (0 for the start, 1 for the solution), and it must have made at least
+// kMixShareNeeded of it. Only where even the mixes are the same is the criterion
+// the weakest, "not the start" (its PTX differs from the start's).
 // The check never needs a GPU for this: NVRTC alone.
 #pragma once
 
 #include <atomic>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -50,6 +58,32 @@ std::set<std::string> FamiliesIn(std::string_view ptx);
 // comments and layout give the same text.
 std::string NormalizedPtx(std::string_view ptx);
 
+// A kernel's instruction mix: each instruction's opcode ("fma.rn.f32") with the sources its
+// operands depend on ("ld.global.f32 from ctaid.x, ntid.x, param0, tid.x"), each counted with
+// its weight: kLoopWeight to the power of the loops it is in (a branch back to an earlier label
+// closes a loop), so that the mix estimates what runs, and a loop unrolled by the compiler weighs
+// about as much as the loop did. The sources are the special registers read (%tid.x ...), the
+// kernel's parameters by position (param0 ...) and, through each register, the sources of every
+// instruction that wrote it (flow-insensitive: a loop's register has the sources of all its
+// writes). A guard's predicate is a source of what it guards. Branches, returns and register
+// copies (a mov that reads no special register or parameter) carry sources on but are not
+// counted: they are the compiler's layout of the code (an if written two ways), not what it
+// computes.
+using InstructionMix = std::map<std::string, double>;
+constexpr double kLoopWeight = 8;
+InstructionMix InstructionMixOf(std::string_view ptx);
+// The mix as shares of its total weight (summing to 1; empty for an empty mix).
+InstructionMix MixShares(const InstructionMix& mix);
+// The share of the step's change that `yours` has made, on the mixes' shares (MixShares: a
+// kernel that only unrolls a loop keeps its shares): the projection of (yours - start) onto
+// (solution - start), over the latter's squared length. 0 for the start, 1 for the solution; what
+// lies off the change's direction counts for nothing; NaN where the start's and the solution's
+// shares are the same.
+double ShareOfChange(const InstructionMix& start, const InstructionMix& solution,
+                     const InstructionMix& yours);
+// The share a student's kernel must have made.
+constexpr double kMixShareNeeded = 0.5;
+
 // A step's change, from its starting file and its solution.
 struct StepChange {
     bool known = false;                 // both compiled
@@ -58,6 +92,7 @@ struct StepChange {
     std::set<std::string> start_families, solution_families;
     std::string start_ptx;     // NormalizedPtx of the start (released from its #error line)
     std::string solution_ptx;  // NormalizedPtx of the solution
+    InstructionMix start_mix, solution_mix;
 };
 
 // The start without its `#error "exercise ..."` line (exercise.h, HeldBack).
@@ -74,12 +109,25 @@ StepChange StepChangeFromPtx(std::string_view start_ptx, std::string_view soluti
 struct ChangeVerdict {
     bool judged = false;   // false: the step's change is not known (why_not)
     bool present = false;  // the change is in the student's kernel
-    std::string basis;     // "families", or "not-the-start" (no family tells them apart)
+    // "families"; "instruction-mix" (no family tells them apart); or "not-the-start" (not even
+    // the instruction mix does).
+    std::string basis;
     std::vector<std::string> required;        // family ids (basis "families")
     std::vector<std::string> found, missing;  // ... those in the student's kernel, and not
     bool same_as_start = false;               // the student's PTX is the start's
+    // Basis "instruction-mix": the share of the step's change made (ShareOfChange), and the
+    // instructions the step changes most, each with its share of the mix (MixShares) in the
+    // start, the step's kernel and the student's (at most kMixChangesShown).
+    double mix_share = 0;
+    struct MixChange {
+        std::string instruction;  // InstructionMixOf's key
+        double start = 0, solution = 0, yours = 0;
+    };
+    std::vector<MixChange> mix_changes;
     std::string why_not, why_not_zh;
 };
+
+constexpr size_t kMixChangesShown = 3;
 
 ChangeVerdict JudgeChange(const StepChange& change, std::string_view student_ptx);
 // "the step's change: warp shuffles (shfl.sync) — found", or what is missing, in plain words;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <functional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -88,6 +89,19 @@ std::vector<std::pair<std::string, const K*>> KernelsByTile(std::span<const Tile
                                    ", which is no tile of its row");
     }
     return out;
+}
+
+// The kernel a tiled row launches at the parameters' "tile": one of `tiles` (KernelsByTile).
+// The parameter refuses any other tile first, so a tile not there is a mistake: std::logic_error.
+template <class K>
+std::function<const K&(const ParamValues&)> TilePick(
+    std::vector<std::pair<std::string, const K*>> tiles) {
+    return [tiles = std::move(tiles)](const ParamValues& p) -> const K& {
+        const std::string& tile = p.Choice("tile");
+        for (const auto& [name, kernel] : tiles)
+            if (name == tile) return *kernel;
+        throw std::logic_error("no kernel for tile=" + tile);
+    };
 }
 
 // A step whose source registers a compiled variant per combination of its ablation toggles

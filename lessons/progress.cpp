@@ -232,15 +232,7 @@ std::optional<double> OffBy(double guess, double measured) {
 }
 
 std::string ProgressPath(const std::function<const char*(const char*)>& getenv_fn) {
-    auto env = [&](const char* name) -> std::string {
-        const char* v = getenv_fn ? getenv_fn(name) : std::getenv(name);
-        return v ? std::string(v) : std::string();
-    };
-    if (const std::string data = env("XDG_DATA_HOME"); !data.empty() && data.front() == '/')
-        return data + "/cuda-lessons/progress.json";
-    if (const std::string home = env("HOME"); !home.empty() && home.front() == '/')
-        return home + "/.local/share/cuda-lessons/progress.json";
-    return "";
+    return UserDataPath("progress.json", getenv_fn);
 }
 
 Json ToJson(const Progress& p) {

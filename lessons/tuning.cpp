@@ -77,16 +77,7 @@ std::vector<std::string> TuningCandidates(const ParamSpec& spec, const ParamValu
 }
 
 std::string TuningsPath(const std::function<const char*(const char*)>& getenv_fn) {
-    auto env = [&](const char* name) -> std::string {
-        const char* v = getenv_fn ? getenv_fn(name) : std::getenv(name);
-        return v ? std::string(v) : std::string();
-    };
-    // Relative values are ignored, as the XDG specification asks.
-    if (const std::string data = env("XDG_DATA_HOME"); !data.empty() && data.front() == '/')
-        return data + "/cuda-lessons/tunings.json";
-    if (const std::string home = env("HOME"); !home.empty() && home.front() == '/')
-        return home + "/.local/share/cuda-lessons/tunings.json";
-    return "";
+    return UserDataPath("tunings.json", getenv_fn);
 }
 
 Json TuningToJson(const Tuning& t) {

@@ -25,7 +25,10 @@ files, idents = renames['files'], renames['identifiers']
 def deps_of(d_file, root):
     text = open(d_file).read().replace('\\\n', ' ')
     text = text.split(':', 1)[1]
-    rels = sorted({p[len(root) + 1:] for p in text.split() if p.startswith(root + '/')})
+    # Normalized: a header that includes "../x.h" is named kernels/tc/../x.h, which git cannot
+    # show; kernels/x.h it can.
+    rels = sorted({os.path.normpath(p)[len(root) + 1:] for p in text.split()
+                   if os.path.normpath(p).startswith(root + '/')})
     return rels
 
 def header(ptx):
@@ -75,7 +78,8 @@ pairs = dict(files)
 for d in new_ptx_dirs:
     for p in glob.glob(os.path.join(d, '**', '*.ptx'), recursive=True):
         rel = os.path.relpath(p, d)[:-4] + '.cu'
-        if rel not in pairs.values():
+        # Every file under its own name too: a BASE after the renames holds the new names.
+        if rel not in pairs:
             pairs[rel] = rel
 moves, kept = {}, []
 for old, new in pairs.items():

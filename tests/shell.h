@@ -40,6 +40,31 @@ inline std::string MakeTempDir(const std::string& what) {
     return dir ? std::string(dir) : std::string("/tmp");
 }
 
+// A new empty folder under /tmp named after `what`, removed with all it holds at the end.
+class ScratchDir {
+public:
+    explicit ScratchDir(const std::string& what) {
+        std::string pattern = "/tmp/lessons-" + what + "-XXXXXX";
+        if (mkdtemp(pattern.data())) m_path = pattern;  // else empty: writes fail, nothing removed
+    }
+    ~ScratchDir() {
+        if (!m_path.empty()) Sh("rm -rf '" + m_path + "'");
+    }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+    // Writes `contents` to the file `name` in it; its path.
+    std::string Write(const std::string& name, const std::string& contents) const {
+        const std::string p = Path(name);
+        std::ofstream(p, std::ios::binary) << contents;
+        return p;
+    }
+    std::string Path(const std::string& name) const { return m_path + "/" + name; }
+    const std::string& path() const { return m_path; }
+
+private:
+    std::string m_path;
+};
+
 // Whether process `pid` is running (present and not a zombie), from /proc.
 inline bool ProcessAlive(int pid) {
     std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");

@@ -9,6 +9,20 @@
 
 using namespace app_test;
 
+namespace {
+
+// The lesson's block-size (`blocks`) or size sweep drawn alone in a frame.
+void DrawSweepAlone(UiState& ui, Controller& controller, const Registry& registry,
+                    const Lesson& lesson, bool blocks) {
+    ImGui::NewFrame();
+    ImGui::Begin("sweeps");
+    DrawSweeps(ui, controller, registry, lesson, blocks);
+    ImGui::End();
+    ImGui::Render();
+}
+
+}  // namespace
+
 // The speed-up label covers no bar or whisker and stays inside the chart's visible width, in
 // a wide window and a narrow one, at presenter scales, in both languages.
 TEST_F(AppLogic, SpeedupLabelCoversNoBarAndIsNotClipped) {
@@ -71,25 +85,17 @@ TEST_F(AppLogic, RecordedResultsAreComparedOnlyAtTheirOwnSize) {
 }
 
 TEST_F(AppLogic, BlockSweepAxesTickAtTheBlockSizesThatWereRun) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(2);
+    RestartWithGpu(2);
     Open("reduce/v0-interleaved-global");
     Key(kKeyS);
     Frames(2);
-    ImGui::NewFrame();
-    ImGui::Begin("sweeps");
-    DrawSweeps(ui, *controller, registry, Named("reduce/v0-interleaved-global"), true);
-    ImGui::End();
-    ImGui::Render();
+    DrawSweepAlone(ui, *controller, registry, Named("reduce/v0-interleaved-global"), true);
     EXPECT_EQ(probe.block_ticks, (std::vector<double>{32, 64, 128, 256, 512, 1024}))
         << "not 50, 100, 200, 500";
 }
 
 TEST_F(AppLogic, AToggledRunIsDrawnOnlyWhenThePageHasTheSameToggle) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(3);
+    RestartWithGpu(3);
     Open("reduce/v5-vectorized-one-pass");
     ui.run.params["loads"] = ParamValue::Choice("scalar");
     Frames(1);
@@ -131,12 +137,20 @@ TEST_F(AppLogic, AToggledRunIsDrawnOnlyWhenThePageHasTheSameToggle) {
 // row 2: a thread sweep marked 4 threads best on 2 cores among points within each other's
 // noise); apart where the intervals are apart, and not judged without intervals. `spread`: each
 // median's interval, median / (1 + spread) to median * (1 + spread); 0: none.
-class SweepNoise : public AppLogic {
+class SizeSweep : public AppLogic {
 protected:
     std::vector<bool> BestWithinNoise(double spread);
+    // Chapter 1's OpenMP step swept over sizes (by the fake worker's `shape`), and its size
+    // sweep drawn alone.
+    void SweepAndDraw() {
+        Open("split/openmp");
+        Click("sweep_sizes");
+        Frames(2);
+        DrawSweepAlone(ui, *controller, registry, Named("split/openmp"), false);
+    }
 };
 
-std::vector<bool> SweepNoise::BestWithinNoise(double spread) {
+std::vector<bool> SizeSweep::BestWithinNoise(double spread) {
     const uint64_t peak = uint64_t(1) << 20;
     worker->shape = [=](RunResult& r) {
         const uint64_t size = r.Number("size").value_or(0);
@@ -148,34 +162,27 @@ std::vector<bool> SweepNoise::BestWithinNoise(double spread) {
         r.median_lo_ms = spread > 0 ? r.median_ms / (1 + spread) : 0;
         r.median_hi_ms = spread > 0 ? r.median_ms * (1 + spread) : 0;
     };
-    Open("split/openmp");
-    Click("sweep_sizes");
-    Frames(2);
-    ImGui::NewFrame();
-    ImGui::Begin("sweeps");
-    DrawSweeps(ui, *controller, registry, Named("split/openmp"), false);
-    ImGui::End();
-    ImGui::Render();
+    SweepAndDraw();
     EXPECT_EQ(probe.sweep_best_within_noise.size(), probe.sweep_best_x.size());
     EXPECT_FALSE(probe.sweep_best_within_noise.empty());
     return probe.sweep_best_within_noise;
 }
 
-TEST_F(SweepNoise, BestIsWithinNoiseWhereTheIntervalsMeet) {
+TEST_F(SizeSweep, BestIsWithinNoiseWhereTheIntervalsMeet) {
     for (bool within : BestWithinNoise(9)) EXPECT_TRUE(within) << "0.1x to 10x";
 }
 
-TEST_F(SweepNoise, BestStandsApartWhereTheIntervalsAreApart) {
+TEST_F(SizeSweep, BestStandsApartWhereTheIntervalsAreApart) {
     for (bool within : BestWithinNoise(0.05)) EXPECT_FALSE(within) << "5%";
 }
 
-TEST_F(SweepNoise, BestWithoutIntervalsIsNotJudged) {
+TEST_F(SizeSweep, BestWithoutIntervalsIsNotJudged) {
     for (bool within : BestWithinNoise(0)) EXPECT_FALSE(within);
 }
 
 // The size sweep's best mark sits on the highest rate, not on the shortest time (the smallest
 // size), and its size axis ticks at powers of two in binary units.
-TEST_F(AppLogic, SizeSweepMarksTheBestRateAndTicksInBinaryUnits) {
+TEST_F(SizeSweep, MarksTheBestRateAndTicksInBinaryUnits) {
     const uint64_t peak = uint64_t(1) << 20;
     worker->shape = [&](RunResult& r) {
         const uint64_t size = r.Number("size").value_or(0);
@@ -184,14 +191,7 @@ TEST_F(AppLogic, SizeSweepMarksTheBestRateAndTicksInBinaryUnits) {
         r.max_ms = r.median_ms * 1.1;
         r.gbps = size == peak ? 3.1 : 0.5;
     };
-    Open("split/openmp");
-    Click("sweep_sizes");
-    Frames(2);
-    ImGui::NewFrame();
-    ImGui::Begin("sweeps");
-    DrawSweeps(ui, *controller, registry, Named("split/openmp"), false);
-    ImGui::End();
-    ImGui::Render();
+    SweepAndDraw();
     ASSERT_EQ(probe.sweep_best_x.size(), 2u) << "this lesson and the previous one";
     for (double x : probe.sweep_best_x) EXPECT_EQ(x, double(peak));
     ASSERT_FALSE(probe.sweep_x_labels.empty());
@@ -208,9 +208,7 @@ TEST_F(AppLogic, SizeSweepMarksTheBestRateAndTicksInBinaryUnits) {
 // drawn under the chart in the page's language (on one GPU: why it is not fitted; the fit's
 // numbers are tested with the catalogue, test_ranks).
 TEST_F(AppLogic, AllReduceSizeSweepShowsTheChaptersModel) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(3);
+    RestartWithGpu(3);
     worker->shape = [&](RunResult& r) {
         r.median_ms = 0.05 + double(r.Number("size").value_or(0)) / 2.8e6;
         r.min_ms = r.median_ms * 0.99;
@@ -224,11 +222,7 @@ TEST_F(AppLogic, AllReduceSizeSweepShowsTheChaptersModel) {
     for (const char* lang : {"en", "zh"}) {
         ui.settings.language = lang;
         probe.size_fit.clear();
-        ImGui::NewFrame();
-        ImGui::Begin("sweeps");
-        DrawSweeps(ui, *controller, registry, Named("allreduce/leaving-nvlink"), false);
-        ImGui::End();
-        ImGui::Render();
+        DrawSweepAlone(ui, *controller, registry, Named("allreduce/leaving-nvlink"), false);
         ASSERT_FALSE(probe.sweep_best_x.empty()) << "no size sweep drawn; the last request: "
                                                  << (sent.empty() ? "" : sent.back().dump());
         EXPECT_NE(probe.size_fit.find(lang[0] == 'z' ? "alpha-beta 模型：未拟合"

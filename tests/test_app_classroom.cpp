@@ -46,6 +46,40 @@ protected:
             Frame();
         }
     }
+    // One frame of the linked view of `m` alone in `window`, as the code pane and the SASS tab
+    // draw it.
+    void LinkedFrame(MachineView& m, const char* window) {
+        probe.rects.clear();  // as DrawUi does each frame
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0, 0));
+        ImGui::SetNextWindowSize(ImVec2(1200, 400));
+        ImGui::Begin(window);
+        DrawLinkedCode(ui, m, {"LDG"}, false);
+        ImGui::End();
+        ImGui::Render();
+#if IMGUI_VERSION_NUM < 18700
+        for (bool& k : ImGui::GetIO().KeysDown) k = false;
+#endif
+    }
+    // A click at `at` in that view: the mouse moved there, pressed and released, a frame each.
+    void LinkedClick(MachineView& m, const char* window, ImVec2 at) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = at;
+        LinkedFrame(m, window);
+        io.MouseDown[0] = true;
+        LinkedFrame(m, window);
+        io.MouseDown[0] = false;
+        LinkedFrame(m, window);
+    }
+    // A click on the row the probe recorded as `name` (after a frame that draws it), and a
+    // frame more for what it scrolled.
+    void LinkedClickOn(MachineView& m, const char* window, const std::string& name) {
+        LinkedFrame(m, window);
+        ASSERT_TRUE(probe.rects.count(name)) << name;
+        const ImVec4 r = probe.rects[name];
+        LinkedClick(m, window, ImVec2(r.x + 40, (r.y + r.w) / 2));
+        LinkedFrame(m, window);
+    }
     // Tab pressed `n` times: the controls the focus stood on, in order.
     std::vector<std::string> TabWalk(int n) {
         std::vector<std::string> seen;
@@ -236,14 +270,9 @@ TEST_F(Classroom, ALessonOpensWithTheRightColumnAtItsTop) {
     // Over the column: the chart's middle, or just above the columns' bottom (where the sidebar's
     // splitter ends) when the column's top part (the prediction box) pushes the chart below it.
     const ImVec4 chart = probe.rects["step_chart"];
-    io.MousePos =
-        ImVec2((chart.x + chart.z) / 2,
-               std::min((chart.y + chart.w) / 2, probe.rects["sidebar_splitter"].w - 20.0f));
-    for (int i = 0; i < 6; ++i) {
-        io.MouseWheel = -5;
-        Frame();
-    }
-    io.MouseWheel = 0;
+    ScrollAt(ImVec2((chart.x + chart.z) / 2,
+                    std::min((chart.y + chart.w) / 2, probe.rects["sidebar_splitter"].w - 20.0f)),
+             6, -5);
     Frames(2);
     ASSERT_GT(probe.work_scroll_y, 0) << "the wheel scrolls the column";
     io.MousePos = ImVec2(1, 1);
@@ -816,32 +845,7 @@ TEST_F(Classroom, ASourceLineAndItsInstructionsAreLinked) {
     MachineView m;
     m.source_lines = SplitLines(source.str());
     ListMachineCode(m, ptx, Isa::kPtx, "kernels/demo/axpy.cu");
-    ImGuiIO& io = ImGui::GetIO();
-    auto frame = [&] {
-        probe.rects.clear();  // as DrawUi does each frame
-        ImGui::NewFrame();
-        ImGui::SetNextWindowPos(ImVec2(0, 0));
-        ImGui::SetNextWindowSize(ImVec2(1200, 400));
-        ImGui::Begin("code");
-        DrawLinkedCode(ui, m, {"LDG"}, false);
-        ImGui::End();
-        ImGui::Render();
-#if IMGUI_VERSION_NUM < 18700
-        for (bool& k : io.KeysDown) k = false;
-#endif
-    };
-    auto click = [&](const std::string& name) {
-        frame();
-        ASSERT_TRUE(probe.rects.count(name)) << name;
-        const ImVec4 r = probe.rects[name];
-        io.MousePos = ImVec2(r.x + 40, (r.y + r.w) / 2);
-        frame();
-        io.MouseDown[0] = true;
-        frame();
-        io.MouseDown[0] = false;
-        frame();
-        frame();
-    };
+    auto click = [&](const std::string& name) { LinkedClickOn(m, "code", name); };
     click("linked_source_row_9");
     EXPECT_EQ(m.linked, 9);
     EXPECT_EQ(probe.linked_source, 9);
@@ -856,12 +860,7 @@ TEST_F(Classroom, ASourceLineAndItsInstructionsAreLinked) {
     click("linked_source_row_1");
     EXPECT_EQ(m.linked, 0) << "a comment has no instructions";
     // A click on that instruction links its source line again.
-    io.MousePos = ImVec2(instruction.x + 60, (instruction.y + instruction.w) / 2);
-    frame();
-    io.MouseDown[0] = true;
-    frame();
-    io.MouseDown[0] = false;
-    frame();
+    LinkedClick(m, "code", ImVec2(instruction.x + 60, (instruction.y + instruction.w) / 2));
     EXPECT_EQ(m.linked, 9);
 }
 
@@ -1014,30 +1013,7 @@ TEST_F(Classroom, ARecordedSassListingWithLineInformationIsLinkedToItsSource) {
     EXPECT_EQ(line_of["FFMA"], 3) << "the inlined helper's own line, in the same file";
     EXPECT_EQ(line_of["STG.E"], 9);
     // Drawn as the SASS tab draws a listing with line information.
-    ImGuiIO& io = ImGui::GetIO();
-    auto frame = [&] {
-        probe.rects.clear();
-        ImGui::NewFrame();
-        ImGui::SetNextWindowPos(ImVec2(0, 0));
-        ImGui::SetNextWindowSize(ImVec2(1200, 400));
-        ImGui::Begin("sass");
-        DrawLinkedCode(ui, m, {"LDG"}, false);
-        ImGui::End();
-        ImGui::Render();
-#if IMGUI_VERSION_NUM < 18700
-        for (bool& k : io.KeysDown) k = false;
-#endif
-    };
-    frame();
-    ASSERT_TRUE(probe.rects.count("linked_source_row_9"));
-    const ImVec4 r = probe.rects["linked_source_row_9"];
-    io.MousePos = ImVec2(r.x + 40, (r.y + r.w) / 2);
-    frame();
-    io.MouseDown[0] = true;
-    frame();
-    io.MouseDown[0] = false;
-    frame();
-    frame();
+    ASSERT_NO_FATAL_FAILURE(LinkedClickOn(m, "sass", "linked_source_row_9"));
     EXPECT_EQ(m.linked, 9);
     EXPECT_EQ(probe.linked_source, 9);
     EXPECT_EQ(probe.linked_listing_lines, 8)

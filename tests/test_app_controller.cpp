@@ -19,9 +19,7 @@ TEST_F(AppLogic, StartAsksForListAndInfoAndMarksLessons) {
 }
 
 TEST_F(AppLogic, KernelAttributesFollowTheBlockSize) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(2);
+    RestartWithGpu(2);
     Open("split/one-thread-per-pair");
     Frames(2);
     const KernelAttributes* a = controller->Attributes(Named("split/one-thread-per-pair"), ui.run);
@@ -118,9 +116,7 @@ TEST_F(AppLogic, RunTheWholeChapterFillsEveryBarAndCancelStopsTheRest) {
 }
 
 TEST_F(AppLogic, SweepsNameTheParameterTheyGoOver) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(2);
+    RestartWithGpu(2);
     Open("reduce/v0-interleaved-global");
     worker->answer_runs = false;
     sent.clear();
@@ -147,9 +143,7 @@ TEST_F(AppLogic, SweepsNameTheParameterTheyGoOver) {
 // The memory that caps the data size is read again every few seconds and when a page is
 // shown: the host's here, the GPU's free memory asked of an idle worker.
 TEST_F(AppLogic, MemoryCapsAreReadAgainAndExplained) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(2);
+    RestartWithGpu(2);
     Open("reduce/v0-interleaved-global");
     ASSERT_GT(ui.host_available, 0u);
     ASSERT_TRUE(controller->devices().First());

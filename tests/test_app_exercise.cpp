@@ -206,9 +206,7 @@ TEST_F(AppExercise, ACompileIsAnsweredWithTheCompilersMessagesAndNoNotice) {
 }
 
 TEST_F(AppExercise, ARunComesAfterThePreviousLessonAndTheStepAndIsKeptAsYours) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(2);
+    RestartWithGpu(2);
     sent.clear();
     const size_t results = controller->results().size();
     controller->SubmitKernel(TheLesson(), ui.run, "fine\n", true);
@@ -246,9 +244,7 @@ TEST_F(AppExercise, ATemplatedStepsKernelRunsAndIsComparedAtItsFixedChoice) {
     const ParamSpec* tile = tiled.FindParam("tile");
     ASSERT_TRUE(tile && tile->choices.size() > 1);
     const std::string other = tile->choices.front() == fixed ? tile->choices[1] : tile->choices[0];
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(2);
+    RestartWithGpu(2);
     SelectLesson(ui, registry, kTiled);
     SetParam(&ui.run, "tile", ParamValue::Choice(other));
     Frames(2);
@@ -266,9 +262,7 @@ TEST_F(AppExercise, ATemplatedStepsKernelRunsAndIsComparedAtItsFixedChoice) {
 }
 
 TEST_F(AppExercise, AKernelPastTheTimeLimitRestartsTheWorkerAndSaysSo) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(2);
+    RestartWithGpu(2);
     const int started = workers_started;
     controller->SetKernelTimeLimit(1);
     worker->hang_kernels = true;
@@ -303,9 +297,7 @@ TEST_F(AppExercise, AKernelPastTheTimeLimitRestartsTheWorkerAndSaysSo) {
 }
 
 TEST_F(AppExercise, AWorkerThatDiesWhileRunningTheKernelIsNamedInTheAnswer) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(2);
+    RestartWithGpu(2);
     worker->hang_kernels = true;
     controller->SubmitKernel(TheLesson(), ui.run, "*(int*)0 = 1;\n", true);
     Frames(2);
@@ -386,14 +378,8 @@ TEST_F(AppExercise, AnotherExerciseOpensAtItsFirstLine) {
     OpenTab();
     ui.exercise.file.text = std::string(200, '\n');
     Frames(2);
-    ImGuiIO& io = ImGui::GetIO();
     const ImVec4 editor = probe.rects["exercise_editor"];  // its top: the text is taller
-    io.MousePos = ImVec2((editor.x + editor.z) / 2, editor.y + 20);
-    for (int i = 0; i < 5; ++i) {
-        io.MouseWheel = -10;
-        Frame();
-    }
-    io.MouseWheel = 0;
+    ScrollAt(ImVec2((editor.x + editor.z) / 2, editor.y + 20), 5, -10);
     Frames(2);
     ASSERT_GT(probe.editor_scroll_y, 0);
     const Exercise* other = nullptr;
@@ -464,12 +450,7 @@ TEST_F(AppExercise, TheStudentsTextSurvivesTheGuisRestart) {
 }
 
 TEST_F(AppExercise, EveryWordOfTheExercisesHasBothLanguagesInTheAtlas) {
-    const std::vector<std::string_view> texts = UiTexts(Catalog());
-    for (const Word* w : kExerciseWords) {
-        EXPECT_STRNE(w->en, w->zh);
-        EXPECT_NE(std::find(texts.begin(), texts.end(), std::string_view(w->zh)), texts.end())
-            << w->en;
-    }
+    ExpectTranslatedAndInTheAtlas(kExerciseWords);
     ui.settings.language = "zh";
     ClearTranslationMisses();
     OpenTab();
@@ -479,25 +460,24 @@ TEST_F(AppExercise, EveryWordOfTheExercisesHasBothLanguagesInTheAtlas) {
 }
 
 TEST(AppParsons, EveryWordOfTheParsonsProblemsHasBothLanguagesInTheAtlas) {
-    const std::vector<std::string_view> texts = UiTexts(Catalog());
-    for (const Word* w : kParsonsWords) {
-        EXPECT_STRNE(w->en, w->zh);
-        EXPECT_NE(std::find(texts.begin(), texts.end(), std::string_view(w->zh)), texts.end())
-            << w->en;
-    }
+    ExpectTranslatedAndInTheAtlas(kParsonsWords);
 }
 
 class AppCheck : public AppWithData {
 protected:
     const Lesson& TheLesson() { return LessonNamed(registry, "gemv/warp-per-row"); }
+    // `kernel` checked (two frames for the fake worker's answer): the lesson's exercise answer.
+    const auto* Checked(const std::string& kernel) {
+        controller->CheckKernel(TheLesson(), ui.run, kernel);
+        Frames(2);
+        return controller->Exercise(TheLesson());
+    }
 };
 
 // "Check my kernel" with a GPU: every case listed as it comes, the failed one with its first
 // mismatch, and the verdict: passed only where every case passed.
 TEST_F(AppCheck, CasesAreListedWithTheFirstMismatchAndAFailureIsNoPass) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(2);
+    RestartWithGpu(2);
     sent.clear();
     controller->CheckKernel(TheLesson(), ui.run, "WRONG kernel\n");
     EXPECT_EQ(controller->BusyWith(), "checking your kernel for lesson 4.2");
@@ -524,9 +504,7 @@ TEST_F(AppCheck, CasesAreListedWithTheFirstMismatchAndAFailureIsNoPass) {
     EXPECT_FALSE(a->speed->passed);
     EXPECT_EQ(a->speed->why_not, "a hidden case failed");
     // A right one passes, and meets the speed target (1.05 ms beside the step's 1 ms).
-    controller->CheckKernel(TheLesson(), ui.run, "fine\n");
-    Frames(2);
-    a = controller->Exercise(TheLesson());
+    a = Checked("fine\n");
     ASSERT_EQ(a->cases.size(), 3u) << "the newest check's cases only";
     EXPECT_TRUE(a->check_passed);
     ASSERT_TRUE(a->speed);
@@ -536,13 +514,27 @@ TEST_F(AppCheck, CasesAreListedWithTheFirstMismatchAndAFailureIsNoPass) {
     EXPECT_DOUBLE_EQ(a->speed->step_ms, 1.0);
     EXPECT_TRUE(a->timing.empty()) << "the timing is over once the summary came";
     // Right and slow: correctness passes, speed does not; shown apart.
-    controller->CheckKernel(TheLesson(), ui.run, "SLOW but fine\n");
-    Frames(2);
-    a = controller->Exercise(TheLesson());
+    a = Checked("SLOW but fine\n");
     EXPECT_TRUE(a->check_passed);
     ASSERT_TRUE(a->speed);
     EXPECT_TRUE(a->speed->judged);
     EXPECT_FALSE(a->speed->passed);
+    EXPECT_EQ(a->speed->verdict, "") << "an older worker's summary has no verdict";
+    // A worker that times the two kernels in turn: its verdict and its words, both languages.
+    controller->CheckKernel(TheLesson(), ui.run, "TURNS and SLOW\n");
+    Frames(2);
+    a = controller->Exercise(TheLesson());
+    ASSERT_TRUE(a->speed);
+    EXPECT_FALSE(a->speed->passed);
+    EXPECT_EQ(a->speed->verdict, "slower");
+    EXPECT_EQ(a->speed->text_zh, "速度：你的 2.000 ms：未达到 —— 慢了 100%");
+    controller->CheckKernel(TheLesson(), ui.run, "TURNS\n");
+    Frames(2);
+    a = controller->Exercise(TheLesson());
+    ASSERT_TRUE(a->speed);
+    EXPECT_TRUE(a->speed->passed);
+    EXPECT_EQ(a->speed->verdict, "within-noise");
+    EXPECT_TRUE(a->speed->text.ends_with("within noise of the target")) << a->speed->text;
     // The page draws both verdicts in either language, every word translated.
     ui.settings.language = "zh";
     ClearTranslationMisses();
@@ -563,12 +555,8 @@ TEST_F(AppCheck, CasesAreListedWithTheFirstMismatchAndAFailureIsNoPass) {
 // A right kernel without the step's change (lessons/kernel_change.h: a start left as it is) is
 // no pass: the check's words for the change come with it, in both languages.
 TEST_F(AppCheck, ARightKernelWithoutTheStepsChangeIsNotPassed) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(2);
-    controller->CheckKernel(TheLesson(), ui.run, "START kernel\n");
-    Frames(2);
-    const auto* a = controller->Exercise(TheLesson());
+    RestartWithGpu(2);
+    const auto* a = Checked("START kernel\n");
     ASSERT_NE(a, nullptr);
     EXPECT_TRUE(a->checked);
     for (const auto& k : a->cases) EXPECT_TRUE(k.passed) << k.name;
@@ -581,18 +569,14 @@ TEST_F(AppCheck, ARightKernelWithoutTheStepsChangeIsNotPassed) {
                  "Not passed yet: all %d hidden cases are right, but the step's change is not in "
                  "your kernel (below).");
     // The same kernel with the change passes.
-    controller->CheckKernel(TheLesson(), ui.run, "fine\n");
-    Frames(2);
-    a = controller->Exercise(TheLesson());
+    a = Checked("fine\n");
     EXPECT_TRUE(a->check_passed);
     EXPECT_TRUE(a->change_present);
     EXPECT_NE(a->change_text.find("-- found"), std::string::npos) << a->change_text;
 }
 
 TEST_F(AppCheck, WithoutAGpuItSaysCompiledNotCheckedAndNeverPasses) {
-    controller->CheckKernel(TheLesson(), ui.run, "fine\n");
-    Frames(2);
-    const auto* a = controller->Exercise(TheLesson());
+    const auto* a = Checked("fine\n");
     ASSERT_NE(a, nullptr);
     EXPECT_FALSE(a->pending);
     ASSERT_TRUE(a->compile);
@@ -612,12 +596,8 @@ TEST_F(AppCheck, WithoutAGpuItSaysCompiledNotCheckedAndNeverPasses) {
 
 // A kernel that does not compile: the compiler's answer, no cases, no verdict.
 TEST_F(AppCheck, AKernelThatDoesNotCompileIsNotChecked) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(2);
-    controller->CheckKernel(TheLesson(), ui.run, "BAD\n");
-    Frames(2);
-    const auto* a = controller->Exercise(TheLesson());
+    RestartWithGpu(2);
+    const auto* a = Checked("BAD\n");
     ASSERT_NE(a, nullptr);
     EXPECT_EQ(a->compile->status, "error");
     EXPECT_EQ(a->error, "your kernel did not compile");

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <string>
 
+#include "address_space.h"
 #include "out_of_memory.h"
 #include "panels/fonts.h"
 #include "worker/worker_process.h"
@@ -21,21 +22,12 @@ using namespace lessons::app;
 
 namespace {
 
-// This process's address space now, in bytes (VmSize).
-unsigned long long AddressSpaceNow() {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmSize:", 0) == 0) return std::stoull(line.substr(7)) << 10;
-    return 0;
-}
-
 // In a child: a font atlas far larger than the address space left; exits 0 on OutOfMemory.
 [[noreturn]] void BuildAnAtlasTooLargeForTheAddressSpace() {
     ImGuiAllocationsThrowWhenOutOfMemory();
     ImGui::CreateContext();
     rlimit limit{};
-    limit.rlim_cur = limit.rlim_max = AddressSpaceNow() + (96ull << 20);
+    limit.rlim_cur = limit.rlim_max = AddressSpaceInUse() + (96ull << 20);
     if (setrlimit(RLIMIT_AS, &limit) != 0) std::exit(3);
     try {
         ImFontConfig config;
@@ -58,7 +50,7 @@ unsigned long long AddressSpaceNow() {
     // A worker that writes its pid and stays (it does not end with its input).
     WorkerProcess worker({"/bin/sh", "-c", "echo $$ > '" + pid_file + "'; exec sleep 30"});
     rlimit limit{};
-    limit.rlim_cur = limit.rlim_max = AddressSpaceNow() + (2ull << 20);  // < a stack
+    limit.rlim_cur = limit.rlim_max = AddressSpaceInUse() + (2ull << 20);  // < a stack
     if (setrlimit(RLIMIT_AS, &limit) != 0) std::exit(3);
     std::string error;
     const bool started = worker.Start(&error);

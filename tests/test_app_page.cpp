@@ -183,9 +183,7 @@ TEST_F(AppLogic, NarrowWindowsInChineseAreDrawn) {
 }
 
 TEST_F(AppLogic, ParametersAreKeptAcrossLessonsWhereAccepted) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(2);
+    RestartWithGpu(2);
     Open("split/one-thread-per-pair");
     ui.run.params["block"] = ParamValue::Number(512);
     ui.run.params["size"] = ParamValue::Number(8u << 20);

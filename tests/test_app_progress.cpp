@@ -272,9 +272,7 @@ protected:
 };
 
 TEST_F(AppProgress, APassedCheckIsKeptAndMarkedInTheLessonList) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(2);
+    RestartWithGpu(2);
     const Lesson& lesson = *registry.FindLesson("gemv/warp-per-row");
     controller->CheckKernel(lesson, ui.run, "WRONG kernel\n");
     Frames(3);
@@ -295,9 +293,7 @@ TEST_F(AppProgress, APassedCheckIsKeptAndMarkedInTheLessonList) {
     EXPECT_DOUBLE_EQ(e.step_ms, 1.0);
     EXPECT_EQ(probe.progress_marks[lesson.id], "passed-fast");
     // Without a GPU a check is not one: nothing is kept.
-    worker_has_gpu = false;
-    controller->RestartWorker();
-    Frames(2);
+    RestartWithGpu(2, false);
     controller->CheckKernel(lesson, ui.run, "fine\n");
     Frames(3);
     EXPECT_EQ(File().exercises.at(lesson.id).checks, 3);
@@ -380,9 +376,7 @@ TEST_F(AppProgress, AGuessCanBePickedFromFourChoicesBuiltFromTheBound) {
 // no exercise check is kept for it, each attempt is kept as one (wrong, did not compile, solved,
 // not checked) and a solved problem is marked in the lesson list.
 TEST_F(AppProgress, AParsonsOrderIsCheckedApartFromTheExerciseKeptAndMarked) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(2);
+    RestartWithGpu(2);
     const Lesson& lesson = *registry.FindLesson("gemv/warp-per-row");
     controller->CheckParsons(lesson, ui.run, "WRONG kernel\n");
     Frames(3);
@@ -403,9 +397,7 @@ TEST_F(AppProgress, AParsonsOrderIsCheckedApartFromTheExerciseKeptAndMarked) {
     EXPECT_EQ(File().parsons.at(lesson.id).attempts, 3);
     EXPECT_EQ(probe.progress_marks[lesson.id], "parsons");
     // Without a GPU: compiled, not checked, and kept as such (the problem stays solved).
-    worker_has_gpu = false;
-    controller->RestartWorker();
-    Frames(2);
+    RestartWithGpu(2, false);
     controller->CheckParsons(lesson, ui.run, "fine\n");
     Frames(3);
     EXPECT_EQ(File().parsons.at(lesson.id).last_result, "not checked");

@@ -210,9 +210,7 @@ TEST_F(AppLogic, AMultiGpuChapterOpensWithTheGpuCountItWasRecordedWith) {
 }
 
 TEST_F(AppLogic, WithAGpuNothingSwitchesToRecordedSettings) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(3);
+    RestartWithGpu(3);
     // A chapter not visited yet (the fixture opened the first): its GPU lessons run here.
     const Lesson& gpu = Named("reduce/v1-shared-memory");
     ASSERT_NE(gpu.chapter, registry.lessons().front().chapter);
@@ -224,15 +222,7 @@ TEST_F(AppLogic, WithAGpuNothingSwitchesToRecordedSettings) {
 
 TEST_F(AppLogic, ANewLessonOpensAtTheTopOfItsTextAndCode) {
     Open("split/naive-scan");
-    ImGuiIO& io = ImGui::GetIO();
-    for (const char* pane : {"text_pane", "code_pane"}) {
-        io.MousePos = Center(pane);
-        for (int i = 0; i < 20; ++i) {
-            io.MouseWheel = -5;
-            Frame();
-        }
-        io.MouseWheel = 0;
-    }
+    for (const char* pane : {"text_pane", "code_pane"}) ScrollAt(Center(pane), 20, -5);
     Frames(2);
     ASSERT_GT(probe.text_scroll_y, 0) << "the text pane scrolled down";
     ASSERT_GT(probe.code_scroll_y, 0) << "the code pane scrolled down";
@@ -346,19 +336,20 @@ TEST_F(AppLogic, TheEvidenceSectionShowsTheCountersTheWorkerSends) {
     Frames(3);
     EXPECT_EQ(probe.evidence_rows, 3);
     EXPECT_EQ(probe.evidence_highlighted, 1);
+    // Another step opened and its recorded profile asked for.
+    auto ask_recorded = [&](const Lesson& lesson) {
+        Open(lesson.id);
+        Frames(2);
+        Click("profile_recorded");
+    };
     // A profile whose fields are all of the wrong type is drawn, not thrown on.
-    const Lesson& hostile = Named("gemv/thread-per-row");
-    Open(hostile.id);
-    Frames(2);
-    Click("profile_recorded");
+    ask_recorded(Named("gemv/thread-per-row"));
     ASSERT_NO_THROW(Frames(3));
     EXPECT_EQ(probe.evidence_rows, 1);
     EXPECT_EQ(probe.evidence_highlighted, 0);
     // A chapter with nothing recorded: the error, no rows.
     const Lesson& basics = Named("basics/coalescing");
-    Open(basics.id);
-    Frames(2);
-    Click("profile_recorded");
+    ask_recorded(basics);
     Frames(3);
     ASSERT_NE(controller->Profile(basics), nullptr);
     EXPECT_TRUE(controller->Profile(basics)->profile.is_null());
@@ -377,12 +368,7 @@ TEST_F(AppLogic, ALessonRunHereAndOneMarkedAnsweredShowInTheSettings) {
     EXPECT_TRUE(ui.settings.ran.count("split/even-positions")) << "the previous lesson ran too";
     EXPECT_FALSE(ui.settings.ran.count("split/naive-scan"));
     // The mark is at the end of the text, under its questions: scrolled to, then clicked.
-    ImGui::GetIO().MousePos = Center("text_pane");
-    for (int i = 0; i < 60; ++i) {
-        ImGui::GetIO().MouseWheel = -10;
-        Frame();
-    }
-    ImGui::GetIO().MouseWheel = 0;
+    ScrollAt(Center("text_pane"), 60, -10);
     Frames(2);
     Click("answered");
     EXPECT_TRUE(ui.settings.answered.count("split/openmp"));
@@ -408,14 +394,7 @@ TEST(AppStudent, AKeysNoticeIsShownInChineseWithItsReason) {
 }
 
 TEST(AppStudent, EveryWordOfTheStudentsPathHasBothLanguages) {
-    const std::vector<std::string_view> texts = UiTexts(Catalog());
-    for (const Word* w : kStudentWords) {
-        EXPECT_STRNE(w->en, "");
-        EXPECT_STRNE(w->zh, "");
-        EXPECT_STRNE(w->en, w->zh) << "not translated";
-        EXPECT_NE(std::find(texts.begin(), texts.end(), std::string_view(w->zh)), texts.end())
-            << w->en << ": its glyphs are not in the atlas";
-    }
+    ExpectTranslatedAndInTheAtlas(kStudentWords);
 }
 
 // Tune: the worker's tuning of a step on this machine, its runs shown as a sweep, the page set

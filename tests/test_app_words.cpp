@@ -237,9 +237,7 @@ TEST_F(AppLogic, EveryScreenInChineseHasNoUntranslatedString) {
 }
 
 TEST_F(AppLogic, EveryScreenInChineseWithAGpuWorkerAndItsNotices) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    Frames(3);
+    RestartWithGpu(3);
     ui.settings.language = "zh";
     // The controller's notices, as the status bar shows them.
     worker->wrong_lesson = "reduce/v5-vectorized-one-pass";  // its check's message in tooltips

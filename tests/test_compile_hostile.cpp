@@ -32,19 +32,9 @@ bool Has(const std::string& text, const std::string& part) {
 }
 
 // A fresh folder, removed at the end, holding the hostile files and a secret to leak.
-class Dir {
+class Dir : public ScratchDir {
 public:
-    Dir() : m_path(MakeTempDir("compile-hostile")) {}
-    ~Dir() { Sh("rm -rf '" + m_path + "'"); }
-    std::string Write(const std::string& name, const std::string& contents) const {
-        const std::string p = m_path + "/" + name;
-        std::ofstream(p, std::ios::binary) << contents;
-        return p;
-    }
-    const std::string& path() const { return m_path; }
-
-private:
-    std::string m_path;
+    Dir() : ScratchDir("compile-hostile") {}
 };
 
 const char* kSecret = "LESSONS_SECRET_hunter2";

@@ -8,27 +8,14 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <regex>
 #include <string>
 
+#include "address_space.h"
 #include "cublas_loader.h"
 #include "gemv/gemv_gpu.cuh"
 
 using namespace lessons;
-
-namespace {
-
-// This process's address space in use (VmSize), in bytes; 0 when /proc does not say.
-unsigned long long AddressSpaceInUse() {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmSize:", 0) == 0) return std::stoull(line.substr(7)) << 10;
-    return 0;
-}
-
-}  // namespace
 
 TEST(CublasLoader, CandidatesAreTheVariableAloneWhenSet) {
     const char* old = std::getenv("CUDA_LESSONS_CUBLAS");

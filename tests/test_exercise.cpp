@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -29,6 +30,7 @@
 #include "serve_replies.h"
 #include "shell.h"
 #include "text_lines.h"
+#include "wrong_kernels.h"
 
 using json = nlohmann::ordered_json;
 using namespace lessons;
@@ -40,22 +42,9 @@ bool Has(const std::string& text, const std::string& part) {
 }
 
 // A file under a fresh temporary folder.
-class TempDir {
+class TempDir : public ScratchDir {
 public:
-    TempDir() {
-        char tmpl[] = "/tmp/lessons-exercise-XXXXXX";
-        m_path = mkdtemp(tmpl);
-    }
-    ~TempDir() { Sh("rm -rf '" + m_path + "'"); }
-    std::string Write(const std::string& name, const std::string& contents) const {
-        const std::string p = m_path + "/" + name;
-        std::ofstream(p, std::ios::binary) << contents;
-        return p;
-    }
-    std::string Path(const std::string& name) const { return m_path + "/" + name; }
-
-private:
-    std::string m_path;
+    TempDir() : ScratchDir("exercise") {}
 };
 
 KernelSpec Spec() {
@@ -1182,19 +1171,125 @@ TEST(KernelChange, TheChangeIsWhatTheSolutionHasAndTheStartLacks) {
     EXPECT_EQ(j["present"], true);
     EXPECT_EQ(j["basis"], "families");
     EXPECT_EQ(j["required"], json::array({"shfl"}));
-    // The same families: the basis is that the kernel is no longer the start.
+    // The same families: the basis is the instruction mix. A start with a comment more is the
+    // start; an instruction the step does not add is no share of its change.
     const StepChange same = StepChangeFromPtx(start, start + "\tadd.s32 %r1, %r2, %r3;\n");
     EXPECT_TRUE(same.required.empty());
     const ChangeVerdict unchanged = JudgeChange(same, "// mine\n" + start);
-    EXPECT_EQ(unchanged.basis, "not-the-start");
+    EXPECT_EQ(unchanged.basis, "instruction-mix");
     EXPECT_FALSE(unchanged.present);
     EXPECT_TRUE(unchanged.same_as_start);
     EXPECT_TRUE(Has(ChangeText(unchanged, false), "starting file's PTX"));
-    EXPECT_TRUE(JudgeChange(same, start + "\tmul.lo.s32 %r1, %r2, %r3;\n").present);
+    // (It dilutes the start's instructions as the step's add does: a third of the way.)
+    const ChangeVerdict other = JudgeChange(same, start + "\tmul.lo.s32 %r1, %r2, %r3;\n");
+    EXPECT_FALSE(other.present);
+    EXPECT_NEAR(other.mix_share, 1.0 / 3, 1e-9);
+    EXPECT_TRUE(Has(ChangeText(other, false),
+                    "has made 33% of the step's change (50% is needed) "
+                    "-- NOT found"))
+        << ChangeText(other, false);
+    EXPECT_TRUE(Has(ChangeText(other, false), "    add.s32: 0.0% / 33.3% / 0.0%\n"))
+        << ChangeText(other, false);
+    EXPECT_TRUE(Has(ChangeText(other, true), "未找到")) << ChangeText(other, true);
+    const ChangeVerdict made = JudgeChange(same, start + "\tadd.s32 %r7, %r8, %r9;\n");
+    EXPECT_TRUE(made.present);
+    EXPECT_DOUBLE_EQ(made.mix_share, 1);
+    EXPECT_TRUE(Has(ChangeText(made, false), "has made 100% of the step's change"))
+        << ChangeText(made, false);
+    EXPECT_TRUE(Has(ChangeText(made, true), "已找到")) << ChangeText(made, true);
+    const json m = ToJson(made);
+    EXPECT_EQ(m["basis"], "instruction-mix");
+    EXPECT_DOUBLE_EQ(m["mix_share"].get<double>(), 1.0);
+    EXPECT_EQ(m["mix_changes"][0]["instruction"], "add.s32");
+    // Not even the mix tells them apart (the same instructions in another order): the weakest
+    // basis, not the start.
+    const std::string two = "\tadd.s32 %r1, %r2, %r3;\n\tmul.lo.s32 %r4, %r5, %r6;\n";
+    const std::string swapped = "\tmul.lo.s32 %r4, %r5, %r6;\n\tadd.s32 %r1, %r2, %r3;\n";
+    const StepChange order = StepChangeFromPtx(two, swapped);
+    EXPECT_EQ(JudgeChange(order, two).basis, "not-the-start");
+    EXPECT_FALSE(JudgeChange(order, two).present);
+    EXPECT_TRUE(JudgeChange(order, swapped).present);
     // Unknown: not judged, and why.
     const ChangeVerdict unknown = JudgeChange(StepChange{}, solution);
     EXPECT_FALSE(unknown.judged);
     EXPECT_FALSE(unknown.present);
+}
+
+// The instruction mix: each instruction by its opcode and what it is computed from (the special
+// registers and parameters, through the registers). Register numbers and order do not count;
+// which index feeds which multiply does.
+TEST(KernelChange, TheMixFollowsIndicesAndParametersThroughRegisters) {
+    const std::string rows_from_x =
+        "\tld.param.u32 %r1, [k_param_2];\n"
+        "\tmov.u32 %r2, %tid.x;\n"
+        "\tmov.u32 %r3, %tid.y;\n"
+        "\tmul.lo.s32 %r4, %r2, %r1;\n"  // row * n, row from x
+        "\tadd.s32 %r5, %r4, %r3;\n"
+        "\t@%p1 bra $L__BB0_2;\n"
+        "\tsetp.lt.s32 %p1, %r5, %r1;\n"
+        "\t@%p1 st.global.f32 [%rd1], %f1;\n";
+    const InstructionMix a = InstructionMixOf(rows_from_x);
+    EXPECT_EQ(a.at("mul.lo.s32 from param2, tid.x"), 1);
+    EXPECT_EQ(a.at("add.s32 from param2, tid.x, tid.y"), 1);
+    EXPECT_EQ(a.at("mov.u32 from tid.x"), 1);
+    // The guard's predicate is a source of what it guards (the mix is flow-insensitive: also
+    // where the guard is read before the predicate's write). Branches are not counted.
+    EXPECT_EQ(a.at("st.global.f32 from param2, tid.x, tid.y"), 1);
+    EXPECT_EQ(a.count("bra from param2, tid.x, tid.y"), 0u);
+    const InstructionMix copied = InstructionMixOf(
+        "\tmov.u32 %r2, %tid.x;\n\tmov.u32 %r3, %r2;\n\tadd.s32 %r4, %r3, 1;\n\tret;\n");
+    EXPECT_EQ(copied, (InstructionMix{{"mov.u32 from tid.x", 1}, {"add.s32 from tid.x", 1}}));
+    // Renumbered registers, statements in another order, comments: the same mix.
+    const std::string renumbered =
+        "\tmov.u32 %r13, %tid.y; // y first\n"
+        "\tmov.u32 %r12, %tid.x;\n"
+        "\tld.param.u32 %r11, [k_param_2];\n"
+        "\tmul.lo.s32 %r14, %r12, %r11;\n"
+        "\tadd.s32 %r15, %r14, %r13;\n"
+        "\t@%p7 bra $L__BB0_2;\n"
+        "\tsetp.lt.s32 %p7, %r15, %r11;\n"
+        "\t@%p7 st.global.f32 [%rd9], %f3;\n";
+    EXPECT_EQ(InstructionMixOf(renumbered), a);
+    // The row from y (5.2's change): the multiply is now computed from tid.y.
+    std::string rows_from_y = rows_from_x;
+    const auto swap = [&](const std::string& from, const std::string& to) {
+        rows_from_y.replace(rows_from_y.find(from), from.size(), to);
+    };
+    swap("add.s32 %r5, %r4, %r3;", "add.s32 %r5, %r4, %r2;");
+    swap("mul.lo.s32 %r4, %r2, %r1;", "mul.lo.s32 %r4, %r3, %r1;");
+    const InstructionMix b = InstructionMixOf(rows_from_y);
+    EXPECT_NE(a, b);
+    EXPECT_EQ(b.at("mul.lo.s32 from param2, tid.y"), 1);
+    EXPECT_DOUBLE_EQ(ShareOfChange(a, b, a), 0);
+    EXPECT_DOUBLE_EQ(ShareOfChange(a, b, b), 1);
+    EXPECT_DOUBLE_EQ(ShareOfChange(a, b, InstructionMixOf(renumbered)), 0);
+    EXPECT_TRUE(std::isnan(ShareOfChange(a, a, b)));
+    // A loop's instructions weigh kLoopWeight per loop they are in; unrolled four times, the
+    // loop's body has about the same share of the mix.
+    const std::string loop =
+        "\tmov.u32 %r1, %tid.x;\n"
+        "$L__BB0_1:\n"
+        "\tld.shared.f32 %f1, [%r1];\n"
+        "\tfma.rn.f32 %f2, %f1, %f1, %f2;\n"
+        "\tbra.uni $L__BB0_1;\n"
+        "\tst.global.f32 [%rd1], %f2;\n";
+    const InstructionMix looped = InstructionMixOf(loop);
+    EXPECT_DOUBLE_EQ(looped.at("fma.rn.f32 from tid.x"), kLoopWeight);
+    EXPECT_DOUBLE_EQ(looped.at("st.global.f32 from tid.x"), 1);
+    std::string unrolled = "\tmov.u32 %r1, %tid.x;\n";
+    for (int i = 0; i < 8; ++i)
+        unrolled += "\tld.shared.f32 %f1, [%r1];\n\tfma.rn.f32 %f2, %f1, %f1, %f2;\n";
+    unrolled += "\tst.global.f32 [%rd1], %f2;\n";
+    EXPECT_EQ(MixShares(InstructionMixOf(unrolled)), MixShares(looped));
+    // Vector operands, a shuffle's two destinations, a parameter's offset.
+    const InstructionMix v = InstructionMixOf(
+        "\tld.param.u64 %rd1, [k_param_0+8];\n"
+        "\tld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];\n"
+        "\tshfl.sync.bfly.b32 %r1|%p1, %f4, 16, 31, -1;\n"
+        "\t@%p1 add.f32 %f5, %f5, %f1;\n");
+    EXPECT_EQ(v.at("ld.global.v4.f32 from param0"), 1);
+    EXPECT_EQ(v.at("shfl.sync.bfly.b32 from param0"), 1);
+    EXPECT_EQ(v.at("add.f32 from param0"), 1);
 }
 
 // Every exercise's start is told apart from its solution before any GPU (issue 41: seven starts
@@ -1231,21 +1326,34 @@ TEST(Exercises, EveryStartIsToldApartFromItsSolution) {
         ASSERT_TRUE(c.known) << e.lesson << ": " << c.why_unknown;
         std::string required;
         for (const std::string& id : c.required) required += (required.empty() ? "" : ", ") + id;
-        table += e.lesson + " | " + (required.empty() ? "(not the start)" : required) + "\n";
+        const ChangeVerdict start = JudgeChange(c, c.start_ptx);
+        const ChangeVerdict solution = JudgeChange(c, c.solution_ptx);
         if (c.required.empty()) {
             empty_sets.insert(e.lesson);
             EXPECT_NE(c.start_ptx, c.solution_ptx) << e.lesson;
+            // Not the weakest basis: the instruction mixes tell the start from the solution.
+            EXPECT_EQ(start.basis, "instruction-mix") << e.lesson;
+            EXPECT_DOUBLE_EQ(start.mix_share, 0) << e.lesson;
+            EXPECT_DOUBLE_EQ(solution.mix_share, 1) << e.lesson;
+            const auto percent = [](double share) {
+                return std::to_string(std::lround(share * 1000) / 10) + "." +
+                       std::to_string(std::lround(share * 1000) % 10) + "%";
+            };
+            required = "(instruction mix:";
+            for (const ChangeVerdict::MixChange& m : start.mix_changes)
+                required += " [" + m.instruction + ": " + percent(m.start) + " -> " +
+                            percent(m.solution) + "]";
+            required += ")";
         }
-        const ChangeVerdict start = JudgeChange(c, c.start_ptx);
+        table += e.lesson + " | " + required + "\n";
         EXPECT_TRUE(start.judged) << e.lesson;
         EXPECT_FALSE(start.present) << e.lesson << ": the start has the step's change";
-        const ChangeVerdict solution = JudgeChange(c, c.solution_ptx);
         EXPECT_TRUE(solution.present)
             << e.lesson
             << ": the solution lacks the step's change: " << ChangeText(solution, false);
         if (passed_on_h200.count(e.lesson))
             EXPECT_EQ(start.basis,
-                      e.lesson == "gemm/2d-register-blocking" ? "not-the-start" : "families")
+                      e.lesson == "gemm/2d-register-blocking" ? "instruction-mix" : "families")
                 << e.lesson;
         // A held-back start does not compile as it stands.
         if (!HeldBack(StartingFile(e)).empty())
@@ -1253,6 +1361,81 @@ TEST(Exercises, EveryStartIsToldApartFromItsSolution) {
     }
     std::cout << "the step's change (families in the solution, not in the start):\n" << table;
     EXPECT_EQ(empty_sets, same_families)
-        << "a step whose change adds no instruction family is judged only by 'not the start': "
+        << "a step whose change adds no instruction family is judged by its instruction mix: "
            "name it here once you have looked at it";
+}
+
+// The steps judged by their instruction mix, with the kernels of tests/data/change-variants: the
+// step's change written other ways than the solution is found; a start changed without it (its
+// loops unrolled, its lines reordered: a PTX that differs) is not.
+TEST(KernelChange, OtherWaysToWriteTheChangeAreFoundAndAStartOnlyUnrolledIsNot) {
+    REQUIRE_NVRTC();
+    const std::vector<test::WrongKernel> variants = test::ChangeVariants();
+    ASSERT_GE(variants.size(), 10u);
+    std::string table;
+    int found = 0, missing = 0;
+    for (const test::WrongKernel& k : variants) {
+        ASSERT_EQ(k.problem, "") << k.name;
+        const bool want = k.why.starts_with("// FOUND: ");
+        EXPECT_TRUE(want || k.why.starts_with("// MISSING: ")) << k.name << ": " << k.why;
+        (want ? found : missing) += 1;
+        const Exercise* e = FindExercise(k.lesson);
+        ASSERT_NE(e, nullptr) << k.name;
+        const Lesson* l = RunnableCatalog().FindLesson(k.lesson);
+        ASSERT_NE(l, nullptr) << k.name;
+        std::string problem, text = k.text;
+        if (text.empty())
+            text = test::ApplyWrongEdits(
+                k, k.base == "start" ? std::string(StartingFile(*e)) : SolutionOf(*l), problem);
+        ASSERT_EQ(problem, "") << k.name;
+        const CompileResult compiled = CompileKernel(text, SpecFor(*e), 90);
+        ASSERT_TRUE(compiled.ok()) << k.name << ": " << compiled.message;
+        const StepChange c = StepChangeOf(*e, *l, SpecFor(*e), 90);
+        ASSERT_TRUE(c.known) << k.name;
+        EXPECT_TRUE(c.required.empty()) << k.name << ": a step with families of its own";
+        const ChangeVerdict v = JudgeChange(c, compiled.ptx);
+        EXPECT_EQ(v.basis, "instruction-mix") << k.name;
+        EXPECT_EQ(v.present, want) << k.name << " (" << k.why << ")\n" << ChangeText(v, false);
+        table += k.name + " | " + std::to_string(std::lround(v.mix_share * 100)) + "% | " +
+                 (v.present ? "found" : "MISSING") +
+                 (v.same_as_start ? " (the start's PTX)" : " (not the start's PTX)") + "\n";
+    }
+    EXPECT_GE(found, 5);
+    EXPECT_GE(missing, 3);
+    std::cout << "the step's change in each variant:\n" << table;
+}
+
+// Every wrong kernel of tests/data/wrong-kernels (its solution with a bug) is judged as it was
+// before the instruction mix judged the steps without a family of their own: the change found
+// where it was found (its families, or its PTX not the start's). A wrong kernel fails on its
+// cases, not on the change.
+TEST(KernelChange, EveryWrongKernelKeepsItsChangeVerdict) {
+    REQUIRE_NVRTC();
+    const std::vector<test::WrongKernel> kernels = test::WrongKernels();
+    ASSERT_GE(kernels.size(), 10u);
+    std::string table;
+    for (const test::WrongKernel& k : kernels) {
+        const Exercise* e = FindExercise(k.lesson);
+        ASSERT_NE(e, nullptr) << k.name;
+        const Lesson* l = RunnableCatalog().FindLesson(k.lesson);
+        ASSERT_NE(l, nullptr) << k.name;
+        std::string problem;
+        const std::string text = test::ApplyWrongEdits(k, SolutionOf(*l), problem);
+        ASSERT_EQ(problem, "") << k.name;
+        const CompileResult compiled = CompileKernel(text, SpecFor(*e), 90);
+        ASSERT_TRUE(compiled.ok()) << k.name << ": " << compiled.message;
+        const StepChange c = StepChangeOf(*e, *l, SpecFor(*e), 90);
+        ASSERT_TRUE(c.known) << k.name;
+        const ChangeVerdict v = JudgeChange(c, compiled.ptx);
+        // The earlier rule: the families where the step has some, else "not the start".
+        const bool before = c.required.empty() ? !v.same_as_start : v.present;
+        EXPECT_EQ(v.present, before) << k.name << "\n" << ChangeText(v, false);
+        EXPECT_TRUE(v.present) << k.name << ": " << ChangeText(v, false);
+        table += k.name + " | " + v.basis +
+                 (v.basis == "instruction-mix"
+                      ? " " + std::to_string(std::lround(v.mix_share * 100)) + "%"
+                      : std::string()) +
+                 " | " + (v.present ? "found" : "MISSING") + "\n";
+    }
+    std::cout << "the step's change in each wrong kernel:\n" << table;
 }

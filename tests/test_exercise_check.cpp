@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <optional>
 #include <set>
 #include <string>
@@ -338,15 +339,15 @@ TEST_F(CheckCommand, TheStepsChangeIsJudgedWithoutAGpu) {
     EXPECT_EQ(yc["present"], true) << y.text;
     EXPECT_TRUE(yc["missing"].empty()) << y.text;
     EXPECT_TRUE(Has(Cli("check split/shared-memory --kernel " + solution).text, "-- found"));
-    // 5.5's change adds no family: the basis is that the kernel is no longer the start, and a
-    // start with only its comments changed is still the start.
+    // 5.5's change adds no family: the basis is the instruction mix, and a start with only its
+    // comments changed is still the start.
     const Output g = Cli("exercise gemm/2d-register-blocking --format json", false);
     const std::string g_start = nlohmann::json::parse(g.text)["start"].get<std::string>();
     const std::string commented = Write("commented.cu", "// mine now\n" + g_start + "// done\n");
     const Output gc =
         Cli("check gemm/2d-register-blocking --format json --kernel " + commented, false);
     const nlohmann::json gv = nlohmann::json::parse(gc.text)["change"];
-    EXPECT_EQ(gv["basis"], "not-the-start") << gc.text;
+    EXPECT_EQ(gv["basis"], "instruction-mix") << gc.text;
     EXPECT_EQ(gv["present"], false) << gc.text;
 }
 
@@ -355,6 +356,7 @@ TEST(SpeedTarget, WithinTenPercentOrFasterPasses) {
     const cli::SpeedVerdict faster = cli::JudgeSpeed(0.8, 1.0);
     EXPECT_TRUE(faster.judged);
     EXPECT_TRUE(faster.passed);
+    EXPECT_EQ(faster.outcome, cli::SpeedOutcome::kWithinTarget);
     EXPECT_DOUBLE_EQ(faster.ratio, 0.8);
     EXPECT_TRUE(cli::JudgeSpeed(1.0, 1.0).passed);
     EXPECT_TRUE(cli::JudgeSpeed(1.099, 1.0).passed);
@@ -362,18 +364,126 @@ TEST(SpeedTarget, WithinTenPercentOrFasterPasses) {
     const cli::SpeedVerdict slow = cli::JudgeSpeed(1.2, 1.0);
     EXPECT_TRUE(slow.judged);
     EXPECT_FALSE(slow.passed);
+    EXPECT_EQ(slow.outcome, cli::SpeedOutcome::kSlower);
     EXPECT_DOUBLE_EQ(slow.ratio, 1.2);
-    EXPECT_EQ(
-        cli::SpeedText(slow, false),
-        "speed: yours 1.200 ms, the step's 1.000 ms, target: within 10% (or faster): NOT met");
-    EXPECT_TRUE(Has(cli::SpeedText(cli::JudgeSpeed(0.5, 1.0), false), ": met"));
-    EXPECT_TRUE(Has(cli::SpeedText(slow, true), "未达到"));
+    EXPECT_EQ(cli::SpeedText(slow, false),
+              "speed: yours 1.200 ms, the step's 1.000 ms; target: within 10% (or faster): NOT "
+              "met -- slower by 20%");
+    EXPECT_EQ(cli::SpeedText(cli::JudgeSpeed(0.5, 1.0), false),
+              "speed: yours 0.500 ms, the step's 1.000 ms; target: within 10% (or faster): met "
+              "-- within the target (50% faster)");
+    EXPECT_TRUE(Has(cli::SpeedText(slow, true), "未达到 —— 慢了 20%"));
     const nlohmann::ordered_json j = cli::ToJson(slow);
     EXPECT_EQ(j["judged"], true);
     EXPECT_EQ(j["passed"], false);
+    EXPECT_EQ(j["verdict"], "slower");
     EXPECT_DOUBLE_EQ(j["yours_ms"].get<double>(), 1.2);
     EXPECT_DOUBLE_EQ(j["step_ms"].get<double>(), 1.0);
     EXPECT_DOUBLE_EQ(j["target_ratio"].get<double>(), 1.1);
+    EXPECT_EQ(j["text"], cli::SpeedText(slow, false));
+    EXPECT_EQ(j["text_zh"], cli::SpeedText(slow, true));
+}
+
+// Samples around `median`, spread by +-`spread` (a fraction) evenly, `n` of them, with `loaded`
+// of them (a neighbour's load) `load` times as long.
+std::vector<double> Samples(double median, double spread, int n, int loaded = 0, double load = 1) {
+    std::vector<double> out;
+    for (int i = 0; i < n; ++i)
+        out.push_back(median * (1 - spread + 2 * spread * (i + 0.5) / n) *
+                      (i % 7 == 3 && loaded-- > 0 ? load : 1));
+    return out;
+}
+
+// The interleaved verdict on pooled samples: each side's median with its order-statistics
+// interval (MedianIntervalOf), and the ratio's interval decides between "within the target",
+// "slower by X" and "within noise" (met: noise alone never fails a kernel).
+TEST(SpeedTarget, IntervalsDecideBetweenTargetSlowerAndNoise) {
+    // Tight samples: 5% slower is within the target; 20% slower is slower, by 20%.
+    const cli::SpeedVerdict near =
+        cli::JudgeSpeed(Samples(1.05, 0.01, 400), Samples(1.0, 0.01, 400), 4);
+    EXPECT_EQ(near.outcome, cli::SpeedOutcome::kWithinTarget);
+    EXPECT_TRUE(near.passed);
+    EXPECT_EQ(near.runs, 4);
+    EXPECT_EQ(near.yours_samples, 400);
+    EXPECT_GT(near.level, 0.95);
+    EXPECT_LE(near.yours_lo_ms, near.yours_ms);
+    EXPECT_GE(near.yours_hi_ms, near.yours_ms);
+    EXPECT_LE(near.ratio_lo, near.ratio);
+    EXPECT_GE(near.ratio_hi, near.ratio);
+    EXPECT_NEAR(near.ratio_lo, near.yours_lo_ms / near.step_hi_ms, 1e-12);
+    EXPECT_NEAR(near.ratio_hi, near.yours_hi_ms / near.step_lo_ms, 1e-12);
+    EXPECT_TRUE(Has(cli::SpeedText(near, false), "met -- within the target (5% slower, interval "))
+        << cli::SpeedText(near, false);
+    EXPECT_TRUE(Has(cli::SpeedText(near, false), "timed in turn, 4 runs each"));
+    EXPECT_TRUE(Has(cli::SpeedText(near, true), "达到 —— 在目标之内（慢 5%，区间 慢 "))
+        << cli::SpeedText(near, true);
+    const cli::SpeedVerdict slow =
+        cli::JudgeSpeed(Samples(1.2, 0.01, 400), Samples(1.0, 0.01, 400), 4);
+    EXPECT_EQ(slow.outcome, cli::SpeedOutcome::kSlower);
+    EXPECT_FALSE(slow.passed);
+    EXPECT_TRUE(Has(cli::SpeedText(slow, false), "NOT met -- slower by 20% (interval 1"))
+        << cli::SpeedText(slow, false);
+    EXPECT_TRUE(Has(cli::SpeedText(slow, false), "% slower)")) << cli::SpeedText(slow, false);
+    EXPECT_TRUE(Has(cli::SpeedText(slow, true), "未达到 —— 慢了 20%（区间 慢 "))
+        << cli::SpeedText(slow, true);
+    // Wide samples around 10% slower: the interval holds the target, so the timings cannot tell
+    // a miss: within noise, and met.
+    const cli::SpeedVerdict noisy =
+        cli::JudgeSpeed(Samples(1.12, 0.3, 20), Samples(1.0, 0.3, 20), 4);
+    EXPECT_EQ(noisy.outcome, cli::SpeedOutcome::kWithinNoise);
+    EXPECT_TRUE(noisy.passed);
+    EXPECT_LE(noisy.ratio_lo, 1.1);
+    EXPECT_GT(noisy.ratio_hi, 1.1);
+    EXPECT_TRUE(Has(cli::SpeedText(noisy, false), "met -- within noise of the target (12% slower"))
+        << cli::SpeedText(noisy, false);
+    EXPECT_TRUE(Has(cli::SpeedText(noisy, true), "达到 —— 与目标的差别在噪声之内"))
+        << cli::SpeedText(noisy, true);
+    EXPECT_EQ(cli::ToJson(noisy)["verdict"], "within-noise");
+    // The same medians from more samples: the intervals narrow and the verdict is told.
+    EXPECT_EQ(cli::JudgeSpeed(Samples(1.2, 0.3, 20), Samples(1.0, 0.3, 20), 4).outcome,
+              cli::SpeedOutcome::kWithinNoise);
+    EXPECT_EQ(cli::JudgeSpeed(Samples(1.2, 0.3, 4000), Samples(1.0, 0.3, 4000), 8).outcome,
+              cli::SpeedOutcome::kSlower);
+    for (const cli::SpeedVerdict* v : {&near, &slow, &noisy})
+        std::cout << cli::SpeedText(*v, false) << "\n" << cli::SpeedText(*v, true) << "\n";
+    // Faster than the step: within the target, said as faster.
+    const cli::SpeedVerdict fast =
+        cli::JudgeSpeed(Samples(0.5, 0.02, 300), Samples(1.0, 0.02, 300), 4);
+    EXPECT_EQ(fast.outcome, cli::SpeedOutcome::kWithinTarget);
+    EXPECT_TRUE(Has(cli::SpeedText(fast, false), "(50% faster, interval "))
+        << cli::SpeedText(fast, false);
+    EXPECT_TRUE(Has(cli::SpeedText(fast, false), "% faster)")) << cli::SpeedText(fast, false);
+}
+
+// A neighbour's load on some of one side's samples (a tenth of them three times as long) does not
+// move the median much: the same kernel is still within the target of itself. Timed one after
+// the other, the loaded side's every sample would have been slow.
+TEST(SpeedTarget, ALoadOnAFewSamplesOfOneSideLeavesTheVerdict) {
+    const std::vector<double> step = Samples(1.0, 0.02, 800);
+    const std::vector<double> loaded = Samples(1.0, 0.02, 800, 80, 3.0);
+    int slow = 0;
+    for (double x : loaded) slow += x > 1.5;
+    EXPECT_GE(slow, 70);
+    const cli::SpeedVerdict a = cli::JudgeSpeed(step, loaded, 4);
+    const cli::SpeedVerdict b = cli::JudgeSpeed(loaded, step, 4);
+    EXPECT_EQ(a.outcome, cli::SpeedOutcome::kWithinTarget) << cli::SpeedText(a, false);
+    EXPECT_EQ(b.outcome, cli::SpeedOutcome::kWithinTarget) << cli::SpeedText(b, false);
+}
+
+// Samples that are no time (zero, negative, not finite) are left out; a side without any is no
+// verdict, named.
+TEST(SpeedTarget, SamplesThatAreNoTimeAreLeftOut) {
+    const cli::SpeedVerdict v =
+        cli::JudgeSpeed({1.0, 0, -1, std::nan(""), INFINITY, 1.0, 1.0}, {1.0, 1.0, 1.0}, 1);
+    EXPECT_TRUE(v.judged);
+    EXPECT_EQ(v.yours_samples, 3);
+    EXPECT_DOUBLE_EQ(v.yours_ms, 1.0);
+    const cli::SpeedVerdict none = cli::JudgeSpeed(std::vector<double>{}, {1.0}, 2);
+    EXPECT_FALSE(none.judged);
+    EXPECT_EQ(none.why_not, "no time was measured for your kernel");
+    EXPECT_EQ(cli::JudgeSpeed({1.0}, {0.0}, 2).why_not,
+              "no time was measured for the step's kernel");
+    EXPECT_EQ(cli::ToJson(none)["verdict"], "not-judged");
 }
 
 TEST(SpeedTarget, NoTimeIsNoVerdict) {

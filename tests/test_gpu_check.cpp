@@ -3,18 +3,12 @@
 // file passes it (right and within the speed target), and a kernel
 // that never ends is stopped at the time limit with a clear message, after which the next run
 // works. Skipped without a GPU, but for the wrong kernels' edits, which apply without one.
-// A wrong kernel is stored as edits of its lesson's solution, not as a copy of it (NAME.edit):
-// its lesson on its first line ("// lesson: gemm/naive"), what is wrong on its second
-// ("// WRONG: ..."), then one or more blocks
-//   <<<<<<< solution
-//   lines of the solution, found exactly once in it
-//   =======
-//   the lines that replace them in the wrong kernel
-//   >>>>>>> wrong
+// The wrong kernels' format: tests/wrong_kernels.h.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -30,6 +24,7 @@
 
 #include "gpu_test.h"
 #include "shell.h"
+#include "wrong_kernels.h"
 
 namespace {
 
@@ -39,55 +34,8 @@ bool Has(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
-struct WrongKernel {
-    std::string name, lesson, why;                           // name: the edit file's stem
-    std::vector<std::pair<std::string, std::string>> edits;  // (solution's lines, wrong lines)
-    std::string problem;  // what is malformed in the file; empty when nothing is
-};
-
-// tests/data/wrong-kernels, or $LESSONS_WRONG_KERNELS (a build carried to another machine).
-std::string WrongKernelDir() {
-    const char* env = std::getenv("LESSONS_WRONG_KERNELS");
-    return env && *env ? env : std::string(LESSONS_SOURCE_DIR) + "/tests/data/wrong-kernels";
-}
-
-WrongKernel ReadWrongKernel(const std::filesystem::path& path) {
-    WrongKernel k{path.stem().string(), "", "", {}, ""};
-    std::ifstream in(path);
-    std::string first, line;
-    std::getline(in, first);
-    std::getline(in, k.why);
-    if (first.starts_with("// lesson: ")) k.lesson = first.substr(11);
-    enum { kOutside, kSolution, kWrong } at = kOutside;
-    while (std::getline(in, line)) {
-        if (at == kOutside && line == "<<<<<<< solution") {
-            k.edits.emplace_back();
-            at = kSolution;
-        } else if (at == kSolution && line == "=======") {
-            at = kWrong;
-        } else if (at == kWrong && line == ">>>>>>> wrong") {
-            at = kOutside;
-        } else if (at == kSolution) {
-            k.edits.back().first += line + "\n";
-        } else if (at == kWrong) {
-            k.edits.back().second += line + "\n";
-        } else if (!line.empty()) {
-            k.problem = "a line outside the edit blocks: " + line;
-        }
-    }
-    if (at != kOutside) k.problem = "an edit block not closed by '>>>>>>> wrong'";
-    if (k.edits.empty() && k.problem.empty()) k.problem = "no edit block";
-    return k;
-}
-
-std::vector<WrongKernel> WrongKernels() {
-    std::vector<WrongKernel> out;
-    for (const auto& entry : std::filesystem::directory_iterator(WrongKernelDir()))
-        if (entry.path().extension() == ".edit") out.push_back(ReadWrongKernel(entry.path()));
-    std::sort(out.begin(), out.end(),
-              [](const WrongKernel& a, const WrongKernel& b) { return a.name < b.name; });
-    return out;
-}
+using lessons::test::WrongKernel;
+using lessons::test::WrongKernels;
 
 // The wrong kernel's text: its lesson's solution with its edits made; empty, with `problem`
 // said, where the solution is not to be had or an edit's lines are not in it exactly once.
@@ -100,17 +48,7 @@ std::string WrongKernelText(const WrongKernel& k, std::string& problem) {
         problem = "no solution for " + k.lesson + ": " + s.text.substr(0, 300);
         return "";
     }
-    for (const auto& [from, to] : k.edits) {
-        const size_t at = text.find(from);
-        if (at == std::string::npos || text.find(from, at + 1) != std::string::npos) {
-            problem = "these lines are " +
-                      std::string(at == std::string::npos ? "not" : "more than once") +
-                      " in the solution of " + k.lesson + ":\n" + from;
-            return "";
-        }
-        text.replace(at, from.size(), to);
-    }
-    return text;
+    return lessons::test::ApplyWrongEdits(k, text, problem);
 }
 
 struct Checked {
@@ -164,10 +102,13 @@ void AppendTableRow(const Checked& c) {
     std::string speed = "-";
     if (c.j.contains("speed") && c.j["speed"].is_object()) {
         const json& s = c.j["speed"];
-        speed = s.value("judged", false)
-                    ? "yours " + s["yours_ms"].dump() + " ms, step " + s["step_ms"].dump() +
-                          " ms: " + (s.value("passed", false) ? "met" : "NOT met")
-                    : "not judged";
+        // The verdict's own words where the check gives them (the interleaved timing's
+        // intervals and "within the target", "slower by", "within noise").
+        speed = !s.value("judged", false) ? "not judged"
+                : s.contains("text")
+                    ? s.value("text", std::string())
+                    : "yours " + s["yours_ms"].dump() + " ms, step " + s["step_ms"].dump() +
+                          " ms: " + (s.value("passed", false) ? "met" : "NOT met");
     }
     // The step's change (lessons/kernel_change.h): found, or the families missing.
     std::string change = "-";
@@ -176,10 +117,16 @@ void AppendTableRow(const Checked& c) {
         std::string missing;
         for (const json& m : ch.value("missing", json::array()))
             missing += (missing.empty() ? "" : ",") + m.get<std::string>();
-        change = !ch.value("judged", false)   ? "not judged"
-                 : ch.value("present", false) ? "found (" + ch.value("basis", std::string()) + ")"
-                                              : "MISSING (" + ch.value("basis", std::string()) +
-                                                    (missing.empty() ? "" : ": " + missing) + ")";
+        // Basis "instruction-mix": the share of the step's change made.
+        const std::string basis =
+            ch.value("basis", std::string()) +
+            (ch.contains("mix_share")
+                 ? " " + std::to_string(std::lround(ch.value("mix_share", 0.0) * 100)) + "%"
+                 : "");
+        change = !ch.value("judged", false) ? "not judged"
+                 : ch.value("present", false)
+                     ? "found (" + basis + ")"
+                     : "MISSING (" + basis + (missing.empty() ? "" : ": " + missing) + ")";
     }
     table << c.name << " | exit " << c.code << " | " << c.j.value("cases_failed", -1) << " of "
           << c.j.value("cases_total", -1) << " failed | " << first.substr(0, 400) << " | " << speed
@@ -187,8 +134,9 @@ void AppendTableRow(const Checked& c) {
 }
 
 // `check --format json` of each (lesson, file), several at once (the cases' data and CPU
-// references take the host's cores, the GPU has room for several); in order, each also a row of
-// the table. Where `data_home` is given, the checks keep the student's progress there.
+// references take the host's cores, the GPU has room for several, and the speed target times
+// each check's two kernels in turn, so a neighbour's load falls on both); in order, each also a
+// row of the table. Where `data_home` is given, the checks keep the student's progress there.
 std::vector<Checked> CheckAll(const std::vector<std::pair<std::string, std::string>>& todo,
                               const std::vector<std::string>& names,
                               const std::string& data_home = "") {
@@ -196,7 +144,10 @@ std::vector<Checked> CheckAll(const std::vector<std::pair<std::string, std::stri
     if (!data_home.empty()) home.emplace(data_home);
     std::vector<Checked> out(todo.size());
     std::atomic<size_t> next{0};
-    const unsigned workers = std::max(1u, std::min(4u, std::thread::hardware_concurrency() / 2));
+    // $LESSONS_CHECK_WORKERS where set (1 to 16): a GPU machine of many cores runs more at once.
+    unsigned workers = std::max(1u, std::min(4u, std::thread::hardware_concurrency() / 2));
+    if (const char* w = std::getenv("LESSONS_CHECK_WORKERS"); w && std::atoi(w) >= 1)
+        workers = static_cast<unsigned>(std::min(std::atoi(w), 16));
     std::vector<std::thread> threads;
     for (unsigned w = 0; w < workers; ++w)
         threads.emplace_back([&] {

@@ -45,6 +45,23 @@ RunResult RunGemv(Session& session, const Lesson& lesson, uint64_t m, uint64_t n
     return session.Run(lesson, o);
 }
 
+// Lesson 4.3 (the vector step) right against the reference at every n of `ns` by every m of
+// `ms` at every block of `blocks`, each seeded m * seed_step + n.
+void ExpectVectorStepRight(const std::vector<uint64_t>& ns, const std::vector<uint64_t>& ms,
+                           const std::vector<int>& blocks, uint64_t seed_step) {
+    Session session(RunnableCatalog());
+    const Lesson* lesson = RunnableCatalog().FindLesson("gemv/vectorized-rows-per-warp");
+    ASSERT_NE(lesson, nullptr);
+    for (uint64_t n : ns)
+        for (uint64_t m : ms)
+            for (int block : blocks) {
+                const RunResult r =
+                    RunGemv(session, *lesson, m, n, "random", block, m * seed_step + n);
+                ASSERT_TRUE(r.verified)
+                    << m << "x" << n << " block " << block << ": " << r.check_message;
+            }
+}
+
 const std::pair<uint64_t, uint64_t> kEdgeShapes[] = {
     {1, 1}, {1, 2},   {1, 3},    {1, 5},  {1, 4099}, {1000, 1},    {2, 3},     {5, 7},
     {7, 8}, {17, 33}, {31, 129}, {33, 4}, {3, 4099}, {1000, 1001}, {129, 130},
@@ -100,16 +117,9 @@ TEST(GpuGemv, EveryAcceptedBlockSize) {
 // n from 1 to 72 (each group size, head and tail) with row counts that fill part of a warp.
 TEST(GpuGemv, VectorStepEveryGroupHeadAndTail) {
     REQUIRE_GPU();
-    Session session(RunnableCatalog());
-    const Lesson* lesson = RunnableCatalog().FindLesson("gemv/vectorized-rows-per-warp");
-    ASSERT_NE(lesson, nullptr);
-    for (uint64_t n = 1; n <= 72; ++n)
-        for (uint64_t m : {1ull, 3ull, 31ull, 33ull})
-            for (int block : {32, 96}) {
-                const RunResult r = RunGemv(session, *lesson, m, n, "random", block, m * 100 + n);
-                ASSERT_TRUE(r.verified)
-                    << m << "x" << n << " block " << block << ": " << r.check_message;
-            }
+    std::vector<uint64_t> every_n;
+    for (uint64_t n = 1; n <= 72; ++n) every_n.push_back(n);
+    ExpectVectorStepRight(every_n, {1, 3, 31, 33}, {32, 96}, 100);
 }
 
 // Rows long enough for the whole block (at least 4 float4s per thread, power-of-two blocks):
@@ -117,16 +127,8 @@ TEST(GpuGemv, VectorStepEveryGroupHeadAndTail) {
 // row starts, a block that is not a power of two (96: warp groups), row counts of 1 to 5.
 TEST(GpuGemv, VectorStepWholeBlockPerLongRow) {
     REQUIRE_GPU();
-    Session session(RunnableCatalog());
-    const Lesson* lesson = RunnableCatalog().FindLesson("gemv/vectorized-rows-per-warp");
-    ASSERT_NE(lesson, nullptr);
-    for (uint64_t n : {253ull, 256ull, 257ull, 1021ull, 1024ull, 1027ull, 4099ull, 16386ull})
-        for (uint64_t m : {1ull, 3ull, 5ull})
-            for (int block : {64, 96, 128, 512, 1024}) {
-                const RunResult r = RunGemv(session, *lesson, m, n, "random", block, m * 31 + n);
-                ASSERT_TRUE(r.verified)
-                    << m << "x" << n << " block " << block << ": " << r.check_message;
-            }
+    ExpectVectorStepRight({253, 256, 257, 1021, 1024, 1027, 4099, 16386}, {1, 3, 5},
+                          {64, 96, 128, 512, 1024}, 31);
 }
 
 // Lesson 4.3's ablation toggles: every combination of `loads` and `row_lanes` against the

@@ -26,11 +26,7 @@ Roof RoofFromInfo(const DeviceFacts& devices) {
     const GpuFacts* gpu = devices.First();
     if (!gpu) return roof;
     roof.device = gpu->name;
-    roof.read_gbps = gpu->ceilings.read_gbps;
-    roof.copy_gbps = gpu->ceilings.copy_gbps;
-    roof.fp32_gflops = gpu->ceilings.fp32_gflops;
-    roof.tf32_gflops = gpu->ceilings.tf32_gflops;
-    roof.bf16_gflops = gpu->ceilings.bf16_gflops;
+    static_cast<PredictCeilings&>(roof) = gpu->ceilings;
     return roof;
 }
 

@@ -13,13 +13,10 @@
 
 namespace lessons::app {
 
-// A GPU's ceilings in GB/s and GFLOP/s; 0 where unknown.
-struct Roof {
-    double read_gbps = 0;
-    double copy_gbps = 0;
-    double fp32_gflops = 0;
-    double tf32_gflops = 0;  // where the GEMM chapter measured it (cuBLAS's TF32 SGEMM)
-    double bf16_gflops = 0;  // where the tensor-core chapter measured it (cuBLAS's bf16 GEMM)
+// A GPU's ceilings in GB/s and GFLOP/s, 0 where unknown: TF32 where the GEMM chapter measured
+// it (cuBLAS's TF32 SGEMM), bf16 where the tensor-core chapter did (cuBLAS's bf16 GEMM). The
+// roof is drawn from read, copy and the peaks; the PCIe figures are not on it.
+struct Roof : PredictCeilings {
     std::string device;
     bool recorded = false;  // taken from recorded results, not measured by this worker
     // The TF32 figure is the fastest recorded TF32 rate (results recorded before they carried

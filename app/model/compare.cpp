@@ -43,28 +43,34 @@ bool RateIsKernelOnly(const RunResult& r) {
     return std::fabs(r.rate_ms - r.median_ms) > 1e-6 * std::max(r.median_ms, 1e-9);
 }
 
+namespace {
+
+struct CeilingWords {
+    Bound bound;
+    const Word& name;
+    const Word& short_name;
+};
+
+const CeilingWords kCeilingWords[] = {
+    {Bound::kRead, kCeilRead, kShortCeilRead}, {Bound::kCopy, kCeilCopy, kShortCeilCopy},
+    {Bound::kFp32, kCeilFp32, kShortCeilFp32}, {Bound::kTf32, kCeilTf32, kShortCeilTf32},
+    {Bound::kBf16, kCeilBf16, kShortCeilBf16}, {Bound::kH2D, kCeilH2D, kShortCeilH2D},
+    {Bound::kPeer, kCeilPeer, kShortCeilPeer},
+};
+
+}  // namespace
+
+const Word* CeilingWord(Bound bound, bool short_name) {
+    for (const CeilingWords& w : kCeilingWords)
+        if (w.bound == bound) return short_name ? &w.short_name : &w.name;
+    return nullptr;
+}
+
 std::string CeilingShortName(std::string_view language, const RunResult& r) {
     if (!r.pct_of_ceiling) return {};
     const bool fallback = IsTensor(r.work.bound) && !r.ceiling_note.empty();
-    switch (fallback ? Bound::kFp32 : r.work.bound) {
-        case Bound::kNone:
-            return {};
-        case Bound::kRead:
-            return Tr(language, kShortCeilRead);
-        case Bound::kCopy:
-            return Tr(language, kShortCeilCopy);
-        case Bound::kFp32:
-            return Tr(language, kShortCeilFp32);
-        case Bound::kTf32:
-            return Tr(language, kShortCeilTf32);
-        case Bound::kBf16:
-            return Tr(language, kShortCeilBf16);
-        case Bound::kH2D:
-            return Tr(language, kShortCeilH2D);
-        case Bound::kPeer:
-            return Tr(language, kShortCeilPeer);
-    }
-    return {};
+    const Word* word = CeilingWord(fallback ? Bound::kFp32 : r.work.bound, true);
+    return word ? Tr(language, *word) : std::string();
 }
 
 double EstimateSecondsLeft(double fraction, double elapsed_s) {

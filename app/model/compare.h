@@ -35,6 +35,12 @@ std::string WithoutVendor(const std::string& name);
 // the step reports it apart from copies), or the whole run the time column shows.
 bool RateIsKernelOnly(const RunResult& r);
 
+struct Word;
+
+// The ceiling `bound` holds a step to, in words: its name ("the read-bandwidth ceiling") or
+// its short name for a table ("read bandwidth"); null for Bound::kNone.
+const Word* CeilingWord(Bound bound, bool short_name);
+
 // The ceiling a result's share is of, short for a table ("read bandwidth", "cuBLAS's bf16 rate"),
 // in `language`; empty when it has none. A tensor-core step compared with the fp32 peak for
 // want of its own ceiling names the fp32 peak.

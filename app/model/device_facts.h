@@ -9,19 +9,14 @@
 #include <vector>
 
 #include "message.h"
+#include "predict.h"
 #include "report.h"  // Json
 
 namespace lessons::app {
 
-// A GPU's ceilings as the worker measured them (GB/s, GFLOP/s); 0 where unknown.
-struct GpuCeilings {
-    double read_gbps = 0;
-    double copy_gbps = 0;
-    double fp32_gflops = 0;
-    double tf32_gflops = 0;  // once a tensor-core step (or "measure again") has measured it
-    double bf16_gflops = 0;  // the same, for the bf16 tensor-core steps
-    double h2d_gbps = 0;
-    double d2h_gbps = 0;
+// A GPU's ceilings as the worker measured them (GB/s, GFLOP/s); 0 where unknown. The TF32 and
+// bf16 figures are there once a tensor-core step (or "measure again") has measured them.
+struct GpuCeilings : PredictCeilings {
     double block_floor_ns = 0;  // an empty kernel's time per block of 32 threads
     double datasheet_gbps = 0;  // the memory's datasheet bandwidth, for comparison
 };

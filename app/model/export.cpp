@@ -99,10 +99,15 @@ bool WritePng(const std::string& path, int width, int height, const unsigned cha
         if (error) *error = "cannot write " + path + ": the PNG could not be encoded";
         return false;
     }
+    return WriteReplacing(path, png, error);
+}
+
+bool WriteReplacing(const std::string& path, std::string_view contents, std::string* error,
+                    const std::string& prefix) {
     try {
-        WriteFileReplacing(path, png);
+        WriteFileReplacing(path, contents);
     } catch (const std::exception& e) {
-        if (error) *error = e.what();
+        if (error) *error = prefix + e.what();
         return false;
     }
     return true;

@@ -5,6 +5,7 @@
 
 #include <ctime>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/results_store.h"
@@ -26,6 +27,11 @@ std::string ScreenshotPath(const std::string& dir, std::time_t now);
 // `notice` says where when HOME is not set, and is emptied otherwise.
 std::string DefaultExportDir(const char* home, const char* xdg_data_home, unsigned uid,
                              std::string* notice);
+
+// WriteFileReplacing (engine/files.h) that says instead of throwing: false with the reason
+// after `prefix` in `error` when the file could not be written.
+bool WriteReplacing(const std::string& path, std::string_view contents, std::string* error,
+                    const std::string& prefix = "");
 
 // Creates `dir` and its missing parents; false with `error` set when it cannot.
 bool MakeFolders(const std::string& dir, std::string* error);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 #include "model/page_params.h"
 #include "units.h"
@@ -44,13 +45,7 @@ CeilingSource CeilingsFromDevices(const DeviceFacts& devices) {
     const GpuFacts* gpu = devices.available ? devices.First() : nullptr;
     if (!gpu) return s;
     const GpuCeilings& c = gpu->ceilings;
-    s.ceilings.read_gbps = c.read_gbps;
-    s.ceilings.copy_gbps = c.copy_gbps;
-    s.ceilings.fp32_gflops = c.fp32_gflops;
-    s.ceilings.tf32_gflops = c.tf32_gflops;
-    s.ceilings.bf16_gflops = c.bf16_gflops;
-    s.ceilings.h2d_gbps = c.h2d_gbps;
-    s.ceilings.d2h_gbps = c.d2h_gbps;
+    s.ceilings = c;  // the figures a prediction takes, without the block floor and datasheet
     s.known = s.ceilings.read_gbps > 0 || s.ceilings.copy_gbps > 0;
     s.measured = true;
     s.device = gpu->name;
@@ -68,6 +63,25 @@ CeilingSource CeilingsFromRecordedInfo(const Json& info) {
     s.date = at.is_string() ? at.get<std::string>().substr(0, 10) : "";
     return s;
 }
+
+namespace {
+
+// The figure of `ceilings` a step of `bound` is held to; null for a bound it has none of.
+double* CeilingSlot(PredictCeilings& ceilings, Bound bound) {
+    static constexpr std::pair<Bound, double PredictCeilings::*> kSlots[] = {
+        {Bound::kRead, &PredictCeilings::read_gbps},
+        {Bound::kCopy, &PredictCeilings::copy_gbps},
+        {Bound::kFp32, &PredictCeilings::fp32_gflops},
+        {Bound::kTf32, &PredictCeilings::tf32_gflops},
+        {Bound::kBf16, &PredictCeilings::bf16_gflops},
+        {Bound::kH2D, &PredictCeilings::h2d_gbps},
+    };
+    for (const auto& [b, member] : kSlots)
+        if (b == bound) return &(ceilings.*member);
+    return nullptr;
+}
+
+}  // namespace
 
 void AddRecordedCeiling(const RunResult& recorded, CeilingSource* source) {
     // One GPU's figures only: a multi-GPU result's ceilings are several GPUs' added up.
@@ -90,29 +104,9 @@ void AddRecordedCeiling(const RunResult& recorded, CeilingSource* source) {
     }
     // A ceiling that is not its bound's own (a TF32 step compared with fp32) fills nothing.
     if (!recorded.CeilingOf(recorded.work.bound)) return;
-    double* slot = nullptr;
-    switch (recorded.work.bound) {
-        case Bound::kRead:
-            slot = &c.read_gbps;
-            break;
-        case Bound::kCopy:
-            slot = &c.copy_gbps;
-            break;
-        case Bound::kFp32:
-            slot = &c.fp32_gflops;
-            break;
-        case Bound::kTf32:
-            slot = &c.tf32_gflops;
-            break;
-        case Bound::kBf16:
-            slot = &c.bf16_gflops;
-            break;
-        case Bound::kH2D:
-            slot = &c.h2d_gbps;
-            break;
-        default:
-            return;  // results recorded before their bound was named carry none we can use
-    }
+    double* slot = CeilingSlot(c, recorded.work.bound);
+    // Results recorded before their bound was named carry none we can use.
+    if (!slot) return;
     if (*slot > 0 && !(slot == &c.tf32_gflops && source->tf32_from_rates)) return;
     *slot = *recorded.ceiling;
     if (slot == &c.tf32_gflops) source->tf32_from_rates = false;

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "files.h"
+#include "model/export.h"
 #include "out_of_memory.h"
 
 namespace lessons::app {
@@ -261,13 +262,7 @@ bool SaveSettings(const std::string& path, const Settings& s, std::string* probl
             return false;
         }
     }
-    try {
-        WriteFileReplacing(path, j.dump(2) + "\n");
-    } catch (const std::exception& e) {
-        if (problem) *problem = std::string("settings not saved: ") + e.what();
-        return false;
-    }
-    return true;
+    return WriteReplacing(path, j.dump(2) + "\n", problem, "settings not saved: ");
 }
 
 void ClampWindowToWorkArea(Settings* s, int work_width, int work_height) {
@@ -369,13 +364,7 @@ bool WriteImGuiIni(const std::string& path, const std::string& text, std::string
                        std::to_string(CountSections(text)) + " sections is more than expected";
         return false;
     }
-    try {
-        WriteFileReplacing(path, text);
-    } catch (const std::exception& e) {
-        if (problem) *problem = e.what();
-        return false;
-    }
-    return true;
+    return WriteReplacing(path, text, problem);
 }
 
 }  // namespace lessons::app

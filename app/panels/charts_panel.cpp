@@ -23,25 +23,8 @@ namespace lessons::app {
 namespace {
 
 const char* CeilingName(const UiState& ui, Bound bound) {
-    switch (bound) {
-        case Bound::kNone:
-            return "";
-        case Bound::kRead:
-            return Tr(ui, kCeilRead);
-        case Bound::kCopy:
-            return Tr(ui, kCeilCopy);
-        case Bound::kFp32:
-            return Tr(ui, kCeilFp32);
-        case Bound::kTf32:
-            return Tr(ui, kCeilTf32);
-        case Bound::kBf16:
-            return Tr(ui, kCeilBf16);
-        case Bound::kH2D:
-            return Tr(ui, kCeilH2D);
-        case Bound::kPeer:
-            return Tr(ui, kCeilPeer);
-    }
-    return "";
+    const Word* word = CeilingWord(bound, false);
+    return word ? Tr(ui, *word) : "";
 }
 
 // The chapter's values without `name` (a sweep over it matches everything else).

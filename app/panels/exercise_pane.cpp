@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -429,6 +430,17 @@ void DrawSpeed(UiState& ui, const Controller::ExerciseAnswer& a) {
         DrawWrappedText(Fmt(Tr(ui, kSpeedNotJudged), why.c_str()), &kGrey);
         return;
     }
+    // The checker's own words where it gives them (the two kernels timed in turn, each median
+    // with its interval: within the target, slower by X, or within noise), in the page's
+    // language; an older worker's two times otherwise.
+    const bool zh = ui.settings.language == "zh";
+    if (const std::string& t = zh && !s.text_zh.empty() ? s.text_zh : s.text; !t.empty()) {
+        std::string line = t;
+        if (!zh && !line.empty()) line[0] = static_cast<char>(std::toupper(line[0]));
+        if (!s.passed) line += (zh ? "。" : ". ") + std::string(Tr(ui, kSpeedRightButSlower));
+        DrawWrappedText(line, s.passed ? &kGreen : &kAmber);
+        return;
+    }
     DrawWrappedText(Fmt(Tr(ui, s.passed ? kSpeedMet : kSpeedNotMet), Ms(s.yours_ms).c_str(),
                         Ms(s.step_ms).c_str(), (s.target_ratio - 1) * 100),
                     s.passed ? &kGreen : &kAmber);
@@ -669,17 +681,9 @@ void DrawExercisePopout(UiState& ui, Controller& c, const Registry& reg) {
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
     // ImGui's own tabbing off: PopoutFocus moves through its controls, as on the page.
-#if IMGUI_VERSION_NUM >= 18940
-    ImGui::PushTabStop(false);
-#else
-    ImGui::PushAllowKeyboardFocus(false);
-#endif
+    PushNoTabStop();
     auto end = [] {
-#if IMGUI_VERSION_NUM >= 18940
-        ImGui::PopTabStop();
-#else
-        ImGui::PopAllowKeyboardFocus();
-#endif
+        PopNoTabStop();
         ImGui::End();
     };
     const Lesson* lesson = CurrentLesson(ui, reg);

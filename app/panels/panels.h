@@ -23,6 +23,10 @@ namespace lessons::app {
 // arrows are the page's: lessons, presenter sections): HandleFocusKeys moves the focus (Tab)
 // and presses the focused control (Enter, Space), and DrawUi draws its frame.
 inline constexpr ImGuiWindowFlags kNoNavKeys = ImGuiWindowFlags_NoNavInputs;
+// ImGui's own tabbing off for the controls drawn between the two calls (the page's and the
+// editor popout's focus keys move instead); 1.89.4 renamed PushAllowKeyboardFocus PushTabStop.
+void PushNoTabStop();
+void PopNoTabStop();
 
 inline const ImU32 kCurrentColor = IM_COL32(80, 160, 255, 255);
 inline const ImU32 kPreviousColor = IM_COL32(70, 200, 170, 255);

@@ -12,6 +12,7 @@
 #include "parsons.h"
 #include "probe.h"
 #include "progress.h"
+#include "text_lines.h"
 #include "words/words_exercise.h"
 #include "words/words_parsons.h"
 
@@ -58,24 +59,14 @@ void ToggleAside(UiState::ParsonsView& v) {
     }
 }
 
-std::vector<std::string> Split(const std::string& text) {
-    std::vector<std::string> lines;
-    for (size_t start = 0; start < text.size();) {
-        size_t end = text.find('\n', start);
-        if (end == std::string::npos) end = text.size();
-        lines.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    return lines;
-}
-
 // The lines in order, each a selectable row (its place, then the line as the code's braces
 // indent it) that can be dragged to another place.
 void DrawOrder(UiState& ui, const ParsonsProblem& problem, bool marks) {
     UiState::ParsonsView& v = ui.parsons;
     std::vector<std::string> texts;
     for (const int place : v.arranged) texts.push_back(problem.pool(v.shown[size_t(place) - 1]));
-    const std::vector<std::string> indented = Split(IndentParsons(texts, ""));
+    const std::string code = IndentParsons(texts, "");
+    const std::vector<std::string_view> indented = SplitLines(code);
     ImGui::PushFont(ui.fonts.mono);
     for (size_t i = 0; i < v.arranged.size(); ++i) {
         const int place = v.arranged[i];
@@ -84,7 +75,7 @@ void DrawOrder(UiState& ui, const ParsonsProblem& problem, bool marks) {
                                             static_cast<int>(i) + 1) != v.out_of_place.end();
         ImGui::TextColored(out ? kRed : kGrey, "%s%2d", out ? "x" : " ", static_cast<int>(i) + 1);
         ImGui::SameLine();
-        const std::string& line = i < indented.size() ? indented[i] : texts[i];
+        const std::string line(i < indented.size() ? indented[i] : std::string_view(texts[i]));
         if (ImGui::Selectable(line.empty() ? " " : line.c_str(), v.selected == place))
             v.selected = place;
         Remember(ui, ("parsons_line_" + std::to_string(place)).c_str());

@@ -572,18 +572,10 @@ void KeepProgress(UiState& ui, Controller& c) {
         ui.progress.read_for = ui.settings.lesson;
     }
     for (const Controller::FinishedCheck& f : c.TakeFinishedChecks()) {
-        CheckRecord r;
-        r.correct = f.correct;
-        r.change = f.change;
-        r.cases_failed = f.cases_failed;
-        r.cases_total = f.cases_total;
-        r.speed_judged = f.speed_judged;
-        r.speed_met = f.speed_met;
-        r.yours_ms = f.yours_ms;
-        r.step_ms = f.step_ms;
         const std::string when = UtcTimestamp();
         ChangeProgress(
-            &ui.progress, [&](Progress& p) { RecordCheck(p, f.lesson_id, r, when); }, &notices);
+            &ui.progress, [&](Progress& p) { RecordCheck(p, f.lesson_id, f.record, when); },
+            &notices);
     }
     for (const auto& [id, result] : c.TakeFinishedParsons()) {
         const std::string when = UtcTimestamp();
@@ -810,6 +802,22 @@ void DrawWork(UiState& ui, Controller& c, const Registry& reg, const Lesson& les
 
 }  // namespace
 
+void PushNoTabStop() {
+#if IMGUI_VERSION_NUM >= 18940
+    ImGui::PushTabStop(false);
+#else
+    ImGui::PushAllowKeyboardFocus(false);
+#endif
+}
+
+void PopNoTabStop() {
+#if IMGUI_VERSION_NUM >= 18940
+    ImGui::PopTabStop();
+#else
+    ImGui::PopAllowKeyboardFocus();
+#endif
+}
+
 void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     if (ui.probe) {
         ui.probe->focused.clear();
@@ -876,11 +884,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
                      kNoNavKeys);
     // ImGui's own tabbing off: HandleFocusKeys moves through every control instead.
-#if IMGUI_VERSION_NUM >= 18940
-    ImGui::PushTabStop(false);
-#else
-    ImGui::PushAllowKeyboardFocus(false);
-#endif
+    PushNoTabStop();
     const float font = ImGui::GetFontSize();
     // The status bar: two rows, one in presenter mode (DrawStatusBar).
     // Where a narrow window wraps it onto a third row, the height it took last.
@@ -1013,11 +1017,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
         ui.status_bar_h = wanted_h;
         ui.redraw_frames = std::max(ui.redraw_frames, 2);
     }
-#if IMGUI_VERSION_NUM >= 18940
-    ImGui::PopTabStop();
-#else
-    ImGui::PopAllowKeyboardFocus();
-#endif
+    PopNoTabStop();
     ImGui::End();
     ui.arrival.scroll_top = false;
     DrawFirstRunPage(ui, reg);

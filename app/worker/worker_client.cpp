@@ -832,6 +832,15 @@ void WorkerClient::HandleCheck(const Json& m, int, PendingAt pending) {
         v.passed = v.judged && s->value("passed", false);
         v.why_not = s->value("why_not", std::string());
         v.why_not_zh = s->value("why_not_zh", std::string());
+        if (v.judged) {
+            const auto text = [&](const char* name) {
+                const auto it = s->find(name);
+                return it != s->end() && it->is_string() ? it->get<std::string>() : std::string();
+            };
+            v.verdict = text("verdict");
+            v.text = text("text");
+            v.text_zh = text("text_zh");
+        }
         a.speed = v;
     }
     if (pending->second.exercise < 0) {
@@ -843,16 +852,17 @@ void WorkerClient::HandleCheck(const Json& m, int, PendingAt pending) {
         if (const Lesson* lesson = m_registry.FindLesson(pending->second.exercise)) {
             FinishedCheck f;
             f.lesson_id = lesson->id;
+            CheckRecord& r = f.record;
             // Every case right ("right"; a worker of another version sends only "passed").
-            f.correct = c.value("right", a.check_passed);
-            if (a.change_judged) f.change = a.change_present ? "found" : "missing";
-            for (const ExerciseAnswer::Case& k : a.cases) f.cases_failed += k.passed ? 0 : 1;
-            f.cases_total = std::max(a.cases_total, static_cast<int>(a.cases.size()));
+            r.correct = c.value("right", a.check_passed);
+            if (a.change_judged) r.change = a.change_present ? "found" : "missing";
+            for (const ExerciseAnswer::Case& k : a.cases) r.cases_failed += k.passed ? 0 : 1;
+            r.cases_total = std::max(a.cases_total, static_cast<int>(a.cases.size()));
             if (a.speed && a.speed->judged) {
-                f.speed_judged = true;
-                f.speed_met = a.speed->passed;
-                f.yours_ms = a.speed->yours_ms;
-                f.step_ms = a.speed->step_ms;
+                r.speed_judged = true;
+                r.speed_met = a.speed->passed;
+                r.yours_ms = a.speed->yours_ms;
+                r.step_ms = a.speed->step_ms;
             }
             m_finished_checks.push_back(std::move(f));
         }

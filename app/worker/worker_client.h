@@ -18,6 +18,7 @@
 #include "model/device_facts.h"
 #include "model/page_params.h"
 #include "model/results_store.h"
+#include "progress.h"
 #include "registry.h"
 #include "report.h"
 #include "result.h"
@@ -174,6 +175,10 @@ public:
             bool passed = false;  // yours within `target_ratio` of the step's time (or faster)
             double yours_ms = 0, step_ms = 0, target_ratio = 1.1;
             std::string why_not, why_not_zh;
+            // A worker that times the two kernels in turn: its verdict ("within-target",
+            // "slower", "within-noise") and its own words for it, with both medians' intervals
+            // (both languages); empty from an older worker.
+            std::string verdict, text, text_zh;
         };
         std::optional<Speed> speed;  // the summary's, once it came
     };
@@ -183,11 +188,7 @@ public:
     // Each check whose cases ran, as it finished, for the student's progress: taken once.
     struct FinishedCheck {
         std::string lesson_id;
-        bool correct = false;  // every case passed
-        int cases_failed = 0, cases_total = 0;
-        bool speed_judged = false, speed_met = false;
-        double yours_ms = 0, step_ms = 0;
-        std::string change = {};  // the step's change: "found", "missing" or "" (not judged)
+        CheckRecord record;  // as the progress file keeps it (lessons/progress.h)
     };
     std::vector<FinishedCheck> TakeFinishedChecks() { return std::exchange(m_finished_checks, {}); }
     // A Parsons problem's assembled kernel (lessons/parsons.h), checked as CheckKernel checks a

@@ -6,6 +6,7 @@
 // the tensor cores, which do the two matrix products of the unfused step many times faster.
 #include "attention_device.cuh"
 #include "attention_gpu.cuh"
+#include "attention_launch.cuh"
 
 namespace lessons::attention {
 
@@ -109,24 +110,9 @@ __global__ void __launch_bounds__(WARPS * 32)
 namespace {
 
 template <int D, int WARPS, int ROWS>
-cudaError_t Launch(const AttentionProblem& p, cudaStream_t stream) {
-    constexpr int BR = WARPS * ROWS;
-    const dim3 grid(unsigned((p.n + BR - 1) / BR), unsigned(p.heads));
-    attention_fused_simt_kernel<D, WARPS, ROWS><<<grid, WARPS * 32, 0, stream>>>(p);
-    return cudaGetLastError();
-}
-
-template <int D, int WARPS, int ROWS>
 AttentionKernel Config(const char* tile) {
-    return {tile,
-            D,
-            "attention_fused_simt_kernel",
-            reinterpret_cast<const void*>(&attention_fused_simt_kernel<D, WARPS, ROWS>),
-            WARPS * 32,
-            WARPS * ROWS,
-            0,
-            &Launch<D, WARPS, ROWS>,
-            75};
+    return RowsKernel<&attention_fused_simt_kernel<D, WARPS, ROWS>, D, WARPS * 32, WARPS * ROWS, 0,
+                      75>(tile, "attention_fused_simt_kernel");
 }
 
 }  // namespace

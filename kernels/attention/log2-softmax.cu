@@ -8,6 +8,7 @@
 // tiles whose warps own 32 rows (WM = 2), which halve the shared-memory reads per product.
 #include "attention_device.cuh"
 #include "attention_gpu.cuh"
+#include "attention_launch.cuh"
 #include "attention_pipeline.cuh"
 
 namespace lessons::attention {
@@ -267,25 +268,10 @@ namespace {
 template <int D, int BR, int STAGES>
 constexpr size_t kSmem = size_t(BR* D + STAGES * 2 * 64 * D) * sizeof(__nv_bfloat16);
 
-template <int D, int BR, int STAGES, int WM>
-cudaError_t Launch(const AttentionProblem& p, cudaStream_t stream) {
-    const dim3 grid(unsigned((p.n + BR - 1) / BR), unsigned(p.heads));
-    attention_log2_softmax_kernel<D, BR, STAGES, WM>
-        <<<grid, BR * 2 / WM, kSmem<D, BR, STAGES>, stream>>>(p);
-    return cudaGetLastError();
-}
-
 template <int D, int BR, int STAGES, int WM = 1>
 AttentionKernel Config(const char* tile) {
-    return {tile,
-            D,
-            "attention_log2_softmax_kernel",
-            reinterpret_cast<const void*>(&attention_log2_softmax_kernel<D, BR, STAGES, WM>),
-            BR * 2 / WM,
-            BR,
-            kSmem<D, BR, STAGES>,
-            &Launch<D, BR, STAGES, WM>,
-            80};
+    return RowsKernel<&attention_log2_softmax_kernel<D, BR, STAGES, WM>, D, BR * 2 / WM, BR,
+                      kSmem<D, BR, STAGES>, 80>(tile, "attention_log2_softmax_kernel");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 // reads in the same banks (no padding, no swizzle): the next step removes both costs.
 #include "attention_device.cuh"
 #include "attention_gpu.cuh"
+#include "attention_launch.cuh"
 
 namespace lessons::attention {
 
@@ -154,23 +155,9 @@ template <int D, int BR>
 constexpr size_t kSmem = size_t(BR* D + 2 * 64 * D) * sizeof(__nv_bfloat16);
 
 template <int D, int BR>
-cudaError_t Launch(const AttentionProblem& p, cudaStream_t stream) {
-    const dim3 grid(unsigned((p.n + BR - 1) / BR), unsigned(p.heads));
-    attention_mma_sync_kernel<D, BR><<<grid, BR * 2, kSmem<D, BR>, stream>>>(p);
-    return cudaGetLastError();
-}
-
-template <int D, int BR>
 AttentionKernel Config(const char* tile) {
-    return {tile,
-            D,
-            "attention_mma_sync_kernel",
-            reinterpret_cast<const void*>(&attention_mma_sync_kernel<D, BR>),
-            BR * 2,
-            BR,
-            kSmem<D, BR>,
-            &Launch<D, BR>,
-            80};
+    return RowsKernel<&attention_mma_sync_kernel<D, BR>, D, BR * 2, BR, kSmem<D, BR>, 80>(
+        tile, "attention_mma_sync_kernel");
 }
 
 }  // namespace

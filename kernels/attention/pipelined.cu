@@ -5,6 +5,7 @@
 // multiplied, so the trip hides behind STAGES − 1 tiles of work; one barrier per tile remains.
 #include "attention_device.cuh"
 #include "attention_gpu.cuh"
+#include "attention_launch.cuh"
 #include "attention_pipeline.cuh"
 
 namespace lessons::attention {
@@ -191,23 +192,9 @@ template <int D, int BR, int STAGES>
 constexpr size_t kSmem = size_t(BR* D + STAGES * 2 * 64 * D) * sizeof(__nv_bfloat16);
 
 template <int D, int BR, int STAGES>
-cudaError_t Launch(const AttentionProblem& p, cudaStream_t stream) {
-    const dim3 grid(unsigned((p.n + BR - 1) / BR), unsigned(p.heads));
-    attention_pipelined_kernel<D, BR, STAGES><<<grid, BR * 2, kSmem<D, BR, STAGES>, stream>>>(p);
-    return cudaGetLastError();
-}
-
-template <int D, int BR, int STAGES>
 AttentionKernel Config(const char* tile) {
-    return {tile,
-            D,
-            "attention_pipelined_kernel",
-            reinterpret_cast<const void*>(&attention_pipelined_kernel<D, BR, STAGES>),
-            BR * 2,
-            BR,
-            kSmem<D, BR, STAGES>,
-            &Launch<D, BR, STAGES>,
-            80};
+    return RowsKernel<&attention_pipelined_kernel<D, BR, STAGES>, D, BR * 2, BR,
+                      kSmem<D, BR, STAGES>, 80>(tile, "attention_pipelined_kernel");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 // conflict (before: the eight rows of 256 bytes all began in the same bank).
 #include "attention_device.cuh"
 #include "attention_gpu.cuh"
+#include "attention_launch.cuh"
 
 namespace lessons::attention {
 
@@ -150,23 +151,9 @@ template <int D, int BR>
 constexpr size_t kSmem = size_t(BR* D + 2 * 64 * D) * sizeof(__nv_bfloat16);
 
 template <int D, int BR>
-cudaError_t Launch(const AttentionProblem& p, cudaStream_t stream) {
-    const dim3 grid(unsigned((p.n + BR - 1) / BR), unsigned(p.heads));
-    attention_swizzled_kernel<D, BR><<<grid, BR * 2, kSmem<D, BR>, stream>>>(p);
-    return cudaGetLastError();
-}
-
-template <int D, int BR>
 AttentionKernel Config(const char* tile) {
-    return {tile,
-            D,
-            "attention_swizzled_kernel",
-            reinterpret_cast<const void*>(&attention_swizzled_kernel<D, BR>),
-            BR * 2,
-            BR,
-            kSmem<D, BR>,
-            &Launch<D, BR>,
-            80};
+    return RowsKernel<&attention_swizzled_kernel<D, BR>, D, BR * 2, BR, kSmem<D, BR>, 80>(
+        tile, "attention_swizzled_kernel");
 }
 
 }  // namespace

@@ -116,11 +116,7 @@ const void* PickSoftmax(int n, int block) {
 #if LESSONS_HAVE_CUBLAS
 
 std::string Create(void** state, cudaStream_t stream) {
-    cublasHandle_t h = nullptr;
-    std::string error = CublasCreate(&h, stream);
-    if (!error.empty()) return error;
-    *state = h;
-    return {};
+    return CublasCreate(reinterpret_cast<cublasHandle_t*>(state), stream);
 }
 
 // cuBLAS is column-major: a row-major n × d matrix is its d × n transpose. Per head,

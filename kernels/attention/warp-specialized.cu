@@ -28,6 +28,7 @@
 #include "attention_gpu.cuh"
 #include "attention_hopper.cuh"
 #include "attention_products.cuh"
+#include "attention_tma_launch.cuh"
 
 namespace lessons::attention {
 
@@ -193,43 +194,14 @@ __global__ void __launch_bounds__(kWsThreads, 1)
 
 namespace {
 
-template <int D, int BC, int STAGES>
-constexpr size_t kWsSmem = size_t(TileBytes(kHopperRows, D)) +
-                           size_t(STAGES) * 2 * TileBytes(BC, D) + 1024 +
-                           (1 + 4 * STAGES) * sizeof(uint64_t);
-
-template <int D, int BC, int STAGES, bool PINGPONG, bool OVERLAP>
-cudaError_t Launch(const AttentionProblem& p, cudaStream_t stream) {
-    constexpr auto kKernel = &attention_warp_specialized_kernel<D, BC, STAGES, PINGPONG, OVERLAP>;
-    // TMA's coordinates are 32-bit: the B·H·N rows must fit (far more than a GPU holds).
-    if (p.d != D || int64_t(p.heads) * p.n > INT32_MAX) return cudaErrorInvalidValue;
-    const int rows = p.heads * p.n;
-    CUtensorMap map_q{}, map_k{}, map_v{};
-    cudaError_t e = tc::EncodeMatrixMap(&map_q, p.q, rows, D, D, kHopperRows);
-    if (e == cudaSuccess) e = tc::EncodeMatrixMap(&map_k, p.k, rows, D, D, BC);
-    if (e == cudaSuccess) e = tc::EncodeMatrixMap(&map_v, p.v, rows, D, D, BC);
-    if (e == cudaSuccess)
-        e = cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 int(kWsSmem<D, BC, STAGES>));
-    if (e != cudaSuccess) return e;
-    const dim3 grid(unsigned((p.n + kHopperRows - 1) / kHopperRows), unsigned(p.heads));
-    kKernel<<<grid, kWsThreads, kWsSmem<D, BC, STAGES>, stream>>>(map_q, map_k, map_v, p);
-    return cudaGetLastError();
-}
-
+// Four mbarriers a stage: a full and an empty one for K and for V.
 template <int D, int BC, int STAGES, bool PINGPONG, bool OVERLAP>
 AttentionKernel Config(const char* tile) {
-    static_assert(kWsSmem<D, BC, STAGES> <= 227 * 1024, "more shared memory than a block may have");
-    return {tile,
-            D,
-            "attention_warp_specialized_kernel",
-            reinterpret_cast<const void*>(
-                &attention_warp_specialized_kernel<D, BC, STAGES, PINGPONG, OVERLAP>),
-            kWsThreads,
-            kHopperRows,
-            kWsSmem<D, BC, STAGES>,
-            &Launch<D, BC, STAGES, PINGPONG, OVERLAP>,
-            90};
+    constexpr size_t kWsSmem = HopperTilesBytes(D, BC, STAGES, 4);
+    static_assert(kWsSmem <= 227 * 1024, "more shared memory than a block may have");
+    return TmaAttentionKernel<&attention_warp_specialized_kernel<D, BC, STAGES, PINGPONG, OVERLAP>,
+                              D, BC, kWsThreads, kWsSmem>(tile,
+                                                          "attention_warp_specialized_kernel");
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "attention_device.cuh"
 #include "attention_gpu.cuh"
 #include "attention_hopper.cuh"
+#include "attention_tma_launch.cuh"
 
 namespace lessons::attention {
 
@@ -202,40 +203,12 @@ __global__ void __launch_bounds__(256, 1)
 
 namespace {
 
-template <int D, int BC, int STAGES>
-constexpr size_t kSmem = size_t(TileBytes(kHopperRows, D)) + size_t(STAGES) * 2 * TileBytes(BC, D) +
-                         1024 + (1 + 2 * STAGES) * sizeof(uint64_t);
-
-template <int D, int BC, int STAGES>
-cudaError_t Launch(const AttentionProblem& p, cudaStream_t stream) {
-    constexpr auto kKernel = &attention_wgmma_tma_kernel<D, BC, STAGES>;
-    // TMA's coordinates are 32-bit: the B·H·N rows must fit (far more than a GPU holds).
-    if (p.d != D || int64_t(p.heads) * p.n > INT32_MAX) return cudaErrorInvalidValue;
-    const int rows = p.heads * p.n;
-    CUtensorMap map_q{}, map_k{}, map_v{};
-    cudaError_t e = tc::EncodeMatrixMap(&map_q, p.q, rows, D, D, kHopperRows);
-    if (e == cudaSuccess) e = tc::EncodeMatrixMap(&map_k, p.k, rows, D, D, BC);
-    if (e == cudaSuccess) e = tc::EncodeMatrixMap(&map_v, p.v, rows, D, D, BC);
-    if (e == cudaSuccess)
-        e = cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 int(kSmem<D, BC, STAGES>));
-    if (e != cudaSuccess) return e;
-    const dim3 grid(unsigned((p.n + kHopperRows - 1) / kHopperRows), unsigned(p.heads));
-    kKernel<<<grid, 256, kSmem<D, BC, STAGES>, stream>>>(map_q, map_k, map_v, p);
-    return cudaGetLastError();
-}
-
+// Two mbarriers a stage: K's and V's.
 template <int D, int BC, int STAGES>
 AttentionKernel Config(const char* tile) {
-    return {tile,
-            D,
-            "attention_wgmma_tma_kernel",
-            reinterpret_cast<const void*>(&attention_wgmma_tma_kernel<D, BC, STAGES>),
-            256,
-            kHopperRows,
-            kSmem<D, BC, STAGES>,
-            &Launch<D, BC, STAGES>,
-            90};
+    return TmaAttentionKernel<&attention_wgmma_tma_kernel<D, BC, STAGES>, D, BC, 256,
+                              HopperTilesBytes(D, BC, STAGES, 2)>(tile,
+                                                                  "attention_wgmma_tma_kernel");
 }
 
 }  // namespace

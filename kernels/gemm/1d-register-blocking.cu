@@ -6,6 +6,7 @@
 #include "gemm_gpu.cuh"
 #include "gemm_tile_io.cuh"
 #include "gemm_tiles.h"
+#include "kernel_table.h"
 
 namespace lessons::gemm {
 
@@ -20,10 +21,7 @@ __global__ void __launch_bounds__(BM* BN / TM)
     const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
     float sum[TM] = {};
     for (int k0 = 0; k0 < k; k0 += BK) {
-        for (int i = tid; i < BM * BK; i += kThreads)
-            as[i / BK][i % BK] = Load1(a, m, k, row0 + i / BK, k0 + i % BK);
-        for (int i = tid; i < BK * BN; i += kThreads)
-            bs[i / BN][i % BN] = Load1(b, k, n, k0 + i / BN, col0 + i % BN);
+        LoadTiles1<BM, BN, BK, kThreads>(as, bs, a, b, m, n, k, row0, col0, k0, tid);
         __syncthreads();
 #pragma unroll
         for (int kk = 0; kk < BK; ++kk) {
@@ -43,22 +41,13 @@ __global__ void __launch_bounds__(BM* BN / TM)
 
 namespace {
 
-template <GemmTile T>
-GemmKernel Config() {
-    static_assert(T.tn == 1 && T.bm * T.bn / T.tm == T.threads, "a block has BM·BN/TM threads");
-    return TiledKernel<T, &gemm_1d_register_blocking_kernel<T.bm, T.bn, T.bk, T.tm>>(
-        "gemm_1d_register_blocking_kernel");
-}
+LESSONS_KERNEL_TABLE(
+    kGemm1dRegisterBlocking, kTiles1dRegisterBlocking,
+    [name = "gemm_1d_register_blocking_kernel"]<GemmTile T>() {
+        static_assert(T.tn == 1 && T.bm * T.bn / T.tm == T.threads, "a block has BM·BN/TM threads");
+        return TiledKernel<T, &gemm_1d_register_blocking_kernel<T.bm, T.bn, T.bk, T.tm>>(name);
+    });
 
 }  // namespace
-
-const GemmKernel kGemm1dRegisterBlocking[] = {
-    Config<kTiles1dRegisterBlocking[0]>(),
-    Config<kTiles1dRegisterBlocking[1]>(),
-    Config<kTiles1dRegisterBlocking[2]>(),
-    Config<kTiles1dRegisterBlocking[3]>(),
-};
-
-LESSONS_KERNELS(kGemm1dRegisterBlocking);
 
 }  // namespace lessons::gemm

@@ -7,6 +7,7 @@
 #include "gemm_gpu.cuh"
 #include "gemm_tile_io.cuh"
 #include "gemm_tiles.h"
+#include "kernel_table.h"
 
 namespace lessons::gemm {
 
@@ -22,10 +23,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     float sum[TM][TN] = {};
     float ra[TM], rb[TN];
     for (int k0 = 0; k0 < k; k0 += BK) {
-        for (int i = tid; i < BM * BK; i += kThreads)
-            as[i / BK][i % BK] = Load1(a, m, k, row0 + i / BK, k0 + i % BK);
-        for (int i = tid; i < BK * BN; i += kThreads)
-            bs[i / BN][i % BN] = Load1(b, k, n, k0 + i / BN, col0 + i % BN);
+        LoadTiles1<BM, BN, BK, kThreads>(as, bs, a, b, m, n, k, row0, col0, k0, tid);
         __syncthreads();
 #pragma unroll
         for (int kk = 0; kk < BK; ++kk) {
@@ -33,42 +31,24 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
             for (int i = 0; i < TM; ++i) ra[i] = as[ty * TM + i][kk];
 #pragma unroll
             for (int j = 0; j < TN; ++j) rb[j] = bs[kk][tx * TN + j];
-#pragma unroll
-            for (int i = 0; i < TM; ++i)
-#pragma unroll
-                for (int j = 0; j < TN; ++j) sum[i][j] += ra[i] * rb[j];
+            OuterProduct(sum, ra, rb);
         }
         __syncthreads();
     }
-#pragma unroll
-    for (int i = 0; i < TM; ++i) {
-        const int row = row0 + ty * TM + i;
-#pragma unroll
-        for (int j = 0; j < TN; ++j) {
-            const int col = col0 + tx * TN + j;
-            if (row < m && col < n) c[size_t(row) * n + col] = sum[i][j];
-        }
-    }
+    StoreBlock<false>(c, m, n, row0 + ty * TM, col0 + tx * TN, sum);
 }
 
 namespace {
 
-template <GemmTile T>
-GemmKernel Config() {
-    static_assert((T.bm / T.tm) * (T.bn / T.tn) == T.threads, "a block has BM/TM × BN/TN threads");
-    return TiledKernel<T, &gemm_2d_register_blocking_kernel<T.bm, T.bn, T.bk, T.tm, T.tn>>(
-        "gemm_2d_register_blocking_kernel");
-}
+LESSONS_KERNEL_TABLE(
+    kGemm2dRegisterBlocking, kTiles2dRegisterBlocking,
+    [name = "gemm_2d_register_blocking_kernel"]<GemmTile T>() {
+        static_assert((T.bm / T.tm) * (T.bn / T.tn) == T.threads,
+                      "a block has BM/TM × BN/TN threads");
+        return TiledKernel<T, &gemm_2d_register_blocking_kernel<T.bm, T.bn, T.bk, T.tm, T.tn>>(
+            name);
+    });
 
 }  // namespace
-
-const GemmKernel kGemm2dRegisterBlocking[] = {
-    Config<kTiles2dRegisterBlocking[0]>(),
-    Config<kTiles2dRegisterBlocking[1]>(),
-    Config<kTiles2dRegisterBlocking[2]>(),
-    Config<kTiles2dRegisterBlocking[3]>(),
-};
-
-LESSONS_KERNELS(kGemm2dRegisterBlocking);
 
 }  // namespace lessons::gemm

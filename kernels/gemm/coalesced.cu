@@ -18,23 +18,11 @@ __global__ void gemm_coalesced_kernel(int m, int n, int k, const float* a, const
 
 namespace {
 
-cudaError_t Launch(int m, int n, int k, const float* a, const float* b, float* c, int block,
-                   cudaStream_t s) {
-    const dim3 threads(32, unsigned(block / 32));
-    const dim3 grid(unsigned((n + 31) / 32), unsigned((m + threads.y - 1) / threads.y));
-    gemm_coalesced_kernel<<<grid, threads, 0, s>>>(m, n, k, a, b, c);
-    return cudaGetLastError();
-}
+// Launched with the `block` parameter's threads, not a tile; x walks the columns of C.
+const GemmKernel kGemmCoalesced =
+    BlockKernel<&gemm_coalesced_kernel, false>("gemm_coalesced_kernel");
 
 }  // namespace
-
-// Launched with the `block` parameter's threads, not a tile.
-const GemmKernel kGemmCoalesced{std::nullopt,
-                                "gemm_coalesced_kernel",
-                                reinterpret_cast<const void*>(&gemm_coalesced_kernel),
-                                0,
-                                &Launch,
-                                0};
 
 LESSONS_KERNELS(kGemmCoalesced);
 

@@ -16,16 +16,15 @@ std::string GemmCublasUnavailable() {
 #if LESSONS_HAVE_CUBLAS
 
 std::string GemmCublasCreate(void** handle, cudaStream_t stream) {
-    cublasHandle_t h = nullptr;
-    std::string error = CublasCreate(&h, stream);
+    cublasHandle_t* const h = reinterpret_cast<cublasHandle_t*>(handle);
+    std::string error = CublasCreate(h, stream);
     if (!error.empty()) return error;
-    error = CublasStatus("cublasSetMathMode", cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
+    error = CublasStatus("cublasSetMathMode", cublasSetMathMode(*h, CUBLAS_DEFAULT_MATH));
     if (!error.empty()) {
-        cublasDestroy(h);
-        return error;
+        CublasDestroy(*handle);
+        *handle = nullptr;
     }
-    *handle = h;
-    return {};
+    return error;
 }
 
 std::string GemmCublasRun(void* handle, int m, int n, int k, const float* a, const float* b,

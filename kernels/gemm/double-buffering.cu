@@ -8,59 +8,11 @@
 // double-buffered, one block per SM); the last three tiles of its table take the pipeline, the
 // lane map and the thread tile out one at a time, and the lesson's text has the measurements.
 #include "gemm_gpu.cuh"
+#include "gemm_tile_io.cuh"
 #include "gemm_tiles.h"
+#include "kernel_table.h"
 
 namespace lessons::gemm {
-
-namespace {
-
-// cp.async (sm_80 and later) copies global to shared memory without passing through registers,
-// so a copy in flight holds no register. The A tile, stored transposed, is copied one float at
-// a time (a 4-byte copy can land anywhere); B in 16-byte pieces. Older GPUs copy through
-// registers, synchronously: the same results, without the overlap.
-
-// Copies 4 bytes from global to shared memory (the shared address `dst`), or writes zeros
-// there without reading `src` where `full` is false. Before sm_80: a load, then a store whose
-// "memory" clobber keeps the compiler from moving shared-memory accesses across it.
-__device__ __forceinline__ void Copy4(unsigned dst, const float* src, bool full) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src),
-                 "r"(full ? 4 : 0));
-#else
-    const float v = full ? *src : 0.0f;
-    asm volatile("st.shared.f32 [%0], %1;\n" ::"r"(dst), "f"(v) : "memory");
-#endif
-}
-
-// The same for 16 bytes (both addresses 16-byte aligned).
-__device__ __forceinline__ void Copy16(unsigned dst, const float* src, bool full) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
-                 "r"(full ? 16 : 0));
-#else
-    const float4 v = full ? *reinterpret_cast<const float4*>(src) : make_float4(0, 0, 0, 0);
-    asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(dst), "f"(v.x), "f"(v.y),
-                 "f"(v.z), "f"(v.w)
-                 : "memory");
-#endif
-}
-
-// Closes the group of copies issued since the last call.
-__device__ __forceinline__ void CommitCopies() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-
-// Waits until at most `kPending` of this thread's groups are still in flight.
-template <int kPending>
-__device__ __forceinline__ void WaitCopies() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
-#endif
-}
-
-}  // namespace
 
 // A larger thread tile: at the default 128 × 256 block a warp owns 64 × 64 of C and a thread
 // 16 × 8, so each float read from shared memory feeds more FMAs. It is paid for in registers
@@ -156,17 +108,11 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
         const float* const A = as + stage * BK * PA + kk * PA + wm + ty * 4;
         const float* const B = bs + stage * BK * BN + kk * BN + wn + tx * 4;
 #pragma unroll
-        for (int g = 0; g < TM / 4; ++g) {
-            const float4 v = *reinterpret_cast<const float4*>(A + g * 16);
-            fa[set][g * 4 + 0] = v.x, fa[set][g * 4 + 1] = v.y, fa[set][g * 4 + 2] = v.z,
-                            fa[set][g * 4 + 3] = v.w;
-        }
+        for (int g = 0; g < TM / 4; ++g)
+            Spread4(fa[set] + g * 4, *reinterpret_cast<const float4*>(A + g * 16));
 #pragma unroll
-        for (int h = 0; h < TN / 4; ++h) {
-            const float4 v = *reinterpret_cast<const float4*>(B + h * 32);
-            fb[set][h * 4 + 0] = v.x, fb[set][h * 4 + 1] = v.y, fb[set][h * 4 + 2] = v.z,
-                            fb[set][h * 4 + 3] = v.w;
-        }
+        for (int h = 0; h < TN / 4; ++h)
+            Spread4(fb[set] + h * 4, *reinterpret_cast<const float4*>(B + h * 32));
     };
 
     // The FMAs of one k-slice, with this slice's values (set kk % 2).
@@ -248,26 +194,18 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 
 namespace {
 
-template <GemmTile T>
-GemmKernel Config() {
-    static_assert((T.bm / T.wm) * (T.bn / T.wn) * 32 == T.threads, "one warp per warp tile");
-    constexpr bool kPairLanes = T.ablation != GemmAblation::kRowLanes;
-    return TiledKernel<T, &gemm_double_buffering_kernel<T.bm, T.bn, T.bk, T.wm, T.wn, T.threads,
-                                                        T.stages, T.min_blocks, kPairLanes>>(
-        "gemm_double_buffering_kernel");
-}
-
-}  // namespace
-
 // The default, 128 × 256 in three stages, needs about 250 registers a thread (ptxas, sm_90):
 // one block fits on an SM.
-const GemmKernel kGemmDoubleBuffering[] = {
-    Config<kTilesDoubleBuffering[0]>(), Config<kTilesDoubleBuffering[1]>(),
-    Config<kTilesDoubleBuffering[2]>(), Config<kTilesDoubleBuffering[3]>(),
-    Config<kTilesDoubleBuffering[4]>(), Config<kTilesDoubleBuffering[5]>(),
-    Config<kTilesDoubleBuffering[6]>(),
-};
+LESSONS_KERNEL_TABLE(
+    kGemmDoubleBuffering, kTilesDoubleBuffering,
+    [name = "gemm_double_buffering_kernel"]<GemmTile T>() {
+        static_assert((T.bm / T.wm) * (T.bn / T.wn) * 32 == T.threads, "one warp per warp tile");
+        constexpr bool kPairLanes = T.ablation != GemmAblation::kRowLanes;
+        return TiledKernel<T, &gemm_double_buffering_kernel<T.bm, T.bn, T.bk, T.wm, T.wn, T.threads,
+                                                            T.stages, T.min_blocks, kPairLanes>>(
+            name);
+    });
 
-LESSONS_KERNELS(kGemmDoubleBuffering);
+}  // namespace
 
 }  // namespace lessons::gemm

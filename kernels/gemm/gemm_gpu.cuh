@@ -54,6 +54,29 @@ GemmKernel TiledKernel(const char* name, int min_cc = 0) {
             min_cc};
 }
 
+// Launches `kKernel` with the `block` parameter's threads, not a tile: blocks of 32 × block/32,
+// x (the fastest index) walking the rows of C where kXWalksRows, else its columns.
+template <GemmKernelFn kKernel, bool kXWalksRows>
+cudaError_t LaunchByBlock(int m, int n, int k, const float* a, const float* b, float* c, int block,
+                          cudaStream_t stream) {
+    const dim3 threads(32, unsigned(block / 32));
+    const int along_x = kXWalksRows ? m : n, along_y = kXWalksRows ? n : m;
+    const dim3 grid(unsigned((along_x + 31) / 32), unsigned((along_y + threads.y - 1) / threads.y));
+    kKernel<<<grid, threads, 0, stream>>>(m, n, k, a, b, c);
+    return cudaGetLastError();
+}
+
+// The descriptor of `kKernel` (the __global__ function `name`), launched by LaunchByBlock.
+template <GemmKernelFn kKernel, bool kXWalksRows>
+GemmKernel BlockKernel(const char* name) {
+    return {std::nullopt,
+            name,
+            reinterpret_cast<const void*>(kKernel),
+            0,
+            &LaunchByBlock<kKernel, kXWalksRows>,
+            0};
+}
+
 // cuBLAS SGEMM in plain fp32 (kernels/gemm/cublas-sgemm.cu). Each returns an empty string on
 // success, else what failed (or why cuBLAS is unavailable in this build). Create sets
 // CUBLAS_DEFAULT_MATH explicitly: fp32 FMAs, no TF32.

@@ -1,7 +1,7 @@
 // Chapter 5, GEMM: the tile configurations of each tiled step, as data. A kernel file
-// instantiates its kernel template from each (Config<kTiles2dRegisterBlocking[0]>()), the catalogue
-// (compiled without CUDA) makes the step's `tile` choices from the same entries, and the harness
-// pairs the two by equality. The first of each table is the default. CUDA-free.
+// instantiates its kernel template from each (LESSONS_KERNEL_TABLE, kernels/kernel_table.h), the
+// catalogue (compiled without CUDA) makes the step's `tile` choices from the same entries, and the
+// harness pairs the two by equality. The first of each table is the default. CUDA-free.
 #pragma once
 
 #include <iterator>

@@ -18,23 +18,10 @@ __global__ void gemm_naive_kernel(int m, int n, int k, const float* a, const flo
 
 namespace {
 
-cudaError_t Launch(int m, int n, int k, const float* a, const float* b, float* c, int block,
-                   cudaStream_t s) {
-    const dim3 threads(32, unsigned(block / 32));
-    const dim3 grid(unsigned((m + 31) / 32), unsigned((n + threads.y - 1) / threads.y));
-    gemm_naive_kernel<<<grid, threads, 0, s>>>(m, n, k, a, b, c);
-    return cudaGetLastError();
-}
+// Launched with the `block` parameter's threads, not a tile; x walks the rows of C.
+const GemmKernel kGemmNaive = BlockKernel<&gemm_naive_kernel, true>("gemm_naive_kernel");
 
 }  // namespace
-
-// Launched with the `block` parameter's threads, not a tile.
-const GemmKernel kGemmNaive{std::nullopt,
-                            "gemm_naive_kernel",
-                            reinterpret_cast<const void*>(&gemm_naive_kernel),
-                            0,
-                            &Launch,
-                            0};
 
 LESSONS_KERNELS(kGemmNaive);
 

@@ -6,6 +6,7 @@
 #include "gemm_gpu.cuh"
 #include "gemm_tile_io.cuh"
 #include "gemm_tiles.h"
+#include "kernel_table.h"
 
 namespace lessons::gemm {
 
@@ -32,22 +33,14 @@ __global__ void __launch_bounds__(BM* BN)
 
 namespace {
 
-template <GemmTile T>
-GemmKernel Config() {
-    static_assert(T.bm * T.bn == T.threads, "a block has one thread per output");
-    return TiledKernel<T, &gemm_shared_memory_tiles_kernel<T.bm, T.bn, T.bk>>(
-        "gemm_shared_memory_tiles_kernel");
-}
+LESSONS_KERNEL_TABLE(kGemmSharedMemoryTiles, kTilesSharedMemoryTiles,
+                     [name = "gemm_shared_memory_tiles_kernel"]<GemmTile T>() {
+                         static_assert(T.bm * T.bn == T.threads,
+                                       "a block has one thread per output");
+                         return TiledKernel<T, &gemm_shared_memory_tiles_kernel<T.bm, T.bn, T.bk>>(
+                             name);
+                     });
 
 }  // namespace
-
-const GemmKernel kGemmSharedMemoryTiles[] = {
-    Config<kTilesSharedMemoryTiles[0]>(),
-    Config<kTilesSharedMemoryTiles[1]>(),
-    Config<kTilesSharedMemoryTiles[2]>(),
-    Config<kTilesSharedMemoryTiles[3]>(),
-};
-
-LESSONS_KERNELS(kGemmSharedMemoryTiles);
 
 }  // namespace lessons::gemm

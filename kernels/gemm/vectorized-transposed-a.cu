@@ -10,6 +10,7 @@
 #include "gemm_gpu.cuh"
 #include "gemm_tile_io.cuh"
 #include "gemm_tiles.h"
+#include "kernel_table.h"
 
 namespace lessons::gemm {
 
@@ -32,14 +33,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     for (int k0 = 0; k0 < k; k0 += BK) {
         for (int i = tid; i < BM * BK / 4; i += kThreads) {
             const int r = i / (BK / 4), kc = (i % (BK / 4)) * 4;
-            float4 v;
-            if constexpr (kVec) {
-                v = Load4(a, m, k, row0 + r, k0 + kc);
-            } else {
-                v = make_float4(
-                    Load1(a, m, k, row0 + r, k0 + kc), Load1(a, m, k, row0 + r, k0 + kc + 1),
-                    Load1(a, m, k, row0 + r, k0 + kc + 2), Load1(a, m, k, row0 + r, k0 + kc + 3));
-            }
+            const float4 v = LoadQuad<kVec>(a, m, k, row0 + r, k0 + kc);
             if constexpr (kTransposedA) {
                 as[kc + 0][r] = v.x;
                 as[kc + 1][r] = v.y;
@@ -51,79 +45,42 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
         }
         for (int i = tid; i < BK * BN / 4; i += kThreads) {
             const int r = i / (BN / 4), cc = (i % (BN / 4)) * 4;
-            float4 v;
-            if constexpr (kVec) {
-                v = Load4(b, k, n, k0 + r, col0 + cc);
-            } else {
-                v = make_float4(
-                    Load1(b, k, n, k0 + r, col0 + cc), Load1(b, k, n, k0 + r, col0 + cc + 1),
-                    Load1(b, k, n, k0 + r, col0 + cc + 2), Load1(b, k, n, k0 + r, col0 + cc + 3));
-            }
-            *reinterpret_cast<float4*>(&bs[r][cc]) = v;
+            *reinterpret_cast<float4*>(&bs[r][cc]) = LoadQuad<kVec>(b, k, n, k0 + r, col0 + cc);
         }
         __syncthreads();
 #pragma unroll
         for (int kk = 0; kk < BK; ++kk) {
             if constexpr (kTransposedA) {
 #pragma unroll
-                for (int i = 0; i < TM; i += 4) {
-                    const float4 v = *reinterpret_cast<const float4*>(&as[kk][ty * TM + i]);
-                    ra[i] = v.x, ra[i + 1] = v.y, ra[i + 2] = v.z, ra[i + 3] = v.w;
-                }
+                for (int i = 0; i < TM; i += 4)
+                    Spread4(ra + i, *reinterpret_cast<const float4*>(&as[kk][ty * TM + i]));
             } else {
 #pragma unroll
                 for (int i = 0; i < TM; ++i) ra[i] = as[ty * TM + i][kk];
             }
 #pragma unroll
-            for (int j = 0; j < TN; j += 4) {
-                const float4 v = *reinterpret_cast<const float4*>(&bs[kk][tx * TN + j]);
-                rb[j] = v.x, rb[j + 1] = v.y, rb[j + 2] = v.z, rb[j + 3] = v.w;
-            }
-#pragma unroll
-            for (int i = 0; i < TM; ++i)
-#pragma unroll
-                for (int j = 0; j < TN; ++j) sum[i][j] += ra[i] * rb[j];
+            for (int j = 0; j < TN; j += 4)
+                Spread4(rb + j, *reinterpret_cast<const float4*>(&bs[kk][tx * TN + j]));
+            OuterProduct(sum, ra, rb);
         }
         __syncthreads();
     }
-#pragma unroll
-    for (int i = 0; i < TM; ++i) {
-        const int row = row0 + ty * TM + i;
-#pragma unroll
-        for (int j = 0; j < TN; j += 4) {
-            const int col = col0 + tx * TN + j;
-            if constexpr (kVec) {
-                Store4(c, m, n, row, col,
-                       make_float4(sum[i][j], sum[i][j + 1], sum[i][j + 2], sum[i][j + 3]));
-            } else {
-#pragma unroll
-                for (int q = 0; q < 4; ++q)
-                    if (row < m && col + q < n) c[size_t(row) * n + col + q] = sum[i][j + q];
-            }
-        }
-    }
+    StoreBlock<kVec>(c, m, n, row0 + ty * TM, col0 + tx * TN, sum);
 }
 
 namespace {
 
-template <GemmTile T>
-GemmKernel Config() {
-    static_assert((T.bm / T.tm) * (T.bn / T.tn) == T.threads, "a block has BM/TM × BN/TN threads");
-    constexpr bool kVec = T.ablation != GemmAblation::kScalarGlobal;
-    constexpr bool kTransposedA = T.ablation != GemmAblation::kUntransposedA;
-    return TiledKernel<
-        T, &gemm_vectorized_transposed_a_kernel<T.bm, T.bn, T.bk, T.tm, T.tn, kVec, kTransposedA>>(
-        "gemm_vectorized_transposed_a_kernel");
-}
+LESSONS_KERNEL_TABLE(
+    kGemmVectorizedTransposedA, kTilesVectorizedTransposedA,
+    [name = "gemm_vectorized_transposed_a_kernel"]<GemmTile T>() {
+        static_assert((T.bm / T.tm) * (T.bn / T.tn) == T.threads,
+                      "a block has BM/TM × BN/TN threads");
+        constexpr bool kVec = T.ablation != GemmAblation::kScalarGlobal;
+        constexpr bool kTransposedA = T.ablation != GemmAblation::kUntransposedA;
+        return TiledKernel<T, &gemm_vectorized_transposed_a_kernel<T.bm, T.bn, T.bk, T.tm, T.tn,
+                                                                   kVec, kTransposedA>>(name);
+    });
 
 }  // namespace
-
-const GemmKernel kGemmVectorizedTransposedA[] = {
-    Config<kTilesVectorizedTransposedA[0]>(), Config<kTilesVectorizedTransposedA[1]>(),
-    Config<kTilesVectorizedTransposedA[2]>(), Config<kTilesVectorizedTransposedA[3]>(),
-    Config<kTilesVectorizedTransposedA[4]>(), Config<kTilesVectorizedTransposedA[5]>(),
-};
-
-LESSONS_KERNELS(kGemmVectorizedTransposedA);
 
 }  // namespace lessons::gemm

@@ -8,6 +8,7 @@
 #include "gemm_gpu.cuh"
 #include "gemm_tile_io.cuh"
 #include "gemm_tiles.h"
+#include "kernel_table.h"
 
 namespace lessons::gemm {
 
@@ -45,19 +46,12 @@ __global__ void __launch_bounds__(THREADS)
         for (int kk = 0; kk < BK; ++kk) {
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
-                const float4 va =
-                    *reinterpret_cast<const float4*>(&as[kk][wr + h * (WM / 2) + lr * 4]);
-                const float4 vb =
-                    *reinterpret_cast<const float4*>(&bs[kk][wc + h * (WN / 2) + lc * 4]);
-                ra[h * 4 + 0] = va.x, ra[h * 4 + 1] = va.y, ra[h * 4 + 2] = va.z,
-                           ra[h * 4 + 3] = va.w;
-                rb[h * 4 + 0] = vb.x, rb[h * 4 + 1] = vb.y, rb[h * 4 + 2] = vb.z,
-                           rb[h * 4 + 3] = vb.w;
+                Spread4(ra + h * 4,
+                        *reinterpret_cast<const float4*>(&as[kk][wr + h * (WM / 2) + lr * 4]));
+                Spread4(rb + h * 4,
+                        *reinterpret_cast<const float4*>(&bs[kk][wc + h * (WN / 2) + lc * 4]));
             }
-#pragma unroll
-            for (int i = 0; i < 8; ++i)
-#pragma unroll
-                for (int j = 0; j < 8; ++j) sum[i][j] += ra[i] * rb[j];
+            OuterProduct(sum, ra, rb);
         }
         __syncthreads();
     }
@@ -75,22 +69,13 @@ __global__ void __launch_bounds__(THREADS)
 namespace {
 
 // Every thread computes 8 × 8 of its warp's WM × WN tile.
-template <GemmTile T>
-GemmKernel Config() {
-    static_assert((T.bm / T.wm) * (T.bn / T.wn) * 32 == T.threads, "one warp per warp tile");
-    return TiledKernel<T, &gemm_warp_tiling_kernel<T.bm, T.bn, T.bk, T.wm, T.wn, T.threads>>(
-        "gemm_warp_tiling_kernel");
-}
+LESSONS_KERNEL_TABLE(
+    kGemmWarpTiling, kTilesWarpTiling, [name = "gemm_warp_tiling_kernel"]<GemmTile T>() {
+        static_assert((T.bm / T.wm) * (T.bn / T.wn) * 32 == T.threads, "one warp per warp tile");
+        return TiledKernel<T, &gemm_warp_tiling_kernel<T.bm, T.bn, T.bk, T.wm, T.wn, T.threads>>(
+            name);
+    });
 
 }  // namespace
-
-const GemmKernel kGemmWarpTiling[] = {
-    Config<kTilesWarpTiling[0]>(),
-    Config<kTilesWarpTiling[1]>(),
-    Config<kTilesWarpTiling[2]>(),
-    Config<kTilesWarpTiling[3]>(),
-};
-
-LESSONS_KERNELS(kGemmWarpTiling);
 
 }  // namespace lessons::gemm

@@ -13,6 +13,7 @@
 #include "gemm_gpu.cuh"
 #include "gemm_tile_io.cuh"
 #include "gemm_tiles.h"
+#include "kernel_table.h"
 
 namespace lessons::gemm {
 
@@ -39,23 +40,26 @@ __device__ __forceinline__ void Set(float (&x)[4], unsigned r0, unsigned r1, uns
     x[3] = __uint_as_float(r3);
 }
 
-__device__ __forceinline__ void LoadShared(FragmentA& f, const float* p, unsigned ldm) {
-    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(p));
-    unsigned r0, r1, r2, r3;
-    asm volatile("wmma.load.a.sync.aligned.row.m16n16k8.shared.tf32 {%0,%1,%2,%3}, [%4], %5;"
-                 : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
-                 : "r"(s), "r"(ldm)
-                 : "memory");
-    Set(f.x, r0, r1, r2, r3);
-}
+// Whether a fragment is A's (else B's): which of the two loads it takes.
+template <class Fragment>
+constexpr bool kIsFragmentA = false;
+template <>
+constexpr bool kIsFragmentA<FragmentA> = true;
 
-__device__ __forceinline__ void LoadShared(FragmentB& f, const float* p, unsigned ldm) {
+template <class Fragment>
+__device__ __forceinline__ void LoadShared(Fragment& f, const float* p, unsigned ldm) {
     const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(p));
     unsigned r0, r1, r2, r3;
-    asm volatile("wmma.load.b.sync.aligned.row.m16n16k8.shared.tf32 {%0,%1,%2,%3}, [%4], %5;"
-                 : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
-                 : "r"(s), "r"(ldm)
-                 : "memory");
+    if constexpr (kIsFragmentA<Fragment>)
+        asm volatile("wmma.load.a.sync.aligned.row.m16n16k8.shared.tf32 {%0,%1,%2,%3}, [%4], %5;"
+                     : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
+                     : "r"(s), "r"(ldm)
+                     : "memory");
+    else
+        asm volatile("wmma.load.b.sync.aligned.row.m16n16k8.shared.tf32 {%0,%1,%2,%3}, [%4], %5;"
+                     : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
+                     : "r"(s), "r"(ldm)
+                     : "memory");
     Set(f.x, r0, r1, r2, r3);
 }
 #endif
@@ -91,19 +95,19 @@ __global__ void __launch_bounds__(32 * WARPS_M * WARPS_N, MIN_BLOCKS)
     float4 pa[kLoadsA], pb[kLoadsB];
     auto fetch = [&](int k0) {
         const bool plain = inside && k0 + BK <= k;  // no element of this tile is outside
+        auto load = [plain](const float* p, int rows, int cols, int r, int col) {
+            return plain ? *reinterpret_cast<const float4*>(p + size_t(r) * cols + col)
+                         : Load4(p, rows, cols, r, col);
+        };
 #pragma unroll
         for (int l = 0; l < kLoadsA; ++l) {
-            const int i = tid + l * kThreads, r = row0 + i / (BK / 4),
-                      col = k0 + (i % (BK / 4)) * 4;
-            pa[l] = plain ? *reinterpret_cast<const float4*>(a + size_t(r) * k + col)
-                          : Load4(a, m, k, r, col);
+            const int i = tid + l * kThreads;
+            pa[l] = load(a, m, k, row0 + i / (BK / 4), k0 + (i % (BK / 4)) * 4);
         }
 #pragma unroll
         for (int l = 0; l < kLoadsB; ++l) {
-            const int i = tid + l * kThreads, r = k0 + i / (BN / 4),
-                      col = col0 + (i % (BN / 4)) * 4;
-            pb[l] = plain ? *reinterpret_cast<const float4*>(b + size_t(r) * n + col)
-                          : Load4(b, k, n, r, col);
+            const int i = tid + l * kThreads;
+            pb[l] = load(b, k, n, k0 + i / (BN / 4), col0 + (i % (BN / 4)) * 4);
         }
     };
     auto tf32 = [](float4 v) {
@@ -180,26 +184,16 @@ constexpr size_t WmmaSmemBytes() {
 }
 
 // A tile's warps: BM / WM × BN / WN, each with a WM × WN tile of C.
-template <GemmTile T>
-GemmKernel Config() {
+// Registers per thread for sm_90 (ptxas, nvcc 13.0, no spills), in the order of kTilesWmmaTf32:
+// 234, 221, 128 and 99.
+LESSONS_KERNEL_TABLE(kGemmWmmaTf32, kTilesWmmaTf32, [name = "gemm_wmma_tf32_kernel"]<GemmTile T>() {
     static_assert(T.bk == 16 && T.stages == 0, "the kernel's k-step is 16, double-buffered");
     constexpr int kWarpsM = T.bm / T.wm, kWarpsN = T.bn / T.wn;
     static_assert(32 * kWarpsM * kWarpsN == T.threads, "one warp per warp tile");
     return TiledKernel<T, &gemm_wmma_tf32_kernel<T.bm, T.bn, kWarpsM, kWarpsN, T.min_blocks>,
-                       WmmaSmemBytes<T.bm, T.bn, kWarpsM, kWarpsN>()>("gemm_wmma_tf32_kernel", 80);
-}
+                       WmmaSmemBytes<T.bm, T.bn, kWarpsM, kWarpsN>()>(name, 80);
+});
 
 }  // namespace
-
-// Registers per thread for sm_90 (ptxas, nvcc 13.0, no spills), in the order of kTilesWmmaTf32:
-// 234, 221, 128 and 99.
-const GemmKernel kGemmWmmaTf32[] = {
-    Config<kTilesWmmaTf32[0]>(),
-    Config<kTilesWmmaTf32[1]>(),
-    Config<kTilesWmmaTf32[2]>(),
-    Config<kTilesWmmaTf32[3]>(),
-};
-
-LESSONS_KERNELS(kGemmWmmaTf32);
 
 }  // namespace lessons::gemm

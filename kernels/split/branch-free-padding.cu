@@ -5,6 +5,7 @@
 // or at i, and both neighbours always exist. Zeros never form a pair, so the padding finds
 // nothing, and the grid has no threads past the end.
 #include "split_gpu.cuh"
+#include "split_padded.cuh"
 
 namespace lessons::split {
 
@@ -22,31 +23,9 @@ __global__ void split_branch_free_padding_kernel(const char* __restrict__ buf,
 
 namespace {
 
-uint64_t Padded(uint64_t n, int block) {
-    return PaddedTo(n, 2 * uint64_t(block));
-}
-
-uint64_t Blocks(uint64_t n, int block) {
-    return Padded(n, block) / (2 * uint64_t(block));
-}
-
-cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
-                   int block, cudaStream_t stream) {
-    const uint64_t blocks = Blocks(n, block);
-    if (blocks == 0) return cudaSuccess;
-    split_branch_free_padding_kernel<<<static_cast<unsigned>(blocks), block, 0, stream>>>(buf, out,
-                                                                                          count);
-    return cudaGetLastError();
-}
-
-const SplitKernel kSplitBranchFreePadding{
-    .name = "split_branch_free_padding_kernel",
-    .kernel = reinterpret_cast<const void*>(&split_branch_free_padding_kernel),
-    .launch = &Launch,
-    .dynamic_smem = &NoDynamicSmem,
-    .blocks = &Blocks,
-    .padded = &Padded,
-};
+const SplitKernel kSplitBranchFreePadding =
+    PaddedBlocks<&split_branch_free_padding_kernel, 2>::Descriptor(
+        "split_branch_free_padding_kernel");
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 // after a thread's four comes from shared memory (its neighbour's word), and from a halo for
 // the last thread of the block.
 #include "split_gpu.cuh"
+#include "split_padded.cuh"
 
 namespace lessons::split {
 
@@ -25,35 +26,13 @@ __global__ void split_four_bytes_per_thread_kernel(const char* __restrict__ buf,
 
 namespace {
 
-uint64_t Padded(uint64_t n, int block) {
-    return PaddedTo(n, 4 * uint64_t(block));
-}
-
-uint64_t Blocks(uint64_t n, int block) {
-    return Padded(n, block) / (4 * uint64_t(block));
-}
-
 size_t DynamicSmem(int block) {
     return 4 * size_t(block) + 4;
 }
 
-cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
-                   int block, cudaStream_t stream) {
-    const uint64_t blocks = Blocks(n, block);
-    if (blocks == 0) return cudaSuccess;
-    split_four_bytes_per_thread_kernel<<<static_cast<unsigned>(blocks), block, DynamicSmem(block),
-                                         stream>>>(buf, out, count);
-    return cudaGetLastError();
-}
-
-const SplitKernel kSplitFourBytesPerThread{
-    .name = "split_four_bytes_per_thread_kernel",
-    .kernel = reinterpret_cast<const void*>(&split_four_bytes_per_thread_kernel),
-    .launch = &Launch,
-    .dynamic_smem = &DynamicSmem,
-    .blocks = &Blocks,
-    .padded = &Padded,
-};
+const SplitKernel kSplitFourBytesPerThread =
+    PaddedBlocks<&split_four_bytes_per_thread_kernel, 4, &DynamicSmem>::Descriptor(
+        "split_four_bytes_per_thread_kernel");
 
 }  // namespace
 

@@ -5,6 +5,7 @@
 // instead of global memory, at the price of a __syncthreads(). Padding (branch-free-padding's)
 // keeps loads in bounds.
 #include "split_gpu.cuh"
+#include "split_padded.cuh"
 
 namespace lessons::split {
 
@@ -30,36 +31,14 @@ __global__ void split_shared_memory_kernel(const char* __restrict__ buf,
 
 namespace {
 
-// Padded as branch-free-padding is: whole blocks of 2 x block bytes.
-uint64_t Padded(uint64_t n, int block) {
-    return PaddedTo(n, 2 * uint64_t(block));
-}
-
-uint64_t Blocks(uint64_t n, int block) {
-    return Padded(n, block) / (2 * uint64_t(block));
-}
-
 size_t DynamicSmem(int block) {
     return size_t(block) * sizeof(unsigned short);
 }
 
-cudaError_t Launch(const char* buf, uint64_t n, unsigned long long* out, unsigned long long* count,
-                   int block, cudaStream_t stream) {
-    const uint64_t blocks = Blocks(n, block);
-    if (blocks == 0) return cudaSuccess;
-    split_shared_memory_kernel<<<static_cast<unsigned>(blocks), block, DynamicSmem(block),
-                                 stream>>>(buf, out, count);
-    return cudaGetLastError();
-}
-
-const SplitKernel kSplitSharedMemory{
-    .name = "split_shared_memory_kernel",
-    .kernel = reinterpret_cast<const void*>(&split_shared_memory_kernel),
-    .launch = &Launch,
-    .dynamic_smem = &DynamicSmem,
-    .blocks = &Blocks,
-    .padded = &Padded,
-};
+// Padded as branch-free-padding is: whole blocks of 2 x block bytes.
+const SplitKernel kSplitSharedMemory =
+    PaddedBlocks<&split_shared_memory_kernel, 2, &DynamicSmem>::Descriptor(
+        "split_shared_memory_kernel");
 
 }  // namespace
 

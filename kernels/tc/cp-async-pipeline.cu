@@ -20,7 +20,9 @@
 // TcAblation): GROUP_M = 0 (row order), SWIZZLE = false, PREFETCH = false.
 // Edges: a copy that reaches past k copies only what lies inside and fills the rest of its 16
 // bytes with zeros (cp.async's source size); rows past m or n copy nothing and get zeros.
+#include "kernel_table.h"
 #include "tc_gpu.cuh"
+#include "tc_mma.cuh"
 #include "tc_tiles.h"
 
 namespace lessons::tc {
@@ -28,21 +30,6 @@ namespace lessons::tc {
 namespace {
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-__device__ __forceinline__ void LdMatrixX4(unsigned (&r)[4], unsigned addr) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(addr));
-}
-
-__device__ __forceinline__ void Mma16816(float (&d)[4], const unsigned (&a)[4], unsigned b0,
-                                         unsigned b1) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
-        "{%8, %9}, {%0, %1, %2, %3};\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-
 // Copies `bytes` (0..16) from global `src` to shared `dst` and zero-fills the rest of the 16.
 __device__ __forceinline__ void Copy16(unsigned dst, const void* src, int bytes) {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
@@ -272,21 +259,6 @@ cudaError_t LaunchPipeline(const TcProblem& p, cudaStream_t stream) {
     return cudaGetLastError();
 }
 
-template <TcTile T>
-TcKernel Config() {
-    static_assert(T.stages >= 2 && T.threads == WarpTileThreads(T), "a pipeline, one warp a tile");
-    return {T,
-            "tc_cp_async_pipeline_kernel",
-            reinterpret_cast<const void*>(
-                &tc_cp_async_pipeline_kernel<T.bm, T.bn, T.bk, T.wm, T.wn, T.stages, kGroupOf<T>,
-                                             kSwizzleOf<T>, kPrefetchOf<T>>),
-            PipelineSmem<T>(),
-            &LaunchPipeline<T>,
-            80};
-}
-
-}  // namespace
-
 // The default tile: eight warps of 64 × 64 (a k16 step is 8 ldmatrix.x4 for 32 mma.sync, and
 // the 128 fp32 accumulators a thread holds leave room for two sets of fragments), BK = 64 (four
 // k16 steps per barrier instead of two), three stages (with two, a tile's copies are not hidden
@@ -294,12 +266,21 @@ TcKernel Config() {
 // memory, which a block gets only after cudaFuncSetAttribute raises its limit. Registers per thread
 // for sm_90 (ptxas, nvcc 13.0, no spills), in the order of kTilesPipeline: 254, 254, 254, 240, 250,
 // 252. Then the default tile's three ablations.
-const TcKernel kTcCpAsyncPipeline[] = {
-    Config<kTilesPipeline[0]>(), Config<kTilesPipeline[1]>(), Config<kTilesPipeline[2]>(),
-    Config<kTilesPipeline[3]>(), Config<kTilesPipeline[4]>(), Config<kTilesPipeline[5]>(),
-    Config<kTilesPipeline[6]>(), Config<kTilesPipeline[7]>(), Config<kTilesPipeline[8]>(),
-};
+LESSONS_KERNEL_TABLE(
+    kTcCpAsyncPipeline, kTilesPipeline,
+    [name = "tc_cp_async_pipeline_kernel"]<TcTile T>() -> TcKernel {
+        static_assert(T.stages >= 2 && T.threads == WarpTileThreads(T),
+                      "a pipeline, one warp a tile");
+        return {T,
+                name,
+                reinterpret_cast<const void*>(
+                    &tc_cp_async_pipeline_kernel<T.bm, T.bn, T.bk, T.wm, T.wn, T.stages,
+                                                 kGroupOf<T>, kSwizzleOf<T>, kPrefetchOf<T>>),
+                PipelineSmem<T>(),
+                &LaunchPipeline<T>,
+                80};
+    });
 
-LESSONS_KERNELS(kTcCpAsyncPipeline);
+}  // namespace
 
 }  // namespace lessons::tc

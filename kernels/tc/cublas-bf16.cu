@@ -16,11 +16,7 @@ std::string TcCublasUnavailable() {
 #if LESSONS_HAVE_CUBLAS
 
 std::string TcCublasCreate(void** handle, cudaStream_t stream) {
-    cublasHandle_t h = nullptr;
-    std::string error = CublasCreate(&h, stream);
-    if (!error.empty()) return error;
-    *handle = h;
-    return {};
+    return CublasCreate(reinterpret_cast<cublasHandle_t*>(handle), stream);
 }
 
 std::string TcCublasRun(void* handle, const TcProblem& p) {

@@ -10,7 +10,9 @@
 // BN × BK of Bᵀ into plain shared-memory tiles (row by row, no padding), waits, multiplies,
 // waits, and copies the next: one tile at a time, nothing overlapped inside the block.
 // C is rounded to bf16 once, when it is stored.
+#include "kernel_table.h"
 #include "tc_gpu.cuh"
+#include "tc_mma.cuh"
 #include "tc_tiles.h"
 
 namespace lessons::tc {
@@ -18,26 +20,6 @@ namespace lessons::tc {
 namespace {
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-// ldmatrix.x4: four 8 × 8 matrices of 16-bit elements from shared memory. Lanes 8q..8q+7 give
-// the addresses of matrix q's eight rows (16 bytes each); every lane receives one 32-bit
-// register per matrix: lane L gets row L / 4, elements 2·(L % 4) and 2·(L % 4) + 1 of it.
-__device__ __forceinline__ void LdMatrixX4(unsigned (&r)[4], unsigned addr) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(addr));
-}
-
-// d += a · b for one 16 × 8 tile of C (fp32, four registers a lane), a 16 × 16 tile of A (bf16,
-// four registers of two) and a 16 × 8 tile of B (bf16, two registers of two).
-__device__ __forceinline__ void Mma16816(float (&d)[4], const unsigned (&a)[4], unsigned b0,
-                                         unsigned b1) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
-        "{%8, %9}, {%0, %1, %2, %3};\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-
 // Eight bf16 of row `row` of a row-major matrix (rows × cols, row stride ld), from column
 // `col` on; zeros outside it. Whole rows of 8 go as one 16-byte load (ld is a multiple of 8).
 __device__ __forceinline__ uint4 Load8(const __nv_bfloat16* p, int rows, int cols, int ld, int row,
@@ -172,28 +154,18 @@ cudaError_t LaunchMma(const TcProblem& p, cudaStream_t stream) {
     return cudaGetLastError();
 }
 
-template <TcTile T>
-TcKernel Config() {
+// Registers per thread for sm_90 (ptxas, nvcc 13.0, no spills), in the order of kTilesMma:
+// 226, 207, 120 and 79.
+LESSONS_KERNEL_TABLE(kTcMmaSync, kTilesMma, [name = "tc_mma_sync_kernel"]<TcTile T>() -> TcKernel {
     static_assert(T.stages == 1 && T.threads == WarpTileThreads(T), "one tile, one warp a tile");
     return {T,
-            "tc_mma_sync_kernel",
+            name,
             reinterpret_cast<const void*>(&tc_mma_sync_kernel<T.bm, T.bn, T.bk, T.wm, T.wn>),
             0,
             &LaunchMma<T>,
             80};
-}
+});
 
 }  // namespace
-
-// Registers per thread for sm_90 (ptxas, nvcc 13.0, no spills), in the order of kTilesMma:
-// 226, 207, 120 and 79.
-const TcKernel kTcMmaSync[] = {
-    Config<kTilesMma[0]>(),
-    Config<kTilesMma[1]>(),
-    Config<kTilesMma[2]>(),
-    Config<kTilesMma[3]>(),
-};
-
-LESSONS_KERNELS(kTcMmaSync);
 
 }  // namespace lessons::tc

@@ -19,6 +19,7 @@
 // TcAblation): WAIT_ONE = false (every k-tile's wgmmas waited for at once), TMA_STORE = false
 // (C stored from the registers), BANDS = false (tiles row by row), and one block per tile (the
 // same kernel, launched on a grid of one block per tile: PlanTmaLaunch).
+#include "kernel_table.h"
 #include "tc_hopper.cuh"
 
 namespace lessons::tc {
@@ -248,8 +249,10 @@ constexpr size_t SmemPersistent() {
     return HopperStageSmem<T>(1024 + T.consumers * 2 * 64 * 64 * 2);
 }
 
-template <TcTile T>
-TcKernel Config() {
+// Registers per thread for sm_90a (ptxas, nvcc 13.0, no spills): 168 at launch for each entry
+// of kTilesPersistent; setmaxnreg then gives the producer 40 and the consumers 232. Then the
+// default tile's four ablations (the one-block-per-tile one is the default's kernel).
+LESSONS_KERNEL_TABLE(kTcPersistent, kTilesPersistent, [name = "tc_persistent_kernel"]<TcTile T>() {
     static_assert(WarpgroupTileThreads(T) == T.threads && T.consumers >= 2 && T.persistent &&
                       (T.cluster == 1 || T.cluster == 2) && T.bn % (8 * T.cluster) == 0,
                   "a producer and at least two consumers, clusters of 1 or 2 blocks");
@@ -258,20 +261,9 @@ TcKernel Config() {
         &tc_persistent_kernel<T.bm, T.bn, T.stages, T.consumers, T.ablation != TcAblation::kWaitAll,
                               T.ablation != TcAblation::kRegisterStore,
                               T.ablation != TcAblation::kRowOrder, T.cluster>;
-    return TmaKernel<T, kKernel, SmemPersistent<T>()>("tc_persistent_kernel");
-}
+    return TmaKernel<T, kKernel, SmemPersistent<T>()>(name);
+});
 
 }  // namespace
-
-// Registers per thread for sm_90a (ptxas, nvcc 13.0, no spills): 168 at launch for each entry
-// of kTilesPersistent; setmaxnreg then gives the producer 40 and the consumers 232. Then the
-// default tile's four ablations (the one-block-per-tile one is the default's kernel).
-const TcKernel kTcPersistent[] = {
-    Config<kTilesPersistent[0]>(), Config<kTilesPersistent[1]>(), Config<kTilesPersistent[2]>(),
-    Config<kTilesPersistent[3]>(), Config<kTilesPersistent[4]>(), Config<kTilesPersistent[5]>(),
-    Config<kTilesPersistent[6]>(), Config<kTilesPersistent[7]>(),
-};
-
-LESSONS_KERNELS(kTcPersistent);
 
 }  // namespace lessons::tc

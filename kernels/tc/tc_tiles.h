@@ -1,5 +1,5 @@
 // Chapter 8, tensor cores on Hopper: the compiled configurations of each step, as data. A kernel
-// file instantiates its kernel template from each entry of its table (Config<kTilesMma[0]>()),
+// file instantiates its kernel template from each entry of its table (LESSONS_KERNEL_TABLE),
 // the catalogue (compiled without CUDA) makes the step's `tile` choices from the same entries,
 // and the harness pairs the two by equality. The first entry of each table is the default.
 // CUDA-free.

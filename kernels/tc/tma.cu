@@ -10,6 +10,7 @@
 // Here one thread issues the copies `stages` k-tiles ahead; every warpgroup computes. A stage is
 // refilled only after all warpgroups are done with it: a __syncthreads after each k-tile (the
 // warp-specialised step replaces that by a second set of barriers).
+#include "kernel_table.h"
 #include "tc_hopper.cuh"
 
 namespace lessons::tc {
@@ -84,26 +85,16 @@ constexpr size_t SmemWgmmaTma() {
     return HopperStageSmem<T>(T.stages * sizeof(uint64_t));
 }
 
-template <TcTile T>
-TcKernel Config() {
+// Registers per thread for sm_90a (ptxas, nvcc 13.0, no spills), in the order of
+// kTilesWgmmaTma: 154, 154, 90 and 90.
+LESSONS_KERNEL_TABLE(kTcWgmmaTma, kTilesWgmmaTma, [name = "tc_tma_kernel"]<TcTile T>() {
     static_assert(
         WarpgroupTileThreads(T) == T.threads && T.consumers == 0 && T.cluster == 1 && !T.persistent,
         "every warpgroup computes");
     return TmaKernel<T, &tc_tma_kernel<T.bm, T.bn, T.stages, T.threads / 128>, SmemWgmmaTma<T>()>(
-        "tc_tma_kernel");
-}
+        name);
+});
 
 }  // namespace
-
-// Registers per thread for sm_90a (ptxas, nvcc 13.0, no spills), in the order of
-// kTilesWgmmaTma: 154, 154, 90 and 90.
-const TcKernel kTcWgmmaTma[] = {
-    Config<kTilesWgmmaTma[0]>(),
-    Config<kTilesWgmmaTma[1]>(),
-    Config<kTilesWgmmaTma[2]>(),
-    Config<kTilesWgmmaTma[3]>(),
-};
-
-LESSONS_KERNELS(kTcWgmmaTma);
 
 }  // namespace lessons::tc

@@ -9,6 +9,7 @@
 // waits on it). Nobody waits for anybody else at a block-wide barrier.
 // The producer needs few registers, the consumers many (128 accumulators each): setmaxnreg
 // gives the producer's back to the register file and lets the consumers take them.
+#include "kernel_table.h"
 #include "tc_hopper.cuh"
 
 namespace lessons::tc {
@@ -93,27 +94,19 @@ constexpr size_t SmemWarpSpecialized() {
     return HopperStageSmem<T>(2 * T.stages * sizeof(uint64_t));
 }
 
-template <TcTile T>
-TcKernel Config() {
-    static_assert(
-        WarpgroupTileThreads(T) == T.threads && T.consumers >= 1 && T.cluster == 1 && !T.persistent,
-        "one producer warpgroup beside the consumers");
-    return TmaKernel<T, &tc_warp_specialization_kernel<T.bm, T.bn, T.stages, T.consumers>,
-                     SmemWarpSpecialized<T>()>("tc_warp_specialization_kernel");
-}
-
-}  // namespace
-
 // Registers per thread for sm_90a (ptxas, nvcc 13.0, no spills), in the order of
 // kTilesWarpSpecialized: 168 at launch for the three with two consumers (setmaxnreg then gives
 // the producer 40 and the consumers 232), 154 for the one with one consumer.
-const TcKernel kTcWarpSpecialized[] = {
-    Config<kTilesWarpSpecialized[0]>(),
-    Config<kTilesWarpSpecialized[1]>(),
-    Config<kTilesWarpSpecialized[2]>(),
-    Config<kTilesWarpSpecialized[3]>(),
-};
+LESSONS_KERNEL_TABLE(
+    kTcWarpSpecialized, kTilesWarpSpecialized,
+    [name = "tc_warp_specialization_kernel"]<TcTile T>() {
+        static_assert(WarpgroupTileThreads(T) == T.threads && T.consumers >= 1 && T.cluster == 1 &&
+                          !T.persistent,
+                      "one producer warpgroup beside the consumers");
+        return TmaKernel<T, &tc_warp_specialization_kernel<T.bm, T.bn, T.stages, T.consumers>,
+                         SmemWarpSpecialized<T>()>(name);
+    });
 
-LESSONS_KERNELS(kTcWarpSpecialized);
+}  // namespace
 
 }  // namespace lessons::tc

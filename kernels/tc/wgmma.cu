@@ -8,6 +8,7 @@
 // Here every thread still copies tiles with cp.async, several k-tiles ahead (`stages`), into
 // the 128-byte-swizzled layout that the descriptors name; each warpgroup owns BM / warpgroups
 // rows of the block's tile and, per k-tile of 64, issues 4 k16 steps of wgmma per 64 rows.
+#include "kernel_table.h"
 #include "tc_hopper.cuh"
 
 namespace lessons::tc {
@@ -102,31 +103,16 @@ cudaError_t LaunchWgmma(const TcProblem& p, cudaStream_t stream) {
     return cudaGetLastError();
 }
 
-template <TcTile T>
-TcKernel Config() {
+// Registers per thread for sm_90a (ptxas, nvcc 13.0, no spills), in the order of kTilesWgmma:
+// 175, 146, 174 and 146.
+LESSONS_KERNEL_TABLE(kTcWgmma, kTilesWgmma, [name = "tc_wgmma_kernel"]<TcTile T>() -> TcKernel {
     static_assert(WarpgroupTileThreads(T) == T.threads && T.consumers == 0 && T.stages >= 2 &&
                       T.cluster == 1 && !T.persistent,
                   "every warpgroup computes; a pipeline of at least 2 stages");
     constexpr auto kKernel = &tc_wgmma_kernel<T.bm, T.bn, T.stages, T.threads / 128>;
-    return {T,
-            "tc_wgmma_kernel",
-            reinterpret_cast<const void*>(kKernel),
-            SmemWgmma<T>(),
-            &LaunchWgmma<T>,
-            90};
-}
+    return {T, name, reinterpret_cast<const void*>(kKernel), SmemWgmma<T>(), &LaunchWgmma<T>, 90};
+});
 
 }  // namespace
-
-// Registers per thread for sm_90a (ptxas, nvcc 13.0, no spills), in the order of kTilesWgmma:
-// 175, 146, 174 and 146.
-const TcKernel kTcWgmma[] = {
-    Config<kTilesWgmma[0]>(),
-    Config<kTilesWgmma[1]>(),
-    Config<kTilesWgmma[2]>(),
-    Config<kTilesWgmma[3]>(),
-};
-
-LESSONS_KERNELS(kTcWgmma);
 
 }  // namespace lessons::tc

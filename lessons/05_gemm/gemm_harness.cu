@@ -271,12 +271,7 @@ Pick BlockPick(const StepSite& site) {
 }
 
 Pick TilePick(const Tiled& kind, const StepSite& site) {
-    return [tiles = KernelsByTile(kind, site)](const ParamValues& p) -> const GemmKernel& {
-        const std::string& tile = p.Choice("tile");
-        for (const auto& [name, kernel] : tiles)
-            if (name == tile) return *kernel;
-        throw std::logic_error("no kernel for tile=" + tile);  // the parameter refuses it first
-    };
+    return lessons::TilePick(KernelsByTile(kind, site));
 }
 
 // A student's GEMM kernel: (m, n, k, a, b, c), as StudentStep passes them; the chapter's

@@ -28,15 +28,8 @@ namespace {
 // bf16 values from floats uniform in [-1, 1) (24 random bits each), rounded to nearest: the
 // matrices are bf16 from the start, as a model's weights are.
 void FillBf16(uint64_t seed, uint16_t* out, uint64_t count, const std::atomic<bool>* cancel) {
-    GenerateChunks(
-        count, seed,
-        [out](SplitMix64& rng, uint64_t begin, uint64_t n) {
-            for (uint64_t i = 0; i < n; ++i) {
-                const auto bits = static_cast<float>(rng.Next() >> 40);
-                out[begin + i] = FloatToBf16(bits * (2.0f / 16777216.0f) - 1.0f);
-            }
-        },
-        cancel);
+    FillEach(
+        seed, out, count, [](SplitMix64& rng) { return FloatToBf16(UniformFloat(rng)); }, cancel);
 }
 
 }  // namespace

@@ -261,12 +261,7 @@ const struct Bf16MeasurerRegistration {
 namespace {
 
 Pick TilePick(const Tiled& kind, const StepSite& site) {
-    return [tiles = KernelsByTile(kind, site)](const ParamValues& p) -> const TcKernel& {
-        const std::string& tile = p.Choice("tile");
-        for (const auto& [name, kernel] : tiles)
-            if (name == tile) return *kernel;
-        throw std::logic_error("no kernel for tile=" + tile);  // the parameter refuses it first
-    };
+    return lessons::TilePick(KernelsByTile(kind, site));
 }
 
 // A student's tensor-core kernel, as StudentStep launches it (TcArgs): the TcProblem by value
@@ -294,7 +289,8 @@ KernelSpec StudentSpec(const Tiled& kind, const StepSite& site) {
     static const std::string naive = EmbeddedHeaderBody("lessons/08_tensor_cores/tc_naive.cuh") +
                                      "using namespace lessons::tc;\n";
     if (KernelsOf<TcKernel>(site).front()->min_cc < 90) {
-        spec.prelude = problem + naive;
+        static const std::string mma = EmbeddedHeaderBody("kernels/tc/tc_mma.cuh");
+        spec.prelude = problem + mma + naive;
         return spec;
     }
     static const std::string hopper = HopperDevicePart();

@@ -17,18 +17,9 @@ namespace {
 
 // Standard normal values (Box-Muller), rounded to bf16: attention's inputs after a layer norm.
 void FillNormalBf16(uint64_t seed, uint16_t* out, uint64_t count, const std::atomic<bool>* cancel) {
-    GenerateChunks(
-        count, seed,
-        [out](SplitMix64& rng, uint64_t begin, uint64_t n) {
-            for (uint64_t i = 0; i < n; ++i) {
-                const double u1 = (double(rng.Next() >> 11) + 1.0) * 0x1.0p-53;  // (0, 1]
-                const double u2 = double(rng.Next() >> 11) * 0x1.0p-53;          // [0, 1)
-                const float x =
-                    float(std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2));
-                out[begin + i] = softmax::FloatToBf16Bits(x);
-            }
-        },
-        cancel);
+    FillEach(
+        seed, out, count,
+        [](SplitMix64& rng) { return softmax::FloatToBf16Bits(NormalFloat(rng)); }, cancel);
 }
 
 }  // namespace

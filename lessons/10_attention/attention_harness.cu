@@ -300,18 +300,18 @@ static std::string TcHopperDevicePart() {
 
 // A student's fused kernel takes the AttentionProblem by value (its declaration from
 // kernels/attention/attention_gpu.cuh, embedded), with the chapter's device helpers
-// (kernels/attention/attention_device.cuh: ldmatrix, mma, the swizzle; attention_pipeline.cuh:
-// cp.async, ex2) and the starting files' naive row (lessons/10_attention/attention_naive.cuh) in
-// the prelude, at global scope as the student's kernel (and a solution) stands; bf16 from the
-// toolkit's header. A Hopper step's kernel (Fused::tensor_maps) takes the tensor maps of Q, K and V
-// first (an opaque CUtensorMap, 128 bytes aligned to 128, as chapter 8's exercises declare it) and
-// is compiled for sm_90a, with chapter 8's Hopper helpers (descriptors, wgmma, mbarriers, TMA,
-// setmaxnreg, the epilogue: tc_hopper.cuh's device part, in lessons::tc, which the kernel's
-// `using namespace tc;` reaches through the alias `tc`) and the chapter's own
-// (attention_hopper.cuh: the MN-major descriptor, wgmma with A from registers, ex2, the online
-// softmax on the accumulators, the tiles in shared memory and their TMA copies) in place of
-// attention_pipeline.cuh, after the fixed-width integers NVRTC lacks; where the step takes the
-// products as given (Fused::products_given), attention_products.cuh after them.
+// (kernels/tc/tc_mma.cuh: ldmatrix, mma; kernels/attention/attention_device.cuh: the swizzle;
+// attention_pipeline.cuh: cp.async, ex2) and the starting files' naive row
+// (lessons/10_attention/attention_naive.cuh) in the prelude, at global scope as the student's
+// kernel (and a solution) stands; bf16 from the toolkit's header. A Hopper step's kernel
+// (Fused::tensor_maps) takes the tensor maps of Q, K and V first (an opaque CUtensorMap, 128 bytes
+// aligned to 128, as chapter 8's exercises declare it) and is compiled for sm_90a, with chapter 8's
+// Hopper helpers (descriptors, wgmma, mbarriers, TMA, setmaxnreg, the epilogue: tc_hopper.cuh's
+// device part, in lessons::tc, which the kernel's `using namespace tc;` reaches through the alias
+// `tc`) and the chapter's own (attention_hopper.cuh: the MN-major descriptor, wgmma with A from
+// registers, ex2, the online softmax on the accumulators, the tiles in shared memory and their TMA
+// copies) in place of attention_pipeline.cuh, after the fixed-width integers NVRTC lacks; where the
+// step takes the products as given (Fused::products_given), attention_products.cuh after them.
 KernelSpec StudentSpec(const Fused& kind, const StepSite&) {
     KernelSpec spec;
     spec.toolkit_headers = {"cuda_bf16.h"};
@@ -322,6 +322,7 @@ KernelSpec StudentSpec(const Fused& kind, const StepSite&) {
             "#include <cuda_bf16.h>\n" +
             EmbeddedDeclarations("kernels/attention/attention_gpu.cuh",
                                  {"struct AttentionProblem"}) +
+            EmbeddedHeaderBody("kernels/tc/tc_mma.cuh") +
             EmbeddedHeaderBody("kernels/attention/attention_device.cuh") + TcHopperDevicePart() +
             EmbeddedHeaderBody("kernels/attention/attention_hopper.cuh");
         static const std::string products =
@@ -337,6 +338,7 @@ KernelSpec StudentSpec(const Fused& kind, const StepSite&) {
     static const std::string prelude =
         "#include <cuda_bf16.h>\n" +
         EmbeddedDeclarations("kernels/attention/attention_gpu.cuh", {"struct AttentionProblem"}) +
+        EmbeddedHeaderBody("kernels/tc/tc_mma.cuh") +
         EmbeddedHeaderBody("kernels/attention/attention_device.cuh") +
         EmbeddedHeaderBody("kernels/attention/attention_pipeline.cuh") +
         EmbeddedHeaderBody("lessons/10_attention/attention_naive.cuh") +

@@ -1,8 +1,8 @@
 // Exercise 5.4: 1D register blocking. The harness runs the step's tile 512t-128x64x8-16x1:
 // blocks of BM · BN / TM = 512 threads in one dimension, ceil(n / BN) × ceil(m / BM) of them.
 // Thread tid computes TM outputs of one column of the block's BM × BN tile of C: column
-// tx = tid % BN, rows ty * TM .. ty * TM + TM - 1 with ty = tid / BN. Load1 (gemm_tile_io.cuh)
-// is declared for you.
+// tx = tid % BN, rows ty * TM .. ty * TM + TM - 1 with ty = tid / BN. Load1 and LoadTiles1
+// (step 5.3's tile copy, one float at a time) are declared for you (gemm_tile_io.cuh).
 // This is step 5.3's kernel run once for each of the thread's TM outputs: right, but it walks
 // k TM times, loading every tile TM times, and reads two floats of shared memory for each
 // multiply-add. Walk k once, keep the TM sums in registers, and load the B tile's element once
@@ -22,10 +22,7 @@ __global__ void __launch_bounds__(BM* BN / TM)
         const int row = row0 + ty * TM + t;
         float sum = 0.0f;
         for (int k0 = 0; k0 < k; k0 += BK) {
-            for (int i = tid; i < BM * BK; i += kThreads)
-                as[i / BK][i % BK] = Load1(a, m, k, row0 + i / BK, k0 + i % BK);
-            for (int i = tid; i < BK * BN; i += kThreads)
-                bs[i / BN][i % BN] = Load1(b, k, n, k0 + i / BN, col0 + i % BN);
+            LoadTiles1<BM, BN, BK, kThreads>(as, bs, a, b, m, n, k, row0, col0, k0, tid);
             __syncthreads();
 #pragma unroll
             for (int kk = 0; kk < BK; ++kk) sum += as[ty * TM + t][kk] * bs[kk][tx];

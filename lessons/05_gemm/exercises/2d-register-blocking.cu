@@ -2,7 +2,8 @@
 // blocks of (BM / TM) · (BN / TN) = 256 threads in one dimension, ceil(n / BN) × ceil(m / BM)
 // of them. Thread tid computes a TM × TN block of the block's BM × BN tile of C: rows
 // ty * TM .. ty * TM + TM - 1 and columns tx * TN .. tx * TN + TN - 1, with
-// tx = tid % (BN / TN) and ty = tid / (BN / TN). Load1 (gemm_tile_io.cuh) is declared for you.
+// tx = tid % (BN / TN) and ty = tid / (BN / TN). Load1 and LoadTiles1
+// (step 5.3's tile copy) are declared for you (gemm_tile_io.cuh).
 // This is step 5.4's kernel run once for each of the thread's TN columns: right, but it walks
 // k TN times, loading every tile TN times, and each value of A it reads serves one
 // multiply-add. Walk k once: at each step of k load TM values of A and TN of B into registers
@@ -21,10 +22,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
         const int col = col0 + tx * TN + j;
         float sum[TM] = {};
         for (int k0 = 0; k0 < k; k0 += BK) {
-            for (int i = tid; i < BM * BK; i += kThreads)
-                as[i / BK][i % BK] = Load1(a, m, k, row0 + i / BK, k0 + i % BK);
-            for (int i = tid; i < BK * BN; i += kThreads)
-                bs[i / BN][i % BN] = Load1(b, k, n, k0 + i / BN, col0 + i % BN);
+            LoadTiles1<BM, BN, BK, kThreads>(as, bs, a, b, m, n, k, row0, col0, k0, tid);
             __syncthreads();
 #pragma unroll
             for (int kk = 0; kk < BK; ++kk) {

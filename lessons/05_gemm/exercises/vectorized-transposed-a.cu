@@ -5,7 +5,9 @@
 // ty = tid / (BN / TN)). Load4(p, rows, cols, row, col) and Store4(p, rows, cols, row, col, v)
 // are declared for you (gemm_tile_io.cuh): elements col .. col + 3 of a row, one 16-byte access
 // where the row is 16-byte aligned and all four are inside, single floats otherwise (zero
-// outside the matrix; only the elements inside are stored).
+// outside the matrix; only the elements inside are stored). So are the pieces of step 5.5's
+// kernel it calls: LoadTiles1 (its tile copy, one float at a time), OuterProduct (its
+// TM · TN multiply-adds) and StoreBlock<kVec> (a thread's block of C, kVec: with Store4).
 // This is step 5.5's kernel at this tile: right, but it moves the tiles and C one float per
 // instruction, and a thread's TM values of A at one k lie in TM rows of the A tile. Load and
 // store 16 bytes at a time, and store the A tile transposed (k-major) so those TM values are
@@ -23,10 +25,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     float sum[TM][TN] = {};
     float ra[TM], rb[TN];
     for (int k0 = 0; k0 < k; k0 += BK) {
-        for (int i = tid; i < BM * BK; i += kThreads)
-            as[i / BK][i % BK] = Load1(a, m, k, row0 + i / BK, k0 + i % BK);
-        for (int i = tid; i < BK * BN; i += kThreads)
-            bs[i / BN][i % BN] = Load1(b, k, n, k0 + i / BN, col0 + i % BN);
+        LoadTiles1<BM, BN, BK, kThreads>(as, bs, a, b, m, n, k, row0, col0, k0, tid);
         __syncthreads();
 #pragma unroll
         for (int kk = 0; kk < BK; ++kk) {
@@ -34,20 +33,9 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
             for (int i = 0; i < TM; ++i) ra[i] = as[ty * TM + i][kk];
 #pragma unroll
             for (int j = 0; j < TN; ++j) rb[j] = bs[kk][tx * TN + j];
-#pragma unroll
-            for (int i = 0; i < TM; ++i)
-#pragma unroll
-                for (int j = 0; j < TN; ++j) sum[i][j] += ra[i] * rb[j];
+            OuterProduct(sum, ra, rb);
         }
         __syncthreads();
     }
-#pragma unroll
-    for (int i = 0; i < TM; ++i) {
-        const int row = row0 + ty * TM + i;
-#pragma unroll
-        for (int j = 0; j < TN; ++j) {
-            const int col = col0 + tx * TN + j;
-            if (row < m && col < n) c[size_t(row) * n + col] = sum[i][j];
-        }
-    }
+    StoreBlock<false>(c, m, n, row0 + ty * TM, col0 + tx * TN, sum);
 }

@@ -1,8 +1,9 @@
 // Exercise 5.7: warp tiling. The harness runs the step's tile 256t-128x128x16-w64x32: blocks
 // of THREADS = 256 threads in one dimension, ceil(n / BN) × ceil(m / BM) of them. The block's
 // BM × BN tile of C is split into (BM / WM) · (BN / WN) = 8 warp tiles of WM × WN, one per warp,
-// and each thread still computes 8 × 8 outputs. Load4 and Store4 (gemm_tile_io.cuh) are
-// declared for you.
+// and each thread still computes 8 × 8 outputs. Load4, Store4 and the
+// pieces of step 5.6's kernel it calls (gemm_tile_io.cuh: Spread4, a float4 into four
+// registers; OuterProduct; StoreBlock<true>) are declared for you.
 // This is step 5.6's kernel at this tile: right, but a thread's 8 × 8 outputs are one
 // contiguous block, so the 32 lanes' float4 reads of the B tile are 32 bytes apart and collide
 // in shared-memory banks. Give each warp its WM × WN tile, and each lane four 4 × 4 pieces of
@@ -37,26 +38,14 @@ __global__ void __launch_bounds__(THREADS)
 #pragma unroll
         for (int kk = 0; kk < BK; ++kk) {
 #pragma unroll
-            for (int i = 0; i < TM; i += 4) {
-                const float4 v = *reinterpret_cast<const float4*>(&as[kk][ty * TM + i]);
-                ra[i] = v.x, ra[i + 1] = v.y, ra[i + 2] = v.z, ra[i + 3] = v.w;
-            }
+            for (int i = 0; i < TM; i += 4)
+                Spread4(ra + i, *reinterpret_cast<const float4*>(&as[kk][ty * TM + i]));
 #pragma unroll
-            for (int j = 0; j < TN; j += 4) {
-                const float4 v = *reinterpret_cast<const float4*>(&bs[kk][tx * TN + j]);
-                rb[j] = v.x, rb[j + 1] = v.y, rb[j + 2] = v.z, rb[j + 3] = v.w;
-            }
-#pragma unroll
-            for (int i = 0; i < TM; ++i)
-#pragma unroll
-                for (int j = 0; j < TN; ++j) sum[i][j] += ra[i] * rb[j];
+            for (int j = 0; j < TN; j += 4)
+                Spread4(rb + j, *reinterpret_cast<const float4*>(&bs[kk][tx * TN + j]));
+            OuterProduct(sum, ra, rb);
         }
         __syncthreads();
     }
-#pragma unroll
-    for (int i = 0; i < TM; ++i)
-#pragma unroll
-        for (int j = 0; j < TN; j += 4)
-            Store4(c, m, n, row0 + ty * TM + i, col0 + tx * TN + j,
-                   make_float4(sum[i][j], sum[i][j + 1], sum[i][j + 2], sum[i][j + 3]));
+    StoreBlock<true>(c, m, n, row0 + ty * TM, col0 + tx * TN, sum);
 }
