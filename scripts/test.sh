@@ -33,12 +33,13 @@ phase_done "imgui-1.90.1-package"
 scripts/build.sh -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "${imgui[@]}" "$@"
 phase_done "configure+build"
 
-# As many "cpus" slots as cores for the tests that keep one busy, twice as many jobs: the GUI
-# scripts, which mostly wait for their window to draw, run beside them (tests/CMakeLists.txt).
+# As many "cpus" slots as cores for the tests that keep one busy, twice as many "gui" slots for
+# the GUI scripts, which mostly wait for their window to draw, and as many jobs as slots: the GUI
+# scripts run beside the busy tests and beside each other (tests/CMakeLists.txt).
 cores=$(nproc)
-printf '{"version": {"major": 1, "minor": 0}, "local": [{"cpus": [{"id": "0", "slots": %d}]}]}\n' \
-    "$cores" >build/ctest-resources.json
-ctest --test-dir build --output-on-failure -j"$((2 * cores))" --timeout 600 \
+printf '{"version": {"major": 1, "minor": 0}, "local": [{"cpus": [{"id": "0", "slots": %d}], "gui": [{"id": "0", "slots": %d}]}]}\n' \
+    "$cores" "$((2 * cores))" >build/ctest-resources.json
+ctest --test-dir build --output-on-failure -j"$((3 * cores))" --timeout 600 \
     --resource-spec-file "$PWD/build/ctest-resources.json" || status=1
 phase_done ctest
 

@@ -11,10 +11,17 @@ shots = 0
 park_mouse = True
 
 
+# Every wait for the window is a hang guard, not a verdict on speed: a loaded machine (every core
+# busy building or testing beside the GUI, software OpenGL) may take seconds for a frame, so the
+# timeouts the scripts give are stretched this many times. A wait that is met returns at once.
+WAIT_SCALE = float(os.environ.get("CUDA_LESSONS_GUI_WAIT_SCALE", "6"))
+
+
 def state(timeout=60.0, test=lambda d: True):
-    """The newest state (with the rectangles) passing `test`, polled for up to `timeout` s; else
-    the script ends, naming the line of the check that waited and the last state read."""
-    end, last = time.time() + timeout, None
+    """The newest state (with the rectangles) passing `test`, polled for up to `timeout` s (times
+    WAIT_SCALE); else the script ends, naming the line of the check that waited and the last
+    state read."""
+    end, last, checked = time.time() + timeout * WAIT_SCALE, None, time.time()
     while time.time() < end:
         try:
             last = json.load(open(rects))
@@ -22,10 +29,28 @@ def state(timeout=60.0, test=lambda d: True):
                 return last
         except (OSError, ValueError):
             pass
+        if time.time() - checked > 1:  # an app that has ended draws nothing more: no wait
+            checked = time.time()
+            if app_ended():
+                sys.exit("%s, line %d: the app ended before the window reached the state wanted "
+                         "(last: %s)" % (name, inspect.stack()[1].lineno,
+                                         json.dumps(last["state"] if last and "state" in last
+                                                    else None)[-900:]))
         time.sleep(0.05)
-    sys.exit("%s, line %d: the window never reached the state wanted (last: %s)"
-             % (name, inspect.stack()[1].lineno,
+    sys.exit("%s, line %d: the window never reached the state wanted in %.0f s (last: %s)"
+             % (name, inspect.stack()[1].lineno, timeout * WAIT_SCALE,
                 json.dumps(last["state"] if last and "state" in last else None)[-900:]))
+
+
+def app_ended():
+    """Whether the app (pid) has exited: gone, or a zombie its shell has not reaped yet."""
+    if not pid:
+        return False
+    try:
+        with open("/proc/%s/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
 
 
 def xdo(*args):
@@ -33,10 +58,11 @@ def xdo(*args):
 
 
 def key(k):
-    """Held a moment, as a person presses it; the app queues keys and gives them to ImGui a
-    frame at a time (app/panels/input_trickle.h), so none is lost, and the moment lets the app
-    draw the press before the next step looks at its state."""
-    xdo("keydown", k); time.sleep(0.1); xdo("keyup", k); time.sleep(0.05)
+    """Pressed and released at once; the app queues keys and gives them to ImGui a frame at a
+    time (app/panels/input_trickle.h), so none is lost, and the pause lets the app draw the
+    press before the next step looks at its state. (Held, with a sleep between keydown and
+    keyup, a loaded machine's slow frames let ImGui's own key repeat press it again.)"""
+    xdo("key", k); time.sleep(0.15)
 
 
 def tap(k):
@@ -86,7 +112,7 @@ def press_focus(k="Tab"):
     # would be pressed again before its frame, skipping a control.
     before = state(10)["state"]["focused"]
     tap(k)
-    end = time.time() + 30
+    end = time.time() + 30 * WAIT_SCALE  # a hang guard: a focus that never moves is a failure
     while True:
         d = state(10)
         if d["state"]["focused"] != before or time.time() > end: break

@@ -217,11 +217,11 @@ wait_for lesson_split/openmp 'true' || fail "the window never drew its lesson li
 window=$(xdotool search --sync --pid "$app_pid" | head -1)
 read -r wx wy <<<"$(xdotool getwindowgeometry --shell "$window" | awk -F= '/^X=/{x=$2} /^Y=/{y=$2} END{print x, y}')"
 center() { read -r x0 y0 x1 y1 <<<"$(field "$1")"; echo $((wx + (x0 + x1) / 2)) $((wy + (y0 + y1) / 2)); }
-# f12 WHAT: F12 (held: ImGui 1.86 misses a press and release in one poll), then the path of the
+# f12 WHAT: F12 (pressed and released at once: the app gives each a frame), then the path of the
 # screenshot it wrote into the exports folder; none: a message naming WHAT, and status 1.
 f12() {
-    xdotool keydown F12; sleep 0.1; xdotool keyup F12
-    for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+    xdotool key F12
+    for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
     local shot; shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
     # In $(...): the message goes to standard error, the caller exits.
     [ -n "$shot" ] || { echo "FAILED: F12 wrote no screenshot of $1" >&2; return 1; }
@@ -243,8 +243,8 @@ xdotool mouseup 1
 wait_for state.params.threads '[ "$v" != "'"$before"'" ]' || fail "dragging the slider did not change the thread count"
 wait_for state.results '[ "$v" -ge 2 ]' || fail "auto-run did not measure lessons 1.2 and 1.3"
 wait_for state.busy '[ "$v" = False ]' || fail "the runs did not finish"
-xdotool keydown F12; sleep 0.1; xdotool keyup F12  # held: ImGui 1.86 misses a press and release that arrive in one poll
-for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+xdotool key F12  # press and release at once: the app gives each a frame (app/panels/input_trickle.h), and a key held across slow frames would repeat
+for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
 shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
 [ -n "$shot" ] || fail "F12 wrote no screenshot"
 sleep 0.2
@@ -274,8 +274,8 @@ read -r cx cy <<<"$(center summary_header)"
 xdotool mousemove "$cx" "$cy" click 1
 wait_for summary_table 'true' || fail "clicking the chapter summary did not open it"
 wait_for state.summary_rows '[ "$v" -ge 8 ]' || fail "the summary has $(field state.summary_rows) rows, not chapter 3's 8 or more"
-xdotool keydown F12; sleep 0.1; xdotool keyup F12
-for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+xdotool key F12
+for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
 shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
 [ -n "$shot" ] || fail "F12 wrote no screenshot of the summary"
 sleep 0.2
@@ -286,8 +286,8 @@ read -r cx cy <<<"$(center lang_zh)"
 xdotool mousemove "$cx" "$cy" click 1
 wait_for state.language '[ "$v" = zh ]' || fail "clicking 中文 did not switch the language"
 wait_for summary_table 'true' || fail "the summary closed when the language changed"
-xdotool keydown F12; sleep 0.1; xdotool keyup F12
-for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+xdotool key F12
+for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
 shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
 [ -n "$shot" ] || fail "F12 wrote no screenshot of the Chinese summary"
 sleep 0.2
@@ -447,7 +447,7 @@ wait_for list_show 'true' || fail "no strip to show the lesson list before prese
 [ "$(field state.presenter)" = False ] || fail "presenter mode is on before F5"
 window=$(xdotool search --sync --pid "$app_pid" | head -1)
 read -r wx wy <<<"$(xdotool getwindowgeometry --shell "$window" | awk -F= '/^X=/{x=$2} /^Y=/{y=$2} END{print x, y}')"
-key() { xdotool keydown "$1"; sleep 0.1; xdotool keyup "$1"; sleep 0.1; }  # held: see F12 above
+key() { xdotool key "$1"; sleep 0.1; }  # at once: see F12 above
 key F5
 wait_for state.presenter '[ "$v" = True ]' || fail "F5 did not turn presenter mode on"
 wait_for state.list_pane '[ "$v" = False ]' || fail "presenter mode still draws the lesson list"
@@ -492,7 +492,7 @@ xdotool mousemove $((wx + x1 - 48)) $((wy + (y0 + y1) / 2))
 wait_for state.tooltip '[ -n "$v" ]' || fail "no tooltip over the chart's last bar"
 echo "the last bar's tooltip: $(field state.tooltip) in a window of $(field state.window)"
 key F12  # with the tooltip
-for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
 sleep 0.2
 mv "$HOME"/cuda-lessons-exports/*.png "$out/presenter-tooltip.png" || fail "F12 wrote no screenshot of the tooltip"
 # Once it has settled (a tooltip whose text changed is placed for it in the next frame).
@@ -500,7 +500,7 @@ inside='read -r a b c d <<<"$v"; [ "$a" -ge 0 ] && [ "$b" -ge 0 ] && [ "$c" -le 
 wait_for state.tooltip "$inside" || fail "presenter mode: the tooltip is cut at the window's edge: $(field state.tooltip)"
 xdotool mousemove $((wx + 5)) $((wy + 5))
 key F12
-for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
 shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
 [ -n "$shot" ] || fail "F12 wrote no screenshot of presenter mode"
 sleep 0.2
@@ -515,7 +515,7 @@ check "the Chinese section pane or chart is missing" '"section_pane" in d and "s
 check "untranslated strings in Chinese" 'not s["translation_misses"]'
 xdotool mousemove $((wx + 5)) $((wy + 5))
 key F12
-for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
 shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
 [ -n "$shot" ] || fail "F12 wrote no screenshot of presenter mode in Chinese"
 sleep 0.2
@@ -555,7 +555,7 @@ for lang in en zh; do
         '"roof_legend_end" in d and d["roof_legend_end"][3] <= d["presenter_chart"][3] + 0.5 <= 720.5'
     check "untranslated strings ($lang)" 'not s["translation_misses"]'
     key F12
-    for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+    for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
     shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
     [ -n "$shot" ] || fail "F12 wrote no screenshot of the presenter roofline ($lang)"
     sleep 0.2
@@ -585,11 +585,11 @@ b = json.load(open(sys.argv[1]))["state"]["sweeps"].get("block", {})
 sys.exit(0 if b.get("recorded") and b.get("points") == 6 and "NVIDIA H200" in b.get("note", "") else 1)
 PY
 }
-for _ in $(seq 600); do sweep_shown 2>/dev/null && break; sleep 0.05; done
+for _ in $(seq 2400); do sweep_shown 2>/dev/null && break; sleep 0.05; done
 sweep_shown || fail "\"Sweep block sizes\" showed no recorded sweep: $(field state.sweeps)"
 xdotool mousemove $((wx + 5)) $((wy + 5))
 key F12
-for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
 shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
 [ -n "$shot" ] || fail "F12 wrote no screenshot of the recorded sweep"
 sleep 0.2
