@@ -86,6 +86,9 @@ struct Probe {
     float text_scroll_y = 0;
     float code_scroll_y = 0;
     float listing_scroll_y = 0;
+    // Where a rewritten step's changed code opens (its kernel's line, in pixels from the pane's
+    // top; 0: it opens at its top). Kept from the frame that scrolled there until the next lesson.
+    float code_open_y = 0;
     float work_scroll_y = 0;
     // The evidence section: its rule line, the first counter's plain name shown with its
     // explanation, and whether it said that profiling needs a GPU.

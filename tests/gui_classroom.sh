@@ -33,7 +33,7 @@ else
     export CLASSROOM_CAN_COMPILE=1
 fi
 
-start_xvfb 331 370
+start_xvfb
 
 # settings W H: the window's size at the next start (the welcome page closed).
 settings() {
@@ -83,7 +83,7 @@ lines = ["__global__ void gemv_29_warp_per_row_kernel(const float* __restrict__ 
 xdo("type", "--delay", "0", "\r".join(lines) + "\r")
 # Saved once typing pauses. A key and a character never share a frame, so each shifted
 # character takes three: on a loaded machine that may take a while.
-end, saved = time.time() + 150, []
+end, saved = time.time() + 150 * WAIT_SCALE, []  # a hang guard
 while time.time() < end:
     d = state(10)
     saved = open(d["state"]["exercise_file"]).read().splitlines()
@@ -149,7 +149,7 @@ lines = ["// typed in the editor window",
 xdo("type", "--delay", "0", "\r".join(lines) + "\r")
 # Saved once typing pauses. A key and a character never share a frame (InputTrickle), so each
 # shifted character takes three, and two windows are drawn for each: it may take a while.
-end, saved = time.time() + 150, []
+end, saved = time.time() + 150 * WAIT_SCALE, []  # a hang guard
 while time.time() < end:
     d = state(10)
     saved = open(d["state"]["exercise_file"]).read().splitlines()

@@ -11,10 +11,17 @@ shots = 0
 park_mouse = True
 
 
+# Every wait for the window is a hang guard, not a verdict on speed: a loaded machine (every core
+# busy building or testing beside the GUI, software OpenGL) may take seconds for a frame, so the
+# timeouts the scripts give are stretched this many times. A wait that is met returns at once.
+WAIT_SCALE = float(os.environ.get("CUDA_LESSONS_GUI_WAIT_SCALE", "6"))
+
+
 def state(timeout=60.0, test=lambda d: True):
-    """The newest state (with the rectangles) passing `test`, polled for up to `timeout` s; else
-    the script ends, naming the line of the check that waited and the last state read."""
-    end, last = time.time() + timeout, None
+    """The newest state (with the rectangles) passing `test`, polled for up to `timeout` s (times
+    WAIT_SCALE); else the script ends, naming the line of the check that waited and the last
+    state read."""
+    end, last, checked = time.time() + timeout * WAIT_SCALE, None, time.time()
     while time.time() < end:
         try:
             last = json.load(open(rects))
@@ -22,18 +29,52 @@ def state(timeout=60.0, test=lambda d: True):
                 return last
         except (OSError, ValueError):
             pass
+        if time.time() - checked > 1:  # an app that has ended draws nothing more: no wait
+            checked = time.time()
+            if app_ended():
+                sys.exit("%s, line %d: the app ended before the window reached the state wanted "
+                         "(last: %s)" % (name, inspect.stack()[1].lineno,
+                                         json.dumps(last["state"] if last and "state" in last
+                                                    else None)[-900:]))
         time.sleep(0.05)
-    sys.exit("%s, line %d: the window never reached the state wanted (last: %s)"
-             % (name, inspect.stack()[1].lineno,
+    sys.exit("%s, line %d: the window never reached the state wanted in %.0f s (last: %s)"
+             % (name, inspect.stack()[1].lineno, timeout * WAIT_SCALE,
                 json.dumps(last["state"] if last and "state" in last else None)[-900:]))
+
+
+def app_ended():
+    """Whether the app (pid) has exited: gone, or a zombie its shell has not reaped yet."""
+    if not pid:
+        return False
+    try:
+        with open("/proc/%s/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
 
 
 def xdo(*args):
     subprocess.run(["xdotool", *args], check=True)
 
 
-def key(k):  # held a moment: ImGui 1.86 misses a press and a release in one poll
-    xdo("keydown", k); time.sleep(0.1); xdo("keyup", k); time.sleep(0.05)
+def key(k):
+    """Pressed and released at once; the app queues keys and gives them to ImGui a frame at a
+    time (app/panels/input_trickle.h), so none is lost, and the pause lets the app draw the
+    press before the next step looks at its state. (Held, with a sleep between keydown and
+    keyup, a loaded machine's slow frames let ImGui's own key repeat press it again.)"""
+    xdo("key", k); time.sleep(0.15)
+
+
+def tap(k):
+    """A press and its release at once, for a step that waits for the key's effect itself."""
+    xdo("key", k)
+
+
+def settle():
+    """After tap()s waited for by their effect (press_focus): the last one's release drawn too
+    before the next key means something (lesson 4.2's Parsons lines lost a Delete pressed at
+    once after the Tab that focused them)."""
+    time.sleep(0.3)
 
 
 def typed(text):
@@ -63,24 +104,34 @@ def quick_click(rect_name):  # press and release at once, as xdotool click does
 last_focus = [None]
 def press_focus(k="Tab"):
     """Presses Tab (or shift+Tab); the control focused after it (its name) and the state."""
-    # Until the focus has moved. A press and a release read in one frame are lost with ImGui
-    # 1.86 (a slow frame): pressed again, up to three times in all, before it counts as stuck.
-    for attempt in range(3):
-        key(k)
-        end = time.time() + 1.5
-        while True:
-            d = state(10)
-            if d["state"]["focused"] != last_focus[0] or time.time() > end: break
-            time.sleep(0.02)
-        if d["state"]["focused"] != last_focus[0]: break
+    # Until the focus has moved: the press is never lost (tap()), so it is pressed once and
+    # waited for as long as a loaded machine takes to draw the frames; pressed again, a slow
+    # frame would skip a control. A focus that never moves is the caller's "Tab stuck".
+    # The focus before this press, read now: a step since the last press may have moved it (a
+    # Parsons line set aside leaves no focus), and a press that seems to have moved it at once
+    # would be pressed again before its frame, skipping a control.
+    before = state(10)["state"]["focused"]
+    tap(k)
+    end = time.time() + 30 * WAIT_SCALE  # a hang guard: a focus that never moves is a failure
+    while True:
+        d = state(10)
+        if d["state"]["focused"] != before or time.time() > end: break
+        time.sleep(0.02)
     last_focus[0] = d["state"]["focused"]
     return d["state"]["focused"], d
 
 
 def tab_to(target, limit=400):
+    """Tab until `target` has the focus (no Tab when it has it already); the state."""
+    d = state(10)
+    if d["state"]["focused"] == target:
+        last_focus[0] = target
+        return d
     for _ in range(limit):
         f, d = press_focus("Tab")
-        if f == target: return d
+        if f == target:
+            settle()
+            return d
     sys.exit("%s: Tab never reached %s" % (name, target))
 
 

@@ -62,26 +62,18 @@ env -u DISPLAY "$app" --help >"$out/help.txt" 2>&1 || fail "--help exited with $
 grep -q -- "--screenshot" "$out/help.txt" || fail "--help does not list the flags"
 grep -q -- "5.8" "$out/help.txt" || fail "--help does not say how a lesson is named"
 
-display=""
-for d in $(seq 91 140); do
-    if [ ! -e "/tmp/.X$d-lock" ] && [ ! -e "/tmp/.X11-unix/X$d" ]; then display=$d; break; fi
-done
-[ -n "$display" ] || { echo "no free X display number"; exit 1; }
-Xvfb ":$display" -screen 0 1600x1000x24 -nolisten tcp -noreset >"$out/xvfb.log" 2>&1 &
-xvfb=$!
-app_pid="" xvfb720=""
+fail() { echo "FAILED: $*"; exit 1; }
+source "$(dirname "$0")/gui_xvfb.sh"  # xvfb_launch
+app_pid="" xvfb="" xvfb720=""
 cleanup() {
     [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null
-    kill "$xvfb" 2>/dev/null
+    [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null
     [ -n "$xvfb720" ] && kill "$xvfb720" 2>/dev/null
 }
 trap cleanup EXIT
-export DISPLAY=":$display"
-for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.05; done
-# The socket comes before the server takes clients: wait until one connects.
-for _ in $(seq 200); do DISPLAY=":$display" xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.05; done
-
-fail() { echo "FAILED: $*"; exit 1; }
+xvfb_launch 1600x1000x24 "$out/xvfb.log"
+xvfb=$xvfb_pid display=$xvfb_display  # ":N"
+export DISPLAY=$display
 bars=(--color 80,160,255 --color 70,200,170)  # this lesson's and the previous lesson's bars
 
 echo "== screenshot, English, scale 1 (the lesson named by its label)"
@@ -184,14 +176,16 @@ for _ in $(seq 1200); do [ -s "$out/stubborn.pid" ] && [ -s "$out/stubborn-rects
 worker_pid=$(cat "$out/stubborn.pid")
 start=$(date +%s%N)
 kill -TERM "$app_pid"  # as the window's close button: the GUI closes, then ends its worker
-for _ in $(seq 600); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.05; done
+# It ends its worker (shutdown, end of input, SIGTERM, then SIGKILL, each after a short grace)
+# and exits. How long that takes is printed, not judged (a loaded machine decides it); a GUI
+# still running after two minutes waits for its worker forever.
+for _ in $(seq 2400); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.05; done
 if kill -0 "$app_pid" 2>/dev/null; then
-    kill -9 "$app_pid" "$worker_pid"; fail "the GUI was still running 30 s after it was closed"
+    kill -9 "$app_pid" "$worker_pid"; fail "the GUI was still running 120 s after it was closed"
 fi
 wait "$app_pid"; app_pid=""
 took=$((($(date +%s%N) - start) / 1000000))
-echo "closed in $took ms"
-[ "$took" -lt 15000 ] || fail "closing took $took ms"
+echo "closed in $took ms (printed, not judged)"
 kill -0 "$worker_pid" 2>/dev/null && { kill -9 "$worker_pid"; fail "the worker outlived the GUI"; }
 
 echo "== a session driven by mouse and keyboard"
@@ -223,11 +217,11 @@ wait_for lesson_split/openmp 'true' || fail "the window never drew its lesson li
 window=$(xdotool search --sync --pid "$app_pid" | head -1)
 read -r wx wy <<<"$(xdotool getwindowgeometry --shell "$window" | awk -F= '/^X=/{x=$2} /^Y=/{y=$2} END{print x, y}')"
 center() { read -r x0 y0 x1 y1 <<<"$(field "$1")"; echo $((wx + (x0 + x1) / 2)) $((wy + (y0 + y1) / 2)); }
-# f12 WHAT: F12 (held: ImGui 1.86 misses a press and release in one poll), then the path of the
+# f12 WHAT: F12 (pressed and released at once: the app gives each a frame), then the path of the
 # screenshot it wrote into the exports folder; none: a message naming WHAT, and status 1.
 f12() {
-    xdotool keydown F12; sleep 0.1; xdotool keyup F12
-    for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+    xdotool key F12
+    for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
     local shot; shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
     # In $(...): the message goes to standard error, the caller exits.
     [ -n "$shot" ] || { echo "FAILED: F12 wrote no screenshot of $1" >&2; return 1; }
@@ -249,8 +243,8 @@ xdotool mouseup 1
 wait_for state.params.threads '[ "$v" != "'"$before"'" ]' || fail "dragging the slider did not change the thread count"
 wait_for state.results '[ "$v" -ge 2 ]' || fail "auto-run did not measure lessons 1.2 and 1.3"
 wait_for state.busy '[ "$v" = False ]' || fail "the runs did not finish"
-xdotool keydown F12; sleep 0.1; xdotool keyup F12  # held: ImGui 1.86 misses a press and release that arrive in one poll
-for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+xdotool key F12  # press and release at once: the app gives each a frame (app/panels/input_trickle.h), and a key held across slow frames would repeat
+for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
 shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
 [ -n "$shot" ] || fail "F12 wrote no screenshot"
 sleep 0.2
@@ -280,8 +274,8 @@ read -r cx cy <<<"$(center summary_header)"
 xdotool mousemove "$cx" "$cy" click 1
 wait_for summary_table 'true' || fail "clicking the chapter summary did not open it"
 wait_for state.summary_rows '[ "$v" -ge 8 ]' || fail "the summary has $(field state.summary_rows) rows, not chapter 3's 8 or more"
-xdotool keydown F12; sleep 0.1; xdotool keyup F12
-for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+xdotool key F12
+for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
 shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
 [ -n "$shot" ] || fail "F12 wrote no screenshot of the summary"
 sleep 0.2
@@ -292,8 +286,8 @@ read -r cx cy <<<"$(center lang_zh)"
 xdotool mousemove "$cx" "$cy" click 1
 wait_for state.language '[ "$v" = zh ]' || fail "clicking 中文 did not switch the language"
 wait_for summary_table 'true' || fail "the summary closed when the language changed"
-xdotool keydown F12; sleep 0.1; xdotool keyup F12
-for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+xdotool key F12
+for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
 shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
 [ -n "$shot" ] || fail "F12 wrote no screenshot of the Chinese summary"
 sleep 0.2
@@ -303,12 +297,14 @@ cp "$shot" "$out/summary-zh.png"
 # read its state instead of the new window's.
 kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
 echo "== responsiveness: lesson 3.1 (the OpenMP sum) live on every core, the GUI drawing meanwhile"
-# The worker runs at a lower priority than the GUI (serve lowers itself by 10 nice levels), so
-# the frames stay short while it uses every core. The mean frame time is printed.
+# The worker measures at the GUI's own priority, as the CLI does (the GUI starts it with
+# serve --nice=0: lowered, any other program took the measured threads' cores, issue 40), and
+# the GUI leaves the cores to the CPU step by drawing a frame a second meanwhile. The mean frame
+# time is printed.
 rm -f "$rects"
 # Its worker starts slowly, as on a loaded machine (a wrapper that waits a second, then becomes
-# cuda-lessons-cli serve): the GUI is busy, its run asked for, well before the worker has lowered
-# itself, so a check made as soon as the GUI is busy sees nice 0. Only the order of events
+# cuda-lessons-cli serve): the GUI is busy, its run asked for, well before the worker has set
+# its priority, so its threads are checked once it has said hello. Only the order of events
 # decides the check below, never how long they take.
 slow_worker=()
 cli_next_to_app="$(dirname "$app")/../cli/cuda-lessons-cli"
@@ -321,16 +317,16 @@ CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 3.1 --run --size 1GiB --lang en
     "${slow_worker[@]}" --screenshot "$out/responsive.png" >"$out/responsive.log" 2>&1 &
 app_pid=$!
 wait_for state.busy '[ "$v" = True ]' || fail "lesson 3.1 never started running"
-# The GUI is busy as soon as it has asked for the run, which may be before the worker has
-# lowered itself (it does so first thing, then says hello with its "nice"): the threads are
+# The GUI is busy as soon as it has asked for the run, which may be before the worker has set
+# its priority (it does so first thing, then says hello with its "nice"): the threads are
 # checked once the GUI has that hello, in the worker the GUI names.
 wait_for state.worker_nice 'true' ||
-    fail "the worker never said the nice value it lowered itself to (its hello's \"nice\")"
+    fail "the worker never said its nice value (its hello's \"nice\")"
 worker_nice=$(field state.worker_nice)
 worker_pid=$(field state.worker_pid)
 [ "$worker_pid" -gt 0 ] 2>/dev/null || fail "the GUI names no worker process ($worker_pid)"
 gui_nice=$(awk '{print $19}' "/proc/$app_pid/stat")
-[ "$worker_nice" -gt "$gui_nice" ] || fail "the worker says it runs at nice $worker_nice, not below the GUI's $gui_nice"
+[ "$worker_nice" = "$gui_nice" ] || fail "the worker says it runs at nice $worker_nice, not at the GUI's $gui_nice (a measurement would not be the CLI's)"
 threads=0
 for task in /proc/"$worker_pid"/task/*; do
     n=$(sed 's/.*) //' "$task/stat" 2>/dev/null | awk '{print $17}')
@@ -346,7 +342,9 @@ stats=$(grep "frames while running" "$out/responsive.log")
 echo "$stats"
 read -r frames mean <<<"$(sed -E 's/frames while running: ([0-9]+), mean ([0-9.]+) ms.*/\1 \2/' <<<"$stats")"
 [ -n "$mean" ] || { cat "$out/responsive.log"; fail "no frame statistics"; }
-[ "$frames" -ge 10 ] || fail "only $frames frames while lesson 3.1 ran: the GUI did not keep drawing"
+# A frame a second while the CPU step is measured (more on a mouse move): however long the run
+# takes on this machine, more than one frame shows the GUI kept drawing.
+[ "$frames" -ge 2 ] || fail "only $frames frames while lesson 3.1 ran: the GUI did not keep drawing"
 echo "mean frame time while lesson 3.1 runs: $mean ms (reported, not a pass/fail threshold)"
 "$png_check" "$out/responsive.png" --min 1200x800 --color 80,160,255 || fail "responsiveness screenshot"
 
@@ -398,8 +396,13 @@ press exercise_editor
 wait_for state.text_input '[ "$v" = True ]' || fail "clicking the editor did not give it the keys"
 to_end
 xdotool type --delay 40 'BAD_NAME = 1;'
-wait_for state.exercise_dirty '[ "$v" = False ]' || fail "the typed text was not saved"
-grep -q 'BAD_NAME = 1;' "$file" || fail "the typed text is not in $file"
+# Saved after a pause: the file has the line (the editor was clean before it was typed in, so
+# its clean state alone could be read before the keys were).
+saved() {  # saved TEXT: in the student's file within a minute, and the editor clean again
+    for _ in $(seq 1200); do grep -qF -- "$1" "$file" && break; sleep 0.05; done
+    grep -qF -- "$1" "$file" && wait_for state.exercise_dirty '[ "$v" = False ]'
+}
+saved 'BAD_NAME = 1;' || fail "the typed text was not saved in $file"
 press exercise_compile
 wait_for state.exercise_compile '[ "$v" = error ]' || fail "the typed line gave no compile error (compile: $(field state.exercise_compile))"
 [ "$(field state.exercise_marked_lines)" -ge 1 ] || fail "no line of the editor is marked with the compiler's error"
@@ -413,7 +416,7 @@ grep -q 'BAD_NAME' "$file" && fail "my editor's change was undone"
 press exercise_editor
 to_end
 xdotool type --delay 40 '// kept across a crash'
-wait_for state.exercise_dirty '[ "$v" = False ]' || fail "the comment was not saved"
+saved '// kept across a crash' || fail "the comment was not saved in $file"
 worker_pid=$(pgrep -P "$app_pid" | head -1)
 kill -9 "$app_pid"; wait "$app_pid" 2>/dev/null; app_pid=""
 [ -n "$worker_pid" ] && kill -9 "$worker_pid" 2>/dev/null
@@ -431,17 +434,9 @@ unset XDG_DATA_HOME
 fi
 
 echo "== presenter mode at 1280x720, scale 2 (F5), in English and Chinese"
-display720=""
-for d in $((display + 1)) $(seq 141 200); do
-    if [ ! -e "/tmp/.X$d-lock" ] && [ ! -e "/tmp/.X11-unix/X$d" ]; then display720=$d; break; fi
-done
-[ -n "$display720" ] || fail "no free X display number for the 1280x720 screen"
-Xvfb ":$display720" -screen 0 1280x720x24 -nolisten tcp -noreset >"$out/xvfb720.log" 2>&1 &
-xvfb720=$!
-export DISPLAY=":$display720"
-for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X$display720" ] && break; sleep 0.05; done
-# The socket comes before the server takes clients: wait until one connects.
-for _ in $(seq 200); do DISPLAY=":$display720" xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.05; done
+xvfb_launch 1280x720x24 "$out/xvfb720.log"
+xvfb720=$xvfb_pid
+export DISPLAY=$xvfb_display
 rm -f "$HOME"/cuda-lessons-exports/*.png "$rects"
 CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 5.8 --lang en --scale 2 >"$out/presenter.log" 2>&1 &
 app_pid=$!
@@ -452,7 +447,7 @@ wait_for list_show 'true' || fail "no strip to show the lesson list before prese
 [ "$(field state.presenter)" = False ] || fail "presenter mode is on before F5"
 window=$(xdotool search --sync --pid "$app_pid" | head -1)
 read -r wx wy <<<"$(xdotool getwindowgeometry --shell "$window" | awk -F= '/^X=/{x=$2} /^Y=/{y=$2} END{print x, y}')"
-key() { xdotool keydown "$1"; sleep 0.1; xdotool keyup "$1"; sleep 0.1; }  # held: see F12 above
+key() { xdotool key "$1"; sleep 0.1; }  # at once: see F12 above
 key F5
 wait_for state.presenter '[ "$v" = True ]' || fail "F5 did not turn presenter mode on"
 wait_for state.list_pane '[ "$v" = False ]' || fail "presenter mode still draws the lesson list"
@@ -497,7 +492,7 @@ xdotool mousemove $((wx + x1 - 48)) $((wy + (y0 + y1) / 2))
 wait_for state.tooltip '[ -n "$v" ]' || fail "no tooltip over the chart's last bar"
 echo "the last bar's tooltip: $(field state.tooltip) in a window of $(field state.window)"
 key F12  # with the tooltip
-for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
 sleep 0.2
 mv "$HOME"/cuda-lessons-exports/*.png "$out/presenter-tooltip.png" || fail "F12 wrote no screenshot of the tooltip"
 # Once it has settled (a tooltip whose text changed is placed for it in the next frame).
@@ -505,7 +500,7 @@ inside='read -r a b c d <<<"$v"; [ "$a" -ge 0 ] && [ "$b" -ge 0 ] && [ "$c" -le 
 wait_for state.tooltip "$inside" || fail "presenter mode: the tooltip is cut at the window's edge: $(field state.tooltip)"
 xdotool mousemove $((wx + 5)) $((wy + 5))
 key F12
-for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
 shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
 [ -n "$shot" ] || fail "F12 wrote no screenshot of presenter mode"
 sleep 0.2
@@ -520,7 +515,7 @@ check "the Chinese section pane or chart is missing" '"section_pane" in d and "s
 check "untranslated strings in Chinese" 'not s["translation_misses"]'
 xdotool mousemove $((wx + 5)) $((wy + 5))
 key F12
-for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
 shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
 [ -n "$shot" ] || fail "F12 wrote no screenshot of presenter mode in Chinese"
 sleep 0.2
@@ -560,7 +555,7 @@ for lang in en zh; do
         '"roof_legend_end" in d and d["roof_legend_end"][3] <= d["presenter_chart"][3] + 0.5 <= 720.5'
     check "untranslated strings ($lang)" 'not s["translation_misses"]'
     key F12
-    for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+    for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
     shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
     [ -n "$shot" ] || fail "F12 wrote no screenshot of the presenter roofline ($lang)"
     sleep 0.2
@@ -570,7 +565,7 @@ done
 kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
 
 echo "== without a GPU: \"Sweep block sizes\" shows the recorded sweep"
-export DISPLAY=":$display"
+export DISPLAY=$display
 rm -f "$HOME"/cuda-lessons-exports/*.png "$rects"
 CUDA_VISIBLE_DEVICES="" CUDA_LESSONS_RECTS_FILE="$rects" "$app" --lesson 1.4 --lang en --scale 1 \
     >"$out/recorded-sweep.log" 2>&1 &
@@ -590,11 +585,11 @@ b = json.load(open(sys.argv[1]))["state"]["sweeps"].get("block", {})
 sys.exit(0 if b.get("recorded") and b.get("points") == 6 and "NVIDIA H200" in b.get("note", "") else 1)
 PY
 }
-for _ in $(seq 600); do sweep_shown 2>/dev/null && break; sleep 0.05; done
+for _ in $(seq 2400); do sweep_shown 2>/dev/null && break; sleep 0.05; done
 sweep_shown || fail "\"Sweep block sizes\" showed no recorded sweep: $(field state.sweeps)"
 xdotool mousemove $((wx + 5)) $((wy + 5))
 key F12
-for _ in $(seq 600); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
+for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
 shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
 [ -n "$shot" ] || fail "F12 wrote no screenshot of the recorded sweep"
 sleep 0.2

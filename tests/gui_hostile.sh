@@ -16,8 +16,9 @@ fail() { echo "FAILED: $*"; exit 1; }
 # Needs no display: checked even where Xvfb is missing.
 echo "== empty --screenshot and --worker: exit 2 before any window"
 for flag in --screenshot --worker; do
-    timeout -s KILL 20 env -u DISPLAY "$app" "$flag" '' >"$out/flag.out" 2>"$out/flag.err"
+    timeout -s KILL 120 env -u DISPLAY "$app" "$flag" '' >"$out/flag.out" 2>"$out/flag.err"
     rc=$?
+    [ "$rc" = 137 ] && fail "cuda-lessons $flag '' hung (killed after 120 s)"
     [ "$rc" = 2 ] || { cat "$out/flag.err"; fail "cuda-lessons $flag '' exited with $rc, not 2"; }
     grep -qF -- "$flag: empty" "$out/flag.err" || { cat "$out/flag.err"; fail "$flag '': no message"; }
 done
@@ -26,20 +27,13 @@ for tool in Xvfb xdotool; do
     command -v "$tool" >/dev/null || { echo "SKIPPED: $tool is not installed"; exit 77; }
 done
 
-display=""
-for d in $(seq 141 190); do
-    if [ ! -e "/tmp/.X$d-lock" ] && [ ! -e "/tmp/.X11-unix/X$d" ]; then display=$d; break; fi
-done
-[ -n "$display" ] || fail "no free X display number"
-Xvfb ":$display" -screen 0 1600x1000x24 -nolisten tcp -noreset >"$out/xvfb.log" 2>&1 &
-xvfb=$!
-app_pid=""
-cleanup() { [ -n "$app_pid" ] && kill -9 "$app_pid" 2>/dev/null; kill "$xvfb" 2>/dev/null; }
+source "$here/gui_xvfb.sh"  # xvfb_launch
+app_pid="" xvfb=""
+cleanup() { [ -n "$app_pid" ] && kill -9 "$app_pid" 2>/dev/null; [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null; }
 trap cleanup EXIT
-export DISPLAY=":$display"
-for _ in $(seq 300); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.05; done
-# The socket comes before the server takes clients: wait until one connects.
-for _ in $(seq 200); do DISPLAY=":$display" xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.05; done
+xvfb_launch 1600x1000x24 "$out/xvfb.log"
+xvfb=$xvfb_pid
+export DISPLAY=$xvfb_display
 
 # start LOG ARGS...: the GUI in the background, once its window is there.
 start() {
@@ -47,24 +41,25 @@ start() {
     "$app" "$@" >"$out/$log" 2>&1 &
     app_pid=$!
     window=""
-    for _ in $(seq 600); do
+    for _ in $(seq 2400); do  # a hang guard of 120 s (a loaded machine starts it in seconds)
         window=$(xdotool search --pid "$app_pid" 2>/dev/null | head -1)
         [ -n "$window" ] && break
         kill -0 "$app_pid" 2>/dev/null || break
         sleep 0.05
     done
-    [ -n "$window" ] || { cat "$out/$log"; wait "$app_pid"; fail "$log: no window (exit $?)"; }
+    [ -n "$window" ] || { cat "$out/$log"; kill -9 "$app_pid" 2>/dev/null; wait "$app_pid"; fail "$log: no window after 120 s, or none at all (exit $?)"; }
 }
 # alive LOG: the GUI still runs.
 alive() {
     kill -0 "$app_pid" 2>/dev/null || { cat "$out/$1"; wait "$app_pid"; fail "$1: the GUI ended with exit $?"; }
 }
-# close LOG: SIGTERM must end the GUI within 15 s, with exit 0.
+# close LOG: SIGTERM must end the GUI, with exit 0 (a hang guard of 120 s: it takes a few
+# seconds at most, its worker's grace times included).
 close() {
     kill -TERM "$app_pid"
-    for _ in $(seq 300); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.05; done
+    for _ in $(seq 2400); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.05; done
     if kill -0 "$app_pid" 2>/dev/null; then
-        kill -9 "$app_pid"; app_pid=""; fail "$1: the GUI was still running 15 s after SIGTERM"
+        kill -9 "$app_pid"; app_pid=""; fail "$1: hung: the GUI was still running 120 s after SIGTERM"
     fi
     wait "$app_pid"
     local rc=$?
@@ -124,7 +119,7 @@ for count in -5 2000000000 100000000; do
     # instead), with a watchdog of its own.
     "$app" --lesson 1.1 --lang en --scale 1 --screenshot "$out/ini.png" >"$out/ini.log" 2>&1 &
     pid=$!
-    (sleep 60 && kill -9 "$pid" 2>/dev/null) &
+    (sleep 300 && kill -9 "$pid" 2>/dev/null) &  # a hang guard
     watchdog=$!
     peak=0
     while kill -0 "$pid" 2>/dev/null; do
@@ -135,6 +130,7 @@ for count in -5 2000000000 100000000; do
     wait "$pid"
     rc=$?
     kill "$watchdog" 2>/dev/null
+    [ "$rc" = 137 ] && { cat "$out/ini.log"; fail "imgui.ini with $count columns: hung (killed after 300 s)"; }
     [ "$rc" = 0 ] || { cat "$out/ini.log"; fail "imgui.ini with $count columns: exit $rc"; }
     [ "$peak" -gt 10000 ] || fail "imgui.ini with $count columns: the GUI's memory was not measured"
     grep -q "column count" "$out/ini.log" || { cat "$out/ini.log"; fail "imgui.ini with $count columns: no message"; }
@@ -146,21 +142,24 @@ rm -f "$config/imgui.ini"
 echo "== settings.json that is a FIFO, /dev/zero, or read-only"
 rm -f "$config/settings.json"
 mkfifo "$config/settings.json"
-timeout -s KILL 60 "$app" --lesson 1.1 --lang en --scale 1 --screenshot "$out/fifo.png" >"$out/fifo.log" 2>&1
+timeout -s KILL 300 "$app" --lesson 1.1 --lang en --scale 1 --screenshot "$out/fifo.png" >"$out/fifo.log" 2>&1
 rc=$?
+[ "$rc" = 137 ] && { cat "$out/fifo.log"; fail "hung: the screenshot run (fifo) was killed after 300 s"; }
 [ "$rc" = 0 ] || { cat "$out/fifo.log"; fail "settings.json as a FIFO: exit $rc"; }
 [ -p "$config/settings.json" ] || fail "the FIFO settings.json was replaced"
 rm -f "$config/settings.json"
 ln -s /dev/zero "$config/settings.json"
-timeout -s KILL 60 "$app" --lesson 1.1 --lang en --scale 1 --screenshot "$out/zero.png" >"$out/zero.log" 2>&1
+timeout -s KILL 300 "$app" --lesson 1.1 --lang en --scale 1 --screenshot "$out/zero.png" >"$out/zero.log" 2>&1
 rc=$?
+[ "$rc" = 137 ] && { cat "$out/zero.log"; fail "hung: the screenshot run (zero) was killed after 300 s"; }
 [ "$rc" = 0 ] || { cat "$out/zero.log"; fail "settings.json as /dev/zero: exit $rc"; }
 rm -f "$config/settings.json"
 printf '{"language": "zh", "scale": 1.5, "lesson": "split/openmp"}\n' >"$config/settings.json"
 chmod 444 "$config/settings.json"
 before=$(cat "$config/settings.json")
-timeout -s KILL 60 "$app" --lesson 1.1 --lang en --scale 1 --screenshot "$out/ro.png" >"$out/ro.log" 2>&1
+timeout -s KILL 300 "$app" --lesson 1.1 --lang en --scale 1 --screenshot "$out/ro.png" >"$out/ro.log" 2>&1
 rc=$?
+[ "$rc" = 137 ] && { cat "$out/ro.log"; fail "hung: the screenshot run (ro) was killed after 300 s"; }
 [ "$rc" = 0 ] || { cat "$out/ro.log"; fail "read-only settings.json: exit $rc"; }
 [ "$(cat "$config/settings.json")" = "$before" ] || fail "the read-only settings.json was overwritten"
 [ "$(stat -c %a "$config/settings.json")" = 444 ] || fail "the read-only settings.json changed mode"

@@ -25,7 +25,7 @@ gui_prepare
 firsts=$(awk '$1 ~ /^[0-9]+\.1$/ {print $1}' "$out/list.txt" | tr '\n' ' ')
 [ -n "$firsts" ] || fail "no chapters in cuda-lessons-cli list"
 
-start_xvfb 291 330
+start_xvfb
 
 # The screenshots' names and the Python helpers of this script's checks (drive(), gui_xvfb.sh).
 shot_prefix=keyboard

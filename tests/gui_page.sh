@@ -14,7 +14,7 @@ app=$1 out=$2
 source "$(dirname "$0")/gui_xvfb.sh"
 gui_prepare
 
-start_xvfb 251 290
+start_xvfb
 
 # The first start's welcome page is closed in the settings, so the page itself is in view.
 printf '{"first_run_closed": true}\n' >"$out/config/cuda-lessons/settings.json"

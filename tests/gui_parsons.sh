@@ -25,7 +25,7 @@ printf '{"first_run_closed": true}\n' >"$out/config/cuda-lessons/settings.json"
 "$cli" parsons 4.2 --answer --format json >"$out/answer.json" 2>"$out/answer.err" ||
     fail "cuda-lessons-cli parsons 4.2 --answer: $(cat "$out/answer.err")"
 
-start_xvfb 331 370
+start_xvfb
 
 # The screenshots' names and the Python helpers of this script's checks (drive(), gui_xvfb.sh).
 shot_prefix=parsons
@@ -44,10 +44,10 @@ def go_to(target, forward=400):
     if not ahead:
         for _ in range(80):
             f, d = press_focus("shift+Tab")
-            if f == target: return d
+            if f == target: settle(); return d
     for _ in range(forward):
         f, d = press_focus("Tab")
-        if f == target: return d
+        if f == target: settle(); return d
     sys.exit("%s: the focus never reached %s" % (name, target))
 
 def wheel_to_answer():
@@ -106,10 +106,8 @@ for i, place in enumerate(answer):
     state(10, lambda d: d["state"]["parsons_selected"] == place)
     for _ in range(j - i):
         before = state(10)["state"]["parsons_order"].index(place)
-        for attempt in range(3):
-            key("alt+Up")
-            if state(10)["state"]["parsons_order"].index(place) == before - 1: break
-            time.sleep(0.2)
+        key("alt+Up")  # never lost (key()): waited for, never pressed twice
+        state(30, lambda d: d["state"]["parsons_order"].index(place) == before - 1)
     state(10, lambda d: d["state"]["parsons_order"].index(place) == i)
 d = state(10, lambda d: d["state"]["parsons_order"] == answer)
 go_to("parsons_check"); key("space")

@@ -1,23 +1,39 @@
-# Sourced by the GUI scripts (gui_page.sh, gui_walk.sh, gui_keyboard.sh, gui_parsons.sh,
-# gui_classroom.sh): what they do alike. start_xvfb FIRST LAST starts Xvfb at 1600x1000 on the
-# first free display number from FIRST to LAST (each script has its own range: they may run at
-# once), exports DISPLAY, waits until a client connects, and ends Xvfb and the app ($app_pid,
+# Sourced by the GUI scripts (gui_e2e.sh, gui_hostile.sh, gui_page.sh, gui_walk.sh,
+# gui_keyboard.sh, gui_parsons.sh, gui_classroom.sh): what they do alike.
+#
+# xvfb_launch SIZE LOG: starts an Xvfb screen of SIZE (1600x1000x24) that picks its own free
+# display number (-displayfd: it takes the number's lock itself, so two scripts, or two clones'
+# test runs, started at the same moment never get the same display) and waits until it takes
+# clients (it writes the number only then). Sets xvfb_pid and xvfb_display (":N"); LOG gets
+# Xvfb's output. Fails (fail()) when Xvfb ends or says nothing within two minutes. Keys do not
+# repeat on that screen.
+xvfb_launch() {
+    local size=$1 log=$2 number="" _
+    rm -f "$log.display"
+    # -r: no key autorepeat. A key the scripts hold (xdotool keydown, a sleep, keyup) repeated
+    # when a loaded machine delayed the keyup past the repeat delay: one Right arrow moved the
+    # walk two lessons on (gui_walk: "3.3 never arrived after 3.2 (the page shows 3.4)").
+    Xvfb -displayfd 3 -screen 0 "$size" -nolisten tcp -noreset -r 3>"$log.display" >"$log" 2>&1 &
+    xvfb_pid=$!
+    for _ in $(seq 2400); do
+        number=$(head -1 "$log.display" 2>/dev/null)
+        [[ "$number" =~ ^[0-9]+$ ]] && [ "$(wc -l <"$log.display")" -ge 1 ] && break
+        number=""
+        kill -0 "$xvfb_pid" 2>/dev/null || break
+        sleep 0.05
+    done
+    [ -n "$number" ] || { kill "$xvfb_pid" 2>/dev/null; cat "$log"; fail "Xvfb did not start (its output is above)"; }
+    xvfb_display=":$number"
+}
+
+# start_xvfb: xvfb_launch's 1600x1000 screen, exported as DISPLAY, ended with the app ($app_pid,
 # which the script sets while the app runs) at exit. Needs fail() (gui_prepare defines it).
 start_xvfb() {
-    local d
-    display=""
-    for d in $(seq "$1" "$2"); do
-        if [ ! -e "/tmp/.X$d-lock" ] && [ ! -e "/tmp/.X11-unix/X$d" ]; then display=$d; break; fi
-    done
-    [ -n "$display" ] || fail "no free X display number"
-    Xvfb ":$display" -screen 0 1600x1000x24 -nolisten tcp -noreset >"$out/xvfb.log" 2>&1 &
-    xvfb=$!
     app_pid=""
+    xvfb_launch 1600x1000x24 "$out/xvfb.log"
+    xvfb=$xvfb_pid
     trap '[ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null; kill "$xvfb" 2>/dev/null' EXIT
-    export DISPLAY=":$display"
-    for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.05; done
-    # The socket comes before the server takes clients: wait until one connects.
-    for _ in $(seq 200); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.05; done
+    export DISPLAY=$xvfb_display
 }
 
 # gui_prepare: skips the script (exit 77) without Xvfb, xdotool or python3; defines fail(); makes

@@ -1,5 +1,6 @@
 // What the GUI remembers between runs (model/settings.h): the settings file, ImGui's own ini,
 // the window's size, the lesson open last.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <imgui.h>
 #include <sys/stat.h>
@@ -8,6 +9,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <future>
 #include <iterator>
 #include <map>
 #include <string>
@@ -204,9 +206,16 @@ TEST(AppSettings, ASettingsFileThatIsNoRegularFileOrHugeIsNotRead) {
     std::remove(fifo.c_str());
     ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
     std::string problem;
-    const auto start = std::chrono::steady_clock::now();
-    Settings s = LoadSettings(fifo, &problem);
-    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 2);
+    // Opening a FIFO that no one writes to blocks for ever: a hang guard of 60 s, then a writer
+    // opens it, which ends the wait, so that the test fails instead of hanging.
+    std::future<Settings> loading =
+        std::async(std::launch::async, [&] { return LoadSettings(fifo, &problem); });
+    if (loading.wait_for(std::chrono::seconds(60)) != std::future_status::ready) {
+        ADD_FAILURE() << "hung: LoadSettings still waited on the FIFO after 60 s";
+        const int writer = open(fifo.c_str(), O_WRONLY);
+        if (writer >= 0) close(writer);
+    }
+    Settings s = loading.get();
     EXPECT_EQ(s.language, "en");
     EXPECT_NE(problem.find("not a regular file"), std::string::npos) << problem;
     std::remove(fifo.c_str());

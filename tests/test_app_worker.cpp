@@ -64,7 +64,9 @@ bool HasResult(const Controller& c, const Lesson& lesson) {
 using Seconds = std::chrono::duration<double>;
 
 // Runs `close` (which ends a worker) on another thread and returns the seconds it took, or -1
-// when it had not returned after 60 s; then `unstick` is called so that the test can end.
+// when it had not returned after 60 s (hung: closing takes a few seconds at most, the worker's
+// grace times of worker_process.cpp); then `unstick` is called so that the test can end. A hang
+// guard only: how fast closing is belongs in no test.
 template <typename Close, typename Unstick>
 double TimedClose(Close close, Unstick unstick) {
     const auto start = std::chrono::steady_clock::now();
@@ -99,8 +101,7 @@ TEST(AppWorker, AWorkerThatIgnoresShutdownAndSigtermIsKilledOnClose) {
                                           kill(-pid, SIGKILL);
                                           kill(pid, SIGKILL);
                                       });
-    ASSERT_GE(seconds, 0) << "closing still waited for the worker after 60 s";
-    EXPECT_LT(seconds, 15) << "shutdown, a short wait, SIGTERM, a short wait, SIGKILL";
+    ASSERT_GE(seconds, 0) << "closing hung: it still waited for the worker after 60 s";
     EXPECT_NE(kill(pid, 0), 0) << "the worker is still alive";
 }
 
@@ -123,8 +124,7 @@ TEST(AppWorker, ClosingDuringASizeSweepEndsTheRealWorkerAtOnce) {
     ASSERT_TRUE(c->Busy());
     EXPECT_TRUE(c->MeasuringCpuStep()) << "a CPU step is swept: the GUI draws a frame a second";
     const double seconds = TimedClose([&] { c.reset(); }, [] {});
-    EXPECT_GE(seconds, 0);
-    EXPECT_LT(seconds, 10) << "closing waited for the sweep";
+    EXPECT_GE(seconds, 0) << "closing hung: it still waited for the sweep after 60 s";
 }
 
 TEST(AppWorker, AWorkerThatNeverSaysHelloIsStoppedWithAMessage) {
@@ -416,15 +416,13 @@ TEST(AppWorker, AWorkerThatStopsReadingNeverBlocksTheGuiAndIsReplaced) {
             pid_t pid = 0;
             if (in >> pid && pid > 0) kill(pid, SIGKILL);
         });
-    ASSERT_GE(seconds, 0) << "a write to the worker blocked";
-    EXPECT_LT(seconds, 5);
+    ASSERT_GE(seconds, 0) << "hung: a write to the worker blocked for 60 s";
     ASSERT_TRUE(WaitFor(*c, [&] { return c->restarts() >= 1; })) << "the stuck worker was kept";
     bool said = false;
     for (const std::string& n : c->notices()) said = said || n.find("took no input") != n.npos;
     EXPECT_TRUE(said);
     EXPECT_GE(started, 2);
     const double closing = TimedClose([&] { c.reset(); }, [] {});
-    EXPECT_GE(closing, 0);
-    EXPECT_LT(closing, 10);
+    EXPECT_GE(closing, 0) << "closing hung for 60 s";
     unsetenv("FAKE_WORKER_PID_FILE");
 }

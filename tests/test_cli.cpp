@@ -514,19 +514,16 @@ TEST(CliHostile, ASweepKeepsItsPointsWhenALaterSizeIsTooLarge) {
     ExpectUsageError("sweep split/naive-scan --sizes 1TiB --min-time 0", "host memory");
 }
 
-// A sweep over a long list of choices is refused at once, briefly (it took seconds and printed
-// a megabyte); a long value or name is quoted in part.
+// A sweep over a long list of choices is refused before any point, briefly (it took seconds and
+// printed a megabyte); a long value or name is quoted in part. (How fast is not judged here: no
+// timing thresholds in tests.)
 TEST(CliHostile, LongChoiceListsAndValuesAreRefusedBriefly) {
     std::string values;
     for (int i = 0; i < 15000; ++i) values += (i ? ",a" : "a") + std::to_string(i);
-    const auto start = std::chrono::steady_clock::now();
     Output out = Cli("sweep split/naive-scan --over data=" + values + " --size 1KiB");
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_EQ(out.code, 2) << out.text.substr(0, 500);
     EXPECT_LT(out.text.size(), 2000u) << out.text.substr(0, 500);
     EXPECT_NE(out.text.find("more than 4096 values"), std::string::npos) << out.text.substr(0, 500);
-    EXPECT_LT(seconds, 2.0);
     out = Cli("sweep split/naive-scan --over data=" + values.substr(0, 4000) + " --size 1KiB");
     EXPECT_EQ(out.code, 2);
     EXPECT_LT(out.text.size(), 2000u) << "at most a few reasons: " << out.text.substr(0, 500);

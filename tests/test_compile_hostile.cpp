@@ -64,10 +64,6 @@ std::string JsonString(const std::string& s) {
     return json(s).dump();
 }
 
-double SecondsSince(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
 }  // namespace
 
 // --- N7: no file reachable from the student's source, however it is spelled ---
@@ -185,9 +181,7 @@ TEST(CompileHostile, MacroBombIsStoppedAtTheTimeLimit) {
     REQUIRE_NVRTC();
     CompileLimits limits;
     limits.seconds = 2;
-    const auto start = std::chrono::steady_clock::now();
     const CompileResult r = CompileKernel(MacroBomb(), GemvSpec(), 90, nullptr, limits);
-    EXPECT_LT(SecondsSince(start), 30);
     EXPECT_EQ(r.status, CompileStatus::kError);
     EXPECT_TRUE(r.stopped);
     EXPECT_TRUE(Has(r.message, "the compile took longer than 2 s and was stopped")) << r.message;
@@ -198,9 +192,7 @@ TEST(CompileHostile, RunningOutOfMemoryIsAMessageNotAnAbort) {
     CompileLimits limits;
     limits.seconds = 120;
     limits.memory_mib = 128;
-    const auto start = std::chrono::steady_clock::now();
     const CompileResult r = CompileKernel(MacroBomb(), GemvSpec(), 90, nullptr, limits);
-    EXPECT_LT(SecondsSince(start), 120);
     EXPECT_EQ(r.status, CompileStatus::kError);
     EXPECT_TRUE(r.stopped);
     EXPECT_TRUE(Has(r.message, "the compile ran out of memory (limit 128 MiB")) << r.message;
@@ -240,11 +232,12 @@ TEST(CompileHostile, HugeLogIsCappedWithANote) {
 }
 
 // --- N14: cancel, shutdown and signals during a compile ---
+// (No clock here: a compile left running ends at its time limit with "took longer than", not
+// "cancelled", so each status tells whether the cancel, shutdown or signal stopped it.)
 
 TEST(CompileHostile, CancelStopsTheCompileAtOnce) {
     REQUIRE_NVRTC();
     std::atomic<bool> cancel{false};
-    const auto start = std::chrono::steady_clock::now();
     std::thread stopper([&] {
         std::this_thread::sleep_for(std::chrono::seconds(1));
         cancel = true;
@@ -257,18 +250,15 @@ TEST(CompileHostile, CancelStopsTheCompileAtOnce) {
     }
     stopper.join();
     EXPECT_TRUE(cancelled);
-    EXPECT_LT(SecondsSince(start), 30);
 }
 
 TEST(CompileHostile, CtrlCDuringACompileExits130Cancelled) {
     REQUIRE_NVRTC();
     const Dir dir;
     const std::string bomb = dir.Write("bomb.cu", MacroBomb());
-    const auto start = std::chrono::steady_clock::now();
     const Output out =
         Sh("CUDA_LESSONS_COMPILE_SECONDS=100 " + CliPath() + " run gemv/warp-per-row --kernel " +
            bomb + " 2>&1 & p=$!; sleep 2; kill -INT $p; wait $p; echo \"rc=$?\"");
-    EXPECT_LT(SecondsSince(start), 30);
     EXPECT_TRUE(Has(out.text, "cancelled")) << out.text;
     EXPECT_TRUE(Has(out.text, "rc=130")) << out.text;
 }
@@ -284,14 +274,12 @@ TEST(CompileHostile, WorkerAnswersCancelShutdownAndSigtermDuringACompile) {
     // The worker reads a FIFO that this shell keeps open (fd 3) between requests.
     const std::string start_worker =
         "cd " + dir.path() + "; mkfifo in; " + serve + " < in > out.txt 2>&1 & p=$!; exec 3> in; ";
-    const auto start = std::chrono::steady_clock::now();
     // cancel, then an info (the worker goes on), then a compile stopped by shutdown.
     Output out = Sh("(" + start_worker + "cat " + request + " >&3; sleep 2; " +
                     "echo '{\"op\":\"cancel\",\"id\":2}' >&3; " +
                     "echo '{\"op\":\"info\",\"id\":3}' >&3; " + "sed 's/\"id\":1,/\"id\":4,/' " +
                     request + " >&3; sleep 2; echo '{\"op\":\"shutdown\",\"id\":5}' >&3; " +
                     "wait $p; echo \"rc=$?\"; exec 3>&-; cat out.txt)");
-    EXPECT_LT(SecondsSince(start), 40);
     EXPECT_TRUE(Has(out.text, R"({"id":1,"type":"done","status":"cancelled"})")) << out.text;
     EXPECT_TRUE(Has(out.text, R"({"id":2,"type":"done","status":"ok"})")) << out.text;
     EXPECT_TRUE(Has(out.text, R"({"id":3,"type":"done","status":"ok"})")) << out.text;
@@ -302,7 +290,6 @@ TEST(CompileHostile, WorkerAnswersCancelShutdownAndSigtermDuringACompile) {
     Sh("rm -f " + dir.path() + "/in " + dir.path() + "/out.txt");
     out = Sh("(" + start_worker + "cat " + request + " >&3; sleep 2; kill -TERM $p; wait $p; " +
              "echo \"rc=$?\"; exec 3>&-; cat out.txt)");
-    EXPECT_LT(SecondsSince(start), 80);
     EXPECT_TRUE(Has(out.text, R"({"id":1,"type":"done","status":"cancelled"})")) << out.text;
     EXPECT_TRUE(Has(out.text, R"({"id":null,"type":"done","status":"ok"})")) << out.text;
     EXPECT_TRUE(Has(out.text, "rc=0")) << out.text;

@@ -630,7 +630,9 @@ std::string Enumerator(const std::string& choice) {
 #if LESSONS_HAVE_CUDA
 // The timing hold: events around a held region time the GPU's work, not the host's queuing.
 // The host sleeps 50 ms between the two events; without the hold that is timed (the stop event
-// cannot be recorded before it is queued), with it the events run back to back.
+// cannot be recorded before it is queued), with it the GPU has not reached the start event when
+// the stop is queued (asked of the event itself, no clock), so the events run back to back and
+// their interval leaves the host's sleep out. The bound is the sleep, not a speed.
 TEST(Gpu, AHeldStreamTimesTheGpuNotTheHostsQueuing) {
     REQUIRE_GPU();
     cuda::Stream stream;
@@ -645,11 +647,14 @@ TEST(Gpu, AHeldStreamTimesTheGpuNotTheHostsQueuing) {
     {
         cuda::StreamHold hold(stream.get());
         between();
+        EXPECT_EQ(cudaEventQuery(start.get()), cudaErrorNotReady)
+            << "the GPU reached the start event while the stream was held";
         hold.Release();
     }
     const double held_ms = cuda::ElapsedMs(start, stop);
-    EXPECT_GE(unheld_ms, 45.0);
-    EXPECT_LT(held_ms, 25.0) << "the hold did not keep the GPU from the events";
+    EXPECT_GE(unheld_ms, 45.0) << "the host's 50 ms sleep lies between the events";
+    EXPECT_LT(held_ms, 50.0) << "the events' interval holds the host's 50 ms sleep: the hold did "
+                                "not keep the GPU from the events";
 }
 
 // A host that waits for its own held stream cannot release it: the hold lets go by itself,
@@ -1097,9 +1102,9 @@ TEST(Ranks, OneProcessPerGpuMatchesTheOneProcessCallAndFitsAlphaBeta) {
         if (std::string(size) == "64MiB" && gpus > 1) {
             const RunResult base = session.Run(*one, o);
             ASSERT_TRUE(base.verified);
+            // A figure, not a verdict: no timing thresholds in tests.
             std::printf("note: 64 MiB on %d GPUs: one process %.3f ms, one per GPU %.3f ms\n", gpus,
                         base.median_ms, r.median_ms);
-            EXPECT_LT(r.median_ms, base.median_ms * 1.5) << "noise aside, the same call";
         }
     }
     const Chapter& chapter = Lessons().ChapterOf(*ranks);

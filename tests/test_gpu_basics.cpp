@@ -3,6 +3,7 @@
 // Without a usable GPU every test reports SKIPPED with the reason.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -136,9 +137,11 @@ TEST(GpuBasics, EachChoiceRunsItsOwnKernel) {
     EXPECT_EQ(kernels(kCoalescing, "stride", strides), 6u);
 }
 
-// The lesson's claim, and proof that the compiler kept the 128 cases apart: a warp split 32
-// ways does 32 warps' worth of work.
-TEST(GpuBasics, ThirtyTwoWayDivergenceIsMuchSlowerThanNone) {
+// Both ends of the divergence choice run and verify at 16 MiB; their times are printed. The
+// lesson's claim (a warp split 32 ways does 32 warps' worth of work, so the compiler kept the
+// cases apart) is a speed: scripts/basics-sweeps.sh measures it (its branch-divergence lines),
+// not a test (no timing thresholds in tests).
+TEST(GpuBasics, NoDivergenceAnd32WayDivergenceBothVerify) {
     REQUIRE_GPU();
     Session session(RunnableCatalog());
     auto median = [&](const char* divergence) {
@@ -148,11 +151,13 @@ TEST(GpuBasics, ThirtyTwoWayDivergenceIsMuchSlowerThanNone) {
         o.reps = 5;
         o.measure_ceilings = false;
         const RunResult r = session.Run(L(kBranchDivergence), o);
-        EXPECT_TRUE(r.verified) << r.check_message;
+        EXPECT_TRUE(r.verified) << divergence << ": " << r.check_message;
+        EXPECT_EQ(r.params.Choice("divergence"), divergence);
         return r.median_ms;
     };
     const double none = median("none"), split = median("32-way");
-    EXPECT_GT(split, 4 * none) << "none " << none << " ms, 32-way " << split << " ms";
+    std::printf("note: branch divergence at 16 MiB: none %.4f ms, 32-way %.4f ms (%.1fx)\n", none,
+                split, none > 0 ? split / none : 0.0);
 }
 
 // The transfer step reports what allocating cost and, for locked memory, the break-even.

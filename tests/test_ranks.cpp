@@ -92,9 +92,8 @@ TEST(RankGroup, AHungRankIsNamedAfterTheTimeoutAndWhatItStartedEndsToo) {
     ASSERT_GT(grandchild, 0);
     EXPECT_TRUE(ProcessAlive(grandchild));
     g.SendAll("go");
-    const auto t0 = std::chrono::steady_clock::now();
+    // "did not answer in" is said only once the 300 ms have passed; a hang is ctest's to catch.
     const std::string e = FailureOf([&] { g.ReceiveAll(); });
-    EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
     EXPECT_NE(e.find("rank 0 ("), std::string::npos) << e;
     EXPECT_NE(e.find("did not answer in"), std::string::npos) << e;
     for (int i = 0; i < 100 && ProcessAlive(grandchild); ++i) std::this_thread::sleep_for(10ms);
@@ -105,10 +104,11 @@ TEST(RankGroup, AHungRankIsNamedAfterTheTimeoutAndWhatItStartedEndsToo) {
 TEST(RankGroup, AnErrorAnswerIsNamedAtOnceWhileTheOthersStillWait) {
     RankGroup g({Sh("sleep 1000"), Sh("echo 'error ncclCommInitRank: unhandled system error'")},
                 30s);
-    const auto t0 = std::chrono::steady_clock::now();
+    // Waiting for the silent rank would end in its "rank 0 ... did not answer in 30 s": the
+    // message tells "at once" from "after the timeout", with no clock in the test.
     const std::string e = FailureOf([&] { g.ReceiveAll(); });
-    EXPECT_LT(std::chrono::steady_clock::now() - t0, 10s);
     EXPECT_NE(e.find("rank 1 (test, pid "), std::string::npos) << e;
+    EXPECT_EQ(e.find("did not answer"), std::string::npos) << e;
     EXPECT_NE(e.find("failed: ncclCommInitRank: unhandled system error"), std::string::npos) << e;
 }
 

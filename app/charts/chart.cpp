@@ -364,10 +364,14 @@ int BarChart(const char* id, const std::vector<Bar>& bars, const BarOptions& o) 
         double base = o.log_scale ? lo : 0;
         const std::vector<double> parts = b.parts.empty() ? std::vector<double>{b.value} : b.parts;
         double cumulative = 0;
+        // A measured value is never drawn as nothing: its bar is at least a few pixels tall,
+        // however much longer the tallest (a step 19x slower on a linear axis).
+        const float shortest = bottom - std::max(3.0f, font * 0.25f);
         for (size_t p = 0; p < parts.size(); ++p) {
             cumulative += parts[p];
             const float ya = y.Map(std::max(base, o.log_scale ? lo : 0.0));
-            const float yb = y.Map(std::max(cumulative, o.log_scale ? lo : 0.0));
+            float yb = y.Map(std::max(cumulative, o.log_scale ? lo : 0.0));
+            if (p + 1 == parts.size() && b.value > 0) yb = std::min(yb, shortest);
             const ImU32 c =
                 b.parts.empty() ? b.color : (p < o.part_colors.size() ? o.part_colors[p] : b.color);
             if (yb < ya - 0.5f) {

@@ -467,6 +467,7 @@ void DrawChangedCode(UiState& ui, const Registry& reg, const Lesson& lesson, boo
     // frame on, and the pane's scroll bars (which narrow it and rewrap the note) come a frame
     // after its content.
     if (opened) ui.changed_code_jump = 4;
+    if (opened && ui.probe) ui.probe->code_open_y = 0;
     int written = 0;
     for (size_t i = 0; i < n; ++i) written += blank(i) ? 0 : 1;
     // A line that goes on into the next (a template's parameters over two lines).
@@ -521,8 +522,10 @@ void DrawChangedCode(UiState& ui, const Registry& reg, const Lesson& lesson, boo
         if (shown[i]) {
             // Its top line at the pane's top once the view opens.
             if (i == kernel_at && ui.changed_code_jump > 0) {
-                ImGui::SetScrollY(
-                    std::max(0.0f, ImGui::GetCursorPosY() - ImGui::GetStyle().WindowPadding.y));
+                const float y =
+                    std::max(0.0f, ImGui::GetCursorPosY() - ImGui::GetStyle().WindowPadding.y);
+                ImGui::SetScrollY(y);
+                if (ui.probe) ui.probe->code_open_y = y;
                 ui.redraw_frames = std::max(ui.redraw_frames, 2);
             }
             SourceLine(ui, i++);

@@ -147,6 +147,7 @@ void SelectLesson(UiState& ui, const Registry& registry, std::string_view name) 
         ui.tuned_note.clear();
         ui.arrival.entering_chapter = !before || before->chapter != lesson->chapter;
         ui.redraw_frames = 2;  // the lesson list scrolls to it in the next frame
+        if (ui.probe) ui.probe->code_open_y = 0;
     }
     if (before != lesson) ui.presenter_section = 0;
     ui.shown_lesson = lesson->id;
