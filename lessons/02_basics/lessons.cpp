@@ -26,20 +26,15 @@ ParamSpec Choices(std::string name, std::string label_en, std::string label_zh,
 
 Chapter BasicsChapter() {
     using namespace basics;
-    Chapter chapter = NewChapter(
-        "basics", "GPU performance basics", "GPU 性能基础",
-        "two arrays of size / 4 floats; x^T A reads the matrix once (2 flops per element, "
-        "against the read bandwidth), the switch reads and writes each float with 512 flops "
-        "between (against the fp32 peak), the add reads two floats and writes one (against "
-        "the copy bandwidth), the transfer sends the first array to the GPU (against the pinned "
-        "host-to-device rate)");
+    Chapter chapter = NewChapter("basics");
     // Four topics, one lesson each: not a sequence of optimisations of one problem.
     chapter.independent_steps = true;
     chapter.params = {
         SizeParam(uint64_t(64) << 20, sizeof(float)),
-        ChoiceParam("data", "Data", "数据", {"random", "ones"},
-                    {"floats uniform in [-1, 1)", "all 1.0"},
-                    {"在 [-1, 1) 上均匀分布的浮点数", "全为 1.0"}, {"随机", "全 1"}),
+        DataParam({
+            kUniformFloats,
+            {"ones", "all 1.0", "全为 1.0"},
+        }),
     };
     chapter.make_workload = MakeWorkload<BasicsWorkload>;
     chapter.workload_host_bytes = [](const ParamValues& p) {
