@@ -24,13 +24,9 @@ namespace lessons::cli {
 using json = nlohmann::ordered_json;
 
 ExerciseCaseSet CasesOf(const Registry& registry, const Lesson& lesson) {
-    const auto it = ExerciseCaseImpls().find(lesson.step.type());
-    if (it == ExerciseCaseImpls().end())
-        throw UnavailableError("this build has no hidden cases for " + lesson.Name() +
-                               (StepKindImpls().empty()
-                                    ? ": it was built without CUDA"
-                                    : ": its step kind declares none (LESSONS_EXERCISE_CASES)"));
-    return it->second(lesson.step.data(), StepSite{lesson, registry.FindLesson(lesson.previous)});
+    return KindImplOf<ExerciseCasesFn>(lesson, "this build has no hidden cases",
+                                       "its step kind declares none (LESSONS_EXERCISE_CASES)")(
+        lesson.step.data(), StepSite{lesson, registry.FindLesson(lesson.previous)});
 }
 
 TempFile::TempFile(const std::string& text, const std::string& tag, const std::string& what) {
@@ -261,6 +257,23 @@ SpeedVerdict SpeedNotJudged(const std::string& why, const std::string& why_zh) {
     return v;
 }
 
+namespace {
+
+// The speed verdict's words in both languages: the times ({1} yours in ms, {2} its interval,
+// {3} the step's, {4} its interval, {5} how they were timed, {6} the target in percent), then
+// the outcome ({1} how much slower or the ratio in words, {2} its interval).
+constexpr MessageForm kSpeedLine{
+    "", "speed: yours {1} ms{2}, the step's {3} ms{4}{5}; target: within {6}% (or faster): ",
+    "速度：你的 {1} ms{2}，这一步的 {3} ms{4}{5}；目标：不慢于它的 {6}%（或更快）："};
+constexpr MessageForm kSlowerBy{"", "NOT met -- slower by {1}%{2}", "未达到 —— 慢了 {1}%{2}"};
+constexpr MessageForm kWithin{"", " (interval {1})", "（区间 {1}）"};
+constexpr MessageForm kMetWithinNoise{"", "met -- within noise of the target ({1}{2})",
+                                      "达到 —— 与目标的差别在噪声之内（{1}{2}）"};
+constexpr MessageForm kMetWithinTarget{"", "met -- within the target ({1}{2})",
+                                       "达到 —— 在目标之内（{1}{2}）"};
+
+}  // namespace
+
 std::string SpeedText(const SpeedVerdict& v, bool zh) {
     if (!v.judged)
         return zh ? "速度：未评判（" + v.why_not_zh + "）"
@@ -278,36 +291,22 @@ std::string SpeedText(const SpeedVerdict& v, bool zh) {
     const std::string between =
         intervals ? (zh ? "，区间 " : ", interval ") + RelativeInterval(v.ratio_lo, v.ratio_hi, zh)
                   : std::string();
-    std::string out;
-    if (zh) {
-        out = "速度：你的 " + Ms(v.yours_ms) + " ms" + interval(v.yours_lo_ms, v.yours_hi_ms) +
-              "，这一步的 " + Ms(v.step_ms) + " ms" + interval(v.step_lo_ms, v.step_hi_ms) + how +
-              "；目标：不慢于它的 " + percent + "%（或更快）：";
-        switch (v.outcome) {
-            case SpeedOutcome::kSlower:
-                return out + "未达到 —— 慢了 " + Fixed(std::round((v.ratio - 1) * 100), 0) + "%" +
-                       (intervals ? "（" + between.substr(std::string("，").size()) + "）"
-                                  : std::string());
-            case SpeedOutcome::kWithinNoise:
-                return out + "达到 —— 与目标的差别在噪声之内（" + Relative(v.ratio, true) +
-                       between + "）";
-            default:
-                return out + "达到 —— 在目标之内（" + Relative(v.ratio, true) + between + "）";
-        }
-    }
-    out = "speed: yours " + Ms(v.yours_ms) + " ms" + interval(v.yours_lo_ms, v.yours_hi_ms) +
-          ", the step's " + Ms(v.step_ms) + " ms" + interval(v.step_lo_ms, v.step_hi_ms) + how +
-          "; target: within " + percent + "% (or faster): ";
+    const auto words = [zh](const MessageForm& form) { return zh ? form.zh : form.en; };
+    const std::string line = FillForm(
+        words(kSpeedLine), {Ms(v.yours_ms), interval(v.yours_lo_ms, v.yours_hi_ms), Ms(v.step_ms),
+                            interval(v.step_lo_ms, v.step_hi_ms), how, percent});
     switch (v.outcome) {
         case SpeedOutcome::kSlower:
-            return out + "NOT met -- slower by " + Fixed(std::round((v.ratio - 1) * 100), 0) + "%" +
-                   (intervals ? " (" + between.substr(std::string(", ").size()) + ")"
-                              : std::string());
+            return line +
+                   FillForm(words(kSlowerBy),
+                            {Fixed(std::round((v.ratio - 1) * 100), 0),
+                             intervals ? FillForm(words(kWithin),
+                                                  {RelativeInterval(v.ratio_lo, v.ratio_hi, zh)})
+                                       : std::string()});
         case SpeedOutcome::kWithinNoise:
-            return out + "met -- within noise of the target (" + Relative(v.ratio, false) +
-                   between + ")";
+            return line + FillForm(words(kMetWithinNoise), {Relative(v.ratio, zh), between});
         default:
-            return out + "met -- within the target (" + Relative(v.ratio, false) + between + ")";
+            return line + FillForm(words(kMetWithinTarget), {Relative(v.ratio, zh), between});
     }
 }
 

@@ -24,6 +24,34 @@ set(LESSONS_MACHINE_CODE_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/MachineCodeScript.cmak
 option(LESSONS_KERNEL_LINEINFO
        "Compile the GPU kernels' objects with -lineinfo (the build scripts/record-sass.sh records)"
        OFF)
+# The PTX of the hand-written files listed in the variable `sources`, of the GPU objects
+# `kernels`, as the object library `ptx` (CUDA_ARCHITECTURES `archs`; the options after `sources`
+# besides -w -lineinfo). -lineinfo: the PTX's ".loc" lines, by which the code view links each
+# source line to its instructions (app/text/code_listing.cpp); it changes neither the source key
+# (MachineCodeScript.cmake: the compiler's lines and the sources) nor the code made. The GPU
+# objects carry it only where asked (LESSONS_KERNEL_LINEINFO, for the build that
+# scripts/record-sass.sh records the SASS from, whose nvdisasm -gi reads it into the recorded
+# listings: the SASS tab's links). It changes no instruction, and every other build is spared
+# recompiling each kernel. A macro of lessons_machine_code: it adds to its `depends` (the PTX, and
+# the objects where cuobjdump reads them) and `entries` (the files, relative to its BASE).
+macro(lessons_ptx_of ptx kernels archs sources)
+    add_library(${ptx} OBJECT ${${sources}})
+    set_target_properties(${ptx} PROPERTIES CUDA_PTX_COMPILATION ON CUDA_ARCHITECTURES ${archs})
+    target_include_directories(${ptx} PRIVATE $<TARGET_PROPERTY:${kernels},INCLUDE_DIRECTORIES>)
+    target_compile_options(${ptx} PRIVATE -w -lineinfo ${ARGN})
+    if(LESSONS_KERNEL_LINEINFO)
+        target_compile_options(${kernels} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+    endif()
+    list(APPEND depends ${ptx} $<TARGET_OBJECTS:${ptx}>)
+    if(cuobjdump)
+        list(APPEND depends ${kernels})
+    endif()
+    foreach(f IN LISTS ${sources})
+        file(RELATIVE_PATH rel ${M_BASE} ${f})
+        list(APPEND entries ${rel})
+    endforeach()
+endmacro()
+
 function(lessons_machine_code)
     cmake_parse_arguments(M "" "TARGET;KERNELS;BASE;KERNELS_SM90A" "SOURCES;SOURCES_SM90A" ${ARGN})
     set(out ${CMAKE_CURRENT_BINARY_DIR}/${M_TARGET}_machine_code.cpp)
@@ -67,51 +95,15 @@ function(lessons_machine_code)
         endforeach()
         # PTX: nvcc -ptx of each hand-written file for compute_<arch>, an object library of
         # its own (no link), built in parallel with the real objects.
-        add_library(${M_TARGET}_ptx OBJECT ${own})
-        set_target_properties(${M_TARGET}_ptx PROPERTIES CUDA_PTX_COMPILATION ON
-                                                         CUDA_ARCHITECTURES ${arch}-virtual)
-        target_include_directories(${M_TARGET}_ptx PRIVATE
-            $<TARGET_PROPERTY:${M_KERNELS},INCLUDE_DIRECTORIES>)
+        lessons_ptx_of(${M_TARGET}_ptx ${M_KERNELS} ${arch}-virtual own)
         # The same definitions as the real objects, so the PTX is theirs (LESSONS_HAVE_CUBLAS).
         target_compile_definitions(${M_TARGET}_ptx PRIVATE
             $<TARGET_PROPERTY:${M_KERNELS},COMPILE_DEFINITIONS>)
-        # -lineinfo: the PTX's ".loc" lines, by which the code view links each source line to
-        # its instructions (app/text/code_listing.cpp). It changes neither the source key
-        # (MachineCodeScript.cmake: the compiler's lines and the sources) nor the code made.
-        target_compile_options(${M_TARGET}_ptx PRIVATE -w -lineinfo)
-        # The GPU objects carry it only where asked (LESSONS_KERNEL_LINEINFO, for the build
-        # that scripts/record-sass.sh records the SASS from, whose nvdisasm -gi reads it into
-        # the recorded listings: the SASS tab's links). It changes no instruction, and every
-        # other build is spared recompiling each kernel.
-        if(LESSONS_KERNEL_LINEINFO)
-            target_compile_options(${M_KERNELS} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
-        endif()
-        list(APPEND depends ${M_TARGET}_ptx $<TARGET_OBJECTS:${M_TARGET}_ptx>)
-        if(cuobjdump)
-            list(APPEND depends ${M_KERNELS})
-        endif()
-        foreach(f IN LISTS own)
-            file(RELATIVE_PATH rel ${M_BASE} ${f})
-            list(APPEND entries ${rel})
-        endforeach()
         if(M_SOURCES_SM90A)
-            add_library(${M_TARGET}_ptx90a OBJECT ${M_SOURCES_SM90A})
-            set_target_properties(${M_TARGET}_ptx90a PROPERTIES CUDA_PTX_COMPILATION ON
-                                                                CUDA_ARCHITECTURES OFF)
-            target_include_directories(${M_TARGET}_ptx90a PRIVATE
-                $<TARGET_PROPERTY:${M_KERNELS_SM90A},INCLUDE_DIRECTORIES>)
-            target_compile_options(${M_TARGET}_ptx90a PRIVATE -w -lineinfo -arch=compute_90a)
-            if(LESSONS_KERNEL_LINEINFO)
-                target_compile_options(${M_KERNELS_SM90A} PRIVATE
-                                       $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
-            endif()
-            list(APPEND depends ${M_TARGET}_ptx90a $<TARGET_OBJECTS:${M_TARGET}_ptx90a>)
-            if(cuobjdump)
-                list(APPEND depends ${M_KERNELS_SM90A})
-            endif()
+            lessons_ptx_of(${M_TARGET}_ptx90a ${M_KERNELS_SM90A} OFF M_SOURCES_SM90A
+                           -arch=compute_90a)
             foreach(f IN LISTS M_SOURCES_SM90A)
                 file(RELATIVE_PATH rel ${M_BASE} ${f})
-                list(APPEND entries ${rel})
                 list(APPEND sm90a_entries ${rel})
             endforeach()
         endif()

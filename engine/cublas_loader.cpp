@@ -23,8 +23,9 @@ namespace {
 // The soname of the cuBLAS this program was compiled against: its calls' ABI is that major's.
 const std::string kSoname = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
 
-// The calls the project makes (nm -u over the kernel objects), with the types of the headers
-// they were compiled against. cublasGemmEx has a C++ overload too: its type is spelled out.
+// The calls the project makes (nm -u over the kernel objects), each named once: its field, its
+// symbol and the type of the headers they were compiled against. cublasGemmEx has a C++
+// overload too: its type is spelled out.
 using GemmExFn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int,
                                     int, const void*, const void*, cudaDataType, int, const void*,
                                     cudaDataType, int, const void*, void*, cudaDataType, int,
@@ -35,34 +36,31 @@ using GemmStridedBatchedExFn = cublasStatus_t (*)(cublasHandle_t, cublasOperatio
                                                   const void*, cudaDataType, int, long long,
                                                   const void*, void*, cudaDataType, int, long long,
                                                   int, cublasComputeType_t, cublasGemmAlgo_t);
+#define LESSONS_CUBLAS_CALLS(X)                                                   \
+    X(Create, cublasCreate_v2, decltype(&::cublasCreate_v2))                      \
+    X(Destroy, cublasDestroy_v2, decltype(&::cublasDestroy_v2))                   \
+    X(SetStream, cublasSetStream_v2, decltype(&::cublasSetStream_v2))             \
+    X(SetMathMode, cublasSetMathMode, decltype(&::cublasSetMathMode))             \
+    X(Sgemv, cublasSgemv_v2, decltype(&::cublasSgemv_v2))                         \
+    X(Sgemm, cublasSgemm_v2, decltype(&::cublasSgemm_v2))                         \
+    X(GemmEx, cublasGemmEx, GemmExFn)                                             \
+    X(GemmStridedBatchedEx, cublasGemmStridedBatchedEx, GemmStridedBatchedExFn)   \
+    X(GetStatusName, cublasGetStatusName, decltype(&::cublasGetStatusName))       \
+    X(GetStatusString, cublasGetStatusString, decltype(&::cublasGetStatusString)) \
+    X(GetProperty, cublasGetProperty, decltype(&::cublasGetProperty))
+
 struct Api {
-    decltype(&::cublasCreate_v2) Create;
-    decltype(&::cublasDestroy_v2) Destroy;
-    decltype(&::cublasSetStream_v2) SetStream;
-    decltype(&::cublasSetMathMode) SetMathMode;
-    decltype(&::cublasSgemv_v2) Sgemv;
-    decltype(&::cublasSgemm_v2) Sgemm;
-    GemmExFn GemmEx;
-    GemmStridedBatchedExFn GemmStridedBatchedEx;
-    decltype(&::cublasGetStatusName) GetStatusName;
-    decltype(&::cublasGetStatusString) GetStatusString;
-    decltype(&::cublasGetProperty) GetProperty;
+#define LESSONS_CUBLAS_FIELD(field, symbol, type) type field = nullptr;
+    LESSONS_CUBLAS_CALLS(LESSONS_CUBLAS_FIELD)
+#undef LESSONS_CUBLAS_FIELD
 };
 
 using Loaded = dl::Loaded<Api>;
-using dl::Bind;
 
 bool BindAll(void* handle, Api& a) {
-    return Bind(handle, "cublasCreate_v2", a.Create) &&
-           Bind(handle, "cublasDestroy_v2", a.Destroy) &&
-           Bind(handle, "cublasSetStream_v2", a.SetStream) &&
-           Bind(handle, "cublasSetMathMode", a.SetMathMode) &&
-           Bind(handle, "cublasSgemv_v2", a.Sgemv) && Bind(handle, "cublasSgemm_v2", a.Sgemm) &&
-           Bind(handle, "cublasGemmEx", a.GemmEx) &&
-           Bind(handle, "cublasGemmStridedBatchedEx", a.GemmStridedBatchedEx) &&
-           Bind(handle, "cublasGetStatusName", a.GetStatusName) &&
-           Bind(handle, "cublasGetStatusString", a.GetStatusString) &&
-           Bind(handle, "cublasGetProperty", a.GetProperty);
+#define LESSONS_CUBLAS_BIND(field, symbol, type) dl::Bind(handle, #symbol, a.field)&&
+    return LESSONS_CUBLAS_CALLS(LESSONS_CUBLAS_BIND) true;
+#undef LESSONS_CUBLAS_BIND
 }
 
 // The address-space limit (ulimit -v) in MiB, or 0 when there is none.
@@ -150,9 +148,9 @@ std::string Describe() {
 // kernels/gemm/40_cublas_sgemm.cu, kernels/gemm/42_cublas_tf32.cu, kernels/tc/cublas_bf16.cu,
 // kernels/attention/unfused.cu, kernels/cublas_handle.cuh), one definition each: the library is
 // loaded on the first and each forwards to it. A kernel file that calls another cuBLAS function
-// fails to link ("undefined reference to cublas..."): add its definition here, and its name to
-// BindAll. They are linked into the program and not exported (the program is not linked with
-// -rdynamic), so the library's own calls to these names stay inside it.
+// fails to link ("undefined reference to cublas..."): add its definition here, and its row to
+// LESSONS_CUBLAS_CALLS. They are linked into the program and not exported (the program is not
+// linked with -rdynamic), so the library's own calls to these names stay inside it.
 using lessons::cublas::LoadedApi;
 
 extern "C" {

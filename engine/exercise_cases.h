@@ -67,15 +67,14 @@ struct ExerciseCaseSet {
 using ExerciseCasesFn = std::function<ExerciseCaseSet(const void* kind, const StepSite& site)>;
 
 inline std::map<std::type_index, ExerciseCasesFn>& ExerciseCaseImpls() {
-    static std::map<std::type_index, ExerciseCasesFn> impls;
-    return impls;
+    return KindImpls<ExerciseCasesFn>();
 }
 
 template <class Kind>
 struct ExerciseCasesRegistration {
     explicit ExerciseCasesRegistration(
         std::function<ExerciseCaseSet(const Kind&, const StepSite&)> cases) {
-        ExerciseCaseImpls()[std::type_index(typeid(Kind))] = ForKindAt(std::move(cases));
+        RegisterKindImpl<Kind, ExerciseCasesFn>(ForKindAt(std::move(cases)));
     }
 };
 

@@ -38,8 +38,7 @@ struct ExerciseKindImpl {
 };
 
 inline std::map<std::type_index, ExerciseKindImpl>& ExerciseKindImpls() {
-    static std::map<std::type_index, ExerciseKindImpl> impls;
-    return impls;
+    return KindImpls<ExerciseKindImpl>();
 }
 
 template <class Kind>
@@ -48,8 +47,8 @@ struct ExerciseKindRegistration {
                              std::function<StepRunner(const Kind&, const StepSite&,
                                                       std::shared_ptr<const StudentKernel>)>
                                  make) {
-        ExerciseKindImpls()[std::type_index(typeid(Kind))] = {ForKindAt(std::move(spec)),
-                                                              ForKindAt(std::move(make))};
+        RegisterKindImpl<Kind>(
+            ExerciseKindImpl{ForKindAt(std::move(spec)), ForKindAt(std::move(make))});
     }
 };
 

@@ -4,6 +4,8 @@
 #include <mutex>
 #include <utility>
 
+#include "message.h"
+
 namespace lessons {
 
 uint8_t GuardByte(size_t i) {
@@ -28,36 +30,52 @@ std::optional<GuardHit> CheckGuard(const uint8_t* zone, size_t n) {
     return hit;
 }
 
+namespace {
+
+// The damage in both languages: {1} the buffer, {2} its bytes, {3} the bytes changed, and {4},
+// {5} the first and last changed byte after its end, or {4} the farthest before its start.
+constexpr MessageForm kPastTheEnd{
+    "",
+    "your kernel wrote past the end of {1} ({2} bytes): {3} bytes changed, from byte {4} to "
+    "byte {5} after its end",
+    "你的 kernel 越过了 {1}（{2} 字节）的末尾写入：改动了 {3} 个字节，位于末尾之后第 {4} 到第 {5} "
+    "字节"};
+constexpr MessageForm kBeforeTheStart{
+    "",
+    "your kernel wrote before the start of {1}: {3} bytes changed, up to {4} bytes before its "
+    "start",
+    "你的 kernel 在 {1} 的起点之前写入：改动了 {3} 个字节，最远在起点之前 {4} 字节"};
+
+std::string DamageText(bool zh, const std::string& buffer, size_t bytes,
+                       const std::optional<GuardHit>& before,
+                       const std::optional<GuardHit>& after) {
+    const auto words = [zh](const MessageForm& form) { return zh ? form.zh : form.en; };
+    const auto n = [](size_t v) { return std::to_string(v); };
+    std::string out;
+    if (after)
+        out = FillForm(words(kPastTheEnd),
+                       {buffer, n(bytes), n(after->count), n(after->first), n(after->last)});
+    if (before)
+        out += std::string(out.empty() ? ""
+                           : zh        ? "；"
+                                       : "; ") +
+               FillForm(words(kBeforeTheStart),
+                        {buffer, n(bytes), n(before->count), n(kGuardBytes - before->first)});
+    return out;
+}
+
+}  // namespace
+
 std::string GuardDamageText(const std::string& buffer, size_t bytes,
                             const std::optional<GuardHit>& before,
                             const std::optional<GuardHit>& after) {
-    std::string out;
-    if (after)
-        out += "your kernel wrote past the end of " + buffer + " (" + std::to_string(bytes) +
-               " bytes): " + std::to_string(after->count) + " bytes changed, from byte " +
-               std::to_string(after->first) + " to byte " + std::to_string(after->last) +
-               " after its end";
-    if (before)
-        out += std::string(out.empty() ? "" : "; ") + "your kernel wrote before the start of " +
-               buffer + ": " + std::to_string(before->count) + " bytes changed, up to " +
-               std::to_string(kGuardBytes - before->first) + " bytes before its start";
-    return out;
+    return DamageText(false, buffer, bytes, before, after);
 }
 
 std::string GuardDamageTextZh(const std::string& buffer, size_t bytes,
                               const std::optional<GuardHit>& before,
                               const std::optional<GuardHit>& after) {
-    std::string out;
-    if (after)
-        out += "你的 kernel 越过了 " + buffer + "（" + std::to_string(bytes) +
-               " 字节）的末尾写入：改动了 " + std::to_string(after->count) +
-               " 个字节，位于末尾之后第 " + std::to_string(after->first) + " 到第 " +
-               std::to_string(after->last) + " 字节";
-    if (before)
-        out += std::string(out.empty() ? "" : "；") + "你的 kernel 在 " + buffer +
-               " 的起点之前写入：改动了 " + std::to_string(before->count) +
-               " 个字节，最远在起点之前 " + std::to_string(kGuardBytes - before->first) + " 字节";
-    return out;
+    return DamageText(true, buffer, bytes, before, after);
 }
 
 namespace {

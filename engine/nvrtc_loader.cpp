@@ -12,21 +12,11 @@ namespace lessons::nvrtc {
 namespace {
 
 using Loaded = dl::Loaded<Api>;
-using dl::Bind;
 
 bool BindAll(void* handle, Api& a) {
-    return Bind(handle, "nvrtcGetErrorString", a.GetErrorString) &&
-           Bind(handle, "nvrtcVersion", a.Version) &&
-           Bind(handle, "nvrtcCreateProgram", a.CreateProgram) &&
-           Bind(handle, "nvrtcDestroyProgram", a.DestroyProgram) &&
-           Bind(handle, "nvrtcCompileProgram", a.CompileProgram) &&
-           Bind(handle, "nvrtcGetPTXSize", a.GetPTXSize) && Bind(handle, "nvrtcGetPTX", a.GetPTX) &&
-           Bind(handle, "nvrtcGetCUBINSize", a.GetCUBINSize) &&
-           Bind(handle, "nvrtcGetCUBIN", a.GetCUBIN) &&
-           Bind(handle, "nvrtcGetProgramLogSize", a.GetProgramLogSize) &&
-           Bind(handle, "nvrtcGetProgramLog", a.GetProgramLog) &&
-           Bind(handle, "nvrtcAddNameExpression", a.AddNameExpression) &&
-           Bind(handle, "nvrtcGetLoweredName", a.GetLoweredName);
+#define LESSONS_NVRTC_BIND(name, ...) dl::Bind(handle, "nvrtc" #name, a.name)&&
+    return LESSONS_NVRTC_CALLS(LESSONS_NVRTC_BIND) true;
+#undef LESSONS_NVRTC_BIND
 }
 
 const Loaded& State() {

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace lessons::nvrtc {
@@ -15,21 +16,28 @@ namespace lessons::nvrtc {
 using Program = struct _nvrtcProgram*;
 enum Result : int { kSuccess = 0, kCompilationError = 6 };
 
+// Each call the exercises make, named once: its name after "nvrtc" and its type.
+#define LESSONS_NVRTC_CALLS(X)                                                                 \
+    X(GetErrorString, const char*(Result result))                                              \
+    X(Version, Result(int* major, int* minor))                                                 \
+    X(CreateProgram, Result(Program* prog, const char* src, const char* name, int num_headers, \
+                            const char* const* headers, const char* const* include_names))     \
+    X(DestroyProgram, Result(Program* prog))                                                   \
+    X(CompileProgram, Result(Program prog, int num_options, const char* const* options))       \
+    X(GetPTXSize, Result(Program prog, size_t* size))                                          \
+    X(GetPTX, Result(Program prog, char* ptx))                                                 \
+    X(GetCUBINSize, Result(Program prog, size_t* size))                                        \
+    X(GetCUBIN, Result(Program prog, char* cubin))                                             \
+    X(GetProgramLogSize, Result(Program prog, size_t* size))                                   \
+    X(GetProgramLog, Result(Program prog, char* log))                                          \
+    X(AddNameExpression, Result(Program prog, const char* name_expression))                    \
+    X(GetLoweredName, Result(Program prog, const char* name_expression, const char** lowered))
+
+// The calls, bound: api->CompileProgram(...).
 struct Api {
-    const char* (*GetErrorString)(Result result);
-    Result (*Version)(int* major, int* minor);
-    Result (*CreateProgram)(Program* prog, const char* src, const char* name, int num_headers,
-                            const char* const* headers, const char* const* include_names);
-    Result (*DestroyProgram)(Program* prog);
-    Result (*CompileProgram)(Program prog, int num_options, const char* const* options);
-    Result (*GetPTXSize)(Program prog, size_t* size);
-    Result (*GetPTX)(Program prog, char* ptx);
-    Result (*GetCUBINSize)(Program prog, size_t* size);
-    Result (*GetCUBIN)(Program prog, char* cubin);
-    Result (*GetProgramLogSize)(Program prog, size_t* size);
-    Result (*GetProgramLog)(Program prog, char* log);
-    Result (*AddNameExpression)(Program prog, const char* name_expression);
-    Result (*GetLoweredName)(Program prog, const char* name_expression, const char** lowered);
+#define LESSONS_NVRTC_FIELD(name, ...) std::add_pointer_t<__VA_ARGS__> name = nullptr;
+    LESSONS_NVRTC_CALLS(LESSONS_NVRTC_FIELD)
+#undef LESSONS_NVRTC_FIELD
 };
 
 // The library, found and loaded on the first call (thread-safe); null when it is missing.

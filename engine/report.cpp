@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "errors.h"
+#include "files.h"
 #include "units.h"
 
 namespace lessons {
@@ -69,18 +70,6 @@ Work WorkFromJson(const Json& j) {
     w.bound = ParseBound(j.value("bound", std::string()));
     w.rate_part = j.value("rate_part", std::string("kernel"));
     return w;
-}
-
-ParamValues ParamsFromJson(const Json& j) {
-    ParamValues out;
-    if (!j.is_object()) throw UsageError("'params' must be an object");
-    for (const auto& [name, value] : j.items()) {
-        if (value.is_string())
-            out.Set(name, ParamValue::Choice(value.get<std::string>()));
-        else
-            out.Set(name, ParamValue::Number(value.get<uint64_t>()));
-    }
-    return out;
 }
 
 // Results recorded before parameters were named carried size_bytes, block, threads, data, the
@@ -368,6 +357,21 @@ std::vector<ResultField> MakeFields() {
 const char* const kPartColumns[] = {"h2d_ms", "kernel_ms", "d2h_ms"};
 
 }  // namespace
+
+ParamValues ParamsFromJson(const Json& j) {
+    ParamValues out;
+    if (!j.is_object()) throw UsageError("the parameters are not an object");
+    for (const auto& [name, value] : j.items()) {
+        if (value.is_string())
+            out.Set(name, ParamValue::Choice(value.get<std::string>()));
+        else if (value.is_number_unsigned() ||
+                 (value.is_number_integer() && value.get<int64_t>() >= 0))
+            out.Set(name, ParamValue::Number(value.get<uint64_t>()));
+        else
+            throw UsageError("parameter '" + Excerpt(name, 40) + "' is neither a name nor a count");
+    }
+    return out;
+}
 
 const std::vector<ResultField>& ResultFields() {
     static const std::vector<ResultField> fields = MakeFields();

@@ -55,6 +55,9 @@ bool AdoptDeclaredBound(const Registry& registry, RunResult& result);
 Json ToJson(const HostInfo& host);
 Json ToJson(const KernelAttributes& attributes);
 KernelAttributes KernelAttributesFromJson(const Json& j);
+// Parameter values from a JSON object: a string is a choice, a whole number from 0 a number;
+// anything else, or no object, is refused (UsageError).
+ParamValues ParamsFromJson(const Json& j);
 Json ToJson(const ParamSpec& spec);
 Json ToJson(const ParamValues& values);
 // A lesson as `list --format json` prints it.

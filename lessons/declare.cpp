@@ -7,9 +7,37 @@
 #include "checked.h"
 #include "machine_code.h"
 #include "page.h"
+#include "sampled_check.h"
 #include "units.h"
 
 namespace lessons {
+
+namespace {
+
+// A chapter's title, Chinese title and work rule from its texts (NewChapter): the headings of
+// "<folder>/chapter.en.md" and ".zh.md", and the English text's body, its lines joined by spaces.
+void ReadHeading(Registry& registry, Chapter& chapter, const std::string& folder) {
+    const std::string en_path = folder + "/chapter.en.md";
+    const std::string_view en = EmbeddedFile(en_path);
+    chapter.title = HeadingTitle(en);
+    chapter.title_zh = HeadingTitle(EmbeddedFile(folder + "/chapter.zh.md"));
+    const size_t body = en.find('\n');
+    std::string rule;
+    for (size_t at = body; at < en.size();) {
+        const size_t end = std::min(en.find('\n', at + 1), en.size());
+        std::string_view line = en.substr(at + 1, end - at - 1);
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.remove_suffix(1);
+        if (!line.empty()) rule += (rule.empty() ? "" : " ") + std::string(line);
+        at = end;
+    }
+    chapter.work_rule = rule;
+    if (chapter.title.empty() || chapter.title_zh.empty() || chapter.work_rule.empty())
+        registry.AddProblem("chapter " + chapter.id + ": " + en_path + " and chapter.zh.md " +
+                            "give no heading (\"# title\", and the work rule after the English " +
+                            "one)");
+}
+
+}  // namespace
 
 void AddChapter(Registry& registry, Chapter chapter, const std::string& folder,
                 const std::vector<LessonRow>& rows) {
@@ -18,6 +46,7 @@ void AddChapter(Registry& registry, Chapter chapter, const std::string& folder,
 
 void AddChapter(Registry& registry, Chapter chapter, const std::string& folder,
                 const RowDefaults& defaults, const std::vector<LessonRow>& rows) {
+    if (chapter.title.empty()) ReadHeading(registry, chapter, folder);
     if (chapter.number == 0) {
         for (const Chapter& c : registry.chapters())
             chapter.number = std::max(chapter.number, c.number);
@@ -94,6 +123,39 @@ std::string MatrixSizeText(uint64_t m, uint64_t n, uint64_t element_bytes) {
 std::string ProductDescription(const ParamValues& p, const std::string& element) {
     return "m = " + std::to_string(p.Number("m")) + ", n = " + std::to_string(p.Number("n")) +
            ", k = " + std::to_string(p.Number("k")) + " (" + p.Choice("data") + element + ")";
+}
+
+ParamSpec DataParam(const std::vector<DataChoice>& choices) {
+    static const std::map<std::string, std::string> kLabelsZh = {{"random", "随机"},
+                                                                 {"ones", "全 1"},
+                                                                 {"large", "大数值"},
+                                                                 {"dense", "密集"},
+                                                                 {"none", "无换行"}};
+    std::vector<std::string> names, notes, notes_zh, labels_zh;
+    for (const DataChoice& c : choices) {
+        names.push_back(c.name);
+        notes.push_back(c.note);
+        notes_zh.push_back(c.note_zh);
+        const auto label = kLabelsZh.find(c.name);
+        labels_zh.push_back(label == kLabelsZh.end() ? std::string() : label->second);
+    }
+    return ChoiceParam("data", "Data", "数据", std::move(names), std::move(notes),
+                       std::move(notes_zh), std::move(labels_zh));
+}
+
+Chapter ProductChapter(std::string id, uint64_t max, const std::string& how, ParamSpec data,
+                       const std::string& element,
+                       uint64_t (*host_bytes)(uint64_t m, uint64_t n, uint64_t k)) {
+    Chapter chapter = NewChapter(std::move(id));
+    chapter.params = MatrixDimensions(
+        MatrixShape::kProduct, 4096, max,
+        "the kernels and cuBLAS index with int; any value from 1 works: " + how, {std::move(data)});
+    chapter.messages = ProductMessages();
+    chapter.workload_host_bytes = [host_bytes](const ParamValues& p) {
+        return host_bytes(p.Number("m"), p.Number("n"), p.Number("k"));
+    };
+    chapter.describe = [element](const ParamValues& p) { return ProductDescription(p, element); };
+    return chapter;
 }
 
 std::vector<ParamSpec> MatrixDimensions(MatrixShape shape, uint64_t default_value, uint64_t max,

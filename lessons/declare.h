@@ -61,9 +61,12 @@ std::vector<ParamSpec> MatrixDimensions(MatrixShape shape, uint64_t default_valu
                                         const std::string& why, std::vector<ParamSpec> then);
 
 // A chapter's heading: its id ("gemm"), its title in each language and its work rule in words;
-// the rest of the Chapter is filled in by the chapter's own declaration.
-inline Chapter NewChapter(std::string id, std::string title, std::string title_zh,
-                          std::string work_rule) {
+// the rest of the Chapter is filled in by the chapter's own declaration. A chapter declared by
+// its id alone takes the rest of its heading from its texts, beside its lessons' (AddChapter):
+// "<folder>/chapter.en.md" is "# <title>" followed by the work rule, which continues "the chapter
+// ..." ("reads A once ..."), and "<folder>/chapter.zh.md" is "# <Chinese title>".
+inline Chapter NewChapter(std::string id, std::string title = "", std::string title_zh = "",
+                          std::string work_rule = "") {
     Chapter chapter;
     chapter.id = std::move(id);
     chapter.title = std::move(title);
@@ -71,6 +74,25 @@ inline Chapter NewChapter(std::string id, std::string title, std::string title_z
     chapter.work_rule = std::move(work_rule);
     return chapter;
 }
+
+// A chapter's "data" parameter: what its inputs hold, one choice a row: its name ("random",
+// "ones", "large", "dense", "none"), what it holds in English and in Chinese. Each name's Chinese
+// label is said here once, for every chapter; a name without one has none (a catalogue problem).
+struct DataChoice {
+    std::string name, note, note_zh;
+};
+ParamSpec DataParam(const std::vector<DataChoice>& choices);
+// The random data of a chapter of float arrays.
+inline const DataChoice kUniformFloats = {"random", "floats uniform in [-1, 1)",
+                                          "在 [-1, 1) 上均匀分布的浮点数"};
+
+// A product chapter, C = A·B (chapters 5 and 8): m, n and k (4096 by default, at most `max`: the
+// kernels and cuBLAS index with int, then `how` edge sizes are handled), its `data`, the product's
+// check messages, the host bytes of its workload (`host_bytes(m, n, k)`) and its line
+// "m = 4096, n = 4096, k = 4096 (random<element>)". The chapter adds its make_workload.
+Chapter ProductChapter(std::string id, uint64_t max, const std::string& how, ParamSpec data,
+                       const std::string& element,
+                       uint64_t (*host_bytes)(uint64_t m, uint64_t n, uint64_t k));
 
 // A chapter's make_workload: the workload class W built from the spec.
 template <class W>

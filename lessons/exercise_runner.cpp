@@ -9,6 +9,11 @@
 #include "out_of_memory.h"
 
 namespace lessons {
+namespace {
+
+constexpr const char* kNoStudentKernel = "its step's harness takes no student kernel yet";
+
+}  // namespace
 
 Lesson WithStudentKernel(const Registry& registry, const Lesson& lesson,
                          std::shared_ptr<const StudentKernel> kernel) {
@@ -16,12 +21,8 @@ Lesson WithStudentKernel(const Registry& registry, const Lesson& lesson,
         throw UsageError(lesson.Name() +
                          " is not a hand-written GPU step: there is no kernel "
                          "of yours to run in its place");
-    const auto impl = ExerciseKindImpls().find(lesson.step.type());
-    if (impl == ExerciseKindImpls().end())
-        throw UnavailableError("this build cannot run your kernel for " + lesson.Name() +
-                               (StepKindImpls().empty()
-                                    ? ": it was built without CUDA"
-                                    : ": its step's harness takes no student kernel yet"));
+    const ExerciseKindImpl& impl =
+        KindImplOf<ExerciseKindImpl>(lesson, "this build cannot run your kernel", kNoStudentKernel);
     Lesson copy = lesson;
     // A kernel written for one template instance runs only at its choices: the copy offers
     // no other (a run asking for another is refused, naming the one it takes).
@@ -37,9 +38,9 @@ Lesson WithStudentKernel(const Registry& registry, const Lesson& lesson,
     copy.title = lesson.title + " (your kernel)";
     copy.title_zh = lesson.title_zh + "（你的 kernel）";
     try {
-        copy.runner = impl->second.make(lesson.step.data(),
-                                        StepSite{lesson, registry.FindLesson(lesson.previous)},
-                                        std::move(kernel));
+        copy.runner =
+            impl.make(lesson.step.data(), StepSite{lesson, registry.FindLesson(lesson.previous)},
+                      std::move(kernel));
     } catch (const std::logic_error& e) {
         throw UnavailableError("cannot run your kernel for " + lesson.Name() + ": " + e.what());
     }
@@ -48,16 +49,12 @@ Lesson WithStudentKernel(const Registry& registry, const Lesson& lesson,
 
 KernelSpec ExerciseKernelSpec(const Registry& registry, const Lesson& lesson,
                               const std::string& kernel_name) {
-    const auto impl = ExerciseKindImpls().find(lesson.step.type());
-    if (impl == ExerciseKindImpls().end())
-        throw UnavailableError("this build cannot compile your kernel for " + lesson.Name() +
-                               (StepKindImpls().empty()
-                                    ? ": it was built without CUDA"
-                                    : ": its step's harness takes no student kernel yet"));
+    const ExerciseKindImpl& impl = KindImplOf<ExerciseKindImpl>(
+        lesson, "this build cannot compile your kernel", kNoStudentKernel);
     KernelSpec spec;
     try {
-        spec = impl->second.spec(lesson.step.data(),
-                                 StepSite{lesson, registry.FindLesson(lesson.previous)});
+        spec =
+            impl.spec(lesson.step.data(), StepSite{lesson, registry.FindLesson(lesson.previous)});
     } catch (const std::logic_error& e) {
         throw UnavailableError("cannot compile your kernel for " + lesson.Name() + ": " + e.what());
     }

@@ -176,27 +176,16 @@ void Classify(std::string_view op, std::set<std::string>& out) {
     } else if (o == "bar" || o == "barrier") {
         // bar.warp.sync is __syncwarp: no block barrier.
         if (!(p.size() > 1 && p[1] == "warp")) out.insert("barrier");
-    } else if (o == "shfl") {
-        out.insert("shfl");
     } else if (o == "vote" || o == "redux" || o == "match") {
         out.insert("vote");
     } else if (o == "cp") {
         if (p.size() > 1 && p[1] == "async") out.insert(has("bulk") ? "tma" : "cp_async");
         if (p.size() > 1 && p[1] == "reduce" && has("bulk")) out.insert("tma");
-    } else if (o == "mbarrier") {
-        out.insert("mbarrier");
-    } else if (o == "ldmatrix") {
-        out.insert("ldmatrix");
-    } else if (o == "stmatrix") {
-        out.insert("stmatrix");
     } else if (o == "mma") {
         out.insert("mma_sync");
-    } else if (o == "wmma") {
-        out.insert("wmma");
-    } else if (o == "wgmma") {
-        out.insert("wgmma");
-    } else if (o == "setmaxnreg") {
-        out.insert("setmaxnreg");
+    } else if (o == "shfl" || o == "mbarrier" || o == "ldmatrix" || o == "stmatrix" ||
+               o == "wmma" || o == "wgmma" || o == "setmaxnreg") {
+        out.insert(std::string(o));  // a family named as its instruction
     } else if (o == "ex2") {
         if (has("approx")) out.insert("ex2");
     } else if (o == "fence") {

@@ -12,6 +12,8 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <type_traits>
+#include <variant>
 
 #include "errors.h"
 #include "files.h"
@@ -78,77 +80,114 @@ int Count(const Json& j, const char* name) {
     return static_cast<int>(v);
 }
 
-Json Opt(const std::optional<double>& v) {
-    return v ? Json(*v) : Json();
+// A record's fields, each named once for both ways: written in this order after its "lesson",
+// and read back with the reader of its type (Count, Flag, Text, Number, Optional). A number is
+// written only when above 0 (null otherwise); a field of the guess (`guess`) is null, and not
+// read, where the prediction was skipped.
+template <class R>
+struct Field {
+    const char* name;
+    std::variant<int R::*, bool R::*, std::string R::*, double R::*, std::optional<double> R::*>
+        member;
+    bool guess = false;
+};
+
+bool Skipped(const PredictionProgress& p) {
+    return p.skipped;
+}
+template <class R>
+bool Skipped(const R&) {
+    return false;
 }
 
-Json ExerciseJson(const std::string& id, const ExerciseProgress& e) {
-    return Json{{"lesson", id},
-                {"checks", e.checks},
-                {"correct", e.correct},
-                {"correct_at", e.correct_at},
-                {"speed_met", e.speed_met},
-                {"speed_met_at", e.speed_met_at},
-                {"best_ratio", e.best_ratio > 0 ? Json(e.best_ratio) : Json()},
-                {"yours_ms", e.yours_ms > 0 ? Json(e.yours_ms) : Json()},
-                {"step_ms", e.step_ms > 0 ? Json(e.step_ms) : Json()},
-                {"last_at", e.last_at},
-                {"last_correct", e.last_correct},
-                {"last_cases_failed", e.last_cases_failed},
-                {"last_cases_total", e.last_cases_total},
-                {"last_speed", e.last_speed},
-                {"last_change", e.last_change}};
+template <class R>
+Json RecordJson(const std::string& id, const R& r, const std::vector<Field<R>>& fields) {
+    Json j{{"lesson", id}};
+    for (const Field<R>& f : fields)
+        j[f.name] = std::visit(
+            [&](auto member) {
+                const auto& v = r.*member;
+                using V = std::decay_t<decltype(v)>;
+                if (f.guess && Skipped(r)) return Json();
+                if constexpr (std::is_same_v<V, double>)
+                    return v > 0 ? Json(v) : Json();
+                else if constexpr (std::is_same_v<V, std::optional<double>>)
+                    return v ? Json(*v) : Json();
+                else
+                    return Json(v);
+            },
+            f.member);
+    return j;
 }
 
-Json PredictionJson(const std::string& id, const PredictionProgress& p) {
-    return Json{{"lesson", id},
-                {"skipped", p.skipped},
-                {"value", p.skipped ? Json() : Json(p.value)},
-                {"unit", p.unit},
-                {"made_at", p.made_at},
-                {"measured", Opt(p.measured)},
-                {"off_by", Opt(p.off_by)},
-                {"scored_at", p.scored_at}};
+template <class R>
+R RecordFrom(const Json& j, const std::vector<Field<R>>& fields) {
+    R r;
+    for (const Field<R>& f : fields) {
+        if (f.guess && Skipped(r)) continue;
+        std::visit(
+            [&](auto member) {
+                auto& v = r.*member;
+                using V = std::decay_t<decltype(v)>;
+                if constexpr (std::is_same_v<V, int>)
+                    v = Count(j, f.name);
+                else if constexpr (std::is_same_v<V, bool>)
+                    v = Flag(j, f.name);
+                else if constexpr (std::is_same_v<V, std::string>)
+                    v = Text(j, f.name);
+                else if constexpr (std::is_same_v<V, double>)
+                    v = Number(j, f.name);
+                else
+                    v = Optional(j, f.name);
+            },
+            f.member);
+    }
+    return r;
 }
 
-Json ParsonsJson(const std::string& id, const ParsonsProgress& p) {
-    return Json{{"lesson", id},         {"attempts", p.attempts},
-                {"solved", p.solved},   {"solved_at", p.solved_at},
-                {"last_at", p.last_at}, {"last_result", p.last_result}};
-}
+using E = ExerciseProgress;
+const std::vector<Field<E>> kExerciseFields = {{"checks", &E::checks},
+                                               {"correct", &E::correct},
+                                               {"correct_at", &E::correct_at},
+                                               {"speed_met", &E::speed_met},
+                                               {"speed_met_at", &E::speed_met_at},
+                                               {"best_ratio", &E::best_ratio},
+                                               {"yours_ms", &E::yours_ms},
+                                               {"step_ms", &E::step_ms},
+                                               {"last_at", &E::last_at},
+                                               {"last_correct", &E::last_correct},
+                                               {"last_cases_failed", &E::last_cases_failed},
+                                               {"last_cases_total", &E::last_cases_total},
+                                               {"last_speed", &E::last_speed},
+                                               {"last_change", &E::last_change}};
+
+// "skipped" first: it decides whether the guess's fields are read.
+using P = PredictionProgress;
+const std::vector<Field<P>> kPredictionFields = {
+    {"skipped", &P::skipped},    {"value", &P::value, true},       {"unit", &P::unit},
+    {"made_at", &P::made_at},    {"measured", &P::measured, true}, {"off_by", &P::off_by, true},
+    {"scored_at", &P::scored_at}};
+
+using Q = ParsonsProgress;
+const std::vector<Field<Q>> kParsonsFields = {{"attempts", &Q::attempts},
+                                              {"solved", &Q::solved},
+                                              {"solved_at", &Q::solved_at},
+                                              {"last_at", &Q::last_at},
+                                              {"last_result", &Q::last_result}};
 
 bool GoodParsonsResult(const std::string& r) {
     return r == "solved" || r == "wrong" || r == "did not compile" || r == "not checked";
 }
 
 ParsonsProgress ParsonsFrom(const Json& j) {
-    ParsonsProgress p;
-    p.attempts = Count(j, "attempts");
-    p.solved = Flag(j, "solved");
-    p.solved_at = Text(j, "solved_at");
-    p.last_at = Text(j, "last_at");
-    p.last_result = Text(j, "last_result");
+    const ParsonsProgress p = RecordFrom(j, kParsonsFields);
     if (!p.last_result.empty() && !GoodParsonsResult(p.last_result))
         throw UsageError("last_result is not solved, wrong, did not compile or not checked");
     return p;
 }
 
 ExerciseProgress ExerciseFrom(const Json& j) {
-    ExerciseProgress e;
-    e.checks = Count(j, "checks");
-    e.correct = Flag(j, "correct");
-    e.correct_at = Text(j, "correct_at");
-    e.speed_met = Flag(j, "speed_met");
-    e.speed_met_at = Text(j, "speed_met_at");
-    e.best_ratio = Number(j, "best_ratio");
-    e.yours_ms = Number(j, "yours_ms");
-    e.step_ms = Number(j, "step_ms");
-    e.last_at = Text(j, "last_at");
-    e.last_correct = Flag(j, "last_correct");
-    e.last_cases_failed = Count(j, "last_cases_failed");
-    e.last_cases_total = Count(j, "last_cases_total");
-    e.last_speed = Text(j, "last_speed");
-    e.last_change = Text(j, "last_change");
+    const ExerciseProgress e = RecordFrom(j, kExerciseFields);
     if (!e.last_speed.empty() && e.last_speed != "met" && e.last_speed != "not met" &&
         e.last_speed != "not judged")
         throw UsageError("last_speed is not met, not met or not judged");
@@ -158,17 +197,10 @@ ExerciseProgress ExerciseFrom(const Json& j) {
 }
 
 PredictionProgress PredictionFrom(const Json& j) {
-    PredictionProgress p;
-    p.skipped = Flag(j, "skipped");
-    p.unit = Text(j, "unit");
-    p.made_at = Text(j, "made_at");
-    p.scored_at = Text(j, "scored_at");
+    const PredictionProgress p = RecordFrom(j, kPredictionFields);
     if (!p.skipped) {
-        p.value = Number(j, "value");
         if (!(p.value > 0)) throw UsageError("a prediction without its value");
         if (p.unit != "ms" && p.unit != "x") throw UsageError("unit is not ms or x");
-        p.measured = Optional(j, "measured");
-        p.off_by = Optional(j, "off_by");
     }
     return p;
 }
@@ -217,6 +249,19 @@ std::string CsvCell(const std::string& s) {
     return out + "\"";
 }
 
+// The CSV cells `cells_of` makes of the record of `id`, or as many empty ones where `records`
+// has none.
+template <class R, class CellsOf>
+void AddCells(std::vector<std::string>& cells, const std::map<std::string, R>& records,
+              const std::string& id, const CellsOf& cells_of) {
+    const auto it = records.find(id);
+    if (it == records.end()) {
+        cells.insert(cells.end(), cells_of(R{}).size(), "");
+        return;
+    }
+    for (const std::string& c : cells_of(it->second)) cells.push_back(CsvCell(c));
+}
+
 std::string Num(double v) {
     std::ostringstream out;
     out.precision(6);
@@ -237,10 +282,11 @@ std::string ProgressPath(const std::function<const char*(const char*)>& getenv_f
 
 Json ToJson(const Progress& p) {
     Json exercises = Json::array(), predictions = Json::array();
-    for (const auto& [id, e] : p.exercises) exercises.push_back(ExerciseJson(id, e));
-    for (const auto& [id, q] : p.predictions) predictions.push_back(PredictionJson(id, q));
+    for (const auto& [id, e] : p.exercises) exercises.push_back(RecordJson(id, e, kExerciseFields));
+    for (const auto& [id, q] : p.predictions)
+        predictions.push_back(RecordJson(id, q, kPredictionFields));
     Json parsons = Json::array();
-    for (const auto& [id, q] : p.parsons) parsons.push_back(ParsonsJson(id, q));
+    for (const auto& [id, q] : p.parsons) parsons.push_back(RecordJson(id, q, kParsonsFields));
     return Json{{"format", kFormat},
                 {"exercises", exercises},
                 {"predictions", predictions},
@@ -441,39 +487,31 @@ std::string ProgressCsv(const Progress& p, const std::string& student,
     for (const std::string& id : ids) {
         std::vector<std::string> cells = {CsvCell(student), CsvCell(id),
                                           CsvCell(label ? label(id) : "")};
-        const auto e = p.exercises.find(id);
-        if (e != p.exercises.end()) {
-            const ExerciseProgress& x = e->second;
-            for (const std::string& c :
-                 {std::string(x.correct ? "yes" : "no"), x.correct_at,
-                  std::string(x.speed_met ? "yes" : "no"), x.speed_met_at,
-                  x.yours_ms > 0 ? Num(x.yours_ms) : "", x.step_ms > 0 ? Num(x.step_ms) : "",
-                  std::to_string(x.checks), x.last_at, std::to_string(x.last_cases_failed),
-                  std::to_string(x.last_cases_total)})
-                cells.push_back(CsvCell(c));
-        } else {
-            cells.insert(cells.end(), 10, "");
-        }
-        const auto q = p.predictions.find(id);
-        if (q != p.predictions.end()) {
-            const PredictionProgress& x = q->second;
-            for (const std::string& c :
-                 {x.skipped ? "" : Num(x.value), x.skipped ? "" : x.unit,
-                  x.measured ? Num(*x.measured) : "", x.off_by ? Num(*x.off_by) : "",
-                  std::string(x.skipped ? "yes" : "no"), x.made_at, x.scored_at})
-                cells.push_back(CsvCell(c));
-        } else {
-            cells.insert(cells.end(), 7, "");
-        }
-        const auto pp = p.parsons.find(id);
-        if (pp != p.parsons.end()) {
-            const ParsonsProgress& x = pp->second;
-            for (const std::string& c : {std::string(x.solved ? "yes" : "no"), x.solved_at,
-                                         std::to_string(x.attempts), x.last_result})
-                cells.push_back(CsvCell(c));
-        } else {
-            cells.insert(cells.end(), 4, "");
-        }
+        AddCells(cells, p.exercises, id, [](const ExerciseProgress& x) {
+            return std::vector<std::string>{std::string(x.correct ? "yes" : "no"),
+                                            x.correct_at,
+                                            std::string(x.speed_met ? "yes" : "no"),
+                                            x.speed_met_at,
+                                            x.yours_ms > 0 ? Num(x.yours_ms) : "",
+                                            x.step_ms > 0 ? Num(x.step_ms) : "",
+                                            std::to_string(x.checks),
+                                            x.last_at,
+                                            std::to_string(x.last_cases_failed),
+                                            std::to_string(x.last_cases_total)};
+        });
+        AddCells(cells, p.predictions, id, [](const PredictionProgress& x) {
+            return std::vector<std::string>{x.skipped ? "" : Num(x.value),
+                                            x.skipped ? "" : x.unit,
+                                            x.measured ? Num(*x.measured) : "",
+                                            x.off_by ? Num(*x.off_by) : "",
+                                            std::string(x.skipped ? "yes" : "no"),
+                                            x.made_at,
+                                            x.scored_at};
+        });
+        AddCells(cells, p.parsons, id, [](const ParsonsProgress& x) {
+            return std::vector<std::string>{std::string(x.solved ? "yes" : "no"), x.solved_at,
+                                            std::to_string(x.attempts), x.last_result};
+        });
         for (size_t i = 0; i < cells.size(); ++i) out += (i ? "," : "") + cells[i];
         out += "\n";
     }
@@ -484,18 +522,18 @@ Json ProgressExport(const Progress& p, const std::string& student,
                     const std::function<std::string(const std::string& id)>& label) {
     Json exercises = Json::array(), predictions = Json::array();
     for (const auto& [id, e] : p.exercises) {
-        Json j = ExerciseJson(id, e);
+        Json j = RecordJson(id, e, kExerciseFields);
         j["label"] = label ? label(id) : "";
         exercises.push_back(std::move(j));
     }
     for (const auto& [id, q] : p.predictions) {
-        Json j = PredictionJson(id, q);
+        Json j = RecordJson(id, q, kPredictionFields);
         j["label"] = label ? label(id) : "";
         predictions.push_back(std::move(j));
     }
     Json parsons = Json::array();
     for (const auto& [id, q] : p.parsons) {
-        Json j = ParsonsJson(id, q);
+        Json j = RecordJson(id, q, kParsonsFields);
         j["label"] = label ? label(id) : "";
         parsons.push_back(std::move(j));
     }

@@ -21,21 +21,6 @@ namespace {
 
 constexpr uint64_t kMaxTuningsBytes = 4ull << 20;
 
-ParamValues ValuesFromJson(const Json& j) {
-    ParamValues out;
-    if (!j.is_object()) throw UsageError("not an object");
-    for (const auto& [name, value] : j.items()) {
-        if (value.is_string())
-            out.Set(name, ParamValue::Choice(value.get<std::string>()));
-        else if (value.is_number_unsigned() ||
-                 (value.is_number_integer() && value.get<int64_t>() >= 0))
-            out.Set(name, ParamValue::Number(value.get<uint64_t>()));
-        else
-            throw UsageError("parameter '" + Excerpt(name, 40) + "' is neither a name nor a count");
-    }
-    return out;
-}
-
 double NonNegative(const Json& j, const char* key) {
     const auto it = j.find(key);
     if (it == j.end() || !it->is_number() || !(it->get<double>() >= 0))
@@ -97,8 +82,8 @@ std::vector<Tuning> TuningsFromJson(const Json& list, size_t* skipped) {
                 Tuning t;
                 t.id = j.at("id").get<std::string>();
                 t.machine = j.at("machine").get<std::string>();
-                t.values = ValuesFromJson(j.at("values"));
-                t.at = ValuesFromJson(j.value("at", Json::object()));
+                t.values = ParamsFromJson(j.at("values"));
+                t.at = ParamsFromJson(j.value("at", Json::object()));
                 t.best_ms = NonNegative(j, "best_ms");
                 t.default_ms = NonNegative(j, "default_ms");
                 t.when = j.value("when", std::string());

@@ -566,6 +566,14 @@ protected:
         controller->RestartWorker();
         Frames(frames);
     }
+    // A GPU worker, on a display tall enough for every section, each of them open.
+    void EverySectionWithGpu() {
+        worker_has_gpu = true;
+        controller->RestartWorker();
+        ImGui::GetIO().DisplaySize = ImVec2(1500, 4000);
+        probe.open_all = true;
+        Frames(2);
+    }
     // With a GPU worker, the GPU lesson `id` open at 1 GiB of data that is not counted (data
     // "none"): the settings its prediction and its guesses are made for.
     void OpenOnTheGpuAt1GiB(const std::string& id) {

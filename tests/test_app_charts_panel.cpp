@@ -421,11 +421,7 @@ TEST_F(AppLogic, RecordedBlockSweepIsChartedWithoutAGpu) {
 
 // A live sweep along a parameter replaces the recorded one at the same settings.
 TEST_F(AppLogic, ALiveBlockSweepReplacesTheRecordedOne) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    ImGui::GetIO().DisplaySize = ImVec2(1500, 4000);
-    probe.open_all = true;
-    Frames(2);
+    EverySectionWithGpu();
     Open(Named("split/one-thread-per-pair").id);
     ui.run.params["size"] = ParamValue::Number(1u << 30);
     Frames(2);
@@ -486,11 +482,7 @@ TEST_F(AppLogic, RecordedChoiceSweepIsChartedAsBars) {
 // tree addressing) and its points are charted live; a number is swept over its whole range (the
 // roofline's FMAs per element: 2 to 4096, doubling).
 TEST_F(AppLogic, SweepOverAnyParameterRunsLiveAlongIt) {
-    worker_has_gpu = true;
-    controller->RestartWorker();
-    ImGui::GetIO().DisplaySize = ImVec2(1500, 4000);
-    probe.open_all = true;
-    Frames(2);
+    EverySectionWithGpu();
     Open(Named("reduce/21-v1-shared-memory").id);
     Frames(2);
     EXPECT_EQ(probe.sweeps["param"].param, "addressing") << "the lesson's own parameter first";

@@ -33,6 +33,23 @@ protected:
         io.KeyMap[ImGuiKey_Backspace] = 259;
 #endif
     }
+    // `lesson` open after `frames` frames, the mouse away: what follows is the keyboard's alone.
+    void KeyboardOn(const std::string& lesson, int frames) {
+        SelectLesson(ui, registry, lesson);
+        Frames(frames);
+        ImGui::GetIO().MousePos = ImVec2(-1, -1);
+    }
+    // `key` pressed, and two frames for what it did.
+    void Press(ImGuiKey key) {
+        Key(key);
+        Frames(2);
+    }
+    // ... on the control `control`, reached by Tab first; false where Tab does not reach it.
+    bool PressOn(const std::string& control, ImGuiKey key) {
+        if (!TabTo(control)) return false;
+        Press(key);
+        return true;
+    }
     void Presenter(const std::string& lesson) {
         SelectLesson(ui, registry, lesson);
         Frames(2);
@@ -284,9 +301,7 @@ TEST_F(Classroom, ALessonOpensWithTheRightColumnAtItsTop) {
 // Tab moves through every control in reading order (the lesson list, the text and code, the
 // controls, the status bar) and comes round again; it never sticks in a text field.
 TEST_F(Classroom, TabWalksEveryControlInReadingOrder) {
-    SelectLesson(ui, registry, "reduce/v1-shared-memory");
-    Frames(3);
-    ImGui::GetIO().MousePos = ImVec2(-1, -1);
+    KeyboardOn("reduce/v1-shared-memory", 3);
     const std::vector<std::string> seen = TabWalk(int(ui.focus_ring.size()) + 3);
     ASSERT_FALSE(seen.empty());
     for (size_t i = 1; i < seen.size(); ++i) {
@@ -313,16 +328,10 @@ TEST_F(Classroom, TabWalksEveryControlInReadingOrder) {
 
 // Enter (or Space) presses the focused control: here the Presenter checkbox and a tab.
 TEST_F(Classroom, EnterPressesTheFocusedControl) {
-    SelectLesson(ui, registry, "reduce/v1-shared-memory");
-    Frames(3);
-    ImGui::GetIO().MousePos = ImVec2(-1, -1);
-    ASSERT_TRUE(TabTo("tab_sass")) << probe.focused;
-    Key(kKeySpace);
-    Frames(2);
+    KeyboardOn("reduce/v1-shared-memory", 3);
+    ASSERT_TRUE(PressOn("tab_sass", kKeySpace)) << probe.focused;
     EXPECT_EQ(ui.machine.tab, 2) << "Space opened the SASS tab";
-    ASSERT_TRUE(TabTo("presenter_toggle")) << probe.focused;
-    Key(kKeyEnter);
-    Frames(2);
+    ASSERT_TRUE(PressOn("presenter_toggle", kKeyEnter)) << probe.focused;
     EXPECT_TRUE(ui.presenter) << "Enter ticked Presenter";
 }
 
@@ -640,20 +649,14 @@ TEST_F(Classroom, TheArrowsMoveThroughTheFiltersMatches) {
 
 // On a focused tab, Left and Right move along the tabs (the lesson stays).
 TEST_F(Classroom, TheArrowsMoveAlongTheTabsOfTheFocusedStrip) {
-    SelectLesson(ui, registry, "reduce/v4-warp-shuffle");
-    Frames(2);
-    ImGui::GetIO().MousePos = ImVec2(-1, -1);
-    ASSERT_TRUE(TabTo("tab_source")) << probe.focused;
-    Key(kKeyRight);
-    Frames(2);
+    KeyboardOn("reduce/v4-warp-shuffle", 2);
+    ASSERT_TRUE(PressOn("tab_source", kKeyRight)) << probe.focused;
     EXPECT_EQ(ui.settings.lesson, "reduce/v4-warp-shuffle") << "the lesson stays";
     EXPECT_EQ(ui.machine.tab, 1) << "PTX";
     EXPECT_EQ(probe.focused, "tab_ptx");
-    Key(kKeyLeft);
-    Frames(2);
+    Press(kKeyLeft);
     EXPECT_EQ(ui.machine.tab, 0);
-    Key(kKeyLeft);
-    Frames(2);
+    Press(kKeyLeft);
     EXPECT_EQ(ui.machine.tab, 0) << "the first tab stays";
     EXPECT_EQ(ui.settings.lesson, "reduce/v4-warp-shuffle");
 }

@@ -553,16 +553,12 @@ TEST_F(AppCheck, CasesAreListedWithTheFirstMismatchAndAFailureIsNoPass) {
     EXPECT_FALSE(a->speed->passed);
     EXPECT_EQ(a->speed->verdict, "") << "an older worker's summary has no verdict";
     // A worker that times the two kernels in turn: its verdict and its words, both languages.
-    controller->CheckKernel(TheLesson(), ui.run, "TURNS and SLOW\n");
-    Frames(2);
-    a = controller->Exercise(TheLesson());
+    a = Checked("TURNS and SLOW\n");
     ASSERT_TRUE(a->speed);
     EXPECT_FALSE(a->speed->passed);
     EXPECT_EQ(a->speed->verdict, "slower");
     EXPECT_EQ(a->speed->text_zh, "速度：你的 2.000 ms：未达到 —— 慢了 100%");
-    controller->CheckKernel(TheLesson(), ui.run, "TURNS\n");
-    Frames(2);
-    a = controller->Exercise(TheLesson());
+    a = Checked("TURNS\n");
     ASSERT_TRUE(a->speed);
     EXPECT_TRUE(a->speed->passed);
     EXPECT_EQ(a->speed->verdict, "within-noise");

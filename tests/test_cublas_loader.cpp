@@ -8,21 +8,21 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <regex>
 #include <string>
 
 #include "address_space.h"
 #include "cublas_loader.h"
 #include "gemv/gemv_gpu.cuh"
+#include "scoped_env.h"
 
 using namespace lessons;
 
 TEST(CublasLoader, CandidatesAreTheVariableAloneWhenSet) {
-    const char* old = std::getenv("CUDA_LESSONS_CUBLAS");
-    const std::string saved = old ? old : "";
-    setenv("CUDA_LESSONS_CUBLAS", "/x/libcublas.so.13", 1);
+    ScopedEnv chosen("CUDA_LESSONS_CUBLAS", "/x/libcublas.so.13");
     EXPECT_EQ(cublas::Candidates(), std::vector<std::string>{"/x/libcublas.so.13"});
-    unsetenv("CUDA_LESSONS_CUBLAS");
+    chosen.Unset();
     const std::vector<std::string> found = cublas::Candidates();
     ASSERT_GE(found.size(), 2u);
     // The versioned soname of the build's toolkit first (the loader's own search), then paths
@@ -32,7 +32,6 @@ TEST(CublasLoader, CandidatesAreTheVariableAloneWhenSet) {
     for (size_t i = 1; i < found.size(); ++i)
         EXPECT_EQ(found[i].substr(found[i].size() - found.front().size() - 1), "/" + found.front())
             << found[i];
-    if (!saved.empty()) setenv("CUDA_LESSONS_CUBLAS", saved.c_str(), 1);
 }
 
 // CUDA_LESSONS_CUBLAS naming a file in an empty folder: the loader says what it tried, why, and
@@ -64,12 +63,7 @@ TEST(CublasLoaderDeathTest, AMissingLibraryIsAMessageNamingWhatToInstall) {
 TEST(CublasLoaderDeathTest, ATextFileIsNoLibrary) {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     const std::string text = ::testing::TempDir() + "/not-cublas.so";
-    {
-        std::FILE* f = std::fopen(text.c_str(), "w");
-        ASSERT_NE(f, nullptr);
-        std::fputs("this is a text file, not a shared library\n", f);
-        std::fclose(f);
-    }
+    ASSERT_TRUE(std::ofstream(text) << "this is a text file, not a shared library\n") << text;
     EXPECT_EXIT(
         {
             setenv("CUDA_LESSONS_CUBLAS", text.c_str(), 1);

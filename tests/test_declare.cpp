@@ -208,6 +208,35 @@ TEST(Declaration, ANewChapterIsOneRegistration) {
     EXPECT_EQ(AttachGpuRunners(r, FamiliesOfThisFile()), std::vector<std::string>{});
 }
 
+// A chapter declared by its id alone takes its title, Chinese title and work rule from its texts
+// beside its lessons' (chapter.en.md: "# title" and the rule, chapter.zh.md: "# 标题"); a folder
+// without them is a problem of the catalogue, named.
+TEST(Declaration, AChapterDeclaredByItsIdTakesItsHeadingFromItsTexts) {
+    const Chapter* gemv = Catalog().FindChapter("gemv");
+    ASSERT_NE(gemv, nullptr);
+    EXPECT_EQ(gemv->title, "GEMV: y = A·x");
+    EXPECT_EQ(gemv->title_zh, "GEMV：矩阵乘向量 y = A·x");
+    EXPECT_EQ(gemv->work_rule,
+              "reads A once (m·n floats) and x (n floats) and writes y (m floats); 2·m·n flops; "
+              "GPU steps are compared with the read-only bandwidth");
+    for (const Chapter& c : Catalog().chapters()) {
+        EXPECT_FALSE(c.title.empty()) << c.id;
+        EXPECT_FALSE(c.title_zh.empty()) << c.id;
+        EXPECT_FALSE(c.work_rule.empty()) << c.id;
+    }
+    Chapter untitled = MakeChapter("untitled");
+    untitled.title = untitled.title_zh = "";
+    Registry r;
+    AddChapter(r, untitled, "tests/untitled",
+               {{.slug = "only", .title = "Only", .source = kHere, .step = Library{}}});
+    const std::vector<std::string> problems = r.Validate();
+    EXPECT_NE(std::find(problems.begin(), problems.end(),
+                        "chapter untitled: tests/untitled/chapter.en.md and chapter.zh.md give no "
+                        "heading (\"# title\", and the work rule after the English one)"),
+              problems.end())
+        << ::testing::PrintToString(problems);
+}
+
 TEST(Declaration, TheJoinReportsEveryMistake) {
     Registry r;
     AddChapter(r, MakeChapter("bad"), "tests/bad",

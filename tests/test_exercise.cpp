@@ -21,6 +21,7 @@
 #include "exercise.h"
 #include "exercise_runner.h"
 #include "gpu_test.h"
+#include "has_text.h"
 #include "kernel_change.h"
 #include "kernel_compile.h"
 #include "machine_code.h"
@@ -37,8 +38,13 @@ using namespace lessons;
 
 namespace {
 
-bool Has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
+// The CLI run with `args`: its exit code is `code`, and its output holds each of `says`.
+Output CliSays(const std::string& args, int code, const std::vector<std::string>& says) {
+    const Output out = Cli(args);
+    EXPECT_EQ(out.code, code) << args << "\n" << out.text;
+    for (const std::string& part : says)
+        EXPECT_TRUE(Has(out.text, part)) << part << "\n" << out.text;
+    return out;
 }
 
 // A file under a fresh temporary folder.
@@ -724,11 +730,8 @@ TEST(Exercises, TemplatedStepsSolutionIsThePlainKernelAtTheFixedChoice) {
 TEST(ExerciseCli, AnotherChoiceThanTheKernelIsWrittenForIsRefusedBeforeCompiling) {
     TempDir dir;
     const std::string file = dir.Write("mine.cu", "not even a kernel");
-    const Output out =
-        Cli("run reduce/v1-shared-memory --kernel " + file + " --set addressing=strided");
-    EXPECT_EQ(out.code, 2) << out.text;
-    EXPECT_TRUE(Has(out.text, "written for addressing=interleaved")) << out.text;
-    EXPECT_TRUE(Has(out.text, "leave addressing out or give interleaved")) << out.text;
+    CliSays("run reduce/v1-shared-memory --kernel " + file + " --set addressing=strided", 2,
+            {"written for addressing=interleaved", "leave addressing out or give interleaved"});
 }
 
 // The persistent step's exercise is written for its default tile, launched without clusters:
@@ -736,10 +739,9 @@ TEST(ExerciseCli, AnotherChoiceThanTheKernelIsWrittenForIsRefusedBeforeCompiling
 TEST(ExerciseCli, TmaExerciseAtAClusterTileIsRefused) {
     TempDir dir;
     const std::string file = dir.Write("mine.cu", "not even a kernel");
-    const Output out = Cli("run tensor-cores/persistent --kernel " + file +
-                           " --set tile=384t-128x256x64-s4-wg2-c2-p");
-    EXPECT_EQ(out.code, 2) << out.text;
-    EXPECT_TRUE(Has(out.text, "written for tile=384t-128x256x64-s4-wg2-p")) << out.text;
+    const Output out = CliSays(
+        "run tensor-cores/persistent --kernel " + file + " --set tile=384t-128x256x64-s4-wg2-c2-p",
+        2, {"written for tile=384t-128x256x64-s4-wg2-p"});
     EXPECT_FALSE(Has(out.text, "compiled for")) << out.text;
 }
 
@@ -940,20 +942,14 @@ TEST(ExerciseGpu, WrongKernelIsReportedWithItsFirstMismatch) {
         "    for (int j = 0; j < n; ++j) sum += a[(size_t)row * n + j] * x[j];\n"
         "    y[row] = row == 5 ? sum + 1000.0f : sum;\n"
         "}\n");
-    const Output out =
-        Cli("run gemv/thread-per-row --kernel " + file + " --set m=100 --set n=64 --no-ceilings");
-    EXPECT_EQ(out.code, 1) << out.text;
-    EXPECT_TRUE(Has(out.text, "WRONG")) << out.text;
-    EXPECT_TRUE(Has(out.text, "1 of 100 rows wrong; first row 5:")) << out.text;
+    CliSays("run gemv/thread-per-row --kernel " + file + " --set m=100 --set n=64 --no-ceilings", 1,
+            {"WRONG", "1 of 100 rows wrong; first row 5:"});
     // A skeleton that writes nothing leaves NaN in every row.
     const std::string skeleton =
         dir.Write("skeleton.cu", std::string(StartingFile(*FindExercise("gemv/thread-per-row"))));
-    const Output nan =
-        Cli("run gemv/thread-per-row --kernel " + skeleton + " --set m=10 --set n=10");
-    EXPECT_EQ(nan.code, 1) << nan.text;
     // y starts as 0xff bytes: a NaN with its sign bit set, which printf writes "-nan".
-    EXPECT_TRUE(Has(nan.text, "10 of 10 rows wrong; first row 0: ")) << nan.text;
-    EXPECT_TRUE(Has(nan.text, "nan, expected")) << nan.text;
+    CliSays("run gemv/thread-per-row --kernel " + skeleton + " --set m=10 --set n=10", 1,
+            {"10 of 10 rows wrong; first row 0: ", "nan, expected"});
 }
 
 // A student's kernel that writes far outside y: a failed run (exit code 1) naming the CUDA

@@ -22,15 +22,12 @@
 #include "exercise.h"
 #include "exercise_cases.h"
 #include "guard_zones.h"
+#include "has_text.h"
 #include "session.h"
 #include "shell.h"
 
 namespace lessons {
 namespace {
-
-bool Has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 const ExerciseCasesFn* CasesFnOf(const Lesson& l) {
     const auto it = ExerciseCaseImpls().find(l.step.type());
@@ -394,15 +391,31 @@ std::vector<double> Samples(double median, double spread, int n, int loaded = 0,
     return out;
 }
 
+// The verdict on `yours` against the step's 1 ms (medians, each side `n` samples spread by
+// `spread`), timed in 4 runs: its outcome, whether it passed (all but slower), and what its
+// words say in English (`en`) and Chinese (`zh`).
+cli::SpeedVerdict Judged(double yours, double spread, int n, cli::SpeedOutcome outcome,
+                         const std::vector<std::string>& en, const std::vector<std::string>& zh) {
+    const cli::SpeedVerdict v =
+        cli::JudgeSpeed(Samples(yours, spread, n), Samples(1.0, spread, n), 4);
+    EXPECT_EQ(v.outcome, outcome) << yours;
+    EXPECT_EQ(v.passed, outcome != cli::SpeedOutcome::kSlower) << yours;
+    for (const std::string& words : en)
+        EXPECT_TRUE(Has(cli::SpeedText(v, false), words)) << cli::SpeedText(v, false);
+    for (const std::string& words : zh)
+        EXPECT_TRUE(Has(cli::SpeedText(v, true), words)) << cli::SpeedText(v, true);
+    return v;
+}
+
 // The interleaved verdict on pooled samples: each side's median with its order-statistics
 // interval (MedianIntervalOf), and the ratio's interval decides between "within the target",
 // "slower by X" and "within noise" (met: noise alone never fails a kernel).
 TEST(SpeedTarget, IntervalsDecideBetweenTargetSlowerAndNoise) {
     // Tight samples: 5% slower is within the target; 20% slower is slower, by 20%.
     const cli::SpeedVerdict near =
-        cli::JudgeSpeed(Samples(1.05, 0.01, 400), Samples(1.0, 0.01, 400), 4);
-    EXPECT_EQ(near.outcome, cli::SpeedOutcome::kWithinTarget);
-    EXPECT_TRUE(near.passed);
+        Judged(1.05, 0.01, 400, cli::SpeedOutcome::kWithinTarget,
+               {"met -- within the target (5% slower, interval ", "timed in turn, 4 runs each"},
+               {"达到 —— 在目标之内（慢 5%，区间 慢 "});
     EXPECT_EQ(near.runs, 4);
     EXPECT_EQ(near.yours_samples, 400);
     EXPECT_GT(near.level, 0.95);
@@ -412,32 +425,16 @@ TEST(SpeedTarget, IntervalsDecideBetweenTargetSlowerAndNoise) {
     EXPECT_GE(near.ratio_hi, near.ratio);
     EXPECT_NEAR(near.ratio_lo, near.yours_lo_ms / near.step_hi_ms, 1e-12);
     EXPECT_NEAR(near.ratio_hi, near.yours_hi_ms / near.step_lo_ms, 1e-12);
-    EXPECT_TRUE(Has(cli::SpeedText(near, false), "met -- within the target (5% slower, interval "))
-        << cli::SpeedText(near, false);
-    EXPECT_TRUE(Has(cli::SpeedText(near, false), "timed in turn, 4 runs each"));
-    EXPECT_TRUE(Has(cli::SpeedText(near, true), "达到 —— 在目标之内（慢 5%，区间 慢 "))
-        << cli::SpeedText(near, true);
-    const cli::SpeedVerdict slow =
-        cli::JudgeSpeed(Samples(1.2, 0.01, 400), Samples(1.0, 0.01, 400), 4);
-    EXPECT_EQ(slow.outcome, cli::SpeedOutcome::kSlower);
-    EXPECT_FALSE(slow.passed);
-    EXPECT_TRUE(Has(cli::SpeedText(slow, false), "NOT met -- slower by 20% (interval 1"))
-        << cli::SpeedText(slow, false);
-    EXPECT_TRUE(Has(cli::SpeedText(slow, false), "% slower)")) << cli::SpeedText(slow, false);
-    EXPECT_TRUE(Has(cli::SpeedText(slow, true), "未达到 —— 慢了 20%（区间 慢 "))
-        << cli::SpeedText(slow, true);
+    const cli::SpeedVerdict slow = Judged(1.2, 0.01, 400, cli::SpeedOutcome::kSlower,
+                                          {"NOT met -- slower by 20% (interval 1", "% slower)"},
+                                          {"未达到 —— 慢了 20%（区间 慢 "});
     // Wide samples around 10% slower: the interval holds the target, so the timings cannot tell
     // a miss: within noise, and met.
-    const cli::SpeedVerdict noisy =
-        cli::JudgeSpeed(Samples(1.12, 0.3, 20), Samples(1.0, 0.3, 20), 4);
-    EXPECT_EQ(noisy.outcome, cli::SpeedOutcome::kWithinNoise);
-    EXPECT_TRUE(noisy.passed);
+    const cli::SpeedVerdict noisy = Judged(1.12, 0.3, 20, cli::SpeedOutcome::kWithinNoise,
+                                           {"met -- within noise of the target (12% slower"},
+                                           {"达到 —— 与目标的差别在噪声之内"});
     EXPECT_LE(noisy.ratio_lo, 1.1);
     EXPECT_GT(noisy.ratio_hi, 1.1);
-    EXPECT_TRUE(Has(cli::SpeedText(noisy, false), "met -- within noise of the target (12% slower"))
-        << cli::SpeedText(noisy, false);
-    EXPECT_TRUE(Has(cli::SpeedText(noisy, true), "达到 —— 与目标的差别在噪声之内"))
-        << cli::SpeedText(noisy, true);
     EXPECT_EQ(cli::ToJson(noisy)["verdict"], "within-noise");
     // The same medians from more samples: the intervals narrow and the verdict is told.
     EXPECT_EQ(cli::JudgeSpeed(Samples(1.2, 0.3, 20), Samples(1.0, 0.3, 20), 4).outcome,
@@ -447,12 +444,8 @@ TEST(SpeedTarget, IntervalsDecideBetweenTargetSlowerAndNoise) {
     for (const cli::SpeedVerdict* v : {&near, &slow, &noisy})
         std::cout << cli::SpeedText(*v, false) << "\n" << cli::SpeedText(*v, true) << "\n";
     // Faster than the step: within the target, said as faster.
-    const cli::SpeedVerdict fast =
-        cli::JudgeSpeed(Samples(0.5, 0.02, 300), Samples(1.0, 0.02, 300), 4);
-    EXPECT_EQ(fast.outcome, cli::SpeedOutcome::kWithinTarget);
-    EXPECT_TRUE(Has(cli::SpeedText(fast, false), "(50% faster, interval "))
-        << cli::SpeedText(fast, false);
-    EXPECT_TRUE(Has(cli::SpeedText(fast, false), "% faster)")) << cli::SpeedText(fast, false);
+    Judged(0.5, 0.02, 300, cli::SpeedOutcome::kWithinTarget,
+           {"(50% faster, interval ", "% faster)"}, {});
 }
 
 // A neighbour's load on some of one side's samples (a tenth of them three times as long) does not

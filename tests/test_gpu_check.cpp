@@ -23,16 +23,14 @@
 #include <nlohmann/json.hpp>
 
 #include "gpu_test.h"
+#include "has_text.h"
+#include "scoped_env.h"
 #include "shell.h"
 #include "wrong_kernels.h"
 
 namespace {
 
 using nlohmann::json;
-
-bool Has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 using lessons::test::WrongKernel;
 using lessons::test::WrongKernels;
@@ -56,30 +54,6 @@ struct Checked {
     int code = -1;
     json j;
     std::string err;  // what the check wrote on its standard error
-};
-
-// $XDG_DATA_HOME set to a folder of the test's own while it lives (where the checks keep the
-// student's progress), and put back as it was after.
-class OwnDataHome {
-public:
-    explicit OwnDataHome(const std::string& dir) {
-        const char* old = std::getenv("XDG_DATA_HOME");
-        m_had = old != nullptr;
-        if (old) m_saved = old;
-        setenv("XDG_DATA_HOME", dir.c_str(), 1);
-    }
-    ~OwnDataHome() {
-        if (m_had)
-            setenv("XDG_DATA_HOME", m_saved.c_str(), 1);
-        else
-            unsetenv("XDG_DATA_HOME");
-    }
-    OwnDataHome(const OwnDataHome&) = delete;
-    OwnDataHome& operator=(const OwnDataHome&) = delete;
-
-private:
-    bool m_had = false;
-    std::string m_saved;
 };
 
 // The table of the closing note, appended to $LESSONS_CHECK_TABLE where it is set, a row
@@ -140,8 +114,8 @@ void AppendTableRow(const Checked& c) {
 std::vector<Checked> CheckAll(const std::vector<std::pair<std::string, std::string>>& todo,
                               const std::vector<std::string>& names,
                               const std::string& data_home = "") {
-    std::optional<OwnDataHome> home;
-    if (!data_home.empty()) home.emplace(data_home);
+    std::optional<ScopedEnv> home;  // where the checks keep the student's progress
+    if (!data_home.empty()) home.emplace("XDG_DATA_HOME", data_home);
     std::vector<Checked> out(todo.size());
     std::atomic<size_t> next{0};
     // $LESSONS_CHECK_WORKERS where set (1 to 16): a GPU machine of many cores runs more at once.
@@ -281,7 +255,7 @@ TEST(GpuCheck, EveryReferenceSolutionPasses) {
     const auto [files, checked] = CheckEveryExercise("solution", data);
     const auto& todo = files.todo;
     const Output progress = [&] {
-        const OwnDataHome home(data);
+        const ScopedEnv home("XDG_DATA_HOME", data);
         return Cli("progress --format json", false);
     }();
     ASSERT_EQ(progress.code, 0) << progress.text;

@@ -17,6 +17,7 @@
 #include "catalog.h"
 #include "exercise.h"
 #include "exercise_runner.h"
+#include "has_text.h"
 #include "kernel_compile.h"
 #include "nvrtc_loader.h"
 #include "parsons.h"
@@ -32,10 +33,6 @@ namespace {
     do {                                                                                        \
         if (!nvrtc::Load()) GTEST_SKIP() << "NVRTC is not available: " << nvrtc::Unavailable(); \
     } while (0)
-
-bool Has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 // The lines of a source as ParsonsLineText reads them, blank ones left out.
 std::vector<std::string> CodeLines(const std::string& source) {

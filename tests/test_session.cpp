@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <utility>
 
 #include "catalog.h"
 #include "device.h"
@@ -31,6 +33,25 @@ uint64_t ElementBytes(const Lesson& lesson) {
 
 std::string TempPath(const std::string& name) {
     return ::testing::TempDir() + "/" + name + "_" + std::to_string(getpid());
+}
+
+// The message of the UsageError `f` throws; a failure saying `accepted` where it throws none.
+template <class F>
+std::string Refusal(const std::string& accepted, F&& f) {
+    try {
+        f();
+    } catch (const UsageError& e) {
+        return e.what();
+    }
+    ADD_FAILURE() << accepted;
+    return "";
+}
+
+// `f` throws a UsageError whose message holds `says`.
+template <class F>
+void ExpectRefused(const std::string& accepted, const std::string& says, F&& f) {
+    const std::string message = Refusal(accepted, std::forward<F>(f));
+    EXPECT_NE(message.find(says), std::string::npos) << message;
 }
 
 }  // namespace
@@ -192,35 +213,23 @@ TEST(Session, MissingInputFileIsAUsageError) {
 
 TEST(Session, TooLargeForHostMemoryIsAClearUsageError) {
     Session session(Catalog());
-    try {
-        session.Run(*Catalog().FindLesson("split/naive-scan"), Quick(uint64_t(1) << 44));  // 16 TiB
-        FAIL() << "expected a UsageError";
-    } catch (const UsageError& e) {
-        const std::string msg = e.what();
-        EXPECT_NE(msg.find("host memory"), std::string::npos) << msg;
-        EXPECT_NE(msg.find("available"), std::string::npos) << msg;
-    }
+    const std::string msg = Refusal("16 TiB was accepted", [&] {
+        session.Run(*Catalog().FindLesson("split/naive-scan"), Quick(uint64_t(1) << 44));
+    });
+    EXPECT_NE(msg.find("host memory"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("available"), std::string::npos) << msg;
     // The session is still usable afterwards.
     EXPECT_TRUE(session.Run(*Catalog().FindLesson("split/naive-scan"), Quick(100)).verified);
 }
 
 TEST(Session, DataKindAndElementSizeAreCheckedPerChapter) {
     Session session(Catalog());
-    try {
-        session.Run(*Catalog().FindLesson("split/naive-scan"), Quick(100, "ones"));
-        FAIL() << "split lines has no 'ones' data";
-    } catch (const UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("Data (data) 'ones' is not accepted: use random, "
-                                             "dense or none"),
-                  std::string::npos)
-            << e.what();
-    }
-    try {
-        session.Run(*Catalog().FindLesson("19"), Quick(1001));
-        FAIL() << "1001 bytes is not a whole number of floats";
-    } catch (const UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("4-byte elements"), std::string::npos) << e.what();
-    }
+    ExpectRefused("split lines has no 'ones' data",
+                  "Data (data) 'ones' is not accepted: use random, dense or none", [&] {
+                      session.Run(*Catalog().FindLesson("split/naive-scan"), Quick(100, "ones"));
+                  });
+    ExpectRefused("1001 bytes is not a whole number of floats", "4-byte elements",
+                  [&] { session.Run(*Catalog().FindLesson("19"), Quick(1001)); });
     EXPECT_THROW(session.Run(*Catalog().FindLesson("19"), Quick(100, "dense")), UsageError);
 }
 
@@ -248,16 +257,11 @@ TEST(Session, ThreadCountOutOfRange) {
 TEST(Session, BlockSizeValidationNamesTheRange) {
     const Lesson& gpu = *Catalog().FindLesson("split/one-thread-per-pair");
     for (const char* bad : {"0", "16", "100", "2048"}) {
-        try {
+        const std::string msg = Refusal(std::string("block ") + bad + " was accepted", [&] {
             ResolveParams(gpu, {{"block", bad}});
-            FAIL() << "block " << bad << " was accepted";
-        } catch (const UsageError& e) {
-            EXPECT_NE(std::string(e.what()).find("multiple of 32 from 32 to 1024"),
-                      std::string::npos)
-                << e.what();
-            EXPECT_NE(std::string(e.what()).find(std::string("(block) ") + bad), std::string::npos)
-                << e.what();
-        }
+        });
+        EXPECT_NE(msg.find("multiple of 32 from 32 to 1024"), std::string::npos) << msg;
+        EXPECT_NE(msg.find(std::string("(block) ") + bad), std::string::npos) << msg;
     }
     EXPECT_EQ(ResolveParams(gpu, {{"block", "96"}}).Number("block"), 96u);
     EXPECT_EQ(ResolveParams(gpu, {}).Number("block"), 256u) << "the lesson's default";
@@ -296,32 +300,20 @@ TEST(Session, AblationTogglesDefaultToTheLessonAsWritten) {
                 *Catalog().FindLesson("23"),
                 {{"accumulate", accumulate}, {"last_warp", last_warp}, {"block", "64"}}));
 
-    try {
+    ExpectRefused("loads=double was accepted", "float4 or scalar", [&] {
         ResolveParams(v5, {{"loads", "double"}});
-        FAIL() << "loads=double was accepted";
-    } catch (const UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("float4 or scalar"), std::string::npos) << e.what();
-    }
-    try {
+    });
+    ExpectRefused("lesson 24 has no toggle", "no parameter 'loads'", [&] {
         ResolveParams(*Catalog().FindLesson("24"), {{"loads", "scalar"}});
-        FAIL() << "lesson 24 has no toggle";
-    } catch (const UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("no parameter 'loads'"), std::string::npos)
-            << e.what();
-    }
+    });
 }
 
 TEST(Session, UnknownParametersAreNamedOrIgnored) {
     const Lesson& cpu = *Catalog().FindLesson("split/naive-scan");
-    try {
-        ResolveParams(cpu, {{"block", "256"}});
-        FAIL() << "lesson 1 has no block size";
-    } catch (const UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("lesson 1.1 has no parameter 'block': its parameters "
-                                             "are size, data"),
-                  std::string::npos)
-            << e.what();
-    }
+    ExpectRefused("lesson 1 has no block size",
+                  "lesson 1.1 has no parameter 'block': its parameters are size, data", [&] {
+                      ResolveParams(cpu, {{"block", "256"}});
+                  });
     std::vector<std::string> unused;
     const ParamValues p = ResolveParams(cpu, {{"block", "256"}, {"size", "1KiB"}}, &unused);
     EXPECT_EQ(unused, std::vector<std::string>{"block"});
@@ -482,18 +474,12 @@ TEST(Sweep, PlansAnyParameter) {
     EXPECT_FALSE(points[3].skip_reason.empty());
     EXPECT_EQ(PlanSweep(gpu, base, "block", "32..1024").size(), 6u);
     EXPECT_EQ(PlanSweep(gpu, base, "block", "all").size(), 32u);
-    try {
+    ExpectRefused("a CPU step's block was swept", "it runs on the CPU", [&] {
         PlanSweep(*Catalog().FindLesson("split/naive-scan"), base, "block", "32");
-        FAIL();
-    } catch (const UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("it runs on the CPU"), std::string::npos) << e.what();
-    }
-    try {
+    });
+    ExpectRefused("a library step's block was swept", "the library chooses its own", [&] {
         PlanSweep(*Catalog().FindLesson("split/thrust-copy-if"), base, "block", "32");
-        FAIL();
-    } catch (const UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("the library chooses its own"), std::string::npos);
-    }
+    });
     points = PlanSweep(*Catalog().FindLesson("split/naive-scan"), base, "size", "0,1KiB");
     EXPECT_EQ(*points[0].options.Get("size"), "0");
     EXPECT_EQ(*points[1].options.Get("size"), "1024");
@@ -544,12 +530,8 @@ TEST(Sweep, OverEveryValueOfAnAblationToggle) {
 
 TEST(Sweep, NothingToRunIsAnError) {
     const Lesson& gpu = *Catalog().FindLesson("split/one-thread-per-pair");
-    try {
-        PlanSweep(gpu, Quick(1000), "block", "18446744073709551615");
-        FAIL() << "no point can run";
-    } catch (const UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("nothing to sweep"), std::string::npos) << e.what();
-    }
+    ExpectRefused("no point can run", "nothing to sweep",
+                  [&] { PlanSweep(gpu, Quick(1000), "block", "18446744073709551615"); });
 }
 
 // The data kept for the next run (1.2 GB after a 1 GiB run) is freed on request (the worker

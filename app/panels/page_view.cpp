@@ -26,34 +26,16 @@ const std::string& TextOf(const UiState& ui, const Lesson& lesson) {
 // term: underlined, its definition on hover.
 void DrawLinked(UiState& ui, std::string_view markdown, std::vector<std::string>* linked) {
     const std::vector<GlossaryEntry>& glossary = Glossary(LanguageOf(ui));
-    ImGuiStorage* revealed = ImGui::GetStateStorage();
-    const ImVec4 lead(0.55f, 0.75f, 1.0f, 1), answer(0.6f, 0.85f, 0.6f, 1);
+    LessonTextOptions options;
+    options.hide_answers = ui.settings.hide_answers;
+    options.show_answer = Tr(ui, kShowAnswer);
+    options.code_font = ui.fonts.mono;
+    options.answer_button = [&ui] { Remember(ui, "show_answer"); };
     for (const TextBlock& block : ParseLessonText(markdown)) {
-        switch (block.kind) {
-            case TextBlock::Kind::kBullet:
-                ImGui::Bullet();
-                ImGui::SameLine();
-                continue;
-            case TextBlock::Kind::kLeadIn:
-                DrawWrappedText(AsHeading(block.text), &lead);
-                continue;
-            case TextBlock::Kind::kAnswer: {
-                const ImGuiID id = ImGui::GetID(block.text.c_str());
-                if (ui.settings.hide_answers && !revealed->GetBool(id)) {
-                    ImGui::PushID(static_cast<int>(id));
-                    if (ImGui::SmallButton(Tr(ui, kShowAnswer))) revealed->SetBool(id, true);
-                    Remember(ui, "show_answer");
-                    ImGui::PopID();
-                } else {
-                    CodeDrawn drawn;
-                    DrawTextWithCode(block.text, block.code, ui.fonts.mono, &answer, {}, &drawn);
-                    NoteInlineCode(ui, drawn);
-                }
-                ImGui::Spacing();
-                continue;
-            }
-            case TextBlock::Kind::kParagraph:
-                break;
+        CodeDrawn answer;
+        if (DrawMarkupBlock(block, options, &answer)) {
+            NoteInlineCode(ui, answer);
+            continue;
         }
         // The terms of this paragraph not linked before on the page.
         std::vector<GlossaryEntry> fresh;

@@ -471,12 +471,15 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
         ui.messages.push_back({why, zh});
         ui.messages.back().until_run = true;
     };
-    if (ImGui::IsKeyPressed(kKeyR)) {
-        if (cannot.empty())
-            c.RunWithPrevious(*lesson, ui.run);
+    // A key that runs what it says unless the reason it cannot is not empty.
+    auto press = [&](ImGuiKey key, const std::string& why, const auto& run) {
+        if (!ImGui::IsKeyPressed(key)) return;
+        if (why.empty())
+            run();
         else
-            refuse(cannot);
-    }
+            refuse(why);
+    };
+    press(kKeyR, cannot, [&] { c.RunWithPrevious(*lesson, ui.run); });
     if (ImGui::IsKeyPressed(kKeyS)) {
         const ParamSpec* block = BlockSizeParam(*lesson);
         const std::string cannot_sweep =
@@ -490,12 +493,7 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
         else
             c.SweepBlocks(*lesson, ui.run);
     }
-    if (ImGui::IsKeyPressed(kKeyC)) {
-        if (cannot_chapter.empty())
-            c.RunChapter(*lesson, ui.run);
-        else
-            refuse(cannot_chapter);
-    }
+    press(kKeyC, cannot_chapter, [&] { c.RunChapter(*lesson, ui.run); });
     if (ImGui::IsKeyPressed(kKeyEscape)) {
         // Cancels what runs; with nothing running, leaves the maximised editor.
         if (!c.Busy() && ui.exercise.maximised) ui.exercise.maximised = false;

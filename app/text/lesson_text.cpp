@@ -479,37 +479,43 @@ std::vector<TextBlock> WithoutMeasured(std::vector<TextBlock> blocks, const std:
     return out;
 }
 
+bool DrawMarkupBlock(const TextBlock& block, const LessonTextOptions& options, CodeDrawn* drawn) {
+    switch (block.kind) {
+        case TextBlock::Kind::kAnswer: {
+            ImGuiStorage* revealed = ImGui::GetStateStorage();
+            const ImGuiID id = ImGui::GetID(block.text.c_str());
+            if (options.hide_answers && !revealed->GetBool(id)) {
+                ImGui::PushID(static_cast<int>(id));
+                if (ImGui::SmallButton(options.show_answer)) revealed->SetBool(id, true);
+                if (options.answer_button) options.answer_button();
+                ImGui::PopID();
+            } else {
+                DrawTextWithCode(block.text, block.code, options.code_font, &kAnswerColor, {},
+                                 drawn);
+            }
+            ImGui::Spacing();
+            return true;
+        }
+        case TextBlock::Kind::kBullet:
+            ImGui::Bullet();
+            ImGui::SameLine();
+            return true;
+        case TextBlock::Kind::kLeadIn:
+            DrawWrappedText(AsHeading(block.text), &kLeadInColor);
+            return true;
+        case TextBlock::Kind::kParagraph:
+            break;
+    }
+    return false;
+}
+
 void DrawLessonText(std::string_view text, const LessonTextOptions& options, CodeDrawn* drawn) {
-    ImGuiStorage* revealed = ImGui::GetStateStorage();
     std::vector<TextBlock> blocks = ParseLessonText(text);
     if (options.hide_measured) blocks = WithoutMeasured(std::move(blocks), options.measured_note);
     for (const TextBlock& block : blocks) {
-        switch (block.kind) {
-            case TextBlock::Kind::kAnswer: {
-                const ImGuiID id = ImGui::GetID(block.text.c_str());
-                if (options.hide_answers && !revealed->GetBool(id)) {
-                    ImGui::PushID(static_cast<int>(id));
-                    if (ImGui::SmallButton(options.show_answer)) revealed->SetBool(id, true);
-                    ImGui::PopID();
-                } else {
-                    DrawTextWithCode(block.text, block.code, options.code_font, &kAnswerColor, {},
-                                     drawn);
-                }
-                ImGui::Spacing();
-                break;
-            }
-            case TextBlock::Kind::kBullet:
-                ImGui::Bullet();
-                ImGui::SameLine();
-                break;
-            case TextBlock::Kind::kLeadIn:
-                DrawWrappedText(AsHeading(block.text), &kLeadInColor);
-                break;
-            case TextBlock::Kind::kParagraph:
-                DrawTextWithCode(block.text, block.code, options.code_font, nullptr, {}, drawn);
-                ImGui::Spacing();
-                break;
-        }
+        if (DrawMarkupBlock(block, options, drawn)) continue;
+        DrawTextWithCode(block.text, block.code, options.code_font, nullptr, {}, drawn);
+        ImGui::Spacing();
     }
 }
 

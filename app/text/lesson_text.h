@@ -124,8 +124,13 @@ struct LessonTextOptions {
     // The sections of measured figures hidden (WithoutMeasured), each saying `measured_note`.
     bool hide_measured = false;
     const char* measured_note = "";
-    ImFont* code_font = nullptr;  // inline code's font (monospace); null: the text's own
+    ImFont* code_font = nullptr;          // inline code's font (monospace); null: the text's own
+    std::function<void()> answer_button;  // called just after a hidden answer's button is drawn
 };
+
+// Draws `block` where it is no paragraph, as DrawLessonText does: a bullet's mark, a lead-in, an
+// answer in its own colour (hidden, its button); whether it drew it (a paragraph is the caller's).
+bool DrawMarkupBlock(const TextBlock& block, const LessonTextOptions& options, CodeDrawn* drawn);
 
 // Draws a lesson's text (ParseLessonText's blocks, wrapped). Answers are drawn in their own
 // colour; hidden, each is a button that reveals that answer (remembered in ImGui's storage of

@@ -54,18 +54,14 @@ using namespace split;
 constexpr const char* kRangeScanKernel = "kernels/split/vector-loads-block-compaction.cu";
 
 Chapter SplitChapter() {
-    Chapter chapter = NewChapter(
-        "split", "Split lines: find every \\r\\n", "拆分行：找出每个 \\r\\n",
-        "reads the buffer once (n bytes) and writes 8 bytes per line break found; GPU steps are "
-        "compared with the read-only bandwidth, those that overlap the copy with the scan or use "
-        "several GPUs with the host-to-device copy");
+    Chapter chapter = NewChapter("split");
     chapter.params = {
         SizeParam(uint64_t(64) << 20),
-        ChoiceParam(
-            "data", "Data", "数据", {"random", "dense", "none"},
-            {"random bytes: \\r and \\n each 1/256", "lines of 0-3 bytes", "no line breaks at all"},
-            {"随机字节：\\r 与 \\n 各占 1/256", "每行 0 到 3 个字节", "完全没有换行"},
-            {"随机", "密集", "无换行"}),
+        DataParam({
+            {"random", "random bytes: \\r and \\n each 1/256", "随机字节：\\r 与 \\n 各占 1/256"},
+            {"dense", "lines of 0-3 bytes", "每行 0 到 3 个字节"},
+            {"none", "no line breaks at all", "完全没有换行"},
+        }),
     };
     chapter.messages = SplitMessages();
     chapter.accepts_input_file = true;

@@ -20,6 +20,7 @@
 #include "exercise_cases.h"
 #include "exercise_kinds.h"
 #include "kernels_of.h"
+#include "launch_checks.cuh"
 #include "split/split_cpu.h"
 #include "split/split_gpu.cuh"
 #include "split_chapter.h"
@@ -308,9 +309,7 @@ StepRunner StudentRunner(PickKernel pick, const Kernel& kind,
         spec.measure_allocation = kind.measure_allocation;
         return std::unique_ptr<StepInstance>(std::make_unique<GpuSplitStep>(w, std::move(spec)));
     };
-    r.attributes = [student](const ParamValues& params) {
-        return cuda::StudentKernelAttributes(*student, BlockOf(params));
-    };
+    r.attributes = StudentAttributes(student);
     return r;
 }
 

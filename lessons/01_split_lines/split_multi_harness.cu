@@ -30,15 +30,15 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // One GPU's buffers, stream and marks, made and freed with that GPU current.
-struct GpuSlot {
-    explicit GpuSlot(int d) : device(d) {}
-    ~GpuSlot() { cudaSetDevice(device); }  // members are freed after this, on their GPU
-    int device;
-    cuda::Stream stream;
+struct ScanBuffers {
     cuda::DeviceBuffer<char> buf;
     cuda::DeviceBuffer<unsigned long long> out, count;
     cuda::PinnedBuffer<unsigned long long> host_count{1, "the counter"};
     cuda::Event start, copied, moved, scanned, done;
+};
+
+struct GpuSlot : cuda::OnGpu<ScanBuffers> {
+    using OnGpu::OnGpu;
 
     // What the step's calls (split_multi.cuh) see of it, with its share of the text.
     SplitGpu View(const Share& share) const {

@@ -12,17 +12,8 @@
 
 namespace lessons::basics {
 
-BasicsWorkload::BasicsWorkload(const WorkloadSpec& spec) : FloatsWorkload(spec) {
-    m_a.reset(new float[m_count ? m_count : 1]);
-    m_b.reset(new float[m_count ? m_count : 1]);
-    if (spec.params.Choice("data") == "ones") {
-        std::fill(m_a.get(), m_a.get() + m_count, 1.0f);
-        std::fill(m_b.get(), m_b.get() + m_count, 1.0f);
-    } else {
-        FillUniformFloats(spec.seed, m_a.get(), m_count, spec.cancel);
-        FillUniformFloats(spec.seed + 0x9e3779b9u, m_b.get(), m_count, spec.cancel);
-    }
-}
+BasicsWorkload::BasicsWorkload(const WorkloadSpec& spec)
+    : FloatsWorkload(spec), m_b(Floats(spec, spec.seed + 0x9e3779b9u)) {}
 
 uint64_t BasicsWorkloadHostBytes(uint64_t size_bytes) {
     return SaturatingAdd(size_bytes, size_bytes);

@@ -19,11 +19,11 @@ namespace lessons::basics {
 class BasicsWorkload : public FloatsWorkload {
 public:
     explicit BasicsWorkload(const WorkloadSpec& spec);
-    const float* a() const { return m_a.get(); }
+    const float* a() const { return data(); }
     const float* b() const { return m_b.get(); }
 
 private:
-    std::unique_ptr<float[]> m_a, m_b;
+    std::unique_ptr<float[]> m_b;
 };
 
 uint64_t BasicsWorkloadHostBytes(uint64_t size_bytes);

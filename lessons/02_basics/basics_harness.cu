@@ -21,7 +21,9 @@
 #include "exercise.h"
 #include "exercise_cases.h"
 #include "exercise_kinds.h"
+#include "kernel_timer.cuh"
 #include "kernels_of.h"
+#include "launch_checks.cuh"
 #include "result.h"
 #include "units.h"
 
@@ -94,21 +96,13 @@ public:
 protected:
     template <typename Enqueue>
     Sample Timed(Enqueue&& enqueue) {
-        cuda::StreamHold hold(m_stream.get());  // the events time the GPU's work, not the host's
-        m_start.Record(m_stream.get());
-        LESSONS_CUDA_CHECK(enqueue(m_stream.get()));
-        m_stop.Record(m_stream.get());
-        hold.Release();
-        m_stream.Synchronize();
-        Sample s;
-        s.total_ms = cuda::ElapsedMs(m_start, m_stop);
-        s.parts = {{"kernel", s.total_ms}};
-        return s;
+        return m_timer.Time(m_stream.get(),
+                            [&](cudaStream_t s) { LESSONS_CUDA_CHECK(enqueue(s)); });
     }
 
     const BasicsWorkload& m_work;
     cuda::Stream m_stream;
-    cuda::Event m_start, m_stop;
+    KernelTimer m_timer;
 };
 
 // y = x^T A on the stream: the step's kernel, or a student's in its place.
@@ -388,9 +382,7 @@ LESSONS_EXERCISE_KIND(
             return std::unique_ptr<StepInstance>(
                 std::make_unique<VecMatStep>(w, std::move(launch), block, rows));
         };
-        r.attributes = [student](const ParamValues& p) {
-            return cuda::StudentKernelAttributes(*student, BlockOf(p));
-        };
+        r.attributes = StudentAttributes(student);
         return r;
     });
 // The hidden cases of the vector x matrix exercise (`check`): one row and one column, rows that

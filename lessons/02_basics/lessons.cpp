@@ -4,6 +4,8 @@
 // seed recommends; the others are what it warns about, so a sweep over the parameter puts
 // them side by side. Each GPU step's kind is implemented in basics_harness.cu, where the GPU
 // library is linked.
+#include <stdexcept>
+
 #include "basics/basics_choices.h"
 #include "basics_chapter.h"
 #include "basics_steps.h"
@@ -15,10 +17,23 @@
 namespace lessons {
 namespace {
 
+// A choice's words: what it does, in English and Chinese, and its Chinese label.
+struct ChoiceWords {
+    std::string note, note_zh, label_zh;
+};
+
+// A parameter choosing among `names` (a kernel family's, kernels/basics/basics_choices.h), each
+// with its words, one row a choice in the same order.
 template <size_t N>
 ParamSpec Choices(std::string name, std::string label_en, std::string label_zh,
-                  const std::array<const char*, N>& names, std::vector<std::string> notes,
-                  std::vector<std::string> notes_zh, std::vector<std::string> labels_zh) {
+                  const std::array<const char*, N>& names, const std::vector<ChoiceWords>& words) {
+    if (words.size() != N) throw std::logic_error(name + ": not a row of words for each choice");
+    std::vector<std::string> notes, notes_zh, labels_zh;
+    for (const ChoiceWords& w : words) {
+        notes.push_back(w.note);
+        notes_zh.push_back(w.note_zh);
+        labels_zh.push_back(w.label_zh);
+    }
     return ChoiceParam(std::move(name), std::move(label_en), std::move(label_zh),
                        std::vector<std::string>(names.begin(), names.end()), std::move(notes),
                        std::move(notes_zh), std::move(labels_zh));
@@ -26,20 +41,15 @@ ParamSpec Choices(std::string name, std::string label_en, std::string label_zh,
 
 Chapter BasicsChapter() {
     using namespace basics;
-    Chapter chapter = NewChapter(
-        "basics", "GPU performance basics", "GPU 性能基础",
-        "two arrays of size / 4 floats; x^T A reads the matrix once (2 flops per element, "
-        "against the read bandwidth), the switch reads and writes each float with 512 flops "
-        "between (against the fp32 peak), the add reads two floats and writes one (against "
-        "the copy bandwidth), the transfer sends the first array to the GPU (against the pinned "
-        "host-to-device rate)");
+    Chapter chapter = NewChapter("basics");
     // Four topics, one lesson each: not a sequence of optimisations of one problem.
     chapter.independent_steps = true;
     chapter.params = {
         SizeParam(uint64_t(64) << 20, sizeof(float)),
-        ChoiceParam("data", "Data", "数据", {"random", "ones"},
-                    {"floats uniform in [-1, 1)", "all 1.0"},
-                    {"在 [-1, 1) 上均匀分布的浮点数", "全为 1.0"}, {"随机", "全 1"}),
+        DataParam({
+            kUniformFloats,
+            {"ones", "all 1.0", "全为 1.0"},
+        }),
     };
     chapter.make_workload = MakeWorkload<BasicsWorkload>;
     chapter.workload_host_bytes = [](const ParamValues& p) {
@@ -56,15 +66,17 @@ std::vector<ParamSpec> VecMatParams(const ParamSpec& block) {
     using namespace basics;
     const ParamSpec variant = Choices(
         "variant", "Where x is read from", "向量 x 从哪里读", kVecMatNames,
-        {"staged in shared memory once per block, every thread copying a share",
-         "from global memory, by every thread, for every row (the seed's "
-         "multiply_without_shared)",
-         "staged in shared memory, but thread 0 copies all of it while the block waits (the "
-         "seed's multiply_with_shared)"},
-        {"每个线程块先把 x 搬进共享内存，块内所有线程分担搬运",
-         "每个线程每一行都从全局内存读 x（原文的 multiply_without_shared）",
-         "搬进共享内存，但由 0 号线程独自搬完，整个块等它（原文的 multiply_with_shared）"},
-        {"共享内存", "全局内存", "共享内存（单线程加载）"});
+        {
+            {"staged in shared memory once per block, every thread copying a share",
+             "每个线程块先把 x 搬进共享内存，块内所有线程分担搬运", "共享内存"},
+            {"from global memory, by every thread, for every row (the seed's "
+             "multiply_without_shared)",
+             "每个线程每一行都从全局内存读 x（原文的 multiply_without_shared）", "全局内存"},
+            {"staged in shared memory, but thread 0 copies all of it while the block waits (the "
+             "seed's multiply_with_shared)",
+             "搬进共享内存，但由 0 号线程独自搬完，整个块等它（原文的 multiply_with_shared）",
+             "共享内存（单线程加载）"},
+        });
     const ParamSpec rows = NumberParam(
         ParamType::kCount, "rows", "Rows of A (length of x)", "A 的行数（x 的长度）", 1, 8192, 256,
         "rows", false,
@@ -76,14 +88,18 @@ std::vector<ParamSpec> VecMatParams(const ParamSpec& block) {
 // Branch divergence: into how many paths each warp splits.
 ParamSpec DivergenceParam() {
     using namespace basics;
-    return Choices("divergence", "Paths per warp", "每个线程束分出的路径数", kDivergenceNames,
-                   {"every warp takes one case: no divergence", "each warp splits into 2 cases",
-                    "into 4 cases", "into 8 cases", "into 16 cases",
-                    "into 32 cases, one per lane: the seed's switch (threadIdx.x) over 128 cases"},
-                   {"每个线程束只走一个分支：没有分化", "每个线程束分成 2 个分支", "分成 4 个分支",
-                    "分成 8 个分支", "分成 16 个分支",
-                    "分成 32 个分支，每条通道一个：即原文的 switch (threadIdx.x)，共 128 个 case"},
-                   {"无", "2 路", "4 路", "8 路", "16 路", "32 路"});
+    return Choices(
+        "divergence", "Paths per warp", "每个线程束分出的路径数", kDivergenceNames,
+        {
+            {"every warp takes one case: no divergence", "每个线程束只走一个分支：没有分化", "无"},
+            {"each warp splits into 2 cases", "每个线程束分成 2 个分支", "2 路"},
+            {"into 4 cases", "分成 4 个分支", "4 路"},
+            {"into 8 cases", "分成 8 个分支", "8 路"},
+            {"into 16 cases", "分成 16 个分支", "16 路"},
+            {"into 32 cases, one per lane: the seed's switch (threadIdx.x) over 128 cases",
+             "分成 32 个分支，每条通道一个：即原文的 switch (threadIdx.x)，共 128 个 case",
+             "32 路"},
+        });
 }
 
 // Coalescing: the stride between lanes and the arrays' misalignment.
@@ -105,12 +121,14 @@ ParamSpec MemoryParam() {
     using namespace basics;
     return Choices(
         "memory", "Host memory", "主机内存", kMemoryNames,
-        {"page-locked from the start: cudaMallocHost",
-         "malloc, first touch, then cudaHostRegister locks the existing buffer",
-         "malloc and first touch: the driver stages the copy through its own locked buffer"},
-        {"一开始就是锁页内存：cudaMallocHost", "先 malloc 并写一遍，再用 cudaHostRegister 锁页",
-         "malloc 并写一遍：驱动经由自己的锁页缓冲区分段中转"},
-        {"锁页", "已注册（cudaHostRegister）", "可分页"});
+        {
+            {"page-locked from the start: cudaMallocHost", "一开始就是锁页内存：cudaMallocHost",
+             "锁页"},
+            {"malloc, first touch, then cudaHostRegister locks the existing buffer",
+             "先 malloc 并写一遍，再用 cudaHostRegister 锁页", "已注册（cudaHostRegister）"},
+            {"malloc and first touch: the driver stages the copy through its own locked buffer",
+             "malloc 并写一遍：驱动经由自己的锁页缓冲区分段中转", "可分页"},
+        });
 }
 
 }  // namespace

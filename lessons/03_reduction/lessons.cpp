@@ -12,18 +12,16 @@
 namespace lessons {
 void RegisterReduceChapter(Registry& registry) {
     using namespace reduce;
-    Chapter chapter =
-        NewChapter("reduce", "Reduction: sum an array", "归约：数组求和",
-                   "reads every float once (4 bytes each) and adds it (1 flop each); GPU steps are "
-                   "compared with the read-only bandwidth");
+    Chapter chapter = NewChapter("reduce");
     chapter.params = {
         SizeParam(uint64_t(64) << 20, sizeof(float)),
-        ChoiceParam("data", "Data", "数据", {"random", "ones", "large"},
-                    {"floats uniform in [-1, 1)", "all 1.0: the sum is exact up to 2^24",
-                     "floats uniform in [-2^40, 2^40): large magnitudes, far from overflow"},
-                    {"在 [-1, 1) 上均匀分布的浮点数", "全为 1.0：元素数不超过 2^24 时和是精确的",
-                     "在 [-2^40, 2^40) 上均匀分布的浮点数：数值很大，但远不会溢出"},
-                    {"随机", "全 1", "大数值"}),
+        DataParam({
+            kUniformFloats,
+            {"ones", "all 1.0: the sum is exact up to 2^24",
+             "全为 1.0：元素数不超过 2^24 时和是精确的"},
+            {"large", "floats uniform in [-2^40, 2^40): large magnitudes, far from overflow",
+             "在 [-2^40, 2^40) 上均匀分布的浮点数：数值很大，但远不会溢出"},
+        }),
     };
     chapter.messages = ReduceMessages();
     chapter.part_names = {{"nccl", "NCCL", "NCCL"}};  // the multi-GPU step's last add

@@ -13,18 +13,9 @@
 namespace lessons::reduce {
 
 ReduceWorkload::ReduceWorkload(const WorkloadSpec& spec)
-    : FloatsWorkload(spec), m_ones(spec.params.Choice("data") == "ones") {
-    m_data.reset(new float[m_count ? m_count : 1]);
-    if (m_ones) {
-        std::fill(m_data.get(), m_data.get() + m_count, 1.0f);
-    } else {
-        FillUniformFloats(spec.seed, m_data.get(), m_count, spec.cancel);
-        // "large": the same floats times 2^40 (exact), far from 1 but never near overflow.
-        if (spec.params.Choice("data") == "large")
-            for (uint64_t i = 0; i < m_count; ++i) m_data[i] = std::ldexp(m_data[i], 40);
-    }
-    m_reference = SumReference(m_data.get(), m_count);
-}
+    : FloatsWorkload(spec),
+      m_ones(spec.params.Choice("data") == "ones"),
+      m_reference(SumReference(m_data.get(), m_count)) {}
 
 double ReduceWorkload::Tolerance() const {
     if (m_ones && m_count <= (uint64_t(1) << 24)) return 0;

@@ -8,13 +8,13 @@
 #include "floats_workload.h"
 #include "lesson.h"
 #include "reduce/reduce_cpu.h"
+#include "step_of.h"
 
 namespace lessons::reduce {
 
 class ReduceWorkload : public FloatsWorkload {
 public:
     explicit ReduceWorkload(const WorkloadSpec& spec);
-    const float* data() const { return m_data.get(); }
     const ReferenceSum& reference() const { return m_reference; }
     // How far a float sum may be from the reference: 0 when every partial sum is an exact
     // integer (all ones, n <= 2^24), else 2^-23 x sum|x| x (log2(n + 1) + 16): one rounding
@@ -23,7 +23,6 @@ public:
     double Tolerance() const;
 
 private:
-    std::unique_ptr<float[]> m_data;
     bool m_ones = false;
     ReferenceSum m_reference;
 };
@@ -38,16 +37,14 @@ Work ReduceWork(uint64_t count);
 std::vector<MessageForm> ReduceMessages();
 
 // Base of every reduction step: the value it computed and its check.
-class ReduceStep : public StepInstance {
+class ReduceStep : public StepOf<ReduceWorkload> {
 public:
-    explicit ReduceStep(const Workload& workload)
-        : m_work(static_cast<const ReduceWorkload&>(workload)) {}
+    using StepOf::StepOf;
     Check Verify() const override;
     // Its work is the lesson's declared rule (ReduceWork, or the row's own): nothing it
     // measures changes it.
 
 protected:
-    const ReduceWorkload& m_work;
     double m_value = 0;
 };
 

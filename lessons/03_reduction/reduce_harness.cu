@@ -15,6 +15,7 @@
 #include "exercise_cases.h"
 #include "exercise_kinds.h"
 #include "kernels_of.h"
+#include "launch_checks.cuh"
 #include "reduce/reduce_gpu.cuh"
 #include "reduce_chapter.h"
 #include "reduce_steps.h"
@@ -174,49 +175,6 @@ int FullGrid(const void* kernel, int block, size_t dynamic_smem, int device) {
     return std::max(1, per_sm) * GetDevices().devices[size_t(device)].sm_count;
 }
 
-StepRunner PassRunner(std::vector<const ReducePassKernel*> variants) {
-    StepRunner r;
-    r.make = [variants](const Workload& w, const StepContext& c) {
-        const ReducePassKernel& k = VariantAt(variants, c.params);
-        const int block = BlockOf(c.params);
-        const size_t smem = k.dynamic_smem(block);
-        cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, smem);
-        const int max_grid = FullGrid(k.kernel, block, smem, c.devices.front());
-        PassFn pass = [&k, block, max_grid](float* in, uint64_t n, float* out, cudaStream_t s,
-                                            uint64_t* written) {
-            return k.pass(in, n, out, block, max_grid, s, written);
-        };
-        return std::unique_ptr<StepInstance>(
-            std::make_unique<MultiPassStep>(w, std::move(pass), k.in_place));
-    };
-    r.attributes = [variants](const ParamValues& params) {
-        const ReducePassKernel& k = VariantAt(variants, params);
-        const int block = BlockOf(params);
-        return cuda::QueryKernelAttributes(k.kernel, k.name, block, k.dynamic_smem(block));
-    };
-    return r;
-}
-
-StepRunner OnePassRunner(std::vector<const OnePassKernel*> variants) {
-    StepRunner r;
-    r.make = [variants](const Workload& w, const StepContext& c) {
-        const OnePassKernel& k = VariantAt(variants, c.params);
-        const int block = BlockOf(c.params);
-        cuda::CheckBlockAgainstKernel(k.kernel, k.name, block);
-        OnePassFn launch = [&k, block](const float* in, uint64_t n, float* result, float* partials,
-                                       unsigned* counter, int grid, cudaStream_t s) {
-            return k.launch(in, n, result, partials, counter, block, grid, s);
-        };
-        return std::unique_ptr<StepInstance>(std::make_unique<OnePassStep>(
-            w, std::move(launch), FullGrid(k.kernel, block, 0, c.devices.front())));
-    };
-    r.attributes = [variants](const ParamValues& params) {
-        const OnePassKernel& k = VariantAt(variants, params);
-        return cuda::QueryKernelAttributes(k.kernel, k.name, BlockOf(params));
-    };
-    return r;
-}
-
 // A student's kernel (an exercise) in place of a step's own: the grid the step's kernel
 // launches (its formula below, and the same full-GPU cap for the steps that loop over their
 // data), the dynamic shared memory it declares, the same passes, check and timing. The
@@ -234,58 +192,60 @@ uint64_t StudentBlocks(const std::string& name, uint64_t n, int block, int max_g
                            "kernel cannot be run in its place");
 }
 
-StepRunner StudentPassRunner(std::vector<const ReducePassKernel*> variants,
-                             std::shared_ptr<const StudentKernel> student) {
-    StepRunner r;
-    r.make = [variants, student](const Workload& w, const StepContext& c) {
-        const ReducePassKernel& k = VariantAt(variants, c.params);
-        const int block = BlockOf(c.params);
-        const size_t smem = k.dynamic_smem(block);
-        cuda::CheckBlockAgainstKernel(k.kernel, k.name, block, smem);
-        auto loaded = cuda::LoadStudentKernel(*student, block);
-        const int max_grid = FullGrid(k.kernel, block, smem, c.devices.front());
-        const std::string name = student->name;
-        StudentBlocks(name, 1, block, max_grid);  // a kernel the harness cannot launch: now
-        PassFn pass = [loaded, name, block, max_grid, smem](float* in, uint64_t n, float* out,
-                                                            cudaStream_t s, uint64_t* written) {
-            const uint64_t blocks = StudentBlocks(name, n, block, max_grid);
-            void* args[] = {&in, &n, &out};
-            loaded->Launch(static_cast<unsigned>(blocks), static_cast<unsigned>(block), s, args,
-                           static_cast<unsigned>(smem));
-            *written = blocks;
-            return cudaSuccess;
-        };
-        return std::unique_ptr<StepInstance>(
-            std::make_unique<MultiPassStep>(w, std::move(pass), k.in_place));
-    };
-    r.attributes = [student](const ParamValues& params) {
-        return cuda::StudentKernelAttributes(*student, BlockOf(params));
-    };
-    return r;
+// The step's kernel variant at the parameters' toggle values, or a student's kernel in its
+// place (`student`, when not null): the same passes, check and timing.
+StepRunner PassRunner(std::vector<const ReducePassKernel*> variants,
+                      std::shared_ptr<const StudentKernel> student = nullptr) {
+    return VariantRunner(
+        std::move(variants), student,
+        [student](const Workload& w, const StepContext& c, const ReducePassKernel& k, int block) {
+            const size_t smem = k.dynamic_smem(block);
+            const int max_grid = FullGrid(k.kernel, block, smem, c.devices.front());
+            PassFn pass = [&k, block, max_grid](float* in, uint64_t n, float* out, cudaStream_t s,
+                                                uint64_t* written) {
+                return k.pass(in, n, out, block, max_grid, s, written);
+            };
+            if (student) {
+                auto loaded = cuda::LoadStudentKernel(*student, block);
+                const std::string name = student->name;
+                StudentBlocks(name, 1, block, max_grid);  // a kernel the harness cannot launch: now
+                pass = [loaded, name, block, max_grid, smem](float* in, uint64_t n, float* out,
+                                                             cudaStream_t s, uint64_t* written) {
+                    const uint64_t blocks = StudentBlocks(name, n, block, max_grid);
+                    void* args[] = {&in, &n, &out};
+                    loaded->Launch(static_cast<unsigned>(blocks), static_cast<unsigned>(block), s,
+                                   args, static_cast<unsigned>(smem));
+                    *written = blocks;
+                    return cudaSuccess;
+                };
+            }
+            return std::unique_ptr<StepInstance>(
+                std::make_unique<MultiPassStep>(w, std::move(pass), k.in_place));
+        });
 }
 
-StepRunner StudentOnePassRunner(std::vector<const OnePassKernel*> variants,
-                                std::shared_ptr<const StudentKernel> student) {
-    StepRunner r;
-    r.make = [variants, student](const Workload& w, const StepContext& c) {
-        const OnePassKernel& k = VariantAt(variants, c.params);
-        const int block = BlockOf(c.params);
-        cuda::CheckBlockAgainstKernel(k.kernel, k.name, block);
-        auto loaded = cuda::LoadStudentKernel(*student, block);
-        OnePassFn launch = [loaded, block](const float* in, uint64_t n, float* result,
+StepRunner OnePassRunner(std::vector<const OnePassKernel*> variants,
+                         std::shared_ptr<const StudentKernel> student = nullptr) {
+    return VariantRunner(
+        std::move(variants), student,
+        [student](const Workload& w, const StepContext& c, const OnePassKernel& k, int block) {
+            OnePassFn launch = [&k, block](const float* in, uint64_t n, float* result,
                                            float* partials, unsigned* counter, int grid,
                                            cudaStream_t s) {
-            void* args[] = {&in, &n, &result, &partials, &counter};
-            loaded->Launch(static_cast<unsigned>(grid), static_cast<unsigned>(block), s, args);
-            return cudaSuccess;
-        };
-        return std::unique_ptr<StepInstance>(std::make_unique<OnePassStep>(
-            w, std::move(launch), FullGrid(k.kernel, block, 0, c.devices.front())));
-    };
-    r.attributes = [student](const ParamValues& params) {
-        return cuda::StudentKernelAttributes(*student, BlockOf(params));
-    };
-    return r;
+                return k.launch(in, n, result, partials, counter, block, grid, s);
+            };
+            if (student)
+                launch = [loaded = cuda::LoadStudentKernel(*student, block), block](
+                             const float* in, uint64_t n, float* result, float* partials,
+                             unsigned* counter, int grid, cudaStream_t s) {
+                    void* args[] = {&in, &n, &result, &partials, &counter};
+                    loaded->Launch(static_cast<unsigned>(grid), static_cast<unsigned>(block), s,
+                                   args);
+                    return cudaSuccess;
+                };
+            return std::unique_ptr<StepInstance>(std::make_unique<OnePassStep>(
+                w, std::move(launch), FullGrid(k.kernel, block, 0, c.devices.front())));
+        });
 }
 
 StepRunner CubRunner(const CubSum& cub) {
@@ -323,7 +283,7 @@ LESSONS_EXERCISE_KIND(
                                     : "const float*, uint64_t, float*");
     },
     [](const Pass&, const StepSite& site, std::shared_ptr<const StudentKernel> student) {
-        return StudentPassRunner(Variants<ReducePassKernel>(site), std::move(student));
+        return PassRunner(Variants<ReducePassKernel>(site), std::move(student));
     });
 LESSONS_EXERCISE_KIND(
     OnePass,
@@ -332,7 +292,7 @@ LESSONS_EXERCISE_KIND(
             "const float*, uint64_t, float*, float*, unsigned*");  // + partials, counter
     },
     [](const OnePass&, const StepSite& site, std::shared_ptr<const StudentKernel> student) {
-        return StudentOnePassRunner(Variants<OnePassKernel>(site), std::move(student));
+        return OnePassRunner(Variants<OnePassKernel>(site), std::move(student));
     });
 // The hidden cases of a reduction exercise (`check`): element counts from one up, counts that
 // are no multiple of the warp, the block, the 4 floats of a vector load or a pass's share, and

@@ -27,15 +27,12 @@
 namespace lessons::reduce {
 namespace {
 
-struct GpuSlot {
-    explicit GpuSlot(int d) : device(d) {}
-    ~GpuSlot() { cudaSetDevice(device); }  // members are freed after this, on their GPU
-    int device;
-    cuda::Stream stream;
+struct SumBuffers {
     cuda::DeviceBuffer<float> in, sum, partials;
     cuda::DeviceBuffer<unsigned> counter;
     cuda::Event start, summed, stop;
 };
+using GpuSlot = cuda::OnGpu<SumBuffers>;
 
 class MultiGpuReduceStep : public ReduceStep {
 public:

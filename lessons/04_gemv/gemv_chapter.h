@@ -11,6 +11,7 @@
 #include "gemv/gemv_cpu.h"
 #include "lesson.h"
 #include "message.h"
+#include "step_of.h"
 
 namespace lessons::gemv {
 
@@ -73,16 +74,14 @@ GemvCheckResult CheckGemv(const float* y, const double* reference, const double*
                           uint64_t m, uint64_t n, bool ones);
 
 // Base of every GEMV step: its output (m floats on the host, after Run) and its check.
-class GemvStep : public StepInstance {
+class GemvStep : public StepOf<GemvWorkload> {
 public:
-    explicit GemvStep(const Workload& workload)
-        : m_work(static_cast<const GemvWorkload&>(workload)) {}
+    using StepOf::StepOf;
     Check Verify() const override;
     // Its work is the chapter's declared rule (GemvWork).
 
 protected:
     virtual const float* Output() const = 0;
-    const GemvWorkload& m_work;
 };
 
 // Device memory of a GPU step: A, x and y.

@@ -17,6 +17,7 @@
 #include "gemv_steps.h"
 #include "kernel_timer.cuh"
 #include "kernels_of.h"
+#include "launch_checks.cuh"
 
 namespace lessons::gemv {
 namespace {
@@ -164,18 +165,11 @@ private:
 // The step's kernel variant at the parameters' toggle values (lesson 4.3's ablations; the
 // other steps register one kernel, without toggles).
 StepRunner KernelRunner(std::vector<const GemvKernel*> variants) {
-    StepRunner r;
-    r.make = [variants](const Workload& w, const StepContext& c) {
-        const GemvKernel& k = VariantAt(variants, c.params);
-        const int block = BlockOf(c.params);
-        cuda::CheckBlockAgainstKernel(k.kernel, k.name, block);
-        return std::unique_ptr<StepInstance>(std::make_unique<KernelStep>(w, k, block));
-    };
-    r.attributes = [variants](const ParamValues& params) {
-        const GemvKernel& k = VariantAt(variants, params);
-        return cuda::QueryKernelAttributes(k.kernel, k.name, BlockOf(params));
-    };
-    return r;
+    return VariantRunner(
+        std::move(variants), nullptr,
+        [](const Workload& w, const StepContext&, const GemvKernel& k, int block) {
+            return std::unique_ptr<StepInstance>(std::make_unique<KernelStep>(w, k, block));
+        });
 }
 
 // The exercise fixes the toggles, so `params` name the variant the student's kernel stands for.
@@ -185,9 +179,7 @@ StepRunner StudentRunner(const Kernel& kind, std::shared_ptr<const StudentKernel
         return std::unique_ptr<StepInstance>(
             std::make_unique<StudentStep>(w, kind.layout, *student, BlockOf(c.params)));
     };
-    r.attributes = [student](const ParamValues& params) {
-        return cuda::StudentKernelAttributes(*student, BlockOf(params));
-    };
+    r.attributes = StudentAttributes(student);
     return r;
 }
 

@@ -12,21 +12,19 @@ namespace lessons {
 
 void RegisterGemvChapter(Registry& registry) {
     using namespace gemv;
-    Chapter chapter = NewChapter(
-        "gemv", "GEMV: y = A·x", "GEMV：矩阵乘向量 y = A·x",
-        "reads A once (m·n floats) and x (n floats) and writes y (m floats); 2·m·n flops; GPU "
-        "steps are compared with the read-only bandwidth");
+    Chapter chapter = NewChapter("gemv");
     chapter.params = MatrixDimensions(
         MatrixShape::kRowsColumns, 8192, kMaxDimension,
         "cuBLAS takes the dimensions as int; memory limits m × n well before that",
         {
-            ChoiceParam(
-                "data", "Data", "数据", {"random", "ones", "large"},
-                {"A and x uniform in [-1, 1)", "all 1.0: every y is exactly n while n <= 2^24",
-                 "A uniform in [-2^40, 2^40), x in [-1, 1): large magnitudes, far from overflow"},
-                {"A 和 x 在 [-1, 1) 上均匀分布", "全为 1.0：n 不超过 2^24 时每个 y 都精确等于 n",
+            DataParam({
+                {"random", "A and x uniform in [-1, 1)", "A 和 x 在 [-1, 1) 上均匀分布"},
+                {"ones", "all 1.0: every y is exactly n while n <= 2^24",
+                 "全为 1.0：n 不超过 2^24 时每个 y 都精确等于 n"},
+                {"large",
+                 "A uniform in [-2^40, 2^40), x in [-1, 1): large magnitudes, far from overflow",
                  "A 在 [-2^40, 2^40) 上、x 在 [-1, 1) 上均匀分布：数值很大，但远不会溢出"},
-                {"随机", "全 1", "大数值"}),
+            }),
         });
     chapter.messages = {kGemvWrongRows};
     chapter.make_workload = MakeWorkload<GemvWorkload>;

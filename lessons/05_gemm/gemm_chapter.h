@@ -11,6 +11,7 @@
 #include "gemm/gemm_cpu.h"
 #include "lesson.h"
 #include "sampled_check.h"
+#include "step_of.h"
 
 namespace lessons::gemm {
 
@@ -50,17 +51,15 @@ Work GemmWork(uint64_t m, uint64_t n, uint64_t k, bool tf32);
 Check CheckGemm(const GemmWorkload& work, const float* c, bool tf32);
 
 // Base of every GEMM step: the work and the check of C, which the step fills in ReadBack().
-class GemmStep : public StepInstance {
+class GemmStep : public StepOf<GemmWorkload> {
 public:
-    GemmStep(const Workload& workload, bool tf32)
-        : m_work(static_cast<const GemmWorkload&>(workload)), m_tf32(tf32) {}
+    GemmStep(const Workload& workload, bool tf32) : StepOf(workload), m_tf32(tf32) {}
     Check Verify() const override;
     // Its work is the lesson's declared rule (GemmWork, fp32 or TF32 as its step kind says).
 
 protected:
     // Copies C into m_c (m × n floats).
     virtual void ReadBack() const = 0;
-    const GemmWorkload& m_work;
     bool m_tf32;
     mutable std::vector<float> m_c;
 };

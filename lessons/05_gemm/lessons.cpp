@@ -14,31 +14,18 @@ namespace lessons {
 
 void RegisterGemmChapter(Registry& registry) {
     using namespace gemm;
-    Chapter chapter = NewChapter(
-        "gemm", "GEMM tiling: C = A·B", "GEMM 分块：矩阵乘法 C = A·B",
-        "2·m·n·k flops (a multiply and an add per product); the bytes that must move are A and B "
-        "read once and C written once; GPU steps are compared with the fp32 FMA peak, the "
-        "tensor-core steps (WMMA and cuBLAS in TF32) with the TF32 peak of cuBLAS's own TF32 "
-        "SGEMM");
-    chapter.params = MatrixDimensions(
-        MatrixShape::kProduct, 4096, kMaxDimension,
-        "the kernels index rows and columns with int, and cuBLAS takes int; any value from 1 "
-        "works, edge tiles are handled inside the kernels",
-        {
-            ChoiceParam("data", "Data", "数据", {"random", "ones", "large"},
-                        {"A and B uniform in [-1, 1)", "all 1.0: every element of C is exactly k",
-                         "A uniform in [-2^40, 2^40), B in [-1, 1): large magnitudes, far from "
-                         "overflow"},
-                        {"A 和 B 在 [-1, 1) 上均匀分布", "全为 1.0：C 的每个元素都精确等于 k",
-                         "A 在 [-2^40, 2^40) 上、B 在 [-1, 1) 上均匀分布：数值很大，但远不会溢出"},
-                        {"随机", "全 1", "大数值"}),
-        });
-    chapter.messages = ProductMessages();
+    Chapter chapter = ProductChapter(
+        "gemm", kMaxDimension, "edge tiles are handled inside the kernels",
+        DataParam({
+            {"random", "A and B uniform in [-1, 1)", "A 和 B 在 [-1, 1) 上均匀分布"},
+            {"ones", "all 1.0: every element of C is exactly k",
+             "全为 1.0：C 的每个元素都精确等于 k"},
+            {"large",
+             "A uniform in [-2^40, 2^40), B in [-1, 1): large magnitudes, far from overflow",
+             "A 在 [-2^40, 2^40) 上、B 在 [-1, 1) 上均匀分布：数值很大，但远不会溢出"},
+        }),
+        "", &GemmWorkloadHostBytes);
     chapter.make_workload = MakeWorkload<GemmWorkload>;
-    chapter.workload_host_bytes = [](const ParamValues& p) {
-        return GemmWorkloadHostBytes(p.Number("m"), p.Number("n"), p.Number("k"));
-    };
-    chapter.describe = [](const ParamValues& p) { return ProductDescription(p, ""); };
 
     // The work without running (the page's prediction, the runner's choice of ceilings); the
     // TF32 steps declare their own through their kinds.

@@ -14,15 +14,10 @@ namespace {
 
 Chapter RooflineChapter() {
     using namespace roofline;
-    Chapter chapter = NewChapter(
-        "roofline", "The roofline", "屋顶线模型",
-        "reads and writes every float once (8 bytes per element) and runs 2 x fmas + 2 flops on "
-        "it (one multiply, the FMAs, one add); compared with the fp32 peak from 16 flops per "
-        "byte up, else with the copy bandwidth");
+    Chapter chapter = NewChapter("roofline");
     chapter.params = {
         SizeParam(uint64_t(64) << 20, sizeof(float)),
-        ChoiceParam("data", "Data", "数据", {"random"}, {"floats uniform in [-1, 1)"},
-                    {"在 [-1, 1) 上均匀分布的浮点数"}, {"随机"}),
+        DataParam({kUniformFloats}),
     };
     chapter.make_workload = MakeWorkload<RooflineWorkload>;
     chapter.workload_host_bytes = [](const ParamValues& p) { return p.Number("size"); };

@@ -10,11 +10,6 @@
 
 namespace lessons::roofline {
 
-RooflineWorkload::RooflineWorkload(const WorkloadSpec& spec) : FloatsWorkload(spec) {
-    m_data.reset(new float[m_count ? m_count : 1]);
-    FillUniformFloats(spec.seed, m_data.get(), m_count, spec.cancel);
-}
-
 std::vector<uint64_t> CheckedIndices(uint64_t count) {
     std::vector<uint64_t> out;
     const uint64_t edge = 1024, spread = 65536;

@@ -6,6 +6,7 @@
 
 #include "cuda/cuda_util.h"
 #include "device.h"
+#include "kernel_timer.cuh"
 #include "kernels_of.h"
 #include "roofline/roofline_gpu.cuh"
 #include "roofline_chapter.h"
@@ -31,19 +32,11 @@ public:
     }
 
     Sample Run() override {
-        cudaStream_t s = m_stream.get();
-        cuda::StreamHold hold(s);  // the events time the GPU's work, not the host's queuing
-        m_start.Record(s);
-        if (m_work.count())
-            LESSONS_CUDA_CHECK(
-                m_kernel.launch(m_x.get(), m_y.get(), m_work.count(), m_fmas, m_block, m_grid, s));
-        m_stop.Record(s);
-        hold.Release();
-        m_stream.Synchronize();
-        Sample sample;
-        sample.total_ms = cuda::ElapsedMs(m_start, m_stop);
-        sample.parts = {{"kernel", sample.total_ms}};
-        return sample;
+        return m_timer.Time(m_stream.get(), [this](cudaStream_t s) {
+            if (m_work.count())
+                LESSONS_CUDA_CHECK(m_kernel.launch(m_x.get(), m_y.get(), m_work.count(), m_fmas,
+                                                   m_block, m_grid, s));
+        });
     }
 
     Check Verify() const override {
@@ -66,7 +59,7 @@ private:
     int m_fmas, m_block, m_grid;
     cuda::DeviceBuffer<float> m_x, m_y;
     cuda::Stream m_stream;
-    cuda::Event m_start, m_stop;
+    KernelTimer m_timer;
 };
 
 StepRunner IntensityRunner(const IntensityKernel& k) {

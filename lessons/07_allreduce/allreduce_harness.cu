@@ -38,14 +38,11 @@ struct Calls {
 // Each GPU's chunk of the ring is cut into pieces of about this many bytes (at most 16).
 constexpr uint64_t kRingPieceBytes = uint64_t(32) << 20;
 
-struct GpuSlot {
-    explicit GpuSlot(int d) : device(d) {}
-    ~GpuSlot() { cudaSetDevice(device); }  // members are freed after this, on their GPU
-    int device;
-    cuda::Stream stream;
+struct RankBuffers {
     cuda::DeviceBuffer<float> in, out, scratch;
     cuda::Event start, first, second, stop;
 };
+using GpuSlot = cuda::OnGpu<RankBuffers>;
 
 // The names of a plan's two phases, as parts of the breakdown.
 struct Phases {

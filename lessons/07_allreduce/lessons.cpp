@@ -14,11 +14,7 @@ namespace lessons {
 
 void RegisterAllreduceChapter(Registry& registry) {
     using namespace allreduce;
-    Chapter chapter = NewChapter(
-        "allreduce", "All-reduce across GPUs", "多 GPU 全归约（All-reduce）",
-        "every GPU holds n floats and ends with the element-wise sum; the rate is NCCL's bus "
-        "bandwidth, 2 (G - 1) / G x the vector over the whole time, compared with the measured "
-        "peer copy between GPU 0 and GPU 1");
+    Chapter chapter = NewChapter("allreduce");
     chapter.part_names = {
         {"host add", "add on the host", "主机上相加"},
         {"broadcast", "sum out to the GPUs", "把和发给各 GPU"},
@@ -31,10 +27,11 @@ void RegisterAllreduceChapter(Registry& registry) {
     size.label_zh = "每个 GPU 的数据规模";
     chapter.params = {
         size,
-        ChoiceParam("data", "Data", "数据", {"random", "ones"},
-                    {"floats uniform in [-1, 1), each GPU its own", "all 1.0: the sum is G"},
-                    {"[-1, 1) 上均匀分布的浮点数，每个 GPU 各不相同", "全为 1.0：和恰好是 G"},
-                    {"随机", "全 1"}),
+        DataParam({
+            {"random", "floats uniform in [-1, 1), each GPU its own",
+             "[-1, 1) 上均匀分布的浮点数，每个 GPU 各不相同"},
+            {"ones", "all 1.0: the sum is G", "全为 1.0：和恰好是 G"},
+        }),
         GpusParam(),
     };
     chapter.make_workload = MakeWorkload<AllreduceWorkload>;

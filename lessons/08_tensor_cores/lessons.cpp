@@ -14,35 +14,22 @@ namespace lessons {
 
 void RegisterTensorCoresChapter(Registry& registry) {
     using namespace tc;
-    Chapter chapter = NewChapter(
-        "tensor-cores", "Tensor cores on Hopper: bf16 GEMM", "Hopper 上的张量核心：bf16 矩阵乘法",
-        "2·m·n·k flops (a multiply and an add per product); the bytes that must move are A and B "
-        "read once and C written once, 2 bytes an element (bf16); every step is compared with the "
-        "bf16 tensor-core ceiling, the median rate of cuBLAS's own bf16 GEMM at a large square "
-        "size");
-    chapter.params = MatrixDimensions(
-        MatrixShape::kProduct, 4096, kMaxDimension,
-        "the kernels and cuBLAS index with int; any value from 1 works: the harness pads each row "
-        "of A, Bᵀ and C to a multiple of 8 elements with zeros, and edge tiles are handled inside "
-        "the kernels",
-        {
-            ChoiceParam("data", "Data", "数据", {"random", "ones", "large"},
-                        {"A and B uniform in [-1, 1), rounded to bf16",
-                         "all 1.0: every element of C is k (exact in bf16 up to k = 256)",
-                         "A uniform in [-2^40, 2^40), B in [-1, 1), rounded to bf16: large "
-                         "magnitudes, far from overflow"},
-                        {"A 和 B 在 [-1, 1) 上均匀分布，舍入为 bf16",
-                         "全为 1.0：C 的每个元素都等于 k（k ≤ 256 时在 bf16 中精确）",
-                         "A 在 [-2^40, 2^40) 上、B 在 [-1, 1) 上均匀分布，舍入为 "
-                         "bf16：数值很大，但远不会溢出"},
-                        {"随机", "全 1", "大数值"}),
-        });
-    chapter.messages = ProductMessages();
+    Chapter chapter = ProductChapter(
+        "tensor-cores", kMaxDimension,
+        "the harness pads each row of A, Bᵀ and C to a multiple of 8 elements with zeros, and "
+        "edge tiles are handled inside the kernels",
+        DataParam({
+            {"random", "A and B uniform in [-1, 1), rounded to bf16",
+             "A 和 B 在 [-1, 1) 上均匀分布，舍入为 bf16"},
+            {"ones", "all 1.0: every element of C is k (exact in bf16 up to k = 256)",
+             "全为 1.0：C 的每个元素都等于 k（k ≤ 256 时在 bf16 中精确）"},
+            {"large",
+             "A uniform in [-2^40, 2^40), B in [-1, 1), rounded to bf16: large magnitudes, far "
+             "from overflow",
+             "A 在 [-2^40, 2^40) 上、B 在 [-1, 1) 上均匀分布，舍入为 bf16：数值很大，但远不会溢出"},
+        }),
+        " bf16", &TcWorkloadHostBytes);
     chapter.make_workload = MakeWorkload<TcWorkload>;
-    chapter.workload_host_bytes = [](const ParamValues& p) {
-        return TcWorkloadHostBytes(p.Number("m"), p.Number("n"), p.Number("k"));
-    };
-    chapter.describe = [](const ParamValues& p) { return ProductDescription(p, " bf16"); };
     chapter.work = [](StepKind, const ParamValues& p) {
         return TcWork(p.Number("m"), p.Number("n"), p.Number("k"));
     };

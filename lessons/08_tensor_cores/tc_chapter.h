@@ -8,6 +8,7 @@
 
 #include "lesson.h"
 #include "sampled_check.h"
+#include "step_of.h"
 #include "tc/tc_cpu.h"
 
 namespace lessons::tc {
@@ -57,16 +58,15 @@ Check CheckTc(const TcWorkload& work, const uint16_t* c);
 
 // Base of every step of the chapter: the work and the check of C, which the step fills in
 // ReadBack().
-class TcStep : public StepInstance {
+class TcStep : public StepOf<TcWorkload> {
 public:
-    explicit TcStep(const Workload& workload) : m_work(static_cast<const TcWorkload&>(workload)) {}
+    using StepOf::StepOf;
     Check Verify() const override;
     // Its work is the chapter's declared rule (TcWork).
 
 protected:
     // Copies C into m_c (m × n, compact).
     virtual void ReadBack() const = 0;
-    const TcWorkload& m_work;
     mutable std::vector<uint16_t> m_c;
 };
 

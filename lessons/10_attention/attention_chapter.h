@@ -8,6 +8,7 @@
 
 #include "attention/attention_cpu.h"
 #include "lesson.h"
+#include "step_of.h"
 
 namespace lessons::attention {
 
@@ -83,16 +84,14 @@ Check CheckAttention(const AttentionWorkload& work, const uint16_t* o, bool scor
 std::vector<MessageForm> AttentionMessages();
 
 // Base of every step: the check of O, which the step copies into m_o in ReadBack().
-class AttentionStep : public StepInstance {
+class AttentionStep : public StepOf<AttentionWorkload> {
 public:
     AttentionStep(const Workload& workload, bool scores_in_bf16)
-        : m_work(static_cast<const AttentionWorkload&>(workload)),
-          m_scores_in_bf16(scores_in_bf16) {}
+        : StepOf(workload), m_scores_in_bf16(scores_in_bf16) {}
     Check Verify() const override;
 
 protected:
     virtual void ReadBack() const = 0;
-    const AttentionWorkload& m_work;
     bool m_scores_in_bf16;
     mutable std::vector<uint16_t> m_o;
 };

@@ -24,6 +24,7 @@
 #include "exercise.h"
 #include "exercise_cases.h"
 #include "exercise_kinds.h"
+#include "kernel_timer.cuh"
 #include "kernels_of.h"
 #include "launch_checks.cuh"
 #include "resources.h"
@@ -32,10 +33,13 @@
 namespace lessons::attention {
 namespace {
 
-class GpuAttentionBase : public AttentionStep {
+// A fused or unfused step: Q, K and V copied to the GPU at set-up; a run is its Launch, timed as
+// chapter 8's steps are: the first run (the one checked) launches once and sets how many launches
+// a timed sample holds (KernelTimer, cuda::BatchFor).
+class GpuAttentionBase : public LaunchTimedStep<AttentionStep> {
 public:
     GpuAttentionBase(const Workload& w, bool scores_in_bf16)
-        : AttentionStep(w, scores_in_bf16),
+        : LaunchTimedStep<AttentionStep>(w, scores_in_bf16),
           m_q(std::max<size_t>(m_work.Elements(), 1), "Q"),
           m_k(std::max<size_t>(m_work.Elements(), 1), "K"),
           m_v(std::max<size_t>(m_work.Elements(), 1), "V"),
@@ -52,24 +56,7 @@ public:
         m_stream.Synchronize();
     }
 
-    // The first run (the one checked) launches once and sets how many launches a timed sample
-    // holds (cuda::BatchFor), as chapter 8's steps do.
-    Sample Run() override {
-        const int batch = m_batch > 0 ? m_batch : 1;
-        cuda::StreamHold hold(m_stream.get());
-        m_start.Record(m_stream.get());
-        for (int i = 0; i < batch; ++i) Launch(m_stream.get());
-        m_stop.Record(m_stream.get());
-        hold.Release();
-        Sample sample;
-        sample.total_ms = cuda::ElapsedMs(m_start, m_stop) / batch;
-        sample.parts = {{"kernel", sample.total_ms}};
-        if (m_batch == 0) m_batch = cuda::BatchFor(sample.total_ms);
-        return sample;
-    }
-
 protected:
-    virtual void Launch(cudaStream_t s) = 0;
     void ReadBack() const override {
         m_o.resize(m_work.Elements());
         LESSONS_CUDA_CHECK(cudaMemcpyAsync(m_o.data(), m_od.get(), m_o.size() * sizeof(uint16_t),
@@ -91,9 +78,6 @@ protected:
     }
 
     cuda::DeviceBuffer<__nv_bfloat16> m_q, m_k, m_v, m_od;
-    cuda::Stream m_stream;
-    cuda::Event m_start, m_stop;
-    int m_batch = 0;
 };
 
 class FusedStep : public GpuAttentionBase {

@@ -11,12 +11,7 @@ namespace lessons {
 
 void RegisterAttentionChapter(Registry& registry) {
     using namespace attention;
-    Chapter chapter = NewChapter(
-        "attention", "Attention forward: from three kernels to one", "注意力前向：从三个内核到一个",
-        "4·B·H·N²·d flops (Q·Kᵀ and P·V, 2·N²·d each per head; half of that with the causal "
-        "mask); the bytes that must move are Q, K and V read once and O written once, 2 bytes an "
-        "element (bf16); the unfused step also moves its N × N matrix S four times; the steps "
-        "are compared with the bf16 tensor-core ceiling, the fp32 SIMT step with the fp32 peak");
+    Chapter chapter = NewChapter("attention");
     // B·N = 32K tokens, 16 heads of 128: the shape the PyTorch and cuDNN figures were
     // measured at.
     chapter.params = {
@@ -35,9 +30,10 @@ void RegisterAttentionChapter(Registry& registry) {
                      "query i sees keys 0..i only (a decoder): half the work"},
                     {"每个查询看到所有键", "查询 i 只看到键 0..i（解码器）：工作量减半"},
                     {"无", "因果"}),
-        ChoiceParam("data", "Data", "数据", {"random"},
-                    {"Q, K and V standard normal, rounded to bf16"},
-                    {"Q、K、V 为标准正态分布，舍入为 bf16"}, {"随机"}),
+        DataParam({
+            {"random", "Q, K and V standard normal, rounded to bf16",
+             "Q、K、V 为标准正态分布，舍入为 bf16"},
+        }),
     };
     chapter.messages = AttentionMessages();
     chapter.make_workload = MakeWorkload<AttentionWorkload>;
