@@ -11,10 +11,7 @@ namespace lessons {
 
 void RegisterSoftmaxChapter(Registry& registry) {
     using namespace softmax;
-    Chapter chapter = NewChapter(
-        "softmax", "Softmax and RMSNorm over rows", "按行的 Softmax 与 RMSNorm",
-        "reads x once and writes y once (m·n elements of 4 bytes in fp32, 2 in bf16; RMSNorm also "
-        "reads its n weights); GPU steps are compared with the device copy bandwidth");
+    Chapter chapter = NewChapter("softmax");
     // 65536 rows of 1024: the rows of an attention score matrix at a 1K context, 256 MiB each
     // way in fp32, far beyond the L2 cache, so the GPU steps measure DRAM; a short row, where a
     // warp per row pays.
@@ -26,14 +23,12 @@ void RegisterSoftmaxChapter(Registry& registry) {
         ChoiceParam("dtype", "Data type", "数据类型", {"fp32", "bf16"},
                     {"float in and out", "bf16 in and out, float arithmetic inside"},
                     {"输入输出都是 float", "输入输出是 bf16，内部用 float 计算"}, {"fp32", "bf16"}),
-        ChoiceParam("data", "Data", "数据", {"random", "large"},
-                    {"standard normal values",
-                     "uniform in [-80, 80): exp(80) would overflow "
-                     "float without subtracting the max"},
-                    {"标准正态分布",
-                     "在 [-80, 80) 上均匀分布：不减去最大值时 exp(80) 会让 float "
-                     "溢出"},
-                    {"随机", "大数值"}),
+        DataParam({
+            {"random", "standard normal values", "标准正态分布"},
+            {"large",
+             "uniform in [-80, 80): exp(80) would overflow float without subtracting the max",
+             "在 [-80, 80) 上均匀分布：不减去最大值时 exp(80) 会让 float 溢出"},
+        }),
     };
     chapter.messages = SoftmaxMessages();
     chapter.make_workload = MakeWorkload<SoftmaxWorkload>;
