@@ -78,19 +78,7 @@ lines = ["__global__ void gemv_29_warp_per_row_kernel(const float* __restrict__ 
          "    const int row = blockIdx.x * blockDim.x + threadIdx.x",
          "    if (row < m) y[row] = missing_sum;",
          "}"]
-# Return as "\r": xdotool types "\n" as Linefeed, a key GLFW does not know (nor does a keyboard
-# send it). No delay: the whole kernel reaches the window between two frames.
-xdo("type", "--delay", "0", "\r".join(lines) + "\r")
-# Saved once typing pauses. A key and a character never share a frame, so each shifted
-# character takes three: on a loaded machine that may take a while.
-end, saved = time.time() + 150 * WAIT_SCALE, []  # a hang guard
-while time.time() < end:
-    d = state(10)
-    saved = open(d["state"]["exercise_file"]).read().splitlines()
-    if not d["state"]["exercise_dirty"] and saved[:len(lines)] == lines: break
-    time.sleep(0.5)
-else:
-    sys.exit("the typed kernel was saved as %r" % saved[:8])
+d = type_saved(lines, "the typed kernel")
 xdo("mousemove", "1", "1")
 click("exercise_compile")
 if os.environ["CLASSROOM_CAN_COMPILE"] == "1":
@@ -146,17 +134,8 @@ lines = ["// typed in the editor window",
          "    const int row = blockIdx.x * blockDim.x + threadIdx.x",
          "    if (row < m) y[row] = other_missing_sum;",
          "}"]
-xdo("type", "--delay", "0", "\r".join(lines) + "\r")
-# Saved once typing pauses. A key and a character never share a frame (InputTrickle), so each
-# shifted character takes three, and two windows are drawn for each: it may take a while.
-end, saved = time.time() + 150 * WAIT_SCALE, []  # a hang guard
-while time.time() < end:
-    d = state(10)
-    saved = open(d["state"]["exercise_file"]).read().splitlines()
-    if not d["state"]["exercise_dirty"] and saved[:len(lines)] == lines: break
-    time.sleep(0.5)
-else:
-    sys.exit("the kernel typed in the editor'"'"'s window was saved as %r" % saved[:8])
+# (Two windows are drawn for each frame of keys here: it may take a while longer.)
+d = type_saved(lines, "the kernel typed in the editor'"'"'s window")
 pclick("popout_exercise_compile")
 if os.environ["CLASSROOM_CAN_COMPILE"] == "1":
     d = state(90, lambda d: d["state"]["exercise_compile"] == "error" and d["state"]["exercise_marked_lines"] >= 1)

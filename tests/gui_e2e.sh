@@ -243,11 +243,7 @@ xdotool mouseup 1
 wait_for state.params.threads '[ "$v" != "'"$before"'" ]' || fail "dragging the slider did not change the thread count"
 wait_for state.results '[ "$v" -ge 2 ]' || fail "auto-run did not measure lessons 1.2 and 1.3"
 wait_for state.busy '[ "$v" = False ]' || fail "the runs did not finish"
-xdotool key F12  # press and release at once: the app gives each a frame (app/panels/input_trickle.h), and a key held across slow frames would repeat
-for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
-shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
-[ -n "$shot" ] || fail "F12 wrote no screenshot"
-sleep 0.2
+shot=$(f12 "the session") || exit 1
 "$png_check" "$shot" --min 1200x800 "${bars[@]}" || fail "F12 screenshot"
 cp "$shot" "$out/session-f12.png"
 kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
@@ -274,11 +270,7 @@ read -r cx cy <<<"$(center summary_header)"
 xdotool mousemove "$cx" "$cy" click 1
 wait_for summary_table 'true' || fail "clicking the chapter summary did not open it"
 wait_for state.summary_rows '[ "$v" -ge 8 ]' || fail "the summary has $(field state.summary_rows) rows, not chapter 3's 8 or more"
-xdotool key F12
-for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
-shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
-[ -n "$shot" ] || fail "F12 wrote no screenshot of the summary"
-sleep 0.2
+shot=$(f12 "the summary") || exit 1
 "$png_check" "$shot" --min 1200x800 --color 80,160,255 || fail "summary screenshot"
 cp "$shot" "$out/summary-en.png"
 rm -f "$HOME"/cuda-lessons-exports/*.png
@@ -286,11 +278,7 @@ read -r cx cy <<<"$(center lang_zh)"
 xdotool mousemove "$cx" "$cy" click 1
 wait_for state.language '[ "$v" = zh ]' || fail "clicking 中文 did not switch the language"
 wait_for summary_table 'true' || fail "the summary closed when the language changed"
-xdotool key F12
-for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
-shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
-[ -n "$shot" ] || fail "F12 wrote no screenshot of the Chinese summary"
-sleep 0.2
+shot=$(f12 "the Chinese summary") || exit 1
 "$png_check" "$shot" --min 1200x800 --color 80,160,255 || fail "Chinese summary screenshot"
 cp "$shot" "$out/summary-zh.png"
 # Closed before the next window: it writes the same positions file, and a later check could
@@ -491,19 +479,13 @@ read -r x0 y0 x1 y1 <<<"$(field step_chart)"
 xdotool mousemove $((wx + x1 - 48)) $((wy + (y0 + y1) / 2))
 wait_for state.tooltip '[ -n "$v" ]' || fail "no tooltip over the chart's last bar"
 echo "the last bar's tooltip: $(field state.tooltip) in a window of $(field state.window)"
-key F12  # with the tooltip
-for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
-sleep 0.2
-mv "$HOME"/cuda-lessons-exports/*.png "$out/presenter-tooltip.png" || fail "F12 wrote no screenshot of the tooltip"
+shot=$(f12 "the tooltip") || exit 1  # with the tooltip
+mv "$shot" "$out/presenter-tooltip.png"
 # Once it has settled (a tooltip whose text changed is placed for it in the next frame).
 inside='read -r a b c d <<<"$v"; [ "$a" -ge 0 ] && [ "$b" -ge 0 ] && [ "$c" -le 1280 ] && [ "$d" -le 720 ]'
 wait_for state.tooltip "$inside" || fail "presenter mode: the tooltip is cut at the window's edge: $(field state.tooltip)"
 xdotool mousemove $((wx + 5)) $((wy + 5))
-key F12
-for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
-shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
-[ -n "$shot" ] || fail "F12 wrote no screenshot of presenter mode"
-sleep 0.2
+shot=$(f12 "presenter mode") || exit 1
 "$png_check" "$shot" --min 1280x720 --color 80,160,255 --color 70,200,170 || fail "presenter screenshot (en)"
 cp "$shot" "$out/presenter-en.png"
 rm -f "$HOME"/cuda-lessons-exports/*.png
@@ -514,11 +496,7 @@ wait_for state.presenter '[ "$v" = True ]' || fail "presenter mode ended with th
 check "the Chinese section pane or chart is missing" '"section_pane" in d and "step_chart" in d and not s["list_pane"] and not s["code_pane"]'
 check "untranslated strings in Chinese" 'not s["translation_misses"]'
 xdotool mousemove $((wx + 5)) $((wy + 5))
-key F12
-for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
-shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
-[ -n "$shot" ] || fail "F12 wrote no screenshot of presenter mode in Chinese"
-sleep 0.2
+shot=$(f12 "presenter mode in Chinese") || exit 1
 "$png_check" "$shot" --min 1280x720 --color 80,160,255 --color 70,200,170 || fail "presenter screenshot (zh)"
 cp "$shot" "$out/presenter-zh.png"
 key F5
@@ -554,11 +532,7 @@ for lang in en zh; do
     check "the roofline's legend is cut off ($lang)" \
         '"roof_legend_end" in d and d["roof_legend_end"][3] <= d["presenter_chart"][3] + 0.5 <= 720.5'
     check "untranslated strings ($lang)" 'not s["translation_misses"]'
-    key F12
-    for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
-    shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
-    [ -n "$shot" ] || fail "F12 wrote no screenshot of the presenter roofline ($lang)"
-    sleep 0.2
+    shot=$(f12 "the presenter roofline ($lang)") || exit 1
     "$png_check" "$shot" --min 1280x720 || fail "presenter roofline screenshot ($lang)"
     mv "$shot" "$out/presenter-roofline-$lang.png"
 done
@@ -588,11 +562,7 @@ PY
 for _ in $(seq 2400); do sweep_shown 2>/dev/null && break; sleep 0.05; done
 sweep_shown || fail "\"Sweep block sizes\" showed no recorded sweep: $(field state.sweeps)"
 xdotool mousemove $((wx + 5)) $((wy + 5))
-key F12
-for _ in $(seq 2400); do ls "$HOME"/cuda-lessons-exports/*.png >/dev/null 2>&1 && break; sleep 0.05; done
-shot=$(ls "$HOME"/cuda-lessons-exports/*.png 2>/dev/null | head -1)
-[ -n "$shot" ] || fail "F12 wrote no screenshot of the recorded sweep"
-sleep 0.2
+shot=$(f12 "the recorded sweep") || exit 1
 "$png_check" "$shot" --min 1200x700 --color 80,160,255 || fail "recorded sweep screenshot"
 mv "$shot" "$out/recorded-sweep-en.png"
 kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
