@@ -130,7 +130,7 @@ TEST(GpuGemm, Tf32CeilingIsAboveFp32AndCublasTf32IsHeldToIt) {
     // The share is the step's rate over that ceiling. How large it is is a measurement (a GPU
     // shared with another process measured the ceiling at half its rate: 188.6%), printed above
     // and judged by the benchmark, not here.
-    EXPECT_NEAR(*r.pct_of_ceiling, 100.0 * *r.gflops / *r.ceiling, 1e-6 * *r.pct_of_ceiling);
+    EXPECT_NEAR(*r.pct_of_ceiling, 100.0 * r.Rate() / *r.ceiling, 1e-6 * *r.pct_of_ceiling);
     ASSERT_TRUE(r.attainable_gflops);
     EXPECT_GT(*r.attainable_gflops, fp32) << "its roof is the TF32 one";
 
