@@ -960,8 +960,7 @@ TEST(MultiGpu, PartsCeilingsAndDevices) {
         }
         if (r.pct_of_ceiling) {
             ASSERT_TRUE(r.ceiling) << lesson->id;
-            EXPECT_NEAR(*r.pct_of_ceiling, 100.0 * r.Rate() / *r.ceiling,
-                        1e-6 * *r.pct_of_ceiling)
+            EXPECT_NEAR(*r.pct_of_ceiling, 100.0 * r.Rate() / *r.ceiling, 1e-6 * *r.pct_of_ceiling)
                 << lesson->id;
         }
     }
