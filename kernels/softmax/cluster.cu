@@ -5,9 +5,13 @@
 // its shared memory; after one cluster barrier every block reads the C pairs through distributed
 // shared memory (another block's shared memory, read directly), merges them into the row's, and
 // writes its part. One read and one write per element, at any row length up to C blocks × K
-// chunks a thread. A longer row, or a GPU before sm_90, takes a split over two kernels: the first
-// writes each part's (max, sum) pair, the second merges a row's pairs and writes the part: two
-// reads.
+// chunks a thread. Each exponential is computed once: a thread takes the max of its own values
+// (comparisons only), keeps e = exp(x - its max) in registers as floats while it sums them, and
+// once the row's pair (M, S) is known multiplies them by exp(its max - M) / S, one factor a
+// thread. The special-function unit's exp (16 a clock per SM) would otherwise be computed twice
+// per element, as long as the memory's time for a bf16 row. A longer row, or a GPU before sm_90,
+// takes a split over two kernels: the first writes each part's (max, sum) pair, the second merges a
+// row's pairs and writes the part: two reads.
 #include <cooperative_groups.h>
 
 #include "softmax_gpu.cuh"
@@ -15,6 +19,33 @@
 namespace lessons::softmax {
 
 namespace cg = cooperative_groups;
+
+// A thread's part of the row as exponentials: the raw chunks' values v, with max their max
+// (-inf when the thread holds nothing), into e[k][i] = exp(v - max), and their sum.
+template <typename T, int K>
+__device__ __forceinline__ float ExpOfChunks(const uint4 (&raw)[K], float max,
+                                             float (&e)[K][ChunkCount<T>()]) {
+    const float base = max == -Infinity() ? 0.0f : max;
+    float sum[2] = {0.0f, 0.0f};  // two chains of adds, not one
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+#pragma unroll
+        for (int i = 0; i < ChunkCount<T>(); ++i) {
+            e[k][i] = SfuExp(Element<T>(raw[k], i) - base);
+            sum[i % 2] += e[k][i];
+        }
+    return sum[0] + sum[1];
+}
+
+// Chunk k of a thread's part, normalised: e[k][i] times the thread's factor, packed as T.
+template <typename T, int K>
+__device__ __forceinline__ uint4 ScaledChunk(const float (&e)[K][ChunkCount<T>()], int k,
+                                             float factor) {
+    float out[ChunkCount<T>()];
+#pragma unroll
+    for (int i = 0; i < ChunkCount<T>(); ++i) out[i] = e[k][i] * factor;
+    return PackRaw<T>(out);
+}
 
 template <typename T, int K>
 __global__ void softmax_cluster_kernel(const T* __restrict__ x, T* __restrict__ y, int m, int n,
@@ -41,16 +72,13 @@ __global__ void softmax_cluster_kernel(const T* __restrict__ x, T* __restrict__ 
         const int c = first + k * blockDim.x + threadIdx.x;
         raw[k] = c < last ? LoadRaw(r, c, n, aligned, pad) : FilledRaw(pad);
     }
-    // This thread's pair: its max, and the sum of exp(x - that max) (0 when it holds nothing).
+    // This thread's pair: its max, and the sum of exp(x - that max) (0 when it holds nothing),
+    // the exponentials kept for the output.
     float max = -Infinity();
 #pragma unroll
     for (int k = 0; k < K; ++k) max = fmaxf(max, ChunkMax<T>(raw[k]));
-    const float base = max == -Infinity() ? 0.0f : max;
-    float sum = 0.0f;
-#pragma unroll
-    for (int k = 0; k < K; ++k)
-#pragma unroll
-        for (int i = 0; i < V; ++i) sum += FastExp(Element<T>(raw[k], i) - base);
+    float e[K][V];
+    const float sum = ExpOfChunks<T>(raw, max, e);
     // The block's pair: the warps' pairs merged through shared memory.
     MaxSum pair = WarpMerge({max, sum});
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
@@ -73,17 +101,12 @@ __global__ void softmax_cluster_kernel(const T* __restrict__ x, T* __restrict__ 
     // Arrive now, wait at the end: no block leaves (its shared memory gone) while another may
     // still read its pair, and the writes need not wait for the slowest block's reads.
     cluster.barrier_arrive();
-    const float inv = 1.0f / pair.sum;
+    // exp(x - M) / S = exp(x - max) · exp(max - M) / S: one factor for all of this thread's values.
+    const float factor = max == -Infinity() ? 0.0f : FastExp(max - pair.max) / pair.sum;
 #pragma unroll
     for (int k = 0; k < K; ++k) {
         const int c = first + k * blockDim.x + threadIdx.x;
-        if (c < last) {
-            float out[V];
-#pragma unroll
-            for (int i = 0; i < V; ++i)
-                out[i] = FastExp(ElementAgain<T>(raw[k], i) - pair.max) * inv;
-            StoreRaw(o, c, n, aligned, PackRaw<T>(out));
-        }
+        if (c < last) StoreRaw(o, c, n, aligned, ScaledChunk<T>(e, k, factor));
     }
     cluster.barrier_wait();
 #else
@@ -140,12 +163,8 @@ __global__ void softmax_cluster_pipelined_kernel(const T* __restrict__ x, T* __r
         float max = -Infinity();
 #pragma unroll
         for (int k = 0; k < K; ++k) max = fmaxf(max, ChunkMax<T>(raw[k]));
-        const float base = max == -Infinity() ? 0.0f : max;
-        float sum = 0.0f;
-#pragma unroll
-        for (int k = 0; k < K; ++k)
-#pragma unroll
-            for (int i = 0; i < V; ++i) sum += FastExp(Element<T>(raw[k], i) - base);
+        float e[K][V];
+        const float sum = ExpOfChunks<T>(raw, max, e);
         MaxSum pair = WarpMerge({max, sum});
         if (lane == 0) {
             scratch_max[warp] = pair.max;
@@ -164,18 +183,12 @@ __global__ void softmax_cluster_pipelined_kernel(const T* __restrict__ x, T* __r
                                                : MaxSum{-Infinity(), 0.0f};
         pair = WarpMerge(pair);
         cluster.barrier_arrive();
-        const float inv = 1.0f / pair.sum;
+        const float factor = max == -Infinity() ? 0.0f : FastExp(max - pair.max) / pair.sum;
         T* o = y + static_cast<size_t>(row) * n;
 #pragma unroll
         for (int k = 0; k < K; ++k) {
             const int c = first + k * blockDim.x + threadIdx.x;
-            if (c < last) {
-                float out[V];
-#pragma unroll
-                for (int i = 0; i < V; ++i)
-                    out[i] = FastExp(ElementAgain<T>(raw[k], i) - pair.max) * inv;
-                reinterpret_cast<uint4*>(o)[c] = PackRaw<T>(out);
-            }
+            if (c < last) reinterpret_cast<uint4*>(o)[c] = ScaledChunk<T>(e, k, factor);
         }
     }
     if (first_row < m) cluster.barrier_wait();  // no block leaves while its pair may be read
@@ -206,7 +219,7 @@ __global__ void softmax_cluster_split_pairs_kernel(const T* __restrict__ x,
         const float max = fmaxf(pair.max, local);
         float sum = pair.sum * FastExp(pair.max - max);
 #pragma unroll
-        for (int i = 0; i < V; ++i) sum += FastExp(v[i] - max);
+        for (int i = 0; i < V; ++i) sum += SfuExp(v[i] - max);
         pair = {max, sum};
     }
     pair = WarpMerge(pair);
@@ -253,7 +266,7 @@ __global__ void softmax_cluster_split_write_kernel(const T* __restrict__ x, T* _
     for (int c = threadIdx.x; c < (count + V - 1) / V; c += blockDim.x) {
         LoadChunk(r, c, count, aligned, v, -Infinity());
 #pragma unroll
-        for (int i = 0; i < V; ++i) v[i] = FastExp(v[i] - pair.max) * inv;
+        for (int i = 0; i < V; ++i) v[i] = SfuExp(v[i] - pair.max) * inv;
         StoreChunk(o, c, count, aligned, v);
     }
 }
@@ -311,7 +324,8 @@ struct Plan {
 };
 
 // The cluster: C blocks a row as asked (`variant`), or, for 0, the fewest (a power of two, up to
-// 8) that leave each thread at most 8 chunks, else up to 16 chunks on 8 blocks, else 16 blocks;
+// 8) that leave each thread at most 8 chunks, else up to 16 chunks on 8 blocks, else 16 blocks,
+// and more while the instance's registers leave no room for `block` threads;
 // K the smallest power of two that covers a thread's chunks. The row must fit C blocks × K
 // chunks a thread with K at most 16 and room in the registers for `block` threads, on sm_90;
 // else the split.
@@ -333,6 +347,12 @@ Plan PlanFor(int n, int block, int variant) {
         c = 1;
         while (c < 8 && per_thread(c) > kAimChunks) c *= 2;
         if (per_thread(c) > kMaxChunks) c = kMaxCluster;
+        // More blocks while a thread's exponentials (K chunks of floats) leave no room in the
+        // registers for `block` threads.
+        while (c < kMaxCluster &&
+               FactsOf(Instance<T>(static_cast<int>(Cover(per_thread(c), kMaxChunks))), block)
+                       .max_threads < block)
+            c *= 2;
     }
     const long long k = Cover(per_thread(c), kMaxChunks);
     if (k * block * 16 > kMaxStageBytes ||

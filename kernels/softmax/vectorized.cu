@@ -5,10 +5,11 @@
 // rounded once on store. So a thread holds twice as many bf16 values as floats, and every thread
 // holds K chunks (up to 16) whatever the dtype: `lanes` threads a row (a power of two: a part of a
 // warp for short rows, several warps for longer ones) are chosen so that each has about 8 chunks,
-// 128 bytes in flight. The exponentials are computed twice (for the sum, then for the output): an
-// instruction is cheaper than the registers they would take. A row longer than K chunks a thread
-// is re-read in three passes. A row whose length is not a multiple of the chunk is not 16-byte
-// aligned: its chunks are loaded value by value.
+// 128 bytes in flight. Each exponential is computed once and kept, as a float, for the output:
+// the special-function unit's 16 a clock per SM are as scarce as the bandwidth when a bf16 byte
+// holds half a value, and its registers are cheaper than a second exponential. A row longer than
+// K chunks a thread is re-read in three passes. A row whose length is not a multiple of the chunk
+// is not 16-byte aligned: its chunks are loaded value by value.
 #include "softmax_gpu.cuh"
 
 namespace lessons::softmax {
@@ -44,20 +45,24 @@ __global__ void softmax_vectorized_kernel(const T* __restrict__ x, T* __restrict
 #pragma unroll
         for (int k = 0; k < K; ++k) max = fmaxf(max, ChunkMax<T>(raw[k]));
         max = GroupMaxOf(max, lanes, tid, scratch_max);
-        float sum = 0.0f;
+        // Each exponential once, kept in registers as a float for the output.
+        float e[K][V];
+        float sum[2] = {0.0f, 0.0f};  // two chains of adds, not one
 #pragma unroll
         for (int k = 0; k < K; ++k)
 #pragma unroll
-            for (int i = 0; i < V; ++i) sum += FastExp(Element<T>(raw[k], i) - max);
-        const float inv = 1.0f / GroupSumOf(sum, lanes, tid, scratch_sum);
+            for (int i = 0; i < V; ++i) {
+                e[k][i] = SfuExp(Element<T>(raw[k], i) - max);
+                sum[i % 2] += e[k][i];
+            }
+        const float inv = 1.0f / GroupSumOf(sum[0] + sum[1], lanes, tid, scratch_sum);
 #pragma unroll
         for (int k = 0; k < K; ++k) {
             const int c = k * lanes + lane;
             if (c < mine) {
                 float out[V];
 #pragma unroll
-                for (int i = 0; i < V; ++i)
-                    out[i] = FastExp(ElementAgain<T>(raw[k], i) - max) * inv;
+                for (int i = 0; i < V; ++i) out[i] = e[k][i] * inv;
                 StoreRaw(o, c, n, aligned, PackRaw<T>(out));
             }
         }
@@ -71,14 +76,14 @@ __global__ void softmax_vectorized_kernel(const T* __restrict__ x, T* __restrict
         for (int c = lane; c < mine; c += lanes) {
             const uint4 raw = LoadRaw(r, c, n, aligned, pad);
 #pragma unroll
-            for (int i = 0; i < V; ++i) sum += FastExp(Element<T>(raw, i) - max);
+            for (int i = 0; i < V; ++i) sum += SfuExp(Element<T>(raw, i) - max);
         }
         const float inv = 1.0f / GroupSumOf(sum, lanes, tid, scratch_sum);
         for (int c = lane; c < mine; c += lanes) {
             const uint4 raw = LoadRaw(r, c, n, aligned, pad);
             float out[V];
 #pragma unroll
-            for (int i = 0; i < V; ++i) out[i] = FastExp(Element<T>(raw, i) - max) * inv;
+            for (int i = 0; i < V; ++i) out[i] = SfuExp(Element<T>(raw, i) - max) * inv;
             StoreRaw(o, c, n, aligned, PackRaw<T>(out));
         }
     }
@@ -123,7 +128,8 @@ struct Plan {
 };
 
 // `lanes` threads a row: as asked (`variant`, at most the block), or, for 0, the fewest (a power
-// of two) that leave each at most 8 chunks of the row, at most the block; then K, the smallest
+// of two) that leave each at most 8 chunks of the row, at most the block, and more while K's
+// registers leave no room for `block` threads; then K, the smallest
 // power of two of chunks (at most 16) that covers the row, smaller where the registers leave no
 // room for `block` threads (a longer row is re-read).
 template <typename T>
@@ -134,6 +140,12 @@ Plan PlanFor(int n, int block, int variant) {
                           : static_cast<int>(Cover((chunks + kAimChunks - 1) / kAimChunks, block));
     if (p.lanes > block) p.lanes = block;
     p.k = static_cast<int>(Cover((chunks + p.lanes - 1) / p.lanes, kMaxChunks));
+    // Auto: more lanes while K's registers leave no room for `block` threads.
+    while (variant <= 0 && p.lanes < block && p.k > 1 &&
+           FactsOf(Instance<T>(p.k), block).max_threads < block) {
+        p.lanes *= 2;
+        p.k = static_cast<int>(Cover((chunks + p.lanes - 1) / p.lanes, kMaxChunks));
+    }
     while (p.k > 1 && FactsOf(Instance<T>(p.k), block).max_threads < block) p.k /= 2;
     return p;
 }
