@@ -20,6 +20,17 @@ namespace lessons::softmax {
 
 namespace cg = cooperative_groups;
 
+// exp(v) for v <= 0 (or -inf) on the special-function unit: one FMUL by log2(e) and one
+// ex2.approx.ftz (MUFU.EX2). FastExp (__expf: ex2.approx.f32 without .ftz) adds a compare and
+// two multiplies to keep results below 2^-126, which the check's absolute 2^-100 does not need.
+// (The same as vectorized.cu's: that kernel, an exercise's solution, is compiled with the
+// exercises' prelude alone, so it keeps its helper beside it.)
+__device__ __forceinline__ float SfuExp(float v) {
+    float e;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(v * 1.4426950408889634f));
+    return e;
+}
+
 // A thread's part of the row as exponentials: the raw chunks' values v, with max their max
 // (-inf when the thread holds nothing), into e[k][i] = exp(v - max), and their sum.
 template <typename T, int K>

@@ -37,17 +37,6 @@ struct SoftmaxKernel {
     const char* variant_param = nullptr;
 };
 
-// ---- device helpers of the steps (not the exercises' prelude) ----
-
-// exp(v) for v <= 0 (or -inf) on the special-function unit: one FMUL by log2(e) and one
-// ex2.approx.ftz (MUFU.EX2). FastExp (__expf, ex2.approx.f32 without .ftz) adds a compare and
-// two multiplies to keep results below 2^-126, which the check's absolute 2^-100 does not need.
-__device__ __forceinline__ float SfuExp(float v) {
-    float e;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(v * 1.4426950408889634f));
-    return e;
-}
-
 // ---- host helpers of the launchers ----
 
 // The most threads a block of `kernel` may have on the current GPU (its registers decide), and

@@ -14,6 +14,15 @@
 
 namespace lessons::softmax {
 
+// exp(v) for v <= 0 (or -inf) on the special-function unit: one FMUL by log2(e) and one
+// ex2.approx.ftz (MUFU.EX2). FastExp (__expf: ex2.approx.f32 without .ftz) adds a compare and
+// two multiplies to keep results below 2^-126, which the check's absolute 2^-100 does not need.
+__device__ __forceinline__ float SfuExp(float v) {
+    float e;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(v * 1.4426950408889634f));
+    return e;
+}
+
 template <typename T, int K, int kLanes>
 __global__ void softmax_vectorized_kernel(const T* __restrict__ x, T* __restrict__ y, int m,
                                           int n) {
