@@ -5,13 +5,15 @@
 // its shared memory; after one cluster barrier every block reads the C pairs through distributed
 // shared memory (another block's shared memory, read directly), merges them into the row's, and
 // writes its part. One read and one write per element, at any row length up to C blocks × K
-// chunks a thread. Each exponential is computed once: a thread takes the max of its own values
-// (comparisons only), keeps e = exp(x - its max) in registers as floats while it sums them, and
-// once the row's pair (M, S) is known multiplies them by exp(its max - M) / S, one factor a
-// thread. The special-function unit's exp (16 a clock per SM) would otherwise be computed twice
-// per element, as long as the memory's time for a bf16 row. A longer row, or a GPU before sm_90,
-// takes a split over two kernels: the first writes each part's (max, sum) pair, the second merges a
-// row's pairs and writes the part: two reads.
+// chunks a thread. Each exponential is computed once: a thread's pair is the max of its own
+// values (comparisons only) and the sum of exp(x - that max), each exponential kept in place of
+// its value (rounded to T); once the row's pair (M, S) is known, every value a thread holds needs
+// one multiply by exp(its max - M) / S. Pairs are merged max first: the largest max, then each
+// sum rescaled to it by one exponential. (The special-function unit's exponentials, 16 a clock
+// per SM, computed twice per value and twice per merge step, took as long as a bf16 row's
+// memory traffic.) A longer row, or a GPU before sm_90, takes a split over two kernels: the first
+// writes each part's (max, sum) pair, the second merges a row's pairs and writes the part: two
+// reads.
 #include <cooperative_groups.h>
 
 #include "softmax_gpu.cuh"
@@ -31,31 +33,42 @@ __device__ __forceinline__ float SfuExp(float v) {
     return e;
 }
 
-// A thread's part of the row as exponentials: the raw chunks' values v, with max their max
-// (-inf when the thread holds nothing), into e[k][i] = exp(v - max), and their sum.
+// A thread's part of the row as exponentials, in place: each value v of the raw chunks, with max
+// their max (-inf when the thread holds nothing), becomes exp(v - max), rounded to T where it
+// stood (bf16: one rounding more before the output's, within the one unit in the last place the
+// check allows; the registers stay 4 a chunk). Returns their sum, taken before the rounding.
 template <typename T, int K>
-__device__ __forceinline__ float ExpOfChunks(const uint4 (&raw)[K], float max,
-                                             float (&e)[K][ChunkCount<T>()]) {
+__device__ __forceinline__ float ExpInPlace(uint4 (&raw)[K], float max) {
     const float base = max == -Infinity() ? 0.0f : max;
     float sum[2] = {0.0f, 0.0f};  // two chains of adds, not one
 #pragma unroll
-    for (int k = 0; k < K; ++k)
+    for (int k = 0; k < K; ++k) {
+        float e[ChunkCount<T>()];
 #pragma unroll
         for (int i = 0; i < ChunkCount<T>(); ++i) {
-            e[k][i] = SfuExp(Element<T>(raw[k], i) - base);
-            sum[i % 2] += e[k][i];
+            e[i] = SfuExp(Element<T>(raw[k], i) - base);
+            sum[i % 2] += e[i];
         }
+        raw[k] = PackRaw<T>(e);
+    }
     return sum[0] + sum[1];
 }
 
-// Chunk k of a thread's part, normalised: e[k][i] times the thread's factor, packed as T.
+// Chunk k of a thread's exponentials times its factor, packed as T.
 template <typename T, int K>
-__device__ __forceinline__ uint4 ScaledChunk(const float (&e)[K][ChunkCount<T>()], int k,
-                                             float factor) {
+__device__ __forceinline__ uint4 ScaledChunk(const uint4 (&raw)[K], int k, float factor) {
     float out[ChunkCount<T>()];
 #pragma unroll
-    for (int i = 0; i < ChunkCount<T>(); ++i) out[i] = e[k][i] * factor;
+    for (int i = 0; i < ChunkCount<T>(); ++i) out[i] = Element<T>(raw[k], i) * factor;
     return PackRaw<T>(out);
+}
+
+// The pairs of a warp's 32 lanes as one, every lane gets it: the largest max first (shuffles),
+// then each lane's sum rescaled to it by one exponential, then the sums added (shuffles). Merging
+// pair by pair (Merge) would take two exponentials at each of the 5 steps.
+__device__ __forceinline__ MaxSum WarpPair(MaxSum p) {
+    const float max = WarpMax(p.max);
+    return {max, WarpSum(p.max == -Infinity() ? 0.0f : p.sum * SfuExp(p.max - max))};
 }
 
 template <typename T, int K>
@@ -83,15 +96,14 @@ __global__ void softmax_cluster_kernel(const T* __restrict__ x, T* __restrict__ 
         const int c = first + k * blockDim.x + threadIdx.x;
         raw[k] = c < last ? LoadRaw(r, c, n, aligned, pad) : FilledRaw(pad);
     }
-    // This thread's pair: its max, and the sum of exp(x - that max) (0 when it holds nothing),
-    // the exponentials kept for the output.
+    // This thread's pair: its max (comparisons only), and the sum of exp(x - that max), each
+    // exponential kept in place of its value for the output (sum 0 when it holds nothing).
     float max = -Infinity();
 #pragma unroll
     for (int k = 0; k < K; ++k) max = fmaxf(max, ChunkMax<T>(raw[k]));
-    float e[K][V];
-    const float sum = ExpOfChunks<T>(raw, max, e);
+    const float sum = ExpInPlace<T>(raw, max);
     // The block's pair: the warps' pairs merged through shared memory.
-    MaxSum pair = WarpMerge({max, sum});
+    MaxSum pair = WarpPair({max, sum});
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
     if (lane == 0) {
         scratch_max[warp] = pair.max;
@@ -101,23 +113,23 @@ __global__ void softmax_cluster_kernel(const T* __restrict__ x, T* __restrict__ 
     if (warp == 0) {
         pair =
             lane < warps ? MaxSum{scratch_max[lane], scratch_sum[lane]} : MaxSum{-Infinity(), 0.0f};
-        pair = WarpMerge(pair);
+        pair = WarpPair(pair);
         if (lane == 0) published = pair;
     }
     cluster.sync();  // every block's pair is published
     // The row's pair: each warp merges the C blocks' pairs, a lane a block.
     pair = lane < static_cast<int>(blocks) ? *cluster.map_shared_rank(&published, lane)
                                            : MaxSum{-Infinity(), 0.0f};
-    pair = WarpMerge(pair);
+    pair = WarpPair(pair);
     // Arrive now, wait at the end: no block leaves (its shared memory gone) while another may
     // still read its pair, and the writes need not wait for the slowest block's reads.
     cluster.barrier_arrive();
     // exp(x - M) / S = exp(x - max) · exp(max - M) / S: one factor for all of this thread's values.
-    const float factor = max == -Infinity() ? 0.0f : FastExp(max - pair.max) / pair.sum;
+    const float factor = max == -Infinity() ? 0.0f : SfuExp(max - pair.max) / pair.sum;
 #pragma unroll
     for (int k = 0; k < K; ++k) {
         const int c = first + k * blockDim.x + threadIdx.x;
-        if (c < last) StoreRaw(o, c, n, aligned, ScaledChunk<T>(e, k, factor));
+        if (c < last) StoreRaw(o, c, n, aligned, ScaledChunk<T>(raw, k, factor));
     }
     cluster.barrier_wait();
 #else
@@ -174,9 +186,8 @@ __global__ void softmax_cluster_pipelined_kernel(const T* __restrict__ x, T* __r
         float max = -Infinity();
 #pragma unroll
         for (int k = 0; k < K; ++k) max = fmaxf(max, ChunkMax<T>(raw[k]));
-        float e[K][V];
-        const float sum = ExpOfChunks<T>(raw, max, e);
-        MaxSum pair = WarpMerge({max, sum});
+        const float sum = ExpInPlace<T>(raw, max);
+        MaxSum pair = WarpPair({max, sum});
         if (lane == 0) {
             scratch_max[warp] = pair.max;
             scratch_sum[warp] = pair.sum;
@@ -186,20 +197,20 @@ __global__ void softmax_cluster_pipelined_kernel(const T* __restrict__ x, T* __r
         if (warp == 0) {
             pair = lane < warps ? MaxSum{scratch_max[lane], scratch_sum[lane]}
                                 : MaxSum{-Infinity(), 0.0f};
-            pair = WarpMerge(pair);
+            pair = WarpPair(pair);
             if (lane == 0) published = pair;
         }
         cluster.sync();  // every block's pair is published (and scratch is free again)
         pair = lane < static_cast<int>(blocks) ? *cluster.map_shared_rank(&published, lane)
                                                : MaxSum{-Infinity(), 0.0f};
-        pair = WarpMerge(pair);
+        pair = WarpPair(pair);
         cluster.barrier_arrive();
-        const float factor = max == -Infinity() ? 0.0f : FastExp(max - pair.max) / pair.sum;
+        const float factor = max == -Infinity() ? 0.0f : SfuExp(max - pair.max) / pair.sum;
         T* o = y + static_cast<size_t>(row) * n;
 #pragma unroll
         for (int k = 0; k < K; ++k) {
             const int c = first + k * blockDim.x + threadIdx.x;
-            if (c < last) reinterpret_cast<uint4*>(o)[c] = ScaledChunk<T>(e, k, factor);
+            if (c < last) reinterpret_cast<uint4*>(o)[c] = ScaledChunk<T>(raw, k, factor);
         }
     }
     if (first_row < m) cluster.barrier_wait();  // no block leaves while its pair may be read
@@ -335,8 +346,7 @@ struct Plan {
 };
 
 // The cluster: C blocks a row as asked (`variant`), or, for 0, the fewest (a power of two, up to
-// 8) that leave each thread at most 8 chunks, else up to 16 chunks on 8 blocks, else 16 blocks,
-// and more while the instance's registers leave no room for `block` threads;
+// 8) that leave each thread at most 8 chunks, else up to 16 chunks on 8 blocks, else 16 blocks;
 // K the smallest power of two that covers a thread's chunks. The row must fit C blocks × K
 // chunks a thread with K at most 16 and room in the registers for `block` threads, on sm_90;
 // else the split.
@@ -358,12 +368,6 @@ Plan PlanFor(int n, int block, int variant) {
         c = 1;
         while (c < 8 && per_thread(c) > kAimChunks) c *= 2;
         if (per_thread(c) > kMaxChunks) c = kMaxCluster;
-        // More blocks while a thread's exponentials (K chunks of floats) leave no room in the
-        // registers for `block` threads.
-        while (c < kMaxCluster &&
-               FactsOf(Instance<T>(static_cast<int>(Cover(per_thread(c), kMaxChunks))), block)
-                       .max_threads < block)
-            c *= 2;
     }
     const long long k = Cover(per_thread(c), kMaxChunks);
     if (k * block * 16 > kMaxStageBytes ||

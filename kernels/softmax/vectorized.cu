@@ -5,9 +5,9 @@
 // rounded once on store. So a thread holds twice as many bf16 values as floats, and every thread
 // holds K chunks (up to 16) whatever the dtype: `lanes` threads a row (a power of two: a part of a
 // warp for short rows, several warps for longer ones) are chosen so that each has about 8 chunks,
-// 128 bytes in flight. Each exponential is computed once and kept, as a float, for the output:
-// the special-function unit's 16 a clock per SM are as scarce as the bandwidth when a bf16 byte
-// holds half a value, and its registers are cheaper than a second exponential. A row longer than
+// 128 bytes in flight. Each exponential is computed once and kept in place of its value, rounded
+// to T (exp(x - max) is in (0, 1]): the special-function unit's 16 exponentials a clock per SM
+// matter once a byte holds half a bf16 value, and the registers stay 4 a chunk. A row longer than
 // K chunks a thread is re-read in three passes. A row whose length is not a multiple of the chunk
 // is not 16-byte aligned: its chunks are loaded value by value.
 #include "softmax_gpu.cuh"
@@ -54,16 +54,20 @@ __global__ void softmax_vectorized_kernel(const T* __restrict__ x, T* __restrict
 #pragma unroll
         for (int k = 0; k < K; ++k) max = fmaxf(max, ChunkMax<T>(raw[k]));
         max = GroupMaxOf(max, lanes, tid, scratch_max);
-        // Each exponential once, kept in registers as a float for the output.
-        float e[K][V];
+        // Each exponential once, kept in place of its value (rounded to T: for bf16 one rounding
+        // more before the output's, within the one unit in the last place the check allows), so
+        // the registers stay 4 a chunk; the sum is taken before the rounding.
         float sum[2] = {0.0f, 0.0f};  // two chains of adds, not one
 #pragma unroll
-        for (int k = 0; k < K; ++k)
+        for (int k = 0; k < K; ++k) {
+            float e[V];
 #pragma unroll
             for (int i = 0; i < V; ++i) {
-                e[k][i] = SfuExp(Element<T>(raw[k], i) - max);
-                sum[i % 2] += e[k][i];
+                e[i] = SfuExp(Element<T>(raw[k], i) - max);
+                sum[i % 2] += e[i];
             }
+            raw[k] = PackRaw<T>(e);
+        }
         const float inv = 1.0f / GroupSumOf(sum[0] + sum[1], lanes, tid, scratch_sum);
 #pragma unroll
         for (int k = 0; k < K; ++k) {
@@ -71,7 +75,7 @@ __global__ void softmax_vectorized_kernel(const T* __restrict__ x, T* __restrict
             if (c < mine) {
                 float out[V];
 #pragma unroll
-                for (int i = 0; i < V; ++i) out[i] = e[k][i] * inv;
+                for (int i = 0; i < V; ++i) out[i] = Element<T>(raw[k], i) * inv;
                 StoreRaw(o, c, n, aligned, PackRaw<T>(out));
             }
         }
@@ -137,8 +141,7 @@ struct Plan {
 };
 
 // `lanes` threads a row: as asked (`variant`, at most the block), or, for 0, the fewest (a power
-// of two) that leave each at most 8 chunks of the row, at most the block, and more while K's
-// registers leave no room for `block` threads; then K, the smallest
+// of two) that leave each at most 8 chunks of the row, at most the block; then K, the smallest
 // power of two of chunks (at most 16) that covers the row, smaller where the registers leave no
 // room for `block` threads (a longer row is re-read).
 template <typename T>
@@ -149,12 +152,6 @@ Plan PlanFor(int n, int block, int variant) {
                           : static_cast<int>(Cover((chunks + kAimChunks - 1) / kAimChunks, block));
     if (p.lanes > block) p.lanes = block;
     p.k = static_cast<int>(Cover((chunks + p.lanes - 1) / p.lanes, kMaxChunks));
-    // Auto: more lanes while K's registers leave no room for `block` threads.
-    while (variant <= 0 && p.lanes < block && p.k > 1 &&
-           FactsOf(Instance<T>(p.k), block).max_threads < block) {
-        p.lanes *= 2;
-        p.k = static_cast<int>(Cover((chunks + p.lanes - 1) / p.lanes, kMaxChunks));
-    }
     while (p.k > 1 && FactsOf(Instance<T>(p.k), block).max_threads < block) p.k /= 2;
     return p;
 }
