@@ -5,7 +5,13 @@
 // its shared memory; after one cluster barrier every block reads the C pairs through distributed
 // shared memory (another block's shared memory, read directly), merges them into the row's, and
 // writes its part. One read and one write per element, at any row length up to C blocks × K
-// chunks a thread. A longer row, or a GPU before sm_90, takes a split over two kernels: the first
+// chunks a thread. Each exponential is computed once: a thread's pair is the max of its own
+// values (comparisons only) and the sum of exp(x - that max), each exponential kept in place of
+// its value (rounded to T); once the row's pair (M, S) is known, every value a thread holds needs
+// one multiply by exp(its max - M) / S. Pairs are merged max first: the largest max, then each
+// sum rescaled to it by one exponential. (The special-function unit's exponentials, 16 a clock
+// per SM, computed twice per value and twice per merge step, took as long as a bf16 row's
+// memory traffic.) A longer row, or a GPU before sm_90, takes a split over two kernels: the first
 // writes each part's (max, sum) pair, the second merges a row's pairs and writes the part: two
 // reads.
 #include <cooperative_groups.h>
@@ -15,6 +21,55 @@
 namespace lessons::softmax {
 
 namespace cg = cooperative_groups;
+
+// exp(v) for v <= 0 (or -inf) on the special-function unit: one FMUL by log2(e) and one
+// ex2.approx.ftz (MUFU.EX2). FastExp (__expf: ex2.approx.f32 without .ftz) adds a compare and
+// two multiplies to keep results below 2^-126, which the check's absolute 2^-100 does not need.
+// (The same as vectorized.cu's: that kernel, an exercise's solution, is compiled with the
+// exercises' prelude alone, so it keeps its helper beside it.)
+__device__ __forceinline__ float SfuExp(float v) {
+    float e;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(v * 1.4426950408889634f));
+    return e;
+}
+
+// A thread's part of the row as exponentials, in place: each value v of the raw chunks, with max
+// their max (-inf when the thread holds nothing), becomes exp(v - max), rounded to T where it
+// stood (bf16: one rounding more before the output's, within the one unit in the last place the
+// check allows; the registers stay 4 a chunk). Returns their sum, taken before the rounding.
+template <typename T, int K>
+__device__ __forceinline__ float ExpInPlace(uint4 (&raw)[K], float max) {
+    const float base = max == -Infinity() ? 0.0f : max;
+    float sum[2] = {0.0f, 0.0f};  // two chains of adds, not one
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+        float e[ChunkCount<T>()];
+#pragma unroll
+        for (int i = 0; i < ChunkCount<T>(); ++i) {
+            e[i] = SfuExp(Element<T>(raw[k], i) - base);
+            sum[i % 2] += e[i];
+        }
+        raw[k] = PackRaw<T>(e);
+    }
+    return sum[0] + sum[1];
+}
+
+// Chunk k of a thread's exponentials times its factor, packed as T.
+template <typename T, int K>
+__device__ __forceinline__ uint4 ScaledChunk(const uint4 (&raw)[K], int k, float factor) {
+    float out[ChunkCount<T>()];
+#pragma unroll
+    for (int i = 0; i < ChunkCount<T>(); ++i) out[i] = Element<T>(raw[k], i) * factor;
+    return PackRaw<T>(out);
+}
+
+// The pairs of a warp's 32 lanes as one, every lane gets it: the largest max first (shuffles),
+// then each lane's sum rescaled to it by one exponential, then the sums added (shuffles). Merging
+// pair by pair (Merge) would take two exponentials at each of the 5 steps.
+__device__ __forceinline__ MaxSum WarpPair(MaxSum p) {
+    const float max = WarpMax(p.max);
+    return {max, WarpSum(p.max == -Infinity() ? 0.0f : p.sum * SfuExp(p.max - max))};
+}
 
 template <typename T, int K>
 __global__ void softmax_cluster_kernel(const T* __restrict__ x, T* __restrict__ y, int m, int n,
@@ -41,18 +96,14 @@ __global__ void softmax_cluster_kernel(const T* __restrict__ x, T* __restrict__ 
         const int c = first + k * blockDim.x + threadIdx.x;
         raw[k] = c < last ? LoadRaw(r, c, n, aligned, pad) : FilledRaw(pad);
     }
-    // This thread's pair: its max, and the sum of exp(x - that max) (0 when it holds nothing).
+    // This thread's pair: its max (comparisons only), and the sum of exp(x - that max), each
+    // exponential kept in place of its value for the output (sum 0 when it holds nothing).
     float max = -Infinity();
 #pragma unroll
     for (int k = 0; k < K; ++k) max = fmaxf(max, ChunkMax<T>(raw[k]));
-    const float base = max == -Infinity() ? 0.0f : max;
-    float sum = 0.0f;
-#pragma unroll
-    for (int k = 0; k < K; ++k)
-#pragma unroll
-        for (int i = 0; i < V; ++i) sum += FastExp(Element<T>(raw[k], i) - base);
+    const float sum = ExpInPlace<T>(raw, max);
     // The block's pair: the warps' pairs merged through shared memory.
-    MaxSum pair = WarpMerge({max, sum});
+    MaxSum pair = WarpPair({max, sum});
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
     if (lane == 0) {
         scratch_max[warp] = pair.max;
@@ -62,28 +113,23 @@ __global__ void softmax_cluster_kernel(const T* __restrict__ x, T* __restrict__ 
     if (warp == 0) {
         pair =
             lane < warps ? MaxSum{scratch_max[lane], scratch_sum[lane]} : MaxSum{-Infinity(), 0.0f};
-        pair = WarpMerge(pair);
+        pair = WarpPair(pair);
         if (lane == 0) published = pair;
     }
     cluster.sync();  // every block's pair is published
     // The row's pair: each warp merges the C blocks' pairs, a lane a block.
     pair = lane < static_cast<int>(blocks) ? *cluster.map_shared_rank(&published, lane)
                                            : MaxSum{-Infinity(), 0.0f};
-    pair = WarpMerge(pair);
+    pair = WarpPair(pair);
     // Arrive now, wait at the end: no block leaves (its shared memory gone) while another may
     // still read its pair, and the writes need not wait for the slowest block's reads.
     cluster.barrier_arrive();
-    const float inv = 1.0f / pair.sum;
+    // exp(x - M) / S = exp(x - max) · exp(max - M) / S: one factor for all of this thread's values.
+    const float factor = max == -Infinity() ? 0.0f : SfuExp(max - pair.max) / pair.sum;
 #pragma unroll
     for (int k = 0; k < K; ++k) {
         const int c = first + k * blockDim.x + threadIdx.x;
-        if (c < last) {
-            float out[V];
-#pragma unroll
-            for (int i = 0; i < V; ++i)
-                out[i] = FastExp(ElementAgain<T>(raw[k], i) - pair.max) * inv;
-            StoreRaw(o, c, n, aligned, PackRaw<T>(out));
-        }
+        if (c < last) StoreRaw(o, c, n, aligned, ScaledChunk<T>(raw, k, factor));
     }
     cluster.barrier_wait();
 #else
@@ -140,13 +186,8 @@ __global__ void softmax_cluster_pipelined_kernel(const T* __restrict__ x, T* __r
         float max = -Infinity();
 #pragma unroll
         for (int k = 0; k < K; ++k) max = fmaxf(max, ChunkMax<T>(raw[k]));
-        const float base = max == -Infinity() ? 0.0f : max;
-        float sum = 0.0f;
-#pragma unroll
-        for (int k = 0; k < K; ++k)
-#pragma unroll
-            for (int i = 0; i < V; ++i) sum += FastExp(Element<T>(raw[k], i) - base);
-        MaxSum pair = WarpMerge({max, sum});
+        const float sum = ExpInPlace<T>(raw, max);
+        MaxSum pair = WarpPair({max, sum});
         if (lane == 0) {
             scratch_max[warp] = pair.max;
             scratch_sum[warp] = pair.sum;
@@ -156,26 +197,20 @@ __global__ void softmax_cluster_pipelined_kernel(const T* __restrict__ x, T* __r
         if (warp == 0) {
             pair = lane < warps ? MaxSum{scratch_max[lane], scratch_sum[lane]}
                                 : MaxSum{-Infinity(), 0.0f};
-            pair = WarpMerge(pair);
+            pair = WarpPair(pair);
             if (lane == 0) published = pair;
         }
         cluster.sync();  // every block's pair is published (and scratch is free again)
         pair = lane < static_cast<int>(blocks) ? *cluster.map_shared_rank(&published, lane)
                                                : MaxSum{-Infinity(), 0.0f};
-        pair = WarpMerge(pair);
+        pair = WarpPair(pair);
         cluster.barrier_arrive();
-        const float inv = 1.0f / pair.sum;
+        const float factor = max == -Infinity() ? 0.0f : SfuExp(max - pair.max) / pair.sum;
         T* o = y + static_cast<size_t>(row) * n;
 #pragma unroll
         for (int k = 0; k < K; ++k) {
             const int c = first + k * blockDim.x + threadIdx.x;
-            if (c < last) {
-                float out[V];
-#pragma unroll
-                for (int i = 0; i < V; ++i)
-                    out[i] = FastExp(ElementAgain<T>(raw[k], i) - pair.max) * inv;
-                reinterpret_cast<uint4*>(o)[c] = PackRaw<T>(out);
-            }
+            if (c < last) reinterpret_cast<uint4*>(o)[c] = ScaledChunk<T>(raw, k, factor);
         }
     }
     if (first_row < m) cluster.barrier_wait();  // no block leaves while its pair may be read
@@ -206,7 +241,7 @@ __global__ void softmax_cluster_split_pairs_kernel(const T* __restrict__ x,
         const float max = fmaxf(pair.max, local);
         float sum = pair.sum * FastExp(pair.max - max);
 #pragma unroll
-        for (int i = 0; i < V; ++i) sum += FastExp(v[i] - max);
+        for (int i = 0; i < V; ++i) sum += SfuExp(v[i] - max);
         pair = {max, sum};
     }
     pair = WarpMerge(pair);
@@ -253,7 +288,7 @@ __global__ void softmax_cluster_split_write_kernel(const T* __restrict__ x, T* _
     for (int c = threadIdx.x; c < (count + V - 1) / V; c += blockDim.x) {
         LoadChunk(r, c, count, aligned, v, -Infinity());
 #pragma unroll
-        for (int i = 0; i < V; ++i) v[i] = FastExp(v[i] - pair.max) * inv;
+        for (int i = 0; i < V; ++i) v[i] = SfuExp(v[i] - pair.max) * inv;
         StoreChunk(o, c, count, aligned, v);
     }
 }

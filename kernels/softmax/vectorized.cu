@@ -5,13 +5,23 @@
 // rounded once on store. So a thread holds twice as many bf16 values as floats, and every thread
 // holds K chunks (up to 16) whatever the dtype: `lanes` threads a row (a power of two: a part of a
 // warp for short rows, several warps for longer ones) are chosen so that each has about 8 chunks,
-// 128 bytes in flight. The exponentials are computed twice (for the sum, then for the output): an
-// instruction is cheaper than the registers they would take. A row longer than K chunks a thread
-// is re-read in three passes. A row whose length is not a multiple of the chunk is not 16-byte
-// aligned: its chunks are loaded value by value.
+// 128 bytes in flight. Each exponential is computed once and kept in place of its value, rounded
+// to T (exp(x - max) is in (0, 1]): the special-function unit's 16 exponentials a clock per SM
+// matter once a byte holds half a bf16 value, and the registers stay 4 a chunk. A row longer than
+// K chunks a thread is re-read in three passes. A row whose length is not a multiple of the chunk
+// is not 16-byte aligned: its chunks are loaded value by value.
 #include "softmax_gpu.cuh"
 
 namespace lessons::softmax {
+
+// exp(v) for v <= 0 (or -inf) on the special-function unit: one FMUL by log2(e) and one
+// ex2.approx.ftz (MUFU.EX2). FastExp (__expf: ex2.approx.f32 without .ftz) adds a compare and
+// two multiplies to keep results below 2^-126, which the check's absolute 2^-100 does not need.
+__device__ __forceinline__ float SfuExp(float v) {
+    float e;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(v * 1.4426950408889634f));
+    return e;
+}
 
 template <typename T, int K, int kLanes>
 __global__ void softmax_vectorized_kernel(const T* __restrict__ x, T* __restrict__ y, int m,
@@ -44,20 +54,28 @@ __global__ void softmax_vectorized_kernel(const T* __restrict__ x, T* __restrict
 #pragma unroll
         for (int k = 0; k < K; ++k) max = fmaxf(max, ChunkMax<T>(raw[k]));
         max = GroupMaxOf(max, lanes, tid, scratch_max);
-        float sum = 0.0f;
+        // Each exponential once, kept in place of its value (rounded to T: for bf16 one rounding
+        // more before the output's, within the one unit in the last place the check allows), so
+        // the registers stay 4 a chunk; the sum is taken before the rounding.
+        float sum[2] = {0.0f, 0.0f};  // two chains of adds, not one
 #pragma unroll
-        for (int k = 0; k < K; ++k)
+        for (int k = 0; k < K; ++k) {
+            float e[V];
 #pragma unroll
-            for (int i = 0; i < V; ++i) sum += FastExp(Element<T>(raw[k], i) - max);
-        const float inv = 1.0f / GroupSumOf(sum, lanes, tid, scratch_sum);
+            for (int i = 0; i < V; ++i) {
+                e[i] = SfuExp(Element<T>(raw[k], i) - max);
+                sum[i % 2] += e[i];
+            }
+            raw[k] = PackRaw<T>(e);
+        }
+        const float inv = 1.0f / GroupSumOf(sum[0] + sum[1], lanes, tid, scratch_sum);
 #pragma unroll
         for (int k = 0; k < K; ++k) {
             const int c = k * lanes + lane;
             if (c < mine) {
                 float out[V];
 #pragma unroll
-                for (int i = 0; i < V; ++i)
-                    out[i] = FastExp(ElementAgain<T>(raw[k], i) - max) * inv;
+                for (int i = 0; i < V; ++i) out[i] = Element<T>(raw[k], i) * inv;
                 StoreRaw(o, c, n, aligned, PackRaw<T>(out));
             }
         }
@@ -71,14 +89,14 @@ __global__ void softmax_vectorized_kernel(const T* __restrict__ x, T* __restrict
         for (int c = lane; c < mine; c += lanes) {
             const uint4 raw = LoadRaw(r, c, n, aligned, pad);
 #pragma unroll
-            for (int i = 0; i < V; ++i) sum += FastExp(Element<T>(raw, i) - max);
+            for (int i = 0; i < V; ++i) sum += SfuExp(Element<T>(raw, i) - max);
         }
         const float inv = 1.0f / GroupSumOf(sum, lanes, tid, scratch_sum);
         for (int c = lane; c < mine; c += lanes) {
             const uint4 raw = LoadRaw(r, c, n, aligned, pad);
             float out[V];
 #pragma unroll
-            for (int i = 0; i < V; ++i) out[i] = FastExp(Element<T>(raw, i) - max) * inv;
+            for (int i = 0; i < V; ++i) out[i] = SfuExp(Element<T>(raw, i) - max) * inv;
             StoreRaw(o, c, n, aligned, PackRaw<T>(out));
         }
     }
