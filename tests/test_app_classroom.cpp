@@ -5,6 +5,7 @@
 // match), input drawn within a frame, and the review's rough edges that the UI logic decides.
 #include <imgui_internal.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "exercise.h"
 #include "machine_code.h"
 #include "panels/input_trickle.h"
+#include "text/code_listing.h"
 #include "text/diff.h"
 #include "text/lesson_text.h"
 
@@ -1021,6 +1023,92 @@ TEST_F(Classroom, ARecordedSassListingWithLineInformationIsLinkedToItsSource) {
     EXPECT_EQ(probe.linked_source, 9);
     EXPECT_EQ(probe.linked_listing_lines, 8)
         << "three constant loads, two address computations, two loads and the store";
+}
+
+// The SASS tab opens at the instance the step's exercise stands for: a tile step's default tile
+// (8.5 at 256 × 128 with 4 stages and 2 consumers), not the listing's first instance.
+TEST(ClassroomListing, TheSassTabOpensAtTheExercisesInstance) {
+    const std::vector<MachineFunction> listed = {
+        {"a", "void lessons::tc::tc_warp_specialization_kernel<64, 256, 4, 1>(CUtensorMap_st)", {}},
+        {"b",
+         "void lessons::tc::tc_warp_specialization_kernel<128, 256, 3, 2>(CUtensorMap_st)",
+         {}},
+        {"c",
+         "void lessons::tc::tc_warp_specialization_kernel<256, 128, 4, 2>(CUtensorMap_st)",
+         {}},
+    };
+    const std::vector<std::string> names = {"tc_warp_specialization_kernel"};
+    EXPECT_EQ(DefaultKernel(listed, names), 0) << "without an instance: the first";
+    EXPECT_EQ(DefaultKernel(listed, names,
+                            "constexpr int BM = 256, BN = 128, STAGES = 4, CONSUMERS = 2;"),
+              2);
+    EXPECT_EQ(DefaultKernel(listed, names,
+                            "constexpr int BM = 256, BN = 128, STAGES = 4, "
+                            "CONSUMERS = 2; constexpr bool EXTRA = true;"),
+              2)
+        << "no instance holds every value: the one that holds the most";
+    EXPECT_EQ(DefaultKernel(listed, names, "constexpr Order kOrder = Order::kRows;"), 0)
+        << "an enum's value is not spelled as written: the first";
+    const std::vector<MachineFunction> toggled = {
+        {"a", "void lessons::tc::tc_persistent_kernel<128, 256, 4, 2, true, true, false, 1>()", {}},
+        {"b", "void lessons::tc::tc_persistent_kernel<128, 256, 4, 2, true, true, true, 2>()", {}},
+        {"c", "void lessons::tc::tc_persistent_kernel<128, 256, 4, 2, true, true, true, 1>()", {}},
+    };
+    EXPECT_EQ(DefaultKernel(toggled, {"tc_persistent_kernel"},
+                            "constexpr int BM = 128, BN = 256, STAGES = 4, CONSUMERS = 2, "
+                            "CLUSTER = 1; constexpr bool WAIT_ONE = true, TMA_STORE = true, "
+                            "BANDS = true;"),
+              2)
+        << "each argument stands for one value, in any order";
+
+    // Every step whose exercise names an instance opens its listing at one that holds its values.
+    const MachineCodeTable& table = MachineCodeFiles();
+    if (table.why_none[0]) GTEST_SKIP() << "this build has no machine code: " << table.why_none;
+    int checked = 0;
+    for (const Lesson& lesson : Catalog().lessons()) {
+        if (lesson.exercise.instance.empty()) continue;
+        const auto file = table.files.find(lesson.source_path);
+        if (file == table.files.end()) continue;
+        for (const Isa isa : {Isa::kSass, Isa::kPtx}) {
+            const std::string_view code = isa == Isa::kSass ? file->second.sass : file->second.ptx;
+            if (code.empty()) continue;
+            const std::vector<MachineFunction> functions = SplitFunctions(code, isa);
+            const std::vector<std::string> kernels = KernelNames(lesson, nullptr);
+            const int at = DefaultKernel(functions, kernels, lesson.exercise.instance);
+            ASSERT_GE(at, 0) << lesson.label;
+            // Where an instance of the kernel holds every value the exercise sets, the chosen
+            // one does.
+            const std::string& instance = lesson.exercise.instance;
+            const auto holds_all = [&](const std::string& name) {
+                if (name.find('<') == std::string::npos) return false;
+                for (size_t v = instance.find("= "); v != std::string::npos;
+                     v = instance.find("= ", v + 1)) {
+                    const std::string value =
+                        instance.substr(v + 2, instance.find_first_of(",;", v) - v - 2);
+                    if (value.find("::") != std::string::npos) continue;  // an enum's
+                    if (name.find("<" + value + ",") == std::string::npos &&
+                        name.find(" " + value + ",") == std::string::npos &&
+                        name.find(" " + value + ">") == std::string::npos &&
+                        name.find("<" + value + ">") == std::string::npos)
+                        return false;
+                }
+                return true;
+            };
+            const bool some = std::any_of(functions.begin(), functions.end(), [&](auto& f) {
+                return f.name.find(kernels.front()) != std::string::npos && holds_all(f.name);
+            });
+            const std::string& chosen = functions[static_cast<size_t>(at)].name;
+            if (some) {
+                EXPECT_TRUE(holds_all(chosen)) << lesson.label << " opens at " << chosen
+                                               << ", not at its exercise's " << instance;
+            }
+            if (lesson.id == "tensor-cores/warp-specialization") {
+                EXPECT_NE(chosen.find("<256, 128, 4, 2>"), std::string::npos) << chosen;
+            }
+            ++checked;
+        }
+    }
+    EXPECT_GT(checked, 0) << "no step with an exercise instance has a listing";
 }
 
 }  // namespace

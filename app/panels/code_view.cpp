@@ -137,7 +137,7 @@ void DrawMachine(UiState& ui, const Registry& reg, const Lesson& lesson, Isa isa
         m.lesson = lesson.number;
         m.for_tab = tab;
         m.functions = SplitFunctions(code, isa);
-        m.kernel = DefaultKernel(m.functions, KernelNames(*from, nullptr));
+        m.kernel = DefaultKernel(m.functions, KernelNames(*from, nullptr), from->exercise.instance);
         m.reused_from = from != &lesson ? from->label : std::string();
         m.jump_line = -1;
         m.source_lines = SplitLines(from->source);

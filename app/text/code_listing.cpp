@@ -30,15 +30,100 @@ std::string ShortKernelName(const std::string& demangled) {
     return s;
 }
 
+namespace {
+
+// The top-level template arguments of a demangled kernel name ("k<256, 128, 4, 2>(...)" gives
+// "256", "128", "4", "2"); none for a kernel that is not a template instance.
+std::vector<std::string> TemplateArguments(const std::string& name) {
+    std::vector<std::string> args;
+    const size_t open = name.find('<');
+    const size_t paren = name.find('(');
+    if (open == std::string::npos || (paren != std::string::npos && paren < open)) return args;
+    int depth = 0;
+    std::string current;
+    for (size_t i = open + 1; i < name.size(); ++i) {
+        const char c = name[i];
+        if (c == '<' || c == '(') ++depth;
+        if ((c == '>' || c == ')') && depth-- == 0) {
+            args.push_back(current);
+            return args;
+        }
+        if (c == ',' && depth == 0) {
+            args.push_back(current);
+            current.clear();
+        } else if (c != ' ' || !current.empty()) {
+            current += c;
+        }
+    }
+    return {};  // unbalanced: none
+}
+
+// The values of an exercise's instance that a demangled name spells as they are written: the
+// integers, booleans and plain type names after each '=' ("using T = float; constexpr int BM =
+// 256, BN = 128; constexpr bool SWIZZLE = true;" gives "float", "256", "128", "true"). An enum's
+// value ("Addressing::kInterleaved") is spelled as a number in the name, so it is left out.
+std::vector<std::string> InstanceValues(const std::string& instance) {
+    std::vector<std::string> values;
+    for (size_t at = instance.find('='); at != std::string::npos; at = instance.find('=', at + 1)) {
+        size_t begin = instance.find_first_not_of(' ', at + 1);
+        if (begin == std::string::npos) break;
+        const size_t end = instance.find_first_of(",; ", begin);
+        const std::string v = instance.substr(begin, end == std::string::npos ? end : end - begin);
+        const bool word = !v.empty() && std::all_of(v.begin(), v.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+        });
+        if (word) values.push_back(v);
+    }
+    return values;
+}
+
+// How many of `values` are among `args`, each argument standing for one value at most.
+int Held(std::vector<std::string> args, const std::vector<std::string>& values) {
+    int held = 0;
+    for (const std::string& v : values) {
+        const auto it = std::find(args.begin(), args.end(), v);
+        if (it == args.end()) continue;
+        args.erase(it);
+        ++held;
+    }
+    return held;
+}
+
+// How many of `values` are among `args` in their order (the longest common subsequence): of two
+// instances that hold the same values, <256, 128, ...> is BM = 256, BN = 128, and <128, 256, ...>
+// is not.
+int HeldInOrder(const std::vector<std::string>& args, const std::vector<std::string>& values) {
+    std::vector<int> row(values.size() + 1, 0);
+    for (const std::string& a : args) {
+        int diagonal = 0;  // row[j - 1] before this argument
+        for (size_t j = 1; j <= values.size(); ++j) {
+            const int above = row[j];
+            row[j] = a == values[j - 1] ? diagonal + 1 : std::max(row[j], row[j - 1]);
+            diagonal = above;
+        }
+    }
+    return row.back();
+}
+
+}  // namespace
+
 int DefaultKernel(const std::vector<MachineFunction>& functions,
-                  const std::vector<std::string>& names) {
+                  const std::vector<std::string>& names, const std::string& instance) {
+    const std::vector<std::string> values = InstanceValues(instance);
     int best = -1, best_score = 1 << 30;
     for (size_t i = 0; i < functions.size() && !names.empty(); ++i) {
         const std::string& f = functions[i].name;
         if (f.find(names.front()) == std::string::npos) continue;
+        // Toggles past their first value: "(Enum)1" and the like.
         int score = 0;
         for (size_t at = f.find(')'); at != std::string::npos; at = f.find(')', at + 1))
             if (at + 1 < f.size() && f[at + 1] >= '1' && f[at + 1] <= '9') ++score;
+        // The instance nearest the one the row's exercise stands for comes first (a tile step:
+        // its default tile's instance, not the listing's first): each of its values missing
+        // counts for more than each one out of order, which counts for more than every toggle.
+        const std::vector<std::string> args = TemplateArguments(f);
+        score += static_cast<int>(values.size() - Held(args, values)) << 20;
+        score += static_cast<int>(values.size() - HeldInOrder(args, values)) << 12;
         if (score < best_score) {
             best_score = score;
             best = static_cast<int>(i);

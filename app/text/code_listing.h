@@ -47,9 +47,12 @@ std::string ShortKernelName(const std::string& demangled);
 
 // The kernel shown first: the step's first kernel as written, i.e. the template instance with
 // every toggle at its first value (index 0: the lesson as written, as the toggle tables are
-// declared); -1 (every kernel) when none matches.
+// declared) and, where the row's exercise names an instance (`instance`: "constexpr int BM =
+// 256, BN = 128, ..."), first the one whose template arguments hold the most of its values: a
+// tile step's default tile, whatever order the listing has; -1 (every kernel) when no kernel
+// has one of `names`.
 int DefaultKernel(const std::vector<MachineFunction>& functions,
-                  const std::vector<std::string>& names);
+                  const std::vector<std::string>& names, const std::string& instance = {});
 
 // Fills the view's lines, their classes and the counts per class from `code` (the kernel
 // chosen in `m.kernel`, or all of it). Where the listing carries line information, each line's
