@@ -723,7 +723,7 @@ static void OnTerm(int sig) {
 // Runs a group in child processes: a child that faults (a sticky CUDA error), crashes or hangs
 // loses only the config it was at; the next child resumes after it.
 static void RunGroupIsolated(Problem& p, double hang_s) {
-    int start = 0;
+    int start = 0, hangs = 0;
     const int total =
         static_cast<int>((p.bf16 ? Configs<__nv_bfloat16>() : Configs<float>()).size());
     while (start < total) {
@@ -790,6 +790,11 @@ static void RunGroupIsolated(Problem& p, double hang_s) {
         }
         std::fflush(stdout);
         start = at + 1;
+        if (killed && ++hangs >= 3) {  // a hang costs hang_s each: give up on this shape
+            std::printf("%-40s ERROR 3 hangs: the rest of this shape skipped\n", "(group)");
+            JsonError(p, "(group)", "3 hangs: the rest of this shape skipped");
+            return;
+        }
     }
 }
 

@@ -23,7 +23,7 @@ fi
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv | tee "$OUT/gpu.txt"
 
 # ---- 1. bench
-timeout 150 "$BIN" "$OUT/bench.jsonl" ${FILTER:-} 2>&1 | tee "$OUT/bench.txt"
+HANG_S=${HANG_S:-12} timeout 150 "$BIN" "$OUT/bench.jsonl" ${FILTER:-} 2>&1 | tee "$OUT/bench.txt"
 echo "bench took $(( $(date +%s) - T0 )) s"
 
 # ---- summary (also picks the sanitizer's configs: the best hyb config of each long-row shape)
