@@ -115,27 +115,36 @@ namespace {
 uint64_t VariantOf(const ParamValues& p, const char* name) {
     if (!p.Has(name)) return 0;
     const std::string& choice = p.Choice(name);
-    return choice == "auto" ? 0 : std::strtoull(choice.c_str(), nullptr, 10);  // "8-pipelined": 8
+    return choice == "auto" ? 0 : std::strtoull(choice.c_str(), nullptr, 10);
 }
 
-// 9.7's cluster (and 9.8's for long rows): the blocks a row and the chunks a thread; 0 chunks
-// when the row takes the split (or the re-read) instead.
-struct ClusterShape {
+// 9.8's cluster for long rows: the blocks a row and the chunks a thread keeps in registers; 0
+// chunks when the row is re-read instead.
+struct RegisterCluster {
     uint64_t blocks = 1, k = 0;
 };
-ClusterShape ClusterOf(uint64_t chunks, uint64_t block, uint64_t asked) {
+RegisterCluster RmsNormClusterOf(uint64_t chunks, uint64_t block) {
     const auto per_thread = [&](uint64_t c) { return (chunks + c * block - 1) / (c * block); };
-    uint64_t c = asked;
-    if (c == 0) {
-        c = 1;
-        while (c < 8 && per_thread(c) > 8) c *= 2;
-        if (per_thread(c) > 16) c = 16;
-    }
-    if (c > 16 || per_thread(c) > 16) return {c, 0};
+    uint64_t c = 1;
+    while (c < 8 && per_thread(c) > 8) c *= 2;
+    if (per_thread(c) > 16) c = 16;
+    if (per_thread(c) > 16) return {c, 0};
     return {c, PowerOfTwoCover(per_thread(c), 16)};
 }
 
 }  // namespace
+
+ClusterPlan SoftmaxClusterOf(uint64_t n, bool bf16, uint64_t asked) {
+    const uint64_t chunks = (n * (bf16 ? 2 : 4) + 15) / 16;
+    const auto part_of = [&](uint64_t c) { return (chunks + c - 1) / c * 16; };
+    uint64_t c = asked;
+    if (c == 0) {
+        c = 1;
+        while (c < kClusterMaxBlocks && part_of(c) > kClusterAimPartBytes) c *= 2;
+    }
+    if (c > kClusterMaxBlocks || part_of(c) > kClusterPartLimitBytes) return {c, 0};
+    return {c, part_of(c)};
+}
 
 uint64_t SoftmaxBytesInFlight(InFlightShape shape, const ParamValues& p) {
     const uint64_t n = p.Has("n") ? std::max<uint64_t>(p.Number("n"), 1) : 1024;
@@ -160,7 +169,7 @@ uint64_t SoftmaxBytesInFlight(InFlightShape shape, const ParamValues& p) {
             const uint64_t k = PowerOfTwoCover((chunks + lanes - 1) / lanes, 16);
             if (chunks <= k * lanes) return k * chunk;
             if (shape == InFlightShape::kRmsNorm) {
-                const ClusterShape c = ClusterOf(chunks, block, 0);
+                const RegisterCluster c = RmsNormClusterOf(chunks, block);
                 if (c.k) return c.k * chunk;
             }
             return chunk;
@@ -168,8 +177,11 @@ uint64_t SoftmaxBytesInFlight(InFlightShape shape, const ParamValues& p) {
         case InFlightShape::kChunk:
             return chunk;
         case InFlightShape::kCluster: {
-            const ClusterShape c = ClusterOf(chunks, block, VariantOf(p, "cluster"));
-            return c.k ? c.k * chunk : chunk;  // else the two-kernel split, a chunk at a time
+            // A block's part comes in at once (one bulk copy, or all of its threads' loads
+            // before any wait): its chunks shared among the block's threads.
+            const ClusterPlan c = SoftmaxClusterOf(n, element == 2, VariantOf(p, "cluster"));
+            if (c.part_bytes == 0) return chunk;  // the two-kernel split, a chunk at a time
+            return (c.part_bytes / chunk + block - 1) / block * chunk;
         }
     }
     return element;
