@@ -16,9 +16,7 @@
 // first: the largest max, then each sum rescaled to it by one exponential. A longer row, or a GPU
 // before sm_90, takes a split over two kernels: the first writes each part's (max, sum) pair, the
 // second merges a row's pairs and writes the part: two reads.
-#include <algorithm>
-
-#include "softmax_gpu.cuh"
+#include "softmax_cluster.cuh"
 
 namespace lessons::softmax {
 
@@ -41,79 +39,8 @@ __device__ __forceinline__ MaxSum WarpPair(MaxSum p) {
     return {max, WarpSum(p.max == -Infinity() ? 0.0f : p.sum * SfuExp(p.max - max))};
 }
 
-// ---- sm_90's asynchronous copies and barriers, in PTX ----
-// An mbarrier (a 64-bit word in shared memory) completes its phase when its expected arrivals
-// have arrived and the bytes announced with them (expect-tx) have landed; a waiter spins on the
-// phase's parity. Addresses are 32-bit shared-memory addresses (this block's, or another block's
-// of the cluster through mapa).
-__device__ __forceinline__ unsigned SharedAddress(const void* p) {
-    return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-__device__ __forceinline__ void BarrierInit(unsigned bar, unsigned arrivals) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(arrivals) : "memory");
-}
-// One arrival that also announces `bytes` still to land.
-__device__ __forceinline__ void BarrierArriveExpect(unsigned bar, unsigned bytes) {
-    asm volatile(
-        "{ .reg .b64 state; mbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], %1; }" ::"r"(
-            bar),
-        "r"(bytes)
-        : "memory");
-}
-// Waits for phase 0 (each barrier here completes once); acquire at cluster scope: another
-// block's st.async into this block's shared memory is visible after it.
-__device__ __forceinline__ void BarrierWait(unsigned bar) {
-    unsigned done = 0;
-    while (!done)
-        asm volatile(
-            "{ .reg .pred p; mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], 0; "
-            "selp.u32 %0, 1, 0, p; }"
-            : "=r"(done)
-            : "r"(bar)
-            : "memory");
-}
-// `bytes` (a multiple of 16) from global `src` (16-byte aligned) into shared `dst`, counted on
-// `bar` as they land.
-__device__ __forceinline__ void BulkLoad(unsigned dst, const void* src, unsigned bytes,
-                                         unsigned bar) {
-    asm volatile(
-        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::
-            "r"(dst),
-        "l"(src), "r"(bytes), "r"(bar)
-        : "memory");
-}
-// This block's shared address `addr` as block `rank` of the cluster sees its own.
-__device__ __forceinline__ unsigned InBlock(unsigned addr, unsigned rank) {
-    unsigned out;
-    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(out) : "r"(addr), "r"(rank));
-    return out;
-}
-// The pair into another block's `slot`, its 8 bytes counted on that block's barrier `bar`.
-__device__ __forceinline__ void PushPair(unsigned slot, MaxSum p, unsigned bar) {
-    asm volatile(
-        "st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.f32 [%0], {%1, %2}, [%3];" ::"r"(
-            slot),
-        "f"(p.max), "f"(p.sum), "r"(bar)
-        : "memory");
-}
-
-// Block `rank` of a cluster of C (gridDim.x = m × C) takes chunks [rank × part, + part) of its
-// row (`part` chunks of 16 bytes; dynamic shared memory of part × 16 bytes).
-//
-// The order that keeps it safe:
-//  - thread 0 initialises the load barrier (1 arrival, expect-tx = the part's bytes) and the pair
-//    barrier (1 arrival, expect-tx = (C - 1) × 8 bytes), makes the inits visible to the cluster
-//    (fence.mbarrier_init), then issues the bulk copies (pieces of 32 KiB);
-//  - __syncthreads: no thread waits on a barrier before it is initialised (a thread would see
-//    the previous block's barrier in the same shared memory, already complete, and read the part
-//    before it landed);
-//  - each thread arrives at the cluster barrier (relaxed: it orders nothing else) at once and
-//    waits on it only before pushing: no block pushes into a barrier not yet initialised, and
-//    the wait is hidden behind the load and the exponentials;
-//  - a block pushes its pair only to the others (its own stays in registers) and leaves only
-//    after its own barrier has received C - 1 pairs: nothing is written into its shared memory
-//    after that, and the pairs it sent land in blocks still waiting for them. No final cluster
-//    barrier.
+// Block `rank` of a cluster of C takes its part of the row (LoadPart, softmax_cluster.cuh, where
+// the order that keeps the barriers safe is told) and pushes its (max, sum) pair to the others.
 template <typename T>
 __global__ void softmax_cluster_kernel(const T* __restrict__ x, T* __restrict__ y, int m, int n,
                                        int part) {
@@ -123,42 +50,11 @@ __global__ void softmax_cluster_kernel(const T* __restrict__ x, T* __restrict__ 
     __shared__ float scratch_max[32], scratch_sum[32];
     __shared__ __align__(8) MaxSum slots[16];                // the other blocks' pairs, by rank
     __shared__ __align__(8) unsigned long long barriers[2];  // the part, the pairs
-    unsigned rank, blocks;
-    asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
-    asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(blocks));
-    const long long row = blockIdx.x / blocks;
-    // This block's chunks of the row: [first, first + count); part is in chunks.
-    const int chunks = (n + V - 1) / V;
-    const int first = min(static_cast<int>(rank) * part, chunks);
-    const int count = min(first + part, chunks) - first;
-    const bool aligned = n % V == 0;  // 16-byte rows: the part is one bulk copy
-    const bool bulk = aligned && count > 0;
-    const T* r = x + static_cast<size_t>(row) * n;
-    T* o = y + static_cast<size_t>(row) * n;
-    const unsigned loaded = SharedAddress(&barriers[0]), received = SharedAddress(&barriers[1]);
+    const ClusterPart p = LoadPart<MaxSum>(chunk, x, n, part, NegativeInfinity<T>(), barriers);
+    const int rank = static_cast<int>(p.rank), blocks = static_cast<int>(p.blocks);
+    const int first = p.first, count = p.count;
+    T* o = y + static_cast<size_t>(p.row) * n;
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, warps = blockDim.x / 32;
-    if (tid == 0) {
-        if (blocks > 1) {
-            BarrierInit(received, 1);
-            BarrierArriveExpect(received, (blocks - 1) * static_cast<unsigned>(sizeof(MaxSum)));
-        }
-        if (bulk) BarrierInit(loaded, 1);
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-        if (bulk) {
-            const unsigned bytes = static_cast<unsigned>(count) * 16u;
-            BarrierArriveExpect(loaded, bytes);
-            constexpr unsigned kPiece = 32768;
-            const char* from = reinterpret_cast<const char*>(r) + static_cast<size_t>(first) * 16;
-            for (unsigned at = 0; at < bytes; at += kPiece)
-                BulkLoad(SharedAddress(chunk) + at, from + at, min(kPiece, bytes - at), loaded);
-        }
-    }
-    if (!aligned)  // no bulk copy: each thread loads the chunks it alone reads
-        for (int j = tid; j < count; j += blockDim.x)
-            chunk[j] = LoadRaw(r, first + j, n, false, NegativeInfinity<T>());
-    __syncthreads();  // the barriers are initialised before any thread of the block waits on them
-    if (blocks > 1) asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
-    if (bulk) BarrierWait(loaded);
     // This thread's pair: its max (comparisons only), and the sum of exp(x - that max), each
     // exponential stored in place of its value for the output (sum 0 when it holds nothing).
     float max = -Infinity();
@@ -189,14 +85,9 @@ __global__ void softmax_cluster_kernel(const T* __restrict__ x, T* __restrict__ 
                                              : MaxSum{-Infinity(), 0.0f});
     pair = own;
     if (blocks > 1) {
-        asm volatile("barrier.cluster.wait.aligned;" ::: "memory");  // all barriers initialised
-        if (warp == 0 && lane < static_cast<int>(blocks) && lane != static_cast<int>(rank))
-            PushPair(InBlock(SharedAddress(&slots[rank]), lane), own, InBlock(received, lane));
-        BarrierWait(received);  // the other C - 1 pairs are here
+        ExchangeValues(slots, own, p);
         // The row's pair: each warp merges the C blocks' pairs, a lane a block.
-        pair = lane == static_cast<int>(rank)    ? own
-               : lane < static_cast<int>(blocks) ? slots[lane]
-                                                 : MaxSum{-Infinity(), 0.0f};
+        pair = lane == rank ? own : lane < blocks ? slots[lane] : MaxSum{-Infinity(), 0.0f};
         pair = WarpPair(pair);
     }
     // exp(x - M) / S = exp(x - max) · exp(max - M) / S: one factor for all of this thread's values.
@@ -207,7 +98,7 @@ __global__ void softmax_cluster_kernel(const T* __restrict__ x, T* __restrict__ 
         float out[V];
 #pragma unroll
         for (int i = 0; i < V; ++i) out[i] = Element<T>(v, i) * factor;
-        StoreRaw(o, first + j, n, aligned, PackRaw<T>(out));
+        StoreRaw(o, first + j, n, p.aligned, PackRaw<T>(out));
     }
 #else
     __trap();  // launched only on sm_90 and later (Launch checks)
@@ -290,11 +181,6 @@ __global__ void softmax_cluster_split_write_kernel(const T* __restrict__ x, T* _
 
 namespace {
 
-// The automatic choice's aim: at most 32 KiB of the row a block (the fewest blocks, a power of
-// two, that leave each that much). The most blocks a cluster: 8 is the portable size; sm_90
-// allows 16 where the kernel says it accepts more.
-constexpr long long kAimPartBytes = 32 * 1024;
-constexpr int kMaxCluster = 16;
 // The split's part: 16K elements a block.
 constexpr int kSplitPart = 16384;
 
@@ -303,107 +189,30 @@ const void* ClusterKernel(bool bf16) {
                 : reinterpret_cast<const void*>(&softmax_cluster_kernel<float>);
 }
 
-// Shared memory a block may have beyond the kernel's own arrays, and the permissions the cluster
-// kernels need (clusters of 16 blocks, dynamic shared memory above 48 KiB), given once per
-// process; 0 before sm_90 or when the GPU refuses.
+// The shared memory a block may have for its part, once the permissions are given (once per
+// process); 0 before sm_90.
 long long PartLimit() {
-    static std::once_flag once;
-    static long long limit = 0;
-    std::call_once(once, [] {
-        int device = 0, major = 0, optin = 0;
-        if (cudaGetDevice(&device) != cudaSuccess ||
-            cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) !=
-                cudaSuccess ||
-            cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) !=
-                cudaSuccess ||
-            major < 9) {
-            cudaGetLastError();
-            return;
-        }
-        long long most = optin;
-        for (const bool bf16 : {false, true}) {
-            const void* f = ClusterKernel(bf16);
-            cudaFuncAttributes a{};
-            if (cudaFuncGetAttributes(&a, f) != cudaSuccess) {
-                cudaGetLastError();
-                return;
-            }
-            most = std::min(
-                most, static_cast<long long>(optin) - static_cast<long long>(a.sharedSizeBytes));
-        }
-        for (const bool bf16 : {false, true}) {
-            const void* f = ClusterKernel(bf16);
-            if (cudaFuncSetAttribute(f, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) !=
-                    cudaSuccess ||
-                cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(most)) != cudaSuccess) {
-                cudaGetLastError();
-                return;
-            }
-        }
-        limit = most;
-    });
+    static const long long limit = AllowClusterParts({ClusterKernel(false), ClusterKernel(true)});
     return limit;
 }
 
 struct Plan {
-    bool cluster = false;
+    ClusterShape cluster;  // blocks 0: the split
     int blocks_per_row = 1;
     int part = 0;  // chunks a block (the cluster); elements a block (the split)
 };
 
-// How many clusters of C blocks of `block` threads with `smem` bytes each the GPU holds at once
-// (0: none fits), asked once per launch shape.
-int ResidentClusters(bool bf16, int block, int c, size_t smem) {
-    static std::mutex mutex;
-    static std::map<std::tuple<bool, int, int, size_t>, int> known;
-    const std::lock_guard<std::mutex> lock(mutex);
-    const auto key = std::make_tuple(bf16, block, c, smem);
-    if (auto it = known.find(key); it != known.end()) return it->second;
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(static_cast<unsigned>(c));
-    config.blockDim = dim3(static_cast<unsigned>(block));
-    config.dynamicSmemBytes = smem;
-    cudaLaunchAttribute attribute[1];
-    attribute[0].id = cudaLaunchAttributeClusterDimension;
-    attribute[0].val.clusterDim.x = static_cast<unsigned>(c);
-    attribute[0].val.clusterDim.y = 1;
-    attribute[0].val.clusterDim.z = 1;
-    config.attrs = attribute;
-    config.numAttrs = 1;
-    int clusters = 0;
-    if (cudaOccupancyMaxActiveClusters(&clusters, ClusterKernel(bf16), &config) != cudaSuccess) {
-        cudaGetLastError();
-        clusters = 0;
-    }
-    known[key] = clusters;
-    return clusters;
-}
-
-// The cluster: C blocks a row as asked (`variant`), or, for 0, the fewest (a power of two, up to
-// 16) that leave each block at most 32 KiB of the row, else 16. A block keeps its part
-// (ceil(chunks / C) chunks of 16 bytes) in shared memory: the part must fit the shared memory a
-// block may have, on sm_90, with room for `block` threads and one cluster at least; else the
-// split.
+// The cluster as ClusterShapeFor picks it (C blocks a row as asked by `variant`, or for 0 the
+// fewest that leave each block at most 32 KiB of the row, else 16), where its part fits a block's
+// shared memory on sm_90; else the split.
 template <typename T>
 Plan PlanFor(int n, int block, int variant) {
     Plan p;
-    constexpr bool bf16 = sizeof(T) == 2;
     const long long chunks = (static_cast<long long>(n) + ChunkCount<T>() - 1) / ChunkCount<T>();
-    const auto part_of = [&](long long c) { return (chunks + c - 1) / c; };
-    long long c = variant;
-    if (c <= 0) {
-        c = 1;
-        while (c < kMaxCluster && part_of(c) * 16 > kAimPartBytes) c *= 2;
-    }
-    const long long limit = PartLimit();
-    const long long smem = part_of(c) * 16;
-    if (c <= kMaxCluster && smem <= limit &&
-        FactsOf(ClusterKernel(bf16), block).max_threads >= block &&
-        ResidentClusters(bf16, block, static_cast<int>(c), static_cast<size_t>(smem)) > 0) {
-        p.cluster = true;
-        p.blocks_per_row = static_cast<int>(c);
-        p.part = static_cast<int>(part_of(c));
+    p.cluster = ClusterShapeFor(ClusterKernel(sizeof(T) == 2), PartLimit(), chunks, block, variant);
+    if (p.cluster.blocks > 0) {
+        p.blocks_per_row = p.cluster.blocks;
+        p.part = p.cluster.part;
         return p;
     }
     p.part = kSplitPart;
@@ -413,7 +222,7 @@ Plan PlanFor(int n, int block, int variant) {
 
 template <typename T>
 const void* Pick(int n, int block, int variant) {
-    return PlanFor<T>(n, block, variant).cluster
+    return PlanFor<T>(n, block, variant).cluster.blocks > 0
                ? ClusterKernel(sizeof(T) == 2)
                : reinterpret_cast<const void*>(&softmax_cluster_split_pairs_kernel<T>);
 }
@@ -431,22 +240,10 @@ cudaError_t Launch(const void* x, void* y, const void* workspace, int m, int n, 
     const T* xt = static_cast<const T*>(x);
     T* yt = static_cast<T*>(y);
     const unsigned grid = static_cast<unsigned>(static_cast<long long>(m) * plan.blocks_per_row);
-    if (plan.cluster) {
-        cudaLaunchConfig_t config = {};
-        config.gridDim = dim3(grid);
-        config.blockDim = dim3(block);
-        config.dynamicSmemBytes = static_cast<size_t>(plan.part) * 16;
-        config.stream = s;
-        cudaLaunchAttribute attribute[1];
-        attribute[0].id = cudaLaunchAttributeClusterDimension;
-        attribute[0].val.clusterDim.x = static_cast<unsigned>(plan.blocks_per_row);
-        attribute[0].val.clusterDim.y = 1;
-        attribute[0].val.clusterDim.z = 1;
-        config.attrs = attribute;
-        config.numAttrs = 1;
+    if (plan.cluster.blocks > 0) {
         int part = plan.part;
         void* args[] = {&xt, &yt, &m, &n, &part};
-        return cudaLaunchKernelExC(&config, ClusterKernel(sizeof(T) == 2), args);
+        return LaunchClusters(ClusterKernel(sizeof(T) == 2), m, plan.cluster, block, s, args);
     }
     auto* pairs = static_cast<MaxSum*>(const_cast<void*>(workspace));
     softmax_cluster_split_pairs_kernel<T>

@@ -122,8 +122,8 @@ Work RmsNormWork(const ParamValues& params);
 //   kChunksInRegisters: 9.5's K chunks of 16 bytes (`lanes` threads a row: as chosen, or the
 //     fewest that leave each 8 chunks, at most the block; K <= 16; a longer row is read a chunk at
 //     a time);
-//   kRmsNorm: 9.8's, the same, with rows too long for it in its cluster (the fewest blocks up to
-//     8 that leave each thread 8 chunks in registers, else 16 chunks, else 16 blocks);
+//   kRmsNorm: 9.8's, the same while each thread keeps at most 8 chunks; longer rows in 9.7's
+//     cluster (RmsNormClusterOf), a block's part over its threads, else as kChunksInRegisters;
 //   kChunk: 9.6's one chunk of 16 bytes per iteration of its running pair;
 //   kCluster: 9.7's part of a row a block (C blocks a row, SoftmaxClusterOf), loaded at once into
 //     shared memory, over the block's threads; a chunk at a time in the two-kernel split.
@@ -150,6 +150,12 @@ struct ClusterPlan {
     uint64_t blocks = 1, part_bytes = 0;
 };
 ClusterPlan SoftmaxClusterOf(uint64_t n, bool bf16, uint64_t asked);
+// 9.8's cluster, as kernels/softmax/rmsnorm.cu's PlanFor picks it on the reference GPU: none
+// (part_bytes 0: lesson 9.5's kernel, a row over `lanes` threads) while the row fits `lanes`
+// threads (as asked, or for 0 the fewest that leave each 8 chunks of 16 bytes, at most the block)
+// at 8 chunks a thread at most; else 9.7's automatic cluster (SoftmaxClusterOf with asked 0),
+// where its part fits a block's shared memory.
+ClusterPlan RmsNormClusterOf(uint64_t n, bool bf16, uint64_t block, uint64_t lanes);
 
 std::unique_ptr<StepInstance> MakeSoftmaxCpu(const Workload& w, const StepContext& c);
 
