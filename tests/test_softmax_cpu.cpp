@@ -260,13 +260,18 @@ TEST(SoftmaxCpu, HandWrittenStepsDeclareTheirBytesInFlight) {
     EXPECT_EQ(at(InFlightShape::kRowInRegisters, 4096, "fp32"), 64u);
     EXPECT_EQ(at(InFlightShape::kRowInRegisters, 65536, "fp32"), 4u);
     // 9.5 / 9.8: the fewest threads a row that leave each 8 chunks of 16 bytes (a warp at 256
-    // chunks, 64 threads at 512), at most the block; one at a time past 16 a thread, where 9.8
-    // takes a cluster; a fixed choice of threads a row.
+    // chunks, 64 threads at 512), at most the block; one at a time past 16 a thread; a fixed
+    // choice of threads a row. 9.8 past 8 chunks a thread: 9.7's cluster, a block's part of the
+    // row (at most 32 KiB on the fewest blocks up to 16) over its threads.
     EXPECT_EQ(at(InFlightShape::kChunksInRegisters, 1024, "fp32"), 128u);
     EXPECT_EQ(at(InFlightShape::kChunksInRegisters, 4096, "bf16"), 128u);
     EXPECT_EQ(at(InFlightShape::kChunksInRegisters, 262144, "bf16"), 16u);
-    EXPECT_EQ(at(InFlightShape::kRmsNorm, 262144, "bf16"), 256u);  // 8 blocks, 16 chunks each
+    EXPECT_EQ(at(InFlightShape::kChunksInRegisters, 65536, "fp32", 1024), 256u);  // 16 chunks
+    EXPECT_EQ(at(InFlightShape::kRmsNorm, 262144, "bf16"), 128u);  // 16 blocks of 32 KiB
     EXPECT_EQ(at(InFlightShape::kRmsNorm, 1024, "bf16"), 128u);
+    EXPECT_EQ(at(InFlightShape::kRmsNorm, 4096, "fp32"), 128u);
+    EXPECT_EQ(at(InFlightShape::kRmsNorm, 65536, "fp32", 1024), 32u);   // 8 blocks of 32 KiB
+    EXPECT_EQ(at(InFlightShape::kRmsNorm, 65536, "bf16", 1024), 128u);  // 1024 threads, 8 each
     {
         ParamValues p;
         p.Set("n", ParamValue::Number(1024));
@@ -278,20 +283,82 @@ TEST(SoftmaxCpu, HandWrittenStepsDeclareTheirBytesInFlight) {
         EXPECT_EQ(SoftmaxBytesInFlight(InFlightShape::kChunksInRegisters, p), 128u);
     }
     EXPECT_EQ(at(InFlightShape::kChunk, 262144, "bf16"), 16u);
-    // 9.7: 8 chunks a thread on the fewest blocks up to 8; 16 chunks on 8 blocks, else 16
-    // blocks; a chunk in the split of rows longer than 16 blocks hold.
-    EXPECT_EQ(at(InFlightShape::kCluster, 65536, "fp32"), 128u);  // 8 blocks
-    EXPECT_EQ(at(InFlightShape::kCluster, 1024, "fp32"), 16u);    // 1 block, a chunk a thread
-    EXPECT_EQ(at(InFlightShape::kCluster, 262144, "bf16", 1024), 128u);  // 4 blocks
-    EXPECT_EQ(at(InFlightShape::kCluster, 262152, "bf16"), 256u);        // 16 blocks, 9 chunks
+    // 9.7: a block's part of the row (at most 32 KiB on the fewest blocks up to 16, else 16
+    // blocks) over its threads; a chunk in the split of rows longer than 16 blocks' shared memory.
+    EXPECT_EQ(at(InFlightShape::kCluster, 65536, "fp32"), 128u);        // 8 blocks of 32 KiB
+    EXPECT_EQ(at(InFlightShape::kCluster, 1024, "fp32"), 16u);          // 1 block, a chunk a thread
+    EXPECT_EQ(at(InFlightShape::kCluster, 262144, "bf16", 1024), 32u);  // 16 blocks of 32 KiB
+    EXPECT_EQ(at(InFlightShape::kCluster, 262152, "bf16"), 144u);       // 16 blocks, 2049 chunks
     EXPECT_EQ(at(InFlightShape::kCluster, 1023, "fp32"), 16u);
     EXPECT_EQ(at(InFlightShape::kCluster, 4194304, "fp32", 32), 16u);  // the split
+    {
+        ParamValues p;
+        p.Set("n", ParamValue::Number(65536));
+        p.Set("dtype", ParamValue::Choice("fp32"));
+        p.Set("block", ParamValue::Number(256));
+        p.Set("cluster", ParamValue::Choice("2"));  // 128 KiB a block
+        EXPECT_EQ(SoftmaxBytesInFlight(InFlightShape::kCluster, p), 512u);
+        p.Set("cluster", ParamValue::Choice("1"));  // 256 KiB: no block holds it, the split
+        EXPECT_EQ(SoftmaxBytesInFlight(InFlightShape::kCluster, p), 16u);
+    }
 
     const Registry& catalog = Catalog();
     const Chapter* chapter = catalog.FindChapter("softmax");
     ASSERT_NE(chapter, nullptr);
     for (const Lesson* l : catalog.LessonsOf(*chapter))
         EXPECT_EQ(bool(l->in_flight), l->kind == StepKind::kGpu && !l->library) << l->id;
+}
+
+// 9.7's automatic cluster: the fewest blocks (a power of two) that leave each at most 32 KiB of
+// the row, else 16 blocks while a part fits a block's shared memory (227 KiB less the kernel's
+// own), else the split; a fixed choice is kept where its part fits.
+TEST(SoftmaxCpu, ClusterAutoKeepsEachBlocksPartWithin32KiB) {
+    const auto blocks = [](uint64_t n, bool bf16, uint64_t asked = 0) {
+        const ClusterPlan c = SoftmaxClusterOf(n, bf16, asked);
+        return c.part_bytes ? c.blocks : 0;  // 0: the split
+    };
+    EXPECT_EQ(blocks(1, false), 1u);
+    EXPECT_EQ(blocks(1024, false), 1u);
+    EXPECT_EQ(blocks(4096, true), 1u);
+    EXPECT_EQ(blocks(8192, false), 1u);   // 32 KiB exactly
+    EXPECT_EQ(blocks(8193, false), 2u);   // a chunk more
+    EXPECT_EQ(blocks(65536, false), 8u);  // 256 KiB
+    EXPECT_EQ(blocks(65536, true), 4u);
+    EXPECT_EQ(blocks(262144, true), 16u);   // 512 KiB: 32 KiB each
+    EXPECT_EQ(blocks(262144, false), 16u);  // 1 MiB: 64 KiB each, still within a block's
+    EXPECT_EQ(SoftmaxClusterOf(262144, false, 0).part_bytes, 65536u);
+    EXPECT_EQ(SoftmaxClusterOf(262145, false, 0).part_bytes, 65552u);  // odd rows: whole chunks
+    // 16 parts of at most 227 KiB - 512 bytes: 927744 floats fit, a chunk more does not.
+    EXPECT_EQ(blocks(927744, false), 16u);
+    EXPECT_EQ(blocks(927748, false), 0u);
+    EXPECT_EQ(blocks(4194304, false), 0u);
+    // A fixed choice: kept where its part fits, else the split.
+    EXPECT_EQ(blocks(65536, false, 1), 0u);  // 256 KiB
+    EXPECT_EQ(blocks(65536, false, 2), 2u);  // 128 KiB
+    EXPECT_EQ(blocks(1024, false, 16), 16u);
+    EXPECT_EQ(SoftmaxClusterOf(1024, false, 16).part_bytes, 256u);
+}
+
+// 9.8's long rows: lesson 9.5's kernel while each of the row's threads keeps at most 8 chunks,
+// else 9.7's automatic cluster.
+TEST(SoftmaxCpu, RmsNormTakesTheClusterPast8ChunksAThread) {
+    const auto cluster = [](uint64_t n, bool bf16, uint64_t block, uint64_t lanes = 0) {
+        const ClusterPlan c = RmsNormClusterOf(n, bf16, block, lanes);
+        return c.part_bytes ? c.blocks : 0;  // 0: lesson 9.5's kernel
+    };
+    EXPECT_EQ(cluster(1024, false, 256), 0u);
+    EXPECT_EQ(cluster(4096, false, 256), 0u);  // 128 threads, 8 chunks each
+    EXPECT_EQ(cluster(4096, true, 256), 0u);
+    EXPECT_EQ(cluster(65536, false, 256), 8u);  // 64 chunks a thread: 8 blocks of 32 KiB
+    EXPECT_EQ(RmsNormClusterOf(65536, false, 256, 0).part_bytes, 32768u);
+    EXPECT_EQ(cluster(65536, false, 1024), 8u);  // 16 a thread: past 8
+    EXPECT_EQ(cluster(65536, true, 1024), 0u);   // 8 a thread
+    EXPECT_EQ(cluster(65536, true, 512), 4u);
+    EXPECT_EQ(cluster(262144, false, 1024), 16u);  // 64 KiB each
+    EXPECT_EQ(cluster(262144, true, 256), 16u);
+    EXPECT_EQ(cluster(8192, false, 32), 1u);       // 16 chunks a thread: one block of 32 KiB
+    EXPECT_EQ(cluster(4096, false, 256, 32), 1u);  // 32 threads asked: 32 chunks each
+    EXPECT_EQ(cluster(4194304, false, 256), 0u);   // no part fits: the first kernel, re-read
 }
 
 TEST(SoftmaxCpu, TheCpuStepVerifiesAndTooLargeIsRefused) {

@@ -1,19 +1,16 @@
 // RMSNorm with the ladder's final kernels: y = x / sqrt(mean(x²) + eps) · w. The same shape as
 // softmax (a reduction along the row, then an elementwise pass) with one reduction instead of
-// two. Rows that fit the registers of a group of threads take lesson 9.5's kernel: 16-byte
-// chunks kept as loaded, `lanes` threads a row (about 8 chunks each). The grid is only as large
-// as the GPU holds at once, and each group loops over rows; each block copies w into its shared
-// memory once, so w is read from global memory once per block, not once per row. Longer rows take
-// lesson 9.7's cluster: C blocks share a row, each keeping its part in registers, and exchange
-// their sums of squares through distributed shared memory; each block reads its part of w (from
-// the L2 cache, where every row's blocks find it). Rows too long for both are read twice.
-#include <cooperative_groups.h>
-
-#include "softmax_gpu.cuh"
+// two. Rows that fit the registers of a group of threads at 8 chunks a thread take lesson 9.5's
+// kernel: 16-byte chunks kept as loaded, `lanes` threads a row. The grid is only as large as the
+// GPU holds at once, and each group loops over rows; each block copies w into its shared memory
+// once, so w is read from global memory once per block, not once per row. Longer rows take
+// lesson 9.7's cluster (sm_90): C blocks share a row, each keeping its part in shared memory (one
+// bulk copy), and push their sums of squares into each other's shared memory (st.async); each
+// block reads its part of w (from the L2 cache, where every row's blocks find it). Without
+// clusters, the first kernel keeps up to 16 chunks a thread, and reads longer rows twice.
+#include "softmax_cluster.cuh"
 
 namespace lessons::softmax {
-
-namespace cg = cooperative_groups;
 
 // `wshared`: w is in the block's dynamic shared memory (n values, padded to 16 bytes), else
 // read from global memory.
@@ -98,57 +95,48 @@ __global__ void __launch_bounds__(K <= 8 ? 1024 : 512)
     }
 }
 
-// Long rows: C blocks a row (a cluster), `part` chunks each, K chunks a thread in registers.
-template <typename T, int K>
+// Long rows: C blocks a row (a cluster), `part` chunks each in shared memory (LoadPart,
+// softmax_cluster.cuh); each block's sum of squares goes to the others.
+template <typename T>
 __global__ void rmsnorm_cluster_kernel(const T* __restrict__ x, T* __restrict__ y,
                                        const T* __restrict__ w, int m, int n, int part) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     constexpr int V = ChunkCount<T>();
+    extern __shared__ __align__(128) uint4 chunk[];  // this block's part of the row
     __shared__ float scratch[32];
-    __shared__ float published;  // this block's sum of squares, read by the whole cluster
-    cg::cluster_group cluster = cg::this_cluster();
-    const unsigned rank = cluster.block_rank(), blocks = cluster.num_blocks();
-    const long long row = blockIdx.x / blocks;
-    const int chunks = (n + V - 1) / V;
-    const int first = min(static_cast<int>(rank) * part, chunks);
-    const int last = min(first + part, chunks);
-    const T* r = x + static_cast<size_t>(row) * n;
-    T* o = y + static_cast<size_t>(row) * n;
-    const bool aligned = n % V == 0;
+    __shared__ float slots[16];                              // the other blocks' sums, by rank
+    __shared__ __align__(8) unsigned long long barriers[2];  // the part, the sums
     const T zero = FromFloat<T>(0.0f);
-
-    uint4 raw[K];
+    const ClusterPart p = LoadPart<float>(chunk, x, n, part, zero, barriers);
+    float squares[2] = {0.0f, 0.0f};  // two chains of adds, not one
+#pragma unroll 2
+    for (int j = threadIdx.x; j < p.count; j += blockDim.x) {
+        const uint4 v = chunk[j];
 #pragma unroll
-    for (int k = 0; k < K; ++k) {
-        const int c = first + k * blockDim.x + threadIdx.x;
-        raw[k] = c < last ? LoadRaw(r, c, n, aligned, zero) : FilledRaw(zero);
+        for (int i = 0; i < V; ++i) squares[i % 2] += Element<T>(v, i) * Element<T>(v, i);
     }
-    float squares = 0.0f;
-#pragma unroll
-    for (int k = 0; k < K; ++k)
-#pragma unroll
-        for (int i = 0; i < V; ++i) squares += Element<T>(raw[k], i) * Element<T>(raw[k], i);
-    squares = BlockSum(squares, scratch);
-    if (threadIdx.x == 0) published = squares;
-    cluster.sync();
-    const int lane = threadIdx.x % 32;
-    float total = lane < static_cast<int>(blocks) ? *cluster.map_shared_rank(&published, lane) : 0;
-    total = WarpSum(total);
-    cluster.barrier_arrive();  // the reads are done; wait at the end, before leaving
+    const float own = BlockSum(squares[0] + squares[1], scratch);
+    float total = own;
+    if (p.blocks > 1) {
+        ExchangeValues(slots, own, p);
+        // The row's sum: each warp adds the C blocks' sums, a lane a block (the same order in
+        // every block, so every block finds the same scale).
+        const int lane = threadIdx.x % 32;
+        total = WarpSum(lane == static_cast<int>(p.rank)    ? own
+                        : lane < static_cast<int>(p.blocks) ? slots[lane]
+                                                            : 0.0f);
+    }
     const float scale = rsqrtf(total / n + 1e-6f);
+    T* o = y + static_cast<size_t>(p.row) * n;
+#pragma unroll 2
+    for (int j = threadIdx.x; j < p.count; j += blockDim.x) {
+        const uint4 v = chunk[j];
+        const uint4 wraw = LoadRaw(w, p.first + j, n, p.aligned, zero);
+        float out[V];
 #pragma unroll
-    for (int k = 0; k < K; ++k) {
-        const int c = first + k * blockDim.x + threadIdx.x;
-        if (c < last) {
-            const uint4 wraw = LoadRaw(w, c, n, aligned, zero);
-            float out[V];
-#pragma unroll
-            for (int i = 0; i < V; ++i)
-                out[i] = ElementAgain<T>(raw[k], i) * scale * Element<T>(wraw, i);
-            StoreRaw(o, c, n, aligned, PackRaw<T>(out));
-        }
+        for (int i = 0; i < V; ++i) out[i] = Element<T>(v, i) * scale * Element<T>(wraw, i);
+        StoreRaw(o, p.first + j, n, p.aligned, PackRaw<T>(out));
     }
-    cluster.barrier_wait();
 #else
     __trap();  // launched only on sm_90 and later (Launch checks)
 #endif
@@ -158,7 +146,6 @@ namespace {
 
 constexpr int kMaxChunks = 16;
 constexpr int kAimChunks = 8;
-constexpr int kMaxCluster = 16;
 // w in shared memory up to this many bytes (the default limit, no opt-in).
 constexpr long long kSharedWeightBytes = 48 * 1024;
 
@@ -166,25 +153,33 @@ template <typename T, int K>
 const void* RowAddress() {
     return reinterpret_cast<const void*>(&rmsnorm_kernel<T, K>);
 }
-template <typename T, int K>
-const void* ClusterAddress() {
-    return reinterpret_cast<const void*>(&rmsnorm_cluster_kernel<T, K>);
-}
 
 template <typename T>
-const void* Instance(bool cluster, int k) {
+const void* Instance(int k) {
     switch (k) {
         case 1:
-            return cluster ? ClusterAddress<T, 1>() : RowAddress<T, 1>();
+            return RowAddress<T, 1>();
         case 2:
-            return cluster ? ClusterAddress<T, 2>() : RowAddress<T, 2>();
+            return RowAddress<T, 2>();
         case 4:
-            return cluster ? ClusterAddress<T, 4>() : RowAddress<T, 4>();
+            return RowAddress<T, 4>();
         case 8:
-            return cluster ? ClusterAddress<T, 8>() : RowAddress<T, 8>();
+            return RowAddress<T, 8>();
         default:
-            return cluster ? ClusterAddress<T, 16>() : RowAddress<T, 16>();
+            return RowAddress<T, 16>();
     }
+}
+
+const void* ClusterKernel(bool bf16) {
+    return bf16 ? reinterpret_cast<const void*>(&rmsnorm_cluster_kernel<__nv_bfloat16>)
+                : reinterpret_cast<const void*>(&rmsnorm_cluster_kernel<float>);
+}
+
+// The shared memory a block may have for its part, once the permissions are given (once per
+// process); 0 before sm_90.
+long long PartLimit() {
+    static const long long limit = AllowClusterParts({ClusterKernel(false), ClusterKernel(true)});
+    return limit;
 }
 
 long long Cover(long long need, long long cap) {
@@ -194,17 +189,17 @@ long long Cover(long long need, long long cap) {
 }
 
 struct Plan {
-    bool cluster = false;
-    int lanes = 32;  // threads a row (the resident grid's kernel)
-    int blocks_per_row = 1;
+    ClusterShape cluster;  // blocks 0: the resident grid's kernel
+    int lanes = 32;        // threads a row (the resident grid's kernel)
     int k = 1;
-    int part = 0;  // chunks a block (the cluster)
 };
 
-// The resident grid's kernel while the row fits a group's registers (lanes as asked by
-// `variant`, or the fewest leaving each thread 8 chunks, at most the block; K up to 16); else a
-// cluster on sm_90 (the fewest blocks, up to 16, leaving each thread at most 8 chunks, else 16);
-// else the resident grid's kernel reading the row twice.
+// The resident grid's kernel while the row fits a group's registers at 8 chunks a thread at most
+// (lanes as asked by `variant`, or the fewest leaving each thread 8 chunks, at most the block);
+// else lesson 9.7's cluster on sm_90 as its automatic choice picks it (the fewest blocks, up to
+// 16, that leave each at most 32 KiB of the row, else 16), where the part fits a block's shared
+// memory; else the resident grid's kernel with up to 16 chunks a thread, reading longer rows
+// twice.
 template <typename T>
 Plan PlanFor(int n, int block, int variant) {
     const long long chunks = (static_cast<long long>(n) + ChunkCount<T>() - 1) / ChunkCount<T>();
@@ -213,32 +208,16 @@ Plan PlanFor(int n, int block, int variant) {
                           : static_cast<int>(Cover((chunks + kAimChunks - 1) / kAimChunks, block));
     if (p.lanes > block) p.lanes = block;
     p.k = static_cast<int>(Cover((chunks + p.lanes - 1) / p.lanes, kMaxChunks));
-    while (p.k > 1 && FactsOf(Instance<T>(false, p.k), block).max_threads < block) p.k /= 2;
-    if (chunks <= static_cast<long long>(p.k) * p.lanes) return p;
-    int device = 0, major = 0;
-    const bool hopper =
-        cudaGetDevice(&device) == cudaSuccess &&
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
-        major >= 9;
-    const auto per_thread = [&](long long c) { return (chunks + c * block - 1) / (c * block); };
-    long long c = 1;
-    while (c < kMaxCluster && per_thread(c) > kAimChunks) c *= 2;
-    const long long k = Cover(per_thread(c), kMaxChunks);
-    if (hopper && per_thread(c) <= kMaxChunks &&
-        FactsOf(Instance<T>(true, static_cast<int>(k)), block).max_threads >= block) {
-        p.cluster = true;
-        p.lanes = block;
-        p.blocks_per_row = static_cast<int>(c);
-        p.k = static_cast<int>(k);
-        p.part = static_cast<int>((chunks + c - 1) / c);
-    }
+    while (p.k > 1 && FactsOf(Instance<T>(p.k), block).max_threads < block) p.k /= 2;
+    if (chunks <= static_cast<long long>(p.k) * p.lanes && p.k <= kAimChunks) return p;
+    p.cluster = ClusterShapeFor(ClusterKernel(sizeof(T) == 2), PartLimit(), chunks, block, 0);
     return p;
 }
 
 template <typename T>
 const void* Pick(int n, int block, int variant) {
     const Plan plan = PlanFor<T>(n, block, variant);
-    return Instance<T>(plan.cluster, plan.k);
+    return plan.cluster.blocks > 0 ? ClusterKernel(sizeof(T) == 2) : Instance<T>(plan.k);
 }
 
 // Blocks of `kernel` an SM holds with `smem` bytes of dynamic shared memory, asked once.
@@ -262,37 +241,15 @@ template <typename T>
 cudaError_t Launch(const void* x, void* y, const void* w, int m, int n, int block, int variant,
                    cudaStream_t s) {
     const Plan plan = PlanFor<T>(n, block, variant);
-    const void* kernel = Instance<T>(plan.cluster, plan.k);
     const T* xt = static_cast<const T*>(x);
     T* yt = static_cast<T*>(y);
     const T* wt = static_cast<const T*>(w);
-    if (plan.cluster) {
-        static std::once_flag allowed;  // clusters of 16 blocks, allowed once for every K
-        static cudaError_t allowing = cudaSuccess;
-        std::call_once(allowed, [] {
-            for (int k = 1; k <= kMaxChunks; k *= 2) {
-                const cudaError_t e = cudaFuncSetAttribute(
-                    Instance<T>(true, k), cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
-                if (e != cudaSuccess) allowing = e;
-            }
-        });
-        if (plan.blocks_per_row > 8 && allowing != cudaSuccess) return allowing;
-        cudaLaunchConfig_t config = {};
-        config.gridDim =
-            dim3(static_cast<unsigned>(static_cast<long long>(m) * plan.blocks_per_row));
-        config.blockDim = dim3(block);
-        config.stream = s;
-        cudaLaunchAttribute attribute[1];
-        attribute[0].id = cudaLaunchAttributeClusterDimension;
-        attribute[0].val.clusterDim.x = static_cast<unsigned>(plan.blocks_per_row);
-        attribute[0].val.clusterDim.y = 1;
-        attribute[0].val.clusterDim.z = 1;
-        config.attrs = attribute;
-        config.numAttrs = 1;
-        int part = plan.part;
+    if (plan.cluster.blocks > 0) {
+        int part = plan.cluster.part;
         void* args[] = {&xt, &yt, &wt, &m, &n, &part};
-        return cudaLaunchKernelExC(&config, kernel, args);
+        return LaunchClusters(ClusterKernel(sizeof(T) == 2), m, plan.cluster, block, s, args);
     }
+    const void* kernel = Instance<T>(plan.k);
     const long long chunks = (static_cast<long long>(n) + ChunkCount<T>() - 1) / ChunkCount<T>();
     bool wshared = chunks * 16 <= kSharedWeightBytes;
     const size_t smem = wshared ? static_cast<size_t>(chunks) * 16 : 0;

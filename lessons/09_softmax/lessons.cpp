@@ -62,24 +62,18 @@ void RegisterSoftmaxChapter(Registry& registry) {
     }
     const ParamSpec lanes = ChoiceParam("lanes", "Threads a row", "每行线程数", lanes_choices,
                                         lanes_notes, lanes_notes_zh, lanes_labels_zh);
-    // Blocks a row (9.7): automatic or a cluster of 1 to 16 blocks, each also pipelined (the
-    // next row's part loaded into shared memory while the cluster works on this one).
+    // Blocks a row (9.7): automatic or a cluster of 1 to 16 blocks, each keeping its part of the
+    // row in shared memory.
     const ParamSpec cluster = ChoiceParam(
-        "cluster", "Blocks a row", "每行线程块数",
-        {"auto", "1", "2", "4", "8", "16", "2-pipelined", "4-pipelined", "8-pipelined",
-         "16-pipelined"},
-        {"the fewest blocks (up to 8) that leave each thread at most 8 chunks of 16 bytes",
+        "cluster", "Blocks a row", "每行线程块数", {"auto", "1", "2", "4", "8", "16"},
+        {"the fewest blocks (a power of two, up to 16) that leave each at most 32 KiB of the row",
          "one block a row", "a cluster of 2 blocks", "a cluster of 4 blocks",
          "a cluster of 8 blocks (the portable largest)",
-         "a cluster of 16 blocks (sm_90's non-portable largest)",
-         "2 blocks, looping over rows: the next row's part loads while this one is worked on",
-         "4 blocks, pipelined", "8 blocks, pipelined", "16 blocks, pipelined"},
-        {"最少的线程块数（至多 8），使每个线程至多 8 个 16 字节块", "每行一个线程块",
+         "a cluster of 16 blocks (sm_90's non-portable largest)"},
+        {"最少的线程块数（2 的幂，至多 16），使每个线程块至多 32 KiB 的行", "每行一个线程块",
          "2 个线程块的簇", "4 个线程块的簇", "8 个线程块的簇（可移植的最大值）",
-         "16 个线程块的簇（sm_90 不可移植的最大值）",
-         "2 个线程块，循环处理多行：处理这一行时下一行的部分已在加载", "4 个线程块，流水线",
-         "8 个线程块，流水线", "16 个线程块，流水线"},
-        {"自动", "1", "2", "4", "8", "16", "2-流水线", "4-流水线", "8-流水线", "16-流水线"});
+         "16 个线程块的簇（sm_90 不可移植的最大值）"},
+        {"自动", "1", "2", "4", "8", "16"});
     // Bytes in flight per thread (Little's law in the prediction box): softmax_chapter.h.
     const auto InFlightOf = [](InFlightShape shape) -> InFlightFn {
         return [shape](const ParamValues& p) { return SoftmaxBytesInFlight(shape, p); };
@@ -149,7 +143,7 @@ void RegisterSoftmaxChapter(Registry& registry) {
              .step = Kernel{},
              .params = {block, cluster},
              .needs = &SoftmaxClusterGpuNeeds,
-             .focus = {"LDG.128", "STS", "LDS", "BAR"},
+             .focus = {"TMA", "SYNCS", "LDS", "STS"},
              .in_flight = InFlightOf(InFlightShape::kCluster)},
             {.slug = "rmsnorm",
              .title = "RMSNorm with the final kernel",

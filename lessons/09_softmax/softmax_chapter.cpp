@@ -115,27 +115,44 @@ namespace {
 uint64_t VariantOf(const ParamValues& p, const char* name) {
     if (!p.Has(name)) return 0;
     const std::string& choice = p.Choice(name);
-    return choice == "auto" ? 0 : std::strtoull(choice.c_str(), nullptr, 10);  // "8-pipelined": 8
-}
-
-// 9.7's cluster (and 9.8's for long rows): the blocks a row and the chunks a thread; 0 chunks
-// when the row takes the split (or the re-read) instead.
-struct ClusterShape {
-    uint64_t blocks = 1, k = 0;
-};
-ClusterShape ClusterOf(uint64_t chunks, uint64_t block, uint64_t asked) {
-    const auto per_thread = [&](uint64_t c) { return (chunks + c * block - 1) / (c * block); };
-    uint64_t c = asked;
-    if (c == 0) {
-        c = 1;
-        while (c < 8 && per_thread(c) > 8) c *= 2;
-        if (per_thread(c) > 16) c = 16;
-    }
-    if (c > 16 || per_thread(c) > 16) return {c, 0};
-    return {c, PowerOfTwoCover(per_thread(c), 16)};
+    return choice == "auto" ? 0 : std::strtoull(choice.c_str(), nullptr, 10);
 }
 
 }  // namespace
+
+ClusterPlan SoftmaxClusterOf(uint64_t n, bool bf16, uint64_t asked) {
+    const uint64_t chunks = (n * (bf16 ? 2 : 4) + 15) / 16;
+    const auto part_of = [&](uint64_t c) { return (chunks + c - 1) / c * 16; };
+    uint64_t c = asked;
+    if (c == 0) {
+        c = 1;
+        while (c < kClusterMaxBlocks && part_of(c) > kClusterAimPartBytes) c *= 2;
+    }
+    if (c > kClusterMaxBlocks || part_of(c) > kClusterPartLimitBytes) return {c, 0};
+    return {c, part_of(c)};
+}
+
+namespace {
+
+// 9.5's threads a row (`asked`, or for 0 the fewest that leave each 8 chunks, at most the block)
+// and chunks a thread (the smallest power of two, up to 16, that covers the row).
+struct RowLanes {
+    uint64_t lanes = 1, k = 1;
+};
+RowLanes RowLanesOf(uint64_t chunks, uint64_t block, uint64_t asked) {
+    const uint64_t lanes =
+        std::min<uint64_t>(asked ? asked : PowerOfTwoCover((chunks + 7) / 8, block), block);
+    return {lanes, PowerOfTwoCover((chunks + lanes - 1) / lanes, 16)};
+}
+
+}  // namespace
+
+ClusterPlan RmsNormClusterOf(uint64_t n, bool bf16, uint64_t block, uint64_t lanes) {
+    const uint64_t chunks = (n * (bf16 ? 2 : 4) + 15) / 16;
+    const RowLanes row = RowLanesOf(chunks, block, lanes);
+    if (chunks <= row.k * row.lanes && row.k <= 8) return {1, 0};
+    return SoftmaxClusterOf(n, bf16, 0);
+}
 
 uint64_t SoftmaxBytesInFlight(InFlightShape shape, const ParamValues& p) {
     const uint64_t n = p.Has("n") ? std::max<uint64_t>(p.Number("n"), 1) : 1024;
@@ -154,22 +171,22 @@ uint64_t SoftmaxBytesInFlight(InFlightShape shape, const ParamValues& p) {
         }
         case InFlightShape::kChunksInRegisters:
         case InFlightShape::kRmsNorm: {
-            const uint64_t asked = VariantOf(p, "lanes");
-            const uint64_t lanes =
-                std::min<uint64_t>(asked ? asked : PowerOfTwoCover((chunks + 7) / 8, block), block);
-            const uint64_t k = PowerOfTwoCover((chunks + lanes - 1) / lanes, 16);
-            if (chunks <= k * lanes) return k * chunk;
+            const RowLanes row = RowLanesOf(chunks, block, VariantOf(p, "lanes"));
             if (shape == InFlightShape::kRmsNorm) {
-                const ClusterShape c = ClusterOf(chunks, block, 0);
-                if (c.k) return c.k * chunk;
+                // 9.7's cluster: a block's part over its threads, as for kCluster.
+                const ClusterPlan c = RmsNormClusterOf(n, element == 2, block, row.lanes);
+                if (c.part_bytes) return (c.part_bytes / chunk + block - 1) / block * chunk;
             }
-            return chunk;
+            return chunks <= row.k * row.lanes ? row.k * chunk : chunk;
         }
         case InFlightShape::kChunk:
             return chunk;
         case InFlightShape::kCluster: {
-            const ClusterShape c = ClusterOf(chunks, block, VariantOf(p, "cluster"));
-            return c.k ? c.k * chunk : chunk;  // else the two-kernel split, a chunk at a time
+            // A block's part comes in at once (one bulk copy, or all of its threads' loads
+            // before any wait): its chunks shared among the block's threads.
+            const ClusterPlan c = SoftmaxClusterOf(n, element == 2, VariantOf(p, "cluster"));
+            if (c.part_bytes == 0) return chunk;  // the two-kernel split, a chunk at a time
+            return (c.part_bytes / chunk + block - 1) / block * chunk;
         }
     }
     return element;

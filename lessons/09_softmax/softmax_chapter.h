@@ -122,11 +122,11 @@ Work RmsNormWork(const ParamValues& params);
 //   kChunksInRegisters: 9.5's K chunks of 16 bytes (`lanes` threads a row: as chosen, or the
 //     fewest that leave each 8 chunks, at most the block; K <= 16; a longer row is read a chunk at
 //     a time);
-//   kRmsNorm: 9.8's, the same, with rows too long for it in a cluster as 9.7's;
+//   kRmsNorm: 9.8's, the same while each thread keeps at most 8 chunks; longer rows in 9.7's
+//     cluster (RmsNormClusterOf), a block's part over its threads, else as kChunksInRegisters;
 //   kChunk: 9.6's one chunk of 16 bytes per iteration of its running pair;
-//   kCluster: 9.7's K chunks a thread on C blocks a row (`cluster`: as chosen, or the fewest up to
-//     8 that leave each thread 8 chunks, else 16 chunks, else 16 blocks); a chunk at a time in the
-//     two-kernel split of longer rows.
+//   kCluster: 9.7's part of a row a block (C blocks a row, SoftmaxClusterOf), loaded at once into
+//     shared memory, over the block's threads; a chunk at a time in the two-kernel split.
 enum class InFlightShape {
     kElement,
     kRowInRegisters,
@@ -136,6 +136,26 @@ enum class InFlightShape {
     kCluster
 };
 uint64_t SoftmaxBytesInFlight(InFlightShape shape, const ParamValues& params);
+
+// 9.7's launch plan on the reference GPU (sm_90), as kernels/softmax/cluster.cu's PlanFor picks
+// it: C blocks a row (`asked`, or for 0 the fewest, a power of two up to 16, that leave each block
+// at most 32 KiB of the row, else 16), each keeping its part (ceil(chunks / C) chunks of 16
+// bytes) in shared memory; part_bytes 0 when the part does not fit a block's shared memory (or C
+// is above 16): the two-kernel split.
+constexpr uint64_t kClusterAimPartBytes = 32 * 1024;
+constexpr uint64_t kClusterMaxBlocks = 16;
+// sm_90's 227 KiB a block, less the kernel's own 512 bytes (pairs, barriers, scratch).
+constexpr uint64_t kClusterPartLimitBytes = 227 * 1024 - 512;
+struct ClusterPlan {
+    uint64_t blocks = 1, part_bytes = 0;
+};
+ClusterPlan SoftmaxClusterOf(uint64_t n, bool bf16, uint64_t asked);
+// 9.8's cluster, as kernels/softmax/rmsnorm.cu's PlanFor picks it on the reference GPU: none
+// (part_bytes 0: lesson 9.5's kernel, a row over `lanes` threads) while the row fits `lanes`
+// threads (as asked, or for 0 the fewest that leave each 8 chunks of 16 bytes, at most the block)
+// at 8 chunks a thread at most; else 9.7's automatic cluster (SoftmaxClusterOf with asked 0),
+// where its part fits a block's shared memory.
+ClusterPlan RmsNormClusterOf(uint64_t n, bool bf16, uint64_t block, uint64_t lanes);
 
 std::unique_ptr<StepInstance> MakeSoftmaxCpu(const Workload& w, const StepContext& c);
 

@@ -157,8 +157,7 @@ int Variant(const SoftmaxKernel& k, const ParamValues& params) {
     if (!k.variant_param || !params.Has(k.variant_param)) return 0;
     const std::string& choice = params.Choice(k.variant_param);
     if (choice == "auto") return 0;
-    // "8-pipelined": 9.7's pipelined cluster of 8 blocks, 100 + 8.
-    return std::stoi(choice) + (choice.find("pipelined") != std::string::npos ? 100 : 0);
+    return std::stoi(choice);
 }
 
 // The descriptor for the run's dtype.
