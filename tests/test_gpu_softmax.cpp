@@ -143,3 +143,26 @@ TEST(GpuSoftmax, EveryVariant) {
         }
     EXPECT_EQ(variants, 10 + 10 + 6);  // 9.5's and 9.8's lanes, 9.7's clusters
 }
+
+// The kernel attributes a run reports are asked at the shared memory its blocks have: 9.7's
+// cluster keeps a block's part of the row there (bf16, 262144 columns, 8 blocks a row: 64 KiB
+// each), so an SM holds as many blocks as that leaves room for, not as many as its registers
+// allow.
+TEST(GpuSoftmax, AttributesCountTheSharedMemoryOfTheRowsPart) {
+    REQUIRE_GPU();
+    Session session(RunnableCatalog());
+    const Lesson* cluster = RunnableCatalog().FindLesson("softmax/cluster");
+    ASSERT_NE(cluster, nullptr);
+    RunOptions o = Options(2, 262144, "bf16", "random", 256, 7);
+    o.Set("cluster", "8");
+    const RunResult r = session.Run(*cluster, o);
+    ASSERT_TRUE(r.verified) << r.check_message;
+    ASSERT_TRUE(r.attributes.has_value());
+    EXPECT_EQ(r.attributes->dynamic_smem_bytes, 262144 * 2 / 8);
+    // The most shared memory an SM of any CUDA GPU has (sm_90 and sm_100: 228 KiB); at block 256
+    // the registers alone would allow 8 blocks of this kernel.
+    const int shared_per_sm = 228 * 1024;
+    EXPECT_GE(r.attributes->active_blocks_per_sm, 1);
+    EXPECT_LE(r.attributes->active_blocks_per_sm, shared_per_sm / r.attributes->dynamic_smem_bytes)
+        << "blocks an SM as if the part took no shared memory";
+}

@@ -233,6 +233,14 @@ size_t Workspace(int m, int n) {
            sizeof(MaxSum);
 }
 
+// The dynamic shared memory of a block of the launch at (n, block, variant): its part of the row
+// in the cluster, none in the split.
+template <typename T>
+size_t PartBytes(int n, int block, int variant) {
+    const Plan plan = PlanFor<T>(n, block, variant);
+    return plan.cluster.blocks > 0 ? static_cast<size_t>(plan.cluster.part) * 16 : 0;
+}
+
 template <typename T>
 cudaError_t Launch(const void* x, void* y, const void* workspace, int m, int n, int block,
                    int variant, cudaStream_t s) {
@@ -256,9 +264,10 @@ cudaError_t Launch(const void* x, void* y, const void* workspace, int m, int n, 
 }  // namespace
 
 const SoftmaxKernel kSoftmaxCluster[] = {
-    {"softmax_cluster_kernel", false, &Pick<float>, &Launch<float>, 0, &Workspace, "cluster"},
+    {"softmax_cluster_kernel", false, &Pick<float>, &Launch<float>, 0, &Workspace, "cluster",
+     &PartBytes<float>},
     {"softmax_cluster_kernel", true, &Pick<__nv_bfloat16>, &Launch<__nv_bfloat16>, 0, &Workspace,
-     "cluster"},
+     "cluster", &PartBytes<__nv_bfloat16>},
 };
 
 LESSONS_KERNELS(kSoftmaxCluster);

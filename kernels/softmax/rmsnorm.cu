@@ -237,6 +237,23 @@ int BlocksPerSm(const void* kernel, int block, size_t smem) {
     return blocks;
 }
 
+// w staged in a block's shared memory (whole chunks) where it fits kSharedWeightBytes: the
+// resident grid's kernel's dynamic shared memory.
+template <typename T>
+size_t StagedWeightBytes(int n) {
+    const long long chunks = (static_cast<long long>(n) + ChunkCount<T>() - 1) / ChunkCount<T>();
+    return chunks * 16 <= kSharedWeightBytes ? static_cast<size_t>(chunks) * 16 : 0;
+}
+
+// The dynamic shared memory of a block of the launch at (n, block, variant): its part of the row
+// in the cluster, else the staged w.
+template <typename T>
+size_t DynamicSmem(int n, int block, int variant) {
+    const Plan plan = PlanFor<T>(n, block, variant);
+    return plan.cluster.blocks > 0 ? static_cast<size_t>(plan.cluster.part) * 16
+                                   : StagedWeightBytes<T>(n);
+}
+
 template <typename T>
 cudaError_t Launch(const void* x, void* y, const void* w, int m, int n, int block, int variant,
                    cudaStream_t s) {
@@ -250,9 +267,8 @@ cudaError_t Launch(const void* x, void* y, const void* w, int m, int n, int bloc
         return LaunchClusters(ClusterKernel(sizeof(T) == 2), m, plan.cluster, block, s, args);
     }
     const void* kernel = Instance<T>(plan.k);
-    const long long chunks = (static_cast<long long>(n) + ChunkCount<T>() - 1) / ChunkCount<T>();
-    bool wshared = chunks * 16 <= kSharedWeightBytes;
-    const size_t smem = wshared ? static_cast<size_t>(chunks) * 16 : 0;
+    const size_t smem = StagedWeightBytes<T>(n);
+    bool wshared = smem > 0;
     const int rows_per_block = block / plan.lanes;
     const long long needed = (m + rows_per_block - 1) / rows_per_block;
     // As many blocks as the GPU runs at once, no more: each group then loops over its rows.
@@ -269,8 +285,10 @@ cudaError_t Launch(const void* x, void* y, const void* w, int m, int n, int bloc
 }  // namespace
 
 const SoftmaxKernel kSoftmaxRmsNorm[] = {
-    {"rmsnorm_kernel", false, &Pick<float>, &Launch<float>, 0, nullptr, "lanes"},
-    {"rmsnorm_kernel", true, &Pick<__nv_bfloat16>, &Launch<__nv_bfloat16>, 0, nullptr, "lanes"},
+    {"rmsnorm_kernel", false, &Pick<float>, &Launch<float>, 0, nullptr, "lanes",
+     &DynamicSmem<float>},
+    {"rmsnorm_kernel", true, &Pick<__nv_bfloat16>, &Launch<__nv_bfloat16>, 0, nullptr, "lanes",
+     &DynamicSmem<__nv_bfloat16>},
 };
 
 LESSONS_KERNELS(kSoftmaxRmsNorm);

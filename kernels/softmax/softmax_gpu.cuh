@@ -35,6 +35,10 @@ struct SoftmaxKernel {
     // The lesson's choice that picks among the kernel's variants ("lanes": threads a row;
     // "cluster": blocks a row), whose values are "auto" or numbers; null: none.
     const char* variant_param = nullptr;
+    // The dynamic shared memory each block of the launch at (n, block, variant) has, in bytes,
+    // where it is not `smem_per_thread` a thread (a cluster's part of the row, a staged w): what
+    // the kernel's attributes (blocks an SM, occupancy) are asked at; null: smem_per_thread's.
+    size_t (*dynamic_smem)(int n, int block, int variant) = nullptr;
 };
 
 // ---- host helpers of the launchers ----

@@ -160,6 +160,11 @@ int Variant(const SoftmaxKernel& k, const ParamValues& params) {
     return std::stoi(choice);
 }
 
+// The dynamic shared memory a block of the launch has (the kernel's attributes are asked at it).
+size_t DynamicSmem(const SoftmaxKernel& k, int n, int block, int variant) {
+    return k.dynamic_smem ? k.dynamic_smem(n, block, variant) : size_t(block) * k.smem_per_thread;
+}
+
 // The descriptor for the run's dtype.
 const SoftmaxKernel& ForDtype(const std::vector<const SoftmaxKernel*>& kernels,
                               const ParamValues& params) {
@@ -177,7 +182,7 @@ StepRunner KernelRunner(std::vector<const SoftmaxKernel*> kernels, Op op) {
         const int n = static_cast<int>(c.params.Number("n"));
         const int variant = Variant(k, c.params);
         cuda::CheckBlockAgainstKernel(k.pick(n, block, variant), k.name, block,
-                                      size_t(block) * k.smem_per_thread);
+                                      DynamicSmem(k, n, block, variant));
         return std::unique_ptr<StepInstance>(
             std::make_unique<KernelStep>(w, op, k, block, variant));
     };
@@ -185,8 +190,9 @@ StepRunner KernelRunner(std::vector<const SoftmaxKernel*> kernels, Op op) {
         const SoftmaxKernel& k = ForDtype(kernels, params);
         const int block = Block(params);
         const int n = static_cast<int>(params.Number("n"));
-        return cuda::QueryKernelAttributes(k.pick(n, block, Variant(k, params)), k.name, block,
-                                           size_t(block) * k.smem_per_thread);
+        const int variant = Variant(k, params);
+        return cuda::QueryKernelAttributes(k.pick(n, block, variant), k.name, block,
+                                           DynamicSmem(k, n, block, variant));
     };
     return r;
 }
