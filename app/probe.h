@@ -84,6 +84,7 @@ struct Probe {
     // The scroll positions of the text pane and of the code pane (its listing's in the PTX and
     // SASS tabs) in the last frame, in pixels from the top.
     float text_scroll_y = 0;
+    float text_scroll_max = 0;  // how far the text pane can scroll: 0 when its page fits
     float code_scroll_y = 0;
     float listing_scroll_y = 0;
     // Where a rewritten step's changed code opens (its kernel's line, in pixels from the pane's

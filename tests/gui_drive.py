@@ -99,9 +99,28 @@ def type_saved(lines, what):
         time.sleep(0.5)
     sys.exit("%s was saved as %r" % (what, saved[:8]))
 
+def settled(rect_name, timeout=10.0):
+    """The newest state in which rect_name is where it was in an earlier frame ("frame": ImGui's
+    frame count). A layout may still be settling in the first frame that shows a control (a tab's
+    first frame, a scrollbar that appears in the next): a loaded machine's script can read that
+    frame, and a click at the control's first place would miss it. An idle window still draws
+    a frame every 2 s, so this waits a frame or two."""
+    first = [state(timeout, lambda d: rect_name in d)]
+
+    def still(d):
+        if rect_name not in d or d["state"].get("frame") == first[0]["state"].get("frame"):
+            return False
+        if d[rect_name] == first[0][rect_name]:
+            return True
+        first[0] = d  # moved: wait for it to stay again
+        return False
+    return state(timeout, still)
+
+
 def center(rect_name, d=None):
-    """The screen position of the middle of rect_name, as xdotool takes it."""
-    d = d or state(10, lambda d: rect_name in d)
+    """The screen position of the middle of rect_name, as xdotool takes it: where the layout has
+    settled, unless the caller gives the state to read it from."""
+    d = d or settled(rect_name)
     x0, y0, x1, y1 = d[rect_name]
     return str(wx + int((x0 + x1) / 2)), str(wy + int((y0 + y1) / 2))
 

@@ -662,9 +662,10 @@ void DrawLessonTextOf(UiState& ui, const Controller& c, const Lesson& lesson,
 
 void RecordScroll(UiState& ui, bool text) {
     if (!ui.probe) return;
-    if (text)
+    if (text) {
         ui.probe->text_scroll_y = ImGui::GetScrollY();
-    else
+        ui.probe->text_scroll_max = ImGui::GetScrollMaxY();
+    } else
         ui.probe->code_scroll_y = std::max(ImGui::GetScrollY(), ui.probe->listing_scroll_y);
 }
 
