@@ -196,6 +196,13 @@ text_sweeps() {
                     echo "softmax/$l --over dtype=all --set $shape"
                 done
             done
+            # The long rows' steps over their block size at the longest shape, where the block
+            # that keeps an SM busiest decides (9.7's page, and the closing table of issue 43).
+            for l in cluster rmsnorm; do
+                for t in fp32 bf16; do
+                    echo "softmax/$l --over block=128..1024 --set m=256 --set n=262144 --set dtype=$t"
+                done
+            done
             ;;
         attention)
             # Issue 44's second shape: N = 4096 at B·N = 32K, with the mask off and on.
