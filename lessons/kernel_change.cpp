@@ -40,6 +40,11 @@ const std::vector<InstructionFamily>& InstructionFamilies() {
          "goes through shared or global memory",
          "你的 kernel 没有用 __shfl_*_sync 在 warp 的各 lane "
          "之间传值：它仍然经过共享内存或全局内存"},
+        {"dsmem", "distributed shared memory (mapa, ld/st.shared::cluster, st.async)",
+         "分布式共享内存（mapa、ld/st.shared::cluster、st.async）",
+         "your kernel never reaches another block's shared memory: the blocks of a cluster still "
+         "share nothing but global memory",
+         "你的 kernel 从不访问另一个线程块的共享内存：簇中的线程块之间仍然只通过全局内存共享数据"},
         {"vote", "warp votes and reductions (vote/redux/match.sync: __ballot_sync ...)",
          "warp 投票与归约（vote/redux/match.sync：__ballot_sync 等）",
          "your kernel asks the warp nothing at once (no __ballot_sync, __any_sync or "
@@ -158,6 +163,12 @@ void Classify(std::string_view op, std::set<std::string>& out) {
     };
     const std::string_view o = p[0];
     const bool shared = has_prefix("shared");
+    // Another block's shared memory: an address mapped into the cluster, or an access (a load, a
+    // store, an atomic, a remote mbarrier arrive) in the cluster's shared window. A bulk copy
+    // into this block's own shared memory (cp.async.bulk.shared::cluster) is not one.
+    if (o == "mapa" || (has("shared::cluster") &&
+                        (o == "ld" || o == "st" || o == "atom" || o == "red" || o == "mbarrier")))
+        out.insert("dsmem");
     // A generic access (no state space) is mostly a global one the compiler could not prove so.
     const bool spaced = shared || has("local") || has("param") || has("const");
     const bool global = has("global") || !spaced;

@@ -390,9 +390,9 @@ TEST(Exercises, EveryExerciseIsFoundFromItsRow) {
         EXPECT_EQ(e->instance, l.exercise.instance) << l.id;
     }
     EXPECT_EQ(Exercises().size(), with_start);
-    // Every hand-written GPU step of chapters 1-5 and 8, chapter 9's steps 9.3-9.6 and chapter
+    // Every hand-written GPU step of chapters 1-5 and 8, chapter 9's steps 9.3-9.7 and chapter
     // 10's fused steps 10.2-10.8.
-    EXPECT_EQ(Exercises().size(), 41u);
+    EXPECT_EQ(Exercises().size(), 42u);
     size_t files = 0, parsons = 0;
     for (const auto& [path, contents] : EmbeddedFiles()) {
         if (!path.starts_with("lessons/") || path.find("/exercises/") == std::string::npos)
@@ -1055,6 +1055,43 @@ TEST(ExerciseGpu, TmaStepsRefuseCleanlyWhereTheyCannotRun) {
     EXPECT_EQ(json::parse(right.text)["run"]["verified"], true);
 }
 
+// 9.7's exercise runs the student's kernel in clusters of 4 blocks a row, each block with its part
+// of the row in dynamic shared memory: right at odd shapes (parts empty, rows not 16-byte
+// multiples, a part over 48 KiB); a row whose parts outgrow a block's shared memory is refused
+// with the most columns that fit; before sm_90 the kernel cannot run and the message says why.
+TEST(ExerciseGpu, TheClusterExerciseRunsInClustersOfItsChoice) {
+    REQUIRE_GPU_AND_NVRTC();
+    TempDir dir;
+    const char* id = "softmax/cluster";
+    const std::string file =
+        dir.Write("solution.cu", SolutionOf(*RunnableCatalog().FindLesson(id)));
+    const DeviceInfo& d = GetDevices().devices[0];
+    if (d.cc_major < 9) {
+        const Output out = Cli("run " + std::string(id) + " --kernel " + file +
+                               " --set m=3 --set n=33 --no-ceilings");
+        EXPECT_NE(out.code, 0) << out.text;
+        EXPECT_TRUE(Has(out.text, "compute capability 9.0")) << out.text;
+        return;
+    }
+    for (const char* shape :
+         {"--set m=1 --set n=1", "--set m=3 --set n=33", "--set m=5 --set n=4099 --set data=large",
+          "--set m=2 --set n=65540"}) {
+        const Output right = Cli("run " + std::string(id) + " --kernel " + file + " " + shape +
+                                     " --no-ceilings --format json",
+                                 false);
+        ASSERT_EQ(right.code, 0) << shape << "\n" << right.text;
+        EXPECT_EQ(json::parse(right.text)["run"]["verified"], true) << shape;
+    }
+    const Output refused = Cli("run " + std::string(id) + " --kernel " + file +
+                               " --set m=1 --set n=300000 --no-ceilings");
+    EXPECT_EQ(refused.code, 2) << refused.text;
+    EXPECT_TRUE(Has(refused.text, "take at most 231936 columns")) << refused.text;
+    const Output other = Cli("run " + std::string(id) + " --kernel " + file +
+                             " --set cluster=8 --set m=3 --set n=33 --no-ceilings");
+    EXPECT_EQ(other.code, 2) << other.text;
+    EXPECT_TRUE(Has(other.text, "cluster=4")) << other.text;
+}
+
 // The worker's `compile` request through the real `cuda-lessons-cli serve`: the compiler's
 // message with its line for a kernel that does not compile, registers and PTX for one that
 // does; without a GPU, a run of it says so after its compile.
@@ -1137,6 +1174,17 @@ TEST(KernelChange, FamiliesAreReadFromPtxInstructions) {
     // bar.warp.sync alone (__syncwarp) is no block barrier; a scalar load is no vector one.
     EXPECT_EQ(FamiliesIn("\tbar.warp.sync -1;\n\tld.global.f32 %f1, [%rd1];\n"),
               (std::set<std::string>{"global_load"}));
+    // Another block's shared memory (9.7's pairs): an address mapped into the cluster, a store
+    // or a remote arrive there; the bulk copy into the block's own shared memory (above) is none.
+    EXPECT_EQ(FamiliesIn("\tmapa.shared::cluster.u32 %r1, %r2, %r3;\n"),
+              (std::set<std::string>{"dsmem"}));
+    EXPECT_EQ(FamiliesIn("\tst.async.shared::cluster.mbarrier::complete_tx::bytes.v2.f32 [%r1], "
+                         "{%f1, %f2}, [%r2];\n"),
+              (std::set<std::string>{"shared", "dsmem"}));
+    EXPECT_EQ(FamiliesIn("\tmbarrier.arrive.shared::cluster.b64 _, [%r1];\n"),
+              (std::set<std::string>{"mbarrier", "dsmem"}));
+    EXPECT_EQ(FamiliesIn("\tbarrier.cluster.arrive.relaxed.aligned;\n"),
+              (std::set<std::string>{"barrier"}));
     // Every family has its words in both languages.
     for (const InstructionFamily& fam : InstructionFamilies()) {
         EXPECT_FALSE(fam.name.empty() || fam.name_zh.empty()) << fam.id;

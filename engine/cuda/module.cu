@@ -22,6 +22,9 @@ struct Driver {
     CUresult (*FuncGetAttribute)(int*, CUfunction_attribute, CUfunction) = nullptr;
     CUresult (*FuncSetAttribute)(CUfunction, CUfunction_attribute, int) = nullptr;
     CUresult (*OccupancyMaxActiveBlocksPerMultiprocessor)(int*, CUfunction, int, size_t) = nullptr;
+    // Clusters (CUDA 12.0 and later drivers); null where the driver lacks them.
+    CUresult (*LaunchKernelEx)(const CUlaunchConfig*, CUfunction, void**, void**) = nullptr;
+    CUresult (*OccupancyMaxActiveClusters)(int*, CUfunction, const CUlaunchConfig*) = nullptr;
     CUresult (*GetErrorString)(CUresult, const char**) = nullptr;
     std::string why;  // empty when every call was found
 };
@@ -54,6 +57,10 @@ const Driver& GetDriver() {
         Get("cuOccupancyMaxActiveBlocksPerMultiprocessor",
             d.OccupancyMaxActiveBlocksPerMultiprocessor, d.why);
         Get("cuGetErrorString", d.GetErrorString, d.why);
+        std::string cluster_why;  // clusters are asked only by a cluster launch
+        Get("cuLaunchKernelEx", d.LaunchKernelEx, cluster_why);
+        Get("cuOccupancyMaxActiveClusters", d.OccupancyMaxActiveClusters, cluster_why);
+        if (!cluster_why.empty()) d.LaunchKernelEx = nullptr;
         return d;
     }();
     return driver;
@@ -109,7 +116,7 @@ LoadedKernel::~LoadedKernel() {
     if (m_module) GetDriver().ModuleUnload(static_cast<CUmodule>(m_module));
 }
 
-KernelAttributes LoadedKernel::Attributes(int block) const {
+KernelAttributes LoadedKernel::Attributes(int block, unsigned dynamic_smem) const {
     const Driver& d = GetDriver();
     const auto f = static_cast<CUfunction>(m_function);
     auto attribute = [&](CUfunction_attribute a, const char* what) {
@@ -125,8 +132,9 @@ KernelAttributes LoadedKernel::Attributes(int block) const {
     out.max_threads_per_block = attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
                                           "cuFuncGetAttribute(MAX_THREADS_PER_BLOCK)");
     if (block > 0 && block <= out.max_threads_per_block) {
+        AllowShared(dynamic_smem);
         int blocks = 0;
-        CheckDriver(d.OccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, block, 0),
+        CheckDriver(d.OccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, block, dynamic_smem),
                     "cuOccupancyMaxActiveBlocksPerMultiprocessor", m_name);
         out.active_blocks_per_sm = blocks;
         const int max_threads = GetDeviceInfo().max_threads_per_sm;
@@ -149,8 +157,7 @@ void LoadedKernel::Launch(unsigned blocks, unsigned block, cudaStream_t stream, 
     Launch(dim3(blocks), dim3(block), stream, args, shared_bytes);
 }
 
-void LoadedKernel::Launch(dim3 grid, dim3 block, cudaStream_t stream, void** args,
-                          unsigned shared_bytes) const {
+void LoadedKernel::AllowShared(unsigned shared_bytes) const {
     // Over 48 KiB of dynamic shared memory a block gets only after the kernel asks for it.
     if (shared_bytes > 48 * 1024 && shared_bytes > m_allowed_shared) {
         CheckDriver(GetDriver().FuncSetAttribute(static_cast<CUfunction>(m_function),
@@ -159,10 +166,83 @@ void LoadedKernel::Launch(dim3 grid, dim3 block, cudaStream_t stream, void** arg
                     "cuFuncSetAttribute", m_name);
         m_allowed_shared = shared_bytes;
     }
+}
+
+void LoadedKernel::Launch(dim3 grid, dim3 block, cudaStream_t stream, void** args,
+                          unsigned shared_bytes) const {
+    AllowShared(shared_bytes);
     CheckDriver(GetDriver().LaunchKernel(static_cast<CUfunction>(m_function), grid.x, grid.y,
                                          grid.z, block.x, block.y, block.z, shared_bytes,
                                          static_cast<CUstream>(stream), args, nullptr),
                 "cuLaunchKernel", m_name);
+}
+
+namespace {
+
+struct ClusterConfig {
+    CUlaunchAttribute attribute{};
+    CUlaunchConfig config{};
+    ClusterConfig(const ClusterConfig&) = delete;
+    ClusterConfig(unsigned blocks, unsigned block, unsigned cluster, CUstream stream,
+                  unsigned shared_bytes) {
+        attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        attribute.value.clusterDim.x = cluster;
+        attribute.value.clusterDim.y = 1;
+        attribute.value.clusterDim.z = 1;
+        config.gridDimX = blocks;
+        config.gridDimY = config.gridDimZ = 1;
+        config.blockDimX = block;
+        config.blockDimY = config.blockDimZ = 1;
+        config.sharedMemBytes = shared_bytes;
+        config.hStream = stream;
+        config.attrs = &attribute;
+        config.numAttrs = 1;
+    }
+};
+
+}  // namespace
+
+void LoadedKernel::CheckClusters(unsigned block, unsigned cluster, unsigned shared_bytes) const {
+    const Driver& d = GetDriver();
+    const DeviceInfo& device = GetDeviceInfo();
+    if (device.cc_major < 9)
+        throw UsageError(m_name + " runs in thread block clusters, which need compute capability " +
+                         "9.0 or later; this GPU (" + device.name + ") has " +
+                         std::to_string(device.cc_major) + "." + std::to_string(device.cc_minor));
+    if (!d.LaunchKernelEx)
+        throw UnavailableError("cannot launch " + m_name +
+                               " in clusters: the CUDA driver has no cuLaunchKernelEx (a driver "
+                               "for CUDA 12.0 or later has it)");
+    if (cluster == 0 || cluster > 16)
+        throw UsageError("a cluster has 1 to 16 blocks, not " + std::to_string(cluster));
+    const auto f = static_cast<CUfunction>(m_function);
+    AllowShared(shared_bytes);
+    // Over 8 blocks a cluster (the portable size) only where the kernel says it accepts more.
+    if (cluster > 8 && !m_non_portable) {
+        CheckDriver(d.FuncSetAttribute(f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
+                    "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)", m_name);
+        m_non_portable = true;
+    }
+    const ClusterConfig launch(cluster, block, cluster, nullptr, shared_bytes);
+    int fit = 0;
+    CheckDriver(d.OccupancyMaxActiveClusters(&fit, f, &launch.config),
+                "cuOccupancyMaxActiveClusters", m_name);
+    if (fit == 0)
+        throw UsageError("a cluster of " + std::to_string(cluster) + " blocks of " +
+                         std::to_string(block) + " threads with " +
+                         std::to_string((shared_bytes + 1023) / 1024) + " KiB of shared memory " +
+                         "each does not fit this GPU at once: take fewer columns, a smaller " +
+                         "block or another cluster size");
+}
+
+void LoadedKernel::LaunchClusters(unsigned blocks, unsigned block, unsigned cluster,
+                                  cudaStream_t stream, void** args, unsigned shared_bytes) const {
+    if (cluster == 0 || blocks % cluster != 0)
+        throw std::logic_error("a grid of clusters must be a whole number of clusters");
+    const ClusterConfig launch(blocks, block, cluster, static_cast<CUstream>(stream), shared_bytes);
+    CheckDriver(GetDriver().LaunchKernelEx(&launch.config, static_cast<CUfunction>(m_function),
+                                           args, nullptr),
+                "cuLaunchKernelEx", m_name);
 }
 
 std::shared_ptr<const LoadedKernel> LoadStudentKernel(const StudentKernel& kernel, int threads) {
@@ -172,9 +252,10 @@ std::shared_ptr<const LoadedKernel> LoadStudentKernel(const StudentKernel& kerne
     return loaded;
 }
 
-KernelAttributes StudentKernelAttributes(const StudentKernel& kernel, int threads) {
+KernelAttributes StudentKernelAttributes(const StudentKernel& kernel, int threads,
+                                         unsigned dynamic_smem) {
     const LoadedKernel loaded(kernel.cubin, kernel.lowered_name, kernel.name);
-    return loaded.Attributes(threads);
+    return loaded.Attributes(threads, dynamic_smem);
 }
 
 }  // namespace lessons::cuda

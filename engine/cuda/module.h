@@ -25,8 +25,9 @@ public:
     LoadedKernel& operator=(const LoadedKernel&) = delete;
 
     // Registers, shared memory, the most threads a block of it may have, and the occupancy at
-    // `block` threads, as QueryKernelAttributes gives them for a linked kernel.
-    KernelAttributes Attributes(int block) const;
+    // `block` threads with `dynamic_smem` bytes of dynamic shared memory a block, as
+    // QueryKernelAttributes gives them for a linked kernel.
+    KernelAttributes Attributes(int block, unsigned dynamic_smem = 0) const;
     // UsageError when `block` threads are more than the kernel can take (its registers).
     void CheckBlock(int block) const;
     // cuLaunchKernel on `stream` with a one-dimensional grid and `shared_bytes` of dynamic
@@ -37,18 +38,34 @@ public:
     // The same with a grid and a block of up to three dimensions (GEMM's tiles of C).
     void Launch(dim3 grid, dim3 block, cudaStream_t stream, void** args,
                 unsigned shared_bytes = 0) const;
+    // Before launching in clusters: UsageError when the GPU has no thread block clusters (before
+    // sm_90) or cannot hold one cluster of `cluster` blocks of `block` threads with
+    // `shared_bytes` of dynamic shared memory each at once (the message says which),
+    // UnavailableError when the driver cannot launch clusters. Gives the kernel the permissions
+    // the shape needs (over 48 KiB, over 8 blocks). Asks the driver: call it once, not per launch.
+    void CheckClusters(unsigned block, unsigned cluster, unsigned shared_bytes) const;
+    // A one-dimensional grid of `blocks` (a multiple of `cluster`) in clusters of `cluster`
+    // blocks (cuLaunchKernelEx), `shared_bytes` of dynamic shared memory a block, after
+    // CheckClusters passed for the shape. Throws CudaError when the launch is refused.
+    void LaunchClusters(unsigned blocks, unsigned block, unsigned cluster, cudaStream_t stream,
+                        void** args, unsigned shared_bytes) const;
 
 private:
+    // Raises the kernel's dynamic shared memory limit to `shared_bytes` where it is over 48 KiB.
+    void AllowShared(unsigned shared_bytes) const;
+
     void* m_module = nullptr;    // CUmodule
     void* m_function = nullptr;  // CUfunction
     std::string m_name;
     mutable unsigned m_allowed_shared = 48 * 1024;  // the dynamic shared memory a launch may ask
+    mutable bool m_non_portable = false;            // clusters over 8 blocks allowed
 };
 
 // A student's kernel (an exercise) loaded for a step's harness: UsageError when `threads` a block
 // are more than its registers allow.
 std::shared_ptr<const LoadedKernel> LoadStudentKernel(const StudentKernel& kernel, int threads);
 // Its registers, shared memory and occupancy at `threads` a block (the page's attributes line).
-KernelAttributes StudentKernelAttributes(const StudentKernel& kernel, int threads);
+KernelAttributes StudentKernelAttributes(const StudentKernel& kernel, int threads,
+                                         unsigned dynamic_smem = 0);
 
 }  // namespace lessons::cuda

@@ -8,8 +8,8 @@
 // into another block's shared memory that completes on that block's mbarrier); a block waits only
 // for the C - 1 pairs it receives, merges them with its own into the row's, and writes its part.
 // One read and one write per element, at any row length up to C blocks' shared memory. The
-// registers hold no part of the row (about 40 a thread), so several blocks share an SM and one's
-// loads overlap another's exponentials and stores. Each exponential is computed once: a thread's
+// registers hold no part of the row, so several blocks share an SM and one's loads overlap
+// another's exponentials and stores. Each exponential is computed once: a thread's
 // pair is the max of its values (comparisons only) and the sum of exp(x - that max), each
 // exponential stored in place of its value (rounded to T); once the row's pair (M, S) is known,
 // every value a thread holds needs one multiply by exp(its max - M) / S. Pairs are merged max
@@ -20,37 +20,18 @@
 
 namespace lessons::softmax {
 
-// exp(v) for v <= 0 (or -inf) on the special-function unit: one FMUL by log2(e) and one
-// ex2.approx.ftz (MUFU.EX2). FastExp (__expf: ex2.approx.f32 without .ftz) adds a compare and
-// two multiplies to keep results below 2^-126, which the check's absolute 2^-100 does not need.
-// (The same as vectorized.cu's: that kernel, an exercise's solution, is compiled with the
-// exercises' prelude alone, so it keeps its helper beside it.)
-__device__ __forceinline__ float SfuExp(float v) {
-    float e;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(v * 1.4426950408889634f));
-    return e;
-}
-
-// The pairs of a warp's 32 lanes as one, every lane gets it: the largest max first (shuffles),
-// then each lane's sum rescaled to it by one exponential, then the sums added (shuffles). Merging
-// pair by pair (Merge) would take two exponentials at each of the 5 steps.
-__device__ __forceinline__ MaxSum WarpPair(MaxSum p) {
-    const float max = WarpMax(p.max);
-    return {max, WarpSum(p.max == -Infinity() ? 0.0f : p.sum * SfuExp(p.max - max))};
-}
-
-// Block `rank` of a cluster of C takes its part of the row (LoadPart, softmax_cluster.cuh, where
-// the order that keeps the barriers safe is told) and pushes its (max, sum) pair to the others.
+// Block `rank` of a cluster of C takes its part of the row (LoadPart, softmax_cluster_device.cuh,
+// where the order that keeps the barriers safe is told) and pushes its (max, sum) pair to the
+// others.
 template <typename T>
-__global__ void softmax_cluster_kernel(const T* __restrict__ x, T* __restrict__ y, int m, int n,
-                                       int part) {
+__global__ void softmax_cluster_kernel(const T* __restrict__ x, T* __restrict__ y, int m, int n) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     constexpr int V = ChunkCount<T>();
     extern __shared__ __align__(128) uint4 chunk[];  // this block's part of the row
     __shared__ float scratch_max[32], scratch_sum[32];
     __shared__ __align__(8) MaxSum slots[16];                // the other blocks' pairs, by rank
     __shared__ __align__(8) unsigned long long barriers[2];  // the part, the pairs
-    const ClusterPart p = LoadPart<MaxSum>(chunk, x, n, part, NegativeInfinity<T>(), barriers);
+    const ClusterPart p = LoadPart<MaxSum>(chunk, x, n, NegativeInfinity<T>(), barriers);
     const int rank = static_cast<int>(p.rank), blocks = static_cast<int>(p.blocks);
     const int first = p.first, count = p.count;
     T* o = y + static_cast<size_t>(p.row) * n;
@@ -249,8 +230,7 @@ cudaError_t Launch(const void* x, void* y, const void* workspace, int m, int n, 
     T* yt = static_cast<T*>(y);
     const unsigned grid = static_cast<unsigned>(static_cast<long long>(m) * plan.blocks_per_row);
     if (plan.cluster.blocks > 0) {
-        int part = plan.part;
-        void* args[] = {&xt, &yt, &m, &n, &part};
+        void* args[] = {&xt, &yt, &m, &n};
         return LaunchClusters(ClusterKernel(sizeof(T) == 2), m, plan.cluster, block, s, args);
     }
     auto* pairs = static_cast<MaxSum*>(const_cast<void*>(workspace));

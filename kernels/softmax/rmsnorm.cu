@@ -95,11 +95,11 @@ __global__ void __launch_bounds__(K <= 8 ? 1024 : 512)
     }
 }
 
-// Long rows: C blocks a row (a cluster), `part` chunks each in shared memory (LoadPart,
-// softmax_cluster.cuh); each block's sum of squares goes to the others.
+// Long rows: C blocks a row (a cluster), each with its part in shared memory (LoadPart,
+// softmax_cluster_device.cuh); each block's sum of squares goes to the others.
 template <typename T>
 __global__ void rmsnorm_cluster_kernel(const T* __restrict__ x, T* __restrict__ y,
-                                       const T* __restrict__ w, int m, int n, int part) {
+                                       const T* __restrict__ w, int m, int n) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     constexpr int V = ChunkCount<T>();
     extern __shared__ __align__(128) uint4 chunk[];  // this block's part of the row
@@ -107,7 +107,7 @@ __global__ void rmsnorm_cluster_kernel(const T* __restrict__ x, T* __restrict__ 
     __shared__ float slots[16];                              // the other blocks' sums, by rank
     __shared__ __align__(8) unsigned long long barriers[2];  // the part, the sums
     const T zero = FromFloat<T>(0.0f);
-    const ClusterPart p = LoadPart<float>(chunk, x, n, part, zero, barriers);
+    const ClusterPart p = LoadPart<float>(chunk, x, n, zero, barriers);
     float squares[2] = {0.0f, 0.0f};  // two chains of adds, not one
 #pragma unroll 2
     for (int j = threadIdx.x; j < p.count; j += blockDim.x) {
@@ -262,8 +262,7 @@ cudaError_t Launch(const void* x, void* y, const void* w, int m, int n, int bloc
     T* yt = static_cast<T*>(y);
     const T* wt = static_cast<const T*>(w);
     if (plan.cluster.blocks > 0) {
-        int part = plan.cluster.part;
-        void* args[] = {&xt, &yt, &wt, &m, &n, &part};
+        void* args[] = {&xt, &yt, &wt, &m, &n};
         return LaunchClusters(ClusterKernel(sizeof(T) == 2), m, plan.cluster, block, s, args);
     }
     const void* kernel = Instance<T>(plan.k);

@@ -90,38 +90,82 @@ private:
     cuda::DeviceBuffer<unsigned char> m_workspace;
 };
 
+// A student's kernel launch: its grid, its clusters (0: none) and its dynamic shared memory a
+// block, as the row's layout says.
+struct StudentLaunch {
+    unsigned blocks = 0, cluster = 0, smem = 0;
+};
+
+// The clusters of a student's cluster kernel (fp32): C as the `cluster` choice says (the
+// automatic one as the step's own picks it), each block's part of the row in its shared memory.
+ClusterPlan StudentClusters(const ParamValues& params) {
+    const std::string& choice = params.Has("cluster") ? params.Choice("cluster") : "auto";
+    const uint64_t asked = choice == "auto" ? 0 : std::stoull(choice);
+    const uint64_t n = params.Number("n");
+    const ClusterPlan plan = SoftmaxClusterOf(n, false, asked);
+    if (plan.part_bytes == 0) {
+        // The most floats whose parts fit: whole chunks of 4, C parts.
+        const uint64_t most = kClusterPartLimitBytes / 16 * 4 * plan.blocks;
+        throw UsageError("a row of " + std::to_string(n) + " floats over a cluster of " +
+                         std::to_string(plan.blocks) + " blocks gives each block more than the " +
+                         std::to_string(kClusterPartLimitBytes / 1024) +
+                         " KiB of shared memory a block may have for its part: take at most " +
+                         std::to_string(most) + " columns");
+    }
+    return plan;
+}
+
+StudentLaunch StudentLaunchOf(const Kernel& kind, const ParamValues& params, int block) {
+    const long long m = static_cast<long long>(params.Number("m"));
+    StudentLaunch l;
+    if (kind.layout == RowLayout::kClusterPerRow) {
+        const ClusterPlan plan = StudentClusters(params);
+        l.cluster = static_cast<unsigned>(plan.blocks);
+        l.blocks = static_cast<unsigned>(m * l.cluster);
+        l.smem = static_cast<unsigned>(plan.part_bytes);
+        return l;
+    }
+    const long long rows_per_block = kind.layout == RowLayout::kBlockPerRow  ? 1
+                                     : kind.layout == RowLayout::kWarpPerRow ? block / 32
+                                                                             : block;
+    l.blocks = static_cast<unsigned>((m + rows_per_block - 1) / rows_per_block);
+    l.smem = static_cast<unsigned>(block * kind.smem_per_thread);
+    return l;
+}
+
 // A student's kernel (an exercise, fp32) in place of the step's own: the same data, check and
 // timing, launched as the row's layout says.
 class StudentStep : public GpuStepBase {
 public:
-    StudentStep(const Workload& w, const Kernel& kind, const StudentKernel& student, int block)
+    StudentStep(const Workload& w, const StudentKernel& student, int block, StudentLaunch launch)
         : GpuStepBase(w, Op::kSoftmax),
-          m_kind(kind),
           m_kernel(student.cubin, student.lowered_name, student.name),
-          m_block(block) {
+          m_block(block),
+          m_launch(launch) {
         m_kernel.CheckBlock(block);
+        if (m_launch.cluster > 0)
+            m_kernel.CheckClusters(static_cast<unsigned>(block), m_launch.cluster, m_launch.smem);
     }
 
     Sample Run() override {
-        const long long m = M();
-        const long long rows_per_block = m_kind.layout == RowLayout::kBlockPerRow  ? 1
-                                         : m_kind.layout == RowLayout::kWarpPerRow ? m_block / 32
-                                                                                   : m_block;
-        const unsigned blocks = static_cast<unsigned>((m + rows_per_block - 1) / rows_per_block);
-        const unsigned smem = static_cast<unsigned>(m_block * m_kind.smem_per_thread);
         return Timed([&](cudaStream_t s) {
             const void* x = m_x.get();
             void* y = m_y.get();
             int rows = M(), cols = N();
             void* args[] = {&x, &y, &rows, &cols};
-            m_kernel.Launch(blocks, static_cast<unsigned>(m_block), s, args, smem);
+            if (m_launch.cluster > 0)
+                m_kernel.LaunchClusters(m_launch.blocks, static_cast<unsigned>(m_block),
+                                        m_launch.cluster, s, args, m_launch.smem);
+            else
+                m_kernel.Launch(m_launch.blocks, static_cast<unsigned>(m_block), s, args,
+                                m_launch.smem);
         });
     }
 
 private:
-    Kernel m_kind;
     cuda::LoadedKernel m_kernel;
     int m_block;
+    StudentLaunch m_launch;
 };
 
 class CudnnStep : public GpuStepBase {
@@ -203,25 +247,37 @@ StepRunner StudentRunner(const Kernel& kind, std::shared_ptr<const StudentKernel
     r.make = [kind, student](const Workload& w, const StepContext& c) {
         if (c.params.Choice("dtype") != "fp32")
             throw UsageError("the exercise's kernel takes floats: run it with --set dtype=fp32");
-        return std::unique_ptr<StepInstance>(
-            std::make_unique<StudentStep>(w, kind, *student, Block(c.params)));
+        const int block = Block(c.params);
+        return std::unique_ptr<StepInstance>(std::make_unique<StudentStep>(
+            w, *student, block, StudentLaunchOf(kind, c.params, block)));
     };
-    r.attributes = [student](const ParamValues& params) {
-        return cuda::StudentKernelAttributes(*student, Block(params));
+    r.attributes = [kind, student](const ParamValues& params) {
+        const int block = Block(params);
+        unsigned smem = 0;
+        try {
+            smem = StudentLaunchOf(kind, params, block).smem;
+        } catch (const UsageError&) {  // a part too large: the run says why; asked at none
+        }
+        return cuda::StudentKernelAttributes(*student, block, smem);
     };
     return r;
 }
 
 // The student's kernel: (const float* x, float* y, int m, int n); the chapter's device helpers
 // (kernels/softmax/softmax_device.cuh, embedded) in the prelude, at global scope as the
-// student's kernel (and a solution) stands.
-KernelSpec StudentSpec() {
+// student's kernel (and a solution) stands; a cluster kernel's also the clusters' device helpers
+// (softmax_cluster_device.cuh).
+KernelSpec StudentSpec(const Kernel& kind) {
     static const std::string prelude = "#include <cuda_bf16.h>\n" +
                                        EmbeddedHeaderBody("kernels/softmax/softmax_device.cuh") +
                                        "using namespace lessons::softmax;\n";
+    static const std::string cluster_prelude =
+        "#include <cuda_bf16.h>\n" + EmbeddedHeaderBody("kernels/softmax/softmax_device.cuh") +
+        EmbeddedHeaderBody("kernels/softmax/softmax_cluster_device.cuh") +
+        "using namespace lessons::softmax;\n";
     KernelSpec spec;
     spec.signature = "const float*, float*, int, int";
-    spec.prelude = prelude;
+    spec.prelude = kind.layout == RowLayout::kClusterPerRow ? cluster_prelude : prelude;
     spec.toolkit_headers = {"cuda_bf16.h"};
     return spec;
 }
@@ -242,7 +298,7 @@ LESSONS_STEP_KIND(Kernel, [](const Kernel&, const StepSite& site) {
     return KernelRunner(KernelsOf<SoftmaxKernel>(site), Op::kSoftmax);
 });
 LESSONS_EXERCISE_KIND(
-    Kernel, [](const Kernel&, const StepSite&) { return StudentSpec(); },
+    Kernel, [](const Kernel& kind, const StepSite&) { return StudentSpec(kind); },
     [](const Kernel& kind, const StepSite&, std::shared_ptr<const StudentKernel> student) {
         return StudentRunner(kind, std::move(student));
     });

@@ -10,6 +10,9 @@ enum class RowLayout {
     kThreadPerRow,  // ceil(m / block) blocks, a thread a row
     kBlockPerRow,   // m blocks, a block a row
     kWarpPerRow,    // ceil(m / (block / 32)) blocks, a warp a row
+    // m × C blocks in clusters of C a row (the `cluster` choice, sm_90), each block with its part
+    // of the row in dynamic shared memory: ceil(chunks / C) chunks of 16 bytes (SoftmaxClusterOf)
+    kClusterPerRow,
 };
 
 // The softmax kernel its source file registers (one per dtype), launched with the row's block
