@@ -86,7 +86,8 @@ int TargetArch(const KernelSpec& spec, std::string* note) {
     if (list.available() && !list.devices.empty())
         return list.devices.front().cc_major * 10 + list.devices.front().cc_minor;
     *note = "no GPU here (" + list.unavailable.text + "): compiled for sm_" +
-            std::to_string(kDefaultKernelArch) + spec.arch_suffix + ", the H100's architecture";
+            std::to_string(kDefaultKernelArch) + spec.arch_suffix +
+            ", the architecture of the reference GPUs (H100, H200)";
     return kDefaultKernelArch;
 }
 
