@@ -6,7 +6,8 @@
 // once, so w is read from global memory once per block, not once per row. Longer rows take
 // lesson 9.7's cluster (sm_90): C blocks share a row, each keeping its part in shared memory (one
 // bulk copy), and push their sums of squares into each other's shared memory (st.async); each
-// block reads its part of w (from the L2 cache, where every row's blocks find it). Without
+// block reads its part of w (from the L2 cache, where every row's blocks find it), a thread's
+// first chunks of it before the sum, so that their latency passes behind the sum. Without
 // clusters, the first kernel keeps up to 16 chunks a thread, and reads longer rows twice.
 #include "softmax_cluster.cuh"
 
@@ -96,8 +97,10 @@ __global__ void __launch_bounds__(K <= 8 ? 1024 : 512)
 }
 
 // Long rows: C blocks a row (a cluster), each with its part in shared memory (LoadPart,
-// softmax_cluster_device.cuh); each block's sum of squares goes to the others.
-template <typename T>
+// softmax_cluster_device.cuh); each block's sum of squares goes to the others. Each thread loads
+// its first kAhead chunks of w at once, before the sum: 8 in blocks of up to 256 threads, 4 in
+// larger ones, where 8 would take the registers of a third block an SM.
+template <typename T, int kAhead>
 __global__ void rmsnorm_cluster_kernel(const T* __restrict__ x, T* __restrict__ y,
                                        const T* __restrict__ w, int m, int n) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -108,6 +111,14 @@ __global__ void rmsnorm_cluster_kernel(const T* __restrict__ x, T* __restrict__ 
     __shared__ __align__(8) unsigned long long barriers[2];  // the part, the sums
     const T zero = FromFloat<T>(0.0f);
     const ClusterPart p = LoadPart<float>(chunk, x, n, zero, barriers);
+    // This thread's first kAhead chunks of w, loaded now (from L2, where every row's blocks find
+    // w): their latency passes while the block sums its squares and the cluster exchanges them.
+    uint4 ahead[kAhead];
+#pragma unroll
+    for (int k = 0; k < kAhead; ++k) {
+        const int j = threadIdx.x + k * static_cast<int>(blockDim.x);
+        ahead[k] = j < p.count ? LoadRaw(w, p.first + j, n, p.aligned, zero) : uint4{};
+    }
     float squares[2] = {0.0f, 0.0f};  // two chains of adds, not one
 #pragma unroll 2
     for (int j = threadIdx.x; j < p.count; j += blockDim.x) {
@@ -128,15 +139,21 @@ __global__ void rmsnorm_cluster_kernel(const T* __restrict__ x, T* __restrict__ 
     }
     const float scale = rsqrtf(total / n + 1e-6f);
     T* o = y + static_cast<size_t>(p.row) * n;
-#pragma unroll 2
-    for (int j = threadIdx.x; j < p.count; j += blockDim.x) {
+    const auto write = [&](int j, const uint4& wraw) {
         const uint4 v = chunk[j];
-        const uint4 wraw = LoadRaw(w, p.first + j, n, p.aligned, zero);
         float out[V];
 #pragma unroll
         for (int i = 0; i < V; ++i) out[i] = Element<T>(v, i) * scale * Element<T>(wraw, i);
         StoreRaw(o, p.first + j, n, p.aligned, PackRaw<T>(out));
+    };
+#pragma unroll
+    for (int k = 0; k < kAhead; ++k) {
+        const int j = threadIdx.x + k * static_cast<int>(blockDim.x);
+        if (j < p.count) write(j, ahead[k]);
     }
+#pragma unroll 2
+    for (int j = threadIdx.x + kAhead * blockDim.x; j < p.count; j += blockDim.x)
+        write(j, LoadRaw(w, p.first + j, n, p.aligned, zero));
 #else
     __trap();  // launched only on sm_90 and later (Launch checks)
 #endif
@@ -170,15 +187,24 @@ const void* Instance(int k) {
     }
 }
 
-const void* ClusterKernel(bool bf16) {
-    return bf16 ? reinterpret_cast<const void*>(&rmsnorm_cluster_kernel<__nv_bfloat16>)
-                : reinterpret_cast<const void*>(&rmsnorm_cluster_kernel<float>);
+// The cluster kernel's instance for blocks of `block` threads: w loaded 8 chunks ahead up to 256
+// threads, 4 above.
+constexpr int kAheadBlockLimit = 256;
+const void* ClusterKernel(bool bf16, int block) {
+    const bool eight = block <= kAheadBlockLimit;
+    if (bf16)
+        return eight ? reinterpret_cast<const void*>(&rmsnorm_cluster_kernel<__nv_bfloat16, 8>)
+                     : reinterpret_cast<const void*>(&rmsnorm_cluster_kernel<__nv_bfloat16, 4>);
+    return eight ? reinterpret_cast<const void*>(&rmsnorm_cluster_kernel<float, 8>)
+                 : reinterpret_cast<const void*>(&rmsnorm_cluster_kernel<float, 4>);
 }
 
 // The shared memory a block may have for its part, once the permissions are given (once per
 // process); 0 before sm_90.
 long long PartLimit() {
-    static const long long limit = AllowClusterParts({ClusterKernel(false), ClusterKernel(true)});
+    static const long long limit = AllowClusterParts(
+        {ClusterKernel(false, kAheadBlockLimit), ClusterKernel(true, kAheadBlockLimit),
+         ClusterKernel(false, 2 * kAheadBlockLimit), ClusterKernel(true, 2 * kAheadBlockLimit)});
     return limit;
 }
 
@@ -210,14 +236,15 @@ Plan PlanFor(int n, int block, int variant) {
     p.k = static_cast<int>(Cover((chunks + p.lanes - 1) / p.lanes, kMaxChunks));
     while (p.k > 1 && FactsOf(Instance<T>(p.k), block).max_threads < block) p.k /= 2;
     if (chunks <= static_cast<long long>(p.k) * p.lanes && p.k <= kAimChunks) return p;
-    p.cluster = ClusterShapeFor(ClusterKernel(sizeof(T) == 2), PartLimit(), chunks, block, 0);
+    p.cluster =
+        ClusterShapeFor(ClusterKernel(sizeof(T) == 2, block), PartLimit(), chunks, block, 0);
     return p;
 }
 
 template <typename T>
 const void* Pick(int n, int block, int variant) {
     const Plan plan = PlanFor<T>(n, block, variant);
-    return plan.cluster.blocks > 0 ? ClusterKernel(sizeof(T) == 2) : Instance<T>(plan.k);
+    return plan.cluster.blocks > 0 ? ClusterKernel(sizeof(T) == 2, block) : Instance<T>(plan.k);
 }
 
 // Blocks of `kernel` an SM holds with `smem` bytes of dynamic shared memory, asked once.
@@ -263,7 +290,8 @@ cudaError_t Launch(const void* x, void* y, const void* w, int m, int n, int bloc
     const T* wt = static_cast<const T*>(w);
     if (plan.cluster.blocks > 0) {
         void* args[] = {&xt, &yt, &wt, &m, &n};
-        return LaunchClusters(ClusterKernel(sizeof(T) == 2), m, plan.cluster, block, s, args);
+        return LaunchClusters(ClusterKernel(sizeof(T) == 2, block), m, plan.cluster, block, s,
+                              args);
     }
     const void* kernel = Instance<T>(plan.k);
     const size_t smem = StagedWeightBytes<T>(n);
