@@ -294,10 +294,11 @@ void HandleFocusKeys(UiState& ui) {
         ui.redraw_frames = std::max(ui.redraw_frames, 2);
         return;
     }
-    // Enter or Space presses the focused control (a text field: starts editing it).
+    // Enter or Space presses the focused control (a text field: starts editing it), once a press
+    // as a click does: a key held past ImGui's repeat delay would close the section it opened.
     if (ui.focus_shown && at != ring.end() && !io.WantTextInput &&
-        (ImGui::IsKeyPressed(kKeyEnter) || ImGui::IsKeyPressed(kKeyPadEnter) ||
-         ImGui::IsKeyPressed(kKeySpace))) {
+        (ImGui::IsKeyPressed(kKeyEnter, false) || ImGui::IsKeyPressed(kKeyPadEnter, false) ||
+         ImGui::IsKeyPressed(kKeySpace, false))) {
         // From the keyboard: a text field takes it as the start of typing.
         g.NavInputSource = ImGuiInputSource_Keyboard;
 #if IMGUI_VERSION_NUM >= 18970
