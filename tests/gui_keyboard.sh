@@ -85,6 +85,9 @@ if not focus_shot: sys.exit("no button was focused for the screenshot")
     echo "== evidence and the editor by keyboard ($lang)"
     drive "evidence-$lang" '
 tab_to("evidence_header"); key("space")
+# Tab finds the buttons of the section once it is drawn open (the profile buttons are in the
+# focus ring from the next frame on; nothing is profiling, so neither is disabled).
+state(10, lambda d: "profile_recorded" in d and d["state"]["evidence_needs_gpu"])
 d = tab_to("profile_recorded")
 if not d["state"]["evidence_needs_gpu"]: sys.exit("Profile this step does not say a GPU is missing")
 key("space")
@@ -92,11 +95,10 @@ d = state(30, lambda d: d["state"]["evidence_first_explained"] != "")
 if "__" in d["state"]["evidence_first_explained"]:
     sys.exit("a raw counter name: " + d["state"]["evidence_first_explained"])
 if not d["state"]["evidence_rule"]: sys.exit("no rule line over the counters")
-# For the screenshot only: the counters under the button, wheeled into view.
+# For the screenshot only: the counters under the button, wheeled into view (wheel(): every
+# step taken by the window).
 x0, y0, x1, y1 = d["profile_recorded"]
-xdo("mousemove", str(wx + int(x0) + 5), str(wy + int(y0) - 40))
-xdo("click", "--repeat", "12", "--delay", "30", "5")
-time.sleep(0.5)
+wheel(int(x0) + 5, int(y0) - 40, 12)
 shot("evidence")
 tab_to("tab_exercise"); key("space")
 state(10, lambda d: d["state"]["code_tab"] == 3)
@@ -117,8 +119,10 @@ scrolled = False
 for _ in range(20):
     before = state(10)["state"]
     key("Down")
-    time.sleep(0.3)
-    after = state(10)["state"]
+    # What Down did, once drawn: the section scrolled, or the next one shown (Down is pressed
+    # only before the end of the last section; one that does neither ends the script here).
+    after = state(10, lambda d: (d["state"]["section"], d["state"]["presenter_scroll_y"]) !=
+                  (before["section"], before["presenter_scroll_y"]))["state"]
     if before["presenter_room"] > 0.5:
         if after["section"] != before["section"]:
             sys.exit("Down left section %d with %d px unread" % (before["section"], before["presenter_room"]))

@@ -72,6 +72,7 @@ void Remember(UiState& ui, const char* name) {
     if (!ui.probe) return;
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     ui.probe->rects[name] = ImVec4(a.x, a.y, b.x, b.y);
+    if (id != 0 && id == ImGui::GetActiveID()) ui.probe->active = name;
 }
 
 void Changed(UiState& ui) {
@@ -825,6 +826,8 @@ void PopNoTabStop() {
 void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     if (ui.probe) {
         ui.probe->focused.clear();
+        ui.probe->active.clear();
+        ui.probe->wheel_taken += ImGui::GetIO().MouseWheel;
         ui.probe->rects.clear();
         ui.probe->measured_hidden = false;
         ui.probe->guess_row.clear();
