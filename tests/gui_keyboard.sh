@@ -115,14 +115,27 @@ state(10, lambda d: not d["state"]["editor_maximised"])
 d = state(30, lambda d: d["state"]["presenter"] and d["state"]["sections"] >= 2)
 if d["state"]["window"][0] > 1300: sys.exit("window %s" % d["state"]["window"])
 # Down: a section longer than its pane scrolls before the next one comes.
+view = lambda d: (d["state"]["section"], d["state"]["presenter_scroll_y"],
+                  d["state"]["presenter_room"])
+def presenter_settled():
+    """The state once two frames agree on the section, its scroll and the room below it: the
+    first frame of a section measures its room by the section before (ImGui sizes the content
+    of a pane a frame late: 710 px in the first frame of a section that fits, 0 in the next)."""
+    first = [state(10)]
+    def still(d):
+        if d["state"]["frame"] == first[0]["state"]["frame"]: return False
+        if view(d) == view(first[0]): return True
+        first[0] = d
+        return False
+    return state(10, still)
 scrolled = False
 for _ in range(20):
-    before = state(10)["state"]
+    before = presenter_settled()["state"]
     key("Down")
     # What Down did, once drawn: the section scrolled, or the next one shown (Down is pressed
     # only before the end of the last section; one that does neither ends the script here).
-    after = state(10, lambda d: (d["state"]["section"], d["state"]["presenter_scroll_y"]) !=
-                  (before["section"], before["presenter_scroll_y"]))["state"]
+    after = state(10, lambda d: view(d)[:2] != (before["section"], before["presenter_scroll_y"]))
+    after = after["state"]
     if before["presenter_room"] > 0.5:
         if after["section"] != before["section"]:
             sys.exit("Down left section %d with %d px unread" % (before["section"], before["presenter_room"]))
@@ -130,6 +143,7 @@ for _ in range(20):
             sys.exit("Down did not scroll section %d" % before["section"])
         if not scrolled: shot("presenter-section-scrolled")
         scrolled = True
+    after = presenter_settled()["state"]
     if after["section"] + 1 >= after["sections"] and after["presenter_room"] <= 0.5: break
 if not scrolled: sys.exit("no section of this page was longer than its pane")
 tab_to("view_changed"); key("space")
