@@ -99,6 +99,11 @@ struct Probe {
     bool evidence_needs_gpu = false;
     // The control the keyboard focus is on, as Remember named it ("" where none is shown).
     std::string focused;
+    // The control the mouse holds (ImGui's active item: pressed, being dragged), as Remember
+    // named it ("" none), and the mouse wheel's steps ImGui has taken since the start (down is
+    // negative): a script that drags or wheels waits for the window to have seen each step.
+    std::string active;
+    float wheel_taken = 0;
     float editor_scroll_y = 0;  // the exercise editor's
     // "Check my kernel" as drawn last: "" (none), "pending", "passed", "failed", "not checked";
     // the cases listed and how many of them failed.

@@ -125,6 +125,56 @@ def center(rect_name, d=None):
     return str(wx + int((x0 + x1) / 2)), str(wy + int((y0 + y1) / 2))
 
 
+def pointer_seen(x, y, timeout=10.0):
+    """Moves the mouse to (x, y) in the window and waits for a frame that saw it there (the
+    state's "mouse": ImGui 1.86 reads the pointer once a frame, so a press, a wheel or a move
+    sent before a frame has seen the pointer's new place acts where that frame reads it: a
+    loaded machine's frame can take every step of a gesture at once); that state."""
+    xdo("mousemove", str(wx + x), str(wy + y))
+    return state(timeout, lambda d: [round(v) for v in d["state"]["mouse"]] == [x, y])
+
+
+def wheel(x, y, clicks, button="5", timeout=10.0):
+    """The wheel turned `clicks` steps (button 5: down, 4: up) with the pointer at (x, y) in the
+    window, once a frame has seen the pointer there; waits until the window has taken every step
+    (the state's wheel_taken), each of them where the pointer is. Returns (the state before the
+    wheel, the state after it)."""
+    before = pointer_seen(x, y, timeout)
+    taken = before["state"]["wheel_taken"]
+    xdo("click", "--repeat", str(clicks), "--delay", "5", button)
+    sign = -1 if button == "5" else 1
+    after = state(timeout, lambda d: (d["state"]["wheel_taken"] - taken) * sign >= clicks - 0.01)
+    return before, after
+
+
+def drag(rect_name, done, step_px=None, steps=12, timeout=10.0):
+    """Presses the mouse on the middle of rect_name (where it has settled), moves it down a step
+    at a time (a quarter of the control's height unless step_px), each step seen by a frame,
+    until done(state) holds, and lets go; the state in which done held. Each part of the drag is
+    waited for in the window's state (the pointer, the button, the control it holds), never for
+    a time. Exits when rect_name does not take the press or done never holds."""
+    d = settled(rect_name, timeout)
+    x0, y0, x1, y1 = d[rect_name]
+    x, y = int((x0 + x1) / 2), int((y0 + y1) / 2)
+    step_px = step_px or max(1, int((y1 - y0) / 4))
+    pointer_seen(x, y, timeout)
+    xdo("mousedown", "1")
+    state(timeout, lambda d: d["state"]["mouse_down"] and d["state"]["active"] == rect_name)
+    held = None
+    for i in range(1, steps + 1):
+        d = pointer_seen(x, y + i * step_px, timeout)
+        if done(d):
+            held = d
+            break
+    xdo("mouseup", "1")
+    state(timeout, lambda d: not d["state"]["mouse_down"])
+    if held is None:
+        sys.exit("%s, line %d: dragging %s %d px down never did what was wanted (last: %s)"
+                 % (name, inspect.stack()[1].lineno, rect_name, steps * step_px,
+                    json.dumps(d["state"])[-600:]))
+    return held
+
+
 def click(rect_name):  # held a moment, as a person clicks
     x, y = center(rect_name)
     xdo("mousemove", x, y); time.sleep(0.2)

@@ -85,6 +85,9 @@ if not focus_shot: sys.exit("no button was focused for the screenshot")
     echo "== evidence and the editor by keyboard ($lang)"
     drive "evidence-$lang" '
 tab_to("evidence_header"); key("space")
+# Tab finds the buttons of the section once it is drawn open (the profile buttons are in the
+# focus ring from the next frame on; nothing is profiling, so neither is disabled).
+state(10, lambda d: "profile_recorded" in d and d["state"]["evidence_needs_gpu"])
 d = tab_to("profile_recorded")
 if not d["state"]["evidence_needs_gpu"]: sys.exit("Profile this step does not say a GPU is missing")
 key("space")
@@ -92,11 +95,10 @@ d = state(30, lambda d: d["state"]["evidence_first_explained"] != "")
 if "__" in d["state"]["evidence_first_explained"]:
     sys.exit("a raw counter name: " + d["state"]["evidence_first_explained"])
 if not d["state"]["evidence_rule"]: sys.exit("no rule line over the counters")
-# For the screenshot only: the counters under the button, wheeled into view.
+# For the screenshot only: the counters under the button, wheeled into view (wheel(): every
+# step taken by the window).
 x0, y0, x1, y1 = d["profile_recorded"]
-xdo("mousemove", str(wx + int(x0) + 5), str(wy + int(y0) - 40))
-xdo("click", "--repeat", "12", "--delay", "30", "5")
-time.sleep(0.5)
+wheel(int(x0) + 5, int(y0) - 40, 12)
 shot("evidence")
 tab_to("tab_exercise"); key("space")
 state(10, lambda d: d["state"]["code_tab"] == 3)
@@ -113,12 +115,27 @@ state(10, lambda d: not d["state"]["editor_maximised"])
 d = state(30, lambda d: d["state"]["presenter"] and d["state"]["sections"] >= 2)
 if d["state"]["window"][0] > 1300: sys.exit("window %s" % d["state"]["window"])
 # Down: a section longer than its pane scrolls before the next one comes.
+view = lambda d: (d["state"]["section"], d["state"]["presenter_scroll_y"],
+                  d["state"]["presenter_room"])
+def presenter_settled():
+    """The state once two frames agree on the section, its scroll and the room below it: the
+    first frame of a section measures its room by the section before (ImGui sizes the content
+    of a pane a frame late: 710 px in the first frame of a section that fits, 0 in the next)."""
+    first = [state(10)]
+    def still(d):
+        if d["state"]["frame"] == first[0]["state"]["frame"]: return False
+        if view(d) == view(first[0]): return True
+        first[0] = d
+        return False
+    return state(10, still)
 scrolled = False
 for _ in range(20):
-    before = state(10)["state"]
+    before = presenter_settled()["state"]
     key("Down")
-    time.sleep(0.3)
-    after = state(10)["state"]
+    # What Down did, once drawn: the section scrolled, or the next one shown (Down is pressed
+    # only before the end of the last section; one that does neither ends the script here).
+    after = state(10, lambda d: view(d)[:2] != (before["section"], before["presenter_scroll_y"]))
+    after = after["state"]
     if before["presenter_room"] > 0.5:
         if after["section"] != before["section"]:
             sys.exit("Down left section %d with %d px unread" % (before["section"], before["presenter_room"]))
@@ -126,6 +143,7 @@ for _ in range(20):
             sys.exit("Down did not scroll section %d" % before["section"])
         if not scrolled: shot("presenter-section-scrolled")
         scrolled = True
+    after = presenter_settled()["state"]
     if after["section"] + 1 >= after["sections"] and after["presenter_room"] <= 0.5: break
 if not scrolled: sys.exit("no section of this page was longer than its pane")
 tab_to("view_changed"); key("space")

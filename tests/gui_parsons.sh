@@ -51,12 +51,11 @@ def go_to(target, forward=400):
     sys.exit("%s: the focus never reached %s" % (name, target))
 
 def wheel_to_answer():
-    """The code pane wheeled down over the Parsons part: its answer in view for the screenshot."""
-    d = state(10)
+    """The code pane wheeled down over the Parsons part: its answer in view for the screenshot
+    (every step of the wheel taken by the window, wheel())."""
+    d = settled("parsons_check")
     x0, y0, x1, y1 = d["parsons_check"]
-    xdo("mousemove", str(wx + int(x0) + 5), str(wy + int(y0) + 3))
-    xdo("click", "--repeat", "3", "--delay", "40", "5")
-    time.sleep(0.5)
+    wheel(int(x0) + 5, int(y0) + 3, 3)
 '
 
 parsons_checks='
@@ -70,18 +69,11 @@ n = len(order)
 if sorted(order) != list(range(1, n + 1)) or sorted(answer) != sorted(set(answer)):
     sys.exit("the shown lines %s do not match the answer %s" % (order, answer))
 if order[:len(answer)] == answer: sys.exit("the shuffle shows the answer")
-# The first line dragged below the second: the two change places.
-x0, y0, x1, y1 = d["parsons_line_%d" % order[0]]
-h = y1 - y0
-ox, oy = wx, wy
-xdo("mousemove", str(ox + int((x0 + x1) / 2)), str(oy + int(y0 + h / 2)))
-time.sleep(0.2)
-xdo("mousedown", "1"); time.sleep(0.2)
-for step in range(1, 6):
-    xdo("mousemove", str(ox + int((x0 + x1) / 2)), str(oy + int(y0 + h / 2 + step * h * 0.25)))
-    time.sleep(0.08)
-xdo("mouseup", "1"); time.sleep(0.3)
-d = state(10, lambda d: d["state"]["parsons_order"][:2] == [order[1], order[0]])
+# The first line dragged below the second: the two change places. The drag starts where the
+# line has stayed for a frame, and each of its steps is one the window has drawn (drag()).
+swapped = lambda d: d["state"]["parsons_order"][:2] == [order[1], order[0]]
+drag("parsons_line_%d" % order[0], swapped)
+d = state(10, lambda d: swapped(d) and not d["state"]["mouse_down"])
 last_focus[0] = d["state"]["focused"]
 
 # 2. Check order on the shuffle: the places out of place at once, then the compile answer.

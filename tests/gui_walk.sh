@@ -7,7 +7,8 @@
 #     second start, which must not show the first-run page again) in Chinese. On each lesson,
 #     as it arrives: the step chart draws at least one result (chart_points), the text and code
 #     panes are at their top, and (Chinese) no string was looked up without its translation.
-#     Then the text and code panes are scrolled down before moving on, so that the next lesson
+#     Then the text and code panes are scrolled down before moving on (each wheel taken by the
+#     window over its pane; a text pane longer than its page scrolls), so that the next lesson
 #     must really reset them;
 #     On the roofline page: points drawn, the chart at least 35% of the window's height, at most
 #     one roof label over a point or another label, and (Chinese) its legend and chapter list
@@ -45,8 +46,7 @@ first_run, labels = sys.argv[4] == "1", sys.argv[5].split()
 
 def state(timeout=60.0, test=lambda s: True):
     """The newest state (with the rectangles) passing `test`, polled for up to `timeout` s. A wait
-    whose end fails the walk is a hang guard (60 s: a loaded machine draws a frame in seconds);
-    the short one only counts the panes that scrolled."""
+    whose end fails the walk is a hang guard (60 s: a loaded machine draws a frame in seconds)."""
     end = time.time() + timeout
     last = None
     while time.time() < end:
@@ -87,11 +87,33 @@ if first_run:
     if state(60, lambda d: not d["state"]["first_run_page"]) is None:
         sys.exit("F1 did not close the first-run page")
 
+def pointer_seen(x, y):
+    """Moves the pointer to (x, y) in the window; the first state of a frame that saw it there.
+    ImGui 1.86 reads the pointer once a frame and turns a frame's wheel steps where it is then: a
+    loaded machine's frame took the text pane's six steps and the code pane's six together, all
+    over the code pane (the text pane "scrolled" on 2 lessons of 14 at a load of 15)."""
+    xdo("mousemove", str(wx + x), str(wy + y))
+    d = state(60, lambda d: [round(v) for v in d["state"]["mouse"]] == [x, y])
+    if d is None:
+        sys.exit("the window never saw the pointer at %d, %d" % (x, y))
+    return d
+
+def wheel(x, y, clicks, button="5"):
+    """The wheel turned `clicks` steps (button 5 down, 4 up) at (x, y) in the window, once a frame
+    has seen the pointer there, and waited for until the window has taken every step (the
+    state's wheel_taken): (the state before, the state after)."""
+    before = pointer_seen(x, y)
+    taken, sign = before["state"]["wheel_taken"], (-1 if button == "5" else 1)
+    xdo("click", "--repeat", str(clicks), "--delay", "5", button)
+    after = state(60, lambda d: (d["state"]["wheel_taken"] - taken) * sign >= clicks - 0.01)
+    if after is None:
+        sys.exit("the window never took the wheel's %d steps at %d, %d" % (clicks, x, y))
+    return before, after
+
 def scroll_down(name):
-    """Scrolls pane `name` down with the mouse wheel."""
+    """Scrolls pane `name` down with the mouse wheel at its middle: (the state before, after)."""
     x0, y0, x1, y1 = state()[name]
-    xdo("mousemove", str(wx + int((x0 + x1) / 2)), str(wy + int((y0 + y1) / 2)),
-        "click", "--repeat", "6", "--delay", "5", "5")
+    return wheel(int((x0 + x1) / 2), int((y0 + y1) / 2), 6)
 
 def roofline_page(want, d):
     """The whole roofline: its points, a chart as tall as the page allows, its roof labels clear
@@ -144,16 +166,15 @@ def roofline_trace(want):
     # The right-hand column scrolled back to its top (S on an earlier lesson scrolled it down to
     # its block-size sweep), as a person would with the wheel.
     w, h = state()["state"]["window"]
-    xdo("mousemove", str(wx + int(w * 0.85)), str(wy + int(h * 0.5)),
-        "click", "--repeat", "20", "--delay", "5", "4")
+    wheel(int(w * 0.85), int(h * 0.5), 20, "4")
     d = state(60, lambda d: "roof_sweep" in d and d["roof_sweep"][1] > 0 and
               d["roof_sweep"][3] < d["state"]["window"][1])
     if d is None:
         sys.exit("lesson %s: the roofline's sweep button is not in view: %s"
                  % (want, state().get("roof_sweep")))
-    time.sleep(0.2)
-    x0, y0, x1, y1 = state()["roof_sweep"]
-    xdo("mousemove", str(wx + int((x0 + x1) / 2)), str(wy + int((y0 + y1) / 2)), "click", "1")
+    x0, y0, x1, y1 = d["roof_sweep"]
+    pointer_seen(int((x0 + x1) / 2), int((y0 + y1) / 2))
+    xdo("click", "1")
     d = state(60, lambda d: d["state"]["roof_trace_points"] >= 2)
     if d is None or not d["state"]["roof_trace_recorded"]:
         sys.exit("lesson %s: the sweep button traced no recorded sweep: %s"
@@ -199,9 +220,15 @@ for i, want in enumerate(labels):
         roofline_trace(want)
     if d["state"]["recorded_block_sweep"]:
         recorded_block_sweep(want)
-    scroll_down("text_pane")
+    # Each pane's wheel taken over that pane (wheel()). A text pane longer than its page (as
+    # the frame that saw the pointer measured it) scrolls down under the wheel: in that frame
+    # or the next; the wait is a hang guard.
+    before, after = scroll_down("text_pane")
     scroll_down("code_pane")
-    if state(2, lambda d: d["state"]["text_scroll_y"] > 0) is not None:
+    if before["state"]["text_scroll_max"] > 0:
+        if state(60, lambda d: d["state"]["text_scroll_y"] > 0) is None:
+            sys.exit("lesson %s: the text pane (%s px to scroll) did not scroll under the wheel"
+                     % (want, before["state"]["text_scroll_max"]))
         scrolled += 1
     previous = want
 print("%s: walked %d lessons, the text pane scrolled down on %d of them, %d recorded block "

@@ -337,6 +337,33 @@ TEST_F(Classroom, EnterPressesTheFocusedControl) {
     EXPECT_TRUE(ui.presenter) << "Enter ticked Presenter";
 }
 
+// Space held into a frame further from its press than ImGui's key repeat delay (a loaded
+// machine's next frame) presses the focused control once: on the Evidence header it opened the
+// section and closed it again, and Tab never found the section's buttons (gui_keyboard, issue 40).
+TEST_F(Classroom, SpaceHeldIntoASlowFramePressesTheFocusedControlOnce) {
+    KeyboardOn("gemv/warp-per-row", 3);
+    ASSERT_TRUE(TabTo("evidence_header")) << probe.focused;
+    Frames(2);
+    ASSERT_EQ(probe.rects.count("profile_recorded"), 0u) << "the Evidence section starts folded";
+    ImGuiIO& io = ImGui::GetIO();
+    const float saved = io.DeltaTime;
+    io.DeltaTime = 0.6f;
+    ASSERT_GT(io.DeltaTime, io.KeyRepeatDelay);
+#if IMGUI_VERSION_NUM >= 18700
+    io.AddKeyEvent(ImGuiKey_Space, true);
+    Frames(2);
+    io.AddKeyEvent(ImGuiKey_Space, false);
+#else
+    for (int i = 0; i < 2; ++i) {
+        io.KeysDown[kKeySpace] = true;  // (Frame() lets every key go after the frame)
+        Frame();
+    }
+#endif
+    Frames(3);
+    io.DeltaTime = saved;
+    EXPECT_EQ(probe.rects.count("profile_recorded"), 1u) << "the section open, once";
+}
+
 // Enter on the focused filter starts typing in it: the keyboard alone opens a lesson.
 TEST_F(Classroom, TheFilterIsTypedInByKeyboardAlone) {
     ImGui::GetIO().MousePos = ImVec2(-1, -1);
@@ -709,6 +736,50 @@ TEST(ClassroomInput, TheTrickleKeepsEachKeyAndTheTypingOrder) {
     ASSERT_EQ(f.size(), 2u);
     EXPECT_EQ(f[1].key, kA);
     EXPECT_EQ(t.TakeFrame().size(), 2u) << "both let go in the next frame";
+}
+
+// The character a key types comes in the frame of the key's press, so that the key is down for
+// one frame: in a frame of its own, Space's ' ' kept Space down for two, and on a loaded machine
+// (frames longer than ImGui's key repeat delay) ImGui read the second as a repeat (issue 40).
+TEST(ClassroomInput, AKeysOwnCharacterComesInTheFrameOfItsPress) {
+    InputTrickle t;
+    using K = InputEvent::Kind;
+    constexpr int kSpace = 32, kB = 66, kC = 67, kEnter = 257, kPress = 1, kRelease = 0;
+    auto key = [&](int k, int action) { t.Push({K::kKey, k, 0, action, 0, 0}); };
+    auto ch = [&](unsigned c) { t.Push({K::kChar, 0, 0, 0, 0, c}); };
+    key(kSpace, kPress);
+    ch(' ');
+    key(kSpace, kRelease);
+    std::vector<InputEvent> f = t.TakeFrame();
+    ASSERT_EQ(f.size(), 2u) << "Space's press and its character";
+    EXPECT_EQ(f[1].codepoint, unsigned(' '));
+    f = t.TakeFrame();
+    ASSERT_EQ(f.size(), 1u) << "its release in the next frame";
+    EXPECT_EQ(f[0].action, kRelease);
+    EXPECT_FALSE(t.Pending());
+    // "b", Return, "c" as xdotool types them (each key's press, its character, its release):
+    // Return's press still shares no frame with a character.
+    key(kB, kPress);
+    ch('b');
+    key(kB, kRelease);
+    key(kEnter, kPress);
+    key(kEnter, kRelease);
+    key(kC, kPress);
+    ch('c');
+    key(kC, kRelease);
+    const std::vector<size_t> sizes = {2, 2, 3, 1};  // b 'b' | b Return | Return c 'c' | c
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        f = t.TakeFrame();
+        ASSERT_EQ(f.size(), sizes[i]) << "frame " << i;
+        const bool chars = std::any_of(f.begin(), f.end(),
+                                       [&](const InputEvent& e) { return e.kind == K::kChar; });
+        const bool enter = std::any_of(f.begin(), f.end(), [&](const InputEvent& e) {
+            return e.kind == K::kKey && e.key == kEnter && e.action == kPress;
+        });
+        EXPECT_FALSE(chars && enter) << "frame " << i;
+    }
+    EXPECT_EQ(f[0].key, kC);
+    EXPECT_FALSE(t.Pending());
 }
 
 #if IMGUI_VERSION_NUM >= 18700

@@ -11,10 +11,17 @@ std::vector<InputEvent> InputTrickle::TakeFrame() {
     std::vector<InputEvent> frame;
     std::vector<int> changed;  // the keys pressed or released in this frame
     bool chars = false, pressed = false;
+    // The last event taken was a key's press: a character that comes next is what that key
+    // typed (GLFW sends it right after the press) and is read in the same frame.
+    bool after_press = false;
     while (!m_queue.empty()) {
         const InputEvent& e = m_queue.front();
         if (e.kind == InputEvent::Kind::kChar) {
-            if (!changed.empty()) break;  // typed after a key: read after it, next frame
+            // Typed after a key: read after it, next frame; unless it is that key's own
+            // character. In a frame of its own, it kept its key down for two frames, and where a
+            // frame lasted longer than ImGui's key repeat delay (a loaded machine), ImGui saw a
+            // repeat in the second: Space on a focused section header opened it and closed it.
+            if (!changed.empty() && !after_press) break;
             chars = true;
         } else if (e.action != kRepeat) {
             if (chars) break;  // a key after typed characters: next frame
@@ -25,6 +32,8 @@ std::vector<InputEvent> InputTrickle::TakeFrame() {
             pressed = pressed || e.action != kRelease;
             changed.push_back(e.key);
         }
+        if (e.kind == InputEvent::Kind::kKey && e.action != kRepeat)
+            after_press = e.action != kRelease;
         frame.push_back(e);
         m_queue.pop_front();
     }

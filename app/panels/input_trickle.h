@@ -4,7 +4,10 @@
 // them. GLFW's key and character events are queued here and handed to ImGui's backend a frame at
 // a time, in order: a frame takes events until one would change a key already changed in it, a
 // key would be released after one was pressed (Ctrl released right after A: the frame sees
-// Ctrl+A), or a character would follow a key (or a key a character). ImGui 1.87 and later queue
+// Ctrl+A), or a character would follow a key (or a key a character). The character a key types
+// is the exception: it comes in the frame of the key's press, so that the key is down for one
+// frame, not two (ImGui counts a key down in two frames further apart than its key repeat delay,
+// 0.275 s, as pressed twice: a loaded machine's frames are). ImGui 1.87 and later queue
 // input themselves (io.AddKeyEvent), but their queue reads a key released in the same frame
 // as another is pressed (Ctrl let go right after A: an A, as xdotool key ctrl+a sends it), and
 // their GLFW backend takes the modifiers from GLFW's state when it is called rather than from

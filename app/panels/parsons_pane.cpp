@@ -220,13 +220,13 @@ void DrawParsons(UiState& ui, Controller& c, const Lesson& lesson) {
         ImGui::TreePop();
     }
 
-    // Alt+Up and Alt+Down move the selected line, Delete sets it aside or puts it back (not
-    // while a text field takes the keys).
+    // Alt+Up and Alt+Down move the selected line (held: on and on), Delete sets it aside or puts
+    // it back, once a press (not while a text field takes the keys).
     const ImGuiIO& io = ImGui::GetIO();
     if (v.selected > 0 && !io.WantTextInput) {
         if (io.KeyAlt && ImGui::IsKeyPressed(kKeyUp)) Move(v, -1);
         if (io.KeyAlt && ImGui::IsKeyPressed(kKeyDown)) Move(v, 1);
-        if (ImGui::IsKeyPressed(kKeyDelete)) ToggleAside(v);
+        if (ImGui::IsKeyPressed(kKeyDelete, false)) ToggleAside(v);  // held: not back again
     }
 
     ImGui::TextColored(kAccent, "%s", Tr(ui, kParsonsYourLines));

@@ -72,6 +72,7 @@ void Remember(UiState& ui, const char* name) {
     if (!ui.probe) return;
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     ui.probe->rects[name] = ImVec4(a.x, a.y, b.x, b.y);
+    if (id != 0 && id == ImGui::GetActiveID()) ui.probe->active = name;
 }
 
 void Changed(UiState& ui) {
@@ -294,10 +295,11 @@ void HandleFocusKeys(UiState& ui) {
         ui.redraw_frames = std::max(ui.redraw_frames, 2);
         return;
     }
-    // Enter or Space presses the focused control (a text field: starts editing it).
+    // Enter or Space presses the focused control (a text field: starts editing it), once a press
+    // as a click does: a key held past ImGui's repeat delay would close the section it opened.
     if (ui.focus_shown && at != ring.end() && !io.WantTextInput &&
-        (ImGui::IsKeyPressed(kKeyEnter) || ImGui::IsKeyPressed(kKeyPadEnter) ||
-         ImGui::IsKeyPressed(kKeySpace))) {
+        (ImGui::IsKeyPressed(kKeyEnter, false) || ImGui::IsKeyPressed(kKeyPadEnter, false) ||
+         ImGui::IsKeyPressed(kKeySpace, false))) {
         // From the keyboard: a text field takes it as the start of typing.
         g.NavInputSource = ImGuiInputSource_Keyboard;
 #if IMGUI_VERSION_NUM >= 18970
@@ -824,6 +826,8 @@ void PopNoTabStop() {
 void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     if (ui.probe) {
         ui.probe->focused.clear();
+        ui.probe->active.clear();
+        ui.probe->wheel_taken += ImGui::GetIO().MouseWheel;
         ui.probe->rects.clear();
         ui.probe->measured_hidden = false;
         ui.probe->guess_row.clear();
