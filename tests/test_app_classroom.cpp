@@ -157,6 +157,28 @@ TEST_F(Classroom, PresenterDownScrollsALongSectionBeforeMovingOn) {
     }
 }
 
+// A Down pressed before a section's room is measured (the frame that opens it reads the previous
+// section's content size) waits for it: a long section is scrolled, not skipped unread.
+TEST_F(Classroom, PresenterKeyInASectionsFirstFrameWaitsForItsRoom) {
+    Presenter("gemm/double-buffering");
+    int fits = -1, long_one = -1;
+    for (int i = 0; i < probe.sections; ++i) {
+        ui.presenter_section = i;
+        Frames(3);
+        if (probe.presenter_room > 0.5f && long_one < 0) long_one = i;
+        if (probe.presenter_room <= 0.5f && fits < 0) fits = i;
+    }
+    ASSERT_GE(long_one, 0) << "at scale 2 on 720p some section of 5.8 is longer than its pane";
+    ASSERT_GE(fits, 0);
+    ui.presenter_section = fits;
+    Frames(3);
+    ui.presenter_section = long_one;  // not drawn yet: the room is the fitting section's
+    Key(kKeyDown);
+    Frames(3);
+    EXPECT_EQ(probe.section, long_one) << "the long section was skipped";
+    EXPECT_GT(probe.presenter_scroll_y, 0) << "Down scrolls the long section";
+}
+
 // The notes under the presenter's step chart (the noise verdict, its re-run button, the
 // recording's note) are whole at 1280x720, scale 2, in both languages: the chart side needs no
 // scrolling (review row 25: captions cut; lesson 9.5 in Chinese was cut at the bottom).

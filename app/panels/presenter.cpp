@@ -100,6 +100,8 @@ void DrawSection(UiState& ui, const Controller& c, const Lesson& lesson, ImVec2 
     if (ui.presenter_view == 0) DrawSectionRow(ui, c, lesson, std::max(count, 1));
     const bool opened = ui.presenter_drawn_section != ui.presenter_section;
     if (opened) ImGui::SetNextWindowScroll(ImVec2(0, 0));
+    // Its room is measured right from its second frame on (ui_state.h).
+    if (opened) ui.presenter_fresh_frames = 2;
     ui.presenter_drawn_section = ui.presenter_section;
     if (ui.probe) ui.probe->presenter_view = ui.presenter_view;
     BeginPane(ui, "section", size,
@@ -117,6 +119,10 @@ void DrawSection(UiState& ui, const Controller& c, const Lesson& lesson, ImVec2 
         }
         if (ui.probe) ui.probe->section_fits = ImGui::GetScrollMaxY() <= 0;
         PresenterScroll(ui);
+        if (ui.presenter_fresh_frames > 0) {
+            --ui.presenter_fresh_frames;
+            ui.redraw_frames = std::max(ui.redraw_frames, 1);
+        }
     }
     RecordScroll(ui, true);
     ImGui::EndChild();

@@ -425,17 +425,25 @@ void HandleKeys(UiState& ui, Controller& c, const Registry& reg) {
         // top) the key moves to the next (or the previous) section, which opens at its top.
         // The code views have no sections: they scroll.
         const bool text = ui.presenter_view == 0;
-        if (ImGui::IsKeyPressed(kKeyUp) || ImGui::IsKeyPressed(kKeyPageUp)) {
+        if (ImGui::IsKeyPressed(kKeyUp) || ImGui::IsKeyPressed(kKeyPageUp)) ui.presenter_key = -1;
+        if (ImGui::IsKeyPressed(kKeyDown) || ImGui::IsKeyPressed(kKeyPageDown))
+            ui.presenter_key = 1;
+        const bool fresh =
+            ui.presenter_fresh_frames > 0 || ui.presenter_drawn_section != ui.presenter_section;
+        if (ui.presenter_key != 0 && text && fresh) {
+            ui.redraw_frames = std::max(ui.redraw_frames, 2);  // the key waits for the room
+        } else if (ui.presenter_key < 0) {
             if (ui.presenter_scroll_y > 0.5f || !text)
                 ui.presenter_step = -1;
             else
                 ui.presenter_section = std::max(ui.presenter_section - 1, 0);
-        }
-        if (ImGui::IsKeyPressed(kKeyDown) || ImGui::IsKeyPressed(kKeyPageDown)) {
+            ui.presenter_key = 0;
+        } else if (ui.presenter_key > 0) {
             if (ui.presenter_room > 0.5f || !text)
                 ui.presenter_step = 1;
             else
                 ++ui.presenter_section;
+            ui.presenter_key = 0;
         }
     }
     // On a focused tab the arrows move to the tab beside it (as in any tab strip), not to

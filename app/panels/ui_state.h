@@ -165,6 +165,11 @@ struct UiState {
     float presenter_scroll_y = 0;
     float presenter_room = 0;
     int presenter_step = 0;
+    // A section's first frames measure its room with the previous section's content size
+    // (ImGui's lags a frame): a Down or Up pressed then (presenter_key, +1 or -1) waits until
+    // presenter_fresh_frames is 0, or it would scroll nothing and be lost.
+    int presenter_key = 0;
+    int presenter_fresh_frames = 0;
     // The step chart's height in pixels where the layout gives it one (presenter mode); 0: the
     // page's own (14 font heights).
     float step_chart_height = 0;
