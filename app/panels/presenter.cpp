@@ -119,10 +119,7 @@ void DrawSection(UiState& ui, const Controller& c, const Lesson& lesson, ImVec2 
         }
         if (ui.probe) ui.probe->section_fits = ImGui::GetScrollMaxY() <= 0;
         PresenterScroll(ui);
-        if (ui.presenter_fresh_frames > 0) {
-            --ui.presenter_fresh_frames;
-            ui.redraw_frames = std::max(ui.redraw_frames, 1);
-        }
+        if (ui.presenter_fresh_frames > 0) --ui.presenter_fresh_frames;
     }
     RecordScroll(ui, true);
     ImGui::EndChild();
