@@ -914,7 +914,8 @@ TEST(MultiGpu, PairsStraddlingTheSharesOfTwoGpusAreFoundOnce) {
 }
 
 // Each multi-GPU lesson against the ceilings of the GPUs it used: the links to the host added
-// up (split), the memories' read bandwidth added up (27), the peer copy (chapter 7, 2 GPUs).
+// up (split), the memories' read bandwidth added up, each over its GPU's share of the bytes
+// (the multi-GPU reduction), the peer copy (chapter 7, 2 GPUs).
 TEST(MultiGpu, PartsCeilingsAndDevices) {
     REQUIRE_GPU();
     const int gpus = std::min(2, GetDevices().count());
@@ -933,10 +934,11 @@ TEST(MultiGpu, PartsCeilingsAndDevices) {
         // One process per GPU: NCCL maps the peers in each rank; the step reports its ranks.
         EXPECT_EQ(r.Value(lesson->runner.rank ? "ranks" : "peer_access").has_value(), true)
             << lesson->id;
+        // H2D adds up over the GPUs; a memory bound is each GPU's streaming of its own share.
         double h2d = 0, read = 0;
         for (int g = 0; g < gpus; ++g) {
             h2d += GetCeilings(g).h2d_gbps;
-            read += GetCeilings(g).read_gbps;
+            read += GetMemoryCeilingsAt(g, r.work.MemoryBytes() / uint64_t(gpus)).read_gbps;
         }
         if (lesson->chapter == "split") {
             EXPECT_EQ(r.work.bound, Bound::kH2D) << lesson->id;
@@ -949,6 +951,9 @@ TEST(MultiGpu, PartsCeilingsAndDevices) {
             EXPECT_EQ(r.work.bound, Bound::kRead);
             ASSERT_TRUE(r.ceiling);
             EXPECT_DOUBLE_EQ(*r.ceiling, read);
+            ASSERT_TRUE(r.ceiling_bytes);
+            EXPECT_EQ(*r.ceiling_bytes,
+                      GetMemoryCeilingsAt(0, r.work.MemoryBytes() / uint64_t(gpus)).bytes);
             ASSERT_TRUE(r.Part("kernel") && r.Part("nccl"));
         } else {
             EXPECT_EQ(r.work.bound, Bound::kPeer) << lesson->id;
