@@ -529,21 +529,35 @@ std::vector<ProfiledKernel> KernelsFromJson(const Json& profile) {
 
 std::optional<Json> FindRecordedProfile(const Lesson& lesson, const ParamValues& values,
                                         std::string* problem) {
+    // The reference GPUs' files: the first's (assets/counters/<chapter>.json), then each other
+    // GPU's folder (assets/counters/h200/<chapter>.json), in the order of their paths.
     const std::string path = "assets/counters/" + lesson.chapter + ".json";
     const auto& files = EmbeddedFiles();
-    const auto file = files.find(path);
-    if (file == files.end()) {
+    std::vector<std::string> paths;
+    if (files.count(path)) paths.push_back(path);
+    for (const auto& [name, text] : files)
+        if (name.rfind("assets/counters/", 0) == 0 && name.size() > path.size() &&
+            name.ends_with("/" + lesson.chapter + ".json") &&
+            name.find('/', std::string("assets/counters/").size()) + 1 ==
+                name.size() - lesson.chapter.size() - 5)
+            paths.push_back(name);
+    if (paths.empty()) {
         if (problem)
             *problem =
                 "no counters are recorded for chapter " + lesson.chapter +
                 " (they are recorded on a GPU machine: scripts/gpu-check.sh, STEPS=counters)";
         return std::nullopt;
     }
-    const Json all = OutOfMemoryAs("load the recorded counters",
-                                   [&] { return Json::parse(file->second, nullptr, false); });
-    if (!all.is_array()) {
-        if (problem) *problem = path + " is not a list of profiles";
-        return std::nullopt;
+    std::vector<Json> lists;
+    for (const std::string& each : paths) {
+        Json all = OutOfMemoryAs("load the recorded counters", [&] {
+            return Json::parse(files.find(each)->second, nullptr, false);
+        });
+        if (!all.is_array()) {
+            if (problem) *problem = each + " is not a list of profiles";
+            return std::nullopt;
+        }
+        lists.push_back(std::move(all));
     }
     // Counters are recorded at a chapter's benchmark size (256 MiB, 1 GiB), which is rarely the
     // page's: the profile of the same settings at another data size comes before the defaults'.
@@ -561,34 +575,39 @@ std::optional<Json> FindRecordedProfile(const Lesson& lesson, const ParamValues&
                default_any_size = without_size(default_json);
     const Json* best = nullptr;
     int best_rank = 4;  // 0 these settings, 1 at another size, 2 the defaults, 3 at another size
-    for (const Json& p : all) {
-        if (!p.is_object() || p.value("id", std::string()) != lesson.id) continue;
-        const auto found = p.find("params");
-        if (found == p.end() || !found->is_object()) continue;
-        // A parameter added since the profile was recorded (an ablation toggle) was at its
-        // default then: the lesson as written.
-        Json params = *found;
-        for (const auto& [name, value] : default_json.items())
-            if (!params.contains(name)) params[name] = value;
-        // Compared whatever the order of their keys.
-        const auto same = [](const Json& a, const Json& b) {
-            return nlohmann::json::parse(a.dump()) == nlohmann::json::parse(b.dump());
-        };
-        int rank = 4;
-        if (same(params, wanted))
-            rank = 0;
-        else if (same(without_size(params), wanted_any_size))
-            rank = 1;
-        else if (same(params, default_json))
-            rank = 2;
-        else if (same(without_size(params), default_any_size))
-            rank = 3;
-        if (rank < best_rank) best = &p, best_rank = rank;
+    for (const Json& all : lists) {  // at the same rank, the first file's
+        for (const Json& p : all) {
+            if (!p.is_object() || p.value("id", std::string()) != lesson.id) continue;
+            const auto found = p.find("params");
+            if (found == p.end() || !found->is_object()) continue;
+            // A parameter added since the profile was recorded (an ablation toggle) was at its
+            // default then: the lesson as written.
+            Json params = *found;
+            for (const auto& [name, value] : default_json.items())
+                if (!params.contains(name)) params[name] = value;
+            // Compared whatever the order of their keys.
+            const auto same = [](const Json& a, const Json& b) {
+                return nlohmann::json::parse(a.dump()) == nlohmann::json::parse(b.dump());
+            };
+            int rank = 4;
+            if (same(params, wanted))
+                rank = 0;
+            else if (same(without_size(params), wanted_any_size))
+                rank = 1;
+            else if (same(params, default_json))
+                rank = 2;
+            else if (same(without_size(params), default_any_size))
+                rank = 3;
+            if (rank < best_rank) best = &p, best_rank = rank;
+        }
     }
     if (best) return *best;
-    if (problem)
-        *problem = "no counters of " + lesson.Name() + " are recorded (" + path +
-                   " has none of this lesson)";
+    if (problem) {
+        std::string where;
+        for (const std::string& each : paths) where += (where.empty() ? "" : ", ") + each;
+        *problem = "no counters of " + lesson.Name() + " are recorded (" + where +
+                   (paths.size() > 1 ? " have" : " has") + " none of this lesson)";
+    }
     return std::nullopt;
 }
 

@@ -99,8 +99,9 @@ NcuRun RunNcu(const std::string& ncu, const Lesson& lesson, const Lesson* previo
 // This program's own path (/proc/self/exe), the `cli` ncu runs.
 std::string SelfPath();
 
-// The recorded profiles (assets/counters/<chapter>.json, embedded): the one of this lesson
-// recorded at these parameters, else at these parameters but another data size, else at its
+// The recorded profiles (assets/counters/<chapter>.json, then another reference GPU's
+// assets/counters/<gpu>/<chapter>.json, embedded; at the same match the first's): the one of this
+// lesson recorded at these parameters, else at these parameters but another data size, else at its
 // defaults, else at its defaults but another data size, else none. `problem` says why there is
 // none.
 std::optional<nlohmann::ordered_json> FindRecordedProfile(const Lesson& lesson,

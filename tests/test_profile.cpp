@@ -391,6 +391,25 @@ TEST(RecordedProfiles, EveryProfiledStepFindsItsCountersAtItsDefaults) {
     EXPECT_GE(checked, 40);  // 46 of the catalogue's GPU steps were profiled on 2026-11-27
 }
 
+// A chapter recorded only on a later reference GPU (chapter 9 on the H200, in
+// assets/counters/h200/) has its counters too: every GPU step of it, at its defaults.
+TEST(RecordedProfile, AChapterRecordedOnAnotherReferenceGpuOnlyIsFound) {
+    int found = 0;
+    for (const Lesson& l : Catalog().lessons()) {
+        if (l.chapter != "softmax" || l.kind != StepKind::kGpu) continue;
+        ASSERT_EQ(EmbeddedFiles().count("assets/counters/softmax.json"), 0u);
+        ParamValues v;
+        for (const ParamSpec& spec : l.params) v.Set(spec.name, spec.Default());
+        std::string problem;
+        const auto p = FindRecordedProfile(l, v, &problem);
+        ASSERT_TRUE(p) << l.id << ": " << problem;
+        EXPECT_EQ((*p)["id"], l.id);
+        EXPECT_EQ((*p)["device"], "NVIDIA H200") << l.id;
+        ++found;
+    }
+    EXPECT_EQ(found, 8);  // 9.2 to 9.9
+}
+
 TEST(CliProfile, WithoutNcuOrAGpuItSaysWhyAndOffersTheRecordedCounters) {
     const Output cpu = Sh(CliPath() + " profile split/naive-scan 2>&1");
     EXPECT_EQ(cpu.code, 2) << cpu.text;
