@@ -120,6 +120,12 @@ StudentLaunch StudentLaunchOf(const Kernel& kind, const ParamValues& params, int
     StudentLaunch l;
     if (kind.layout == RowLayout::kClusterPerRow) {
         const ClusterPlan plan = StudentClusters(params);
+        // A grid has at most 2^31 - 1 blocks in x.
+        const long long most_rows = 2147483647LL / static_cast<long long>(plan.blocks);
+        if (m > most_rows)
+            throw UsageError("clusters of " + std::to_string(plan.blocks) + " blocks a row take " +
+                             "at most " + std::to_string(most_rows) + " rows (a grid's " +
+                             "2147483647 blocks): take fewer rows");
         l.cluster = static_cast<unsigned>(plan.blocks);
         l.blocks = static_cast<unsigned>(m * l.cluster);
         l.smem = static_cast<unsigned>(plan.part_bytes);
