@@ -262,7 +262,8 @@ int RunGui(int argc, char** argv) {
     auto last_frame = Clock::now();
     try {
         while (!glfwWindowShouldClose(window)) {
-            if (controller->Busy() && controller->MeasuringCpuStep()) {
+            const bool measuring_cpu = controller->Busy() && controller->MeasuringCpuStep();
+            if (measuring_cpu) {
                 // A CPU step measures this machine's cores: one frame a second, and at once on
                 // input. A worker's message (progress, a result) waits for that frame, and so
                 // do the settling frames of a page just opened: each frame drawn would take
@@ -282,7 +283,7 @@ int RunGui(int argc, char** argv) {
             const bool settling = ui.changed_at >= 0 || ui.fonts_dirty || ui.redraw_frames > 0;
             ui.redraw_frames = std::max(ui.redraw_frames - 1, 0);
             const bool animating = controller->Busy() || settling || automation.KeepDrawing();
-            if (controller->Busy() && controller->MeasuringCpuStep())
+            if (measuring_cpu)
                 glfwPollEvents();  // waited for above
             else if (controller->Busy() && !settling)
                 // A run: the page changes with the worker's messages (each wakes this wait) and

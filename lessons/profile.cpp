@@ -535,11 +535,11 @@ std::optional<Json> FindRecordedProfile(const Lesson& lesson, const ParamValues&
     const auto& files = EmbeddedFiles();
     std::vector<std::string> paths;
     if (files.count(path)) paths.push_back(path);
+    const std::string folders = "assets/counters/", tail = "/" + lesson.chapter + ".json";
     for (const auto& [name, text] : files)
-        if (name.rfind("assets/counters/", 0) == 0 && name.size() > path.size() &&
-            name.ends_with("/" + lesson.chapter + ".json") &&
-            name.find('/', std::string("assets/counters/").size()) + 1 ==
-                name.size() - lesson.chapter.size() - 5)
+        if (name.size() > folders.size() + tail.size() && name.starts_with(folders) &&
+            name.ends_with(tail) &&
+            name.find('/', folders.size()) == name.size() - tail.size())  // one folder deep
             paths.push_back(name);
     if (paths.empty()) {
         if (problem)
