@@ -274,13 +274,13 @@ StepRunner StudentRunner(const Kernel& kind, std::shared_ptr<const StudentKernel
 // student's kernel (and a solution) stands; a cluster kernel's also the clusters' device helpers
 // (softmax_cluster_device.cuh).
 KernelSpec StudentSpec(const Kernel& kind) {
-    static const std::string prelude = "#include <cuda_bf16.h>\n" +
-                                       EmbeddedHeaderBody("kernels/softmax/softmax_device.cuh") +
-                                       "using namespace lessons::softmax;\n";
-    static const std::string cluster_prelude =
-        "#include <cuda_bf16.h>\n" + EmbeddedHeaderBody("kernels/softmax/softmax_device.cuh") +
-        EmbeddedHeaderBody("kernels/softmax/softmax_cluster_device.cuh") +
-        "using namespace lessons::softmax;\n";
+    const auto prelude_of = [](bool cluster) {
+        return "#include <cuda_bf16.h>\n" +
+               EmbeddedHeaderBody("kernels/softmax/softmax_device.cuh") +
+               (cluster ? EmbeddedHeaderBody("kernels/softmax/softmax_cluster_device.cuh") : "") +
+               "using namespace lessons::softmax;\n";
+    };
+    static const std::string prelude = prelude_of(false), cluster_prelude = prelude_of(true);
     KernelSpec spec;
     spec.signature = "const float*, float*, int, int";
     spec.prelude = kind.layout == RowLayout::kClusterPerRow ? cluster_prelude : prelude;
