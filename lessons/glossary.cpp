@@ -15,8 +15,15 @@ std::string Trim(std::string_view s) {
     return std::string(s.substr(a, b - a + 1));
 }
 
+// ASCII letters to lower case; every other byte (UTF-8 included) as it is, whatever the locale.
 char Lower(char c) {
-    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+std::string Lowered(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = Lower(c);
+    return out;
 }
 
 bool WordChar(char c) {
@@ -24,12 +31,9 @@ bool WordChar(char c) {
     return u < 0x80 && (std::isalnum(u) || c == '_');
 }
 
-// Whether `word` occurs at `at` in `text` (ASCII letters compared without case), as a whole
-// word where it starts or ends with a Latin letter.
-bool MatchAt(std::string_view text, size_t at, std::string_view word) {
-    if (at + word.size() > text.size()) return false;
-    for (size_t i = 0; i < word.size(); ++i)
-        if (Lower(text[at + i]) != Lower(word[i])) return false;
+// Whether `word`, found at `at` in `text`, stands there as a whole word where it starts or ends
+// with a Latin letter.
+bool WholeAt(std::string_view text, size_t at, std::string_view word) {
     if (WordChar(word.front()) && at > 0 && WordChar(text[at - 1])) return false;
     if (WordChar(word.back()) && at + word.size() < text.size() && WordChar(text[at + word.size()]))
         return false;
@@ -120,12 +124,17 @@ std::vector<TermUse> FirstUses(std::string_view text, const std::vector<Glossary
     std::stable_sort(
         order.begin(), order.end(),
         [&](const GlossaryEntry* a, const GlossaryEntry* b) { return longest(a) > longest(b); });
+    // ASCII letters compared without case: the text lowered once, each match searched in it.
+    const std::string lower = Lowered(text);
     for (const GlossaryEntry* entry : order) {
         const GlossaryEntry& e = *entry;
         TermUse best{std::string_view::npos, 0, &e};
         for (const std::string& m : e.match) {
-            for (size_t at = 0; at + m.size() <= text.size() && at < best.at; ++at) {
-                if (blocked[at] || taken[at] || !MatchAt(text, at, m)) continue;
+            const std::string word = Lowered(m);
+            if (word.empty()) continue;
+            for (size_t at = lower.find(word); at != std::string::npos && at < best.at;
+                 at = lower.find(word, at + 1)) {
+                if (blocked[at] || taken[at] || !WholeAt(text, at, word)) continue;
                 best.at = at;
                 best.length = m.size();
                 break;

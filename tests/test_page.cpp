@@ -523,6 +523,14 @@ TEST(Glossary, LinksTheFirstUseOfATermOnly) {
     EXPECT_EQ(uses[0].entry->key, "warp-shuffle");
     EXPECT_EQ(text.substr(uses[1].at, uses[1].length), "warps");
     EXPECT_TRUE(FirstUses("warpage and {{ms}} [[warp]]", glossary).empty());
+    // Latin letters without case, a whole word only; a match not taken after an earlier one's
+    // place is blocked (the first "Warp" is inside a word, the second is whole).
+    const std::string shouted = "subWarp, WARP Shuffle; Warp";
+    const auto found = FirstUses(shouted, glossary);
+    ASSERT_EQ(found.size(), 2u);
+    EXPECT_EQ(shouted.substr(found[0].at, found[0].length), "WARP Shuffle");
+    EXPECT_EQ(shouted.substr(found[1].at, found[1].length), "Warp");
+    EXPECT_EQ(found[1].at, shouted.size() - 4);
 }
 
 TEST(PageCli, PrintsAPageResolvedAndFailsOnAnUnknownGpu) {

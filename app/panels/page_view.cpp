@@ -1,6 +1,7 @@
 #include "panels/page_view.h"
 
 #include <algorithm>
+#include <map>
 
 #include "glossary.h"
 #include "machine_code.h"
@@ -22,28 +23,70 @@ const std::string& TextOf(const UiState& ui, const Lesson& lesson) {
     return ui.settings.language == "zh" ? lesson.text_zh : lesson.text_en;
 }
 
+// One section's blocks, each paragraph with the glossary terms it links (their entries in the
+// language's Glossary, which lives as long as the program).
+struct LinkedSection {
+    std::vector<TextBlock> blocks;
+    std::vector<std::vector<TermUse>> uses;  // per block
+    std::vector<std::string> linked_after;   // the page's linked terms after this section
+};
+
+// The section's blocks and the terms they link, given the terms linked before it on the page:
+// parsed and searched once, then kept (the page draws every section in every frame).
+const LinkedSection& LinkSection(std::string_view markdown, const std::vector<std::string>& linked,
+                                 TextLanguage language) {
+    static std::map<std::string, LinkedSection> kept;
+    std::string key = language == TextLanguage::kChinese ? "zh" : "en";
+    for (const std::string& k : linked) key += "\x1f" + k;
+    key += '\x1e';
+    key += markdown;
+    const auto found = kept.find(key);
+    if (found != kept.end()) return found->second;
+    if (kept.size() >= 256) kept.clear();  // a bound, not a policy: pages are few
+    const std::vector<GlossaryEntry>& glossary = Glossary(language);
+    LinkedSection section;
+    section.linked_after = linked;
+    section.blocks = ParseLessonText(markdown);
+    for (const TextBlock& block : section.blocks) {
+        std::vector<TermUse> uses;
+        if (block.kind == TextBlock::Kind::kParagraph) {  // DrawMarkupBlock draws the others
+            // The terms of this paragraph not linked before on the page.
+            std::vector<GlossaryEntry> fresh;
+            std::vector<const GlossaryEntry*> origin;
+            for (const GlossaryEntry& e : glossary)
+                if (std::find(section.linked_after.begin(), section.linked_after.end(), e.key) ==
+                    section.linked_after.end()) {
+                    fresh.push_back(e);
+                    origin.push_back(&e);
+                }
+            uses = FirstUses(block.text, fresh);
+            for (TermUse& u : uses) {
+                u.entry = origin[size_t(u.entry - fresh.data())];
+                section.linked_after.push_back(u.entry->key);
+            }
+        }
+        section.uses.push_back(std::move(uses));
+    }
+    return kept.emplace(std::move(key), std::move(section)).first->second;
+}
+
 // Draws one resolved section's Markdown, linking the first use on the page of each glossary
 // term: underlined, its definition on hover.
 void DrawLinked(UiState& ui, std::string_view markdown, std::vector<std::string>* linked) {
-    const std::vector<GlossaryEntry>& glossary = Glossary(LanguageOf(ui));
     LessonTextOptions options;
     options.hide_answers = ui.settings.hide_answers;
     options.show_answer = Tr(ui, kShowAnswer);
     options.code_font = ui.fonts.mono;
     options.answer_button = [&ui] { Remember(ui, "show_answer"); };
-    for (const TextBlock& block : ParseLessonText(markdown)) {
+    const LinkedSection& section = LinkSection(markdown, *linked, LanguageOf(ui));
+    for (size_t i = 0; i < section.blocks.size(); ++i) {
+        const TextBlock& block = section.blocks[i];
+        const std::vector<TermUse>& uses = section.uses[i];
         CodeDrawn answer;
         if (DrawMarkupBlock(block, options, &answer)) {
             NoteInlineCode(ui, answer);
             continue;
         }
-        // The terms of this paragraph not linked before on the page.
-        std::vector<GlossaryEntry> fresh;
-        for (const GlossaryEntry& e : glossary)
-            if (std::find(linked->begin(), linked->end(), e.key) == linked->end())
-                fresh.push_back(e);
-        const std::vector<TermUse> uses = FirstUses(block.text, fresh);
-        for (const TermUse& u : uses) linked->push_back(u.entry->key);
         const float size = ImGui::GetFontSize();
         const std::string_view text = block.text;
         // Its inline code in the monospace font, each term linked underlined.
@@ -70,6 +113,7 @@ void DrawLinked(UiState& ui, std::string_view markdown, std::vector<std::string>
         NoteInlineCode(ui, drawn);
         ImGui::Spacing();
     }
+    *linked = section.linked_after;
 }
 
 }  // namespace
@@ -239,8 +283,15 @@ void DrawChapterGlance(UiState& ui, const Controller& c, const Lesson& lesson) {
     }
     if (!open) return;
     const TextLanguage language = LanguageOf(ui);
+    // Worked out again only when what it reads changes (a result, the settings, the language).
     const PageData data = PageDataOf(ui, c, lesson);
-    const std::vector<GlanceRow> rows = ChapterAtAGlance(chapter, data, language);
+    const std::string key = chapter.id + "|" + ui.settings.language + "|" + data.gpu + "|" +
+                            std::to_string(c.results().size()) + "|" + ToJson(data.settings).dump();
+    if (key != ui.glance_key) {
+        ui.glance_rows = ChapterAtAGlance(chapter, data, language);
+        ui.glance_key = key;
+    }
+    const std::vector<GlanceRow>& rows = ui.glance_rows;
     if (ImGui::BeginTable(
             "glance", 6,
             ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {

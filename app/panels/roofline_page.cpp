@@ -512,9 +512,27 @@ void DrawInsetKey(UiState& ui, const Roof& roof) {
 void DrawRoofline(UiState& ui, Controller& c, const Registry& reg, const Lesson& lesson) {
     if (lesson.kind != StepKind::kGpu) return;
     const Roof roof = CurrentRoof(c.devices(), c.results());
-    int none = 0;
-    std::string none_chapters;
-    std::vector<RooflinePoint> points = RooflinePoints(c.results(), roof, &none, &none_chapters);
+    // Worked out again only when a result comes or the roof changes: the walk over every
+    // result's parameters was most of a frame's time (the page draws the inset in every frame).
+    const std::vector<StoredResult>& results = c.results();
+    char figures[256];
+    std::snprintf(figures, sizeof figures, "%zu|%d|%d|%a|%a|%a|%a|%a|%a|%a", results.size(),
+                  results.empty() ? -1 : results.back().sequence, roof.recorded ? 1 : 0,
+                  roof.read_gbps, roof.copy_gbps, roof.fp32_gflops, roof.h2d_gbps, roof.d2h_gbps,
+                  roof.tf32_gflops, roof.bf16_gflops);
+    // The reference GPU too: choosing another one changes the recordings held.
+    const std::string points_key =
+        std::string(figures) + "|" + roof.device + "|" + c.ReferenceGpu();
+    if (points_key != ui.roof_points_key) {
+        ui.roof_points_none = 0;
+        ui.roof_points_none_chapters.clear();
+        ui.roof_points =
+            RooflinePoints(results, roof, &ui.roof_points_none, &ui.roof_points_none_chapters);
+        ui.roof_points_key = points_key;
+    }
+    const int none = ui.roof_points_none;
+    const std::string none_chapters = ui.roof_points_none_chapters;
+    std::vector<RooflinePoint> points = ui.roof_points;
     const bool page = reg.ChapterOf(lesson).whole_roofline;
     if (!page) {
         // Before its run with Hide answers on, the step's own points are not drawn.

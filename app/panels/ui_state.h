@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "charts/chart.h"
+#include "charts/roofline.h"
 #include "model/exercise_file.h"
 #include "model/page_params.h"
 #include "model/progress_book.h"
@@ -68,6 +69,14 @@ struct UiState {
     // The page last resolved (panels/page_view.cpp), and what it was resolved for.
     std::string page_key;
     ResolvedPage page_resolved;
+    // The chapter at a glance last worked out, and what for (panels/page_view.cpp).
+    std::string glance_key;
+    std::vector<GlanceRow> glance_rows;
+    // The roofline's points (panels/roofline_page.cpp), and the results and roof they are of.
+    std::string roof_points_key;
+    std::vector<RooflinePoint> roof_points;
+    int roof_points_none = 0;
+    std::string roof_points_none_chapters;
 
     // Code view cache: the source of lesson `code_lesson` (its number), split into lines.
     int code_lesson = -1;

@@ -101,7 +101,12 @@ std::string AsHeading(std::string_view lead_in) {
 }
 
 std::string TitleFromText(std::string_view text) {
-    for (const std::string& line : SplitLines(text)) {
+    // Line by line in place: the lesson list asks for every title in every frame.
+    for (size_t start = 0; start < text.size();) {
+        size_t end = text.find('\n', start);
+        if (end == std::string_view::npos) end = text.size();
+        const std::string line(text.substr(start, end - start));
+        start = end + 1;
         if (line.rfind("# ", 0) != 0) continue;
         const std::string_view dash = "\xE2\x80\x94";  // —
         const size_t at = line.find(dash);
