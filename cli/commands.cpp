@@ -433,4 +433,97 @@ int Bench(const std::string& chapter_key, const Options& options, Format format)
     return ok ? kExitOk : kExitFailed;
 }
 
+int Compare(const std::vector<std::string>& keys, const Options& options, int trials,
+            Format format) {
+    if (keys.size() < 2 || keys.size() > kMaxCompared)
+        throw UsageError("compare takes 2 to " + std::to_string(kMaxCompared) + " lessons, not " +
+                         std::to_string(keys.size()));
+    std::vector<const Lesson*> lessons;
+    for (const std::string& key : keys) lessons.push_back(&FindLessonOrThrow(key));
+    CheckUnused(lessons, options);
+    Session session(Runnable());
+    for (const Lesson* l : lessons)
+        if (const std::string why = session.Unavailable(*l); !why.empty())
+            throw UnavailableError(l->Name() + " cannot run here: " + why);
+    const std::vector<RunResult> results =
+        RunInTurn(session, lessons, options.run, trials, Control());
+    // Each lesson against the first: its speed-up, the interval the two medians' intervals
+    // give (first's low over its high, first's high over its low), and whether they overlap.
+    const RunResult& first = results.front();
+    struct Against {
+        std::optional<double> speedup, lo, hi;
+        bool within_noise = false;
+    };
+    std::vector<Against> against;
+    for (const RunResult& r : results) {
+        Against a;
+        const Interval f = NoiseInterval(first), m = NoiseInterval(r);
+        if (&r != &first && first.verified && r.verified && r.median_ms > 0 && m.lo > 0) {
+            a.speedup = first.median_ms / r.median_ms;
+            a.lo = f.lo / m.hi;
+            a.hi = f.hi / m.lo;
+            a.within_noise = f.lo <= m.hi && m.lo <= f.hi;
+        }
+        against.push_back(a);
+    }
+    std::string order;
+    for (int t = 0; t < std::min(trials, 4); ++t) {
+        std::string round;
+        for (size_t k = 0; k < lessons.size(); ++k) {
+            const size_t i = t % 2 == 0 ? k : lessons.size() - 1 - k;
+            round += (round.empty() ? "" : " ") + lessons[i]->label;
+        }
+        order += (order.empty() ? "" : ", ") + round;
+    }
+    if (trials > 4) order += ", ...";
+    bool ok = true;
+    for (const RunResult& r : results) ok = ok && r.verified;
+    const std::vector<std::string> names = ParamNamesOf(lessons);
+    if (format == Format::kJson) {
+        json out = {{"trials", trials}, {"order", order}, {"results", json::array()}};
+        for (size_t i = 0; i < results.size(); ++i) {
+            json j = ToJson(results[i]);
+            const Against& a = against[i];
+            j["speedup_vs_first"] = a.speedup ? json(*a.speedup) : json(nullptr);
+            j["speedup_lo"] = a.lo ? json(*a.lo) : json(nullptr);
+            j["speedup_hi"] = a.hi ? json(*a.hi) : json(nullptr);
+            j["within_noise_of_first"] = a.speedup ? json(a.within_noise) : json(nullptr);
+            out["results"].push_back(j);
+        }
+        std::cout << out.dump(2) << "\n";
+    } else if (format == Format::kCsv) {
+        std::cout << CsvHeader(names) << ",trials,speedup_vs_first,speedup_lo,speedup_hi\n";
+        for (size_t i = 0; i < results.size(); ++i) {
+            const Against& a = against[i];
+            std::cout << CsvRow(results[i], names) << "," << results[i].trials << ","
+                      << (a.speedup ? Fixed(*a.speedup, 3) : "") << ","
+                      << (a.lo ? Fixed(*a.lo, 3) : "") << "," << (a.hi ? Fixed(*a.hi, 3) : "")
+                      << "\n";
+        }
+    } else {
+        TextTable t({"#", "id", "trials", "runs", "median ms", "median CI ms", "vs " + first.label,
+                     "check"},
+                    {true, false, true, true, true, true, true, false});
+        for (size_t i = 0; i < results.size(); ++i) {
+            const RunResult& r = results[i];
+            const Against& a = against[i];
+            std::string vs = "-";
+            if (a.speedup)
+                vs = Fixed(*a.speedup, 2) + "x [" + Fixed(*a.lo, 2) + ", " + Fixed(*a.hi, 2) + "]" +
+                     (a.within_noise ? " within noise" : "");
+            t.AddRow({r.label, r.id, std::to_string(r.trials), std::to_string(r.reps),
+                      Ms(r.median_ms), MedianIntervalText(r), vs, Verdict(r)});
+        }
+        std::cout << "Timed in turn, " << trials << " trial" << (trials == 1 ? "" : "s")
+                  << " each (" << order << "): each lesson's samples pooled over its trials, so "
+                  << "that the machine's drift falls on every lesson alike.\n"
+                  << "'vs " << first.label << "': " << first.label << "'s median over the "
+                  << "lesson's, with the interval the two medians' intervals give; within noise "
+                  << "where those overlap.\n"
+                  << t.Render();
+    }
+    for (const RunResult& r : results) ReportWrong(r);
+    return ok ? kExitOk : kExitFailed;
+}
+
 }  // namespace lessons::cli

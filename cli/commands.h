@@ -51,6 +51,9 @@ int Run(const std::string& lesson, const Options& options, Format format);
 int Sweep(const std::string& lesson, const Options& options, const std::string& param,
           const std::string& range, Format format);
 int Bench(const std::string& chapter, const Options& options, Format format);
+// Two or more lessons timed in turn over `trials` rounds (RunInTurn), each against the first.
+int Compare(const std::vector<std::string>& lessons, const Options& options, int trials,
+            Format format);
 // A lesson page with its figures read from the recordings of `gpu` (empty: the reference GPU);
 // with `glance`, the chapter at a glance; with `text_file`, a draft of the lesson's text read from
 // that file instead of the built-in one (for writing a page). Fails when a reference does not

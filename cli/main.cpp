@@ -235,6 +235,23 @@ int Main(int argc, char** argv) {
         "--over", raw.over,
         "any parameter: NAME=RANGE, e.g. block=64..512:64, size=1MiB..1GiB, data=all");
     AddRunOptions(sweep, raw, false);
+    std::vector<std::string> compared;
+    int trials = kDefaultTrials;
+    auto* compare = app.add_subcommand(
+        "compare",
+        "time two or more lessons in turn (A B, B A, A B, ...) at the same settings, each one's "
+        "samples pooled over its trials: a speed-up that a machine's drift between runs does not "
+        "decide");
+    compare->add_option("lessons", compared, "the lessons, each compared with the first")
+        ->required()
+        ->expected(2, static_cast<int>(kMaxCompared));
+    compare
+        ->add_option("--trials", trials,
+                     "rounds (1 to " + std::to_string(kMaxTrials) + ", default " +
+                         std::to_string(kDefaultTrials) +
+                         "); each lesson is timed for --min-time in all, a share in each round")
+        ->check(CLI::Range(1, kMaxTrials));
+    AddRunOptions(compare, raw, false);
     auto* bench = app.add_subcommand("bench", "run every lesson of a chapter at one size");
     bench->add_option("chapter", chapter, "chapter number or id (default: every chapter)");
     AddRunOptions(bench, raw, false);
@@ -332,8 +349,8 @@ int Main(int argc, char** argv) {
         for (const CLI::App* sub : app.get_subcommands({})) known |= sub->get_name() == argv[1];
         if (!known) {
             std::cerr << "error: unknown command '" << argv[1]
-                      << "': use list, info, run, check, sweep, bench, profile, tune, exercise, "
-                         "page, parsons, progress or serve (see --help)\n";
+                      << "': use list, info, run, check, sweep, compare, bench, profile, tune, "
+                         "exercise, page, parsons, progress or serve (see --help)\n";
             return cli::kExitUsage;
         }
     }
@@ -383,8 +400,8 @@ int Main(int argc, char** argv) {
             std::fflush(stdout);
             std::_Exit(rc);  // the reader thread may still be blocked on stdin
         }
-        for (const CLI::App* command : {list, info, run, check, sweep, bench, profile, tune,
-                                        exercise, page, parsons, progress})
+        for (const CLI::App* command : {list, info, run, check, sweep, compare, bench, profile,
+                                        tune, exercise, page, parsons, progress})
             if (*command) RejectEmptyValues(command);
         const cli::Format format = cli::ParseFormat(raw.format);
         int rc = cli::kExitUsage;
@@ -421,6 +438,7 @@ int Main(int argc, char** argv) {
                 const auto [param, range] = SweepAxis(raw);
                 rc = cli::Sweep(lesson, options, param, range, format);
             }
+            if (*compare) rc = cli::Compare(compared, options, trials, format);
             if (*bench) rc = cli::Bench(chapter, options, format);
             if (*tune) rc = cli::Tune(lesson, options, format, !raw.no_save);
             if (*profile)
@@ -446,7 +464,7 @@ int Main(int argc, char** argv) {
         // allocates what a size asks for, that size; main() says the rest.
         if (IsOutOfMemory(e)) {
             if (dynamic_cast<const OutOfMemory*>(&e) ||
-                !((*run && raw.kernel.empty()) || *sweep || *bench || *tune))
+                !((*run && raw.kernel.empty()) || *sweep || *compare || *bench || *tune))
                 throw;
             char text[480];
             std::fprintf(stderr, "error: %s\n",

@@ -184,6 +184,10 @@ void AddTimingFields(std::vector<ResultField>& f) {
     // three fields above.
     add({"median_ci", nullptr, nullptr, false, "median CI ms", "中位数置信区间 ms", true,
          [](const RunResult& r) { return MedianIntervalText(r); }});
+    // The runs the samples were pooled from (PoolTrials); 1 for one run.
+    add({"trials", [](const RunResult& r) { return Json(r.trials); },
+         [](RunResult& r, const Json& v) { r.trials = std::max(v.get<int>(), 1); }, false, nullptr,
+         nullptr, false, nullptr});
     add({"samples_ms", [](const RunResult& r) { return Json(r.samples_ms); },
          [](RunResult& r, const Json& v) { r.samples_ms = v.get<std::vector<double>>(); }, false,
          nullptr, nullptr, false, nullptr});

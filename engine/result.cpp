@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <string>
 
 #include "errors.h"
 
@@ -181,6 +183,65 @@ void DeriveMetrics(RunResult& r, const CeilingFigures* c) {
         if (peak > 0 && bandwidth > 0)
             r.attainable_gflops = std::min(peak, *r.intensity * bandwidth);
     }
+}
+
+RunResult PoolTrials(const std::vector<RunResult>& trials) {
+    if (trials.empty()) throw UsageError("no trials to pool");
+    for (const RunResult& t : trials) {
+        if (t.id != trials.front().id || !(t.params == trials.front().params))
+            throw UsageError("trials of " + trials.front().id + " and " + t.id +
+                             " (or at other settings) cannot be pooled");
+        if (!t.verified) return t;
+    }
+    RunResult r = trials.front();
+    r.samples_ms.clear();
+    r.trials = 0;
+    double busy_weighted = 0, clock_weighted = 0;
+    size_t busy_samples = 0, clock_samples = 0;
+    std::map<std::string, std::vector<double>> parts;
+    std::vector<std::string> part_order;
+    for (const RunResult& t : trials) {
+        r.samples_ms.insert(r.samples_ms.end(), t.samples_ms.begin(), t.samples_ms.end());
+        r.trials += std::max(t.trials, 1);
+        const size_t n = t.samples_ms.size();
+        if (t.other_cores_busy) {
+            busy_weighted += *t.other_cores_busy * double(n);
+            busy_samples += n;
+        }
+        if (t.sm_clock_mhz) {
+            clock_weighted += *t.sm_clock_mhz * double(n);
+            clock_samples += n;
+        }
+        for (const TimedPart& p : t.parts) {
+            if (!parts.count(p.name)) part_order.push_back(p.name);
+            parts[p.name].push_back(p.ms);
+        }
+    }
+    r.reps = static_cast<int>(r.samples_ms.size());
+    if (r.samples_ms.empty()) return r;
+    r.median_ms = Median(r.samples_ms);
+    r.min_ms = *std::min_element(r.samples_ms.begin(), r.samples_ms.end());
+    r.max_ms = *std::max_element(r.samples_ms.begin(), r.samples_ms.end());
+    SetMedianInterval(r);
+    r.parts.clear();
+    for (const std::string& name : part_order) r.parts.push_back({name, Median(parts[name])});
+    if (busy_samples) r.other_cores_busy = busy_weighted / double(busy_samples);
+    if (clock_samples) r.sm_clock_mhz = clock_weighted / double(clock_samples);
+    for (const RunResult& t : trials)
+        for (const std::string& limit : t.clock_limits)
+            if (std::find(r.clock_limits.begin(), r.clock_limits.end(), limit) ==
+                r.clock_limits.end())
+                r.clock_limits.push_back(limit);
+    // The rates from the pooled time; the ceiling and the roofline stay the first trial's.
+    const RunResult& first = trials.front();
+    DeriveMetrics(r, nullptr);
+    r.ceiling = first.ceiling;
+    r.ceiling_bytes = first.ceiling_bytes;
+    r.ceiling_note = first.ceiling_note;
+    r.intensity = first.intensity;
+    r.attainable_gflops = first.attainable_gflops;
+    if (r.ceiling && *r.ceiling > 0) r.pct_of_ceiling = 100.0 * r.Rate() / *r.ceiling;
+    return r;
 }
 
 }  // namespace lessons

@@ -16,6 +16,9 @@ namespace lessons {
 // The time automatic repetitions fill by default (RunOptions::min_time_s).
 constexpr double kAutoMinTimeS = 0.25;
 
+// Automatic repetition bounds.
+constexpr int kMinReps = 3;
+
 struct RunOptions {
     RawParams params;         // by name, as text; unset ones take the lesson's defaults
     std::optional<int> reps;  // timed samples; default: until min_time_s has passed
@@ -24,7 +27,8 @@ struct RunOptions {
     std::string input_file;             // chapters that accept one: scan this file
     std::string output_file;            // chapters with an output: write it here (split: offsets)
     double min_time_s = kAutoMinTimeS;  // automatic repetitions: time at least this long...
-    double max_time_s = 5.0;            // ...and stop after this long, even before kMinReps
+    double max_time_s = 5.0;            // ...and stop after this long, even before min_reps
+    int min_reps = kMinReps;            // ...with at least this many (a trial of RunInTurn fewer)
     bool measure_ceilings = true;       // GPU steps: compare with this GPU's measured ceilings
 
     // Sets (or replaces) one parameter's text.
@@ -32,8 +36,6 @@ struct RunOptions {
     const std::string* Get(const std::string& name) const;
 };
 
-// Automatic repetition bounds.
-constexpr int kMinReps = 3;
 constexpr int kMaxReps = 1000;
 // The most automatic repetitions of a run timed for at least `min_time_s`: kMaxReps at the
 // default time, and proportionally more for a longer one (at most 10 times as many), so that a
@@ -76,6 +78,8 @@ struct RunResult {
     double median_lo_ms = 0, median_hi_ms = 0, median_level = 0;
     std::vector<double> samples_ms;
     std::vector<TimedPart> parts;  // medians of the timed parts (h2d, kernel, d2h, ...)
+    // How many runs the samples were pooled from (PoolTrials: lessons timed in turn); 1: one.
+    int trials = 1;
 
     Work work;
     double rate_ms = 0;             // the time the rates are taken over (see Work::rate_part)
@@ -173,5 +177,16 @@ struct Interval {
 Interval NoiseInterval(const RunResult& r);
 // Sets r's median_lo_ms, median_hi_ms and median_level from its samples_ms.
 void SetMedianInterval(RunResult& r);
+
+// One result from several runs (trials) of one lesson at the same settings, timed in turn with
+// other lessons (RunInTurn): the samples of every trial pooled, and the median, its interval,
+// min and max over all of them, so that the interval holds what the machine did over the whole
+// span of the trials, not over one run's; `trials` counts them. The first trial's description,
+// check and work; each timed part the median of the trials' medians; the rates worked out again
+// from the pooled time against the first trial's ceiling; other cores busy and the SM clock
+// averaged over the trials by their samples. A trial whose answer was wrong is returned as it
+// is (a wrong answer is never pooled). Throws UsageError for no trials, or trials of different
+// lessons or settings.
+RunResult PoolTrials(const std::vector<RunResult>& trials);
 
 }  // namespace lessons

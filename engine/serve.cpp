@@ -396,6 +396,46 @@ public:
         return Report(id, m_session.Run(lesson, base, Control(id)), -1, 0);
     }
 
+    // `compare`: two or more lessons timed in turn (RunInTurn), each one's result pooled over
+    // the trials, with its point (its place in "lessons") of points.
+    const char* Compare(const json& request, const json& id) {
+        if (!request.contains("lessons") || !request["lessons"].is_array() ||
+            request["lessons"].size() < 2 || request["lessons"].size() > kMaxCompared)
+            throw UsageError("\"lessons\" must be an array of 2 to " +
+                             std::to_string(kMaxCompared) + " lessons (numbers or ids)");
+        std::vector<const Lesson*> lessons;
+        for (const json& l : request["lessons"])
+            lessons.push_back(&LessonField(m_session.registry(), json{{"lesson", l}}));
+        int trials = kDefaultTrials;
+        if (request.contains("trials")) {
+            if (!request["trials"].is_number_integer())
+                throw UsageError("field 'trials' must be a whole number, 1 to " +
+                                 std::to_string(kMaxTrials));
+            const int64_t t = request["trials"].get<int64_t>();
+            if (t < 1 || t > kMaxTrials)
+                throw UsageError("trials must be 1 to " + std::to_string(kMaxTrials) + ", not " +
+                                 std::to_string(t));
+            trials = static_cast<int>(t);
+        }
+        const RunOptions base = RunOptionsFromJson(request);
+        for (const Lesson* l : lessons) {
+            const std::string why = m_session.Unavailable(*l);
+            if (!why.empty())
+                throw UnavailableError("lesson " + l->label + " cannot run here: " + why);
+        }
+        const std::vector<RunResult> results =
+            RunInTurn(m_session, lessons, base, trials, Control(id));
+        bool all_verified = true;
+        const int count = static_cast<int>(lessons.size());
+        for (const RunResult& r : results) {
+            int point = 0;
+            for (int i = 0; i < count; ++i)
+                if (lessons[size_t(i)]->id == r.id) point = i;
+            all_verified = std::string(Report(id, r, point, count)) == "ok" && all_verified;
+        }
+        return all_verified ? "ok" : "wrong";
+    }
+
     // `check`: the student's kernel compiled (the `compile` reply), then over its step kind's
     // hidden cases: a `case` reply for each, then a `check` reply with the summary.
     const char* Check(const json& request, const json& id) {
@@ -590,6 +630,7 @@ private:
 constexpr OpHandler kOps[] = {
     {"run", &Executor::Run},
     {"sweep", &Executor::Sweep},
+    {"compare", &Executor::Compare},
     {"info", &Executor::Info},
     {"list", &Executor::List},
     {"attributes", &Executor::Attributes},
@@ -781,7 +822,7 @@ int Serve(const Registry& registry, std::istream& in, std::ostream& out,
             // (run, sweep, tune), or the request as a whole; the worker goes on.
             if (IsOutOfMemory(e)) {
                 const std::string op = request.value("op", std::string());
-                const bool sized = op == "run" || op == "sweep" || op == "tune";
+                const bool sized = op == "run" || op == "sweep" || op == "tune" || op == "compare";
                 char text[480];
                 state->Error(id, OutOfMemoryText(e,
                                                  sized ? "hold the data of this size: choose a "

@@ -263,7 +263,7 @@ RunResult Describe(const Lesson& lesson, const Chapter& chapter, const RunOption
 }
 
 // The timed samples after a verified first run: `options.reps` of them, or as many as fill
-// min_time_s (at least kMinReps, at most MaxAutomaticReps(min_time_s), stopping at max_time_s).
+// min_time_s (at least min_reps, at most MaxAutomaticReps(min_time_s), stopping at max_time_s).
 std::vector<Sample> TimeSamples(StepInstance& step, const RunOptions& options,
                                 const RunControl& control, const std::function<void()>& flush,
                                 const std::function<void()>& after_sample) {
@@ -284,14 +284,14 @@ std::vector<Sample> TimeSamples(StepInstance& step, const RunOptions& options,
             // Estimate how many samples the time budget allows, for the progress bar.
             const double per = elapsed / n;
             const double target =
-                std::max(options.min_time_s / std::max(per, 1e-9), double(kMinReps));
+                std::max(options.min_time_s / std::max(per, 1e-9), double(options.min_reps));
             total = static_cast<int>(std::min<double>(target, most));
             total = std::max(total, n);
         }
         if (control.progress) control.progress(n, total);
         if (fixed) {
             if (n >= fixed) break;
-        } else if ((n >= kMinReps && elapsed >= options.min_time_s) || n >= most ||
+        } else if ((n >= options.min_reps && elapsed >= options.min_time_s) || n >= most ||
                    (n >= 1 && elapsed >= options.max_time_s)) {
             break;
         }
@@ -406,6 +406,62 @@ RunResult Session::Run(const Lesson& lesson, const RunOptions& options, const Ru
         DeriveMetrics(r, nullptr);
     }
     return r;
+}
+
+std::vector<RunResult> RunInTurn(Session& session, const std::vector<const Lesson*>& lessons,
+                                 const RunOptions& options, int trials, const RunControl& control) {
+    if (lessons.empty()) throw UsageError("no lessons to time in turn");
+    if (trials < 1 || trials > kMaxTrials)
+        throw UsageError("trials must be 1 to " + std::to_string(kMaxTrials) + ", not " +
+                         std::to_string(trials));
+    // Every lesson's options refused before anything runs.
+    for (const Lesson* l : lessons) {
+        CheckRun(session.registry(), *l, options);
+        if (std::count(lessons.begin(), lessons.end(), l) > 1)
+            throw UsageError("lesson " + l->label + " is given twice: time it against another");
+    }
+    RunOptions each = options;
+    if (options.reps) {
+        each.reps = std::max(1, (*options.reps + trials - 1) / trials);
+    } else {
+        each.min_time_s = options.min_time_s / trials;
+        each.max_time_s = options.max_time_s / trials;
+        each.min_reps = std::max(1, (kMinReps + trials - 1) / trials);
+    }
+    std::vector<std::vector<RunResult>> runs(lessons.size());
+    const int calls = trials * static_cast<int>(lessons.size());
+    int call = 0, samples_before = 0;
+    for (int t = 0; t < trials; ++t) {
+        for (size_t k = 0; k < lessons.size(); ++k) {
+            const size_t i = t % 2 == 0 ? k : lessons.size() - 1 - k;  // A B, then B A
+            RunControl one = control;
+            if (control.progress) {
+                // The samples of every run so far, and the rest estimated from this one's.
+                one.progress = [&control, samples_before, rest = calls - call - 1](int done,
+                                                                                   int total) {
+                    control.progress(samples_before + done, samples_before + total * (1 + rest));
+                };
+            }
+            RunResult r = session.Run(*lessons[i], each, one);
+            ++call;
+            samples_before += static_cast<int>(r.samples_ms.size());
+            const bool wrong = !r.verified;
+            runs[i].push_back(std::move(r));
+            if (wrong) {
+                // The wrong run stands for its lesson; the others pool what ran.
+                std::vector<RunResult> out;
+                for (size_t j = 0; j < lessons.size(); ++j)
+                    if (j == i)
+                        out.push_back(runs[j].back());
+                    else if (!runs[j].empty())
+                        out.push_back(PoolTrials(runs[j]));
+                return out;
+            }
+        }
+    }
+    std::vector<RunResult> out;
+    for (const std::vector<RunResult>& r : runs) out.push_back(PoolTrials(r));
+    return out;
 }
 
 std::vector<SweepPoint> PlanSweep(const Lesson& lesson, const RunOptions& base,

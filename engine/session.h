@@ -66,6 +66,23 @@ private:
 // lesson does not have are left to the caller.
 void CheckRun(const Registry& registry, const Lesson& lesson, const RunOptions& options);
 
+// Lessons timed in turn (the CLI's `compare`, the worker's `compare` op): `trials` rounds, each
+// running every lesson once (Session::Run, checked first as every run is) for a share of
+// min_time_s, forward in even rounds and backward in odd ones (A B, B A, A B, ...), so that the
+// machine's drift over the rounds falls on every lesson alike; each lesson's runs pooled into
+// one result (PoolTrials), whose median interval then spans the rounds. Automatic repetitions
+// take at least kMinReps over the rounds together; fixed `reps` are shared among them (at least
+// one each). The results are in the order of `lessons`. A wrong answer ends the rounds: that
+// lesson's result is its wrong run, and a lesson that had not run yet has none. Lessons of
+// different chapters (or data) make their data again for every run. Throws as Session::Run,
+// and UsageError for trials outside 1..kMaxTrials.
+constexpr int kMaxTrials = 20;
+constexpr int kDefaultTrials = 3;   // the CLI's and the worker's `compare`
+constexpr size_t kMaxCompared = 8;  // lessons in one `compare`
+std::vector<RunResult> RunInTurn(Session& session, const std::vector<const Lesson*>& lessons,
+                                 const RunOptions& options, int trials,
+                                 const RunControl& control = {});
+
 // The GPUs a lesson runs on: 0 .. n - 1 where it has a GPU-count parameter (n), else device 0.
 std::vector<int> DevicesFor(const Lesson& lesson, const ParamValues& params);
 

@@ -284,6 +284,24 @@ public:
         } else if (op == "run" && answer_runs) {
             m_inbox.push_back(
                 {{"id", r["id"]}, {"type", "result"}, {"result", Result(r, r["params"])}});
+        } else if (op == "compare" && answer_runs) {
+            // As the real worker: a result for each lesson, with the parameters it has, pooled
+            // over the trials, its place in "lessons" as its point.
+            const int points = static_cast<int>(r["lessons"].size());
+            for (int i = 0; i < points; ++i) {
+                const Json one = {{"lesson", r["lessons"][size_t(i)]}};
+                const Lesson* lesson = m_registry->FindLesson(one["lesson"].get<std::string>());
+                Json params = Json::object();
+                for (const ParamSpec& p : lesson->params)
+                    if (r["params"].contains(p.name)) params[p.name] = r["params"][p.name];
+                Json result = Result(one, params);
+                result["trials"] = r.value("trials", 3);
+                m_inbox.push_back({{"id", r["id"]},
+                                   {"type", "result"},
+                                   {"result", result},
+                                   {"point", i},
+                                   {"points", points}});
+            }
         } else if (op == "sweep" && answer_runs && r["values"].is_array()) {
             for (const Json& v : r["values"]) {
                 Json params = r["params"];
@@ -377,10 +395,10 @@ public:
             }
             m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
             return true;
-        } else if (op == "run" || op == "sweep") {
+        } else if (op == "run" || op == "sweep" || op == "compare") {
             m_held.push_back(r["id"]);  // queued until cancelled
         }
-        if ((op != "run" && op != "sweep") || answer_runs)
+        if ((op != "run" && op != "sweep" && op != "compare") || answer_runs)
             m_inbox.push_back({{"id", r["id"]}, {"type", "done"}, {"status", "ok"}});
         return true;
     }
@@ -645,6 +663,13 @@ protected:
         std::vector<Json> out;
         for (const Json& r : sent)
             if (r["op"] == "run") out.push_back(r);
+        return out;
+    }
+    // The comparisons sent: two CPU steps timed in turn (RunWithPrevious).
+    std::vector<Json> Compares() const {
+        std::vector<Json> out;
+        for (const Json& r : sent)
+            if (r["op"] == "compare") out.push_back(r);
         return out;
     }
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # A measurement, not a test: ctest does not run it and nothing here passes or fails on a time.
 # Lessons 1.2 and 1.3 measured live in the GUI under Xvfb (`cuda-lessons --lesson 1.3 --run`
-# runs 1.2, then 1.3, and the page compares them) and by the CLI (`run 1.2`, `run 1.3`) with the
-# parameters the GUI asked for, ROUNDS times each, one after the other. The GUI's numbers are
-# read from its worker's replies (a wrapper copies them), the very results the page shows.
+# times 1.2 and 1.3 in turn, the worker's `compare`, and the page compares them) and by the CLI
+# (`compare 1.2 1.3`) with the parameters, time and trials the GUI asked for, ROUNDS times each,
+# one after the other. The GUI's numbers are read from its worker's replies (a wrapper copies
+# them), the very results the page shows.
 # Prints each run's median with its interval and the speed-up of 1.3 over 1.2 (1.2's median over
 # 1.3's, with the interval the two intervals give), then whether the GUI's speed-ups lie within
 # the CLI's intervals and the CLI's within the GUI's. Issue 40, item 4.
@@ -59,9 +60,9 @@ sys.exit(1)
 PY
     kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
     cp "$out/replies.jsonl" "$out/gui-$round.jsonl"
-    # The CLI with the parameters the GUI sent.
-    for lesson in 1.2 1.3; do
-        args=$(python3 - "$out/gui-$round.jsonl" "$out/requests.jsonl" "$lesson" <<'PY'
+    # The CLI with the parameters the GUI sent: its `compare` of the two, as the GUI's worker ran
+    # it (the same lessons, parameters, time and trials).
+    args=$(python3 - "$out/requests.jsonl" <<'PY'
 import json, sys
 def lines(path):
     for line in open(path):
@@ -69,22 +70,22 @@ def lines(path):
             yield json.loads(line)
         except ValueError:
             pass
-result = [m["result"] for m in lines(sys.argv[1])
-          if m.get("type") == "result" and m["result"]["lesson"] == sys.argv[3]][-1]
-request = [q for q in lines(sys.argv[2]) if q.get("op") == "run" and q.get("lesson") in
-           (result["id"], result["lesson"])][-1]
-args = ["--set %s=%s" % (k, v) for k, v in sorted(result["params"].items())]
-for key, flag in (("reps", "--reps"), ("min_time_s", "--min-time"), ("seed", "--seed")):
+request = [q for q in lines(sys.argv[1]) if q.get("op") in ("compare", "run")][-1]
+if request["op"] != "compare":
+    sys.exit("the GUI sent no compare request (%s)" % request["op"])
+args = list(request["lessons"])
+args += ["--set %s=%s" % (k, v) for k, v in sorted(request["params"].items())]
+for key, flag in (("reps", "--reps"), ("min_time_s", "--min-time"), ("seed", "--seed"),
+                  ("trials", "--trials")):
     if key in request:
         args.append("%s %s" % (flag, request[key]))
 print(" ".join(args))
 PY
-) || fail "no request of the GUI's for $lesson in $out/requests.jsonl"
-        echo "round $round: cuda-lessons-cli run $lesson $args" >>"$out/cli-args.txt"
-        # shellcheck disable=SC2086
-        "$cli" run "$lesson" $args --format json >"$out/cli-$round-$lesson.json" ||
-            fail "cuda-lessons-cli run $lesson exited with $?"
-    done
+) || fail "no compare request of the GUI's in $out/requests.jsonl"
+    echo "round $round: cuda-lessons-cli compare $args" >>"$out/cli-args.txt"
+    # shellcheck disable=SC2086
+    "$cli" compare $args --format json >"$out/cli-$round.json" ||
+        fail "cuda-lessons-cli compare exited with $?"
 done
 
 python3 - "$out" "$rounds" "$size" <<'PY'
@@ -103,7 +104,7 @@ def gui(r):
             res["nice"] = m.get("nice")
     return res
 def cli(r):
-    return {l: json.load(open("%s/cli-%d-%s.json" % (out, r, l))) for l in ("1.2", "1.3")}
+    return {x["lesson"]: x for x in json.load(open("%s/cli-%d.json" % (out, r)))["results"]}
 def speedup(res):
     a, b = res["1.2"], res["1.3"]
     return (a["median_ms"] / b["median_ms"], a["median_lo_ms"] / b["median_hi_ms"],
@@ -115,10 +116,10 @@ for r in range(1, rounds + 1):
         s = speedup(res)
         rows[who].append(s)
         who_nice = "%s (worker at nice %s)" % (who, res["nice"]) if "nice" in res else who
-        print("  round %d %s: 1.2 %.1f [%.1f, %.1f], 1.3 %.1f [%.1f, %.1f] (threads %s, reps %s/%s, other cores busy %.2f/%.2f): %.2fx [%.2f, %.2f]" % (
+        print("  round %d %s: 1.2 %.1f [%.1f, %.1f], 1.3 %.1f [%.1f, %.1f] (threads %s, trials %s, reps %s/%s, other cores busy %.2f/%.2f): %.2fx [%.2f, %.2f]" % (
             r, who_nice, res["1.2"]["median_ms"], res["1.2"]["median_lo_ms"], res["1.2"]["median_hi_ms"],
             res["1.3"]["median_ms"], res["1.3"]["median_lo_ms"], res["1.3"]["median_hi_ms"],
-            res["1.3"]["params"].get("threads"), res["1.2"]["reps"], res["1.3"]["reps"],
+            res["1.3"]["params"].get("threads"), res["1.3"].get("trials", 1), res["1.2"]["reps"], res["1.3"]["reps"],
             res["1.2"].get("other_cores_busy") or 0, res["1.3"].get("other_cores_busy") or 0, *s))
 inside = lambda x, lo, hi: lo <= x <= hi
 g_in_c = sum(inside(g[0], c[1], c[2]) for g in rows["gui"] for c in rows["cli"])

@@ -220,12 +220,32 @@ TEST_F(AppLogicOldWorker, IsRefusedWithAClearMessageAndNotRestarted) {
 // ("reduce/20-v0-interleaved-global") or sent by the worker, are named by the current ids and
 // numbers of this catalogue.
 TEST_F(AppLogic, RequestsAndResultsNameLessonsByTheirCurrentIds) {
-    Open("split/openmp");
+    RestartWithGpu(3);
+    Open("split/one-thread-per-pair");  // a GPU step and the CPU step before it: one at a time
     sent.clear();
     Click("run");
     ASSERT_EQ(Runs().size(), 2u);
-    EXPECT_EQ(Runs()[0]["lesson"], "split/even-positions");
-    EXPECT_EQ(Runs()[1]["lesson"], "split/openmp");
+    EXPECT_EQ(Runs()[0]["lesson"], "split/openmp");
+    EXPECT_EQ(Runs()[1]["lesson"], "split/one-thread-per-pair");
+    // Two CPU steps: timed in turn, one request naming both, every parameter either has.
+    Open("split/openmp");
+    sent.clear();
+    Click("run");
+    EXPECT_TRUE(Runs().empty());
+    ASSERT_EQ(Compares().size(), 1u);
+    const Json both = Compares()[0];
+    EXPECT_EQ(both["lessons"], Json::array({"split/even-positions", "split/openmp"}));
+    EXPECT_EQ(both["trials"], kCompareTrials);
+    EXPECT_TRUE(both["params"].contains("threads")) << both.dump();
+    EXPECT_TRUE(both["params"].contains("size")) << both.dump();
+    EXPECT_FALSE(both.contains("lesson"));
+    Frames(2);
+    for (const char* id : {"split/even-positions", "split/openmp"}) {
+        const StoredResult* r =
+            controller->Latest(Named(id), ChapterValues(registry.ChapterOf(Named(id)), ui.run));
+        ASSERT_NE(r, nullptr) << id;
+        EXPECT_EQ(r->result.trials, kCompareTrials) << id;
+    }
     int recorded = 0;
     for (const StoredResult& s : controller->results()) {
         const Lesson* lesson = registry.FindLesson(s.result.lesson);
@@ -571,8 +591,8 @@ TEST_F(AppLogic, MalformedProgressLinesAreNoticedAndIgnored) {
     Open("split/openmp");
     sent.clear();
     Click("run");
-    ASSERT_FALSE(Runs().empty());
-    const Json id = Runs().front()["id"];
+    ASSERT_FALSE(Compares().empty()) << "1.2 and 1.3, timed in turn";
+    const Json id = Compares().front()["id"];
     const size_t notices = controller->notices().size();
     for (const Json& bad : {Json{{"id", id}, {"type", "progress"}, {"done", 5}, {"total", 2}},
                             Json{{"id", id}, {"type", "progress"}, {"done", -1}, {"total", 2}},

@@ -14,15 +14,20 @@ TEST_F(AppLogic, SelectTheOpenMpLessonAndRun) {
     ASSERT_TRUE(probe.rects.count("threads")) << "the OpenMP lesson has a thread-count slider";
     sent.clear();
     Click("run");
-    const auto runs = Runs();
-    ASSERT_EQ(runs.size(), 2u) << "this lesson and the previous one";
-    EXPECT_EQ(runs[0]["lesson"], "split/even-positions");
-    EXPECT_EQ(runs[1]["lesson"], "split/openmp");
-    EXPECT_EQ(runs[1]["params"]["size"], ui.run.params["size"].number) << "the page's size";
-    EXPECT_EQ(runs[1]["params"]["data"], "random");
-    EXPECT_TRUE(runs[1]["params"].contains("threads"));
-    EXPECT_FALSE(runs[0]["params"].contains("threads")) << "the previous lesson takes no threads";
+    // Two CPU steps: timed in turn, one request for both (each takes the parameters it has).
+    EXPECT_TRUE(Runs().empty());
+    const auto compares = Compares();
+    ASSERT_EQ(compares.size(), 1u) << "this lesson and the previous one";
+    EXPECT_EQ(compares[0]["lessons"], Json::array({"split/even-positions", "split/openmp"}));
+    EXPECT_EQ(compares[0]["params"]["size"], ui.run.params["size"].number) << "the page's size";
+    EXPECT_EQ(compares[0]["params"]["data"], "random");
+    EXPECT_TRUE(compares[0]["params"].contains("threads"));
     Frames(2);
+    const StoredResult* previous =
+        controller->Latest(Named("split/even-positions"),
+                           ChapterValues(registry.ChapterOf(Named("split/openmp")), ui.run));
+    ASSERT_NE(previous, nullptr);
+    EXPECT_FALSE(previous->result.params.Has("threads")) << "the previous lesson takes no threads";
     // The chart holds both bars, under their labels, and the speedup label.
     const std::string faster =
         "2.50\xC3\x97 faster than lesson " + Named("split/even-positions").label;
@@ -51,18 +56,18 @@ TEST_F(AppLogic, DraggingSlidersReplacesPendingRequestsInsteadOfQueueing) {
     Drag(ImVec2(r.x + 3, (r.y + r.w) / 2), ImVec2(r.z - 3, (r.y + r.w) / 2));
     EXPECT_TRUE(Runs().empty()) << "nothing is sent before the controls settle";
     Wait(kDebounceSeconds + 0.1);
-    auto runs = Runs();
-    ASSERT_EQ(runs.size(), 2u);
-    EXPECT_GT(runs[1]["params"]["threads"].get<int>(), 1) << "dragged to the right";
+    auto runs = Compares();  // 1.2 and 1.3, timed in turn
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_GT(runs[0]["params"]["threads"].get<int>(), 1) << "dragged to the right";
     const ImVec4 s = probe.rects["size"];
     sent.clear();
     Drag(ImVec2((s.x + s.z) / 2, (s.y + s.w) / 2), ImVec2(s.x + 2, (s.y + s.w) / 2));
     Wait(kDebounceSeconds + 0.1);
     ASSERT_FALSE(sent.empty());
     EXPECT_EQ(sent.front()["op"], "cancel") << "pending runs are cancelled first";
-    runs = Runs();
-    ASSERT_EQ(runs.size(), 2u) << "one pair of runs, no backlog";
-    EXPECT_EQ(runs[1]["params"]["size"], 1024) << "dragged to the smallest size";
+    runs = Compares();
+    ASSERT_EQ(runs.size(), 1u) << "one comparison of the pair, no backlog";
+    EXPECT_EQ(runs[0]["params"]["size"], 1024) << "dragged to the smallest size";
 }
 
 TEST_F(AppLogic, BlockSizeSliderOffersOnlyAcceptedSizes) {
@@ -100,7 +105,7 @@ TEST_F(AppLogic, KeyboardNavigationRunAndCancel) {
     worker->answer_runs = false;
     sent.clear();
     Key(kKeyR);
-    EXPECT_EQ(Runs().size(), 2u);
+    EXPECT_EQ(Compares().size(), 1u) << "1.2 and 1.3, timed in turn";
     EXPECT_TRUE(controller->Busy());
     Key(kKeyEscape);
     EXPECT_EQ(sent.back()["op"], "cancel");

@@ -18,6 +18,7 @@
 
 #include "catalog.h"
 #include "cli_path.h"
+#include "words/words.h"
 #include "worker/controller.h"
 #include "worker/worker_process.h"
 
@@ -219,19 +220,28 @@ TEST(AppWorker, CrashMidRunIsReportedRestartedAndResultsKept) {
     Controller c(Catalog(), ScriptWorkers("fake_worker_crash.sh", started), {});
     c.Start();
     const Lesson& three = LessonNamed("split/openmp");
+    const Lesson& two = LessonNamed("split/even-positions");
     ASSERT_TRUE(WaitFor(c, [&] { return c.Mode(three) == LessonMode::kLive; }));
     RunSettings settings;
     settings.params["size"] = ParamValue::Number(1024);
+    // 1.2 alone first (the lesson before it is not live here): a result before the crash.
+    c.RunWithPrevious(two, settings);
+    ASSERT_TRUE(WaitFor(c, [&] { return !c.Busy(); }));
+    ASSERT_TRUE(HasResult(c, two));
+    // 1.2 and 1.3, two CPU steps, are timed in turn in one request; the worker dies in it.
     c.RunWithPrevious(three, settings);
     ASSERT_TRUE(WaitFor(c, [&] { return c.restarts() == 1; }))
         << "the worker died and was restarted";
     EXPECT_EQ(started, 2);
-    const Lesson& two = LessonNamed("split/even-positions");
     EXPECT_TRUE(HasResult(c, two)) << "the result that came before the crash is kept";
     ASSERT_FALSE(c.notices().empty());
     const std::string& notice = c.notices().back();
     EXPECT_NE(notice.find("stopped (exit code 3"), std::string::npos) << notice;
-    EXPECT_NE(notice.find("while running lesson " + three.label), std::string::npos) << notice;
+    EXPECT_NE(notice.find("while running lessons " + two.label + " and " + three.label +
+                          ", timed in turn"),
+              std::string::npos)
+        << notice;
+    EXPECT_EQ(Say("zh", notice).find("timed"), std::string::npos) << Say("zh", notice);
     EXPECT_NE(notice.find("every result so far is kept"), std::string::npos) << notice;
     // The new worker serves: the list arrives again and the previous lesson runs.
     ASSERT_TRUE(WaitFor(c, [&] { return !c.Busy() && c.Mode(three) == LessonMode::kLive; }));
@@ -247,8 +257,8 @@ TEST(AppWorker, CrashLoopStopsRestartingAndSaysSo) {
     Controller c(Catalog(), ScriptWorkers("fake_worker_crash.sh", started), {});
     c.Start();
     const Lesson& three = LessonNamed("split/openmp");
-    const std::string both =
-        "running lesson " + LessonNamed("split/even-positions").label + ", lesson " + three.label;
+    const std::string both = "running lessons " + LessonNamed("split/even-positions").label +
+                             " and " + three.label + ", timed in turn";
     RunSettings settings;
     for (int i = 0; i < 3; ++i) {
         ASSERT_TRUE(WaitFor(c, [&] { return c.Mode(three) == LessonMode::kLive && !c.Busy(); }))
@@ -325,7 +335,11 @@ TEST(AppWorker, RealWorkerRunsTheOpenMpLesson) {
     EXPECT_TRUE(r->result.verified);
     EXPECT_EQ(r->result.Number("threads"), 2u);
     EXPECT_EQ(r->result.id, "split/openmp") << "named by its current id";
-    EXPECT_NE(c.Latest(LessonNamed("split/even-positions"), values), nullptr);
+    EXPECT_EQ(r->result.trials, kCompareTrials) << "timed in turn with 1.2";
+    const StoredResult* before = c.Latest(LessonNamed("split/even-positions"), values);
+    ASSERT_NE(before, nullptr);
+    EXPECT_EQ(before->result.trials, kCompareTrials);
+    EXPECT_GE(before->result.reps, kMinReps);
 }
 
 // Every op the GUI sends (SentOps: the worker client's table, through which each request names its

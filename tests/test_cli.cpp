@@ -74,6 +74,45 @@ TEST(Cli, RunJsonHasEveryField) {
     EXPECT_EQ(r["work"]["bytes_read"], 10000);
 }
 
+// `compare`: the lessons timed in turn, each pooled over its trials, each against the first with
+// the interval of its speed-up; in JSON, CSV and a table that says the order.
+TEST(Cli, CompareTimesLessonsInTurnInEveryFormat) {
+    const Output out = Cli(
+        "compare 1.2 split/openmp --size 65536 --set threads=2 --reps 4 --trials 2 --format json",
+        false);
+    ASSERT_EQ(out.code, 0) << out.text;
+    const json j = json::parse(out.text);
+    EXPECT_EQ(j["trials"], 2);
+    EXPECT_EQ(j["order"], "1.2 1.3, 1.3 1.2");
+    ASSERT_EQ(j["results"].size(), 2u);
+    EXPECT_EQ(j["results"][0]["lesson"], "1.2");
+    EXPECT_EQ(j["results"][1]["lesson"], "1.3");
+    for (const json& r : j["results"]) {
+        EXPECT_EQ(r["trials"], 2);
+        EXPECT_EQ(r["reps"], 4) << "4 reps shared among 2 trials";
+    }
+    EXPECT_TRUE(j["results"][0]["speedup_vs_first"].is_null());
+    const json& second = j["results"][1];
+    const double x = second["speedup_vs_first"].get<double>();
+    EXPECT_LE(second["speedup_lo"].get<double>(), x);
+    EXPECT_GE(second["speedup_hi"].get<double>(), x);
+    EXPECT_TRUE(second["within_noise_of_first"].is_boolean());
+    const Output table = Cli("compare 1.2 1.3 --size 65536 --reps 2 --trials 1", false);
+    ASSERT_EQ(table.code, 0) << table.text;
+    EXPECT_NE(table.text.find("Timed in turn, 1 trial each (1.2 1.3)"), std::string::npos)
+        << table.text;
+    EXPECT_NE(table.text.find("vs 1.2"), std::string::npos) << table.text;
+    const Output csv = Cli("compare 1.2 1.3 --size 65536 --reps 2 --format csv", false);
+    ASSERT_EQ(csv.code, 0) << csv.text;
+    EXPECT_NE(csv.text.find(",trials,speedup_vs_first,speedup_lo,speedup_hi"), std::string::npos)
+        << csv.text;
+    ExpectUsageError("compare 1.2", "At least 2 required");
+    ExpectUsageError("compare 1.2 1.3 --trials 21", "not in range 1 to 20");
+    ExpectUsageError("compare 1.2 1.2 --size 65536", "given twice");
+    ExpectUsageError("compare 1.2 9.99", "9.99");
+    ExpectUsageError("compare 1.2 1.3 --set blocks=4", "blocks");
+}
+
 TEST(Cli, RunByIdTableAndCsv) {
     Output out = Cli("run split/even-positions --size 1KiB --data dense --reps 1");
     EXPECT_EQ(out.code, 0) << out.text;

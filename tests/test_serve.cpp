@@ -93,6 +93,58 @@ TEST(Serve, RunRequestGivesResultThenDone) {
     EXPECT_EQ(mine.back()["status"], "ok");
 }
 
+// `compare`: the lessons timed in turn, a result for each (its place in "lessons" as its point),
+// each pooled over the trials; bad lists and trial counts are errors, and serving goes on.
+TEST(Serve, CompareTimesLessonsInTurnAndPoolsEachOnesTrials) {
+    const auto messages =
+        ServeLines(R"({"op":"compare","id":1,"lessons":["1.2","split/openmp"],"trials":3,)"
+                   R"("params":{"size":65536,"threads":2},"min_time_s":0.01})"
+                   "\n"
+                   R"({"op":"compare","id":2,"lessons":["1.2"]})"
+                   "\n"
+                   R"({"op":"compare","id":3,"lessons":["1.2","1.3"],"trials":21})"
+                   "\n"
+                   R"({"op":"compare","id":4,"lessons":["1.2","1.2"]})"
+                   "\n"
+                   R"({"op":"compare","id":5,"lessons":["1.2","9.99"]})"
+                   "\n"
+                   R"({"op":"compare","id":6,"lessons":["1.2","1.3"],"trials":"three"})"
+                   "\n");
+    const auto mine = For(messages, 1);
+    std::vector<json> results;
+    for (const json& m : mine)
+        if (m["type"] == "result") results.push_back(m);
+    ASSERT_EQ(results.size(), 2u);
+    for (int i = 0; i < 2; ++i) {
+        EXPECT_EQ(results[size_t(i)]["point"], i);
+        EXPECT_EQ(results[size_t(i)]["points"], 2);
+        const json& r = results[size_t(i)]["result"];
+        EXPECT_EQ(r["trials"], 3);
+        EXPECT_TRUE(r["verified"].get<bool>());
+        EXPECT_GE(r["reps"].get<int>(), kMinReps) << "at least kMinReps over the trials";
+        EXPECT_EQ(r["samples_ms"].size(), r["reps"].get<size_t>());
+        EXPECT_LE(r["median_lo_ms"].get<double>(), r["median_ms"].get<double>());
+    }
+    EXPECT_EQ(results[0]["result"]["lesson"], "1.2");
+    EXPECT_EQ(results[1]["result"]["lesson"], "1.3");
+    EXPECT_EQ(results[1]["result"]["params"]["threads"], 2) << "each takes the params it has";
+    EXPECT_EQ(mine.back()["type"], "done");
+    EXPECT_EQ(mine.back()["status"], "ok");
+    for (const auto& [id, says] :
+         std::vector<std::pair<int, std::string>>{{2, "2 to 8 lessons"},
+                                                  {3, "trials must be 1 to 20, not 21"},
+                                                  {4, "given twice"},
+                                                  {5, "unknown lesson 9.99"},
+                                                  {6, "'trials' must be a whole number"}}) {
+        const auto answer = For(messages, id);
+        ASSERT_EQ(answer.size(), 2u) << id;
+        EXPECT_EQ(answer[0]["type"], "error") << id;
+        EXPECT_NE(answer[0]["error"].get<std::string>().find(says), std::string::npos)
+            << answer[0]["error"];
+        EXPECT_EQ(answer[1]["status"], "error") << id;
+    }
+}
+
 TEST(Serve, MalformedLinesGetErrorsAndServingGoesOn) {
     const auto messages = ServeLines(
         "this is not json\n"
@@ -129,9 +181,9 @@ TEST(Serve, MalformedLinesGetErrorsAndServingGoesOn) {
 // The ops are one table (ServeOps): the usage an unknown op gets names each of its rows, and
 // each row is served (sent without a lesson: never "unknown op").
 TEST(Serve, EveryOpOfTheTableIsServedAndNamedInTheUsage) {
-    const std::vector<std::string> expected = {"run",        "sweep",   "info",    "list",
-                                               "attributes", "profile", "compile", "tune",
-                                               "check",      "cancel",  "shutdown"};
+    const std::vector<std::string> expected = {"run",  "sweep",      "compare", "info",
+                                               "list", "attributes", "profile", "compile",
+                                               "tune", "check",      "cancel",  "shutdown"};
     EXPECT_EQ(ServeOps(), expected) << "docs/serve-protocol.md lists these";
     std::string input = R"({"op":"dance","id":0})"
                         "\n";
@@ -142,8 +194,8 @@ TEST(Serve, EveryOpOfTheTableIsServedAndNamedInTheUsage) {
     const auto dance = For(messages, 0);
     ASSERT_FALSE(dance.empty());
     EXPECT_EQ(dance[0]["error"],
-              "unknown op 'dance': use run, sweep, info, list, attributes, profile, compile, "
-              "tune, check, cancel or shutdown");
+              "unknown op 'dance': use run, sweep, compare, info, list, attributes, profile, "
+              "compile, tune, check, cancel or shutdown");
     for (size_t i = 0; i < ServeOps().size(); ++i) {
         if (ServeOps()[i] == "shutdown") continue;
         const auto mine = For(messages, i + 1);

@@ -178,6 +178,71 @@ TEST(Session, AutomaticRepetitionsAreBounded) {
     EXPECT_LE(r.reps, kMaxReps);
 }
 
+// Lessons timed in turn: each lesson's trials pooled into one result, in the order given; fixed
+// repetitions shared among the trials; bad trial counts and a lesson given twice refused before
+// anything runs.
+TEST(Session, LessonsTimedInTurnPoolEachOnesTrials) {
+    Session session(Catalog());
+    const Lesson& two = *Catalog().FindLesson("split/even-positions");
+    const Lesson& three = *Catalog().FindLesson("split/openmp");
+    RunOptions o;
+    o.Set("size", "65536");
+    o.Set("threads", "2");
+    o.reps = 4;
+    int calls = 0, last_done = 0, last_total = 0;
+    RunControl control;
+    control.progress = [&](int done, int total) {
+        ++calls;
+        EXPECT_LE(done, total);
+        EXPECT_GE(done, last_done) << "samples over every run so far";
+        last_done = done;
+        last_total = total;
+    };
+    const std::vector<RunResult> out = RunInTurn(session, {&two, &three}, o, 3, control);
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(out[0].id, two.id);
+    EXPECT_EQ(out[1].id, three.id);
+    for (const RunResult& r : out) {
+        EXPECT_TRUE(r.verified);
+        EXPECT_EQ(r.trials, 3);
+        EXPECT_EQ(r.reps, 6) << "4 reps shared among 3 trials: 2 each";
+        EXPECT_EQ(r.samples_ms.size(), 6u);
+        EXPECT_LE(r.median_lo_ms, r.median_ms);
+        EXPECT_GE(r.median_hi_ms, r.median_ms);
+    }
+    EXPECT_EQ(calls, 12);
+    EXPECT_EQ(last_done, 12);
+    EXPECT_EQ(last_total, 12);
+    // Automatic repetitions: at least kMinReps over the trials together.
+    RunOptions automatic;
+    automatic.Set("size", "4096");
+    automatic.min_time_s = 0.003;
+    for (const RunResult& r : RunInTurn(session, {&two, &three}, automatic, 3)) {
+        EXPECT_EQ(r.trials, 3);
+        EXPECT_GE(r.reps, kMinReps);
+    }
+    EXPECT_NE(Refusal("trials 0",
+                      [&] {
+                          RunInTurn(session, {&two, &three}, o, 0);
+                      })
+                  .find("trials must be 1 to 20, not 0"),
+              std::string::npos);
+    EXPECT_NE(Refusal("twice",
+                      [&] {
+                          RunInTurn(session, {&two, &two}, o, 2);
+                      })
+                  .find("twice"),
+              std::string::npos);
+    RunOptions bad = o;
+    bad.Set("size", "12QB");
+    EXPECT_NE(Refusal("bad size",
+                      [&] {
+                          RunInTurn(session, {&two, &three}, bad, 2);
+                      }),
+              "")
+        << "refused before anything runs";
+}
+
 TEST(Session, InputFileAndOffsetsOut) {
     const std::string input = TempPath("input.txt");
     const std::string output = TempPath("offsets.txt");

@@ -2,11 +2,14 @@
 // statistics, on synthetic samples of known distributions, and its place in a result.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "errors.h"
 #include "report.h"
 #include "result.h"
 
@@ -255,4 +258,111 @@ TEST(MedianInterval, TextOfASmallTime) {
     r.median_hi_ms = 0.01249;
     r.median_level = 0.9586;
     EXPECT_EQ(MedianIntervalText(r), "0.01231-0.01249 (95.8%)");
+}
+
+namespace {
+
+// A trial of lesson `id`: `n` samples of `ms` times (1 + 2% noise), the machine slowed by `drift`.
+RunResult Trial(const std::string& id, double ms, double drift, int n, Uniform& u) {
+    RunResult r;
+    r.id = id;
+    r.kind = StepKind::kCpu;
+    r.verified = true;
+    r.work.bytes_read = 1 << 20;
+    for (int i = 0; i < n; ++i) r.samples_ms.push_back(ms * drift * (1 + 0.02 * u()));
+    r.reps = n;
+    r.median_ms = Median(r.samples_ms);
+    r.min_ms = *std::min_element(r.samples_ms.begin(), r.samples_ms.end());
+    r.max_ms = *std::max_element(r.samples_ms.begin(), r.samples_ms.end());
+    SetMedianInterval(r);
+    DeriveMetrics(r, nullptr);
+    return r;
+}
+
+// Step A's median over step B's, with the interval the two medians' intervals give.
+struct Ratio {
+    double x, lo, hi;
+};
+Ratio SpeedUp(const RunResult& a, const RunResult& b) {
+    return {a.median_ms / b.median_ms, a.median_lo_ms / b.median_hi_ms,
+            a.median_hi_ms / b.median_lo_ms};
+}
+
+}  // namespace
+
+// Trials pooled: every sample kept, the statistics over all of them, the rates from the pooled
+// time, parts and other cores busy from the trials; a wrong trial is never pooled.
+TEST(PoolTrials, KeepsEverySampleAndWorksTheStatisticsOutAgain) {
+    Uniform u(7);
+    std::vector<RunResult> trials = {Trial("a", 10, 1.0, 4, u), Trial("a", 10, 1.5, 2, u),
+                                     Trial("a", 10, 1.0, 4, u)};
+    trials[0].parts = {{"kernel", 2.0}};
+    trials[1].parts = {{"kernel", 9.0}};
+    trials[2].parts = {{"kernel", 3.0}};
+    trials[0].other_cores_busy = 0.0;
+    trials[1].other_cores_busy = 1.0;
+    trials[2].other_cores_busy = 0.5;
+    const RunResult p = PoolTrials(trials);
+    EXPECT_EQ(p.trials, 3);
+    EXPECT_EQ(p.reps, 10);
+    ASSERT_EQ(p.samples_ms.size(), 10u);
+    EXPECT_EQ(p.min_ms, std::min({trials[0].min_ms, trials[1].min_ms, trials[2].min_ms}));
+    EXPECT_EQ(p.max_ms, trials[1].max_ms);
+    EXPECT_DOUBLE_EQ(p.median_ms, Median(p.samples_ms));
+    EXPECT_GT(p.median_level, 0.95);
+    ASSERT_EQ(p.parts.size(), 1u);
+    EXPECT_EQ(p.parts[0].ms, 3.0) << "the median of the trials' parts";
+    EXPECT_DOUBLE_EQ(*p.other_cores_busy, (0 * 4 + 1.0 * 2 + 0.5 * 4) / 10.0);
+    EXPECT_EQ(p.rate_ms, p.Part(p.work.rate_part).value_or(p.median_ms)) << "from the pooled";
+    EXPECT_NEAR(p.gbps, double(1 << 20) / (p.rate_ms * 1e6), 1e-9);
+    const RunResult back = RunResultFromJson(ToJson(p));
+    EXPECT_EQ(back.trials, 3);
+    EXPECT_EQ(RunResultFromJson(ToJson(trials[0])).trials, 1);
+
+    std::vector<RunResult> with_wrong = trials;
+    with_wrong[1].verified = false;
+    with_wrong[1].check_message = "found 3, expected 4";
+    const RunResult wrong = PoolTrials(with_wrong);
+    EXPECT_FALSE(wrong.verified);
+    EXPECT_EQ(wrong.reps, 2) << "the wrong trial as it is";
+    EXPECT_THROW(PoolTrials({}), UsageError);
+    EXPECT_THROW(PoolTrials({trials[0], Trial("b", 10, 1, 3, u)}), UsageError);
+}
+
+// Issue 40: on a machine whose speed drifts while it measures, A then B (one run each) compares
+// A in one state of the machine with B in another, and the two narrow intervals exclude the
+// true speed-up; a comparison made later, while the machine drifts the other way, disagrees
+// with it. Timed in turn (A B, B A, A B) with each one's trials pooled, the drift falls on both
+// alike, each interval spans the states the machine went through, and both comparisons hold
+// the true speed-up and each other's.
+TEST(PoolTrials, TimedInTurnTheDriftFallsOnBothAndTheIntervalHoldsIt) {
+    Uniform u(11);
+    const double a_ms = 40, b_ms = 30, truth = a_ms / b_ms;  // B is 1.33x faster
+    // The machine slows by 10% a run over six runs' time, or speeds up as much.
+    const std::vector<double> slowing = {1.0, 1.1, 1.2, 1.3, 1.4, 1.5};
+    const std::vector<double> quickening = {1.5, 1.4, 1.3, 1.2, 1.1, 1.0};
+    // One run each over the same time: A in the first half, B in the second.
+    auto once = [&](const std::vector<double>& s) {
+        return SpeedUp(Trial("a", a_ms, (s[0] + s[1] + s[2]) / 3, 12, u),
+                       Trial("b", b_ms, (s[3] + s[4] + s[5]) / 3, 12, u));
+    };
+    const Ratio once_slowing = once(slowing), once_quickening = once(quickening);
+    EXPECT_FALSE(once_slowing.lo <= truth && truth <= once_slowing.hi);
+    EXPECT_FALSE(once_quickening.lo <= once_slowing.x && once_slowing.x <= once_quickening.hi)
+        << "one run each: the two comparisons disagree";
+    // In turn: A B, B A, A B, a run in each sixth of the time.
+    auto in_turn = [&](const std::vector<double>& s) {
+        std::vector<RunResult> a, b;
+        for (int t = 0; t < 3; ++t) {
+            const bool a_first = t % 2 == 0;
+            a.push_back(Trial("a", a_ms, s[size_t(2 * t + (a_first ? 0 : 1))], 4, u));
+            b.push_back(Trial("b", b_ms, s[size_t(2 * t + (a_first ? 1 : 0))], 4, u));
+        }
+        return SpeedUp(PoolTrials(a), PoolTrials(b));
+    };
+    const Ratio turn_slowing = in_turn(slowing), turn_quickening = in_turn(quickening);
+    for (const Ratio& r : {turn_slowing, turn_quickening})
+        EXPECT_TRUE(r.lo <= truth && truth <= r.hi) << r.x << " [" << r.lo << ", " << r.hi << "]";
+    EXPECT_TRUE(turn_quickening.lo <= turn_slowing.x && turn_slowing.x <= turn_quickening.hi);
+    EXPECT_TRUE(turn_slowing.lo <= turn_quickening.x && turn_quickening.x <= turn_slowing.hi);
 }

@@ -35,8 +35,9 @@ std::string ExitDescription(const Json& m) {
 }  // namespace
 
 // Indexed by Op.
-constexpr const char* kOpNames[] = {"list", "info",  "attributes", "profile", "compile", "run",
-                                    "tune", "sweep", "check",      "cancel",  "shutdown"};
+constexpr const char* kOpNames[] = {"list",    "info",  "attributes", "profile",
+                                    "compile", "run",   "tune",       "sweep",
+                                    "compare", "check", "cancel",     "shutdown"};
 static_assert(std::size(kOpNames) == static_cast<size_t>(Op::kShutdown) + 1,
               "one name for each Op");
 
@@ -207,9 +208,14 @@ void WorkerClient::Send(Json request, Pending pending) {
         m_unsent.push_back(request);  // until the worker's hello
     else if (!m_worker->Send(request))
         return;  // its exit message will follow
-    // A run, sweep or tuning of a CPU step measures this machine's cores.
-    if (request.contains("lesson") && request["lesson"].is_string() && !pending.quiet)
-        if (const Lesson* l = m_registry.FindLesson(request["lesson"].get<std::string>()))
+    // A run, sweep, comparison or tuning of a CPU step measures this machine's cores.
+    const Json* named = request.contains("lesson") ? &request["lesson"]
+                        : request.contains("lessons") && request["lessons"].is_array() &&
+                                !request["lessons"].empty()
+                            ? &request["lessons"][0]
+                            : nullptr;
+    if (named && named->is_string() && !pending.quiet)
+        if (const Lesson* l = m_registry.FindLesson(named->get<std::string>()))
             pending.cpu = l->kind == StepKind::kCpu && request.value("op", "") != "compile";
     m_pending[id] = std::move(pending);
 }
@@ -528,8 +534,28 @@ void WorkerClient::RunWithPrevious(const Lesson& lesson, const RunSettings& sett
                                    double min_time_s) {
     CancelAll();
     StartBatch();
-    for (const Lesson* l : WithPrevious(lesson)) {
-        if (m_store.Mode(*l) != LessonMode::kLive) continue;
+    std::vector<const Lesson*> live;
+    for (const Lesson* l : WithPrevious(lesson))
+        if (m_store.Mode(*l) == LessonMode::kLive) live.push_back(l);
+    if (live.size() == 2 && live[0]->kind == StepKind::kCpu && live[1]->kind == StepKind::kCpu &&
+        live[0]->chapter == live[1]->chapter) {
+        // Timed in turn: one request, a result for each (point 0 the previous lesson).
+        Json request = BaseRequest(Op::kCompare, lesson, settings, min_time_s);
+        request.erase("lesson");
+        request["lessons"] = Json::array({live[0]->id, live[1]->id});
+        request["trials"] = kCompareTrials;
+        const Json before = ToJson(ResolveParams(live[0]->params, settings));
+        for (const auto& [name, value] : before.items())
+            if (!request["params"].contains(name)) request["params"][name] = value;
+        Pending p{"lessons " + live[0]->label + " and " + live[1]->label, Origin::kRun};
+        p.label = live[1]->label;
+        p.in_turn_with = live[0]->label;
+        p.batch = true;
+        Send(std::move(request), std::move(p));
+        ++m_batch_total;
+        return;
+    }
+    for (const Lesson* l : live) {
         Pending p{"lesson " + l->label, Origin::kRun};
         p.label = l->label;
         p.batch = true;
@@ -1094,6 +1120,8 @@ std::string WorkerClient::Describe(const Pending& p, std::string_view language) 
                    p.label.c_str());
     if (p.tune) return Fmt(Tr(language, kTuningOf), p.label.c_str());
     if (p.label.empty()) return p.what;
+    if (!p.in_turn_with.empty())
+        return Fmt(Tr(language, kLessonsInTurn), p.in_turn_with.c_str(), p.label.c_str());
     switch (p.origin) {
         case Origin::kBlockSweep:
             return Fmt(Tr(language, kBlockSweepOf), p.label.c_str());

@@ -55,6 +55,8 @@ CompileReport CompileReportFromJson(const Json& j);
 // re-run at more repetitions.
 constexpr double kDefaultMinTimeS = 0.2;
 constexpr double kPreciseMinTimeS = 2.0;
+// The rounds in which two CPU steps are timed in turn (the worker's `compare`; RunWithPrevious).
+constexpr int kCompareTrials = 3;
 
 // The ops this client sends (docs/serve-protocol.md). Every request it makes names its op through
 // OpName: SentOps() is all it ever asks of the worker (a test holds it against the worker's own
@@ -68,6 +70,7 @@ enum class Op {
     kRunStep,
     kTune,
     kSweep,
+    kCompare,
     kCheck,
     kCancelRequest,
     kShutdown
@@ -101,6 +104,9 @@ public:
 
     // Runs `lesson` and the lesson before it, replacing anything pending, each timed for at
     // least `min_time_s` (more repetitions: kPreciseMinTimeS, where a speed-up was within noise).
+    // Two CPU steps of one chapter are timed in turn in kCompareTrials rounds (one `compare`
+    // request): the machine's drift over the runs falls on both alike, and each one's interval
+    // spans the rounds. GPU steps, timed by events and less drifting, run one after the other.
     void RunWithPrevious(const Lesson& lesson, const RunSettings& settings,
                          double min_time_s = kDefaultMinTimeS);
     // Runs every lesson of `lesson`'s chapter that runs here, in the chapter's order, at the
@@ -280,9 +286,10 @@ private:
         int points = 0, points_done = 0;  // a sweep's points, and those answered
         bool chapter = false;             // one run of a RunChapter batch
         bool batch = false;               // one request of the newest batch (Progress)
-        bool quiet = false;   // not shown as work in progress (a refresh of the device info)
-        std::string label{};  // a run or sweep of the lesson shown so ("": `what` says what)
-        std::string over{};   // a sweep: the parameter it runs along
+        bool quiet = false;          // not shown as work in progress (a refresh of the device info)
+        std::string label{};         // a run or sweep of the lesson shown so ("": `what` says what)
+        std::string over{};          // a sweep: the parameter it runs along
+        std::string in_turn_with{};  // a comparison: the lesson timed in turn with `label`
         std::string over_label{}, over_label_zh{};  // ... as the page names it
         int exercise = 0;         // a student's kernel for this lesson number (0: none; its
                                   // negative: the lesson's Parsons problem)
