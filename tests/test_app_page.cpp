@@ -39,6 +39,10 @@ TEST_F(AppLogic, SelectTheOpenMpLessonAndRun) {
     EXPECT_EQ(probe.step_bars[2].annotation, faster);
     EXPECT_DOUBLE_EQ(probe.step_bars[2].lo, 18.0);
     EXPECT_DOUBLE_EQ(probe.step_bars[2].hi, 24.0);
+    EXPECT_NE(
+        probe.step_bars[2].tooltip.find("timed in turn with the step before it: 3 trials pooled"),
+        std::string::npos)
+        << probe.step_bars[2].tooltip;
     // The same bars in the rate the results are judged by.
     Click("axis_rate");
     EXPECT_TRUE(ui.rate_axis);

@@ -564,6 +564,7 @@ std::string ResultTooltip(const UiState& ui, const Registry& reg, const RunResul
     t += Fmt(Tr(ui, kMedianLine), Ms(r.median_ms).c_str(), Ms(r.min_ms).c_str(),
              Ms(r.max_ms).c_str(), r.reps) +
          "\n";
+    if (r.trials > 1) t += Fmt(Tr(ui, kTrialsLine), r.trials) + "\n";
     t += Fixed(r.gbps, 1) + " GB/s";
     if (r.gflops) t += ", " + Fixed(*r.gflops, 1) + " GFLOP/s";
     if (r.pct_of_ceiling) {
