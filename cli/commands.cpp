@@ -469,10 +469,8 @@ int Compare(const std::vector<std::string>& keys, const Options& options, int tr
     std::string order;
     for (int t = 0; t < std::min(trials, 4); ++t) {
         std::string round;
-        for (size_t k = 0; k < lessons.size(); ++k) {
-            const size_t i = t % 2 == 0 ? k : lessons.size() - 1 - k;
-            round += (round.empty() ? "" : " ") + lessons[i]->label;
-        }
+        for (size_t k = 0; k < lessons.size(); ++k)
+            round += (round.empty() ? "" : " ") + lessons[InTurnIndex(lessons.size(), t, k)]->label;
         order += (order.empty() ? "" : ", ") + round;
     }
     if (trials > 4) order += ", ...";

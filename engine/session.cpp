@@ -433,7 +433,7 @@ std::vector<RunResult> RunInTurn(Session& session, const std::vector<const Lesso
     int call = 0, samples_before = 0;
     for (int t = 0; t < trials; ++t) {
         for (size_t k = 0; k < lessons.size(); ++k) {
-            const size_t i = t % 2 == 0 ? k : lessons.size() - 1 - k;  // A B, then B A
+            const size_t i = InTurnIndex(lessons.size(), t, k);
             RunControl one = control;
             if (control.progress) {
                 // The samples of every run so far, and the rest estimated from this one's.

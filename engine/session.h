@@ -76,6 +76,11 @@ void CheckRun(const Registry& registry, const Lesson& lesson, const RunOptions& 
 // lesson's result is its wrong run, and a lesson that had not run yet has none. Lessons of
 // different chapters (or data) make their data again for every run. Throws as Session::Run,
 // and UsageError for trials outside 1..kMaxTrials.
+// The place in `lessons` of the k-th lesson RunInTurn runs in round `trial`: forward in even
+// rounds, backward in odd ones (A B, B A, A B, ...).
+constexpr size_t InTurnIndex(size_t count, int trial, size_t k) {
+    return trial % 2 == 0 ? k : count - 1 - k;
+}
 constexpr int kMaxTrials = 20;
 constexpr int kDefaultTrials = 3;   // the CLI's and the worker's `compare`
 constexpr size_t kMaxCompared = 8;  // lessons in one `compare`
