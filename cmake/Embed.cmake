@@ -16,13 +16,16 @@ function(lessons_embed)
         list(APPEND rel_files ${rel})
     endforeach()
     file(GENERATE OUTPUT ${list_file} CONTENT "${rel_files}")
+    # The generated file names the files (the assembler reads them: EmbedFiles.cmake): it is
+    # written again when the list changes, and its object compiled again when a file does.
     add_custom_command(
         OUTPUT ${out}
         COMMAND ${CMAKE_COMMAND} -DBASE=${E_BASE} -DLIST=${list_file} -DOUT=${out}
                 -DFUNCTION=${E_FUNCTION}
                 -P ${LESSONS_EMBED_SCRIPT}
-        DEPENDS ${E_FILES} ${LESSONS_EMBED_SCRIPT} ${list_file}
+        DEPENDS ${LESSONS_EMBED_SCRIPT} ${list_file}
         COMMENT "Embedding lesson texts and sources"
         VERBATIM)
     target_sources(${E_TARGET} PRIVATE ${out})
+    set_source_files_properties(${out} PROPERTIES OBJECT_DEPENDS "${E_FILES}")
 endfunction()
