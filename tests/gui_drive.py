@@ -99,16 +99,35 @@ def type_saved(lines, what):
         time.sleep(0.5)
     sys.exit("%s was saved as %r" % (what, saved[:8]))
 
+def waker():
+    """For a wait whose condition needs a frame newer than the last one read: an idle window
+    draws its next frame on input, or after up to 2 s. The function returned presses F20, a key
+    nothing in the app is bound to (no character, no shortcut, no navigation), which wakes the
+    window for a frame at once; called at each poll without a newer frame, it presses again only
+    after a second (a loaded machine's slow frame is not pressed for again and again)."""
+    last = [0.0]
+
+    def wake():
+        if time.time() - last[0] > 1.0:
+            xdo("key", "F20")
+            last[0] = time.time()
+    return wake
+
+
 def settled(rect_name, timeout=10.0):
     """The newest state in which rect_name is where it was in an earlier frame ("frame": ImGui's
     frame count). A layout may still be settling in the first frame that shows a control (a tab's
     first frame, a scrollbar that appears in the next): a loaded machine's script can read that
-    frame, and a click at the control's first place would miss it. An idle window still draws
-    a frame every 2 s, so this waits a frame or two."""
+    frame, and a click at the control's first place would miss it. The window is woken for the
+    next frame (waker())."""
     first = [state(timeout, lambda d: rect_name in d)]
+    wake = waker()
 
     def still(d):
-        if rect_name not in d or d["state"].get("frame") == first[0]["state"].get("frame"):
+        if rect_name not in d:
+            return False
+        if d["state"].get("frame") == first[0]["state"].get("frame"):
+            wake()
             return False
         if d[rect_name] == first[0][rect_name]:
             return True

@@ -122,8 +122,11 @@ def presenter_settled():
     first frame of a section measures its room by the section before (ImGui sizes the content
     of a pane a frame late: 710 px in the first frame of a section that fits, 0 in the next)."""
     first = [state(10)]
+    wake = waker()  # the next frame now, not the idle one
     def still(d):
-        if d["state"]["frame"] == first[0]["state"]["frame"]: return False
+        if d["state"]["frame"] == first[0]["state"]["frame"]:
+            wake()
+            return False
         if view(d) == view(first[0]): return True
         first[0] = d
         return False
