@@ -348,15 +348,6 @@ TEST(KernelCompile, RefusedInputNeverReachesTheCompiler) {
 
 // --- the exercises ---
 
-// A starting file without the #error line that holds it back (HeldBack), as a student's file is
-// once the change is written: the rest of it must compile.
-std::string Released(std::string_view start) {
-    std::string out;
-    for (const std::string_view line : SplitLines(start))
-        if (!line.starts_with("#error \"exercise ")) out.append(line).push_back('\n');
-    return out;
-}
-
 // How the exercise's kernel is compiled in this build: its step kind's spec, its name read from
 // the step's source.
 KernelSpec SpecFor(const Exercise& e) {
@@ -630,7 +621,7 @@ TEST(Exercises, AttentionHopperKernelsTakeTheTensorMapsThenTheProblem) {
         const std::string solution = SolutionOf(*RunnableCatalog().FindLesson(id));
         EXPECT_FALSE(Has(solution, "#include")) << id;
         EXPECT_FALSE(Has(solution, "template <int D, int BC")) << id;
-        for (const std::string& source : {solution, Released(StartingFile(*e))}) {
+        for (const std::string& source : {solution, ReleasedStart(StartingFile(*e))}) {
             const CompileResult r = CompileKernel(source, SpecFor(*e), 90);
             ASSERT_TRUE(r.ok()) << id << ": " << r.message << "\n" << r.log;
             EXPECT_EQ(r.arch, "sm_90a") << id;
