@@ -5,6 +5,7 @@
 # cuda-lessons and the gui-logic tests; the engine, the catalogue and the CLI (the GUI's worker,
 # with CUDA when the build has it) are the build's own, compiled once.
 #   lessons_app_imgui190       lessons_app's sources against 1.90.1
+#   cuda-lessons-imgui190-objects  the GUI's own sources against 1.90.1, for both GUIs below
 #   cuda-lessons-imgui190      the GUI, with the backends compiled from the package's examples,
 #                              written as app-imgui190/cuda-lessons (its worker: ../cli/)
 #   cuda-lessons-imgui190-lib  the GUI with the backends compiled into 1.90.1's libimgui.a (for
@@ -65,10 +66,12 @@ target_include_directories(lessons_imgui_backends_imgui190_lib INTERFACE ${IMGUI
 target_link_libraries(lessons_imgui_backends_imgui190_lib INTERFACE ${IMGUI190_LINK_LIBRARIES}
                       PkgConfig::IMGUI190 glfw OpenGL::GL ${CMAKE_DL_LIBS})
 
-# lessons_imgui190_copy(FROM TO KIND [REPLACE OLD NEW]...): target TO (KIND: STATIC or
-# EXECUTABLE) with FROM's sources, include folders, options and definitions, and its libraries
+# lessons_imgui190_copy(FROM TO KIND [OBJECTS LIB] [REPLACE OLD NEW]...): target TO (KIND:
+# STATIC, OBJECT or EXECUTABLE) with FROM's sources (or the objects of the object library LIB,
+# compiled once for two targets), include folders, options and definitions, and its libraries
 # with each OLD replaced by NEW. A file added to FROM is in TO at the next configure.
 function(lessons_imgui190_copy from to kind)
+    cmake_parse_arguments(C "" "OBJECTS" "" ${ARGN})
     get_target_property(sources ${from} SOURCES)
     get_target_property(dir ${from} SOURCE_DIR)
     set(absolute "")
@@ -76,10 +79,13 @@ function(lessons_imgui190_copy from to kind)
         cmake_path(ABSOLUTE_PATH s BASE_DIRECTORY "${dir}" OUTPUT_VARIABLE a)
         list(APPEND absolute "${a}")
     endforeach()
-    if(kind STREQUAL "STATIC")
-        add_library(${to} STATIC ${absolute})
-    else()
+    if(C_OBJECTS)
+        set(absolute $<TARGET_OBJECTS:${C_OBJECTS}>)
+    endif()
+    if(kind STREQUAL "EXECUTABLE")
         add_executable(${to} ${absolute})
+    else()
+        add_library(${to} ${kind} ${absolute})
     endif()
     foreach(p INCLUDE_DIRECTORIES INTERFACE_INCLUDE_DIRECTORIES COMPILE_OPTIONS COMPILE_DEFINITIONS
               COMPILE_FEATURES LINK_LIBRARIES INTERFACE_LINK_LIBRARIES)
@@ -87,7 +93,7 @@ function(lessons_imgui190_copy from to kind)
         if(NOT v)
             continue()
         endif()
-        set(pairs ${ARGN})
+        set(pairs ${C_UNPARSED_ARGUMENTS})
         while(pairs)
             list(POP_FRONT pairs word old new)
             list(TRANSFORM v REPLACE "^${old}$" "${new}")
@@ -102,10 +108,18 @@ endfunction()
 
 lessons_imgui190_copy(lessons_app lessons_app_imgui190 STATIC
                       REPLACE PkgConfig::IMGUI PkgConfig::IMGUI190)
+# The GUI's own sources (main.cpp, automation.cpp, ...) compiled once against 1.90.1 for both
+# GUIs: they include the backends' headers, which are 1.90.1's either way (its backends folder),
+# and the two differ only in where the backends' code comes from, which the link decides.
+lessons_imgui190_copy(cuda-lessons cuda-lessons-imgui190-objects OBJECT
+                      REPLACE lessons_app lessons_app_imgui190
+                      REPLACE lessons_imgui_backends lessons_imgui_backends_imgui190_lib)
 lessons_imgui190_copy(cuda-lessons cuda-lessons-imgui190 EXECUTABLE
+                      OBJECTS cuda-lessons-imgui190-objects
                       REPLACE lessons_app lessons_app_imgui190
                       REPLACE lessons_imgui_backends lessons_imgui_backends_imgui190)
 lessons_imgui190_copy(cuda-lessons cuda-lessons-imgui190-lib EXECUTABLE
+                      OBJECTS cuda-lessons-imgui190-objects
                       REPLACE lessons_app lessons_app_imgui190
                       REPLACE lessons_imgui_backends lessons_imgui_backends_imgui190_lib)
 # Each in a folder of its own as "cuda-lessons", where the GUI finds its worker (../cli/).

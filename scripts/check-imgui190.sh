@@ -88,7 +88,7 @@ system = re.compile(r"(-I|-isystem )/usr/include/imgui( |/backends|\"|$)")
 n = bad = 0
 for e in json.load(open(commands)):
     out = e.get("output", "") + " " + e["command"]
-    if not re.search(r"imgui190(-lib)?\.dir/", out):
+    if not re.search(r"imgui190(-lib|-objects)?\.dir/", out):
         if mine.search(e["command"]):
             print("a target of the build's own ImGui names the unpacked one:", e["file"]); bad += 1
         continue
