@@ -21,7 +21,7 @@
 # The shipped default (cmake/CudaArchitectures.cmake) builds real code for every architecture
 # and needs no check.
 set(LESSONS_CHECK_CUDA_ARCHITECTURES "" CACHE STRING
-    "Real CUDA architectures every CUDA file is also compiled for, unoptimised, only to check it (\"75;80\")")
+    "Real CUDA architectures the CUDA files are also compiled for, unoptimised, to check them (\"75;80\"; a file where its code differs from a lower one's)")
 
 # The targets under `dir` (and its subfolders) that compile CUDA files to code: not the PTX
 # listings (CUDA_PTX_COMPILATION) and not the files of one fixed architecture (CUDA_ARCHITECTURES
@@ -59,10 +59,11 @@ endfunction()
 function(_lessons_project_headers out)
     get_property(headers GLOBAL PROPERTY _lessons_project_headers)
     if(NOT headers)
-        file(GLOB_RECURSE headers ${PROJECT_SOURCE_DIR}/engine/*.h ${PROJECT_SOURCE_DIR}/engine/*.cuh
-             ${PROJECT_SOURCE_DIR}/kernels/*.h ${PROJECT_SOURCE_DIR}/kernels/*.cuh
-             ${PROJECT_SOURCE_DIR}/lessons/*.h ${PROJECT_SOURCE_DIR}/lessons/*.cuh
-             ${PROJECT_SOURCE_DIR}/cli/*.h ${PROJECT_SOURCE_DIR}/cli/*.cuh)
+        set(globs "")
+        foreach(d IN ITEMS engine kernels lessons cli)
+            list(APPEND globs ${PROJECT_SOURCE_DIR}/${d}/*.h ${PROJECT_SOURCE_DIR}/${d}/*.cuh)
+        endforeach()
+        file(GLOB_RECURSE headers ${globs})
         set_property(GLOBAL PROPERTY _lessons_project_headers "${headers}")
     endif()
     set(${out} "${headers}" PARENT_SCOPE)
@@ -91,7 +92,8 @@ function(_lessons_arch_bounds file out)
             set(name ${CMAKE_MATCH_1})
             set(found "")
             if(EXISTS ${here}/${name} AND NOT IS_DIRECTORY ${here}/${name})
-                cmake_path(ABSOLUTE_PATH name BASE_DIRECTORY ${here} NORMALIZE OUTPUT_VARIABLE found)
+                cmake_path(ABSOLUTE_PATH name BASE_DIRECTORY ${here} NORMALIZE
+                           OUTPUT_VARIABLE found)
             else()
                 foreach(h IN LISTS headers)
                     string(LENGTH "/${name}" n)
