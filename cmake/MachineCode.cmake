@@ -39,6 +39,10 @@ macro(lessons_ptx_of ptx kernels archs sources)
     set_target_properties(${ptx} PROPERTIES CUDA_PTX_COMPILATION ON CUDA_ARCHITECTURES ${archs})
     target_include_directories(${ptx} PRIVATE $<TARGET_PROPERTY:${kernels},INCLUDE_DIRECTORIES>)
     target_compile_options(${ptx} PRIVATE -w -lineinfo ${ARGN})
+    # Each PTX's dependency file kept as <ptx>.d.kept (Ninja deletes the .d once it has read it),
+    # before whatever launcher the build names (ccache).
+    set_property(TARGET ${ptx} PROPERTY CUDA_COMPILER_LAUNCHER
+                 ${PROJECT_SOURCE_DIR}/cmake/keep-depfile.sh ${CMAKE_CUDA_COMPILER_LAUNCHER})
     if(LESSONS_KERNEL_LINEINFO)
         target_compile_options(${kernels} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
     endif()

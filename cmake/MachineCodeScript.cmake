@@ -24,10 +24,16 @@ endfunction()
 # file of this project the PTX was compiled from (its .d file), each as "== <path>\n<content>",
 # in path order, hashed. Not the PTX itself: CUDA 13.0 writes different PTX for one source on
 # different runs (gemm/double-buffering: three variants in twelve runs), while the cubin came out the same
-# every time. scripts/record-sass.sh computes the same key; empty when there is no .d file.
+# every time. scripts/record-sass.sh computes the same key; empty when there is no .d file (nor
+# the copy of it that cmake/keep-depfile.sh keeps).
 function(source_key ptx_path ptx_text out)
     set(${out} "" PARENT_SCOPE)
-    if(NOT EXISTS ${ptx_path}.d)
+    # The copy cmake/keep-depfile.sh keeps (Ninja deletes the .d), or the .d (Make keeps it).
+    set(dep_file ${ptx_path}.d.kept)
+    if(NOT EXISTS ${dep_file})
+        set(dep_file ${ptx_path}.d)
+    endif()
+    if(NOT EXISTS ${dep_file})
         return()
     endif()
     set(key "")
@@ -35,7 +41,7 @@ function(source_key ptx_path ptx_text out)
         string(REGEX MATCH "${what}[^\n]*" line "${ptx_text}")
         string(APPEND key "${line}\n")
     endforeach()
-    file(READ ${ptx_path}.d dep)
+    file(READ ${dep_file} dep)
     string(REPLACE "\\\n" " " dep "${dep}")
     string(REGEX REPLACE "^[^:]*:" "" dep "${dep}")
     string(REGEX REPLACE "[ \t\r\n]+" ";" deps "${dep}")

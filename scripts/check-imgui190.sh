@@ -126,7 +126,10 @@ case "${1:-}" in
         cmake -S . -B "$build" -DLESSONS_IMGUI190_ROOT="$abs_root" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
             >"$dir/configure.log" || { cat "$dir/configure.log"; fail "configure failed"; }
         status=0
-        targets=$(cmake --build "$build" --target help | awk '/imgui190/ {print $2}' | tr '\n' ' ')
+        # "... name" (Make's help) or "name: phony" (Ninja's)
+        targets=$(cmake --build "$build" --target help |
+            sed -n -e 's/^\.\.\. \([^ ]*\).*/\1/p' -e 's/^\([^ :]*\): phony$/\1/p' |
+            grep imgui190 | tr '\n' ' ')
         # shellcheck disable=SC2086
         cmake --build "$build" -j"$(nproc)" --target $targets || status=1
         if [ "$status" = 0 ]; then

@@ -6,7 +6,7 @@
 # The CUDA toolkit is not a distribution package here: it is expected at /usr/local/cuda (nvcc
 # 12.x or 13.x); without it the build still succeeds with the CPU lessons only.
 set -euo pipefail
-packages=(cmake g++ make pkg-config libcli11-dev nlohmann-json3-dev libgtest-dev
+packages=(cmake g++ make ninja-build pkg-config libcli11-dev nlohmann-json3-dev libgtest-dev
           libglfw3-dev libimgui-dev libstb-dev fonts-dejavu-core fonts-wqy-microhei
           xvfb xauth xdotool clang-format curl python3)
 cmake_needed=3.25  # cmake_minimum_required in CMakeLists.txt

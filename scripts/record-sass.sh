@@ -35,7 +35,8 @@ trap 'rm -rf "$tmp"' EXIT
 # .d file; their paths made relative to the checkout that built them, their contents read from
 # this one, which the device tool copies from it), as "== <path>" and the content, in path order.
 source_key() {
-    local ptx=$1 rel=$2 dep=$1.d cu prefix deps
+    local ptx=$1 rel=$2 dep=$1.d.kept cu prefix deps
+    [ -f "$dep" ] || dep=$1.d  # the copy cmake/keep-depfile.sh keeps, or the .d (Make keeps it)
     [ -f "$dep" ] || { echo "record-sass: no $dep (the build writes one next to each PTX)" >&2; exit 1; }
     deps=$(sed -e ':a' -e 'N' -e '$!ba' -e 's/\\\n/ /g' "$dep" | sed -e '1s/^[^:]*://' |
         tr -s ' \t\r\n' '\n\n\n\n' | grep -v '^$')
