@@ -2,9 +2,10 @@
 # time, against the ImGui 1.90.1 that Debian 13 and Ubuntu 24.04 ship, beside the build's own
 # (the system's ImGui). LESSONS_IMGUI190_ROOT names the folder where that libimgui-dev .deb was
 # unpacked (never installed). Only what includes ImGui is compiled again: lessons_app,
-# cuda-lessons and the gui-logic tests; the engine, the catalogue and the CLI (the GUI's worker,
-# with CUDA when the build has it) are the build's own, compiled once.
-#   lessons_app_imgui190       lessons_app's sources against 1.90.1
+# cuda-lessons and the gui-logic tests; the engine, the catalogue, the CLI (the GUI's worker,
+# with CUDA when the build has it) and lessons_app_model (the app's code that includes no ImGui)
+# are the build's own, compiled once.
+#   lessons_app_imgui190       lessons_app's sources against 1.90.1 (with lessons_app_model)
 #   cuda-lessons-imgui190-objects  the GUI's own sources against 1.90.1, for both GUIs below
 #   cuda-lessons-imgui190      the GUI, with the backends compiled from the package's examples,
 #                              written as app-imgui190/cuda-lessons (its worker: ../cli/)
