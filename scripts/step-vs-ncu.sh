@@ -9,7 +9,9 @@
 #             caches as the program left them (--cache-control none), which is how the step's own
 #             samples run: after its output was written by the sample before (and by its NaN
 #             fill), so that the L2 still holds lines to write back.
-# Chapters 1 and 7 time the whole of a run (host waits, copies); their rows say so.
+# Chapters 1 and 7 time the whole of a run (host waits, copies); their rows say so. `profile`
+# names the project's kernels to ncu: a step that mixes them with a library's (10.1's cuBLAS
+# GEMMs, 3.9's NCCL all-reduce) has only its own in the ncu columns.
 # Usage (on the GPU machine): scripts/step-vs-ncu.sh CLI [STEP...]   (default: one step of each
 # GPU chapter and those that came out furthest apart, 2026-11-30). Needs ncu (PATH or CUDA_HOME).
 set -u
