@@ -64,7 +64,6 @@ grep -q -- "5.8" "$out/help.txt" || fail "--help does not say how a lesson is na
 
 fail() { echo "FAILED: $*"; exit 1; }
 source "$(dirname "$0")/gui_xvfb.sh"  # xvfb_launch
-gui_one_drawing_thread
 app_pid="" xvfb="" xvfb720=""
 cleanup() {
     [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null

@@ -28,7 +28,6 @@ for tool in Xvfb xdotool; do
 done
 
 source "$here/gui_xvfb.sh"  # xvfb_launch
-gui_one_drawing_thread
 app_pid="" xvfb=""
 cleanup() { [ -n "$app_pid" ] && kill -9 "$app_pid" 2>/dev/null; [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null; }
 trap cleanup EXIT

@@ -36,18 +36,12 @@ start_xvfb() {
     export DISPLAY=$xvfb_display
 }
 
-# gui_one_drawing_thread: Mesa's software renderer draws in the app's own thread
-# (LP_NUM_THREADS=0, unless set) for the test scripts: its drawing threads only added work where
-# the other tests keep every core busy (gui_page alone, two runs each way: 14.4 and 14.6 s of CPU
-# with two threads, 13.4 and 12.9 s with none, the same 32 s). gui_vs_cli.sh, a measurement of
-# the GUI as a student's machine runs it, keeps Mesa's default.
-gui_one_drawing_thread() {
-    export LP_NUM_THREADS=${LP_NUM_THREADS:-0}
-}
-
 # gui_prepare: skips the script (exit 77) without Xvfb, xdotool or python3; defines fail(); makes
-# $out afresh with the app's home, config and data folders, hides the GPUs from the app, and
-# draws in one thread (gui_one_drawing_thread).
+# $out afresh with the app's home, config and data folders, and hides the GPUs from the app.
+# Mesa's software renderer keeps its own drawing threads: with LP_NUM_THREADS=0 a script alone
+# took about 10% less CPU (gui_page: 13.4 and 12.9 s against 14.4 and 14.6 s), but in a clean
+# clone's ctest the GUI scripts, the suite's longest tests, took about a quarter longer (439 s for
+# the whole ctest against 415 s, 2026-11-30).
 gui_prepare() {
     local tool
     for tool in Xvfb xdotool python3; do
@@ -55,7 +49,6 @@ gui_prepare() {
     done
     fail() { echo "FAILED: $*"; exit 1; }
     rm -rf "$out" && mkdir -p "$out/home" "$out/config/cuda-lessons"
-    gui_one_drawing_thread
     export HOME="$out/home" XDG_CONFIG_HOME="$out/config" XDG_DATA_HOME="$out/data" \
         CUDA_VISIBLE_DEVICES=""
 }
