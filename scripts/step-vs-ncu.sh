@@ -54,7 +54,7 @@ def load(path):
     try:
         text = open(path).read()
         return json.loads(text[text.index("{"):])
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError):
         return None
 
 print("| step | reported ms | SM clock | ncu ms, caches flushed | apart | ncu ms, caches as left | apart |")

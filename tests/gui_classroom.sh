@@ -43,6 +43,18 @@ settings() {
 
 # The screenshots' names (drive(), gui_xvfb.sh); the mouse stays where the checks put it.
 shot_prefix=classroom park_mouse=False
+# The kernel typed into an emptied editor, its undefined name `missing`: two mistakes over five
+# lines in English; in Chinese, whose pass is for the words and the layout, one mistake over two
+# lines (the software renderer draws a frame or more for each character).
+helpers='def typed_kernel(missing):
+    if os.environ["CLASSROOM_LANG"] == "en":
+        return ["__global__ void gemv_29_warp_per_row_kernel(const float* a,",
+                "    const float* x, float* y, int m, int n) {",
+                "    int row = blockIdx.x * blockDim.x + threadIdx.x",
+                "    if (row < m) y[row] = %s;" % missing,
+                "}"]
+    return ["__global__ void gemv_29_warp_per_row_kernel(float* y) {",
+            "    y[0] = %s; }" % missing]'
 
 for lang in en zh; do
     export CLASSROOM_LANG=$lang
@@ -70,21 +82,11 @@ quick_click("tab_exercise")
 state(10, lambda d: d["state"]["code_tab"] == 3 and "exercise_maximise" in d)
 quick_click("exercise_maximise")
 d = state(10, lambda d: d["state"]["editor_maximised"] and not d["state"]["list_pane"])
-# A kernel with two mistakes, typed with quick keys into the emptied editor; in Chinese, whose
-# pass is for the words and the layout, a shorter one with one mistake (the software renderer
-# draws a frame or more for each character).
+# A kernel with mistakes, typed with quick keys into the emptied editor.
 quick_click("exercise_editor")
 state(10, lambda d: d["state"]["text_input"])
 xdo("key", "ctrl+a"); xdo("key", "BackSpace")
-if os.environ["CLASSROOM_LANG"] == "en":
-    lines = ["__global__ void gemv_29_warp_per_row_kernel(const float* a,",
-             "    const float* x, float* y, int m, int n) {",
-             "    int row = blockIdx.x * blockDim.x + threadIdx.x",
-             "    if (row < m) y[row] = missing_sum;",
-             "}"]
-else:
-    lines = ["__global__ void gemv_29_warp_per_row_kernel(float* y) {",
-             "    y[0] = missing_sum; }"]
+lines = typed_kernel("missing_sum")
 d = type_saved(lines, "the typed kernel")
 xdo("mousemove", "1", "1")
 click("exercise_compile")
@@ -135,17 +137,7 @@ pclick("popout_exercise_editor")
 state(10, lambda d: d["state"]["popout_text_input"])
 xdo("key", "ctrl+a"); xdo("key", "BackSpace")
 # (Not the kernel of the page drive, which the file already holds: this one is typed here.)
-if os.environ["CLASSROOM_LANG"] == "en":
-    lines = ["// typed in the editor window",
-             "__global__ void gemv_29_warp_per_row_kernel(const float* a,",
-             "    const float* x, float* y, int m, int n) {",
-             "    int row = blockIdx.x * blockDim.x + threadIdx.x",
-             "    if (row < m) y[row] = other_missing_sum;",
-             "}"]
-else:
-    lines = ["// typed in the editor window",
-             "__global__ void gemv_29_warp_per_row_kernel(float* y) {",
-             "    y[0] = other_missing_sum; }"]
+lines = ["// typed in the editor window"] + typed_kernel("other_missing_sum")
 # (Two windows are drawn for each frame of keys here: it may take a while longer.)
 d = type_saved(lines, "the kernel typed in the editor'"'"'s window")
 pclick("popout_exercise_compile")
