@@ -92,17 +92,33 @@ for kib in $(seq 40000 2000 120000); do
 done
 [ -n "$floor" ] || fail "--help never started under 120 MB"
 echo "the program starts (--help) under ulimit -v $floor"
+# A command that has run whole (exit 0) at two limits in a row is not run again higher up: more
+# room leaves it more room (the sweep ran each command at every limit, about 200 runs, 35 s of
+# CPU, most of them whole runs above every command's need).
 checked=0
+declare -A whole=()
 for kib in $(seq "$floor" "$step" $((floor + 50000))); do
     for cmd in "list" "info" "page 4.4" "page 5.9 --lang zh" "exercise 4.2" "progress" \
-               "run 1.1 --size 1MiB --reps 2"; do
-        # shellcheck disable=SC2086
-        (ulimit -v "$kib" && exec "$cli" $cmd) >"$out/low.out" 2>"$out/low.err" </dev/null
-        rc=$?
+               "run 1.1 --size 1MiB --reps 2" "serve"; do
+        [ "${whole[$cmd]:-0}" -ge 2 ] && continue
+        if [ "$cmd" = serve ]; then
+            printf '%s\n' '{"op":"list","id":1}' |
+                (ulimit -v "$kib" && exec "$cli" serve) >"$out/low.out" 2>"$out/low.err"
+            rc=$?
+            ran=$rc  # whole: its list answered
+            grep -q '"id":1,"type":"done","status":"ok"' "$out/low.out" || ran=1
+        else
+            # shellcheck disable=SC2086
+            (ulimit -v "$kib" && exec "$cli" $cmd) >"$out/low.out" 2>"$out/low.err" </dev/null
+            rc=$? ran=$rc
+        fi
+        if [ "$ran" = 0 ]; then whole[$cmd]=$((${whole[$cmd]:-0} + 1)); else whole[$cmd]=0; fi
         if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
             head -c 600 "$out/low.err"
             fail "under ulimit -v $kib, '$cmd' exited with $rc (not 0, or 1 with a message)"
         fi
+        checked=$((checked + 1))
+        [ "$cmd" = serve ] && continue  # its messages go to the client, in its replies
         if grep -q "terminate called\|std::bad_alloc" "$out/low.err"; then
             head -c 600 "$out/low.err"
             fail "under ulimit -v $kib, '$cmd' printed the C++ runtime's words, not a message"
@@ -112,18 +128,13 @@ for kib in $(seq "$floor" "$step" $((floor + 50000))); do
             fail "under ulimit -v $kib, '$cmd' exited 1 without a message"
         fi
         [ "$rc" = 1 ] && grep -m1 . "$out/low.err" >>"$out/low-messages.txt"
-        checked=$((checked + 1))
     done
-    printf '%s\n' '{"op":"list","id":1}' |
-        (ulimit -v "$kib" && exec "$cli" serve) >"$out/low.out" 2>"$out/low.err"
-    rc=$?
-    if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
-        head -c 600 "$out/low.err"
-        fail "under ulimit -v $kib, serve exited with $rc"
-    fi
+done
+for cmd in "${!whole[@]}"; do
+    [ "${whole[$cmd]}" -ge 1 ] || fail "'$cmd' never ran whole up to ulimit -v $((floor + 50000))"
 done
 echo "the messages:"
 sed 's/ulimit -v [0-9]*/ulimit -v N/; s/limited to [0-9]* MiB/limited to N MiB/' \
     "$out/low-messages.txt" 2>/dev/null | sort | uniq -c
-echo "ok: $checked runs from ulimit -v $floor to $((floor + 50000)), each 0 or 1 with a message"
+echo "ok: $checked runs from ulimit -v $floor up to $((floor + 50000)), each 0 or 1 with a message"
 echo "all address-space checks passed"

@@ -37,9 +37,53 @@ def state(timeout=60.0, test=lambda d: True):
                                          json.dumps(last["state"] if last and "state" in last
                                                     else None)[-900:]))
         time.sleep(0.05)
+    print(stuck_report(), file=sys.stderr)
     sys.exit("%s, line %d: the window never reached the state wanted in %.0f s (last: %s)"
              % (name, inspect.stack()[1].lineno, timeout * WAIT_SCALE,
                 json.dumps(last["state"] if last and "state" in last else None)[-900:]))
+
+
+def stuck_report():
+    """What the app's threads and the X server were doing when a wait ran out: for each, its
+    scheduling state (R running, S sleeping, D in the disk), the kernel function it sleeps in,
+    and the CPU time it took over one second; the machine's load and the positions file's age.
+    A window that drew no frame for a minute (once, under two clean clones' suites at once)
+    could not be explained from the last state alone."""
+    def threads(p):
+        found = {}
+        for stat in glob.glob("/proc/%s/task/*/stat" % p):
+            try:
+                with open(stat) as f:
+                    comm, rest = f.read().rsplit(")", 1)
+                fields = rest.split()
+                with open(stat[:-4] + "wchan") as f:
+                    wchan = f.read().strip() or "-"
+                found[stat.split("/")[4]] = (comm.split("(", 1)[1], fields[0], wchan,
+                                             int(fields[11]) + int(fields[12]))
+            except (OSError, IndexError, ValueError):
+                pass
+        return found
+    lines = []
+    try:
+        xvfb = subprocess.run(["pgrep", "-x", "Xvfb"], capture_output=True, text=True).stdout
+    except OSError:
+        xvfb = ""
+    watched = [("app", pid)] + [("Xvfb", p) for p in xvfb.split()]
+    before = {who_p: threads(who_p[1]) for who_p in watched}
+    time.sleep(1)
+    for who, p in watched:
+        after = threads(p)
+        for tid, (comm, st, wchan, ticks) in sorted(after.items()):
+            took = ticks - before[(who, p)].get(tid, (0, 0, 0, ticks))[3]
+            lines.append("  %s %s thread %s (%s): %s in %s, %d ticks in 1 s"
+                         % (who, p, tid, comm, st, wchan, took))
+    try:
+        with open("/proc/loadavg") as f:
+            lines.append("  load: " + f.read().strip())
+        lines.append("  positions file written %.1f s ago" % (time.time() - os.path.getmtime(rects)))
+    except OSError:
+        pass
+    return "the app and the X servers when the wait ran out:\n" + "\n".join(lines)
 
 
 def app_ended():

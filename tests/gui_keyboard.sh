@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The GUI by keyboard alone and in front of a class (issue 42), under Xvfb without a GPU, the
 # real cuda-lessons with its real worker, from an empty config; in English, then in Chinese:
-#  1. the first-run page is closed with Esc; then every chapter is walked by keyboard alone:
+#  1. the first-run page is closed with Esc; then every chapter (in Chinese: 1, 3, 6 and 10, a
+#     CPU page, a GPU page with its SASS, the roofline's page and the newest chapter; the focus
+#     ring is the same code in both languages, and the Chinese walk of all ten took a third of
+#     the script's time) is walked by keyboard alone:
 #     Tab to the filter, Enter, the chapter's first label typed, Enter opens it; then Tab moves
 #     through every control of the page in reading order (the lesson list, the text, the code,
 #     the controls, the status bar), never twice in a row on one, each in the window when
@@ -30,9 +33,12 @@ start_xvfb
 # The screenshots' names and the Python helpers of this script's checks (drive(), gui_xvfb.sh).
 shot_prefix=keyboard
 helpers="firsts = \"$firsts\".split()
+if os.environ[\"KEYBOARD_LANG\"] != \"en\":
+    firsts = [f for f in firsts if f in (\"1.1\", \"3.1\", \"6.1\", \"10.1\")]
 tab = lambda: press_focus(\"Tab\")"
 
 for lang in en zh; do
+    export KEYBOARD_LANG=$lang
     echo "== every chapter by keyboard alone ($lang)"
     drive "walk-$lang" '
 if state(10)["state"]["first_run_page"]:
