@@ -80,8 +80,10 @@ def stuck_report():
     try:
         with open("/proc/loadavg") as f:
             lines.append("  load: " + f.read().strip())
-        lines.append("  positions file written %.1f s ago" % (time.time() - os.path.getmtime(rects)))
-    except OSError:
+        age = time.time() - os.path.getmtime(rects)
+        frame = json.load(open(rects))["state"].get("frame")
+        lines.append("  positions file written %.1f s ago, at frame %s" % (age, frame))
+    except (OSError, ValueError, KeyError, TypeError):
         pass
     return "the app and the X servers when the wait ran out:\n" + "\n".join(lines)
 
