@@ -29,7 +29,14 @@ void DrawFrame(GLFWwindow* window, int* width, int* height) {
     ImGui::Render();
     glfwGetFramebufferSize(window, width, height);
     glViewport(0, 0, *width, *height);
-    glClearColor(0.10f, 0.10f, 0.12f, 1.0f);
+    // The page's window draws no background (ImGuiWindowFlags_NoBackground, ui.cpp): the clear
+    // colour is the one its WindowBg gave, blended over this colour. A window-sized quad less to
+    // fill each frame: most of a software renderer's work (Mesa's llvmpipe: two thirds of a
+    // GUI script's CPU went to its drawing threads).
+    const float under[3] = {0.10f, 0.10f, 0.12f};
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glClearColor(bg.x * bg.w + under[0] * (1 - bg.w), bg.y * bg.w + under[1] * (1 - bg.w),
+                 bg.z * bg.w + under[2] * (1 - bg.w), 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }

@@ -897,7 +897,7 @@ void DrawUi(UiState& ui, Controller& c, const Registry& reg) {
     ImGui::Begin("CUDA Lessons", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
-                     kNoNavKeys);
+                     ImGuiWindowFlags_NoBackground | kNoNavKeys);
     // ImGui's own tabbing off: HandleFocusKeys moves through every control instead.
     PushNoTabStop();
     const float font = ImGui::GetFontSize();
