@@ -216,7 +216,7 @@ __global__ void hold_kernel(const volatile unsigned* slot, unsigned token,
 // CUDA_LESSONS_TIMING_HOLD=0 turns the hold off: `profile` sets it for the program it runs under
 // ncu, which runs each kernel alone with the host waiting (a hold would only wait its limit out
 // and be profiled as a kernel of the step); the sanitizer runs of scripts/gpu-check.sh too.
-static bool HoldWanted() {
+bool HoldWanted() {
     static const bool wanted = [] {
         const char* v = std::getenv("CUDA_LESSONS_TIMING_HOLD");
         return !(v && std::strcmp(v, "0") == 0);

@@ -151,6 +151,8 @@ int BatchFor(double one_launch_ms);
 
 // How many holds of this process let go by themselves (their host never released them in time).
 unsigned long long StreamHoldTimeouts();
+// Whether timed regions are held (false under CUDA_LESSONS_TIMING_HOLD=0: ncu, the sanitizer).
+bool HoldWanted();
 
 // Resource use of a kernel at a block size; `func` is the __global__ function's address.
 KernelAttributes QueryKernelAttributes(const void* func, const char* name, int block,

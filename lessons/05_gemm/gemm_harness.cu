@@ -123,6 +123,7 @@ public:
             GemmCublasDestroy(m_handle);
             throw UnavailableError("cuBLAS: " + error);
         }
+        m_timer.WarmBeforeFirstSample();  // the handle's first call, outside the timing hold
     }
     ~CublasStep() override { GemmCublasDestroy(m_handle); }
     CublasStep(const CublasStep&) = delete;

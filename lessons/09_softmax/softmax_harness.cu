@@ -182,6 +182,7 @@ public:
             CudnnDestroy(m_state);
             throw CudaError("cuDNN: " + error, false);
         }
+        m_timer.WarmBeforeFirstSample();  // the plan's first run, outside the timing hold
     }
     ~CudnnStep() override { CudnnDestroy(m_state); }
     CudnnStep(const CudnnStep&) = delete;

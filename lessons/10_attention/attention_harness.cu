@@ -100,6 +100,7 @@ public:
               "the scores S") {
         const std::string error = m_unfused.create(&m_state, m_stream.get());
         if (!error.empty()) throw UnavailableError("cuBLAS: " + error);
+        m_timer.WarmBeforeFirstSample();  // cuBLAS's first calls, outside the timing hold
     }
     ~UnfusedStep() override { m_unfused.destroy(m_state); }
     UnfusedStep(const UnfusedStep&) = delete;
