@@ -5,8 +5,8 @@
 // A library's step (cuBLAS, cuDNN) warms the library first (WarmBeforeFirstSample): a handle's
 // first call chooses its kernel and loads its module on the host for longer than the hold waits
 // (cuda::StreamHold::kHoldLimitMs), so the checked sample timed that wait, not the kernel, and
-// the batch was chosen from it (seen through CUPTI, tests/test_gpu_timed_region.cpp: every
-// library step's first hold let go by itself on the H200).
+// the batch was chosen from it (seen through CUPTI, tests/test_gpu_timed_region.cpp: on the
+// H200 one hold in every run of a library step let go by itself, and none once warmed).
 #pragma once
 
 #include <cuda_runtime.h>
