@@ -9,9 +9,10 @@
 #             caches as the program left them (--cache-control none), which is how the step's own
 #             samples run: after its output was written by the sample before (and by its NaN
 #             fill), so that the L2 still holds lines to write back.
-# Chapters 1 and 7 time the whole of a run (host waits, copies); their rows say so. `profile`
-# names the project's kernels to ncu: a step that mixes them with a library's (10.1's cuBLAS
-# GEMMs, 3.9's NCCL all-reduce) has only its own in the ncu columns.
+# Chapters 1 and 7 and 3.9 time the whole of a run (host waits, copies); their rows say so. `profile`
+# names the project's kernels to ncu (its kernel filter); for a step that mixes them with a
+# library's (10.1's cuBLAS GEMMs, 3.9's NCCL all-reduce: LIBRARY_INSIDE) this script drops the
+# filter, so that ncu sees every kernel of the run, and sums all but the engine's own.
 # Usage (on the GPU machine): scripts/step-vs-ncu.sh CLI [STEP...]   (default: one step of each
 # GPU chapter and those that came out furthest apart, 2026-11-30). Needs ncu (PATH or CUDA_HOME).
 set -u
@@ -31,16 +32,20 @@ args=()
 while [ \$# -gt 0 ]; do
     case "\$1" in
         --metrics) args+=(--metrics gpu__time_duration.sum); shift 2 ;;
+        --kernel-name) [ "\$NCU_ALL" = 1 ] || args+=("\$1" "\$2"); shift 2 ;;
         *) args+=("\$1"); shift ;;
     esac
 done
 exec "$ncu" --cache-control "\$NCU_CACHE" "\${args[@]}"
 EOF
 chmod +x "$work/ncu"
+library_inside=" ${LIBRARY_INSIDE:-3.9 10.1} "
 for step in "${steps[@]}"; do
     timeout 120 "$cli" run "$step" --format json >"$work/run-$step.json" 2>"$work/run-$step.err"
+    all=0
+    [[ $library_inside == *" $step "* ]] && all=1
     for cache in all none; do
-        NCU_CACHE=$cache CUDA_LESSONS_NCU="$work/ncu" timeout 180 "$cli" profile "$step" \
+        NCU_ALL=$all NCU_CACHE=$cache CUDA_LESSONS_NCU="$work/ncu" timeout 180 "$cli" profile "$step" \
             --format json >"$work/ncu-$cache-$step.json" 2>&1
     done
 done
@@ -49,6 +54,10 @@ date -u +%FT%TZ
 python3 - "$work" "${steps[@]}" <<'PY'
 import json, sys
 work, steps = sys.argv[1], sys.argv[2:]
+
+# The engine's own kernels (the timing hold, the L2 flush, the ceilings): never a step's work.
+ENGINE_KERNELS = ("hold_kernel", "flush_l2_kernel", "ceiling_")
+
 
 def load(path):
     try:
@@ -72,6 +81,7 @@ for step in steps:
         prof = load("%s/ncu-%s-%s.json" % (work, cache, step))
         live = prof and prof.get("source") == "live"
         ns = sum(k["counters"]["gpu__time_duration.sum"]["value"] for k in prof["kernels"]
+                 if not any(e in k.get("name", "") for e in ENGINE_KERNELS)
                  if "gpu__time_duration.sum" in k.get("counters", {})) if live else 0
         if not ns:
             cells += ["not profiled", ""]
@@ -80,7 +90,8 @@ for step in steps:
         apart = (run["median_ms"] / ms - 1) * 100
         mark = " (> 3%)" if abs(apart) > 3 else ""
         cells += ["%.4f" % ms, "%+.1f%%%s" % (apart, mark)]
-    whole = run.get("chapter") in ("split", "allreduce")
+    # 3.9 is judged end to end too: the shares' kernels, then NCCL's all-reduce, host calls between.
+    whole = run.get("chapter") in ("split", "allreduce") or run.get("id") == "reduce/multi-gpu-nccl"
     clock = "%.0f MHz" % run["sm_clock_mhz"] if run.get("sm_clock_mhz") else "-"
     print("| %s%s | %.4f | %s | %s |" % (step, " (whole run)" if whole else "", run["median_ms"],
                                          clock, " | ".join(cells)))
