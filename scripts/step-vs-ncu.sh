@@ -9,10 +9,10 @@
 #             caches as the program left them (--cache-control none), which is how the step's own
 #             samples run: after its output was written by the sample before (and by its NaN
 #             fill), so that the L2 still holds lines to write back.
-# Chapters 1 and 7 and 3.9 time the whole of a run (host waits, copies); their rows say so. `profile`
-# names the project's kernels to ncu (its kernel filter); for a step that mixes them with a
-# library's (10.1's cuBLAS GEMMs, 3.9's NCCL all-reduce: LIBRARY_INSIDE) this script drops the
-# filter, so that ncu sees every kernel of the run, and sums all but the engine's own.
+# Chapters 1 and 7 and 3.9 time the whole of a run (host waits, copies); their rows say so.
+# `profile` names the project's kernels to ncu (its kernel filter); for a step that mixes them
+# with a library's (10.1's cuBLAS GEMMs, 3.9's NCCL all-reduce: LIBRARY_INSIDE) this script drops
+# the filter, so that ncu sees every kernel of the run, and sums all but the engine's own.
 # Usage (on the GPU machine): scripts/step-vs-ncu.sh CLI [STEP...]   (default: one step of each
 # GPU chapter and those that came out furthest apart, 2026-11-30). Needs ncu (PATH or CUDA_HOME).
 set -u
@@ -45,8 +45,8 @@ for step in "${steps[@]}"; do
     all=0
     [[ $library_inside == *" $step "* ]] && all=1
     for cache in all none; do
-        NCU_ALL=$all NCU_CACHE=$cache CUDA_LESSONS_NCU="$work/ncu" timeout 180 "$cli" profile "$step" \
-            --format json >"$work/ncu-$cache-$step.json" 2>&1
+        NCU_ALL=$all NCU_CACHE=$cache CUDA_LESSONS_NCU="$work/ncu" \
+            timeout 180 "$cli" profile "$step" --format json >"$work/ncu-$cache-$step.json" 2>&1
     done
 done
 nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1
@@ -91,7 +91,8 @@ for step in steps:
         mark = " (> 3%)" if abs(apart) > 3 else ""
         cells += ["%.4f" % ms, "%+.1f%%%s" % (apart, mark)]
     # 3.9 is judged end to end too: the shares' kernels, then NCCL's all-reduce, host calls between.
-    whole = run.get("chapter") in ("split", "allreduce") or run.get("id") == "reduce/multi-gpu-nccl"
+    whole = (run.get("chapter") in ("split", "allreduce")
+             or run.get("id") == "reduce/multi-gpu-nccl")
     clock = "%.0f MHz" % run["sm_clock_mhz"] if run.get("sm_clock_mhz") else "-"
     print("| %s%s | %.4f | %s | %s |" % (step, " (whole run)" if whole else "", run["median_ms"],
                                          clock, " | ".join(cells)))

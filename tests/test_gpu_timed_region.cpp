@@ -247,9 +247,8 @@ TEST(GpuTimedRegion, EveryStepTimesItsKernelsAndNothingElse) {
                 not_here.push_back(what + ": " + why);
                 continue;
             }
-            const Lesson* previous =
-                lesson->previous ? RunnableCatalog().FindLesson(lesson->previous) : nullptr;
-            const std::vector<std::string> own = KernelNames(*lesson, previous);
+            const std::vector<std::string> own =
+                KernelNames(*lesson, RunnableCatalog().FindLesson(lesson->previous));
             const unsigned long long timeouts_before = cuda::StreamHoldTimeouts();
             Trace trace;
             RunResult result;
