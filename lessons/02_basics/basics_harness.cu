@@ -102,7 +102,7 @@ protected:
 
     const BasicsWorkload& m_work;
     cuda::Stream m_stream;
-    KernelTimer m_timer;
+    KernelTimer m_timer{KernelTimer::Batching::kShortKernelsBatched};
 };
 
 // y = x^T A on the stream: the step's kernel, or a student's in its place.

@@ -14,6 +14,7 @@
 #include "exercise.h"
 #include "exercise_cases.h"
 #include "exercise_kinds.h"
+#include "kernel_timer.cuh"
 #include "kernels_of.h"
 #include "launch_checks.cuh"
 #include "reduce/reduce_gpu.cuh"
@@ -26,10 +27,14 @@ namespace {
 // Device copy of the input and a readback of the one-float result.
 class GpuReduceBase : public ReduceStep {
 public:
-    explicit GpuReduceBase(const Workload& w)
+    // `rerun`: the work gives the same sum when run again on the same buffers, so a short one is
+    // timed as it runs queued behind itself (KernelTimer's batch); an in-place pass does not.
+    GpuReduceBase(const Workload& w, bool rerun)
         : ReduceStep(w),
           m_in(std::max<uint64_t>(m_work.count(), 1), "the input"),
-          m_result(1, "the result") {
+          m_result(1, "the result"),
+          m_timer(rerun ? KernelTimer::Batching::kShortKernelsBatched
+                        : KernelTimer::Batching::kOnce) {
         // On the step's own stream: it is non-blocking, so it would not wait for a copy on
         // the legacy stream, and a pageable cudaMemcpy may return before its DMA is done.
         if (m_work.count())
@@ -39,15 +44,13 @@ public:
     }
 
 protected:
-    // Times `body` (which leaves the sum in device memory at `sum`) and reads the sum back.
+    // Times `body` (which leaves the sum in device memory at the pointer it returns, or returns
+    // nullptr for the empty sum) and reads the sum back.
     template <typename Body>
     Sample Timed(Body&& body) {
         cudaStream_t s = m_stream.get();
-        cuda::StreamHold hold(s);  // the events time the GPU's work, not the host's queuing
-        m_start.Record(s);
-        const float* sum = body(s);
-        m_stop.Record(s);
-        hold.Release();
+        const float* sum = nullptr;
+        const Sample sample = m_timer.Time(s, [&](cudaStream_t stream) { sum = body(stream); });
         if (sum)
             LESSONS_CUDA_CHECK(
                 cudaMemcpyAsync(m_result.get(), sum, sizeof(float), cudaMemcpyDeviceToHost, s));
@@ -55,16 +58,13 @@ protected:
             *m_result.get() = 0.0f;  // the empty sum
         m_stream.Synchronize();
         m_value = *m_result.get();
-        Sample sample;
-        sample.total_ms = cuda::ElapsedMs(m_start, m_stop);
-        sample.parts = {{"kernel", sample.total_ms}};
         return sample;
     }
 
     cuda::DeviceBuffer<float> m_in;
     cuda::PinnedBuffer<float> m_result;
     cuda::Stream m_stream;
-    cuda::Event m_start, m_stop;
+    KernelTimer m_timer;
 };
 
 // One pass: reduces in[0, n) to partial sums in out, sets *written to how many it wrote.
@@ -75,7 +75,7 @@ using PassFn = std::function<cudaError_t(float* in, uint64_t n, float* out, cuda
 class MultiPassStep : public GpuReduceBase {
 public:
     MultiPassStep(const Workload& w, PassFn pass, bool in_place)
-        : GpuReduceBase(w),
+        : GpuReduceBase(w, !in_place),
           m_pass(std::move(pass)),
           m_a(m_work.count() / 32 + 1, "the partial sums"),
           m_b(m_work.count() / 32 + 1, "the partial sums") {
@@ -116,7 +116,7 @@ using OnePassFn =
 class OnePassStep : public GpuReduceBase {
 public:
     OnePassStep(const Workload& w, OnePassFn launch, int grid)
-        : GpuReduceBase(w),
+        : GpuReduceBase(w, true),
           m_launch(std::move(launch)),
           m_grid(grid),
           m_partials(grid, "the block sums"),
@@ -145,7 +145,7 @@ private:
 class CubStep : public GpuReduceBase {
 public:
     CubStep(const Workload& w, const CubSum& cub)
-        : GpuReduceBase(w), m_cub(cub), m_sum(1, "the sum") {
+        : GpuReduceBase(w, true), m_cub(cub), m_sum(1, "the sum") {
         LESSONS_CUDA_CHECK(m_cub.sum(nullptr, m_temp_bytes, m_in.get(), m_sum.get(), m_work.count(),
                                      m_stream.get()));
         m_temp =

@@ -60,7 +60,7 @@ protected:
     cuda::DeviceBuffer<float> m_a, m_x, m_y;
     cuda::PinnedBuffer<float> m_out;
     cuda::Stream m_stream;
-    KernelTimer m_timer;
+    KernelTimer m_timer{KernelTimer::Batching::kShortKernelsBatched};
 };
 
 // The steps with a kernel of their own.

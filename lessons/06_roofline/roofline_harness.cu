@@ -59,7 +59,7 @@ private:
     int m_fmas, m_block, m_grid;
     cuda::DeviceBuffer<float> m_x, m_y;
     cuda::Stream m_stream;
-    KernelTimer m_timer;
+    KernelTimer m_timer{KernelTimer::Batching::kShortKernelsBatched};
 };
 
 StepRunner IntensityRunner(const IntensityKernel& k) {

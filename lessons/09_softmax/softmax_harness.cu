@@ -59,7 +59,7 @@ protected:
     cuda::DeviceBuffer<unsigned char> m_x, m_y, m_w;
     cuda::PinnedBuffer<unsigned char> m_out;
     cuda::Stream m_stream;
-    KernelTimer m_timer;
+    KernelTimer m_timer{KernelTimer::Batching::kShortKernelsBatched};
 };
 
 class KernelStep : public GpuStepBase {
