@@ -380,7 +380,7 @@ std::vector<Region> Regions(const Trace& trace, unsigned long long timeouts) {
 }
 
 // One step of each chapter, run again where its kernels take long enough that the GPU's start of
-// each kernel after the one before (1.3-1.5 us on the H200, which the walk below prints for every
+// each kernel after the one before (1.3-2.5 us on the H200, which the walk below prints for every
 // step as "between them") is well under 3% of it: a step at its page's settings, or at a larger
 // size. Each is the chapter's own kernel that its page compares with a library's or with the
 // steps before it.
