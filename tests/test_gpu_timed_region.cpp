@@ -16,8 +16,7 @@
 // runs one step of each chapter where its kernels are long, and its time must be within 3% of
 // its kernels' durations, added (issue 40, item 1). Both are readings of one run on one GPU: a
 // load that slows the kernels lengthens both. Against Nsight Compute's runs of each step it is a
-// benchmark (scripts/step-vs-ncu.sh): ncu's gpu__time_duration of a short kernel came out 1-3 us
-// longer than these records' for the same kernel on the H200.
+// benchmark (scripts/step-vs-ncu.sh).
 // Without a GPU, or without CUPTI (libcupti.so of the CUDA toolkit), it reports SKIPPED with the
 // reason.
 #include <gtest/gtest.h>
@@ -337,8 +336,8 @@ RegionKernels KernelsOf(const Region& r, const std::vector<KernelRun>& runs) {
     return k;
 }
 
-// How far apart the region's time and its kernels' may be, on the GPU's clock, for one step of
-// each chapter (issue 40: within 3% of its kernels' time under Nsight Compute).
+// How far a timed sample's time may lie from its kernels' on the GPU's clock: its edges, in every
+// step, and its kernels' durations added, in one step of each chapter (issue 40's 3%).
 constexpr double kRegionOverKernels = 0.03;
 // The events' and the kernels' timestamps are read from one clock; an event's time has a
 // resolution of about half a microsecond (cudaEventElapsedTime).
@@ -541,8 +540,9 @@ TEST(GpuTimedRegion, EveryStepTimesItsKernelsAndNothingElse) {
                     << where << ": its events (" << Ms(r.ms) << ") do not enclose its kernels, "
                     << Ms(k.span_ms) << " from the first one's start to the last one's end";
                 // The events' own start and end add little to a timed sample: a short kernel is
-                // timed back to back (KernelTimer's batch), which the checked run's is not.
-                if (i > 0) {
+                // timed back to back (KernelTimer's batch), which the checked run's is not, nor
+                // a run without the hold (CUDA_LESSONS_TIMING_HOLD=0), which batches nothing.
+                if (i > 0 && cuda::HoldWanted()) {
                     EXPECT_LE(r.ms - k.span_ms, kRegionOverKernels * r.ms)
                         << where << ": " << Ms(r.ms - k.span_ms) << " of " << Ms(r.ms)
                         << " lie outside its kernels";
